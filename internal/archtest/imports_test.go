@@ -1,0 +1,176 @@
+// Package archtest enforces the import directions of the module: the pure core depends only
+// on the standard library and the shell parser, SDKs stay in their adapter packages, and
+// nothing below the CLI imports it.
+package archtest
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/reinsdev/reins"
+
+type goPackage struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+	Standard   bool
+}
+
+func listPackages(t *testing.T) map[string]goPackage {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "-json", module+"/...")
+	cmd.Dir = "../.."
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pkgs := map[string]goPackage{}
+	dec := json.NewDecoder(out)
+	for {
+		var p goPackage
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs[p.ImportPath] = p
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	return pkgs
+}
+
+// corePackages may depend (transitively) only on the standard library, mvdan.cc/sh/v3 and
+// each other.
+var corePackages = []string{"permission", "pathrule", "bashrules", "settings"}
+
+// sdkHomes names, for each third-party module that wraps an outside service or a UI, the only
+// packages of ours that may import it directly.
+var sdkHomes = map[string][]string{
+	"github.com/anthropics/anthropic-sdk-go": {"llm/anthropic"},
+	"github.com/spf13/cobra":                 {"internal/cli"},
+	"github.com/modelcontextprotocol/go-sdk": {"mcpclient", "mcpserver"},
+	"charm.land/":                            {"internal/ui"},
+}
+
+func ours(p string) (string, bool) {
+	if p == module {
+		return "", true
+	}
+	return strings.CutPrefix(p, module+"/")
+}
+
+func isCore(rel string) bool {
+	for _, c := range corePackages {
+		if rel == c || strings.HasPrefix(rel, c+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCoreImportsOnlyStdlibAndShell(t *testing.T) {
+	pkgs := listPackages(t)
+	checked := 0
+	for path, p := range pkgs {
+		rel, ok := ours(path)
+		if !ok || !isCore(rel) {
+			continue
+		}
+		checked++
+		for _, d := range p.Deps {
+			dp := pkgs[d]
+			if dp.Standard || strings.HasPrefix(d, "mvdan.cc/sh/v3/") {
+				continue
+			}
+			if drel, ok := ours(d); ok && isCore(drel) {
+				continue
+			}
+			t.Errorf("core package %s depends on %s", rel, d)
+		}
+	}
+	if checked < 2 {
+		t.Fatalf("found only %d core packages; is the module list right?", checked)
+	}
+}
+
+func TestSDKsStayInAdapters(t *testing.T) {
+	pkgs := listPackages(t)
+	for path, p := range pkgs {
+		rel, ok := ours(path)
+		if !ok {
+			continue
+		}
+		for _, imp := range p.Imports {
+			for sdk, homes := range sdkHomes {
+				if !strings.HasPrefix(imp, sdk) {
+					continue
+				}
+				allowed := false
+				for _, h := range homes {
+					if rel == h || strings.HasPrefix(rel, h+"/") {
+						allowed = true
+					}
+				}
+				if !allowed {
+					t.Errorf("%s imports %s; only %v may", rel, imp, homes)
+				}
+			}
+		}
+	}
+}
+
+func TestNothingImportsTheCLI(t *testing.T) {
+	pkgs := listPackages(t)
+	for path, p := range pkgs {
+		rel, ok := ours(path)
+		if !ok || rel == "cmd/reins" || strings.HasPrefix(rel, "internal/cli") {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if irel, ok := ours(imp); ok && (strings.HasPrefix(irel, "internal/cli") || strings.HasPrefix(irel, "cmd/")) {
+				t.Errorf("%s imports %s: the CLI sits on top and nothing imports it", rel, imp)
+			}
+		}
+	}
+}
+
+func TestLibraryDoesNotImportTheAgentLayers(t *testing.T) {
+	lower := []string{"permission", "pathrule", "bashrules", "settings", "tool", "llm"}
+	upper := []string{"agent", "tools", "session", "internal/"}
+	pkgs := listPackages(t)
+	for path, p := range pkgs {
+		rel, ok := ours(path)
+		if !ok {
+			continue
+		}
+		isLower := false
+		for _, l := range lower {
+			if rel == l {
+				isLower = true
+			}
+		}
+		if !isLower {
+			continue
+		}
+		for _, imp := range p.Imports {
+			irel, ok := ours(imp)
+			if !ok {
+				continue
+			}
+			for _, u := range upper {
+				if irel == u || strings.HasPrefix(irel, u+"/") || (strings.HasSuffix(u, "/") && strings.HasPrefix(irel, u)) {
+					t.Errorf("%s imports %s: lower layers must not depend on upper ones", rel, imp)
+				}
+			}
+		}
+	}
+}

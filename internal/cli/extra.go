@@ -1,0 +1,9 @@
+package cli
+
+import "github.com/spf13/cobra"
+
+// addMoreCommands registers the commands of the tool and agent layers.
+func addMoreCommands(f *Factory, root *cobra.Command) {
+	addToolCommands(f, root)
+	addAgentCommands(f, root)
+}

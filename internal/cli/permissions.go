@@ -1,0 +1,276 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tool"
+)
+
+// Exit codes of `reins permissions check`, one per outcome so scripts need not parse output.
+const (
+	exitCheckAllow = 0
+	exitCheckAsk   = 3
+	exitCheckDeny  = 4
+	exitCheckError = 5
+)
+
+func newCmdPermissions(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "permissions",
+		Short: "Show what the permission engine decides and which rules are in force",
+	}
+	cmd.AddCommand(newCmdPermissionsCheck(f, nil), newCmdPermissionsList(f))
+	return cmd
+}
+
+type checkOptions struct {
+	perm   permFlags
+	tool   string
+	input  string
+	mode   string
+	asJSON bool
+}
+
+// checkResult is what `permissions check --json` prints.
+type checkResult struct {
+	Decision    string             `json:"decision"` // allow, ask, deny or error
+	Tool        string             `json:"tool"`
+	Input       json.RawMessage    `json:"input"`
+	Mode        permission.Mode    `json:"mode"`
+	Message     string             `json:"message,omitempty"`
+	Error       string             `json:"error,omitempty"`
+	Reason      *permission.Reason `json:"reason,omitempty"`
+	Rule        string             `json:"rule,omitempty"`
+	Matched     []matchedRule      `json:"matchedRules"`
+	Trace       []permission.Step  `json:"trace"`
+	Suggestions []suggestion       `json:"suggestions,omitempty"`
+	Warnings    []string           `json:"warnings,omitempty"`
+	Dirs        []string           `json:"workingDirectories"`
+	Updated     any                `json:"updatedInput,omitempty"`
+	Blocked     string             `json:"blockedPath,omitempty"`
+}
+
+type matchedRule struct {
+	Rule     string            `json:"rule"`
+	Behavior string            `json:"behavior"`
+	Source   permission.Source `json:"source"`
+	Origin   string            `json:"origin,omitempty"`
+	Step     string            `json:"step"`
+}
+
+type suggestion struct {
+	permission.Update
+	Text string `json:"text"`
+}
+
+func newCmdPermissionsCheck(f *Factory, runF func(*checkOptions) error) *cobra.Command {
+	opts := &checkOptions{}
+	cmd := &cobra.Command{
+		Use:   "check --tool NAME --input JSON",
+		Short: "Decide one tool call with the real settings, run nothing, and explain the decision",
+		Long: `Evaluates one tool call in the current folder with every settings source and the given
+flags, runs nothing, and prints the decision with a trace: each pipeline step visited, every
+rule that matched with its source file, the one that decided, and the suggestions.
+
+Checks that depend on session state (read-before-edit) are shown but treated as passed.
+An mcp__server__tool name is accepted without a connected server.
+
+Exit codes: 0 allow, 3 ask, 4 deny, 5 error (unknown tool or invalid input),
+1 reins itself failed (for example an invalid settings file), 2 usage.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.tool == "" {
+				return usageErrorf("--tool is required")
+			}
+			if opts.mode != "" {
+				opts.perm.mode = opts.mode
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runCheck(cmd.Context(), f, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.tool, "tool", "", "the tool name (Bash, Read, Edit, mcp__server__tool, …)")
+	cmd.Flags().StringVar(&opts.input, "input", "{}", "the tool input as JSON")
+	cmd.Flags().StringVar(&opts.mode, "mode", "", "the permission mode (same as --permission-mode)")
+	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
+	opts.perm.register(cmd)
+	return cmd
+}
+
+func runCheck(ctx context.Context, f *Factory, opts *checkOptions) error {
+	env, err := opts.perm.load(f)
+	if err != nil {
+		return err
+	}
+	res := evaluate(ctx, f, env, opts.tool, json.RawMessage(opts.input))
+	for _, w := range env.warnings {
+		res.Warnings = append(res.Warnings, w.String())
+	}
+	if opts.asJSON {
+		enc := json.NewEncoder(f.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else {
+		printCheck(f.Out, res)
+	}
+	switch res.Decision {
+	case "allow":
+		return nil
+	case "ask":
+		return silentExit(exitCheckAsk)
+	case "deny":
+		return silentExit(exitCheckDeny)
+	}
+	return silentExit(exitCheckError)
+}
+
+// evaluate runs one call through decode, validation and the engine, recording everything.
+func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw json.RawMessage) *checkResult {
+	pc := env.pc
+	res := &checkResult{Tool: name, Input: raw, Mode: pc.Mode(), Dirs: pc.WorkingDirs(), Matched: []matchedRule{}, Trace: []permission.Step{}}
+	if !json.Valid(raw) {
+		res.Decision, res.Error = "error", "the input is not valid JSON"
+		return res
+	}
+	t, ok := lookupTool(f, pc, name)
+	if !ok {
+		res.Decision, res.Error = "error", fmt.Sprintf("No such tool available: %s", name)
+		return res
+	}
+	res.Tool = t.Name()
+	in, err := t.Decode(raw)
+	if err != nil {
+		res.Decision, res.Error = "error", err.Error()
+		return res
+	}
+	var trace permission.Trace
+	tctx := permission.WithTrace(ctx, &trace)
+	tenv := &tool.Env{Permissions: func() *permission.Context { return pc }, Files: tool.NewFileState(), DryRun: true}
+	if err := t.ValidateInput(tctx, in, tenv); err != nil {
+		res.Decision, res.Error = "error", err.Error()
+		res.Trace = append(trace.Steps(), permission.Step{Name: "validate input", Outcome: "error", Detail: err.Error()})
+		return res
+	}
+	var engine permission.Engine
+	d, err := engine.Decide(tctx, pc, t, in)
+	res.Trace = trace.Steps()
+	if err != nil {
+		res.Decision, res.Error = "error", err.Error()
+		return res
+	}
+	res.Decision = d.Behavior.String()
+	res.Message, res.Reason, res.Updated, res.Blocked = d.Message, d.Reason, d.UpdatedInput, d.BlockedPath
+	if d.Reason != nil && d.Reason.Rule != nil {
+		res.Rule = d.Reason.Rule.Value.String()
+	}
+	for _, s := range res.Trace {
+		if s.Rule != nil {
+			res.Matched = append(res.Matched, matchedRule{Rule: s.Rule.Value.String(), Behavior: s.Rule.Behavior.String(), Source: s.Rule.Source, Origin: s.Rule.Origin.String(), Step: s.Name})
+		}
+	}
+	for _, u := range d.Suggestions {
+		res.Suggestions = append(res.Suggestions, suggestion{Update: u, Text: describeUpdate(u)})
+	}
+	return res
+}
+
+func describeUpdate(u permission.Update) string {
+	switch u.Type {
+	case permission.AddRules, permission.ReplaceRules, permission.RemoveRules:
+		rs := make([]string, len(u.Rules))
+		for i, r := range u.Rules {
+			rs[i] = r.String()
+		}
+		return fmt.Sprintf("%s %s to %s: %s", u.Type, u.Behavior, u.Destination, strings.Join(rs, ", "))
+	case permission.SetMode:
+		return fmt.Sprintf("setMode %s (%s)", u.Mode, u.Destination)
+	}
+	return fmt.Sprintf("%s %s (%s)", u.Type, strings.Join(u.Directories, ", "), u.Destination)
+}
+
+func printCheck(w io.Writer, r *checkResult) {
+	fmt.Fprintf(w, "decision: %s\n", r.Decision)
+	fmt.Fprintf(w, "tool:     %s\n", r.Tool)
+	fmt.Fprintf(w, "mode:     %s\n", r.Mode)
+	if r.Error != "" {
+		fmt.Fprintf(w, "error:    %s\n", indentRest(r.Error, "          "))
+	}
+	if r.Message != "" {
+		fmt.Fprintf(w, "message:  %s\n", r.Message)
+	}
+	if r.Reason != nil {
+		fmt.Fprintf(w, "reason:   %s\n", r.Reason)
+	}
+	if len(r.Trace) > 0 {
+		fmt.Fprintln(w, "trace:")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, s := range r.Trace {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Name, s.Outcome, s.Detail)
+		}
+		tw.Flush()
+	}
+	if len(r.Matched) > 0 {
+		fmt.Fprintln(w, "matched rules:")
+		for _, m := range r.Matched {
+			fmt.Fprintf(w, "  %s %s from %s %s\n", m.Behavior, m.Rule, m.Source, m.Origin)
+		}
+	}
+	if len(r.Suggestions) > 0 {
+		fmt.Fprintln(w, "suggestions:")
+		for _, s := range r.Suggestions {
+			fmt.Fprintf(w, "  %s\n", s.Text)
+		}
+	}
+	for _, wn := range r.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", wn)
+	}
+}
+
+func indentRest(s, indent string) string {
+	return strings.ReplaceAll(s, "\n", "\n"+indent)
+}
+
+// lookupTool finds a tool of the pool by name or alias. An mcp__server__tool name that is not
+// in the pool stands for an MCP tool without a connected server: it has no schema and asks
+// (passthrough), so MCP rules can be checked.
+func lookupTool(f *Factory, pc *permission.Context, name string) (tool.Tool, bool) {
+	name = permission.NormalizeToolName(name)
+	for _, t := range basePool(f, pc) {
+		if t.Name() == name {
+			return t, true
+		}
+		for _, a := range t.Aliases() {
+			if a == name {
+				return t, true
+			}
+		}
+	}
+	if permission.IsMCPName(name) && strings.Count(name, "__") >= 2 {
+		return unconnectedMCPTool(name), true
+	}
+	return nil, false
+}
+
+func unconnectedMCPTool(name string) tool.Tool {
+	return tool.Build(tool.Def[map[string]any]{
+		Name:      name,
+		RawSchema: json.RawMessage(`{"type":"object"}`),
+		MCP:       true,
+		Call: func(context.Context, map[string]any, *tool.Env) (tool.Result, error) {
+			return tool.Result{}, errors.New("MCP server is not connected")
+		},
+	})
+}

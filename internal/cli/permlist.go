@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+type listOptions struct {
+	perm   permFlags
+	asJSON bool
+}
+
+// listedRule is one effective rule in `permissions list`.
+type listedRule struct {
+	Rule     string            `json:"rule"`
+	Behavior string            `json:"behavior"`
+	Source   permission.Source `json:"source"`
+	Origin   string            `json:"origin,omitempty"`
+	// ShadowedBy names the deny or ask rule that always wins over this allow rule.
+	ShadowedBy string `json:"shadowedBy,omitempty"`
+}
+
+type listResult struct {
+	Mode        permission.Mode `json:"mode"`
+	Trusted     bool            `json:"trusted"`
+	Deny        []listedRule    `json:"deny"`
+	Ask         []listedRule    `json:"ask"`
+	Allow       []listedRule    `json:"allow"`
+	Skipped     []string        `json:"skipped"`
+	Directories []string        `json:"workingDirectories"`
+	Files       []string        `json:"settingsFiles"`
+}
+
+func newCmdPermissionsList(f *Factory) *cobra.Command {
+	opts := &listOptions{}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the effective rules per behaviour with their source, the skipped ones, and shadowed allows",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			env, err := opts.perm.load(f)
+			if err != nil {
+				return err
+			}
+			res := listRules(env)
+			if opts.asJSON {
+				enc := json.NewEncoder(f.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(res)
+			}
+			printList(f.Out, res)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
+	opts.perm.register(cmd)
+	return cmd
+}
+
+func listRules(env *permEnv) *listResult {
+	pc := env.pc
+	res := &listResult{Mode: pc.Mode(), Trusted: env.trusted, Deny: []listedRule{}, Ask: []listedRule{}, Allow: []listedRule{},
+		Skipped: []string{}, Directories: pc.WorkingDirs(), Files: pc.SettingsFiles()}
+	rules := pc.Rules()
+	for _, r := range rules {
+		lr := listedRule{Rule: r.Value.String(), Behavior: r.Behavior.String(), Source: r.Source, Origin: r.Origin.String()}
+		switch r.Behavior {
+		case permission.Deny:
+			res.Deny = append(res.Deny, lr)
+		case permission.Ask:
+			res.Ask = append(res.Ask, lr)
+		case permission.Allow:
+			for _, o := range rules {
+				if (o.Behavior == permission.Deny || o.Behavior == permission.Ask) && shadows(o.Value, r.Value) {
+					lr.ShadowedBy = fmt.Sprintf("%s %s from %s", o.Behavior, o.Value, o.Source)
+					break
+				}
+			}
+			res.Allow = append(res.Allow, lr)
+		}
+	}
+	for _, w := range env.warnings {
+		res.Skipped = append(res.Skipped, w.String())
+	}
+	return res
+}
+
+// shadows reports whether a deny or ask rule b always wins over the allow rule a: every call
+// a allows, b also matches. It recognises the common forms (tool-wide rules, Bash prefixes,
+// directory path rules) and otherwise says no: a missed shadow is only a missed hint.
+func shadows(b, a permission.RuleValue) bool {
+	if b.Tool != a.Tool {
+		return false
+	}
+	if b.Content == "" || b.Content == a.Content {
+		return true
+	}
+	if a.Content == "" {
+		return false
+	}
+	switch b.Tool {
+	case "Bash":
+		prefix, ok := strings.CutSuffix(b.Content, ":*")
+		if !ok {
+			prefix, ok = strings.CutSuffix(b.Content, " *")
+		}
+		if !ok || strings.ContainsAny(prefix, "*") {
+			return false
+		}
+		body := strings.TrimSuffix(strings.TrimSuffix(a.Content, ":*"), " *")
+		return body == prefix || strings.HasPrefix(body, prefix+" ")
+	case "Read", "Edit":
+		dir, ok := strings.CutSuffix(b.Content, "/**")
+		if !ok || strings.ContainsAny(dir, "*?[") {
+			return false
+		}
+		return a.Content == dir || strings.HasPrefix(a.Content, dir+"/")
+	}
+	return false
+}
+
+func printList(w io.Writer, r *listResult) {
+	fmt.Fprintf(w, "mode: %s\n", r.Mode)
+	fmt.Fprintf(w, "project trusted: %v\n", r.Trusted)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, sec := range []struct {
+		name  string
+		rules []listedRule
+	}{{"deny", r.Deny}, {"ask", r.Ask}, {"allow", r.Allow}} {
+		fmt.Fprintf(tw, "%s:\n", sec.name)
+		if len(sec.rules) == 0 {
+			fmt.Fprintf(tw, "  (none)\n")
+		}
+		for _, lr := range sec.rules {
+			note := ""
+			if lr.ShadowedBy != "" {
+				note = "shadowed by " + lr.ShadowedBy
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", lr.Rule, lr.Source, lr.Origin, note)
+		}
+	}
+	tw.Flush()
+	if len(r.Skipped) > 0 {
+		fmt.Fprintln(w, "skipped:")
+		for _, s := range r.Skipped {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
+	}
+	fmt.Fprintln(w, "working directories:")
+	for _, d := range r.Directories {
+		fmt.Fprintf(w, "  %s\n", d)
+	}
+}

@@ -1,0 +1,403 @@
+package permission
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Origin is where a rule was written: a settings file with the entry's position, or nothing
+// for rules from flags and the session.
+type Origin struct {
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
+}
+
+func (o Origin) String() string {
+	if o.File == "" {
+		return ""
+	}
+	if o.Line == 0 {
+		return o.File
+	}
+	return fmt.Sprintf("%s:%d:%d", o.File, o.Line, o.Col)
+}
+
+// Rule is one allow, ask or deny rule with where it came from.
+type Rule struct {
+	Value    RuleValue `json:"-"`
+	Behavior Behavior  `json:"behavior"`
+	Source   Source    `json:"source"`
+	Origin   Origin    `json:"origin,omitzero"`
+	// Root is the directory a "/x" path pattern is anchored to: the project for project,
+	// local and policy settings, the config folder for user settings, the file's folder for
+	// --settings files. Empty means the original working directory.
+	Root string `json:"-"`
+
+	path *pathPattern // compiled once for Read/Edit rules
+}
+
+// Describe names the rule with its source and file, for traces and messages.
+func (r *Rule) Describe() string {
+	s := fmt.Sprintf("%s %q from %s", r.Behavior, r.Value.String(), r.Source)
+	if o := r.Origin.String(); o != "" {
+		s += " (" + o + ")"
+	}
+	return s
+}
+
+// MarshalJSON-friendly accessor for the rule text.
+func (r Rule) String() string { return r.Value.String() }
+
+// WorkingDir is a directory the agent may work in besides the original working directory.
+type WorkingDir struct {
+	Path   string `json:"path"`
+	Source Source `json:"source"`
+}
+
+// Config is everything needed to build a Context. Paths must be absolute.
+type Config struct {
+	Mode        Mode
+	PrePlanMode Mode
+	// Cwd is the original working directory (where the session started).
+	Cwd string
+	// Home is the user's home directory, for "~" expansion and protected shell files.
+	Home string
+	// AdditionalDirs are the other working directories.
+	AdditionalDirs []WorkingDir
+	Rules          []Rule
+	// BypassAvailable allows switching to bypassPermissions; plan mode then also bypasses.
+	BypassAvailable bool
+	AutoAvailable   bool
+	// AvoidPrompts marks contexts where no person can answer (background agents): asks
+	// become denials after hooks had their say.
+	AvoidPrompts bool
+	// SettingsFiles are the settings files of every source; they are protected paths.
+	SettingsFiles []string
+}
+
+// Context is an immutable snapshot of the permission state. Build one with [New]; change it
+// with the With methods and [Context.Apply], which return new contexts.
+type Context struct {
+	mode            Mode
+	prePlanMode     Mode
+	origCwd         string
+	cwd             string
+	home            string
+	dirs            []WorkingDir
+	rules           []*Rule
+	stripped        []*Rule
+	bypassAvailable bool
+	autoAvailable   bool
+	avoidPrompts    bool
+	settingsFiles   []string
+
+	index ruleIndex
+}
+
+// ruleIndex finds rules by behaviour and tool name without scanning every rule.
+type ruleIndex struct {
+	toolWide [4]map[string][]*Rule // exact tool name
+	server   [4]map[string][]*Rule // MCP server-level rules by server
+	content  [4]map[string][]*Rule // content rules by tool name
+}
+
+// New builds a context, compiling every rule once.
+func New(cfg Config) (*Context, error) {
+	if !filepath.IsAbs(cfg.Cwd) {
+		return nil, fmt.Errorf("working directory %q is not absolute", cfg.Cwd)
+	}
+	mode := cfg.Mode
+	if mode == "" {
+		mode = ModeDefault
+	}
+	c := &Context{
+		mode:            mode,
+		prePlanMode:     cfg.PrePlanMode,
+		origCwd:         filepath.Clean(cfg.Cwd),
+		cwd:             filepath.Clean(cfg.Cwd),
+		home:            cfg.Home,
+		dirs:            slices.Clone(cfg.AdditionalDirs),
+		bypassAvailable: cfg.BypassAvailable || mode == ModeBypass,
+		autoAvailable:   cfg.AutoAvailable || mode == ModeAuto,
+		avoidPrompts:    cfg.AvoidPrompts,
+		settingsFiles:   slices.Clone(cfg.SettingsFiles),
+	}
+	for i := range c.dirs {
+		c.dirs[i].Path = filepath.Clean(c.dirs[i].Path)
+	}
+	var errs []error
+	for _, r := range cfg.Rules {
+		nr := r
+		if err := nr.compile(); err != nil {
+			errs = append(errs, fmt.Errorf("rule %s: %w", r.Describe(), err))
+			continue
+		}
+		c.rules = append(c.rules, &nr)
+	}
+	c.rules = dedupRules(c.rules)
+	c.reindex()
+	return c, errors.Join(errs...)
+}
+
+func (r *Rule) compile() error {
+	if r.Behavior != Allow && r.Behavior != Ask && r.Behavior != Deny {
+		return fmt.Errorf("invalid rule behavior %s", r.Behavior)
+	}
+	r.path = nil
+	if r.Value.Content != "" && (r.Value.Tool == "Read" || r.Value.Tool == "Edit") {
+		p, err := compilePathPattern(r.Value.Content)
+		if err != nil {
+			return err
+		}
+		r.path = p
+	}
+	return nil
+}
+
+// dedupRules drops exact repeats (same value, behaviour and source), keeping the first.
+func dedupRules(rules []*Rule) []*Rule {
+	type key struct {
+		v   RuleValue
+		b   Behavior
+		s   Source
+		org string
+	}
+	seen := make(map[key]bool, len(rules))
+	out := rules[:0]
+	for _, r := range rules {
+		k := key{r.Value, r.Behavior, r.Source, r.Root}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, r)
+	}
+	return out
+}
+
+func (c *Context) reindex() {
+	var idx ruleIndex
+	for i := range 4 {
+		idx.toolWide[i] = map[string][]*Rule{}
+		idx.server[i] = map[string][]*Rule{}
+		idx.content[i] = map[string][]*Rule{}
+	}
+	for _, r := range c.rules {
+		b := r.Behavior
+		switch {
+		case r.Value.Content != "":
+			idx.content[b][r.Value.Tool] = append(idx.content[b][r.Value.Tool], r)
+		case IsMCPName(r.Value.Tool):
+			srv, tool := mcpServer(r.Value.Tool)
+			if tool == "" || tool == "*" {
+				idx.server[b][srv] = append(idx.server[b][srv], r)
+			} else {
+				idx.toolWide[b][r.Value.Tool] = append(idx.toolWide[b][r.Value.Tool], r)
+			}
+		default:
+			idx.toolWide[b][r.Value.Tool] = append(idx.toolWide[b][r.Value.Tool], r)
+		}
+	}
+	c.index = idx
+}
+
+func (c *Context) clone() *Context {
+	n := *c
+	n.dirs = slices.Clone(c.dirs)
+	n.rules = slices.Clone(c.rules)
+	n.stripped = slices.Clone(c.stripped)
+	n.settingsFiles = slices.Clone(c.settingsFiles)
+	return &n
+}
+
+// Mode is the current permission mode.
+func (c *Context) Mode() Mode { return c.mode }
+
+// PrePlanMode is the mode to restore when plan mode is left.
+func (c *Context) PrePlanMode() Mode { return c.prePlanMode }
+
+// OriginalCwd is the directory the session started in.
+func (c *Context) OriginalCwd() string { return c.origCwd }
+
+// Cwd is the current working directory relative paths resolve against.
+func (c *Context) Cwd() string { return c.cwd }
+
+// Home is the user's home directory.
+func (c *Context) Home() string { return c.home }
+
+// BypassAvailable reports whether bypassPermissions may be entered.
+func (c *Context) BypassAvailable() bool { return c.bypassAvailable }
+
+// AutoAvailable reports whether auto mode may be entered.
+func (c *Context) AutoAvailable() bool { return c.autoAvailable }
+
+// AvoidPrompts reports whether no person can answer prompts in this context.
+func (c *Context) AvoidPrompts() bool { return c.avoidPrompts }
+
+// SettingsFiles are the protected settings files of every source.
+func (c *Context) SettingsFiles() []string { return slices.Clone(c.settingsFiles) }
+
+// AdditionalDirs are the working directories besides the original one.
+func (c *Context) AdditionalDirs() []WorkingDir { return slices.Clone(c.dirs) }
+
+// WorkingDirs are all working directories: the original cwd first.
+func (c *Context) WorkingDirs() []string {
+	out := make([]string, 0, 1+len(c.dirs))
+	out = append(out, c.origCwd)
+	for _, d := range c.dirs {
+		out = append(out, d.Path)
+	}
+	return out
+}
+
+// Rules returns every active rule in load order.
+func (c *Context) Rules() []Rule {
+	out := make([]Rule, len(c.rules))
+	for i, r := range c.rules {
+		out[i] = *r
+	}
+	return out
+}
+
+// StrippedRules are the allow rules set aside while auto mode is active.
+func (c *Context) StrippedRules() []Rule {
+	out := make([]Rule, len(c.stripped))
+	for i, r := range c.stripped {
+		out[i] = *r
+	}
+	return out
+}
+
+// ToolWideRule returns the first tool-wide rule of behaviour b that covers the tool, or nil.
+func (c *Context) ToolWideRule(b Behavior, tool string) *Rule {
+	if b < Allow || b > Deny {
+		return nil
+	}
+	if rs := c.index.toolWide[b][tool]; len(rs) > 0 {
+		return rs[0]
+	}
+	if IsMCPName(tool) {
+		srv, _ := mcpServer(tool)
+		if rs := c.index.server[b][srv]; len(rs) > 0 {
+			return rs[0]
+		}
+	}
+	return nil
+}
+
+// ContentRules returns the content rules of behaviour b for a tool, in load order.
+func (c *Context) ContentRules(b Behavior, tool string) []*Rule {
+	if b < Allow || b > Deny {
+		return nil
+	}
+	return c.index.content[b][tool]
+}
+
+// WithCwd returns a context whose relative paths resolve against dir.
+func (c *Context) WithCwd(dir string) *Context {
+	n := c.clone()
+	n.cwd = filepath.Clean(dir)
+	return n
+}
+
+// WithAvoidPrompts returns a context for a caller that cannot ask anyone.
+func (c *Context) WithAvoidPrompts(v bool) *Context {
+	n := c.clone()
+	n.avoidPrompts = v
+	return n
+}
+
+// WithMode returns a context in mode m without the transition bookkeeping; the auto-mode
+// fast path uses it to ask "would acceptEdits allow this?".
+func (c *Context) WithMode(m Mode) *Context {
+	n := c.clone()
+	n.mode = m
+	return n
+}
+
+// ErrBypassUnavailable is returned when bypassPermissions is requested but not available.
+var ErrBypassUnavailable = errors.New("bypassPermissions mode is not available in this session")
+
+// Transition moves to mode to with Claude Code's bookkeeping: entering plan remembers the mode
+// it came from (prePlanMode), leaving plan forgets it, entering auto sets aside the dangerous
+// allow rules and leaving auto restores them. bypassPermissions needs BypassAvailable.
+func (c *Context) Transition(to Mode) (*Context, error) {
+	if to == ModeBypass && !c.bypassAvailable {
+		return nil, ErrBypassUnavailable
+	}
+	if to == ModeAuto && !c.autoAvailable {
+		return nil, errors.New("auto mode is not available in this session")
+	}
+	n := c.clone()
+	from := c.mode
+	switch {
+	case to == ModePlan && from != ModePlan:
+		n.prePlanMode = from
+	case to != ModePlan:
+		n.prePlanMode = ""
+	}
+	if from != ModeAuto && to == ModeAuto {
+		n.stripDangerousRules()
+	}
+	if from == ModeAuto && to != ModeAuto {
+		n.rules = append(n.rules, n.stripped...)
+		n.stripped = nil
+	}
+	n.mode = to
+	n.reindex()
+	return n, nil
+}
+
+// ExitPlan leaves plan mode for the mode it was entered from (default if none).
+func (c *Context) ExitPlan() (*Context, error) {
+	to := c.prePlanMode
+	if to == "" {
+		to = ModeDefault
+	}
+	if to == ModeBypass && !c.bypassAvailable {
+		to = ModeDefault
+	}
+	return c.Transition(to)
+}
+
+// dangerousAllowPrefixes are interpreters and runners whose allow rules would let auto mode's
+// classifier be skipped entirely.
+var dangerousAllowPrefixes = []string{"python", "python3", "python2", "node", "deno", "tsx", "ruby", "perl", "php", "lua",
+	"npx", "bunx", "npm run", "yarn run", "pnpm run", "bun run", "bash", "sh", "ssh", "zsh", "fish", "eval", "exec", "env", "xargs", "sudo"}
+
+// IsDangerousAllowRule reports whether an allow rule is set aside in auto mode.
+func IsDangerousAllowRule(v RuleValue) bool {
+	switch v.Tool {
+	case "Agent":
+		return true
+	case "Bash":
+	default:
+		return false
+	}
+	if v.Content == "" {
+		return true
+	}
+	for _, p := range dangerousAllowPrefixes {
+		switch c := v.Content; {
+		case c == p, c == p+":*", c == p+"*", c == p+" *", strings.HasPrefix(c, p+" -") && strings.HasSuffix(c, "*"):
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Context) stripDangerousRules() {
+	kept := c.rules[:0:0]
+	for _, r := range c.rules {
+		if r.Behavior == Allow && r.Source.Persisted() && IsDangerousAllowRule(r.Value) {
+			c.stripped = append(c.stripped, r)
+			continue
+		}
+		kept = append(kept, r)
+	}
+	c.rules = kept
+}

@@ -1,0 +1,317 @@
+package permission
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// Checker is what the engine needs from a tool.
+type Checker interface {
+	Name() string
+	// CheckPermissions answers for the tool's own content (a command, a path, a URL). It
+	// returns Passthrough to leave the decision to the pipeline.
+	CheckPermissions(ctx context.Context, pc *Context, input any) Decision
+}
+
+// userInteractor is implemented by tools that must always reach a person (AskUserQuestion,
+// ExitPlanMode): their ask survives bypass mode.
+type userInteractor interface {
+	RequiresUserInteraction() bool
+}
+
+func requiresUserInteraction(t Checker) bool {
+	u, ok := t.(userInteractor)
+	return ok && u.RequiresUserInteraction()
+}
+
+// Classifier judges a tool call in auto mode.
+type Classifier interface {
+	Classify(ctx context.Context, req ClassifyRequest) (Verdict, error)
+}
+
+// ClassifyRequest is a call the classifier is asked about.
+type ClassifyRequest struct {
+	Tool  string
+	Input any
+}
+
+// Verdict is the classifier's answer.
+type Verdict struct {
+	Block  bool
+	Reason string
+}
+
+// Asker puts an ask to whoever can answer: a person at a terminal, a permission-prompt tool,
+// or the parent agent. It returns allow or deny, possibly with updates to apply.
+type Asker interface {
+	Ask(ctx context.Context, req AskRequest) (Decision, error)
+}
+
+// AskRequest is an ask as put to an Asker.
+type AskRequest struct {
+	Tool     string
+	Input    any
+	Decision Decision
+}
+
+// Denial limits of auto mode: after this many classifier denials in a row, or in a session,
+// the next decision falls back to a prompt.
+const (
+	MaxConsecutiveDenials = 3
+	MaxTotalDenials       = 20
+)
+
+// ErrTooManyDenials stops a headless run whose auto-mode classifier keeps denying.
+var ErrTooManyDenials = errors.New("agent aborted: too many classifier denials in headless mode")
+
+// safeAutoTools are allowed in auto mode without consulting the classifier.
+var safeAutoTools = []string{"Read", "Grep", "Glob", "LSP", "ToolSearch", "ListMcpResourcesTool", "ReadMcpResourceTool",
+	"TodoWrite", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TaskOutput", "TaskStop", "AskUserQuestion",
+	"EnterPlanMode", "ExitPlanMode", "SendMessage", "Sleep"}
+
+// Engine decides tool calls. Its zero value is ready to use: with no classifier, auto mode
+// fails closed.
+type Engine struct {
+	Classifier Classifier
+	// ParentAsker receives the asks of a context in bubble mode (a forked sub-agent whose
+	// prompts surface in its parent).
+	ParentAsker Asker
+
+	mu          sync.Mutex
+	consecutive int
+	total       int
+}
+
+// Decide runs the full pipeline for one call and returns the decision. It runs nothing and
+// asks no one. The error is non-nil only when ctx is done or auto mode must abort.
+func (e *Engine) Decide(ctx context.Context, pc *Context, t Checker, input any) (Decision, error) {
+	if err := ctx.Err(); err != nil {
+		return Decision{}, err
+	}
+	d := e.inner(ctx, pc, t, input, false)
+	return e.post(ctx, pc, t, input, d)
+}
+
+// RuleBased runs only the steps nothing can bypass — tool-wide deny and ask rules and the tool's
+// deny, content ask rule and safety answers — for callers such as a PreToolUse hook that already
+// allowed the call. It returns Passthrough when none of them objects.
+func (e *Engine) RuleBased(ctx context.Context, pc *Context, t Checker, input any) Decision {
+	return e.inner(ctx, pc, t, input, true)
+}
+
+func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, ruleBasedOnly bool) Decision {
+	name := t.Name()
+	if r := pc.ToolWideRule(Deny, name); r != nil {
+		NoteRule(ctx, "1a tool-wide deny", r, "deny")
+		return Decision{Behavior: Deny, Message: deniedMessage(name), Reason: &Reason{Type: ReasonRule, Rule: r}}
+	}
+	Note(ctx, Step{Name: "1a tool-wide deny", Outcome: "no match"})
+	d := checkTool(ctx, pc, t, input)
+	if d.Behavior != Allow && d.Message == "" {
+		d.Message = RequestMessage(name)
+	}
+	if r := pc.ToolWideRule(Ask, name); r != nil {
+		// Claude Code returns this ask before the tool's own check runs, so a content deny
+		// rule (Bash(rm:*)) under a tool-wide ask (Bash) asks instead of denying. Deny must win
+		// over ask wherever both match, so the tool's deny is honoured first.
+		if d.Behavior == Deny {
+			Note(ctx, Step{Name: "1b tool-wide ask", Outcome: "deny", Detail: "the tool's own check denies: " + reasonDetail(d)})
+			return d
+		}
+		NoteRule(ctx, "1b tool-wide ask", r, "ask")
+		return Decision{Behavior: Ask, Message: RequestMessage(name), Reason: &Reason{Type: ReasonRule, Rule: r}}
+	}
+	Note(ctx, Step{Name: "1b tool-wide ask", Outcome: "no match"})
+	Note(ctx, Step{Name: "1c tool check", Outcome: d.Behavior.String(), Detail: reasonDetail(d)})
+	switch {
+	case d.Behavior == Deny:
+		Note(ctx, Step{Name: "1d tool deny", Outcome: "deny"})
+		return d
+	case d.Behavior == Ask && requiresUserInteraction(t):
+		Note(ctx, Step{Name: "1e requires user interaction", Outcome: "ask"})
+		return d
+	case d.isAskRule():
+		Note(ctx, Step{Name: "1f content ask rule", Outcome: "ask"})
+		return d
+	case d.isSafetyAsk():
+		Note(ctx, Step{Name: "1g safety check", Outcome: "ask"})
+		return d
+	}
+	if ruleBasedOnly {
+		return Decision{Behavior: Passthrough, Message: RequestMessage(name)}
+	}
+
+	if pc.mode == ModeBypass || (pc.mode == ModePlan && pc.bypassAvailable) {
+		Note(ctx, Step{Name: "2a bypass mode", Outcome: "allow", Detail: string(pc.mode)})
+		return Decision{Behavior: Allow, UpdatedInput: d.UpdatedInput, Reason: &Reason{Type: ReasonMode, Mode: pc.mode}}
+	}
+	Note(ctx, Step{Name: "2a bypass mode", Outcome: "skip", Detail: string(pc.mode)})
+	if r := pc.ToolWideRule(Allow, name); r != nil {
+		NoteRule(ctx, "2b tool-wide allow", r, "allow")
+		return Decision{Behavior: Allow, UpdatedInput: d.UpdatedInput, Reason: &Reason{Type: ReasonRule, Rule: r}}
+	}
+	Note(ctx, Step{Name: "2b tool-wide allow", Outcome: "no match"})
+	if d.Behavior == Passthrough {
+		d.Behavior = Ask
+		d.Message = RequestMessage(name)
+		Note(ctx, Step{Name: "3 passthrough", Outcome: "ask"})
+	}
+	return d
+}
+
+// checkTool calls the tool's own check. A panic in it must not let the call through: the
+// result stays passthrough, which asks.
+func checkTool(ctx context.Context, pc *Context, t Checker, input any) (d Decision) {
+	defer func() {
+		if r := recover(); r != nil {
+			d = Decision{Behavior: Passthrough, Message: RequestMessage(t.Name()),
+				Reason: &Reason{Type: ReasonOther, Detail: fmt.Sprintf("permission check failed: %v", r)}}
+		}
+	}()
+	return t.CheckPermissions(ctx, pc, input)
+}
+
+func reasonDetail(d Decision) string {
+	if d.Reason == nil {
+		return d.Message
+	}
+	return d.Reason.String()
+}
+
+func (e *Engine) post(ctx context.Context, pc *Context, t Checker, input any, d Decision) (Decision, error) {
+	name := t.Name()
+	switch d.Behavior {
+	case Allow:
+		if e.autoActive(pc) {
+			e.mu.Lock()
+			e.consecutive = 0
+			e.mu.Unlock()
+		}
+		return d, nil
+	case Deny:
+		return d, nil
+	}
+	// Ask (Passthrough cannot reach here: inner turns it into ask).
+	if pc.mode == ModeDontAsk {
+		Note(ctx, Step{Name: "post dontAsk", Outcome: "deny"})
+		return Decision{Behavior: Deny, Message: dontAskMessage(name), Reason: &Reason{Type: ReasonMode, Mode: ModeDontAsk}}, nil
+	}
+	if e.autoActive(pc) {
+		return e.auto(ctx, pc, t, input, d)
+	}
+	if pc.avoidPrompts {
+		Note(ctx, Step{Name: "post prompt-less context", Outcome: "deny"})
+		return Decision{Behavior: Deny, Message: autoRejectMessage(name), Reason: &Reason{Type: ReasonAsyncAgent, Detail: "no one can answer prompts in this context"}}, nil
+	}
+	return d, nil
+}
+
+func (e *Engine) autoActive(pc *Context) bool {
+	return pc.mode == ModeAuto || (pc.mode == ModePlan && pc.prePlanMode == ModeAuto)
+}
+
+func (e *Engine) auto(ctx context.Context, pc *Context, t Checker, input any, d Decision) (Decision, error) {
+	name := t.Name()
+	keepAsk := func(step string) (Decision, error) {
+		Note(ctx, Step{Name: step, Outcome: "ask"})
+		if pc.avoidPrompts {
+			return Decision{Behavior: Deny, Message: autoRejectMessage(name), Reason: &Reason{Type: ReasonAsyncAgent, Detail: "no one can answer prompts in this context"}}, nil
+		}
+		return d, nil
+	}
+	if d.isSafetyAsk() && !d.Reason.ClassifierApprovable {
+		return keepAsk("auto: safety check needs a person")
+	}
+	if requiresUserInteraction(t) {
+		return keepAsk("auto: requires user interaction")
+	}
+	if name != "Agent" {
+		fast := checkTool(ctx, pc.WithMode(ModeAcceptEdits), t, input)
+		if fast.Behavior == Allow {
+			Note(ctx, Step{Name: "auto: acceptEdits fast path", Outcome: "allow"})
+			e.resetConsecutive()
+			return Decision{Behavior: Allow, UpdatedInput: fast.UpdatedInput, Reason: &Reason{Type: ReasonClassifier, Detail: "allowed as acceptEdits would allow it"}}, nil
+		}
+	}
+	if slices.Contains(safeAutoTools, name) {
+		Note(ctx, Step{Name: "auto: safe tool", Outcome: "allow"})
+		e.resetConsecutive()
+		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonClassifier, Detail: name + " is on the safe-tool allowlist"}}, nil
+	}
+	var verdict Verdict
+	var reason string
+	if e.Classifier == nil {
+		verdict, reason = Verdict{Block: true}, "no auto-mode classifier is configured, so auto mode denies what it cannot verify"
+	} else {
+		v, err := e.Classifier.Classify(ctx, ClassifyRequest{Tool: name, Input: input})
+		switch {
+		case ctx.Err() != nil:
+			return Decision{}, ctx.Err()
+		case err != nil:
+			verdict, reason = Verdict{Block: true}, fmt.Sprintf("the auto-mode classifier is unavailable (%v); try again shortly", err)
+		default:
+			verdict, reason = v, v.Reason
+		}
+	}
+	if !verdict.Block {
+		Note(ctx, Step{Name: "auto: classifier", Outcome: "allow", Detail: reason})
+		e.resetConsecutive()
+		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonClassifier, Detail: reason}}, nil
+	}
+	Note(ctx, Step{Name: "auto: classifier", Outcome: "deny", Detail: reason})
+	e.mu.Lock()
+	e.consecutive++
+	e.total++
+	cons, total := e.consecutive, e.total
+	if total >= MaxTotalDenials {
+		e.total = 0
+	}
+	e.mu.Unlock()
+	if cons >= MaxConsecutiveDenials || total >= MaxTotalDenials {
+		if pc.avoidPrompts {
+			return Decision{}, ErrTooManyDenials
+		}
+		warn := fmt.Sprintf("%d consecutive actions were blocked by auto mode; asking instead.", cons)
+		if total >= MaxTotalDenials {
+			warn = fmt.Sprintf("%d actions were blocked by auto mode this session; asking instead.", total)
+		}
+		Note(ctx, Step{Name: "auto: denial limit", Outcome: "ask", Detail: warn})
+		d.Message = warn + "\n" + d.Message
+		return d, nil
+	}
+	return Decision{Behavior: Deny, Message: "Permission for this action has been denied. Reason: " + reason,
+		Reason: &Reason{Type: ReasonClassifier, Detail: reason}}, nil
+}
+
+func (e *Engine) resetConsecutive() {
+	e.mu.Lock()
+	e.consecutive = 0
+	e.mu.Unlock()
+}
+
+// Authorize decides a call and settles an ask: with an asker, the asker answers; without one
+// (headless), the ask becomes a deny whose message is the ask message. In bubble mode the
+// parent's asker answers.
+func (e *Engine) Authorize(ctx context.Context, pc *Context, t Checker, input any, asker Asker) (Decision, error) {
+	d, err := e.Decide(ctx, pc, t, input)
+	if err != nil || d.Behavior != Ask {
+		return d, err
+	}
+	if pc.mode == ModeBubble && e.ParentAsker != nil {
+		asker = e.ParentAsker
+	}
+	if asker == nil {
+		return Decision{Behavior: Deny, Message: d.Message, Reason: d.Reason, BlockedPath: d.BlockedPath}, nil
+	}
+	ans, err := asker.Ask(ctx, AskRequest{Tool: t.Name(), Input: input, Decision: d})
+	if err != nil {
+		return Decision{}, fmt.Errorf("asking for %s: %w", t.Name(), err)
+	}
+	if ans.Behavior != Allow && ans.Behavior != Deny {
+		return Decision{}, fmt.Errorf("asker answered %s for %s; want allow or deny", ans.Behavior, t.Name())
+	}
+	return ans, nil
+}

@@ -1,0 +1,300 @@
+package permission
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrNULByte is returned for paths that contain a NUL byte.
+var ErrNULByte = errors.New("path contains a NUL byte")
+
+// ResolvePath turns a path from a tool input into a clean absolute path: "~" and "~/x" expand
+// to the home directory, relative paths resolve against the current working directory, and
+// ".." is resolved before any check sees the path. Other tilde forms stay literal.
+func (c *Context) ResolvePath(p string) (string, error) {
+	if strings.IndexByte(p, 0) >= 0 {
+		return "", ErrNULByte
+	}
+	switch {
+	case p == "~":
+		p = c.home
+	case strings.HasPrefix(p, "~/"):
+		p = filepath.Join(c.home, p[2:])
+	case !filepath.IsAbs(p):
+		p = filepath.Join(c.cwd, p)
+	}
+	return filepath.Clean(p), nil
+}
+
+// maxSymlinkHops bounds symlink chains, like the kernel's own loop limit.
+const maxSymlinkHops = 40
+
+// pathForms returns the path and every form it takes through symlinks: each hop of a chain
+// ending in the path, and the fully resolved path (for a path that does not exist yet, its
+// deepest existing ancestor resolved). A check must hold for all of them.
+func pathForms(p string) []string {
+	forms := []string{p}
+	add := func(f string) {
+		f = filepath.Clean(f)
+		for _, g := range forms {
+			if g == f {
+				return
+			}
+		}
+		forms = append(forms, f)
+	}
+	cur := p
+	for range maxSymlinkHops {
+		target, err := os.Readlink(cur)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(cur), target)
+		}
+		cur = filepath.Clean(target)
+		add(cur)
+		if r, err := resolveExisting(cur); err == nil {
+			add(r)
+		}
+	}
+	if r, err := resolveExisting(p); err == nil {
+		add(r)
+	}
+	return forms
+}
+
+// resolveExisting resolves symlinks in p; for a path that does not exist it resolves the
+// deepest existing ancestor and appends the rest.
+func resolveExisting(p string) (string, error) {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r, nil
+	}
+	dir, rest := p, ""
+	for {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no existing ancestor of %s", p)
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = parent
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(r, rest), nil
+		}
+	}
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// InWorkingDirs reports whether every form of abs lies inside a working directory.
+func (c *Context) InWorkingDirs(abs string) bool {
+	return c.allInWorkingDirs(pathForms(abs))
+}
+
+func (c *Context) allInWorkingDirs(forms []string) bool {
+	dirs := c.WorkingDirs()
+	for _, f := range forms {
+		inside := false
+		for _, d := range dirs {
+			if _, ok := relUnder(d, f); ok {
+				inside = true
+				break
+			}
+			if r, err := filepath.EvalSymlinks(d); err == nil && r != d {
+				if _, ok := relUnder(r, f); ok {
+					inside = true
+					break
+				}
+			}
+		}
+		if !inside {
+			return false
+		}
+	}
+	return true
+}
+
+// matchAny returns the first rule of rules that covers any of the forms.
+func (c *Context) matchAny(rules []*Rule, forms []string) *Rule {
+	for _, r := range rules {
+		for _, f := range forms {
+			if r.matchPath(c, f, isDir(f)) {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+// matchAll returns the first rule of rules that covers every form.
+func (c *Context) matchAll(rules []*Rule, forms []string) *Rule {
+	for _, r := range rules {
+		all := true
+		for _, f := range forms {
+			if !r.matchPath(c, f, isDir(f)) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return r
+		}
+	}
+	return nil
+}
+
+// CheckRead is the read check shared by Read, Grep, Glob and Bash read arguments. p may be
+// relative (to the current working directory).
+func (c *Context) CheckRead(ctx context.Context, p string) Decision {
+	abs, err := c.ResolvePath(p)
+	if err != nil {
+		Notef(ctx, "read check", "deny", "%v", err)
+		return Decision{Behavior: Deny, Message: fmt.Sprintf("Cannot read %q: %v.", p, err), Reason: &Reason{Type: ReasonOther, Detail: err.Error()}}
+	}
+	if why := suspiciousPath(p); why != "" {
+		Notef(ctx, "read check", "ask", "suspicious path: %s", why)
+		return Decision{Behavior: Ask, BlockedPath: abs,
+			Message: fmt.Sprintf("Reins requested permissions to read from %s, which contains a suspicious path pattern (%s) that requires manual approval.", p, why),
+			Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why}}
+	}
+	forms := pathForms(abs)
+	if r := c.matchAny(c.ContentRules(Deny, "Read"), forms); r != nil {
+		NoteRule(ctx, "read check: Read deny rule", r, "deny")
+		return Decision{Behavior: Deny, BlockedPath: abs, Message: fmt.Sprintf("Permission to read %s has been denied.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
+	}
+	if r := c.matchAny(c.ContentRules(Ask, "Read"), forms); r != nil {
+		NoteRule(ctx, "read check: Read ask rule", r, "ask")
+		return Decision{Behavior: Ask, BlockedPath: abs, Message: fmt.Sprintf("Reins requested permissions to read from %s, but you haven't granted it yet.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
+	}
+	if w := c.checkWrite(context.Background(), abs, forms); w.Behavior == Allow {
+		Notef(ctx, "read check", "allow", "edit access implies read access")
+		return Decision{Behavior: Allow, Reason: w.Reason}
+	}
+	if c.allInWorkingDirs(forms) {
+		Notef(ctx, "read check", "allow", "inside the working directories")
+		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonWorkingDir, Detail: "inside the working directories"}}
+	}
+	if r := c.matchAll(c.ContentRules(Allow, "Read"), forms); r != nil {
+		NoteRule(ctx, "read check: Read allow rule", r, "allow")
+		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}
+	}
+	Notef(ctx, "read check", "ask", "%s is outside the working directories", abs)
+	return Decision{Behavior: Ask, BlockedPath: abs,
+		Message: fmt.Sprintf("Reins requested permissions to read from %s, but you haven't granted it yet.", abs),
+		Reason:  &Reason{Type: ReasonWorkingDir, Detail: "outside the working directories"},
+		Suggestions: []Update{{Type: AddRules, Destination: SourceSession, Behavior: Allow,
+			Rules: []RuleValue{{Tool: "Read", Content: "/" + filepath.ToSlash(dirOf(abs)) + "/**"}}}},
+	}
+}
+
+func dirOf(abs string) string {
+	if isDir(abs) {
+		return abs
+	}
+	return filepath.Dir(abs)
+}
+
+// CheckWrite is the write check shared by Edit, Write, NotebookEdit and Bash write targets.
+func (c *Context) CheckWrite(ctx context.Context, p string) Decision {
+	abs, err := c.ResolvePath(p)
+	if err != nil {
+		Notef(ctx, "write check", "deny", "%v", err)
+		return Decision{Behavior: Deny, Message: fmt.Sprintf("Cannot write %q: %v.", p, err), Reason: &Reason{Type: ReasonOther, Detail: err.Error()}}
+	}
+	if why := suspiciousPath(p); why != "" {
+		Notef(ctx, "write check", "ask", "suspicious path: %s", why)
+		return Decision{Behavior: Ask, BlockedPath: abs,
+			Message: fmt.Sprintf("Reins requested permissions to write to %s, which contains a suspicious path pattern (%s) that requires manual approval.", p, why),
+			Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why}}
+	}
+	return c.checkWrite(ctx, abs, pathForms(abs))
+}
+
+func (c *Context) checkWrite(ctx context.Context, abs string, forms []string) Decision {
+	for _, tool := range [...]string{"Edit", "Read"} {
+		if r := c.matchAny(c.ContentRules(Deny, tool), forms); r != nil {
+			NoteRule(ctx, "write check: "+tool+" deny rule", r, "deny")
+			return Decision{Behavior: Deny, BlockedPath: abs, Message: fmt.Sprintf("Permission to edit %s has been denied.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
+		}
+	}
+	if r := c.sessionConfigAllow(forms); r != nil {
+		NoteRule(ctx, "write check: session rule for the config folder", r, "allow")
+		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}
+	}
+	for _, f := range forms {
+		if why := c.protectedPath(f); why != "" {
+			Notef(ctx, "write check: protected path", "ask", "%s: %s", f, why)
+			return Decision{Behavior: Ask, BlockedPath: abs,
+				Message: fmt.Sprintf("Reins requested permissions to edit %s which is a sensitive file.", abs),
+				Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why, ClassifierApprovable: true}}
+		}
+	}
+	if r := c.matchAny(c.ContentRules(Ask, "Edit"), forms); r != nil {
+		NoteRule(ctx, "write check: Edit ask rule", r, "ask")
+		return Decision{Behavior: Ask, BlockedPath: abs, Message: fmt.Sprintf("Reins requested permissions to write to %s, but you haven't granted it yet.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
+	}
+	inside := c.allInWorkingDirs(forms)
+	// Plan mode is for planning: neither the acceptEdits shortcut nor Edit allow rules let a
+	// write through (Claude Code 2.1.88 let Edit allow rules through; fixed in 2.1.136).
+	if c.mode != ModePlan {
+		if c.mode == ModeAcceptEdits && inside {
+			Notef(ctx, "write check", "allow", "acceptEdits mode, inside the working directories")
+			return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonMode, Mode: ModeAcceptEdits}}
+		}
+		if r := c.matchAll(c.ContentRules(Allow, "Edit"), forms); r != nil {
+			NoteRule(ctx, "write check: Edit allow rule", r, "allow")
+			return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}
+		}
+	}
+	d := Decision{Behavior: Ask, BlockedPath: abs,
+		Message: fmt.Sprintf("Reins requested permissions to write to %s, but you haven't granted it yet.", abs),
+		Reason:  &Reason{Type: ReasonWorkingDir, Detail: "no rule or mode allows this write"}}
+	if !inside {
+		d.Reason.Detail = "outside the working directories"
+	}
+	if c.mode == ModeDefault || c.mode == ModePlan {
+		d.Suggestions = append(d.Suggestions, Update{Type: SetMode, Destination: SourceSession, Mode: ModeAcceptEdits})
+	}
+	if !inside {
+		d.Suggestions = append(d.Suggestions, Update{Type: AddDirectories, Destination: SourceSession, Directories: []string{dirOf(abs)}})
+	}
+	Notef(ctx, "write check", "ask", "%s", d.Reason.Detail)
+	return d
+}
+
+// sessionConfigAllow finds a session rule that opens a config folder (.claude or .reins) to
+// edits. Only session rules can: a rule in a file must never pre-approve edits to settings.
+func (c *Context) sessionConfigAllow(forms []string) *Rule {
+	for _, r := range c.ContentRules(Allow, "Edit") {
+		if r.Source != SourceSession || strings.Contains(r.Value.Content, "..") || !strings.HasSuffix(r.Value.Content, "/**") {
+			continue
+		}
+		ok := false
+		for _, prefix := range [...]string{"/.claude/", "~/.claude/", "/.reins/", "~/.reins/"} {
+			if strings.HasPrefix(r.Value.Content, prefix) {
+				ok = true
+			}
+		}
+		if !ok {
+			continue
+		}
+		all := true
+		for _, f := range forms {
+			if !r.matchPath(c, f, isDir(f)) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return r
+		}
+	}
+	return nil
+}

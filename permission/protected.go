@@ -1,0 +1,100 @@
+package permission
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// protectedDirs are folders whose contents configure tools that run code (git hooks, editor
+// tasks, agent settings). A write anywhere under a path segment of this name asks, in every
+// mode. Compared lower-cased.
+var protectedDirs = map[string]bool{
+	".git": true, ".vscode": true, ".idea": true, ".claude": true, ".reins": true,
+	".husky": true, ".cargo": true, ".devcontainer": true, ".yarn": true, ".mvn": true,
+}
+
+// protectedFiles are files that run code or change how tools behave when they are read by a
+// shell, git, a package manager or an agent. Compared lower-cased by base name.
+var protectedFiles = map[string]bool{
+	".gitconfig": true, ".gitmodules": true, ".bashrc": true, ".bash_profile": true, ".zshrc": true,
+	".zprofile": true, ".profile": true, ".ripgreprc": true, ".mcp.json": true, ".claude.json": true,
+	".reins.json": true, ".bash_login": true, ".bash_aliases": true, ".bash_logout": true, ".zshenv": true,
+	".zlogin": true, ".zlogout": true, ".envrc": true, ".npmrc": true, ".yarnrc": true, ".yarnrc.yml": true,
+	".pnp.cjs": true, ".pnp.loader.mjs": true, ".pnpmfile.cjs": true, "bunfig.toml": true, ".bunfig.toml": true,
+	".bazelrc": true, ".bazelversion": true, ".bazeliskrc": true, ".pre-commit-config.yaml": true,
+	"lefthook.yml": true, "lefthook.yaml": true, ".lefthook.yml": true, ".lefthook.yaml": true,
+	"gradle-wrapper.properties": true, "maven-wrapper.properties": true, ".devcontainer.json": true,
+	"pyrightconfig.json": true,
+}
+
+// protectedPath says why writing the absolute path f needs a person's approval, or "".
+func (c *Context) protectedPath(f string) string {
+	lower := strings.ToLower(filepath.ToSlash(f))
+	segs := strings.Split(strings.Trim(lower, "/"), "/")
+	for i, s := range segs {
+		if !protectedDirs[s] {
+			if s == ".config" && i+1 < len(segs) && segs[i+1] == "git" {
+				return "inside .config/git, git's configuration folder"
+			}
+			continue
+		}
+		if (s == ".claude" || s == ".reins") && i+1 < len(segs) && segs[i+1] == "worktrees" {
+			continue
+		}
+		return "inside " + s + ", a protected folder"
+	}
+	if len(segs) > 0 && protectedFiles[segs[len(segs)-1]] {
+		return segs[len(segs)-1] + " is a protected file"
+	}
+	for _, sf := range c.settingsFiles {
+		if strings.EqualFold(filepath.Clean(sf), filepath.Clean(f)) {
+			return "a settings file of this session"
+		}
+	}
+	return ""
+}
+
+var (
+	shortNameRE    = regexp.MustCompile(`~\d`)
+	deviceSuffixRE = regexp.MustCompile(`(?i)\.(con|prn|aux|nul|com\d|lpt\d)$`)
+)
+
+// suspiciousPath says why a path as written looks like it is trying to reach somewhere other
+// than it seems (UNC shares, Windows device and 8.3 names, "..." components, trailing dots),
+// or "". Such paths always need a person's approval, and no file-system call is made for them.
+func suspiciousPath(p string) string {
+	switch {
+	case strings.HasPrefix(p, `\\?\`), strings.HasPrefix(p, `\\.\`), strings.HasPrefix(p, "//?/"), strings.HasPrefix(p, "//./"):
+		return "a Windows device path prefix"
+	case strings.HasPrefix(p, `\\`), strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "///"):
+		return "a UNC network path"
+	case shortNameRE.MatchString(p):
+		return "a Windows 8.3 short name"
+	case deviceSuffixRE.MatchString(p):
+		return "a Windows device name"
+	}
+	for _, r := range p {
+		if isBidiControl(r) {
+			return "a bidirectional text control character"
+		}
+	}
+	for _, seg := range strings.Split(filepath.ToSlash(p), "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			continue
+		}
+		if strings.Trim(seg, ".") == "" {
+			return `a "..." path component`
+		}
+		if strings.HasSuffix(seg, ".") || strings.HasSuffix(seg, " ") {
+			return "a path component ending in a dot or space"
+		}
+	}
+	return ""
+}
+
+// isBidiControl reports runes that reorder how text is displayed, so a path shown to a person
+// could read differently from the path used.
+func isBidiControl(r rune) bool {
+	return r == '\u200e' || r == '\u200f' || r == '\u061c' || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069')
+}

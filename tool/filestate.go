@@ -1,0 +1,49 @@
+package tool
+
+import (
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// FileRead is what the Read tool saw of a file.
+type FileRead struct {
+	ModTime time.Time
+	// Hash is a digest of the whole file's content at read time.
+	Hash string
+	// Offset and Limit are the line range read; Partial is true when not the whole file was.
+	Offset, Limit int
+	Partial       bool
+}
+
+// FileState remembers which files the model has read, so Edit and Write can refuse to change
+// a file the model has not seen or that changed since. It is safe for concurrent use.
+type FileState struct {
+	mu    sync.Mutex
+	reads map[string]FileRead
+}
+
+// NewFileState returns an empty file state.
+func NewFileState() *FileState { return &FileState{reads: map[string]FileRead{}} }
+
+// Record stores a read of the absolute path p.
+func (s *FileState) Record(p string, r FileRead) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reads[filepath.Clean(p)] = r
+}
+
+// Lookup returns the last read of p.
+func (s *FileState) Lookup(p string) (FileRead, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.reads[filepath.Clean(p)]
+	return r, ok
+}
+
+// Forget drops what is known of p.
+func (s *FileState) Forget(p string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.reads, filepath.Clean(p))
+}

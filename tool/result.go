@@ -1,0 +1,48 @@
+package tool
+
+import "fmt"
+
+// Content is one block of a tool result as the model sees it: text or an image.
+type Content struct {
+	Type      string `json:"type"` // "text" or "image"
+	Text      string `json:"text,omitempty"`
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"` // base64, for images
+}
+
+// Text is a text content block.
+func Text(s string) Content { return Content{Type: "text", Text: s} }
+
+// Result is what a call returns: the content the model sees, and the tool's structured output
+// for UIs, hooks and tests.
+type Result struct {
+	Content []Content `json:"content"`
+	IsError bool      `json:"is_error,omitempty"`
+	Output  any       `json:"output,omitempty"`
+}
+
+// TextResult is a successful result with one text block.
+func TextResult(s string) Result { return Result{Content: []Content{Text(s)}} }
+
+// ErrorResult is an error result with one text block.
+func ErrorResult(s string) Result { return Result{Content: []Content{Text(s)}, IsError: true} }
+
+// UseError wraps a message the way Claude Code marks failures before a tool ran: unknown tool,
+// invalid input, failed validation.
+func UseError(msg string) string { return "<tool_use_error>" + msg + "</tool_use_error>" }
+
+// UnknownToolMessage is the result text for a tool_use naming no available tool.
+func UnknownToolMessage(name string) string {
+	return UseError(fmt.Sprintf("Error: No such tool available: %s", name))
+}
+
+// TextOf joins the text blocks of a result.
+func (r Result) TextOf() string {
+	s := ""
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			s += c.Text
+		}
+	}
+	return s
+}

@@ -1,0 +1,274 @@
+// Package tool is the contract between a tool, the permission engine and the agent loop.
+//
+// A tool is defined once, with typed input, as a [Def] and turned into a [Tool] by [Build].
+// Build fills every behaviour a definition leaves out with a fail-closed default: not
+// read-only, not concurrency-safe, not destructive, enabled, and a permission check that
+// returns passthrough, so a tool that says nothing about permissions asks before it runs.
+// (Claude Code's default allows; see docs/deviations.md.)
+//
+// Every call goes through the same steps: [Tool.Decode] validates the raw JSON against the
+// input schema and reports every problem at once; [Tool.ValidateInput] runs the tool's own
+// checks; the permission engine decides; [Tool.Call] runs. A tool's failure — bad input, a
+// missing file, a non-zero exit — is a [Result] with IsError set that goes back to the model;
+// only failures of the program itself are Go errors that stop the turn.
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+// InterruptBehavior says what happens to a running call when the person sends a new message.
+type InterruptBehavior int
+
+const (
+	// Block keeps the call running; the new message waits. The default.
+	Block InterruptBehavior = iota
+	// Cancel stops the call and discards its result.
+	Cancel
+)
+
+// Tool is a built tool. Build is the only way to make one, so every method has a defined
+// behaviour.
+type Tool interface {
+	Name() string
+	// Aliases are former names that still resolve to the tool.
+	Aliases() []string
+	// SearchHint is a few words a tool search can match when the name does not say it.
+	SearchHint() string
+	// InputSchema is the JSON Schema of the input, as sent to the model.
+	InputSchema() json.RawMessage
+	// Description is a short human-readable description.
+	Description() string
+	// Prompt is the text that teaches the model to use the tool.
+	Prompt(ctx context.Context) (string, error)
+
+	// Decode validates raw input against the schema and decodes it. It reports every problem
+	// in one *InputError.
+	Decode(raw json.RawMessage) (any, error)
+	// ValidateInput runs the tool's own checks on decoded input.
+	ValidateInput(ctx context.Context, input any, env *Env) error
+	// CheckPermissions is the tool's part of the permission decision.
+	CheckPermissions(ctx context.Context, pc *permission.Context, input any) permission.Decision
+	// RequiresUserInteraction marks tools that must always reach a person.
+	RequiresUserInteraction() bool
+
+	IsReadOnly(input any) bool
+	IsDestructive(input any) bool
+	IsConcurrencySafe(input any) bool
+	IsOpenWorld(input any) bool
+	InterruptBehavior() InterruptBehavior
+	// Paths are the files a call touches, absolute or relative to the current directory.
+	Paths(input any) []string
+	UserFacingName(input any) string
+	IsEnabled() bool
+	// ShouldDefer keeps the tool's schema out of the first request; a tool search loads it.
+	ShouldDefer() bool
+	// AlwaysLoad keeps the tool's schema in every request even when deferral is on.
+	AlwaysLoad() bool
+	// IsMCP reports whether the tool comes from an MCP server.
+	IsMCP() bool
+
+	// Call runs the tool. An error is a failure of the tool, shown to the model as an error
+	// result; ctx cancellation stops the call.
+	Call(ctx context.Context, input any, env *Env) (Result, error)
+}
+
+// Def is a tool definition with typed input In. Only Name and Call are required; everything
+// else has a fail-closed default.
+type Def[In any] struct {
+	Name        string
+	Aliases     []string
+	SearchHint  string
+	Description string
+	// Prompt is the model-facing text; PromptFunc computes it when it depends on state.
+	Prompt     string
+	PromptFunc func(ctx context.Context) (string, error)
+	// Schema overrides the schema inferred from In. RawSchema is for tools that bring their
+	// own JSON Schema, like MCP tools; their input is decoded as map[string]any.
+	Schema    *jsonschema.Schema
+	RawSchema json.RawMessage
+
+	Validate                func(ctx context.Context, in In, env *Env) error
+	CheckPermissions        func(ctx context.Context, pc *permission.Context, in In) permission.Decision
+	RequiresUserInteraction bool
+
+	ReadOnly        func(in In) bool
+	Destructive     func(in In) bool
+	ConcurrencySafe func(in In) bool
+	OpenWorld       func(in In) bool
+	Interrupt       InterruptBehavior
+	Paths           func(in In) []string
+	UserFacingName  func(in In) string
+	Enabled         func() bool
+	Defer           bool
+	AlwaysLoad      bool
+	MCP             bool
+
+	Call func(ctx context.Context, in In, env *Env) (Result, error)
+}
+
+// Build turns a definition into a Tool, filling fail-closed defaults. It panics on a
+// definition without a name or Call, or whose schema cannot be derived: both are programming
+// errors found by the first test that builds the tool.
+func Build[In any](def Def[In]) Tool {
+	if def.Name == "" || def.Call == nil {
+		panic("tool.Build: a tool needs a Name and a Call")
+	}
+	t := &built[In]{def: def}
+	var err error
+	switch {
+	case def.RawSchema != nil:
+		t.schemaJSON = def.RawSchema
+		t.schema = new(jsonschema.Schema)
+		err = json.Unmarshal(def.RawSchema, t.schema)
+	case def.Schema != nil:
+		t.schema = def.Schema
+	default:
+		t.schema, err = jsonschema.For[In](nil)
+	}
+	if err != nil {
+		panic(fmt.Sprintf("tool.Build(%s): input schema: %v", def.Name, err))
+	}
+	if t.schemaJSON == nil {
+		t.schemaJSON, err = json.Marshal(t.schema)
+		if err != nil {
+			panic(fmt.Sprintf("tool.Build(%s): input schema: %v", def.Name, err))
+		}
+	}
+	return t
+}
+
+type built[In any] struct {
+	def        Def[In]
+	schema     *jsonschema.Schema
+	schemaJSON json.RawMessage
+}
+
+func (t *built[In]) Name() string                 { return t.def.Name }
+func (t *built[In]) Aliases() []string            { return t.def.Aliases }
+func (t *built[In]) SearchHint() string           { return t.def.SearchHint }
+func (t *built[In]) InputSchema() json.RawMessage { return t.schemaJSON }
+func (t *built[In]) Description() string          { return t.def.Description }
+func (t *built[In]) RequiresUserInteraction() bool {
+	return t.def.RequiresUserInteraction
+}
+func (t *built[In]) InterruptBehavior() InterruptBehavior { return t.def.Interrupt }
+func (t *built[In]) ShouldDefer() bool                    { return t.def.Defer }
+func (t *built[In]) AlwaysLoad() bool                     { return t.def.AlwaysLoad }
+func (t *built[In]) IsMCP() bool                          { return t.def.MCP }
+
+func (t *built[In]) Prompt(ctx context.Context) (string, error) {
+	if t.def.PromptFunc != nil {
+		return t.def.PromptFunc(ctx)
+	}
+	return t.def.Prompt, nil
+}
+
+func (t *built[In]) IsEnabled() bool {
+	return t.def.Enabled == nil || t.def.Enabled()
+}
+
+// input recovers the typed input. Anything else is a caller bug; the zero value keeps the
+// fail-closed defaults meaningful.
+func (t *built[In]) input(v any) (In, bool) {
+	in, ok := v.(In)
+	return in, ok
+}
+
+func (t *built[In]) Decode(raw json.RawMessage) (any, error) {
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	var generic any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		return nil, &InputError{Tool: t.def.Name, Issues: []string{fmt.Sprintf("The input is not valid JSON: %v", err)}}
+	}
+	if issues := validate(t.schema, generic, ""); len(issues) > 0 {
+		return nil, &InputError{Tool: t.def.Name, Issues: issues}
+	}
+	var in In
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return nil, &InputError{Tool: t.def.Name, Issues: []string{err.Error()}}
+	}
+	return in, nil
+}
+
+func (t *built[In]) ValidateInput(ctx context.Context, input any, env *Env) error {
+	in, ok := t.input(input)
+	if !ok {
+		return fmt.Errorf("%s: input of type %T, want %T", t.def.Name, input, in)
+	}
+	if t.def.Validate == nil {
+		return nil
+	}
+	return t.def.Validate(ctx, in, env)
+}
+
+func (t *built[In]) CheckPermissions(ctx context.Context, pc *permission.Context, input any) permission.Decision {
+	in, ok := t.input(input)
+	if !ok || t.def.CheckPermissions == nil {
+		return permission.Decision{Behavior: permission.Passthrough, Message: permission.RequestMessage(t.def.Name)}
+	}
+	return t.def.CheckPermissions(ctx, pc, in)
+}
+
+func (t *built[In]) IsReadOnly(input any) bool {
+	return callBool(t, t.def.ReadOnly, input)
+}
+
+func (t *built[In]) IsDestructive(input any) bool {
+	return callBool(t, t.def.Destructive, input)
+}
+
+func (t *built[In]) IsConcurrencySafe(input any) bool {
+	return callBool(t, t.def.ConcurrencySafe, input)
+}
+
+func (t *built[In]) IsOpenWorld(input any) bool {
+	return callBool(t, t.def.OpenWorld, input)
+}
+
+// callBool evaluates an optional predicate; missing predicates, foreign input and panics all
+// answer false, the fail-closed value for every flag.
+func callBool[In any](t *built[In], f func(In) bool, input any) (v bool) {
+	in, ok := t.input(input)
+	if f == nil || !ok {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			v = false
+		}
+	}()
+	return f(in)
+}
+
+func (t *built[In]) Paths(input any) []string {
+	in, ok := t.input(input)
+	if t.def.Paths == nil || !ok {
+		return nil
+	}
+	return t.def.Paths(in)
+}
+
+func (t *built[In]) UserFacingName(input any) string {
+	in, ok := t.input(input)
+	if t.def.UserFacingName == nil || !ok {
+		return t.def.Name
+	}
+	return t.def.UserFacingName(in)
+}
+
+func (t *built[In]) Call(ctx context.Context, input any, env *Env) (Result, error) {
+	in, ok := t.input(input)
+	if !ok {
+		return Result{}, fmt.Errorf("%s: input of type %T, want %T", t.def.Name, input, in)
+	}
+	return t.def.Call(ctx, in, env)
+}
