@@ -37,7 +37,8 @@ type Rule struct {
 	// --settings files. Empty means the original working directory.
 	Root string `json:"-"`
 
-	path *pathPattern // compiled once for Read/Edit rules
+	path      *pathPattern // compiled once for Read/Edit rules
+	rootLower string
 }
 
 // Describe names the rule with its source and file, for traces and messages.
@@ -96,6 +97,11 @@ type Context struct {
 	settingsFiles   []string
 
 	index ruleIndex
+	// dirForms are the working directories with their symlink-resolved forms, computed when
+	// the directories change rather than on every check.
+	dirForms []string
+	// lower holds the lower-cased anchors of path rules.
+	lower struct{ cwd, origCwd, home string }
 }
 
 // ruleIndex finds rules by behaviour and tool name without scanning every rule.
@@ -119,7 +125,7 @@ func New(cfg Config) (*Context, error) {
 		prePlanMode:     cfg.PrePlanMode,
 		origCwd:         filepath.Clean(cfg.Cwd),
 		cwd:             filepath.Clean(cfg.Cwd),
-		home:            cfg.Home,
+		home:            cleanOrEmpty(cfg.Home),
 		dirs:            slices.Clone(cfg.AdditionalDirs),
 		bypassAvailable: cfg.BypassAvailable || mode == ModeBypass,
 		autoAvailable:   cfg.AutoAvailable || mode == ModeAuto,
@@ -143,7 +149,16 @@ func New(cfg Config) (*Context, error) {
 	return c, errors.Join(errs...)
 }
 
+func cleanOrEmpty(p string) string {
+	if p == "" {
+		return ""
+	}
+	return filepath.Clean(p)
+}
+
 func (r *Rule) compile() error {
+	r.Root = cleanOrEmpty(r.Root)
+	r.rootLower = strings.ToLower(r.Root)
 	if r.Behavior != Allow && r.Behavior != Ask && r.Behavior != Deny {
 		return fmt.Errorf("invalid rule behavior %s", r.Behavior)
 	}
@@ -180,6 +195,8 @@ func dedupRules(rules []*Rule) []*Rule {
 }
 
 func (c *Context) reindex() {
+	c.dirForms = workingDirForms(c.WorkingDirs())
+	c.lower.cwd, c.lower.origCwd, c.lower.home = strings.ToLower(c.cwd), strings.ToLower(c.origCwd), strings.ToLower(c.home)
 	var idx ruleIndex
 	for i := range 4 {
 		idx.toolWide[i] = map[string][]*Rule{}
@@ -301,6 +318,7 @@ func (c *Context) ContentRules(b Behavior, tool string) []*Rule {
 func (c *Context) WithCwd(dir string) *Context {
 	n := c.clone()
 	n.cwd = filepath.Clean(dir)
+	n.lower.cwd = strings.ToLower(n.cwd)
 	return n
 }
 

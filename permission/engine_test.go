@@ -118,7 +118,9 @@ type fixedClassifier struct {
 	err error
 }
 
-func (c fixedClassifier) Classify(context.Context, ClassifyRequest) (Verdict, error) { return c.v, c.err }
+func (c fixedClassifier) Classify(context.Context, ClassifyRequest) (Verdict, error) {
+	return c.v, c.err
+}
 
 func TestAutoDenialLimits(t *testing.T) {
 	pc := mustNew(t, Config{Mode: ModeAuto})

@@ -36,16 +36,16 @@ const maxSymlinkHops = 40
 // pathForms returns the path and every form it takes through symlinks: each hop of a chain
 // ending in the path, and the fully resolved path (for a path that does not exist yet, its
 // deepest existing ancestor resolved). A check must hold for all of them.
-func pathForms(p string) []string {
-	forms := []string{p}
+func pathForms(p string) []pathForm {
+	forms := []pathForm{{path: p}}
 	add := func(f string) {
 		f = filepath.Clean(f)
 		for _, g := range forms {
-			if g == f {
+			if g.path == f {
 				return
 			}
 		}
-		forms = append(forms, f)
+		forms = append(forms, pathForm{path: f})
 	}
 	cur := p
 	for range maxSymlinkHops {
@@ -65,7 +65,19 @@ func pathForms(p string) []string {
 	if r, err := resolveExisting(p); err == nil {
 		add(r)
 	}
+	for i := range forms {
+		forms[i].dir = isDir(forms[i].path)
+		forms[i].lower = strings.ToLower(forms[i].path)
+	}
 	return forms
+}
+
+// pathForm is one form of a checked path; whether it is a directory is looked up once, since
+// directory-only patterns ("build/") need it for every rule.
+type pathForm struct {
+	path  string
+	lower string
+	dir   bool
 }
 
 // resolveExisting resolves symlinks in p; for a path that does not exist it resolves the
@@ -98,20 +110,13 @@ func (c *Context) InWorkingDirs(abs string) bool {
 	return c.allInWorkingDirs(pathForms(abs))
 }
 
-func (c *Context) allInWorkingDirs(forms []string) bool {
-	dirs := c.WorkingDirs()
+func (c *Context) allInWorkingDirs(forms []pathForm) bool {
 	for _, f := range forms {
 		inside := false
-		for _, d := range dirs {
-			if _, ok := relUnder(d, f); ok {
+		for _, d := range c.dirForms {
+			if _, ok := relUnder(d, f.lower); ok {
 				inside = true
 				break
-			}
-			if r, err := filepath.EvalSymlinks(d); err == nil && r != d {
-				if _, ok := relUnder(r, f); ok {
-					inside = true
-					break
-				}
 			}
 		}
 		if !inside {
@@ -121,11 +126,23 @@ func (c *Context) allInWorkingDirs(forms []string) bool {
 	return true
 }
 
+// workingDirForms lists every working directory as given and with symlinks resolved.
+func workingDirForms(dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		out = append(out, strings.ToLower(d))
+		if r, err := filepath.EvalSymlinks(d); err == nil && r != d {
+			out = append(out, strings.ToLower(r))
+		}
+	}
+	return out
+}
+
 // matchAny returns the first rule of rules that covers any of the forms.
-func (c *Context) matchAny(rules []*Rule, forms []string) *Rule {
+func (c *Context) matchAny(rules []*Rule, forms []pathForm) *Rule {
 	for _, r := range rules {
 		for _, f := range forms {
-			if r.matchPath(c, f, isDir(f)) {
+			if r.matchPath(c, f) {
 				return r
 			}
 		}
@@ -134,11 +151,11 @@ func (c *Context) matchAny(rules []*Rule, forms []string) *Rule {
 }
 
 // matchAll returns the first rule of rules that covers every form.
-func (c *Context) matchAll(rules []*Rule, forms []string) *Rule {
+func (c *Context) matchAll(rules []*Rule, forms []pathForm) *Rule {
 	for _, r := range rules {
 		all := true
 		for _, f := range forms {
-			if !r.matchPath(c, f, isDir(f)) {
+			if !r.matchPath(c, f) {
 				all = false
 				break
 			}
@@ -217,7 +234,7 @@ func (c *Context) CheckWrite(ctx context.Context, p string) Decision {
 	return c.checkWrite(ctx, abs, pathForms(abs))
 }
 
-func (c *Context) checkWrite(ctx context.Context, abs string, forms []string) Decision {
+func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) Decision {
 	for _, tool := range [...]string{"Edit", "Read"} {
 		if r := c.matchAny(c.ContentRules(Deny, tool), forms); r != nil {
 			NoteRule(ctx, "write check: "+tool+" deny rule", r, "deny")
@@ -229,8 +246,8 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []string) De
 		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
 	for _, f := range forms {
-		if why := c.protectedPath(f); why != "" {
-			Notef(ctx, "write check: protected path", "ask", "%s: %s", f, why)
+		if why := c.protectedPath(f.path); why != "" {
+			Notef(ctx, "write check: protected path", "ask", "%s: %s", f.path, why)
 			return Decision{Behavior: Ask, BlockedPath: abs,
 				Message: fmt.Sprintf("Reins requested permissions to edit %s which is a sensitive file.", abs),
 				Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why, ClassifierApprovable: true}}
@@ -271,7 +288,7 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []string) De
 
 // sessionConfigAllow finds a session rule that opens a config folder (.claude or .reins) to
 // edits. Only session rules can: a rule in a file must never pre-approve edits to settings.
-func (c *Context) sessionConfigAllow(forms []string) *Rule {
+func (c *Context) sessionConfigAllow(forms []pathForm) *Rule {
 	for _, r := range c.ContentRules(Allow, "Edit") {
 		if r.Source != SourceSession || strings.Contains(r.Value.Content, "..") || !strings.HasSuffix(r.Value.Content, "/**") {
 			continue
@@ -285,14 +302,7 @@ func (c *Context) sessionConfigAllow(forms []string) *Rule {
 		if !ok {
 			continue
 		}
-		all := true
-		for _, f := range forms {
-			if !r.matchPath(c, f, isDir(f)) {
-				all = false
-				break
-			}
-		}
-		if all {
+		if c.matchAll([]*Rule{r}, forms) != nil {
 			return r
 		}
 	}

@@ -51,24 +51,25 @@ func compilePathPattern(content string) (*pathPattern, error) {
 	return p, nil
 }
 
-// base is the directory the rule's pattern is relative to.
+// base is the lower-cased directory the rule's pattern is relative to.
 func (r *Rule) base(pc *Context) string {
 	switch r.path.anchor {
 	case anchorRoot:
 		return "/"
 	case anchorHome:
-		return pc.home
+		return pc.lower.home
 	case anchorSource:
-		if r.Root != "" {
-			return r.Root
+		if r.rootLower != "" {
+			return r.rootLower
 		}
-		return pc.origCwd
+		return pc.lower.origCwd
 	}
-	return pc.cwd
+	return pc.lower.cwd
 }
 
-// matchPath reports whether a Read/Edit rule covers the absolute path abs.
-func (r *Rule) matchPath(pc *Context, abs string, isDir bool) bool {
+// matchPath reports whether a Read/Edit rule covers a path form. Comparison is
+// case-insensitive: both sides are lower-cased once, not per rule.
+func (r *Rule) matchPath(pc *Context, f pathForm) bool {
 	if r.path == nil {
 		return false
 	}
@@ -76,27 +77,32 @@ func (r *Rule) matchPath(pc *Context, abs string, isDir bool) bool {
 	if base == "" {
 		return false
 	}
-	rel, ok := relUnder(base, abs)
+	rel, ok := relUnder(base, f.lower)
 	if !ok {
 		return false
 	}
-	return r.path.pat.Match(rel, isDir)
+	return r.path.pat.Match(rel, f.dir)
 }
 
 // relUnder returns path relative to base as a slash path ("" for base itself) when path is
 // base or inside it. Comparison ignores case, like every path comparison of the engine.
 func relUnder(base, path string) (string, bool) {
-	base = filepath.Clean(base)
-	path = filepath.Clean(path)
+	if len(path) < len(base) {
+		return "", false
+	}
 	if strings.EqualFold(base, path) {
 		return "", true
 	}
-	prefix := base
-	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
-		prefix += string(filepath.Separator)
-	}
-	if len(path) <= len(prefix) || !strings.EqualFold(path[:len(prefix)], prefix) {
+	// Both paths are clean and absolute: path is inside base when base is its prefix and the
+	// next byte is a separator (so /proj_evil is not inside /proj).
+	n := len(base)
+	if base == "/" {
+		n = 0
+	} else if len(path) <= n || path[n] != filepath.Separator {
 		return "", false
 	}
-	return filepath.ToSlash(path[len(prefix):]), true
+	if !strings.EqualFold(path[:n], base[:n]) {
+		return "", false
+	}
+	return path[n+1:], true
 }

@@ -159,16 +159,22 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 	var trace permission.Trace
 	tctx := permission.WithTrace(ctx, &trace)
 	tenv := &tool.Env{Permissions: func() *permission.Context { return pc }, Files: tool.NewFileState(), DryRun: true}
-	if err := t.ValidateInput(tctx, in, tenv); err != nil {
-		res.Decision, res.Error = "error", err.Error()
-		res.Trace = append(trace.Steps(), permission.Step{Name: "validate input", Outcome: "error", Detail: err.Error()})
-		return res
+	verr := t.ValidateInput(tctx, in, tenv)
+	if verr != nil {
+		permission.Note(tctx, permission.Step{Name: "validate input", Outcome: "error", Detail: verr.Error()})
 	}
 	var engine permission.Engine
 	d, err := engine.Decide(tctx, pc, t, in)
 	res.Trace = trace.Steps()
 	if err != nil {
 		res.Decision, res.Error = "error", err.Error()
+		return res
+	}
+	// Input validation runs first when a call executes, and the file tools' validation
+	// refuses paths a deny rule covers. A call the engine denies is reported as denied
+	// either way; "error" is for input no permission decision is reached for.
+	if verr != nil && d.Behavior != permission.Deny {
+		res.Decision, res.Error = "error", verr.Error()
 		return res
 	}
 	res.Decision = d.Behavior.String()

@@ -1,0 +1,429 @@
+package settings
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+// Flags are the command-line flags that shape the permission context.
+type Flags struct {
+	// Mode is --permission-mode.
+	Mode string
+	// DangerouslySkip is --dangerously-skip-permissions: start in bypassPermissions.
+	DangerouslySkip bool
+	// AllowDangerouslySkip is --allow-dangerously-skip-permissions: make bypassPermissions
+	// available without starting in it.
+	AllowDangerouslySkip bool
+	// AllowedTools and DisallowedTools are the raw --allowedTools and --disallowedTools values;
+	// each may hold several rules (see [SplitToolList]).
+	AllowedTools, DisallowedTools []string
+	// AddDirs are the --add-dir values.
+	AddDirs []string
+	// Trusted says the project was trusted (see [IsTrusted]). Allow rules and additional
+	// directories from the shared project files apply only in a trusted project.
+	Trusted bool
+}
+
+// Status says what became of one entry of a settings file or flag.
+type Status string
+
+const (
+	StatusLoaded      Status = "loaded"
+	StatusInvalid     Status = "invalid"     // not a valid rule, or not a string
+	StatusUntrusted   Status = "untrusted"   // a project allow rule or directory in an untrusted project
+	StatusManagedOnly Status = "managedOnly" // a non-policy rule while allowManagedPermissionRulesOnly is set
+	StatusMissing     Status = "missing"     // a directory that does not exist or is not a directory
+)
+
+// Report is the merged view of every source, for `reins permissions list`: per source and
+// file, what each entry became and why.
+type Report struct {
+	Mode permission.Mode `json:"mode"`
+	// ModeFrom says what chose the mode: a flag name, a settings position, or "default".
+	ModeFrom        string `json:"modeFrom"`
+	BypassAvailable bool   `json:"bypassAvailable"`
+	// ManagedOnly is set when policy settings allow only managed permission rules.
+	ManagedOnly bool         `json:"managedOnly"`
+	Trusted     bool         `json:"trusted"`
+	Files       []FileReport `json:"files"`
+	Warnings    []Warning    `json:"warnings,omitempty"`
+}
+
+// FileReport is one settings file, or the command line (Source cliArg, Path CommandLine).
+type FileReport struct {
+	Source      permission.Source `json:"source"`
+	Path        string            `json:"path"`
+	Exists      bool              `json:"exists"`
+	DuplicateOf string            `json:"duplicateOf,omitempty"`
+	Entries     []EntryReport     `json:"entries,omitempty"`
+}
+
+// EntryReport is one rule or directory.
+type EntryReport struct {
+	// List is allow, ask, deny or additionalDirectories.
+	List   string `json:"list"`
+	Value  string `json:"value"`
+	Line   int    `json:"line,omitempty"`
+	Col    int    `json:"col,omitempty"`
+	Status Status `json:"status"`
+	// Reason says why an entry was not loaded.
+	Reason string `json:"reason,omitempty"`
+}
+
+// CommandLine is the Path of the report entry for rules and directories given as flags.
+const CommandLine = "command line"
+
+const (
+	msgBypassDisabled       = "Bypass permissions mode was disabled by settings"
+	msgBypassDisabledPolicy = "Bypass permissions mode was disabled by your organization policy"
+)
+
+// Context builds the permission context: the rules of every source, the start mode, the
+// working directories and the settings files to protect. Warnings are everything that was
+// skipped or not honoured, the warnings of [Loaded.Warnings] first. The error is for what Reins
+// must not run with: an unknown mode name in --permission-mode or in any file's defaultMode
+// (even one a higher-priority candidate overrides, so a typo never waits for the day it
+// matters); the latter is a *ParseError with the value's position.
+func (l *Loaded) Context(f Flags) (*permission.Context, []Warning, error) {
+	pc, r, err := l.build(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pc, r.Warnings, nil
+}
+
+// Report returns the merged view that [Loaded.Context] builds the context from.
+func (l *Loaded) Report(f Flags) (*Report, error) {
+	_, r, err := l.build(f)
+	return r, err
+}
+
+func (l *Loaded) build(f Flags) (*permission.Context, *Report, error) {
+	o := l.opts
+	r := &Report{Trusted: f.Trusted, Warnings: l.Warnings()}
+	warn := func(file string, line, col int, format string, args ...any) {
+		r.Warnings = append(r.Warnings, Warning{File: file, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
+	}
+	cfg := permission.Config{Cwd: o.Cwd, Home: o.Home, SettingsFiles: slices.Clone(l.SettingsFiles)}
+
+	// allowManagedPermissionRulesOnly merges like any scalar, but only policy files count.
+	var managedBy *File
+	for _, file := range l.scalarOrder() {
+		m := file.Settings.ManagedOnly
+		if m == nil {
+			continue
+		}
+		if file.Source != permission.SourcePolicy {
+			warn(file.Path, m.Line, m.Col, "allowManagedPermissionRulesOnly is only honoured in managed policy settings and was ignored")
+			continue
+		}
+		managedBy = nil
+		if m.Value {
+			managedBy = file
+		}
+	}
+	r.ManagedOnly = managedBy != nil
+	ignoredManaged := 0
+
+	dirs := &dirSet{opts: o}
+	for _, file := range l.Files {
+		fr := FileReport{Source: file.Source, Path: file.Path, Exists: file.Exists, DuplicateOf: file.DuplicateOf}
+		if !file.Exists || file.DuplicateOf != "" {
+			r.Files = append(r.Files, fr)
+			continue
+		}
+		s := file.Settings
+		untrusted := file.Source == permission.SourceProject && !f.Trusted
+		var untrustedRules, untrustedDirs int
+		for _, list := range []struct {
+			name    string
+			b       permission.Behavior
+			entries []Entry
+		}{{"allow", permission.Allow, s.Allow}, {"ask", permission.Ask, s.Ask}, {"deny", permission.Deny, s.Deny}} {
+			for _, e := range list.entries {
+				er := EntryReport{List: list.name, Value: e.Value, Line: e.Line, Col: e.Col, Status: StatusLoaded}
+				if e.NotString {
+					er.Status, er.Reason = StatusInvalid, "not a string"
+				} else if err := permission.ValidateRule(e.Value); err != nil {
+					er.Status, er.Reason = StatusInvalid, err.Error()
+					// Claude Code's wording, with the rule quoted as written.
+					warn(file.Path, e.Line, e.Col, `Invalid permission rule "%s" was skipped: %v`, e.Value, err)
+				} else if managedBy != nil && file.Source != permission.SourcePolicy {
+					er.Status, er.Reason = StatusManagedOnly, "managed policy allows only its own permission rules"
+					ignoredManaged++
+				} else if untrusted && list.b == permission.Allow {
+					er.Status, er.Reason = StatusUntrusted, "project allow rules apply only in a trusted project"
+					untrustedRules++
+				} else {
+					cfg.Rules = append(cfg.Rules, permission.Rule{
+						Value:    permission.ParseRule(e.Value),
+						Behavior: list.b,
+						Source:   file.Source,
+						Origin:   permission.Origin{File: file.Path, Line: e.Line, Col: e.Col},
+						Root:     file.Root,
+					})
+				}
+				fr.Entries = append(fr.Entries, er)
+			}
+		}
+		for _, e := range s.AdditionalDirectories {
+			er := EntryReport{List: "additionalDirectories", Value: e.Value, Line: e.Line, Col: e.Col, Status: StatusLoaded}
+			switch {
+			case e.NotString:
+				er.Status, er.Reason = StatusInvalid, "not a string"
+			case untrusted:
+				er.Status, er.Reason = StatusUntrusted, "project directories apply only in a trusted project"
+				untrustedDirs++
+			default:
+				if reason := dirs.add(e.Value, file.Source); reason != "" {
+					er.Status, er.Reason = StatusMissing, reason
+					warn(file.Path, e.Line, e.Col, "additional directory %s was skipped: %s", e.Value, reason)
+				}
+			}
+			fr.Entries = append(fr.Entries, er)
+		}
+		if untrustedRules+untrustedDirs > 0 {
+			warn(file.Path, 0, 0, `this project is not trusted: %s and %s were ignored (deny and ask rules still apply); run "reins trust" to trust it`,
+				plural(untrustedRules, "allow rule"), plural(untrustedDirs, "additional directory", "additional directories"))
+		}
+		r.Files = append(r.Files, fr)
+	}
+
+	cli := FileReport{Source: permission.SourceCLIArg, Path: CommandLine, Exists: true}
+	for _, flag := range []struct {
+		name   string
+		b      permission.Behavior
+		values []string
+	}{{"allow", permission.Allow, f.AllowedTools}, {"deny", permission.Deny, f.DisallowedTools}} {
+		for _, raw := range flag.values {
+			for _, rule := range SplitToolList(raw) {
+				er := EntryReport{List: flag.name, Value: rule, Status: StatusLoaded}
+				if managedBy != nil {
+					er.Status, er.Reason = StatusManagedOnly, "managed policy allows only its own permission rules"
+					ignoredManaged++
+				} else {
+					cfg.Rules = append(cfg.Rules, permission.Rule{Value: permission.ParseRule(rule), Behavior: flag.b, Source: permission.SourceCLIArg})
+				}
+				cli.Entries = append(cli.Entries, er)
+			}
+		}
+	}
+	for _, d := range f.AddDirs {
+		er := EntryReport{List: "additionalDirectories", Value: d, Status: StatusLoaded}
+		if reason := dirs.add(d, permission.SourceCLIArg); reason != "" {
+			er.Status, er.Reason = StatusMissing, reason
+			warn("", 0, 0, "--add-dir %s was skipped: %s", d, reason)
+		}
+		cli.Entries = append(cli.Entries, er)
+	}
+	if len(cli.Entries) > 0 {
+		r.Files = append(r.Files, cli)
+	}
+	if managedBy != nil && ignoredManaged > 0 {
+		m := managedBy.Settings.ManagedOnly
+		warn(managedBy.Path, m.Line, m.Col, "allowManagedPermissionRulesOnly is set: %s from other sources were ignored", plural(ignoredManaged, "permission rule"))
+	}
+	cfg.AdditionalDirs = dirs.dirs
+
+	if err := l.selectMode(f, r); err != nil {
+		return nil, nil, err
+	}
+	cfg.Mode = r.Mode
+	cfg.BypassAvailable = r.BypassAvailable
+
+	pc, err := permission.New(cfg)
+	if pc == nil {
+		return nil, nil, fmt.Errorf("building permission context: %w", err)
+	}
+	// New skips rules it cannot compile and reports each; they are warnings like invalid rules.
+	for _, e := range unjoin(err) {
+		warn("", 0, 0, "permission rule was skipped: %v", e)
+	}
+	return pc, r, nil
+}
+
+// selectMode picks the start mode: --dangerously-skip-permissions, then --permission-mode,
+// then defaultMode from the settings (a later source wins), then default. A bypassPermissions
+// candidate that is not honoured falls through to the next candidate.
+func (l *Loaded) selectMode(f Flags, r *Report) error {
+	type cand struct {
+		mode   permission.Mode
+		from   string
+		source permission.Source
+		entry  *Entry
+		file   string
+	}
+	var cands []cand
+	if f.DangerouslySkip {
+		cands = append(cands, cand{mode: permission.ModeBypass, from: "--dangerously-skip-permissions", source: permission.SourceCLIArg})
+	}
+	if f.Mode != "" {
+		m, err := permission.ParseMode(f.Mode)
+		if err != nil {
+			return fmt.Errorf("--permission-mode: %w", err)
+		}
+		cands = append(cands, cand{mode: m, from: "--permission-mode", source: permission.SourceCLIArg})
+	}
+	order := l.scalarOrder()
+	var disabledBy *File
+	for i := len(order) - 1; i >= 0; i-- {
+		file := order[i]
+		if e := file.Settings.DefaultMode; e != nil {
+			m, err := permission.ParseMode(e.Value)
+			if err != nil {
+				return &ParseError{File: file.Path, Line: e.Line, Col: e.Col, Msg: "permissions.defaultMode: " + err.Error()}
+			}
+			cands = append(cands, cand{mode: m, from: fmt.Sprintf("%s:%d:%d", file.Path, e.Line, e.Col), source: file.Source, entry: e, file: file.Path})
+		}
+		// The highest-precedence file that disables bypass names it: policy, if any does.
+		if file.Settings.DisableBypass != nil && disabledBy == nil {
+			disabledBy = file
+		}
+	}
+	disabledWarned := false
+	warnDisabled := func() {
+		if disabledWarned {
+			return
+		}
+		disabledWarned = true
+		msg := msgBypassDisabled
+		if disabledBy.Source == permission.SourcePolicy {
+			msg = msgBypassDisabledPolicy
+		}
+		e := disabledBy.Settings.DisableBypass
+		r.Warnings = append(r.Warnings, Warning{File: disabledBy.Path, Line: e.Line, Col: e.Col, Message: msg})
+	}
+	r.Mode, r.ModeFrom = permission.ModeDefault, "default"
+	for _, c := range cands {
+		if c.mode == permission.ModeBypass {
+			if c.source == permission.SourceProject || c.source == permission.SourceLocal {
+				r.Warnings = append(r.Warnings, Warning{File: c.file, Line: c.entry.Line, Col: c.entry.Col,
+					Message: fmt.Sprintf("defaultMode bypassPermissions is ignored in %s: only user, --settings and managed settings may start in bypassPermissions mode", c.source)})
+				continue
+			}
+			if disabledBy != nil {
+				warnDisabled()
+				continue
+			}
+		}
+		r.Mode, r.ModeFrom = c.mode, c.from
+		break
+	}
+	if disabledBy != nil && f.AllowDangerouslySkip {
+		warnDisabled()
+	}
+	r.BypassAvailable = (r.Mode == permission.ModeBypass || f.AllowDangerouslySkip) && disabledBy == nil
+	return nil
+}
+
+// scalarOrder lists the loaded files from the lowest precedence to the highest: user, project,
+// local, flag, policy, and within a source Claude Code's files before Reins' own, so that Reins'
+// file wins a scalar such as defaultMode. Within a managed folder, drop-ins come after
+// managed-settings.json in name order and so win over it.
+func (l *Loaded) scalarOrder() []*File {
+	var out []*File
+	for _, src := range []permission.Source{permission.SourceUser, permission.SourceProject, permission.SourceLocal, permission.SourceFlag, permission.SourcePolicy} {
+		for _, claude := range []bool{true, false} {
+			for _, f := range l.Files {
+				if f.Source == src && f.Claude == claude && f.Exists && f.DuplicateOf == "" {
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// dirSet collects additional working directories, each once.
+type dirSet struct {
+	opts Options
+	dirs []permission.WorkingDir
+}
+
+// add adds a directory and returns why it was skipped, or "".
+func (s *dirSet) add(raw string, src permission.Source) string {
+	if strings.TrimSpace(raw) == "" {
+		return "the path is empty"
+	}
+	p := s.opts.expand(raw)
+	info, err := os.Stat(p)
+	switch {
+	case isNotExist(err):
+		return p + " does not exist"
+	case err != nil:
+		return err.Error()
+	case !info.IsDir():
+		return p + " is not a directory"
+	}
+	if !slices.ContainsFunc(s.dirs, func(w permission.WorkingDir) bool { return w.Path == p }) {
+		s.dirs = append(s.dirs, permission.WorkingDir{Path: p, Source: src})
+	}
+	return ""
+}
+
+// SplitToolList splits one --allowedTools or --disallowedTools value into rules: on commas and
+// white space outside parentheses, so "Bash(git diff:*),Read" is two rules and
+// "Bash(npm run test)" stays one. The rules are not validated, as in Claude Code.
+func SplitToolList(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	flush := func(end int) {
+		if t := strings.TrimSpace(s[start:end]); t != "" {
+			out = append(out, t)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c == '(' || c == ')') && escaped(s, i) {
+			continue
+		}
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			if depth > 0 {
+				depth--
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				flush(i)
+				start = i + 1
+			}
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+func unjoin(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+func plural(n int, one string, many ...string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	if len(many) > 0 {
+		return fmt.Sprintf("%d %s", n, many[0])
+	}
+	return fmt.Sprintf("%d %ss", n, one)
+}
+
+// escaped reports whether s[i] follows an odd number of backslashes.
+func escaped(s string, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
+}

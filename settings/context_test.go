@@ -1,0 +1,322 @@
+package settings
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/reinsdev/reins/permission"
+)
+
+func modeDoc(m string) string { return `{"permissions": {"defaultMode": "` + m + `"}}` }
+
+const disableDoc = `{"permissions": {"disableBypassPermissionsMode": "disable"}}`
+
+func TestModeSelection(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		files      map[string]string
+		flags      Flags
+		want       permission.Mode
+		wantFrom   string // substring of Report.ModeFrom
+		wantBypass bool
+		warnings   []string // substrings, each of some warning
+		noWarnings bool
+	}{
+		{name: "nothing", want: permission.ModeDefault, wantFrom: "default", noWarnings: true},
+		{name: "permission-mode flag", flags: Flags{Mode: "plan"}, want: permission.ModePlan, wantFrom: "--permission-mode"},
+		{name: "skip beats permission-mode", flags: Flags{Mode: "plan", DangerouslySkip: true},
+			want: permission.ModeBypass, wantFrom: "--dangerously-skip-permissions", wantBypass: true},
+		{name: "flag beats settings", files: map[string]string{"policy": modeDoc("acceptEdits")}, flags: Flags{Mode: "dontAsk"},
+			want: permission.ModeDontAsk, wantFrom: "--permission-mode"},
+		{name: "user", files: map[string]string{"user": modeDoc("acceptEdits")}, want: permission.ModeAcceptEdits, wantFrom: "settings.json:1:33"},
+		{name: "project beats user", files: map[string]string{"user": modeDoc("acceptEdits"), "project": modeDoc("plan")},
+			want: permission.ModePlan, wantFrom: ".reins/settings.json"},
+		{name: "local beats project", files: map[string]string{"project": modeDoc("plan"), "local": modeDoc("dontAsk")},
+			want: permission.ModeDontAsk, wantFrom: "settings.local.json"},
+		{name: "flag file beats local", files: map[string]string{"local": modeDoc("dontAsk"), "flag": modeDoc("acceptEdits")},
+			want: permission.ModeAcceptEdits, wantFrom: "flag/settings.json"},
+		{name: "policy beats flag file", files: map[string]string{"flag": modeDoc("acceptEdits"), "policy": modeDoc("plan")},
+			want: permission.ModePlan, wantFrom: "managed-settings.json"},
+		{name: "later drop-in beats earlier and base", files: map[string]string{"policy": modeDoc("dontAsk"), "dropin:10-a.json": modeDoc("plan"), "dropin:20-b.json": modeDoc("acceptEdits")},
+			want: permission.ModeAcceptEdits, wantFrom: "20-b.json"},
+		{name: "Reins file beats Claude file of one source", files: map[string]string{"user": modeDoc("plan"), "userClaude": modeDoc("acceptEdits")},
+			want: permission.ModePlan, wantFrom: ".reins/settings.json"},
+		{name: "Claude file alone", files: map[string]string{"projectClaude": modeDoc("acceptEdits")},
+			want: permission.ModeAcceptEdits, wantFrom: ".claude/settings.json"},
+		{name: "bypass from user", files: map[string]string{"user": modeDoc("bypassPermissions")}, want: permission.ModeBypass, wantBypass: true},
+		{name: "bypass from flag file", files: map[string]string{"flag": modeDoc("bypassPermissions")}, want: permission.ModeBypass, wantBypass: true},
+		{name: "bypass from policy", files: map[string]string{"policy": modeDoc("bypassPermissions")}, want: permission.ModeBypass, wantBypass: true},
+		{name: "bypass from project ignored, next candidate used", files: map[string]string{"user": modeDoc("acceptEdits"), "project": modeDoc("bypassPermissions")},
+			want: permission.ModeAcceptEdits, wantFrom: ".reins/settings.json",
+			warnings: []string{".reins/settings.json:1:33: defaultMode bypassPermissions is ignored in projectSettings"}},
+		{name: "bypass from Claude local ignored", files: map[string]string{"localClaude": modeDoc("bypassPermissions")},
+			want: permission.ModeDefault, wantFrom: "default",
+			warnings: []string{".claude/settings.local.json:1:33: defaultMode bypassPermissions is ignored in localSettings"}},
+		{name: "disabled by settings skips skip flag", files: map[string]string{"user": disableDoc}, flags: Flags{DangerouslySkip: true, Mode: "plan"},
+			want: permission.ModePlan, wantFrom: "--permission-mode",
+			warnings: []string{"settings.json:1:50: Bypass permissions mode was disabled by settings"}},
+		{name: "disabled by project skips user bypass", files: map[string]string{"user": modeDoc("bypassPermissions"), "project": disableDoc},
+			want: permission.ModeDefault, wantFrom: "default",
+			warnings: []string{"Bypass permissions mode was disabled by settings"}},
+		{name: "disabled by policy", files: map[string]string{"user": disableDoc, "dropin:x.json": disableDoc}, flags: Flags{DangerouslySkip: true},
+			want:     permission.ModeDefault,
+			warnings: []string{"x.json:1:50: Bypass permissions mode was disabled by your organization policy"}},
+		{name: "disabled permission-mode falls to settings", files: map[string]string{"policy": disableDoc, "local": modeDoc("acceptEdits")},
+			flags: Flags{Mode: "bypassPermissions"}, want: permission.ModeAcceptEdits,
+			warnings: []string{"Bypass permissions mode was disabled by your organization policy"}},
+		{name: "allow skip makes bypass available", flags: Flags{AllowDangerouslySkip: true}, want: permission.ModeDefault, wantBypass: true},
+		{name: "allow skip while disabled", files: map[string]string{"local": disableDoc}, flags: Flags{AllowDangerouslySkip: true},
+			want: permission.ModeDefault, wantBypass: false, warnings: []string{"Bypass permissions mode was disabled by settings"}},
+		{name: "auto from settings", files: map[string]string{"user": modeDoc("auto")}, want: permission.ModeAuto},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			for name, doc := range tc.files {
+				e.write(t, name, doc)
+			}
+			l := e.load(t)
+			pc, warns, err := l.Context(tc.flags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pc.Mode() != tc.want {
+				t.Errorf("mode %s, want %s", pc.Mode(), tc.want)
+			}
+			if pc.BypassAvailable() != tc.wantBypass {
+				t.Errorf("BypassAvailable %v, want %v", pc.BypassAvailable(), tc.wantBypass)
+			}
+			r, err := l.Report(tc.flags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Mode != tc.want || !strings.Contains(r.ModeFrom, tc.wantFrom) || r.BypassAvailable != tc.wantBypass {
+				t.Errorf("report mode %s from %q bypass %v, want %s from %q", r.Mode, r.ModeFrom, r.BypassAvailable, tc.want, tc.wantFrom)
+			}
+			for _, w := range tc.warnings {
+				if !hasWarning(warns, w) {
+					t.Errorf("no warning containing %q in %q", w, warningStrings(warns))
+				}
+			}
+			if tc.noWarnings && len(warns) > 0 {
+				t.Errorf("warnings %q", warningStrings(warns))
+			}
+			if n := strings.Count(strings.Join(warningStrings(warns), "\n"), "Bypass permissions mode was disabled"); n > 1 {
+				t.Errorf("the disable warning appears %d times", n)
+			}
+		})
+	}
+}
+
+func TestUnknownMode(t *testing.T) {
+	e := newEnv(t)
+	_, _, err := e.load(t).Context(Flags{Mode: "yolo"})
+	if err == nil || !strings.Contains(err.Error(), `--permission-mode: unknown permission mode "yolo"`) ||
+		!strings.Contains(err.Error(), "acceptEdits, bypassPermissions, default, dontAsk, plan") {
+		t.Errorf("Context = %v, want an error listing the valid modes", err)
+	}
+
+	p := e.write(t, "user", "{\n  \"permissions\": {\"defaultMode\": \"Plan\"}\n}")
+	_, _, err = e.load(t).Context(Flags{Mode: "default"})
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.File != p || pe.Line != 2 || pe.Col != 34 || !strings.Contains(err.Error(), "valid modes") {
+		t.Errorf("Context = %v, want a positioned error at %s:2:34", err, p)
+	}
+}
+
+func TestWorkspaceTrust(t *testing.T) {
+	e := newEnv(t)
+	extra := filepath.Join(e.root, "extra")
+	if err := os.Mkdir(extra, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	proj := e.write(t, "project", `{"permissions": {"allow": ["Bash(make:*)", "Read"], "deny": ["Bash(rm:*)"], "ask": ["WebFetch"], "additionalDirectories": ["../extra"]}}`)
+	e.write(t, "projectClaude", `{"permissions": {"allow": ["Edit"]}}`)
+	e.write(t, "local", `{"permissions": {"allow": ["Glob"], "additionalDirectories": ["`+extra+`"]}}`)
+
+	t.Run("untrusted", func(t *testing.T) {
+		pc, warns := e.context(t, Flags{Trusted: false})
+		want := []string{"ask WebFetch projectSettings", "deny Bash(rm:*) projectSettings", "allow Glob localSettings"}
+		if diff := cmp.Diff(want, ruleStrings(pc)); diff != "" {
+			t.Errorf("rules (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]permission.WorkingDir{{Path: extra, Source: permission.SourceLocal}}, pc.AdditionalDirs()); diff != "" {
+			t.Errorf("dirs (-want +got):\n%s", diff)
+		}
+		wantWarn := proj + `: this project is not trusted: 2 allow rules and 1 additional directory were ignored (deny and ask rules still apply); run "reins trust" to trust it`
+		if !hasWarning(warns, wantWarn) {
+			t.Errorf("no warning %q in %q", wantWarn, warningStrings(warns))
+		}
+		if !hasWarning(warns, ".claude/settings.json: this project is not trusted: 1 allow rule and 0 additional directories") {
+			t.Errorf("no warning for the Claude project file in %q", warningStrings(warns))
+		}
+	})
+	t.Run("trusted", func(t *testing.T) {
+		pc, warns := e.context(t, Flags{Trusted: true})
+		want := []string{"allow Bash(make:*) projectSettings", "allow Read projectSettings", "ask WebFetch projectSettings",
+			"deny Bash(rm:*) projectSettings", "allow Edit projectSettings", "allow Glob localSettings"}
+		if diff := cmp.Diff(want, ruleStrings(pc)); diff != "" {
+			t.Errorf("rules (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]permission.WorkingDir{{Path: extra, Source: permission.SourceProject}}, pc.AdditionalDirs()); diff != "" {
+			t.Errorf("dirs (-want +got):\n%s", diff)
+		}
+		if len(warns) != 0 {
+			t.Errorf("warnings %q", warningStrings(warns))
+		}
+	})
+}
+
+func TestManagedOnly(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "user", `{"permissions": {"allow": ["Read"]}, "allowManagedPermissionRulesOnly": true}`)
+	e.write(t, "project", `{"permissions": {"deny": ["Edit"]}}`)
+	pol := e.write(t, "policy", `{"allowManagedPermissionRulesOnly": true, "permissions": {"deny": ["WebFetch"]}}`)
+	flags := Flags{Trusted: true, AllowedTools: []string{"Bash(git diff:*),Glob"}, DisallowedTools: []string{"Write"}}
+
+	pc, warns := e.context(t, flags)
+	if diff := cmp.Diff([]string{"deny WebFetch policySettings"}, ruleStrings(pc)); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
+	}
+	if want := pol + ":1:37: allowManagedPermissionRulesOnly is set: 5 permission rules from other sources were ignored"; !hasWarning(warns, want) {
+		t.Errorf("no warning %q in %q", want, warningStrings(warns))
+	}
+	if !hasWarning(warns, e.path("user")+":1:73: allowManagedPermissionRulesOnly is only honoured in managed policy settings") {
+		t.Errorf("no warning for the user file's key in %q", warningStrings(warns))
+	}
+	r, err := e.load(t).Report(flags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.ManagedOnly {
+		t.Error("Report.ManagedOnly is false")
+	}
+	var managedOnly int
+	for _, f := range r.Files {
+		for _, en := range f.Entries {
+			if en.Status == StatusManagedOnly {
+				managedOnly++
+			}
+		}
+	}
+	if managedOnly != 5 {
+		t.Errorf("%d entries reported managedOnly, want 5", managedOnly)
+	}
+
+	// A drop-in may turn it off again: scalars merge, the later file wins.
+	e.write(t, "dropin:50-off.json", `{"allowManagedPermissionRulesOnly": false}`)
+	pc, _ = e.context(t, flags)
+	if got := len(pc.Rules()); got != 6 {
+		t.Errorf("%d rules with managed-only switched off by a drop-in, want 6: %v", got, ruleStrings(pc))
+	}
+}
+
+func TestCLIRules(t *testing.T) {
+	e := newEnv(t)
+	pc, warns := e.context(t, Flags{
+		AllowedTools:    []string{"Bash(git diff:*),Read", "Bash(npm run test)", "Edit  Write(/x/**)", "Task"},
+		DisallowedTools: []string{"WebFetch(domain:evil.com), bash"},
+	})
+	want := []string{
+		"allow Bash(git diff:*) cliArg", "allow Read cliArg", "allow Bash(npm run test) cliArg", "allow Edit cliArg",
+		"allow Write(/x/**) cliArg", "allow Agent cliArg", "deny WebFetch(domain:evil.com) cliArg", "deny bash cliArg",
+	}
+	if diff := cmp.Diff(want, ruleStrings(pc)); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
+	}
+	if len(warns) != 0 {
+		t.Errorf("CLI rules are not validated, yet got warnings %q", warningStrings(warns))
+	}
+}
+
+func TestSplitToolList(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"Bash(git diff:*),Read", []string{"Bash(git diff:*)", "Read"}},
+		{"Bash(npm run test)", []string{"Bash(npm run test)"}},
+		{" Read , Edit\tGlob ", []string{"Read", "Edit", "Glob"}},
+		{"Bash(echo a,b) Read", []string{"Bash(echo a,b)", "Read"}},
+		{`Bash(echo \( x) Read`, []string{`Bash(echo \( x)`, "Read"}},
+		{"Bash(a (b c) d),X", []string{"Bash(a (b c) d)", "X"}},
+		{"", nil},
+		{",,", nil},
+		{"Read) Edit", []string{"Read)", "Edit"}},
+	} {
+		if diff := cmp.Diff(tc.want, SplitToolList(tc.in)); diff != "" {
+			t.Errorf("SplitToolList(%q) (-want +got):\n%s", tc.in, diff)
+		}
+	}
+}
+
+func TestWorkingDirs(t *testing.T) {
+	e := newEnv(t)
+	for _, d := range []string{"home/docs", "proj/sub", "abs", "flagdir"} {
+		if err := os.MkdirAll(filepath.Join(e.root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(e.root, "afile"), "x")
+	u := e.write(t, "user", `{"permissions": {"additionalDirectories": ["~/docs", "nope", "`+filepath.Join(e.root, "afile")+`"]}}`)
+	e.write(t, "local", `{"permissions": {"additionalDirectories": ["sub", "`+filepath.Join(e.root, "abs")+`", "~/docs"]}}`)
+	pc, warns := e.context(t, Flags{AddDirs: []string{"../flagdir", "../missing", "sub"}})
+	want := []permission.WorkingDir{
+		{Path: filepath.Join(e.root, "home/docs"), Source: permission.SourceUser},
+		{Path: filepath.Join(e.root, "proj/sub"), Source: permission.SourceLocal},
+		{Path: filepath.Join(e.root, "abs"), Source: permission.SourceLocal},
+		{Path: filepath.Join(e.root, "flagdir"), Source: permission.SourceCLIArg},
+	}
+	if diff := cmp.Diff(want, pc.AdditionalDirs()); diff != "" {
+		t.Errorf("dirs (-want +got):\n%s", diff)
+	}
+	for _, w := range []string{
+		u + ":1:54: additional directory nope was skipped: " + filepath.Join(e.opts.Cwd, "nope") + " does not exist",
+		"is not a directory",
+		"--add-dir ../missing was skipped: " + filepath.Join(e.root, "missing") + " does not exist",
+	} {
+		if !hasWarning(warns, w) {
+			t.Errorf("no warning %q in %q", w, warningStrings(warns))
+		}
+	}
+}
+
+func TestReport(t *testing.T) {
+	e := newEnv(t)
+	p := e.write(t, "project", `{"permissions": {"allow": ["Read", "bad"], "deny": ["Edit"]}}`)
+	r, err := e.load(t).Report(Flags{AllowedTools: []string{"Glob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range r.Files {
+		for _, en := range f.Entries {
+			got = append(got, f.Source.String()+" "+filepath.Base(f.Path)+" "+en.List+" "+en.Value+" "+string(en.Status)+" "+en.Reason)
+		}
+	}
+	want := []string{
+		"projectSettings settings.json allow Read untrusted project allow rules apply only in a trusted project",
+		"projectSettings settings.json allow bad invalid tool names must start with uppercase",
+		"projectSettings settings.json deny Edit loaded ",
+		"cliArg command line allow Glob loaded ",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+	var exists []string
+	for _, f := range r.Files {
+		if f.Exists {
+			exists = append(exists, f.Path)
+		}
+	}
+	if diff := cmp.Diff([]string{p, CommandLine}, exists); diff != "" {
+		t.Errorf("existing files (-want +got):\n%s", diff)
+	}
+	// Two files each for user, project and local, the policy file and the command line.
+	if len(r.Files) != 8 {
+		t.Errorf("%d files in the report, want 8", len(r.Files))
+	}
+}

@@ -1,0 +1,303 @@
+package settings
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+// ParseError is a settings file that Reins refuses to run with: not valid JSON, or a known key
+// of the wrong type. Line and Col are 1-based; Col counts bytes.
+type ParseError struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *ParseError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// Warning is a problem Reins reports and then works around: an invalid rule that was skipped,
+// a directory that does not exist, a mode that was not honoured.
+type Warning struct {
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	Message string `json:"message"`
+}
+
+func (w Warning) String() string {
+	switch {
+	case w.File == "":
+		return w.Message
+	case w.Line == 0:
+		return w.File + ": " + w.Message
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", w.File, w.Line, w.Col, w.Message)
+}
+
+// Entry is one string a settings file wrote, with its position.
+type Entry struct {
+	Value string `json:"value"`
+	Line  int    `json:"line"`
+	Col   int    `json:"col"`
+	// NotString marks an array element that is not a string; Value then holds its JSON text.
+	// Such entries are skipped with a warning, as Claude Code drops them.
+	NotString bool `json:"notString,omitempty"`
+}
+
+// BoolEntry is a boolean a settings file wrote, with its position.
+type BoolEntry struct {
+	Value bool `json:"value"`
+	Line  int  `json:"line"`
+	Col   int  `json:"col"`
+}
+
+// Settings are the keys of one settings file that Reins' permission system reads. Every other
+// key is left alone.
+type Settings struct {
+	Allow                 []Entry `json:"allow,omitempty"`
+	Deny                  []Entry `json:"deny,omitempty"`
+	Ask                   []Entry `json:"ask,omitempty"`
+	AdditionalDirectories []Entry `json:"additionalDirectories,omitempty"`
+	// DefaultMode is permissions.defaultMode, not yet checked to be a mode name.
+	DefaultMode *Entry `json:"defaultMode,omitempty"`
+	// DisableBypass is permissions.disableBypassPermissionsMode; its value is always "disable".
+	DisableBypass *Entry `json:"disableBypassPermissionsMode,omitempty"`
+	// ManagedOnly is allowManagedPermissionRulesOnly; it is honoured from policy files only.
+	ManagedOnly *BoolEntry `json:"allowManagedPermissionRulesOnly,omitempty"`
+}
+
+// File is one settings file Load looked at.
+type File struct {
+	Source permission.Source `json:"source"`
+	// Path is the file's path, or InlineName for inline --settings JSON.
+	Path   string `json:"path"`
+	Claude bool   `json:"claude,omitempty"` // one of Claude Code's files
+	Inline bool   `json:"inline,omitempty"`
+	// Root is the folder "/x" path rules from this file are anchored to.
+	Root   string `json:"root"`
+	Exists bool   `json:"exists"`
+	// DuplicateOf names an earlier file that is the same file (a symlink, or the same path
+	// reached as two sources); this one is then not loaded again.
+	DuplicateOf string    `json:"duplicateOf,omitempty"`
+	Settings    Settings  `json:"settings"`
+	Warnings    []Warning `json:"warnings,omitempty"`
+}
+
+// Loaded is the result of reading every settings file of a session.
+type Loaded struct {
+	opts Options
+	// Files are the files of the enabled sources in load order: user, project, local, flag,
+	// policy; within a source Reins' file before Claude Code's.
+	Files []*File
+	// SettingsFiles are the paths of every settings file of every source, whether it exists,
+	// whether its source is enabled, plus the workspace-trust file: the files the engine must
+	// protect from the agent.
+	SettingsFiles []string
+}
+
+// Options returns the options the settings were loaded with, defaults filled in.
+func (l *Loaded) Options() Options { return l.opts }
+
+// Warnings are the problems found while reading the files, in load order.
+func (l *Loaded) Warnings() []Warning {
+	var out []Warning
+	for _, f := range l.Files {
+		out = append(out, f.Warnings...)
+	}
+	return out
+}
+
+// Load reads the settings files of every enabled source. A missing file is fine; a file that
+// cannot be read, is not valid JSON, or has a known key of the wrong type is an error, so that a
+// policy's deny rules are never silently missing. An error about a file's content is a
+// *ParseError.
+func Load(opts Options) (*Loaded, error) {
+	if !filepath.IsAbs(opts.Cwd) {
+		return nil, fmt.Errorf("settings: working directory %q is not absolute", opts.Cwd)
+	}
+	opts = opts.withDefaults()
+	l := &Loaded{opts: opts}
+
+	var all []candidate
+	all = append(all, opts.userFiles()...)
+	all = append(all, opts.projectFiles(permission.SourceProject)...)
+	all = append(all, opts.projectFiles(permission.SourceLocal)...)
+	if c := opts.flagFile(); c != nil {
+		all = append(all, *c)
+	}
+	policy, err := opts.policyFiles()
+	if err != nil {
+		return nil, err
+	}
+	all = append(all, policy...)
+
+	type seenFile struct {
+		path string
+		info fs.FileInfo
+	}
+	var seen []seenFile
+	for _, c := range all {
+		if !c.inline {
+			l.SettingsFiles = append(l.SettingsFiles, c.path)
+		}
+		if !opts.sourceEnabled(c.source) {
+			continue
+		}
+		f := &File{Source: c.source, Path: c.path, Claude: c.claude, Inline: c.inline, Root: c.root}
+		l.Files = append(l.Files, f)
+		var data []byte
+		if c.inline {
+			f.Exists = true
+			data = []byte(opts.Flag)
+		} else {
+			info, err := os.Stat(c.path)
+			if isNotExist(err) {
+				if c.source == permission.SourceFlag {
+					return nil, fmt.Errorf("settings file %s (from --settings) not found", c.path)
+				}
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("reading %s: %w", c.source, err)
+			}
+			f.Exists = true
+			for _, s := range seen {
+				if os.SameFile(s.info, info) {
+					f.DuplicateOf = s.path
+					break
+				}
+			}
+			if f.DuplicateOf != "" {
+				continue
+			}
+			seen = append(seen, seenFile{c.path, info})
+			data, err = opts.hooks.doReadFile(c.path)
+			if err != nil {
+				return nil, fmt.Errorf("reading %s: %w", c.source, err)
+			}
+		}
+		s, _, warns, err := parseSettings(f.Path, data)
+		if err != nil {
+			return nil, err
+		}
+		f.Settings, f.Warnings = s, warns
+	}
+	if opts.ConfigDir != "" {
+		l.SettingsFiles = append(l.SettingsFiles, trustFile(opts.ConfigDir))
+	}
+	return l, nil
+}
+
+const utf8BOM = "\xef\xbb\xbf"
+
+func isNotExist(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// parseSettings reads one settings document. A document of only white space is an empty
+// settings object, as an empty file is in Claude Code.
+func parseSettings(name string, data []byte) (Settings, *value, []Warning, error) {
+	var s Settings
+	if len(bytes.TrimSpace(data)) == 0 {
+		return s, newObject(), nil, nil
+	}
+	if bytes.HasPrefix(data, []byte(utf8BOM)) {
+		// Some Windows editors start files with a byte-order mark, which JSON does not allow.
+		// Blank it out rather than cut it, so that columns still match the file.
+		data = append([]byte("   "), data[len(utf8BOM):]...)
+	}
+	idx := newLineIndex(data)
+	errAt := func(off int, format string, args ...any) *ParseError {
+		line, col := idx.pos(off)
+		return &ParseError{File: name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	}
+	root, err := parseJSON(data)
+	if err != nil {
+		var pe *posError
+		if errors.As(err, &pe) {
+			return s, nil, nil, errAt(pe.off, "%s", pe.msg)
+		}
+		return s, nil, nil, &ParseError{File: name, Msg: err.Error()}
+	}
+	if root.kind != kindObject {
+		return s, nil, nil, errAt(root.off, "settings must be a JSON object, not %s", root.kind)
+	}
+	var warns []Warning
+	warnAt := func(off int, format string, args ...any) {
+		line, col := idx.pos(off)
+		warns = append(warns, Warning{File: name, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
+	}
+	for _, m := range root.duplicateKeys() {
+		warnAt(m.off, "duplicate key %s: only its last value is used", m.rawKey)
+	}
+
+	if v := root.get("allowManagedPermissionRulesOnly"); v != nil && v.kind != kindNull {
+		if v.kind != kindBool {
+			return s, nil, nil, errAt(v.off, "allowManagedPermissionRulesOnly must be true or false, not %s", v.kind)
+		}
+		line, col := idx.pos(v.off)
+		s.ManagedOnly = &BoolEntry{Value: v.b, Line: line, Col: col}
+	}
+
+	perms := root.get("permissions")
+	if perms == nil || perms.kind == kindNull {
+		return s, root, warns, nil
+	}
+	if perms.kind != kindObject {
+		return s, nil, nil, errAt(perms.off, "permissions must be an object, not %s", perms.kind)
+	}
+	for _, m := range perms.duplicateKeys() {
+		warnAt(m.off, "duplicate key %s in permissions: only its last value is used", m.rawKey)
+	}
+	lists := []struct {
+		key string
+		dst *[]Entry
+	}{
+		{"allow", &s.Allow}, {"deny", &s.Deny}, {"ask", &s.Ask}, {"additionalDirectories", &s.AdditionalDirectories},
+	}
+	for _, l := range lists {
+		v := perms.get(l.key)
+		if v == nil || v.kind == kindNull {
+			continue
+		}
+		if v.kind != kindArray {
+			return s, nil, nil, errAt(v.off, "permissions.%s must be an array of strings, not %s", l.key, v.kind)
+		}
+		for _, el := range v.elems {
+			line, col := idx.pos(el.off)
+			if el.kind != kindString {
+				*l.dst = append(*l.dst, Entry{Value: el.describe(), Line: line, Col: col, NotString: true})
+				warnAt(el.off, "permissions.%s entry %s is not a string and was skipped", l.key, el.describe())
+				continue
+			}
+			*l.dst = append(*l.dst, Entry{Value: el.str, Line: line, Col: col})
+		}
+	}
+	if v := perms.get("defaultMode"); v != nil && v.kind != kindNull {
+		if v.kind != kindString {
+			return s, nil, nil, errAt(v.off, "permissions.defaultMode must be a string, not %s", v.kind)
+		}
+		line, col := idx.pos(v.off)
+		s.DefaultMode = &Entry{Value: v.str, Line: line, Col: col}
+	}
+	if v := perms.get("disableBypassPermissionsMode"); v != nil && v.kind != kindNull {
+		if v.kind != kindString || v.str != "disable" {
+			return s, nil, nil, errAt(v.off, `permissions.disableBypassPermissionsMode must be "disable", not %s`, v.describe())
+		}
+		line, col := idx.pos(v.off)
+		s.DisableBypass = &Entry{Value: v.str, Line: line, Col: col}
+	}
+	return s, root, warns, nil
+}

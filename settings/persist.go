@@ -1,0 +1,208 @@
+package settings
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+// Persist writes updates aimed at the user, project and local settings to Reins' own file of
+// that source (ConfigDir/settings.json, Cwd/.reins/settings.json,
+// Cwd/.reins/settings.local.json), creating the folder and file as needed. Updates for the
+// session and cliArg sources live in memory only and are skipped. Updates for policy, flag or
+// command settings are refused with an error wrapping [permission.ErrReadOnlySource], before
+// anything is written.
+//
+// Each file is read once, all its updates are applied in order, and it is written once,
+// atomically, keeping unknown keys and key order. A file that is not valid JSON, or whose
+// permission keys have the wrong type, is never overwritten: the error names file:line:col.
+func Persist(opts Options, updates ...permission.Update) error {
+	opts = opts.withDefaults()
+	for _, u := range updates {
+		if !u.Destination.Editable() {
+			return fmt.Errorf("cannot save %s to %s: %w", u.Type, u.Destination, permission.ErrReadOnlySource)
+		}
+	}
+	type doc struct {
+		path    string
+		dirPerm fs.FileMode
+		root    *value
+		before  []byte
+	}
+	var docs []*doc
+	bySource := map[permission.Source]*doc{}
+	for _, u := range updates {
+		if !u.Destination.Persisted() {
+			continue
+		}
+		d := bySource[u.Destination]
+		if d == nil {
+			if u.Destination != permission.SourceUser && !filepath.IsAbs(opts.Cwd) {
+				return fmt.Errorf("saving %s: working directory %q is not absolute", u.Destination, opts.Cwd)
+			}
+			path, err := opts.persistPath(u.Destination)
+			if err != nil {
+				return err
+			}
+			data, _, err := readDoc(opts.hooks, path)
+			if err != nil {
+				return err
+			}
+			_, root, _, err := parseSettings(path, data)
+			if err != nil {
+				return fmt.Errorf("not saving %s: %w", u.Destination, err)
+			}
+			// The user folder also holds the trust file: keep it private.
+			dirPerm := fs.FileMode(0o755)
+			if u.Destination == permission.SourceUser {
+				dirPerm = 0o700
+			}
+			d = &doc{path: path, dirPerm: dirPerm, root: root, before: root.marshal()}
+			bySource[u.Destination] = d
+			docs = append(docs, d)
+		}
+		if err := applyUpdate(d.root, u); err != nil {
+			return fmt.Errorf("saving to %s: %w", d.path, err)
+		}
+	}
+	for _, d := range docs {
+		after := d.root.marshal()
+		if bytes.Equal(after, d.before) {
+			continue
+		}
+		if err := writeAtomic(opts.hooks, d.path, after, 0o644, d.dirPerm); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ruleKey is the permissions key that holds rules of behaviour b.
+func ruleKey(b permission.Behavior) (string, bool) {
+	switch b {
+	case permission.Allow:
+		return "allow", true
+	case permission.Ask:
+		return "ask", true
+	case permission.Deny:
+		return "deny", true
+	}
+	return "", false
+}
+
+// applyUpdate changes a settings document that parseSettings accepted, so every known key
+// present has the right type.
+func applyUpdate(root *value, u permission.Update) error {
+	perms := root.get("permissions")
+	// child returns permissions.key, creating the containers when create is set.
+	child := func(key string, create bool) *value {
+		if perms == nil || perms.kind == kindNull {
+			if !create {
+				return nil
+			}
+			perms = newObject()
+			root.set("permissions", perms)
+		}
+		v := perms.get(key)
+		if (v == nil || v.kind == kindNull) && create {
+			v = newArray()
+			perms.set(key, v)
+		}
+		if v != nil && v.kind == kindNull {
+			return nil
+		}
+		return v
+	}
+	switch u.Type {
+	case permission.AddRules, permission.ReplaceRules, permission.RemoveRules:
+		key, ok := ruleKey(u.Behavior)
+		if !ok {
+			return fmt.Errorf("%s: behavior must be allow, ask or deny, not %s", u.Type, u.Behavior)
+		}
+		if u.Type == permission.RemoveRules {
+			arr := child(key, false)
+			if arr == nil {
+				return nil
+			}
+			drop := map[string]bool{}
+			for _, v := range u.Rules {
+				drop[v.String()] = true
+			}
+			arr.elems = slices.DeleteFunc(arr.elems, func(el *value) bool {
+				return el.kind == kindString && drop[normalizeRule(el.str)]
+			})
+			return nil
+		}
+		for _, v := range u.Rules {
+			if err := permission.ValidateRule(v.String()); err != nil {
+				return fmt.Errorf("%s: rule %q is invalid: %w", u.Type, v.String(), err)
+			}
+		}
+		arr := child(key, true)
+		if u.Type == permission.ReplaceRules {
+			arr.elems = nil
+		}
+		for _, v := range u.Rules {
+			arr.elems = append(arr.elems, newString(v.String()))
+		}
+		dedupRules(arr)
+	case permission.SetMode:
+		m, err := permission.ParseMode(string(u.Mode))
+		if err != nil {
+			return fmt.Errorf("setMode: %w", err)
+		}
+		if perms == nil || perms.kind == kindNull {
+			perms = newObject()
+			root.set("permissions", perms)
+		}
+		perms.set("defaultMode", newString(string(m)))
+	case permission.AddDirectories:
+		arr := child("additionalDirectories", true)
+		for _, d := range u.Directories {
+			if d == "" {
+				return fmt.Errorf("addDirectories: empty path")
+			}
+			if !slices.ContainsFunc(arr.elems, func(el *value) bool { return el.kind == kindString && samePath(el.str, d) }) {
+				arr.elems = append(arr.elems, newString(d))
+			}
+		}
+	case permission.RemoveDirectories:
+		arr := child("additionalDirectories", false)
+		if arr == nil {
+			return nil
+		}
+		arr.elems = slices.DeleteFunc(arr.elems, func(el *value) bool {
+			return el.kind == kindString && slices.ContainsFunc(u.Directories, func(d string) bool { return samePath(el.str, d) })
+		})
+	default:
+		return fmt.Errorf("unknown permission update type %q", u.Type)
+	}
+	return nil
+}
+
+// normalizeRule is the form rules are compared in: "Bash(*)", "Bash()" and "Bash" are one rule,
+// and so are "Task" and "Agent".
+func normalizeRule(s string) string { return permission.ParseRule(s).String() }
+
+// dedupRules keeps the first of the rules that normalise alike. Entries that are not strings
+// are left alone.
+func dedupRules(arr *value) {
+	seen := map[string]bool{}
+	arr.elems = slices.DeleteFunc(arr.elems, func(el *value) bool {
+		if el.kind != kindString {
+			return false
+		}
+		n := normalizeRule(el.str)
+		if seen[n] {
+			return true
+		}
+		seen[n] = true
+		return false
+	})
+}
+
+func samePath(a, b string) bool { return a == b || filepath.Clean(a) == filepath.Clean(b) }

@@ -1,0 +1,166 @@
+package settings
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTrust(t *testing.T) {
+	e := newEnv(t)
+	cfg := e.opts.ConfigDir
+	proj := e.opts.Cwd
+	sub := filepath.Join(proj, "a", "b")
+	sibling := filepath.Join(e.root, "proj2")
+	for _, d := range []string{sub, sibling} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(e.root, "link")
+	if err := os.Symlink(proj, link); err != nil {
+		t.Fatal(err)
+	}
+
+	check := func(dir string, want bool) {
+		t.Helper()
+		got, err := IsTrusted(cfg, dir)
+		if err != nil {
+			t.Fatalf("IsTrusted(%s): %v", dir, err)
+		}
+		if got != want {
+			t.Errorf("IsTrusted(%s) = %v, want %v", dir, got, want)
+		}
+	}
+	check(proj, false) // no trust file yet
+
+	// Trusting through a symlink records the real folder.
+	if err := Trust(cfg, link); err != nil {
+		t.Fatal(err)
+	}
+	check(proj, true)
+	check(sub, true)                               // an ancestor is trusted
+	check(filepath.Join(link, "a"), true)          // through the symlink
+	check(filepath.Join(proj, "not", "yet"), true) // a folder that does not exist yet
+	check(sibling, false)
+	check(proj+"2", false) // a name prefix is not an ancestor
+	check(e.root, false)   // descendants do not trust their parents
+
+	// A second Trust of the same folder changes nothing; another folder is added.
+	before := readFile(t, trustFile(cfg))
+	if err := Trust(cfg, proj); err != nil {
+		t.Fatal(err)
+	}
+	if after := readFile(t, trustFile(cfg)); after != before {
+		t.Errorf("trusting twice changed the file:\n%s", after)
+	}
+	if err := Trust(cfg, sibling); err != nil {
+		t.Fatal(err)
+	}
+	check(sibling, true)
+	want := "{\n  \"trustedProjects\": [\n    " + quote(proj) + ",\n    " + quote(sibling) + "\n  ]\n}\n"
+	if got := readFile(t, trustFile(cfg)); got != want {
+		t.Errorf("trust file\n%s\nwant\n%s", got, want)
+	}
+	info, err := os.Stat(trustFile(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("trust file mode %v, want 0600", info.Mode().Perm())
+	}
+
+	if err := Trust(cfg, filepath.Join(e.root, "missing")); err == nil {
+		t.Error("Trust accepted a folder that does not exist")
+	}
+}
+
+func TestTrustedEntryBehindSymlink(t *testing.T) {
+	// A recorded folder that has since become a symlink still covers its target.
+	e := newEnv(t)
+	real := filepath.Join(e.root, "real")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(e.root, "linked")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, trustFile(e.opts.ConfigDir), `{"trustedProjects": ["`+link+`"]}`)
+	ok, err := IsTrusted(e.opts.ConfigDir, real)
+	if err != nil || !ok {
+		t.Errorf("IsTrusted(%s) = %v, %v; want true", real, ok, err)
+	}
+}
+
+func TestTrustFileKeepsOtherKeys(t *testing.T) {
+	e := newEnv(t)
+	cfg := e.opts.ConfigDir
+	writeFile(t, trustFile(cfg), `{"version": 2, "trustedProjects": ["relative/ignored", 7], "notes": {"a": [1.50]}}`)
+	if err := Trust(cfg, e.opts.Cwd); err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"version\": 2,\n  \"trustedProjects\": [\n    \"relative/ignored\",\n    7,\n    " + quote(e.opts.Cwd) +
+		"\n  ],\n  \"notes\": {\n    \"a\": [\n      1.50\n    ]\n  }\n}\n"
+	if got := readFile(t, trustFile(cfg)); got != want {
+		t.Errorf("trust file\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestTrustFileErrors(t *testing.T) {
+	e := newEnv(t)
+	cfg := e.opts.ConfigDir
+	p := trustFile(cfg)
+	writeFile(t, p, "{\n  \"trustedProjects\": [\"/x\",]\n}")
+	_, err := IsTrusted(cfg, e.opts.Cwd)
+	var pe *ParseError
+	if !errors.As(err, &pe) || err.Error() != p+":2:28: invalid character ']' looking for beginning of value" {
+		t.Errorf("IsTrusted = %v, want a positioned error", err)
+	}
+	if err := Trust(cfg, e.opts.Cwd); err == nil {
+		t.Error("Trust rewrote an invalid trust file")
+	}
+	if got := readFile(t, p); !strings.Contains(got, `"/x",]`) {
+		t.Errorf("invalid trust file was changed: %s", got)
+	}
+	writeFile(t, p, `{"trustedProjects": "/x"}`)
+	if _, err := IsTrusted(cfg, e.opts.Cwd); err == nil || !strings.Contains(err.Error(), ":1:21: trustedProjects must be an array of strings, not a string") {
+		t.Errorf("IsTrusted = %v", err)
+	}
+}
+
+func TestTrustAtomic(t *testing.T) {
+	e := newEnv(t)
+	cfg := e.opts.ConfigDir
+	if err := Trust(cfg, e.opts.Cwd); err != nil {
+		t.Fatal(err)
+	}
+	before := readFile(t, trustFile(cfg))
+	other := filepath.Join(e.root, "other")
+	if err := os.Mkdir(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := hooks{rename: func(string, string) error { return errors.New("disk on fire") }}
+	if err := trust(h, cfg, other); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Fatalf("trust = %v, want the rename error", err)
+	}
+	if got := readFile(t, trustFile(cfg)); got != before {
+		t.Errorf("trust file changed by a failed write:\n%s", got)
+	}
+	assertNoTempFiles(t, cfg)
+}
+
+func assertNoTempFiles(t *testing.T, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+type sampleIn struct {
+	FilePath string `json:"file_path" jsonschema:"the file"`
+	Limit    int    `json:"limit,omitempty"`
+	Tags     []struct {
+		Name string `json:"name"`
+	} `json:"tags,omitempty"`
+}
+
+func minimal() Tool {
+	return Build(Def[sampleIn]{
+		Name: "Sample",
+		Call: func(ctx context.Context, in sampleIn, env *Env) (Result, error) {
+			return TextResult("read " + in.FilePath), nil
+		},
+	})
+}
+
+func TestBuildDefaultsFailClosed(t *testing.T) {
+	tl := minimal()
+	in, err := tl.Decode(json.RawMessage(`{"file_path":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl.IsReadOnly(in) || tl.IsConcurrencySafe(in) || tl.IsDestructive(in) || tl.IsOpenWorld(in) {
+		t.Error("flags must default to false")
+	}
+	if !tl.IsEnabled() || tl.ShouldDefer() || tl.AlwaysLoad() || tl.RequiresUserInteraction() || tl.IsMCP() {
+		t.Error("enabled by default, nothing else")
+	}
+	if tl.InterruptBehavior() != Block {
+		t.Error("interrupt behaviour defaults to block")
+	}
+	if tl.UserFacingName(in) != "Sample" {
+		t.Error("user-facing name defaults to the name")
+	}
+	pc, err := permission.New(permission.Config{Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := tl.CheckPermissions(context.Background(), pc, in); d.Behavior != permission.Passthrough {
+		t.Errorf("default check = %s, want passthrough", d.Behavior)
+	}
+	var e permission.Engine
+	if d, _ := e.Decide(context.Background(), pc, tl, in); d.Behavior != permission.Ask {
+		t.Errorf("a tool without a check must ask, got %s", d.Behavior)
+	}
+	// Foreign input never panics and keeps the fail-closed answers.
+	if tl.IsReadOnly("not the input type") {
+		t.Error("foreign input")
+	}
+}
+
+func TestPanickingPredicateIsFalse(t *testing.T) {
+	tl := Build(Def[sampleIn]{
+		Name:     "P",
+		ReadOnly: func(sampleIn) bool { panic("boom") },
+		Call:     func(context.Context, sampleIn, *Env) (Result, error) { return Result{}, nil },
+	})
+	if tl.IsReadOnly(sampleIn{}) {
+		t.Fatal("a panicking predicate must answer false")
+	}
+}
+
+func TestDecodeReportsEveryIssue(t *testing.T) {
+	tl := minimal()
+	_, err := tl.Decode(json.RawMessage(`{"limit":"ten","extra":1,"tags":[{"name":3}]}`))
+	var ie *InputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("err = %v, want *InputError", err)
+	}
+	want := "InputValidationError: Sample failed due to the following issues:\n" +
+		"The required parameter `file_path` is missing\n" +
+		"An unexpected parameter `extra` was provided\n" +
+		"The parameter `limit` type is expected as `integer` but provided as `string`\n" +
+		"The parameter `tags[0].name` type is expected as `string` but provided as `integer`"
+	if err.Error() != want {
+		t.Fatalf("message:\n%s\nwant:\n%s", err.Error(), want)
+	}
+}
+
+func TestDecode(t *testing.T) {
+	tests := []struct {
+		raw     string
+		wantErr string
+	}{
+		{`{"file_path":"a"}`, ""},
+		{`{"file_path":"a","limit":3}`, ""},
+		{``, "`file_path` is missing"},
+		{`[]`, "expected as `object`"},
+		{`{"file_path":"a","limit":1.5}`, "expected as `integer` but provided as `number`"},
+		{`{"file_path":null}`, "provided as `null`"},
+		{`{`, "not valid JSON"},
+	}
+	for _, tt := range tests {
+		_, err := minimal().Decode(json.RawMessage(tt.raw))
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("Decode(%s) = %v", tt.raw, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("Decode(%s) = %v, want %q", tt.raw, err, tt.wantErr)
+		}
+	}
+}
+
+func TestRawSchemaTool(t *testing.T) {
+	tl := Build(Def[map[string]any]{
+		Name:      "mcp__srv__t",
+		RawSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`),
+		MCP:       true,
+		Call:      func(context.Context, map[string]any, *Env) (Result, error) { return TextResult("ok"), nil },
+	})
+	if _, err := tl.Decode(json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "`q` is missing") {
+		t.Fatalf("raw schema validation: %v", err)
+	}
+	in, err := tl.Decode(json.RawMessage(`{"q":"x","other":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.(map[string]any)["q"] != "x" {
+		t.Fatalf("decoded %v", in)
+	}
+	if string(tl.InputSchema()) != `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}` {
+		t.Fatalf("a raw schema is sent as given: %s", tl.InputSchema())
+	}
+}
+
+func TestSchemaInferred(t *testing.T) {
+	var s map[string]any
+	if err := json.Unmarshal(minimal().InputSchema(), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s["type"] != "object" || s["additionalProperties"] == nil {
+		t.Fatalf("schema %v", s)
+	}
+	req, _ := s["required"].([]any)
+	if len(req) != 1 || req[0] != "file_path" {
+		t.Fatalf("required = %v", req)
+	}
+}
+
+func TestBuildPanicsWithoutCall(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("Build without Call must panic")
+		}
+	}()
+	Build(Def[sampleIn]{Name: "x"})
+}
