@@ -299,6 +299,12 @@ func (l *Loaded) selectMode(f Flags, r *Report) error {
 	}
 	r.Mode, r.ModeFrom = permission.ModeDefault, "default"
 	for _, c := range cands {
+		// A cloned repository chooses nothing until it is trusted, not even acceptEdits.
+		if c.source == permission.SourceProject && !f.Trusted {
+			r.Warnings = append(r.Warnings, Warning{File: c.file, Line: c.entry.Line, Col: c.entry.Col,
+				Message: fmt.Sprintf("defaultMode %s is ignored: this project is not trusted (run reins trust)", c.mode)})
+			continue
+		}
 		if c.mode == permission.ModeBypass {
 			if c.source == permission.SourceProject || c.source == permission.SourceLocal {
 				r.Warnings = append(r.Warnings, Warning{File: c.file, Line: c.entry.Line, Col: c.entry.Col,

@@ -25,6 +25,7 @@ func TestModeSelection(t *testing.T) {
 		wantBypass bool
 		warnings   []string // substrings, each of some warning
 		noWarnings bool
+		untrusted  bool
 	}{
 		{name: "nothing", want: permission.ModeDefault, wantFrom: "default", noWarnings: true},
 		{name: "permission-mode flag", flags: Flags{Mode: "plan"}, want: permission.ModePlan, wantFrom: "--permission-mode"},
@@ -72,7 +73,13 @@ func TestModeSelection(t *testing.T) {
 		{name: "allow skip while disabled", files: map[string]string{"local": disableDoc}, flags: Flags{AllowDangerouslySkip: true},
 			want: permission.ModeDefault, wantBypass: false, warnings: []string{"Bypass permissions mode was disabled by settings"}},
 		{name: "auto from settings", files: map[string]string{"user": modeDoc("auto")}, want: permission.ModeAuto},
+		{name: "untrusted project chooses no mode", files: map[string]string{"user": modeDoc("plan"), "project": modeDoc("acceptEdits")},
+			untrusted: true, want: permission.ModePlan, wantFrom: ".reins/settings.json",
+			warnings: []string{".reins/settings.json:1:33: defaultMode acceptEdits is ignored: this project is not trusted"}},
+		{name: "untrusted local file still chooses", files: map[string]string{"local": modeDoc("acceptEdits")},
+			untrusted: true, want: permission.ModeAcceptEdits, wantFrom: "settings.local.json"},
 	} {
+		tc.flags.Trusted = !tc.untrusted
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			for name, doc := range tc.files {
