@@ -159,7 +159,8 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 	var trace permission.Trace
 	tctx := permission.WithTrace(ctx, &trace)
 	tenv := &tool.Env{Permissions: func() *permission.Context { return pc }, Files: tool.NewFileState(), DryRun: true}
-	verr := t.ValidateInput(tctx, in, tenv)
+	// Validation runs untraced: its own path pre-checks would list every rule twice.
+	verr := t.ValidateInput(ctx, in, tenv)
 	if verr != nil {
 		permission.Note(tctx, permission.Step{Name: "validate input", Outcome: "error", Detail: verr.Error()})
 	}
