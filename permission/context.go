@@ -164,7 +164,7 @@ func (r *Rule) compile() error {
 	}
 	r.path = nil
 	if r.Value.Content != "" && (r.Value.Tool == "Read" || r.Value.Tool == "Edit") {
-		p, err := compilePathPattern(r.Value.Content)
+		p, err := compilePathPattern(r.Value.Content, r.Behavior)
 		if err != nil {
 			return err
 		}

@@ -130,6 +130,8 @@ func TestCheckWrite(t *testing.T) {
 		{"acceptEdits new file under dir symlink out", ModeAcceptEdits, nil, nil, "dirlink/new.txt", Ask, ReasonWorkingDir},
 		{"plan ignores Edit allow", ModePlan, rules(Allow, SourceLocal, "Edit(src/**)"), nil, "src/new.txt", Ask, ReasonWorkingDir},
 		{"edit allow rule", ModeDefault, rules(Allow, SourceLocal, "Edit(src/**)"), nil, "src/new.txt", Allow, ReasonRule},
+		{"allow dir/** is the project's dir only", ModeDefault, rules(Allow, SourceLocal, "Edit(src/**)"), nil, "lib/src/new.txt", Ask, ReasonWorkingDir},
+		{"deny dir/** matches at any depth", ModeAcceptEdits, rules(Deny, SourceLocal, "Edit(src/**)"), nil, "lib/src/new.txt", Deny, ReasonRule},
 		{"edit deny", ModeAcceptEdits, rules(Deny, SourceLocal, "Edit(src/**)"), nil, "src/main.go", Deny, ReasonRule},
 		{"read deny blocks writes", ModeAcceptEdits, rules(Deny, SourceLocal, "Read(.env)"), nil, ".env", Deny, ReasonRule},
 		{"edit ask", ModeAcceptEdits, rules(Ask, SourceLocal, "Edit(a.txt)"), nil, "a.txt", Ask, ReasonRule},

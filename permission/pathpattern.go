@@ -23,7 +23,7 @@ type pathPattern struct {
 	pat    *pathrule.Pattern
 }
 
-func compilePathPattern(content string) (*pathPattern, error) {
+func compilePathPattern(content string, b Behavior) (*pathPattern, error) {
 	p := &pathPattern{}
 	rest := content
 	switch {
@@ -42,6 +42,14 @@ func compilePathPattern(content string) (*pathPattern, error) {
 	if p.anchor != anchorCwd && rest == "/" {
 		// "//" or "~/" alone: everything under the anchor.
 		rest = "/**"
+	}
+	// Git drops a trailing "/**" before deciding whether a pattern is anchored, so "src/**"
+	// would match every src folder at any depth. For deny and ask rules that reach is the
+	// safe side; an allow rule "src/**" means the project's src (Claude Code 2.1.214).
+	if b == Allow && p.anchor == anchorCwd {
+		if dir, ok := strings.CutSuffix(rest, "/**"); ok && dir != "" && !strings.Contains(dir, "/") {
+			rest = "/" + rest
+		}
 	}
 	pat, err := pathrule.Compile(rest)
 	if err != nil {
