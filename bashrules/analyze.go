@@ -1,0 +1,822 @@
+package bashrules
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Limits on what the analysis takes on. Past them the answer is ask.
+const (
+	// MaxCommandLength is the longest command string that can be allowed.
+	MaxCommandLength = 10000
+	// MaxSubcommands is the most simple commands one allowed command may hold.
+	MaxSubcommands = 50
+	// maxParseLength is the longest command string parsed at all; longer ones ask unseen.
+	maxParseLength = 200000
+	// maxCommands stops the walk of enormous scripts.
+	maxCommands = 2000
+	// maxDepth bounds nesting: statements within statements, scripts within scripts.
+	maxDepth = 100
+	// maxArgv bounds the words a brace expansion may produce for one command.
+	maxArgv = 512
+)
+
+// Kind says what sort of command a [Command] is.
+type Kind uint8
+
+const (
+	// KindCall is a simple command: a program, builtin or function run with arguments.
+	KindCall Kind = iota
+	// KindAssign is a statement made only of assignments (x=1), or a for loop's variable.
+	KindAssign
+	// KindDecl is declare, export, local, readonly, typeset or nameref.
+	KindDecl
+	// KindArith is (( ... )) or let.
+	KindArith
+	// KindTest is [[ ... ]].
+	KindTest
+	// KindFuncCall calls a function defined earlier in the same script; its body is
+	// analysed where it is defined.
+	KindFuncCall
+)
+
+var kindNames = [...]string{"command", "assignment", "declaration", "arithmetic", "test", "function call"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Assignment is a variable assignment: a prefix of a command (FOO=1 cmd), a statement of its
+// own, or an argument of declare/export.
+type Assignment struct {
+	Name  string
+	Value Word
+	// Indexed marks a[i]=x, Array a=(...); both set array elements.
+	Indexed, Array bool
+	Src            string
+}
+
+// RedirKind classifies a redirection.
+type RedirKind uint8
+
+const (
+	RedirOut        RedirKind = iota // >, >>, >|, &>, &>>, >&file: writes a file
+	RedirIn                          // <: reads a file
+	RedirInOut                       // <>: reads and writes a file
+	RedirDup                         // >&2, 2>&1, <&0, >&-: duplicates or closes a descriptor
+	RedirHeredoc                     // <<, <<-
+	RedirHereString                  // <<<
+)
+
+// Redirect is one redirection of a statement.
+type Redirect struct {
+	Op     string
+	Fd     string
+	Kind   RedirKind
+	Target Word
+	// Body is the here-document's text.
+	Body Word
+	where
+}
+
+// Command is one command the analysis found.
+type Command struct {
+	Kind Kind
+	// Text is the command as written, its words joined by single spaces; redirections are
+	// left out.
+	Text string
+	// Words are the words as written; Argv the words after brace expansion (nil when the
+	// expansion is too large to follow).
+	Words, Argv []Word
+	Assigns     []Assignment
+	// Redirects are the redirections of the statement this command is.
+	Redirects []*Redirect
+	// Parent is the command that runs this one (bash -c, sudo, xargs, find -exec, ...), Via
+	// says how. Transparent marks a parent that only runs its children: allowing every child
+	// allows it.
+	Parent      *Command
+	Via         string
+	Transparent bool
+	// Speculative marks commands guessed from inline interpreter code or from a wrapper
+	// whose options were not understood: only deny and ask rules are matched against them.
+	Speculative bool
+	// ExtraArgs marks a command that receives more arguments at run time (xargs).
+	ExtraArgs bool
+	// Roots are the start paths that find -exec's {} stands for.
+	Roots []Word
+	// OtherDir marks a command run in a directory or root the analysis cannot follow
+	// (env -C, chroot).
+	OtherDir bool
+	// Nested says where the command sits: "" at the top, or "$(...)", "subshell", ...
+	Nested string
+	// Issues say why the command cannot be fully known.
+	Issues []string
+	where
+	readsStdin bool // a shell that reads the script to run from its standard input
+}
+
+// where places a command or redirect for working-directory tracking.
+type where struct {
+	start int
+	// guards are commands that have succeeded whenever this one runs (a && b: a guards b).
+	guards   []*Command
+	subshell bool // runs in a subshell, a pipeline or the background
+	loop     bool
+	fn       bool // inside a function body
+	script   bool // inside a script run by another command (bash -c, eval)
+}
+
+// Name returns the command name (argv[0]) when it is known.
+func (c *Command) Name() (string, bool) {
+	if len(c.Argv) == 0 || !c.Argv[0].Known {
+		return "", false
+	}
+	return c.Argv[0].Value, true
+}
+
+// Analysis is what can be learned about a command line without running it.
+type Analysis struct {
+	Source string
+	// Commands are all commands, in the order they appear, nested and wrapped ones included.
+	Commands []*Command
+	// Redirects are all redirections, of simple and compound statements alike.
+	Redirects []*Redirect
+	// Issues are constructs that make the whole command line uncertain.
+	Issues []string
+	// Truncated reports that the walk stopped early (too many commands or too deep).
+	Truncated bool
+}
+
+// ErrTooLong is returned by Analyze for command lines it does not parse.
+var ErrTooLong = errors.New("command is too long to analyse")
+
+// Analyze parses a command line (bash syntax) and lists every command in it. It runs nothing
+// and reads no files.
+func Analyze(command string) (*Analysis, error) {
+	if len(command) > maxParseLength {
+		return nil, ErrTooLong
+	}
+	f, err := parse(command)
+	if err != nil {
+		return nil, err
+	}
+	a := &Analysis{Source: command}
+	w := &walker{a: a, src: command, funcs: map[string]int{}}
+	w.stmts(f.Stmts, scope{})
+	return a, nil
+}
+
+func parse(src string) (*syntax.File, error) {
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+	return p.Parse(strings.NewReader(src), "")
+}
+
+type walker struct {
+	a     *Analysis
+	src   string
+	funcs map[string]int // function name → position of its definition
+	depth int
+}
+
+type scope struct {
+	where
+	nested      string
+	parent      *Command
+	via         string
+	speculative bool
+	fixed       bool // commands of an inner script all take the parent's position
+	otherDir    bool
+}
+
+func (w *walker) issue(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if !slices.Contains(w.a.Issues, msg) {
+		w.a.Issues = append(w.a.Issues, msg)
+	}
+}
+
+func (w *walker) enter() bool {
+	w.depth++
+	if w.depth > maxDepth || len(w.a.Commands) >= maxCommands {
+		w.a.Truncated = true
+		return false
+	}
+	return true
+}
+
+func (w *walker) leave() { w.depth-- }
+
+func (w *walker) at(n syntax.Node, sc scope) where {
+	wh := sc.where
+	if !sc.fixed {
+		wh.start = int(n.Pos().Offset())
+	}
+	return wh
+}
+
+func (w *walker) add(c *Command) {
+	w.a.Commands = append(w.a.Commands, c)
+}
+
+func (w *walker) newCommand(kind Kind, n syntax.Node, sc scope) *Command {
+	return &Command{Kind: kind, Parent: sc.parent, Via: sc.via, Speculative: sc.speculative,
+		Nested: sc.nested, OtherDir: sc.otherDir, where: w.at(n, sc)}
+}
+
+// stmts walks a statement list and returns the commands that have succeeded when the list
+// has (those of its last statement).
+func (w *walker) stmts(list []*syntax.Stmt, sc scope) []*Command {
+	var ok []*Command
+	for _, s := range list {
+		ok = w.stmt(s, sc)
+	}
+	return ok
+}
+
+func (w *walker) stmt(s *syntax.Stmt, sc scope) []*Command {
+	if !w.enter() {
+		return nil
+	}
+	defer w.leave()
+	if s.Background || s.Coprocess || s.Disown {
+		sc.subshell = true
+	}
+	redirs := w.redirects(s.Redirs, sc)
+	var ok []*Command
+	switch x := s.Cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		if c := w.call(x, sc, redirs); c != nil {
+			ok = []*Command{c}
+		}
+	case *syntax.BinaryCmd:
+		switch x.Op {
+		case syntax.AndStmt:
+			left := w.stmt(x.X, sc)
+			right := sc
+			right.guards = slices.Concat(sc.guards, left)
+			ok = append(slices.Clone(left), w.stmt(x.Y, right)...)
+		case syntax.OrStmt:
+			w.stmt(x.X, sc)
+			w.stmt(x.Y, sc)
+		default: // | and |&: every part runs in a subshell
+			sub := sc
+			sub.subshell = true
+			first := len(w.a.Commands)
+			w.stmt(x.X, sub)
+			mid := len(w.a.Commands)
+			w.stmt(x.Y, sub)
+			w.pipedScript(x, first, mid, sub)
+		}
+	case *syntax.Subshell:
+		sub := sc
+		sub.subshell = true
+		sub.nested = nest(sc.nested, "subshell")
+		w.stmts(x.Stmts, sub)
+	case *syntax.Block:
+		ok = w.stmts(x.Stmts, sc)
+	case *syntax.IfClause:
+		w.ifClause(x, sc)
+	case *syntax.WhileClause:
+		loop := sc
+		loop.loop = true
+		loop.nested = nest(sc.nested, "loop")
+		w.stmts(x.Cond, loop)
+		w.stmts(x.Do, loop)
+	case *syntax.ForClause:
+		w.forClause(x, sc)
+	case *syntax.CaseClause:
+		w.word(x.Word, sc)
+		for _, it := range x.Items {
+			for _, p := range it.Patterns {
+				w.word(p, sc)
+			}
+			in := sc
+			in.nested = nest(sc.nested, "case")
+			w.stmts(it.Stmts, in)
+		}
+	case *syntax.FuncDecl:
+		w.funcDecl(x, sc)
+	case *syntax.ArithmCmd:
+		w.arith(x.X, sc)
+		w.pseudo(KindArith, x, sc, redirs)
+	case *syntax.LetClause:
+		for _, e := range x.Exprs {
+			w.arith(e, sc)
+		}
+		w.pseudo(KindArith, x, sc, redirs)
+	case *syntax.TestClause:
+		w.test(x.X, sc)
+		w.pseudo(KindTest, x, sc, redirs)
+	case *syntax.DeclClause:
+		w.decl(x, sc, redirs)
+	case *syntax.TimeClause:
+		if x.Stmt != nil {
+			ok = w.stmt(x.Stmt, sc)
+		}
+	case *syntax.CoprocClause:
+		sub := sc
+		sub.subshell = true
+		if x.Name != nil {
+			w.word(x.Name, sc)
+		}
+		w.stmt(x.Stmt, sub)
+	case *syntax.TestDecl:
+		w.word(x.Description, sc)
+		body := sc
+		body.fn = true
+		w.stmt(x.Body, body)
+	default:
+		w.issue("unsupported shell construct %T", x)
+	}
+	if s.Negated {
+		ok = nil
+	}
+	return ok
+}
+
+func nest(outer, inner string) string {
+	if outer == "" {
+		return inner
+	}
+	return outer + " > " + inner
+}
+
+func (w *walker) ifClause(x *syntax.IfClause, sc scope) {
+	for c := x; c != nil; c = c.Else {
+		in := sc
+		in.nested = nest(sc.nested, "if")
+		ok := w.stmts(c.Cond, in)
+		then := in
+		then.guards = slices.Concat(sc.guards, ok)
+		w.stmts(c.Then, then)
+	}
+}
+
+func (w *walker) forClause(x *syntax.ForClause, sc scope) {
+	loop := sc
+	loop.loop = true
+	loop.nested = nest(sc.nested, "loop")
+	switch l := x.Loop.(type) {
+	case *syntax.WordIter:
+		for _, it := range l.Items {
+			w.word(it, sc)
+		}
+		// The loop variable is assigned values the analysis does not follow.
+		c := w.newCommand(KindAssign, l, sc)
+		c.Text = "for " + l.Name.Value
+		c.Assigns = []Assignment{{Name: l.Name.Value, Src: l.Name.Value, Value: Word{Why: "loop variable"}}}
+		w.add(c)
+	case *syntax.CStyleLoop:
+		for _, e := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
+			if e != nil {
+				w.arith(e, sc)
+			}
+		}
+		w.pseudo(KindArith, l, sc, nil)
+	}
+	w.stmts(x.Do, loop)
+}
+
+func (w *walker) funcDecl(x *syntax.FuncDecl, sc scope) {
+	names := x.Names
+	if x.Name != nil {
+		names = append([]*syntax.Lit{x.Name}, names...)
+	}
+	body := sc
+	body.fn = true
+	label := "function"
+	for _, n := range names {
+		// A function defined in a subshell does not exist after it; calls to that name
+		// elsewhere run whatever command has it.
+		if _, dup := w.funcs[n.Value]; !dup && !sc.subshell && !sc.fixed {
+			w.funcs[n.Value] = int(x.Pos().Offset())
+		}
+		label = "function " + n.Value
+	}
+	body.nested = nest(sc.nested, label)
+	w.stmt(x.Body, body)
+}
+
+func (w *walker) pseudo(kind Kind, n syntax.Node, sc scope, redirs []*Redirect) *Command {
+	c := w.newCommand(kind, n, sc)
+	c.Text = srcOf(w.src, n)
+	c.Redirects = redirs
+	w.add(c)
+	return c
+}
+
+func (w *walker) decl(x *syntax.DeclClause, sc scope, redirs []*Redirect) {
+	c := w.newCommand(KindDecl, x, sc)
+	c.Redirects = redirs
+	c.Words = []Word{{Src: x.Variant.Value, Value: x.Variant.Value, Known: true}}
+	parts := []string{x.Variant.Value}
+	for _, as := range x.Args {
+		w.assignWalk(as, sc)
+		a := w.assignment(as)
+		parts = append(parts, a.Src)
+		if as.Naked && as.Name == nil && as.Value != nil {
+			// An option such as -x, or a word the shell expands at run time into names or
+			// assignments.
+			c.Words = append(c.Words, a.Value)
+			continue
+		}
+		c.Words = append(c.Words, Word{Src: a.Src, Value: a.Src, Known: a.Value.Known || !as.Naked})
+		c.Assigns = append(c.Assigns, a)
+	}
+	c.Argv = c.Words
+	c.Text = strings.Join(parts, " ")
+	w.add(c)
+}
+
+func (w *walker) assignment(as *syntax.Assign) Assignment {
+	a := Assignment{Src: srcOf(w.src, as), Indexed: as.Index != nil, Array: as.Array != nil}
+	if as.Name != nil {
+		a.Name = as.Name.Value
+	}
+	switch {
+	case as.Value != nil:
+		a.Value = evalWord(w.src, as.Value)
+	case as.Array != nil:
+		a.Value = Word{Src: srcOf(w.src, as.Array), Why: "array value"}
+	default:
+		a.Value = Word{Known: true}
+	}
+	return a
+}
+
+// assignWalk looks inside an assignment for commands and for arithmetic on variables.
+func (w *walker) assignWalk(as *syntax.Assign, sc scope) {
+	if as.Index != nil {
+		w.arith(as.Index, sc)
+	}
+	if as.Value != nil {
+		w.word(as.Value, sc)
+	}
+	if as.Array != nil {
+		for _, el := range as.Array.Elems {
+			if el.Index != nil {
+				w.arith(el.Index, sc)
+			}
+			if el.Value != nil {
+				w.word(el.Value, sc)
+			}
+		}
+	}
+}
+
+func (w *walker) redirects(rs []*syntax.Redirect, sc scope) []*Redirect {
+	var out []*Redirect
+	for _, r := range rs {
+		rd := &Redirect{Op: r.Op.String(), where: w.at(r, sc)}
+		if r.N != nil {
+			rd.Fd = r.N.Value
+		}
+		if r.Word != nil {
+			w.word(r.Word, sc)
+			rd.Target = evalWord(w.src, r.Word)
+		}
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob:
+			rd.Kind = RedirOut
+		case syntax.RdrIn:
+			rd.Kind = RedirIn
+		case syntax.RdrInOut:
+			rd.Kind = RedirInOut
+		case syntax.DplIn, syntax.DplOut:
+			rd.Kind = RedirDup
+			// >&file (no descriptor before it) writes a file like &>file.
+			if t := rd.Target; r.Op == syntax.DplOut && !(t.Known && isFdWord(t.Value)) {
+				rd.Kind = RedirOut
+			}
+		case syntax.Hdoc, syntax.DashHdoc:
+			rd.Kind = RedirHeredoc
+			if r.Hdoc != nil {
+				w.word(r.Hdoc, sc)
+				rd.Body = evalHeredoc(w.src, r.Word, r.Hdoc)
+			} else {
+				rd.Body = Word{Known: true}
+			}
+		case syntax.WordHdoc:
+			rd.Kind = RedirHereString
+			rd.Body = rd.Target
+		default:
+			rd.Kind = RedirOut
+		}
+		w.a.Redirects = append(w.a.Redirects, rd)
+		out = append(out, rd)
+	}
+	return out
+}
+
+func isFdWord(s string) bool {
+	if s == "-" {
+		return true
+	}
+	s = strings.TrimSuffix(s, "-")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// evalHeredoc reads a here-document's text. With a quoted delimiter the text is literal; with
+// an unquoted one a backslash quotes $, `, \ and newline and expansions make it unknown.
+func evalHeredoc(src string, delim, body *syntax.Word) Word {
+	quoted := false
+	if delim != nil {
+		for _, p := range delim.Parts {
+			if l, ok := p.(*syntax.Lit); !ok || strings.ContainsRune(l.Value, '\\') {
+				quoted = true
+			}
+		}
+	}
+	out := Word{Src: srcOf(src, body), Known: true}
+	var b strings.Builder
+	for _, p := range body.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			out.Known, out.Why = false, partName(p)+" in a here-document"
+			return out
+		}
+		if quoted {
+			b.WriteString(l.Value)
+		} else {
+			unquoteDbl(&b, strings.ReplaceAll(l.Value, `\"`, `\\"`))
+		}
+	}
+	out.Value = b.String()
+	return out
+}
+
+// call records a simple command and the commands it runs.
+func (w *walker) call(x *syntax.CallExpr, sc scope, redirs []*Redirect) *Command {
+	for _, as := range x.Assigns {
+		w.assignWalk(as, sc)
+	}
+	for _, wd := range x.Args {
+		w.word(wd, sc)
+	}
+	c := w.newCommand(KindCall, x, sc)
+	c.Redirects = redirs
+	parts := make([]string, 0, len(x.Assigns)+len(x.Args))
+	for _, as := range x.Assigns {
+		a := w.assignment(as)
+		c.Assigns = append(c.Assigns, a)
+		parts = append(parts, a.Src)
+	}
+	if len(x.Args) == 0 {
+		c.Kind = KindAssign
+		c.Text = strings.Join(parts, " ")
+		w.add(c)
+		return nil
+	}
+	c.Words = make([]Word, len(x.Args))
+	for i, wd := range x.Args {
+		c.Words[i] = evalWord(w.src, wd)
+		parts = append(parts, c.Words[i].Src)
+	}
+	c.Text = strings.Join(parts, " ")
+	argv, err := expandArgv(x.Args, c.Words)
+	if err != nil {
+		c.Issues = append(c.Issues, err.Error())
+	}
+	c.Argv = argv
+	if name, ok := c.Name(); ok {
+		if pos, def := w.funcs[name]; def && pos < c.start && !sc.fixed {
+			c.Kind = KindFuncCall
+		}
+	}
+	w.add(c)
+	if c.Kind == KindCall {
+		w.unwrap(c, sc)
+	}
+	return c
+}
+
+// expandArgv applies brace expansion, which bash does before anything else: {rm,-rf,/} is
+// the command rm -rf /.
+func expandArgv(words []*syntax.Word, vals []Word) ([]Word, error) {
+	out := make([]Word, 0, len(vals))
+	for i, wd := range words {
+		if !hasBrace(wd) {
+			out = append(out, vals[i])
+			continue
+		}
+		cp := &syntax.Word{Parts: slices.Clone(wd.Parts)}
+		if !syntax.SplitBraces(cp) {
+			out = append(out, vals[i])
+			continue
+		}
+		for ew, err := range expand.BracesSeq(nil, cp) {
+			if err != nil {
+				return nil, fmt.Errorf("brace expansion too large to follow")
+			}
+			if len(out) >= maxArgv {
+				return nil, fmt.Errorf("brace expansion produces more than %d words", maxArgv)
+			}
+			v := evalWord("", ew)
+			if v.Known {
+				v.Src = quoteWord(v.Value)
+			} else {
+				v.Src = vals[i].Src
+			}
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+func hasBrace(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.ContainsRune(l.Value, '{') {
+			return true
+		}
+	}
+	return false
+}
+
+// word looks inside a word for commands (command and process substitutions) and for
+// expansions that evaluate text as arithmetic, which can run commands hidden in a variable.
+func (w *walker) word(wd *syntax.Word, sc scope) {
+	if wd == nil {
+		return
+	}
+	for _, p := range wd.Parts {
+		w.part(p, sc)
+	}
+}
+
+func (w *walker) part(p syntax.WordPart, sc scope) {
+	switch p := p.(type) {
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			w.part(q, sc)
+		}
+	case *syntax.ParamExp:
+		w.param(p, sc)
+	case *syntax.CmdSubst:
+		sub := sc
+		sub.subshell = true
+		sub.nested = nest(sc.nested, "$(...)")
+		w.stmts(p.Stmts, sub)
+	case *syntax.ProcSubst:
+		sub := sc
+		sub.subshell = true
+		sub.nested = nest(sc.nested, p.Op.String()+"...)")
+		w.stmts(p.Stmts, sub)
+	case *syntax.ArithmExp:
+		w.arith(p.X, sc)
+	}
+}
+
+func (w *walker) param(p *syntax.ParamExp, sc scope) {
+	name := paramName(p)
+	switch {
+	case p.Excl && p.Names == 0:
+		w.issue("indirect expansion ${!%s} can run commands hidden in a variable", name)
+	case p.NestedParam != nil:
+		w.issue("nested parameter expansion")
+	}
+	if p.Index != nil {
+		w.arith(p.Index, sc)
+	}
+	if p.Slice != nil {
+		if p.Slice.Offset != nil {
+			w.arith(p.Slice.Offset, sc)
+		}
+		if p.Slice.Length != nil {
+			w.arith(p.Slice.Length, sc)
+		}
+	}
+	if p.Exp != nil {
+		w.word(p.Exp.Word, sc)
+	}
+	if p.Repl != nil {
+		w.word(p.Repl.Orig, sc)
+		w.word(p.Repl.With, sc)
+	}
+}
+
+var numericRE = regexp.MustCompile(`^([0-9]+|0[xX][0-9a-fA-F]+|[0-9]+#[0-9a-zA-Z@_]+)$`)
+
+// arith checks an arithmetic expression. Bash evaluates the value of every variable named in
+// one as arithmetic again, array subscripts included, so a value such as a[$(cmd)] runs cmd:
+// only plain numbers are safe.
+func (w *walker) arith(e syntax.ArithmExpr, sc scope) {
+	switch e := e.(type) {
+	case *syntax.Word:
+		w.word(e, sc)
+		if lit := e.Lit(); lit == "" || !numericRE.MatchString(lit) {
+			w.issue("arithmetic on %q evaluates a value that can run commands", srcOf(w.src, e))
+		}
+	case *syntax.BinaryArithm:
+		w.arith(e.X, sc)
+		w.arith(e.Y, sc)
+	case *syntax.UnaryArithm:
+		w.arith(e.X, sc)
+	case *syntax.ParenArithm:
+		w.arith(e.X, sc)
+	case *syntax.FlagsArithm:
+		if e.X != nil {
+			w.arith(e.X, sc)
+		}
+	}
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func (w *walker) test(e syntax.TestExpr, sc scope) {
+	switch e := e.(type) {
+	case *syntax.Word:
+		w.word(e, sc)
+	case *syntax.BinaryTest:
+		w.test(e.X, sc)
+		w.test(e.Y, sc)
+		switch e.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			for _, side := range []syntax.TestExpr{e.X, e.Y} {
+				if wd, ok := side.(*syntax.Word); !ok || !numericRE.MatchString(wd.Lit()) {
+					w.issue("arithmetic comparison in [[ ]] evaluates a value that can run commands")
+				}
+			}
+		}
+	case *syntax.UnaryTest:
+		w.test(e.X, sc)
+		if e.Op == syntax.TsVarSet || e.Op == syntax.TsRefVar {
+			if wd, ok := e.X.(*syntax.Word); !ok || !nameRE.MatchString(wd.Lit()) {
+				w.issue("[[ -v ]] on an array element evaluates a subscript that can run commands")
+			}
+		}
+	case *syntax.ParenTest:
+		w.test(e.X, sc)
+	}
+}
+
+// pipedScript handles a shell that reads its script from a pipe. When the pipe's source is
+// echo or printf of literal text, that text is analysed speculatively, so that deny and ask
+// rules still see echo 'rm -rf x' | bash.
+func (w *walker) pipedScript(x *syntax.BinaryCmd, first, mid int, sc scope) {
+	if mid >= len(w.a.Commands) || first >= mid {
+		return
+	}
+	shell := w.a.Commands[mid]
+	if !shell.readsStdin {
+		return
+	}
+	if _, ok := x.X.Cmd.(*syntax.CallExpr); !ok {
+		return
+	}
+	src := w.a.Commands[first]
+	name, _ := src.Name()
+	if (name != "echo" && name != "printf") || len(src.Argv) < 2 {
+		return
+	}
+	var vals []string
+	for _, a := range src.Argv[1:] {
+		if !a.Known {
+			return
+		}
+		if !strings.HasPrefix(a.Value, "-") || len(vals) > 0 {
+			vals = append(vals, a.Value)
+		}
+	}
+	w.script(shell, strings.Join(vals, " "), "piped script", sc, true, false)
+}
+
+// script analyses a script that parent runs (bash -c, eval, watch, a here-document fed to a
+// shell). It reports whether the script parsed.
+func (w *walker) script(parent *Command, src, via string, sc scope, speculative, sameShell bool) bool {
+	if !w.enter() {
+		return false
+	}
+	defer w.leave()
+	f, err := parse(src)
+	if err != nil {
+		return false
+	}
+	in := &walker{a: w.a, src: src, funcs: map[string]int{}, depth: w.depth}
+	if sameShell {
+		in.funcs = w.funcs
+	}
+	isc := scope{where: parent.where, nested: nest(parent.Nested, via), parent: parent, via: via,
+		speculative: speculative || parent.Speculative, fixed: true, otherDir: parent.OtherDir}
+	isc.script = true
+	isc.subshell = isc.subshell || !sameShell
+	in.stmts(f.Stmts, isc)
+	return true
+}

@@ -1,0 +1,103 @@
+package bashrules
+
+import "strings"
+
+// optSpec describes a command's options for finding its operands.
+type optSpec struct {
+	// value lists the short options that take a value ("n" for -n 5 and -n5).
+	value string
+	// long lists the long options that take a value (--lines 5, --lines=5).
+	long []string
+	// posix stops option parsing at the first operand, as find and the wrappers do.
+	posix bool
+}
+
+// opt is one parsed option: "-n" or "--lines", with its value if it takes one.
+type opt struct {
+	name string
+	val  Word
+	has  bool
+}
+
+// parseArgs splits arguments into options and operands, GNU style: options may follow
+// operands, short options cluster (-rf), "--" ends options and "-" is an operand. A word
+// whose value is unknown is an operand.
+func parseArgs(args []Word, spec optSpec) (opts []opt, operands []Word) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.Known || len(a.Value) < 2 || a.Value[0] != '-' {
+			operands = append(operands, a)
+			if spec.posix {
+				return opts, append(operands, args[i+1:]...)
+			}
+			continue
+		}
+		v := a.Value
+		if v == "--" {
+			return opts, append(operands, args[i+1:]...)
+		}
+		if strings.HasPrefix(v, "--") {
+			name, val, hasVal := strings.Cut(v, "=")
+			o := opt{name: name}
+			switch {
+			case hasVal:
+				o.val, o.has = subWord(a, val), true
+			case contains(spec.long, name[2:]) && i+1 < len(args):
+				i++
+				o.val, o.has = args[i], true
+			}
+			opts = append(opts, o)
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			o := opt{name: "-" + v[j:j+1]}
+			if strings.IndexByte(spec.value, v[j]) >= 0 {
+				if j+1 < len(v) {
+					o.val, o.has = subWord(a, v[j+1:]), true
+				} else if i+1 < len(args) {
+					i++
+					o.val, o.has = args[i], true
+				}
+				opts = append(opts, o)
+				break
+			}
+			opts = append(opts, o)
+		}
+	}
+	return opts, operands
+}
+
+// subWord is part of a known word's value (an option's attached value) as a word of its own.
+// An attached value starting with ~ is tilde-expanded by bash only after "=", which the
+// caller decides; here it keeps the word's flags.
+func subWord(w Word, val string) Word {
+	s := w
+	s.Value = val
+	s.Src = val
+	s.Tilde = NoTilde
+	if name, rest, ok := strings.Cut(w.Value, "="); ok && rest == val && nameRE.MatchString(name) && strings.HasPrefix(val, "~") {
+		// bash expands ~ after the = of an argument that looks like an assignment (DIR=~/x),
+		// not after --dir=.
+		s.Tilde = tildeKind(val, true)
+	}
+	return s
+}
+
+func hasOpt(opts []opt, names ...string) bool {
+	for _, o := range opts {
+		if contains(names, o.name) {
+			return true
+		}
+	}
+	return false
+}
+
+func optVals(opts []opt, names ...string) []Word {
+	var out []Word
+	for _, o := range opts {
+		if o.has && contains(names, o.name) {
+			out = append(out, o.val)
+		}
+	}
+	return out
+}

@@ -1,0 +1,1054 @@
+package bashrules
+
+import (
+	"net/url"
+	"path"
+	"strings"
+)
+
+// access is what a command does with a path argument.
+type access uint8
+
+const (
+	accRead         access = iota // reads the file (or lists the directory)
+	accReadTree                   // reads everything below the path (grep -r, rg, cp -r source)
+	accWrite                      // creates or changes the file
+	accRemove                     // removes the path (rm, rmdir, the source of mv)
+	accRemoveUnder                // removes files below the path (find -delete, find -exec rm {})
+	accProbe                      // an argument of a command the analysis does not know that names an existing file
+	accReadIfExists               // an argument that is a path if such a file exists (git's revisions and paths)
+	accRemoveIfExists
+)
+
+var accessNames = [...]string{"read", "read below", "write", "remove", "remove below", "argument", "read", "remove"}
+
+func (a access) String() string { return accessNames[a] }
+
+// pathUse is one path a command touches.
+type pathUse struct {
+	w   Word
+	acc access
+	// dir, when known, is the directory a relative path is relative to (git -C, tar -C).
+	dir *Word
+	// base is the source's file name for a destination that may be a directory (cp a dir/
+	// writes dir/a).
+	base string
+}
+
+// pathsResult is what a command does to the file system, as far as its arguments show.
+type pathsResult struct {
+	uses []pathUse
+	// issues are effects on files the arguments do not name (curl -O writes a file named by
+	// the server); they make the command impossible to allow without asking.
+	issues []string
+}
+
+func (r *pathsResult) add(acc access, ws ...Word) {
+	for _, w := range ws {
+		r.uses = append(r.uses, pathUse{w: w, acc: acc})
+	}
+}
+
+func (r *pathsResult) issue(s string) { r.issues = append(r.issues, s) }
+
+type pathFunc func(args []Word) pathsResult
+
+// readers returns a pathFunc for a command whose operands are files it reads. The listed
+// options make it read whole trees.
+func readers(spec optSpec, tree ...string) pathFunc {
+	return func(args []Word) pathsResult {
+		opts, ops := parseArgs(args, spec)
+		acc := accRead
+		if hasOpt(opts, tree...) {
+			acc = accReadTree
+		}
+		var r pathsResult
+		r.add(acc, dropStdin(ops)...)
+		return r
+	}
+}
+
+// noPaths is for commands whose arguments are not files.
+func noPaths([]Word) pathsResult { return pathsResult{} }
+
+func dropStdin(ws []Word) []Word {
+	out := ws[:0:0]
+	for _, w := range ws {
+		if w.Known && w.Value == "-" {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// pathSpecs says, for the commands the analysis knows, which arguments are paths and what the
+// command does with them. Commands not listed have their arguments probed: an argument naming
+// an existing file is checked against Read deny and ask rules only.
+var pathSpecs = map[string]pathFunc{
+	// Commands whose arguments are not files.
+	"echo": noPaths, "printf": noPaths, "true": noPaths, "false": noPaths, "sleep": noPaths, "seq": noPaths,
+	"expr": noPaths, "test": noPaths, "[": noPaths, "which": noPaths, "type": noPaths, "command": noPaths,
+	"basename": noPaths, "dirname": noPaths, "tr": noPaths, "pwd": noPaths, "whoami": noPaths, "id": noPaths,
+	"groups": noPaths, "uname": noPaths, "arch": noPaths, "nproc": noPaths, "free": noPaths, "uptime": noPaths,
+	"locale": noPaths, "getconf": noPaths, "numfmt": noPaths, "cal": noPaths, "ps": noPaths, "pgrep": noPaths,
+	"tput": noPaths, "ss": noPaths, "netstat": noPaths, "hostname": noPaths, "history": noPaths, "alias": noPaths,
+	"help": noPaths, "man": noPaths, "info": noPaths, "ip": noPaths, "ifconfig": noPaths, "date": datePaths,
+	"cd": noPaths, "pushd": noPaths, "popd": noPaths, "export": noPaths, "declare": noPaths, "local": noPaths,
+	"readonly": noPaths, "typeset": noPaths, "unset": noPaths, "set": noPaths, "shift": noPaths, "exit": noPaths,
+	"return": noPaths, "break": noPaths, "continue": noPaths, ":": noPaths, "wait": noPaths, "jobs": noPaths,
+	"kill": noPaths, "lsof": noPaths, "gh": noPaths, "docker": noPaths, "node": noPaths,
+
+	// Readers.
+	"cat":      readers(optSpec{}),
+	"tac":      readers(optSpec{value: "s", long: []string{"separator"}}),
+	"nl":       readers(optSpec{value: "bdfhilnsvw"}),
+	"head":     readers(optSpec{value: "nc", long: []string{"lines", "bytes"}}),
+	"tail":     readers(optSpec{value: "ncs", long: []string{"lines", "bytes", "pid", "sleep-interval", "max-unchanged-stats"}}),
+	"wc":       wcPaths,
+	"strings":  readers(optSpec{value: "nteTo"}),
+	"hexdump":  hexdumpPaths,
+	"od":       readers(optSpec{value: "AjNSstw"}),
+	"cut":      readers(optSpec{value: "bcdf", long: []string{"bytes", "characters", "delimiter", "fields", "output-delimiter"}}),
+	"paste":    readers(optSpec{value: "d", long: []string{"delimiters"}}),
+	"column":   readers(optSpec{value: "cstoNlRHWEdJn"}),
+	"rev":      readers(optSpec{}),
+	"fold":     readers(optSpec{value: "w", long: []string{"width"}}),
+	"expand":   readers(optSpec{value: "t", long: []string{"tabs"}}),
+	"unexpand": readers(optSpec{value: "t", long: []string{"tabs"}}),
+	"fmt":      readers(optSpec{value: "wpgd", long: []string{"width", "prefix", "goal"}}),
+	"comm":     readers(optSpec{long: []string{"output-delimiter"}}),
+	"cmp":      readers(optSpec{value: "in", long: []string{"ignore-initial", "bytes"}}),
+	"diff":     diffPaths,
+	"tsort":    readers(optSpec{}),
+	"pr":       readers(optSpec{value: "hwloNsSeiW", long: []string{"header", "width", "length", "first-line-number", "sep-string", "separator", "page-width"}}),
+	"base64":   readers(optSpec{value: "w", long: []string{"wrap"}}),
+	"base32":   readers(optSpec{value: "w", long: []string{"wrap"}}),
+	"md5sum":   sumPaths, "sha1sum": sumPaths, "sha224sum": sumPaths, "sha256sum": sumPaths, "sha384sum": sumPaths,
+	"sha512sum": sumPaths, "b2sum": sumPaths, "cksum": sumPaths, "sum": sumPaths, "shasum": sumPaths,
+	"file":     filePaths,
+	"stat":     readers(optSpec{value: "c", long: []string{"format", "printf"}}),
+	"readlink": readers(optSpec{}),
+	"realpath": realpathPaths,
+	"du":       duPaths,
+	"df":       readers(optSpec{value: "BtxF", long: []string{"block-size", "type", "exclude-type", "output"}}),
+	"ls":       readers(optSpec{value: "ITw", long: []string{"ignore", "hide", "format", "sort", "time", "time-style", "color", "block-size", "quoting-style", "indicator-style", "width", "tabsize", "hyperlink"}}),
+	"tree":     treePaths,
+	"less":     readers(optSpec{value: "bhjkoOpPtTxyz#", long: []string{"log-file", "LOG-FILE", "tag-file"}}),
+	"more":     readers(optSpec{value: "n"}),
+	"bat":      readers(optSpec{value: "lmHr", long: []string{"language", "map-syntax", "highlight-line", "line-range", "style", "theme", "tabs", "wrap", "color", "paging", "pager"}}),
+	"uniq":     uniqPaths,
+	"sort":     sortPaths,
+	"sed":      sedPaths,
+	"grep":     grepPaths(false), "egrep": grepPaths(false), "fgrep": grepPaths(false), "rgrep": grepPaths(true),
+	"rg": rgPaths,
+	"fd": fdPaths, "fdfind": fdPaths,
+	"find":   findPaths,
+	"jq":     jqPaths,
+	"git":    gitPaths,
+	"source": sourcePaths, ".": sourcePaths,
+	"awk": awkPaths, "gawk": awkPaths, "mawk": awkPaths, "nawk": awkPaths,
+	"xxd": xxdPaths,
+
+	// Writers.
+	"rm":     removers(optSpec{long: []string{"interactive"}}),
+	"rmdir":  removers(optSpec{}),
+	"unlink": removers(optSpec{}),
+	"shred":  shredPaths,
+	"mkdir":  writers(optSpec{value: "mZ", long: []string{"mode", "context"}}),
+	"touch":  touchPaths,
+	"mv":     mvPaths,
+	"cp":     cpPaths(false), "install": cpPaths(true),
+	"ln":    lnPaths,
+	"chmod": modePaths, "chown": modePaths, "chgrp": modePaths,
+	"tee":      writers(optSpec{long: []string{"output-error"}}),
+	"truncate": truncatePaths,
+	"dd":       ddPaths,
+	"curl":     curlPaths,
+	"wget":     wgetPaths,
+	"tar":      tarPaths,
+	"zip":      zipPaths,
+	"unzip":    unzipPaths,
+	"xargs":    xargsPaths,
+	"scp":      copyRemotePaths, "rsync": copyRemotePaths, "sftp": sshPaths, "ssh": sshPaths,
+}
+
+func writers(spec optSpec) pathFunc {
+	return func(args []Word) pathsResult {
+		_, ops := parseArgs(args, spec)
+		var r pathsResult
+		r.add(accWrite, dropStdin(ops)...)
+		return r
+	}
+}
+
+func removers(spec optSpec) pathFunc {
+	return func(args []Word) pathsResult {
+		_, ops := parseArgs(args, spec)
+		var r pathsResult
+		r.add(accRemove, ops...)
+		return r
+	}
+}
+
+func datePaths(args []Word) pathsResult {
+	opts, _ := parseArgs(args, optSpec{value: "dfrsI", long: []string{"date", "file", "reference", "set", "iso-8601", "rfc-3339"}})
+	var r pathsResult
+	r.add(accRead, optVals(opts, "-f", "--file", "-r", "--reference")...)
+	return r
+}
+
+func wcPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{long: []string{"files0-from"}})
+	var r pathsResult
+	if hasOpt(opts, "--files0-from") {
+		r.issue("wc --files0-from reads files named in another file")
+	}
+	r.add(accRead, dropStdin(ops)...)
+	return r
+}
+
+func hexdumpPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "efns", long: []string{"format", "format-file", "length", "skip"}})
+	var r pathsResult
+	r.add(accRead, optVals(opts, "-f", "--format-file")...)
+	r.add(accRead, ops...)
+	return r
+}
+
+func diffPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "CUDFIXxLS", long: []string{"exclude", "exclude-from", "ignore-matching-lines", "label", "from-file", "to-file", "starting-file", "show-function-line", "context", "unified", "ifdef", "line-format", "old-line-format", "new-line-format", "unchanged-line-format", "old-group-format", "new-group-format", "changed-group-format", "unchanged-group-format", "horizon-lines", "width", "tabsize", "color", "palette"}})
+	var r pathsResult
+	acc := accRead
+	if hasOpt(opts, "-r", "--recursive") {
+		acc = accReadTree
+	}
+	r.add(accRead, optVals(opts, "-X", "--exclude-from")...)
+	r.add(acc, optVals(opts, "--from-file", "--to-file")...)
+	r.add(acc, dropStdin(ops)...)
+	return r
+}
+
+func sumPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "al", long: []string{"algorithm", "length"}})
+	var r pathsResult
+	if hasOpt(opts, "-c", "--check") {
+		r.issue("checking sums reads the files named in the sum file")
+	}
+	r.add(accRead, dropStdin(ops)...)
+	return r
+}
+
+func filePaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "efmFP", long: []string{"exclude", "exclude-quiet", "files-from", "magic-file", "separator", "parameter"}})
+	var r pathsResult
+	if hasOpt(opts, "-f", "--files-from") {
+		r.issue("file -f reads files named in another file")
+	}
+	if hasOpt(opts, "-C", "--compile") {
+		r.issue("file -C writes a compiled magic file")
+	}
+	r.add(accRead, optVals(opts, "-m", "--magic-file")...)
+	r.add(accRead, dropStdin(ops)...)
+	return r
+}
+
+func realpathPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{long: []string{"relative-to", "relative-base"}})
+	var r pathsResult
+	r.add(accRead, optVals(opts, "--relative-to", "--relative-base")...)
+	r.add(accRead, ops...)
+	return r
+}
+
+func duPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "BdtX", long: []string{"block-size", "max-depth", "threshold", "exclude-from", "exclude", "files0-from", "time", "time-style"}})
+	var r pathsResult
+	if hasOpt(opts, "--files0-from") {
+		r.issue("du --files0-from reads files named in another file")
+	}
+	r.add(accRead, optVals(opts, "-X", "--exclude-from")...)
+	r.add(accRead, ops...)
+	return r
+}
+
+func treePaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "LPIHTo", long: []string{"charset", "filelimit", "timefmt", "sort", "fromfile", "infile"}})
+	var r pathsResult
+	r.add(accWrite, optVals(opts, "-o")...)
+	if hasOpt(opts, "--fromfile", "--infile") {
+		r.issue("tree --fromfile reads a listing from a file")
+	}
+	r.add(accRead, ops...)
+	return r
+}
+
+func uniqPaths(args []Word) pathsResult {
+	_, ops := parseArgs(args, optSpec{value: "fswD", long: []string{"skip-fields", "skip-chars", "check-chars", "group", "all-repeated"}})
+	var r pathsResult
+	if len(ops) > 0 {
+		r.add(accRead, dropStdin(ops[:1])...)
+	}
+	if len(ops) > 1 {
+		r.add(accWrite, dropStdin(ops[1:2])...)
+	}
+	return r
+}
+
+var sortSpec = optSpec{value: "ktSTo", long: []string{"key", "field-separator", "buffer-size", "temporary-directory", "output", "compress-program", "files0-from", "random-source", "parallel", "batch-size", "sort"}}
+
+func sortPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, sortSpec)
+	var r pathsResult
+	r.add(accWrite, optVals(opts, "-o", "--output")...)
+	r.add(accRead, optVals(opts, "--random-source")...)
+	if hasOpt(opts, "--compress-program") {
+		r.issue("sort --compress-program runs another program")
+	}
+	if hasOpt(opts, "--files0-from") {
+		r.issue("sort --files0-from reads files named in another file")
+	}
+	r.add(accRead, dropStdin(ops)...)
+	return r
+}
+
+var sedSpec = optSpec{value: "efl", long: []string{"expression", "file", "line-length"}}
+
+// sedInPlace reports whether sed edits files in place (-i, -i.bak, --in-place[=suf]).
+func sedInPlace(args []Word) bool {
+	for _, a := range args {
+		if !a.Known {
+			continue
+		}
+		v := a.Value
+		if v == "--" {
+			return false
+		}
+		if strings.HasPrefix(v, "--in-place") || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 'i') && !strings.ContainsAny(v[1:strings.IndexByte(v, 'i')], "efl")) {
+			return true
+		}
+	}
+	return false
+}
+
+// sedScripts returns sed's scripts and file operands.
+func sedScripts(args []Word) (scripts, files []Word, fromFile []Word) {
+	// -i takes an optional attached suffix, so it is removed before parsing.
+	clean := make([]Word, 0, len(args))
+	for _, a := range args {
+		if a.Known && strings.HasPrefix(a.Value, "-i") && !strings.HasPrefix(a.Value, "--") {
+			continue
+		}
+		if a.Known && strings.HasPrefix(a.Value, "--in-place") {
+			continue
+		}
+		clean = append(clean, a)
+	}
+	opts, ops := parseArgs(clean, sedSpec)
+	scripts = optVals(opts, "-e", "--expression")
+	fromFile = optVals(opts, "-f", "--file")
+	if len(scripts) == 0 && len(fromFile) == 0 && len(ops) > 0 {
+		scripts, ops = ops[:1], ops[1:]
+	}
+	return scripts, ops, fromFile
+}
+
+func sedPaths(args []Word) pathsResult {
+	scripts, files, fromFile := sedScripts(args)
+	var r pathsResult
+	r.add(accRead, fromFile...)
+	if len(fromFile) > 0 {
+		r.issue("sed -f runs a script from a file")
+	}
+	for _, s := range scripts {
+		if !s.Known {
+			r.issue("sed script is not literal text")
+			continue
+		}
+		info := analyzeSed(s.Value)
+		if info.unparsed {
+			r.issue("sed script could not be fully understood")
+		}
+		if info.exec {
+			r.issue("sed script runs commands (e)")
+		}
+		for _, f := range info.reads {
+			r.add(accRead, Word{Src: f, Value: f, Known: true})
+		}
+		for _, f := range info.writes {
+			r.add(accWrite, Word{Src: f, Value: f, Known: true})
+		}
+	}
+	acc := accRead
+	if sedInPlace(args) {
+		acc = accWrite
+	}
+	r.add(acc, dropStdin(files)...)
+	return r
+}
+
+func grepPaths(recursive bool) pathFunc {
+	return func(args []Word) pathsResult {
+		opts, ops := parseArgs(args, optSpec{value: "efmABCdD", long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "exclude-from", "label", "binary-files", "color", "colour"}})
+		var r pathsResult
+		r.add(accRead, optVals(opts, "-f", "--file", "--exclude-from")...)
+		if !hasOpt(opts, "-e", "--regexp", "-f", "--file") && len(ops) > 0 {
+			ops = ops[1:]
+		}
+		rec := recursive || hasOpt(opts, "-r", "-R", "--recursive", "--dereference-recursive")
+		for _, v := range optVals(opts, "-d", "--directories") {
+			if !v.Known || v.Value == "recurse" {
+				rec = true
+			}
+		}
+		acc := accRead
+		if rec {
+			acc = accReadTree
+			if len(ops) == 0 {
+				ops = []Word{dotWord}
+			}
+		}
+		r.add(acc, dropStdin(ops)...)
+		return r
+	}
+}
+
+var dotWord = Word{Src: ".", Value: ".", Known: true}
+
+var rgSpec = optSpec{value: "efgtTmABCMjEdr", long: []string{"regexp", "file", "glob", "iglob", "type", "type-not", "max-count",
+	"after-context", "before-context", "context", "max-columns", "threads", "encoding", "max-depth", "max-filesize", "sort", "sortr",
+	"color", "colors", "type-add", "type-clear", "context-separator", "field-match-separator", "path-separator", "replace", "pre",
+	"pre-glob", "ignore-file", "dfa-size-limit", "regex-size-limit", "engine", "hostname-bin", "hyperlink-format", "generate", "max-columns-preview"}}
+
+func rgPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, rgSpec)
+	var r pathsResult
+	r.add(accRead, optVals(opts, "-f", "--file", "--ignore-file")...)
+	if hasOpt(opts, "--pre") {
+		r.issue("rg --pre runs a program on every file")
+	}
+	if hasOpt(opts, "--hostname-bin") {
+		r.issue("rg --hostname-bin runs a program")
+	}
+	listing := hasOpt(opts, "--files", "--type-list")
+	if !listing && !hasOpt(opts, "-e", "--regexp", "-f", "--file") && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	if hasOpt(opts, "--type-list") {
+		return r
+	}
+	if len(ops) == 0 {
+		ops = []Word{dotWord}
+	}
+	acc := accReadTree
+	if listing {
+		acc = accRead
+	}
+	r.add(acc, dropStdin(ops)...)
+	return r
+}
+
+var fdSpec = optSpec{value: "edEtSjcxX", long: []string{"extension", "max-depth", "min-depth", "exact-depth", "exclude", "type", "size",
+	"changed-within", "changed-before", "owner", "threads", "color", "exec", "exec-batch", "base-directory", "search-path", "ignore-file",
+	"max-results", "path-separator", "format", "batch-size"}}
+
+func fdPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, fdSpec)
+	var r pathsResult
+	if hasOpt(opts, "-x", "--exec", "-X", "--exec-batch") {
+		r.issue("fd --exec runs a command on every match")
+	}
+	r.add(accRead, optVals(opts, "--base-directory", "--search-path", "--ignore-file")...)
+	if len(ops) > 0 {
+		ops = ops[1:] // the pattern
+	}
+	r.add(accRead, ops...)
+	return r
+}
+
+func findPaths(args []Word) pathsResult {
+	roots, expr := findRoots(args)
+	var r pathsResult
+	r.add(accRead, roots...)
+	for i := 0; i < len(expr); i++ {
+		a := expr[i]
+		if !a.Known {
+			continue
+		}
+		next := func() (Word, bool) {
+			if i+1 < len(expr) {
+				i++
+				return expr[i], true
+			}
+			return Word{}, false
+		}
+		switch a.Value {
+		case "-delete":
+			r.add(accRemoveUnder, roots...)
+		case "-fprint", "-fprint0", "-fls":
+			if w, ok := next(); ok {
+				r.add(accWrite, w)
+			}
+		case "-fprintf":
+			if w, ok := next(); ok {
+				r.add(accWrite, w)
+			}
+			i++
+		case "-files0-from":
+			r.issue("find -files0-from reads start points from a file")
+		case "-newer", "-anewer", "-cnewer", "-samefile":
+			if w, ok := next(); ok {
+				r.add(accRead, w)
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for i+1 < len(expr) && !(expr[i+1].Known && (expr[i+1].Value == ";" || expr[i+1].Value == "+")) {
+				i++
+			}
+			i++
+		}
+	}
+	return r
+}
+
+// jqPaths knows jq's two-value options (--arg name value) and its filter operand.
+func jqPaths(args []Word) pathsResult {
+	var r pathsResult
+	var ops []Word
+	filterFromFile := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.Known || !strings.HasPrefix(a.Value, "-") || a.Value == "-" {
+			ops = append(ops, a)
+			continue
+		}
+		switch v := a.Value; v {
+		case "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case "--arg", "--argjson":
+			i += 2
+		case "--slurpfile", "--rawfile":
+			if i+2 < len(args) {
+				r.add(accRead, args[i+2])
+			}
+			i += 2
+		case "-f", "--from-file":
+			filterFromFile = true
+			if i+1 < len(args) {
+				r.add(accRead, args[i+1])
+			}
+			i++
+		case "-L", "--indent":
+			if v == "-L" && i+1 < len(args) {
+				r.add(accRead, args[i+1])
+			}
+			i++
+		case "--args", "--jsonargs":
+			// The remaining operands are values, not files.
+			if len(ops) == 0 && !filterFromFile && i+1 < len(args) {
+				ops = append(ops, args[i+1])
+			}
+			r.add(accRead, dropStdin(tail(ops, filterFromFile))...)
+			return r
+		}
+	}
+	r.add(accRead, dropStdin(tail(ops, filterFromFile))...)
+	return r
+}
+
+// tail drops the filter operand.
+func tail(ops []Word, filterFromFile bool) []Word {
+	if filterFromFile || len(ops) == 0 {
+		return ops
+	}
+	return ops[1:]
+}
+
+func sourcePaths(args []Word) pathsResult {
+	var r pathsResult
+	if len(args) > 0 {
+		r.add(accRead, args[0])
+	}
+	return r
+}
+
+func awkPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "fvFiE", long: []string{"file", "assign", "field-separator", "include", "exec", "load"}})
+	var r pathsResult
+	progs := optVals(opts, "-f", "--file", "-i", "--include", "-E", "--exec")
+	r.add(accRead, progs...)
+	if len(progs) == 0 && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	for _, o := range ops {
+		if o.Known && envAssignRE.MatchString(o.Value) {
+			continue // var=value sets a variable
+		}
+		if o.Known && o.Value == "-" {
+			continue
+		}
+		r.add(accRead, o)
+	}
+	return r
+}
+
+func xxdPaths(args []Word) pathsResult {
+	_, ops := parseArgs(args, optSpec{value: "cglosn", long: []string{"cols", "groupsize", "len", "seek", "name"}})
+	var r pathsResult
+	if len(ops) > 0 {
+		r.add(accRead, dropStdin(ops[:1])...)
+	}
+	if len(ops) > 1 {
+		r.add(accWrite, dropStdin(ops[1:2])...)
+	}
+	return r
+}
+
+func shredPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "ns", long: []string{"iterations", "size", "random-source", "remove"}})
+	var r pathsResult
+	acc := accWrite
+	if hasOpt(opts, "-u", "--remove") {
+		acc = accRemove
+	}
+	r.add(acc, ops...)
+	return r
+}
+
+func touchPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "dtr", long: []string{"date", "reference", "time"}})
+	var r pathsResult
+	r.add(accRead, optVals(opts, "-r", "--reference")...)
+	r.add(accWrite, ops...)
+	return r
+}
+
+var mvSpec = optSpec{value: "tS", long: []string{"target-directory", "suffix", "backup", "update"}}
+
+func mvPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, mvSpec)
+	return copyLike(opts, ops, accRemove, hasOpt(opts, "-T", "--no-target-directory"))
+}
+
+func cpPaths(install bool) pathFunc {
+	spec := optSpec{value: "tS", long: []string{"target-directory", "suffix", "backup", "reflink", "sparse", "preserve", "no-preserve", "context"}}
+	if install {
+		spec = optSpec{value: "tSmogCZ", long: []string{"target-directory", "suffix", "backup", "mode", "owner", "group", "strip-program", "context"}}
+	}
+	return func(args []Word) pathsResult {
+		opts, ops := parseArgs(args, spec)
+		if install && hasOpt(opts, "-d", "--directory") {
+			var r pathsResult
+			r.add(accWrite, ops...)
+			return r
+		}
+		src := accRead
+		if hasOpt(opts, "-r", "-R", "-a", "--recursive", "--archive") {
+			src = accReadTree
+		}
+		return copyLike(opts, ops, src, hasOpt(opts, "-T", "--no-target-directory"))
+	}
+}
+
+// copyLike handles cp, mv and install: sources then a destination, or -t DIR and sources.
+func copyLike(opts []opt, ops []Word, src access, noTargetDir bool) pathsResult {
+	var r pathsResult
+	targets := optVals(opts, "-t", "--target-directory")
+	var dest *Word
+	if len(targets) > 0 {
+		dest = &targets[len(targets)-1]
+	} else if len(ops) >= 2 {
+		dest = &ops[len(ops)-1]
+		ops = ops[:len(ops)-1]
+	}
+	r.add(src, ops...)
+	if dest == nil {
+		return r
+	}
+	r.uses = append(r.uses, pathUse{w: *dest, acc: accWrite})
+	if !noTargetDir {
+		for _, s := range ops {
+			if s.IsPathLike() {
+				r.uses = append(r.uses, pathUse{w: *dest, acc: accWrite, base: path.Base(strings.TrimRight(s.Value, "/"))})
+			}
+		}
+	}
+	return r
+}
+
+func lnPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "tS", long: []string{"target-directory", "suffix", "backup"}})
+	var r pathsResult
+	// A link's target is read through the link later; a hard link to a file outside the
+	// working directories would otherwise make it readable from inside.
+	targets := optVals(opts, "-t", "--target-directory")
+	switch {
+	case len(targets) > 0:
+		r.add(accRead, ops...)
+		for _, t := range ops {
+			if t.IsPathLike() {
+				r.uses = append(r.uses, pathUse{w: targets[0], acc: accWrite, base: path.Base(t.Value)})
+			}
+		}
+	case len(ops) == 1:
+		r.add(accRead, ops[0])
+		if ops[0].IsPathLike() {
+			r.uses = append(r.uses, pathUse{w: dotWord, acc: accWrite, base: path.Base(ops[0].Value)})
+		}
+	case len(ops) >= 2:
+		r.add(accRead, ops[:len(ops)-1]...)
+		r.add(accWrite, ops[len(ops)-1])
+		for _, t := range ops[:len(ops)-1] {
+			if t.IsPathLike() {
+				r.uses = append(r.uses, pathUse{w: ops[len(ops)-1], acc: accWrite, base: path.Base(t.Value)})
+			}
+		}
+	}
+	return r
+}
+
+func modePaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{long: []string{"reference", "from"}})
+	var r pathsResult
+	refs := optVals(opts, "--reference")
+	r.add(accRead, refs...)
+	if len(refs) == 0 && len(ops) > 0 {
+		ops = ops[1:] // the mode or owner
+	}
+	r.add(accWrite, ops...)
+	return r
+}
+
+func truncatePaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "sro", long: []string{"size", "reference"}})
+	var r pathsResult
+	r.add(accRead, optVals(opts, "-r", "--reference")...)
+	r.add(accWrite, ops...)
+	return r
+}
+
+func ddPaths(args []Word) pathsResult {
+	var r pathsResult
+	for _, a := range args {
+		if !a.Known {
+			r.issue("dd operand is not literal")
+			continue
+		}
+		if v, ok := strings.CutPrefix(a.Value, "if="); ok {
+			r.add(accRead, subWord(a, v))
+		}
+		if v, ok := strings.CutPrefix(a.Value, "of="); ok {
+			r.add(accWrite, subWord(a, v))
+		}
+	}
+	return r
+}
+
+var curlSpec = optSpec{value: "dFoTKbcDeEHuUXxAwrmCYyzQtP", long: []string{"data", "data-ascii", "data-binary", "data-raw",
+	"data-urlencode", "json", "form", "form-string", "output", "upload-file", "config", "cookie", "cookie-jar", "dump-header",
+	"referer", "cert", "key", "cacert", "capath", "header", "user", "proxy-user", "request", "proxy", "user-agent", "write-out",
+	"range", "max-time", "connect-timeout", "continue-at", "time-cond", "retry", "limit-rate", "max-filesize", "resolve",
+	"interface", "netrc-file", "trace", "trace-ascii", "stderr", "url", "output-dir", "quote", "ciphers", "pinnedpubkey",
+	"proto", "proto-redir", "telnet-option", "libcurl", "etag-save", "etag-compare", "hsts", "alt-svc", "proxy-cacert",
+	"proxy-cert", "proxy-key", "crlfile", "random-file", "egd-file", "unix-socket", "abstract-unix-socket", "variable", "expand-url", "ftp-port", "preproxy"}}
+
+// curlPaths finds the local files curl reads (uploads, @file data, config, certificates) and
+// writes (output, cookie jars, traces).
+func curlPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, curlSpec)
+	var r pathsResult
+	at := func(w Word, sep string) {
+		if !w.Known {
+			r.issue("curl data is not literal")
+			return
+		}
+		v := w.Value
+		if sep != "" {
+			i := strings.Index(v, sep)
+			if i < 0 {
+				return
+			}
+			v = v[i+len(sep):]
+		} else if !strings.HasPrefix(v, "@") {
+			return
+		} else {
+			v = v[1:]
+		}
+		if j := strings.IndexByte(v, ';'); j >= 0 && sep != "" {
+			v = v[:j]
+		}
+		if v == "-" || v == "" {
+			return
+		}
+		r.add(accRead, Word{Src: v, Value: v, Known: true, Glob: w.Glob})
+	}
+	for _, o := range opts {
+		switch o.name {
+		case "-d", "--data", "--data-ascii", "--data-binary", "--json":
+			at(o.val, "")
+		case "--data-urlencode":
+			if o.val.Known && strings.HasPrefix(o.val.Value, "@") {
+				at(o.val, "")
+			} else {
+				at(o.val, "@")
+			}
+		case "-F", "--form":
+			if o.val.Known && strings.Contains(o.val.Value, "=@") {
+				at(o.val, "=@")
+			} else {
+				at(o.val, "=<")
+			}
+		case "-T", "--upload-file":
+			if !(o.val.Known && (o.val.Value == "-" || o.val.Value == ".")) {
+				r.add(accRead, o.val)
+			}
+		case "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc":
+			if !(o.val.Known && o.val.Value == "-") {
+				r.add(accWrite, o.val)
+			}
+		case "--output-dir":
+			r.add(accWrite, o.val)
+		case "-b", "--cookie":
+			if o.val.Known && !strings.Contains(o.val.Value, "=") {
+				r.add(accRead, o.val)
+			}
+		case "-E", "--cert", "--key", "--cacert", "--capath", "--netrc-file", "--etag-compare", "--proxy-cacert", "--proxy-cert", "--proxy-key", "--crlfile", "--random-file", "--unix-socket":
+			r.add(accRead, o.val)
+		case "-K", "--config":
+			r.add(accRead, o.val)
+			r.issue("curl --config reads options from a file")
+		case "-O", "--remote-name", "--remote-name-all", "-J", "--remote-header-name":
+			r.issue("curl -O writes a file named by the URL or the server")
+		case "--url":
+			ops = append(ops, o.val)
+		case "--variable", "--expand-url":
+			r.issue("curl variables can read files")
+		}
+	}
+	for _, u := range ops {
+		if p, ok := fileURL(u); ok {
+			r.add(accRead, p)
+		}
+	}
+	return r
+}
+
+// fileURL returns the local path of a file:// URL.
+func fileURL(w Word) (Word, bool) {
+	if !w.Known || !strings.HasPrefix(strings.ToLower(w.Value), "file:") {
+		return Word{}, false
+	}
+	u, err := url.Parse(w.Value)
+	if err != nil || u.Path == "" {
+		return Word{Src: w.Src, Why: "file URL that does not parse"}, true
+	}
+	return Word{Src: u.Path, Value: u.Path, Known: true}, true
+}
+
+var wgetSpec = optSpec{value: "OoaiPeUTtwQlABDRXIY", long: []string{"output-document", "output-file", "append-output", "input-file",
+	"directory-prefix", "execute", "user-agent", "timeout", "tries", "wait", "quota", "level", "accept", "reject", "domains",
+	"exclude-directories", "include-directories", "base", "post-file", "body-file", "post-data", "body-data", "load-cookies",
+	"save-cookies", "config", "header", "user", "password", "method", "ca-certificate", "certificate", "private-key", "ca-directory",
+	"default-page", "referer", "rejected-log", "warc-file", "a"}}
+
+func wgetPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, wgetSpec)
+	var r pathsResult
+	r.add(accRead, optVals(opts, "-i", "--input-file", "--post-file", "--body-file", "--load-cookies", "--ca-certificate", "--certificate", "--private-key", "--ca-directory")...)
+	r.add(accWrite, optVals(opts, "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--rejected-log", "--warc-file")...)
+	if hasOpt(opts, "-e", "--execute", "--config") {
+		r.issue("wget --execute and --config can change where it writes")
+	}
+	out := optVals(opts, "-O", "--output-document")
+	if len(out) > 0 {
+		for _, o := range out {
+			if !(o.Known && o.Value == "-") {
+				r.add(accWrite, o)
+			}
+		}
+		return r
+	}
+	dir := dotWord
+	if ds := optVals(opts, "-P", "--directory-prefix"); len(ds) > 0 {
+		dir = ds[len(ds)-1]
+	}
+	if hasOpt(opts, "-r", "--recursive", "-m", "--mirror", "-x", "--force-directories", "--content-disposition") {
+		r.add(accWrite, dir)
+		r.issue("wget writes files named by the server")
+		return r
+	}
+	for _, u := range ops {
+		name := "index.html"
+		if u.Known {
+			if pu, err := url.Parse(u.Value); err == nil && pu.Path != "" && !strings.HasSuffix(pu.Path, "/") {
+				name = path.Base(pu.Path)
+			}
+		}
+		r.uses = append(r.uses, pathUse{w: dir, acc: accWrite, base: name})
+	}
+	return r
+}
+
+// tarPaths handles tar's bundled first argument (tar czf out.tgz dir) as well as dashed
+// options.
+func tarPaths(args []Word) pathsResult {
+	var r pathsResult
+	if len(args) > 0 && args[0].Known && !strings.HasPrefix(args[0].Value, "-") && args[0].Value != "" {
+		first := args[0]
+		first.Value = "-" + first.Value
+		args = append([]Word{first}, args[1:]...)
+	}
+	opts, ops := parseArgs(args, optSpec{value: "fCTXbKNLVgH", long: []string{"file", "directory", "files-from", "exclude-from",
+		"exclude", "to-command", "use-compress-program", "checkpoint-action", "transform", "owner", "group", "mode", "format",
+		"newer", "after-date", "label", "blocking-factor", "info-script", "new-volume-script", "rsh-command"}})
+	create := hasOpt(opts, "-c", "--create", "-r", "--append", "-u", "--update")
+	extract := hasOpt(opts, "-x", "--extract", "--get")
+	for _, name := range []string{"--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--info-script", "-F", "--new-volume-script", "--rsh-command"} {
+		if hasOpt(opts, name) {
+			r.issue("tar " + name + " runs another program")
+		}
+	}
+	dirs := optVals(opts, "-C", "--directory")
+	var dir *Word
+	if len(dirs) > 0 {
+		dir = &dirs[0]
+	}
+	archives := optVals(opts, "-f", "--file")
+	r.add(accRead, optVals(opts, "-T", "--files-from", "-X", "--exclude-from")...)
+	for _, a := range archives {
+		if a.Known && a.Value == "-" {
+			continue
+		}
+		if create {
+			r.add(accWrite, a)
+		} else {
+			r.add(accRead, a)
+		}
+	}
+	switch {
+	case create:
+		for _, o := range ops {
+			r.uses = append(r.uses, pathUse{w: o, acc: accReadTree, dir: dir})
+		}
+	case extract:
+		target := dotWord
+		if dir != nil {
+			target = *dir
+		}
+		r.add(accWrite, target)
+		r.issue("extracting an archive writes files named inside it")
+	}
+	return r
+}
+
+func zipPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "bntTxiP", long: []string{"temp-path", "suffixes", "unzip-command", "exclude", "include", "password"}})
+	var r pathsResult
+	if hasOpt(opts, "-TT", "--unzip-command") {
+		r.issue("zip -TT runs a program")
+	}
+	if len(ops) == 0 {
+		return r
+	}
+	r.add(accWrite, ops[0])
+	acc := accRead
+	if hasOpt(opts, "-r", "--recurse-paths") {
+		acc = accReadTree
+	}
+	r.add(acc, dropStdin(ops[1:])...)
+	return r
+}
+
+func unzipPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "dxP"})
+	var r pathsResult
+	if len(ops) > 0 {
+		r.add(accRead, ops[0])
+	}
+	if hasOpt(opts, "-l", "-v", "-t", "-p", "-Z", "-z") {
+		return r
+	}
+	target := dotWord
+	if ds := optVals(opts, "-d"); len(ds) > 0 {
+		target = ds[0]
+	}
+	r.add(accWrite, target)
+	r.issue("extracting an archive writes files named inside it")
+	return r
+}
+
+// sshCommandOption reports ssh -o options that run a local command.
+func sshCommandOption(v string) bool {
+	v = strings.ToLower(v)
+	for _, p := range []string{"proxycommand", "localcommand", "permitlocalcommand", "match", "knownhostscommand"} {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func sshOptions(opts []opt, r *pathsResult) {
+	for _, o := range opts {
+		switch o.name {
+		case "-o":
+			if !o.val.Known || sshCommandOption(o.val.Value) {
+				r.issue("ssh option runs a local command")
+			}
+		case "-F":
+			r.add(accRead, o.val)
+			r.issue("ssh -F reads options from a file")
+		case "-i":
+			r.add(accRead, o.val)
+		case "-S":
+			r.issue("-S runs another program")
+		}
+	}
+}
+
+func sshPaths(args []Word) pathsResult {
+	opts, _ := parseArgs(args, optSpec{value: "BbcDEeFIiJLlmOoPpQRSWw", posix: true})
+	var r pathsResult
+	sshOptions(opts, &r)
+	return r
+}
+
+func copyRemotePaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "cFiJloPSDBe", long: []string{"rsh", "rsync-path", "exclude", "exclude-from", "include", "include-from", "files-from", "filter", "password-file", "log-file", "temp-dir", "partial-dir", "backup-dir", "compare-dest", "copy-dest", "link-dest", "chmod", "chown", "timeout", "bwlimit", "port", "out-format"}})
+	var r pathsResult
+	sshOptions(opts, &r)
+	if hasOpt(opts, "--rsh", "-e") {
+		r.issue("the remote shell option runs a local command")
+	}
+	r.add(accRead, optVals(opts, "--exclude-from", "--include-from", "--files-from", "--password-file")...)
+	var local []Word
+	lastLocal := false
+	for i, o := range ops {
+		if o.Known && isRemoteSpec(o.Value) {
+			continue
+		}
+		local = append(local, o)
+		lastLocal = i == len(ops)-1
+	}
+	acc := accReadTree
+	if lastLocal && len(ops) >= 2 {
+		r.add(accWrite, local[len(local)-1])
+		local = local[:len(local)-1]
+	}
+	r.add(acc, local...)
+	return r
+}
+
+// isRemoteSpec reports host:path arguments of scp and rsync (a colon before any slash).
+func isRemoteSpec(v string) bool {
+	i := strings.IndexByte(v, ':')
+	return i > 0 && !strings.Contains(v[:i], "/")
+}
+
+func xargsPaths(args []Word) pathsResult {
+	var r pathsResult
+	inner, _, _ := xargsReplace(args)
+	opts, _ := parseArgs(args[:min(inner, len(args))], optSpec{value: "adELnPsI", long: []string{"arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}})
+	r.add(accRead, optVals(opts, "-a", "--arg-file")...)
+	return r
+}

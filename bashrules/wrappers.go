@@ -1,0 +1,886 @@
+package bashrules
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// systemDirs are where the standard tools live; /bin/cat is cat, /tmp/x/cat is not.
+var systemDirs = map[string]bool{"/bin": true, "/usr/bin": true, "/sbin": true, "/usr/sbin": true}
+
+// commandName returns the name a command is known by. A path in a system directory counts as
+// the tool (trusted); any other path names its base but is not trusted to be that tool.
+func commandName(w Word) (name string, trusted bool) {
+	if !w.Known || w.Glob || w.Value == "" {
+		return "", false
+	}
+	v := w.Value
+	if !strings.ContainsRune(v, '/') {
+		return v, true
+	}
+	dir, base := path.Split(v)
+	return base, systemDirs[path.Clean(dir)]
+}
+
+// shells run a script given with -c, a script file, or their standard input.
+var shells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true, "mksh": true,
+	"ash": true, "fish": true, "csh": true, "tcsh": true, "yash": true}
+
+// posixShells are the shells whose -c scripts the bash parser reads faithfully, so that a
+// literal script can be allowed command by command.
+var posixShells = map[string]bool{"bash": true, "sh": true, "dash": true}
+
+// interpreters run inline code given with a flag. The code is not shell, but string literals in
+// it are often commands passed to system(), exec or spawn; deny and ask rules are tried on them.
+var interpreters = map[string][]string{
+	"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
+	"node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
+	"bun": {"-e", "--eval", "-p", "--print"}, "deno": {"eval"},
+	"perl": {"-e", "-E"}, "ruby": {"-e"}, "php": {"-r"}, "lua": {"-e"}, "Rscript": {"-e"},
+	"osascript": {"-e"}, "tclsh": {}, "awk": {}, "gawk": {}, "mawk": {}, "nawk": {},
+}
+
+var versionedPython = regexp.MustCompile(`^python[0-9.]*$`)
+
+func interpreterFlags(name string) ([]string, bool) {
+	if f, ok := interpreters[name]; ok {
+		return f, true
+	}
+	if versionedPython.MatchString(name) {
+		return []string{"-c"}, true
+	}
+	return nil, false
+}
+
+// IsInterpreter reports whether a command name runs code in another language.
+func isInterpreter(name string) bool {
+	_, ok := interpreterFlags(name)
+	return ok
+}
+
+// wrapperSpec describes a command that runs another command given as its arguments.
+type wrapperSpec struct {
+	// safe wrappers are stripped for allow matching: the command they run is what is allowed.
+	safe bool
+	// peel finds where the wrapped command starts in args. It returns a script to parse
+	// instead when the wrapper runs its arguments through a shell, and ok=false when it does
+	// not understand the options.
+	peel func(args []Word) (inner int, script *Word, otherDir, ok bool)
+}
+
+// wrappers are the commands that run another command given as their arguments. A nil peel
+// means the options are too many to follow: the wrapped command is guessed.
+var wrappers = map[string]wrapperSpec{
+	"timeout": {safe: true, peel: peelTimeout},
+	"time":    {safe: true, peel: flagsPeel("p", "", nil, nil)},
+	"nice":    {safe: true, peel: peelNice},
+	"stdbuf":  {safe: true, peel: peelStdbuf},
+	"nohup":   {safe: true, peel: flagsPeel("", "", nil, nil)},
+	"command": {safe: true, peel: flagsPeel("p", "", nil, nil)},
+	"builtin": {safe: true, peel: flagsPeel("", "", nil, nil)},
+	"noglob":  {safe: true, peel: flagsPeel("", "", nil, nil)},
+	"env":     {peel: peelEnv},
+	"sudo": {peel: flagsPeel("AbEHiKklnPSsVvBN", "ughpCDrtUTR",
+		[]string{"askpass", "background", "preserve-env", "set-home", "login", "non-interactive", "stdin", "shell", "reset-timestamp", "remove-timestamp", "bell"},
+		[]string{"user", "group", "host", "prompt", "close-from", "chdir", "role", "type", "other-user", "command-timeout", "chroot"})},
+	"doas":             {peel: flagsPeel("nsL", "uC", nil, nil)},
+	"pkexec":           {peel: flagsPeel("", "", []string{"disable-internal-agent", "keep-cwd"}, []string{"user"})},
+	"watch":            {peel: peelWatch},
+	"ionice":           {peel: flagsPeel("tu", "cnP", []string{"ignore"}, []string{"class", "classdata"})},
+	"setsid":           {peel: flagsPeel("cfw", "", []string{"ctty", "fork", "wait"}, nil)},
+	"exec":             {peel: flagsPeel("cl", "a", nil, nil)},
+	"unbuffer":         {peel: flagsPeel("p", "", nil, nil)},
+	"caffeinate":       {peel: flagsPeel("dimsu", "tw", nil, nil)},
+	"chrt":             {peel: peelChrt},
+	"taskset":          {peel: peelTaskset},
+	"flock":            {peel: peelFlock},
+	"chroot":           {peel: peelChroot},
+	"su":               {peel: peelSu},
+	"runuser":          {peel: peelSu},
+	"script":           {peel: peelScript},
+	"busybox":          {peel: flagsPeel("", "", nil, nil)},
+	"xargs":            {peel: peelXargs},
+	"strace":           {peel: nil},
+	"ltrace":           {peel: nil},
+	"fakeroot":         {peel: nil},
+	"torsocks":         {peel: nil},
+	"proxychains":      {peel: nil},
+	"proxychains4":     {peel: nil},
+	"firejail":         {peel: nil},
+	"nsenter":          {peel: nil},
+	"unshare":          {peel: nil},
+	"systemd-run":      {peel: nil},
+	"xvfb-run":         {peel: nil},
+	"dbus-run-session": {peel: nil},
+	"valgrind":         {peel: nil},
+	"parallel":         {peel: nil},
+	"sg":               {peel: nil},
+	"with-contenv":     {peel: nil},
+}
+
+// flagsPeel peels a wrapper with the given boolean and value-taking short options and long
+// options; the wrapped command starts at the first operand.
+func flagsPeel(boolShort, valueShort string, boolLong, valueLong []string) func([]Word) (int, *Word, bool, bool) {
+	return func(args []Word) (int, *Word, bool, bool) {
+		i, ok := skipOptions(args, boolShort, valueShort, boolLong, valueLong)
+		return i, nil, false, ok
+	}
+}
+
+// skipOptions skips leading options and a "--"; it returns the index of the first operand.
+func skipOptions(args []Word, boolShort, valueShort string, boolLong, valueLong []string) (int, bool) {
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		if !a.Known {
+			return i, false
+		}
+		v := a.Value
+		if v == "--" {
+			return i + 1, true
+		}
+		if len(v) < 2 || v[0] != '-' {
+			return i, true
+		}
+		if strings.HasPrefix(v, "--") {
+			name, _, hasValue := strings.Cut(v[2:], "=")
+			switch {
+			case contains(valueLong, name):
+				if !hasValue {
+					i++
+				}
+			case contains(boolLong, name) && !hasValue:
+			default:
+				return i, false
+			}
+			i++
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			f := v[j]
+			if strings.IndexByte(valueShort, f) >= 0 {
+				if j == len(v)-1 {
+					i++
+				}
+				break
+			}
+			if strings.IndexByte(boolShort, f) < 0 {
+				return i, false
+			}
+		}
+		i++
+	}
+	return i, true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+var durationRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?[smhd]?$`)
+
+func peelTimeout(args []Word) (int, *Word, bool, bool) {
+	i, ok := skipOptions(args, "v", "sk", []string{"preserve-status", "foreground", "verbose"}, []string{"signal", "kill-after"})
+	if !ok || i >= len(args) || !args[i].Known || !durationRE.MatchString(args[i].Value) {
+		return i, nil, false, false
+	}
+	i++
+	if i < len(args) && args[i].Known && args[i].Value == "--" {
+		i++
+	}
+	return i, nil, false, true
+}
+
+var niceNumRE = regexp.MustCompile(`^-[0-9]+$`)
+
+func peelNice(args []Word) (int, *Word, bool, bool) {
+	i := 0
+	for i < len(args) && args[i].Known {
+		v := args[i].Value
+		switch {
+		case v == "--":
+			return i + 1, nil, false, true
+		case v == "-n":
+			i += 2
+		case niceNumRE.MatchString(v), strings.HasPrefix(v, "-n") && len(v) > 2, strings.HasPrefix(v, "--adjustment="):
+			i++
+		case strings.HasPrefix(v, "-"):
+			return i, nil, false, false
+		default:
+			return i, nil, false, true
+		}
+	}
+	return i, nil, false, i <= len(args)
+}
+
+var stdbufRE = regexp.MustCompile(`^(-[ioe]\S+|--(input|output|error)=\S+)$`)
+
+func peelStdbuf(args []Word) (int, *Word, bool, bool) {
+	i := 0
+	for i < len(args) && args[i].Known && stdbufRE.MatchString(args[i].Value) {
+		i++
+	}
+	if i < len(args) && args[i].Known && args[i].Value == "--" {
+		return i + 1, nil, false, true
+	}
+	if i < len(args) && args[i].Known && strings.HasPrefix(args[i].Value, "-") {
+		return i, nil, false, false
+	}
+	return i, nil, false, true
+}
+
+var envAssignRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+func peelEnv(args []Word) (int, *Word, bool, bool) {
+	i := 0
+	otherDir := false
+	for i < len(args) {
+		a := args[i]
+		if !a.Known {
+			return i, nil, otherDir, false
+		}
+		v := a.Value
+		switch {
+		case v == "--":
+			i++
+		case v == "-" || v == "-i" || v == "-0" || v == "-v" || v == "--null" || v == "--ignore-environment" || v == "--debug":
+			i++
+			continue
+		case v == "-u" || v == "--unset":
+			i += 2
+			continue
+		case strings.HasPrefix(v, "--unset=") || (strings.HasPrefix(v, "-u") && len(v) > 2):
+			i++
+			continue
+		case v == "-C" || v == "--chdir":
+			otherDir = true
+			i += 2
+			continue
+		case strings.HasPrefix(v, "--chdir=") || (strings.HasPrefix(v, "-C") && len(v) > 2):
+			otherDir = true
+			i++
+			continue
+		case v == "-S" || v == "--split-string":
+			if i+1 < len(args) {
+				return i + 1, &args[i+1], otherDir, true
+			}
+			return i, nil, otherDir, false
+		case strings.HasPrefix(v, "-S") || strings.HasPrefix(v, "--split-string="):
+			s := args[i]
+			if strings.HasPrefix(v, "-S") {
+				s.Value = v[2:]
+			} else {
+				s.Value = strings.TrimPrefix(v, "--split-string=")
+			}
+			return i + 1, &s, otherDir, true
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			return i, nil, otherDir, false
+		}
+		break
+	}
+	for i < len(args) && args[i].Known && envAssignRE.MatchString(args[i].Value) {
+		i++
+	}
+	return i, nil, otherDir, true
+}
+
+func peelWatch(args []Word) (int, *Word, bool, bool) {
+	i := 0
+	exec := false
+	for i < len(args) && args[i].Known {
+		v := args[i].Value
+		switch {
+		case v == "--":
+			i++
+		case v == "-n" || v == "--interval" || v == "-q" || v == "--equexit":
+			i += 2
+			continue
+		case v == "-x" || v == "--exec":
+			exec = true
+			i++
+			continue
+		case strings.HasPrefix(v, "--interval=") || strings.HasPrefix(v, "--differences") || strings.HasPrefix(v, "-n"):
+			i++
+			continue
+		case strings.HasPrefix(v, "--") && contains([]string{"--no-title", "--beep", "--errexit", "--chgexit", "--color", "--no-color", "--precise", "--no-wrap", "--no-linewrap"}, v):
+			i++
+			continue
+		case strings.HasPrefix(v, "-") && len(v) > 1 && strings.Trim(v[1:], "dtbegcpwr") == "":
+			i++
+			continue
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			return i, nil, false, false
+		}
+		break
+	}
+	if exec || i >= len(args) {
+		return i, nil, false, true
+	}
+	// Without -x, watch joins its arguments and runs them with sh -c.
+	joined := Word{Known: true}
+	var vals []string
+	for _, a := range args[i:] {
+		if !a.Known {
+			return i, nil, false, false
+		}
+		vals = append(vals, a.Value)
+	}
+	joined.Value = strings.Join(vals, " ")
+	return len(args), &joined, false, true
+}
+
+func peelChrt(args []Word) (int, *Word, bool, bool) {
+	i, ok := skipOptions(args, "abdfiomRrv", "TPD", []string{"all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr", "reset-on-fork", "verbose", "max"}, []string{"sched-runtime", "sched-period", "sched-deadline"})
+	if !ok || i >= len(args) {
+		return i, nil, false, false
+	}
+	return i + 1, nil, false, true // the priority
+}
+
+func peelTaskset(args []Word) (int, *Word, bool, bool) {
+	i, ok := skipOptions(args, "ac", "", []string{"all-tasks", "cpu-list"}, nil)
+	if !ok || i >= len(args) {
+		return i, nil, false, false
+	}
+	return i + 1, nil, false, true // the mask or list
+}
+
+func peelFlock(args []Word) (int, *Word, bool, bool) {
+	i := 0
+	for i < len(args) && args[i].Known {
+		v := args[i].Value
+		switch {
+		case v == "-c" || v == "--command":
+			// flock [options] file -c command: handled after the file below.
+		case v == "-w" || v == "--timeout" || v == "-E" || v == "--conflict-exit-code":
+			i += 2
+			continue
+		case strings.HasPrefix(v, "-") && len(v) > 1 && strings.Trim(v[1:], "sxunoFv") == "":
+			i++
+			continue
+		case strings.HasPrefix(v, "--"):
+			i++
+			continue
+		}
+		break
+	}
+	if i >= len(args) {
+		return i, nil, false, false
+	}
+	i++ // the lock file or descriptor
+	if i+1 < len(args) && args[i].Known && (args[i].Value == "-c" || args[i].Value == "--command") {
+		return len(args), &args[i+1], false, true
+	}
+	return i, nil, false, true
+}
+
+func peelChroot(args []Word) (int, *Word, bool, bool) {
+	i, ok := skipOptions(args, "", "", []string{"skip-chdir"}, []string{"userspec", "groups"})
+	if !ok || i >= len(args) {
+		return i, nil, true, false
+	}
+	return i + 1, nil, true, true
+}
+
+// peelSu finds su's -c command; without one su starts a shell and runs nothing given here.
+func peelSu(args []Word) (int, *Word, bool, bool) {
+	for i, a := range args {
+		if !a.Known {
+			return i, nil, false, false
+		}
+		if (a.Value == "-c" || a.Value == "--command") && i+1 < len(args) {
+			return len(args), &args[i+1], false, true
+		}
+		if v, ok := strings.CutPrefix(a.Value, "--command="); ok {
+			s := a
+			s.Value = v
+			return len(args), &s, false, true
+		}
+	}
+	return len(args), nil, false, true
+}
+
+func peelScript(args []Word) (int, *Word, bool, bool) {
+	return peelSu(args)
+}
+
+// xargsInfo is what peelXargs learned besides where the command starts.
+func xargsReplace(args []Word) (inner int, replace string, ok bool) {
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		if !a.Known {
+			return i, replace, false
+		}
+		v := a.Value
+		if v == "--" {
+			return i + 1, replace, true
+		}
+		if len(v) < 2 || v[0] != '-' {
+			return i, replace, true
+		}
+		if strings.HasPrefix(v, "--") {
+			name, val, hasValue := strings.Cut(v[2:], "=")
+			switch name {
+			case "null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "show-limits":
+			case "replace":
+				replace = "{}"
+				if hasValue {
+					replace = val
+				}
+			case "arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var":
+				if !hasValue {
+					i++
+				}
+			default:
+				return i, replace, false
+			}
+			i++
+			continue
+		}
+		switch f := v[1]; {
+		case strings.IndexByte("0prtxo", f) >= 0 && strings.Trim(v[1:], "0prtxo") == "":
+		case f == 'I':
+			if len(v) > 2 {
+				replace = v[2:]
+			} else if i+1 < len(args) && args[i+1].Known {
+				replace = args[i+1].Value
+				i++
+			} else {
+				return i, replace, false
+			}
+		case f == 'i':
+			replace = "{}"
+			if len(v) > 2 {
+				replace = v[2:]
+			}
+		case f == 'e' || f == 'l':
+		case strings.IndexByte("adELnPs", f) >= 0:
+			if len(v) == 2 {
+				i++
+			}
+		default:
+			return i, replace, false
+		}
+		i++
+	}
+	return i, replace, true
+}
+
+func peelXargs(args []Word) (int, *Word, bool, bool) {
+	i, _, ok := xargsReplace(args)
+	return i, nil, false, ok
+}
+
+// unwrap records the commands a command runs on its behalf: the script of bash -c, eval and
+// trap, the command of a wrapper such as sudo or timeout, find's -exec commands, and commands
+// spotted in an interpreter's inline code.
+func (w *walker) unwrap(c *Command, sc scope) {
+	if len(c.Argv) == 0 {
+		return
+	}
+	name, trusted := commandName(c.Argv[0])
+	if name == "" {
+		return
+	}
+	args := c.Argv[1:]
+	switch {
+	case shells[name]:
+		w.shell(c, name, args, sc, trusted)
+	case name == "git":
+		w.gitConfigCommands(c, args, sc)
+	case name == "eval":
+		vals := make([]string, 0, len(args))
+		for _, a := range args {
+			if !a.Known || a.Placeholder {
+				c.Issues = append(c.Issues, "eval runs a script that is not a literal string")
+				return
+			}
+			vals = append(vals, a.Value)
+		}
+		if !w.script(c, strings.Join(vals, " "), "eval", sc, false, true) {
+			c.Issues = append(c.Issues, "eval runs a script that does not parse")
+			return
+		}
+		c.Transparent = trusted
+	case name == "trap":
+		if len(args) >= 2 && args[0].Known && args[0].Value != "-" && !strings.HasPrefix(args[0].Value, "-") {
+			if !w.script(c, args[0].Value, "trap", sc, false, true) {
+				c.Issues = append(c.Issues, "trap handler does not parse")
+			}
+		} else if len(args) >= 1 && !args[0].Known {
+			c.Issues = append(c.Issues, "trap handler is not a literal string")
+		}
+	case name == "find":
+		w.findExec(c, args, sc)
+	case name == "xargs":
+		w.wrapped(c, name, args, sc, trusted)
+	default:
+		if _, ok := wrappers[name]; ok {
+			w.wrapped(c, name, args, sc, trusted)
+			return
+		}
+		if flags, ok := interpreterFlags(name); ok {
+			w.inlineCode(c, name, flags, args, sc)
+		}
+	}
+}
+
+// shell handles bash, sh and the other shells: a -c script, a script file, or standard input.
+func (w *walker) shell(c *Command, name string, args []Word, sc scope, trusted bool) {
+	wantScript, understood := false, true
+	i := 0
+flags:
+	for ; i < len(args); i++ {
+		a := args[i]
+		if !a.Known {
+			understood = false
+			break
+		}
+		v := a.Value
+		switch {
+		case v == "--" || v == "-":
+			i++
+			break flags
+		case strings.HasPrefix(v, "--"):
+			switch v {
+			case "--norc", "--noprofile", "--posix", "--login", "--verbose", "--noediting", "--restricted":
+			case "--rcfile", "--init-file":
+				understood = false
+				i++
+			default:
+				understood = false
+			}
+		case len(v) > 1 && (v[0] == '-' || v[0] == '+'):
+			for j := 1; j < len(v); j++ {
+				switch f := v[j]; {
+				case f == 'c':
+					wantScript = true
+				case f == 'o' || f == 'O':
+					if j == len(v)-1 {
+						i++
+					}
+				case strings.IndexByte("euxvlisnabfhkmprtBCEHPT", f) >= 0:
+				default:
+					understood = false
+				}
+			}
+		default:
+			break flags
+		}
+	}
+	transparent := understood && trusted && posixShells[name]
+	operands := args[min(i, len(args)):]
+	if wantScript {
+		if len(operands) == 0 {
+			return
+		}
+		s := operands[0]
+		if !s.Known || s.Placeholder {
+			c.Issues = append(c.Issues, name+" -c runs a script that is not a literal string")
+			return
+		}
+		if !w.script(c, s.Value, name+" -c", sc, false, false) {
+			c.Issues = append(c.Issues, name+" -c runs a script that does not parse")
+			return
+		}
+		c.Transparent = transparent
+		return
+	}
+	if len(operands) > 0 {
+		return // a script file: what it does is not visible here
+	}
+	fed := false
+	for _, r := range c.Redirects {
+		if r.Kind == RedirIn {
+			fed = true
+			c.Issues = append(c.Issues, name+" runs a script read from a file")
+		}
+		if r.Kind != RedirHeredoc && r.Kind != RedirHereString {
+			continue
+		}
+		fed = true
+		if !r.Body.Known {
+			c.Issues = append(c.Issues, name+" reads a script that is not literal text")
+			return
+		}
+		if !w.script(c, r.Body.Value, name+" <<", sc, false, false) {
+			c.Issues = append(c.Issues, name+" reads a script that does not parse")
+			return
+		}
+		c.Transparent = transparent
+	}
+	if !fed {
+		c.readsStdin = true
+		c.Issues = append(c.Issues, name+" runs a script read from its input")
+	}
+}
+
+// wrapped handles wrappers: the command they run becomes a child. A wrapper whose options are
+// not understood gets speculative children at every later word, so that deny and ask rules
+// still see whichever of them is the real command.
+func (w *walker) wrapped(c *Command, name string, args []Word, sc scope, trusted bool) {
+	spec := wrappers[name]
+	if name == "command" && len(args) > 0 && args[0].Known && (args[0].Value == "-v" || args[0].Value == "-V") {
+		return // a lookup: runs nothing
+	}
+	var inner int
+	var script *Word
+	var otherDir, ok bool
+	if spec.peel != nil {
+		inner, script, otherDir, ok = spec.peel(args)
+	}
+	if name == "xargs" {
+		w.xargs(c, args, sc)
+		return
+	}
+	if !ok {
+		c.Issues = append(c.Issues, "cannot tell which command "+name+" runs")
+		w.speculate(c, name, args, sc)
+		return
+	}
+	if name == "sudo" {
+		for _, a := range args[:min(inner, len(args))] {
+			if a.Value == "-D" || strings.HasPrefix(a.Value, "--chdir") {
+				otherDir = true
+			}
+		}
+	}
+	if script != nil {
+		if !script.Known || script.Placeholder {
+			c.Issues = append(c.Issues, name+" runs a script that is not a literal string")
+			return
+		}
+		csc := sc
+		csc.otherDir = sc.otherDir || otherDir
+		if !w.script(c, script.Value, name, csc, false, false) {
+			c.Issues = append(c.Issues, name+" runs a script that does not parse")
+		}
+		return
+	}
+	if inner >= len(args) {
+		return // nothing to run (sudo -l, nohup alone)
+	}
+	child := w.child(c, args[inner:], name, sc)
+	child.OtherDir = child.OtherDir || otherDir
+	c.Transparent = spec.safe && trusted
+	w.unwrap(child, sc)
+}
+
+func (w *walker) child(parent *Command, argv []Word, via string, sc scope) *Command {
+	child := &Command{Kind: KindCall, Argv: argv, Words: argv, Parent: parent, Via: via,
+		Speculative: parent.Speculative, Nested: parent.Nested, OtherDir: parent.OtherDir, where: parent.where}
+	srcs := make([]string, len(argv))
+	for i, a := range argv {
+		srcs[i] = a.Src
+	}
+	child.Text = strings.Join(srcs, " ")
+	w.add(child)
+	return child
+}
+
+func (w *walker) speculate(c *Command, name string, args []Word, sc scope) {
+	n := 0
+	for i, a := range args {
+		if !a.Known || strings.HasPrefix(a.Value, "-") || strings.ContainsRune(a.Value, '=') {
+			continue
+		}
+		if n++; n > 16 {
+			break
+		}
+		child := w.child(c, args[i:], name+" (guessed)", sc)
+		child.Speculative = true
+		if !w.enter() {
+			return
+		}
+		w.unwrap(child, sc)
+		w.leave()
+	}
+}
+
+func (w *walker) xargs(c *Command, args []Word, sc scope) {
+	inner, replace, ok := xargsReplace(args)
+	if !ok {
+		c.Issues = append(c.Issues, "cannot tell which command xargs runs")
+		w.speculate(c, "xargs", args, sc)
+		return
+	}
+	argv := []Word{{Src: "echo", Value: "echo", Known: true}} // xargs runs echo by default
+	if inner < len(args) {
+		argv = args[inner:]
+	}
+	if replace != "" {
+		argv = placeholders(argv, replace)
+	}
+	child := w.child(c, argv, "xargs", sc)
+	child.ExtraArgs = replace == ""
+	w.unwrap(child, sc)
+}
+
+// placeholders marks the words that hold a run-time file name (find's {}, xargs -I's string).
+func placeholders(argv []Word, marker string) []Word {
+	out := make([]Word, len(argv))
+	for i, a := range argv {
+		out[i] = a
+		if a.Known && strings.Contains(a.Value, marker) {
+			out[i].Placeholder = true
+		}
+	}
+	return out
+}
+
+// findExec records the commands of find's -exec, -execdir, -ok and -okdir.
+func (w *walker) findExec(c *Command, args []Word, sc scope) {
+	roots, expr := findRoots(args)
+	for i := 0; i < len(expr); i++ {
+		a := expr[i]
+		if !a.Known {
+			continue
+		}
+		switch a.Value {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		j := i + 1
+		for j < len(expr) && !(expr[j].Known && (expr[j].Value == ";" || expr[j].Value == "+")) {
+			j++
+		}
+		if j == i+1 {
+			continue
+		}
+		child := w.child(c, placeholders(expr[i+1:j], "{}"), "find "+a.Value, sc)
+		child.Roots = roots
+		if a.Value == "-execdir" || a.Value == "-okdir" {
+			child.OtherDir = true
+		}
+		w.unwrap(child, sc)
+		i = j
+	}
+}
+
+// findRoots splits find's arguments into start paths and the expression.
+func findRoots(args []Word) (roots, expr []Word) {
+	i := 0
+	// Options that come before the start paths.
+	for i < len(args) && args[i].Known && (args[i].Value == "-H" || args[i].Value == "-L" || args[i].Value == "-P" || strings.HasPrefix(args[i].Value, "-O") || args[i].Value == "-D") {
+		if args[i].Value == "-D" {
+			i++
+		}
+		i++
+	}
+	for i < len(args) {
+		a := args[i]
+		if a.Known && (strings.HasPrefix(a.Value, "-") || a.Value == "(" || a.Value == "!" || a.Value == ")" || a.Value == ",") {
+			break
+		}
+		roots = append(roots, a)
+		i++
+	}
+	if len(roots) == 0 {
+		roots = []Word{{Src: ".", Value: ".", Known: true}}
+	}
+	return roots, args[min(i, len(args)):]
+}
+
+// inlineCode looks for commands in an interpreter's inline code: each string literal that
+// parses as a shell command becomes a speculative child.
+func (w *walker) inlineCode(c *Command, name string, flags []string, args []Word, sc scope) {
+	var code []Word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.Known {
+			continue
+		}
+		for _, f := range flags {
+			if a.Value == f && i+1 < len(args) {
+				code = append(code, args[i+1])
+			} else if strings.HasPrefix(f, "--") && strings.HasPrefix(a.Value, f+"=") {
+				cw := a
+				cw.Value = strings.TrimPrefix(a.Value, f+"=")
+				code = append(code, cw)
+			}
+		}
+		if len(flags) == 0 && !strings.HasPrefix(a.Value, "-") {
+			// awk and tclsh: the program is the first operand.
+			code = append(code, a)
+			break
+		}
+	}
+	n := 0
+	for _, cw := range code {
+		if !cw.Known {
+			continue
+		}
+		for _, lit := range stringLiterals(cw.Value) {
+			if n++; n > 16 {
+				return
+			}
+			w.script(c, lit, name+" code", sc, true, false)
+		}
+	}
+}
+
+// stringLiterals returns the contents of the quoted strings in program text.
+func stringLiterals(code string) []string {
+	var out []string
+	for i := 0; i < len(code); i++ {
+		q := code[i]
+		if q != '\'' && q != '"' && q != '`' {
+			continue
+		}
+		var b strings.Builder
+		j := i + 1
+		for ; j < len(code) && code[j] != q; j++ {
+			if code[j] == '\\' && j+1 < len(code) {
+				j++
+			}
+			b.WriteByte(code[j])
+		}
+		if s := strings.TrimSpace(b.String()); len(s) >= 2 && strings.ContainsAny(s, " \t") {
+			out = append(out, s)
+		}
+		i = j
+	}
+	return out
+}
+
+// gitCommandKeys are configuration keys whose values git runs as commands.
+var gitCommandKeys = []string{"core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "core.askpass",
+	"diff.external", "sequence.editor", "gpg.program", "credential.helper", "pager.", "alias.", "difftool.", "mergetool.",
+	"filter.", "diff.", "merge."}
+
+// gitConfigCommands finds commands in git -c key=value settings (alias.x=!cmd, core.pager=cmd)
+// and analyses them speculatively, for deny and ask rules.
+func (w *walker) gitConfigCommands(c *Command, args []Word, sc scope) {
+	for i := 0; i+1 < len(args); i++ {
+		if !args[i].Known || args[i].Value != "-c" {
+			if args[i].Known && !strings.HasPrefix(args[i].Value, "-") {
+				return // the subcommand
+			}
+			continue
+		}
+		kv := args[i+1]
+		i++
+		if !kv.Known {
+			continue
+		}
+		key, val, ok := strings.Cut(kv.Value, "=")
+		if !ok {
+			continue
+		}
+		key = strings.ToLower(key)
+		for _, p := range gitCommandKeys {
+			if key == p || (strings.HasSuffix(p, ".") && strings.HasPrefix(key, p)) {
+				w.script(c, strings.TrimPrefix(val, "!"), "git -c "+key, sc, true, false)
+				break
+			}
+		}
+	}
+}
