@@ -1,0 +1,110 @@
+package files
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// target is the file a write replaces: the path after symbolic links, and the attributes the
+// new file keeps.
+type target struct {
+	path   string
+	exists bool
+	mode   os.FileMode
+	uid    int
+	gid    int
+}
+
+// newFileMode is the mode of files the tools create.
+const newFileMode = 0o644
+
+// writeTarget finds where a write to abs lands and what the file looks like now.
+func writeTarget(abs string) (target, error) {
+	t := target{path: abs, mode: newFileMode, uid: -1, gid: -1}
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+		t.path = resolved
+	} else if l, lerr := os.Lstat(abs); lerr == nil && l.Mode()&os.ModeSymlink != 0 {
+		// A dangling link: write where it points.
+		dest, err := os.Readlink(abs)
+		if err != nil {
+			return t, fmt.Errorf("reading link %s: %w", abs, err)
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(abs), dest)
+		}
+		t.path = filepath.Clean(dest)
+	}
+	fi, err := os.Stat(t.path)
+	switch {
+	case err == nil:
+		t.exists = true
+		t.mode = fi.Mode() & (os.ModePerm | os.ModeSetuid | os.ModeSetgid | os.ModeSticky)
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			t.uid, t.gid = int(st.Uid), int(st.Gid)
+		}
+	case !errors.Is(err, os.ErrNotExist):
+		return t, err
+	}
+	return t, nil
+}
+
+// writeAtomic replaces t.path with data: it writes a temporary file in the same directory,
+// syncs it, gives it the old file's mode and owner, and renames it over the target, so
+// readers and crashes see either the old content or the new, never a mix. Missing parent
+// directories are created.
+func writeAtomic(t target, data []byte, opts Options) (err error) {
+	dir := filepath.Dir(t.path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(t.path)+".reins-*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", t.path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	half := len(data) / 2
+	if _, err = f.Write(data[:half]); err != nil {
+		return fmt.Errorf("writing %s: %w", tmp, err)
+	}
+	opts.at("mid-write")
+	if _, err = f.Write(data[half:]); err != nil {
+		return fmt.Errorf("writing %s: %w", tmp, err)
+	}
+	if err = f.Chmod(t.mode); err != nil {
+		return fmt.Errorf("setting the mode of %s: %w", tmp, err)
+	}
+	if t.uid >= 0 {
+		// Keeping the owner only works with the privilege to give files away; without it the
+		// writer owns the new file, as with any editor that saves by renaming.
+		_ = f.Chown(t.uid, t.gid)
+		// Chown clears set-id bits; put them back.
+		if t.mode&(os.ModeSetuid|os.ModeSetgid) != 0 {
+			_ = f.Chmod(t.mode)
+		}
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("syncing %s: %w", tmp, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("closing %s: %w", tmp, err)
+	}
+	opts.at("before-rename")
+	if err = os.Rename(tmp, t.path); err != nil {
+		return fmt.Errorf("replacing %s: %w", t.path, err)
+	}
+	// Make the rename itself durable.
+	if d, derr := os.Open(dir); derr == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}

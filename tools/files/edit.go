@@ -1,0 +1,323 @@
+package files
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tool"
+)
+
+// EditInput is the input of the Edit tool.
+type EditInput struct {
+	FilePath   string `json:"file_path" jsonschema:"The absolute path to the file to modify"`
+	OldString  string `json:"old_string" jsonschema:"The text to replace"`
+	NewString  string `json:"new_string" jsonschema:"The text to replace it with (must be different from old_string)"`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"Replace all occurrences of old_string (default false)"`
+}
+
+// EditOutput is the structured output of an Edit call.
+type EditOutput struct {
+	FilePath   string `json:"filePath"`
+	Created    bool   `json:"created,omitempty"`
+	ReplaceAll bool   `json:"replaceAll,omitempty"`
+	// Replacements is how many occurrences were replaced.
+	Replacements int `json:"replacements"`
+	// StartLine and EndLine are the lines of the first replacement in the new file.
+	StartLine int `json:"startLine"`
+	EndLine   int `json:"endLine"`
+}
+
+const editPrompt = `Performs exact string replacements in files.
+
+Usage:
+- You must use your Read tool at least once in the conversation before editing. This tool will error if you attempt an edit without reading the file.
+- When editing text from Read tool output, ensure you preserve the exact indentation (tabs/spaces) as it appears AFTER the line number prefix. The line number prefix format is: line number + tab. Everything after that tab is the actual file content to match. Never include any part of the line number prefix in the old_string or new_string.
+- ALWAYS prefer editing existing files in the codebase. NEVER write new files unless explicitly required.
+- Only use emojis if the user explicitly requests it. Avoid adding emojis to files unless asked.
+- The edit will FAIL if old_string is not unique in the file. Either provide a larger string with more surrounding context to make it unique or use replace_all to change every instance of old_string.
+- Use replace_all for replacing and renaming strings across the file. This parameter is useful if you want to rename a variable for instance.
+- The file keeps its encoding and line endings; write old_string and new_string with plain \n line breaks.`
+
+// NewEdit returns the Edit tool.
+func NewEdit(opts Options) tool.Tool {
+	e := &editor{opts: opts}
+	return tool.Build(tool.Def[EditInput]{
+		Name:        "Edit",
+		SearchHint:  "modify file contents in place",
+		Description: "Replace exact text in a file",
+		Prompt:      editPrompt,
+		Schema:      schemaFor[EditInput](nil),
+		Validate: func(ctx context.Context, in EditInput, env *tool.Env) error {
+			_, err := e.plan(ctx, in, env, msgModified)
+			return err
+		},
+		CheckPermissions: func(ctx context.Context, pc *permission.Context, in EditInput) permission.Decision {
+			return pc.CheckWrite(ctx, in.FilePath)
+		},
+		Paths: func(in EditInput) []string { return []string{in.FilePath} },
+		UserFacingName: func(in EditInput) string {
+			if in.OldString == "" {
+				return "Create"
+			}
+			return "Update"
+		},
+		Call: e.call,
+	})
+}
+
+type editor struct{ opts Options }
+
+// editPlan is a validated edit: the bytes to write and what to tell the model.
+type editPlan struct {
+	abs     string
+	target  target
+	data    []byte // the new file, encoded
+	text    string // the new file as text with LF line endings, for the snippet
+	out     EditOutput
+	created bool
+}
+
+func (e *editor) plan(ctx context.Context, in EditInput, env *tool.Env, modifiedMsg string) (*editPlan, error) {
+	if in.OldString == in.NewString {
+		return nil, errors.New("No changes to make: old_string and new_string are exactly the same.")
+	}
+	pc, abs, err := resolve(env, in.FilePath)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkWriteDenied(ctx, pc, in.FilePath); err != nil {
+		return nil, err
+	}
+	if isUNC(in.FilePath) {
+		return nil, nil
+	}
+	t, err := writeTarget(abs)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", abs, err)
+	}
+	var fi os.FileInfo
+	if t.exists {
+		if fi, err = os.Stat(t.path); err != nil {
+			return nil, fmt.Errorf("reading %s: %w", abs, err)
+		}
+		if fi.IsDir() {
+			return nil, fmt.Errorf("%s is a directory, not a file.", abs)
+		}
+		if fi.Size() > maxEditBytes {
+			return nil, fmt.Errorf("File is too large to edit (%s). Maximum editable file size is %s.", formatFileSize(fi.Size()), formatFileSize(maxEditBytes))
+		}
+	}
+	p := &editPlan{abs: abs, target: t, out: EditOutput{FilePath: abs, ReplaceAll: in.ReplaceAll}}
+	if !t.exists {
+		if in.OldString != "" {
+			return nil, errors.New(missingMessage(pc, abs))
+		}
+		p.created, p.out.Created = true, true
+		p.data = []byte(in.NewString)
+		p.text = strings.ReplaceAll(in.NewString, "\r\n", "\n")
+		p.out.Replacements, p.out.StartLine, p.out.EndLine = 1, 1, 1+strings.Count(p.text, "\n")
+		return p, nil
+	}
+	raw, err := os.ReadFile(t.path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", abs, err)
+	}
+	content, format := decodeText(raw)
+	if in.OldString == "" && strings.TrimSpace(content) != "" {
+		return nil, errors.New("Cannot create new file - file already exists.")
+	}
+	if strings.ToLower(filepath.Ext(abs)) == ".ipynb" {
+		return nil, errors.New("File is a Jupyter Notebook. Use the NotebookEdit to edit this file.")
+	}
+	if err := checkFresh(env, abs, fi, raw, false, modifiedMsg); err != nil {
+		return nil, err
+	}
+	oldStr, newStr := in.OldString, in.NewString
+	if format.crlf {
+		// Match against the text as the model saw it (Read shows LF) and restore CR LF on write.
+		content = strings.ReplaceAll(content, "\r\n", "\n")
+		oldStr = strings.ReplaceAll(oldStr, "\r\n", "\n")
+		newStr = strings.ReplaceAll(newStr, "\r\n", "\n")
+	}
+	var updated string
+	start := 0
+	if oldStr == "" {
+		updated = newStr
+		p.out.Replacements = 1
+	} else {
+		actual := findActualString(content, oldStr)
+		if actual == "" {
+			return nil, fmt.Errorf("String to replace not found in file.\nString: %s", in.OldString)
+		}
+		n := strings.Count(content, actual)
+		if n > 1 && !in.ReplaceAll {
+			return nil, fmt.Errorf("Found %d matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: %s", n, in.OldString)
+		}
+		if actual != oldStr {
+			newStr = preserveQuoteStyle(actual, newStr)
+		}
+		// Deleting a whole line takes its line break along.
+		if newStr == "" && !strings.HasSuffix(actual, "\n") && strings.Contains(content, actual+"\n") {
+			actual += "\n"
+		}
+		start = strings.Index(content, actual)
+		if in.ReplaceAll {
+			p.out.Replacements = strings.Count(content, actual)
+			updated = strings.ReplaceAll(content, actual, newStr)
+		} else {
+			p.out.Replacements = 1
+			updated = content[:start] + newStr + content[start+len(actual):]
+		}
+		if updated == content {
+			return nil, errors.New("Original and edited file match exactly. Failed to apply edit.")
+		}
+	}
+	p.text = updated
+	p.out.StartLine = 1 + strings.Count(updated[:start], "\n")
+	p.out.EndLine = p.out.StartLine + strings.Count(newStr, "\n")
+	if format.crlf {
+		updated = toCRLF(updated)
+	}
+	p.data = format.encode(updated)
+	return p, nil
+}
+
+func (e *editor) call(ctx context.Context, in EditInput, env *tool.Env) (tool.Result, error) {
+	p, err := e.plan(ctx, in, env, msgModifiedAtCall)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	if p == nil {
+		return tool.Result{}, fmt.Errorf("cannot edit the network path %s", in.FilePath)
+	}
+	if err := writeAtomic(p.target, p.data, e.opts); err != nil {
+		return tool.Result{}, err
+	}
+	recordWrite(env, p.abs, p.data)
+	msg := fmt.Sprintf("The file %s has been updated successfully.", p.abs)
+	if in.ReplaceAll {
+		msg = fmt.Sprintf("The file %s has been updated. All occurrences were successfully replaced.", p.abs)
+	}
+	msg += "\n\nHere's the result of running `cat -n` on a snippet of the edited file:\n" +
+		snippet(p.text, p.out.StartLine, p.out.EndLine, snippetContext)
+	return tool.Result{Content: []tool.Content{tool.Text(msg)}, Output: p.out}, nil
+}
+
+// snippetContext is how many lines around a change the result shows.
+const snippetContext = 4
+
+// snippet numbers lines first-ctx through last+ctx of text, cat -n style.
+func snippet(text string, first, last, ctx int) string {
+	from, to := max(first-ctx, 1), last+ctx
+	var b strings.Builder
+	line := 1
+	for len(text) > 0 && line <= to {
+		i := strings.IndexByte(text, '\n')
+		cur := text
+		if i >= 0 {
+			cur, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		if line >= from {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(strconv.Itoa(line))
+			b.WriteByte('\t')
+			b.WriteString(cur)
+		}
+		line++
+	}
+	return b.String()
+}
+
+// Curly quotes, which models tend to write as straight ones.
+const (
+	lsquo = '‘'
+	rsquo = '’'
+	ldquo = '“'
+	rdquo = '”'
+)
+
+func normalizeQuotes(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case lsquo, rsquo:
+			return '\''
+		case ldquo, rdquo:
+			return '"'
+		}
+		return r
+	}, s)
+}
+
+// findActualString finds search in content, first as it is and then with curly quotes read as
+// straight ones, and returns the text of content that matched ("" for none).
+func findActualString(content, search string) string {
+	if strings.Contains(content, search) {
+		return search
+	}
+	nc, ns := normalizeQuotes(content), normalizeQuotes(search)
+	i := strings.Index(nc, ns)
+	if i < 0 {
+		return ""
+	}
+	// Normalising maps rune to rune, so rune positions agree between nc and content.
+	skip, n := utf8.RuneCountInString(nc[:i]), utf8.RuneCountInString(ns)
+	start := 0
+	for range skip {
+		_, w := utf8.DecodeRuneInString(content[start:])
+		start += w
+	}
+	end := start
+	for range n {
+		_, w := utf8.DecodeRuneInString(content[end:])
+		end += w
+	}
+	return content[start:end]
+}
+
+// preserveQuoteStyle writes the straight quotes of replacement as curly ones when the text it
+// replaces (actual) used curly quotes, so an edit does not change a file's typography.
+func preserveQuoteStyle(actual, replacement string) string {
+	double := strings.ContainsAny(actual, string([]rune{ldquo, rdquo}))
+	single := strings.ContainsAny(actual, string([]rune{lsquo, rsquo}))
+	if !double && !single {
+		return replacement
+	}
+	rs := []rune(replacement)
+	opening := func(i int) bool {
+		if i == 0 {
+			return true
+		}
+		p := rs[i-1]
+		return unicode.IsSpace(p) || strings.ContainsRune("([{—–", p)
+	}
+	for i, r := range rs {
+		switch {
+		case r == '"' && double:
+			if opening(i) {
+				rs[i] = ldquo
+			} else {
+				rs[i] = rdquo
+			}
+		case r == '\'' && single:
+			between := i > 0 && i+1 < len(rs) && unicode.IsLetter(rs[i-1]) && unicode.IsLetter(rs[i+1])
+			if !between && opening(i) {
+				rs[i] = lsquo
+			} else {
+				rs[i] = rsquo
+			}
+		}
+	}
+	return string(rs)
+}
