@@ -1,0 +1,510 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools"
+	"github.com/reinsdev/reins/tools/bash"
+	"github.com/reinsdev/reins/tools/workflow"
+)
+
+// Exit codes of `reins tool run`, besides exitOK, exitError (reins itself failed), exitUsage
+// and exitCancel.
+const (
+	exitToolError = 3 // the tool_result is an error: invalid input, failed validation, failed call
+	exitDenied    = 4 // the permission decision was deny, or an ask nobody approved
+)
+
+// addToolCommands registers `reins tools list` and `reins tool run`.
+func addToolCommands(f *Factory, root *cobra.Command) {
+	toolsCmd := &cobra.Command{
+		Use:   "tools",
+		Short: "Show the built-in tools",
+	}
+	toolsCmd.AddCommand(newCmdToolsList(f))
+	toolCmd := &cobra.Command{
+		Use:   "tool",
+		Short: "Run one tool call through the whole pipeline",
+	}
+	toolCmd.AddCommand(newCmdToolRun(f))
+	root.AddCommand(toolsCmd, toolCmd)
+}
+
+// builtinTools builds every built-in tool for a command. shell may be nil for commands that
+// run no command (nothing is started until a Bash call).
+func builtinTools(f *Factory, shell *bash.Shell) []tool.Tool {
+	return tools.Base(tools.Options{Shell: shell, Getenv: f.Getenv})
+}
+
+// sessionState is the permission context of one `tool run`, which a call may change
+// (EnterPlanMode, ExitPlanMode).
+type sessionState struct {
+	mu sync.Mutex
+	pc *permission.Context
+}
+
+func (s *sessionState) get() *permission.Context {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pc
+}
+
+func (s *sessionState) apply(updates ...permission.Update) (*permission.Context, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, err := s.pc.Apply(updates...)
+	if err != nil {
+		return nil, err
+	}
+	s.pc = n
+	return n, nil
+}
+
+// ---- reins tools list ----
+
+type toolsListOptions struct {
+	perm   permFlags
+	asJSON bool
+}
+
+// listedTool is one tool of `tools list`.
+type listedTool struct {
+	Name    string   `json:"name"`
+	Aliases []string `json:"aliases,omitempty"`
+	Summary string   `json:"description"`
+	// ReadOnly and ConcurrencySafe are evaluated for a minimal valid input; for Bash they
+	// depend on the command.
+	ReadOnly                bool `json:"readOnly"`
+	ConcurrencySafe         bool `json:"concurrencySafe"`
+	Destructive             bool `json:"destructive"`
+	OpenWorld               bool `json:"openWorld"`
+	Deferred                bool `json:"deferred"`
+	Enabled                 bool `json:"enabled"`
+	RequiresUserInteraction bool `json:"requiresUserInteraction"`
+	MCP                     bool `json:"mcp"`
+}
+
+type removedTool struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+type toolsListResult struct {
+	Tools   []listedTool  `json:"tools"`
+	Removed []removedTool `json:"removed"`
+}
+
+func newCmdToolsList(f *Factory) *cobra.Command {
+	opts := &toolsListOptions{}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the tool pool in the order the model sees it, with each tool's flags",
+		Long: `Lists the tools a session in this folder offers the model, in their final order
+(built-ins sorted by name, as Claude Code sorts them), after REINS_SIMPLE and the tool-wide
+deny rules of every settings source and flag. Tools left out are listed with the reason.
+
+Flags: read-only and concurrency-safe are evaluated for a minimal valid input (for Bash they
+depend on the command); deferred tools are loaded on demand by a tool search; tools that
+require user interaction always ask, even in bypassPermissions mode.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runToolsList(f, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
+	opts.perm.register(cmd)
+	return cmd
+}
+
+func runToolsList(f *Factory, opts *toolsListOptions) error {
+	env, err := opts.perm.load(f)
+	if err != nil {
+		return err
+	}
+	base := builtinTools(f, nil)
+	pool := tools.Assemble(env.pc, base, nil, f.Getenv)
+	res := toolsListResult{Tools: []listedTool{}, Removed: []removedTool{}}
+	for _, t := range pool {
+		res.Tools = append(res.Tools, describeTool(t))
+	}
+	for _, t := range base {
+		if _, ok := tools.Find(pool, t.Name()); ok {
+			continue
+		}
+		res.Removed = append(res.Removed, removedTool{Name: t.Name(), Reason: removalReason(f, env.pc, t)})
+	}
+	sort.Slice(res.Removed, func(i, j int) bool { return tools.CompareNames(res.Removed[i].Name, res.Removed[j].Name) < 0 })
+	if opts.asJSON {
+		enc := json.NewEncoder(f.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	tw := tabwriter.NewWriter(f.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tREAD-ONLY\tCONCURRENCY-SAFE\tDEFERRED\tUSER-INTERACTION\tDESCRIPTION")
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "-"
+	}
+	for _, t := range res.Tools {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.Name, yes(t.ReadOnly), yes(t.ConcurrencySafe), yes(t.Deferred), yes(t.RequiresUserInteraction), t.Summary)
+	}
+	tw.Flush()
+	for _, r := range res.Removed {
+		fmt.Fprintf(f.Out, "not in the pool: %s (%s)\n", r.Name, r.Reason)
+	}
+	return nil
+}
+
+func describeTool(t tool.Tool) listedTool {
+	in := sampleInput(t)
+	return listedTool{
+		Name:                    t.Name(),
+		Aliases:                 t.Aliases(),
+		Summary:                 t.Description(),
+		ReadOnly:                t.IsReadOnly(in),
+		ConcurrencySafe:         t.IsConcurrencySafe(in),
+		Destructive:             t.IsDestructive(in),
+		OpenWorld:               t.IsOpenWorld(in),
+		Deferred:                t.ShouldDefer(),
+		Enabled:                 t.IsEnabled(),
+		RequiresUserInteraction: t.RequiresUserInteraction(),
+		MCP:                     t.IsMCP(),
+	}
+}
+
+func removalReason(f *Factory, pc *permission.Context, t tool.Tool) string {
+	if r := pc.ToolWideRule(permission.Deny, t.Name()); r != nil {
+		return "denied by " + r.Describe()
+	}
+	if !t.IsEnabled() {
+		return "disabled"
+	}
+	if f.Getenv("REINS_SIMPLE") != "" {
+		return "REINS_SIMPLE keeps only Bash, Read and Edit"
+	}
+	return "not offered to the model"
+}
+
+// sampleInput decodes the smallest input the tool's schema accepts, so that input-dependent
+// flags can be shown. It returns nil when none is found (the flags then read false).
+func sampleInput(t tool.Tool) any {
+	var schema map[string]any
+	if err := json.Unmarshal(t.InputSchema(), &schema); err != nil {
+		return nil
+	}
+	raw, err := json.Marshal(sampleValue(schema))
+	if err != nil {
+		return nil
+	}
+	in, err := t.Decode(raw)
+	if err != nil {
+		return nil
+	}
+	return in
+}
+
+func sampleValue(s map[string]any) any {
+	if enum, ok := s["enum"].([]any); ok && len(enum) > 0 {
+		return enum[0]
+	}
+	num := func(k string) int {
+		f, _ := s[k].(float64)
+		return int(f)
+	}
+	switch s["type"] {
+	case "string":
+		return strings.Repeat("x", num("minLength"))
+	case "integer", "number":
+		return num("minimum")
+	case "boolean":
+		return false
+	case "array":
+		items, _ := s["items"].(map[string]any)
+		out := []any{}
+		for i := range num("minItems") {
+			v := sampleValue(items)
+			if m, ok := v.(map[string]any); ok {
+				// Items often must differ (unique labels): vary every string field.
+				for k, x := range m {
+					if str, ok := x.(string); ok {
+						m[k] = str + strconv.Itoa(i)
+					}
+				}
+			}
+			out = append(out, v)
+		}
+		return out
+	}
+	obj := map[string]any{}
+	props, _ := s["properties"].(map[string]any)
+	req, _ := s["required"].([]any)
+	for _, r := range req {
+		name, _ := r.(string)
+		if p, ok := props[name].(map[string]any); ok {
+			obj[name] = sampleValue(p)
+		}
+	}
+	return obj
+}
+
+// ---- reins tool run ----
+
+type toolRunOptions struct {
+	perm  permFlags
+	input string
+}
+
+// runResult is what `tool run` prints: the tool_result block, with the tool's structured output.
+type runResult struct {
+	Type    string         `json:"type"`
+	Tool    string         `json:"tool"`
+	Content []tool.Content `json:"content"`
+	IsError bool           `json:"is_error,omitempty"`
+	Output  any            `json:"output,omitempty"`
+}
+
+func newCmdToolRun(f *Factory) *cobra.Command {
+	opts := &toolRunOptions{}
+	cmd := &cobra.Command{
+		Use:   "run NAME --input JSON",
+		Short: "Run one tool call: schema validation, ValidateInput, permission decision, call",
+		Long: `Runs one call of a built-in tool in the current folder, the way the agent loop runs it:
+the input is checked against the tool's schema, then by the tool itself, then the permission
+engine decides with every settings source and the given flags, and only then the tool runs.
+
+Progress goes to standard error; the tool_result goes to standard output as JSON. When the
+decision is ask, the question is put to you if standard input is a terminal (y/n; the
+questions themselves for AskUserQuestion); otherwise the call is refused with the ask message.
+
+Exit codes: 0 the call succeeded, 3 the tool_result is an error (invalid input, failed
+validation, failed call), 4 the call was denied or not approved, 2 usage, 1 reins itself
+failed (for example an invalid settings file), 130 interrupted.`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf("tool run takes one tool name, got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTool(cmd.Context(), f, opts, args[0])
+		},
+	}
+	cmd.Flags().StringVar(&opts.input, "input", "{}", "the tool input as JSON")
+	opts.perm.register(cmd)
+	return cmd
+}
+
+func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string) error {
+	raw := json.RawMessage(opts.input)
+	if !json.Valid(raw) {
+		return usageErrorf("--input is not valid JSON: %s", opts.input)
+	}
+	penv, err := opts.perm.load(f)
+	if err != nil {
+		return err
+	}
+	for _, w := range penv.warnings {
+		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
+	}
+	state := &sessionState{pc: penv.pc}
+	shell := bash.New(bash.Options{Permissions: state.get})
+	defer shell.Close()
+	base := builtinTools(f, shell)
+	t, ok := tools.Find(base, name)
+	if !ok {
+		return usageErrorf("no such tool: %s (see reins tools list)", name)
+	}
+	if _, ok := tools.Find(tools.Assemble(state.get(), base, nil, f.Getenv), t.Name()); !ok && state.get().ToolWideRule(permission.Deny, t.Name()) == nil {
+		return usageErrorf("%s is not available in this session (%s)", t.Name(), removalReason(f, state.get(), t))
+	}
+
+	env := &tool.Env{
+		Permissions: state.get,
+		UpdatePermissions: func(_ context.Context, updates ...permission.Update) error {
+			before := state.get().Mode()
+			pc, err := state.apply(updates...)
+			if err != nil {
+				return err
+			}
+			if pc.Mode() != before {
+				fmt.Fprintf(f.ErrOut, "reins: permission mode is now %s\n", pc.Mode())
+			}
+			return nil
+		},
+		Progress: func(p tool.Progress) {
+			if p.Message != "" {
+				fmt.Fprintf(f.ErrOut, "reins: %s: %s\n", t.Name(), p.Message)
+			}
+		},
+		Files:  tool.NewFileState(),
+		Values: map[any]any{},
+	}
+	in, err := t.Decode(raw)
+	if err != nil {
+		return finishRun(f, t, tool.ErrorResult(tool.UseError(err.Error())))
+	}
+	if err := t.ValidateInput(ctx, in, env); err != nil {
+		return finishRun(f, t, tool.ErrorResult(tool.UseError(err.Error())))
+	}
+
+	var asker permission.Asker
+	if f.IsTerminal != nil && f.IsTerminal() {
+		asker = &terminalAsker{in: bufio.NewReader(f.In), out: f.ErrOut}
+	}
+	var engine permission.Engine
+	d, err := engine.Authorize(ctx, state.get(), t, in, asker)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.ErrOut, "reins: %s %s", d.Behavior, t.Name())
+	if d.Reason != nil {
+		fmt.Fprintf(f.ErrOut, " (%s)", d.Reason)
+	}
+	fmt.Fprintln(f.ErrOut)
+	if d.Behavior != permission.Allow {
+		return finishRun(f, t, tool.ErrorResult(d.Message), exitDenied)
+	}
+	if d.UpdatedInput != nil {
+		in = d.UpdatedInput
+	}
+	res, err := t.Call(ctx, in, env)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		res = tool.ErrorResult(err.Error())
+	}
+	return finishRun(f, t, res)
+}
+
+// finishRun prints the tool_result and picks the exit code: code if given, else ok or tool
+// error.
+func finishRun(f *Factory, t tool.Tool, res tool.Result, code ...int) error {
+	out := runResult{Type: "tool_result", Tool: t.Name(), Content: res.Content, IsError: res.IsError, Output: res.Output}
+	if out.Content == nil {
+		out.Content = []tool.Content{}
+	}
+	enc := json.NewEncoder(f.Out)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	switch {
+	case len(code) > 0:
+		return silentExit(code[0])
+	case res.IsError:
+		return silentExit(exitToolError)
+	}
+	return nil
+}
+
+// rejectMessage is the tool_result of a call the person refused.
+const rejectMessage = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
+
+// terminalAsker puts asks to the person at the terminal.
+type terminalAsker struct {
+	in  *bufio.Reader
+	out io.Writer
+}
+
+func (a *terminalAsker) readLine() (string, error) {
+	line, err := a.in.ReadString('\n')
+	if err != nil && !(errors.Is(err, io.EOF) && line != "") {
+		return "", err
+	}
+	return strings.TrimSpace(line), nil
+}
+
+// Ask shows the ask and reads the answer. When nothing can be read (end of input), nobody is
+// there to answer: the call is refused with the ask message, as without a terminal.
+func (a *terminalAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Decision, error) {
+	reject := permission.Decision{Behavior: permission.Deny, Message: rejectMessage, Reason: &permission.Reason{Type: permission.ReasonOther, Detail: "refused at the prompt"}}
+	unanswered := permission.Decision{Behavior: permission.Deny, Message: req.Decision.Message, Reason: req.Decision.Reason, BlockedPath: req.Decision.BlockedPath}
+	if qs, ok := req.Input.(workflow.AskUserQuestionInput); ok {
+		return a.askQuestions(qs, reject, unanswered)
+	}
+	fmt.Fprintf(a.out, "\n%s\n", req.Decision.Message)
+	if plan, ok := req.Input.(workflow.ExitPlanModeInput); ok && plan.Plan != "" {
+		fmt.Fprintf(a.out, "\n%s\n\n", plan.Plan)
+	} else {
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(req.Input) == nil {
+			fmt.Fprintf(a.out, "%s %s", req.Tool, b.String())
+		}
+	}
+	fmt.Fprint(a.out, "Allow? [y/N] ")
+	line, err := a.readLine()
+	if err != nil {
+		fmt.Fprintln(a.out)
+		return unanswered, nil
+	}
+	switch strings.ToLower(line) {
+	case "y", "yes":
+		return permission.Decision{Behavior: permission.Allow, UpdatedInput: req.Input,
+			Reason: &permission.Reason{Type: permission.ReasonOther, Detail: "approved at the prompt"}}, nil
+	}
+	return reject, nil
+}
+
+// askQuestions shows each question with numbered options and reads the answer: option
+// numbers (several, comma-separated, for multiSelect) or free text. An empty answer declines.
+func (a *terminalAsker) askQuestions(in workflow.AskUserQuestionInput, reject, unanswered permission.Decision) (permission.Decision, error) {
+	answers := map[string]string{}
+	for _, q := range in.Questions {
+		fmt.Fprintf(a.out, "\n[%s] %s\n", q.Header, q.Question)
+		for i, o := range q.Options {
+			fmt.Fprintf(a.out, "  %d. %s", i+1, o.Label)
+			if o.Description != "" {
+				fmt.Fprintf(a.out, " — %s", o.Description)
+			}
+			fmt.Fprintln(a.out)
+		}
+		hint := "number"
+		if q.MultiSelect {
+			hint = "numbers, comma-separated"
+		}
+		fmt.Fprintf(a.out, "Answer (%s, or your own words; empty to decline): ", hint)
+		line, err := a.readLine()
+		if err != nil {
+			fmt.Fprintln(a.out)
+			return unanswered, nil
+		}
+		if line == "" {
+			return reject, nil
+		}
+		answers[q.Question] = pickOptions(q, line)
+	}
+	return permission.Decision{Behavior: permission.Allow, UpdatedInput: workflow.WithAnswers(in, answers),
+		Reason: &permission.Reason{Type: permission.ReasonOther, Detail: "answered at the prompt"}}, nil
+}
+
+// pickOptions turns "1, 3" into the options' labels; anything else is a free-text answer.
+func pickOptions(q workflow.Question, line string) string {
+	var labels []string
+	for _, part := range strings.Split(line, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n < 1 || n > len(q.Options) || (!q.MultiSelect && len(labels) == 1) {
+			return line
+		}
+		labels = append(labels, q.Options[n-1].Label)
+	}
+	return strings.Join(labels, ", ")
+}

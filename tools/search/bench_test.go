@@ -1,0 +1,65 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tool"
+)
+
+// benchTree is the Go source tree: ~11,000 files, ~150 MB.
+func benchTree(b *testing.B) (string, *tool.Env) {
+	dir := filepath.Join(runtime.GOROOT(), "src")
+	pc, err := permission.New(permission.Config{Cwd: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return dir, &tool.Env{Permissions: func() *permission.Context { return pc }}
+}
+
+func benchGrep(b *testing.B, opts Options, input string) {
+	_, env := benchTree(b)
+	g := NewGrep(opts)
+	in, err := g.Decode(json.RawMessage(input))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := g.Call(context.Background(), in, env); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkGrep(b *testing.B) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		b.Fatal("rg not on PATH")
+	}
+	inputs := map[string]string{
+		"literal":   `{"pattern":"errors.New","output_mode":"count"}`,
+		"rare":      `{"pattern":"ZZZ_never_QQQ"}`,
+		"regex":     `{"pattern":"func \\w+\\(ctx context\\.Context","output_mode":"content","head_limit":0}`,
+		"literal-i": `{"pattern":"syntax error","-i":true}`,
+	}
+	for name, in := range inputs {
+		b.Run(name+"/go", func(b *testing.B) { benchGrep(b, Options{}, in) })
+		b.Run(name+"/rg", func(b *testing.B) { benchGrep(b, Options{Ripgrep: rg}, in) })
+	}
+}
+
+func BenchmarkGlob(b *testing.B) {
+	_, env := benchTree(b)
+	g := NewGlob(Options{})
+	in, _ := g.Decode(json.RawMessage(`{"pattern":"**/*_test.go"}`))
+	for b.Loop() {
+		if _, err := g.Call(context.Background(), in, env); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

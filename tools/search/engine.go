@@ -1,0 +1,164 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+)
+
+// outputMode is Grep's output_mode.
+type outputMode string
+
+const (
+	modeFiles   outputMode = "files_with_matches"
+	modeContent outputMode = "content"
+	modeCount   outputMode = "count"
+)
+
+// maxColumns is ripgrep's --max-columns as Claude Code sets it: a printed line longer than
+// this many bytes, its line terminator included, is replaced by a notice.
+const maxColumns = 500
+
+const (
+	omittedMatch   = "[Omitted long matching line]"
+	omittedContext = "[Omitted long context line]"
+)
+
+// query is one search, resolved from the tool input.
+type query struct {
+	pattern     string
+	ignoreCase  bool
+	multiline   bool
+	mode        outputMode
+	lineNumbers bool
+	before      int
+	after       int
+	globs       []string // the glob parameter, split
+	fileType    string
+	// root is the directory searched; when file is set, only root/file is searched and
+	// neither ignore files, globs nor the type apply to it (as for a path given to rg).
+	root string
+	file string
+	// getenv reads HOME and XDG_CONFIG_HOME for the global gitignore.
+	getenv func(string) string
+}
+
+func (q *query) context() bool { return q.mode == modeContent && (q.before > 0 || q.after > 0) }
+
+// lineKind says how a content line is printed: ':' after a match's path and line number,
+// '-' after a context line's, and kindSep for the "--" between non-adjacent groups.
+type lineKind byte
+
+const (
+	kindSep     lineKind = 0
+	kindMatch   lineKind = ':'
+	kindContext lineKind = '-'
+)
+
+// outLine is one printed line of content mode, without its path.
+type outLine struct {
+	kind lineKind
+	num  int
+	text string
+}
+
+// fileResult is what one file contributed. Files without matches have no result.
+type fileResult struct {
+	rel   string    // slash-separated, relative to the query root
+	lines []outLine // content mode
+	count int       // count mode: matching lines (multiline: matches, joined per line)
+}
+
+// engine runs a query. Both engines return the same results for the same query and tree,
+// in any order; the caller sorts them.
+type engine interface {
+	name() string
+	search(ctx context.Context, q *query) ([]*fileResult, error)
+}
+
+// lookaround and backreferences are the constructs people bring from PCRE most often; Go's
+// regexp rejects them with a terse message, ripgrep's default engine rejects them too.
+var (
+	lookaroundRE = regexp.MustCompile(`\(\?<?[=!]`)
+	backrefRE    = regexp.MustCompile(`\\[1-9]|\\k<`)
+)
+
+// regexpFlags returns the Go flag prefix for a query: line anchors always (ripgrep's
+// default), case folding with -i, and "." matching newlines in multiline mode.
+func regexpFlags(ignoreCase, multiline bool) string {
+	f := "(?m"
+	if ignoreCase {
+		f += "i"
+	}
+	if multiline {
+		f += "s"
+	}
+	return f + ")"
+}
+
+// validatePattern checks a pattern before anything runs and explains what is wrong in the
+// terms a model can act on.
+func validatePattern(pattern string, ignoreCase, multiline bool) error {
+	if lookaroundRE.MatchString(pattern) {
+		return fmt.Errorf("Invalid regular expression %q: look-around, including look-ahead and look-behind, is not supported. Match the surrounding text instead, or search more broadly and narrow the results", pattern)
+	}
+	_, err := regexp.Compile(pattern)
+	if err == nil {
+		_, err = regexp.Compile(regexpFlags(ignoreCase, multiline) + pattern)
+	}
+	if err != nil {
+		if backrefRE.MatchString(pattern) {
+			return fmt.Errorf("Invalid regular expression %q: backreferences are not supported", pattern)
+		}
+		msg := err.Error()
+		if se, ok := err.(*syntax.Error); ok {
+			msg = fmt.Sprintf("%s: `%s`", se.Code, se.Expr)
+		}
+		return fmt.Errorf("Invalid regular expression %q: %s", pattern, msg)
+	}
+	if !multiline && hasLiteralNewline(pattern) {
+		return fmt.Errorf(`Invalid regular expression %q: the literal "\n" is not allowed in a regex unless multiline is true`, pattern)
+	}
+	return nil
+}
+
+// hasLiteralNewline reports whether a pattern spells out a newline character, which can
+// never match inside a single line (ripgrep refuses such patterns outside multiline mode).
+func hasLiteralNewline(pattern string) bool {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	found := false
+	var visit func(r *syntax.Regexp)
+	visit = func(r *syntax.Regexp) {
+		if r.Op == syntax.OpLiteral && strings.ContainsRune(string(r.Rune), '\n') {
+			found = true
+		}
+		for _, s := range r.Sub {
+			visit(s)
+		}
+	}
+	visit(re)
+	return found
+}
+
+// splitGlobs splits the glob parameter the way Claude Code does: on whitespace, then on
+// commas unless the piece holds a {a,b} alternation.
+func splitGlobs(s string) []string {
+	var out []string
+	for _, raw := range strings.Fields(s) {
+		if strings.Contains(raw, "{") && strings.Contains(raw, "}") {
+			out = append(out, raw)
+			continue
+		}
+		for _, p := range strings.Split(raw, ",") {
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,574 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"regexp"
+	"regexp/syntax"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// goEngine is the built-in engine: a parallel walk with ripgrep's filters and a search that
+// reproduces ripgrep's output line for line.
+type goEngine struct {
+	workers int
+}
+
+func (goEngine) name() string { return "go" }
+
+func (e goEngine) search(ctx context.Context, q *query) ([]*fileResult, error) {
+	m, err := compileMatcher(q.pattern, q.ignoreCase, q.multiline)
+	if err != nil {
+		return nil, err
+	}
+	workers := e.workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	scratch := make([][]byte, workers)
+	if q.file != "" {
+		r := m.searchPath(q, q.file, filepath.Join(q.root, q.file), &scratch[0])
+		if r == nil {
+			return nil, nil
+		}
+		return []*fileResult{r}, nil
+	}
+	ov, err := newOverrides(append(vcsExclusions(), q.globs...))
+	if err != nil {
+		return nil, err
+	}
+	types, err := newTypeFilter(q.fileType)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		mu      sync.Mutex
+		results []*fileResult
+	)
+	cfg := walkConfig{root: q.root, ignoreFiles: true, overrides: ov, types: types, getenv: q.getenv, workers: workers}
+	err = walk(ctx, cfg, func(worker int, f fileEntry) {
+		if r := m.searchPath(q, f.rel, f.abs, &scratch[worker]); r != nil {
+			mu.Lock()
+			results = append(results, r)
+			mu.Unlock()
+		}
+	})
+	return results, err
+}
+
+// matcher finds matches of one pattern. The regexp is compiled with line anchors ((?m)), so
+// a search of the whole buffer finds every candidate a line-by-line search would; literal
+// patterns skip the regexp altogether.
+type matcher struct {
+	re        *regexp.Regexp
+	lit       []byte // case-sensitive literal
+	fold      []byte // ASCII literal searched case-insensitively (lower case)
+	multiline bool
+	// matchesNL reports whether a match can contain a newline. In multiline mode ripgrep
+	// counts matches when it can, and matching lines when it cannot (it then searches line
+	// by line).
+	matchesNL bool
+	// req is a literal every match contains (lower-case ASCII searched ignoring case when
+	// reqFold), used to skip to the few lines worth running the regexp on; nil if none.
+	req     []byte
+	reqFold bool
+}
+
+func compileMatcher(pattern string, ignoreCase, multiline bool) (*matcher, error) {
+	re, err := regexp.Compile(regexpFlags(ignoreCase, multiline) + pattern)
+	if err != nil {
+		return nil, err
+	}
+	m := &matcher{re: re, multiline: multiline}
+	if multiline {
+		m.matchesNL = canMatchNewline(regexpFlags(ignoreCase, multiline) + pattern)
+	}
+	if lit, ok := literalOf(pattern); ok && lit != "" {
+		switch {
+		case !ignoreCase:
+			m.lit = []byte(lit)
+		case foldableASCII(lit):
+			m.fold = bytes.ToLower([]byte(lit))
+		}
+	}
+	if m.lit == nil && m.fold == nil {
+		if re, err := syntax.Parse(regexpFlags(ignoreCase, multiline)+pattern, syntax.Perl); err == nil {
+			m.req, m.reqFold = requiredLiteral(re.Simplify())
+		}
+	}
+	return m, nil
+}
+
+// requiredLiteral finds a literal that every match of re contains: the best literal of the
+// parts a match cannot skip. Case-folded literals are cut to their longest run that folds
+// to ASCII only (see foldableASCII), so a byte-wise case-insensitive search finds them.
+func requiredLiteral(re *syntax.Regexp) ([]byte, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase == 0 {
+			return []byte(string(re.Rune)), false
+		}
+		best := ""
+		for _, run := range strings.FieldsFunc(string(re.Rune), func(r rune) bool { return !foldableASCII(string(r)) }) {
+			if len(run) > len(best) {
+				best = run
+			}
+		}
+		if best == "" {
+			return nil, false
+		}
+		return bytes.ToLower([]byte(best)), true
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiteral(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredLiteral(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best []byte
+		var fold bool
+		for _, sub := range re.Sub {
+			if l, f := requiredLiteral(sub); len(l) > len(best) {
+				best, fold = l, f
+			}
+		}
+		return best, fold
+	}
+	return nil, false
+}
+
+// indexReq finds the required literal at or after from, or returns -1.
+func (m *matcher) indexReq(buf []byte, from int) int {
+	var i int
+	if m.reqFold {
+		i = foldIndex(buf[from:], m.req)
+	} else {
+		i = bytes.Index(buf[from:], m.req)
+	}
+	if i < 0 {
+		return -1
+	}
+	return from + i
+}
+
+// literalOf reports whether a pattern matches exactly one fixed string, and which.
+func literalOf(pattern string) (string, bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	re = re.Simplify()
+	if re.Op != syntax.OpLiteral || re.Flags&syntax.FoldCase != 0 {
+		return "", false
+	}
+	return string(re.Rune), true
+}
+
+// canMatchNewline reports whether some match of the pattern contains a newline byte.
+func canMatchNewline(pattern string) bool {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return true
+	}
+	var can func(r *syntax.Regexp) bool
+	can = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpAnyChar:
+			return true
+		case syntax.OpLiteral:
+			for _, c := range r.Rune {
+				if c == '\n' {
+					return true
+				}
+			}
+		case syntax.OpCharClass:
+			for i := 0; i+1 < len(r.Rune); i += 2 {
+				if r.Rune[i] <= '\n' && '\n' <= r.Rune[i+1] {
+					return true
+				}
+			}
+		}
+		for _, s := range r.Sub {
+			if can(s) {
+				return true
+			}
+		}
+		return false
+	}
+	return can(re)
+}
+
+// foldableASCII reports whether case-insensitive matching of s can be done byte by byte:
+// ASCII only, and without k or s, whose Unicode case folds include the Kelvin sign and the
+// long s, which regexp (and ripgrep) also match.
+func foldableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+		if s[i] >= utf8.RuneSelf || c == 'k' || c == 's' {
+			return false
+		}
+	}
+	return true
+}
+
+// find returns the next candidate match at or after from.
+func (m *matcher) find(buf []byte, from int) (start, end int, ok bool) {
+	switch {
+	case m.lit != nil:
+		i := bytes.Index(buf[from:], m.lit)
+		if i < 0 {
+			return 0, 0, false
+		}
+		return from + i, from + i + len(m.lit), true
+	case m.fold != nil:
+		i := foldIndex(buf[from:], m.fold)
+		if i < 0 {
+			return 0, 0, false
+		}
+		return from + i, from + i + len(m.fold), true
+	}
+	loc := m.re.FindIndex(buf[from:])
+	if loc == nil {
+		return 0, 0, false
+	}
+	return from + loc[0], from + loc[1], true
+}
+
+// foldIndex finds the ASCII needle (lower case) in s ignoring ASCII case. It scans for the
+// needle's first byte in each case with IndexByte, which is vectorised, remembering where
+// the next occurrence of each case is so that no byte is scanned twice.
+func foldIndex(s, needle []byte) int {
+	n := len(needle)
+	if len(s) < n {
+		return -1
+	}
+	end := len(s) - n + 1 // candidates start before end
+	lo := needle[0]
+	up := lo
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - 'a' + 'A'
+	}
+	next := func(from int, c byte) int {
+		if j := bytes.IndexByte(s[from:end], c); j >= 0 {
+			return from + j
+		}
+		return -1
+	}
+	nl, nu := -2, -2 // next occurrence of each case at or after i: -1 none, -2 not yet known
+	if up == lo {
+		nu = -1
+	}
+	for i := 0; i < end; {
+		if nl != -1 && nl < i {
+			nl = next(i, lo)
+		}
+		if nu != -1 && nu < i {
+			nu = next(i, up)
+		}
+		switch {
+		case nl < 0 && nu < 0:
+			return -1
+		case nu < 0 || (nl >= 0 && nl < nu):
+			i = nl
+		default:
+			i = nu
+		}
+		if equalFoldASCII(s[i:i+n], needle) {
+			return i
+		}
+		i++
+	}
+	return -1
+}
+
+func equalFoldASCII(s, lower []byte) bool {
+	for i, c := range s {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// span is a run of matched lines: [start, end) in bytes, from the start of its first line to
+// the newline that ends its last line (or the end of the buffer).
+type span struct {
+	start, end int
+}
+
+// searchPath searches one file and returns its result, or nil when nothing matched or the
+// file cannot be read or is binary.
+func (m *matcher) searchPath(q *query, rel, abs string, scratch *[]byte) (r *fileResult) {
+	data, release, err := loadFile(abs, scratch)
+	if err != nil {
+		return nil
+	}
+	defer release()
+	// A mapped file truncated underneath us faults; that file is skipped, not the program.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if recover() != nil {
+			r = nil
+		}
+	}()
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil
+	}
+	return m.searchBuffer(q, rel, data)
+}
+
+// atEOF reports whether position p is past the last line of buf: the empty "line" after a
+// final newline, or anywhere in an empty buffer, is not a line.
+func atEOF(buf []byte, p int) bool {
+	return p >= len(buf) && (len(buf) == 0 || buf[len(buf)-1] == '\n')
+}
+
+func lineEnd(buf []byte, p int) int {
+	if i := bytes.IndexByte(buf[p:], '\n'); i >= 0 {
+		return p + i
+	}
+	return len(buf)
+}
+
+// found is what a search of one buffer found.
+type found struct {
+	// spans are the matched lines. In line mode each span is one line; in multiline mode a
+	// span covers every line a match touches, and matches that share a line join one span.
+	spans []span
+	// count is ripgrep's count: matching lines, or in multiline mode with a pattern that can
+	// match a newline, matches.
+	count int
+	// eof and eofLine report an empty multiline match at the very end of the buffer, which
+	// ripgrep (13) does not count, but still shows in content mode: after a final newline it
+	// is on no line and only its before-context is printed (eof); otherwise the last line is
+	// printed as a match (eofLine).
+	eof, eofLine bool
+}
+
+// atEnd records an empty multiline match at the end of buf.
+func (f *found) atEnd(buf []byte) {
+	switch {
+	case len(buf) == 0:
+	case buf[len(buf)-1] == '\n':
+		f.eof = true
+	default:
+		f.eofLine = true
+	}
+}
+
+// search finds the matches of buf. stopAfterFirst ends the search at the first match
+// (files_with_matches mode).
+func (m *matcher) search(buf []byte, stopAfterFirst bool) found {
+	var f found
+	if m.req != nil {
+		if m.indexReq(buf, 0) < 0 {
+			return f
+		}
+		if !m.multiline || !m.matchesNL {
+			// Run the regexp only on the lines that hold the required literal.
+			for pos := 0; pos < len(buf); {
+				i := m.indexReq(buf, pos)
+				if i < 0 {
+					break
+				}
+				ls := bytes.LastIndexByte(buf[:i], '\n') + 1
+				le := lineEnd(buf, i)
+				if m.re.Match(buf[ls:le]) {
+					f.spans = append(f.spans, span{ls, le})
+					if stopAfterFirst {
+						break
+					}
+				}
+				pos = le + 1
+			}
+			f.count = len(f.spans)
+			return f
+		}
+	}
+	if !m.multiline || !m.matchesNL {
+		for pos := 0; pos < len(buf); {
+			s, e, ok := m.find(buf, pos)
+			if ok && m.multiline && s == len(buf) {
+				f.atEnd(buf)
+				break
+			}
+			if !ok || atEOF(buf, s) {
+				break
+			}
+			ls := bytes.LastIndexByte(buf[:s], '\n') + 1
+			le := lineEnd(buf, s)
+			if e > le && !m.re.Match(buf[ls:le]) {
+				// The candidate crossed a line boundary (\s or [^x] can match a newline in
+				// the whole buffer); the line itself does not match.
+				pos = le + 1
+				continue
+			}
+			f.spans = append(f.spans, span{ls, le})
+			if stopAfterFirst {
+				break
+			}
+			pos = le + 1
+		}
+		f.count = len(f.spans)
+		return f
+	}
+	add := func(s, e int) bool {
+		if s == len(buf) {
+			f.atEnd(buf)
+			return false
+		}
+		f.count++
+		last := max(s, e-1)
+		ls := bytes.LastIndexByte(buf[:s], '\n') + 1
+		le := lineEnd(buf, min(last, len(buf)))
+		if n := len(f.spans); n > 0 && ls <= f.spans[n-1].end {
+			f.spans[n-1].end = max(f.spans[n-1].end, le)
+			return !stopAfterFirst
+		}
+		f.spans = append(f.spans, span{ls, le})
+		return !stopAfterFirst
+	}
+	if m.lit != nil || m.fold != nil {
+		for pos := 0; pos <= len(buf); {
+			s, e, ok := m.find(buf, pos)
+			if !ok || !add(s, e) {
+				break
+			}
+			pos = e
+		}
+		return f
+	}
+	// The regexp must see the whole buffer: searching from an offset would let (?m)^ match
+	// in the middle of a line.
+	for _, loc := range m.re.FindAllIndex(buf, -1) {
+		if !add(loc[0], loc[1]) {
+			break
+		}
+	}
+	return f
+}
+
+// searchBuffer searches buf, the content of the file rel, and builds its result.
+func (m *matcher) searchBuffer(q *query, rel string, buf []byte) *fileResult {
+	f := m.search(buf, q.mode == modeFiles)
+	eof := f.eof && q.mode == modeContent && q.before > 0
+	if f.eofLine && q.mode == modeContent {
+		ls := bytes.LastIndexByte(buf, '\n') + 1
+		if n := len(f.spans); n > 0 && f.spans[n-1].end == len(buf) {
+			// The last line is already a match.
+		} else {
+			f.spans = append(f.spans, span{ls, len(buf)})
+		}
+	}
+	if len(f.spans) == 0 && !eof {
+		return nil
+	}
+	r := &fileResult{rel: rel}
+	switch q.mode {
+	case modeFiles:
+		return r
+	case modeCount:
+		r.count = f.count
+		return r
+	}
+	r.lines = contentLines(buf, f.spans, eof, q.before, q.after)
+	return r
+}
+
+// lineText is what ripgrep prints for the line [s, e): the line itself, or a notice when it
+// is longer than maxColumns bytes counting its newline.
+func lineText(buf []byte, s, e int, kind lineKind) string {
+	n := e - s
+	if e < len(buf) {
+		n++
+	}
+	if n > maxColumns {
+		if kind == kindMatch {
+			return omittedMatch
+		}
+		return omittedContext
+	}
+	return string(buf[s:e])
+}
+
+// contentLines prints matched lines with before and after context, as ripgrep does: a line
+// that matches is printed as a match even inside another match's context, and "--"
+// separates groups that are not adjacent when context was asked for. eof adds the
+// before-context of an empty match at the end of the buffer (see matchSpans).
+func contentLines(buf []byte, spans []span, eof bool, before, after int) []outLine {
+	var out []outLine
+	lastNum := 0  // number of the last printed line
+	lastEnd := -1 // byte offset of its newline
+	lineNo := 1   // number of the line starting at offset counted
+	counted := 0  // offset up to which newlines are counted
+	numAt := func(off int) int {
+		lineNo += bytes.Count(buf[counted:off], []byte{'\n'})
+		counted = off
+		return lineNo
+	}
+	ctx := before > 0 || after > 0
+	if eof {
+		spans = append(spans, span{start: len(buf), end: -1})
+	}
+	for i, sp := range spans {
+		first := numAt(sp.start)
+		// Before context: walk back from the span, not past what is already printed.
+		type line struct{ s, e int }
+		var pre []line
+		s := sp.start
+		for k := 0; k < before && s > 0 && s-1 > lastEnd; k++ {
+			ps := bytes.LastIndexByte(buf[:s-1], '\n') + 1
+			pre = append(pre, line{ps, s - 1})
+			s = ps
+		}
+		startNum := first - len(pre)
+		if ctx && len(out) > 0 && startNum > lastNum+1 {
+			out = append(out, outLine{kind: kindSep})
+		}
+		for k := len(pre) - 1; k >= 0; k-- {
+			out = append(out, outLine{kind: kindContext, num: first - 1 - k, text: lineText(buf, pre[k].s, pre[k].e, kindContext)})
+		}
+		if sp.end < 0 {
+			break // the end-of-buffer match has no line of its own
+		}
+		// The span's lines.
+		num := first
+		for ls := sp.start; ; {
+			le := lineEnd(buf, ls)
+			if le > sp.end {
+				le = sp.end
+			}
+			out = append(out, outLine{kind: kindMatch, num: num, text: lineText(buf, ls, le, kindMatch)})
+			lastNum, lastEnd = num, le
+			if le >= sp.end {
+				break
+			}
+			ls = le + 1
+			num++
+		}
+		// After context, up to the next span.
+		limit := len(buf)
+		if i+1 < len(spans) {
+			limit = spans[i+1].start
+		}
+		for k := 0; k < after; k++ {
+			ls := lastEnd + 1
+			if ls >= limit || atEOF(buf, ls) {
+				break
+			}
+			le := lineEnd(buf, ls)
+			lastNum++
+			out = append(out, outLine{kind: kindContext, num: lastNum, text: lineText(buf, ls, le, kindContext)})
+			lastEnd = le
+		}
+	}
+	return out
+}

@@ -1,0 +1,252 @@
+package search
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// rgEngine runs ripgrep. It asks for output it can parse without ambiguity (NUL after every
+// path, a NUL-marked separator after line numbers) and regroups it per file, because a
+// parallel rg prints files in whatever order they finish.
+type rgEngine struct {
+	path string
+	env  []string // nil: the process environment
+}
+
+// rgEnv is the environment rg runs with when the tool reads its environment through a
+// function: the process environment with HOME and XDG_CONFIG_HOME taken from getenv, so that
+// rg finds the same global gitignore as the Go engine.
+func rgEnv(getenv func(string) string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
+			env = append(env, kv)
+		}
+	}
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME"} {
+		if v := getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+func (rgEngine) name() string { return "rg" }
+
+// rgArgs builds the command line. Flags that change ripgrep's defaults are spelled out
+// (--no-config ignores a user's RIPGREP_CONFIG_PATH, which would change the output), and a
+// file type's globs are pinned so the type means the same as in the Go engine.
+func rgArgs(q *query) ([]string, error) {
+	args := []string{"--no-config", "--no-heading", "--color", "never", "--no-messages", "--hidden"}
+	for _, g := range vcsExclusions() {
+		args = append(args, "--glob", g)
+	}
+	args = append(args, "--max-columns", strconv.Itoa(maxColumns))
+	if q.multiline {
+		args = append(args, "-U", "--multiline-dotall")
+	}
+	if q.ignoreCase {
+		args = append(args, "-i")
+	}
+	switch q.mode {
+	case modeFiles:
+		args = append(args, "--files-with-matches", "--null")
+	case modeCount:
+		args = append(args, "--count", "--null", "--with-filename")
+	default:
+		args = append(args, "--with-filename", `--field-match-separator=\x00:`, `--field-context-separator=\x00-`)
+		if q.lineNumbers {
+			args = append(args, "-n")
+		} else {
+			args = append(args, "-N")
+		}
+		if q.before > 0 {
+			args = append(args, "-B", strconv.Itoa(q.before))
+		}
+		if q.after > 0 {
+			args = append(args, "-A", strconv.Itoa(q.after))
+		}
+	}
+	if q.fileType != "" {
+		globs, err := typeGlobs(q.fileType)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--type-clear", q.fileType)
+		for _, g := range globs {
+			args = append(args, "--type-add", q.fileType+":"+g)
+		}
+		args = append(args, "--type", q.fileType)
+	}
+	for _, g := range q.globs {
+		args = append(args, "--glob", g)
+	}
+	target := "."
+	if q.file != "" {
+		target = q.file
+	}
+	return append(args, "-e", q.pattern, "--", target), nil
+}
+
+func (e rgEngine) search(ctx context.Context, q *query) ([]*fileResult, error) {
+	args, err := rgArgs(q)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, e.path, args...)
+	cmd.Dir = q.root
+	cmd.Env = e.env
+	var stderr bytes.Buffer
+	cmd.Stderr = &limitedWriter{w: &stderr, n: 8 << 10}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("running rg: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("running rg: %w", err)
+	}
+	results, perr := parseRg(bufio.NewReaderSize(out, 64<<10), q)
+	if perr != nil {
+		io.Copy(io.Discard, out)
+	}
+	werr := cmd.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if perr != nil {
+		return nil, fmt.Errorf("reading rg output: %w", perr)
+	}
+	var ee *exec.ExitError
+	switch {
+	case werr == nil:
+	case errors.As(werr, &ee) && ee.ExitCode() == 1:
+		// No match.
+	case errors.As(werr, &ee) && ee.ExitCode() == 2 && stderr.Len() == 0:
+		// Unreadable files or folders (their messages are off); the rest was searched.
+	default:
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = werr.Error()
+		}
+		return nil, fmt.Errorf("rg: %s", msg)
+	}
+	return results, nil
+}
+
+// parseRg reads rg's output for q's mode.
+func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
+	var (
+		results []*fileResult
+		byPath  = map[string]*fileResult{}
+	)
+	get := func(p string) *fileResult {
+		p = strings.TrimPrefix(p, "./")
+		if f := byPath[p]; f != nil {
+			return f
+		}
+		f := &fileResult{rel: p}
+		byPath[p] = f
+		results = append(results, f)
+		return f
+	}
+	if q.mode == modeFiles {
+		for {
+			p, err := r.ReadString(0)
+			if p = strings.TrimSuffix(p, "\x00"); p != "" {
+				get(p)
+			}
+			if err == io.EOF {
+				return results, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var cur *fileResult
+	pendingSep := false
+	for {
+		line, err := r.ReadString('\n')
+		if line != "" {
+			line = strings.TrimSuffix(line, "\n")
+			if line == "--" {
+				pendingSep = true
+			} else if err := parseRgLine(line, q, get, &cur, &pendingSep); err != nil {
+				return nil, err
+			}
+		}
+		if err == io.EOF {
+			return results, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// parseRgLine parses one line of count or content output. A "--" printed between two lines
+// of the same file belongs to that file; one printed between files is dropped (the caller
+// re-creates those after sorting).
+func parseRgLine(line string, q *query, get func(string) *fileResult, cur **fileResult, pendingSep *bool) error {
+	path, rest, ok := strings.Cut(line, "\x00")
+	if !ok {
+		return fmt.Errorf("unexpected line %q", line)
+	}
+	f := get(path)
+	if q.mode == modeCount {
+		n, err := strconv.Atoi(rest)
+		if err != nil {
+			return fmt.Errorf("unexpected count line %q", line)
+		}
+		f.count += n
+		return nil
+	}
+	if *pendingSep && *cur == f {
+		f.lines = append(f.lines, outLine{kind: kindSep})
+	}
+	*pendingSep = false
+	*cur = f
+	if rest == "" {
+		return fmt.Errorf("unexpected line %q", line)
+	}
+	kind := lineKind(rest[0])
+	rest = rest[1:]
+	l := outLine{kind: kind}
+	if q.lineNumbers {
+		num, text, ok := strings.Cut(rest, "\x00")
+		if !ok || len(text) == 0 {
+			return fmt.Errorf("unexpected line %q", line)
+		}
+		n, err := strconv.Atoi(num)
+		if err != nil {
+			return fmt.Errorf("unexpected line %q", line)
+		}
+		l.num, rest = n, text[1:]
+	}
+	l.text = rest
+	f.lines = append(f.lines, l)
+	return nil
+}
+
+// limitedWriter keeps the first n bytes written to it and drops the rest.
+type limitedWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitedWriter) Write(p []byte) (int, error) {
+	if l.n > 0 {
+		k := min(len(p), l.n)
+		l.w.Write(p[:k])
+		l.n -= k
+	}
+	return len(p), nil
+}

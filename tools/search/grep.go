@@ -1,0 +1,365 @@
+package search
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/internal/schemax"
+)
+
+// GrepName is the Grep tool's name.
+const GrepName = "Grep"
+
+// defaultHeadLimit is how many lines, files or count entries Grep returns when head_limit is
+// not given.
+const defaultHeadLimit = 250
+
+// GrepInput is the Grep tool's input, with Claude Code's field names.
+type GrepInput struct {
+	Pattern     string `json:"pattern" jsonschema:"The regular expression to search file contents for"`
+	Path        string `json:"path,omitempty" jsonschema:"File or directory to search in. Defaults to the current working directory"`
+	Glob        string `json:"glob,omitempty" jsonschema:"Only search files matching this glob, e.g. \"*.js\" or \"*.{ts,tsx}\"; several globs may be separated by spaces or commas"`
+	OutputMode  string `json:"output_mode,omitempty" jsonschema:"\"content\" shows matching lines (honours -A/-B/-C, -n and head_limit), \"files_with_matches\" lists matching files (the default), \"count\" shows the number of matching lines per file"`
+	Before      *int   `json:"-B,omitempty" jsonschema:"Number of lines to show before each match (content mode only)"`
+	After       *int   `json:"-A,omitempty" jsonschema:"Number of lines to show after each match (content mode only)"`
+	C           *int   `json:"-C,omitempty" jsonschema:"Number of lines to show before and after each match (content mode only)"`
+	Context     *int   `json:"context,omitempty" jsonschema:"Same as -C; wins over -C, -A and -B"`
+	LineNumbers *bool  `json:"-n,omitempty" jsonschema:"Show line numbers (content mode only). Defaults to true"`
+	IgnoreCase  bool   `json:"-i,omitempty" jsonschema:"Search case-insensitively"`
+	Type        string `json:"type,omitempty" jsonschema:"File type to search (ripgrep's --type), e.g. js, py, go, rust. More efficient than glob for standard file types"`
+	HeadLimit   *int   `json:"head_limit,omitempty" jsonschema:"Return only the first N lines, files or count entries (after offset). Defaults to 250; 0 means no limit"`
+	Offset      int    `json:"offset,omitempty" jsonschema:"Skip the first N lines, files or count entries before applying head_limit. Defaults to 0"`
+	Multiline   bool   `json:"multiline,omitempty" jsonschema:"Let patterns span lines and . match newlines. Defaults to false"`
+}
+
+// GrepOutput is Grep's structured result.
+type GrepOutput struct {
+	Mode          string   `json:"mode"`
+	NumFiles      int      `json:"numFiles"`
+	Filenames     []string `json:"filenames"`
+	Content       string   `json:"content,omitempty"`
+	NumLines      int      `json:"numLines,omitempty"`
+	NumMatches    int      `json:"numMatches,omitempty"`
+	AppliedLimit  *int     `json:"appliedLimit,omitempty"`
+	AppliedOffset int      `json:"appliedOffset,omitempty"`
+	Engine        string   `json:"engine"`
+	DurationMs    int64    `json:"durationMs"`
+}
+
+const grepPrompt = `A content search tool built on ripgrep.
+
+- Use Grep for every content search. Do not run grep or rg through Bash: this tool has the right permissions and its output is sized for you.
+- Takes a full regular expression (Rust/RE2 syntax), e.g. "log.*Error" or "func\s+\w+". Look-around and backreferences are not supported.
+- Literal braces need escaping: search for "interface\{\}" to find interface{} in Go code.
+- Narrow the files with the glob parameter (e.g. "*.js", "**/*.tsx") or the type parameter (e.g. "js", "py", "rust").
+- Output modes: "files_with_matches" (the default) lists the files, newest first; "content" shows the matching lines with their file and line number; "count" shows how many lines matched per file.
+- Patterns match within a single line. To match across lines (e.g. "struct \{[\s\S]*?field"), set multiline: true.
+- Results stop at head_limit (250 by default); use offset to page through more. .gitignore'd files and version-control folders are skipped; hidden files are searched.
+- For open-ended searches that may take several rounds of globbing and grepping, plan them step by step.`
+
+// NewGrep returns the Grep tool.
+func NewGrep(opts Options) tool.Tool {
+	g := &grepTool{opts: opts}
+	if opts.Ripgrep != "" {
+		e := rgEngine{path: opts.Ripgrep}
+		if opts.Getenv != nil {
+			e.env = rgEnv(opts.Getenv)
+		}
+		g.engine = e
+	} else {
+		g.engine = goEngine{workers: opts.Workers}
+	}
+	return tool.Build(tool.Def[GrepInput]{
+		Name:        GrepName,
+		SearchHint:  "search file contents with regular expressions (ripgrep)",
+		Description: "Search file contents with a regular expression",
+		Prompt:      grepPrompt,
+		Schema: schemax.For[GrepInput](func(s *jsonschema.Schema) {
+			schemax.Enum(s.Properties["output_mode"], string(modeContent), string(modeFiles), string(modeCount))
+			for _, k := range []string{"-A", "-B", "-C", "context", "head_limit", "offset"} {
+				s.Properties[k].Minimum = schemax.Ptr(0.0)
+			}
+		}),
+		Validate:         g.validate,
+		CheckPermissions: g.checkPermissions,
+		ReadOnly:         func(GrepInput) bool { return true },
+		ConcurrencySafe:  func(GrepInput) bool { return true },
+		Paths:            func(in GrepInput) []string { return []string{cmp.Or(in.Path, ".")} },
+		UserFacingName:   func(GrepInput) string { return "Search" },
+		Call:             g.call,
+	})
+}
+
+type grepTool struct {
+	opts   Options
+	engine engine
+}
+
+func (g *grepTool) validate(ctx context.Context, in GrepInput, env *tool.Env) error {
+	pc, err := permissionsOf(env)
+	if err != nil {
+		return err
+	}
+	if in.Path != "" {
+		abs, err := pc.ResolvePath(in.Path)
+		if err != nil {
+			return fmt.Errorf("Invalid path %q: %v", in.Path, err)
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return fmt.Errorf("Path does not exist: %s. %s", in.Path, cwdNote(pc.Cwd()))
+		}
+	}
+	if err := validatePattern(in.Pattern, in.IgnoreCase, in.Multiline); err != nil {
+		return err
+	}
+	if in.Type != "" {
+		if _, err := typeGlobs(in.Type); err != nil {
+			return fmt.Errorf("Unknown file type %q for the type parameter (ripgrep: %v)", in.Type, err)
+		}
+	}
+	if _, err := newOverrides(splitGlobs(in.Glob)); err != nil {
+		return fmt.Errorf("Invalid glob parameter: %v", err)
+	}
+	return nil
+}
+
+func (g *grepTool) checkPermissions(ctx context.Context, pc *permission.Context, in GrepInput) permission.Decision {
+	return pc.CheckRead(ctx, cmp.Or(in.Path, pc.Cwd()))
+}
+
+// contextLines resolves Claude Code's precedence: context, then -C, then -B/-A.
+func contextLines(in GrepInput) (before, after int) {
+	switch {
+	case in.Context != nil:
+		return *in.Context, *in.Context
+	case in.C != nil:
+		return *in.C, *in.C
+	}
+	if in.Before != nil {
+		before = *in.Before
+	}
+	if in.After != nil {
+		after = *in.After
+	}
+	return before, after
+}
+
+func (g *grepTool) call(ctx context.Context, in GrepInput, env *tool.Env) (tool.Result, error) {
+	start := time.Now()
+	pc, err := permissionsOf(env)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	cwd := pc.Cwd()
+	target := cwd
+	if in.Path != "" {
+		if target, err = pc.ResolvePath(in.Path); err != nil {
+			return tool.Result{}, err
+		}
+	}
+	fi, err := os.Stat(target)
+	if err != nil {
+		return tool.ErrorResult(fmt.Sprintf("Path does not exist: %s. %s", cmp.Or(in.Path, target), cwdNote(cwd))), nil
+	}
+	q := &query{
+		pattern:     in.Pattern,
+		ignoreCase:  in.IgnoreCase,
+		multiline:   in.Multiline,
+		mode:        outputMode(cmp.Or(in.OutputMode, string(modeFiles))),
+		lineNumbers: in.LineNumbers == nil || *in.LineNumbers,
+		globs:       splitGlobs(in.Glob),
+		fileType:    in.Type,
+		root:        target,
+		getenv:      g.opts.getenv(),
+	}
+	if q.mode == modeContent {
+		q.before, q.after = contextLines(in)
+	}
+	var results []*fileResult
+	if fi.IsDir() {
+		results, err = g.engine.search(ctx, q)
+	} else {
+		q.root, q.file = filepath.Dir(target), filepath.Base(target)
+		// Both engines skip binary files; a binary file named explicitly is skipped too
+		// rather than reported the way rg reports it ("binary file matches").
+		if !isBinaryFile(target) {
+			results, err = g.engine.search(ctx, q)
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return tool.Result{}, ctx.Err()
+		}
+		return tool.Result{}, err
+	}
+	if denied := readDenied(ctx, pc); denied != nil {
+		results = slices.DeleteFunc(results, func(r *fileResult) bool {
+			return denied(filepath.Join(q.root, filepath.FromSlash(r.rel)))
+		})
+	}
+	out := render(q, results, cwd, in.HeadLimit, in.Offset)
+	out.Engine = g.engine.name()
+	out.DurationMs = time.Since(start).Milliseconds()
+	return tool.Result{Content: []tool.Content{tool.Text(out.text)}, Output: out.GrepOutput}, nil
+}
+
+// isBinaryFile reports whether a file holds a NUL byte, ripgrep's test for binary data.
+func isBinaryFile(path string) bool {
+	var scratch []byte
+	data, release, err := loadFile(path, &scratch)
+	if err != nil {
+		return false
+	}
+	defer release()
+	return bytes.IndexByte(data, 0) >= 0
+}
+
+// rendered is a result's text and structured output.
+type rendered struct {
+	GrepOutput
+	text string
+}
+
+// render sorts the results, applies pagination and formats them as Claude Code does.
+func render(q *query, results []*fileResult, cwd string, headLimit *int, offset int) rendered {
+	display := func(r *fileResult) string {
+		return displayPath(cwd, filepath.Join(q.root, filepath.FromSlash(r.rel)))
+	}
+	out := rendered{GrepOutput: GrepOutput{Mode: string(q.mode), Filenames: []string{}}}
+	switch q.mode {
+	case modeContent:
+		slices.SortFunc(results, func(a, b *fileResult) int { return strings.Compare(a.rel, b.rel) })
+		var lines []string
+		for i, r := range results {
+			if q.context() && i > 0 {
+				lines = append(lines, "--")
+			}
+			prefix := ""
+			if q.file == "" {
+				prefix = display(r)
+			}
+			for _, l := range r.lines {
+				lines = append(lines, formatLine(prefix, l, q.lineNumbers))
+			}
+		}
+		page, limit := paginate(lines, headLimit, offset)
+		content := strings.Join(page, "\n")
+		out.Content, out.NumLines, out.AppliedLimit, out.AppliedOffset = content, len(page), limit, offset
+		text := cmp.Or(content, "No matches found")
+		if info := limitInfo(limit, offset); info != "" {
+			text += "\n\n[Showing results with pagination = " + info + "]"
+		}
+		out.text = text
+	case modeCount:
+		slices.SortFunc(results, func(a, b *fileResult) int { return strings.Compare(a.rel, b.rel) })
+		lines := make([]string, len(results))
+		for i, r := range results {
+			lines[i] = display(r) + ":" + strconv.Itoa(r.count)
+		}
+		page, limit := paginate(lines, headLimit, offset)
+		matches := 0
+		for _, l := range page {
+			n, _ := strconv.Atoi(l[strings.LastIndexByte(l, ':')+1:])
+			matches += n
+		}
+		content := strings.Join(page, "\n")
+		out.Content, out.NumFiles, out.NumMatches, out.AppliedLimit, out.AppliedOffset = content, len(page), matches, limit, offset
+		text := cmp.Or(content, "No matches found")
+		text += fmt.Sprintf("\n\nFound %d total %s across %d %s.", matches, plural(matches, "occurrence", "occurrences"), len(page), plural(len(page), "file", "files"))
+		if info := limitInfo(limit, offset); info != "" {
+			text += " with pagination = " + info
+		}
+		out.text = text
+	default:
+		type entry struct {
+			r     *fileResult
+			mtime time.Time
+		}
+		entries := make([]entry, len(results))
+		for i, r := range results {
+			entries[i].r = r
+			if fi, err := os.Stat(filepath.Join(q.root, filepath.FromSlash(r.rel))); err == nil {
+				entries[i].mtime = fi.ModTime()
+			}
+		}
+		slices.SortFunc(entries, func(a, b entry) int {
+			if c := b.mtime.Compare(a.mtime); c != 0 {
+				return c
+			}
+			return strings.Compare(a.r.rel, b.r.rel)
+		})
+		names := make([]string, len(entries))
+		for i, e := range entries {
+			names[i] = display(e.r)
+		}
+		page, limit := paginate(names, headLimit, offset)
+		out.Filenames, out.NumFiles, out.AppliedLimit, out.AppliedOffset = page, len(page), limit, offset
+		if len(page) == 0 {
+			out.text = "No files found"
+			break
+		}
+		head := fmt.Sprintf("Found %d %s", len(page), plural(len(page), "file", "files"))
+		if info := limitInfo(limit, offset); info != "" {
+			head += " " + info
+		}
+		out.text = head + "\n" + strings.Join(page, "\n")
+	}
+	return out
+}
+
+func formatLine(prefix string, l outLine, numbers bool) string {
+	if l.kind == kindSep {
+		return "--"
+	}
+	var b strings.Builder
+	if prefix != "" {
+		b.WriteString(prefix)
+		b.WriteByte(byte(l.kind))
+	}
+	if numbers {
+		b.WriteString(strconv.Itoa(l.num))
+		b.WriteByte(byte(l.kind))
+	}
+	b.WriteString(l.text)
+	return b.String()
+}
+
+// paginate skips offset items and keeps headLimit of the rest (default 250, 0 = all). The
+// returned limit is set only when items were cut, as Claude Code reports it.
+func paginate(items []string, headLimit *int, offset int) ([]string, *int) {
+	if offset > len(items) {
+		offset = len(items)
+	}
+	rest := items[offset:]
+	limit := defaultHeadLimit
+	if headLimit != nil {
+		limit = *headLimit
+	}
+	if limit == 0 || len(rest) <= limit {
+		return rest, nil
+	}
+	return rest[:limit], &limit
+}
+
+func limitInfo(limit *int, offset int) string {
+	var parts []string
+	if limit != nil {
+		parts = append(parts, "limit: "+strconv.Itoa(*limit))
+	}
+	if offset > 0 {
+		parts = append(parts, "offset: "+strconv.Itoa(offset))
+	}
+	return strings.Join(parts, ", ")
+}
