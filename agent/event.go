@@ -1,0 +1,188 @@
+package agent
+
+import (
+	"sync"
+
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/tool"
+)
+
+// EventType distinguishes the kinds of [Event].
+type EventType int
+
+const (
+	// EventTextDelta carries Text streamed into the text block at Index of the assistant
+	// message being received. Deltas may be merged for a slow subscriber.
+	EventTextDelta EventType = iota + 1
+	// EventAssistant carries a complete assistant message in Response.
+	EventAssistant
+	// EventProgress carries a tool's Progress for the call ToolUseID. Progress may be
+	// coalesced for a slow subscriber.
+	EventProgress
+	// EventToolResults carries the user message of tool results in Message, after every call
+	// of a turn has its result.
+	EventToolResults
+	// EventResult carries the run's final Result. It is the last event of a run.
+	EventResult
+)
+
+func (t EventType) String() string {
+	switch t {
+	case EventTextDelta:
+		return "text_delta"
+	case EventAssistant:
+		return "assistant"
+	case EventProgress:
+		return "progress"
+	case EventToolResults:
+		return "tool_results"
+	case EventResult:
+		return "result"
+	}
+	return "unknown"
+}
+
+// Event is something that happened in a run.
+type Event struct {
+	Type EventType
+	// Index and Text are set for EventTextDelta.
+	Index int
+	Text  string
+	// Response is set for EventAssistant.
+	Response *llm.Response
+	// ToolUseID and Progress are set for EventProgress.
+	ToolUseID string
+	Progress  tool.Progress
+	// Message is set for EventToolResults.
+	Message *llm.Message
+	// Result is set for EventResult.
+	Result *Result
+}
+
+// lossy reports whether the event may be coalesced with a later one.
+func (e Event) lossy() bool { return e.Type == EventProgress || e.Type == EventTextDelta }
+
+// Bus delivers events to subscribers under the contract in the package documentation. The zero
+// value is ready to use; a nil *Bus discards events.
+type Bus struct {
+	mu   sync.Mutex
+	subs []*subscription
+}
+
+// Subscribe calls fn with every event published from now on, on a goroutine of its own. The
+// returned function unsubscribes: it waits until fn has been called with every event published
+// before it, then stops the goroutine. It may be called more than once.
+func (b *Bus) Subscribe(fn func(Event)) (unsubscribe func()) {
+	s := &subscription{fn: fn, wake: make(chan struct{}, 1), done: make(chan struct{}), progress: map[string]int{}}
+	b.mu.Lock()
+	b.subs = append(b.subs, s)
+	b.mu.Unlock()
+	go s.loop()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			b.mu.Lock()
+			for i, x := range b.subs {
+				if x == s {
+					b.subs = append(b.subs[:i:i], b.subs[i+1:]...)
+					break
+				}
+			}
+			b.mu.Unlock()
+			s.close()
+		})
+	}
+}
+
+// Publish queues ev for every subscriber. It never blocks on a subscriber.
+func (b *Bus) Publish(ev Event) {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, s := range b.subs {
+		s.push(ev)
+	}
+}
+
+type subscription struct {
+	fn   func(Event)
+	wake chan struct{}
+	done chan struct{}
+
+	mu     sync.Mutex
+	queue  []Event
+	closed bool
+	// progress maps a tool_use id to the queue index of its undelivered progress event.
+	progress map[string]int
+}
+
+// skipped marks a queue slot whose event was replaced by a newer one.
+const skipped EventType = 0
+
+func (s *subscription) push(ev Event) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	switch ev.Type {
+	case EventProgress:
+		// Drop the older undelivered report and queue the new one at the end, so progress
+		// never jumps ahead of events published between the two.
+		if i, ok := s.progress[ev.ToolUseID]; ok {
+			s.queue[i].Type = skipped
+		}
+		s.progress[ev.ToolUseID] = len(s.queue)
+		s.queue = append(s.queue, ev)
+	case EventTextDelta:
+		if n := len(s.queue); n > 0 && s.queue[n-1].Type == EventTextDelta && s.queue[n-1].Index == ev.Index {
+			s.queue[n-1].Text += ev.Text
+		} else {
+			s.queue = append(s.queue, ev)
+		}
+	default:
+		s.queue = append(s.queue, ev)
+	}
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (s *subscription) loop() {
+	defer close(s.done)
+	for {
+		s.mu.Lock()
+		batch := s.queue
+		s.queue = nil
+		clear(s.progress)
+		closed := s.closed
+		s.mu.Unlock()
+		for _, ev := range batch {
+			if ev.Type != skipped {
+				s.fn(ev)
+			}
+		}
+		if len(batch) > 0 {
+			continue
+		}
+		if closed {
+			return
+		}
+		<-s.wake
+	}
+}
+
+func (s *subscription) close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+	<-s.done
+}

@@ -1,0 +1,334 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tool"
+)
+
+// DefaultMaxConcurrency is the number of concurrency-safe calls run at once when
+// [Agent.MaxConcurrency] is zero.
+const DefaultMaxConcurrency = 10
+
+// Denial is a call the permission engine refused, as listed in the final result.
+type Denial struct {
+	ToolName  string          `json:"tool_name"`
+	ToolUseID string          `json:"tool_use_id"`
+	ToolInput json.RawMessage `json:"tool_input"`
+}
+
+// call is one tool_use block on its way to a result.
+type call struct {
+	use   llm.Block
+	tool  tool.Tool // nil when no tool has the name
+	input any       // decoded input; nil when decoding failed
+	err   error     // decoding error
+	// crashed marks a decoding error that is a panic, already formatted.
+	crashed bool
+	safe    bool // may run in parallel with its neighbours
+
+	result llm.Block
+	denied bool
+}
+
+// turnOutcome is what executing one assistant message produced.
+type turnOutcome struct {
+	results []llm.Block
+	denials []Denial
+	// fatal is an error that ends the run (too many auto-mode denials, a failed asker).
+	fatal error
+}
+
+// executor runs the tool calls of one run.
+type executor struct {
+	tools       map[string]tool.Tool
+	engine      *permission.Engine
+	asker       permission.Asker
+	perms       *Permissions
+	cwd         func() string
+	env         *tool.Env
+	bus         *Bus
+	concurrency int
+}
+
+func (x *executor) lookup(name string) tool.Tool {
+	if t, ok := x.tools[name]; ok {
+		return t
+	}
+	return x.tools[permission.NormalizeToolName(name)]
+}
+
+// execute answers every tool_use of an assistant message, in tool_use order.
+func (x *executor) execute(ctx context.Context, uses []llm.Block) turnOutcome {
+	calls := make([]*call, len(uses))
+	for i, u := range uses {
+		calls[i] = x.prepare(u)
+	}
+
+	var fatal error
+	var fatalOnce sync.Once
+	setFatal := func(err error) { fatalOnce.Do(func() { fatal = err }) }
+	for start := 0; start < len(calls); {
+		end := start + 1
+		if calls[start].safe {
+			for end < len(calls) && calls[end].safe {
+				end++
+			}
+		}
+		batch := calls[start:end]
+		switch {
+		case ctx.Err() != nil || fatal != nil:
+			for _, c := range batch {
+				c.result = errorResult(c.use.ID, CancelMessage)
+			}
+		case len(batch) == 1:
+			x.run(ctx, batch[0], setFatal)
+		default:
+			x.runParallel(ctx, batch, setFatal)
+		}
+		start = end
+	}
+
+	out := turnOutcome{results: make([]llm.Block, len(calls)), fatal: fatal}
+	for i, c := range calls {
+		out.results[i] = c.result
+		if c.denied {
+			out.denials = append(out.denials, Denial{ToolName: c.use.Name, ToolUseID: c.use.ID, ToolInput: c.use.Input})
+		}
+	}
+	return out
+}
+
+// prepare looks the tool up and decodes the input. A tool whose decoding panics gets the
+// panic as its result and runs alone.
+func (x *executor) prepare(u llm.Block) (c *call) {
+	c = &call{use: u, tool: x.lookup(u.Name)}
+	if c.tool == nil {
+		return c
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			c.input, c.safe = nil, false
+			c.err = errors.New(crashMessage(c.tool.Name(), v))
+			c.crashed = true
+		}
+	}()
+	c.input, c.err = c.tool.Decode(u.Input)
+	c.safe = c.err == nil && c.tool.IsConcurrencySafe(c.input)
+	return c
+}
+
+// siblingError is the cancellation cause of a parallel batch whose Bash call failed.
+type siblingError struct{ command string }
+
+func (e *siblingError) Error() string { return "parallel tool call Bash(" + e.command + ") errored" }
+
+// runParallel runs a batch of concurrency-safe calls, at most x.concurrency at once.
+func (x *executor) runParallel(ctx context.Context, batch []*call, setFatal func(error)) {
+	bctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	sem := make(chan struct{}, x.concurrency)
+	var wg sync.WaitGroup
+	notStarted := func(c *call) {
+		if se, ok := errors.AsType[*siblingError](context.Cause(bctx)); ok && ctx.Err() == nil {
+			c.result = errorResult(c.use.ID, siblingCancelMessage(se.command))
+			return
+		}
+		c.result = errorResult(c.use.ID, CancelMessage)
+	}
+	for _, c := range batch {
+		select {
+		case sem <- struct{}{}:
+		case <-bctx.Done():
+			notStarted(c)
+			continue
+		}
+		if bctx.Err() != nil {
+			<-sem
+			notStarted(c)
+			continue
+		}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			x.run(bctx, c, setFatal)
+			if ctx.Err() != nil {
+				return
+			}
+			if se, ok := errors.AsType[*siblingError](context.Cause(bctx)); ok {
+				// Cancelled (or overtaken) by a failed sibling: the synthetic result replaces
+				// whatever the call produced.
+				c.result = errorResult(c.use.ID, siblingCancelMessage(se.command))
+				return
+			}
+			if c.tool.Name() == "Bash" && c.result.IsError {
+				cancel(&siblingError{command: bashCommand(c.use.Input)})
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// run takes one call through the pipeline and stores its result.
+func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
+	id := c.use.ID
+	if c.tool == nil {
+		c.result = errorResult(id, tool.UnknownToolMessage(c.use.Name))
+		return
+	}
+	if c.err != nil {
+		msg := c.err.Error()
+		if !c.crashed {
+			msg = tool.UseError(msg)
+		}
+		c.result = errorResult(id, msg)
+		return
+	}
+	if ctx.Err() != nil {
+		c.result = errorResult(id, CancelMessage)
+		return
+	}
+	t := c.tool
+	env := x.callEnv(id)
+	if msg, crashed := validate(ctx, t, c.input, env); msg != "" {
+		if !crashed {
+			msg = tool.UseError(msg)
+		}
+		c.result = errorResult(id, msg)
+		return
+	}
+
+	pc := x.permissions()
+	d, err := x.engine.Authorize(ctx, pc, t, c.input, x.asker)
+	switch {
+	case ctx.Err() != nil:
+		c.result = errorResult(id, CancelMessage)
+		return
+	case err != nil:
+		setFatal(err)
+		c.result = errorResult(id, formatError(err))
+		return
+	case d.Behavior != permission.Allow:
+		c.result = errorResult(id, d.Message)
+		c.denied = true
+		return
+	}
+	input := c.input
+	if d.UpdatedInput != nil {
+		input, err = x.updatedInput(t, c.input, d.UpdatedInput)
+		if err != nil {
+			c.result = errorResult(id, tool.UseError(err.Error()))
+			return
+		}
+	}
+
+	callCtx, stop := callContext(ctx, t.InterruptBehavior())
+	defer stop()
+	res, err, panicked := invoke(callCtx, t, input, env)
+	switch {
+	case panicked != nil:
+		c.result = errorResult(id, crashMessage(t.Name(), panicked))
+	case err != nil && callCtx.Err() != nil:
+		c.result = errorResult(id, InterruptedMessage)
+	case err != nil:
+		c.result = errorResult(id, formatError(err))
+	default:
+		c.result = toResultBlock(id, res)
+	}
+}
+
+// updatedInput turns the input a permission decision substituted into the tool's input type.
+// Hooks and permission-prompt tools answer with JSON; the engine's own checks with decoded
+// input.
+func (x *executor) updatedInput(t tool.Tool, orig, updated any) (any, error) {
+	var raw json.RawMessage
+	switch v := updated.(type) {
+	case json.RawMessage:
+		raw = v
+	case []byte:
+		raw = v
+	case map[string]any:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		raw = b
+	default:
+		return updated, nil
+	}
+	in, err := t.Decode(raw)
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// callEnv is the run's environment with progress reports labelled with the call's id.
+func (x *executor) callEnv(id string) *tool.Env {
+	env := &tool.Env{}
+	if x.env != nil {
+		*env = *x.env
+	}
+	env.Permissions = x.permissions
+	env.UpdatePermissions = x.perms.Update
+	bus := x.bus
+	env.Progress = func(p tool.Progress) {
+		bus.Publish(Event{Type: EventProgress, ToolUseID: id, Progress: p})
+	}
+	return env
+}
+
+// permissions is the current permission context, at the current directory.
+func (x *executor) permissions() *permission.Context {
+	pc := x.perms.Context()
+	if x.cwd != nil {
+		if d := x.cwd(); d != "" && d != pc.Cwd() {
+			pc = pc.WithCwd(d)
+		}
+	}
+	return pc
+}
+
+// callContext is the context a call runs under. A call whose tool blocks interrupts keeps
+// running when the run is interrupted by a new message, and stops on any other cancellation.
+func callContext(ctx context.Context, b tool.InterruptBehavior) (context.Context, func()) {
+	if b != tool.Block {
+		return context.WithCancel(ctx)
+	}
+	detached, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stopAfter := context.AfterFunc(ctx, func() {
+		if !errors.Is(context.Cause(ctx), ErrInterrupt) {
+			cancel()
+		}
+	})
+	return detached, func() { stopAfter(); cancel() }
+}
+
+// validate runs the tool's own input checks. It returns the failure message, and whether it
+// comes from a panic (then it is already formatted).
+func validate(ctx context.Context, t tool.Tool, input any, env *tool.Env) (msg string, crashed bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			msg, crashed = crashMessage(t.Name(), v), true
+		}
+	}()
+	if err := t.ValidateInput(ctx, input, env); err != nil {
+		return formatError(err), false
+	}
+	return "", false
+}
+
+// invoke calls the tool, turning a panic into a value.
+func invoke(ctx context.Context, t tool.Tool, input any, env *tool.Env) (res tool.Result, err error, panicked any) {
+	defer func() {
+		if v := recover(); v != nil {
+			panicked = v
+		}
+	}()
+	res, err = t.Call(ctx, input, env)
+	return res, err, nil
+}

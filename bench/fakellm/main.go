@@ -1,0 +1,59 @@
+// Command fakellm is a minimal fake of the Anthropic Messages API for bench/agent.sh: it
+// answers a conversation's first request with one Read call of the file named by -read and
+// every later request with a short text, streamed as the real API streams. It prints its base
+// URL on the first line of standard output and serves until it is killed.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+)
+
+func main() {
+	read := flag.String("read", "/etc/hostname", "the file the model asks to read")
+	flag.Parse()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("http://%s\n", ln.Addr())
+	http.HandleFunc("/v1/messages", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model    string            `json:"model"`
+			Messages []json.RawMessage `json:"messages"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(body, &req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		send := func(event, data string) {
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, data)
+			w.(http.Flusher).Flush()
+		}
+		model, _ := json.Marshal(req.Model)
+		send("message_start", `{"type":"message_start","message":{"id":"msg_fake","type":"message","role":"assistant","model":`+string(model)+
+			`,"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":1}}}`)
+		stop := "end_turn"
+		if len(req.Messages) == 1 {
+			input, _ := json.Marshal(map[string]string{"file_path": *read})
+			partial, _ := json.Marshal(string(input))
+			send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_fake_1","name":"Read","input":{}}}`)
+			send("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":`+string(partial)+`}}`)
+			stop = "tool_use"
+		} else {
+			send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+			send("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"The file has been read."}}`)
+		}
+		send("content_block_stop", `{"type":"content_block_stop","index":0}`)
+		send("message_delta", `{"type":"message_delta","delta":{"stop_reason":"`+stop+`","stop_sequence":null},"usage":{"output_tokens":20}}`)
+		send("message_stop", `{"type":"message_stop"}`)
+	})
+	log.Fatal(http.Serve(ln, nil))
+}

@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/settings"
+	"github.com/reinsdev/reins/tool"
+)
+
+func TestModelSettingsPrecedence(t *testing.T) {
+	root := t.TempDir()
+	cwd, home := filepath.Join(root, "p"), filepath.Join(root, "h")
+	write := func(p, s string) {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(home, ".claude", "settings.json"), `{"model":"claude-user","provider":"anthropic"}`)
+	write(filepath.Join(home, ".reins", "settings.json"), `{"model":"reins-user"}`)
+	write(filepath.Join(cwd, ".claude", "settings.json"), `{"permissions":{}}`)
+	write(filepath.Join(cwd, ".reins", "settings.local.json"), `{"model":"local"}`)
+
+	tests := []struct {
+		name, flag      string
+		model, provider string
+		sources         []permission.Source
+		wantErr         bool
+	}{
+		{name: "local beats user", model: "local", provider: "anthropic"},
+		{name: "flag settings beat local", flag: `{"model":"inline","provider":"openai"}`, model: "inline", provider: "openai"},
+		{name: "reins file beats claude file", sources: []permission.Source{permission.SourceUser}, model: "reins-user", provider: "anthropic"},
+		{name: "wrong type", flag: `{"model":3}`, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := settings.Load(settings.Options{Cwd: cwd, Home: home, ManagedDir: filepath.Join(root, "none"), Flag: tt.flag, Sources: tt.sources})
+			if err != nil {
+				t.Fatal(err)
+			}
+			model, provider, err := modelSettings(l)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
+			}
+			if !tt.wantErr && (model != tt.model || provider != tt.provider) {
+				t.Errorf("got %q/%q, want %q/%q", model, provider, tt.model, tt.provider)
+			}
+		})
+	}
+}
+
+func TestReadPrompt(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		stdin    string
+		terminal bool
+		want     string
+	}{
+		{"args only", []string{"fix", "it"}, "", false, "fix it"},
+		{"stdin only", nil, "  from stdin\n", false, "from stdin"},
+		{"both", []string{"review"}, "diff --git", false, "review\n\ndiff --git"},
+		{"terminal is not read", []string{"hi"}, "ignored", true, "hi"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &Factory{In: strings.NewReader(tt.stdin), IsTerminal: func() bool { return tt.terminal }}
+			got, err := readPrompt(f, tt.args)
+			if err != nil || got != tt.want {
+				t.Errorf("readPrompt = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestOllamaBase(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                      "http://localhost:11434",
+		"0.0.0.0:11434":         "http://0.0.0.0:11434",
+		"https://ollama.local/": "https://ollama.local",
+		" http://127.0.0.1:9 ":  "http://127.0.0.1:9",
+	} {
+		if got := ollamaBase(in); got != want {
+			t.Errorf("ollamaBase(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSystemPrompt(t *testing.T) {
+	read := tool.Build(tool.Def[struct{}]{Name: "Read", Prompt: "Reads files.",
+		Call: func(context.Context, struct{}, *tool.Env) (tool.Result, error) { return tool.Result{}, nil }})
+	blocks, err := systemPrompt(context.Background(), []tool.Tool{read}, promptEnv{
+		Cwd: "/work/p", Dirs: []string{"/work/lib"}, Platform: "linux", Git: true,
+		Date: time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC), Mode: permission.ModePlan, Append: "Be brief.",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 3 || !blocks[0].CacheBreakpoint {
+		t.Fatalf("blocks %+v", blocks)
+	}
+	all := blocks[0].Text + blocks[1].Text + blocks[2].Text
+	for _, want := range []string{"## Read\nReads files.", "Working directory: /work/p", "Additional working directories: /work/lib",
+		"Is directory a git repo: Yes", "Platform: linux", "Today's date: 2026-03-04", "Plan mode is active", "Be brief."} {
+		if !strings.Contains(all, want) {
+			t.Errorf("system prompt lacks %q:\n%s", want, all)
+		}
+	}
+}
+
+func TestIsGitRepo(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "a", "b")
+	os.MkdirAll(sub, 0o755)
+	os.WriteFile(filepath.Join(root, "a", ".git"), []byte("gitdir: elsewhere"), 0o644)
+	if !isGitRepo(sub) {
+		t.Error("a .git file in a parent was not found")
+	}
+}
+
+func TestDescribeDenials(t *testing.T) {
+	var ds []agent.Denial
+	for _, in := range []string{`{"command":"rm -rf /"}`, `{"file_path":"/etc/passwd"}`, `{}`} {
+		ds = append(ds, agent.Denial{ToolName: "T", ToolInput: json.RawMessage(in)})
+	}
+	if got, want := describeDenials(ds), "T(rm -rf /), T(/etc/passwd), T"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,576 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/llmtest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of the agent's end-to-end tests")
+
+// e2e is one run of the real binary.
+type e2e struct {
+	t      *testing.T
+	bin    string
+	dir    string // the project folder (the working directory)
+	home   string
+	env    []string
+	stdin  string
+	stdout string
+	stderr string
+	code   int
+}
+
+// newE2E prepares a project folder and a home folder for one run against a fake server.
+func newE2E(t *testing.T, bin string) *e2e {
+	t.Helper()
+	root := t.TempDir()
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	e := &e2e{t: t, bin: bin, dir: filepath.Join(root, "project"), home: filepath.Join(root, "home")}
+	for _, d := range []string{e.dir, e.home, filepath.Join(root, "managed")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.env = []string{
+		"HOME=" + e.home,
+		"PATH=" + os.Getenv("PATH"),
+		"REINS_MANAGED_DIR=" + filepath.Join(root, "managed"),
+		"OLLAMA_HOST=127.0.0.1:1", // nothing listens there: no accidental local model
+	}
+	return e
+}
+
+func (e *e2e) anthropic(srv *llmtest.Server) *e2e {
+	e.env = append(e.env, "ANTHROPIC_API_KEY=test-key", "ANTHROPIC_BASE_URL="+srv.URL)
+	return e
+}
+
+func (e *e2e) openai(srv *llmtest.Server) *e2e {
+	e.env = append(e.env, "OPENAI_API_KEY=test-key", "OPENAI_BASE_URL="+srv.URL+"/v1", "REINS_MODEL=test-model")
+	return e
+}
+
+func (e *e2e) write(name, content string) string {
+	e.t.Helper()
+	p := filepath.Join(e.dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	return p
+}
+
+func (e *e2e) run(args ...string) *e2e {
+	e.t.Helper()
+	cmd := exec.Command(e.bin, args...)
+	cmd.Dir, cmd.Env = e.dir, e.env
+	cmd.Stdin = strings.NewReader(e.stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	e.stdout, e.stderr, e.code = out.String(), errOut.String(), 0
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+		e.code = ee.ExitCode()
+	} else if err != nil {
+		e.t.Fatal(err)
+	}
+	return e
+}
+
+func (e *e2e) wantCode(code int) {
+	e.t.Helper()
+	if e.code != code {
+		e.t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", e.code, code, e.stdout, e.stderr)
+	}
+}
+
+// scenario is the script of the main end-to-end test: read a file, edit it, run a command,
+// answer.
+func scenario(dir string) []llmtest.Turn {
+	file := filepath.Join(dir, "greeting.txt")
+	return []llmtest.Turn{
+		{Text: []string{"Let me read the file."}, ToolCalls: []llmtest.ToolCall{llmtest.Call("Read", fmt.Sprintf(`{"file_path":%q}`, file))}},
+		llmtest.UseTools(llmtest.Call("Edit", fmt.Sprintf(`{"file_path":%q,"old_string":"Hello","new_string":"Goodbye"}`, file))),
+		llmtest.UseTools(llmtest.Call("Bash", `{"command":"cat greeting.txt && wc -l < greeting.txt","description":"Show the file"}`)),
+		llmtest.Say("The file now says ", "Goodbye, world."),
+	}
+}
+
+// TestAgentE2E runs the real reins binary against fake model servers.
+func TestAgentE2E(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the end-to-end tests use a POSIX shell")
+	}
+	bin := reinsBinary(t)
+
+	for _, api := range []string{"anthropic", "openai"} {
+		for _, format := range []string{formatText, formatJSON, formatStreamJSON} {
+			t.Run(api+"/"+format, func(t *testing.T) {
+				e := newE2E(t, bin)
+				file := e.write("greeting.txt", "Hello, world.\n")
+				var srv *llmtest.Server
+				if api == "anthropic" {
+					srv = llmtest.NewAnthropicServer(t, scenario(e.dir)...)
+					e.anthropic(srv)
+				} else {
+					srv = llmtest.NewOpenAIServer(t, scenario(e.dir)...)
+					e.openai(srv)
+				}
+				// Edit is allowed by the mode, Bash by a rule.
+				e.run("-p", "--permission-mode", "acceptEdits", "--allowedTools", "Bash", "--output-format", format, "Change the greeting to goodbye.")
+				e.wantCode(0)
+
+				if b, _ := os.ReadFile(file); string(b) != "Goodbye, world.\n" {
+					t.Errorf("file after the run: %q", b)
+				}
+				checkToolResults(t, srv, api)
+				switch format {
+				case formatText:
+					if e.stdout != "The file now says Goodbye, world.\n" {
+						t.Errorf("stdout %q", e.stdout)
+					}
+				case formatJSON:
+					var res map[string]any
+					if err := json.Unmarshal([]byte(e.stdout), &res); err != nil {
+						t.Fatalf("json output: %v\n%s", err, e.stdout)
+					}
+					if res["type"] != "result" || res["subtype"] != "success" || res["is_error"] != false ||
+						res["result"] != "The file now says Goodbye, world." || res["num_turns"] != 4.0 {
+						t.Errorf("json result %v", res)
+					}
+					if _, ok := res["total_cost_usd"]; ok != (api == "anthropic") {
+						t.Errorf("total_cost_usd present=%v for %s", ok, api)
+					}
+				case formatStreamJSON:
+					golden(t, filepath.Join("testdata", "agent", "stream-json-"+api+".golden"), normalizeStream(t, e.stdout, e.dir, e.home))
+				}
+			})
+		}
+	}
+
+	t.Run("denial", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t,
+			llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -rf build"}`)),
+			llmtest.Say("I was not allowed to delete build."))
+		e.anthropic(srv).run("-p", "--output-format", "json", "clean up")
+		e.wantCode(0)
+		var res struct {
+			Denials []struct {
+				ToolName  string          `json:"tool_name"`
+				ToolUseID string          `json:"tool_use_id"`
+				ToolInput json.RawMessage `json:"tool_input"`
+			} `json:"permission_denials"`
+		}
+		json.Unmarshal([]byte(e.stdout), &res)
+		if len(res.Denials) != 1 || res.Denials[0].ToolName != "Bash" || res.Denials[0].ToolUseID != "toolu_llmtest_1_0" ||
+			string(res.Denials[0].ToolInput) != `{"command":"rm -rf build"}` {
+			t.Errorf("permission_denials %+v\n%s", res.Denials, e.stdout)
+		}
+		rs := toolResults(t, srv.Requests()[1])
+		if len(rs) != 1 || !rs[0].IsError || !strings.Contains(rs[0].Content[0].Text, "Bash") {
+			t.Errorf("the model was not told of the denial: %+v", rs)
+		}
+	})
+
+	t.Run("continue and resume", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t, llmtest.Say("First answer."), llmtest.Say("Second answer."), llmtest.Say("Third answer."))
+		e.anthropic(srv)
+		e.run("-p", "--output-format", "json", "--permission-mode", "plan", "first question")
+		e.wantCode(0)
+		var first struct {
+			SessionID string `json:"session_id"`
+		}
+		json.Unmarshal([]byte(e.stdout), &first)
+		e.run("-p", "--continue", "second question").wantCode(0)
+		e.run("-p", "--resume", first.SessionID, "third question").wantCode(0)
+		reqs := srv.Requests()
+		var body struct {
+			Messages []llm.Message `json:"messages"`
+			System   []struct {
+				Text string `json:"text"`
+			} `json:"system"`
+		}
+		if err := reqs[2].Decode(&body); err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, m := range body.Messages {
+			for _, c := range m.Content {
+				texts = append(texts, string(m.Role)+":"+c.Text)
+			}
+		}
+		want := []string{"user:first question", "assistant:First answer.", "user:second question", "assistant:Second answer.", "user:third question"}
+		if diff := cmp.Diff(want, texts); diff != "" {
+			t.Errorf("third request's conversation (-want +got):\n%s", diff)
+		}
+		// The mode was restored: the system prompt of the resumed runs says plan.
+		var sys string
+		for _, s := range body.System {
+			sys += s.Text
+		}
+		if !strings.Contains(sys, "Permission mode: plan") {
+			t.Errorf("resumed run is not in plan mode; system prompt:\n%s", sys)
+		}
+		files, _ := filepath.Glob(filepath.Join(e.home, ".reins", "projects", "*", first.SessionID+".jsonl"))
+		if len(files) != 1 {
+			t.Fatalf("session file of %s: %v", first.SessionID, files)
+		}
+	})
+
+	t.Run("stdin prompt", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t, llmtest.Say("ok"))
+		e.anthropic(srv)
+		e.stdin = "what is in stdin"
+		e.run("-p").wantCode(0)
+		var body struct {
+			Messages []llm.Message `json:"messages"`
+		}
+		srv.Requests()[0].Decode(&body)
+		if got := body.Messages[0].Text(); got != "what is in stdin" {
+			t.Errorf("prompt %q", got)
+		}
+	})
+
+	t.Run("progress", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t,
+			llmtest.UseTools(llmtest.Call("Bash", `{"command":"echo started; sleep 1.4; echo finished"}`)),
+			llmtest.Say("done"))
+		e.anthropic(srv).run("-p", "--allowedTools", "Bash", "--output-format", "stream-json", "wait a bit")
+		e.wantCode(0)
+		var progress, results int
+		for line := range strings.SplitSeq(e.stdout, "\n") {
+			var l struct {
+				Type      string `json:"type"`
+				ToolUseID string `json:"tool_use_id"`
+				ToolName  string `json:"tool_name"`
+				Data      struct {
+					Output string `json:"output"`
+				} `json:"data"`
+			}
+			json.Unmarshal([]byte(line), &l)
+			switch l.Type {
+			case "tool_progress":
+				progress++
+				if results > 0 || l.ToolUseID != "toolu_llmtest_1_0" || l.ToolName != "Bash" || !strings.Contains(l.Data.Output, "started") {
+					t.Errorf("progress line %s", line)
+				}
+			case "user":
+				results++
+			}
+		}
+		if progress == 0 {
+			t.Errorf("no tool_progress line:\n%s", e.stdout)
+		}
+	})
+
+	t.Run("max turns", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"pwd"}`)))
+		e.anthropic(srv).run("-p", "--max-turns", "1", "--output-format", "json", "loop")
+		e.wantCode(exitMaxTurns)
+		if !strings.Contains(e.stdout, `"subtype":"error_max_turns"`) {
+			t.Errorf("stdout %s", e.stdout)
+		}
+	})
+
+	t.Run("api error", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t, llmtest.Fail(400, "invalid_request_error", "max_tokens: too large"))
+		e.anthropic(srv).run("-p", "hi")
+		e.wantCode(exitError)
+		if !strings.Contains(e.stderr, "max_tokens: too large") {
+			t.Errorf("stderr %s", e.stderr)
+		}
+	})
+
+	t.Run("no provider", func(t *testing.T) {
+		e := newE2E(t, bin)
+		e.run("-p", "hi")
+		e.wantCode(exitError)
+		for _, want := range []string{"flags:", "settings:", "environment:", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "Ollama"} {
+			if !strings.Contains(e.stderr, want) {
+				t.Errorf("stderr does not name %q:\n%s", want, e.stderr)
+			}
+		}
+	})
+
+	t.Run("ollama fallback", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewOpenAIServer(t, llmtest.Say("hi from ollama"))
+		target, _ := url.Parse(srv.URL)
+		proxy := httputil.NewSingleHostReverseProxy(target)
+		ollama := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/api/tags" {
+				io.WriteString(w, `{"models":[{"name":"qwen3:8b"},{"name":"llama3.2:latest"}]}`)
+				return
+			}
+			proxy.ServeHTTP(w, r)
+		}))
+		defer ollama.Close()
+		e.env = append(e.env, "OLLAMA_HOST="+ollama.URL) // the later value wins
+		e.run("-p", "--output-format", "stream-json", "hi").wantCode(0)
+		var body struct {
+			Model string `json:"model"`
+		}
+		srv.Requests()[0].Decode(&body)
+		if body.Model != "qwen3:8b" || !strings.Contains(e.stdout, `"provider":"ollama"`) || !strings.Contains(e.stdout, `"result":"hi from ollama"`) {
+			t.Errorf("model %q, stdout %s", body.Model, e.stdout)
+		}
+	})
+
+	t.Run("provider from settings", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewOpenAIServer(t, llmtest.Say("hi from settings"))
+		os.MkdirAll(filepath.Join(e.home, ".reins"), 0o755)
+		os.WriteFile(filepath.Join(e.home, ".reins", "settings.json"), []byte(`{"provider":"openai","model":"from-settings"}`), 0o644)
+		e.env = append(e.env, "OPENAI_BASE_URL="+srv.URL+"/v1", "ANTHROPIC_API_KEY=unused")
+		e.run("-p", "hi").wantCode(0)
+		var body struct {
+			Model string `json:"model"`
+		}
+		srv.Requests()[0].Decode(&body)
+		if body.Model != "from-settings" || e.stdout != "hi from settings\n" {
+			t.Errorf("model %q, stdout %q", body.Model, e.stdout)
+		}
+	})
+
+	t.Run("usage errors", func(t *testing.T) {
+		e := newE2E(t, bin)
+		for _, args := range [][]string{
+			{"-p"},
+			{"-p", "--output-format", "yaml", "hi"},
+			{"-p", "--continue", "--resume", "x", "hi"},
+			{"-p", "--permission-mode", "sometimes", "hi"},
+			{"do", "something"},
+		} {
+			e.run(args...)
+			if e.code != exitUsage {
+				t.Errorf("reins %v: exit %d, want %d (stderr %s)", args, e.code, exitUsage, e.stderr)
+			}
+		}
+		e.run()
+		if e.code != 0 || !strings.Contains(e.stdout, "Exit codes:") {
+			t.Errorf("reins without arguments: exit %d, stdout %s", e.code, e.stdout)
+		}
+	})
+
+	t.Run("dangerously skip as root", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t, llmtest.Say("ok"))
+		e.anthropic(srv)
+		if os.Geteuid() == 0 {
+			e.run("-p", "--dangerously-skip-permissions", "hi")
+			e.wantCode(exitError)
+			if !strings.Contains(e.stderr, "cannot be used with root/sudo privileges for security reasons") {
+				t.Errorf("stderr %s", e.stderr)
+			}
+			e.env = append(e.env, "IS_SANDBOX=1")
+		}
+		e.run("-p", "--dangerously-skip-permissions", "--output-format", "stream-json", "hi")
+		e.wantCode(0)
+		if !strings.Contains(e.stdout, `"permissionMode":"bypassPermissions"`) {
+			t.Errorf("stdout %s", e.stdout)
+		}
+	})
+
+	t.Run("interrupt", func(t *testing.T) {
+		e := newE2E(t, bin)
+		marker := "37.25"
+		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"sleep `+marker+`"}`)))
+		e.anthropic(srv)
+		cmd := exec.Command(e.bin, "-p", "--allowedTools", "Bash", "--output-format", "stream-json", "wait")
+		cmd.Dir, cmd.Env = e.dir, e.env
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for len(findProcs("sleep", marker)) == 0 {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("the command never started:\n%s", out.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		cmd.Process.Signal(os.Interrupt)
+		err := cmd.Wait()
+		if ee, ok := errors.AsType[*exec.ExitError](err); !ok || ee.ExitCode() != exitCancel {
+			t.Errorf("exit %v, want %d\n%s", err, exitCancel, out.String())
+		}
+		if procs := findProcs("sleep", marker); len(procs) > 0 {
+			t.Errorf("child processes left behind: %v", procs)
+		}
+		if !strings.Contains(out.String(), `"type":"result"`) || !strings.Contains(out.String(), `"tool_use_id":"toolu_llmtest_1_0"`) {
+			t.Errorf("no result line or no tool result:\n%s", out.String())
+		}
+	})
+}
+
+// findProcs returns the pids of processes whose command line holds all of words.
+func findProcs(words ...string) []int {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var pids []int
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "cmdline"))
+		if err != nil {
+			continue
+		}
+		cmdline := strings.ReplaceAll(string(b), "\x00", " ")
+		all := true
+		for _, w := range words {
+			all = all && strings.Contains(cmdline, w)
+		}
+		if all {
+			var pid int
+			fmt.Sscan(filepath.Base(d), &pid)
+			// A zombie has been killed; only its parent has not reaped it yet.
+			if st, err := os.ReadFile(filepath.Join(d, "stat")); err == nil && strings.Contains(string(st), ") Z ") {
+				continue
+			}
+			if syscall.Kill(pid, 0) == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+// toolResults returns the tool_result blocks of a request's last message.
+func toolResults(t *testing.T, r llmtest.Request) []llm.Block {
+	t.Helper()
+	var body struct {
+		Messages []llm.Message `json:"messages"`
+	}
+	if err := r.Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	last := body.Messages[len(body.Messages)-1]
+	return last.Content
+}
+
+// checkToolResults checks what the model was told after each call of the scenario.
+func checkToolResults(t *testing.T, srv *llmtest.Server, api string) {
+	t.Helper()
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4", len(reqs))
+	}
+	wants := []string{"Hello, world.", "has been updated", "Goodbye, world.\n1"}
+	for i, want := range wants {
+		text := resultTextOf(t, reqs[i+1], api)
+		if !strings.Contains(text, want) {
+			t.Errorf("result of call %d = %q, want it to contain %q", i+1, text, want)
+		}
+	}
+}
+
+// resultTextOf finds the tool result text in a request of either API.
+func resultTextOf(t *testing.T, r llmtest.Request, api string) string {
+	t.Helper()
+	if api == "anthropic" {
+		var s string
+		for _, b := range toolResults(t, r) {
+			for _, c := range b.Content {
+				s += c.Text
+			}
+		}
+		return s
+	}
+	var body struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content any    `json:"content"`
+		} `json:"messages"`
+	}
+	if err := r.Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	last := body.Messages[len(body.Messages)-1]
+	if last.Role != "tool" {
+		t.Fatalf("last message role %s, want tool", last.Role)
+	}
+	b, _ := json.Marshal(last.Content)
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		return s
+	}
+	return string(b)
+}
+
+var (
+	uuidRE     = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	durationRE = regexp.MustCompile(`"(duration_ms|duration_api_ms|elapsed_time_seconds)":[0-9.e+-]+`)
+)
+
+// normalizeStream makes stream-json output comparable: ids, timings and temporary paths are
+// replaced, progress lines (their number depends on timing) dropped, and every line
+// re-indented for readable diffs.
+func normalizeStream(t *testing.T, out, dir, home string) string {
+	t.Helper()
+	var b strings.Builder
+	for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Fatalf("not a JSON line: %s", line)
+		}
+		if strings.Contains(line, `"type":"tool_progress"`) {
+			continue
+		}
+		line = strings.ReplaceAll(line, dir, "$PROJECT")
+		line = strings.ReplaceAll(line, home, "$HOME")
+		line = uuidRE.ReplaceAllString(line, "$$UUID")
+		line = durationRE.ReplaceAllString(line, `"$1":0`)
+		var v any
+		json.Unmarshal([]byte(line), &v)
+		pretty, _ := json.MarshalIndent(v, "", "  ")
+		b.Write(pretty)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// golden compares got with the file, or rewrites it with -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestAgentE2E -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs (-want +got); run with -update if the change is intended:\n%s", path, diff)
+	}
+}

@@ -1,0 +1,23 @@
+package cli
+
+import (
+	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools"
+	"github.com/reinsdev/reins/tools/bash"
+)
+
+// newAgentPool builds the tools of a run: every built-in, minus the ones a tool-wide deny rule
+// removes, in Claude Code's order (tools.Assemble). The Shell behind Bash is closed by
+// agentPool.Close.
+func newAgentPool(f *Factory, pc *permission.Context, perms *agent.Permissions) *agentPool {
+	sh := bash.New(bash.Options{Permissions: perms.Context})
+	base := tools.Base(tools.Options{Shell: sh, Getenv: f.Getenv})
+	return &agentPool{
+		tools: tools.Assemble(pc, base, nil, f.Getenv),
+		env:   &tool.Env{Files: tool.NewFileState(), Values: map[any]any{}},
+		cwd:   sh.Cwd,
+		close: sh.Close,
+	}
+}

@@ -1,0 +1,219 @@
+package cli
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/anthropic"
+	"github.com/reinsdev/reins/llm/openaicompat"
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/settings"
+)
+
+// Provider names accepted by --provider and the "provider" settings key.
+const (
+	providerAnthropic = "anthropic"
+	providerOpenAI    = "openai"
+	providerOllama    = "ollama"
+)
+
+// Default models when none is configured.
+const (
+	defaultAnthropicModel = "claude-sonnet-4-5"
+	defaultOpenAIModel    = "gpt-4.1"
+)
+
+// modelAliases are the short names Claude Code accepts for --model.
+var modelAliases = map[string]string{
+	"sonnet": "claude-sonnet-4-5",
+	"opus":   "claude-opus-4-5",
+	"haiku":  "claude-haiku-4-5",
+}
+
+// noProviderError is the error when nothing says which model to talk to; ollama is where a
+// local Ollama was looked for.
+func noProviderError(ollama string) error {
+	return fmt.Errorf(`no model provider is configured. Configure one in any of three ways:
+  1. flags:        reins -p --provider anthropic|openai --model NAME "prompt"
+  2. settings:     "provider" and "model" keys in ~/.reins/settings.json (or the project's .reins/settings.json)
+  3. environment:  ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a proxy),
+                   or OPENAI_API_KEY / OPENAI_BASE_URL for OpenAI or an OpenAI-compatible server
+Without any of these Reins uses a local Ollama, but none answered at %s`, ollama)
+}
+
+// providerChoice is the resolved provider and model.
+type providerChoice struct {
+	provider llm.Provider
+	name     string // anthropic, openai or ollama
+	model    string
+}
+
+// modelSettings reads the "model" and "provider" keys of the loaded settings files, with the
+// settings' scalar precedence: user < project < local < flag < policy, and within a source
+// Claude Code's file before Reins' own, so the later one wins.
+func modelSettings(l *settings.Loaded) (model, provider string, err error) {
+	for _, src := range []permission.Source{permission.SourceUser, permission.SourceProject, permission.SourceLocal, permission.SourceFlag, permission.SourcePolicy} {
+		for _, claude := range []bool{true, false} {
+			for _, f := range l.Files {
+				if f.Source != src || f.Claude != claude || !f.Exists || f.DuplicateOf != "" {
+					continue
+				}
+				var data []byte
+				if f.Inline {
+					data = []byte(l.Options().Flag)
+				} else if data, err = os.ReadFile(f.Path); err != nil {
+					return "", "", fmt.Errorf("reading %s: %w", f.Path, err)
+				}
+				if len(bytes.TrimSpace(data)) == 0 {
+					continue
+				}
+				var doc struct {
+					Model    *string `json:"model"`
+					Provider *string `json:"provider"`
+				}
+				// The settings package has already rejected invalid JSON; a key of the wrong
+				// type is reported here.
+				if err := json.Unmarshal(data, &doc); err != nil {
+					return "", "", fmt.Errorf("%s: model and provider must be strings: %w", f.Path, err)
+				}
+				if doc.Model != nil && *doc.Model != "" {
+					model = *doc.Model
+				}
+				if doc.Provider != nil && *doc.Provider != "" {
+					provider = *doc.Provider
+				}
+			}
+		}
+	}
+	return model, provider, nil
+}
+
+// resolveProvider picks the provider and model from, in order: the flags, the settings, the
+// environment, and a local Ollama.
+func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel string, l *settings.Loaded) (*providerChoice, error) {
+	setModel, setProvider, err := modelSettings(l)
+	if err != nil {
+		return nil, err
+	}
+	name := flagProvider
+	if name == "" {
+		name = setProvider
+	}
+	model := flagModel
+	if model == "" {
+		model = setModel
+	}
+	getenv := f.Getenv
+	ollamaURL := ollamaBase(getenv("OLLAMA_HOST"))
+	if name == "" {
+		switch {
+		case getenv("ANTHROPIC_API_KEY") != "" || getenv("ANTHROPIC_AUTH_TOKEN") != "" || getenv("ANTHROPIC_BASE_URL") != "":
+			name = providerAnthropic
+		case getenv("OPENAI_API_KEY") != "" || getenv("OPENAI_BASE_URL") != "":
+			name = providerOpenAI
+		case openaicompat.ProbeOllama(ctx, ollamaURL):
+			name = providerOllama
+		default:
+			return nil, noProviderError(ollamaURL)
+		}
+	}
+	if model == "" {
+		model = getenv("REINS_MODEL")
+	}
+	c := &providerChoice{name: name}
+	switch name {
+	case providerAnthropic:
+		if model == "" {
+			model = cmp.Or(getenv("ANTHROPIC_MODEL"), defaultAnthropicModel)
+		}
+		if full, ok := modelAliases[model]; ok {
+			model = full
+		}
+		c.provider = anthropic.New(anthropic.OptionsFromEnv(getenv))
+	case providerOpenAI:
+		opts := openaicompat.OptionsFromEnv(getenv)
+		if model == "" {
+			model = getenv("OPENAI_MODEL")
+		}
+		if model == "" {
+			if opts.BaseURL != "" && strings.TrimRight(opts.BaseURL, "/") != openaicompat.DefaultBaseURL {
+				return nil, &usageError{fmt.Errorf("no model for the OpenAI-compatible server at %s: pass --model or set \"model\" in settings", opts.BaseURL)}
+			}
+			model = defaultOpenAIModel
+		}
+		c.provider = openaicompat.New(opts)
+	case providerOllama:
+		if model == "" {
+			model = getenv("OPENAI_MODEL")
+		}
+		if model == "" {
+			models, err := ollamaModels(ctx, ollamaURL)
+			if err != nil {
+				return nil, err
+			}
+			if len(models) == 0 {
+				return nil, fmt.Errorf("the Ollama server at %s has no models: pull one (ollama pull qwen3) or pass --model", ollamaURL)
+			}
+			model = models[0]
+		}
+		c.provider = openaicompat.New(openaicompat.Options{BaseURL: ollamaURL + "/v1", Name: providerOllama})
+	default:
+		return nil, &usageError{fmt.Errorf("unknown provider %q (valid providers: anthropic, openai, ollama)", name)}
+	}
+	c.model = model
+	return c, nil
+}
+
+// ollamaBase turns an OLLAMA_HOST value ("host:port", "http://host:port" or empty) into a base
+// URL.
+func ollamaBase(host string) string {
+	host = strings.TrimRight(strings.TrimSpace(host), "/")
+	switch {
+	case host == "":
+		return openaicompat.OllamaURL
+	case strings.HasPrefix(host, "http://"), strings.HasPrefix(host, "https://"):
+		return host
+	}
+	return "http://" + host
+}
+
+// ollamaModels lists the models of an Ollama server, most recently changed first.
+func ollamaModels(ctx context.Context, base string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/api/tags", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("listing Ollama models: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("listing Ollama models: %s", resp.Status)
+	}
+	var tags struct {
+		Models []struct {
+			Name string `json:"name"`
+		} `json:"models"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&tags); err != nil {
+		return nil, fmt.Errorf("listing Ollama models: %w", err)
+	}
+	var names []string
+	for _, m := range tags.Models {
+		if m.Name != "" {
+			names = append(names, m.Name)
+		}
+	}
+	return names, nil
+}

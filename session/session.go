@@ -1,0 +1,434 @@
+// Package session keeps conversations on disk so that they can be continued.
+//
+// Every conversation is a JSONL file, <root>/<sanitized cwd>/<id>.jsonl, where root is
+// ~/.reins/projects (or $REINS_CONFIG_DIR/projects) and the sanitized cwd is the working
+// directory with every character other than an ASCII letter or digit replaced by '-'. The first
+// line describes the session; every later line is one message or one change of the session's
+// permission state, appended and fsynced the moment it happens, so a crash loses at most the
+// line being written.
+//
+// [Store.Load] reads a file back tolerantly: a torn or unreadable line is skipped, and a
+// conversation cut off between a tool_use and its tool_result gets the missing results
+// ("Interrupted by user"), so that the restored history is always valid to send to a model.
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/llm"
+)
+
+// Version is the format version written in the first line of a session file.
+const Version = 1
+
+// ErrNotFound is returned when no session matches.
+var ErrNotFound = errors.New("no saved session found")
+
+// Store is the folder that holds every project's sessions.
+type Store struct {
+	// Root is the folder of project folders, e.g. ~/.reins/projects.
+	Root string
+	// Now is the clock for timestamps; nil means time.Now.
+	Now func() time.Time
+}
+
+// NewStore returns the store under configDir (~/.reins).
+func NewStore(configDir string) *Store {
+	return &Store{Root: filepath.Join(configDir, "projects")}
+}
+
+const maxSanitizedLen = 200
+
+var nonAlnum = regexp.MustCompile(`[^A-Za-z0-9]`)
+
+// Sanitize turns a working directory into a folder name: every character other than an ASCII
+// letter or digit becomes '-'. Names longer than 200 bytes are cut and get a hash of the whole
+// path, so different long paths stay apart.
+func Sanitize(cwd string) string {
+	s := nonAlnum.ReplaceAllString(cwd, "-")
+	if len(s) <= maxSanitizedLen {
+		return s
+	}
+	sum := sha256.Sum256([]byte(cwd))
+	return s[:maxSanitizedLen] + "-" + hex.EncodeToString(sum[:4])
+}
+
+// Dir is the folder of cwd's sessions.
+func (s *Store) Dir(cwd string) string { return filepath.Join(s.Root, Sanitize(cwd)) }
+
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// validID accepts the ids NewID makes and other plain names, never a path.
+var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// NewID returns a random (version 4) UUID.
+func NewID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// line is one line of a session file.
+type line struct {
+	Type      string    `json:"type"`
+	Timestamp time.Time `json:"timestamp"`
+	// type "session"
+	Version   int    `json:"version,omitempty"`
+	SessionID string `json:"sessionId,omitempty"`
+	Cwd       string `json:"cwd,omitempty"`
+	Model     string `json:"model,omitempty"`
+	// type "message"
+	Message *llm.Message `json:"message,omitempty"`
+	// type "permissions"
+	Permissions *agent.SessionState `json:"permissions,omitempty"`
+}
+
+// Writer appends to one session file. It implements [agent.Recorder] and is safe for
+// concurrent use.
+type Writer struct {
+	// ID is the session's id; Path its file.
+	ID, Path string
+
+	store *Store
+	mu    sync.Mutex
+	f     *os.File
+}
+
+// Create starts a new session of cwd and writes its first line.
+func (s *Store) Create(cwd, model string) (*Writer, error) {
+	dir := s.Dir(cwd)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating session folder: %w", err)
+	}
+	id := NewID()
+	path := filepath.Join(dir, id+".jsonl")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("creating session file: %w", err)
+	}
+	w := &Writer{ID: id, Path: path, store: s, f: f}
+	if err := w.write(line{Type: "session", Version: Version, SessionID: id, Cwd: cwd, Model: model}); err != nil {
+		f.Close()
+		return nil, err
+	}
+	// Make the new name itself durable.
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return w, nil
+}
+
+// Reopen opens an existing session file to append to it.
+func (s *Store) Reopen(t *Transcript) (*Writer, error) {
+	f, err := os.OpenFile(t.Path, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening session %s: %w", t.ID, err)
+	}
+	w := &Writer{ID: t.ID, Path: t.Path, store: s, f: f}
+	if t.tornTail {
+		// Start on a fresh line after a torn last line.
+		if _, err := f.Write([]byte("\n")); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("writing session %s: %w", t.ID, err)
+		}
+	}
+	return w, nil
+}
+
+// AppendMessage writes a message and syncs it to disk.
+func (w *Writer) AppendMessage(m llm.Message) error {
+	return w.write(line{Type: "message", Message: &m})
+}
+
+// AppendPermissions writes the session's permission state and syncs it to disk.
+func (w *Writer) AppendPermissions(st agent.SessionState) error {
+	return w.write(line{Type: "permissions", Permissions: &st})
+}
+
+func (w *Writer) write(l line) error {
+	l.Timestamp = w.store.now().UTC()
+	b, err := json.Marshal(l)
+	if err != nil {
+		return fmt.Errorf("encoding session line: %w", err)
+	}
+	b = append(b, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil {
+		return fmt.Errorf("session %s is closed", w.ID)
+	}
+	// One write call per line: with O_APPEND the line lands whole or, on a crash, torn only at
+	// the end of the file, which Load skips.
+	if _, err := w.f.Write(b); err != nil {
+		return fmt.Errorf("writing session %s: %w", w.ID, err)
+	}
+	if err := w.f.Sync(); err != nil {
+		return fmt.Errorf("syncing session %s: %w", w.ID, err)
+	}
+	return nil
+}
+
+// Close closes the file.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil {
+		return nil
+	}
+	err := w.f.Close()
+	w.f = nil
+	return err
+}
+
+// Transcript is a session read back from disk.
+type Transcript struct {
+	ID, Path string
+	Cwd      string
+	Model    string
+	// Messages is the conversation, repaired so that it can be sent to a model.
+	Messages []llm.Message
+	// Permissions is the last recorded permission state, or nil.
+	Permissions *agent.SessionState
+	// Skipped counts lines that could not be read.
+	Skipped int
+
+	tornTail bool // the file does not end with a newline
+}
+
+// Latest returns the id of cwd's most recently written session.
+func (s *Store) Latest(cwd string) (string, error) {
+	ents, err := os.ReadDir(s.Dir(cwd))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("%w for %s", ErrNotFound, cwd)
+	}
+	if err != nil {
+		return "", fmt.Errorf("listing sessions: %w", err)
+	}
+	var best string
+	var bestTime time.Time
+	for _, e := range ents {
+		name := e.Name()
+		if e.IsDir() || filepath.Ext(name) != ".jsonl" {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if best == "" || info.ModTime().After(bestTime) || (info.ModTime().Equal(bestTime) && name > best) {
+			best, bestTime = name, info.ModTime()
+		}
+	}
+	if best == "" {
+		return "", fmt.Errorf("%w for %s", ErrNotFound, cwd)
+	}
+	return best[:len(best)-len(".jsonl")], nil
+}
+
+// Find returns the file of session id: in cwd's folder, or else in any project's folder.
+func (s *Store) Find(cwd, id string) (string, error) {
+	if !validID.MatchString(id) {
+		return "", fmt.Errorf("invalid session id %q", id)
+	}
+	p := filepath.Join(s.Dir(cwd), id+".jsonl")
+	if _, err := os.Stat(p); err == nil {
+		return p, nil
+	}
+	matches, _ := filepath.Glob(filepath.Join(s.Root, "*", id+".jsonl"))
+	if len(matches) == 0 {
+		return "", fmt.Errorf("%w with id %s", ErrNotFound, id)
+	}
+	return matches[0], nil
+}
+
+// Load reads session id of cwd (see [Store.Find]).
+func (s *Store) Load(cwd, id string) (*Transcript, error) {
+	p, err := s.Find(cwd, id)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("reading session %s: %w", id, err)
+	}
+	t := Parse(data)
+	t.ID, t.Path = id, p
+	return t, nil
+}
+
+// maxLine bounds one line of a session file (a message with a large tool result).
+const maxLine = 64 << 20
+
+// Parse reads the content of a session file. It never fails: what cannot be read is counted in
+// Skipped.
+func Parse(data []byte) *Transcript {
+	t := &Transcript{tornTail: len(data) > 0 && data[len(data)-1] != '\n'}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	for sc.Scan() {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var l line
+		if err := json.Unmarshal(b, &l); err != nil {
+			t.Skipped++
+			continue
+		}
+		switch l.Type {
+		case "session":
+			t.Cwd, t.Model = l.Cwd, l.Model
+		case "message":
+			if l.Message == nil || !validMessage(*l.Message) {
+				t.Skipped++
+				continue
+			}
+			t.Messages = append(t.Messages, *l.Message)
+		case "permissions":
+			if l.Permissions != nil {
+				st := *l.Permissions
+				t.Permissions = &st
+			}
+		default:
+			t.Skipped++
+		}
+	}
+	if sc.Err() != nil {
+		t.Skipped++
+	}
+	t.Messages = Repair(t.Messages)
+	return t
+}
+
+func validMessage(m llm.Message) bool {
+	if m.Role != llm.RoleUser && m.Role != llm.RoleAssistant || len(m.Content) == 0 {
+		return false
+	}
+	for _, b := range m.Content {
+		if b.Validate() != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// Repair makes a restored conversation valid to send: consecutive messages of the same role
+// are merged, a tool_use id used twice in one message keeps only its first use, every tool_use
+// is answered by a tool_result at the start of the next message (missing ones say
+// [agent.InterruptedMessage]), tool_results that answer nothing are dropped, messages left
+// empty are dropped, and the conversation starts with a user message.
+func Repair(msgs []llm.Message) []llm.Message {
+	out := msgs
+	// A pass can expose new work (dropping an empty message joins its neighbours); a few
+	// passes reach the fixed point.
+	for range 4 {
+		next := repairPass(out)
+		if reflect.DeepEqual(next, out) {
+			break
+		}
+		out = next
+	}
+	return out
+}
+
+func repairPass(msgs []llm.Message) []llm.Message {
+	var out []llm.Message
+	for _, m := range msgs {
+		if len(m.Content) == 0 {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Role == m.Role {
+			out[n-1].Content = append(out[n-1].Content, m.Content...)
+			continue
+		}
+		out = append(out, llm.Message{Role: m.Role, Content: slices.Clone(m.Content)})
+	}
+	for len(out) > 0 && out[0].Role != llm.RoleUser {
+		out = out[1:]
+	}
+	for i := 0; i < len(out); i++ {
+		m := &out[i]
+		if m.Role == llm.RoleUser {
+			var asked map[string]bool
+			if i > 0 {
+				asked = map[string]bool{}
+				for _, u := range out[i-1].ToolUses() {
+					asked[u.ID] = true
+				}
+			}
+			m.Content = slices.DeleteFunc(m.Content, func(b llm.Block) bool {
+				if b.Type != llm.BlockToolResult {
+					return false
+				}
+				if !asked[b.ToolUseID] {
+					return true
+				}
+				delete(asked, b.ToolUseID) // a second result for the same use goes too
+				return false
+			})
+			continue
+		}
+		seen := map[string]bool{}
+		m.Content = slices.DeleteFunc(m.Content, func(b llm.Block) bool {
+			if b.Type != llm.BlockToolUse {
+				return false
+			}
+			dup := seen[b.ID]
+			seen[b.ID] = true
+			return dup
+		})
+		uses := m.ToolUses()
+		if len(uses) == 0 {
+			continue
+		}
+		if i+1 == len(out) || out[i+1].Role != llm.RoleUser {
+			out = slices.Insert(out, i+1, llm.Message{Role: llm.RoleUser})
+		}
+		next := &out[i+1]
+		byID := map[string]llm.Block{}
+		var rest []llm.Block
+		for _, b := range next.Content {
+			switch {
+			case b.Type != llm.BlockToolResult:
+				rest = append(rest, b)
+			case byID[b.ToolUseID].Type == "":
+				byID[b.ToolUseID] = b
+			}
+		}
+		results := make([]llm.Block, 0, len(uses)+len(rest))
+		for _, u := range uses {
+			if b, ok := byID[u.ID]; ok {
+				results = append(results, b)
+			} else {
+				results = append(results, llm.ToolResult(u.ID, []llm.Block{llm.Text(agent.InterruptedMessage)}, true))
+			}
+		}
+		next.Content = append(results, rest...)
+		i++ // the results message is done
+	}
+	return slices.DeleteFunc(out, func(m llm.Message) bool { return len(m.Content) == 0 })
+}
