@@ -2,9 +2,10 @@
 // took, for the scripts in bench/. It calls the tool the way the agent loop does (decode,
 // validate, call), with the directory as the session's working directory.
 //
-//	grepbench [-tool Grep|Glob] [-engine go|rg] [-runs N] -input JSON DIR
+//	grepbench [-tool Grep|Glob] [-engine go|rg] [-runs N] [-warmup] -input JSON DIR
 //
-// Each run prints one line with its wall time in milliseconds; -print shows the last result.
+// Each run prints one line with its wall time in milliseconds; -warmup makes one untimed run
+// first (so the file system cache is warm); -print shows the last result on stderr.
 package main
 
 import (
@@ -28,18 +29,23 @@ func main() {
 	runs := flag.Int("runs", 5, "number of runs")
 	input := flag.String("input", "", "the tool input as JSON")
 	print := flag.Bool("print", false, "print the last result")
+	warmup := flag.Bool("warmup", false, "make one untimed run first")
 	flag.Parse()
 	if flag.NArg() != 1 || *input == "" {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*name, *engine, *runs, *input, *print, flag.Arg(0)); err != nil {
+	n := *runs
+	if *warmup {
+		n++
+	}
+	if err := run(*name, *engine, n, *warmup, *input, *print, flag.Arg(0)); err != nil {
 		fmt.Fprintln(os.Stderr, "grepbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(name, engine string, runs int, input string, print bool, dir string) error {
+func run(name, engine string, runs int, warmup bool, input string, print bool, dir string) error {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -66,7 +72,7 @@ func run(name, engine string, runs int, input string, print bool, dir string) er
 	env := &tool.Env{Permissions: func() *permission.Context { return pc }}
 	ctx := context.Background()
 	var last tool.Result
-	for range runs {
+	for i := range runs {
 		start := time.Now()
 		in, err := t.Decode(json.RawMessage(input))
 		if err != nil {
@@ -78,7 +84,9 @@ func run(name, engine string, runs int, input string, print bool, dir string) er
 		if last, err = t.Call(ctx, in, env); err != nil {
 			return err
 		}
-		fmt.Printf("%.1f\n", float64(time.Since(start).Microseconds())/1000)
+		if i > 0 || !warmup {
+			fmt.Printf("%.1f\n", float64(time.Since(start).Microseconds())/1000)
+		}
 	}
 	if print {
 		fmt.Fprintln(os.Stderr, last.TextOf())

@@ -145,7 +145,7 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 		res.Decision, res.Error = "error", "the input is not valid JSON"
 		return res
 	}
-	t, ok := lookupTool(f, pc, name)
+	t, ok := lookupTool(f, name)
 	if !ok {
 		res.Decision, res.Error = "error", fmt.Sprintf("No such tool available: %s", name)
 		return res
@@ -253,9 +253,10 @@ func indentRest(s, indent string) string {
 // lookupTool finds a tool of the pool by name or alias. An mcp__server__tool name that is not
 // in the pool stands for an MCP tool without a connected server: it has no schema and asks
 // (passthrough), so MCP rules can be checked.
-func lookupTool(f *Factory, pc *permission.Context, name string) (tool.Tool, bool) {
+func lookupTool(f *Factory, name string) (tool.Tool, bool) {
 	name = permission.NormalizeToolName(name)
-	for _, t := range basePool(f, pc) {
+	// The shell behind Bash is never asked to run anything here, so it needs no Close.
+	for _, t := range builtinTools(f, nil) {
 		if t.Name() == name {
 			return t, true
 		}

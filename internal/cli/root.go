@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 )
 
 // Exit codes of the reins command. `reins permissions check` adds its own (see permissions.go).
@@ -51,9 +52,11 @@ func DefaultFactory() *Factory {
 	}
 }
 
+// stdinIsTerminal asks the terminal driver, not the file mode: /dev/null is a character
+// device too, and a person can only answer on a real terminal.
 func stdinIsTerminal() bool {
-	fi, err := os.Stdin.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	_, err := unix.IoctlGetTermios(int(os.Stdin.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 // exitError carries a specific exit code out of a command.

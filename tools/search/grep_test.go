@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"go.uber.org/goleak"
 
 	"github.com/reinsdev/reins/permission"
 )
@@ -229,6 +230,7 @@ func TestGrepFlags(t *testing.T) {
 }
 
 func TestGrepCancel(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	dir := t.TempDir()
 	for i := range 200 {
 		writeTree(t, dir, [][2]string{{fmt.Sprintf("d%d/f.txt", i), "x\n"}})
@@ -281,5 +283,16 @@ func TestLoadFile(t *testing.T) {
 			t.Errorf("size %d: got %d bytes, %v", size, len(data), err)
 		}
 		release()
+	}
+}
+
+func TestGrepLeavesNoGoroutines(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	dir := t.TempDir()
+	writeTree(t, dir, [][2]string{{"a/b.txt", "x\n"}, {"c.txt", "x\n"}})
+	for name, opts := range engines(t) {
+		if got := run(t, NewGrep(opts), newEnv(t, dir), `{"pattern":"x"}`).TextOf(); !strings.HasPrefix(got, "Found 2 files") {
+			t.Errorf("%s: %q", name, got)
+		}
 	}
 }
