@@ -330,6 +330,23 @@ func (l *Loaded) selectMode(f Flags, r *Report) error {
 // local, flag, policy, and within a source Claude Code's files before Reins' own, so that Reins'
 // file wins a scalar such as defaultMode. Within a managed folder, drop-ins come after
 // managed-settings.json in name order and so win over it.
+// ModelSettings returns the winning model, provider and smallModel values ("" where no file
+// sets one), by the same precedence as defaultMode.
+func (l *Loaded) ModelSettings() (model, provider, smallModel string) {
+	for _, f := range l.scalarOrder() {
+		if e := f.Settings.Model; e != nil && e.Value != "" {
+			model = e.Value
+		}
+		if e := f.Settings.Provider; e != nil && e.Value != "" {
+			provider = e.Value
+		}
+		if e := f.Settings.SmallModel; e != nil && e.Value != "" {
+			smallModel = e.Value
+		}
+	}
+	return model, provider, smallModel
+}
+
 func (l *Loaded) scalarOrder() []*File {
 	var out []*File
 	for _, src := range []permission.Source{permission.SourceUser, permission.SourceProject, permission.SourceLocal, permission.SourceFlag, permission.SourcePolicy} {

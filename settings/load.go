@@ -76,6 +76,11 @@ type Settings struct {
 	DisableBypass *Entry `json:"disableBypassPermissionsMode,omitempty"`
 	// ManagedOnly is allowManagedPermissionRulesOnly; it is honoured from policy files only.
 	ManagedOnly *BoolEntry `json:"allowManagedPermissionRulesOnly,omitempty"`
+	// Model, Provider and SmallModel choose the model API ("anthropic", "openai", "ollama"),
+	// the model, and the small model WebFetch summarises pages with.
+	Model      *Entry `json:"model,omitempty"`
+	Provider   *Entry `json:"provider,omitempty"`
+	SmallModel *Entry `json:"smallModel,omitempty"`
 }
 
 // File is one settings file Load looked at.
@@ -249,6 +254,21 @@ func parseSettings(name string, data []byte) (Settings, *value, []Warning, error
 		}
 		line, col := idx.pos(v.off)
 		s.ManagedOnly = &BoolEntry{Value: v.b, Line: line, Col: col}
+	}
+
+	for _, k := range []struct {
+		key string
+		dst **Entry
+	}{{"model", &s.Model}, {"provider", &s.Provider}, {"smallModel", &s.SmallModel}} {
+		v := root.get(k.key)
+		if v == nil || v.kind == kindNull {
+			continue
+		}
+		if v.kind != kindString {
+			return s, nil, nil, errAt(v.off, "%s must be a string, not %s", k.key, v.kind)
+		}
+		line, col := idx.pos(v.off)
+		*k.dst = &Entry{Value: v.str, Line: line, Col: col}
 	}
 
 	perms := root.get("permissions")

@@ -20,6 +20,7 @@ import (
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/session"
+	"github.com/reinsdev/reins/tools/web"
 	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/tool"
 )
@@ -234,7 +235,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	perms := agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
 		return settings.Persist(env.opts, updates...)
 	})
-	pool := newAgentPool(f, pc, perms)
+	pool := newAgentPool(f, pc, perms, web.ModelSummarizer{Provider: choice.provider, Model: smallModel(f, env.loaded, choice)})
 	defer pool.Close()
 
 	var dirs []string

@@ -43,14 +43,14 @@ func TestModelSettingsPrecedence(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l, err := settings.Load(settings.Options{Cwd: cwd, Home: home, ManagedDir: filepath.Join(root, "none"), Flag: tt.flag, Sources: tt.sources})
-			if err != nil {
-				t.Fatal(err)
-			}
-			model, provider, err := modelSettings(l)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
 			}
-			if !tt.wantErr && (model != tt.model || provider != tt.provider) {
+			if tt.wantErr {
+				return
+			}
+			model, provider, _ := l.ModelSettings()
+			if model != tt.model || provider != tt.provider {
 				t.Errorf("got %q/%q, want %q/%q", model, provider, tt.model, tt.provider)
 			}
 		})

@@ -1,20 +1,17 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/llm/anthropic"
 	"github.com/reinsdev/reins/llm/openaicompat"
-	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
 )
 
@@ -56,53 +53,27 @@ type providerChoice struct {
 	model    string
 }
 
-// modelSettings reads the "model" and "provider" keys of the loaded settings files, with the
-// settings' scalar precedence: user < project < local < flag < policy, and within a source
-// Claude Code's file before Reins' own, so the later one wins.
-func modelSettings(l *settings.Loaded) (model, provider string, err error) {
-	for _, src := range []permission.Source{permission.SourceUser, permission.SourceProject, permission.SourceLocal, permission.SourceFlag, permission.SourcePolicy} {
-		for _, claude := range []bool{true, false} {
-			for _, f := range l.Files {
-				if f.Source != src || f.Claude != claude || !f.Exists || f.DuplicateOf != "" {
-					continue
-				}
-				var data []byte
-				if f.Inline {
-					data = []byte(l.Options().Flag)
-				} else if data, err = os.ReadFile(f.Path); err != nil {
-					return "", "", fmt.Errorf("reading %s: %w", f.Path, err)
-				}
-				if len(bytes.TrimSpace(data)) == 0 {
-					continue
-				}
-				var doc struct {
-					Model    *string `json:"model"`
-					Provider *string `json:"provider"`
-				}
-				// The settings package has already rejected invalid JSON; a key of the wrong
-				// type is reported here.
-				if err := json.Unmarshal(data, &doc); err != nil {
-					return "", "", fmt.Errorf("%s: model and provider must be strings: %w", f.Path, err)
-				}
-				if doc.Model != nil && *doc.Model != "" {
-					model = *doc.Model
-				}
-				if doc.Provider != nil && *doc.Provider != "" {
-					provider = *doc.Provider
-				}
-			}
-		}
+// defaultAnthropicSmallModel summarises pages for WebFetch when nothing else is configured.
+const defaultAnthropicSmallModel = "claude-haiku-4-5"
+
+// smallModel is the model WebFetch applies its prompt to a page with: the smallModel setting,
+// then REINS_SMALL_MODEL or Claude Code's ANTHROPIC_SMALL_FAST_MODEL, then a small model of
+// the provider (for providers without a known small model, the main model).
+func smallModel(f *Factory, l *settings.Loaded, choice *providerChoice) string {
+	_, _, small := l.ModelSettings()
+	if small = cmp.Or(small, f.Getenv("REINS_SMALL_MODEL")); small != "" {
+		return small
 	}
-	return model, provider, nil
+	if choice.name == "anthropic" {
+		return cmp.Or(f.Getenv("ANTHROPIC_SMALL_FAST_MODEL"), defaultAnthropicSmallModel)
+	}
+	return choice.model
 }
 
 // resolveProvider picks the provider and model from, in order: the flags, the settings, the
 // environment, and a local Ollama.
 func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel string, l *settings.Loaded) (*providerChoice, error) {
-	setModel, setProvider, err := modelSettings(l)
-	if err != nil {
-		return nil, err
-	}
+	setModel, setProvider, _ := l.ModelSettings()
 	name := flagProvider
 	if name == "" {
 		name = setProvider
