@@ -15,6 +15,7 @@ import (
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/internal/schemax"
 )
 
 // Input is the input of the Bash tool.
@@ -97,7 +98,8 @@ func (s *Shell) BashTool() tool.Tool {
 		SearchHint:  "run shell commands",
 		Description: "Run a shell command",
 		Prompt:      bashPrompt,
-		Schema: schemaFor[Input](func(p map[string]*jsonschema.Schema) {
+		Schema: schemax.For[Input](func(sc *jsonschema.Schema) {
+			p := sc.Properties
 			p["timeout"].Minimum = ptr(0.0)
 			if s.opts.DisableBackground {
 				delete(p, "run_in_background")
@@ -456,18 +458,6 @@ func formatSize(n int64) string {
 		return fmt.Sprintf("%dKB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// schemaFor infers the input schema of In and lets the caller refine its properties.
-func schemaFor[In any](refine func(props map[string]*jsonschema.Schema)) *jsonschema.Schema {
-	s, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic(err)
-	}
-	if refine != nil {
-		refine(s.Properties)
-	}
-	return s
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/internal/schemax"
 )
 
 // Task states.
@@ -184,7 +185,8 @@ func (s *Shell) TaskOutputTool() tool.Tool {
 		SearchHint:  "read output/logs from a background task",
 		Description: "Read the output of a background task",
 		Prompt:      taskOutputPrompt,
-		Schema: schemaFor[TaskOutputInput](func(p map[string]*jsonschema.Schema) {
+		Schema: schemax.For[TaskOutputInput](func(sc *jsonschema.Schema) {
+			p := sc.Properties
 			p["block"].Types, p["block"].Type = nil, "boolean"
 			p["block"].Default = []byte("true")
 			p["timeout"].Types, p["timeout"].Type = nil, "number"
@@ -281,7 +283,7 @@ func (s *Shell) TaskStopTool() tool.Tool {
 		SearchHint:  "kill a running background task",
 		Description: "Stop a background task",
 		Prompt:      taskStopPrompt,
-		Schema:      schemaFor[TaskStopInput](nil),
+		Schema:      schemax.For[TaskStopInput](nil),
 		Validate: func(ctx context.Context, in TaskStopInput, env *tool.Env) error {
 			_, err := s.stoppable(in)
 			return err

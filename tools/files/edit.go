@@ -13,6 +13,7 @@ import (
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/internal/schemax"
 )
 
 // EditInput is the input of the Edit tool.
@@ -54,7 +55,7 @@ func NewEdit(opts Options) tool.Tool {
 		SearchHint:  "modify file contents in place",
 		Description: "Replace exact text in a file",
 		Prompt:      editPrompt,
-		Schema:      schemaFor[EditInput](nil),
+		Schema:      schemax.For[EditInput](nil),
 		Validate: func(ctx context.Context, in EditInput, env *tool.Env) error {
 			_, err := e.plan(ctx, in, env, msgModified)
 			return err

@@ -18,6 +18,7 @@ import (
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/internal/schemax"
 )
 
 // maxNotebookFileBytes is the largest notebook file Read and NotebookEdit parse.
@@ -262,7 +263,8 @@ func NewNotebookEdit(opts Options) tool.Tool {
 		SearchHint:  "edit Jupyter notebook cells (.ipynb)",
 		Description: "Replace, insert or delete a cell of a Jupyter notebook",
 		Prompt:      notebookEditPrompt,
-		Schema: schemaFor[NotebookEditInput](func(p map[string]*jsonschema.Schema) {
+		Schema: schemax.For[NotebookEditInput](func(sc *jsonschema.Schema) {
+			p := sc.Properties
 			p["cell_type"].Enum = []any{"code", "markdown"}
 			p["edit_mode"].Enum = []any{"replace", "insert", "delete"}
 		}),

@@ -1,8 +1,6 @@
 package files
 
 import (
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/reinsdev/reins/tool"
 )
 
@@ -48,19 +46,6 @@ func (o Options) at(stage string) {
 // Tools returns Read, Edit, Write and NotebookEdit.
 func Tools(opts Options) []tool.Tool {
 	return []tool.Tool{NewRead(opts), NewEdit(opts), NewWrite(opts), NewNotebookEdit(opts)}
-}
-
-// schemaFor infers the input schema of In and lets the caller refine it: the inference knows
-// types and descriptions, not bounds, enums or defaults.
-func schemaFor[In any](refine func(props map[string]*jsonschema.Schema)) *jsonschema.Schema {
-	s, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic(err)
-	}
-	if refine != nil {
-		refine(s.Properties)
-	}
-	return s
 }
 
 func ptr[T any](v T) *T { return &v }

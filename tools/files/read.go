@@ -18,6 +18,7 @@ import (
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/internal/schemax"
 )
 
 // ReadInput is the input of the Read tool.
@@ -66,7 +67,8 @@ func NewRead(opts Options) tool.Tool {
 		SearchHint:  "read files, images, notebooks",
 		Description: "Read a file from the local filesystem",
 		Prompt:      readPrompt,
-		Schema: schemaFor[ReadInput](func(p map[string]*jsonschema.Schema) {
+		Schema: schemax.For[ReadInput](func(sc *jsonschema.Schema) {
+			p := sc.Properties
 			p["offset"].Minimum = ptr(0.0)
 			p["limit"].ExclusiveMinimum = ptr(0.0)
 		}),

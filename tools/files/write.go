@@ -8,6 +8,7 @@ import (
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/internal/schemax"
 )
 
 // WriteInput is the input of the Write tool.
@@ -40,7 +41,7 @@ func NewWrite(opts Options) tool.Tool {
 		SearchHint:  "create or overwrite files",
 		Description: "Write a file to the local filesystem",
 		Prompt:      writePrompt,
-		Schema:      schemaFor[WriteInput](nil),
+		Schema:      schemax.For[WriteInput](nil),
 		Validate: func(ctx context.Context, in WriteInput, env *tool.Env) error {
 			_, err := w.plan(ctx, in, env, msgModified)
 			return err
