@@ -79,6 +79,7 @@ type checker struct {
 	readRules bool
 
 	a        *Analysis
+	orig     *permission.Context // the session's context with the original working directory
 	children map[*Command][]*Command
 	results  map[*Command]result
 	cd       *cdState
@@ -190,7 +191,7 @@ func (k *checker) run() permission.Decision {
 	}
 	switch {
 	case a.Truncated:
-		whole = append(whole, k.unsure("the command is too large or too deeply nested to analyse"))
+		whole = append(whole, result{v: vAsk, d: askDecision("This command needs approval: it is too large or too deeply nested to analyse.", permission.ReasonOther, "analysis truncated")})
 	case len(k.command) > MaxCommandLength:
 		whole = append(whole, result{v: vAsk, d: askDecision(fmt.Sprintf("Command is too long to check safely (%d characters; the limit is %d).", len(k.command), MaxCommandLength), permission.ReasonOther, "command too long")})
 	case count > MaxSubcommands:
@@ -354,7 +355,7 @@ func (k *checker) evalCommand(c *Command) result {
 		if ch.Speculative {
 			if r.v == vDeny || r.v == vAskRule {
 				if strings.HasSuffix(ch.Via, " code") {
-					why := fmt.Sprintf("inline code of %s holds %q, which a %s rule covers", c.Via+firstWord(c), ch.Text, map[verdict]string{vDeny: "deny", vAskRule: "ask"}[r.v])
+					why := fmt.Sprintf("inline code of %s holds %q, which a %s rule covers", firstWord(c), ch.Text, map[verdict]string{vDeny: "deny", vAskRule: "ask"}[r.v])
 					r = result{v: vSafety, d: askDecision("This command needs approval: "+why+".", permission.ReasonSafetyCheck, why)}
 				}
 				worst = worse(worst, r)
@@ -694,7 +695,7 @@ func single(cs candSet, r *permission.Rule) bool {
 				top = append(top, c)
 			}
 		}
-		if len(top) == 1 && top[0].Kind == KindCall && fullyKnown(top[0]) {
+		if len(top) == 1 && (top[0].Kind == KindCall || top[0].Kind == KindDecl) && fullyKnown(top[0]) {
 			return true
 		}
 	}
@@ -968,7 +969,7 @@ func (k *checker) paths(c *Command) pathOutcome {
 	} else if len(k.children[c]) == 0 && !isWrapperLike(name) {
 		uses = probes(c.Argv[1:])
 	}
-	if c.Placeholders() && len(c.Roots) == 0 && (k.readRules || removes(uses)) {
+	if c.hasPlaceholders() && len(c.Roots) == 0 && (k.readRules || removes(uses)) {
 		// xargs fills these in at run time.
 		for _, u := range uses {
 			if u.w.Placeholder || !u.w.Known {
@@ -1008,8 +1009,8 @@ func (k *checker) paths(c *Command) pathOutcome {
 	return out
 }
 
-// Placeholders reports whether any word is filled in at run time.
-func (c *Command) Placeholders() bool {
+// hasPlaceholders reports whether any word is filled in at run time.
+func (c *Command) hasPlaceholders() bool {
 	for _, w := range c.Argv {
 		if w.Placeholder {
 			return true
@@ -1164,10 +1165,19 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 }
 
 func (k *checker) ruleContexts(pc *permission.Context) []*permission.Context {
-	if pc == k.pc {
-		return []*permission.Context{pc}
+	out := []*permission.Context{pc}
+	if pc != k.pc {
+		out = append(out, k.pc)
 	}
-	return []*permission.Context{pc, k.pc}
+	// A session whose shell has moved away from where it started still has rules written
+	// for the project's directory.
+	if k.orig == nil && k.pc.Cwd() != k.pc.OriginalCwd() {
+		k.orig = k.pc.WithCwd(k.pc.OriginalCwd())
+	}
+	if k.orig != nil && pc.Cwd() != k.orig.Cwd() {
+		out = append(out, k.orig)
+	}
+	return out
 }
 
 func (k *checker) checkAbs(pc *permission.Context, c *Command, u pathUse, w Word, abs string) pathOutcome {
@@ -1188,7 +1198,7 @@ func (k *checker) checkAbs(pc *permission.Context, c *Command, u pathUse, w Word
 	case accReadTree:
 		o := k.read(pc, abs)
 		if o.res.v == vAllow && k.readRules {
-			o.merge(k.tree(pc, abs))
+			o.merge(k.tree(pc, abs, u.noHidden))
 		}
 		return o
 	case accRemove, accRemoveIfExists, accRemoveUnder:
@@ -1272,7 +1282,7 @@ const treeBudget = 5000
 
 // tree checks everything below a directory a command reads recursively against the Read deny
 // and ask rules (grep -r KEY . must not read a denied .env).
-func (k *checker) tree(pc *permission.Context, root string) pathOutcome {
+func (k *checker) tree(pc *permission.Context, root string, noHidden bool) pathOutcome {
 	if !isDir(root) {
 		return pathOutcome{}
 	}
@@ -1281,6 +1291,12 @@ func (k *checker) tree(pc *permission.Context, root string) pathOutcome {
 	quiet := context.Background()
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == root {
+			return nil
+		}
+		if noHidden && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
 			return nil
 		}
 		if n++; n > treeBudget {
@@ -1361,7 +1377,8 @@ var errGlobTooLarge = errors.New("glob too large")
 
 // boundedGlob expands an absolute pattern like filepath.Glob, but gives up after reading budget
 // directory entries, so that /*/*/*/* cannot make a permission check walk the file system.
-// Unlike bash it lets * match a leading dot, which only checks more files.
+// Like bash without dotglob, a name starting with a dot is matched only by a pattern starting
+// with a literal dot.
 func boundedGlob(pattern string, budget int) ([]string, error) {
 	parts := strings.Split(filepath.Clean(pattern), string(filepath.Separator))
 	cands := []string{string(filepath.Separator)}
@@ -1388,6 +1405,10 @@ func boundedGlob(pattern string, budget int) ([]string, error) {
 				return nil, errGlobTooLarge
 			}
 			for _, e := range entries {
+				// As in bash (without dotglob), a leading dot must be matched by a literal dot.
+				if strings.HasPrefix(e.Name(), ".") && !strings.HasPrefix(part, ".") {
+					continue
+				}
 				if ok, _ := filepath.Match(part, e.Name()); ok {
 					next = append(next, filepath.Join(dir, e.Name()))
 				}

@@ -55,10 +55,11 @@ type conformanceCase struct {
 	Expect          string            `json:"expect"`
 }
 
-// TestConformance runs every Bash case of the shared conformance suite (a copy lives in
-// testdata) through the engine with Check as the Bash tool's check.
+// TestConformance runs every Bash case of the shared conformance suite through the engine with
+// Check as the Bash tool's check. internal/cli runs the same cases through real settings files
+// and the whole command; this one keeps the analysis honest on its own.
 func TestConformance(t *testing.T) {
-	f, err := os.Open("testdata/cases.jsonl")
+	f, err := os.Open("../../shared/conformance/cases.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,3 +75,28 @@ func TestPlanWithBypassAvailable(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionInSubdirectory checks a session whose shell has already moved into src: relative
+// paths resolve there, and the project around it is still a working directory to protect.
+func TestSessionInSubdirectory(t *testing.T) {
+	f := newFixture(t)
+	pc := f.context(t, permission.ModeAcceptEdits, denyEnv, "allow:Bash(rm:*)").WithCwd(f.proj + "/src")
+	tests := map[string]string{
+		"cat main.go":         "allow",
+		"cat ../.env":         "deny",
+		"rm -rf ..":           "ask:safety", // the original working directory
+		"rm -rf .":            "ask:safety",
+		"touch new.go":        "allow",
+		"touch ../../x":       "ask",
+		"cd .. && ls":         "allow",
+		"cat ../../outside/x": "ask",
+		"echo x > ../.bashrc": "ask:safety",
+		"rm main.go":          "allow",
+	}
+	for cmd, want := range tests {
+		d, tr := check(t, pc, cmd)
+		if got := outcome(d); got != want {
+			t.Errorf("in src: %q = %s, want %s\n%s", cmd, got, want, explain(d, tr))
+		}
+	}
+}

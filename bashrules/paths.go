@@ -33,6 +33,8 @@ type pathUse struct {
 	// base is the source's file name for a destination that may be a directory (cp a dir/
 	// writes dir/a).
 	base string
+	// noHidden marks a recursive read that skips hidden files (rg without --hidden).
+	noHidden bool
 }
 
 // pathsResult is what a command does to the file system, as far as its arguments show.
@@ -444,7 +446,17 @@ func rgPaths(args []Word) pathsResult {
 	if listing {
 		acc = accRead
 	}
-	r.add(acc, dropStdin(ops)...)
+	hidden := hasOpt(opts, "--hidden", "-.")
+	us := 0
+	for _, a := range args {
+		if a.Known && strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.Trim(a.Value[1:], "u") == "" {
+			us += len(a.Value) - 1
+		}
+	}
+	hidden = hidden || us >= 2
+	for _, o := range dropStdin(ops) {
+		r.uses = append(r.uses, pathUse{w: o, acc: acc, noHidden: !hidden})
+	}
 	return r
 }
 

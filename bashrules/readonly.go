@@ -316,6 +316,9 @@ var gitReadSubcommands = map[string]bool{"status": true, "log": true, "show": tr
 	"diff-tree": true, "diff-files": true, "diff-index": true, "show-branch": true, "verify-commit": true, "verify-tag": true}
 
 func gitRO(args []Word) string {
+	if len(args) == 1 && (args[0].Value == "--version" || args[0].Value == "version") {
+		return ""
+	}
 	_, sub, rest, why := gitGlobal(args)
 	if why != "" {
 		return why
@@ -463,6 +466,18 @@ func gitPaths(args []Word) pathsResult {
 	use := func(acc access, w Word) {
 		r.uses = append(r.uses, pathUse{w: w, acc: acc, dir: dir})
 	}
+	if sub == "clone" {
+		var ops []Word
+		for _, a := range rest {
+			if a.Known && !strings.HasPrefix(a.Value, "-") {
+				ops = append(ops, a)
+			}
+		}
+		if len(ops) >= 2 {
+			use(accWrite, ops[len(ops)-1])
+		}
+		return r
+	}
 	afterDash := false
 	for _, a := range rest {
 		if !a.Known {
@@ -487,7 +502,7 @@ func gitPaths(args []Word) pathsResult {
 			if afterDash {
 				use(accWrite, a)
 			}
-		case "clone", "init", "submodule", "worktree", "apply", "am", "mv", "commit", "push", "pull", "fetch", "remote", "config", "tag", "branch", "merge", "rebase", "reset", "switch", "stash", "cherry-pick", "revert":
+		case "init", "submodule", "worktree", "apply", "am", "mv", "commit", "push", "pull", "fetch", "remote", "config", "tag", "branch", "merge", "rebase", "reset", "switch", "stash", "cherry-pick", "revert":
 			if afterDash {
 				use(accReadIfExists, a)
 			}

@@ -27,6 +27,10 @@ func commandName(w Word) (name string, trusted bool) {
 var shells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true, "mksh": true,
 	"ash": true, "fish": true, "csh": true, "tcsh": true, "yash": true}
 
+// harmlessShellOptions may be set with -o without changing how a script is read.
+var harmlessShellOptions = map[string]bool{"pipefail": true, "errexit": true, "nounset": true, "xtrace": true,
+	"verbose": true, "noclobber": true, "noglob": true, "posix": true, "noexec": true}
+
 // posixShells are the shells whose -c scripts the bash parser reads faithfully, so that a
 // literal script can be allowed command by command.
 var posixShells = map[string]bool{"bash": true, "sh": true, "dash": true}
@@ -53,7 +57,7 @@ func interpreterFlags(name string) ([]string, bool) {
 	return nil, false
 }
 
-// IsInterpreter reports whether a command name runs code in another language.
+// isInterpreter reports whether a command name runs code in another language.
 func isInterpreter(name string) bool {
 	_, ok := interpreterFlags(name)
 	return ok
@@ -410,7 +414,7 @@ func peelScript(args []Word) (int, *Word, bool, bool) {
 	return peelSu(args)
 }
 
-// xargsInfo is what peelXargs learned besides where the command starts.
+// xargsReplace finds where xargs's command starts and its replace string (-I, -i).
 func xargsReplace(args []Word) (inner int, replace string, ok bool) {
 	i := 0
 	for i < len(args) {
@@ -562,7 +566,17 @@ flags:
 				switch f := v[j]; {
 				case f == 'c':
 					wantScript = true
-				case f == 'o' || f == 'O':
+				case f == 'o':
+					// Shell options that change globbing or what runs (dotglob is set with -O,
+					// never understood here) make the script's analysis unsafe.
+					if j != len(v)-1 || i+1 >= len(args) || !args[i+1].Known || !harmlessShellOptions[args[i+1].Value] {
+						understood = false
+					}
+					if j == len(v)-1 {
+						i++
+					}
+				case f == 'O':
+					understood = false
 					if j == len(v)-1 {
 						i++
 					}

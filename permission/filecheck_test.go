@@ -199,4 +199,16 @@ func TestSourceRootAnchor(t *testing.T) {
 	if d := pc.CheckRead(context.Background(), "main.go"); d.Behavior != Deny {
 		t.Fatalf("bare pattern relative to the current cwd: %s", d.Behavior)
 	}
+	// After a cd into src, a deny of ./.env still covers the project's .env.
+	dotenv := Rule{Value: ParseRule("Read(./.env)"), Behavior: Deny, Source: SourceProject}
+	pc = mustNew(t, Config{Cwd: f.proj, Home: f.home, Rules: []Rule{dotenv}}).WithCwd(filepath.Join(f.proj, "src"))
+	if d := pc.CheckRead(context.Background(), filepath.Join(f.proj, ".env")); d.Behavior != Deny {
+		t.Fatalf("deny rules also match from the original working directory: %s", d.Behavior)
+	}
+	// Allow rules do not widen that way.
+	allowX := Rule{Value: ParseRule("Edit(x.txt)"), Behavior: Allow, Source: SourceProject}
+	pc = mustNew(t, Config{Cwd: f.proj, Home: f.home, Rules: []Rule{allowX}}).WithCwd(filepath.Join(f.proj, "src"))
+	if d := pc.CheckWrite(context.Background(), filepath.Join(f.proj, "x.txt")); d.Behavior != Ask {
+		t.Fatalf("an allow rule relative to src must not cover the project root's x.txt: %s", d.Behavior)
+	}
 }

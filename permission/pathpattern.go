@@ -81,7 +81,16 @@ func (r *Rule) matchPath(pc *Context, f pathForm) bool {
 	if r.path == nil {
 		return false
 	}
-	base := r.base(pc)
+	if r.matchFrom(r.base(pc), f) {
+		return true
+	}
+	// Relative patterns follow the current directory, so once the shell has moved into src
+	// a deny of "./.env" would stop covering the project's .env. Deny and ask rules are
+	// matched from the original working directory as well.
+	return r.path.anchor == anchorCwd && r.Behavior != Allow && pc.lower.cwd != pc.lower.origCwd && r.matchFrom(pc.lower.origCwd, f)
+}
+
+func (r *Rule) matchFrom(base string, f pathForm) bool {
 	if base == "" {
 		return false
 	}
