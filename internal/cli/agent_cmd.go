@@ -20,9 +20,9 @@ import (
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/session"
-	"github.com/reinsdev/reins/tools/web"
 	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/web"
 )
 
 // Exit codes of a headless run (`reins -p`), on top of exitOK, exitError, exitUsage and
