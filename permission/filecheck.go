@@ -190,13 +190,14 @@ func (c *Context) CheckRead(ctx context.Context, p string) Decision {
 		NoteRule(ctx, "read check: Read ask rule", r, "ask")
 		return Decision{Behavior: Ask, BlockedPath: abs, Message: fmt.Sprintf("Reins requested permissions to read from %s, but you haven't granted it yet.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
-	if w := c.checkWrite(context.Background(), abs, forms); w.Behavior == Allow {
-		Notef(ctx, "read check", "allow", "edit access implies read access")
-		return Decision{Behavior: Allow, Reason: w.Reason}
-	}
 	if c.allInWorkingDirs(forms) {
 		Notef(ctx, "read check", "allow", "inside the working directories")
 		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonWorkingDir, Detail: "inside the working directories"}}
+	}
+	// Outside the working directories, a path the write check would allow may be read too.
+	if w := c.checkWrite(context.Background(), abs, forms); w.Behavior == Allow {
+		Notef(ctx, "read check", "allow", "edit access implies read access")
+		return Decision{Behavior: Allow, Reason: w.Reason}
 	}
 	if r := c.matchAll(c.ContentRules(Allow, "Read"), forms); r != nil {
 		NoteRule(ctx, "read check: Read allow rule", r, "allow")

@@ -102,24 +102,22 @@ func (r *Rule) matchFrom(base string, f pathForm) bool {
 }
 
 // relUnder returns path relative to base as a slash path ("" for base itself) when path is
-// base or inside it. Comparison ignores case, like every path comparison of the engine.
+// base or inside it. Both must be clean, absolute and already lower-cased: every path
+// comparison of the engine ignores case, and folding once per check is far cheaper than
+// folding per rule.
 func relUnder(base, path string) (string, bool) {
-	if len(path) < len(base) {
+	if base == "/" {
+		return path[1:], true
+	}
+	if !strings.HasPrefix(path, base) {
 		return "", false
 	}
-	if strings.EqualFold(base, path) {
+	if len(path) == len(base) {
 		return "", true
 	}
-	// Both paths are clean and absolute: path is inside base when base is its prefix and the
-	// next byte is a separator (so /proj_evil is not inside /proj).
-	n := len(base)
-	if base == "/" {
-		n = 0
-	} else if len(path) <= n || path[n] != filepath.Separator {
+	// The next byte must be a separator, so /proj_evil is not inside /proj.
+	if path[len(base)] != filepath.Separator {
 		return "", false
 	}
-	if !strings.EqualFold(path[:n], base[:n]) {
-		return "", false
-	}
-	return path[n+1:], true
+	return path[len(base)+1:], true
 }
