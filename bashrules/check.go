@@ -58,9 +58,9 @@ var allowed = result{v: vAllow}
 // may bypass; Ask for paths outside the working directories and for what the analysis cannot
 // see; Passthrough when nothing allows some part; Allow only when every part is allowed.
 func Check(ctx context.Context, pc *permission.Context, command string) permission.Decision {
+	idx := indexesFor(pc)
 	k := &checker{ctx: ctx, pc: pc, command: command, tracing: permission.Tracing(ctx),
-		deny: pc.ContentRules(permission.Deny, "Bash"), ask: pc.ContentRules(permission.Ask, "Bash"),
-		allow:   pc.ContentRules(permission.Allow, "Bash"),
+		deny: idx.deny, ask: idx.ask, allow: idx.allow,
 		results: map[*Command]result{}}
 	k.readRules = len(pc.ContentRules(permission.Deny, "Read")) > 0 || len(pc.ContentRules(permission.Ask, "Read")) > 0
 	d := k.run()
@@ -73,9 +73,9 @@ type checker struct {
 	pc        *permission.Context
 	command   string
 	tracing   bool
-	deny      ruleSet
-	ask       ruleSet
-	allow     ruleSet
+	deny      *ruleSet
+	ask       *ruleSet
+	allow     *ruleSet
 	readRules bool
 
 	a        *Analysis

@@ -140,65 +140,153 @@ func globMatch(p, s string) bool {
 	return true
 }
 
-// ruleSet is one behaviour's Bash rules. Matching needs no compiled form: a rule whose
-// first byte no candidate starts with is skipped after one comparison, and the few that remain
-// are matched straight from their text, without allocating.
-type ruleSet []*permission.Rule
-
-// firstByte is the byte every command a rule matches starts with, or -1 when the rule may
-// match commands starting with anything (it starts with a wildcard, an escape or a space).
-func firstByte(content string) int {
-	if content == "" {
-		return -1
-	}
-	switch c := content[0]; {
-	case c == '*' || c == '\\' || c <= ' ' || c >= 0x80:
-		return -1
-	default:
-		return int(c)
-	}
+// ruleSet is one behaviour's Bash rules, indexed by the first word of the commands each rule
+// can match, so a check looks at the few rules that could match instead of all of them. It is
+// built once per permission context (see bashIndexes): rules are parsed once, not per check.
+type ruleSet struct {
+	// exact holds exact-form rules by their trimmed content.
+	exact map[string][]indexedRule
+	// byWord holds prefix and wildcard rules whose first word is literal: every command they
+	// match starts with that word followed by a space, or is the word alone.
+	byWord map[string][]indexedRule
+	// anyWord holds the rest (a wildcard or an escape in the first word): tried on every
+	// candidate.
+	anyWord []indexedRule
 }
 
-// byteSet is a set of bytes.
-type byteSet [4]uint64
+type indexedRule struct {
+	r    *permission.Rule
+	pos  int // load order: among several matches the earliest rule is reported
+	form RuleForm
+	// needle is the longest literal run of a wildcard pattern: a command without it cannot
+	// match, and strings.Contains rules that out far faster than the matcher.
+	needle string
+}
 
-func (s *byteSet) add(b byte)      { s[b>>6] |= 1 << (b & 63) }
-func (s *byteSet) has(b byte) bool { return s[b>>6]&(1<<(b&63)) != 0 }
+func newRuleSet(rules []*permission.Rule) *ruleSet {
+	rs := &ruleSet{exact: map[string][]indexedRule{}, byWord: map[string][]indexedRule{}}
+	for i, r := range rules {
+		content := r.Value.Content
+		ir := indexedRule{r: r, pos: i, form: Form(content)}
+		if ir.form == FormWildcard {
+			p := strings.TrimSpace(content)
+			if stars(p) == 1 && strings.HasSuffix(p, " *") && !escapedAt(p, len(p)-1) {
+				p = p[:len(p)-2] // "git *" also matches a bare "git"
+			}
+			ir.needle = longestLiteral(p)
+		}
+		if ir.form == FormExact {
+			key := strings.TrimSpace(content)
+			rs.exact[key] = append(rs.exact[key], ir)
+			continue
+		}
+		if w, ok := literalFirstWord(content, ir.form); ok {
+			rs.byWord[w] = append(rs.byWord[w], ir)
+			continue
+		}
+		rs.anyWord = append(rs.anyWord, ir)
+	}
+	return rs
+}
 
-// match returns the first rule matching any candidate. Prefix and wildcard rules are tried only
-// when loose is set.
-func (rs ruleSet) match(cands []string, loose bool) *permission.Rule {
-	if len(rs) == 0 {
+// literalFirstWord returns the first word of a prefix or wildcard rule when it is plain text,
+// so that every command the rule matches starts with it.
+func literalFirstWord(content string, form RuleForm) (string, bool) {
+	p := strings.TrimSpace(content)
+	if form == FormPrefix {
+		p = strings.TrimSuffix(content, ":*")
+	}
+	w, _, _ := strings.Cut(p, " ")
+	if w == "" || strings.ContainsAny(w, "*\\") {
+		return "", false
+	}
+	return w, true
+}
+
+// longestLiteral returns the longest run of a wildcard pattern without a star or an escape.
+func longestLiteral(p string) string {
+	best, start := "", 0
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) && p[i] != '*' && p[i] != '\\' {
+			continue
+		}
+		if i-start > len(best) {
+			best = p[start:i]
+		}
+		start = i + 1
+	}
+	return best
+}
+
+func leadingWord(s string) string {
+	w, _, _ := strings.Cut(s, " ")
+	return w
+}
+
+// match returns the earliest rule matching any candidate. Prefix and wildcard rules are tried
+// only when loose is set.
+func (rs *ruleSet) match(cands []string, loose bool) *permission.Rule {
+	if rs == nil {
 		return nil
 	}
-	var first byteSet
-	for _, c := range cands {
-		if c == "" {
-			continue
-		}
-		first.add(c[0])
-		if rest, ok := strings.CutPrefix(c, "xargs "); ok && rest != "" {
-			first.add(rest[0]) // legacy prefix rules also match "xargs cmd"
+	best := indexedRule{pos: -1}
+	take := func(ir indexedRule) {
+		if best.pos < 0 || ir.pos < best.pos {
+			best = ir
 		}
 	}
-	for _, r := range rs {
-		content := r.Value.Content
-		if b := firstByte(content); b >= 0 && !first.has(byte(b)) {
-			continue
-		}
-		if !loose && Form(content) != FormExact {
-			continue
-		}
-		for _, c := range cands {
-			if MatchRule(content, c) {
-				return r
+	try := func(list []indexedRule, c string, onlyPrefix bool) {
+		for _, ir := range list {
+			if (best.pos >= 0 && ir.pos > best.pos) || (onlyPrefix && ir.form != FormPrefix) {
+				continue
+			}
+			if ir.needle != "" && !strings.Contains(c, ir.needle) {
+				continue
+			}
+			if MatchRule(ir.r.Value.Content, c) {
+				take(ir)
 			}
 		}
 	}
-	return nil
+	for _, c := range cands {
+		c = strings.TrimSpace(c)
+		for _, ir := range rs.exact[c] {
+			take(ir)
+		}
+		if !loose {
+			continue
+		}
+		try(rs.byWord[leadingWord(c)], c, false)
+		// Legacy prefix rules also match "xargs cmd ...".
+		if rest, ok := strings.CutPrefix(c, "xargs "); ok {
+			try(rs.byWord[leadingWord(rest)], c, true)
+		}
+		try(rs.anyWord, c, false)
+	}
+	if best.pos < 0 {
+		return nil
+	}
+	return best.r
 }
 
-// matchAny is match for a plain rule list.
+// bashIndexes are the Bash rules of a permission context, indexed once per context.
+type bashIndexes struct {
+	deny, ask, allow *ruleSet
+}
+
+type indexKey struct{}
+
+func indexesFor(pc *permission.Context) *bashIndexes {
+	return pc.Memo(indexKey{}, func() any {
+		return &bashIndexes{
+			deny:  newRuleSet(pc.ContentRules(permission.Deny, "Bash")),
+			ask:   newRuleSet(pc.ContentRules(permission.Ask, "Bash")),
+			allow: newRuleSet(pc.ContentRules(permission.Allow, "Bash")),
+		}
+	}).(*bashIndexes)
+}
+
+// matchAny matches a plain rule list that is not worth indexing.
 func matchAny(rules []*permission.Rule, cands []string, loose bool) *permission.Rule {
-	return ruleSet(rules).match(cands, loose)
+	return newRuleSet(rules).match(cands, loose)
 }

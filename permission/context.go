@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Origin is where a rule was written: a settings file with the entry's position, or nothing
@@ -102,6 +103,9 @@ type Context struct {
 	dirForms []string
 	// lower holds the lower-cased anchors of path rules.
 	lower struct{ cwd, origCwd, home string }
+	// memo holds values derived from the rules (see Memo). Contexts that share their rules
+	// share it; a change of rules starts a new one.
+	memo *sync.Map
 }
 
 // ruleIndex finds rules by behaviour and tool name without scanning every rule.
@@ -194,7 +198,20 @@ func dedupRules(rules []*Rule) []*Rule {
 	return out
 }
 
+// Memo returns the value stored under key, computing it with build the first time. It lets
+// packages keep indexes derived from the rules (the Bash tool's rule index) once per set of
+// rules instead of once per check; build must depend on nothing but the rules. Safe for
+// concurrent use; key should be an unexported type of the calling package.
+func (c *Context) Memo(key any, build func() any) any {
+	if v, ok := c.memo.Load(key); ok {
+		return v
+	}
+	v, _ := c.memo.LoadOrStore(key, build())
+	return v
+}
+
 func (c *Context) reindex() {
+	c.memo = &sync.Map{}
 	c.dirForms = workingDirForms(c.WorkingDirs())
 	c.lower.cwd, c.lower.origCwd, c.lower.home = strings.ToLower(c.cwd), strings.ToLower(c.origCwd), strings.ToLower(c.home)
 	var idx ruleIndex
