@@ -363,7 +363,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		return finishRun(f, t, tool.ErrorResult(tool.UseError(err.Error())))
 	}
 
-	var asker permission.Asker
+	var asker permission.Asker = &refusingAsker{}
 	if f.IsTerminal != nil && f.IsTerminal() {
 		asker = &terminalAsker{in: bufio.NewReader(f.In), out: f.ErrOut}
 	}
@@ -372,7 +372,11 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f.ErrOut, "reins: %s %s", d.Behavior, t.Name())
+	verdict := d.Behavior.String()
+	if r, ok := asker.(*refusingAsker); ok && r.asked {
+		verdict = "ask refused (stdin is not a terminal to ask on):"
+	}
+	fmt.Fprintf(f.ErrOut, "reins: %s %s", verdict, t.Name())
 	if d.Reason != nil {
 		fmt.Fprintf(f.ErrOut, " (%s)", d.Reason)
 	}
@@ -391,6 +395,15 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		res = tool.ErrorResult(err.Error())
 	}
 	return finishRun(f, t, res)
+}
+
+// refusingAsker answers every ask with a refusal carrying the ask's message, for runs with no
+// terminal; it remembers that it was asked so the refusal can be told apart from a deny.
+type refusingAsker struct{ asked bool }
+
+func (r *refusingAsker) Ask(_ context.Context, req permission.AskRequest) (permission.Decision, error) {
+	r.asked = true
+	return permission.Decision{Behavior: permission.Deny, Message: req.Decision.Message, Reason: req.Decision.Reason, BlockedPath: req.Decision.BlockedPath}, nil
 }
 
 // finishRun prints the tool_result and picks the exit code: code if given, else ok or tool
