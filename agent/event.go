@@ -59,9 +59,6 @@ type Event struct {
 	Result *Result
 }
 
-// lossy reports whether the event may be coalesced with a later one.
-func (e Event) lossy() bool { return e.Type == EventProgress || e.Type == EventTextDelta }
-
 // Bus delivers events to subscribers under the contract in the package documentation. The zero
 // value is ready to use; a nil *Bus discards events.
 type Bus struct {

@@ -285,8 +285,3 @@ func indexesFor(pc *permission.Context) *bashIndexes {
 		}
 	}).(*bashIndexes)
 }
-
-// matchAny matches a plain rule list that is not worth indexing.
-func matchAny(rules []*permission.Rule, cands []string, loose bool) *permission.Rule {
-	return newRuleSet(rules).match(cands, loose)
-}

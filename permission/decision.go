@@ -2,7 +2,6 @@ package permission
 
 import (
 	"fmt"
-	"strings"
 )
 
 // Behavior is what a decision or a rule says. The zero value is Passthrough: a tool that
@@ -145,5 +144,3 @@ func autoRejectMessage(tool string) string {
 		"Reins could not ask for approval because no one can answer permission prompts in this context. "+
 		"Try a different approach, or STOP and explain to the user what you were trying to do and why you need this permission.", tool)
 }
-
-func joinLines(parts []string) string { return strings.Join(parts, "\n") }

@@ -183,11 +183,6 @@ func newID(prefix string) string {
 	return prefix + hex.EncodeToString(b)
 }
 
-// groupAlive reports whether any process of group pgid still exists.
-func groupAlive(pgid int) bool {
-	return syscall.Kill(-pgid, 0) == nil
-}
-
 // killGroup ends process group pgid: SIGTERM, then SIGKILL for whatever is left after grace.
 // It returns once the group is gone or a further grace has passed (a process stuck in the
 // kernel cannot be waited for forever).

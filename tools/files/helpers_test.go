@@ -65,8 +65,6 @@ type outcome struct {
 	err   string
 }
 
-func (o outcome) text() string { return o.res.TextOf() }
-
 // run takes input through the steps the agent runs, minus the permission decision.
 func (f *fixture) run(tl tool.Tool, input any) outcome {
 	f.t.Helper()
