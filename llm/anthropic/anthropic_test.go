@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,34 +19,15 @@ import (
 	"github.com/reinsdev/reins/llm/llmtest"
 )
 
-// sleeps records the waits of a retry policy instead of waiting.
-type sleeps struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.d = append(s.d, d)
-	return ctx.Err()
-}
-
-func (s *sleeps) get() []time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]time.Duration(nil), s.d...)
-}
-
-func newTestProvider(url string, maxRetries int, sl *sleeps) *Provider {
+func newTestProvider(url string, maxRetries int, sl *llmtest.Sleeps) *Provider {
 	if sl == nil {
-		sl = &sleeps{}
+		sl = &llmtest.Sleeps{}
 	}
 	return New(Options{
 		APIKey:     "test-key",
 		BaseURL:    url,
 		MaxRetries: maxRetries,
-		Retry:      llm.RetryPolicy{Sleep: sl.sleep, Jitter: func() float64 { return 0 }},
+		Retry:      llm.RetryPolicy{Sleep: sl.Sleep, Jitter: func() float64 { return 0 }},
 	})
 }
 
@@ -257,7 +237,7 @@ func TestRetries(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.NewAnthropicServer(t, tt.turns...)
-			sl := &sleeps{}
+			sl := &llmtest.Sleeps{}
 			p := newTestProvider(srv.URL, tt.maxRetries, sl)
 			var text strings.Builder
 			resp, err := p.Stream(t.Context(), basicRequest(llm.UserText("go")), func(ev llm.Event) { text.WriteString(ev.Text) })
@@ -289,7 +269,7 @@ func TestRetries(t *testing.T) {
 			if got := srv.Served(); got != tt.wantServed {
 				t.Errorf("server played %d turns, want %d", got, tt.wantServed)
 			}
-			if diff := cmp.Diff(tt.wantSleeps, sl.get()); diff != "" {
+			if diff := cmp.Diff(tt.wantSleeps, sl.Durations()); diff != "" {
 				t.Errorf("retry waits (-want +got):\n%s", diff)
 			}
 		})

@@ -23,6 +23,7 @@
 package llmtest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,6 +32,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/reinsdev/reins/llm"
@@ -312,4 +314,26 @@ func (s *Server) stall(r *http.Request) {
 	case <-r.Context().Done():
 	case <-s.done:
 	}
+}
+
+// Sleeps records the waits of a retry policy instead of waiting, so retry tests run at once
+// and can assert the backoff. Use Sleep as llm.RetryPolicy.Sleep.
+type Sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+// Sleep records d and returns at once (with ctx's error, if any).
+func (s *Sleeps) Sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.d = append(s.d, d)
+	return ctx.Err()
+}
+
+// Durations returns the recorded waits in order.
+func (s *Sleeps) Durations() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.d...)
 }

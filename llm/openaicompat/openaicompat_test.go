@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,33 +19,15 @@ import (
 	"github.com/reinsdev/reins/llm/llmtest"
 )
 
-type sleeps struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.d = append(s.d, d)
-	return ctx.Err()
-}
-
-func (s *sleeps) get() []time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]time.Duration(nil), s.d...)
-}
-
-func newTestProvider(baseURL string, maxRetries int, sl *sleeps) *Provider {
+func newTestProvider(baseURL string, maxRetries int, sl *llmtest.Sleeps) *Provider {
 	if sl == nil {
-		sl = &sleeps{}
+		sl = &llmtest.Sleeps{}
 	}
 	return New(Options{
 		APIKey:     "sk-test",
 		BaseURL:    baseURL,
 		MaxRetries: maxRetries,
-		Retry:      llm.RetryPolicy{Sleep: sl.sleep, Jitter: func() float64 { return 0 }},
+		Retry:      llm.RetryPolicy{Sleep: sl.Sleep, Jitter: func() float64 { return 0 }},
 	})
 }
 
@@ -227,7 +208,7 @@ func TestRetries(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.NewOpenAIServer(t, tt.turns...)
-			sl := &sleeps{}
+			sl := &llmtest.Sleeps{}
 			var text strings.Builder
 			resp, err := newTestProvider(srv.URL+"/v1", tt.maxRetries, sl).Stream(t.Context(), basicRequest(llm.UserText("go")),
 				func(ev llm.Event) { text.WriteString(ev.Text) })
@@ -250,7 +231,7 @@ func TestRetries(t *testing.T) {
 			if srv.Served() != tt.wantServed {
 				t.Errorf("served %d, want %d", srv.Served(), tt.wantServed)
 			}
-			if diff := cmp.Diff(tt.wantSleeps, sl.get()); diff != "" {
+			if diff := cmp.Diff(tt.wantSleeps, sl.Durations()); diff != "" {
 				t.Errorf("waits (-want +got):\n%s", diff)
 			}
 		})
