@@ -16,7 +16,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Exit codes of the reins command. `reins permissions check` adds its own (see permissions.go).
+// Exit codes shared by every reins command; `permissions check`, `tool run` and `-p` add their
+// own (see docs/cli.md).
 const (
 	exitOK     = 0
 	exitError  = 1
@@ -59,7 +60,7 @@ func stdinIsTerminal() bool {
 	return err == nil
 }
 
-// exitError carries a specific exit code out of a command.
+// exitCodeError carries a specific exit code out of a command.
 type exitCodeError struct {
 	code int
 	err  error
