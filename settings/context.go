@@ -89,7 +89,7 @@ const (
 // (even one a higher-priority candidate overrides, so a typo never waits for the day it
 // matters); the latter is a *ParseError with the value's position.
 func (l *Loaded) Context(f Flags) (*permission.Context, []Warning, error) {
-	pc, r, err := l.build(f)
+	pc, r, err := l.Build(f)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -98,11 +98,13 @@ func (l *Loaded) Context(f Flags) (*permission.Context, []Warning, error) {
 
 // Report returns the merged view that [Loaded.Context] builds the context from.
 func (l *Loaded) Report(f Flags) (*Report, error) {
-	_, r, err := l.build(f)
+	_, r, err := l.Build(f)
 	return r, err
 }
 
-func (l *Loaded) build(f Flags) (*permission.Context, *Report, error) {
+// Build returns the context and the report together, for callers that need both without
+// building twice.
+func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 	o := l.opts
 	r := &Report{Trusted: f.Trusted, Warnings: l.Warnings()}
 	warn := func(file string, line, col int, format string, args ...any) {

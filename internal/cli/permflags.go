@@ -39,6 +39,7 @@ type permEnv struct {
 	opts     settings.Options
 	loaded   *settings.Loaded
 	pc       *permission.Context
+	report   *settings.Report
 	warnings []settings.Warning
 	trusted  bool
 }
@@ -103,7 +104,7 @@ func (pf *permFlags) load(f *Factory) (*permEnv, error) {
 	if err != nil {
 		return nil, err
 	}
-	pc, warnings, err := loaded.Context(settings.Flags{
+	pc, report, err := loaded.Build(settings.Flags{
 		Mode:                 pf.mode,
 		DangerouslySkip:      pf.dangerouslySkip,
 		AllowDangerouslySkip: pf.allowDangerouslySkip,
@@ -115,5 +116,5 @@ func (pf *permFlags) load(f *Factory) (*permEnv, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &permEnv{opts: opts, loaded: loaded, pc: pc, warnings: warnings, trusted: trusted}, nil
+	return &permEnv{opts: opts, loaded: loaded, pc: pc, report: report, warnings: report.Warnings, trusted: trusted}, nil
 }

@@ -112,7 +112,8 @@ func TestInvalidSettingsStopsWithPosition(t *testing.T) {
 func TestPermissionsListBinary(t *testing.T) {
 	proj, home := e2eProject(t)
 	writeTestFile(t, filepath.Join(home, ".reins", "settings.json"), `{"permissions": {"allow": ["Bash(git push:*)", "Read(src/a.go)"]}}`)
-	writeTestFile(t, filepath.Join(proj, ".claude", "settings.json"), `{"permissions": {"deny": ["Bash(git:*)"], "ask": ["Read(src/**)"]}}`)
+	writeTestFile(t, filepath.Join(proj, ".claude", "settings.json"), `{"permissions": {"deny": ["Bash(git:*)"], "ask": ["Read(src/**)"], "allow": ["Bash(make)", "bash(x)"]}}`)
+	// The project is not trusted: its shared allow rule is skipped, and so is the invalid one.
 	out, _, code := runReins(t, proj, home, "permissions", "list", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -131,6 +132,22 @@ func TestPermissionsListBinary(t *testing.T) {
 	}
 	if res.Deny[0].Origin != filepath.Join(proj, ".claude", "settings.json")+":1:27" {
 		t.Errorf("deny origin %q", res.Deny[0].Origin)
+	}
+	shared := filepath.Join(proj, ".claude", "settings.json")
+	wantSkipped := []string{
+		shared + `:1:78: allow "Bash(make)": untrusted`,
+		shared + `:1:92: allow "bash(x)": invalid`,
+	}
+	for _, want := range wantSkipped {
+		found := false
+		for _, s := range res.Skipped {
+			if strings.HasPrefix(s, want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("skipped lacks %q: %q", want, res.Skipped)
+		}
 	}
 }
 

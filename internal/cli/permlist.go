@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/settings"
 )
 
 type listOptions struct {
@@ -28,14 +29,17 @@ type listedRule struct {
 }
 
 type listResult struct {
-	Mode        permission.Mode `json:"mode"`
-	Trusted     bool            `json:"trusted"`
-	Deny        []listedRule    `json:"deny"`
-	Ask         []listedRule    `json:"ask"`
-	Allow       []listedRule    `json:"allow"`
-	Skipped     []string        `json:"skipped"`
-	Directories []string        `json:"workingDirectories"`
-	Files       []string        `json:"settingsFiles"`
+	Mode    permission.Mode `json:"mode"`
+	Trusted bool            `json:"trusted"`
+	Deny    []listedRule    `json:"deny"`
+	Ask     []listedRule    `json:"ask"`
+	Allow   []listedRule    `json:"allow"`
+	// Skipped lists every rule or directory entry that was not loaded, and why.
+	Skipped []string `json:"skipped"`
+	// Warnings are everything else the settings said (the mode not honoured, …).
+	Warnings    []string `json:"warnings"`
+	Directories []string `json:"workingDirectories"`
+	Files       []string `json:"settingsFiles"`
 }
 
 func newCmdPermissionsList(f *Factory) *cobra.Command {
@@ -67,7 +71,7 @@ func newCmdPermissionsList(f *Factory) *cobra.Command {
 func listRules(env *permEnv) *listResult {
 	pc := env.pc
 	res := &listResult{Mode: pc.Mode(), Trusted: env.trusted, Deny: []listedRule{}, Ask: []listedRule{}, Allow: []listedRule{},
-		Skipped: []string{}, Directories: pc.WorkingDirs(), Files: pc.SettingsFiles()}
+		Skipped: []string{}, Warnings: []string{}, Directories: pc.WorkingDirs(), Files: pc.SettingsFiles()}
 	rules := pc.Rules()
 	for _, r := range rules {
 		lr := listedRule{Rule: r.Value.String(), Behavior: r.Behavior.String(), Source: r.Source, Origin: r.Origin.String()}
@@ -86,8 +90,24 @@ func listRules(env *permEnv) *listResult {
 			res.Allow = append(res.Allow, lr)
 		}
 	}
+	for _, f := range env.report.Files {
+		for _, e := range f.Entries {
+			if e.Status == settings.StatusLoaded {
+				continue
+			}
+			where := f.Path
+			if e.Line > 0 {
+				where = fmt.Sprintf("%s:%d:%d", f.Path, e.Line, e.Col)
+			}
+			s := fmt.Sprintf("%s: %s %q: %s", where, e.List, e.Value, e.Status)
+			if e.Reason != "" {
+				s += " (" + e.Reason + ")"
+			}
+			res.Skipped = append(res.Skipped, s)
+		}
+	}
 	for _, w := range env.warnings {
-		res.Skipped = append(res.Skipped, w.String())
+		res.Warnings = append(res.Warnings, w.String())
 	}
 	return res
 }
@@ -147,9 +167,15 @@ func printList(w io.Writer, r *listResult) {
 		}
 	}
 	tw.Flush()
-	if len(r.Skipped) > 0 {
-		fmt.Fprintln(w, "skipped:")
-		for _, s := range r.Skipped {
+	for _, sec := range []struct {
+		name  string
+		lines []string
+	}{{"skipped", r.Skipped}, {"warnings", r.Warnings}} {
+		if len(sec.lines) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s:\n", sec.name)
+		for _, s := range sec.lines {
 			fmt.Fprintf(w, "  %s\n", s)
 		}
 	}
