@@ -2,7 +2,6 @@ package permission
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -192,8 +191,4 @@ func TestPropertyRuleOrderIrrelevant(t *testing.T) {
 			t.Fatalf("reordering rules changed %s to %s", before.Behavior, after.Behavior)
 		}
 	})
-}
-
-func TestMain(m *testing.M) {
-	os.Exit(m.Run())
 }
