@@ -3,6 +3,7 @@ package permission
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -228,5 +229,30 @@ func TestTrace(t *testing.T) {
 	steps := tr.Steps()
 	if len(steps) == 0 || steps[len(steps)-1].Name != "2b tool-wide allow" || steps[len(steps)-1].Rule == nil {
 		t.Fatalf("trace does not end at the deciding rule: %+v", steps)
+	}
+}
+
+func TestAutoTotalDenialLimit(t *testing.T) {
+	pc := mustNew(t, Config{Mode: ModeAuto})
+	e := &Engine{Classifier: fixedClassifier{v: Verdict{Block: true, Reason: "risky"}}}
+	denied, allowed := fakeTool{name: "X", decision: pass}, fakeTool{name: "Y", decision: toolAllow}
+	ctx := context.Background()
+	// Two denials and an allow, repeatedly: never three in a row, so only the total counts.
+	var last Decision
+	for i := 1; i <= MaxTotalDenials; i++ {
+		last, _ = e.Decide(ctx, pc, denied, nil)
+		if i < MaxTotalDenials && last.Behavior != Deny {
+			t.Fatalf("denial %d fell back to %s before the total limit", i, last.Behavior)
+		}
+		if i%2 == 0 {
+			e.Decide(ctx, pc, allowed, nil)
+		}
+	}
+	if last.Behavior != Ask || !strings.Contains(last.Message, "actions were blocked by auto mode this session") {
+		t.Fatalf("denial %d: %s %q, want the total-limit ask", MaxTotalDenials, last.Behavior, last.Message)
+	}
+	// The total counter starts again after the fallback.
+	if d, _ := e.Decide(ctx, pc, denied, nil); d.Behavior != Deny {
+		t.Fatalf("after the fallback: %s, want deny", d.Behavior)
 	}
 }

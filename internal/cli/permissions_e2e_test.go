@@ -176,3 +176,33 @@ func TestShadows(t *testing.T) {
 }
 
 func ruleValue(s string) permission.RuleValue { return permission.ParseRule(s) }
+
+func TestTrustDirArgument(t *testing.T) {
+	proj, home := e2eProject(t)
+	sub := filepath.Join(proj, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, filepath.Join(sub, ".reins", "settings.json"), `{"permissions": {"allow": ["Bash(make)"]}}`)
+	list := func() listResult {
+		out, _, code := runReins(t, sub, home, "permissions", "list", "--json")
+		if code != 0 {
+			t.Fatalf("list: exit %d", code)
+		}
+		var res listResult
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := list(); res.Trusted || len(res.Allow) != 0 {
+		t.Fatalf("before trust: trusted=%v allow=%v", res.Trusted, res.Allow)
+	}
+	// A relative DIR is taken from the current folder; trusting it trusts what is below.
+	if out, errOut, code := runReins(t, filepath.Dir(proj), home, "trust", filepath.Base(proj)); code != 0 || !strings.Contains(out, "Trusted "+proj) {
+		t.Fatalf("trust: exit %d %q %q", code, out, errOut)
+	}
+	if res := list(); !res.Trusted || len(res.Allow) != 1 {
+		t.Fatalf("after trusting the parent: trusted=%v allow=%v", res.Trusted, res.Allow)
+	}
+}

@@ -24,10 +24,10 @@ always apply. Trusting a folder trusts everything below it.`,
 				return err
 			}
 			if len(args) == 1 {
-				dir = args[0]
-				if !filepath.IsAbs(dir) {
-					wd, _ := workDir(f)
-					dir = filepath.Join(wd, dir)
+				if filepath.IsAbs(args[0]) {
+					dir = filepath.Clean(args[0])
+				} else {
+					dir = filepath.Join(dir, args[0])
 				}
 			}
 			opts := settingsOptions(f, dir)
