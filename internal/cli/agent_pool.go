@@ -14,11 +14,15 @@ import (
 // agentPool.Close.
 func newAgentPool(f *Factory, pc *permission.Context, perms *agent.Permissions, summarizer web.Summarizer) *agentPool {
 	sh := bash.New(bash.Options{Permissions: perms.Context})
-	base := tools.Base(tools.Options{Shell: sh, Getenv: f.Getenv, Web: web.Options{Summarizer: summarizer}})
+	opts := tools.Options{Shell: sh, Getenv: f.Getenv, Web: web.Options{Summarizer: summarizer}}
+	base := tools.Base(opts)
 	return &agentPool{
-		tools: tools.Assemble(pc, base, nil, f.Getenv),
-		env:   &tool.Env{Files: tool.NewFileState(), Values: map[any]any{}},
-		cwd:   sh.Cwd,
-		close: sh.Close,
+		tools:    tools.Assemble(pc, base, nil, f.Getenv),
+		base:     base,
+		baseOpts: opts,
+		shell:    sh,
+		env:      &tool.Env{Files: tool.NewFileState(), Values: map[any]any{}},
+		cwd:      sh.Cwd,
+		close:    sh.Close,
 	}
 }

@@ -134,8 +134,8 @@ type agentTool struct{ cfg Config }
 
 func typeOf(in Input) string { return cmp.Or(strings.TrimSpace(in.SubagentType), DefaultType) }
 
-// deniedRule returns the deny rule that names an agent type, if any.
-func deniedRule(pc *permission.Context, typ string) *permission.Rule {
+// DeniedRule returns the deny rule that names an agent type, if any.
+func DeniedRule(pc *permission.Context, typ string) *permission.Rule {
 	for _, r := range pc.ContentRules(permission.Deny, Name) {
 		if r.Value.Content == typ {
 			return r
@@ -149,7 +149,7 @@ func (a *agentTool) offered() []*agentdef.Definition {
 	pc := a.cfg.Permissions.Context()
 	var out []*agentdef.Definition
 	for _, d := range a.cfg.Definitions.All() {
-		if deniedRule(pc, d.Name) == nil {
+		if DeniedRule(pc, d.Name) == nil {
 			out = append(out, d)
 		}
 	}
@@ -205,7 +205,7 @@ func (a *agentTool) validate(ctx context.Context, in Input, env *tool.Env) error
 // is allowed (the sub-agent's own calls are each decided).
 func (a *agentTool) checkPermissions(ctx context.Context, pc *permission.Context, in Input) permission.Decision {
 	typ := typeOf(in)
-	if r := deniedRule(pc, typ); r != nil {
+	if r := DeniedRule(pc, typ); r != nil {
 		permission.NoteRule(ctx, "agent: type rule", r, "deny")
 		return permission.Decision{Behavior: permission.Deny,
 			Message: fmt.Sprintf("Agent type '%s' has been denied by permission rule '%s' from %s.", typ, r.Value.String(), ruleOrigin(r)),
@@ -344,7 +344,7 @@ func (a *agentTool) prepare(ctx context.Context, id, parentID string, def *agent
 	sub := &subAgent{parentID: parentID, parentBus: cfg.Bus}
 	perms := cfg.Permissions.Derive(func(pc *permission.Context) *permission.Context {
 		c := pc.WithMode(ChildMode(pc, def.PermissionMode))
-		if background {
+		if background && cfg.BackgroundAsker == nil {
 			c = c.WithAvoidPrompts(true)
 		}
 		return c
@@ -405,7 +405,10 @@ func (a *agentTool) prepare(ctx context.Context, id, parentID string, def *agent
 	}
 	asker := cfg.Asker
 	if background {
-		asker = cfg.BackgroundAsker
+		asker = nil
+		if cfg.BackgroundAsker != nil {
+			asker = asyncAsker{cfg.BackgroundAsker}
+		}
 	}
 	sub.agent = &agent.Agent{
 		Provider:       cfg.Provider,
@@ -462,4 +465,21 @@ func Select(parentPool []tool.Tool, def *agentdef.Definition, background bool) [
 		out = append(out, t)
 	}
 	return out
+}
+
+// asyncAsker answers a background sub-agent's asks: its next (the PermissionRequest hooks) may
+// allow or deny; anything else is Claude Code's asyncAgent denial. It never reaches a person.
+type asyncAsker struct{ next permission.Asker }
+
+func (a asyncAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Decision, error) {
+	d, err := a.next.Ask(ctx, req)
+	if err == nil && (d.Behavior == permission.Allow || d.Behavior == permission.Deny) {
+		return d, nil
+	}
+	if ctx.Err() != nil {
+		return permission.Decision{}, ctx.Err()
+	}
+	return permission.Decision{Behavior: permission.Deny,
+		Message: fmt.Sprintf("Permission to use %s has been denied because background agents cannot ask for permission. Grant it with an allow rule, or run the agent in the foreground.", req.Tool),
+		Reason:  &permission.Reason{Type: permission.ReasonAsyncAgent, Detail: "no one can answer prompts in a background agent"}}, nil
 }

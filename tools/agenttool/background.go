@@ -75,7 +75,10 @@ func (m *Manager) Close() error {
 // maxNoticeResult bounds the result quoted in a completion notice; TaskOutput has all of it.
 const maxNoticeResult = 4000
 
-func (m *Manager) start(id string, t *bgTask, run func(ctx context.Context)) error {
+// start runs run in the background as task t. run returns the task's final status and
+// output; the completion notice is queued before the task is marked done, so whoever waits
+// for the task finds the notice already there.
+func (m *Manager) start(id string, t *bgTask, run func(ctx context.Context) (status, output string)) error {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -99,17 +102,21 @@ func (m *Manager) start(id string, t *bgTask, run func(ctx context.Context)) err
 	go func() {
 		defer m.wg.Done()
 		defer cancel()
-		run(ctx)
-		status, output := t.State()
-		if len(output) > maxNoticeResult {
-			output = output[:maxNoticeResult] + "\n… (truncated; TaskOutput has the whole result)"
+		status, output := run(ctx)
+		if t.isStopping() {
+			status = bash.StatusKilled
+		}
+		quoted := output
+		if len(quoted) > maxNoticeResult {
+			quoted = quoted[:maxNoticeResult] + "\n… (truncated; TaskOutput has the whole result)"
 		}
 		m.mu.Lock()
 		delete(m.running, id)
 		m.notices = append(m.notices, fmt.Sprintf(
 			"<task-notification>\n<task-id>%s</task-id>\n<task-type>local_agent</task-type>\n<status>%s</status>\n<summary>Agent %q %s</summary>\n<result>%s</result>\n</task-notification>",
-			id, status, t.description, status, output))
+			id, status, t.description, status, quoted))
 		m.mu.Unlock()
+		t.finish(status, output)
 	}()
 	return nil
 }
@@ -144,11 +151,14 @@ func (t *bgTask) Stop() {
 	<-t.done
 }
 
+func (t *bgTask) isStopping() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.stopping
+}
+
 func (t *bgTask) finish(status, output string) {
 	t.mu.Lock()
-	if t.stopping {
-		status = bash.StatusKilled
-	}
 	t.status, t.output = status, output
 	t.mu.Unlock()
 	close(t.done)
@@ -162,7 +172,7 @@ func (a *agentTool) startBackground(id, parentID string, def *agentdef.Definitio
 		return tool.Result{}, err
 	}
 	t := &bgTask{description: in.Description, done: make(chan struct{}), status: bash.StatusRunning}
-	err = m.start(id, t, func(ctx context.Context) {
+	err = m.start(id, t, func(ctx context.Context) (string, string) {
 		defer sub.close()
 		stop := sub.forward(nil)
 		start := time.Now()
@@ -172,12 +182,11 @@ func (a *agentTool) startBackground(id, parentID string, def *agentdef.Definitio
 			ToolUseCount: countToolUses(res.Messages), DurationMS: time.Since(start).Milliseconds(), Usage: res.Usage}
 		switch {
 		case runErr != nil && ctx.Err() != nil:
-			t.finish(bash.StatusKilled, res.Text)
+			return bash.StatusKilled, res.Text
 		case runErr != nil:
-			t.finish(bash.StatusFailed, fmt.Sprintf("Agent %s failed: %v", def.Name, runErr))
-		default:
-			t.finish(bash.StatusCompleted, resultText(out))
+			return bash.StatusFailed, fmt.Sprintf("Agent %s failed: %v", def.Name, runErr)
 		}
+		return bash.StatusCompleted, resultText(out)
 	})
 	if err != nil {
 		sub.close()
