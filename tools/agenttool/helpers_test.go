@@ -215,3 +215,13 @@ func toolNames(ts []llm.ToolSpec) []string {
 	}
 	return out
 }
+
+// agentStub stands for the Agent tool in pools built without a provider.
+type agentStub struct{ tool.Tool }
+
+func (agentStub) Name() string      { return Name }
+func (agentStub) Aliases() []string { return []string{LegacyName} }
+func (agentStub) IsMCP() bool       { return false }
+func (agentStub) IsEnabled() bool   { return true }
+
+func t2ctx() context.Context { return context.Background() }
