@@ -393,11 +393,10 @@ type agentPool struct {
 	cwd   func() string
 	close func() error
 
-	// base and baseOpts are the built-ins before filtering and how they were built; shell
-	// runs Bash. The Agent tool builds sub-agents' tools from them.
-	base     []tool.Tool
-	baseOpts tools.Options
-	shell    *bash.Shell
+	// base is the built-ins before filtering, and shell runs Bash; the Agent tool is added to
+	// base.
+	base  []tool.Tool
+	shell *bash.Shell
 	// notices, when set, returns the completion notices of background sub-agents.
 	notices func() []string
 }

@@ -14,15 +14,13 @@ import (
 // agentPool.Close.
 func newAgentPool(f *Factory, pc *permission.Context, perms *agent.Permissions, summarizer web.Summarizer) *agentPool {
 	sh := bash.New(bash.Options{Permissions: perms.Context})
-	opts := tools.Options{Shell: sh, Getenv: f.Getenv, Web: web.Options{Summarizer: summarizer}}
-	base := tools.Base(opts)
+	base := tools.Base(tools.Options{Shell: sh, Getenv: f.Getenv, Web: web.Options{Summarizer: summarizer}})
 	return &agentPool{
-		tools:    tools.Assemble(pc, base, nil, f.Getenv),
-		base:     base,
-		baseOpts: opts,
-		shell:    sh,
-		env:      &tool.Env{Files: tool.NewFileState(), Values: map[any]any{}},
-		cwd:      sh.Cwd,
-		close:    sh.Close,
+		tools: tools.Assemble(pc, base, nil, f.Getenv),
+		base:  base,
+		shell: sh,
+		env:   &tool.Env{Files: tool.NewFileState(), Values: map[any]any{}},
+		cwd:   sh.Cwd,
+		close: sh.Close,
 	}
 }

@@ -77,10 +77,10 @@ func (p *agentPool) addAgentTool(f *Factory, sc subAgentConfig) {
 		Permissions: sc.perms,
 		Tools:       func() []tool.Tool { return p.tools },
 		NewTools: func(perms *agent.Permissions) ([]tool.Tool, func() string, func() error) {
+			// Only the shell's tools hold per-agent state (the directory, background
+			// commands); the other built-ins are shared.
 			sh := bash.New(bash.Options{Permissions: perms.Context, Cwd: p.cwd()})
-			opts := p.baseOpts
-			opts.Shell = sh
-			return tools.Base(opts), sh.Cwd, sh.Close
+			return sh.Tools(), sh.Cwd, sh.Close
 		},
 		Files: p.env.Files,
 		Cwd:   p.cwd,

@@ -83,8 +83,9 @@ type Config struct {
 	BackgroundAsker permission.Asker
 	// Tools returns the parent's pool, the ceiling of every sub-agent's pool.
 	Tools func() []tool.Tool
-	// NewTools builds fresh built-in tools for one sub-agent (its own shell and directory),
-	// given its permissions; close ends what they started. Nil shares the parent's tools.
+	// NewTools builds the tools that must be a sub-agent's own (its shell: directory and
+	// background commands), given its permissions; they replace the parent's tools of the
+	// same names, and close ends what they started. Nil shares all of the parent's tools.
 	NewTools func(perms *agent.Permissions) (ts []tool.Tool, cwd func() string, close func() error)
 	// Files is the parent's file state, shared with sub-agents.
 	Files *tool.FileState

@@ -171,9 +171,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		Tools:       func() []tool.Tool { return h.pool },
 		NewTools: func(p *agent.Permissions) ([]tool.Tool, func() string, func() error) {
 			csh := bash.New(bash.Options{Permissions: p.Context, Cwd: sh.Cwd()})
-			o := opts
-			o.Shell = csh
-			return tools.Base(o), csh.Cwd, csh.Close
+			return csh.Tools(), csh.Cwd, csh.Close
 		},
 		Files:   files,
 		Cwd:     sh.Cwd,
