@@ -22,7 +22,6 @@ import (
 	"github.com/reinsdev/reins/session"
 	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/tool"
-	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/agenttool"
 	"github.com/reinsdev/reins/tools/bash"
 	"github.com/reinsdev/reins/tools/web"
