@@ -35,7 +35,9 @@ func newRouter() *router {
 	return &router{scripts: map[string][]reply{}, reqs: map[string][]*llm.Request{}}
 }
 
-func (r *router) script(key string, replies ...reply) { r.scripts[key] = append(r.scripts[key], replies...) }
+func (r *router) script(key string, replies ...reply) {
+	r.scripts[key] = append(r.scripts[key], replies...)
+}
 
 func (r *router) Name() string { return "router" }
 
