@@ -57,6 +57,9 @@ type Event struct {
 	Message *llm.Message
 	// Result is set for EventResult.
 	Result *Result
+	// ParentToolUseID is set on the events of a sub-agent forwarded to its parent's bus: the
+	// id of the Agent call that runs it.
+	ParentToolUseID string
 }
 
 // Bus delivers events to subscribers under the contract in the package documentation. The zero

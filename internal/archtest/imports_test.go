@@ -59,6 +59,41 @@ var sdkHomes = map[string][]string{
 	"github.com/spf13/cobra":                 {"internal/cli"},
 	"github.com/modelcontextprotocol/go-sdk": {"mcpclient", "mcpserver"},
 	"charm.land/":                            {"internal/ui"},
+	// Agent definition files are Markdown with YAML front matter.
+	"go.yaml.in/yaml": {"agentdef"},
+}
+
+// neverImports lists, for packages of the agent layers, the packages of ours they must not
+// import (a prefix ending in "/" covers a tree).
+var neverImports = map[string][]string{
+	// Definitions are data: they know nothing of the loop or the tools they name.
+	"agentdef": {"agent", "tools", "session", "internal/"},
+	// The Agent tool runs the agent loop; the front ends sit above it.
+	"tools/agenttool": {"session", "internal/"},
+	"agent":           {"tools", "session", "internal/"},
+}
+
+func TestAgentLayerDirections(t *testing.T) {
+	pkgs := listPackages(t)
+	for pkg, banned := range neverImports {
+		p, ok := pkgs[module+"/"+pkg]
+		if !ok {
+			t.Errorf("package %s in neverImports does not exist", pkg)
+			continue
+		}
+		for _, imp := range p.Imports {
+			irel, ok := ours(imp)
+			if !ok {
+				continue
+			}
+			for _, b := range banned {
+				tree := strings.HasSuffix(b, "/") && strings.HasPrefix(irel, b)
+				if tree || irel == b || strings.HasPrefix(irel, b+"/") {
+					t.Errorf("%s imports %s; it must not import %s", pkg, imp, b)
+				}
+			}
+		}
+	}
 }
 
 func ours(p string) (string, bool) {

@@ -22,6 +22,8 @@ import (
 	"github.com/reinsdev/reins/session"
 	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/agenttool"
+	"github.com/reinsdev/reins/tools/bash"
 	"github.com/reinsdev/reins/tools/web"
 )
 
@@ -43,6 +45,7 @@ type agentOptions struct {
 	continueLast       bool
 	resume             string
 	verbose            bool
+	agents             string
 }
 
 const agentHelp = `Run the agent headless with -p: reins -p "fix the failing test". The prompt is the
@@ -107,6 +110,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	fl.StringVar(&opts.appendSystemPrompt, "append-system-prompt", "", "text added to the end of the system prompt")
 	fl.BoolVarP(&opts.continueLast, "continue", "c", false, "continue the most recent conversation of this folder")
 	fl.StringVarP(&opts.resume, "resume", "r", "", "resume the conversation with this session id")
+	fl.StringVar(&opts.agents, "agents", "", `custom sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": ["Read"]}}`)
 	fl.BoolVar(&opts.verbose, "verbose", false, "accepted for compatibility with Claude Code; stream-json is always complete")
 	opts.perm.register(root)
 	// Claude Code accepts both spellings of its camel-case flags.
@@ -235,6 +239,13 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	perms := agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
 		return settings.Persist(env.opts, updates...)
 	})
+	defs, defWarnings, err := loadAgentDefs(env, opts.agents)
+	if err != nil {
+		return err
+	}
+	for _, w := range defWarnings {
+		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
+	}
 	pool := newAgentPool(f, pc, perms, web.ModelSummarizer{Provider: choice.provider, Model: smallModel(f, env.loaded, choice)})
 	defer pool.Close()
 
@@ -242,15 +253,26 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	for _, d := range pc.AdditionalDirs() {
 		dirs = append(dirs, d.Path)
 	}
-	system, err := systemPrompt(ctx, pool.tools, promptEnv{
+	penv := promptEnv{
 		Cwd: cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: isGitRepo(cwd),
 		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
+	}
+	bus := &agent.Bus{}
+	pool.addAgentTool(f, subAgentConfig{
+		defs: defs, choice: choice, perms: perms, bus: bus, env: penv, maxTurns: opts.maxTurns,
+		store: func(agentID string) (agenttool.Transcript, string, error) {
+			w, err := store.CreateSidechain(rec, agentID, cwd, choice.model)
+			if err != nil {
+				return nil, "", err
+			}
+			return w, w.Path, nil
+		},
 	})
+	system, err := systemPrompt(ctx, pool.tools, penv)
 	if err != nil {
 		return err
 	}
 
-	bus := &agent.Bus{}
 	a := &agent.Agent{
 		Provider:       choice.provider,
 		Model:          choice.model,
@@ -264,6 +286,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		Cwd:            pool.cwd,
 		Recorder:       rec,
 		Bus:            bus,
+		Notices:        pool.notices,
 	}
 
 	var stream *streamWriter
@@ -368,6 +391,13 @@ type agentPool struct {
 	env   *tool.Env
 	cwd   func() string
 	close func() error
+
+	// base is the built-ins before filtering, and shell runs Bash; the Agent tool is added to
+	// base.
+	base  []tool.Tool
+	shell *bash.Shell
+	// notices, when set, returns the completion notices of background sub-agents.
+	notices func() []string
 }
 
 // Close ends what the tools started (background commands). It may be called more than once.

@@ -157,6 +157,11 @@ func (s *streamWriter) write(v any) {
 }
 
 func (s *streamWriter) handle(ev agent.Event) {
+	// Events of a sub-agent carry the id of the Agent call that runs it.
+	var parent *string
+	if ev.ParentToolUseID != "" {
+		parent = &ev.ParentToolUseID
+	}
 	switch ev.Type {
 	case agent.EventAssistant:
 		r := ev.Response
@@ -172,14 +177,14 @@ func (s *streamWriter) handle(ev agent.Event) {
 			s.tools[u.ID] = toolStart{name: u.Name, start: now}
 		}
 		s.mu.Unlock()
-		s.write(messageLine{Type: "assistant", Message: msg, SessionID: s.sessionID, UUID: session.NewID()})
+		s.write(messageLine{Type: "assistant", Message: msg, ParentToolUseID: parent, SessionID: s.sessionID, UUID: session.NewID()})
 	case agent.EventToolResults:
-		s.write(messageLine{Type: "user", Message: ev.Message, SessionID: s.sessionID, UUID: session.NewID()})
+		s.write(messageLine{Type: "user", Message: ev.Message, ParentToolUseID: parent, SessionID: s.sessionID, UUID: session.NewID()})
 	case agent.EventProgress:
 		s.mu.Lock()
 		ts := s.tools[ev.ToolUseID]
 		s.mu.Unlock()
-		s.write(progressLine{Type: "tool_progress", ToolUseID: ev.ToolUseID, ToolName: ts.name,
+		s.write(progressLine{Type: "tool_progress", ToolUseID: ev.ToolUseID, ToolName: ts.name, ParentToolUseID: parent,
 			ElapsedSeconds: time.Since(ts.start).Seconds(), Message: ev.Progress.Message, Data: ev.Progress.Data,
 			SessionID: s.sessionID, UUID: session.NewID()})
 	}

@@ -17,6 +17,8 @@ func newAgentPool(f *Factory, pc *permission.Context, perms *agent.Permissions, 
 	base := tools.Base(tools.Options{Shell: sh, Getenv: f.Getenv, Web: web.Options{Summarizer: summarizer}})
 	return &agentPool{
 		tools: tools.Assemble(pc, base, nil, f.Getenv),
+		base:  base,
+		shell: sh,
 		env:   &tool.Env{Files: tool.NewFileState(), Values: map[any]any{}},
 		cwd:   sh.Cwd,
 		close: sh.Close,

@@ -22,6 +22,8 @@ type promptEnv struct {
 	Git      bool
 	Mode     permission.Mode
 	Append   string // --append-system-prompt
+	// Base replaces the instructions (a sub-agent's definition prompt); empty means Reins'.
+	Base string
 }
 
 const basePrompt = `You are Reins, a coding agent. You work in the user's repository from the command line, using the tools below to read, search, edit and run code.
@@ -39,7 +41,11 @@ Guidelines:
 // the same from run to run and end with a cache breakpoint, then the environment.
 func systemPrompt(ctx context.Context, tools []tool.Tool, env promptEnv) ([]llm.SystemBlock, error) {
 	var b strings.Builder
-	b.WriteString(basePrompt)
+	if env.Base != "" {
+		b.WriteString(env.Base)
+	} else {
+		b.WriteString(basePrompt)
+	}
 	b.WriteString("\n\n# Tools\n")
 	for _, t := range tools {
 		p, err := t.Prompt(ctx)
