@@ -43,7 +43,7 @@ func TestWithin(t *testing.T) {
 		{"around keeps the working dirs", []string{root}, []string{p("proj"), p("extra")}, nil, false},
 		{"outside refused", []string{p("proj/c"), p("other")}, []string{p("proj/c")}, []string{p("other")}, false},
 		{"relative refused", []string{"proj", p("extra/x")}, []string{p("extra/x")}, []string{"proj"}, false},
-		{"nothing kept", []string{p("other"), "/"+"nonexistent-reins-dir"}, nil, []string{p("other"), "/nonexistent-reins-dir"}, true},
+		{"nothing kept", []string{p("other"), "/" + "nonexistent-reins-dir"}, nil, []string{p("other"), "/nonexistent-reins-dir"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
