@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,5 +137,70 @@ func TestMCPServeFlags(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut, exitUsage, tt.want)
 			}
 		})
+	}
+}
+
+// TestMCPServeHTTPBinary starts `reins mcp serve --http` on a free loopback port: it prints the
+// URL and a generated token, refuses requests without the token and answers those with it.
+func TestMCPServeHTTPBinary(t *testing.T) {
+	proj, home := e2eProject(t)
+	cmd := exec.Command(reinsBinary(t), "mcp", "serve", "--http", "127.0.0.1:0")
+	cmd.Dir = proj
+	cmd.Env = append(os.Environ(), "HOME="+home, "REINS_CONFIG_DIR=", "CLAUDE_CONFIG_DIR=", "REINS_MCP_TOKEN=", "REINS_MANAGED_DIR="+filepath.Join(home, "managed"))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+		if stdout.Len() > 0 {
+			t.Errorf("the HTTP server wrote to standard output: %q", stdout.String())
+		}
+	}()
+	var endpoint, token string
+	sc := bufio.NewScanner(stderr)
+	for (endpoint == "" || token == "") && sc.Scan() {
+		line := sc.Text()
+		if u, ok := strings.CutPrefix(line, "reins: serving MCP at "); ok {
+			endpoint = u
+		}
+		if i := strings.LastIndex(line, "bearer token"); i >= 0 {
+			token = line[strings.LastIndex(line, " ")+1:]
+		}
+	}
+	if endpoint == "" || token == "" {
+		t.Fatalf("no URL and token on stderr (url %q, token %q)", endpoint, token)
+	}
+	go io.Copy(io.Discard, stderr)
+
+	post := func(auth string) int {
+		req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"0"}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := post(""); code != http.StatusUnauthorized {
+		t.Errorf("without a token: %d, want 401", code)
+	}
+	if code := post("Bearer " + token + "x"); code != http.StatusUnauthorized {
+		t.Errorf("with a wrong token: %d, want 401", code)
+	}
+	if code := post("Bearer " + token); code != http.StatusOK {
+		t.Errorf("with the token: %d, want 200", code)
 	}
 }

@@ -113,11 +113,12 @@ func (c *conn) permissions(ctx context.Context) (*permission.Context, error) {
 		}
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.rootsErr != nil {
-		return nil, c.rootsErr
+	pc, rootsErr := c.pc, c.rootsErr
+	c.mu.Unlock()
+	if rootsErr != nil {
+		return nil, rootsErr
 	}
-	pc := c.pc
+	// The shell is asked outside c.mu: it may itself read the session's context.
 	if c.ts.Cwd != nil {
 		if d := c.ts.Cwd(); d != "" && d != pc.Cwd() {
 			pc = pc.WithCwd(d)
