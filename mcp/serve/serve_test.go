@@ -170,6 +170,9 @@ func elicitClient(choice string, asked *atomic.Int32, offered *[]any) *mcp.Clien
 	var mu sync.Mutex
 	return &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		asked.Add(1)
+		if !strings.Contains(req.Params.Message, "Reins asks before running Bash") || !strings.Contains(req.Params.Message, "Reason: ") {
+			return nil, fmt.Errorf("the question lacks the call or the engine's reason: %q", req.Params.Message)
+		}
 		if offered != nil {
 			schema, _ := req.Params.RequestedSchema.(map[string]any)
 			props, _ := schema["properties"].(map[string]any)
@@ -366,6 +369,26 @@ func TestRoots(t *testing.T) {
 			t.Errorf("Read under the refused root ran: %q", text)
 		}
 	})
+	t.Run("roots changed", func(t *testing.T) {
+		st, ct := mcp.NewInMemoryTransports()
+		ss, err := s.Connect(t.Context(), st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		client := mcp.NewClient(&mcp.Implementation{Name: "roots-client", Version: "0"}, nil)
+		client.AddRoots(&mcp.Root{URI: fileURI(filepath.Join(proj, "sub"))})
+		cs, err := client.Connect(t.Context(), ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cs.Close(); ss.Wait() }()
+		a := map[string]any{"file_path": filepath.Join(proj, "a.txt")}
+		if _, isErr := call(t, cs, "Read", a); !isErr {
+			t.Fatal("Read outside the root ran")
+		}
+		client.AddRoots(&mcp.Root{URI: fileURI(proj)})
+		waitFor(t, "the new root to apply", func() bool { _, isErr := call(t, cs, "Read", a); return !isErr })
+	})
 	t.Run("no roots keeps the configured dirs", func(t *testing.T) {
 		cs := connect(t, s, nil)
 		if text, isErr := call(t, cs, "Read", map[string]any{"file_path": filepath.Join(proj, "a.txt")}); isErr {
@@ -403,6 +426,19 @@ func TestHTTPToken(t *testing.T) {
 		if resp.StatusCode != http.StatusUnauthorized {
 			t.Errorf("Authorization %q: status %d, want 401", auth, resp.StatusCode)
 		}
+	}
+
+	req, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer s3cret")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a cross-origin browser request with the token: status %d, want 403", resp.StatusCode)
 	}
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "http-client", Version: "0"}, nil)

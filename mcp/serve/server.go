@@ -175,9 +175,13 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 
 // Handler is the streamable HTTP endpoint. Every request must carry
 // "Authorization: Bearer <token>"; anything else is answered 401 before the MCP layer sees
-// it. The go-sdk handler adds DNS-rebinding protection for loopback addresses.
+// it. Cross-origin browser requests are refused, and the go-sdk handler adds DNS-rebinding
+// protection for loopback addresses.
 func (s *Server) Handler(token string) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{Logger: s.log})
+	// Browsers cannot send the token cross-origin without the page knowing it; refusing
+	// cross-origin browser requests outright is defence in depth.
+	protected := http.NewCrossOriginProtection().Handler(h)
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := []byte(r.Header.Get("Authorization"))
@@ -187,7 +191,7 @@ func (s *Server) Handler(token string) http.Handler {
 			s.log.Warn("HTTP request without a valid bearer token", "remote", r.RemoteAddr, "method", r.Method)
 			return
 		}
-		h.ServeHTTP(w, r)
+		protected.ServeHTTP(w, r)
 	})
 }
 
