@@ -204,3 +204,59 @@ func TestMCPServeHTTPBinary(t *testing.T) {
 		t.Errorf("with the token: %d, want 200", code)
 	}
 }
+
+// TestMCPServeStdioBinary speaks the protocol to the binary by hand: standard output carries
+// only JSON-RPC lines, and with --log-file the logs go to the file, not to standard error.
+func TestMCPServeStdioBinary(t *testing.T) {
+	proj, home := e2eProject(t)
+	writeTestFile(t, filepath.Join(proj, "notes.txt"), "by hand\n")
+	logFile := filepath.Join(home, "mcp.log")
+	cmd := exec.Command(reinsBinary(t), "mcp", "serve", "--log-file", logFile)
+	cmd.Dir = proj
+	cmd.Env = append(os.Environ(), "HOME="+home, "REINS_CONFIG_DIR=", "CLAUDE_CONFIG_DIR=", "REINS_MANAGED_DIR="+filepath.Join(home, "managed"))
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := func(s string) string { return s + "\n" }
+	io.WriteString(in, line(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"by-hand","version":"0"}}}`))
+	io.WriteString(in, line(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	io.WriteString(in, line(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"Read","arguments":{"file_path":"notes.txt"}}}`))
+	sc := bufio.NewScanner(out)
+	var read string
+	for sc.Scan() {
+		var msg struct {
+			ID     int             `json:"id"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+			t.Fatalf("standard output has a line that is not JSON-RPC: %q", sc.Text())
+		}
+		if msg.ID == 2 {
+			read = string(msg.Result)
+			break
+		}
+	}
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("exit: %v\n%s", err, errb.String())
+	}
+	if !strings.Contains(read, "by hand") {
+		t.Errorf("Read result %q", read)
+	}
+	if errb.Len() > 0 {
+		t.Errorf("logs went to standard error despite --log-file: %q", errb.String())
+	}
+	if log, err := os.ReadFile(logFile); err != nil || !strings.Contains(string(log), "serving MCP over stdio") || !strings.Contains(string(log), "call allowed") {
+		t.Errorf("log file: %v %q", err, log)
+	}
+}
