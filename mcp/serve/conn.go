@@ -118,14 +118,23 @@ func (c *conn) permissions(ctx context.Context) (*permission.Context, error) {
 	if rootsErr != nil {
 		return nil, rootsErr
 	}
-	// The shell is asked outside c.mu: it may itself read the session's context.
+	return c.atShellCwd(pc), nil
+}
+
+// atShellCwd is pc with relative paths resolving where the session's shell is, as the agent
+// does: the decision and the call must see the same paths. The shell is asked outside c.mu,
+// since it may itself read the session's context.
+func (c *conn) atShellCwd(pc *permission.Context) *permission.Context {
 	if c.ts.Cwd != nil {
 		if d := c.ts.Cwd(); d != "" && d != pc.Cwd() {
-			pc = pc.WithCwd(d)
+			return pc.WithCwd(d)
 		}
 	}
-	return pc, nil
+	return pc
 }
+
+// callPermissions is the current context at the shell's directory, for tools during a call.
+func (c *conn) callPermissions() *permission.Context { return c.atShellCwd(c.current()) }
 
 // readRoots lists the client's roots and narrows the session's working directories to them.
 func (c *conn) readRoots(ctx context.Context) error {
@@ -241,7 +250,7 @@ const interruptedMessage = "The call was cancelled; whatever it started was stop
 // callEnv is the session's environment for one call, with progress sent to the client when
 // it asked for progress.
 func (c *conn) callEnv(ctx context.Context, req *mcp.CallToolRequest) *tool.Env {
-	env := &tool.Env{Permissions: c.current, UpdatePermissions: c.update, Files: c.files, Values: c.values}
+	env := &tool.Env{Permissions: c.callPermissions, UpdatePermissions: c.update, Files: c.files, Values: c.values}
 	token := req.Params.GetProgressToken()
 	if token == nil {
 		return env
