@@ -450,4 +450,19 @@ func TestHTTPToken(t *testing.T) {
 	if text, isErr := call(t, cs, "Read", map[string]any{"file_path": filepath.Join(dir, "a.txt")}); isErr || !strings.Contains(text, "hello") {
 		t.Errorf("Read over HTTP with the token: %q", text)
 	}
+
+	// Elicitation works over HTTP too: the question travels on the call's event stream.
+	var asked atomic.Int32
+	ec := mcp.NewClient(&mcp.Implementation{Name: "http-elicit", Version: "0"}, elicitClient(choiceOnce, &asked, nil))
+	ecs, err := ec.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: &http.Client{Transport: bearer{"s3cret"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ecs.Close()
+	if text, isErr := call(t, ecs, "Bash", map[string]any{"command": "echo hi > http.txt"}); isErr || asked.Load() != 1 {
+		t.Errorf("Bash write over HTTP, approved by elicitation: isError %v asked %d, %q", isErr, asked.Load(), text)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "http.txt")); err != nil {
+		t.Errorf("the approved command did not run: %v", err)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -173,12 +174,17 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 	return s.mcp.Connect(ctx, t, nil)
 }
 
+// httpSessionIdle ends an HTTP session nobody used for this long, so a client that vanished
+// without closing its session does not keep a shell and its background tasks alive.
+const httpSessionIdle = time.Hour
+
 // Handler is the streamable HTTP endpoint. Every request must carry
 // "Authorization: Bearer <token>"; anything else is answered 401 before the MCP layer sees
 // it. Cross-origin browser requests are refused, and the go-sdk handler adds DNS-rebinding
 // protection for loopback addresses.
 func (s *Server) Handler(token string) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{Logger: s.log})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: httpSessionIdle})
 	// Browsers cannot send the token cross-origin without the page knowing it; refusing
 	// cross-origin browser requests outright is defence in depth.
 	protected := http.NewCrossOriginProtection().Handler(h)
