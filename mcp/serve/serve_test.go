@@ -466,3 +466,43 @@ func TestHTTPToken(t *testing.T) {
 		t.Errorf("the approved command did not run: %v", err)
 	}
 }
+
+// BenchmarkCallRead is one tools/call Read through the whole pipeline over an in-memory
+// connection: JSON-RPC both ways, schema validation, the permission decision, the read.
+func BenchmarkCallRead(b *testing.B) {
+	dir := b.TempDir()
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("hello\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	pc, err := permission.New(permission.Config{Cwd: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	getenv := func(string) string { return "" }
+	s, err := New(b.Context(), Options{Permissions: pc, NewToolset: func(func() *permission.Context) Toolset {
+		return Toolset{Tools: tools.Assemble(pc, tools.Base(tools.Options{Getenv: getenv, NoRipgrep: true}), nil, getenv)}
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(b.Context(), st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(b.Context(), ct, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+	params := &mcp.CallToolParams{Name: "Read", Arguments: map[string]any{"file_path": filepath.Join(dir, "a.txt")}}
+	for b.Loop() {
+		res, err := cs.CallTool(b.Context(), params)
+		if err != nil || res.IsError {
+			b.Fatalf("Read: %v %+v", err, res)
+		}
+	}
+}
