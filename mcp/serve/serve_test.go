@@ -65,7 +65,7 @@ func newServer(t *testing.T, dir string, mode permission.Mode, allow ...string) 
 func connect(t *testing.T, s *Server, opts *mcp.ClientOptions, roots ...*mcp.Root) *mcp.ClientSession {
 	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(t.Context(), st)
+	ss, err := s.connect(t.Context(), st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,8 +326,8 @@ func TestClientsKeepSeparateFileState(t *testing.T) {
 	if text, isErr := call(t, a, "Edit", edit); isErr {
 		t.Errorf("Edit by the client that read the file: %q", text)
 	}
-	if s.Sessions() != 2 {
-		t.Errorf("%d sessions, want 2", s.Sessions())
+	if s.sessions() != 2 {
+		t.Errorf("%d sessions, want 2", s.sessions())
 	}
 }
 
@@ -371,7 +371,7 @@ func TestRoots(t *testing.T) {
 	})
 	t.Run("roots changed", func(t *testing.T) {
 		st, ct := mcp.NewInMemoryTransports()
-		ss, err := s.Connect(t.Context(), st)
+		ss, err := s.connect(t.Context(), st)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -489,7 +489,7 @@ func BenchmarkCallRead(b *testing.B) {
 		b.Fatal(err)
 	}
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(b.Context(), st)
+	ss, err := s.connect(b.Context(), st)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -169,8 +169,8 @@ func (s *Server) Serve(ctx context.Context, r io.ReadCloser, w io.WriteCloser) e
 	return err
 }
 
-// Connect serves one connection over t and returns its session; for tests and embedders.
-func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSession, error) {
+// connect serves one connection over t and returns its session (tests use in-memory transports).
+func (s *Server) connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSession, error) {
 	return s.mcp.Connect(ctx, t, nil)
 }
 
@@ -236,8 +236,8 @@ func (s *Server) connFor(ss *mcp.ServerSession) *conn {
 	return c
 }
 
-// Sessions is the number of connections with session state, for tests.
-func (s *Server) Sessions() int {
+// sessions is the number of connections with session state, for tests.
+func (s *Server) sessions() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.conns)
