@@ -57,7 +57,7 @@ var corePackages = []string{"permission", "pathrule", "bashrules", "settings"}
 var sdkHomes = map[string][]string{
 	"github.com/anthropics/anthropic-sdk-go": {"llm/anthropic"},
 	"github.com/spf13/cobra":                 {"internal/cli"},
-	"github.com/modelcontextprotocol/go-sdk": {"mcpclient", "mcpserver"},
+	"github.com/modelcontextprotocol/go-sdk": {"mcp/client", "mcp/serve"},
 	"charm.land/":                            {"internal/ui"},
 	// Agent definition files are Markdown with YAML front matter.
 	"go.yaml.in/yaml": {"agentdef"},
@@ -206,6 +206,32 @@ func TestLibraryDoesNotImportTheAgentLayers(t *testing.T) {
 					t.Errorf("%s imports %s: lower layers must not depend on upper ones", rel, imp)
 				}
 			}
+		}
+	}
+}
+
+// TestMCPServeImports: the MCP server is an adapter over the tool contract and the permission
+// engine; it never reaches into the agent loop, the CLI or a UI.
+func TestMCPServeImports(t *testing.T) {
+	allowed := []string{"tool", "tools", "permission"}
+	pkgs := listPackages(t)
+	p, ok := pkgs[module+"/mcp/serve"]
+	if !ok {
+		t.Fatal("mcp/serve not found")
+	}
+	for _, imp := range p.Imports {
+		rel, ok := ours(imp)
+		if !ok {
+			continue
+		}
+		ok = false
+		for _, a := range allowed {
+			if rel == a || strings.HasPrefix(rel, a+"/") {
+				ok = true
+			}
+		}
+		if !ok {
+			t.Errorf("mcp/serve imports %s; it may import only %v of ours", rel, allowed)
 		}
 	}
 }
