@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
@@ -63,6 +64,10 @@ type Agent struct {
 
 	Recorder Recorder
 	Bus      *Bus
+	// Hooks runs the configured hooks: PreToolUse, PermissionDenied and PostToolUse(Failure)
+	// around each call, UserPromptSubmit before the prompt, Stop when the model ends its turn.
+	// Nil runs none. PermissionRequest hooks answer through the Asker (hooks.Asker).
+	Hooks *hooks.Runner
 }
 
 // Result is the outcome of a run.
@@ -125,6 +130,7 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		env:         a.Env,
 		bus:         a.Bus,
 		concurrency: cmp.Or(a.MaxConcurrency, DefaultMaxConcurrency),
+		hooks:       a.Hooks,
 	}
 	specs := make([]llm.ToolSpec, 0, len(a.Tools))
 	for _, t := range a.Tools {
@@ -141,6 +147,18 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		defer a.Permissions.setOnChange(nil)
 	}
 
+	if a.Hooks.Has(hooks.UserPromptSubmit) {
+		pr := a.Hooks.UserPromptSubmit(ctx, hookCommon(x.permissions()), prompt.Text())
+		notify(a.Bus, pr.Messages)
+		switch {
+		case pr.Blocked:
+			return finish(&HookStopError{Event: hooks.UserPromptSubmit, Reason: pr.Reason})
+		case pr.Stop:
+			return finish(&HookStopError{Event: hooks.UserPromptSubmit, Reason: pr.StopReason})
+		}
+		prompt = withContext(prompt, "UserPromptSubmit hook", pr.Context)
+	}
+
 	msgs := slices.Clone(history)
 	if n := len(msgs); n > 0 && msgs[n-1].Role == llm.RoleUser && prompt.Role == llm.RoleUser {
 		// The previous run ended before the model answered; one user turn holds both.
@@ -154,6 +172,7 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		return finish(err)
 	}
 
+	stopHookActive := false
 	for {
 		if err := ctx.Err(); err != nil {
 			return finish(fmt.Errorf("run aborted: %w", err))
@@ -200,8 +219,25 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 
 		uses := resp.Message.ToolUses()
 		if len(uses) == 0 {
-			return finish(nil)
+			if !a.Hooks.Has(hooks.Stop) {
+				return finish(nil)
+			}
+			sr := a.Hooks.Stop(ctx, hookCommon(x.permissions()), stopHookActive)
+			notify(a.Bus, sr.Messages)
+			if !sr.Block || ctx.Err() != nil || (a.MaxTurns > 0 && res.NumTurns >= a.MaxTurns) {
+				return finish(nil)
+			}
+			// A Stop hook blocked: its reason is the next message to the model.
+			stopHookActive = true
+			next := llm.UserText("Stop hook feedback: " + sr.Reason)
+			msgs = append(msgs, next)
+			res.Messages = msgs
+			if err := a.record(next); err != nil {
+				return finish(err)
+			}
+			continue
 		}
+		stopHookActive = false
 		out := x.execute(ctx, uses)
 		res.PermissionDenials = append(res.PermissionDenials, out.denials...)
 		results := llm.Message{Role: llm.RoleUser, Content: out.results}
@@ -214,6 +250,8 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		switch {
 		case out.fatal != nil:
 			return finish(out.fatal)
+		case out.stopped != nil:
+			return finish(out.stopped)
 		case ctx.Err() != nil:
 			return finish(fmt.Errorf("run aborted: %w", ctx.Err()))
 		case a.MaxTurns > 0 && res.NumTurns >= a.MaxTurns:
@@ -231,4 +269,16 @@ func (a *Agent) record(m llm.Message) error {
 		return fmt.Errorf("recording the session: %w", err)
 	}
 	return nil
+}
+
+// withContext adds the context hooks returned to a prompt, as text blocks after it.
+func withContext(m llm.Message, label string, texts []string) llm.Message {
+	if len(texts) == 0 {
+		return m
+	}
+	m.Content = slices.Clone(m.Content)
+	for _, t := range texts {
+		m.Content = append(m.Content, llm.Text(label+" additional context: "+t))
+	}
+	return m
 }
