@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/session"
@@ -43,6 +44,7 @@ type agentOptions struct {
 	continueLast       bool
 	resume             string
 	verbose            bool
+	hooks              hookOptions
 }
 
 const agentHelp = `Run the agent headless with -p: reins -p "fix the failing test". The prompt is the
@@ -109,6 +111,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	fl.StringVarP(&opts.resume, "resume", "r", "", "resume the conversation with this session id")
 	fl.BoolVar(&opts.verbose, "verbose", false, "accepted for compatibility with Claude Code; stream-json is always complete")
 	opts.perm.register(root)
+	opts.hooks.register(root)
 	// Claude Code accepts both spellings of its camel-case flags.
 	fl.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 		switch name {
@@ -251,6 +254,10 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	}
 
 	bus := &agent.Bus{}
+	hookRunner, err := newHookRunner(env, rec, bus)
+	if err != nil {
+		return err
+	}
 	a := &agent.Agent{
 		Provider:       choice.provider,
 		Model:          choice.model,
@@ -264,6 +271,14 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		Cwd:            pool.cwd,
 		Recorder:       rec,
 		Bus:            bus,
+		Hooks:          hookRunner,
+	}
+	if hookRunner.Has(hooks.PermissionRequest) {
+		// Headless: the hooks answer before the ask is denied.
+		a.Asker = &hooks.Asker{Runner: hookRunner, Common: func() hooks.Common {
+			pc := perms.Context()
+			return hooks.Common{Cwd: pc.Cwd(), PermissionMode: pc.Mode()}
+		}}
 	}
 
 	var stream *streamWriter
@@ -276,14 +291,32 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		}
 		stream.write(initLine{Type: "system", Subtype: "init", Cwd: cwd, SessionID: rec.ID, Tools: names,
 			MCPServers: []string{}, Model: choice.model, Provider: choice.name, PermissionMode: string(pc.Mode()), UUID: session.NewID()})
+		stream.includeHooks = opts.hooks.includeEvents
 		unsubscribe = bus.Subscribe(stream.handle)
 	}
+	if stream == nil || !stream.includeHooks {
+		stopNotes := bus.Subscribe(func(ev agent.Event) {
+			if ev.Type == agent.EventHookMessage {
+				fmt.Fprintf(f.ErrOut, "reins: hook: %s\n", ev.Text)
+			}
+		})
+		prev := unsubscribe
+		unsubscribe = func() { prev(); stopNotes() }
+	}
+	a.System = sessionStart(ctx, hookRunner, bus, pc, transcript != nil, choice.model, a.System)
 
 	var history []llm.Message
 	if transcript != nil {
 		history = transcript.Messages
 	}
 	res, runErr := a.Run(ctx, history, llm.UserText(prompt))
+	if hookRunner.Has(hooks.SessionEnd) {
+		endPC := perms.Context()
+		rep := hookRunner.SessionEnd(context.WithoutCancel(ctx), hooks.Common{Cwd: endPC.Cwd(), PermissionMode: endPC.Mode()}, "other")
+		for _, m := range rep.Messages {
+			bus.Publish(agent.Event{Type: agent.EventHookMessage, Text: m})
+		}
+	}
 	unsubscribe()
 	pool.Close()
 
