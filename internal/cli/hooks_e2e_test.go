@@ -40,7 +40,9 @@ func (e *e2e) settingsFile(p, doc string) {
 	}
 }
 
-func (e *e2e) userSettings(doc string) { e.settingsFile(filepath.Join(e.home, ".reins", "settings.json"), doc) }
+func (e *e2e) userSettings(doc string) {
+	e.settingsFile(filepath.Join(e.home, ".reins", "settings.json"), doc)
+}
 
 // hooksDoc is a settings document with one hook.
 func hooksDoc(event, matcher, command string, timeout int) string {
