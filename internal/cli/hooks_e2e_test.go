@@ -212,7 +212,8 @@ func TestHooksE2E(t *testing.T) {
 
 	t.Run("a hook that sleeps past its timeout is killed and the call goes on", func(t *testing.T) {
 		e := newE2E(t, bin)
-		hook := e.hookScript("slow.sh", `sleep 60`)
+		pidFile := filepath.Join(e.home, "slow.pid")
+		hook := e.hookScript("slow.sh", fmt.Sprintf("sleep 60 & echo $! > %s; wait", pidFile))
 		e.userSettings(hooksDoc("PreToolUse", "Bash", hook, 1))
 		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"echo after-timeout"}`)), llmtest.Say("ok"))
 		e.anthropic(srv).run("-p", "--allowedTools", "Bash", "go")
@@ -223,9 +224,17 @@ func TestHooksE2E(t *testing.T) {
 		if !strings.Contains(e.stderr, "timed out") {
 			t.Errorf("stderr does not report the timeout:\n%s", e.stderr)
 		}
-		if pids := findProcs("sleep", "60"); len(pids) > 0 {
-			// Other tests do not run sleep 60; a survivor is the hook's.
-			t.Errorf("the hook's sleep survived: %v", pids)
+		b, err := os.ReadFile(pidFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pid int
+		fmt.Sscan(string(b), &pid)
+		// reins has exited; the hook's child must be gone (or a zombie nobody reaps).
+		for _, p := range findProcs("sleep", "60") {
+			if p == pid {
+				t.Errorf("the hook's sleep %d survived its timeout", pid)
+			}
 		}
 	})
 
