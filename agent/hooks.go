@@ -115,6 +115,9 @@ func withHookText(b llm.Block, label string, texts []string) llm.Block {
 func (x *executor) preToolUse(ctx context.Context, c *call, pc *permission.Context, env *tool.Env) (hv permission.HookVerdict, input any, hc hooks.ToolCall, extra []string, failure string) {
 	t := c.tool
 	hc = hooks.ToolCall{Name: t.Name(), ID: c.use.ID, Input: observableInput(c.use.Input, pc.Cwd())}
+	if !x.hooks.Has(hooks.PreToolUse) {
+		return hv, c.input, hc, nil, ""
+	}
 	pre := x.hooks.PreToolUse(ctx, hookCommon(pc), hc)
 	notify(x.bus, pre.Messages)
 	if pre.Stop {

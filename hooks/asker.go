@@ -24,6 +24,9 @@ type Asker struct {
 	Next permission.Asker
 	// Common returns the current cwd and mode for the hook input; nil leaves them out.
 	Common func() Common
+	// Apply applies (and persists) the updatedPermissions of a hook that allowed; nil ignores
+	// them. Its error fails the ask, as a failed settings write does.
+	Apply func(ctx context.Context, updates []permission.Update) error
 }
 
 func (a *Asker) common() Common {
@@ -97,6 +100,7 @@ func (a *Asker) hooks(ctx context.Context, req permission.AskRequest) (permissio
 	}
 	var rep Report
 	var allow *RequestDecision
+	var updates []permission.Update
 	var denyMsgs, names []string
 	interrupt := false
 	for _, run := range a.Runner.run(ctx, PermissionRequest, req.Tool, a.common(), fields) {
@@ -116,9 +120,19 @@ func (a *Asker) hooks(ctx context.Context, req permission.AskRequest) (permissio
 			names = append(names, run.Hook.Name())
 			interrupt = interrupt || rd.Interrupt
 		case "allow":
-			if allow == nil {
-				allow = rd
+			if allow != nil {
+				continue
 			}
+			if len(rd.UpdatedPermissions) > 0 {
+				var us []permission.Update
+				if err := json.Unmarshal(rd.UpdatedPermissions, &us); err != nil {
+					// An answer that cannot be read in full is not an approval.
+					rep.Messages = append(rep.Messages, fmt.Sprintf("PermissionRequest hook %s: invalid updatedPermissions: %v", run.Hook.Name(), err))
+					continue
+				}
+				updates = us
+			}
+			allow = rd
 		}
 	}
 	switch {
@@ -128,6 +142,11 @@ func (a *Asker) hooks(ctx context.Context, req permission.AskRequest) (permissio
 		return permission.Decision{Behavior: permission.Deny, Message: strings.Join(denyMsgs, "; "),
 			Reason: &permission.Reason{Type: permission.ReasonHook, Detail: "PermissionRequest hook " + strings.Join(names, ", ")}}, true, nil
 	case allow != nil:
+		if len(updates) > 0 && a.Apply != nil {
+			if err := a.Apply(ctx, updates); err != nil {
+				return permission.Decision{}, true, fmt.Errorf("applying a PermissionRequest hook's updatedPermissions: %w", err)
+			}
+		}
 		d := permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonHook, Detail: "allowed by a PermissionRequest hook"}}
 		if len(allow.UpdatedInput) > 0 {
 			d.UpdatedInput = allow.UpdatedInput

@@ -298,6 +298,25 @@ func TestAsker(t *testing.T) {
 		{name: "hook answers before the person", hooks: []Hook{allow}, next: slowAsker{time.Hour}, want: permission.Allow},
 		{name: "the person answers when hooks do not decide", hooks: []Hook{{Event: PermissionRequest, Command: "true"}}, next: slowAsker{10 * time.Millisecond}, want: permission.Deny, msg: "person said no"},
 	}
+	t.Run("updatedPermissions are applied", func(t *testing.T) {
+		h := Hook{Event: PermissionRequest, Command: `echo '{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"make:*"}],"behavior":"allow","destination":"session"}]}}}'`}
+		var got []permission.Update
+		a := &Asker{Runner: newRunner(t, dir, h), Apply: func(_ context.Context, us []permission.Update) error { got = us; return nil }}
+		d, err := a.Ask(ctx, req)
+		if err != nil || d.Behavior != permission.Allow {
+			t.Fatalf("decision %+v, %v", d, err)
+		}
+		if len(got) != 1 || got[0].Type != permission.AddRules || got[0].Destination != permission.SourceSession || got[0].Rules[0].Content != "make:*" {
+			t.Errorf("applied %+v", got)
+		}
+	})
+	t.Run("invalid updatedPermissions is no approval", func(t *testing.T) {
+		h := Hook{Event: PermissionRequest, Command: `echo '{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedPermissions":[{"type":"addRules","behavior":"maybe"}]}}}'`}
+		a := &Asker{Runner: newRunner(t, dir, h), Apply: func(context.Context, []permission.Update) error { t.Error("applied"); return nil }}
+		if d, err := a.Ask(ctx, req); err != nil || d.Behavior != permission.Deny {
+			t.Errorf("decision %+v, %v", d, err)
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := &Asker{Runner: newRunner(t, dir, tt.hooks...), Next: tt.next}

@@ -278,7 +278,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		a.Asker = &hooks.Asker{Runner: hookRunner, Common: func() hooks.Common {
 			pc := perms.Context()
 			return hooks.Common{Cwd: pc.Cwd(), PermissionMode: pc.Mode()}
-		}}
+		}, Apply: func(ctx context.Context, us []permission.Update) error { return perms.Update(ctx, us...) }}
 	}
 
 	var stream *streamWriter
