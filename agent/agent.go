@@ -222,14 +222,11 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 			if !a.Hooks.Has(hooks.Stop) {
 				return finish(nil)
 			}
-			sr := a.Hooks.Stop(ctx, hookCommon(x.permissions()), stopHookActive)
-			notify(a.Bus, sr.Messages)
-			if !sr.Block || ctx.Err() != nil || (a.MaxTurns > 0 && res.NumTurns >= a.MaxTurns) {
+			next, ok := a.stopHooks(ctx, x, stopHookActive)
+			if !ok || (a.MaxTurns > 0 && res.NumTurns >= a.MaxTurns) {
 				return finish(nil)
 			}
-			// A Stop hook blocked: its reason is the next message to the model.
 			stopHookActive = true
-			next := llm.UserText("Stop hook feedback: " + sr.Reason)
 			msgs = append(msgs, next)
 			res.Messages = msgs
 			if err := a.record(next); err != nil {
@@ -269,6 +266,17 @@ func (a *Agent) record(m llm.Message) error {
 		return fmt.Errorf("recording the session: %w", err)
 	}
 	return nil
+}
+
+// stopHooks runs the Stop hooks when the model ended its turn. When one blocks, it returns the
+// message that sends the model back to work.
+func (a *Agent) stopHooks(ctx context.Context, x *executor, active bool) (llm.Message, bool) {
+	sr := a.Hooks.Stop(ctx, hookCommon(x.permissions()), active)
+	notify(a.Bus, sr.Messages)
+	if !sr.Block || ctx.Err() != nil {
+		return llm.Message{}, false
+	}
+	return llm.UserText("Stop hook feedback: " + sr.Reason), true
 }
 
 // withContext adds the context hooks returned to a prompt, as text blocks after it.

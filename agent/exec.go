@@ -262,9 +262,16 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 		input = updated
 	}
 
+	c.result = x.call(ctx, c, input, env, pc, hc, hookContext)
+}
+
+// call runs an allowed call and its PostToolUse hooks and returns its result.
+func (x *executor) call(ctx context.Context, c *call, input any, env *tool.Env, pc *permission.Context, hc hooks.ToolCall, hookContext []string) llm.Block {
+	t, id := c.tool, c.use.ID
 	callCtx, stop := callContext(ctx, t.InterruptBehavior())
 	defer stop()
 	res, err, panicked := invoke(callCtx, t, input, env)
+	var result llm.Block
 	var failure string
 	switch {
 	case panicked != nil:
@@ -274,19 +281,20 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 	case err != nil:
 		failure = formatError(err)
 	default:
-		c.result = toResultBlock(id, res)
+		result = toResultBlock(id, res)
 	}
 	if failure != "" {
-		c.result = errorResult(id, failure)
+		result = errorResult(id, failure)
 	}
-	if x.hooks != nil && ctx.Err() == nil {
-		var r *tool.Result
-		if failure == "" {
-			r = &res
-		}
-		c.result = x.postToolUse(ctx, pc, hc, r, failure, failure == InterruptedMessage, c.result)
-		c.result = withHookText(c.result, "PreToolUse hook context", hookContext)
+	if x.hooks == nil || ctx.Err() != nil {
+		return result
 	}
+	var r *tool.Result
+	if failure == "" {
+		r = &res
+	}
+	result = x.postToolUse(ctx, pc, hc, r, failure, failure == InterruptedMessage, result)
+	return withHookText(result, "PreToolUse hook context", hookContext)
 }
 
 // updatedInput turns the input a permission decision substituted into the tool's input type.

@@ -274,11 +274,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		Hooks:          hookRunner,
 	}
 	if hookRunner.Has(hooks.PermissionRequest) {
-		// Headless: the hooks answer before the ask is denied.
-		a.Asker = &hooks.Asker{Runner: hookRunner, Common: func() hooks.Common {
-			pc := perms.Context()
-			return hooks.Common{Cwd: pc.Cwd(), PermissionMode: pc.Mode()}
-		}, Apply: func(ctx context.Context, us []permission.Update) error { return perms.Update(ctx, us...) }}
+		a.Asker = headlessHookAsker(hookRunner, perms)
 	}
 
 	var stream *streamWriter
@@ -295,12 +291,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		unsubscribe = bus.Subscribe(stream.handle)
 	}
 	if stream == nil || !stream.includeHooks {
-		stopNotes := bus.Subscribe(func(ev agent.Event) {
-			if ev.Type == agent.EventHookMessage {
-				fmt.Fprintf(f.ErrOut, "reins: hook: %s\n", ev.Text)
-			}
-		})
-		prev := unsubscribe
+		prev, stopNotes := unsubscribe, printHookMessages(f, bus)
 		unsubscribe = func() { prev(); stopNotes() }
 	}
 	a.System = sessionStart(ctx, hookRunner, bus, pc, transcript != nil, choice.model, a.System)
@@ -310,13 +301,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		history = transcript.Messages
 	}
 	res, runErr := a.Run(ctx, history, llm.UserText(prompt))
-	if hookRunner.Has(hooks.SessionEnd) {
-		endPC := perms.Context()
-		rep := hookRunner.SessionEnd(context.WithoutCancel(ctx), hooks.Common{Cwd: endPC.Cwd(), PermissionMode: endPC.Mode()}, "other")
-		for _, m := range rep.Messages {
-			bus.Publish(agent.Event{Type: agent.EventHookMessage, Text: m})
-		}
-	}
+	sessionEnd(ctx, hookRunner, bus, perms)
 	unsubscribe()
 	pool.Close()
 

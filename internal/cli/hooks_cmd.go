@@ -118,6 +118,40 @@ func newHookRunner(env *permEnv, rec *session.Writer, bus *agent.Bus) (*hooks.Ru
 	return r, nil
 }
 
+// headlessHookAsker lets PermissionRequest hooks answer the asks of a headless run before they
+// are denied; updates they grant are applied like a person's.
+func headlessHookAsker(r *hooks.Runner, perms *agent.Permissions) permission.Asker {
+	return &hooks.Asker{
+		Runner: r,
+		Common: func() hooks.Common {
+			pc := perms.Context()
+			return hooks.Common{Cwd: pc.Cwd(), PermissionMode: pc.Mode()}
+		},
+		Apply: func(ctx context.Context, us []permission.Update) error { return perms.Update(ctx, us...) },
+	}
+}
+
+// printHookMessages prints what hooks tell the person on standard error.
+func printHookMessages(f *Factory, bus *agent.Bus) (unsubscribe func()) {
+	return bus.Subscribe(func(ev agent.Event) {
+		if ev.Type == agent.EventHookMessage {
+			fmt.Fprintf(f.ErrOut, "reins: hook: %s\n", ev.Text)
+		}
+	})
+}
+
+// sessionEnd runs the SessionEnd hooks after the run, also when it was interrupted.
+func sessionEnd(ctx context.Context, r *hooks.Runner, bus *agent.Bus, perms *agent.Permissions) {
+	if !r.Has(hooks.SessionEnd) {
+		return
+	}
+	pc := perms.Context()
+	rep := r.SessionEnd(context.WithoutCancel(ctx), hooks.Common{Cwd: pc.Cwd(), PermissionMode: pc.Mode()}, "other")
+	for _, m := range rep.Messages {
+		bus.Publish(agent.Event{Type: agent.EventHookMessage, Text: m})
+	}
+}
+
 // sessionStart runs the SessionStart hooks and returns the system prompt with their context.
 func sessionStart(ctx context.Context, r *hooks.Runner, bus *agent.Bus, pc *permission.Context, resumed bool, model string, system []llm.SystemBlock) []llm.SystemBlock {
 	if !r.Has(hooks.SessionStart) {
