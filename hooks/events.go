@@ -122,14 +122,14 @@ func (r *Runner) PreToolUse(ctx context.Context, c Common, call ToolCall) PreToo
 			}
 			reason = firstNonEmpty(s.PermissionDecisionReason, reason)
 			if s.AdditionalContext != "" {
-				res.Context = append(res.Context, s.AdditionalContext)
+				res.Context = append(res.Context, forModel(s.AdditionalContext))
 			}
 			if len(s.UpdatedInput) > 0 && res.UpdatedInput == nil && b != permission.Deny {
 				res.UpdatedInput = s.UpdatedInput
 			}
 		}
 		if b != permission.Passthrough {
-			decide(b, reason, run.Hook)
+			decide(b, forModel(reason), run.Hook)
 		}
 	}
 	res.Verdict.Reason = strings.Join(reasons, "; ")
@@ -177,10 +177,10 @@ func (r *Runner) post(ctx context.Context, ev Event, c Common, call ToolCall, fi
 			continue
 		}
 		if o.Decision == "block" {
-			res.Feedback = append(res.Feedback, firstNonEmpty(o.Reason, "blocked by hook "+run.Hook.Name()))
+			res.Feedback = append(res.Feedback, forModel(firstNonEmpty(o.Reason, "blocked by hook "+run.Hook.Name())))
 		}
 		if o.Specific != nil && o.Specific.AdditionalContext != "" {
-			res.Context = append(res.Context, o.Specific.AdditionalContext)
+			res.Context = append(res.Context, forModel(o.Specific.AdditionalContext))
 		}
 	}
 	return res
@@ -221,7 +221,7 @@ func (r *Runner) UserPromptSubmit(ctx context.Context, c Common, prompt string) 
 		o := res.collect(run)
 		if run.Outcome == OutcomeSuccess && o == nil {
 			if s := strings.TrimSpace(run.Stdout); s != "" {
-				res.Context = append(res.Context, s)
+				res.Context = append(res.Context, forModel(s))
 			}
 		}
 		if o == nil {
@@ -231,7 +231,7 @@ func (r *Runner) UserPromptSubmit(ctx context.Context, c Common, prompt string) 
 			res.Blocked, res.Reason = true, joinReason(res.Reason, firstNonEmpty(o.Reason, "blocked by hook "+run.Hook.Name()))
 		}
 		if o.Specific != nil && o.Specific.AdditionalContext != "" {
-			res.Context = append(res.Context, o.Specific.AdditionalContext)
+			res.Context = append(res.Context, forModel(o.Specific.AdditionalContext))
 		}
 	}
 	return res
@@ -252,10 +252,10 @@ func (r *Runner) SessionStart(ctx context.Context, c Common, source, model strin
 		case run.Outcome != OutcomeSuccess:
 		case o == nil:
 			if s := strings.TrimSpace(run.Stdout); s != "" {
-				context = append(context, s)
+				context = append(context, forModel(s))
 			}
 		case o.Specific != nil && o.Specific.AdditionalContext != "":
-			context = append(context, o.Specific.AdditionalContext)
+			context = append(context, forModel(o.Specific.AdditionalContext))
 		}
 	}
 	return rep, context
@@ -290,7 +290,7 @@ func (r *Runner) stop(ctx context.Context, ev Event, c Common, active bool) Stop
 			continue
 		}
 		if o := res.collect(run); o != nil && o.Decision == "block" {
-			res.Block, res.Reason = true, joinReason(res.Reason, firstNonEmpty(o.Reason, "blocked by hook "+run.Hook.Name()))
+			res.Block, res.Reason = true, joinReason(res.Reason, forModel(firstNonEmpty(o.Reason, "blocked by hook "+run.Hook.Name())))
 		}
 	}
 	if res.Stop {

@@ -221,6 +221,15 @@ func TestOutputCapped(t *testing.T) {
 	}
 }
 
+func TestModelTextCapped(t *testing.T) {
+	dir := t.TempDir()
+	h := script(t, dir, "loud.sh", "head -c 50000 /dev/zero | tr '\\0' e >&2; exit 2")
+	res := newRunner(t, dir, Hook{Event: PreToolUse, Command: h}).PreToolUse(context.Background(), Common{Cwd: dir}, bashCall)
+	if n := len(res.Verdict.Reason); n > MaxModelText+100 || !strings.Contains(res.Verdict.Reason, "more characters of hook output truncated") {
+		t.Errorf("reason of %d bytes reaches the model", n)
+	}
+}
+
 func TestObserveAndTrace(t *testing.T) {
 	dir := t.TempDir()
 	var seen []Run

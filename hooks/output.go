@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Output is a hook's JSON answer (exit 0 with a JSON object on standard output).
@@ -88,10 +89,26 @@ func isObject(raw json.RawMessage) bool {
 // stops reports whether the output asked the agent to stop.
 func (o *Output) stops() bool { return o != nil && o.Continue != nil && !*o.Continue }
 
+// MaxModelText caps each hook text that reaches the model (a blocking hook's standard error, a
+// reason, added context), so that one hook cannot flood the conversation.
+const MaxModelText = 10000
+
+// forModel caps a text for the model, keeping its head.
+func forModel(s string) string {
+	if len(s) <= MaxModelText {
+		return s
+	}
+	cut := MaxModelText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n[%d more characters of hook output truncated]", len(s)-cut)
+}
+
 // blockReason is the text of a blocking hook: its standard error, else a generic line.
 func blockReason(run Run) string {
 	if s := strings.TrimSpace(run.Stderr); s != "" {
-		return s
+		return forModel(s)
 	}
 	return fmt.Sprintf("blocked by hook %s", run.Hook.Name())
 }
