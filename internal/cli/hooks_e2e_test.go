@@ -254,6 +254,17 @@ func TestHooksE2E(t *testing.T) {
 		if !strings.Contains(e.stdout, "settings.json:1:") || !strings.Contains(e.stdout, "skipped: this project is not trusted") {
 			t.Errorf("hooks list:\n%s", e.stdout)
 		}
+		e.run("hooks", "list", "--json")
+		e.wantCode(0)
+		var listed []struct {
+			Event, Command, File, Skipped string
+			Line, Col                     int
+		}
+		if err := json.Unmarshal([]byte(e.stdout), &listed); err != nil || len(listed) != 1 ||
+			listed[0].Event != "SessionStart" || listed[0].Line != 1 || listed[0].Col == 0 || listed[0].Skipped == "" ||
+			listed[0].File != filepath.Join(e.dir, ".claude", "settings.json") {
+			t.Errorf("hooks list --json: %v\n%s", err, e.stdout)
+		}
 		e.run("trust").wantCode(0)
 		e.run("-p", "hi").wantCode(0)
 		if !exists(marker) {
