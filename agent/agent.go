@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
@@ -68,6 +69,14 @@ type Agent struct {
 	// background task finished, say) are added to the conversation as user text, so that the
 	// model learns of them at its next turn.
 	Notices func() []string
+
+	// Hooks runs the configured hooks: PreToolUse, PermissionDenied and PostToolUse(Failure)
+	// around each call, UserPromptSubmit before the prompt, Stop when the model ends its turn.
+	// Nil runs none. PermissionRequest hooks answer through the Asker (hooks.Asker).
+	Hooks *hooks.Runner
+	// SubAgent marks a sub-agent's loop: when it ends its turn, the SubagentStop hooks run
+	// instead of the Stop hooks.
+	SubAgent bool
 }
 
 // Result is the outcome of a run.
@@ -130,6 +139,7 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		env:         a.Env,
 		bus:         a.Bus,
 		concurrency: cmp.Or(a.MaxConcurrency, DefaultMaxConcurrency),
+		hooks:       a.Hooks,
 	}
 	specs := make([]llm.ToolSpec, 0, len(a.Tools))
 	for _, t := range a.Tools {
@@ -146,6 +156,18 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		defer a.Permissions.setOnChange(nil)
 	}
 
+	if a.Hooks.Has(hooks.UserPromptSubmit) {
+		pr := a.Hooks.UserPromptSubmit(ctx, hookCommon(x.permissions()), prompt.Text())
+		notify(a.Bus, pr.Messages)
+		switch {
+		case pr.Blocked:
+			return finish(&HookStopError{Event: hooks.UserPromptSubmit, Reason: pr.Reason})
+		case pr.Stop:
+			return finish(&HookStopError{Event: hooks.UserPromptSubmit, Reason: pr.StopReason})
+		}
+		prompt = withContext(prompt, "UserPromptSubmit hook", pr.Context)
+	}
+
 	msgs := slices.Clone(history)
 	if n := len(msgs); n > 0 && msgs[n-1].Role == llm.RoleUser && prompt.Role == llm.RoleUser {
 		// The previous run ended before the model answered; one user turn holds both.
@@ -159,6 +181,7 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		return finish(err)
 	}
 
+	stopHookActive := false
 	for {
 		if err := ctx.Err(); err != nil {
 			return finish(fmt.Errorf("run aborted: %w", err))
@@ -209,8 +232,22 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 
 		uses := resp.Message.ToolUses()
 		if len(uses) == 0 {
-			return finish(nil)
+			if !a.Hooks.Has(hooks.Stop) {
+				return finish(nil)
+			}
+			next, ok := a.stopHooks(ctx, x, stopHookActive)
+			if !ok || (a.MaxTurns > 0 && res.NumTurns >= a.MaxTurns) {
+				return finish(nil)
+			}
+			stopHookActive = true
+			msgs = append(msgs, next)
+			res.Messages = msgs
+			if err := a.record(next); err != nil {
+				return finish(err)
+			}
+			continue
 		}
+		stopHookActive = false
 		out := x.execute(ctx, uses)
 		res.PermissionDenials = append(res.PermissionDenials, out.denials...)
 		results := llm.Message{Role: llm.RoleUser, Content: out.results}
@@ -223,6 +260,8 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		switch {
 		case out.fatal != nil:
 			return finish(out.fatal)
+		case out.stopped != nil:
+			return finish(out.stopped)
 		case ctx.Err() != nil:
 			return finish(fmt.Errorf("run aborted: %w", ctx.Err()))
 		case a.MaxTurns > 0 && res.NumTurns >= a.MaxTurns:
@@ -264,4 +303,31 @@ func (a *Agent) record(m llm.Message) error {
 		return fmt.Errorf("recording the session: %w", err)
 	}
 	return nil
+}
+
+// stopHooks runs the Stop hooks when the model ended its turn. When one blocks, it returns the
+// message that sends the model back to work.
+func (a *Agent) stopHooks(ctx context.Context, x *executor, active bool) (llm.Message, bool) {
+	stop := a.Hooks.Stop
+	if a.SubAgent {
+		stop = a.Hooks.SubagentStop
+	}
+	sr := stop(ctx, hookCommon(x.permissions()), active)
+	notify(a.Bus, sr.Messages)
+	if !sr.Block || ctx.Err() != nil {
+		return llm.Message{}, false
+	}
+	return llm.UserText("Stop hook feedback: " + sr.Reason), true
+}
+
+// withContext adds the context hooks returned to a prompt, as text blocks after it.
+func withContext(m llm.Message, label string, texts []string) llm.Message {
+	if len(texts) == 0 {
+		return m
+	}
+	m.Content = slices.Clone(m.Content)
+	for _, t := range texts {
+		m.Content = append(m.Content, llm.Text(label+" additional context: "+t))
+	}
+	return m
 }

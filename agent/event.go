@@ -3,6 +3,7 @@ package agent
 import (
 	"sync"
 
+	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/tool"
 )
@@ -24,6 +25,12 @@ const (
 	EventToolResults
 	// EventResult carries the run's final Result. It is the last event of a run.
 	EventResult
+	// EventHook carries a hook run in Hook: once when it starts (Hook.Done false) and once
+	// when it ends.
+	EventHook
+	// EventHookMessage carries in Text something a hook had to tell the person: a
+	// systemMessage, a failed or timed-out hook.
+	EventHookMessage
 )
 
 func (t EventType) String() string {
@@ -38,6 +45,10 @@ func (t EventType) String() string {
 		return "tool_results"
 	case EventResult:
 		return "result"
+	case EventHook:
+		return "hook"
+	case EventHookMessage:
+		return "hook_message"
 	}
 	return "unknown"
 }
@@ -60,6 +71,9 @@ type Event struct {
 	// ParentToolUseID is set on the events of a sub-agent forwarded to its parent's bus: the
 	// id of the Agent call that runs it.
 	ParentToolUseID string
+
+	// Hook is set for EventHook.
+	Hook *hooks.Run
 }
 
 // Bus delivers events to subscribers under the contract in the package documentation. The zero

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
@@ -42,6 +43,8 @@ type turnOutcome struct {
 	denials []Denial
 	// fatal is an error that ends the run (too many auto-mode denials, a failed asker).
 	fatal error
+	// stopped is set when a hook answered continue: false.
+	stopped *HookStopError
 }
 
 // executor runs the tool calls of one run.
@@ -54,6 +57,10 @@ type executor struct {
 	env         *tool.Env
 	bus         *Bus
 	concurrency int
+	// hooks is nil when no hook is configured.
+	hooks *hooks.Runner
+	// stop is reset for every turn.
+	stop *hookStop
 }
 
 func (x *executor) lookup(name string) tool.Tool {
@@ -65,6 +72,7 @@ func (x *executor) lookup(name string) tool.Tool {
 
 // execute answers every tool_use of an assistant message, in tool_use order.
 func (x *executor) execute(ctx context.Context, uses []llm.Block) turnOutcome {
+	x.stop = &hookStop{}
 	calls := make([]*call, len(uses))
 	for i, u := range uses {
 		calls[i] = x.prepare(u)
@@ -94,7 +102,7 @@ func (x *executor) execute(ctx context.Context, uses []llm.Block) turnOutcome {
 		start = end
 	}
 
-	out := turnOutcome{results: make([]llm.Block, len(calls)), fatal: fatal}
+	out := turnOutcome{results: make([]llm.Block, len(calls)), fatal: fatal, stopped: x.stop.err}
 	for i, c := range calls {
 		out.results[i] = c.result
 		if c.denied {
@@ -203,7 +211,23 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 	}
 
 	pc := x.permissions()
-	d, err := x.engine.Authorize(ctx, pc, t, c.input, x.asker)
+	input := c.input
+	var hc hooks.ToolCall
+	var hookContext []string
+	var d permission.Decision
+	var err error
+	if x.hooks != nil {
+		var hv permission.HookVerdict
+		var failure string
+		hv, input, hc, hookContext, failure = x.preToolUse(ctx, c, pc, env)
+		if failure != "" {
+			c.result = errorResult(id, failure)
+			return
+		}
+		d, err = x.engine.AuthorizeWithHook(ctx, pc, t, input, hv, x.asker)
+	} else {
+		d, err = x.engine.Authorize(ctx, pc, t, input, x.asker)
+	}
 	switch {
 	case ctx.Err() != nil:
 		c.result = errorResult(id, CancelMessage)
@@ -213,32 +237,64 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 		c.result = errorResult(id, formatError(err))
 		return
 	case d.Behavior != permission.Allow:
-		c.result = errorResult(id, d.Message)
+		msg := d.Message
+		if x.hooks != nil {
+			msg = x.permissionDenied(ctx, pc, hc, msg)
+		}
+		c.result = errorResult(id, msg)
 		c.denied = true
 		return
 	}
-	input := c.input
 	if d.UpdatedInput != nil {
-		input, err = x.updatedInput(t, c.input, d.UpdatedInput)
+		updated, err := x.updatedInput(t, input, d.UpdatedInput)
 		if err != nil {
 			c.result = errorResult(id, tool.UseError(err.Error()))
 			return
 		}
+		if d.Reason != nil && d.Reason.Type == permission.ReasonHook {
+			// A PermissionRequest hook's substitute is checked like the model's input.
+			if msg := x.recheckAnswer(ctx, t, pc, updated, env); msg != "" {
+				c.result = errorResult(id, msg)
+				c.denied = true
+				return
+			}
+		}
+		input = updated
 	}
 
+	c.result = x.call(ctx, c, input, env, pc, hc, hookContext)
+}
+
+// call runs an allowed call and its PostToolUse hooks and returns its result.
+func (x *executor) call(ctx context.Context, c *call, input any, env *tool.Env, pc *permission.Context, hc hooks.ToolCall, hookContext []string) llm.Block {
+	t, id := c.tool, c.use.ID
 	callCtx, stop := callContext(ctx, t.InterruptBehavior())
 	defer stop()
 	res, err, panicked := invoke(callCtx, t, input, env)
+	var result llm.Block
+	var failure string
 	switch {
 	case panicked != nil:
-		c.result = errorResult(id, crashMessage(t.Name(), panicked))
+		failure = crashMessage(t.Name(), panicked)
 	case err != nil && callCtx.Err() != nil:
-		c.result = errorResult(id, InterruptedMessage)
+		failure = InterruptedMessage
 	case err != nil:
-		c.result = errorResult(id, formatError(err))
+		failure = formatError(err)
 	default:
-		c.result = toResultBlock(id, res)
+		result = toResultBlock(id, res)
 	}
+	if failure != "" {
+		result = errorResult(id, failure)
+	}
+	if x.hooks == nil || ctx.Err() != nil {
+		return result
+	}
+	var r *tool.Result
+	if failure == "" {
+		r = &res
+	}
+	result = x.postToolUse(ctx, pc, hc, r, failure, failure == InterruptedMessage, result)
+	return withHookText(result, "PreToolUse hook context", hookContext)
 }
 
 // updatedInput turns the input a permission decision substituted into the tool's input type.

@@ -300,6 +300,11 @@ func (e *Engine) Authorize(ctx context.Context, pc *Context, t Checker, input an
 	if err != nil || d.Behavior != Ask {
 		return d, err
 	}
+	return e.settle(ctx, pc, t, input, d, asker)
+}
+
+// settle puts an ask to the asker, or denies it when there is none.
+func (e *Engine) settle(ctx context.Context, pc *Context, t Checker, input any, d Decision, asker Asker) (Decision, error) {
 	if pc.mode == ModeBubble && e.ParentAsker != nil {
 		asker = e.ParentAsker
 	}

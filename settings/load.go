@@ -95,9 +95,11 @@ type File struct {
 	Exists bool   `json:"exists"`
 	// DuplicateOf names an earlier file that is the same file (a symlink, or the same path
 	// reached as two sources); this one is then not loaded again.
-	DuplicateOf string    `json:"duplicateOf,omitempty"`
-	Settings    Settings  `json:"settings"`
-	Warnings    []Warning `json:"warnings,omitempty"`
+	DuplicateOf string   `json:"duplicateOf,omitempty"`
+	Settings    Settings `json:"settings"`
+	// HookSettings are the file's hooks (see hooks.go).
+	HookSettings HookSettings `json:"hookSettings,omitzero"`
+	Warnings     []Warning    `json:"warnings,omitempty"`
 }
 
 // Loaded is the result of reading every settings file of a session.
@@ -193,11 +195,15 @@ func Load(opts Options) (*Loaded, error) {
 				return nil, fmt.Errorf("reading %s: %w", c.source, err)
 			}
 		}
-		s, _, warns, err := parseSettings(f.Path, data)
+		s, root, warns, err := parseSettings(f.Path, data)
 		if err != nil {
 			return nil, err
 		}
-		f.Settings, f.Warnings = s, warns
+		hs, hw, err := parseHookSettings(f.Path, data, root)
+		if err != nil {
+			return nil, err
+		}
+		f.Settings, f.HookSettings, f.Warnings = s, hs, append(warns, hw...)
 	}
 	if opts.ConfigDir != "" {
 		l.SettingsFiles = append(l.SettingsFiles, trustFile(opts.ConfigDir))

@@ -235,3 +235,38 @@ func TestMCPServeImports(t *testing.T) {
 		}
 	}
 }
+
+// ownImports lists, for packages whose place is fixed by the architecture, the only packages of
+// ours they may import. They import nothing outside the standard library either.
+var ownImports = map[string][]string{
+	// Hooks feed the permission engine and are called by the agent, never the reverse.
+	"hooks": {"permission"},
+}
+
+func TestOwnImports(t *testing.T) {
+	pkgs := listPackages(t)
+	for pkg, allowed := range ownImports {
+		p, ok := pkgs[module+"/"+pkg]
+		if !ok {
+			t.Errorf("package %s does not exist; drop its entry", pkg)
+			continue
+		}
+		for _, imp := range p.Imports {
+			if pkgs[imp].Standard {
+				continue
+			}
+			irel, mine := ours(imp)
+			if !mine {
+				t.Errorf("%s imports %s: only the standard library and %v are allowed", pkg, imp, allowed)
+				continue
+			}
+			ok := false
+			for _, a := range allowed {
+				ok = ok || irel == a
+			}
+			if !ok {
+				t.Errorf("%s imports %s; it may import only %v of ours", pkg, imp, allowed)
+			}
+		}
+	}
+}

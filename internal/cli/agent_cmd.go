@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/session"
@@ -46,6 +47,7 @@ type agentOptions struct {
 	resume             string
 	verbose            bool
 	agents             string
+	hooks              hookOptions
 }
 
 const agentHelp = `Run the agent headless with -p: reins -p "fix the failing test". The prompt is the
@@ -113,6 +115,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	fl.StringVar(&opts.agents, "agents", "", `custom sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": ["Read"]}}`)
 	fl.BoolVar(&opts.verbose, "verbose", false, "accepted for compatibility with Claude Code; stream-json is always complete")
 	opts.perm.register(root)
+	opts.hooks.register(root)
 	// Claude Code accepts both spellings of its camel-case flags.
 	fl.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 		switch name {
@@ -258,8 +261,17 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
 	}
 	bus := &agent.Bus{}
+	hookRunner, err := newHookRunner(env, rec, bus)
+	if err != nil {
+		return err
+	}
+	var asker permission.Asker
+	if hookRunner.Has(hooks.PermissionRequest) {
+		asker = headlessHookAsker(hookRunner, perms)
+	}
 	pool.addAgentTool(f, subAgentConfig{
 		defs: defs, choice: choice, perms: perms, bus: bus, env: penv, maxTurns: opts.maxTurns,
+		hooks: hookRunner, asker: asker, backgroundAsker: asker,
 		store: func(agentID string) (agenttool.Transcript, string, error) {
 			w, err := store.CreateSidechain(rec, agentID, cwd, choice.model)
 			if err != nil {
@@ -287,6 +299,8 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		Recorder:       rec,
 		Bus:            bus,
 		Notices:        pool.notices,
+		Hooks:          hookRunner,
+		Asker:          asker,
 	}
 
 	var stream *streamWriter
@@ -299,14 +313,21 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		}
 		stream.write(initLine{Type: "system", Subtype: "init", Cwd: cwd, SessionID: rec.ID, Tools: names,
 			MCPServers: []string{}, Model: choice.model, Provider: choice.name, PermissionMode: string(pc.Mode()), UUID: session.NewID()})
+		stream.includeHooks = opts.hooks.includeEvents
 		unsubscribe = bus.Subscribe(stream.handle)
 	}
+	if stream == nil || !stream.includeHooks {
+		prev, stopNotes := unsubscribe, printHookMessages(f, bus)
+		unsubscribe = func() { prev(); stopNotes() }
+	}
+	a.System = sessionStart(ctx, hookRunner, bus, pc, transcript != nil, choice.model, a.System)
 
 	var history []llm.Message
 	if transcript != nil {
 		history = transcript.Messages
 	}
 	res, runErr := a.Run(ctx, history, llm.UserText(prompt))
+	sessionEnd(ctx, hookRunner, bus, perms)
 	unsubscribe()
 	pool.Close()
 

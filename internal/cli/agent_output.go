@@ -135,6 +135,8 @@ type streamWriter struct {
 	// tools remembers each tool_use's name and start, for progress lines.
 	tools map[string]toolStart
 	err   error
+	// includeHooks writes hook lines (--include-hook-events).
+	includeHooks bool
 }
 
 type toolStart struct {
@@ -180,6 +182,10 @@ func (s *streamWriter) handle(ev agent.Event) {
 		s.write(messageLine{Type: "assistant", Message: msg, ParentToolUseID: parent, SessionID: s.sessionID, UUID: session.NewID()})
 	case agent.EventToolResults:
 		s.write(messageLine{Type: "user", Message: ev.Message, ParentToolUseID: parent, SessionID: s.sessionID, UUID: session.NewID()})
+	case agent.EventHook, agent.EventHookMessage:
+		if s.includeHooks {
+			s.handleHook(ev)
+		}
 	case agent.EventProgress:
 		s.mu.Lock()
 		ts := s.tools[ev.ToolUseID]

@@ -6,7 +6,9 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/agentdef"
+	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/agenttool"
@@ -51,6 +53,10 @@ type subAgentConfig struct {
 	env      promptEnv
 	store    func(agentID string) (agenttool.Transcript, string, error)
 	maxTurns int
+	// hooks run around the sub-agents' calls as around the parent's; asker answers
+	// foreground sub-agents' asks, backgroundAsker background ones' (hooks only).
+	hooks                  *hooks.Runner
+	asker, backgroundAsker permission.Asker
 }
 
 // addAgentTool adds the Agent tool to the pool. Each sub-agent gets fresh built-ins (its own
@@ -74,8 +80,11 @@ func (p *agentPool) addAgentTool(f *Factory, sc subAgentConfig) {
 			}
 			return m
 		},
-		Permissions: sc.perms,
-		Tools:       func() []tool.Tool { return p.tools },
+		Permissions:     sc.perms,
+		Asker:           sc.asker,
+		BackgroundAsker: sc.backgroundAsker,
+		Hooks:           sc.hooks,
+		Tools:           func() []tool.Tool { return p.tools },
 		NewTools: func(perms *agent.Permissions) ([]tool.Tool, func() string, func() error) {
 			// Only the shell's tools hold per-agent state (the directory, background
 			// commands); the other built-ins are shared.

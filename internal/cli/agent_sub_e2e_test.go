@@ -30,7 +30,7 @@ func requestTools(t *testing.T, r llmtest.Request) []string {
 	return out
 }
 
-func blockText(b any) string {
+func jsonText(b any) string {
 	data, _ := json.Marshal(b)
 	return string(data)
 }
@@ -60,13 +60,13 @@ func TestSubAgentE2E(t *testing.T) {
 				t.Errorf("Explore was offered %s: %v", forbidden, sub)
 			}
 		}
-		if got := blockText(toolResults(t, reqs[2])); !strings.Contains(got, "TODO: say hello") {
+		if got := jsonText(toolResults(t, reqs[2])); !strings.Contains(got, "TODO: say hello") {
 			t.Errorf("Grep result %s", got)
 		}
-		if got := blockText(toolResults(t, reqs[3])); !strings.Contains(got, "func main") {
+		if got := jsonText(toolResults(t, reqs[3])); !strings.Contains(got, "func main") {
 			t.Errorf("Read result %s", got)
 		}
-		if got := blockText(toolResults(t, reqs[4])); !strings.Contains(got, "The TODO is in main.go.") || !strings.Contains(got, "agentId: a") {
+		if got := jsonText(toolResults(t, reqs[4])); !strings.Contains(got, "The TODO is in main.go.") || !strings.Contains(got, "agentId: a") {
 			t.Errorf("Agent result %s", got)
 		}
 
@@ -111,7 +111,7 @@ func TestSubAgentE2E(t *testing.T) {
 			llmtest.Say("not allowed"))
 		e.anthropic(srv).run("-p", "--disallowedTools", "Agent(Explore)", "go")
 		e.wantCode(0)
-		got := blockText(toolResults(t, srv.Requests()[1]))
+		got := jsonText(toolResults(t, srv.Requests()[1]))
 		if !strings.Contains(got, "Agent type 'Explore' has been denied by permission rule 'Agent(Explore)' from cliArg.") {
 			t.Errorf("result %s", got)
 		}
@@ -132,7 +132,7 @@ func TestSubAgentE2E(t *testing.T) {
 		if got := requestTools(t, reqs[1]); !slices.Equal(got, []string{"Grep", "Read"}) {
 			t.Errorf("reviewer offered %v", got)
 		}
-		if got := blockText(toolResults(t, reqs[2])); !strings.Contains(got, "No such tool available: Bash") {
+		if got := jsonText(toolResults(t, reqs[2])); !strings.Contains(got, "No such tool available: Bash") {
 			t.Errorf("Bash answered %s", got)
 		}
 		if _, err := os.Stat(filepath.Join(e.dir, "pwned")); err == nil {
@@ -167,9 +167,47 @@ func TestSubAgentE2E(t *testing.T) {
 			t.Errorf("stdout %q stderr %q", e.stdout, e.stderr)
 		}
 		reqs := srv.Requests()
-		final := blockText(toolResults(t, reqs[len(reqs)-1]))
+		final := jsonText(toolResults(t, reqs[len(reqs)-1]))
 		if !strings.Contains(final, "There is 1 Go file.") || !strings.Contains(final, "local_agent") {
 			t.Errorf("TaskOutput result %s", final)
+		}
+	})
+
+	t.Run("hooks see a sub-agent's calls and a PermissionRequest hook answers a background agent", func(t *testing.T) {
+		e := newE2E(t, bin)
+		log := filepath.Join(e.home, "pre.log")
+		pre := e.hookScript("pre.sh", "in=$(cat)\necho \"$in\" >> "+log+"\necho \"$in\" | grep -q '\"rm ' && { echo 'no rm here' >&2; exit 2; }\nexit 0\n")
+		approve := e.hookScript("approve.sh", `echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}'`+"\n")
+		e.userSettings(`{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "` + pre + `"}]}],
+			"PermissionRequest": [{"matcher": "Write", "hooks": [{"type": "command", "command": "` + approve + `"}]}]}}`)
+		agents := `{"fg": {"description": "d", "prompt": "You are the foreground helper."}, "bg": {"description": "d", "prompt": "You are the background writer."}}`
+		srv := llmtest.NewAnthropicServer(t,
+			llmtest.UseTools(llmtest.Call("Agent", `{"description":"d","prompt":"p","subagent_type":"fg"}`)),
+			llmtest.UseTools(llmtest.Call("Agent", `{"description":"w","prompt":"p","subagent_type":"bg","run_in_background":true}`)),
+			llmtest.Reply(func(req llmtest.Request) llmtest.Turn {
+				_, rest, _ := strings.Cut(req.LastToolResultText(), "agentId: ")
+				id, _, _ := strings.Cut(rest, " ")
+				return llmtest.UseTools(llmtest.Call("TaskOutput", `{"task_id":"`+id+`","timeout":30000}`))
+			}),
+			llmtest.Say("done"))
+		srv.Side("You are the foreground helper.",
+			llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -rf keep"}`)),
+			llmtest.Say("blocked"))
+		srv.Side("You are the background writer.",
+			llmtest.UseTools(llmtest.Call("Write", fmt.Sprintf(`{"file_path":%q,"content":"hi"}`, filepath.Join(e.dir, "bg.txt")))),
+			llmtest.Say("wrote it"))
+		os.MkdirAll(filepath.Join(e.dir, "keep"), 0o755)
+		e.anthropic(srv).run("-p", "--agents", agents, "--allowedTools", "Bash", "go")
+		e.wantCode(0)
+		if _, err := os.Stat(filepath.Join(e.dir, "keep")); err != nil {
+			t.Error("the sub-agent's rm ran despite the PreToolUse hook")
+		}
+		data, _ := os.ReadFile(log)
+		if !strings.Contains(string(data), `"rm -rf keep"`) {
+			t.Errorf("the PreToolUse hook did not see the sub-agent's call:\n%s", data)
+		}
+		if b, err := os.ReadFile(filepath.Join(e.dir, "bg.txt")); err != nil || string(b) != "hi" {
+			t.Errorf("the background agent's Write, approved by the PermissionRequest hook: %q, %v", b, err)
 		}
 	})
 

@@ -136,6 +136,7 @@ Claude Code (.claude/settings*.json) as well as its own (.reins/settings*.json).
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(newCmdPermissions(f), newCmdTrust(f))
+	root.AddCommand(newCmdHooks(f))
 	addMoreCommands(f, root)
 	return root
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/agentdef"
+	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
@@ -81,6 +82,9 @@ type Config struct {
 	// BackgroundAsker, if set, answers background sub-agents' asks before they are denied
 	// (the PermissionRequest hooks). It must not reach a person.
 	BackgroundAsker permission.Asker
+	// Hooks run around the sub-agents' calls as around the parent's, and SubagentStop when a
+	// sub-agent ends its turn; nil runs none.
+	Hooks *hooks.Runner
 	// Tools returns the parent's pool, the ceiling of every sub-agent's pool.
 	Tools func() []tool.Tool
 	// NewTools builds the tools that must be a sub-agent's own (its shell: directory and
@@ -424,6 +428,8 @@ func (a *agentTool) prepare(ctx context.Context, id, parentID string, def *agent
 		Env:            &tool.Env{Files: cfg.Files, Values: map[any]any{}},
 		Cwd:            cwd,
 		Bus:            bus,
+		Hooks:          cfg.Hooks,
+		SubAgent:       true,
 	}
 	if cfg.NewTranscript != nil {
 		tr, path, err := cfg.NewTranscript(id)

@@ -1,0 +1,162 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/reinsdev/reins/hooks"
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/tool"
+)
+
+func hookRunner(t testing.TB, hs ...hooks.Hook) *hooks.Runner {
+	t.Helper()
+	r, err := hooks.NewRunner(hs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestToolHooks(t *testing.T) {
+	tests := []struct {
+		name   string
+		hooks  []hooks.Hook
+		calls  []string
+		want   string // fragment of the first result
+		isErr  bool
+		denied int
+		runErr string
+	}{
+		{name: "PreToolUse exit 2 denies", hooks: []hooks.Hook{{Event: hooks.PreToolUse, Matcher: "Echo", Command: "echo 'not now' >&2; exit 2"}},
+			calls: []string{"Echo", `{"text":"x"}`}, want: "not now", isErr: true, denied: 1},
+		{name: "PreToolUse matcher misses", hooks: []hooks.Hook{{Event: hooks.PreToolUse, Matcher: "Other", Command: "exit 2"}},
+			calls: []string{"Echo", `{"text":"x"}`}, want: "echo: x"},
+		{name: "updatedInput replaces the input", hooks: []hooks.Hook{{Event: hooks.PreToolUse, Command: `echo '{"hookSpecificOutput":{"updatedInput":{"text":"from hook"}}}'`}},
+			calls: []string{"Echo", `{"text":"x"}`}, want: "echo: from hook"},
+		{name: "updatedInput is validated", hooks: []hooks.Hook{{Event: hooks.PreToolUse, Command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"text":""}}}'`}},
+			calls: []string{"Picky", `{"text":"fine"}`}, want: "text must not be empty", isErr: true},
+		{name: "updatedInput of the wrong shape", hooks: []hooks.Hook{{Event: hooks.PreToolUse, Command: `echo '{"hookSpecificOutput":{"updatedInput":{"text":5}}}'`}},
+			calls: []string{"Echo", `{"text":"x"}`}, want: "the input a PreToolUse hook substituted is invalid", isErr: true},
+		{name: "hook allow passes an ask headless", hooks: []hooks.Hook{{Event: hooks.PreToolUse, Command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`}},
+			calls: []string{"Asky", `{}`}, want: "ran"},
+		{name: "PostToolUse feedback reaches the model", hooks: []hooks.Hook{{Event: hooks.PostToolUse, Command: "echo 'lint failed' >&2; exit 2"}},
+			calls: []string{"Echo", `{"text":"x"}`}, want: "PostToolUse hook feedback: lint failed"},
+		{name: "PostToolUseFailure sees the error", hooks: []hooks.Hook{{Event: hooks.PostToolUseFailure, Command: `grep -q '"error":"boom"' && echo '{"hookSpecificOutput":{"additionalContext":"seen boom"}}'`}},
+			calls: []string{"Failing", `{"text":"boom"}`}, want: "PostToolUseFailure hook context: seen boom", isErr: true},
+		{name: "PermissionDenied retry", hooks: []hooks.Hook{{Event: hooks.PermissionDenied, Command: `echo '{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}'`}},
+			calls: []string{"Asky", `{}`}, want: "may retry", isErr: true, denied: 1},
+		{name: "continue false stops the run", hooks: []hooks.Hook{{Event: hooks.PreToolUse, Command: `echo '{"continue":false,"stopReason":"maintenance window"}'`}},
+			calls: []string{"Echo", `{"text":"x"}`}, want: "maintenance window", isErr: true, denied: 1, runErr: "maintenance window"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){use(tt.calls...), say("done")}}
+			a := &Agent{Provider: p, Model: "m", Tools: mappingTools(), Permissions: newPerms(t), Hooks: hookRunner(t, tt.hooks...)}
+			res, err := a.Run(context.Background(), nil, llm.UserText("go"))
+			if tt.runErr != "" {
+				var hs *HookStopError
+				if !errors.As(err, &hs) || !strings.Contains(err.Error(), tt.runErr) {
+					t.Fatalf("run error %v, want a HookStopError with %q", err, tt.runErr)
+				}
+				last := res.Messages[len(res.Messages)-1]
+				if r := last.Content[0]; !r.IsError || !strings.Contains(resultText(r), tt.want) {
+					t.Errorf("result %+v", r)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := lastResults(t, p)[0]
+			if r.IsError != tt.isErr || !strings.Contains(resultText(r), tt.want) {
+				t.Errorf("result error=%v %q, want error=%v %q", r.IsError, resultText(r), tt.isErr, tt.want)
+			}
+			if len(res.PermissionDenials) != tt.denied {
+				t.Errorf("%d denials, want %d", len(res.PermissionDenials), tt.denied)
+			}
+		})
+	}
+}
+
+func TestPromptAndStopHooks(t *testing.T) {
+	t.Run("UserPromptSubmit block", func(t *testing.T) {
+		p := &scripted{}
+		a := &Agent{Provider: p, Model: "m", Permissions: newPerms(t),
+			Hooks: hookRunner(t, hooks.Hook{Event: hooks.UserPromptSubmit, Command: "echo 'no prompts today' >&2; exit 2"})}
+		_, err := a.Run(context.Background(), nil, llm.UserText("hi"))
+		if err == nil || !strings.Contains(err.Error(), "no prompts today") || len(p.requests()) != 0 {
+			t.Errorf("err %v, %d requests", err, len(p.requests()))
+		}
+	})
+	t.Run("UserPromptSubmit context", func(t *testing.T) {
+		p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){say("ok")}}
+		a := &Agent{Provider: p, Model: "m", Permissions: newPerms(t),
+			Hooks: hookRunner(t, hooks.Hook{Event: hooks.UserPromptSubmit, Command: "echo 'branch: main'"})}
+		if _, err := a.Run(context.Background(), nil, llm.UserText("hi")); err != nil {
+			t.Fatal(err)
+		}
+		if got := p.requests()[0].Messages[0].Text(); !strings.Contains(got, "branch: main") {
+			t.Errorf("prompt %q", got)
+		}
+	})
+	t.Run("Stop blocks once", func(t *testing.T) {
+		p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){say("first"), say("second")}}
+		a := &Agent{Provider: p, Model: "m", Permissions: newPerms(t),
+			Hooks: hookRunner(t, hooks.Hook{Event: hooks.Stop, Command: `grep -q '"stop_hook_active":true' && exit 0; echo 'tests are red' >&2; exit 2`})}
+		res, err := a.Run(context.Background(), nil, llm.UserText("hi"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs := p.requests()
+		if res.Text != "second" || len(reqs) != 2 || !strings.Contains(reqs[1].Messages[2].Text(), "tests are red") {
+			t.Errorf("text %q, %d requests", res.Text, len(reqs))
+		}
+	})
+}
+
+// BenchmarkPreToolUseHook measures one tool call's cycle with no hook and with one trivial
+// PreToolUse hook (`true`), in process: the difference is the hook's overhead per call.
+func BenchmarkPreToolUseHook(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		hooks []hooks.Hook
+	}{
+		{"none", nil},
+		{"true", []hooks.Hook{{Event: hooks.PreToolUse, Command: "true"}}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var r *hooks.Runner
+			if tc.hooks != nil {
+				r = hookRunner(b, tc.hooks...)
+			}
+			p := &repeating{turns: []func(*llm.Request) (*llm.Response, error){use("Noop", `{"text":"1"}`), say("done")}}
+			a := &Agent{Provider: p, Model: "claude-sonnet-4-5", Tools: []tool.Tool{noop()}, Permissions: newPerms(b), Hooks: r}
+			prompt := llm.UserText("go")
+			for b.Loop() {
+				res, err := a.Run(context.Background(), nil, prompt)
+				if err != nil || !strings.HasPrefix(res.Text, "done") {
+					b.Fatal(fmt.Sprint(err, res))
+				}
+			}
+		})
+	}
+}
+
+func TestObservableInput(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"file_path":"a/b.go","content":"x"}`, `{"content":"x","file_path":"/proj/a/b.go"}`},
+		{`{"file_path":"/abs.go"}`, `{"file_path":"/abs.go"}`},
+		{`{"path":"src","pattern":"x"}`, `{"path":"/proj/src","pattern":"x"}`},
+		{`{"command":"ls"}`, `{"command":"ls"}`},
+		{`not json`, `not json`},
+	}
+	for _, tt := range tests {
+		if got := string(observableInput([]byte(tt.in), "/proj")); got != tt.want {
+			t.Errorf("observableInput(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}

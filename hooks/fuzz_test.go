@@ -1,0 +1,24 @@
+package hooks
+
+import "testing"
+
+// FuzzParseOutput checks that no hook output makes the parser panic and that a permission
+// decision it accepts is one of the three names.
+func FuzzParseOutput(f *testing.F) {
+	for _, s := range []string{"", "plain text", "{", `{"continue":false}`, `{"decision":"block","reason":"x"}`,
+		`{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"a":1}}}`,
+		`{"hookSpecificOutput":{"decision":{"behavior":"deny","interrupt":true}}}`, `{"hookSpecificOutput":{"updatedInput":[]}}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		o, err := parseOutput(s)
+		if err != nil || o == nil || o.Specific == nil {
+			return
+		}
+		switch o.Specific.PermissionDecision {
+		case "", "allow", "deny", "ask":
+		default:
+			t.Fatalf("accepted permissionDecision %q", o.Specific.PermissionDecision)
+		}
+	})
+}

@@ -1,0 +1,237 @@
+package settings
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+// HookSettings are the hook keys of one settings file.
+type HookSettings struct {
+	Hooks []HookEntry `json:"hooks,omitempty"`
+	// DisableAll is disableAllHooks.
+	DisableAll *BoolEntry `json:"disableAllHooks,omitempty"`
+	// ManagedOnly is allowManagedHooksOnly; it is honoured from policy files only.
+	ManagedOnly *BoolEntry `json:"allowManagedHooksOnly,omitempty"`
+}
+
+// HookEntry is one command hook as a settings file wrote it: hooks.<Event>[i].hooks[j].
+type HookEntry struct {
+	Event   string `json:"event"`
+	Matcher string `json:"matcher,omitempty"`
+	Command string `json:"command"`
+	// TimeoutSeconds is zero when the file sets none.
+	TimeoutSeconds float64 `json:"timeout,omitempty"`
+	// Line and Col locate the hook's object in the file.
+	Line int `json:"line"`
+	Col  int `json:"col"`
+
+	// Set by [Loaded.Hooks]:
+	Source permission.Source `json:"source"`
+	File   string            `json:"file"`
+	// Skipped says why the hook does not run (untrusted project, disableAllHooks,
+	// allowManagedHooksOnly); empty when it runs.
+	Skipped string `json:"skipped,omitempty"`
+}
+
+// Origin is the hook's file:line:col.
+func (h HookEntry) Origin() string { return fmt.Sprintf("%s:%d:%d", h.File, h.Line, h.Col) }
+
+// hookEvents are the events Reins runs. Claude Code has more; hooks for them are skipped with
+// a warning.
+var hookEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied",
+	"UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "Notification", "PreCompact"}
+
+// decidingEvents are the events whose hooks can block or approve a tool call: a hook there that
+// Reins cannot run is an error, not a warning, so a policy hook is never silently missing.
+var decidingEvents = []string{"PreToolUse", "PermissionRequest"}
+
+var plainMatcher = regexp.MustCompile(`^[A-Za-z0-9_|]*$`)
+
+// parseHookSettings reads the hooks, disableAllHooks and allowManagedHooksOnly keys of a parsed
+// settings document. Structure that Reins cannot read is a *ParseError at its position.
+func parseHookSettings(name string, data []byte, root *value) (HookSettings, []Warning, error) {
+	var hs HookSettings
+	var warns []Warning
+	idx := newLineIndex(data)
+	errAt := func(off int, format string, args ...any) *ParseError {
+		line, col := idx.pos(off)
+		return &ParseError{File: name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	}
+	warnAt := func(off int, format string, args ...any) {
+		line, col := idx.pos(off)
+		warns = append(warns, Warning{File: name, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
+	}
+	for _, k := range []struct {
+		key string
+		dst **BoolEntry
+	}{{"disableAllHooks", &hs.DisableAll}, {"allowManagedHooksOnly", &hs.ManagedOnly}} {
+		v := root.get(k.key)
+		if v == nil || v.kind == kindNull {
+			continue
+		}
+		if v.kind != kindBool {
+			return hs, nil, errAt(v.off, "%s must be true or false, not %s", k.key, v.describe())
+		}
+		line, col := idx.pos(v.off)
+		*k.dst = &BoolEntry{Value: v.b, Line: line, Col: col}
+	}
+
+	hooks := root.get("hooks")
+	if hooks == nil || hooks.kind == kindNull {
+		return hs, warns, nil
+	}
+	if hooks.kind != kindObject {
+		return hs, nil, errAt(hooks.off, "hooks must be an object of events, not %s", hooks.kind)
+	}
+	for _, m := range hooks.duplicateKeys() {
+		warnAt(m.off, "duplicate key %s in hooks: only its last value is used", m.rawKey)
+	}
+	for _, ev := range hooks.members {
+		if hooks.get(ev.key) != ev.val {
+			continue // an earlier duplicate
+		}
+		if !slices.Contains(hookEvents, ev.key) {
+			warnAt(ev.off, "hook event %s is not supported by Reins; its hooks were skipped", ev.rawKey)
+			continue
+		}
+		if ev.val.kind != kindArray {
+			return hs, nil, errAt(ev.val.off, "hooks.%s must be an array of matchers, not %s", ev.key, ev.val.kind)
+		}
+		for i, group := range ev.val.elems {
+			path := fmt.Sprintf("hooks.%s[%d]", ev.key, i)
+			if group.kind != kindObject {
+				return hs, nil, errAt(group.off, "%s must be an object with matcher and hooks, not %s", path, group.kind)
+			}
+			matcher := ""
+			if m := group.get("matcher"); m != nil && m.kind != kindNull {
+				if m.kind != kindString {
+					return hs, nil, errAt(m.off, "%s.matcher must be a string, not %s", path, m.describe())
+				}
+				matcher = m.str
+				if matcher != "*" && !plainMatcher.MatchString(matcher) {
+					if _, err := regexp.Compile(matcher); err != nil {
+						return hs, nil, errAt(m.off, "%s.matcher %q is not a valid regular expression: %v", path, matcher, err)
+					}
+				}
+			}
+			list := group.get("hooks")
+			if list == nil || list.kind != kindArray {
+				got := "nothing"
+				off := group.off
+				if list != nil {
+					got, off = list.kind.String(), list.off
+				}
+				return hs, nil, errAt(off, "%s.hooks must be an array of hooks, not %s", path, got)
+			}
+			for j, h := range list.elems {
+				e, skip, err := parseHookEntry(fmt.Sprintf("%s.hooks[%d]", path, j), ev.key, matcher, h, errAt)
+				if err != nil {
+					return hs, nil, err
+				}
+				if skip != "" {
+					warnAt(h.off, "%s", skip)
+					continue
+				}
+				e.Line, e.Col = idx.pos(h.off)
+				hs.Hooks = append(hs.Hooks, e)
+			}
+		}
+	}
+	return hs, warns, nil
+}
+
+// parseHookEntry reads one hook object. skip is set for a hook Reins cannot run on an event
+// that cannot decide anything.
+func parseHookEntry(path, event, matcher string, h *value, errAt func(int, string, ...any) *ParseError) (e HookEntry, skip string, err error) {
+	if h.kind != kindObject {
+		return e, "", errAt(h.off, "%s must be an object with type and command, not %s", path, h.kind)
+	}
+	typ := h.get("type")
+	if typ == nil || typ.kind != kindString {
+		return e, "", errAt(h.off, `%s needs "type": "command"`, path)
+	}
+	if typ.str != "command" {
+		msg := fmt.Sprintf("%s.type %q is not supported by Reins (only \"command\" hooks run)", path, typ.str)
+		if slices.Contains(decidingEvents, event) {
+			return e, "", errAt(typ.off, "%s; a %s hook that cannot run would let calls through", msg, event)
+		}
+		return e, msg + "; the hook was skipped", nil
+	}
+	cmd := h.get("command")
+	if cmd == nil || cmd.kind != kindString || strings.TrimSpace(cmd.str) == "" {
+		off := h.off
+		if cmd != nil {
+			off = cmd.off
+		}
+		return e, "", errAt(off, "%s.command must be a non-empty string", path)
+	}
+	e = HookEntry{Event: event, Matcher: matcher, Command: cmd.str}
+	if t := h.get("timeout"); t != nil && t.kind != kindNull {
+		var secs float64
+		if t.kind == kindNumber {
+			_, serr := fmt.Sscan(t.raw, &secs)
+			if serr != nil {
+				secs = -1
+			}
+		}
+		if t.kind != kindNumber || secs <= 0 || math.IsInf(secs, 0) || secs > 24*3600 {
+			return e, "", errAt(t.off, "%s.timeout must be a positive number of seconds (at most a day), not %s", path, t.describe())
+		}
+		e.TimeoutSeconds = secs
+	}
+	return e, "", nil
+}
+
+// Hooks lists the hooks of every loaded file, in load order, each marked with why it is
+// skipped, if it is:
+//   - disableAllHooks in a policy file turns off every hook; in another file, every hook but
+//     the policy's.
+//   - allowManagedHooksOnly in a policy file runs only the policy's hooks.
+//   - The project's files (shared and local) run hooks only in a trusted project: a cloned
+//     repository must not run commands by being opened.
+func (l *Loaded) Hooks(trusted bool) []HookEntry {
+	var policyDisable, otherDisable, managedOnly bool
+	for _, f := range l.Files {
+		if f.DuplicateOf != "" {
+			continue
+		}
+		hs := f.HookSettings
+		if hs.DisableAll != nil && hs.DisableAll.Value {
+			if f.Source == permission.SourcePolicy {
+				policyDisable = true
+			} else {
+				otherDisable = true
+			}
+		}
+		if f.Source == permission.SourcePolicy && hs.ManagedOnly != nil && hs.ManagedOnly.Value {
+			managedOnly = true
+		}
+	}
+	var out []HookEntry
+	for _, f := range l.Files {
+		if f.DuplicateOf != "" {
+			continue
+		}
+		for _, h := range f.HookSettings.Hooks {
+			h.Source, h.File = f.Source, f.Path
+			policy := f.Source == permission.SourcePolicy
+			switch {
+			case policyDisable:
+				h.Skipped = "disableAllHooks is set by a managed policy"
+			case otherDisable && !policy:
+				h.Skipped = "disableAllHooks is set"
+			case managedOnly && !policy:
+				h.Skipped = "allowManagedHooksOnly: only managed hooks run"
+			case !trusted && (f.Source == permission.SourceProject || f.Source == permission.SourceLocal):
+				h.Skipped = `this project is not trusted (run "reins trust" to run its hooks)`
+			}
+			out = append(out, h)
+		}
+	}
+	return out
+}
