@@ -275,8 +275,8 @@ func (r *Runner) Stop(ctx context.Context, c Common, active bool) StopResult {
 	return r.stop(ctx, Stop, c, active)
 }
 
-// SubagentStop runs the SubagentStop hooks when a sub-agent ends its turn. Sub-agents are not
-// built yet; this is the seam their loop calls.
+// SubagentStop runs the SubagentStop hooks when a sub-agent ends its turn (agent.Agent with
+// SubAgent set calls it instead of Stop).
 func (r *Runner) SubagentStop(ctx context.Context, c Common, active bool) StopResult {
 	return r.stop(ctx, SubagentStop, c, active)
 }
