@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -114,6 +115,23 @@ func TestPromptAndStopHooks(t *testing.T) {
 		reqs := p.requests()
 		if res.Text != "second" || len(reqs) != 2 || !strings.Contains(reqs[1].Messages[2].Text(), "tests are red") {
 			t.Errorf("text %q, %d requests", res.Text, len(reqs))
+		}
+	})
+	t.Run("a sub-agent runs SubagentStop, not Stop", func(t *testing.T) {
+		dir := t.TempDir()
+		p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){say("sub done")}}
+		a := &Agent{Provider: p, Model: "m", Permissions: newPerms(t), SubAgent: true,
+			Hooks: hookRunner(t,
+				hooks.Hook{Event: hooks.Stop, Command: "touch " + dir + "/stop"},
+				hooks.Hook{Event: hooks.SubagentStop, Command: "grep -q SubagentStop && touch " + dir + "/subagentstop"})}
+		if _, err := a.Run(context.Background(), nil, llm.UserText("hi")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(dir + "/subagentstop"); err != nil {
+			t.Error("SubagentStop did not run")
+		}
+		if _, err := os.Stat(dir + "/stop"); err == nil {
+			t.Error("Stop ran for a sub-agent")
 		}
 	})
 }
