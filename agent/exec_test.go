@@ -89,10 +89,8 @@ func TestParallelSafeCalls(t *testing.T) {
 	for i := range 10 {
 		calls = append(calls, "Slow", fmt.Sprintf(`{"id":"%d"}`, i))
 	}
-	rs, took := runCalls(t, []tool.Tool{sleeper("Slow", true, one, tr)}, 0, calls...)
-	if took >= 5*one {
-		t.Errorf("10 parallel calls of %v took %v, want about one call (< %v)", one, took, 5*one)
-	}
+	// All ten ran at once: the peak, not the wall time, says so (wall time depends on load).
+	rs, _ := runCalls(t, []tool.Tool{sleeper("Slow", true, one, tr)}, 0, calls...)
 	if tr.peak != 10 {
 		t.Errorf("peak concurrency %d, want 10", tr.peak)
 	}
@@ -180,14 +178,11 @@ func TestBashErrorCancelsSiblings(t *testing.T) {
 			}
 		}})
 	failing := `false && echo this command is longer than forty characters`
-	start := time.Now()
+	// A sibling that was not cancelled would answer "finished" or "slept queued".
 	rs, _ := runCalls(t, []tool.Tool{bash, sleeper("Slow", true, 5*time.Second, tr)}, 2,
 		"Bash", `{"command":"sleep 10"}`,
 		"Bash", `{"command":"`+failing+`"}`,
 		"Slow", `{"id":"queued"}`)
-	if took := time.Since(start); took > 2*time.Second {
-		t.Errorf("siblings were not cancelled: run took %v", took)
-	}
 	cancelled := "<tool_use_error>Cancelled: parallel tool call Bash(false && echo this command is longer tha…) errored</tool_use_error>"
 	want := []struct {
 		text    string

@@ -32,8 +32,9 @@ func TestNoSlowInputs(t *testing.T) {
 		start := time.Now()
 		Check(context.Background(), pc, in)
 		IsReadOnly(pc, in)
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("Check(%.60q) took %v", in, d)
+		// A generous bound that only a blow-up (exponential work) exceeds, not a slow machine.
+		if d := time.Since(start); d > 30*time.Second {
+			t.Errorf("Check(%.60q) did not finish in reasonable time: %v", in, d)
 		}
 	}
 }
@@ -51,8 +52,9 @@ func TestNoSlowWrappers(t *testing.T) {
 	} {
 		start := time.Now()
 		Check(context.Background(), pc, in)
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("Check(%.60q) took %v", in, d)
+		// A generous bound that only a blow-up (exponential work) exceeds, not a slow machine.
+		if d := time.Since(start); d > 30*time.Second {
+			t.Errorf("Check(%.60q) did not finish in reasonable time: %v", in, d)
 		}
 	}
 }

@@ -195,11 +195,8 @@ const treeCommand = `sleep 1000 & echo $!; echo $$; sleep 1000; wait`
 
 func TestBashTimeoutKillsTree(t *testing.T) {
 	f := newFixture(t, Options{})
-	start := time.Now()
+	// The outcome, not the time it took: the call reports a timeout and the whole tree is gone.
 	res := f.bash(map[string]any{"command": treeCommand, "timeout": 500})
-	if took := time.Since(start); took > 5*time.Second {
-		t.Fatalf("took %v", took)
-	}
 	o := res.Output.(Output)
 	pids := pidsIn(t, o.Stdout)
 	if len(pids) != 2 {

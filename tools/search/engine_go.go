@@ -77,6 +77,8 @@ type matcher struct {
 	// reqFold), used to skip to the few lines worth running the regexp on; nil if none.
 	req     []byte
 	reqFold bool
+	// litRare and reqRare are the offsets of the rarest byte of lit (or fold) and req.
+	litRare, reqRare int
 }
 
 func compileMatcher(pattern string, ignoreCase, multiline bool) (*matcher, error) {
@@ -101,6 +103,13 @@ func compileMatcher(pattern string, ignoreCase, multiline bool) (*matcher, error
 			m.req, m.reqFold = requiredLiteral(re.Simplify())
 		}
 	}
+	switch {
+	case m.lit != nil:
+		m.litRare = rarest(m.lit, false)
+	case m.fold != nil:
+		m.litRare = rarest(m.fold, true)
+	}
+	m.reqRare = rarest(m.req, m.reqFold)
 	return m, nil
 }
 
@@ -146,9 +155,9 @@ func requiredLiteral(re *syntax.Regexp) ([]byte, bool) {
 func (m *matcher) indexReq(buf []byte, from int) int {
 	var i int
 	if m.reqFold {
-		i = foldIndex(buf[from:], m.req)
+		i = rareFoldIndex(buf[from:], m.req, m.reqRare)
 	} else {
-		i = bytes.Index(buf[from:], m.req)
+		i = rareIndex(buf[from:], m.req, m.reqRare)
 	}
 	if i < 0 {
 		return -1
@@ -220,13 +229,13 @@ func foldableASCII(s string) bool {
 func (m *matcher) find(buf []byte, from int) (start, end int, ok bool) {
 	switch {
 	case m.lit != nil:
-		i := bytes.Index(buf[from:], m.lit)
+		i := rareIndex(buf[from:], m.lit, m.litRare)
 		if i < 0 {
 			return 0, 0, false
 		}
 		return from + i, from + i + len(m.lit), true
 	case m.fold != nil:
-		i := foldIndex(buf[from:], m.fold)
+		i := rareFoldIndex(buf[from:], m.fold, m.litRare)
 		if i < 0 {
 			return 0, 0, false
 		}
@@ -237,53 +246,6 @@ func (m *matcher) find(buf []byte, from int) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	return from + loc[0], from + loc[1], true
-}
-
-// foldIndex finds the ASCII needle (lower case) in s ignoring ASCII case. It scans for the
-// needle's first byte in each case with IndexByte, which is vectorised, remembering where
-// the next occurrence of each case is so that no byte is scanned twice.
-func foldIndex(s, needle []byte) int {
-	n := len(needle)
-	if len(s) < n {
-		return -1
-	}
-	end := len(s) - n + 1 // candidates start before end
-	lo := needle[0]
-	up := lo
-	if 'a' <= lo && lo <= 'z' {
-		up = lo - 'a' + 'A'
-	}
-	next := func(from int, c byte) int {
-		if j := bytes.IndexByte(s[from:end], c); j >= 0 {
-			return from + j
-		}
-		return -1
-	}
-	nl, nu := -2, -2 // next occurrence of each case at or after i: -1 none, -2 not yet known
-	if up == lo {
-		nu = -1
-	}
-	for i := 0; i < end; {
-		if nl != -1 && nl < i {
-			nl = next(i, lo)
-		}
-		if nu != -1 && nu < i {
-			nu = next(i, up)
-		}
-		switch {
-		case nl < 0 && nu < 0:
-			return -1
-		case nu < 0 || (nl >= 0 && nl < nu):
-			i = nl
-		default:
-			i = nu
-		}
-		if equalFoldASCII(s[i:i+n], needle) {
-			return i
-		}
-		i++
-	}
-	return -1
 }
 
 func equalFoldASCII(s, lower []byte) bool {

@@ -169,8 +169,8 @@ func TestFoldIndex(t *testing.T) {
 		{"xxxX", "xx", 0},
 		{"y yY", "yy", 2},
 	} {
-		if got := foldIndex([]byte(tt.s), []byte(tt.needle)); got != tt.want {
-			t.Errorf("foldIndex(%q, %q) = %d, want %d", tt.s, tt.needle, got, tt.want)
+		if got := rareFoldIndex([]byte(tt.s), []byte(tt.needle), rarest([]byte(tt.needle), true)); got != tt.want {
+			t.Errorf("rareFoldIndex(%q, %q) = %d, want %d", tt.s, tt.needle, got, tt.want)
 		}
 	}
 }
