@@ -79,6 +79,8 @@ type Config struct {
 	AvoidPrompts bool
 	// SettingsFiles are the settings files of every source; they are protected paths.
 	SettingsFiles []string
+	// Sandbox is the sandbox policy (step 1b's auto-allow).
+	Sandbox SandboxPolicy
 }
 
 // Context is an immutable snapshot of the permission state. Build one with [New]; change it
@@ -96,6 +98,7 @@ type Context struct {
 	autoAvailable   bool
 	avoidPrompts    bool
 	settingsFiles   []string
+	sandbox         SandboxPolicy
 
 	index ruleIndex
 	// dirForms are the working directories with their symlink-resolved forms, computed when
@@ -135,7 +138,9 @@ func New(cfg Config) (*Context, error) {
 		autoAvailable:   cfg.AutoAvailable || mode == ModeAuto,
 		avoidPrompts:    cfg.AvoidPrompts,
 		settingsFiles:   slices.Clone(cfg.SettingsFiles),
+		sandbox:         cfg.Sandbox,
 	}
+	c.sandbox.ExcludedCommands = slices.Clone(cfg.Sandbox.ExcludedCommands)
 	for i := range c.dirs {
 		c.dirs[i].Path = filepath.Clean(c.dirs[i].Path)
 	}
