@@ -235,7 +235,15 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	perms := agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
 		return settings.Persist(env.opts, updates...)
 	})
-	pool := newAgentPool(f, pc, perms, web.ModelSummarizer{Provider: choice.provider, Model: smallModel(f, env.loaded, choice)})
+	sb, err := startSandbox(ctx, f, env, pc)
+	if err != nil {
+		return err
+	}
+	if sb != nil {
+		defer sb.Close()
+		defer printViolations(f.ErrOut, sb)
+	}
+	pool := newAgentPool(f, pc, perms, web.ModelSummarizer{Provider: choice.provider, Model: smallModel(f, env.loaded, choice)}, sb)
 	defer pool.Close()
 
 	var dirs []string

@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/sandbox"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/bash"
@@ -12,8 +13,8 @@ import (
 // newAgentPool builds the tools of a run: every built-in, minus the ones a tool-wide deny rule
 // removes, in Claude Code's order (tools.Assemble). The Shell behind Bash is closed by
 // agentPool.Close.
-func newAgentPool(f *Factory, pc *permission.Context, perms *agent.Permissions, summarizer web.Summarizer) *agentPool {
-	sh := bash.New(bash.Options{Permissions: perms.Context})
+func newAgentPool(f *Factory, pc *permission.Context, perms *agent.Permissions, summarizer web.Summarizer, sb *sandbox.Sandbox) *agentPool {
+	sh := bash.New(bash.Options{Permissions: perms.Context, Sandbox: shellSandbox(sb)})
 	base := tools.Base(tools.Options{Shell: sh, Getenv: f.Getenv, Web: web.Options{Summarizer: summarizer}})
 	return &agentPool{
 		tools: tools.Assemble(pc, base, nil, f.Getenv),
@@ -21,4 +22,12 @@ func newAgentPool(f *Factory, pc *permission.Context, perms *agent.Permissions, 
 		cwd:   sh.Cwd,
 		close: sh.Close,
 	}
+}
+
+// shellSandbox keeps a nil *sandbox.Sandbox a nil interface, so the shell knows it has none.
+func shellSandbox(sb *sandbox.Sandbox) bash.Sandbox {
+	if sb == nil {
+		return nil
+	}
+	return sb
 }
