@@ -78,6 +78,9 @@ type Spec struct {
 	ProxySocket string `json:"proxySocket"`
 	// Helper is the reins executable to re-execute.
 	Helper string `json:"helper"`
+	// Visible are paths of the caller's (the shell's start-up file) that must be readable
+	// inside the sandbox even where the backend hides their folder.
+	Visible []string `json:"visible,omitempty"`
 }
 
 // Backend enforces a Spec on commands.
@@ -205,14 +208,26 @@ func (s *Sandbox) Close() error {
 
 // Wrap rewrites cmd to run confined: its program and arguments run under the backend, with
 // TMPDIR set to the session's temporary directory and the proxy variables pointing at the
-// proxy. label names the command in violation reports. Call finish with the command's output
-// once it has ended: it returns the violations to report, one line each.
-func (s *Sandbox) Wrap(cmd *exec.Cmd, label string) (finish func(output string) []string, err error) {
+// proxy. label names the command in violation reports. visible are files the command must be
+// able to read (its shell's start-up file), writable files it may write (the file its shell
+// reports its directory in); both are the caller's own bookkeeping, not the command's. Call
+// finish with the command's output once it has ended: it returns the violations to report, one
+// line each.
+//
+// The spec is computed afresh for every command, so protected files created since the session
+// started (a new .mcp.json) are protected too.
+func (s *Sandbox) Wrap(cmd *exec.Cmd, label string, visible, writable []string) (finish func(output string) []string, err error) {
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
 	cmd.Env = withEnv(cmd.Env, proxyEnv(s.spec.ProxyPort, s.cfg.TempDir))
-	cleanup, err := s.backend.Wrap(cmd, &s.spec)
+	spec := buildSpec(s.cfg)
+	spec.ProxyPort, spec.ProxySocket = s.spec.ProxyPort, s.spec.ProxySocket
+	spec.Visible = append(spec.Visible, visible...)
+	for _, w := range writable {
+		spec.WriteRoots = append(spec.WriteRoots, filepath.Clean(w))
+	}
+	cleanup, err := s.backend.Wrap(cmd, &spec)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox (%s): %w", s.backend.Name(), err)
 	}

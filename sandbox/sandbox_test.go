@@ -125,7 +125,7 @@ func (f *fixture) run(t *testing.T, command string) (string, int, []string) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/bash", "-c", command)
 	cmd.Dir = f.proj
-	finish, err := f.sb.Wrap(cmd, command)
+	finish, err := f.sb.Wrap(cmd, command, nil, nil)
 	if err != nil {
 		t.Fatalf("Wrap: %v", err)
 	}

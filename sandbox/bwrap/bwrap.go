@@ -102,6 +102,11 @@ func (b *Backend) args(bin string, spec *sandbox.Spec, inner []string, bridge bo
 	if spec.Helper != "" {
 		args = append(args, "--ro-bind", spec.Helper, spec.Helper)
 	}
+	for _, v := range spec.Visible {
+		if _, err := os.Stat(v); err == nil {
+			args = append(args, "--ro-bind", v, v)
+		}
+	}
 	for _, s := range spec.UnixSockets {
 		if _, err := os.Stat(s); err == nil {
 			args = append(args, "--bind", s, s)

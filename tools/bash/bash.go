@@ -260,7 +260,14 @@ func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, 
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
 	cmd.WaitDelay = s.opts.KillGrace
-	finish, err := s.confine(pc, in, cmd)
+	// The shell reports its final directory to cwdPath, which must exist to be bound into a
+	// sandbox.
+	if err := os.WriteFile(cwdPath, nil, 0o600); err != nil {
+		out.Close()
+		os.Remove(outPath)
+		return tool.Result{}, fmt.Errorf("creating the directory report file: %w", err)
+	}
+	finish, err := s.confine(pc, in, cmd, []string{rc}, []string{cwdPath})
 	if err != nil {
 		out.Close()
 		os.Remove(outPath)

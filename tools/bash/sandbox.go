@@ -13,9 +13,11 @@ import (
 
 // Sandbox confines a command with the operating system (package sandbox provides it).
 type Sandbox interface {
-	// Wrap rewrites cmd to run confined. finish is called with the command's output once it
-	// has ended (empty when it succeeded) and returns the violations to report.
-	Wrap(cmd *exec.Cmd, label string) (finish func(output string) []string, err error)
+	// Wrap rewrites cmd to run confined. visible are files the command must be able to read
+	// and writable files it may write (the shell's start-up and directory-report files).
+	// finish is called with the command's output once it has ended (empty when it succeeded)
+	// and returns the violations to report.
+	Wrap(cmd *exec.Cmd, label string, visible, writable []string) (finish func(output string) []string, err error)
 }
 
 // errNoSandbox fails a command that the settings say runs sandboxed when the shell has no
@@ -66,14 +68,14 @@ func excluded(patterns []string, command string) bool {
 
 // confine wraps cmd in the sandbox when the call runs sandboxed. finish is nil for a command
 // that runs unconfined.
-func (s *Shell) confine(pc *permission.Context, in Input, cmd *exec.Cmd) (finish func(string) []string, err error) {
+func (s *Shell) confine(pc *permission.Context, in Input, cmd *exec.Cmd, visible, writable []string) (finish func(string) []string, err error) {
 	if !wouldSandbox(pc, in) {
 		return nil, nil
 	}
 	if s.opts.Sandbox == nil {
 		return nil, errNoSandbox
 	}
-	return s.opts.Sandbox.Wrap(cmd, in.Command)
+	return s.opts.Sandbox.Wrap(cmd, in.Command, visible, writable)
 }
 
 // violationNote formats what the sandbox refused, for the tool result: the model must learn

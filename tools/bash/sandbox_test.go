@@ -22,7 +22,7 @@ type fakeSandbox struct {
 	labels []string
 }
 
-func (s *fakeSandbox) Wrap(cmd *exec.Cmd, label string) (func(string) []string, error) {
+func (s *fakeSandbox) Wrap(cmd *exec.Cmd, label string, _, _ []string) (func(string) []string, error) {
 	s.mu.Lock()
 	s.labels = append(s.labels, label)
 	s.mu.Unlock()

@@ -105,7 +105,7 @@ func (s *Shell) background(pc *permission.Context, in Input, cwd, notice string)
 	cmd.Env = s.environ()
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	finish, err := s.confine(pc, in, cmd)
+	finish, err := s.confine(pc, in, cmd, nil, nil)
 	if err != nil {
 		os.Remove(outPath)
 		return tool.Result{}, err
