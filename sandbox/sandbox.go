@@ -104,6 +104,7 @@ type Sandbox struct {
 	backend Backend
 	proxy   *proxy.Proxy
 	ownTemp bool
+	sockDir string
 	rejects []string // backends that did not work, with why
 
 	mu         sync.Mutex
@@ -175,8 +176,14 @@ func (s *Sandbox) startProxy() error {
 	p.Serve(l)
 	s.proxy = p
 	s.spec.ProxyPort = l.Addr().(*net.TCPAddr).Port
-	sock := filepath.Join(s.cfg.TempDir, "proxy.sock")
-	_ = os.Remove(sock)
+	// The socket lives in a folder of its own, outside every write root: a sandboxed command
+	// must not be able to replace it with a socket of its own.
+	dir, err := os.MkdirTemp(filepath.Dir(s.cfg.TempDir), "proxy-")
+	if err != nil {
+		return fmt.Errorf("sandbox: starting the proxy: %w", err)
+	}
+	s.sockDir = dir
+	sock := filepath.Join(dir, "proxy.sock")
 	ul, err := net.Listen("unix", sock)
 	if err != nil {
 		return fmt.Errorf("sandbox: starting the proxy: %w", err)
@@ -199,6 +206,9 @@ func (s *Sandbox) TempDir() string { return s.cfg.TempDir }
 func (s *Sandbox) Close() error {
 	if s.proxy != nil {
 		s.proxy.Close()
+	}
+	if s.sockDir != "" {
+		os.RemoveAll(s.sockDir)
 	}
 	if s.ownTemp {
 		return os.RemoveAll(s.cfg.TempDir)

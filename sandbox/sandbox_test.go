@@ -189,15 +189,26 @@ func TestConfinement(t *testing.T) {
 				if b, _ := os.ReadFile(f.hook); string(b) != "#!/bin/sh\n" {
 					t.Errorf("hook changed: %q", b)
 				}
-				for _, c := range []string{"echo x > .git/config", "rm -f .git/hooks/pre-commit", "mv .git/hooks .git/h2", "mkdir .claude", "echo '{}' > .mcp.json"} {
+				for _, c := range []string{"echo x > .git/config", "rm -f .git/hooks/pre-commit", "mv .git/hooks .git/h2", "mkdir .claude", "echo '{}' > .mcp.json",
+					"mv .git .git-moved", "mkdir -p .reins && echo '{}' > .reins/settings.json"} {
 					if out, code, _ := f.run(t, c); code == 0 {
 						t.Errorf("%q succeeded: %s", c, out)
 					}
 				}
-				for _, p := range []string{".claude", ".mcp.json", ".git/h2"} {
+				for _, p := range []string{".claude", ".mcp.json", ".git/h2", ".git-moved", ".reins"} {
 					if _, err := os.Lstat(filepath.Join(f.proj, p)); err == nil {
 						t.Errorf("%s exists after the sandboxed commands", p)
 					}
+				}
+			})
+			t.Run("a protected file created after the start is protected", func(t *testing.T) {
+				p := filepath.Join(f.proj, ".npmrc")
+				write(t, p, "registry=https://example.com\n")
+				if out, code, _ := f.run(t, "echo evil >> .npmrc"); code == 0 {
+					t.Errorf("appended to a protected file created after the start: %s", out)
+				}
+				if b, _ := os.ReadFile(p); string(b) != "registry=https://example.com\n" {
+					t.Errorf(".npmrc = %q", b)
 				}
 			})
 			t.Run("writes inside the project work", func(t *testing.T) {
@@ -249,6 +260,15 @@ func TestConfinement(t *testing.T) {
 				out, code, _ = f.run(t, "curl -sS -f --max-time 10 --noproxy '*' http://127.0.0.1:"+f.port+"/")
 				if code == 0 || strings.Contains(out, "hello from test host") {
 					t.Errorf("a direct connection bypassing the proxy worked: %q", out)
+				}
+			})
+			t.Run("the proxy socket cannot be replaced", func(t *testing.T) {
+				sock := f.sb.Spec().ProxySocket
+				if out, code, _ := f.run(t, "rm -f "+sock+" || exit 1; test ! -e "+sock); code == 0 {
+					t.Errorf("removed the proxy socket: %s", out)
+				}
+				if _, err := os.Stat(sock); err != nil {
+					t.Errorf("proxy socket: %v", err)
 				}
 			})
 			if len(f.sb.Violations()) == 0 {

@@ -102,6 +102,11 @@ func (b *Backend) args(bin string, spec *sandbox.Spec, inner []string, bridge bo
 	if spec.Helper != "" {
 		args = append(args, "--ro-bind", spec.Helper, spec.Helper)
 	}
+	// The proxy's socket is outside the write roots and may be under the hidden /tmp; a socket
+	// can be connected to through a read-only bind.
+	if spec.ProxySocket != "" {
+		args = append(args, "--ro-bind", spec.ProxySocket, spec.ProxySocket)
+	}
 	for _, v := range spec.Visible {
 		if _, err := os.Stat(v); err == nil {
 			args = append(args, "--ro-bind", v, v)
