@@ -262,6 +262,42 @@ func TestConfinement(t *testing.T) {
 					t.Errorf("a direct connection bypassing the proxy worked: %q", out)
 				}
 			})
+			t.Run("no UDP out", func(t *testing.T) {
+				pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer pc.Close()
+				port := pc.LocalAddr().(*net.UDPAddr).Port
+				out, code, _ := f.run(t, fmt.Sprintf("echo leaked > /dev/udp/127.0.0.1/%d", port))
+				if name == "landlock" && code == 0 {
+					t.Errorf("a UDP socket could be opened: %s", out)
+				}
+				// bubblewrap's network namespace swallows the datagram; either way none arrives.
+				pc.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+				if n, _, err := pc.ReadFrom(make([]byte, 64)); err == nil {
+					t.Errorf("a datagram of %d bytes left the sandbox", n)
+				}
+			})
+			if name == "landlock" {
+				t.Run("no Unix sockets unless listed", func(t *testing.T) {
+					if _, err := exec.LookPath("curl"); err != nil {
+						t.Skip("curl is not installed (.ci/run installs it)")
+					}
+					sock := filepath.Join(f.proj, "src", "daemon.sock")
+					l, err := net.Listen("unix", sock)
+					if err != nil {
+						t.Fatal(err)
+					}
+					srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "daemon says hi") })}
+					go srv.Serve(l)
+					defer srv.Close()
+					out, code, _ := f.run(t, "curl -sS --max-time 10 --unix-socket "+sock+" http://daemon/")
+					if code == 0 || strings.Contains(out, "daemon says hi") {
+						t.Errorf("reached an unlisted Unix socket: %s", out)
+					}
+				})
+			}
 			t.Run("the proxy socket cannot be replaced", func(t *testing.T) {
 				sock := f.sb.Spec().ProxySocket
 				if out, code, _ := f.run(t, "rm -f "+sock+" || exit 1; test ! -e "+sock); code == 0 {

@@ -55,7 +55,10 @@ func restrict(spec helperSpec) error {
 	if spec.ProxyPort > 0 && spec.ProxyPort < 1<<16 {
 		rules = append(rules, ll.ConnectTCP(uint16(spec.ProxyPort)))
 	}
-	return cfg.Restrict(rules...)
+	if err := cfg.Restrict(rules...); err != nil {
+		return err
+	}
+	return installSocketFilter(spec.UnixListed)
 }
 
 func grantRule(g Grant) ll.Rule {

@@ -12,8 +12,10 @@
 // subfolders and can rewrite existing top-level files).
 //
 // Network rules go by TCP port: a command may connect only to the proxy's port on any address
-// (the proxy listens on 127.0.0.1). UDP is restricted from Landlock ABI 10 on, pathname Unix
-// sockets from ABI 9 on; abstract Unix sockets and signals are scoped to the sandbox from ABI 6.
+// (the proxy listens on 127.0.0.1). A seccomp filter installed by the same helper refuses every
+// other kind of socket (UDP, raw, packet, and Unix unless allowUnixSockets lists some), which
+// Landlock before ABI 10 cannot; abstract Unix sockets and signals are scoped to the sandbox
+// from ABI 6.
 package landlock
 
 import (
@@ -76,6 +78,9 @@ type helperSpec struct {
 	Grants       []Grant `json:"grants"`
 	ProxyPort    int     `json:"proxyPort"`
 	LocalBinding bool    `json:"localBinding,omitempty"`
+	// UnixListed is set when allowUnixSockets names sockets: Unix sockets may then be created
+	// (Landlock from ABI 9 limits which ones a command may connect to).
+	UnixListed bool `json:"unixListed,omitempty"`
 }
 
 // maxGrants bounds the plan: a read-denied path deep in a huge folder would otherwise make
@@ -187,7 +192,7 @@ func (b *Backend) Wrap(cmd *exec.Cmd, spec *sandbox.Spec) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	js, err := json.Marshal(helperSpec{Grants: grants, ProxyPort: spec.ProxyPort, LocalBinding: spec.LocalBinding})
+	js, err := json.Marshal(helperSpec{Grants: grants, ProxyPort: spec.ProxyPort, LocalBinding: spec.LocalBinding, UnixListed: len(spec.UnixSockets) > 0})
 	if err != nil {
 		return nil, err
 	}
@@ -218,11 +223,14 @@ func (b *Backend) Describe(spec *sandbox.Spec) []string {
 	} else {
 		lines = append(lines, "local binding: refused")
 	}
-	if v < 10 {
-		lines = append(lines, fmt.Sprintf("UDP: not restricted (needs Landlock ABI 10; this kernel has %d)", v))
-	}
-	if v < 9 {
-		lines = append(lines, fmt.Sprintf("pathname Unix sockets: not restricted (needs Landlock ABI 9; this kernel has %d)", v))
+	lines = append(lines, "seccomp: socket(2) only for TCP (IPv4, IPv6); UDP, raw, packet and other families refused; io_uring and foreign-ABI system calls refused")
+	switch {
+	case len(spec.UnixSockets) == 0:
+		lines = append(lines, "Unix sockets: refused (seccomp)")
+	case v >= 9:
+		lines = append(lines, "Unix sockets: connections only to allowUnixSockets (Landlock ABI 9+)")
+	default:
+		lines = append(lines, fmt.Sprintf("Unix sockets: allowed, to any path (allowUnixSockets is set, and Landlock ABI %d cannot limit them to the listed ones; ABI 9 can)", v))
 	}
 	if v >= 6 {
 		lines = append(lines, "abstract Unix sockets and signals: scoped to the sandbox")
