@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock"
@@ -19,8 +21,8 @@ func HelperMain(args []string) int {
 		fmt.Fprintln(os.Stderr, "reins sandbox:", ErrUsage)
 		return 2
 	}
-	var spec helperSpec
-	if err := json.Unmarshal([]byte(args[0]), &spec); err != nil {
+	spec, err := readSpec(args[0])
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "reins sandbox: bad helper spec:", err)
 		return 2
 	}
@@ -82,4 +84,21 @@ func grantRule(g Grant) ll.Rule {
 		return ll.RODirs(g.Path).IgnoreIfMissing()
 	}
 	return ll.ROFiles(g.Path).IgnoreIfMissing()
+}
+
+// readSpec reads the rules from the inherited pipe "fd:N" and closes it, so the command does
+// not inherit it.
+func readSpec(arg string) (helperSpec, error) {
+	var spec helperSpec
+	n, ok := strings.CutPrefix(arg, "fd:")
+	fd, err := strconv.Atoi(n)
+	if !ok || err != nil || fd < 3 {
+		return spec, ErrUsage
+	}
+	f := os.NewFile(uintptr(fd), "sandbox-spec")
+	defer f.Close()
+	if err := json.NewDecoder(f).Decode(&spec); err != nil {
+		return spec, err
+	}
+	return spec, nil
 }

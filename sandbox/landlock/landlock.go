@@ -177,10 +177,13 @@ func (b *Backend) Probe(ctx context.Context, spec *sandbox.Spec) error {
 		return fmt.Errorf("the kernel's Landlock ABI is %d; at least %d is needed to restrict the network", v, MinABI)
 	}
 	cmd := exec.CommandContext(ctx, "/bin/true")
-	if _, err := b.Wrap(cmd, spec); err != nil {
+	cleanup, err := b.Wrap(cmd, spec)
+	if err != nil {
 		return err
 	}
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	cleanup()
+	if err != nil {
 		return fmt.Errorf("the Landlock helper failed: %v: %s", err, strings.TrimSpace(string(out)))
 	}
 	return nil
@@ -196,9 +199,23 @@ func (b *Backend) Wrap(cmd *exec.Cmd, spec *sandbox.Spec) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	args := append([]string{spec.Helper, HelperArg, string(js), "--", cmd.Path}, cmd.Args[1:]...)
+	// The rules go through a pipe: as one argument they could pass the kernel's limit on an
+	// argument's length (128 KiB), and a file would be one a sandboxed command could rewrite.
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.ExtraFiles = append(cmd.ExtraFiles, r)
+	fd := 2 + len(cmd.ExtraFiles)
+	go func() {
+		_, _ = w.Write(js)
+		w.Close()
+	}()
+	args := append([]string{spec.Helper, HelperArg, "fd:" + strconv.Itoa(fd), "--", cmd.Path}, cmd.Args[1:]...)
 	cmd.Path, cmd.Args = spec.Helper, args
-	return nil, nil
+	// Closing the parent's read end once the command has ended also ends a writer whose
+	// reader never started.
+	return func() { r.Close() }, nil
 }
 
 // Describe implements sandbox.Backend.
@@ -239,4 +256,4 @@ func (b *Backend) Describe(spec *sandbox.Spec) []string {
 }
 
 // ErrUsage is returned by the helper for a malformed command line.
-var ErrUsage = errors.New("usage: " + HelperArg + " SPEC -- COMMAND...")
+var ErrUsage = errors.New("usage: " + HelperArg + " fd:N -- COMMAND...")

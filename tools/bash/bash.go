@@ -278,6 +278,9 @@ func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, 
 	out.Close() // the command has its own descriptor
 	if err != nil {
 		os.Remove(outPath)
+		if finish != nil {
+			finish("") // releases what the sandbox set up for the command
+		}
 		return tool.Result{}, fmt.Errorf("starting %s: %w", s.opts.Shell, err)
 	}
 	pgid := cmd.Process.Pid

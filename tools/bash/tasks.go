@@ -121,6 +121,9 @@ func (s *Shell) background(pc *permission.Context, in Input, cwd, notice string)
 	if err := cmd.Start(); err != nil {
 		s.mu.Unlock()
 		os.Remove(outPath)
+		if finish != nil {
+			finish("")
+		}
 		return tool.Result{}, fmt.Errorf("starting %s: %w", s.opts.Shell, err)
 	}
 	t := &task{id: id, command: in.Command, description: in.Description, outPath: outPath,
