@@ -116,6 +116,9 @@ func (s *Shell) background(pc *permission.Context, in Input, cwd, notice string)
 	if s.closed {
 		s.mu.Unlock()
 		os.Remove(outPath)
+		if finish != nil {
+			finish("")
+		}
 		return tool.Result{}, ErrClosed
 	}
 	if err := cmd.Start(); err != nil {
