@@ -15,39 +15,51 @@ var mustNotCreate = map[string]bool{".claude": true, ".reins": true, ".mcp.json"
 // inside them and the read-denied paths.
 func buildSpec(cfg Config) Spec {
 	var sp Spec
-	add := func(list *[]string, p string) {
-		p = filepath.Clean(p)
-		if !slices.Contains(*list, p) {
-			*list = append(*list, p)
-		}
-	}
 	for _, d := range cfg.WorkingDirs {
-		add(&sp.WriteRoots, resolve(d))
+		addPath(&sp.WriteRoots, resolve(d))
 	}
-	add(&sp.WriteRoots, cfg.TempDir)
+	addPath(&sp.WriteRoots, cfg.TempDir)
 	for _, p := range cfg.AllowWrite {
 		if exists(p.Path) {
-			add(&sp.WriteRoots, resolve(p.Path))
+			addPath(&sp.WriteRoots, resolve(p.Path))
 		}
 	}
-	under := func(p string) bool {
-		for _, r := range sp.WriteRoots {
-			if within(p, r) {
-				return true
-			}
+	protectPaths(&sp, cfg)
+	for _, p := range cfg.DenyRead {
+		if exists(p.Path) {
+			addPath(&sp.ReadDeny, resolve(p.Path))
 		}
-		return false
 	}
+	sp.ReadDeny = outermost(sp.ReadDeny)
+	for _, s := range cfg.AllowUnixSockets {
+		addPath(&sp.UnixSockets, s)
+	}
+	sp.LocalBinding = cfg.AllowLocalBinding
+	sp.Helper = cfg.Helper
+	return sp
+}
+
+func addPath(list *[]string, p string) {
+	p = filepath.Clean(p)
+	if !slices.Contains(*list, p) {
+		*list = append(*list, p)
+	}
+}
+
+// protectPaths fills WriteDeny and MustNotCreate: the protected names at the top of each write
+// root, .git's hooks and config, the home folder's rc files, the settings files and denyWrite,
+// as far as they lie inside a write root (elsewhere everything is read-only already).
+func protectPaths(sp *Spec, cfg Config) {
 	protect := func(p string, mustNot bool) {
 		p = filepath.Clean(p)
-		if !under(p) || p == cfg.TempDir {
+		if p == cfg.TempDir || !slices.ContainsFunc(sp.WriteRoots, func(r string) bool { return within(p, r) }) {
 			return
 		}
 		switch {
 		case exists(p):
-			add(&sp.WriteDeny, p)
+			addPath(&sp.WriteDeny, p)
 		case mustNot:
-			add(&sp.MustNotCreate, p)
+			addPath(&sp.MustNotCreate, p)
 		}
 	}
 	for _, r := range sp.WriteRoots {
@@ -55,20 +67,20 @@ func buildSpec(cfg Config) Spec {
 			continue
 		}
 		for _, d := range cfg.ProtectedDirs {
-			if d == ".git" {
-				git := filepath.Join(r, ".git")
-				if isDir(git) {
-					// Git must still commit, so only what runs code is kept read-only.
-					protect(filepath.Join(git, "hooks"), true)
-					protect(filepath.Join(git, "config"), true)
-				} else {
-					// A .git file names the repository's folder; rewriting it would point git
-					// at hooks of the command's choosing.
-					protect(git, false)
-				}
+			if d != ".git" {
+				protect(filepath.Join(r, d), mustNotCreate[d])
 				continue
 			}
-			protect(filepath.Join(r, d), mustNotCreate[d])
+			git := filepath.Join(r, ".git")
+			if isDir(git) {
+				// Git must still commit, so only what runs code is kept read-only.
+				protect(filepath.Join(git, "hooks"), true)
+				protect(filepath.Join(git, "config"), true)
+			} else {
+				// A .git file names the repository's folder; rewriting it would point git at
+				// hooks of the command's choosing.
+				protect(git, false)
+			}
 		}
 		for _, f := range cfg.ProtectedFiles {
 			protect(filepath.Join(r, f), mustNotCreate[f])
@@ -87,25 +99,8 @@ func buildSpec(cfg Config) Spec {
 	}
 	sp.WriteDeny = outermost(sp.WriteDeny)
 	sp.MustNotCreate = slices.DeleteFunc(outermost(sp.MustNotCreate), func(p string) bool {
-		for _, d := range sp.WriteDeny {
-			if within(p, d) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(sp.WriteDeny, func(d string) bool { return within(p, d) })
 	})
-	for _, p := range cfg.DenyRead {
-		if exists(p.Path) {
-			add(&sp.ReadDeny, resolve(p.Path))
-		}
-	}
-	sp.ReadDeny = outermost(sp.ReadDeny)
-	for _, s := range cfg.AllowUnixSockets {
-		add(&sp.UnixSockets, s)
-	}
-	sp.LocalBinding = cfg.AllowLocalBinding
-	sp.Helper = cfg.Helper
-	return sp
 }
 
 // outermost drops paths that lie inside another path of the list, and sorts it.

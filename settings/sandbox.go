@@ -34,90 +34,90 @@ func parseSandbox(root *value, at func(off int, format string, args ...any) *Par
 	if sb.kind != kindObject {
 		return nil, at(sb.off, "sandbox must be an object, not %s", sb.kind)
 	}
+	p := sandboxParser{at: at, pos: pos}
 	s := &SandboxSettings{}
-	boolAt := func(obj *value, prefix, key string, dst **BoolEntry) error {
-		v := obj.get(key)
-		if v == nil || v.kind == kindNull {
-			return nil
-		}
-		if v.kind != kindBool {
-			return at(v.off, "%s%s must be true or false, not %s", prefix, key, v.kind)
-		}
-		line, col := pos(v.off)
-		*dst = &BoolEntry{Value: v.b, Line: line, Col: col}
-		return nil
-	}
-	listAt := func(obj *value, prefix, key string, dst *[]Entry, check func(string) string) error {
-		v := obj.get(key)
-		if v == nil || v.kind == kindNull {
-			return nil
-		}
-		if v.kind != kindArray {
-			return at(v.off, "%s%s must be an array of strings, not %s", prefix, key, v.kind)
-		}
-		for _, el := range v.elems {
-			if el.kind != kindString {
-				return at(el.off, "%s%s entry %s is not a string", prefix, key, el.describe())
-			}
-			if why := check(el.str); why != "" {
-				return at(el.off, "%s%s entry %q: %s", prefix, key, el.str, why)
-			}
-			line, col := pos(el.off)
-			*dst = append(*dst, Entry{Value: el.str, Line: line, Col: col})
-		}
-		return nil
-	}
-	objAt := func(key string) (*value, error) {
-		v := sb.get(key)
-		if v == nil || v.kind == kindNull {
-			return nil, nil
-		}
-		if v.kind != kindObject {
-			return nil, at(v.off, "sandbox.%s must be an object, not %s", key, v.kind)
-		}
-		return v, nil
-	}
 	for _, b := range []struct {
 		key string
 		dst **BoolEntry
 	}{{"enabled", &s.Enabled}, {"autoAllowBashIfSandboxed", &s.AutoAllowBashIfSandboxed}, {"allowUnsandboxedCommands", &s.AllowUnsandboxedCommands}} {
-		if err := boolAt(sb, "sandbox.", b.key, b.dst); err != nil {
-			return nil, err
-		}
+		p.boolean(sb, "sandbox.", b.key, b.dst)
 	}
-	if err := listAt(sb, "sandbox.", "excludedCommands", &s.ExcludedCommands, checkCommandPattern); err != nil {
-		return nil, err
+	p.list(sb, "sandbox.", "excludedCommands", &s.ExcludedCommands, checkCommandPattern)
+	if net := p.object(sb, "network"); net != nil {
+		p.list(net, "sandbox.network.", "allowedDomains", &s.AllowedDomains, CheckDomainPattern)
+		p.list(net, "sandbox.network.", "allowUnixSockets", &s.AllowUnixSockets, checkSandboxPath)
+		p.boolean(net, "sandbox.network.", "allowLocalBinding", &s.AllowLocalBinding)
 	}
-	net, err := objAt("network")
-	if err != nil {
-		return nil, err
+	if fs := p.object(sb, "filesystem"); fs != nil {
+		p.list(fs, "sandbox.filesystem.", "allowWrite", &s.AllowWrite, checkSandboxPath)
+		p.list(fs, "sandbox.filesystem.", "denyWrite", &s.DenyWrite, checkSandboxPath)
+		p.list(fs, "sandbox.filesystem.", "denyRead", &s.DenyRead, checkSandboxPath)
 	}
-	if net != nil {
-		if err := listAt(net, "sandbox.network.", "allowedDomains", &s.AllowedDomains, CheckDomainPattern); err != nil {
-			return nil, err
-		}
-		if err := listAt(net, "sandbox.network.", "allowUnixSockets", &s.AllowUnixSockets, checkSandboxPath); err != nil {
-			return nil, err
-		}
-		if err := boolAt(net, "sandbox.network.", "allowLocalBinding", &s.AllowLocalBinding); err != nil {
-			return nil, err
-		}
-	}
-	fs, err := objAt("filesystem")
-	if err != nil {
-		return nil, err
-	}
-	if fs != nil {
-		for _, l := range []struct {
-			key string
-			dst *[]Entry
-		}{{"allowWrite", &s.AllowWrite}, {"denyWrite", &s.DenyWrite}, {"denyRead", &s.DenyRead}} {
-			if err := listAt(fs, "sandbox.filesystem.", l.key, l.dst, checkSandboxPath); err != nil {
-				return nil, err
-			}
-		}
+	if p.err != nil {
+		return nil, p.err
 	}
 	return s, nil
+}
+
+// sandboxParser reads typed values of the sandbox key, keeping the first error.
+type sandboxParser struct {
+	at  func(off int, format string, args ...any) *ParseError
+	pos func(off int) (int, int)
+	err error
+}
+
+func (p *sandboxParser) fail(err *ParseError) {
+	if p.err == nil {
+		p.err = err
+	}
+}
+
+func (p *sandboxParser) boolean(obj *value, prefix, key string, dst **BoolEntry) {
+	v := obj.get(key)
+	if v == nil || v.kind == kindNull {
+		return
+	}
+	if v.kind != kindBool {
+		p.fail(p.at(v.off, "%s%s must be true or false, not %s", prefix, key, v.kind))
+		return
+	}
+	line, col := p.pos(v.off)
+	*dst = &BoolEntry{Value: v.b, Line: line, Col: col}
+}
+
+func (p *sandboxParser) list(obj *value, prefix, key string, dst *[]Entry, check func(string) string) {
+	v := obj.get(key)
+	if v == nil || v.kind == kindNull {
+		return
+	}
+	if v.kind != kindArray {
+		p.fail(p.at(v.off, "%s%s must be an array of strings, not %s", prefix, key, v.kind))
+		return
+	}
+	for _, el := range v.elems {
+		if el.kind != kindString {
+			p.fail(p.at(el.off, "%s%s entry %s is not a string", prefix, key, el.describe()))
+			return
+		}
+		if why := check(el.str); why != "" {
+			p.fail(p.at(el.off, "%s%s entry %q: %s", prefix, key, el.str, why))
+			return
+		}
+		line, col := p.pos(el.off)
+		*dst = append(*dst, Entry{Value: el.str, Line: line, Col: col})
+	}
+}
+
+func (p *sandboxParser) object(sb *value, key string) *value {
+	v := sb.get(key)
+	if v == nil || v.kind == kindNull {
+		return nil
+	}
+	if v.kind != kindObject {
+		p.fail(p.at(v.off, "sandbox.%s must be an object, not %s", key, v.kind))
+		return nil
+	}
+	return v
 }
 
 func checkCommandPattern(s string) string {

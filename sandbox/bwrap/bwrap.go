@@ -117,36 +117,9 @@ func (b *Backend) args(bin string, spec *sandbox.Spec, inner []string, bridge bo
 			args = append(args, "--bind", s, s)
 		}
 	}
-	// A protected path's folders (such as .git) are bound over themselves, shallowest first
-	// and before the protected paths: a mount point cannot be renamed, so `mv .git x` cannot
-	// move the protection aside.
-	var pins []string
-	for _, p := range append(append([]string{}, spec.WriteDeny...), spec.MustNotCreate...) {
-		root := rootOf(spec, p)
-		for d := filepath.Dir(p); root != "" && len(d) > len(root); d = filepath.Dir(d) {
-			if !slices.Contains(pins, d) {
-				pins = append(pins, d)
-			}
-		}
-	}
-	slices.SortFunc(pins, func(a, b string) int { return len(a) - len(b) })
-	for _, d := range pins {
-		if _, err := os.Stat(d); err == nil {
-			args = append(args, "--bind", d, d)
-		}
-	}
-	for _, p := range spec.WriteDeny {
-		args = append(args, "--ro-bind", p, p)
-	}
-	for _, p := range spec.MustNotCreate {
-		if _, err := os.Lstat(filepath.Dir(p)); err != nil {
-			continue // its folder does not exist, so neither can it: creating the folder is allowed, the path inside it then is not protected
-		}
-		if _, err := os.Lstat(p); err != nil {
-			created = append(created, p)
-		}
-		args = append(args, "--ro-bind", "/dev/null", p)
-	}
+	var protArgs []string
+	protArgs, created = protect(spec)
+	args = append(args, protArgs...)
 	for _, p := range spec.ReadDeny {
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -167,6 +140,41 @@ func (b *Backend) args(bin string, spec *sandbox.Spec, inner []string, bridge bo
 		args = append(args, "--")
 	}
 	return append(args, inner...), created, nil
+}
+
+// protect returns the mounts that keep the protected paths read-only, and the placeholder
+// files bwrap will create for those that do not exist. A protected path's folders (such as
+// .git) are bound over themselves first, shallowest first: a mount point cannot be renamed, so
+// `mv .git x` cannot move the protection aside.
+func protect(spec *sandbox.Spec) (args, created []string) {
+	var pins []string
+	for _, p := range append(append([]string{}, spec.WriteDeny...), spec.MustNotCreate...) {
+		root := rootOf(spec, p)
+		for d := filepath.Dir(p); root != "" && len(d) > len(root); d = filepath.Dir(d) {
+			if !slices.Contains(pins, d) {
+				pins = append(pins, d)
+			}
+		}
+	}
+	slices.SortFunc(pins, func(a, b string) int { return len(a) - len(b) })
+	for _, d := range pins {
+		if _, err := os.Stat(d); err == nil {
+			args = append(args, "--bind", d, d)
+		}
+	}
+	for _, p := range spec.WriteDeny {
+		args = append(args, "--ro-bind", p, p)
+	}
+	for _, p := range spec.MustNotCreate {
+		if _, err := os.Lstat(filepath.Dir(p)); err != nil {
+			continue // its folder does not exist: the path is created with the folder, unprotected
+		}
+		if _, err := os.Lstat(p); err != nil {
+			created = append(created, p)
+		}
+		args = append(args, "--ro-bind", "/dev/null", p)
+	}
+	return args, created
 }
 
 // rootOf returns the write root p lies in, or "".
