@@ -262,6 +262,33 @@ func TestConfinement(t *testing.T) {
 					t.Errorf("a direct connection bypassing the proxy worked: %q", out)
 				}
 			})
+			t.Run("no capabilities, even as root", func(t *testing.T) {
+				// No capability now, and no_new_privs so that no execve can grant one back
+				// (bubblewrap leaves the bounding set full; with no_new_privs it grants nothing).
+				out, code, _ := f.run(t, "grep -E '^(Cap(Inh|Eff|Prm|Amb)|NoNewPrivs):' /proc/self/status")
+				if code != 0 {
+					t.Fatalf("reading /proc/self/status: %s", out)
+				}
+				lines := strings.Split(strings.TrimSpace(out), "\n")
+				if len(lines) != 5 {
+					t.Fatalf("status lines %q", lines)
+				}
+				for _, l := range lines {
+					if strings.HasPrefix(l, "NoNewPrivs:") {
+						if !strings.HasSuffix(l, "1") {
+							t.Errorf("no_new_privs is not set: %s", l)
+						}
+					} else if !strings.HasSuffix(l, "0000000000000000") {
+						t.Errorf("capabilities left: %s", l)
+					}
+				}
+				if out, code, _ := f.run(t, "mount -o remount,bind,rw / && touch ../escaped"); code == 0 {
+					t.Errorf("remounted / read-write: %s", out)
+				}
+				if _, err := os.Stat(filepath.Join(f.root, "escaped")); err == nil {
+					t.Fatal("escaped the sandbox through a remount")
+				}
+			})
 			t.Run("no UDP out", func(t *testing.T) {
 				pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 				if err != nil {

@@ -80,7 +80,9 @@ func (b *Backend) Wrap(cmd *exec.Cmd, spec *sandbox.Spec) (func(), error) {
 // forwards the proxy port into the sandbox. created lists the empty files bwrap will create as
 // mount points for protected paths that do not exist, to remove afterwards.
 func (b *Backend) args(bin string, spec *sandbox.Spec, inner []string, bridge bool) (args, created []string, err error) {
-	args = []string{bin, "--die-with-parent", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+	// --cap-drop ALL: bwrap started by root otherwise leaves the command nearly every
+	// capability, and CAP_SYS_ADMIN remounts / read-write.
+	args = []string{bin, "--die-with-parent", "--cap-drop", "ALL", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
 		"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}
 	// Sockets of the host's daemons live in these folders; an empty tmpfs hides them (made
 	// read-only at the end, so that writes there fail rather than vanish), and the listed
@@ -207,7 +209,7 @@ func (b *Backend) Describe(spec *sandbox.Spec) []string {
 		"read-denied paths: folders covered by an empty read-only tmpfs, files by /dev/null",
 		"network: own network namespace (loopback only); port " + strconv.Itoa(spec.ProxyPort) + " inside forwards to the proxy",
 		"unix sockets: /run, /var/run and /tmp are empty read-only tmpfs (the host's sockets and files there are hidden); abstract sockets are per network namespace; sockets elsewhere are not filtered",
-		"processes: own PID, IPC and UTS namespaces; the sandbox dies with reins",
+		"processes: own PID, IPC and UTS namespaces, no capabilities (even when reins runs as root); the sandbox dies with reins",
 	}
 	if len(spec.UnixSockets) > 0 {
 		lines = append(lines, "allowed unix sockets bound in: "+strings.Join(spec.UnixSockets, ", "))

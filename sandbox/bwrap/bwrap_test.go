@@ -66,6 +66,9 @@ func TestArgsOrder(t *testing.T) {
 	if !slices.Equal(created, []string{filepath.Join(proj, ".mcp.json")}) {
 		t.Errorf("created mount points %v", created)
 	}
+	if i := slices.Index(args, "--cap-drop"); i < 0 || args[i+1] != "ALL" {
+		t.Errorf("capabilities are not dropped: %s", strings.Join(args, " "))
+	}
 	for _, f := range []string{"--unshare-net", "--unshare-pid", "--die-with-parent"} {
 		if !slices.Contains(args, f) {
 			t.Errorf("missing %s", f)

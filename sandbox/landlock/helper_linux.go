@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -26,8 +27,15 @@ func HelperMain(args []string) int {
 		fmt.Fprintln(os.Stderr, "reins sandbox: bad helper spec:", err)
 		return 2
 	}
+	// Capabilities are per thread: the thread that drops them must be the one that executes
+	// the command.
+	runtime.LockOSThread()
 	if err := restrict(spec); err != nil {
 		fmt.Fprintln(os.Stderr, "reins sandbox: cannot apply Landlock:", err)
+		return 126
+	}
+	if err := dropCapabilities(); err != nil {
+		fmt.Fprintln(os.Stderr, "reins sandbox:", err)
 		return 126
 	}
 	argv := args[2:]
