@@ -235,6 +235,10 @@ func (p *Proxy) http(c net.Conn, br *bufio.Reader) {
 	req.Header.Del("Proxy-Authorization")
 	req.Close = true
 	req.RequestURI = ""
+	// The upstream must see the host that was checked, not a Host header naming another site
+	// behind the same server (domain fronting). http.ReadRequest already prefers the absolute
+	// URL's host (RFC 9112); clearing Host makes Write use the URL's host in any case.
+	req.Host = ""
 	if err := req.Write(up); err != nil {
 		return
 	}

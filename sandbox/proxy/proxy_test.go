@@ -70,6 +70,21 @@ func TestHTTPForwardAndConnect(t *testing.T) {
 	if string(b) != "upstream saw ok.test/a" {
 		t.Errorf("forwarded response %q", b)
 	}
+	// A Host header naming another site is not passed on: the upstream sees the checked host.
+	c0, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(c0, "GET http://ok.test/f HTTP/1.1\r\nHost: evil.test\r\n\r\n")
+	fr, err := http.ReadResponse(bufio.NewReader(c0), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(fr.Body)
+	c0.Close()
+	if string(b) != "upstream saw ok.test/f" {
+		t.Errorf("fronted request reached the upstream as %q", b)
+	}
 	resp, err = client.Get("http://no.test/b")
 	if err != nil {
 		t.Fatal(err)
