@@ -79,6 +79,8 @@ type Config struct {
 	AvoidPrompts bool
 	// SettingsFiles are the settings files of every source; they are protected paths.
 	SettingsFiles []string
+	// Sandbox is the sandbox policy (step 1b's auto-allow).
+	Sandbox SandboxPolicy
 }
 
 // Context is an immutable snapshot of the permission state. Build one with [New]; change it
@@ -99,6 +101,8 @@ type Context struct {
 	// narrowed drops the original directory from the working directories (see Within); it
 	// stays the anchor of path rules.
 	narrowed bool
+
+	sandbox         SandboxPolicy
 
 	index ruleIndex
 	// dirForms are the working directories with their symlink-resolved forms, computed when
@@ -138,7 +142,9 @@ func New(cfg Config) (*Context, error) {
 		autoAvailable:   cfg.AutoAvailable || mode == ModeAuto,
 		avoidPrompts:    cfg.AvoidPrompts,
 		settingsFiles:   slices.Clone(cfg.SettingsFiles),
+		sandbox:         cfg.Sandbox,
 	}
+	c.sandbox.ExcludedCommands = slices.Clone(cfg.Sandbox.ExcludedCommands)
 	for i := range c.dirs {
 		c.dirs[i].Path = filepath.Clean(c.dirs[i].Path)
 	}

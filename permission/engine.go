@@ -113,7 +113,16 @@ func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, r
 	if d.Behavior != Allow && d.Message == "" {
 		d.Message = RequestMessage(name)
 	}
-	if r := pc.ToolWideRule(Ask, name); r != nil {
+	r := pc.ToolWideRule(Ask, name)
+	skipped := false
+	if r != nil && pc.sandboxAutoAllows(t, input) {
+		// The OS sandbox confines the command, so the blanket ask gives way; the tool's check
+		// still applies its deny and ask rules and safety checks.
+		NoteRule(ctx, "1b tool-wide ask", r, "skip")
+		Note(ctx, Step{Name: "1b sandbox", Outcome: "fall through", Detail: SandboxAutoAllowDetail})
+		r, skipped = nil, true
+	}
+	if r != nil {
 		// Claude Code returns this ask before the tool's own check runs, so a content deny
 		// rule (Bash(rm:*)) under a tool-wide ask (Bash) asks instead of denying. Deny must win
 		// over ask wherever both match, so the tool's deny is honoured first.
@@ -124,7 +133,9 @@ func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, r
 		NoteRule(ctx, "1b tool-wide ask", r, "ask")
 		return Decision{Behavior: Ask, Message: RequestMessage(name), Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
-	Note(ctx, Step{Name: "1b tool-wide ask", Outcome: "no match"})
+	if !skipped {
+		Note(ctx, Step{Name: "1b tool-wide ask", Outcome: "no match"})
+	}
 	Note(ctx, Step{Name: "1c tool check", Outcome: d.Behavior.String(), Detail: reasonDetail(d)})
 	switch {
 	case d.Behavior == Deny:

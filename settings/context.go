@@ -236,6 +236,9 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 	}
 	cfg.Mode = r.Mode
 	cfg.BypassAvailable = r.BypassAvailable
+	sb, sbWarns := l.Sandbox(f.Trusted)
+	cfg.Sandbox = sb.Policy
+	r.Warnings = append(r.Warnings, sbWarns...)
 
 	pc, err := permission.New(cfg)
 	if pc == nil {

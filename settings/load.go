@@ -81,6 +81,8 @@ type Settings struct {
 	Model      *Entry `json:"model,omitempty"`
 	Provider   *Entry `json:"provider,omitempty"`
 	SmallModel *Entry `json:"smallModel,omitempty"`
+	// Sandbox is the sandbox key (see sandbox.go).
+	Sandbox *SandboxSettings `json:"sandbox,omitempty"`
 }
 
 // File is one settings file Load looked at.
@@ -276,6 +278,12 @@ func parseSettings(name string, data []byte) (Settings, *value, []Warning, error
 		line, col := idx.pos(v.off)
 		*k.dst = &Entry{Value: v.str, Line: line, Col: col}
 	}
+
+	sb, err := parseSandbox(root, errAt, idx.pos)
+	if err != nil {
+		return s, nil, nil, err
+	}
+	s.Sandbox = sb
 
 	perms := root.get("permissions")
 	if perms == nil || perms.kind == kindNull {

@@ -97,6 +97,9 @@ type Def[In any] struct {
 	Validate                func(ctx context.Context, in In, env *Env) error
 	CheckPermissions        func(ctx context.Context, pc *permission.Context, in In) permission.Decision
 	RequiresUserInteraction bool
+	// Sandboxed reports whether a call would run inside the OS sandbox (Bash); the engine's
+	// step 1b asks it. Nil means never.
+	Sandboxed func(pc *permission.Context, in In) bool
 
 	ReadOnly        func(in In) bool
 	Destructive     func(in In) bool
@@ -159,9 +162,15 @@ func (t *built[In]) RequiresUserInteraction() bool {
 	return t.def.RequiresUserInteraction
 }
 func (t *built[In]) InterruptBehavior() InterruptBehavior { return t.def.Interrupt }
-func (t *built[In]) ShouldDefer() bool                    { return t.def.Defer }
-func (t *built[In]) AlwaysLoad() bool                     { return t.def.AlwaysLoad }
-func (t *built[In]) IsMCP() bool                          { return t.def.MCP }
+
+// WouldSandbox implements permission.SandboxedChecker.
+func (t *built[In]) WouldSandbox(pc *permission.Context, input any) bool {
+	in, ok := t.input(input)
+	return ok && t.def.Sandboxed != nil && t.def.Sandboxed(pc, in)
+}
+func (t *built[In]) ShouldDefer() bool { return t.def.Defer }
+func (t *built[In]) AlwaysLoad() bool  { return t.def.AlwaysLoad }
+func (t *built[In]) IsMCP() bool       { return t.def.MCP }
 
 func (t *built[In]) Prompt(ctx context.Context) (string, error) {
 	if t.def.PromptFunc != nil {

@@ -59,6 +59,7 @@ var sdkHomes = map[string][]string{
 	"github.com/spf13/cobra":                 {"internal/cli"},
 	"github.com/modelcontextprotocol/go-sdk": {"mcp/client", "mcp/serve"},
 	"charm.land/":                            {"internal/ui"},
+	"github.com/landlock-lsm/go-landlock":    {"sandbox/landlock"},
 	// Agent definition files are Markdown with YAML front matter.
 	"go.yaml.in/yaml": {"agentdef"},
 }
@@ -268,5 +269,34 @@ func TestOwnImports(t *testing.T) {
 				t.Errorf("%s imports %s; it may import only %v of ours", pkg, imp, allowed)
 			}
 		}
+	}
+}
+
+// TestSandboxImportsOnlyItself keeps the sandbox a leaf: it enforces the paths and hosts it is
+// given and knows nothing of the permission engine, the settings or the tools (the CLI hands
+// it the settings). Outside the standard library it may use only its own packages, go-landlock,
+// and x/sys/unix with x/net/bpf for its seccomp filter.
+func TestSandboxImportsOnlyItself(t *testing.T) {
+	pkgs := listPackages(t)
+	checked := 0
+	for path, p := range pkgs {
+		rel, ok := ours(path)
+		if !ok || (rel != "sandbox" && !strings.HasPrefix(rel, "sandbox/")) {
+			continue
+		}
+		checked++
+		for _, imp := range p.Imports {
+			if pkgs[imp].Standard || strings.HasPrefix(imp, "github.com/landlock-lsm/go-landlock/") ||
+				imp == "golang.org/x/sys/unix" || imp == "golang.org/x/net/bpf" {
+				continue
+			}
+			if irel, ok := ours(imp); ok && (irel == "sandbox" || strings.HasPrefix(irel, "sandbox/")) {
+				continue
+			}
+			t.Errorf("%s imports %s: the sandbox may import only the standard library, go-landlock, x/sys/unix, x/net/bpf and itself", rel, imp)
+		}
+	}
+	if checked < 4 {
+		t.Fatalf("found only %d sandbox packages", checked)
 	}
 }

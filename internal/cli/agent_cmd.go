@@ -249,7 +249,15 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	for _, w := range defWarnings {
 		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
 	}
-	pool := newAgentPool(f, pc, perms, web.ModelSummarizer{Provider: choice.provider, Model: smallModel(f, env.loaded, choice)})
+	sb, err := startSandbox(ctx, f, env, pc)
+	if err != nil {
+		return err
+	}
+	if sb != nil {
+		defer sb.Close()
+		defer printViolations(f.ErrOut, sb)
+	}
+	pool := newAgentPool(f, pc, perms, web.ModelSummarizer{Provider: choice.provider, Model: smallModel(f, env.loaded, choice)}, sb)
 	defer pool.Close()
 
 	var dirs []string
@@ -414,9 +422,10 @@ type agentPool struct {
 	close func() error
 
 	// base is the built-ins before filtering, and shell runs Bash; the Agent tool is added to
-	// base.
-	base  []tool.Tool
-	shell *bash.Shell
+	// base. sandbox, when set, confines every shell of the session, sub-agents' too.
+	base    []tool.Tool
+	shell   *bash.Shell
+	sandbox bash.Sandbox
 	// notices, when set, returns the completion notices of background sub-agents.
 	notices func() []string
 }

@@ -7,4 +7,6 @@ func addMoreCommands(f *Factory, root *cobra.Command) {
 	addToolCommands(f, root)
 	addAgentCommands(f, root)
 	root.AddCommand(newCmdAgents(f), newCmdMCPParent(f))
+
+	root.AddCommand(newCmdSandbox(f))
 }

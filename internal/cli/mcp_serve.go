@@ -107,12 +107,20 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 	for _, w := range env.warnings {
 		log.Warn(w.String())
 	}
+	// Bash is confined as in the agent when the sandbox is enabled; no backend is an error.
+	sb, err := startSandbox(ctx, f, env, env.pc)
+	if err != nil {
+		return err
+	}
+	if sb != nil {
+		defer sb.Close()
+	}
 	srv, err := serve.New(ctx, serve.Options{
 		Name:        "reins",
 		Version:     "dev",
 		Permissions: env.pc,
 		NewToolset: func(perms func() *permission.Context) serve.Toolset {
-			pool := newToolPool(f, env.pc, perms, nil)
+			pool := newToolPool(f, env.pc, perms, nil, sb)
 			return serve.Toolset{Tools: pool.tools, Cwd: pool.cwd, Close: pool.Close}
 		},
 		Logger: log,

@@ -89,6 +89,10 @@ func usageErrorf(format string, args ...any) error {
 
 // Main runs reins with the process's arguments and returns the exit code.
 func Main() int {
+	// The sandbox backends start the reins binary itself inside the sandbox.
+	if code, ok := sandboxHelper(os.Args[1:]); ok {
+		return code
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return Run(ctx, DefaultFactory(), os.Args[1:])

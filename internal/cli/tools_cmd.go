@@ -261,7 +261,14 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
 	}
 	state := &sessionState{pc: penv.pc}
-	shell := bash.New(bash.Options{Permissions: state.get})
+	sb, err := startSandbox(ctx, f, penv, penv.pc)
+	if err != nil {
+		return err
+	}
+	if sb != nil {
+		defer sb.Close()
+	}
+	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: shellSandbox(sb)})
 	defer shell.Close()
 	base := builtinTools(f, shell)
 	t, ok := tools.Find(base, name)

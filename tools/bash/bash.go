@@ -24,7 +24,9 @@ type Input struct {
 	Timeout         int    `json:"timeout,omitempty" jsonschema:"Optional timeout in milliseconds (max 600000)"`
 	Description     string `json:"description,omitempty" jsonschema:"Clear, concise description of what this command does in 5-10 words, in active voice. Examples:\nInput: ls\nOutput: List files in current directory\n\nInput: git status\nOutput: Show working tree status\n\nInput: npm install\nOutput: Install package dependencies"`
 	RunInBackground bool   `json:"run_in_background,omitempty" jsonschema:"Set to true to run this command in the background. Use TaskOutput to read the output later."`
-	// DangerouslyDisableSandbox is accepted for compatibility; Reins runs no sandbox yet.
+	// DangerouslyDisableSandbox runs the command outside the sandbox; it is honoured only when
+	// sandbox.allowUnsandboxedCommands is set, and such a command never gets the sandbox
+	// auto-allow.
 	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty" jsonschema:"Set this to true to dangerously override sandbox mode and run commands without sandboxing."`
 }
 
@@ -106,6 +108,7 @@ func (s *Shell) BashTool() tool.Tool {
 			}
 		}),
 		CheckPermissions: s.checkPermissions,
+		Sandboxed:        wouldSandbox,
 		ReadOnly:         s.isReadOnly,
 		ConcurrencySafe:  s.isReadOnly,
 		UserFacingName: func(in Input) string {
@@ -223,7 +226,7 @@ func (s *Shell) call(ctx context.Context, in Input, env *tool.Env) (tool.Result,
 	}
 	cwd, notice := s.startDir(pc)
 	if in.RunInBackground && !s.opts.DisableBackground {
-		return s.background(in, cwd, notice)
+		return s.background(pc, in, cwd, notice)
 	}
 	return s.run(ctx, pc, in, cwd, notice, env)
 }
@@ -257,11 +260,27 @@ func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, 
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
 	cmd.WaitDelay = s.opts.KillGrace
+	// The shell reports its final directory to cwdPath, which must exist to be bound into a
+	// sandbox.
+	if err := os.WriteFile(cwdPath, nil, 0o600); err != nil {
+		out.Close()
+		os.Remove(outPath)
+		return tool.Result{}, fmt.Errorf("creating the directory report file: %w", err)
+	}
+	finish, err := s.confine(pc, in, cmd, []string{rc}, []string{cwdPath})
+	if err != nil {
+		out.Close()
+		os.Remove(outPath)
+		return tool.Result{}, err
+	}
 	start := time.Now()
 	err = cmd.Start()
 	out.Close() // the command has its own descriptor
 	if err != nil {
 		os.Remove(outPath)
+		if finish != nil {
+			finish("") // releases what the sandbox set up for the command
+		}
 		return tool.Result{}, fmt.Errorf("starting %s: %w", s.opts.Shell, err)
 	}
 	pgid := cmd.Process.Pid
@@ -350,6 +369,15 @@ func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, 
 	}
 	if clampNote != "" {
 		text = joinLines(text, clampNote)
+	}
+	if finish != nil {
+		failed := ""
+		if isError {
+			failed = f.text
+		}
+		if note := violationNote(finish(failed)); note != "" {
+			text = joinLines(text, note)
+		}
 	}
 	return tool.Result{Content: []tool.Content{tool.Text(text)}, IsError: isError, Output: o}, nil
 }

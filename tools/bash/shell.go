@@ -55,6 +55,9 @@ type Options struct {
 	// only read-only inside the working directories). Without it a command counts as
 	// read-only only once a call or permission check has shown the Shell a context.
 	Permissions func() *permission.Context
+	// Sandbox confines the commands the sandbox settings say run sandboxed. Without it such
+	// commands fail rather than run unconfined.
+	Sandbox Sandbox
 }
 
 // Shell is one session's shell: the working directory carried across Bash calls and the

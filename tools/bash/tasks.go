@@ -88,7 +88,7 @@ func (t *task) stop(grace time.Duration) {
 }
 
 // background starts a command as a background task.
-func (s *Shell) background(in Input, cwd, notice string) (tool.Result, error) {
+func (s *Shell) background(pc *permission.Context, in Input, cwd, notice string) (tool.Result, error) {
 	dir, _, err := s.outputDir()
 	if err != nil {
 		return tool.Result{}, err
@@ -106,17 +106,28 @@ func (s *Shell) background(in Input, cwd, notice string) (tool.Result, error) {
 	cmd.Env = s.environ()
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	finish, err := s.confine(pc, in, cmd, nil, nil)
+	if err != nil {
+		os.Remove(outPath)
+		return tool.Result{}, err
+	}
 
 	// Start under the lock so that Close either sees the task or prevents it.
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		os.Remove(outPath)
+		if finish != nil {
+			finish("")
+		}
 		return tool.Result{}, ErrClosed
 	}
 	if err := cmd.Start(); err != nil {
 		s.mu.Unlock()
 		os.Remove(outPath)
+		if finish != nil {
+			finish("")
+		}
 		return tool.Result{}, fmt.Errorf("starting %s: %w", s.opts.Shell, err)
 	}
 	t := &task{id: id, command: in.Command, description: in.Description, outPath: outPath,
@@ -128,6 +139,9 @@ func (s *Shell) background(in Input, cwd, notice string) (tool.Result, error) {
 	go func() {
 		defer s.waiters.Done()
 		_ = cmd.Wait()
+		if finish != nil {
+			reportViolations(outPath, cmd.ProcessState, finish)
+		}
 		t.finish(cmd.ProcessState)
 	}()
 	text := fmt.Sprintf("Command running in background with ID: %s. Output is being written to: %s", id, outPath)
@@ -335,4 +349,25 @@ func (s *Shell) stoppable(in TaskStopInput) (*task, error) {
 		return nil, fmt.Errorf("Task %s is not running (status: %s)", id, status)
 	}
 	return t, nil
+}
+
+// reportViolations appends what the sandbox refused a background command to its output, where
+// TaskOutput shows it.
+func reportViolations(outPath string, ps *os.ProcessState, finish func(string) []string) {
+	output := ""
+	if exitCode(ps) != 0 {
+		if b, err := os.ReadFile(outPath); err == nil {
+			output = string(b)
+		}
+	}
+	note := violationNote(finish(output))
+	if note == "" {
+		return
+	}
+	f, err := os.OpenFile(outPath, os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_, _ = f.WriteString("\n" + note + "\n")
 }

@@ -1,0 +1,108 @@
+package settings
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+func TestSandboxParseErrors(t *testing.T) {
+	cases := []struct {
+		doc       string
+		line, col int
+		msg       string
+	}{
+		{`{"sandbox": true}`, 1, 13, "sandbox must be an object, not a boolean"},
+		{"{\"sandbox\": {\n  \"enabled\": \"yes\"}}", 2, 14, "sandbox.enabled must be true or false, not a string"},
+		{`{"sandbox": {"autoAllowBashIfSandboxed": 1}}`, 1, 42, "sandbox.autoAllowBashIfSandboxed must be true or false"},
+		{`{"sandbox": {"excludedCommands": "docker"}}`, 1, 34, "sandbox.excludedCommands must be an array of strings"},
+		{`{"sandbox": {"excludedCommands": ["  "]}}`, 1, 35, "an empty command pattern"},
+		{`{"sandbox": {"network": []}}`, 1, 25, "sandbox.network must be an object"},
+		{"{\"sandbox\": {\"network\": {\n\"allowedDomains\": [\"ok.com\", \"https://x.com\"]}}}", 2, 30, `sandbox.network.allowedDomains entry "https://x.com": a domain is a host name alone`},
+		{`{"sandbox": {"network": {"allowedDomains": ["a.*.com"]}}}`, 1, 45, `"*" is only allowed as a leading "*."`},
+		{`{"sandbox": {"network": {"allowedDomains": ["*.com"]}}}`, 1, 45, `needs a domain with at least one dot`},
+		{`{"sandbox": {"network": {"allowedDomains": [7]}}}`, 1, 45, "sandbox.network.allowedDomains entry 7 is not a string"},
+		{`{"sandbox": {"network": {"allowLocalBinding": "true"}}}`, 1, 47, "sandbox.network.allowLocalBinding must be true or false"},
+		{`{"sandbox": {"filesystem": {"denyRead": ["~/.ssh/*"]}}}`, 1, 42, "glob patterns are not supported"},
+		{`{"sandbox": {"filesystem": {"allowWrite": [null]}}}`, 1, 44, "is not a string"},
+		{`{"sandbox": {"filesystem": {"denyWrite": ""}}}`, 1, 42, "sandbox.filesystem.denyWrite must be an array of strings"},
+	}
+	for _, c := range cases {
+		t.Run(c.msg, func(t *testing.T) {
+			_, _, _, err := parseSettings("s.json", []byte(c.doc))
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("err = %v, want a *ParseError", err)
+			}
+			if pe.Line != c.line || pe.Col != c.col || !strings.Contains(pe.Msg, c.msg) {
+				t.Errorf("got %s, want s.json:%d:%d: …%s…", pe, c.line, c.col, c.msg)
+			}
+		})
+	}
+}
+
+func TestSandboxMerge(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "user", `{"sandbox": {"enabled": true, "network": {"allowedDomains": ["github.com"]}, "filesystem": {"denyRead": ["~/.ssh"], "allowWrite": ["//opt/cache"]}}}`)
+	e.write(t, "project", `{"sandbox": {"autoAllowBashIfSandboxed": true, "excludedCommands": ["docker:*"], "network": {"allowedDomains": ["*.npmjs.org"]}, "filesystem": {"denyRead": ["/secrets"], "denyWrite": ["./build/release"]}}}`)
+	e.write(t, "local", `{"sandbox": {"enabled": false, "allowUnsandboxedCommands": true}}`)
+	l := e.load(t)
+
+	sb, warns := l.Sandbox(true)
+	if len(warns) != 0 {
+		t.Errorf("warnings: %v", warningStrings(warns))
+	}
+	want := permission.SandboxPolicy{Enabled: false, AutoAllowBash: true, AllowUnsandboxed: true, ExcludedCommands: []string{"docker:*"}}
+	if sb.Policy.Enabled != want.Enabled || sb.Policy.AutoAllowBash != want.AutoAllowBash || sb.Policy.AllowUnsandboxed != want.AllowUnsandboxed || !slices.Equal(sb.Policy.ExcludedCommands, want.ExcludedCommands) {
+		t.Errorf("policy %+v, want %+v (local's enabled:false wins over user's true)", sb.Policy, want)
+	}
+	var domains, reads []string
+	for _, d := range sb.AllowedDomains {
+		domains = append(domains, d.Value)
+	}
+	for _, d := range sb.DenyRead {
+		reads = append(reads, d.Path)
+	}
+	if !slices.Equal(domains, []string{"github.com", "*.npmjs.org"}) {
+		t.Errorf("domains %v", domains)
+	}
+	o := e.opts
+	if !slices.Equal(reads, []string{filepath.Join(o.Home, ".ssh"), filepath.Join(o.Cwd, "secrets")}) {
+		t.Errorf("denyRead resolved to %v", reads)
+	}
+	if sb.AllowWrite[0].Path != "/opt/cache" || sb.DenyWrite[0].Path != filepath.Join(o.Cwd, "build", "release") {
+		t.Errorf("allowWrite %v denyWrite %v", sb.AllowWrite, sb.DenyWrite)
+	}
+	if !strings.HasSuffix(sb.AllowWrite[0].Origin, "settings.json:1:132") {
+		t.Errorf("origin %q", sb.AllowWrite[0].Origin)
+	}
+
+	// The policy reaches the permission context.
+	pc, _ := e.context(t, Flags{Trusted: true})
+	if got := pc.Sandbox(); got.AutoAllowBash != true || got.Enabled {
+		t.Errorf("context policy %+v", got)
+	}
+}
+
+func TestSandboxUntrustedProjectOnlyTightens(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "project", `{"sandbox": {"enabled": true, "autoAllowBashIfSandboxed": true, "allowUnsandboxedCommands": true, "excludedCommands": ["curl:*"],
+		"network": {"allowedDomains": ["evil.example"], "allowLocalBinding": true}, "filesystem": {"allowWrite": ["//etc"], "denyRead": ["./.env"], "denyWrite": ["./ci"]}}}`)
+	sb, warns := e.load(t).Sandbox(false)
+	if !sb.Policy.Enabled {
+		t.Error("an untrusted project may enable the sandbox")
+	}
+	if sb.Policy.AutoAllowBash || sb.Policy.AllowUnsandboxed || len(sb.Policy.ExcludedCommands) > 0 || sb.AllowLocalBinding || len(sb.AllowedDomains) > 0 || len(sb.AllowWrite) > 0 {
+		t.Errorf("an untrusted project loosened the sandbox: %+v", sb)
+	}
+	if len(sb.DenyRead) != 1 || len(sb.DenyWrite) != 1 {
+		t.Errorf("tightening entries dropped: %+v", sb)
+	}
+	if len(warns) != 6 || !hasWarning(warns, "sandbox.autoAllowBashIfSandboxed was ignored", "not trusted") {
+		t.Errorf("warnings: %v", warningStrings(warns))
+	}
+}
