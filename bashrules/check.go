@@ -17,7 +17,7 @@ import (
 func Check(ctx context.Context, pc *permission.Context, command string) permission.Decision {
 	idx := indexesFor(pc)
 	k := &checker{ctx: ctx, pc: pc, command: command, tracing: permission.Tracing(ctx),
-		deny: idx.deny, ask: idx.ask, allow: idx.allow,
+		deny: idx.deny, ask: idx.ask, allow: idx.allow, idx: idx, denyAsk: idx.denyAsk,
 		results: map[*Command]result{}}
 	k.readRules = len(pc.ContentRules(permission.Deny, "Read")) > 0 || len(pc.ContentRules(permission.Ask, "Read")) > 0
 	d := k.run()
@@ -34,6 +34,10 @@ type checker struct {
 	ask       *ruleSet
 	allow     *ruleSet
 	readRules bool
+	idx       *bashIndexes
+	// denyAsk reports that some Bash deny or ask rule exists: what the analysis cannot see is
+	// then a safety ask, which neither bypass mode nor a tool-wide allow overrides.
+	denyAsk bool
 
 	a        *Analysis
 	orig     *permission.Context // the session's context with the original working directory

@@ -36,57 +36,32 @@ func (k *checker) eval(c *Command) result {
 	return r
 }
 
+// evalCommand decides one command in the stages the package doc names: deny and ask rules,
+// the children, the effects (paths, directory changes, executing options, names the analysis
+// cannot see), exact allow rules, prefix and wildcard allow rules, the read-only set, and
+// acceptEdits. An effect that asks is never settled by an allow rule: a rule allows the
+// command, not what the analysis found it does.
 func (k *checker) evalCommand(c *Command) result {
 	cands := candidates(c)
-	if r := k.deny.match(cands.deny, true); r != nil {
-		return k.ruleResult(vDeny, r, c.Text)
+	if r, ok := k.stageRules(c, cands); ok {
+		return r
 	}
-	if r := k.ask.match(cands.deny, true); r != nil {
-		return k.ruleResult(vAskRule, r, c.Text)
-	}
-	kids := k.children[c]
 	if c.Speculative {
-		worst := allowed
-		for _, ch := range kids {
-			if r := k.eval(ch); r.v == vDeny || r.v == vAskRule {
-				worst = worse(worst, r)
-			}
-		}
-		return worst
+		return k.stageSpeculative(c)
 	}
-	worst := allowed
-	kidsAllowed, realKids := true, 0
-	var kidSuggest []string
-	kidUnsure := allowed
-	for _, ch := range kids {
-		r := k.eval(ch)
-		if ch.Speculative {
-			if r.v == vDeny || r.v == vAskRule {
-				if strings.HasSuffix(ch.Via, " code") {
-					why := fmt.Sprintf("inline code of %s holds %q, which a %s rule covers", firstWord(c), ch.Text, map[verdict]string{vDeny: "deny", vAskRule: "ask"}[r.v])
-					r = result{v: vSafety, d: askDecision("This command needs approval: "+why+".", permission.ReasonSafetyCheck, why)}
-				}
-				worst = worse(worst, r)
-			}
-			continue
-		}
-		realKids++
-		if r.v != vAllow {
-			kidsAllowed = false
-			kidSuggest = append(kidSuggest, r.suggest...)
-			if r.v == vUnsure && kidUnsure.v == vAllow {
-				kidUnsure = r
-			}
-		}
-		if r.v >= vAsk {
-			worst = worse(worst, r)
-		}
-	}
+	kr := k.stageChildren(c)
+	worst := kr.worst
 	po := k.paths(c)
 	worst = worse(worst, po.res)
 	cdRes, isCd := k.cd.each[c]
 	if isCd {
 		worst = worse(worst, cdRes)
+	}
+	worst = worse(worst, k.stageEffects(c))
+	if len(po.issues) > 0 {
+		// What a path option runs or reads (curl -O, ssh -o ProxyCommand, sed -f) is an effect
+		// the analysis cannot follow: no allow rule settles it.
+		worst = worse(worst, k.execAsk(c, po.issues[0]))
 	}
 	if worst.v >= vAsk {
 		return worst
@@ -95,29 +70,25 @@ func (k *checker) evalCommand(c *Command) result {
 	if len(c.Argv) > 0 {
 		name, trusted = commandName(c.Argv[0])
 	}
-	if r := k.allow.match(cands.allowExact, false); r != nil {
-		return k.ruleResult(vAllow, r, c.Text)
-	}
-	known := fullyKnown(c)
-	if known {
-		if r := k.allow.match(cands.allowLoose, true); r != nil && single(cands, r) {
-			return k.ruleResult(vAllow, r, c.Text)
-		}
-	}
+	// The analysis's own findings about this command; c is never modified.
+	issues := c.Issues
 	if issue := subscriptIssue(name, c); issue != "" {
-		c.Issues = append(c.Issues, issue)
+		issues = append(slices.Clip(issues), issue)
 	}
-	if c.Transparent && realKids > 0 && len(c.Issues) == 0 && safeAssigns(c.Assigns) {
-		if kidsAllowed {
+	if r, ok := k.stageAllowRules(c, cands, issues); ok {
+		return r
+	}
+	if c.Transparent && kr.real > 0 && len(issues) == 0 && safeAssigns(c.Assigns) {
+		if kr.allowed {
 			return result{v: vAllow, d: allowDecision(permission.ReasonOther, "every command "+name+" runs is allowed")}
 		}
-		if kidUnsure.v != vAllow {
-			return kidUnsure
+		if kr.unsure.v != vAllow {
+			return kr.unsure
 		}
-		return result{v: vNeeds, suggest: kidSuggest}
+		return result{v: vNeeds, suggest: kr.suggest}
 	}
-	if len(c.Issues) > 0 {
-		return k.unsure(c.Issues[0])
+	if len(issues) > 0 {
+		return k.unsure(issues[0])
 	}
 	switch c.Kind {
 	case KindFuncCall:
@@ -133,15 +104,10 @@ func (k *checker) evalCommand(c *Command) result {
 	if isCd {
 		return cdRes
 	}
+	known := fullyKnown(c, issues)
 	safeEnv := safeAssigns(c.Assigns)
-	if known && trusted && safeEnv && len(po.issues) == 0 && !po.writes && !c.OtherDir && !k.bareGit(name, c) {
-		if ro, ok := readOnlyFor(name); ok {
-			if why := ro(c.Argv[1:]); why == "" {
-				return result{v: vAllow, d: allowDecision(permission.ReasonOther, name+" only reads")}
-			} else {
-				k.note("bash: not read-only", "", c.Text+": "+why)
-			}
-		}
+	if r, ok := k.stageReadOnly(c, name, known, trusted, safeEnv, po); ok {
+		return r
 	}
 	if k.pc.Mode() == permission.ModeAcceptEdits && known && trusted && safeEnv && len(po.issues) == 0 && !po.needGrant && acceptEditsCommands[name] {
 		if (name == "mv" || name == "cp") && hasFlags(c.Argv[1:]) {
@@ -153,10 +119,121 @@ func (k *checker) evalCommand(c *Command) result {
 	if len(po.issues) > 0 {
 		return k.unsure(po.issues[0])
 	}
-	if !known {
+	if !known && !quietExpansions(c, name, trusted) {
 		return k.unsure(opaqueWhy(c))
 	}
 	return result{v: vNeeds, suggest: suggestion(c)}
+}
+
+// stageRules matches deny and ask rules against every form of the command: through its
+// assignments and wrappers, by base name, with its options normalised.
+func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
+	if r := k.deny.match(cands.deny, true); r != nil {
+		return k.ruleResult(vDeny, r, c.Text), true
+	}
+	if r := k.normDeny(c); r != nil {
+		return k.ruleResult(vDeny, r, c.Text+" (options normalised)"), true
+	}
+	if r := k.ask.match(cands.deny, true); r != nil {
+		return k.ruleResult(vAskRule, r, c.Text), true
+	}
+	if r := k.normAsk(c); r != nil {
+		return k.ruleResult(vAskRule, r, c.Text+" (options normalised)"), true
+	}
+	return result{}, false
+}
+
+// stageSpeculative decides a guessed command: only deny and ask rules of its own children count.
+func (k *checker) stageSpeculative(c *Command) result {
+	worst := allowed
+	for _, ch := range k.children[c] {
+		if r := k.eval(ch); r.v == vDeny || r.v == vAskRule {
+			worst = worse(worst, r)
+		}
+	}
+	return worst
+}
+
+// kidsResult is what a command's children need.
+type kidsResult struct {
+	worst   result // their asks and denials, which the parent inherits
+	allowed bool   // every real child is allowed
+	real    int
+	suggest []string
+	unsure  result // the first child the analysis could not see
+}
+
+// stageChildren decides the commands this one runs, each as if it stood alone.
+func (k *checker) stageChildren(c *Command) kidsResult {
+	kr := kidsResult{worst: allowed, allowed: true, unsure: allowed}
+	for _, ch := range k.children[c] {
+		r := k.eval(ch)
+		if ch.Speculative {
+			if r.v == vDeny || r.v == vAskRule {
+				if strings.HasSuffix(ch.Via, " code") {
+					why := fmt.Sprintf("inline code of %s holds %q, which a %s rule covers", firstWord(c), ch.Text, map[verdict]string{vDeny: "deny", vAskRule: "ask"}[r.v])
+					r = result{v: vSafety, d: askDecision("This command needs approval: "+why+".", permission.ReasonSafetyCheck, why)}
+				}
+				kr.worst = worse(kr.worst, r)
+			}
+			continue
+		}
+		kr.real++
+		if r.v != vAllow {
+			kr.allowed = false
+			kr.suggest = append(kr.suggest, r.suggest...)
+			if r.v == vUnsure && kr.unsure.v == vAllow {
+				kr.unsure = r
+			}
+		}
+		if r.v >= vAsk {
+			kr.worst = worse(kr.worst, r)
+		}
+	}
+	return kr
+}
+
+// stageAllowRules tries exact allow rules, then prefix and wildcard ones (only for a command
+// whose every word is known). A prefix or wildcard rule does not apply when a later word
+// starts a command that a deny or ask rule names (Bash(devbox run *) with Bash(rm *) denied
+// does not allow devbox run rm -f x).
+func (k *checker) stageAllowRules(c *Command, cands candSet, issues []string) (result, bool) {
+	if r := k.allow.match(cands.allowExact, false); r != nil {
+		return k.ruleResult(vAllow, r, c.Text), true
+	}
+	if !fullyKnown(c, issues) {
+		return result{}, false
+	}
+	r := k.allow.match(cands.allowLoose, true)
+	if r == nil || !single(cands, r) {
+		return result{}, false
+	}
+	if hit, ok := k.laterCommandRule(c); ok {
+		return hit, true
+	}
+	return k.ruleResult(vAllow, r, c.Text), true
+}
+
+// stageReadOnly allows a command of the read-only set whose options keep it read-only.
+func (k *checker) stageReadOnly(c *Command, name string, known, trusted, safeEnv bool, po pathOutcome) (result, bool) {
+	if !trusted || !safeEnv || len(po.issues) > 0 || po.writes || c.OtherDir {
+		return result{}, false
+	}
+	if !known && !quietExpansions(c, name, trusted) && !readOnlyXargsChild(c) {
+		return result{}, false
+	}
+	if k.bareGit(name, c) {
+		return result{}, false
+	}
+	ro, ok := readOnlyFor(name)
+	if !ok {
+		return result{}, false
+	}
+	if why := ro(c.Argv[1:]); why != "" {
+		k.note("bash: not read-only", "", c.Text+": "+why)
+		return result{}, false
+	}
+	return result{v: vAllow, d: allowDecision(permission.ReasonOther, name+" only reads")}, true
 }
 
 // opaqueWhy says which word of a command is not known.
@@ -207,8 +284,8 @@ func hasFlags(args []Word) bool {
 
 // fullyKnown reports whether every word of a command is known, so that prefix and wildcard
 // rules and the read-only set may judge it.
-func fullyKnown(c *Command) bool {
-	if c.Argv == nil || c.ExtraArgs || len(c.Issues) > 0 {
+func fullyKnown(c *Command, issues []string) bool {
+	if c.Argv == nil || c.ExtraArgs || len(issues) > 0 {
 		return false
 	}
 	for _, w := range c.Argv {
@@ -399,7 +476,7 @@ func single(cs candSet, r *permission.Rule) bool {
 				top = append(top, c)
 			}
 		}
-		if len(top) == 1 && (top[0].Kind == KindCall || top[0].Kind == KindDecl) && fullyKnown(top[0]) {
+		if len(top) == 1 && (top[0].Kind == KindCall || top[0].Kind == KindDecl) && fullyKnown(top[0], top[0].Issues) {
 			return true
 		}
 	}

@@ -326,7 +326,7 @@ func sedInPlace(args []Word) bool {
 		if v == "--" {
 			return false
 		}
-		if strings.HasPrefix(v, "--in-place") || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 'i') && !strings.ContainsAny(v[1:strings.IndexByte(v, 'i')], "efl")) {
+		if strings.HasPrefix(v, "--in-place") || longPrefix(v, "--in-place") || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 'i') && !strings.ContainsAny(v[1:strings.IndexByte(v, 'i')], "efl")) {
 			return true
 		}
 	}
@@ -341,7 +341,7 @@ func sedScripts(args []Word) (scripts, files []Word, fromFile []Word) {
 		if a.Known && strings.HasPrefix(a.Value, "-i") && !strings.HasPrefix(a.Value, "--") {
 			continue
 		}
-		if a.Known && strings.HasPrefix(a.Value, "--in-place") {
+		if a.Known && (strings.HasPrefix(a.Value, "--in-place") || longPrefix(a.Value, "--in-place")) {
 			continue
 		}
 		clean = append(clean, a)

@@ -36,7 +36,7 @@ func forbid(names ...string) roFunc {
 				continue
 			}
 			for _, n := range names {
-				if v == n || (strings.HasSuffix(n, "=") && strings.HasPrefix(v, n)) || (strings.HasPrefix(n, "--") && strings.HasPrefix(v, n+"=")) {
+				if v == n || (strings.HasSuffix(n, "=") && strings.HasPrefix(v, n)) || (strings.HasPrefix(n, "--") && (strings.HasPrefix(v, n+"=") || longPrefix(v, n))) {
 					return "option " + v + " is not read-only"
 				}
 				// -n inside a cluster of short options, such as -ri.
@@ -204,7 +204,7 @@ func dateRO(args []Word) string {
 	for _, a := range args {
 		v := a.Value
 		switch {
-		case v == "-s" || strings.HasPrefix(v, "--set"):
+		case v == "-s" || strings.HasPrefix(v, "--set") || longPrefix(v, "--set"):
 			return "date --set changes the clock"
 		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 's') && clusterOnly(v):
 			return "date -s changes the clock"
@@ -590,7 +590,7 @@ func readOnlyCommand(pc *permission.Context, c *Command, kids map[*Command][]*Co
 		}
 		return n > 0 && len(c.Issues) == 0
 	}
-	if !fullyKnown(c) || !safeAssigns(c.Assigns) || c.OtherDir {
+	if !fullyKnown(c, c.Issues) || !safeAssigns(c.Assigns) || c.OtherDir {
 		return false
 	}
 	name, trusted := commandName(c.Argv[0])

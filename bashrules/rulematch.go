@@ -272,16 +272,23 @@ func (rs *ruleSet) match(cands []string, loose bool) *permission.Rule {
 // bashIndexes are the Bash rules of a permission context, indexed once per context.
 type bashIndexes struct {
 	deny, ask, allow *ruleSet
+	// normDeny and normAsk are the deny and ask rules in normal form, by command name.
+	normDeny, normAsk map[string][]normRule
+	denyAsk           bool
 }
 
 type indexKey struct{}
 
 func indexesFor(pc *permission.Context) *bashIndexes {
 	return pc.Memo(indexKey{}, func() any {
+		deny, ask := pc.ContentRules(permission.Deny, "Bash"), pc.ContentRules(permission.Ask, "Bash")
 		return &bashIndexes{
-			deny:  newRuleSet(pc.ContentRules(permission.Deny, "Bash")),
-			ask:   newRuleSet(pc.ContentRules(permission.Ask, "Bash")),
-			allow: newRuleSet(pc.ContentRules(permission.Allow, "Bash")),
+			deny:     newRuleSet(deny),
+			ask:      newRuleSet(ask),
+			allow:    newRuleSet(pc.ContentRules(permission.Allow, "Bash")),
+			normDeny: normRules(deny),
+			normAsk:  normRules(ask),
+			denyAsk:  len(deny)+len(ask) > 0,
 		}
 	}).(*bashIndexes)
 }

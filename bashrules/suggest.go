@@ -19,7 +19,7 @@ var noSuggest = map[string]bool{"sh": true, "bash": true, "zsh": true, "fish": t
 // word looks like a subcommand, the command name alone for a bare command, else the exact
 // command.
 func suggestion(c *Command) []string {
-	if c.Kind != KindCall || !fullyKnown(c) || len(c.Argv) == 0 {
+	if c.Kind != KindCall || !fullyKnown(c, c.Issues) || len(c.Argv) == 0 {
 		return nil
 	}
 	name, _ := commandName(c.Argv[0])

@@ -530,6 +530,13 @@ func (w *walker) unwrap(c *Command, sc scope) {
 			w.wrapped(c, name, args, sc, trusted)
 			return
 		}
+		if rest, script, ok := launched(name, args); ok {
+			if script != nil && script.Known {
+				w.script(c, script.Value, name, sc, true, false)
+			}
+			w.speculate(c, name, rest, sc)
+			return
+		}
 		if flags, ok := interpreterFlags(name); ok {
 			w.inlineCode(c, name, flags, args, sc)
 		}
@@ -652,6 +659,11 @@ func (w *walker) wrapped(c *Command, name string, args []Word, sc scope, trusted
 	}
 	if name == "xargs" {
 		w.xargs(c, args, sc)
+		// xargs appending its input as operands runs its command and nothing else: allowed
+		// when that command is (with the input's words as unknown operands).
+		if _, replace, ok := xargsReplace(args); ok && replace == "" && len(c.Issues) == 0 {
+			c.Transparent = trusted
+		}
 		return
 	}
 	if !ok {
@@ -897,4 +909,53 @@ func (w *walker) gitConfigCommands(c *Command, args []Word, sc scope) {
 			}
 		}
 	}
+}
+
+// launchers are tools whose subcommand runs another command given as its arguments (npx
+// prettier, devbox run make, uv run pytest). Their options are too many and change too often to
+// follow, so the command they run is guessed at every later word, for deny and ask rules only:
+// allowing still needs a rule for the launcher itself.
+var launchers = map[string][]string{
+	"npx": {""}, "bunx": {""}, "uvx": {""}, "pnpx": {""}, "dotenv": {""}, "dotenvx": {"run"},
+	"devbox": {"run"}, "pnpm": {"dlx", "exec"}, "yarn": {"dlx", "exec"}, "bun": {"x", "run"}, "npm": {"exec", "x"},
+	"pipx": {"run"}, "uv": {"run"}, "poetry": {"run"}, "pdm": {"run"}, "rye": {"run"}, "hatch": {"run"}, "pixi": {"run", "exec"},
+	"conda": {"run"}, "mamba": {"run"}, "micromamba": {"run"}, "mise": {"exec", "x"}, "rtx": {"exec", "x"}, "asdf": {"exec"},
+	"direnv": {"exec"}, "nix": {"shell", "develop", "run"}, "nix-shell": {""}, "op": {"run"}, "doppler": {"run"},
+	"aws-vault": {"exec"}, "sops": {"exec-env", "exec-file"}, "bundle": {"exec"}, "cargo": {"run"}, "go": {"run"},
+	"dotnet": {"run"}, "stack": {"exec"}, "cabal": {"exec"}, "opam": {"exec"}, "rbenv": {"exec"}, "pyenv": {"exec"},
+	"nodenv": {"exec"}, "volta": {"run"}, "fnm": {"exec"}, "nvm": {"exec", "run"}, "scl": {"enable"}, "toolbox": {"run"},
+	"distrobox": {"enter"}, "docker": {"exec", "run"}, "podman": {"exec", "run"}, "kubectl": {"exec"},
+}
+
+// launched returns the words after a launcher's subcommand, and the script of nix-shell --run
+// or --command.
+func launched(name string, args []Word) (rest []Word, script *Word, ok bool) {
+	subs, ok := launchers[name]
+	if !ok {
+		return nil, nil, false
+	}
+	if name == "nix-shell" || name == "nix" {
+		for i, a := range args {
+			if a.Known && (a.Value == "--run" || a.Value == "--command" || a.Value == "-c") && i+1 < len(args) {
+				s := args[i+1]
+				script = &s
+			}
+		}
+	}
+	if subs[0] == "" {
+		return args, script, true
+	}
+	for i, a := range args {
+		if !a.Known {
+			return nil, script, script != nil
+		}
+		if strings.HasPrefix(a.Value, "-") {
+			continue
+		}
+		if contains(subs, a.Value) {
+			return args[i+1:], script, true
+		}
+		break
+	}
+	return nil, script, script != nil
 }
