@@ -73,7 +73,7 @@ var flagTables = map[string]flagTable{
 			"verbose": "verbose", "preserve": "preserve", "link": "link", "symbolic-link": "symbolic-link", "update": "update", "target-directory": "target-directory"},
 		values: []string{"target-directory"}},
 	"mv": {short: map[byte]string{'f': "force", 'i': "interactive", 'n': "no-clobber", 'v': "verbose", 'u': "update", 't': "target-directory"},
-		long: map[string]string{"force": "force", "interactive": "interactive", "no-clobber": "no-clobber", "verbose": "verbose", "update": "update", "target-directory": "target-directory"},
+		long:   map[string]string{"force": "force", "interactive": "interactive", "no-clobber": "no-clobber", "verbose": "verbose", "update": "update", "target-directory": "target-directory"},
 		values: []string{"target-directory"}},
 	"docker": {long: map[string]string{"host": "host", "context": "context", "config": "config", "log-level": "log-level", "tls": "tls"},
 		short: map[byte]string{'H': "host", 'c': "context", 'l': "log-level", 'D': "debug"}, values: []string{"host", "context", "config", "log-level"}},
