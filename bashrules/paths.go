@@ -70,6 +70,17 @@ func readers(spec optSpec, tree ...string) pathFunc {
 	}
 }
 
+// baseNPaths reads base64's operands and the file of BSD base64's --input (-i is GNU's
+// --ignore-garbage, so only the long form is taken as a path).
+func baseNPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "w", long: []string{"wrap", "input", "output"}})
+	var r pathsResult
+	r.add(accRead, optVals(opts, "--input")...)
+	r.add(accWrite, optVals(opts, "--output")...)
+	r.add(accRead, dropStdin(ops)...)
+	return r
+}
+
 // noPaths is for commands whose arguments are not files.
 func noPaths([]Word) pathsResult { return pathsResult{} }
 
@@ -124,8 +135,8 @@ var pathSpecs = map[string]pathFunc{
 	"diff":     diffPaths,
 	"tsort":    readers(optSpec{}),
 	"pr":       readers(optSpec{value: "hwloNsSeiW", long: []string{"header", "width", "length", "first-line-number", "sep-string", "separator", "page-width"}}),
-	"base64":   readers(optSpec{value: "w", long: []string{"wrap"}}),
-	"base32":   readers(optSpec{value: "w", long: []string{"wrap"}}),
+	"base64":   baseNPaths,
+	"base32":   baseNPaths,
 	"md5sum":   sumPaths, "sha1sum": sumPaths, "sha224sum": sumPaths, "sha256sum": sumPaths, "sha384sum": sumPaths,
 	"sha512sum": sumPaths, "b2sum": sumPaths, "cksum": sumPaths, "sum": sumPaths, "shasum": sumPaths,
 	"file":     filePaths,
@@ -820,6 +831,10 @@ func curlPaths(args []Word) pathsResult {
 			}
 		case "--output-dir":
 			r.add(accWrite, o.val)
+		case "-H", "--header", "--proxy-header":
+			if o.val.Known && strings.HasPrefix(o.val.Value, "@") {
+				at(o.val, "")
+			}
 		case "-b", "--cookie":
 			if o.val.Known && !strings.Contains(o.val.Value, "=") {
 				r.add(accRead, o.val)
