@@ -15,14 +15,16 @@ import (
 // may bypass; Ask for paths outside the working directories and for what the analysis cannot
 // see; Passthrough when nothing allows some part; Allow only when every part is allowed.
 func Check(ctx context.Context, pc *permission.Context, command string) permission.Decision {
+	return newChecker(ctx, pc, command).run()
+}
+
+func newChecker(ctx context.Context, pc *permission.Context, command string) *checker {
 	idx := indexesFor(pc)
 	k := &checker{ctx: ctx, pc: pc, command: command, tracing: permission.Tracing(ctx),
 		deny: idx.deny, ask: idx.ask, allow: idx.allow, idx: idx, denyAsk: idx.denyAsk,
 		results: map[*Command]result{}}
 	k.readRules = len(pc.ContentRules(permission.Deny, "Read")) > 0 || len(pc.ContentRules(permission.Ask, "Read")) > 0
-	d := k.run()
-	k.note("bash: decision", d.Behavior.String(), reasonText(d))
-	return d
+	return k
 }
 
 type checker struct {
@@ -44,6 +46,11 @@ type checker struct {
 	children map[*Command][]*Command
 	results  map[*Command]result
 	cd       *cdState
+
+	// effects, when Explain asked for them, collects each command's effects; cur is the
+	// command being decided (nil for redirections).
+	effects map[*Command][]Effect
+	cur     *Command
 }
 
 func (k *checker) note(name, outcome, detail string) {
@@ -59,6 +66,12 @@ func (k *checker) noteRule(name, outcome, detail string, r *permission.Rule) {
 }
 
 func (k *checker) run() permission.Decision {
+	d := k.decide()
+	k.note("bash: decision", d.Behavior.String(), reasonText(d))
+	return d
+}
+
+func (k *checker) decide() permission.Decision {
 	trimmed := strings.TrimSpace(k.command)
 	k.note("bash: command", "", trimmed)
 	// Rules on the whole string apply before anything else, so that even a command that does

@@ -51,6 +51,7 @@ func (k *checker) stageEffects(c *Command) result {
 	}
 	name, _ := commandName(w0)
 	args := c.Argv[1:]
+	k.networkEffect(c, name)
 	if why := nameChanger(name, args); why != "" {
 		worst = worse(worst, k.hidden(c, why))
 	}
@@ -62,6 +63,13 @@ func (k *checker) stageEffects(c *Command) result {
 
 // hidden is the answer for a command whose real program the analysis cannot see.
 func (k *checker) hidden(c *Command, why string) result {
+	defer func() {
+		v := vUnsure
+		if k.denyAsk {
+			v = vSafety
+		}
+		k.effect("exec", why, "command names", v)
+	}()
 	if k.denyAsk {
 		msg := fmt.Sprintf("This command needs approval: %s, so your deny and ask rules cannot be checked against it.", why)
 		k.note("bash: effect", "ask (safety check)", c.Text+": "+why)
@@ -74,6 +82,13 @@ func (k *checker) hidden(c *Command, why string) result {
 // execAsk is the answer for an option that runs or writes what the analysis does not follow:
 // an allow rule for the command does not cover it.
 func (k *checker) execAsk(c *Command, why string) result {
+	defer func() {
+		v := vAsk
+		if k.denyAsk {
+			v = vSafety
+		}
+		k.effect("exec", why, "exec-family check", v)
+	}()
 	if k.denyAsk {
 		msg := fmt.Sprintf("This command needs approval: %s; allow rules do not cover it, and what it runs cannot be checked against your deny and ask rules.", why)
 		k.note("bash: effect", "ask (safety check)", c.Text+": "+why)

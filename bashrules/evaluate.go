@@ -16,8 +16,16 @@ func (k *checker) eval(c *Command) result {
 	if r, ok := k.results[c]; ok {
 		return r
 	}
+	prev := k.cur
+	k.cur = c
 	r := k.evalCommand(c)
+	k.cur = prev
 	k.results[c] = r
+	if k.effects != nil && c.Parent != nil && (!c.Speculative || r.v == vDeny || r.v == vAskRule) {
+		k.cur = c.Parent
+		k.effect("runs", c.Text, "the rules, as if it stood alone", r.v)
+		k.cur = prev
+	}
 	if k.tracing {
 		detail := c.Text
 		if c.Via != "" {

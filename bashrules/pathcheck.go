@@ -36,6 +36,9 @@ func (k *checker) redirect(rd *Redirect) (result, bool) {
 		return allowed, false
 	}
 	worst := allowed
+	prev := k.cur
+	k.cur = nil
+	defer func() { k.cur = prev }()
 	for _, pc := range k.cwds(rd.where) {
 		o := k.use(pc, nil, pathUse{w: rd.Target, acc: acc}, "redirect")
 		worst = worse(worst, o.res)
@@ -272,6 +275,17 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 	var out pathOutcome
 	for _, rc := range k.ruleContexts(pc) {
 		out.merge(k.checkAbs(rc, c, u, w, abs))
+	}
+	if k.effects != nil {
+		check := "Read check"
+		if isWrite(u.acc) {
+			check = "Edit check"
+		}
+		v := out.res.v
+		if v == vAllow && out.needGrant {
+			v = vNeeds
+		}
+		k.effect(u.acc.String(), abs, check, v)
 	}
 	return out
 }
