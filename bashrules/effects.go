@@ -58,7 +58,51 @@ func (k *checker) stageEffects(c *Command) result {
 	if why := execOption(name, args); why != "" {
 		worst = worse(worst, k.execAsk(c, why))
 	}
+	if optionHazard[name] || execOptionCommands[name] {
+		if why := k.globOption(c); why != "" {
+			worst = worse(worst, k.execAsk(c, why))
+		}
+	}
 	return worst
+}
+
+// optionHazard are commands with options that write, remove or run programs, besides those of
+// execOption: a file named like one of their options matters when a pattern expands to it.
+var optionHazard = map[string]bool{"rm": true, "cp": true, "mv": true, "ln": true, "install": true, "chmod": true,
+	"chown": true, "chgrp": true, "tee": true, "sed": true, "sort": true, "uniq": true, "tree": true, "date": true,
+	"xargs": true, "curl": true, "git": true, "touch": true, "truncate": true, "shred": true, "dd": true}
+
+// execOptionCommands are the commands execOption knows options of.
+var execOptionCommands = map[string]bool{"find": true, "rg": true, "fd": true, "fdfind": true, "git": true, "sort": true,
+	"tar": true, "gtar": true, "bsdtar": true, "rsync": true, "ssh": true, "scp": true, "sftp": true, "awk": true, "gawk": true,
+	"mawk": true, "nawk": true, "man": true, "less": true, "more": true, "env": true, "zip": true, "wget": true}
+
+// globOption says why an unquoted pattern among a command's arguments may expand to one of its
+// options: a file in the pattern's directory whose name starts with "-" matches it (find *
+// -name x beside a file named -delete).
+func (k *checker) globOption(c *Command) string {
+	for _, a := range c.Argv[1:] {
+		// Only a pattern without a slash expands to bare names; dir/* expands to dir/-x.
+		if !a.Known || !a.Glob || strings.ContainsRune(a.Value, '/') {
+			continue
+		}
+		for _, pc := range k.cwds(c.where) {
+			pattern, err := pc.ResolvePath(a.Value)
+			if err != nil {
+				return "the pattern " + a.Src + " cannot be resolved"
+			}
+			matches, err := boundedGlob(pattern, globBudget)
+			if err != nil {
+				return "the pattern " + a.Src + " cannot be expanded to check for names that look like options"
+			}
+			for _, m := range matches {
+				if b := path.Base(m); strings.HasPrefix(b, "-") {
+					return "the pattern " + a.Src + " expands to " + b + ", which the command reads as an option"
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // hidden is the answer for a command whose real program the analysis cannot see.

@@ -65,7 +65,8 @@ func (k *checker) evalCommand(c *Command) result {
 	if isCd {
 		worst = worse(worst, cdRes)
 	}
-	worst = worse(worst, k.stageEffects(c))
+	eff := k.stageEffects(c)
+	worst = worse(worst, eff)
 	if len(po.issues) > 0 {
 		// What a path option runs or reads (curl -O, ssh -o ProxyCommand, sed -f) is an effect
 		// the analysis cannot follow: no allow rule settles it.
@@ -82,6 +83,13 @@ func (k *checker) evalCommand(c *Command) result {
 	issues := c.Issues
 	if issue := subscriptIssue(name, c); issue != "" {
 		issues = append(slices.Clip(issues), issue)
+	}
+	if eff.v == vUnsure {
+		// A name the analysis cannot see: only an exact rule for this very command allows it.
+		if r := k.allow.match(cands.allowExact, false); r != nil {
+			return k.ruleResult(vAllow, r, c.Text)
+		}
+		return eff
 	}
 	if r, ok := k.stageAllowRules(c, cands, issues); ok {
 		return r

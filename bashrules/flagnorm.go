@@ -148,17 +148,29 @@ func normalize(words []string) (normForm, bool) {
 			rest = nil
 		}
 	case "npm", "pnpm", "yarn":
+		// npm's configuration options (--tag beta) may come before the command, so the command
+		// is the first word npm knows as one; failing that, the first operand.
+		at := -1
 		for i, w := range rest {
-			if !strings.HasPrefix(w, "-") {
-				sub := w
-				if name == "npm" {
-					sub = npmCommand(w)
-				}
-				global = rest[:i]
-				nf.path = name + " " + sub
-				rest = rest[i+1:]
+			if strings.HasPrefix(w, "-") {
+				continue
+			}
+			if at < 0 {
+				at = i
+			}
+			if name == "npm" && contains(npmCommands, npmCommand(w)) {
+				at = i
 				break
 			}
+		}
+		if at >= 0 {
+			sub := rest[at]
+			if name == "npm" {
+				sub = npmCommand(sub)
+			}
+			global = rest[:at]
+			nf.path = name + " " + sub
+			rest = rest[at+1:]
 		}
 	case "terraform", "tofu":
 		for i, w := range rest {

@@ -206,7 +206,7 @@ func dateRO(args []Word) string {
 		switch {
 		case v == "-s" || strings.HasPrefix(v, "--set") || longPrefix(v, "--set"):
 			return "date --set changes the clock"
-		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 's') && clusterOnly(v):
+		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && !strings.HasPrefix(v, "-I") && strings.ContainsRune(v, 's') && clusterOnly(v):
 			return "date -s changes the clock"
 		}
 	}
