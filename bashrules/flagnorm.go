@@ -440,6 +440,9 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 		if !w.Known || strings.HasPrefix(w.Value, "-") || strings.Contains(w.Value, "=") {
 			continue
 		}
+		if !k.mayName(w.Value) {
+			continue
+		}
 		rest := c.Argv[i:]
 		cands := []string{joinValues(rest, false), joinValues(rest, true)}
 		if r := k.deny.match(cands, true); r != nil {
@@ -456,4 +459,19 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 		}
 	}
 	return result{}, false
+}
+
+// mayName reports whether some deny or ask rule could match a command starting with the word:
+// a rule whose first word it is, or one whose first word is not literal.
+func (k *checker) mayName(w string) bool {
+	base := path.Base(w)
+	for _, rs := range []*ruleSet{k.deny, k.ask} {
+		if rs != nil && (len(rs.byWord[w]) > 0 || len(rs.byWord[base]) > 0 || len(rs.anyWord) > 0) {
+			return true
+		}
+		if rs != nil && (rs.exactFirst[w] || rs.exactFirst[base]) {
+			return true
+		}
+	}
+	return len(k.idx.normDeny[base]) > 0 || len(k.idx.normAsk[base]) > 0
 }

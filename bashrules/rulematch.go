@@ -149,6 +149,8 @@ type ruleSet struct {
 	// byWord holds prefix and wildcard rules whose first word is literal: every command they
 	// match starts with that word followed by a space, or is the word alone.
 	byWord map[string][]indexedRule
+	// exactFirst holds the first words of the exact rules.
+	exactFirst map[string]bool
 	// anyWord holds the rest (a wildcard or an escape in the first word): tried on every
 	// candidate.
 	anyWord []indexedRule
@@ -164,7 +166,7 @@ type indexedRule struct {
 }
 
 func newRuleSet(rules []*permission.Rule) *ruleSet {
-	rs := &ruleSet{exact: map[string][]indexedRule{}, byWord: map[string][]indexedRule{}}
+	rs := &ruleSet{exact: map[string][]indexedRule{}, byWord: map[string][]indexedRule{}, exactFirst: map[string]bool{}}
 	for i, r := range rules {
 		content := r.Value.Content
 		ir := indexedRule{r: r, pos: i, form: Form(content)}
@@ -178,6 +180,7 @@ func newRuleSet(rules []*permission.Rule) *ruleSet {
 		if ir.form == FormExact {
 			key := strings.TrimSpace(content)
 			rs.exact[key] = append(rs.exact[key], ir)
+			rs.exactFirst[leadingWord(key)] = true
 			continue
 		}
 		if w, ok := literalFirstWord(content, ir.form); ok {
