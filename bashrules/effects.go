@@ -123,23 +123,18 @@ func (k *checker) hidden(c *Command, why string) result {
 	return result{v: vUnsure, d: askDecision(fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}
 }
 
-// execAsk is the answer for an option that runs or writes what the analysis does not follow:
-// an allow rule for the command does not cover it.
+// execAsk is the answer for an option that runs or writes what the analysis does not follow
+// (the exec family). No allow rule covers it — not a rule for the command, not a tool-wide
+// Bash allow, not bypass mode — so it is a safety ask; auto mode's classifier may approve it.
 func (k *checker) execAsk(c *Command, why string) result {
-	defer func() {
-		v := vAsk
-		if k.denyAsk {
-			v = vSafety
-		}
-		k.effect("exec", why, "exec-family check", v)
-	}()
+	k.effect("exec", why, "exec-family check", vSafety)
+	k.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+	msg := fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it.", why)
 	if k.denyAsk {
-		msg := fmt.Sprintf("This command needs approval: %s; allow rules do not cover it, and what it runs cannot be checked against your deny and ask rules.", why)
-		k.note("bash: effect", "ask (safety check)", c.Text+": "+why)
-		return result{v: vSafety, d: askDecision(msg, permission.ReasonSafetyCheck, "exec-family option: "+why)}
+		msg = fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it, and what it runs cannot be checked against your deny and ask rules.", why)
 	}
-	k.note("bash: effect", "ask", c.Text+": "+why)
-	return result{v: vAsk, d: askDecision(fmt.Sprintf("This command needs approval: %s; allow rules do not cover it.", why), permission.ReasonOther, "exec-family option: "+why)}
+	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
+		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "exec-family option: " + why, ClassifierApprovable: true}}}
 }
 
 // globName resolves a command name given as a pattern (/usr/bin/r[m]) against the file system

@@ -219,7 +219,7 @@ func TestPermissionsCheckBashEffects(t *testing.T) {
 	for _, want := range []string{
 		"commands:",
 		"find . -delete: ask",
-		"exec find -delete runs commands or changes files: ask by exec-family check",
+		"exec find -delete runs commands or changes files: ask (safety check) by exec-family check",
 		"remove below " + proj + ": needs approval by Edit check",
 		"write " + proj + "/.bashrc: ask (safety check) by Edit check",
 		"network curl: allow by no check",
