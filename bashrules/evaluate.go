@@ -159,12 +159,30 @@ func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
 	return result{}, false
 }
 
-// stageSpeculative decides a guessed command: only deny and ask rules of its own children count.
+// stageSpeculative decides a guessed command: deny and ask rules of its own children count,
+// and so do the safety checks of its effects (a protected write, an exec-family option) unless
+// it was guessed from an interpreter's inline code, where it may be data.
 func (k *checker) stageSpeculative(c *Command) result {
 	worst := allowed
 	for _, ch := range k.children[c] {
-		if r := k.eval(ch); r.v == vDeny || r.v == vAskRule {
+		if r := k.eval(ch); r.v == vDeny || r.v == vAskRule || r.v == vSafety {
 			worst = worse(worst, r)
+		}
+	}
+	if strings.HasSuffix(c.Via, " code") {
+		return worst
+	}
+	po := k.paths(c)
+	if po.res.v == vSafety || po.res.v == vDeny {
+		worst = worse(worst, po.res)
+	}
+	if len(po.issues) > 0 {
+		worst = worse(worst, k.execAsk(c, po.issues[0]))
+	}
+	if c.Kind == KindCall && len(c.Argv) > 0 {
+		name, _ := commandName(c.Argv[0])
+		if why := execOption(name, c.Argv[1:]); why != "" {
+			worst = worse(worst, k.execAsk(c, why))
 		}
 	}
 	return worst
@@ -185,7 +203,7 @@ func (k *checker) stageChildren(c *Command) kidsResult {
 	for _, ch := range k.children[c] {
 		r := k.eval(ch)
 		if ch.Speculative {
-			if r.v == vDeny || r.v == vAskRule {
+			if r.v == vDeny || r.v == vAskRule || r.v == vSafety {
 				if strings.HasSuffix(ch.Via, " code") {
 					why := fmt.Sprintf("inline code of %s holds %q, which a %s rule covers", firstWord(c), ch.Text, map[verdict]string{vDeny: "deny", vAskRule: "ask"}[r.v])
 					r = result{v: vSafety, d: askDecision("This command needs approval: "+why+".", permission.ReasonSafetyCheck, why)}
