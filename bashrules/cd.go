@@ -21,6 +21,8 @@ type cdState struct {
 // findCd looks at cd, pushd and popd. One cd into the working directories is followed:
 // paths after it resolve against the new directory. Several, one outside, or one combined
 // with git or an output redirection ask.
+// It is long (over 80 lines) because each way a directory change can go wrong is one case of
+// one loop; splitting it would scatter the cases that must be read together.
 func (k *checker) findCd() {
 	st := &cdState{each: map[*Command]result{}}
 	var changes []*Command

@@ -280,6 +280,8 @@ var awkExecRE = regexp.MustCompile(`\bsystem\s*\(|[^|]\|[^|]|^\||\|$|\|&|\bgetli
 
 // execOption says which option of a command runs another program or writes where the
 // analysis does not follow (the exec family): an allow rule for the command never covers it.
+// It is one switch over the commands on purpose (longer than 80 lines): the table reads as
+// the list docs/security.md documents.
 func execOption(name string, args []Word) string {
 	switch name {
 	case "find":

@@ -94,28 +94,8 @@ func (k *checker) evalCommand(c *Command) result {
 	if r, ok := k.stageAllowRules(c, cands, issues); ok {
 		return r
 	}
-	if c.Transparent && kr.real > 0 && len(issues) == 0 && safeAssigns(c.Assigns) {
-		if kr.allowed {
-			return result{v: vAllow, d: allowDecision(permission.ReasonOther, "every command "+name+" runs is allowed")}
-		}
-		if kr.unsure.v != vAllow {
-			return kr.unsure
-		}
-		return result{v: vNeeds, suggest: kr.suggest}
-	}
-	if len(issues) > 0 {
-		return k.unsure(issues[0])
-	}
-	switch c.Kind {
-	case KindFuncCall:
-		return result{v: vAllow, d: allowDecision(permission.ReasonOther, "calls a function whose body is checked where it is defined")}
-	case KindArith, KindTest:
-		return result{v: vAllow, d: allowDecision(permission.ReasonOther, c.Kind.String()+" runs nothing")}
-	case KindAssign, KindDecl:
-		if why := unsafeAssignment(c); why != "" {
-			return result{v: vNeeds}
-		}
-		return result{v: vAllow, d: allowDecision(permission.ReasonOther, "sets shell variables only")}
+	if r, ok := stageStructure(c, name, kr, issues); ok {
+		return r
 	}
 	if isCd {
 		return cdRes
@@ -139,6 +119,37 @@ func (k *checker) evalCommand(c *Command) result {
 		return k.unsure(opaqueWhy(c))
 	}
 	return result{v: vNeeds, suggest: suggestion(c)}
+}
+
+// stageStructure decides what the shape of a command settles: a transparent wrapper by its
+// children, what the analysis could not see, function calls, arithmetic and tests, and
+// assignments.
+func stageStructure(c *Command, name string, kr kidsResult, issues []string) (result, bool) {
+	if c.Transparent && kr.real > 0 && len(issues) == 0 && safeAssigns(c.Assigns) {
+		if kr.allowed {
+			return result{v: vAllow, d: allowDecision(permission.ReasonOther, "every command "+name+" runs is allowed")}, true
+		}
+		if kr.unsure.v != vAllow {
+			return kr.unsure, true
+		}
+		return result{v: vNeeds, suggest: kr.suggest}, true
+	}
+	if len(issues) > 0 {
+		why := issues[0]
+		return result{v: vUnsure, d: askDecision(fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}, true
+	}
+	switch c.Kind {
+	case KindFuncCall:
+		return result{v: vAllow, d: allowDecision(permission.ReasonOther, "calls a function whose body is checked where it is defined")}, true
+	case KindArith, KindTest:
+		return result{v: vAllow, d: allowDecision(permission.ReasonOther, c.Kind.String()+" runs nothing")}, true
+	case KindAssign, KindDecl:
+		if why := unsafeAssignment(c); why != "" {
+			return result{v: vNeeds}, true
+		}
+		return result{v: vAllow, d: allowDecision(permission.ReasonOther, "sets shell variables only")}, true
+	}
+	return result{}, false
 }
 
 // stageRules matches deny and ask rules against every form of the command: through its

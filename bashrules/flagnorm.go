@@ -127,60 +127,10 @@ func normalize(words []string) (normForm, bool) {
 		return normForm{}, false
 	}
 	name := path.Base(words[0])
-	rest := words[1:]
 	nf := normForm{path: name}
-	var global []string
-	switch name {
-	case "git":
-		// Global options come before the subcommand; -C, -c and --git-dir take values.
-		i := 0
-		for i < len(rest) && strings.HasPrefix(rest[i], "-") {
-			switch rest[i] {
-			case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env":
-				i++
-			}
-			i++
-		}
-		if i < len(rest) {
-			nf.path = "git " + rest[i]
-			rest = rest[i+1:]
-		} else {
-			rest = nil
-		}
-	case "npm", "pnpm", "yarn":
-		// npm's configuration options (--tag beta) may come before the command, so the command
-		// is the first word npm knows as one; failing that, the first operand.
-		at := -1
-		for i, w := range rest {
-			if strings.HasPrefix(w, "-") {
-				continue
-			}
-			if at < 0 {
-				at = i
-			}
-			if name == "npm" && contains(npmCommands, npmCommand(w)) {
-				at = i
-				break
-			}
-		}
-		if at >= 0 {
-			sub := rest[at]
-			if name == "npm" {
-				sub = npmCommand(sub)
-			}
-			global = rest[:at]
-			nf.path = name + " " + sub
-			rest = rest[at+1:]
-		}
-	case "terraform", "tofu":
-		for i, w := range rest {
-			if !strings.HasPrefix(w, "-") {
-				global = rest[:i]
-				nf.path = name + " " + w
-				rest = rest[i+1:]
-				break
-			}
-		}
+	sub, global, rest := splitSubcommand(name, words[1:])
+	if sub != "" {
+		nf.path = name + " " + sub
 	}
 	tbl, hasTbl := flagTables[nf.path]
 	if !hasTbl {
@@ -253,6 +203,59 @@ func normalize(words []string) (normForm, bool) {
 	}
 	slices.Sort(nf.flags)
 	return nf, true
+}
+
+// splitSubcommand finds the subcommand of git, npm, pnpm, yarn, terraform and tofu, past the
+// global options that may come before it (git -C x, npm --tag beta, terraform -chdir=x). It
+// returns the options before the subcommand and the words after it; for other commands the
+// subcommand is "" and every word is in rest.
+func splitSubcommand(name string, rest []string) (sub string, global, after []string) {
+	switch name {
+	case "git":
+		// Global options come before the subcommand; -C, -c and --git-dir take values.
+		i := 0
+		for i < len(rest) && strings.HasPrefix(rest[i], "-") {
+			switch rest[i] {
+			case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env":
+				i++
+			}
+			i++
+		}
+		if i < len(rest) {
+			return rest[i], nil, rest[i+1:]
+		}
+		return "", nil, nil
+	case "npm", "pnpm", "yarn":
+		// npm's configuration options (--tag beta) may come before the command, so the command
+		// is the first word npm knows as one; failing that, the first operand.
+		at := -1
+		for i, w := range rest {
+			if strings.HasPrefix(w, "-") {
+				continue
+			}
+			if at < 0 {
+				at = i
+			}
+			if name == "npm" && contains(npmCommands, npmCommand(w)) {
+				at = i
+				break
+			}
+		}
+		if at >= 0 {
+			sub := rest[at]
+			if name == "npm" {
+				sub = npmCommand(sub)
+			}
+			return sub, rest[:at], rest[at+1:]
+		}
+	case "terraform", "tofu":
+		for i, w := range rest {
+			if !strings.HasPrefix(w, "-") {
+				return w, rest[:i], rest[i+1:]
+			}
+		}
+	}
+	return "", nil, rest
 }
 
 // lookupLong resolves a long option by exact name or unambiguous prefix (GNU abbreviation).

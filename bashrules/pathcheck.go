@@ -196,7 +196,9 @@ func (k *checker) unknownPath(c *Command, u pathUse) pathOutcome {
 	return pathOutcome{}
 }
 
-// use checks one path use in one working-directory context.
+// use checks one path use in one working-directory context. It is one function (over 80
+// lines) because every kind of word — placeholder, unknown, ~user, pattern, path — must reach
+// exactly one of the checks, which is easiest to see in one switch.
 func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string) pathOutcome {
 	w := u.w
 	if w.Placeholder && c != nil && len(c.Roots) > 0 {
