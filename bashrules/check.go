@@ -120,7 +120,7 @@ func (k *checker) decide() permission.Decision {
 		whole = append(whole, k.cd.whole)
 	}
 	for _, is := range a.Issues {
-		whole = append(whole, k.unsure(is))
+		whole = append(whole, k.unseen(is))
 	}
 	count := 0
 	for _, c := range a.Commands {

@@ -55,6 +55,14 @@ func (k *checker) stageEffects(c *Command) result {
 	if why := nameChanger(name, args); why != "" {
 		worst = worse(worst, k.hidden(c, why))
 	}
+	if why := envArgs(name, args); why != "" {
+		worst = worse(worst, k.hidden(c, why))
+	}
+	if why := scriptFile(name, args); why != "" && k.denyAsk {
+		// Without deny or ask rules a script file is a command like any other: a rule for
+		// the shell allows it (docs/security.md, known limits).
+		worst = worse(worst, k.hidden(c, why))
+	}
 	if why := execOption(name, args); why != "" {
 		worst = worse(worst, k.execAsk(c, why))
 	}
@@ -73,7 +81,7 @@ var optionHazard = map[string]bool{"rm": true, "cp": true, "mv": true, "ln": tru
 	"xargs": true, "curl": true, "git": true, "touch": true, "truncate": true, "shred": true, "dd": true}
 
 // execOptionCommands are the commands execOption knows options of.
-var execOptionCommands = map[string]bool{"find": true, "rg": true, "fd": true, "fdfind": true, "git": true, "sort": true,
+var execOptionCommands = map[string]bool{"vim": true, "vi": true, "nvim": true, "emacs": true, "gdb": true, "tmux": true, "screen": true, "find": true, "rg": true, "fd": true, "fdfind": true, "git": true, "sort": true,
 	"tar": true, "gtar": true, "bsdtar": true, "rsync": true, "ssh": true, "scp": true, "sftp": true, "awk": true, "gawk": true,
 	"mawk": true, "nawk": true, "man": true, "less": true, "more": true, "env": true, "zip": true, "wget": true}
 
@@ -215,6 +223,58 @@ func nameChanger(name string, args []Word) string {
 	return ""
 }
 
+// envArgs says why env's NAME=value arguments change which program runs (env PATH=/tmp ls).
+func envArgs(name string, args []Word) string {
+	if name != "env" {
+		return ""
+	}
+	for _, a := range args {
+		if !a.Known {
+			continue
+		}
+		n, _, ok := strings.Cut(a.Value, "=")
+		if !ok || strings.HasPrefix(a.Value, "-") {
+			if !strings.HasPrefix(a.Value, "-") {
+				break // the command
+			}
+			continue
+		}
+		if why := dangerousEnv(n); why != "" {
+			return "env sets " + n + ", which " + why
+		}
+	}
+	return ""
+}
+
+// scriptFile says why a command runs commands from a file the analysis does not read: source,
+// ., and a shell given a script file.
+func scriptFile(name string, args []Word) string {
+	switch {
+	case name == "source" || name == ".":
+		if len(args) > 0 {
+			return name + " runs the commands of a file the analysis does not read"
+		}
+	case shells[name]:
+		for _, a := range args {
+			if !a.Known {
+				return ""
+			}
+			v := a.Value
+			if v == "--" {
+				continue
+			}
+			if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
+				if !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 'c') {
+					return "" // -c: the script is an argument, analysed as such
+				}
+				continue
+			}
+			return name + " runs the script file " + a.Src + ", which the analysis does not read"
+		}
+	}
+	return ""
+}
+
 // longPrefix reports whether the long option v (with or without "=value") is a prefix of the
 // long option full, the way GNU getopt and git accept any unambiguous abbreviation. An
 // ambiguous abbreviation makes the program fail, so treating it as the dangerous option only
@@ -304,6 +364,34 @@ func execOption(name string, args []Word) string {
 		}
 	case "git":
 		return gitExecOption(args)
+	case "vim", "vi", "nvim", "view", "vimdiff", "gvim", "ex":
+		for _, a := range args {
+			if a.Known && (a.Value == "-c" || a.Value == "--cmd" || a.Value == "-S" || strings.HasPrefix(a.Value, "+") || a.Value == "-s") {
+				return name + " " + a.Value + " runs editor commands, which can run programs"
+			}
+		}
+	case "emacs", "emacsclient":
+		if o := anyLong(args, "--eval", "--load", "--funcall", "--script", "--batch"); o != "" {
+			return name + " " + o + " runs Lisp code"
+		}
+		if o := anyWord(args, "-l", "-f", "-e", "--eval"); o != "" {
+			return name + " " + o + " runs Lisp code"
+		}
+	case "gdb", "lldb":
+		if o := anyWord(args, "-ex", "-x", "-eval-command", "--eval-command", "-command", "--command", "-o", "-s", "--source", "-batch"); o != "" {
+			return name + " " + o + " runs debugger commands, which can run programs"
+		}
+	case "crontab", "at", "batch":
+		if name != "crontab" || anyWord(args, "-l") == "" || len(args) > 1 {
+			return name + " installs commands that run later"
+		}
+	case "tmux", "screen":
+		for _, a := range args {
+			if a.Known && contains([]string{"send-keys", "send", "new-session", "new", "new-window", "neww", "split-window", "splitw",
+				"run-shell", "run", "respawn-pane", "respawn-window", "-X", "pipe-pane", "source-file", "source", "if-shell", "if"}, a.Value) {
+				return name + " " + a.Value + " runs commands in another shell"
+			}
+		}
 	case "sort":
 		if o := anyLong(args, "--compress-program"); o != "" {
 			return "sort --compress-program runs a program"
@@ -428,6 +516,18 @@ func gitExecOption(args []Word) string {
 		case v == "-u":
 			if gitSubcommand(args[:i]) == "ls-remote" {
 				return "git ls-remote -u runs an upload-pack program"
+			}
+		case v == "-x" || (strings.HasPrefix(v, "-x") && !strings.HasPrefix(v, "--")):
+			if sub := gitSubcommand(args[:i]); sub == "rebase" || sub == "difftool" {
+				return "git " + sub + " -x runs a command"
+			}
+		case longPrefix(v, "--extcmd"), longPrefix(v, "--tree-filter"), longPrefix(v, "--index-filter"), longPrefix(v, "--msg-filter"),
+			longPrefix(v, "--env-filter"), longPrefix(v, "--commit-filter"), longPrefix(v, "--parent-filter"), longPrefix(v, "--tag-name-filter"):
+			return "git " + v + " runs a command"
+		case !strings.HasPrefix(v, "-") && i > 0:
+			sub := gitSubcommand(args[:i])
+			if (sub == "bisect" && v == "run") || (sub == "submodule" && v == "foreach") {
+				return "git " + sub + " " + v + " runs a command"
 			}
 		}
 	}

@@ -94,7 +94,7 @@ func (k *checker) evalCommand(c *Command) result {
 	if r, ok := k.stageAllowRules(c, cands, issues); ok {
 		return r
 	}
-	if r, ok := stageStructure(c, name, kr, issues); ok {
+	if r, ok := k.stageStructure(c, name, kr, issues); ok {
 		return r
 	}
 	if isCd {
@@ -116,6 +116,10 @@ func (k *checker) evalCommand(c *Command) result {
 		return k.unsure(po.issues[0])
 	}
 	if !known && !quietExpansions(c, name, trusted) {
+		if k.denyAsk && (name == "" || k.mayName(name)) {
+			// A deny or ask rule for this command could match what the unknown words become.
+			return k.unseen(opaqueWhy(c))
+		}
 		return k.unsure(opaqueWhy(c))
 	}
 	return result{v: vNeeds, suggest: suggestion(c)}
@@ -124,7 +128,7 @@ func (k *checker) evalCommand(c *Command) result {
 // stageStructure decides what the shape of a command settles: a transparent wrapper by its
 // children, what the analysis could not see, function calls, arithmetic and tests, and
 // assignments.
-func stageStructure(c *Command, name string, kr kidsResult, issues []string) (result, bool) {
+func (k *checker) stageStructure(c *Command, name string, kr kidsResult, issues []string) (result, bool) {
 	if c.Transparent && kr.real > 0 && len(issues) == 0 && safeAssigns(c.Assigns) {
 		if kr.allowed {
 			return result{v: vAllow, d: allowDecision(permission.ReasonOther, "every command "+name+" runs is allowed")}, true
@@ -135,8 +139,7 @@ func stageStructure(c *Command, name string, kr kidsResult, issues []string) (re
 		return result{v: vNeeds, suggest: kr.suggest}, true
 	}
 	if len(issues) > 0 {
-		why := issues[0]
-		return result{v: vUnsure, d: askDecision(fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}, true
+		return k.unseen(issues[0]), true
 	}
 	switch c.Kind {
 	case KindFuncCall:

@@ -71,6 +71,18 @@ func (k *checker) ruleResult(v verdict, r *permission.Rule, what string) result 
 	return result{v: vAllow, d: permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonRule, Rule: r}}}
 }
 
+// unseen is the answer for what the analysis cannot see (a script that is not literal, a
+// script read from input, arithmetic that may run commands, words only known at run time):
+// with a Bash deny or ask rule in force it is a safety ask, since the hidden part may be what
+// a rule names; otherwise it is unsure.
+func (k *checker) unseen(why string) result {
+	if k.denyAsk {
+		return result{v: vSafety, d: askDecision(
+			fmt.Sprintf("This command needs approval: %s, so your deny and ask rules cannot be checked against it.", why), permission.ReasonSafetyCheck, why)}
+	}
+	return k.unsure(why)
+}
+
 func (k *checker) unsure(why string) result {
 	return result{v: vUnsure, d: askDecision(
 		fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}
