@@ -51,6 +51,8 @@ type checker struct {
 	// command being decided (nil for redirections).
 	effects map[*Command][]Effect
 	cur     *Command
+	// norms caches each command's normal form for deny and ask rule matching.
+	norms map[*Command]normForm
 }
 
 func (k *checker) note(name, outcome, detail string) {

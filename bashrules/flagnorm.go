@@ -332,14 +332,35 @@ func normRules(rules []*permission.Rule) map[string][]normRule {
 		if strings.ContainsAny(content, "*\\'\"$`{}()<>|;&?[]~") {
 			continue
 		}
-		nf, ok := normalize(strings.Fields(content))
+		fields := strings.Fields(content)
+		nf, ok := normalize(fields)
 		if !ok {
 			continue
 		}
 		name, _, _ := strings.Cut(nf.path, " ")
+		if !hasOptionWord(fields) && !globalOptions[name] {
+			// Plain words with no options, for a command whose options cannot come before its
+			// subcommand: the textual matcher already sees every spelling.
+			continue
+		}
 		out[name] = append(out[name], normRule{r: r, pos: i, exact: exact, form: nf})
 	}
 	return out
+}
+
+// globalOptions are the commands whose options may come before their subcommand (git -C x
+// push, npm --tag beta publish, kubectl --context c delete): even a rule without options is
+// matched on the normal form for them.
+var globalOptions = map[string]bool{"git": true, "npm": true, "pnpm": true, "yarn": true, "terraform": true, "tofu": true,
+	"kubectl": true, "docker": true, "helm": true}
+
+func hasOptionWord(fields []string) bool {
+	for _, f := range fields[1:] {
+		if strings.HasPrefix(f, "-") || strings.HasPrefix(f, "+") || strings.HasPrefix(f, ":") {
+			return true
+		}
+	}
+	return false
 }
 
 // normMatch returns the earliest normalised rule covering the command's known words.
@@ -351,17 +372,26 @@ func normMatch(idx map[string][]normRule, argv []Word) *permission.Rule {
 	if len(rules) == 0 {
 		return nil
 	}
-	words := make([]string, 0, len(argv))
-	for _, w := range argv {
-		if !w.Known {
-			break // rules see the known prefix only
-		}
-		words = append(words, w.Value)
-	}
-	nf, ok := normalize(words)
+	nf, ok := normalizeArgv(argv)
 	if !ok {
 		return nil
 	}
+	return matchNorm(rules, nf)
+}
+
+// normalizeArgv normalises the known prefix of a command's words: rules see what is known.
+func normalizeArgv(argv []Word) (normForm, bool) {
+	words := make([]string, 0, len(argv))
+	for _, w := range argv {
+		if !w.Known {
+			break
+		}
+		words = append(words, w.Value)
+	}
+	return normalize(words)
+}
+
+func matchNorm(rules []normRule, nf normForm) *permission.Rule {
 	var best *normRule
 	for i := range rules {
 		if (best == nil || rules[i].pos < best.pos) && rules[i].covers(nf) {
@@ -374,18 +404,31 @@ func normMatch(idx map[string][]normRule, argv []Word) *permission.Rule {
 	return best.r
 }
 
-func (k *checker) normDeny(c *Command) *permission.Rule {
-	if c.Kind != KindCall {
-		return nil
-	}
-	return normMatch(k.idx.normDeny, k.resolvedArgv(c))
-}
+func (k *checker) normDeny(c *Command) *permission.Rule { return k.normRule(k.idx.normDeny, c) }
 
-func (k *checker) normAsk(c *Command) *permission.Rule {
-	if c.Kind != KindCall {
+func (k *checker) normAsk(c *Command) *permission.Rule { return k.normRule(k.idx.normAsk, c) }
+
+// normRule matches a command's normal form, computed once per command, against rules.
+func (k *checker) normRule(idx map[string][]normRule, c *Command) *permission.Rule {
+	if c.Kind != KindCall || len(idx) == 0 || len(c.Argv) == 0 || !c.Argv[0].Known {
 		return nil
 	}
-	return normMatch(k.idx.normAsk, k.resolvedArgv(c))
+	rules := idx[path.Base(c.Argv[0].Value)]
+	if len(rules) == 0 {
+		return nil
+	}
+	nf, ok := k.norms[c]
+	if !ok {
+		if k.norms == nil {
+			k.norms = map[*Command]normForm{}
+		}
+		nf, _ = normalizeArgv(k.resolvedArgv(c))
+		k.norms[c] = nf
+	}
+	if nf.path == "" {
+		return nil
+	}
+	return matchNorm(rules, nf)
 }
 
 // resolvedArgv is the command's words with a git alias set by -c alias.NAME=VALUE replaced by
