@@ -602,7 +602,7 @@ func readOnlyCommand(pc *permission.Context, c *Command, kids map[*Command][]*Co
 		return false
 	}
 	ro, ok := readOnlyFor(name)
-	if !ok || ro(c.Argv[1:]) != "" || subscriptIssue(name, c) != "" {
+	if !ok || ro(c.Argv[1:]) != "" || subscriptIssue(name, c) != "" || execOption(name, c.Argv[1:]) != "" {
 		return false
 	}
 	if spec, ok := pathSpecs[name]; ok {
