@@ -560,7 +560,9 @@ func quietExpansions(c *Command, name string, trusted bool) bool {
 		if w.Known {
 			continue
 		}
-		if w.Placeholder || !strings.HasPrefix(w.Why, "parameter expansion") {
+		// Arithmetic on variables is an issue of its own (it may run commands hidden in a
+		// value); what remains is a number.
+		if w.Placeholder || !(strings.HasPrefix(w.Why, "parameter expansion") || strings.HasPrefix(w.Why, "arithmetic expansion")) {
 			return false
 		}
 	}

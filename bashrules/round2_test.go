@@ -438,6 +438,8 @@ var everydayCases = []checkCase{
 	{"everyday", "git commit -m \"$(cat <<'EOF'\nFix the parser\n\nDetails.\nEOF\n)\"", r("allow:Bash(git commit *)"), "", "allow", "git commit *"},
 	{"everyday", "git commit -m \"$(cat <<'EOF'\nFix\nEOF\n)\"", r("allow:Bash(git commit:*)"), "", "allow", "git commit:*"},
 	{"everyday", "echo \"$USER\"", nil, "", "allow", "echo only reads"},
+	{"everyday", "echo $((1+2))", nil, "", "allow", "echo only reads"},
+	{"everyday", "echo $((x+1))", nil, "", "ask", "arithmetic on"},
 	{"everyday", "echo \"${HOME}/x\"", nil, "", "allow", "echo only reads"},
 	{"everyday", "printf '%s\\n' \"$HOME\"", nil, "", "allow", "printf only reads"},
 	{"everyday", "xargs cat", nil, "", "allow", "every command xargs runs is allowed"},
