@@ -290,7 +290,7 @@ var checkCases = []checkCase{
 	{"readonly", "jq '$ENV' README.md", nil, "", "pass", "reads the environment"},
 	{"readonly", "jq . README.md", nil, "", "allow", "jq only reads"},
 	{"readonly", "fd -x rm", nil, "", "ask:safety", "--exec runs a command"},
-	{"readonly", "xargs cat", nil, "", "allow", "every command xargs runs is allowed"},
+	{"readonly", "xargs cat", nil, "", "ask", "xargs adds arguments read from its input"},
 	{"readonly", "uniq notes.txt out.txt", nil, "", "pass", "no rule allows"},
 	{"readonly", "tar czf x.tgz src", nil, "", "pass", "no rule allows"},
 	{"readonly", "man -P evil ls", nil, "", "ask:safety", "man -P runs a program"},

@@ -575,10 +575,12 @@ func quietExpansions(c *Command, name string, trusted bool) bool {
 }
 
 // readOnlyXargsChild reports a command xargs runs with extra arguments from its input, whose
-// own words are all known: it is read-only when its command is, since the extra words are
-// operands whose reads the path stage checks.
-func readOnlyXargsChild(c *Command) bool {
-	if !c.ExtraArgs || c.Parent == nil || c.Argv == nil || len(c.Issues) > 0 {
+// own words are all known and whose input comes from a command that lists paths below the
+// working directories (git ls-files | xargs grep, find . -name x | xargs wc -l): it reads
+// those files and nothing else. Fed by anything else (echo ~/.ssh/id_rsa | xargs cat) its
+// operands could be any file, so it is not quiet.
+func (k *checker) readOnlyXargsChild(c *Command) bool {
+	if !c.ExtraArgs || c.Parent == nil || c.Argv == nil || len(c.Issues) > 0 || c.Parent.pipedFrom == nil {
 		return false
 	}
 	for _, w := range c.Argv {
@@ -589,7 +591,22 @@ func readOnlyXargsChild(c *Command) bool {
 	name, _ := commandName(c.Argv[0])
 	switch name {
 	case "grep", "egrep", "fgrep", "wc", "cat", "head", "tail", "ls", "file", "stat", "du", "md5sum", "sha1sum", "sha256sum", "sha512sum", "basename", "dirname", "realpath", "readlink", "echo":
+	default:
+		return false
+	}
+	prod := c.Parent.pipedFrom
+	if r, ok := k.results[prod]; !ok || r.v != vAllow {
+		return false // the producer itself is not allowed without a rule
+	}
+	pname, _ := prod.Name()
+	switch pname {
+	case "find", "fd", "fdfind", "ls":
 		return true
+	case "git":
+		_, sub, rest, _ := gitGlobal(prod.Argv[1:])
+		return sub == "ls-files" || (sub == "diff" && anyWord(rest, "--name-only", "--name-status") != "") || sub == "grep" && anyWord(rest, "-l", "--files-with-matches", "--name-only") != ""
+	case "rg", "grep":
+		return anyWord(prod.Argv[1:], "-l", "--files-with-matches", "--files") != ""
 	}
 	return false
 }

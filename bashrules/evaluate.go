@@ -267,7 +267,7 @@ func (k *checker) stageReadOnly(c *Command, name string, known, trusted, safeEnv
 	if !trusted || !safeEnv || len(po.issues) > 0 || po.writes || c.OtherDir {
 		return result{}, false
 	}
-	if !known && !quietExpansions(c, name, trusted) && !readOnlyXargsChild(c) {
+	if !known && !quietExpansions(c, name, trusted) && !k.readOnlyXargsChild(c) {
 		return result{}, false
 	}
 	if k.bareGit(name, c) {
