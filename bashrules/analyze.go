@@ -122,6 +122,9 @@ type Command struct {
 	Issues []string
 	where
 	readsStdin bool // a shell that reads the script to run from its standard input
+	// pipedFrom is the simple command whose output a simple command reads through a pipe
+	// (a in a | b), when both are simple commands.
+	pipedFrom *Command
 }
 
 // where places a command or redirect for working-directory tracking.
@@ -276,6 +279,7 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) []*Command {
 			mid := len(w.a.Commands)
 			w.stmt(x.Y, sub)
 			w.pipedScript(x, first, mid, sub)
+			w.linkPipe(x, first, mid, sub)
 		}
 	case *syntax.Subshell:
 		sub := sc
@@ -765,6 +769,45 @@ func (w *walker) test(e syntax.TestExpr, sc scope) {
 	case *syntax.ParenTest:
 		w.test(e.X, sc)
 	}
+}
+
+// linkPipe records, for a | b where both ends are simple commands, that b reads a's output.
+func (w *walker) linkPipe(x *syntax.BinaryCmd, first, mid int, sc scope) {
+	if sc.fixed {
+		return // inside an inner script every command takes its parent's position
+	}
+	prod := lastPiped(x.X)
+	if prod == nil {
+		return
+	}
+	if _, ok := x.Y.Cmd.(*syntax.CallExpr); !ok {
+		return
+	}
+	find := func(cs []*Command, st *syntax.Stmt) *Command {
+		for _, c := range cs {
+			if c.Kind == KindCall && c.Parent == sc.parent && !c.Speculative && c.start == int(st.Pos().Offset()) {
+				return c
+			}
+		}
+		return nil
+	}
+	p, q := find(w.a.Commands[first:mid], prod), find(w.a.Commands[mid:], x.Y)
+	if p != nil && q != nil {
+		q.pipedFrom = p
+	}
+}
+
+// lastPiped is the last simple command of a pipeline.
+func lastPiped(s *syntax.Stmt) *syntax.Stmt {
+	switch c := s.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			return lastPiped(c.Y)
+		}
+	case *syntax.CallExpr:
+		return s
+	}
+	return nil
 }
 
 // pipedScript handles a shell that reads its script from a pipe. When the pipe's source is

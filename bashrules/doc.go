@@ -17,7 +17,9 @@
 // A word is known only when it is made of literal, single-quoted and double-quoted literal
 // parts; quote removal and backslash escapes are applied ("r\m" and 'rm' are rm). Every other
 // expansion — parameters, command and process substitution, arithmetic, ANSI-C $'...' and
-// $"..." strings, extended globs — makes the word opaque. Values are never substituted to
+// $"..." strings, extended globs — makes the word opaque, with one exception: a command
+// substitution that only cats a quoted here-document ("$(cat <<'EOF' ... EOF)", the way commit
+// messages are written) is the here-document's text. Values are never substituted to
 // "see" what a word becomes. Brace expansion is applied, as bash applies it before anything
 // else ({rm,-rf,/} is rm -rf /), but only while it stays small. Unquoted globs and ~ are
 // recorded on the word; ~user is opaque. Arithmetic on variables, indirect expansion and
@@ -26,15 +28,37 @@
 //
 // # How a command is decided
 //
-// Every command is checked on its own, children first: deny rules, then ask rules (matched
-// through every assignment and wrapper, and against the command's basename when it is run by
-// path), then the paths it touches, then exact allow rules, then prefix and wildcard allow
-// rules (only for commands whose every word is known, and never for a string holding more than
-// one command), then the read-only set, then acceptEdits mode. A wrapper that only runs its
-// child (timeout, time, nice, stdbuf, nohup, command, builtin, noglob, and bash -c or eval
-// with a literal script) is allowed when every child is; other wrappers (sudo, env, xargs,
-// watch, find -exec) need a rule of their own, while their children's deny, ask and path
-// results still apply.
+// Every command is checked on its own, children first, in these stages (evaluate.go):
+//
+//   - rules: deny, then ask rules, matched through every assignment, wrapper and launcher,
+//     against the base name of a command run by path, and on a normal form in which options
+//     have canonical names (rm -Rf, rm -r -f, rm --rec --for are all rm -rf; git push +main and
+//     --force-with-lease are --force), GNU abbreviations are resolved, option order does not
+//     matter, global options before a subcommand are skipped and npm's abbreviated commands and
+//     git -c aliases are resolved (flagnorm.go);
+//   - children: the commands it runs, each decided as if it stood alone;
+//   - effects: the paths it reads and writes (through the engine's Read and Edit checks), a
+//     directory change, exec-family options (find -exec/-delete/-fprint, rg --pre, git -c,
+//     sort --compress-program, tar -I, ssh -o ProxyCommand, awk system(), ... — effects.go) and
+//     command names the analysis cannot see (expansions and patterns in command position,
+//     PATH=/LD_PRELOAD=/GIT_*-style prefixes, alias, hash -p, enable). An effect that asks is
+//     never settled by an allow rule: a rule allows the command, not what it does. Exec-family
+//     options are a safety ask; an unseen name is a safety ask when any Bash deny or ask rule
+//     exists, so bypass mode and a tool-wide allow cannot turn it into allow (step 1g);
+//   - allow rules: exact, then prefix and wildcard (only for commands whose every word is known,
+//     never for a string holding more than one command, and not when a later word starts a
+//     command that a deny or ask rule names: Bash(devbox run *) does not allow devbox run rm);
+//   - structure: a wrapper that only runs its children (timeout, time, nice, stdbuf, nohup,
+//     command, builtin, noglob, xargs without -I, and bash -c or eval with a literal script) is
+//     allowed when every child is; function calls, arithmetic, tests and plain assignments;
+//   - the read-only set, each command with an option table (optables.go): GNU abbreviations,
+//     --opt=value, clustered and attached short options and "--" are parsed as the program
+//     parses them, and an option not in the table makes the command not read-only;
+//   - acceptEdits mode.
+//
+// Other wrappers (sudo, env, watch, find -exec) and launchers (npx, uv run, devbox run, ...)
+// need a rule of their own, while their children's deny, ask, path and safety results still
+// apply. [Explain] reports every command's effects and the check that judged each.
 //
 // The results combine with the worst winning: any deny denies the whole command; a safety
 // check (dangerous removals, protected paths, characters that disguise the command, removals

@@ -40,6 +40,8 @@ func newFixture(t testing.TB) fixture {
 		"home/.ssh/id_rsa":  "key\n",
 		"proj/notes.txt":    "n\n",
 		"proj/data/big.txt": "b\n",
+		"proj/opts/-delete": "",
+		"proj/opts/a.txt":   "a\n",
 	}
 	for p, content := range files {
 		full := filepath.Join(root, p)

@@ -38,6 +38,7 @@ func parseArgs(args []Word, spec optSpec) (opts []opt, operands []Word) {
 		}
 		if strings.HasPrefix(v, "--") {
 			name, val, hasVal := strings.Cut(v, "=")
+			name = "--" + expandLong(spec.long, name[2:])
 			o := opt{name: name}
 			switch {
 			case hasVal:
@@ -100,4 +101,26 @@ func optVals(opts []opt, names ...string) []Word {
 		}
 	}
 	return out
+}
+
+// expandLong resolves an abbreviated long option the way GNU getopt does: a unique prefix of
+// one of the options names it (sort --outp=x is --output=x). An exact name wins; an ambiguous
+// prefix is left as written, since the program refuses it.
+func expandLong(long []string, name string) string {
+	if len(name) < 2 || contains(long, name) {
+		return name
+	}
+	found := ""
+	for _, l := range long {
+		if strings.HasPrefix(l, name) {
+			if found != "" {
+				return name
+			}
+			found = l
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
 }

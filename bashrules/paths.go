@@ -1,7 +1,6 @@
 package bashrules
 
 import (
-	"net/url"
 	"path"
 	"strings"
 )
@@ -70,6 +69,17 @@ func readers(spec optSpec, tree ...string) pathFunc {
 	}
 }
 
+// baseNPaths reads base64's operands and the file of BSD base64's --input (-i is GNU's
+// --ignore-garbage, so only the long form is taken as a path).
+func baseNPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "w", long: []string{"wrap", "input", "output"}})
+	var r pathsResult
+	r.add(accRead, optVals(opts, "--input")...)
+	r.add(accWrite, optVals(opts, "--output")...)
+	r.add(accRead, dropStdin(ops)...)
+	return r
+}
+
 // noPaths is for commands whose arguments are not files.
 func noPaths([]Word) pathsResult { return pathsResult{} }
 
@@ -124,8 +134,8 @@ var pathSpecs = map[string]pathFunc{
 	"diff":     diffPaths,
 	"tsort":    readers(optSpec{}),
 	"pr":       readers(optSpec{value: "hwloNsSeiW", long: []string{"header", "width", "length", "first-line-number", "sep-string", "separator", "page-width"}}),
-	"base64":   readers(optSpec{value: "w", long: []string{"wrap"}}),
-	"base32":   readers(optSpec{value: "w", long: []string{"wrap"}}),
+	"base64":   baseNPaths,
+	"base32":   baseNPaths,
 	"md5sum":   sumPaths, "sha1sum": sumPaths, "sha224sum": sumPaths, "sha256sum": sumPaths, "sha384sum": sumPaths,
 	"sha512sum": sumPaths, "b2sum": sumPaths, "cksum": sumPaths, "sum": sumPaths, "shasum": sumPaths,
 	"file":     filePaths,
@@ -326,7 +336,7 @@ func sedInPlace(args []Word) bool {
 		if v == "--" {
 			return false
 		}
-		if strings.HasPrefix(v, "--in-place") || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 'i') && !strings.ContainsAny(v[1:strings.IndexByte(v, 'i')], "efl")) {
+		if strings.HasPrefix(v, "--in-place") || longPrefix(v, "--in-place") || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 'i') && !strings.ContainsAny(v[1:strings.IndexByte(v, 'i')], "efl")) {
 			return true
 		}
 	}
@@ -341,7 +351,7 @@ func sedScripts(args []Word) (scripts, files []Word, fromFile []Word) {
 		if a.Known && strings.HasPrefix(a.Value, "-i") && !strings.HasPrefix(a.Value, "--") {
 			continue
 		}
-		if a.Known && strings.HasPrefix(a.Value, "--in-place") {
+		if a.Known && (strings.HasPrefix(a.Value, "--in-place") || longPrefix(a.Value, "--in-place")) {
 			continue
 		}
 		clean = append(clean, a)
@@ -754,307 +764,6 @@ func ddPaths(args []Word) pathsResult {
 		}
 	}
 	return r
-}
-
-var curlSpec = optSpec{value: "dFoTKbcDeEHuUXxAwrmCYyzQtP", long: []string{"data", "data-ascii", "data-binary", "data-raw",
-	"data-urlencode", "json", "form", "form-string", "output", "upload-file", "config", "cookie", "cookie-jar", "dump-header",
-	"referer", "cert", "key", "cacert", "capath", "header", "user", "proxy-user", "request", "proxy", "user-agent", "write-out",
-	"range", "max-time", "connect-timeout", "continue-at", "time-cond", "retry", "limit-rate", "max-filesize", "resolve",
-	"interface", "netrc-file", "trace", "trace-ascii", "stderr", "url", "output-dir", "quote", "ciphers", "pinnedpubkey",
-	"proto", "proto-redir", "telnet-option", "libcurl", "etag-save", "etag-compare", "hsts", "alt-svc", "proxy-cacert",
-	"proxy-cert", "proxy-key", "crlfile", "random-file", "egd-file", "unix-socket", "abstract-unix-socket", "variable", "expand-url", "ftp-port", "preproxy"}}
-
-// curlPaths finds the local files curl reads (uploads, @file data, config, certificates) and
-// writes (output, cookie jars, traces).
-func curlPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, curlSpec)
-	var r pathsResult
-	at := func(w Word, sep string) {
-		if !w.Known {
-			r.issue("curl data is not literal")
-			return
-		}
-		v := w.Value
-		if sep != "" {
-			i := strings.Index(v, sep)
-			if i < 0 {
-				return
-			}
-			v = v[i+len(sep):]
-		} else if !strings.HasPrefix(v, "@") {
-			return
-		} else {
-			v = v[1:]
-		}
-		if j := strings.IndexByte(v, ';'); j >= 0 && sep != "" {
-			v = v[:j]
-		}
-		if v == "-" || v == "" {
-			return
-		}
-		r.add(accRead, Word{Src: v, Value: v, Known: true, Glob: w.Glob})
-	}
-	for _, o := range opts {
-		switch o.name {
-		case "-d", "--data", "--data-ascii", "--data-binary", "--json":
-			at(o.val, "")
-		case "--data-urlencode":
-			if o.val.Known && strings.HasPrefix(o.val.Value, "@") {
-				at(o.val, "")
-			} else {
-				at(o.val, "@")
-			}
-		case "-F", "--form":
-			if o.val.Known && strings.Contains(o.val.Value, "=@") {
-				at(o.val, "=@")
-			} else {
-				at(o.val, "=<")
-			}
-		case "-T", "--upload-file":
-			if !(o.val.Known && (o.val.Value == "-" || o.val.Value == ".")) {
-				r.add(accRead, o.val)
-			}
-		case "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc":
-			if !(o.val.Known && o.val.Value == "-") {
-				r.add(accWrite, o.val)
-			}
-		case "--output-dir":
-			r.add(accWrite, o.val)
-		case "-b", "--cookie":
-			if o.val.Known && !strings.Contains(o.val.Value, "=") {
-				r.add(accRead, o.val)
-			}
-		case "-E", "--cert", "--key", "--cacert", "--capath", "--netrc-file", "--etag-compare", "--proxy-cacert", "--proxy-cert", "--proxy-key", "--crlfile", "--random-file", "--unix-socket":
-			r.add(accRead, o.val)
-		case "-K", "--config":
-			r.add(accRead, o.val)
-			r.issue("curl --config reads options from a file")
-		case "-O", "--remote-name", "--remote-name-all", "-J", "--remote-header-name":
-			r.issue("curl -O writes a file named by the URL or the server")
-		case "--url":
-			ops = append(ops, o.val)
-		case "--variable", "--expand-url":
-			r.issue("curl variables can read files")
-		}
-	}
-	for _, u := range ops {
-		if p, ok := fileURL(u); ok {
-			r.add(accRead, p)
-		}
-	}
-	return r
-}
-
-// fileURL returns the local path of a file:// URL.
-func fileURL(w Word) (Word, bool) {
-	if !w.Known || !strings.HasPrefix(strings.ToLower(w.Value), "file:") {
-		return Word{}, false
-	}
-	u, err := url.Parse(w.Value)
-	if err != nil || u.Path == "" {
-		return Word{Src: w.Src, Why: "file URL that does not parse"}, true
-	}
-	return Word{Src: u.Path, Value: u.Path, Known: true}, true
-}
-
-var wgetSpec = optSpec{value: "OoaiPeUTtwQlABDRXIY", long: []string{"output-document", "output-file", "append-output", "input-file",
-	"directory-prefix", "execute", "user-agent", "timeout", "tries", "wait", "quota", "level", "accept", "reject", "domains",
-	"exclude-directories", "include-directories", "base", "post-file", "body-file", "post-data", "body-data", "load-cookies",
-	"save-cookies", "config", "header", "user", "password", "method", "ca-certificate", "certificate", "private-key", "ca-directory",
-	"default-page", "referer", "rejected-log", "warc-file", "a"}}
-
-func wgetPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, wgetSpec)
-	var r pathsResult
-	r.add(accRead, optVals(opts, "-i", "--input-file", "--post-file", "--body-file", "--load-cookies", "--ca-certificate", "--certificate", "--private-key", "--ca-directory")...)
-	r.add(accWrite, optVals(opts, "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--rejected-log", "--warc-file")...)
-	if hasOpt(opts, "-e", "--execute", "--config") {
-		r.issue("wget --execute and --config can change where it writes")
-	}
-	out := optVals(opts, "-O", "--output-document")
-	if len(out) > 0 {
-		for _, o := range out {
-			if !(o.Known && o.Value == "-") {
-				r.add(accWrite, o)
-			}
-		}
-		return r
-	}
-	dir := dotWord
-	if ds := optVals(opts, "-P", "--directory-prefix"); len(ds) > 0 {
-		dir = ds[len(ds)-1]
-	}
-	if hasOpt(opts, "-r", "--recursive", "-m", "--mirror", "-x", "--force-directories", "--content-disposition") {
-		r.add(accWrite, dir)
-		r.issue("wget writes files named by the server")
-		return r
-	}
-	for _, u := range ops {
-		name := "index.html"
-		if u.Known {
-			if pu, err := url.Parse(u.Value); err == nil && pu.Path != "" && !strings.HasSuffix(pu.Path, "/") {
-				name = path.Base(pu.Path)
-			}
-		}
-		r.uses = append(r.uses, pathUse{w: dir, acc: accWrite, base: name})
-	}
-	return r
-}
-
-// tarPaths handles tar's bundled first argument (tar czf out.tgz dir) as well as dashed
-// options.
-func tarPaths(args []Word) pathsResult {
-	var r pathsResult
-	if len(args) > 0 && args[0].Known && !strings.HasPrefix(args[0].Value, "-") && args[0].Value != "" {
-		first := args[0]
-		first.Value = "-" + first.Value
-		args = append([]Word{first}, args[1:]...)
-	}
-	opts, ops := parseArgs(args, optSpec{value: "fCTXbKNLVgH", long: []string{"file", "directory", "files-from", "exclude-from",
-		"exclude", "to-command", "use-compress-program", "checkpoint-action", "transform", "owner", "group", "mode", "format",
-		"newer", "after-date", "label", "blocking-factor", "info-script", "new-volume-script", "rsh-command"}})
-	create := hasOpt(opts, "-c", "--create", "-r", "--append", "-u", "--update")
-	extract := hasOpt(opts, "-x", "--extract", "--get")
-	for _, name := range []string{"--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--info-script", "-F", "--new-volume-script", "--rsh-command"} {
-		if hasOpt(opts, name) {
-			r.issue("tar " + name + " runs another program")
-		}
-	}
-	dirs := optVals(opts, "-C", "--directory")
-	var dir *Word
-	if len(dirs) > 0 {
-		dir = &dirs[0]
-	}
-	archives := optVals(opts, "-f", "--file")
-	r.add(accRead, optVals(opts, "-T", "--files-from", "-X", "--exclude-from")...)
-	for _, a := range archives {
-		if a.Known && a.Value == "-" {
-			continue
-		}
-		if create {
-			r.add(accWrite, a)
-		} else {
-			r.add(accRead, a)
-		}
-	}
-	switch {
-	case create:
-		for _, o := range ops {
-			r.uses = append(r.uses, pathUse{w: o, acc: accReadTree, dir: dir})
-		}
-	case extract:
-		target := dotWord
-		if dir != nil {
-			target = *dir
-		}
-		r.add(accWrite, target)
-		r.issue("extracting an archive writes files named inside it")
-	}
-	return r
-}
-
-func zipPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{value: "bntTxiP", long: []string{"temp-path", "suffixes", "unzip-command", "exclude", "include", "password"}})
-	var r pathsResult
-	if hasOpt(opts, "-TT", "--unzip-command") {
-		r.issue("zip -TT runs a program")
-	}
-	if len(ops) == 0 {
-		return r
-	}
-	r.add(accWrite, ops[0])
-	acc := accRead
-	if hasOpt(opts, "-r", "--recurse-paths") {
-		acc = accReadTree
-	}
-	r.add(acc, dropStdin(ops[1:])...)
-	return r
-}
-
-func unzipPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{value: "dxP"})
-	var r pathsResult
-	if len(ops) > 0 {
-		r.add(accRead, ops[0])
-	}
-	if hasOpt(opts, "-l", "-v", "-t", "-p", "-Z", "-z") {
-		return r
-	}
-	target := dotWord
-	if ds := optVals(opts, "-d"); len(ds) > 0 {
-		target = ds[0]
-	}
-	r.add(accWrite, target)
-	r.issue("extracting an archive writes files named inside it")
-	return r
-}
-
-// sshCommandOption reports ssh -o options that run a local command.
-func sshCommandOption(v string) bool {
-	v = strings.ToLower(v)
-	for _, p := range []string{"proxycommand", "localcommand", "permitlocalcommand", "match", "knownhostscommand"} {
-		if strings.HasPrefix(v, p) {
-			return true
-		}
-	}
-	return false
-}
-
-func sshOptions(opts []opt, r *pathsResult) {
-	for _, o := range opts {
-		switch o.name {
-		case "-o":
-			if !o.val.Known || sshCommandOption(o.val.Value) {
-				r.issue("ssh option runs a local command")
-			}
-		case "-F":
-			r.add(accRead, o.val)
-			r.issue("ssh -F reads options from a file")
-		case "-i":
-			r.add(accRead, o.val)
-		case "-S":
-			r.issue("-S runs another program")
-		}
-	}
-}
-
-func sshPaths(args []Word) pathsResult {
-	opts, _ := parseArgs(args, optSpec{value: "BbcDEeFIiJLlmOoPpQRSWw", posix: true})
-	var r pathsResult
-	sshOptions(opts, &r)
-	return r
-}
-
-func copyRemotePaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{value: "cFiJloPSDBe", long: []string{"rsh", "rsync-path", "exclude", "exclude-from", "include", "include-from", "files-from", "filter", "password-file", "log-file", "temp-dir", "partial-dir", "backup-dir", "compare-dest", "copy-dest", "link-dest", "chmod", "chown", "timeout", "bwlimit", "port", "out-format"}})
-	var r pathsResult
-	sshOptions(opts, &r)
-	if hasOpt(opts, "--rsh", "-e") {
-		r.issue("the remote shell option runs a local command")
-	}
-	r.add(accRead, optVals(opts, "--exclude-from", "--include-from", "--files-from", "--password-file")...)
-	var local []Word
-	lastLocal := false
-	for i, o := range ops {
-		if o.Known && isRemoteSpec(o.Value) {
-			continue
-		}
-		local = append(local, o)
-		lastLocal = i == len(ops)-1
-	}
-	acc := accReadTree
-	if lastLocal && len(ops) >= 2 {
-		r.add(accWrite, local[len(local)-1])
-		local = local[:len(local)-1]
-	}
-	r.add(acc, local...)
-	return r
-}
-
-// isRemoteSpec reports host:path arguments of scp and rsync (a colon before any slash).
-func isRemoteSpec(v string) bool {
-	i := strings.IndexByte(v, ':')
-	return i > 0 && !strings.Contains(v[:i], "/")
 }
 
 func xargsPaths(args []Word) pathsResult {

@@ -36,7 +36,7 @@ func forbid(names ...string) roFunc {
 				continue
 			}
 			for _, n := range names {
-				if v == n || (strings.HasSuffix(n, "=") && strings.HasPrefix(v, n)) || (strings.HasPrefix(n, "--") && strings.HasPrefix(v, n+"=")) {
+				if v == n || (strings.HasSuffix(n, "=") && strings.HasPrefix(v, n)) || (strings.HasPrefix(n, "--") && (strings.HasPrefix(v, n+"=") || longPrefix(v, n))) {
 					return "option " + v + " is not read-only"
 				}
 				// -n inside a cluster of short options, such as -ri.
@@ -204,9 +204,9 @@ func dateRO(args []Word) string {
 	for _, a := range args {
 		v := a.Value
 		switch {
-		case v == "-s" || strings.HasPrefix(v, "--set"):
+		case v == "-s" || strings.HasPrefix(v, "--set") || longPrefix(v, "--set"):
 			return "date --set changes the clock"
-		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 's') && clusterOnly(v):
+		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && !strings.HasPrefix(v, "-I") && strings.ContainsRune(v, 's') && clusterOnly(v):
 			return "date -s changes the clock"
 		}
 	}
@@ -466,6 +466,10 @@ func gitPaths(args []Word) pathsResult {
 	use := func(acc access, w Word) {
 		r.uses = append(r.uses, pathUse{w: w, acc: acc, dir: dir})
 	}
+	if sub == "config" {
+		r.uses = append(r.uses, gitConfigWrites(rest, dir)...)
+		return r
+	}
 	if sub == "clone" {
 		var ops []Word
 		for _, a := range rest {
@@ -590,7 +594,7 @@ func readOnlyCommand(pc *permission.Context, c *Command, kids map[*Command][]*Co
 		}
 		return n > 0 && len(c.Issues) == 0
 	}
-	if !fullyKnown(c) || !safeAssigns(c.Assigns) || c.OtherDir {
+	if !fullyKnown(c, c.Issues) || !safeAssigns(c.Assigns) || c.OtherDir {
 		return false
 	}
 	name, trusted := commandName(c.Argv[0])
@@ -598,7 +602,7 @@ func readOnlyCommand(pc *permission.Context, c *Command, kids map[*Command][]*Co
 		return false
 	}
 	ro, ok := readOnlyFor(name)
-	if !ok || ro(c.Argv[1:]) != "" || subscriptIssue(name, c) != "" {
+	if !ok || ro(c.Argv[1:]) != "" || subscriptIssue(name, c) != "" || execOption(name, c.Argv[1:]) != "" {
 		return false
 	}
 	if spec, ok := pathSpecs[name]; ok {
@@ -640,4 +644,78 @@ func gitInBareRepo(cwd string, args []Word) bool {
 	objs, err2 := os.Stat(filepath.Join(dir, "objects"))
 	refs, err3 := os.Stat(filepath.Join(dir, "refs"))
 	return err1 == nil && err2 == nil && err3 == nil && !head.IsDir() && objs.IsDir() && refs.IsDir()
+}
+
+// gitConfigWrites finds the configuration file a git config command writes: ~/.gitconfig for
+// --global, /etc/gitconfig for --system, the --file, or .git/config when the key is one that
+// runs programs (core.hooksPath, core.pager, alias.*, ...). Reading commands write nothing.
+func gitConfigWrites(rest []Word, dir *Word) []pathUse {
+	var file *Word
+	scope := "local"
+	var ops []Word
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if !a.Known {
+			ops = append(ops, a)
+			continue
+		}
+		v, val, hasVal := strings.Cut(a.Value, "=")
+		switch {
+		case v == "--get" || v == "--get-all" || v == "--get-regexp" || v == "--get-urlmatch" || v == "--list" || v == "-l" ||
+			v == "--get-color" || v == "--get-colorbool" || (len(ops) == 0 && (v == "get" || v == "list")):
+			return nil
+		case v == "--global":
+			scope = "global"
+		case v == "--system":
+			scope = "system"
+		case v == "-f" || longPrefix(v, "--file") || v == "--file":
+			if hasVal {
+				w := subWord(a, val)
+				file = &w
+			} else if i+1 < len(rest) {
+				w := rest[i+1]
+				file = &w
+				i++
+			}
+		case v == "--blob" || v == "--type" || v == "--default" || v == "--comment":
+			if !hasVal {
+				i++
+			}
+		case strings.HasPrefix(v, "-"):
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	if ops[0].Known && (ops[0].Value == "set" || ops[0].Value == "unset") {
+		ops = ops[1:]
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	var target Word
+	switch {
+	case file != nil:
+		target = *file
+	case scope == "global":
+		target = Word{Src: "~/.gitconfig", Value: "~/.gitconfig", Known: true, Tilde: TildeHome}
+	case scope == "system":
+		target = Word{Src: "/etc/gitconfig", Value: "/etc/gitconfig", Known: true}
+	default:
+		key := strings.ToLower(ops[0].Value)
+		runs := !ops[0].Known || key == "core.hookspath" || strings.HasPrefix(key, "include") || strings.HasSuffix(key, ".cmd") ||
+			strings.HasSuffix(key, ".command") || strings.HasSuffix(key, ".textconv")
+		for _, p := range gitCommandKeys {
+			if key == p || (strings.HasSuffix(p, ".") && strings.HasPrefix(key, p)) {
+				runs = true
+			}
+		}
+		if !runs {
+			return nil
+		}
+		target = Word{Src: ".git/config", Value: ".git/config", Known: true}
+	}
+	return []pathUse{{w: target, acc: accWrite, dir: dir}}
 }

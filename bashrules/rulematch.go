@@ -149,6 +149,8 @@ type ruleSet struct {
 	// byWord holds prefix and wildcard rules whose first word is literal: every command they
 	// match starts with that word followed by a space, or is the word alone.
 	byWord map[string][]indexedRule
+	// exactFirst holds the first words of the exact rules.
+	exactFirst map[string]bool
 	// anyWord holds the rest (a wildcard or an escape in the first word): tried on every
 	// candidate.
 	anyWord []indexedRule
@@ -164,7 +166,7 @@ type indexedRule struct {
 }
 
 func newRuleSet(rules []*permission.Rule) *ruleSet {
-	rs := &ruleSet{exact: map[string][]indexedRule{}, byWord: map[string][]indexedRule{}}
+	rs := &ruleSet{exact: map[string][]indexedRule{}, byWord: map[string][]indexedRule{}, exactFirst: map[string]bool{}}
 	for i, r := range rules {
 		content := r.Value.Content
 		ir := indexedRule{r: r, pos: i, form: Form(content)}
@@ -178,6 +180,7 @@ func newRuleSet(rules []*permission.Rule) *ruleSet {
 		if ir.form == FormExact {
 			key := strings.TrimSpace(content)
 			rs.exact[key] = append(rs.exact[key], ir)
+			rs.exactFirst[leadingWord(key)] = true
 			continue
 		}
 		if w, ok := literalFirstWord(content, ir.form); ok {
@@ -272,16 +275,23 @@ func (rs *ruleSet) match(cands []string, loose bool) *permission.Rule {
 // bashIndexes are the Bash rules of a permission context, indexed once per context.
 type bashIndexes struct {
 	deny, ask, allow *ruleSet
+	// normDeny and normAsk are the deny and ask rules in normal form, by command name.
+	normDeny, normAsk map[string][]normRule
+	denyAsk           bool
 }
 
 type indexKey struct{}
 
 func indexesFor(pc *permission.Context) *bashIndexes {
 	return pc.Memo(indexKey{}, func() any {
+		deny, ask := pc.ContentRules(permission.Deny, "Bash"), pc.ContentRules(permission.Ask, "Bash")
 		return &bashIndexes{
-			deny:  newRuleSet(pc.ContentRules(permission.Deny, "Bash")),
-			ask:   newRuleSet(pc.ContentRules(permission.Ask, "Bash")),
-			allow: newRuleSet(pc.ContentRules(permission.Allow, "Bash")),
+			deny:     newRuleSet(deny),
+			ask:      newRuleSet(ask),
+			allow:    newRuleSet(pc.ContentRules(permission.Allow, "Bash")),
+			normDeny: normRules(deny),
+			normAsk:  normRules(ask),
+			denyAsk:  len(deny)+len(ask) > 0,
 		}
 	}).(*bashIndexes)
 }

@@ -80,6 +80,12 @@ func evalWord(src string, w *syntax.Word) Word {
 				continue
 			}
 			for _, dp := range p.Parts {
+				if cs, ok := dp.(*syntax.CmdSubst); ok {
+					if text, ok := catHeredoc(src, cs); ok {
+						b.WriteString(text)
+						continue
+					}
+				}
 				lit, ok := dp.(*syntax.Lit)
 				if !ok {
 					unknown(partName(dp) + " inside double quotes")
@@ -87,6 +93,12 @@ func evalWord(src string, w *syntax.Word) Word {
 				}
 				unquoteDbl(&b, lit.Value)
 			}
+		case *syntax.CmdSubst:
+			if text, ok := catHeredoc(src, p); ok && !strings.ContainsAny(text, " \t\n*?[") {
+				b.WriteString(text)
+				continue
+			}
+			unknown(partName(part))
 		default:
 			unknown(partName(part))
 		}
@@ -209,4 +221,43 @@ func quoteWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// catHeredoc reads a command substitution that only prints a literal here-document,
+// "$(cat <<'EOF' ... EOF)", the way commit messages are written: its value is the text, less
+// the trailing newlines the substitution removes. Any other substitution is unknown.
+func catHeredoc(src string, cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 {
+		return "", false
+	}
+	st := cs.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) != 0 || len(call.Args) != 1 || len(st.Redirs) != 1 {
+		return "", false
+	}
+	if lit := call.Args[0].Lit(); lit != "cat" {
+		return "", false
+	}
+	rd := st.Redirs[0]
+	if rd.Op != syntax.Hdoc || rd.N != nil || rd.Hdoc == nil {
+		return "", false
+	}
+	quoted := false
+	for _, p := range rd.Word.Parts {
+		if _, ok := p.(*syntax.Lit); !ok {
+			quoted = true
+		}
+	}
+	if !quoted {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range rd.Hdoc.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(l.Value)
+	}
+	return strings.TrimRight(b.String(), "\n"), true
 }

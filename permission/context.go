@@ -119,6 +119,7 @@ type Context struct {
 type ruleIndex struct {
 	toolWide [4]map[string][]*Rule // exact tool name
 	server   [4]map[string][]*Rule // MCP server-level rules by server
+	mcpGlobs [4][]*Rule            // MCP rules with a glob in the name (mcp__*, mcp__srv__get_*)
 	content  [4]map[string][]*Rule // content rules by tool name
 }
 
@@ -234,6 +235,8 @@ func (c *Context) reindex() {
 		switch {
 		case r.Value.Content != "":
 			idx.content[b][r.Value.Tool] = append(idx.content[b][r.Value.Tool], r)
+		case IsMCPName(r.Value.Tool) && mcpGlob(r.Value.Tool):
+			idx.mcpGlobs[b] = append(idx.mcpGlobs[b], r)
 		case IsMCPName(r.Value.Tool):
 			srv, tool := mcpServer(r.Value.Tool)
 			if tool == "" || tool == "*" {
@@ -330,6 +333,11 @@ func (c *Context) ToolWideRule(b Behavior, tool string) *Rule {
 		srv, _ := mcpServer(tool)
 		if rs := c.index.server[b][srv]; len(rs) > 0 {
 			return rs[0]
+		}
+		for _, r := range c.index.mcpGlobs[b] {
+			if mcpGlobMatch(r.Value.Tool, tool) {
+				return r
+			}
 		}
 	}
 	return nil

@@ -113,9 +113,41 @@ func toolNameMatches(ruleTool, name string) bool {
 	if !IsMCPName(ruleTool) || !IsMCPName(name) {
 		return false
 	}
+	if mcpGlob(ruleTool) {
+		return mcpGlobMatch(ruleTool, name)
+	}
 	rs, rt := mcpServer(ruleTool)
 	ts, _ := mcpServer(name)
 	return rs == ts && (rt == "" || rt == "*")
+}
+
+// mcpGlob reports an MCP rule name with a * that is not the whole-server form mcp__srv__*:
+// mcp__*, mcp__github__get_*, mcp__*__search.
+func mcpGlob(ruleTool string) bool {
+	if !strings.Contains(ruleTool, "*") {
+		return false
+	}
+	srv, tool := mcpServer(ruleTool)
+	return strings.Contains(srv, "*") || tool != "*"
+}
+
+// mcpGlobMatch matches an MCP tool name against a rule name whose every * stands for any run
+// of characters (underscores included, so mcp__* covers every server).
+func mcpGlobMatch(pattern, name string) bool {
+	parts := strings.Split(pattern, "*")
+	if !strings.HasPrefix(name, parts[0]) {
+		return false
+	}
+	rest := name[len(parts[0]):]
+	last := parts[len(parts)-1]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(p):]
+	}
+	return len(rest) >= len(last) && strings.HasSuffix(rest, last)
 }
 
 // pathRuleTools are the tools whose rule content is a path pattern.

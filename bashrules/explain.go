@@ -1,0 +1,107 @@
+package bashrules
+
+import (
+	"context"
+	"strings"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+// Effect is one thing a simple command does, and the check that judged it.
+type Effect struct {
+	// Kind is read, read below, write, remove, remove below, argument (a word of an unknown
+	// command that names a file), exec (an option or builtin that runs or binds programs),
+	// runs (a command it runs, judged as if it stood alone) or network.
+	Kind string `json:"kind"`
+	// Target is the path, the option, or the command run.
+	Target string `json:"target"`
+	// Check names what judged it: the Read check, the Edit check, deny and ask rules, the
+	// exec-family check, or netCheck for network use (which no check limits).
+	Check string `json:"check"`
+	// Outcome is the check's verdict: allow, needs approval, ask, ask (safety check), deny...
+	Outcome string `json:"outcome"`
+}
+
+// CommandReport is one simple command of a command line with its effects and its verdict.
+type CommandReport struct {
+	Command string   `json:"command"`
+	Via     string   `json:"via,omitempty"`
+	Effects []Effect `json:"effects"`
+	Verdict string   `json:"verdict"`
+	// Reason says what decided the command: a rule, the read-only set, an effect's check.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Explain decides a command like [Check] and reports, per simple command, the effects the
+// analysis found and the check that judged each. Output redirections are reported as
+// commands of their own ("> file").
+func Explain(ctx context.Context, pc *permission.Context, command string) (permission.Decision, []CommandReport) {
+	k := newChecker(ctx, pc, command)
+	k.effects = map[*Command][]Effect{}
+	d := k.run()
+	var out []CommandReport
+	if k.a == nil {
+		return d, nil
+	}
+	for _, c := range k.a.Commands {
+		r, ok := k.results[c]
+		if !ok || (c.Speculative && r.v != vDeny && r.v != vAskRule) {
+			continue
+		}
+		rep := CommandReport{Command: c.Text, Via: c.Via, Effects: k.effects[c], Verdict: r.v.String(), Reason: reasonText(r.d)}
+		if rep.Effects == nil {
+			rep.Effects = []Effect{}
+		}
+		if r.v == vNeeds {
+			rep.Reason = "no rule allows it"
+		}
+		out = append(out, rep)
+	}
+	if red := k.effects[nil]; len(red) > 0 {
+		for _, e := range red {
+			out = append(out, CommandReport{Command: "redirect " + e.Target, Effects: []Effect{e}, Verdict: e.Outcome})
+		}
+	}
+	return d, out
+}
+
+// effect records an effect of the command being decided, when Explain asked for them.
+func (k *checker) effect(kind, target, check string, v verdict) {
+	if k.effects == nil {
+		return
+	}
+	k.effects[k.cur] = append(k.effects[k.cur], Effect{Kind: kind, Target: target, Check: check, Outcome: v.String()})
+}
+
+// networkCommands use the network; no check limits where they connect.
+var networkCommands = map[string]bool{"curl": true, "wget": true, "ssh": true, "scp": true, "sftp": true, "rsync": true,
+	"nc": true, "ncat": true, "netcat": true, "telnet": true, "ftp": true, "http": true, "https": true, "xh": true}
+
+func (k *checker) networkEffect(c *Command, name string) {
+	if k.effects == nil || c.Kind != KindCall {
+		return
+	}
+	if networkCommands[name] {
+		k.effect("network", name, netCheck, vAllow)
+		return
+	}
+	if name == "git" {
+		_, sub, _, _ := gitGlobal(c.Argv[1:])
+		switch sub {
+		case "push", "pull", "fetch", "clone", "ls-remote", "remote", "submodule":
+			k.effect("network", "git "+sub, netCheck, vAllow)
+		}
+	}
+	if strings.HasPrefix(name, "pip") || name == "npm" || name == "pnpm" || name == "yarn" || name == "cargo" || name == "go" {
+		for _, a := range c.Argv[1:] {
+			if a.Known && (a.Value == "install" || a.Value == "add" || a.Value == "get" || a.Value == "publish" || a.Value == "i") {
+				k.effect("network", name+" "+a.Value, netCheck, vAllow)
+				break
+			}
+		}
+	}
+}
+
+// netCheck names the check of network use: there is none; a rule for the command is what
+// allows it to connect.
+const netCheck = "no check (network use is allowed with the command)"

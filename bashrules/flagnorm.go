@@ -1,0 +1,523 @@
+package bashrules
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+// Deny and ask rules match the meaning of a command, not its spelling: Bash(rm -rf:*) also
+// matches rm -Rf, rm -fr, rm -r -f, rm --recursive --force, rm --rec --for and rm -v -rf x;
+// Bash(git push --force:*) matches git push -f, git push origin main --force, git push origin
+// +main and --force-with-lease. Both the rule and the command are brought to a normal form —
+// the command's name and subcommand, the set of its options under canonical names, and its
+// operands in order — and a prefix rule matches when its options are a subset of the
+// command's and its operands a prefix of the command's. Only deny and ask rules are matched
+// this way: normalising can only make them apply more often, never an allow rule.
+
+// normForm is a command or rule in normal form.
+type normForm struct {
+	path  string   // name, or "name sub" for commands with subcommand tables
+	flags []string // canonical option names, sorted, without duplicates
+	ops   []string // operands in order
+}
+
+// normRule is a deny or ask rule in normal form.
+type normRule struct {
+	r     *permission.Rule
+	pos   int
+	exact bool
+	form  normForm
+}
+
+// flagTable gives a command's options canonical names: every spelling of an option maps to
+// the same name. values lists the options that take a value (dropped from the operands).
+type flagTable struct {
+	short  map[byte]string
+	long   map[string]string
+	values []string // canonical names of options that take a separate value
+	// plusForce marks git push, where a +ref operand forces and :ref deletes.
+	plusForce bool
+}
+
+var flagTables = map[string]flagTable{
+	"rm": {short: map[byte]string{'r': "recursive", 'R': "recursive", 'f': "force", 'i': "interactive", 'I': "interactive", 'v': "verbose", 'd': "dir"},
+		long: map[string]string{"recursive": "recursive", "force": "force", "interactive": "interactive", "verbose": "verbose", "dir": "dir",
+			"no-preserve-root": "no-preserve-root", "preserve-root": "preserve-root", "one-file-system": "one-file-system"}},
+	"git push": {short: map[byte]string{'f': "force", 'd': "delete", 'u': "set-upstream", 'n': "dry-run", 'v': "verbose", 'q': "quiet", 'o': "push-option"},
+		long: map[string]string{"force": "force", "force-with-lease": "force", "force-if-includes": "force", "delete": "delete",
+			"set-upstream": "set-upstream", "dry-run": "dry-run", "mirror": "mirror", "all": "all", "tags": "tags", "follow-tags": "follow-tags",
+			"prune": "prune", "verbose": "verbose", "quiet": "quiet", "no-verify": "no-verify", "atomic": "atomic", "push-option": "push-option",
+			"repo": "repo", "receive-pack": "receive-pack", "exec": "receive-pack", "porcelain": "porcelain"},
+		values: []string{"push-option", "repo", "receive-pack"}, plusForce: true},
+	"git reset": {short: map[byte]string{'q': "quiet", 'p': "patch", 'N': "intent-to-add"},
+		long: map[string]string{"hard": "hard", "soft": "soft", "mixed": "mixed", "merge": "merge", "keep": "keep", "quiet": "quiet", "patch": "patch"}},
+	"git clean": {short: map[byte]string{'f': "force", 'd': "dirs", 'x': "ignored", 'X': "only-ignored", 'n': "dry-run", 'q': "quiet", 'i': "interactive", 'e': "exclude"},
+		long:   map[string]string{"force": "force", "dry-run": "dry-run", "quiet": "quiet", "interactive": "interactive", "exclude": "exclude"},
+		values: []string{"exclude"}},
+	"git branch": {short: map[byte]string{'d': "delete", 'D': "delete,force", 'f': "force", 'm': "move", 'M': "move,force", 'c': "copy", 'C': "copy,force", 'r': "remotes", 'a': "all"},
+		long: map[string]string{"delete": "delete", "force": "force", "move": "move", "copy": "copy", "remotes": "remotes", "all": "all"}},
+	"git checkout": {short: map[byte]string{'f': "force", 'b': "b", 'B': "b,force", 'q': "quiet", 'p': "patch"},
+		long: map[string]string{"force": "force", "quiet": "quiet", "patch": "patch", "detach": "detach", "orphan": "orphan", "ours": "ours", "theirs": "theirs"}},
+	"git stash": {short: map[byte]string{'u': "include-untracked", 'a': "all", 'k': "keep-index", 'q': "quiet", 'p': "patch", 'm': "message"},
+		long:   map[string]string{"include-untracked": "include-untracked", "all": "all", "keep-index": "keep-index", "quiet": "quiet", "patch": "patch", "message": "message"},
+		values: []string{"message"}},
+	"chmod": {short: map[byte]string{'R': "recursive", 'f': "silent", 'v': "verbose", 'c': "changes"},
+		long: map[string]string{"recursive": "recursive", "silent": "silent", "quiet": "silent", "verbose": "verbose", "changes": "changes", "reference": "reference"}},
+	"chown": {short: map[byte]string{'R': "recursive", 'f': "silent", 'v': "verbose", 'c': "changes", 'h': "no-dereference"},
+		long: map[string]string{"recursive": "recursive", "silent": "silent", "quiet": "silent", "verbose": "verbose", "changes": "changes", "no-dereference": "no-dereference", "reference": "reference"}},
+	"cp": {short: map[byte]string{'r': "recursive", 'R': "recursive", 'a': "archive", 'f': "force", 'i': "interactive", 'n': "no-clobber", 'v': "verbose", 'p': "preserve", 'l': "link", 's': "symbolic-link", 'u': "update", 't': "target-directory"},
+		long: map[string]string{"recursive": "recursive", "archive": "archive", "force": "force", "interactive": "interactive", "no-clobber": "no-clobber",
+			"verbose": "verbose", "preserve": "preserve", "link": "link", "symbolic-link": "symbolic-link", "update": "update", "target-directory": "target-directory"},
+		values: []string{"target-directory"}},
+	"mv": {short: map[byte]string{'f': "force", 'i': "interactive", 'n': "no-clobber", 'v': "verbose", 'u': "update", 't': "target-directory"},
+		long:   map[string]string{"force": "force", "interactive": "interactive", "no-clobber": "no-clobber", "verbose": "verbose", "update": "update", "target-directory": "target-directory"},
+		values: []string{"target-directory"}},
+	"docker": {long: map[string]string{"host": "host", "context": "context", "config": "config", "log-level": "log-level", "tls": "tls"},
+		short: map[byte]string{'H': "host", 'c': "context", 'l': "log-level", 'D': "debug"}, values: []string{"host", "context", "config", "log-level"}},
+	"kubectl": {long: map[string]string{"context": "context", "namespace": "namespace", "kubeconfig": "kubeconfig", "server": "server", "cluster": "cluster", "user": "user", "token": "token", "all-namespaces": "all-namespaces"},
+		short: map[byte]string{'n': "namespace", 's': "server", 'A': "all-namespaces"}, values: []string{"context", "namespace", "kubeconfig", "server", "cluster", "user", "token"}},
+	"helm": {long: map[string]string{"namespace": "namespace", "kube-context": "kube-context", "kubeconfig": "kubeconfig"},
+		short: map[byte]string{'n': "namespace"}, values: []string{"namespace", "kube-context", "kubeconfig"}},
+}
+
+// npmCommands are npm's commands, which npm accepts by any unambiguous prefix (npm publ is npm
+// publish), and its aliases.
+var npmCommands = []string{"access", "adduser", "audit", "bugs", "cache", "ci", "completion", "config", "dedupe", "deprecate",
+	"diff", "dist-tag", "docs", "doctor", "edit", "exec", "explain", "explore", "find-dupes", "fund", "get", "help", "help-search",
+	"init", "install", "install-ci-test", "install-test", "link", "ll", "login", "logout", "ls", "org", "outdated", "owner", "pack",
+	"ping", "pkg", "prefix", "profile", "prune", "publish", "query", "rebuild", "repo", "restart", "root", "run-script", "sbom",
+	"search", "set", "shrinkwrap", "star", "stars", "start", "stop", "team", "test", "token", "uninstall", "unpublish", "unstar",
+	"update", "version", "view", "whoami"}
+
+var npmAliases = map[string]string{"i": "install", "add": "install", "in": "install", "isntall": "install", "rm": "uninstall",
+	"r": "uninstall", "un": "uninstall", "remove": "uninstall", "unlink": "uninstall", "x": "exec", "run": "run-script",
+	"rum": "run-script", "urn": "run-script", "t": "test", "tst": "test", "up": "update", "upgrade": "update", "v": "view",
+	"info": "view", "show": "view", "c": "config", "ln": "link", "it": "install-test", "cit": "install-ci-test", "unpub": "unpublish"}
+
+// npmCommand resolves an npm command word: an alias or an unambiguous prefix.
+func npmCommand(w string) string {
+	if a, ok := npmAliases[w]; ok {
+		return a
+	}
+	if contains(npmCommands, w) {
+		return w
+	}
+	found := ""
+	for _, c := range npmCommands {
+		if strings.HasPrefix(c, w) {
+			if found != "" {
+				return w
+			}
+			found = c
+		}
+	}
+	if found == "" {
+		return w
+	}
+	return found
+}
+
+// normalize brings a command's words (values after quote removal) to normal form. The name is
+// the base name of a command run by path. It returns false for an empty command.
+func normalize(words []string) (normForm, bool) {
+	if len(words) == 0 {
+		return normForm{}, false
+	}
+	name := path.Base(words[0])
+	nf := normForm{path: name}
+	sub, global, rest := splitSubcommand(name, words[1:])
+	if sub != "" {
+		nf.path = name + " " + sub
+	}
+	tbl, hasTbl := flagTables[nf.path]
+	if !hasTbl {
+		tbl, hasTbl = flagTables[name]
+	}
+	add := func(f string) {
+		for _, p := range strings.Split(f, ",") {
+			if !slices.Contains(nf.flags, p) {
+				nf.flags = append(nf.flags, p)
+			}
+		}
+	}
+	takesValue := func(canon string) bool { return hasTbl && slices.Contains(tbl.values, canon) }
+	all := append(slices.Clone(global), rest...)
+	for i := 0; i < len(all); i++ {
+		w := all[i]
+		switch {
+		case w == "--":
+			nf.ops = append(nf.ops, all[i+1:]...)
+			i = len(all)
+		case strings.HasPrefix(w, "--") && len(w) > 2:
+			n, _, hasVal := strings.Cut(w[2:], "=")
+			canon := "--" + n
+			if hasTbl {
+				if c, ok := lookupLong(tbl.long, n); ok {
+					canon = c
+				}
+			}
+			add(canon)
+			if !hasVal && takesValue(canon) && i+1 < len(all) {
+				i++
+			}
+		case strings.HasPrefix(w, "-") && len(w) > 1 && !isNumber(w[1:]):
+			if strings.Contains(w, "=") || !letters(w[1:]) {
+				// -chdir=x, -n5: one option with an attached value
+				if hasTbl {
+					if c, ok := tbl.short[w[1]]; ok {
+						add(c)
+						continue
+					}
+				}
+				n, _, _ := strings.Cut(w, "=")
+				add(n)
+				continue
+			}
+			for j := 1; j < len(w); j++ {
+				canon := "-" + w[j:j+1]
+				if hasTbl {
+					if c, ok := tbl.short[w[j]]; ok {
+						canon = c
+					}
+				}
+				add(canon)
+				if takesValue(canon) {
+					if j+1 == len(w) && i+1 < len(all) {
+						i++
+					}
+					break
+				}
+			}
+		case tbl.plusForce && strings.HasPrefix(w, "+") && len(w) > 1:
+			add("force")
+			nf.ops = append(nf.ops, w[1:])
+		case tbl.plusForce && strings.HasPrefix(w, ":") && len(w) > 1:
+			add("delete")
+			nf.ops = append(nf.ops, w[1:])
+		default:
+			nf.ops = append(nf.ops, w)
+		}
+	}
+	slices.Sort(nf.flags)
+	return nf, true
+}
+
+// splitSubcommand finds the subcommand of git, npm, pnpm, yarn, terraform and tofu, past the
+// global options that may come before it (git -C x, npm --tag beta, terraform -chdir=x). It
+// returns the options before the subcommand and the words after it; for other commands the
+// subcommand is "" and every word is in rest.
+func splitSubcommand(name string, rest []string) (sub string, global, after []string) {
+	switch name {
+	case "git":
+		// Global options come before the subcommand; -C, -c and --git-dir take values.
+		i := 0
+		for i < len(rest) && strings.HasPrefix(rest[i], "-") {
+			switch rest[i] {
+			case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env":
+				i++
+			}
+			i++
+		}
+		if i < len(rest) {
+			return rest[i], nil, rest[i+1:]
+		}
+		return "", nil, nil
+	case "npm", "pnpm", "yarn":
+		// npm's configuration options (--tag beta) may come before the command, so the command
+		// is the first word npm knows as one; failing that, the first operand.
+		at := -1
+		for i, w := range rest {
+			if strings.HasPrefix(w, "-") {
+				continue
+			}
+			if at < 0 {
+				at = i
+			}
+			if name == "npm" && contains(npmCommands, npmCommand(w)) {
+				at = i
+				break
+			}
+		}
+		if at >= 0 {
+			sub := rest[at]
+			if name == "npm" {
+				sub = npmCommand(sub)
+			}
+			return sub, rest[:at], rest[at+1:]
+		}
+	case "terraform", "tofu":
+		for i, w := range rest {
+			if !strings.HasPrefix(w, "-") {
+				return w, rest[:i], rest[i+1:]
+			}
+		}
+	}
+	return "", nil, rest
+}
+
+// lookupLong resolves a long option by exact name or unambiguous prefix (GNU abbreviation).
+func lookupLong(long map[string]string, n string) (string, bool) {
+	if c, ok := long[n]; ok {
+		return c, true
+	}
+	found := ""
+	for full, c := range long {
+		if strings.HasPrefix(full, n) {
+			if found != "" && found != c {
+				return "", false
+			}
+			found = c
+		}
+	}
+	return found, found != ""
+}
+
+func letters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !('a' <= s[i] && s[i] <= 'z' || 'A' <= s[i] && s[i] <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isNumber(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// covers reports whether a rule in normal form matches a command in normal form.
+func (nr normRule) covers(c normForm) bool {
+	f := nr.form
+	if f.path != c.path {
+		return false
+	}
+	if nr.exact {
+		return slices.Equal(f.flags, c.flags) && slices.Equal(f.ops, c.ops)
+	}
+	for _, fl := range f.flags {
+		if !slices.Contains(c.flags, fl) {
+			return false
+		}
+	}
+	return len(f.ops) <= len(c.ops) && slices.Equal(f.ops, c.ops[:len(f.ops)])
+}
+
+// normRules indexes deny or ask rules by the command name of their normal form. Only rules
+// made of plain words are normalised (a prefix rule, "words *", or an exact rule); wildcards
+// inside, quotes and escapes keep to the textual matcher.
+func normRules(rules []*permission.Rule) map[string][]normRule {
+	out := map[string][]normRule{}
+	for i, r := range rules {
+		content := strings.TrimSpace(r.Value.Content)
+		exact := false
+		switch Form(content) {
+		case FormPrefix:
+			content = strings.TrimSuffix(content, ":*")
+		case FormWildcard:
+			if stars(content) != 1 || !strings.HasSuffix(content, " *") {
+				continue
+			}
+			content = strings.TrimSuffix(content, " *")
+		default:
+			exact = true
+		}
+		if strings.ContainsAny(content, "*\\'\"$`{}()<>|;&?[]~") {
+			continue
+		}
+		fields := strings.Fields(content)
+		nf, ok := normalize(fields)
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(nf.path, " ")
+		if !hasOptionWord(fields) && !globalOptions[name] {
+			// Plain words with no options, for a command whose options cannot come before its
+			// subcommand: the textual matcher already sees every spelling.
+			continue
+		}
+		out[name] = append(out[name], normRule{r: r, pos: i, exact: exact, form: nf})
+	}
+	return out
+}
+
+// globalOptions are the commands whose options may come before their subcommand (git -C x
+// push, npm --tag beta publish, kubectl --context c delete): even a rule without options is
+// matched on the normal form for them.
+var globalOptions = map[string]bool{"git": true, "npm": true, "pnpm": true, "yarn": true, "terraform": true, "tofu": true,
+	"kubectl": true, "docker": true, "helm": true}
+
+func hasOptionWord(fields []string) bool {
+	for _, f := range fields[1:] {
+		if strings.HasPrefix(f, "-") || strings.HasPrefix(f, "+") || strings.HasPrefix(f, ":") {
+			return true
+		}
+	}
+	return false
+}
+
+// normMatch returns the earliest normalised rule covering the command's known words.
+func normMatch(idx map[string][]normRule, argv []Word) *permission.Rule {
+	if len(idx) == 0 || len(argv) == 0 || !argv[0].Known {
+		return nil
+	}
+	rules := idx[path.Base(argv[0].Value)]
+	if len(rules) == 0 {
+		return nil
+	}
+	nf, ok := normalizeArgv(argv)
+	if !ok {
+		return nil
+	}
+	return matchNorm(rules, nf)
+}
+
+// normalizeArgv normalises the known prefix of a command's words: rules see what is known.
+func normalizeArgv(argv []Word) (normForm, bool) {
+	words := make([]string, 0, len(argv))
+	for _, w := range argv {
+		if !w.Known {
+			break
+		}
+		words = append(words, w.Value)
+	}
+	return normalize(words)
+}
+
+func matchNorm(rules []normRule, nf normForm) *permission.Rule {
+	var best *normRule
+	for i := range rules {
+		if (best == nil || rules[i].pos < best.pos) && rules[i].covers(nf) {
+			best = &rules[i]
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return best.r
+}
+
+func (k *checker) normDeny(c *Command) *permission.Rule { return k.normRule(k.idx.normDeny, c) }
+
+func (k *checker) normAsk(c *Command) *permission.Rule { return k.normRule(k.idx.normAsk, c) }
+
+// normRule matches a command's normal form, computed once per command, against rules.
+func (k *checker) normRule(idx map[string][]normRule, c *Command) *permission.Rule {
+	if c.Kind != KindCall || len(idx) == 0 || len(c.Argv) == 0 || !c.Argv[0].Known {
+		return nil
+	}
+	rules := idx[path.Base(c.Argv[0].Value)]
+	if len(rules) == 0 {
+		return nil
+	}
+	nf, ok := k.norms[c]
+	if !ok {
+		if k.norms == nil {
+			k.norms = map[*Command]normForm{}
+		}
+		nf, _ = normalizeArgv(k.resolvedArgv(c))
+		k.norms[c] = nf
+	}
+	if nf.path == "" {
+		return nil
+	}
+	return matchNorm(rules, nf)
+}
+
+// resolvedArgv is the command's words with a git alias set by -c alias.NAME=VALUE replaced by
+// its value (git -c alias.x=push x is git push).
+func (k *checker) resolvedArgv(c *Command) []Word {
+	if n, _ := c.Name(); n == "git" {
+		if argv, ok := gitAliasResolved(c.Argv); ok {
+			return argv
+		}
+	}
+	return c.Argv
+}
+
+// gitAliasResolved replaces the subcommand of a git command with the alias -c defines for it.
+func gitAliasResolved(argv []Word) ([]Word, bool) {
+	aliases := map[string]string{}
+	i := 1
+	for i < len(argv) && argv[i].Known && strings.HasPrefix(argv[i].Value, "-") {
+		v := argv[i].Value
+		if v == "-c" && i+1 < len(argv) && argv[i+1].Known {
+			if k, val, ok := strings.Cut(argv[i+1].Value, "="); ok && strings.HasPrefix(strings.ToLower(k), "alias.") {
+				aliases[strings.ToLower(k[len("alias."):])] = val
+			}
+			i += 2
+			continue
+		}
+		if v == "-C" || v == "--git-dir" || v == "--work-tree" || v == "--config-env" {
+			i++
+		}
+		i++
+	}
+	if i >= len(argv) || !argv[i].Known || len(aliases) == 0 {
+		return nil, false
+	}
+	val, ok := aliases[strings.ToLower(argv[i].Value)]
+	if !ok || strings.HasPrefix(val, "!") {
+		return nil, false
+	}
+	out := slices.Clone(argv[:i])
+	for _, f := range strings.Fields(val) {
+		out = append(out, Word{Src: f, Value: f, Known: true})
+	}
+	return append(out, argv[i+1:]...), true
+}
+
+// laterCommandRule applies deny and ask rules to the commands a prefix or wildcard allow rule
+// may be running at a later word: Bash(devbox run *) matches devbox run rm -f x, whose rm a
+// deny rule names. It returns the deny or ask result and true when one applies.
+func (k *checker) laterCommandRule(c *Command) (result, bool) {
+	if k.deny == nil && k.ask == nil {
+		return result{}, false
+	}
+	for i := 1; i < len(c.Argv); i++ {
+		w := c.Argv[i]
+		if !w.Known || strings.HasPrefix(w.Value, "-") || strings.Contains(w.Value, "=") {
+			continue
+		}
+		if !k.mayName(w.Value) {
+			continue
+		}
+		rest := c.Argv[i:]
+		cands := []string{joinValues(rest, false), joinValues(rest, true)}
+		if r := k.deny.match(cands, true); r != nil {
+			return k.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
+		}
+		if r := normMatch(k.idx.normDeny, rest); r != nil {
+			return k.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
+		}
+		if r := k.ask.match(cands, true); r != nil {
+			return k.ruleResult(vAskRule, r, c.Text+" (runs "+w.Value+")"), true
+		}
+		if r := normMatch(k.idx.normAsk, rest); r != nil {
+			return k.ruleResult(vAskRule, r, c.Text+" (runs "+w.Value+")"), true
+		}
+	}
+	return result{}, false
+}
+
+// mayName reports whether some deny or ask rule could match a command starting with the word:
+// a rule whose first word it is, or one whose first word is not literal.
+func (k *checker) mayName(w string) bool {
+	base := path.Base(w)
+	for _, rs := range []*ruleSet{k.deny, k.ask} {
+		if rs != nil && (len(rs.byWord[w]) > 0 || len(rs.byWord[base]) > 0 || len(rs.anyWord) > 0) {
+			return true
+		}
+		if rs != nil && (rs.exactFirst[w] || rs.exactFirst[base]) {
+			return true
+		}
+	}
+	return len(k.idx.normDeny[base]) > 0 || len(k.idx.normAsk[base]) > 0
+}

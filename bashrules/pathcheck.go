@@ -1,0 +1,436 @@
+package bashrules
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+var exemptOutputs = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/tty": true, "/dev/fd/1": true, "/dev/fd/2": true}
+
+var exemptInputs = map[string]bool{"/dev/null": true, "/dev/stdin": true, "/dev/zero": true, "/dev/urandom": true, "/dev/random": true, "/dev/tty": true, "/dev/fd/0": true}
+
+func exemptOutput(w Word) bool { return w.Known && exemptOutputs[w.Value] }
+
+// redirect checks a redirection: an output target is a write (granted only by acceptEdits or
+// an Edit allow rule), an input is a read.
+func (k *checker) redirect(rd *Redirect) (result, bool) {
+	var acc access
+	switch rd.Kind {
+	case RedirOut, RedirInOut:
+		if exemptOutput(rd.Target) {
+			return allowed, false
+		}
+		acc = accWrite
+	case RedirIn:
+		if rd.Target.Known && exemptInputs[rd.Target.Value] {
+			return allowed, false
+		}
+		acc = accRead
+	default:
+		return allowed, false
+	}
+	worst := allowed
+	prev := k.cur
+	k.cur = nil
+	defer func() { k.cur = prev }()
+	for _, pc := range k.cwds(rd.where) {
+		o := k.use(pc, nil, pathUse{w: rd.Target, acc: acc}, "redirect")
+		worst = worse(worst, o.res)
+		if acc == accWrite && o.needGrant {
+			worst = worse(worst, result{v: vAsk, d: o.grantAsk})
+		}
+	}
+	return worst, true
+}
+
+// pathOutcome is what the path checks of one command found.
+type pathOutcome struct {
+	res       result // the worst ask or deny
+	writes    bool   // the command writes or removes something
+	needGrant bool   // a write inside the working directories is not granted by mode or rule
+	grantAsk  permission.Decision
+	issues    []string
+}
+
+func (o *pathOutcome) merge(p pathOutcome) {
+	o.res = worse(o.res, p.res)
+	o.writes = o.writes || p.writes
+	if p.needGrant && !o.needGrant {
+		o.needGrant, o.grantAsk = true, p.grantAsk
+	}
+	o.issues = append(o.issues, p.issues...)
+}
+
+// paths runs the path checks of one command.
+func (k *checker) paths(c *Command) pathOutcome {
+	var out pathOutcome
+	if c.Kind != KindCall || len(c.Argv) == 0 {
+		return out
+	}
+	name, _ := commandName(c.Argv[0])
+	if name == "" {
+		return out
+	}
+	var uses []pathUse
+	if spec, ok := pathSpecs[name]; ok {
+		pr := spec(c.Argv[1:])
+		uses, out.issues = pr.uses, pr.issues
+	} else if len(k.children[c]) == 0 && !isWrapperLike(name) {
+		uses = probes(c.Argv[1:])
+	}
+	if c.hasPlaceholders() && len(c.Roots) == 0 && (k.readRules || removes(uses)) {
+		// xargs fills these in at run time.
+		for _, u := range uses {
+			if u.w.Placeholder || !u.w.Known {
+				out.merge(k.unknownPath(c, u))
+			}
+		}
+	}
+	if c.ExtraArgs {
+		extra := pathUse{w: Word{Src: "(arguments from xargs input)", Why: "arguments read by xargs"}}
+		if spec, ok := pathSpecs[name]; ok {
+			// What the command does with one more operand is what it does with them all.
+			pr := spec(append(slices.Clone(c.Argv[1:]), Word{Src: "ARG", Value: "ARG", Known: true, Placeholder: true}))
+			for _, u := range pr.uses {
+				if u.w.Placeholder {
+					extra.acc = u.acc
+					out.merge(k.unknownPath(c, extra))
+				}
+			}
+		} else if k.readRules {
+			extra.acc = accRead
+			out.merge(k.unknownPath(c, extra))
+		}
+	}
+	for _, u := range uses {
+		if c.OtherDir {
+			out.merge(pathOutcome{res: result{v: vAsk, d: askDecision(
+				fmt.Sprintf("%s runs in another directory or root, so its path %s cannot be checked.", name, u.w.Src), permission.ReasonOther, "other directory")}})
+			continue
+		}
+		if u.w.Placeholder && len(c.Roots) == 0 {
+			continue // handled above
+		}
+		for _, pc := range k.cwds(c.where) {
+			out.merge(k.use(pc, c, u, name))
+		}
+	}
+	return out
+}
+
+// hasPlaceholders reports whether any word is filled in at run time.
+func (c *Command) hasPlaceholders() bool {
+	for _, w := range c.Argv {
+		if w.Placeholder {
+			return true
+		}
+	}
+	return false
+}
+
+func removes(uses []pathUse) bool {
+	for _, u := range uses {
+		if u.acc == accRemove || u.acc == accRemoveUnder {
+			return true
+		}
+	}
+	return false
+}
+
+func isWrapperLike(name string) bool {
+	_, w := wrappers[name]
+	return w || name == "eval" || name == "trap" || name == "find" || name == "xargs"
+}
+
+// probes are the arguments of an unknown command that may name files: operands, option
+// values and @file arguments. Only Read deny and ask rules are checked against them.
+func probes(args []Word) []pathUse {
+	var out []pathUse
+	for _, a := range args {
+		if !a.Known || len(a.Value) > 4096 || strings.ContainsRune(a.Value, '\n') || len(out) >= 64 {
+			continue
+		}
+		v := a.Value
+		switch {
+		case strings.HasPrefix(v, "-"):
+			_, val, ok := strings.Cut(v, "=")
+			if !ok || val == "" {
+				continue
+			}
+			v = val
+		case strings.HasPrefix(v, "@") && len(v) > 1:
+			v = v[1:]
+		}
+		w := subWord(a, v)
+		out = append(out, pathUse{w: w, acc: accProbe})
+	}
+	return out
+}
+
+// unknownPath handles a path the analysis cannot know: removing it is a safety ask, writing
+// it asks, reading it asks when Read rules could forbid it.
+func (k *checker) unknownPath(c *Command, u pathUse) pathOutcome {
+	why := u.w.Why
+	if why == "" {
+		why = "its value is only known when it runs"
+	}
+	switch u.acc {
+	case accRemove, accRemoveUnder:
+		msg := fmt.Sprintf("This command removes %s, whose target cannot be known before it runs (%s); it needs your explicit approval.", u.w.Src, why)
+		return pathOutcome{writes: true, res: result{v: vSafety, d: askDecision(msg, permission.ReasonSafetyCheck, "removal of an unknown path")}}
+	case accWrite:
+		return pathOutcome{writes: true, res: result{v: vAsk, d: askDecision(
+			fmt.Sprintf("This command writes to %s, which cannot be known before it runs (%s).", u.w.Src, why), permission.ReasonOther, "write to an unknown path")}}
+	case accRead, accReadTree:
+		if k.readRules {
+			return pathOutcome{res: result{v: vAsk, d: askDecision(
+				fmt.Sprintf("This command reads %s, which cannot be known before it runs (%s), and your Read rules may forbid it.", u.w.Src, why), permission.ReasonOther, "read of an unknown path")}}
+		}
+	}
+	return pathOutcome{}
+}
+
+// use checks one path use in one working-directory context. It is one function (over 80
+// lines) because every kind of word — placeholder, unknown, ~user, pattern, path — must reach
+// exactly one of the checks, which is easiest to see in one switch.
+func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string) pathOutcome {
+	w := u.w
+	if w.Placeholder && c != nil && len(c.Roots) > 0 {
+		var out pathOutcome
+		acc := accReadTree
+		switch u.acc {
+		case accWrite, accRemove, accRemoveUnder:
+			acc = accRemoveUnder
+		case accProbe:
+			acc = accProbe
+		}
+		for _, root := range c.Roots {
+			out.merge(k.use(pc, nil, pathUse{w: root, acc: acc}, what+" {}"))
+		}
+		return out
+	}
+	switch {
+	case !w.Known || w.Placeholder:
+		if u.acc == accProbe || u.acc == accReadIfExists || u.acc == accRemoveIfExists {
+			return pathOutcome{}
+		}
+		return k.unknownPath(c, u)
+	case w.Tilde == TildeOther:
+		if u.acc == accProbe {
+			return pathOutcome{}
+		}
+		if u.acc == accRemove || u.acc == accRemoveUnder || u.acc == accRemoveIfExists {
+			return k.unknownPath(c, pathUse{w: Word{Src: w.Src, Why: "another user's home or the directory stack"}, acc: accRemove})
+		}
+		return pathOutcome{writes: isWrite(u.acc), res: result{v: vAsk, d: askDecision(
+			fmt.Sprintf("Path %s names another user's home or the directory stack, which cannot be checked.", w.Src), permission.ReasonOther, "~user path")}}
+	case hasCombining(w.Value):
+		return pathOutcome{writes: isWrite(u.acc), res: result{v: vAsk, d: askDecision(
+			fmt.Sprintf("Path %s contains combining characters; the file system may treat it as another name.", w.Src), permission.ReasonOther, "combining characters in a path")}}
+	}
+	p := w.Value
+	if strings.HasPrefix(p, "~") && w.Tilde != TildeHome {
+		p = "./" + p // a quoted ~ is a literal directory name
+	}
+	if u.dir != nil && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") {
+		if !u.dir.IsPathLike() {
+			return k.unknownPath(c, pathUse{w: *u.dir, acc: u.acc})
+		}
+		p = filepath.Join(u.dir.Value, p)
+		if strings.HasPrefix(u.dir.Value, "~") && u.dir.Tilde != TildeHome {
+			p = "./" + p
+		}
+	}
+	if w.Glob {
+		return k.glob(pc, c, u, p, what)
+	}
+	abs, err := pc.ResolvePath(p)
+	if err != nil {
+		return pathOutcome{res: result{v: vAsk, d: askDecision(fmt.Sprintf("Path %s cannot be checked: %v.", w.Src, err), permission.ReasonOther, err.Error())}}
+	}
+	switch u.acc {
+	case accProbe:
+		if _, err := os.Lstat(abs); err != nil {
+			// Not a file yet, but the command may create it: only a protected name counts.
+			if strings.ContainsAny(w.Value, "./") {
+				if o := k.writeOne(pc, abs); protectedAsk(o.res) {
+					return pathOutcome{res: o.res}
+				}
+			}
+			return pathOutcome{}
+		}
+	case accReadIfExists, accRemoveIfExists:
+		if _, err := os.Lstat(abs); err != nil {
+			return pathOutcome{}
+		}
+	}
+	k.note("bash: path", u.acc.String(), fmt.Sprintf("%s %s (%s)", what, abs, w.Src))
+	// The path is resolved against the directory the command runs in, but rules written
+	// relative to the working directory ("./.env") are checked from the session's directory
+	// too: after cd src, ../.env is still the file the rule names.
+	var out pathOutcome
+	for _, rc := range k.ruleContexts(pc) {
+		out.merge(k.checkAbs(rc, c, u, w, abs))
+	}
+	if k.effects != nil {
+		check := "Read check"
+		if isWrite(u.acc) {
+			check = "Edit check"
+		}
+		v := out.res.v
+		if v == vAllow && out.needGrant {
+			v = vNeeds
+		}
+		k.effect(u.acc.String(), abs, check, v)
+	}
+	return out
+}
+
+func (k *checker) ruleContexts(pc *permission.Context) []*permission.Context {
+	out := []*permission.Context{pc}
+	if pc != k.pc {
+		out = append(out, k.pc)
+	}
+	// A session whose shell has moved away from where it started still has rules written
+	// for the project's directory.
+	if k.orig == nil && k.pc.Cwd() != k.pc.OriginalCwd() {
+		k.orig = k.pc.WithCwd(k.pc.OriginalCwd())
+	}
+	if k.orig != nil && pc.Cwd() != k.orig.Cwd() {
+		out = append(out, k.orig)
+	}
+	return out
+}
+
+func (k *checker) checkAbs(pc *permission.Context, c *Command, u pathUse, w Word, abs string) pathOutcome {
+	switch u.acc {
+	case accRead, accReadIfExists:
+		return k.read(pc, abs)
+	case accProbe:
+		// An argument of a command the analysis does not know: a Read rule that forbids it
+		// counts, and so does naming a protected file, which the command may write.
+		o := k.read(pc, abs)
+		if o.res.v == vDeny || o.res.v == vAskRule {
+			return o
+		}
+		if w := k.writeOne(pc, abs); protectedAsk(w.res) {
+			return pathOutcome{res: w.res}
+		}
+		return pathOutcome{}
+	case accReadTree:
+		o := k.read(pc, abs)
+		if o.res.v == vAllow && k.readRules {
+			o.merge(k.tree(pc, abs, u.noHidden))
+		}
+		return o
+	case accRemove, accRemoveIfExists, accRemoveUnder:
+		if why := k.dangerous(pc, w, abs, u.acc == accRemoveUnder); why != "" {
+			return pathOutcome{writes: true, res: k.dangerResult(c, w, abs, why)}
+		}
+		return k.write(pc, abs, "")
+	}
+	return k.write(pc, abs, u.base)
+}
+
+func isWrite(a access) bool {
+	return a == accWrite || a == accRemove || a == accRemoveUnder || a == accRemoveIfExists
+}
+
+func hasCombining(s string) bool {
+	for _, r := range s {
+		if r >= 0x300 && unicode.Is(unicode.Mn, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func (k *checker) read(pc *permission.Context, abs string) pathOutcome {
+	d := pc.CheckRead(k.ctx, abs)
+	if v := classify(d); v != vAllow {
+		return pathOutcome{res: result{v: v, d: d}}
+	}
+	return pathOutcome{}
+}
+
+// write runs the write check. A write inside the working directories that no mode or Edit rule
+// grants is fine for a command an allow rule allows, but keeps it from being auto-allowed.
+func (k *checker) write(pc *permission.Context, abs, base string) pathOutcome {
+	out := k.writeOne(pc, abs)
+	if base != "" && isDir(abs) {
+		out.merge(k.writeOne(pc, filepath.Join(abs, base)))
+	}
+	return out
+}
+
+func (k *checker) writeOne(pc *permission.Context, abs string) pathOutcome {
+	d := pc.CheckWrite(k.ctx, abs)
+	v := classify(d)
+	switch {
+	case v == vAllow:
+		return pathOutcome{writes: true}
+	case v == vAsk && pc.InWorkingDirs(abs):
+		return pathOutcome{writes: true, needGrant: true, grantAsk: d}
+	}
+	return pathOutcome{writes: true, res: result{v: v, d: d}}
+}
+
+// dangerous says why removing abs (or, with under, files below it) would be catastrophic: the
+// root, a top-level system directory, the home directory, the working directories and any of
+// their parents.
+func (k *checker) dangerous(pc *permission.Context, w Word, abs string, under bool) string {
+	if abs == "" {
+		return ""
+	}
+	abs = filepath.Clean(abs)
+	switch {
+	case abs == "/":
+		return "the file-system root"
+	case filepath.Dir(abs) == "/":
+		return "a top-level system directory"
+	case pc.Home() != "" && strings.EqualFold(abs, filepath.Clean(pc.Home())):
+		return "the home directory"
+	}
+	dirs := append([]string{pc.Cwd(), k.pc.Cwd(), pc.OriginalCwd()}, pc.WorkingDirs()...)
+	for _, d := range dirs {
+		d = filepath.Clean(d)
+		if strings.EqualFold(abs, d) && !under {
+			return "the working directory"
+		}
+		if strings.HasPrefix(strings.ToLower(d), strings.ToLower(abs)+"/") {
+			return "a parent of the working directory"
+		}
+	}
+	return ""
+}
+
+func (k *checker) dangerResult(c *Command, w Word, abs, why string) result {
+	op := "rm"
+	if c != nil && len(c.Argv) > 0 {
+		op, _ = commandName(c.Argv[0])
+	}
+	msg := fmt.Sprintf("Dangerous %s operation detected: '%s'. It would remove %s; this needs your explicit approval and cannot be allowed by rules or modes.", op, w.Src, why)
+	k.note("bash: dangerous removal", "ask", msg)
+	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg, BlockedPath: abs,
+		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "dangerous removal of " + why}}}
+}
+
+// bareGit reports a git command that would run in what looks like a planted bare repository.
+func (k *checker) bareGit(name string, c *Command) bool {
+	if name != "git" {
+		return false
+	}
+	for _, pc := range k.cwds(c.where) {
+		if gitInBareRepo(pc.Cwd(), c.Argv[1:]) {
+			k.note("bash: not read-only", "", c.Text+": runs in a directory that looks like a bare git repository")
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,117 @@
+package bashrules
+
+import (
+	"fmt"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+// verdict orders what a part of a command needs, from nothing to a denial.
+type verdict uint8
+
+const (
+	vAllow   verdict = iota
+	vNeeds           // nothing allows it: the person may
+	vUnsure          // the analysis cannot see what it does: only an exact rule or the person may allow it
+	vAsk             // a path or directory change needs the person's approval
+	vAskRule         // an ask rule matched: bypass-immune
+	vSafety          // a safety check: bypass-immune
+	vDeny
+)
+
+var verdictNames = [...]string{"allow", "needs approval", "unsure", "ask", "ask (rule)", "ask (safety check)", "deny"}
+
+func (v verdict) String() string { return verdictNames[v] }
+
+// result is the verdict for one command, redirect or check.
+type result struct {
+	v verdict
+	// d is the decision to surface for vUnsure and worse, or the allow reason.
+	d permission.Decision
+	// suggest are rule contents that would allow a vNeeds command.
+	suggest []string
+}
+
+func worse(a, b result) result {
+	if b.v > a.v {
+		return b
+	}
+	return a
+}
+
+var allowed = result{v: vAllow}
+
+func reasonText(d permission.Decision) string {
+	if d.Reason != nil {
+		return d.Reason.String()
+	}
+	return d.Message
+}
+
+func (k *checker) deniedMessage() string {
+	return fmt.Sprintf("Permission to use Bash with command %s has been denied.", k.command)
+}
+
+func askDecision(msg string, rt permission.ReasonType, detail string) permission.Decision {
+	return permission.Decision{Behavior: permission.Ask, Message: msg, Reason: &permission.Reason{Type: rt, Detail: detail}}
+}
+
+func (k *checker) ruleResult(v verdict, r *permission.Rule, what string) result {
+	switch v {
+	case vDeny:
+		k.noteRule("bash: deny rule", "deny", what, r)
+		return result{v: vDeny, d: permission.Decision{Behavior: permission.Deny, Message: k.deniedMessage(),
+			Reason: &permission.Reason{Type: permission.ReasonRule, Rule: r}}}
+	case vAskRule:
+		k.noteRule("bash: ask rule", "ask", what, r)
+		return result{v: vAskRule, d: permission.Decision{Behavior: permission.Ask, Message: permission.RequestMessage("Bash"),
+			Reason: &permission.Reason{Type: permission.ReasonRule, Rule: r}}}
+	}
+	k.noteRule("bash: allow rule", "allow", what, r)
+	return result{v: vAllow, d: permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonRule, Rule: r}}}
+}
+
+// unseen is the answer for what the analysis cannot see (a script that is not literal, a
+// script read from input, arithmetic that may run commands, words only known at run time):
+// with a Bash deny or ask rule in force it is a safety ask, since the hidden part may be what
+// a rule names; otherwise it is unsure.
+func (k *checker) unseen(why string) result {
+	if k.denyAsk {
+		return result{v: vSafety, d: askDecision(
+			fmt.Sprintf("This command needs approval: %s, so your deny and ask rules cannot be checked against it.", why), permission.ReasonSafetyCheck, why)}
+	}
+	return k.unsure(why)
+}
+
+func (k *checker) unsure(why string) result {
+	return result{v: vUnsure, d: askDecision(
+		fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}
+}
+
+func allowDecision(t permission.ReasonType, detail string) permission.Decision {
+	return permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: t, Detail: detail}}
+}
+
+func classify(d permission.Decision) verdict {
+	switch d.Behavior {
+	case permission.Allow:
+		return vAllow
+	case permission.Deny:
+		return vDeny
+	}
+	if d.Reason != nil {
+		switch {
+		case d.Reason.Type == permission.ReasonSafetyCheck:
+			return vSafety
+		case d.Reason.Type == permission.ReasonRule && d.Reason.Rule != nil && d.Reason.Rule.Behavior == permission.Ask:
+			return vAskRule
+		}
+	}
+	return vAsk
+}
+
+// protectedAsk reports the write check's ask for a protected file (not for a suspicious path
+// pattern such as ./..., which only matters for paths the command is known to use).
+func protectedAsk(r result) bool {
+	return r.v == vSafety && r.d.Reason != nil && r.d.Reason.ClassifierApprovable
+}
