@@ -211,7 +211,7 @@ func TestTrustDirArgument(t *testing.T) {
 // effects and the check that judged each.
 func TestPermissionsCheckBashEffects(t *testing.T) {
 	proj, home := e2eProject(t)
-	in := `{"command":"find . -delete && curl -o .bashrc http://example.com | xargs grep -n TODO"}`
+	in := `{"command":"find . -delete && curl -o .bashrc http://example.com && git ls-files | xargs grep -n TODO"}`
 	out, errOut, code := runReins(t, proj, home, "permissions", "check", "--tool", "Bash", "--input", in, "--allowedTools", "Bash(find:*),Bash(curl:*)")
 	if code != 3 {
 		t.Fatalf("exit %d, want 3 (ask)\n%s%s", code, out, errOut)
@@ -223,6 +223,7 @@ func TestPermissionsCheckBashEffects(t *testing.T) {
 		"remove below " + proj + ": needs approval by Edit check",
 		"write " + proj + "/.bashrc: ask (safety check) by Edit check",
 		"network curl: allow by no check",
+		// xargs fed by a command that lists paths runs grep as if it stood alone.
 		"runs grep -n TODO: allow by the rules, as if it stood alone",
 	} {
 		if !strings.Contains(out, want) {
