@@ -86,7 +86,7 @@ func TestToolsNamesAnnotationsAndSkippedSchemas(t *testing.T) {
 		t.Fatalf("tools = %v\nwant %v", got, want)
 	}
 	tests := []struct {
-		name                                      string
+		name                                        string
 		readOnly, safe, destructive, openWorld, mcp bool
 	}{
 		{"mcp__test__echo", true, true, false, true, true},

@@ -226,7 +226,9 @@ func parseServer(file string, whole []byte, m member) (ServerConfig, error) {
 	c.Name = m.Key
 	l, col := position(whole, m.Off)
 	c.Pos = fmt.Sprintf("%s:%d:%d", file, l, col)
-	here := func(format string, args ...any) error { return errAt(file, whole, m.Off, "server %q: "+format, append([]any{m.Key}, args...)...) }
+	here := func(format string, args ...any) error {
+		return errAt(file, whole, m.Off, "server %q: "+format, append([]any{m.Key}, args...)...)
+	}
 	switch c.TransportType() {
 	case TypeStdio:
 		if c.Command == "" {
