@@ -89,21 +89,25 @@ func errAt(file string, data []byte, off int64, format string, args ...any) *Par
 	return &ParseError{File: file, Line: l, Col: c, Msg: fmt.Sprintf(format, args...)}
 }
 
-// jsonError positions an encoding/json error at its offset (base is where data started).
-func jsonError(file string, whole []byte, base int64, err error) *ParseError {
+// jsonError positions an encoding/json error. A syntax error is placed at its offset from
+// base (where the decoded text starts in whole); a value of the wrong type, named what, at
+// base itself, the start of that value.
+func jsonError(file string, whole []byte, base int64, what string, err error) *ParseError {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return errAt(file, whole, base+se.Offset, "invalid JSON: %v", se)
+		return errAt(file, whole, base+se.Offset-1, "invalid JSON: %v", se)
 	case errors.As(err, &te):
-		field := te.Field
-		if field == "" {
-			field = "value"
+		if what == "" {
+			what = "value"
 		}
-		return errAt(file, whole, base+te.Offset, "%s must be %s, not JSON %s", field, jsonKind(te.Type.Kind().String()), te.Value)
+		if te.Field != "" {
+			what += "." + te.Field
+		}
+		return errAt(file, whole, base, "%s must be %s, not JSON %s", what, jsonKind(te.Type.Kind().String()), te.Value)
 	}
-	return &ParseError{File: file, Msg: err.Error()}
+	return errAt(file, whole, base, "%s: %v", what, err)
 }
 
 func jsonKind(k string) string {
@@ -132,7 +136,7 @@ func members(file string, whole []byte, base int64, raw json.RawMessage) ([]memb
 	d := json.NewDecoder(bytes.NewReader(raw))
 	tok, err := d.Token()
 	if err != nil {
-		return nil, jsonError(file, whole, base, err)
+		return nil, jsonError(file, whole, base, "", err)
 	}
 	if tok != json.Delim('{') {
 		return nil, errAt(file, whole, base, "expected a JSON object")
@@ -141,13 +145,13 @@ func members(file string, whole []byte, base int64, raw json.RawMessage) ([]memb
 	for d.More() {
 		kt, err := d.Token()
 		if err != nil {
-			return nil, jsonError(file, whole, base, err)
+			return nil, jsonError(file, whole, base, "", err)
 		}
 		key, _ := kt.(string)
 		afterKey := d.InputOffset()
 		var v json.RawMessage
 		if err := d.Decode(&v); err != nil {
-			return nil, jsonError(file, whole, base+afterKey, err)
+			return nil, jsonError(file, whole, base, "", err)
 		}
 		start := afterKey
 		for start < int64(len(raw)) && strings.IndexByte(" \t\r\n:", raw[start]) >= 0 {
@@ -156,7 +160,7 @@ func members(file string, whole []byte, base int64, raw json.RawMessage) ([]memb
 		out = append(out, member{Key: key, Raw: v, Off: base + start})
 	}
 	if _, err := d.Token(); err != nil && err != io.EOF {
-		return nil, jsonError(file, whole, base, err)
+		return nil, jsonError(file, whole, base, "", err)
 	}
 	return out, nil
 }
@@ -220,7 +224,7 @@ func parseServer(file string, whole []byte, m member) (ServerConfig, error) {
 			continue // unknown keys (oauth, timeout, ...) are ignored, as Claude Code does
 		}
 		if err := json.Unmarshal(f.Raw, target); err != nil {
-			return c, jsonError(file, whole, f.Off, fmt.Errorf("%s: %w", f.Key, err))
+			return c, jsonError(file, whole, f.Off, f.Key, err)
 		}
 	}
 	c.Name = m.Key

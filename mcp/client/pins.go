@@ -69,7 +69,7 @@ func OpenPins(path string) (*Pins, error) {
 	}
 	var list []Pin
 	if err := json.Unmarshal(data, &list); err != nil {
-		return nil, jsonError(path, data, 0, err)
+		return nil, jsonError(path, data, 0, "pins", err)
 	}
 	for _, pin := range list {
 		p.pins[pin.Rule+"\x00"+pin.Tool] = pin

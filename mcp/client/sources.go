@@ -296,7 +296,7 @@ func (ap *approvals) readApprovals(file string, data []byte, top []member) error
 			continue
 		}
 		if err != nil {
-			return jsonError(file, data, f.Off, fmt.Errorf("%s: %w", f.Key, err))
+			return jsonError(file, data, f.Off, f.Key, err)
 		}
 	}
 	return nil
@@ -312,7 +312,7 @@ type serverMatcher struct {
 func parseMatchers(file string, data []byte, m member) ([]serverMatcher, error) {
 	var raws []json.RawMessage
 	if err := json.Unmarshal(m.Raw, &raws); err != nil {
-		return nil, jsonError(file, data, m.Off, fmt.Errorf("%s: %w", m.Key, err))
+		return nil, jsonError(file, data, m.Off, m.Key, err)
 	}
 	out := make([]serverMatcher, 0, len(raws))
 	for _, r := range raws {
