@@ -39,6 +39,9 @@ type Agent struct {
 	Model    string
 	System   []llm.SystemBlock
 	Tools    []tool.Tool
+	// Deferral keeps deferred tools' schemas out of requests until a tool search loads them;
+	// nil sends every schema.
+	Deferral *tool.Deferral
 	// MaxTokens bounds each reply; zero means DefaultMaxTokens.
 	MaxTokens int
 	// MaxTurns ends the run after this many model replies; zero means no limit.
@@ -126,7 +129,6 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		bus:         a.Bus,
 		concurrency: cmp.Or(a.MaxConcurrency, DefaultMaxConcurrency),
 	}
-	specs := make([]llm.ToolSpec, 0, len(a.Tools))
 	for _, t := range a.Tools {
 		x.tools[t.Name()] = t
 		for _, alias := range t.Aliases() {
@@ -134,7 +136,6 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 				x.tools[alias] = t
 			}
 		}
-		specs = append(specs, llm.ToolSpec{Name: t.Name(), Description: t.Description(), InputSchema: t.InputSchema()})
 	}
 	if a.Recorder != nil {
 		a.Permissions.setOnChange(func(pc *permission.Context) error { return a.Recorder.AppendPermissions(StateOf(pc)) })
@@ -162,7 +163,7 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 			Model:     a.Model,
 			System:    a.System,
 			Messages:  msgs,
-			Tools:     specs,
+			Tools:     a.specs(),
 			MaxTokens: cmp.Or(a.MaxTokens, DefaultMaxTokens),
 		}
 		apiStart := time.Now()
@@ -221,6 +222,16 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 			return finish(nil)
 		}
 	}
+}
+
+// specs are the tool schemas of the next request: every tool but those still deferred.
+func (a *Agent) specs() []llm.ToolSpec {
+	sent := a.Deferral.Sent(a.Tools)
+	specs := make([]llm.ToolSpec, 0, len(sent))
+	for _, t := range sent {
+		specs = append(specs, llm.ToolSpec{Name: t.Name(), Description: t.Description(), InputSchema: t.InputSchema()})
+	}
+	return specs
 }
 
 func (a *Agent) record(m llm.Message) error {
