@@ -34,6 +34,7 @@ const msgRootBypass = "--dangerously-skip-permissions cannot be used with root/s
 
 type agentOptions struct {
 	perm               permFlags
+	mcp                mcpFlags
 	print              bool
 	outputFormat       string
 	model              string
@@ -109,6 +110,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	fl.StringVarP(&opts.resume, "resume", "r", "", "resume the conversation with this session id")
 	fl.BoolVar(&opts.verbose, "verbose", false, "accepted for compatibility with Claude Code; stream-json is always complete")
 	opts.perm.register(root)
+	opts.mcp.register(root)
 	// Claude Code accepts both spellings of its camel-case flags.
 	fl.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 		switch name {
@@ -237,12 +239,21 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	})
 	pool := newAgentPool(f, pc, perms, web.ModelSummarizer{Provider: choice.provider, Model: smallModel(f, env.loaded, choice)})
 	defer pool.Close()
+	mcpSess, err := startMCP(ctx, f, env, pc, &opts.mcp)
+	if err != nil {
+		return err
+	}
+	defer mcpSess.Close()
+	var deferral *tool.Deferral
+	if pool.tools, deferral, err = mcpSess.extend(f, pc, pool.tools); err != nil {
+		return err
+	}
 
 	var dirs []string
 	for _, d := range pc.AdditionalDirs() {
 		dirs = append(dirs, d.Path)
 	}
-	system, err := systemPrompt(ctx, pool.tools, promptEnv{
+	system, err := systemPrompt(ctx, deferral.Sent(pool.tools), promptEnv{
 		Cwd: cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: isGitRepo(cwd),
 		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
 	})
@@ -256,6 +267,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		Model:          choice.model,
 		System:         system,
 		Tools:          pool.tools,
+		Deferral:       deferral,
 		MaxTokens:      envInt(f, "REINS_MAX_OUTPUT_TOKENS"),
 		MaxTurns:       opts.maxTurns,
 		MaxConcurrency: cmp.Or(envInt(f, "REINS_MAX_TOOL_USE_CONCURRENCY"), envInt(f, "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY")),
@@ -275,7 +287,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 			names[i] = t.Name()
 		}
 		stream.write(initLine{Type: "system", Subtype: "init", Cwd: cwd, SessionID: rec.ID, Tools: names,
-			MCPServers: []string{}, Model: choice.model, Provider: choice.name, PermissionMode: string(pc.Mode()), UUID: session.NewID()})
+			MCPServers: mcpSess.serverNames(), Model: choice.model, Provider: choice.name, PermissionMode: string(pc.Mode()), UUID: session.NewID()})
 		unsubscribe = bus.Subscribe(stream.handle)
 	}
 

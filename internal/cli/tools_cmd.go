@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -267,6 +268,7 @@ func sampleValue(s map[string]any) any {
 
 type toolRunOptions struct {
 	perm  permFlags
+	mcp   mcpFlags
 	input string
 }
 
@@ -307,6 +309,7 @@ failed (for example an invalid settings file), 130 interrupted.`,
 	}
 	cmd.Flags().StringVar(&opts.input, "input", "{}", "the tool input as JSON")
 	opts.perm.register(cmd)
+	opts.mcp.register(cmd)
 	return cmd
 }
 
@@ -326,11 +329,21 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	shell := bash.New(bash.Options{Permissions: state.get})
 	defer shell.Close()
 	base := builtinTools(f, shell)
-	t, ok := tools.Find(base, name)
-	if !ok {
-		return usageErrorf("no such tool: %s (see reins tools list)", name)
+	var mcpTools []tool.Tool
+	if isMCPToolName(name) {
+		// Only a call of an MCP tool starts the servers.
+		sess, err := startMCP(ctx, f, penv, penv.pc, &opts.mcp)
+		if err != nil {
+			return err
+		}
+		defer sess.Close()
+		mcpTools = sess.m.Tools()
 	}
-	if _, ok := tools.Find(tools.Assemble(state.get(), base, nil, f.Getenv), t.Name()); !ok && state.get().ToolWideRule(permission.Deny, t.Name()) == nil {
+	t, ok := tools.Find(append(slices.Clone(base), mcpTools...), name)
+	if !ok {
+		return usageErrorf("no such tool: %s (see reins tools list and reins mcp)", name)
+	}
+	if _, ok := tools.Find(tools.Assemble(state.get(), base, mcpTools, f.Getenv), t.Name()); !ok && state.get().ToolWideRule(permission.Deny, t.Name()) == nil {
 		return usageErrorf("%s is not available in this session (%s)", t.Name(), removalReason(f, state.get(), t))
 	}
 

@@ -274,3 +274,27 @@ func truncate(r tool.Result, maxTokens int) tool.Result {
 	r.Content = out
 	return r
 }
+
+// Definition is what `reins mcp get` shows of a tool.
+type Definition struct {
+	Name        string
+	Description string
+	ReadOnly    bool
+	Hash        string
+}
+
+// Definitions returns the current tool definitions of a connected server, by pool name.
+func (m *Manager) Definitions(server string) []Definition {
+	s := m.server(server)
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Definition
+	for _, t := range s.tools {
+		out = append(out, Definition{Name: ToolName(s.name, t.Name), Description: t.Description,
+			ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint, Hash: DefinitionHash(t)})
+	}
+	return out
+}

@@ -12,7 +12,9 @@ import (
 func fake(name, desc, hint string, deferred, always bool) tool.Tool {
 	return tool.Build(tool.Def[map[string]any]{Name: name, Description: desc, SearchHint: hint, Defer: deferred, AlwaysLoad: always,
 		RawSchema: json.RawMessage(`{"type":"object"}`),
-		Call:      func(context.Context, map[string]any, *tool.Env) (tool.Result, error) { return tool.TextResult("ok"), nil }})
+		Call: func(context.Context, map[string]any, *tool.Env) (tool.Result, error) {
+			return tool.TextResult("ok"), nil
+		}})
 }
 
 func TestThreshold(t *testing.T) {
