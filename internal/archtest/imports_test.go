@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -57,7 +58,7 @@ var corePackages = []string{"permission", "pathrule", "bashrules", "settings"}
 var sdkHomes = map[string][]string{
 	"github.com/anthropics/anthropic-sdk-go": {"llm/anthropic"},
 	"github.com/spf13/cobra":                 {"internal/cli"},
-	"github.com/modelcontextprotocol/go-sdk": {"mcpclient", "mcpserver"},
+	"github.com/modelcontextprotocol/go-sdk": {"mcp/client", "mcp/serve"},
 	"charm.land/":                            {"internal/ui"},
 }
 
@@ -170,6 +171,30 @@ func TestLibraryDoesNotImportTheAgentLayers(t *testing.T) {
 				if irel == u || strings.HasPrefix(irel, u+"/") || (strings.HasSuffix(u, "/") && strings.HasPrefix(irel, u)) {
 					t.Errorf("%s imports %s: lower layers must not depend on upper ones", rel, imp)
 				}
+			}
+		}
+	}
+}
+
+// allowedImports lists, for packages with a narrow contract, every package of ours they may
+// import directly (architecture-next.md): the MCP client adapts the go-sdk to the tool contract
+// and the permission engine and knows nothing of the agent or the CLI.
+var allowedImports = map[string][]string{
+	"mcp/client":       {"tool", "permission"},
+	"tools/toolsearch": {"tool"},
+}
+
+func TestNarrowPackagesImportOnlyTheirContracts(t *testing.T) {
+	pkgs := listPackages(t)
+	for pkg, allowed := range allowedImports {
+		p, ok := pkgs[module+"/"+pkg]
+		if !ok {
+			t.Errorf("package %s does not exist: drop its entry", pkg)
+			continue
+		}
+		for _, imp := range p.Imports {
+			if irel, ok := ours(imp); ok && !slices.Contains(allowed, irel) {
+				t.Errorf("%s imports %s; it may import only %v of ours", pkg, irel, allowed)
 			}
 		}
 	}
