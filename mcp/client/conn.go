@@ -219,6 +219,7 @@ type server struct {
 	closing   bool
 	restarted bool
 	inflight  map[*callNotes]bool
+	cancel    context.CancelFunc // ends the session's context
 }
 
 func (s *server) status() Status {
@@ -245,15 +246,42 @@ func (s *server) fail(reason string) {
 }
 
 // start connects and lists the tools, within the start timeout.
+//
+// The session's context outlives start (an SSE stream lives as long as it), so the timeout
+// cancels it only while starting; Close cancels it for good.
 func (s *server) start(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, s.m.opts.StartTimeout)
-	defer cancel()
-	if err := s.connect(ctx); err != nil {
-		if ctx.Err() == context.DeadlineExceeded {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	timedOut := false
+	var mu sync.Mutex
+	timer := time.AfterFunc(s.m.opts.StartTimeout, func() {
+		mu.Lock()
+		timedOut = true
+		mu.Unlock()
+		cancel()
+	})
+	err := s.connect(ctx)
+	timer.Stop()
+	mu.Lock()
+	late := timedOut
+	mu.Unlock()
+	if err == nil && late {
+		err = errors.New("timed out")
+		s.close()
+		s.mu.Lock()
+		s.closing = false
+		s.mu.Unlock()
+	}
+	if err != nil {
+		cancel()
+		if late {
 			err = fmt.Errorf("no answer within %v (MCP_TIMEOUT)", s.m.opts.StartTimeout)
 		}
 		s.fail(err.Error())
+		return
 	}
+	s.mu.Lock()
+	s.cancel = cancel
+	s.mu.Unlock()
 }
 
 func (s *server) connect(ctx context.Context) error {
@@ -354,8 +382,8 @@ func (s *server) watch(cs *mcp.ClientSession) {
 		s.mu.Unlock()
 		return
 	}
-	cmd := s.cmd
-	s.session = nil
+	cmd, cancel := s.cmd, s.cancel
+	s.session, s.cancel = nil, nil
 	s.state, s.reason = StateFailed, "the server closed the connection"
 	if err != nil {
 		s.reason += ": " + err.Error()
@@ -363,6 +391,9 @@ func (s *server) watch(cs *mcp.ClientSession) {
 	restart := !s.restarted && s.entry.Config.TransportType() == TypeStdio
 	s.restarted = true
 	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 	killGroup(cmd)
 	if restart {
 		s.start(context.Background())
@@ -394,9 +425,12 @@ func (s *server) definition(name string) *mcp.Tool {
 func (s *server) close() error {
 	s.mu.Lock()
 	s.closing = true
-	cs, cmd := s.session, s.cmd
+	cs, cmd, cancel := s.session, s.cmd, s.cancel
 	s.session = nil
 	s.mu.Unlock()
+	if cancel != nil {
+		defer cancel()
+	}
 	var err error
 	if cs != nil {
 		err = cs.Close()
