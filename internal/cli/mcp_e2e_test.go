@@ -178,6 +178,24 @@ func TestMCPCommands(t *testing.T) {
 			t.Errorf("no line %q in\n%s", want, e.stdout)
 		}
 	}
+	// A project server starts once the project is trusted and the server approved.
+	e.run("trust", e.dir)
+	e.wantCode(0)
+	e.run("mcp", "approve", "three")
+	e.wantCode(0)
+	e.run("mcp", "get", "three")
+	e.wantCode(0)
+	if !strings.Contains(e.stdout, "Status: failed") {
+		t.Errorf("approved server was not started: %s", e.stdout)
+	}
+	e.run("mcp", "approve", "--reject", "three")
+	e.wantCode(0)
+	e.run("mcp", "get", "three")
+	if !strings.Contains(e.stdout, "Status: disabled") {
+		t.Errorf("rejected server: %s", e.stdout)
+	}
+	e.run("mcp", "approve", "nope")
+	e.wantCode(2)
 	e.run("mcp", "get", "one")
 	e.wantCode(0)
 	if !strings.Contains(e.stdout, "Command: /nonexistent/one -v") {

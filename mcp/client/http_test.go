@@ -15,7 +15,9 @@ import (
 func httpServer(t *testing.T, sse bool) (url string, auth func() []string) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "web", Version: "1"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "hello", Description: "Says hello.", InputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("hello over http"), nil })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("hello over http"), nil
+		})
 	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 	if sse {
 		h = mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil)

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 
@@ -170,4 +171,33 @@ func (p *Pins) save() error {
 		return err
 	}
 	return os.Rename(tmp, p.path)
+}
+
+// Repin accepts the current definitions of a connected server's tools for every rule pinned
+// to them, after the person reviewed the change (`reins mcp repin`). It returns how many
+// tools had pins.
+func (m *Manager) Repin(server string) (int, error) {
+	s := m.server(server)
+	if s == nil || m.opts.Pins == nil {
+		return 0, fmt.Errorf("no MCP server %q", server)
+	}
+	s.mu.Lock()
+	defs := slices.Clone(s.tools)
+	s.mu.Unlock()
+	n := 0
+	pinned := map[string]bool{}
+	for _, p := range m.opts.Pins.List() {
+		pinned[p.Tool] = true
+	}
+	for _, d := range defs {
+		name := ToolName(s.name, d.Name)
+		if !pinned[name] {
+			continue
+		}
+		if err := m.opts.Pins.Repin(name, d); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }

@@ -366,3 +366,8 @@ func (ap *approvals) managedDenies(c ServerConfig, getenv func(string) string) (
 	}
 	return "not in managed allowedMcpServers", true
 }
+
+// ParseConfigDocumentFile reads the .mcp.json of the project in dir (none is no servers).
+func ParseConfigDocumentFile(dir string) ([]ServerConfig, error) {
+	return readDocumentFile(LoadOptions{Cwd: dir}.ProjectFile(), ScopeProject)
+}
