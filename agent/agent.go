@@ -128,6 +128,7 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		env:         a.Env,
 		bus:         a.Bus,
 		concurrency: cmp.Or(a.MaxConcurrency, DefaultMaxConcurrency),
+		deferral:    a.Deferral,
 	}
 	for _, t := range a.Tools {
 		x.tools[t.Name()] = t
