@@ -23,7 +23,10 @@ func specNames(r *llm.Request) []string {
 func TestDeferredToolsAreSentOnceLoaded(t *testing.T) {
 	d := tool.NewDeferral(true)
 	loader := tool.Build(tool.Def[echoIn]{Name: "Loader", CheckPermissions: allow,
-		Call: func(_ context.Context, in echoIn, _ *tool.Env) (tool.Result, error) { d.Load(in.Text); return tool.TextResult("loaded"), nil }})
+		Call: func(_ context.Context, in echoIn, _ *tool.Env) (tool.Result, error) {
+			d.Load(in.Text)
+			return tool.TextResult("loaded"), nil
+		}})
 	strict := tool.Build(tool.Def[struct {
 		N int `json:"n"`
 	}]{Name: "Strict", Defer: true, Call: func(context.Context, struct {
