@@ -79,6 +79,7 @@ func (s *sessionState) apply(updates ...permission.Update) (*permission.Context,
 
 type toolsListOptions struct {
 	perm   permFlags
+	mcp    mcpFlags
 	asJSON bool
 }
 
@@ -115,29 +116,40 @@ func newCmdToolsList(f *Factory) *cobra.Command {
 		Use:   "list",
 		Short: "List the tool pool in the order the model sees it, with each tool's flags",
 		Long: `Lists the tools a session in this folder offers the model, in their final order
-(built-ins sorted by name, as Claude Code sorts them), after REINS_SIMPLE and the tool-wide
-deny rules of every settings source and flag. Tools left out are listed with the reason.
+(built-ins sorted by name, as Claude Code sorts them, then the tools of the MCP servers, which
+it starts), after REINS_SIMPLE and the tool-wide deny rules of every settings source and flag. Tools left out are listed with the reason.
 
 Flags: read-only and concurrency-safe are evaluated for a minimal valid input (for Bash they
 depend on the command); deferred tools are loaded on demand by a tool search; tools that
 require user interaction always ask, even in bypassPermissions mode.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runToolsList(f, opts)
+			return runToolsList(cmd.Context(), f, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
 	opts.perm.register(cmd)
+	opts.mcp.register(cmd)
 	return cmd
 }
 
-func runToolsList(f *Factory, opts *toolsListOptions) error {
+func runToolsList(ctx context.Context, f *Factory, opts *toolsListOptions) error {
 	env, err := opts.perm.load(f)
 	if err != nil {
 		return err
 	}
 	base := builtinTools(f, nil)
-	pool := tools.Assemble(env.pc, base, nil, f.Getenv)
+	// The MCP servers start so that their tools are listed where the model sees them.
+	sess, err := startMCP(ctx, f, env, env.pc, &opts.mcp)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	pool, _, err := sess.extend(f, env.pc, tools.Assemble(env.pc, base, nil, f.Getenv))
+	if err != nil {
+		return err
+	}
+	base = append(base, sess.m.Tools()...)
 	res := toolsListResult{Tools: []listedTool{}, Removed: []removedTool{}}
 	for _, t := range pool {
 		res.Tools = append(res.Tools, describeTool(t))
