@@ -103,6 +103,14 @@ func (o Options) withDefaults() Options {
 type Manager struct {
 	opts    Options
 	servers []*server
+
+	rootsMu sync.Mutex // guards opts.Roots, which SetRoots changes while restarts read it
+}
+
+func (m *Manager) roots() []string {
+	m.rootsMu.Lock()
+	defer m.rootsMu.Unlock()
+	return slices.Clone(m.opts.Roots)
 }
 
 // Status is what `reins mcp` shows of one server.
@@ -171,6 +179,8 @@ func (m *Manager) Close() error {
 // SetRoots changes the roots declared to every server (after /add-dir or --add-dir); servers
 // are notified that the list changed.
 func (m *Manager) SetRoots(dirs []string) {
+	m.rootsMu.Lock()
+	defer m.rootsMu.Unlock()
 	old := m.opts.Roots
 	m.opts.Roots = slices.Clone(dirs)
 	for _, s := range m.servers {
@@ -294,7 +304,7 @@ func (s *server) connect(ctx context.Context) error {
 		// A changed list is read at the next restart; the pin catches changed definitions.
 		ToolListChangedHandler: func(ctx context.Context, _ *mcp.ToolListChangedRequest) { s.refreshTools(ctx) },
 	})
-	c.AddRoots(rootsOf(s.m.opts.Roots)...)
+	c.AddRoots(rootsOf(s.m.roots())...)
 	var t mcp.Transport
 	var cmd *exec.Cmd
 	switch cfg.TransportType() {
