@@ -341,3 +341,14 @@ func TestParallelStartAndClose(t *testing.T) {
 		})
 	}
 }
+
+func TestFailingServerIsReportedWithItsStderr(t *testing.T) {
+	m := start(t, Options{}, testEntry("gh", "fail-start"))
+	st := m.Status()[0]
+	if st.State != StateFailed || !strings.Contains(st.Reason, "(stderr: fatal: GITHUB_TOKEN is not set)") {
+		t.Errorf("status = %+v", st)
+	}
+	if len(m.Tools()) != 0 {
+		t.Errorf("tools of a failed server: %v", names(m.Tools()))
+	}
+}

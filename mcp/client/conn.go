@@ -230,6 +230,7 @@ type server struct {
 	restarted bool
 	inflight  map[*callNotes]bool
 	cancel    context.CancelFunc // ends the session's context
+	stderr    *stderrTail        // a stdio server's last words
 }
 
 func (s *server) status() Status {
@@ -251,7 +252,7 @@ func (s *server) status() Status {
 
 func (s *server) fail(reason string) {
 	s.mu.Lock()
-	s.state, s.reason = StateFailed, reason
+	s.state, s.reason = StateFailed, withStderr(reason, s.stderr)
 	s.mu.Unlock()
 }
 
@@ -317,10 +318,11 @@ func (s *server) connect(ctx context.Context) error {
 		}
 		// Its own process group, so that everything it starts dies with it.
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		cmd.Stderr = s.m.opts.Stderr
-		if cmd.Stderr == nil {
-			cmd.Stderr = io.Discard
-		}
+		tail := &stderrTail{w: s.m.opts.Stderr}
+		cmd.Stderr = tail
+		s.mu.Lock()
+		s.stderr = tail
+		s.mu.Unlock()
 		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	case TypeHTTP:
 		t = &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: headerClient(cfg.Headers), MaxRetries: 1}
@@ -398,6 +400,7 @@ func (s *server) watch(cs *mcp.ClientSession) {
 	if err != nil {
 		s.reason += ": " + err.Error()
 	}
+	s.reason = withStderr(s.reason, s.stderr)
 	restart := !s.restarted && s.entry.Config.TransportType() == TypeStdio
 	s.restarted = true
 	s.mu.Unlock()

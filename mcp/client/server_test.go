@@ -35,8 +35,13 @@ func args(req *mcp.CallToolRequest) map[string]any {
 }
 
 func runTestServer(mode string) {
-	if mode == "hang-start" {
+	switch mode {
+	case "hang-start":
 		select {} // never answers initialize
+	case "fail-start":
+		fmt.Fprintln(os.Stderr, "starting")
+		fmt.Fprintln(os.Stderr, "fatal: GITHUB_TOKEN is not set")
+		os.Exit(1)
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	obj := map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string", "pattern": "^[a-z ]+$"}}, "required": []any{"text"}}
