@@ -81,3 +81,33 @@ func TestMCPRugPullAsksAgain(t *testing.T) {
 		t.Errorf("after repin: %q", got)
 	}
 }
+
+// TestMCPToolRunRootsAndElicitation: reins tool run starts the servers for an MCP tool; the
+// roots it declares are its working directories (--add-dir included); headless, a server's
+// request for input is declined and the result says so.
+func TestMCPToolRunRootsAndElicitation(t *testing.T) {
+	server := goMCPServer(t)
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	extra := t.TempDir()
+	config := fmt.Sprintf(`{"mcpServers": {"srv": {"command": %q, "env": {"REINS_TEST_MCP_SERVER": "basic"}}}}`, server)
+	e.run("tool", "run", "mcp__srv__roots", "--mcp-config", config, "--add-dir", extra, "--allowedTools", "mcp__srv")
+	e.wantCode(0)
+	if !strings.Contains(e.stdout, "file://"+e.dir) || !strings.Contains(e.stdout, "file://"+extra) {
+		t.Errorf("roots = %s", e.stdout)
+	}
+	e.run("tool", "run", "mcp__srv__ask", "--mcp-config", config, "--allowedTools", "mcp__srv__ask")
+	e.wantCode(0)
+	if !strings.Contains(e.stdout, "action=decline") || !strings.Contains(e.stdout, "Reins declined a request for input") {
+		t.Errorf("ask = %s", e.stdout)
+	}
+	// Without a rule, the call asks, and without a terminal the ask is refused.
+	e.run("tool", "run", "mcp__srv__echo", "--mcp-config", config, "--input", `{"text":"hi"}`)
+	e.wantCode(4)
+	// Bad input never reaches the server: the pattern is enforced first.
+	e.run("tool", "run", "mcp__srv__echo", "--mcp-config", config, "--input", `{"text":"HI"}`, "--allowedTools", "mcp__srv")
+	e.wantCode(3)
+	if !strings.Contains(e.stdout, "pattern") {
+		t.Errorf("bad input: %s", e.stdout)
+	}
+}
