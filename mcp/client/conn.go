@@ -342,6 +342,13 @@ func (s *server) connect(ctx context.Context) error {
 	}
 	res := cs.InitializeResult()
 	s.mu.Lock()
+	if s.closing {
+		// Close ran while a restart was connecting.
+		s.mu.Unlock()
+		_ = cs.Close()
+		killGroup(cmd)
+		return errors.New("closed while starting")
+	}
 	s.client, s.session, s.cmd = c, cs, cmd
 	s.state, s.reason = StateConnected, ""
 	s.tools, s.skipped = tools, skipped
