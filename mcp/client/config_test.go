@@ -188,3 +188,25 @@ func FuzzParseConfigDocument(f *testing.F) {
 		}
 	})
 }
+
+func FuzzExpand(f *testing.F) {
+	f.Add("${HOME}/x", "HOME", "/h")
+	f.Add("${A:-d} ${B}", "B", "")
+	f.Add("$${A}}${", "A", "${A}")
+	f.Fuzz(func(t *testing.T, s, name, value string) {
+		getenv := func(k string) string {
+			if k == name {
+				return value
+			}
+			return ""
+		}
+		out, missing := expand(s, getenv)
+		if len(missing) == 0 && varPattern.MatchString(s) && !strings.Contains(s, ":-") && name == "" {
+			t.Fatalf("%q: a reference with no value and no default was not reported", s)
+		}
+		// Expansion is one pass: a value that looks like a reference is not expanded again.
+		if value != "" && s == "${"+name+"}" && varPattern.MatchString(s) && out != value {
+			t.Fatalf("expand(%q) = %q, want %q", s, out, value)
+		}
+	})
+}
