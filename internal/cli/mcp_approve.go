@@ -102,7 +102,12 @@ func newCmdMCPRepin(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			m := client.Start(cmd.Context(), entries, client.Options{Roots: env.pc.WorkingDirs(), Dir: env.pc.OriginalCwd(), Getenv: f.Getenv, Pins: pins})
+			opts, err := client.OptionsFromEnv(f.Getenv)
+			if err != nil {
+				return &usageError{err}
+			}
+			opts.Roots, opts.Dir, opts.Getenv, opts.Pins = env.pc.WorkingDirs(), env.pc.OriginalCwd(), f.Getenv, pins
+			m := client.Start(cmd.Context(), entries, opts)
 			defer m.Close()
 			if st := m.Status()[0]; st.State != client.StateConnected {
 				return fmt.Errorf("MCP server %s is %s: %s", st.Name, st.State, st.Reason)

@@ -117,7 +117,7 @@ func runMCPStatus(ctx context.Context, f *Factory, o *mcpStatusOptions, only str
 		}
 		entries = keep
 	}
-	opts, err := client.Options{}.OptionsFromEnv(f.Getenv)
+	opts, err := client.OptionsFromEnv(f.Getenv)
 	if err != nil {
 		return &usageError{err}
 	}

@@ -65,7 +65,7 @@ func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Cont
 	if err != nil {
 		return nil, err
 	}
-	opts, err := client.Options{}.OptionsFromEnv(f.Getenv)
+	opts, err := client.OptionsFromEnv(f.Getenv)
 	if err != nil {
 		return nil, &usageError{err}
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -209,4 +210,27 @@ func FuzzExpand(f *testing.F) {
 			t.Fatalf("expand(%q) = %q, want %q", s, out, value)
 		}
 	})
+}
+
+func TestOptionsFromEnv(t *testing.T) {
+	env := map[string]string{"MCP_TIMEOUT": "1500", "MCP_TOOL_TIMEOUT": "60000", "MAX_MCP_OUTPUT_TOKENS": "100"}
+	o, err := OptionsFromEnv(func(k string) string { return env[k] })
+	if err != nil || o.StartTimeout != 1500*time.Millisecond || o.CallTimeout != time.Minute || o.MaxOutputTokens != 100 {
+		t.Errorf("OptionsFromEnv = %+v, %v", o, err)
+	}
+	for _, k := range []string{"MCP_TIMEOUT", "MCP_TOOL_TIMEOUT", "MAX_MCP_OUTPUT_TOKENS"} {
+		_, err := OptionsFromEnv(func(name string) string {
+			if name == k {
+				return "soon"
+			}
+			return ""
+		})
+		if err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("%s=soon: err = %v", k, err)
+		}
+	}
+	d := Options{}.withDefaults()
+	if d.StartTimeout != DefaultStartTimeout || d.CallTimeout != DefaultCallTimeout || d.MaxOutputTokens != DefaultMaxOutputTokens {
+		t.Errorf("defaults = %+v", d)
+	}
 }

@@ -49,9 +49,10 @@ type Options struct {
 	Stderr io.Writer
 }
 
-// OptionsFromEnv reads MCP_TIMEOUT, MCP_TOOL_TIMEOUT (milliseconds) and
-// MAX_MCP_OUTPUT_TOKENS into o.
-func (o Options) OptionsFromEnv(getenv func(string) string) (Options, error) {
+// OptionsFromEnv returns Options with MCP_TIMEOUT, MCP_TOOL_TIMEOUT (milliseconds) and
+// MAX_MCP_OUTPUT_TOKENS read through getenv; a value that is not a positive number is an error.
+func OptionsFromEnv(getenv func(string) string) (Options, error) {
+	var o Options
 	ms := func(name string) (time.Duration, error) {
 		v := getenv(name)
 		if v == "" {
