@@ -3,9 +3,11 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -351,4 +353,43 @@ func TestFailingServerIsReportedWithItsStderr(t *testing.T) {
 	if len(m.Tools()) != 0 {
 		t.Errorf("tools of a failed server: %v", names(m.Tools()))
 	}
+}
+
+// alive reports whether pid is a running process (a zombie is not running).
+func alive(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the parenthesised command name.
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+func TestCloseKillsTheServersProcessGroup(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc")
+	}
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	e := testEntry("test", "basic")
+	// The server leaves a child behind, as servers started through npx or a shell do.
+	e.Config.Args = []string{"-c", `sleep 300 & echo $! > "$1"; exec "$2"`, "sh", pidFile, os.Args[0]}
+	e.Config.Command = "sh"
+	m := start(t, Options{}, e)
+	if st := m.Status()[0]; st.State != StateConnected {
+		t.Fatalf("status = %+v", st)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil || !alive(pid) {
+		t.Fatalf("child pid %q: %v", data, err)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the child's death", func() bool { return !alive(pid) })
 }
