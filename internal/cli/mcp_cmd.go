@@ -369,6 +369,9 @@ func mcpScopeTarget(f *Factory, scope string) (path string, keys []string, err e
 		return "", nil, err
 	}
 	home := f.Getenv("HOME")
+	if home == "" && scope != "project" {
+		return "", nil, errors.New("HOME is not set: there is no ~/.reins.json to write")
+	}
 	switch scope {
 	case "local":
 		return filepath.Join(home, ".reins.json"), []string{"projects", cwd, "mcpServers"}, nil

@@ -234,3 +234,16 @@ func TestOptionsFromEnv(t *testing.T) {
 		t.Errorf("defaults = %+v", d)
 	}
 }
+
+func TestLoadWithoutHomeIgnoresRelativeUserFiles(t *testing.T) {
+	cwd := t.TempDir()
+	writeFile(t, cwd, ".reins.json", `{"mcpServers": {"planted": {"command": "x"}}}`)
+	t.Chdir(cwd)
+	es, err := Load(LoadOptions{Cwd: cwd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 0 {
+		t.Errorf("without a home folder the project's .reins.json was read as the user's: %v", states(es))
+	}
+}

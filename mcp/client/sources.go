@@ -109,6 +109,11 @@ func Load(opts LoadOptions) ([]Entry, error) {
 		// Claude Code's so that it wins within a scope.
 		var locals [][]ServerConfig
 		for _, f := range []string{opts.ClaudeFile(), opts.UserFile()} {
+			if !filepath.IsAbs(f) {
+				// No home folder: a relative name would read the project's own file as the
+				// person's.
+				continue
+			}
 			user, local, err := readUserFile(f, opts.Cwd, &ap)
 			if err != nil {
 				return nil, err
