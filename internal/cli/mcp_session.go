@@ -50,7 +50,13 @@ func mcpLoadOptions(f *Factory, sopts settings.Options, loaded *settings.Loaded,
 }
 
 // pinsPath is the pin file: in the user's config folder, whatever the rule's source.
-func pinsPath(sopts settings.Options) string { return filepath.Join(sopts.ConfigDir, "mcp-pins.json") }
+// Without a config folder pins live in memory only ("").
+func pinsPath(sopts settings.Options) string {
+	if sopts.ConfigDir == "" {
+		return ""
+	}
+	return filepath.Join(sopts.ConfigDir, "mcp-pins.json")
+}
 
 // mcpSession is the MCP servers of one run.
 type mcpSession struct {

@@ -58,9 +58,12 @@ type Pins struct {
 	pins map[string]Pin
 }
 
-// OpenPins reads the pin file (a missing file is empty).
+// OpenPins reads the pin file (a missing file is empty). An empty path keeps pins in memory.
 func OpenPins(path string) (*Pins, error) {
 	p := &Pins{path: path, pins: map[string]Pin{}}
+	if path == "" {
+		return p, nil
+	}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return p, nil
