@@ -40,6 +40,9 @@ type Agent struct {
 	Model    string
 	System   []llm.SystemBlock
 	Tools    []tool.Tool
+	// Deferral keeps deferred tools' schemas out of requests until a tool search loads them;
+	// nil sends every schema.
+	Deferral *tool.Deferral
 	// MaxTokens bounds each reply; zero means DefaultMaxTokens.
 	MaxTokens int
 	// MaxTurns ends the run after this many model replies; zero means no limit.
@@ -140,8 +143,8 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		bus:         a.Bus,
 		concurrency: cmp.Or(a.MaxConcurrency, DefaultMaxConcurrency),
 		hooks:       a.Hooks,
+		deferral:    a.Deferral,
 	}
-	specs := make([]llm.ToolSpec, 0, len(a.Tools))
 	for _, t := range a.Tools {
 		x.tools[t.Name()] = t
 		for _, alias := range t.Aliases() {
@@ -149,7 +152,6 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 				x.tools[alias] = t
 			}
 		}
-		specs = append(specs, llm.ToolSpec{Name: t.Name(), Description: t.Description(), InputSchema: t.InputSchema()})
 	}
 	if a.Recorder != nil {
 		a.Permissions.setOnChange(func(pc *permission.Context) error { return a.Recorder.AppendPermissions(StateOf(pc)) })
@@ -194,7 +196,7 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 			Model:     a.Model,
 			System:    a.System,
 			Messages:  msgs,
-			Tools:     specs,
+			Tools:     a.specs(),
 			MaxTokens: cmp.Or(a.MaxTokens, DefaultMaxTokens),
 		}
 		apiStart := time.Now()
@@ -293,6 +295,16 @@ func (a *Agent) addNotices(msgs *[]llm.Message) error {
 		*msgs = append(*msgs, note)
 	}
 	return a.record(note)
+}
+
+// specs are the tool schemas of the next request: every tool but those still deferred.
+func (a *Agent) specs() []llm.ToolSpec {
+	sent := a.Deferral.Sent(a.Tools)
+	specs := make([]llm.ToolSpec, 0, len(sent))
+	for _, t := range sent {
+		specs = append(specs, llm.ToolSpec{Name: t.Name(), Description: t.Description(), InputSchema: t.InputSchema()})
+	}
+	return specs
 }
 
 func (a *Agent) record(m llm.Message) error {

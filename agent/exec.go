@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/reinsdev/reins/hooks"
@@ -60,7 +61,8 @@ type executor struct {
 	// hooks is nil when no hook is configured.
 	hooks *hooks.Runner
 	// stop is reset for every turn.
-	stop *hookStop
+	stop     *hookStop
+	deferral *tool.Deferral
 }
 
 func (x *executor) lookup(name string) tool.Tool {
@@ -127,6 +129,10 @@ func (x *executor) prepare(u llm.Block) (c *call) {
 		}
 	}()
 	c.input, c.err = c.tool.Decode(u.Input)
+	if c.err != nil && x.deferral.Deferred(c.tool) {
+		// The model guessed the input of a tool whose schema it never saw.
+		c.err = fmt.Errorf("%w\n\nThe schema of %s was not sent because the tool is deferred: load it first by calling ToolSearch with query \"select:%s\", then retry the call", c.err, c.tool.Name(), c.tool.Name())
+	}
 	c.safe = c.err == nil && c.tool.IsConcurrencySafe(c.input)
 	return c
 }

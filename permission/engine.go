@@ -22,6 +22,21 @@ type userInteractor interface {
 	RequiresUserInteraction() bool
 }
 
+// Pinned is implemented by tools whose definition can change under the rules granted for them
+// (MCP tools: a server may serve a new description after the person allowed the tool). An
+// allow rule applies to such a tool only while PinMatches accepts it.
+type Pinned interface {
+	PinMatches(r *Rule) (ok bool, detail string)
+}
+
+func pinMatches(t Checker, r *Rule) (bool, string) {
+	p, ok := t.(Pinned)
+	if !ok {
+		return true, ""
+	}
+	return p.PinMatches(r)
+}
+
 func requiresUserInteraction(t Checker) bool {
 	u, ok := t.(userInteractor)
 	return ok && u.RequiresUserInteraction()
@@ -161,6 +176,11 @@ func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, r
 	}
 	Note(ctx, Step{Name: "2a bypass mode", Outcome: "skip", Detail: string(pc.mode)})
 	if r := pc.ToolWideRule(Allow, name); r != nil {
+		if ok, detail := pinMatches(t, r); !ok {
+			// A rug-pull: the rule was granted for another definition of this tool.
+			Note(ctx, Step{Name: "2b tool-wide allow", Outcome: "pin changed", Detail: detail})
+			return Decision{Behavior: Ask, Message: RequestMessage(name) + " (" + detail + ")", Reason: &Reason{Type: ReasonOther, Detail: detail}}
+		}
 		NoteRule(ctx, "2b tool-wide allow", r, "allow")
 		return Decision{Behavior: Allow, UpdatedInput: d.UpdatedInput, Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}

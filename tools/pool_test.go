@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools/bash"
@@ -202,5 +203,49 @@ func TestCompareNames(t *testing.T) {
 	want := []string{"a_b", "aB", "Bash", "bash", "EnterPlanMode", "ExitPlanMode", "mcp__b", "Write"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestPoolGoldenWithMCP extends the golden test to a pool with MCP tools: the built-in prefix
+// of the serialized list is byte-identical to the golden file whatever servers connect, and the
+// MCP tools follow in name order, whatever order they arrive in.
+func TestPoolGoldenWithMCP(t *testing.T) {
+	ctx := context.Background()
+	pc := context0(t)
+	base := Base(Options{Shell: newShell(t), NoRipgrep: true})
+	want, err := os.ReadFile(filepath.Join("testdata", "pool.golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden []llm.ToolSpec
+	if err := json.Unmarshal(want, &golden); err != nil {
+		t.Fatal(err)
+	}
+	mcps := []tool.Tool{fake("mcp__zeta__run", true, true), fake("mcp__Alpha__b", true, true), fake("mcp__alpha__a", true, true), fake("mcp__m__x-y", true, true)}
+	var first []byte
+	for i := range 5 {
+		shuffled := slices.Clone(mcps)
+		rand.New(rand.NewPCG(uint64(i), 11)).Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
+		specs, err := Specs(ctx, Assemble(pc, base, shuffled, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		prefix, _ := json.MarshalIndent(specs[:len(golden)], "", "  ")
+		if string(append(prefix, '\n')) != string(want) {
+			t.Fatalf("the built-in prefix differs from testdata/pool.golden.json when MCP tools are present")
+		}
+		var names []string
+		for _, s := range specs[len(golden):] {
+			names = append(names, s.Name)
+		}
+		if diff := cmp.Diff([]string{"mcp__alpha__a", "mcp__Alpha__b", "mcp__m__x-y", "mcp__zeta__run"}, names); diff != "" {
+			t.Errorf("MCP tools after the built-ins (-want +got):\n%s", diff)
+		}
+		all, _ := json.Marshal(specs)
+		if first == nil {
+			first = all
+		} else if string(all) != string(first) {
+			t.Fatalf("serialization differs after shuffling the MCP tools (round %d)", i)
+		}
 	}
 }

@@ -37,6 +37,7 @@ const msgRootBypass = "--dangerously-skip-permissions cannot be used with root/s
 
 type agentOptions struct {
 	perm               permFlags
+	mcp                mcpFlags
 	print              bool
 	outputFormat       string
 	model              string
@@ -116,6 +117,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	fl.BoolVar(&opts.verbose, "verbose", false, "accepted for compatibility with Claude Code; stream-json is always complete")
 	opts.perm.register(root)
 	opts.hooks.register(root)
+	opts.mcp.register(root)
 	// Claude Code accepts both spellings of its camel-case flags.
 	fl.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 		switch name {
@@ -288,7 +290,18 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 			return w, w.Path, nil
 		},
 	})
-	system, err := systemPrompt(ctx, pool.tools, penv)
+	// MCP tools (and ToolSearch when they are deferred) join after the Agent tool, in the pool
+	// sub-agents draw from too.
+	mcpSess, err := startMCP(ctx, f, env, pc, &opts.mcp)
+	if err != nil {
+		return err
+	}
+	defer mcpSess.Close()
+	var deferral *tool.Deferral
+	if pool.tools, deferral, err = mcpSess.extend(f, pc, pool.tools); err != nil {
+		return err
+	}
+	system, err := systemPrompt(ctx, deferral.Sent(pool.tools), penv)
 	if err != nil {
 		return err
 	}
@@ -298,6 +311,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		Model:          choice.model,
 		System:         system,
 		Tools:          pool.tools,
+		Deferral:       deferral,
 		MaxTokens:      envInt(f, "REINS_MAX_OUTPUT_TOKENS"),
 		MaxTurns:       opts.maxTurns,
 		MaxConcurrency: cmp.Or(envInt(f, "REINS_MAX_TOOL_USE_CONCURRENCY"), envInt(f, "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY")),
@@ -320,7 +334,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 			names[i] = t.Name()
 		}
 		stream.write(initLine{Type: "system", Subtype: "init", Cwd: cwd, SessionID: rec.ID, Tools: names,
-			MCPServers: []string{}, Model: choice.model, Provider: choice.name, PermissionMode: string(pc.Mode()), UUID: session.NewID()})
+			MCPServers: mcpSess.serverNames(), Model: choice.model, Provider: choice.name, PermissionMode: string(pc.Mode()), UUID: session.NewID()})
 		stream.includeHooks = opts.hooks.includeEvents
 		unsubscribe = bus.Subscribe(stream.handle)
 	}

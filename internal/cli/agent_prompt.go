@@ -48,6 +48,10 @@ func systemPrompt(ctx context.Context, tools []tool.Tool, env promptEnv) ([]llm.
 	}
 	b.WriteString("\n\n# Tools\n")
 	for _, t := range tools {
+		if t.IsMCP() {
+			// An MCP tool's only text is its description, which its tool spec carries.
+			continue
+		}
 		p, err := t.Prompt(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("prompt of tool %s: %w", t.Name(), err)

@@ -12,24 +12,6 @@ import (
 	"github.com/reinsdev/reins/llm/llmtest"
 )
 
-// requestTools returns the tool names a recorded request offered.
-func requestTools(t *testing.T, r llmtest.Request) []string {
-	t.Helper()
-	var body struct {
-		Tools []struct {
-			Name string `json:"name"`
-		} `json:"tools"`
-	}
-	if err := r.Decode(&body); err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, tl := range body.Tools {
-		out = append(out, tl.Name)
-	}
-	return out
-}
-
 func jsonText(b any) string {
 	data, _ := json.Marshal(b)
 	return string(data)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -78,6 +79,7 @@ func (s *sessionState) apply(updates ...permission.Update) (*permission.Context,
 
 type toolsListOptions struct {
 	perm   permFlags
+	mcp    mcpFlags
 	asJSON bool
 }
 
@@ -114,29 +116,40 @@ func newCmdToolsList(f *Factory) *cobra.Command {
 		Use:   "list",
 		Short: "List the tool pool in the order the model sees it, with each tool's flags",
 		Long: `Lists the tools a session in this folder offers the model, in their final order
-(built-ins sorted by name, as Claude Code sorts them), after REINS_SIMPLE and the tool-wide
-deny rules of every settings source and flag. Tools left out are listed with the reason.
+(built-ins sorted by name, as Claude Code sorts them, then the tools of the MCP servers, which
+it starts), after REINS_SIMPLE and the tool-wide deny rules of every settings source and flag. Tools left out are listed with the reason.
 
 Flags: read-only and concurrency-safe are evaluated for a minimal valid input (for Bash they
 depend on the command); deferred tools are loaded on demand by a tool search; tools that
 require user interaction always ask, even in bypassPermissions mode.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runToolsList(f, opts)
+			return runToolsList(cmd.Context(), f, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
 	opts.perm.register(cmd)
+	opts.mcp.register(cmd)
 	return cmd
 }
 
-func runToolsList(f *Factory, opts *toolsListOptions) error {
+func runToolsList(ctx context.Context, f *Factory, opts *toolsListOptions) error {
 	env, err := opts.perm.load(f)
 	if err != nil {
 		return err
 	}
 	base := builtinTools(f, nil)
-	pool := tools.Assemble(env.pc, base, nil, f.Getenv)
+	// The MCP servers start so that their tools are listed where the model sees them.
+	sess, err := startMCP(ctx, f, env, env.pc, &opts.mcp)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	pool, _, err := sess.extend(f, env.pc, tools.Assemble(env.pc, base, nil, f.Getenv))
+	if err != nil {
+		return err
+	}
+	base = append(base, sess.m.Tools()...)
 	res := toolsListResult{Tools: []listedTool{}, Removed: []removedTool{}}
 	for _, t := range pool {
 		res.Tools = append(res.Tools, describeTool(t))
@@ -205,6 +218,7 @@ func removalReason(f *Factory, pc *permission.Context, t tool.Tool) string {
 
 type toolRunOptions struct {
 	perm  permFlags
+	mcp   mcpFlags
 	input string
 }
 
@@ -245,6 +259,7 @@ failed (for example an invalid settings file), 130 interrupted.`,
 	}
 	cmd.Flags().StringVar(&opts.input, "input", "{}", "the tool input as JSON")
 	opts.perm.register(cmd)
+	opts.mcp.register(cmd)
 	return cmd
 }
 
@@ -271,11 +286,21 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: shellSandbox(sb)})
 	defer shell.Close()
 	base := builtinTools(f, shell)
-	t, ok := tools.Find(base, name)
-	if !ok {
-		return usageErrorf("no such tool: %s (see reins tools list)", name)
+	var mcpTools []tool.Tool
+	if isMCPToolName(name) {
+		// Only a call of an MCP tool starts the servers.
+		sess, err := startMCP(ctx, f, penv, penv.pc, &opts.mcp)
+		if err != nil {
+			return err
+		}
+		defer sess.Close()
+		mcpTools = sess.m.Tools()
 	}
-	if _, ok := tools.Find(tools.Assemble(state.get(), base, nil, f.Getenv), t.Name()); !ok && state.get().ToolWideRule(permission.Deny, t.Name()) == nil {
+	t, ok := tools.Find(append(slices.Clone(base), mcpTools...), name)
+	if !ok {
+		return usageErrorf("no such tool: %s (see reins tools list and reins mcp)", name)
+	}
+	if _, ok := tools.Find(tools.Assemble(state.get(), base, mcpTools, f.Getenv), t.Name()); !ok && state.get().ToolWideRule(permission.Deny, t.Name()) == nil {
 		return usageErrorf("%s is not available in this session (%s)", t.Name(), removalReason(f, state.get(), t))
 	}
 

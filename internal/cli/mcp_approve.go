@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/mcp/client"
+)
+
+// newCmdMCPApprove is `reins mcp approve|reject NAME`: the person's answer for a project server
+// of .mcp.json, kept in ~/.reins.json under this project (enabledMcpjsonServers /
+// disabledMcpjsonServers), where the repository cannot write it.
+func newCmdMCPApprove(f *Factory) *cobra.Command {
+	var reject bool
+	cmd := &cobra.Command{
+		Use:   "approve NAME",
+		Short: "Approve (or with --reject, refuse) a project server of .mcp.json for this project",
+		Long: `Project servers come with the repository, so they start only once you approve them, and
+only in a project you trusted (reins trust). The answer is stored in ~/.reins.json for this
+project, as enabledMcpjsonServers or disabledMcpjsonServers.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := args[0]
+			cwd, err := workDir(f)
+			if err != nil {
+				return err
+			}
+			servers, err := client.ParseConfigDocumentFile(cwd)
+			if err != nil {
+				return err
+			}
+			if !slices.ContainsFunc(servers, func(c client.ServerConfig) bool { return c.Name == name }) {
+				return usageErrorf("no server %q in this project's .mcp.json", name)
+			}
+			path, _, err := mcpScopeTarget(f, "user")
+			if err != nil {
+				return err
+			}
+			add, drop := "enabledMcpjsonServers", "disabledMcpjsonServers"
+			if reject {
+				add, drop = drop, add
+			}
+			err = editJSONFile(path, func(doc map[string]any) error {
+				proj := dig(doc, []string{"projects", cwd}, true)
+				proj[add] = appendName(proj[add], name)
+				if list, ok := proj[drop].([]any); ok {
+					proj[drop] = slices.DeleteFunc(list, func(v any) bool { return v == name })
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			verb := "Approved"
+			if reject {
+				verb = "Refused"
+			}
+			fmt.Fprintf(f.Out, "%s project MCP server %s for %s (%s)\n", verb, name, cwd, path)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&reject, "reject", false, "refuse the server instead")
+	return cmd
+}
+
+func appendName(v any, name string) []any {
+	list, _ := v.([]any)
+	if slices.Contains(list, any(name)) {
+		return list
+	}
+	return append(list, name)
+}
+
+// newCmdMCPRepin is `reins mcp repin NAME`: accept the server's current tool definitions for
+// the allow rules pinned to them, after reviewing what changed (reins mcp get NAME).
+func newCmdMCPRepin(f *Factory) *cobra.Command {
+	mf := &mcpFlags{}
+	cmd := &cobra.Command{
+		Use:   "repin NAME",
+		Short: "Accept a server's changed tool definitions for the allow rules pinned to them",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env, err := (&permFlags{}).load(f)
+			if err != nil {
+				return err
+			}
+			entries, err := client.Load(mcpLoadOptions(f, env.opts, env.loaded, env.trusted, mf))
+			if err != nil {
+				return err
+			}
+			entries = slices.DeleteFunc(entries, func(e client.Entry) bool { return e.Config.Name != args[0] })
+			if len(entries) == 0 {
+				return usageErrorf("no MCP server named %q", args[0])
+			}
+			pins, err := client.OpenPins(pinsPath(env.opts))
+			if err != nil {
+				return err
+			}
+			opts, err := client.OptionsFromEnv(f.Getenv)
+			if err != nil {
+				return &usageError{err}
+			}
+			opts.Roots, opts.Dir, opts.Getenv, opts.Pins = env.pc.WorkingDirs(), env.pc.OriginalCwd(), f.Getenv, pins
+			m := client.Start(cmd.Context(), entries, opts)
+			defer m.Close()
+			if st := m.Status()[0]; st.State != client.StateConnected {
+				return fmt.Errorf("MCP server %s is %s: %s", st.Name, st.State, st.Reason)
+			}
+			n, err := m.Repin(args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(f.Out, "Pinned the current definitions of %d tool(s) of %s\n", n, args[0])
+			return nil
+		},
+	}
+	mf.register(cmd)
+	return cmd
+}
