@@ -242,7 +242,10 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 			return Decision{Behavior: Deny, BlockedPath: abs, Message: fmt.Sprintf("Permission to edit %s has been denied.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
 		}
 	}
-	if r := c.sessionConfigAllow(forms); r != nil {
+	// A session rule may open the config folder to edits before the protected-path check, as
+	// in Claude Code, but not past an Edit ask rule: deny beats ask beats allow wherever both
+	// match (docs/deviations.md).
+	if r := c.sessionConfigAllow(forms); r != nil && c.matchAny(c.ContentRules(Ask, "Edit"), forms) == nil {
 		NoteRule(ctx, "write check: session rule for the config folder", r, "allow")
 		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
