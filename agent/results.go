@@ -55,8 +55,10 @@ func bashCommand(input json.RawMessage) string {
 }
 
 // formatError is the result text of a call that failed with a Go error.
-func formatError(err error) string {
-	s := err.Error()
+func formatError(err error) string { return formatMessage(err.Error()) }
+
+// formatMessage is formatError for a message that is already text (a [tool.Failure]).
+func formatMessage(s string) string {
 	if s == "" {
 		s = "Error"
 	}

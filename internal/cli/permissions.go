@@ -162,7 +162,7 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 	// Validation runs untraced: its own path pre-checks would list every rule twice.
 	verr := t.ValidateInput(ctx, in, tenv)
 	if verr != nil {
-		permission.Note(tctx, permission.Step{Name: "validate input", Outcome: "error", Detail: verr.Error()})
+		permission.Note(tctx, permission.Step{Name: "validate input", Outcome: "error", Detail: verr.Message})
 	}
 	var engine permission.Engine
 	d, err := engine.Decide(tctx, pc, t, in)
@@ -175,7 +175,7 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 	// refuses paths a deny rule covers. A call the engine denies is reported as denied
 	// either way; "error" is for input no permission decision is reached for.
 	if verr != nil && d.Behavior != permission.Deny {
-		res.Decision, res.Error = "error", verr.Error()
+		res.Decision, res.Error = "error", verr.Message
 		return res
 	}
 	res.Decision = d.Behavior.String()

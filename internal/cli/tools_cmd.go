@@ -359,8 +359,8 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	if err != nil {
 		return finishRun(f, t, tool.ErrorResult(tool.UseError(err.Error())))
 	}
-	if err := t.ValidateInput(ctx, in, env); err != nil {
-		return finishRun(f, t, tool.ErrorResult(tool.UseError(err.Error())))
+	if fail := t.ValidateInput(ctx, in, env); fail != nil {
+		return finishRun(f, t, tool.ErrorResult(tool.UseError(fail.Message)))
 	}
 
 	var asker permission.Asker = &refusingAsker{}

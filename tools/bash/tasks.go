@@ -2,7 +2,6 @@ package bash
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -143,7 +142,7 @@ func (s *Shell) task(id string) *task {
 	return s.tasks[id]
 }
 
-func noTask(id string) error { return fmt.Errorf("No task found with ID: %s", id) }
+func noTask(id string) *tool.Failure { return tool.Failf("No task found with ID: %s", id) }
 
 // TaskOutputInput is the input of the TaskOutput tool.
 type TaskOutputInput struct {
@@ -194,7 +193,7 @@ func (s *Shell) TaskOutputTool() tool.Tool {
 			p["timeout"].Maximum = ptr(float64(maxTaskOutputWait.Milliseconds()))
 			p["timeout"].Default = []byte("30000")
 		}),
-		Validate: func(ctx context.Context, in TaskOutputInput, env *tool.Env) error {
+		Validate: func(ctx context.Context, in TaskOutputInput, env *tool.Env) *tool.Failure {
 			if s.task(in.TaskID) == nil {
 				return noTask(in.TaskID)
 			}
@@ -213,7 +212,7 @@ func (s *Shell) TaskOutputTool() tool.Tool {
 func (s *Shell) taskOutput(ctx context.Context, in TaskOutputInput, env *tool.Env) (tool.Result, error) {
 	t := s.task(in.TaskID)
 	if t == nil {
-		return tool.Result{}, noTask(in.TaskID)
+		return noTask(in.TaskID).Result(), nil
 	}
 	block := in.Block == nil || *in.Block
 	wait := defaultTaskOutputWait
@@ -284,18 +283,18 @@ func (s *Shell) TaskStopTool() tool.Tool {
 		Description: "Stop a background task",
 		Prompt:      taskStopPrompt,
 		Schema:      schemax.For[TaskStopInput](nil),
-		Validate: func(ctx context.Context, in TaskStopInput, env *tool.Env) error {
-			_, err := s.stoppable(in)
-			return err
+		Validate: func(ctx context.Context, in TaskStopInput, env *tool.Env) *tool.Failure {
+			_, f := s.stoppable(in)
+			return f
 		},
 		CheckPermissions: func(context.Context, *permission.Context, TaskStopInput) permission.Decision {
 			return permission.Decision{Behavior: permission.Allow}
 		},
 		Defer: true,
 		Call: func(ctx context.Context, in TaskStopInput, env *tool.Env) (tool.Result, error) {
-			t, err := s.stoppable(in)
-			if err != nil {
-				return tool.Result{}, err
+			t, f := s.stoppable(in)
+			if f != nil {
+				return f.Result(), nil
 			}
 			t.stop(s.opts.KillGrace)
 			msg := fmt.Sprintf("Successfully stopped task: %s (%s)", t.id, t.command)
@@ -306,20 +305,20 @@ func (s *Shell) TaskStopTool() tool.Tool {
 }
 
 // stoppable finds the running task a TaskStop input names.
-func (s *Shell) stoppable(in TaskStopInput) (*task, error) {
+func (s *Shell) stoppable(in TaskStopInput) (*task, *tool.Failure) {
 	id := in.TaskID
 	if id == "" {
 		id = in.ShellID
 	}
 	if id == "" {
-		return nil, errors.New("Missing required parameter: task_id")
+		return nil, tool.Fail("Missing required parameter: task_id")
 	}
 	t := s.task(id)
 	if t == nil {
 		return nil, noTask(id)
 	}
 	if status, _ := t.state(); status != StatusRunning {
-		return nil, fmt.Errorf("Task %s is not running (status: %s)", id, status)
+		return nil, tool.Failf("Task %s is not running (status: %s)", id, status)
 	}
 	return t, nil
 }

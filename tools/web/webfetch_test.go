@@ -34,8 +34,8 @@ func fetch(t *testing.T, tl tool.Tool, input Input) tool.Result {
 		return tool.ErrorResult(err.Error())
 	}
 	env := newEnv(t)
-	if err := tl.ValidateInput(context.Background(), in, env); err != nil {
-		return tool.ErrorResult(err.Error())
+	if fail := tl.ValidateInput(context.Background(), in, env); fail != nil {
+		return fail.Result()
 	}
 	res, err := tl.Call(context.Background(), in, env)
 	if err != nil {
@@ -140,8 +140,7 @@ func TestFetchRedirects(t *testing.T) {
 		fmt.Fprint(w, "other host")
 	}))
 	defer other.Close()
-	var srv *httptest.Server
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/final":
 			w.Header().Set("Content-Type", "text/plain")
