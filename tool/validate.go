@@ -303,4 +303,3 @@ func nestedName(loc string) string {
 	}
 	return b.String()
 }
-
