@@ -69,8 +69,14 @@ func TestParseURL(t *testing.T) {
 		switch {
 		case tt.want == "" && err == nil:
 			t.Errorf("ParseURL(%q) = %v, want an error", tt.in, u)
-		case tt.want == "" && err.Error() != fmt.Sprintf("Error: Invalid URL %q. The URL provided could not be parsed.", tt.in):
+		case tt.want == "" && !strings.HasPrefix(err.Error(), fmt.Sprintf("invalid URL %q: ", tt.in)):
 			t.Errorf("ParseURL(%q) error %q", tt.in, err)
+		case tt.want == "":
+			// The model reads Claude Code's wording.
+			f := validateURL(t.Context(), Input{URL: tt.in}, nil)
+			if want := fmt.Sprintf("Error: Invalid URL %q. The URL provided could not be parsed.", tt.in); f == nil || f.Message != want {
+				t.Errorf("validateURL(%q) = %v, want %q", tt.in, f, want)
+			}
 		case tt.want != "" && (err != nil || u.String() != tt.want):
 			t.Errorf("ParseURL(%q) = %v, %v; want %s", tt.in, u, err, tt.want)
 		}
