@@ -376,7 +376,7 @@ func TestAgentE2E(t *testing.T) {
 			}
 		}
 		e.run()
-		if e.code != 0 || !strings.Contains(e.stdout, "Exit codes:") {
+		if e.code != 0 || !strings.Contains(e.stdout, "Exit codes (") {
 			t.Errorf("reins without arguments: exit %d, stdout %s", e.code, e.stdout)
 		}
 	})

@@ -268,7 +268,7 @@ func runConformance(t *testing.T, path string) {
 					t.Fatalf("decision %s, want %s (%s)\nmessage: %s\nerror: %s\ntrace: %+v\nwarnings: %v",
 						res.Decision, c.Expect, c.Note, res.Message, res.Error, res.Trace, res.Warnings)
 				}
-				wantCode := map[string]int{"allow": exitCheckAllow, "ask": exitCheckAsk, "deny": exitCheckDeny, "error": exitCheckError}[c.Expect]
+				wantCode := map[string]int{"allow": exitOK, "ask": exitAsk, "deny": exitDenied, "error": exitInvalidInput}[c.Expect]
 				if code != wantCode {
 					t.Errorf("exit code %d, want %d", code, wantCode)
 				}

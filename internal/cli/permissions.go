@@ -15,13 +15,6 @@ import (
 	"github.com/reinsdev/reins/tool"
 )
 
-// Exit codes of `reins permissions check`, one per outcome so scripts need not parse output.
-const (
-	exitCheckAllow = 0
-	exitCheckAsk   = 3
-	exitCheckDeny  = 4
-	exitCheckError = 5
-)
 
 func newCmdPermissions(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
@@ -130,11 +123,11 @@ func runCheck(ctx context.Context, f *Factory, opts *checkOptions) error {
 	case "allow":
 		return nil
 	case "ask":
-		return silentExit(exitCheckAsk)
+		return finish(outcomeAsk)
 	case "deny":
-		return silentExit(exitCheckDeny)
+		return finish(outcomeDenied)
 	}
-	return silentExit(exitCheckError)
+	return finish(outcomeInvalidInput)
 }
 
 // evaluate runs one call through decode, validation and the engine, recording everything.

@@ -5,24 +5,16 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
+	"strings"
 	"os/signal"
 	"syscall"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
-)
-
-// Exit codes shared by every reins command; `permissions check`, `tool run` and `-p` add their
-// own (see docs/cli.md).
-const (
-	exitOK     = 0
-	exitError  = 1
-	exitUsage  = 2
-	exitCancel = 130
 )
 
 // Factory is the process environment commands run in.
@@ -38,6 +30,8 @@ type Factory struct {
 	IsTerminal func() bool
 	// Executable is the path of the running reins binary.
 	Executable func() (string, error)
+	// Debug is the debug log of --debug and --debug-file; nil when it is off.
+	Debug *slog.Logger
 }
 
 // DefaultFactory is the factory of a real process.
@@ -60,33 +54,6 @@ func stdinIsTerminal() bool {
 	return err == nil
 }
 
-// exitCodeError carries a specific exit code out of a command.
-type exitCodeError struct {
-	code int
-	err  error
-}
-
-func (e *exitCodeError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
-	}
-	return e.err.Error()
-}
-func (e *exitCodeError) Unwrap() error { return e.err }
-
-// silentExit ends the process with code without printing anything more.
-func silentExit(code int) error { return &exitCodeError{code: code} }
-
-// usageError marks errors in how reins was called.
-type usageError struct{ err error }
-
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
-
-func usageErrorf(format string, args ...any) error {
-	return &usageError{fmt.Errorf(format, args...)}
-}
-
 // Main runs reins with the process's arguments and returns the exit code.
 func Main() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -102,25 +69,12 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 	root.SetOut(f.Out)
 	root.SetErr(f.ErrOut)
 	err := root.ExecuteContext(ctx)
-	if err == nil {
-		return exitOK
+	code, printable := exitCode(err)
+	if printable {
+		fmt.Fprintf(f.ErrOut, "reins: %v\n", err)
 	}
-	var ec *exitCodeError
-	if errors.As(err, &ec) {
-		if ec.err != nil {
-			fmt.Fprintf(f.ErrOut, "reins: %v\n", ec.err)
-		}
-		return ec.code
-	}
-	fmt.Fprintf(f.ErrOut, "reins: %v\n", err)
-	var ue *usageError
-	if errors.As(err, &ue) {
-		return exitUsage
-	}
-	if errors.Is(err, context.Canceled) {
-		return exitCancel
-	}
-	return exitError
+	f.debugf("exit", "code", code, "error", err)
+	return code
 }
 
 // NewCmdRoot builds the command tree.
@@ -135,7 +89,26 @@ Claude Code (.claude/settings*.json) as well as its own (.reins/settings*.json).
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
-	root.AddCommand(newCmdPermissions(f), newCmdTrust(f))
+	root.Version = buildVersion()
+	root.SetVersionTemplate("{{.Version}}")
+	var dbg debugFlags
+	dbg.register(root)
+	var closeDebug func()
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		var err error
+		if closeDebug, err = dbg.open(f); err != nil {
+			return &usageError{err}
+		}
+		f.debugf("start", "command", cmd.CommandPath(), "args", args, "version", strings.Fields(root.Version)[2])
+		return nil
+	}
+	root.PersistentPostRun = func(*cobra.Command, []string) {
+		if closeDebug != nil {
+			closeDebug()
+		}
+	}
+	root.AddCommand(newCmdPermissions(f), newCmdTrust(f), newCmdVersion(f))
 	addMoreCommands(f, root)
+	finishTree(root)
 	return root
 }

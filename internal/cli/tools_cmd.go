@@ -22,13 +22,6 @@ import (
 	"github.com/reinsdev/reins/tools/workflow"
 )
 
-// Exit codes of `reins tool run`, besides exitOK, exitError (reins itself failed), exitUsage
-// and exitCancel.
-const (
-	exitToolError = 3 // the tool_result is an error: invalid input, failed validation, failed call
-	exitDenied    = 4 // the permission decision was deny, or an ask nobody approved
-)
-
 // addToolCommands registers `reins tools list` and `reins tool run`.
 func addToolCommands(f *Factory, root *cobra.Command) {
 	toolsCmd := &cobra.Command{
@@ -357,10 +350,16 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	}
 	in, err := t.Decode(raw)
 	if err != nil {
-		return finishRun(f, t, tool.ErrorResult(tool.UseError(err.Error())))
+		return finishRun(f, t, tool.ErrorResult(tool.UseError(err.Error())), outcomeInvalidInput)
 	}
 	if fail := t.ValidateInput(ctx, in, env); fail != nil {
-		return finishRun(f, t, tool.ErrorResult(tool.UseError(fail.Message)))
+		// The file tools refuse a path a deny rule covers while validating; that is a denial
+		// (exit 4) here as in permissions check, not invalid input.
+		o := outcomeInvalidInput
+		if d, err := (&permission.Engine{}).Decide(ctx, state.get(), t, in); err == nil && d.Behavior == permission.Deny {
+			o = outcomeDenied
+		}
+		return finishRun(f, t, tool.ErrorResult(tool.UseError(fail.Message)), o)
 	}
 
 	var asker permission.Asker = &refusingAsker{}
@@ -382,7 +381,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	}
 	fmt.Fprintln(f.ErrOut)
 	if d.Behavior != permission.Allow {
-		return finishRun(f, t, tool.ErrorResult(d.Message), exitDenied)
+		return finishRun(f, t, tool.ErrorResult(d.Message), outcomeDenied)
 	}
 	if d.UpdatedInput != nil {
 		in = d.UpdatedInput
@@ -406,9 +405,8 @@ func (r *refusingAsker) Ask(_ context.Context, req permission.AskRequest) (permi
 	return permission.Decision{Behavior: permission.Deny, Message: req.Decision.Message, Reason: req.Decision.Reason, BlockedPath: req.Decision.BlockedPath}, nil
 }
 
-// finishRun prints the tool_result and picks the exit code: code if given, else ok or tool
-// error.
-func finishRun(f *Factory, t tool.Tool, res tool.Result, code ...int) error {
+// finishRun prints the tool_result and picks the outcome: o if given, else ok or tool error.
+func finishRun(f *Factory, t tool.Tool, res tool.Result, o ...outcome) error {
 	out := runResult{Type: "tool_result", Tool: t.Name(), Content: res.Content, IsError: res.IsError, Output: res.Output}
 	if out.Content == nil {
 		out.Content = []tool.Content{}
@@ -419,10 +417,10 @@ func finishRun(f *Factory, t tool.Tool, res tool.Result, code ...int) error {
 		return err
 	}
 	switch {
-	case len(code) > 0:
-		return silentExit(code[0])
+	case len(o) > 0:
+		return finish(o[0])
 	case res.IsError:
-		return silentExit(exitToolError)
+		return finish(outcomeToolError)
 	}
 	return nil
 }
