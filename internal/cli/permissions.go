@@ -182,23 +182,9 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 		}
 	}
 	for _, u := range d.Suggestions {
-		res.Suggestions = append(res.Suggestions, suggestion{Update: u, Text: describeUpdate(u)})
+		res.Suggestions = append(res.Suggestions, suggestion{Update: u, Text: updateWords(u)})
 	}
 	return res
-}
-
-func describeUpdate(u permission.Update) string {
-	switch u.Type {
-	case permission.AddRules, permission.ReplaceRules, permission.RemoveRules:
-		rs := make([]string, len(u.Rules))
-		for i, r := range u.Rules {
-			rs[i] = r.String()
-		}
-		return fmt.Sprintf("%s %s to %s: %s", u.Type, u.Behavior, u.Destination, strings.Join(rs, ", "))
-	case permission.SetMode:
-		return fmt.Sprintf("setMode %s (%s)", u.Mode, u.Destination)
-	}
-	return fmt.Sprintf("%s %s (%s)", u.Type, strings.Join(u.Directories, ", "), u.Destination)
 }
 
 func printCheck(w io.Writer, r *checkResult) {
@@ -212,7 +198,7 @@ func printCheck(w io.Writer, r *checkResult) {
 		fmt.Fprintf(w, "message:  %s\n", r.Message)
 	}
 	if r.Reason != nil {
-		fmt.Fprintf(w, "reason:   %s\n", r.Reason)
+		fmt.Fprintf(w, "reason:   %s\n", reasonWords(r.Reason))
 	}
 	if len(r.Trace) > 0 {
 		fmt.Fprintln(w, "trace:")

@@ -377,7 +377,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	}
 	fmt.Fprintf(f.ErrOut, "reins: %s %s", verdict, t.Name())
 	if d.Reason != nil {
-		fmt.Fprintf(f.ErrOut, " (%s)", d.Reason)
+		fmt.Fprintf(f.ErrOut, " (%s)", reasonWords(d.Reason))
 	}
 	fmt.Fprintln(f.ErrOut)
 	if d.Behavior != permission.Allow {
