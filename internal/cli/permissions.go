@@ -15,7 +15,6 @@ import (
 	"github.com/reinsdev/reins/tool"
 )
 
-
 func newCmdPermissions(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "permissions",
