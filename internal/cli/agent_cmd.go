@@ -290,9 +290,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 			return fmt.Errorf("writing output: %w", stream.err)
 		}
 	case formatJSON:
-		enc := json.NewEncoder(f.Out)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(newResultLine(res, rec.ID)); err != nil {
+		if err := newJSONLines(f.Out).Encode(newResultLine(res, rec.ID)); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
 	default:

@@ -55,7 +55,7 @@ type matchedRule struct {
 	Rule     string            `json:"rule"`
 	Behavior string            `json:"behavior"`
 	Source   permission.Source `json:"source"`
-	Origin   string            `json:"origin,omitempty"`
+	Origin   permission.Origin `json:"origin,omitzero"`
 	Step     string            `json:"step"`
 }
 
@@ -110,9 +110,7 @@ func runCheck(ctx context.Context, f *Factory, opts *checkOptions) error {
 		res.Warnings = append(res.Warnings, w.String())
 	}
 	if opts.asJSON {
-		enc := json.NewEncoder(f.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := writeJSON(f.Out, res); err != nil {
 			return err
 		}
 	} else {
@@ -177,7 +175,7 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 	}
 	for _, s := range res.Trace {
 		if s.Rule != nil {
-			res.Matched = append(res.Matched, matchedRule{Rule: s.Rule.Value.String(), Behavior: s.Rule.Behavior.String(), Source: s.Rule.Source, Origin: s.Rule.Origin.String(), Step: s.Name})
+			res.Matched = append(res.Matched, matchedRule{Rule: s.Rule.Value.String(), Behavior: s.Rule.Behavior.String(), Source: s.Rule.Source, Origin: s.Rule.Origin, Step: s.Name})
 		}
 	}
 	for _, u := range d.Suggestions {
@@ -210,7 +208,7 @@ func printCheck(w io.Writer, r *checkResult) {
 	if len(r.Matched) > 0 {
 		fmt.Fprintln(w, "matched rules:")
 		for _, m := range r.Matched {
-			fmt.Fprintf(w, "  %s %s from %s %s\n", m.Behavior, m.Rule, m.Source, m.Origin)
+			fmt.Fprintf(w, "  %s %s from %s\n", m.Behavior, m.Rule, originWords(m.Source, m.Origin))
 		}
 	}
 	if len(r.Suggestions) > 0 {

@@ -130,8 +130,8 @@ func TestPermissionsListBinary(t *testing.T) {
 			t.Errorf("%s should be shadowed", a.Rule)
 		}
 	}
-	if res.Deny[0].Origin != filepath.Join(proj, ".claude", "settings.json")+":1:27" {
-		t.Errorf("deny origin %q", res.Deny[0].Origin)
+	if want := (permission.Origin{File: filepath.Join(proj, ".claude", "settings.json"), Line: 1, Col: 27}); res.Deny[0].Origin != want {
+		t.Errorf("deny origin %+v, want %+v", res.Deny[0].Origin, want)
 	}
 	shared := filepath.Join(proj, ".claude", "settings.json")
 	wantSkipped := []string{

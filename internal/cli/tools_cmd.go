@@ -142,9 +142,7 @@ func runToolsList(f *Factory, opts *toolsListOptions) error {
 	}
 	sort.Slice(res.Removed, func(i, j int) bool { return tools.CompareNames(res.Removed[i].Name, res.Removed[j].Name) < 0 })
 	if opts.asJSON {
-		enc := json.NewEncoder(f.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(f.Out, res)
 	}
 	tw := tabwriter.NewWriter(f.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tREAD-ONLY\tCONCURRENCY-SAFE\tDEFERRED\tUSER-INTERACTION\tDESCRIPTION")
@@ -411,9 +409,7 @@ func finishRun(f *Factory, t tool.Tool, res tool.Result, o ...outcome) error {
 	if out.Content == nil {
 		out.Content = []tool.Content{}
 	}
-	enc := json.NewEncoder(f.Out)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	if err := writeJSON(f.Out, out); err != nil {
 		return err
 	}
 	switch {
@@ -455,9 +451,7 @@ func (a *terminalAsker) Ask(ctx context.Context, req permission.AskRequest) (per
 		fmt.Fprintf(a.out, "\n%s\n\n", plan.Plan)
 	} else {
 		var b strings.Builder
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if enc.Encode(req.Input) == nil {
+		if newJSONLines(&b).Encode(req.Input) == nil {
 			fmt.Fprintf(a.out, "%s %s", req.Tool, b.String())
 		}
 	}

@@ -41,11 +41,7 @@ func reasonWords(r *permission.Reason) string {
 	switch r.Type {
 	case permission.ReasonRule:
 		if r.Rule != nil {
-			s := fmt.Sprintf("the %s rule %s from %s", r.Rule.Behavior, r.Rule.Value.String(), sourceWords(r.Rule.Source))
-			if o := r.Rule.Origin.String(); o != "" {
-				s += " at " + o
-			}
-			return s
+			return fmt.Sprintf("the %s rule %s from %s", r.Rule.Behavior, r.Rule.Value.String(), originWords(r.Rule.Source, r.Rule.Origin))
 		}
 	case permission.ReasonMode:
 		return fmt.Sprintf("the permission mode is %s", r.Mode)
@@ -98,4 +94,15 @@ func updateWords(u permission.Update) string {
 		return fmt.Sprintf("remove %s from the working directories (%s)", strings.Join(u.Directories, ", "), where)
 	}
 	return fmt.Sprintf("%s %s (%s)", u.Type, strings.Join(u.Directories, ", "), where)
+}
+
+// originWords says where a rule was written: the source, and the file position or flag.
+func originWords(s permission.Source, o permission.Origin) string {
+	switch {
+	case o.File != "":
+		return fmt.Sprintf("%s at %s", sourceWords(s), o)
+	case o.Flag != "":
+		return o.Flag
+	}
+	return sourceWords(s)
 }
