@@ -31,7 +31,8 @@ type Factory struct {
 	// Executable is the path of the running reins binary.
 	Executable func() (string, error)
 	// Debug is the debug log of --debug and --debug-file; nil when it is off.
-	Debug *slog.Logger
+	Debug      *slog.Logger
+	closeDebug func()
 }
 
 // DefaultFactory is the factory of a real process.
@@ -74,6 +75,9 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 		fmt.Fprintf(f.ErrOut, "reins: %v\n", err)
 	}
 	f.debugf("exit", "code", code, "error", err)
+	if f.closeDebug != nil {
+		f.closeDebug()
+	}
 	return code
 }
 
@@ -93,19 +97,13 @@ Claude Code (.claude/settings*.json) as well as its own (.reins/settings*.json).
 	root.SetVersionTemplate("{{.Version}}")
 	var dbg debugFlags
 	dbg.register(root)
-	var closeDebug func()
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		var err error
-		if closeDebug, err = dbg.open(f); err != nil {
+		if f.closeDebug, err = dbg.open(f); err != nil {
 			return &usageError{err}
 		}
 		f.debugf("start", "command", cmd.CommandPath(), "args", args, "version", strings.Fields(root.Version)[2])
 		return nil
-	}
-	root.PersistentPostRun = func(*cobra.Command, []string) {
-		if closeDebug != nil {
-			closeDebug()
-		}
 	}
 	root.AddCommand(newCmdPermissions(f), newCmdTrust(f), newCmdVersion(f))
 	addMoreCommands(f, root)
