@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // runIn runs reins in-process in a fresh project with a fresh home and the environment env.
@@ -145,5 +147,89 @@ func TestExitCodes(t *testing.T) {
 		if code != tt.code {
 			t.Errorf("reins %v: exit %d, want %d (%s)", tt.args, code, tt.code, stderr)
 		}
+	}
+}
+
+func TestToolRunSessionKeepsFileState(t *testing.T) {
+	e := newToolsEnv(t)
+	e.write(t, "a.txt", "alpha\n")
+	edit := func(session string, old, new string) int {
+		args := []string{"tool", "run", "Edit", "--input", `{"file_path":"a.txt","old_string":"` + old + `","new_string":"` + new + `"}`, "--permission-mode", "acceptEdits"}
+		if session != "" {
+			args = append(args, "--session", session)
+		}
+		_, _, code := e.run(t, "", false, args...)
+		return code
+	}
+	// Without a session every run starts fresh: Edit needs a Read first.
+	if code := edit("", "alpha", "beta"); code != exitInvalidInput {
+		t.Fatalf("Edit without a read: exit %d, want %d", code, exitInvalidInput)
+	}
+	if _, stderr, code := e.run(t, "", false, "tool", "run", "Read", "--input", `{"file_path":"a.txt"}`, "--session", "s1"); code != exitOK {
+		t.Fatalf("Read: exit %d %s", code, stderr)
+	}
+	if code := edit("other", "alpha", "beta"); code != exitInvalidInput {
+		t.Errorf("Edit in another session: exit %d, want %d", code, exitInvalidInput)
+	}
+	if code := edit("s1", "alpha", "beta"); code != exitOK {
+		t.Fatalf("Edit after Read in the same session: exit %d", code)
+	}
+	// The session knows the file as written, so a second edit needs no new read.
+	if code := edit("s1", "beta", "gamma"); code != exitOK {
+		t.Errorf("second Edit: exit %d", code)
+	}
+	b, _ := os.ReadFile(filepath.Join(e.proj, "a.txt"))
+	if string(b) != "gamma\n" {
+		t.Errorf("a.txt = %q", b)
+	}
+	if _, stderr, code := e.run(t, "", false, "tool", "run", "Read", "--input", `{"file_path":"a.txt"}`, "--session", "../x"); code != exitUsage {
+		t.Errorf("--session ../x: exit %d %s", code, stderr)
+	}
+}
+
+// TestLeafCommandsHaveExamples walks the command tree: every command that runs something
+// shows how to call it.
+func TestLeafCommandsHaveExamples(t *testing.T) {
+	f := &Factory{Getenv: func(string) string { return "" }, IsTerminal: func() bool { return false }}
+	root := NewCmdRoot(f)
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Runnable() && !c.HasSubCommands() && !c.Hidden && c.Name() != "help" && c.Parent() != nil && c.Parent().Name() != "completion" {
+			if c.Example == "" {
+				t.Errorf("%s has no examples", c.CommandPath())
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	if root.Example == "" {
+		t.Error("reins has no examples")
+	}
+}
+
+// TestEveryModeCommandTakesPermissionMode checks that each command with a mode flag takes
+// --permission-mode.
+func TestEveryModeCommandTakesPermissionMode(t *testing.T) {
+	f := &Factory{Getenv: func(string) string { return "" }, IsTerminal: func() bool { return false }}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Flags().Lookup("mode") != nil || c.Flags().Lookup("allowedTools") != nil {
+			if c.Flags().Lookup("permission-mode") == nil {
+				t.Errorf("%s takes a mode but not --permission-mode", c.CommandPath())
+			}
+		}
+		if fl := c.Flags().Lookup("mode"); fl != nil && !fl.Hidden {
+			t.Errorf("%s shows --mode; --permission-mode is the flag", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(NewCmdRoot(f))
+	_, stderr, code := runIn(t, nil, "permissions", "check", "--tool", "Bash", "--input", `{"command":"ls"}`, "--mode", "plan", "--permission-mode", "default")
+	if code != exitUsage || !strings.Contains(stderr, "disagree") {
+		t.Errorf("--mode and --permission-mode disagreeing: exit %d %s", code, stderr)
 	}
 }

@@ -76,14 +76,18 @@ rule that matched with its source file, the one that decided, and the suggestion
 Checks that depend on session state (read-before-edit) are shown but treated as passed.
 An mcp__server__tool name is accepted without a connected server.
 
-Exit codes: 0 allow, 3 ask, 4 deny, 5 error (unknown tool or invalid input),
-1 reins itself failed (for example an invalid settings file), 2 usage.`,
+Exit codes (the scheme of every command, docs/cli.md): 0 allow, 3 ask, 4 deny, 5 invalid
+input (unknown tool, input the schema or the tool's own checks refuse), 1 reins itself
+failed (for example an invalid settings file), 2 usage.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.tool == "" {
 				return usageErrorf("--tool is required")
 			}
 			if opts.mode != "" {
+				if opts.perm.mode != "" && opts.perm.mode != opts.mode {
+					return usageErrorf("--mode %s and --permission-mode %s disagree (--mode is an old name for --permission-mode)", opts.mode, opts.perm.mode)
+				}
 				opts.perm.mode = opts.mode
 			}
 			if runF != nil {
@@ -97,6 +101,9 @@ Exit codes: 0 allow, 3 ask, 4 deny, 5 error (unknown tool or invalid input),
 	cmd.Flags().StringVar(&opts.mode, "mode", "", "the permission mode (same as --permission-mode)")
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
 	opts.perm.register(cmd)
+	// --permission-mode is the flag of every command that takes a mode; --mode stays as a
+	// hidden old name.
+	_ = cmd.Flags().MarkHidden("mode")
 	return cmd
 }
 

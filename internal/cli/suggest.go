@@ -13,6 +13,7 @@ import (
 func finishTree(root *cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
+		addExamples(c)
 		c.SuggestionsMinimumDistance = 2 // cobra sets it only on the root, when it suggests itself
 		if c.HasSubCommands() && !c.Runnable() {
 			c.Args = requireSubcommand

@@ -257,8 +257,9 @@ func sampleValue(s map[string]any) any {
 // ---- reins tool run ----
 
 type toolRunOptions struct {
-	perm  permFlags
-	input string
+	perm    permFlags
+	input   string
+	session string
 }
 
 // runResult is what `tool run` prints: the tool_result block, with the tool's structured output.
@@ -283,9 +284,14 @@ Progress goes to standard error; the tool_result goes to standard output as JSON
 decision is ask, the question is put to you if standard input is a terminal (y/n; the
 questions themselves for AskUserQuestion); otherwise the call is refused with the ask message.
 
-Exit codes: 0 the call succeeded, 3 the tool_result is an error (invalid input, failed
-validation, failed call), 4 the call was denied or not approved, 2 usage, 1 reins itself
-failed (for example an invalid settings file), 130 interrupted.`,
+Each run is a fresh session unless --session ID names one: then what the tool learned of
+files (which were read, and when) is kept between runs, so Read in one run lets Edit or
+Write of the same file go ahead in the next.
+
+Exit codes (the scheme of every command, docs/cli.md): 0 the call succeeded, 4 the call was
+denied or not approved, 5 invalid input (the schema or the tool's own checks refused it),
+6 the tool ran and its result is an error, 2 usage, 1 reins itself failed (for example an
+invalid settings file), 130 interrupted.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErrorf("tool run takes one tool name, got %d arguments", len(args))
@@ -297,6 +303,7 @@ failed (for example an invalid settings file), 130 interrupted.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.input, "input", "{}", "the tool input as JSON")
+	cmd.Flags().StringVar(&opts.session, "session", "", "keep file state (what was read) across runs under this ID")
 	opts.perm.register(cmd)
 	return cmd
 }
@@ -345,6 +352,21 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		},
 		Files:  tool.NewFileState(),
 		Values: map[any]any{},
+	}
+	if opts.session != "" {
+		path, err := toolSessionPath(f, state.get().OriginalCwd(), opts.session)
+		if err != nil {
+			return err
+		}
+		if env.Files, err = loadToolSession(path); err != nil {
+			return err
+		}
+		// Saved whatever the outcome: a failed Edit may still follow a Read worth keeping.
+		defer func() {
+			if serr := saveToolSession(path, env.Files); serr != nil {
+				fmt.Fprintf(f.ErrOut, "reins: %v\n", serr)
+			}
+		}()
 	}
 	in, err := t.Decode(raw)
 	if err != nil {
