@@ -10,15 +10,14 @@ import (
 )
 
 // newAgentPool builds the tools of a run: every built-in, minus the ones a tool-wide deny rule
-// removes, in Claude Code's order (tools.Assemble). The Shell behind Bash is closed by
-// agentPool.Close.
+// removes, in Claude Code's order (tools.Assemble). The Shell behind Bash, which
+// tools.Base starts, is closed by agentPool.Close.
 func newAgentPool(f *Factory, pc *permission.Context, perms *agent.Permissions, summarizer web.Summarizer) *agentPool {
-	sh := bash.New(bash.Options{Permissions: perms.Context})
-	base := tools.Base(tools.Options{Shell: sh, Getenv: f.Getenv, Web: web.Options{Summarizer: summarizer}})
+	base := tools.Base(tools.Options{Bash: bash.Options{Permissions: perms.Context}, Getenv: f.Getenv, Web: web.Options{Summarizer: summarizer}})
 	return &agentPool{
-		tools: tools.Assemble(pc, base, nil, f.Getenv),
+		tools: tools.Assemble(pc, base.Tools, nil, f.Getenv),
 		env:   &tool.Env{Files: tool.NewFileState(), Values: map[any]any{}},
-		cwd:   sh.Cwd,
-		close: sh.Close,
+		cwd:   base.Shell.Cwd,
+		close: base.Close,
 	}
 }

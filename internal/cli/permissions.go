@@ -238,8 +238,9 @@ func indentRest(s, indent string) string {
 // (passthrough), so MCP rules can be checked.
 func lookupTool(f *Factory, name string) (tool.Tool, bool) {
 	name = permission.NormalizeToolName(name)
-	// The shell behind Bash is never asked to run anything here, so it needs no Close.
-	for _, t := range builtinTools(f, nil) {
+	builtins := builtinTools(f, nil)
+	defer builtins.Close()
+	for _, t := range builtins.Tools {
 		if t.Name() == name {
 			return t, true
 		}

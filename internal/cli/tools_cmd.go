@@ -39,7 +39,7 @@ func addToolCommands(f *Factory, root *cobra.Command) {
 
 // builtinTools builds every built-in tool for a command. shell may be nil for commands that
 // run no command (nothing is started until a Bash call).
-func builtinTools(f *Factory, shell *bash.Shell) []tool.Tool {
+func builtinTools(f *Factory, shell *bash.Shell) *tools.Builtins {
 	return tools.Base(tools.Options{Shell: shell, Getenv: f.Getenv})
 }
 
@@ -128,7 +128,9 @@ func runToolsList(f *Factory, opts *toolsListOptions) error {
 	if err != nil {
 		return err
 	}
-	base := builtinTools(f, nil)
+	builtins := builtinTools(f, nil)
+	defer builtins.Close()
+	base := builtins.Tools
 	pool := tools.Assemble(env.pc, base, nil, f.Getenv)
 	res := toolsListResult{Tools: []listedTool{}, Removed: []removedTool{}}
 	for _, t := range pool {
@@ -323,7 +325,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	state := &sessionState{pc: penv.pc}
 	shell := bash.New(bash.Options{Permissions: state.get})
 	defer shell.Close()
-	base := builtinTools(f, shell)
+	base := builtinTools(f, shell).Tools
 	t, ok := tools.Find(base, name)
 	if !ok {
 		return usageErrorf("no such tool: %s (see reins tools list)", name)

@@ -233,7 +233,9 @@ func TestToolRunPlanMode(t *testing.T) {
 }
 
 func TestSampleInput(t *testing.T) {
-	for _, lt := range builtinTools(&Factory{Getenv: func(string) string { return "" }}, nil) {
+	builtins := builtinTools(&Factory{Getenv: func(string) string { return "" }}, nil)
+	defer builtins.Close()
+	for _, lt := range builtins.Tools {
 		if sampleInput(lt) == nil {
 			t.Errorf("%s: no sample input decodes", lt.Name())
 		}
