@@ -247,6 +247,10 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	}
 
 	bus := &agent.Bus{}
+	if f.Debug != nil {
+		f.debugf("provider", "name", choice.name, "model", choice.model)
+		defer bus.Subscribe(debugEvents(f.Debug))()
+	}
 	a := &agent.Agent{
 		Provider:       choice.provider,
 		Model:          choice.model,

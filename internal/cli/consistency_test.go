@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/llm/llmtest"
 )
 
 // runIn runs reins in-process in a fresh project with a fresh home and the environment env.
@@ -231,5 +233,24 @@ func TestEveryModeCommandTakesPermissionMode(t *testing.T) {
 	_, stderr, code := runIn(t, nil, "permissions", "check", "--tool", "Bash", "--input", `{"command":"ls"}`, "--mode", "plan", "--permission-mode", "default")
 	if code != exitUsage || !strings.Contains(stderr, "disagree") {
 		t.Errorf("--mode and --permission-mode disagreeing: exit %d %s", code, stderr)
+	}
+}
+
+// TestDebugLogsTheRun checks that --debug-file follows an agent run through the event bus.
+func TestDebugLogsTheRun(t *testing.T) {
+	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Glob", `{"pattern":"*.none"}`)), llmtest.Say("done"))
+	log := filepath.Join(t.TempDir(), "debug.log")
+	env := map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": srv.URL}
+	if _, stderr, code := runIn(t, env, "--debug-file", log, "-p", "look"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"msg=provider name=anthropic", "msg=\"model reply\"", "Glob", "msg=\"tool result\"", "msg=\"run finished\" subtype=success turns=2"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("debug log lacks %q:\n%s", want, b)
+		}
 	}
 }
