@@ -11,7 +11,7 @@ import (
 	"github.com/reinsdev/reins/tool"
 )
 
-// Texts of results that no tool produced (behaviour reference §8).
+// Texts of results that no tool produced, in Claude Code's words.
 const (
 	// CancelMessage answers a call the run was aborted before starting.
 	CancelMessage = "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed."
