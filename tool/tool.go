@@ -18,6 +18,7 @@
 package tool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -156,6 +157,7 @@ func New[In any](def Def[In]) (Tool, error) {
 	}
 	if err == nil {
 		t.schema, err = resolveSchema(schema)
+		t.hasDefaults = bytes.Contains(t.schemaJSON, []byte(`"default"`))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("tool.Build(%s): input schema: %w", def.Name, err)
@@ -167,6 +169,8 @@ type built[In any] struct {
 	def        Def[In]
 	schema     *inputSchema
 	schemaJSON json.RawMessage
+	// hasDefaults is set when the schema may hold a default (a conservative text test).
+	hasDefaults bool
 }
 
 func (t *built[In]) Name() string                 { return t.def.Name }
@@ -211,13 +215,17 @@ func (t *built[In]) Decode(raw json.RawMessage) (any, error) {
 	if issues := t.schema.check(&generic); len(issues) > 0 {
 		return nil, &InputError{Tool: t.def.Name, Issues: issues}
 	}
-	// Decode what was validated, defaults included.
-	withDefaults, err := json.Marshal(generic)
-	if err != nil {
-		return nil, &InputError{Tool: t.def.Name, Issues: []string{err.Error()}}
+	// Decode what was validated, defaults included. Without defaults the raw input is decoded
+	// as sent, which keeps integers beyond float64's precision exact.
+	if t.hasDefaults {
+		withDefaults, err := json.Marshal(generic)
+		if err != nil {
+			return nil, &InputError{Tool: t.def.Name, Issues: []string{err.Error()}}
+		}
+		raw = withDefaults
 	}
 	var in In
-	if err := json.Unmarshal(withDefaults, &in); err != nil {
+	if err := json.Unmarshal(raw, &in); err != nil {
 		return nil, &InputError{Tool: t.def.Name, Issues: []string{err.Error()}}
 	}
 	return in, nil

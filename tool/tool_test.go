@@ -240,3 +240,19 @@ func TestNewRejectsBadSchema(t *testing.T) {
 		t.Fatalf("New with a dangling $ref = %v, want an error naming the tool", err)
 	}
 }
+
+// TestDecodeKeepsLargeIntegers checks that input is decoded as sent when no default applies:
+// a round trip through float64 would change integers beyond 2^53.
+func TestDecodeKeepsLargeIntegers(t *testing.T) {
+	type bigIn struct {
+		N int64 `json:"n"`
+	}
+	tl := Build(Def[bigIn]{Name: "Big", Call: func(context.Context, bigIn, *Env) (Result, error) { return Result{}, nil }})
+	in, err := tl.Decode(json.RawMessage(`{"n":9007199254740993}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := in.(bigIn).N; got != 9007199254740993 {
+		t.Errorf("n = %d, want 9007199254740993", got)
+	}
+}
