@@ -134,7 +134,8 @@ func Build[In any](def Def[In]) Tool {
 
 // New is [Build] for definitions that come from outside the program, like an MCP server's
 // tools: a definition without a name or Call, or whose schema does not parse or resolve, is
-// an error.
+// an error. That includes a "$schema" other than draft-07 or 2020-12 (jsonschema-go
+// validates only those), a "$ref" to nothing, and a default that fails its own schema.
 func New[In any](def Def[In]) (Tool, error) {
 	if def.Name == "" || def.Call == nil {
 		return nil, errors.New("tool.Build: a tool needs a Name and a Call")
