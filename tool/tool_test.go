@@ -256,3 +256,15 @@ func TestDecodeKeepsLargeIntegers(t *testing.T) {
 		t.Errorf("n = %d, want 9007199254740993", got)
 	}
 }
+
+// BenchmarkDecode measures schema validation of a valid and an invalid input.
+func BenchmarkDecode(b *testing.B) {
+	tl := minimal()
+	for _, in := range []string{`{"file_path":"a/b.go","limit":10,"tags":[{"name":"x"}]}`, `{"limit":"ten","extra":1}`} {
+		b.Run(in, func(b *testing.B) {
+			for b.Loop() {
+				tl.Decode(json.RawMessage(in))
+			}
+		})
+	}
+}
