@@ -210,7 +210,8 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 			if ctx.Err() != nil {
 				return finish(fmt.Errorf("run aborted: %w", err))
 			}
-			return finish(fmt.Errorf("calling %s: %w", a.Provider.Name(), err))
+			// Providers name themselves in their errors ("anthropic: 401 …").
+			return finish(fmt.Errorf("calling the model: %w", err))
 		}
 		res.NumTurns++
 		res.Usage = res.Usage.Add(resp.Usage)

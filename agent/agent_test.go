@@ -35,9 +35,9 @@ func mappingTools() []tool.Tool {
 				return tool.TextResult("echo: " + in.Text), nil
 			}}),
 		tool.Build(tool.Def[echoIn]{Name: "Picky", CheckPermissions: allow,
-			Validate: func(_ context.Context, in echoIn, _ *tool.Env) error {
+			Validate: func(_ context.Context, in echoIn, _ *tool.Env) *tool.Failure {
 				if in.Text == "" {
-					return errors.New("text must not be empty")
+					return tool.Fail("text must not be empty")
 				}
 				return nil
 			},

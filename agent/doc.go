@@ -5,9 +5,8 @@
 //
 // # Executing one assistant turn
 //
-// The tool_use blocks of an assistant message are executed as Claude Code does (see the
-// behaviour reference, §8). Each block goes through these steps, and the first that fails
-// produces its tool_result:
+// The tool_use blocks of an assistant message are executed as Claude Code executes them. Each
+// block goes through these steps, and the first that fails produces its tool_result:
 //
 //  1. the tool is looked up by name or alias; unknown → "<tool_use_error>Error: No such tool
 //     available: NAME</tool_use_error>";

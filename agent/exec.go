@@ -276,7 +276,7 @@ func (x *executor) call(ctx context.Context, c *call, input any, env *tool.Env, 
 	t, id := c.tool, c.use.ID
 	callCtx, stop := callContext(ctx, t.InterruptBehavior())
 	defer stop()
-	res, err, panicked := invoke(callCtx, t, input, env)
+	res, panicked, err := invoke(callCtx, t, input, env)
 	var result llm.Block
 	var failure string
 	switch {
@@ -379,19 +379,19 @@ func validate(ctx context.Context, t tool.Tool, input any, env *tool.Env) (msg s
 			msg, crashed = crashMessage(t.Name(), v), true
 		}
 	}()
-	if err := t.ValidateInput(ctx, input, env); err != nil {
-		return formatError(err), false
+	if f := t.ValidateInput(ctx, input, env); f != nil {
+		return formatMessage(f.Message), false
 	}
 	return "", false
 }
 
 // invoke calls the tool, turning a panic into a value.
-func invoke(ctx context.Context, t tool.Tool, input any, env *tool.Env) (res tool.Result, err error, panicked any) {
+func invoke(ctx context.Context, t tool.Tool, input any, env *tool.Env) (res tool.Result, panicked any, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			panicked = v
 		}
 	}()
 	res, err = t.Call(ctx, input, env)
-	return res, err, nil
+	return res, nil, err
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/reinsdev/reins/tool"
 )
 
-// Texts of results that no tool produced (behaviour reference §8).
+// Texts of results that no tool produced, in Claude Code's words.
 const (
 	// CancelMessage answers a call the run was aborted before starting.
 	CancelMessage = "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed."
@@ -55,8 +55,10 @@ func bashCommand(input json.RawMessage) string {
 }
 
 // formatError is the result text of a call that failed with a Go error.
-func formatError(err error) string {
-	s := err.Error()
+func formatError(err error) string { return formatMessage(err.Error()) }
+
+// formatMessage is formatError for a message that is already text (a [tool.Failure]).
+func formatMessage(s string) string {
 	if s == "" {
 		s = "Error"
 	}

@@ -55,11 +55,12 @@ type conformanceCase struct {
 	Expect          string            `json:"expect"`
 }
 
-// TestConformance runs every Bash case of the shared conformance suite through the engine with
+// TestConformance runs every Bash case of the conformance suite (the module's copy in
+// testdata/conformance; internal/cli checks it against the shared original) through the engine with
 // Check as the Bash tool's check. internal/cli runs the same cases through real settings files
 // and the whole command; this one keeps the analysis honest on its own.
 func TestConformance(t *testing.T) {
-	f, err := os.Open("../../shared/conformance/cases.jsonl")
+	f, err := os.Open("../testdata/conformance/cases.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

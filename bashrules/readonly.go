@@ -62,8 +62,8 @@ func clusterOnly(v string) bool {
 }
 
 // readOnlyCommands are the commands that are allowed without a rule, in every mode, when their
-// options keep them read-only and every path they touch passes the Read check (§2.5 of the
-// behaviour reference).
+// options keep them read-only and every path they touch passes the Read check, as in Claude
+// Code's read-only command list.
 var readOnlyCommands = map[string]roFunc{
 	"cat": anyArgs, "tac": anyArgs, "nl": anyArgs, "head": anyArgs, "tail": anyArgs, "wc": anyArgs,
 	"strings": anyArgs, "hexdump": anyArgs, "od": anyArgs, "cut": anyArgs, "paste": anyArgs, "column": anyArgs,

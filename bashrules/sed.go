@@ -224,7 +224,10 @@ func (p *sedParser) command() {
 		}
 		d := p.s[p.i]
 		p.i++
-		if !p.plain(d) || !p.plain(d) {
+		// Two parts, source and destination characters, each ending at the delimiter.
+		if ok := p.plain(d); !ok {
+			p.fail()
+		} else if ok = p.plain(d); !ok {
 			p.fail()
 		}
 	default:

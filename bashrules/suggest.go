@@ -41,7 +41,7 @@ func suggestion(c *Command) []string {
 		return []string{strings.TrimSpace(first) + ":*"}
 	}
 	switch {
-	case len(c.Argv) >= 2 && subcommandRE.MatchString(c.Argv[1].Value) && !needsQuoting(c.Argv[0].Value):
+	case len(c.Argv) >= 2 && subcommandRE.MatchString(c.Argv[1].Value) && !needsQuoting(c.Argv[0].Value) && !runsNamedProgram(name, c.Argv):
 		return []string{c.Argv[0].Value + " " + c.Argv[1].Value + ":*"}
 	case len(c.Argv) == 1:
 		return []string{c.Argv[0].Value}

@@ -29,7 +29,7 @@ const (
 )
 
 var matchCases = []matchCase{
-	// The matrix of go-deps.md §5, with case folding.
+	// gitignore-style matching: anchoring, directory patterns, globs and case folding.
 	{"*.env", "a/b/c.env", file, true},
 	{"/secrets/*", "secrets/x", file, true},
 	{"build/", "a/build", dir, true},

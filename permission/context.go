@@ -15,11 +15,13 @@ type Origin struct {
 	File string `json:"file,omitempty"`
 	Line int    `json:"line,omitempty"`
 	Col  int    `json:"col,omitempty"`
+	// Flag is the command-line flag a rule came from (--allowedTools), for rules not in a file.
+	Flag string `json:"flag,omitempty"`
 }
 
 func (o Origin) String() string {
 	if o.File == "" {
-		return ""
+		return o.Flag
 	}
 	if o.Line == 0 {
 		return o.File

@@ -87,7 +87,11 @@ func (r *Reason) String() string {
 	case ReasonMode:
 		return fmt.Sprintf("mode %s", r.Mode)
 	}
-	if r.Detail != "" {
+	switch {
+	case r.Detail != "" && r.Type == ReasonOther:
+		// "other" names no kind a reader could act on; the detail says it all.
+		return r.Detail
+	case r.Detail != "":
 		return fmt.Sprintf("%s: %s", r.Type, r.Detail)
 	}
 	return string(r.Type)

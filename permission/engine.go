@@ -124,9 +124,21 @@ func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, r
 		return Decision{Behavior: Deny, Message: deniedMessage(name), Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
 	Note(ctx, Step{Name: "1a tool-wide deny", Outcome: "no match"})
-	d := checkTool(ctx, pc, t, input)
+	// The tool's check runs before step 1b (see below); its own trace lines are held back
+	// and written under 1c, so the trace reads in pipeline order.
+	var toolSteps Trace
+	checkCtx := ctx
+	if Tracing(ctx) {
+		checkCtx = WithTrace(ctx, &toolSteps)
+	}
+	d := checkTool(checkCtx, pc, t, input)
 	if d.Behavior != Allow && d.Message == "" {
 		d.Message = RequestMessage(name)
+	}
+	replay := func() {
+		for _, st := range toolSteps.Steps() {
+			Note(ctx, st)
+		}
 	}
 	r := pc.ToolWideRule(Ask, name)
 	skipped := false
@@ -142,6 +154,7 @@ func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, r
 		// rule (Bash(rm:*)) under a tool-wide ask (Bash) asks instead of denying. Deny must win
 		// over ask wherever both match, so the tool's deny is honoured first.
 		if d.Behavior == Deny {
+			replay()
 			Note(ctx, Step{Name: "1b tool-wide ask", Outcome: "deny", Detail: "the tool's own check denies: " + reasonDetail(d)})
 			return d
 		}
@@ -151,6 +164,7 @@ func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, r
 	if !skipped {
 		Note(ctx, Step{Name: "1b tool-wide ask", Outcome: "no match"})
 	}
+	replay()
 	Note(ctx, Step{Name: "1c tool check", Outcome: d.Behavior.String(), Detail: reasonDetail(d)})
 	switch {
 	case d.Behavior == Deny:

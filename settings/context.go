@@ -208,7 +208,8 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 					er.Status, er.Reason = StatusManagedOnly, "managed policy allows only its own permission rules"
 					ignoredManaged++
 				} else {
-					cfg.Rules = append(cfg.Rules, permission.Rule{Value: permission.ParseRule(rule), Behavior: flag.b, Source: permission.SourceCLIArg})
+					cfg.Rules = append(cfg.Rules, permission.Rule{Value: permission.ParseRule(rule), Behavior: flag.b, Source: permission.SourceCLIArg,
+						Origin: permission.Origin{Flag: map[permission.Behavior]string{permission.Allow: "--allowedTools", permission.Deny: "--disallowedTools"}[flag.b]}})
 				}
 				cli.Entries = append(cli.Entries, er)
 			}

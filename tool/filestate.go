@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"sync"
 	"time"
@@ -46,4 +47,24 @@ func (s *FileState) Forget(p string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.reads, filepath.Clean(p))
+}
+
+// MarshalJSON encodes what is known, so a front end can keep file state across processes
+// (`reins tool run --session`).
+func (s *FileState) MarshalJSON() ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return json.Marshal(s.reads)
+}
+
+// UnmarshalJSON replaces what is known with the encoded state.
+func (s *FileState) UnmarshalJSON(b []byte) error {
+	reads := map[string]FileRead{}
+	if err := json.Unmarshal(b, &reads); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reads = reads
+	return nil
 }

@@ -27,6 +27,27 @@ func TextResult(s string) Result { return Result{Content: []Content{Text(s)}} }
 // ErrorResult is an error result with one text block.
 func ErrorResult(s string) Result { return Result{Content: []Content{Text(s)}, IsError: true} }
 
+// Failure is a message for the model: why a call cannot run as asked (a file that does not
+// exist, a string that is not in the file), in the words the model should read. It is a value
+// of its own rather than a Go error so that model-facing prose and program errors never mix.
+type Failure struct {
+	Message string
+}
+
+// Fail is a Failure with the message msg.
+func Fail(msg string) *Failure { return &Failure{Message: msg} }
+
+// Failf is a Failure with a formatted message.
+func Failf(format string, args ...any) *Failure {
+	return &Failure{Message: fmt.Sprintf(format, args...)}
+}
+
+// Result is the failure as an error result of a call.
+func (f *Failure) Result() Result { return ErrorResult(f.Message) }
+
+// String is the message.
+func (f *Failure) String() string { return f.Message }
+
 // UseError wraps a message the way Claude Code marks failures before a tool ran: unknown tool,
 // invalid input, failed validation.
 func UseError(msg string) string { return "<tool_use_error>" + msg + "</tool_use_error>" }

@@ -10,7 +10,9 @@ import (
 // TestSampleInput: every built-in tool has a sample input, so flags that depend on the input
 // (tools list, MCP annotations) are computed for a real input rather than read as false.
 func TestSampleInput(t *testing.T) {
-	for _, bt := range tools.Base(tools.Options{Getenv: func(string) string { return "" }}) {
+	builtins := tools.Base(tools.Options{Getenv: func(string) string { return "" }})
+	defer builtins.Close()
+	for _, bt := range builtins.Tools {
 		if tool.SampleInput(bt) == nil {
 			t.Errorf("%s: no sample input decodes", bt.Name())
 		}

@@ -6,16 +6,22 @@
 // returns passthrough, so a tool that says nothing about permissions asks before it runs.
 // (Claude Code's default allows; see docs/deviations.md.)
 //
-// Every call goes through the same steps: [Tool.Decode] validates the raw JSON against the
-// input schema and reports every problem at once; [Tool.ValidateInput] runs the tool's own
-// checks; the permission engine decides; [Tool.Call] runs. A tool's failure — bad input, a
-// missing file, a non-zero exit — is a [Result] with IsError set that goes back to the model;
-// only failures of the program itself are Go errors that stop the turn.
+// Every call goes through the same steps: [Tool.Decode] applies the input schema's defaults,
+// validates the raw JSON against the full JSON Schema (github.com/google/jsonschema-go) and
+// reports every bad parameter at once; [Tool.ValidateInput] runs the tool's own checks; the
+// permission engine decides; [Tool.Call] runs.
+//
+// Messages for the model are values, not Go errors: a failed check is a [*Failure], and a call
+// that did not work returns a [Result] with IsError set (see [Failure.Result]). An error
+// returned by Call is something that went wrong around the tool (an I/O error, a cancelled
+// context); the agent loop shows it to the model too, but tools do not phrase errors for it.
 package tool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -48,11 +54,11 @@ type Tool interface {
 	// Prompt is the text that teaches the model to use the tool.
 	Prompt(ctx context.Context) (string, error)
 
-	// Decode validates raw input against the schema and decodes it. It reports every problem
-	// in one *InputError.
+	// Decode applies the schema's defaults, validates raw input against the schema and
+	// decodes it. It reports every problem in one *InputError.
 	Decode(raw json.RawMessage) (any, error)
-	// ValidateInput runs the tool's own checks on decoded input.
-	ValidateInput(ctx context.Context, input any, env *Env) error
+	// ValidateInput runs the tool's own checks on decoded input; nil means the input is fine.
+	ValidateInput(ctx context.Context, input any, env *Env) *Failure
 	// CheckPermissions is the tool's part of the permission decision.
 	CheckPermissions(ctx context.Context, pc *permission.Context, input any) permission.Decision
 	// RequiresUserInteraction marks tools that must always reach a person.
@@ -94,7 +100,9 @@ type Def[In any] struct {
 	Schema    *jsonschema.Schema
 	RawSchema json.RawMessage
 
-	Validate                func(ctx context.Context, in In, env *Env) error
+	// Validate is the tool's own input check, for what a schema cannot say (a file that must
+	// exist, a value that must differ from another). nil means the input is fine.
+	Validate                func(ctx context.Context, in In, env *Env) *Failure
 	CheckPermissions        func(ctx context.Context, pc *permission.Context, in In) permission.Decision
 	RequiresUserInteraction bool
 	// Sandboxed reports whether a call would run inside the OS sandbox (Bash); the engine's
@@ -116,41 +124,57 @@ type Def[In any] struct {
 	Call func(ctx context.Context, in In, env *Env) (Result, error)
 }
 
-// Build turns a definition into a Tool, filling fail-closed defaults. It panics on a
-// definition without a name or Call, or whose schema cannot be derived: both are programming
-// errors found by the first test that builds the tool.
+// Build turns a definition into a Tool, filling fail-closed defaults. It panics where [New]
+// returns an error: for built-in tools that is a programming error found by the first test
+// that builds the tool.
 func Build[In any](def Def[In]) Tool {
-	if def.Name == "" || def.Call == nil {
-		panic("tool.Build: a tool needs a Name and a Call")
-	}
-	t := &built[In]{def: def}
-	var err error
-	switch {
-	case def.RawSchema != nil:
-		t.schemaJSON = def.RawSchema
-		t.schema = new(jsonschema.Schema)
-		err = json.Unmarshal(def.RawSchema, t.schema)
-	case def.Schema != nil:
-		t.schema = def.Schema
-	default:
-		t.schema, err = jsonschema.For[In](nil)
-	}
+	t, err := New(def)
 	if err != nil {
-		panic(fmt.Sprintf("tool.Build(%s): input schema: %v", def.Name, err))
-	}
-	if t.schemaJSON == nil {
-		t.schemaJSON, err = json.Marshal(t.schema)
-		if err != nil {
-			panic(fmt.Sprintf("tool.Build(%s): input schema: %v", def.Name, err))
-		}
+		panic(err.Error())
 	}
 	return t
 }
 
+// New is [Build] for definitions that come from outside the program, like an MCP server's
+// tools: a definition without a name or Call, or whose schema does not parse or resolve, is
+// an error. That includes a "$schema" other than draft-07 or 2020-12 (jsonschema-go
+// validates only those), a "$ref" to nothing, and a default that fails its own schema.
+func New[In any](def Def[In]) (Tool, error) {
+	if def.Name == "" || def.Call == nil {
+		return nil, errors.New("tool.Build: a tool needs a Name and a Call")
+	}
+	t := &built[In]{def: def}
+	var schema *jsonschema.Schema
+	var err error
+	switch {
+	case def.RawSchema != nil:
+		t.schemaJSON = def.RawSchema
+		schema = new(jsonschema.Schema)
+		err = json.Unmarshal(def.RawSchema, schema)
+	case def.Schema != nil:
+		schema = def.Schema
+	default:
+		schema, err = jsonschema.For[In](nil)
+	}
+	if err == nil && t.schemaJSON == nil {
+		t.schemaJSON, err = json.Marshal(schema)
+	}
+	if err == nil {
+		t.schema, err = resolveSchema(schema)
+		t.hasDefaults = bytes.Contains(t.schemaJSON, []byte(`"default"`))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tool.Build(%s): input schema: %w", def.Name, err)
+	}
+	return t, nil
+}
+
 type built[In any] struct {
 	def        Def[In]
-	schema     *jsonschema.Schema
+	schema     *inputSchema
 	schemaJSON json.RawMessage
+	// hasDefaults is set when the schema may hold a default (a conservative text test).
+	hasDefaults bool
 }
 
 func (t *built[In]) Name() string                 { return t.def.Name }
@@ -198,8 +222,17 @@ func (t *built[In]) Decode(raw json.RawMessage) (any, error) {
 	if err := json.Unmarshal(raw, &generic); err != nil {
 		return nil, &InputError{Tool: t.def.Name, Issues: []string{fmt.Sprintf("The input is not valid JSON: %v", err)}}
 	}
-	if issues := validate(t.schema, generic, ""); len(issues) > 0 {
+	if issues := t.schema.check(&generic); len(issues) > 0 {
 		return nil, &InputError{Tool: t.def.Name, Issues: issues}
+	}
+	// Decode what was validated, defaults included. Without defaults the raw input is decoded
+	// as sent, which keeps integers beyond float64's precision exact.
+	if t.hasDefaults {
+		withDefaults, err := json.Marshal(generic)
+		if err != nil {
+			return nil, &InputError{Tool: t.def.Name, Issues: []string{err.Error()}}
+		}
+		raw = withDefaults
 	}
 	var in In
 	if err := json.Unmarshal(raw, &in); err != nil {
@@ -208,10 +241,10 @@ func (t *built[In]) Decode(raw json.RawMessage) (any, error) {
 	return in, nil
 }
 
-func (t *built[In]) ValidateInput(ctx context.Context, input any, env *Env) error {
+func (t *built[In]) ValidateInput(ctx context.Context, input any, env *Env) *Failure {
 	in, ok := t.input(input)
 	if !ok {
-		return fmt.Errorf("%s: input of type %T, want %T", t.def.Name, input, in)
+		return Failf("%s: input of type %T, want %T", t.def.Name, input, in)
 	}
 	if t.def.Validate == nil {
 		return nil

@@ -158,3 +158,113 @@ func TestBuildPanicsWithoutCall(t *testing.T) {
 	}()
 	Build(Def[sampleIn]{Name: "x"})
 }
+
+// TestDecodeFullSchema checks the parts of JSON Schema that MCP servers use and the old
+// hand-written subset ignored: combinators, patterns, references and defaults.
+func TestDecodeFullSchema(t *testing.T) {
+	schema := `{
+		"type": "object",
+		"$defs": {"id": {"type": "string", "pattern": "^[a-z]+-[0-9]+$"}},
+		"properties": {
+			"ticket": {"$ref": "#/$defs/id"},
+			"target": {"anyOf": [{"type": "string", "format": "uri"}, {"type": "integer", "minimum": 1}]},
+			"shape": {"oneOf": [
+				{"type": "object", "properties": {"r": {"type": "number"}}, "required": ["r"], "additionalProperties": false},
+				{"type": "object", "properties": {"w": {"type": "number"}}, "required": ["w"], "additionalProperties": false}
+			]},
+			"mode": {"type": "string", "enum": ["fast", "slow"], "default": "slow"},
+			"tags": {"type": "array", "items": {"type": "string", "maxLength": 3}}
+		},
+		"required": ["ticket"],
+		"additionalProperties": false
+	}`
+	tl := Build(Def[map[string]any]{
+		Name:      "mcp__srv__t",
+		RawSchema: json.RawMessage(schema),
+		Call: func(context.Context, map[string]any, *Env) (Result, error) {
+			return Result{}, nil
+		},
+	})
+	tests := []struct {
+		raw  string
+		want []string // the issues, in order; nil means valid
+	}{
+		{`{"ticket":"abc-12"}`, nil},
+		{`{"ticket":"abc-12","target":"x","shape":{"r":1},"tags":["a","bc"]}`, nil},
+		{`{"ticket":"abc-12","target":7}`, nil},
+		{`{"ticket":"ABC"}`, []string{"The parameter `ticket` must match the pattern `^[a-z]+-[0-9]+$`"}},
+		{`{"ticket":"abc-1","target":0}`, []string{"The parameter `target` does not match any of the allowed forms"}},
+		{`{"ticket":"abc-1","shape":{"r":1,"w":2}}`, []string{"The parameter `shape` does not match any of the allowed forms"}},
+		{`{"ticket":"abc-1","mode":"medium"}`, []string{"The parameter `mode` must be one of: fast, slow (got medium)"}},
+		{`{"ticket":"abc-1","tags":["ok","toolong"]}`, []string{"The parameter `tags[1]` must be at most 3 characters long"}},
+		{`{"target":true,"x":1}`, []string{
+			"The required parameter `ticket` is missing",
+			"An unexpected parameter `x` was provided",
+			"The parameter `target` does not match any of the allowed forms",
+		}},
+	}
+	for _, tt := range tests {
+		_, err := tl.Decode(json.RawMessage(tt.raw))
+		if tt.want == nil {
+			if err != nil {
+				t.Errorf("Decode(%s) = %v, want valid", tt.raw, err)
+			}
+			continue
+		}
+		var ie *InputError
+		if !errors.As(err, &ie) {
+			t.Errorf("Decode(%s) = %v, want an *InputError", tt.raw, err)
+			continue
+		}
+		if strings.Join(ie.Issues, "\n") != strings.Join(tt.want, "\n") {
+			t.Errorf("Decode(%s) issues:\n%s\nwant:\n%s", tt.raw, strings.Join(ie.Issues, "\n"), strings.Join(tt.want, "\n"))
+		}
+	}
+	// Defaults are applied before the input reaches the tool.
+	in, err := tl.Decode(json.RawMessage(`{"ticket":"abc-1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := in.(map[string]any)["mode"]; got != "slow" {
+		t.Errorf("mode = %v, want the default slow", got)
+	}
+}
+
+func TestNewRejectsBadSchema(t *testing.T) {
+	_, err := New(Def[map[string]any]{
+		Name:      "mcp__srv__bad",
+		RawSchema: json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"#/$defs/missing"}}}`),
+		Call:      func(context.Context, map[string]any, *Env) (Result, error) { return Result{}, nil },
+	})
+	if err == nil || !strings.Contains(err.Error(), "mcp__srv__bad") {
+		t.Fatalf("New with a dangling $ref = %v, want an error naming the tool", err)
+	}
+}
+
+// TestDecodeKeepsLargeIntegers checks that input is decoded as sent when no default applies:
+// a round trip through float64 would change integers beyond 2^53.
+func TestDecodeKeepsLargeIntegers(t *testing.T) {
+	type bigIn struct {
+		N int64 `json:"n"`
+	}
+	tl := Build(Def[bigIn]{Name: "Big", Call: func(context.Context, bigIn, *Env) (Result, error) { return Result{}, nil }})
+	in, err := tl.Decode(json.RawMessage(`{"n":9007199254740993}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := in.(bigIn).N; got != 9007199254740993 {
+		t.Errorf("n = %d, want 9007199254740993", got)
+	}
+}
+
+// BenchmarkDecode measures schema validation of a valid and an invalid input.
+func BenchmarkDecode(b *testing.B) {
+	tl := minimal()
+	for _, in := range []string{`{"file_path":"a/b.go","limit":10,"tags":[{"name":"x"}]}`, `{"limit":"ten","extra":1}`} {
+		b.Run(in, func(b *testing.B) {
+			for b.Loop() {
+				tl.Decode(json.RawMessage(in))
+			}
+		})
+	}
+}

@@ -1,17 +1,19 @@
 package tool
 
 import (
+	"encoding/json"
 	"fmt"
-	"math"
+	"regexp"
 	"slices"
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// InputError is input that does not fit a tool's schema. It lists every problem, so the model
-// can fix them all in one retry.
+// InputError is input that does not fit a tool's schema. It lists every problem it found, so
+// the model can fix them in one retry. Its text is the model-facing InputValidationError of
+// Claude Code.
 type InputError struct {
 	Tool   string
 	Issues []string
@@ -29,124 +31,275 @@ func plural(n int) string {
 	return "s"
 }
 
-// jsonType names the JSON type of a value decoded by encoding/json into any.
-func jsonType(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case float64:
-		if x == math.Trunc(x) && !math.IsInf(x, 0) {
-			return "integer"
-		}
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return fmt.Sprintf("%T", v)
+// inputSchema is a tool's input schema, resolved once. jsonschema-go decides whether an input
+// is valid; since it stops at the first problem (and visits properties in map order), a
+// failed input is checked again one top-level property at a time, so the model hears about
+// every bad parameter, in a stable order.
+type inputSchema struct {
+	root     *jsonschema.Schema
+	resolved *jsonschema.Resolved
 }
 
-func typeAllowed(want []string, got string) bool {
-	for _, w := range want {
-		if w == got || (w == "number" && got == "integer") {
-			return true
+func resolveSchema(s *jsonschema.Schema) (*inputSchema, error) {
+	r, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		return nil, err
+	}
+	return &inputSchema{root: s, resolved: r}, nil
+}
+
+// check applies the schema's defaults to v (decoded JSON) and validates it. It returns every
+// problem it can name, in Claude Code's words where Claude Code has words for it.
+func (s *inputSchema) check(v *any) (issues []string) {
+	if err := s.applyDefaults(v); err != nil {
+		return []string{fmt.Sprintf("The input does not fit the schema's defaults: %v", err)}
+	}
+	err := s.resolved.Validate(*v)
+	if err == nil {
+		return nil
+	}
+	issues = s.explain(*v)
+	if len(issues) == 0 {
+		issues = []string{describe("", "", err)}
+	}
+	return issues
+}
+
+// applyDefaults fills defaults in; jsonschema-go documents that it may panic on values it
+// cannot assign, which is a bad input, not a crash.
+func (s *inputSchema) applyDefaults(v *any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return s.resolved.ApplyDefaults(v)
+}
+
+// explain lists the problems of an object input parameter by parameter: missing required
+// parameters, unexpected ones, then each present parameter against its own schema.
+func (s *inputSchema) explain(v any) []string {
+	obj, ok := v.(map[string]any)
+	if !ok || s.root.Properties == nil {
+		return nil
+	}
+	var issues []string
+	for _, r := range s.root.Required {
+		if _, ok := obj[r]; !ok {
+			issues = append(issues, fmt.Sprintf("The required parameter `%s` is missing", r))
 		}
 	}
-	return false
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if isFalseSchema(s.root.AdditionalProperties) && len(s.root.PatternProperties) == 0 {
+		for _, k := range keys {
+			if _, ok := s.root.Properties[k]; !ok {
+				issues = append(issues, fmt.Sprintf("An unexpected parameter `%s` was provided", k))
+			}
+		}
+	}
+	for _, k := range keys {
+		if _, ok := s.root.Properties[k]; !ok {
+			continue
+		}
+		r, err := s.propertyOnly(k)
+		if err != nil {
+			continue // the whole-input error is reported instead
+		}
+		if err := r.Validate(map[string]any{k: obj[k]}); err != nil {
+			issues = append(issues, describeItem(r, k, obj[k], err))
+		}
+	}
+	return issues
+}
+
+// propertyOnly is the root schema reduced to one property, keeping $defs so references still
+// resolve. It is built from a JSON copy: jsonschema-go requires every schema to be a tree.
+func (s *inputSchema) propertyOnly(name string) (*jsonschema.Resolved, error) {
+	b, err := json.Marshal(s.root)
+	if err != nil {
+		return nil, err
+	}
+	var c jsonschema.Schema
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, err
+	}
+	only := &jsonschema.Schema{
+		Schema:      c.Schema,
+		ID:          c.ID,
+		Defs:        c.Defs,
+		Definitions: c.Definitions,
+		Properties:  map[string]*jsonschema.Schema{name: c.Properties[name]},
+	}
+	return only.Resolve(nil)
+}
+
+// describeItem describes a parameter's error; when it lies in an array's items it names the
+// first item that fails ("tags[2].name"), found by validating the items one at a time.
+func describeItem(r *jsonschema.Resolved, name string, v any, err error) string {
+	base := "/properties/" + name
+	msg := describe(name, base, err)
+	arr, ok := v.([]any)
+	if loc, _ := unwrapValidation(err); !ok || !strings.HasPrefix(loc, base+"/items") {
+		return msg
+	}
+	for i, e := range arr {
+		if ierr := r.Validate(map[string]any{name: []any{e}}); ierr != nil {
+			return strings.Replace(describe(name, base, ierr), "`"+name+"[]", fmt.Sprintf("`%s[%d]", name, i), 1)
+		}
+	}
+	return msg
 }
 
 func isFalseSchema(s *jsonschema.Schema) bool {
 	return s != nil && s.Not != nil && s.Not.Type == "" && len(s.Not.Types) == 0 && s.Not.Properties == nil && s.Not.Not == nil
 }
 
-func child(path, name string) string {
-	if path == "" {
-		return name
+var (
+	reType    = regexp.MustCompile(`has type "([^"]+)", want (?:one of )?"([^"]+)"`)
+	reEnum    = regexp.MustCompile(`^(.*) does not equal any of: \[(.*)\]$`)
+	reNumber  = regexp.MustCompile(`(-?[0-9.e+]+)$`)
+	reCount   = regexp.MustCompile(`([0-9]+)$`)
+	reMissing = regexp.MustCompile(`missing properties: \[(.*)\]`)
+	reExtra   = regexp.MustCompile(`unexpected additional properties \[(.*)\]`)
+	rePattern = regexp.MustCompile(`does not match regular expression "(.*)"$`)
+)
+
+// describe turns a jsonschema-go validation error into one sentence for the model. param is
+// the top-level parameter the error is about ("" for the whole input) and base the schema
+// location of that parameter, so a deeper location names a nested parameter.
+func describe(param, base string, err error) string {
+	loc, leaf := unwrapValidation(err)
+	name := param
+	if rest, ok := strings.CutPrefix(loc, base); ok && base != "" {
+		name += nestedName(rest)
 	}
-	return path + "." + name
+	if name == "" {
+		name = "input"
+	}
+	keyword, detail, _ := strings.Cut(leaf, ": ")
+	first, _, _ := strings.Cut(detail, "\n")
+	switch keyword {
+	case "type":
+		if m := reType.FindStringSubmatch(detail); m != nil {
+			want := strings.ReplaceAll(m[2], ", ", " | ")
+			return fmt.Sprintf("The parameter `%s` type is expected as `%s` but provided as `%s`", name, want, m[1])
+		}
+	case "enum":
+		if m := reEnum.FindStringSubmatch(detail); m != nil {
+			return fmt.Sprintf("The parameter `%s` must be one of: %s (got %s)", name, strings.Join(strings.Fields(m[2]), ", "), m[1])
+		}
+	case "const":
+		return fmt.Sprintf("The parameter `%s` has the wrong value: %s", name, detail)
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		words := map[string]string{"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "greater than", "exclusiveMaximum": "less than"}
+		if m := reNumber.FindStringSubmatch(detail); m != nil {
+			if f, err := strconv.ParseFloat(m[1], 64); err == nil {
+				return fmt.Sprintf("The parameter `%s` must be %s %s", name, words[keyword], strconv.FormatFloat(f, 'f', -1, 64))
+			}
+		}
+	case "minLength", "maxLength", "minItems", "maxItems":
+		if m := reCount.FindStringSubmatch(detail); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			switch keyword {
+			case "minLength":
+				return fmt.Sprintf("The parameter `%s` must be at least %d character%s long", name, n, plural(n))
+			case "maxLength":
+				return fmt.Sprintf("The parameter `%s` must be at most %d character%s long", name, n, plural(n))
+			case "minItems":
+				return fmt.Sprintf("The parameter `%s` needs at least %d item%s", name, n, plural(n))
+			default:
+				return fmt.Sprintf("The parameter `%s` allows at most %d item%s", name, n, plural(n))
+			}
+		}
+	case "pattern":
+		if m := rePattern.FindStringSubmatch(detail); m != nil {
+			return fmt.Sprintf("The parameter `%s` must match the pattern `%s`", name, m[1])
+		}
+	case "required":
+		if m := reMissing.FindStringSubmatch(detail); m != nil {
+			return fmt.Sprintf("The required parameter `%s` is missing", joinName(name, param, unquoteList(m[1])))
+		}
+	case "anyOf", "oneOf":
+		if strings.Contains(first, "validated against both") {
+			return fmt.Sprintf("The parameter `%s` matches more than one of the allowed forms", name)
+		}
+		return fmt.Sprintf("The parameter `%s` does not match any of the allowed forms", name)
+	}
+	if m := reExtra.FindStringSubmatch(leaf); m != nil {
+		return fmt.Sprintf("An unexpected parameter `%s` was provided", joinName(name, param, unquoteList(m[1])))
+	}
+	return fmt.Sprintf("The parameter `%s` is invalid: %s", name, first)
 }
 
-// validate checks v against the subset of JSON Schema that tool inputs use — type, required,
-// properties, additionalProperties, items, enum, bounds — and returns every problem found.
-func validate(s *jsonschema.Schema, v any, path string) []string {
-	if s == nil {
-		return nil
+// joinName names a property inside the parameter name ("" and "input" mean the input
+// itself).
+func joinName(name, param, props string) string {
+	if name == "input" && param == "" {
+		return props
 	}
-	var issues []string
-	want := s.Types
-	if s.Type != "" {
-		want = []string{s.Type}
-	}
-	got := jsonType(v)
-	if len(want) > 0 && !typeAllowed(want, got) {
-		name := path
-		if name == "" {
-			name = "input"
+	return name + "." + props
+}
+
+func unquoteList(s string) string {
+	var out []string
+	for _, f := range strings.Fields(s) {
+		if u, err := strconv.Unquote(f); err == nil {
+			f = u
 		}
-		return []string{fmt.Sprintf("The parameter `%s` type is expected as `%s` but provided as `%s`", name, strings.Join(want, " | "), got)}
+		out = append(out, f)
 	}
-	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(e any) bool { return fmt.Sprint(e) == fmt.Sprint(v) && jsonType(e) == got }) {
-		opts := make([]string, len(s.Enum))
-		for i, e := range s.Enum {
-			opts[i] = fmt.Sprintf("%v", e)
+	return strings.Join(out, ", ")
+}
+
+// unwrapValidation splits jsonschema-go's "validating LOC: validating LOC: leaf" chain into
+// the innermost schema location and the leaf message.
+func unwrapValidation(err error) (loc, leaf string) {
+	msg := err.Error()
+	for {
+		rest, ok := strings.CutPrefix(msg, "validating ")
+		if !ok {
+			break
 		}
-		issues = append(issues, fmt.Sprintf("The parameter `%s` must be one of: %s (got %v)", path, strings.Join(opts, ", "), v))
+		l, tail, ok := strings.Cut(rest, ": ")
+		if !ok {
+			break
+		}
+		loc, msg = l, tail
 	}
-	switch x := v.(type) {
-	case map[string]any:
-		for _, r := range s.Required {
-			if _, ok := x[r]; !ok {
-				issues = append(issues, fmt.Sprintf("The required parameter `%s` is missing", child(path, r)))
+	if loc == "root" {
+		loc = ""
+	}
+	return loc, msg
+}
+
+// nestedName turns a schema location below a parameter ("/items/properties/name") into the
+// part of a parameter name it stands for ("[].name"). A location through a combinator or a
+// reference stops the name where it can no longer say which value it is.
+func nestedName(loc string) string {
+	var b strings.Builder
+	segs := strings.Split(strings.TrimPrefix(loc, "/"), "/")
+	for i := 0; i < len(segs); i++ {
+		switch segs[i] {
+		case "":
+		case "properties":
+			if i+1 < len(segs) {
+				b.WriteString("." + segs[i+1])
+				i++
 			}
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			ps, ok := s.Properties[k]
-			if !ok {
-				if isFalseSchema(s.AdditionalProperties) {
-					issues = append(issues, fmt.Sprintf("An unexpected parameter `%s` was provided", child(path, k)))
-					continue
-				}
-				ps = s.AdditionalProperties
+		case "items", "additionalItems":
+			b.WriteString("[]")
+		case "prefixItems":
+			if i+1 < len(segs) {
+				b.WriteString("[" + segs[i+1] + "]")
+				i++
 			}
-			issues = append(issues, validate(ps, x[k], child(path, k))...)
-		}
-	case []any:
-		if s.MinItems != nil && len(x) < *s.MinItems {
-			issues = append(issues, fmt.Sprintf("The parameter `%s` needs at least %d item%s", path, *s.MinItems, plural(*s.MinItems)))
-		}
-		if s.MaxItems != nil && len(x) > *s.MaxItems {
-			issues = append(issues, fmt.Sprintf("The parameter `%s` allows at most %d item%s", path, *s.MaxItems, plural(*s.MaxItems)))
-		}
-		for i, e := range x {
-			issues = append(issues, validate(s.Items, e, fmt.Sprintf("%s[%d]", path, i))...)
-		}
-	case string:
-		if s.MinLength != nil && len([]rune(x)) < *s.MinLength {
-			issues = append(issues, fmt.Sprintf("The parameter `%s` must be at least %d character%s long", path, *s.MinLength, plural(*s.MinLength)))
-		}
-		if s.MaxLength != nil && len([]rune(x)) > *s.MaxLength {
-			issues = append(issues, fmt.Sprintf("The parameter `%s` must be at most %d character%s long", path, *s.MaxLength, plural(*s.MaxLength)))
-		}
-	case float64:
-		if s.Minimum != nil && x < *s.Minimum {
-			issues = append(issues, fmt.Sprintf("The parameter `%s` must be at least %v", path, *s.Minimum))
-		}
-		if s.Maximum != nil && x > *s.Maximum {
-			issues = append(issues, fmt.Sprintf("The parameter `%s` must be at most %v", path, *s.Maximum))
-		}
-		if s.ExclusiveMinimum != nil && x <= *s.ExclusiveMinimum {
-			issues = append(issues, fmt.Sprintf("The parameter `%s` must be greater than %v", path, *s.ExclusiveMinimum))
+		default:
+			return b.String()
 		}
 	}
-	return issues
+	return b.String()
 }

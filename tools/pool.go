@@ -1,6 +1,6 @@
 // Package tools assembles Reins' built-in tools into the tool pool a model sees.
 //
-// [Base] builds every built-in tool once per session. [Assemble] turns the built-ins and the
+// [Base] builds every built-in tool once per session, and its Close ends the Shell it started. [Assemble] turns the built-ins and the
 // MCP tools into the ordered list sent to the model, following Claude Code's getTools and
 // assembleToolPool:
 //
@@ -39,9 +39,8 @@ import (
 
 // Options configure the built-in tools.
 type Options struct {
-	// Shell runs Bash, TaskOutput and TaskStop. Its owner must Close it before the program
-	// exits (that ends background tasks). nil makes Base create one from Bash, which then
-	// nobody closes: only short-lived callers should rely on that.
+	// Shell runs Bash, TaskOutput and TaskStop. A Shell given here stays its owner's to
+	// Close. nil makes Base create one from Bash, which [Builtins.Close] closes.
 	Shell *bash.Shell
 	Bash  bash.Options
 	Files files.Options
@@ -54,8 +53,27 @@ type Options struct {
 	Getenv func(string) string
 }
 
-// Base returns every built-in tool, built once for a session.
-func Base(opts Options) []tool.Tool {
+// Builtins are the built-in tools of one session and the Shell behind Bash.
+type Builtins struct {
+	// Tools are every built-in tool, in no particular order (see [Assemble]).
+	Tools []tool.Tool
+	// Shell runs Bash, TaskOutput and TaskStop, and knows the session's current directory.
+	Shell     *bash.Shell
+	ownsShell bool
+}
+
+// Close ends what Base started: the Shell it created, with its background tasks. A Shell
+// passed in [Options] is left to its owner. Close may be called more than once.
+func (b *Builtins) Close() error {
+	if b == nil || !b.ownsShell {
+		return nil
+	}
+	b.ownsShell = false
+	return b.Shell.Close()
+}
+
+// Base builds every built-in tool once for a session. Close the result when the session ends.
+func Base(opts Options) *Builtins {
 	rg := opts.Ripgrep
 	if rg == "" && !opts.NoRipgrep {
 		rg, _ = exec.LookPath("rg")
@@ -64,11 +82,11 @@ func Base(opts Options) []tool.Tool {
 		rg = ""
 	}
 	so := search.Options{Ripgrep: rg, Getenv: opts.Getenv}
-	shell := opts.Shell
-	if shell == nil {
-		shell = bash.New(opts.Bash)
+	b := &Builtins{Shell: opts.Shell}
+	if b.Shell == nil {
+		b.Shell, b.ownsShell = bash.New(opts.Bash), true
 	}
-	out := shell.Tools()
+	out := b.Shell.Tools()
 	out = append(out, search.NewGlob(so), search.NewGrep(so))
 	out = append(out, files.Tools(opts.Files)...)
 	out = append(out,
@@ -78,7 +96,8 @@ func Base(opts Options) []tool.Tool {
 		workflow.NewEnterPlanMode(),
 		workflow.NewExitPlanMode(),
 	)
-	return out
+	b.Tools = out
+	return b
 }
 
 // simpleTools are the built-ins of simple mode.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"math/rand/v2"
 	"os"
@@ -110,7 +111,7 @@ func newShell(t *testing.T) *bash.Shell {
 }
 
 func TestBaseHasEveryBuiltin(t *testing.T) {
-	got := Names(Base(Options{Shell: newShell(t), NoRipgrep: true}))
+	got := Names(Base(Options{Shell: newShell(t), NoRipgrep: true}).Tools)
 	want := []string{"AskUserQuestion", "Bash", "Edit", "EnterPlanMode", "ExitPlanMode", "Glob", "Grep", "NotebookEdit",
 		"Read", "TaskOutput", "TaskStop", "TodoWrite", "WebFetch", "Write"}
 	slices.Sort(got)
@@ -124,7 +125,7 @@ func TestBaseHasEveryBuiltin(t *testing.T) {
 func TestPoolGolden(t *testing.T) {
 	ctx := context.Background()
 	pc := context0(t)
-	base := Base(Options{Shell: newShell(t), NoRipgrep: true})
+	base := Base(Options{Shell: newShell(t), NoRipgrep: true}).Tools
 	first, err := Specs(ctx, Assemble(pc, base, nil, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +189,7 @@ func TestFilterForAgent(t *testing.T) {
 }
 
 func TestFind(t *testing.T) {
-	base := Base(Options{Shell: newShell(t), NoRipgrep: true})
+	base := Base(Options{Shell: newShell(t), NoRipgrep: true}).Tools
 	for name, want := range map[string]string{"Grep": "Grep", "BashOutputTool": "TaskOutput", "KillShell": "TaskStop", "Nope": ""} {
 		got, ok := Find(base, name)
 		if (want == "") == ok || (ok && got.Name() != want) {
@@ -212,7 +213,7 @@ func TestCompareNames(t *testing.T) {
 func TestPoolGoldenWithMCP(t *testing.T) {
 	ctx := context.Background()
 	pc := context0(t)
-	base := Base(Options{Shell: newShell(t), NoRipgrep: true})
+	base := Base(Options{Shell: newShell(t), NoRipgrep: true}).Tools
 	want, err := os.ReadFile(filepath.Join("testdata", "pool.golden.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -248,4 +249,51 @@ func TestPoolGoldenWithMCP(t *testing.T) {
 			t.Fatalf("serialization differs after shuffling the MCP tools (round %d)", i)
 		}
 	}
+}
+
+// TestBaseClosesTheShellItStarts checks ownership: Close ends a Shell Base created, and
+// leaves one passed in Options to its owner.
+func TestBaseClosesTheShellItStarts(t *testing.T) {
+	own := Base(Options{NoRipgrep: true})
+	if own.Shell == nil {
+		t.Fatal("Base made no Shell")
+	}
+	if err := own.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := own.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	if !shellClosed(t, own) {
+		t.Error("the Shell Base started is still open after Close")
+	}
+
+	sh := newShell(t)
+	lent := Base(Options{Shell: sh, NoRipgrep: true})
+	if err := lent.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if shellClosed(t, lent) {
+		t.Error("Close closed a Shell it was given")
+	}
+}
+
+// shellClosed runs a background command through the Bash tool of b: a closed Shell refuses.
+func shellClosed(t *testing.T, b *Builtins) bool {
+	t.Helper()
+	bashTool, ok := Find(b.Tools, "Bash")
+	if !ok {
+		t.Fatal("no Bash tool")
+	}
+	in, err := bashTool.Decode(json.RawMessage(`{"command":"sleep 0","run_in_background":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := permission.New(permission.Config{Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &tool.Env{Permissions: func() *permission.Context { return pc }, Values: map[any]any{}}
+	_, err = bashTool.Call(context.Background(), in, env)
+	return errors.Is(err, bash.ErrClosed)
 }

@@ -11,6 +11,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -78,8 +79,8 @@ func run(name, engine string, runs int, warmup bool, input string, print bool, d
 		if err != nil {
 			return err
 		}
-		if err := t.ValidateInput(ctx, in, env); err != nil {
-			return err
+		if fail := t.ValidateInput(ctx, in, env); fail != nil {
+			return errors.New(fail.Message)
 		}
 		if last, err = t.Call(ctx, in, env); err != nil {
 			return err

@@ -28,10 +28,6 @@ import (
 	"github.com/reinsdev/reins/tools/web"
 )
 
-// Exit codes of a headless run (`reins -p`), on top of exitOK, exitError, exitUsage and
-// exitCancel. They are listed in the command's help and in docs/cli.md.
-const exitMaxTurns = 3
-
 // msgRootBypass is Claude Code's refusal, adapted.
 const msgRootBypass = "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons (set IS_SANDBOX=1 inside a sandbox or container)"
 
@@ -67,12 +63,12 @@ Every conversation is saved under ~/.reins/projects/<cwd>/<session id>.jsonl as 
 --continue resumes the latest one of this folder, --resume ID a given one, with its
 messages, permission mode and session rules.
 
-Exit codes:
+Exit codes (the same scheme for every command; see docs/cli.md):
   0    the run succeeded
   1    the run failed: model API error, tool execution aborted the run, no provider
        configured, an invalid settings file, or any other error
-  2    usage: an unknown flag or value, no prompt, --continue and --resume together
-  3    the run stopped at --max-turns before the model finished
+  2    usage: an unknown command, flag or value, no prompt, --continue and --resume together
+  7    the run stopped at --max-turns before the model finished
   130  interrupted (Ctrl-C, SIGTERM); the conversation so far is saved`
 
 // addAgentCommands makes the root command run the agent (`reins -p`).
@@ -86,7 +82,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	root.Args = cobra.ArbitraryArgs
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		if !opts.print && len(args) > 0 {
-			return usageErrorf("unknown command %q for \"reins\" (to run a prompt, use reins -p %q)", args[0], strings.Join(args, " "))
+			return unknownCommand(cmd, args[0], fmt.Sprintf("(to run a prompt, use reins -p %q)", strings.Join(args, " ")))
 		}
 		if !opts.print && f.IsTerminal() {
 			return cmd.Help()
@@ -271,6 +267,10 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
 	}
 	bus := &agent.Bus{}
+	if f.Debug != nil {
+		f.debugf("provider", "name", choice.name, "model", choice.model)
+		defer bus.Subscribe(debugEvents(f.Debug))()
+	}
 	hookRunner, err := newHookRunner(env, rec, bus)
 	if err != nil {
 		return err
@@ -360,9 +360,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 			return fmt.Errorf("writing output: %w", stream.err)
 		}
 	case formatJSON:
-		enc := json.NewEncoder(f.Out)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(newResultLine(res, rec.ID)); err != nil {
+		if err := newJSONLines(f.Out).Encode(newResultLine(res, rec.ID)); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
 	default:
@@ -380,11 +378,11 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 
 	switch {
 	case runErr != nil && ctx.Err() != nil:
-		return &exitCodeError{code: exitCancel, err: fmt.Errorf("interrupted; resume with: reins -p --resume %s", rec.ID)}
+		return finishWith(outcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", rec.ID))
 	case runErr != nil:
-		return &exitCodeError{code: exitError, err: runErr}
+		return runErr
 	case res.Subtype == agent.SubtypeMaxTurns:
-		return &exitCodeError{code: exitMaxTurns, err: fmt.Errorf("reached the maximum number of turns (%d)", opts.maxTurns)}
+		return finishWith(outcomeMaxTurns, fmt.Errorf("reached the maximum number of turns (%d)", opts.maxTurns))
 	}
 	return nil
 }

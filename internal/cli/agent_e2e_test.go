@@ -308,6 +308,9 @@ func TestAgentE2E(t *testing.T) {
 		if !strings.Contains(e.stderr, "max_tokens: too large") {
 			t.Errorf("stderr %s", e.stderr)
 		}
+		if !strings.Contains(e.stderr, "reins: calling the model: anthropic: 400") || strings.Count(e.stderr, "anthropic:") != 1 {
+			t.Errorf("the error should name the provider exactly once: %s", e.stderr)
+		}
 	})
 
 	t.Run("no provider", func(t *testing.T) {
@@ -376,7 +379,7 @@ func TestAgentE2E(t *testing.T) {
 			}
 		}
 		e.run()
-		if e.code != 0 || !strings.Contains(e.stdout, "Exit codes:") {
+		if e.code != 0 || !strings.Contains(e.stdout, "Exit codes (") {
 			t.Errorf("reins without arguments: exit %d, stdout %s", e.code, e.stdout)
 		}
 	})

@@ -145,9 +145,7 @@ type toolStart struct {
 }
 
 func newStreamWriter(w io.Writer, sessionID string) *streamWriter {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return &streamWriter{enc: enc, sessionID: sessionID, tools: map[string]toolStart{}}
+	return &streamWriter{enc: newJSONLines(w), sessionID: sessionID, tools: map[string]toolStart{}}
 }
 
 func (s *streamWriter) write(v any) {

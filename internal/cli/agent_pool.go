@@ -21,7 +21,9 @@ func newAgentPool(f *Factory, pc *permission.Context, perms *agent.Permissions, 
 // an MCP server connection): perms returns the current one. sb, when not nil, confines Bash.
 func newToolPool(f *Factory, pc *permission.Context, perms func() *permission.Context, summarizer web.Summarizer, sb *sandbox.Sandbox) *agentPool {
 	sh := bash.New(bash.Options{Permissions: perms, Sandbox: shellSandbox(sb)})
-	base := tools.Base(tools.Options{Shell: sh, Getenv: f.Getenv, Web: web.Options{Summarizer: summarizer}})
+	// The pool owns the shell (it may be sandboxed), so it closes it; tools.Base leaves a
+	// Shell it is given to its owner.
+	base := tools.Base(tools.Options{Shell: sh, Getenv: f.Getenv, Web: web.Options{Summarizer: summarizer}}).Tools
 	return &agentPool{
 		tools:   tools.Assemble(pc, base, nil, f.Getenv),
 		base:    base,

@@ -108,7 +108,11 @@ func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel st
 		if full, ok := modelAliases[model]; ok {
 			model = full
 		}
-		c.provider = anthropic.New(anthropic.OptionsFromEnv(getenv))
+		opts := anthropic.OptionsFromEnv(getenv)
+		if err := needKey(opts.APIKey, opts.BaseURL, "", "anthropic", "ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)"); err != nil {
+			return nil, err
+		}
+		c.provider = anthropic.New(opts)
 	case providerOpenAI:
 		opts := openaicompat.OptionsFromEnv(getenv)
 		if model == "" {
@@ -119,6 +123,9 @@ func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel st
 				return nil, &usageError{fmt.Errorf("no model for the OpenAI-compatible server at %s: pass --model or set \"model\" in settings", opts.BaseURL)}
 			}
 			model = defaultOpenAIModel
+		}
+		if err := needKey(opts.APIKey, opts.BaseURL, openaicompat.DefaultBaseURL, "openai", "OPENAI_API_KEY"); err != nil {
+			return nil, err
 		}
 		c.provider = openaicompat.New(opts)
 	case providerOllama:
@@ -141,6 +148,17 @@ func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel st
 	}
 	c.model = model
 	return c, nil
+}
+
+// needKey refuses, before any network call, a provider's own API without a key. A base URL
+// other than the provider's (a proxy, a local server) may need none. official is the
+// provider's own base URL ("" when only an empty base URL means the provider's own API).
+func needKey(key, baseURL, official, provider, envName string) error {
+	own := baseURL == "" || (official != "" && strings.TrimRight(baseURL, "/") == official)
+	if key != "" || !own {
+		return nil
+	}
+	return fmt.Errorf("the %s provider needs an API key: set %s", provider, envName)
 }
 
 // ollamaBase turns an OLLAMA_HOST value ("host:port", "http://host:port" or empty) into a base

@@ -12,7 +12,8 @@ import (
 	"testing"
 )
 
-// confCase is one line of a conformance file (format: ../shared/conformance/README.md).
+// confCase is one line of a conformance file (format: testdata/conformance/README.md at the
+// module root).
 type confCase struct {
 	ID              string            `json:"id"`
 	Tool            string            `json:"tool"`
@@ -41,8 +42,13 @@ type confCase struct {
 	ClaudeCode      string            `json:"claude_code"`
 }
 
-// sharedConformance is the conformance suite shipped beside the repository.
-const sharedConformance = "../../../shared/conformance/cases.jsonl"
+// conformanceCopy is the module's copy of the conformance suite; sharedConformanceDir is
+// the original, which exists only in the workspace the project is developed in (beside the
+// repository), never in a fresh clone.
+const (
+	conformanceCopy      = "../../testdata/conformance/cases.jsonl"
+	sharedConformanceDir = "../../../shared/conformance"
+)
 
 func readCases(t *testing.T, path string) []confCase {
 	t.Helper()
@@ -262,7 +268,7 @@ func runConformance(t *testing.T, path string) {
 					t.Fatalf("decision %s, want %s (%s)\nmessage: %s\nerror: %s\ntrace: %+v\nwarnings: %v",
 						res.Decision, c.Expect, c.Note, res.Message, res.Error, res.Trace, res.Warnings)
 				}
-				wantCode := map[string]int{"allow": exitCheckAllow, "ask": exitCheckAsk, "deny": exitCheckDeny, "error": exitCheckError}[c.Expect]
+				wantCode := map[string]int{"allow": exitOK, "ask": exitAsk, "deny": exitDenied, "error": exitInvalidInput}[c.Expect]
 				if code != wantCode {
 					t.Errorf("exit code %d, want %d", code, wantCode)
 				}
@@ -272,7 +278,28 @@ func runConformance(t *testing.T, path string) {
 }
 
 func TestConformanceShared(t *testing.T) {
-	runConformance(t, sharedConformance)
+	runConformance(t, conformanceCopy)
+}
+
+// TestConformanceCopyIsCurrent says when the module's copy of the conformance suite and the
+// shared original differ. It runs only where the original exists.
+func TestConformanceCopyIsCurrent(t *testing.T) {
+	if _, err := os.Stat(sharedConformanceDir); err != nil {
+		t.Skipf("no shared conformance suite at %s (a fresh clone): nothing to compare", sharedConformanceDir)
+	}
+	for _, name := range []string{"cases.jsonl", "README.md"} {
+		orig, err := os.ReadFile(filepath.Join(sharedConformanceDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cp, err := os.ReadFile(filepath.Join("../../testdata/conformance", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(orig, cp) {
+			t.Errorf("testdata/conformance/%s differs from %s/%s: copy the shared file over", name, sharedConformanceDir, name)
+		}
+	}
 }
 
 // TestConformanceReins holds a case for each of Reins' deliberate deviations

@@ -16,14 +16,6 @@ import (
 	"github.com/reinsdev/reins/tool"
 )
 
-// Exit codes of `reins permissions check`, one per outcome so scripts need not parse output.
-const (
-	exitCheckAllow = 0
-	exitCheckAsk   = 3
-	exitCheckDeny  = 4
-	exitCheckError = 5
-)
-
 func newCmdPermissions(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "permissions",
@@ -67,7 +59,7 @@ type matchedRule struct {
 	Rule     string            `json:"rule"`
 	Behavior string            `json:"behavior"`
 	Source   permission.Source `json:"source"`
-	Origin   string            `json:"origin,omitempty"`
+	Origin   permission.Origin `json:"origin,omitzero"`
 	Step     string            `json:"step"`
 }
 
@@ -88,14 +80,18 @@ rule that matched with its source file, the one that decided, and the suggestion
 Checks that depend on session state (read-before-edit) are shown but treated as passed.
 An mcp__server__tool name is accepted without a connected server.
 
-Exit codes: 0 allow, 3 ask, 4 deny, 5 error (unknown tool or invalid input),
-1 reins itself failed (for example an invalid settings file), 2 usage.`,
+Exit codes (the scheme of every command, docs/cli.md): 0 allow, 3 ask, 4 deny, 5 invalid
+input (unknown tool, input the schema or the tool's own checks refuse), 1 reins itself
+failed (for example an invalid settings file), 2 usage.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.tool == "" {
 				return usageErrorf("--tool is required")
 			}
 			if opts.mode != "" {
+				if opts.perm.mode != "" && opts.perm.mode != opts.mode {
+					return usageErrorf("--mode %s and --permission-mode %s disagree (--mode is an old name for --permission-mode)", opts.mode, opts.perm.mode)
+				}
 				opts.perm.mode = opts.mode
 			}
 			if runF != nil {
@@ -109,6 +105,9 @@ Exit codes: 0 allow, 3 ask, 4 deny, 5 error (unknown tool or invalid input),
 	cmd.Flags().StringVar(&opts.mode, "mode", "", "the permission mode (same as --permission-mode)")
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
 	opts.perm.register(cmd)
+	// --permission-mode is the flag of every command that takes a mode; --mode stays as a
+	// hidden old name.
+	_ = cmd.Flags().MarkHidden("mode")
 	return cmd
 }
 
@@ -122,9 +121,7 @@ func runCheck(ctx context.Context, f *Factory, opts *checkOptions) error {
 		res.Warnings = append(res.Warnings, w.String())
 	}
 	if opts.asJSON {
-		enc := json.NewEncoder(f.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := writeJSON(f.Out, res); err != nil {
 			return err
 		}
 	} else {
@@ -134,11 +131,11 @@ func runCheck(ctx context.Context, f *Factory, opts *checkOptions) error {
 	case "allow":
 		return nil
 	case "ask":
-		return silentExit(exitCheckAsk)
+		return finish(outcomeAsk)
 	case "deny":
-		return silentExit(exitCheckDeny)
+		return finish(outcomeDenied)
 	}
-	return silentExit(exitCheckError)
+	return finish(outcomeInvalidInput)
 }
 
 // evaluate runs one call through decode, validation and the engine, recording everything.
@@ -166,7 +163,7 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 	// Validation runs untraced: its own path pre-checks would list every rule twice.
 	verr := t.ValidateInput(ctx, in, tenv)
 	if verr != nil {
-		permission.Note(tctx, permission.Step{Name: "validate input", Outcome: "error", Detail: verr.Error()})
+		permission.Note(tctx, permission.Step{Name: "validate input", Outcome: "error", Detail: verr.Message})
 	}
 	var engine permission.Engine
 	d, err := engine.Decide(tctx, pc, t, in)
@@ -179,7 +176,7 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 	// refuses paths a deny rule covers. A call the engine denies is reported as denied
 	// either way; "error" is for input no permission decision is reached for.
 	if verr != nil && d.Behavior != permission.Deny {
-		res.Decision, res.Error = "error", verr.Error()
+		res.Decision, res.Error = "error", verr.Message
 		return res
 	}
 	res.Decision = d.Behavior.String()
@@ -189,11 +186,11 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 	}
 	for _, s := range res.Trace {
 		if s.Rule != nil {
-			res.Matched = append(res.Matched, matchedRule{Rule: s.Rule.Value.String(), Behavior: s.Rule.Behavior.String(), Source: s.Rule.Source, Origin: s.Rule.Origin.String(), Step: s.Name})
+			res.Matched = append(res.Matched, matchedRule{Rule: s.Rule.Value.String(), Behavior: s.Rule.Behavior.String(), Source: s.Rule.Source, Origin: s.Rule.Origin, Step: s.Name})
 		}
 	}
 	for _, u := range d.Suggestions {
-		res.Suggestions = append(res.Suggestions, suggestion{Update: u, Text: describeUpdate(u)})
+		res.Suggestions = append(res.Suggestions, suggestion{Update: u, Text: updateWords(u)})
 	}
 	if res.Tool == "Bash" {
 		var bin struct {
@@ -204,20 +201,6 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 		}
 	}
 	return res
-}
-
-func describeUpdate(u permission.Update) string {
-	switch u.Type {
-	case permission.AddRules, permission.ReplaceRules, permission.RemoveRules:
-		rs := make([]string, len(u.Rules))
-		for i, r := range u.Rules {
-			rs[i] = r.String()
-		}
-		return fmt.Sprintf("%s %s to %s: %s", u.Type, u.Behavior, u.Destination, strings.Join(rs, ", "))
-	case permission.SetMode:
-		return fmt.Sprintf("setMode %s (%s)", u.Mode, u.Destination)
-	}
-	return fmt.Sprintf("%s %s (%s)", u.Type, strings.Join(u.Directories, ", "), u.Destination)
 }
 
 func printCheck(w io.Writer, r *checkResult) {
@@ -231,7 +214,7 @@ func printCheck(w io.Writer, r *checkResult) {
 		fmt.Fprintf(w, "message:  %s\n", r.Message)
 	}
 	if r.Reason != nil {
-		fmt.Fprintf(w, "reason:   %s\n", r.Reason)
+		fmt.Fprintf(w, "reason:   %s\n", reasonWords(r.Reason))
 	}
 	if len(r.Trace) > 0 {
 		fmt.Fprintln(w, "trace:")
@@ -257,7 +240,7 @@ func printCheck(w io.Writer, r *checkResult) {
 	if len(r.Matched) > 0 {
 		fmt.Fprintln(w, "matched rules:")
 		for _, m := range r.Matched {
-			fmt.Fprintf(w, "  %s %s from %s %s\n", m.Behavior, m.Rule, m.Source, m.Origin)
+			fmt.Fprintf(w, "  %s %s from %s\n", m.Behavior, m.Rule, originWords(m.Source, m.Origin))
 		}
 	}
 	if len(r.Suggestions) > 0 {
@@ -280,8 +263,9 @@ func indentRest(s, indent string) string {
 // (passthrough), so MCP rules can be checked.
 func lookupTool(f *Factory, name string) (tool.Tool, bool) {
 	name = permission.NormalizeToolName(name)
-	// The shell behind Bash is never asked to run anything here, so it needs no Close.
-	for _, t := range builtinTools(f, nil) {
+	builtins := builtinTools(f, nil)
+	defer builtins.Close()
+	for _, t := range builtins.Tools {
 		if t.Name() == name {
 			return t, true
 		}

@@ -60,8 +60,8 @@ func TestPermissionsCheckBinary(t *testing.T) {
 	}
 
 	out, _, code := runReins(t, proj, home, "permissions", "check", "--tool", "Read", "--input", `{"file_path":".env"}`)
-	if code != exitCheckDeny {
-		t.Fatalf("exit %d, want %d\n%s", code, exitCheckDeny, out)
+	if code != exitDenied {
+		t.Fatalf("exit %d, want %d\n%s", code, exitDenied, out)
 	}
 	for _, want := range []string{"decision: deny", `Read(./.env)`, ".reins/settings.json:3:14", "read check: Read deny rule"} {
 		if !strings.Contains(out, want) {
@@ -77,20 +77,20 @@ func TestPermissionsCheckBinary(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("--json output: %v\n%s", err, out)
 	}
-	if res.Decision != "allow" || code != exitCheckAllow {
+	if res.Decision != "allow" || code != exitOK {
 		t.Fatalf("README inside the project: %s exit %d", res.Decision, code)
 	}
 
 	_, _, code = runReins(t, proj, home, "permissions", "check", "--tool", "Write", "--input", `{"file_path":"x.txt","content":"x"}`)
-	if code != exitCheckAsk {
-		t.Fatalf("Write in default mode: exit %d, want %d", code, exitCheckAsk)
+	if code != exitAsk {
+		t.Fatalf("Write in default mode: exit %d, want %d", code, exitAsk)
 	}
 	out, _, code = runReins(t, proj, home, "permissions", "check", "--tool", "Read", "--input", `{"path":1}`)
-	if code != exitCheckError || !strings.Contains(out, "The required parameter `file_path` is missing") || !strings.Contains(out, "An unexpected parameter `path` was provided") {
+	if code != exitInvalidInput || !strings.Contains(out, "The required parameter `file_path` is missing") || !strings.Contains(out, "An unexpected parameter `path` was provided") {
 		t.Fatalf("invalid input: exit %d\n%s", code, out)
 	}
 	out, _, code = runReins(t, proj, home, "permissions", "check", "--tool", "mcp__github__create_issue", "--input", `{}`)
-	if code != exitCheckAsk {
+	if code != exitAsk {
 		t.Fatalf("unconnected MCP tool: exit %d\n%s", code, out)
 	}
 	_, errOut, code := runReins(t, proj, home, "permissions", "check", "--tool", "Read", "--mode", "yolo")
@@ -130,8 +130,8 @@ func TestPermissionsListBinary(t *testing.T) {
 			t.Errorf("%s should be shadowed", a.Rule)
 		}
 	}
-	if res.Deny[0].Origin != filepath.Join(proj, ".claude", "settings.json")+":1:27" {
-		t.Errorf("deny origin %q", res.Deny[0].Origin)
+	if want := (permission.Origin{File: filepath.Join(proj, ".claude", "settings.json"), Line: 1, Col: 27}); res.Deny[0].Origin != want {
+		t.Errorf("deny origin %+v, want %+v", res.Deny[0].Origin, want)
 	}
 	shared := filepath.Join(proj, ".claude", "settings.json")
 	wantSkipped := []string{

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -23,7 +22,7 @@ type listedRule struct {
 	Rule     string            `json:"rule"`
 	Behavior string            `json:"behavior"`
 	Source   permission.Source `json:"source"`
-	Origin   string            `json:"origin,omitempty"`
+	Origin   permission.Origin `json:"origin,omitzero"`
 	// ShadowedBy names the deny or ask rule that always wins over this allow rule.
 	ShadowedBy string `json:"shadowedBy,omitempty"`
 }
@@ -55,9 +54,7 @@ func newCmdPermissionsList(f *Factory) *cobra.Command {
 			}
 			res := listRules(env)
 			if opts.asJSON {
-				enc := json.NewEncoder(f.Out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
+				return writeJSON(f.Out, res)
 			}
 			printList(f.Out, res)
 			return nil
@@ -74,7 +71,7 @@ func listRules(env *permEnv) *listResult {
 		Skipped: []string{}, Warnings: []string{}, Directories: pc.WorkingDirs(), Files: pc.SettingsFiles()}
 	rules := pc.Rules()
 	for _, r := range rules {
-		lr := listedRule{Rule: r.Value.String(), Behavior: r.Behavior.String(), Source: r.Source, Origin: r.Origin.String()}
+		lr := listedRule{Rule: r.Value.String(), Behavior: r.Behavior.String(), Source: r.Source, Origin: r.Origin}
 		switch r.Behavior {
 		case permission.Deny:
 			res.Deny = append(res.Deny, lr)

@@ -5,24 +5,16 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
-)
-
-// Exit codes shared by every reins command; `permissions check`, `tool run` and `-p` add their
-// own (see docs/cli.md).
-const (
-	exitOK     = 0
-	exitError  = 1
-	exitUsage  = 2
-	exitCancel = 130
 )
 
 // Factory is the process environment commands run in.
@@ -38,6 +30,9 @@ type Factory struct {
 	IsTerminal func() bool
 	// Executable is the path of the running reins binary.
 	Executable func() (string, error)
+	// Debug is the debug log of --debug and --debug-file; nil when it is off.
+	Debug      *slog.Logger
+	closeDebug func()
 }
 
 // DefaultFactory is the factory of a real process.
@@ -60,33 +55,6 @@ func stdinIsTerminal() bool {
 	return err == nil
 }
 
-// exitCodeError carries a specific exit code out of a command.
-type exitCodeError struct {
-	code int
-	err  error
-}
-
-func (e *exitCodeError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
-	}
-	return e.err.Error()
-}
-func (e *exitCodeError) Unwrap() error { return e.err }
-
-// silentExit ends the process with code without printing anything more.
-func silentExit(code int) error { return &exitCodeError{code: code} }
-
-// usageError marks errors in how reins was called.
-type usageError struct{ err error }
-
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
-
-func usageErrorf(format string, args ...any) error {
-	return &usageError{fmt.Errorf(format, args...)}
-}
-
 // Main runs reins with the process's arguments and returns the exit code.
 func Main() int {
 	// The sandbox backends start the reins binary itself inside the sandbox.
@@ -106,25 +74,15 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 	root.SetOut(f.Out)
 	root.SetErr(f.ErrOut)
 	err := root.ExecuteContext(ctx)
-	if err == nil {
-		return exitOK
+	code, printable := exitCode(err)
+	if printable {
+		fmt.Fprintf(f.ErrOut, "reins: %v\n", err)
 	}
-	var ec *exitCodeError
-	if errors.As(err, &ec) {
-		if ec.err != nil {
-			fmt.Fprintf(f.ErrOut, "reins: %v\n", ec.err)
-		}
-		return ec.code
+	f.debugf("exit", "code", code, "error", err)
+	if f.closeDebug != nil {
+		f.closeDebug()
 	}
-	fmt.Fprintf(f.ErrOut, "reins: %v\n", err)
-	var ue *usageError
-	if errors.As(err, &ue) {
-		return exitUsage
-	}
-	if errors.Is(err, context.Canceled) {
-		return exitCancel
-	}
-	return exitError
+	return code
 }
 
 // NewCmdRoot builds the command tree.
@@ -139,8 +97,20 @@ Claude Code (.claude/settings*.json) as well as its own (.reins/settings*.json).
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
-	root.AddCommand(newCmdPermissions(f), newCmdTrust(f))
-	root.AddCommand(newCmdHooks(f))
+	root.Version = buildVersion()
+	root.SetVersionTemplate("{{.Version}}")
+	var dbg debugFlags
+	dbg.register(root)
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		var err error
+		if f.closeDebug, err = dbg.open(f); err != nil {
+			return &usageError{err}
+		}
+		f.debugf("start", "command", cmd.CommandPath(), "args", args, "version", strings.Fields(root.Version)[2])
+		return nil
+	}
+	root.AddCommand(newCmdPermissions(f), newCmdTrust(f), newCmdVersion(f), newCmdHooks(f))
 	addMoreCommands(f, root)
+	finishTree(root)
 	return root
 }

@@ -287,7 +287,7 @@ func runSandboxStatus(ctx context.Context, f *Factory, pf *permFlags, asJSON boo
 		printSandboxStatus(f.Out, &rep)
 	}
 	if rep.Error != "" {
-		return silentExit(exitError)
+		return finish(outcomeFailed)
 	}
 	return nil
 }

@@ -46,9 +46,9 @@ func TestSandboxPermissionsCheckBinary(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{`{"command":"npm test"}`, exitCheckAllow, "would run sandboxed: allowed by autoAllowBashIfSandboxed"},
-		{`{"command":"npm test && rm -rf build"}`, exitCheckDeny, "has been denied"},
-		{`{"command":"npm test","dangerouslyDisableSandbox":true}`, exitCheckAsk, "1b tool-wide ask"},
+		{`{"command":"npm test"}`, exitOK, "would run sandboxed: allowed by autoAllowBashIfSandboxed"},
+		{`{"command":"npm test && rm -rf build"}`, exitDenied, "has been denied"},
+		{`{"command":"npm test","dangerouslyDisableSandbox":true}`, exitAsk, "1b tool-wide ask"},
 	}
 	for _, c := range cases {
 		out, errOut, code := runReins(t, proj, home, "permissions", "check", "--tool", "Bash", "--input", c.input)

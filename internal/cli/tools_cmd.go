@@ -23,13 +23,6 @@ import (
 	"github.com/reinsdev/reins/tools/workflow"
 )
 
-// Exit codes of `reins tool run`, besides exitOK, exitError (reins itself failed), exitUsage
-// and exitCancel.
-const (
-	exitToolError = 3 // the tool_result is an error: invalid input, failed validation, failed call
-	exitDenied    = 4 // the permission decision was deny, or an ask nobody approved
-)
-
 // addToolCommands registers `reins tools list` and `reins tool run`.
 func addToolCommands(f *Factory, root *cobra.Command) {
 	toolsCmd := &cobra.Command{
@@ -47,7 +40,7 @@ func addToolCommands(f *Factory, root *cobra.Command) {
 
 // builtinTools builds every built-in tool for a command. shell may be nil for commands that
 // run no command (nothing is started until a Bash call).
-func builtinTools(f *Factory, shell *bash.Shell) []tool.Tool {
+func builtinTools(f *Factory, shell *bash.Shell) *tools.Builtins {
 	return tools.Base(tools.Options{Shell: shell, Getenv: f.Getenv})
 }
 
@@ -138,7 +131,9 @@ func runToolsList(ctx context.Context, f *Factory, opts *toolsListOptions) error
 	if err != nil {
 		return err
 	}
-	base := builtinTools(f, nil)
+	builtins := builtinTools(f, nil)
+	defer builtins.Close()
+	base := builtins.Tools
 	// The MCP servers start so that their tools are listed where the model sees them.
 	sess, err := startMCP(ctx, f, env, env.pc, &opts.mcp)
 	if err != nil {
@@ -162,9 +157,7 @@ func runToolsList(ctx context.Context, f *Factory, opts *toolsListOptions) error
 	}
 	sort.Slice(res.Removed, func(i, j int) bool { return tools.CompareNames(res.Removed[i].Name, res.Removed[j].Name) < 0 })
 	if opts.asJSON {
-		enc := json.NewEncoder(f.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(f.Out, res)
 	}
 	tw := tabwriter.NewWriter(f.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tREAD-ONLY\tCONCURRENCY-SAFE\tDEFERRED\tUSER-INTERACTION\tDESCRIPTION")
@@ -217,9 +210,10 @@ func removalReason(f *Factory, pc *permission.Context, t tool.Tool) string {
 // ---- reins tool run ----
 
 type toolRunOptions struct {
-	perm  permFlags
-	mcp   mcpFlags
-	input string
+	perm    permFlags
+	mcp     mcpFlags
+	input   string
+	session string
 }
 
 // runResult is what `tool run` prints: the tool_result block, with the tool's structured output.
@@ -244,9 +238,14 @@ Progress goes to standard error; the tool_result goes to standard output as JSON
 decision is ask, the question is put to you if standard input is a terminal (y/n; the
 questions themselves for AskUserQuestion); otherwise the call is refused with the ask message.
 
-Exit codes: 0 the call succeeded, 3 the tool_result is an error (invalid input, failed
-validation, failed call), 4 the call was denied or not approved, 2 usage, 1 reins itself
-failed (for example an invalid settings file), 130 interrupted.`,
+Each run is a fresh session unless --session ID names one: then what the tool learned of
+files (which were read, and when) is kept between runs, so Read in one run lets Edit or
+Write of the same file go ahead in the next.
+
+Exit codes (the scheme of every command, docs/cli.md): 0 the call succeeded, 4 the call was
+denied or not approved, 5 invalid input (the schema or the tool's own checks refused it),
+6 the tool ran and its result is an error, 2 usage, 1 reins itself failed (for example an
+invalid settings file), 130 interrupted.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErrorf("tool run takes one tool name, got %d arguments", len(args))
@@ -258,6 +257,7 @@ failed (for example an invalid settings file), 130 interrupted.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.input, "input", "{}", "the tool input as JSON")
+	cmd.Flags().StringVar(&opts.session, "session", "", "keep file state (what was read) across runs under this ID")
 	opts.perm.register(cmd)
 	opts.mcp.register(cmd)
 	return cmd
@@ -285,7 +285,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	}
 	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: shellSandbox(sb)})
 	defer shell.Close()
-	base := builtinTools(f, shell)
+	base := builtinTools(f, shell).Tools
 	var mcpTools []tool.Tool
 	if isMCPToolName(name) {
 		// Only a call of an MCP tool starts the servers.
@@ -325,12 +325,33 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		Files:  tool.NewFileState(),
 		Values: map[any]any{},
 	}
+	if opts.session != "" {
+		path, err := toolSessionPath(f, state.get().OriginalCwd(), opts.session)
+		if err != nil {
+			return err
+		}
+		if env.Files, err = loadToolSession(path); err != nil {
+			return err
+		}
+		// Saved whatever the outcome: a failed Edit may still follow a Read worth keeping.
+		defer func() {
+			if serr := saveToolSession(path, env.Files); serr != nil {
+				fmt.Fprintf(f.ErrOut, "reins: %v\n", serr)
+			}
+		}()
+	}
 	in, err := t.Decode(raw)
 	if err != nil {
-		return finishRun(f, t, tool.ErrorResult(tool.UseError(err.Error())))
+		return finishRun(f, t, tool.ErrorResult(tool.UseError(err.Error())), outcomeInvalidInput)
 	}
-	if err := t.ValidateInput(ctx, in, env); err != nil {
-		return finishRun(f, t, tool.ErrorResult(tool.UseError(err.Error())))
+	if fail := t.ValidateInput(ctx, in, env); fail != nil {
+		// The file tools refuse a path a deny rule covers while validating; that is a denial
+		// (exit 4) here as in permissions check, not invalid input.
+		o := outcomeInvalidInput
+		if d, err := (&permission.Engine{}).Decide(ctx, state.get(), t, in); err == nil && d.Behavior == permission.Deny {
+			o = outcomeDenied
+		}
+		return finishRun(f, t, tool.ErrorResult(tool.UseError(fail.Message)), o)
 	}
 
 	var asker permission.Asker = &refusingAsker{}
@@ -348,11 +369,11 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	}
 	fmt.Fprintf(f.ErrOut, "reins: %s %s", verdict, t.Name())
 	if d.Reason != nil {
-		fmt.Fprintf(f.ErrOut, " (%s)", d.Reason)
+		fmt.Fprintf(f.ErrOut, " (%s)", reasonWords(d.Reason))
 	}
 	fmt.Fprintln(f.ErrOut)
 	if d.Behavior != permission.Allow {
-		return finishRun(f, t, tool.ErrorResult(d.Message), exitDenied)
+		return finishRun(f, t, tool.ErrorResult(d.Message), outcomeDenied)
 	}
 	if d.UpdatedInput != nil {
 		in = d.UpdatedInput
@@ -376,23 +397,20 @@ func (r *refusingAsker) Ask(_ context.Context, req permission.AskRequest) (permi
 	return permission.Decision{Behavior: permission.Deny, Message: req.Decision.Message, Reason: req.Decision.Reason, BlockedPath: req.Decision.BlockedPath}, nil
 }
 
-// finishRun prints the tool_result and picks the exit code: code if given, else ok or tool
-// error.
-func finishRun(f *Factory, t tool.Tool, res tool.Result, code ...int) error {
+// finishRun prints the tool_result and picks the outcome: o if given, else ok or tool error.
+func finishRun(f *Factory, t tool.Tool, res tool.Result, o ...outcome) error {
 	out := runResult{Type: "tool_result", Tool: t.Name(), Content: res.Content, IsError: res.IsError, Output: res.Output}
 	if out.Content == nil {
 		out.Content = []tool.Content{}
 	}
-	enc := json.NewEncoder(f.Out)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	if err := writeJSON(f.Out, out); err != nil {
 		return err
 	}
 	switch {
-	case len(code) > 0:
-		return silentExit(code[0])
+	case len(o) > 0:
+		return finish(o[0])
 	case res.IsError:
-		return silentExit(exitToolError)
+		return finish(outcomeToolError)
 	}
 	return nil
 }
@@ -427,9 +445,7 @@ func (a *terminalAsker) Ask(ctx context.Context, req permission.AskRequest) (per
 		fmt.Fprintf(a.out, "\n%s\n\n", plan.Plan)
 	} else {
 		var b strings.Builder
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if enc.Encode(req.Input) == nil {
+		if newJSONLines(&b).Encode(req.Input) == nil {
 			fmt.Fprintf(a.out, "%s %s", req.Tool, b.String())
 		}
 	}

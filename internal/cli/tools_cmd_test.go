@@ -131,11 +131,11 @@ func TestToolRun(t *testing.T) {
 		text     string // the tool_result text, or a prefix ending in "…"
 	}{
 		{"ok", []string{"Grep", "--input", `{"pattern":"hello"}`}, "", false, exitOK, "Found 1 file\na.txt"},
-		{"schema error", []string{"Grep", "--input", `{"pattern":1}`}, "", false, exitToolError,
+		{"schema error", []string{"Grep", "--input", `{"pattern":1}`}, "", false, exitInvalidInput,
 			"<tool_use_error>InputValidationError: Grep failed due to the following issue:\nThe parameter `pattern` type is expected as `string` but provided as `integer`</tool_use_error>"},
-		{"validation error", []string{"Glob", "--input", `{"pattern":"*","path":"nope"}`}, "", false, exitToolError,
+		{"validation error", []string{"Glob", "--input", `{"pattern":"*","path":"nope"}`}, "", false, exitInvalidInput,
 			"<tool_use_error>Directory does not exist: nope. Note: your current working directory is " + e.proj + ".</tool_use_error>"},
-		{"deny rule", []string{"Read", "--input", `{"file_path":"secret.txt"}`}, "", false, exitToolError,
+		{"deny rule", []string{"Read", "--input", `{"file_path":"secret.txt"}`}, "", false, exitDenied,
 			"<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>"},
 		{"tool-wide deny", []string{"Glob", "--input", `{"pattern":"*"}`, "--disallowedTools", "Glob"}, "", false, exitDenied,
 			"Permission to use Glob has been denied."},
@@ -148,7 +148,7 @@ func TestToolRun(t *testing.T) {
 			"File created successfully at: " + filepath.Join(e.proj, "new2.txt")},
 		{"dontAsk", []string{"WebFetch", "--input", `{"url":"https://example.com","prompt":"p"}`, "--permission-mode", "dontAsk"}, "", false, exitDenied,
 			"Permission to use WebFetch has been denied because Reins is running in don't ask mode.…"},
-		{"alias", []string{"KillShell", "--input", `{"task_id":"nope"}`}, "", false, exitToolError, "<tool_use_error>No task found with ID: nope</tool_use_error>"},
+		{"alias", []string{"KillShell", "--input", `{"task_id":"nope"}`}, "", false, exitInvalidInput, "<tool_use_error>No task found with ID: nope</tool_use_error>"},
 		{"call error", []string{"Bash", "--input", `{"command":"echo out; exit 3"}`, "--allowedTools", "Bash"}, "", false, exitToolError, "…"},
 	}
 	for _, tt := range tests {
@@ -223,7 +223,7 @@ func TestToolRunPlanMode(t *testing.T) {
 		t.Errorf("EnterPlanMode: exit %d\n%s\n%s", code, out, stderr)
 	}
 	out, _, code = e.run(t, "", false, "tool", "run", "ExitPlanMode", "--input", `{"plan":"do it"}`)
-	if code != exitToolError || !strings.Contains(resultText(decodeResult(t, out)), "You are not in plan mode.") {
+	if code != exitInvalidInput || !strings.Contains(resultText(decodeResult(t, out)), "You are not in plan mode.") {
 		t.Errorf("ExitPlanMode outside plan mode: exit %d %s", code, out)
 	}
 	out, stderr, code = e.run(t, "y\n", true, "tool", "run", "ExitPlanMode", "--input", `{"plan":"1. do it"}`, "--permission-mode", "plan")
@@ -263,13 +263,13 @@ func TestToolRunBinary(t *testing.T) {
 		{"Bash", `{"command":"echo hi; pwd"}`, []string{"--allowedTools", "Bash(echo hi; pwd)"}, exitOK, "hi\n" + proj},
 		{"Bash", `{"command":"ls"}`, nil, exitOK, "a.txt"}, // read-only: no rule needed
 		{"Bash", `{"command":"touch x"}`, nil, exitDenied, "Reins requested permissions"},
-		{"TaskOutput", `{"task_id":"t1"}`, nil, exitToolError, "No task found with ID: t1"},
-		{"TaskStop", `{"task_id":"t1"}`, nil, exitToolError, "No task found with ID: t1"},
+		{"TaskOutput", `{"task_id":"t1"}`, nil, exitInvalidInput, "No task found with ID: t1"},
+		{"TaskStop", `{"task_id":"t1"}`, nil, exitInvalidInput, "No task found with ID: t1"},
 		{"Read", `{"file_path":"a.txt"}`, nil, exitOK, "1\talpha\n2\tbeta"},
 		{"Write", `{"file_path":"w.txt","content":"written"}`, []string{"--permission-mode", "acceptEdits"}, exitOK, "File created successfully at: " + filepath.Join(proj, "w.txt")},
 		{"Edit", `{"file_path":"e.txt","old_string":"","new_string":"created by edit"}`, []string{"--permission-mode", "acceptEdits"}, exitOK, "e.txt"},
-		{"Edit", `{"file_path":"a.txt","old_string":"alpha","new_string":"gamma"}`, []string{"--permission-mode", "acceptEdits"}, exitToolError, "File has not been read yet. Read it first before writing to it."},
-		{"NotebookEdit", `{"notebook_path":"nb.ipynb","cell_id":"c1","new_source":"print(2)"}`, []string{"--permission-mode", "acceptEdits"}, exitToolError, "read"},
+		{"Edit", `{"file_path":"a.txt","old_string":"alpha","new_string":"gamma"}`, []string{"--permission-mode", "acceptEdits"}, exitInvalidInput, "File has not been read yet. Read it first before writing to it."},
+		{"NotebookEdit", `{"notebook_path":"nb.ipynb","cell_id":"c1","new_source":"print(2)"}`, []string{"--permission-mode", "acceptEdits"}, exitInvalidInput, "read"},
 		{"Glob", `{"pattern":"**/*.go"}`, nil, exitOK, "sub/b.go"},
 		{"Grep", `{"pattern":"beta","output_mode":"content"}`, nil, exitOK, "a.txt:2:beta"},
 		{"WebFetch", fmt.Sprintf(`{"url":%q,"prompt":"what"}`, srv.URL), []string{"--allowedTools", "WebFetch(domain:127.0.0.1)"}, exitOK, "# Served\n\nby the test"},

@@ -103,11 +103,12 @@ func newMCPTool(s *server, d *mcp.Tool) (*mcpTool, error) {
 		Prompt:      d.Description,
 		SearchHint:  hint,
 		RawSchema:   raw,
-		Validate: func(_ context.Context, in map[string]any, _ *tool.Env) error {
-			// The tool package checks a subset of JSON Schema; the server's schema is enforced
-			// in full here, before anything reaches the server.
+		Validate: func(_ context.Context, in map[string]any, _ *tool.Env) *tool.Failure {
+			// Decoding already checked the schema; this second check against the resolved
+			// server schema keeps the guarantee local to the adapter: nothing that fails the
+			// server's own schema reaches the server.
 			if err := resolved.Validate(in); err != nil {
-				return &tool.InputError{Tool: name, Issues: []string{err.Error()}}
+				return tool.Fail((&tool.InputError{Tool: name, Issues: []string{err.Error()}}).Error())
 			}
 			return nil
 		},

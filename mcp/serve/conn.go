@@ -282,8 +282,8 @@ func validate(ctx context.Context, t tool.Tool, in any, env *tool.Env) (msg stri
 			msg = fmt.Sprintf("Error: %s crashed while checking its input: %v", t.Name(), v)
 		}
 	}()
-	if err := t.ValidateInput(ctx, in, env); err != nil {
-		return tool.UseError(err.Error())
+	if f := t.ValidateInput(ctx, in, env); f != nil {
+		return tool.UseError(f.Message)
 	}
 	return ""
 }

@@ -51,7 +51,7 @@ func newServer(t *testing.T, dir string, mode permission.Mode, allow ...string) 
 		Name: "reins-test", Version: "0", Permissions: pc,
 		NewToolset: func(perms func() *permission.Context) Toolset {
 			sh := bash.New(bash.Options{Permissions: perms, KillGrace: 500 * time.Millisecond})
-			base := tools.Base(tools.Options{Shell: sh, Getenv: getenv, NoRipgrep: true})
+			base := tools.Base(tools.Options{Shell: sh, Getenv: getenv, NoRipgrep: true}).Tools
 			return Toolset{Tools: tools.Assemble(pc, base, nil, getenv), Cwd: sh.Cwd, Close: sh.Close}
 		},
 	})
@@ -149,7 +149,8 @@ func TestDenyNamesTheRule(t *testing.T) {
 	}
 	getenv := func(string) string { return "" }
 	s, err := New(t.Context(), Options{Permissions: pc, NewToolset: func(perms func() *permission.Context) Toolset {
-		return Toolset{Tools: tools.Assemble(pc, tools.Base(tools.Options{Getenv: getenv, NoRipgrep: true}), nil, getenv)}
+		b := tools.Base(tools.Options{Getenv: getenv, NoRipgrep: true})
+		return Toolset{Tools: tools.Assemble(pc, b.Tools, nil, getenv), Close: b.Close}
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -483,7 +484,8 @@ func BenchmarkCallRead(b *testing.B) {
 	}
 	getenv := func(string) string { return "" }
 	s, err := New(b.Context(), Options{Permissions: pc, NewToolset: func(func() *permission.Context) Toolset {
-		return Toolset{Tools: tools.Assemble(pc, tools.Base(tools.Options{Getenv: getenv, NoRipgrep: true}), nil, getenv)}
+		b := tools.Base(tools.Options{Getenv: getenv, NoRipgrep: true})
+		return Toolset{Tools: tools.Assemble(pc, b.Tools, nil, getenv), Close: b.Close}
 	}})
 	if err != nil {
 		b.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -188,9 +187,9 @@ Usage notes:
 	return b.String(), nil
 }
 
-func (a *agentTool) validate(ctx context.Context, in Input, env *tool.Env) error {
+func (a *agentTool) validate(ctx context.Context, in Input, env *tool.Env) *tool.Failure {
 	if strings.TrimSpace(in.Prompt) == "" {
-		return errors.New("prompt must not be empty")
+		return tool.Fail("prompt must not be empty")
 	}
 	typ := typeOf(in)
 	if a.cfg.Definitions.Get(typ) == nil {
@@ -198,10 +197,10 @@ func (a *agentTool) validate(ctx context.Context, in Input, env *tool.Env) error
 		for _, d := range a.offered() {
 			names = append(names, d.Name)
 		}
-		return fmt.Errorf("Agent type '%s' not found. Available agents: %s", typ, strings.Join(names, ", "))
+		return tool.Failf("Agent type '%s' not found. Available agents: %s", typ, strings.Join(names, ", "))
 	}
 	if in.RunInBackground && a.cfg.Manager == nil {
-		return errors.New("run_in_background is not available here")
+		return tool.Fail("run_in_background is not available here")
 	}
 	return nil
 }

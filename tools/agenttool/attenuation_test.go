@@ -32,7 +32,7 @@ func TestSubAgentNeverGetsMoreThanItsParent(t *testing.T) {
 	home := t.TempDir()
 	sh := bash.New(bash.Options{Cwd: dir})
 	t.Cleanup(func() { sh.Close() })
-	base := tools.Base(tools.Options{Shell: sh, NoRipgrep: true})
+	base := tools.Base(tools.Options{Shell: sh, NoRipgrep: true}).Tools
 
 	ruleTexts := []string{
 		"Bash", "Bash(rm:*)", "Bash(git push:*)", "Bash(npm test)", "Bash(curl:*)", "Bash(echo:*)",

@@ -158,7 +158,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	sh := bash.New(bash.Options{Permissions: h.perms.Context, Cwd: dir})
 	t.Cleanup(func() { sh.Close() })
 	opts := tools.Options{Shell: sh, NoRipgrep: true}
-	base := tools.Base(opts)
+	base := tools.Base(opts).Tools
 	h.manager = NewManager(sh)
 	t.Cleanup(func() { h.manager.Close() })
 	h.defs = agentdef.Load(nil, o.defs...)

@@ -85,7 +85,7 @@ func (s *Shell) foreignOutput(ctx context.Context, id string, ft ForeignTask, in
 // stopForeign is TaskStop for a foreign task.
 func stopForeign(id string, ft ForeignTask) (tool.Result, error) {
 	if status, _ := ft.State(); status != StatusRunning {
-		return tool.Result{}, fmt.Errorf("Task %s is not running (status: %s)", id, status)
+		return tool.Failf("Task %s is not running (status: %s)", id, status).Result(), nil
 	}
 	ft.Stop()
 	msg := fmt.Sprintf("Successfully stopped task: %s (%s)", id, ft.Description())

@@ -3,6 +3,7 @@ package bash
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -69,8 +70,8 @@ func (f *fixture) callTool(ctx context.Context, tl tool.Tool, input any) (tool.R
 	if err != nil {
 		return tool.Result{}, err
 	}
-	if err := tl.ValidateInput(ctx, in, f.env); err != nil {
-		return tool.Result{}, err
+	if fail := tl.ValidateInput(ctx, in, f.env); fail != nil {
+		return tool.Result{}, errors.New(fail.Message)
 	}
 	return tl.Call(ctx, in, f.env)
 }

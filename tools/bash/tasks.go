@@ -3,7 +3,6 @@ package bash
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -158,7 +157,7 @@ func (s *Shell) task(id string) *task {
 	return s.tasks[id]
 }
 
-func noTask(id string) error { return fmt.Errorf("No task found with ID: %s", id) }
+func noTask(id string) *tool.Failure { return tool.Failf("No task found with ID: %s", id) }
 
 // TaskOutputInput is the input of the TaskOutput tool.
 type TaskOutputInput struct {
@@ -209,7 +208,7 @@ func (s *Shell) TaskOutputTool() tool.Tool {
 			p["timeout"].Maximum = ptr(float64(maxTaskOutputWait.Milliseconds()))
 			p["timeout"].Default = []byte("30000")
 		}),
-		Validate: func(ctx context.Context, in TaskOutputInput, env *tool.Env) error {
+		Validate: func(ctx context.Context, in TaskOutputInput, env *tool.Env) *tool.Failure {
 			if s.task(in.TaskID) == nil && s.foreignTask(in.TaskID) == nil {
 				return noTask(in.TaskID)
 			}
@@ -231,7 +230,7 @@ func (s *Shell) taskOutput(ctx context.Context, in TaskOutputInput, env *tool.En
 	}
 	t := s.task(in.TaskID)
 	if t == nil {
-		return tool.Result{}, noTask(in.TaskID)
+		return noTask(in.TaskID).Result(), nil
 	}
 	block := in.Block == nil || *in.Block
 	wait := defaultTaskOutputWait
@@ -302,15 +301,15 @@ func (s *Shell) TaskStopTool() tool.Tool {
 		Description: "Stop a background task",
 		Prompt:      taskStopPrompt,
 		Schema:      schemax.For[TaskStopInput](nil),
-		Validate: func(ctx context.Context, in TaskStopInput, env *tool.Env) error {
+		Validate: func(ctx context.Context, in TaskStopInput, env *tool.Env) *tool.Failure {
 			if ft := s.foreignTask(cmp.Or(in.TaskID, in.ShellID)); ft != nil {
 				if status, _ := ft.State(); status != StatusRunning {
-					return fmt.Errorf("Task %s is not running (status: %s)", cmp.Or(in.TaskID, in.ShellID), status)
+					return tool.Failf("Task %s is not running (status: %s)", cmp.Or(in.TaskID, in.ShellID), status)
 				}
 				return nil
 			}
-			_, err := s.stoppable(in)
-			return err
+			_, f := s.stoppable(in)
+			return f
 		},
 		CheckPermissions: func(context.Context, *permission.Context, TaskStopInput) permission.Decision {
 			return permission.Decision{Behavior: permission.Allow}
@@ -320,9 +319,9 @@ func (s *Shell) TaskStopTool() tool.Tool {
 			if id := cmp.Or(in.TaskID, in.ShellID); s.foreignTask(id) != nil {
 				return stopForeign(id, s.foreignTask(id))
 			}
-			t, err := s.stoppable(in)
-			if err != nil {
-				return tool.Result{}, err
+			t, f := s.stoppable(in)
+			if f != nil {
+				return f.Result(), nil
 			}
 			t.stop(s.opts.KillGrace)
 			msg := fmt.Sprintf("Successfully stopped task: %s (%s)", t.id, t.command)
@@ -333,20 +332,20 @@ func (s *Shell) TaskStopTool() tool.Tool {
 }
 
 // stoppable finds the running task a TaskStop input names.
-func (s *Shell) stoppable(in TaskStopInput) (*task, error) {
+func (s *Shell) stoppable(in TaskStopInput) (*task, *tool.Failure) {
 	id := in.TaskID
 	if id == "" {
 		id = in.ShellID
 	}
 	if id == "" {
-		return nil, errors.New("Missing required parameter: task_id")
+		return nil, tool.Fail("Missing required parameter: task_id")
 	}
 	t := s.task(id)
 	if t == nil {
 		return nil, noTask(id)
 	}
 	if status, _ := t.state(); status != StatusRunning {
-		return nil, fmt.Errorf("Task %s is not running (status: %s)", id, status)
+		return nil, tool.Failf("Task %s is not running (status: %s)", id, status)
 	}
 	return t, nil
 }

@@ -2,7 +2,6 @@ package files
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -56,9 +55,9 @@ func NewEdit(opts Options) tool.Tool {
 		Description: "Replace exact text in a file",
 		Prompt:      editPrompt,
 		Schema:      schemax.For[EditInput](nil),
-		Validate: func(ctx context.Context, in EditInput, env *tool.Env) error {
-			_, err := e.plan(ctx, in, env, msgModified)
-			return err
+		Validate: func(ctx context.Context, in EditInput, env *tool.Env) *tool.Failure {
+			_, f := e.plan(ctx, in, env, msgModified)
+			return f
 		},
 		CheckPermissions: func(ctx context.Context, pc *permission.Context, in EditInput) permission.Decision {
 			return pc.CheckWrite(ctx, in.FilePath)
@@ -86,13 +85,13 @@ type editPlan struct {
 	created bool
 }
 
-func (e *editor) plan(ctx context.Context, in EditInput, env *tool.Env, modifiedMsg string) (*editPlan, error) {
+func (e *editor) plan(ctx context.Context, in EditInput, env *tool.Env, modifiedMsg string) (*editPlan, *tool.Failure) {
 	if in.OldString == in.NewString {
-		return nil, errors.New("No changes to make: old_string and new_string are exactly the same.")
+		return nil, tool.Fail("No changes to make: old_string and new_string are exactly the same.")
 	}
-	pc, abs, err := resolve(env, in.FilePath)
-	if err != nil {
-		return nil, err
+	pc, abs, f := resolve(env, in.FilePath)
+	if f != nil {
+		return nil, f
 	}
 	if err := checkWriteDenied(ctx, pc, in.FilePath); err != nil {
 		return nil, err
@@ -102,24 +101,24 @@ func (e *editor) plan(ctx context.Context, in EditInput, env *tool.Env, modified
 	}
 	t, err := writeTarget(abs)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", abs, err)
+		return nil, tool.Failf("Error reading %s: %v", abs, err)
 	}
 	var fi os.FileInfo
 	if t.exists {
 		if fi, err = os.Stat(t.path); err != nil {
-			return nil, fmt.Errorf("reading %s: %w", abs, err)
+			return nil, tool.Failf("Error reading %s: %v", abs, err)
 		}
 		if fi.IsDir() {
-			return nil, fmt.Errorf("%s is a directory, not a file.", abs)
+			return nil, tool.Failf("%s is a directory, not a file.", abs)
 		}
 		if fi.Size() > maxEditBytes {
-			return nil, fmt.Errorf("File is too large to edit (%s). Maximum editable file size is %s.", formatFileSize(fi.Size()), formatFileSize(maxEditBytes))
+			return nil, tool.Failf("File is too large to edit (%s). Maximum editable file size is %s.", formatFileSize(fi.Size()), formatFileSize(maxEditBytes))
 		}
 	}
 	p := &editPlan{abs: abs, target: t, out: EditOutput{FilePath: abs, ReplaceAll: in.ReplaceAll}}
 	if !t.exists {
 		if in.OldString != "" {
-			return nil, errors.New(missingMessage(pc, abs))
+			return nil, tool.Fail(missingMessage(pc, abs))
 		}
 		p.created, p.out.Created = true, true
 		p.data = []byte(in.NewString)
@@ -129,14 +128,14 @@ func (e *editor) plan(ctx context.Context, in EditInput, env *tool.Env, modified
 	}
 	raw, err := os.ReadFile(t.path)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", abs, err)
+		return nil, tool.Failf("Error reading %s: %v", abs, err)
 	}
 	content, format := decodeText(raw)
 	if in.OldString == "" && strings.TrimSpace(content) != "" {
-		return nil, errors.New("Cannot create new file - file already exists.")
+		return nil, tool.Fail("Cannot create new file - file already exists.")
 	}
 	if strings.ToLower(filepath.Ext(abs)) == ".ipynb" {
-		return nil, errors.New("File is a Jupyter Notebook. Use the NotebookEdit to edit this file.")
+		return nil, tool.Fail("File is a Jupyter Notebook. Use the NotebookEdit to edit this file.")
 	}
 	if err := checkFresh(env, abs, fi, raw, false, modifiedMsg); err != nil {
 		return nil, err
@@ -156,11 +155,11 @@ func (e *editor) plan(ctx context.Context, in EditInput, env *tool.Env, modified
 	} else {
 		actual := findActualString(content, oldStr)
 		if actual == "" {
-			return nil, fmt.Errorf("String to replace not found in file.\nString: %s", in.OldString)
+			return nil, tool.Failf("String to replace not found in file.\nString: %s", in.OldString)
 		}
 		n := strings.Count(content, actual)
 		if n > 1 && !in.ReplaceAll {
-			return nil, fmt.Errorf("Found %d matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: %s", n, in.OldString)
+			return nil, tool.Failf("Found %d matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: %s", n, in.OldString)
 		}
 		if actual != oldStr {
 			newStr = preserveQuoteStyle(actual, newStr)
@@ -178,7 +177,7 @@ func (e *editor) plan(ctx context.Context, in EditInput, env *tool.Env, modified
 			updated = content[:start] + newStr + content[start+len(actual):]
 		}
 		if updated == content {
-			return nil, errors.New("Original and edited file match exactly. Failed to apply edit.")
+			return nil, tool.Fail("Original and edited file match exactly. Failed to apply edit.")
 		}
 	}
 	p.text = updated
@@ -192,9 +191,9 @@ func (e *editor) plan(ctx context.Context, in EditInput, env *tool.Env, modified
 }
 
 func (e *editor) call(ctx context.Context, in EditInput, env *tool.Env) (tool.Result, error) {
-	p, err := e.plan(ctx, in, env, msgModifiedAtCall)
-	if err != nil {
-		return tool.Result{}, err
+	p, f := e.plan(ctx, in, env, msgModifiedAtCall)
+	if f != nil {
+		return f.Result(), nil
 	}
 	if p == nil {
 		return tool.Result{}, fmt.Errorf("cannot edit the network path %s", in.FilePath)

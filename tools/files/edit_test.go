@@ -173,9 +173,9 @@ func TestEditChangedBetweenValidateAndCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(p, []byte("a\nlinter was here\n"), 0o644)
-	_, err = edit.Call(t.Context(), in, f.env)
-	if err == nil || err.Error() != msgModifiedAtCall {
-		t.Fatalf("got %v, want %q", err, msgModifiedAtCall)
+	res, err := edit.Call(t.Context(), in, f.env)
+	if err != nil || !res.IsError || res.TextOf() != msgModifiedAtCall {
+		t.Fatalf("got %v, %+v, want the error result %q", err, res, msgModifiedAtCall)
 	}
 	if f.read("f.txt") != "a\nlinter was here\n" {
 		t.Fatal("the linter's change was overwritten")

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -47,10 +48,16 @@ func faultHelper(op, path, stage string) {
 		raw, _ := json.Marshal(input)
 		in, err := tl.Decode(raw)
 		if err == nil {
-			err = tl.ValidateInput(ctx, in, env)
+			if fail := tl.ValidateInput(ctx, in, env); fail != nil {
+				err = errors.New(fail.Message)
+			}
 		}
 		if err == nil {
-			_, err = tl.Call(ctx, in, env)
+			var res tool.Result
+			res, err = tl.Call(ctx, in, env)
+			if err == nil && res.IsError {
+				err = errors.New(res.TextOf())
+			}
 		}
 		if err != nil {
 			fmt.Println("ERROR", err)

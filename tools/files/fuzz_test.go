@@ -118,8 +118,8 @@ func FuzzNotebook(f *testing.F) {
 			return // refused before the edit is applied
 		}
 		before := len(nb.cells())
-		_, out, err := applyNotebookEdit(nb, NotebookEditInput{CellID: cellID, NewSource: source, CellType: cellType, EditMode: mode})
-		if err != nil {
+		_, out, fail := applyNotebookEdit(nb, NotebookEditInput{CellID: cellID, NewSource: source, CellType: cellType, EditMode: mode})
+		if fail != nil {
 			return
 		}
 		after := len(nb.cells())

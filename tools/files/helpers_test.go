@@ -60,7 +60,8 @@ func (f *fixture) read(name string) string {
 // outcome is what one call through Decode, ValidateInput and Call produced.
 type outcome struct {
 	res tool.Result
-	// stage is where the call stopped: "decode", "validate", "call" (an error) or "ok".
+	// stage is where the call stopped: "decode", "validate", "call" (an error or an error
+	// result) or "ok".
 	stage string
 	err   string
 }
@@ -77,12 +78,15 @@ func (f *fixture) run(tl tool.Tool, input any) outcome {
 		return outcome{stage: "decode", err: err.Error()}
 	}
 	ctx := context.Background()
-	if err := tl.ValidateInput(ctx, in, f.env); err != nil {
-		return outcome{stage: "validate", err: err.Error()}
+	if fail := tl.ValidateInput(ctx, in, f.env); fail != nil {
+		return outcome{stage: "validate", err: fail.Message}
 	}
 	res, err := tl.Call(ctx, in, f.env)
 	if err != nil {
 		return outcome{stage: "call", err: err.Error()}
+	}
+	if res.IsError {
+		return outcome{stage: "call", err: res.TextOf(), res: res}
 	}
 	return outcome{stage: "ok", res: res}
 }

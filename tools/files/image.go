@@ -42,7 +42,7 @@ func sniffImage(b []byte) string {
 
 func (r *reader) readImage(f *os.File, fi os.FileInfo, abs string, env *tool.Env) (tool.Result, error) {
 	if fi.Size() > maxImageFileBytes {
-		return tool.Result{}, fmt.Errorf("Image file is too large (%s). Maximum supported size is %s.", formatFileSize(fi.Size()), formatFileSize(maxImageFileBytes))
+		return failed("Image file is too large (%s). Maximum supported size is %s.", formatFileSize(fi.Size()), formatFileSize(maxImageFileBytes))
 	}
 	raw, err := io.ReadAll(f)
 	if err != nil {
@@ -51,9 +51,9 @@ func (r *reader) readImage(f *os.File, fi os.FileInfo, abs string, env *tool.Env
 	mt := sniffImage(raw)
 	if mt == "" {
 		if len(raw) == 0 {
-			return tool.Result{}, fmt.Errorf("Image file %s is empty.", abs)
+			return failed("Image file %s is empty.", abs)
 		}
-		return tool.Result{}, fmt.Errorf("%s does not contain a PNG, JPEG, GIF or WEBP image.", abs)
+		return failed("%s does not contain a PNG, JPEG, GIF or WEBP image.", abs)
 	}
 	data, outType, w, h, err := fitImage(raw, mt)
 	if err != nil {

@@ -202,7 +202,7 @@ func renderNotebook(nb notebook, path string) []tool.Content {
 
 func (r *reader) readNotebook(f *os.File, fi os.FileInfo, abs string, env *tool.Env) (tool.Result, error) {
 	if fi.Size() > maxNotebookFileBytes {
-		return tool.Result{}, fmt.Errorf("Notebook file (%s) exceeds maximum allowed size (%s). Use Bash with jq to read specific cells: cat %q | jq '.cells[:20]'",
+		return failed("Notebook file (%s) exceeds maximum allowed size (%s). Use Bash with jq to read specific cells: cat %q | jq '.cells[:20]'",
 			formatFileSize(fi.Size()), formatFileSize(maxNotebookFileBytes), abs)
 	}
 	raw, err := io.ReadAll(f)
@@ -211,7 +211,7 @@ func (r *reader) readNotebook(f *os.File, fi os.FileInfo, abs string, env *tool.
 	}
 	nb, err := parseNotebook(raw)
 	if err != nil {
-		return tool.Result{}, fmt.Errorf("Notebook %s is not valid JSON: %v", abs, err)
+		return failed("Notebook %s is not valid JSON: %v", abs, err)
 	}
 	blocks := renderNotebook(nb, abs)
 	size := 0
@@ -219,7 +219,7 @@ func (r *reader) readNotebook(f *os.File, fi os.FileInfo, abs string, env *tool.
 		size += len(b.Text)
 	}
 	if int64(size) > r.opts.maxReadBytes() {
-		return tool.Result{}, fmt.Errorf("Notebook content (%s) exceeds maximum allowed size (%s). Use Bash with jq to read specific portions:\n"+
+		return failed("Notebook content (%s) exceeds maximum allowed size (%s). Use Bash with jq to read specific portions:\n"+
 			"  cat %q | jq '.cells[:20]' # First 20 cells\n"+
 			"  cat %q | jq '.cells[100:120]' # Cells 100-120\n"+
 			"  cat %q | jq '.cells | length' # Count total cells\n"+
@@ -227,7 +227,7 @@ func (r *reader) readNotebook(f *os.File, fi os.FileInfo, abs string, env *tool.
 			formatFileSize(int64(size)), formatFileSize(r.opts.maxReadBytes()), abs, abs, abs, abs)
 	}
 	if tokens := size / 4; tokens > r.opts.maxReadTokens() {
-		return tool.Result{}, fmt.Errorf("File content (%d tokens) exceeds maximum allowed tokens (%d). Use Bash with jq to read specific cells: cat %q | jq '.cells[:20]'", tokens, r.opts.maxReadTokens(), abs)
+		return failed("File content (%d tokens) exceeds maximum allowed tokens (%d). Use Bash with jq to read specific cells: cat %q | jq '.cells[:20]'", tokens, r.opts.maxReadTokens(), abs)
 	}
 	if env.Files != nil {
 		env.Files.Record(abs, tool.FileRead{ModTime: fi.ModTime(), Hash: hashBytes(raw)})
@@ -268,9 +268,9 @@ func NewNotebookEdit(opts Options) tool.Tool {
 			p["cell_type"].Enum = []any{"code", "markdown"}
 			p["edit_mode"].Enum = []any{"replace", "insert", "delete"}
 		}),
-		Validate: func(ctx context.Context, in NotebookEditInput, env *tool.Env) error {
-			_, err := e.plan(ctx, in, env, msgModified)
-			return err
+		Validate: func(ctx context.Context, in NotebookEditInput, env *tool.Env) *tool.Failure {
+			_, f := e.plan(ctx, in, env, msgModified)
+			return f
 		},
 		CheckPermissions: func(ctx context.Context, pc *permission.Context, in NotebookEditInput) permission.Decision {
 			return pc.CheckWrite(ctx, in.NotebookPath)
@@ -294,23 +294,23 @@ type notebookPlan struct {
 
 var cellIndexRE = regexp.MustCompile(`^cell-(\d+)$`)
 
-func (e *notebookEditor) plan(ctx context.Context, in NotebookEditInput, env *tool.Env, modifiedMsg string) (*notebookPlan, error) {
-	pc, abs, err := resolve(env, in.NotebookPath)
-	if err != nil {
-		return nil, err
+func (e *notebookEditor) plan(ctx context.Context, in NotebookEditInput, env *tool.Env, modifiedMsg string) (*notebookPlan, *tool.Failure) {
+	pc, abs, f := resolve(env, in.NotebookPath)
+	if f != nil {
+		return nil, f
 	}
 	mode := in.EditMode
 	if mode == "" {
 		mode = "replace"
 	}
 	if strings.ToLower(filepath.Ext(abs)) != ".ipynb" {
-		return nil, errors.New("File must be a Jupyter notebook (.ipynb file). For editing other file types, use the Edit tool.")
+		return nil, tool.Fail("File must be a Jupyter notebook (.ipynb file). For editing other file types, use the Edit tool.")
 	}
 	if mode != "replace" && mode != "insert" && mode != "delete" {
-		return nil, errors.New("Edit mode must be replace, insert, or delete.")
+		return nil, tool.Fail("Edit mode must be replace, insert, or delete.")
 	}
 	if mode == "insert" && in.CellType == "" {
-		return nil, errors.New("Cell type is required when using edit_mode=insert.")
+		return nil, tool.Fail("Cell type is required when using edit_mode=insert.")
 	}
 	if err := checkWriteDenied(ctx, pc, in.NotebookPath); err != nil {
 		return nil, err
@@ -320,43 +320,44 @@ func (e *notebookEditor) plan(ctx context.Context, in NotebookEditInput, env *to
 	}
 	t, err := writeTarget(abs)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", abs, err)
+		return nil, tool.Failf("Error reading %s: %v", abs, err)
 	}
 	if !t.exists {
-		return nil, errors.New("Notebook file does not exist.")
+		return nil, tool.Fail("Notebook file does not exist.")
 	}
 	fi, err := os.Stat(t.path)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", abs, err)
+		return nil, tool.Failf("Error reading %s: %v", abs, err)
 	}
 	if fi.Size() > maxNotebookFileBytes {
-		return nil, fmt.Errorf("Notebook is too large to edit (%s).", formatFileSize(fi.Size()))
+		return nil, tool.Failf("Notebook is too large to edit (%s).", formatFileSize(fi.Size()))
 	}
 	raw, err := os.ReadFile(t.path)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", abs, err)
+		return nil, tool.Failf("Error reading %s: %v", abs, err)
 	}
 	if err := checkFresh(env, abs, fi, raw, true, modifiedMsg); err != nil {
 		return nil, err
 	}
 	nb, err := parseNotebook(raw)
 	if err != nil {
-		return nil, errors.New("Notebook is not valid JSON.")
+		return nil, tool.Fail("Notebook is not valid JSON.")
 	}
 	p := &notebookPlan{abs: abs, target: t}
-	if p.message, p.out, err = applyNotebookEdit(nb, in); err != nil {
-		return nil, err
+	var fail *tool.Failure
+	if p.message, p.out, fail = applyNotebookEdit(nb, in); fail != nil {
+		return nil, fail
 	}
 	p.out.NotebookPath = abs
 	if p.content, err = nb.marshal(); err != nil {
-		return nil, fmt.Errorf("encoding notebook %s: %w", abs, err)
+		return nil, tool.Failf("encoding notebook %s: %v", abs, err)
 	}
 	return p, nil
 }
 
 // applyNotebookEdit makes the edit in on nb and returns the message for the model. mode is
 // valid and insert has a cell type; everything else is checked here.
-func applyNotebookEdit(nb notebook, in NotebookEditInput) (string, NotebookEditOutput, error) {
+func applyNotebookEdit(nb notebook, in NotebookEditInput) (string, NotebookEditOutput, *tool.Failure) {
 	mode := in.EditMode
 	if mode == "" {
 		mode = "replace"
@@ -367,7 +368,7 @@ func applyNotebookEdit(nb notebook, in NotebookEditInput) (string, NotebookEditO
 	idx := 0
 	if in.CellID == "" {
 		if mode != "insert" {
-			return "", out, errors.New("Cell ID must be specified when not inserting a new cell.")
+			return "", out, tool.Fail("Cell ID must be specified when not inserting a new cell.")
 		}
 	} else {
 		idx = -1
@@ -385,7 +386,7 @@ func applyNotebookEdit(nb notebook, in NotebookEditInput) (string, NotebookEditO
 			}
 		}
 		if idx < 0 {
-			return "", out, fmt.Errorf("Cell with ID %q not found in notebook.", in.CellID)
+			return "", out, tool.Failf("Cell with ID %q not found in notebook.", in.CellID)
 		}
 		if mode == "insert" {
 			idx++ // after the named cell
@@ -423,7 +424,7 @@ func applyNotebookEdit(nb notebook, in NotebookEditInput) (string, NotebookEditO
 	default:
 		cell, ok := cells[idx].(map[string]any)
 		if !ok {
-			return "", out, fmt.Errorf("Cell with ID %q not found in notebook.", in.CellID)
+			return "", out, tool.Failf("Cell with ID %q not found in notebook.", in.CellID)
 		}
 		cell["source"] = in.NewSource
 		if in.CellType != "" {
@@ -456,9 +457,9 @@ func newCellID() string {
 }
 
 func (e *notebookEditor) call(ctx context.Context, in NotebookEditInput, env *tool.Env) (tool.Result, error) {
-	p, err := e.plan(ctx, in, env, msgModifiedAtCall)
-	if err != nil {
-		return tool.Result{}, err
+	p, f := e.plan(ctx, in, env, msgModifiedAtCall)
+	if f != nil {
+		return f.Result(), nil
 	}
 	if p == nil {
 		return tool.Result{}, fmt.Errorf("cannot edit the network path %s", in.NotebookPath)

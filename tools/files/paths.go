@@ -36,14 +36,14 @@ func permContext(env *tool.Env) (*permission.Context, error) {
 }
 
 // resolve turns a file_path input into an absolute path against the current directory.
-func resolve(env *tool.Env, p string) (*permission.Context, string, error) {
+func resolve(env *tool.Env, p string) (*permission.Context, string, *tool.Failure) {
 	pc, err := permContext(env)
 	if err != nil {
-		return nil, "", err
+		return nil, "", tool.Fail(err.Error())
 	}
 	abs, err := pc.ResolvePath(p)
 	if err != nil {
-		return nil, "", fmt.Errorf("invalid file path %q: %w", p, err)
+		return nil, "", tool.Failf("Invalid file path %q: %v", p, err)
 	}
 	return pc, abs, nil
 }
@@ -104,20 +104,20 @@ func hashBytes(b []byte) string {
 // full is set), and the file must not have changed since, unless only its modification time
 // moved and the content is what was read. content is the file's current raw content.
 // modifiedMsg is the message for a changed file. DryRun passes.
-func checkFresh(env *tool.Env, abs string, fi os.FileInfo, content []byte, full bool, modifiedMsg string) error {
+func checkFresh(env *tool.Env, abs string, fi os.FileInfo, content []byte, full bool, modifiedMsg string) *tool.Failure {
 	if env.DryRun {
 		return nil
 	}
 	if env.Files == nil {
-		return errors.New(msgNotRead)
+		return tool.Fail(msgNotRead)
 	}
 	r, ok := env.Files.Lookup(abs)
 	if !ok || (full && r.Partial) {
-		return errors.New(msgNotRead)
+		return tool.Fail(msgNotRead)
 	}
 	if fi.ModTime().After(r.ModTime) {
 		if r.Partial || r.Hash == "" || hashBytes(content) != r.Hash {
-			return errors.New(modifiedMsg)
+			return tool.Fail(modifiedMsg)
 		}
 	}
 	return nil
@@ -138,9 +138,9 @@ func recordWrite(env *tool.Env, abs string, content []byte) {
 }
 
 // checkWriteDenied is the deny-rule pre-check of the writing tools.
-func checkWriteDenied(ctx context.Context, pc *permission.Context, p string) error {
+func checkWriteDenied(ctx context.Context, pc *permission.Context, p string) *tool.Failure {
 	if isDeniedByRule(pc.CheckWrite(untraced(ctx), p)) {
-		return errors.New(msgDenied)
+		return tool.Fail(msgDenied)
 	}
 	return nil
 }
@@ -149,4 +149,9 @@ func checkWriteDenied(ctx context.Context, pc *permission.Context, p string) err
 // ValidateInput repeat part of the permission step, which records its own trace.
 func untraced(ctx context.Context) context.Context {
 	return context.Background()
+}
+
+// failed is the error result of a call that did not work, for the model to read.
+func failed(format string, args ...any) (tool.Result, error) {
+	return tool.Failf(format, args...).Result(), nil
 }

@@ -126,7 +126,7 @@ func binaryMessage(ext string) string {
 	return fmt.Sprintf("This tool cannot read binary files. The file appears to be a binary %s file. Please use appropriate tools for binary file analysis.", ext)
 }
 
-func (r *reader) validate(ctx context.Context, in ReadInput, env *tool.Env) error {
+func (r *reader) validate(ctx context.Context, in ReadInput, env *tool.Env) *tool.Failure {
 	if in.Pages != "" {
 		m := pagesRE.FindStringSubmatch(in.Pages)
 		bad := m == nil
@@ -139,49 +139,49 @@ func (r *reader) validate(ctx context.Context, in ReadInput, env *tool.Env) erro
 			bad = first < 1 || last < first || last-first+1 > 20
 		}
 		if bad {
-			return fmt.Errorf("Invalid pages parameter: %q. Use formats like \"1-5\", \"3\", or \"10-20\". Pages are 1-indexed and at most 20 pages can be read at once.", in.Pages)
+			return tool.Failf("Invalid pages parameter: %q. Use formats like \"1-5\", \"3\", or \"10-20\". Pages are 1-indexed and at most 20 pages can be read at once.", in.Pages)
 		}
 	}
-	pc, abs, err := resolve(env, in.FilePath)
-	if err != nil {
-		return err
+	pc, abs, f := resolve(env, in.FilePath)
+	if f != nil {
+		return f
 	}
 	if isDeniedByRule(pc.CheckRead(untraced(ctx), in.FilePath)) {
-		return errors.New(msgDenied)
+		return tool.Fail(msgDenied)
 	}
 	if isUNC(in.FilePath) {
 		return nil
 	}
 	ext := strings.ToLower(filepath.Ext(abs))
 	if binaryExts[ext] && !imageExts[ext] && ext != ".pdf" {
-		return errors.New(binaryMessage(ext))
+		return tool.Fail(binaryMessage(ext))
 	}
 	if blockingDevices[abs] {
-		return fmt.Errorf("Cannot read '%s': this device file would block or produce infinite output.", in.FilePath)
+		return tool.Failf("Cannot read '%s': this device file would block or produce infinite output.", in.FilePath)
 	}
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return errors.New(missingMessage(pc, abs))
+		return tool.Fail(missingMessage(pc, abs))
 	case err != nil:
-		return fmt.Errorf("Cannot read %s: %v", abs, err)
+		return tool.Failf("Cannot read %s: %v", abs, err)
 	case fi.IsDir():
-		return fmt.Errorf("%s is a directory, not a file. Use ls via the Bash tool to list a directory.", abs)
+		return tool.Failf("%s is a directory, not a file. Use ls via the Bash tool to list a directory.", abs)
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("Cannot read '%s': this device file would block or produce infinite output.", in.FilePath)
+		return tool.Failf("Cannot read '%s': this device file would block or produce infinite output.", in.FilePath)
 	case ext == ".pdf":
-		return fmt.Errorf("Reading PDF files is not supported. Use the Bash tool with a converter such as pdftotext to read %s.", abs)
+		return tool.Failf("Reading PDF files is not supported. Use the Bash tool with a converter such as pdftotext to read %s.", abs)
 	}
 	return nil
 }
 
 func (r *reader) call(ctx context.Context, in ReadInput, env *tool.Env) (tool.Result, error) {
-	if err := r.validate(ctx, in, env); err != nil {
-		return tool.Result{}, err
+	if fail := r.validate(ctx, in, env); fail != nil {
+		return fail.Result(), nil
 	}
-	_, abs, err := resolve(env, in.FilePath)
-	if err != nil {
-		return tool.Result{}, err
+	_, abs, fail := resolve(env, in.FilePath)
+	if fail != nil {
+		return fail.Result(), nil
 	}
 	f, err := os.Open(abs)
 	if err != nil {
@@ -213,7 +213,7 @@ func (r *reader) readText(ctx context.Context, f *os.File, fi os.FileInfo, abs s
 		return tool.Result{}, errors.New(binaryMessage(strings.ToLower(filepath.Ext(abs))))
 	}
 	if in.Limit == 0 && fi.Size() > r.opts.maxReadBytes() {
-		return tool.Result{}, fmt.Errorf("File content (%s) exceeds maximum allowed size (%s). Please use offset and limit parameters to read specific portions of the file, or use the Grep tool to search for specific content.",
+		return failed("File content (%s) exceeds maximum allowed size (%s). Please use offset and limit parameters to read specific portions of the file, or use the Grep tool to search for specific content.",
 			formatFileSize(fi.Size()), formatFileSize(r.opts.maxReadBytes()))
 	}
 	start := max(in.Offset, 1)
@@ -236,7 +236,7 @@ func (r *reader) readText(ctx context.Context, f *os.File, fi os.FileInfo, abs s
 		return tool.Result{}, fmt.Errorf("reading %s: %w", abs, err)
 	}
 	if tokens := s.bytes / 4; tokens > int64(maxTokens) {
-		return tool.Result{}, fmt.Errorf("File content (%d tokens) exceeds maximum allowed tokens (%d). Please use offset and limit parameters to read specific portions of the file, or use the Grep tool to search for specific content.",
+		return failed("File content (%d tokens) exceeds maximum allowed tokens (%d). Please use offset and limit parameters to read specific portions of the file, or use the Grep tool to search for specific content.",
 			tokens, maxTokens)
 	}
 	whole := start == 1 && s.eof

@@ -42,9 +42,9 @@ func NewWrite(opts Options) tool.Tool {
 		Description: "Write a file to the local filesystem",
 		Prompt:      writePrompt,
 		Schema:      schemax.For[WriteInput](nil),
-		Validate: func(ctx context.Context, in WriteInput, env *tool.Env) error {
-			_, err := w.plan(ctx, in, env, msgModified)
-			return err
+		Validate: func(ctx context.Context, in WriteInput, env *tool.Env) *tool.Failure {
+			_, f := w.plan(ctx, in, env, msgModified)
+			return f
 		},
 		CheckPermissions: func(ctx context.Context, pc *permission.Context, in WriteInput) permission.Decision {
 			return pc.CheckWrite(ctx, in.FilePath)
@@ -62,10 +62,10 @@ type writePlan struct {
 	data   []byte
 }
 
-func (w *writer) plan(ctx context.Context, in WriteInput, env *tool.Env, modifiedMsg string) (*writePlan, error) {
-	pc, abs, err := resolve(env, in.FilePath)
-	if err != nil {
-		return nil, err
+func (w *writer) plan(ctx context.Context, in WriteInput, env *tool.Env, modifiedMsg string) (*writePlan, *tool.Failure) {
+	pc, abs, f := resolve(env, in.FilePath)
+	if f != nil {
+		return nil, f
 	}
 	if err := checkWriteDenied(ctx, pc, in.FilePath); err != nil {
 		return nil, err
@@ -75,7 +75,7 @@ func (w *writer) plan(ctx context.Context, in WriteInput, env *tool.Env, modifie
 	}
 	t, err := writeTarget(abs)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", abs, err)
+		return nil, tool.Failf("Error reading %s: %v", abs, err)
 	}
 	p := &writePlan{abs: abs, target: t, data: []byte(in.Content)}
 	if !t.exists {
@@ -83,17 +83,17 @@ func (w *writer) plan(ctx context.Context, in WriteInput, env *tool.Env, modifie
 	}
 	fi, err := os.Stat(t.path)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", abs, err)
+		return nil, tool.Failf("Error reading %s: %v", abs, err)
 	}
 	if fi.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a file.", abs)
+		return nil, tool.Failf("%s is a directory, not a file.", abs)
 	}
 	if fi.Size() > maxEditBytes {
-		return nil, fmt.Errorf("File is too large to overwrite (%s). Maximum size is %s.", formatFileSize(fi.Size()), formatFileSize(maxEditBytes))
+		return nil, tool.Failf("File is too large to overwrite (%s). Maximum size is %s.", formatFileSize(fi.Size()), formatFileSize(maxEditBytes))
 	}
 	raw, err := os.ReadFile(t.path)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", abs, err)
+		return nil, tool.Failf("Error reading %s: %v", abs, err)
 	}
 	if err := checkFresh(env, abs, fi, raw, true, modifiedMsg); err != nil {
 		return nil, err
@@ -105,9 +105,9 @@ func (w *writer) plan(ctx context.Context, in WriteInput, env *tool.Env, modifie
 }
 
 func (w *writer) call(ctx context.Context, in WriteInput, env *tool.Env) (tool.Result, error) {
-	p, err := w.plan(ctx, in, env, msgModifiedAtCall)
-	if err != nil {
-		return tool.Result{}, err
+	p, f := w.plan(ctx, in, env, msgModifiedAtCall)
+	if f != nil {
+		return f.Result(), nil
 	}
 	if p == nil {
 		return tool.Result{}, errors.New("cannot write the network path " + in.FilePath)

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+
+	"github.com/reinsdev/reins/tool"
 )
 
 // outputMode is Grep's output_mode.
@@ -100,9 +102,9 @@ func regexpFlags(ignoreCase, multiline bool) string {
 
 // validatePattern checks a pattern before anything runs and explains what is wrong in the
 // terms a model can act on.
-func validatePattern(pattern string, ignoreCase, multiline bool) error {
+func validatePattern(pattern string, ignoreCase, multiline bool) *tool.Failure {
 	if lookaroundRE.MatchString(pattern) {
-		return fmt.Errorf("Invalid regular expression %q: look-around, including look-ahead and look-behind, is not supported. Match the surrounding text instead, or search more broadly and narrow the results", pattern)
+		return tool.Failf("Invalid regular expression %q: look-around, including look-ahead and look-behind, is not supported. Match the surrounding text instead, or search more broadly and narrow the results", pattern)
 	}
 	_, err := regexp.Compile(pattern)
 	if err == nil {
@@ -110,16 +112,16 @@ func validatePattern(pattern string, ignoreCase, multiline bool) error {
 	}
 	if err != nil {
 		if backrefRE.MatchString(pattern) {
-			return fmt.Errorf("Invalid regular expression %q: backreferences are not supported", pattern)
+			return tool.Failf("Invalid regular expression %q: backreferences are not supported", pattern)
 		}
 		msg := err.Error()
 		if se, ok := err.(*syntax.Error); ok {
 			msg = fmt.Sprintf("%s: `%s`", se.Code, se.Expr)
 		}
-		return fmt.Errorf("Invalid regular expression %q: %s", pattern, msg)
+		return tool.Failf("Invalid regular expression %q: %s", pattern, msg)
 	}
 	if !multiline && hasLiteralNewline(pattern) {
-		return fmt.Errorf(`Invalid regular expression %q: the literal "\n" is not allowed in a regex unless multiline is true`, pattern)
+		return tool.Failf(`Invalid regular expression %q: the literal "\n" is not allowed in a regex unless multiline is true`, pattern)
 	}
 	return nil
 }

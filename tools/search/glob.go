@@ -3,7 +3,6 @@ package search
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -72,26 +71,26 @@ type globTool struct {
 	opts Options
 }
 
-func (g *globTool) validate(ctx context.Context, in GlobInput, env *tool.Env) error {
+func (g *globTool) validate(ctx context.Context, in GlobInput, env *tool.Env) *tool.Failure {
 	pc, err := permissionsOf(env)
 	if err != nil {
-		return err
+		return tool.Fail(err.Error())
 	}
 	if in.Path != "" {
 		abs, err := pc.ResolvePath(in.Path)
 		if err != nil {
-			return fmt.Errorf("Invalid path %q: %v", in.Path, err)
+			return tool.Failf("Invalid path %q: %v", in.Path, err)
 		}
 		fi, err := os.Stat(abs)
 		if err != nil {
-			return fmt.Errorf("Directory does not exist: %s. %s", in.Path, cwdNote(pc.Cwd()))
+			return tool.Failf("Directory does not exist: %s. %s", in.Path, cwdNote(pc.Cwd()))
 		}
 		if !fi.IsDir() {
-			return fmt.Errorf("Path is not a directory: %s", in.Path)
+			return tool.Failf("Path is not a directory: %s", in.Path)
 		}
 	}
 	if !doublestar.ValidatePattern(filepath.ToSlash(in.Pattern)) {
-		return fmt.Errorf("Invalid glob pattern %q: check for an unclosed [ or {", in.Pattern)
+		return tool.Failf("Invalid glob pattern %q: check for an unclosed [ or {", in.Pattern)
 	}
 	return nil
 }

@@ -107,30 +107,30 @@ type grepTool struct {
 	engine engine
 }
 
-func (g *grepTool) validate(ctx context.Context, in GrepInput, env *tool.Env) error {
+func (g *grepTool) validate(ctx context.Context, in GrepInput, env *tool.Env) *tool.Failure {
 	pc, err := permissionsOf(env)
 	if err != nil {
-		return err
+		return tool.Fail(err.Error())
 	}
 	if in.Path != "" {
 		abs, err := pc.ResolvePath(in.Path)
 		if err != nil {
-			return fmt.Errorf("Invalid path %q: %v", in.Path, err)
+			return tool.Failf("Invalid path %q: %v", in.Path, err)
 		}
 		if _, err := os.Stat(abs); err != nil {
-			return fmt.Errorf("Path does not exist: %s. %s", in.Path, cwdNote(pc.Cwd()))
+			return tool.Failf("Path does not exist: %s. %s", in.Path, cwdNote(pc.Cwd()))
 		}
 	}
-	if err := validatePattern(in.Pattern, in.IgnoreCase, in.Multiline); err != nil {
-		return err
+	if fail := validatePattern(in.Pattern, in.IgnoreCase, in.Multiline); fail != nil {
+		return fail
 	}
 	if in.Type != "" {
 		if _, err := typeGlobs(in.Type); err != nil {
-			return fmt.Errorf("Unknown file type %q for the type parameter (ripgrep: %v)", in.Type, err)
+			return tool.Failf("Unknown file type %q for the type parameter (ripgrep: %v)", in.Type, err)
 		}
 	}
 	if _, err := newOverrides(splitGlobs(in.Glob)); err != nil {
-		return fmt.Errorf("Invalid glob parameter: %v", err)
+		return tool.Failf("Invalid glob parameter: %v", err)
 	}
 	return nil
 }

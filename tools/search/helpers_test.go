@@ -35,8 +35,8 @@ func run(t testing.TB, tl tool.Tool, env *tool.Env, input string) tool.Result {
 	if err != nil {
 		return tool.ErrorResult(err.Error())
 	}
-	if err := tl.ValidateInput(ctx, in, env); err != nil {
-		return tool.ErrorResult(err.Error())
+	if fail := tl.ValidateInput(ctx, in, env); fail != nil {
+		return fail.Result()
 	}
 	res, err := tl.Call(ctx, in, env)
 	if err != nil {

@@ -2,10 +2,16 @@ package search
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/reinsdev/reins/tool"
 )
 
 // parityCases are Grep inputs (without the pattern) combined with every pattern below.
@@ -53,14 +59,21 @@ var parityPatterns = []string{
 	"-alpha", `foo\nfoo`, "oo$", `foo.foo`, `\s+bar`, "k", "ß", "filler", `^$`, "nomatchanywhere",
 }
 
-// TestEngineParity runs the rg engine and the Go engine over the same tree for every pattern
-// and option set and requires byte-identical tool output.
-func TestEngineParity(t *testing.T) {
-	getenv := isolatedEnv(t)
-	dir := makeFixture(t)
-	rg := ripgrep(t)
-	env := newEnv(t, dir)
-	rgTool, goTool := NewGrep(Options{Ripgrep: rg, Getenv: getenv}), NewGrep(Options{Getenv: getenv})
+var update = flag.Bool("update", false, "record the golden outputs in testdata from rg (needs rg on PATH)")
+
+// parityGolden holds ripgrep's output for every parity input over the fixture tree, recorded
+// with -update, so the Go engine is held to rg's behaviour on machines without rg.
+const parityGolden = "testdata/rg-parity.golden.json"
+
+// goldenOutput is one recorded rg result. The fixture directory reads as $DIR.
+type goldenOutput struct {
+	Input   string `json:"input"`
+	Text    string `json:"text"`
+	IsError bool   `json:"is_error,omitempty"`
+}
+
+func parityInputs() []string {
+	var out []string
 	for _, pattern := range parityPatterns {
 		for _, opts := range parityOptions {
 			in := map[string]any{"pattern": pattern}
@@ -68,25 +81,85 @@ func TestEngineParity(t *testing.T) {
 				in[k] = v
 			}
 			raw, _ := json.Marshal(in)
-			t.Run(string(raw), func(t *testing.T) {
-				t.Parallel()
-				want := run(t, rgTool, env, string(raw))
-				got := run(t, goTool, env, string(raw))
-				if diff := cmp.Diff(want.TextOf(), got.TextOf()); diff != "" {
-					t.Errorf("Go engine differs from rg (-rg +go):\n%s", diff)
-				}
-				if want.IsError != got.IsError {
-					t.Errorf("IsError: rg %v, go %v", want.IsError, got.IsError)
-				}
-			})
+			out = append(out, string(raw))
 		}
 	}
+	return out
+}
+
+// TestEngineParity runs the Go engine over the fixture tree for every pattern and option set
+// and requires byte-identical tool output to ripgrep's: the recorded output always, and rg
+// itself when it is on PATH.
+func TestEngineParity(t *testing.T) {
+	getenv := isolatedEnv(t)
+	dir := makeFixture(t)
+	env := newEnv(t, dir)
+	goTool := NewGrep(Options{Getenv: getenv})
+	norm := func(r tool.Result) goldenOutput {
+		return goldenOutput{Text: strings.ReplaceAll(r.TextOf(), dir, "$DIR"), IsError: r.IsError}
+	}
+	rg, _ := exec.LookPath("rg")
+	if *update {
+		if rg == "" {
+			t.Fatal("-update records rg's output: rg is not on PATH (apt-get install ripgrep)")
+		}
+		rgTool := NewGrep(Options{Ripgrep: rg, Getenv: getenv})
+		var recorded []goldenOutput
+		for _, in := range parityInputs() {
+			g := norm(run(t, rgTool, env, in))
+			g.Input = in
+			recorded = append(recorded, g)
+		}
+		b, err := json.MarshalIndent(recorded, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(parityGolden, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(parityGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden []goldenOutput
+	if err := json.Unmarshal(b, &golden); err != nil {
+		t.Fatalf("%s: %v", parityGolden, err)
+	}
+	want := map[string]goldenOutput{}
+	for _, g := range golden {
+		want[g.Input] = goldenOutput{Text: g.Text, IsError: g.IsError}
+	}
+	for _, in := range parityInputs() {
+		t.Run(in, func(t *testing.T) {
+			t.Parallel()
+			w, ok := want[in]
+			if !ok {
+				t.Fatalf("no recorded rg output for this input: run go test -run TestEngineParity -update with rg on PATH")
+			}
+			got := norm(run(t, goTool, env, in))
+			if diff := cmp.Diff(w, got); diff != "" {
+				t.Errorf("Go engine differs from recorded rg output (-rg +go):\n%s", diff)
+			}
+		})
+	}
+	t.Run("live rg", func(t *testing.T) {
+		if rg == "" {
+			t.Skip("rg is not on PATH: the recorded outputs were checked; the live comparison needs ripgrep (apt-get install ripgrep)")
+		}
+		rgTool := NewGrep(Options{Ripgrep: rg, Getenv: getenv})
+		for _, in := range parityInputs() {
+			live := norm(run(t, rgTool, env, in))
+			if diff := cmp.Diff(want[in], live); diff != "" {
+				t.Errorf("%s: rg's live output differs from the recording (a new rg version? re-record with -update) (-recorded +live):\n%s", in, diff)
+			}
+		}
+	})
 }
 
 // TestEngineParityNoGitRepo checks that .gitignore is ignored outside a git repository
 // (ripgrep's default), while .ignore still applies.
 func TestEngineParityNoGitRepo(t *testing.T) {
-	getenv := isolatedEnv(t)
 	dir := t.TempDir()
 	writeTree(t, dir, [][2]string{
 		{".gitignore", "*.log\n"},
@@ -97,10 +170,10 @@ func TestEngineParityNoGitRepo(t *testing.T) {
 	})
 	env := newEnv(t, dir)
 	want := "Found 2 files\nb.txt\na.log"
-	for _, opts := range []Options{{Ripgrep: ripgrep(t), Getenv: getenv}, {Getenv: getenv}} {
+	for name, opts := range engines(t) {
 		got := run(t, NewGrep(opts), env, `{"pattern":"alpha"}`).TextOf()
 		if got != want {
-			t.Errorf("engine %q: got %q, want %q", opts.Ripgrep, got, want)
+			t.Errorf("engine %s: got %q, want %q", name, got, want)
 		}
 	}
 }

@@ -116,9 +116,9 @@ Deferred tools:
 		ReadOnly:        func(Input) bool { return true },
 		ConcurrencySafe: func(Input) bool { return true },
 		OpenWorld:       func(Input) bool { return false },
-		Validate: func(_ context.Context, in Input, _ *tool.Env) error {
+		Validate: func(_ context.Context, in Input, _ *tool.Env) *tool.Failure {
 			if strings.TrimSpace(in.Query) == "" {
-				return &tool.InputError{Tool: Name, Issues: []string{"The parameter `query` must not be empty"}}
+				return tool.Fail((&tool.InputError{Tool: Name, Issues: []string{"The parameter `query` must not be empty"}}).Error())
 			}
 			return nil
 		},

@@ -146,7 +146,7 @@ func New(opts Options) tool.Tool {
 		Description:      "Fetch a web page and answer a prompt about it",
 		Prompt:           prompt,
 		Schema:           schemax.For[Input](func(s *jsonschema.Schema) { s.Properties["url"].Format = "uri" }),
-		Validate:         func(_ context.Context, in Input, _ *tool.Env) error { _, err := ParseURL(in.URL); return err },
+		Validate:         validateURL,
 		CheckPermissions: CheckPermissions,
 		ReadOnly:         func(Input) bool { return true },
 		ConcurrencySafe:  func(Input) bool { return true },
@@ -157,9 +157,18 @@ func New(opts Options) tool.Tool {
 	})
 }
 
-// invalidURL is the validation message for every malformed URL.
+// validateURL is the URL check of the tool's input.
+func validateURL(_ context.Context, in Input, _ *tool.Env) *tool.Failure {
+	if _, err := ParseURL(in.URL); err != nil {
+		return tool.Failf("Error: Invalid URL %q. The URL provided could not be parsed.", in.URL)
+	}
+	return nil
+}
+
+// invalidURL is the error of ParseURL for every malformed URL; the model is told less (see
+// validateURL), as Claude Code does.
 func invalidURL(u string) error {
-	return fmt.Errorf("Error: Invalid URL %q. The URL provided could not be parsed.", u)
+	return fmt.Errorf("invalid URL %q: not an absolute http(s) URL with a host name and without credentials", u)
 }
 
 // ParseURL validates a URL for fetching and returns it with http upgraded to https (loopback

@@ -34,8 +34,8 @@ func fetch(t *testing.T, tl tool.Tool, input Input) tool.Result {
 		return tool.ErrorResult(err.Error())
 	}
 	env := newEnv(t)
-	if err := tl.ValidateInput(context.Background(), in, env); err != nil {
-		return tool.ErrorResult(err.Error())
+	if fail := tl.ValidateInput(context.Background(), in, env); fail != nil {
+		return fail.Result()
 	}
 	res, err := tl.Call(context.Background(), in, env)
 	if err != nil {
@@ -69,8 +69,14 @@ func TestParseURL(t *testing.T) {
 		switch {
 		case tt.want == "" && err == nil:
 			t.Errorf("ParseURL(%q) = %v, want an error", tt.in, u)
-		case tt.want == "" && err.Error() != fmt.Sprintf("Error: Invalid URL %q. The URL provided could not be parsed.", tt.in):
+		case tt.want == "" && !strings.HasPrefix(err.Error(), fmt.Sprintf("invalid URL %q: ", tt.in)):
 			t.Errorf("ParseURL(%q) error %q", tt.in, err)
+		case tt.want == "":
+			// The model reads Claude Code's wording.
+			f := validateURL(t.Context(), Input{URL: tt.in}, nil)
+			if want := fmt.Sprintf("Error: Invalid URL %q. The URL provided could not be parsed.", tt.in); f == nil || f.Message != want {
+				t.Errorf("validateURL(%q) = %v, want %q", tt.in, f, want)
+			}
 		case tt.want != "" && (err != nil || u.String() != tt.want):
 			t.Errorf("ParseURL(%q) = %v, %v; want %s", tt.in, u, err, tt.want)
 		}
@@ -140,8 +146,7 @@ func TestFetchRedirects(t *testing.T) {
 		fmt.Fprint(w, "other host")
 	}))
 	defer other.Close()
-	var srv *httptest.Server
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/final":
 			w.Header().Set("Content-Type", "text/plain")

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -83,7 +82,7 @@ func NewAskUserQuestion() tool.Tool {
 			opts.MinItems, opts.MaxItems = schemax.Ptr(2), schemax.Ptr(4)
 			schemax.Default(qs.Items.Properties["multiSelect"], false)
 		}),
-		Validate: func(_ context.Context, in AskUserQuestionInput, _ *tool.Env) error {
+		Validate: func(_ context.Context, in AskUserQuestionInput, _ *tool.Env) *tool.Failure {
 			return validateQuestions(in.Questions)
 		},
 		CheckPermissions: func(context.Context, *permission.Context, AskUserQuestionInput) permission.Decision {
@@ -114,23 +113,23 @@ func NewAskUserQuestion() tool.Tool {
 }
 
 // validateQuestions enforces the counts (the schema states them too) and uniqueness.
-func validateQuestions(qs []Question) error {
+func validateQuestions(qs []Question) *tool.Failure {
 	if len(qs) < 1 || len(qs) > 4 {
-		return fmt.Errorf("Ask between 1 and 4 questions, not %d", len(qs))
+		return tool.Failf("Ask between 1 and 4 questions, not %d", len(qs))
 	}
 	seen := map[string]bool{}
 	for _, q := range qs {
 		if len(q.Options) < 2 || len(q.Options) > 4 {
-			return fmt.Errorf("Question %q needs between 2 and 4 options, not %d", q.Question, len(q.Options))
+			return tool.Failf("Question %q needs between 2 and 4 options, not %d", q.Question, len(q.Options))
 		}
 		if seen[q.Question] {
-			return errors.New(uniqueMessage)
+			return tool.Fail(uniqueMessage)
 		}
 		seen[q.Question] = true
 		labels := map[string]bool{}
 		for _, o := range q.Options {
 			if labels[o.Label] {
-				return errors.New(uniqueMessage)
+				return tool.Fail(uniqueMessage)
 			}
 			labels[o.Label] = true
 		}

@@ -89,9 +89,9 @@ func NewEnterPlanMode() tool.Tool {
 		Description: "Switch the session to plan mode",
 		Prompt:      enterPlanPrompt,
 		Schema:      schemax.For[EnterPlanModeInput](nil),
-		Validate: func(_ context.Context, _ EnterPlanModeInput, env *tool.Env) error {
+		Validate: func(_ context.Context, _ EnterPlanModeInput, env *tool.Env) *tool.Failure {
 			if IsSubAgent(env) {
-				return errors.New(subAgentMessage)
+				return tool.Fail(subAgentMessage)
 			}
 			return nil
 		},
@@ -154,9 +154,9 @@ func NewExitPlanMode() tool.Tool {
 		Description: "Present the plan for approval and leave plan mode",
 		Prompt:      exitPlanPrompt,
 		Schema:      schemax.For[ExitPlanModeInput](nil),
-		Validate: func(_ context.Context, _ ExitPlanModeInput, env *tool.Env) error {
+		Validate: func(_ context.Context, _ ExitPlanModeInput, env *tool.Env) *tool.Failure {
 			if env == nil || env.Permissions == nil || env.Permissions().Mode() != permission.ModePlan {
-				return errors.New(notInPlanMessage)
+				return tool.Fail(notInPlanMessage)
 			}
 			return nil
 		},

@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -57,8 +58,8 @@ func call(t *testing.T, tl tool.Tool, env *tool.Env, input string) (tool.Result,
 	if err != nil {
 		return tool.Result{}, err
 	}
-	if err := tl.ValidateInput(context.Background(), in, env); err != nil {
-		return tool.Result{}, err
+	if fail := tl.ValidateInput(context.Background(), in, env); fail != nil {
+		return tool.Result{}, errors.New(fail.Message)
 	}
 	res, err := tl.Call(context.Background(), in, env)
 	if err != nil {

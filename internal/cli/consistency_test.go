@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/llm/llmtest"
+)
+
+// runIn runs reins in-process in a fresh project with a fresh home and the environment env.
+func runIn(t *testing.T, env map[string]string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	root := t.TempDir()
+	proj, home := filepath.Join(root, "proj"), filepath.Join(root, "home")
+	for _, d := range []string{proj, home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all := map[string]string{"HOME": home, "REINS_MANAGED_DIR": filepath.Join(root, "managed"), "OLLAMA_HOST": "127.0.0.1:1"}
+	for k, v := range env {
+		all[k] = v
+	}
+	var out, errOut bytes.Buffer
+	f := &Factory{
+		In: strings.NewReader(""), Out: &out, ErrOut: &errOut,
+		Getenv:     func(k string) string { return all[k] },
+		Getwd:      func() (string, error) { return proj, nil },
+		IsTerminal: func() bool { return false },
+		Executable: os.Executable,
+	}
+	code = Run(context.Background(), f, args)
+	return out.String(), errOut.String(), code
+}
+
+func TestUnknownCommandsSuggestAndFail(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tools", "lst"}, `unknown command "lst" for "reins tools"; did you mean "list"?`},
+		{[]string{"tool", "rn", "Read"}, `unknown command "rn" for "reins tool"; did you mean "run"?`},
+		{[]string{"permissions", "chek"}, `unknown command "chek" for "reins permissions"; did you mean "check"?`},
+		{[]string{"permission", "check"}, `unknown command "permission" for "reins"; did you mean "permissions"?`},
+		{[]string{"permissions", "zzz"}, `unknown command "zzz" for "reins permissions"; run 'reins permissions --help' for the commands`},
+	}
+	for _, tt := range tests {
+		_, stderr, code := runIn(t, nil, tt.args...)
+		if code != exitUsage || !strings.Contains(stderr, tt.want) {
+			t.Errorf("reins %v: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr, exitUsage, tt.want)
+		}
+	}
+	// A group alone prints its help and succeeds.
+	if out, _, code := runIn(t, nil, "tools"); code != exitOK || !strings.Contains(out, "Available Commands:") {
+		t.Errorf("reins tools: exit %d, %q", code, out)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		out, stderr, code := runIn(t, nil, args...)
+		if code != exitOK {
+			t.Fatalf("reins %v: exit %d %s", args, code, stderr)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if len(lines) != 3 || !strings.HasPrefix(lines[0], "reins version ") || !strings.HasPrefix(lines[1], "commit ") || !strings.HasPrefix(lines[2], "built with go") {
+			t.Errorf("reins %v:\n%s", args, out)
+		}
+	}
+}
+
+// TestVersionOfBuiltBinary checks --version of the real binary against the toolchain that
+// built it.
+func TestVersionOfBuiltBinary(t *testing.T) {
+	bin := reinsBinary(t)
+	b, err := exec.Command(bin, "--version").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	gov, err := exec.Command("go", "env", "GOVERSION").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "built with " + strings.TrimSpace(string(gov)) + "\n"; !strings.HasSuffix(string(b), want) {
+		t.Errorf("reins --version:\n%s\nwant it to end with %q", b, want)
+	}
+}
+
+func TestProviderKeyMissingBeforeNetwork(t *testing.T) {
+	tests := []struct {
+		provider, want string
+	}{
+		{"anthropic", "the anthropic provider needs an API key: set ANTHROPIC_API_KEY"},
+		{"openai", "the openai provider needs an API key: set OPENAI_API_KEY"},
+	}
+	for _, tt := range tests {
+		// No base URL: the provider's own API, which would refuse the request anyway.
+		_, stderr, code := runIn(t, nil, "-p", "--provider", tt.provider, "hi")
+		if code != exitError || !strings.Contains(stderr, tt.want) {
+			t.Errorf("--provider %s without a key: exit %d, stderr %q", tt.provider, code, stderr)
+		}
+	}
+}
+
+func TestDebugFile(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "debug.log")
+	_, stderr, code := runIn(t, nil, "--debug-file", log, "permissions", "check", "--tool", "Bash", "--input", `{"command":"ls"}`)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`msg=start command="reins permissions check"`, "msg=exit code=0"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("debug log lacks %q:\n%s", want, b)
+		}
+	}
+	if strings.Contains(stderr, "level=DEBUG") {
+		t.Errorf("--debug-file also wrote to stderr: %s", stderr)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+	}{
+		{[]string{"permissions", "check", "--tool", "Bash", "--input", `{"command":"ls"}`}, exitOK},
+		{[]string{"permissions", "check", "--tool", "Bash", "--input", `{"command":"touch x"}`}, exitAsk},
+		{[]string{"permissions", "check", "--tool", "Bash", "--input", `{"command":"touch x"}`, "--disallowedTools", "Bash(touch:*)"}, exitDenied},
+		{[]string{"permissions", "check", "--tool", "Read", "--input", `{}`}, exitInvalidInput},
+		{[]string{"permissions", "check", "--tool", "Read", "--input", `{`}, exitInvalidInput},
+		{[]string{"tool", "run", "Read", "--input", `{}`}, exitInvalidInput},
+		{[]string{"tool", "run", "Bash", "--input", `{"command":"exit 3"}`, "--allowedTools", "Bash"}, exitToolError},
+		{[]string{"tool", "run", "Bash", "--input", `{"command":"touch x"}`}, exitDenied},
+		{[]string{"permissions", "check", "--permission-mode", "sometimes"}, exitUsage},
+	}
+	for _, tt := range tests {
+		_, stderr, code := runIn(t, nil, tt.args...)
+		if code != tt.code {
+			t.Errorf("reins %v: exit %d, want %d (%s)", tt.args, code, tt.code, stderr)
+		}
+	}
+}
+
+func TestToolRunSessionKeepsFileState(t *testing.T) {
+	e := newToolsEnv(t)
+	e.write(t, "a.txt", "alpha\n")
+	edit := func(session string, old, new string) int {
+		args := []string{"tool", "run", "Edit", "--input", `{"file_path":"a.txt","old_string":"` + old + `","new_string":"` + new + `"}`, "--permission-mode", "acceptEdits"}
+		if session != "" {
+			args = append(args, "--session", session)
+		}
+		_, _, code := e.run(t, "", false, args...)
+		return code
+	}
+	// Without a session every run starts fresh: Edit needs a Read first.
+	if code := edit("", "alpha", "beta"); code != exitInvalidInput {
+		t.Fatalf("Edit without a read: exit %d, want %d", code, exitInvalidInput)
+	}
+	if _, stderr, code := e.run(t, "", false, "tool", "run", "Read", "--input", `{"file_path":"a.txt"}`, "--session", "s1"); code != exitOK {
+		t.Fatalf("Read: exit %d %s", code, stderr)
+	}
+	if code := edit("other", "alpha", "beta"); code != exitInvalidInput {
+		t.Errorf("Edit in another session: exit %d, want %d", code, exitInvalidInput)
+	}
+	if code := edit("s1", "alpha", "beta"); code != exitOK {
+		t.Fatalf("Edit after Read in the same session: exit %d", code)
+	}
+	// The session knows the file as written, so a second edit needs no new read.
+	if code := edit("s1", "beta", "gamma"); code != exitOK {
+		t.Errorf("second Edit: exit %d", code)
+	}
+	b, _ := os.ReadFile(filepath.Join(e.proj, "a.txt"))
+	if string(b) != "gamma\n" {
+		t.Errorf("a.txt = %q", b)
+	}
+	if _, stderr, code := e.run(t, "", false, "tool", "run", "Read", "--input", `{"file_path":"a.txt"}`, "--session", "../x"); code != exitUsage {
+		t.Errorf("--session ../x: exit %d %s", code, stderr)
+	}
+}
+
+// TestLeafCommandsHaveExamples walks the command tree: every command that runs something
+// shows how to call it.
+func TestLeafCommandsHaveExamples(t *testing.T) {
+	f := &Factory{Getenv: func(string) string { return "" }, IsTerminal: func() bool { return false }}
+	root := NewCmdRoot(f)
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Runnable() && !c.HasSubCommands() && !c.Hidden && c.Name() != "help" && c.Parent() != nil && c.Parent().Name() != "completion" {
+			if c.Example == "" {
+				t.Errorf("%s has no examples", c.CommandPath())
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	if root.Example == "" {
+		t.Error("reins has no examples")
+	}
+}
+
+// TestEveryModeCommandTakesPermissionMode checks that each command with a mode flag takes
+// --permission-mode.
+func TestEveryModeCommandTakesPermissionMode(t *testing.T) {
+	f := &Factory{Getenv: func(string) string { return "" }, IsTerminal: func() bool { return false }}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Flags().Lookup("mode") != nil || c.Flags().Lookup("allowedTools") != nil {
+			if c.Flags().Lookup("permission-mode") == nil {
+				t.Errorf("%s takes a mode but not --permission-mode", c.CommandPath())
+			}
+		}
+		if fl := c.Flags().Lookup("mode"); fl != nil && !fl.Hidden {
+			t.Errorf("%s shows --mode; --permission-mode is the flag", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(NewCmdRoot(f))
+	_, stderr, code := runIn(t, nil, "permissions", "check", "--tool", "Bash", "--input", `{"command":"ls"}`, "--mode", "plan", "--permission-mode", "default")
+	if code != exitUsage || !strings.Contains(stderr, "disagree") {
+		t.Errorf("--mode and --permission-mode disagreeing: exit %d %s", code, stderr)
+	}
+}
+
+// TestDebugLogsTheRun checks that --debug-file follows an agent run through the event bus.
+func TestDebugLogsTheRun(t *testing.T) {
+	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Glob", `{"pattern":"*.none"}`)), llmtest.Say("done"))
+	log := filepath.Join(t.TempDir(), "debug.log")
+	env := map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": srv.URL}
+	if _, stderr, code := runIn(t, env, "--debug-file", log, "-p", "look"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"msg=provider name=anthropic", "msg=\"model reply\"", "Glob", "msg=\"tool result\"", "msg=\"run finished\" subtype=success turns=2"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("debug log lacks %q:\n%s", want, b)
+		}
+	}
+}

@@ -1,0 +1,27 @@
+package cli
+
+import "github.com/spf13/cobra"
+
+// examples are the Example sections of the leaf commands, by command path, kept together so
+// they read as one set.
+var examples = map[string]string{
+	"reins permissions check": `  reins permissions check --tool Bash --input '{"command":"npm run test:unit"}'
+  reins permissions check --tool Read --input '{"file_path":".env"}' --json
+  reins permissions check --tool Edit --input '{"file_path":"a.go","old_string":"x","new_string":"y"}' --permission-mode acceptEdits`,
+	"reins permissions list": `  reins permissions list
+  reins permissions list --json --allowedTools "Bash(go test:*)"`,
+	"reins tools list": `  reins tools list
+  REINS_SIMPLE=1 reins tools list --json`,
+	"reins tool run": `  reins tool run Grep --input '{"pattern":"TODO","output_mode":"count"}'
+  reins tool run Read --input '{"file_path":"main.go"}' --session fix
+  reins tool run Edit --input '{"file_path":"main.go","old_string":"foo","new_string":"bar"}' --session fix --permission-mode acceptEdits`,
+	"reins trust": `  reins trust
+  reins trust ~/src/project`,
+}
+
+// addExamples sets the Example of every command examples lists that has none of its own.
+func addExamples(c *cobra.Command) {
+	if e, ok := examples[c.CommandPath()]; ok && c.Example == "" {
+		c.Example = e
+	}
+}
