@@ -94,7 +94,7 @@ func TestSubAgentE2E(t *testing.T) {
 		e.anthropic(srv).run("-p", "--disallowedTools", "Agent(Explore)", "go")
 		e.wantCode(0)
 		got := jsonText(toolResults(t, srv.Requests()[1]))
-		if !strings.Contains(got, "Agent type 'Explore' has been denied by permission rule 'Agent(Explore)' from cliArg.") {
+		if !strings.Contains(got, "Agent type 'Explore' has been denied by permission rule 'Agent(Explore)' from cliArg (--disallowedTools).") {
 			t.Errorf("result %s", got)
 		}
 	})

@@ -34,8 +34,9 @@ type hooksListOptions struct {
 func newCmdHooksList(f *Factory) *cobra.Command {
 	opts := &hooksListOptions{}
 	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "List every hook with the file:line:col that configures it, and whether it runs",
+		Use:     "list",
+		Example: "  reins hooks list\n  reins hooks list --json",
+		Short:   "List every hook with the file:line:col that configures it, and whether it runs",
 		Long: `Lists the hooks of every settings source (Reins' and Claude Code's user, project, local,
 --settings and managed files), in load order, each with the file:line:col of its entry. A hook
 that does not run says why: the project is not trusted (run "reins trust"), disableAllHooks

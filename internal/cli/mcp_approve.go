@@ -15,8 +15,9 @@ import (
 func newCmdMCPApprove(f *Factory) *cobra.Command {
 	var reject bool
 	cmd := &cobra.Command{
-		Use:   "approve NAME",
-		Short: "Approve (or with --reject, refuse) a project server of .mcp.json for this project",
+		Use:     "approve NAME",
+		Example: "  reins mcp approve filesystem\n  reins mcp approve filesystem --reject",
+		Short:   "Approve (or with --reject, refuse) a project server of .mcp.json for this project",
 		Long: `Project servers come with the repository, so they start only once you approve them, and
 only in a project you trusted (reins trust). The answer is stored in ~/.reins.json for this
 project, as enabledMcpjsonServers or disabledMcpjsonServers.`,
@@ -78,9 +79,10 @@ func appendName(v any, name string) []any {
 func newCmdMCPRepin(f *Factory) *cobra.Command {
 	mf := &mcpFlags{}
 	cmd := &cobra.Command{
-		Use:   "repin NAME",
-		Short: "Accept a server's changed tool definitions for the allow rules pinned to them",
-		Args:  cobra.ExactArgs(1),
+		Use:     "repin NAME",
+		Example: "  reins mcp repin github",
+		Short:   "Accept a server's changed tool definitions for the allow rules pinned to them",
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env, err := (&permFlags{}).load(f)
 			if err != nil {

@@ -53,10 +53,11 @@ func (o *mcpStatusOptions) register(cmd *cobra.Command) {
 func newCmdMCPList(f *Factory) *cobra.Command {
 	o := &mcpStatusOptions{}
 	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "List the configured MCP servers and check that they start",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runMCPStatus(cmd.Context(), f, o, "") },
+		Use:     "list",
+		Example: "  reins mcp list\n  reins mcp list --json",
+		Short:   "List the configured MCP servers and check that they start",
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return runMCPStatus(cmd.Context(), f, o, "") },
 	}
 	o.register(cmd)
 	return cmd
@@ -65,10 +66,11 @@ func newCmdMCPList(f *Factory) *cobra.Command {
 func newCmdMCPGet(f *Factory) *cobra.Command {
 	o := &mcpStatusOptions{}
 	cmd := &cobra.Command{
-		Use:   "get NAME",
-		Short: "Show one server: its configuration, status, tools and pinned definitions",
-		Args:  cobra.ExactArgs(1),
-		RunE:  func(cmd *cobra.Command, args []string) error { return runMCPStatus(cmd.Context(), f, o, args[0]) },
+		Use:     "get NAME",
+		Example: "  reins mcp get github",
+		Short:   "Show one server: its configuration, status, tools and pinned definitions",
+		Args:    cobra.ExactArgs(1),
+		RunE:    func(cmd *cobra.Command, args []string) error { return runMCPStatus(cmd.Context(), f, o, args[0]) },
 	}
 	o.register(cmd)
 	return cmd
@@ -303,9 +305,10 @@ func newCmdMCPAddJSON(f *Factory) *cobra.Command {
 func newCmdMCPRemove(f *Factory) *cobra.Command {
 	o := &mcpScopeOptions{}
 	cmd := &cobra.Command{
-		Use:   "remove NAME",
-		Short: "Remove a server (from the one scope that has it, or from --scope)",
-		Args:  cobra.ExactArgs(1),
+		Use:     "remove NAME",
+		Example: "  reins mcp remove github --scope user",
+		Short:   "Remove a server (from the one scope that has it, or from --scope)",
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
 			scopes := []string{o.scope}

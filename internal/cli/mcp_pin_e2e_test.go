@@ -106,7 +106,7 @@ func TestMCPToolRunRootsAndElicitation(t *testing.T) {
 	e.wantCode(4)
 	// Bad input never reaches the server: the pattern is enforced first.
 	e.run("tool", "run", "mcp__srv__echo", "--mcp-config", config, "--input", `{"text":"HI"}`, "--allowedTools", "mcp__srv")
-	e.wantCode(3)
+	e.wantCode(exitInvalidInput)
 	if !strings.Contains(e.stdout, "pattern") {
 		t.Errorf("bad input: %s", e.stdout)
 	}

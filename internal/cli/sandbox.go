@@ -225,8 +225,9 @@ func newCmdSandbox(f *Factory) *cobra.Command {
 	var pf permFlags
 	var asJSON bool
 	status := &cobra.Command{
-		Use:   "status",
-		Short: "Say which sandbox backend works here, the kernel's Landlock ABI, and what each sandbox rule became",
+		Use:     "status",
+		Example: "  reins sandbox status\n  REINS_SANDBOX_BACKEND=landlock reins sandbox status --json",
+		Short:   "Say which sandbox backend works here, the kernel's Landlock ABI, and what each sandbox rule became",
 		Long: `Builds the sandbox the settings describe (whether or not sandbox.enabled is set), and
 prints the backend that would confine Bash commands, the kernel's Landlock ABI, and what each
 setting became: the writable folders, the protected paths, the read-denied paths, the allowed

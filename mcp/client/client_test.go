@@ -120,14 +120,14 @@ func TestCallValidatesFullSchemaAndMapsResults(t *testing.T) {
 	if res := run(t, echo, `{"text":"hello there"}`); res.IsError || res.TextOf() != "echo: hello there" {
 		t.Errorf("echo = %+v", res)
 	}
-	// The tool package checks types; the server's pattern is enforced here, before the call.
-	in, err := echo.Decode(json.RawMessage(`{"text":"HELLO"}`))
-	if err != nil {
-		t.Fatal(err)
+	// The server's full schema (its pattern too) is enforced before the call: by Decode, and
+	// again by the adapter's ValidateInput, so no caller that skips one reaches the server.
+	if _, err := echo.Decode(json.RawMessage(`{"text":"HELLO"}`)); err == nil || !strings.Contains(err.Error(), "pattern") {
+		t.Errorf("Decode of a pattern violation: %v", err)
 	}
-	if f := echo.ValidateInput(t.Context(), in, &tool.Env{}); f == nil || !strings.Contains(f.Message, "pattern") ||
+	if f := echo.ValidateInput(t.Context(), map[string]any{"text": "HELLO"}, &tool.Env{}); f == nil || !strings.Contains(f.Message, "pattern") ||
 		!strings.HasPrefix(f.Message, "InputValidationError: ") {
-		t.Errorf("pattern violation: %v", f)
+		t.Errorf("ValidateInput of a pattern violation: %v", f)
 	}
 	if _, err := echo.Decode(json.RawMessage(`{}`)); err == nil {
 		t.Error("missing required text was accepted")
