@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 
 	"github.com/reinsdev/reins/permission"
@@ -172,6 +173,14 @@ func Load(opts Options) (*Loaded, error) {
 				if c.source == permission.SourceFlag {
 					return nil, fmt.Errorf("settings file %s (from --settings) not found", c.path)
 				}
+				if target, ok := danglingSymlink(c.path); ok {
+					// Someone meant a policy to be here: running without it would be silently
+					// looser than what they wrote.
+					if c.source == permission.SourcePolicy {
+						return nil, fmt.Errorf("managed settings %s is a symlink to %s, which does not exist: refusing to run without the managed policy", c.path, target)
+					}
+					f.Warnings = append(f.Warnings, Warning{File: c.path, Message: fmt.Sprintf("symlink to %s, which does not exist; no settings were read from it", target)})
+				}
 				continue
 			}
 			if err != nil {
@@ -193,7 +202,7 @@ func Load(opts Options) (*Loaded, error) {
 				return nil, fmt.Errorf("reading %s: %w", c.source, err)
 			}
 		}
-		s, _, warns, err := parseSettings(f.Path, data)
+		s, _, warns, err := parseSettingsAs(f.Path, data, c.source == permission.SourcePolicy)
 		if err != nil {
 			return nil, err
 		}
@@ -211,9 +220,20 @@ func isNotExist(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
-// parseSettings reads one settings document. A document of only white space is an empty
-// settings object, as an empty file is in Claude Code.
+// parseSettings reads one settings document that is not managed policy.
 func parseSettings(name string, data []byte) (Settings, *value, []Warning, error) {
+	return parseSettingsAs(name, data, false)
+}
+
+// parseSettingsAs reads one settings document. A document of only white space is an empty
+// settings object, as an empty file is in Claude Code.
+//
+// Beyond syntax and types, it refuses what would make the file's policy silently weaker than
+// what was written: duplicate keys in a document that holds deny or ask rules (which value
+// wins is a guess), an unknown permissions key that is a misspelt deny or ask, and, in managed
+// policy (policy set), any unknown key that could hold rules. Other unknown keys are warnings
+// with a "did you mean".
+func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, []Warning, error) {
 	var s Settings
 	if len(bytes.TrimSpace(data)) == 0 {
 		return s, newObject(), nil, nil
@@ -244,8 +264,22 @@ func parseSettings(name string, data []byte) (Settings, *value, []Warning, error
 		line, col := idx.pos(off)
 		warns = append(warns, Warning{File: name, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
 	}
+	strict := holdsDenyOrAsk(root)
 	for _, m := range root.duplicateKeys() {
+		if strict {
+			return s, nil, nil, errAt(m.off, "duplicate key %s in a settings file that holds deny or ask rules: remove one, as which one applies is ambiguous", m.rawKey)
+		}
 		warnAt(m.off, "duplicate key %s: only its last value is used", m.rawKey)
+	}
+	for _, m := range root.members {
+		if slices.Contains(knownKeys, m.key) {
+			continue
+		}
+		sugg := didYouMean(m.key, knownKeys)
+		if policy && mayHoldRules(m.key, sugg, m.val) {
+			return s, nil, nil, errAt(m.off, "%s in managed settings: a key that could hold permission rules must be spelt exactly", unknownKeyMessage("", m.key, sugg))
+		}
+		warnAt(m.off, "%s", unknownKeyMessage("", m.key, sugg))
 	}
 
 	if v := root.get("allowManagedPermissionRulesOnly"); v != nil && v.kind != kindNull {
@@ -279,7 +313,24 @@ func parseSettings(name string, data []byte) (Settings, *value, []Warning, error
 		return s, nil, nil, errAt(perms.off, "permissions must be an object, not %s", perms.kind)
 	}
 	for _, m := range perms.duplicateKeys() {
+		if strict {
+			return s, nil, nil, errAt(m.off, "duplicate key %s in permissions of a settings file that holds deny or ask rules: remove one, as which one applies is ambiguous", m.rawKey)
+		}
 		warnAt(m.off, "duplicate key %s in permissions: only its last value is used", m.rawKey)
+	}
+	for _, m := range perms.members {
+		if slices.Contains(knownPermissionKeys, m.key) {
+			continue
+		}
+		sugg := didYouMean(m.key, knownPermissionKeys)
+		switch {
+		case policy:
+			return s, nil, nil, errAt(m.off, "%s in managed settings: every permissions key must be spelt exactly", unknownKeyMessage(" in permissions", m.key, sugg))
+		case sugg == "deny" || sugg == "ask":
+			// Someone wrote a deny or ask list that would silently apply nothing.
+			return s, nil, nil, errAt(m.off, "%s: these rules would apply nothing as written", unknownKeyMessage(" in permissions", m.key, sugg))
+		}
+		warnAt(m.off, "%s", unknownKeyMessage(" in permissions", m.key, sugg))
 	}
 	lists := []struct {
 		key string
@@ -320,4 +371,23 @@ func parseSettings(name string, data []byte) (Settings, *value, []Warning, error
 		s.DisableBypass = &Entry{Value: v.str, Line: line, Col: col}
 	}
 	return s, root, warns, nil
+}
+
+// holdsDenyOrAsk reports whether any permissions object of the document, duplicates included,
+// has a non-empty deny or ask value.
+func holdsDenyOrAsk(root *value) bool {
+	for _, m := range root.members {
+		if m.key != "permissions" || m.val.kind != kindObject {
+			continue
+		}
+		for _, pm := range m.val.members {
+			if pm.key != "deny" && pm.key != "ask" {
+				continue
+			}
+			if pm.val.kind != kindArray || len(pm.val.elems) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -418,6 +418,7 @@ func TestInvalidRulesSkippedWithPositions(t *testing.T) {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}
 	want := []string{
+		p + `:14:3: unknown key "extra"`,
 		p + ":6:7: permissions.allow entry 42 is not a string and was skipped",
 		p + ":9:7: permissions.allow entry an array is not a string and was skipped",
 		p + `:5:7: Invalid permission rule "bash" was skipped: tool names must start with uppercase`,
@@ -441,13 +442,31 @@ func TestInvalidRulesSkippedWithPositions(t *testing.T) {
 
 func TestDuplicateKeysWarnAndLastWins(t *testing.T) {
 	e := newEnv(t)
-	p := e.write(t, "user", `{"permissions": {"deny": ["Read"], "deny": ["Edit"]}}`)
+	p := e.write(t, "user", `{"permissions": {"allow": ["Read"], "allow": ["Edit"]}}`)
 	pc, warns := e.context(t, Flags{})
-	if diff := cmp.Diff([]string{"deny Edit userSettings"}, ruleStrings(pc)); diff != "" {
+	if diff := cmp.Diff([]string{"allow Edit userSettings"}, ruleStrings(pc)); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}
-	if !slices.Contains(warningStrings(warns), p+`:1:18: duplicate key "deny" in permissions: only its last value is used`) {
+	if !slices.Contains(warningStrings(warns), p+`:1:18: duplicate key "allow" in permissions: only its last value is used`) {
 		t.Errorf("warnings %v", warningStrings(warns))
+	}
+}
+
+// TestDuplicateKeyInFileWithDenyIsAnError: which of two deny lists applies is a guess, and
+// guessing the later one dropped the earlier deny silently.
+func TestDuplicateKeyInFileWithDenyIsAnError(t *testing.T) {
+	for _, doc := range []string{
+		`{"permissions": {"deny": ["Read"], "deny": ["Edit"]}}`,
+		`{"permissions": {"deny": ["Read"]}, "permissions": {"allow": ["Edit"]}}`,
+		`{"model": "a", "model": "b", "permissions": {"ask": ["Bash"]}}`,
+	} {
+		e := newEnv(t)
+		p := e.write(t, "user", doc)
+		_, err := Load(e.opts)
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.File != p || !strings.Contains(pe.Msg, "duplicate key") {
+			t.Errorf("%s: Load error %v, want a duplicate key ParseError", doc, err)
+		}
 	}
 }
 
