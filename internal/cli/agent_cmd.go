@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -28,9 +27,6 @@ import (
 // Exit codes of a headless run (`reins -p`), on top of exitOK, exitError, exitUsage and
 // exitCancel. They are listed in the command's help and in docs/cli.md.
 const exitMaxTurns = 3
-
-// msgRootBypass is Claude Code's refusal, adapted.
-const msgRootBypass = "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons (set IS_SANDBOX=1 inside a sandbox or container)"
 
 type agentOptions struct {
 	perm               permFlags
@@ -170,11 +166,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	if opts.maxTurns < 0 {
 		return usageErrorf("--max-turns must not be negative")
 	}
-	if opts.perm.dangerouslySkip && os.Geteuid() == 0 && f.Getenv("IS_SANDBOX") != "1" {
-		return errors.New(msgRootBypass)
-	}
-
-	env, err := opts.perm.load(f)
+	env, err := opts.perm.loadForRun(f)
 	if err != nil {
 		return err
 	}
@@ -208,6 +200,9 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		if transcript.Permissions != nil {
 			keep := opts.perm.mode != "" || opts.perm.dangerouslySkip
 			if pc, err = transcript.Permissions.Restore(pc, keep); err != nil {
+				return err
+			}
+			if err := refuseRootBypass(f, pc, "the resumed session"); err != nil {
 				return err
 			}
 		}

@@ -97,11 +97,16 @@ func Main() int {
 // Run runs reins with args in f's environment and returns the exit code.
 func Run(ctx context.Context, f *Factory, args []string) int {
 	root := NewCmdRoot(f)
+	args, err := expandToolLists(root, args)
+	if err != nil {
+		fmt.Fprintf(f.ErrOut, "reins: %v\n", err)
+		return exitUsage
+	}
 	root.SetArgs(args)
 	root.SetIn(f.In)
 	root.SetOut(f.Out)
 	root.SetErr(f.ErrOut)
-	err := root.ExecuteContext(ctx)
+	err = root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}

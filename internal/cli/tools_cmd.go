@@ -315,7 +315,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	if !json.Valid(raw) {
 		return usageErrorf("--input is not valid JSON: %s", opts.input)
 	}
-	penv, err := opts.perm.load(f)
+	penv, err := opts.perm.loadForRun(f)
 	if err != nil {
 		return err
 	}
