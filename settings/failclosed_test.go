@@ -168,18 +168,38 @@ func TestDanglingProjectSymlinkWarns(t *testing.T) {
 
 func TestUnknownKeysDidYouMean(t *testing.T) {
 	e := newEnv(t)
-	p := e.write(t, "user", `{"permisions": {}, "Permissions": 1, "hooks": {}, "zzz": 1,
-"permissions": {"Allow": [], "additionalDirectorys": []}}`)
+	p := e.write(t, "user", `{"modle": "x", "Hooks": {}, "zzz": 1,
+"permissions": {"Allow": [], "additionalDirectorys": 3}}`)
 	_, warns := e.context(t, Flags{})
 	want := []string{
-		p + `:1:2: unknown key "permisions" (did you mean "permissions"?)`,
-		p + `:1:20: unknown key "Permissions" (did you mean "permissions"?)`,
-		p + `:1:51: unknown key "zzz"`,
+		p + `:1:2: unknown key "modle" (did you mean "model"?)`,
+		p + `:1:16: unknown key "Hooks" (did you mean "hooks"?)`,
+		p + `:1:29: unknown key "zzz"`,
 		p + `:2:17: unknown key "Allow" in permissions (did you mean "allow"?)`,
 		p + `:2:30: unknown key "additionalDirectorys" in permissions (did you mean "additionalDirectories"?)`,
 	}
 	if diff := cmp.Diff(want, warningStrings(warns)); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+// TestUnknownKeyThatLosesRulesIsAnError: in any file, a key that would silently apply no
+// rules is an error with its position and a suggestion: a misspelt permissions, a rule list
+// at the top level, an unknown permissions key holding strings, null for a permission key.
+func TestUnknownKeyThatLosesRulesIsAnError(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{`{"permisions": {"deny": ["Bash"]}}`, `1:2: unknown key "permisions" (did you mean "permissions"?)`},
+		{`{"Permissions": {}}`, `1:2: unknown key "Permissions" (did you mean "permissions"?)`},
+		{`{"deny": ["Bash"]}`, `1:2: unknown key "deny" applies no permission rules at the top level (did you mean permissions.deny?)`},
+		{`{"settings": {"deny": ["Bash"]}}`, `1:2: unknown key "settings" would apply no permission rules`},
+		{`{"permissions": {"denyRules": ["Bash"]}}`, `1:18: unknown key "denyRules" in permissions holds strings`},
+	} {
+		e := newEnv(t)
+		p := e.write(t, "local", tc.doc)
+		_, err := Load(e.opts)
+		if err == nil || !strings.HasPrefix(err.Error(), p+":"+tc.want) {
+			t.Errorf("%s: Load = %v, want %s", tc.doc, err, tc.want)
+		}
 	}
 }
 

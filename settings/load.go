@@ -279,10 +279,19 @@ func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, [
 		if policy && mayHoldRules(m.key, sugg, m.val) {
 			return s, nil, nil, errAt(m.off, "%s in managed settings: a key that could hold permission rules must be spelt exactly", unknownKeyMessage("", m.key, sugg))
 		}
+		if rl := didYouMean(m.key, []string{"allow", "ask", "deny"}); rl != "" {
+			// A rule list written at the top level instead of inside permissions.
+			return s, nil, nil, errAt(m.off, "%s applies no permission rules at the top level (did you mean permissions.%s?)", unknownKeyMessage("", m.key, ""), rl)
+		}
+		if sugg == "permissions" || looksLikePermissions(m.val) {
+			return s, nil, nil, errAt(m.off, "%s would apply no permission rules under this name", unknownKeyMessage("", m.key, sugg))
+		}
 		warnAt(m.off, "%s", unknownKeyMessage("", m.key, sugg))
 	}
 
-	if v := root.get("allowManagedPermissionRulesOnly"); v != nil && v.kind != kindNull {
+	// null is not "absent" for the permission keys: Claude Code's schema rejects it, and read
+	// as absent it would drop a list of deny rules or a restriction without a word.
+	if v := root.get("allowManagedPermissionRulesOnly"); v != nil {
 		if v.kind != kindBool {
 			return s, nil, nil, errAt(v.off, "allowManagedPermissionRulesOnly must be true or false, not %s", v.kind)
 		}
@@ -306,7 +315,7 @@ func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, [
 	}
 
 	perms := root.get("permissions")
-	if perms == nil || perms.kind == kindNull {
+	if perms == nil {
 		return s, root, warns, nil
 	}
 	if perms.kind != kindObject {
@@ -329,6 +338,10 @@ func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, [
 		case sugg == "deny" || sugg == "ask":
 			// Someone wrote a deny or ask list that would silently apply nothing.
 			return s, nil, nil, errAt(m.off, "%s: these rules would apply nothing as written", unknownKeyMessage(" in permissions", m.key, sugg))
+		case holdsStrings(m.val):
+			// Every string in permissions is a rule, a folder or a mode; one under a name Reins
+			// does not know may be someone's deny rule.
+			return s, nil, nil, errAt(m.off, "%s holds strings that would apply nothing: permission rules go in allow, ask or deny", unknownKeyMessage(" in permissions", m.key, sugg))
 		}
 		warnAt(m.off, "%s", unknownKeyMessage(" in permissions", m.key, sugg))
 	}
@@ -340,7 +353,7 @@ func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, [
 	}
 	for _, l := range lists {
 		v := perms.get(l.key)
-		if v == nil || v.kind == kindNull {
+		if v == nil {
 			continue
 		}
 		if v.kind != kindArray {
@@ -356,14 +369,14 @@ func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, [
 			*l.dst = append(*l.dst, Entry{Value: el.str, Line: line, Col: col})
 		}
 	}
-	if v := perms.get("defaultMode"); v != nil && v.kind != kindNull {
+	if v := perms.get("defaultMode"); v != nil {
 		if v.kind != kindString {
 			return s, nil, nil, errAt(v.off, "permissions.defaultMode must be a string, not %s", v.kind)
 		}
 		line, col := idx.pos(v.off)
 		s.DefaultMode = &Entry{Value: v.str, Line: line, Col: col}
 	}
-	if v := perms.get("disableBypassPermissionsMode"); v != nil && v.kind != kindNull {
+	if v := perms.get("disableBypassPermissionsMode"); v != nil {
 		if v.kind != kindString || v.str != "disable" {
 			return s, nil, nil, errAt(v.off, `permissions.disableBypassPermissionsMode must be "disable", not %s`, v.describe())
 		}
@@ -388,6 +401,33 @@ func holdsDenyOrAsk(root *value) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// looksLikePermissions reports whether an object under an unknown top-level key has the shape
+// of a permissions object: a member whose name is, or is near, allow, ask or deny.
+func looksLikePermissions(v *value) bool {
+	if v.kind != kindObject {
+		return false
+	}
+	for _, m := range v.members {
+		if didYouMean(m.key, []string{"allow", "ask", "deny"}) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsStrings reports whether v is, or contains at any depth, a string.
+func holdsStrings(v *value) bool {
+	switch v.kind {
+	case kindString:
+		return true
+	case kindArray:
+		return slices.ContainsFunc(v.elems, holdsStrings)
+	case kindObject:
+		return slices.ContainsFunc(v.members, func(m member) bool { return holdsStrings(m.val) })
 	}
 	return false
 }

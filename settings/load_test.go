@@ -387,8 +387,7 @@ func TestInlineJSONErrors(t *testing.T) {
 func TestEmptyFileIsEmptySettings(t *testing.T) {
 	e := newEnv(t)
 	e.write(t, "project", " \n\t\n")
-	e.write(t, "local", `{"permissions": null, "allowManagedPermissionRulesOnly": null}`)
-	e.write(t, "user", `{"permissions": {"allow": null, "defaultMode": null}}`)
+	e.write(t, "local", `{}`)
 	pc, warns := e.context(t, Flags{})
 	if len(pc.Rules()) != 0 || len(warns) != 0 || pc.Mode() != permission.ModeDefault {
 		t.Errorf("rules %v warnings %v mode %s, want nothing", ruleStrings(pc), warningStrings(warns), pc.Mode())
@@ -480,5 +479,26 @@ func TestByteOrderMark(t *testing.T) {
 	// Columns count the mark's three bytes, as an editor showing bytes would.
 	if want := p + `:1:39: Invalid permission rule "x" was skipped`; !hasWarning(warns, want) {
 		t.Errorf("no warning %q in %q", want, warningStrings(warns))
+	}
+}
+
+// TestNullPermissionKeyIsAnError: null is not "absent" for a permission key; read so, "deny":
+// null or "disableBypassPermissionsMode": null would drop a restriction without a word.
+func TestNullPermissionKeyIsAnError(t *testing.T) {
+	for _, doc := range []string{
+		`{"permissions": null}`,
+		`{"allowManagedPermissionRulesOnly": null}`,
+		`{"permissions": {"deny": null}}`,
+		`{"permissions": {"allow": null}}`,
+		`{"permissions": {"defaultMode": null}}`,
+		`{"permissions": {"disableBypassPermissionsMode": null}}`,
+	} {
+		e := newEnv(t)
+		e.write(t, "user", doc)
+		_, err := Load(e.opts)
+		var pe *ParseError
+		if !errors.As(err, &pe) || !strings.Contains(pe.Msg, "null") {
+			t.Errorf("%s: Load = %v, want a ParseError about null", doc, err)
+		}
 	}
 }

@@ -107,12 +107,6 @@ func TestPersistOperations(t *testing.T) {
 			want:    "{\n  \"permissions\": {\n    \"defaultMode\": \"acceptEdits\",\n    \"allow\": []\n  }\n}\n",
 		},
 		{
-			name:    "set mode with permissions null",
-			initial: `{"permissions": null}`,
-			updates: []permission.Update{{Type: permission.SetMode, Mode: permission.ModeDontAsk}},
-			want:    "{\n  \"permissions\": {\n    \"defaultMode\": \"dontAsk\"\n  }\n}\n",
-		},
-		{
 			name:    "directories",
 			initial: `{"permissions": {"additionalDirectories": ["/srv/a/"]}}`,
 			updates: []permission.Update{
