@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // lockTimeout bounds the wait for another Reins process's read-modify-write of the same file.
@@ -29,18 +28,18 @@ func withFileLock(path string, dirPerm os.FileMode, fn func() error) error {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
 	lockPath := filepath.Join(dir, "."+filepath.Base(real)+".lock")
-	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|unix.O_CLOEXEC, 0o600)
+	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
 		return fmt.Errorf("locking %s: %w", path, err)
 	}
 	defer f.Close() // closing releases the lock
 	deadline := time.Now().Add(lockTimeout)
 	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
 			break
 		}
-		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
 			return fmt.Errorf("locking %s: %w", path, err)
 		}
 		if time.Now().After(deadline) {

@@ -52,6 +52,10 @@ func listPackages(t *testing.T) map[string]goPackage {
 // each other.
 var corePackages = []string{"permission", "pathrule", "bashrules", "settings"}
 
+// leafPackages may depend only on the standard library: small mechanisms every layer above
+// may use without pulling anything in.
+var leafPackages = []string{"internal/procguard"}
+
 // sdkHomes names, for each third-party module that wraps an outside service or a UI, the only
 // packages of ours that may import it directly.
 var sdkHomes = map[string][]string{
@@ -170,6 +174,22 @@ func TestLibraryDoesNotImportTheAgentLayers(t *testing.T) {
 				if irel == u || strings.HasPrefix(irel, u+"/") || (strings.HasSuffix(u, "/") && strings.HasPrefix(irel, u)) {
 					t.Errorf("%s imports %s: lower layers must not depend on upper ones", rel, imp)
 				}
+			}
+		}
+	}
+}
+
+func TestLeafPackagesImportOnlyStdlib(t *testing.T) {
+	pkgs := listPackages(t)
+	for _, leaf := range leafPackages {
+		p, ok := pkgs[module+"/"+leaf]
+		if !ok {
+			t.Errorf("leaf package %s not found", leaf)
+			continue
+		}
+		for _, d := range p.Deps {
+			if !pkgs[d].Standard {
+				t.Errorf("leaf package %s depends on %s", leaf, d)
 			}
 		}
 	}

@@ -13,7 +13,7 @@ import (
 // removes, in Claude Code's order (tools.Assemble). The Shell behind Bash is closed by
 // agentPool.Close.
 func newAgentPool(f *Factory, pc *permission.Context, perms *agent.Permissions, summarizer web.Summarizer) *agentPool {
-	sh := bash.New(bash.Options{Permissions: perms.Context})
+	sh := bash.New(bash.Options{Permissions: perms.Context, Groups: shellGroups()})
 	base := tools.Base(tools.Options{Shell: sh, Getenv: f.Getenv, Web: web.Options{Summarizer: summarizer}})
 	return &agentPool{
 		tools: tools.Assemble(pc, base, nil, f.Getenv),

@@ -14,6 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
+
+	"github.com/reinsdev/reins/internal/procguard"
 )
 
 // Exit codes shared by every reins command; `permissions check`, `tool run` and `-p` add their
@@ -89,6 +91,11 @@ func usageErrorf(format string, args ...any) error {
 
 // Main runs reins with the process's arguments and returns the exit code.
 func Main() int {
+	if code, ok := runGuardIfAsked(); ok {
+		return code
+	}
+	groupGuard = procguard.New(os.Executable)
+	defer groupGuard.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return Run(ctx, DefaultFactory(), os.Args[1:])

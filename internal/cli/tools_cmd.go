@@ -323,7 +323,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
 	}
 	state := &sessionState{pc: penv.pc}
-	shell := bash.New(bash.Options{Permissions: state.get})
+	shell := bash.New(bash.Options{Permissions: state.get, Groups: shellGroups()})
 	defer shell.Close()
 	base := builtinTools(f, shell)
 	t, ok := tools.Find(base, name)

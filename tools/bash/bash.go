@@ -258,7 +258,7 @@ func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, 
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
 	cmd.WaitDelay = s.opts.KillGrace
 	start := time.Now()
-	err = cmd.Start()
+	err = s.start(cmd)
 	out.Close() // the command has its own descriptor
 	if err != nil {
 		os.Remove(outPath)
@@ -293,6 +293,9 @@ func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, 
 	s.mu.Unlock()
 	if live && closed {
 		killGroup(pgid, s.opts.KillGrace)
+	}
+	if !live || closed {
+		s.unwatch(pgid)
 	}
 
 	o := Output{ExitCode: exitCode(cmd.ProcessState)}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"syscall"
@@ -55,6 +56,36 @@ type Options struct {
 	// only read-only inside the working directories). Without it a command counts as
 	// read-only only once a call or permission check has shown the Shell a context.
 	Permissions func() *permission.Context
+	// Groups, when set, is told about every process group a command starts, so that the
+	// groups can be ended when this process dies without running Close (SIGKILL). Whatever
+	// the setting, on Linux the shell itself gets SIGKILL when this process dies.
+	Groups GroupGuard
+}
+
+// GroupGuard watches process groups on behalf of a process that may die without clean-up
+// (internal/procguard implements it). Errors are ignored: a group that cannot be guarded
+// still runs, and Close still ends it.
+type GroupGuard interface {
+	Watch(pgid int) error
+	Unwatch(pgid int) error
+}
+
+// start starts cmd with the parent-death signal and puts its process group under guard.
+func (s *Shell) start(cmd *exec.Cmd) error {
+	if err := startGuarded(cmd); err != nil {
+		return err
+	}
+	if s.opts.Groups != nil {
+		_ = s.opts.Groups.Watch(cmd.Process.Pid)
+	}
+	return nil
+}
+
+// unwatch tells the guard that group pgid has ended.
+func (s *Shell) unwatch(pgid int) {
+	if s.opts.Groups != nil {
+		_ = s.opts.Groups.Unwatch(pgid)
+	}
 }
 
 // Shell is one session's shell: the working directory carried across Bash calls and the
@@ -138,6 +169,12 @@ func (s *Shell) Close() error {
 	}
 	wg.Wait()
 	s.waiters.Wait()
+	for _, t := range running {
+		s.unwatch(t.pgid)
+	}
+	for _, pgid := range groups {
+		s.unwatch(pgid)
+	}
 	return nil
 }
 

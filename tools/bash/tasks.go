@@ -48,8 +48,9 @@ func (t *task) state() (status string, code int) {
 	return t.status, t.exitCode
 }
 
-// finish records how the task's shell ended.
-func (t *task) finish(ps *os.ProcessState) {
+// finish records how the task's shell ended and reports whether processes of its group live
+// on.
+func (t *task) finish(ps *os.ProcessState) bool {
 	alive := groupHasLiveMember(t.pgid)
 	t.mu.Lock()
 	t.exitCode = exitCode(ps)
@@ -64,6 +65,7 @@ func (t *task) finish(ps *os.ProcessState) {
 	t.lingering = alive
 	t.mu.Unlock()
 	close(t.done)
+	return alive
 }
 
 // stop ends the task's process group and waits for the task to finish. A finished task's
@@ -113,7 +115,7 @@ func (s *Shell) background(in Input, cwd, notice string) (tool.Result, error) {
 		os.Remove(outPath)
 		return tool.Result{}, ErrClosed
 	}
-	if err := cmd.Start(); err != nil {
+	if err := s.start(cmd); err != nil {
 		s.mu.Unlock()
 		os.Remove(outPath)
 		return tool.Result{}, fmt.Errorf("starting %s: %w", s.opts.Shell, err)
@@ -127,7 +129,9 @@ func (s *Shell) background(in Input, cwd, notice string) (tool.Result, error) {
 	go func() {
 		defer s.waiters.Done()
 		_ = cmd.Wait()
-		t.finish(cmd.ProcessState)
+		if !t.finish(cmd.ProcessState) {
+			s.unwatch(t.pgid)
+		}
 	}()
 	text := fmt.Sprintf("Command running in background with ID: %s. Output is being written to: %s", id, outPath)
 	if notice != "" {
