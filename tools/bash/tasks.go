@@ -133,6 +133,11 @@ func (s *Shell) background(in Input, cwd, notice string) (tool.Result, error) {
 			s.unwatch(t.pgid)
 		}
 	}()
+	s.waiters.Add(1)
+	go func() {
+		defer s.waiters.Done()
+		s.capTask(t)
+	}()
 	text := fmt.Sprintf("Command running in background with ID: %s. Output is being written to: %s", id, outPath)
 	if notice != "" {
 		text = joinLines(notice, text)
@@ -326,4 +331,26 @@ func (s *Shell) stoppable(in TaskStopInput) (*task, error) {
 		return nil, fmt.Errorf("Task %s is not running (status: %s)", id, status)
 	}
 	return t, nil
+}
+
+// capTask holds a background task's output file to MaxOutputFileBytes: a task that writes
+// more is stopped and its file cut back to the cap.
+func (s *Shell) capTask(t *task) {
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-t.done:
+			capFile(t.outPath, s.opts.MaxOutputFileBytes)
+			return
+		case <-tick.C:
+		}
+		fi, err := os.Stat(t.outPath)
+		if err != nil || fi.Size() <= s.opts.MaxOutputFileBytes {
+			continue
+		}
+		t.stop(s.opts.KillGrace)
+		capFile(t.outPath, s.opts.MaxOutputFileBytes)
+		return
+	}
 }
