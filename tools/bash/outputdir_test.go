@@ -110,4 +110,3 @@ func TestOutputFileCapHolds(t *testing.T) {
 		}
 	}
 }
-
