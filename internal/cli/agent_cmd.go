@@ -99,7 +99,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	fl.StringVar(&opts.outputFormat, "output-format", formatText, "with -p: text, json (one result object) or stream-json (one JSON object per line)")
 	fl.StringVar(&opts.model, "model", "", "the model, e.g. claude-sonnet-4-5, sonnet, gpt-4.1, qwen3")
 	fl.StringVar(&opts.provider, "provider", "", "the model API: anthropic, openai (or any OpenAI-compatible server) or ollama")
-	fl.IntVar(&opts.maxTurns, "max-turns", 0, "stop after this many model replies (0: no limit)")
+	fl.IntVar(&opts.maxTurns, "max-turns", 0, "stop after this many model replies (0, the default: no limit)")
 	fl.StringVar(&opts.appendSystemPrompt, "append-system-prompt", "", "text added to the end of the system prompt")
 	fl.BoolVarP(&opts.continueLast, "continue", "c", false, "continue the most recent conversation of this folder")
 	fl.StringVarP(&opts.resume, "resume", "r", "", "resume the conversation with this session id")
@@ -123,9 +123,9 @@ func readPrompt(f *Factory, args []string) (string, error) {
 	if f.IsTerminal() || (prompt != "" && !stdinHasData(f.In)) {
 		return prompt, nil
 	}
-	data, err := io.ReadAll(f.In)
+	data, err := readStdin(f)
 	if err != nil {
-		return "", fmt.Errorf("reading the prompt from standard input: %w", err)
+		return "", err
 	}
 	in := strings.TrimSpace(string(data))
 	switch {

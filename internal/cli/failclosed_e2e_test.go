@@ -225,3 +225,25 @@ func TestRootRefusesBypassHoweverReached(t *testing.T) {
 		})
 	}
 }
+
+// TestPipedStdinOverCapFails: a prompt piped into -p is read up to a cap (10 MiB, settable),
+// and past it the run fails with a clear error before any model is asked.
+func TestPipedStdinOverCapFails(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	srv := llmtest.NewAnthropicServer(t, llmtest.Say("ok"))
+	e.anthropic(srv)
+	e.stdin = strings.Repeat("x", 10<<20+1)
+	e.run("-p")
+	e.wantCode(exitError)
+	if !strings.Contains(e.stderr, "standard input is larger than 10485760 bytes") || srv.Served() != 0 {
+		t.Errorf("stderr %s, %d requests", e.stderr, srv.Served())
+	}
+	e.env = append(e.env, "REINS_MAX_STDIN_BYTES=100")
+	e.stdin = strings.Repeat("y", 100)
+	e.run("-p")
+	e.wantCode(0)
+	e.stdin = strings.Repeat("y", 101)
+	e.run("-p")
+	e.wantCode(exitError)
+}
