@@ -108,7 +108,9 @@ func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel st
 		if full, ok := modelAliases[model]; ok {
 			model = full
 		}
-		c.provider = anthropic.New(anthropic.OptionsFromEnv(getenv))
+		opts := anthropic.OptionsFromEnv(getenv)
+		opts.HTTPClient, opts.Retry = streamNet(f)
+		c.provider = anthropic.New(opts)
 	case providerOpenAI:
 		opts := openaicompat.OptionsFromEnv(getenv)
 		if model == "" {
@@ -120,6 +122,7 @@ func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel st
 			}
 			model = defaultOpenAIModel
 		}
+		opts.HTTPClient, opts.Retry = streamNet(f)
 		c.provider = openaicompat.New(opts)
 	case providerOllama:
 		if model == "" {
@@ -135,7 +138,9 @@ func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel st
 			}
 			model = models[0]
 		}
-		c.provider = openaicompat.New(openaicompat.Options{BaseURL: ollamaURL + "/v1", Name: providerOllama})
+		opts := openaicompat.Options{BaseURL: ollamaURL + "/v1", Name: providerOllama}
+		opts.HTTPClient, opts.Retry = streamNet(f)
+		c.provider = openaicompat.New(opts)
 	default:
 		return nil, &usageError{fmt.Errorf("unknown provider %q (valid providers: anthropic, openai, ollama)", name)}
 	}

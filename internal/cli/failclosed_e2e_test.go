@@ -247,3 +247,17 @@ func TestPipedStdinOverCapFails(t *testing.T) {
 	e.run("-p")
 	e.wantCode(exitError)
 }
+
+// TestRetriesReportedOnStderr: a run that waits for a retry says so on standard error, in
+// text mode, and then succeeds.
+func TestRetriesReportedOnStderr(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	srv := llmtest.NewAnthropicServer(t, llmtest.Overloaded(), llmtest.Say("fine"))
+	e.anthropic(srv)
+	e.run("-p", "hi")
+	e.wantCode(0)
+	if !strings.Contains(e.stderr, "reins: model API: ") || !strings.Contains(e.stderr, "retrying in") || strings.TrimSpace(e.stdout) != "fine" {
+		t.Errorf("stdout %q, stderr %q", e.stdout, e.stderr)
+	}
+}

@@ -14,6 +14,9 @@ const defaultMaxStdin = 10 << 20
 
 // maxStdin is the cap on piped standard input: REINS_MAX_STDIN_BYTES, or 10 MiB.
 func maxStdin(f *Factory) int64 {
+	if f.Getenv == nil {
+		return defaultMaxStdin
+	}
 	if n, err := strconv.ParseInt(strings.TrimSpace(f.Getenv("REINS_MAX_STDIN_BYTES")), 10, 64); err == nil && n > 0 {
 		return n
 	}
