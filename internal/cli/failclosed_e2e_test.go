@@ -3,8 +3,10 @@ package cli
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -259,5 +261,43 @@ func TestRetriesReportedOnStderr(t *testing.T) {
 	e.wantCode(0)
 	if !strings.Contains(e.stderr, "reins: model API: ") || !strings.Contains(e.stderr, "retrying in") || strings.TrimSpace(e.stdout) != "fine" {
 		t.Errorf("stdout %q, stderr %q", e.stdout, e.stderr)
+	}
+}
+
+// TestConcurrentTrustRunsRecordEveryFolder: 40 `reins trust` processes at once each record
+// their folder (without the lock, 7 of 40 were kept).
+func TestConcurrentTrustRunsRecordEveryFolder(t *testing.T) {
+	bin := reinsBinary(t)
+	proj, home := e2eProject(t)
+	const n = 40
+	errs := make(chan string, n)
+	for i := range n {
+		dir := filepath.Join(proj, "p"+strconv.Itoa(i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			// Not runReins: it may call t.Fatal, which only the test's goroutine may.
+			cmd := exec.Command(bin, "trust", dir)
+			cmd.Dir = proj
+			cmd.Env = append(os.Environ(), "HOME="+home, "REINS_CONFIG_DIR=", "CLAUDE_CONFIG_DIR=", "REINS_MANAGED_DIR="+filepath.Join(home, "managed"))
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs <- fmt.Sprintf("reins trust %s: %v: %s", dir, err, out)
+				return
+			}
+			errs <- ""
+		}()
+	}
+	for range n {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(home, ".reins", "trusted-projects.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(string(data), filepath.Join(proj, "p")); got != n {
+		t.Errorf("%d folders recorded of %d:\n%s", got, n, data)
 	}
 }
