@@ -89,7 +89,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 			if !opts.print {
 				return cmd.Help()
 			}
-			return usageErrorf("no prompt: give it after the flags (reins -p \"…\") or on standard input")
+			return usageErrorf("no prompt: give it after the flags (reins -p \"…\") or on standard input%s", listFlagHint(opts.perm))
 		}
 		return runAgent(cmd.Context(), f, opts, prompt)
 	}

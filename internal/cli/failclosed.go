@@ -162,3 +162,11 @@ func (env *permEnv) checkRunnable(f *Factory) error {
 	}
 	return refuseRootBypass(f, env.pc, from)
 }
+
+// listFlagHint explains a missing prompt that a list flag may have taken as rules.
+func listFlagHint(pf permFlags) string {
+	if len(pf.allowed)+len(pf.disallowed) < 2 {
+		return ""
+	}
+	return `; --allowedTools and --disallowedTools take every value up to the next flag, so end their list with "--" before the prompt`
+}

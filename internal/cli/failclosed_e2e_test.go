@@ -301,3 +301,13 @@ func TestConcurrentTrustRunsRecordEveryFolder(t *testing.T) {
 		t.Errorf("%d folders recorded of %d:\n%s", got, n, data)
 	}
 }
+
+// TestPromptTakenAsRulesSaysWhy: a prompt that reads like rules ("Summarize") is taken as one,
+// as in Claude Code; the missing prompt is then a usage error that says why.
+func TestPromptTakenAsRulesSaysWhy(t *testing.T) {
+	proj, home := e2eProject(t)
+	_, stderr, code := runReins(t, proj, home, "-p", "--allowedTools", "Read", "Summarize")
+	if code != exitUsage || !strings.Contains(stderr, "no prompt") || !strings.Contains(stderr, `end their list with "--"`) {
+		t.Errorf("exit %d, stderr %s", code, stderr)
+	}
+}
