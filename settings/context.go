@@ -153,12 +153,17 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 				er := EntryReport{List: list.name, Value: e.Value, Line: e.Line, Col: e.Col, Status: StatusLoaded}
 				if e.NotString {
 					er.Status, er.Reason = StatusInvalid, "not a string"
-					r.broken(list.b, file.Path, e.Line, e.Col, "%s entry %s is not a string", list.name, e.Value)
+					if managedBy == nil || file.Source == permission.SourcePolicy {
+						r.broken(list.b, file.Path, e.Line, e.Col, "%s entry %s is not a string", list.name, e.Value)
+					}
 				} else if err := permission.ValidateRule(e.Value); err != nil {
 					er.Status, er.Reason = StatusInvalid, err.Error()
 					// Claude Code's wording, with the rule quoted as written.
 					warn(file.Path, e.Line, e.Col, `Invalid permission rule "%s" was skipped: %v`, e.Value, err)
-					r.broken(list.b, file.Path, e.Line, e.Col, `invalid %s rule "%s": %v`, list.name, e.Value, err)
+					// Under allowManagedPermissionRulesOnly the rule would not apply anyway.
+					if managedBy == nil || file.Source == permission.SourcePolicy {
+						r.broken(list.b, file.Path, e.Line, e.Col, `invalid %s rule "%s": %v`, list.name, e.Value, err)
+					}
 				} else if managedBy != nil && file.Source != permission.SourcePolicy {
 					er.Status, er.Reason = StatusManagedOnly, "managed policy allows only its own permission rules"
 					ignoredManaged++
@@ -218,7 +223,9 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 				if err := permission.ValidateRule(rule); err != nil {
 					er.Status, er.Reason = StatusInvalid, err.Error()
 					warn("", 0, 0, `Invalid permission rule "%s" from %s was skipped: %v`, rule, flag.flag, err)
-					r.broken(flag.b, flag.flag, 0, 0, `invalid %s rule "%s": %v`, flag.name, rule, err)
+					if managedBy == nil {
+						r.broken(flag.b, flag.flag, 0, 0, `invalid %s rule "%s": %v`, flag.name, rule, err)
+					}
 				} else if managedBy != nil {
 					er.Status, er.Reason = StatusManagedOnly, "managed policy allows only its own permission rules"
 					ignoredManaged++

@@ -414,3 +414,31 @@ func TestReport(t *testing.T) {
 		t.Errorf("%d files in the report, want 8", len(r.Files))
 	}
 }
+
+// TestBrokenDenyIgnoredUnderManagedOnlyDoesNotStopTheRun: with allowManagedPermissionRulesOnly
+// a user's rules do not apply, so a broken one among them does not stop the run; a broken
+// managed deny still does.
+func TestBrokenDenyIgnoredUnderManagedOnlyDoesNotStopTheRun(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "policy", `{"allowManagedPermissionRulesOnly": true, "permissions": {"deny": ["Bash"]}}`)
+	e.write(t, "user", `{"permissions": {"deny": ["Bash(rm"]}}`)
+	l, err := Load(e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, r, err := l.Build(Flags{DisallowedTools: []string{"bash(x)"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.FailClosed(); err != nil {
+		t.Errorf("FailClosed = %v", err)
+	}
+	e.write(t, "policy", `{"allowManagedPermissionRulesOnly": true, "permissions": {"deny": ["Bash(rm"]}}`)
+	l, err = Load(e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, r, _ = l.Build(Flags{}); r.FailClosed() == nil {
+		t.Error("a broken managed deny did not stop the run")
+	}
+}
