@@ -311,3 +311,13 @@ func TestPromptTakenAsRulesSaysWhy(t *testing.T) {
 		t.Errorf("exit %d, stderr %s", code, stderr)
 	}
 }
+
+// TestPermissionsListShowsWhatStopsARun: the listing still works with a broken deny rule and
+// says that runs will refuse to start.
+func TestPermissionsListShowsWhatStopsARun(t *testing.T) {
+	proj, home := e2eProject(t)
+	out, stderr, code := runReins(t, proj, home, "permissions", "list", "--disallowedTools", "Bash(rm")
+	if code != 0 || !strings.Contains(out, `refuse to start: --disallowedTools: invalid deny rule "Bash(rm": mismatched parentheses`) {
+		t.Errorf("exit %d\n%s\n%s", code, out, stderr)
+	}
+}
