@@ -27,6 +27,11 @@ func FuzzLoad(f *testing.F) {
 		`[1, 2]`,
 		`{"a": "\ud800"}`,
 		"{\"permissions\": {\"allow\": [\"Read(\xff)\"]}}",
+		`{"permissions": {"deny": ["Read"], "deny": ["Edit"]}}`,
+		`{"permisions": {"deny": ["Bash"]}, "modle": "x"}`,
+		`{"permissions": {"Deny": ["Bash"], "ask": null}}`,
+		`{"deny": ["Bash"], "settings": {"allow": []}}`,
+		`{"permissions": {"deny": ["Bash(rm :*)", "BASH"]}}`,
 	} {
 		f.Add([]byte(s))
 	}
