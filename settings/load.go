@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"syscall"
 
 	"github.com/reinsdev/reins/permission"
@@ -170,16 +169,8 @@ func Load(opts Options) (*Loaded, error) {
 		} else {
 			info, err := os.Stat(c.path)
 			if isNotExist(err) {
-				if c.source == permission.SourceFlag {
-					return nil, fmt.Errorf("settings file %s (from --settings) not found", c.path)
-				}
-				if target, ok := danglingSymlink(c.path); ok {
-					// Someone meant a policy to be here: running without it would be silently
-					// looser than what they wrote.
-					if c.source == permission.SourcePolicy {
-						return nil, fmt.Errorf("managed settings %s is a symlink to %s, which does not exist: refusing to run without the managed policy", c.path, target)
-					}
-					f.Warnings = append(f.Warnings, Warning{File: c.path, Message: fmt.Sprintf("symlink to %s, which does not exist; no settings were read from it", target)})
+				if err := missingFile(c, f); err != nil {
+					return nil, err
 				}
 				continue
 			}
@@ -212,6 +203,25 @@ func Load(opts Options) (*Loaded, error) {
 		l.SettingsFiles = append(l.SettingsFiles, trustFile(opts.ConfigDir))
 	}
 	return l, nil
+}
+
+// missingFile decides about a settings file that is not there: fine for most, an error for
+// --settings, and for a dangling symlink an error in managed policy (someone meant a policy
+// to be there, and running without it would be looser than what they wrote) and a warning
+// elsewhere.
+func missingFile(c candidate, f *File) error {
+	if c.source == permission.SourceFlag {
+		return fmt.Errorf("settings file %s (from --settings) not found", c.path)
+	}
+	target, ok := danglingSymlink(c.path)
+	switch {
+	case !ok:
+		return nil
+	case c.source == permission.SourcePolicy:
+		return fmt.Errorf("managed settings %s is a symlink to %s, which does not exist: refusing to run without the managed policy", c.path, target)
+	}
+	f.Warnings = append(f.Warnings, Warning{File: c.path, Message: fmt.Sprintf("symlink to %s, which does not exist; no settings were read from it", target)})
+	return nil
 }
 
 const utf8BOM = "\xef\xbb\xbf"
@@ -265,28 +275,8 @@ func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, [
 		warns = append(warns, Warning{File: name, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
 	}
 	strict := holdsDenyOrAsk(root)
-	for _, m := range root.duplicateKeys() {
-		if strict {
-			return s, nil, nil, errAt(m.off, "duplicate key %s in a settings file that holds deny or ask rules: remove one, as which one applies is ambiguous", m.rawKey)
-		}
-		warnAt(m.off, "duplicate key %s: only its last value is used", m.rawKey)
-	}
-	for _, m := range root.members {
-		if slices.Contains(knownKeys, m.key) {
-			continue
-		}
-		sugg := didYouMean(m.key, knownKeys)
-		if policy && mayHoldRules(m.key, sugg, m.val) {
-			return s, nil, nil, errAt(m.off, "%s in managed settings: a key that could hold permission rules must be spelt exactly", unknownKeyMessage("", m.key, sugg))
-		}
-		if rl := didYouMean(m.key, []string{"allow", "ask", "deny"}); rl != "" {
-			// A rule list written at the top level instead of inside permissions.
-			return s, nil, nil, errAt(m.off, "%s applies no permission rules at the top level (did you mean permissions.%s?)", unknownKeyMessage("", m.key, ""), rl)
-		}
-		if sugg == "permissions" || looksLikePermissions(m.val) {
-			return s, nil, nil, errAt(m.off, "%s would apply no permission rules under this name", unknownKeyMessage("", m.key, sugg))
-		}
-		warnAt(m.off, "%s", unknownKeyMessage("", m.key, sugg))
+	if pe := checkTopKeys(root, policy, strict, warnAt); pe != nil {
+		return s, nil, nil, errAt(pe.off, "%s", pe.msg)
 	}
 
 	// null is not "absent" for the permission keys: Claude Code's schema rejects it, and read
@@ -321,29 +311,8 @@ func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, [
 	if perms.kind != kindObject {
 		return s, nil, nil, errAt(perms.off, "permissions must be an object, not %s", perms.kind)
 	}
-	for _, m := range perms.duplicateKeys() {
-		if strict {
-			return s, nil, nil, errAt(m.off, "duplicate key %s in permissions of a settings file that holds deny or ask rules: remove one, as which one applies is ambiguous", m.rawKey)
-		}
-		warnAt(m.off, "duplicate key %s in permissions: only its last value is used", m.rawKey)
-	}
-	for _, m := range perms.members {
-		if slices.Contains(knownPermissionKeys, m.key) {
-			continue
-		}
-		sugg := didYouMean(m.key, knownPermissionKeys)
-		switch {
-		case policy:
-			return s, nil, nil, errAt(m.off, "%s in managed settings: every permissions key must be spelt exactly", unknownKeyMessage(" in permissions", m.key, sugg))
-		case sugg == "deny" || sugg == "ask":
-			// Someone wrote a deny or ask list that would silently apply nothing.
-			return s, nil, nil, errAt(m.off, "%s: these rules would apply nothing as written", unknownKeyMessage(" in permissions", m.key, sugg))
-		case holdsStrings(m.val):
-			// Every string in permissions is a rule, a folder or a mode; one under a name Reins
-			// does not know may be someone's deny rule.
-			return s, nil, nil, errAt(m.off, "%s holds strings that would apply nothing: permission rules go in allow, ask or deny", unknownKeyMessage(" in permissions", m.key, sugg))
-		}
-		warnAt(m.off, "%s", unknownKeyMessage(" in permissions", m.key, sugg))
+	if pe := checkPermissionKeys(perms, policy, strict, warnAt); pe != nil {
+		return s, nil, nil, errAt(pe.off, "%s", pe.msg)
 	}
 	lists := []struct {
 		key string
@@ -384,50 +353,4 @@ func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, [
 		s.DisableBypass = &Entry{Value: v.str, Line: line, Col: col}
 	}
 	return s, root, warns, nil
-}
-
-// holdsDenyOrAsk reports whether any permissions object of the document, duplicates included,
-// has a non-empty deny or ask value.
-func holdsDenyOrAsk(root *value) bool {
-	for _, m := range root.members {
-		if m.key != "permissions" || m.val.kind != kindObject {
-			continue
-		}
-		for _, pm := range m.val.members {
-			if pm.key != "deny" && pm.key != "ask" {
-				continue
-			}
-			if pm.val.kind != kindArray || len(pm.val.elems) > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// looksLikePermissions reports whether an object under an unknown top-level key has the shape
-// of a permissions object: a member whose name is, or is near, allow, ask or deny.
-func looksLikePermissions(v *value) bool {
-	if v.kind != kindObject {
-		return false
-	}
-	for _, m := range v.members {
-		if didYouMean(m.key, []string{"allow", "ask", "deny"}) != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// holdsStrings reports whether v is, or contains at any depth, a string.
-func holdsStrings(v *value) bool {
-	switch v.kind {
-	case kindString:
-		return true
-	case kindArray:
-		return slices.ContainsFunc(v.elems, holdsStrings)
-	case kindObject:
-		return slices.ContainsFunc(v.members, func(m member) bool { return holdsStrings(m.val) })
-	}
-	return false
 }
