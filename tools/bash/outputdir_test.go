@@ -13,8 +13,9 @@ import (
 // is gone once the session ends.
 func TestOutputDirRemovedAtClose(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	f := newFixture(t, Options{OutputDir: "-"})
-	f.shell.opts.OutputDir = "" // newFixture fills it in; this test wants the default
+	// newFixture gives every Shell a test folder; this test wants the default one.
+	f := newFixture(t, Options{})
+	f.shell.opts.OutputDir = ""
 	f.run("echo hi")
 	dir := f.shell.outDir
 	if !strings.HasPrefix(dir, os.Getenv("TMPDIR")) {
