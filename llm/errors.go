@@ -95,8 +95,9 @@ func (e *APIError) Retryable() bool {
 }
 
 // IsRetryable reports whether err is a transient failure worth retrying: an
-// [*APIError] that is [APIError.Retryable], or a connection that was reset or
-// cut short. Context cancellation and deadlines are never retryable.
+// [*APIError] that is [APIError.Retryable], a connection that was refused, reset
+// or cut short, or a response that went idle ([ErrStreamIdle]). Context
+// cancellation and deadlines are never retryable.
 func IsRetryable(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
@@ -104,7 +105,13 @@ func IsRetryable(err error) bool {
 	if apiErr, ok := errors.AsType[*APIError](err); ok {
 		return apiErr.Retryable()
 	}
-	return errors.Is(err, syscall.ECONNRESET) ||
+	if errors.Is(err, ErrStreamIdle) {
+		return true
+	}
+	// A refused connection is a server restarting or a local model not yet up: worth the
+	// same backoff as an overload.
+	return errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.ECONNRESET) ||
 		errors.Is(err, syscall.ECONNABORTED) ||
 		errors.Is(err, syscall.EPIPE) ||
 		errors.Is(err, io.ErrUnexpectedEOF)

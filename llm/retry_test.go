@@ -65,7 +65,8 @@ func TestIsRetryableTransport(t *testing.T) {
 		{"unexpected eof", fmt.Errorf("stream: %w", io.ErrUnexpectedEOF), true},
 		{"canceled", context.Canceled, false},
 		{"deadline", fmt.Errorf("x: %w", context.DeadlineExceeded), false},
-		{"refused", syscall.ECONNREFUSED, false},
+		{"refused", fmt.Errorf("dial tcp: %w", syscall.ECONNREFUSED), true},
+		{"idle", fmt.Errorf("read: %w", ErrStreamIdle), true},
 		{"other", errors.New("boom"), false},
 	}
 	for _, tt := range tests {

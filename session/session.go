@@ -13,7 +13,6 @@
 package session
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
@@ -28,6 +27,7 @@ import (
 	"regexp"
 	"slices"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/reinsdev/reins/agent"
@@ -39,6 +39,27 @@ const Version = 1
 
 // ErrNotFound is returned when no session matches.
 var ErrNotFound = errors.New("no saved session found")
+
+// ErrInUse is returned by [Store.Reopen] for a session another writer has open.
+var ErrInUse = errors.New("is in use by another reins process")
+
+// LostResultMessage answers, on resume, a tool call whose result is not in the session file.
+// The agent records "Interrupted by user" itself when a person interrupts a call, so a missing
+// result means the process died or the session could not be written: the call may have run,
+// and saying it was interrupted would be false.
+const LostResultMessage = "No result was recorded for this tool call: the session ended before it was saved (the process stopped, or the session file could not be written). The tool may have run; check its effects before running it again."
+
+// lockWriter takes the session's writer lock: an exclusive flock on the open file, held until
+// the Writer closes it (or the process dies).
+func lockWriter(f *os.File, id string) error {
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return fmt.Errorf("session %s %w: wait for it to finish, or start a new session", id, ErrInUse)
+		}
+		return fmt.Errorf("locking session %s: %w", id, err)
+	}
+	return nil
+}
 
 // Store is the folder that holds every project's sessions.
 type Store struct {
@@ -129,6 +150,10 @@ func (s *Store) Create(cwd, model string) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating session file: %w", err)
 	}
+	if err := lockWriter(f, id); err != nil {
+		f.Close()
+		return nil, err
+	}
 	w := &Writer{ID: id, Path: path, store: s, f: f}
 	if err := w.write(line{Type: "session", Version: Version, SessionID: id, Cwd: cwd, Model: model}); err != nil {
 		f.Close()
@@ -142,11 +167,17 @@ func (s *Store) Create(cwd, model string) (*Writer, error) {
 	return w, nil
 }
 
-// Reopen opens an existing session file to append to it.
+// Reopen opens an existing session file to append to it. A session has one writer: while
+// another Writer (in this process or another reins) has it open, Reopen fails with
+// [ErrInUse], so two runs never interleave their lines.
 func (s *Store) Reopen(t *Transcript) (*Writer, error) {
 	f, err := os.OpenFile(t.Path, os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("opening session %s: %w", t.ID, err)
+	}
+	if err := lockWriter(f, t.ID); err != nil {
+		f.Close()
+		return nil, err
 	}
 	w := &Writer{ID: t.ID, Path: t.Path, store: s, f: f}
 	if t.tornTail {
@@ -280,17 +311,19 @@ func (s *Store) Load(cwd, id string) (*Transcript, error) {
 	return t, nil
 }
 
-// maxLine bounds one line of a session file (a message with a large tool result).
-const maxLine = 64 << 20
-
 // Parse reads the content of a session file. It never fails: what cannot be read is counted in
-// Skipped.
+// Skipped. Lines have no length limit (the data is already in memory), so a line as long as
+// any the writer wrote — a 70 MB prompt — is read back, and the lines after it are not lost.
 func Parse(data []byte) *Transcript {
 	t := &Transcript{tornTail: len(data) > 0 && data[len(data)-1] != '\n'}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	for sc.Scan() {
-		b := bytes.TrimSpace(sc.Bytes())
+	for rest := data; len(rest) > 0; {
+		raw := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			raw, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		b := bytes.TrimSpace(raw)
 		if len(b) == 0 {
 			continue
 		}
@@ -317,9 +350,6 @@ func Parse(data []byte) *Transcript {
 			t.Skipped++
 		}
 	}
-	if sc.Err() != nil {
-		t.Skipped++
-	}
 	t.Messages = Repair(t.Messages)
 	return t
 }
@@ -339,7 +369,7 @@ func validMessage(m llm.Message) bool {
 // Repair makes a restored conversation valid to send: consecutive messages of the same role
 // are merged, a tool_use id used twice in one message keeps only its first use, every tool_use
 // is answered by a tool_result at the start of the next message (missing ones say
-// [agent.InterruptedMessage]), tool_results that answer nothing are dropped, messages left
+// [LostResultMessage]), tool_results that answer nothing are dropped, messages left
 // empty are dropped, and the conversation starts with a user message.
 func Repair(msgs []llm.Message) []llm.Message {
 	out := msgs
@@ -424,7 +454,7 @@ func repairPass(msgs []llm.Message) []llm.Message {
 			if b, ok := byID[u.ID]; ok {
 				results = append(results, b)
 			} else {
-				results = append(results, llm.ToolResult(u.ID, []llm.Block{llm.Text(agent.InterruptedMessage)}, true))
+				results = append(results, llm.ToolResult(u.ID, []llm.Block{llm.Text(LostResultMessage)}, true))
 			}
 		}
 		next.Content = append(results, rest...)

@@ -123,7 +123,7 @@ func TestCrashLeavesValidHistory(t *testing.T) {
 	}
 	checkValid(t, tr.Messages)
 	last := tr.Messages[len(tr.Messages)-1]
-	if len(last.Content) != 2 || last.Content[0].ToolUseID != "a" || last.Content[1].Content[0].Text != agent.InterruptedMessage {
+	if len(last.Content) != 2 || last.Content[0].ToolUseID != "a" || last.Content[1].Content[0].Text != LostResultMessage {
 		t.Errorf("repaired results %+v", last.Content)
 	}
 

@@ -51,6 +51,9 @@ type Report struct {
 	Trusted     bool         `json:"trusted"`
 	Files       []FileReport `json:"files"`
 	Warnings    []Warning    `json:"warnings,omitempty"`
+	// Broken are the deny and ask rules that could not be loaded: a run must not start with
+	// them missing (see [Report.FailClosed]).
+	Broken []Warning `json:"broken,omitempty"`
 }
 
 // FileReport is one settings file, or the command line (Source cliArg, Path CommandLine).
@@ -150,10 +153,17 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 				er := EntryReport{List: list.name, Value: e.Value, Line: e.Line, Col: e.Col, Status: StatusLoaded}
 				if e.NotString {
 					er.Status, er.Reason = StatusInvalid, "not a string"
+					if managedBy == nil || file.Source == permission.SourcePolicy {
+						r.broken(list.b, file.Path, e.Line, e.Col, "%s entry %s is not a string", list.name, e.Value)
+					}
 				} else if err := permission.ValidateRule(e.Value); err != nil {
 					er.Status, er.Reason = StatusInvalid, err.Error()
 					// Claude Code's wording, with the rule quoted as written.
 					warn(file.Path, e.Line, e.Col, `Invalid permission rule "%s" was skipped: %v`, e.Value, err)
+					// Under allowManagedPermissionRulesOnly the rule would not apply anyway.
+					if managedBy == nil || file.Source == permission.SourcePolicy {
+						r.broken(list.b, file.Path, e.Line, e.Col, `invalid %s rule "%s": %v`, list.name, e.Value, err)
+					}
 				} else if managedBy != nil && file.Source != permission.SourcePolicy {
 					er.Status, er.Reason = StatusManagedOnly, "managed policy allows only its own permission rules"
 					ignoredManaged++
@@ -161,6 +171,9 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 					er.Status, er.Reason = StatusUntrusted, "project allow rules apply only in a trusted project"
 					untrustedRules++
 				} else {
+					if hint := lintRule(e.Value); hint != "" {
+						warn(file.Path, e.Line, e.Col, "%s rule %s %s", list.name, quote(e.Value), hint)
+					}
 					cfg.Rules = append(cfg.Rules, permission.Rule{
 						Value:    permission.ParseRule(e.Value),
 						Behavior: list.b,
@@ -198,18 +211,30 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 	cli := FileReport{Source: permission.SourceCLIArg, Path: CommandLine, Exists: true}
 	for _, flag := range []struct {
 		name   string
+		flag   string
 		b      permission.Behavior
 		values []string
-	}{{"allow", permission.Allow, f.AllowedTools}, {"deny", permission.Deny, f.DisallowedTools}} {
+	}{{"allow", "--allowedTools", permission.Allow, f.AllowedTools}, {"deny", "--disallowedTools", permission.Deny, f.DisallowedTools}} {
 		for _, raw := range flag.values {
 			for _, rule := range SplitToolList(raw) {
 				er := EntryReport{List: flag.name, Value: rule, Status: StatusLoaded}
-				if managedBy != nil {
+				// Flags are validated exactly as files are: "bash(rm:*)" or "Bash(rm" listed as
+				// an active deny would enforce nothing.
+				if err := permission.ValidateRule(rule); err != nil {
+					er.Status, er.Reason = StatusInvalid, err.Error()
+					warn("", 0, 0, `Invalid permission rule "%s" from %s was skipped: %v`, rule, flag.flag, err)
+					if managedBy == nil {
+						r.broken(flag.b, flag.flag, 0, 0, `invalid %s rule "%s": %v`, flag.name, rule, err)
+					}
+				} else if managedBy != nil {
 					er.Status, er.Reason = StatusManagedOnly, "managed policy allows only its own permission rules"
 					ignoredManaged++
 				} else {
+					if hint := lintRule(rule); hint != "" {
+						warn("", 0, 0, "%s rule %s from %s %s", flag.name, quote(rule), flag.flag, hint)
+					}
 					cfg.Rules = append(cfg.Rules, permission.Rule{Value: permission.ParseRule(rule), Behavior: flag.b, Source: permission.SourceCLIArg,
-						Origin: permission.Origin{Flag: map[permission.Behavior]string{permission.Allow: "--allowedTools", permission.Deny: "--disallowedTools"}[flag.b]}})
+						Origin: permission.Origin{Flag: flag.flag}})
 				}
 				cli.Entries = append(cli.Entries, er)
 			}
@@ -245,11 +270,65 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 	if pc == nil {
 		return nil, nil, fmt.Errorf("building permission context: %w", err)
 	}
-	// New skips rules it cannot compile and reports each; they are warnings like invalid rules.
+	// New skips rules it cannot compile and reports each; they are warnings like invalid rules,
+	// and a deny or ask rule among them is broken.
 	for _, e := range unjoin(err) {
 		warn("", 0, 0, "permission rule was skipped: %v", e)
 	}
+	if err != nil {
+		for _, rule := range cfg.Rules {
+			if rule.Behavior == permission.Allow {
+				continue
+			}
+			if _, err := permission.New(permission.Config{Cwd: o.Cwd, Rules: []permission.Rule{rule}}); err != nil {
+				r.broken(rule.Behavior, rule.Origin.File, rule.Origin.Line, rule.Origin.Col, "%v", err)
+			}
+		}
+	}
 	return pc, r, nil
+}
+
+// broken records a deny or ask rule that could not be loaded; allow rules are only skipped.
+func (r *Report) broken(b permission.Behavior, file string, line, col int, format string, args ...any) {
+	if b == permission.Allow {
+		return
+	}
+	r.Broken = append(r.Broken, Warning{File: file, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
+}
+
+// FailClosed returns a [*BrokenPolicyError] when a deny or ask rule of any source could not be
+// loaded: not a string, not a valid rule, or a pattern that does not compile. Running without
+// it would be looser than what was written, so the commands that run tools (reins -p,
+// reins tool run, the interactive session) stop on it; commands that only show the settings
+// report it.
+func (r *Report) FailClosed() error {
+	if len(r.Broken) == 0 {
+		return nil
+	}
+	return &BrokenPolicyError{Problems: slices.Clone(r.Broken)}
+}
+
+// BrokenPolicyError lists the deny and ask rules that could not be loaded, each with where it
+// was written.
+type BrokenPolicyError struct {
+	Problems []Warning
+}
+
+func (e *BrokenPolicyError) Error() string {
+	var b strings.Builder
+	b.WriteString("refusing to run: ")
+	if len(e.Problems) == 1 {
+		b.WriteString("a deny or ask rule is invalid and would enforce nothing: ")
+		b.WriteString(e.Problems[0].String())
+	} else {
+		fmt.Fprintf(&b, "%d deny or ask rules are invalid and would enforce nothing:", len(e.Problems))
+		for _, p := range e.Problems {
+			b.WriteString("\n  ")
+			b.WriteString(p.String())
+		}
+	}
+	b.WriteString("\n(fix or remove the rule; an invalid allow rule is only skipped)")
+	return b.String()
 }
 
 // selectMode picks the start mode: --dangerously-skip-permissions, then --permission-mode,

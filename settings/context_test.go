@@ -225,17 +225,104 @@ func TestCLIRules(t *testing.T) {
 	e := newEnv(t)
 	pc, warns := e.context(t, Flags{
 		AllowedTools:    []string{"Bash(git diff:*),Read", "Bash(npm run test)", "Edit  Write(/x/**)", "Task"},
-		DisallowedTools: []string{"WebFetch(domain:evil.com), bash"},
+		DisallowedTools: []string{"WebFetch(domain:evil.com), Bash(rm:*)"},
 	})
 	want := []string{
 		"allow Bash(git diff:*) cliArg", "allow Read cliArg", "allow Bash(npm run test) cliArg", "allow Edit cliArg",
-		"allow Write(/x/**) cliArg", "allow Agent cliArg", "deny WebFetch(domain:evil.com) cliArg", "deny bash cliArg",
+		"allow Write(/x/**) cliArg", "allow Agent cliArg", "deny WebFetch(domain:evil.com) cliArg", "deny Bash(rm:*) cliArg",
 	}
 	if diff := cmp.Diff(want, ruleStrings(pc)); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}
 	if len(warns) != 0 {
-		t.Errorf("CLI rules are not validated, yet got warnings %q", warningStrings(warns))
+		t.Errorf("valid CLI rules got warnings %q", warningStrings(warns))
+	}
+}
+
+// TestFlagRulesValidatedLikeFileRules: a deny flag that is not a valid rule is never listed as
+// an active deny; it makes the run refuse to start, naming the rule and the flag. An invalid
+// allow flag is only skipped.
+func TestFlagRulesValidatedLikeFileRules(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		flags      Flags
+		wantBroken string
+	}{
+		{"lowercase deny", Flags{DisallowedTools: []string{"bash(rm:*)"}}, `--disallowedTools: invalid deny rule "bash(rm:*)": tool names must start with uppercase`},
+		{"unclosed deny", Flags{DisallowedTools: []string{"Bash(rm"}}, `--disallowedTools: invalid deny rule "Bash(rm": mismatched parentheses`},
+		{"invalid allow", Flags{AllowedTools: []string{"Bash(rm"}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			l, err := Load(e.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pc, r, err := l.Build(tc.flags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(pc.Rules()); n != 0 {
+				t.Errorf("invalid rule loaded: %v", ruleStrings(pc))
+			}
+			if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0].Message, "Invalid permission rule") {
+				t.Errorf("warnings %q, want one invalid rule warning", warningStrings(r.Warnings))
+			}
+			err = r.FailClosed()
+			if tc.wantBroken == "" {
+				if err != nil {
+					t.Errorf("FailClosed on an invalid allow: %v", err)
+				}
+				return
+			}
+			var bpe *BrokenPolicyError
+			if !errors.As(err, &bpe) || len(bpe.Problems) != 1 || bpe.Problems[0].String() != tc.wantBroken {
+				t.Errorf("FailClosed = %v, want a BrokenPolicyError %q", err, tc.wantBroken)
+			}
+		})
+	}
+}
+
+// TestInvalidDenyInAnyFileFailsClosed: every shape of broken deny or ask entry in a settings
+// file is reported with its position, and an invalid allow is not.
+func TestInvalidDenyInAnyFileFailsClosed(t *testing.T) {
+	e := newEnv(t)
+	p := e.write(t, "policy", `{"permissions": {"deny": ["Bash(rm", 7], "ask": ["webFetch"], "allow": ["x("]}}`)
+	l, err := Load(e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, r, err := l.Build(Flags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		p + `:1:50: invalid ask rule "webFetch": tool names must start with uppercase`,
+		p + `:1:27: invalid deny rule "Bash(rm": mismatched parentheses`,
+		p + `:1:38: deny entry 7 is not a string`,
+	}
+	var bpe *BrokenPolicyError
+	if !errors.As(r.FailClosed(), &bpe) {
+		t.Fatalf("FailClosed = %v", r.FailClosed())
+	}
+	if diff := cmp.Diff(want, warningStrings(bpe.Problems)); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+}
+
+// TestNeverMatchingRuleWarnsWithIntent: valid rules that cannot match as written load (they
+// are what the user wrote) with a warning that says what they probably meant.
+func TestNeverMatchingRuleWarnsWithIntent(t *testing.T) {
+	e := newEnv(t)
+	p := e.write(t, "user", `{"permissions": {"deny": ["Bash(rm :*)", "BASH(curl:*)"]}}`)
+	_, warns := e.context(t, Flags{DisallowedTools: []string{"Bash( git push:*)"}})
+	want := []string{
+		p + `:1:27: deny rule "Bash(rm :*)" will not match as written: the spaces around the prefix are part of it; did you mean "Bash(rm:*)"?`,
+		p + `:1:42: deny rule "BASH(curl:*)" names no tool and will never match; did you mean "Bash(curl:*)"?`,
+		`deny rule "Bash( git push:*)" from --disallowedTools will not match as written: the spaces around the prefix are part of it; did you mean "Bash(git push:*)"?`,
+	}
+	if diff := cmp.Diff(want, warningStrings(warns)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }
 
@@ -325,5 +412,33 @@ func TestReport(t *testing.T) {
 	// Two files each for user, project and local, the policy file and the command line.
 	if len(r.Files) != 8 {
 		t.Errorf("%d files in the report, want 8", len(r.Files))
+	}
+}
+
+// TestBrokenDenyIgnoredUnderManagedOnlyDoesNotStopTheRun: with allowManagedPermissionRulesOnly
+// a user's rules do not apply, so a broken one among them does not stop the run; a broken
+// managed deny still does.
+func TestBrokenDenyIgnoredUnderManagedOnlyDoesNotStopTheRun(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "policy", `{"allowManagedPermissionRulesOnly": true, "permissions": {"deny": ["Bash"]}}`)
+	e.write(t, "user", `{"permissions": {"deny": ["Bash(rm"]}}`)
+	l, err := Load(e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, r, err := l.Build(Flags{DisallowedTools: []string{"bash(x)"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.FailClosed(); err != nil {
+		t.Errorf("FailClosed = %v", err)
+	}
+	e.write(t, "policy", `{"allowManagedPermissionRulesOnly": true, "permissions": {"deny": ["Bash(rm"]}}`)
+	l, err = Load(e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, r, _ = l.Build(Flags{}); r.FailClosed() == nil {
+		t.Error("a broken managed deny did not stop the run")
 	}
 }

@@ -22,13 +22,21 @@
 //
 // # Strictness
 //
-// A file that cannot be read, is not valid JSON, or has a known key of the wrong type stops
-// [Load] with a [*ParseError] naming file:line:col (inline JSON is named "--settings"): Reins
-// never runs with a policy's deny rules silently missing. Lines and columns are 1-based and
-// columns count bytes, as Go's own tools do. Entries Claude Code drops one by one are dropped
-// the same way, with a positioned [Warning]: a rule that fails [permission.ValidateRule], an
-// array element that is not a string, an additional directory that does not exist. Unknown keys
-// are ignored when reading and kept when writing.
+// Load refuses, with a [*ParseError] naming file:line:col (inline JSON is named "--settings"),
+// whatever would make a written restriction apply nothing: a file that is not valid JSON, a
+// known key of the wrong type or null, a misspelt permissions, deny or ask, a rule list at the
+// top level, an unknown permissions key holding strings, duplicate keys in a file that holds
+// deny or ask rules, and in managed settings any unknown key that could hold rules. Files are
+// read only when they are regular files of at most [MaxFileSize] bytes ([*NotRegularError],
+// [*TooLargeError]); managed policy missing through a dangling symlink or a bad
+// REINS_MANAGED_DIR is an error, not "no policy". Lines and columns are 1-based and columns
+// count bytes, as Go's own tools do.
+//
+// Entries Claude Code drops one by one are dropped the same way, with a positioned [Warning]:
+// a rule that fails [permission.ValidateRule] (from a file or a flag), an array element that is
+// not a string, an additional directory that does not exist. Other unknown keys are warnings
+// with a "did you mean", and are kept when writing. A dropped deny or ask rule is also recorded
+// in [Report.Broken]: [Report.FailClosed] turns it into the error that stops a run.
 //
 // # Precedence
 //

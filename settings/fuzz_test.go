@@ -27,14 +27,21 @@ func FuzzLoad(f *testing.F) {
 		`[1, 2]`,
 		`{"a": "\ud800"}`,
 		"{\"permissions\": {\"allow\": [\"Read(\xff)\"]}}",
+		`{"permissions": {"deny": ["Read"], "deny": ["Edit"]}}`,
+		`{"permisions": {"deny": ["Bash"]}, "modle": "x"}`,
+		`{"permissions": {"Deny": ["Bash"], "ask": null}}`,
+		`{"deny": ["Bash"], "settings": {"allow": []}}`,
+		`{"permissions": {"deny": ["Bash(rm :*)", "BASH"]}}`,
 	} {
 		f.Add([]byte(s))
 	}
 	base := f.TempDir()
 	opts := Options{Cwd: filepath.Join(base, "proj"), Home: filepath.Join(base, "home"), ManagedDir: filepath.Join(base, "managed")}
 	path := filepath.Join(opts.Cwd, ".reins", "settings.json")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		f.Fatal(err)
+	for _, d := range []string{filepath.Dir(path), opts.ManagedDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			f.Fatal(err)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkRoundTrip(t, data)

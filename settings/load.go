@@ -173,8 +173,8 @@ func Load(opts Options) (*Loaded, error) {
 		} else {
 			info, err := os.Stat(c.path)
 			if isNotExist(err) {
-				if c.source == permission.SourceFlag {
-					return nil, fmt.Errorf("settings file %s (from --settings) not found", c.path)
+				if err := missingFile(c, f); err != nil {
+					return nil, err
 				}
 				continue
 			}
@@ -197,7 +197,7 @@ func Load(opts Options) (*Loaded, error) {
 				return nil, fmt.Errorf("reading %s: %w", c.source, err)
 			}
 		}
-		s, root, warns, err := parseSettings(f.Path, data)
+		s, root, warns, err := parseSettingsAs(f.Path, data, c.source == permission.SourcePolicy)
 		if err != nil {
 			return nil, err
 		}
@@ -213,15 +213,45 @@ func Load(opts Options) (*Loaded, error) {
 	return l, nil
 }
 
+// missingFile decides about a settings file that is not there: fine for most, an error for
+// --settings, and for a dangling symlink an error in managed policy (someone meant a policy
+// to be there, and running without it would be looser than what they wrote) and a warning
+// elsewhere.
+func missingFile(c candidate, f *File) error {
+	if c.source == permission.SourceFlag {
+		return fmt.Errorf("settings file %s (from --settings) not found", c.path)
+	}
+	target, ok := danglingSymlink(c.path)
+	switch {
+	case !ok:
+		return nil
+	case c.source == permission.SourcePolicy:
+		return fmt.Errorf("managed settings %s is a symlink to %s, which does not exist: refusing to run without the managed policy", c.path, target)
+	}
+	f.Warnings = append(f.Warnings, Warning{File: c.path, Message: fmt.Sprintf("symlink to %s, which does not exist; no settings were read from it", target)})
+	return nil
+}
+
 const utf8BOM = "\xef\xbb\xbf"
 
 func isNotExist(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
-// parseSettings reads one settings document. A document of only white space is an empty
-// settings object, as an empty file is in Claude Code.
+// parseSettings reads one settings document that is not managed policy.
 func parseSettings(name string, data []byte) (Settings, *value, []Warning, error) {
+	return parseSettingsAs(name, data, false)
+}
+
+// parseSettingsAs reads one settings document. A document of only white space is an empty
+// settings object, as an empty file is in Claude Code.
+//
+// Beyond syntax and types, it refuses what would make the file's policy silently weaker than
+// what was written: duplicate keys in a document that holds deny or ask rules (which value
+// wins is a guess), an unknown permissions key that is a misspelt deny or ask, and, in managed
+// policy (policy set), any unknown key that could hold rules. Other unknown keys are warnings
+// with a "did you mean".
+func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, []Warning, error) {
 	var s Settings
 	if len(bytes.TrimSpace(data)) == 0 {
 		return s, newObject(), nil, nil
@@ -252,11 +282,14 @@ func parseSettings(name string, data []byte) (Settings, *value, []Warning, error
 		line, col := idx.pos(off)
 		warns = append(warns, Warning{File: name, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
 	}
-	for _, m := range root.duplicateKeys() {
-		warnAt(m.off, "duplicate key %s: only its last value is used", m.rawKey)
+	strict := holdsDenyOrAsk(root)
+	if pe := checkTopKeys(root, policy, strict, warnAt); pe != nil {
+		return s, nil, nil, errAt(pe.off, "%s", pe.msg)
 	}
 
-	if v := root.get("allowManagedPermissionRulesOnly"); v != nil && v.kind != kindNull {
+	// null is not "absent" for the permission keys: Claude Code's schema rejects it, and read
+	// as absent it would drop a list of deny rules or a restriction without a word.
+	if v := root.get("allowManagedPermissionRulesOnly"); v != nil {
 		if v.kind != kindBool {
 			return s, nil, nil, errAt(v.off, "allowManagedPermissionRulesOnly must be true or false, not %s", v.kind)
 		}
@@ -286,14 +319,14 @@ func parseSettings(name string, data []byte) (Settings, *value, []Warning, error
 	s.Sandbox = sb
 
 	perms := root.get("permissions")
-	if perms == nil || perms.kind == kindNull {
+	if perms == nil {
 		return s, root, warns, nil
 	}
 	if perms.kind != kindObject {
 		return s, nil, nil, errAt(perms.off, "permissions must be an object, not %s", perms.kind)
 	}
-	for _, m := range perms.duplicateKeys() {
-		warnAt(m.off, "duplicate key %s in permissions: only its last value is used", m.rawKey)
+	if pe := checkPermissionKeys(perms, policy, strict, warnAt); pe != nil {
+		return s, nil, nil, errAt(pe.off, "%s", pe.msg)
 	}
 	lists := []struct {
 		key string
@@ -303,7 +336,7 @@ func parseSettings(name string, data []byte) (Settings, *value, []Warning, error
 	}
 	for _, l := range lists {
 		v := perms.get(l.key)
-		if v == nil || v.kind == kindNull {
+		if v == nil {
 			continue
 		}
 		if v.kind != kindArray {
@@ -319,14 +352,14 @@ func parseSettings(name string, data []byte) (Settings, *value, []Warning, error
 			*l.dst = append(*l.dst, Entry{Value: el.str, Line: line, Col: col})
 		}
 	}
-	if v := perms.get("defaultMode"); v != nil && v.kind != kindNull {
+	if v := perms.get("defaultMode"); v != nil {
 		if v.kind != kindString {
 			return s, nil, nil, errAt(v.off, "permissions.defaultMode must be a string, not %s", v.kind)
 		}
 		line, col := idx.pos(v.off)
 		s.DefaultMode = &Entry{Value: v.str, Line: line, Col: col}
 	}
-	if v := perms.get("disableBypassPermissionsMode"); v != nil && v.kind != kindNull {
+	if v := perms.get("disableBypassPermissionsMode"); v != nil {
 		if v.kind != kindString || v.str != "disable" {
 			return s, nil, nil, errAt(v.off, `permissions.disableBypassPermissionsMode must be "disable", not %s`, v.describe())
 		}

@@ -387,8 +387,7 @@ func TestInlineJSONErrors(t *testing.T) {
 func TestEmptyFileIsEmptySettings(t *testing.T) {
 	e := newEnv(t)
 	e.write(t, "project", " \n\t\n")
-	e.write(t, "local", `{"permissions": null, "allowManagedPermissionRulesOnly": null}`)
-	e.write(t, "user", `{"permissions": {"allow": null, "defaultMode": null}}`)
+	e.write(t, "local", `{}`)
 	pc, warns := e.context(t, Flags{})
 	if len(pc.Rules()) != 0 || len(warns) != 0 || pc.Mode() != permission.ModeDefault {
 		t.Errorf("rules %v warnings %v mode %s, want nothing", ruleStrings(pc), warningStrings(warns), pc.Mode())
@@ -418,6 +417,7 @@ func TestInvalidRulesSkippedWithPositions(t *testing.T) {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}
 	want := []string{
+		p + `:14:3: unknown key "extra"`,
 		p + ":6:7: permissions.allow entry 42 is not a string and was skipped",
 		p + ":9:7: permissions.allow entry an array is not a string and was skipped",
 		p + `:5:7: Invalid permission rule "bash" was skipped: tool names must start with uppercase`,
@@ -441,13 +441,31 @@ func TestInvalidRulesSkippedWithPositions(t *testing.T) {
 
 func TestDuplicateKeysWarnAndLastWins(t *testing.T) {
 	e := newEnv(t)
-	p := e.write(t, "user", `{"permissions": {"deny": ["Read"], "deny": ["Edit"]}}`)
+	p := e.write(t, "user", `{"permissions": {"allow": ["Read"], "allow": ["Edit"]}}`)
 	pc, warns := e.context(t, Flags{})
-	if diff := cmp.Diff([]string{"deny Edit userSettings"}, ruleStrings(pc)); diff != "" {
+	if diff := cmp.Diff([]string{"allow Edit userSettings"}, ruleStrings(pc)); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}
-	if !slices.Contains(warningStrings(warns), p+`:1:18: duplicate key "deny" in permissions: only its last value is used`) {
+	if !slices.Contains(warningStrings(warns), p+`:1:18: duplicate key "allow" in permissions: only its last value is used`) {
 		t.Errorf("warnings %v", warningStrings(warns))
+	}
+}
+
+// TestDuplicateKeyInFileWithDenyIsAnError: which of two deny lists applies is a guess, and
+// guessing the later one dropped the earlier deny silently.
+func TestDuplicateKeyInFileWithDenyIsAnError(t *testing.T) {
+	for _, doc := range []string{
+		`{"permissions": {"deny": ["Read"], "deny": ["Edit"]}}`,
+		`{"permissions": {"deny": ["Read"]}, "permissions": {"allow": ["Edit"]}}`,
+		`{"model": "a", "model": "b", "permissions": {"ask": ["Bash"]}}`,
+	} {
+		e := newEnv(t)
+		p := e.write(t, "user", doc)
+		_, err := Load(e.opts)
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.File != p || !strings.Contains(pe.Msg, "duplicate key") {
+			t.Errorf("%s: Load error %v, want a duplicate key ParseError", doc, err)
+		}
 	}
 }
 
@@ -461,5 +479,26 @@ func TestByteOrderMark(t *testing.T) {
 	// Columns count the mark's three bytes, as an editor showing bytes would.
 	if want := p + `:1:39: Invalid permission rule "x" was skipped`; !hasWarning(warns, want) {
 		t.Errorf("no warning %q in %q", want, warningStrings(warns))
+	}
+}
+
+// TestNullPermissionKeyIsAnError: null is not "absent" for a permission key; read so, "deny":
+// null or "disableBypassPermissionsMode": null would drop a restriction without a word.
+func TestNullPermissionKeyIsAnError(t *testing.T) {
+	for _, doc := range []string{
+		`{"permissions": null}`,
+		`{"allowManagedPermissionRulesOnly": null}`,
+		`{"permissions": {"deny": null}}`,
+		`{"permissions": {"allow": null}}`,
+		`{"permissions": {"defaultMode": null}}`,
+		`{"permissions": {"disableBypassPermissionsMode": null}}`,
+	} {
+		e := newEnv(t)
+		e.write(t, "user", doc)
+		_, err := Load(e.opts)
+		var pe *ParseError
+		if !errors.As(err, &pe) || !strings.Contains(pe.Msg, "null") {
+			t.Errorf("%s: Load = %v, want a ParseError about null", doc, err)
+		}
 	}
 }

@@ -1,11 +1,14 @@
 package settings
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/reinsdev/reins/permission"
 )
@@ -54,7 +57,7 @@ func (h hooks) doReadFile(name string) ([]byte, error) {
 	if h.readFile != nil {
 		return h.readFile(name)
 	}
-	return os.ReadFile(name)
+	return readBounded(name)
 }
 
 // The system managed-policy folders, read in this order when Options.ManagedDir is empty.
@@ -197,15 +200,40 @@ func (o Options) managedDirs() []managedDir {
 // policyFiles lists, per managed folder, managed-settings.json and then the drop-ins of
 // managed-settings.d in name order. Hidden files (editor leftovers) and non-.json files are
 // not drop-ins.
+//
+// A managed folder that simply does not exist is no policy. One that is missing for a reason
+// nobody would choose is an error, so a broken install never runs as "no policy": a
+// REINS_MANAGED_DIR that does not exist or is not a folder, a system folder or
+// managed-settings.d that is a file, a dangling symlink for managed-settings.d or a drop-in.
 func (o Options) policyFiles() ([]candidate, error) {
 	var out []candidate
 	for _, md := range o.managedDirs() {
+		info, err := os.Stat(md.dir)
+		switch {
+		case err == nil && !info.IsDir():
+			return nil, fmt.Errorf("managed settings folder %s is not a folder: refusing to run without the managed policy", md.dir)
+		case err != nil && o.ManagedDir != "":
+			return nil, fmt.Errorf("managed settings folder %s (REINS_MANAGED_DIR) cannot be used: %w", md.dir, err)
+		case err != nil && isNotExist(err):
+			if target, ok := danglingSymlink(md.dir); ok {
+				return nil, fmt.Errorf("managed settings folder %s is a symlink to %s, which does not exist: refusing to run without the managed policy", md.dir, target)
+			}
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("reading managed settings folder: %w", err)
+		}
 		out = append(out, candidate{source: permission.SourcePolicy, path: filepath.Join(md.dir, "managed-settings.json"), root: o.Cwd, claude: md.claude})
 		dropDir := filepath.Join(md.dir, "managed-settings.d")
 		ents, err := os.ReadDir(dropDir)
 		if err != nil {
-			if isNotExist(err) {
+			if errors.Is(err, fs.ErrNotExist) {
+				if target, ok := danglingSymlink(dropDir); ok {
+					return nil, fmt.Errorf("managed settings folder %s is a symlink to %s, which does not exist: refusing to run without the managed policy", dropDir, target)
+				}
 				continue
+			}
+			if errors.Is(err, syscall.ENOTDIR) {
+				return nil, fmt.Errorf("managed settings folder %s is not a folder: refusing to run without the managed policy", dropDir)
 			}
 			return nil, fmt.Errorf("reading managed settings folder: %w", err)
 		}

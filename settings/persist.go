@@ -18,7 +18,8 @@ import (
 // anything is written.
 //
 // Each file is read once, all its updates are applied in order, and it is written once,
-// atomically, keeping unknown keys and key order. A file that is not valid JSON, or whose
+// atomically, keeping unknown keys and key order, under an exclusive lock on a hidden lock
+// file beside it, so concurrent Persist calls from any number of processes lose no update. A file that is not valid JSON, or whose
 // permission keys have the wrong type, is never overwritten: the error names file:line:col.
 func Persist(opts Options, updates ...permission.Update) error {
 	opts = opts.withDefaults()
@@ -27,58 +28,72 @@ func Persist(opts Options, updates ...permission.Update) error {
 			return fmt.Errorf("cannot save %s to %s: %w", u.Type, u.Destination, permission.ErrReadOnlySource)
 		}
 	}
-	type doc struct {
-		path    string
-		dirPerm fs.FileMode
-		root    *value
-		before  []byte
+	// Check every update on a scratch document first, so that a bad one stops Persist before
+	// any file is written.
+	for _, u := range updates {
+		if u.Destination.Persisted() {
+			if err := applyUpdate(newObject(), u); err != nil {
+				return fmt.Errorf("saving to %s: %w", u.Destination, err)
+			}
+		}
 	}
-	var docs []*doc
-	bySource := map[permission.Source]*doc{}
+	// Group the updates by file, keeping their order, so each file is locked, read, changed
+	// and written once.
+	var order []permission.Source
+	bySource := map[permission.Source][]permission.Update{}
 	for _, u := range updates {
 		if !u.Destination.Persisted() {
 			continue
 		}
-		d := bySource[u.Destination]
-		if d == nil {
+		if _, ok := bySource[u.Destination]; !ok {
 			if u.Destination != permission.SourceUser && !filepath.IsAbs(opts.Cwd) {
 				return fmt.Errorf("saving %s: working directory %q is not absolute", u.Destination, opts.Cwd)
 			}
-			path, err := opts.persistPath(u.Destination)
-			if err != nil {
-				return err
-			}
-			data, _, err := readDoc(opts.hooks, path)
-			if err != nil {
-				return err
-			}
-			_, root, _, err := parseSettings(path, data)
-			if err != nil {
-				return fmt.Errorf("not saving %s: %w", u.Destination, err)
-			}
-			// The user folder also holds the trust file: keep it private.
-			dirPerm := fs.FileMode(0o755)
-			if u.Destination == permission.SourceUser {
-				dirPerm = 0o700
-			}
-			d = &doc{path: path, dirPerm: dirPerm, root: root, before: root.marshal()}
-			bySource[u.Destination] = d
-			docs = append(docs, d)
+			order = append(order, u.Destination)
 		}
-		if err := applyUpdate(d.root, u); err != nil {
-			return fmt.Errorf("saving to %s: %w", d.path, err)
-		}
+		bySource[u.Destination] = append(bySource[u.Destination], u)
 	}
-	for _, d := range docs {
-		after := d.root.marshal()
-		if bytes.Equal(after, d.before) {
-			continue
+	for _, src := range order {
+		path, err := opts.persistPath(src)
+		if err != nil {
+			return err
 		}
-		if err := writeAtomic(opts.hooks, d.path, after, 0o644, d.dirPerm); err != nil {
+		// The user folder also holds the trust file: keep it private.
+		dirPerm := fs.FileMode(0o755)
+		if src == permission.SourceUser {
+			dirPerm = 0o700
+		}
+		err = withFileLock(path, dirPerm, func() error {
+			return persistFile(opts.hooks, src, path, dirPerm, bySource[src])
+		})
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// persistFile is one locked read-modify-write of a settings file.
+func persistFile(h hooks, src permission.Source, path string, dirPerm fs.FileMode, updates []permission.Update) error {
+	data, _, err := readDoc(h, path)
+	if err != nil {
+		return err
+	}
+	_, root, _, err := parseSettings(path, data)
+	if err != nil {
+		return fmt.Errorf("not saving %s: %w", src, err)
+	}
+	before := root.marshal()
+	for _, u := range updates {
+		if err := applyUpdate(root, u); err != nil {
+			return fmt.Errorf("saving to %s: %w", path, err)
+		}
+	}
+	after := root.marshal()
+	if bytes.Equal(after, before) {
+		return nil
+	}
+	return writeAtomic(h, path, after, 0o644, dirPerm)
 }
 
 // ruleKey is the permissions key that holds rules of behaviour b.

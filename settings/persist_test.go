@@ -2,10 +2,13 @@ package settings
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/reinsdev/reins/permission"
@@ -105,12 +108,6 @@ func TestPersistOperations(t *testing.T) {
 			initial: `{"permissions": {"defaultMode": "plan", "allow": []}}`,
 			updates: []permission.Update{{Type: permission.SetMode, Mode: permission.ModeAcceptEdits}},
 			want:    "{\n  \"permissions\": {\n    \"defaultMode\": \"acceptEdits\",\n    \"allow\": []\n  }\n}\n",
-		},
-		{
-			name:    "set mode with permissions null",
-			initial: `{"permissions": null}`,
-			updates: []permission.Update{{Type: permission.SetMode, Mode: permission.ModeDontAsk}},
-			want:    "{\n  \"permissions\": {\n    \"defaultMode\": \"dontAsk\"\n  }\n}\n",
 		},
 		{
 			name:    "directories",
@@ -313,5 +310,66 @@ func TestPersistKeepsModeAndSymlink(t *testing.T) {
 	}
 	if got := readFile(t, real); !strings.Contains(got, `"defaultMode": "plan"`) {
 		t.Errorf("target not updated: %s", got)
+	}
+}
+
+// TestConcurrentPersistKeepsEveryRule: 30 concurrent read-modify-writes of one file (as from 30
+// sessions answering "always" at once) keep every rule; without the lock most were lost.
+func TestConcurrentPersistKeepsEveryRule(t *testing.T) {
+	e := newEnv(t)
+	const n = 30
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b := permission.Deny
+			if i%2 == 1 {
+				b = permission.Allow
+			}
+			errs <- Persist(e.opts, permission.Update{Type: permission.AddRules, Destination: permission.SourceLocal, Behavior: b,
+				Rules: rules(fmt.Sprintf("Bash(cmd%d:*)", i))})
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	pc, _ := e.context(t, Flags{})
+	if got := len(pc.Rules()); got != n {
+		t.Errorf("%d rules kept of %d: %v", got, n, ruleStrings(pc))
+	}
+}
+
+// TestPersistLockTimesOut: a lock another process never releases ends in a clear error, not
+// a hang.
+func TestPersistLockTimesOut(t *testing.T) {
+	e := newEnv(t)
+	p := e.path("local")
+	old := lockTimeout
+	lockTimeout = 50 * time.Millisecond
+	t.Cleanup(func() { lockTimeout = old })
+	held := make(chan struct{})
+	release := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- withFileLock(p, 0o755, func() error {
+			close(held)
+			<-release
+			return nil
+		})
+	}()
+	<-held
+	err := Persist(e.opts, permission.Update{Type: permission.AddRules, Destination: permission.SourceLocal, Behavior: permission.Deny, Rules: rules("Read")})
+	close(release)
+	if err == nil || !strings.Contains(err.Error(), "is being changed by another process") {
+		t.Errorf("Persist under a held lock = %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

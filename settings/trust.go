@@ -40,20 +40,23 @@ func trust(h hooks, configDir, dir string) error {
 		return fmt.Errorf("trusting %s: %w", dir, err)
 	}
 	path := trustFile(configDir)
-	root, list, err := readTrust(h, path)
-	if err != nil {
-		return err
-	}
-	if slices.Contains(list, real) {
-		return nil
-	}
-	arr := root.get(trustKey)
-	if arr == nil || arr.kind != kindArray {
-		arr = newArray()
-		root.set(trustKey, arr)
-	}
-	arr.elems = append(arr.elems, newString(real))
-	return writeAtomic(h, path, root.marshal(), 0o600, 0o700)
+	// Locked, so that concurrent `reins trust` runs each record their folder.
+	return withFileLock(path, 0o700, func() error {
+		root, list, err := readTrust(h, path)
+		if err != nil {
+			return err
+		}
+		if slices.Contains(list, real) {
+			return nil
+		}
+		arr := root.get(trustKey)
+		if arr == nil || arr.kind != kindArray {
+			arr = newArray()
+			root.set(trustKey, arr)
+		}
+		arr.elems = append(arr.elems, newString(real))
+		return writeAtomic(h, path, root.marshal(), 0o600, 0o700)
+	})
 }
 
 // IsTrusted reports whether dir, or a folder above it, was trusted under configDir. Both dir

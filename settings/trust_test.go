@@ -2,9 +2,11 @@ package settings
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -162,5 +164,42 @@ func assertNoTempFiles(t *testing.T, dir string) {
 		if strings.Contains(e.Name(), ".tmp-") {
 			t.Errorf("temporary file %s left behind", e.Name())
 		}
+	}
+}
+
+// TestConcurrentTrustRecordsEveryFolder: 40 concurrent Trust calls each record their folder.
+func TestConcurrentTrustRecordsEveryFolder(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(root, "cfg")
+	const n = 40
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		dir := filepath.Join(root, fmt.Sprintf("p%d", i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- Trust(cfg, dir)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, list, err := readTrust(hooks{}, trustFile(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != n {
+		t.Errorf("%d folders recorded of %d", len(list), n)
 	}
 }

@@ -15,6 +15,10 @@ type FileRead struct {
 	// Offset and Limit are the line range read; Partial is true when not the whole file was.
 	Offset, Limit int
 	Partial       bool
+	// Change is the file's inode change time (ctime) at read time, or zero where the system
+	// does not report one. Unlike ModTime it cannot be set back, so a partial read (which has
+	// no Hash) still notices a change whose mtime was restored.
+	Change time.Time
 }
 
 // FileState remembers which files the model has read, so Edit and Write can refuse to change

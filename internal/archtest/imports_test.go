@@ -249,6 +249,8 @@ func TestNarrowPackagesImportOnlyTheirContracts(t *testing.T) {
 var ownImports = map[string][]string{
 	// Hooks feed the permission engine and are called by the agent, never the reverse.
 	"hooks": {"permission"},
+	// The watchdog runs as its own process beside reins and must stay small and obvious.
+	"internal/procguard": {},
 }
 
 func TestOwnImports(t *testing.T) {

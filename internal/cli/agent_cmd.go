@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -27,9 +26,6 @@ import (
 	"github.com/reinsdev/reins/tools/bash"
 	"github.com/reinsdev/reins/tools/web"
 )
-
-// msgRootBypass is Claude Code's refusal, adapted.
-const msgRootBypass = "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons (set IS_SANDBOX=1 inside a sandbox or container)"
 
 type agentOptions struct {
 	perm               permFlags
@@ -95,7 +91,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 			if !opts.print {
 				return cmd.Help()
 			}
-			return usageErrorf("no prompt: give it after the flags (reins -p \"…\") or on standard input")
+			return usageErrorf("no prompt: give it after the flags (reins -p \"…\") or on standard input%s", listFlagHint(opts.perm))
 		}
 		return runAgent(cmd.Context(), f, opts, prompt)
 	}
@@ -105,7 +101,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	fl.StringVar(&opts.outputFormat, "output-format", formatText, "with -p: text, json (one result object) or stream-json (one JSON object per line)")
 	fl.StringVar(&opts.model, "model", "", "the model, e.g. claude-sonnet-4-5, sonnet, gpt-4.1, qwen3")
 	fl.StringVar(&opts.provider, "provider", "", "the model API: anthropic, openai (or any OpenAI-compatible server) or ollama")
-	fl.IntVar(&opts.maxTurns, "max-turns", 0, "stop after this many model replies (0: no limit)")
+	fl.IntVar(&opts.maxTurns, "max-turns", 0, "stop after this many model replies (0, the default: no limit)")
 	fl.StringVar(&opts.appendSystemPrompt, "append-system-prompt", "", "text added to the end of the system prompt")
 	fl.BoolVarP(&opts.continueLast, "continue", "c", false, "continue the most recent conversation of this folder")
 	fl.StringVarP(&opts.resume, "resume", "r", "", "resume the conversation with this session id")
@@ -132,9 +128,9 @@ func readPrompt(f *Factory, args []string) (string, error) {
 	if f.IsTerminal() || (prompt != "" && !stdinHasData(f.In)) {
 		return prompt, nil
 	}
-	data, err := io.ReadAll(f.In)
+	data, err := readStdin(f)
 	if err != nil {
-		return "", fmt.Errorf("reading the prompt from standard input: %w", err)
+		return "", err
 	}
 	in := strings.TrimSpace(string(data))
 	switch {
@@ -175,11 +171,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	if opts.maxTurns < 0 {
 		return usageErrorf("--max-turns must not be negative")
 	}
-	if opts.perm.dangerouslySkip && os.Geteuid() == 0 && f.Getenv("IS_SANDBOX") != "1" {
-		return errors.New(msgRootBypass)
-	}
-
-	env, err := opts.perm.load(f)
+	env, err := opts.perm.loadForRun(f)
 	if err != nil {
 		return err
 	}
@@ -213,6 +205,9 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		if transcript.Permissions != nil {
 			keep := opts.perm.mode != "" || opts.perm.dangerouslySkip
 			if pc, err = transcript.Permissions.Restore(pc, keep); err != nil {
+				return err
+			}
+			if err := refuseRootBypass(f, pc, "the resumed session"); err != nil {
 				return err
 			}
 		}

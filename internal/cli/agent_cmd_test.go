@@ -42,7 +42,7 @@ func TestModelSettingsPrecedence(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, err := settings.Load(settings.Options{Cwd: cwd, Home: home, ManagedDir: filepath.Join(root, "none"), Flag: tt.flag, Sources: tt.sources})
+			l, err := settings.Load(settings.Options{Cwd: cwd, Home: home, ManagedDir: root, Flag: tt.flag, Sources: tt.sources})
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
 			}

@@ -20,7 +20,7 @@ func newAgentPool(f *Factory, pc *permission.Context, perms *agent.Permissions, 
 // newToolPool is newAgentPool for any owner of the session's permission context (the agent,
 // an MCP server connection): perms returns the current one. sb, when not nil, confines Bash.
 func newToolPool(f *Factory, pc *permission.Context, perms func() *permission.Context, summarizer web.Summarizer, sb *sandbox.Sandbox) *agentPool {
-	sh := bash.New(bash.Options{Permissions: perms, Sandbox: shellSandbox(sb)})
+	sh := bash.New(bash.Options{Permissions: perms, Sandbox: shellSandbox(sb), Groups: shellGroups()})
 	// The pool owns the shell (it may be sandboxed), so it closes it; tools.Base leaves a
 	// Shell it is given to its owner.
 	base := tools.Base(tools.Options{Shell: sh, Getenv: f.Getenv, Web: web.Options{Summarizer: summarizer}}).Tools

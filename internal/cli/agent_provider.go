@@ -112,6 +112,7 @@ func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel st
 		if err := needKey(opts.APIKey, opts.BaseURL, "", "anthropic", "ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)"); err != nil {
 			return nil, err
 		}
+		opts.HTTPClient, opts.Retry = streamNet(f)
 		c.provider = anthropic.New(opts)
 	case providerOpenAI:
 		opts := openaicompat.OptionsFromEnv(getenv)
@@ -127,6 +128,7 @@ func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel st
 		if err := needKey(opts.APIKey, opts.BaseURL, openaicompat.DefaultBaseURL, "openai", "OPENAI_API_KEY"); err != nil {
 			return nil, err
 		}
+		opts.HTTPClient, opts.Retry = streamNet(f)
 		c.provider = openaicompat.New(opts)
 	case providerOllama:
 		if model == "" {
@@ -142,7 +144,9 @@ func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel st
 			}
 			model = models[0]
 		}
-		c.provider = openaicompat.New(openaicompat.Options{BaseURL: ollamaURL + "/v1", Name: providerOllama})
+		opts := openaicompat.Options{BaseURL: ollamaURL + "/v1", Name: providerOllama}
+		opts.HTTPClient, opts.Retry = streamNet(f)
+		c.provider = openaicompat.New(opts)
 	default:
 		return nil, &usageError{fmt.Errorf("unknown provider %q (valid providers: anthropic, openai, ollama)", name)}
 	}

@@ -88,7 +88,7 @@ func (p *agentPool) addAgentTool(f *Factory, sc subAgentConfig) {
 		NewTools: func(perms *agent.Permissions) ([]tool.Tool, func() string, func() error) {
 			// Only the shell's tools hold per-agent state (the directory, background
 			// commands); the other built-ins are shared.
-			sh := bash.New(bash.Options{Permissions: perms.Context, Cwd: p.cwd(), Sandbox: p.sandbox})
+			sh := bash.New(bash.Options{Permissions: perms.Context, Cwd: p.cwd(), Sandbox: p.sandbox, Groups: shellGroups()})
 			return sh.Tools(), sh.Cwd, sh.Close
 		},
 		Files: p.env.Files,

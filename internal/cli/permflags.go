@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
@@ -20,16 +21,19 @@ type permFlags struct {
 	settingSources       string
 	dangerouslySkip      bool
 	allowDangerouslySkip bool
+	// flags is where the flags were registered, to tell --setting-sources= from no flag.
+	flags *pflag.FlagSet
 }
 
 func (pf *permFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
+	pf.flags = fl
 	fl.StringVar(&pf.mode, "permission-mode", "", "permission mode: default, acceptEdits, plan, dontAsk, bypassPermissions or auto")
 	fl.StringArrayVar(&pf.addDirs, "add-dir", nil, "an additional working directory (repeatable)")
-	fl.StringArrayVar(&pf.allowed, "allowedTools", nil, `allow rules, e.g. "Bash(git diff:*)" (repeatable, comma- or space-separated)`)
-	fl.StringArrayVar(&pf.disallowed, "disallowedTools", nil, "deny rules (repeatable, comma- or space-separated)")
+	fl.StringArrayVar(&pf.allowed, "allowedTools", nil, `allow rules, e.g. "Bash(git diff:*)": every value up to the next flag, comma- or space-separated`)
+	fl.StringArrayVar(&pf.disallowed, "disallowedTools", nil, "deny rules: every value up to the next flag, comma- or space-separated")
 	fl.StringVar(&pf.settings, "settings", "", "a settings file, or inline settings JSON")
-	fl.StringVar(&pf.settingSources, "setting-sources", "", "which of user,project,local settings to load (default all)")
+	fl.StringVar(&pf.settingSources, "setting-sources", "", "which of user,project,local settings to load (default all; empty: none of them, managed and --settings still apply)")
 	fl.BoolVar(&pf.dangerouslySkip, "dangerously-skip-permissions", false, "start in bypassPermissions mode")
 	fl.BoolVar(&pf.allowDangerouslySkip, "allow-dangerously-skip-permissions", false, "make bypassPermissions available without starting in it")
 }
@@ -85,7 +89,9 @@ func (pf *permFlags) load(f *Factory) (*permEnv, error) {
 	}
 	opts := settingsOptions(f, cwd)
 	opts.Flag = pf.settings
-	if pf.settingSources != "" {
+	// --setting-sources= (empty) loads no settings files, as in Claude Code; managed policy and
+	// --settings still apply.
+	if pf.settingSources != "" || (pf.flags != nil && pf.flags.Changed("setting-sources")) {
 		opts.Sources, err = settings.ParseSources(pf.settingSources)
 		if err != nil {
 			return nil, &usageError{err}

@@ -36,7 +36,9 @@ func e2eProject(t *testing.T) (proj, home string) {
 		t.Fatal(err)
 	}
 	proj, home = filepath.Join(root, "proj"), filepath.Join(root, "home")
-	for _, d := range []string{proj, home} {
+	// home/managed is the REINS_MANAGED_DIR of these runs: it must exist, as a missing one is
+	// an error rather than "no policy".
+	for _, d := range []string{proj, home, filepath.Join(home, "managed")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -106,6 +106,9 @@ func listRules(env *permEnv) *listResult {
 	for _, w := range env.warnings {
 		res.Warnings = append(res.Warnings, w.String())
 	}
+	for _, b := range env.report.Broken {
+		res.Warnings = append(res.Warnings, "reins -p and reins tool run refuse to start: "+b.String())
+	}
 	return res
 }
 

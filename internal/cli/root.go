@@ -15,6 +15,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
+
+	"github.com/reinsdev/reins/internal/procguard"
 )
 
 // Factory is the process environment commands run in.
@@ -57,10 +59,15 @@ func stdinIsTerminal() bool {
 
 // Main runs reins with the process's arguments and returns the exit code.
 func Main() int {
-	// The sandbox backends start the reins binary itself inside the sandbox.
+	// The sandbox backends and the process watchdog start the reins binary itself.
 	if code, ok := sandboxHelper(os.Args[1:]); ok {
 		return code
 	}
+	if code, ok := runGuardIfAsked(); ok {
+		return code
+	}
+	groupGuard = procguard.New(os.Executable)
+	defer groupGuard.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return Run(ctx, DefaultFactory(), os.Args[1:])
@@ -69,11 +76,16 @@ func Main() int {
 // Run runs reins with args in f's environment and returns the exit code.
 func Run(ctx context.Context, f *Factory, args []string) int {
 	root := NewCmdRoot(f)
+	args, err := expandToolLists(root, args)
+	if err != nil {
+		fmt.Fprintf(f.ErrOut, "reins: %v\n", err)
+		return exitUsage
+	}
 	root.SetArgs(args)
 	root.SetIn(f.In)
 	root.SetOut(f.Out)
 	root.SetErr(f.ErrOut)
-	err := root.ExecuteContext(ctx)
+	err = root.ExecuteContext(ctx)
 	code, printable := exitCode(err)
 	if printable {
 		fmt.Fprintf(f.ErrOut, "reins: %v\n", err)

@@ -268,7 +268,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	if !json.Valid(raw) {
 		return usageErrorf("--input is not valid JSON: %s", opts.input)
 	}
-	penv, err := opts.perm.load(f)
+	penv, err := opts.perm.loadForRun(f)
 	if err != nil {
 		return err
 	}
@@ -283,7 +283,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	if sb != nil {
 		defer sb.Close()
 	}
-	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: shellSandbox(sb)})
+	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: shellSandbox(sb), Groups: shellGroups()})
 	defer shell.Close()
 	base := builtinTools(f, shell).Tools
 	var mcpTools []tool.Tool

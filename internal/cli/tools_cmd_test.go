@@ -198,6 +198,7 @@ func TestToolRunAskUserQuestionAtTerminal(t *testing.T) {
 	e := newToolsEnv(t)
 	input := `{"questions":[{"question":"Which color?","header":"Color","options":[{"label":"Red","description":"warm"},{"label":"Blue","description":"cool"}]},
 	{"question":"Which sizes?","header":"Size","multiSelect":true,"options":[{"label":"S","description":""},{"label":"M","description":""},{"label":"L","description":""}]}]}`
+	e.env["IS_SANDBOX"] = "1" // bypass as root (as in CI containers) needs the sandbox indicator
 	out, stderr, code := e.run(t, "2\n1, 3\n", true, "tool", "run", "AskUserQuestion", "--input", input, "--permission-mode", "bypassPermissions")
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)

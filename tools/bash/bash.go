@@ -274,7 +274,7 @@ func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, 
 		return tool.Result{}, err
 	}
 	start := time.Now()
-	err = cmd.Start()
+	err = s.start(cmd)
 	out.Close() // the command has its own descriptor
 	if err != nil {
 		os.Remove(outPath)
@@ -300,6 +300,11 @@ func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, 
 	if stopped {
 		killGroup(pgid, s.opts.KillGrace)
 	}
+	if errors.Is(cause, errOutputTooLarge) {
+		// The monitor looks every 100 ms, and a fast writer gets far past the cap in that
+		// time: cut the file back, so the cap holds on disk as well as in memory.
+		capFile(outPath, s.opts.MaxOutputFileBytes)
+	}
 	// Processes the command left running (`server &`) may go on, but end with the session.
 	live := !stopped && groupHasLiveMember(pgid)
 	s.mu.Lock()
@@ -312,6 +317,9 @@ func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, 
 	s.mu.Unlock()
 	if live && closed {
 		killGroup(pgid, s.opts.KillGrace)
+	}
+	if !live || closed {
+		s.unwatch(pgid)
 	}
 
 	o := Output{ExitCode: exitCode(cmd.ProcessState)}
@@ -489,3 +497,10 @@ func formatSize(n int64) string {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// capFile cuts the output file at path to at most limit bytes.
+func capFile(path string, limit int64) {
+	if fi, err := os.Stat(path); err == nil && fi.Size() > limit {
+		_ = os.Truncate(path, limit)
+	}
+}

@@ -19,7 +19,8 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	// The spawner goroutine lives as long as the process by design (see startGuarded).
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/reinsdev/reins/tools/bash.startGuarded.func1.1"))
 }
 
 type fixture struct {

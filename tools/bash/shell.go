@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -35,8 +37,9 @@ type Options struct {
 	// Cwd is the directory of the first command; "" means the permission context's current
 	// directory at the first call.
 	Cwd string
-	// OutputDir is where output files go; "" means a new directory in the system's
-	// temporary directory. Files there outlive the Shell: results name them.
+	// OutputDir is where output files go, and outlives the Shell. "" means a new folder in
+	// $TMPDIR/reins-<uid> that Close removes; creating it also removes the folders of Shells
+	// that ended without Close (their process died).
 	OutputDir string
 	// MaxOutputChars is how many characters of output a result shows (default 30,000).
 	MaxOutputChars int
@@ -58,6 +61,36 @@ type Options struct {
 	// Sandbox confines the commands the sandbox settings say run sandboxed. Without it such
 	// commands fail rather than run unconfined.
 	Sandbox Sandbox
+	// Groups, when set, is told about every process group a command starts, so that the
+	// groups can be ended when this process dies without running Close (SIGKILL). Whatever
+	// the setting, on Linux the shell itself gets SIGKILL when this process dies.
+	Groups GroupGuard
+}
+
+// GroupGuard watches process groups on behalf of a process that may die without clean-up
+// (internal/procguard implements it). Errors are ignored: a group that cannot be guarded
+// still runs, and Close still ends it.
+type GroupGuard interface {
+	Watch(pgid int) error
+	Unwatch(pgid int) error
+}
+
+// start starts cmd with the parent-death signal and puts its process group under guard.
+func (s *Shell) start(cmd *exec.Cmd) error {
+	if err := startGuarded(cmd); err != nil {
+		return err
+	}
+	if s.opts.Groups != nil {
+		_ = s.opts.Groups.Watch(cmd.Process.Pid)
+	}
+	return nil
+}
+
+// unwatch tells the guard that group pgid has ended.
+func (s *Shell) unwatch(pgid int) {
+	if s.opts.Groups != nil {
+		_ = s.opts.Groups.Unwatch(pgid)
+	}
 }
 
 // Shell is one session's shell: the working directory carried across Bash calls and the
@@ -68,9 +101,12 @@ type Shell struct {
 	mu     sync.Mutex
 	cwd    string
 	outDir string
-	rcFile string
-	tasks  map[string]*task
-	order  []string // task ids in start order
+	// dirLock is held while this Shell owns outDir (one it created): the sweep of another
+	// Shell removes only folders whose lock it can take.
+	dirLock *os.File
+	rcFile  string
+	tasks   map[string]*task
+	order   []string // task ids in start order
 	// foreign are tasks run by others (background sub-agents), see AddTask.
 	foreign map[string]ForeignTask
 	// lingering holds the process groups of running foreground commands and of finished
@@ -143,6 +179,21 @@ func (s *Shell) Close() error {
 	}
 	wg.Wait()
 	s.waiters.Wait()
+	for _, t := range running {
+		s.unwatch(t.pgid)
+	}
+	for _, pgid := range groups {
+		s.unwatch(pgid)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dirLock != nil {
+		// The output folder this Shell created ends with it; a folder given in
+		// Options.OutputDir belongs to the caller.
+		os.RemoveAll(s.outDir)
+		s.dirLock.Close()
+		s.dirLock = nil
+	}
 	return nil
 }
 
@@ -160,9 +211,16 @@ func (s *Shell) outputDir() (dir, rc string, err error) {
 		if err := os.MkdirAll(base, 0o700); err != nil {
 			return "", "", fmt.Errorf("creating the output directory: %w", err)
 		}
+		sweepOutputDirs(base)
 		if dir, err = os.MkdirTemp(base, "bash-"); err != nil {
 			return "", "", fmt.Errorf("creating the output directory: %w", err)
 		}
+		lock, err := lockOutputDir(dir)
+		if err != nil {
+			os.RemoveAll(dir)
+			return "", "", err
+		}
+		s.dirLock = lock
 	} else if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", "", fmt.Errorf("creating the output directory: %w", err)
 	}
@@ -214,5 +272,52 @@ func waitGroupGone(pgid int, d time.Duration) bool {
 			return false
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// outputLockName is the file in a Shell's output folder that the owning Shell holds a lock on.
+const outputLockName = ".owner.lock"
+
+// staleUnlocked is the age after which a folder without a lock file (from a Shell that died
+// between creating it and locking it) is swept.
+const staleUnlocked = 24 * time.Hour
+
+// lockOutputDir takes the owner lock of a new output folder. The lock ends with the process,
+// so a folder whose lock can be taken has no living owner.
+func lockOutputDir(dir string) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, outputLockName), os.O_RDWR|os.O_CREATE|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("creating the output directory: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking the output directory: %w", err)
+	}
+	return f, nil
+}
+
+// sweepOutputDirs removes the output folders under base whose Shell is gone: their owner lock
+// is free, or they have none and are old. Errors are ignored: sweeping is housekeeping.
+func sweepOutputDirs(base string) {
+	ents, err := os.ReadDir(base)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), "bash-") {
+			continue
+		}
+		dir := filepath.Join(base, e.Name())
+		f, err := os.OpenFile(filepath.Join(dir, outputLockName), os.O_RDWR|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleUnlocked {
+				os.RemoveAll(dir)
+			}
+			continue
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			os.RemoveAll(dir)
+		}
+		f.Close()
 	}
 }

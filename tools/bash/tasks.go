@@ -48,8 +48,9 @@ func (t *task) state() (status string, code int) {
 	return t.status, t.exitCode
 }
 
-// finish records how the task's shell ended.
-func (t *task) finish(ps *os.ProcessState) {
+// finish records how the task's shell ended and reports whether processes of its group live
+// on.
+func (t *task) finish(ps *os.ProcessState) bool {
 	alive := groupHasLiveMember(t.pgid)
 	t.mu.Lock()
 	t.exitCode = exitCode(ps)
@@ -64,6 +65,7 @@ func (t *task) finish(ps *os.ProcessState) {
 	t.lingering = alive
 	t.mu.Unlock()
 	close(t.done)
+	return alive
 }
 
 // stop ends the task's process group and waits for the task to finish. A finished task's
@@ -121,7 +123,7 @@ func (s *Shell) background(pc *permission.Context, in Input, cwd, notice string)
 		}
 		return tool.Result{}, ErrClosed
 	}
-	if err := cmd.Start(); err != nil {
+	if err := s.start(cmd); err != nil {
 		s.mu.Unlock()
 		os.Remove(outPath)
 		if finish != nil {
@@ -141,7 +143,14 @@ func (s *Shell) background(pc *permission.Context, in Input, cwd, notice string)
 		if finish != nil {
 			reportViolations(outPath, cmd.ProcessState, finish)
 		}
-		t.finish(cmd.ProcessState)
+		if !t.finish(cmd.ProcessState) {
+			s.unwatch(t.pgid)
+		}
+	}()
+	s.waiters.Add(1)
+	go func() {
+		defer s.waiters.Done()
+		s.capTask(t)
 	}()
 	text := fmt.Sprintf("Command running in background with ID: %s. Output is being written to: %s", id, outPath)
 	if notice != "" {
@@ -369,4 +378,26 @@ func reportViolations(outPath string, ps *os.ProcessState, finish func(string) [
 	}
 	defer f.Close()
 	_, _ = f.WriteString("\n" + note + "\n")
+}
+
+// capTask holds a background task's output file to MaxOutputFileBytes: a task that writes
+// more is stopped and its file cut back to the cap.
+func (s *Shell) capTask(t *task) {
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-t.done:
+			capFile(t.outPath, s.opts.MaxOutputFileBytes)
+			return
+		case <-tick.C:
+		}
+		fi, err := os.Stat(t.outPath)
+		if err != nil || fi.Size() <= s.opts.MaxOutputFileBytes {
+			continue
+		}
+		t.stop(s.opts.KillGrace)
+		capFile(t.outPath, s.opts.MaxOutputFileBytes)
+		return
+	}
 }

@@ -16,6 +16,8 @@ type target struct {
 	mode   os.FileMode
 	uid    int
 	gid    int
+	// links is the number of hard links; a file with more than one is written in place.
+	links uint64
 }
 
 // newFileMode is the mode of files the tools create.
@@ -44,6 +46,7 @@ func writeTarget(abs string) (target, error) {
 		t.mode = fi.Mode() & (os.ModePerm | os.ModeSetuid | os.ModeSetgid | os.ModeSticky)
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 			t.uid, t.gid = int(st.Uid), int(st.Gid)
+			t.links = uint64(st.Nlink)
 		}
 	case !errors.Is(err, os.ErrNotExist):
 		return t, err
@@ -55,7 +58,14 @@ func writeTarget(abs string) (target, error) {
 // syncs it, gives it the old file's mode and owner, and renames it over the target, so
 // readers and crashes see either the old content or the new, never a mix. Missing parent
 // directories are created.
+//
+// A file with more than one hard link is the exception: renaming would give this name a new
+// file and leave the other links with the old content, so it is written in place instead
+// (after the same checks), giving up atomicity to keep the links one file.
 func writeAtomic(t target, data []byte, opts Options) (err error) {
+	if t.exists && t.links > 1 {
+		return writeInPlace(t, data, opts)
+	}
 	dir := filepath.Dir(t.path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
@@ -105,6 +115,35 @@ func writeAtomic(t target, data []byte, opts Options) (err error) {
 	if d, derr := os.Open(dir); derr == nil {
 		_ = d.Sync()
 		d.Close()
+	}
+	return nil
+}
+
+// writeInPlace overwrites the file t.path keeps, so every hard link sees the new content: the
+// data is written from the start, the file cut to its length and synced. The mode and owner
+// are the file's own and do not change.
+func writeInPlace(t target, data []byte, opts Options) error {
+	f, err := os.OpenFile(t.path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", t.path, err)
+	}
+	defer f.Close()
+	half := len(data) / 2
+	if _, err := f.WriteAt(data[:half], 0); err != nil {
+		return fmt.Errorf("writing %s: %w", t.path, err)
+	}
+	opts.at("mid-write")
+	if _, err := f.WriteAt(data[half:], int64(half)); err != nil {
+		return fmt.Errorf("writing %s: %w", t.path, err)
+	}
+	if err := f.Truncate(int64(len(data))); err != nil {
+		return fmt.Errorf("writing %s: %w", t.path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("syncing %s: %w", t.path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("closing %s: %w", t.path, err)
 	}
 	return nil
 }

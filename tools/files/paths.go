@@ -115,10 +115,21 @@ func checkFresh(env *tool.Env, abs string, fi os.FileInfo, content []byte, full 
 	if !ok || (full && r.Partial) {
 		return tool.Fail(msgNotRead)
 	}
-	if fi.ModTime().After(r.ModTime) {
-		if r.Partial || r.Hash == "" || hashBytes(content) != r.Hash {
+	// With a digest of the whole file the content decides, whatever the times say: an
+	// unchanged file whose mtime moved is fresh, and a changed file whose mtime was set back
+	// (touch -d, a restore, an editor that keeps times) is not.
+	if !r.Partial && r.Hash != "" {
+		if hashBytes(content) != r.Hash {
 			return tool.Fail(modifiedMsg)
 		}
+		return nil
+	}
+	if fi.ModTime().After(r.ModTime) {
+		return tool.Fail(modifiedMsg)
+	}
+	// A partial read has no digest; the inode change time cannot be set back.
+	if !r.Change.IsZero() && !changeTime(fi).Equal(r.Change) {
+		return tool.Fail(modifiedMsg)
 	}
 	return nil
 }
@@ -134,7 +145,7 @@ func recordWrite(env *tool.Env, abs string, content []byte) {
 		env.Files.Forget(abs)
 		return
 	}
-	env.Files.Record(abs, tool.FileRead{ModTime: fi.ModTime(), Hash: hashBytes(content)})
+	env.Files.Record(abs, tool.FileRead{ModTime: fi.ModTime(), Hash: hashBytes(content), Change: changeTime(fi)})
 }
 
 // checkWriteDenied is the deny-rule pre-check of the writing tools.

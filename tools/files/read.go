@@ -240,7 +240,7 @@ func (r *reader) readText(ctx context.Context, f *os.File, fi os.FileInfo, abs s
 			tokens, maxTokens)
 	}
 	whole := start == 1 && s.eof
-	fr := tool.FileRead{ModTime: fi.ModTime(), Offset: in.Offset, Limit: in.Limit, Partial: !whole}
+	fr := tool.FileRead{ModTime: fi.ModTime(), Offset: in.Offset, Limit: in.Limit, Partial: !whole, Change: changeTime(fi)}
 	if whole {
 		fr.Hash = hex.EncodeToString(h.Sum(nil))
 	}
