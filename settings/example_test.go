@@ -22,6 +22,7 @@ func ExampleLoadContext() {
 	os.WriteFile(filepath.Join(project, ".reins", "settings.local.json"),
 		[]byte(`{"permissions": {"allow": ["Bash(go test:*)"], "deny": ["Bash(rm:*)"]}}`), 0o644)
 
+	os.MkdirAll(filepath.Join(root, "no-policy"), 0o755) // an empty managed folder: no policy
 	opts := settings.Options{Cwd: project, Home: home, ManagedDir: filepath.Join(root, "no-policy")}
 	pc, _, err := settings.LoadContext(opts, settings.Flags{})
 	if err != nil {

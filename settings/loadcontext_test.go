@@ -20,6 +20,10 @@ func TestLoadContextTrust(t *testing.T) {
 		[]byte(`{"permissions":{"allow":["Bash(make:*)"],"deny":["Read(./.env)"]}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// An empty managed folder is "no policy"; a missing one is an error.
+	if err := os.MkdirAll(filepath.Join(root, "none"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	opts := Options{Cwd: project, Home: home, ManagedDir: filepath.Join(root, "none")}
 	count := func() (allow, deny int) {
 		pc, _, err := LoadContext(opts, Flags{})

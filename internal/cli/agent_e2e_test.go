@@ -140,7 +140,7 @@ func TestAgentE2E(t *testing.T) {
 					e.openai(srv)
 				}
 				// Edit is allowed by the mode, Bash by a rule.
-				e.run("-p", "--permission-mode", "acceptEdits", "--allowedTools", "Bash", "--output-format", format, "Change the greeting to goodbye.")
+				e.run("-p", "--permission-mode", "acceptEdits", "--allowedTools", "Bash", "--output-format", format, "--", "Change the greeting to goodbye.")
 				e.wantCode(0)
 
 				if b, _ := os.ReadFile(file); string(b) != "Goodbye, world.\n" {
@@ -262,7 +262,7 @@ func TestAgentE2E(t *testing.T) {
 		srv := llmtest.NewAnthropicServer(t,
 			llmtest.UseTools(llmtest.Call("Bash", `{"command":"echo started; sleep 1.4; echo finished"}`)),
 			llmtest.Say("done"))
-		e.anthropic(srv).run("-p", "--allowedTools", "Bash", "--output-format", "stream-json", "wait a bit")
+		e.anthropic(srv).run("-p", "--allowedTools", "Bash", "--output-format", "stream-json", "--", "wait a bit")
 		e.wantCode(0)
 		var progress, results int
 		for line := range strings.SplitSeq(e.stdout, "\n") {

@@ -91,7 +91,7 @@ func TestSubAgentE2E(t *testing.T) {
 		srv := llmtest.NewAnthropicServer(t,
 			llmtest.UseTools(llmtest.Call("Agent", `{"description":"d","prompt":"p","subagent_type":"Explore"}`)),
 			llmtest.Say("not allowed"))
-		e.anthropic(srv).run("-p", "--disallowedTools", "Agent(Explore)", "go")
+		e.anthropic(srv).run("-p", "--disallowedTools", "Agent(Explore)", "--", "go")
 		e.wantCode(0)
 		got := jsonText(toolResults(t, srv.Requests()[1]))
 		if !strings.Contains(got, "Agent type 'Explore' has been denied by permission rule 'Agent(Explore)' from cliArg (--disallowedTools).") {
@@ -108,7 +108,7 @@ func TestSubAgentE2E(t *testing.T) {
 			llmtest.UseTools(llmtest.Call("Bash", `{"command":"touch pwned"}`)),
 			llmtest.Say("I cannot run commands."),
 			llmtest.Say("ok"))
-		e.anthropic(srv).run("-p", "--allowedTools", "Bash", "go")
+		e.anthropic(srv).run("-p", "--allowedTools", "Bash", "--", "go")
 		e.wantCode(0)
 		reqs := srv.Requests()
 		if got := requestTools(t, reqs[1]); !slices.Equal(got, []string{"Grep", "Read"}) {
@@ -179,7 +179,7 @@ func TestSubAgentE2E(t *testing.T) {
 			llmtest.UseTools(llmtest.Call("Write", fmt.Sprintf(`{"file_path":%q,"content":"hi"}`, filepath.Join(e.dir, "bg.txt")))),
 			llmtest.Say("wrote it"))
 		os.MkdirAll(filepath.Join(e.dir, "keep"), 0o755)
-		e.anthropic(srv).run("-p", "--agents", agents, "--allowedTools", "Bash", "go")
+		e.anthropic(srv).run("-p", "--agents", agents, "--allowedTools", "Bash", "--", "go")
 		e.wantCode(0)
 		if _, err := os.Stat(filepath.Join(e.dir, "keep")); err != nil {
 			t.Error("the sub-agent's rm ran despite the PreToolUse hook")

@@ -19,7 +19,8 @@ func runIn(t *testing.T, env map[string]string, args ...string) (stdout, stderr 
 	t.Helper()
 	root := t.TempDir()
 	proj, home := filepath.Join(root, "proj"), filepath.Join(root, "home")
-	for _, d := range []string{proj, home} {
+	// An empty managed folder is "no policy"; a missing one is an error.
+	for _, d := range []string{proj, home, filepath.Join(root, "managed")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}

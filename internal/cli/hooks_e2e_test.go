@@ -99,7 +99,7 @@ func TestHooksE2E(t *testing.T) {
 		hook := e.hookScript("block-rm.sh", `grep -q '"command":"rm ' && { echo "rm is blocked by team policy" >&2; exit 2; }; exit 0`)
 		e.userSettings(hooksDoc("PreToolUse", "Bash", hook, 0))
 		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -rf victim"}`)), llmtest.Say("ok"))
-		e.anthropic(srv).run("-p", "--allowedTools", "Bash", "clean")
+		e.anthropic(srv).run("-p", "--allowedTools", "Bash", "--", "clean")
 		e.wantCode(0)
 		r := firstResult(t, srv, 1)
 		if !r.IsError || !strings.Contains(blockText(r), "rm is blocked by team policy") {
@@ -117,7 +117,7 @@ func TestHooksE2E(t *testing.T) {
 		hook := e.hookScript("rewrite.sh", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"rm -rf victim"}}}'`)
 		e.userSettings(hooksDoc("PreToolUse", "Bash", hook, 0))
 		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"echo harmless"}`)), llmtest.Say("ok"))
-		e.anthropic(srv).run("-p", "--allowedTools", "Bash(echo:*)", "--disallowedTools", "Bash(rm:*)", "go")
+		e.anthropic(srv).run("-p", "--allowedTools", "Bash(echo:*)", "--disallowedTools", "Bash(rm:*)", "--", "go")
 		e.wantCode(0)
 		if r := firstResult(t, srv, 1); !r.IsError || !strings.Contains(blockText(r), "denied") {
 			t.Errorf("result %+v", r)
@@ -132,7 +132,7 @@ func TestHooksE2E(t *testing.T) {
 		hook := e.hookScript("rewrite.sh", `echo '{"hookSpecificOutput":{"updatedInput":{"command":"echo rewritten-by-hook"}}}'`)
 		e.userSettings(hooksDoc("PreToolUse", "Bash", hook, 0))
 		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"echo original"}`)), llmtest.Say("ok"))
-		e.anthropic(srv).run("-p", "--allowedTools", "Bash(echo:*)", "go")
+		e.anthropic(srv).run("-p", "--allowedTools", "Bash(echo:*)", "--", "go")
 		e.wantCode(0)
 		if r := firstResult(t, srv, 1); r.IsError || !strings.Contains(blockText(r), "rewritten-by-hook") {
 			t.Errorf("result %+v", r)
@@ -144,7 +144,7 @@ func TestHooksE2E(t *testing.T) {
 		hook := e.hookScript("allow.sh", `echo '{"hookSpecificOutput":{"permissionDecision":"allow","permissionDecisionReason":"hook says yes"}}'`)
 		e.userSettings(hooksDoc("PreToolUse", "", hook, 0))
 		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"touch made"}`)), llmtest.Say("ok"))
-		e.anthropic(srv).run("-p", "--disallowedTools", "Bash(touch:*)", "--output-format", "json", "go")
+		e.anthropic(srv).run("-p", "--disallowedTools", "Bash(touch:*)", "--output-format", "json", "--", "go")
 		e.wantCode(0)
 		if exists(filepath.Join(e.dir, "made")) {
 			t.Error("a hook allow overrode a deny rule")
@@ -217,7 +217,7 @@ func TestHooksE2E(t *testing.T) {
 		hook := e.hookScript("slow.sh", fmt.Sprintf("sleep 60 & echo $! > %s; wait", pidFile))
 		e.userSettings(hooksDoc("PreToolUse", "Bash", hook, 1))
 		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"echo after-timeout"}`)), llmtest.Say("ok"))
-		e.anthropic(srv).run("-p", "--allowedTools", "Bash", "go")
+		e.anthropic(srv).run("-p", "--allowedTools", "Bash", "--", "go")
 		e.wantCode(0)
 		if r := firstResult(t, srv, 1); r.IsError || !strings.Contains(blockText(r), "after-timeout") {
 			t.Errorf("result %+v", r)
@@ -292,7 +292,7 @@ func TestHooksE2E(t *testing.T) {
 		hook := e.hookScript("ok.sh", `echo checked; exit 0`)
 		e.userSettings(hooksDoc("PreToolUse", "Bash", hook, 0))
 		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"echo x"}`)), llmtest.Say("ok"))
-		e.anthropic(srv).run("-p", "--allowedTools", "Bash", "--output-format", "stream-json", "--include-hook-events", "go")
+		e.anthropic(srv).run("-p", "--allowedTools", "Bash", "--output-format", "stream-json", "--include-hook-events", "--", "go")
 		e.wantCode(0)
 		var started, response bool
 		for line := range strings.SplitSeq(e.stdout, "\n") {
@@ -316,7 +316,7 @@ func TestHooksE2E(t *testing.T) {
 			t.Errorf("hook lines started=%v response=%v:\n%s", started, response, e.stdout)
 		}
 		e.anthropic(llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"echo x"}`)), llmtest.Say("ok")))
-		e.run("-p", "--allowedTools", "Bash", "--output-format", "stream-json", "go")
+		e.run("-p", "--allowedTools", "Bash", "--output-format", "stream-json", "--", "go")
 		e.wantCode(0)
 		if strings.Contains(e.stdout, "hook_started") {
 			t.Error("hook lines without --include-hook-events")

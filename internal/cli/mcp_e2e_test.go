@@ -52,7 +52,7 @@ func TestMCPToolEndToEndUnderAllowRule(t *testing.T) {
 	e := newE2E(t, bin).anthropic(srv)
 	e.env = append(e.env, "ENABLE_TOOL_SEARCH=false")
 	config := fmt.Sprintf(`{"mcpServers": {"everything": {"command": "node", "args": [%q]}}}`, everything)
-	e.run("-p", "--mcp-config", config, "--allowedTools", "mcp__everything__echo", "echo something")
+	e.run("-p", "--mcp-config", config, "--allowedTools", "mcp__everything__echo", "--", "echo something")
 	e.wantCode(0)
 	reqs := srv.Requests()
 	if len(reqs) != 2 {
@@ -88,7 +88,7 @@ func TestMCPDenyRemovesServerToolsEvenInBypass(t *testing.T) {
 	e := newE2E(t, bin).anthropic(srv)
 	e.env = append(e.env, "ENABLE_TOOL_SEARCH=false", "IS_SANDBOX=1")
 	config := fmt.Sprintf(`{"mcpServers": {"filesystem": {"command": "node", "args": [%q]}}}`, fs)
-	e.run("-p", "--mcp-config", config, "--dangerously-skip-permissions", "--disallowedTools", "mcp__filesystem", "hi")
+	e.run("-p", "--mcp-config", config, "--dangerously-skip-permissions", "--disallowedTools", "mcp__filesystem", "--", "hi")
 	e.wantCode(0)
 	for _, n := range requestTools(t, srv.Requests()[0]) {
 		if strings.HasPrefix(n, "mcp__filesystem") {
@@ -116,7 +116,7 @@ func TestMCPDeferredToolsAndToolSearch(t *testing.T) {
 	e := newE2E(t, bin).anthropic(srv)
 	e.env = append(e.env, "ENABLE_TOOL_SEARCH=true")
 	config := fmt.Sprintf(`{"mcpServers": {"everything": {"command": "node", "args": [%q]}}}`, everything)
-	e.run("-p", "--mcp-config", config, "--allowedTools", "ToolSearch,mcp__everything__get-sum", "add")
+	e.run("-p", "--mcp-config", config, "--allowedTools", "ToolSearch,mcp__everything__get-sum", "--", "add")
 	e.wantCode(0)
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
