@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 )
 
@@ -24,6 +25,9 @@ const (
 	EventToolResults
 	// EventResult carries the run's final Result. It is the last event of a run.
 	EventResult
+	// EventPermissionDenied carries a call the permission decision refused, in Denied, before
+	// the tool results of its turn.
+	EventPermissionDenied
 )
 
 func (t EventType) String() string {
@@ -38,6 +42,8 @@ func (t EventType) String() string {
 		return "tool_results"
 	case EventResult:
 		return "result"
+	case EventPermissionDenied:
+		return "permission_denied"
 	}
 	return "unknown"
 }
@@ -53,10 +59,23 @@ type Event struct {
 	// ToolUseID and Progress are set for EventProgress.
 	ToolUseID string
 	Progress  tool.Progress
-	// Message is set for EventToolResults.
+	// Message is set for EventToolResults; Outputs holds the structured output
+	// ([tool.Result.Output]) of each call that produced one, by tool_use id.
 	Message *llm.Message
+	Outputs map[string]any
+	// Denied is set for EventPermissionDenied.
+	Denied *DeniedCall
 	// Result is set for EventResult.
 	Result *Result
+}
+
+// DeniedCall is a call the permission decision refused: the tool, the id of its tool_use, and
+// the decision's message (what the model is told) and reason.
+type DeniedCall struct {
+	ToolName  string
+	ToolUseID string
+	Message   string
+	Reason    *permission.Reason
 }
 
 // Bus delivers events to subscribers under the contract in the package documentation. The zero

@@ -34,12 +34,14 @@ type call struct {
 
 	result llm.Block
 	denied bool
+	output any // the tool's structured output, when it ran
 }
 
 // turnOutcome is what executing one assistant message produced.
 type turnOutcome struct {
 	results []llm.Block
 	denials []Denial
+	outputs map[string]any
 	// fatal is an error that ends the run (too many auto-mode denials, a failed asker).
 	fatal error
 }
@@ -97,6 +99,12 @@ func (x *executor) execute(ctx context.Context, uses []llm.Block) turnOutcome {
 	out := turnOutcome{results: make([]llm.Block, len(calls)), fatal: fatal}
 	for i, c := range calls {
 		out.results[i] = c.result
+		if c.output != nil {
+			if out.outputs == nil {
+				out.outputs = map[string]any{}
+			}
+			out.outputs[c.use.ID] = c.output
+		}
 		if c.denied {
 			out.denials = append(out.denials, Denial{ToolName: c.use.Name, ToolUseID: c.use.ID, ToolInput: c.use.Input})
 		}
@@ -203,7 +211,7 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 	}
 
 	pc := x.permissions()
-	d, err := x.engine.Authorize(ctx, pc, t, c.input, x.asker)
+	d, err := x.engine.Authorize(withToolUse(ctx, c.use), pc, t, c.input, x.asker)
 	switch {
 	case ctx.Err() != nil:
 		c.result = errorResult(id, CancelMessage)
@@ -215,6 +223,7 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 	case d.Behavior != permission.Allow:
 		c.result = errorResult(id, d.Message)
 		c.denied = true
+		x.bus.Publish(Event{Type: EventPermissionDenied, Denied: &DeniedCall{ToolName: c.use.Name, ToolUseID: id, Message: d.Message, Reason: d.Reason}})
 		return
 	}
 	input := c.input
@@ -238,7 +247,22 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 		c.result = errorResult(id, formatError(err))
 	default:
 		c.result = toResultBlock(id, res)
+		c.output = res.Output
 	}
+}
+
+type toolUseKey struct{}
+
+// withToolUse tells an Asker which tool_use block it is asked about.
+func withToolUse(ctx context.Context, use llm.Block) context.Context {
+	return context.WithValue(ctx, toolUseKey{}, use)
+}
+
+// ToolUseOf returns the tool_use block whose permission is being decided, for an Asker that
+// must name the call (the SDK's can_use_tool carries its id) or see its raw input.
+func ToolUseOf(ctx context.Context) (llm.Block, bool) {
+	u, ok := ctx.Value(toolUseKey{}).(llm.Block)
+	return u, ok
 }
 
 // updatedInput turns the input a permission decision substituted into the tool's input type.
