@@ -4,25 +4,19 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/llm"
-	"github.com/reinsdev/reins/permission"
-	"github.com/reinsdev/reins/session"
-	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/tool"
-	"github.com/reinsdev/reins/tools/web"
 )
 
 // Exit codes of a headless run (`reins -p`), on top of exitOK, exitError, exitUsage and
@@ -43,6 +37,7 @@ type agentOptions struct {
 	continueLast       bool
 	resume             string
 	verbose            bool
+	sdk                sdkFlags
 }
 
 const agentHelp = `Run the agent headless with -p: reins -p "fix the failing test". The prompt is the
@@ -79,6 +74,16 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
   reins -p --continue "now update the docs"`
 	root.Args = cobra.ArbitraryArgs
 	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := opts.sdk.validate(cmd, opts); err != nil {
+			return err
+		}
+		if opts.sdk.inputFormat == inputStreamJSON {
+			// The Agent SDK's protocol: no -p and no prompt; turns arrive on standard input.
+			if len(args) > 0 {
+				return usageErrorf("--input-format stream-json takes its prompts on standard input, not as arguments")
+			}
+			return runSDK(cmd.Context(), f, opts)
+		}
 		if !opts.print && len(args) > 0 {
 			return usageErrorf("unknown command %q for \"reins\" (to run a prompt, use reins -p %q)", args[0], strings.Join(args, " "))
 		}
@@ -107,8 +112,9 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	fl.StringVar(&opts.appendSystemPrompt, "append-system-prompt", "", "text added to the end of the system prompt")
 	fl.BoolVarP(&opts.continueLast, "continue", "c", false, "continue the most recent conversation of this folder")
 	fl.StringVarP(&opts.resume, "resume", "r", "", "resume the conversation with this session id")
-	fl.BoolVar(&opts.verbose, "verbose", false, "accepted for compatibility with Claude Code; stream-json is always complete")
+	fl.BoolVar(&opts.verbose, "verbose", false, "with --output-format json: print every message as a JSON array, not only the result")
 	opts.perm.register(root)
+	opts.sdk.register(root)
 	// Claude Code accepts both spellings of its camel-case flags.
 	fl.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 		switch name {
@@ -164,139 +170,50 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	default:
 		return usageErrorf("invalid --output-format %q (valid formats: text, json, stream-json)", opts.outputFormat)
 	}
-	if opts.continueLast && opts.resume != "" {
-		return usageErrorf("--continue and --resume cannot be used together")
-	}
-	if opts.maxTurns < 0 {
-		return usageErrorf("--max-turns must not be negative")
-	}
-	if opts.perm.dangerouslySkip && os.Geteuid() == 0 && f.Getenv("IS_SANDBOX") != "1" {
-		return errors.New(msgRootBypass)
-	}
-
-	env, err := opts.perm.load(f)
+	s, err := setupRun(ctx, f, opts)
 	if err != nil {
 		return err
 	}
-	for _, w := range env.warnings {
-		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
-	}
-	cwd := env.pc.OriginalCwd()
+	defer s.Close()
 
-	// Restore the session before anything else, so that a bad id fails fast.
-	store := session.NewStore(env.opts.ConfigDir)
-	var transcript *session.Transcript
-	switch {
-	case opts.continueLast:
-		id, err := store.Latest(cwd)
-		if err != nil {
-			return fmt.Errorf("--continue: %w", err)
-		}
-		if transcript, err = store.Load(cwd, id); err != nil {
-			return err
-		}
-	case opts.resume != "":
-		if transcript, err = store.Load(cwd, opts.resume); err != nil {
-			return fmt.Errorf("--resume: %w", err)
-		}
-	}
-	pc := env.pc
-	if transcript != nil {
-		if transcript.Skipped > 0 {
-			fmt.Fprintf(f.ErrOut, "reins: warning: %d unreadable line(s) of session %s were skipped\n", transcript.Skipped, transcript.ID)
-		}
-		if transcript.Permissions != nil {
-			keep := opts.perm.mode != "" || opts.perm.dangerouslySkip
-			if pc, err = transcript.Permissions.Restore(pc, keep); err != nil {
-				return err
-			}
-		}
-	}
-
-	choice, err := resolveProvider(ctx, f, opts.provider, opts.model, env.loaded)
-	if err != nil {
-		return err
-	}
-
-	var rec *session.Writer
-	if transcript != nil {
-		rec, err = store.Reopen(transcript)
-	} else {
-		rec, err = store.Create(cwd, choice.model)
-	}
-	if err != nil {
-		return err
-	}
-	defer rec.Close()
-	if err := rec.AppendPermissions(agent.StateOf(pc)); err != nil {
-		return err
-	}
-
-	perms := agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
-		return settings.Persist(env.opts, updates...)
-	})
-	pool := newAgentPool(f, pc, perms, web.ModelSummarizer{Provider: choice.provider, Model: smallModel(f, env.loaded, choice)})
-	defer pool.Close()
-
-	var dirs []string
-	for _, d := range pc.AdditionalDirs() {
-		dirs = append(dirs, d.Path)
-	}
-	system, err := systemPrompt(ctx, pool.tools, promptEnv{
-		Cwd: cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: isGitRepo(cwd),
-		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
-	})
-	if err != nil {
-		return err
-	}
-
-	bus := &agent.Bus{}
-	a := &agent.Agent{
-		Provider:       choice.provider,
-		Model:          choice.model,
-		System:         system,
-		Tools:          pool.tools,
-		MaxTokens:      envInt(f, "REINS_MAX_OUTPUT_TOKENS"),
-		MaxTurns:       opts.maxTurns,
-		MaxConcurrency: cmp.Or(envInt(f, "REINS_MAX_TOOL_USE_CONCURRENCY"), envInt(f, "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY")),
-		Permissions:    perms,
-		Env:            pool.env,
-		Cwd:            pool.cwd,
-		Recorder:       rec,
-		Bus:            bus,
-	}
-
-	var stream *streamWriter
+	// stream-json writes each line as it happens; json collects them and prints the result
+	// (with --verbose, every line as one array).
+	var em *sdkproto.Emitter
+	var collected *sdkproto.Collector
 	unsubscribe := func() {}
-	if opts.outputFormat == formatStreamJSON {
-		stream = newStreamWriter(f.Out, rec.ID)
-		names := make([]string, len(pool.tools))
-		for i, t := range pool.tools {
-			names[i] = t.Name()
-		}
-		stream.write(initLine{Type: "system", Subtype: "init", Cwd: cwd, SessionID: rec.ID, Tools: names,
-			MCPServers: []string{}, Model: choice.model, Provider: choice.name, PermissionMode: string(pc.Mode()), UUID: session.NewID()})
-		unsubscribe = bus.Subscribe(stream.handle)
+	switch opts.outputFormat {
+	case formatStreamJSON:
+		em = &sdkproto.Emitter{W: sdkproto.NewConn(f.Out)}
+	case formatJSON:
+		collected = &sdkproto.Collector{}
+		em = &sdkproto.Emitter{W: collected}
+	}
+	if em != nil {
+		em.SessionID, em.Partial, em.MaxTurns, em.MaxBudgetUSD, em.MaxOutputTokens =
+			s.sessionID, opts.sdk.partial, opts.maxTurns, opts.sdk.maxBudgetUSD, s.agent.MaxTokens
+		em.Init(s.initInfo(f))
+		unsubscribe = s.bus.Subscribe(em.Handle)
 	}
 
-	var history []llm.Message
-	if transcript != nil {
-		history = transcript.Messages
-	}
-	res, runErr := a.Run(ctx, history, llm.UserText(prompt))
+	res, runErr := s.agent.Run(ctx, s.history, llm.UserText(prompt))
 	unsubscribe()
-	pool.Close()
+	s.pool.Close()
 
 	switch opts.outputFormat {
 	case formatStreamJSON:
-		stream.write(newResultLine(res, rec.ID))
-		if stream.err != nil {
-			return fmt.Errorf("writing output: %w", stream.err)
+		em.Result(res)
+		if err := em.Err(); err != nil {
+			return err
 		}
 	case formatJSON:
+		em.Result(res)
+		var v any = collected.Lines[len(collected.Lines)-1]
+		if opts.verbose {
+			v = collected.Lines
+		}
 		enc := json.NewEncoder(f.Out)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(newResultLine(res, rec.ID)); err != nil {
+		if err := enc.Encode(v); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
 	default:
@@ -314,11 +231,13 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 
 	switch {
 	case runErr != nil && ctx.Err() != nil:
-		return &exitCodeError{code: exitCancel, err: fmt.Errorf("interrupted; resume with: reins -p --resume %s", rec.ID)}
+		return &exitCodeError{code: exitCancel, err: fmt.Errorf("interrupted; resume with: reins -p --resume %s", s.sessionID)}
 	case runErr != nil:
 		return &exitCodeError{code: exitError, err: runErr}
 	case res.Subtype == agent.SubtypeMaxTurns:
 		return &exitCodeError{code: exitMaxTurns, err: fmt.Errorf("reached the maximum number of turns (%d)", opts.maxTurns)}
+	case res.Subtype == agent.SubtypeMaxBudget:
+		return &exitCodeError{code: exitError, err: fmt.Errorf("reached the maximum budget ($%g)", opts.sdk.maxBudgetUSD)}
 	}
 	return nil
 }

@@ -1,0 +1,271 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/internal/sdkproto"
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/session"
+	"github.com/reinsdev/reins/settings"
+	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/web"
+)
+
+// runSetup is everything a headless run needs, shared by `-p` and the SDK protocol.
+type runSetup struct {
+	env       *permEnv
+	cwd       string
+	choice    *providerChoice
+	rec       *session.Writer // nil with --no-session-persistence
+	sessionID string
+	perms     *agent.Permissions
+	pool      *agentPool
+	bus       *agent.Bus
+	agent     *agent.Agent
+	history   []llm.Message
+	// prompt is what the system prompt was built from, to build it again (initialize).
+	prompt promptEnv
+}
+
+// Close ends the tools' processes and closes the session file.
+func (s *runSetup) Close() {
+	s.pool.Close()
+	if s.rec != nil {
+		s.rec.Close()
+	}
+}
+
+// checks is what an Asker needs to apply an answer.
+func (s *runSetup) checks(f *Factory) sdkproto.Checks {
+	return sdkproto.Checks{
+		Engine:      s.agent.Engine,
+		Permissions: s.perms,
+		Context: func() *permission.Context {
+			pc := s.perms.Context()
+			if d := s.pool.cwd(); d != "" && d != pc.Cwd() {
+				pc = pc.WithCwd(d)
+			}
+			return pc
+		},
+		Lookup: s.lookup,
+		Log:    f.ErrOut,
+	}
+}
+
+func (s *runSetup) lookup(name string) tool.Tool {
+	for _, t := range s.agent.Tools {
+		if t.Name() == name {
+			return t
+		}
+	}
+	name = permission.NormalizeToolName(name)
+	for _, t := range s.agent.Tools {
+		if t.Name() == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// initInfo is what system/init reports.
+func (s *runSetup) initInfo(f *Factory) sdkproto.InitInfo {
+	return sdkproto.InitInfo{Cwd: s.cwd, Tools: toolNames(s.agent.Tools), Model: s.choice.model, Provider: s.choice.name,
+		PermissionMode: string(s.perms.Context().Mode()), APIKeySource: apiKeySource(f, s.choice.name), Version: reinsVersion()}
+}
+
+// setupRun checks the flags, reads the settings, restores or creates the session and builds
+// the agent. The caller must Close the result.
+func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup, err error) {
+	if opts.continueLast && opts.resume != "" {
+		return nil, usageErrorf("--continue and --resume cannot be used together")
+	}
+	if opts.maxTurns < 0 {
+		return nil, usageErrorf("--max-turns must not be negative")
+	}
+	if opts.perm.dangerouslySkip && os.Geteuid() == 0 && f.Getenv("IS_SANDBOX") != "1" {
+		return nil, errors.New(msgRootBypass)
+	}
+
+	env, err := opts.perm.load(f)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range env.warnings {
+		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
+	}
+	s := &runSetup{env: env, cwd: env.pc.OriginalCwd(), bus: &agent.Bus{}}
+
+	// Restore the session before anything else, so that a bad id fails fast.
+	store := session.NewStore(env.opts.ConfigDir)
+	var transcript *session.Transcript
+	switch {
+	case opts.continueLast:
+		id, err := store.Latest(s.cwd)
+		if err != nil {
+			return nil, fmt.Errorf("--continue: %w", err)
+		}
+		if transcript, err = store.Load(s.cwd, id); err != nil {
+			return nil, err
+		}
+	case opts.resume != "":
+		if transcript, err = store.Load(s.cwd, opts.resume); err != nil {
+			return nil, fmt.Errorf("--resume: %w", err)
+		}
+	}
+	pc := env.pc
+	if transcript != nil {
+		if transcript.Skipped > 0 {
+			fmt.Fprintf(f.ErrOut, "reins: warning: %d unreadable line(s) of session %s were skipped\n", transcript.Skipped, transcript.ID)
+		}
+		if transcript.Permissions != nil {
+			keep := opts.perm.mode != "" || opts.perm.dangerouslySkip
+			if pc, err = transcript.Permissions.Restore(pc, keep); err != nil {
+				return nil, err
+			}
+		}
+		s.history = transcript.Messages
+	}
+
+	if s.choice, err = resolveProvider(ctx, f, opts.provider, opts.model, env.loaded); err != nil {
+		return nil, err
+	}
+	provider := s.choice.provider
+	if fb := opts.sdk.fallbackModel; fb != "" {
+		provider = &fallbackProvider{Provider: provider, fallback: fb, log: f.ErrOut}
+	}
+
+	if err := s.openSession(store, transcript, opts); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil && s.rec != nil {
+			s.rec.Close()
+		}
+	}()
+	if s.rec != nil {
+		if err := s.rec.AppendPermissions(agent.StateOf(pc)); err != nil {
+			return nil, err
+		}
+	}
+
+	s.perms = agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
+		return settings.Persist(env.opts, updates...)
+	})
+	s.pool = newAgentPool(f, pc, s.perms, web.ModelSummarizer{Provider: s.choice.provider, Model: smallModel(f, env.loaded, s.choice)})
+	defer func() {
+		if err != nil {
+			s.pool.Close()
+		}
+	}()
+	if s.pool.tools, err = opts.sdk.selectTools(s.pool.tools); err != nil {
+		return nil, err
+	}
+
+	var dirs []string
+	for _, d := range pc.AdditionalDirs() {
+		dirs = append(dirs, d.Path)
+	}
+	s.prompt = promptEnv{
+		Cwd: s.cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: isGitRepo(s.cwd),
+		Mode: pc.Mode(), Append: opts.appendSystemPrompt, Replace: opts.sdk.systemPrompt,
+	}
+	system, err := systemPrompt(ctx, s.pool.tools, s.prompt)
+	if err != nil {
+		return nil, err
+	}
+
+	s.agent = &agent.Agent{
+		Provider:       provider,
+		Model:          s.choice.model,
+		System:         system,
+		Tools:          s.pool.tools,
+		MaxTokens:      envInt(f, "REINS_MAX_OUTPUT_TOKENS"),
+		MaxTurns:       opts.maxTurns,
+		MaxBudgetUSD:   opts.sdk.maxBudgetUSD,
+		MaxConcurrency: cmp.Or(envInt(f, "REINS_MAX_TOOL_USE_CONCURRENCY"), envInt(f, "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY")),
+		Engine:         &permission.Engine{},
+		Permissions:    s.perms,
+		Env:            s.pool.env,
+		Cwd:            s.pool.cwd,
+		Bus:            s.bus,
+	}
+	if s.rec != nil {
+		s.agent.Recorder = s.rec
+	}
+	if name := opts.sdk.promptTool; name != "" && name != promptToolStdio {
+		t := s.lookup(name)
+		if t == nil {
+			return nil, usageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, toolNames(s.agent.Tools))
+		}
+		s.agent.Asker = &sdkproto.ToolAsker{Tool: t, Env: s.pool.env, Checks: s.checks(f)}
+	}
+	return s, nil
+}
+
+// openSession creates, reopens or forks the session file, or only picks an id when nothing
+// is saved.
+func (s *runSetup) openSession(store *session.Store, transcript *session.Transcript, opts *agentOptions) error {
+	sf := &opts.sdk
+	var err error
+	switch {
+	case sf.noPersist:
+		s.sessionID = cmp.Or(sf.sessionID, session.NewID())
+		if transcript != nil && !sf.fork {
+			s.sessionID = transcript.ID
+		}
+		return nil
+	case transcript != nil && !sf.fork:
+		s.rec, err = store.Reopen(transcript)
+	default:
+		s.rec, err = store.CreateWithID(s.cwd, cmp.Or(sf.sessionID, session.NewID()), s.choice.model)
+		if err == nil && transcript != nil {
+			// A fork starts as a copy of the conversation it continues.
+			for _, m := range transcript.Messages {
+				if err = s.rec.AppendMessage(m); err != nil {
+					s.rec.Close()
+					s.rec = nil
+					break
+				}
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	s.sessionID = s.rec.ID
+	return nil
+}
+
+// fallbackProvider switches to another model when the model stays overloaded after the
+// provider's own retries, as Claude Code's --fallback-model does.
+type fallbackProvider struct {
+	llm.Provider
+	fallback string
+	log      interface{ Write([]byte) (int, error) }
+}
+
+func (p *fallbackProvider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
+	resp, err := p.Provider.Stream(ctx, req, onEvent)
+	if err == nil || ctx.Err() != nil || req.Model == p.fallback || !overloaded(err) {
+		return resp, err
+	}
+	fmt.Fprintf(p.log, "reins: %s is overloaded; switching to the fallback model %s\n", req.Model, p.fallback)
+	r := *req
+	r.Model = p.fallback
+	return p.Provider.Stream(ctx, &r, onEvent)
+}
+
+// overloaded reports whether err says the model is overloaded (HTTP 529 or an
+// overloaded_error event).
+func overloaded(err error) bool {
+	ae, ok := errors.AsType[*llm.APIError](err)
+	return ok && (ae.StatusCode == 529 || ae.Type == "overloaded_error")
+}
