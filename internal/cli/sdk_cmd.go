@@ -92,4 +92,3 @@ func settingsView(s *runSetup) map[string]any {
 		"sources":   sources,
 	}
 }
-
