@@ -174,3 +174,36 @@ func TestLibraryDoesNotImportTheAgentLayers(t *testing.T) {
 		}
 	}
 }
+
+// adapterImports lists, for front-end adapter packages, the only packages of ours they may
+// import: an adapter speaks a wire protocol over the agent's events and the permission
+// engine, and never reaches into another front end.
+var adapterImports = map[string][]string{
+	"internal/sdkproto": {"agent", "permission", "session", "llm", "tool"},
+}
+
+func TestAdaptersImportOnlyTheirLayers(t *testing.T) {
+	pkgs := listPackages(t)
+	for pkg, allowed := range adapterImports {
+		p, ok := pkgs[module+"/"+pkg]
+		if !ok {
+			t.Errorf("adapter package %s does not exist; drop its entry", pkg)
+			continue
+		}
+		for _, imp := range p.Imports {
+			irel, ours := ours(imp)
+			if !ours {
+				continue
+			}
+			ok := false
+			for _, a := range allowed {
+				if irel == a {
+					ok = true
+				}
+			}
+			if !ok {
+				t.Errorf("%s imports %s; it may import only %v", pkg, irel, allowed)
+			}
+		}
+	}
+}
