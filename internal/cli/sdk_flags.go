@@ -111,18 +111,19 @@ func (sf *sdkFlags) selectTools(all []tool.Tool) ([]tool.Tool, error) {
 		return all, nil
 	}
 	names := strings.FieldsFunc(sf.tools, func(r rune) bool { return r == ',' || r == ' ' })
-	var out []tool.Tool
+	keep := map[tool.Tool]bool{}
 	for _, n := range names {
 		i := slices.IndexFunc(all, func(t tool.Tool) bool { return t.Name() == n || slices.Contains(t.Aliases(), n) })
 		if i < 0 {
-			valid := make([]string, len(all))
-			for j, t := range all {
-				valid[j] = t.Name()
-			}
-			return nil, usageErrorf("--tools: unknown tool %q (available: %s)", n, strings.Join(valid, ", "))
+			return nil, usageErrorf("--tools: unknown tool %q (available: %s)", n, strings.Join(toolNames(all), ", "))
 		}
-		if !slices.Contains(out, all[i]) {
-			out = append(out, all[i])
+		keep[all[i]] = true
+	}
+	// The pool's order stays (it is part of the prompt's cache key).
+	var out []tool.Tool
+	for _, t := range all {
+		if keep[t] {
+			out = append(out, t)
 		}
 	}
 	return out, nil
