@@ -160,7 +160,7 @@ func start(t *testing.T, prov *provider, configure func(*Server)) *fakeCaller {
 	outR, outW := io.Pipe()
 	s := &fakeCaller{t: t, in: inW, lines: make(chan map[string]any, 100), log: &syncBuffer{}, done: make(chan error, 1), prov: prov, poke: pk, perms: perms}
 	s.srv = &Server{In: inR, Out: outW, Log: s.log, Agent: a, Permissions: perms, Bus: bus, SessionID: "sess",
-		Init: InitInfo{Cwd: pc.Cwd(), Tools: []string{"Poke"}, Model: a.Model, Provider: "fake", Version: "test"},
+		Init:        InitInfo{Cwd: pc.Cwd(), Tools: []string{"Poke"}, Model: a.Model, Provider: "fake", Version: "test"},
 		PromptStdio: true,
 		Checks: Checks{Engine: a.Engine, Permissions: perms, Log: s.log,
 			Lookup: func(name string) tool.Tool {
