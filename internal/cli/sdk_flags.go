@@ -52,8 +52,14 @@ func (sf *sdkFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&sf.fork, "fork-session", false, "with --resume or --continue: continue in a new session, leaving the old one as it was")
 	fl.BoolVar(&sf.noPersist, "no-session-persistence", false, "do not save the session to disk")
 	fl.StringVar(&sf.jsonSchema, "json-schema", "", "a JSON schema for structured output (not supported yet: refused)")
-	fl.StringArrayVar(&sf.mcpConfig, "mcp-config", nil, "MCP server configuration (not supported yet: refused)")
-	fl.BoolVar(&sf.strictMCP, "strict-mcp-config", false, "use only the MCP servers of --mcp-config (reins loads none from anywhere else)")
+	// Until reins has an MCP client these two are the SDK's; the MCP client registers its own
+	// (register after it), and then they are left to it.
+	if fl.Lookup("mcp-config") == nil {
+		fl.StringArrayVar(&sf.mcpConfig, "mcp-config", nil, "MCP server configuration (not supported yet: refused)")
+	}
+	if fl.Lookup("strict-mcp-config") == nil {
+		fl.BoolVar(&sf.strictMCP, "strict-mcp-config", false, "use only the MCP servers of --mcp-config (reins loads none from anywhere else)")
+	}
 }
 
 // validate checks the SDK flags against each other and the rest of opts.
