@@ -191,11 +191,14 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	if em != nil {
 		em.SessionID, em.Partial, em.MaxTurns, em.MaxBudgetUSD, em.MaxOutputTokens =
 			s.sessionID, opts.sdk.partial, opts.maxTurns, opts.sdk.maxBudgetUSD, s.agent.MaxTokens
+		if s.structured != nil {
+			em.Structured = s.structured.Value
+		}
 		em.Init(s.initInfo(f))
 		unsubscribe = s.bus.Subscribe(em.Handle)
 	}
 
-	res, runErr := s.agent.Run(ctx, s.history, llm.UserText(prompt))
+	res, runErr := s.runTurn(ctx, s.history, llm.UserText(prompt))
 	unsubscribe()
 	s.pool.Close()
 
@@ -236,6 +239,8 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		return &exitCodeError{code: exitError, err: runErr}
 	case res.Subtype == agent.SubtypeMaxTurns:
 		return &exitCodeError{code: exitMaxTurns, err: fmt.Errorf("reached the maximum number of turns (%d)", opts.maxTurns)}
+	case res.Subtype == subtypeMaxStructuredRetries:
+		return &exitCodeError{code: exitError, err: res.Err}
 	case res.Subtype == agent.SubtypeMaxBudget:
 		return &exitCodeError{code: exitError, err: fmt.Errorf("reached the maximum budget ($%g)", opts.sdk.maxBudgetUSD)}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/reinsdev/reins/agent"
@@ -33,6 +34,8 @@ type runSetup struct {
 	history   []llm.Message
 	// prompt is what the system prompt was built from, to build it again (initialize).
 	prompt promptEnv
+	// structured holds the structured output of --json-schema; nil without a schema.
+	structured *structuredOutput
 }
 
 // Close ends the tools' processes and closes the session file.
@@ -168,6 +171,14 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	if s.pool.tools, err = opts.sdk.selectTools(s.pool.tools); err != nil {
 		return nil, err
 	}
+	if opts.sdk.jsonSchema != "" {
+		s.structured = &structuredOutput{}
+		st, err := newStructuredTool(opts.sdk.jsonSchema, s.structured)
+		if err != nil {
+			return nil, err
+		}
+		s.pool.tools = append(s.pool.tools, st)
+	}
 
 	var dirs []string
 	for _, d := range pc.AdditionalDirs() {
@@ -176,6 +187,9 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	s.prompt = promptEnv{
 		Cwd: s.cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: isGitRepo(s.cwd),
 		Mode: pc.Mode(), Append: opts.appendSystemPrompt, Replace: opts.sdk.systemPrompt,
+	}
+	if s.structured != nil {
+		s.prompt.Append = joinNonEmpty(s.prompt.Append, structuredPrompt)
 	}
 	system, err := systemPrompt(ctx, s.pool.tools, s.prompt)
 	if err != nil {
@@ -268,4 +282,15 @@ func (p *fallbackProvider) Stream(ctx context.Context, req *llm.Request, onEvent
 func overloaded(err error) bool {
 	ae, ok := errors.AsType[*llm.APIError](err)
 	return ok && (ae.StatusCode == 529 || ae.Type == "overloaded_error")
+}
+
+// joinNonEmpty joins the non-empty texts with a blank line.
+func joinNonEmpty(texts ...string) string {
+	var out []string
+	for _, t := range texts {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, "\n\n")
 }

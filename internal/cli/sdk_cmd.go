@@ -21,10 +21,13 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 		In: f.In, Out: f.Out, Log: f.ErrOut,
 		Agent: s.agent, Permissions: s.perms, Bus: s.bus, History: s.history, SessionID: s.sessionID,
 		Init: s.initInfo(f), Partial: opts.sdk.partial, PromptStdio: opts.sdk.promptTool == promptToolStdio,
-		Checks: s.checks(f),
+		Checks: s.checks(f), Run: s.runTurn,
+	}
+	if s.structured != nil {
+		srv.Structured = s.structured.Value
 	}
 	srv.OnInitialize = func(req sdkproto.InitializeRequest) error {
-		if err := sdkproto.CheckSupported(req); err != nil {
+		if err := sdkproto.CheckSupported(req, s.structured != nil); err != nil {
 			return err
 		}
 		if len(req.SystemPrompt) == 0 && req.AppendSystemPrompt == nil {

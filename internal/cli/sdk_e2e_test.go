@@ -174,6 +174,12 @@ func TestAgentSDK(t *testing.T) {
 		}
 	})
 
+	t.Run("structured output", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("StructuredOutput", `{"answer":"42"}`)), llmtest.Say("Done."))
+		e.anthropic(srv).drive(node, "structured")
+	})
+
 	t.Run("partial messages", func(t *testing.T) {
 		e := newE2E(t, bin)
 		srv := llmtest.NewAnthropicServer(t, llmtest.Say("Hel", "lo"))

@@ -51,7 +51,7 @@ func (sf *sdkFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&sf.sessionID, "session-id", "", "the id (a UUID) of the new session")
 	fl.BoolVar(&sf.fork, "fork-session", false, "with --resume or --continue: continue in a new session, leaving the old one as it was")
 	fl.BoolVar(&sf.noPersist, "no-session-persistence", false, "do not save the session to disk")
-	fl.StringVar(&sf.jsonSchema, "json-schema", "", "a JSON schema for structured output (not supported yet: refused)")
+	fl.StringVar(&sf.jsonSchema, "json-schema", "", "a JSON schema: the run ends with the model's answer in this shape (structured_output)")
 	// Until reins has an MCP client these two are the SDK's; the MCP client registers its own
 	// (register after it), and then they are left to it.
 	if fl.Lookup("mcp-config") == nil {
@@ -101,9 +101,6 @@ func (sf *sdkFlags) validate(cmd *cobra.Command, opts *agentOptions) error {
 	}
 	if sf.fallbackModel != "" && sf.fallbackModel == opts.model {
 		return usageErrorf("--fallback-model cannot be the same as --model")
-	}
-	if sf.jsonSchema != "" {
-		return usageErrorf("--json-schema: structured output is not supported by reins yet")
 	}
 	if len(sf.mcpConfig) > 0 {
 		return usageErrorf("--mcp-config: MCP servers are not supported by reins yet")

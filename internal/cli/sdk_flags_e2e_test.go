@@ -39,7 +39,7 @@ func TestSDKFlagsRefused(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-p", "--json-schema", `{"type":"object"}`, "hi"}, "--json-schema: structured output is not supported"},
+		{[]string{"-p", "--json-schema", `[1]`, "hi"}, "--json-schema: not a JSON object"},
 		{[]string{"-p", "--mcp-config", `{"mcpServers":{}}`, "hi"}, "--mcp-config: MCP servers are not supported"},
 		{[]string{"--input-format", "xml"}, `invalid --input-format "xml"`},
 		{[]string{"--input-format", "stream-json"}, "requires --output-format stream-json"},
@@ -159,6 +159,37 @@ func TestSDKFlags(t *testing.T) {
 		}
 		if errs, _ := res["errors"].([]any); len(errs) == 0 {
 			t.Errorf("no errors in %v", res)
+		}
+	})
+
+	t.Run("json schema", func(t *testing.T) {
+		e := newE2E(t, bin)
+		schema := `{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"]}`
+		srv := llmtest.NewAnthropicServer(t,
+			llmtest.Say("The answer is 42."), // no tool call: reminded
+			llmtest.UseTools(llmtest.Call("StructuredOutput", `{"answer":42}`)), // wrong type: an input error
+			llmtest.UseTools(llmtest.Call("StructuredOutput", `{"answer":"42"}`)),
+			llmtest.Say("Done."))
+		e.anthropic(srv).run("-p", "--output-format", "json", "--json-schema", schema, "what is the answer?").wantCode(0)
+		var res map[string]any
+		json.Unmarshal([]byte(e.stdout), &res)
+		if so, _ := res["structured_output"].(map[string]any); res["subtype"] != "success" || so["answer"] != "42" {
+			t.Errorf("result %v", res)
+		}
+		if !strings.Contains(string(srv.Requests()[1].Body), "You must call the StructuredOutput tool") {
+			t.Error("no reminder after a plain answer")
+		}
+		results, _ := srv.Requests()[2].ToolResults()
+		if len(results) != 1 || !results[0].IsError {
+			t.Errorf("input of the wrong type was accepted: %+v", results)
+		}
+
+		e2 := newE2E(t, bin)
+		lazy := llmtest.NewAnthropicServer(t, llmtest.Say("a"), llmtest.Say("b"), llmtest.Say("c"), llmtest.Say("d"))
+		e2.anthropic(lazy).run("-p", "--output-format", "json", "--json-schema", schema, "what is the answer?").wantCode(exitError)
+		json.Unmarshal([]byte(e2.stdout), &res)
+		if res["subtype"] != "error_max_structured_output_retries" || res["num_turns"] != 4.0 {
+			t.Errorf("result %v", res)
 		}
 	})
 

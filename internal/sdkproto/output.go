@@ -201,6 +201,8 @@ type ResultLine struct {
 	Usage             Usage                 `json:"usage"`
 	ModelUsage        map[string]ModelUsage `json:"modelUsage"`
 	PermissionDenials []agent.Denial        `json:"permission_denials"`
+	// StructuredOutput is the answer in the caller's schema (--json-schema).
+	StructuredOutput any `json:"structured_output,omitempty"`
 	// Errors is set on every error subtype (the SDK reads it unconditionally).
 	Errors []string `json:"errors,omitempty"`
 	UUID   string   `json:"uuid"`
@@ -218,6 +220,8 @@ type Emitter struct {
 	MaxBudgetUSD float64
 	// MaxOutputTokens is reported in modelUsage.
 	MaxOutputTokens int
+	// Structured, if set, returns the run's structured output (--json-schema).
+	Structured func() (any, bool)
 
 	mu   sync.Mutex
 	err  error
@@ -417,6 +421,11 @@ func (e *Emitter) resultLine(res *agent.Result, st runState) ResultLine {
 	case agent.SubtypeSuccess:
 		text := res.Text
 		l.Result = &text
+		if e.Structured != nil {
+			if v, ok := e.Structured(); ok {
+				l.StructuredOutput = v
+			}
+		}
 	case agent.SubtypeMaxTurns:
 		l.Errors = []string{fmt.Sprintf("Reached maximum number of turns (%d)", e.MaxTurns)}
 	case agent.SubtypeMaxBudget:

@@ -99,6 +99,11 @@ type Server struct {
 	ResolveModel func(name string) (string, error)
 	// Settings answers get_settings.
 	Settings func() (any, error)
+	// Run runs one turn; nil means Agent.Run. The CLI's wraps it to hold the model to a JSON
+	// schema.
+	Run func(ctx context.Context, history []llm.Message, prompt llm.Message) (*agent.Result, error)
+	// Structured returns the turn's structured output, for the result line.
+	Structured func() (any, bool)
 
 	conn    *Conn
 	emitter *Emitter
@@ -130,7 +135,10 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.wake = make(chan struct{}, 1)
 	s.model = s.Agent.Model
 	s.emitter = &Emitter{W: s.conn, SessionID: s.SessionID, Partial: s.Partial, MaxTurns: s.Agent.MaxTurns,
-		MaxBudgetUSD: s.Agent.MaxBudgetUSD, MaxOutputTokens: s.Agent.MaxTokens}
+		MaxBudgetUSD: s.Agent.MaxBudgetUSD, MaxOutputTokens: s.Agent.MaxTokens, Structured: s.Structured}
+	if s.Run == nil {
+		s.Run = s.Agent.Run
+	}
 	if s.PromptStdio {
 		s.Agent.Asker = &Asker{Conn: s.conn, Checks: s.Checks, Interrupt: func() { s.interrupt() }}
 	}
@@ -204,7 +212,7 @@ func (s *Server) runTurn(ctx context.Context, history []llm.Message, prompt llm.
 		s.mu.Unlock()
 	}()
 	unsubscribe := s.Bus.Subscribe(s.emitter.Handle)
-	res, _ := s.Agent.Run(tctx, history, prompt)
+	res, _ := s.Run(tctx, history, prompt)
 	unsubscribe()
 	if res.Messages == nil {
 		res.Messages = history
@@ -464,13 +472,15 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 
 // refuseConfiguration accepts an initialize request that configures nothing reins lacks.
 func refuseConfiguration(req InitializeRequest) error {
-	return CheckSupported(req)
+	return CheckSupported(req, false)
 }
 
 // CheckSupported refuses what an initialize request asks for that reins cannot do yet. Each is
 // refused rather than ignored: SDK hooks can deny calls, SDK MCP servers and agents change what
 // the model can do, and a JSON schema changes what the caller gets back.
-func CheckSupported(req InitializeRequest) error {
+// structured says whether a JSON schema is in force (--json-schema, which the SDK passes along
+// with the same schema in initialize).
+func CheckSupported(req InitializeRequest, structured bool) error {
 	switch {
 	case len(req.Hooks) > 0:
 		return errors.New("SDK hook callbacks are not supported by reins yet; configure hooks in settings files instead")
@@ -482,8 +492,8 @@ func CheckSupported(req InitializeRequest) error {
 		return errors.New("custom agents are not supported by reins yet")
 	case len(req.Plugins) > 0:
 		return errors.New("plugins are not supported by reins")
-	case len(req.JSONSchema) > 0 && string(req.JSONSchema) != "null":
-		return errors.New("structured output (jsonSchema) is not supported by reins yet")
+	case len(req.JSONSchema) > 0 && string(req.JSONSchema) != "null" && !structured:
+		return errors.New("structured output needs the schema on the command line too (--json-schema), as the Agent SDK passes it")
 	}
 	return nil
 }

@@ -358,16 +358,16 @@ func TestControlRequests(t *testing.T) {
 }
 
 func TestInitializeRefusesWhatReinsLacks(t *testing.T) {
-	for _, req := range []string{
-		`{"subtype":"initialize","hooks":{"PreToolUse":[{"hookCallbackIds":["h1"]}]}}`,
-		`{"subtype":"initialize","sdkMcpServers":["calc"]}`,
-		`{"subtype":"initialize","agents":{"x":{"description":"d","prompt":"p"}}}`,
-		`{"subtype":"initialize","jsonSchema":{"type":"object"}}`,
+	for _, tt := range []struct{ req, want string }{
+		{`{"subtype":"initialize","hooks":{"PreToolUse":[{"hookCallbackIds":["h1"]}]}}`, "hook callbacks are not supported"},
+		{`{"subtype":"initialize","sdkMcpServers":["calc"]}`, "SDK MCP servers are not supported"},
+		{`{"subtype":"initialize","agents":{"x":{"description":"d","prompt":"p"}}}`, "custom agents are not supported"},
+		{`{"subtype":"initialize","jsonSchema":{"type":"object"}}`, "--json-schema"},
 	} {
 		s := start(t, &provider{}, nil)
-		s.send(`{"type":"control_request","request_id":"i","request":` + req + `}`)
-		if resp := s.response("i"); resp["subtype"] != "error" || !strings.Contains(fmt.Sprint(resp["error"]), "not supported") {
-			t.Errorf("%s: response %v", req, resp)
+		s.send(`{"type":"control_request","request_id":"i","request":` + tt.req + `}`)
+		if resp := s.response("i"); resp["subtype"] != "error" || !strings.Contains(fmt.Sprint(resp["error"]), tt.want) {
+			t.Errorf("%s: response %v, want an error with %q", tt.req, resp, tt.want)
 		}
 	}
 }

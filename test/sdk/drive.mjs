@@ -207,6 +207,17 @@ const scenarios = {
     return { calls: calls.length };
   },
 
+  // Structured output: the SDK's outputFormat passes --json-schema and the schema in
+  // initialize; the result carries structured_output.
+  async structured() {
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+    const { messages, error } = await run(query({ prompt: 'What is the answer?', options: { ...base, outputFormat: { type: 'json_schema', schema } } }));
+    check(!error, 'query failed: ' + error);
+    const [res] = results(messages);
+    check(res?.subtype === 'success' && res.structured_output?.answer === '42', 'structured_output', res);
+    return { structured: res.structured_output };
+  },
+
   // Partial messages: the text streams as stream_event lines.
   async partial() {
     const { messages, error } = await run(query({ prompt: 'hi', options: { ...base, includePartialMessages: true } }));
