@@ -166,7 +166,7 @@ func TestSDKFlags(t *testing.T) {
 		e := newE2E(t, bin)
 		schema := `{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"]}`
 		srv := llmtest.NewAnthropicServer(t,
-			llmtest.Say("The answer is 42."), // no tool call: reminded
+			llmtest.Say("The answer is 42."),                                    // no tool call: reminded
 			llmtest.UseTools(llmtest.Call("StructuredOutput", `{"answer":42}`)), // wrong type: an input error
 			llmtest.UseTools(llmtest.Call("StructuredOutput", `{"answer":"42"}`)),
 			llmtest.Say("Done."))
