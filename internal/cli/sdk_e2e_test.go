@@ -82,6 +82,28 @@ func TestAgentSDK(t *testing.T) {
 		}
 	})
 
+	t.Run("allow with the suggestions saved", func(t *testing.T) {
+		e := newE2E(t, bin)
+		// The suggestion is the exact command; the second, identical call runs unasked.
+		srv := llmtest.NewAnthropicServer(t, touch, touch, llmtest.Say("Done."))
+		e.anthropic(srv).drive(node, "persist")
+		if _, err := os.Stat(filepath.Join(e.dir, "out.txt")); err != nil {
+			t.Error(err)
+		}
+		if results, _ := srv.Requests()[2].ToolResults(); len(results) != 1 || results[0].IsError {
+			t.Errorf("second call: %+v", results)
+		}
+		saved, _ := filepath.Glob(filepath.Join(e.dir, ".*", "settings.local.json"))
+		var all string
+		for _, p := range saved {
+			b, _ := os.ReadFile(p)
+			all += string(b)
+		}
+		if !strings.Contains(all, "Bash(touch") {
+			t.Errorf("no saved touch rule in %v: %s", saved, all)
+		}
+	})
+
 	t.Run("deny", func(t *testing.T) {
 		e := newE2E(t, bin)
 		srv := llmtest.NewAnthropicServer(t, touch, llmtest.Say("OK, I won't."))

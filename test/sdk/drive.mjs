@@ -93,6 +93,26 @@ const scenarios = {
     return { calls: calls.length };
   },
 
+  // An allow that accepts the engine's suggestions: they are saved (the Bash suggestion goes to
+  // the local settings file) and the next such call does not ask.
+  async persist() {
+    const calls = [];
+    const { messages, error } = await run(query({
+      prompt: 'Create two files',
+      options: {
+        ...base,
+        canUseTool: async (name, input, opts) => {
+          calls.push({ name, suggestions: opts.suggestions });
+          return { behavior: 'allow', updatedInput: input, updatedPermissions: opts.suggestions };
+        },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(calls.length === 1 && Array.isArray(calls[0].suggestions) && calls[0].suggestions.length > 0, 'one ask, with suggestions', calls);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { suggestions: calls[0].suggestions };
+  },
+
   // An ask answered deny: the model gets the message; the SDK sees permission_denied.
   async deny() {
     const { messages, error } = await run(query({
