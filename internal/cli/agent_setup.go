@@ -108,32 +108,11 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 
 	// Restore the session before anything else, so that a bad id fails fast.
 	store := session.NewStore(env.opts.ConfigDir)
-	var transcript *session.Transcript
-	switch {
-	case opts.continueLast:
-		id, err := store.Latest(s.cwd)
-		if err != nil {
-			return nil, fmt.Errorf("--continue: %w", err)
-		}
-		if transcript, err = store.Load(s.cwd, id); err != nil {
-			return nil, err
-		}
-	case opts.resume != "":
-		if transcript, err = store.Load(s.cwd, opts.resume); err != nil {
-			return nil, fmt.Errorf("--resume: %w", err)
-		}
+	transcript, pc, err := restoreSession(f, store, s.cwd, env.pc, opts)
+	if err != nil {
+		return nil, err
 	}
-	pc := env.pc
 	if transcript != nil {
-		if transcript.Skipped > 0 {
-			fmt.Fprintf(f.ErrOut, "reins: warning: %d unreadable line(s) of session %s were skipped\n", transcript.Skipped, transcript.ID)
-		}
-		if transcript.Permissions != nil {
-			keep := opts.perm.mode != "" || opts.perm.dangerouslySkip
-			if pc, err = transcript.Permissions.Restore(pc, keep); err != nil {
-				return nil, err
-			}
-		}
 		s.history = transcript.Messages
 	}
 
@@ -168,14 +147,57 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 			s.pool.Close()
 		}
 	}()
-	if s.pool.tools, err = opts.sdk.selectTools(s.pool.tools); err != nil {
+	if err := s.buildAgent(ctx, f, opts, pc, provider); err != nil {
 		return nil, err
+	}
+	return s, nil
+}
+
+// restoreSession loads the session --continue or --resume names, if any, and restores its
+// permission state onto pc.
+func restoreSession(f *Factory, store *session.Store, cwd string, pc *permission.Context, opts *agentOptions) (*session.Transcript, *permission.Context, error) {
+	var transcript *session.Transcript
+	var err error
+	switch {
+	case opts.continueLast:
+		id, err := store.Latest(cwd)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--continue: %w", err)
+		}
+		if transcript, err = store.Load(cwd, id); err != nil {
+			return nil, nil, err
+		}
+	case opts.resume != "":
+		if transcript, err = store.Load(cwd, opts.resume); err != nil {
+			return nil, nil, fmt.Errorf("--resume: %w", err)
+		}
+	default:
+		return nil, pc, nil
+	}
+	if transcript.Skipped > 0 {
+		fmt.Fprintf(f.ErrOut, "reins: warning: %d unreadable line(s) of session %s were skipped\n", transcript.Skipped, transcript.ID)
+	}
+	if transcript.Permissions != nil {
+		keep := opts.perm.mode != "" || opts.perm.dangerouslySkip
+		if pc, err = transcript.Permissions.Restore(pc, keep); err != nil {
+			return nil, nil, err
+		}
+	}
+	return transcript, pc, nil
+}
+
+// buildAgent picks the tools (--tools, --json-schema), builds the system prompt and the agent,
+// and the permission-prompt tool's Asker.
+func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOptions, pc *permission.Context, provider llm.Provider) error {
+	var err error
+	if s.pool.tools, err = opts.sdk.selectTools(s.pool.tools); err != nil {
+		return err
 	}
 	if opts.sdk.jsonSchema != "" {
 		s.structured = &structuredOutput{}
 		st, err := newStructuredTool(opts.sdk.jsonSchema, s.structured)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		s.pool.tools = append(s.pool.tools, st)
 	}
@@ -193,7 +215,7 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	}
 	system, err := systemPrompt(ctx, s.pool.tools, s.prompt)
 	if err != nil {
-		return nil, err
+		return err
 	}
 
 	s.agent = &agent.Agent{
@@ -217,11 +239,11 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	if name := opts.sdk.promptTool; name != "" && name != promptToolStdio {
 		t := s.lookup(name)
 		if t == nil {
-			return nil, usageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, toolNames(s.agent.Tools))
+			return usageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, toolNames(s.agent.Tools))
 		}
 		s.agent.Asker = &sdkproto.ToolAsker{Tool: t, Env: s.pool.env, Checks: s.checks(f)}
 	}
-	return s, nil
+	return nil
 }
 
 // openSession creates, reopens or forks the session file, or only picks an id when nothing

@@ -513,6 +513,15 @@ func (s *Server) setMode(id, name string) {
 		s.conn.respondError(id, fmt.Sprintf("cannot switch to %s: %v", m, err))
 		return
 	}
+	s.mu.Lock()
+	idle := s.cancel == nil
+	s.mu.Unlock()
+	if rec := s.Agent.Recorder; rec != nil && idle {
+		// A running turn records its permission changes itself; between turns nobody does.
+		if err := rec.AppendPermissions(agent.StateOf(s.Permissions.Context())); err != nil {
+			s.logf("recording the permission mode: %v", err)
+		}
+	}
 	s.conn.respond(id, map[string]any{"mode": string(s.Permissions.Context().Mode())})
 }
 
