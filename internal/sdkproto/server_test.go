@@ -616,3 +616,30 @@ func TestToolAsker(t *testing.T) {
 		})
 	}
 }
+
+type recorder struct {
+	mu    sync.Mutex
+	modes []permission.Mode
+}
+
+func (r *recorder) AppendMessage(llm.Message) error { return nil }
+func (r *recorder) AppendPermissions(st agent.SessionState) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.modes = append(r.modes, st.Mode)
+	return nil
+}
+
+func TestModeSetBetweenTurnsIsRecorded(t *testing.T) {
+	rec := &recorder{}
+	s := start(t, &provider{}, func(srv *Server) { srv.Agent.Recorder = rec })
+	s.send(`{"type":"control_request","request_id":"m","request":{"subtype":"set_permission_mode","mode":"plan"}}`)
+	if resp := s.response("m"); resp["subtype"] != "success" {
+		t.Fatalf("response %v", resp)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.modes) != 1 || rec.modes[0] != permission.ModePlan {
+		t.Errorf("recorded %v", rec.modes)
+	}
+}
