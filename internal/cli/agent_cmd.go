@@ -52,6 +52,11 @@ The provider and model come from --provider/--model, else the "provider"/"model"
 settings files, else the environment (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY,
 OPENAI_BASE_URL, REINS_MODEL); with none of these, a local Ollama is used if one answers.
 
+The Claude Agent SDKs can drive reins as their CLI (pathToClaudeCodeExecutable): with
+--input-format stream-json --output-format stream-json, reins reads user messages and control
+requests as JSON lines on standard input for one whole conversation, and with
+--permission-prompt-tool stdio the SDK's canUseTool answers the asks.
+
 Every conversation is saved under ~/.reins/projects/<cwd>/<session id>.jsonl as it happens;
 --continue resumes the latest one of this folder, --resume ID a given one, with its
 messages, permission mode and session rules.
