@@ -213,6 +213,13 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 	pc := x.permissions()
 	d, err := x.engine.Authorize(withToolUse(ctx, c.use), pc, t, c.input, x.asker)
 	switch {
+	case err == nil && d.Behavior == permission.Deny:
+		// Checked before the abort: a deny that also interrupts the turn (the SDK caller's
+		// deny with interrupt) still tells the model why.
+		c.result = errorResult(id, d.Message)
+		c.denied = true
+		x.bus.Publish(Event{Type: EventPermissionDenied, Denied: &DeniedCall{ToolName: c.use.Name, ToolUseID: id, Message: d.Message, Reason: d.Reason}})
+		return
 	case ctx.Err() != nil:
 		c.result = errorResult(id, CancelMessage)
 		return

@@ -529,6 +529,14 @@ func TestDenyWithInterruptEndsTheTurn(t *testing.T) {
 	s.user("poke")
 	id, _ := s.canUseTool()
 	s.answer(id, `{"behavior":"deny","message":"stop everything","interrupt":true}`)
+	d := s.next(func(m map[string]any) bool { return m["subtype"] == "permission_denied" })
+	if d["message"] != "stop everything" {
+		t.Errorf("permission_denied %v", d)
+	}
+	user := s.next(typed("user"))
+	if !strings.Contains(fmt.Sprint(user["message"]), "stop everything") {
+		t.Errorf("the tool result is not the caller's message: %v", user)
+	}
 	res := s.result()
 	if res["is_error"] != true {
 		t.Errorf("result %v", res)
