@@ -68,6 +68,11 @@ type Agent struct {
 
 	Recorder Recorder
 	Bus      *Bus
+
+	// Notices, if set, is called before each model request; the texts it returns (a
+	// background task finished, say) are added to the conversation as user text, so that the
+	// model learns of them at its next turn.
+	Notices func() []string
 }
 
 // Result is the outcome of a run.
@@ -163,6 +168,10 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		if err := ctx.Err(); err != nil {
 			return finish(fmt.Errorf("run aborted: %w", err))
 		}
+		if err := a.addNotices(&msgs); err != nil {
+			return finish(err)
+		}
+		res.Messages = msgs
 		req := &llm.Request{
 			Model:     a.Model,
 			System:    a.System,
@@ -232,6 +241,30 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 			return finish(nil)
 		}
 	}
+}
+
+// addNotices adds the pending notices to the conversation: to the last user message when the
+// conversation ends with one (the prompt, or a turn's tool results), else as a new one.
+func (a *Agent) addNotices(msgs *[]llm.Message) error {
+	if a.Notices == nil {
+		return nil
+	}
+	texts := a.Notices()
+	if len(texts) == 0 {
+		return nil
+	}
+	var blocks []llm.Block
+	for _, t := range texts {
+		blocks = append(blocks, llm.Block{Type: llm.BlockText, Text: t})
+	}
+	note := llm.Message{Role: llm.RoleUser, Content: blocks}
+	if n := len(*msgs); n > 0 && (*msgs)[n-1].Role == llm.RoleUser {
+		last := (*msgs)[n-1]
+		(*msgs)[n-1] = llm.Message{Role: llm.RoleUser, Content: append(slices.Clone(last.Content), blocks...)}
+	} else {
+		*msgs = append(*msgs, note)
+	}
+	return a.record(note)
 }
 
 func (a *Agent) record(m llm.Message) error {

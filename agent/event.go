@@ -67,6 +67,9 @@ type Event struct {
 	Denied *DeniedCall
 	// Result is set for EventResult.
 	Result *Result
+	// ParentToolUseID is set on the events of a sub-agent forwarded to its parent's bus: the
+	// id of the Agent call that runs it.
+	ParentToolUseID string
 }
 
 // DeniedCall is a call the permission decision refused: the tool, the id of its tool_use, and

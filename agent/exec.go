@@ -304,6 +304,7 @@ func (x *executor) callEnv(id string) *tool.Env {
 	if x.env != nil {
 		*env = *x.env
 	}
+	env.ToolUseID = id
 	env.Permissions = x.permissions
 	env.UpdatePermissions = x.perms.Update
 	bus := x.bus

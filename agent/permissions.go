@@ -20,6 +20,11 @@ type Permissions struct {
 	// onChange is told about every new context, under mu so that changes are recorded in
 	// the order they were made.
 	onChange func(pc *permission.Context) error
+
+	// parent and view are set for a sub-agent's permissions (see Derive): the context is the
+	// parent's seen through view, and updates go to the parent.
+	parent *Permissions
+	view   func(*permission.Context) *permission.Context
 }
 
 // NewPermissions starts from pc. persist, if non-nil, is called with the updates whose
@@ -30,6 +35,9 @@ func NewPermissions(pc *permission.Context, persist func(ctx context.Context, up
 
 // Context returns the current permission context.
 func (p *Permissions) Context() *permission.Context {
+	if p.derived() {
+		return p.derivedContext()
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.pc
@@ -37,6 +45,9 @@ func (p *Permissions) Context() *permission.Context {
 
 // Update applies updates in order. Nothing changes when one fails.
 func (p *Permissions) Update(ctx context.Context, updates ...permission.Update) error {
+	if p.derived() {
+		return p.derivedUpdate(ctx, updates...)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	next, err := p.pc.Apply(updates...)
@@ -65,6 +76,10 @@ func (p *Permissions) Update(ctx context.Context, updates ...permission.Update) 
 
 // setOnChange installs the change hook of a run.
 func (p *Permissions) setOnChange(f func(pc *permission.Context) error) {
+	if p.derived() {
+		// The parent's run records the changes; a sub-agent's run must not replace its hook.
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.onChange = f

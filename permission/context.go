@@ -96,6 +96,9 @@ type Context struct {
 	autoAvailable   bool
 	avoidPrompts    bool
 	settingsFiles   []string
+	// narrowed drops the original directory from the working directories (see Within); it
+	// stays the anchor of path rules.
+	narrowed bool
 
 	index ruleIndex
 	// dirForms are the working directories with their symlink-resolved forms, computed when
@@ -278,10 +281,13 @@ func (c *Context) SettingsFiles() []string { return slices.Clone(c.settingsFiles
 // AdditionalDirs are the working directories besides the original one.
 func (c *Context) AdditionalDirs() []WorkingDir { return slices.Clone(c.dirs) }
 
-// WorkingDirs are all working directories: the original cwd first.
+// WorkingDirs are all working directories: the original cwd first, unless [Context.Within]
+// narrowed them.
 func (c *Context) WorkingDirs() []string {
 	out := make([]string, 0, 1+len(c.dirs))
-	out = append(out, c.origCwd)
+	if !c.narrowed {
+		out = append(out, c.origCwd)
+	}
 	for _, d := range c.dirs {
 		out = append(out, d.Path)
 	}

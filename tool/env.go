@@ -17,6 +17,9 @@ type Progress struct {
 // Env is the session state a call may use. The agent loop owns it; fields a tool does not use
 // may be nil. Methods on Env are safe for concurrent use by parallel calls.
 type Env struct {
+	// ToolUseID is the id of the tool_use being answered, set by the agent loop per call.
+	ToolUseID string
+
 	// Permissions returns the current permission context (the person may change it while a
 	// call runs).
 	Permissions func() *permission.Context

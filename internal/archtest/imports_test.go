@@ -57,8 +57,43 @@ var corePackages = []string{"permission", "pathrule", "bashrules", "settings"}
 var sdkHomes = map[string][]string{
 	"github.com/anthropics/anthropic-sdk-go": {"llm/anthropic"},
 	"github.com/spf13/cobra":                 {"internal/cli"},
-	"github.com/modelcontextprotocol/go-sdk": {"mcpclient", "mcpserver"},
+	"github.com/modelcontextprotocol/go-sdk": {"mcp/client", "mcp/serve"},
 	"charm.land/":                            {"internal/ui"},
+	// Agent definition files are Markdown with YAML front matter.
+	"go.yaml.in/yaml": {"agentdef"},
+}
+
+// neverImports lists, for packages of the agent layers, the packages of ours they must not
+// import (a prefix ending in "/" covers a tree).
+var neverImports = map[string][]string{
+	// Definitions are data: they know nothing of the loop or the tools they name.
+	"agentdef": {"agent", "tools", "session", "internal/"},
+	// The Agent tool runs the agent loop; the front ends sit above it.
+	"tools/agenttool": {"session", "internal/"},
+	"agent":           {"tools", "session", "internal/"},
+}
+
+func TestAgentLayerDirections(t *testing.T) {
+	pkgs := listPackages(t)
+	for pkg, banned := range neverImports {
+		p, ok := pkgs[module+"/"+pkg]
+		if !ok {
+			t.Errorf("package %s in neverImports does not exist", pkg)
+			continue
+		}
+		for _, imp := range p.Imports {
+			irel, ok := ours(imp)
+			if !ok {
+				continue
+			}
+			for _, b := range banned {
+				tree := strings.HasSuffix(b, "/") && strings.HasPrefix(irel, b)
+				if tree || irel == b || strings.HasPrefix(irel, b+"/") {
+					t.Errorf("%s imports %s; it must not import %s", pkg, imp, b)
+				}
+			}
+		}
+	}
 }
 
 func ours(p string) (string, bool) {
@@ -204,6 +239,32 @@ func TestAdaptersImportOnlyTheirLayers(t *testing.T) {
 			if !ok {
 				t.Errorf("%s imports %s; it may import only %v", pkg, irel, allowed)
 			}
+		}
+	}
+}
+
+// TestMCPServeImports: the MCP server is an adapter over the tool contract and the permission
+// engine; it never reaches into the agent loop, the CLI or a UI.
+func TestMCPServeImports(t *testing.T) {
+	allowed := []string{"tool", "tools", "permission"}
+	pkgs := listPackages(t)
+	p, ok := pkgs[module+"/mcp/serve"]
+	if !ok {
+		t.Fatal("mcp/serve not found")
+	}
+	for _, imp := range p.Imports {
+		rel, ok := ours(imp)
+		if !ok {
+			continue
+		}
+		ok = false
+		for _, a := range allowed {
+			if rel == a || strings.HasPrefix(rel, a+"/") {
+				ok = true
+			}
+		}
+		if !ok {
+			t.Errorf("mcp/serve imports %s; it may import only %v of ours", rel, allowed)
 		}
 	}
 }

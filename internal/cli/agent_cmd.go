@@ -17,6 +17,7 @@ import (
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/bash"
 )
 
 // Exit codes of a headless run (`reins -p`), on top of exitOK, exitError, exitUsage and
@@ -37,6 +38,7 @@ type agentOptions struct {
 	continueLast       bool
 	resume             string
 	verbose            bool
+	agents             string
 	sdk                sdkFlags
 }
 
@@ -117,6 +119,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	fl.StringVar(&opts.appendSystemPrompt, "append-system-prompt", "", "text added to the end of the system prompt")
 	fl.BoolVarP(&opts.continueLast, "continue", "c", false, "continue the most recent conversation of this folder")
 	fl.StringVarP(&opts.resume, "resume", "r", "", "resume the conversation with this session id")
+	fl.StringVar(&opts.agents, "agents", "", `custom sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": ["Read"]}}`)
 	fl.BoolVar(&opts.verbose, "verbose", false, "with --output-format json: print every message as a JSON array, not only the result")
 	opts.perm.register(root)
 	opts.sdk.register(root)
@@ -297,6 +300,13 @@ type agentPool struct {
 	env   *tool.Env
 	cwd   func() string
 	close func() error
+
+	// base is the built-ins before filtering, and shell runs Bash; the Agent tool is added to
+	// base.
+	base  []tool.Tool
+	shell *bash.Shell
+	// notices, when set, returns the completion notices of background sub-agents.
+	notices func() []string
 }
 
 // Close ends what the tools started (background commands). It may be called more than once.

@@ -13,10 +13,18 @@ import (
 // removes, in Claude Code's order (tools.Assemble). The Shell behind Bash is closed by
 // agentPool.Close.
 func newAgentPool(f *Factory, pc *permission.Context, perms *agent.Permissions, summarizer web.Summarizer) *agentPool {
-	sh := bash.New(bash.Options{Permissions: perms.Context})
+	return newToolPool(f, pc, perms.Context, summarizer)
+}
+
+// newToolPool is newAgentPool for any owner of the session's permission context (the agent,
+// an MCP server connection): perms returns the current one.
+func newToolPool(f *Factory, pc *permission.Context, perms func() *permission.Context, summarizer web.Summarizer) *agentPool {
+	sh := bash.New(bash.Options{Permissions: perms})
 	base := tools.Base(tools.Options{Shell: sh, Getenv: f.Getenv, Web: web.Options{Summarizer: summarizer}})
 	return &agentPool{
 		tools: tools.Assemble(pc, base, nil, f.Getenv),
+		base:  base,
+		shell: sh,
 		env:   &tool.Env{Files: tool.NewFileState(), Values: map[any]any{}},
 		cwd:   sh.Cwd,
 		close: sh.Close,

@@ -22,6 +22,8 @@ type promptEnv struct {
 	Git      bool
 	Mode     permission.Mode
 	Append   string // --append-system-prompt
+	// Base replaces the instructions (a sub-agent's definition prompt); empty means Reins'.
+	Base string
 	// Replace, when set, is the whole system prompt in place of Reins's (--system-prompt, the
 	// SDK's systemPrompt); Append still follows it.
 	Replace string
@@ -49,7 +51,11 @@ func systemPrompt(ctx context.Context, tools []tool.Tool, env promptEnv) ([]llm.
 		return blocks, nil
 	}
 	var b strings.Builder
-	b.WriteString(basePrompt)
+	if env.Base != "" {
+		b.WriteString(env.Base)
+	} else {
+		b.WriteString(basePrompt)
+	}
 	b.WriteString("\n\n# Tools\n")
 	for _, t := range tools {
 		p, err := t.Prompt(ctx)

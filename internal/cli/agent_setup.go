@@ -11,12 +11,14 @@ import (
 	"time"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/session"
 	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/agenttool"
 	"github.com/reinsdev/reins/tools/web"
 )
 
@@ -141,13 +143,20 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	s.perms = agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
 		return settings.Persist(env.opts, updates...)
 	})
+	defs, defWarnings, err := loadAgentDefs(env, opts.agents)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range defWarnings {
+		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
+	}
 	s.pool = newAgentPool(f, pc, s.perms, web.ModelSummarizer{Provider: s.choice.provider, Model: smallModel(f, env.loaded, s.choice)})
 	defer func() {
 		if err != nil {
 			s.pool.Close()
 		}
 	}()
-	if err := s.buildAgent(ctx, f, opts, pc, provider); err != nil {
+	if err := s.buildAgent(ctx, f, opts, pc, provider, store, defs); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -186,9 +195,32 @@ func restoreSession(f *Factory, store *session.Store, cwd string, pc *permission
 	return transcript, pc, nil
 }
 
-// buildAgent picks the tools (--tools, --json-schema), builds the system prompt and the agent,
-// and the permission-prompt tool's Asker.
-func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOptions, pc *permission.Context, provider llm.Provider) error {
+// buildAgent adds the Agent tool, picks the tools (--tools, --json-schema), builds the system
+// prompt and the agent, and the permission-prompt tool's Asker.
+func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOptions, pc *permission.Context, provider llm.Provider,
+	store *session.Store, defs *agentdef.Set) error {
+	var dirs []string
+	for _, d := range pc.AdditionalDirs() {
+		dirs = append(dirs, d.Path)
+	}
+	s.prompt = promptEnv{
+		Cwd: s.cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: isGitRepo(s.cwd),
+		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
+	}
+	sc := subAgentConfig{defs: defs, choice: s.choice, perms: s.perms, bus: s.bus, env: s.prompt, maxTurns: opts.maxTurns}
+	if rec := s.rec; rec != nil {
+		// Without persistence sub-agents keep no transcript either.
+		sc.store = func(agentID string) (agenttool.Transcript, string, error) {
+			w, err := store.CreateSidechain(rec, agentID, s.cwd, s.choice.model)
+			if err != nil {
+				return nil, "", err
+			}
+			return w, w.Path, nil
+		}
+	}
+	s.pool.addAgentTool(f, sc)
+
+	// The SDK's choices apply to the whole pool, the Agent tool included.
 	var err error
 	if s.pool.tools, err = opts.sdk.selectTools(s.pool.tools); err != nil {
 		return err
@@ -202,14 +234,7 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		s.pool.tools = append(s.pool.tools, st)
 	}
 
-	var dirs []string
-	for _, d := range pc.AdditionalDirs() {
-		dirs = append(dirs, d.Path)
-	}
-	s.prompt = promptEnv{
-		Cwd: s.cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: isGitRepo(s.cwd),
-		Mode: pc.Mode(), Append: opts.appendSystemPrompt, Replace: opts.sdk.systemPrompt,
-	}
+	s.prompt.Replace = opts.sdk.systemPrompt
 	if s.structured != nil {
 		s.prompt.Append = joinNonEmpty(s.prompt.Append, structuredPrompt)
 	}
@@ -232,6 +257,7 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		Env:            s.pool.env,
 		Cwd:            s.pool.cwd,
 		Bus:            s.bus,
+		Notices:        s.pool.notices,
 	}
 	if s.rec != nil {
 		s.agent.Recorder = s.rec

@@ -232,14 +232,6 @@ func TestToolRunPlanMode(t *testing.T) {
 	}
 }
 
-func TestSampleInput(t *testing.T) {
-	for _, lt := range builtinTools(&Factory{Getenv: func(string) string { return "" }}, nil) {
-		if sampleInput(lt) == nil {
-			t.Errorf("%s: no sample input decodes", lt.Name())
-		}
-	}
-}
-
 // TestToolRunBinary runs `reins tool run` of the real binary for every built-in tool.
 func TestToolRunBinary(t *testing.T) {
 	proj, home := e2eProject(t)

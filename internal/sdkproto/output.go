@@ -129,15 +129,16 @@ type progressLine struct {
 }
 
 type deniedLine struct {
-	Type               string `json:"type"`
-	Subtype            string `json:"subtype"`
-	ToolName           string `json:"tool_name"`
-	ToolUseID          string `json:"tool_use_id"`
-	DecisionReasonType string `json:"decision_reason_type,omitempty"`
-	DecisionReason     string `json:"decision_reason,omitempty"`
-	Message            string `json:"message"`
-	SessionID          string `json:"session_id"`
-	UUID               string `json:"uuid"`
+	Type               string  `json:"type"`
+	ParentToolUseID    *string `json:"parent_tool_use_id,omitempty"`
+	Subtype            string  `json:"subtype"`
+	ToolName           string  `json:"tool_name"`
+	ToolUseID          string  `json:"tool_use_id"`
+	DecisionReasonType string  `json:"decision_reason_type,omitempty"`
+	DecisionReason     string  `json:"decision_reason,omitempty"`
+	Message            string  `json:"message"`
+	SessionID          string  `json:"session_id"`
+	UUID               string  `json:"uuid"`
 }
 
 type streamEventLine struct {
@@ -278,42 +279,50 @@ func (e *Emitter) Init(info InitInfo) {
 		OutputStyle: "default", Agents: []string{}, Skills: []string{}, Plugins: []Plugin{}, UUID: session.NewID()})
 }
 
-// Handle writes the lines of one event.
+// Handle writes the lines of one event. Events of a sub-agent carry the id of the Agent call
+// that runs it, as parent_tool_use_id; only the main thread's text streams as partial
+// messages and sets the result's stop_reason.
 func (e *Emitter) Handle(ev agent.Event) {
+	var parent *string
+	if ev.ParentToolUseID != "" {
+		parent = &ev.ParentToolUseID
+	}
 	switch ev.Type {
 	case agent.EventTextDelta:
-		if e.Partial {
+		if e.Partial && parent == nil {
 			e.partialText(ev)
 		}
 	case agent.EventAssistant:
-		e.assistant(ev.Response)
+		e.assistant(ev.Response, parent)
 	case agent.EventPermissionDenied:
 		d := ev.Denied
-		l := deniedLine{Type: "system", Subtype: "permission_denied", ToolName: d.ToolName, ToolUseID: d.ToolUseID,
+		l := deniedLine{Type: "system", Subtype: "permission_denied", ParentToolUseID: parent, ToolName: d.ToolName, ToolUseID: d.ToolUseID,
 			Message: d.Message, SessionID: e.SessionID, UUID: session.NewID()}
 		if d.Reason != nil {
 			l.DecisionReasonType, l.DecisionReason = string(d.Reason.Type), d.Reason.String()
 		}
 		e.write(l)
 	case agent.EventToolResults:
-		e.toolResults(ev.Message, ev.Outputs)
+		e.toolResults(ev.Message, ev.Outputs, parent)
 	case agent.EventProgress:
 		e.mu.Lock()
 		ts := e.runs.tools[ev.ToolUseID]
 		e.mu.Unlock()
-		e.write(progressLine{Type: "tool_progress", ToolUseID: ev.ToolUseID, ToolName: ts.name,
+		e.write(progressLine{Type: "tool_progress", ToolUseID: ev.ToolUseID, ToolName: ts.name, ParentToolUseID: parent,
 			ElapsedSeconds: time.Since(ts.start).Seconds(), Message: ev.Progress.Message, Data: ev.Progress.Data,
 			SessionID: e.SessionID, UUID: session.NewID()})
 	}
 }
 
-func (e *Emitter) assistant(r *llm.Response) {
+func (e *Emitter) assistant(r *llm.Response, parent *string) {
 	model := r.Model
 	stop := r.StopReason
 	now := time.Now()
 	e.mu.Lock()
-	s := string(stop)
-	e.runs.stop = &s
+	if parent == nil {
+		s := string(stop)
+		e.runs.stop = &s
+	}
 	if e.runs.models == nil {
 		e.runs.models = map[string]*ModelUsage{}
 		e.runs.tools = map[string]toolStart{}
@@ -336,21 +345,24 @@ func (e *Emitter) assistant(r *llm.Response) {
 	for _, u := range r.Message.ToolUses() {
 		e.runs.tools[u.ID] = toolStart{name: u.Name, start: now}
 	}
-	open := e.runs.open
-	e.runs.open = nil
+	var open *partialStream
+	if parent == nil {
+		open = e.runs.open
+		e.runs.open = nil
+	}
 	e.mu.Unlock()
 
-	if e.Partial {
+	if e.Partial && parent == nil {
 		e.finishStream(open, r)
 	}
-	e.write(assistantLine{Type: "assistant", SessionID: e.SessionID, UUID: session.NewID(), Timestamp: nowStamp(),
+	e.write(assistantLine{Type: "assistant", ParentToolUseID: parent, SessionID: e.SessionID, UUID: session.NewID(), Timestamp: nowStamp(),
 		Message: apiMessage{ID: r.ID, Type: "message", Role: llm.RoleAssistant, Model: model,
 			Content: toWire(r.Message.Content), StopReason: &stop, Usage: r.Usage}})
 }
 
 // toolResults writes one user line per tool_result, as Claude Code does, each with the call's
 // structured result.
-func (e *Emitter) toolResults(m *llm.Message, outputs map[string]any) {
+func (e *Emitter) toolResults(m *llm.Message, outputs map[string]any, parent *string) {
 	for _, b := range m.Content {
 		var result any
 		if out, ok := outputs[b.ToolUseID]; ok {
@@ -358,7 +370,7 @@ func (e *Emitter) toolResults(m *llm.Message, outputs map[string]any) {
 		} else if b.Type == llm.BlockToolResult {
 			result = resultText(b)
 		}
-		e.write(userLine{Type: "user", Message: userMessage{Role: llm.RoleUser, Content: toWire([]llm.Block{b})},
+		e.write(userLine{Type: "user", Message: userMessage{Role: llm.RoleUser, Content: toWire([]llm.Block{b})}, ParentToolUseID: parent,
 			SessionID: e.SessionID, UUID: session.NewID(), Timestamp: nowStamp(), ToolUseResult: result})
 	}
 }

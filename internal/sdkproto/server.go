@@ -489,7 +489,7 @@ func CheckSupported(req InitializeRequest, structured bool) error {
 	case len(req.MCPServers) > 0:
 		return errors.New("MCP servers are not supported by reins yet")
 	case len(req.Agents) > 0:
-		return errors.New("custom agents are not supported by reins yet")
+		return errors.New("custom agents are not supported by reins in initialize yet; pass them with --agents")
 	case len(req.Plugins) > 0:
 		return errors.New("plugins are not supported by reins")
 	case len(req.JSONSchema) > 0 && string(req.JSONSchema) != "null" && !structured:

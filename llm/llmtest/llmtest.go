@@ -57,6 +57,9 @@ type Turn struct {
 	// open, without ending the message, until the client goes away. It
 	// serves cancellation tests.
 	Stall bool
+
+	// respond, set by Reply, computes the turn from the request.
+	respond func(Request) Turn
 }
 
 // ToolCall is a tool invocation in a scripted turn.
@@ -156,6 +159,7 @@ type Server struct {
 	reqs   []Request
 	repeat bool
 	done   chan struct{} // closed before the server shuts down, to end stalls
+	sides  []*sideScript
 }
 
 // NewAnthropicServer starts a fake Anthropic Messages API playing turns. It
@@ -223,8 +227,17 @@ func (s *Server) record(r *http.Request, body []byte) {
 // 1), or false when the script is exhausted.
 func (s *Server) take(r *http.Request, body []byte) (Turn, int, bool) {
 	s.record(r, body)
+	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header, Body: body, api: s.api}
+	t, n, ok := s.takeScripted(body)
+	return t.resolve(req), n, ok
+}
+
+func (s *Server) takeScripted(body []byte) (Turn, int, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if t, n, matched, ok := s.takeSide(body); matched {
+		return t, n, ok
+	}
 	if s.repeat && s.next >= len(s.turns) && len(s.turns) > 0 {
 		s.next = 0
 	}

@@ -68,6 +68,8 @@ type Shell struct {
 	rcFile string
 	tasks  map[string]*task
 	order  []string // task ids in start order
+	// foreign are tasks run by others (background sub-agents), see AddTask.
+	foreign map[string]ForeignTask
 	// lingering holds the process groups of running foreground commands and of finished
 	// ones whose processes live on.
 	lingering map[int]bool

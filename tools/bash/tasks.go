@@ -1,6 +1,7 @@
 package bash
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -195,7 +196,7 @@ func (s *Shell) TaskOutputTool() tool.Tool {
 			p["timeout"].Default = []byte("30000")
 		}),
 		Validate: func(ctx context.Context, in TaskOutputInput, env *tool.Env) error {
-			if s.task(in.TaskID) == nil {
+			if s.task(in.TaskID) == nil && s.foreignTask(in.TaskID) == nil {
 				return noTask(in.TaskID)
 			}
 			return nil
@@ -211,6 +212,9 @@ func (s *Shell) TaskOutputTool() tool.Tool {
 }
 
 func (s *Shell) taskOutput(ctx context.Context, in TaskOutputInput, env *tool.Env) (tool.Result, error) {
+	if ft := s.foreignTask(in.TaskID); ft != nil {
+		return s.foreignOutput(ctx, in.TaskID, ft, in)
+	}
 	t := s.task(in.TaskID)
 	if t == nil {
 		return tool.Result{}, noTask(in.TaskID)
@@ -285,6 +289,12 @@ func (s *Shell) TaskStopTool() tool.Tool {
 		Prompt:      taskStopPrompt,
 		Schema:      schemax.For[TaskStopInput](nil),
 		Validate: func(ctx context.Context, in TaskStopInput, env *tool.Env) error {
+			if ft := s.foreignTask(cmp.Or(in.TaskID, in.ShellID)); ft != nil {
+				if status, _ := ft.State(); status != StatusRunning {
+					return fmt.Errorf("Task %s is not running (status: %s)", cmp.Or(in.TaskID, in.ShellID), status)
+				}
+				return nil
+			}
 			_, err := s.stoppable(in)
 			return err
 		},
@@ -293,6 +303,9 @@ func (s *Shell) TaskStopTool() tool.Tool {
 		},
 		Defer: true,
 		Call: func(ctx context.Context, in TaskStopInput, env *tool.Env) (tool.Result, error) {
+			if id := cmp.Or(in.TaskID, in.ShellID); s.foreignTask(id) != nil {
+				return stopForeign(id, s.foreignTask(id))
+			}
 			t, err := s.stoppable(in)
 			if err != nil {
 				return tool.Result{}, err

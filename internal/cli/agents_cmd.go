@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/tools/agenttool"
+)
+
+// listedAgent is one agent definition as `reins agents list --json` prints it.
+type listedAgent struct {
+	Name            string   `json:"name"`
+	Description     string   `json:"description"`
+	Source          string   `json:"source"`
+	File            string   `json:"file,omitempty"`
+	Tools           []string `json:"tools,omitempty"`
+	DisallowedTools []string `json:"disallowedTools,omitempty"`
+	Model           string   `json:"model,omitempty"`
+	PermissionMode  string   `json:"permissionMode,omitempty"`
+	// DeniedBy is the deny rule that removes the agent from what the model is offered.
+	DeniedBy string `json:"deniedBy,omitempty"`
+}
+
+func newCmdAgents(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "agents",
+		Short: "Show the sub-agents the model can start with the Agent tool",
+		Args:  cobra.NoArgs,
+	}
+	var asJSON bool
+	var agentsJSON string
+	var pf permFlags
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the agent definitions in effect, with their files",
+		Long: `Lists the built-in agents (general-purpose, Explore, Plan) and the custom ones from
+~/.claude/agents, ~/.reins/agents, .claude/agents and .reins/agents (*.md files with YAML front
+matter: name, description, tools, disallowedTools, model, permissionMode) and --agents. A later
+source replaces an agent of the same name. Files that cannot be used are listed with their
+file:line:col, and an agent that an Agent(type) deny rule removes is marked.`,
+		Example: `  reins agents list
+  reins agents list --json
+  reins agents list --agents '{"reviewer": {"description": "Reviews diffs", "prompt": "You review code.", "tools": ["Read", "Grep"]}}'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env, err := pf.load(f)
+			if err != nil {
+				return err
+			}
+			defs, warnings, err := loadAgentDefs(env, agentsJSON)
+			if err != nil {
+				return err
+			}
+			var out []listedAgent
+			for _, d := range defs.All() {
+				la := listedAgent{Name: d.Name, Description: d.Description, Source: d.Source.String(), File: d.File,
+					Tools: d.Tools, DisallowedTools: d.DisallowedTools, Model: d.Model, PermissionMode: string(d.PermissionMode)}
+				if r := agenttool.DeniedRule(env.pc, d.Name); r != nil {
+					la.DeniedBy = r.Describe()
+				}
+				out = append(out, la)
+			}
+			if asJSON {
+				enc := json.NewEncoder(f.Out)
+				enc.SetEscapeHTML(false)
+				enc.SetIndent("", "  ")
+				return enc.Encode(struct {
+					Agents   []listedAgent `json:"agents"`
+					Warnings []string      `json:"warnings"`
+				}{out, append([]string{}, warnings...)})
+			}
+			tw := tabwriter.NewWriter(f.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tSOURCE\tTOOLS\tMODEL\tMODE")
+			for _, a := range out {
+				tools := "all"
+				switch {
+				case len(a.Tools) > 0:
+					tools = strings.Join(a.Tools, ", ")
+				case len(a.DisallowedTools) > 0:
+					tools = "all but " + strings.Join(a.DisallowedTools, ", ")
+				}
+				src := a.Source
+				if a.File != "" {
+					src += " " + a.File
+				}
+				name := a.Name
+				if a.DeniedBy != "" {
+					name += " (denied: " + a.DeniedBy + ")"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, src, tools, orDash(a.Model), orDash(a.PermissionMode))
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			for _, w := range warnings {
+				fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
+			}
+			return nil
+		},
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	list.Flags().StringVar(&agentsJSON, "agents", "", "custom agents as JSON, as reins -p --agents takes them")
+	pf.register(list)
+	cmd.AddCommand(list)
+	return cmd
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

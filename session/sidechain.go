@@ -1,0 +1,69 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Sub-agents' conversations ("sidechains") are stored beside their session's file, one per
+// sub-agent: <session id>/subagents/agent-<agent id>.jsonl. The parent's transcript links to
+// them through the Agent tool's result (its agentId and transcriptPath).
+
+func sidechainDir(sessionPath string) string {
+	return filepath.Join(strings.TrimSuffix(sessionPath, filepath.Ext(sessionPath)), "subagents")
+}
+
+// CreateSidechain starts the transcript of a sub-agent of the session w writes.
+func (s *Store) CreateSidechain(w *Writer, agentID, cwd, model string) (*Writer, error) {
+	if !validID.MatchString(agentID) {
+		return nil, fmt.Errorf("invalid agent id %q", agentID)
+	}
+	dir := sidechainDir(w.Path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating the sub-agent folder: %w", err)
+	}
+	path := filepath.Join(dir, "agent-"+agentID+".jsonl")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("creating the sub-agent transcript: %w", err)
+	}
+	sw := &Writer{ID: agentID, Path: path, store: s, f: f}
+	if err := sw.write(line{Type: "session", Version: Version, SessionID: agentID, Cwd: cwd, Model: model}); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return sw, nil
+}
+
+// Sidechains reads the sub-agent transcripts of a session, by agent id. A session without
+// sub-agents has none; an unreadable file is an error.
+func (s *Store) Sidechains(t *Transcript) (map[string]*Transcript, error) {
+	dir := sidechainDir(t.Path)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the sub-agents of session %s: %w", t.ID, err)
+	}
+	out := map[string]*Transcript{}
+	for _, e := range entries {
+		id, ok := strings.CutPrefix(strings.TrimSuffix(e.Name(), ".jsonl"), "agent-")
+		if !ok || !strings.HasSuffix(e.Name(), ".jsonl") || e.IsDir() {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("reading sub-agent transcript %s: %w", p, err)
+		}
+		sc := Parse(data)
+		sc.ID, sc.Path = id, p
+		out[id] = sc
+	}
+	return out, nil
+}
