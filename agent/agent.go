@@ -22,6 +22,7 @@ const (
 	SubtypeSuccess        = "success"
 	SubtypeMaxTurns       = "error_max_turns"
 	SubtypeExecutionError = "error_during_execution"
+	SubtypeMaxBudget      = "error_max_budget_usd"
 )
 
 // Recorder keeps a conversation as it happens. Each method returns once the entry is stored
@@ -47,6 +48,10 @@ type Agent struct {
 	MaxTokens int
 	// MaxTurns ends the run after this many model replies; zero means no limit.
 	MaxTurns int
+	// MaxBudgetUSD ends the run once its estimated cost reaches this many dollars, checked
+	// after each model reply as Claude Code does; zero means no limit. A run on a model whose
+	// price is unknown fails rather than run unmetered.
+	MaxBudgetUSD float64
 	// MaxConcurrency caps the concurrency-safe calls run at once; zero means
 	// DefaultMaxConcurrency.
 	MaxConcurrency int
@@ -222,6 +227,9 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 			res.CostKnown = false
 		}
 		a.Bus.Publish(Event{Type: EventAssistant, Response: resp})
+		if a.MaxBudgetUSD > 0 && !res.CostKnown {
+			return finish(fmt.Errorf("cannot keep to the budget of $%g: the price of model %s is unknown", a.MaxBudgetUSD, model))
+		}
 		if len(resp.Message.Content) == 0 {
 			// Nothing to keep: an empty assistant message would make the history invalid.
 			return finish(nil)
@@ -256,7 +264,7 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		results := llm.Message{Role: llm.RoleUser, Content: out.results}
 		msgs = append(msgs, results)
 		res.Messages = msgs
-		a.Bus.Publish(Event{Type: EventToolResults, Message: &results})
+		a.Bus.Publish(Event{Type: EventToolResults, Message: &results, Outputs: out.outputs})
 		if err := a.record(results); err != nil {
 			return finish(err)
 		}
@@ -269,6 +277,9 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 			return finish(fmt.Errorf("run aborted: %w", ctx.Err()))
 		case a.MaxTurns > 0 && res.NumTurns >= a.MaxTurns:
 			res.Subtype, res.IsError = SubtypeMaxTurns, true
+			return finish(nil)
+		case a.MaxBudgetUSD > 0 && res.CostUSD >= a.MaxBudgetUSD:
+			res.Subtype, res.IsError = SubtypeMaxBudget, true
 			return finish(nil)
 		}
 	}

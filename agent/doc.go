@@ -14,8 +14,9 @@
 //     wrapped in <tool_use_error>;
 //  3. the tool's ValidateInput; failure → its message wrapped in <tool_use_error>;
 //  4. the permission decision, through [permission.Engine.Authorize] with the run's
-//     [permission.Asker]; a deny (and, headless, an unanswered ask) → the decision's message,
-//     with is_error, and the call is listed in [Result.PermissionDenials];
+//     [permission.Asker] (which finds the tool_use block with [ToolUseOf]); a deny (and,
+//     headless, an unanswered ask) → the decision's message, with is_error, and the call is
+//     listed in [Result.PermissionDenials];
 //  5. the call; a Go error → its text (long texts keep their head and tail), a panic →
 //     "<tool_use_error>Error calling tool (NAME): …</tool_use_error>".
 //
@@ -41,8 +42,9 @@
 // # Events
 //
 // A run publishes [Event]s on its [Bus]: text as it streams, every complete assistant message,
-// tool progress with the tool_use id, every user message of tool results, and the final
-// result. The delivery contract:
+// tool progress with the tool_use id, each call the permission decision refused (before the
+// results of its turn), every user message of tool results (with the tools' structured
+// outputs), and the final result. The delivery contract:
 //
 //   - Publishing never blocks the agent. Each subscriber has its own queue and its own
 //     goroutine, and receives events in the order they were published.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 )
 
@@ -31,6 +32,9 @@ const (
 	// EventHookMessage carries in Text something a hook had to tell the person: a
 	// systemMessage, a failed or timed-out hook.
 	EventHookMessage
+	// EventPermissionDenied carries a call the permission decision refused, in Denied, before
+	// the tool results of its turn.
+	EventPermissionDenied
 )
 
 func (t EventType) String() string {
@@ -49,6 +53,8 @@ func (t EventType) String() string {
 		return "hook"
 	case EventHookMessage:
 		return "hook_message"
+	case EventPermissionDenied:
+		return "permission_denied"
 	}
 	return "unknown"
 }
@@ -64,8 +70,12 @@ type Event struct {
 	// ToolUseID and Progress are set for EventProgress.
 	ToolUseID string
 	Progress  tool.Progress
-	// Message is set for EventToolResults.
+	// Message is set for EventToolResults; Outputs holds the structured output
+	// ([tool.Result.Output]) of each call that produced one, by tool_use id.
 	Message *llm.Message
+	Outputs map[string]any
+	// Denied is set for EventPermissionDenied.
+	Denied *DeniedCall
 	// Result is set for EventResult.
 	Result *Result
 	// ParentToolUseID is set on the events of a sub-agent forwarded to its parent's bus: the
@@ -74,6 +84,15 @@ type Event struct {
 
 	// Hook is set for EventHook.
 	Hook *hooks.Run
+}
+
+// DeniedCall is a call the permission decision refused: the tool, the id of its tool_use, and
+// the decision's message (what the model is told) and reason.
+type DeniedCall struct {
+	ToolName  string
+	ToolUseID string
+	Message   string
+	Reason    *permission.Reason
 }
 
 // Bus delivers events to subscribers under the contract in the package documentation. The zero

@@ -36,12 +36,14 @@ type call struct {
 
 	result llm.Block
 	denied bool
+	output any // the tool's structured output, when it ran
 }
 
 // turnOutcome is what executing one assistant message produced.
 type turnOutcome struct {
 	results []llm.Block
 	denials []Denial
+	outputs map[string]any
 	// fatal is an error that ends the run (too many auto-mode denials, a failed asker).
 	fatal error
 	// stopped is set when a hook answered continue: false.
@@ -107,6 +109,12 @@ func (x *executor) execute(ctx context.Context, uses []llm.Block) turnOutcome {
 	out := turnOutcome{results: make([]llm.Block, len(calls)), fatal: fatal, stopped: x.stop.err}
 	for i, c := range calls {
 		out.results[i] = c.result
+		if c.output != nil {
+			if out.outputs == nil {
+				out.outputs = map[string]any{}
+			}
+			out.outputs[c.use.ID] = c.output
+		}
 		if c.denied {
 			out.denials = append(out.denials, Denial{ToolName: c.use.Name, ToolUseID: c.use.ID, ToolInput: c.use.Input})
 		}
@@ -230,25 +238,28 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 			c.result = errorResult(id, failure)
 			return
 		}
-		d, err = x.engine.AuthorizeWithHook(ctx, pc, t, input, hv, x.asker)
+		d, err = x.engine.AuthorizeWithHook(withToolUse(ctx, c.use), pc, t, input, hv, x.asker)
 	} else {
-		d, err = x.engine.Authorize(ctx, pc, t, input, x.asker)
+		d, err = x.engine.Authorize(withToolUse(ctx, c.use), pc, t, input, x.asker)
 	}
 	switch {
+	case err == nil && d.Behavior != permission.Allow:
+		// Checked before the abort: a deny that also interrupts the turn (the SDK caller's
+		// deny with interrupt) still tells the model why.
+		msg := d.Message
+		if x.hooks != nil && ctx.Err() == nil {
+			msg = x.permissionDenied(ctx, pc, hc, msg)
+		}
+		c.result = errorResult(id, msg)
+		c.denied = true
+		x.bus.Publish(Event{Type: EventPermissionDenied, Denied: &DeniedCall{ToolName: c.use.Name, ToolUseID: id, Message: d.Message, Reason: d.Reason}})
+		return
 	case ctx.Err() != nil:
 		c.result = errorResult(id, CancelMessage)
 		return
 	case err != nil:
 		setFatal(err)
 		c.result = errorResult(id, formatError(err))
-		return
-	case d.Behavior != permission.Allow:
-		msg := d.Message
-		if x.hooks != nil {
-			msg = x.permissionDenied(ctx, pc, hc, msg)
-		}
-		c.result = errorResult(id, msg)
-		c.denied = true
 		return
 	}
 	if d.UpdatedInput != nil {
@@ -288,6 +299,7 @@ func (x *executor) call(ctx context.Context, c *call, input any, env *tool.Env, 
 		failure = formatError(err)
 	default:
 		result = toResultBlock(id, res)
+		c.output = res.Output
 	}
 	if failure != "" {
 		result = errorResult(id, failure)
@@ -301,6 +313,20 @@ func (x *executor) call(ctx context.Context, c *call, input any, env *tool.Env, 
 	}
 	result = x.postToolUse(ctx, pc, hc, r, failure, failure == InterruptedMessage, result)
 	return withHookText(result, "PreToolUse hook context", hookContext)
+}
+
+type toolUseKey struct{}
+
+// withToolUse tells an Asker which tool_use block it is asked about.
+func withToolUse(ctx context.Context, use llm.Block) context.Context {
+	return context.WithValue(ctx, toolUseKey{}, use)
+}
+
+// ToolUseOf returns the tool_use block whose permission is being decided, for an Asker that
+// must name the call (the SDK's can_use_tool carries its id) or see its raw input.
+func ToolUseOf(ctx context.Context) (llm.Block, bool) {
+	u, ok := ctx.Value(toolUseKey{}).(llm.Block)
+	return u, ok
 }
 
 // updatedInput turns the input a permission decision substituted into the tool's input type.

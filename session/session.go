@@ -103,6 +103,27 @@ func (s *Store) now() time.Time {
 // validID accepts the ids NewID makes and other plain names, never a path.
 var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
+// ValidID reports whether id is a UUID in its canonical text form (any version), the form
+// session ids take.
+func ValidID(id string) bool {
+	if len(id) != 36 {
+		return false
+	}
+	for i, c := range id {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // NewID returns a random (version 4) UUID.
 func NewID() string {
 	var b [16]byte
@@ -140,11 +161,19 @@ type Writer struct {
 
 // Create starts a new session of cwd and writes its first line.
 func (s *Store) Create(cwd, model string) (*Writer, error) {
+	return s.CreateWithID(cwd, NewID(), model)
+}
+
+// CreateWithID starts a new session with a caller-chosen id (the SDK's --session-id). It fails
+// when cwd already has a session of that id.
+func (s *Store) CreateWithID(cwd, id, model string) (*Writer, error) {
+	if !ValidID(id) {
+		return nil, fmt.Errorf("invalid session id %q: want a UUID", id)
+	}
 	dir := s.Dir(cwd)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating session folder: %w", err)
 	}
-	id := NewID()
 	path := filepath.Join(dir, id+".jsonl")
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
 	if err != nil {

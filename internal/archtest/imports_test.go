@@ -220,6 +220,9 @@ var allowedImports = map[string][]string{
 	"mcp/client":       {"tool", "permission"},
 	"mcp/serve":        {"tool", "tools", "tools/", "permission"},
 	"tools/toolsearch": {"tool"},
+	// A front-end adapter speaks a wire protocol over the agent's events and the permission
+	// engine, and never reaches into another front end.
+	"internal/sdkproto": {"agent", "permission", "session", "llm", "tool", "hooks"},
 }
 
 func TestNarrowPackagesImportOnlyTheirContracts(t *testing.T) {

@@ -7,24 +7,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/reinsdev/reins/agent"
-	"github.com/reinsdev/reins/hooks"
+	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/llm"
-	"github.com/reinsdev/reins/permission"
-	"github.com/reinsdev/reins/session"
-	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/tool"
-	"github.com/reinsdev/reins/tools/agenttool"
 	"github.com/reinsdev/reins/tools/bash"
-	"github.com/reinsdev/reins/tools/web"
 )
 
 type agentOptions struct {
@@ -41,6 +34,7 @@ type agentOptions struct {
 	verbose            bool
 	agents             string
 	hooks              hookOptions
+	sdk                sdkFlags
 }
 
 const agentHelp = `Run the agent headless with -p: reins -p "fix the failing test". The prompt is the
@@ -54,6 +48,11 @@ result lists the denials. Use --allowedTools, --permission-mode or settings to g
 The provider and model come from --provider/--model, else the "provider"/"model" keys of the
 settings files, else the environment (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY,
 OPENAI_BASE_URL, REINS_MODEL); with none of these, a local Ollama is used if one answers.
+
+The Claude Agent SDKs can drive reins as their CLI (pathToClaudeCodeExecutable): with
+--input-format stream-json --output-format stream-json, reins reads user messages and control
+requests as JSON lines on standard input for one whole conversation, and with
+--permission-prompt-tool stdio the SDK's canUseTool answers the asks.
 
 Every conversation is saved under ~/.reins/projects/<cwd>/<session id>.jsonl as it happens;
 --continue resumes the latest one of this folder, --resume ID a given one, with its
@@ -77,6 +76,16 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
   reins -p --continue "now update the docs"`
 	root.Args = cobra.ArbitraryArgs
 	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := opts.sdk.validate(cmd, opts); err != nil {
+			return err
+		}
+		if opts.sdk.inputFormat == inputStreamJSON {
+			// The Agent SDK's protocol: no -p and no prompt; turns arrive on standard input.
+			if len(args) > 0 {
+				return usageErrorf("--input-format stream-json takes its prompts on standard input, not as arguments")
+			}
+			return runSDK(cmd.Context(), f, opts)
+		}
 		if !opts.print && len(args) > 0 {
 			return unknownCommand(cmd, args[0], fmt.Sprintf("(to run a prompt, use reins -p %q)", strings.Join(args, " ")))
 		}
@@ -106,10 +115,11 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	fl.BoolVarP(&opts.continueLast, "continue", "c", false, "continue the most recent conversation of this folder")
 	fl.StringVarP(&opts.resume, "resume", "r", "", "resume the conversation with this session id")
 	fl.StringVar(&opts.agents, "agents", "", `custom sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": ["Read"]}}`)
-	fl.BoolVar(&opts.verbose, "verbose", false, "accepted for compatibility with Claude Code; stream-json is always complete")
+	fl.BoolVar(&opts.verbose, "verbose", false, "with --output-format json: print every message as a JSON array, not only the result")
 	opts.perm.register(root)
 	opts.hooks.register(root)
 	opts.mcp.register(root)
+	opts.sdk.register(root)
 	// Claude Code accepts both spellings of its camel-case flags.
 	fl.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 		switch name {
@@ -165,197 +175,60 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	default:
 		return usageErrorf("invalid --output-format %q (valid formats: text, json, stream-json)", opts.outputFormat)
 	}
-	if opts.continueLast && opts.resume != "" {
-		return usageErrorf("--continue and --resume cannot be used together")
-	}
-	if opts.maxTurns < 0 {
-		return usageErrorf("--max-turns must not be negative")
-	}
-	env, err := opts.perm.loadForRun(f)
+	s, err := setupRun(ctx, f, opts)
 	if err != nil {
 		return err
 	}
-	for _, w := range env.warnings {
-		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
-	}
-	cwd := env.pc.OriginalCwd()
+	defer s.Close()
 
-	// Restore the session before anything else, so that a bad id fails fast.
-	store := session.NewStore(env.opts.ConfigDir)
-	var transcript *session.Transcript
-	switch {
-	case opts.continueLast:
-		id, err := store.Latest(cwd)
-		if err != nil {
-			return fmt.Errorf("--continue: %w", err)
-		}
-		if transcript, err = store.Load(cwd, id); err != nil {
-			return err
-		}
-	case opts.resume != "":
-		if transcript, err = store.Load(cwd, opts.resume); err != nil {
-			return fmt.Errorf("--resume: %w", err)
-		}
-	}
-	pc := env.pc
-	if transcript != nil {
-		if transcript.Skipped > 0 {
-			fmt.Fprintf(f.ErrOut, "reins: warning: %d unreadable line(s) of session %s were skipped\n", transcript.Skipped, transcript.ID)
-		}
-		if transcript.Permissions != nil {
-			keep := opts.perm.mode != "" || opts.perm.dangerouslySkip
-			if pc, err = transcript.Permissions.Restore(pc, keep); err != nil {
-				return err
-			}
-			if err := refuseRootBypass(f, pc, "the resumed session"); err != nil {
-				return err
-			}
-		}
-	}
-
-	choice, err := resolveProvider(ctx, f, opts.provider, opts.model, env.loaded)
-	if err != nil {
-		return err
-	}
-
-	var rec *session.Writer
-	if transcript != nil {
-		rec, err = store.Reopen(transcript)
-	} else {
-		rec, err = store.Create(cwd, choice.model)
-	}
-	if err != nil {
-		return err
-	}
-	defer rec.Close()
-	if err := rec.AppendPermissions(agent.StateOf(pc)); err != nil {
-		return err
-	}
-
-	perms := agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
-		return settings.Persist(env.opts, updates...)
-	})
-	defs, defWarnings, err := loadAgentDefs(env, opts.agents)
-	if err != nil {
-		return err
-	}
-	for _, w := range defWarnings {
-		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
-	}
-	sb, err := startSandbox(ctx, f, env, pc)
-	if err != nil {
-		return err
-	}
-	if sb != nil {
-		defer sb.Close()
-		defer printViolations(f.ErrOut, sb)
-	}
-	pool := newAgentPool(f, pc, perms, web.ModelSummarizer{Provider: choice.provider, Model: smallModel(f, env.loaded, choice)}, sb)
-	defer pool.Close()
-
-	var dirs []string
-	for _, d := range pc.AdditionalDirs() {
-		dirs = append(dirs, d.Path)
-	}
-	penv := promptEnv{
-		Cwd: cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: isGitRepo(cwd),
-		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
-	}
-	bus := &agent.Bus{}
-	if f.Debug != nil {
-		f.debugf("provider", "name", choice.name, "model", choice.model)
-		defer bus.Subscribe(debugEvents(f.Debug))()
-	}
-	hookRunner, err := newHookRunner(env, rec, bus)
-	if err != nil {
-		return err
-	}
-	var asker permission.Asker
-	if hookRunner.Has(hooks.PermissionRequest) {
-		asker = headlessHookAsker(hookRunner, perms)
-	}
-	pool.addAgentTool(f, subAgentConfig{
-		defs: defs, choice: choice, perms: perms, bus: bus, env: penv, maxTurns: opts.maxTurns,
-		hooks: hookRunner, asker: asker, backgroundAsker: asker,
-		store: func(agentID string) (agenttool.Transcript, string, error) {
-			w, err := store.CreateSidechain(rec, agentID, cwd, choice.model)
-			if err != nil {
-				return nil, "", err
-			}
-			return w, w.Path, nil
-		},
-	})
-	// MCP tools (and ToolSearch when they are deferred) join after the Agent tool, in the pool
-	// sub-agents draw from too.
-	mcpSess, err := startMCP(ctx, f, env, pc, &opts.mcp)
-	if err != nil {
-		return err
-	}
-	defer mcpSess.Close()
-	var deferral *tool.Deferral
-	if pool.tools, deferral, err = mcpSess.extend(f, pc, pool.tools); err != nil {
-		return err
-	}
-	system, err := systemPrompt(ctx, deferral.Sent(pool.tools), penv)
-	if err != nil {
-		return err
-	}
-
-	a := &agent.Agent{
-		Provider:       choice.provider,
-		Model:          choice.model,
-		System:         system,
-		Tools:          pool.tools,
-		Deferral:       deferral,
-		MaxTokens:      envInt(f, "REINS_MAX_OUTPUT_TOKENS"),
-		MaxTurns:       opts.maxTurns,
-		MaxConcurrency: cmp.Or(envInt(f, "REINS_MAX_TOOL_USE_CONCURRENCY"), envInt(f, "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY")),
-		Permissions:    perms,
-		Env:            pool.env,
-		Cwd:            pool.cwd,
-		Recorder:       rec,
-		Bus:            bus,
-		Notices:        pool.notices,
-		Hooks:          hookRunner,
-		Asker:          asker,
-	}
-
-	var stream *streamWriter
+	// stream-json writes each line as it happens; json collects them and prints the result
+	// (with --verbose, every line as one array).
+	var em *sdkproto.Emitter
+	var collected *sdkproto.Collector
 	unsubscribe := func() {}
-	if opts.outputFormat == formatStreamJSON {
-		stream = newStreamWriter(f.Out, rec.ID)
-		names := make([]string, len(pool.tools))
-		for i, t := range pool.tools {
-			names[i] = t.Name()
-		}
-		stream.write(initLine{Type: "system", Subtype: "init", Cwd: cwd, SessionID: rec.ID, Tools: names,
-			MCPServers: mcpSess.serverNames(), Model: choice.model, Provider: choice.name, PermissionMode: string(pc.Mode()), UUID: session.NewID()})
-		stream.includeHooks = opts.hooks.includeEvents
-		unsubscribe = bus.Subscribe(stream.handle)
+	switch opts.outputFormat {
+	case formatStreamJSON:
+		em = &sdkproto.Emitter{W: sdkproto.NewConn(f.Out)}
+	case formatJSON:
+		collected = &sdkproto.Collector{}
+		em = &sdkproto.Emitter{W: collected}
 	}
-	if stream == nil || !stream.includeHooks {
-		prev, stopNotes := unsubscribe, printHookMessages(f, bus)
+	if em != nil {
+		em.SessionID, em.Partial, em.MaxTurns, em.MaxBudgetUSD, em.MaxOutputTokens =
+			s.sessionID, opts.sdk.partial, opts.maxTurns, opts.sdk.maxBudgetUSD, s.agent.MaxTokens
+		if s.structured != nil {
+			em.Structured = s.structured.Value
+		}
+		em.HookEvents = opts.hooks.includeEvents
+		em.Init(s.initInfo(f))
+		unsubscribe = s.bus.Subscribe(em.Handle)
+	}
+	if em == nil || !em.HookEvents {
+		prev, stopNotes := unsubscribe, printHookMessages(f, s.bus)
 		unsubscribe = func() { prev(); stopNotes() }
 	}
-	a.System = sessionStart(ctx, hookRunner, bus, pc, transcript != nil, choice.model, a.System)
+	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.model, s.agent.System)
 
-	var history []llm.Message
-	if transcript != nil {
-		history = transcript.Messages
-	}
-	res, runErr := a.Run(ctx, history, llm.UserText(prompt))
-	sessionEnd(ctx, hookRunner, bus, perms)
+	res, runErr := s.runTurn(ctx, s.history, llm.UserText(prompt))
+	sessionEnd(ctx, s.hooks, s.bus, s.perms)
 	unsubscribe()
-	pool.Close()
+	s.pool.Close()
 
 	switch opts.outputFormat {
 	case formatStreamJSON:
-		stream.write(newResultLine(res, rec.ID))
-		if stream.err != nil {
-			return fmt.Errorf("writing output: %w", stream.err)
+		em.Result(res)
+		if err := em.Err(); err != nil {
+			return err
 		}
 	case formatJSON:
-		if err := newJSONLines(f.Out).Encode(newResultLine(res, rec.ID)); err != nil {
+		em.Result(res)
+		var v any = collected.Lines[len(collected.Lines)-1]
+		if opts.verbose {
+			v = collected.Lines
+		}
+		enc := json.NewEncoder(f.Out)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
 	default:
@@ -373,11 +246,15 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 
 	switch {
 	case runErr != nil && ctx.Err() != nil:
-		return finishWith(outcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", rec.ID))
+		return finishWith(outcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", s.sessionID))
 	case runErr != nil:
 		return runErr
 	case res.Subtype == agent.SubtypeMaxTurns:
 		return finishWith(outcomeMaxTurns, fmt.Errorf("reached the maximum number of turns (%d)", opts.maxTurns))
+	case res.Subtype == subtypeMaxStructuredRetries:
+		return res.Err
+	case res.Subtype == agent.SubtypeMaxBudget:
+		return fmt.Errorf("reached the maximum budget ($%g)", opts.sdk.maxBudgetUSD)
 	}
 	return nil
 }

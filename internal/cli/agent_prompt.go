@@ -24,6 +24,9 @@ type promptEnv struct {
 	Append   string // --append-system-prompt
 	// Base replaces the instructions (a sub-agent's definition prompt); empty means Reins'.
 	Base string
+	// Replace, when set, is the whole system prompt in place of Reins's (--system-prompt, the
+	// SDK's systemPrompt); Append still follows it.
+	Replace string
 }
 
 const basePrompt = `You are Reins, a coding agent. You work in the user's repository from the command line, using the tools below to read, search, edit and run code.
@@ -40,6 +43,13 @@ Guidelines:
 // systemPrompt builds the system prompt: the instructions and every tool's prompt, which stay
 // the same from run to run and end with a cache breakpoint, then the environment.
 func systemPrompt(ctx context.Context, tools []tool.Tool, env promptEnv) ([]llm.SystemBlock, error) {
+	if env.Replace != "" {
+		blocks := []llm.SystemBlock{{Text: env.Replace, CacheBreakpoint: true}}
+		if s := strings.TrimSpace(env.Append); s != "" {
+			blocks = append(blocks, llm.SystemBlock{Text: s})
+		}
+		return blocks, nil
+	}
 	var b strings.Builder
 	if env.Base != "" {
 		b.WriteString(env.Base)

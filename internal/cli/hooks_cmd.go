@@ -13,7 +13,6 @@ import (
 	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
-	"github.com/reinsdev/reins/session"
 	"github.com/reinsdev/reins/settings"
 )
 
@@ -97,7 +96,7 @@ func (o *hookOptions) register(cmd *cobra.Command) {
 
 // newHookRunner builds the runner for the hooks that run in this session; nil when none does,
 // so a session without hooks pays nothing for them.
-func newHookRunner(env *permEnv, rec *session.Writer, bus *agent.Bus) (*hooks.Runner, error) {
+func newHookRunner(env *permEnv, sessionID, transcriptPath string, bus *agent.Bus) (*hooks.Runner, error) {
 	var hs []hooks.Hook
 	for _, e := range env.loaded.Hooks(env.trusted) {
 		if e.Skipped != "" {
@@ -114,7 +113,7 @@ func newHookRunner(env *permEnv, rec *session.Writer, bus *agent.Bus) (*hooks.Ru
 		return nil, err
 	}
 	r.ProjectDir = env.pc.OriginalCwd()
-	r.SessionID, r.TranscriptPath = rec.ID, rec.Path
+	r.SessionID, r.TranscriptPath = sessionID, transcriptPath
 	r.Observe = func(run hooks.Run) { bus.Publish(agent.Event{Type: agent.EventHook, Hook: &run}) }
 	return r, nil
 }
@@ -172,58 +171,3 @@ func sessionStart(ctx context.Context, r *hooks.Runner, bus *agent.Bus, pc *perm
 	return append(system, llm.SystemBlock{Text: "SessionStart hook additional context:\n" + strings.Join(texts, "\n")})
 }
 
-// Stream-json lines for hooks (--include-hook-events), in Claude Code's shapes.
-type hookStartedLine struct {
-	Type      string `json:"type"`
-	Subtype   string `json:"subtype"`
-	HookID    string `json:"hook_id"`
-	HookName  string `json:"hook_name"`
-	HookEvent string `json:"hook_event"`
-	SessionID string `json:"session_id"`
-	UUID      string `json:"uuid"`
-}
-
-type hookResponseLine struct {
-	Type      string `json:"type"`
-	Subtype   string `json:"subtype"`
-	HookID    string `json:"hook_id"`
-	HookName  string `json:"hook_name"`
-	HookEvent string `json:"hook_event"`
-	Output    string `json:"output"`
-	Stdout    string `json:"stdout"`
-	Stderr    string `json:"stderr"`
-	ExitCode  *int   `json:"exit_code,omitempty"`
-	Outcome   string `json:"outcome"`
-	SessionID string `json:"session_id"`
-	UUID      string `json:"uuid"`
-}
-
-type hookMessageLine struct {
-	Type      string `json:"type"`
-	Subtype   string `json:"subtype"`
-	Message   string `json:"message"`
-	SessionID string `json:"session_id"`
-	UUID      string `json:"uuid"`
-}
-
-// handleHook writes the line of a hook event.
-func (s *streamWriter) handleHook(ev agent.Event) {
-	if ev.Type == agent.EventHookMessage {
-		s.write(hookMessageLine{Type: "system", Subtype: "hook_message", Message: ev.Text, SessionID: s.sessionID, UUID: session.NewID()})
-		return
-	}
-	run := ev.Hook
-	if !run.Done {
-		s.write(hookStartedLine{Type: "system", Subtype: "hook_started", HookID: run.ID, HookName: run.Hook.Name(),
-			HookEvent: string(run.Event), SessionID: s.sessionID, UUID: session.NewID()})
-		return
-	}
-	l := hookResponseLine{Type: "system", Subtype: "hook_response", HookID: run.ID, HookName: run.Hook.Name(),
-		HookEvent: string(run.Event), Output: run.Stdout + run.Stderr, Stdout: run.Stdout, Stderr: run.Stderr,
-		Outcome: run.Outcome, SessionID: s.sessionID, UUID: session.NewID()}
-	if run.Outcome != hooks.OutcomeTimeout && run.Outcome != hooks.OutcomeCancelled {
-		code := run.ExitCode
-		l.ExitCode = &code
-	}
-	s.write(l)
-}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
@@ -108,6 +109,26 @@ func (s *mcpSession) Close() error {
 }
 
 // serverNames are the connected servers.
+// statuses are the configured servers and their state, in Claude Code's words (connected,
+// failed, pending for one that waits for approval, disabled), for system/init and mcp_status.
+func (s *mcpSession) statuses() []sdkproto.MCPServer {
+	out := []sdkproto.MCPServer{}
+	if s == nil {
+		return out
+	}
+	for _, st := range s.m.Status() {
+		status := string(st.State)
+		switch client.State(st.State) {
+		case client.StateNeedsApproval:
+			status = "pending"
+		case client.StateDenied, client.StateDisabled, client.StateInvalid:
+			status = "disabled"
+		}
+		out = append(out, sdkproto.MCPServer{Name: st.Name, Status: status})
+	}
+	return out
+}
+
 func (s *mcpSession) serverNames() []string {
 	out := []string{}
 	if s == nil {

@@ -1,0 +1,423 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/agentdef"
+	"github.com/reinsdev/reins/hooks"
+	"github.com/reinsdev/reins/internal/sdkproto"
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/sandbox"
+	"github.com/reinsdev/reins/session"
+	"github.com/reinsdev/reins/settings"
+	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/agenttool"
+	"github.com/reinsdev/reins/tools/web"
+)
+
+// runSetup is everything a headless run needs, shared by `-p` and the SDK protocol.
+type runSetup struct {
+	env       *permEnv
+	cwd       string
+	choice    *providerChoice
+	rec       *session.Writer // nil with --no-session-persistence
+	sessionID string
+	perms     *agent.Permissions
+	pool      *agentPool
+	bus       *agent.Bus
+	agent     *agent.Agent
+	history   []llm.Message
+	// prompt is what the system prompt was built from, to build it again (initialize).
+	prompt promptEnv
+	// structured holds the structured output of --json-schema; nil without a schema.
+	structured *structuredOutput
+	// resumed says the conversation continues a saved one (SessionStart's source).
+	resumed bool
+	hooks   *hooks.Runner
+	mcp     *mcpSession
+	sandbox *sandbox.Sandbox
+	// errOut receives the sandbox's report of what it refused, at Close.
+	errOut io.Writer
+}
+
+// Close ends the tools' processes, the MCP servers and the sandbox, and closes the session
+// file.
+func (s *runSetup) Close() {
+	if s.pool != nil {
+		s.pool.Close()
+	}
+	if s.mcp != nil {
+		s.mcp.Close()
+	}
+	if s.sandbox != nil {
+		printViolations(s.errOut, s.sandbox)
+		s.sandbox.Close()
+		s.sandbox = nil
+	}
+	if s.rec != nil {
+		s.rec.Close()
+	}
+}
+
+// checks is what an Asker needs to apply an answer.
+func (s *runSetup) checks(f *Factory) sdkproto.Checks {
+	return sdkproto.Checks{
+		Engine:      s.agent.Engine,
+		Permissions: s.perms,
+		Context: func() *permission.Context {
+			pc := s.perms.Context()
+			if d := s.pool.cwd(); d != "" && d != pc.Cwd() {
+				pc = pc.WithCwd(d)
+			}
+			return pc
+		},
+		Lookup: s.lookup,
+		Log:    f.ErrOut,
+	}
+}
+
+func (s *runSetup) lookup(name string) tool.Tool {
+	for _, t := range s.agent.Tools {
+		if t.Name() == name {
+			return t
+		}
+	}
+	name = permission.NormalizeToolName(name)
+	for _, t := range s.agent.Tools {
+		if t.Name() == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// initInfo is what system/init reports.
+func (s *runSetup) initInfo(f *Factory) sdkproto.InitInfo {
+	return sdkproto.InitInfo{Cwd: s.cwd, Tools: toolNames(s.agent.Tools), Model: s.choice.model, Provider: s.choice.name,
+		PermissionMode: string(s.perms.Context().Mode()), APIKeySource: apiKeySource(f, s.choice.name), Version: reinsVersion(),
+		MCPServers: s.mcp.statuses()}
+}
+
+// setupRun checks the flags, reads the settings, restores or creates the session and builds
+// the agent. The caller must Close the result.
+func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup, err error) {
+	if opts.continueLast && opts.resume != "" {
+		return nil, usageErrorf("--continue and --resume cannot be used together")
+	}
+	if opts.maxTurns < 0 {
+		return nil, usageErrorf("--max-turns must not be negative")
+	}
+	// Every rule source must be usable (a broken deny stops the run), and bypass is refused
+	// to root however it is reached.
+	env, err := opts.perm.loadForRun(f)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range env.warnings {
+		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
+	}
+	s := &runSetup{env: env, cwd: env.pc.OriginalCwd(), bus: &agent.Bus{}, errOut: f.ErrOut}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
+
+	// Restore the session before anything else, so that a bad id fails fast.
+	store := session.NewStore(env.opts.ConfigDir)
+	transcript, pc, err := restoreSession(f, store, s.cwd, env.pc, opts)
+	if err != nil {
+		return nil, err
+	}
+	if transcript != nil {
+		s.history, s.resumed = transcript.Messages, true
+	}
+
+	if s.choice, err = resolveProvider(ctx, f, opts.provider, opts.model, env.loaded); err != nil {
+		return nil, err
+	}
+	provider := s.choice.provider
+	if fb := opts.sdk.fallbackModel; fb != "" {
+		provider = &fallbackProvider{Provider: provider, fallback: fb, log: f.ErrOut}
+	}
+
+	if err := s.openSession(store, transcript, opts); err != nil {
+		return nil, err
+	}
+	if f.Debug != nil {
+		f.debugf("provider", "name", s.choice.name, "model", s.choice.model)
+		s.bus.Subscribe(debugEvents(f.Debug))
+	}
+	if s.rec != nil {
+		if err := s.rec.AppendPermissions(agent.StateOf(pc)); err != nil {
+			return nil, err
+		}
+	}
+
+	s.perms = agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
+		return settings.Persist(env.opts, updates...)
+	})
+	defs, defWarnings, err := loadAgentDefs(env, opts.agents)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range defWarnings {
+		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
+	}
+	if s.sandbox, err = startSandbox(ctx, f, env, pc); err != nil {
+		return nil, err
+	}
+	s.pool = newAgentPool(f, pc, s.perms, web.ModelSummarizer{Provider: s.choice.provider, Model: smallModel(f, env.loaded, s.choice)}, s.sandbox)
+	if s.hooks, err = newHookRunner(env, s.sessionID, s.transcriptPath(), s.bus); err != nil {
+		return nil, err
+	}
+	if err := s.buildAgent(ctx, f, opts, pc, provider, store, defs); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// restoreSession loads the session --continue or --resume names, if any, and restores its
+// permission state onto pc.
+func restoreSession(f *Factory, store *session.Store, cwd string, pc *permission.Context, opts *agentOptions) (*session.Transcript, *permission.Context, error) {
+	var transcript *session.Transcript
+	var err error
+	switch {
+	case opts.continueLast:
+		id, err := store.Latest(cwd)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--continue: %w", err)
+		}
+		if transcript, err = store.Load(cwd, id); err != nil {
+			return nil, nil, err
+		}
+	case opts.resume != "":
+		if transcript, err = store.Load(cwd, opts.resume); err != nil {
+			return nil, nil, fmt.Errorf("--resume: %w", err)
+		}
+	default:
+		return nil, pc, nil
+	}
+	if transcript.Skipped > 0 {
+		fmt.Fprintf(f.ErrOut, "reins: warning: %d unreadable line(s) of session %s were skipped\n", transcript.Skipped, transcript.ID)
+	}
+	if transcript.Permissions != nil {
+		keep := opts.perm.mode != "" || opts.perm.dangerouslySkip
+		if pc, err = transcript.Permissions.Restore(pc, keep); err != nil {
+			return nil, nil, err
+		}
+		if err := refuseRootBypass(f, pc, "the resumed session"); err != nil {
+			return nil, nil, err
+		}
+	}
+	return transcript, pc, nil
+}
+
+// buildAgent adds the Agent tool, picks the tools (--tools, --json-schema), builds the system
+// prompt and the agent, and the permission-prompt tool's Asker.
+func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOptions, pc *permission.Context, provider llm.Provider,
+	store *session.Store, defs *agentdef.Set) error {
+	var dirs []string
+	for _, d := range pc.AdditionalDirs() {
+		dirs = append(dirs, d.Path)
+	}
+	s.prompt = promptEnv{
+		Cwd: s.cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: isGitRepo(s.cwd),
+		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
+	}
+	// PermissionRequest hooks answer asks before the headless auto-deny; a front end's asker
+	// (the SDK's can_use_tool) is put in front of them later (see Server.WrapAsker).
+	var asker permission.Asker
+	if s.hooks.Has(hooks.PermissionRequest) {
+		asker = headlessHookAsker(s.hooks, s.perms)
+	}
+	sc := subAgentConfig{defs: defs, choice: s.choice, perms: s.perms, bus: s.bus, env: s.prompt, maxTurns: opts.maxTurns,
+		hooks: s.hooks, asker: parentAsker{s}, backgroundAsker: asker}
+	if rec := s.rec; rec != nil {
+		// Without persistence sub-agents keep no transcript either.
+		sc.store = func(agentID string) (agenttool.Transcript, string, error) {
+			w, err := store.CreateSidechain(rec, agentID, s.cwd, s.choice.model)
+			if err != nil {
+				return nil, "", err
+			}
+			return w, w.Path, nil
+		}
+	}
+	s.pool.addAgentTool(f, sc)
+
+	// MCP tools (and ToolSearch when they are deferred) join after the Agent tool, in the pool
+	// sub-agents draw from too.
+	var err error
+	if s.mcp, err = startMCP(ctx, f, s.env, pc, &opts.mcp); err != nil {
+		return err
+	}
+	var deferral *tool.Deferral
+	if s.pool.tools, deferral, err = s.mcp.extend(f, pc, s.pool.tools); err != nil {
+		return err
+	}
+
+	// The SDK's choices apply to the whole pool, the Agent tool included.
+	if s.pool.tools, err = opts.sdk.selectTools(s.pool.tools); err != nil {
+		return err
+	}
+	if opts.sdk.jsonSchema != "" {
+		s.structured = &structuredOutput{}
+		st, err := newStructuredTool(opts.sdk.jsonSchema, s.structured)
+		if err != nil {
+			return err
+		}
+		s.pool.tools = append(s.pool.tools, st)
+	}
+
+	s.prompt.Replace = opts.sdk.systemPrompt
+	if s.structured != nil {
+		s.prompt.Append = joinNonEmpty(s.prompt.Append, structuredPrompt)
+	}
+	system, err := systemPrompt(ctx, deferral.Sent(s.pool.tools), s.prompt)
+	if err != nil {
+		return err
+	}
+
+	s.agent = &agent.Agent{
+		Provider:       provider,
+		Model:          s.choice.model,
+		System:         system,
+		Tools:          s.pool.tools,
+		Deferral:       deferral,
+		MaxTokens:      envInt(f, "REINS_MAX_OUTPUT_TOKENS"),
+		MaxTurns:       opts.maxTurns,
+		MaxBudgetUSD:   opts.sdk.maxBudgetUSD,
+		MaxConcurrency: cmp.Or(envInt(f, "REINS_MAX_TOOL_USE_CONCURRENCY"), envInt(f, "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY")),
+		Engine:         &permission.Engine{},
+		Permissions:    s.perms,
+		Env:            s.pool.env,
+		Cwd:            s.pool.cwd,
+		Bus:            s.bus,
+		Notices:        s.pool.notices,
+		Hooks:          s.hooks,
+		Asker:          asker,
+	}
+	if s.rec != nil {
+		s.agent.Recorder = s.rec
+	}
+	if name := opts.sdk.promptTool; name != "" && name != promptToolStdio {
+		t := s.lookup(name)
+		if t == nil {
+			return usageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, toolNames(s.agent.Tools))
+		}
+		s.agent.Asker = s.withHooks(&sdkproto.ToolAsker{Tool: t, Env: s.pool.env, Checks: s.checks(f)})
+	}
+	return nil
+}
+
+// withHooks puts a front end's asker behind the PermissionRequest hooks, which run beside it
+// (first answer wins); without such hooks it is the asker itself.
+func (s *runSetup) withHooks(front permission.Asker) permission.Asker {
+	if !s.hooks.Has(hooks.PermissionRequest) {
+		return front
+	}
+	a := headlessHookAsker(s.hooks, s.perms).(*hooks.Asker)
+	a.Next = front
+	return a
+}
+
+// transcriptPath is the session file hooks are told about; empty without persistence.
+func (s *runSetup) transcriptPath() string {
+	if s.rec == nil {
+		return ""
+	}
+	return s.rec.Path
+}
+
+// parentAsker answers a foreground sub-agent's asks with whatever answers the main agent's at
+// that moment: the SDK's can_use_tool is installed after setup, and hooks wrap it.
+type parentAsker struct{ s *runSetup }
+
+func (p parentAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Decision, error) {
+	if p.s.agent == nil || p.s.agent.Asker == nil {
+		// Headless: the ask is denied with its own message, as the engine does.
+		d := req.Decision
+		return permission.Decision{Behavior: permission.Deny, Message: d.Message, Reason: d.Reason, BlockedPath: d.BlockedPath}, nil
+	}
+	return p.s.agent.Asker.Ask(ctx, req)
+}
+
+// openSession creates, reopens or forks the session file, or only picks an id when nothing
+// is saved.
+func (s *runSetup) openSession(store *session.Store, transcript *session.Transcript, opts *agentOptions) error {
+	sf := &opts.sdk
+	var err error
+	switch {
+	case sf.noPersist:
+		s.sessionID = cmp.Or(sf.sessionID, session.NewID())
+		if transcript != nil && !sf.fork {
+			s.sessionID = transcript.ID
+		}
+		return nil
+	case transcript != nil && !sf.fork:
+		s.rec, err = store.Reopen(transcript)
+	default:
+		s.rec, err = store.CreateWithID(s.cwd, cmp.Or(sf.sessionID, session.NewID()), s.choice.model)
+		if err == nil && transcript != nil {
+			// A fork starts as a copy of the conversation it continues.
+			for _, m := range transcript.Messages {
+				if err = s.rec.AppendMessage(m); err != nil {
+					s.rec.Close()
+					s.rec = nil
+					break
+				}
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	s.sessionID = s.rec.ID
+	return nil
+}
+
+// fallbackProvider switches to another model when the model stays overloaded after the
+// provider's own retries, as Claude Code's --fallback-model does.
+type fallbackProvider struct {
+	llm.Provider
+	fallback string
+	log      interface{ Write([]byte) (int, error) }
+}
+
+func (p *fallbackProvider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
+	resp, err := p.Provider.Stream(ctx, req, onEvent)
+	if err == nil || ctx.Err() != nil || req.Model == p.fallback || !overloaded(err) {
+		return resp, err
+	}
+	fmt.Fprintf(p.log, "reins: %s is overloaded; switching to the fallback model %s\n", req.Model, p.fallback)
+	r := *req
+	r.Model = p.fallback
+	return p.Provider.Stream(ctx, &r, onEvent)
+}
+
+// overloaded reports whether err says the model is overloaded (HTTP 529 or an
+// overloaded_error event).
+func overloaded(err error) bool {
+	ae, ok := errors.AsType[*llm.APIError](err)
+	return ok && (ae.StatusCode == 529 || ae.Type == "overloaded_error")
+}
+
+// joinNonEmpty joins the non-empty texts with a blank line.
+func joinNonEmpty(texts ...string) string {
+	var out []string
+	for _, t := range texts {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, "\n\n")
+}

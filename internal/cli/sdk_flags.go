@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/session"
+	"github.com/reinsdev/reins/tool"
+)
+
+// The --input-format values.
+const (
+	inputText       = "text"
+	inputStreamJSON = "stream-json"
+)
+
+// promptToolStdio is the --permission-prompt-tool value that sends asks to the SDK caller.
+const promptToolStdio = "stdio"
+
+// sdkFlags are the flags the Claude Agent SDK passes to its CLI (see docs/cli.md, "Driven by
+// the Agent SDK"). Each is honoured or refused with an error; none is accepted and ignored.
+type sdkFlags struct {
+	inputFormat   string
+	promptTool    string
+	partial       bool
+	tools         string
+	toolsSet      bool
+	systemPrompt  string
+	fallbackModel string
+	maxBudgetUSD  float64
+	sessionID     string
+	fork          bool
+	noPersist     bool
+	jsonSchema    string
+}
+
+func (sf *sdkFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&sf.inputFormat, "input-format", inputText, "text (the prompt) or stream-json (NDJSON user messages and control requests on standard input; the Agent SDK's protocol)")
+	fl.StringVar(&sf.promptTool, "permission-prompt-tool", "", `who answers permission asks: "stdio" (the SDK caller's canUseTool) or the name of a tool, mcp__server__tool`)
+	fl.BoolVar(&sf.partial, "include-partial-messages", false, "with stream-json output: also stream the model's message as it arrives (stream_event lines)")
+	fl.StringVar(&sf.tools, "tools", "", `the built-in tools the model gets, comma-separated: "" for none, "default" for all`)
+	fl.StringVar(&sf.systemPrompt, "system-prompt", "", "the system prompt, in place of Reins's own")
+	fl.StringVar(&sf.fallbackModel, "fallback-model", "", "the model to switch to when the model is overloaded")
+	fl.Float64Var(&sf.maxBudgetUSD, "max-budget-usd", 0, "stop once the estimated cost reaches this many dollars")
+	fl.StringVar(&sf.sessionID, "session-id", "", "the id (a UUID) of the new session")
+	fl.BoolVar(&sf.fork, "fork-session", false, "with --resume or --continue: continue in a new session, leaving the old one as it was")
+	fl.BoolVar(&sf.noPersist, "no-session-persistence", false, "do not save the session to disk")
+	fl.StringVar(&sf.jsonSchema, "json-schema", "", "a JSON schema: the run ends with the model's answer in this shape (structured_output)")
+	// --mcp-config and --strict-mcp-config, which the SDK passes too, are the MCP client's
+	// (mcpFlags).
+}
+
+// validate checks the SDK flags against each other and the rest of opts.
+func (sf *sdkFlags) validate(cmd *cobra.Command, opts *agentOptions) error {
+	sf.toolsSet = cmd.Flags().Changed("tools")
+	switch sf.inputFormat {
+	case inputText, inputStreamJSON:
+	default:
+		return usageErrorf("invalid --input-format %q (valid formats: text, stream-json)", sf.inputFormat)
+	}
+	if sf.inputFormat == inputStreamJSON && opts.outputFormat != formatStreamJSON {
+		return usageErrorf("--input-format stream-json requires --output-format stream-json")
+	}
+	if sf.partial && opts.outputFormat != formatStreamJSON {
+		return usageErrorf("--include-partial-messages requires --output-format stream-json")
+	}
+	switch {
+	case sf.promptTool == "":
+	case sf.promptTool == promptToolStdio:
+		if sf.inputFormat != inputStreamJSON {
+			return usageErrorf("--permission-prompt-tool stdio requires --input-format stream-json (the caller answers on standard input)")
+		}
+	case !strings.HasPrefix(sf.promptTool, "mcp__"):
+		return usageErrorf("invalid --permission-prompt-tool %q: want stdio or the name of an MCP tool, mcp__server__tool", sf.promptTool)
+	}
+	if sf.maxBudgetUSD < 0 {
+		return usageErrorf("--max-budget-usd must not be negative")
+	}
+	if sf.sessionID != "" {
+		if !session.ValidID(sf.sessionID) {
+			return usageErrorf("invalid --session-id %q: want a UUID", sf.sessionID)
+		}
+		if (opts.continueLast || opts.resume != "") && !sf.fork {
+			return usageErrorf("--session-id can only be used with --continue or --resume together with --fork-session")
+		}
+	}
+	if sf.fork && !opts.continueLast && opts.resume == "" {
+		return usageErrorf("--fork-session requires --continue or --resume")
+	}
+	if sf.fallbackModel != "" && sf.fallbackModel == opts.model {
+		return usageErrorf("--fallback-model cannot be the same as --model")
+	}
+	return nil
+}
+
+// selectTools applies --tools to the pool: only the named built-ins ("" none, "default" all).
+func (sf *sdkFlags) selectTools(all []tool.Tool) ([]tool.Tool, error) {
+	if !sf.toolsSet || strings.TrimSpace(sf.tools) == "default" {
+		return all, nil
+	}
+	names := strings.FieldsFunc(sf.tools, func(r rune) bool { return r == ',' || r == ' ' })
+	keep := map[tool.Tool]bool{}
+	for _, n := range names {
+		i := slices.IndexFunc(all, func(t tool.Tool) bool { return t.Name() == n || slices.Contains(t.Aliases(), n) })
+		if i < 0 {
+			return nil, usageErrorf("--tools: unknown tool %q (available: %s)", n, strings.Join(toolNames(all), ", "))
+		}
+		keep[all[i]] = true
+	}
+	// The pool's order stays (it is part of the prompt's cache key).
+	var out []tool.Tool
+	for _, t := range all {
+		if keep[t] {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// reinsVersion is the module version of the running binary ("dev" for a local build).
+func reinsVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// apiKeySource names the variable that authenticates, in the SDK's terms.
+func apiKeySource(f *Factory, provider string) string {
+	if provider == "anthropic" && f.Getenv("ANTHROPIC_API_KEY") != "" {
+		return "ANTHROPIC_API_KEY"
+	}
+	return "none"
+}
+
+func toolNames(ts []tool.Tool) []string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name()
+	}
+	return names
+}

@@ -1,0 +1,551 @@
+package sdkproto
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/permission"
+)
+
+// errInterrupted is the cause of a turn the caller interrupted.
+var errInterrupted = errors.New("interrupted by the SDK caller")
+
+// InitializeRequest is the part of the caller's initialize request reins reads.
+type InitializeRequest struct {
+	Hooks              map[string]json.RawMessage `json:"hooks"`
+	SDKMCPServers      []string                   `json:"sdkMcpServers"`
+	JSONSchema         json.RawMessage            `json:"jsonSchema"`
+	SystemPrompt       []string                   `json:"systemPrompt"`
+	AppendSystemPrompt *string                    `json:"appendSystemPrompt"`
+	Agents             map[string]json.RawMessage `json:"agents"`
+	MCPServers         map[string]json.RawMessage `json:"mcpServers"`
+	Plugins            []json.RawMessage          `json:"plugins"`
+}
+
+// InitializeResponse answers initialize.
+type InitializeResponse struct {
+	Commands              []SlashCommand `json:"commands"`
+	Agents                []AgentInfo    `json:"agents"`
+	OutputStyle           string         `json:"output_style"`
+	AvailableOutputStyles []string       `json:"available_output_styles"`
+	Models                []ModelInfo    `json:"models"`
+	Account               AccountInfo    `json:"account"`
+	Version               string         `json:"claude_code_version"`
+	PermissionMode        string         `json:"permissionMode"`
+	PID                   int            `json:"pid"`
+}
+
+// SlashCommand is one entry of initialize's commands; reins has none yet.
+type SlashCommand struct {
+	Name         string `json:"name"`
+	Description  string `json:"description"`
+	ArgumentHint string `json:"argumentHint"`
+}
+
+// AgentInfo is one entry of initialize's agents; reins has none yet.
+type AgentInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// ModelInfo is one entry of initialize's models.
+type ModelInfo struct {
+	Value       string `json:"value"`
+	DisplayName string `json:"displayName"`
+	Description string `json:"description"`
+}
+
+// AccountInfo says how reins reaches its model.
+type AccountInfo struct {
+	APIKeySource string `json:"apiKeySource,omitempty"`
+	APIProvider  string `json:"apiProvider,omitempty"`
+}
+
+// Server runs an SDK session over the caller's streams. Agent, Permissions and Emitter's
+// writer are set up by the caller; Serve fills in the rest.
+type Server struct {
+	In  io.Reader
+	Out io.Writer
+	// Log receives what the caller sent wrong (malformed lines, unmatched responses); nil is
+	// standard error.
+	Log io.Writer
+
+	Agent       *agent.Agent
+	Permissions *agent.Permissions
+	Bus         *agent.Bus
+	History     []llm.Message
+	SessionID   string
+	Init        InitInfo
+	// Partial adds stream_event lines.
+	Partial bool
+	// PromptStdio makes the caller answer the engine's asks with can_use_tool.
+	PromptStdio bool
+	// Checks are used by the stdio asker.
+	Checks Checks
+	// WrapAsker, if set, wraps the stdio asker (PermissionRequest hooks run beside it).
+	WrapAsker func(permission.Asker) permission.Asker
+	// HookEvents adds the hook lines to the output (--include-hook-events).
+	HookEvents bool
+
+	// OnInitialize applies what an initialize request configures; its error is the error
+	// response. Nil accepts only requests that configure nothing.
+	OnInitialize func(req InitializeRequest) error
+	// ResolveModel checks the model of set_model ("" is the session's default) and returns the
+	// name to use.
+	ResolveModel func(name string) (string, error)
+	// Settings answers get_settings.
+	Settings func() (any, error)
+	// Run runs one turn; nil means Agent.Run. The CLI's wraps it to hold the model to a JSON
+	// schema.
+	Run func(ctx context.Context, history []llm.Message, prompt llm.Message) (*agent.Result, error)
+	// Structured returns the turn's structured output, for the result line.
+	Structured func() (any, bool)
+
+	conn    *Conn
+	emitter *Emitter
+
+	mu      sync.Mutex
+	queue   []llm.Message
+	eof     bool
+	wake    chan struct{}
+	cancel  context.CancelCauseFunc // of the running turn
+	model   string
+	system  []llm.SystemBlock // set by initialize, applied from the next turn
+	initted bool
+}
+
+// SetSystem replaces the system prompt from the next turn on.
+func (s *Server) SetSystem(blocks []llm.SystemBlock) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.system = blocks
+}
+
+// Serve runs turns until the caller's input ends and every queued turn has its result, or ctx
+// ends. It returns nil after a clean end of input.
+func (s *Server) Serve(ctx context.Context) error {
+	if s.Log == nil {
+		s.Log = os.Stderr
+	}
+	s.conn = NewConn(s.Out)
+	s.wake = make(chan struct{}, 1)
+	s.model = s.Agent.Model
+	s.emitter = &Emitter{W: s.conn, SessionID: s.SessionID, Partial: s.Partial, MaxTurns: s.Agent.MaxTurns,
+		MaxBudgetUSD: s.Agent.MaxBudgetUSD, MaxOutputTokens: s.Agent.MaxTokens, Structured: s.Structured}
+	if s.Run == nil {
+		s.Run = s.Agent.Run
+	}
+	s.emitter.HookEvents = s.HookEvents
+	if s.PromptStdio {
+		var a permission.Asker = &Asker{Conn: s.conn, Checks: s.Checks, Interrupt: func() { s.interrupt() }}
+		if s.WrapAsker != nil {
+			a = s.WrapAsker(a)
+		}
+		s.Agent.Asker = a
+	}
+	go s.read()
+
+	history := s.History
+	budget := s.Agent.MaxBudgetUSD
+	spent := 0.0
+	first := true
+	for {
+		prompt, ok := s.next(ctx)
+		if !ok {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return s.conn.Err()
+		}
+		if first {
+			s.emitter.Init(s.initInfo())
+			first = false
+		}
+		if budget > 0 {
+			s.Agent.MaxBudgetUSD = budget - spent
+			if s.Agent.MaxBudgetUSD <= 0 {
+				s.emitter.Result(&agent.Result{Subtype: agent.SubtypeMaxBudget, IsError: true, Messages: history, CostKnown: true})
+				continue
+			}
+		}
+		res := s.runTurn(ctx, history, prompt)
+		history = res.Messages
+		spent += res.CostUSD
+		s.emitter.Result(res)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := s.conn.Err(); err != nil {
+			return err
+		}
+	}
+}
+
+func (s *Server) initInfo() InitInfo {
+	info := s.Init
+	info.Model = s.currentModel()
+	if s.Permissions != nil {
+		info.PermissionMode = string(s.Permissions.Context().Mode())
+	}
+	return info
+}
+
+func (s *Server) currentModel() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.model
+}
+
+// runTurn runs one user message through the agent with an interruptible context.
+func (s *Server) runTurn(ctx context.Context, history []llm.Message, prompt llm.Message) *agent.Result {
+	tctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	s.mu.Lock()
+	s.cancel = cancel
+	s.Agent.Model = s.model
+	if s.system != nil {
+		s.Agent.System = s.system
+	}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.cancel = nil
+		s.mu.Unlock()
+	}()
+	unsubscribe := s.Bus.Subscribe(s.emitter.Handle)
+	res, _ := s.Run(tctx, history, prompt)
+	unsubscribe()
+	if res.Messages == nil {
+		res.Messages = history
+	}
+	return res
+}
+
+// interrupt aborts the running turn, if any, and reports whether there was one.
+func (s *Server) interrupt() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancel == nil {
+		return false
+	}
+	s.cancel(errInterrupted)
+	return true
+}
+
+// next waits for the next queued user message; false means the input ended with nothing
+// queued, or ctx ended.
+func (s *Server) next(ctx context.Context) (llm.Message, bool) {
+	for {
+		s.mu.Lock()
+		if len(s.queue) > 0 {
+			m := s.queue[0]
+			s.queue = s.queue[1:]
+			s.mu.Unlock()
+			return m, true
+		}
+		eof := s.eof
+		s.mu.Unlock()
+		if eof {
+			return llm.Message{}, false
+		}
+		select {
+		case <-s.wake:
+		case <-ctx.Done():
+			return llm.Message{}, false
+		}
+	}
+}
+
+func (s *Server) enqueue(m llm.Message) {
+	s.mu.Lock()
+	s.queue = append(s.queue, m)
+	s.mu.Unlock()
+	s.signal()
+}
+
+func (s *Server) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Server) logf(format string, args ...any) {
+	fmt.Fprintf(s.Log, "reins: sdk: "+format+"\n", args...)
+}
+
+// read dispatches the caller's lines until its input ends.
+func (s *Server) read() {
+	lr := newLineReader(s.In)
+	n := 0
+	for {
+		line, err := lr.next()
+		n++
+		if errors.Is(err, errLineTooLong) {
+			s.logf("input line %d skipped: %v", n, err)
+			continue
+		}
+		if err != nil {
+			if err != io.EOF {
+				s.logf("reading input: %v", err)
+			}
+			break
+		}
+		s.dispatch(n, line)
+	}
+	s.conn.closeInput()
+	s.mu.Lock()
+	s.eof = true
+	s.mu.Unlock()
+	s.signal()
+}
+
+func (s *Server) dispatch(n int, line []byte) {
+	var in inbound
+	if err := json.Unmarshal(line, &in); err != nil {
+		s.logf("input line %d skipped: not a JSON object: %v", n, err)
+		return
+	}
+	switch in.Type {
+	case "user":
+		m, err := parseUserMessage(in.Message)
+		if err != nil {
+			s.logf("input line %d skipped: %v", n, err)
+			return
+		}
+		s.enqueue(m)
+	case "control_request":
+		if in.RequestID == "" {
+			s.logf("input line %d skipped: control_request without request_id", n)
+			return
+		}
+		s.control(in.RequestID, in.Request)
+	case "control_response":
+		if in.Response == nil || !s.conn.deliver(*in.Response) {
+			id := ""
+			if in.Response != nil {
+				id = in.Response.RequestID
+			}
+			s.logf("input line %d ignored: control_response for unknown request_id %q", n, id)
+		}
+	case "control_cancel_request":
+		// Reins answers the caller's requests at once, so there is never one to withdraw.
+	case "keep_alive", "update_environment_variables":
+	default:
+		s.logf("input line %d skipped: unknown message type %q", n, in.Type)
+	}
+}
+
+// parseUserMessage reads the message of a user line: text or content blocks (text, image).
+func parseUserMessage(raw json.RawMessage) (llm.Message, error) {
+	var m struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil || len(raw) == 0 {
+		return llm.Message{}, fmt.Errorf("user line without a message object")
+	}
+	if m.Role != "" && m.Role != "user" {
+		return llm.Message{}, fmt.Errorf("user line with role %q", m.Role)
+	}
+	var text string
+	if json.Unmarshal(m.Content, &text) == nil {
+		if strings.TrimSpace(text) == "" {
+			return llm.Message{}, fmt.Errorf("user message with empty content")
+		}
+		return llm.UserText(text), nil
+	}
+	var blocks []struct {
+		Type   string `json:"type"`
+		Text   string `json:"text"`
+		Source *struct {
+			Type      string `json:"type"`
+			MediaType string `json:"media_type"`
+			Data      string `json:"data"`
+		} `json:"source"`
+	}
+	if err := json.Unmarshal(m.Content, &blocks); err != nil {
+		return llm.Message{}, fmt.Errorf("user message content is neither a string nor an array of blocks")
+	}
+	out := llm.Message{Role: llm.RoleUser}
+	for i, b := range blocks {
+		switch b.Type {
+		case "text":
+			out.Content = append(out.Content, llm.Text(b.Text))
+		case "image":
+			if b.Source == nil || b.Source.Type != "base64" {
+				return llm.Message{}, fmt.Errorf("user message block %d: only base64 image sources are supported", i)
+			}
+			out.Content = append(out.Content, llm.Image(b.Source.MediaType, b.Source.Data))
+		default:
+			return llm.Message{}, fmt.Errorf("user message block %d: unsupported type %q (text and image are)", i, b.Type)
+		}
+		if err := out.Content[len(out.Content)-1].Validate(); err != nil {
+			return llm.Message{}, fmt.Errorf("user message block %d: %w", i, err)
+		}
+	}
+	if len(out.Content) == 0 {
+		return llm.Message{}, fmt.Errorf("user message with no content blocks")
+	}
+	return out, nil
+}
+
+// control answers one of the caller's control requests.
+func (s *Server) control(id string, raw json.RawMessage) {
+	var req struct {
+		Subtype string  `json:"subtype"`
+		Mode    string  `json:"mode"`
+		Model   *string `json:"model"`
+	}
+	if err := json.Unmarshal(raw, &req); err != nil {
+		s.conn.respondError(id, fmt.Sprintf("invalid control request: %v", err))
+		return
+	}
+	switch req.Subtype {
+	case "initialize":
+		s.initialize(id, raw)
+	case "interrupt":
+		s.interrupt()
+		s.conn.respond(id, map[string]any{"still_queued": []string{}})
+	case "set_permission_mode":
+		s.setMode(id, req.Mode)
+	case "set_model":
+		name := ""
+		if req.Model != nil && *req.Model != "default" {
+			name = *req.Model
+		}
+		s.setModel(id, name)
+	case "mcp_status":
+		s.conn.respond(id, map[string]any{"mcpServers": orEmpty(s.Init.MCPServers)})
+	case "get_settings":
+		if s.Settings == nil {
+			s.conn.respondError(id, "get_settings is not available")
+			return
+		}
+		v, err := s.Settings()
+		if err != nil {
+			s.conn.respondError(id, err.Error())
+			return
+		}
+		s.conn.respond(id, v)
+	case "":
+		s.conn.respondError(id, "control request without subtype")
+	default:
+		s.conn.respondError(id, fmt.Sprintf("unsupported control request subtype %q (reins supports initialize, interrupt, set_permission_mode, set_model, mcp_status, get_settings)", req.Subtype))
+	}
+}
+
+func (s *Server) initialize(id string, raw json.RawMessage) {
+	var req InitializeRequest
+	if err := json.Unmarshal(raw, &req); err != nil {
+		s.conn.respondError(id, fmt.Sprintf("invalid initialize request: %v", err))
+		return
+	}
+	s.mu.Lock()
+	again := s.initted
+	s.initted = true
+	s.mu.Unlock()
+	if again {
+		s.conn.respondError(id, "already initialized")
+		return
+	}
+	apply := s.OnInitialize
+	if apply == nil {
+		apply = refuseConfiguration
+	}
+	if err := apply(req); err != nil {
+		s.conn.respondError(id, err.Error())
+		return
+	}
+	model := s.currentModel()
+	resp := InitializeResponse{
+		Commands: []SlashCommand{}, Agents: []AgentInfo{}, OutputStyle: "default", AvailableOutputStyles: []string{"default"},
+		Models:  []ModelInfo{{Value: model, DisplayName: model, Description: "the session's model (" + s.Init.Provider + ")"}},
+		Account: AccountInfo{APIKeySource: s.Init.APIKeySource},
+		Version: s.Init.Version, PID: os.Getpid(),
+	}
+	if s.Permissions != nil {
+		resp.PermissionMode = string(s.Permissions.Context().Mode())
+	}
+	s.conn.respond(id, resp)
+}
+
+// refuseConfiguration accepts an initialize request that configures nothing reins lacks.
+func refuseConfiguration(req InitializeRequest) error {
+	return CheckSupported(req, false)
+}
+
+// CheckSupported refuses what an initialize request asks for that reins cannot do yet. Each is
+// refused rather than ignored: SDK hooks can deny calls, SDK MCP servers and agents change what
+// the model can do, and a JSON schema changes what the caller gets back.
+// structured says whether a JSON schema is in force (--json-schema, which the SDK passes along
+// with the same schema in initialize).
+func CheckSupported(req InitializeRequest, structured bool) error {
+	switch {
+	case len(req.Hooks) > 0:
+		return errors.New("SDK hook callbacks are not supported by reins yet; configure hooks in settings files instead")
+	case len(req.SDKMCPServers) > 0:
+		return errors.New("in-process SDK MCP servers are not supported by reins yet")
+	case len(req.MCPServers) > 0:
+		return errors.New("MCP servers are not supported by reins yet")
+	case len(req.Agents) > 0:
+		return errors.New("custom agents are not supported by reins in initialize yet; pass them with --agents")
+	case len(req.Plugins) > 0:
+		return errors.New("plugins are not supported by reins")
+	case len(req.JSONSchema) > 0 && string(req.JSONSchema) != "null" && !structured:
+		return errors.New("structured output needs the schema on the command line too (--json-schema), as the Agent SDK passes it")
+	}
+	return nil
+}
+
+func (s *Server) setMode(id, name string) {
+	m, err := permission.ParseMode(name)
+	if err != nil {
+		s.conn.respondError(id, err.Error())
+		return
+	}
+	if s.Permissions == nil {
+		s.conn.respondError(id, "set_permission_mode is not available")
+		return
+	}
+	err = s.Permissions.Update(context.Background(), permission.Update{Type: permission.SetMode, Destination: permission.SourceSession, Mode: m})
+	if err != nil {
+		s.conn.respondError(id, fmt.Sprintf("cannot switch to %s: %v", m, err))
+		return
+	}
+	s.mu.Lock()
+	idle := s.cancel == nil
+	s.mu.Unlock()
+	if rec := s.Agent.Recorder; rec != nil && idle {
+		// A running turn records its permission changes itself; between turns nobody does.
+		if err := rec.AppendPermissions(agent.StateOf(s.Permissions.Context())); err != nil {
+			s.logf("recording the permission mode: %v", err)
+		}
+	}
+	s.conn.respond(id, map[string]any{"mode": string(s.Permissions.Context().Mode())})
+}
+
+func (s *Server) setModel(id, name string) {
+	resolved := name
+	if s.ResolveModel != nil {
+		var err error
+		if resolved, err = s.ResolveModel(name); err != nil {
+			s.conn.respondError(id, err.Error())
+			return
+		}
+	} else if name == "" {
+		resolved = s.Init.Model
+	}
+	s.mu.Lock()
+	s.model = resolved
+	s.mu.Unlock()
+	s.conn.respond(id, nil)
+}

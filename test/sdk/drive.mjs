@@ -1,0 +1,281 @@
+// Drives the reins binary (REINS_BIN) with the real Claude Agent SDK, one scenario per run:
+//   node drive.mjs SCENARIO
+// The Go test internal/cli/sdk_e2e_test.go starts the scripted fake model API, points
+// ANTHROPIC_BASE_URL at it, runs this script in the project folder and checks what the model
+// was sent and what happened on disk. This script checks what the SDK saw, prints a JSON
+// summary on its last line, and exits non-zero on the first failed check.
+import { query } from '@anthropic-ai/claude-agent-sdk';
+
+const scenario = process.argv[2];
+const bin = process.env.REINS_BIN;
+if (!bin) throw new Error('REINS_BIN is not set');
+
+let stderr = '';
+const base = {
+  pathToClaudeCodeExecutable: bin,
+  cwd: process.cwd(),
+  env: { ...process.env },
+  stderr: (d) => { stderr += d; },
+};
+
+function check(cond, what, extra) {
+  if (!cond) {
+    console.error(`FAIL ${scenario}: ${what}`);
+    if (extra !== undefined) console.error(JSON.stringify(extra, null, 2));
+    console.error('reins stderr:\n' + stderr);
+    process.exit(1);
+  }
+}
+
+// run collects every message of a query; an error the SDK throws is kept, not fatal.
+async function run(q) {
+  const messages = [];
+  let error;
+  try {
+    for await (const m of q) messages.push(m);
+  } catch (e) {
+    error = e;
+  }
+  return { messages, error };
+}
+
+const results = (ms) => ms.filter((m) => m.type === 'result');
+const ofType = (ms, type, subtype) => ms.filter((m) => m.type === type && (!subtype || m.subtype === subtype));
+
+// userTurns yields user messages one at a time, each after the previous turn's result.
+function turns(texts, between) {
+  let release;
+  const gate = { next: () => new Promise((r) => { release = r; }) };
+  const gen = (async function* () {
+    for (let i = 0; i < texts.length; i++) {
+      if (i > 0) {
+        await gate.wait;
+        if (between) await between(i);
+      }
+      gate.wait = gate.next();
+      yield { type: 'user', message: { role: 'user', content: texts[i] }, parent_tool_use_id: null, session_id: '' };
+    }
+  })();
+  return { gen, turnEnded: () => release && release() };
+}
+
+const scenarios = {
+  // A read turn: the tool runs without an ask; the SDK sees init, the call, its result and
+  // the result message.
+  async read() {
+    const calls = [];
+    const { messages, error } = await run(query({
+      prompt: 'What does hello.txt say?',
+      options: { ...base, canUseTool: async (name, input) => { calls.push(name); return { behavior: 'deny', message: 'no' }; } },
+    }));
+    check(!error, 'query failed: ' + error);
+    const init = ofType(messages, 'system', 'init')[0];
+    check(init && init.tools.includes('Read') && Array.isArray(init.mcp_servers) && init.apiKeySource, 'system/init', init);
+    const user = messages.find((m) => m.type === 'user' && m.tool_use_result !== undefined);
+    check(user && typeof user.timestamp === 'string', 'a user message with tool_use_result and timestamp', messages);
+    const [res] = results(messages);
+    check(res && res.subtype === 'success' && res.result === 'It says hello.' && typeof res.total_cost_usd === 'number' &&
+      res.stop_reason === 'end_turn' && res.modelUsage && res.usage.server_tool_use, 'success result', res);
+    check(calls.length === 0, 'canUseTool was not called for a read', calls);
+    return { result: res.result };
+  },
+
+  // An ask answered allow: the call runs.
+  async allow() {
+    const calls = [];
+    const { messages, error } = await run(query({
+      prompt: 'Create out.txt',
+      options: { ...base, canUseTool: async (name, input, opts) => { calls.push({ name, input, id: opts.toolUseID }); return { behavior: 'allow', updatedInput: input }; } },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(calls.length === 1 && calls[0].name === 'Bash' && calls[0].input.command === 'touch out.txt' && calls[0].id, 'one can_use_tool for the Bash call', calls);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { calls: calls.length };
+  },
+
+  // An allow that accepts the engine's suggestions: they are saved (the Bash suggestion goes to
+  // the local settings file) and the next such call does not ask.
+  async persist() {
+    const calls = [];
+    const { messages, error } = await run(query({
+      prompt: 'Create two files',
+      options: {
+        ...base,
+        canUseTool: async (name, input, opts) => {
+          calls.push({ name, suggestions: opts.suggestions });
+          return { behavior: 'allow', updatedInput: input, updatedPermissions: opts.suggestions };
+        },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(calls.length === 1 && Array.isArray(calls[0].suggestions) && calls[0].suggestions.length > 0, 'one ask, with suggestions', calls);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { suggestions: calls[0].suggestions };
+  },
+
+  // An ask answered deny: the model gets the message; the SDK sees permission_denied.
+  async deny() {
+    const { messages, error } = await run(query({
+      prompt: 'Create out.txt',
+      options: { ...base, canUseTool: async () => ({ behavior: 'deny', message: 'not today, thanks' }) },
+    }));
+    check(!error, 'query failed: ' + error);
+    const denied = ofType(messages, 'system', 'permission_denied');
+    check(denied.length === 1 && denied[0].tool_name === 'Bash' && denied[0].message === 'not today, thanks', 'system/permission_denied', messages);
+    const [res] = results(messages);
+    check(res.permission_denials.length === 1, 'the denial is listed in the result', res);
+    return { denied: denied.length };
+  },
+
+  // An allow that substitutes a command a deny rule forbids: the deny rule wins.
+  async updated() {
+    const { messages, error } = await run(query({
+      prompt: 'Create out.txt',
+      options: { ...base, canUseTool: async () => ({ behavior: 'allow', updatedInput: { command: 'rm -f keep.txt' } }) },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(ofType(messages, 'system', 'permission_denied').length === 1, 'the substituted call is denied', messages);
+    return {};
+  },
+
+  // setPermissionMode between turns changes the next decision: the first Write asks (denied),
+  // the second, in acceptEdits, does not.
+  async mode() {
+    const calls = [];
+    const t = turns(['Write a.txt', 'Write b.txt'], async () => { await q.setPermissionMode('acceptEdits'); });
+    const q = query({
+      prompt: t.gen,
+      options: { ...base, canUseTool: async (name) => { calls.push(name); return { behavior: 'deny', message: 'ask me later' }; } },
+    });
+    const messages = [];
+    for await (const m of q) {
+      messages.push(m);
+      if (m.type === 'result') {
+        if (results(messages).length === 2) break;
+        t.turnEnded();
+      }
+    }
+    q.close();
+    check(calls.length === 1 && calls[0] === 'Write', 'only the first Write asked', calls);
+    check(results(messages).every((r) => r.subtype === 'success'), 'two successes', results(messages));
+    return { calls: calls.length };
+  },
+
+  // interrupt while a Bash sleep runs: the turn ends with a result, the process goes on.
+  async interrupt() {
+    const t = turns(['Sleep a while', 'Say hi']);
+    const q = query({ prompt: t.gen, options: { ...base, allowedTools: ['Bash(sleep:*)'] } });
+    const messages = [];
+    let interrupted = false;
+    for await (const m of q) {
+      messages.push(m);
+      if (m.type === 'assistant' && !interrupted && m.message.content.some((b) => b.type === 'tool_use')) {
+        interrupted = true;
+        // Give the shell time to start the command.
+        setTimeout(() => { q.interrupt().catch((e) => { stderr += 'interrupt failed: ' + e; }); }, 700);
+      }
+      if (m.type === 'result') {
+        if (results(messages).length === 2) break;
+        t.turnEnded();
+      }
+    }
+    q.close();
+    const rs = results(messages);
+    check(rs.length === 2 && rs[0].is_error && Array.isArray(rs[0].errors) && rs[1].subtype === 'success', 'an error result for the interrupted turn, then a success', rs);
+    return { first: rs[0].subtype };
+  },
+
+  // Three turns in one process, each with its result.
+  async threeTurns() {
+    let spawns = 0;
+    const t = turns(['one', 'two', 'three']);
+    const q = query({ prompt: t.gen, options: { ...base, onProcessSpawned: () => { spawns++; } } });
+    const messages = [];
+    for await (const m of q) {
+      messages.push(m);
+      if (m.type === 'result') {
+        if (results(messages).length === 3) break;
+        t.turnEnded();
+      }
+    }
+    q.close();
+    const rs = results(messages);
+    check(rs.map((r) => r.result).join('|') === 'first|second|third', 'three results', rs);
+    check(spawns === 1, 'one process', spawns);
+    check(new Set(rs.map((r) => r.session_id)).size === 1, 'one session', rs);
+    return { turns: rs.length };
+  },
+
+  // maxTurns: 1 ends with error_max_turns, its errors filled in.
+  async maxTurns() {
+    const { messages, error } = await run(query({ prompt: 'Read hello.txt twice', options: { ...base, maxTurns: 1 } }));
+    const [res] = results(messages);
+    check(res && res.subtype === 'error_max_turns' && res.errors.length > 0, 'error_max_turns with errors', { res, error: String(error) });
+    return { subtype: res.subtype, threw: Boolean(error) };
+  },
+
+  // settingSources: [] loads no settings file: the user's allow rule does not apply, so the
+  // call asks.
+  async settingSources() {
+    const calls = [];
+    const { error } = await run(query({
+      prompt: 'Create out.txt',
+      options: { ...base, settingSources: [], canUseTool: async (name) => { calls.push(name); return { behavior: 'deny', message: 'no' }; } },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(calls.length === 1, 'the call asked: the user allow rule was not loaded', calls);
+    return { calls: calls.length };
+  },
+
+  // Structured output: the SDK's outputFormat passes --json-schema and the schema in
+  // initialize; the result carries structured_output.
+  async structured() {
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+    const { messages, error } = await run(query({ prompt: 'What is the answer?', options: { ...base, outputFormat: { type: 'json_schema', schema } } }));
+    check(!error, 'query failed: ' + error);
+    const [res] = results(messages);
+    check(res?.subtype === 'success' && res.structured_output?.answer === '42', 'structured_output', res);
+    return { structured: res.structured_output };
+  },
+
+  // Partial messages: the text streams as stream_event lines.
+  async partial() {
+    const { messages, error } = await run(query({ prompt: 'hi', options: { ...base, includePartialMessages: true } }));
+    check(!error, 'query failed: ' + error);
+    const events = messages.filter((m) => m.type === 'stream_event').map((m) => m.event.type);
+    check(events[0] === 'message_start' && events.includes('content_block_delta') && events.at(-1) === 'message_stop', 'stream events', events);
+    return { events: events.length };
+  },
+
+  // Control requests: model change, settings, MCP status, an unsupported subtype. The prompt
+  // is held back until they are answered, so the input stays open.
+  async control() {
+    let ready;
+    const held = new Promise((r) => { ready = r; });
+    const prompt = (async function* () {
+      await held;
+      yield { type: 'user', message: { role: 'user', content: 'hi' }, parent_tool_use_id: null, session_id: '' };
+    })();
+    const q = query({ prompt, options: { ...base } });
+    const settings = await q.getSettings();
+    check(settings && settings.effective && Array.isArray(settings.sources), 'get_settings', settings);
+    const mcp = await q.mcpServerStatus();
+    check(Array.isArray(mcp) && mcp.length === 0, 'mcp_status', mcp);
+    await q.setModel('claude-haiku-4-5');
+    let unsupported;
+    try { await q.rewindFiles('x'); } catch (e) { unsupported = String(e); }
+    check(unsupported && unsupported.includes('unsupported control request subtype'), 'an unsupported subtype is an error', unsupported);
+    ready();
+    for await (const m of q) {
+      if (m.type === 'result') break;
+    }
+    q.close();
+    return {};
+  },
+};
+
+const fn = scenarios[scenario];
+if (!fn) throw new Error(`unknown scenario ${scenario}; have ${Object.keys(scenarios).join(', ')}`);
+const t0 = Date.now();
+const summary = await fn();
+console.log(JSON.stringify({ scenario, ok: true, ms: Date.now() - t0, ...summary }));
