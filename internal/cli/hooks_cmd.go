@@ -170,4 +170,3 @@ func sessionStart(ctx context.Context, r *hooks.Runner, bus *agent.Bus, pc *perm
 	}
 	return append(system, llm.SystemBlock{Text: "SessionStart hook additional context:\n" + strings.Join(texts, "\n")})
 }
-
