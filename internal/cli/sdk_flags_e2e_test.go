@@ -40,7 +40,6 @@ func TestSDKFlagsRefused(t *testing.T) {
 		want string
 	}{
 		{[]string{"-p", "--json-schema", `[1]`, "hi"}, "--json-schema: not a JSON object"},
-		{[]string{"-p", "--mcp-config", `{"mcpServers":{}}`, "hi"}, "--mcp-config: MCP servers are not supported"},
 		{[]string{"--input-format", "xml"}, `invalid --input-format "xml"`},
 		{[]string{"--input-format", "stream-json"}, "requires --output-format stream-json"},
 		{[]string{"--input-format", "stream-json", "--output-format", "stream-json", "hi"}, "takes its prompts on standard input"},
