@@ -217,6 +217,9 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 		c.denied = true
 		return
 	}
+	if err := x.perms.consume(d); err != nil {
+		setFatal(err)
+	}
 	input := c.input
 	if d.UpdatedInput != nil {
 		input, err = x.updatedInput(t, c.input, d.UpdatedInput)
@@ -225,6 +228,7 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 			return
 		}
 	}
+	modified := d.UserModified && !t.InputsEquivalent(c.input, input)
 
 	callCtx, stop := callContext(ctx, t.InterruptBehavior())
 	defer stop()
@@ -239,6 +243,18 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 	default:
 		c.result = toResultBlock(id, res)
 	}
+	if modified {
+		c.result.Content = append(c.result.Content, llm.Text(modifiedNote(input)))
+	}
+}
+
+// modifiedNote tells the model that a person changed the call before it ran, and how.
+func modifiedNote(input any) string {
+	b, err := json.Marshal(input)
+	if err != nil {
+		return "The user modified the input of this call before approving it."
+	}
+	return "The user modified the input of this call before approving it; it ran with: " + string(b)
 }
 
 // updatedInput turns the input a permission decision substituted into the tool's input type.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/reinsdev/reins/permission"
 )
@@ -17,9 +18,12 @@ type Permissions struct {
 	pc *permission.Context
 	// persist writes updates aimed at settings files; nil keeps them in memory.
 	persist func(ctx context.Context, updates []permission.Update) error
-	// onChange is told about every new context, under mu so that changes are recorded in
-	// the order they were made.
-	onChange func(pc *permission.Context) error
+	// onChange is told about every new state, under mu so that changes are recorded in the
+	// order they were made.
+	onChange func(st SessionState) error
+	// scoped are the approvals that expire (scoped.go); now is their clock.
+	scoped []ScopedGrant
+	now    func() time.Time
 }
 
 // NewPermissions starts from pc. persist, if non-nil, is called with the updates whose
@@ -28,11 +32,11 @@ func NewPermissions(pc *permission.Context, persist func(ctx context.Context, up
 	return &Permissions{pc: pc, persist: persist}
 }
 
-// Context returns the current permission context.
+// Context returns the current permission context, with the scoped approvals still valid.
 func (p *Permissions) Context() *permission.Context {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.pc
+	return p.effective()
 }
 
 // Update applies updates in order. Nothing changes when one fails.
@@ -57,14 +61,11 @@ func (p *Permissions) Update(ctx context.Context, updates ...permission.Update) 
 		}
 	}
 	p.pc = next
-	if p.onChange != nil {
-		return p.onChange(next)
-	}
-	return nil
+	return p.changed()
 }
 
 // setOnChange installs the change hook of a run.
-func (p *Permissions) setOnChange(f func(pc *permission.Context) error) {
+func (p *Permissions) setOnChange(f func(st SessionState) error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.onChange = f
@@ -79,6 +80,8 @@ type SessionState struct {
 	Rules []SessionRule `json:"rules,omitempty"`
 	// Directories are the working directories added for the session.
 	Directories []string `json:"directories,omitempty"`
+	// Scoped are the approvals that expire; see [Permissions.RestoreScoped].
+	Scoped []ScopedGrant `json:"scoped,omitempty"`
 }
 
 // SessionRule is a session rule in its written form.

@@ -58,7 +58,7 @@ var sdkHomes = map[string][]string{
 	"github.com/anthropics/anthropic-sdk-go": {"llm/anthropic"},
 	"github.com/spf13/cobra":                 {"internal/cli"},
 	"github.com/modelcontextprotocol/go-sdk": {"mcpclient", "mcpserver"},
-	"charm.land/":                            {"internal/ui"},
+	"charm.land/":                            {"internal/tui"},
 }
 
 func ours(p string) (string, bool) {

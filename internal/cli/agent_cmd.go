@@ -8,21 +8,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/llm"
-	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/session"
-	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/tool"
-	"github.com/reinsdev/reins/tools/web"
 )
 
 // Exit codes of a headless run (`reins -p`), on top of exitOK, exitError, exitUsage and
@@ -82,8 +77,11 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 		if !opts.print && len(args) > 0 {
 			return usageErrorf("unknown command %q for \"reins\" (to run a prompt, use reins -p %q)", args[0], strings.Join(args, " "))
 		}
-		if !opts.print && f.IsTerminal() {
-			return cmd.Help()
+		if !opts.print {
+			if !f.IsTerminal() {
+				return usageErrorf("the interactive mode needs a terminal; to run headless, use reins -p \"…\" (or pipe the prompt: echo \"…\" | reins -p)")
+			}
+			return runInteractive(cmd.Context(), f, opts)
 		}
 		prompt, err := readPrompt(f, args)
 		if err != nil {
@@ -174,118 +172,29 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		return errors.New(msgRootBypass)
 	}
 
-	env, err := opts.perm.load(f)
+	sess, err := openAgentSession(ctx, f, opts)
 	if err != nil {
 		return err
 	}
-	for _, w := range env.warnings {
-		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
-	}
-	cwd := env.pc.OriginalCwd()
-
-	// Restore the session before anything else, so that a bad id fails fast.
-	store := session.NewStore(env.opts.ConfigDir)
-	var transcript *session.Transcript
-	switch {
-	case opts.continueLast:
-		id, err := store.Latest(cwd)
-		if err != nil {
-			return fmt.Errorf("--continue: %w", err)
-		}
-		if transcript, err = store.Load(cwd, id); err != nil {
-			return err
-		}
-	case opts.resume != "":
-		if transcript, err = store.Load(cwd, opts.resume); err != nil {
-			return fmt.Errorf("--resume: %w", err)
-		}
-	}
-	pc := env.pc
-	if transcript != nil {
-		if transcript.Skipped > 0 {
-			fmt.Fprintf(f.ErrOut, "reins: warning: %d unreadable line(s) of session %s were skipped\n", transcript.Skipped, transcript.ID)
-		}
-		if transcript.Permissions != nil {
-			keep := opts.perm.mode != "" || opts.perm.dangerouslySkip
-			if pc, err = transcript.Permissions.Restore(pc, keep); err != nil {
-				return err
-			}
-		}
-	}
-
-	choice, err := resolveProvider(ctx, f, opts.provider, opts.model, env.loaded)
-	if err != nil {
-		return err
-	}
-
-	var rec *session.Writer
-	if transcript != nil {
-		rec, err = store.Reopen(transcript)
-	} else {
-		rec, err = store.Create(cwd, choice.model)
-	}
-	if err != nil {
-		return err
-	}
-	defer rec.Close()
-	if err := rec.AppendPermissions(agent.StateOf(pc)); err != nil {
-		return err
-	}
-
-	perms := agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
-		return settings.Persist(env.opts, updates...)
-	})
-	pool := newAgentPool(f, pc, perms, web.ModelSummarizer{Provider: choice.provider, Model: smallModel(f, env.loaded, choice)})
-	defer pool.Close()
-
-	var dirs []string
-	for _, d := range pc.AdditionalDirs() {
-		dirs = append(dirs, d.Path)
-	}
-	system, err := systemPrompt(ctx, pool.tools, promptEnv{
-		Cwd: cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: isGitRepo(cwd),
-		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
-	})
-	if err != nil {
-		return err
-	}
-
-	bus := &agent.Bus{}
-	a := &agent.Agent{
-		Provider:       choice.provider,
-		Model:          choice.model,
-		System:         system,
-		Tools:          pool.tools,
-		MaxTokens:      envInt(f, "REINS_MAX_OUTPUT_TOKENS"),
-		MaxTurns:       opts.maxTurns,
-		MaxConcurrency: cmp.Or(envInt(f, "REINS_MAX_TOOL_USE_CONCURRENCY"), envInt(f, "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY")),
-		Permissions:    perms,
-		Env:            pool.env,
-		Cwd:            pool.cwd,
-		Recorder:       rec,
-		Bus:            bus,
-	}
+	defer sess.Close()
+	a, rec := sess.agent, sess.rec
 
 	var stream *streamWriter
 	unsubscribe := func() {}
 	if opts.outputFormat == formatStreamJSON {
 		stream = newStreamWriter(f.Out, rec.ID)
-		names := make([]string, len(pool.tools))
-		for i, t := range pool.tools {
+		names := make([]string, len(a.Tools))
+		for i, t := range a.Tools {
 			names[i] = t.Name()
 		}
-		stream.write(initLine{Type: "system", Subtype: "init", Cwd: cwd, SessionID: rec.ID, Tools: names,
-			MCPServers: []string{}, Model: choice.model, Provider: choice.name, PermissionMode: string(pc.Mode()), UUID: session.NewID()})
-		unsubscribe = bus.Subscribe(stream.handle)
+		stream.write(initLine{Type: "system", Subtype: "init", Cwd: sess.cwd, SessionID: rec.ID, Tools: names,
+			MCPServers: []string{}, Model: sess.choice.model, Provider: sess.choice.name, PermissionMode: string(sess.pc.Mode()), UUID: session.NewID()})
+		unsubscribe = a.Bus.Subscribe(stream.handle)
 	}
 
-	var history []llm.Message
-	if transcript != nil {
-		history = transcript.Messages
-	}
-	res, runErr := a.Run(ctx, history, llm.UserText(prompt))
+	res, runErr := a.Run(ctx, sess.history, llm.UserText(prompt))
 	unsubscribe()
-	pool.Close()
+	sess.pool.Close()
 
 	switch opts.outputFormat {
 	case formatStreamJSON:

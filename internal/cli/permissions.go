@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -221,20 +220,8 @@ func printCheck(w io.Writer, r *checkResult) {
 	if r.Reason != nil {
 		fmt.Fprintf(w, "reason:   %s\n", r.Reason)
 	}
-	if len(r.Trace) > 0 {
-		fmt.Fprintln(w, "trace:")
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, s := range r.Trace {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Name, s.Outcome, s.Detail)
-		}
-		tw.Flush()
-	}
-	if len(r.Matched) > 0 {
-		fmt.Fprintln(w, "matched rules:")
-		for _, m := range r.Matched {
-			fmt.Fprintf(w, "  %s %s from %s %s\n", m.Behavior, m.Rule, m.Source, m.Origin)
-		}
-	}
+	// The permission dialog of the interactive mode prints the same trace.
+	permission.WriteTrace(w, r.Trace)
 	if len(r.Suggestions) > 0 {
 		fmt.Fprintln(w, "suggestions:")
 		for _, s := range r.Suggestions {
