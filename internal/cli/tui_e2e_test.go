@@ -61,9 +61,11 @@ func (r *tmuxRun) tmux(args ...string) string {
 }
 
 // keys sends tmux key names (Enter, Escape, BTab, C-c); typeText sends literal text.
-func (r *tmuxRun) keys(keys ...string) { r.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...) }
-func (r *tmuxRun) typeText(s string)  { r.tmux("send-keys", "-t", "main", "-l", s) }
-func (r *tmuxRun) screen() string     { return r.tmux("capture-pane", "-p", "-t", "main") }
+func (r *tmuxRun) keys(keys ...string) {
+	r.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...)
+}
+func (r *tmuxRun) typeText(s string) { r.tmux("send-keys", "-t", "main", "-l", s) }
+func (r *tmuxRun) screen() string    { return r.tmux("capture-pane", "-p", "-t", "main") }
 
 // waitFor waits until the screen shows every one of texts, with a generous deadline.
 func (r *tmuxRun) waitFor(texts ...string) string {

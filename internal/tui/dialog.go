@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -300,36 +301,47 @@ func (d *dialog) nextQuestion() (bool, answer, tea.Cmd) {
 }
 
 // view renders the dialog into at most height lines of width columns.
-func (d *dialog) view(r *renderer, m *Model, width, height int) []string {
+func (d *dialog) view(outer *renderer, m *Model, width, height int) []string {
 	var head, body, opts, foot []string
+	// The dialog's text wraps inside its border.
+	r := &renderer{st: outer.st, width: max(width-4, 10), mdStyle: outer.mdStyle, now: outer.now}
 	st := r.st
+	// Paths inside the project are shown relative to it: shorter, and what the person knows.
+	rel := func(s string) string {
+		if m.cfg.Cwd == "" {
+			return s
+		}
+		return strings.ReplaceAll(s, m.cfg.Cwd+string(filepath.Separator), "")
+	}
 	switch d.kind {
 	case dialogPermission:
 		title, pv := r.preview(d.ask.req.Tool, d.ask.raw, m.cfg.Cwd)
 		head = append(head, st.accent.Render(title))
 		if d.trace {
-			body = append(body, formatTrace(d.ask.trace)...)
+			for _, l := range formatTrace(d.ask.trace) {
+				body = append(body, rel(l))
+			}
 		} else {
 			body = append(body, pv...)
 			if fs := findings(d.ask.trace); len(fs) > 0 {
 				body = append(body, "", st.title.Render("The analysis found:"))
 				for _, f := range fs {
-					body = append(body, r.wrap("• "+f, 2)...)
+					body = append(body, r.wrap("• "+rel(f), 2)...)
 				}
 			}
 			if msg := d.ask.req.Decision.Message; msg != "" {
 				body = append(body, "")
-				body = append(body, r.wrap(st.warn.Render(msg), 0)...)
+				body = append(body, r.wrap(st.warn.Render(rel(msg)), 0)...)
 			}
 		}
 		opts = append(opts, "", "Do you want to proceed?")
 		for i, o := range d.opts {
-			opts = append(opts, d.optLine(r, i, d.permLabel(o, m)))
+			opts = append(opts, d.optLine(r, i, d.permLabel(o)))
+			if o.kind == ansAlways {
+				opts = append(opts, "      "+st.dim.Render("saved in "+m.destLabel(d.dest)+" (tab: local / project / user)"))
+			}
 		}
 		hints := "↑↓ select · enter confirm · esc no · ? why"
-		if slicesHas(d.opts, ansAlways) {
-			hints += " · tab file"
-		}
 		if editableField(d.ask.req.Tool) != "" {
 			hints += " · e edit"
 		}
@@ -352,6 +364,9 @@ func (d *dialog) view(r *renderer, m *Model, width, height int) []string {
 			}
 			head = append(head, st.accent.Render(chip))
 			body = append(body, r.wrap(st.title.Render(q.Question), 0)...)
+			if q.MultiSelect {
+				body = append(body, st.dim.Render("(choose any)"))
+			}
 			for i, o := range q.Options {
 				box := ""
 				if q.MultiSelect {
@@ -413,11 +428,11 @@ func (d *dialog) optLine(r *renderer, i int, label string) string {
 }
 
 // permLabel names a permission choice, with the rules and the file it writes for "always".
-func (d *dialog) permLabel(o option, m *Model) string {
+func (d *dialog) permLabel(o option) string {
 	sugg := d.ask.req.Decision.Suggestions
 	switch o.kind {
 	case ansAlways:
-		return "Yes, and don't ask again for " + describeSuggestions(sugg, 5) + " → " + m.destLabel(d.dest)
+		return "Yes, and don't ask again for " + describeSuggestions(sugg, 5)
 	case ansSession:
 		if onlySession(sugg) {
 			return "Yes, and " + describeSuggestions(sugg, 5)

@@ -69,11 +69,9 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 		width:  80, height: 24,
 		costOK: true,
 	}
-	mdStyle := "dark"
-	if cfg.NoColor {
-		mdStyle = "notty"
-	}
-	m.r = &renderer{st: newStyles(true), width: m.width, mdStyle: mdStyle, now: cfg.now}
+	// Without colour the dark style is still right: Bubble Tea's colour profile strips the
+	// colours and keeps bold and italics.
+	m.r = &renderer{st: newStyles(true), width: m.width, mdStyle: "dark", now: cfg.now}
 	m.entries = entriesFromHistory(cfg.History)
 	for _, e := range m.entries {
 		if e.kind == entryUser {
@@ -124,7 +122,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.r.st = newStyles(msg.IsDark())
-		if !msg.IsDark() && !m.cfg.NoColor {
+		m.r.mdStyle = "dark"
+		if !msg.IsDark() {
 			m.r.mdStyle = "light"
 		}
 		m.r.md = nil

@@ -182,8 +182,6 @@ func findings(steps []permission.Step) []string {
 			add(fmt.Sprintf("%s %s", s.Outcome, s.Detail))
 		case s.Name == "bash: command" && (s.Outcome == "needs approval" || s.Outcome == "unsure" || s.Outcome == "deny"):
 			add(fmt.Sprintf("%s: %s", s.Outcome, s.Detail))
-		case strings.Contains(s.Name, "network") || strings.Contains(s.Name, "domain"):
-			add(fmt.Sprintf("%s %s", s.Outcome, s.Detail))
 		}
 	}
 	return out
@@ -195,5 +193,3 @@ func formatTrace(steps []permission.Step) []string {
 	permission.WriteTrace(&buf, steps)
 	return strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
 }
-
-

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -132,7 +133,10 @@ func (m *Model) permissionsReport() string {
 		}
 	}
 	for _, s := range permission.Sources {
-		rs := bySource[s]
+		// Scoped approvals are listed on their own, with what is left of them.
+		rs := slices.DeleteFunc(bySource[s], func(r permission.Rule) bool {
+			return s == permission.SourceSession && scopedRules[r.Value.String()]
+		})
 		if len(rs) == 0 {
 			continue
 		}
@@ -144,9 +148,6 @@ func (m *Model) permissionsReport() string {
 		}
 		sort.SliceStable(rs, func(i, j int) bool { return rs[i].Behavior > rs[j].Behavior })
 		for _, r := range rs {
-			if s == permission.SourceSession && scopedRules[r.Value.String()] {
-				continue
-			}
 			origin := r.Origin.String()
 			if origin != "" {
 				origin = "  " + origin
