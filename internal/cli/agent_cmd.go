@@ -40,7 +40,11 @@ type agentOptions struct {
 	verbose            bool
 }
 
-const agentHelp = `Run the agent headless with -p: reins -p "fix the failing test". The prompt is the
+const agentHelp = `In a terminal, reins with no -p opens the interactive mode: a full-screen chat whose
+permission dialog answers every ask (see docs/cli.md; /help inside lists its commands and
+keys). Without a terminal it exits with 2: use -p.
+
+Run the agent headless with -p: reins -p "fix the failing test". The prompt is the
 arguments after the flags, or standard input when there are none (echo "…" | reins -p).
 Standard input that is piped in is added after a prompt given as arguments.
 
@@ -88,9 +92,6 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 			return err
 		}
 		if prompt == "" {
-			if !opts.print {
-				return cmd.Help()
-			}
 			return usageErrorf("no prompt: give it after the flags (reins -p \"…\") or on standard input")
 		}
 		return runAgent(cmd.Context(), f, opts, prompt)
