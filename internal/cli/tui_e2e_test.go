@@ -189,7 +189,12 @@ func TestInteractiveE2E(t *testing.T) {
 		if data, err := os.ReadFile(target); err != nil || string(data) != "hello\n" {
 			t.Errorf("the file was not written: %v %q", err, data)
 		}
+		r.keys("BTab") // plan, switched between turns: it must be saved too
+		r.waitFor("plan mode on")
 		r.quit()
+		r2 := startTUI(t, e, "--continue")
+		r2.waitFor("Resumed session", "plan mode on")
+		r2.quit()
 	})
 
 	t.Run("no terminal", func(t *testing.T) {

@@ -305,3 +305,16 @@ func TestInputHistory(t *testing.T) {
 		t.Errorf("after paste: %q", v)
 	}
 }
+
+// A light terminal background switches the Markdown and the colours to their light variants.
+func TestLightBackground(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.send(tea.BackgroundColorMsg{Color: lightGray})
+	if h.m.r.st.dark || h.m.r.mdStyle != "light" {
+		t.Errorf("after a light background: dark=%v markdown style %q", h.m.r.st.dark, h.m.r.mdStyle)
+	}
+	h.send(tea.BackgroundColorMsg{Color: black})
+	if !h.m.r.st.dark || h.m.r.mdStyle != "dark" {
+		t.Errorf("after a dark background: dark=%v markdown style %q", h.m.r.st.dark, h.m.r.mdStyle)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,6 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/permission"
-	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/bash"
 )
@@ -205,4 +205,7 @@ func received(t *testing.T, reply chan answer) answer {
 	return answer{}
 }
 
-var _ tool.Tool
+var (
+	lightGray = color.RGBA{R: 0xee, G: 0xee, B: 0xee, A: 0xff}
+	black     = color.RGBA{A: 0xff}
+)

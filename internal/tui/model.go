@@ -307,7 +307,7 @@ func (m *Model) cycleMode() {
 }
 
 func (m *Model) setMode(to permission.Mode) {
-	err := m.cfg.Agent.Permissions.Update(m.ctx, permission.Update{Type: permission.SetMode, Destination: permission.SourceSession, Mode: to})
+	err := m.updatePermissions(permission.Update{Type: permission.SetMode, Destination: permission.SourceSession, Mode: to})
 	if err != nil {
 		m.entries = append(m.entries, &entry{kind: entryError, text: fmt.Sprintf("cannot switch to %s: %v", to, err)})
 	}
@@ -526,4 +526,21 @@ func (m *Model) destLabel(s permission.Source) string {
 		}
 	}
 	return displayPath(p, m.cfg.Cwd)
+}
+
+// updatePermissions applies a change the person made in the UI and records the new state in
+// the session. The agent records changes itself only while a turn runs; a mode switched or a
+// rule added between turns must be resumed too. A duplicate record is harmless: the last one
+// wins on resume.
+func (m *Model) updatePermissions(ups ...permission.Update) error {
+	p := m.cfg.Agent.Permissions
+	if err := p.Update(m.ctx, ups...); err != nil {
+		return err
+	}
+	if rec := m.cfg.Agent.Recorder; rec != nil {
+		if err := rec.AppendPermissions(p.State()); err != nil {
+			return fmt.Errorf("recording the session: %w", err)
+		}
+	}
+	return nil
 }

@@ -65,7 +65,7 @@ func (m *Model) slash(line string) tea.Cmd {
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(m.cfg.Cwd, dir)
 		}
-		err := m.cfg.Agent.Permissions.Update(m.ctx, permission.Update{Type: permission.AddDirectories, Destination: permission.SourceSession, Directories: []string{dir}})
+		err := m.updatePermissions(permission.Update{Type: permission.AddDirectories, Destination: permission.SourceSession, Directories: []string{dir}})
 		if err != nil {
 			fail(err.Error())
 			return nil
@@ -216,7 +216,7 @@ func (m *Model) editRules(args []string) error {
 		}
 	}
 	rule := permission.ParseRule(strings.Join(ruleArgs, " "))
-	return m.cfg.Agent.Permissions.Update(m.ctx, permission.Update{Type: typ, Destination: dest, Behavior: b, Rules: []permission.RuleValue{rule}})
+	return m.updatePermissions(permission.Update{Type: typ, Destination: dest, Behavior: b, Rules: []permission.RuleValue{rule}})
 }
 
 func (m *Model) sessionsList() string {
