@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -316,5 +318,35 @@ func TestLightBackground(t *testing.T) {
 	h.send(tea.BackgroundColorMsg{Color: black})
 	if !h.m.r.st.dark || h.m.r.mdStyle != "dark" {
 		t.Errorf("after a dark background: dark=%v markdown style %q", h.m.r.st.dark, h.m.r.mdStyle)
+	}
+}
+
+func TestAtPathCompletion(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	for _, f := range []string{"src/main.go", "src/main_test.go", "README.md", ".git/config"} {
+		p := filepath.Join(h.dir, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, nil, 0o644)
+	}
+	h.typeText("look at @REA")
+	h.press("tab")
+	if v := h.m.input.Value(); v != "look at @README.md" {
+		t.Errorf("one match: %q", v)
+	}
+	h.m.input.SetValue("see @src/m")
+	h.press("tab")
+	if v := h.m.input.Value(); v != "see @src/main" {
+		t.Errorf("several matches complete their common prefix: %q", v)
+	}
+	if got := strings.Join(h.m.completions, " "); got != "src/main.go src/main_test.go" {
+		t.Errorf("candidates %q", got)
+	}
+	if !strings.Contains(h.screen(), "src/main.go  src/main_test.go") {
+		t.Errorf("the candidates are not shown:\n%s", h.screen())
+	}
+	h.m.input.SetValue("@.gi")
+	h.press("tab")
+	if v := h.m.input.Value(); v != "@.gi" {
+		t.Errorf(".git is never offered: %q", v)
 	}
 }

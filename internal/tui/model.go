@@ -51,6 +51,8 @@ type Model struct {
 	dialogs []*dialog
 	ctrlC   bool
 	scroll  int
+	// completions are the files an @path could be, shown above the input.
+	completions []string
 
 	usage   llm.Usage
 	costUSD float64
@@ -212,6 +214,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if k != "ctrl+c" {
 		m.ctrlC = false
 	}
+	m.completions = nil
 	if k == "ctrl+c" {
 		return m.ctrlCPressed()
 	}
@@ -241,6 +244,14 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "ctrl+o":
 		m.r.expanded = !m.r.expanded
+		return nil
+	case "tab":
+		v, cands := completePath(m.input.Value(), m.cfg.Cwd)
+		if v != m.input.Value() {
+			m.input.SetValue(v)
+			m.fitInput()
+		}
+		m.completions = cands
 		return nil
 	case "pgup":
 		m.scroll += max(m.height/2, 1)
@@ -466,7 +477,10 @@ func (m *Model) render() string {
 	if len(m.dialogs) > 0 {
 		bottom = m.dialogs[0].view(m.r, m, m.width, max(m.height-3, 6))
 	} else {
-		bottom = strings.Split(m.input.View(), "\n")
+		if len(m.completions) > 0 {
+			bottom = append(bottom, m.r.st.dim.Render("  "+strings.Join(m.completions, "  ")))
+		}
+		bottom = append(bottom, strings.Split(m.input.View(), "\n")...)
 	}
 	bottom = append(bottom, m.statusLine())
 	h := max(m.height-len(bottom), 0)

@@ -23,8 +23,9 @@ const helpText = `Commands:
   /clear                                start over with an empty conversation
   /resume                               list this folder's sessions
   /help                                 this help
-Keys: enter send · ctrl+j/alt+enter newline · ↑↓ history · shift+tab mode · esc interrupt ·
-      ctrl+o expand tool output · pgup/pgdown scroll · ctrl+c twice quit`
+Keys: enter send · ctrl+j/alt+enter newline · ↑↓ history · tab completes @path ·
+      shift+tab mode · esc interrupt · ctrl+o expand tool output · pgup/pgdown scroll ·
+      ctrl+c twice quit`
 
 // slash runs a slash command; its output joins the transcript.
 func (m *Model) slash(line string) tea.Cmd {
