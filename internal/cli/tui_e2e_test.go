@@ -197,6 +197,26 @@ func TestInteractiveE2E(t *testing.T) {
 		r2.quit()
 	})
 
+	t.Run("plan approval", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t,
+			llmtest.UseTools(llmtest.Call("ExitPlanMode", `{"plan":"# The plan\n\n1. Add the flag\n2. Test it"}`)),
+			llmtest.Say("Starting."))
+		e.anthropic(srv)
+		r := startTUI(t, e, "--permission-mode", "plan")
+		r.waitFor("plan mode on")
+		r.typeText("plan it")
+		r.keys("Enter")
+		r.waitFor("Ready to code?", "Add the flag", "Yes, and auto-accept edits")
+		r.keys("1")
+		r.waitFor("Starting.", "accept edits on")
+		results, err := srv.Requests()[1].ToolResults()
+		if err != nil || len(results) != 1 || results[0].IsError {
+			t.Errorf("ExitPlanMode did not succeed: %v %+v", err, results)
+		}
+		r.quit()
+	})
+
 	t.Run("no terminal", func(t *testing.T) {
 		e := newE2E(t, bin)
 		e.run().wantCode(exitUsage)
