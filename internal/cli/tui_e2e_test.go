@@ -43,8 +43,8 @@ func startTUI(t *testing.T, e *e2e, args ...string) *tmuxRun {
 	}
 	r := &tmuxRun{t: t, e: e, socket: fmt.Sprintf("reins-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	// remain-on-exit keeps the pane readable after reins quits.
-	r.tmux("-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", script)
-	r.tmux("set-option", "-t", "main", "remain-on-exit", "on")
+	r.tmux("-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", script, ";",
+		"set-option", "-t", "main", "remain-on-exit", "on")
 	t.Cleanup(func() { exec.Command("tmux", "-L", r.socket, "kill-server").Run() })
 	return r
 }
@@ -215,6 +215,23 @@ func TestInteractiveE2E(t *testing.T) {
 			t.Errorf("ExitPlanMode did not succeed: %v %+v", err, results)
 		}
 		r.quit()
+	})
+
+	t.Run("NO_COLOR", func(t *testing.T) {
+		for _, noColor := range []bool{false, true} {
+			e := newE2E(t, bin)
+			e.anthropic(llmtest.NewAnthropicServer(t))
+			if noColor {
+				e.env = append(e.env, "NO_COLOR=1")
+			}
+			r := startTUI(t, e, "--permission-mode", "acceptEdits")
+			r.waitFor("accept edits on")
+			colored := strings.Contains(r.tmux("capture-pane", "-p", "-e", "-t", "main"), "\x1b[38;")
+			if colored == noColor {
+				t.Errorf("NO_COLOR=%v: foreground colours on screen: %v", noColor, colored)
+			}
+			r.quit()
+		}
 	})
 
 	t.Run("no terminal", func(t *testing.T) {
