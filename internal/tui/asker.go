@@ -163,19 +163,29 @@ func (a *asker) settle(ctx context.Context, req permission.AskRequest, raw json.
 		}
 		return allow, nil
 	case ansQuestions:
-		var m map[string]any
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return permission.Decision{}, fmt.Errorf("answering the questions: %w", err)
-		}
-		m["answers"] = ans.answers
-		out, err := json.Marshal(m)
+		in, err := withAnswers(raw, ans.answers)
 		if err != nil {
 			return permission.Decision{}, err
 		}
-		allow.UpdatedInput = json.RawMessage(out)
+		allow.UpdatedInput = in
 		return allow, nil
 	}
 	return permission.Decision{}, fmt.Errorf("unknown answer %d", ans.kind)
+}
+
+// withAnswers is AskUserQuestion's input with the person's answers, the updated input the
+// tool runs with.
+func withAnswers(raw json.RawMessage, answers map[string]string) (json.RawMessage, error) {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("answering the questions: %w", err)
+	}
+	m["answers"] = answers
+	out, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("answering the questions: %w", err)
+	}
+	return out, nil
 }
 
 var rejected = &permission.Reason{Type: permission.ReasonOther, Detail: "rejected in the permission dialog"}

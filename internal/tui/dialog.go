@@ -301,92 +301,21 @@ func (d *dialog) nextQuestion() (bool, answer, tea.Cmd) {
 }
 
 // view renders the dialog into at most height lines of width columns.
+// parts are the sections of a dialog: the body gives way when the screen is small.
+type parts struct{ head, body, opts, foot []string }
+
 func (d *dialog) view(outer *renderer, m *Model, width, height int) []string {
-	var head, body, opts, foot []string
 	// The dialog's text wraps inside its border.
 	r := &renderer{st: outer.st, width: max(width-4, 10), mdStyle: outer.mdStyle, now: outer.now}
 	st := r.st
-	// Paths inside the project are shown relative to it: shorter, and what the person knows.
-	rel := func(s string) string {
-		if m.cfg.Cwd == "" {
-			return s
-		}
-		return strings.ReplaceAll(s, m.cfg.Cwd+string(filepath.Separator), "")
-	}
+	var p parts
 	switch d.kind {
 	case dialogPermission:
-		title, pv := r.preview(d.ask.req.Tool, d.ask.raw, m.cfg.Cwd)
-		head = append(head, st.accent.Render(title))
-		if d.trace {
-			for _, l := range formatTrace(d.ask.trace) {
-				body = append(body, rel(l))
-			}
-		} else {
-			body = append(body, pv...)
-			if fs := findings(d.ask.trace); len(fs) > 0 {
-				body = append(body, "", st.title.Render("The analysis found:"))
-				for _, f := range fs {
-					body = append(body, r.wrap("• "+rel(f), 2)...)
-				}
-			}
-			if msg := d.ask.req.Decision.Message; msg != "" {
-				body = append(body, "")
-				body = append(body, r.wrap(st.warn.Render(rel(msg)), 0)...)
-			}
-		}
-		opts = append(opts, "", "Do you want to proceed?")
-		for i, o := range d.opts {
-			opts = append(opts, d.optLine(r, i, d.permLabel(o)))
-			if o.kind == ansAlways {
-				opts = append(opts, "      "+st.dim.Render("saved in "+m.destLabel(d.dest)+" (tab: local / project / user)"))
-			}
-		}
-		hints := "↑↓ select · enter confirm · esc no · ? why"
-		if editableField(d.ask.req.Tool) != "" {
-			hints += " · e edit"
-		}
-		foot = append(foot, st.dim.Render(hints))
+		p = d.permissionParts(r, m)
 	case dialogPlan:
-		head = append(head, st.accent.Render("Ready to code? Here is the plan:"))
-		plan := str(inputFields(d.ask.raw), "plan")
-		body = append(body, strings.Split(r.markdown(plan), "\n")...)
-		opts = append(opts, "", "Would you like to proceed?")
-		for i, o := range d.options() {
-			opts = append(opts, d.optLine(r, i, o.label))
-		}
-		foot = append(foot, st.dim.Render("↑↓ select · enter confirm · esc keep planning"))
+		p = d.planParts(r)
 	case dialogQuestion:
-		if d.qi < len(d.questions) {
-			q := d.questions[d.qi]
-			chip := q.Header
-			if len(d.questions) > 1 {
-				chip = fmt.Sprintf("%s (%d/%d)", chip, d.qi+1, len(d.questions))
-			}
-			head = append(head, st.accent.Render(chip))
-			body = append(body, r.wrap(st.title.Render(q.Question), 0)...)
-			if q.MultiSelect {
-				body = append(body, st.dim.Render("(choose any)"))
-			}
-			for i, o := range q.Options {
-				box := ""
-				if q.MultiSelect {
-					box = "[ ] "
-					if d.picked[i] {
-						box = "[x] "
-					}
-				}
-				opts = append(opts, d.optLine(r, i, box+o.Label))
-				if o.Description != "" {
-					opts = append(opts, "      "+st.dim.Render(ansi.Truncate(o.Description, max(width-8, 8), "…")))
-				}
-			}
-			opts = append(opts, d.optLine(r, len(q.Options), "Other (type your own answer)"))
-			hints := "↑↓ select · enter choose · esc decline"
-			if q.MultiSelect {
-				hints = "↑↓ select · space toggle · enter confirm · esc decline"
-			}
-			foot = append(foot, st.dim.Render(hints))
-		}
+		p = d.questionParts(r, width)
 	}
 	if d.typing {
 		prompt := map[answerKind]string{
@@ -395,15 +324,13 @@ func (d *dialog) view(outer *renderer, m *Model, width, height int) []string {
 			ansPlanKeep:   "What should change in the plan? · enter send · esc back",
 			ansQuestions:  "Your answer · enter send · esc back",
 		}[d.purpose]
-		opts = append(opts, "", st.title.Render(prompt))
-		opts = append(opts, strings.Split(d.text.View(), "\n")...)
-		foot = nil
+		p.opts = append(p.opts, "", st.title.Render(prompt))
+		p.opts = append(p.opts, strings.Split(d.text.View(), "\n")...)
+		p.foot = nil
 	}
 	// The options and hints always show; the body gives way on a small screen.
-	room := height - 2 - len(head) - len(opts) - len(foot)
-	if room < 0 {
-		room = 0
-	}
+	room := max(height-2-len(p.head)-len(p.opts)-len(p.foot), 0)
+	body := p.body
 	if len(body) > room {
 		cut := len(body) - room
 		body = body[:room]
@@ -411,13 +338,110 @@ func (d *dialog) view(outer *renderer, m *Model, width, height int) []string {
 			body[room-1] = st.dim.Render(fmt.Sprintf("  … %d more lines", cut+1))
 		}
 	}
-	lines := append(append(append(head, body...), opts...), foot...)
+	lines := append(append(append(p.head, body...), p.opts...), p.foot...)
 	inner := max(width-4, 10)
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}
 	box := st.border.Width(width).Render(strings.Join(lines, "\n"))
 	return strings.Split(box, "\n")
+}
+
+// permissionParts shows what the call will do, what the analysis found and why the engine
+// asked — or, with "?", the whole decision trace — and the choices.
+func (d *dialog) permissionParts(r *renderer, m *Model) parts {
+	st := r.st
+	var p parts
+	// Paths inside the project are shown relative to it: shorter, and what the person knows.
+	rel := func(s string) string {
+		if m.cfg.Cwd == "" {
+			return s
+		}
+		return strings.ReplaceAll(s, m.cfg.Cwd+string(filepath.Separator), "")
+	}
+	title, pv := r.preview(d.ask.req.Tool, d.ask.raw, m.cfg.Cwd)
+	p.head = append(p.head, st.accent.Render(title))
+	if d.trace {
+		for _, l := range formatTrace(d.ask.trace) {
+			p.body = append(p.body, rel(l))
+		}
+	} else {
+		p.body = append(p.body, pv...)
+		if fs := findings(d.ask.trace); len(fs) > 0 {
+			p.body = append(p.body, "", st.title.Render("The analysis found:"))
+			for _, f := range fs {
+				p.body = append(p.body, r.wrap("• "+rel(f), 2)...)
+			}
+		}
+		if msg := d.ask.req.Decision.Message; msg != "" {
+			p.body = append(p.body, "")
+			p.body = append(p.body, r.wrap(st.warn.Render(rel(msg)), 0)...)
+		}
+	}
+	p.opts = append(p.opts, "", "Do you want to proceed?")
+	for i, o := range d.opts {
+		p.opts = append(p.opts, d.optLine(r, i, d.permLabel(o)))
+		if o.kind == ansAlways {
+			p.opts = append(p.opts, "      "+st.dim.Render("saved in "+m.destLabel(d.dest)+" (tab: local / project / user)"))
+		}
+	}
+	hints := "↑↓ select · enter confirm · esc no · ? why"
+	if editableField(d.ask.req.Tool) != "" {
+		hints += " · e edit"
+	}
+	p.foot = append(p.foot, st.dim.Render(hints))
+	return p
+}
+
+func (d *dialog) planParts(r *renderer) parts {
+	var p parts
+	p.head = append(p.head, r.st.accent.Render("Ready to code? Here is the plan:"))
+	plan := str(inputFields(d.ask.raw), "plan")
+	p.body = append(p.body, strings.Split(r.markdown(plan), "\n")...)
+	p.opts = append(p.opts, "", "Would you like to proceed?")
+	for i, o := range d.options() {
+		p.opts = append(p.opts, d.optLine(r, i, o.label))
+	}
+	p.foot = append(p.foot, r.st.dim.Render("↑↓ select · enter confirm · esc keep planning"))
+	return p
+}
+
+func (d *dialog) questionParts(r *renderer, width int) parts {
+	var p parts
+	if d.qi >= len(d.questions) {
+		return p
+	}
+	st := r.st
+	q := d.questions[d.qi]
+	chip := q.Header
+	if len(d.questions) > 1 {
+		chip = fmt.Sprintf("%s (%d/%d)", chip, d.qi+1, len(d.questions))
+	}
+	p.head = append(p.head, st.accent.Render(chip))
+	p.body = append(p.body, r.wrap(st.title.Render(q.Question), 0)...)
+	if q.MultiSelect {
+		p.body = append(p.body, st.dim.Render("(choose any)"))
+	}
+	for i, o := range q.Options {
+		box := ""
+		if q.MultiSelect {
+			box = "[ ] "
+			if d.picked[i] {
+				box = "[x] "
+			}
+		}
+		p.opts = append(p.opts, d.optLine(r, i, box+o.Label))
+		if o.Description != "" {
+			p.opts = append(p.opts, "      "+st.dim.Render(ansi.Truncate(o.Description, max(width-8, 8), "…")))
+		}
+	}
+	p.opts = append(p.opts, d.optLine(r, len(q.Options), "Other (type your own answer)"))
+	hints := "↑↓ select · enter choose · esc decline"
+	if q.MultiSelect {
+		hints = "↑↓ select · space toggle · enter confirm · esc decline"
+	}
+	p.foot = append(p.foot, st.dim.Render(hints))
+	return p
 }
 
 func (d *dialog) optLine(r *renderer, i int, label string) string {
