@@ -170,3 +170,20 @@ func collectRules(r *permission.Reason, into map[string]bool) {
 		collectRules(s.Decision.Reason, into)
 	}
 }
+
+// Replace swaps in a whole new context (another session resumed in the same process) and
+// drops the scoped approvals, which belonged to the previous session. The change is recorded.
+func (p *Permissions) Replace(pc *permission.Context, scoped []ScopedGrant) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pc, p.scoped = pc, nil
+	now := p.clock()
+	for _, g := range scoped {
+		if g.Valid(now) {
+			if _, err := pc.Apply(grantUpdate(g)); err == nil {
+				p.scoped = append(p.scoped, g)
+			}
+		}
+	}
+	return p.changed()
+}

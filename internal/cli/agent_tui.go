@@ -8,7 +8,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/tui"
+	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -45,6 +47,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions) error {
 		Home:          f.Getenv("HOME"),
 		SettingsFiles: files,
 		Sessions:      func() ([]tui.SessionInfo, error) { return listSessions(sess.store.Dir(sess.cwd)) },
+		Resume:        func(id string) ([]llm.Message, error) { return sess.switchTo(opts, id) },
 		NoColor:       f.Getenv("NO_COLOR") != "",
 		In:            f.In,
 		Out:           f.Out,
@@ -53,6 +56,38 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions) error {
 		return &exitCodeError{code: exitCancel, err: errors.New("interrupted; resume with: reins --resume " + sess.rec.ID)}
 	}
 	return err
+}
+
+// switchTo makes the session id the one the agent records into, with its permission state
+// restored onto the settings' context as --resume does.
+func (s *agentSession) switchTo(opts *agentOptions, id string) ([]llm.Message, error) {
+	t, err := s.store.Load(s.cwd, id)
+	if err != nil {
+		return nil, err
+	}
+	pc := s.env.pc
+	var scoped []agent.ScopedGrant
+	if t.Permissions != nil {
+		keep := opts.perm.mode != "" || opts.perm.dangerouslySkip
+		if pc, err = t.Permissions.Restore(pc, keep); err != nil {
+			return nil, err
+		}
+		scoped = t.Permissions.Scoped
+	}
+	w, err := s.store.Reopen(t)
+	if err != nil {
+		return nil, err
+	}
+	old := s.rec
+	s.rec, s.agent.Recorder, s.transcript, s.history = w, w, t, t.Messages
+	old.Close()
+	if err := s.agent.Permissions.Replace(pc, scoped); err != nil {
+		return nil, err
+	}
+	if err := w.AppendPermissions(s.agent.Permissions.State()); err != nil {
+		return nil, err
+	}
+	return t.Messages, nil
 }
 
 // listSessions lists the sessions saved in dir, newest first.

@@ -167,6 +167,16 @@ func TestInteractiveE2E(t *testing.T) {
 		r2 := startTUI(t, e, "--continue")
 		r2.waitFor("Resumed session", "> wait")
 		r2.quit()
+		// A new session can switch to the old one with /resume: the list is newest first.
+		r3 := startTUI(t, e)
+		r3.waitFor("default mode")
+		r3.typeText("/resume")
+		r3.keys("Enter")
+		r3.waitFor("2. ")
+		r3.typeText("/resume 2")
+		r3.keys("Enter")
+		r3.waitFor("Resumed session", "> wait")
+		r3.quit()
 	})
 
 	t.Run("shift+tab changes the engine's mode", func(t *testing.T) {

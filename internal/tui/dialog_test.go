@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -348,5 +349,28 @@ func TestAtPathCompletion(t *testing.T) {
 	h.press("tab")
 	if v := h.m.input.Value(); v != "@.gi" {
 		t.Errorf(".git is never offered: %q", v)
+	}
+}
+
+func TestResumeSwitchesSessions(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	old := history(4)
+	h.m.cfg.Sessions = func() ([]SessionInfo, error) {
+		return []SessionInfo{{ID: "session-1"}, {ID: "older"}}, nil
+	}
+	var asked string
+	h.m.cfg.Resume = func(id string) ([]llm.Message, error) { asked = id; return old, nil }
+	h.typeText("/resume 2")
+	h.press("enter")
+	if asked != "older" || len(h.m.msgs) != 4 || h.m.cfg.SessionID != "older" {
+		t.Fatalf("resumed %q with %d messages (session %s)", asked, len(h.m.msgs), h.m.cfg.SessionID)
+	}
+	if s := h.screen(); !strings.Contains(s, "Resumed session older (4 messages)") || !strings.Contains(s, "Question 1") {
+		t.Errorf("the resumed conversation is not shown:\n%s", s)
+	}
+	h.typeText("/resume 9")
+	h.press("enter")
+	if !strings.Contains(h.screen(), "no session 9") {
+		t.Errorf("a bad number is not reported:\n%s", h.screen())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -21,7 +22,7 @@ const helpText = `Commands:
   /model [NAME]                         show or set the model of the next turns
   /cost                                 tokens and estimated price of this session
   /clear                                start over with an empty conversation
-  /resume                               list this folder's sessions
+  /resume [N|ID]                        list this folder's sessions, or switch to one
   /help                                 this help
 Keys: enter send · ctrl+j/alt+enter newline · ↑↓ history · tab completes @path ·
       shift+tab mode · esc interrupt · ctrl+o expand tool output · pgup/pgdown scroll ·
@@ -98,7 +99,13 @@ func (m *Model) slash(line string) tea.Cmd {
 		m.msgs, m.entries, m.scroll = nil, nil, 0
 		out("Conversation cleared: the next message starts from nothing.")
 	case "/resume":
-		out(m.sessionsList())
+		if len(args) == 0 {
+			out(m.sessionsList())
+			return nil
+		}
+		if err := m.resume(args[0]); err != nil {
+			fail(err.Error())
+		}
 	default:
 		fail(fmt.Sprintf("unknown command %s (try /help)", cmd))
 	}
@@ -232,7 +239,7 @@ func (m *Model) sessionsList() string {
 		return "No saved sessions in this folder."
 	}
 	var b strings.Builder
-	b.WriteString("Sessions of this folder (reopen one with: reins --resume ID):\n")
+	b.WriteString("Sessions of this folder (switch with /resume N or /resume ID):\n")
 	for i, s := range ss {
 		if i == 10 {
 			fmt.Fprintf(&b, "  … and %d more\n", len(ss)-i)
@@ -242,9 +249,40 @@ func (m *Model) sessionsList() string {
 		if s.ID == m.cfg.SessionID {
 			mark = "*"
 		}
-		fmt.Fprintf(&b, " %s %s  %s  %s\n", mark, s.ID, s.Modified.Format("2006-01-02 15:04"), truncRunes(s.Summary, 50))
+		fmt.Fprintf(&b, " %s %2d. %s  %s  %s\n", mark, i+1, s.ID, s.Modified.Format("2006-01-02 15:04"), truncRunes(s.Summary, 50))
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// resume switches to another saved session of the folder, by its number in the /resume list
+// or its id.
+func (m *Model) resume(which string) error {
+	if m.running {
+		return fmt.Errorf("wait for the turn to finish, or press Esc, before /resume")
+	}
+	if m.cfg.Resume == nil {
+		return fmt.Errorf("switching sessions is not available here; use reins --resume ID")
+	}
+	id := which
+	if n, err := strconv.Atoi(which); err == nil && m.cfg.Sessions != nil {
+		ss, err := m.cfg.Sessions()
+		if err != nil {
+			return err
+		}
+		if n < 1 || n > len(ss) {
+			return fmt.Errorf("no session %d (the list has %d)", n, len(ss))
+		}
+		id = ss[n-1].ID
+	}
+	msgs, err := m.cfg.Resume(id)
+	if err != nil {
+		return err
+	}
+	m.cfg.SessionID, m.cfg.History, m.msgs = id, msgs, msgs
+	m.entries = entriesFromHistory(msgs)
+	m.entries = append(m.entries, &entry{kind: entryInfo, text: fmt.Sprintf("Resumed session %s (%d messages)", id, len(msgs))})
+	m.cards, m.stream, m.scroll = map[string]*entry{}, map[int]*entry{}, 0
+	return nil
 }
 
 func truncRunes(s string, n int) string {

@@ -30,6 +30,10 @@ type Config struct {
 	SettingsFiles map[permission.Source]string
 	// Sessions lists this folder's saved sessions, newest first, for /resume.
 	Sessions func() ([]SessionInfo, error)
+	// Resume switches to the saved session id: the agent records into it from now on and its
+	// permission state is restored. It returns the session's conversation. Nil disables
+	// switching.
+	Resume func(id string) ([]llm.Message, error)
 	// NoColor renders without colour (NO_COLOR).
 	NoColor bool
 	// Now is the clock of durations and scoped approvals; nil is time.Now.
