@@ -174,3 +174,30 @@ func TestLibraryDoesNotImportTheAgentLayers(t *testing.T) {
 		}
 	}
 }
+
+// The interactive mode is a front end like -p: only the CLI chooses it, so nothing else may
+// depend on it (and its Bubble Tea types cannot leak, see sdkHomes).
+func TestOnlyTheCLIImportsTheTUI(t *testing.T) {
+	pkgs := listPackages(t)
+	found := false
+	for path, p := range pkgs {
+		rel, ok := ours(path)
+		if !ok {
+			continue
+		}
+		if rel == "internal/tui" {
+			found = true
+		}
+		if strings.HasPrefix(rel, "internal/cli") || strings.HasPrefix(rel, "internal/tui") {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if irel, ok := ours(imp); ok && strings.HasPrefix(irel, "internal/tui") {
+				t.Errorf("%s imports %s: only internal/cli may", rel, imp)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("internal/tui is not in the module; is the package list right?")
+	}
+}

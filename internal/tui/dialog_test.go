@@ -374,3 +374,23 @@ func TestResumeSwitchesSessions(t *testing.T) {
 		t.Errorf("a bad number is not reported:\n%s", h.screen())
 	}
 }
+
+// A message typed while a turn runs is queued and sent when the turn ends.
+func TestMessagesQueueDuringATurn(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.m.running = true
+	h.typeText("and also this")
+	h.press("enter")
+	if len(h.m.queued) != 1 || !strings.Contains(h.screen(), "1 queued") {
+		t.Fatalf("queued %q; screen:\n%s", h.m.queued, h.screen())
+	}
+	// No provider: the queued turn fails at once, which is enough to see it start.
+	h.m.cfg.Agent.Provider = nil
+	_, cmd := h.m.Update(turnDoneMsg{res: &agent.Result{}})
+	if cmd == nil || !h.m.running || len(h.m.queued) != 0 {
+		t.Fatalf("the queued message did not start a turn (running %v, queued %q)", h.m.running, h.m.queued)
+	}
+	if last := h.m.entries[len(h.m.entries)-1]; last.kind != entryUser || last.text != "and also this" {
+		t.Errorf("last entry %+v", last)
+	}
+}

@@ -51,6 +51,8 @@ type Model struct {
 	dialogs []*dialog
 	ctrlC   bool
 	scroll  int
+	// queued are messages typed while a turn ran; they are sent together when it ends.
+	queued []string
 	// completions are the files an @path could be, shown above the input.
 	completions []string
 
@@ -335,13 +337,14 @@ func (m *Model) submit() tea.Cmd {
 		m.pushHistory(text)
 		return m.slash(text)
 	}
-	if m.running {
-		m.entries = append(m.entries, &entry{kind: entryInfo, text: "A turn is running; wait for it or press Esc to interrupt."})
-		return nil
-	}
 	m.input.Reset()
 	m.fitInput()
 	m.pushHistory(text)
+	if m.running {
+		// Sent when the turn ends, as the next prompt.
+		m.queued = append(m.queued, text)
+		return nil
+	}
 	m.scroll = 0
 	m.entries = append(m.entries, &entry{kind: entryUser, text: text})
 	return m.startTurn(llm.UserText(text))
@@ -399,6 +402,12 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 		m.entries = append(m.entries, &entry{kind: entryError, text: msg.err.Error()})
 	case msg.res != nil && msg.res.Subtype == agent.SubtypeMaxTurns:
 		m.entries = append(m.entries, &entry{kind: entryError, text: "Stopped at the turn limit."})
+	}
+	if len(m.queued) > 0 && m.ctx.Err() == nil {
+		text := strings.Join(m.queued, "\n\n")
+		m.queued = nil
+		m.entries = append(m.entries, &entry{kind: entryUser, text: text})
+		return m.startTurn(llm.UserText(text))
 	}
 	return nil
 }
@@ -516,6 +525,8 @@ func (m *Model) statusLine() string {
 		right = st.warn.Render("Press Ctrl+C again to exit")
 	case len(m.dialogs) > 0:
 		right = st.warn.Render("waiting for your answer")
+	case m.running && len(m.queued) > 0:
+		right = st.warn.Render(fmt.Sprintf("● working… %d queued (esc to interrupt)", len(m.queued)))
 	case m.running:
 		right = st.warn.Render("● working… (esc to interrupt)")
 	case m.scroll > 0:
