@@ -59,6 +59,7 @@ var sdkHomes = map[string][]string{
 	"github.com/spf13/cobra":                 {"internal/cli"},
 	"github.com/modelcontextprotocol/go-sdk": {"mcpclient", "mcpserver"},
 	"charm.land/":                            {"internal/tui"},
+	"github.com/charmbracelet/":              {"internal/tui"},
 }
 
 func ours(p string) (string, bool) {
