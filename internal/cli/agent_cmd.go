@@ -78,14 +78,15 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
   reins -p --continue "now update the docs"`
 	root.Args = cobra.ArbitraryArgs
 	root.RunE = func(cmd *cobra.Command, args []string) error {
-		if !opts.print && len(args) > 0 {
-			return usageErrorf("unknown command %q for \"reins\" (to run a prompt, use reins -p %q)", args[0], strings.Join(args, " "))
-		}
 		if !opts.print {
 			if !f.IsTerminal() {
+				if len(args) > 0 {
+					return usageErrorf("unknown command %q for \"reins\" (to run a prompt, use reins -p %q)", args[0], strings.Join(args, " "))
+				}
 				return usageErrorf("the interactive mode needs a terminal; to run headless, use reins -p \"…\" (or pipe the prompt: echo \"…\" | reins -p)")
 			}
-			return runInteractive(cmd.Context(), f, opts)
+			// In a terminal, arguments are the first message of the chat, as in Claude Code.
+			return runInteractive(cmd.Context(), f, opts, strings.TrimSpace(strings.Join(args, " ")))
 		}
 		prompt, err := readPrompt(f, args)
 		if err != nil {

@@ -15,8 +15,8 @@ import (
 )
 
 // runInteractive runs the full-screen chat: the same session, provider and agent as -p, with
-// the permission dialog as the asker.
-func runInteractive(ctx context.Context, f *Factory, opts *agentOptions) error {
+// the permission dialog as the asker. A non-empty prompt is sent as the first message.
+func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt string) error {
 	if opts.continueLast && opts.resume != "" {
 		return usageErrorf("--continue and --resume cannot be used together")
 	}
@@ -41,6 +41,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions) error {
 	err = tui.Run(ctx, tui.Config{
 		Agent:         sess.agent,
 		History:       sess.history,
+		Prompt:        prompt,
 		SessionID:     sess.rec.ID,
 		Provider:      sess.choice.name,
 		Cwd:           sess.cwd,

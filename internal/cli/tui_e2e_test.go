@@ -213,11 +213,9 @@ func TestInteractiveE2E(t *testing.T) {
 			llmtest.UseTools(llmtest.Call("ExitPlanMode", `{"plan":"# The plan\n\n1. Add the flag\n2. Test it"}`)),
 			llmtest.Say("Starting."))
 		e.anthropic(srv)
-		r := startTUI(t, e, "--permission-mode", "plan")
-		r.waitFor("plan mode on")
-		r.typeText("plan it")
-		r.keys("Enter")
-		r.waitFor("Ready to code?", "Add the flag", "Yes, and auto-accept edits")
+		// The prompt given as arguments is the first message.
+		r := startTUI(t, e, "--permission-mode", "plan", "plan", "it")
+		r.waitFor("> plan it", "Ready to code?", "Add the flag", "Yes, and auto-accept edits")
 		r.keys("1")
 		r.waitFor("Starting.", "accept edits on")
 		results, err := srv.Requests()[1].ToolResults()

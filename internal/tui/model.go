@@ -98,9 +98,16 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 	return m
 }
 
-// Init asks the terminal for its background colour, so the styles suit a light one.
+// Init asks the terminal for its background colour, so the styles suit a light one, and sends
+// the first message when one was given on the command line.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, m.input.Focus())
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.input.Focus()}
+	if p := strings.TrimSpace(m.cfg.Prompt); p != "" {
+		m.pushHistory(p)
+		m.entries = append(m.entries, &entry{kind: entryUser, text: p})
+		cmds = append(cmds, m.startTurn(llm.UserText(p)))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) perms() *permission.Context { return m.cfg.Agent.Permissions.Context() }

@@ -21,7 +21,9 @@ import (
 type Config struct {
 	Agent *agent.Agent
 	// History is the conversation of a resumed session.
-	History   []llm.Message
+	History []llm.Message
+	// Prompt, if set, is sent as the first message (reins "…" in a terminal).
+	Prompt    string
 	SessionID string
 	Provider  string
 	Cwd, Home string
