@@ -30,12 +30,14 @@ type option struct {
 
 // dialog is an open ask. It is answered exactly once, through reply.
 type dialog struct {
-	kind  dialogKind
-	ask   askMsg
-	opts  []option
-	sel   int
-	dest  permission.Source
-	trace bool
+	kind dialogKind
+	ask  askMsg
+	// offset scrolls a body too long for the screen (pgup/pgdown).
+	offset int
+	opts   []option
+	sel    int
+	dest   permission.Source
+	trace  bool
 
 	// text is the free-text field (feedback, edit, "Other" answer); typing is what it is for.
 	typing  bool
@@ -159,7 +161,11 @@ func (d *dialog) key(msg tea.KeyPressMsg, width int) (done bool, ans answer, cmd
 		}
 		d.sel = (d.sel + 1) % len(opts)
 	case "?":
-		d.trace = !d.trace
+		d.trace, d.offset = !d.trace, 0
+	case "pgdown":
+		d.offset += 5
+	case "pgup":
+		d.offset = max(d.offset-5, 0)
 	case "e":
 		if field := editableField(d.ask.req.Tool); field != "" && d.kind == dialogPermission {
 			d.typing, d.purpose = true, ansEdited
@@ -331,11 +337,15 @@ func (d *dialog) view(outer *renderer, m *Model, width, height int) []string {
 	// The options and hints always show; the body gives way on a small screen.
 	room := max(height-2-len(p.head)-len(p.opts)-len(p.foot), 0)
 	body := p.body
+	if len(body) > room && d.offset > 0 {
+		d.offset = min(d.offset, len(body)-room)
+		body = body[d.offset:]
+	}
 	if len(body) > room {
 		cut := len(body) - room
 		body = body[:room]
 		if room > 0 {
-			body[room-1] = st.dim.Render(fmt.Sprintf("  … %d more lines", cut+1))
+			body[room-1] = st.dim.Render(fmt.Sprintf("  … %d more lines (pgdown)", cut+1))
 		}
 	}
 	lines := append(append(append(p.head, body...), p.opts...), p.foot...)

@@ -394,3 +394,21 @@ func TestMessagesQueueDuringATurn(t *testing.T) {
 		t.Errorf("last entry %+v", last)
 	}
 }
+
+// A trace longer than the screen scrolls with pgdown.
+func TestDialogBodyScrolls(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.ask("Bash", `{"command":"touch a.txt && touch b.txt && touch c.txt && curl -s https://example.com"}`)
+	h.press("?")
+	before := h.screen()
+	if !strings.Contains(before, "more lines (pgdown)") {
+		t.Fatalf("the trace fits; the test needs a longer one:\n%s", before)
+	}
+	for range 4 { // more than needed: the offset stops at the end
+		h.send(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	}
+	after := h.screen()
+	if after == before || !strings.Contains(after, "3 passthrough") {
+		t.Errorf("pgdown did not scroll the trace:\n%s", after)
+	}
+}
