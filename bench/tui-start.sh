@@ -35,7 +35,7 @@ for i in $(seq "$runs"); do
 	until tmux -L "$sock" capture-pane -p -t b 2>/dev/null | grep -q "Resumed session"; do sleep 0.005; done
 	end=$(date +%s%N)
 	ms+=("$(( (end - start) / 1000000 ))")
-	tmux -L "$sock" kill-server
+	tmux -L "$sock" kill-server 2>/dev/null || true
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "start to first frame, $n messages: ${ms[*]} ms (median $(median "${ms[@]}"))"
