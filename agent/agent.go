@@ -159,7 +159,7 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		}
 	}
 	if a.Recorder != nil {
-		a.Permissions.setOnChange(func(pc *permission.Context) error { return a.Recorder.AppendPermissions(StateOf(pc)) })
+		a.Permissions.setOnChange(a.Recorder.AppendPermissions)
 		defer a.Permissions.setOnChange(nil)
 	}
 

@@ -262,6 +262,9 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 		c.result = errorResult(id, formatError(err))
 		return
 	}
+	if err := x.perms.consume(d); err != nil {
+		setFatal(err)
+	}
 	if d.UpdatedInput != nil {
 		updated, err := x.updatedInput(t, input, d.UpdatedInput)
 		if err != nil {
@@ -278,8 +281,12 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 		}
 		input = updated
 	}
+	modified := d.UserModified && !t.InputsEquivalent(c.input, input)
 
 	c.result = x.call(ctx, c, input, env, pc, hc, hookContext)
+	if modified {
+		c.result.Content = append(c.result.Content, llm.Text(modifiedNote(input)))
+	}
 }
 
 // call runs an allowed call and its PostToolUse hooks and returns its result.
@@ -327,6 +334,15 @@ func withToolUse(ctx context.Context, use llm.Block) context.Context {
 func ToolUseOf(ctx context.Context) (llm.Block, bool) {
 	u, ok := ctx.Value(toolUseKey{}).(llm.Block)
 	return u, ok
+}
+
+// modifiedNote tells the model that a person changed the call before it ran, and how.
+func modifiedNote(input any) string {
+	b, err := json.Marshal(input)
+	if err != nil {
+		return "The user modified the input of this call before approving it."
+	}
+	return "The user modified the input of this call before approving it; it ran with: " + string(b)
 }
 
 // updatedInput turns the input a permission decision substituted into the tool's input type.

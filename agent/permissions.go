@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/reinsdev/reins/permission"
 )
@@ -17,9 +18,12 @@ type Permissions struct {
 	pc *permission.Context
 	// persist writes updates aimed at settings files; nil keeps them in memory.
 	persist func(ctx context.Context, updates []permission.Update) error
-	// onChange is told about every new context, under mu so that changes are recorded in
-	// the order they were made.
-	onChange func(pc *permission.Context) error
+	// onChange is told about every new state, under mu so that changes are recorded in the
+	// order they were made.
+	onChange func(st SessionState) error
+	// scoped are the approvals that expire (scoped.go); now is their clock.
+	scoped []ScopedGrant
+	now    func() time.Time
 
 	// parent and view are set for a sub-agent's permissions (see Derive): the context is the
 	// parent's seen through view, and updates go to the parent.
@@ -33,14 +37,14 @@ func NewPermissions(pc *permission.Context, persist func(ctx context.Context, up
 	return &Permissions{pc: pc, persist: persist}
 }
 
-// Context returns the current permission context.
+// Context returns the current permission context, with the scoped approvals still valid.
 func (p *Permissions) Context() *permission.Context {
 	if p.derived() {
 		return p.derivedContext()
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.pc
+	return p.effective()
 }
 
 // Update applies updates in order. Nothing changes when one fails.
@@ -68,14 +72,11 @@ func (p *Permissions) Update(ctx context.Context, updates ...permission.Update) 
 		}
 	}
 	p.pc = next
-	if p.onChange != nil {
-		return p.onChange(next)
-	}
-	return nil
+	return p.changed()
 }
 
 // setOnChange installs the change hook of a run.
-func (p *Permissions) setOnChange(f func(pc *permission.Context) error) {
+func (p *Permissions) setOnChange(f func(st SessionState) error) {
 	if p.derived() {
 		// The parent's run records the changes; a sub-agent's run must not replace its hook.
 		return
@@ -94,6 +95,8 @@ type SessionState struct {
 	Rules []SessionRule `json:"rules,omitempty"`
 	// Directories are the working directories added for the session.
 	Directories []string `json:"directories,omitempty"`
+	// Scoped are the approvals that expire; see [Permissions.RestoreScoped].
+	Scoped []ScopedGrant `json:"scoped,omitempty"`
 }
 
 // SessionRule is a session rule in its written form.

@@ -109,6 +109,9 @@ type Decision struct {
 	Suggestions []Update `json:"suggestions,omitempty"`
 	// BlockedPath is the path that made a file check ask or deny.
 	BlockedPath string `json:"blockedPath,omitempty"`
+	// UserModified marks an allow whose UpdatedInput a person edited in the permission
+	// dialog; the agent tells the model when the tool says the edit changed the call.
+	UserModified bool `json:"userModified,omitempty"`
 }
 
 // IsAskRule reports whether the decision is an ask produced by a content-level ask rule, which

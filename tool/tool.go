@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -79,6 +80,10 @@ type Tool interface {
 	AlwaysLoad() bool
 	// IsMCP reports whether the tool comes from an MCP server.
 	IsMCP() bool
+	// InputsEquivalent reports whether two inputs ask for the same thing. When a person edits
+	// a call in the permission dialog, a non-equivalent edit is reported to the model with
+	// the result, so it knows what actually ran.
+	InputsEquivalent(a, b any) bool
 
 	// Call runs the tool. An error is a failure of the tool, shown to the model as an error
 	// result; ctx cancellation stops the call.
@@ -117,9 +122,11 @@ type Def[In any] struct {
 	Paths           func(in In) []string
 	UserFacingName  func(in In) string
 	Enabled         func() bool
-	Defer           bool
-	AlwaysLoad      bool
-	MCP             bool
+	// InputsEquivalent compares two inputs; nil compares them with reflect.DeepEqual.
+	InputsEquivalent func(a, b In) bool
+	Defer            bool
+	AlwaysLoad       bool
+	MCP              bool
 
 	Call func(ctx context.Context, in In, env *Env) (Result, error)
 }
@@ -258,6 +265,19 @@ func (t *built[In]) CheckPermissions(ctx context.Context, pc *permission.Context
 		return permission.Decision{Behavior: permission.Passthrough, Message: permission.RequestMessage(t.def.Name)}
 	}
 	return t.def.CheckPermissions(ctx, pc, in)
+}
+
+func (t *built[In]) InputsEquivalent(a, b any) bool {
+	ia, okA := t.input(a)
+	ib, okB := t.input(b)
+	if !okA || !okB {
+		// Foreign input: equivalent only if identical, so a difference is never hidden.
+		return reflect.DeepEqual(a, b)
+	}
+	if t.def.InputsEquivalent != nil {
+		return t.def.InputsEquivalent(ia, ib)
+	}
+	return reflect.DeepEqual(ia, ib)
 }
 
 func (t *built[In]) IsReadOnly(input any) bool {

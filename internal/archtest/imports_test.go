@@ -59,7 +59,8 @@ var sdkHomes = map[string][]string{
 	"github.com/anthropics/anthropic-sdk-go": {"llm/anthropic"},
 	"github.com/spf13/cobra":                 {"internal/cli"},
 	"github.com/modelcontextprotocol/go-sdk": {"mcp/client", "mcp/serve"},
-	"charm.land/":                            {"internal/ui"},
+	"charm.land/":                            {"internal/tui"},
+	"github.com/charmbracelet/":              {"internal/tui"},
 	"github.com/landlock-lsm/go-landlock":    {"sandbox/landlock"},
 	// Agent definition files are Markdown with YAML front matter.
 	"go.yaml.in/yaml": {"agentdef"},
@@ -306,5 +307,32 @@ func TestSandboxImportsOnlyItself(t *testing.T) {
 	}
 	if checked < 4 {
 		t.Fatalf("found only %d sandbox packages", checked)
+	}
+}
+
+// The interactive mode is a front end like -p: only the CLI chooses it, so nothing else may
+// depend on it (and its Bubble Tea types cannot leak, see sdkHomes).
+func TestOnlyTheCLIImportsTheTUI(t *testing.T) {
+	pkgs := listPackages(t)
+	found := false
+	for path, p := range pkgs {
+		rel, ok := ours(path)
+		if !ok {
+			continue
+		}
+		if rel == "internal/tui" {
+			found = true
+		}
+		if strings.HasPrefix(rel, "internal/cli") || strings.HasPrefix(rel, "internal/tui") {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if irel, ok := ours(imp); ok && strings.HasPrefix(irel, "internal/tui") {
+				t.Errorf("%s imports %s: only internal/cli may", rel, imp)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("internal/tui is not in the module; is the package list right?")
 	}
 }

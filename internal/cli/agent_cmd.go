@@ -37,7 +37,11 @@ type agentOptions struct {
 	sdk                sdkFlags
 }
 
-const agentHelp = `Run the agent headless with -p: reins -p "fix the failing test". The prompt is the
+const agentHelp = `In a terminal, reins with no -p opens the interactive mode: a full-screen chat whose
+permission dialog answers every ask (see docs/cli.md; /help inside lists its commands and
+keys). Without a terminal it exits with 2: use -p.
+
+Run the agent headless with -p: reins -p "fix the failing test". The prompt is the
 arguments after the flags, or standard input when there are none (echo "…" | reins -p).
 Standard input that is piped in is added after a prompt given as arguments.
 
@@ -86,20 +90,21 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 			}
 			return runSDK(cmd.Context(), f, opts)
 		}
-		if !opts.print && len(args) > 0 {
-			return unknownCommand(cmd, args[0], fmt.Sprintf("(to run a prompt, use reins -p %q)", strings.Join(args, " ")))
-		}
-		if !opts.print && f.IsTerminal() {
-			return cmd.Help()
+		if !opts.print {
+			if !f.IsTerminal() {
+				if len(args) > 0 {
+					return unknownCommand(cmd, args[0], fmt.Sprintf("(to run a prompt, use reins -p %q)", strings.Join(args, " ")))
+				}
+				return usageErrorf("the interactive mode needs a terminal; to run headless, use reins -p \"…\" (or pipe the prompt: echo \"…\" | reins -p)")
+			}
+			// In a terminal, arguments are the first message of the chat, as in Claude Code.
+			return runInteractive(cmd.Context(), f, opts, strings.TrimSpace(strings.Join(args, " ")))
 		}
 		prompt, err := readPrompt(f, args)
 		if err != nil {
 			return err
 		}
 		if prompt == "" {
-			if !opts.print {
-				return cmd.Help()
-			}
 			return usageErrorf("no prompt: give it after the flags (reins -p \"…\") or on standard input%s", listFlagHint(opts.perm))
 		}
 		return runAgent(cmd.Context(), f, opts, prompt)

@@ -379,9 +379,14 @@ func TestAgentE2E(t *testing.T) {
 				t.Errorf("reins %v: exit %d, want %d (stderr %s)", args, e.code, exitUsage, e.stderr)
 			}
 		}
+		// Without -p and without a terminal there is no one to chat with (issue 11).
 		e.run()
+		if e.code != exitUsage || !strings.Contains(e.stderr, "reins -p") {
+			t.Errorf("reins without arguments and without a terminal: exit %d, stderr %s", e.code, e.stderr)
+		}
+		e.run("--help")
 		if e.code != 0 || !strings.Contains(e.stdout, "Exit codes (") {
-			t.Errorf("reins without arguments: exit %d, stdout %s", e.code, e.stdout)
+			t.Errorf("reins --help: exit %d, stdout %s", e.code, e.stdout)
 		}
 	})
 

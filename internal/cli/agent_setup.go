@@ -42,6 +42,7 @@ type runSetup struct {
 	structured *structuredOutput
 	// resumed says the conversation continues a saved one (SessionStart's source).
 	resumed bool
+	store   *session.Store
 	hooks   *hooks.Runner
 	mcp     *mcpSession
 	sandbox *sandbox.Sandbox
@@ -134,6 +135,7 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 
 	// Restore the session before anything else, so that a bad id fails fast.
 	store := session.NewStore(env.opts.ConfigDir)
+	s.store = store
 	transcript, pc, err := restoreSession(f, store, s.cwd, env.pc, opts)
 	if err != nil {
 		return nil, err
@@ -157,15 +159,18 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 		f.debugf("provider", "name", s.choice.name, "model", s.choice.model)
 		s.bus.Subscribe(debugEvents(f.Debug))
 	}
-	if s.rec != nil {
-		if err := s.rec.AppendPermissions(agent.StateOf(pc)); err != nil {
-			return nil, err
-		}
-	}
-
 	s.perms = agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
 		return settings.Persist(env.opts, updates...)
 	})
+	if transcript != nil && transcript.Permissions != nil {
+		// Scoped approvals come back only while they are still valid.
+		s.perms.RestoreScoped(transcript.Permissions.Scoped)
+	}
+	if s.rec != nil {
+		if err := s.rec.AppendPermissions(s.perms.State()); err != nil {
+			return nil, err
+		}
+	}
 	defs, defWarnings, err := loadAgentDefs(env, opts.agents)
 	if err != nil {
 		return nil, err

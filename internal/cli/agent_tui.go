@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/internal/tui"
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/permission"
+)
+
+// runInteractive runs the full-screen chat: the same setup, provider and agent as -p (and the
+// SDK protocol), with the permission dialog as the asker — behind the PermissionRequest hooks
+// when there are any. A non-empty prompt is sent as the first message.
+func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt string) error {
+	s, err := setupRun(ctx, f, opts)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if s.rec == nil {
+		return usageErrorf("--no-session-persistence is for headless runs; the interactive mode saves its session")
+	}
+
+	files := map[permission.Source]string{}
+	for _, src := range []permission.Source{permission.SourceLocal, permission.SourceProject, permission.SourceUser} {
+		if p, err := s.env.opts.PersistPath(src); err == nil {
+			files[src] = p
+		}
+	}
+	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.model, s.agent.System)
+	err = tui.Run(ctx, tui.Config{
+		Agent:         s.agent,
+		History:       s.history,
+		Prompt:        prompt,
+		SessionID:     s.sessionID,
+		Provider:      s.choice.name,
+		Cwd:           s.cwd,
+		Home:          f.Getenv("HOME"),
+		SettingsFiles: files,
+		Sessions:      func() ([]tui.SessionInfo, error) { return listSessions(s.store.Dir(s.cwd)) },
+		Resume:        func(id string) ([]llm.Message, error) { return s.switchTo(f, opts, id) },
+		NoColor:       f.Getenv("NO_COLOR") != "",
+		WrapAsker:     s.withHooks,
+		In:            f.In,
+		Out:           f.Out,
+	})
+	sessionEnd(ctx, s.hooks, s.bus, s.perms)
+	if err != nil && ctx.Err() != nil {
+		return finishWith(outcomeInterrupted, errors.New("interrupted; resume with: reins --resume "+s.sessionID))
+	}
+	return err
+}
+
+// switchTo makes the session id the one the agent records into, with its permission state
+// restored onto the settings' context as --resume does.
+func (s *runSetup) switchTo(f *Factory, opts *agentOptions, id string) ([]llm.Message, error) {
+	t, err := s.store.Load(s.cwd, id)
+	if err != nil {
+		return nil, err
+	}
+	pc := s.env.pc
+	var scoped []agent.ScopedGrant
+	if t.Permissions != nil {
+		keep := opts.perm.mode != "" || opts.perm.dangerouslySkip
+		if pc, err = t.Permissions.Restore(pc, keep); err != nil {
+			return nil, err
+		}
+		if err := refuseRootBypass(f, pc, "the resumed session"); err != nil {
+			return nil, err
+		}
+		scoped = t.Permissions.Scoped
+	}
+	w, err := s.store.Reopen(t)
+	if err != nil {
+		return nil, err
+	}
+	old := s.rec
+	s.rec, s.agent.Recorder, s.sessionID, s.history = w, w, t.ID, t.Messages
+	old.Close()
+	if err := s.agent.Permissions.Replace(pc, scoped); err != nil {
+		return nil, err
+	}
+	if err := w.AppendPermissions(s.agent.Permissions.State()); err != nil {
+		return nil, err
+	}
+	return t.Messages, nil
+}
+
+// listSessions lists the sessions saved in dir, newest first.
+func listSessions(dir string) ([]tui.SessionInfo, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []tui.SessionInfo
+	for _, e := range ents {
+		name := e.Name()
+		if e.IsDir() || filepath.Ext(name) != ".jsonl" {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		out = append(out, tui.SessionInfo{ID: strings.TrimSuffix(name, ".jsonl"), Modified: info.ModTime()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Modified.After(out[j].Modified) })
+	return out, nil
+}

@@ -1,0 +1,578 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/permission"
+)
+
+// Messages from outside the program.
+type (
+	busMsg      struct{ ev agent.Event }
+	turnDoneMsg struct {
+		res *agent.Result
+		err error
+	}
+	tickMsg struct{}
+)
+
+// Model is the Bubble Tea model of the interactive mode.
+type Model struct {
+	cfg  *Config
+	ctx  context.Context
+	r    *renderer
+	turn *sync.WaitGroup
+
+	width, height int
+	entries       []*entry
+	stream        map[int]*entry
+	cards         map[string]*entry
+
+	input   textarea.Model
+	history []string
+	histPos int
+	draft   string
+
+	msgs    []llm.Message
+	running bool
+	cancel  context.CancelFunc
+	dialogs []*dialog
+	ctrlC   bool
+	scroll  int
+	// queued are messages typed while a turn ran; they are sent together when it ends.
+	queued []string
+	// completions are the files an @path could be, shown above the input.
+	completions []string
+
+	usage   llm.Usage
+	costUSD float64
+	costOK  bool
+	turns   int
+}
+
+func newModel(ctx context.Context, cfg *Config) *Model {
+	m := &Model{
+		cfg:    cfg,
+		ctx:    ctx,
+		turn:   &sync.WaitGroup{},
+		stream: map[int]*entry{},
+		cards:  map[string]*entry{},
+		msgs:   cfg.History,
+		width:  80, height: 24,
+		costOK: true,
+	}
+	// Without colour the dark style is still right: Bubble Tea's colour profile strips the
+	// colours and keeps bold and italics.
+	m.r = &renderer{st: newStyles(true), width: m.width, mdStyle: "dark", now: cfg.now}
+	m.entries = entriesFromHistory(cfg.History)
+	for _, e := range m.entries {
+		if e.kind == entryUser {
+			m.history = append(m.history, e.text)
+		}
+	}
+	m.histPos = len(m.history)
+	if len(cfg.History) > 0 {
+		m.entries = append(m.entries, &entry{kind: entryInfo, text: fmt.Sprintf("Resumed session %s (%d messages)", cfg.SessionID, len(cfg.History))})
+	}
+	m.input = textarea.New()
+	m.input.ShowLineNumbers = false
+	m.input.Prompt = "> "
+	m.input.Placeholder = "Type a message · /help for commands"
+	m.input.SetHeight(1)
+	m.input.MaxHeight = 8
+	m.input.KeyMap.InsertNewline.SetKeys("ctrl+j", "alt+enter", "shift+enter")
+	m.input.Focus()
+	m.resize()
+	return m
+}
+
+// Init asks the terminal for its background colour, so the styles suit a light one, and sends
+// the first message when one was given on the command line.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.input.Focus()}
+	if p := strings.TrimSpace(m.cfg.Prompt); p != "" {
+		m.pushHistory(p)
+		m.entries = append(m.entries, &entry{kind: entryUser, text: p})
+		cmds = append(cmds, m.startTurn(llm.UserText(p)))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) perms() *permission.Context { return m.cfg.Agent.Permissions.Context() }
+
+func (m *Model) resize() {
+	m.r.width = m.width
+	m.r.md = nil
+	m.input.SetWidth(max(m.width-2, 10))
+	m.fitInput()
+}
+
+// fitInput grows the input with its text, up to its maximum height.
+func (m *Model) fitInput() {
+	h := min(max(m.input.LineCount(), 1), 8)
+	m.input.SetHeight(h)
+}
+
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resize()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.r.st = newStyles(msg.IsDark())
+		m.r.mdStyle = "dark"
+		if !msg.IsDark() {
+			m.r.mdStyle = "light"
+		}
+		m.r.md = nil
+		m.invalidate()
+		return m, nil
+	case busMsg:
+		m.event(msg.ev)
+		return m, nil
+	case turnDoneMsg:
+		return m, m.turnDone(msg)
+	case tickMsg:
+		if !m.running {
+			return m, nil
+		}
+		return m, tick()
+	case askMsg:
+		d := newDialog(msg)
+		if d.kind == dialogPlan {
+			d.prePlanMode = m.perms().PrePlanMode()
+		}
+		if c := m.cards[m.cardFor(msg)]; c != nil {
+			c.progress = "waiting for your answer"
+			c.touch()
+		}
+		m.dialogs = append(m.dialogs, d)
+		return m, nil
+	case withdrawMsg:
+		for i, d := range m.dialogs {
+			if d.ask.id == msg.id {
+				m.dialogs = append(m.dialogs[:i:i], m.dialogs[i+1:]...)
+				break
+			}
+		}
+		return m, nil
+	case noticeMsg:
+		k := entryInfo
+		if msg.isErr {
+			k = entryError
+		}
+		m.entries = append(m.entries, &entry{kind: k, text: msg.text})
+		return m, nil
+	case tea.PasteMsg:
+		if len(m.dialogs) > 0 {
+			if d := m.dialogs[0]; d.typing {
+				d.text.InsertString(msg.Content)
+			}
+			return m, nil
+		}
+		m.input.InsertString(msg.Content)
+		m.fitInput()
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	}
+	var cmd tea.Cmd
+	if len(m.dialogs) > 0 && m.dialogs[0].typing {
+		m.dialogs[0].text, cmd = m.dialogs[0].text.Update(msg)
+		return m, cmd
+	}
+	m.input, cmd = m.input.Update(msg)
+	return m, cmd
+}
+
+// cardFor finds the tool card an ask is about: the oldest pending card of that tool.
+func (m *Model) cardFor(a askMsg) string {
+	for _, e := range m.entries {
+		if e.kind == entryTool && e.status == toolPending && e.toolName == a.req.Tool {
+			return e.toolID
+		}
+	}
+	return ""
+}
+
+func (m *Model) invalidate() {
+	for _, e := range m.entries {
+		e.touch()
+	}
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := msg.String()
+	if k != "ctrl+c" {
+		m.ctrlC = false
+	}
+	m.completions = nil
+	if k == "ctrl+c" {
+		return m.ctrlCPressed()
+	}
+	if len(m.dialogs) > 0 {
+		d := m.dialogs[0]
+		done, ans, cmd := d.key(msg, m.width)
+		if done {
+			d.ask.reply <- ans
+			m.dialogs = m.dialogs[1:]
+			if c := m.cards[m.cardFor(d.ask)]; c != nil {
+				c.progress = ""
+				c.start = m.cfg.now()
+				c.touch()
+			}
+		}
+		return cmd
+	}
+	switch k {
+	case "esc":
+		if m.running && m.cancel != nil {
+			m.cancel()
+			m.entries = append(m.entries, &entry{kind: entryInfo, text: "Interrupted · the turn is stopping"})
+		}
+		return nil
+	case "shift+tab":
+		m.cycleMode()
+		return nil
+	case "ctrl+o":
+		m.r.expanded = !m.r.expanded
+		return nil
+	case "tab":
+		v, cands := completePath(m.input.Value(), m.cfg.Cwd)
+		if v != m.input.Value() {
+			m.input.SetValue(v)
+			m.fitInput()
+		}
+		m.completions = cands
+		return nil
+	case "pgup":
+		m.scroll += max(m.height/2, 1)
+		return nil
+	case "pgdown":
+		m.scroll = max(m.scroll-max(m.height/2, 1), 0)
+		return nil
+	case "enter":
+		return m.submit()
+	case "up":
+		if m.input.Line() == 0 && m.histPos > 0 {
+			if m.histPos == len(m.history) {
+				m.draft = m.input.Value()
+			}
+			m.histPos--
+			m.input.SetValue(m.history[m.histPos])
+			m.fitInput()
+			return nil
+		}
+	case "down":
+		if m.input.Line() == m.input.LineCount()-1 && m.histPos < len(m.history) {
+			m.histPos++
+			if m.histPos == len(m.history) {
+				m.input.SetValue(m.draft)
+			} else {
+				m.input.SetValue(m.history[m.histPos])
+			}
+			m.fitInput()
+			return nil
+		}
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	m.fitInput()
+	return cmd
+}
+
+// ctrlCPressed clears the input, or asks for a second press, or quits.
+func (m *Model) ctrlCPressed() tea.Cmd {
+	if m.input.Value() != "" && len(m.dialogs) == 0 {
+		m.input.Reset()
+		m.fitInput()
+		return nil
+	}
+	if !m.ctrlC {
+		m.ctrlC = true
+		return nil
+	}
+	if m.cancel != nil {
+		m.cancel()
+	}
+	for _, d := range m.dialogs {
+		d.ask.reply <- answer{kind: ansNo}
+	}
+	m.dialogs = nil
+	return tea.Quit
+}
+
+// cycleMode moves to the next mode of the Shift+Tab cycle, through the engine's transition.
+func (m *Model) cycleMode() {
+	pc := m.perms()
+	next := permission.NextMode(pc.Mode(), pc.BypassAvailable(), pc.AutoAvailable())
+	m.setMode(next)
+}
+
+func (m *Model) setMode(to permission.Mode) {
+	err := m.updatePermissions(permission.Update{Type: permission.SetMode, Destination: permission.SourceSession, Mode: to})
+	if err != nil {
+		m.entries = append(m.entries, &entry{kind: entryError, text: fmt.Sprintf("cannot switch to %s: %v", to, err)})
+	}
+}
+
+func (m *Model) submit() tea.Cmd {
+	text := strings.TrimSpace(m.input.Value())
+	if text == "" {
+		return nil
+	}
+	if strings.HasPrefix(text, "/") {
+		m.input.Reset()
+		m.fitInput()
+		m.pushHistory(text)
+		return m.slash(text)
+	}
+	m.input.Reset()
+	m.fitInput()
+	m.pushHistory(text)
+	if m.running {
+		// Sent when the turn ends, as the next prompt.
+		m.queued = append(m.queued, text)
+		return nil
+	}
+	m.scroll = 0
+	m.entries = append(m.entries, &entry{kind: entryUser, text: text})
+	return m.startTurn(llm.UserText(text))
+}
+
+func (m *Model) pushHistory(text string) {
+	if n := len(m.history); n == 0 || m.history[n-1] != text {
+		m.history = append(m.history, text)
+	}
+	m.histPos = len(m.history)
+	m.draft = ""
+}
+
+// startTurn runs the agent on its own goroutine; the program hears of it through the bus and
+// the turnDoneMsg it returns.
+func (m *Model) startTurn(prompt llm.Message) tea.Cmd {
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.running, m.cancel = true, cancel
+	m.stream = map[int]*entry{}
+	history := m.msgs
+	a := m.cfg.Agent
+	m.turn.Add(1)
+	run := func() tea.Msg {
+		defer m.turn.Done()
+		defer cancel()
+		res, err := a.Run(ctx, history, prompt)
+		return turnDoneMsg{res: res, err: err}
+	}
+	return tea.Batch(run, tick())
+}
+
+func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
+	m.running, m.cancel = false, nil
+	m.finishStreams()
+	if msg.res != nil {
+		if msg.res.Messages != nil {
+			m.msgs = msg.res.Messages
+		}
+		m.usage = m.usage.Add(msg.res.Usage)
+		m.costUSD += msg.res.CostUSD
+		m.costOK = m.costOK && msg.res.CostKnown
+		m.turns += msg.res.NumTurns
+	}
+	// Calls the abort left without a result are shown as cancelled.
+	for _, e := range m.entries {
+		if e.kind == entryTool && e.status == toolPending {
+			e.status, e.progress = toolCancelled, ""
+			e.touch()
+		}
+	}
+	switch {
+	case msg.err != nil && errors.Is(msg.err, context.Canceled):
+		m.entries = append(m.entries, &entry{kind: entryInfo, text: "Interrupted. The conversation is saved; type to continue."})
+	case msg.err != nil:
+		m.entries = append(m.entries, &entry{kind: entryError, text: msg.err.Error()})
+	case msg.res != nil && msg.res.Subtype == agent.SubtypeMaxTurns:
+		m.entries = append(m.entries, &entry{kind: entryError, text: "Stopped at the turn limit."})
+	}
+	if len(m.queued) > 0 && m.ctx.Err() == nil {
+		text := strings.Join(m.queued, "\n\n")
+		m.queued = nil
+		m.entries = append(m.entries, &entry{kind: entryUser, text: text})
+		return m.startTurn(llm.UserText(text))
+	}
+	return nil
+}
+
+func (m *Model) finishStreams() {
+	for _, e := range m.stream {
+		e.streaming = false
+		e.touch()
+	}
+	m.stream = map[int]*entry{}
+}
+
+// event draws one agent event.
+func (m *Model) event(ev agent.Event) {
+	switch ev.Type {
+	case agent.EventTextDelta:
+		e := m.stream[ev.Index]
+		if e == nil {
+			e = &entry{kind: entryAssistant, streaming: true}
+			m.stream[ev.Index] = e
+			m.entries = append(m.entries, e)
+		}
+		e.text += ev.Text
+		e.touch()
+	case agent.EventAssistant:
+		if ev.Response == nil {
+			return
+		}
+		for i, b := range ev.Response.Message.Content {
+			switch b.Type {
+			case llm.BlockText:
+				e := m.stream[i]
+				if e == nil {
+					if strings.TrimSpace(b.Text) == "" {
+						continue
+					}
+					e = &entry{kind: entryAssistant}
+					m.entries = append(m.entries, e)
+				}
+				e.text, e.streaming = b.Text, false
+				e.touch()
+			case llm.BlockToolUse:
+				e := &entry{kind: entryTool, toolID: b.ID, toolName: b.Name, keyInput: keyInput(b.Name, b.Input), status: toolPending, start: m.cfg.now()}
+				m.cards[b.ID] = e
+				m.entries = append(m.entries, e)
+			}
+		}
+		m.stream = map[int]*entry{}
+	case agent.EventProgress:
+		if e := m.cards[ev.ToolUseID]; e != nil {
+			e.progress = progressText(ev.Progress.Message, ev.Progress.Data)
+			e.touch()
+		}
+	case agent.EventToolResults:
+		if ev.Message == nil {
+			return
+		}
+		for _, b := range ev.Message.Content {
+			if e := m.cards[b.ToolUseID]; e != nil {
+				finishCard(e, b, m.cfg.now())
+				delete(m.cards, b.ToolUseID)
+			}
+		}
+	}
+}
+
+// View draws the transcript window, the dialog or the input, and the status line.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	return v
+}
+
+func (m *Model) render() string {
+	var bottom []string
+	if len(m.dialogs) > 0 {
+		bottom = m.dialogs[0].view(m.r, m, m.width, max(m.height-3, 6))
+	} else {
+		if len(m.completions) > 0 {
+			bottom = append(bottom, m.r.st.dim.Render("  "+strings.Join(m.completions, "  ")))
+		}
+		bottom = append(bottom, strings.Split(m.input.View(), "\n")...)
+	}
+	bottom = append(bottom, m.statusLine())
+	h := max(m.height-len(bottom), 0)
+	lines := m.r.window(m.entries, h, m.scroll)
+	return strings.Join(append(lines, bottom...), "\n")
+}
+
+// statusLine shows the mode (always), what is running, and the keys that matter now.
+func (m *Model) statusLine() string {
+	st := m.r.st
+	pc := m.perms()
+	mode := pc.Mode()
+	var left string
+	switch mode {
+	case permission.ModeDefault:
+		left = st.dim.Render("default mode")
+	case permission.ModeAcceptEdits:
+		left = "⏵⏵ accept edits on"
+	case permission.ModePlan:
+		left = "⏸ plan mode on"
+	case permission.ModeBypass:
+		left = "⏵⏵ bypass permissions on"
+	default:
+		left = mode.Title() + " on"
+	}
+	if c, ok := st.modeColor[string(mode)]; ok {
+		left = st.title.Foreground(c).Render(left)
+	}
+	left += st.dim.Render(" (shift+tab to cycle)")
+	var right string
+	switch {
+	case m.ctrlC:
+		right = st.warn.Render("Press Ctrl+C again to exit")
+	case len(m.dialogs) > 0:
+		right = st.warn.Render("waiting for your answer")
+	case m.running && len(m.queued) > 0:
+		right = st.warn.Render(fmt.Sprintf("● working… %d queued (esc to interrupt)", len(m.queued)))
+	case m.running:
+		right = st.warn.Render("● working… (esc to interrupt)")
+	case m.scroll > 0:
+		right = st.dim.Render(fmt.Sprintf("scrolled up %d lines · pgdown", m.scroll))
+	}
+	gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 1 {
+		return ansi.Truncate(left+" "+right, m.width, "…")
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// destLabel names the file a "don't ask again" choice writes, relative to the project.
+func (m *Model) destLabel(s permission.Source) string {
+	p := m.cfg.SettingsFiles[s]
+	if p == "" {
+		return s.String()
+	}
+	if home := m.cfg.Home; home != "" {
+		if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") && !strings.HasPrefix(p, m.cfg.Cwd+string(filepath.Separator)) {
+			return "~/" + rel
+		}
+	}
+	return displayPath(p, m.cfg.Cwd)
+}
+
+// updatePermissions applies a change the person made in the UI and records the new state in
+// the session. The agent records changes itself only while a turn runs; a mode switched or a
+// rule added between turns must be resumed too. A duplicate record is harmless: the last one
+// wins on resume.
+func (m *Model) updatePermissions(ups ...permission.Update) error {
+	p := m.cfg.Agent.Permissions
+	if err := p.Update(m.ctx, ups...); err != nil {
+		return err
+	}
+	if rec := m.cfg.Agent.Recorder; rec != nil {
+		if err := rec.AppendPermissions(p.State()); err != nil {
+			return fmt.Errorf("recording the session: %w", err)
+		}
+	}
+	return nil
+}

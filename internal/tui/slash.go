@@ -1,0 +1,294 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+const helpText = `Commands:
+  /permissions                          rules by source, with their files, and scoped approvals
+  /permissions allow|ask|deny RULE [local|project|user|session]   add a rule (default local)
+  /permissions remove allow|ask|deny RULE [local|project|user|session]
+  /mode [MODE]                          show or set the permission mode
+  /add-dir PATH                         add a working directory for this session
+  /model [NAME]                         show or set the model of the next turns
+  /cost                                 tokens and estimated price of this session
+  /clear                                start over with an empty conversation
+  /resume [N|ID]                        list this folder's sessions, or switch to one
+  /help                                 this help
+Keys: enter send · ctrl+j/alt+enter newline · ↑↓ history · tab completes @path ·
+      shift+tab mode · esc interrupt · ctrl+o expand tool output · pgup/pgdown scroll ·
+      ctrl+c twice quit`
+
+// slash runs a slash command; its output joins the transcript.
+func (m *Model) slash(line string) tea.Cmd {
+	fields := strings.Fields(line)
+	cmd, args := fields[0], fields[1:]
+	out := func(s string) { m.entries = append(m.entries, &entry{kind: entryInfo, text: s}) }
+	fail := func(s string) { m.entries = append(m.entries, &entry{kind: entryError, text: s}) }
+	switch cmd {
+	case "/help":
+		out(helpText)
+	case "/permissions":
+		if len(args) == 0 {
+			out(m.permissionsReport())
+			return nil
+		}
+		if err := m.editRules(args); err != nil {
+			fail(err.Error())
+			return nil
+		}
+		out(m.permissionsReport())
+	case "/mode":
+		if len(args) == 0 {
+			out(fmt.Sprintf("Mode: %s. Shift+Tab cycles default → acceptEdits → plan%s.", m.perms().Mode(), m.cycleExtra()))
+			return nil
+		}
+		mode, err := permission.ParseMode(args[0])
+		if err != nil {
+			fail(err.Error())
+			return nil
+		}
+		m.setMode(mode)
+	case "/add-dir":
+		if len(args) != 1 {
+			fail("usage: /add-dir PATH")
+			return nil
+		}
+		dir := args[0]
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(m.cfg.Cwd, dir)
+		}
+		err := m.updatePermissions(permission.Update{Type: permission.AddDirectories, Destination: permission.SourceSession, Directories: []string{dir}})
+		if err != nil {
+			fail(err.Error())
+			return nil
+		}
+		out("Added working directory " + dir + " for this session.")
+	case "/model":
+		if len(args) == 0 {
+			out(fmt.Sprintf("Model: %s (%s)", m.cfg.Agent.Model, m.cfg.Provider))
+			return nil
+		}
+		if m.running {
+			fail("wait for the turn to finish before changing the model")
+			return nil
+		}
+		m.cfg.Agent.Model = args[0]
+		out("Model for the next turns: " + args[0])
+	case "/cost":
+		price := fmt.Sprintf("$%.4f", m.costUSD)
+		if !m.costOK {
+			price += " (prices of some models are unknown)"
+		}
+		out(fmt.Sprintf("Session: %d model replies · input %d · output %d · cache read %d · cache write %d tokens · %s",
+			m.turns, m.usage.InputTokens, m.usage.OutputTokens, m.usage.CacheReadInputTokens, m.usage.CacheCreationInputTokens, price))
+	case "/clear":
+		if m.running {
+			fail("wait for the turn to finish, or press Esc, before /clear")
+			return nil
+		}
+		m.msgs, m.entries, m.scroll = nil, nil, 0
+		out("Conversation cleared: the next message starts from nothing.")
+	case "/resume":
+		if len(args) == 0 {
+			out(m.sessionsList())
+			return nil
+		}
+		if err := m.resume(args[0]); err != nil {
+			fail(err.Error())
+		}
+	default:
+		fail(fmt.Sprintf("unknown command %s (try /help)", cmd))
+	}
+	return nil
+}
+
+func (m *Model) cycleExtra() string {
+	pc := m.perms()
+	s := ""
+	if pc.BypassAvailable() {
+		s += " → bypassPermissions"
+	}
+	if pc.AutoAvailable() {
+		s += " → auto"
+	}
+	return s + " → default"
+}
+
+// permissionsReport lists the rules by source with the file each came from, the directories,
+// and the scoped approvals with what is left of them.
+func (m *Model) permissionsReport() string {
+	pc := m.perms()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Permission mode: %s\n", pc.Mode())
+	bySource := map[permission.Source][]permission.Rule{}
+	for _, r := range pc.Rules() {
+		bySource[r.Source] = append(bySource[r.Source], r)
+	}
+	scopedRules := map[string]bool{}
+	for _, g := range m.cfg.Agent.Permissions.Scoped() {
+		for _, r := range g.Rules {
+			scopedRules[permission.ParseRule(r).String()] = true
+		}
+	}
+	for _, s := range permission.Sources {
+		// Scoped approvals are listed on their own, with what is left of them.
+		rs := slices.DeleteFunc(bySource[s], func(r permission.Rule) bool {
+			return s == permission.SourceSession && scopedRules[r.Value.String()]
+		})
+		if len(rs) == 0 {
+			continue
+		}
+		file := m.cfg.SettingsFiles[s]
+		if file != "" {
+			fmt.Fprintf(&b, "%s (%s):\n", s, m.destLabel(s))
+		} else {
+			fmt.Fprintf(&b, "%s:\n", s)
+		}
+		sort.SliceStable(rs, func(i, j int) bool { return rs[i].Behavior > rs[j].Behavior })
+		for _, r := range rs {
+			origin := r.Origin.String()
+			if origin != "" {
+				origin = "  " + origin
+			}
+			fmt.Fprintf(&b, "  %-5s %s%s\n", r.Behavior, r.Value, origin)
+		}
+	}
+	if dirs := pc.AdditionalDirs(); len(dirs) > 0 {
+		b.WriteString("Additional directories:\n")
+		for _, d := range dirs {
+			fmt.Fprintf(&b, "  %s (%s)\n", d.Path, d.Source)
+		}
+	}
+	gs := m.cfg.Agent.Permissions.Scoped()
+	if len(gs) > 0 {
+		b.WriteString("Scoped approvals:\n")
+		now := m.cfg.now()
+		for _, g := range gs {
+			var left []string
+			if !g.Expires.IsZero() {
+				left = append(left, fmtDur(g.Expires.Sub(now).Round(1e9))+" left")
+			}
+			if g.Calls > 0 {
+				left = append(left, fmt.Sprintf("%d calls left", g.Calls))
+			}
+			fmt.Fprintf(&b, "  allow %s (%s)\n", strings.Join(g.Rules, ", "), strings.Join(left, ", "))
+		}
+	}
+	b.WriteString("Add or remove: /permissions allow|ask|deny RULE [local|project|user|session] · /permissions remove …")
+	return b.String()
+}
+
+func parseDest(s string) (permission.Source, error) {
+	switch s {
+	case "local":
+		return permission.SourceLocal, nil
+	case "project":
+		return permission.SourceProject, nil
+	case "user":
+		return permission.SourceUser, nil
+	case "session":
+		return permission.SourceSession, nil
+	}
+	return 0, fmt.Errorf("unknown destination %q (local, project, user or session)", s)
+}
+
+// editRules adds or removes one rule: allow|ask|deny RULE [dest] or remove BEHAVIOR RULE [dest].
+func (m *Model) editRules(args []string) error {
+	typ := permission.AddRules
+	if args[0] == "remove" {
+		typ = permission.RemoveRules
+		args = args[1:]
+	}
+	if len(args) < 2 {
+		return fmt.Errorf("usage: /permissions [remove] allow|ask|deny RULE [local|project|user|session]")
+	}
+	var b permission.Behavior
+	if err := b.UnmarshalText([]byte(args[0])); err != nil || b == permission.Passthrough {
+		return fmt.Errorf("unknown behaviour %q (allow, ask or deny)", args[0])
+	}
+	dest := permission.SourceLocal
+	ruleArgs := args[1:]
+	if n := len(ruleArgs); n > 1 {
+		if d, err := parseDest(ruleArgs[n-1]); err == nil {
+			dest, ruleArgs = d, ruleArgs[:n-1]
+		}
+	}
+	rule := permission.ParseRule(strings.Join(ruleArgs, " "))
+	return m.updatePermissions(permission.Update{Type: typ, Destination: dest, Behavior: b, Rules: []permission.RuleValue{rule}})
+}
+
+func (m *Model) sessionsList() string {
+	if m.cfg.Sessions == nil {
+		return "No saved sessions."
+	}
+	ss, err := m.cfg.Sessions()
+	if err != nil {
+		return "Cannot list sessions: " + err.Error()
+	}
+	if len(ss) == 0 {
+		return "No saved sessions in this folder."
+	}
+	var b strings.Builder
+	b.WriteString("Sessions of this folder (switch with /resume N or /resume ID):\n")
+	for i, s := range ss {
+		if i == 10 {
+			fmt.Fprintf(&b, "  … and %d more\n", len(ss)-i)
+			break
+		}
+		mark := " "
+		if s.ID == m.cfg.SessionID {
+			mark = "*"
+		}
+		fmt.Fprintf(&b, " %s %2d. %s  %s  %s\n", mark, i+1, s.ID, s.Modified.Format("2006-01-02 15:04"), truncRunes(s.Summary, 50))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// resume switches to another saved session of the folder, by its number in the /resume list
+// or its id.
+func (m *Model) resume(which string) error {
+	if m.running {
+		return fmt.Errorf("wait for the turn to finish, or press Esc, before /resume")
+	}
+	if m.cfg.Resume == nil {
+		return fmt.Errorf("switching sessions is not available here; use reins --resume ID")
+	}
+	id := which
+	if n, err := strconv.Atoi(which); err == nil && m.cfg.Sessions != nil {
+		ss, err := m.cfg.Sessions()
+		if err != nil {
+			return err
+		}
+		if n < 1 || n > len(ss) {
+			return fmt.Errorf("no session %d (the list has %d)", n, len(ss))
+		}
+		id = ss[n-1].ID
+	}
+	msgs, err := m.cfg.Resume(id)
+	if err != nil {
+		return err
+	}
+	m.cfg.SessionID, m.cfg.History, m.msgs = id, msgs, msgs
+	m.entries = entriesFromHistory(msgs)
+	m.entries = append(m.entries, &entry{kind: entryInfo, text: fmt.Sprintf("Resumed session %s (%d messages)", id, len(msgs))})
+	m.cards, m.stream, m.scroll = map[string]*entry{}, map[int]*entry{}, 0
+	return nil
+}
+
+func truncRunes(s string, n int) string {
+	r := []rune(oneLine(s))
+	if len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return string(r)
+}

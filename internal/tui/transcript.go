@@ -1,0 +1,337 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/glamour/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reinsdev/reins/llm"
+)
+
+type entryKind int
+
+const (
+	entryUser entryKind = iota
+	entryAssistant
+	entryTool
+	entryError
+	entryInfo
+)
+
+type toolStatus int
+
+const (
+	toolPending toolStatus = iota
+	toolDone
+	toolFailed
+	toolDenied
+	toolCancelled
+)
+
+// entry is one item of the transcript. Its rendered lines are cached for one width and
+// dropped whenever the entry changes.
+type entry struct {
+	kind entryKind
+	text string
+	// streaming marks assistant text still arriving: it is wrapped as plain text, and rendered
+	// as Markdown once complete.
+	streaming bool
+
+	// Tool cards.
+	toolID, toolName, keyInput string
+	status                     toolStatus
+	start, end                 time.Time
+	output, progress           string
+
+	cacheW   int
+	cacheExp bool
+	cache    []string
+}
+
+func (e *entry) touch() { e.cache = nil }
+
+// keyInput picks the one input field that says what a call does.
+func keyInput(name string, raw json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"command", "file_path", "notebook_path", "pattern", "url", "query", "path", "description", "prompt"} {
+		if s, ok := m[k].(string); ok && s != "" {
+			return oneLine(s)
+		}
+	}
+	if strings.HasPrefix(name, "mcp__") {
+		b, _ := json.Marshal(m)
+		return oneLine(string(b))
+	}
+	return ""
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return s
+}
+
+// resultText flattens a tool_result's content to text.
+func resultText(b llm.Block) string {
+	var parts []string
+	for _, c := range b.Content {
+		switch c.Type {
+		case llm.BlockText:
+			parts = append(parts, c.Text)
+		case llm.BlockImage:
+			parts = append(parts, "[image]")
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// progressText is the live line of a running call: the tool's message and, for commands that
+// report output (Bash), the last lines of it.
+func progressText(msg string, data any) string {
+	out := msg
+	if data != nil {
+		var p struct {
+			Output string `json:"output"`
+		}
+		if b, err := json.Marshal(data); err == nil && json.Unmarshal(b, &p) == nil && p.Output != "" {
+			lines := strings.Split(strings.TrimRight(p.Output, "\n"), "\n")
+			if len(lines) > 3 {
+				lines = lines[len(lines)-3:]
+			}
+			out = strings.TrimSpace(out + "\n" + strings.Join(lines, "\n"))
+		}
+	}
+	return out
+}
+
+// renderer turns entries into lines for one width.
+type renderer struct {
+	st       styles
+	width    int
+	expanded bool
+	md       *glamour.TermRenderer
+	mdStyle  string
+	now      func() time.Time
+}
+
+func (r *renderer) markdown(text string) string {
+	if r.md == nil {
+		md, err := glamour.NewTermRenderer(glamour.WithStandardStyle(r.mdStyle), glamour.WithWordWrap(max(r.width-2, 10)))
+		if err != nil {
+			return text
+		}
+		r.md = md
+	}
+	out, err := r.md.Render(text)
+	if err != nil {
+		return text
+	}
+	return strings.Trim(out, "\n")
+}
+
+func (r *renderer) wrap(s string, indent int) []string {
+	w := max(r.width-indent, 10)
+	pad := strings.Repeat(" ", indent)
+	var out []string
+	for _, l := range strings.Split(ansi.Wrap(s, w, " "), "\n") {
+		out = append(out, pad+l)
+	}
+	return out
+}
+
+// lines renders e, from its cache when the width and expansion have not changed.
+func (r *renderer) lines(e *entry) []string {
+	if e.cache != nil && e.cacheW == r.width && e.cacheExp == r.expanded && !(e.kind == entryTool && e.status == toolPending) {
+		return e.cache
+	}
+	var out []string
+	switch e.kind {
+	case entryUser:
+		ls := r.wrap(e.text, 2)
+		ls[0] = r.st.user.Render("> ") + ls[0][2:]
+		out = ls
+	case entryAssistant:
+		if e.streaming {
+			out = r.wrap(e.text, 2)
+		} else {
+			out = strings.Split(r.markdown(e.text), "\n")
+		}
+		if len(out) > 0 {
+			first := ansi.Strip(out[0])
+			if strings.HasPrefix(first, "  ") {
+				out[0] = r.st.dim.Render("●") + " " + ansi.TruncateLeft(out[0], 2, "")
+			} else {
+				out = append([]string{r.st.dim.Render("●")}, out...)
+			}
+		}
+	case entryTool:
+		out = r.toolCard(e)
+	case entryError:
+		out = r.wrap(r.st.err.Render("✗ "+e.text), 0)
+	case entryInfo:
+		out = r.wrap(r.st.dim.Render(e.text), 2)
+	}
+	out = append(out, "")
+	e.cache, e.cacheW, e.cacheExp = out, r.width, r.expanded
+	return out
+}
+
+func (r *renderer) toolCard(e *entry) []string {
+	var mark, status string
+	switch e.status {
+	case toolPending:
+		mark = r.st.warn.Render("◌")
+		if !e.start.IsZero() {
+			status = r.st.dim.Render(fmt.Sprintf("running %s", fmtDur(r.now().Sub(e.start))))
+		}
+	case toolDone:
+		mark = r.st.ok.Render("●")
+		status = r.st.dim.Render(fmtDur(e.end.Sub(e.start)))
+	case toolFailed:
+		mark = r.st.err.Render("●")
+		status = r.st.err.Render("error") + " " + r.st.dim.Render(fmtDur(e.end.Sub(e.start)))
+	case toolDenied:
+		mark = r.st.err.Render("●")
+		status = r.st.err.Render("denied")
+	case toolCancelled:
+		mark = r.st.dim.Render("●")
+		status = r.st.dim.Render("cancelled")
+	}
+	head := mark + " " + r.st.toolName.Render(e.toolName)
+	if e.keyInput != "" {
+		room := max(r.width-ansi.StringWidth(e.toolName)-ansi.StringWidth(ansi.Strip(status))-8, 8)
+		head += "(" + r.st.keyInput.Render(ansi.Truncate(e.keyInput, room, "…")) + ")"
+	}
+	if status != "" {
+		head += " " + status
+	}
+	out := []string{head}
+	body := e.output
+	if e.status == toolPending {
+		body = e.progress
+	}
+	if body == "" {
+		return out
+	}
+	style := r.st.dim
+	if e.status == toolFailed || e.status == toolDenied {
+		style = r.st.err
+	}
+	ls := strings.Split(strings.TrimRight(body, "\n"), "\n")
+	limit := 3
+	if r.expanded {
+		limit = 200
+	}
+	hidden := 0
+	if len(ls) > limit {
+		hidden = len(ls) - limit
+		ls = ls[:limit]
+	}
+	for i, l := range ls {
+		prefix := "  ⎿ "
+		if i > 0 {
+			prefix = "    "
+		}
+		out = append(out, prefix+style.Render(ansi.Truncate(l, max(r.width-4, 8), "…")))
+	}
+	if hidden > 0 {
+		out = append(out, r.st.dim.Render(fmt.Sprintf("    … %d more lines (ctrl+o to expand)", hidden)))
+	}
+	return out
+}
+
+func fmtDur(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	if d < time.Second {
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	}
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// window renders the last height lines of the transcript that end scroll lines above its
+// bottom. It renders entries from the last one backwards and stops when the screen is full,
+// so a frame costs the same for ten messages and ten thousand.
+func (r *renderer) window(entries []*entry, height, scroll int) []string {
+	need := height + scroll
+	var chunks [][]string
+	got := 0
+	for i := len(entries) - 1; i >= 0 && got < need; i-- {
+		ls := r.lines(entries[i])
+		chunks = append(chunks, ls)
+		got += len(ls)
+	}
+	all := make([]string, 0, got)
+	for i := len(chunks) - 1; i >= 0; i-- {
+		all = append(all, chunks[i]...)
+	}
+	end := len(all) - scroll
+	if end < 0 {
+		end = 0
+	}
+	start := max(end-height, 0)
+	out := all[start:end]
+	for len(out) < height {
+		out = append([]string{""}, out...)
+	}
+	return out
+}
+
+// entriesFromHistory rebuilds the transcript of a resumed session.
+func entriesFromHistory(msgs []llm.Message) []*entry {
+	var out []*entry
+	cards := map[string]*entry{}
+	for _, m := range msgs {
+		for _, b := range m.Content {
+			switch {
+			case b.Type == llm.BlockText && m.Role == llm.RoleUser:
+				out = append(out, &entry{kind: entryUser, text: b.Text})
+			case b.Type == llm.BlockText && strings.TrimSpace(b.Text) != "":
+				out = append(out, &entry{kind: entryAssistant, text: b.Text})
+			case b.Type == llm.BlockToolUse:
+				e := &entry{kind: entryTool, toolID: b.ID, toolName: b.Name, keyInput: keyInput(b.Name, b.Input), status: toolPending}
+				cards[b.ID] = e
+				out = append(out, e)
+			case b.Type == llm.BlockToolResult:
+				if e := cards[b.ToolUseID]; e != nil {
+					finishCard(e, b, time.Time{})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// finishCard records a call's result on its card.
+func finishCard(e *entry, b llm.Block, now time.Time) {
+	e.output = resultText(b)
+	e.progress = ""
+	e.end = now
+	if e.start.IsZero() {
+		e.start = now
+	}
+	switch {
+	case !b.IsError:
+		e.status = toolDone
+	case strings.Contains(e.output, "denied") || strings.Contains(e.output, "rejected"):
+		e.status = toolDenied
+	case strings.HasPrefix(e.output, "The user doesn't want to") || e.output == "Interrupted by user":
+		e.status = toolCancelled
+	default:
+		e.status = toolFailed
+	}
+	e.touch()
+}

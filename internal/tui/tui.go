@@ -1,0 +1,118 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tool"
+)
+
+// Config is what the interactive mode runs with. Agent is set up exactly as for a headless
+// run (provider, tools, permissions, recorder, bus); Run installs the dialog as its Asker.
+type Config struct {
+	Agent *agent.Agent
+	// History is the conversation of a resumed session.
+	History []llm.Message
+	// Prompt, if set, is sent as the first message (reins "…" in a terminal).
+	Prompt    string
+	SessionID string
+	Provider  string
+	Cwd, Home string
+	// SettingsFiles names the file each editable settings source writes, for the labels of
+	// "don't ask again".
+	SettingsFiles map[permission.Source]string
+	// Sessions lists this folder's saved sessions, newest first, for /resume.
+	Sessions func() ([]SessionInfo, error)
+	// Resume switches to the saved session id: the agent records into it from now on and its
+	// permission state is restored. It returns the session's conversation. Nil disables
+	// switching.
+	Resume func(id string) ([]llm.Message, error)
+	// NoColor renders without colour (NO_COLOR).
+	NoColor bool
+	// WrapAsker, if set, wraps the dialog asker (PermissionRequest hooks answer beside it).
+	WrapAsker func(permission.Asker) permission.Asker
+	// Now is the clock of durations and scoped approvals; nil is time.Now.
+	Now func() time.Time
+
+	In  io.Reader
+	Out io.Writer
+	// Width and Height fix the size when the output is not a terminal (tests).
+	Width, Height int
+}
+
+// SessionInfo is one saved session, as /resume lists it.
+type SessionInfo struct {
+	ID       string
+	Modified time.Time
+	Summary  string
+}
+
+func (c *Config) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// Run shows the chat until the person quits (Ctrl+C twice) or ctx ends. A running turn is
+// aborted and waited for before Run returns, so the session on disk is complete.
+func Run(ctx context.Context, cfg Config) error {
+	if cfg.Agent == nil || cfg.Agent.Permissions == nil {
+		return errors.New("tui: an agent with permissions is required")
+	}
+	if cfg.Agent.Bus == nil {
+		cfg.Agent.Bus = &agent.Bus{}
+	}
+	m := newModel(ctx, &cfg)
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(cfg.In), tea.WithOutput(cfg.Out), tea.WithoutSignalHandler()}
+	if cfg.NoColor {
+		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	if cfg.Width > 0 && cfg.Height > 0 {
+		opts = append(opts, tea.WithWindowSize(cfg.Width, cfg.Height))
+	}
+	p := tea.NewProgram(m, opts...)
+	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now}
+	if cfg.WrapAsker != nil {
+		a = cfg.WrapAsker(a)
+	}
+	cfg.Agent.Asker = a
+	unsubscribe := cfg.Agent.Bus.Subscribe(func(ev agent.Event) { p.Send(busMsg{ev: ev}) })
+	_, err := p.Run()
+	if m.cancel != nil {
+		m.cancel()
+	}
+	m.turn.Wait()
+	unsubscribe()
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
+		return fmt.Errorf("interactive mode: %w", err)
+	}
+	return ctx.Err()
+}
+
+func toolLookup(ts []tool.Tool) func(string) tool.Tool {
+	byName := map[string]tool.Tool{}
+	for _, t := range ts {
+		byName[t.Name()] = t
+		for _, a := range t.Aliases() {
+			if _, ok := byName[a]; !ok {
+				byName[a] = t
+			}
+		}
+	}
+	return func(name string) tool.Tool {
+		if t, ok := byName[name]; ok {
+			return t
+		}
+		return byName[permission.NormalizeToolName(name)]
+	}
+}
