@@ -104,7 +104,7 @@ type Context struct {
 	// stays the anchor of path rules.
 	narrowed bool
 
-	sandbox         SandboxPolicy
+	sandbox SandboxPolicy
 
 	index ruleIndex
 	// dirForms are the working directories with their symlink-resolved forms, computed when
