@@ -57,9 +57,6 @@ func (h *Hook) Name() string {
 	return h.Origin
 }
 
-// matcher decides whether a hook applies to a value (a tool name, a source…).
-type matcher func(string) bool
-
 var plainMatcher = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
 
 // CompileMatcher checks a matcher and returns its test. Like Claude Code, a regular expression

@@ -129,19 +129,6 @@ func (s *mcpSession) statuses() []sdkproto.MCPServer {
 	return out
 }
 
-func (s *mcpSession) serverNames() []string {
-	out := []string{}
-	if s == nil {
-		return out
-	}
-	for _, st := range s.m.Status() {
-		if st.State == client.StateConnected {
-			out = append(out, st.Name)
-		}
-	}
-	return out
-}
-
 // extend adds the servers' tools to the pool (after the built-ins, sorted, without the tools
 // deny rules remove) and, when their definitions would take more than ENABLE_TOOL_SEARCH's
 // share of the context, ToolSearch with the deferral the agent uses. The pool's tools are

@@ -498,12 +498,3 @@ func describeSuggestions(ups []permission.Update, n int) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-func slicesHas(opts []option, k answerKind) bool {
-	for _, o := range opts {
-		if o.kind == k {
-			return true
-		}
-	}
-	return false
-}

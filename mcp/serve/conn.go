@@ -292,7 +292,7 @@ func validate(ctx context.Context, t tool.Tool, in any, env *tool.Env) (msg stri
 func invoke(ctx context.Context, t tool.Tool, in any, env *tool.Env) (res tool.Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			err = fmt.Errorf("Error: %s crashed: %v", t.Name(), v)
+			err = fmt.Errorf("%s crashed: %v", t.Name(), v)
 		}
 	}()
 	return t.Call(ctx, in, env)

@@ -52,7 +52,7 @@ func HelperMain(args []string) int {
 func restrict(spec helperSpec) error {
 	v, err := ABI()
 	if err != nil || v < MinABI {
-		return fmt.Errorf("Landlock ABI %d is too old (need %d): %v", v, MinABI, err)
+		return fmt.Errorf("the Landlock ABI %d is too old (need %d): %v", v, MinABI, err)
 	}
 	cfg := ll.V11.BestEffort()
 	if spec.LocalBinding {

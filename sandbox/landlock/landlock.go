@@ -256,4 +256,4 @@ func (b *Backend) Describe(spec *sandbox.Spec) []string {
 }
 
 // ErrUsage is returned by the helper for a malformed command line.
-var ErrUsage = errors.New("usage: " + HelperArg + " fd:N -- COMMAND...")
+var ErrUsage = errors.New("usage: " + HelperArg + " fd:N -- COMMAND")

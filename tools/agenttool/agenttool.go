@@ -249,7 +249,7 @@ func newAgentID() string {
 func (a *agentTool) call(ctx context.Context, in Input, env *tool.Env) (tool.Result, error) {
 	def := a.cfg.Definitions.Get(typeOf(in))
 	if def == nil {
-		return tool.Result{}, fmt.Errorf("Agent type '%s' not found", typeOf(in))
+		return tool.Failf("Agent type '%s' not found", typeOf(in)).Result(), nil
 	}
 	id := newAgentID()
 	parentID := ""

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -49,7 +48,8 @@ func TestRarestPicksTheUncommonByte(t *testing.T) {
 func corpus(b *testing.B) []byte {
 	b.Helper()
 	var buf bytes.Buffer
-	root := filepath.Join(runtime.GOROOT(), "src")
+	dir, _ := benchTree(b)
+	root := dir
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || buf.Len() > 32<<20 {
 			return nil
