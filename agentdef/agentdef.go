@@ -29,6 +29,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/settings"
 )
 
 // Source says where a definition came from; later sources win.
@@ -196,7 +197,7 @@ func ParseFile(file string, data []byte, src Source) (*Definition, error) {
 		seen[k.Value] = true
 		if !slices.Contains(knownKeys, k.Value) {
 			msg := fmt.Sprintf("unknown key %q", k.Value)
-			if s := closest(k.Value, knownKeys); s != "" {
+			if s := settings.DidYouMean(k.Value, knownKeys); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			return nil, &Error{File: file, Line: l, Col: c, Msg: msg}
@@ -337,37 +338,6 @@ func yamlError(file string, err error) error {
 		return &Error{File: file, Line: n + 1, Col: 1, Msg: "front matter: " + m[2]}
 	}
 	return &Error{File: file, Msg: "front matter: " + err.Error()}
-}
-
-// closest returns the known key within edit distance 2 of k, ignoring case, if any.
-func closest(k string, known []string) string {
-	best, bestD := "", 3
-	for _, c := range known {
-		if d := editDistance(strings.ToLower(k), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // ParseJSON parses the --agents flag's object: {"name": {"description", "prompt", "tools",

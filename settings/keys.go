@@ -29,9 +29,10 @@ var knownPermissionKeys = []string{
 	"additionalDirectories", "allow", "ask", "defaultMode", "deny", "disableAutoMode", "disableBypassPermissionsMode",
 }
 
-// didYouMean returns the known key a mistyped key most likely meant, or "": the same key in
-// another case (Deny, Permissions), or one within two edits (permisions, dney).
-func didYouMean(key string, known []string) string {
+// DidYouMean returns the known key a mistyped key most likely meant, or "": the same key in
+// another case (Deny, Permissions), or one within two edits (permisions, dney). Every
+// configuration file of Reins reports unknown keys with it.
+func DidYouMean(key string, known []string) string {
 	for _, k := range known {
 		if strings.EqualFold(k, key) {
 			return k
@@ -111,11 +112,11 @@ func checkTopKeys(root *value, policy, strict bool, warnAt func(off int, format 
 		if slices.Contains(knownKeys, m.key) {
 			continue
 		}
-		sugg := didYouMean(m.key, knownKeys)
+		sugg := DidYouMean(m.key, knownKeys)
 		if policy && mayHoldRules(m.key, sugg, m.val) {
 			return posErrorf(m.off, "%s in managed settings: a key that could hold permission rules must be spelt exactly", unknownKeyMessage("", m.key, sugg))
 		}
-		if rl := didYouMean(m.key, []string{"allow", "ask", "deny"}); rl != "" {
+		if rl := DidYouMean(m.key, []string{"allow", "ask", "deny"}); rl != "" {
 			// A rule list written at the top level instead of inside permissions.
 			return posErrorf(m.off, "%s applies no permission rules at the top level (did you mean permissions.%s?)", unknownKeyMessage("", m.key, ""), rl)
 		}
@@ -141,7 +142,7 @@ func checkPermissionKeys(perms *value, policy, strict bool, warnAt func(off int,
 		if slices.Contains(knownPermissionKeys, m.key) {
 			continue
 		}
-		sugg := didYouMean(m.key, knownPermissionKeys)
+		sugg := DidYouMean(m.key, knownPermissionKeys)
 		switch {
 		case policy:
 			return posErrorf(m.off, "%s in managed settings: every permissions key must be spelt exactly", unknownKeyMessage(" in permissions", m.key, sugg))
@@ -185,7 +186,7 @@ func looksLikePermissions(v *value) bool {
 		return false
 	}
 	for _, m := range v.members {
-		if didYouMean(m.key, []string{"allow", "ask", "deny"}) != "" {
+		if DidYouMean(m.key, []string{"allow", "ask", "deny"}) != "" {
 			return true
 		}
 	}

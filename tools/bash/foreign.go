@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/reinsdev/reins/tool"
 )
@@ -52,27 +51,10 @@ func (s *Shell) foreignTask(id string) ForeignTask {
 
 // foreignOutput is TaskOutput for a foreign task, in the same format as for a command.
 func (s *Shell) foreignOutput(ctx context.Context, id string, ft ForeignTask, in TaskOutputInput) (tool.Result, error) {
-	block := in.Block == nil || *in.Block
-	wait := defaultTaskOutputWait
-	if in.Timeout != nil {
-		wait = min(max(time.Duration(*in.Timeout)*time.Millisecond, 0), maxTaskOutputWait)
-	}
-	retrieval := "success"
-	if status, _ := ft.State(); status == StatusRunning {
-		retrieval = "not_ready"
-		if block {
-			timer := time.NewTimer(wait)
-			select {
-			case <-ft.Done():
-				retrieval = "success"
-			case <-timer.C:
-				retrieval = "timeout"
-			case <-ctx.Done():
-				timer.Stop()
-				return tool.Result{Content: []tool.Content{tool.Text("<error>Wait for the task was aborted</error>")}, IsError: true}, nil
-			}
-			timer.Stop()
-		}
+	status, _ := ft.State()
+	retrieval, ok := awaitTask(ctx, in, status == StatusRunning, ft.Done())
+	if !ok {
+		return waitAborted(), nil
 	}
 	status, output := ft.State()
 	o := TaskOutputOutput{RetrievalStatus: retrieval, TaskID: id, TaskType: ft.Type(), Status: status, Output: output}

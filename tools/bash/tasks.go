@@ -233,6 +233,36 @@ func (s *Shell) TaskOutputTool() tool.Tool {
 	})
 }
 
+// awaitTask waits, as TaskOutput's input says, for a task that is still running to end (done
+// is closed then), and returns the retrieval status: success (it has ended), not_ready (it
+// runs and the call did not wait) or timeout. ok is false when ctx ended the wait.
+func awaitTask(ctx context.Context, in TaskOutputInput, running bool, done <-chan struct{}) (retrieval string, ok bool) {
+	if !running {
+		return "success", true
+	}
+	if in.Block != nil && !*in.Block {
+		return "not_ready", true
+	}
+	wait := defaultTaskOutputWait
+	if in.Timeout != nil {
+		wait = min(max(time.Duration(*in.Timeout)*time.Millisecond, 0), maxTaskOutputWait)
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-done:
+		return "success", true
+	case <-timer.C:
+		return "timeout", true
+	case <-ctx.Done():
+		return "", false
+	}
+}
+
+func waitAborted() tool.Result {
+	return tool.Result{Content: []tool.Content{tool.Text("<error>Wait for the task was aborted</error>")}, IsError: true}
+}
+
 func (s *Shell) taskOutput(ctx context.Context, in TaskOutputInput, env *tool.Env) (tool.Result, error) {
 	if ft := s.foreignTask(in.TaskID); ft != nil {
 		return s.foreignOutput(ctx, in.TaskID, ft, in)
@@ -241,27 +271,10 @@ func (s *Shell) taskOutput(ctx context.Context, in TaskOutputInput, env *tool.En
 	if t == nil {
 		return noTask(in.TaskID).Result(), nil
 	}
-	block := in.Block == nil || *in.Block
-	wait := defaultTaskOutputWait
-	if in.Timeout != nil {
-		wait = min(max(time.Duration(*in.Timeout)*time.Millisecond, 0), maxTaskOutputWait)
-	}
-	retrieval := "success"
-	if status, _ := t.state(); status == StatusRunning {
-		retrieval = "not_ready"
-		if block {
-			timer := time.NewTimer(wait)
-			select {
-			case <-t.done:
-				retrieval = "success"
-			case <-timer.C:
-				retrieval = "timeout"
-			case <-ctx.Done():
-				timer.Stop()
-				return tool.Result{Content: []tool.Content{tool.Text("<error>Wait for the task was aborted</error>")}, IsError: true}, nil
-			}
-			timer.Stop()
-		}
+	status, _ := t.state()
+	retrieval, ok := awaitTask(ctx, in, status == StatusRunning, t.done)
+	if !ok {
+		return waitAborted(), nil
 	}
 	status, code := t.state()
 	f, err := formatOutputFile(t.outPath, s.opts.MaxOutputChars)
