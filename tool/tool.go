@@ -167,7 +167,7 @@ func New[In any](def Def[In]) (Tool, error) {
 		t.schemaJSON, err = json.Marshal(schema)
 	}
 	if err == nil {
-		t.schema, err = resolveSchema(schema)
+		t.schema, err = resolveSchema(schema, t.schemaJSON)
 		t.hasDefaults = bytes.Contains(t.schemaJSON, []byte(`"default"`))
 	}
 	if err != nil {

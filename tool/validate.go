@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -40,12 +41,37 @@ type inputSchema struct {
 	resolved *jsonschema.Resolved
 }
 
-func resolveSchema(s *jsonschema.Schema) (*inputSchema, error) {
+// resolvedSchemas caches resolved schemas by their JSON. Tools are built again with the same
+// schema — each sub-agent's shell builds Bash, TaskOutput and TaskStop — and resolving is most
+// of what building costs. A resolved schema is only read after Resolve, so sharing it is safe.
+// The cache is bounded so that servers that keep changing their schemas cannot grow it.
+var resolvedSchemas struct {
+	sync.Mutex
+	m map[string]*inputSchema
+}
+
+const maxResolvedSchemas = 1024
+
+func resolveSchema(s *jsonschema.Schema, schemaJSON []byte) (*inputSchema, error) {
+	key := string(schemaJSON)
+	resolvedSchemas.Lock()
+	cached := resolvedSchemas.m[key]
+	resolvedSchemas.Unlock()
+	if cached != nil {
+		return cached, nil
+	}
 	r, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
 		return nil, err
 	}
-	return &inputSchema{root: s, resolved: r}, nil
+	is := &inputSchema{root: s, resolved: r}
+	resolvedSchemas.Lock()
+	if resolvedSchemas.m == nil || len(resolvedSchemas.m) >= maxResolvedSchemas {
+		resolvedSchemas.m = map[string]*inputSchema{}
+	}
+	resolvedSchemas.m[key] = is
+	resolvedSchemas.Unlock()
+	return is, nil
 }
 
 // check applies the schema's defaults to v (decoded JSON) and validates it. It returns every
