@@ -48,11 +48,17 @@ type runSetup struct {
 	sandbox *sandbox.Sandbox
 	// errOut receives the sandbox's report of what it refused, at Close.
 	errOut io.Writer
+	// stopDebug ends the --debug log's subscription; nil without --debug.
+	stopDebug func()
 }
 
 // Close ends the tools' processes, the MCP servers and the sandbox, and closes the session
 // file.
 func (s *runSetup) Close() {
+	if s.stopDebug != nil {
+		s.stopDebug()
+		s.stopDebug = nil
+	}
 	if s.pool != nil {
 		s.pool.Close()
 	}
@@ -157,7 +163,8 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	}
 	if f.Debug != nil {
 		f.debugf("provider", "name", s.choice.name, "model", s.choice.model)
-		s.bus.Subscribe(debugEvents(f.Debug))
+		// Close unsubscribes, which waits until the log has every event, the result included.
+		s.stopDebug = s.bus.Subscribe(debugEvents(f.Debug))
 	}
 	s.perms = agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
 		return settings.Persist(env.opts, updates...)
