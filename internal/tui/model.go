@@ -39,6 +39,10 @@ type Model struct {
 	entries       []*entry
 	stream        map[int]*entry
 	cards         map[string]*entry
+	// subs are sub-agents' calls still running, and subTop the top-level Agent card each
+	// sub-agent call is nested under, by tool_use id.
+	subs   map[string]*subCall
+	subTop map[string]*entry
 
 	input   textarea.Model
 	history []string
@@ -69,6 +73,8 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 		turn:   &sync.WaitGroup{},
 		stream: map[int]*entry{},
 		cards:  map[string]*entry{},
+		subs:   map[string]*subCall{},
+		subTop: map[string]*entry{},
 		msgs:   cfg.History,
 		width:  80, height: 24,
 		costOK: true,
@@ -158,6 +164,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if c := m.cards[m.cardFor(msg)]; c != nil {
 			c.progress = "waiting for your answer"
 			c.touch()
+		} else if sc, top := m.subCallFor(msg.req.Tool); sc != nil {
+			sc.progress = "waiting for your answer"
+			top.touch()
 		}
 		m.dialogs = append(m.dialogs, d)
 		return m, nil
@@ -237,6 +246,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 				c.progress = ""
 				c.start = m.cfg.now()
 				c.touch()
+			} else {
+				m.answeredSub(d.ask.req.Tool)
 			}
 		}
 		return cmd
@@ -399,6 +410,11 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 	for _, e := range m.entries {
 		if e.kind == entryTool && e.status == toolPending {
 			e.status, e.progress = toolCancelled, ""
+			for _, sc := range e.subCalls {
+				if sc.status == toolPending {
+					sc.status, sc.progress = toolCancelled, ""
+				}
+			}
 			e.touch()
 		}
 	}
@@ -429,6 +445,10 @@ func (m *Model) finishStreams() {
 
 // event draws one agent event.
 func (m *Model) event(ev agent.Event) {
+	if ev.ParentToolUseID != "" {
+		m.subEvent(ev)
+		return
+	}
 	switch ev.Type {
 	case agent.EventTextDelta:
 		e := m.stream[ev.Index]
@@ -458,6 +478,9 @@ func (m *Model) event(ev agent.Event) {
 				e.touch()
 			case llm.BlockToolUse:
 				e := &entry{kind: entryTool, toolID: b.ID, toolName: b.Name, keyInput: keyInput(b.Name, b.Input), status: toolPending, start: m.cfg.now()}
+				if isAgentTool(b.Name) {
+					e.keyInput = agentKeyInput(b.Input)
+				}
 				m.cards[b.ID] = e
 				m.entries = append(m.entries, e)
 			}
