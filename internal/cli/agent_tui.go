@@ -11,6 +11,7 @@ import (
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/tui"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -18,6 +19,10 @@ import (
 // SDK protocol), with the permission dialog as the asker — behind the PermissionRequest hooks
 // when there are any. A non-empty prompt is sent as the first message.
 func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt string) error {
+	term := tui.Terminal{In: f.In, Out: f.Out, NoColor: f.Getenv("NO_COLOR") != ""}
+	opts.mcp.approve = func(ctx context.Context, pending []client.Entry) (map[string]bool, error) {
+		return approveProjectServers(ctx, term, pending)
+	}
 	s, err := setupRun(ctx, f, opts)
 	if err != nil {
 		return err
@@ -55,6 +60,34 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		return finishWith(outcomeInterrupted, errors.New("interrupted; resume with: reins --resume "+s.sessionID))
 	}
 	return err
+}
+
+// approveProjectServers shows the approval dialog of the project servers before the chat
+// starts.
+func approveProjectServers(ctx context.Context, term tui.Terminal, pending []client.Entry) (map[string]bool, error) {
+	servers := make([]tui.MCPServer, 0, len(pending))
+	for _, e := range pending {
+		c := e.Config
+		launch := c.URL
+		if c.TransportType() == client.TypeStdio {
+			launch = strings.Join(append([]string{c.Command}, c.Args...), " ")
+		}
+		servers = append(servers, tui.MCPServer{Name: c.Name, Launch: c.TransportType() + ": " + launch})
+	}
+	answers, err := tui.ApproveMCPServers(ctx, term, servers)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for name, a := range answers {
+		switch a {
+		case tui.MCPApprove:
+			out[name] = true
+		case tui.MCPReject:
+			out[name] = false
+		}
+	}
+	return out, nil
 }
 
 // switchTo makes the session id the one the agent records into, with its permission state

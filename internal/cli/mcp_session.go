@@ -20,7 +20,15 @@ import (
 type mcpFlags struct {
 	configs []string
 	strict  bool
+	// approve, set by the interactive mode, asks the person about the project servers that
+	// wait for approval, before any server starts.
+	approve projectServerApprover
 }
+
+// projectServerApprover asks about project servers waiting for approval. It returns true to
+// approve and false to refuse, by server name; a server it leaves out stays off for this
+// session and nothing is recorded.
+type projectServerApprover func(ctx context.Context, pending []client.Entry) (map[string]bool, error)
 
 func (mf *mcpFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
@@ -68,9 +76,15 @@ type mcpSession struct {
 // fails is reported on standard error and left out; a configuration that cannot be read stops
 // the run (file:line:col).
 func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Context, mf *mcpFlags) (*mcpSession, error) {
-	entries, err := client.Load(mcpLoadOptions(f, env.opts, env.loaded, env.trusted, mf))
+	lo := mcpLoadOptions(f, env.opts, env.loaded, env.trusted, mf)
+	entries, err := client.Load(lo)
 	if err != nil {
 		return nil, err
+	}
+	if mf != nil && mf.approve != nil && env.trusted {
+		if entries, err = askProjectServers(ctx, f, lo, entries, mf.approve); err != nil {
+			return nil, err
+		}
 	}
 	opts, err := client.OptionsFromEnv(f.Getenv)
 	if err != nil {
@@ -98,6 +112,41 @@ func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Cont
 		}
 	}
 	return &mcpSession{m: m}, nil
+}
+
+// askProjectServers puts the project servers nobody approved yet to the person, records each
+// answer as `reins mcp approve` / `--reject` does, and reads the configuration again so that
+// the servers start (or stay off) as recorded. Only a trusted project's servers are asked
+// about; the caller checks that.
+func askProjectServers(ctx context.Context, f *Factory, lo client.LoadOptions, entries []client.Entry, approve projectServerApprover) ([]client.Entry, error) {
+	var pending []client.Entry
+	for _, e := range entries {
+		if e.Config.Scope == client.ScopeProject && e.State == client.StateNeedsApproval {
+			pending = append(pending, e)
+		}
+	}
+	if len(pending) == 0 {
+		return entries, nil
+	}
+	answers, err := approve(ctx, pending)
+	if err != nil {
+		return nil, err
+	}
+	recorded := false
+	for _, e := range pending {
+		ok, answered := answers[e.Config.Name]
+		if !answered {
+			continue
+		}
+		if _, err := recordProjectServerAnswer(f, lo.Cwd, e.Config.Name, !ok); err != nil {
+			return nil, fmt.Errorf("recording the answer for MCP server %s: %w", e.Config.Name, err)
+		}
+		recorded = true
+	}
+	if !recorded {
+		return entries, nil
+	}
+	return client.Load(lo)
 }
 
 // Close stops every server. It may be called on a nil session.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/llm"
@@ -73,14 +72,7 @@ func Run(ctx context.Context, cfg Config) error {
 		cfg.Agent.Bus = &agent.Bus{}
 	}
 	m := newModel(ctx, &cfg)
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(cfg.In), tea.WithOutput(cfg.Out), tea.WithoutSignalHandler()}
-	if cfg.NoColor {
-		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
-	}
-	if cfg.Width > 0 && cfg.Height > 0 {
-		opts = append(opts, tea.WithWindowSize(cfg.Width, cfg.Height))
-	}
-	p := tea.NewProgram(m, opts...)
+	p := tea.NewProgram(m, Terminal{In: cfg.In, Out: cfg.Out, NoColor: cfg.NoColor, Width: cfg.Width, Height: cfg.Height}.options(ctx)...)
 	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now}
 	if cfg.WrapAsker != nil {
 		a = cfg.WrapAsker(a)

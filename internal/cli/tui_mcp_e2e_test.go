@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/reinsdev/reins/llm/llmtest"
+)
+
+// TestInteractiveMCPApproval: in a trusted project, each server of .mcp.json nobody approved
+// is put to the person before the chat starts; the answer is recorded as `reins mcp approve`
+// records it, and the server starts (its tools reach the model) or stays off. An untrusted
+// project's servers never prompt and never start.
+func TestInteractiveMCPApproval(t *testing.T) {
+	server := goMCPServer(t)
+	bin := reinsBinary(t)
+	project := func(t *testing.T, trusted bool) (*e2e, *llmtest.Server) {
+		e := newE2E(t, bin)
+		e.write(".mcp.json", fmt.Sprintf(`{"mcpServers": {"srv": {"command": %q, "env": {"REINS_TEST_MCP_SERVER": "basic"}}}}`, server))
+		if trusted {
+			e.run("trust", e.dir)
+			e.wantCode(0)
+		}
+		srv := llmtest.NewAnthropicServer(t, llmtest.Say("hello there"), llmtest.Say("hello again"))
+		e.anthropic(srv)
+		e.env = append(e.env, "ENABLE_TOOL_SEARCH=false")
+		return e, srv
+	}
+	// chat sends one message and returns the tools of the request it made.
+	chat := func(t *testing.T, r *tmuxRun, srv *llmtest.Server, reply string) []string {
+		r.waitFor("default mode")
+		r.typeText("hi")
+		r.keys("Enter")
+		r.waitFor(reply)
+		reqs := srv.Requests()
+		return requestTools(t, reqs[len(reqs)-1])
+	}
+	recorded := func(t *testing.T, e *e2e) string {
+		data, err := os.ReadFile(filepath.Join(e.home, ".reins.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+
+	t.Run("yes starts the server and is remembered", func(t *testing.T) {
+		e, srv := project(t, true)
+		r := startTUI(t, e)
+		r.waitFor("New MCP server found in .mcp.json: srv", "Use this MCP server?", "stdio: "+server)
+		r.keys("1")
+		if tools := chat(t, r, srv, "hello there"); !slices.Contains(tools, "mcp__srv__echo") {
+			t.Errorf("the approved server's tools did not reach the model: %v", tools)
+		}
+		r.quit()
+		if s := recorded(t, e); !strings.Contains(s, `"enabledMcpjsonServers"`) || !strings.Contains(s, `"srv"`) {
+			t.Errorf("the approval was not recorded as reins mcp approve does:\n%s", s)
+		}
+		// The next session does not ask again and starts the server.
+		r2 := startTUI(t, e)
+		tools := chat(t, r2, srv, "hello again")
+		if strings.Contains(r2.screen(), "Use this MCP server?") || !slices.Contains(tools, "mcp__srv__echo") {
+			t.Errorf("the second session asked again or lost the server: %v\n%s", tools, r2.screen())
+		}
+		r2.quit()
+	})
+
+	t.Run("no keeps it off and is remembered", func(t *testing.T) {
+		e, srv := project(t, true)
+		r := startTUI(t, e)
+		r.waitFor("Use this MCP server?")
+		r.keys("3")
+		if tools := chat(t, r, srv, "hello there"); slices.Contains(tools, "mcp__srv__echo") {
+			t.Errorf("the refused server started: %v", tools)
+		}
+		r.quit()
+		if s := recorded(t, e); !strings.Contains(s, `"disabledMcpjsonServers"`) {
+			t.Errorf("the refusal was not recorded as reins mcp approve --reject does:\n%s", s)
+		}
+	})
+
+	t.Run("an untrusted project never asks", func(t *testing.T) {
+		e, srv := project(t, false)
+		r := startTUI(t, e)
+		tools := chat(t, r, srv, "hello there")
+		if strings.Contains(r.screen(), "Use this MCP server?") {
+			t.Errorf("an untrusted project's server was put to the person")
+		}
+		if slices.Contains(tools, "mcp__srv__echo") {
+			t.Errorf("an untrusted project's server started: %v", tools)
+		}
+		r.quit()
+		if _, err := os.Stat(filepath.Join(e.home, ".reins.json")); err == nil {
+			if s := recorded(t, e); strings.Contains(s, "McpjsonServers") {
+				t.Errorf("an answer was recorded for an untrusted project:\n%s", s)
+			}
+		}
+	})
+}
