@@ -23,6 +23,8 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 	opts.mcp.approve = func(ctx context.Context, pending []client.Entry) (map[string]bool, error) {
 		return approveProjectServers(ctx, term, pending)
 	}
+	elicitor := tui.NewElicitor()
+	opts.mcp.elicitor = elicitor
 	s, err := setupRun(ctx, f, opts)
 	if err != nil {
 		return err
@@ -52,6 +54,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		Resume:        func(id string) ([]llm.Message, error) { return s.switchTo(f, opts, id) },
 		NoColor:       f.Getenv("NO_COLOR") != "",
 		WrapAsker:     s.withHooks,
+		Elicitor:      elicitor,
 		In:            f.In,
 		Out:           f.Out,
 	})

@@ -23,6 +23,9 @@ type mcpFlags struct {
 	// approve, set by the interactive mode, asks the person about the project servers that
 	// wait for approval, before any server starts.
 	approve projectServerApprover
+	// elicitor, set by the interactive mode, puts servers' requests for input to the person;
+	// without one they are declined.
+	elicitor client.Elicitor
 }
 
 // projectServerApprover asks about project servers waiting for approval. It returns true to
@@ -98,6 +101,9 @@ func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Cont
 	opts.Dir = pc.OriginalCwd()
 	opts.Getenv = f.Getenv
 	opts.Pins = pins
+	if mf != nil {
+		opts.Elicitor = mf.elicitor
+	}
 	m := client.Start(ctx, entries, opts)
 	for _, st := range m.Status() {
 		switch st.State {

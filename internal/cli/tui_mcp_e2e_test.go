@@ -100,3 +100,49 @@ func TestInteractiveMCPApproval(t *testing.T) {
 		}
 	})
 }
+
+// TestInteractiveMCPElicitation: a server's request for input during a call becomes a form in
+// the chat; what the person types goes back to the server, whose result reaches the model.
+func TestInteractiveMCPElicitation(t *testing.T) {
+	server := goMCPServer(t)
+	bin := reinsBinary(t)
+	for _, tc := range []struct {
+		name, keys, want string
+	}{
+		{"accept", "Enter", "action=accept name=Ada"},
+		{"decline", "Right", "action=decline"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newE2E(t, bin)
+			srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("mcp__srv__ask", `{}`)), llmtest.Say("Thanks."))
+			e.anthropic(srv)
+			e.env = append(e.env, "ENABLE_TOOL_SEARCH=false")
+			config := fmt.Sprintf(`{"mcpServers": {"srv": {"command": %q, "env": {"REINS_TEST_MCP_SERVER": "basic"}}}}`, server)
+			r := startTUI(t, e, "--mcp-config", config, "--allowedTools", "mcp__srv__ask")
+			r.waitFor("default mode")
+			r.typeText("ask me")
+			r.keys("Enter")
+			r.waitFor("MCP server srv asks for input", "What is your name?", "Accept")
+			r.typeText("Ada")
+			r.keys("Enter") // to the answers: Accept
+			if tc.keys != "Enter" {
+				r.keys(tc.keys)
+			}
+			r.keys("Enter")
+			r.waitFor("Thanks.")
+			reqs := srv.Requests()
+			results, err := reqs[len(reqs)-1].ToolResults()
+			if err != nil || len(results) != 1 {
+				t.Fatalf("tool results: %v %+v", err, results)
+			}
+			var text string
+			for _, b := range results[0].Content {
+				text += b.Text
+			}
+			if !strings.Contains(text, tc.want) {
+				t.Errorf("the server's result = %q, want %q in it", text, tc.want)
+			}
+			r.quit()
+		})
+	}
+}

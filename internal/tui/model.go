@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -53,6 +55,8 @@ type Model struct {
 	running bool
 	cancel  context.CancelFunc
 	dialogs []*dialog
+	// forms are MCP servers' requests for input, shown after the permission dialogs.
+	forms []*form
 	ctrlC   bool
 	scroll  int
 	// queued are messages typed while a turn ran; they are sent together when it ends.
@@ -178,6 +182,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
+	case elicitMsg:
+		m.forms = append(m.forms, newForm(msg))
+		return m, nil
+	case withdrawFormMsg:
+		m.forms = slices.DeleteFunc(m.forms, func(f *form) bool { return f.msg.id == msg.id })
+		return m, nil
 	case noticeMsg:
 		k := entryInfo
 		if msg.isErr {
@@ -190,6 +200,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if d := m.dialogs[0]; d.typing {
 				d.text.InsertString(msg.Content)
 			}
+			return m, nil
+		}
+		if len(m.forms) > 0 {
+			m.forms[0].paste(msg.Content)
 			return m, nil
 		}
 		m.input.InsertString(msg.Content)
@@ -252,6 +266,14 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return cmd
 	}
+	if len(m.forms) > 0 {
+		f := m.forms[0]
+		if done, res := f.key(msg); done {
+			f.msg.reply <- res
+			m.forms = m.forms[1:]
+		}
+		return nil
+	}
 	switch k {
 	case "esc":
 		if m.running && m.cancel != nil {
@@ -311,7 +333,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 
 // ctrlCPressed clears the input, or asks for a second press, or quits.
 func (m *Model) ctrlCPressed() tea.Cmd {
-	if m.input.Value() != "" && len(m.dialogs) == 0 {
+	if m.input.Value() != "" && len(m.dialogs) == 0 && len(m.forms) == 0 {
 		m.input.Reset()
 		m.fitInput()
 		return nil
@@ -327,6 +349,10 @@ func (m *Model) ctrlCPressed() tea.Cmd {
 		d.ask.reply <- answer{kind: ansNo}
 	}
 	m.dialogs = nil
+	for _, f := range m.forms {
+		f.msg.reply <- client.ElicitResult{Action: client.ElicitCancel}
+	}
+	m.forms = nil
 	return tea.Quit
 }
 
@@ -515,6 +541,8 @@ func (m *Model) render() string {
 	var bottom []string
 	if len(m.dialogs) > 0 {
 		bottom = m.dialogs[0].view(m.r, m, m.width, max(m.height-3, 6))
+	} else if len(m.forms) > 0 {
+		bottom = m.forms[0].view(m.r, m.width)
 	} else {
 		if len(m.completions) > 0 {
 			bottom = append(bottom, m.r.st.dim.Render("  "+strings.Join(m.completions, "  ")))
@@ -553,7 +581,7 @@ func (m *Model) statusLine() string {
 	switch {
 	case m.ctrlC:
 		right = st.warn.Render("Press Ctrl+C again to exit")
-	case len(m.dialogs) > 0:
+	case len(m.dialogs) > 0 || len(m.forms) > 0:
 		right = st.warn.Render("waiting for your answer")
 	case m.running && len(m.queued) > 0:
 		right = st.warn.Render(fmt.Sprintf("● working… %d queued (esc to interrupt)", len(m.queued)))

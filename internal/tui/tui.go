@@ -39,6 +39,8 @@ type Config struct {
 	NoColor bool
 	// WrapAsker, if set, wraps the dialog asker (PermissionRequest hooks answer beside it).
 	WrapAsker func(permission.Asker) permission.Asker
+	// Elicitor, if set, shows MCP servers' requests for input while the chat runs.
+	Elicitor *Elicitor
 	// Now is the clock of durations and scoped approvals; nil is time.Now.
 	Now func() time.Time
 
@@ -79,6 +81,10 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	cfg.Agent.Asker = a
 	unsubscribe := cfg.Agent.Bus.Subscribe(func(ev agent.Event) { p.Send(busMsg{ev: ev}) })
+	if cfg.Elicitor != nil {
+		cfg.Elicitor.attach(p.Send)
+		defer cfg.Elicitor.attach(nil)
+	}
 	_, err := p.Run()
 	if m.cancel != nil {
 		m.cancel()
