@@ -56,9 +56,9 @@ type Model struct {
 	cancel  context.CancelFunc
 	dialogs []*dialog
 	// forms are MCP servers' requests for input, shown after the permission dialogs.
-	forms []*form
-	ctrlC   bool
-	scroll  int
+	forms  []*form
+	ctrlC  bool
+	scroll int
 	// queued are messages typed while a turn ran; they are sent together when it ends.
 	queued []string
 	// completions are the files an @path could be, shown above the input.
