@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -40,6 +41,10 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 			files[src] = p
 		}
 	}
+	prompts, perr := s.mcp.prompts(ctx)
+	if perr != nil {
+		fmt.Fprintf(f.ErrOut, "reins: warning: %v\n", perr)
+	}
 	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.model, s.agent.System)
 	err = tui.Run(ctx, tui.Config{
 		Agent:         s.agent,
@@ -55,8 +60,12 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		NoColor:       f.Getenv("NO_COLOR") != "",
 		WrapAsker:     s.withHooks,
 		Elicitor:      elicitor,
-		In:            f.In,
-		Out:           f.Out,
+		Prompts:       promptCommands(prompts),
+		RunPrompt: func(ctx context.Context, name, args string) (string, error) {
+			return s.mcp.runPrompt(ctx, prompts, name, args)
+		},
+		In:  f.In,
+		Out: f.Out,
 	})
 	sessionEnd(ctx, s.hooks, s.bus, s.perms)
 	if err != nil && ctx.Err() != nil {
@@ -91,6 +100,23 @@ func approveProjectServers(ctx context.Context, term tui.Terminal, pending []cli
 		}
 	}
 	return out, nil
+}
+
+// promptCommands are the MCP prompts as the chat's slash commands.
+func promptCommands(prompts []client.Prompt) []tui.PromptCommand {
+	out := make([]tui.PromptCommand, 0, len(prompts))
+	for _, p := range prompts {
+		c := tui.PromptCommand{Name: p.Command, Description: p.Description}
+		for _, a := range p.Args {
+			name := strings.ToUpper(a.Name)
+			if !a.Required {
+				name = "[" + name + "]"
+			}
+			c.Args = append(c.Args, name)
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // switchTo makes the session id the one the agent records into, with its permission state

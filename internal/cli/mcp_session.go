@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -153,6 +155,51 @@ func askProjectServers(ctx context.Context, f *Factory, lo client.LoadOptions, e
 		return entries, nil
 	}
 	return client.Load(lo)
+}
+
+// prompts lists the connected servers' prompts. It may be called on a nil session.
+func (s *mcpSession) prompts(ctx context.Context) ([]client.Prompt, error) {
+	if s == nil {
+		return nil, nil
+	}
+	return s.m.Prompts(ctx)
+}
+
+// runPrompt runs the prompt whose command is name with args, the text after the command:
+// words fill the prompt's arguments in order, and the last argument takes the rest of the
+// line. The messages' texts, joined, are what the person's turn sends.
+func (s *mcpSession) runPrompt(ctx context.Context, prompts []client.Prompt, name, args string) (string, error) {
+	i := slices.IndexFunc(prompts, func(p client.Prompt) bool { return p.Command == name })
+	if s == nil || i < 0 {
+		return "", fmt.Errorf("no MCP prompt /%s", name)
+	}
+	p := prompts[i]
+	words := strings.Fields(args)
+	if len(words) > 0 && len(p.Args) == 0 {
+		return "", fmt.Errorf("/%s takes no arguments", name)
+	}
+	values := map[string]string{}
+	for j, a := range p.Args {
+		if j >= len(words) {
+			break
+		}
+		if j == len(p.Args)-1 {
+			values[a.Name] = strings.Join(words[j:], " ")
+			break
+		}
+		values[a.Name] = words[j]
+	}
+	msgs, err := s.m.GetPrompt(ctx, p, values)
+	if err != nil {
+		return "", err
+	}
+	var parts []string
+	for _, m := range msgs {
+		if strings.TrimSpace(m.Text) != "" {
+			parts = append(parts, m.Text)
+		}
+	}
+	return strings.Join(parts, "\n\n"), nil
 }
 
 // Close stops every server. It may be called on a nil session.

@@ -146,3 +146,47 @@ func TestInteractiveMCPElicitation(t *testing.T) {
 		})
 	}
 }
+
+// TestInteractiveMCPPrompts: /help lists the servers' prompts, and /mcp__srv__greet runs the
+// server's prompt with the words after it and sends its messages as the person's turn.
+func TestInteractiveMCPPrompts(t *testing.T) {
+	server := goMCPServer(t)
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	srv := llmtest.NewAnthropicServer(t, llmtest.Say("Hello, Ada!"))
+	e.anthropic(srv)
+	e.env = append(e.env, "ENABLE_TOOL_SEARCH=false")
+	config := fmt.Sprintf(`{"mcpServers": {"srv": {"command": %q, "env": {"REINS_TEST_MCP_SERVER": "basic"}}}}`, server)
+	r := startTUI(t, e, "--mcp-config", config)
+	r.waitFor("default mode")
+	r.typeText("/help")
+	r.keys("Enter")
+	r.waitFor("/mcp__srv__greet NAME [STYLE]", "Greets someone.")
+	r.typeText("/mcp__srv__greet Ada very warmly")
+	r.keys("Enter")
+	r.waitFor("Hello, Ada!")
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d model requests, want 1", len(reqs))
+	}
+	var body struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"messages"`
+	}
+	if err := reqs[0].Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	last := body.Messages[len(body.Messages)-1]
+	var text string
+	for _, c := range last.Content {
+		text += c.Text
+	}
+	if last.Role != "user" || text != "Say hello to Ada.\n\nStyle: very warmly" {
+		t.Errorf("the turn sent %s %q, want the prompt's messages", last.Role, text)
+	}
+	r.quit()
+}

@@ -182,6 +182,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
+	case promptMsg:
+		return m, m.promptReady(msg)
 	case elicitMsg:
 		m.forms = append(m.forms, newForm(msg))
 		return m, nil

@@ -39,6 +39,11 @@ type Config struct {
 	NoColor bool
 	// WrapAsker, if set, wraps the dialog asker (PermissionRequest hooks answer beside it).
 	WrapAsker func(permission.Asker) permission.Asker
+	// Prompts are the MCP servers' prompts, offered as /mcp__server__prompt commands;
+	// RunPrompt runs one with the text after the command and returns what to send as the
+	// person's turn.
+	Prompts   []PromptCommand
+	RunPrompt func(ctx context.Context, name, args string) (string, error)
 	// Elicitor, if set, shows MCP servers' requests for input while the chat runs.
 	Elicitor *Elicitor
 	// Now is the clock of durations and scoped approvals; nil is time.Now.
