@@ -91,9 +91,12 @@ type formField struct {
 	kind              fieldKind
 	required          bool
 	enum, enumNames   []string
-	text              []rune // string and number fields
-	on                bool   // boolean fields
-	choice            int    // enum fields
+	// Limits from the schema: minimum / maximum for numbers, minLength / maxLength for text.
+	min, max       *float64
+	minLen, maxLen *int
+	text           []rune // string and number fields
+	on             bool   // boolean fields
+	choice         int    // enum fields
 }
 
 // formFields reads the fields of an elicitation's schema (a flat object of primitive
@@ -110,6 +113,10 @@ func formFields(schema json.RawMessage) ([]*formField, error) {
 			Enum        []any    `json:"enum"`
 			EnumNames   []string `json:"enumNames"`
 			Default     any      `json:"default"`
+			Minimum     *float64 `json:"minimum"`
+			Maximum     *float64 `json:"maximum"`
+			MinLength   *int     `json:"minLength"`
+			MaxLength   *int     `json:"maxLength"`
 		} `json:"properties"`
 		Required []string `json:"required"`
 	}
@@ -118,7 +125,8 @@ func formFields(schema json.RawMessage) ([]*formField, error) {
 	}
 	var out []*formField
 	for name, p := range s.Properties {
-		f := &formField{name: name, title: p.Title, desc: p.Description, required: slices.Contains(s.Required, name)}
+		f := &formField{name: name, title: p.Title, desc: p.Description, required: slices.Contains(s.Required, name),
+			min: p.Minimum, max: p.Maximum, minLen: p.MinLength, maxLen: p.MaxLength}
 		switch {
 		case len(p.Enum) > 0:
 			f.kind = fieldEnum
@@ -177,15 +185,33 @@ func (f *formField) value() (v any, ok bool, err error) {
 		if err != nil {
 			return nil, false, fmt.Errorf("%s: %q is not a number", f.label(), s)
 		}
-		return n, true, nil
+		return n, true, f.inRange(n)
 	case fieldInteger:
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return nil, false, fmt.Errorf("%s: %q is not a whole number", f.label(), s)
 		}
-		return n, true, nil
+		return n, true, f.inRange(float64(n))
+	}
+	n := len([]rune(s))
+	if f.minLen != nil && n < *f.minLen {
+		return nil, false, fmt.Errorf("%s: at least %d characters", f.label(), *f.minLen)
+	}
+	if f.maxLen != nil && n > *f.maxLen {
+		return nil, false, fmt.Errorf("%s: at most %d characters", f.label(), *f.maxLen)
 	}
 	return s, true, nil
+}
+
+// inRange checks a number against the schema's minimum and maximum.
+func (f *formField) inRange(n float64) error {
+	if f.min != nil && n < *f.min {
+		return fmt.Errorf("%s: at least %v", f.label(), *f.min)
+	}
+	if f.max != nil && n > *f.max {
+		return fmt.Errorf("%s: at most %v", f.label(), *f.max)
+	}
+	return nil
 }
 
 func (f *formField) label() string {

@@ -124,6 +124,45 @@ func TestElicitationForm(t *testing.T) {
 	})
 }
 
+// The schema's limits are checked before an answer is sent.
+func TestFormFieldLimits(t *testing.T) {
+	fields, err := formFields(json.RawMessage(`{"type":"object","properties":{
+		"age":{"type":"integer","minimum":18,"maximum":120},
+		"code":{"type":"string","minLength":2,"maxLength":4},
+		"ratio":{"type":"number","maximum":1}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*formField{}
+	for _, f := range fields {
+		byName[f.name] = f
+	}
+	tests := []struct {
+		field, text, wantErr string
+	}{
+		{"age", "17", "age: at least 18"},
+		{"age", "121", "age: at most 120"},
+		{"age", "30", ""},
+		{"code", "x", "code: at least 2 characters"},
+		{"code", "abcde", "code: at most 4 characters"},
+		{"code", "abc", ""},
+		{"ratio", "1.5", "ratio: at most 1"},
+		{"ratio", "0.5", ""},
+	}
+	for _, tt := range tests {
+		f := byName[tt.field]
+		f.text = []rune(tt.text)
+		_, _, err := f.value()
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.wantErr {
+			t.Errorf("%s=%q: error %q, want %q", tt.field, tt.text, got, tt.wantErr)
+		}
+	}
+}
+
 func TestFormFieldsRejectsNestedTypes(t *testing.T) {
 	if _, err := formFields(json.RawMessage(`{"type":"object","properties":{"x":{"type":"object"}}}`)); err == nil {
 		t.Error("an object field was accepted")
