@@ -443,6 +443,7 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 					sc.status, sc.progress = toolCancelled, ""
 				}
 			}
+			m.forgetSubCalls(e)
 			e.touch()
 		}
 	}
@@ -527,6 +528,7 @@ func (m *Model) event(ev agent.Event) {
 			if e := m.cards[b.ToolUseID]; e != nil {
 				finishCard(e, b, m.cfg.now())
 				delete(m.cards, b.ToolUseID)
+				m.forgetSubCalls(e)
 			}
 		}
 	}

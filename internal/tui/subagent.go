@@ -181,3 +181,12 @@ func (m *Model) answeredSub(toolName string) {
 		}
 	}
 }
+
+// forgetSubCalls stops tracking the sub-agent calls of a finished card: late events for them
+// are dropped.
+func (m *Model) forgetSubCalls(e *entry) {
+	for _, sc := range e.subCalls {
+		delete(m.subs, sc.id)
+		delete(m.subTop, sc.id)
+	}
+}

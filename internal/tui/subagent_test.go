@@ -80,8 +80,8 @@ func TestSubAgentScreens(t *testing.T) {
 	}}}})
 	h.send(turnDoneMsg{})
 	h.golden("subagent-done")
-	if len(h.m.subs) != 0 {
-		t.Errorf("finished calls are still tracked: %v", h.m.subs)
+	if len(h.m.subs) != 0 || len(h.m.subTop) != 0 {
+		t.Errorf("finished calls are still tracked: %v %v", h.m.subs, h.m.subTop)
 	}
 }
 
