@@ -14,6 +14,7 @@ import (
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/session"
 )
 
 // runInteractive runs the full-screen chat: the same setup, provider and agent as -p (and the
@@ -60,6 +61,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		NoColor:       f.Getenv("NO_COLOR") != "",
 		WrapAsker:     s.withHooks,
 		Elicitor:      elicitor,
+		SubAgent:      s.sidechains(),
 		Prompts:       promptCommands(prompts),
 		RunPrompt: func(ctx context.Context, name, args string) (string, error) {
 			return s.mcp.runPrompt(ctx, prompts, name, args)
@@ -100,6 +102,28 @@ func approveProjectServers(ctx context.Context, term tui.Terminal, pending []cli
 		}
 	}
 	return out, nil
+}
+
+// sidechains returns the lookup of the current session's sub-agent conversations by agent
+// id, for the Agent cards of a resumed conversation: nil when one cannot be read (the card then
+// shows only its result). The files are read once per session file; the UI calls it from its
+// own goroutine only.
+func (s *runSetup) sidechains() func(agentID string) []llm.Message {
+	var path string
+	var all map[string]*session.Transcript
+	return func(agentID string) []llm.Message {
+		if s.rec == nil {
+			return nil
+		}
+		if path != s.rec.Path {
+			path = s.rec.Path
+			all, _ = s.store.Sidechains(&session.Transcript{ID: s.sessionID, Path: path})
+		}
+		if t := all[agentID]; t != nil {
+			return t.Messages
+		}
+		return nil
+	}
 }
 
 // promptCommands are the MCP prompts as the chat's slash commands.

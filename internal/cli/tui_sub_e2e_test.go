@@ -43,4 +43,11 @@ func TestInteractiveSubAgentCard(t *testing.T) {
 		t.Errorf("the sub-agent's text is shown as the assistant's:\n%s", s)
 	}
 	r.quit()
+	// Reopened, the card shows the calls again, read from the sub-agent's saved conversation.
+	r2 := startTUI(t, e, "--continue")
+	s = r2.waitFor("Resumed session", "Agent(Explore · find the TODO)", "● Grep(TODO)", "● Read(")
+	if strings.Contains(s, "\n● Grep(") {
+		t.Errorf("a resumed sub-agent call is a top-level card:\n%s", s)
+	}
+	r2.quit()
 }

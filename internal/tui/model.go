@@ -86,7 +86,7 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 	// Without colour the dark style is still right: Bubble Tea's colour profile strips the
 	// colours and keeps bold and italics.
 	m.r = &renderer{st: newStyles(true), width: m.width, mdStyle: "dark", now: cfg.now}
-	m.entries = entriesFromHistory(cfg.History)
+	m.entries = entriesFromHistory(cfg.History, cfg.SubAgent)
 	for _, e := range m.entries {
 		if e.kind == entryUser {
 			m.history = append(m.history, e.text)

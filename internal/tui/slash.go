@@ -282,7 +282,7 @@ func (m *Model) resume(which string) error {
 		return err
 	}
 	m.cfg.SessionID, m.cfg.History, m.msgs = id, msgs, msgs
-	m.entries = entriesFromHistory(msgs)
+	m.entries = entriesFromHistory(msgs, m.cfg.SubAgent)
 	m.entries = append(m.entries, &entry{kind: entryInfo, text: fmt.Sprintf("Resumed session %s (%d messages)", id, len(msgs))})
 	m.cards, m.stream, m.scroll = map[string]*entry{}, map[int]*entry{}, 0
 	return nil

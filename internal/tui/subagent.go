@@ -3,6 +3,8 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -189,4 +191,40 @@ func (m *Model) forgetSubCalls(e *entry) {
 		delete(m.subs, sc.id)
 		delete(m.subTop, sc.id)
 	}
+}
+
+// agentIDRE finds the agent id in an Agent call's result ("agentId: a1b2…").
+var agentIDRE = regexp.MustCompile(`agentId: ([A-Za-z0-9][A-Za-z0-9._-]*)`)
+
+func agentIDOf(result string) string {
+	if m := agentIDRE.FindStringSubmatch(result); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// subCallsFromHistory rebuilds a sub-agent's calls from its saved conversation.
+func subCallsFromHistory(msgs []llm.Message) []*subCall {
+	var out []*subCall
+	byID := map[string]*subCall{}
+	for _, m := range msgs {
+		for _, b := range m.Content {
+			switch b.Type {
+			case llm.BlockToolUse:
+				sc := &subCall{id: b.ID, name: b.Name, keyInput: keyInput(b.Name, b.Input), status: toolCancelled}
+				if isAgentTool(b.Name) {
+					sc.keyInput = agentKeyInput(b.Input)
+				}
+				byID[b.ID] = sc
+				out = append(out, sc)
+			case llm.BlockToolResult:
+				if sc := byID[b.ToolUseID]; sc != nil {
+					var probe entry
+					finishCard(&probe, b, time.Time{})
+					sc.status = probe.status
+				}
+			}
+		}
+	}
+	return out
 }

@@ -114,3 +114,46 @@ func TestNestedSubAgentCalls(t *testing.T) {
 		}
 	}
 }
+
+// A resumed conversation's Agent cards show the calls their sub-agents made, read from the
+// sub-agents' saved conversations.
+func TestSubAgentCallsOnResume(t *testing.T) {
+	history := []llm.Message{
+		llm.UserText("where are the tests?"),
+		{Role: llm.RoleAssistant, Content: []llm.Block{llm.ToolUse("a1", "Agent", []byte(`{"description":"Find the tests","prompt":"p","subagent_type":"Explore"}`))}},
+		{Role: llm.RoleUser, Content: []llm.Block{llm.ToolResult("a1", []llm.Block{llm.Text("Beside the code.\n\nagentId: a42\n<usage>total_tokens: 10</usage>")}, false)}},
+	}
+	side := []llm.Message{
+		llm.UserText("p"),
+		{Role: llm.RoleAssistant, Content: []llm.Block{llm.ToolUse("s1", "Grep", []byte(`{"pattern":"func Test"}`)), llm.ToolUse("s2", "Read", []byte(`{"file_path":"x_test.go"}`))}},
+		{Role: llm.RoleUser, Content: []llm.Block{llm.ToolResult("s1", []llm.Block{llm.Text("3 files")}, false), llm.ToolResult("s2", []llm.Block{llm.Text("File does not exist.")}, true)}},
+	}
+	var asked []string
+	entries := entriesFromHistory(history, func(id string) []llm.Message {
+		asked = append(asked, id)
+		if id == "a42" {
+			return side
+		}
+		return nil
+	})
+	var card *entry
+	for _, e := range entries {
+		if e.kind == entryTool {
+			card = e
+		}
+	}
+	if card == nil || card.keyInput != "Explore · Find the tests" {
+		t.Fatalf("card = %+v", card)
+	}
+	if fmt.Sprint(asked) != "[a42]" {
+		t.Errorf("looked up sub-agents %v, want [a42]", asked)
+	}
+	var got []string
+	for _, sc := range card.subCalls {
+		got = append(got, fmt.Sprintf("%s(%s)=%d", sc.name, sc.keyInput, sc.status))
+	}
+	want := fmt.Sprintf("[Grep(func Test)=%d Read(x_test.go)=%d]", toolDone, toolFailed)
+	if fmt.Sprint(got) != want {
+		t.Errorf("sub-agent calls = %v, want %s", got, want)
+	}
+}

@@ -301,8 +301,10 @@ func (r *renderer) window(entries []*entry, height, scroll int) []string {
 	return out
 }
 
-// entriesFromHistory rebuilds the transcript of a resumed session.
-func entriesFromHistory(msgs []llm.Message) []*entry {
+// entriesFromHistory rebuilds the transcript of a resumed session. subAgent, when set,
+// returns the saved conversation of a sub-agent by its agent id, so that an Agent card shows
+// the calls its sub-agent made.
+func entriesFromHistory(msgs []llm.Message, subAgent func(agentID string) []llm.Message) []*entry {
 	var out []*entry
 	cards := map[string]*entry{}
 	for _, m := range msgs {
@@ -322,6 +324,11 @@ func entriesFromHistory(msgs []llm.Message) []*entry {
 			case b.Type == llm.BlockToolResult:
 				if e := cards[b.ToolUseID]; e != nil {
 					finishCard(e, b, time.Time{})
+					if isAgentTool(e.toolName) && subAgent != nil {
+						if id := agentIDOf(e.output); id != "" {
+							e.subCalls = subCallsFromHistory(subAgent(id))
+						}
+					}
 				}
 			}
 		}

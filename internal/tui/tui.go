@@ -35,6 +35,9 @@ type Config struct {
 	// permission state is restored. It returns the session's conversation. Nil disables
 	// switching.
 	Resume func(id string) ([]llm.Message, error)
+	// SubAgent returns the saved conversation of a sub-agent of the current session by its
+	// agent id (nil when there is none), for the Agent cards of a resumed conversation.
+	SubAgent func(agentID string) []llm.Message
 	// NoColor renders without colour (NO_COLOR).
 	NoColor bool
 	// WrapAsker, if set, wraps the dialog asker (PermissionRequest hooks answer beside it).
