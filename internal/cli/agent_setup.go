@@ -48,11 +48,16 @@ type runSetup struct {
 	sandbox *sandbox.Sandbox
 	// errOut receives the sandbox's report of what it refused, at Close.
 	errOut io.Writer
+	// unsubDebug stops the --debug log's subscriber after it has written every event.
+	unsubDebug func()
 }
 
 // Close ends the tools' processes, the MCP servers and the sandbox, and closes the session
 // file.
 func (s *runSetup) Close() {
+	if s.unsubDebug != nil {
+		s.unsubDebug()
+	}
 	if s.pool != nil {
 		s.pool.Close()
 	}
@@ -157,7 +162,7 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	}
 	if f.Debug != nil {
 		f.debugf("provider", "name", s.choice.name, "model", s.choice.model)
-		s.bus.Subscribe(debugEvents(f.Debug))
+		s.unsubDebug = s.bus.Subscribe(debugEvents(f.Debug))
 	}
 	s.perms = agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
 		return settings.Persist(env.opts, updates...)
