@@ -35,22 +35,7 @@ project, as enabledMcpjsonServers or disabledMcpjsonServers.`,
 			if !slices.ContainsFunc(servers, func(c client.ServerConfig) bool { return c.Name == name }) {
 				return usageErrorf("no server %q in this project's .mcp.json", name)
 			}
-			path, _, err := mcpScopeTarget(f, "user")
-			if err != nil {
-				return err
-			}
-			add, drop := "enabledMcpjsonServers", "disabledMcpjsonServers"
-			if reject {
-				add, drop = drop, add
-			}
-			err = editJSONFile(path, func(doc map[string]any) error {
-				proj := dig(doc, []string{"projects", cwd}, true)
-				proj[add] = appendName(proj[add], name)
-				if list, ok := proj[drop].([]any); ok {
-					proj[drop] = slices.DeleteFunc(list, func(v any) bool { return v == name })
-				}
-				return nil
-			})
+			path, err := recordProjectServerAnswer(f, cwd, name, reject)
 			if err != nil {
 				return err
 			}
@@ -64,6 +49,29 @@ project, as enabledMcpjsonServers or disabledMcpjsonServers.`,
 	}
 	cmd.Flags().BoolVar(&reject, "reject", false, "refuse the server instead")
 	return cmd
+}
+
+// recordProjectServerAnswer keeps the person's answer for the project server name of the
+// .mcp.json in cwd, in ~/.reins.json under that project: `reins mcp approve` and the
+// interactive mode's approval dialog both record through it. It returns the file written.
+func recordProjectServerAnswer(f *Factory, cwd, name string, reject bool) (string, error) {
+	path, _, err := mcpScopeTarget(f, "user")
+	if err != nil {
+		return "", err
+	}
+	add, drop := "enabledMcpjsonServers", "disabledMcpjsonServers"
+	if reject {
+		add, drop = drop, add
+	}
+	err = editJSONFile(path, func(doc map[string]any) error {
+		proj := dig(doc, []string{"projects", cwd}, true)
+		proj[add] = appendName(proj[add], name)
+		if list, ok := proj[drop].([]any); ok {
+			proj[drop] = slices.DeleteFunc(list, func(v any) bool { return v == name })
+		}
+		return nil
+	})
+	return path, err
 }
 
 func appendName(v any, name string) []any {

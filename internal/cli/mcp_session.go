@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -20,7 +22,18 @@ import (
 type mcpFlags struct {
 	configs []string
 	strict  bool
+	// approve, set by the interactive mode, asks the person about the project servers that
+	// wait for approval, before any server starts.
+	approve projectServerApprover
+	// elicitor, set by the interactive mode, puts servers' requests for input to the person;
+	// without one they are declined.
+	elicitor client.Elicitor
 }
+
+// projectServerApprover asks about project servers waiting for approval. It returns true to
+// approve and false to refuse, by server name; a server it leaves out stays off for this
+// session and nothing is recorded.
+type projectServerApprover func(ctx context.Context, pending []client.Entry) (map[string]bool, error)
 
 func (mf *mcpFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
@@ -68,9 +81,15 @@ type mcpSession struct {
 // fails is reported on standard error and left out; a configuration that cannot be read stops
 // the run (file:line:col).
 func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Context, mf *mcpFlags) (*mcpSession, error) {
-	entries, err := client.Load(mcpLoadOptions(f, env.opts, env.loaded, env.trusted, mf))
+	lo := mcpLoadOptions(f, env.opts, env.loaded, env.trusted, mf)
+	entries, err := client.Load(lo)
 	if err != nil {
 		return nil, err
+	}
+	if mf != nil && mf.approve != nil && env.trusted {
+		if entries, err = askProjectServers(ctx, f, lo, entries, mf.approve); err != nil {
+			return nil, err
+		}
 	}
 	opts, err := client.OptionsFromEnv(f.Getenv)
 	if err != nil {
@@ -84,6 +103,9 @@ func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Cont
 	opts.Dir = pc.OriginalCwd()
 	opts.Getenv = f.Getenv
 	opts.Pins = pins
+	if mf != nil {
+		opts.Elicitor = mf.elicitor
+	}
 	m := client.Start(ctx, entries, opts)
 	for _, st := range m.Status() {
 		switch st.State {
@@ -98,6 +120,86 @@ func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Cont
 		}
 	}
 	return &mcpSession{m: m}, nil
+}
+
+// askProjectServers puts the project servers nobody approved yet to the person, records each
+// answer as `reins mcp approve` / `--reject` does, and reads the configuration again so that
+// the servers start (or stay off) as recorded. Only a trusted project's servers are asked
+// about; the caller checks that.
+func askProjectServers(ctx context.Context, f *Factory, lo client.LoadOptions, entries []client.Entry, approve projectServerApprover) ([]client.Entry, error) {
+	var pending []client.Entry
+	for _, e := range entries {
+		if e.Config.Scope == client.ScopeProject && e.State == client.StateNeedsApproval {
+			pending = append(pending, e)
+		}
+	}
+	if len(pending) == 0 {
+		return entries, nil
+	}
+	answers, err := approve(ctx, pending)
+	if err != nil {
+		return nil, err
+	}
+	recorded := false
+	for _, e := range pending {
+		ok, answered := answers[e.Config.Name]
+		if !answered {
+			continue
+		}
+		if _, err := recordProjectServerAnswer(f, lo.Cwd, e.Config.Name, !ok); err != nil {
+			return nil, fmt.Errorf("recording the answer for MCP server %s: %w", e.Config.Name, err)
+		}
+		recorded = true
+	}
+	if !recorded {
+		return entries, nil
+	}
+	return client.Load(lo)
+}
+
+// prompts lists the connected servers' prompts. It may be called on a nil session.
+func (s *mcpSession) prompts(ctx context.Context) ([]client.Prompt, error) {
+	if s == nil {
+		return nil, nil
+	}
+	return s.m.Prompts(ctx)
+}
+
+// runPrompt runs the prompt whose command is name with args, the text after the command:
+// words fill the prompt's arguments in order, and the last argument takes the rest of the
+// line. The messages' texts, joined, are what the person's turn sends.
+func (s *mcpSession) runPrompt(ctx context.Context, prompts []client.Prompt, name, args string) (string, error) {
+	i := slices.IndexFunc(prompts, func(p client.Prompt) bool { return p.Command == name })
+	if s == nil || i < 0 {
+		return "", fmt.Errorf("no MCP prompt /%s", name)
+	}
+	p := prompts[i]
+	words := strings.Fields(args)
+	if len(words) > 0 && len(p.Args) == 0 {
+		return "", fmt.Errorf("/%s takes no arguments", name)
+	}
+	values := map[string]string{}
+	for j, a := range p.Args {
+		if j >= len(words) {
+			break
+		}
+		if j == len(p.Args)-1 {
+			values[a.Name] = strings.Join(words[j:], " ")
+			break
+		}
+		values[a.Name] = words[j]
+	}
+	msgs, err := s.m.GetPrompt(ctx, p, values)
+	if err != nil {
+		return "", err
+	}
+	var parts []string
+	for _, m := range msgs {
+		if strings.TrimSpace(m.Text) != "" {
+			parts = append(parts, m.Text)
+		}
+	}
+	return strings.Join(parts, "\n\n"), nil
 }
 
 // Close stops every server. It may be called on a nil session.

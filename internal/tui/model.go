@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -39,6 +41,10 @@ type Model struct {
 	entries       []*entry
 	stream        map[int]*entry
 	cards         map[string]*entry
+	// subs are sub-agents' calls still running, and subTop the top-level Agent card each
+	// sub-agent call is nested under, by tool_use id.
+	subs   map[string]*subCall
+	subTop map[string]*entry
 
 	input   textarea.Model
 	history []string
@@ -49,8 +55,10 @@ type Model struct {
 	running bool
 	cancel  context.CancelFunc
 	dialogs []*dialog
-	ctrlC   bool
-	scroll  int
+	// forms are MCP servers' requests for input, shown after the permission dialogs.
+	forms  []*form
+	ctrlC  bool
+	scroll int
 	// queued are messages typed while a turn ran; they are sent together when it ends.
 	queued []string
 	// completions are the files an @path could be, shown above the input.
@@ -69,6 +77,8 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 		turn:   &sync.WaitGroup{},
 		stream: map[int]*entry{},
 		cards:  map[string]*entry{},
+		subs:   map[string]*subCall{},
+		subTop: map[string]*entry{},
 		msgs:   cfg.History,
 		width:  80, height: 24,
 		costOK: true,
@@ -76,7 +86,7 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 	// Without colour the dark style is still right: Bubble Tea's colour profile strips the
 	// colours and keeps bold and italics.
 	m.r = &renderer{st: newStyles(true), width: m.width, mdStyle: "dark", now: cfg.now}
-	m.entries = entriesFromHistory(cfg.History)
+	m.entries = entriesFromHistory(cfg.History, cfg.SubAgent)
 	for _, e := range m.entries {
 		if e.kind == entryUser {
 			m.history = append(m.history, e.text)
@@ -158,6 +168,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if c := m.cards[m.cardFor(msg)]; c != nil {
 			c.progress = "waiting for your answer"
 			c.touch()
+		} else if sc, top := m.subCallFor(msg.req.Tool); sc != nil {
+			sc.progress = "waiting for your answer"
+			top.touch()
 		}
 		m.dialogs = append(m.dialogs, d)
 		return m, nil
@@ -168,6 +181,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				break
 			}
 		}
+		return m, nil
+	case promptMsg:
+		return m, m.promptReady(msg)
+	case elicitMsg:
+		m.forms = append(m.forms, newForm(msg))
+		return m, nil
+	case withdrawFormMsg:
+		m.forms = slices.DeleteFunc(m.forms, func(f *form) bool { return f.msg.id == msg.id })
 		return m, nil
 	case noticeMsg:
 		k := entryInfo
@@ -181,6 +202,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if d := m.dialogs[0]; d.typing {
 				d.text.InsertString(msg.Content)
 			}
+			return m, nil
+		}
+		if len(m.forms) > 0 {
+			m.forms[0].paste(msg.Content)
 			return m, nil
 		}
 		m.input.InsertString(msg.Content)
@@ -237,9 +262,19 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 				c.progress = ""
 				c.start = m.cfg.now()
 				c.touch()
+			} else {
+				m.answeredSub(d.ask.req.Tool)
 			}
 		}
 		return cmd
+	}
+	if len(m.forms) > 0 {
+		f := m.forms[0]
+		if done, res := f.key(msg); done {
+			f.msg.reply <- res
+			m.forms = m.forms[1:]
+		}
+		return nil
 	}
 	switch k {
 	case "esc":
@@ -300,7 +335,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 
 // ctrlCPressed clears the input, or asks for a second press, or quits.
 func (m *Model) ctrlCPressed() tea.Cmd {
-	if m.input.Value() != "" && len(m.dialogs) == 0 {
+	if m.input.Value() != "" && len(m.dialogs) == 0 && len(m.forms) == 0 {
 		m.input.Reset()
 		m.fitInput()
 		return nil
@@ -316,6 +351,10 @@ func (m *Model) ctrlCPressed() tea.Cmd {
 		d.ask.reply <- answer{kind: ansNo}
 	}
 	m.dialogs = nil
+	for _, f := range m.forms {
+		f.msg.reply <- client.ElicitResult{Action: client.ElicitCancel}
+	}
+	m.forms = nil
 	return tea.Quit
 }
 
@@ -399,6 +438,12 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 	for _, e := range m.entries {
 		if e.kind == entryTool && e.status == toolPending {
 			e.status, e.progress = toolCancelled, ""
+			for _, sc := range e.subCalls {
+				if sc.status == toolPending {
+					sc.status, sc.progress = toolCancelled, ""
+				}
+			}
+			m.forgetSubCalls(e)
 			e.touch()
 		}
 	}
@@ -429,6 +474,10 @@ func (m *Model) finishStreams() {
 
 // event draws one agent event.
 func (m *Model) event(ev agent.Event) {
+	if ev.ParentToolUseID != "" {
+		m.subEvent(ev)
+		return
+	}
 	switch ev.Type {
 	case agent.EventTextDelta:
 		e := m.stream[ev.Index]
@@ -458,6 +507,9 @@ func (m *Model) event(ev agent.Event) {
 				e.touch()
 			case llm.BlockToolUse:
 				e := &entry{kind: entryTool, toolID: b.ID, toolName: b.Name, keyInput: keyInput(b.Name, b.Input), status: toolPending, start: m.cfg.now()}
+				if isAgentTool(b.Name) {
+					e.keyInput = agentKeyInput(b.Input)
+				}
 				m.cards[b.ID] = e
 				m.entries = append(m.entries, e)
 			}
@@ -476,6 +528,7 @@ func (m *Model) event(ev agent.Event) {
 			if e := m.cards[b.ToolUseID]; e != nil {
 				finishCard(e, b, m.cfg.now())
 				delete(m.cards, b.ToolUseID)
+				m.forgetSubCalls(e)
 			}
 		}
 	}
@@ -492,6 +545,8 @@ func (m *Model) render() string {
 	var bottom []string
 	if len(m.dialogs) > 0 {
 		bottom = m.dialogs[0].view(m.r, m, m.width, max(m.height-3, 6))
+	} else if len(m.forms) > 0 {
+		bottom = m.forms[0].view(m.r, m.width)
 	} else {
 		if len(m.completions) > 0 {
 			bottom = append(bottom, m.r.st.dim.Render("  "+strings.Join(m.completions, "  ")))
@@ -530,7 +585,7 @@ func (m *Model) statusLine() string {
 	switch {
 	case m.ctrlC:
 		right = st.warn.Render("Press Ctrl+C again to exit")
-	case len(m.dialogs) > 0:
+	case len(m.dialogs) > 0 || len(m.forms) > 0:
 		right = st.warn.Render("waiting for your answer")
 	case m.running && len(m.queued) > 0:
 		right = st.warn.Render(fmt.Sprintf("● working… %d queued (esc to interrupt)", len(m.queued)))

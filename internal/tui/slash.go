@@ -36,7 +36,7 @@ func (m *Model) slash(line string) tea.Cmd {
 	fail := func(s string) { m.entries = append(m.entries, &entry{kind: entryError, text: s}) }
 	switch cmd {
 	case "/help":
-		out(helpText)
+		out(helpText + m.promptHelp())
 	case "/permissions":
 		if len(args) == 0 {
 			out(m.permissionsReport())
@@ -107,6 +107,9 @@ func (m *Model) slash(line string) tea.Cmd {
 			fail(err.Error())
 		}
 	default:
+		if name, ok := strings.CutPrefix(cmd, "/"); ok && strings.HasPrefix(name, "mcp__") {
+			return m.runPrompt(name, line, strings.TrimSpace(strings.TrimPrefix(line, cmd)))
+		}
 		fail(fmt.Sprintf("unknown command %s (try /help)", cmd))
 	}
 	return nil
@@ -279,7 +282,7 @@ func (m *Model) resume(which string) error {
 		return err
 	}
 	m.cfg.SessionID, m.cfg.History, m.msgs = id, msgs, msgs
-	m.entries = entriesFromHistory(msgs)
+	m.entries = entriesFromHistory(msgs, m.cfg.SubAgent)
 	m.entries = append(m.entries, &entry{kind: entryInfo, text: fmt.Sprintf("Resumed session %s (%d messages)", id, len(msgs))})
 	m.cards, m.stream, m.scroll = map[string]*entry{}, map[int]*entry{}, 0
 	return nil

@@ -46,6 +46,8 @@ type entry struct {
 	status                     toolStatus
 	start, end                 time.Time
 	output, progress           string
+	// subCalls are the tool calls of the sub-agent an Agent call runs, in order.
+	subCalls []*subCall
 
 	cacheW   int
 	cacheExp bool
@@ -196,6 +198,9 @@ func (r *renderer) toolCard(e *entry) []string {
 	case toolDone:
 		mark = r.st.ok.Render("●")
 		status = r.st.dim.Render(fmtDur(e.end.Sub(e.start)))
+		if n := subSummary(e); n != "" {
+			status = r.st.dim.Render(n + " · " + fmtDur(e.end.Sub(e.start)))
+		}
 	case toolFailed:
 		mark = r.st.err.Render("●")
 		status = r.st.err.Render("error") + " " + r.st.dim.Render(fmtDur(e.end.Sub(e.start)))
@@ -215,9 +220,15 @@ func (r *renderer) toolCard(e *entry) []string {
 		head += " " + status
 	}
 	out := []string{head}
+	out = append(out, r.subLines(e)...)
 	body := e.output
 	if e.status == toolPending {
 		body = e.progress
+		// The Agent tool reports each of its sub-agent's calls as progress; the nested lines
+		// already show them.
+		if len(e.subCalls) > 0 && body != "waiting for your answer" {
+			body = ""
+		}
 	}
 	if body == "" {
 		return out
@@ -290,8 +301,10 @@ func (r *renderer) window(entries []*entry, height, scroll int) []string {
 	return out
 }
 
-// entriesFromHistory rebuilds the transcript of a resumed session.
-func entriesFromHistory(msgs []llm.Message) []*entry {
+// entriesFromHistory rebuilds the transcript of a resumed session. subAgent, when set,
+// returns the saved conversation of a sub-agent by its agent id, so that an Agent card shows
+// the calls its sub-agent made.
+func entriesFromHistory(msgs []llm.Message, subAgent func(agentID string) []llm.Message) []*entry {
 	var out []*entry
 	cards := map[string]*entry{}
 	for _, m := range msgs {
@@ -303,11 +316,19 @@ func entriesFromHistory(msgs []llm.Message) []*entry {
 				out = append(out, &entry{kind: entryAssistant, text: b.Text})
 			case b.Type == llm.BlockToolUse:
 				e := &entry{kind: entryTool, toolID: b.ID, toolName: b.Name, keyInput: keyInput(b.Name, b.Input), status: toolPending}
+				if isAgentTool(b.Name) {
+					e.keyInput = agentKeyInput(b.Input)
+				}
 				cards[b.ID] = e
 				out = append(out, e)
 			case b.Type == llm.BlockToolResult:
 				if e := cards[b.ToolUseID]; e != nil {
 					finishCard(e, b, time.Time{})
+					if isAgentTool(e.toolName) && subAgent != nil {
+						if id := agentIDOf(e.output); id != "" {
+							e.subCalls = subCallsFromHistory(subAgent(id))
+						}
+					}
 				}
 			}
 		}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/llm"
@@ -36,10 +35,20 @@ type Config struct {
 	// permission state is restored. It returns the session's conversation. Nil disables
 	// switching.
 	Resume func(id string) ([]llm.Message, error)
+	// SubAgent returns the saved conversation of a sub-agent of the current session by its
+	// agent id (nil when there is none), for the Agent cards of a resumed conversation.
+	SubAgent func(agentID string) []llm.Message
 	// NoColor renders without colour (NO_COLOR).
 	NoColor bool
 	// WrapAsker, if set, wraps the dialog asker (PermissionRequest hooks answer beside it).
 	WrapAsker func(permission.Asker) permission.Asker
+	// Prompts are the MCP servers' prompts, offered as /mcp__server__prompt commands;
+	// RunPrompt runs one with the text after the command and returns what to send as the
+	// person's turn.
+	Prompts   []PromptCommand
+	RunPrompt func(ctx context.Context, name, args string) (string, error)
+	// Elicitor, if set, shows MCP servers' requests for input while the chat runs.
+	Elicitor *Elicitor
 	// Now is the clock of durations and scoped approvals; nil is time.Now.
 	Now func() time.Time
 
@@ -73,20 +82,17 @@ func Run(ctx context.Context, cfg Config) error {
 		cfg.Agent.Bus = &agent.Bus{}
 	}
 	m := newModel(ctx, &cfg)
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(cfg.In), tea.WithOutput(cfg.Out), tea.WithoutSignalHandler()}
-	if cfg.NoColor {
-		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
-	}
-	if cfg.Width > 0 && cfg.Height > 0 {
-		opts = append(opts, tea.WithWindowSize(cfg.Width, cfg.Height))
-	}
-	p := tea.NewProgram(m, opts...)
+	p := tea.NewProgram(m, Terminal{In: cfg.In, Out: cfg.Out, NoColor: cfg.NoColor, Width: cfg.Width, Height: cfg.Height}.options(ctx)...)
 	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now}
 	if cfg.WrapAsker != nil {
 		a = cfg.WrapAsker(a)
 	}
 	cfg.Agent.Asker = a
 	unsubscribe := cfg.Agent.Bus.Subscribe(func(ev agent.Event) { p.Send(busMsg{ev: ev}) })
+	if cfg.Elicitor != nil {
+		cfg.Elicitor.attach(p.Send)
+		defer cfg.Elicitor.attach(nil)
+	}
 	_, err := p.Run()
 	if m.cancel != nil {
 		m.cancel()

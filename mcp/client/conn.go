@@ -227,6 +227,7 @@ type server struct {
 	tools     []*mcp.Tool
 	skipped   []string
 	resources bool // the server offers resources
+	prompts   bool // the server offers prompts
 	closing   bool
 	restarted bool
 	inflight  map[*callNotes]bool
@@ -354,6 +355,7 @@ func (s *server) connect(ctx context.Context) error {
 	s.state, s.reason = StateConnected, ""
 	s.tools, s.skipped = tools, skipped
 	s.resources = res != nil && res.Capabilities != nil && res.Capabilities.Resources != nil
+	s.prompts = res != nil && res.Capabilities != nil && res.Capabilities.Prompts != nil
 	s.mu.Unlock()
 	go s.watch(cs)
 	return nil

@@ -127,6 +127,15 @@ func runTestServer(mode string) {
 				}
 				return text(strings.Join(uris, " ")), nil
 			})
+		srv.AddPrompt(&mcp.Prompt{Name: "greet", Description: "Greets someone.", Arguments: []*mcp.PromptArgument{
+			{Name: "name", Description: "Who to greet", Required: true}, {Name: "style", Description: "How"}}},
+			func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				a := req.Params.Arguments
+				return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{
+					{Role: "user", Content: &mcp.TextContent{Text: fmt.Sprintf("Say hello to %s.", a["name"])}},
+					{Role: "user", Content: &mcp.TextContent{Text: fmt.Sprintf("Style: %s", a["style"])}},
+				}}, nil
+			})
 		srv.AddResource(&mcp.Resource{URI: "test://greeting", Name: "greeting", MIMEType: "text/plain"},
 			func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "test://greeting", Text: "hello from a resource"}}}, nil
