@@ -44,6 +44,8 @@ type runSetup struct {
 	resumed bool
 	store   *session.Store
 	hooks   *hooks.Runner
+	// defs are the agent types the Agent tool offers; an SDK caller's initialize adds to them.
+	defs    *agentdef.Set
 	mcp     *mcpSession
 	sandbox *sandbox.Sandbox
 	// errOut receives the sandbox's report of what it refused, at Close.
@@ -178,11 +180,12 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	for _, w := range defWarnings {
 		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
 	}
+	s.defs = defs
 	if s.sandbox, err = startSandbox(ctx, f, env, pc); err != nil {
 		return nil, err
 	}
 	s.pool = newAgentPool(f, pc, s.perms, web.ModelSummarizer{Provider: s.choice.provider, Model: smallModel(f, env.loaded, s.choice)}, s.sandbox)
-	if s.hooks, err = newHookRunner(env, s.sessionID, s.transcriptPath(), s.bus); err != nil {
+	if s.hooks, err = newHookRunner(env, s.sessionID, s.transcriptPath(), s.bus, opts.sdk.inputFormat == inputStreamJSON); err != nil {
 		return nil, err
 	}
 	if err := s.buildAgent(ctx, f, opts, pc, provider, store, defs); err != nil {
@@ -240,13 +243,16 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
 	}
 	// PermissionRequest hooks answer asks before the headless auto-deny; a front end's asker
-	// (the SDK's can_use_tool) is put in front of them later (see Server.WrapAsker).
-	var asker permission.Asker
-	if s.hooks.Has(hooks.PermissionRequest) {
-		asker = headlessHookAsker(s.hooks, s.perms)
+	// (the SDK's can_use_tool) is put in front of them later (see Server.WrapAsker). An SDK
+	// caller may register such hooks in initialize, after this.
+	var asker, background permission.Asker
+	if s.hooks.Has(hooks.PermissionRequest) || opts.sdk.inputFormat == inputStreamJSON {
+		asker = s.withHooks(nil)
+		// Undecided, a background sub-agent's ask gets the asyncAgent denial.
+		background = hookedAsker{s: s, background: true}
 	}
 	sc := subAgentConfig{defs: defs, choice: s.choice, perms: s.perms, bus: s.bus, env: s.prompt, maxTurns: opts.maxTurns,
-		hooks: s.hooks, asker: parentAsker{s}, backgroundAsker: asker}
+		hooks: s.hooks, asker: parentAsker{s}, backgroundAsker: background}
 	if rec := s.rec; rec != nil {
 		// Without persistence sub-agents keep no transcript either.
 		sc.store = func(agentID string) (agenttool.Transcript, string, error) {
@@ -324,15 +330,37 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 	return nil
 }
 
-// withHooks puts a front end's asker behind the PermissionRequest hooks, which run beside it
-// (first answer wins); without such hooks it is the asker itself.
+// withHooks puts a front end's asker (nil: headless) behind the PermissionRequest hooks, which
+// run beside it (first answer wins).
 func (s *runSetup) withHooks(front permission.Asker) permission.Asker {
-	if !s.hooks.Has(hooks.PermissionRequest) {
-		return front
+	return hookedAsker{s: s, front: front}
+}
+
+// hookedAsker looks for PermissionRequest hooks at each ask, not once at setup: an SDK caller
+// registers its callbacks in initialize, after the asker is in place. Without such hooks it is
+// the front end's asker, or the headless deny.
+type hookedAsker struct {
+	s     *runSetup
+	front permission.Asker
+	// background leaves an ask no hook decided undecided (a background sub-agent's, which the
+	// Agent tool denies with its own reason).
+	background bool
+}
+
+func (h hookedAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Decision, error) {
+	if !h.s.hooks.Has(hooks.PermissionRequest) {
+		if h.background {
+			return permission.Decision{Behavior: permission.Ask}, nil
+		}
+		if h.front == nil {
+			d := req.Decision
+			return permission.Decision{Behavior: permission.Deny, Message: d.Message, Reason: d.Reason, BlockedPath: d.BlockedPath}, nil
+		}
+		return h.front.Ask(ctx, req)
 	}
-	a := headlessHookAsker(s.hooks, s.perms).(*hooks.Asker)
-	a.Next = front
-	return a
+	a := headlessHookAsker(h.s.hooks, h.s.perms).(*hooks.Asker)
+	a.Next = h.front
+	return a.Ask(ctx, req)
 }
 
 // transcriptPath is the session file hooks are told about; empty without persistence.

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/reinsdev/reins/agentdef"
+	"github.com/reinsdev/reins/internal/sdkproto"
+)
+
+// initialize applies an SDK caller's initialize request: its agent definitions join the Agent
+// tool's, its hook callbacks join the session's hooks, and its system prompt replaces the
+// session's from the next turn. Everything is checked before anything is applied, so a refused
+// request changes nothing.
+func (s *runSetup) initialize(ctx context.Context, srv *sdkproto.Server, req sdkproto.InitializeRequest) error {
+	if err := sdkproto.CheckSupported(req, s.structured != nil); err != nil {
+		return err
+	}
+	var defs []*agentdef.Definition
+	if len(req.Agents) > 0 {
+		data, err := json.Marshal(req.Agents)
+		if err != nil {
+			return fmt.Errorf("initialize agents: %w", err)
+		}
+		// The caller's definitions are the --agents flag's, with its validation.
+		if defs, err = agentdef.ParseJSON("initialize agents", data, agentdef.SourceFlag); err != nil {
+			return err
+		}
+	}
+	callbacks, err := srv.HookCallbacks(req.Hooks)
+	if err != nil {
+		return err
+	}
+	if len(req.SystemPrompt) > 0 || req.AppendSystemPrompt != nil {
+		env := s.prompt
+		if len(req.SystemPrompt) > 0 {
+			env.Replace = strings.Join(req.SystemPrompt, "\n\n")
+		}
+		if req.AppendSystemPrompt != nil {
+			env.Append = *req.AppendSystemPrompt
+		}
+		system, err := systemPrompt(ctx, s.agent.Tools, env)
+		if err != nil {
+			return err
+		}
+		srv.SetSystem(system)
+	}
+	if len(callbacks) > 0 {
+		if err := s.hooks.Add(callbacks...); err != nil {
+			return err
+		}
+	}
+	s.defs.Add(defs...)
+	return nil
+}
+
+// agentInfos lists the agent types for initialize's answer.
+func (s *runSetup) agentInfos() []sdkproto.AgentInfo {
+	var out []sdkproto.AgentInfo
+	for _, d := range s.defs.All() {
+		out = append(out, sdkproto.AgentInfo{Name: d.Name, Description: d.Description, Model: d.Model})
+	}
+	return out
+}
