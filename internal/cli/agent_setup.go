@@ -47,6 +47,9 @@ type runSetup struct {
 	// defs are the agent types the Agent tool offers; an SDK caller's initialize adds to them.
 	defs    *agentdef.Set
 	mcp     *mcpSession
+	// elicit answers MCP servers' requests for input with the front end connected to it
+	// (the SDK caller), else declines them as headless.
+	elicit lateElicitor
 	sandbox *sandbox.Sandbox
 	// errOut receives the sandbox's report of what it refused, at Close.
 	errOut io.Writer
@@ -268,7 +271,7 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 	// MCP tools (and ToolSearch when they are deferred) join after the Agent tool, in the pool
 	// sub-agents draw from too.
 	var err error
-	if s.mcp, err = startMCP(ctx, f, s.env, pc, &opts.mcp); err != nil {
+	if s.mcp, err = startMCP(ctx, f, s.env, pc, &opts.mcp, &s.elicit); err != nil {
 		return err
 	}
 	var deferral *tool.Deferral

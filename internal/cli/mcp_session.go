@@ -67,7 +67,7 @@ type mcpSession struct {
 // startMCP loads the configuration and starts the approved servers in parallel. A server that
 // fails is reported on standard error and left out; a configuration that cannot be read stops
 // the run (file:line:col).
-func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Context, mf *mcpFlags) (*mcpSession, error) {
+func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Context, mf *mcpFlags, elicitor client.Elicitor) (*mcpSession, error) {
 	entries, err := client.Load(mcpLoadOptions(f, env.opts, env.loaded, env.trusted, mf))
 	if err != nil {
 		return nil, err
@@ -84,6 +84,7 @@ func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Cont
 	opts.Dir = pc.OriginalCwd()
 	opts.Getenv = f.Getenv
 	opts.Pins = pins
+	opts.Elicitor = elicitor
 	m := client.Start(ctx, entries, opts)
 	for _, st := range m.Status() {
 		switch st.State {

@@ -39,6 +39,8 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 		defer printHookMessages(f, s.bus)()
 	}
 	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.model, s.agent.System)
+	s.elicit.set(sdkElicitor{srv})
+	defer s.elicit.set(nil)
 	err = srv.Serve(ctx)
 	sessionEnd(ctx, s.hooks, s.bus, s.perms)
 	switch {

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/internal/sdkproto"
+	"github.com/reinsdev/reins/mcp/client"
 )
 
 // initialize applies an SDK caller's initialize request: its agent definitions join the Agent
@@ -63,4 +65,39 @@ func (s *runSetup) agentInfos() []sdkproto.AgentInfo {
 		out = append(out, sdkproto.AgentInfo{Name: d.Name, Description: d.Description, Model: d.Model})
 	}
 	return out
+}
+
+// lateElicitor is the MCP servers' Elicitor, fixed when they start; the front end that
+// answers (the SDK caller) connects to it later. Until then it is headless.
+type lateElicitor struct {
+	mu sync.Mutex
+	e  client.Elicitor
+}
+
+func (l *lateElicitor) set(e client.Elicitor) {
+	l.mu.Lock()
+	l.e = e
+	l.mu.Unlock()
+}
+
+func (l *lateElicitor) Elicit(ctx context.Context, req client.ElicitRequest) (client.ElicitResult, error) {
+	l.mu.Lock()
+	e := l.e
+	l.mu.Unlock()
+	if e == nil {
+		return client.ElicitResult{}, client.ErrNoElicitor
+	}
+	return e.Elicit(ctx, req)
+}
+
+// sdkElicitor puts MCP servers' requests for input to the SDK caller (its onElicitation).
+type sdkElicitor struct{ srv *sdkproto.Server }
+
+func (e sdkElicitor) Elicit(ctx context.Context, req client.ElicitRequest) (client.ElicitResult, error) {
+	res, err := e.srv.Elicit(ctx, sdkproto.ElicitationRequest{MCPServerName: req.Server, Message: req.Message, Mode: req.Mode,
+		URL: req.URL, RequestedSchema: req.Schema})
+	if err != nil {
+		return client.ElicitResult{}, err
+	}
+	return client.ElicitResult{Action: res.Action, Content: res.Content}, nil
 }

@@ -126,6 +126,17 @@ type Server struct {
 	initted bool
 }
 
+// connection returns the connection to the caller, made on first use: by Serve, or by an
+// Elicit that comes first (an MCP server starting up).
+func (s *Server) connection() *Conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn == nil {
+		s.conn = NewConn(s.Out)
+	}
+	return s.conn
+}
+
 // SetSystem replaces the system prompt from the next turn on.
 func (s *Server) SetSystem(blocks []llm.SystemBlock) {
 	s.mu.Lock()
@@ -139,7 +150,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	if s.Log == nil {
 		s.Log = os.Stderr
 	}
-	s.conn = NewConn(s.Out)
+	s.connection()
 	s.wake = make(chan struct{}, 1)
 	s.model = s.Agent.Model
 	s.emitter = &Emitter{W: s.conn, SessionID: s.SessionID, Partial: s.Partial, MaxTurns: s.Agent.MaxTurns,
