@@ -45,11 +45,11 @@ type runSetup struct {
 	store   *session.Store
 	hooks   *hooks.Runner
 	// defs are the agent types the Agent tool offers; an SDK caller's initialize adds to them.
-	defs    *agentdef.Set
-	mcp     *mcpSession
+	defs *agentdef.Set
+	mcp  *mcpSession
 	// elicit answers MCP servers' requests for input with the front end connected to it
 	// (the SDK caller), else declines them as headless.
-	elicit lateElicitor
+	elicit  lateElicitor
 	sandbox *sandbox.Sandbox
 	// errOut receives the sandbox's report of what it refused, at Close.
 	errOut io.Writer
