@@ -81,4 +81,15 @@ func TestAgentSDKInitialize(t *testing.T) {
 			t.Errorf("the model got %s, want a denial", jsonText(results))
 		}
 	})
+
+	t.Run("an MCP server's request for input goes to onElicitation", func(t *testing.T) {
+		server := goMCPServer(t)
+		e := newE2E(t, bin)
+		e.env = append(e.env, "REINS_TEST_MCP_BIN="+server)
+		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("mcp__srv__ask", `{}`)), llmtest.Say("Hello Ada."))
+		e.anthropic(srv).drive(node, "elicit")
+		if got := jsonText(toolResults(t, srv.Requests()[1])); !strings.Contains(got, "action=accept name=Ada") {
+			t.Errorf("the tool result is %s, want the caller's answer", got)
+		}
+	})
 }

@@ -310,6 +310,26 @@ const scenarios = {
     return { callbacks: seen.length };
   },
 
+  // An MCP server's request for input reaches onElicitation as an elicitation control
+  // request; its answer goes back to the server (the Go test checks the tool's result).
+  async elicit() {
+    const seen = [];
+    const { messages, error } = await run(query({
+      prompt: 'Ask me my name',
+      options: {
+        ...base,
+        mcpServers: { srv: { command: process.env.REINS_TEST_MCP_BIN, env: { REINS_TEST_MCP_SERVER: 'basic' } } },
+        allowedTools: ['mcp__srv__ask'],
+        onElicitation: async (req) => { seen.push(req); return { action: 'accept', content: { name: 'Ada' } }; },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(seen.length === 1 && seen[0].serverName === 'srv' && seen[0].message === 'What is your name?' &&
+      seen[0].requestedSchema?.properties?.name, 'one elicitation from srv with its schema', seen);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { elicitations: seen.length };
+  },
+
   // Partial messages: the text streams as stream_event lines.
   async partial() {
     const { messages, error } = await run(query({ prompt: 'hi', options: { ...base, includePartialMessages: true } }));
