@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -92,4 +93,56 @@ func TestAgentSDKInitialize(t *testing.T) {
 			t.Errorf("the tool result is %s, want the caller's answer", got)
 		}
 	})
+}
+
+// TestSDKInitializeRequest: the initialize request's agents and hooks are checked like their
+// flag and settings counterparts, and a bad one is an error response naming the problem.
+func TestSDKInitializeRequest(t *testing.T) {
+	bin := reinsBinary(t)
+	for _, tt := range []struct {
+		name, request string
+		wantErr       string   // "" expects success
+		wantAgents    []string // on success, among the listed agents
+	}{
+		{name: "agents are listed beside the built-ins", request: `"agents":{"reviewer":{"description":"Reviews code","prompt":"You review.","tools":["Read"]}}`,
+			wantAgents: []string{"reviewer", "Explore", "general-purpose"}},
+		{name: "an agent field reins cannot honour", request: `"agents":{"reviewer":{"description":"d","prompt":"p","mcpServers":["x"]}}`, wantErr: `unknown field "mcpServers"`},
+		{name: "an invalid agent name", request: `"agents":{"bad name":{"description":"d","prompt":"p"}}`, wantErr: "invalid agent name"},
+		{name: "an agent without a prompt", request: `"agents":{"x":{"description":"d"}}`, wantErr: `needs a "description" and a "prompt"`},
+		{name: "an agent permission mode that does not exist", request: `"agents":{"x":{"description":"d","prompt":"p","permissionMode":"yolo"}}`, wantErr: "yolo"},
+		{name: "hook callbacks for a known event", request: `"hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"]}]}`},
+		{name: "hook callbacks for an event reins does not run", request: `"hooks":{"TeammateIdle":[{"hookCallbackIds":["hook_0"]}]}`, wantErr: `event "TeammateIdle" is not supported`},
+		{name: "in-process SDK MCP servers stay refused", request: `"sdkMcpServers":["calc"]`, wantErr: "in-process SDK MCP servers are not supported"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newE2E(t, bin)
+			srv := llmtest.NewAnthropicServer(t)
+			e.stdin = `{"type":"control_request","request_id":"1","request":{"subtype":"initialize",` + tt.request + `}}` + "\n"
+			e.anthropic(srv).run("--input-format", "stream-json", "--output-format", "stream-json", "--verbose").wantCode(0)
+			lines := e.lines()
+			if len(lines) == 0 {
+				t.Fatalf("no output; stderr %s", e.stderr)
+			}
+			resp, _ := lines[0]["response"].(map[string]any)
+			if tt.wantErr != "" {
+				if resp["subtype"] != "error" || !strings.Contains(fmt.Sprint(resp["error"]), tt.wantErr) {
+					t.Errorf("response %v, want an error with %q", resp, tt.wantErr)
+				}
+				return
+			}
+			if resp["subtype"] != "success" {
+				t.Fatalf("response %v", resp)
+			}
+			body, _ := resp["response"].(map[string]any)
+			var names []string
+			for _, a := range body["agents"].([]any) {
+				names = append(names, a.(map[string]any)["name"].(string))
+			}
+			for _, want := range tt.wantAgents {
+				if !slices.Contains(names, want) {
+					t.Errorf("agents %v, want %s among them", names, want)
+				}
+			}
+		})
+	}
 }
