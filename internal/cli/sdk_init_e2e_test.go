@@ -83,6 +83,15 @@ func TestAgentSDKInitialize(t *testing.T) {
 		}
 	})
 
+	t.Run("a PermissionRequest hook callback answers an ask", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t, touch, llmtest.Say("Done."))
+		e.anthropic(srv).drive(node, "hookPermissionRequest")
+		if _, err := os.Stat(filepath.Join(e.dir, "out.txt")); err != nil {
+			t.Errorf("the call the hook allowed did not run: %v", err)
+		}
+	})
+
 	t.Run("an MCP server's request for input goes to onElicitation", func(t *testing.T) {
 		server := goMCPServer(t)
 		e := newE2E(t, bin)

@@ -310,6 +310,31 @@ const scenarios = {
     return { callbacks: seen.length };
   },
 
+  // A PermissionRequest hook callback answers the ask of a session without canUseTool: the
+  // call runs.
+  async hookPermissionRequest() {
+    const seen = [];
+    const { messages, error } = await run(query({
+      prompt: 'Create out.txt',
+      options: {
+        ...base,
+        hooks: {
+          PermissionRequest: [{
+            matcher: 'Bash',
+            hooks: [async (input) => {
+              seen.push({ event: input.hook_event_name, tool: input.tool_name });
+              return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } };
+            }],
+          }],
+        },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(seen.length === 1 && seen[0].event === 'PermissionRequest' && seen[0].tool === 'Bash', 'one PermissionRequest callback', seen);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { callbacks: seen.length };
+  },
+
   // An MCP server's request for input reaches onElicitation as an elicitation control
   // request; its answer goes back to the server (the Go test checks the tool's result).
   async elicit() {
