@@ -110,7 +110,15 @@ func (s *runSetup) lookup(name string) tool.Tool {
 func (s *runSetup) initInfo(f *Factory) sdkproto.InitInfo {
 	return sdkproto.InitInfo{Cwd: s.cwd, Tools: toolNames(s.agent.Tools), Model: s.choice.model, Provider: s.choice.name,
 		PermissionMode: string(s.perms.Context().Mode()), APIKeySource: apiKeySource(f, s.choice.name), Version: reinsVersion(),
-		MCPServers: s.mcp.statuses()}
+		MCPServers: s.mcp.statuses(), Agents: agentNames(s.defs)}
+}
+
+func agentNames(defs *agentdef.Set) []string {
+	var out []string
+	for _, d := range defs.All() {
+		out = append(out, d.Name)
+	}
+	return out
 }
 
 // setupRun checks the flags, reads the settings, restores or creates the session and builds

@@ -207,6 +207,13 @@ func (s *Server) Serve(ctx context.Context) error {
 func (s *Server) initInfo() InitInfo {
 	info := s.Init
 	info.Model = s.currentModel()
+	if s.Agents != nil {
+		// initialize may have added some since setup.
+		info.Agents = nil
+		for _, a := range s.Agents() {
+			info.Agents = append(info.Agents, a.Name)
+		}
+	}
 	if s.Permissions != nil {
 		info.PermissionMode = string(s.Permissions.Context().Mode())
 	}

@@ -253,6 +253,8 @@ const scenarios = {
     const { messages, error } = await run(q);
     check(!error, 'query failed: ' + error);
     check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    const init = ofType(messages, 'system', 'init')[0];
+    check(init?.agents?.includes('reviewer') && init.agents.includes('Explore'), 'system/init lists the agents', init);
     return { agents: agents.map((a) => a.name) };
   },
 
