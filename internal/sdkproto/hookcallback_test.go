@@ -131,3 +131,27 @@ func TestHookCallbacksRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestHookCallbackPendingAtEndOfInput: the caller closes its input while a callback is
+// pending: the hook fails (non-blocking), the ask that follows is denied since nobody can
+// answer, the call never runs, and Serve returns cleanly.
+func TestHookCallbackPendingAtEndOfInput(t *testing.T) {
+	s := startWithHooks(t, &provider{replies: []*llm.Response{poke("toolu_1", "a"), say("ok")}})
+	s.send(`{"type":"control_request","request_id":"init","request":{"subtype":"initialize","hooks":{"PreToolUse":[{"hookCallbackIds":["hook_0"]}]}}}`)
+	if resp := s.response("init"); resp["subtype"] != "success" {
+		t.Fatalf("initialize: %v", resp)
+	}
+	s.user("poke")
+	s.next(isRequest("hook_callback"))
+	if err := s.closeAndWait(); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	if got := s.poke.targets(); len(got) != 0 {
+		t.Errorf("the call ran: %v", got)
+	}
+	reqs := s.prov.requests()
+	last := reqs[len(reqs)-1].Messages
+	if res := last[len(last)-1].Content[0]; !res.IsError {
+		t.Errorf("the model got %+v, want a denial", res)
+	}
+}
