@@ -35,6 +35,10 @@ func (s *runSetup) initialize(ctx context.Context, srv *sdkproto.Server, req sdk
 	if err != nil {
 		return err
 	}
+	if off := s.env.loaded.NonManagedHooksOff(); off != "" && len(callbacks) > 0 {
+		// Refused, not dropped: the caller expects its callbacks to guard something.
+		return fmt.Errorf("initialize hooks: SDK hook callbacks cannot run: %s", off)
+	}
 	if len(req.SystemPrompt) > 0 || req.AppendSystemPrompt != nil {
 		env := s.prompt
 		if len(req.SystemPrompt) > 0 {

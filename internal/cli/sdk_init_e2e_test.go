@@ -110,6 +110,7 @@ func TestSDKInitializeRequest(t *testing.T) {
 	bin := reinsBinary(t)
 	for _, tt := range []struct {
 		name, request string
+		settings      string   // the user's settings file, if any
 		wantErr       string   // "" expects success
 		wantAgents    []string // on success, among the listed agents
 	}{
@@ -121,10 +122,14 @@ func TestSDKInitializeRequest(t *testing.T) {
 		{name: "an agent permission mode that does not exist", request: `"agents":{"x":{"description":"d","prompt":"p","permissionMode":"yolo"}}`, wantErr: "yolo"},
 		{name: "hook callbacks for a known event", request: `"hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"]}]}`},
 		{name: "hook callbacks for an event reins does not run", request: `"hooks":{"TeammateIdle":[{"hookCallbackIds":["hook_0"]}]}`, wantErr: `event "TeammateIdle" is not supported`},
+		{name: "hook callbacks under disableAllHooks", settings: `{"disableAllHooks": true}`, request: `"hooks":{"PreToolUse":[{"hookCallbackIds":["hook_0"]}]}`, wantErr: "disableAllHooks is set"},
 		{name: "in-process SDK MCP servers stay refused", request: `"sdkMcpServers":["calc"]`, wantErr: "in-process SDK MCP servers are not supported"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newE2E(t, bin)
+			if tt.settings != "" {
+				e.userSettings(tt.settings)
+			}
 			srv := llmtest.NewAnthropicServer(t)
 			e.stdin = `{"type":"control_request","request_id":"1","request":{"subtype":"initialize",` + tt.request + `}}` + "\n"
 			e.anthropic(srv).run("--input-format", "stream-json", "--output-format", "stream-json", "--verbose").wantCode(0)
