@@ -53,11 +53,18 @@ type runSetup struct {
 	sandbox *sandbox.Sandbox
 	// errOut receives the sandbox's report of what it refused, at Close.
 	errOut io.Writer
+	// stopDebug drains and ends the --debug log's subscription, at Close.
+	stopDebug func()
 }
 
 // Close ends the tools' processes, the MCP servers and the sandbox, and closes the session
 // file.
 func (s *runSetup) Close() {
+	if s.stopDebug != nil {
+		// The log gets every event of the run, the result included, before the exit line.
+		s.stopDebug()
+		s.stopDebug = nil
+	}
 	if s.pool != nil {
 		s.pool.Close()
 	}
@@ -170,7 +177,7 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	}
 	if f.Debug != nil {
 		f.debugf("provider", "name", s.choice.name, "model", s.choice.model)
-		s.bus.Subscribe(debugEvents(f.Debug))
+		s.stopDebug = s.bus.Subscribe(debugEvents(f.Debug))
 	}
 	s.perms = agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
 		return settings.Persist(env.opts, updates...)
