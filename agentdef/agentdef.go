@@ -25,6 +25,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -413,8 +414,10 @@ func Dirs(home, configDir, project string) []Dir {
 	return out
 }
 
-// Set is the definitions in effect, by name.
+// Set is the definitions in effect, by name. It is safe for concurrent use: an SDK caller's
+// initialize adds definitions while sub-agents may be looking theirs up.
 type Set struct {
+	mu     sync.RWMutex
 	byName map[string]*Definition
 	// Errors are the files that could not be used, each with its position.
 	Errors []error
@@ -473,11 +476,27 @@ func readFile(p string, src Source) (*Definition, error) {
 	return ParseFile(p, data, src)
 }
 
+// Add puts definitions in the set, replacing those of the same names, as a later source does
+// in Load. Definitions only narrow what a sub-agent gets from its parent (see package
+// agenttool), so adding one never widens any agent's permissions.
+func (s *Set) Add(defs ...*Definition) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byName == nil {
+		s.byName = map[string]*Definition{}
+	}
+	for _, d := range defs {
+		s.byName[d.Name] = d
+	}
+}
+
 // Get returns the definition named name, or nil.
 func (s *Set) Get(name string) *Definition {
 	if s == nil {
 		return nil
 	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	return s.byName[name]
 }
 
@@ -486,10 +505,12 @@ func (s *Set) All() []*Definition {
 	if s == nil {
 		return nil
 	}
+	s.mu.RLock()
 	out := make([]*Definition, 0, len(s.byName))
 	for _, d := range s.byName {
 		out = append(out, d)
 	}
+	s.mu.RUnlock()
 	slices.SortFunc(out, func(a, b *Definition) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }

@@ -202,3 +202,32 @@ func FuzzParseFile(f *testing.F) {
 		}
 	})
 }
+
+// TestSetAdd: definitions added after loading (an SDK caller's initialize) replace those of
+// the same name and are seen by concurrent readers.
+func TestSetAdd(t *testing.T) {
+	s := Load(nil)
+	defs, err := ParseJSON("initialize agents", []byte(`{"Explore":{"description":"mine","prompt":"p"},"reviewer":{"description":"r","prompt":"p"}}`), SourceFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 100 {
+			_ = s.Get("reviewer")
+			_ = s.All()
+		}
+	}()
+	s.Add(defs...)
+	<-done
+	if d := s.Get("Explore"); d == nil || d.Description != "mine" || d.Source != SourceFlag {
+		t.Errorf("Explore = %+v, want the added definition", d)
+	}
+	if d := s.Get("reviewer"); d == nil || d.Source != SourceFlag {
+		t.Errorf("reviewer = %+v", d)
+	}
+	if n := len(s.All()); n != 4 {
+		t.Errorf("%d definitions, want the 3 built-ins with Explore replaced, plus reviewer", n)
+	}
+}

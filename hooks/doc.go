@@ -19,6 +19,7 @@
 // PermissionRequest hooks are a [permission.Asker] wrapper ([Asker]), so they compose with
 // whatever front end answers asks.
 //
-// A hook's work is abstracted by [Handler]: command hooks run in a shell; the SDK's
-// hook_callback control requests can plug in there with the same semantics.
+// A hook's work is abstracted by [Handler]: command hooks run in a shell; the Agent SDK's
+// hook_callback control requests (package sdkproto) plug in there with the same semantics.
+// [Runner.Add] adds hooks after the session started (an SDK caller's initialize).
 package hooks

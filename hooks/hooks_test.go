@@ -345,3 +345,48 @@ func TestAsker(t *testing.T) {
 		})
 	}
 }
+
+// handlerFunc adapts a function to Handler.
+type handlerFunc func(ctx context.Context, input []byte) (Raw, error)
+
+func (f handlerFunc) Handle(ctx context.Context, input []byte) (Raw, error) { return f(ctx, input) }
+
+// TestAddWhileRunning: hooks added after the runner was built (an SDK caller's initialize) run
+// from the next event on, an invalid one adds nothing, and adding races no running event.
+func TestAddWhileRunning(t *testing.T) {
+	r := newRunner(t, t.TempDir())
+	if r.Has(PreToolUse) {
+		t.Fatal("an empty runner has PreToolUse hooks")
+	}
+	deny := handlerFunc(func(context.Context, []byte) (Raw, error) {
+		return Raw{Stdout: `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"added"}}`}, nil
+	})
+	err := r.Add(Hook{Event: PreToolUse, Matcher: "Bash", Handler: deny, Origin: "good"}, Hook{Event: PreToolUse, Matcher: "(", Handler: deny, Origin: "bad"})
+	if err == nil || !strings.Contains(err.Error(), "bad") {
+		t.Fatalf("Add with a bad matcher: %v", err)
+	}
+	if r.Has(PreToolUse) {
+		t.Fatal("a failed Add added hooks")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 50 {
+			r.PreToolUse(context.Background(), Common{}, bashCall)
+		}
+	}()
+	if err := r.Add(Hook{Event: PreToolUse, Matcher: "Bash", Handler: deny, Origin: "good"}); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	res := r.PreToolUse(context.Background(), Common{}, bashCall)
+	if res.Verdict.Behavior != permission.Deny || res.Verdict.Reason != "added" {
+		t.Errorf("verdict %+v, want the added hook's deny", res.Verdict)
+	}
+	if err := CheckOutput(`{"decision":"maybe"}`); err == nil {
+		t.Error("CheckOutput accepted an invalid decision")
+	}
+	if err := CheckOutput(`{"decision":"block","reason":"x"}`); err != nil {
+		t.Errorf("CheckOutput: %v", err)
+	}
+}

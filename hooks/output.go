@@ -127,3 +127,11 @@ func failure(run Run) string {
 	}
 	return msg
 }
+
+// CheckOutput reports whether stdout, a successful hook's answer, would be rejected as
+// malformed hook JSON: for a handler that must treat a malformed answer as a failure of its
+// own (an SDK callback registered with onFailure: block).
+func CheckOutput(stdout string) error {
+	_, err := parseOutput(stdout)
+	return err
+}

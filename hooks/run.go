@@ -79,6 +79,7 @@ type Runner struct {
 	// MaxOutput caps each output stream; zero means DefaultMaxOutput.
 	MaxOutput int
 
+	mu       sync.RWMutex // guards hooks, which Add extends while calls run
 	hooks    []compiled
 	nextID   atomic.Int64
 	observer sync.Mutex
@@ -92,18 +93,32 @@ type compiled struct {
 // NewRunner checks the hooks' matchers and returns a runner for them.
 func NewRunner(hooks []Hook) (*Runner, error) {
 	r := &Runner{}
+	if err := r.Add(hooks...); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Add checks more hooks and adds them after the configured ones, from the next event on (an
+// SDK caller registers its callbacks once the session has started). When one is invalid none
+// is added.
+func (r *Runner) Add(hooks ...Hook) error {
+	var cs []compiled
 	for i := range hooks {
 		h := &hooks[i]
 		m, err := CompileMatcher(h.Matcher)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", h.Origin, err)
+			return fmt.Errorf("%s: %w", h.Origin, err)
 		}
 		if h.Handler == nil && strings.TrimSpace(h.Command) == "" {
-			return nil, fmt.Errorf("%s: a command hook needs a command", h.Origin)
+			return fmt.Errorf("%s: a command hook needs a command", h.Origin)
 		}
-		r.hooks = append(r.hooks, compiled{hook: h, match: m})
+		cs = append(cs, compiled{hook: h, match: m})
 	}
-	return r, nil
+	r.mu.Lock()
+	r.hooks = append(r.hooks, cs...)
+	r.mu.Unlock()
+	return nil
 }
 
 // Has reports whether any hook is configured for ev.
@@ -111,6 +126,8 @@ func (r *Runner) Has(ev Event) bool {
 	if r == nil {
 		return false
 	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	for _, c := range r.hooks {
 		if c.hook.Event == ev {
 			return true
@@ -123,6 +140,8 @@ func (r *Runner) Has(ev Event) bool {
 func (r *Runner) matching(ev Event, value string) []*Hook {
 	var out []*Hook
 	seen := map[string]bool{}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	for _, c := range r.hooks {
 		if c.hook.Event != ev || !c.match(value) {
 			continue

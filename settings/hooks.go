@@ -187,6 +187,25 @@ func parseHookEntry(path, event, matcher string, h *value, errAt func(int, strin
 	return e, "", nil
 }
 
+// NonManagedHooksOff says why hooks that come from neither a managed policy nor a settings
+// file (an Agent SDK caller's hook callbacks) may not run: disableAllHooks in any file, or a
+// policy's allowManagedHooksOnly. Empty when they may.
+func (l *Loaded) NonManagedHooksOff() string {
+	for _, f := range l.Files {
+		if f.DuplicateOf != "" {
+			continue
+		}
+		hs := f.HookSettings
+		if hs.DisableAll != nil && hs.DisableAll.Value {
+			return "disableAllHooks is set in " + f.Path
+		}
+		if f.Source == permission.SourcePolicy && hs.ManagedOnly != nil && hs.ManagedOnly.Value {
+			return "allowManagedHooksOnly is set by the managed policy " + f.Path
+		}
+	}
+	return ""
+}
+
 // Hooks lists the hooks of every loaded file, in load order, each marked with why it is
 // skipped, if it is:
 //   - disableAllHooks in a policy file turns off every hook; in another file, every hook but

@@ -44,11 +44,16 @@ type runSetup struct {
 	resumed bool
 	store   *session.Store
 	hooks   *hooks.Runner
-	mcp     *mcpSession
+	// defs are the agent types the Agent tool offers; an SDK caller's initialize adds to them.
+	defs *agentdef.Set
+	mcp  *mcpSession
+	// elicit answers MCP servers' requests for input with the front end connected to it
+	// (the SDK caller), else declines them as headless.
+	elicit  lateElicitor
 	sandbox *sandbox.Sandbox
 	// errOut receives the sandbox's report of what it refused, at Close.
 	errOut io.Writer
-	// stopDebug ends the --debug log's subscription; nil without --debug.
+	// stopDebug drains and ends the --debug log's subscription, at Close.
 	stopDebug func()
 }
 
@@ -56,6 +61,7 @@ type runSetup struct {
 // file.
 func (s *runSetup) Close() {
 	if s.stopDebug != nil {
+		// The log gets every event of the run, the result included, before the exit line.
 		s.stopDebug()
 		s.stopDebug = nil
 	}
@@ -111,7 +117,15 @@ func (s *runSetup) lookup(name string) tool.Tool {
 func (s *runSetup) initInfo(f *Factory) sdkproto.InitInfo {
 	return sdkproto.InitInfo{Cwd: s.cwd, Tools: toolNames(s.agent.Tools), Model: s.choice.model, Provider: s.choice.name,
 		PermissionMode: string(s.perms.Context().Mode()), APIKeySource: apiKeySource(f, s.choice.name), Version: reinsVersion(),
-		MCPServers: s.mcp.statuses()}
+		MCPServers: s.mcp.statuses(), Agents: agentNames(s.defs)}
+}
+
+func agentNames(defs *agentdef.Set) []string {
+	var out []string
+	for _, d := range defs.All() {
+		out = append(out, d.Name)
+	}
+	return out
 }
 
 // setupRun checks the flags, reads the settings, restores or creates the session and builds
@@ -163,7 +177,6 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	}
 	if f.Debug != nil {
 		f.debugf("provider", "name", s.choice.name, "model", s.choice.model)
-		// Close unsubscribes, which waits until the log has every event, the result included.
 		s.stopDebug = s.bus.Subscribe(debugEvents(f.Debug))
 	}
 	s.perms = agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
@@ -185,11 +198,12 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	for _, w := range defWarnings {
 		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
 	}
+	s.defs = defs
 	if s.sandbox, err = startSandbox(ctx, f, env, pc); err != nil {
 		return nil, err
 	}
 	s.pool = newAgentPool(f, pc, s.perms, web.ModelSummarizer{Provider: s.choice.provider, Model: smallModel(f, env.loaded, s.choice)}, s.sandbox)
-	if s.hooks, err = newHookRunner(env, s.sessionID, s.transcriptPath(), s.bus); err != nil {
+	if s.hooks, err = newHookRunner(env, s.sessionID, s.transcriptPath(), s.bus, opts.sdk.inputFormat == inputStreamJSON); err != nil {
 		return nil, err
 	}
 	if err := s.buildAgent(ctx, f, opts, pc, provider, store, defs); err != nil {
@@ -247,13 +261,16 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
 	}
 	// PermissionRequest hooks answer asks before the headless auto-deny; a front end's asker
-	// (the SDK's can_use_tool) is put in front of them later (see Server.WrapAsker).
-	var asker permission.Asker
-	if s.hooks.Has(hooks.PermissionRequest) {
-		asker = headlessHookAsker(s.hooks, s.perms)
+	// (the SDK's can_use_tool) is put in front of them later (see Server.WrapAsker). An SDK
+	// caller may register such hooks in initialize, after this.
+	var asker, background permission.Asker
+	if s.hooks.Has(hooks.PermissionRequest) || opts.sdk.inputFormat == inputStreamJSON {
+		asker = s.withHooks(nil)
+		// Undecided, a background sub-agent's ask gets the asyncAgent denial.
+		background = hookedAsker{s: s, background: true}
 	}
 	sc := subAgentConfig{defs: defs, choice: s.choice, perms: s.perms, bus: s.bus, env: s.prompt, maxTurns: opts.maxTurns,
-		hooks: s.hooks, asker: parentAsker{s}, backgroundAsker: asker}
+		hooks: s.hooks, asker: parentAsker{s}, backgroundAsker: background}
 	if rec := s.rec; rec != nil {
 		// Without persistence sub-agents keep no transcript either.
 		sc.store = func(agentID string) (agenttool.Transcript, string, error) {
@@ -269,7 +286,7 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 	// MCP tools (and ToolSearch when they are deferred) join after the Agent tool, in the pool
 	// sub-agents draw from too.
 	var err error
-	if s.mcp, err = startMCP(ctx, f, s.env, pc, &opts.mcp); err != nil {
+	if s.mcp, err = startMCP(ctx, f, s.env, pc, &opts.mcp, &s.elicit); err != nil {
 		return err
 	}
 	var deferral *tool.Deferral
@@ -331,15 +348,37 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 	return nil
 }
 
-// withHooks puts a front end's asker behind the PermissionRequest hooks, which run beside it
-// (first answer wins); without such hooks it is the asker itself.
+// withHooks puts a front end's asker (nil: headless) behind the PermissionRequest hooks, which
+// run beside it (first answer wins).
 func (s *runSetup) withHooks(front permission.Asker) permission.Asker {
-	if !s.hooks.Has(hooks.PermissionRequest) {
-		return front
+	return hookedAsker{s: s, front: front}
+}
+
+// hookedAsker looks for PermissionRequest hooks at each ask, not once at setup: an SDK caller
+// registers its callbacks in initialize, after the asker is in place. Without such hooks it is
+// the front end's asker, or the headless deny.
+type hookedAsker struct {
+	s     *runSetup
+	front permission.Asker
+	// background leaves an ask no hook decided undecided (a background sub-agent's, which the
+	// Agent tool denies with its own reason).
+	background bool
+}
+
+func (h hookedAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Decision, error) {
+	if !h.s.hooks.Has(hooks.PermissionRequest) {
+		if h.background {
+			return permission.Decision{Behavior: permission.Ask}, nil
+		}
+		if h.front == nil {
+			d := req.Decision
+			return permission.Decision{Behavior: permission.Deny, Message: d.Message, Reason: d.Reason, BlockedPath: d.BlockedPath}, nil
+		}
+		return h.front.Ask(ctx, req)
 	}
-	a := headlessHookAsker(s.hooks, s.perms).(*hooks.Asker)
-	a.Next = front
-	return a
+	a := headlessHookAsker(h.s.hooks, h.s.perms).(*hooks.Asker)
+	a.Next = h.front
+	return a.Ask(ctx, req)
 }
 
 // transcriptPath is the session file hooks are told about; empty without persistence.

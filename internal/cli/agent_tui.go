@@ -26,12 +26,14 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		return approveProjectServers(ctx, term, pending)
 	}
 	elicitor := tui.NewElicitor()
-	opts.mcp.elicitor = elicitor
 	s, err := setupRun(ctx, f, opts)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	// MCP servers' requests for input go to the chat's form while it runs.
+	s.elicit.set(elicitor)
+	defer s.elicit.set(nil)
 	if s.rec == nil {
 		return usageErrorf("--no-session-persistence is for headless runs; the interactive mode saves its session")
 	}

@@ -95,8 +95,9 @@ func (o *hookOptions) register(cmd *cobra.Command) {
 }
 
 // newHookRunner builds the runner for the hooks that run in this session; nil when none does,
-// so a session without hooks pays nothing for them.
-func newHookRunner(env *permEnv, sessionID, transcriptPath string, bus *agent.Bus) (*hooks.Runner, error) {
+// so a session without hooks pays nothing for them, unless always (an SDK session, whose
+// caller may register hook callbacks in initialize).
+func newHookRunner(env *permEnv, sessionID, transcriptPath string, bus *agent.Bus, always bool) (*hooks.Runner, error) {
 	var hs []hooks.Hook
 	for _, e := range env.loaded.Hooks(env.trusted) {
 		if e.Skipped != "" {
@@ -105,7 +106,7 @@ func newHookRunner(env *permEnv, sessionID, transcriptPath string, bus *agent.Bu
 		hs = append(hs, hooks.Hook{Event: hooks.Event(e.Event), Matcher: e.Matcher, Command: e.Command,
 			Timeout: time.Duration(e.TimeoutSeconds * float64(time.Second)), Origin: e.Origin()})
 	}
-	if len(hs) == 0 {
+	if len(hs) == 0 && !always {
 		return nil, nil
 	}
 	r, err := hooks.NewRunner(hs)

@@ -25,9 +25,6 @@ type mcpFlags struct {
 	// approve, set by the interactive mode, asks the person about the project servers that
 	// wait for approval, before any server starts.
 	approve projectServerApprover
-	// elicitor, set by the interactive mode, puts servers' requests for input to the person;
-	// without one they are declined.
-	elicitor client.Elicitor
 }
 
 // projectServerApprover asks about project servers waiting for approval. It returns true to
@@ -80,7 +77,7 @@ type mcpSession struct {
 // startMCP loads the configuration and starts the approved servers in parallel. A server that
 // fails is reported on standard error and left out; a configuration that cannot be read stops
 // the run (file:line:col).
-func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Context, mf *mcpFlags) (*mcpSession, error) {
+func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Context, mf *mcpFlags, elicitor client.Elicitor) (*mcpSession, error) {
 	lo := mcpLoadOptions(f, env.opts, env.loaded, env.trusted, mf)
 	entries, err := client.Load(lo)
 	if err != nil {
@@ -103,9 +100,7 @@ func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Cont
 	opts.Dir = pc.OriginalCwd()
 	opts.Getenv = f.Getenv
 	opts.Pins = pins
-	if mf != nil {
-		opts.Elicitor = mf.elicitor
-	}
+	opts.Elicitor = elicitor
 	m := client.Start(ctx, entries, opts)
 	for _, st := range m.Status() {
 		switch st.State {

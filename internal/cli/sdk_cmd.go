@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/reinsdev/reins/internal/sdkproto"
 )
@@ -26,27 +25,8 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 	if s.structured != nil {
 		srv.Structured = s.structured.Value
 	}
-	srv.OnInitialize = func(req sdkproto.InitializeRequest) error {
-		if err := sdkproto.CheckSupported(req, s.structured != nil); err != nil {
-			return err
-		}
-		if len(req.SystemPrompt) == 0 && req.AppendSystemPrompt == nil {
-			return nil
-		}
-		env := s.prompt
-		if len(req.SystemPrompt) > 0 {
-			env.Replace = strings.Join(req.SystemPrompt, "\n\n")
-		}
-		if req.AppendSystemPrompt != nil {
-			env.Append = *req.AppendSystemPrompt
-		}
-		system, err := systemPrompt(ctx, s.agent.Tools, env)
-		if err != nil {
-			return err
-		}
-		srv.SetSystem(system)
-		return nil
-	}
+	srv.OnInitialize = func(req sdkproto.InitializeRequest) error { return s.initialize(ctx, srv, req) }
+	srv.Agents = s.agentInfos
 	srv.ResolveModel = func(name string) (string, error) {
 		if name == "" {
 			return s.choice.model, nil
@@ -59,6 +39,8 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 		defer printHookMessages(f, s.bus)()
 	}
 	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.model, s.agent.System)
+	s.elicit.set(sdkElicitor{srv})
+	defer s.elicit.set(nil)
 	err = srv.Serve(ctx)
 	sessionEnd(ctx, s.hooks, s.bus, s.perms)
 	switch {

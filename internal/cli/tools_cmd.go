@@ -135,7 +135,7 @@ func runToolsList(ctx context.Context, f *Factory, opts *toolsListOptions) error
 	defer builtins.Close()
 	base := builtins.Tools
 	// The MCP servers start so that their tools are listed where the model sees them.
-	sess, err := startMCP(ctx, f, env, env.pc, &opts.mcp)
+	sess, err := startMCP(ctx, f, env, env.pc, &opts.mcp, nil)
 	if err != nil {
 		return err
 	}
@@ -289,7 +289,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	var mcpTools []tool.Tool
 	if isMCPToolName(name) {
 		// Only a call of an MCP tool starts the servers.
-		sess, err := startMCP(ctx, f, penv, penv.pc, &opts.mcp)
+		sess, err := startMCP(ctx, f, penv, penv.pc, &opts.mcp, nil)
 		if err != nil {
 			return err
 		}

@@ -32,6 +32,14 @@
 // `updatedPermissions` are applied through agent.Permissions (session rules in memory, the
 // settings-file destinations persisted).
 //
+// # Hook callbacks and elicitation
+//
+// [Server.HookCallbacks] turns initialize's hooks into hooks.Hook values whose [hooks.Handler]
+// sends `hook_callback` to the caller and hands its JSON answer back as a command hook's
+// standard output, so it is ranked by the same code (a hook's allow never outranks a deny
+// rule). [Server.Elicit] puts an MCP server's request for input to the caller as an
+// `elicitation` request; only a well-formed accept carries content.
+//
 // # Output
 //
 // [Emitter] turns the agent's events into the SDK's message shapes (system/init, assistant,

@@ -45,6 +45,8 @@ type InitInfo struct {
 	Version      string
 	// MCPServers are the configured MCP servers with their state.
 	MCPServers []MCPServer
+	// Agents are the agent types the Agent tool offers.
+	Agents []string
 }
 
 // InitLine is the system/init message.
@@ -281,7 +283,14 @@ func (e *Emitter) Init(info InitInfo) {
 	e.write(InitLine{Type: "system", Subtype: "init", Cwd: info.Cwd, SessionID: e.SessionID, Tools: tools,
 		MCPServers: orEmpty(info.MCPServers), Model: info.Model, Provider: info.Provider, PermissionMode: info.PermissionMode,
 		APIKeySource: cmp.Or(info.APIKeySource, "none"), Version: info.Version, SlashCommands: []string{},
-		OutputStyle: "default", Agents: []string{}, Skills: []string{}, Plugins: []Plugin{}, UUID: session.NewID()})
+		OutputStyle: "default", Agents: orEmptyStrings(info.Agents), Skills: []string{}, Plugins: []Plugin{}, UUID: session.NewID()})
+}
+
+func orEmptyStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // Handle writes the lines of one event. Events of a sub-agent carry the id of the Agent call

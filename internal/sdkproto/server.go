@@ -50,10 +50,11 @@ type SlashCommand struct {
 	ArgumentHint string `json:"argumentHint"`
 }
 
-// AgentInfo is one entry of initialize's agents; reins has none yet.
+// AgentInfo is one entry of initialize's agents: an agent type the Agent tool offers.
 type AgentInfo struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
+	Model       string `json:"model,omitempty"`
 }
 
 // ModelInfo is one entry of initialize's models.
@@ -101,6 +102,9 @@ type Server struct {
 	// ResolveModel checks the model of set_model ("" is the session's default) and returns the
 	// name to use.
 	ResolveModel func(name string) (string, error)
+	// Agents lists the agent types for initialize's answer, after OnInitialize has run; nil
+	// lists none.
+	Agents func() []AgentInfo
 	// Settings answers get_settings.
 	Settings func() (any, error)
 	// Run runs one turn; nil means Agent.Run. The CLI's wraps it to hold the model to a JSON
@@ -122,6 +126,17 @@ type Server struct {
 	initted bool
 }
 
+// connection returns the connection to the caller, made on first use: by Serve, or by an
+// Elicit that comes first (an MCP server starting up).
+func (s *Server) connection() *Conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn == nil {
+		s.conn = NewConn(s.Out)
+	}
+	return s.conn
+}
+
 // SetSystem replaces the system prompt from the next turn on.
 func (s *Server) SetSystem(blocks []llm.SystemBlock) {
 	s.mu.Lock()
@@ -135,7 +150,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	if s.Log == nil {
 		s.Log = os.Stderr
 	}
-	s.conn = NewConn(s.Out)
+	s.connection()
 	s.wake = make(chan struct{}, 1)
 	s.model = s.Agent.Model
 	s.emitter = &Emitter{W: s.conn, SessionID: s.SessionID, Partial: s.Partial, MaxTurns: s.Agent.MaxTurns,
@@ -192,6 +207,13 @@ func (s *Server) Serve(ctx context.Context) error {
 func (s *Server) initInfo() InitInfo {
 	info := s.Init
 	info.Model = s.currentModel()
+	if s.Agents != nil {
+		// initialize may have added some since setup.
+		info.Agents = nil
+		for _, a := range s.Agents() {
+			info.Agents = append(info.Agents, a.Name)
+		}
+	}
 	if s.Permissions != nil {
 		info.PermissionMode = string(s.Permissions.Context().Mode())
 	}
@@ -472,32 +494,38 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 		Account: AccountInfo{APIKeySource: s.Init.APIKeySource},
 		Version: s.Init.Version, PID: os.Getpid(),
 	}
+	if s.Agents != nil {
+		resp.Agents = append(resp.Agents, s.Agents()...)
+	}
 	if s.Permissions != nil {
 		resp.PermissionMode = string(s.Permissions.Context().Mode())
 	}
 	s.conn.respond(id, resp)
 }
 
-// refuseConfiguration accepts an initialize request that configures nothing reins lacks.
+// refuseConfiguration is the initialize of a server without OnInitialize: it accepts only a
+// request that configures nothing.
 func refuseConfiguration(req InitializeRequest) error {
+	switch {
+	case len(req.Hooks) > 0:
+		return errors.New("SDK hook callbacks are not supported by this server")
+	case len(req.Agents) > 0:
+		return errors.New("custom agents are not supported by this server")
+	}
 	return CheckSupported(req, false)
 }
 
 // CheckSupported refuses what an initialize request asks for that reins cannot do yet. Each is
-// refused rather than ignored: SDK hooks can deny calls, SDK MCP servers and agents change what
-// the model can do, and a JSON schema changes what the caller gets back.
+// refused rather than ignored: SDK MCP servers change what the model can do, and a JSON schema
+// changes what the caller gets back. Hooks and agents are the OnInitialize's to apply.
 // structured says whether a JSON schema is in force (--json-schema, which the SDK passes along
 // with the same schema in initialize).
 func CheckSupported(req InitializeRequest, structured bool) error {
 	switch {
-	case len(req.Hooks) > 0:
-		return errors.New("SDK hook callbacks are not supported by reins yet; configure hooks in settings files instead")
 	case len(req.SDKMCPServers) > 0:
 		return errors.New("in-process SDK MCP servers are not supported by reins yet")
 	case len(req.MCPServers) > 0:
 		return errors.New("MCP servers are not supported by reins yet")
-	case len(req.Agents) > 0:
-		return errors.New("custom agents are not supported by reins in initialize yet; pass them with --agents")
 	case len(req.Plugins) > 0:
 		return errors.New("plugins are not supported by reins")
 	case len(req.JSONSchema) > 0 && string(req.JSONSchema) != "null" && !structured:

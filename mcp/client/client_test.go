@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -217,6 +218,26 @@ func TestElicitation(t *testing.T) {
 		txt := run(t, find(t, m.Tools(), "mcp__test__ask"), `{}`).TextOf()
 		if !strings.Contains(txt, "action=decline") || !strings.Contains(txt, `Reins declined a request for input from MCP server "test"`) ||
 			!strings.Contains(txt, "What is your name?") {
+			t.Errorf("result = %q", txt)
+		}
+	})
+	t.Run("an elicitor with no one connected is headless", func(t *testing.T) {
+		e := ElicitorFunc(func(context.Context, ElicitRequest) (ElicitResult, error) {
+			return ElicitResult{}, ErrNoElicitor
+		})
+		m := start(t, Options{Elicitor: e}, testEntry("test", "basic"))
+		txt := run(t, find(t, m.Tools(), "mcp__test__ask"), `{}`).TextOf()
+		if !strings.Contains(txt, "action=decline") || !strings.Contains(txt, `Reins declined a request for input from MCP server "test"`) {
+			t.Errorf("result = %q", txt)
+		}
+	})
+	t.Run("an elicitor that fails cancels and tells the model", func(t *testing.T) {
+		e := ElicitorFunc(func(context.Context, ElicitRequest) (ElicitResult, error) {
+			return ElicitResult{}, errors.New("the caller went away")
+		})
+		m := start(t, Options{Elicitor: e}, testEntry("test", "basic"))
+		txt := run(t, find(t, m.Tools(), "mcp__test__ask"), `{}`).TextOf()
+		if !strings.Contains(txt, "action=cancel") || !strings.Contains(txt, "the caller went away") {
 			t.Errorf("result = %q", txt)
 		}
 	})

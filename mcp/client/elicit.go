@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -37,6 +38,10 @@ type ElicitResult struct {
 	Action  string
 	Content map[string]any
 }
+
+// ErrNoElicitor is what an Elicitor answers when no one can answer in this session after all
+// (a front end that is not connected yet): the request is declined as headless.
+var ErrNoElicitor = errors.New("no one can answer requests for input in this session")
 
 // ElicitorFunc adapts a function to Elicitor.
 type ElicitorFunc func(ctx context.Context, req ElicitRequest) (ElicitResult, error)
@@ -104,12 +109,18 @@ func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 			er.Schema = b
 		}
 	}
-	e := s.m.opts.Elicitor
-	if e == nil {
+	headless := func() (*mcp.ElicitResult, error) {
 		s.note(fmt.Sprintf("[Reins declined a request for input from MCP server %q, because no one can answer in this session: %q]", s.name, p.Message))
 		return &mcp.ElicitResult{Action: ElicitDecline}, nil
 	}
+	e := s.m.opts.Elicitor
+	if e == nil {
+		return headless()
+	}
 	res, err := e.Elicit(ctx, er)
+	if errors.Is(err, ErrNoElicitor) {
+		return headless()
+	}
 	if err != nil {
 		s.note(fmt.Sprintf("[MCP server %q asked for input and the request failed: %v]", s.name, err))
 		return &mcp.ElicitResult{Action: ElicitCancel}, nil

@@ -238,6 +238,125 @@ const scenarios = {
     return { structured: res.structured_output };
   },
 
+  // Agents from the SDK's options arrive in initialize: the answer lists them, and the Agent
+  // tool runs one (the Go test checks the sub-agent's prompt and tools).
+  async agents() {
+    const q = query({
+      prompt: 'Review the code',
+      options: {
+        ...base,
+        agents: { reviewer: { description: 'Reviews code for bugs', prompt: 'You are the SDK reviewer agent.', tools: ['Read', 'Grep'] } },
+      },
+    });
+    const agents = await q.supportedAgents();
+    check(agents.some((a) => a.name === 'reviewer' && a.description === 'Reviews code for bugs'), 'initialize lists the SDK agent', agents);
+    const { messages, error } = await run(q);
+    check(!error, 'query failed: ' + error);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    const init = ofType(messages, 'system', 'init')[0];
+    check(init?.agents?.includes('reviewer') && init.agents.includes('Explore'), 'system/init lists the agents', init);
+    return { agents: agents.map((a) => a.name) };
+  },
+
+  // A PreToolUse hook callback that blocks the Bash call: the call does not run and the model
+  // gets the hook's reason.
+  async hookDeny() {
+    const seen = [], asked = [];
+    const { messages, error } = await run(query({
+      prompt: 'Create out.txt',
+      options: {
+        ...base,
+        canUseTool: async (name, input) => { asked.push(name); return { behavior: 'allow', updatedInput: input }; },
+        hooks: {
+          PreToolUse: [{
+            matcher: 'Bash',
+            hooks: [async (input, toolUseID) => {
+              seen.push({ event: input.hook_event_name, tool: input.tool_name, command: input.tool_input?.command, toolUseID });
+              return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'blocked by the SDK hook' } };
+            }],
+          }],
+        },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(seen.length === 1 && seen[0].event === 'PreToolUse' && seen[0].tool === 'Bash' && seen[0].command === 'touch out.txt' && seen[0].toolUseID, 'one hook callback for the Bash call', seen);
+    check(asked.length === 0, 'canUseTool was not asked', asked);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { callbacks: seen.length };
+  },
+
+  // A PreToolUse hook callback that allows a call a deny rule stops: the deny rule wins, and
+  // canUseTool is never asked.
+  async hookAllowUnderDeny() {
+    const seen = [], asked = [];
+    const { messages, error } = await run(query({
+      prompt: 'Create out.txt',
+      options: {
+        ...base,
+        canUseTool: async (name, input) => { asked.push(name); return { behavior: 'allow', updatedInput: input }; },
+        hooks: {
+          PreToolUse: [{
+            hooks: [async (input) => {
+              seen.push(input.tool_name);
+              return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'the SDK hook says yes' } };
+            }],
+          }],
+        },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(seen.length === 1 && seen[0] === 'Bash', 'the hook callback ran', seen);
+    check(asked.length === 0, 'canUseTool was not asked', asked);
+    const denied = ofType(messages, 'system', 'permission_denied');
+    check(denied.length === 1, 'system/permission_denied for the call', messages);
+    return { callbacks: seen.length };
+  },
+
+  // A PermissionRequest hook callback answers the ask of a session without canUseTool: the
+  // call runs.
+  async hookPermissionRequest() {
+    const seen = [];
+    const { messages, error } = await run(query({
+      prompt: 'Create out.txt',
+      options: {
+        ...base,
+        hooks: {
+          PermissionRequest: [{
+            matcher: 'Bash',
+            hooks: [async (input) => {
+              seen.push({ event: input.hook_event_name, tool: input.tool_name });
+              return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } };
+            }],
+          }],
+        },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(seen.length === 1 && seen[0].event === 'PermissionRequest' && seen[0].tool === 'Bash', 'one PermissionRequest callback', seen);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { callbacks: seen.length };
+  },
+
+  // An MCP server's request for input reaches onElicitation as an elicitation control
+  // request; its answer goes back to the server (the Go test checks the tool's result).
+  async elicit() {
+    const seen = [];
+    const { messages, error } = await run(query({
+      prompt: 'Ask me my name',
+      options: {
+        ...base,
+        mcpServers: { srv: { command: process.env.REINS_TEST_MCP_BIN, env: { REINS_TEST_MCP_SERVER: 'basic' } } },
+        allowedTools: ['mcp__srv__ask'],
+        onElicitation: async (req) => { seen.push(req); return { action: 'accept', content: { name: 'Ada' } }; },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(seen.length === 1 && seen[0].serverName === 'srv' && seen[0].message === 'What is your name?' &&
+      seen[0].requestedSchema?.properties?.name, 'one elicitation from srv with its schema', seen);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { elicitations: seen.length };
+  },
+
   // Partial messages: the text streams as stream_event lines.
   async partial() {
     const { messages, error } = await run(query({ prompt: 'hi', options: { ...base, includePartialMessages: true } }));

@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/reinsdev/reins/llm/llmtest"
+)
+
+// TestAgentSDKInitialize drives reins with the real Agent SDK's agents and hooks options, which
+// reach reins in the initialize request.
+func TestAgentSDKInitialize(t *testing.T) {
+	node := nodeSDK(t)
+	bin := reinsBinary(t)
+
+	t.Run("agents from initialize run through the Agent tool", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t,
+			llmtest.UseTools(llmtest.Call("Agent", `{"description":"review","prompt":"Review the code","subagent_type":"reviewer"}`)),
+			llmtest.Say("No bugs."),
+			llmtest.Say("Reviewed."))
+		e.anthropic(srv).drive(node, "agents")
+		reqs := srv.Requests()
+		if len(reqs) != 3 {
+			t.Fatalf("%d requests, want 3", len(reqs))
+		}
+		var sub struct {
+			System []struct {
+				Text string `json:"text"`
+			} `json:"system"`
+		}
+		if err := reqs[1].Decode(&sub); err != nil {
+			t.Fatal(err)
+		}
+		var system string
+		for _, b := range sub.System {
+			system += b.Text
+		}
+		if !strings.Contains(system, "You are the SDK reviewer agent.") {
+			t.Errorf("the sub-agent's system prompt is not the SDK definition's: %q", system)
+		}
+		tools := requestTools(t, reqs[1])
+		slices.Sort(tools)
+		if !slices.Equal(tools, []string{"Grep", "Read"}) {
+			t.Errorf("the sub-agent was offered %v, want its definition's Grep and Read", tools)
+		}
+		if got := jsonText(toolResults(t, reqs[2])); !strings.Contains(got, "No bugs.") {
+			t.Errorf("Agent result %s", got)
+		}
+	})
+
+	touch := llmtest.UseTools(llmtest.Call("Bash", `{"command":"touch out.txt","description":"Create out.txt"}`))
+
+	t.Run("a PreToolUse hook callback blocks a Bash call", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t, touch, llmtest.Say("Blocked."))
+		e.anthropic(srv).drive(node, "hookDeny")
+		if _, err := os.Stat(filepath.Join(e.dir, "out.txt")); err == nil {
+			t.Error("the blocked call ran")
+		}
+		results := toolResults(t, srv.Requests()[1])
+		if len(results) != 1 || !results[0].IsError || !strings.Contains(jsonText(results), "blocked by the SDK hook") {
+			t.Errorf("the model got %s, want the hook's reason", jsonText(results))
+		}
+	})
+
+	t.Run("a hook callback's allow does not outrank a deny rule", func(t *testing.T) {
+		e := newE2E(t, bin)
+		os.MkdirAll(filepath.Join(e.dir, ".claude"), 0o755)
+		e.write(".claude/settings.json", `{"permissions":{"deny":["Bash(touch:*)"]}}`)
+		srv := llmtest.NewAnthropicServer(t, touch, llmtest.Say("Denied."))
+		e.anthropic(srv).drive(node, "hookAllowUnderDeny")
+		if _, err := os.Stat(filepath.Join(e.dir, "out.txt")); err == nil {
+			t.Error("the call ran under a deny rule")
+		}
+		results := toolResults(t, srv.Requests()[1])
+		if len(results) != 1 || !results[0].IsError {
+			t.Errorf("the model got %s, want a denial", jsonText(results))
+		}
+	})
+
+	t.Run("a PermissionRequest hook callback answers an ask", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t, touch, llmtest.Say("Done."))
+		e.anthropic(srv).drive(node, "hookPermissionRequest")
+		if _, err := os.Stat(filepath.Join(e.dir, "out.txt")); err != nil {
+			t.Errorf("the call the hook allowed did not run: %v", err)
+		}
+	})
+
+	t.Run("an MCP server's request for input goes to onElicitation", func(t *testing.T) {
+		server := goMCPServer(t)
+		e := newE2E(t, bin)
+		e.env = append(e.env, "REINS_TEST_MCP_BIN="+server)
+		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("mcp__srv__ask", `{}`)), llmtest.Say("Hello Ada."))
+		e.anthropic(srv).drive(node, "elicit")
+		if got := jsonText(toolResults(t, srv.Requests()[1])); !strings.Contains(got, "action=accept name=Ada") {
+			t.Errorf("the tool result is %s, want the caller's answer", got)
+		}
+	})
+}
+
+// TestSDKInitializeRequest: the initialize request's agents and hooks are checked like their
+// flag and settings counterparts, and a bad one is an error response naming the problem.
+func TestSDKInitializeRequest(t *testing.T) {
+	bin := reinsBinary(t)
+	for _, tt := range []struct {
+		name, request string
+		settings      string   // the user's settings file, if any
+		wantErr       string   // "" expects success
+		wantAgents    []string // on success, among the listed agents
+	}{
+		{name: "agents are listed beside the built-ins", request: `"agents":{"reviewer":{"description":"Reviews code","prompt":"You review.","tools":["Read"]}}`,
+			wantAgents: []string{"reviewer", "Explore", "general-purpose"}},
+		{name: "an agent field reins cannot honour", request: `"agents":{"reviewer":{"description":"d","prompt":"p","mcpServers":["x"]}}`, wantErr: `unknown field "mcpServers"`},
+		{name: "an invalid agent name", request: `"agents":{"bad name":{"description":"d","prompt":"p"}}`, wantErr: "invalid agent name"},
+		{name: "an agent without a prompt", request: `"agents":{"x":{"description":"d"}}`, wantErr: `needs a "description" and a "prompt"`},
+		{name: "an agent permission mode that does not exist", request: `"agents":{"x":{"description":"d","prompt":"p","permissionMode":"yolo"}}`, wantErr: "yolo"},
+		{name: "hook callbacks for a known event", request: `"hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"]}]}`},
+		{name: "hook callbacks for an event reins does not run", request: `"hooks":{"TeammateIdle":[{"hookCallbackIds":["hook_0"]}]}`, wantErr: `event "TeammateIdle" is not supported`},
+		{name: "hook callbacks under disableAllHooks", settings: `{"disableAllHooks": true}`, request: `"hooks":{"PreToolUse":[{"hookCallbackIds":["hook_0"]}]}`, wantErr: "disableAllHooks is set"},
+		{name: "in-process SDK MCP servers stay refused", request: `"sdkMcpServers":["calc"]`, wantErr: "in-process SDK MCP servers are not supported"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newE2E(t, bin)
+			if tt.settings != "" {
+				e.userSettings(tt.settings)
+			}
+			srv := llmtest.NewAnthropicServer(t)
+			e.stdin = `{"type":"control_request","request_id":"1","request":{"subtype":"initialize",` + tt.request + `}}` + "\n"
+			e.anthropic(srv).run("--input-format", "stream-json", "--output-format", "stream-json", "--verbose").wantCode(0)
+			lines := e.lines()
+			if len(lines) == 0 {
+				t.Fatalf("no output; stderr %s", e.stderr)
+			}
+			resp, _ := lines[0]["response"].(map[string]any)
+			if tt.wantErr != "" {
+				if resp["subtype"] != "error" || !strings.Contains(fmt.Sprint(resp["error"]), tt.wantErr) {
+					t.Errorf("response %v, want an error with %q", resp, tt.wantErr)
+				}
+				return
+			}
+			if resp["subtype"] != "success" {
+				t.Fatalf("response %v", resp)
+			}
+			body, _ := resp["response"].(map[string]any)
+			var names []string
+			for _, a := range body["agents"].([]any) {
+				names = append(names, a.(map[string]any)["name"].(string))
+			}
+			for _, want := range tt.wantAgents {
+				if !slices.Contains(names, want) {
+					t.Errorf("agents %v, want %s among them", names, want)
+				}
+			}
+		})
+	}
+}
