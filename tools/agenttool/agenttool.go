@@ -479,7 +479,10 @@ type asyncAsker struct{ next permission.Asker }
 
 func (a asyncAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Decision, error) {
 	d, err := a.next.Ask(ctx, req)
-	if err == nil && (d.Behavior == permission.Allow || d.Behavior == permission.Deny) {
+	// Only a hook's answer counts; an asker that decided nothing falls through to the
+	// asyncAgent denial, whose message says why no one was asked.
+	if err == nil && d.Reason != nil && d.Reason.Type == permission.ReasonHook &&
+		(d.Behavior == permission.Allow || d.Behavior == permission.Deny) {
 		return d, nil
 	}
 	if ctx.Err() != nil {

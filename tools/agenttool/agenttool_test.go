@@ -390,3 +390,25 @@ func TestInputSchema(t *testing.T) {
 		}
 	}
 }
+
+type fixedAsker permission.Decision
+
+func (f fixedAsker) Ask(context.Context, permission.AskRequest) (permission.Decision, error) {
+	return permission.Decision(f), nil
+}
+
+// A background sub-agent's asks reach only the PermissionRequest hooks: a hook's answer
+// counts, anything else is the asyncAgent denial that says why no one was asked.
+func TestAsyncAskerTakesOnlyHookAnswers(t *testing.T) {
+	req := permission.AskRequest{Tool: "Bash"}
+	hookAllow := permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonHook}}
+	if d, _ := (asyncAsker{fixedAsker(hookAllow)}).Ask(t.Context(), req); d.Behavior != permission.Allow {
+		t.Errorf("a hook's allow: %+v", d)
+	}
+	plainDeny := permission.Decision{Behavior: permission.Deny, Message: "no one answered"}
+	d, _ := (asyncAsker{fixedAsker(plainDeny)}).Ask(t.Context(), req)
+	if d.Behavior != permission.Deny || d.Reason == nil || d.Reason.Type != permission.ReasonAsyncAgent ||
+		!strings.Contains(d.Message, "background agents cannot ask") {
+		t.Errorf("an undecided ask: %+v", d)
+	}
+}
