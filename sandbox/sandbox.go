@@ -297,16 +297,6 @@ func fsViolations(output string) []string {
 	return out
 }
 
-// ViolationNote formats violations for a tool result, so the model knows why the command
-// failed and does not retry blindly.
-func ViolationNote(lines []string) string {
-	if len(lines) == 0 {
-		return ""
-	}
-	return "<sandbox_violations>\n" + strings.Join(lines, "\n") + "\n</sandbox_violations>\n" +
-		"The command ran in the OS sandbox, which refused the operations above. Writes are allowed only in the working directories and the session's temporary directory (never to protected files such as .git/hooks or settings), and network access only to allowed domains."
-}
-
 func proxyEnv(port int, tmp string) []string {
 	http := "http://127.0.0.1:" + strconv.Itoa(port)
 	socks := "socks5h://127.0.0.1:" + strconv.Itoa(port)

@@ -231,9 +231,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		if opts.verbose {
 			v = collected.Lines
 		}
-		enc := json.NewEncoder(f.Out)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v); err != nil {
+		if err := newJSONLines(f.Out).Encode(v); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
 	default:

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -65,10 +64,7 @@ file:line:col, and an agent that an Agent(type) deny rule removes is marked.`,
 				out = append(out, la)
 			}
 			if asJSON {
-				enc := json.NewEncoder(f.Out)
-				enc.SetEscapeHTML(false)
-				enc.SetIndent("", "  ")
-				return enc.Encode(struct {
+				return writeJSON(f.Out, struct {
 					Agents   []listedAgent `json:"agents"`
 					Warnings []string      `json:"warnings"`
 				}{out, append([]string{}, warnings...)})

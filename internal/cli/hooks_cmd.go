@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -55,9 +54,7 @@ error naming its position.`,
 				if entries == nil {
 					entries = []settings.HookEntry{}
 				}
-				enc := json.NewEncoder(f.Out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(entries)
+				return writeJSON(f.Out, entries)
 			}
 			if len(entries) == 0 {
 				fmt.Fprintln(f.Out, "No hooks are configured.")

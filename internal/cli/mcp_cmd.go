@@ -148,9 +148,7 @@ func runMCPStatus(ctx context.Context, f *Factory, o *mcpStatusOptions, only str
 		reports = append(reports, r)
 	}
 	if o.json {
-		enc := json.NewEncoder(f.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(reports)
+		return writeJSON(f.Out, reports)
 	}
 	if len(reports) == 0 {
 		fmt.Fprintln(f.Out, "No MCP servers configured. Add one with: reins mcp add NAME -- COMMAND [ARGS...]")

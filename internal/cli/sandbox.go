@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -279,9 +278,7 @@ func runSandboxStatus(ctx context.Context, f *Factory, pf *permFlags, asJSON boo
 		rep.Status = &st
 	}
 	if asJSON {
-		enc := json.NewEncoder(f.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(f.Out, rep); err != nil {
 			return err
 		}
 	} else {
