@@ -412,3 +412,67 @@ func TestAsyncAskerTakesOnlyHookAnswers(t *testing.T) {
 		t.Errorf("an undecided ask: %+v", d)
 	}
 }
+
+// Agent calls are concurrency-safe: two in one message run at the same time. Each sub-agent's
+// first request waits until the other one has started; run one after the other, the first
+// would wait in vain.
+func TestAgentCallsRunInParallel(t *testing.T) {
+	alpha := &agentdef.Definition{Name: "alpha", Description: "a", Prompt: "ALPHA"}
+	beta := &agentdef.Definition{Name: "beta", Description: "b", Prompt: "BETA"}
+	h := newHarness(t, harnessOpts{defs: []*agentdef.Definition{alpha, beta}})
+	var started sync.WaitGroup
+	started.Add(2)
+	both := make(chan struct{})
+	go func() { started.Wait(); close(both) }()
+	meet := func(name string) reply {
+		return func(req *llm.Request) *llm.Response {
+			started.Done()
+			select {
+			case <-both:
+			case <-time.After(20 * time.Second):
+				t.Errorf("%s never ran beside the other sub-agent", name)
+			}
+			return say(name + " done")(req)
+		}
+	}
+	h.router.script("ALPHA", meet("alpha"))
+	h.router.script("BETA", meet("beta"))
+	h.router.script(parentKey,
+		use("Agent", `{"description":"a","prompt":"p","subagent_type":"alpha"}`, "Agent", `{"description":"b","prompt":"p","subagent_type":"beta"}`),
+		say("ok"))
+	h.run(t.Context(), "go")
+	rs := lastResults(h.router.requests(parentKey)[1])
+	if len(rs) != 2 || !strings.HasPrefix(textOf(rs[0]), "alpha done") || !strings.HasPrefix(textOf(rs[1]), "beta done") {
+		t.Errorf("results %q %q", textOf(rs[0]), textOf(rs[1]))
+	}
+}
+
+// The session's end stops a background sub-agent that is still running, with its processes.
+func TestManagerCloseStopsBackgroundAgents(t *testing.T) {
+	marker := "reins-bg-close-" + strings.ReplaceAll(t.Name(), "/", "-")
+	h := newHarness(t, harnessOpts{rules: []permission.Rule{rule(permission.Allow, "Bash")}})
+	gp := key(builtin("general-purpose"))
+	h.router.script(parentKey, use("Agent", `{"description":"d","prompt":"p","run_in_background":true}`), say("launched"))
+	h.router.script(gp, use("Bash", `{"command":"exec -a `+marker+` sleep 30"}`))
+	h.run(t.Context(), "go")
+	deadline := time.Now().Add(20 * time.Second)
+	for !processRunning(marker) {
+		if time.Now().After(deadline) {
+			t.Fatal("the background agent's command never started")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	closed := make(chan struct{})
+	go func() { h.manager.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close did not return")
+	}
+	if processRunning(marker) {
+		t.Error("the background agent's process outlived the session")
+	}
+	if err := h.manager.Wait(t.Context()); err != nil {
+		t.Error(err)
+	}
+}
