@@ -20,6 +20,7 @@ import (
 	"github.com/reinsdev/reins/session"
 	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/agenttool"
 	"github.com/reinsdev/reins/tools/web"
 )
@@ -99,23 +100,13 @@ func (s *runSetup) checks(f *Factory) sdkproto.Checks {
 }
 
 func (s *runSetup) lookup(name string) tool.Tool {
-	for _, t := range s.agent.Tools {
-		if t.Name() == name {
-			return t
-		}
-	}
-	name = permission.NormalizeToolName(name)
-	for _, t := range s.agent.Tools {
-		if t.Name() == name {
-			return t
-		}
-	}
-	return nil
+	t, _ := tools.Find(s.agent.Tools, name)
+	return t
 }
 
 // initInfo is what system/init reports.
 func (s *runSetup) initInfo(f *Factory) sdkproto.InitInfo {
-	return sdkproto.InitInfo{Cwd: s.cwd, Tools: toolNames(s.agent.Tools), Model: s.choice.model, Provider: s.choice.name,
+	return sdkproto.InitInfo{Cwd: s.cwd, Tools: tools.Names(s.agent.Tools), Model: s.choice.model, Provider: s.choice.name,
 		PermissionMode: string(s.perms.Context().Mode()), APIKeySource: apiKeySource(f, s.choice.name), Version: reinsVersion(),
 		MCPServers: s.mcp.statuses(), Agents: agentNames(s.defs)}
 }
@@ -341,7 +332,7 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 	if name := opts.sdk.promptTool; name != "" && name != promptToolStdio {
 		t := s.lookup(name)
 		if t == nil {
-			return usageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, toolNames(s.agent.Tools))
+			return usageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, tools.Names(s.agent.Tools))
 		}
 		s.agent.Asker = s.withHooks(&sdkproto.ToolAsker{Tool: t, Env: s.pool.env, Checks: s.checks(f)})
 	}

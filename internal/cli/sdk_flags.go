@@ -9,6 +9,7 @@ import (
 
 	"github.com/reinsdev/reins/session"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools"
 )
 
 // The --input-format values.
@@ -107,7 +108,7 @@ func (sf *sdkFlags) selectTools(all []tool.Tool) ([]tool.Tool, error) {
 	for _, n := range names {
 		i := slices.IndexFunc(all, func(t tool.Tool) bool { return t.Name() == n || slices.Contains(t.Aliases(), n) })
 		if i < 0 {
-			return nil, usageErrorf("--tools: unknown tool %q (available: %s)", n, strings.Join(toolNames(all), ", "))
+			return nil, usageErrorf("--tools: unknown tool %q (available: %s)", n, strings.Join(tools.Names(all), ", "))
 		}
 		keep[all[i]] = true
 	}
@@ -135,12 +136,4 @@ func apiKeySource(f *Factory, provider string) string {
 		return "ANTHROPIC_API_KEY"
 	}
 	return "none"
-}
-
-func toolNames(ts []tool.Tool) []string {
-	names := make([]string, len(ts))
-	for i, t := range ts {
-		names[i] = t.Name()
-	}
-	return names
 }
