@@ -6,10 +6,9 @@ import (
 	"text/tabwriter"
 )
 
-// WriteTrace prints a decision trace for a person: every step with its outcome, then every
-// rule that matched with its source and the file it was written in. `reins permissions check`
-// and the interactive permission dialog print the same text.
-func WriteTrace(w io.Writer, steps []Step) {
+// WriteSteps prints a decision trace's steps for a person, one line each with its outcome.
+// `reins permissions check` and the interactive permission dialog both print it.
+func WriteSteps(w io.Writer, steps []Step) {
 	if len(steps) == 0 {
 		return
 	}
@@ -19,6 +18,12 @@ func WriteTrace(w io.Writer, steps []Step) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Name, s.Outcome, s.Detail)
 	}
 	tw.Flush()
+}
+
+// WriteTrace prints the steps (WriteSteps), then every rule that matched with its source and
+// the file it was written in.
+func WriteTrace(w io.Writer, steps []Step) {
+	WriteSteps(w, steps)
 	first := true
 	for _, s := range steps {
 		if s.Rule == nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -216,14 +215,7 @@ func printCheck(w io.Writer, r *checkResult) {
 	if r.Reason != nil {
 		fmt.Fprintf(w, "reason:   %s\n", reasonWords(r.Reason))
 	}
-	if len(r.Trace) > 0 {
-		fmt.Fprintln(w, "trace:")
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, s := range r.Trace {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Name, s.Outcome, s.Detail)
-		}
-		tw.Flush()
-	}
+	permission.WriteSteps(w, r.Trace)
 	if len(r.Commands) > 0 {
 		fmt.Fprintln(w, "commands:")
 		for _, c := range r.Commands {
