@@ -186,14 +186,67 @@ func ParseFile(file string, data []byte, src Source) (*Definition, error) {
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, &Error{File: file, Line: 2, Col: 1, Msg: "front matter must be a mapping of keys to values"}
 	}
-	m := doc.Content[0]
-	pos := func(n *yaml.Node) (int, int) { return n.Line + 1, n.Column } // +1: the "---" line
+	r := fmReader{file: file}
+	if err := r.checkKeys(doc.Content[0]); err != nil {
+		return nil, err
+	}
+	var fm frontMatter
+	if err := doc.Content[0].Decode(&fm); err != nil {
+		return nil, yamlError(file, err)
+	}
+	d := &Definition{Source: src, File: file, Prompt: strings.TrimSpace(string(body))}
+	var err error
+	if d.Name, err = r.str("name", &fm.Name, true); err != nil {
+		return nil, err
+	}
+	if !validName.MatchString(d.Name) {
+		return nil, r.errAt(&fm.Name, "invalid agent name %q: use letters, digits, '-' and '_' (at most 64)", d.Name)
+	}
+	if d.Description, err = r.str("description", &fm.Description, true); err != nil {
+		return nil, err
+	}
+	if d.Description == "" {
+		return nil, r.errAt(&fm.Description, "\"description\" must not be empty: the model chooses agents by it")
+	}
+	if d.Tools, err = r.list("tools", &fm.Tools); err != nil {
+		return nil, err
+	}
+	if d.DisallowedTools, err = r.list("disallowedTools", &fm.DisallowedTools); err != nil {
+		return nil, err
+	}
+	if d.Model, err = r.str("model", &fm.Model, false); err != nil {
+		return nil, err
+	}
+	mode, err := r.str("permissionMode", &fm.PermissionMode, false)
+	if err != nil {
+		return nil, err
+	}
+	if mode != "" {
+		if d.PermissionMode, err = parseMode(mode); err != nil {
+			return nil, r.errAt(&fm.PermissionMode, "%s", err)
+		}
+	}
+	if d.Prompt == "" {
+		return nil, &Error{File: file, Line: bodyLine, Col: 1, Msg: "the system prompt (the Markdown after the front matter) is empty"}
+	}
+	return d, nil
+}
+
+// fmReader reads the values of a front matter, reporting problems at their positions in the
+// file (a node's line plus one: the opening "---").
+type fmReader struct{ file string }
+
+func (r fmReader) errAt(n *yaml.Node, format string, args ...any) error {
+	return &Error{File: r.file, Line: n.Line + 1, Col: n.Column, Msg: fmt.Sprintf(format, args...)}
+}
+
+// checkKeys refuses duplicate and unknown keys, with a "did you mean" for a likely typo.
+func (r fmReader) checkKeys(m *yaml.Node) error {
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
-		l, c := pos(k)
 		if seen[k.Value] {
-			return nil, &Error{File: file, Line: l, Col: c, Msg: fmt.Sprintf("duplicate key %q", k.Value)}
+			return r.errAt(k, "duplicate key %q", k.Value)
 		}
 		seen[k.Value] = true
 		if !slices.Contains(knownKeys, k.Value) {
@@ -201,92 +254,50 @@ func ParseFile(file string, data []byte, src Source) (*Definition, error) {
 			if s := settings.DidYouMean(k.Value, knownKeys); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
-			return nil, &Error{File: file, Line: l, Col: c, Msg: msg}
+			return r.errAt(k, "%s", msg)
 		}
 	}
-	var fm frontMatter
-	if err := m.Decode(&fm); err != nil {
-		return nil, yamlError(file, err)
+	return nil
+}
+
+// str reads a string value; a missing required key is reported at the front matter's start.
+func (r fmReader) str(key string, n *yaml.Node, required bool) (string, error) {
+	if n.Kind == 0 {
+		if required {
+			return "", &Error{File: r.file, Line: 2, Col: 1, Msg: fmt.Sprintf("missing required key %q", key)}
+		}
+		return "", nil
 	}
-	d := &Definition{Source: src, File: file, Prompt: strings.TrimSpace(string(body))}
-	str := func(key string, n *yaml.Node, required bool) (string, error) {
-		if n.Kind == 0 {
-			if required {
-				return "", &Error{File: file, Line: 2, Col: 1, Msg: fmt.Sprintf("missing required key %q", key)}
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return "", r.errAt(n, "%q must be a string", key)
+	}
+	return strings.TrimSpace(n.Value), nil
+}
+
+// list reads a list of tool names: a YAML sequence or, as Claude Code's files write it, a
+// comma-separated string ("Read, Grep, Glob").
+func (r fmReader) list(key string, n *yaml.Node) ([]string, error) {
+	var out []string
+	switch n.Kind {
+	case 0:
+		return nil, nil
+	case yaml.ScalarNode:
+		for _, p := range strings.Split(n.Value, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
 			}
-			return "", nil
 		}
-		if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-			l, c := pos(n)
-			return "", &Error{File: file, Line: l, Col: c, Msg: fmt.Sprintf("%q must be a string", key)}
-		}
-		return strings.TrimSpace(n.Value), nil
-	}
-	list := func(key string, n *yaml.Node) ([]string, error) {
-		switch n.Kind {
-		case 0:
-			return nil, nil
-		case yaml.ScalarNode:
-			// Claude Code's files write lists as "Read, Grep, Glob".
-			var out []string
-			for _, p := range strings.Split(n.Value, ",") {
-				if p = strings.TrimSpace(p); p != "" {
-					out = append(out, p)
-				}
+		return out, nil
+	case yaml.SequenceNode:
+		for _, e := range n.Content {
+			if e.Kind != yaml.ScalarNode {
+				return nil, r.errAt(e, "%q entries must be tool names", key)
 			}
-			return out, nil
-		case yaml.SequenceNode:
-			var out []string
-			for _, e := range n.Content {
-				if e.Kind != yaml.ScalarNode {
-					l, c := pos(e)
-					return nil, &Error{File: file, Line: l, Col: c, Msg: fmt.Sprintf("%q entries must be tool names", key)}
-				}
-				out = append(out, strings.TrimSpace(e.Value))
-			}
-			return out, nil
+			out = append(out, strings.TrimSpace(e.Value))
 		}
-		l, c := pos(n)
-		return nil, &Error{File: file, Line: l, Col: c, Msg: fmt.Sprintf("%q must be a list of tool names or a comma-separated string", key)}
+		return out, nil
 	}
-	var err error
-	if d.Name, err = str("name", &fm.Name, true); err != nil {
-		return nil, err
-	}
-	if !validName.MatchString(d.Name) {
-		l, c := pos(&fm.Name)
-		return nil, &Error{File: file, Line: l, Col: c, Msg: fmt.Sprintf("invalid agent name %q: use letters, digits, '-' and '_' (at most 64)", d.Name)}
-	}
-	if d.Description, err = str("description", &fm.Description, true); err != nil {
-		return nil, err
-	}
-	if d.Description == "" {
-		l, c := pos(&fm.Description)
-		return nil, &Error{File: file, Line: l, Col: c, Msg: "\"description\" must not be empty: the model chooses agents by it"}
-	}
-	if d.Tools, err = list("tools", &fm.Tools); err != nil {
-		return nil, err
-	}
-	if d.DisallowedTools, err = list("disallowedTools", &fm.DisallowedTools); err != nil {
-		return nil, err
-	}
-	if d.Model, err = str("model", &fm.Model, false); err != nil {
-		return nil, err
-	}
-	mode, err := str("permissionMode", &fm.PermissionMode, false)
-	if err != nil {
-		return nil, err
-	}
-	if mode != "" {
-		if d.PermissionMode, err = parseMode(mode); err != nil {
-			l, c := pos(&fm.PermissionMode)
-			return nil, &Error{File: file, Line: l, Col: c, Msg: err.Error()}
-		}
-	}
-	if d.Prompt == "" {
-		return nil, &Error{File: file, Line: bodyLine, Col: 1, Msg: "the system prompt (the Markdown after the front matter) is empty"}
-	}
-	return d, nil
+	return nil, r.errAt(n, "%q must be a list of tool names or a comma-separated string", key)
 }
 
 // parseMode accepts the modes a definition may name; bubble is internal and never accepted.
