@@ -354,42 +354,8 @@ func (a *agentTool) prepare(ctx context.Context, id, parentID string, def *agent
 		return c
 	})
 
-	parentTools := cfg.Tools()
-	ceiling := make([]tool.Tool, len(parentTools))
-	copy(ceiling, parentTools)
-	cwd := cfg.Cwd
-	if cfg.NewTools != nil {
-		fresh, freshCwd, closeFresh := cfg.NewTools(perms)
-		if closeFresh != nil {
-			sub.closers = append(sub.closers, closeFresh)
-		}
-		byName := map[string]tool.Tool{}
-		for _, t := range fresh {
-			byName[t.Name()] = t
-		}
-		for i, t := range ceiling {
-			if f, ok := byName[t.Name()]; ok {
-				ceiling[i] = f
-			}
-		}
-		cwd = freshCwd
-	}
-	pool := Select(ceiling, def, background)
 	bus := &agent.Bus{}
-	if def.AllowsNesting() && cfg.Depth+1 < MaxDepth && !background && hasTool(parentTools, Name) {
-		// The one way to nest: the definition asked for Agent. The nested tool's ceiling is
-		// this sub-agent's own pool, so every level is a subset of the one above.
-		nested := cfg
-		nested.Permissions = perms
-		nested.Depth = cfg.Depth + 1
-		nested.Cwd = cwd
-		nested.Bus = bus
-		nested.Manager = nil
-		var childTools []tool.Tool
-		nested.Tools = func() []tool.Tool { return childTools }
-		pool = append(pool, New(nested))
-		childTools = pool
-	}
+	pool, cwd := a.pool(sub, def, perms, bus, background)
 
 	system := []llm.SystemBlock{{Text: def.Prompt}}
 	if cfg.System != nil {
@@ -441,6 +407,45 @@ func (a *agentTool) prepare(ctx context.Context, id, parentID string, def *agent
 		sub.closers = append(sub.closers, tr.Close)
 	}
 	return sub, nil
+}
+
+// pool builds a sub-agent's tools: the parent's pool with the sub-agent's own shell tools in
+// place of the parent's, filtered by Select, plus a nested Agent tool when the definition asks
+// for one. It returns the directory the sub-agent's calls resolve against; what the fresh tools
+// started is closed with sub.
+func (a *agentTool) pool(sub *subAgent, def *agentdef.Definition, perms *agent.Permissions, bus *agent.Bus, background bool) ([]tool.Tool, func() string) {
+	cfg := a.cfg
+	parentTools := cfg.Tools()
+	ceiling := slices.Clone(parentTools)
+	cwd := cfg.Cwd
+	if cfg.NewTools != nil {
+		fresh, freshCwd, closeFresh := cfg.NewTools(perms)
+		if closeFresh != nil {
+			sub.closers = append(sub.closers, closeFresh)
+		}
+		for i, t := range ceiling {
+			if f, ok := tools.Find(fresh, t.Name()); ok {
+				ceiling[i] = f
+			}
+		}
+		cwd = freshCwd
+	}
+	pool := Select(ceiling, def, background)
+	if def.AllowsNesting() && cfg.Depth+1 < MaxDepth && !background && hasTool(parentTools, Name) {
+		// The one way to nest: the definition asked for Agent. The nested tool's ceiling is
+		// this sub-agent's own pool, so every level is a subset of the one above.
+		nested := cfg
+		nested.Permissions = perms
+		nested.Depth = cfg.Depth + 1
+		nested.Cwd = cwd
+		nested.Bus = bus
+		nested.Manager = nil
+		var childTools []tool.Tool
+		nested.Tools = func() []tool.Tool { return childTools }
+		pool = append(pool, New(nested))
+		childTools = pool
+	}
+	return pool, cwd
 }
 
 func hasTool(ts []tool.Tool, name string) bool {
