@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/llmtest"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 )
@@ -92,7 +93,7 @@ func TestResultMapping(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){use(tt.tool, tt.input), say("done")}}
+			p := llmtest.NewScript(use(tt.tool, tt.input), say("done"))
 			a := &Agent{Provider: p, Model: "m", Tools: mappingTools(), Permissions: newPerms(t)}
 			res, err := a.Run(context.Background(), nil, llm.UserText("go"))
 			if err != nil {
@@ -133,13 +134,13 @@ func TestResultMapping(t *testing.T) {
 func TestEveryUseGetsOneResult(t *testing.T) {
 	calls := []string{"Echo", `{"text":"1"}`, "Nope", `{}`, "Asky", `{"text":"x"}`, "Panicky", `{}`,
 		"Echo", `{"text":"2"}`, "Failing", `{"text":"f"}`, "Echo", `{"text":3}`}
-	p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){use(calls...), say("done")}}
+	p := llmtest.NewScript(use(calls...), say("done"))
 	a := &Agent{Provider: p, Model: "m", Tools: mappingTools(), Permissions: newPerms(t)}
 	if _, err := a.Run(context.Background(), nil, llm.UserText("go")); err != nil {
 		t.Fatal(err)
 	}
 	rs := lastResults(t, p)
-	uses := p.requests()[1].Messages[1].ToolUses()
+	uses := p.Requests()[1].Messages[1].ToolUses()
 	if len(rs) != len(uses) {
 		t.Fatalf("%d results for %d uses", len(rs), len(uses))
 	}
@@ -151,7 +152,7 @@ func TestEveryUseGetsOneResult(t *testing.T) {
 }
 
 func TestMaxTurns(t *testing.T) {
-	p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){use("Echo", `{"text":"1"}`), use("Echo", `{"text":"2"}`)}}
+	p := llmtest.NewScript(use("Echo", `{"text":"1"}`), use("Echo", `{"text":"2"}`))
 	a := &Agent{Provider: p, Model: "m", Tools: mappingTools(), Permissions: newPerms(t), MaxTurns: 2}
 	res, err := a.Run(context.Background(), nil, llm.UserText("go"))
 	if err != nil {
@@ -168,7 +169,7 @@ func TestMaxTurns(t *testing.T) {
 
 func TestProviderError(t *testing.T) {
 	apiErr := &llm.APIError{Provider: "scripted", StatusCode: 400, Type: "invalid_request_error", Message: "bad"}
-	p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){func(*llm.Request) (*llm.Response, error) { return nil, apiErr }}}
+	p := llmtest.NewScript(func(context.Context, *llm.Request) (*llm.Response, error) { return nil, apiErr })
 	var bus Bus
 	var got []Event
 	unsub := bus.Subscribe(func(e Event) { got = append(got, e) })
@@ -216,7 +217,7 @@ func TestRecorderAndPermissionUpdates(t *testing.T) {
 					Rules: []permission.RuleValue{permission.ParseRule("Bash(npm test:*)")}})
 			return tool.TextResult("planning"), err
 		}})
-	p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){use("EnterPlanMode", `{}`), say("done")}}
+	p := llmtest.NewScript(use("EnterPlanMode", `{}`), say("done"))
 	rec := &memRecorder{}
 	perms := newPerms(t)
 	a := &Agent{Provider: p, Model: "m", Tools: []tool.Tool{planner}, Permissions: perms, Recorder: rec}
@@ -266,12 +267,12 @@ func TestRecorderAndPermissionUpdates(t *testing.T) {
 }
 
 func TestTrailingUserMessageMerged(t *testing.T) {
-	p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){say("done")}}
+	p := llmtest.NewScript(say("done"))
 	a := &Agent{Provider: p, Model: "m", Permissions: newPerms(t)}
 	if _, err := a.Run(context.Background(), []llm.Message{llm.UserText("lost")}, llm.UserText("again")); err != nil {
 		t.Fatal(err)
 	}
-	msgs := p.requests()[0].Messages
+	msgs := p.Requests()[0].Messages
 	if len(msgs) != 1 || len(msgs[0].Content) != 2 {
 		t.Errorf("sent %+v, want one user message with both texts", msgs)
 	}

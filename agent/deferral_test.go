@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/llmtest"
 	"github.com/reinsdev/reins/tool"
 )
 
@@ -36,13 +37,13 @@ func TestDeferredToolsAreSentOnceLoaded(t *testing.T) {
 	}})
 	always := tool.Build(tool.Def[echoIn]{Name: "Always", Defer: true, AlwaysLoad: true,
 		Call: func(context.Context, echoIn, *tool.Env) (tool.Result, error) { return tool.TextResult(""), nil }})
-	p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){
-		use("Strict", `{"n":"not a number"}`), use("Loader", `{"text":"Strict"}`), say("done")}}
+	p := llmtest.NewScript(
+		use("Strict", `{"n":"not a number"}`), use("Loader", `{"text":"Strict"}`), say("done"))
 	a := &Agent{Provider: p, Tools: []tool.Tool{always, loader, strict}, Deferral: d, Permissions: newPerms(t)}
 	if _, err := a.Run(t.Context(), nil, llm.UserText("go")); err != nil {
 		t.Fatal(err)
 	}
-	reqs := p.requests()
+	reqs := p.Requests()
 	if got := specNames(reqs[0]); !slices.Equal(got, []string{"Always", "Loader"}) {
 		t.Errorf("first request tools = %v", got)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/llmtest"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 )
@@ -73,7 +74,7 @@ func allowAny[In any](context.Context, *permission.Context, In) permission.Decis
 
 func runCalls(t *testing.T, tools []tool.Tool, maxConc int, calls ...string) ([]llm.Block, time.Duration) {
 	t.Helper()
-	p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){use(calls...), say("done")}}
+	p := llmtest.NewScript(use(calls...), say("done"))
 	a := &Agent{Provider: p, Model: "m", Tools: tools, Permissions: newPerms(t), MaxConcurrency: maxConc}
 	start := time.Now()
 	if _, err := a.Run(context.Background(), nil, llm.UserText("go")); err != nil {
@@ -234,9 +235,9 @@ func TestAbort(t *testing.T) {
 			return tool.Result{}, fmt.Errorf("sleep: %w", err)
 		}})
 	tr := &tracker{}
-	p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){use(
+	p := llmtest.NewScript(use(
 		"Proc", `{}`, "Slow", `{"id":"a"}`, "Slow", `{"id":"b"}`,
-		"Unsafe", `{"id":"later"}`)}}
+		"Unsafe", `{"id":"later"}`))
 	a := &Agent{Provider: p, Model: "m", Permissions: newPerms(t), MaxConcurrency: 2,
 		Tools: []tool.Tool{proc, sleeper("Slow", true, time.Minute, tr), sleeper("Unsafe", false, time.Minute, tr)}}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -286,7 +287,7 @@ func TestInterrupt(t *testing.T) {
 				}
 			}})
 	}
-	p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){use("Blocker", `{}`, "Canceller", `{}`)}}
+	p := llmtest.NewScript(use("Blocker", `{}`, "Canceller", `{}`))
 	a := &Agent{Provider: p, Model: "m", Permissions: newPerms(t),
 		Tools: []tool.Tool{mk("Blocker", tool.Block), mk("Canceller", tool.Cancel)}}
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -315,7 +316,7 @@ func TestProgressEvents(t *testing.T) {
 			}
 			return tool.TextResult("ok"), nil
 		}})
-	p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){use("Reporter", `{"text":"a"}`, "Reporter", `{"text":"b"}`), say("done")}}
+	p := llmtest.NewScript(use("Reporter", `{"text":"a"}`, "Reporter", `{"text":"b"}`), say("done"))
 	var bus Bus
 	var mu sync.Mutex
 	var evs []Event

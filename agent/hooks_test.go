@@ -10,6 +10,7 @@ import (
 
 	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/llmtest"
 	"github.com/reinsdev/reins/tool"
 )
 
@@ -55,7 +56,7 @@ func TestToolHooks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){use(tt.calls...), say("done")}}
+			p := llmtest.NewScript(use(tt.calls...), say("done"))
 			a := &Agent{Provider: p, Model: "m", Tools: mappingTools(), Permissions: newPerms(t), Hooks: hookRunner(t, tt.hooks...)}
 			res, err := a.Run(context.Background(), nil, llm.UserText("go"))
 			if tt.runErr != "" {
@@ -85,41 +86,41 @@ func TestToolHooks(t *testing.T) {
 
 func TestPromptAndStopHooks(t *testing.T) {
 	t.Run("UserPromptSubmit block", func(t *testing.T) {
-		p := &scripted{}
+		p := llmtest.NewScript()
 		a := &Agent{Provider: p, Model: "m", Permissions: newPerms(t),
 			Hooks: hookRunner(t, hooks.Hook{Event: hooks.UserPromptSubmit, Command: "echo 'no prompts today' >&2; exit 2"})}
 		_, err := a.Run(context.Background(), nil, llm.UserText("hi"))
-		if err == nil || !strings.Contains(err.Error(), "no prompts today") || len(p.requests()) != 0 {
-			t.Errorf("err %v, %d requests", err, len(p.requests()))
+		if err == nil || !strings.Contains(err.Error(), "no prompts today") || len(p.Requests()) != 0 {
+			t.Errorf("err %v, %d requests", err, len(p.Requests()))
 		}
 	})
 	t.Run("UserPromptSubmit context", func(t *testing.T) {
-		p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){say("ok")}}
+		p := llmtest.NewScript(say("ok"))
 		a := &Agent{Provider: p, Model: "m", Permissions: newPerms(t),
 			Hooks: hookRunner(t, hooks.Hook{Event: hooks.UserPromptSubmit, Command: "echo 'branch: main'"})}
 		if _, err := a.Run(context.Background(), nil, llm.UserText("hi")); err != nil {
 			t.Fatal(err)
 		}
-		if got := p.requests()[0].Messages[0].Text(); !strings.Contains(got, "branch: main") {
+		if got := p.Requests()[0].Messages[0].Text(); !strings.Contains(got, "branch: main") {
 			t.Errorf("prompt %q", got)
 		}
 	})
 	t.Run("Stop blocks once", func(t *testing.T) {
-		p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){say("first"), say("second")}}
+		p := llmtest.NewScript(say("first"), say("second"))
 		a := &Agent{Provider: p, Model: "m", Permissions: newPerms(t),
 			Hooks: hookRunner(t, hooks.Hook{Event: hooks.Stop, Command: `grep -q '"stop_hook_active":true' && exit 0; echo 'tests are red' >&2; exit 2`})}
 		res, err := a.Run(context.Background(), nil, llm.UserText("hi"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		reqs := p.requests()
+		reqs := p.Requests()
 		if res.Text != "second" || len(reqs) != 2 || !strings.Contains(reqs[1].Messages[2].Text(), "tests are red") {
 			t.Errorf("text %q, %d requests", res.Text, len(reqs))
 		}
 	})
 	t.Run("a sub-agent runs SubagentStop, not Stop", func(t *testing.T) {
 		dir := t.TempDir()
-		p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){say("sub done")}}
+		p := llmtest.NewScript(say("sub done"))
 		a := &Agent{Provider: p, Model: "m", Permissions: newPerms(t), SubAgent: true,
 			Hooks: hookRunner(t,
 				hooks.Hook{Event: hooks.Stop, Command: "touch " + dir + "/stop"},
@@ -151,7 +152,7 @@ func BenchmarkPreToolUseHook(b *testing.B) {
 			if tc.hooks != nil {
 				r = hookRunner(b, tc.hooks...)
 			}
-			p := &repeating{turns: []func(*llm.Request) (*llm.Response, error){use("Noop", `{"text":"1"}`), say("done")}}
+			p := &repeating{turns: []llmtest.Answer{use("Noop", `{"text":"1"}`), say("done")}}
 			a := &Agent{Provider: p, Model: "claude-sonnet-4-5", Tools: []tool.Tool{noop()}, Permissions: newPerms(b), Hooks: r}
 			prompt := llm.UserText("go")
 			for b.Loop() {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/llmtest"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 )
@@ -55,8 +56,8 @@ func TestScopedGrantCallBudget(t *testing.T) {
 	}
 	asker := &countingAsker{}
 	rec := &stateRecorder{}
-	p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){
-		use("Echo", `{"text":"1"}`, "Echo", `{"text":"2"}`, "Echo", `{"text":"3"}`), say("done")}}
+	p := llmtest.NewScript(
+		use("Echo", `{"text":"1"}`, "Echo", `{"text":"2"}`, "Echo", `{"text":"3"}`), say("done"))
 	a := &Agent{Provider: p, Model: "m", Tools: []tool.Tool{echoTool(nil)}, Permissions: perms, Asker: asker, Recorder: rec}
 	if _, err := a.Run(t.Context(), nil, llm.UserText("go")); err != nil {
 		t.Fatal(err)
@@ -143,7 +144,7 @@ func TestUserModifiedInput(t *testing.T) {
 		{"equivalent", func(a, b echoIn) bool { return true }, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			p := &scripted{replies: []func(*llm.Request) (*llm.Response, error){use("Echo", `{"text":"orig"}`), say("done")}}
+			p := llmtest.NewScript(use("Echo", `{"text":"orig"}`), say("done"))
 			a := &Agent{Provider: p, Model: "m", Tools: []tool.Tool{echoTool(tt.equiv)}, Permissions: newPerms(t), Asker: &countingAsker{answer: &edited}}
 			if _, err := a.Run(t.Context(), nil, llm.UserText("go")); err != nil {
 				t.Fatal(err)

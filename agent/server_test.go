@@ -38,7 +38,7 @@ func BenchmarkToolCallLoop(b *testing.B) {
 			benchRun(b, p)
 		})
 		b.Run(fmt.Sprintf("in-process/calls=%d", calls), func(b *testing.B) {
-			p := &repeating{turns: []func(*llm.Request) (*llm.Response, error){use(inproc...), say("done")}}
+			p := &repeating{turns: []llmtest.Answer{use(inproc...), say("done")}}
 			benchRun(b, p)
 		})
 	}
@@ -58,16 +58,16 @@ func benchRun(b *testing.B, p llm.Provider) {
 
 // repeating plays its turns in a loop without recording requests.
 type repeating struct {
-	turns []func(*llm.Request) (*llm.Response, error)
+	turns []llmtest.Answer
 	n     int
 }
 
 func (p *repeating) Name() string { return "repeating" }
 
-func (p *repeating) Stream(_ context.Context, req *llm.Request, _ func(llm.Event)) (*llm.Response, error) {
+func (p *repeating) Stream(ctx context.Context, req *llm.Request, _ func(llm.Event)) (*llm.Response, error) {
 	t := p.turns[p.n%len(p.turns)]
 	p.n++
-	return t(req)
+	return t(ctx, req)
 }
 
 // TestAgainstFakeServers runs a multi-turn conversation with tool use through both real

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/reinsdev/reins/llm/llmtest"
 )
 
 func TestElicit(t *testing.T) {
@@ -25,7 +27,7 @@ func TestElicit(t *testing.T) {
 		{"an error response is an error", `"subtype":"error","error":"no handler"`, ElicitationResult{}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := start(t, &provider{}, nil)
+			s := start(t, llmtest.NewScript(), nil)
 			type answer struct {
 				res ElicitationResult
 				err error
@@ -51,7 +53,7 @@ func TestElicit(t *testing.T) {
 }
 
 func TestElicitWithdrawnWhenTheCallEnds(t *testing.T) {
-	s := start(t, &provider{}, nil)
+	s := start(t, llmtest.NewScript(), nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -70,7 +72,7 @@ func TestElicitWithdrawnWhenTheCallEnds(t *testing.T) {
 }
 
 func TestElicitAfterInputClosed(t *testing.T) {
-	s := start(t, &provider{}, nil)
+	s := start(t, llmtest.NewScript(), nil)
 	if err := s.closeAndWait(); err != nil {
 		t.Fatal(err)
 	}

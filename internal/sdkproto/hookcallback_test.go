@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/reinsdev/reins/hooks"
-	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/llmtest"
 )
 
 // startWithHooks starts a server whose initialize registers the caller's hook callbacks.
-func startWithHooks(t *testing.T, prov *provider) *fakeCaller {
+func startWithHooks(t *testing.T, prov *llmtest.Script) *fakeCaller {
 	t.Helper()
 	runner := &hooks.Runner{}
 	return start(t, prov, func(srv *Server) {
@@ -57,7 +57,7 @@ func TestHookCallbacks(t *testing.T) {
 		{name: "a matcher for another tool is not called", matcher: `"matcher":"Bash",`, target: "a", asks: true, poked: true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := startWithHooks(t, &provider{replies: []*llm.Response{poke("toolu_1", tt.target), say("ok")}})
+			s := startWithHooks(t, llmtest.NewScript(poke("toolu_1", tt.target), say("ok")))
 			s.send(`{"type":"control_request","request_id":"init","request":{"subtype":"initialize","hooks":{"PreToolUse":[{` + tt.matcher + `"hookCallbackIds":["hook_0"]}]}}}`)
 			if resp := s.response("init"); resp["subtype"] != "success" {
 				t.Fatalf("initialize: %v", resp)
@@ -104,7 +104,7 @@ func TestHookCallbacks(t *testing.T) {
 				t.Errorf("poked %v, want %v", got, tt.poked)
 			}
 			if tt.modelSees != "" {
-				reqs := s.prov.requests()
+				reqs := s.prov.Requests()
 				last := reqs[len(reqs)-1].Messages
 				res := last[len(last)-1].Content[0]
 				if !res.IsError || !strings.Contains(fmt.Sprint(res.Content), tt.modelSees) {
@@ -124,7 +124,7 @@ func TestHookCallbacksRefused(t *testing.T) {
 		{`{"PreToolUse":{"hookCallbackIds":["h"]}}`, "not a list"},
 		{`{"SessionStart":[{"hookCallbackIds":["h"]}]}`, "SessionStart callbacks are not supported"},
 	} {
-		s := startWithHooks(t, &provider{})
+		s := startWithHooks(t, llmtest.NewScript())
 		s.send(`{"type":"control_request","request_id":"i","request":{"subtype":"initialize","hooks":` + tt.hooks + `}}`)
 		if resp := s.response("i"); resp["subtype"] != "error" || !strings.Contains(fmt.Sprint(resp["error"]), tt.want) {
 			t.Errorf("%s: response %v, want an error with %q", tt.hooks, resp, tt.want)
@@ -136,7 +136,7 @@ func TestHookCallbacksRefused(t *testing.T) {
 // pending: the hook fails (non-blocking), the ask that follows is denied since nobody can
 // answer, the call never runs, and Serve returns cleanly.
 func TestHookCallbackPendingAtEndOfInput(t *testing.T) {
-	s := startWithHooks(t, &provider{replies: []*llm.Response{poke("toolu_1", "a"), say("ok")}})
+	s := startWithHooks(t, llmtest.NewScript(poke("toolu_1", "a"), say("ok")))
 	s.send(`{"type":"control_request","request_id":"init","request":{"subtype":"initialize","hooks":{"PreToolUse":[{"hookCallbackIds":["hook_0"]}]}}}`)
 	if resp := s.response("init"); resp["subtype"] != "success" {
 		t.Fatalf("initialize: %v", resp)
@@ -149,7 +149,7 @@ func TestHookCallbackPendingAtEndOfInput(t *testing.T) {
 	if got := s.poke.targets(); len(got) != 0 {
 		t.Errorf("the call ran: %v", got)
 	}
-	reqs := s.prov.requests()
+	reqs := s.prov.Requests()
 	last := reqs[len(reqs)-1].Messages
 	if res := last[len(last)-1].Content[0]; !res.IsError {
 		t.Errorf("the model got %+v, want a denial", res)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/llmtest"
 )
 
 // lineTypes renders each collected line as its JSON, for matching.
@@ -26,7 +27,7 @@ func lineJSON(t *testing.T, c *Collector) []string {
 func TestEmitterSubAgentEvents(t *testing.T) {
 	c := &Collector{}
 	e := &Emitter{W: c, SessionID: "s", Partial: true}
-	main := say("main answer")
+	main := llmtest.Response(llm.StopEndTurn, llm.Text("main answer"))
 	sub := &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{llm.Text("sub")}}, StopReason: llm.StopMaxTokens, Model: "claude-haiku-4-5"}
 	e.Handle(agent.Event{Type: agent.EventTextDelta, Text: "sub", ParentToolUseID: "toolu_agent"})
 	e.Handle(agent.Event{Type: agent.EventAssistant, Response: sub, ParentToolUseID: "toolu_agent"})

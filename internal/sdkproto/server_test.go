@@ -13,6 +13,7 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/llmtest"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 )
@@ -20,60 +21,26 @@ import (
 // wait bounds every wait of these tests; reaching it is a failure, never a measurement.
 const wait = 20 * time.Second
 
-// provider plays one reply per request. A nil reply blocks until the request is cancelled or
-// release is closed, then ends the turn with "released".
-type provider struct {
-	mu      sync.Mutex
-	replies []*llm.Response
-	reqs    []*llm.Request
-	release chan struct{}
+func say(text string) llmtest.Answer {
+	return llmtest.Respond(llmtest.Response(llm.StopEndTurn, llm.Text(text)))
 }
 
-func (p *provider) Name() string { return "fake" }
+func poke(id, target string) llmtest.Answer {
+	return llmtest.Respond(llmtest.Response(llm.StopToolUse,
+		llm.ToolUse(id, "Poke", json.RawMessage(`{"target":"`+target+`"}`))))
+}
 
-func (p *provider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
-	p.mu.Lock()
-	n := len(p.reqs)
-	cp := *req
-	cp.Messages = append([]llm.Message(nil), req.Messages...)
-	p.reqs = append(p.reqs, &cp)
-	if n >= len(p.replies) {
-		p.mu.Unlock()
-		return nil, fmt.Errorf("fake: no reply for request %d", n+1)
-	}
-	r := p.replies[n]
-	p.mu.Unlock()
-	if r == nil {
+// held is a reply that waits until the request is cancelled or release is closed, and then
+// ends the turn with "released".
+func held(release <-chan struct{}) llmtest.Answer {
+	return func(ctx context.Context, _ *llm.Request) (*llm.Response, error) {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-p.release:
-			r = say("released")
+		case <-release:
+			return llmtest.Response(llm.StopEndTurn, llm.Text("released")), nil
 		}
 	}
-	for i, b := range r.Message.Content {
-		if b.Type == llm.BlockText {
-			onEvent(llm.Event{Type: llm.EventTextDelta, Index: i, Text: b.Text})
-		}
-	}
-	return r, nil
-}
-
-func (p *provider) requests() []*llm.Request {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]*llm.Request(nil), p.reqs...)
-}
-
-func say(text string) *llm.Response {
-	return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{llm.Text(text)}},
-		StopReason: llm.StopEndTurn, Model: "claude-sonnet-4-5", Usage: llm.Usage{InputTokens: 10, OutputTokens: 5}}
-}
-
-func poke(id, target string) *llm.Response {
-	return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{
-		llm.ToolUse(id, "Poke", json.RawMessage(`{"target":"`+target+`"}`))}},
-		StopReason: llm.StopToolUse, Model: "claude-sonnet-4-5", Usage: llm.Usage{InputTokens: 10, OutputTokens: 5}}
 }
 
 // pokeIn is the input of the test tool. Poke asks for every target, and denies "secret" by its
@@ -124,7 +91,7 @@ type fakeCaller struct {
 	lines chan map[string]any
 	log   *syncBuffer
 	done  chan error
-	prov  *provider
+	prov  *llmtest.Script
 	poke  *pokeTool
 	perms *agent.Permissions
 }
@@ -146,7 +113,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func start(t *testing.T, prov *provider, configure func(*Server)) *fakeCaller {
+func start(t *testing.T, prov *llmtest.Script, configure func(*Server)) *fakeCaller {
 	t.Helper()
 	pc, err := permission.New(permission.Config{Cwd: t.TempDir()})
 	if err != nil {
@@ -266,7 +233,7 @@ func (s *fakeCaller) closeAndWait() error {
 }
 
 func TestMalformedLinesAreSkipped(t *testing.T) {
-	s := start(t, &provider{replies: []*llm.Response{say("hello")}}, nil)
+	s := start(t, llmtest.NewScript(say("hello")), nil)
 	for _, line := range []string{
 		`not json`,
 		`[1,2]`,
@@ -294,13 +261,13 @@ func TestMalformedLinesAreSkipped(t *testing.T) {
 			t.Errorf("log does not say %q:\n%s", want, log)
 		}
 	}
-	if n := len(s.prov.requests()); n != 1 {
+	if n := len(s.prov.Requests()); n != 1 {
 		t.Errorf("%d model requests, want 1", n)
 	}
 }
 
 func TestControlRequests(t *testing.T) {
-	s := start(t, &provider{}, nil)
+	s := start(t, llmtest.NewScript(), nil)
 	tests := []struct {
 		request   string
 		wantError string // empty: success
@@ -364,7 +331,7 @@ func TestInitializeRefusesWhatReinsLacks(t *testing.T) {
 		{`{"subtype":"initialize","agents":{"x":{"description":"d","prompt":"p"}}}`, "custom agents are not supported"},
 		{`{"subtype":"initialize","jsonSchema":{"type":"object"}}`, "--json-schema"},
 	} {
-		s := start(t, &provider{}, nil)
+		s := start(t, llmtest.NewScript(), nil)
 		s.send(`{"type":"control_request","request_id":"i","request":` + tt.req + `}`)
 		if resp := s.response("i"); resp["subtype"] != "error" || !strings.Contains(fmt.Sprint(resp["error"]), tt.want) {
 			t.Errorf("%s: response %v, want an error with %q", tt.req, resp, tt.want)
@@ -373,7 +340,7 @@ func TestInitializeRefusesWhatReinsLacks(t *testing.T) {
 }
 
 func TestResponseToUnknownRequestIsIgnored(t *testing.T) {
-	s := start(t, &provider{replies: []*llm.Response{say("still here")}}, nil)
+	s := start(t, llmtest.NewScript(say("still here")), nil)
 	s.send(`{"type":"control_response","response":{"subtype":"success","request_id":"nobody-asked","response":{"behavior":"allow"}}}`)
 	s.send(`{"type":"control_response"}`)
 	s.send(`{"type":"control_cancel_request","request_id":"whatever"}`)
@@ -422,7 +389,7 @@ func TestCanUseTool(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			prov := &provider{replies: []*llm.Response{poke("tu1", "door"), say("ok")}}
+			prov := llmtest.NewScript(poke("tu1", "door"), say("ok"))
 			s := start(t, prov, nil)
 			s.user("poke the door")
 			id, req := s.canUseTool()
@@ -443,7 +410,7 @@ func TestCanUseTool(t *testing.T) {
 			if got := s.poke.targets(); fmt.Sprint(got) != fmt.Sprint(tt.wantPoked) {
 				t.Errorf("poked %v, want %v", got, tt.wantPoked)
 			}
-			got := prov.requests()[1].Messages[2].Content[0]
+			got := prov.Requests()[1].Messages[2].Content[0]
 			if !strings.Contains(got.Content[0].Text, tt.wantResult) || got.IsError != tt.wantDenied {
 				t.Errorf("tool result %+v, want %q (error %v)", got, tt.wantResult, tt.wantDenied)
 			}
@@ -452,7 +419,7 @@ func TestCanUseTool(t *testing.T) {
 }
 
 func TestUpdatedPermissionsApplyToTheSession(t *testing.T) {
-	prov := &provider{replies: []*llm.Response{poke("tu1", "door"), poke("tu2", "door"), say("ok")}}
+	prov := llmtest.NewScript(poke("tu1", "door"), poke("tu2", "door"), say("ok"))
 	s := start(t, prov, nil)
 	s.user("poke twice")
 	id, _ := s.canUseTool()
@@ -470,7 +437,7 @@ func TestUpdatedPermissionsApplyToTheSession(t *testing.T) {
 }
 
 func TestUnansweredAskEndsAtEOF(t *testing.T) {
-	prov := &provider{replies: []*llm.Response{poke("tu1", "door"), say("gave up")}}
+	prov := llmtest.NewScript(poke("tu1", "door"), say("gave up"))
 	s := start(t, prov, nil)
 	s.user("poke")
 	s.canUseTool()
@@ -489,7 +456,7 @@ func TestUnansweredAskEndsAtEOF(t *testing.T) {
 	if err := s.closeAndWait(); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
-	got := prov.requests()[1].Messages[2].Content[0]
+	got := prov.Requests()[1].Messages[2].Content[0]
 	if !got.IsError || !strings.Contains(got.Content[0].Text, "closed its input") {
 		t.Errorf("tool result %+v", got)
 	}
@@ -499,7 +466,7 @@ func TestUnansweredAskEndsAtEOF(t *testing.T) {
 }
 
 func TestUnansweredAskEndsAtInterrupt(t *testing.T) {
-	prov := &provider{replies: []*llm.Response{poke("tu1", "door"), say("next turn")}}
+	prov := llmtest.NewScript(poke("tu1", "door"), say("next turn"))
 	s := start(t, prov, nil)
 	s.user("poke")
 	askID, _ := s.canUseTool()
@@ -524,7 +491,7 @@ func TestUnansweredAskEndsAtInterrupt(t *testing.T) {
 }
 
 func TestDenyWithInterruptEndsTheTurn(t *testing.T) {
-	prov := &provider{replies: []*llm.Response{poke("tu1", "door")}}
+	prov := llmtest.NewScript(poke("tu1", "door"))
 	s := start(t, prov, nil)
 	s.user("poke")
 	id, _ := s.canUseTool()
@@ -541,18 +508,18 @@ func TestDenyWithInterruptEndsTheTurn(t *testing.T) {
 	if res["is_error"] != true {
 		t.Errorf("result %v", res)
 	}
-	if n := len(prov.requests()); n != 1 {
+	if n := len(prov.Requests()); n != 1 {
 		t.Errorf("%d model requests after an interrupting deny, want 1", n)
 	}
 }
 
 func TestEOFMidTurnFinishesTheTurn(t *testing.T) {
-	prov := &provider{replies: []*llm.Response{nil}, release: make(chan struct{})}
-	s := start(t, prov, nil)
+	release := make(chan struct{})
+	s := start(t, llmtest.NewScript(held(release)), nil)
 	s.user("take your time")
 	s.next(typed("system"))
 	s.in.Close()
-	close(prov.release)
+	close(release)
 	if res := s.result(); res["result"] != "released" {
 		t.Errorf("result %v", res)
 	}
@@ -562,7 +529,7 @@ func TestEOFMidTurnFinishesTheTurn(t *testing.T) {
 }
 
 func TestQueuedTurnsEachGetAResult(t *testing.T) {
-	prov := &provider{replies: []*llm.Response{say("one"), say("two"), say("three")}}
+	prov := llmtest.NewScript(say("one"), say("two"), say("three"))
 	s := start(t, prov, func(srv *Server) { srv.Partial = true })
 	s.user("1")
 	s.user("2")
@@ -575,7 +542,7 @@ func TestQueuedTurnsEachGetAResult(t *testing.T) {
 	if strings.Join(got, ",") != "one,two,three" {
 		t.Errorf("results %v", got)
 	}
-	if n := len(prov.requests()[2].Messages); n != 5 {
+	if n := len(prov.Requests()[2].Messages); n != 5 {
 		t.Errorf("third request has %d messages, want 5", n)
 	}
 }
@@ -640,7 +607,7 @@ func (r *recorder) AppendPermissions(st agent.SessionState) error {
 
 func TestModeSetBetweenTurnsIsRecorded(t *testing.T) {
 	rec := &recorder{}
-	s := start(t, &provider{}, func(srv *Server) { srv.Agent.Recorder = rec })
+	s := start(t, llmtest.NewScript(), func(srv *Server) { srv.Agent.Recorder = rec })
 	s.send(`{"type":"control_request","request_id":"m","request":{"subtype":"set_permission_mode","mode":"plan"}}`)
 	if resp := s.response("m"); resp["subtype"] != "success" {
 		t.Fatalf("response %v", resp)

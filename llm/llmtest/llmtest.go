@@ -20,6 +20,9 @@
 //
 // A request beyond the end of the script is answered with a 500 and fails
 // the test.
+//
+// For tests of what an agent does rather than of the wire, [Script] is the
+// same idea in process: a provider that plays one [Answer] per request.
 package llmtest
 
 import (
