@@ -135,7 +135,7 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 		return nil, err
 	}
 	for _, w := range env.warnings {
-		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
+		f.warn("%s", w)
 	}
 	s := &runSetup{env: env, cwd: env.pc.OriginalCwd(), bus: &agent.Bus{}, errOut: f.ErrOut}
 	defer func() {
@@ -187,7 +187,7 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 		return nil, err
 	}
 	for _, w := range defWarnings {
-		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
+		f.warn("%s", w)
 	}
 	s.defs = defs
 	if s.sandbox, err = startSandbox(ctx, f, env, pc); err != nil {
@@ -225,7 +225,7 @@ func restoreSession(f *Factory, store *session.Store, cwd string, pc *permission
 		return nil, pc, nil
 	}
 	if transcript.Skipped > 0 {
-		fmt.Fprintf(f.ErrOut, "reins: warning: %d unreadable line(s) of session %s were skipped\n", transcript.Skipped, transcript.ID)
+		f.warn("%d unreadable line(s) of session %s were skipped", transcript.Skipped, transcript.ID)
 	}
 	if transcript.Permissions != nil {
 		keep := opts.perm.mode != "" || opts.perm.dangerouslySkip

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -46,7 +45,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 	}
 	prompts, perr := s.mcp.prompts(ctx)
 	if perr != nil {
-		fmt.Fprintf(f.ErrOut, "reins: warning: %v\n", perr)
+		f.warn("%v", perr)
 	}
 	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.model, s.agent.System)
 	err = tui.Run(ctx, tui.Config{

@@ -93,7 +93,7 @@ file:line:col, and an agent that an Agent(type) deny rule removes is marked.`,
 				return err
 			}
 			for _, w := range warnings {
-				fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
+				f.warn("%s", w)
 			}
 			return nil
 		},

@@ -47,7 +47,7 @@ error naming its position.`,
 				return err
 			}
 			for _, w := range env.warnings {
-				fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
+				f.warn("%s", w)
 			}
 			entries := env.loaded.Hooks(env.trusted)
 			if opts.asJSON {

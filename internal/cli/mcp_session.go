@@ -106,10 +106,10 @@ func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Cont
 		switch st.State {
 		case client.StateConnected:
 			for _, s := range st.Skipped {
-				fmt.Fprintf(f.ErrOut, "reins: warning: MCP server %s: tool %s\n", st.Name, s)
+				f.warn("MCP server %s: tool %s", st.Name, s)
 			}
 		case client.StateFailed, string(client.StateInvalid):
-			fmt.Fprintf(f.ErrOut, "reins: warning: MCP server %s failed: %s\n", st.Name, st.Reason)
+			f.warn("MCP server %s failed: %s", st.Name, st.Reason)
 		case string(client.StateNeedsApproval):
 			fmt.Fprintf(f.ErrOut, "reins: MCP server %s was not started: %s\n", st.Name, st.Reason)
 		}

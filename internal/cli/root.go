@@ -126,3 +126,8 @@ Claude Code (.claude/settings*.json) as well as its own (.reins/settings*.json).
 	finishTree(root)
 	return root
 }
+
+// warn prints a warning to standard error in the one form every command uses.
+func (f *Factory) warn(format string, args ...any) {
+	fmt.Fprintf(f.ErrOut, "reins: warning: "+format+"\n", args...)
+}

@@ -192,7 +192,7 @@ func startSandbox(ctx context.Context, f *Factory, env *permEnv, pc *permission.
 		return nil, err
 	}
 	for _, n := range notes {
-		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", n)
+		f.warn("%s", n)
 	}
 	sb, err := sandbox.New(ctx, cfg)
 	if err != nil {

@@ -273,7 +273,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		return err
 	}
 	for _, w := range penv.warnings {
-		fmt.Fprintf(f.ErrOut, "reins: warning: %s\n", w)
+		f.warn("%s", w)
 	}
 	state := &sessionState{pc: penv.pc}
 	sb, err := startSandbox(ctx, f, penv, penv.pc)
