@@ -102,22 +102,7 @@ func npmCommand(w string) string {
 	if a, ok := npmAliases[w]; ok {
 		return a
 	}
-	if contains(npmCommands, w) {
-		return w
-	}
-	found := ""
-	for _, c := range npmCommands {
-		if strings.HasPrefix(c, w) {
-			if found != "" {
-				return w
-			}
-			found = c
-		}
-	}
-	if found == "" {
-		return w
-	}
-	return found
+	return uniquePrefix(npmCommands, w)
 }
 
 // normalize brings a command's words (values after quote removal) to normal form. The name is

@@ -107,20 +107,29 @@ func optVals(opts []opt, names ...string) []Word {
 // one of the options names it (sort --outp=x is --output=x). An exact name wins; an ambiguous
 // prefix is left as written, since the program refuses it.
 func expandLong(long []string, name string) string {
-	if len(name) < 2 || contains(long, name) {
+	if len(name) < 2 {
 		return name
 	}
+	return uniquePrefix(long, name)
+}
+
+// uniquePrefix is the one of names that w names: w itself when it is one of them, else the
+// only one it is a prefix of. Otherwise (no match, or an ambiguous prefix) it is w as written.
+func uniquePrefix(names []string, w string) string {
+	if contains(names, w) {
+		return w
+	}
 	found := ""
-	for _, l := range long {
-		if strings.HasPrefix(l, name) {
+	for _, n := range names {
+		if strings.HasPrefix(n, w) {
 			if found != "" {
-				return name
+				return w
 			}
-			found = l
+			found = n
 		}
 	}
 	if found == "" {
-		return name
+		return w
 	}
 	return found
 }
