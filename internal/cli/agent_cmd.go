@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/sdkproto"
@@ -125,16 +124,6 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	opts.hooks.register(root)
 	opts.mcp.register(root)
 	opts.sdk.register(root)
-	// Claude Code accepts both spellings of its camel-case flags.
-	fl.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
-		switch name {
-		case "allowed-tools":
-			name = "allowedTools"
-		case "disallowed-tools":
-			name = "disallowedTools"
-		}
-		return pflag.NormalizedName(name)
-	})
 }
 
 // readPrompt joins the arguments and, when it is not a terminal, standard input.

@@ -56,6 +56,9 @@ func expandToolLists(root *cobra.Command, args []string) ([]string, error) {
 				}
 				out = append(out, flag+"="+v)
 			}
+		case isList:
+			// One value after "=": only the spelling of the flag is brought to the canonical one.
+			out = append(out, flag+a[len(name):])
 		case !hasValue && valued[a] && i+1 < len(args):
 			// Another flag's value is copied as it is, even when it looks like a list flag.
 			out = append(out, a, args[i+1])

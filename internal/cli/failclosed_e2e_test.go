@@ -84,6 +84,8 @@ func TestExpandToolLists(t *testing.T) {
 		{[]string{"--allowedTools", "-x", "Read"}, []string{"--allowedTools=-x", "--allowedTools=Read"}},
 		// The = form takes one value; what follows is positional.
 		{[]string{"--allowedTools=Read", "hi"}, []string{"--allowedTools=Read", "hi"}},
+		// Claude Code's other spelling is brought to the flag's name in both forms.
+		{[]string{"--allowed-tools=Read", "--disallowed-tools", "Bash"}, []string{"--allowedTools=Read", "--disallowedTools=Bash"}},
 		{[]string{"--disallowedTools", "Bash", "--", "Read"}, []string{"--disallowedTools=Bash", "--", "Read"}},
 		// Another flag's value is never read as a flag.
 		{[]string{"--append-system-prompt", "--disallowedTools", "x"}, []string{"--append-system-prompt", "--disallowedTools", "x"}},

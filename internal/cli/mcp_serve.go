@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/reinsdev/reins/mcp/serve"
 	"github.com/reinsdev/reins/permission"
@@ -69,15 +68,6 @@ func newMCPServeCmd(f *Factory) *cobra.Command {
 	fl.StringVar(&opts.token, "token", "", "the bearer token HTTP clients must send (default: REINS_MCP_TOKEN, else generated)")
 	fl.StringVar(&opts.logFile, "log-file", "", "write logs to this file instead of standard error")
 	opts.perm.register(cmd)
-	fl.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
-		switch name {
-		case "allowed-tools":
-			name = "allowedTools"
-		case "disallowed-tools":
-			name = "disallowedTools"
-		}
-		return pflag.NormalizedName(name)
-	})
 	return cmd
 }
 
