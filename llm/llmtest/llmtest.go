@@ -180,18 +180,23 @@ func NewOpenAIServer(t testing.TB, turns ...Turn) *Server {
 func newServer(t testing.TB, api string, turns []Turn) *Server {
 	t.Helper()
 	s := &Server{t: t, api: api, turns: turns, done: make(chan struct{})}
-	var hs *httptest.Server
-	if api == "anthropic" {
-		hs = httptest.NewServer(http.HandlerFunc(s.serveAnthropic))
-	} else {
-		hs = httptest.NewServer(http.HandlerFunc(s.serveOpenAI))
-	}
+	hs := httptest.NewServer(s)
 	s.URL = hs.URL
 	t.Cleanup(hs.Close)
 	// Cleanups run last-in first-out: stalled handlers return before Close
 	// waits for them.
 	t.Cleanup(func() { close(s.done) })
 	return s
+}
+
+// ServeHTTP answers one request as the fake API. A test can mount the fake under a handler of
+// its own, such as an Ollama server that also answers /api/tags, without a proxy between them.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.api == "anthropic" {
+		s.serveAnthropic(w, r)
+		return
+	}
+	s.serveOpenAI(w, r)
 }
 
 // Requests returns the requests received so far, in order.
