@@ -452,9 +452,13 @@ func (s *Shell) monitor(path string, env *tool.Env, start time.Time, tooLarge fu
 			if env == nil || env.Progress == nil || time.Since(last) < s.opts.ProgressInterval {
 				continue
 			}
+			// The elapsed time is the moment the interval was checked, not after the tail is
+			// read, so two reports are never less than ProgressInterval apart however slow
+			// the read was.
 			last = time.Now()
-			p := Progress{Output: tailOf(path, fi.Size()), TotalBytes: fi.Size(), ElapsedMs: time.Since(start).Milliseconds()}
-			env.Report(tool.Progress{Message: fmt.Sprintf("Running… (%ds)", int(time.Since(start).Seconds())), Data: p})
+			elapsed := last.Sub(start)
+			p := Progress{Output: tailOf(path, fi.Size()), TotalBytes: fi.Size(), ElapsedMs: elapsed.Milliseconds()}
+			env.Report(tool.Progress{Message: fmt.Sprintf("Running… (%ds)", int(elapsed.Seconds())), Data: p})
 		}
 	}()
 	return func() {

@@ -267,7 +267,9 @@ func TestBashProgress(t *testing.T) {
 	f.run(`for i in 1 2 3 4 5 6; do echo line$i; sleep 0.2; done`)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.progress) < 2 || len(f.progress) > 8 {
+	// The command runs at least 1.2 s, so at least two reports come; how many more depends on
+	// the machine's load, and the gaps below are what the interval promises.
+	if len(f.progress) < 2 {
 		t.Fatalf("%d progress reports", len(f.progress))
 	}
 	last := f.progress[len(f.progress)-1].Data.(Progress)
@@ -276,7 +278,7 @@ func TestBashProgress(t *testing.T) {
 	}
 	for i := 1; i < len(f.progress); i++ {
 		a, b := f.progress[i-1].Data.(Progress), f.progress[i].Data.(Progress)
-		if b.ElapsedMs-a.ElapsedMs < 150 {
+		if b.ElapsedMs-a.ElapsedMs < 200 {
 			t.Fatalf("reports %d ms apart", b.ElapsedMs-a.ElapsedMs)
 		}
 	}
