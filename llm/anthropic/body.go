@@ -1,0 +1,258 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
+
+	"github.com/reinsdev/reins/llm"
+)
+
+// The request body is built in two parts. The static part — the "system" and
+// "tools" fields, about 26 KB with the built-in tools — is the same for every
+// request of a session until the tool set changes, so it is encoded once and
+// kept in a prefixCache; only the part that grows with the conversation
+// (max_tokens, messages, model, stop_sequences) is encoded per request. Both
+// parts are encoded by the SDK, and the SDK writes the fields in the order
+// of its struct (max_tokens, messages, model, …, stop_sequences, system, …,
+// tools), so appending the static part to the dynamic one gives the very
+// bytes the SDK would give for the whole request: TestRequestBodyMatchesSDK
+// holds the two paths equal.
+
+// maxPrefixes bounds the cache. A provider is shared by the main agent and
+// its sub-agents, each with its own tool set; a handful of sets is the most
+// one session has in use at a time.
+const maxPrefixes = 8
+
+// prefixCache holds encoded static parts, newest first.
+type prefixCache struct {
+	mu      sync.Mutex
+	entries []*prefix
+}
+
+// prefix is one encoded static part and what it was encoded from. The
+// request's own slices are kept, not copied: callers do not change a tool's
+// schema after building it, and a change would still be seen, because the
+// comparison is by content.
+type prefix struct {
+	system  []llm.SystemBlock
+	tools   []llm.ToolSpec
+	cache   llm.CacheMode
+	budget  int // breakpoints left for explicit system ones
+	encoded []byte
+}
+
+func (p *prefix) matches(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.CacheMode, budget int) bool {
+	// slices.Equal on SystemBlock compares texts; bytes.Equal returns at
+	// once for the same backing array, which is the usual case.
+	if p.cache != cache || p.budget != budget || !slices.Equal(p.system, system) || len(p.tools) != len(tools) {
+		return false
+	}
+	for i, t := range tools {
+		q := p.tools[i]
+		if q.Name != t.Name || q.Description != t.Description || !bytes.Equal(q.InputSchema, t.InputSchema) {
+			return false
+		}
+	}
+	return true
+}
+
+// get returns the encoded static part for the request, encoding it on a miss.
+func (c *prefixCache) get(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.CacheMode, budget int) ([]byte, error) {
+	c.mu.Lock()
+	for i, e := range c.entries {
+		if e.matches(system, tools, cache, budget) {
+			if i > 0 {
+				copy(c.entries[1:i+1], c.entries[:i])
+				c.entries[0] = e
+			}
+			c.mu.Unlock()
+			return e.encoded, nil
+		}
+	}
+	c.mu.Unlock()
+	encoded, err := encodeStatic(system, tools, cache, budget)
+	if err != nil {
+		return nil, err
+	}
+	e := &prefix{system: system, tools: tools, cache: cache, budget: budget, encoded: encoded}
+	c.mu.Lock()
+	c.entries = slices.Insert(c.entries, 0, e)
+	if len(c.entries) > maxPrefixes {
+		c.entries = c.entries[:maxPrefixes]
+	}
+	c.mu.Unlock()
+	return encoded, nil
+}
+
+// encodeStatic encodes the "system" and "tools" fields, without braces and
+// without a leading comma; nil when there are neither.
+func encodeStatic(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.CacheMode, budget int) ([]byte, error) {
+	var params sdk.MessageNewParams
+	explicit := systemParams(&params, system)
+	toolParams(&params, tools)
+	if len(params.System) == 0 && len(params.Tools) == 0 {
+		return nil, nil
+	}
+	if cache == llm.CacheAuto {
+		if n := len(params.Tools); n > 0 {
+			params.Tools[n-1].OfTool.CacheControl = sdk.NewCacheControlEphemeralParam()
+		}
+		if n := len(params.System); n > 0 {
+			params.System[n-1].CacheControl = sdk.NewCacheControlEphemeralParam()
+		}
+		for i := len(params.System) - 2; i >= 0 && budget > 0; i-- {
+			if explicit[i] {
+				params.System[i].CacheControl = sdk.NewCacheControlEphemeralParam()
+				budget--
+			}
+		}
+	}
+	b, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encoding tools and system prompt: %w", err)
+	}
+	// max_tokens is the one field always written; what follows it is ours.
+	const head = `{"max_tokens":0,`
+	if !bytes.HasPrefix(b, []byte(head)) || b[len(b)-1] != '}' {
+		return nil, fmt.Errorf("encoding tools and system prompt: unexpected SDK encoding %.40q", b)
+	}
+	return b[len(head) : len(b)-1], nil
+}
+
+// systemParams adds the non-empty system blocks to params and returns, for
+// each, whether the caller asked for a breakpoint after it.
+func systemParams(params *sdk.MessageNewParams, system []llm.SystemBlock) (explicit []bool) {
+	for _, b := range system {
+		if b.Text == "" {
+			continue // the API rejects empty text blocks
+		}
+		params.System = append(params.System, sdk.TextBlockParam{Text: b.Text})
+		explicit = append(explicit, b.CacheBreakpoint)
+	}
+	return explicit
+}
+
+func toolParams(params *sdk.MessageNewParams, tools []llm.ToolSpec) {
+	for _, t := range tools {
+		schema := t.InputSchema
+		if len(schema) == 0 {
+			schema = json.RawMessage(`{"type":"object"}`)
+		}
+		tool := &sdk.ToolParam{
+			Name: t.Name,
+			// The schema goes out verbatim: converting it to the SDK's
+			// typed form would drop keywords it does not model.
+			InputSchema: param.Override[sdk.ToolInputSchemaParam](schema),
+		}
+		if t.Description != "" {
+			tool.Description = sdk.String(t.Description)
+		}
+		params.Tools = append(params.Tools, sdk.ToolUnionParam{OfTool: tool})
+	}
+}
+
+// requestBody encodes req as a streaming Messages API request.
+func (p *Provider) requestBody(req *llm.Request) ([]byte, error) {
+	if req.MaxTokens <= 0 {
+		return nil, fmt.Errorf("max tokens must be positive, got %d", req.MaxTokens)
+	}
+	params := sdk.MessageNewParams{
+		Model:         req.Model,
+		MaxTokens:     int64(req.MaxTokens),
+		StopSequences: req.StopSequences,
+	}
+	if err := messageParams(&params, req.Messages); err != nil {
+		return nil, err
+	}
+	budget := maxBreakpoints
+	if req.Cache == llm.CacheAuto {
+		if hasTool(req.Tools) {
+			budget--
+		}
+		if hasSystem(req.System) {
+			budget--
+		}
+		if markLastUserMessage(&params) {
+			budget--
+		}
+	}
+	static, err := p.prefixes.get(req.System, req.Tools, req.Cache, budget)
+	if err != nil {
+		return nil, err
+	}
+	dynamic, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the request: %w", err)
+	}
+	body := make([]byte, 0, len(dynamic)+len(static)+40)
+	body = append(body, dynamic[:len(dynamic)-1]...)
+	if len(static) > 0 {
+		body = append(body, ',')
+		body = append(body, static...)
+	}
+	if req.Temperature != nil {
+		// The 2026-10-21 API version's params have no temperature field;
+		// an explicit request for one is still passed on, and the API
+		// decides. Written as the SDK's WithJSONSet writes it.
+		body = append(body, `,"temperature":`...)
+		body = strconv.AppendFloat(body, *req.Temperature, 'f', -1, 64)
+	}
+	body = append(body, `,"stream":true}`...)
+	return body, nil
+}
+
+func hasTool(tools []llm.ToolSpec) bool { return len(tools) > 0 }
+
+func hasSystem(system []llm.SystemBlock) bool {
+	for _, b := range system {
+		if b.Text != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func messageParams(params *sdk.MessageNewParams, msgs []llm.Message) error {
+	for i, m := range msgs {
+		content, err := convertBlocks(m.Content)
+		if err != nil {
+			return fmt.Errorf("message %d: %w", i, err)
+		}
+		switch m.Role {
+		case llm.RoleUser:
+			params.Messages = append(params.Messages, sdk.MessageParam{OfUser: &sdk.UserMessageParam{Content: content}})
+		case llm.RoleAssistant:
+			params.Messages = append(params.Messages, sdk.MessageParam{OfAssistant: &sdk.AssistantMessageParam{Content: content}})
+		default:
+			return fmt.Errorf("message %d: unknown role %q", i, m.Role)
+		}
+	}
+	return nil
+}
+
+// markLastUserMessage puts a breakpoint on the last block of the last user
+// message: the conversation up to it is the prefix the next turn reuses. It
+// reports whether it placed one.
+func markLastUserMessage(params *sdk.MessageNewParams) bool {
+	for i := len(params.Messages) - 1; i >= 0; i-- {
+		u := params.Messages[i].OfUser
+		if u == nil {
+			continue
+		}
+		if n := len(u.Content); n > 0 {
+			if cc := u.Content[n-1].GetCacheControl(); cc != nil {
+				*cc = sdk.NewCacheControlEphemeralParam()
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
