@@ -4,8 +4,8 @@
 // ~/.reins/projects (or $REINS_CONFIG_DIR/projects) and the sanitized cwd is the working
 // directory with every character other than an ASCII letter or digit replaced by '-'. The first
 // line describes the session; every later line is one message or one change of the session's
-// permission state, appended and fsynced the moment it happens, so a crash loses at most the
-// line being written.
+// permission state, written to the file the moment it happens (see [Writer] for when it is on
+// disk).
 //
 // [Store.Load] reads a file back tolerantly: a torn or unreadable line is skipped, and a
 // conversation cut off between a tool_use and its tool_result gets the missing results
@@ -26,8 +26,6 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/reinsdev/reins/agent"
@@ -49,24 +47,16 @@ var ErrInUse = errors.New("is in use by another reins process")
 // and saying it was interrupted would be false.
 const LostResultMessage = "No result was recorded for this tool call: the session ended before it was saved (the process stopped, or the session file could not be written). The tool may have run; check its effects before running it again."
 
-// lockWriter takes the session's writer lock: an exclusive flock on the open file, held until
-// the Writer closes it (or the process dies).
-func lockWriter(f *os.File, id string) error {
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return fmt.Errorf("session %s %w: wait for it to finish, or start a new session", id, ErrInUse)
-		}
-		return fmt.Errorf("locking session %s: %w", id, err)
-	}
-	return nil
-}
-
 // Store is the folder that holds every project's sessions.
 type Store struct {
 	// Root is the folder of project folders, e.g. ~/.reins/projects.
 	Root string
 	// Now is the clock for timestamps; nil means time.Now.
 	Now func() time.Time
+
+	// fsync syncs a file or folder to disk; nil means (*os.File).Sync. Tests replace it to
+	// see when Writers sync and to hold a sync back.
+	fsync func(*os.File) error
 }
 
 // NewStore returns the store under configDir (~/.reins).
@@ -146,122 +136,6 @@ type line struct {
 	Message *llm.Message `json:"message,omitempty"`
 	// type "permissions"
 	Permissions *agent.SessionState `json:"permissions,omitempty"`
-}
-
-// Writer appends to one session file. It implements [agent.Recorder] and is safe for
-// concurrent use.
-type Writer struct {
-	// ID is the session's id; Path its file.
-	ID, Path string
-
-	store *Store
-	mu    sync.Mutex
-	f     *os.File
-}
-
-// Create starts a new session of cwd and writes its first line.
-func (s *Store) Create(cwd, model string) (*Writer, error) {
-	return s.CreateWithID(cwd, NewID(), model)
-}
-
-// CreateWithID starts a new session with a caller-chosen id (the SDK's --session-id). It fails
-// when cwd already has a session of that id.
-func (s *Store) CreateWithID(cwd, id, model string) (*Writer, error) {
-	if !ValidID(id) {
-		return nil, fmt.Errorf("invalid session id %q: want a UUID", id)
-	}
-	dir := s.Dir(cwd)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("creating session folder: %w", err)
-	}
-	path := filepath.Join(dir, id+".jsonl")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("creating session file: %w", err)
-	}
-	if err := lockWriter(f, id); err != nil {
-		f.Close()
-		return nil, err
-	}
-	w := &Writer{ID: id, Path: path, store: s, f: f}
-	if err := w.write(line{Type: "session", Version: Version, SessionID: id, Cwd: cwd, Model: model}); err != nil {
-		f.Close()
-		return nil, err
-	}
-	// Make the new name itself durable.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return w, nil
-}
-
-// Reopen opens an existing session file to append to it. A session has one writer: while
-// another Writer (in this process or another reins) has it open, Reopen fails with
-// [ErrInUse], so two runs never interleave their lines.
-func (s *Store) Reopen(t *Transcript) (*Writer, error) {
-	f, err := os.OpenFile(t.Path, os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("opening session %s: %w", t.ID, err)
-	}
-	if err := lockWriter(f, t.ID); err != nil {
-		f.Close()
-		return nil, err
-	}
-	w := &Writer{ID: t.ID, Path: t.Path, store: s, f: f}
-	if t.tornTail {
-		// Start on a fresh line after a torn last line.
-		if _, err := f.Write([]byte("\n")); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("writing session %s: %w", t.ID, err)
-		}
-	}
-	return w, nil
-}
-
-// AppendMessage writes a message and syncs it to disk.
-func (w *Writer) AppendMessage(m llm.Message) error {
-	return w.write(line{Type: "message", Message: &m})
-}
-
-// AppendPermissions writes the session's permission state and syncs it to disk.
-func (w *Writer) AppendPermissions(st agent.SessionState) error {
-	return w.write(line{Type: "permissions", Permissions: &st})
-}
-
-func (w *Writer) write(l line) error {
-	l.Timestamp = w.store.now().UTC()
-	b, err := json.Marshal(l)
-	if err != nil {
-		return fmt.Errorf("encoding session line: %w", err)
-	}
-	b = append(b, '\n')
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.f == nil {
-		return fmt.Errorf("session %s is closed", w.ID)
-	}
-	// One write call per line: with O_APPEND the line lands whole or, on a crash, torn only at
-	// the end of the file, which Load skips.
-	if _, err := w.f.Write(b); err != nil {
-		return fmt.Errorf("writing session %s: %w", w.ID, err)
-	}
-	if err := w.f.Sync(); err != nil {
-		return fmt.Errorf("syncing session %s: %w", w.ID, err)
-	}
-	return nil
-}
-
-// Close closes the file.
-func (w *Writer) Close() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.f == nil {
-		return nil
-	}
-	err := w.f.Close()
-	w.f = nil
-	return err
 }
 
 // Transcript is a session read back from disk.
