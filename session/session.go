@@ -24,7 +24,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
 	"time"
 
@@ -66,18 +65,28 @@ func NewStore(configDir string) *Store {
 
 const maxSanitizedLen = 200
 
-var nonAlnum = regexp.MustCompile(`[^A-Za-z0-9]`)
-
 // Sanitize turns a working directory into a folder name: every character other than an ASCII
 // letter or digit becomes '-'. Names longer than 200 bytes are cut and get a hash of the whole
 // path, so different long paths stay apart.
 func Sanitize(cwd string) string {
-	s := nonAlnum.ReplaceAllString(cwd, "-")
+	b := make([]byte, 0, len(cwd))
+	for _, r := range cwd { // a character, or one byte that is not UTF-8
+		if isAlnum(r) {
+			b = append(b, byte(r))
+		} else {
+			b = append(b, '-')
+		}
+	}
+	s := string(b)
 	if len(s) <= maxSanitizedLen {
 		return s
 	}
 	sum := sha256.Sum256([]byte(cwd))
 	return s[:maxSanitizedLen] + "-" + hex.EncodeToString(sum[:4])
+}
+
+func isAlnum(r rune) bool {
+	return 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9'
 }
 
 // Dir is the folder of cwd's sessions.
@@ -90,8 +99,19 @@ func (s *Store) now() time.Time {
 	return time.Now()
 }
 
-// validID accepts the ids NewID makes and other plain names, never a path.
-var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+// validName accepts session and sub-agent ids and other plain names, never a path: a letter
+// or digit, then up to 127 letters, digits, '.', '_' or '-'.
+func validName(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i, r := range id {
+		if !isAlnum(r) && (i == 0 || r != '.' && r != '_' && r != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // ValidID reports whether id is a UUID in its canonical text form (any version), the form
 // session ids take.
@@ -185,7 +205,7 @@ func (s *Store) Latest(cwd string) (string, error) {
 
 // Find returns the file of session id: in cwd's folder, or else in any project's folder.
 func (s *Store) Find(cwd, id string) (string, error) {
-	if !validID.MatchString(id) {
+	if !validName(id) {
 		return "", fmt.Errorf("invalid session id %q", id)
 	}
 	p := filepath.Join(s.Dir(cwd), id+".jsonl")

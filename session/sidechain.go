@@ -19,7 +19,7 @@ func sidechainDir(sessionPath string) string {
 
 // CreateSidechain starts the transcript of a sub-agent of the session w writes.
 func (s *Store) CreateSidechain(w *Writer, agentID, cwd, model string) (*Writer, error) {
-	if !validID.MatchString(agentID) {
+	if !validName(agentID) {
 		return nil, fmt.Errorf("invalid agent id %q", agentID)
 	}
 	dir := sidechainDir(w.Path)
