@@ -15,6 +15,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/reinsdev/reins/llm"
 )
@@ -23,8 +24,9 @@ import (
 // no retry or stream follows.
 type bodyRecorder struct {
 	*httptest.Server
-	mu     sync.Mutex
-	bodies [][]byte
+	mu      sync.Mutex
+	bodies  [][]byte
+	headers []http.Header
 }
 
 func newBodyRecorder(t testing.TB) *bodyRecorder {
@@ -33,6 +35,7 @@ func newBodyRecorder(t testing.TB) *bodyRecorder {
 		b, _ := io.ReadAll(req.Body)
 		r.mu.Lock()
 		r.bodies = append(r.bodies, b)
+		r.headers = append(r.headers, req.Header.Clone())
 		r.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
@@ -40,6 +43,16 @@ func newBodyRecorder(t testing.TB) *bodyRecorder {
 	}))
 	t.Cleanup(r.Close)
 	return r
+}
+
+// lastHeader is the last request's headers, without those that vary between two sends.
+func (r *bodyRecorder) lastHeader() http.Header {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h := r.headers[len(r.headers)-1].Clone()
+	h.Del("X-Stainless-Retry-Count")
+	h.Del("X-Stainless-Timeout")
+	return h
 }
 
 func (r *bodyRecorder) last() []byte {
@@ -197,9 +210,13 @@ func TestRequestBodyMatchesSDK(t *testing.T) {
 			// Twice: the first request encodes the static part, the second reuses it.
 			for range 2 {
 				want := sdkPathBody(t, rec, &req)
+				wantHeader := rec.lastHeader()
 				p.Stream(t.Context(), &req, nil)
 				if got := rec.last(); !bytes.Equal(got, want) {
 					t.Fatalf("body differs from the SDK's\n got: %s\nwant: %s", got, want)
+				}
+				if diff := cmp.Diff(wantHeader, rec.lastHeader()); diff != "" {
+					t.Fatalf("headers differ from the SDK's (-want +got):\n%s", diff)
 				}
 			}
 		})
