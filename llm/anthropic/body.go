@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
 	"github.com/reinsdev/reins/llm"
 )
@@ -92,70 +91,92 @@ func (c *prefixCache) get(system []llm.SystemBlock, tools []llm.ToolSpec, cache 
 }
 
 // encodeStatic encodes the "system" and "tools" fields, without braces and
-// without a leading comma; nil when there are neither.
+// without a leading comma; nil when there are neither. It writes what the
+// SDK writes for these params — fields in the order of its structs, strings
+// escaped as encoding/json escapes them, schemas compacted and
+// HTML-escaped as encoding/json writes a RawMessage — and
+// TestRequestBodyMatchesSDK holds the two equal; the SDK's reflective
+// encoder made this the costliest part of a session's first request.
 func encodeStatic(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.CacheMode, budget int) ([]byte, error) {
-	var params sdk.MessageNewParams
-	explicit := systemParams(&params, system)
-	toolParams(&params, tools)
-	if len(params.System) == 0 && len(params.Tools) == 0 {
-		return nil, nil
-	}
-	if cache == llm.CacheAuto {
-		if n := len(params.Tools); n > 0 {
-			params.Tools[n-1].OfTool.CacheControl = sdk.NewCacheControlEphemeralParam()
-		}
-		if n := len(params.System); n > 0 {
-			params.System[n-1].CacheControl = sdk.NewCacheControlEphemeralParam()
-		}
-		for i := len(params.System) - 2; i >= 0 && budget > 0; i-- {
-			if explicit[i] {
-				params.System[i].CacheControl = sdk.NewCacheControlEphemeralParam()
-				budget--
-			}
-		}
-	}
-	b, err := json.Marshal(params)
-	if err != nil {
-		return nil, fmt.Errorf("encoding tools and system prompt: %w", err)
-	}
-	// max_tokens is the one field always written; what follows it is ours.
-	const head = `{"max_tokens":0,`
-	if !bytes.HasPrefix(b, []byte(head)) || b[len(b)-1] != '}' {
-		return nil, fmt.Errorf("encoding tools and system prompt: unexpected SDK encoding %.40q", b)
-	}
-	return b[len(head) : len(b)-1], nil
-}
-
-// systemParams adds the non-empty system blocks to params and returns, for
-// each, whether the caller asked for a breakpoint after it.
-func systemParams(params *sdk.MessageNewParams, system []llm.SystemBlock) (explicit []bool) {
+	var texts []string
+	var explicit []bool
 	for _, b := range system {
 		if b.Text == "" {
 			continue // the API rejects empty text blocks
 		}
-		params.System = append(params.System, sdk.TextBlockParam{Text: b.Text})
+		texts = append(texts, b.Text)
 		explicit = append(explicit, b.CacheBreakpoint)
 	}
-	return explicit
+	if len(texts) == 0 && len(tools) == 0 {
+		return nil, nil
+	}
+	marks := make([]bool, len(texts)) // a cache breakpoint on the block
+	if cache == llm.CacheAuto && len(texts) > 0 {
+		marks[len(texts)-1] = true
+		for i := len(texts) - 2; i >= 0 && budget > 0; i-- {
+			if explicit[i] {
+				marks[i] = true
+				budget--
+			}
+		}
+	}
+	const breakpoint = `,"cache_control":{"type":"ephemeral"}`
+	var out bytes.Buffer
+	if len(texts) > 0 {
+		out.WriteString(`"system":[`)
+		for i, text := range texts {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			out.WriteString(`{"text":`)
+			writeString(&out, text)
+			if marks[i] {
+				out.WriteString(breakpoint)
+			}
+			out.WriteString(`,"type":"text"}`)
+		}
+		out.WriteByte(']')
+	}
+	if len(tools) > 0 {
+		if len(texts) > 0 {
+			out.WriteByte(',')
+		}
+		out.WriteString(`"tools":[`)
+		var compact bytes.Buffer
+		for i, t := range tools {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			schema := t.InputSchema
+			if len(schema) == 0 {
+				schema = json.RawMessage(`{"type":"object"}`)
+			}
+			compact.Reset()
+			if err := json.Compact(&compact, schema); err != nil {
+				return nil, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
+			}
+			out.WriteString(`{"input_schema":`)
+			json.HTMLEscape(&out, compact.Bytes())
+			out.WriteString(`,"name":`)
+			writeString(&out, t.Name)
+			if t.Description != "" {
+				out.WriteString(`,"description":`)
+				writeString(&out, t.Description)
+			}
+			if cache == llm.CacheAuto && i == len(tools)-1 {
+				out.WriteString(breakpoint)
+			}
+			out.WriteByte('}')
+		}
+		out.WriteByte(']')
+	}
+	return out.Bytes(), nil
 }
 
-func toolParams(params *sdk.MessageNewParams, tools []llm.ToolSpec) {
-	for _, t := range tools {
-		schema := t.InputSchema
-		if len(schema) == 0 {
-			schema = json.RawMessage(`{"type":"object"}`)
-		}
-		tool := &sdk.ToolParam{
-			Name: t.Name,
-			// The schema goes out verbatim: converting it to the SDK's
-			// typed form would drop keywords it does not model.
-			InputSchema: param.Override[sdk.ToolInputSchemaParam](schema),
-		}
-		if t.Description != "" {
-			tool.Description = sdk.String(t.Description)
-		}
-		params.Tools = append(params.Tools, sdk.ToolUnionParam{OfTool: tool})
-	}
+// writeString writes s as a JSON string, escaped as json.Marshal escapes it.
+func writeString(out *bytes.Buffer, s string) {
+	b, _ := json.Marshal(s) // a string always encodes
+	out.Write(b)
 }
 
 // requestBody encodes req as a streaming Messages API request.

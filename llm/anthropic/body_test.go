@@ -148,17 +148,19 @@ func sdkParams(req *llm.Request) (sdk.MessageNewParams, []option.RequestOption, 
 	return params, opts, nil
 }
 
-// bigTools is a tool set the size of the built-in one, with the characters JSON encoders
-// treat specially in names, descriptions and schemas.
+// bigTools is a tool set the size of the built-in one, with what JSON encoders treat
+// specially in descriptions and schemas: HTML characters, U+2028, invalid UTF-8, escapes,
+// white space between tokens.
 func bigTools(n int) []llm.ToolSpec {
 	var tools []llm.ToolSpec
 	for i := range n {
 		tools = append(tools, llm.ToolSpec{
 			Name:        fmt.Sprintf("Tool%d", i),
-			Description: strings.Repeat(fmt.Sprintf("Tool %d does <things> & \"stuff\" — ünïcode\n\t", i), 20),
+			Description: strings.Repeat(fmt.Sprintf("Tool %d does <things> & \"stuff\" — ünïcode\n\t\u2028\xff", i), 20),
 			InputSchema: json.RawMessage(fmt.Sprintf(`{"type":"object",
-				"properties":{"path":{"type":"string","description":"a <path> & more","default":"x"},"n":{"type":"integer","minimum":%d}},
-				"required":["path"],"additionalProperties":false}`, i)),
+				"properties":{"path":{"type":"string","description":"a <path> & more \u00e9 %s é","default":"x","pattern":"^[<>]\\d+$"},
+				  "n":{"type":"integer","minimum":%d, "maximum": 1e3}},
+				"required":["path"],"additionalProperties":false}`, "\u2028", i)),
 		})
 	}
 	return tools
@@ -183,7 +185,7 @@ func TestRequestBodyMatchesSDK(t *testing.T) {
 		req  llm.Request
 	}{
 		{"nothing static", llm.Request{Messages: conversation[:1]}},
-		{"system only", llm.Request{System: llm.SystemText("sys"), Messages: conversation}},
+		{"system only", llm.Request{System: llm.SystemText("sys <&> \u2028 \xff é"), Messages: conversation}},
 		{"tools only", llm.Request{Tools: bigTools(3), Messages: conversation}},
 		{"many tools", llm.Request{System: llm.SystemText("You are <reins>."), Tools: bigTools(40), Messages: conversation}},
 		{"empty schema and description", llm.Request{Tools: []llm.ToolSpec{{Name: "Bare"}}, Messages: conversation[:1]}},
@@ -280,13 +282,25 @@ func TestPrefixCacheInvalidation(t *testing.T) {
 	}
 }
 
-// BenchmarkRequestBody compares encoding a request with the static part cached against
-// encoding the whole request through the SDK's params, as the adapter did before.
+// BenchmarkRequestBody compares encoding a request — a session's first (static part
+// encoded), a later one (static part cached) — against encoding the whole request through
+// the SDK's params, as the adapter did before for every request.
 func BenchmarkRequestBody(b *testing.B) {
 	req := &llm.Request{Model: "m", MaxTokens: 1000, System: llm.SystemText(strings.Repeat("You are a coding agent. ", 200)),
 		Tools: bigTools(18), Messages: []llm.Message{llm.UserText("read file.txt"),
 			{Role: llm.RoleAssistant, Content: []llm.Block{llm.ToolUse("t1", "Read", json.RawMessage(`{"file_path":"file.txt"}`))}},
 			{Role: llm.RoleUser, Content: []llm.Block{llm.ToolResult("t1", []llm.Block{llm.Text("1\thello\n")}, false)}}}}
+	b.Run("first", func(b *testing.B) {
+		// A session's first request: the static part is encoded too.
+		b.ReportAllocs()
+		for b.Loop() {
+			body, err := New(Options{}).requestBody(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(body)))
+		}
+	})
 	b.Run("cached", func(b *testing.B) {
 		p := New(Options{})
 		b.ReportAllocs()
