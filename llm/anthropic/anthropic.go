@@ -18,6 +18,16 @@
 // arrives inside a 200 stream before any content, which the SDK, retrying
 // only on HTTP status, cannot.
 //
+// # Request body
+//
+// The tools and the system prompt, most of a request's bytes and the same in
+// every request of a session, are encoded once per tool set and reused: a
+// Provider keeps the encodings of the last few tool sets and compares a
+// request's tools and system prompt with them by content, so a tool set that
+// changes (MCP tools arriving, a deferred tool loaded) is encoded anew and
+// nothing stale is ever sent. The body is byte for byte what the SDK would
+// encode for the whole request.
+//
 // # Configuration
 //
 // New reads nothing from the environment: the SDK's own environment lookup
