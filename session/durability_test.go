@@ -252,3 +252,41 @@ func TestKilledMidTurn(t *testing.T) {
 	}
 	checkValid(t, tr.Messages)
 }
+
+// BenchmarkTurnRecording records what a one-tool turn records — prompt, tool call, result,
+// answer — on the real disk: "append" is what the turn waits for while it runs, "flush" adds
+// the Flush at its end, as the agent does.
+func BenchmarkTurnRecording(b *testing.B) {
+	msgs := []llm.Message{
+		llm.UserText("read file.txt"),
+		{Role: llm.RoleAssistant, Content: []llm.Block{toolUse("t1")}},
+		{Role: llm.RoleUser, Content: []llm.Block{result("t1", "     1\thello\n")}},
+		{Role: llm.RoleAssistant, Content: []llm.Block{llm.Text("The file has been read.")}},
+	}
+	for _, flush := range []bool{false, true} {
+		name := "append"
+		if flush {
+			name = "flush"
+		}
+		b.Run(name, func(b *testing.B) {
+			w, err := NewStore(b.TempDir()).Create("/p", "m")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer w.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, m := range msgs {
+					if err := w.AppendMessage(m); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if flush {
+					if err := w.Flush(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
