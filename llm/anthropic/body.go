@@ -35,10 +35,10 @@ type prefixCache struct {
 	entries []*prefix
 }
 
-// prefix is one encoded static part and what it was encoded from. The
-// request's own slices are kept, not copied: callers do not change a tool's
-// schema after building it, and a change would still be seen, because the
-// comparison is by content.
+// prefix is one encoded static part and a copy of what it was encoded from:
+// a caller may change its slices in place after the request (a system block's
+// text, say), and a kept reference would then match the changed request and
+// send the old bytes.
 type prefix struct {
 	system  []llm.SystemBlock
 	tools   []llm.ToolSpec
@@ -48,8 +48,6 @@ type prefix struct {
 }
 
 func (p *prefix) matches(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.CacheMode, budget int) bool {
-	// slices.Equal on SystemBlock compares texts; bytes.Equal returns at
-	// once for the same backing array, which is the usual case.
 	if p.cache != cache || p.budget != budget || !slices.Equal(p.system, system) || len(p.tools) != len(tools) {
 		return false
 	}
@@ -80,7 +78,10 @@ func (c *prefixCache) get(system []llm.SystemBlock, tools []llm.ToolSpec, cache 
 	if err != nil {
 		return nil, err
 	}
-	e := &prefix{system: system, tools: tools, cache: cache, budget: budget, encoded: encoded}
+	e := &prefix{system: slices.Clone(system), tools: slices.Clone(tools), cache: cache, budget: budget, encoded: encoded}
+	for i := range e.tools {
+		e.tools[i].InputSchema = bytes.Clone(e.tools[i].InputSchema)
+	}
 	c.mu.Lock()
 	c.entries = slices.Insert(c.entries, 0, e)
 	if len(c.entries) > maxPrefixes {

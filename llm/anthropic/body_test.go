@@ -277,6 +277,19 @@ func TestPrefixCacheInvalidation(t *testing.T) {
 			t.Errorf("after a change of %s the cached static part was reused", name)
 		}
 	}
+	// A change made in place, to the very slices of an earlier request, is seen too.
+	inPlaceSys, inPlaceTools := []llm.SystemBlock{{Text: "s"}, {Text: "not seen before"}}, bigTools(3)
+	before := get(inPlaceSys, inPlaceTools, llm.CacheAuto)
+	inPlaceSys[1].Text = "changed"
+	afterText := get(inPlaceSys, inPlaceTools, llm.CacheAuto)
+	if bytes.Equal(afterText, before) {
+		t.Error("a system block changed in place was not encoded again")
+	}
+	schema := inPlaceTools[0].InputSchema
+	copy(schema[bytes.Index(schema, []byte("object")):], "OBJECT")
+	if got := get(inPlaceSys, inPlaceTools, llm.CacheAuto); bytes.Equal(got, afterText) || !bytes.Contains(got, []byte("OBJECT")) {
+		t.Error("a schema changed in place was not encoded again")
+	}
 	if len(c.entries) > maxPrefixes {
 		t.Errorf("%d entries, the bound is %d", len(c.entries), maxPrefixes)
 	}
