@@ -4,8 +4,13 @@
 // ~/.reins/projects (or $REINS_CONFIG_DIR/projects) and the sanitized cwd is the working
 // directory with every character other than an ASCII letter or digit replaced by '-'. The first
 // line describes the session; every later line is one message or one change of the session's
-// permission state, written to the file the moment it happens (see [Writer] for when it is on
-// disk).
+// permission state, written to the file the moment it happens.
+//
+// Durability: a line is written once its Append call returns — it then survives the end of
+// the process, kill -9 included — and acknowledged once a later [Writer.Flush] (or Close)
+// returns nil — it is then fsynced and survives a crash of the machine too. The fsyncs run in
+// the background, one covering every line written before it (group commit); the agent
+// flushes at the end of every turn, before it reports the result. See [Writer].
 //
 // [Store.Load] reads a file back tolerantly: a torn or unreadable line is skipped, and a
 // conversation cut off between a tool_use and its tool_result gets the missing results
