@@ -26,12 +26,20 @@ const (
 )
 
 // Recorder keeps a conversation as it happens. Each method returns once the entry is stored
-// durably; an error ends the run.
+// (at least so that it outlives the process); an error ends the run. A Recorder that makes
+// entries durable later implements [Flusher].
 type Recorder interface {
 	// AppendMessage stores a message that joined the conversation.
 	AppendMessage(m llm.Message) error
 	// AppendPermissions stores the session's permission state after it changed.
 	AppendPermissions(st SessionState) error
+}
+
+// Flusher is a [Recorder] that defers making its entries durable, such as a session file
+// synced in the background. Run calls Flush at its end, before it publishes the result, so
+// a reported turn is on disk; a Flush error makes the run's error.
+type Flusher interface {
+	Flush() error
 }
 
 // Agent runs conversations. Provider, Model, Tools and Permissions are required; everything
@@ -116,6 +124,11 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 	start := time.Now()
 	res := &Result{Subtype: SubtypeSuccess, CostKnown: true}
 	finish := func(err error) (*Result, error) {
+		if f, ok := a.Recorder.(Flusher); ok {
+			if ferr := f.Flush(); ferr != nil && err == nil {
+				err = fmt.Errorf("recording the session: %w", ferr)
+			}
+		}
 		if err != nil {
 			res.Subtype, res.IsError, res.Err = SubtypeExecutionError, true, err
 		}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 
 	"github.com/reinsdev/reins/llm"
@@ -285,5 +286,68 @@ func TestEstimateCost(t *testing.T) {
 	}
 	if _, ok := EstimateCost("llama3.2", llm.Usage{InputTokens: 1}); ok {
 		t.Error("a local model has a known cost")
+	}
+}
+
+// flushRecorder is a memRecorder that can be flushed, and logs what happened in order.
+type flushRecorder struct {
+	memRecorder
+	log *[]string
+	err error
+}
+
+func (r *flushRecorder) AppendMessage(m llm.Message) error {
+	*r.log = append(*r.log, "append "+string(m.Role))
+	return r.memRecorder.AppendMessage(m)
+}
+
+func (r *flushRecorder) Flush() error {
+	*r.log = append(*r.log, "flush")
+	return r.err
+}
+
+// TestRunFlushesRecorderBeforeResult: a run makes its recorded turn durable (Flush) after the
+// last entry and before it reports the result, whether it succeeded or failed; a failed flush
+// fails the run.
+func TestRunFlushesRecorderBeforeResult(t *testing.T) {
+	apiErr := &llm.APIError{Provider: "scripted", StatusCode: 400, Message: "bad"}
+	flushErr := errors.New("disk gone")
+	tests := []struct {
+		name    string
+		answers []llmtest.Answer
+		flush   error
+		want    []string
+		wantErr error
+	}{
+		{"tool turn", []llmtest.Answer{use("Echo", `{"text":"1"}`), say("done")}, nil,
+			[]string{"append user", "append assistant", "append user", "append assistant", "flush", "result"}, nil},
+		{"provider error", []llmtest.Answer{func(context.Context, *llm.Request) (*llm.Response, error) { return nil, apiErr }}, nil,
+			[]string{"append user", "flush", "result"}, apiErr},
+		{"flush error", []llmtest.Answer{say("done")}, flushErr,
+			[]string{"append user", "append assistant", "flush", "result"}, flushErr},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var log []string
+			var bus Bus
+			unsub := bus.Subscribe(func(e Event) {
+				if e.Type == EventResult {
+					log = append(log, "result")
+				}
+			})
+			rec := &flushRecorder{log: &log, err: tt.flush}
+			a := &Agent{Provider: llmtest.NewScript(tt.answers...), Model: "m", Tools: mappingTools(), Permissions: newPerms(t), Recorder: rec, Bus: &bus}
+			res, err := a.Run(context.Background(), nil, llm.UserText("go"))
+			unsub()
+			if tt.wantErr == nil && err != nil || tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
+				t.Fatalf("err = %v, want %v", err, tt.wantErr)
+			}
+			if tt.wantErr != nil && !res.IsError {
+				t.Error("the result does not say the run failed")
+			}
+			if diff := cmp.Diff(tt.want, log); diff != "" {
+				t.Errorf("order (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -151,7 +151,7 @@ func (e *Error) Error() string {
 
 // validName is what Claude Code accepts as an agent type: letters, digits and hyphens, not
 // starting with a hyphen.
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) })
 
 // frontMatter is the YAML header of a definition file.
 type frontMatter struct {
@@ -199,7 +199,7 @@ func ParseFile(file string, data []byte, src Source) (*Definition, error) {
 	if d.Name, err = r.str("name", &fm.Name, true); err != nil {
 		return nil, err
 	}
-	if !validName.MatchString(d.Name) {
+	if !validName().MatchString(d.Name) {
 		return nil, r.errAt(&fm.Name, "invalid agent name %q: use letters, digits, '-' and '_' (at most 64)", d.Name)
 	}
 	if d.Description, err = r.str("description", &fm.Description, true); err != nil {
@@ -337,14 +337,14 @@ func splitFrontMatter(data []byte) (head, body []byte, bodyLine int, ok bool) {
 	return nil, nil, 0, false
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`) })
 
 func yamlError(file string, err error) error {
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		return &Error{File: file, Msg: "front matter: " + strings.Join(te.Errors, "; ")}
 	}
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil && m[1] != "" {
+	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil && m[1] != "" {
 		var n int
 		fmt.Sscan(m[1], &n)
 		return &Error{File: file, Line: n + 1, Col: 1, Msg: "front matter: " + m[2]}
@@ -380,7 +380,7 @@ func ParseJSON(origin string, data []byte, src Source) ([]*Definition, error) {
 		if err := d.Decode(&in); err != nil {
 			return nil, fmt.Errorf("%s: agent %q: %w", origin, name, err)
 		}
-		if !validName.MatchString(name) {
+		if !validName().MatchString(name) {
 			return nil, fmt.Errorf("%s: invalid agent name %q: use letters, digits, '-' and '_' (at most 64)", origin, name)
 		}
 		if strings.TrimSpace(in.Description) == "" || strings.TrimSpace(in.Prompt) == "" {

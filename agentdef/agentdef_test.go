@@ -194,7 +194,7 @@ func FuzzParseFile(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !validName.MatchString(d.Name) || d.Description == "" || d.Prompt == "" {
+		if !validName().MatchString(d.Name) || d.Description == "" || d.Prompt == "" {
 			t.Fatalf("accepted an invalid definition: %+v", d)
 		}
 		if d.PermissionMode == permission.ModeBubble {

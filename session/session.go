@@ -4,8 +4,13 @@
 // ~/.reins/projects (or $REINS_CONFIG_DIR/projects) and the sanitized cwd is the working
 // directory with every character other than an ASCII letter or digit replaced by '-'. The first
 // line describes the session; every later line is one message or one change of the session's
-// permission state, appended and fsynced the moment it happens, so a crash loses at most the
-// line being written.
+// permission state, written to the file the moment it happens.
+//
+// Durability: a line is written once its Append call returns — it then survives the end of
+// the process, kill -9 included — and acknowledged once a later [Writer.Flush] (or Close)
+// returns nil — it is then fsynced and survives a crash of the machine too. The fsyncs run in
+// the background, one covering every line written before it (group commit); the agent
+// flushes at the end of every turn, before it reports the result. See [Writer].
 //
 // [Store.Load] reads a file back tolerantly: a torn or unreadable line is skipped, and a
 // conversation cut off between a tool_use and its tool_result gets the missing results
@@ -24,10 +29,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/reinsdev/reins/agent"
@@ -49,24 +51,16 @@ var ErrInUse = errors.New("is in use by another reins process")
 // and saying it was interrupted would be false.
 const LostResultMessage = "No result was recorded for this tool call: the session ended before it was saved (the process stopped, or the session file could not be written). The tool may have run; check its effects before running it again."
 
-// lockWriter takes the session's writer lock: an exclusive flock on the open file, held until
-// the Writer closes it (or the process dies).
-func lockWriter(f *os.File, id string) error {
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return fmt.Errorf("session %s %w: wait for it to finish, or start a new session", id, ErrInUse)
-		}
-		return fmt.Errorf("locking session %s: %w", id, err)
-	}
-	return nil
-}
-
 // Store is the folder that holds every project's sessions.
 type Store struct {
 	// Root is the folder of project folders, e.g. ~/.reins/projects.
 	Root string
 	// Now is the clock for timestamps; nil means time.Now.
 	Now func() time.Time
+
+	// fsync syncs a file or folder to disk; nil means (*os.File).Sync. Tests replace it to
+	// see when Writers sync and to hold a sync back.
+	fsync func(*os.File) error
 }
 
 // NewStore returns the store under configDir (~/.reins).
@@ -76,18 +70,28 @@ func NewStore(configDir string) *Store {
 
 const maxSanitizedLen = 200
 
-var nonAlnum = regexp.MustCompile(`[^A-Za-z0-9]`)
-
 // Sanitize turns a working directory into a folder name: every character other than an ASCII
 // letter or digit becomes '-'. Names longer than 200 bytes are cut and get a hash of the whole
 // path, so different long paths stay apart.
 func Sanitize(cwd string) string {
-	s := nonAlnum.ReplaceAllString(cwd, "-")
+	b := make([]byte, 0, len(cwd))
+	for _, r := range cwd { // a character, or one byte that is not UTF-8
+		if isAlnum(r) {
+			b = append(b, byte(r))
+		} else {
+			b = append(b, '-')
+		}
+	}
+	s := string(b)
 	if len(s) <= maxSanitizedLen {
 		return s
 	}
 	sum := sha256.Sum256([]byte(cwd))
 	return s[:maxSanitizedLen] + "-" + hex.EncodeToString(sum[:4])
+}
+
+func isAlnum(r rune) bool {
+	return 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9'
 }
 
 // Dir is the folder of cwd's sessions.
@@ -100,8 +104,19 @@ func (s *Store) now() time.Time {
 	return time.Now()
 }
 
-// validID accepts the ids NewID makes and other plain names, never a path.
-var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+// validName accepts session and sub-agent ids and other plain names, never a path: a letter
+// or digit, then up to 127 letters, digits, '.', '_' or '-'.
+func validName(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i, r := range id {
+		if !isAlnum(r) && (i == 0 || r != '.' && r != '_' && r != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // ValidID reports whether id is a UUID in its canonical text form (any version), the form
 // session ids take.
@@ -146,122 +161,6 @@ type line struct {
 	Message *llm.Message `json:"message,omitempty"`
 	// type "permissions"
 	Permissions *agent.SessionState `json:"permissions,omitempty"`
-}
-
-// Writer appends to one session file. It implements [agent.Recorder] and is safe for
-// concurrent use.
-type Writer struct {
-	// ID is the session's id; Path its file.
-	ID, Path string
-
-	store *Store
-	mu    sync.Mutex
-	f     *os.File
-}
-
-// Create starts a new session of cwd and writes its first line.
-func (s *Store) Create(cwd, model string) (*Writer, error) {
-	return s.CreateWithID(cwd, NewID(), model)
-}
-
-// CreateWithID starts a new session with a caller-chosen id (the SDK's --session-id). It fails
-// when cwd already has a session of that id.
-func (s *Store) CreateWithID(cwd, id, model string) (*Writer, error) {
-	if !ValidID(id) {
-		return nil, fmt.Errorf("invalid session id %q: want a UUID", id)
-	}
-	dir := s.Dir(cwd)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("creating session folder: %w", err)
-	}
-	path := filepath.Join(dir, id+".jsonl")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("creating session file: %w", err)
-	}
-	if err := lockWriter(f, id); err != nil {
-		f.Close()
-		return nil, err
-	}
-	w := &Writer{ID: id, Path: path, store: s, f: f}
-	if err := w.write(line{Type: "session", Version: Version, SessionID: id, Cwd: cwd, Model: model}); err != nil {
-		f.Close()
-		return nil, err
-	}
-	// Make the new name itself durable.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return w, nil
-}
-
-// Reopen opens an existing session file to append to it. A session has one writer: while
-// another Writer (in this process or another reins) has it open, Reopen fails with
-// [ErrInUse], so two runs never interleave their lines.
-func (s *Store) Reopen(t *Transcript) (*Writer, error) {
-	f, err := os.OpenFile(t.Path, os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("opening session %s: %w", t.ID, err)
-	}
-	if err := lockWriter(f, t.ID); err != nil {
-		f.Close()
-		return nil, err
-	}
-	w := &Writer{ID: t.ID, Path: t.Path, store: s, f: f}
-	if t.tornTail {
-		// Start on a fresh line after a torn last line.
-		if _, err := f.Write([]byte("\n")); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("writing session %s: %w", t.ID, err)
-		}
-	}
-	return w, nil
-}
-
-// AppendMessage writes a message and syncs it to disk.
-func (w *Writer) AppendMessage(m llm.Message) error {
-	return w.write(line{Type: "message", Message: &m})
-}
-
-// AppendPermissions writes the session's permission state and syncs it to disk.
-func (w *Writer) AppendPermissions(st agent.SessionState) error {
-	return w.write(line{Type: "permissions", Permissions: &st})
-}
-
-func (w *Writer) write(l line) error {
-	l.Timestamp = w.store.now().UTC()
-	b, err := json.Marshal(l)
-	if err != nil {
-		return fmt.Errorf("encoding session line: %w", err)
-	}
-	b = append(b, '\n')
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.f == nil {
-		return fmt.Errorf("session %s is closed", w.ID)
-	}
-	// One write call per line: with O_APPEND the line lands whole or, on a crash, torn only at
-	// the end of the file, which Load skips.
-	if _, err := w.f.Write(b); err != nil {
-		return fmt.Errorf("writing session %s: %w", w.ID, err)
-	}
-	if err := w.f.Sync(); err != nil {
-		return fmt.Errorf("syncing session %s: %w", w.ID, err)
-	}
-	return nil
-}
-
-// Close closes the file.
-func (w *Writer) Close() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.f == nil {
-		return nil
-	}
-	err := w.f.Close()
-	w.f = nil
-	return err
 }
 
 // Transcript is a session read back from disk.
@@ -311,7 +210,7 @@ func (s *Store) Latest(cwd string) (string, error) {
 
 // Find returns the file of session id: in cwd's folder, or else in any project's folder.
 func (s *Store) Find(cwd, id string) (string, error) {
-	if !validID.MatchString(id) {
+	if !validName(id) {
 		return "", fmt.Errorf("invalid session id %q", id)
 	}
 	p := filepath.Join(s.Dir(cwd), id+".jsonl")

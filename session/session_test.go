@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -283,4 +285,30 @@ func FuzzParse(f *testing.F) {
 		tr := Parse(data)
 		checkValid(t, tr.Messages)
 	})
+}
+
+// TestNamesMatchTheirRegexps: Sanitize and validName, written as loops so that no regexp is
+// compiled at start-up, agree with the regexps they replace on edge cases and random strings.
+func TestNamesMatchTheirRegexps(t *testing.T) {
+	nonAlnum := regexp.MustCompile(`[^A-Za-z0-9]`)
+	name := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+	inputs := []string{"", "a", ".a", "a.", "-", "a-b_c.d", "ü", "aü", "a\xffb", "\xff", "a\nb", "a/b", "a b",
+		strings.Repeat("a", 128), strings.Repeat("a", 129), strings.Repeat("a", 127) + "ü", "/home/ann/src/reins"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte("aZ09._-/ \xff\xc3\xbc\n")
+	for range 2000 {
+		b := make([]byte, rng.IntN(140))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		inputs = append(inputs, string(b))
+	}
+	for _, in := range inputs {
+		if want := nonAlnum.ReplaceAllString(in, "-"); len(want) <= maxSanitizedLen && Sanitize(in) != want {
+			t.Errorf("Sanitize(%q) = %q, want %q", in, Sanitize(in), want)
+		}
+		if got, want := validName(in), name.MatchString(in); got != want {
+			t.Errorf("validName(%q) = %v, want %v", in, got, want)
+		}
+	}
 }

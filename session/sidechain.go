@@ -19,7 +19,7 @@ func sidechainDir(sessionPath string) string {
 
 // CreateSidechain starts the transcript of a sub-agent of the session w writes.
 func (s *Store) CreateSidechain(w *Writer, agentID, cwd, model string) (*Writer, error) {
-	if !validID.MatchString(agentID) {
+	if !validName(agentID) {
 		return nil, fmt.Errorf("invalid agent id %q", agentID)
 	}
 	dir := sidechainDir(w.Path)
@@ -31,9 +31,9 @@ func (s *Store) CreateSidechain(w *Writer, agentID, cwd, model string) (*Writer,
 	if err != nil {
 		return nil, fmt.Errorf("creating the sub-agent transcript: %w", err)
 	}
-	sw := &Writer{ID: agentID, Path: path, store: s, f: f}
+	sw := s.newWriter(agentID, path, f, dir)
 	if err := sw.write(line{Type: "session", Version: Version, SessionID: agentID, Cwd: cwd, Model: model}); err != nil {
-		f.Close()
+		sw.Close()
 		return nil, err
 	}
 	return sw, nil

@@ -20,10 +20,10 @@ func TestResolvedSchemasAreSharedOnlyBetweenEqualSchemas(t *testing.T) {
 	a := build(`{"type":"object","properties":{"n":{"type":"integer","maximum":3}},"required":["n"]}`)
 	b := build(`{"type":"object","properties":{"n":{"type":"integer","maximum":3}},"required":["n"]}`)
 	c := build(`{"type":"object","properties":{"n":{"type":"integer","maximum":5}},"required":["n"]}`)
-	if a.schema != b.schema {
+	if a.schema() != b.schema() {
 		t.Error("equal schemas were resolved twice")
 	}
-	if a.schema == c.schema {
+	if a.schema() == c.schema() {
 		t.Fatal("different schemas share a resolution")
 	}
 	if _, err := a.Decode(json.RawMessage(`{"n":4}`)); err == nil {
@@ -32,4 +32,37 @@ func TestResolvedSchemasAreSharedOnlyBetweenEqualSchemas(t *testing.T) {
 	if _, err := c.Decode(json.RawMessage(`{"n":4}`)); err != nil {
 		t.Errorf("maximum 5 refused 4: %v", err)
 	}
+}
+
+type lazyIn struct {
+	OnlyInThisTest int `json:"only_in_this_test" jsonschema:"a field no other schema has"`
+}
+
+// TestBuildResolvesInferredSchemaOnFirstUse: a tool whose schema the program wrote is resolved
+// when its first input is decoded, not when it is built; a raw schema from outside is resolved
+// (and refused when broken) at once.
+func TestBuildResolvesInferredSchemaOnFirstUse(t *testing.T) {
+	tl := Build(Def[lazyIn]{Name: "Lazy", Call: func(context.Context, lazyIn, *Env) (Result, error) { return Result{}, nil }})
+	key := string(tl.InputSchema())
+	cached := func() bool {
+		resolvedSchemas.Lock()
+		defer resolvedSchemas.Unlock()
+		return resolvedSchemas.m[key] != nil
+	}
+	if cached() {
+		t.Fatal("the schema was resolved when the tool was built")
+	}
+	if _, err := tl.Decode(json.RawMessage(`{"only_in_this_test":"x"}`)); err == nil {
+		t.Error("a string was accepted for an integer")
+	}
+	if !cached() {
+		t.Error("decoding did not resolve the schema")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Build accepted a raw schema with a $ref to nothing")
+		}
+	}()
+	Build(Def[map[string]any]{Name: "Raw", RawSchema: json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"#/$defs/none"}}}`),
+		Call: func(context.Context, map[string]any, *Env) (Result, error) { return Result{}, nil }})
 }

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -134,8 +135,13 @@ type Def[In any] struct {
 // Build turns a definition into a Tool, filling fail-closed defaults. It panics where [New]
 // returns an error: for built-in tools that is a programming error found by the first test
 // that builds the tool.
+//
+// A schema that Build infers from In or takes from Def.Schema is written by the program, so
+// resolving it (most of what building a tool costs) waits until the first input is decoded:
+// a session builds every built-in tool and the model calls a few. A RawSchema comes from
+// outside and is resolved at once, as by New.
 func Build[In any](def Def[In]) Tool {
-	t, err := New(def)
+	t, err := build(def, def.RawSchema != nil)
 	if err != nil {
 		panic(err.Error())
 	}
@@ -147,6 +153,11 @@ func Build[In any](def Def[In]) Tool {
 // an error. That includes a "$schema" other than draft-07 or 2020-12 (jsonschema-go
 // validates only those), a "$ref" to nothing, and a default that fails its own schema.
 func New[In any](def Def[In]) (Tool, error) {
+	return build(def, true)
+}
+
+// build is New, resolving the schema at once when eager is set, or else on first use.
+func build[In any](def Def[In], eager bool) (Tool, error) {
 	if def.Name == "" || def.Call == nil {
 		return nil, errors.New("tool.Build: a tool needs a Name and a Call")
 	}
@@ -166,19 +177,32 @@ func New[In any](def Def[In]) (Tool, error) {
 	if err == nil && t.schemaJSON == nil {
 		t.schemaJSON, err = json.Marshal(schema)
 	}
-	if err == nil {
-		t.schema, err = resolveSchema(schema, t.schemaJSON)
-		t.hasDefaults = bytes.Contains(t.schemaJSON, []byte(`"default"`))
-	}
 	if err != nil {
 		return nil, fmt.Errorf("tool.Build(%s): input schema: %w", def.Name, err)
+	}
+	t.hasDefaults = bytes.Contains(t.schemaJSON, []byte(`"default"`))
+	t.schema = sync.OnceValue(func() *inputSchema {
+		is, err := resolveSchema(schema, t.schemaJSON)
+		if err != nil {
+			// Only a schema the program wrote is resolved late (see Build): a bug that
+			// the first test decoding an input of the tool finds.
+			panic(fmt.Sprintf("tool.Build(%s): input schema: %v", def.Name, err))
+		}
+		return is
+	})
+	if eager {
+		is, err := resolveSchema(schema, t.schemaJSON)
+		if err != nil {
+			return nil, fmt.Errorf("tool.Build(%s): input schema: %w", def.Name, err)
+		}
+		t.schema = func() *inputSchema { return is }
 	}
 	return t, nil
 }
 
 type built[In any] struct {
 	def        Def[In]
-	schema     *inputSchema
+	schema     func() *inputSchema // resolved once, at build or on first use
 	schemaJSON json.RawMessage
 	// hasDefaults is set when the schema may hold a default (a conservative text test).
 	hasDefaults bool
@@ -229,7 +253,7 @@ func (t *built[In]) Decode(raw json.RawMessage) (any, error) {
 	if err := json.Unmarshal(raw, &generic); err != nil {
 		return nil, &InputError{Tool: t.def.Name, Issues: []string{fmt.Sprintf("The input is not valid JSON: %v", err)}}
 	}
-	if issues := t.schema.check(&generic); len(issues) > 0 {
+	if issues := t.schema().check(&generic); len(issues) > 0 {
 		return nil, &InputError{Tool: t.def.Name, Issues: issues}
 	}
 	// Decode what was validated, defaults included. Without defaults the raw input is decoded

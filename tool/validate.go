@@ -185,13 +185,13 @@ func isFalseSchema(s *jsonschema.Schema) bool {
 }
 
 var (
-	reType    = regexp.MustCompile(`has type "([^"]+)", want (?:one of )?"([^"]+)"`)
-	reEnum    = regexp.MustCompile(`^(.*) does not equal any of: \[(.*)\]$`)
-	reNumber  = regexp.MustCompile(`(-?[0-9.e+]+)$`)
-	reCount   = regexp.MustCompile(`([0-9]+)$`)
-	reMissing = regexp.MustCompile(`missing properties: \[(.*)\]`)
-	reExtra   = regexp.MustCompile(`unexpected additional properties \[(.*)\]`)
-	rePattern = regexp.MustCompile(`does not match regular expression "(.*)"$`)
+	reType    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`has type "([^"]+)", want (?:one of )?"([^"]+)"`) })
+	reEnum    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*) does not equal any of: \[(.*)\]$`) })
+	reNumber  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(-?[0-9.e+]+)$`) })
+	reCount   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([0-9]+)$`) })
+	reMissing = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`missing properties: \[(.*)\]`) })
+	reExtra   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unexpected additional properties \[(.*)\]`) })
+	rePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`does not match regular expression "(.*)"$`) })
 )
 
 // describe turns a jsonschema-go validation error into one sentence for the model. param is
@@ -210,25 +210,25 @@ func describe(param, base string, err error) string {
 	first, _, _ := strings.Cut(detail, "\n")
 	switch keyword {
 	case "type":
-		if m := reType.FindStringSubmatch(detail); m != nil {
+		if m := reType().FindStringSubmatch(detail); m != nil {
 			want := strings.ReplaceAll(m[2], ", ", " | ")
 			return fmt.Sprintf("The parameter `%s` type is expected as `%s` but provided as `%s`", name, want, m[1])
 		}
 	case "enum":
-		if m := reEnum.FindStringSubmatch(detail); m != nil {
+		if m := reEnum().FindStringSubmatch(detail); m != nil {
 			return fmt.Sprintf("The parameter `%s` must be one of: %s (got %s)", name, strings.Join(strings.Fields(m[2]), ", "), m[1])
 		}
 	case "const":
 		return fmt.Sprintf("The parameter `%s` has the wrong value: %s", name, detail)
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
 		words := map[string]string{"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "greater than", "exclusiveMaximum": "less than"}
-		if m := reNumber.FindStringSubmatch(detail); m != nil {
+		if m := reNumber().FindStringSubmatch(detail); m != nil {
 			if f, err := strconv.ParseFloat(m[1], 64); err == nil {
 				return fmt.Sprintf("The parameter `%s` must be %s %s", name, words[keyword], strconv.FormatFloat(f, 'f', -1, 64))
 			}
 		}
 	case "minLength", "maxLength", "minItems", "maxItems":
-		if m := reCount.FindStringSubmatch(detail); m != nil {
+		if m := reCount().FindStringSubmatch(detail); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			switch keyword {
 			case "minLength":
@@ -242,11 +242,11 @@ func describe(param, base string, err error) string {
 			}
 		}
 	case "pattern":
-		if m := rePattern.FindStringSubmatch(detail); m != nil {
+		if m := rePattern().FindStringSubmatch(detail); m != nil {
 			return fmt.Sprintf("The parameter `%s` must match the pattern `%s`", name, m[1])
 		}
 	case "required":
-		if m := reMissing.FindStringSubmatch(detail); m != nil {
+		if m := reMissing().FindStringSubmatch(detail); m != nil {
 			return fmt.Sprintf("The required parameter `%s` is missing", joinName(name, param, unquoteList(m[1])))
 		}
 	case "anyOf", "oneOf":
@@ -255,7 +255,7 @@ func describe(param, base string, err error) string {
 		}
 		return fmt.Sprintf("The parameter `%s` does not match any of the allowed forms", name)
 	}
-	if m := reExtra.FindStringSubmatch(leaf); m != nil {
+	if m := reExtra().FindStringSubmatch(leaf); m != nil {
 		return fmt.Sprintf("An unexpected parameter `%s` was provided", joinName(name, param, unquoteList(m[1])))
 	}
 	return fmt.Sprintf("The parameter `%s` is invalid: %s", name, first)

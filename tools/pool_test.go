@@ -120,6 +120,21 @@ func TestBaseHasEveryBuiltin(t *testing.T) {
 	}
 }
 
+// TestBuiltinSchemasResolve: every built-in's schema resolves. Build resolves a schema the
+// program wrote only when the first input is decoded, so this is where a broken one shows.
+func TestBuiltinSchemasResolve(t *testing.T) {
+	for _, tl := range Base(Options{Shell: newShell(t), NoRipgrep: true}).Tools {
+		t.Run(tl.Name(), func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("decoding an input: %v", r)
+				}
+			}()
+			tl.Decode(json.RawMessage(`{}`)) // the input may be refused; the schema must resolve
+		})
+	}
+}
+
 // TestPoolGolden guards the serialized tool list: name, prompt and schema of every tool, in
 // order. It must be byte-identical from run to run, whatever order the tools are built in.
 func TestPoolGolden(t *testing.T) {

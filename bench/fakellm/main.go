@@ -1,10 +1,14 @@
 // Command fakellm is a minimal fake of the Anthropic Messages API for bench/agent.sh: it
-// answers a conversation's first request with one Read call of the file named by -read and
-// every later request with a short text, streamed as the real API streams. It prints its base
-// URL on the first line of standard output and serves until it is killed.
+// answers a request that offers the Read tool and holds no tool result yet with one Read call of the
+// file named by -read, and every other request with a short text, streamed as the real API
+// streams. It prints its base URL on the first line of standard output and serves until it
+// is killed. With -log it writes one line per request (path, model, messages, tools, body
+// size), so that a client's side requests — and requests for paths it does not serve, which
+// get a 404 — can be seen.
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,26 +16,58 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
+	"sync"
 )
 
 func main() {
 	read := flag.String("read", "/etc/hostname", "the file the model asks to read")
+	logPath := flag.String("log", "", "append a line per request to this file")
 	flag.Parse()
+	logf := func(string, ...any) {}
+	if *logPath != "" {
+		f, err := os.OpenFile(*logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var mu sync.Mutex
+		logf = func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(f, format+"\n", args...)
+		}
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("http://%s\n", ln.Addr())
+	http.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		logf("unknown %s %s", r.Method, r.URL)
+		http.NotFound(w, r)
+	})
 	http.HandleFunc("/v1/messages", func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Model    string            `json:"model"`
 			Messages []json.RawMessage `json:"messages"`
+			Tools    []struct {
+				Name string `json:"name"`
+			} `json:"tools"`
+			Stream bool `json:"stream"`
 		}
 		body, _ := io.ReadAll(r.Body)
 		if err := json.Unmarshal(body, &req); err != nil {
+			logf("bad %s %s: %v", r.Method, r.URL, err)
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
+		offersRead := false
+		for _, t := range req.Tools {
+			offersRead = offersRead || t.Name == "Read"
+		}
+		answered := bytes.Contains(body, []byte(`"tool_result"`))
+		logf("messages %s model=%s messages=%d tools=%d stream=%v tool_result=%v bytes=%d",
+			r.URL, req.Model, len(req.Messages), len(req.Tools), req.Stream, answered, len(body))
 		w.Header().Set("Content-Type", "text/event-stream")
 		send := func(event, data string) {
 			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, data)
@@ -41,7 +77,9 @@ func main() {
 		send("message_start", `{"type":"message_start","message":{"id":"msg_fake","type":"message","role":"assistant","model":`+string(model)+
 			`,"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":1}}}`)
 		stop := "end_turn"
-		if len(req.Messages) == 1 {
+		// Clients may open a conversation with several user messages (Claude Code sends
+		// context first); what matters is whether the Read has been answered.
+		if offersRead && !answered {
 			input, _ := json.Marshal(map[string]string{"file_path": *read})
 			partial, _ := json.Marshal(string(input))
 			send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_fake_1","name":"Read","input":{}}}`)

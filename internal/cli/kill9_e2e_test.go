@@ -11,6 +11,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/llmtest"
+	"github.com/reinsdev/reins/session"
 )
 
 // processGone reports whether pid no longer runs: no such process, or a zombie nobody reaped
@@ -76,5 +80,64 @@ func TestKill9LeavesNoChild(t *testing.T) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
+	}
+}
+
+// TestKill9MidTurnLeavesSession: reins killed with SIGKILL while a tool runs leaves a session
+// file that loads: the prompt and the model's tool call are in it (they were written before the
+// tool started, though the turn was never flushed), and the missing result is filled in.
+func TestKill9MidTurnLeavesSession(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the parent-death signal and /proc are Linux's")
+	}
+	e := newE2E(t, reinsBinary(t))
+	marker := "41.75"
+	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"sleep `+marker+`"}`)))
+	e.anthropic(srv)
+	cmd := exec.Command(e.bin, "-p", "--allowedTools", "Bash", "--", "run it")
+	cmd.Dir, cmd.Env = e.dir, e.env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for len(findProcs("sleep", marker)) == 0 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the command never started:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	t.Cleanup(func() {
+		for _, p := range findProcs("sleep", marker) {
+			syscall.Kill(p, syscall.SIGKILL)
+		}
+	})
+	files, _ := filepath.Glob(filepath.Join(e.home, ".reins", "projects", "*", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("session files: %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := session.Parse(data)
+	if tr.Skipped != 0 {
+		t.Errorf("%d unreadable lines", tr.Skipped)
+	}
+	if len(tr.Messages) != 3 || tr.Messages[0].Text() != "run it" {
+		t.Fatalf("messages read back: %+v", tr.Messages)
+	}
+	uses := tr.Messages[1].ToolUses()
+	if len(uses) != 1 || uses[0].Name != "Bash" {
+		t.Errorf("the tool call is missing: %+v", tr.Messages[1])
+	}
+	if r := tr.Messages[2].Content; len(r) != 1 || r[0].Type != llm.BlockToolResult || r[0].Content[0].Text != session.LostResultMessage {
+		t.Errorf("the missing result was not filled in: %+v", r)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 
 	"github.com/reinsdev/reins/tool"
 )
@@ -15,11 +16,11 @@ import (
 // lets an Edit in the next one go ahead, as it would in one agent session. It lives in
 // <config dir>/tool-sessions/<ID>.json.
 
-var sessionIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+var sessionIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`) })
 
 // toolSessionPath is the file of session id.
 func toolSessionPath(f *Factory, cwd, id string) (string, error) {
-	if !sessionIDRE.MatchString(id) {
+	if !sessionIDRE().MatchString(id) {
 		return "", usageErrorf("--session %q: use letters, digits, '.', '_' and '-' (at most 128), starting with a letter or digit", id)
 	}
 	dir := settingsOptions(f, cwd).ConfigDir

@@ -18,6 +18,16 @@
 // arrives inside a 200 stream before any content, which the SDK, retrying
 // only on HTTP status, cannot.
 //
+// # Request body
+//
+// The tools and the system prompt, most of a request's bytes and the same in
+// every request of a session, are encoded once per tool set and reused: a
+// Provider keeps the encodings of the last few tool sets and compares a
+// request's tools and system prompt with them by content, so a tool set that
+// changes (MCP tools arriving, a deferred tool loaded) is encoded anew and
+// nothing stale is ever sent. The body is byte for byte what the SDK would
+// encode for the whole request.
+//
 // # Configuration
 //
 // New reads nothing from the environment: the SDK's own environment lookup
@@ -37,6 +47,7 @@ import (
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 
 	"github.com/reinsdev/reins/llm"
 )
@@ -73,8 +84,9 @@ func OptionsFromEnv(getenv func(string) string) Options {
 // Provider streams turns from the Anthropic Messages API. It is safe for
 // concurrent use.
 type Provider struct {
-	client sdk.Client
-	retry  llm.RetryPolicy
+	client   sdk.Client
+	retry    llm.RetryPolicy
+	prefixes prefixCache // encoded tools and system prompts, see body.go
 }
 
 // New returns a Provider configured by opts.
@@ -102,12 +114,12 @@ func (p *Provider) Name() string { return "anthropic" }
 
 // Stream implements [llm.Provider].
 func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
-	params, reqOpts, err := buildParams(req)
+	body, err := p.requestBody(req)
 	if err != nil {
 		return nil, fmt.Errorf("anthropic: %w", err)
 	}
 	return p.retry.Stream(ctx, onEvent, func(ctx context.Context, onEvent func(llm.Event)) (*llm.Response, error) {
-		return p.streamOnce(ctx, params, reqOpts, onEvent)
+		return p.streamOnce(ctx, body, onEvent)
 	})
 }
 
@@ -117,8 +129,14 @@ type blockState struct {
 	ours int           // index in our message; -1 until a text block has text
 }
 
-func (p *Provider) streamOnce(ctx context.Context, params sdk.MessageNewParams, reqOpts []option.RequestOption, onEvent func(llm.Event)) (*llm.Response, error) {
-	stream := p.client.Messages.NewStreaming(ctx, params, reqOpts...)
+// streamOnce sends the encoded request once. It posts the body itself
+// rather than through Messages.NewStreaming, which would encode the whole
+// request again (see body.go); the SDK still adds the headers, sends, maps
+// HTTP errors and decodes the event stream.
+func (p *Provider) streamOnce(ctx context.Context, body []byte, onEvent func(llm.Event)) (*llm.Response, error) {
+	var raw *http.Response
+	err := p.client.Post(ctx, "v1/messages", nil, &raw, option.WithRequestBody("application/json", body))
+	stream := ssestream.NewStream[sdk.MessageStreamEventUnion](ssestream.NewDecoder(raw), err)
 	defer stream.Close()
 
 	var (

@@ -492,6 +492,8 @@ func TestRequestErrors(t *testing.T) {
 		{"bad block", llm.Request{Model: "m", MaxTokens: 1, Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{{Type: "video"}}}}}, `unsupported block type "video"`},
 		{"bad result content", llm.Request{Model: "m", MaxTokens: 1, Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{
 			llm.ToolResult("x", []llm.Block{llm.ToolUse("a", "b", nil)}, false)}}}}, "unsupported content block"},
+		{"schema not JSON", llm.Request{Model: "m", MaxTokens: 1, Tools: []llm.ToolSpec{{Name: "Broken", InputSchema: json.RawMessage(`{"type":`)}}},
+			"tool Broken: input schema"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -116,7 +117,7 @@ func cellID(cell map[string]any, i int) string {
 	return fmt.Sprintf("cell-%d", i)
 }
 
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+var ansiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`) })
 
 // renderNotebook shows every cell with its outputs: text as <cell> elements, images from the
 // outputs as image blocks.
@@ -179,7 +180,7 @@ func renderNotebook(nb notebook, path string) []tool.Content {
 				if tb, ok := out["traceback"].([]any); ok {
 					for _, l := range tb {
 						if s, ok := l.(string); ok {
-							text.WriteString(ansiRE.ReplaceAllString(s, ""))
+							text.WriteString(ansiRE().ReplaceAllString(s, ""))
 							text.WriteByte('\n')
 						}
 					}
@@ -292,7 +293,7 @@ type notebookPlan struct {
 	message string
 }
 
-var cellIndexRE = regexp.MustCompile(`^cell-(\d+)$`)
+var cellIndexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^cell-(\d+)$`) })
 
 func (e *notebookEditor) plan(ctx context.Context, in NotebookEditInput, env *tool.Env, modifiedMsg string) (*notebookPlan, *tool.Failure) {
 	pc, abs, f := resolve(env, in.NotebookPath)
@@ -379,7 +380,7 @@ func applyNotebookEdit(nb notebook, in NotebookEditInput) (string, NotebookEditO
 			}
 		}
 		if idx < 0 {
-			if m := cellIndexRE.FindStringSubmatch(in.CellID); m != nil {
+			if m := cellIndexRE().FindStringSubmatch(in.CellID); m != nil {
 				if n, err := strconv.Atoi(m[1]); err == nil && (n < len(cells) || (mode == "replace" && n == len(cells))) {
 					idx = n
 				}

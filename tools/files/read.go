@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -117,7 +118,7 @@ var blockingDevices = map[string]bool{
 	"/proc/self/fd/0": true, "/proc/self/fd/1": true, "/proc/self/fd/2": true,
 }
 
-var pagesRE = regexp.MustCompile(`^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$`)
+var pagesRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$`) })
 
 func binaryMessage(ext string) string {
 	if ext == "" {
@@ -128,7 +129,7 @@ func binaryMessage(ext string) string {
 
 func (r *reader) validate(ctx context.Context, in ReadInput, env *tool.Env) *tool.Failure {
 	if in.Pages != "" {
-		m := pagesRE.FindStringSubmatch(in.Pages)
+		m := pagesRE().FindStringSubmatch(in.Pages)
 		bad := m == nil
 		if !bad {
 			first, _ := strconv.Atoi(m[1])

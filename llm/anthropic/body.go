@@ -1,0 +1,280 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/reinsdev/reins/llm"
+)
+
+// The request body is built in two parts. The static part — the "system" and
+// "tools" fields, about 26 KB with the built-in tools — is the same for every
+// request of a session until the tool set changes, so it is encoded once and
+// kept in a prefixCache; only the part that grows with the conversation
+// (max_tokens, messages, model, stop_sequences) is encoded per request. Both
+// parts are encoded by the SDK, and the SDK writes the fields in the order
+// of its struct (max_tokens, messages, model, …, stop_sequences, system, …,
+// tools), so appending the static part to the dynamic one gives the very
+// bytes the SDK would give for the whole request: TestRequestBodyMatchesSDK
+// holds the two paths equal.
+
+// maxPrefixes bounds the cache. A provider is shared by the main agent and
+// its sub-agents, each with its own tool set; a handful of sets is the most
+// one session has in use at a time.
+const maxPrefixes = 8
+
+// prefixCache holds encoded static parts, newest first.
+type prefixCache struct {
+	mu      sync.Mutex
+	entries []*prefix
+}
+
+// prefix is one encoded static part and a copy of what it was encoded from:
+// a caller may change its slices in place after the request (a system block's
+// text, say), and a kept reference would then match the changed request and
+// send the old bytes.
+type prefix struct {
+	system  []llm.SystemBlock
+	tools   []llm.ToolSpec
+	cache   llm.CacheMode
+	budget  int // breakpoints left for explicit system ones
+	encoded []byte
+}
+
+func (p *prefix) matches(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.CacheMode, budget int) bool {
+	if p.cache != cache || p.budget != budget || !slices.Equal(p.system, system) || len(p.tools) != len(tools) {
+		return false
+	}
+	for i, t := range tools {
+		q := p.tools[i]
+		if q.Name != t.Name || q.Description != t.Description || !bytes.Equal(q.InputSchema, t.InputSchema) {
+			return false
+		}
+	}
+	return true
+}
+
+// get returns the encoded static part for the request, encoding it on a miss.
+func (c *prefixCache) get(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.CacheMode, budget int) ([]byte, error) {
+	c.mu.Lock()
+	for i, e := range c.entries {
+		if e.matches(system, tools, cache, budget) {
+			if i > 0 {
+				copy(c.entries[1:i+1], c.entries[:i])
+				c.entries[0] = e
+			}
+			c.mu.Unlock()
+			return e.encoded, nil
+		}
+	}
+	c.mu.Unlock()
+	encoded, err := encodeStatic(system, tools, cache, budget)
+	if err != nil {
+		return nil, err
+	}
+	e := &prefix{system: slices.Clone(system), tools: slices.Clone(tools), cache: cache, budget: budget, encoded: encoded}
+	for i := range e.tools {
+		e.tools[i].InputSchema = bytes.Clone(e.tools[i].InputSchema)
+	}
+	c.mu.Lock()
+	c.entries = slices.Insert(c.entries, 0, e)
+	if len(c.entries) > maxPrefixes {
+		c.entries = c.entries[:maxPrefixes]
+	}
+	c.mu.Unlock()
+	return encoded, nil
+}
+
+// encodeStatic encodes the "system" and "tools" fields, without braces and
+// without a leading comma; nil when there are neither. It writes what the
+// SDK writes for these params — fields in the order of its structs, strings
+// escaped as encoding/json escapes them, schemas compacted and
+// HTML-escaped as encoding/json writes a RawMessage — and
+// TestRequestBodyMatchesSDK holds the two equal; the SDK's reflective
+// encoder made this the costliest part of a session's first request.
+func encodeStatic(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.CacheMode, budget int) ([]byte, error) {
+	var texts []string
+	var explicit []bool
+	for _, b := range system {
+		if b.Text == "" {
+			continue // the API rejects empty text blocks
+		}
+		texts = append(texts, b.Text)
+		explicit = append(explicit, b.CacheBreakpoint)
+	}
+	if len(texts) == 0 && len(tools) == 0 {
+		return nil, nil
+	}
+	marks := make([]bool, len(texts)) // a cache breakpoint on the block
+	if cache == llm.CacheAuto && len(texts) > 0 {
+		marks[len(texts)-1] = true
+		for i := len(texts) - 2; i >= 0 && budget > 0; i-- {
+			if explicit[i] {
+				marks[i] = true
+				budget--
+			}
+		}
+	}
+	const breakpoint = `,"cache_control":{"type":"ephemeral"}`
+	var out bytes.Buffer
+	if len(texts) > 0 {
+		out.WriteString(`"system":[`)
+		for i, text := range texts {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			out.WriteString(`{"text":`)
+			writeString(&out, text)
+			if marks[i] {
+				out.WriteString(breakpoint)
+			}
+			out.WriteString(`,"type":"text"}`)
+		}
+		out.WriteByte(']')
+	}
+	if len(tools) > 0 {
+		if len(texts) > 0 {
+			out.WriteByte(',')
+		}
+		out.WriteString(`"tools":[`)
+		var compact bytes.Buffer
+		for i, t := range tools {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			schema := t.InputSchema
+			if len(schema) == 0 {
+				schema = json.RawMessage(`{"type":"object"}`)
+			}
+			compact.Reset()
+			if err := json.Compact(&compact, schema); err != nil {
+				return nil, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
+			}
+			out.WriteString(`{"input_schema":`)
+			json.HTMLEscape(&out, compact.Bytes())
+			out.WriteString(`,"name":`)
+			writeString(&out, t.Name)
+			if t.Description != "" {
+				out.WriteString(`,"description":`)
+				writeString(&out, t.Description)
+			}
+			if cache == llm.CacheAuto && i == len(tools)-1 {
+				out.WriteString(breakpoint)
+			}
+			out.WriteByte('}')
+		}
+		out.WriteByte(']')
+	}
+	return out.Bytes(), nil
+}
+
+// writeString writes s as a JSON string, escaped as json.Marshal escapes it.
+func writeString(out *bytes.Buffer, s string) {
+	b, _ := json.Marshal(s) // a string always encodes
+	out.Write(b)
+}
+
+// requestBody encodes req as a streaming Messages API request.
+func (p *Provider) requestBody(req *llm.Request) ([]byte, error) {
+	if req.MaxTokens <= 0 {
+		return nil, fmt.Errorf("max tokens must be positive, got %d", req.MaxTokens)
+	}
+	params := sdk.MessageNewParams{
+		Model:         req.Model,
+		MaxTokens:     int64(req.MaxTokens),
+		StopSequences: req.StopSequences,
+	}
+	if err := messageParams(&params, req.Messages); err != nil {
+		return nil, err
+	}
+	budget := maxBreakpoints
+	if req.Cache == llm.CacheAuto {
+		if hasTool(req.Tools) {
+			budget--
+		}
+		if hasSystem(req.System) {
+			budget--
+		}
+		if markLastUserMessage(&params) {
+			budget--
+		}
+	}
+	static, err := p.prefixes.get(req.System, req.Tools, req.Cache, budget)
+	if err != nil {
+		return nil, err
+	}
+	dynamic, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the request: %w", err)
+	}
+	body := make([]byte, 0, len(dynamic)+len(static)+40)
+	body = append(body, dynamic[:len(dynamic)-1]...)
+	if len(static) > 0 {
+		body = append(body, ',')
+		body = append(body, static...)
+	}
+	if req.Temperature != nil {
+		// The 2026-10-21 API version's params have no temperature field;
+		// an explicit request for one is still passed on, and the API
+		// decides. Written as the SDK's WithJSONSet writes it.
+		body = append(body, `,"temperature":`...)
+		body = strconv.AppendFloat(body, *req.Temperature, 'f', -1, 64)
+	}
+	body = append(body, `,"stream":true}`...)
+	return body, nil
+}
+
+func hasTool(tools []llm.ToolSpec) bool { return len(tools) > 0 }
+
+func hasSystem(system []llm.SystemBlock) bool {
+	for _, b := range system {
+		if b.Text != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func messageParams(params *sdk.MessageNewParams, msgs []llm.Message) error {
+	for i, m := range msgs {
+		content, err := convertBlocks(m.Content)
+		if err != nil {
+			return fmt.Errorf("message %d: %w", i, err)
+		}
+		switch m.Role {
+		case llm.RoleUser:
+			params.Messages = append(params.Messages, sdk.MessageParam{OfUser: &sdk.UserMessageParam{Content: content}})
+		case llm.RoleAssistant:
+			params.Messages = append(params.Messages, sdk.MessageParam{OfAssistant: &sdk.AssistantMessageParam{Content: content}})
+		default:
+			return fmt.Errorf("message %d: unknown role %q", i, m.Role)
+		}
+	}
+	return nil
+}
+
+// markLastUserMessage puts a breakpoint on the last block of the last user
+// message: the conversation up to it is the prefix the next turn reuses. It
+// reports whether it placed one.
+func markLastUserMessage(params *sdk.MessageNewParams) bool {
+	for i := len(params.Messages) - 1; i >= 0; i-- {
+		u := params.Messages[i].OfUser
+		if u == nil {
+			continue
+		}
+		if n := len(u.Content); n > 0 {
+			if cc := u.Content[n-1].GetCacheControl(); cc != nil {
+				*cc = sdk.NewCacheControlEphemeralParam()
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}

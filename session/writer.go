@@ -1,0 +1,249 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+
+	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/llm"
+)
+
+// lockWriter takes the session's writer lock: an exclusive flock on the open file, held until
+// the Writer closes it (or the process dies).
+func lockWriter(f *os.File, id string) error {
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return fmt.Errorf("session %s %w: wait for it to finish, or start a new session", id, ErrInUse)
+		}
+		return fmt.Errorf("locking session %s: %w", id, err)
+	}
+	return nil
+}
+
+// Writer appends to one session file. It implements [agent.Recorder] and is safe for
+// concurrent use.
+//
+// # Durability
+//
+// A line goes through two stages:
+//
+//   - Written: AppendMessage and AppendPermissions return once the line is in the file, written
+//     with one write call. From then on the line survives the end of the process, a kill -9
+//     included, because it is in the kernel's page cache; a line being written when the
+//     process dies is at worst torn at the end of the file, which [Store.Load] skips. Only a
+//     crash of the machine (or a power cut) can still lose it.
+//   - Acknowledged: once [Writer.Flush] returns nil, every line appended before the call is
+//     on disk (fsynced) and survives a crash of the machine too. The agent flushes at the end
+//     of every run (every turn of a conversation), before it reports the result; Close
+//     flushes as well, and the CLI closes the session on exit, an interrupt or SIGTERM
+//     included.
+//
+// Between the two, a background goroutine syncs the file (group commit: one fsync covers every
+// line written before it began), so the fsyncs that the appends of one turn need do not wait
+// on the agent's path: a turn waits for the disk at most once, at its end, and usually not at
+// all because the background sync has already covered it. Writing is kept on the caller's path
+// on purpose: the conversation in the file must never lag behind what tools did, so a tool
+// never runs before its tool_use is written.
+type Writer struct {
+	// ID is the session's id; Path its file.
+	ID, Path string
+
+	store *Store
+
+	mu      sync.Mutex // guards f, closing, written and the writes themselves
+	f       *os.File
+	closing bool
+	written uint64 // lines written to f
+
+	syncMu  sync.Mutex // one sync at a time; guards synced, syncErr and dir
+	synced  uint64     // lines covered by a completed fsync
+	syncErr error      // the first failed fsync: later lines may be lost, so it sticks
+	dir     string     // a new file's folder, synced once so that the file's name is durable
+
+	kick    chan struct{} // wakes the background syncer; capacity 1, so kicks coalesce
+	stopped chan struct{} // closed when the background syncer has ended
+}
+
+// newWriter returns a Writer of f and starts its background syncer. dir, when not empty, is
+// the folder to sync after the file's first sync.
+func (s *Store) newWriter(id, path string, f *os.File, dir string) *Writer {
+	w := &Writer{ID: id, Path: path, store: s, f: f, dir: dir, kick: make(chan struct{}, 1), stopped: make(chan struct{})}
+	go w.syncLoop()
+	return w
+}
+
+func (w *Writer) syncLoop() {
+	defer close(w.stopped)
+	for range w.kick {
+		// A failure sticks in syncErr; Flush and Close report it.
+		_ = w.sync()
+	}
+}
+
+// Create starts a new session of cwd and writes its first line.
+func (s *Store) Create(cwd, model string) (*Writer, error) {
+	return s.CreateWithID(cwd, NewID(), model)
+}
+
+// CreateWithID starts a new session with a caller-chosen id (the SDK's --session-id). It fails
+// when cwd already has a session of that id.
+func (s *Store) CreateWithID(cwd, id, model string) (*Writer, error) {
+	if !ValidID(id) {
+		return nil, fmt.Errorf("invalid session id %q: want a UUID", id)
+	}
+	dir := s.Dir(cwd)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating session folder: %w", err)
+	}
+	path := filepath.Join(dir, id+".jsonl")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("creating session file: %w", err)
+	}
+	if err := lockWriter(f, id); err != nil {
+		f.Close()
+		return nil, err
+	}
+	w := s.newWriter(id, path, f, dir)
+	if err := w.write(line{Type: "session", Version: Version, SessionID: id, Cwd: cwd, Model: model}); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Reopen opens an existing session file to append to it. A session has one writer: while
+// another Writer (in this process or another reins) has it open, Reopen fails with
+// [ErrInUse], so two runs never interleave their lines.
+func (s *Store) Reopen(t *Transcript) (*Writer, error) {
+	f, err := os.OpenFile(t.Path, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening session %s: %w", t.ID, err)
+	}
+	if err := lockWriter(f, t.ID); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if t.tornTail {
+		// Start on a fresh line after a torn last line.
+		if _, err := f.Write([]byte("\n")); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("writing session %s: %w", t.ID, err)
+		}
+	}
+	return s.newWriter(t.ID, t.Path, f, ""), nil
+}
+
+// AppendMessage writes a message to the file; see [Writer] for when it is on disk.
+func (w *Writer) AppendMessage(m llm.Message) error {
+	return w.write(line{Type: "message", Message: &m})
+}
+
+// AppendPermissions writes the session's permission state to the file; see [Writer] for when
+// it is on disk.
+func (w *Writer) AppendPermissions(st agent.SessionState) error {
+	return w.write(line{Type: "permissions", Permissions: &st})
+}
+
+func (w *Writer) write(l line) error {
+	l.Timestamp = w.store.now().UTC()
+	b, err := encodeLine(l)
+	if err != nil {
+		return fmt.Errorf("encoding session line: %w", err)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil || w.closing {
+		return fmt.Errorf("session %s is closed", w.ID)
+	}
+	// One write call per line: with O_APPEND the line lands whole or, on a crash, torn only at
+	// the end of the file, which Load skips.
+	if _, err := w.f.Write(b); err != nil {
+		return fmt.Errorf("writing session %s: %w", w.ID, err)
+	}
+	w.written++
+	select {
+	case w.kick <- struct{}{}:
+	default: // a sync is already due; it will cover this line
+	}
+	return nil
+}
+
+// Flush returns once every line appended before the call is on disk, or the error that kept
+// one from getting there. An fsync that failed once fails every later Flush: the kernel may
+// have dropped the lines it could not write.
+func (w *Writer) Flush() error {
+	return w.sync()
+}
+
+// sync fsyncs the file if lines were written since the last sync.
+func (w *Writer) sync() error {
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
+	if w.syncErr != nil {
+		return w.syncErr
+	}
+	w.mu.Lock()
+	target, f := w.written, w.f
+	w.mu.Unlock()
+	if f == nil || target <= w.synced {
+		return nil
+	}
+	// Lines written while this fsync runs may or may not be covered; only those counted in
+	// target are claimed.
+	if err := w.fsync(f); err != nil {
+		w.syncErr = fmt.Errorf("syncing session %s: %w", w.ID, err)
+		return w.syncErr
+	}
+	if w.dir != "" {
+		if d, err := os.Open(w.dir); err == nil {
+			w.fsync(d)
+			d.Close()
+		}
+		w.dir = ""
+	}
+	w.synced = target
+	return nil
+}
+
+func (w *Writer) fsync(f *os.File) error {
+	if w.store.fsync != nil {
+		return w.store.fsync(f)
+	}
+	return f.Sync()
+}
+
+// Close flushes and closes the file. Appending after Close is an error.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	if w.f == nil || w.closing {
+		w.mu.Unlock()
+		return nil
+	}
+	w.closing = true
+	close(w.kick)
+	w.mu.Unlock()
+	<-w.stopped
+	err := w.sync()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	w.f = nil
+	return err
+}
+
+// encodeLine encodes l as one line of the file, newline included.
+func encodeLine(l line) ([]byte, error) {
+	b, err := json.Marshal(l)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
