@@ -182,11 +182,11 @@ func (c *Context) CheckRead(ctx context.Context, p string) Decision {
 			Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why}}
 	}
 	forms := pathForms(abs)
-	if r := c.matchAny(c.ContentRules(Deny, "Read"), forms); r != nil {
+	if r := c.pathRules(Deny, "Read").matchAny(c, forms); r != nil {
 		NoteRule(ctx, "read check: Read deny rule", r, "deny")
 		return Decision{Behavior: Deny, BlockedPath: abs, Message: fmt.Sprintf("Permission to read %s has been denied.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
-	if r := c.matchAny(c.ContentRules(Ask, "Read"), forms); r != nil {
+	if r := c.pathRules(Ask, "Read").matchAny(c, forms); r != nil {
 		NoteRule(ctx, "read check: Read ask rule", r, "ask")
 		return Decision{Behavior: Ask, BlockedPath: abs, Message: fmt.Sprintf("Reins requested permissions to read from %s, but you haven't granted it yet.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
@@ -199,7 +199,7 @@ func (c *Context) CheckRead(ctx context.Context, p string) Decision {
 		Notef(ctx, "read check", "allow", "edit access implies read access")
 		return Decision{Behavior: Allow, Reason: w.Reason}
 	}
-	if r := c.matchAll(c.ContentRules(Allow, "Read"), forms); r != nil {
+	if r := c.pathRules(Allow, "Read").matchAll(c, forms); r != nil {
 		NoteRule(ctx, "read check: Read allow rule", r, "allow")
 		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
@@ -237,7 +237,7 @@ func (c *Context) CheckWrite(ctx context.Context, p string) Decision {
 
 func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) Decision {
 	for _, tool := range [...]string{"Edit", "Read"} {
-		if r := c.matchAny(c.ContentRules(Deny, tool), forms); r != nil {
+		if r := c.pathRules(Deny, tool).matchAny(c, forms); r != nil {
 			NoteRule(ctx, "write check: "+tool+" deny rule", r, "deny")
 			return Decision{Behavior: Deny, BlockedPath: abs, Message: fmt.Sprintf("Permission to edit %s has been denied.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
 		}
@@ -245,7 +245,7 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 	// A session rule may open the config folder to edits before the protected-path check, as
 	// in Claude Code, but not past an Edit ask rule: deny beats ask beats allow wherever both
 	// match (docs/deviations.md).
-	if r := c.sessionConfigAllow(forms); r != nil && c.matchAny(c.ContentRules(Ask, "Edit"), forms) == nil {
+	if r := c.sessionConfigAllow(forms); r != nil && c.pathRules(Ask, "Edit").matchAny(c, forms) == nil {
 		NoteRule(ctx, "write check: session rule for the config folder", r, "allow")
 		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
@@ -257,7 +257,7 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 				Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why, ClassifierApprovable: true}}
 		}
 	}
-	if r := c.matchAny(c.ContentRules(Ask, "Edit"), forms); r != nil {
+	if r := c.pathRules(Ask, "Edit").matchAny(c, forms); r != nil {
 		NoteRule(ctx, "write check: Edit ask rule", r, "ask")
 		return Decision{Behavior: Ask, BlockedPath: abs, Message: fmt.Sprintf("Reins requested permissions to write to %s, but you haven't granted it yet.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
@@ -269,7 +269,7 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 			Notef(ctx, "write check", "allow", "acceptEdits mode, inside the working directories")
 			return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonMode, Mode: ModeAcceptEdits}}
 		}
-		if r := c.matchAll(c.ContentRules(Allow, "Edit"), forms); r != nil {
+		if r := c.pathRules(Allow, "Edit").matchAll(c, forms); r != nil {
 			NoteRule(ctx, "write check: Edit allow rule", r, "allow")
 			return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}
 		}
