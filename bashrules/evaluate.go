@@ -510,12 +510,16 @@ func single(cs candSet, r *permission.Rule) bool {
 		if !MatchRule(r.Value.Content, s) {
 			continue
 		}
+		if len(s) > maxParseLength {
+			continue // Analyze would refuse it
+		}
 		f, err := parse(s)
 		if err != nil || len(f.Stmts) != 1 {
 			continue
 		}
-		a, err := Analyze(s)
-		if err != nil || len(a.Redirects) != 0 || len(a.Issues) != 0 {
+		// One parse serves both questions: one statement, and what Analyze finds in it.
+		a := analyzeFile(s, f)
+		if len(a.Redirects) != 0 || len(a.Issues) != 0 {
 			continue
 		}
 		var top []*Command
