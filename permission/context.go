@@ -3,6 +3,7 @@ package permission
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -152,13 +153,18 @@ func New(cfg Config) (*Context, error) {
 		c.dirs[i].Path = filepath.Clean(c.dirs[i].Path)
 	}
 	var errs []error
-	for _, r := range cfg.Rules {
-		nr := r
+	// One backing array for the compiled copies: a context of thousands of rules is built
+	// with a handful of allocations for them, not one per rule.
+	store := make([]Rule, len(cfg.Rules))
+	c.rules = make([]*Rule, 0, len(cfg.Rules))
+	for i, r := range cfg.Rules {
+		nr := &store[i]
+		*nr = r
 		if err := nr.compile(); err != nil {
 			errs = append(errs, fmt.Errorf("rule %s: %w", r.Describe(), err))
 			continue
 		}
-		c.rules = append(c.rules, &nr)
+		c.rules = append(c.rules, nr)
 	}
 	c.rules = dedupRules(c.rules)
 	c.reindex()
@@ -189,22 +195,38 @@ func (r *Rule) compile() error {
 	return nil
 }
 
-// dedupRules drops exact repeats (same value, behaviour and source), keeping the first.
+// dedupRules drops exact repeats (same value, behaviour, source and root), keeping the first.
+// Rules are found by a hash of those fields: a map keyed by the fields themselves costs more
+// than the rest of building a context. Equal hashes are confirmed field by field; in the
+// (practically never seen) case of two different rules with one hash, the kept rules are
+// searched.
 func dedupRules(rules []*Rule) []*Rule {
-	type key struct {
-		v   RuleValue
-		b   Behavior
-		s   Source
-		org string
+	seed := maphash.MakeSeed()
+	hashOf := func(r *Rule) uint64 {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		for _, s := range [...]string{r.Value.Tool, r.Value.Content, r.Root} {
+			h.WriteString(s)
+			h.WriteByte(0)
+		}
+		h.WriteByte(byte(r.Behavior))
+		h.WriteByte(byte(r.Source))
+		return h.Sum64()
 	}
-	seen := make(map[key]bool, len(rules))
+	same := func(a, b *Rule) bool {
+		return a.Value == b.Value && a.Behavior == b.Behavior && a.Source == b.Source && a.Root == b.Root
+	}
+	seen := make(map[uint64]*Rule, len(rules))
 	out := rules[:0]
 	for _, r := range rules {
-		k := key{r.Value, r.Behavior, r.Source, r.Root}
-		if seen[k] {
-			continue
+		h := hashOf(r)
+		if first, ok := seen[h]; ok {
+			if same(first, r) || slices.ContainsFunc(out, func(k *Rule) bool { return same(k, r) }) {
+				continue
+			}
+		} else {
+			seen[h] = r
 		}
-		seen[k] = true
 		out = append(out, r)
 	}
 	return out
