@@ -53,6 +53,8 @@ type checker struct {
 	cur     *Command
 	// norms caches each command's normal form for deny and ask rule matching.
 	norms map[*Command]normForm
+	// checks caches the read and write checks of this command line (see check).
+	checks map[checkKey]permission.Decision
 }
 
 func (k *checker) note(name, outcome, detail string) {

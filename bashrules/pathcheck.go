@@ -351,8 +351,42 @@ func hasCombining(s string) bool {
 	return false
 }
 
+// checkKey names one read or write check of one command: its context and absolute path.
+type checkKey struct {
+	pc    *permission.Context
+	abs   string
+	write bool
+}
+
+// check runs the read or write check of abs once per command: a path that several words or
+// commands name (cat a && grep x a) is resolved, symlinks and all, only once. When a trace is
+// being written every check runs, so that each leaves its lines.
+func (k *checker) check(pc *permission.Context, abs string, write bool) permission.Decision {
+	if k.tracing {
+		if write {
+			return pc.CheckWrite(k.ctx, abs)
+		}
+		return pc.CheckRead(k.ctx, abs)
+	}
+	key := checkKey{pc, abs, write}
+	if d, ok := k.checks[key]; ok {
+		return d
+	}
+	var d permission.Decision
+	if write {
+		d = pc.CheckWrite(k.ctx, abs)
+	} else {
+		d = pc.CheckRead(k.ctx, abs)
+	}
+	if k.checks == nil {
+		k.checks = map[checkKey]permission.Decision{}
+	}
+	k.checks[key] = d
+	return d
+}
+
 func (k *checker) read(pc *permission.Context, abs string) pathOutcome {
-	d := pc.CheckRead(k.ctx, abs)
+	d := k.check(pc, abs, false)
 	if v := classify(d); v != vAllow {
 		return pathOutcome{res: result{v: v, d: d}}
 	}
@@ -370,7 +404,7 @@ func (k *checker) write(pc *permission.Context, abs, base string) pathOutcome {
 }
 
 func (k *checker) writeOne(pc *permission.Context, abs string) pathOutcome {
-	d := pc.CheckWrite(k.ctx, abs)
+	d := k.check(pc, abs, true)
 	v := classify(d)
 	switch {
 	case v == vAllow:
