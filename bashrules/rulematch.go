@@ -169,6 +169,25 @@ type indexedRule struct {
 	// needle is the longest literal run of a wildcard pattern: a command without it cannot
 	// match, and strings.Contains rules that out far faster than the matcher.
 	needle string
+	// needleBytes is the set of bytes of needle: a command lacking one of them cannot contain
+	// it, which a few word operations tell before strings.Contains looks.
+	needleBytes byteSet
+}
+
+// byteSet is a set of byte values.
+type byteSet [4]uint64
+
+func bytesOf(s string) byteSet {
+	var b byteSet
+	for i := 0; i < len(s); i++ {
+		b[s[i]>>6] |= 1 << (s[i] & 63)
+	}
+	return b
+}
+
+// within reports whether every byte of b is in of.
+func (b *byteSet) within(of *byteSet) bool {
+	return b[0]&^of[0]|b[1]&^of[1]|b[2]&^of[2]|b[3]&^of[3] == 0
 }
 
 func newRuleSet(rules []*permission.Rule) *ruleSet {
@@ -183,6 +202,7 @@ func newRuleSet(rules []*permission.Rule) *ruleSet {
 				p = p[:len(p)-2] // "git *" also matches a bare "git"
 			}
 			ir.needle = longestLiteral(p)
+			ir.needleBytes = bytesOf(ir.needle)
 		}
 		if ir.form == FormExact {
 			key := strings.TrimSpace(content)
@@ -298,16 +318,18 @@ func (rs *ruleSet) match(cands []string, loose bool) *permission.Rule {
 			best = ir
 		}
 	}
+	var cbytes byteSet // the bytes of the candidate being tried
 	try := func(list []indexedRule, c string, onlyPrefix bool) {
-		for _, ir := range list {
+		for i := range list {
+			ir := &list[i]
 			if (best.pos >= 0 && ir.pos > best.pos) || (onlyPrefix && ir.form != FormPrefix) {
 				continue
 			}
-			if ir.needle != "" && !strings.Contains(c, ir.needle) {
+			if ir.needle != "" && (!ir.needleBytes.within(&cbytes) || !strings.Contains(c, ir.needle)) {
 				continue
 			}
 			if MatchRule(ir.r.Value.Content, c) {
-				take(ir)
+				take(*ir)
 			}
 		}
 	}
@@ -319,6 +341,7 @@ func (rs *ruleSet) match(cands []string, loose bool) *permission.Rule {
 		if !loose {
 			continue
 		}
+		cbytes = bytesOf(c)
 		try(rs.byWord[leadingWord(c)], c, false)
 		if two := twoWords(c); two != "" {
 			try(rs.byTwo[two], c, false)
