@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,16 @@ const maxSymlinkHops = 40
 // ending in the path, and the fully resolved path (for a path that does not exist yet, its
 // deepest existing ancestor resolved). A check must hold for all of them.
 func pathForms(p string) []pathForm {
+	if ok, dir := plainPath(p); ok {
+		// No symlink anywhere: the path is its only form (what the walk below finds, with
+		// fewer system calls).
+		return []pathForm{{path: p, lower: strings.ToLower(p), dir: dir}}
+	}
+	return walkForms(p)
+}
+
+// walkForms is pathForms the long way: every hop of a symlink chain, then the resolved path.
+func walkForms(p string) []pathForm {
 	forms := []pathForm{{path: p}}
 	add := func(f string) {
 		f = filepath.Clean(f)
@@ -70,6 +81,37 @@ func pathForms(p string) []pathForm {
 		forms[i].lower = strings.ToLower(forms[i].path)
 	}
 	return forms
+}
+
+// plainPath reports whether the clean absolute path p exists with no symlink in it: every
+// element a directory but the last, none a symlink. For such a path Readlink fails and
+// EvalSymlinks returns p itself, after the same Lstat of each element made here. It also
+// reports whether p is a directory. Anything else (a symlink, a missing element, an error)
+// returns false, and the caller takes the full walk.
+func plainPath(p string) (ok, dir bool) {
+	if !filepath.IsAbs(p) || filepath.Clean(p) != p || filepath.Separator != '/' {
+		return false, false
+	}
+	for i := 1; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		name := p[:i]
+		if name == "" {
+			name = "/"
+		}
+		fi, err := os.Lstat(name)
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return false, false
+		}
+		if i == len(p) {
+			return true, fi.IsDir()
+		}
+		if !fi.IsDir() {
+			return false, false
+		}
+	}
+	return false, false
 }
 
 // pathForm is one form of a checked path; whether it is a directory is looked up once, since
