@@ -20,6 +20,8 @@ func Check(ctx context.Context, pc *permission.Context, command string) permissi
 
 func newChecker(ctx context.Context, pc *permission.Context, command string) *checker {
 	idx := indexesFor(pc)
+	// The path checks of one command line share their Lstat results (see permission.WithStatCache).
+	ctx = permission.WithStatCache(ctx)
 	k := &checker{ctx: ctx, pc: pc, command: command, tracing: permission.Tracing(ctx),
 		deny: idx.deny, ask: idx.ask, allow: idx.allow, idx: idx, denyAsk: idx.denyAsk,
 		results: map[*Command]result{}}

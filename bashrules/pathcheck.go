@@ -2,7 +2,6 @@ package bashrules
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -256,7 +255,7 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 	}
 	switch u.acc {
 	case accProbe:
-		if _, err := os.Lstat(abs); err != nil {
+		if _, err := permission.Lstat(k.ctx, abs); err != nil {
 			// Not a file yet, but the command may create it: only a protected name counts.
 			if strings.ContainsAny(w.Value, "./") {
 				if o := k.writeOne(pc, abs); protectedAsk(o.res) {
@@ -266,7 +265,7 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 			return pathOutcome{}
 		}
 	case accReadIfExists, accRemoveIfExists:
-		if _, err := os.Lstat(abs); err != nil {
+		if _, err := permission.Lstat(k.ctx, abs); err != nil {
 			return pathOutcome{}
 		}
 	}

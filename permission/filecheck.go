@@ -37,8 +37,8 @@ const maxSymlinkHops = 40
 // pathForms returns the path and every form it takes through symlinks: each hop of a chain
 // ending in the path, and the fully resolved path (for a path that does not exist yet, its
 // deepest existing ancestor resolved). A check must hold for all of them.
-func pathForms(p string) []pathForm {
-	if ok, dir := plainPath(p); ok {
+func pathForms(ctx context.Context, p string) []pathForm {
+	if ok, dir := plainPath(ctx, p); ok {
 		// No symlink anywhere: the path is its only form (what the walk below finds, with
 		// fewer system calls).
 		return []pathForm{{path: p, lower: strings.ToLower(p), dir: dir}}
@@ -83,12 +83,13 @@ func walkForms(p string) []pathForm {
 	return forms
 }
 
-// plainPath reports whether the clean absolute path p exists with no symlink in it: every
-// element a directory but the last, none a symlink. For such a path Readlink fails and
-// EvalSymlinks returns p itself, after the same Lstat of each element made here. It also
+// plainPath reports whether the clean absolute path p has no symlink in it: every element a
+// directory but the last, none a symlink, the last existing or not (ENOENT). For such a path
+// Readlink fails and resolving it (EvalSymlinks, or for a missing last element EvalSymlinks
+// of the parent) gives p itself, after the same Lstat of each element made here. It also
 // reports whether p is a directory. Anything else (a symlink, a missing element, an error)
 // returns false, and the caller takes the full walk.
-func plainPath(p string) (ok, dir bool) {
+func plainPath(ctx context.Context, p string) (ok, dir bool) {
 	if !filepath.IsAbs(p) || filepath.Clean(p) != p || filepath.Separator != '/' {
 		return false, false
 	}
@@ -100,7 +101,12 @@ func plainPath(p string) (ok, dir bool) {
 		if name == "" {
 			name = "/"
 		}
-		fi, err := os.Lstat(name)
+		fi, err := Lstat(ctx, name)
+		if i == len(p) && errors.Is(err, fs.ErrNotExist) {
+			// A file to be created in a plain directory: Readlink fails, and resolving the
+			// deepest existing ancestor (the parent, itself) gives p back.
+			return true, false
+		}
 		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
 			return false, false
 		}
@@ -149,7 +155,7 @@ func isDir(p string) bool {
 
 // InWorkingDirs reports whether every form of abs lies inside a working directory.
 func (c *Context) InWorkingDirs(abs string) bool {
-	return c.allInWorkingDirs(pathForms(abs))
+	return c.allInWorkingDirs(pathForms(context.Background(), abs))
 }
 
 func (c *Context) allInWorkingDirs(forms []pathForm) bool {
@@ -223,7 +229,7 @@ func (c *Context) CheckRead(ctx context.Context, p string) Decision {
 			Message: fmt.Sprintf("Reins requested permissions to read from %s, which contains a suspicious path pattern (%s) that requires manual approval.", p, why),
 			Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why}}
 	}
-	forms := pathForms(abs)
+	forms := pathForms(ctx, abs)
 	if r := c.pathRules(Deny, "Read").matchAny(c, forms); r != nil {
 		NoteRule(ctx, "read check: Read deny rule", r, "deny")
 		return Decision{Behavior: Deny, BlockedPath: abs, Message: fmt.Sprintf("Permission to read %s has been denied.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
@@ -274,7 +280,7 @@ func (c *Context) CheckWrite(ctx context.Context, p string) Decision {
 			Message: fmt.Sprintf("Reins requested permissions to write to %s, which contains a suspicious path pattern (%s) that requires manual approval.", p, why),
 			Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why}}
 	}
-	return c.checkWrite(ctx, abs, pathForms(abs))
+	return c.checkWrite(ctx, abs, pathForms(ctx, abs))
 }
 
 func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) Decision {
