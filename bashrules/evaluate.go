@@ -488,6 +488,11 @@ func candidates(c *Command) candSet {
 
 func joinValues(ws []Word, quote bool) string {
 	var b strings.Builder
+	n := len(ws)
+	for _, w := range ws {
+		n += max(len(w.Src), len(w.Value))
+	}
+	b.Grow(n)
 	for i, w := range ws {
 		if i > 0 {
 			b.WriteByte(' ')

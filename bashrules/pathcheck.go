@@ -269,7 +269,9 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 			return pathOutcome{}
 		}
 	}
-	k.note("bash: path", u.acc.String(), fmt.Sprintf("%s %s (%s)", what, abs, w.Src))
+	if k.tracing {
+		k.note("bash: path", u.acc.String(), fmt.Sprintf("%s %s (%s)", what, abs, w.Src))
+	}
 	// The path is resolved against the directory the command runs in, but rules written
 	// relative to the working directory ("./.env") are checked from the session's directory
 	// too: after cd src, ../.env is still the file the rule names.
