@@ -124,6 +124,9 @@ type ruleIndex struct {
 	server   [4]map[string][]*Rule // MCP server-level rules by server
 	mcpGlobs [4][]*Rule            // MCP rules with a glob in the name (mcp__*, mcp__srv__get_*)
 	content  [4]map[string][]*Rule // content rules by tool name
+	// configAllow are the Edit allow rules that may open a config folder (opensConfigFolder),
+	// in load order: few or none, so a write check does not look at every Edit allow rule.
+	configAllow []*Rule
 }
 
 // New builds a context, compiling every rule once.
@@ -259,6 +262,9 @@ func (c *Context) reindex() {
 		switch {
 		case r.Value.Content != "":
 			idx.content[b][r.Value.Tool] = append(idx.content[b][r.Value.Tool], r)
+			if b == Allow && r.Value.Tool == "Edit" && opensConfigFolder(r) {
+				idx.configAllow = append(idx.configAllow, r)
+			}
 		case IsMCPName(r.Value.Tool) && mcpGlob(r.Value.Tool):
 			idx.mcpGlobs[b] = append(idx.mcpGlobs[b], r)
 		case IsMCPName(r.Value.Tool):

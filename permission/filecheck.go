@@ -341,22 +341,24 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 // sessionConfigAllow finds a session rule that opens a config folder (.claude or .reins) to
 // edits. Only session rules can: a rule in a file must never pre-approve edits to settings.
 func (c *Context) sessionConfigAllow(forms []pathForm) *Rule {
-	for _, r := range c.ContentRules(Allow, "Edit") {
-		if r.Source != SourceSession || strings.Contains(r.Value.Content, "..") || !strings.HasSuffix(r.Value.Content, "/**") {
-			continue
-		}
-		ok := false
-		for _, prefix := range [...]string{"/.claude/", "~/.claude/", "/.reins/", "~/.reins/"} {
-			if strings.HasPrefix(r.Value.Content, prefix) {
-				ok = true
-			}
-		}
-		if !ok {
-			continue
-		}
+	for _, r := range c.index.configAllow {
 		if c.matchAll([]*Rule{r}, forms) != nil {
 			return r
 		}
 	}
 	return nil
+}
+
+// opensConfigFolder reports whether an Edit allow rule is one that may open a config folder:
+// a session rule for everything under .claude or .reins in the project or the home directory.
+func opensConfigFolder(r *Rule) bool {
+	if r.Source != SourceSession || strings.Contains(r.Value.Content, "..") || !strings.HasSuffix(r.Value.Content, "/**") {
+		return false
+	}
+	for _, prefix := range [...]string{"/.claude/", "~/.claude/", "/.reins/", "~/.reins/"} {
+		if strings.HasPrefix(r.Value.Content, prefix) {
+			return true
+		}
+	}
+	return false
 }
