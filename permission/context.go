@@ -205,7 +205,7 @@ func (r *Rule) compile() error {
 // searched.
 func dedupRules(rules []*Rule) []*Rule {
 	seed := maphash.MakeSeed()
-	hashOf := func(r *Rule) uint64 {
+	return dedupRulesBy(rules, func(r *Rule) uint64 {
 		var h maphash.Hash
 		h.SetSeed(seed)
 		for _, s := range [...]string{r.Value.Tool, r.Value.Content, r.Root} {
@@ -215,7 +215,10 @@ func dedupRules(rules []*Rule) []*Rule {
 		h.WriteByte(byte(r.Behavior))
 		h.WriteByte(byte(r.Source))
 		return h.Sum64()
-	}
+	})
+}
+
+func dedupRulesBy(rules []*Rule, hashOf func(*Rule) uint64) []*Rule {
 	same := func(a, b *Rule) bool {
 		return a.Value == b.Value && a.Behavior == b.Behavior && a.Source == b.Source && a.Root == b.Root
 	}
