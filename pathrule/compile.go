@@ -127,6 +127,49 @@ func dropTrailingGlobstar(s string) string {
 // parseSegments splits the body of a pattern (no leading or trailing "/")
 // into elements. all reports whether every element is a "**".
 func parseSegments(s string, anchored bool) (segs []segment, all bool, err error) {
+	if plainASCII(s) {
+		return parsePlain(s), false, nil
+	}
+	return parseGeneral(s, anchored)
+}
+
+// plainASCII reports whether s is ASCII without a wildcard, class or escape:
+// every element of such a pattern is a literal.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '*', c == '?', c == '[', c == '\\':
+			return false
+		}
+	}
+	return true
+}
+
+// parsePlain is parseGeneral for a plainASCII pattern (most rules name plain
+// paths), without building tokens: each element is a literal, lower-cased.
+func parsePlain(s string) []segment {
+	segs := make([]segment, 0, strings.Count(s, "/")+1)
+	arena := make([]rune, len(s))
+	for i := 0; i < len(s); i++ {
+		arena[i] = rune(lowerASCII(s[i]))
+	}
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] != '/' {
+			continue
+		}
+		sg := segment{kind: segLiteral, lit: arena[start:i:i]}
+		if i > start {
+			sg.first, sg.last = lowerASCII(s[start]), lowerASCII(s[i-1])
+		}
+		segs = append(segs, sg)
+		start = i + 1
+	}
+	return segs
+}
+
+// parseGeneral is parseSegments for any pattern.
+func parseGeneral(s string, anchored bool) (segs []segment, all bool, err error) {
 	// toks is scratch space for the element being parsed, reused for every element:
 	// makeSegment copies what a segment keeps.
 	toks := make([]token, 0, 16)

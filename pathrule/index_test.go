@@ -1,6 +1,7 @@
 package pathrule
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -70,5 +71,29 @@ func TestFoldKey(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { FoldKey("lower.go") }); n != 0 {
 		t.Errorf("FoldKey of lower-case ASCII allocates %v times", n)
+	}
+}
+
+// TestParsePlainAgreesWithGeneral checks the shortcut for plain ASCII patterns against the
+// general parser, element by element.
+func TestParsePlainAgreesWithGeneral(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.StringOfN(rapid.SampledFrom([]rune("aZz09._-/ ~!#]{}")), 1, 20, -1).Draw(t, "pattern")
+		if !plainASCII(s) {
+			t.Fatalf("plainASCII(%q) = false", s)
+		}
+		anchored := rapid.Bool().Draw(t, "anchored")
+		want, all, err := parseGeneral(s, anchored)
+		if err != nil || all {
+			t.Fatalf("parseGeneral(%q) = all %v, %v", s, all, err)
+		}
+		if got := parsePlain(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("parsePlain(%q) = %+v, parseGeneral %+v", s, got, want)
+		}
+	})
+	for _, s := range []string{"a*", "a?", "[a]", `a\b`, "é"} {
+		if plainASCII(s) {
+			t.Errorf("plainASCII(%q) = true", s)
+		}
 	}
 }
