@@ -59,7 +59,7 @@ type pathIndexKey uint8
 // built once per set of rules.
 func (c *Context) pathRules(b Behavior, tool string) pathIndex {
 	rules := c.ContentRules(b, tool)
-	if len(rules) <= linearLimit {
+	if len(rules) <= linearLimit || tool != "Read" && tool != "Edit" {
 		return pathIndex{rules: rules}
 	}
 	key := pathIndexKey(b) * 2
