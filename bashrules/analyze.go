@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -172,15 +173,28 @@ func Analyze(command string) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
+	return analyzeFile(command, f), nil
+}
+
+// analyzeFile walks a file parse returned for command.
+func analyzeFile(command string, f *syntax.File) *Analysis {
 	a := &Analysis{Source: command}
 	w := &walker{a: a, src: command, funcs: map[string]int{}}
 	w.stmts(f.Stmts, scope{})
-	return a, nil
+	return a
 }
 
+// parsers are reused: a Parser is a large struct (its read buffer is inside), and Parse
+// resets all of its state, so one parser serves any number of commands, one at a time.
+var parsers = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+}}
+
 func parse(src string) (*syntax.File, error) {
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
-	return p.Parse(strings.NewReader(src), "")
+	p := parsers.Get().(*syntax.Parser)
+	f, err := p.Parse(strings.NewReader(src), "")
+	parsers.Put(p)
+	return f, err
 }
 
 type walker struct {

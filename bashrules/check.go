@@ -20,6 +20,8 @@ func Check(ctx context.Context, pc *permission.Context, command string) permissi
 
 func newChecker(ctx context.Context, pc *permission.Context, command string) *checker {
 	idx := indexesFor(pc)
+	// The path checks of one command line share their Lstat results (see permission.WithStatCache).
+	ctx = permission.WithStatCache(ctx)
 	k := &checker{ctx: ctx, pc: pc, command: command, tracing: permission.Tracing(ctx),
 		deny: idx.deny, ask: idx.ask, allow: idx.allow, idx: idx, denyAsk: idx.denyAsk,
 		results: map[*Command]result{}}
@@ -53,6 +55,8 @@ type checker struct {
 	cur     *Command
 	// norms caches each command's normal form for deny and ask rule matching.
 	norms map[*Command]normForm
+	// checks caches the read and write checks of this command line (see check).
+	checks map[checkKey]permission.Decision
 }
 
 func (k *checker) note(name, outcome, detail string) {

@@ -1,6 +1,7 @@
 package bashrules
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -23,6 +24,14 @@ type checkCase struct {
 func r(rules ...string) []string { return rules }
 
 var checkCases = []checkCase{
+	// A path named twice is checked once per command line (cached) with the same outcome.
+	{"repeats", "cat .env && cat .env", r(denyEnv), "", "deny", "Read(./.env)"},
+	{"repeats", "cat README.md; cat .env; cat README.md", r(denyEnv), "", "deny", "Read(./.env)"},
+	{"repeats", "cat README.md README.md | wc -l", r(denyEnv), "", "allow", "every part"},
+	{"repeats", "cat {O}/secret; cat {O}/secret", nil, "", "ask", "outside"},
+	{"repeats", "touch a && touch a", r("allow:Bash(touch:*)", "deny:Edit(a)"), "", "deny", "Edit(a)"},
+	{"repeats", "cat notes.txt && touch notes.txt", r("allow:Bash(touch:*)", "deny:Edit(notes.txt)"), "", "deny", "Edit(notes.txt)"},
+	{"repeats", "cat notes.txt > notes.txt", r("deny:Edit(notes.txt)"), "", "deny", "Edit(notes.txt)"},
 	// Command separators and newlines: every part is checked.
 	{"separators", "echo hi; rm -rf x", r("deny:Bash(rm:*)"), "", "deny", "rm:*"},
 	{"separators", "echo hi && rm x", r("deny:Bash(rm:*)"), "", "deny", "rm:*"},
@@ -523,6 +532,11 @@ func TestCheckTable(t *testing.T) {
 			}
 			if !strings.Contains(got, f.expand(tc.why)) {
 				t.Errorf("Check(%q): reason and trace do not mention %q\n%s", cmd, tc.why, got)
+			}
+			// Without a trace the path checks are cached per command line: the decision must be
+			// the same in every detail the caller sees.
+			if plain := Check(context.Background(), pc, cmd); outcome(plain) != outcome(d) || plain.Message != d.Message || reasonText(plain) != reasonText(d) {
+				t.Errorf("Check(%q) without a trace = %s (%s), with one %s (%s)", cmd, outcome(plain), reasonText(plain), outcome(d), reasonText(d))
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/reinsdev/reins/permission"
@@ -487,6 +488,11 @@ func candidates(c *Command) candSet {
 
 func joinValues(ws []Word, quote bool) string {
 	var b strings.Builder
+	n := len(ws)
+	for _, w := range ws {
+		n += max(len(w.Src), len(w.Value))
+	}
+	b.Grow(n)
 	for i, w := range ws {
 		if i > 0 {
 			b.WriteByte(' ')
@@ -507,28 +513,83 @@ func joinValues(ws []Word, quote bool) string {
 // command: allow rules must never match a string that holds several.
 func single(cs candSet, r *permission.Rule) bool {
 	for _, s := range cs.allowLoose {
-		if !MatchRule(r.Value.Content, s) {
-			continue
-		}
-		f, err := parse(s)
-		if err != nil || len(f.Stmts) != 1 {
-			continue
-		}
-		a, err := Analyze(s)
-		if err != nil || len(a.Redirects) != 0 || len(a.Issues) != 0 {
-			continue
-		}
-		var top []*Command
-		for _, c := range a.Commands {
-			if c.Parent == nil {
-				top = append(top, c)
-			}
-		}
-		if len(top) == 1 && (top[0].Kind == KindCall || top[0].Kind == KindDecl) && fullyKnown(top[0], top[0].Issues) {
+		if MatchRule(r.Value.Content, s) && oneSimpleCommand(s) {
 			return true
 		}
 	}
 	return false
+}
+
+// oneSimpleCommand reports whether s parses as exactly one simple command (a call or a
+// declaration) whose every word is known, with no redirections and nothing the analysis
+// could not see. It depends on s alone, so answers are remembered: an agent runs the same
+// commands again and again, and each answer costs a parse and a walk.
+func oneSimpleCommand(s string) bool {
+	if len(s) > maxParseLength {
+		return false // Analyze would refuse it
+	}
+	if v, ok := simpleCache.get(s); ok {
+		return v
+	}
+	v := parseOneSimple(s)
+	simpleCache.put(s, v)
+	return v
+}
+
+func parseOneSimple(s string) bool {
+	f, err := parse(s)
+	if err != nil || len(f.Stmts) != 1 {
+		return false
+	}
+	// One parse serves both questions: one statement, and what Analyze finds in it.
+	a := analyzeFile(s, f)
+	if len(a.Redirects) != 0 || len(a.Issues) != 0 {
+		return false
+	}
+	var top []*Command
+	for _, c := range a.Commands {
+		if c.Parent == nil {
+			top = append(top, c)
+		}
+	}
+	return len(top) == 1 && (top[0].Kind == KindCall || top[0].Kind == KindDecl) && fullyKnown(top[0], top[0].Issues)
+}
+
+// boolCache remembers answers of a pure function of a string, for strings up to
+// maxCachedLen bytes; it forgets everything once it holds maxCached answers, which bounds
+// its memory without bookkeeping per entry.
+type boolCache struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+const (
+	maxCached    = 2048
+	maxCachedLen = 1024
+)
+
+var simpleCache boolCache
+
+func (c *boolCache) get(s string) (v, ok bool) {
+	if len(s) > maxCachedLen {
+		return false, false
+	}
+	c.mu.Lock()
+	v, ok = c.m[s]
+	c.mu.Unlock()
+	return v, ok
+}
+
+func (c *boolCache) put(s string, v bool) {
+	if len(s) > maxCachedLen {
+		return
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCached {
+		c.m = make(map[string]bool, 64)
+	}
+	c.m[s] = v
+	c.mu.Unlock()
 }
 
 // spoofing reports characters that make a command display differently from what runs:

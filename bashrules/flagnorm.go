@@ -295,11 +295,19 @@ func (nr normRule) covers(c normForm) bool {
 	return len(f.ops) <= len(c.ops) && slices.Equal(f.ops, c.ops[:len(f.ops)])
 }
 
-// normRules indexes deny or ask rules by the command name of their normal form. Only rules
-// made of plain words are normalised (a prefix rule, "words *", or an exact rule); wildcards
-// inside, quotes and escapes keep to the textual matcher.
-func normRules(rules []*permission.Rule) map[string][]normRule {
-	out := map[string][]normRule{}
+// normIndex holds deny or ask rules in normal form. A rule covers only commands whose normal
+// form has its path ("git push"), so rules are kept by path: a check looks at the rules of
+// its own subcommand, however many rules name the same command.
+type normIndex struct {
+	names  map[string]bool       // command names some rule names
+	byPath map[string][]normRule // rules by the path of their normal form, in load order
+}
+
+// normRules indexes deny or ask rules by the path of their normal form. Only rules made of
+// plain words are normalised (a prefix rule, "words *", or an exact rule); wildcards inside,
+// quotes and escapes keep to the textual matcher.
+func normRules(rules []*permission.Rule) normIndex {
+	out := normIndex{names: map[string]bool{}, byPath: map[string][]normRule{}}
 	for i, r := range rules {
 		content := strings.TrimSpace(r.Value.Content)
 		exact := false
@@ -328,7 +336,8 @@ func normRules(rules []*permission.Rule) map[string][]normRule {
 			// subcommand: the textual matcher already sees every spelling.
 			continue
 		}
-		out[name] = append(out[name], normRule{r: r, pos: i, exact: exact, form: nf})
+		out.names[name] = true
+		out.byPath[nf.path] = append(out.byPath[nf.path], normRule{r: r, pos: i, exact: exact, form: nf})
 	}
 	return out
 }
@@ -349,19 +358,15 @@ func hasOptionWord(fields []string) bool {
 }
 
 // normMatch returns the earliest normalised rule covering the command's known words.
-func normMatch(idx map[string][]normRule, argv []Word) *permission.Rule {
-	if len(idx) == 0 || len(argv) == 0 || !argv[0].Known {
-		return nil
-	}
-	rules := idx[path.Base(argv[0].Value)]
-	if len(rules) == 0 {
+func normMatch(idx normIndex, argv []Word) *permission.Rule {
+	if len(idx.names) == 0 || len(argv) == 0 || !argv[0].Known || !idx.names[path.Base(argv[0].Value)] {
 		return nil
 	}
 	nf, ok := normalizeArgv(argv)
 	if !ok {
 		return nil
 	}
-	return matchNorm(rules, nf)
+	return matchNorm(idx.byPath[nf.path], nf)
 }
 
 // normalizeArgv normalises the known prefix of a command's words: rules see what is known.
@@ -394,12 +399,8 @@ func (k *checker) normDeny(c *Command) *permission.Rule { return k.normRule(k.id
 func (k *checker) normAsk(c *Command) *permission.Rule { return k.normRule(k.idx.normAsk, c) }
 
 // normRule matches a command's normal form, computed once per command, against rules.
-func (k *checker) normRule(idx map[string][]normRule, c *Command) *permission.Rule {
-	if c.Kind != KindCall || len(idx) == 0 || len(c.Argv) == 0 || !c.Argv[0].Known {
-		return nil
-	}
-	rules := idx[path.Base(c.Argv[0].Value)]
-	if len(rules) == 0 {
+func (k *checker) normRule(idx normIndex, c *Command) *permission.Rule {
+	if c.Kind != KindCall || len(idx.names) == 0 || len(c.Argv) == 0 || !c.Argv[0].Known || !idx.names[path.Base(c.Argv[0].Value)] {
 		return nil
 	}
 	nf, ok := k.norms[c]
@@ -413,7 +414,7 @@ func (k *checker) normRule(idx map[string][]normRule, c *Command) *permission.Ru
 	if nf.path == "" {
 		return nil
 	}
-	return matchNorm(rules, nf)
+	return matchNorm(idx.byPath[nf.path], nf)
 }
 
 // resolvedArgv is the command's words with a git alias set by -c alias.NAME=VALUE replaced by
@@ -497,12 +498,12 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 func (k *checker) mayName(w string) bool {
 	base := path.Base(w)
 	for _, rs := range []*ruleSet{k.deny, k.ask} {
-		if rs != nil && (len(rs.byWord[w]) > 0 || len(rs.byWord[base]) > 0 || len(rs.anyWord) > 0) {
+		if rs != nil && (rs.firstWords[w] || rs.firstWords[base] || len(rs.anyWord) > 0) {
 			return true
 		}
 		if rs != nil && (rs.exactFirst[w] || rs.exactFirst[base]) {
 			return true
 		}
 	}
-	return len(k.idx.normDeny[base]) > 0 || len(k.idx.normAsk[base]) > 0
+	return k.idx.normDeny.names[base] || k.idx.normAsk.names[base]
 }

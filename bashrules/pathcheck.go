@@ -2,7 +2,6 @@ package bashrules
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -256,7 +255,7 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 	}
 	switch u.acc {
 	case accProbe:
-		if _, err := os.Lstat(abs); err != nil {
+		if _, err := permission.Lstat(k.ctx, abs); err != nil {
 			// Not a file yet, but the command may create it: only a protected name counts.
 			if strings.ContainsAny(w.Value, "./") {
 				if o := k.writeOne(pc, abs); protectedAsk(o.res) {
@@ -266,11 +265,13 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 			return pathOutcome{}
 		}
 	case accReadIfExists, accRemoveIfExists:
-		if _, err := os.Lstat(abs); err != nil {
+		if _, err := permission.Lstat(k.ctx, abs); err != nil {
 			return pathOutcome{}
 		}
 	}
-	k.note("bash: path", u.acc.String(), fmt.Sprintf("%s %s (%s)", what, abs, w.Src))
+	if k.tracing {
+		k.note("bash: path", u.acc.String(), fmt.Sprintf("%s %s (%s)", what, abs, w.Src))
+	}
 	// The path is resolved against the directory the command runs in, but rules written
 	// relative to the working directory ("./.env") are checked from the session's directory
 	// too: after cd src, ../.env is still the file the rule names.
@@ -351,8 +352,42 @@ func hasCombining(s string) bool {
 	return false
 }
 
+// checkKey names one read or write check of one command: its context and absolute path.
+type checkKey struct {
+	pc    *permission.Context
+	abs   string
+	write bool
+}
+
+// check runs the read or write check of abs once per command: a path that several words or
+// commands name (cat a && grep x a) is resolved, symlinks and all, only once. When a trace is
+// being written every check runs, so that each leaves its lines.
+func (k *checker) check(pc *permission.Context, abs string, write bool) permission.Decision {
+	if k.tracing {
+		if write {
+			return pc.CheckWrite(k.ctx, abs)
+		}
+		return pc.CheckRead(k.ctx, abs)
+	}
+	key := checkKey{pc, abs, write}
+	if d, ok := k.checks[key]; ok {
+		return d
+	}
+	var d permission.Decision
+	if write {
+		d = pc.CheckWrite(k.ctx, abs)
+	} else {
+		d = pc.CheckRead(k.ctx, abs)
+	}
+	if k.checks == nil {
+		k.checks = map[checkKey]permission.Decision{}
+	}
+	k.checks[key] = d
+	return d
+}
+
 func (k *checker) read(pc *permission.Context, abs string) pathOutcome {
-	d := pc.CheckRead(k.ctx, abs)
+	d := k.check(pc, abs, false)
 	if v := classify(d); v != vAllow {
 		return pathOutcome{res: result{v: v, d: d}}
 	}
@@ -370,7 +405,7 @@ func (k *checker) write(pc *permission.Context, abs, base string) pathOutcome {
 }
 
 func (k *checker) writeOne(pc *permission.Context, abs string) pathOutcome {
-	d := pc.CheckWrite(k.ctx, abs)
+	d := k.check(pc, abs, true)
 	v := classify(d)
 	switch {
 	case v == vAllow:

@@ -149,6 +149,12 @@ type ruleSet struct {
 	// byWord holds prefix and wildcard rules whose first word is literal: every command they
 	// match starts with that word followed by a space, or is the word alone.
 	byWord map[string][]indexedRule
+	// byTwo holds, by "first second", the prefix and wildcard rules whose first two words are
+	// literal and complete (git push:*, git push *): every command they match starts with
+	// those two words, each followed by a space or the end. Many rules share a first word.
+	byTwo map[string][]indexedRule
+	// firstWords are the first words of the byWord and byTwo rules.
+	firstWords map[string]bool
 	// exactFirst holds the first words of the exact rules.
 	exactFirst map[string]bool
 	// anyWord holds the rest (a wildcard or an escape in the first word): tried on every
@@ -163,10 +169,30 @@ type indexedRule struct {
 	// needle is the longest literal run of a wildcard pattern: a command without it cannot
 	// match, and strings.Contains rules that out far faster than the matcher.
 	needle string
+	// needleBytes is the set of bytes of needle: a command lacking one of them cannot contain
+	// it, which a few word operations tell before strings.Contains looks.
+	needleBytes byteSet
+}
+
+// byteSet is a set of byte values.
+type byteSet [4]uint64
+
+func bytesOf(s string) byteSet {
+	var b byteSet
+	for i := 0; i < len(s); i++ {
+		b[s[i]>>6] |= 1 << (s[i] & 63)
+	}
+	return b
+}
+
+// within reports whether every byte of b is in of.
+func (b *byteSet) within(of *byteSet) bool {
+	return b[0]&^of[0]|b[1]&^of[1]|b[2]&^of[2]|b[3]&^of[3] == 0
 }
 
 func newRuleSet(rules []*permission.Rule) *ruleSet {
-	rs := &ruleSet{exact: map[string][]indexedRule{}, byWord: map[string][]indexedRule{}, exactFirst: map[string]bool{}}
+	rs := &ruleSet{exact: map[string][]indexedRule{}, byWord: map[string][]indexedRule{}, byTwo: map[string][]indexedRule{},
+		firstWords: map[string]bool{}, exactFirst: map[string]bool{}}
 	for i, r := range rules {
 		content := r.Value.Content
 		ir := indexedRule{r: r, pos: i, form: Form(content)}
@@ -176,6 +202,7 @@ func newRuleSet(rules []*permission.Rule) *ruleSet {
 				p = p[:len(p)-2] // "git *" also matches a bare "git"
 			}
 			ir.needle = longestLiteral(p)
+			ir.needleBytes = bytesOf(ir.needle)
 		}
 		if ir.form == FormExact {
 			key := strings.TrimSpace(content)
@@ -184,7 +211,12 @@ func newRuleSet(rules []*permission.Rule) *ruleSet {
 			continue
 		}
 		if w, ok := literalFirstWord(content, ir.form); ok {
-			rs.byWord[w] = append(rs.byWord[w], ir)
+			rs.firstWords[w] = true
+			if two, ok := literalTwoWords(content, ir.form); ok {
+				rs.byTwo[two] = append(rs.byTwo[two], ir)
+			} else {
+				rs.byWord[w] = append(rs.byWord[w], ir)
+			}
 			continue
 		}
 		rs.anyWord = append(rs.anyWord, ir)
@@ -204,6 +236,54 @@ func literalFirstWord(content string, form RuleForm) (string, bool) {
 		return "", false
 	}
 	return w, true
+}
+
+// literalTwoWords returns "first second" for a prefix or wildcard rule whose text up to its
+// first wildcard or escape holds two complete words: "git push" of git push:* (which matches
+// git push or git push followed by a space) and of git push * or git push -f * (anchored
+// wildcards that start with "git push "). Every command the rule matches then has these first
+// two words, as twoWords splits them.
+func literalTwoWords(content string, form RuleForm) (string, bool) {
+	var lit string
+	switch form {
+	case FormPrefix:
+		// wordPrefix: the command starts with p, then a space or its end.
+		lit = strings.TrimSuffix(content, ":*") + " "
+	case FormWildcard:
+		p := strings.TrimSpace(content)
+		end := strings.IndexAny(p, "*\\")
+		if end < 0 {
+			return "", false
+		}
+		lit = p[:end]
+	default:
+		return "", false
+	}
+	if strings.ContainsAny(lit, "*\\") {
+		return "", false
+	}
+	i := strings.IndexByte(lit, ' ')
+	if i <= 0 {
+		return "", false
+	}
+	j := strings.IndexByte(lit[i+1:], ' ')
+	if j <= 0 {
+		return "", false // no second word, or one the wildcard may continue
+	}
+	return lit[:i+1+j], true
+}
+
+// twoWords returns the first two space-separated words of a command as "first second", or ""
+// when it has fewer.
+func twoWords(s string) string {
+	i := strings.IndexByte(s, ' ')
+	if i < 0 {
+		return ""
+	}
+	if j := strings.IndexByte(s[i+1:], ' '); j >= 0 {
+		return s[:i+1+j]
+	}
+	return s
 }
 
 // longestLiteral returns the longest run of a wildcard pattern without a star or an escape.
@@ -238,16 +318,18 @@ func (rs *ruleSet) match(cands []string, loose bool) *permission.Rule {
 			best = ir
 		}
 	}
+	var cbytes byteSet // the bytes of the candidate being tried
 	try := func(list []indexedRule, c string, onlyPrefix bool) {
-		for _, ir := range list {
+		for i := range list {
+			ir := &list[i]
 			if (best.pos >= 0 && ir.pos > best.pos) || (onlyPrefix && ir.form != FormPrefix) {
 				continue
 			}
-			if ir.needle != "" && !strings.Contains(c, ir.needle) {
+			if ir.needle != "" && (!ir.needleBytes.within(&cbytes) || !strings.Contains(c, ir.needle)) {
 				continue
 			}
 			if MatchRule(ir.r.Value.Content, c) {
-				take(ir)
+				take(*ir)
 			}
 		}
 	}
@@ -259,10 +341,17 @@ func (rs *ruleSet) match(cands []string, loose bool) *permission.Rule {
 		if !loose {
 			continue
 		}
+		cbytes = bytesOf(c)
 		try(rs.byWord[leadingWord(c)], c, false)
+		if two := twoWords(c); two != "" {
+			try(rs.byTwo[two], c, false)
+		}
 		// Legacy prefix rules also match "xargs cmd ...".
 		if rest, ok := strings.CutPrefix(c, "xargs "); ok {
 			try(rs.byWord[leadingWord(rest)], c, true)
+			if two := twoWords(rest); two != "" {
+				try(rs.byTwo[two], c, true)
+			}
 		}
 		try(rs.anyWord, c, false)
 	}
@@ -276,7 +365,7 @@ func (rs *ruleSet) match(cands []string, loose bool) *permission.Rule {
 type bashIndexes struct {
 	deny, ask, allow *ruleSet
 	// normDeny and normAsk are the deny and ask rules in normal form, by command name.
-	normDeny, normAsk map[string][]normRule
+	normDeny, normAsk normIndex
 	denyAsk           bool
 }
 

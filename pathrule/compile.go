@@ -3,6 +3,7 @@ package pathrule
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -126,15 +127,63 @@ func dropTrailingGlobstar(s string) string {
 // parseSegments splits the body of a pattern (no leading or trailing "/")
 // into elements. all reports whether every element is a "**".
 func parseSegments(s string, anchored bool) (segs []segment, all bool, err error) {
-	var toks []token
+	if plainASCII(s) {
+		return parsePlain(s), false, nil
+	}
+	return parseGeneral(s, anchored)
+}
+
+// plainASCII reports whether s is ASCII without a wildcard, class or escape:
+// every element of such a pattern is a literal.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '*', c == '?', c == '[', c == '\\':
+			return false
+		}
+	}
+	return true
+}
+
+// parsePlain is parseGeneral for a plainASCII pattern (most rules name plain
+// paths), without building tokens: each element is a literal, lower-cased.
+func parsePlain(s string) []segment {
+	segs := make([]segment, 0, strings.Count(s, "/")+1)
+	arena := make([]rune, len(s))
+	for i := 0; i < len(s); i++ {
+		arena[i] = rune(lowerASCII(s[i]))
+	}
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] != '/' {
+			continue
+		}
+		sg := segment{kind: segLiteral, lit: arena[start:i:i]}
+		if i > start {
+			sg.first, sg.last = lowerASCII(s[start]), lowerASCII(s[i-1])
+		}
+		segs = append(segs, sg)
+		start = i + 1
+	}
+	return segs
+}
+
+// parseGeneral is parseSegments for any pattern.
+func parseGeneral(s string, anchored bool) (segs []segment, all bool, err error) {
+	// toks is scratch space for the element being parsed, reused for every element:
+	// makeSegment copies what a segment keeps.
+	toks := make([]token, 0, 16)
+	segs = make([]segment, 0, strings.Count(s, "/")+1)
+	// The literals of all elements share one array: a pattern has no more runes than bytes.
+	arena := make([]rune, 0, len(s))
 	all = true
 	stars := 0        // unescaped "*" in the current element
 	onlyStars := true // the current element is nothing but unescaped "*"
 	flush := func() {
 		globstar := onlyStars && stars >= 2
 		all = all && globstar
-		segs = append(segs, makeSegment(toks, globstar, anchored))
-		toks, stars, onlyStars = nil, 0, true
+		segs = append(segs, makeSegment(toks, globstar, anchored, &arena))
+		toks, stars, onlyStars = toks[:0], 0, true
 	}
 	for i := 0; i < len(s); {
 		switch s[i] {
@@ -192,8 +241,8 @@ func parseSegments(s string, anchored bool) (segs []segment, all bool, err error
 }
 
 // makeSegment picks the cheapest representation for one element.
-func makeSegment(toks []token, globstar, anchored bool) segment {
-	s := makeSegmentKind(toks, globstar, anchored)
+func makeSegment(toks []token, globstar, anchored bool, arena *[]rune) segment {
+	s := makeSegmentKind(toks, globstar, anchored, arena)
 	if s.kind == segGlobstar || s.kind == segStar {
 		return s
 	}
@@ -209,7 +258,7 @@ func makeSegment(toks []token, globstar, anchored bool) segment {
 	return s
 }
 
-func makeSegmentKind(toks []token, globstar, anchored bool) segment {
+func makeSegmentKind(toks []token, globstar, anchored bool, arena *[]rune) segment {
 	if globstar {
 		if anchored {
 			return segment{kind: segGlobstar}
@@ -221,14 +270,16 @@ func makeSegmentKind(toks []token, globstar, anchored bool) segment {
 		return segment{kind: segStar}
 	}
 	runes := func(ts []token) ([]rune, bool) {
-		lit := make([]rune, 0, len(ts))
 		for _, t := range ts {
 			if t.kind != tokRune {
 				return nil, false
 			}
-			lit = append(lit, t.r)
 		}
-		return lit, true
+		start := len(*arena)
+		for _, t := range ts {
+			*arena = append(*arena, t.r)
+		}
+		return (*arena)[start:len(*arena):len(*arena)], true
 	}
 	if lit, ok := runes(toks); ok {
 		return segment{kind: segLiteral, lit: lit}
@@ -243,7 +294,7 @@ func makeSegmentKind(toks []token, globstar, anchored bool) segment {
 			return segment{kind: segPrefix, lit: lit}
 		}
 	}
-	return segment{kind: segGlob, toks: toks}
+	return segment{kind: segGlob, toks: slices.Clone(toks)}
 }
 
 // parseClass parses the bracket expression at the start of s, following

@@ -40,6 +40,10 @@ func benchRules(n int, home string) []Rule {
 }
 
 func benchContext(b *testing.B, mode Mode) (*Context, string) {
+	return benchContextN(b, mode, 1000)
+}
+
+func benchContextN(b *testing.B, mode Mode, n int) (*Context, string) {
 	root, _ := filepath.EvalSymlinks(b.TempDir())
 	proj := filepath.Join(root, "proj")
 	file := filepath.Join(proj, "src", "app", "main.go")
@@ -49,7 +53,7 @@ func benchContext(b *testing.B, mode Mode) (*Context, string) {
 	if err := os.WriteFile(file, []byte("package main\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	pc, err := New(Config{Mode: mode, Cwd: proj, Home: root, Rules: benchRules(1000, root)})
+	pc, err := New(Config{Mode: mode, Cwd: proj, Home: root, Rules: benchRules(n, root)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -94,5 +98,46 @@ func BenchmarkNewContext(b *testing.B) {
 		if _, err := New(Config{Cwd: "/proj", Home: "/home/u", Rules: rules}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// scaleCounts are the rule counts of the scaling benchmarks (bench/permscale.sh).
+var scaleCounts = []int{10, 100, 1000, 10000}
+
+// BenchmarkScaleRead is one Read decision as the number of rules grows; a decision should
+// cost about the same whatever the count.
+func BenchmarkScaleRead(b *testing.B) {
+	for _, n := range scaleCounts {
+		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
+			pc, file := benchContextN(b, ModeDefault, n)
+			tool := pathTool{"Read", false}
+			var e Engine
+			ctx := context.Background()
+			// The first decision builds the rule indexes, once per set of rules.
+			if d, _ := e.Decide(ctx, pc, tool, file); d.Behavior != Allow {
+				b.Fatalf("decision %s", d.Behavior)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if d, _ := e.Decide(ctx, pc, tool, file); d.Behavior != Allow {
+					b.Fatalf("decision %s", d.Behavior)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkScaleNewContext is building a context as the number of rules grows.
+func BenchmarkScaleNewContext(b *testing.B) {
+	for _, n := range scaleCounts {
+		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
+			rules := benchRules(n, "/home/u")
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := New(Config{Cwd: "/proj", Home: "/home/u", Rules: rules}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package permission
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -123,6 +124,9 @@ type ruleIndex struct {
 	server   [4]map[string][]*Rule // MCP server-level rules by server
 	mcpGlobs [4][]*Rule            // MCP rules with a glob in the name (mcp__*, mcp__srv__get_*)
 	content  [4]map[string][]*Rule // content rules by tool name
+	// configAllow are the Edit allow rules that may open a config folder (opensConfigFolder),
+	// in load order: few or none, so a write check does not look at every Edit allow rule.
+	configAllow []*Rule
 }
 
 // New builds a context, compiling every rule once.
@@ -152,13 +156,18 @@ func New(cfg Config) (*Context, error) {
 		c.dirs[i].Path = filepath.Clean(c.dirs[i].Path)
 	}
 	var errs []error
-	for _, r := range cfg.Rules {
-		nr := r
+	// One backing array for the compiled copies: a context of thousands of rules is built
+	// with a handful of allocations for them, not one per rule.
+	store := make([]Rule, len(cfg.Rules))
+	c.rules = make([]*Rule, 0, len(cfg.Rules))
+	for i, r := range cfg.Rules {
+		nr := &store[i]
+		*nr = r
 		if err := nr.compile(); err != nil {
 			errs = append(errs, fmt.Errorf("rule %s: %w", r.Describe(), err))
 			continue
 		}
-		c.rules = append(c.rules, &nr)
+		c.rules = append(c.rules, nr)
 	}
 	c.rules = dedupRules(c.rules)
 	c.reindex()
@@ -189,22 +198,41 @@ func (r *Rule) compile() error {
 	return nil
 }
 
-// dedupRules drops exact repeats (same value, behaviour and source), keeping the first.
+// dedupRules drops exact repeats (same value, behaviour, source and root), keeping the first.
+// Rules are found by a hash of those fields: a map keyed by the fields themselves costs more
+// than the rest of building a context. Equal hashes are confirmed field by field; in the
+// (practically never seen) case of two different rules with one hash, the kept rules are
+// searched.
 func dedupRules(rules []*Rule) []*Rule {
-	type key struct {
-		v   RuleValue
-		b   Behavior
-		s   Source
-		org string
+	seed := maphash.MakeSeed()
+	return dedupRulesBy(rules, func(r *Rule) uint64 {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		for _, s := range [...]string{r.Value.Tool, r.Value.Content, r.Root} {
+			h.WriteString(s)
+			h.WriteByte(0)
+		}
+		h.WriteByte(byte(r.Behavior))
+		h.WriteByte(byte(r.Source))
+		return h.Sum64()
+	})
+}
+
+func dedupRulesBy(rules []*Rule, hashOf func(*Rule) uint64) []*Rule {
+	same := func(a, b *Rule) bool {
+		return a.Value == b.Value && a.Behavior == b.Behavior && a.Source == b.Source && a.Root == b.Root
 	}
-	seen := make(map[key]bool, len(rules))
+	seen := make(map[uint64]*Rule, len(rules))
 	out := rules[:0]
 	for _, r := range rules {
-		k := key{r.Value, r.Behavior, r.Source, r.Root}
-		if seen[k] {
-			continue
+		h := hashOf(r)
+		if first, ok := seen[h]; ok {
+			if same(first, r) || slices.ContainsFunc(out, func(k *Rule) bool { return same(k, r) }) {
+				continue
+			}
+		} else {
+			seen[h] = r
 		}
-		seen[k] = true
 		out = append(out, r)
 	}
 	return out
@@ -237,6 +265,9 @@ func (c *Context) reindex() {
 		switch {
 		case r.Value.Content != "":
 			idx.content[b][r.Value.Tool] = append(idx.content[b][r.Value.Tool], r)
+			if b == Allow && r.Value.Tool == "Edit" && opensConfigFolder(r) {
+				idx.configAllow = append(idx.configAllow, r)
+			}
 		case IsMCPName(r.Value.Tool) && mcpGlob(r.Value.Tool):
 			idx.mcpGlobs[b] = append(idx.mcpGlobs[b], r)
 		case IsMCPName(r.Value.Tool):

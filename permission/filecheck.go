@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,17 @@ const maxSymlinkHops = 40
 // pathForms returns the path and every form it takes through symlinks: each hop of a chain
 // ending in the path, and the fully resolved path (for a path that does not exist yet, its
 // deepest existing ancestor resolved). A check must hold for all of them.
-func pathForms(p string) []pathForm {
+func pathForms(ctx context.Context, p string) []pathForm {
+	if ok, dir := plainPath(ctx, p); ok {
+		// No symlink anywhere: the path is its only form (what the walk below finds, with
+		// fewer system calls).
+		return []pathForm{{path: p, lower: strings.ToLower(p), dir: dir}}
+	}
+	return walkForms(p)
+}
+
+// walkForms is pathForms the long way: every hop of a symlink chain, then the resolved path.
+func walkForms(p string) []pathForm {
 	forms := []pathForm{{path: p}}
 	add := func(f string) {
 		f = filepath.Clean(f)
@@ -70,6 +81,43 @@ func pathForms(p string) []pathForm {
 		forms[i].lower = strings.ToLower(forms[i].path)
 	}
 	return forms
+}
+
+// plainPath reports whether the clean absolute path p has no symlink in it: every element a
+// directory but the last, none a symlink, the last existing or not (ENOENT). For such a path
+// Readlink fails and resolving it (EvalSymlinks, or for a missing last element EvalSymlinks
+// of the parent) gives p itself, after the same Lstat of each element made here. It also
+// reports whether p is a directory. Anything else (a symlink, a missing element, an error)
+// returns false, and the caller takes the full walk.
+func plainPath(ctx context.Context, p string) (ok, dir bool) {
+	if !filepath.IsAbs(p) || filepath.Clean(p) != p || filepath.Separator != '/' {
+		return false, false
+	}
+	for i := 1; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		name := p[:i]
+		if name == "" {
+			name = "/"
+		}
+		fi, err := Lstat(ctx, name)
+		if i == len(p) && errors.Is(err, fs.ErrNotExist) {
+			// A file to be created in a plain directory: Readlink fails, and resolving the
+			// deepest existing ancestor (the parent, itself) gives p back.
+			return true, false
+		}
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return false, false
+		}
+		if i == len(p) {
+			return true, fi.IsDir()
+		}
+		if !fi.IsDir() {
+			return false, false
+		}
+	}
+	return false, false
 }
 
 // pathForm is one form of a checked path; whether it is a directory is looked up once, since
@@ -107,7 +155,7 @@ func isDir(p string) bool {
 
 // InWorkingDirs reports whether every form of abs lies inside a working directory.
 func (c *Context) InWorkingDirs(abs string) bool {
-	return c.allInWorkingDirs(pathForms(abs))
+	return c.allInWorkingDirs(pathForms(context.Background(), abs))
 }
 
 func (c *Context) allInWorkingDirs(forms []pathForm) bool {
@@ -181,12 +229,12 @@ func (c *Context) CheckRead(ctx context.Context, p string) Decision {
 			Message: fmt.Sprintf("Reins requested permissions to read from %s, which contains a suspicious path pattern (%s) that requires manual approval.", p, why),
 			Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why}}
 	}
-	forms := pathForms(abs)
-	if r := c.matchAny(c.ContentRules(Deny, "Read"), forms); r != nil {
+	forms := pathForms(ctx, abs)
+	if r := c.pathRules(Deny, "Read").matchAny(c, forms); r != nil {
 		NoteRule(ctx, "read check: Read deny rule", r, "deny")
 		return Decision{Behavior: Deny, BlockedPath: abs, Message: fmt.Sprintf("Permission to read %s has been denied.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
-	if r := c.matchAny(c.ContentRules(Ask, "Read"), forms); r != nil {
+	if r := c.pathRules(Ask, "Read").matchAny(c, forms); r != nil {
 		NoteRule(ctx, "read check: Read ask rule", r, "ask")
 		return Decision{Behavior: Ask, BlockedPath: abs, Message: fmt.Sprintf("Reins requested permissions to read from %s, but you haven't granted it yet.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
@@ -199,7 +247,7 @@ func (c *Context) CheckRead(ctx context.Context, p string) Decision {
 		Notef(ctx, "read check", "allow", "edit access implies read access")
 		return Decision{Behavior: Allow, Reason: w.Reason}
 	}
-	if r := c.matchAll(c.ContentRules(Allow, "Read"), forms); r != nil {
+	if r := c.pathRules(Allow, "Read").matchAll(c, forms); r != nil {
 		NoteRule(ctx, "read check: Read allow rule", r, "allow")
 		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
@@ -232,12 +280,12 @@ func (c *Context) CheckWrite(ctx context.Context, p string) Decision {
 			Message: fmt.Sprintf("Reins requested permissions to write to %s, which contains a suspicious path pattern (%s) that requires manual approval.", p, why),
 			Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why}}
 	}
-	return c.checkWrite(ctx, abs, pathForms(abs))
+	return c.checkWrite(ctx, abs, pathForms(ctx, abs))
 }
 
 func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) Decision {
 	for _, tool := range [...]string{"Edit", "Read"} {
-		if r := c.matchAny(c.ContentRules(Deny, tool), forms); r != nil {
+		if r := c.pathRules(Deny, tool).matchAny(c, forms); r != nil {
 			NoteRule(ctx, "write check: "+tool+" deny rule", r, "deny")
 			return Decision{Behavior: Deny, BlockedPath: abs, Message: fmt.Sprintf("Permission to edit %s has been denied.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
 		}
@@ -245,7 +293,7 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 	// A session rule may open the config folder to edits before the protected-path check, as
 	// in Claude Code, but not past an Edit ask rule: deny beats ask beats allow wherever both
 	// match (docs/deviations.md).
-	if r := c.sessionConfigAllow(forms); r != nil && c.matchAny(c.ContentRules(Ask, "Edit"), forms) == nil {
+	if r := c.sessionConfigAllow(forms); r != nil && c.pathRules(Ask, "Edit").matchAny(c, forms) == nil {
 		NoteRule(ctx, "write check: session rule for the config folder", r, "allow")
 		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
@@ -257,7 +305,7 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 				Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why, ClassifierApprovable: true}}
 		}
 	}
-	if r := c.matchAny(c.ContentRules(Ask, "Edit"), forms); r != nil {
+	if r := c.pathRules(Ask, "Edit").matchAny(c, forms); r != nil {
 		NoteRule(ctx, "write check: Edit ask rule", r, "ask")
 		return Decision{Behavior: Ask, BlockedPath: abs, Message: fmt.Sprintf("Reins requested permissions to write to %s, but you haven't granted it yet.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
@@ -269,7 +317,7 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 			Notef(ctx, "write check", "allow", "acceptEdits mode, inside the working directories")
 			return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonMode, Mode: ModeAcceptEdits}}
 		}
-		if r := c.matchAll(c.ContentRules(Allow, "Edit"), forms); r != nil {
+		if r := c.pathRules(Allow, "Edit").matchAll(c, forms); r != nil {
 			NoteRule(ctx, "write check: Edit allow rule", r, "allow")
 			return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}
 		}
@@ -293,22 +341,24 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 // sessionConfigAllow finds a session rule that opens a config folder (.claude or .reins) to
 // edits. Only session rules can: a rule in a file must never pre-approve edits to settings.
 func (c *Context) sessionConfigAllow(forms []pathForm) *Rule {
-	for _, r := range c.ContentRules(Allow, "Edit") {
-		if r.Source != SourceSession || strings.Contains(r.Value.Content, "..") || !strings.HasSuffix(r.Value.Content, "/**") {
-			continue
-		}
-		ok := false
-		for _, prefix := range [...]string{"/.claude/", "~/.claude/", "/.reins/", "~/.reins/"} {
-			if strings.HasPrefix(r.Value.Content, prefix) {
-				ok = true
-			}
-		}
-		if !ok {
-			continue
-		}
+	for _, r := range c.index.configAllow {
 		if c.matchAll([]*Rule{r}, forms) != nil {
 			return r
 		}
 	}
 	return nil
+}
+
+// opensConfigFolder reports whether an Edit allow rule is one that may open a config folder:
+// a session rule for everything under .claude or .reins in the project or the home directory.
+func opensConfigFolder(r *Rule) bool {
+	if r.Source != SourceSession || strings.Contains(r.Value.Content, "..") || !strings.HasSuffix(r.Value.Content, "/**") {
+		return false
+	}
+	for _, prefix := range [...]string{"/.claude/", "~/.claude/", "/.reins/", "~/.reins/"} {
+		if strings.HasPrefix(r.Value.Content, prefix) {
+			return true
+		}
+	}
+	return false
 }

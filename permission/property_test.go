@@ -90,7 +90,7 @@ func covered(proj string, c propCase, b Behavior) bool {
 		return true
 	}
 	abs := filepath.Join(proj, c.path)
-	forms := pathForms(abs)
+	forms := pathForms(context.Background(), abs)
 	ruleTools := []string{"Read"}
 	if c.tool.write {
 		ruleTools = []string{"Edit"}

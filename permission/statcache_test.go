@@ -1,0 +1,40 @@
+package permission
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestStatCache checks that a stat cache answers as os.Lstat did when first asked, for the
+// decision it belongs to only: a context without one sees the file system as it is now.
+func TestStatCache(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "f")
+	if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := WithStatCache(context.Background())
+	fi, err := Lstat(ctx, f)
+	if err != nil || fi.Mode().IsDir() {
+		t.Fatalf("Lstat(%s) = %v, %v", f, fi, err)
+	}
+	if _, err := Lstat(ctx, filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Lstat of a missing file = %v, want not exist", err)
+	}
+	if err := os.Remove(f); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Lstat(ctx, f); err != nil {
+		t.Errorf("within the decision Lstat(%s) changed its answer: %v", f, err)
+	}
+	if _, err := Lstat(context.Background(), f); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("without a cache Lstat(%s) = %v, want not exist", f, err)
+	}
+	if _, err := Lstat(WithStatCache(context.Background()), f); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a new decision's Lstat(%s) = %v, want not exist", f, err)
+	}
+}
