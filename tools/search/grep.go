@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -288,12 +290,17 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 			mtime time.Time
 		}
 		entries := make([]entry, len(results))
-		for i, r := range results {
-			entries[i].r = r
-			if fi, err := os.Stat(filepath.Join(q.root, filepath.FromSlash(r.rel))); err == nil {
-				entries[i].mtime = fi.ModTime()
+		// One stat per matching file: on a large tree (19,000 matches) these are a fifth of
+		// the search's time, so they are spread over the cores like the search itself.
+		parallelChunks(len(entries), func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				r := results[i]
+				entries[i].r = r
+				if fi, err := os.Stat(filepath.Join(q.root, filepath.FromSlash(r.rel))); err == nil {
+					entries[i].mtime = fi.ModTime()
+				}
 			}
-		}
+		})
 		slices.SortFunc(entries, func(a, b entry) int {
 			if c := b.mtime.Compare(a.mtime); c != 0 {
 				return c
@@ -362,4 +369,22 @@ func limitInfo(limit *int, offset int) string {
 		parts = append(parts, "offset: "+strconv.Itoa(offset))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// parallelChunks calls f on consecutive chunks of [0, n) from up to GOMAXPROCS goroutines and
+// returns when all are done. Small n runs in the caller's goroutine.
+func parallelChunks(n int, f func(lo, hi int)) {
+	const minChunk = 256
+	workers := min(runtime.GOMAXPROCS(0), (n+minChunk-1)/minChunk)
+	if workers <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	size := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += size {
+		hi := min(lo+size, n)
+		wg.Go(func() { f(lo, hi) })
+	}
+	wg.Wait()
 }
