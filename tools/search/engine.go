@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"strconv"
 	"strings"
 
 	"github.com/reinsdev/reins/tool"
@@ -50,27 +51,47 @@ type query struct {
 func (q *query) context() bool { return q.mode == modeContent && (q.before > 0 || q.after > 0) }
 
 // lineKind says how a content line is printed: ':' after a match's path and line number,
-// '-' after a context line's, and kindSep for the "--" between non-adjacent groups.
+// '-' after a context line's.
 type lineKind byte
 
 const (
-	kindSep     lineKind = 0
 	kindMatch   lineKind = ':'
 	kindContext lineKind = '-'
 )
 
-// outLine is one printed line of content mode, without its path.
-type outLine struct {
-	kind lineKind
-	num  int
-	text string
-}
+// sepLine is how fileResult.text stores a "--" between non-adjacent groups of one file: a
+// byte no printed line starts with.
+const sepLine = 0
 
 // fileResult is what one file contributed. Files without matches have no result.
 type fileResult struct {
-	rel   string    // slash-separated, relative to the query root
-	lines []outLine // content mode
-	count int       // count mode: matching lines (multiline: matches, joined per line)
+	rel string // slash-separated, relative to the query root
+	// text holds content mode's lines without their path, each ended by '\n' and ready to
+	// print after it: the kind byte, then with line numbers the number and the kind byte
+	// again, then the line (":12:text", "-13-text", ":text"); a line of the single byte
+	// sepLine stands for "--". Both engines build it in this form, so rendering copies it
+	// instead of re-formatting each line.
+	text   []byte
+	nlines int
+	count  int // count mode: matching lines (multiline: matches, joined per line)
+}
+
+// addLine appends a match or context line to r.text.
+func (r *fileResult) addLine(kind lineKind, num int, numbers bool, line []byte) {
+	r.text = append(r.text, byte(kind))
+	if numbers {
+		r.text = strconv.AppendInt(r.text, int64(num), 10)
+		r.text = append(r.text, byte(kind))
+	}
+	r.text = append(r.text, line...)
+	r.text = append(r.text, '\n')
+	r.nlines++
+}
+
+// addSep appends a "--" to r.text.
+func (r *fileResult) addSep() {
+	r.text = append(r.text, sepLine, '\n')
+	r.nlines++
 }
 
 // engine runs a query. Both engines return the same results for the same query and tree,

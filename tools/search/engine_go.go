@@ -441,32 +441,36 @@ func (m *matcher) searchBuffer(q *query, rel string, buf []byte) *fileResult {
 		r.count = f.count
 		return r
 	}
-	r.lines = contentLines(buf, f.spans, eof, q.before, q.after)
+	contentLines(r, buf, f.spans, eof, q.before, q.after, q.lineNumbers)
 	return r
 }
 
+var (
+	omittedMatchText   = []byte(omittedMatch)
+	omittedContextText = []byte(omittedContext)
+)
+
 // lineText is what ripgrep prints for the line [s, e): the line itself, or a notice when it
 // is longer than maxColumns bytes counting its newline.
-func lineText(buf []byte, s, e int, kind lineKind) string {
+func lineText(buf []byte, s, e int, kind lineKind) []byte {
 	n := e - s
 	if e < len(buf) {
 		n++
 	}
 	if n > maxColumns {
 		if kind == kindMatch {
-			return omittedMatch
+			return omittedMatchText
 		}
-		return omittedContext
+		return omittedContextText
 	}
-	return string(buf[s:e])
+	return buf[s:e]
 }
 
-// contentLines prints matched lines with before and after context, as ripgrep does: a line
-// that matches is printed as a match even inside another match's context, and "--"
+// contentLines prints matched lines with before and after context into r, as ripgrep does:
+// a line that matches is printed as a match even inside another match's context, and "--"
 // separates groups that are not adjacent when context was asked for. eof adds the
 // before-context of an empty match at the end of the buffer (see matchSpans).
-func contentLines(buf []byte, spans []span, eof bool, before, after int) []outLine {
-	var out []outLine
+func contentLines(r *fileResult, buf []byte, spans []span, eof bool, before, after int, numbers bool) {
 	lastNum := 0  // number of the last printed line
 	lastEnd := -1 // byte offset of its newline
 	lineNo := 1   // number of the line starting at offset counted
@@ -484,19 +488,19 @@ func contentLines(buf []byte, spans []span, eof bool, before, after int) []outLi
 		first := numAt(sp.start)
 		// Before context: walk back from the span, not past what is already printed.
 		type line struct{ s, e int }
-		var pre []line
+		var pre [8]line
+		pres := pre[:0]
 		s := sp.start
 		for k := 0; k < before && s > 0 && s-1 > lastEnd; k++ {
 			ps := bytes.LastIndexByte(buf[:s-1], '\n') + 1
-			pre = append(pre, line{ps, s - 1})
+			pres = append(pres, line{ps, s - 1})
 			s = ps
 		}
-		startNum := first - len(pre)
-		if ctx && len(out) > 0 && startNum > lastNum+1 {
-			out = append(out, outLine{kind: kindSep})
+		if startNum := first - len(pres); ctx && r.nlines > 0 && startNum > lastNum+1 {
+			r.addSep()
 		}
-		for k := len(pre) - 1; k >= 0; k-- {
-			out = append(out, outLine{kind: kindContext, num: first - 1 - k, text: lineText(buf, pre[k].s, pre[k].e, kindContext)})
+		for k := len(pres) - 1; k >= 0; k-- {
+			r.addLine(kindContext, first-1-k, numbers, lineText(buf, pres[k].s, pres[k].e, kindContext))
 		}
 		if sp.end < 0 {
 			break // the end-of-buffer match has no line of its own
@@ -508,7 +512,7 @@ func contentLines(buf []byte, spans []span, eof bool, before, after int) []outLi
 			if le > sp.end {
 				le = sp.end
 			}
-			out = append(out, outLine{kind: kindMatch, num: num, text: lineText(buf, ls, le, kindMatch)})
+			r.addLine(kindMatch, num, numbers, lineText(buf, ls, le, kindMatch))
 			lastNum, lastEnd = num, le
 			if le >= sp.end {
 				break
@@ -528,9 +532,8 @@ func contentLines(buf []byte, spans []span, eof bool, before, after int) []outLi
 			}
 			le := lineEnd(buf, ls)
 			lastNum++
-			out = append(out, outLine{kind: kindContext, num: lastNum, text: lineText(buf, ls, le, kindContext)})
+			r.addLine(kindContext, lastNum, numbers, lineText(buf, ls, le, kindContext))
 			lastEnd = le
 		}
 	}
-	return out
 }

@@ -141,26 +141,33 @@ func (e rgEngine) search(ctx context.Context, q *query) ([]*fileResult, error) {
 	return results, nil
 }
 
-// parseRg reads rg's output for q's mode.
+// parseRg reads rg's output for q's mode. Content lines keep rg's bytes: the line after its
+// path is already in the form fileResult.text stores, but for the NUL that marks the end of
+// the line number, so each line costs one copy and no allocation.
 func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 	var (
 		results []*fileResult
 		byPath  = map[string]*fileResult{}
 	)
-	get := func(p string) *fileResult {
-		p = strings.TrimPrefix(p, "./")
-		if f := byPath[p]; f != nil {
+	get := func(p []byte) *fileResult {
+		p = bytes.TrimPrefix(p, []byte("./"))
+		if f := byPath[string(p)]; f != nil {
 			return f
 		}
-		f := &fileResult{rel: p}
-		byPath[p] = f
+		f := &fileResult{rel: string(p)}
+		byPath[f.rel] = f
 		results = append(results, f)
 		return f
 	}
 	if q.mode == modeFiles {
 		for {
-			p, err := r.ReadString(0)
-			if p = strings.TrimSuffix(p, "\x00"); p != "" {
+			p, err := r.ReadSlice(0)
+			if err == bufio.ErrBufferFull {
+				var long []byte
+				long, err = readLong(r, p, 0)
+				p = long
+			}
+			if p = bytes.TrimSuffix(p, []byte{0}); len(p) > 0 {
 				get(p)
 			}
 			if err == io.EOF {
@@ -174,10 +181,13 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 	var cur *fileResult
 	pendingSep := false
 	for {
-		line, err := r.ReadString('\n')
-		if line != "" {
-			line = strings.TrimSuffix(line, "\n")
-			if line == "--" {
+		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			line, err = readLong(r, line, '\n')
+		}
+		if len(line) > 0 {
+			line = bytes.TrimSuffix(line, []byte{'\n'})
+			if string(line) == "--" {
 				pendingSep = true
 			} else if err := parseRgLine(line, q, get, &cur, &pendingSep); err != nil {
 				return nil, err
@@ -192,17 +202,29 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 	}
 }
 
+// readLong finishes reading a line longer than r's buffer, whose start is first.
+func readLong(r *bufio.Reader, first []byte, delim byte) ([]byte, error) {
+	line := append([]byte(nil), first...)
+	for {
+		more, err := r.ReadSlice(delim)
+		line = append(line, more...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
+}
+
 // parseRgLine parses one line of count or content output. A "--" printed between two lines
 // of the same file belongs to that file; one printed between files is dropped (the caller
 // re-creates those after sorting).
-func parseRgLine(line string, q *query, get func(string) *fileResult, cur **fileResult, pendingSep *bool) error {
-	path, rest, ok := strings.Cut(line, "\x00")
+func parseRgLine(line []byte, q *query, get func([]byte) *fileResult, cur **fileResult, pendingSep *bool) error {
+	path, rest, ok := bytes.Cut(line, []byte{0})
 	if !ok {
 		return fmt.Errorf("unexpected line %q", line)
 	}
 	f := get(path)
 	if q.mode == modeCount {
-		n, err := strconv.Atoi(rest)
+		n, err := strconv.Atoi(string(rest))
 		if err != nil {
 			return fmt.Errorf("unexpected count line %q", line)
 		}
@@ -210,29 +232,30 @@ func parseRgLine(line string, q *query, get func(string) *fileResult, cur **file
 		return nil
 	}
 	if *pendingSep && *cur == f {
-		f.lines = append(f.lines, outLine{kind: kindSep})
+		f.addSep()
 	}
 	*pendingSep = false
 	*cur = f
-	if rest == "" {
+	if len(rest) == 0 || rest[0] != byte(kindMatch) && rest[0] != byte(kindContext) {
 		return fmt.Errorf("unexpected line %q", line)
 	}
-	kind := lineKind(rest[0])
-	rest = rest[1:]
-	l := outLine{kind: kind}
-	if q.lineNumbers {
-		num, text, ok := strings.Cut(rest, "\x00")
-		if !ok || len(text) == 0 {
-			return fmt.Errorf("unexpected line %q", line)
-		}
-		n, err := strconv.Atoi(num)
-		if err != nil {
-			return fmt.Errorf("unexpected line %q", line)
-		}
-		l.num, rest = n, text[1:]
+	if !q.lineNumbers {
+		f.text = append(append(f.text, rest...), '\n')
+		f.nlines++
+		return nil
 	}
-	l.text = rest
-	f.lines = append(f.lines, l)
+	// rest is kind, number, NUL, kind, text.
+	num, text, ok := bytes.Cut(rest[1:], []byte{0})
+	if !ok || len(num) == 0 || len(text) == 0 || text[0] != rest[0] {
+		return fmt.Errorf("unexpected line %q", line)
+	}
+	for _, c := range num {
+		if c < '0' || c > '9' {
+			return fmt.Errorf("unexpected line %q", line)
+		}
+	}
+	f.text = append(append(append(f.text, rest[:1+len(num)]...), text...), '\n')
+	f.nlines++
 	return nil
 }
 

@@ -243,22 +243,8 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 	switch q.mode {
 	case modeContent:
 		slices.SortFunc(results, func(a, b *fileResult) int { return strings.Compare(a.rel, b.rel) })
-		var lines []string
-		for i, r := range results {
-			if q.context() && i > 0 {
-				lines = append(lines, "--")
-			}
-			prefix := ""
-			if q.file == "" {
-				prefix = display(r)
-			}
-			for _, l := range r.lines {
-				lines = append(lines, formatLine(prefix, l, q.lineNumbers))
-			}
-		}
-		page, limit := paginate(lines, headLimit, offset)
-		content := strings.Join(page, "\n")
-		out.Content, out.NumLines, out.AppliedLimit, out.AppliedOffset = content, len(page), limit, offset
+		content, n, limit := renderContent(q, results, display, headLimit, offset)
+		out.Content, out.NumLines, out.AppliedLimit, out.AppliedOffset = content, n, limit, offset
 		text := cmp.Or(content, "No matches found")
 		if info := limitInfo(limit, offset); info != "" {
 			text += "\n\n[Showing results with pagination = " + info + "]"
@@ -326,38 +312,80 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 	return out
 }
 
-func formatLine(prefix string, l outLine, numbers bool) string {
-	if l.kind == kindSep {
-		return "--"
+// renderContent prints the page of content lines that offset and headLimit select (see
+// paginate) straight from the results' text: each line gets its path in front (unless a
+// single file was searched), and a "--" separates files when context was asked for. It
+// returns the page, its number of lines and the limit applied.
+func renderContent(q *query, results []*fileResult, display func(*fileResult) string, headLimit *int, offset int) (string, int, *int) {
+	total := 0
+	for i, r := range results {
+		total += r.nlines
+		if q.context() && i > 0 {
+			total++
+		}
 	}
+	lo, hi, limit := paginateRange(total, headLimit, offset)
 	var b strings.Builder
-	if prefix != "" {
-		b.WriteString(prefix)
-		b.WriteByte(byte(l.kind))
+	idx := 0 // index of the next line
+	line := func(prefix string, l []byte) {
+		if idx >= lo && idx < hi {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			switch {
+			case len(l) == 1 && l[0] == sepLine:
+				b.WriteString("--")
+			case prefix == "":
+				b.Write(l[1:]) // the kind byte follows a path only
+			default:
+				b.WriteString(prefix)
+				b.Write(l)
+			}
+		}
+		idx++
 	}
-	if numbers {
-		b.WriteString(strconv.Itoa(l.num))
-		b.WriteByte(byte(l.kind))
+	for i, r := range results {
+		if idx >= hi {
+			break
+		}
+		if q.context() && i > 0 {
+			line("", []byte{sepLine})
+		}
+		if idx+r.nlines <= lo {
+			idx += r.nlines
+			continue
+		}
+		prefix := ""
+		if q.file == "" {
+			prefix = display(r)
+		}
+		for t := r.text; len(t) > 0 && idx < hi; {
+			end := bytes.IndexByte(t, '\n')
+			line(prefix, t[:end])
+			t = t[end+1:]
+		}
 	}
-	b.WriteString(l.text)
-	return b.String()
+	return b.String(), hi - lo, limit
 }
 
 // paginate skips offset items and keeps headLimit of the rest (default 250, 0 = all). The
 // returned limit is set only when items were cut, as Claude Code reports it.
 func paginate(items []string, headLimit *int, offset int) ([]string, *int) {
-	if offset > len(items) {
-		offset = len(items)
-	}
-	rest := items[offset:]
+	lo, hi, limit := paginateRange(len(items), headLimit, offset)
+	return items[lo:hi], limit
+}
+
+// paginateRange is paginate for n items: it returns the range kept.
+func paginateRange(n int, headLimit *int, offset int) (lo, hi int, applied *int) {
+	lo = min(offset, n)
 	limit := defaultHeadLimit
 	if headLimit != nil {
 		limit = *headLimit
 	}
-	if limit == 0 || len(rest) <= limit {
-		return rest, nil
+	if limit == 0 || n-lo <= limit {
+		return lo, n, nil
 	}
-	return rest[:limit], &limit
+	return lo, lo + limit, &limit
 }
 
 func limitInfo(limit *int, offset int) string {
