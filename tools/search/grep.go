@@ -325,46 +325,63 @@ func renderContent(q *query, results []*fileResult, display func(*fileResult) st
 		}
 	}
 	lo, hi, limit := paginateRange(total, headLimit, offset)
+	// Two passes over the page: the first sizes the buffer, so a large page is built in one
+	// allocation instead of by doubling (which briefly holds the page twice over).
 	var b strings.Builder
-	idx := 0 // index of the next line
-	line := func(prefix string, l []byte) {
-		if idx >= lo && idx < hi {
-			if b.Len() > 0 {
-				b.WriteByte('\n')
+	prefixes := make([]string, len(results))
+	each := func(emit func(prefix string, l []byte)) {
+		idx := 0 // index of the next line
+		line := func(prefix string, l []byte) {
+			if idx >= lo && idx < hi {
+				emit(prefix, l)
 			}
-			switch {
-			case len(l) == 1 && l[0] == sepLine:
-				b.WriteString("--")
-			case prefix == "":
-				b.Write(l[1:]) // the kind byte follows a path only
-			default:
-				b.WriteString(prefix)
-				b.Write(l)
+			idx++
+		}
+		for i, r := range results {
+			if idx >= hi {
+				break
 			}
-		}
-		idx++
-	}
-	for i, r := range results {
-		if idx >= hi {
-			break
-		}
-		if q.context() && i > 0 {
-			line("", []byte{sepLine})
-		}
-		if idx+r.nlines <= lo {
-			idx += r.nlines
-			continue
-		}
-		prefix := ""
-		if q.file == "" {
-			prefix = display(r)
-		}
-		for t := r.text; len(t) > 0 && idx < hi; {
-			end := bytes.IndexByte(t, '\n')
-			line(prefix, t[:end])
-			t = t[end+1:]
+			if q.context() && i > 0 {
+				line("", []byte{sepLine})
+			}
+			if idx+r.nlines <= lo {
+				idx += r.nlines
+				continue
+			}
+			if q.file == "" && prefixes[i] == "" {
+				prefixes[i] = display(r)
+			}
+			prefix := prefixes[i]
+			for t := r.text; len(t) > 0 && idx < hi; {
+				end := bytes.IndexByte(t, '\n')
+				line(prefix, t[:end])
+				t = t[end+1:]
+			}
 		}
 	}
+	size := 0
+	each(func(prefix string, l []byte) {
+		if len(l) == 1 && l[0] == sepLine {
+			size += 3
+		} else {
+			size += len(prefix) + len(l) + 1
+		}
+	})
+	b.Grow(size)
+	each(func(prefix string, l []byte) {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		switch {
+		case len(l) == 1 && l[0] == sepLine:
+			b.WriteString("--")
+		case prefix == "":
+			b.Write(l[1:]) // the kind byte follows a path only
+		default:
+			b.WriteString(prefix)
+			b.Write(l)
+		}
+	})
 	return b.String(), hi - lo, limit
 }
 
