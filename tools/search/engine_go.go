@@ -77,6 +77,11 @@ type matcher struct {
 	// reqFold), used to skip to the few lines worth running the regexp on; nil if none.
 	req     []byte
 	reqFold bool
+	// tail, when the pattern is a sequence with req as one of its parts, is the sequence
+	// from req on, anchored at the start: a line where it matches at no occurrence of req
+	// cannot match, and the anchored check is much cheaper than the whole pattern's (for
+	// [A-Z][a-z]+Error\b, most lines holding Error are fmt.Errorf calls that fail at \b).
+	tail *regexp.Regexp
 	// litRare and reqRare are the offsets of the rarest byte of lit (or fold) and req.
 	litRare, reqRare int
 }
@@ -100,7 +105,9 @@ func compileMatcher(pattern string, ignoreCase, multiline bool) (*matcher, error
 	}
 	if m.lit == nil && m.fold == nil {
 		if re, err := syntax.Parse(regexpFlags(ignoreCase, multiline)+pattern, syntax.Perl); err == nil {
-			m.req, m.reqFold = requiredLiteral(re.Simplify())
+			re = re.Simplify()
+			m.req, m.reqFold = requiredLiteral(re)
+			m.tail = tailFrom(re, m.req, m.reqFold)
 		}
 	}
 	switch {
@@ -149,6 +156,50 @@ func requiredLiteral(re *syntax.Regexp) ([]byte, bool) {
 		return best, fold
 	}
 	return nil, false
+}
+
+// tailFrom returns re's parts from the literal req on, anchored at the start of the text, when
+// req is one of re's top-level parts and not the first (nil otherwise).
+func tailFrom(re *syntax.Regexp, req []byte, fold bool) *regexp.Regexp {
+	if re.Op != syntax.OpConcat || len(req) == 0 {
+		return nil
+	}
+	for k, sub := range re.Sub {
+		if sub.Op != syntax.OpLiteral || (sub.Flags&syntax.FoldCase != 0) != fold {
+			continue
+		}
+		lit := string(sub.Rune)
+		if fold && (!foldableASCII(lit) || strings.ToLower(lit) != string(req)) || !fold && lit != string(req) {
+			continue
+		}
+		if k == 0 {
+			return nil // the tail is the whole pattern
+		}
+		tail := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags,
+			Sub: append([]*syntax.Regexp{{Op: syntax.OpBeginText}}, re.Sub[k:]...)}
+		t, err := regexp.Compile(tail.String())
+		if err != nil {
+			return nil
+		}
+		return t
+	}
+	return nil
+}
+
+// tailMatches reports whether m.tail matches at some occurrence of req in buf[i:le], the
+// rest of a line whose first occurrence of req is at i.
+func (m *matcher) tailMatches(buf []byte, i, le int) bool {
+	line := buf[:le]
+	for i >= 0 {
+		if m.tail.Match(line[i:]) {
+			return true
+		}
+		if i+1 >= le {
+			return false
+		}
+		i = m.indexReq(line, i+1)
+	}
+	return false
 }
 
 // indexReq finds the required literal at or after from, or returns -1.
@@ -343,7 +394,7 @@ func (m *matcher) search(buf []byte, stopAfterFirst bool) found {
 				}
 				ls := bytes.LastIndexByte(buf[:i], '\n') + 1
 				le := lineEnd(buf, i)
-				if m.re.Match(buf[ls:le]) {
+				if (m.tail == nil || m.tailMatches(buf, i, le)) && m.re.Match(buf[ls:le]) {
 					f.spans = append(f.spans, span{ls, le})
 					if stopAfterFirst {
 						break
