@@ -106,18 +106,7 @@ func (e rgEngine) search(ctx context.Context, q *query) ([]*fileResult, error) {
 	cmd.Env = e.env
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedWriter{w: &stderr, n: 8 << 10}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("running rg: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("running rg: %w", err)
-	}
-	results, perr := parseRg(bufio.NewReaderSize(out, 64<<10), q)
-	if perr != nil {
-		io.Copy(io.Discard, out)
-	}
-	werr := cmd.Wait()
+	results, werr, perr := runRg(cmd, q)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -139,6 +128,39 @@ func (e rgEngine) search(ctx context.Context, q *query) ([]*fileResult, error) {
 		return nil, fmt.Errorf("rg: %s", msg)
 	}
 	return results, nil
+}
+
+// runRg runs cmd and parses its output. rg writes into an unlinked temporary file, read once
+// it has exited: through a pipe, a parallel rg's thousands of small writes (one per file)
+// each woke this process for a read, and on a tree of 20,000 files that cost more CPU than
+// parsing the output. Where no temporary file can be made, the output is read from a pipe.
+// It returns the results, the error of the run and the error of the parse.
+func runRg(cmd *exec.Cmd, q *query) ([]*fileResult, error, error) {
+	out, err := os.CreateTemp("", "reins-rg-*")
+	if err != nil {
+		pipe, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := cmd.Start(); err != nil {
+			return nil, err, nil
+		}
+		results, perr := parseRg(bufio.NewReaderSize(pipe, 64<<10), q)
+		if perr != nil {
+			io.Copy(io.Discard, pipe)
+		}
+		return results, cmd.Wait(), perr
+	}
+	defer out.Close()
+	defer os.Remove(out.Name())
+	os.Remove(out.Name()) // where the system allows it, the file is gone even if we are killed
+	cmd.Stdout = out
+	werr := cmd.Run()
+	if _, err := out.Seek(0, io.SeekStart); err != nil {
+		return nil, werr, err
+	}
+	results, perr := parseRg(bufio.NewReaderSize(out, 64<<10), q)
+	return results, werr, perr
 }
 
 // parseRg reads rg's output for q's mode. Content lines keep rg's bytes: the line after its

@@ -239,6 +239,17 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 	display := func(r *fileResult) string {
 		return displayPath(cwd, filepath.Join(q.root, filepath.FromSlash(r.rel)))
 	}
+	// When the root lies inside the working directory, so does every file under it, and its
+	// displayed path is the root's followed by the file's (r.rel is clean): no filepath.Rel
+	// per file, which costs more than the parsing of rg's line on a tree of 20,000 files.
+	if rootRel := displayPath(cwd, q.root); !filepath.IsAbs(rootRel) {
+		display = func(r *fileResult) string {
+			if rootRel == "." {
+				return filepath.FromSlash(r.rel)
+			}
+			return rootRel + string(filepath.Separator) + filepath.FromSlash(r.rel)
+		}
+	}
 	out := rendered{GrepOutput: GrepOutput{Mode: string(q.mode), Filenames: []string{}}}
 	switch q.mode {
 	case modeContent:
@@ -252,17 +263,20 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 		out.text = text
 	case modeCount:
 		slices.SortFunc(results, func(a, b *fileResult) int { return strings.Compare(a.rel, b.rel) })
-		lines := make([]string, len(results))
-		for i, r := range results {
-			lines[i] = display(r) + ":" + strconv.Itoa(r.count)
-		}
-		page, limit := paginate(lines, headLimit, offset)
+		lo, hi, limit := paginateRange(len(results), headLimit, offset)
+		page := results[lo:hi]
 		matches := 0
-		for _, l := range page {
-			n, _ := strconv.Atoi(l[strings.LastIndexByte(l, ':')+1:])
-			matches += n
+		var b strings.Builder
+		for i, r := range page {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(display(r))
+			b.WriteByte(':')
+			b.WriteString(strconv.Itoa(r.count))
+			matches += r.count
 		}
-		content := strings.Join(page, "\n")
+		content := b.String()
 		out.Content, out.NumFiles, out.NumMatches, out.AppliedLimit, out.AppliedOffset = content, len(page), matches, limit, offset
 		text := cmp.Or(content, "No matches found")
 		text += fmt.Sprintf("\n\nFound %d total %s across %d %s.", matches, plural(matches, "occurrence", "occurrences"), len(page), plural(len(page), "file", "files"))
