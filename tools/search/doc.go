@@ -13,13 +13,28 @@
 // and .rgignore, and replaces lines longer than 500 bytes by a notice.
 //
 // Two engines run a search: ripgrep, when [Options.Ripgrep] names the binary, and a built-in
-// Go engine (a parallel walk with the same filters, a literal fast path, and a search that
-// runs the regexp only on lines holding a literal every match needs). Both produce the same
-// results for the same tree — TestEngineParity compares them for every output mode and
-// option — so a session behaves the same with or without rg installed. To make that
-// possible, and the output deterministic, the results of both are regrouped per file and
-// sorted (by path for content and count, by modification time for file lists) before they
-// are formatted. The pattern is checked with Go's regexp syntax before anything runs;
+// Go engine. Both produce the same results for the same tree — TestEngineParity compares them
+// for every output mode and option — so a session behaves the same with or without rg
+// installed. To make that possible, and the output deterministic, the results of both are
+// regrouped per file and sorted (by path for content and count, by modification time for
+// file lists) before they are formatted.
+//
+// The Go engine walks the tree with one worker per core (GOMAXPROCS) sharing a stack of
+// directories and file batches; each worker reuses one read buffer, and files from 256 KB on
+// are memory-mapped, so memory stays bounded whatever the tree. A literal pattern is found
+// by scanning for its rarest byte (a byte-frequency table, bytefreq.go) and comparing the
+// whole literal only there. A regexp runs only on the lines that hold a literal every match
+// needs (regexp/syntax finds it); when that literal is one part of a sequence, the sequence
+// from the literal on is first matched, anchored, at the literal's occurrences, which turns
+// away most candidate lines without running the whole pattern; files output stops at a
+// file's first match. TestPrefilterAgreesWithPlain, FuzzMatchLines and FuzzRequiredLiteral
+// hold these shortcuts to the plain line-by-line search; TestParallelEngineMatchesSequential
+// holds the parallel walk to one worker.
+//
+// The rg engine writes rg's output to an unlinked temporary file and reads it once rg has
+// exited (through a pipe, each of a parallel rg's per-file writes woke the reader). Content
+// lines are kept as the bytes rg printed, less the NUL that marks the end of the line number,
+// so rendering copies them behind their path instead of re-formatting each one. The pattern is checked with Go's regexp syntax before anything runs;
 // ripgrep-only or PCRE-only constructs (look-around, backreferences) are refused with a
 // message saying so.
 //
