@@ -66,32 +66,74 @@ const sepLine = 0
 // fileResult is what one file contributed. Files without matches have no result.
 type fileResult struct {
 	rel string // slash-separated, relative to the query root
-	// text holds content mode's lines without their path, each ended by '\n' and ready to
-	// print after it: the kind byte, then with line numbers the number and the kind byte
-	// again, then the line (":12:text", "-13-text", ":text"); a line of the single byte
-	// sepLine stands for "--". Both engines build it in this form, so rendering copies it
-	// instead of re-formatting each line.
-	text   []byte
+	// text holds content mode's lines without their path, in one or more pieces, each line
+	// ended by '\n' and ready to print after the path: the kind byte, then with line numbers
+	// the number and the kind byte again, then the line (":12:text", "-13-text", ":text"); a
+	// line of the single byte sepLine stands for "--". Both engines build it in this form,
+	// so rendering copies it instead of re-formatting each line.
+	text   [][]byte
 	nlines int
 	count  int // count mode: matching lines (multiline: matches, joined per line)
 }
 
-// addLine appends a match or context line to r.text.
-func (r *fileResult) addLine(kind lineKind, num int, numbers bool, line []byte) {
-	r.text = append(r.text, byte(kind))
-	if numbers {
-		r.text = strconv.AppendInt(r.text, int64(num), 10)
-		r.text = append(r.text, byte(kind))
+// last returns r's last piece of text, adding one if there is none.
+func (r *fileResult) last() *[]byte {
+	if len(r.text) == 0 {
+		r.text = append(r.text, nil)
 	}
-	r.text = append(r.text, line...)
-	r.text = append(r.text, '\n')
+	return &r.text[len(r.text)-1]
+}
+
+// addLine appends a match or context line to r's last piece of text.
+func (r *fileResult) addLine(kind lineKind, num int, numbers bool, line []byte) {
+	t := r.last()
+	*t = append(*t, byte(kind))
+	if numbers {
+		*t = strconv.AppendInt(*t, int64(num), 10)
+		*t = append(*t, byte(kind))
+	}
+	*t = append(*t, line...)
+	*t = append(*t, '\n')
 	r.nlines++
 }
 
-// addSep appends a "--" to r.text.
+// addSep appends a "--" to r's last piece of text.
 func (r *fileResult) addSep() {
-	r.text = append(r.text, sepLine, '\n')
+	t := r.last()
+	*t = append(*t, sepLine, '\n')
 	r.nlines++
+}
+
+// lineArena hands out the space for the content lines of many files in chunks, so a large
+// output is copied once into place instead of again each time a file's buffer doubles. A
+// file's lines that arrive one after the other (as rg prints them) share one piece.
+type lineArena struct {
+	chunk []byte      // the current chunk; its length is the part handed out
+	owner *fileResult // the file whose last piece ends where the chunk's free space starts
+}
+
+const (
+	minArenaChunk = 4 << 10
+	maxArenaChunk = 1 << 20
+)
+
+// extend adds n bytes to the end of r's text and returns them, to be filled.
+func (a *lineArena) extend(r *fileResult, n int) []byte {
+	if cap(a.chunk)-len(a.chunk) < n {
+		a.chunk = make([]byte, 0, max(n, min(2*cap(a.chunk), maxArenaChunk), minArenaChunk))
+		a.owner = nil
+	}
+	start := len(a.chunk)
+	a.chunk = a.chunk[:start+n]
+	if a.owner == r {
+		// The last piece's capacity runs to the chunk's end: it grows in place.
+		p := &r.text[len(r.text)-1]
+		*p = (*p)[:len(*p)+n]
+	} else {
+		r.text = append(r.text, a.chunk[start:start+n])
+		a.owner = r
+	}
+	return a.chunk[start : start+n]
 }
 
 // engine runs a query. Both engines return the same results for the same query and tree,

@@ -130,14 +130,21 @@ func (e rgEngine) search(ctx context.Context, q *query) ([]*fileResult, error) {
 	return results, nil
 }
 
-// runRg runs cmd and parses its output. rg writes into an unlinked temporary file, read once
-// it has exited: through a pipe, a parallel rg's thousands of small writes (one per file)
-// each woke this process for a read, and on a tree of 20,000 files that cost more CPU than
-// parsing the output. Where no temporary file can be made, the output is read from a pipe.
-// It returns the results, the error of the run and the error of the parse.
+// runRg runs cmd and parses its output. It returns the results, the error of the run and the
+// error of the parse.
+//
+// Content output is read from a pipe while rg runs, so the parsing of a large output
+// overlaps the search. Files and count output, one short line per file, goes to an unlinked
+// temporary file read once rg has exited: through a pipe, each of a parallel rg's thousands
+// of small writes (one per file) woke this process for a read, which on a tree of 20,000
+// files cost more CPU than parsing the lines. Where no temporary file can be made, a pipe
+// serves for those too.
 func runRg(cmd *exec.Cmd, q *query) ([]*fileResult, error, error) {
-	out, err := os.CreateTemp("", "reins-rg-*")
-	if err != nil {
+	var out *os.File
+	if q.mode != modeContent {
+		out, _ = os.CreateTemp("", "reins-rg-*")
+	}
+	if out == nil {
 		pipe, err := cmd.StdoutPipe()
 		if err != nil {
 			return nil, nil, err
@@ -171,14 +178,20 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 		results []*fileResult
 		byPath  = map[string]*fileResult{}
 	)
+	var last *fileResult // rg prints a file's lines together: most lookups are for the last
 	get := func(p []byte) *fileResult {
 		p = bytes.TrimPrefix(p, []byte("./"))
+		if last != nil && string(p) == last.rel {
+			return last
+		}
 		if f := byPath[string(p)]; f != nil {
+			last = f
 			return f
 		}
 		f := &fileResult{rel: string(p)}
 		byPath[f.rel] = f
 		results = append(results, f)
+		last = f
 		return f
 	}
 	if q.mode == modeFiles {
@@ -200,8 +213,11 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 			}
 		}
 	}
-	var cur *fileResult
-	pendingSep := false
+	var (
+		cur        *fileResult
+		pendingSep bool
+		arena      lineArena
+	)
 	for {
 		line, err := r.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -211,7 +227,7 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 			line = bytes.TrimSuffix(line, []byte{'\n'})
 			if string(line) == "--" {
 				pendingSep = true
-			} else if err := parseRgLine(line, q, get, &cur, &pendingSep); err != nil {
+			} else if err := parseRgLine(line, q, get, &arena, &cur, &pendingSep); err != nil {
 				return nil, err
 			}
 		}
@@ -239,7 +255,7 @@ func readLong(r *bufio.Reader, first []byte, delim byte) ([]byte, error) {
 // parseRgLine parses one line of count or content output. A "--" printed between two lines
 // of the same file belongs to that file; one printed between files is dropped (the caller
 // re-creates those after sorting).
-func parseRgLine(line []byte, q *query, get func([]byte) *fileResult, cur **fileResult, pendingSep *bool) error {
+func parseRgLine(line []byte, q *query, get func([]byte) *fileResult, arena *lineArena, cur **fileResult, pendingSep *bool) error {
 	path, rest, ok := bytes.Cut(line, []byte{0})
 	if !ok {
 		return fmt.Errorf("unexpected line %q", line)
@@ -254,7 +270,8 @@ func parseRgLine(line []byte, q *query, get func([]byte) *fileResult, cur **file
 		return nil
 	}
 	if *pendingSep && *cur == f {
-		f.addSep()
+		copy(arena.extend(f, 2), []byte{sepLine, '\n'})
+		f.nlines++
 	}
 	*pendingSep = false
 	*cur = f
@@ -262,7 +279,8 @@ func parseRgLine(line []byte, q *query, get func([]byte) *fileResult, cur **file
 		return fmt.Errorf("unexpected line %q", line)
 	}
 	if !q.lineNumbers {
-		f.text = append(append(f.text, rest...), '\n')
+		dst := arena.extend(f, len(rest)+1)
+		dst[copy(dst, rest)] = '\n'
 		f.nlines++
 		return nil
 	}
@@ -276,7 +294,9 @@ func parseRgLine(line []byte, q *query, get func([]byte) *fileResult, cur **file
 			return fmt.Errorf("unexpected line %q", line)
 		}
 	}
-	f.text = append(append(append(f.text, rest[:1+len(num)]...), text...), '\n')
+	dst := arena.extend(f, 1+len(num)+len(text)+1)
+	k := copy(dst, rest[:1+len(num)])
+	dst[k+copy(dst[k:], text)] = '\n'
 	f.nlines++
 	return nil
 }

@@ -331,58 +331,44 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 // single file was searched), and a "--" separates files when context was asked for. It
 // returns the page, its number of lines and the limit applied.
 func renderContent(q *query, results []*fileResult, display func(*fileResult) string, headLimit *int, offset int) (string, int, *int) {
+	sepBetween := q.context()
 	total := 0
 	for i, r := range results {
 		total += r.nlines
-		if q.context() && i > 0 {
+		if sepBetween && i > 0 {
 			total++
 		}
 	}
 	lo, hi, limit := paginateRange(total, headLimit, offset)
-	// Two passes over the page: the first sizes the buffer, so a large page is built in one
-	// allocation instead of by doubling (which briefly holds the page twice over).
-	var b strings.Builder
 	prefixes := make([]string, len(results))
-	each := func(emit func(prefix string, l []byte)) {
-		idx := 0 // index of the next line
-		line := func(prefix string, l []byte) {
-			if idx >= lo && idx < hi {
-				emit(prefix, l)
-			}
+	// The page's size, estimated from the text of the files it covers, so that a large page
+	// is built in one allocation instead of by doubling (which briefly holds it twice over).
+	size, idx := 0, 0
+	for i, r := range results {
+		if idx >= hi {
+			break
+		}
+		if sepBetween && i > 0 {
 			idx++
 		}
-		for i, r := range results {
-			if idx >= hi {
-				break
-			}
-			if q.context() && i > 0 {
-				line("", []byte{sepLine})
-			}
-			if idx+r.nlines <= lo {
-				idx += r.nlines
-				continue
-			}
-			if q.file == "" && prefixes[i] == "" {
-				prefixes[i] = display(r)
-			}
-			prefix := prefixes[i]
-			for t := r.text; len(t) > 0 && idx < hi; {
-				end := bytes.IndexByte(t, '\n')
-				line(prefix, t[:end])
-				t = t[end+1:]
-			}
+		k := min(idx+r.nlines, hi) - max(idx, lo) // lines of r on the page
+		idx += r.nlines
+		if k <= 0 {
+			continue
 		}
+		if q.file == "" {
+			prefixes[i] = display(r)
+		}
+		n := 0
+		for _, t := range r.text {
+			n += len(t)
+		}
+		size += n/r.nlines*k + k*(len(prefixes[i])+3)
 	}
-	size := 0
-	each(func(prefix string, l []byte) {
-		if len(l) == 1 && l[0] == sepLine {
-			size += 3
-		} else {
-			size += len(prefix) + len(l) + 1
-		}
-	})
+	var b strings.Builder
 	b.Grow(size)
-	each(func(prefix string, l []byte) {
+	idx = 0
+	write := func(prefix string, l []byte) {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
@@ -395,7 +381,32 @@ func renderContent(q *query, results []*fileResult, display func(*fileResult) st
 			b.WriteString(prefix)
 			b.Write(l)
 		}
-	})
+	}
+	for i, r := range results {
+		if idx >= hi {
+			break
+		}
+		if sepBetween && i > 0 {
+			if idx >= lo {
+				write("", []byte{sepLine})
+			}
+			idx++
+		}
+		if idx+r.nlines <= lo {
+			idx += r.nlines
+			continue
+		}
+		for _, t := range r.text {
+			for len(t) > 0 && idx < hi {
+				end := bytes.IndexByte(t, '\n')
+				if idx >= lo {
+					write(prefixes[i], t[:end])
+				}
+				idx++
+				t = t[end+1:]
+			}
+		}
+	}
 	return b.String(), hi - lo, limit
 }
 
