@@ -108,8 +108,9 @@ func (r *fileResult) addSep() {
 // output is copied once into place instead of again each time a file's buffer doubles. A
 // file's lines that arrive one after the other (as rg prints them) share one piece.
 type lineArena struct {
-	chunk []byte      // the current chunk; its length is the part handed out
-	owner *fileResult // the file whose last piece ends where the chunk's free space starts
+	chunk      []byte      // the current chunk; its length is the part handed out
+	owner      *fileResult // the file whose last piece ends where the chunk's free space starts
+	ownerStart int         // where that piece starts in the chunk
 }
 
 const (
@@ -117,7 +118,9 @@ const (
 	maxArenaChunk = 1 << 20
 )
 
-// extend adds n bytes to the end of r's text and returns them, to be filled.
+// extend adds n bytes to the end of r's text and returns them, to be filled. Pieces are cut
+// to their length, so an append to one (addLine) copies it rather than writing into space
+// the arena hands out later.
 func (a *lineArena) extend(r *fileResult, n int) []byte {
 	if cap(a.chunk)-len(a.chunk) < n {
 		a.chunk = make([]byte, 0, max(n, min(2*cap(a.chunk), maxArenaChunk), minArenaChunk))
@@ -125,13 +128,11 @@ func (a *lineArena) extend(r *fileResult, n int) []byte {
 	}
 	start := len(a.chunk)
 	a.chunk = a.chunk[:start+n]
-	if a.owner == r {
-		// The last piece's capacity runs to the chunk's end: it grows in place.
-		p := &r.text[len(r.text)-1]
-		*p = (*p)[:len(*p)+n]
+	if a.owner == r && len(r.text) > 0 && len(r.text[len(r.text)-1]) > 0 && &r.text[len(r.text)-1][0] == &a.chunk[a.ownerStart] {
+		r.text[len(r.text)-1] = a.chunk[a.ownerStart : start+n : start+n]
 	} else {
-		r.text = append(r.text, a.chunk[start:start+n])
-		a.owner = r
+		r.text = append(r.text, a.chunk[start:start+n:start+n])
+		a.owner, a.ownerStart = r, start
 	}
 	return a.chunk[start : start+n]
 }

@@ -368,10 +368,12 @@ func renderContent(q *query, results []*fileResult, display func(*fileResult) st
 	var b strings.Builder
 	b.Grow(size)
 	idx = 0
+	first := true
 	write := func(prefix string, l []byte) {
-		if b.Len() > 0 {
+		if !first {
 			b.WriteByte('\n')
 		}
+		first = false
 		switch {
 		case len(l) == 1 && l[0] == sepLine:
 			b.WriteString("--")
