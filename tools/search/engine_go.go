@@ -377,10 +377,27 @@ func (f *found) atEnd(buf []byte) {
 	}
 }
 
-// search finds the matches of buf. stopAfterFirst ends the search at the first match
-// (files_with_matches mode).
-func (m *matcher) search(buf []byte, stopAfterFirst bool) found {
+// want says what a search of one buffer must find: the first match (files_with_matches),
+// the count (count mode: no spans are kept), or every matched line (content).
+type want int
+
+const (
+	wantLines want = iota
+	wantFirst
+	wantCount
+)
+
+// search finds the matches of buf.
+func (m *matcher) search(buf []byte, w want) found {
 	var f found
+	// hit records the matched line [ls, le) and reports whether to go on.
+	hit := func(ls, le int) bool {
+		f.count++
+		if w != wantCount {
+			f.spans = append(f.spans, span{ls, le})
+		}
+		return w != wantFirst
+	}
 	if m.req != nil {
 		if m.indexReq(buf, 0) < 0 {
 			return f
@@ -394,15 +411,11 @@ func (m *matcher) search(buf []byte, stopAfterFirst bool) found {
 				}
 				ls := bytes.LastIndexByte(buf[:i], '\n') + 1
 				le := lineEnd(buf, i)
-				if (m.tail == nil || m.tailMatches(buf, i, le)) && m.re.Match(buf[ls:le]) {
-					f.spans = append(f.spans, span{ls, le})
-					if stopAfterFirst {
-						break
-					}
+				if (m.tail == nil || m.tailMatches(buf, i, le)) && m.re.Match(buf[ls:le]) && !hit(ls, le) {
+					break
 				}
 				pos = le + 1
 			}
-			f.count = len(f.spans)
 			return f
 		}
 	}
@@ -424,13 +437,11 @@ func (m *matcher) search(buf []byte, stopAfterFirst bool) found {
 				pos = le + 1
 				continue
 			}
-			f.spans = append(f.spans, span{ls, le})
-			if stopAfterFirst {
+			if !hit(ls, le) {
 				break
 			}
 			pos = le + 1
 		}
-		f.count = len(f.spans)
 		return f
 	}
 	add := func(s, e int) bool {
@@ -438,16 +449,19 @@ func (m *matcher) search(buf []byte, stopAfterFirst bool) found {
 			f.atEnd(buf)
 			return false
 		}
-		f.count++
+		if w == wantCount {
+			f.count++
+			return true
+		}
 		last := max(s, e-1)
 		ls := bytes.LastIndexByte(buf[:s], '\n') + 1
 		le := lineEnd(buf, min(last, len(buf)))
 		if n := len(f.spans); n > 0 && ls <= f.spans[n-1].end {
+			f.count++
 			f.spans[n-1].end = max(f.spans[n-1].end, le)
-			return !stopAfterFirst
+			return true // only wantLines gets a second match
 		}
-		f.spans = append(f.spans, span{ls, le})
-		return !stopAfterFirst
+		return hit(ls, le)
 	}
 	if m.lit != nil || m.fold != nil {
 		for pos := 0; pos <= len(buf); {
@@ -461,6 +475,12 @@ func (m *matcher) search(buf []byte, stopAfterFirst bool) found {
 	}
 	// The regexp must see the whole buffer: searching from an offset would let (?m)^ match
 	// in the middle of a line.
+	if w == wantFirst {
+		if loc := m.re.FindIndex(buf); loc != nil {
+			add(loc[0], loc[1])
+		}
+		return f
+	}
 	for _, loc := range m.re.FindAllIndex(buf, -1) {
 		if !add(loc[0], loc[1]) {
 			break
@@ -471,7 +491,14 @@ func (m *matcher) search(buf []byte, stopAfterFirst bool) found {
 
 // searchBuffer searches buf, the content of the file rel, and builds its result.
 func (m *matcher) searchBuffer(q *query, rel string, buf []byte) *fileResult {
-	f := m.search(buf, q.mode == modeFiles)
+	w := wantLines
+	switch q.mode {
+	case modeFiles:
+		w = wantFirst
+	case modeCount:
+		w = wantCount
+	}
+	f := m.search(buf, w)
 	eof := f.eof && q.mode == modeContent && q.before > 0
 	if f.eofLine && q.mode == modeContent {
 		ls := bytes.LastIndexByte(buf, '\n') + 1
@@ -481,7 +508,7 @@ func (m *matcher) searchBuffer(q *query, rel string, buf []byte) *fileResult {
 			f.spans = append(f.spans, span{ls, len(buf)})
 		}
 	}
-	if len(f.spans) == 0 && !eof {
+	if f.count == 0 && len(f.spans) == 0 && !eof {
 		return nil
 	}
 	r := &fileResult{rel: rel}

@@ -54,11 +54,14 @@ func TestPrefilterAgreesWithPlain(t *testing.T) {
 		}
 		buf := []byte(content)
 		want := plainSpans(m, buf)
-		got := m.search(buf, false)
+		got := m.search(buf, wantLines)
 		if fmt.Sprint(got.spans) != fmt.Sprint(want) || got.count != len(want) {
 			rt.Fatalf("pattern %q (-i %v) on %q: got %v (count %d), want %v", pattern, ignoreCase, content, got.spans, got.count, want)
 		}
-		first := m.search(buf, true)
+		if c := m.search(buf, wantCount); c.count != len(want) || len(c.spans) != 0 {
+			rt.Fatalf("pattern %q (-i %v) on %q: count %d with %d spans, want %d and none", pattern, ignoreCase, content, c.count, len(c.spans), len(want))
+		}
+		first := m.search(buf, wantFirst)
 		if len(want) > 0 && (len(first.spans) != 1 || first.spans[0] != want[0]) || len(want) == 0 && len(first.spans) != 0 {
 			rt.Fatalf("pattern %q (-i %v) on %q: first match %v, want the first of %v", pattern, ignoreCase, content, first.spans, want)
 		}
