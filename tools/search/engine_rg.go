@@ -189,7 +189,11 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 			return f
 		}
 		f := &fileResult{rel: string(p)}
-		byPath[f.rel] = f
+		if q.mode == modeContent {
+			// Only content output can name a file twice (a parallel rg may flush a
+			// file's lines in parts); files and count output name it once.
+			byPath[f.rel] = f
+		}
 		results = append(results, f)
 		last = f
 		return f

@@ -296,8 +296,8 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 			for i := lo; i < hi; i++ {
 				r := results[i]
 				entries[i].r = r
-				if fi, err := os.Stat(filepath.Join(q.root, filepath.FromSlash(r.rel))); err == nil {
-					entries[i].mtime = fi.ModTime()
+				if mt, ok := modTime(filepath.Join(q.root, filepath.FromSlash(r.rel))); ok {
+					entries[i].mtime = mt
 				}
 			}
 		})
