@@ -58,6 +58,8 @@
 //   - Regexps use Go's syntax, a close relative of ripgrep's: \d, \w, \s and \b are ASCII
 //     classes in Go and Unicode classes in ripgrep. The parity tests use patterns on which the
 //     two agree.
+//   - A pattern with $ before ^ (as $^, which matches an empty line): ripgrep 13 matches
+//     nothing, the Go engine (like PCRE) matches empty lines.
 //   - A file whose first NUL byte lies past the start of the file, after matches: ripgrep may
 //     print the matches it found before the NUL; the Go engine skips the whole file.
 package search
