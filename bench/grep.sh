@@ -8,7 +8,9 @@
 # Times are medians of $RUNS paired runs after one warm-up round, in milliseconds of wall
 # time. A paired run is rg, then Grep with the rg engine, then Grep with the Go engine, one
 # after the other (bench/grepbench), so a change of load affects all three alike; the ratios
-# are the medians of each run's ratio to rg. The Grep tool is timed in-process (decode,
+# are the medians of each run's ratio to rg. The same ratios of CPU time (user and system, of
+# the Grep process and its rg child) change little with the machine's load, when wall times
+# on a busy machine swing from run to run. The Grep tool is timed in-process (decode,
 # validate, call — sorting, stats and formatting included), rg and grep as processes. rg gets
 # --hidden because Grep always searches hidden files; grep -rn also reads binary files and
 # has no ignore rules.
@@ -35,8 +37,9 @@ peak_mb() {
 
 echo "tree: $TREE ($(find "$TREE" -type f | wc -l) files, $(du -sh "$TREE" | cut -f1)); runs: $RUNS; $(rg --version | sed 1q); $(grep --version | sed 1q); $(nproc) cores"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-34s %7s %7s %7s %7s | %6s %6s %6s | %6s %6s %6s %6s %6s\n' \
-  case rg Grep/rg Grep/go grep-rn go/rg rgeng/rg grep/rg rgMB rgengMB goMB rgeMB/ goMB/
+printf '%-34s %7s %7s %7s %7s | %6s %6s | %6s %6s | %6s | %6s %6s %6s %6s %6s\n' \
+  case rg Grep/rg Grep/go grep-rn go/rg rge/rg go/rg rge/rg grep/rg rgMB rgeMB goMB rge/rg go/rg
+printf '%-34s %7s %7s %7s %7s | %13s | %13s | %6s | %34s\n' "" "ms" "ms" "ms" "ms" "wall time" "CPU time" "wall" "peak memory"
 
 # case  pattern  rg-flags  grep-flags  Grep-input
 bench() {
@@ -49,8 +52,8 @@ bench() {
         for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j+1] = a[j]; a[j+1] = t }
         return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
       }
-      { n++; rg[n] = $1; rge[n] = $2; go[n] = $3; qrge[n] = $2 / $1; qgo[n] = $3 / $1 }
-      END { printf "%.1f %.1f %.1f %.2f %.2f", med(rg, n), med(rge, n), med(go, n), med(qgo, n), med(qrge, n) }')
+      { n++; rg[n] = $1; rge[n] = $2; go[n] = $3; qrge[n] = $2 / $1; qgo[n] = $3 / $1; crge[n] = $5 / $4; cgo[n] = $6 / $4 }
+      END { printf "%.1f %.1f %.1f %.2f %.2f %.2f %.2f", med(rg, n), med(rge, n), med(go, n), med(qgo, n), med(qrge, n), med(cgo, n), med(crge, n) }')
   if [ "$GREP" = 1 ]; then
     # shellcheck disable=SC2086
     t_grep=$(time_ms grep -r $grepf -e "$pat" "$TREE")
@@ -62,7 +65,7 @@ bench() {
   m_go=$(peak_mb "$GB" -engine go -runs 1 -input "$input" "$TREE")
   # shellcheck disable=SC2086
   set -- $cols
-  printf '%-34s %7s %7s %7s %7s | %6s %6s %6s | %6s %6s %6s %6s %6s\n' "$name" "$1" "$2" "$3" "$t_grep" "$4" "$5" "$r_grep" \
+  printf '%-34s %7s %7s %7s %7s | %6s %6s | %6s %6s | %6s | %6s %6s %6s %6s %6s\n' "$name" "$1" "$2" "$3" "$t_grep" "$4" "$5" "$6" "$7" "$r_grep" \
     "$m_rg" "$m_rge" "$m_go" "$(ratio "$m_rge" "$m_rg")" "$(ratio "$m_go" "$m_rg")"
 }
 

@@ -5,7 +5,8 @@
 //	grepbench [-tool Grep|Glob] [-engine go|rg|go,rg] [-runs N] [-warmup] -input JSON DIR [-- CMD ARGS...]
 //
 // Each run prints one line with the wall time in milliseconds of each engine named by
-// -engine, in that order, separated by tabs. With a command after "--", each run first runs
+// -engine, in that order, then their CPU times (user and system, rg's included), all
+// separated by tabs. With a command after "--", each run first runs
 // the command (its output read from a pipe and dropped) and prints its time in the first
 // column: the tool and the command it is compared with run in turn, so a change of load
 // during the benchmark affects both alike.
@@ -26,6 +27,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/reinsdev/reins/permission"
@@ -109,17 +111,35 @@ func (b bench) run(dir string, runs int, warmup bool, cpuprofile string) error {
 		defer pprof.StopCPUProfile()
 	}
 	for range runs {
-		cols := make([]string, len(runners))
+		walls := make([]string, len(runners))
+		cpus := make([]string, len(runners))
 		for i, r := range runners {
-			start := time.Now()
+			start, cpu0 := time.Now(), cpuTime()
 			if err := r(); err != nil {
 				return err
 			}
-			cols[i] = fmt.Sprintf("%.1f", float64(time.Since(start).Microseconds())/1000)
+			walls[i] = ms(time.Since(start))
+			cpus[i] = ms(cpuTime() - cpu0)
 		}
-		fmt.Println(strings.Join(cols, "\t"))
+		fmt.Println(strings.Join(walls, "\t") + "\t" + strings.Join(cpus, "\t"))
 	}
 	return nil
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
+
+// cpuTime is the CPU time (user and system) used so far by this process and the children it
+// has waited for: a run's CPU time is the difference, whether the work was done in-process
+// or by rg. Unlike wall time, it hardly changes with the load of the machine.
+func cpuTime() time.Duration {
+	var total time.Duration
+	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
+		var ru syscall.Rusage
+		if syscall.Getrusage(who, &ru) == nil {
+			total += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		}
+	}
+	return total
 }
 
 // command runs b.cmd and reads its output from a pipe, as a caller of rg reads it (a file
