@@ -3,10 +3,12 @@ package search
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"regexp/syntax"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/reinsdev/reins/tool"
 )
@@ -46,6 +48,43 @@ type query struct {
 	file string
 	// getenv reads HOME and XDG_CONFIG_HOME for the global gitignore.
 	getenv func(string) string
+	// cwd is the session's working directory, which displayed paths are relative to (when
+	// empty, as in some tests, a file is shown by its path under the root).
+	cwd      string
+	dispOnce sync.Once
+	rootRel  string // root relative to cwd, "" when root lies outside it
+}
+
+// display returns how a file under the root is shown: relative to the working directory when
+// inside it, absolute otherwise. When the root lies inside the working directory, so does
+// every file under it, and its displayed path is the root's followed by the file's (rel is
+// clean): no filepath.Rel per file, which costs more than reading rg's line about it. It is
+// safe for concurrent use.
+func (q *query) display(rel string) string {
+	if q.cwd == "" {
+		return filepath.FromSlash(rel)
+	}
+	q.dispOnce.Do(func() {
+		if r := displayPath(q.cwd, q.root); !filepath.IsAbs(r) {
+			q.rootRel = r
+		}
+	})
+	switch q.rootRel {
+	case "":
+		return displayPath(q.cwd, filepath.Join(q.root, filepath.FromSlash(rel)))
+	case ".":
+		return filepath.FromSlash(rel)
+	}
+	return q.rootRel + string(filepath.Separator) + filepath.FromSlash(rel)
+}
+
+// linePrefix is what each content line of a file starts with: its displayed path (the kind
+// byte follows), or nothing when a single file was searched.
+func (q *query) linePrefix(rel string) string {
+	if q.mode != modeContent || q.file != "" {
+		return ""
+	}
+	return q.display(rel)
 }
 
 func (q *query) context() bool { return q.mode == modeContent && (q.before > 0 || q.after > 0) }
@@ -59,19 +98,16 @@ const (
 	kindContext lineKind = '-'
 )
 
-// sepLine is how fileResult.text stores a "--" between non-adjacent groups of one file: a
-// byte no printed line starts with.
-const sepLine = 0
-
 // fileResult is what one file contributed. Files without matches have no result.
 type fileResult struct {
 	rel string // slash-separated, relative to the query root
-	// text holds content mode's lines without their path, in one or more pieces, each line
-	// ended by '\n' and ready to print after the path: the kind byte, then with line numbers
-	// the number and the kind byte again, then the line (":12:text", "-13-text", ":text"); a
-	// line of the single byte sepLine stands for "--". Both engines build it in this form,
-	// so rendering copies it instead of re-formatting each line.
+	// text holds content mode's lines as they are printed, in one or more pieces, each line
+	// ended by '\n': the prefix and the kind byte (unless prefix is empty), then with line
+	// numbers the number and the kind byte again, then the line ("a/b.go:12:text",
+	// "a/b.go-13-text", "12:text"), or "--" between non-adjacent groups. Both engines build it
+	// in this form, so rendering a page copies whole files.
 	text   [][]byte
+	prefix string // the query's linePrefix for the file
 	nlines int
 	count  int // count mode: matching lines (multiline: matches, joined per line)
 }
@@ -87,7 +123,10 @@ func (r *fileResult) last() *[]byte {
 // addLine appends a match or context line to r's last piece of text.
 func (r *fileResult) addLine(kind lineKind, num int, numbers bool, line []byte) {
 	t := r.last()
-	*t = append(*t, byte(kind))
+	if r.prefix != "" {
+		*t = append(*t, r.prefix...)
+		*t = append(*t, byte(kind))
+	}
 	if numbers {
 		*t = strconv.AppendInt(*t, int64(num), 10)
 		*t = append(*t, byte(kind))
@@ -100,7 +139,7 @@ func (r *fileResult) addLine(kind lineKind, num int, numbers bool, line []byte) 
 // addSep appends a "--" to r's last piece of text.
 func (r *fileResult) addSep() {
 	t := r.last()
-	*t = append(*t, sepLine, '\n')
+	*t = append(*t, "--\n"...)
 	r.nlines++
 }
 

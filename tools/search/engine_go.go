@@ -511,7 +511,7 @@ func (m *matcher) searchBuffer(q *query, rel string, buf []byte) *fileResult {
 	if f.count == 0 && len(f.spans) == 0 && !eof {
 		return nil
 	}
-	r := &fileResult{rel: rel}
+	r := &fileResult{rel: rel, prefix: q.linePrefix(rel)}
 	switch q.mode {
 	case modeFiles:
 		return r

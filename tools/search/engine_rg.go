@@ -189,6 +189,7 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 			return f
 		}
 		f := &fileResult{rel: string(p)}
+		f.prefix = q.linePrefix(f.rel)
 		if q.mode == modeContent {
 			// Only content output can name a file twice (a parallel rg may flush a
 			// file's lines in parts); files and count output name it once.
@@ -274,7 +275,7 @@ func parseRgLine(line []byte, q *query, get func([]byte) *fileResult, arena *lin
 		return nil
 	}
 	if *pendingSep && *cur == f {
-		copy(arena.extend(f, 2), []byte{sepLine, '\n'})
+		copy(arena.extend(f, 3), "--\n")
 		f.nlines++
 	}
 	*pendingSep = false
@@ -282,25 +283,35 @@ func parseRgLine(line []byte, q *query, get func([]byte) *fileResult, arena *lin
 	if len(rest) == 0 || rest[0] != byte(kindMatch) && rest[0] != byte(kindContext) {
 		return fmt.Errorf("unexpected line %q", line)
 	}
-	if !q.lineNumbers {
-		dst := arena.extend(f, len(rest)+1)
-		dst[copy(dst, rest)] = '\n'
-		f.nlines++
-		return nil
-	}
-	// rest is kind, number, NUL, kind, text.
-	num, text, ok := bytes.Cut(rest[1:], []byte{0})
-	if !ok || len(num) == 0 || len(text) == 0 || text[0] != rest[0] {
-		return fmt.Errorf("unexpected line %q", line)
-	}
-	for _, c := range num {
-		if c < '0' || c > '9' {
+	// rest is the kind, then with line numbers the number, a NUL and the kind again, then
+	// the line: printed as is behind the path, but for the NUL.
+	num, text := []byte(nil), rest[1:]
+	if q.lineNumbers {
+		var ok bool
+		num, text, ok = bytes.Cut(rest[1:], []byte{0})
+		if !ok || len(num) == 0 || len(text) == 0 || text[0] != rest[0] {
 			return fmt.Errorf("unexpected line %q", line)
 		}
+		for _, c := range num {
+			if c < '0' || c > '9' {
+				return fmt.Errorf("unexpected line %q", line)
+			}
+		}
 	}
-	dst := arena.extend(f, 1+len(num)+len(text)+1)
-	k := copy(dst, rest[:1+len(num)])
-	dst[k+copy(dst[k:], text)] = '\n'
+	n := len(num) + len(text) + 1 // text starts with the second kind byte when numbered
+	if f.prefix != "" {
+		n += len(f.prefix) + 1
+	}
+	dst := arena.extend(f, n)
+	k := 0
+	if f.prefix != "" {
+		k = copy(dst, f.prefix)
+		dst[k] = rest[0]
+		k++
+	}
+	k += copy(dst[k:], num)
+	k += copy(dst[k:], text)
+	dst[k] = '\n'
 	f.nlines++
 	return nil
 }

@@ -185,6 +185,7 @@ func (g *grepTool) call(ctx context.Context, in GrepInput, env *tool.Env) (tool.
 		fileType:    in.Type,
 		root:        target,
 		getenv:      g.opts.getenv(),
+		cwd:         cwd,
 	}
 	if q.mode == modeContent {
 		q.before, q.after = contextLines(in)
@@ -236,25 +237,12 @@ type rendered struct {
 
 // render sorts the results, applies pagination and formats them as Claude Code does.
 func render(q *query, results []*fileResult, cwd string, headLimit *int, offset int) rendered {
-	display := func(r *fileResult) string {
-		return displayPath(cwd, filepath.Join(q.root, filepath.FromSlash(r.rel)))
-	}
-	// When the root lies inside the working directory, so does every file under it, and its
-	// displayed path is the root's followed by the file's (r.rel is clean): no filepath.Rel
-	// per file, which costs more than the parsing of rg's line on a tree of 20,000 files.
-	if rootRel := displayPath(cwd, q.root); !filepath.IsAbs(rootRel) {
-		display = func(r *fileResult) string {
-			if rootRel == "." {
-				return filepath.FromSlash(r.rel)
-			}
-			return rootRel + string(filepath.Separator) + filepath.FromSlash(r.rel)
-		}
-	}
+	display := func(r *fileResult) string { return q.display(r.rel) }
 	out := rendered{GrepOutput: GrepOutput{Mode: string(q.mode), Filenames: []string{}}}
 	switch q.mode {
 	case modeContent:
 		slices.SortFunc(results, func(a, b *fileResult) int { return strings.Compare(a.rel, b.rel) })
-		content, n, limit := renderContent(q, results, display, headLimit, offset)
+		content, n, limit := renderContent(q, results, headLimit, offset)
 		out.Content, out.NumLines, out.AppliedLimit, out.AppliedOffset = content, n, limit, offset
 		text := cmp.Or(content, "No matches found")
 		if info := limitInfo(limit, offset); info != "" {
@@ -327,10 +315,10 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 }
 
 // renderContent prints the page of content lines that offset and headLimit select (see
-// paginate) straight from the results' text: each line gets its path in front (unless a
-// single file was searched), and a "--" separates files when context was asked for. It
+// paginate) from the results' text, which is already in print form: a file wholly on the
+// page is copied in one piece, and a "--" separates files when context was asked for. It
 // returns the page, its number of lines and the limit applied.
-func renderContent(q *query, results []*fileResult, display func(*fileResult) string, headLimit *int, offset int) (string, int, *int) {
+func renderContent(q *query, results []*fileResult, headLimit *int, offset int) (string, int, *int) {
 	sepBetween := q.context()
 	total := 0
 	for i, r := range results {
@@ -340,7 +328,6 @@ func renderContent(q *query, results []*fileResult, display func(*fileResult) st
 		}
 	}
 	lo, hi, limit := paginateRange(total, headLimit, offset)
-	prefixes := make([]string, len(results))
 	// The page's size, estimated from the text of the files it covers, so that a large page
 	// is built in one allocation instead of by doubling (which briefly holds it twice over).
 	size, idx := 0, 0
@@ -350,66 +337,59 @@ func renderContent(q *query, results []*fileResult, display func(*fileResult) st
 		}
 		if sepBetween && i > 0 {
 			idx++
+			size += 3
 		}
 		k := min(idx+r.nlines, hi) - max(idx, lo) // lines of r on the page
 		idx += r.nlines
-		if k <= 0 {
-			continue
+		if k > 0 {
+			n := 0
+			for _, t := range r.text {
+				n += len(t)
+			}
+			if k == r.nlines {
+				size += n
+			} else {
+				// At most two files are cut by the page's edges; their lines are
+				// assumed as long as their average, with room to spare.
+				size += n*k/r.nlines + min(n/4, 64<<10)
+			}
 		}
-		if q.file == "" {
-			prefixes[i] = display(r)
-		}
-		n := 0
-		for _, t := range r.text {
-			n += len(t)
-		}
-		size += n/r.nlines*k + k*(len(prefixes[i])+3)
 	}
 	var b strings.Builder
 	b.Grow(size)
 	idx = 0
-	first := true
-	write := func(prefix string, l []byte) {
-		if !first {
-			b.WriteByte('\n')
-		}
-		first = false
-		switch {
-		case len(l) == 1 && l[0] == sepLine:
-			b.WriteString("--")
-		case prefix == "":
-			b.Write(l[1:]) // the kind byte follows a path only
-		default:
-			b.WriteString(prefix)
-			b.Write(l)
-		}
-	}
 	for i, r := range results {
 		if idx >= hi {
 			break
 		}
 		if sepBetween && i > 0 {
 			if idx >= lo {
-				write("", []byte{sepLine})
+				b.WriteString("--\n")
 			}
 			idx++
 		}
-		if idx+r.nlines <= lo {
+		switch {
+		case idx+r.nlines <= lo: // before the page
 			idx += r.nlines
-			continue
-		}
-		for _, t := range r.text {
-			for len(t) > 0 && idx < hi {
-				end := bytes.IndexByte(t, '\n')
-				if idx >= lo {
-					write(prefixes[i], t[:end])
+		case idx >= lo && idx+r.nlines <= hi: // wholly on it
+			for _, t := range r.text {
+				b.Write(t)
+			}
+			idx += r.nlines
+		default:
+			for _, t := range r.text {
+				for len(t) > 0 && idx < hi {
+					end := bytes.IndexByte(t, '\n') + 1
+					if idx >= lo {
+						b.Write(t[:end])
+					}
+					idx++
+					t = t[end:]
 				}
-				idx++
-				t = t[end+1:]
 			}
 		}
 	}
-	return b.String(), hi - lo, limit
+	return strings.TrimSuffix(b.String(), "\n"), hi - lo, limit
 }
 
 // paginate skips offset items and keeps headLimit of the rest (default 250, 0 = all). The

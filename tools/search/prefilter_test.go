@@ -134,8 +134,8 @@ func FuzzRequiredLiteral(f *testing.F) {
 	})
 }
 
-// TestRenderContentPages compares the content page, built straight from the results' text,
-// with the obvious build: every line formatted, the list paginated, the page joined.
+// TestRenderContentPages compares the content page, built from the results' text, with the
+// obvious build: every line formatted, the list paginated, the page joined.
 func TestRenderContentPages(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		q := &query{mode: modeContent, lineNumbers: rapid.Bool().Draw(rt, "-n"), before: rapid.IntRange(0, 1).Draw(rt, "-B")}
@@ -147,28 +147,24 @@ func TestRenderContentPages(t *testing.T) {
 		var all []string
 		for i := range rapid.IntRange(0, 5).Draw(rt, "files") {
 			r := &fileResult{rel: fmt.Sprintf("d/f%d", i)}
+			r.prefix = q.linePrefix(r.rel)
 			if q.context() && i > 0 {
 				all = append(all, "--")
 			}
+			useArena := rapid.Bool().Draw(rt, "arena") // as the rg engine stores lines
 			for j := range rapid.IntRange(1, 6).Draw(rt, "lines") {
 				if j > 0 && rapid.IntRange(0, 4).Draw(rt, "sep") == 0 {
-					r.addSep()
+					if useArena {
+						copy(arena.extend(r, 3), "--\n")
+						r.nlines++
+					} else {
+						r.addSep()
+					}
 					all = append(all, "--")
 					continue
 				}
 				kind := rapid.SampledFrom([]lineKind{kindMatch, kindContext}).Draw(rt, "kind")
 				text := rapid.StringMatching(`[a-z:\- ]{0,6}`).Draw(rt, "text")
-				if rapid.Bool().Draw(rt, "arena") { // as the rg engine stores it
-					l := string(kind) + text
-					if q.lineNumbers {
-						l = string(kind) + fmt.Sprint(j+1) + string(kind) + text
-					}
-					dst := arena.extend(r, len(l)+1)
-					dst[copy(dst, l)] = '\n'
-					r.nlines++
-				} else {
-					r.addLine(kind, j+1, q.lineNumbers, []byte(text))
-				}
 				want := ""
 				if q.file == "" {
 					want = r.rel + string(kind)
@@ -176,7 +172,15 @@ func TestRenderContentPages(t *testing.T) {
 				if q.lineNumbers {
 					want += fmt.Sprint(j+1) + string(kind)
 				}
-				all = append(all, want+text)
+				want += text
+				if useArena {
+					dst := arena.extend(r, len(want)+1)
+					dst[copy(dst, want)] = '\n'
+					r.nlines++
+				} else {
+					r.addLine(kind, j+1, q.lineNumbers, []byte(text))
+				}
+				all = append(all, want)
 			}
 			results = append(results, r)
 		}
@@ -186,8 +190,7 @@ func TestRenderContentPages(t *testing.T) {
 			*headLimit = rapid.IntRange(0, 12).Draw(rt, "head_limit")
 		}
 		offset := rapid.IntRange(0, 14).Draw(rt, "offset")
-		display := func(r *fileResult) string { return r.rel }
-		got, n, limit := renderContent(q, results, display, headLimit, offset)
+		got, n, limit := renderContent(q, results, headLimit, offset)
 		page, wantLimit := paginate(all, headLimit, offset)
 		if want := strings.Join(page, "\n"); got != want || n != len(page) {
 			rt.Fatalf("got %q (%d lines), want %q (%d lines)", got, n, want, len(page))
