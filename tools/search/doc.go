@@ -31,10 +31,12 @@
 // hold these shortcuts to the plain line-by-line search; TestParallelEngineMatchesSequential
 // holds the parallel walk to one worker.
 //
-// The rg engine writes rg's output to an unlinked temporary file and reads it once rg has
-// exited (through a pipe, each of a parallel rg's per-file writes woke the reader). Content
-// lines are kept as the bytes rg printed, less the NUL that marks the end of the line number,
-// so rendering copies them behind their path instead of re-formatting each one. The pattern is checked with Go's regexp syntax before anything runs;
+// Both engines store a file's content lines as they will be printed, path included, so a
+// page of output is the files' text copied in order. The rg engine copies each line rg
+// prints behind the file's display path, dropping the NUL that marks the end of the line
+// number, into a shared arena; it reads content output from a pipe while rg runs, and files
+// and count output (one short line per file) from an unlinked temporary file once rg has
+// exited, because through a pipe each of a parallel rg's per-file writes woke the reader. The pattern is checked with Go's regexp syntax before anything runs;
 // ripgrep-only or PCRE-only constructs (look-around, backreferences) are refused with a
 // message saying so.
 //
