@@ -35,7 +35,7 @@ peak_mb() {
   tail -1 "$GB.rss" | awk '{printf "%.1f", $1/1024}'
 }
 
-echo "tree: $TREE ($(find "$TREE" -type f | wc -l) files, $(du -sh "$TREE" | cut -f1)); runs: $RUNS; $(rg --version | sed 1q); $(grep --version | sed 1q); $(nproc) cores"
+echo "tree: $TREE ($(find "$TREE" -type f | wc -l) files, $(du -sh "$TREE" | cut -f1)); runs: $RUNS; $(rg --version | sed -n 1p); $(grep --version | sed -n 1p); $(nproc) cores"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-34s %7s %7s %7s %7s | %6s %6s | %6s %6s | %6s | %6s %6s %6s %6s %6s\n' \
   case rg Grep/rg Grep/go grep-rn go/rg rge/rg go/rg rge/rg grep/rg rgMB rgeMB goMB rge/rg go/rg

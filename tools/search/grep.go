@@ -254,12 +254,19 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 		lo, hi, limit := paginateRange(len(results), headLimit, offset)
 		page := results[lo:hi]
 		matches := 0
+		names := make([]string, len(page))
+		size := 0
+		for i, r := range page {
+			names[i] = display(r)
+			size += len(names[i]) + 12
+		}
 		var b strings.Builder
+		b.Grow(size)
 		for i, r := range page {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(display(r))
+			b.WriteString(names[i])
 			b.WriteByte(':')
 			b.WriteString(strconv.Itoa(r.count))
 			matches += r.count
