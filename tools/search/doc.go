@@ -26,8 +26,10 @@
 // whole literal only there. A regexp runs only on the lines that hold a literal every match
 // needs (regexp/syntax finds it); when that literal is one part of a sequence, the sequence
 // from the literal on is first matched, anchored, at the literal's occurrences, which turns
-// away most candidate lines without running the whole pattern; files output stops at a
-// file's first match. TestPrefilterAgreesWithPlain, FuzzMatchLines and FuzzRequiredLiteral
+// away most candidate lines without running the whole pattern. A regexp without such a
+// literal runs on each line, where Go's regexp can use its backtracker (on the rest of a
+// file it falls back to the slower NFA). Files output stops at a file's first match; count
+// output keeps no lines. TestPrefilterAgreesWithPlain, FuzzMatchLines and FuzzRequiredLiteral
 // hold these shortcuts to the plain line-by-line search; TestParallelEngineMatchesSequential
 // holds the parallel walk to one worker.
 //
