@@ -262,7 +262,7 @@ func readLong(r *bufio.Reader, first []byte, delim byte) ([]byte, error) {
 // re-creates those after sorting).
 func parseRgLine(line []byte, q *query, get func([]byte) *fileResult, arena *lineArena, cur **fileResult, pendingSep *bool) error {
 	path, rest, ok := bytes.Cut(line, []byte{0})
-	if !ok {
+	if !ok || len(bytes.TrimPrefix(path, []byte("./"))) == 0 {
 		return fmt.Errorf("unexpected line %q", line)
 	}
 	f := get(path)
