@@ -3,9 +3,12 @@ package search
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"regexp/syntax"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/reinsdev/reins/tool"
 )
@@ -45,32 +48,132 @@ type query struct {
 	file string
 	// getenv reads HOME and XDG_CONFIG_HOME for the global gitignore.
 	getenv func(string) string
+	// cwd is the session's working directory, which displayed paths are relative to (when
+	// empty, as in some tests, a file is shown by its path under the root).
+	cwd      string
+	dispOnce sync.Once
+	rootRel  string // root relative to cwd, "" when root lies outside it
+}
+
+// display returns how a file under the root is shown: relative to the working directory when
+// inside it, absolute otherwise. When the root lies inside the working directory, so does
+// every file under it, and its displayed path is the root's followed by the file's (rel is
+// clean): no filepath.Rel per file, which costs more than reading rg's line about it. It is
+// safe for concurrent use.
+func (q *query) display(rel string) string {
+	if q.cwd == "" {
+		return filepath.FromSlash(rel)
+	}
+	q.dispOnce.Do(func() {
+		if r := displayPath(q.cwd, q.root); !filepath.IsAbs(r) {
+			q.rootRel = r
+		}
+	})
+	switch q.rootRel {
+	case "":
+		return displayPath(q.cwd, filepath.Join(q.root, filepath.FromSlash(rel)))
+	case ".":
+		return filepath.FromSlash(rel)
+	}
+	return q.rootRel + string(filepath.Separator) + filepath.FromSlash(rel)
+}
+
+// linePrefix is what each content line of a file starts with: its displayed path (the kind
+// byte follows), or nothing when a single file was searched.
+func (q *query) linePrefix(rel string) string {
+	if q.mode != modeContent || q.file != "" {
+		return ""
+	}
+	return q.display(rel)
 }
 
 func (q *query) context() bool { return q.mode == modeContent && (q.before > 0 || q.after > 0) }
 
 // lineKind says how a content line is printed: ':' after a match's path and line number,
-// '-' after a context line's, and kindSep for the "--" between non-adjacent groups.
+// '-' after a context line's.
 type lineKind byte
 
 const (
-	kindSep     lineKind = 0
 	kindMatch   lineKind = ':'
 	kindContext lineKind = '-'
 )
 
-// outLine is one printed line of content mode, without its path.
-type outLine struct {
-	kind lineKind
-	num  int
-	text string
-}
-
 // fileResult is what one file contributed. Files without matches have no result.
 type fileResult struct {
-	rel   string    // slash-separated, relative to the query root
-	lines []outLine // content mode
-	count int       // count mode: matching lines (multiline: matches, joined per line)
+	rel string // slash-separated, relative to the query root
+	// text holds content mode's lines as they are printed, in one or more pieces, each line
+	// ended by '\n': the prefix and the kind byte (unless prefix is empty), then with line
+	// numbers the number and the kind byte again, then the line ("a/b.go:12:text",
+	// "a/b.go-13-text", "12:text"), or "--" between non-adjacent groups. Both engines build it
+	// in this form, so rendering a page copies whole files.
+	text   [][]byte
+	prefix string // the query's linePrefix for the file
+	nlines int
+	count  int // count mode: matching lines (multiline: matches, joined per line)
+}
+
+// last returns r's last piece of text, adding one if there is none.
+func (r *fileResult) last() *[]byte {
+	if len(r.text) == 0 {
+		r.text = append(r.text, nil)
+	}
+	return &r.text[len(r.text)-1]
+}
+
+// addLine appends a match or context line to r's last piece of text.
+func (r *fileResult) addLine(kind lineKind, num int, numbers bool, line []byte) {
+	t := r.last()
+	if r.prefix != "" {
+		*t = append(*t, r.prefix...)
+		*t = append(*t, byte(kind))
+	}
+	if numbers {
+		*t = strconv.AppendInt(*t, int64(num), 10)
+		*t = append(*t, byte(kind))
+	}
+	*t = append(*t, line...)
+	*t = append(*t, '\n')
+	r.nlines++
+}
+
+// addSep appends a "--" to r's last piece of text.
+func (r *fileResult) addSep() {
+	t := r.last()
+	*t = append(*t, "--\n"...)
+	r.nlines++
+}
+
+// lineArena hands out the space for the content lines of many files in chunks, so a large
+// output is copied once into place instead of again each time a file's buffer doubles. A
+// file's lines that arrive one after the other (as rg prints them) share one piece.
+type lineArena struct {
+	chunk      []byte      // the current chunk; its length is the part handed out
+	owner      *fileResult // the file whose last piece ends where the chunk's free space starts
+	ownerStart int         // where that piece starts in the chunk
+}
+
+const (
+	minArenaChunk = 4 << 10
+	maxArenaChunk = 1 << 20
+)
+
+// extend adds n bytes to the end of r's text and returns them, to be filled. Pieces are cut
+// to their length, so an append to one (addLine) copies it rather than writing into space
+// the arena hands out later.
+func (a *lineArena) extend(r *fileResult, n int) []byte {
+	if cap(a.chunk)-len(a.chunk) < n {
+		a.chunk = make([]byte, 0, max(n, min(2*cap(a.chunk), maxArenaChunk), minArenaChunk))
+		a.owner = nil
+	}
+	start := len(a.chunk)
+	a.chunk = a.chunk[:start+n]
+	if a.owner == r && len(r.text) > 0 && len(r.text[len(r.text)-1]) > 0 && &r.text[len(r.text)-1][0] == &a.chunk[a.ownerStart] {
+		r.text[len(r.text)-1] = a.chunk[a.ownerStart : start+n : start+n]
+	} else {
+		r.text = append(r.text, a.chunk[start:start+n:start+n])
+		a.owner, a.ownerStart = r, start
+	}
+	return a.chunk[start : start+n]
 }
 
 // engine runs a query. Both engines return the same results for the same query and tree,

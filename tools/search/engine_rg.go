@@ -106,18 +106,7 @@ func (e rgEngine) search(ctx context.Context, q *query) ([]*fileResult, error) {
 	cmd.Env = e.env
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedWriter{w: &stderr, n: 8 << 10}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("running rg: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("running rg: %w", err)
-	}
-	results, perr := parseRg(bufio.NewReaderSize(out, 64<<10), q)
-	if perr != nil {
-		io.Copy(io.Discard, out)
-	}
-	werr := cmd.Wait()
+	results, werr, perr := runRg(cmd, q)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -141,26 +130,84 @@ func (e rgEngine) search(ctx context.Context, q *query) ([]*fileResult, error) {
 	return results, nil
 }
 
-// parseRg reads rg's output for q's mode.
+// runRg runs cmd and parses its output. It returns the results, the error of the run and the
+// error of the parse.
+//
+// Content output is read from a pipe while rg runs, so the parsing of a large output
+// overlaps the search. Files and count output, one short line per file, goes to an unlinked
+// temporary file read once rg has exited: through a pipe, each of a parallel rg's thousands
+// of small writes (one per file) woke this process for a read, which on a tree of 20,000
+// files cost more CPU than parsing the lines. Where no temporary file can be made, a pipe
+// serves for those too.
+func runRg(cmd *exec.Cmd, q *query) ([]*fileResult, error, error) {
+	var out *os.File
+	if q.mode != modeContent {
+		out, _ = os.CreateTemp("", "reins-rg-*")
+	}
+	if out == nil {
+		pipe, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := cmd.Start(); err != nil {
+			return nil, err, nil
+		}
+		results, perr := parseRg(bufio.NewReaderSize(pipe, 64<<10), q)
+		if perr != nil {
+			io.Copy(io.Discard, pipe)
+		}
+		return results, cmd.Wait(), perr
+	}
+	defer out.Close()
+	defer os.Remove(out.Name())
+	os.Remove(out.Name()) // where the system allows it, the file is gone even if we are killed
+	cmd.Stdout = out
+	werr := cmd.Run()
+	if _, err := out.Seek(0, io.SeekStart); err != nil {
+		return nil, werr, err
+	}
+	results, perr := parseRg(bufio.NewReaderSize(out, 64<<10), q)
+	return results, werr, perr
+}
+
+// parseRg reads rg's output for q's mode. Content lines keep rg's bytes: the line after its
+// path is already in the form fileResult.text stores, but for the NUL that marks the end of
+// the line number, so each line costs one copy and no allocation.
 func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 	var (
 		results []*fileResult
 		byPath  = map[string]*fileResult{}
 	)
-	get := func(p string) *fileResult {
-		p = strings.TrimPrefix(p, "./")
-		if f := byPath[p]; f != nil {
+	var last *fileResult // rg prints a file's lines together: most lookups are for the last
+	get := func(p []byte) *fileResult {
+		p = bytes.TrimPrefix(p, []byte("./"))
+		if last != nil && string(p) == last.rel {
+			return last
+		}
+		if f := byPath[string(p)]; f != nil {
+			last = f
 			return f
 		}
-		f := &fileResult{rel: p}
-		byPath[p] = f
+		f := &fileResult{rel: string(p)}
+		f.prefix = q.linePrefix(f.rel)
+		if q.mode == modeContent {
+			// Only content output can name a file twice (a parallel rg may flush a
+			// file's lines in parts); files and count output name it once.
+			byPath[f.rel] = f
+		}
 		results = append(results, f)
+		last = f
 		return f
 	}
 	if q.mode == modeFiles {
 		for {
-			p, err := r.ReadString(0)
-			if p = strings.TrimSuffix(p, "\x00"); p != "" {
+			p, err := r.ReadSlice(0)
+			if err == bufio.ErrBufferFull {
+				var long []byte
+				long, err = readLong(r, p, 0)
+				p = long
+			}
+			if p = bytes.TrimSuffix(p, []byte{0}); len(p) > 0 {
 				get(p)
 			}
 			if err == io.EOF {
@@ -171,15 +218,21 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 			}
 		}
 	}
-	var cur *fileResult
-	pendingSep := false
+	var (
+		cur        *fileResult
+		pendingSep bool
+		arena      lineArena
+	)
 	for {
-		line, err := r.ReadString('\n')
-		if line != "" {
-			line = strings.TrimSuffix(line, "\n")
-			if line == "--" {
+		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			line, err = readLong(r, line, '\n')
+		}
+		if len(line) > 0 {
+			line = bytes.TrimSuffix(line, []byte{'\n'})
+			if string(line) == "--" {
 				pendingSep = true
-			} else if err := parseRgLine(line, q, get, &cur, &pendingSep); err != nil {
+			} else if err := parseRgLine(line, q, get, &arena, &cur, &pendingSep); err != nil {
 				return nil, err
 			}
 		}
@@ -192,17 +245,29 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 	}
 }
 
+// readLong finishes reading a line longer than r's buffer, whose start is first.
+func readLong(r *bufio.Reader, first []byte, delim byte) ([]byte, error) {
+	line := append([]byte(nil), first...)
+	for {
+		more, err := r.ReadSlice(delim)
+		line = append(line, more...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
+}
+
 // parseRgLine parses one line of count or content output. A "--" printed between two lines
 // of the same file belongs to that file; one printed between files is dropped (the caller
 // re-creates those after sorting).
-func parseRgLine(line string, q *query, get func(string) *fileResult, cur **fileResult, pendingSep *bool) error {
-	path, rest, ok := strings.Cut(line, "\x00")
-	if !ok {
+func parseRgLine(line []byte, q *query, get func([]byte) *fileResult, arena *lineArena, cur **fileResult, pendingSep *bool) error {
+	path, rest, ok := bytes.Cut(line, []byte{0})
+	if !ok || len(bytes.TrimPrefix(path, []byte("./"))) == 0 {
 		return fmt.Errorf("unexpected line %q", line)
 	}
 	f := get(path)
 	if q.mode == modeCount {
-		n, err := strconv.Atoi(rest)
+		n, err := strconv.Atoi(string(rest))
 		if err != nil {
 			return fmt.Errorf("unexpected count line %q", line)
 		}
@@ -210,29 +275,44 @@ func parseRgLine(line string, q *query, get func(string) *fileResult, cur **file
 		return nil
 	}
 	if *pendingSep && *cur == f {
-		f.lines = append(f.lines, outLine{kind: kindSep})
+		copy(arena.extend(f, 3), "--\n")
+		f.nlines++
 	}
 	*pendingSep = false
 	*cur = f
-	if rest == "" {
+	if len(rest) == 0 || rest[0] != byte(kindMatch) && rest[0] != byte(kindContext) {
 		return fmt.Errorf("unexpected line %q", line)
 	}
-	kind := lineKind(rest[0])
-	rest = rest[1:]
-	l := outLine{kind: kind}
+	// rest is the kind, then with line numbers the number, a NUL and the kind again, then
+	// the line: printed as is behind the path, but for the NUL.
+	num, text := []byte(nil), rest[1:]
 	if q.lineNumbers {
-		num, text, ok := strings.Cut(rest, "\x00")
-		if !ok || len(text) == 0 {
+		var ok bool
+		num, text, ok = bytes.Cut(rest[1:], []byte{0})
+		if !ok || len(num) == 0 || len(text) == 0 || text[0] != rest[0] {
 			return fmt.Errorf("unexpected line %q", line)
 		}
-		n, err := strconv.Atoi(num)
-		if err != nil {
-			return fmt.Errorf("unexpected line %q", line)
+		for _, c := range num {
+			if c < '0' || c > '9' {
+				return fmt.Errorf("unexpected line %q", line)
+			}
 		}
-		l.num, rest = n, text[1:]
 	}
-	l.text = rest
-	f.lines = append(f.lines, l)
+	n := len(num) + len(text) + 1 // text starts with the second kind byte when numbered
+	if f.prefix != "" {
+		n += len(f.prefix) + 1
+	}
+	dst := arena.extend(f, n)
+	k := 0
+	if f.prefix != "" {
+		k = copy(dst, f.prefix)
+		dst[k] = rest[0]
+		k++
+	}
+	k += copy(dst[k:], num)
+	k += copy(dst[k:], text)
+	dst[k] = '\n'
+	f.nlines++
 	return nil
 }
 

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,9 @@ import (
 )
 
 // FuzzParseRg feeds arbitrary text to the rg output parser in every mode: it must return
-// results or an error, never panic, and every result must name a file.
+// results or an error, never panic, and every result must name a file. Content output that
+// parses must give each file the lines a plain reading of rg's format gives (see
+// wantRgContent).
 func FuzzParseRg(f *testing.F) {
 	f.Add("a.txt\x00:1\x00:alpha\n--\na.txt\x00-2\x00-beta\n", 0, true)
 	f.Add("a.txt\x00:alpha\nb.txt\x00-x\n", 0, false)
@@ -27,7 +30,62 @@ func FuzzParseRg(f *testing.F) {
 				t.Fatalf("empty path from %q", out)
 			}
 		}
+		if q.mode != modeContent {
+			return
+		}
+		want := wantRgContent(out, numbers)
+		if len(want) != len(results) {
+			t.Fatalf("%q: %d files, want %d", out, len(results), len(want))
+		}
+		for _, r := range results {
+			got := string(bytes.Join(r.text, nil))
+			if w := want[r.rel]; got != w.text || r.nlines != w.n {
+				t.Fatalf("%q: file %q has %q (%d lines), want %q (%d lines)", out, r.rel, got, r.nlines, w.text, w.n)
+			}
+		}
 	})
+}
+
+// wantRgContent reads rg's content output (path NUL kind [number NUL kind] text) the plain
+// way: what each file's stored text should be, "--" kept only between two lines of the
+// same file.
+func wantRgContent(out string, numbers bool) map[string]struct {
+	text string
+	n    int
+} {
+	files := map[string]struct {
+		text string
+		n    int
+	}{}
+	cur, sep := "", false
+	lines := strings.Split(out, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	for _, line := range lines {
+		if line == "--" {
+			sep = true
+			continue
+		}
+		path, rest, _ := strings.Cut(line, "\x00")
+		path = strings.TrimPrefix(path, "./")
+		f := files[path]
+		if sep && cur == path {
+			f.text += "--\n"
+			f.n++
+		}
+		sep, cur = false, path
+		kind := rest[:1]
+		if numbers {
+			num, text, _ := strings.Cut(rest[1:], "\x00")
+			f.text += path + kind + num + text + "\n"
+		} else {
+			f.text += path + rest + "\n"
+		}
+		f.n++
+		files[path] = f
+	}
+	return files
 }
 
 // FuzzGitConfigExcludesFile checks the git config reader never panics and only returns

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -183,6 +185,7 @@ func (g *grepTool) call(ctx context.Context, in GrepInput, env *tool.Env) (tool.
 		fileType:    in.Type,
 		root:        target,
 		getenv:      g.opts.getenv(),
+		cwd:         cwd,
 	}
 	if q.mode == modeContent {
 		q.before, q.after = contextLines(in)
@@ -234,29 +237,13 @@ type rendered struct {
 
 // render sorts the results, applies pagination and formats them as Claude Code does.
 func render(q *query, results []*fileResult, cwd string, headLimit *int, offset int) rendered {
-	display := func(r *fileResult) string {
-		return displayPath(cwd, filepath.Join(q.root, filepath.FromSlash(r.rel)))
-	}
+	display := func(r *fileResult) string { return q.display(r.rel) }
 	out := rendered{GrepOutput: GrepOutput{Mode: string(q.mode), Filenames: []string{}}}
 	switch q.mode {
 	case modeContent:
 		slices.SortFunc(results, func(a, b *fileResult) int { return strings.Compare(a.rel, b.rel) })
-		var lines []string
-		for i, r := range results {
-			if q.context() && i > 0 {
-				lines = append(lines, "--")
-			}
-			prefix := ""
-			if q.file == "" {
-				prefix = display(r)
-			}
-			for _, l := range r.lines {
-				lines = append(lines, formatLine(prefix, l, q.lineNumbers))
-			}
-		}
-		page, limit := paginate(lines, headLimit, offset)
-		content := strings.Join(page, "\n")
-		out.Content, out.NumLines, out.AppliedLimit, out.AppliedOffset = content, len(page), limit, offset
+		content, n, limit := renderContent(q, results, headLimit, offset)
+		out.Content, out.NumLines, out.AppliedLimit, out.AppliedOffset = content, n, limit, offset
 		text := cmp.Or(content, "No matches found")
 		if info := limitInfo(limit, offset); info != "" {
 			text += "\n\n[Showing results with pagination = " + info + "]"
@@ -264,17 +251,27 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 		out.text = text
 	case modeCount:
 		slices.SortFunc(results, func(a, b *fileResult) int { return strings.Compare(a.rel, b.rel) })
-		lines := make([]string, len(results))
-		for i, r := range results {
-			lines[i] = display(r) + ":" + strconv.Itoa(r.count)
-		}
-		page, limit := paginate(lines, headLimit, offset)
+		lo, hi, limit := paginateRange(len(results), headLimit, offset)
+		page := results[lo:hi]
 		matches := 0
-		for _, l := range page {
-			n, _ := strconv.Atoi(l[strings.LastIndexByte(l, ':')+1:])
-			matches += n
+		names := make([]string, len(page))
+		size := 0
+		for i, r := range page {
+			names[i] = display(r)
+			size += len(names[i]) + 12
 		}
-		content := strings.Join(page, "\n")
+		var b strings.Builder
+		b.Grow(size)
+		for i, r := range page {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(names[i])
+			b.WriteByte(':')
+			b.WriteString(strconv.Itoa(r.count))
+			matches += r.count
+		}
+		content := b.String()
 		out.Content, out.NumFiles, out.NumMatches, out.AppliedLimit, out.AppliedOffset = content, len(page), matches, limit, offset
 		text := cmp.Or(content, "No matches found")
 		text += fmt.Sprintf("\n\nFound %d total %s across %d %s.", matches, plural(matches, "occurrence", "occurrences"), len(page), plural(len(page), "file", "files"))
@@ -288,12 +285,17 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 			mtime time.Time
 		}
 		entries := make([]entry, len(results))
-		for i, r := range results {
-			entries[i].r = r
-			if fi, err := os.Stat(filepath.Join(q.root, filepath.FromSlash(r.rel))); err == nil {
-				entries[i].mtime = fi.ModTime()
+		// One stat per matching file: on a large tree (19,000 matches) these are a fifth of
+		// the search's time, so they are spread over the cores like the search itself.
+		parallelChunks(len(entries), func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				r := results[i]
+				entries[i].r = r
+				if mt, ok := modTime(filepath.Join(q.root, filepath.FromSlash(r.rel))); ok {
+					entries[i].mtime = mt
+				}
 			}
-		}
+		})
 		slices.SortFunc(entries, func(a, b entry) int {
 			if c := b.mtime.Compare(a.mtime); c != 0 {
 				return c
@@ -319,38 +321,102 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 	return out
 }
 
-func formatLine(prefix string, l outLine, numbers bool) string {
-	if l.kind == kindSep {
-		return "--"
+// renderContent prints the page of content lines that offset and headLimit select (see
+// paginate) from the results' text, which is already in print form: a file wholly on the
+// page is copied in one piece, and a "--" separates files when context was asked for. It
+// returns the page, its number of lines and the limit applied.
+func renderContent(q *query, results []*fileResult, headLimit *int, offset int) (string, int, *int) {
+	sepBetween := q.context()
+	total := 0
+	for i, r := range results {
+		total += r.nlines
+		if sepBetween && i > 0 {
+			total++
+		}
+	}
+	lo, hi, limit := paginateRange(total, headLimit, offset)
+	// The page's size, estimated from the text of the files it covers, so that a large page
+	// is built in one allocation instead of by doubling (which briefly holds it twice over).
+	size, idx := 0, 0
+	for i, r := range results {
+		if idx >= hi {
+			break
+		}
+		if sepBetween && i > 0 {
+			idx++
+			size += 3
+		}
+		k := min(idx+r.nlines, hi) - max(idx, lo) // lines of r on the page
+		idx += r.nlines
+		if k > 0 {
+			n := 0
+			for _, t := range r.text {
+				n += len(t)
+			}
+			if k == r.nlines {
+				size += n
+			} else {
+				// At most two files are cut by the page's edges; their lines are
+				// assumed as long as their average, with room to spare.
+				size += n*k/r.nlines + min(n/4, 64<<10)
+			}
+		}
 	}
 	var b strings.Builder
-	if prefix != "" {
-		b.WriteString(prefix)
-		b.WriteByte(byte(l.kind))
+	b.Grow(size)
+	idx = 0
+	for i, r := range results {
+		if idx >= hi {
+			break
+		}
+		if sepBetween && i > 0 {
+			if idx >= lo {
+				b.WriteString("--\n")
+			}
+			idx++
+		}
+		switch {
+		case idx+r.nlines <= lo: // before the page
+			idx += r.nlines
+		case idx >= lo && idx+r.nlines <= hi: // wholly on it
+			for _, t := range r.text {
+				b.Write(t)
+			}
+			idx += r.nlines
+		default:
+			for _, t := range r.text {
+				for len(t) > 0 && idx < hi {
+					end := bytes.IndexByte(t, '\n') + 1
+					if idx >= lo {
+						b.Write(t[:end])
+					}
+					idx++
+					t = t[end:]
+				}
+			}
+		}
 	}
-	if numbers {
-		b.WriteString(strconv.Itoa(l.num))
-		b.WriteByte(byte(l.kind))
-	}
-	b.WriteString(l.text)
-	return b.String()
+	return strings.TrimSuffix(b.String(), "\n"), hi - lo, limit
 }
 
 // paginate skips offset items and keeps headLimit of the rest (default 250, 0 = all). The
 // returned limit is set only when items were cut, as Claude Code reports it.
 func paginate(items []string, headLimit *int, offset int) ([]string, *int) {
-	if offset > len(items) {
-		offset = len(items)
-	}
-	rest := items[offset:]
+	lo, hi, limit := paginateRange(len(items), headLimit, offset)
+	return items[lo:hi], limit
+}
+
+// paginateRange is paginate for n items: it returns the range kept.
+func paginateRange(n int, headLimit *int, offset int) (lo, hi int, applied *int) {
+	lo = min(offset, n)
 	limit := defaultHeadLimit
 	if headLimit != nil {
 		limit = *headLimit
 	}
-	if limit == 0 || len(rest) <= limit {
-		return rest, nil
+	if limit == 0 || n-lo <= limit {
+		return lo, n, nil
 	}
-	return rest[:limit], &limit
+	return lo, lo + limit, &limit
 }
 
 func limitInfo(limit *int, offset int) string {
@@ -362,4 +428,22 @@ func limitInfo(limit *int, offset int) string {
 		parts = append(parts, "offset: "+strconv.Itoa(offset))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// parallelChunks calls f on consecutive chunks of [0, n) from up to GOMAXPROCS goroutines and
+// returns when all are done. Small n runs in the caller's goroutine.
+func parallelChunks(n int, f func(lo, hi int)) {
+	const minChunk = 256
+	workers := min(runtime.GOMAXPROCS(0), (n+minChunk-1)/minChunk)
+	if workers <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	size := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += size {
+		hi := min(lo+size, n)
+		wg.Go(func() { f(lo, hi) })
+	}
+	wg.Wait()
 }

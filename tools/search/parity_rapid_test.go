@@ -51,6 +51,11 @@ func TestEngineParityRandom(t *testing.T) {
 
 		piece := rapid.SampledFrom([]string{"a", "b", "x", "y", " ", "A", ".", "a*", "b+", "^", "$", `\s`, `\w+`, "[ab]", "(a|x)", `\bb`, "y?"})
 		pattern := strings.Join(rapid.SliceOfN(piece, 1, 4).Draw(rt, "pattern"), "")
+		if i := strings.Index(pattern, "$"); i >= 0 && strings.Contains(pattern[i:], "^") {
+			// ripgrep 13 never matches $ before ^ (as in $^, which matches an empty line
+			// in Go and PCRE): a known difference, in the package documentation.
+			return
+		}
 		in := map[string]any{"pattern": pattern}
 		in["output_mode"] = rapid.SampledFrom([]string{"files_with_matches", "content", "count"}).Draw(rt, "mode")
 		if rapid.Bool().Draw(rt, "-i") {
