@@ -319,16 +319,25 @@ type span struct {
 
 // searchPath searches one file and returns its result, or nil when nothing matched or the
 // file cannot be read or is binary.
-func (m *matcher) searchPath(q *query, rel, abs string, scratch *[]byte) (r *fileResult) {
+func (m *matcher) searchPath(q *query, rel, abs string, scratch *[]byte) *fileResult {
 	data, release, err := loadFile(abs, scratch)
 	if err != nil {
 		return nil
 	}
 	defer release()
-	// A mapped file truncated underneath us faults; that file is skipped, not the program.
+	return m.searchLoaded(q, rel, data)
+}
+
+// searchLoaded searches a file's content as loadFile returned it. A mapped file truncated
+// underneath the search faults on the pages past its new end: that file is skipped, not the
+// program. Any other panic is a bug and goes on up.
+func (m *matcher) searchLoaded(q *query, rel string, data []byte) (r *fileResult) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
-		if recover() != nil {
+		if v := recover(); v != nil {
+			if _, fault := v.(interface{ Addr() uintptr }); !fault {
+				panic(v)
+			}
 			r = nil
 		}
 	}()
