@@ -39,7 +39,11 @@ const benchCommand = "git status && npm run build -- --prod && ls -la src | wc -
 
 // BenchmarkCheckCompound is one decision for a five-part compound command against 1,000 rules.
 func BenchmarkCheckCompound(b *testing.B) {
-	pc := benchContext(b)
+	benchCheck(b, benchContext(b))
+}
+
+// benchCheck times the decision on benchCommand, which must be allowed.
+func benchCheck(b *testing.B, pc *permission.Context) {
 	ctx := context.Background()
 	if d := Check(ctx, pc, benchCommand); d.Behavior != permission.Allow {
 		b.Fatalf("benchmark command = %s (%s), want allow", d.Behavior, reasonText(d))
@@ -97,14 +101,7 @@ func BenchmarkScaleCompound(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ctx := context.Background()
-			if d := Check(ctx, pc, benchCommand); d.Behavior != permission.Allow {
-				b.Fatalf("benchmark command = %s (%s), want allow", d.Behavior, reasonText(d))
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				Check(ctx, pc, benchCommand)
-			}
+			benchCheck(b, pc)
 		})
 	}
 }
