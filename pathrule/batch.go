@@ -53,7 +53,7 @@ func (b *Batch) segments(n int) []segment {
 	}
 	l := len(b.segs)
 	b.segs = b.segs[:l+n]
-	return b.segs[l:l:l+n]
+	return b.segs[l : l : l+n]
 }
 
 // runesOf returns a slice of n runes (zeroed), full length, capacity n.
