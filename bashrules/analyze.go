@@ -591,24 +591,21 @@ func (w *walker) call(x *syntax.CallExpr, sc scope, redirs []*Redirect) *Command
 	}
 	c := w.newCommand(KindCall, x, sc)
 	c.Redirects = redirs
-	parts := make([]string, 0, len(x.Assigns)+len(x.Args))
 	for _, as := range x.Assigns {
-		a := w.assignment(as)
-		c.Assigns = append(c.Assigns, a)
-		parts = append(parts, a.Src)
+		c.Assigns = append(c.Assigns, w.assignment(as))
 	}
+	if len(x.Args) > 0 {
+		c.Words = make([]Word, len(x.Args))
+		for i, wd := range x.Args {
+			c.Words[i] = evalWord(w.src, wd)
+		}
+	}
+	c.Text = callText(c.Assigns, c.Words)
 	if len(x.Args) == 0 {
 		c.Kind = KindAssign
-		c.Text = strings.Join(parts, " ")
 		w.add(c)
 		return nil
 	}
-	c.Words = make([]Word, len(x.Args))
-	for i, wd := range x.Args {
-		c.Words[i] = evalWord(w.src, wd)
-		parts = append(parts, c.Words[i].Src)
-	}
-	c.Text = strings.Join(parts, " ")
 	argv, err := expandArgv(x.Args, c.Words)
 	if err != nil {
 		c.Issues = append(c.Issues, err.Error())
@@ -626,9 +623,45 @@ func (w *walker) call(x *syntax.CallExpr, sc scope, redirs []*Redirect) *Command
 	return c
 }
 
+// callText is the assignments' and words' source joined by single spaces, built in one
+// allocation.
+func callText(assigns []Assignment, words []Word) string {
+	n := -1
+	for _, a := range assigns {
+		n += len(a.Src) + 1
+	}
+	for _, wd := range words {
+		n += len(wd.Src) + 1
+	}
+	if n < 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.Grow(n)
+	first := true
+	sep := func() {
+		if !first {
+			b.WriteByte(' ')
+		}
+		first = false
+	}
+	for _, a := range assigns {
+		sep()
+		b.WriteString(a.Src)
+	}
+	for _, wd := range words {
+		sep()
+		b.WriteString(wd.Src)
+	}
+	return b.String()
+}
+
 // expandArgv applies brace expansion, which bash does before anything else: {rm,-rf,/} is
 // the command rm -rf /.
 func expandArgv(words []*syntax.Word, vals []Word) ([]Word, error) {
+	if !slices.ContainsFunc(words, hasBrace) {
+		return vals, nil // the argv is the words, as for a declaration
+	}
 	out := make([]Word, 0, len(vals))
 	for i, wd := range words {
 		if !hasBrace(wd) {
