@@ -498,7 +498,7 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 func (k *checker) mayName(w string) bool {
 	base := path.Base(w)
 	for _, rs := range []*ruleSet{k.deny, k.ask} {
-		if rs != nil && (rs.firstWords[w] || rs.firstWords[base] || len(rs.anyWord) > 0) {
+		if rs != nil && (rs.firstWords[w] || rs.firstWords[base] || len(rs.anyWord) > 0 || len(rs.anyByByte) > 0) {
 			return true
 		}
 		if rs != nil && (rs.exactFirst[w] || rs.exactFirst[base]) {

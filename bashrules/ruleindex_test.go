@@ -1,6 +1,7 @@
 package bashrules
 
 import (
+	"context"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -26,10 +27,12 @@ func linearMatch(rules []*permission.Rule, cands []string, loose bool) *permissi
 
 func TestRuleIndexAgreesWithLinearScan(t *testing.T) {
 	words := []string{"git", "git status", "git push", "npm", "npm run test", "xargs rm", "rm -rf x", "ls", " ls", "go vet ./...", "*", "\\*",
-		"git push -f origin", "git pushx", "git push", "xargs git push x", "xargs rm -rf x", "npm run", "npm  run test", "git status  x", "git  push"}
+		"git push -f origin", "git pushx", "git push", "xargs git push x", "xargs rm -rf x", "npm run", "npm  run test", "git status  x", "git  push",
+		"ls 12", "git status 123", "rm -rf x12", "ls --force", "ls Z9", "ls x -1", "a/b", "*12"}
 	contents := []string{"git:*", "git push:*", "git *", "git", "npm run test:*", "npm run *", "*force*", "rm:*", "ls", " ls", ":*",
 		"git*", "\\*", "go vet *", "* status", "xargs rm:*", "git status", "npm*test",
-		"git push -f *", "git push -f:*", "rm -rf:*", "xargs rm -rf:*", "npm run test *", "git push*", "git push \\*", "git \\* x:*", "npm run:*", " git push:*", "git push :*", "git  push:*", "git push x*", "git status  *"}
+		"git push -f *", "git push -f:*", "rm -rf:*", "xargs rm -rf:*", "npm run test *", "git push*", "git push \\*", "git \\* x:*", "npm run:*", " git push:*", "git push :*", "git  push:*", "git push x*", "git status  *",
+		"*12*", "*2*", "*tat*", "*Z9*", "*x -1*", "* ls*", "\\*12*", "*/*", "*--force*"}
 	rapid.Check(t, func(t *rapid.T) {
 		var rules []*permission.Rule
 		for _, c := range rapid.SliceOfN(rapid.SampledFrom(contents), 0, 12).Draw(t, "rules") {
@@ -43,4 +46,22 @@ func TestRuleIndexAgreesWithLinearScan(t *testing.T) {
 			t.Fatalf("index found %v, linear scan %v", got, want)
 		}
 	})
+}
+
+// TestMayNameSeesWildcardRules checks that a deny or ask rule whose first word is a wildcard
+// counts as possibly naming any command, whichever list of the index holds it.
+func TestMayNameSeesWildcardRules(t *testing.T) {
+	fx := newFixture(t)
+	for _, rule := range []string{"deny:Bash(*--force*)", "ask:Bash(* x)", "deny:Bash(\\*x:*)", "ask:Bash(*Z9 *)"} {
+		k := newChecker(context.Background(), fx.context(t, permission.ModeDefault, rule), "true")
+		for _, w := range []string{"ls", "x", "git"} {
+			if !k.mayName(w) {
+				t.Errorf("with %s, mayName(%q) = false", rule, w)
+			}
+		}
+	}
+	k := newChecker(context.Background(), fx.context(t, permission.ModeDefault, "deny:Bash(git push:*)"), "true")
+	if k.mayName("ls") {
+		t.Error("with only deny:Bash(git push:*), mayName(ls) = true")
+	}
 }
