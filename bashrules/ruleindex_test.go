@@ -65,3 +65,34 @@ func TestMayNameSeesWildcardRules(t *testing.T) {
 		t.Error("with only deny:Bash(git push:*), mayName(ls) = true")
 	}
 }
+
+// TestJoinValuesOr checks the shortcut against joinValues on words and texts that may or may
+// not be what joinValues builds.
+func TestJoinValuesOr(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var ws []Word
+		for range rapid.IntRange(0, 4).Draw(t, "n") {
+			v := rapid.SampledFrom([]string{"", "a", "b c", "it's", "-x", "a*", "$X", "'a'"}).Draw(t, "value")
+			src := rapid.SampledFrom([]string{v, quoteWord(v), "'" + v + "'", "a", ""}).Draw(t, "src")
+			ws = append(ws, Word{Src: src, Value: v, Known: rapid.Bool().Draw(t, "known")})
+		}
+		quote := rapid.Bool().Draw(t, "quote")
+		want := joinValues(ws, quote)
+		same := rapid.SampledFrom([]string{want, want + " ", " " + want, "a", "", joinValues(ws, !quote)}).Draw(t, "same")
+		if got := joinValuesOr(ws, quote, same); got != want {
+			t.Fatalf("joinValuesOr(%+v, %v, %q) = %q, joinValues %q", ws, quote, same, got, want)
+		}
+	})
+}
+
+func TestSrcJoined(t *testing.T) {
+	ws := []Word{{Src: "a"}, {Src: "'b c'"}, {Src: ""}}
+	for s, want := range map[string]bool{"a 'b c' ": true, "a 'b c'": false, "a 'b c'  ": false, "a  'b c' ": false, "": false} {
+		if got := srcJoined(ws, s); got != want {
+			t.Errorf("srcJoined(%q) = %v", s, got)
+		}
+	}
+	if !srcJoined(nil, "") || srcJoined(nil, "x") {
+		t.Error("srcJoined of no words")
+	}
+}
