@@ -662,6 +662,12 @@ func expandArgv(words []*syntax.Word, vals []Word) ([]Word, error) {
 	if !slices.ContainsFunc(words, hasBrace) {
 		return vals, nil // the argv is the words, as for a declaration
 	}
+	// Kept apart: the range over a function makes the variables it uses escape, which
+	// would cost every call allocations, braces or not.
+	return expandBraces(words, vals)
+}
+
+func expandBraces(words []*syntax.Word, vals []Word) ([]Word, error) {
 	out := make([]Word, 0, len(vals))
 	for i, wd := range words {
 		if !hasBrace(wd) {

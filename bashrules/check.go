@@ -23,8 +23,7 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	// The path checks of one command line share their Lstat results (see permission.WithStatCache).
 	ctx = permission.WithStatCache(ctx)
 	k := &checker{ctx: ctx, pc: pc, command: command, tracing: permission.Tracing(ctx),
-		deny: idx.deny, ask: idx.ask, allow: idx.allow, idx: idx, denyAsk: idx.denyAsk,
-		results: map[*Command]result{}}
+		deny: idx.deny, ask: idx.ask, allow: idx.allow, idx: idx, denyAsk: idx.denyAsk}
 	k.readRules = len(pc.ContentRules(permission.Deny, "Read")) > 0 || len(pc.ContentRules(permission.Ask, "Read")) > 0
 	return k
 }
@@ -102,6 +101,8 @@ func (k *checker) decide() permission.Decision {
 		return askDecision("Command contains malformed syntax that cannot be parsed: "+err.Error(), permission.ReasonOther, "parse error")
 	}
 	k.a = a
+	// Sized once: growing maps of results is a good part of a decision's allocations.
+	k.results = make(map[*Command]result, len(a.Commands))
 	k.children = map[*Command][]*Command{}
 	for _, c := range a.Commands {
 		if c.Parent != nil {
@@ -110,7 +111,7 @@ func (k *checker) decide() permission.Decision {
 	}
 	k.findCd()
 
-	var parts []part
+	parts := make([]part, 0, len(a.Commands))
 	var whole []result
 	for _, c := range a.Commands {
 		if c.Parent == nil {

@@ -432,7 +432,10 @@ type candSet struct {
 }
 
 func candidates(c *Command) candSet {
-	var cs candSet
+	// One array for both lists, large enough for the usual command (appending past it is
+	// still correct).
+	back := make([]string, 9)
+	cs := candSet{deny: back[:0:6], allowExact: back[6:6:9]}
 	add := func(list *[]string, s string) {
 		s = strings.TrimSpace(s)
 		if s != "" && !slices.Contains(*list, s) {

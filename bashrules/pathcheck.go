@@ -380,7 +380,7 @@ func (k *checker) check(pc *permission.Context, abs string, write bool) permissi
 		d = pc.CheckRead(k.ctx, abs)
 	}
 	if k.checks == nil {
-		k.checks = map[checkKey]permission.Decision{}
+		k.checks = make(map[checkKey]permission.Decision, 8)
 	}
 	k.checks[key] = d
 	return d
