@@ -95,6 +95,9 @@ func unescapeSlashes(s string) string {
 // trimTrailingSpaces drops trailing spaces unless escaped by a backslash, as
 // git does. A trailing lone backslash leaves the pattern untouched.
 func trimTrailingSpaces(s string) string {
+	if s == "" || s[len(s)-1] != ' ' {
+		return s // nothing to trim, escaped or not
+	}
 	last := -1
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
