@@ -178,8 +178,8 @@ func Analyze(command string) (*Analysis, error) {
 
 // analyzeFile walks a file parse returned for command.
 func analyzeFile(command string, f *syntax.File) *Analysis {
-	a := &Analysis{Source: command}
-	w := &walker{a: a, src: command, funcs: map[string]int{}}
+	a := &Analysis{Source: command, Commands: make([]*Command, 0, 8)}
+	w := &walker{a: a, src: command}
 	w.stmts(f.Stmts, scope{})
 	return a
 }
@@ -200,8 +200,31 @@ func parse(src string) (*syntax.File, error) {
 type walker struct {
 	a     *Analysis
 	src   string
-	funcs map[string]int // function name → position of its definition
+	funcs map[string]int // function name → position of its definition (nil until one is)
 	depth int
+	// cmds and ones hand out commands and one-command lists from chunks: a command line
+	// has a handful of each, and one allocation for several is cheaper than one for each.
+	cmds []Command
+	ones []*Command
+}
+
+func (w *walker) alloc() *Command {
+	if len(w.cmds) == cap(w.cmds) {
+		w.cmds = make([]Command, 0, 8)
+	}
+	w.cmds = w.cmds[:len(w.cmds)+1]
+	return &w.cmds[len(w.cmds)-1]
+}
+
+// one returns the list of c alone. Callers only read such lists (or copy them before
+// appending: its capacity is 1).
+func (w *walker) one(c *Command) []*Command {
+	if len(w.ones) == cap(w.ones) {
+		w.ones = make([]*Command, 0, 8)
+	}
+	i := len(w.ones)
+	w.ones = append(w.ones, c)
+	return w.ones[i : i+1 : i+1]
 }
 
 type scope struct {
@@ -245,8 +268,10 @@ func (w *walker) add(c *Command) {
 }
 
 func (w *walker) newCommand(kind Kind, n syntax.Node, sc scope) *Command {
-	return &Command{Kind: kind, Parent: sc.parent, Via: sc.via, Speculative: sc.speculative,
+	c := w.alloc()
+	*c = Command{Kind: kind, Parent: sc.parent, Via: sc.via, Speculative: sc.speculative,
 		Nested: sc.nested, OtherDir: sc.otherDir, where: w.at(n, sc)}
+	return c
 }
 
 // stmts walks a statement list and returns the commands that have succeeded when the list
@@ -273,7 +298,7 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) []*Command {
 	case nil:
 	case *syntax.CallExpr:
 		if c := w.call(x, sc, redirs); c != nil {
-			ok = []*Command{c}
+			ok = w.one(c)
 		}
 	case *syntax.BinaryCmd:
 		switch x.Op {
@@ -417,6 +442,9 @@ func (w *walker) funcDecl(x *syntax.FuncDecl, sc scope) {
 		// A function defined in a subshell does not exist after it; calls to that name
 		// elsewhere run whatever command has it.
 		if _, dup := w.funcs[n.Value]; !dup && !sc.subshell && !sc.fixed {
+			if w.funcs == nil {
+				w.funcs = map[string]int{}
+			}
 			w.funcs[n.Value] = int(x.Pos().Offset())
 		}
 		label = "function " + n.Value

@@ -24,12 +24,16 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	ctx = permission.WithStatCache(ctx)
 	k := &checker{ctx: ctx, pc: pc, command: command, tracing: permission.Tracing(ctx),
 		deny: idx.deny, ask: idx.ask, allow: idx.allow, idx: idx, denyAsk: idx.denyAsk}
+	k.onlyPC[0] = pc
 	k.readRules = len(pc.ContentRules(permission.Deny, "Read")) > 0 || len(pc.ContentRules(permission.Ask, "Read")) > 0
 	return k
 }
 
 type checker struct {
-	ctx       context.Context
+	ctx context.Context
+	// onlyPC is the list of pc alone, handed out (to be read only) by cwds and
+	// ruleContexts in the usual case of one working directory.
+	onlyPC    [1]*permission.Context
 	pc        *permission.Context
 	command   string
 	tracing   bool

@@ -294,14 +294,17 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 }
 
 func (k *checker) ruleContexts(pc *permission.Context) []*permission.Context {
-	out := []*permission.Context{pc}
-	if pc != k.pc {
-		out = append(out, k.pc)
-	}
 	// A session whose shell has moved away from where it started still has rules written
 	// for the project's directory.
 	if k.orig == nil && k.pc.Cwd() != k.pc.OriginalCwd() {
 		k.orig = k.pc.WithCwd(k.pc.OriginalCwd())
+	}
+	if pc == k.pc && (k.orig == nil || pc.Cwd() == k.orig.Cwd()) {
+		return k.onlyPC[:] // the usual case, without allocating
+	}
+	out := []*permission.Context{pc}
+	if pc != k.pc {
+		out = append(out, k.pc)
 	}
 	if k.orig != nil && pc.Cwd() != k.orig.Cwd() {
 		out = append(out, k.orig)
