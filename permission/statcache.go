@@ -21,7 +21,7 @@ type statCache struct {
 	m    map[string]lstatResult
 }
 
-const statListMax = 24
+const statListMax = 16
 
 type lstatEntry struct {
 	name string
