@@ -476,7 +476,8 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 			continue
 		}
 		rest := c.Argv[i:]
-		cands := []string{joinValues(rest, false), joinValues(rest, true)}
+		plain := joinValues(rest, false)
+		cands := []string{plain, joinValuesOr(rest, true, plain)}
 		if r := k.deny.match(cands, true); r != nil {
 			return k.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
 		}

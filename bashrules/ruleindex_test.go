@@ -2,8 +2,10 @@ package bashrules
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"mvdan.cc/sh/v3/syntax"
 	"pgregory.net/rapid"
 
 	"github.com/reinsdev/reins/permission"
@@ -95,4 +97,25 @@ func TestSrcJoined(t *testing.T) {
 	if !srcJoined(nil, "") || srcJoined(nil, "x") {
 		t.Error("srcJoined of no words")
 	}
+}
+
+// TestEvalWordSingleLiteral checks the shortcut for a word that is one literal without a
+// backslash against the general path (the same word written as two literal parts cannot
+// happen in a parse, so the check compares with unquoteLit writing into a builder).
+func TestEvalWordSingleLiteral(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.StringOfN(rapid.SampledFrom([]rune("ab~/*?[].-x")), 1, 12, -1).Draw(t, "literal")
+		var b strings.Builder
+		glob := unquoteLit(&b, s)
+		if b.String() != s {
+			t.Fatalf("unquoteLit(%q) wrote %q", s, b.String())
+		}
+		if g := unquoteLit(nil, s); g != glob {
+			t.Fatalf("unquoteLit(nil, %q) glob %v, with a builder %v", s, g, glob)
+		}
+		w := evalWord(s, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}})
+		if !w.Known || w.Value != s || w.Glob != glob {
+			t.Fatalf("evalWord(%q) = %+v, want value %q glob %v", s, w, s, glob)
+		}
+	})
 }
