@@ -150,7 +150,7 @@ func isWrapperLike(name string) bool {
 // probes are the arguments of an unknown command that may name files: operands, option
 // values and @file arguments. Only Read deny and ask rules are checked against them.
 func probes(args []Word) []pathUse {
-	var out []pathUse
+	out := make([]pathUse, 0, min(len(args), 64))
 	for _, a := range args {
 		if !a.Known || len(a.Value) > 4096 || strings.ContainsRune(a.Value, '\n') || len(out) >= 64 {
 			continue
@@ -465,7 +465,7 @@ func (k *checker) bareGit(name string, c *Command) bool {
 		return false
 	}
 	for _, pc := range k.cwds(c.where) {
-		if gitInBareRepo(pc.Cwd(), c.Argv[1:]) {
+		if gitInBareRepo(k.ctx, pc.Cwd(), c.Argv[1:]) {
 			k.note("bash: not read-only", "", c.Text+": runs in a directory that looks like a bare git repository")
 			return true
 		}
