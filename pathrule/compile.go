@@ -302,7 +302,8 @@ func makeSegmentKind(toks []token, globstar, anchored bool, arena *[]rune) segme
 			return segment{kind: segPrefix, lit: lit}
 		}
 	}
-	return segment{kind: segGlob, toks: slices.Clone(toks)}
+	t := slices.Clone(toks)
+	return segment{kind: segGlob, toks: &t}
 }
 
 // parseClass parses the bracket expression at the start of s, following
