@@ -628,7 +628,7 @@ func (w *walker) call(x *syntax.CallExpr, sc scope, redirs []*Redirect) *Command
 			c.Words[i] = evalWord(w.src, wd)
 		}
 	}
-	c.Text = callText(c.Assigns, c.Words)
+	c.Text = callText(srcOf(w.src, x), c.Assigns, c.Words)
 	if len(x.Args) == 0 {
 		c.Kind = KindAssign
 		w.add(c)
@@ -651,9 +651,12 @@ func (w *walker) call(x *syntax.CallExpr, sc scope, redirs []*Redirect) *Command
 	return c
 }
 
-// callText is the assignments' and words' source joined by single spaces, built in one
-// allocation.
-func callText(assigns []Assignment, words []Word) string {
+// callText is the assignments' and words' source joined by single spaces: span (the
+// command's own source) when that is what it is, else built in one allocation.
+func callText(span string, assigns []Assignment, words []Word) string {
+	if spanJoins(span, assigns, words) {
+		return span
+	}
 	n := -1
 	for _, a := range assigns {
 		n += len(a.Src) + 1
@@ -682,6 +685,36 @@ func callText(assigns []Assignment, words []Word) string {
 		b.WriteString(wd.Src)
 	}
 	return b.String()
+}
+
+// spanJoins reports whether s is the assignments' and words' source joined by single spaces.
+func spanJoins(s string, assigns []Assignment, words []Word) bool {
+	first := true
+	next := func(piece string) bool {
+		if !first {
+			if s == "" || s[0] != ' ' {
+				return false
+			}
+			s = s[1:]
+		}
+		first = false
+		if !strings.HasPrefix(s, piece) {
+			return false
+		}
+		s = s[len(piece):]
+		return true
+	}
+	for _, a := range assigns {
+		if !next(a.Src) {
+			return false
+		}
+	}
+	for _, wd := range words {
+		if !next(wd.Src) {
+			return false
+		}
+	}
+	return s == ""
 }
 
 // expandArgv applies brace expansion, which bash does before anything else: {rm,-rf,/} is

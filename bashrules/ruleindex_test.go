@@ -119,3 +119,23 @@ func TestEvalWordSingleLiteral(t *testing.T) {
 		}
 	})
 }
+
+// TestCallTextSpan checks that a call's text is the same whether taken from its source span
+// or built from its parts.
+func TestCallTextSpan(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var as []Assignment
+		for range rapid.IntRange(0, 2).Draw(t, "assigns") {
+			as = append(as, Assignment{Src: rapid.SampledFrom([]string{"A=1", "B=", "C='x y'"}).Draw(t, "assign")})
+		}
+		var ws []Word
+		for range rapid.IntRange(0, 3).Draw(t, "words") {
+			ws = append(ws, Word{Src: rapid.SampledFrom([]string{"ls", "-l", "'a b'", "x\\ y", ""}).Draw(t, "word")})
+		}
+		want := callText("", as, ws)
+		span := rapid.SampledFrom([]string{want, want + " ", "  " + want, "ls -l", "A=1  ls", ""}).Draw(t, "span")
+		if got := callText(span, as, ws); got != want {
+			t.Fatalf("callText(%q, %v, %v) = %q, want %q", span, as, ws, got, want)
+		}
+	})
+}
