@@ -23,20 +23,26 @@ func (b *Batch) Compile(pattern string) (*Pattern, error) {
 	return p, nil
 }
 
-// Chunk sizes: large enough that a thousand rules take a handful of allocations, small
-// enough that a context of ten rules does not hold much unused memory.
+// Chunks start small and double up to these sizes: a context of ten rules allocates little,
+// one of thousands takes a handful of allocations. Each chunk stays under the runtime's
+// large-object size (32 KB), whose allocations cost more.
 const (
 	batchPatterns = 64
 	batchSegments = 256
 	batchRunes    = 2048
 )
 
+// chunk is the capacity of the next chunk after one of capacity prev, holding at least n.
+func chunk(prev, first, most, n int) int {
+	return max(min(most, max(first, 2*prev)), n)
+}
+
 func (b *Batch) newPattern() *Pattern {
 	if b == nil {
 		return &Pattern{}
 	}
 	if len(b.pats) == cap(b.pats) {
-		b.pats = make([]Pattern, 0, batchPatterns)
+		b.pats = make([]Pattern, 0, chunk(cap(b.pats), 4, batchPatterns, 1))
 	}
 	b.pats = b.pats[:len(b.pats)+1]
 	return &b.pats[len(b.pats)-1]
@@ -49,7 +55,7 @@ func (b *Batch) segments(n int) []segment {
 		return make([]segment, 0, n)
 	}
 	if cap(b.segs)-len(b.segs) < n {
-		b.segs = make([]segment, 0, batchSegments)
+		b.segs = make([]segment, 0, chunk(cap(b.segs), 16, batchSegments, n))
 	}
 	l := len(b.segs)
 	b.segs = b.segs[:l+n]
@@ -62,7 +68,7 @@ func (b *Batch) runesOf(n int) []rune {
 		return make([]rune, n)
 	}
 	if cap(b.runes)-len(b.runes) < n {
-		b.runes = make([]rune, 0, batchRunes)
+		b.runes = make([]rune, 0, chunk(cap(b.runes), 128, batchRunes, n))
 	}
 	l := len(b.runes)
 	b.runes = b.runes[:l+n]

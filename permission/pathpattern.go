@@ -35,7 +35,7 @@ func (b *compileBatch) newPathPattern() *pathPattern {
 		return &pathPattern{}
 	}
 	if len(b.paths) == cap(b.paths) {
-		b.paths = make([]pathPattern, 0, 64)
+		b.paths = make([]pathPattern, 0, min(64, max(4, 2*cap(b.paths))))
 	}
 	b.paths = b.paths[:len(b.paths)+1]
 	return &b.paths[len(b.paths)-1]
