@@ -219,16 +219,27 @@ func dedupRulesBy(rules []*Rule, hashOf func(*Rule) uint64) []*Rule {
 	same := func(a, b *Rule) bool {
 		return a.Value == b.Value && a.Behavior == b.Behavior && a.Source == b.Source && a.Root == b.Root
 	}
-	seen := make(map[uint64]*Rule, len(rules))
+	// An open-addressing table of the hashes seen, each with the first kept rule that has
+	// it: cheaper than a map for the thousands of rules of one context.
+	size := 16
+	for size < 2*len(rules) {
+		size <<= 1
+	}
+	first := make([]int32, size) // 1 + the index in out of the first rule with hashes[i]
+	hashes := make([]uint64, size)
 	out := rules[:0]
 	for _, r := range rules {
 		h := hashOf(r)
-		if first, ok := seen[h]; ok {
-			if same(first, r) || slices.ContainsFunc(out, func(k *Rule) bool { return same(k, r) }) {
+		i := int(h & uint64(size-1))
+		for first[i] != 0 && hashes[i] != h {
+			i = (i + 1) & (size - 1)
+		}
+		if first[i] != 0 {
+			if same(out[first[i]-1], r) || slices.ContainsFunc(out, func(k *Rule) bool { return same(k, r) }) {
 				continue
 			}
 		} else {
-			seen[h] = r
+			first[i], hashes[i] = int32(len(out)+1), h
 		}
 		out = append(out, r)
 	}
