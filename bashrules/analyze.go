@@ -178,8 +178,8 @@ func Analyze(command string) (*Analysis, error) {
 
 // analyzeFile walks a file parse returned for command.
 func analyzeFile(command string, f *syntax.File) *Analysis {
-	a := &Analysis{Source: command}
-	w := &walker{a: a, src: command, funcs: map[string]int{}}
+	a := &Analysis{Source: command, Commands: make([]*Command, 0, 8)}
+	w := &walker{a: a, src: command}
 	w.stmts(f.Stmts, scope{})
 	return a
 }
@@ -200,8 +200,31 @@ func parse(src string) (*syntax.File, error) {
 type walker struct {
 	a     *Analysis
 	src   string
-	funcs map[string]int // function name → position of its definition
+	funcs map[string]int // function name → position of its definition (nil until one is)
 	depth int
+	// cmds and ones hand out commands and one-command lists from chunks: a command line
+	// has a handful of each, and one allocation for several is cheaper than one for each.
+	cmds []Command
+	ones []*Command
+}
+
+func (w *walker) alloc() *Command {
+	if len(w.cmds) == cap(w.cmds) {
+		w.cmds = make([]Command, 0, 8)
+	}
+	w.cmds = w.cmds[:len(w.cmds)+1]
+	return &w.cmds[len(w.cmds)-1]
+}
+
+// one returns the list of c alone. Callers only read such lists (or copy them before
+// appending: its capacity is 1).
+func (w *walker) one(c *Command) []*Command {
+	if len(w.ones) == cap(w.ones) {
+		w.ones = make([]*Command, 0, 8)
+	}
+	i := len(w.ones)
+	w.ones = append(w.ones, c)
+	return w.ones[i : i+1 : i+1]
 }
 
 type scope struct {
@@ -245,8 +268,10 @@ func (w *walker) add(c *Command) {
 }
 
 func (w *walker) newCommand(kind Kind, n syntax.Node, sc scope) *Command {
-	return &Command{Kind: kind, Parent: sc.parent, Via: sc.via, Speculative: sc.speculative,
+	c := w.alloc()
+	*c = Command{Kind: kind, Parent: sc.parent, Via: sc.via, Speculative: sc.speculative,
 		Nested: sc.nested, OtherDir: sc.otherDir, where: w.at(n, sc)}
+	return c
 }
 
 // stmts walks a statement list and returns the commands that have succeeded when the list
@@ -273,7 +298,7 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) []*Command {
 	case nil:
 	case *syntax.CallExpr:
 		if c := w.call(x, sc, redirs); c != nil {
-			ok = []*Command{c}
+			ok = w.one(c)
 		}
 	case *syntax.BinaryCmd:
 		switch x.Op {
@@ -417,6 +442,9 @@ func (w *walker) funcDecl(x *syntax.FuncDecl, sc scope) {
 		// A function defined in a subshell does not exist after it; calls to that name
 		// elsewhere run whatever command has it.
 		if _, dup := w.funcs[n.Value]; !dup && !sc.subshell && !sc.fixed {
+			if w.funcs == nil {
+				w.funcs = map[string]int{}
+			}
 			w.funcs[n.Value] = int(x.Pos().Offset())
 		}
 		label = "function " + n.Value
@@ -591,24 +619,21 @@ func (w *walker) call(x *syntax.CallExpr, sc scope, redirs []*Redirect) *Command
 	}
 	c := w.newCommand(KindCall, x, sc)
 	c.Redirects = redirs
-	parts := make([]string, 0, len(x.Assigns)+len(x.Args))
 	for _, as := range x.Assigns {
-		a := w.assignment(as)
-		c.Assigns = append(c.Assigns, a)
-		parts = append(parts, a.Src)
+		c.Assigns = append(c.Assigns, w.assignment(as))
 	}
+	if len(x.Args) > 0 {
+		c.Words = make([]Word, len(x.Args))
+		for i, wd := range x.Args {
+			c.Words[i] = evalWord(w.src, wd)
+		}
+	}
+	c.Text = callText(srcOf(w.src, x), c.Assigns, c.Words)
 	if len(x.Args) == 0 {
 		c.Kind = KindAssign
-		c.Text = strings.Join(parts, " ")
 		w.add(c)
 		return nil
 	}
-	c.Words = make([]Word, len(x.Args))
-	for i, wd := range x.Args {
-		c.Words[i] = evalWord(w.src, wd)
-		parts = append(parts, c.Words[i].Src)
-	}
-	c.Text = strings.Join(parts, " ")
 	argv, err := expandArgv(x.Args, c.Words)
 	if err != nil {
 		c.Issues = append(c.Issues, err.Error())
@@ -626,9 +651,84 @@ func (w *walker) call(x *syntax.CallExpr, sc scope, redirs []*Redirect) *Command
 	return c
 }
 
+// callText is the assignments' and words' source joined by single spaces: span (the
+// command's own source) when that is what it is, else built in one allocation.
+func callText(span string, assigns []Assignment, words []Word) string {
+	if spanJoins(span, assigns, words) {
+		return span
+	}
+	n := -1
+	for _, a := range assigns {
+		n += len(a.Src) + 1
+	}
+	for _, wd := range words {
+		n += len(wd.Src) + 1
+	}
+	if n < 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.Grow(n)
+	first := true
+	sep := func() {
+		if !first {
+			b.WriteByte(' ')
+		}
+		first = false
+	}
+	for _, a := range assigns {
+		sep()
+		b.WriteString(a.Src)
+	}
+	for _, wd := range words {
+		sep()
+		b.WriteString(wd.Src)
+	}
+	return b.String()
+}
+
+// spanJoins reports whether s is the assignments' and words' source joined by single spaces.
+func spanJoins(s string, assigns []Assignment, words []Word) bool {
+	first := true
+	next := func(piece string) bool {
+		if !first {
+			if s == "" || s[0] != ' ' {
+				return false
+			}
+			s = s[1:]
+		}
+		first = false
+		if !strings.HasPrefix(s, piece) {
+			return false
+		}
+		s = s[len(piece):]
+		return true
+	}
+	for _, a := range assigns {
+		if !next(a.Src) {
+			return false
+		}
+	}
+	for _, wd := range words {
+		if !next(wd.Src) {
+			return false
+		}
+	}
+	return s == ""
+}
+
 // expandArgv applies brace expansion, which bash does before anything else: {rm,-rf,/} is
 // the command rm -rf /.
 func expandArgv(words []*syntax.Word, vals []Word) ([]Word, error) {
+	if !slices.ContainsFunc(words, hasBrace) {
+		return vals, nil // the argv is the words, as for a declaration
+	}
+	// Kept apart: the range over a function makes the variables it uses escape, which
+	// would cost every call allocations, braces or not.
+	return expandBraces(words, vals)
+}
+
+func expandBraces(words []*syntax.Word, vals []Word) ([]Word, error) {
 	out := make([]Word, 0, len(vals))
 	for i, wd := range words {
 		if !hasBrace(wd) {

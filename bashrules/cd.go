@@ -128,7 +128,7 @@ func (k *checker) cdAsk(why string) result {
 func (k *checker) cwds(wh where) []*permission.Context {
 	st := k.cd
 	if st == nil || st.cmd == nil {
-		return []*permission.Context{k.pc}
+		return k.onlyPC[:]
 	}
 	both := []*permission.Context{k.pc, st.pc}
 	switch {
@@ -139,5 +139,5 @@ func (k *checker) cwds(wh where) []*permission.Context {
 	case wh.start > st.cmd.start:
 		return both
 	}
-	return []*permission.Context{k.pc}
+	return k.onlyPC[:]
 }

@@ -23,14 +23,17 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	// The path checks of one command line share their Lstat results (see permission.WithStatCache).
 	ctx = permission.WithStatCache(ctx)
 	k := &checker{ctx: ctx, pc: pc, command: command, tracing: permission.Tracing(ctx),
-		deny: idx.deny, ask: idx.ask, allow: idx.allow, idx: idx, denyAsk: idx.denyAsk,
-		results: map[*Command]result{}}
+		deny: idx.deny, ask: idx.ask, allow: idx.allow, idx: idx, denyAsk: idx.denyAsk}
+	k.onlyPC[0] = pc
 	k.readRules = len(pc.ContentRules(permission.Deny, "Read")) > 0 || len(pc.ContentRules(permission.Ask, "Read")) > 0
 	return k
 }
 
 type checker struct {
-	ctx       context.Context
+	ctx context.Context
+	// onlyPC is the list of pc alone, handed out (to be read only) by cwds and
+	// ruleContexts in the usual case of one working directory.
+	onlyPC    [1]*permission.Context
 	pc        *permission.Context
 	command   string
 	tracing   bool
@@ -102,6 +105,8 @@ func (k *checker) decide() permission.Decision {
 		return askDecision("Command contains malformed syntax that cannot be parsed: "+err.Error(), permission.ReasonOther, "parse error")
 	}
 	k.a = a
+	// Sized once: growing maps of results is a good part of a decision's allocations.
+	k.results = make(map[*Command]result, len(a.Commands))
 	k.children = map[*Command][]*Command{}
 	for _, c := range a.Commands {
 		if c.Parent != nil {
@@ -110,7 +115,7 @@ func (k *checker) decide() permission.Decision {
 	}
 	k.findCd()
 
-	var parts []part
+	parts := make([]part, 0, len(a.Commands))
 	var whole []result
 	for _, c := range a.Commands {
 		if c.Parent == nil {

@@ -432,7 +432,10 @@ type candSet struct {
 }
 
 func candidates(c *Command) candSet {
-	var cs candSet
+	// One array for both lists, large enough for the usual command (appending past it is
+	// still correct).
+	back := make([]string, 9)
+	cs := candSet{deny: back[:0:6], allowExact: back[6:6:9]}
 	add := func(list *[]string, s string) {
 		s = strings.TrimSpace(s)
 		if s != "" && !slices.Contains(*list, s) {
@@ -449,14 +452,18 @@ func candidates(c *Command) candSet {
 		cs.allowLoose = cs.allowExact
 		return cs
 	}
-	rawWords := make([]string, len(c.Words))
-	for i, w := range c.Words {
-		rawWords[i] = w.Src
+	noAssign := c.Text // the words' source joined by spaces, when there is no assignment
+	if len(c.Assigns) > 0 || !srcJoined(c.Words, c.Text) {
+		rawWords := make([]string, len(c.Words))
+		for i, w := range c.Words {
+			rawWords[i] = w.Src
+		}
+		noAssign = strings.Join(rawWords, " ")
 	}
-	noAssign := strings.Join(rawWords, " ")
 	add(&cs.deny, noAssign)
-	plain := joinValues(c.Argv, false)
-	quoted := joinValues(c.Argv, true)
+	// Most words are written as their values: then these are the text already built.
+	plain := joinValuesOr(c.Argv, false, noAssign)
+	quoted := joinValuesOr(c.Argv, true, plain)
 	add(&cs.deny, plain)
 	add(&cs.deny, quoted)
 	if len(c.Argv) > 0 && c.Argv[0].Known && strings.ContainsRune(c.Argv[0].Value, '/') {
@@ -484,6 +491,56 @@ func candidates(c *Command) candSet {
 	}
 	cs.allowLoose = cs.allowExact
 	return cs
+}
+
+// srcJoined reports whether s is the words' source joined by single spaces.
+func srcJoined(ws []Word, s string) bool {
+	for i, w := range ws {
+		if i > 0 {
+			if s == "" || s[0] != ' ' {
+				return false
+			}
+			s = s[1:]
+		}
+		if !strings.HasPrefix(s, w.Src) {
+			return false
+		}
+		s = s[len(w.Src):]
+	}
+	return s == ""
+}
+
+// joinValuesOr is joinValues, returning same (not a new copy) when that is what joinValues
+// would build.
+func joinValuesOr(ws []Word, quote bool, same string) string {
+	rest := same
+	for i, w := range ws {
+		if i > 0 {
+			if rest == "" || rest[0] != ' ' {
+				return joinValues(ws, quote)
+			}
+			rest = rest[1:]
+		}
+		piece := w.Src
+		switch {
+		case !w.Known:
+		case quote:
+			if needsQuoting(w.Value) {
+				return joinValues(ws, quote)
+			}
+			piece = w.Value
+		default:
+			piece = w.Value
+		}
+		if !strings.HasPrefix(rest, piece) {
+			return joinValues(ws, quote)
+		}
+		rest = rest[len(piece):]
+	}
+	if rest != "" {
+		return joinValues(ws, quote)
+	}
+	return same
 }
 
 func joinValues(ws []Word, quote bool) string {

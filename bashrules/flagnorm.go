@@ -476,7 +476,8 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 			continue
 		}
 		rest := c.Argv[i:]
-		cands := []string{joinValues(rest, false), joinValues(rest, true)}
+		plain := joinValues(rest, false)
+		cands := []string{plain, joinValuesOr(rest, true, plain)}
 		if r := k.deny.match(cands, true); r != nil {
 			return k.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
 		}
@@ -498,7 +499,7 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 func (k *checker) mayName(w string) bool {
 	base := path.Base(w)
 	for _, rs := range []*ruleSet{k.deny, k.ask} {
-		if rs != nil && (rs.firstWords[w] || rs.firstWords[base] || len(rs.anyWord) > 0) {
+		if rs != nil && (rs.firstWords[w] || rs.firstWords[base] || len(rs.anyWord) > 0 || len(rs.anyByByte) > 0) {
 			return true
 		}
 		if rs != nil && (rs.exactFirst[w] || rs.exactFirst[base]) {

@@ -150,7 +150,7 @@ func isWrapperLike(name string) bool {
 // probes are the arguments of an unknown command that may name files: operands, option
 // values and @file arguments. Only Read deny and ask rules are checked against them.
 func probes(args []Word) []pathUse {
-	var out []pathUse
+	out := make([]pathUse, 0, min(len(args), 64))
 	for _, a := range args {
 		if !a.Known || len(a.Value) > 4096 || strings.ContainsRune(a.Value, '\n') || len(out) >= 64 {
 			continue
@@ -294,14 +294,17 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 }
 
 func (k *checker) ruleContexts(pc *permission.Context) []*permission.Context {
-	out := []*permission.Context{pc}
-	if pc != k.pc {
-		out = append(out, k.pc)
-	}
 	// A session whose shell has moved away from where it started still has rules written
 	// for the project's directory.
 	if k.orig == nil && k.pc.Cwd() != k.pc.OriginalCwd() {
 		k.orig = k.pc.WithCwd(k.pc.OriginalCwd())
+	}
+	if pc == k.pc && (k.orig == nil || pc.Cwd() == k.orig.Cwd()) {
+		return k.onlyPC[:] // the usual case, without allocating
+	}
+	out := []*permission.Context{pc}
+	if pc != k.pc {
+		out = append(out, k.pc)
 	}
 	if k.orig != nil && pc.Cwd() != k.orig.Cwd() {
 		out = append(out, k.orig)
@@ -380,7 +383,7 @@ func (k *checker) check(pc *permission.Context, abs string, write bool) permissi
 		d = pc.CheckRead(k.ctx, abs)
 	}
 	if k.checks == nil {
-		k.checks = map[checkKey]permission.Decision{}
+		k.checks = make(map[checkKey]permission.Decision, 8)
 	}
 	k.checks[key] = d
 	return d
@@ -462,7 +465,7 @@ func (k *checker) bareGit(name string, c *Command) bool {
 		return false
 	}
 	for _, pc := range k.cwds(c.where) {
-		if gitInBareRepo(pc.Cwd(), c.Argv[1:]) {
+		if gitInBareRepo(k.ctx, pc.Cwd(), c.Argv[1:]) {
 			k.note("bash: not read-only", "", c.Text+": runs in a directory that looks like a bare git repository")
 			return true
 		}

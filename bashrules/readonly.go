@@ -1,6 +1,7 @@
 package bashrules
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -616,7 +617,7 @@ func readOnlyCommand(pc *permission.Context, c *Command, kids map[*Command][]*Co
 			}
 		}
 	}
-	if name == "git" && gitInBareRepo(pc.Cwd(), c.Argv[1:]) {
+	if name == "git" && gitInBareRepo(context.Background(), pc.Cwd(), c.Argv[1:]) {
 		return false
 	}
 	return true
@@ -625,7 +626,7 @@ func readOnlyCommand(pc *permission.Context, c *Command, kids map[*Command][]*Co
 // gitInBareRepo reports whether git would run in a directory laid out as a bare repository
 // (HEAD, objects/ and refs/ without .git): a repository planted in the project whose
 // configuration (core.fsmonitor, core.pager) can run programs.
-func gitInBareRepo(cwd string, args []Word) bool {
+func gitInBareRepo(ctx context.Context, cwd string, args []Word) bool {
 	dir := cwd
 	for i := 0; i+1 < len(args); i++ {
 		if args[i].Value == "-C" {
@@ -637,7 +638,7 @@ func gitInBareRepo(cwd string, args []Word) bool {
 			i++
 		}
 	}
-	if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+	if _, err := permission.Lstat(ctx, filepath.Join(dir, ".git")); err == nil {
 		return false
 	}
 	head, err1 := os.Stat(filepath.Join(dir, "HEAD"))

@@ -1,8 +1,11 @@
 package bashrules
 
 import (
+	"context"
+	"strings"
 	"testing"
 
+	"mvdan.cc/sh/v3/syntax"
 	"pgregory.net/rapid"
 
 	"github.com/reinsdev/reins/permission"
@@ -26,10 +29,12 @@ func linearMatch(rules []*permission.Rule, cands []string, loose bool) *permissi
 
 func TestRuleIndexAgreesWithLinearScan(t *testing.T) {
 	words := []string{"git", "git status", "git push", "npm", "npm run test", "xargs rm", "rm -rf x", "ls", " ls", "go vet ./...", "*", "\\*",
-		"git push -f origin", "git pushx", "git push", "xargs git push x", "xargs rm -rf x", "npm run", "npm  run test", "git status  x", "git  push"}
+		"git push -f origin", "git pushx", "git push", "xargs git push x", "xargs rm -rf x", "npm run", "npm  run test", "git status  x", "git  push",
+		"ls 12", "git status 123", "rm -rf x12", "ls --force", "ls Z9", "ls x -1", "a/b", "*12"}
 	contents := []string{"git:*", "git push:*", "git *", "git", "npm run test:*", "npm run *", "*force*", "rm:*", "ls", " ls", ":*",
 		"git*", "\\*", "go vet *", "* status", "xargs rm:*", "git status", "npm*test",
-		"git push -f *", "git push -f:*", "rm -rf:*", "xargs rm -rf:*", "npm run test *", "git push*", "git push \\*", "git \\* x:*", "npm run:*", " git push:*", "git push :*", "git  push:*", "git push x*", "git status  *"}
+		"git push -f *", "git push -f:*", "rm -rf:*", "xargs rm -rf:*", "npm run test *", "git push*", "git push \\*", "git \\* x:*", "npm run:*", " git push:*", "git push :*", "git  push:*", "git push x*", "git status  *",
+		"*12*", "*2*", "*tat*", "*Z9*", "*x -1*", "* ls*", "\\*12*", "*/*", "*--force*"}
 	rapid.Check(t, func(t *rapid.T) {
 		var rules []*permission.Rule
 		for _, c := range rapid.SliceOfN(rapid.SampledFrom(contents), 0, 12).Draw(t, "rules") {
@@ -41,6 +46,96 @@ func TestRuleIndexAgreesWithLinearScan(t *testing.T) {
 		got := newRuleSet(rules).match(cands, loose)
 		if got != want {
 			t.Fatalf("index found %v, linear scan %v", got, want)
+		}
+	})
+}
+
+// TestMayNameSeesWildcardRules checks that a deny or ask rule whose first word is a wildcard
+// counts as possibly naming any command, whichever list of the index holds it.
+func TestMayNameSeesWildcardRules(t *testing.T) {
+	fx := newFixture(t)
+	for _, rule := range []string{"deny:Bash(*--force*)", "ask:Bash(* x)", "deny:Bash(\\*x:*)", "ask:Bash(*Z9 *)"} {
+		k := newChecker(context.Background(), fx.context(t, permission.ModeDefault, rule), "true")
+		for _, w := range []string{"ls", "x", "git"} {
+			if !k.mayName(w) {
+				t.Errorf("with %s, mayName(%q) = false", rule, w)
+			}
+		}
+	}
+	k := newChecker(context.Background(), fx.context(t, permission.ModeDefault, "deny:Bash(git push:*)"), "true")
+	if k.mayName("ls") {
+		t.Error("with only deny:Bash(git push:*), mayName(ls) = true")
+	}
+}
+
+// TestJoinValuesOr checks the shortcut against joinValues on words and texts that may or may
+// not be what joinValues builds.
+func TestJoinValuesOr(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var ws []Word
+		for range rapid.IntRange(0, 4).Draw(t, "n") {
+			v := rapid.SampledFrom([]string{"", "a", "b c", "it's", "-x", "a*", "$X", "'a'"}).Draw(t, "value")
+			src := rapid.SampledFrom([]string{v, quoteWord(v), "'" + v + "'", "a", ""}).Draw(t, "src")
+			ws = append(ws, Word{Src: src, Value: v, Known: rapid.Bool().Draw(t, "known")})
+		}
+		quote := rapid.Bool().Draw(t, "quote")
+		want := joinValues(ws, quote)
+		same := rapid.SampledFrom([]string{want, want + " ", " " + want, "a", "", joinValues(ws, !quote)}).Draw(t, "same")
+		if got := joinValuesOr(ws, quote, same); got != want {
+			t.Fatalf("joinValuesOr(%+v, %v, %q) = %q, joinValues %q", ws, quote, same, got, want)
+		}
+	})
+}
+
+func TestSrcJoined(t *testing.T) {
+	ws := []Word{{Src: "a"}, {Src: "'b c'"}, {Src: ""}}
+	for s, want := range map[string]bool{"a 'b c' ": true, "a 'b c'": false, "a 'b c'  ": false, "a  'b c' ": false, "": false} {
+		if got := srcJoined(ws, s); got != want {
+			t.Errorf("srcJoined(%q) = %v", s, got)
+		}
+	}
+	if !srcJoined(nil, "") || srcJoined(nil, "x") {
+		t.Error("srcJoined of no words")
+	}
+}
+
+// TestEvalWordSingleLiteral checks the shortcut for a word that is one literal without a
+// backslash against the general path (the same word written as two literal parts cannot
+// happen in a parse, so the check compares with unquoteLit writing into a builder).
+func TestEvalWordSingleLiteral(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.StringOfN(rapid.SampledFrom([]rune("ab~/*?[].-x")), 1, 12, -1).Draw(t, "literal")
+		var b strings.Builder
+		glob := unquoteLit(&b, s)
+		if b.String() != s {
+			t.Fatalf("unquoteLit(%q) wrote %q", s, b.String())
+		}
+		if g := unquoteLit(nil, s); g != glob {
+			t.Fatalf("unquoteLit(nil, %q) glob %v, with a builder %v", s, g, glob)
+		}
+		w := evalWord(s, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}})
+		if !w.Known || w.Value != s || w.Glob != glob {
+			t.Fatalf("evalWord(%q) = %+v, want value %q glob %v", s, w, s, glob)
+		}
+	})
+}
+
+// TestCallTextSpan checks that a call's text is the same whether taken from its source span
+// or built from its parts.
+func TestCallTextSpan(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var as []Assignment
+		for range rapid.IntRange(0, 2).Draw(t, "assigns") {
+			as = append(as, Assignment{Src: rapid.SampledFrom([]string{"A=1", "B=", "C='x y'"}).Draw(t, "assign")})
+		}
+		var ws []Word
+		for range rapid.IntRange(0, 3).Draw(t, "words") {
+			ws = append(ws, Word{Src: rapid.SampledFrom([]string{"ls", "-l", "'a b'", "x\\ y", ""}).Draw(t, "word")})
+		}
+		want := callText("", as, ws)
+		span := rapid.SampledFrom([]string{want, want + " ", "  " + want, "ls -l", "A=1  ls", ""}).Draw(t, "span")
+		if got := callText(span, as, ws); got != want {
+			t.Fatalf("callText(%q, %v, %v) = %q, want %q", span, as, ws, got, want)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package bashrules
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
@@ -157,9 +158,39 @@ type ruleSet struct {
 	firstWords map[string]bool
 	// exactFirst holds the first words of the exact rules.
 	exactFirst map[string]bool
-	// anyWord holds the rest (a wildcard or an escape in the first word): tried on every
-	// candidate.
+	// anyWord holds the rest (a wildcard or an escape in the first word) whose needle is
+	// empty: tried on every candidate.
 	anyWord []indexedRule
+	// anyByByte holds the rest by one byte of their needle (the rarest by needleRank): a
+	// candidate without that byte cannot contain the needle, so such a rule is tried only
+	// on candidates that have it. anyKeys are the bytes with rules.
+	anyByByte map[byte][]indexedRule
+	anyKeys   byteSet
+}
+
+// needleRank orders bytes by how often they appear in commands, roughly: a rule is filed
+// under its needle's least common byte so that few candidates reach it.
+func needleRank(c byte) int {
+	switch {
+	case c == ' ':
+		return 3
+	case 'a' <= c && c <= 'z':
+		return 2
+	case c == '-' || c == '.' || c == '/':
+		return 1
+	}
+	return 0
+}
+
+// keyByte is the needle's byte of lowest rank (the first of them).
+func keyByte(needle string) byte {
+	k := needle[0]
+	for i := 1; i < len(needle); i++ {
+		if needleRank(needle[i]) < needleRank(k) {
+			k = needle[i]
+		}
+	}
+	return k
 }
 
 type indexedRule struct {
@@ -192,7 +223,7 @@ func (b *byteSet) within(of *byteSet) bool {
 
 func newRuleSet(rules []*permission.Rule) *ruleSet {
 	rs := &ruleSet{exact: map[string][]indexedRule{}, byWord: map[string][]indexedRule{}, byTwo: map[string][]indexedRule{},
-		firstWords: map[string]bool{}, exactFirst: map[string]bool{}}
+		firstWords: map[string]bool{}, exactFirst: map[string]bool{}, anyByByte: map[byte][]indexedRule{}}
 	for i, r := range rules {
 		content := r.Value.Content
 		ir := indexedRule{r: r, pos: i, form: Form(content)}
@@ -219,7 +250,13 @@ func newRuleSet(rules []*permission.Rule) *ruleSet {
 			}
 			continue
 		}
-		rs.anyWord = append(rs.anyWord, ir)
+		if ir.needle == "" {
+			rs.anyWord = append(rs.anyWord, ir)
+			continue
+		}
+		k := keyByte(ir.needle)
+		rs.anyByByte[k] = append(rs.anyByByte[k], ir)
+		rs.anyKeys[k>>6] |= 1 << (k & 63)
 	}
 	return rs
 }
@@ -354,6 +391,11 @@ func (rs *ruleSet) match(cands []string, loose bool) *permission.Rule {
 			}
 		}
 		try(rs.anyWord, c, false)
+		for i, word := range rs.anyKeys {
+			for word &= cbytes[i]; word != 0; word &= word - 1 {
+				try(rs.anyByByte[byte(i<<6+bits.TrailingZeros64(word))], c, false)
+			}
+		}
 	}
 	if best.pos < 0 {
 		return nil

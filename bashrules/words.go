@@ -55,6 +55,8 @@ func srcOf(src string, n syntax.Node) string {
 func evalWord(src string, w *syntax.Word) Word {
 	out := Word{Src: srcOf(src, w), Known: true}
 	var b strings.Builder
+	var direct string
+	isDirect := false
 	unknown := func(why string) {
 		if out.Known {
 			out.Known, out.Why = false, why
@@ -63,8 +65,14 @@ func evalWord(src string, w *syntax.Word) Word {
 	for i, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			glob := unquoteLit(&b, p.Value)
-			out.Glob = out.Glob || glob
+			if len(w.Parts) == 1 && strings.IndexByte(p.Value, '\\') < 0 {
+				// Most words: one literal without a backslash is its own value.
+				out.Glob = unquoteLit(nil, p.Value)
+				direct, isDirect = p.Value, true
+			} else {
+				glob := unquoteLit(&b, p.Value)
+				out.Glob = out.Glob || glob
+			}
 			if i == 0 && strings.HasPrefix(p.Value, "~") {
 				out.Tilde = tildeKind(p.Value, len(w.Parts) == 1)
 			}
@@ -105,6 +113,9 @@ func evalWord(src string, w *syntax.Word) Word {
 	}
 	if out.Known {
 		out.Value = b.String()
+		if isDirect {
+			out.Value = direct
+		}
 	}
 	return out
 }
@@ -127,7 +138,7 @@ func tildeKind(lit string, only bool) TildeKind {
 }
 
 // unquoteLit appends the value of an unquoted literal (a backslash quotes the next byte) and
-// reports whether it holds an unquoted glob.
+// reports whether it holds an unquoted glob. With b nil it only reports.
 func unquoteLit(b *strings.Builder, s string) (glob bool) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -135,7 +146,9 @@ func unquoteLit(b *strings.Builder, s string) (glob bool) {
 		case '\\':
 			if i+1 < len(s) {
 				i++
-				b.WriteByte(s[i])
+				if b != nil {
+					b.WriteByte(s[i])
+				}
 			}
 			continue
 		case '*', '?':
@@ -145,7 +158,9 @@ func unquoteLit(b *strings.Builder, s string) (glob bool) {
 				glob = true
 			}
 		}
-		b.WriteByte(c)
+		if b != nil {
+			b.WriteByte(c)
+		}
 	}
 	return glob
 }

@@ -700,7 +700,8 @@ func (w *walker) wrapped(c *Command, name string, args []Word, sc scope, trusted
 }
 
 func (w *walker) child(parent *Command, argv []Word, via string, sc scope) *Command {
-	child := &Command{Kind: KindCall, Argv: argv, Words: argv, Parent: parent, Via: via,
+	child := w.alloc()
+	*child = Command{Kind: KindCall, Argv: argv, Words: argv, Parent: parent, Via: via,
 		Speculative: parent.Speculative, Nested: parent.Nested, OtherDir: parent.OtherDir, where: parent.where}
 	srcs := make([]string, len(argv))
 	for i, a := range argv {

@@ -20,7 +20,10 @@ func Compile(pattern string) (*Pattern, error) {
 
 var errEmpty = errors.New("empty pattern")
 
-func compile(pattern string) (*Pattern, error) {
+func compile(pattern string) (*Pattern, error) { return compileIn(pattern, nil) }
+
+// compileIn is compile allocating from b (nil: the heap).
+func compileIn(pattern string, b *Batch) (*Pattern, error) {
 	if strings.ContainsAny(pattern, "\n\r") {
 		return nil, errors.New("pattern contains a line break")
 	}
@@ -38,7 +41,8 @@ func compile(pattern string) (*Pattern, error) {
 	// both sides of the drop covers either order.
 	s = trimTrailingSpaces(dropTrailingGlobstar(s))
 
-	p := &Pattern{src: pattern}
+	p := b.newPattern()
+	p.src = pattern
 	if strings.HasSuffix(s, "/") {
 		s = s[:len(s)-1]
 		p.dirOnly = true
@@ -50,7 +54,7 @@ func compile(pattern string) (*Pattern, error) {
 	if s == "" {
 		return nil, errEmpty
 	}
-	segs, all, err := parseSegments(s, p.anchored)
+	segs, all, err := parseSegments(s, p.anchored, b)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +95,9 @@ func unescapeSlashes(s string) string {
 // trimTrailingSpaces drops trailing spaces unless escaped by a backslash, as
 // git does. A trailing lone backslash leaves the pattern untouched.
 func trimTrailingSpaces(s string) string {
+	if s == "" || s[len(s)-1] != ' ' {
+		return s // nothing to trim, escaped or not
+	}
 	last := -1
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
@@ -126,11 +133,11 @@ func dropTrailingGlobstar(s string) string {
 
 // parseSegments splits the body of a pattern (no leading or trailing "/")
 // into elements. all reports whether every element is a "**".
-func parseSegments(s string, anchored bool) (segs []segment, all bool, err error) {
+func parseSegments(s string, anchored bool, b *Batch) (segs []segment, all bool, err error) {
 	if plainASCII(s) {
-		return parsePlain(s), false, nil
+		return parsePlain(s, b), false, nil
 	}
-	return parseGeneral(s, anchored)
+	return parseGeneral(s, anchored, b)
 }
 
 // plainASCII reports whether s is ASCII without a wildcard, class or escape:
@@ -147,9 +154,9 @@ func plainASCII(s string) bool {
 
 // parsePlain is parseGeneral for a plainASCII pattern (most rules name plain
 // paths), without building tokens: each element is a literal, lower-cased.
-func parsePlain(s string) []segment {
-	segs := make([]segment, 0, strings.Count(s, "/")+1)
-	arena := make([]rune, len(s))
+func parsePlain(s string, b *Batch) []segment {
+	segs := b.segments(strings.Count(s, "/") + 1)
+	arena := b.runesOf(len(s))
 	for i := 0; i < len(s); i++ {
 		arena[i] = rune(lowerASCII(s[i]))
 	}
@@ -169,13 +176,14 @@ func parsePlain(s string) []segment {
 }
 
 // parseGeneral is parseSegments for any pattern.
-func parseGeneral(s string, anchored bool) (segs []segment, all bool, err error) {
-	// toks is scratch space for the element being parsed, reused for every element:
-	// makeSegment copies what a segment keeps.
-	toks := make([]token, 0, 16)
-	segs = make([]segment, 0, strings.Count(s, "/")+1)
+func parseGeneral(s string, anchored bool, b *Batch) (segs []segment, all bool, err error) {
+	// toks is scratch space for the element being parsed, reused for every element (and
+	// every pattern of a batch): makeSegment copies what a segment keeps.
+	toks := b.scratch()
+	defer b.keepScratch(toks)
+	segs = b.segments(strings.Count(s, "/") + 1)
 	// The literals of all elements share one array: a pattern has no more runes than bytes.
-	arena := make([]rune, 0, len(s))
+	arena := b.runesOf(len(s))[:0]
 	all = true
 	stars := 0        // unescaped "*" in the current element
 	onlyStars := true // the current element is nothing but unescaped "*"
@@ -294,7 +302,8 @@ func makeSegmentKind(toks []token, globstar, anchored bool, arena *[]rune) segme
 			return segment{kind: segPrefix, lit: lit}
 		}
 	}
-	return segment{kind: segGlob, toks: slices.Clone(toks)}
+	t := slices.Clone(toks)
+	return segment{kind: segGlob, toks: &t}
 }
 
 // parseClass parses the bracket expression at the start of s, following

@@ -1,6 +1,7 @@
 package pathrule
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -37,7 +38,24 @@ func FuzzCompileMatch(f *testing.F) {
 			}
 		}
 		checkLiterals(t, pattern)
+		checkBatch(t, pattern, rel)
 	})
+}
+
+// checkBatch compiles the pattern through a Batch that holds other patterns before and after
+// it, and checks that it is the pattern Compile makes (a batch shares arrays between them).
+func checkBatch(t *testing.T, pattern, rel string) {
+	var b Batch
+	_, _ = b.Compile(rel)
+	got, err := b.Compile(pattern)
+	_, _ = b.Compile(pattern + "/" + rel)
+	want, wantErr := Compile(pattern)
+	if (err == nil) != (wantErr == nil) {
+		t.Fatalf("Batch.Compile(%q) error %v, Compile %v", pattern, err, wantErr)
+	}
+	if err == nil && !reflect.DeepEqual(got, want) {
+		t.Fatalf("Batch.Compile(%q) = %+v, Compile %+v", pattern, got, want)
+	}
 }
 
 // checkLiterals derives two glob-free elements a and b from the input and

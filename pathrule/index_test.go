@@ -83,11 +83,11 @@ func TestParsePlainAgreesWithGeneral(t *testing.T) {
 			t.Fatalf("plainASCII(%q) = false", s)
 		}
 		anchored := rapid.Bool().Draw(t, "anchored")
-		want, all, err := parseGeneral(s, anchored)
+		want, all, err := parseGeneral(s, anchored, nil)
 		if err != nil || all {
 			t.Fatalf("parseGeneral(%q) = all %v, %v", s, all, err)
 		}
-		if got := parsePlain(s); !reflect.DeepEqual(got, want) {
+		if got := parsePlain(s, nil); !reflect.DeepEqual(got, want) {
 			t.Fatalf("parsePlain(%q) = %+v, parseGeneral %+v", s, got, want)
 		}
 	})

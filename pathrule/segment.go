@@ -26,8 +26,11 @@ type segment struct {
 	// pattern fixes them to an ASCII character, else 0: a one-byte look at
 	// the path rejects most candidates.
 	first, last byte
-	lit         []rune  // folded literal of segLiteral, segPrefix, segSuffix
-	toks        []token // segGlob
+	lit         []rune // folded literal of segLiteral, segPrefix, segSuffix
+	// toks is the token list of segGlob, behind a pointer: glob elements are rare, and a
+	// context compiles thousands of segments, so a smaller segment is less memory to clear
+	// and to scan.
+	toks *[]token
 }
 
 // mismatch reports whether the byte c of the path cannot match the pattern
@@ -89,7 +92,7 @@ func (s *segment) match(elem string) bool {
 	case segSuffix:
 		return foldSuffix(elem, s.lit)
 	default:
-		return matchTokens(s.toks, elem)
+		return matchTokens(*s.toks, elem)
 	}
 }
 

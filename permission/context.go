@@ -158,13 +158,13 @@ func New(cfg Config) (*Context, error) {
 	var errs []error
 	// One backing array for the compiled copies: a context of thousands of rules is built
 	// with a handful of allocations for them, not one per rule.
-	store := make([]Rule, len(cfg.Rules))
+	store := slices.Clone(cfg.Rules)
 	c.rules = make([]*Rule, 0, len(cfg.Rules))
-	for i, r := range cfg.Rules {
+	var batch compileBatch
+	for i := range store {
 		nr := &store[i]
-		*nr = r
-		if err := nr.compile(); err != nil {
-			errs = append(errs, fmt.Errorf("rule %s: %w", r.Describe(), err))
+		if err := nr.compile(&batch); err != nil {
+			errs = append(errs, fmt.Errorf("rule %s: %w", cfg.Rules[i].Describe(), err))
 			continue
 		}
 		c.rules = append(c.rules, nr)
@@ -181,7 +181,7 @@ func cleanOrEmpty(p string) string {
 	return filepath.Clean(p)
 }
 
-func (r *Rule) compile() error {
+func (r *Rule) compile(batch *compileBatch) error {
 	r.Root = cleanOrEmpty(r.Root)
 	r.rootLower = strings.ToLower(r.Root)
 	if r.Behavior != Allow && r.Behavior != Ask && r.Behavior != Deny {
@@ -189,7 +189,7 @@ func (r *Rule) compile() error {
 	}
 	r.path = nil
 	if r.Value.Content != "" && (r.Value.Tool == "Read" || r.Value.Tool == "Edit") {
-		p, err := compilePathPattern(r.Value.Content, r.Behavior)
+		p, err := compilePathPattern(r.Value.Content, r.Behavior, batch)
 		if err != nil {
 			return err
 		}
@@ -206,15 +206,12 @@ func (r *Rule) compile() error {
 func dedupRules(rules []*Rule) []*Rule {
 	seed := maphash.MakeSeed()
 	return dedupRulesBy(rules, func(r *Rule) uint64 {
-		var h maphash.Hash
-		h.SetSeed(seed)
-		for _, s := range [...]string{r.Value.Tool, r.Value.Content, r.Root} {
-			h.WriteString(s)
-			h.WriteByte(0)
-		}
-		h.WriteByte(byte(r.Behavior))
-		h.WriteByte(byte(r.Source))
-		return h.Sum64()
+		// Three one-shot string hashes cost less than streaming the fields through a
+		// maphash.Hash; the multipliers keep "Read(x)" and "Edit(x)" apart.
+		h := maphash.String(seed, r.Value.Content)
+		h = h*0x9e3779b97f4a7c15 ^ maphash.String(seed, r.Value.Tool)
+		h = h*0x9e3779b97f4a7c15 ^ maphash.String(seed, r.Root)
+		return h ^ uint64(r.Behavior)<<8 ^ uint64(r.Source)
 	})
 }
 
@@ -222,16 +219,27 @@ func dedupRulesBy(rules []*Rule, hashOf func(*Rule) uint64) []*Rule {
 	same := func(a, b *Rule) bool {
 		return a.Value == b.Value && a.Behavior == b.Behavior && a.Source == b.Source && a.Root == b.Root
 	}
-	seen := make(map[uint64]*Rule, len(rules))
+	// An open-addressing table of the hashes seen, each with the first kept rule that has
+	// it: cheaper than a map for the thousands of rules of one context.
+	size := 16
+	for size < 2*len(rules) {
+		size <<= 1
+	}
+	first := make([]int32, size) // 1 + the index in out of the first rule with hashes[i]
+	hashes := make([]uint64, size)
 	out := rules[:0]
 	for _, r := range rules {
 		h := hashOf(r)
-		if first, ok := seen[h]; ok {
-			if same(first, r) || slices.ContainsFunc(out, func(k *Rule) bool { return same(k, r) }) {
+		i := int(h & uint64(size-1))
+		for first[i] != 0 && hashes[i] != h {
+			i = (i + 1) & (size - 1)
+		}
+		if first[i] != 0 {
+			if same(out[first[i]-1], r) || slices.ContainsFunc(out, func(k *Rule) bool { return same(k, r) }) {
 				continue
 			}
 		} else {
-			seen[h] = r
+			first[i], hashes[i] = int32(len(out)+1), h
 		}
 		out = append(out, r)
 	}

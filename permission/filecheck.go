@@ -232,11 +232,11 @@ func (c *Context) CheckRead(ctx context.Context, p string) Decision {
 	forms := pathForms(ctx, abs)
 	if r := c.pathRules(Deny, "Read").matchAny(c, forms); r != nil {
 		NoteRule(ctx, "read check: Read deny rule", r, "deny")
-		return Decision{Behavior: Deny, BlockedPath: abs, Message: fmt.Sprintf("Permission to read %s has been denied.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
+		return Decision{Behavior: Deny, BlockedPath: abs, Message: "Permission to read " + abs + " has been denied.", Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
 	if r := c.pathRules(Ask, "Read").matchAny(c, forms); r != nil {
 		NoteRule(ctx, "read check: Read ask rule", r, "ask")
-		return Decision{Behavior: Ask, BlockedPath: abs, Message: fmt.Sprintf("Reins requested permissions to read from %s, but you haven't granted it yet.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
+		return Decision{Behavior: Ask, BlockedPath: abs, Message: "Reins requested permissions to read from " + abs + ", but you haven't granted it yet.", Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
 	if c.allInWorkingDirs(forms) {
 		Notef(ctx, "read check", "allow", "inside the working directories")
@@ -253,7 +253,7 @@ func (c *Context) CheckRead(ctx context.Context, p string) Decision {
 	}
 	Notef(ctx, "read check", "ask", "%s is outside the working directories", abs)
 	return Decision{Behavior: Ask, BlockedPath: abs,
-		Message: fmt.Sprintf("Reins requested permissions to read from %s, but you haven't granted it yet.", abs),
+		Message: "Reins requested permissions to read from " + abs + ", but you haven't granted it yet.",
 		Reason:  &Reason{Type: ReasonWorkingDir, Detail: "outside the working directories"},
 		Suggestions: []Update{{Type: AddRules, Destination: SourceSession, Behavior: Allow,
 			Rules: []RuleValue{{Tool: "Read", Content: "/" + filepath.ToSlash(dirOf(abs)) + "/**"}}}},
@@ -287,7 +287,7 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 	for _, tool := range [...]string{"Edit", "Read"} {
 		if r := c.pathRules(Deny, tool).matchAny(c, forms); r != nil {
 			NoteRule(ctx, "write check: "+tool+" deny rule", r, "deny")
-			return Decision{Behavior: Deny, BlockedPath: abs, Message: fmt.Sprintf("Permission to edit %s has been denied.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
+			return Decision{Behavior: Deny, BlockedPath: abs, Message: "Permission to edit " + abs + " has been denied.", Reason: &Reason{Type: ReasonRule, Rule: r}}
 		}
 	}
 	// A session rule may open the config folder to edits before the protected-path check, as
@@ -301,13 +301,13 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 		if why := c.protectedPath(f.path); why != "" {
 			Notef(ctx, "write check: protected path", "ask", "%s: %s", f.path, why)
 			return Decision{Behavior: Ask, BlockedPath: abs,
-				Message: fmt.Sprintf("Reins requested permissions to edit %s which is a sensitive file.", abs),
+				Message: "Reins requested permissions to edit " + abs + " which is a sensitive file.",
 				Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why, ClassifierApprovable: true}}
 		}
 	}
 	if r := c.pathRules(Ask, "Edit").matchAny(c, forms); r != nil {
 		NoteRule(ctx, "write check: Edit ask rule", r, "ask")
-		return Decision{Behavior: Ask, BlockedPath: abs, Message: fmt.Sprintf("Reins requested permissions to write to %s, but you haven't granted it yet.", abs), Reason: &Reason{Type: ReasonRule, Rule: r}}
+		return Decision{Behavior: Ask, BlockedPath: abs, Message: "Reins requested permissions to write to " + abs + ", but you haven't granted it yet.", Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
 	inside := c.allInWorkingDirs(forms)
 	// Plan mode is for planning: neither the acceptEdits shortcut nor Edit allow rules let a
@@ -323,7 +323,7 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 		}
 	}
 	d := Decision{Behavior: Ask, BlockedPath: abs,
-		Message: fmt.Sprintf("Reins requested permissions to write to %s, but you haven't granted it yet.", abs),
+		Message: "Reins requested permissions to write to " + abs + ", but you haven't granted it yet.",
 		Reason:  &Reason{Type: ReasonWorkingDir, Detail: "no rule or mode allows this write"}}
 	if !inside {
 		d.Reason.Detail = "outside the working directories"

@@ -63,7 +63,7 @@ func checkPathIndex(t *rapid.T) {
 		label := "rule" + string(rune('a'+i))
 		r := &Rule{Value: RuleValue{Tool: "Read", Content: drawPattern(t, label)}, Behavior: b, Source: SourceProject,
 			Root: rapid.SampledFrom(append(idxDirs, "")).Draw(t, label+"root")}
-		if r.compile() != nil {
+		if r.compile(nil) != nil {
 			continue
 		}
 		rules = append(rules, r)

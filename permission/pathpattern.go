@@ -23,8 +23,26 @@ type pathPattern struct {
 	pat    *pathrule.Pattern
 }
 
-func compilePathPattern(content string, b Behavior) (*pathPattern, error) {
-	p := &pathPattern{}
+// compileBatch lets the rules of one context share the memory of their compiled path
+// patterns (see pathrule.Batch); nil allocates each on its own.
+type compileBatch struct {
+	pats  pathrule.Batch
+	paths []pathPattern
+}
+
+func (b *compileBatch) newPathPattern() *pathPattern {
+	if b == nil {
+		return &pathPattern{}
+	}
+	if len(b.paths) == cap(b.paths) {
+		b.paths = make([]pathPattern, 0, min(64, max(4, 2*cap(b.paths))))
+	}
+	b.paths = b.paths[:len(b.paths)+1]
+	return &b.paths[len(b.paths)-1]
+}
+
+func compilePathPattern(content string, b Behavior, batch *compileBatch) (*pathPattern, error) {
+	var p pathPattern
 	rest := content
 	switch {
 	case strings.HasPrefix(rest, "//"):
@@ -51,12 +69,20 @@ func compilePathPattern(content string, b Behavior) (*pathPattern, error) {
 			rest = "/" + rest
 		}
 	}
-	pat, err := pathrule.Compile(rest)
+	var pat *pathrule.Pattern
+	var err error
+	if batch != nil {
+		pat, err = batch.pats.Compile(rest)
+	} else {
+		pat, err = pathrule.Compile(rest)
+	}
 	if err != nil {
 		return nil, err
 	}
 	p.pat = pat
-	return p, nil
+	np := batch.newPathPattern()
+	*np = p
+	return np, nil
 }
 
 // base is the lower-cased directory the rule's pattern is relative to.

@@ -2,7 +2,6 @@ package permission
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -55,10 +54,44 @@ func (c *Context) protectedPath(f string) string {
 	return ""
 }
 
-var (
-	shortNameRE    = regexp.MustCompile(`~\d`)
-	deviceSuffixRE = regexp.MustCompile(`(?i)\.(con|prn|aux|nul|com\d|lpt\d)$`)
-)
+// hasShortName is the regexp `~\d` (a Windows 8.3 short name such as PROGRA~1), written out
+// because every path check asks it; TestSuspiciousMatchers holds it to the regexp.
+func hasShortName(p string) bool {
+	for i := strings.IndexByte(p, '~'); i >= 0 && i+1 < len(p); {
+		if isDigit(p[i+1]) {
+			return true
+		}
+		j := strings.IndexByte(p[i+1:], '~')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// hasDeviceSuffix is the regexp `(?i)\.(con|prn|aux|nul|com\d|lpt\d)$` (a Windows device
+// name), written out like hasShortName. The suffix has no ".", so the last "." starts it;
+// none of its letters has a non-ASCII case fold, so EqualFold agrees with (?i).
+func hasDeviceSuffix(p string) bool {
+	i := strings.LastIndexByte(p, '.')
+	if i < 0 {
+		return false
+	}
+	switch ext := p[i+1:]; len(ext) {
+	case 3:
+		for _, d := range [...]string{"con", "prn", "aux", "nul"} {
+			if strings.EqualFold(ext, d) {
+				return true
+			}
+		}
+	case 4:
+		return isDigit(ext[3]) && (strings.EqualFold(ext[:3], "com") || strings.EqualFold(ext[:3], "lpt"))
+	}
+	return false
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // suspiciousPath says why a path as written looks like it is trying to reach somewhere other
 // than it seems (UNC shares, Windows device and 8.3 names, "..." components, trailing dots),
@@ -69,9 +102,9 @@ func suspiciousPath(p string) string {
 		return "a Windows device path prefix"
 	case strings.HasPrefix(p, `\\`), strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "///"):
 		return "a UNC network path"
-	case shortNameRE.MatchString(p):
+	case hasShortName(p):
 		return "a Windows 8.3 short name"
-	case deviceSuffixRE.MatchString(p):
+	case hasDeviceSuffix(p):
 		return "a Windows device name"
 	}
 	for _, r := range p {
@@ -79,7 +112,7 @@ func suspiciousPath(p string) string {
 			return "a bidirectional text control character"
 		}
 	}
-	for _, seg := range strings.Split(filepath.ToSlash(p), "/") {
+	for seg := range strings.SplitSeq(filepath.ToSlash(p), "/") {
 		if seg == "" || seg == "." || seg == ".." {
 			continue
 		}

@@ -3,6 +3,7 @@ package permission
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -36,5 +37,35 @@ func TestStatCache(t *testing.T) {
 	}
 	if _, err := Lstat(WithStatCache(context.Background()), f); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a new decision's Lstat(%s) = %v, want not exist", f, err)
+	}
+}
+
+// TestStatCacheBeyondList checks that paths past the short list are remembered too, each
+// with its own answer.
+func TestStatCacheBeyondList(t *testing.T) {
+	dir := t.TempDir()
+	ctx := WithStatCache(context.Background())
+	var names []string
+	for i := range 3 * statListMax {
+		n := filepath.Join(dir, fmt.Sprintf("f%d", i))
+		if i%2 == 0 {
+			if err := os.WriteFile(n, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		names = append(names, n)
+		if _, err := Lstat(ctx, n); (err == nil) != (i%2 == 0) {
+			t.Fatalf("Lstat(%s) = %v", n, err)
+		}
+	}
+	for i, n := range names {
+		if err := os.Remove(n); err != nil && i%2 == 0 {
+			t.Fatal(err)
+		}
+	}
+	for i, n := range names {
+		if _, err := Lstat(ctx, n); (err == nil) != (i%2 == 0) {
+			t.Errorf("second Lstat(%s) = %v, want the first answer", n, err)
+		}
 	}
 }

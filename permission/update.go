@@ -59,7 +59,7 @@ func (c *Context) Apply(updates ...Update) (*Context, error) {
 			}
 			for _, v := range u.Rules {
 				r := &Rule{Value: v, Behavior: u.Behavior, Source: u.Destination}
-				if err := r.compile(); err != nil {
+				if err := r.compile(nil); err != nil {
 					return nil, fmt.Errorf("%s %s: %w", u.Type, v, err)
 				}
 				n.rules = append(n.rules, r)
