@@ -98,15 +98,29 @@ func unknownKeyMessage(where, key, suggestion string) string {
 	return msg
 }
 
+// checkDuplicates reports the keys obj holds twice: an error when strict (a file holding deny
+// or ask rules, where which value applies decides what is denied), a warning otherwise. where
+// names obj in the messages (" in permissions", or "" for the top level).
+func checkDuplicates(obj *value, where string, strict bool, warnAt func(off int, format string, args ...any)) *posError {
+	file := " in a settings file"
+	if where != "" {
+		file = where + " of a settings file"
+	}
+	for _, m := range obj.duplicateKeys() {
+		if strict {
+			return posErrorf(m.off, "duplicate key %s%s that holds deny or ask rules: remove one, as which one applies is ambiguous", m.rawKey, file)
+		}
+		warnAt(m.off, "duplicate key %s%s: only its last value is used", m.rawKey, where)
+	}
+	return nil
+}
+
 // checkTopKeys looks at the top-level keys of a settings document: duplicates (an error when
 // strict, in a file holding deny or ask rules), and unknown keys, which are warnings with a
 // "did you mean" unless they would make rules apply nothing. The error is the first problem.
 func checkTopKeys(root *value, policy, strict bool, warnAt func(off int, format string, args ...any)) *posError {
-	for _, m := range root.duplicateKeys() {
-		if strict {
-			return posErrorf(m.off, "duplicate key %s in a settings file that holds deny or ask rules: remove one, as which one applies is ambiguous", m.rawKey)
-		}
-		warnAt(m.off, "duplicate key %s: only its last value is used", m.rawKey)
+	if err := checkDuplicates(root, "", strict, warnAt); err != nil {
+		return err
 	}
 	for _, m := range root.members {
 		if slices.Contains(knownKeys, m.key) {
@@ -132,11 +146,8 @@ func checkTopKeys(root *value, policy, strict bool, warnAt func(off int, format 
 // rule, a folder or a mode: an unknown key holding strings, or a misspelt deny or ask, is an
 // error in any file, and any unknown key is in managed settings.
 func checkPermissionKeys(perms *value, policy, strict bool, warnAt func(off int, format string, args ...any)) *posError {
-	for _, m := range perms.duplicateKeys() {
-		if strict {
-			return posErrorf(m.off, "duplicate key %s in permissions of a settings file that holds deny or ask rules: remove one, as which one applies is ambiguous", m.rawKey)
-		}
-		warnAt(m.off, "duplicate key %s in permissions: only its last value is used", m.rawKey)
+	if err := checkDuplicates(perms, " in permissions", strict, warnAt); err != nil {
+		return err
 	}
 	for _, m := range perms.members {
 		if slices.Contains(knownPermissionKeys, m.key) {
