@@ -23,6 +23,7 @@ import (
 
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/llm/llmtest"
+	"github.com/reinsdev/reins/session"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the agent's end-to-end tests")
@@ -437,6 +438,28 @@ func TestAgentE2E(t *testing.T) {
 		}
 		if !strings.Contains(out.String(), `"type":"result"`) || !strings.Contains(out.String(), `"tool_use_id":"toolu_llmtest_1_0"`) {
 			t.Errorf("no result line or no tool result:\n%s", out.String())
+		}
+		// The interrupted call's result is in the session file: the run recorded it and
+		// closed the session before exiting, so a resume does not find it lost.
+		files, _ := filepath.Glob(filepath.Join(e.home, ".reins", "projects", "*", "*.jsonl"))
+		if len(files) != 1 {
+			t.Fatalf("session files: %v", files)
+		}
+		data, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := session.Parse(data)
+		var result *llm.Block
+		for _, m := range tr.Messages {
+			for i, b := range m.Content {
+				if b.Type == llm.BlockToolResult && b.ToolUseID == "toolu_llmtest_1_0" {
+					result = &m.Content[i]
+				}
+			}
+		}
+		if result == nil || len(result.Content) == 0 || result.Content[0].Text == session.LostResultMessage {
+			t.Errorf("the interrupted call's result was not recorded: %+v", result)
 		}
 	})
 }
