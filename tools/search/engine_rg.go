@@ -159,8 +159,9 @@ func runRg(cmd *exec.Cmd, q *query) ([]*fileResult, error, error) {
 		return results, cmd.Wait(), perr
 	}
 	defer out.Close()
-	defer os.Remove(out.Name())
-	os.Remove(out.Name()) // where the system allows it, the file is gone even if we are killed
+	// Unlinked at once: the open file stays readable, and nothing is left behind even if
+	// reins is killed while rg runs.
+	os.Remove(out.Name())
 	cmd.Stdout = out
 	werr := cmd.Run()
 	if _, err := out.Seek(0, io.SeekStart); err != nil {
