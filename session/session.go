@@ -30,6 +30,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/reinsdev/reins/agent"
@@ -178,34 +179,53 @@ type Transcript struct {
 	tornTail bool // the file does not end with a newline
 }
 
-// Latest returns the id of cwd's most recently written session.
-func (s *Store) Latest(cwd string) (string, error) {
+// Saved is one session file of a working directory.
+type Saved struct {
+	ID       string
+	Modified time.Time
+}
+
+// List returns cwd's sessions, the most recently written first (equal times by id, the
+// greater first). A directory with no session folder yet has none.
+func (s *Store) List(cwd string) ([]Saved, error) {
 	ents, err := os.ReadDir(s.Dir(cwd))
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("%w for %s", ErrNotFound, cwd)
+		return nil, nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("listing sessions: %w", err)
+		return nil, fmt.Errorf("listing sessions: %w", err)
 	}
-	var best string
-	var bestTime time.Time
+	var out []Saved
 	for _, e := range ents {
-		name := e.Name()
-		if e.IsDir() || filepath.Ext(name) != ".jsonl" {
+		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
+		if e.IsDir() || !ok {
 			continue
 		}
 		info, err := e.Info()
 		if err != nil {
-			continue
+			continue // removed since the listing
 		}
-		if best == "" || info.ModTime().After(bestTime) || (info.ModTime().Equal(bestTime) && name > best) {
-			best, bestTime = name, info.ModTime()
-		}
+		out = append(out, Saved{ID: id, Modified: info.ModTime()})
 	}
-	if best == "" {
+	slices.SortFunc(out, func(a, b Saved) int {
+		if c := b.Modified.Compare(a.Modified); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+	return out, nil
+}
+
+// Latest returns the id of cwd's most recently written session.
+func (s *Store) Latest(cwd string) (string, error) {
+	saved, err := s.List(cwd)
+	if err != nil {
+		return "", err
+	}
+	if len(saved) == 0 {
 		return "", fmt.Errorf("%w for %s", ErrNotFound, cwd)
 	}
-	return best[:len(best)-len(".jsonl")], nil
+	return saved[0].ID, nil
 }
 
 // Find returns the file of session id: in cwd's folder, or else in any project's folder.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -160,6 +161,18 @@ func TestLatestPicksNewest(t *testing.T) {
 	}
 	if id, err := store.Latest("/p"); err != nil || id != ids[1] {
 		t.Errorf("Latest = %s, %v; want %s", id, err, ids[1])
+	}
+	// List orders them newest first: ids[1], then ids[2] (8 minutes ago), then ids[0].
+	saved, err := store.List("/p")
+	var got []string
+	for _, sv := range saved {
+		got = append(got, sv.ID)
+	}
+	if err != nil || !slices.Equal(got, []string{ids[1], ids[2], ids[0]}) {
+		t.Errorf("List = %v, %v; want %v", got, err, []string{ids[1], ids[2], ids[0]})
+	}
+	if saved, err := store.List("/nothing"); err != nil || len(saved) != 0 {
+		t.Errorf("List of an empty project = %v, %v", saved, err)
 	}
 	if _, err := store.Latest("/nothing"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Latest of an empty project: %v", err)

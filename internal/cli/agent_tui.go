@@ -3,9 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/reinsdev/reins/agent"
@@ -57,7 +54,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		Cwd:           s.cwd,
 		Home:          f.Getenv("HOME"),
 		SettingsFiles: files,
-		Sessions:      func() ([]tui.SessionInfo, error) { return listSessions(s.store.Dir(s.cwd)) },
+		Sessions:      func() ([]tui.SessionInfo, error) { return listSessions(s.store, s.cwd) },
 		Resume:        func(id string) ([]llm.Message, error) { return s.switchTo(f, opts, id) },
 		NoColor:       f.Getenv("NO_COLOR") != "",
 		WrapAsker:     s.withHooks,
@@ -179,27 +176,12 @@ func (s *runSetup) switchTo(f *Factory, opts *agentOptions, id string) ([]llm.Me
 	return t.Messages, nil
 }
 
-// listSessions lists the sessions saved in dir, newest first.
-func listSessions(dir string) ([]tui.SessionInfo, error) {
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+// listSessions lists cwd's saved sessions for the resume picker, newest first.
+func listSessions(store *session.Store, cwd string) ([]tui.SessionInfo, error) {
+	saved, err := store.List(cwd)
+	out := make([]tui.SessionInfo, len(saved))
+	for i, sv := range saved {
+		out[i] = tui.SessionInfo{ID: sv.ID, Modified: sv.Modified}
 	}
-	if err != nil {
-		return nil, err
-	}
-	var out []tui.SessionInfo
-	for _, e := range ents {
-		name := e.Name()
-		if e.IsDir() || filepath.Ext(name) != ".jsonl" {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil {
-			continue
-		}
-		out = append(out, tui.SessionInfo{ID: strings.TrimSuffix(name, ".jsonl"), Modified: info.ModTime()})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Modified.After(out[j].Modified) })
-	return out, nil
+	return out, err
 }
