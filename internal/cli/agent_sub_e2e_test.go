@@ -17,18 +17,25 @@ func jsonText(b any) string {
 	return string(data)
 }
 
+// exploreTODO writes main.go with a TODO into e's project and returns the script in which the
+// main agent sends an Explore sub-agent to find it: the sub-agent greps and reads, answers
+// "The TODO is in main.go.", and the main agent says "Found it: main.go.".
+func exploreTODO(t *testing.T, e *e2e) *llmtest.Server {
+	file := e.write("main.go", "package main\n\n// TODO: say hello\nfunc main() {}\n")
+	return llmtest.NewAnthropicServer(t,
+		llmtest.UseTools(llmtest.Call("Agent", `{"description":"find the TODO","prompt":"Where is the TODO?","subagent_type":"Explore"}`)),
+		llmtest.UseTools(llmtest.Call("Grep", fmt.Sprintf(`{"pattern":"TODO","path":%q,"output_mode":"content"}`, e.dir))),
+		llmtest.UseTools(llmtest.Call("Read", fmt.Sprintf(`{"file_path":%q}`, file))),
+		llmtest.Say("The TODO is in main.go."),
+		llmtest.Say("Found it: main.go."))
+}
+
 func TestSubAgentE2E(t *testing.T) {
 	bin := reinsBinary(t)
 
 	t.Run("Explore runs Grep and Read; its text is the result", func(t *testing.T) {
 		e := newE2E(t, bin)
-		file := e.write("main.go", "package main\n\n// TODO: say hello\nfunc main() {}\n")
-		srv := llmtest.NewAnthropicServer(t,
-			llmtest.UseTools(llmtest.Call("Agent", `{"description":"find the TODO","prompt":"Where is the TODO?","subagent_type":"Explore"}`)),
-			llmtest.UseTools(llmtest.Call("Grep", fmt.Sprintf(`{"pattern":"TODO","path":%q,"output_mode":"content"}`, e.dir))),
-			llmtest.UseTools(llmtest.Call("Read", fmt.Sprintf(`{"file_path":%q}`, file))),
-			llmtest.Say("The TODO is in main.go."),
-			llmtest.Say("Found it: main.go."))
+		srv := exploreTODO(t, e)
 		e.anthropic(srv).run("-p", "--output-format", "stream-json", "--verbose", "where is the TODO?")
 		e.wantCode(0)
 

@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/reinsdev/reins/llm/llmtest"
 )
 
 // TestInteractiveSubAgentCard: a sub-agent's tool calls show under the Agent call's card,
@@ -13,14 +10,7 @@ import (
 func TestInteractiveSubAgentCard(t *testing.T) {
 	bin := reinsBinary(t)
 	e := newE2E(t, bin)
-	file := e.write("main.go", "package main\n\n// TODO: say hello\nfunc main() {}\n")
-	srv := llmtest.NewAnthropicServer(t,
-		llmtest.UseTools(llmtest.Call("Agent", `{"description":"find the TODO","prompt":"Where is the TODO?","subagent_type":"Explore"}`)),
-		llmtest.UseTools(llmtest.Call("Grep", fmt.Sprintf(`{"pattern":"TODO","path":%q,"output_mode":"content"}`, e.dir))),
-		llmtest.UseTools(llmtest.Call("Read", fmt.Sprintf(`{"file_path":%q}`, file))),
-		llmtest.Say("The TODO is in main.go."),
-		llmtest.Say("Found it: main.go."))
-	e.anthropic(srv)
+	e.anthropic(exploreTODO(t, e))
 	r := startTUI(t, e)
 	r.waitFor("default mode")
 	r.typeText("where is the TODO?")
