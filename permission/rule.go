@@ -104,23 +104,6 @@ func mcpServer(name string) (server string, tool string) {
 	return rest, ""
 }
 
-// toolNameMatches reports whether a tool-wide rule naming ruleTool covers the tool called name.
-// MCP rules may name a whole server: mcp__srv and mcp__srv__* cover every tool of srv.
-func toolNameMatches(ruleTool, name string) bool {
-	if ruleTool == name {
-		return true
-	}
-	if !IsMCPName(ruleTool) || !IsMCPName(name) {
-		return false
-	}
-	if mcpGlob(ruleTool) {
-		return mcpGlobMatch(ruleTool, name)
-	}
-	rs, rt := mcpServer(ruleTool)
-	ts, _ := mcpServer(name)
-	return rs == ts && (rt == "" || rt == "*")
-}
-
 // mcpGlob reports an MCP rule name with a * that is not the whole-server form mcp__srv__*:
 // mcp__*, mcp__github__get_*, mcp__*__search.
 func mcpGlob(ruleTool string) bool {

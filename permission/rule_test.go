@@ -102,6 +102,7 @@ func TestValidateRule(t *testing.T) {
 	}
 }
 
+// TestToolNameMatches: which tools a tool-wide rule covers, as the context's index finds them.
 func TestToolNameMatches(t *testing.T) {
 	tests := []struct {
 		rule, tool string
@@ -126,8 +127,9 @@ func TestToolNameMatches(t *testing.T) {
 		{"mcp__git*", "mcp__github__x", true},
 	}
 	for _, tt := range tests {
-		if got := toolNameMatches(tt.rule, tt.tool); got != tt.want {
-			t.Errorf("toolNameMatches(%q, %q) = %v, want %v", tt.rule, tt.tool, got, tt.want)
+		pc := mustNew(t, Config{Rules: rules(Deny, SourceUser, tt.rule)})
+		if got := pc.ToolWideRule(Deny, tt.tool) != nil; got != tt.want {
+			t.Errorf("rule %q covers %q: %v, want %v", tt.rule, tt.tool, got, tt.want)
 		}
 	}
 }
