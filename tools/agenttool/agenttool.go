@@ -20,6 +20,7 @@ import (
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/internal/schemax"
+	"github.com/reinsdev/reins/tools/workflow"
 )
 
 // Name is the tool's name; LegacyName is what rules and old sessions may call it.
@@ -380,6 +381,10 @@ func (a *agentTool) prepare(ctx context.Context, id, parentID string, def *agent
 			asker = asyncAsker{cfg.BackgroundAsker}
 		}
 	}
+	env := &tool.Env{Files: cfg.Files, Values: map[any]any{}}
+	// Tools only the main agent may use (entering plan mode) refuse in a sub-agent's Env,
+	// should one ever be in its pool.
+	workflow.MarkSubAgent(env)
 	sub.agent = &agent.Agent{
 		Provider:       cfg.Provider,
 		Model:          model,
@@ -390,7 +395,7 @@ func (a *agentTool) prepare(ctx context.Context, id, parentID string, def *agent
 		Engine:         cfg.Engine,
 		Asker:          asker,
 		Permissions:    perms,
-		Env:            &tool.Env{Files: cfg.Files, Values: map[any]any{}},
+		Env:            env,
 		Cwd:            cwd,
 		Bus:            bus,
 		Hooks:          cfg.Hooks,

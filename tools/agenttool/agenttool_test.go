@@ -19,6 +19,7 @@ import (
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools/workflow"
 )
 
 func builtin(name string) *agentdef.Definition {
@@ -28,6 +29,37 @@ func builtin(name string) *agentdef.Definition {
 		}
 	}
 	panic(name)
+}
+
+// TestSubAgentEnvIsMarked: the tools a sub-agent calls see a sub-agent's Env
+// (workflow.IsSubAgent), so that the main agent's own tools can refuse there; the parent's
+// calls do not.
+func TestSubAgentEnvIsMarked(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	var seen []bool
+	h.pool = append(h.pool, tool.Build(tool.Def[struct{}]{
+		Name: "Probe",
+		CheckPermissions: func(context.Context, *permission.Context, struct{}) permission.Decision {
+			return permission.Decision{Behavior: permission.Allow}
+		},
+		Call: func(_ context.Context, _ struct{}, env *tool.Env) (tool.Result, error) {
+			seen = append(seen, workflow.IsSubAgent(env))
+			return tool.TextResult("probed"), nil
+		},
+	}))
+	h.parent.Tools = h.pool
+	gp := key(builtin("general-purpose"))
+	h.router.script(parentKey,
+		use("Probe", `{}`),
+		use("Agent", `{"description":"probe","prompt":"Probe it","subagent_type":"general-purpose"}`),
+		say("done"))
+	h.router.script(gp, use("Probe", `{}`), say("probed"))
+	if res := h.run(t.Context(), "go"); res.Subtype != agent.SubtypeSuccess {
+		t.Fatalf("subtype %s: %v", res.Subtype, res.Err)
+	}
+	if !slices.Equal(seen, []bool{false, true}) {
+		t.Errorf("IsSubAgent in the parent's and the sub-agent's call: %v, want [false true]", seen)
+	}
 }
 
 func TestExploreRunsItsToolsAndReturnsItsText(t *testing.T) {
