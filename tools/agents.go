@@ -19,12 +19,6 @@ func AsyncAgentAllowed() []string {
 		"NotebookEdit", "Skill", "SyntheticOutput", "ToolSearch", "EnterWorktree", "ExitWorktree"}
 }
 
-// CoordinatorModeAllowed are the tools of an agent in coordinator mode: it delegates and
-// does no work itself.
-func CoordinatorModeAllowed() []string {
-	return []string{"Agent", "TaskStop", "SendMessage", "SyntheticOutput"}
-}
-
 // FilterForAgent returns the tools a sub-agent may use, in the given order: MCP tools always,
 // built-ins unless AllAgentDisallowed lists them, and for an async agent only those
 // AsyncAgentAllowed lists. The agent definition's own tools and disallowedTools lists apply

@@ -16,8 +16,9 @@
 // The order depends only on the names, never on registration or map order, so the serialized
 // list is byte-identical from run to run, which keeps the model provider's prompt cache warm.
 //
-// The sub-agent tool sets of Claude Code (AllAgentDisallowed, AsyncAgentAllowed,
-// CoordinatorModeAllowed) are here as data for the Agent tool, with [FilterForAgent].
+// The sub-agent tool sets of Claude Code (AllAgentDisallowed, AsyncAgentAllowed) are here as
+// data for the Agent tool, with [FilterForAgent]. Claude Code's coordinator mode, whose agent
+// only delegates, is not built.
 package tools
 
 import (
