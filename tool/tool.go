@@ -105,6 +105,11 @@ type Def[In any] struct {
 	// own JSON Schema, like MCP tools; their input is decoded as map[string]any.
 	Schema    *jsonschema.Schema
 	RawSchema json.RawMessage
+	// SchemaJSON is a schema the program wrote, already encoded: what Schema or the
+	// inference from In would give, prepared ahead of time so that building the tool does no
+	// reflection (the built-in tools keep theirs in tools/internal/schemax, whose test keeps
+	// them current). Build sends it as it is and parses and resolves it on first use.
+	SchemaJSON json.RawMessage
 
 	// Validate is the tool's own input check, for what a schema cannot say (a file that must
 	// exist, a value that must differ from another). nil means the input is fine.
@@ -138,8 +143,8 @@ type Def[In any] struct {
 //
 // A schema that Build infers from In or takes from Def.Schema is written by the program, so
 // resolving it (most of what building a tool costs) waits until the first input is decoded:
-// a session builds every built-in tool and the model calls a few. A RawSchema comes from
-// outside and is resolved at once, as by New.
+// a session builds every built-in tool and the model calls a few. A SchemaJSON is taken as it
+// is and parsed then too. A RawSchema comes from outside and is resolved at once, as by New.
 func Build[In any](def Def[In]) Tool {
 	t, err := build(def, def.RawSchema != nil)
 	if err != nil {
@@ -165,6 +170,8 @@ func build[In any](def Def[In], eager bool) (Tool, error) {
 	var schema *jsonschema.Schema
 	var err error
 	switch {
+	case def.SchemaJSON != nil:
+		t.schemaJSON = def.SchemaJSON
 	case def.RawSchema != nil:
 		t.schemaJSON = def.RawSchema
 		schema = new(jsonschema.Schema)
@@ -181,8 +188,25 @@ func build[In any](def Def[In], eager bool) (Tool, error) {
 		return nil, fmt.Errorf("tool.Build(%s): input schema: %w", def.Name, err)
 	}
 	t.hasDefaults = bytes.Contains(t.schemaJSON, []byte(`"default"`))
+	resolve := func() (*inputSchema, error) {
+		if schema == nil {
+			schema = new(jsonschema.Schema)
+			if err := json.Unmarshal(t.schemaJSON, schema); err != nil {
+				return nil, err
+			}
+		}
+		return resolveSchema(schema, t.schemaJSON)
+	}
+	if eager {
+		is, err := resolve()
+		if err != nil {
+			return nil, fmt.Errorf("tool.Build(%s): input schema: %w", def.Name, err)
+		}
+		t.schema = func() *inputSchema { return is }
+		return t, nil
+	}
 	t.schema = sync.OnceValue(func() *inputSchema {
-		is, err := resolveSchema(schema, t.schemaJSON)
+		is, err := resolve()
 		if err != nil {
 			// Only a schema the program wrote is resolved late (see Build): a bug that
 			// the first test decoding an input of the tool finds.
@@ -190,13 +214,6 @@ func build[In any](def Def[In], eager bool) (Tool, error) {
 		}
 		return is
 	})
-	if eager {
-		is, err := resolveSchema(schema, t.schemaJSON)
-		if err != nil {
-			return nil, fmt.Errorf("tool.Build(%s): input schema: %w", def.Name, err)
-		}
-		t.schema = func() *inputSchema { return is }
-	}
 	return t, nil
 }
 

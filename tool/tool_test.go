@@ -178,13 +178,18 @@ func TestDecodeFullSchema(t *testing.T) {
 		"required": ["ticket"],
 		"additionalProperties": false
 	}`
-	tl := Build(Def[map[string]any]{
-		Name:      "mcp__srv__t",
-		RawSchema: json.RawMessage(schema),
-		Call: func(context.Context, map[string]any, *Env) (Result, error) {
-			return Result{}, nil
-		},
-	})
+	call := func(context.Context, map[string]any, *Env) (Result, error) { return Result{}, nil }
+	// A schema from outside (RawSchema, resolved at build) and one the program stored
+	// encoded (SchemaJSON, resolved on first use) must decode alike.
+	for _, tl := range []Tool{
+		Build(Def[map[string]any]{Name: "mcp__srv__t", RawSchema: json.RawMessage(schema), Call: call}),
+		Build(Def[map[string]any]{Name: "Stored", SchemaJSON: json.RawMessage(schema), Call: call}),
+	} {
+		t.Run(tl.Name(), func(t *testing.T) { checkFullSchema(t, tl) })
+	}
+}
+
+func checkFullSchema(t *testing.T, tl Tool) {
 	tests := []struct {
 		raw  string
 		want []string // the issues, in order; nil means valid
@@ -228,6 +233,25 @@ func TestDecodeFullSchema(t *testing.T) {
 	if got := in.(map[string]any)["mode"]; got != "slow" {
 		t.Errorf("mode = %v, want the default slow", got)
 	}
+}
+
+func TestStoredSchemaIsParsedOnFirstUse(t *testing.T) {
+	tl := Build(Def[map[string]any]{
+		Name:       "Stored",
+		SchemaJSON: json.RawMessage(`{"type":"object","properties":`),
+		Call: func(context.Context, map[string]any, *Env) (Result, error) {
+			return Result{}, nil
+		},
+	})
+	if got := string(tl.InputSchema()); got != `{"type":"object","properties":` {
+		t.Errorf("InputSchema() = %s, want the stored bytes as they are", got)
+	}
+	defer func() {
+		if r := recover(); r == nil {
+			t.Error("decoding against a broken stored schema did not panic")
+		}
+	}()
+	tl.Decode(json.RawMessage(`{}`))
 }
 
 func TestNewRejectsBadSchema(t *testing.T) {

@@ -121,8 +121,10 @@ func New(cfg Config) tool.Tool {
 		SearchHint:  "delegate a task to a sub-agent",
 		Description: "Launch a new agent to handle complex, multi-step tasks autonomously",
 		PromptFunc:  a.prompt,
-		Schema: schemax.For[Input](func(s *jsonschema.Schema) {
-			s.Properties["model"].Enum = []any{"sonnet", "opus", "haiku"}
+		SchemaJSON: schemax.Static(Name, func() *jsonschema.Schema {
+			return schemax.For[Input](func(s *jsonschema.Schema) {
+				s.Properties["model"].Enum = []any{"sonnet", "opus", "haiku"}
+			})
 		}),
 		Validate:         a.validate,
 		CheckPermissions: a.checkPermissions,

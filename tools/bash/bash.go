@@ -95,17 +95,23 @@ Usage notes:
 
 // BashTool returns the Bash tool of this shell.
 func (s *Shell) BashTool() tool.Tool {
+	schemaKey := "Bash"
+	if s.opts.DisableBackground {
+		schemaKey = "Bash.foreground"
+	}
 	return tool.Build(tool.Def[Input]{
 		Name:        "Bash",
 		SearchHint:  "run shell commands",
 		Description: "Run a shell command",
 		Prompt:      bashPrompt,
-		Schema: schemax.For[Input](func(sc *jsonschema.Schema) {
-			p := sc.Properties
-			p["timeout"].Minimum = ptr(0.0)
-			if s.opts.DisableBackground {
-				delete(p, "run_in_background")
-			}
+		SchemaJSON: schemax.Static(schemaKey, func() *jsonschema.Schema {
+			return schemax.For[Input](func(sc *jsonschema.Schema) {
+				p := sc.Properties
+				p["timeout"].Minimum = ptr(0.0)
+				if s.opts.DisableBackground {
+					delete(p, "run_in_background")
+				}
+			})
 		}),
 		CheckPermissions: s.checkPermissions,
 		Sandboxed:        wouldSandbox,

@@ -208,14 +208,16 @@ func (s *Shell) TaskOutputTool() tool.Tool {
 		SearchHint:  "read output/logs from a background task",
 		Description: "Read the output of a background task",
 		Prompt:      taskOutputPrompt,
-		Schema: schemax.For[TaskOutputInput](func(sc *jsonschema.Schema) {
-			p := sc.Properties
-			p["block"].Types, p["block"].Type = nil, "boolean"
-			p["block"].Default = []byte("true")
-			p["timeout"].Types, p["timeout"].Type = nil, "number"
-			p["timeout"].Minimum = ptr(0.0)
-			p["timeout"].Maximum = ptr(float64(maxTaskOutputWait.Milliseconds()))
-			p["timeout"].Default = []byte("30000")
+		SchemaJSON: schemax.Static("TaskOutput", func() *jsonschema.Schema {
+			return schemax.For[TaskOutputInput](func(sc *jsonschema.Schema) {
+				p := sc.Properties
+				p["block"].Types, p["block"].Type = nil, "boolean"
+				p["block"].Default = []byte("true")
+				p["timeout"].Types, p["timeout"].Type = nil, "number"
+				p["timeout"].Minimum = ptr(0.0)
+				p["timeout"].Maximum = ptr(float64(maxTaskOutputWait.Milliseconds()))
+				p["timeout"].Default = []byte("30000")
+			})
 		}),
 		Validate: func(ctx context.Context, in TaskOutputInput, env *tool.Env) *tool.Failure {
 			if s.task(in.TaskID) == nil && s.foreignTask(in.TaskID) == nil {
@@ -322,7 +324,9 @@ func (s *Shell) TaskStopTool() tool.Tool {
 		SearchHint:  "kill a running background task",
 		Description: "Stop a background task",
 		Prompt:      taskStopPrompt,
-		Schema:      schemax.For[TaskStopInput](nil),
+		SchemaJSON: schemax.Static("TaskStop", func() *jsonschema.Schema {
+			return schemax.For[TaskStopInput](nil)
+		}),
 		Validate: func(ctx context.Context, in TaskStopInput, env *tool.Env) *tool.Failure {
 			if ft := s.foreignTask(cmp.Or(in.TaskID, in.ShellID)); ft != nil {
 				if status, _ := ft.State(); status != StatusRunning {

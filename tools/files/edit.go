@@ -3,6 +3,7 @@ package files
 import (
 	"context"
 	"fmt"
+	"github.com/google/jsonschema-go/jsonschema"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -54,7 +55,9 @@ func NewEdit(opts Options) tool.Tool {
 		SearchHint:  "modify file contents in place",
 		Description: "Replace exact text in a file",
 		Prompt:      editPrompt,
-		Schema:      schemax.For[EditInput](nil),
+		SchemaJSON: schemax.Static("Edit", func() *jsonschema.Schema {
+			return schemax.For[EditInput](nil)
+		}),
 		Validate: func(ctx context.Context, in EditInput, env *tool.Env) *tool.Failure {
 			_, f := e.plan(ctx, in, env, msgModified)
 			return f

@@ -264,10 +264,12 @@ func NewNotebookEdit(opts Options) tool.Tool {
 		SearchHint:  "edit Jupyter notebook cells (.ipynb)",
 		Description: "Replace, insert or delete a cell of a Jupyter notebook",
 		Prompt:      notebookEditPrompt,
-		Schema: schemax.For[NotebookEditInput](func(sc *jsonschema.Schema) {
-			p := sc.Properties
-			p["cell_type"].Enum = []any{"code", "markdown"}
-			p["edit_mode"].Enum = []any{"replace", "insert", "delete"}
+		SchemaJSON: schemax.Static("NotebookEdit", func() *jsonschema.Schema {
+			return schemax.For[NotebookEditInput](func(sc *jsonschema.Schema) {
+				p := sc.Properties
+				p["cell_type"].Enum = []any{"code", "markdown"}
+				p["edit_mode"].Enum = []any{"replace", "insert", "delete"}
+			})
 		}),
 		Validate: func(ctx context.Context, in NotebookEditInput, env *tool.Env) *tool.Failure {
 			_, f := e.plan(ctx, in, env, msgModified)

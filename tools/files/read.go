@@ -68,10 +68,12 @@ func NewRead(opts Options) tool.Tool {
 		SearchHint:  "read files, images, notebooks",
 		Description: "Read a file from the local filesystem",
 		Prompt:      readPrompt,
-		Schema: schemax.For[ReadInput](func(sc *jsonschema.Schema) {
-			p := sc.Properties
-			p["offset"].Minimum = ptr(0.0)
-			p["limit"].ExclusiveMinimum = ptr(0.0)
+		SchemaJSON: schemax.Static("Read", func() *jsonschema.Schema {
+			return schemax.For[ReadInput](func(sc *jsonschema.Schema) {
+				p := sc.Properties
+				p["offset"].Minimum = ptr(0.0)
+				p["limit"].ExclusiveMinimum = ptr(0.0)
+			})
 		}),
 		Validate: r.validate,
 		CheckPermissions: func(ctx context.Context, pc *permission.Context, in ReadInput) permission.Decision {

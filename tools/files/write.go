@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/google/jsonschema-go/jsonschema"
 	"os"
 
 	"github.com/reinsdev/reins/permission"
@@ -41,7 +42,9 @@ func NewWrite(opts Options) tool.Tool {
 		SearchHint:  "create or overwrite files",
 		Description: "Write a file to the local filesystem",
 		Prompt:      writePrompt,
-		Schema:      schemax.For[WriteInput](nil),
+		SchemaJSON: schemax.Static("Write", func() *jsonschema.Schema {
+			return schemax.For[WriteInput](nil)
+		}),
 		Validate: func(ctx context.Context, in WriteInput, env *tool.Env) *tool.Failure {
 			_, f := w.plan(ctx, in, env, msgModified)
 			return f

@@ -3,6 +3,7 @@ package search
 import (
 	"cmp"
 	"context"
+	"github.com/google/jsonschema-go/jsonschema"
 	"os"
 	"path"
 	"path/filepath"
@@ -52,11 +53,13 @@ const globPrompt = `- Fast file pattern matching that works with any codebase si
 func NewGlob(opts Options) tool.Tool {
 	g := &globTool{opts: opts}
 	return tool.Build(tool.Def[GlobInput]{
-		Name:             GlobName,
-		SearchHint:       "find files by name pattern (wildcards)",
-		Description:      "Find files by glob pattern",
-		Prompt:           globPrompt,
-		Schema:           schemax.For[GlobInput](nil),
+		Name:        GlobName,
+		SearchHint:  "find files by name pattern (wildcards)",
+		Description: "Find files by glob pattern",
+		Prompt:      globPrompt,
+		SchemaJSON: schemax.Static(GlobName, func() *jsonschema.Schema {
+			return schemax.For[GlobInput](nil)
+		}),
 		Validate:         g.validate,
 		CheckPermissions: g.checkPermissions,
 		ReadOnly:         func(GlobInput) bool { return true },

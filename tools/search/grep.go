@@ -88,11 +88,13 @@ func NewGrep(opts Options) tool.Tool {
 		SearchHint:  "search file contents with regular expressions (ripgrep)",
 		Description: "Search file contents with a regular expression",
 		Prompt:      grepPrompt,
-		Schema: schemax.For[GrepInput](func(s *jsonschema.Schema) {
-			schemax.Enum(s.Properties["output_mode"], string(modeContent), string(modeFiles), string(modeCount))
-			for _, k := range []string{"-A", "-B", "-C", "context", "head_limit", "offset"} {
-				s.Properties[k].Minimum = schemax.Ptr(0.0)
-			}
+		SchemaJSON: schemax.Static(GrepName, func() *jsonschema.Schema {
+			return schemax.For[GrepInput](func(s *jsonschema.Schema) {
+				schemax.Enum(s.Properties["output_mode"], string(modeContent), string(modeFiles), string(modeCount))
+				for _, k := range []string{"-A", "-B", "-C", "context", "head_limit", "offset"} {
+					s.Properties[k].Minimum = schemax.Ptr(0.0)
+				}
+			})
 		}),
 		Validate:         g.validate,
 		CheckPermissions: g.checkPermissions,

@@ -141,11 +141,13 @@ func New(opts Options) tool.Tool {
 		f.userAgent = "Reins-WebFetch/1.0 (+https://github.com/reinsdev/reins)"
 	}
 	return tool.Build(tool.Def[Input]{
-		Name:             Name,
-		SearchHint:       "fetch and extract content from a URL",
-		Description:      "Fetch a web page and answer a prompt about it",
-		Prompt:           prompt,
-		Schema:           schemax.For[Input](func(s *jsonschema.Schema) { s.Properties["url"].Format = "uri" }),
+		Name:        Name,
+		SearchHint:  "fetch and extract content from a URL",
+		Description: "Fetch a web page and answer a prompt about it",
+		Prompt:      prompt,
+		SchemaJSON: schemax.Static(Name, func() *jsonschema.Schema {
+			return schemax.For[Input](func(s *jsonschema.Schema) { s.Properties["url"].Format = "uri" })
+		}),
 		Validate:         validateURL,
 		CheckPermissions: CheckPermissions,
 		ReadOnly:         func(Input) bool { return true },

@@ -75,12 +75,14 @@ func NewAskUserQuestion() tool.Tool {
 		SearchHint:  "ask the user multiple-choice questions",
 		Description: "Ask the user questions with multiple-choice answers",
 		Prompt:      askPrompt,
-		Schema: schemax.For[AskUserQuestionInput](func(s *jsonschema.Schema) {
-			qs := s.Properties["questions"]
-			qs.MinItems, qs.MaxItems = schemax.Ptr(1), schemax.Ptr(4)
-			opts := qs.Items.Properties["options"]
-			opts.MinItems, opts.MaxItems = schemax.Ptr(2), schemax.Ptr(4)
-			schemax.Default(qs.Items.Properties["multiSelect"], false)
+		SchemaJSON: schemax.Static(AskUserQuestionName, func() *jsonschema.Schema {
+			return schemax.For[AskUserQuestionInput](func(s *jsonschema.Schema) {
+				qs := s.Properties["questions"]
+				qs.MinItems, qs.MaxItems = schemax.Ptr(1), schemax.Ptr(4)
+				opts := qs.Items.Properties["options"]
+				opts.MinItems, opts.MaxItems = schemax.Ptr(2), schemax.Ptr(4)
+				schemax.Default(qs.Items.Properties["multiSelect"], false)
+			})
 		}),
 		Validate: func(_ context.Context, in AskUserQuestionInput, _ *tool.Env) *tool.Failure {
 			return validateQuestions(in.Questions)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
@@ -88,7 +89,9 @@ func NewEnterPlanMode() tool.Tool {
 		SearchHint:  "switch to plan mode to design an approach before coding",
 		Description: "Switch the session to plan mode",
 		Prompt:      enterPlanPrompt,
-		Schema:      schemax.For[EnterPlanModeInput](nil),
+		SchemaJSON: schemax.Static(EnterPlanModeName, func() *jsonschema.Schema {
+			return schemax.For[EnterPlanModeInput](nil)
+		}),
 		Validate: func(_ context.Context, _ EnterPlanModeInput, env *tool.Env) *tool.Failure {
 			if IsSubAgent(env) {
 				return tool.Fail(subAgentMessage)
@@ -153,7 +156,9 @@ func NewExitPlanMode() tool.Tool {
 		SearchHint:  "present the plan for approval and leave plan mode",
 		Description: "Present the plan for approval and leave plan mode",
 		Prompt:      exitPlanPrompt,
-		Schema:      schemax.For[ExitPlanModeInput](nil),
+		SchemaJSON: schemax.Static(ExitPlanModeName, func() *jsonschema.Schema {
+			return schemax.For[ExitPlanModeInput](nil)
+		}),
 		Validate: func(_ context.Context, _ ExitPlanModeInput, env *tool.Env) *tool.Failure {
 			if env == nil || env.Permissions == nil || env.Permissions().Mode() != permission.ModePlan {
 				return tool.Fail(notInPlanMessage)

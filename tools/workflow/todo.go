@@ -105,11 +105,13 @@ func NewTodoWrite() tool.Tool {
 		SearchHint:  "manage the session's task checklist",
 		Description: "Update the todo list of the current session",
 		Prompt:      todoPrompt,
-		Schema: schemax.For[TodoWriteInput](func(s *jsonschema.Schema) {
-			item := s.Properties["todos"].Items
-			item.Properties["content"].MinLength = schemax.Ptr(1)
-			item.Properties["activeForm"].MinLength = schemax.Ptr(1)
-			schemax.Enum(item.Properties["status"], StatusPending, StatusInProgress, StatusCompleted)
+		SchemaJSON: schemax.Static(TodoWriteName, func() *jsonschema.Schema {
+			return schemax.For[TodoWriteInput](func(s *jsonschema.Schema) {
+				item := s.Properties["todos"].Items
+				item.Properties["content"].MinLength = schemax.Ptr(1)
+				item.Properties["activeForm"].MinLength = schemax.Ptr(1)
+				schemax.Enum(item.Properties["status"], StatusPending, StatusInProgress, StatusCompleted)
+			})
 		}),
 		CheckPermissions: func(context.Context, *permission.Context, TodoWriteInput) permission.Decision {
 			return permission.Decision{Behavior: permission.Allow}
