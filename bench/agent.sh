@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures one whole headless run — `reins -p` that makes one tool call (Read) and answers —
-# against a local fake of the Anthropic API (bench/fakellm): wall time (nanosecond clock around
-# the process) and peak RSS (/usr/bin/time -v), median of N runs (default 5).
+# against a local fake of the Anthropic API (bench/fakellm): wall time and peak RSS of the
+# process, measured by its parent (bench/proctime: a nanosecond clock from start to wait, and
+# wait4's peak RSS, the figure /usr/bin/time -v prints), median of N runs (default 5).
 #
 # When Claude Code is installed — `claude` on PATH, or its path in $CLAUDE — the same turn is run
 # with `claude -p` against the same fake, alternating (reins, claude, reins, claude, …) so that
@@ -32,6 +33,7 @@ fi
 go build -o "$work/reins.built" ./cmd/reins
 cp "$work/reins.built" "$work/reins"
 go build -o "$work/fakellm" ./bench/fakellm
+go build -o "$work/proctime" ./bench/proctime
 mkdir -p "$work/project" "$work/home" "$work/claude-home"
 printf 'hello\n' > "$work/project/file.txt"
 
@@ -46,13 +48,12 @@ declare -A walls rss
 run() {
 	local name=$1 home=$2 i=$3
 	shift 3
-	local t0 t1 before after
+	local before after wall maxrss
 	before=$(grep -c 'tool_result=true' "$work/requests.log" || true)
-	t0=$(date +%s%N)
 	(cd "$work/project" && env -i PATH="$PATH" HOME="$home" ANTHROPIC_API_KEY=sk-ant-bench ANTHROPIC_BASE_URL="$url" \
 		DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 \
-		/usr/bin/time -v -o "$work/time.$name.$i" "$@" > "$work/out.$name.$i" 2>&1)
-	t1=$(date +%s%N)
+		"$work/proctime" -o "$work/time.$name.$i" -- "$@" > "$work/out.$name.$i" 2>&1)
+	read -r wall maxrss _ < "$work/time.$name.$i"
 	if ! grep -q "The file has been read." "$work/out.$name.$i"; then
 		echo "$name run $i failed:"
 		cat "$work/out.$name.$i"
@@ -66,8 +67,8 @@ run() {
 		cat "$work/requests.log"
 		exit 1
 	fi
-	walls[$name]+="$(((t1 - t0) / 1000000)) "
-	rss[$name]+="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.$name.$i") "
+	walls[$name]+="$(awk -v ns="$wall" 'BEGIN {printf "%.1f", ns / 1e6}') "
+	rss[$name]+="$maxrss "
 }
 
 for i in $(seq "$runs"); do
