@@ -66,6 +66,7 @@ func Main() int {
 	if code, ok := runGuardIfAsked(); ok {
 		return code
 	}
+	raiseStartingHeap()
 	groupGuard = procguard.New(os.Executable)
 	defer groupGuard.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
