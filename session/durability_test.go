@@ -290,3 +290,50 @@ func BenchmarkTurnRecording(b *testing.B) {
 		})
 	}
 }
+
+// TestBurstSharesOneSync: the lines of a turn, appended faster than the sync delay, are
+// synced by its Flush with one fsync of the file, not one each.
+func TestBurstSharesOneSync(t *testing.T) {
+	disk := &fakeDisk{}
+	store := NewStore(t.TempDir())
+	store.fsync, store.syncDelay = disk.fsync, time.Hour
+	w, err := store.Create("/p", "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for i := range 5 {
+		if err := w.AppendMessage(llm.UserText(fmt.Sprint(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	disk.mu.Lock()
+	defer disk.mu.Unlock()
+	if disk.syncs != 1 || disk.covered[0] != 6 {
+		t.Errorf("%d syncs covering %v lines, want 1 covering all 6", disk.syncs, disk.covered)
+	}
+}
+
+// TestLinesAreSyncedWithoutFlush: a line nobody flushes is still synced by the background
+// syncer once the delay has passed.
+func TestLinesAreSyncedWithoutFlush(t *testing.T) {
+	disk := &fakeDisk{}
+	store := NewStore(t.TempDir())
+	store.fsync, store.syncDelay = disk.fsync, time.Millisecond
+	w, err := store.Create("/p", "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.AppendMessage(llm.UserText("hi")); err != nil {
+		t.Fatal(err)
+	}
+	within(t, "the background sync", func() {
+		for disk.lastCovered() != 2 {
+			time.Sleep(time.Millisecond)
+		}
+	})
+}

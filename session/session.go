@@ -62,6 +62,8 @@ type Store struct {
 	// fsync syncs a file or folder to disk; nil means (*os.File).Sync. Tests replace it to
 	// see when Writers sync and to hold a sync back.
 	fsync func(*os.File) error
+	// syncDelay replaces [syncDelay] when set (tests).
+	syncDelay time.Duration
 }
 
 // NewStore returns the store under configDir (~/.reins).

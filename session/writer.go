@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/llm"
@@ -44,9 +46,10 @@ func lockWriter(f *os.File, id string) error {
 //     included.
 //
 // Between the two, a background goroutine syncs the file (group commit: one fsync covers every
-// line written before it began), so the fsyncs that the appends of one turn need do not wait
-// on the agent's path: a turn waits for the disk at most once, at its end, and usually not at
-// all because the background sync has already covered it. Writing is kept on the caller's path
+// line written before it began), at most [syncDelay] after a line was written, so the fsyncs
+// that the appends of one turn need do not wait on the agent's path: a turn waits for the
+// disk at most once, at its end (a short turn does, and that one fsync covers all its lines;
+// a long one has usually been covered by then). Writing is kept on the caller's path
 // on purpose: the conversation in the file must never lag behind what tools did, so a tool
 // never runs before its tool_use is written.
 type Writer struct {
@@ -66,13 +69,14 @@ type Writer struct {
 	dir     string     // a new file's folder, synced once so that the file's name is durable
 
 	kick    chan struct{} // wakes the background syncer; capacity 1, so kicks coalesce
+	quit    chan struct{} // closed by Close, to end the syncer's wait
 	stopped chan struct{} // closed when the background syncer has ended
 }
 
 // newWriter returns a Writer of f and starts its background syncer. dir, when not empty, is
 // the folder to sync after the file's first sync.
 func (s *Store) newWriter(id, path string, f *os.File, dir string) *Writer {
-	w := &Writer{ID: id, Path: path, store: s, f: f, dir: dir, kick: make(chan struct{}, 1), stopped: make(chan struct{})}
+	w := &Writer{ID: id, Path: path, store: s, f: f, dir: dir, kick: make(chan struct{}, 1), quit: make(chan struct{}), stopped: make(chan struct{})}
 	go w.syncLoop()
 	return w
 }
@@ -80,10 +84,25 @@ func (s *Store) newWriter(id, path string, f *os.File, dir string) *Writer {
 func (w *Writer) syncLoop() {
 	defer close(w.stopped)
 	for range w.kick {
+		// The lines of a burst (a turn appends a few, milliseconds apart) wait to share one
+		// fsync; Flush does not wait for the delay.
+		t := time.NewTimer(cmp.Or(w.store.syncDelay, syncDelay))
+		select {
+		case <-t.C:
+		case <-w.quit:
+			t.Stop()
+			return // Close syncs what is left
+		}
 		// A failure sticks in syncErr; Flush and Close report it.
 		_ = w.sync()
 	}
 }
+
+// syncDelay is how long the background syncer lets lines gather before it syncs them. A short
+// turn ends first, and its Flush then syncs every line of it at once: one fsync for the file
+// (and one for a new file's folder) instead of one per line, each of which cost the kernel
+// as much CPU time as the rest of the turn's writing.
+const syncDelay = 200 * time.Millisecond
 
 // Create starts a new session of cwd and writes its first line.
 func (s *Store) Create(cwd, model string) (*Writer, error) {
@@ -226,6 +245,7 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	w.closing = true
+	close(w.quit)
 	close(w.kick)
 	w.mu.Unlock()
 	<-w.stopped
