@@ -52,7 +52,7 @@ func FuzzScanLines(f *testing.F) {
 	f.Add([]byte(""), uint8(3), uint8(2), uint8(7))
 	f.Add([]byte("\r\n\r\n\n"), uint8(0), uint8(5), uint8(2))
 	f.Fuzz(func(t *testing.T, data []byte, start, limit, chunk uint8) {
-		s, err := scanLines(chunkReader{bytes.NewReader(data), int(chunk%16) + 1}, int(start), int(limit), 1<<20)
+		s, err := scanLines(chunkReader{bytes.NewReader(data), int(chunk%16) + 1}, int(start), int(limit), 1<<20, int64(len(data)%3)*int64(chunk))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,4 +146,28 @@ func FuzzNotebook(f *testing.F) {
 			t.Fatalf("edit produced invalid JSON: %v", err)
 		}
 	})
+}
+
+// TestScanLinesSizeIsOnlyAHint: a size smaller than the data (a file that grew after it was
+// measured) changes the read size, never the result.
+func TestScanLinesSizeIsOnlyAHint(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "line %d %s\r\n", i, strings.Repeat("x", i%17))
+	}
+	b.WriteString(strings.Repeat("long", 5000)) // a last line longer than the small buffer
+	data := []byte(b.String())
+	want, err := scanLines(bytes.NewReader(data), 2, 0, 1<<22, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int64{1, 100, 4095, int64(len(data)) - 1, int64(len(data)), 10 * int64(len(data))} {
+		got, err := scanLines(bytes.NewReader(data), 2, 0, 1<<22, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got.text) != string(want.text) || got.lines != want.lines || got.eof != want.eof || got.bytes != want.bytes {
+			t.Errorf("size %d: %d lines, %d bytes, eof %v; want %d, %d, %v", size, got.lines, got.bytes, got.eof, want.lines, want.bytes, want.eof)
+		}
+	}
 }

@@ -30,8 +30,10 @@ const scanBufSize = 1 << 20
 // scanLines reads lines start through start+limit-1 (1-based; limit 0 means to the end) of
 // the UTF-8 text r in one pass. Lines before start are skipped by counting newlines, so memory
 // stays at one buffer however far into the file start is; at most maxText bytes of returned
-// text are kept. CR LF endings become LF and a leading byte-order mark is dropped.
-func scanLines(r io.Reader, start, limit int, maxText int) (lineScan, error) {
+// text are kept. CR LF endings become LF and a leading byte-order mark is dropped. size, when
+// positive, is how many bytes r is expected to hold: a small file then gets a small buffer
+// (the size only sets the read size, so a file that grows meanwhile is still read whole).
+func scanLines(r io.Reader, start, limit int, maxText int, size int64) (lineScan, error) {
 	var s lineScan
 	if start < 1 {
 		start = 1
@@ -42,7 +44,12 @@ func scanLines(r io.Reader, start, limit int, maxText int) (lineScan, error) {
 		br.Discard(len(bomUTF8))
 	}
 	r = br
-	buf := make([]byte, scanBufSize)
+	bufSize := scanBufSize
+	if size > 0 {
+		// One more byte than the file, so that the read that meets its end is the first.
+		bufSize = int(min(max(size+1, 4096), scanBufSize))
+	}
+	buf := make([]byte, bufSize)
 	var (
 		done    int    // complete lines consumed
 		partial bool   // bytes of a line not yet ended by a newline were consumed

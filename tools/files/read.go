@@ -234,7 +234,7 @@ func (r *reader) readText(ctx context.Context, f *os.File, fi os.FileInfo, abs s
 		src = newUTF16LEReader(src)
 	}
 	maxTokens := r.opts.maxReadTokens()
-	s, err := scanLines(src, start, in.Limit, 4*maxTokens+64)
+	s, err := scanLines(src, start, in.Limit, 4*maxTokens+64, fi.Size())
 	if err != nil {
 		return tool.Result{}, fmt.Errorf("reading %s: %w", abs, err)
 	}
