@@ -61,7 +61,9 @@ var sdkHomes = map[string][]string{
 	"github.com/modelcontextprotocol/go-sdk": {"mcp/client", "mcp/serve"},
 	"charm.land/":                            {"internal/tui"},
 	"github.com/charmbracelet/":              {"internal/tui"},
-	"github.com/landlock-lsm/go-landlock":    {"sandbox/landlock"},
+	// The Markdown parser serves only the terminal renderer.
+	"github.com/yuin/goldmark":            {"internal/tui/markdown"},
+	"github.com/landlock-lsm/go-landlock": {"sandbox/landlock"},
 	// Agent definition files are Markdown with YAML front matter.
 	"go.yaml.in/yaml": {"agentdef"},
 }
@@ -224,6 +226,8 @@ var allowedImports = map[string][]string{
 	// A front-end adapter speaks a wire protocol over the agent's events and the permission
 	// engine, and never reaches into another front end.
 	"internal/sdkproto": {"agent", "permission", "session", "llm", "tool", "hooks"},
+	// The Markdown renderer turns text into lines and knows nothing of the UI around it.
+	"internal/tui/markdown": {},
 }
 
 func TestNarrowPackagesImportOnlyTheirContracts(t *testing.T) {
