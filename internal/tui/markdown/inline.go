@@ -315,7 +315,7 @@ func words(spans []span) []word {
 				i = len(t)
 			}
 			if i > 0 {
-				pw := ansi.StringWidth(t[:i])
+				pw := textWidth(t[:i])
 				cur.pieces = append(cur.pieces, piece{t[:i], s.f, pw})
 				cur.w += pw
 			}
@@ -397,7 +397,7 @@ func (s *styleSet) wrap(spans []span, width int) []string {
 				l.add(p.f, head, 0)
 				flush()
 				t = t[len(head):]
-				tw = ansi.StringWidth(t)
+				tw = textWidth(t)
 			}
 			if t != "" {
 				l.add(p.f, t, tw)
@@ -409,4 +409,15 @@ func (s *styleSet) wrap(spans []span, width int) []string {
 		flush()
 	}
 	return lines
+}
+
+// textWidth is ansi.StringWidth with a fast path for ASCII, most of what the model writes.
+// The text holds no escape sequences (sanitize replaced ESC), so ASCII is one column a byte.
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
 }

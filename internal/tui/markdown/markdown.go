@@ -21,6 +21,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
@@ -187,6 +189,10 @@ func (w *writer) code(n ast.Node) []string {
 		seg := ls.At(i)
 		line := strings.TrimRight(string(seg.Value(w.src)), "\n")
 		line = strings.Repeat(" ", seg.Padding) + line
+		if strings.TrimSpace(line) == "" {
+			out = append(out, "")
+			continue
+		}
 		out = append(out, "  "+w.st.render(fCodeBlock, expandTabs(line)))
 	}
 	return out
@@ -248,7 +254,7 @@ func (w *writer) list(n *ast.List, width int) []string {
 			m = strconv.Itoa(n.Start+i) + string(n.Marker)
 		}
 		markers = append(markers, m)
-		mw = max(mw, len(m))
+		mw = max(mw, ansi.StringWidth(m))
 	}
 	mw++ // the space after the marker
 	var out []string
@@ -259,18 +265,18 @@ func (w *writer) list(n *ast.List, width int) []string {
 		}
 		m := markers[i]
 		if n.IsOrdered() {
-			m = strings.Repeat(" ", mw-1-len(m)) + m
+			m = strings.Repeat(" ", mw-1-ansi.StringWidth(m)) + m
 		}
 		m = w.st.render(fMarker, m) + " "
 		i++
 		if width-mw < minContent {
-			out = append(out, m)
+			out = append(out, strings.TrimRight(m, " "))
 			out = append(out, w.blocks(item, width)...)
 			continue
 		}
 		inner := w.blocks(item, width-mw)
 		if len(inner) == 0 {
-			out = append(out, m)
+			out = append(out, strings.TrimRight(m, " "))
 			continue
 		}
 		pad := strings.Repeat(" ", mw)

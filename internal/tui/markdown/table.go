@@ -124,11 +124,12 @@ func (w *writer) stacked(rows [][][]span, width int) []string {
 	return out
 }
 
-// oneLine makes a cell's spans one line: a table cell cannot break.
+// oneLine makes a cell's spans one line (a table cell cannot break) without tabs, whose
+// width depends on where the terminal's tab stops are.
 func oneLine(spans []span) []span {
 	for i, s := range spans {
-		if strings.Contains(s.text, "\n") {
-			spans[i].text = strings.ReplaceAll(s.text, "\n", " ")
+		if strings.ContainsAny(s.text, "\n\t") {
+			spans[i].text = strings.NewReplacer("\n", " ", "\t", " ").Replace(s.text)
 		}
 	}
 	return spans
@@ -137,7 +138,7 @@ func oneLine(spans []span) []span {
 func spansWidth(spans []span) int {
 	n := 0
 	for _, s := range spans {
-		n += ansi.StringWidth(s.text)
+		n += textWidth(s.text)
 	}
 	return n
 }
@@ -150,7 +151,7 @@ func truncate(spans []span, width int) []span {
 	var out []span
 	room := width - 1
 	for _, s := range spans {
-		sw := ansi.StringWidth(s.text)
+		sw := textWidth(s.text)
 		if sw <= room {
 			out = append(out, s)
 			room -= sw
@@ -160,6 +161,15 @@ func truncate(spans []span, width int) []span {
 			out = append(out, span{head, s.f})
 		}
 		break
+	}
+	// "…" right after the text it stands for, not after a space.
+	for len(out) > 0 {
+		last := &out[len(out)-1]
+		last.text = strings.TrimRight(last.text, " ")
+		if last.text != "" {
+			break
+		}
+		out = out[:len(out)-1]
 	}
 	return append(out, span{"…", 0})
 }
