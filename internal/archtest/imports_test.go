@@ -61,7 +61,9 @@ var sdkHomes = map[string][]string{
 	"github.com/modelcontextprotocol/go-sdk": {"mcp/client", "mcp/serve"},
 	"charm.land/":                            {"internal/tui"},
 	"github.com/charmbracelet/":              {"internal/tui"},
-	"github.com/landlock-lsm/go-landlock":    {"sandbox/landlock"},
+	// The Markdown parser serves only the terminal renderer.
+	"github.com/yuin/goldmark":            {"internal/tui/markdown"},
+	"github.com/landlock-lsm/go-landlock": {"sandbox/landlock"},
 	// Agent definition files are Markdown with YAML front matter.
 	"go.yaml.in/yaml": {"agentdef"},
 }
@@ -224,6 +226,8 @@ var allowedImports = map[string][]string{
 	// A front-end adapter speaks a wire protocol over the agent's events and the permission
 	// engine, and never reaches into another front end.
 	"internal/sdkproto": {"agent", "permission", "session", "llm", "tool", "hooks"},
+	// The Markdown renderer turns text into lines and knows nothing of the UI around it.
+	"internal/tui/markdown": {},
 }
 
 func TestNarrowPackagesImportOnlyTheirContracts(t *testing.T) {
@@ -334,5 +338,36 @@ func TestOnlyTheCLIImportsTheTUI(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("internal/tui is not in the module; is the package list right?")
+	}
+}
+
+// slowInit lists packages whose initialisers are costly, with what they cost when measured
+// (GODEBUG=inittrace=1). Go runs every linked package's init in every run of reins, headless
+// ones included, so the command must not link them. An entry ending in "/" covers the package
+// and its tree.
+var slowInit = map[string]string{
+	// glamour's highlighter: decodes every lexer and style it embeds, about 10 ms and 4 MB.
+	"github.com/alecthomas/chroma/": "chroma",
+	"charm.land/glamour/":           "glamour (pulls chroma and bluemonday)",
+	// An HTML sanitiser with CSS tables, about 1 ms.
+	"github.com/microcosm-cc/bluemonday/": "bluemonday",
+	// Compiles a dozen regexps at init, about 0.5 ms; internal/tui/markdown has its own GFM
+	// parsers (extension/ast, the node types, is cheap and allowed).
+	"github.com/yuin/goldmark/extension": "goldmark's extension package",
+}
+
+func TestCommandLinksNoSlowInit(t *testing.T) {
+	pkgs := listPackages(t)
+	cmd, ok := pkgs[module+"/cmd/reins"]
+	if !ok {
+		t.Fatal("cmd/reins not found")
+	}
+	for _, d := range cmd.Deps {
+		for prefix, what := range slowInit {
+			tree := strings.HasSuffix(prefix, "/") && (strings.HasPrefix(d, prefix) || d+"/" == prefix)
+			if tree || d == prefix {
+				t.Errorf("reins links %s (%s), whose init every run would pay", d, what)
+			}
+		}
 	}
 }

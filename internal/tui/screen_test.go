@@ -61,6 +61,18 @@ func TestScreens(t *testing.T) {
 		h.press("ctrl+o")
 		h.golden("results-expanded")
 	})
+	// The assistant's Markdown in the transcript: "●" in the renderer's indent, every element
+	// within the window's width, the table cut to fit.
+	t.Run("markdown", func(t *testing.T) {
+		h := newHarness(t, 60, 34)
+		text := "## Result\n\nThe **tests** pass; `go vet` is *clean*.\n\n" +
+			"1. first step\n2. second step\n   - [x] nested task\n\n> A quoted note that is long enough to wrap inside the window.\n\n" +
+			"```go\nfunc main() {}\n```\n\n| Package | Result | Time |\n|---|:---:|---:|\n| internal/tui/markdown | ok | 0.024s |\n| internal/archtest | ok | 1.776s |\n\n" +
+			"See [the docs](https://example.com/docs)."
+		resp := &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{llm.Text(text)}}}
+		h.send(busMsg{agent.Event{Type: agent.EventAssistant, Response: resp}})
+		h.golden("markdown")
+	})
 	t.Run("wide", func(t *testing.T) {
 		h := newHarness(t, 140, 20)
 		h.m.entries = append(h.m.entries, &entry{kind: entryUser, text: "run the tests"})

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/glamour/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/reinsdev/reins/internal/tui/markdown"
 	"github.com/reinsdev/reins/llm"
 )
 
@@ -120,24 +120,20 @@ type renderer struct {
 	st       styles
 	width    int
 	expanded bool
-	md       *glamour.TermRenderer
+	md       *markdown.Renderer
 	mdStyle  string
 	now      func() time.Time
 }
 
 func (r *renderer) markdown(text string) string {
 	if r.md == nil {
-		md, err := glamour.NewTermRenderer(glamour.WithStandardStyle(r.mdStyle), glamour.WithWordWrap(max(r.width-2, 10)))
-		if err != nil {
-			return text
+		theme := markdown.Dark
+		if r.mdStyle == "light" {
+			theme = markdown.Light
 		}
-		r.md = md
+		r.md = markdown.New(max(r.width-2, 10), theme)
 	}
-	out, err := r.md.Render(text)
-	if err != nil {
-		return text
-	}
-	return strings.Trim(out, "\n")
+	return r.md.Render(text)
 }
 
 func (r *renderer) wrap(s string, indent int) []string {
