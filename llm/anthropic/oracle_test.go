@@ -9,9 +9,8 @@ import (
 	"github.com/reinsdev/reins/llm"
 )
 
-// maxBreakpoints is the API's limit on cache_control markers per request.
-const maxBreakpoints = 4
-
+// convertBlocks is the adapter's former translation of content blocks into the SDK's
+// params, kept as the oracle the hand-written encoder is compared with.
 func convertBlocks(blocks []llm.Block) ([]sdk.ContentBlockParamUnion, error) {
 	out := make([]sdk.ContentBlockParamUnion, 0, len(blocks))
 	for _, b := range blocks {
