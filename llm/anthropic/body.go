@@ -216,7 +216,7 @@ func (p *Provider) requestBody(req *llm.Request) ([]byte, error) {
 		body = append(body, `,"model":`...)
 		body = appendString(body, req.Model)
 	}
-	if len(req.StopSequences) > 0 {
+	if req.StopSequences != nil { // the SDK writes an empty list, leaving out only nil
 		body = append(body, `,"stop_sequences":[`...)
 		for i, s := range req.StopSequences {
 			if i > 0 {
