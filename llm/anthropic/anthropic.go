@@ -10,10 +10,10 @@
 //
 // # Why not the SDK
 //
-// Until December 2026 this package was built on
-// github.com/anthropics/anthropic-sdk-go. The SDK's reflective encoder and
-// decoder were about a seventh of a headless turn's CPU, and the SDK about
-// 7 MB of the binary, whose pages count in the process's memory. The wire
+// This package used to be built on github.com/anthropics/anthropic-sdk-go.
+// The SDK's reflective encoder and decoder were about a seventh of a headless
+// turn's CPU, and the SDK and what it pulled in (OpenTelemetry among them)
+// about half of the binary, whose pages count in the process's memory. The wire
 // format is small, so the package writes and reads it directly; the SDK is
 // kept as a test-only dependency, the oracle the tests compare against: the
 // request body is byte for byte what the SDK encodes for the same request
