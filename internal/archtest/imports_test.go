@@ -56,7 +56,6 @@ var corePackages = []string{"permission", "pathrule", "bashrules", "settings"}
 // sdkHomes names, for each third-party module that wraps an outside service or a UI, the only
 // packages of ours that may import it directly.
 var sdkHomes = map[string][]string{
-	"github.com/anthropics/anthropic-sdk-go": {"llm/anthropic"},
 	"github.com/spf13/cobra":                 {"internal/cli"},
 	"github.com/modelcontextprotocol/go-sdk": {"mcp/client", "mcp/serve"},
 	"charm.land/":                            {"internal/tui"},
@@ -162,6 +161,39 @@ func TestSDKsStayInAdapters(t *testing.T) {
 				}
 				if !allowed {
 					t.Errorf("%s imports %s; only %v may", rel, imp, homes)
+				}
+			}
+		}
+	}
+}
+
+// testOnly lists modules the tests use as oracles that the reins binary must not contain,
+// with the reason.
+var testOnly = map[string]string{
+	// llm/anthropic speaks the Messages API itself; the SDK's reflective encoder and decoder
+	// cost a seventh of a turn's CPU and its 7 MB of code count in the binary's memory. Its
+	// tests compare the adapter's bodies and decoded streams with the SDK's.
+	"github.com/anthropics/anthropic-sdk-go": "the Anthropic SDK is the llm/anthropic tests' oracle only",
+}
+
+func TestBinaryLeavesOutTestOnlyModules(t *testing.T) {
+	pkgs := listPackages(t)
+	bin, ok := pkgs[module+"/cmd/reins"]
+	if !ok {
+		t.Fatal("cmd/reins not listed")
+	}
+	for _, dep := range bin.Deps {
+		for mod, why := range testOnly {
+			if dep == mod || strings.HasPrefix(dep, mod+"/") {
+				t.Errorf("cmd/reins depends on %s: %s", dep, why)
+			}
+		}
+	}
+	for path, p := range pkgs {
+		for _, imp := range p.Imports {
+			for mod, why := range testOnly {
+				if imp == mod || strings.HasPrefix(imp, mod+"/") {
+					t.Errorf("%s imports %s outside its tests: %s", path, imp, why)
 				}
 			}
 		}

@@ -1,22 +1,39 @@
-// Package anthropic is the [llm.Provider] for the Anthropic Messages API,
-// built on github.com/anthropics/anthropic-sdk-go/v2. It is the only package
-// that imports that SDK: requests, events, responses and errors cross its
-// boundary as llm types.
+// Package anthropic is the [llm.Provider] for the Anthropic Messages API. It
+// speaks the API itself, with net/http and encoding/json: one POST to
+// /v1/messages, a text/event-stream response of six event types (plus ping
+// and error), and one error shape. Requests, events, responses and errors
+// cross its boundary as llm types.
 //
 // The adapter streams every turn, places prompt-caching breakpoints (see
 // [llm.CacheAuto]) and maps API failures to [*llm.APIError] with the HTTP
-// status, error type and retry-after.
+// status, error type, request id and retry-after.
+//
+// # Why not the SDK
+//
+// This package used to be built on github.com/anthropics/anthropic-sdk-go.
+// The SDK's reflective encoder and decoder were about a seventh of a headless
+// turn's CPU, and the SDK and what it pulled in (OpenTelemetry among them)
+// about half of the binary, whose pages count in the process's memory. The wire
+// format is small, so the package writes and reads it directly; the SDK is
+// kept as a test-only dependency, the oracle the tests compare against: the
+// request body is byte for byte what the SDK encodes for the same request
+// (TestRequestBodyMatchesSDK and its property test), and the events,
+// response and errors decoded from a stream are what the SDK's decoder gives
+// (TestDecodeMatchesSDK). internal/archtest keeps the SDK out of the binary.
+//
+// The request carries the headers the API needs — Authorization (when a key
+// is set), anthropic-version, Content-Type, Accept — and a User-Agent naming
+// reins; the SDK's X-Stainless-* telemetry headers (SDK version, OS,
+// architecture, Go version) are no longer sent.
 //
 // # Retries
 //
-// Retrying is done by [llm.RetryPolicy], not by the SDK, whose own retries
-// are switched off (option.WithMaxRetries(0)): running both would multiply
-// the attempts. Ours is preferred because it is shared with the
-// OpenAI-compatible adapter, so both behave alike; because it can report
-// each retry to the user (RetryPolicy.OnRetry) and be run without real waits
-// in tests; and because it also retries an "overloaded" error event that
-// arrives inside a 200 stream before any content, which the SDK, retrying
-// only on HTTP status, cannot.
+// Retrying is done by [llm.RetryPolicy], shared with the OpenAI-compatible
+// adapter so both behave alike: it can report each retry to the user
+// (RetryPolicy.OnRetry), be run without real waits in tests, and it also
+// retries an "overloaded" error event that arrives inside a 200 stream
+// before any content. Timeouts belong to the HTTP client (Options.HTTPClient;
+// the CLI passes [llm.IdleTimeoutClient]).
 //
 // # Request body
 //
@@ -25,37 +42,47 @@
 // Provider keeps the encodings of the last few tool sets and compares a
 // request's tools and system prompt with them by content, so a tool set that
 // changes (MCP tools arriving, a deferred tool loaded) is encoded anew and
-// nothing stale is ever sent. The body is byte for byte what the SDK would
-// encode for the whole request.
+// nothing stale is ever sent.
 //
 // # Configuration
 //
-// New reads nothing from the environment: the SDK's own environment lookup
-// is disabled so that the caller decides. [OptionsFromEnv] reads the usual
-// variables (ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL) for
-// callers that want them.
+// New reads nothing from the environment: the caller decides.
+// [OptionsFromEnv] reads the usual variables (ANTHROPIC_API_KEY,
+// ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL) for callers that want them.
 package anthropic
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 	"unicode/utf8"
-
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
-	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 
 	"github.com/reinsdev/reins/llm"
 )
 
+// providerName is the Provider's Name and the Provider of its errors.
+const providerName = "anthropic"
+
+// defaultBaseURL is the API's address when Options.BaseURL is empty.
+const defaultBaseURL = "https://api.anthropic.com"
+
+// apiVersion is the anthropic-version header: the version of the API whose
+// request shape the body has (the SDK version the encoding follows sent it).
+const apiVersion = "2026-10-21"
+
+// maxErrorBody bounds how much of an error response is read.
+const maxErrorBody = 1 << 20
+
 // Options configures a Provider. The zero value talks to
 // https://api.anthropic.com without credentials.
 type Options struct {
-	// APIKey is sent as the bearer credential.
+	// APIKey is sent as the bearer credential (Authorization: Bearer).
 	APIKey string
 	// BaseURL replaces https://api.anthropic.com, e.g. for a proxy or a test
 	// server; the API path v1/messages is appended to it.
@@ -84,36 +111,58 @@ func OptionsFromEnv(getenv func(string) string) Options {
 // Provider streams turns from the Anthropic Messages API. It is safe for
 // concurrent use.
 type Provider struct {
-	client   sdk.Client
+	client   *http.Client
+	endpoint string
+	urlErr   error // a BaseURL that does not parse, reported by Stream
+	header   http.Header
 	retry    llm.RetryPolicy
 	prefixes prefixCache // encoded tools and system prompts, see body.go
 }
 
 // New returns a Provider configured by opts.
 func New(opts Options) *Provider {
-	sdkOpts := []option.RequestOption{
-		option.WithoutEnvironmentDefaults(),
-		option.WithMaxRetries(0),
+	p := &Provider{client: opts.HTTPClient, retry: opts.Retry}
+	p.retry.MaxRetries = opts.MaxRetries
+	if p.client == nil {
+		p.client = http.DefaultClient
+	}
+	p.endpoint, p.urlErr = endpoint(opts.BaseURL)
+	p.header = http.Header{
+		"Accept":            {"application/json"},
+		"Anthropic-Version": {apiVersion},
+		"Content-Type":      {"application/json"},
+		"User-Agent":        {"reins"},
 	}
 	if opts.APIKey != "" {
-		sdkOpts = append(sdkOpts, option.WithAPIKey(opts.APIKey))
+		p.header["Authorization"] = []string{"Bearer " + opts.APIKey}
 	}
-	if opts.BaseURL != "" {
-		sdkOpts = append(sdkOpts, option.WithBaseURL(opts.BaseURL))
+	return p
+}
+
+// endpoint is base's v1/messages: relative to base's path, which is taken as a folder,
+// as the SDK took it ("http://proxy/anthropic" gives http://proxy/anthropic/v1/messages).
+func endpoint(base string) (string, error) {
+	if base == "" {
+		base = defaultBaseURL
 	}
-	if opts.HTTPClient != nil {
-		sdkOpts = append(sdkOpts, option.WithHTTPClient(opts.HTTPClient))
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", fmt.Errorf("base URL: %w", err)
 	}
-	retry := opts.Retry
-	retry.MaxRetries = opts.MaxRetries
-	return &Provider{client: sdk.NewClient(sdkOpts...), retry: retry}
+	if u.Path != "" && !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	return u.ResolveReference(&url.URL{Path: "v1/messages"}).String(), nil
 }
 
 // Name returns "anthropic".
-func (p *Provider) Name() string { return "anthropic" }
+func (p *Provider) Name() string { return providerName }
 
 // Stream implements [llm.Provider].
 func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
+	if p.urlErr != nil {
+		return nil, fmt.Errorf("anthropic: %w", p.urlErr)
+	}
 	body, err := p.requestBody(req)
 	if err != nil {
 		return nil, fmt.Errorf("anthropic: %w", err)
@@ -123,158 +172,53 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 	})
 }
 
-// blockState follows one content block of the API's stream.
-type blockState struct {
-	kind llm.BlockType // "" for block types the adapter skips (thinking, server tools)
-	ours int           // index in our message; -1 until a text block has text
-}
-
-// streamOnce sends the encoded request once. It posts the body itself
-// rather than through Messages.NewStreaming, which would encode the whole
-// request again (see body.go); the SDK still adds the headers, sends, maps
-// HTTP errors and decodes the event stream.
+// streamOnce sends the encoded request once and decodes its answer.
 func (p *Provider) streamOnce(ctx context.Context, body []byte, onEvent func(llm.Event)) (*llm.Response, error) {
-	var raw *http.Response
-	err := p.client.Post(ctx, "v1/messages", nil, &raw, option.WithRequestBody("application/json", body))
-	stream := ssestream.NewStream[sdk.MessageStreamEventUnion](ssestream.NewDecoder(raw), err)
-	defer stream.Close()
-
-	var (
-		acc    llm.Accumulator
-		blocks []blockState
-		n      int // blocks of our message so far
-		usage  llm.Usage
-		stop   llm.StopReason
-		model  string
-		id     string
-	)
-	emit := func(ev llm.Event) error {
-		if err := acc.Add(ev); err != nil {
-			return fmt.Errorf("anthropic: malformed stream: %w", err)
-		}
-		onEvent(ev)
-		return nil
+	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("anthropic: %w", err)
 	}
-	for stream.Next() {
-		ev := stream.Current()
-		switch ev.Type {
-		case "message_start":
-			m := ev.Message
-			model, id = m.Model, m.ID
-			usage = llm.Usage{
-				InputTokens:              int(m.Usage.InputTokens),
-				OutputTokens:             int(m.Usage.OutputTokens),
-				CacheReadInputTokens:     int(m.Usage.CacheReadInputTokens),
-				CacheCreationInputTokens: int(m.Usage.CacheCreationInputTokens),
-			}
-		case "content_block_start":
-			i := int(ev.Index)
-			if i != len(blocks) {
-				return nil, fmt.Errorf("anthropic: malformed stream: block %d started after %d blocks", i, len(blocks))
-			}
-			cb := ev.ContentBlock
-			switch cb.Type {
-			case "text":
-				blocks = append(blocks, blockState{kind: llm.BlockText, ours: -1})
-				if cb.Text != "" {
-					blocks[i].ours, n = n, n+1
-					if err := emit(llm.Event{Type: llm.EventTextDelta, Index: blocks[i].ours, Text: cb.Text}); err != nil {
-						return nil, err
-					}
-				}
-			case "tool_use":
-				blocks = append(blocks, blockState{kind: llm.BlockToolUse, ours: n})
-				n++
-				if err := emit(llm.Event{Type: llm.EventToolUseStart, Index: n - 1, ToolUseID: cb.ID, ToolName: cb.Name}); err != nil {
-					return nil, err
-				}
-			default:
-				blocks = append(blocks, blockState{ours: -1})
-			}
-		case "content_block_delta":
-			i := int(ev.Index)
-			if i < 0 || i >= len(blocks) {
-				return nil, fmt.Errorf("anthropic: malformed stream: delta for block %d of %d", i, len(blocks))
-			}
-			b := &blocks[i]
-			switch {
-			case ev.Delta.Type == "text_delta" && b.kind == llm.BlockText && ev.Delta.Text != "":
-				if b.ours < 0 {
-					b.ours, n = n, n+1
-				}
-				if err := emit(llm.Event{Type: llm.EventTextDelta, Index: b.ours, Text: ev.Delta.Text}); err != nil {
-					return nil, err
-				}
-			case ev.Delta.Type == "input_json_delta" && b.kind == llm.BlockToolUse && ev.Delta.PartialJSON != "":
-				if err := emit(llm.Event{Type: llm.EventToolInputDelta, Index: b.ours, PartialJSON: ev.Delta.PartialJSON}); err != nil {
-					return nil, err
-				}
-			}
-		case "message_delta":
-			stop = llm.StopReason(ev.Delta.StopReason)
-			// The counts are totals for the message; those absent keep the
-			// values from message_start.
-			usage.OutputTokens = int(ev.Usage.OutputTokens)
-			if ev.Usage.JSON.InputTokens.Valid() {
-				usage.InputTokens = int(ev.Usage.InputTokens)
-			}
-			if ev.Usage.JSON.CacheReadInputTokens.Valid() {
-				usage.CacheReadInputTokens = int(ev.Usage.CacheReadInputTokens)
-			}
-			if ev.Usage.JSON.CacheCreationInputTokens.Valid() {
-				usage.CacheCreationInputTokens = int(ev.Usage.CacheCreationInputTokens)
-			}
-		case "message_stop":
-			if err := emit(llm.Event{Type: llm.EventMessageStop, StopReason: stop, Usage: usage}); err != nil {
-				return nil, err
-			}
-		}
+	for k, v := range p.header {
+		httpReq.Header[k] = v
 	}
-	if err := stream.Err(); err != nil {
-		return nil, p.mapError(ctx, err)
-	}
-	if !acc.Stopped() {
+	resp, err := p.client.Do(httpReq)
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("anthropic: stream ended before message_stop: %w", io.ErrUnexpectedEOF)
+		return nil, fmt.Errorf("anthropic: %w", err)
 	}
-	resp := acc.Response()
-	resp.Model, resp.ID = model, id
-	return resp, nil
+	defer resp.Body.Close()
+	if resp.StatusCode >= 400 {
+		return nil, httpError(resp)
+	}
+	out, err := decodeStream(resp.Body, onEvent)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if _, ok := errors.AsType[*llm.APIError](err); ok {
+			return nil, err
+		}
+		return nil, fmt.Errorf("anthropic: %w", err)
+	}
+	return out, nil
 }
 
-// mapError turns an SDK or transport error into an *llm.APIError or a
-// wrapped error; cancellation comes back as the context's error.
-func (p *Provider) mapError(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
+// httpError is the *llm.APIError for a response with an error status.
+func httpError(resp *http.Response) error {
+	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	e := &llm.APIError{
+		Provider:   providerName,
+		StatusCode: resp.StatusCode,
+		RequestID:  resp.Header.Get("request-id"),
+		Err:        readErr,
 	}
-	var se *sdk.Error
-	if !errors.As(err, &se) {
-		return fmt.Errorf("anthropic: %w", err)
+	e.Type, e.Message = parseError(data)
+	if d, ok := llm.ParseRetryAfter(resp.Header, time.Now()); ok {
+		e.RetryAfter = d
 	}
-	apiErr := &llm.APIError{
-		Provider:   p.Name(),
-		StatusCode: se.StatusCode,
-		Type:       string(se.Type()),
-		Message:    se.Message,
-		RequestID:  se.RequestID,
-		Err:        err,
-	}
-	if apiErr.StatusCode < 400 {
-		// An error event inside a stream that began with 200.
-		apiErr.StatusCode = 0
-	}
-	if apiErr.Message == "" {
-		apiErr.Message = truncate(se.RawJSON(), 300)
-	}
-	if se.Response != nil && apiErr.StatusCode != 0 {
-		if d, ok := llm.ParseRetryAfter(se.Response.Header, time.Now()); ok {
-			apiErr.RetryAfter = d
-		}
-	}
-	return apiErr
+	return e
 }
 
 // truncate shortens s to at most n bytes, without splitting a character.

@@ -658,7 +658,7 @@ func BenchmarkStreamTurn(b *testing.B) {
 // BenchmarkStreamTurnRecorded replays the same turn as BenchmarkStreamTurn
 // from a recording, written in one piece, so that the fake server's
 // formatting and per-event flushing drop out of the measurement: what is
-// left is HTTP, the SDK's decoding and the adapter.
+// left is HTTP and the adapter's decoding.
 func BenchmarkStreamTurnRecorded(b *testing.B) {
 	text := make([]string, 20)
 	for i := range text {

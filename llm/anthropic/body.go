@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"sync"
 
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-
 	"github.com/reinsdev/reins/llm"
 )
 
@@ -18,11 +16,11 @@ import (
 // request of a session until the tool set changes, so it is encoded once and
 // kept in a prefixCache; only the part that grows with the conversation
 // (max_tokens, messages, model, stop_sequences) is encoded per request. Both
-// parts are encoded by the SDK, and the SDK writes the fields in the order
-// of its struct (max_tokens, messages, model, …, stop_sequences, system, …,
-// tools), so appending the static part to the dynamic one gives the very
-// bytes the SDK would give for the whole request: TestRequestBodyMatchesSDK
-// holds the two paths equal.
+// parts are written by hand as the SDK would encode them, in the order of the
+// fields of its params struct (max_tokens, messages, model, …,
+// stop_sequences, system, …, tools), so the body is byte for byte the SDK's
+// for the whole request: TestRequestBodyMatchesSDK and its property test hold
+// the two equal, with the SDK as a test-only oracle.
 
 // maxPrefixes bounds the cache. A provider is shared by the main agent and
 // its sub-agents, each with its own tool set; a handful of sets is the most
@@ -121,7 +119,6 @@ func encodeStatic(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.Cach
 			}
 		}
 	}
-	const breakpoint = `,"cache_control":{"type":"ephemeral"}`
 	var out bytes.Buffer
 	if len(texts) > 0 {
 		out.WriteString(`"system":[`)
@@ -176,8 +173,7 @@ func encodeStatic(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.Cach
 
 // writeString writes s as a JSON string, escaped as json.Marshal escapes it.
 func writeString(out *bytes.Buffer, s string) {
-	b, _ := json.Marshal(s) // a string always encodes
-	out.Write(b)
+	out.Write(appendString(out.AvailableBuffer(), s))
 }
 
 // requestBody encodes req as a streaming Messages API request.
@@ -185,12 +181,8 @@ func (p *Provider) requestBody(req *llm.Request) ([]byte, error) {
 	if req.MaxTokens <= 0 {
 		return nil, fmt.Errorf("max tokens must be positive, got %d", req.MaxTokens)
 	}
-	params := sdk.MessageNewParams{
-		Model:         req.Model,
-		MaxTokens:     int64(req.MaxTokens),
-		StopSequences: req.StopSequences,
-	}
-	if err := messageParams(&params, req.Messages); err != nil {
+	markMsg, markBlock, err := checkMessages(req.Messages)
+	if err != nil {
 		return nil, err
 	}
 	budget := maxBreakpoints
@@ -201,20 +193,39 @@ func (p *Provider) requestBody(req *llm.Request) ([]byte, error) {
 		if hasSystem(req.System) {
 			budget--
 		}
-		if markLastUserMessage(&params) {
+		if markMsg >= 0 {
 			budget--
 		}
+	} else {
+		markMsg = -1
 	}
 	static, err := p.prefixes.get(req.System, req.Tools, req.Cache, budget)
 	if err != nil {
 		return nil, err
 	}
-	dynamic, err := json.Marshal(params)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the request: %w", err)
+	body := make([]byte, 0, len(static)+sizeHint(req)+128)
+	body = append(body, `{"max_tokens":`...)
+	body = strconv.AppendInt(body, int64(req.MaxTokens), 10)
+	if len(req.Messages) > 0 {
+		body = append(body, ',')
+		if body, err = appendMessages(body, req.Messages, markMsg, markBlock); err != nil {
+			return nil, err
+		}
 	}
-	body := make([]byte, 0, len(dynamic)+len(static)+40)
-	body = append(body, dynamic[:len(dynamic)-1]...)
+	if req.Model != "" {
+		body = append(body, `,"model":`...)
+		body = appendString(body, req.Model)
+	}
+	if req.StopSequences != nil { // the SDK writes an empty list, leaving out only nil
+		body = append(body, `,"stop_sequences":[`...)
+		for i, s := range req.StopSequences {
+			if i > 0 {
+				body = append(body, ',')
+			}
+			body = appendString(body, s)
+		}
+		body = append(body, ']')
+	}
 	if len(static) > 0 {
 		body = append(body, ',')
 		body = append(body, static...)
@@ -230,6 +241,20 @@ func (p *Provider) requestBody(req *llm.Request) ([]byte, error) {
 	return body, nil
 }
 
+// sizeHint guesses the encoded size of req's messages, so that the body is allocated once.
+func sizeHint(req *llm.Request) int {
+	n := 0
+	for _, m := range req.Messages {
+		for _, b := range m.Content {
+			n += 64 + len(b.Text) + len(b.Input) + len(b.Data)
+			for _, c := range b.Content {
+				n += 48 + len(c.Text) + len(c.Data)
+			}
+		}
+	}
+	return n + n/8
+}
+
 func hasTool(tools []llm.ToolSpec) bool { return len(tools) > 0 }
 
 func hasSystem(system []llm.SystemBlock) bool {
@@ -237,44 +262,6 @@ func hasSystem(system []llm.SystemBlock) bool {
 		if b.Text != "" {
 			return true
 		}
-	}
-	return false
-}
-
-func messageParams(params *sdk.MessageNewParams, msgs []llm.Message) error {
-	for i, m := range msgs {
-		content, err := convertBlocks(m.Content)
-		if err != nil {
-			return fmt.Errorf("message %d: %w", i, err)
-		}
-		switch m.Role {
-		case llm.RoleUser:
-			params.Messages = append(params.Messages, sdk.MessageParam{OfUser: &sdk.UserMessageParam{Content: content}})
-		case llm.RoleAssistant:
-			params.Messages = append(params.Messages, sdk.MessageParam{OfAssistant: &sdk.AssistantMessageParam{Content: content}})
-		default:
-			return fmt.Errorf("message %d: unknown role %q", i, m.Role)
-		}
-	}
-	return nil
-}
-
-// markLastUserMessage puts a breakpoint on the last block of the last user
-// message: the conversation up to it is the prefix the next turn reuses. It
-// reports whether it placed one.
-func markLastUserMessage(params *sdk.MessageNewParams) bool {
-	for i := len(params.Messages) - 1; i >= 0; i-- {
-		u := params.Messages[i].OfUser
-		if u == nil {
-			continue
-		}
-		if n := len(u.Content); n > 0 {
-			if cc := u.Content[n-1].GetCacheControl(); cc != nil {
-				*cc = sdk.NewCacheControlEphemeralParam()
-				return true
-			}
-		}
-		return false
 	}
 	return false
 }

@@ -45,14 +45,22 @@ func newBodyRecorder(t testing.TB) *bodyRecorder {
 	return r
 }
 
-// lastHeader is the last request's headers, without those that vary between two sends.
+// lastHeader is the last request's headers, without those that name the client: the
+// SDK's User-Agent and X-Stainless-* telemetry, which the adapter does not send.
 func (r *bodyRecorder) lastHeader() http.Header {
+	h := r.lastRawHeader()
+	for k := range h {
+		if strings.HasPrefix(k, "X-Stainless-") || k == "User-Agent" {
+			delete(h, k)
+		}
+	}
+	return h
+}
+
+func (r *bodyRecorder) lastRawHeader() http.Header {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	h := r.headers[len(r.headers)-1].Clone()
-	h.Del("X-Stainless-Retry-Count")
-	h.Del("X-Stainless-Timeout")
-	return h
+	return r.headers[len(r.headers)-1].Clone()
 }
 
 func (r *bodyRecorder) last() []byte {
@@ -219,6 +227,15 @@ func TestRequestBodyMatchesSDK(t *testing.T) {
 				}
 				if diff := cmp.Diff(wantHeader, rec.lastHeader()); diff != "" {
 					t.Fatalf("headers differ from the SDK's (-want +got):\n%s", diff)
+				}
+				raw := rec.lastRawHeader()
+				for k := range raw {
+					if strings.HasPrefix(k, "X-Stainless-") {
+						t.Errorf("telemetry header %s sent", k)
+					}
+				}
+				if ua := raw.Get("User-Agent"); ua != "reins" {
+					t.Errorf("User-Agent = %q", ua)
 				}
 			}
 		})
