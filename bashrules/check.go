@@ -60,6 +60,8 @@ type checker struct {
 	norms map[*Command]normForm
 	// checks caches the read and write checks of this command line (see check).
 	checks map[checkKey]permission.Decision
+	// evals counts the commands decided (not taken from a twin; see twin), for tests.
+	evals int
 }
 
 func (k *checker) note(name, outcome, detail string) {
