@@ -51,6 +51,7 @@ type checker struct {
 	children map[*Command][]*Command
 	results  map[*Command]result
 	cd       *cdState
+	cdBuf    cdState // what cd points to, allocated with the checker
 
 	// effects, when Explain asked for them, collects each command's effects; cur is the
 	// command being decided (nil for redirections).
@@ -109,9 +110,11 @@ func (k *checker) decide() permission.Decision {
 	k.a = a
 	// Sized once: growing maps of results is a good part of a decision's allocations.
 	k.results = make(map[*Command]result, len(a.Commands))
-	k.children = map[*Command][]*Command{}
 	for _, c := range a.Commands {
 		if c.Parent != nil {
+			if k.children == nil {
+				k.children = map[*Command][]*Command{}
+			}
 			k.children[c.Parent] = append(k.children[c.Parent], c)
 		}
 	}

@@ -39,7 +39,8 @@ func dirWithoutSymlinks(d string) bool {
 	if openat2Off.Load() || len(d) >= maxOpenat2PathSize {
 		return false
 	}
-	p, err := syscall.BytePtrFromString(d)
+	var buf [pathBufSize]byte
+	p, err := cPath(&buf, d)
 	if err != nil {
 		return false
 	}
