@@ -79,7 +79,9 @@ func (k *checker) noteRule(name, outcome, detail string, r *permission.Rule) {
 
 func (k *checker) run() permission.Decision {
 	d := k.decide()
-	k.note("bash: decision", d.Behavior.String(), reasonText(d))
+	if k.tracing { // reasonText builds strings
+		k.note("bash: decision", d.Behavior.String(), reasonText(d))
+	}
 	return d
 }
 
