@@ -25,6 +25,7 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	k := &checker{ctx: ctx, pc: pc, command: command, tracing: permission.Tracing(ctx),
 		deny: idx.deny, ask: idx.ask, allow: idx.allow, idx: idx, denyAsk: idx.denyAsk}
 	k.onlyPC[0] = pc
+	k.decided = k.decidedBuf[:0]
 	k.readRules = len(pc.ContentRules(permission.Deny, "Read")) > 0 || len(pc.ContentRules(permission.Ask, "Read")) > 0
 	return k
 }
@@ -61,8 +62,11 @@ type checker struct {
 	norms map[*Command]normForm
 	// checks caches the read and write checks of this command line (see check).
 	checks map[checkKey]permission.Decision
-	// evals counts the commands decided (not taken from a twin; see twin), for tests.
-	evals int
+	// decided are top-level commands decided so far that a later twin may reuse; evals counts
+	// the commands decided (not taken from a twin), for tests.
+	decided    []*Command
+	decidedBuf [8]*Command // decided's first array, allocated with the checker
+	evals      int
 }
 
 func (k *checker) note(name, outcome, detail string) {

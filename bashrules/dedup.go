@@ -12,17 +12,22 @@ func (k *checker) twin(c *Command) (result, bool) {
 	if k.tracing || k.effects != nil || !dedupable(k, c) {
 		return result{}, false
 	}
-	for _, d := range k.a.Commands {
-		if d == c {
-			break
+	for _, d := range k.decided {
+		if d.Text == c.Text && sameDecision(d, c) && slices.Equal(k.cwds(d.where), k.cwds(c.where)) {
+			if r, ok := k.results[d]; ok {
+				return r, true
+			}
 		}
-		r, ok := k.results[d]
-		if ok && d.Text == c.Text && dedupable(k, d) && sameDecision(d, c) && slices.Equal(k.cwds(d.where), k.cwds(c.where)) {
-			return r, true
-		}
+	}
+	if len(k.decided) < maxTwins {
+		k.decided = append(k.decided, c)
 	}
 	return result{}, false
 }
+
+// maxTwins bounds the commands a command is compared with, so that a long command line does
+// not cost the square of its length.
+const maxTwins = 32
 
 // dedupable reports whether c's decision depends only on its own fields and directories: a
 // top-level command without children and not itself a cd.
