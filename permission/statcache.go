@@ -114,12 +114,15 @@ func lstatCached(sc *statCache, name string) lstatResult {
 // plainDir reports whether the clean absolute path d is a directory reached without any
 // symlink: d and every directory above it exist, are directories and are not symlinks. Where
 // the kernel can prove it in one call (openat2 with RESOLVE_NO_SYMLINKS, see
-// openNoSymlinks), it does; otherwise, or when that call fails for any reason, each element
+// dirWithoutSymlinks), it does; otherwise, or when that call fails for any reason, each element
 // is looked at with Lstat, as before. The answer is remembered for the decision: every
 // directory above a plain directory is plain too.
 func plainDir(sc *statCache, d string) bool {
 	if d == "/" {
 		return true
+	}
+	if len(d) == 0 || d[0] != '/' {
+		return false
 	}
 	if sc != nil {
 		sc.mu.Lock()
@@ -162,7 +165,8 @@ func markPlain(sc *statCache, d string) bool {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	top := "/"
-	for e := d; e != "/"; e = filepath.Dir(e) {
+	// len(e) > 1 stops at "/" (and, were d not absolute, at ".").
+	for e := d; len(e) > 1; e = filepath.Dir(e) {
 		r, ok := sc.get(e)
 		if !ok {
 			continue
@@ -175,7 +179,7 @@ func markPlain(sc *statCache, d string) bool {
 			return false
 		}
 	}
-	for e := d; e != top; e = filepath.Dir(e) {
+	for e := d; e != top && len(e) > 1; e = filepath.Dir(e) {
 		sc.put(e, lstatResult{mode: fs.ModeDir, plain: true})
 	}
 	return true
