@@ -24,7 +24,9 @@ type cdState struct {
 // It is long (over 80 lines) because each way a directory change can go wrong is one case of
 // one loop; splitting it would scatter the cases that must be read together.
 func (k *checker) findCd() {
-	st := &cdState{each: map[*Command]result{}}
+	// The state lives in the checker and its map is made at the first cd: most command lines
+	// have none, and these are two allocations of every decision.
+	st := &k.cdBuf
 	var changes []*Command
 	bad := allowed
 	for _, c := range k.a.Commands {
@@ -34,7 +36,7 @@ func (k *checker) findCd() {
 		name, _ := commandName(c.Argv[0])
 		switch name {
 		case "popd":
-			st.each[c] = k.cdAsk("popd changes to a directory from the directory stack")
+			st.set(c, k.cdAsk("popd changes to a directory from the directory stack"))
 			continue
 		case "cd", "pushd", "chdir":
 		default:
@@ -49,10 +51,10 @@ func (k *checker) findCd() {
 		case len(args) == 0:
 			abs = k.pc.Home()
 		case len(args) > 1:
-			st.each[c] = k.cdAsk("cd with several arguments")
+			st.set(c, k.cdAsk("cd with several arguments"))
 			continue
 		case !args[0].IsPathLike() || args[0].Value == "-" || c.OtherDir:
-			st.each[c] = k.cdAsk("cd to a directory the analysis cannot resolve (" + args[0].Src + ")")
+			st.set(c, k.cdAsk("cd to a directory the analysis cannot resolve ("+args[0].Src+")"))
 			continue
 		default:
 			p := args[0].Value
@@ -61,27 +63,27 @@ func (k *checker) findCd() {
 			}
 			var err error
 			if abs, err = k.pc.ResolvePath(p); err != nil {
-				st.each[c] = k.cdAsk("cd target: " + err.Error())
+				st.set(c, k.cdAsk("cd target: "+err.Error()))
 				continue
 			}
 		}
 		if abs == k.pc.Cwd() {
-			st.each[c] = result{v: vAllow, d: allowDecision(permission.ReasonWorkingDir, "cd to the current directory changes nothing")}
+			st.set(c, result{v: vAllow, d: allowDecision(permission.ReasonWorkingDir, "cd to the current directory changes nothing")})
 			continue
 		}
 		if abs == "" || !k.pc.InWorkingDirs(abs) {
-			st.each[c] = (result{v: vAsk, d: permission.Decision{Behavior: permission.Ask, BlockedPath: abs,
+			st.set(c, result{v: vAsk, d: permission.Decision{Behavior: permission.Ask, BlockedPath: abs,
 				Message: fmt.Sprintf("cd to '%s' needs approval: it is outside the working directories (%s).", abs, strings.Join(k.pc.WorkingDirs(), ", ")),
 				Reason:  &permission.Reason{Type: permission.ReasonWorkingDir, Detail: "cd outside the working directories"}}})
 			changes = append(changes, c)
 			continue
 		}
 		if d := k.pc.CheckRead(k.ctx, abs); d.Behavior == permission.Deny {
-			st.each[c] = result{v: vDeny, d: d}
+			st.set(c, result{v: vDeny, d: d})
 			changes = append(changes, c)
 			continue
 		}
-		st.each[c] = result{v: vAllow, d: allowDecision(permission.ReasonWorkingDir, "changes to a directory inside the working directories")}
+		st.set(c, result{v: vAllow, d: allowDecision(permission.ReasonWorkingDir, "changes to a directory inside the working directories")})
 		changes = append(changes, c)
 		st.abs = abs
 	}
@@ -115,6 +117,13 @@ func (k *checker) findCd() {
 	}
 	st.whole = bad
 	k.cd = st
+}
+
+func (st *cdState) set(c *Command, r result) {
+	if st.each == nil {
+		st.each = map[*Command]result{}
+	}
+	st.each[c] = r
 }
 
 // cdAsk is the ask for a directory change the analysis cannot follow. It is never settled by

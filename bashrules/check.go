@@ -25,6 +25,7 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	k := &checker{ctx: ctx, pc: pc, command: command, tracing: permission.Tracing(ctx),
 		deny: idx.deny, ask: idx.ask, allow: idx.allow, idx: idx, denyAsk: idx.denyAsk}
 	k.onlyPC[0] = pc
+	k.decided = k.decidedBuf[:0]
 	k.readRules = len(pc.ContentRules(permission.Deny, "Read")) > 0 || len(pc.ContentRules(permission.Ask, "Read")) > 0
 	return k
 }
@@ -51,6 +52,7 @@ type checker struct {
 	children map[*Command][]*Command
 	results  map[*Command]result
 	cd       *cdState
+	cdBuf    cdState // what cd points to, allocated with the checker
 
 	// effects, when Explain asked for them, collects each command's effects; cur is the
 	// command being decided (nil for redirections).
@@ -60,6 +62,11 @@ type checker struct {
 	norms map[*Command]normForm
 	// checks caches the read and write checks of this command line (see check).
 	checks map[checkKey]permission.Decision
+	// decided are top-level commands decided so far that a later twin may reuse; evals counts
+	// the commands decided (not taken from a twin), for tests.
+	decided    []*Command
+	decidedBuf [8]*Command // decided's first array, allocated with the checker
+	evals      int
 }
 
 func (k *checker) note(name, outcome, detail string) {
@@ -76,7 +83,9 @@ func (k *checker) noteRule(name, outcome, detail string, r *permission.Rule) {
 
 func (k *checker) run() permission.Decision {
 	d := k.decide()
-	k.note("bash: decision", d.Behavior.String(), reasonText(d))
+	if k.tracing { // reasonText builds strings
+		k.note("bash: decision", d.Behavior.String(), reasonText(d))
+	}
 	return d
 }
 
@@ -107,9 +116,11 @@ func (k *checker) decide() permission.Decision {
 	k.a = a
 	// Sized once: growing maps of results is a good part of a decision's allocations.
 	k.results = make(map[*Command]result, len(a.Commands))
-	k.children = map[*Command][]*Command{}
 	for _, c := range a.Commands {
 		if c.Parent != nil {
+			if k.children == nil {
+				k.children = map[*Command][]*Command{}
+			}
 			k.children[c.Parent] = append(k.children[c.Parent], c)
 		}
 	}

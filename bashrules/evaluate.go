@@ -17,8 +17,13 @@ func (k *checker) eval(c *Command) result {
 	if r, ok := k.results[c]; ok {
 		return r
 	}
+	if r, ok := k.twin(c); ok {
+		k.results[c] = r
+		return r
+	}
 	prev := k.cur
 	k.cur = c
+	k.evals++
 	r := k.evalCommand(c)
 	k.cur = prev
 	k.results[c] = r

@@ -81,7 +81,7 @@ func (k *checker) paths(c *Command) pathOutcome {
 		pr := spec(c.Argv[1:])
 		uses, out.issues = pr.uses, pr.issues
 	} else if len(k.children[c]) == 0 && !isWrapperLike(name) {
-		uses = probes(c.Argv[1:])
+		uses = probes(c.Argv[1+commandWords(name, c.Argv[1:]):])
 	}
 	if c.hasPlaceholders() && len(c.Roots) == 0 && (k.readRules || removes(uses)) {
 		// xargs fills these in at run time.

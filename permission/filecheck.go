@@ -88,36 +88,26 @@ func walkForms(p string) []pathForm {
 // Readlink fails and resolving it (EvalSymlinks, or for a missing last element EvalSymlinks
 // of the parent) gives p itself, after the same Lstat of each element made here. It also
 // reports whether p is a directory. Anything else (a symlink, a missing element, an error)
-// returns false, and the caller takes the full walk.
+// returns false, and the caller takes the full walk. The directories above p are proven
+// plain by plainDir (one openat2 where the kernel has it, an Lstat of each otherwise).
 func plainPath(ctx context.Context, p string) (ok, dir bool) {
 	if !filepath.IsAbs(p) || filepath.Clean(p) != p || filepath.Separator != '/' {
 		return false, false
 	}
-	for i := 1; i <= len(p); i++ {
-		if i < len(p) && p[i] != '/' {
-			continue
-		}
-		name := p[:i]
-		if name == "" {
-			name = "/"
-		}
-		fi, err := Lstat(ctx, name)
-		if i == len(p) && errors.Is(err, fs.ErrNotExist) {
-			// A file to be created in a plain directory: Readlink fails, and resolving the
-			// deepest existing ancestor (the parent, itself) gives p back.
-			return true, false
-		}
-		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
-			return false, false
-		}
-		if i == len(p) {
-			return true, fi.IsDir()
-		}
-		if !fi.IsDir() {
-			return false, false
-		}
+	sc := statCacheOf(ctx)
+	if p != "/" && !plainDir(sc, filepath.Dir(p)) {
+		return false, false
 	}
-	return false, false
+	r := lstatCached(sc, p)
+	switch {
+	case errors.Is(r.err, fs.ErrNotExist):
+		// A file to be created in a plain directory: Readlink fails, and resolving the
+		// deepest existing ancestor (the parent, itself) gives p back.
+		return true, false
+	case r.err != nil || r.mode&fs.ModeSymlink != 0:
+		return false, false
+	}
+	return true, r.mode.IsDir()
 }
 
 // pathForm is one form of a checked path; whether it is a directory is looked up once, since

@@ -3,7 +3,7 @@ package permission
 import (
 	"context"
 	"io/fs"
-	"os"
+	"path/filepath"
 	"sync"
 )
 
@@ -28,9 +28,13 @@ type lstatEntry struct {
 	lstatResult
 }
 
+// lstatResult is what the checks need of an Lstat: the type bits of the mode (whether the
+// path is a directory or a symlink) and the error. plain marks a directory that, with every
+// directory above it, was seen to be a directory and no symlink (see plainDir).
 type lstatResult struct {
-	fi  fs.FileInfo
-	err error
+	mode  fs.FileMode
+	err   error
+	plain bool
 }
 
 func (sc *statCache) get(name string) (lstatResult, bool) {
@@ -44,6 +48,12 @@ func (sc *statCache) get(name string) (lstatResult, bool) {
 }
 
 func (sc *statCache) put(name string, r lstatResult) {
+	for i := sc.n - 1; i >= 0; i-- {
+		if sc.list[i].name == name {
+			sc.list[i].lstatResult = r
+			return
+		}
+	}
 	if sc.n < statListMax {
 		sc.list[sc.n] = lstatEntry{name, r}
 		sc.n++
@@ -63,27 +73,114 @@ func WithStatCache(ctx context.Context) context.Context {
 	return context.WithValue(ctx, statCacheKey{}, &statCache{})
 }
 
-// Lstat is os.Lstat, remembered for the decision when ctx comes from [WithStatCache].
-func Lstat(ctx context.Context, name string) (fs.FileInfo, error) {
+func statCacheOf(ctx context.Context) *statCache {
 	sc, _ := ctx.Value(statCacheKey{}).(*statCache)
+	return sc
+}
+
+// Lstat returns the type bits of name's mode (fs.ModeType: fs.ModeDir, fs.ModeSymlink, ...)
+// without following a final symlink, or the error of the lstat system call (errors.Is(err,
+// fs.ErrNotExist) for a missing file). It is remembered for the decision when ctx comes from
+// [WithStatCache].
+func Lstat(ctx context.Context, name string) (fs.FileMode, error) {
+	r := lstatCached(statCacheOf(ctx), name)
+	return r.mode, r.err
+}
+
+func lstatCached(sc *statCache, name string) lstatResult {
 	if sc == nil {
-		return os.Lstat(name)
+		mode, err := lstatMode(name)
+		return lstatResult{mode: mode, err: err}
 	}
 	sc.mu.Lock()
 	r, ok := sc.get(name)
 	sc.mu.Unlock()
 	if ok {
-		return r.fi, r.err
+		return r
 	}
-	fi, err := os.Lstat(name)
+	mode, err := lstatMode(name)
 	sc.mu.Lock()
+	defer sc.mu.Unlock()
 	// Two goroutines may both have missed: the first answer stays, so every caller of
 	// the decision sees one answer.
 	if r, ok := sc.get(name); ok {
-		sc.mu.Unlock()
-		return r.fi, r.err
+		return r
 	}
-	sc.put(name, lstatResult{fi, err})
-	sc.mu.Unlock()
-	return fi, err
+	r = lstatResult{mode: mode, err: err}
+	sc.put(name, r)
+	return r
+}
+
+// plainDir reports whether the clean absolute path d is a directory reached without any
+// symlink: d and every directory above it exist, are directories and are not symlinks. Where
+// the kernel can prove it in one call (openat2 with RESOLVE_NO_SYMLINKS, see
+// dirWithoutSymlinks), it does; otherwise, or when that call fails for any reason, each element
+// is looked at with Lstat, as before. The answer is remembered for the decision: every
+// directory above a plain directory is plain too.
+func plainDir(sc *statCache, d string) bool {
+	if d == "/" {
+		return true
+	}
+	if len(d) == 0 || d[0] != '/' {
+		return false
+	}
+	if sc != nil {
+		sc.mu.Lock()
+		r, ok := sc.get(d)
+		sc.mu.Unlock()
+		if ok && r.plain {
+			return true
+		}
+	}
+	if dirWithoutSymlinks(d) && markPlain(sc, d) {
+		return true
+	}
+	return plainDirWalk(sc, d)
+}
+
+// plainDirWalk is plainDir the long way: an Lstat of each element from the root down.
+func plainDirWalk(sc *statCache, d string) bool {
+	for i := 1; i <= len(d); i++ {
+		if i < len(d) && d[i] != '/' {
+			continue
+		}
+		r := lstatCached(sc, d[:i])
+		if r.err != nil || r.mode&fs.ModeSymlink != 0 || !r.mode.IsDir() {
+			return false
+		}
+	}
+	markPlain(sc, d)
+	return true
+}
+
+// markPlain records that d and every directory above it are plain directories, so that
+// later Lstat calls of the decision see them as the proof did. When the decision has already
+// seen one of them otherwise (the file system changed in between), the earlier answer stays,
+// nothing is recorded and markPlain returns false: the caller then takes the walk, which
+// answers from what was seen first.
+func markPlain(sc *statCache, d string) bool {
+	if sc == nil {
+		return true
+	}
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	top := "/"
+	// len(e) > 1 stops at "/" (and, were d not absolute, at ".").
+	for e := d; len(e) > 1; e = filepath.Dir(e) {
+		r, ok := sc.get(e)
+		if !ok {
+			continue
+		}
+		if r.plain {
+			top = e // so are the ones above
+			break
+		}
+		if r.err != nil || r.mode&fs.ModeSymlink != 0 || !r.mode.IsDir() {
+			return false
+		}
+	}
+	for e := d; e != top && len(e) > 1; e = filepath.Dir(e) {
+		sc.put(e, lstatResult{mode: fs.ModeDir, plain: true})
+	}
+	return true
 }

@@ -1,0 +1,72 @@
+//go:build linux && (amd64 || arm64)
+
+package permission
+
+import (
+	"io/fs"
+	"strings"
+	"syscall"
+	"unsafe"
+)
+
+// pathBufSize bounds the paths passed to the kernel from a buffer on the stack; longer ones
+// take syscall's allocating conversion.
+const pathBufSize = 256
+
+// cPath returns name as a NUL-terminated string for the kernel, in buf when it fits.
+func cPath(buf *[pathBufSize]byte, name string) (*byte, error) {
+	if strings.IndexByte(name, 0) >= 0 {
+		return nil, syscall.EINVAL
+	}
+	if len(name) >= len(buf) {
+		return syscall.BytePtrFromString(name)
+	}
+	copy(buf[:], name)
+	buf[len(name)] = 0
+	return &buf[0], nil
+}
+
+// lstatMode is os.Lstat reduced to the type bits, without the FileInfo, the error value and
+// the path copy os.Lstat allocates: a decision makes a dozen of these calls.
+func lstatMode(name string) (fs.FileMode, error) {
+	var buf [pathBufSize]byte
+	p, err := cPath(&buf, name)
+	if err != nil {
+		return 0, err
+	}
+	var st syscall.Stat_t
+	for {
+		_, _, errno := syscall.Syscall6(sysFstatat, uintptr(atFDCWD), uintptr(unsafe.Pointer(p)),
+			uintptr(unsafe.Pointer(&st)), uintptr(atSymlinkNofollow), 0, 0)
+		if errno == syscall.EINTR {
+			continue
+		}
+		if errno != 0 {
+			return 0, errno
+		}
+		break
+	}
+	return modeType(st.Mode), nil
+}
+
+const atSymlinkNofollow = 0x100
+
+func modeType(m uint32) fs.FileMode {
+	switch m & syscall.S_IFMT {
+	case syscall.S_IFDIR:
+		return fs.ModeDir
+	case syscall.S_IFLNK:
+		return fs.ModeSymlink
+	case syscall.S_IFREG:
+		return 0
+	case syscall.S_IFIFO:
+		return fs.ModeNamedPipe
+	case syscall.S_IFSOCK:
+		return fs.ModeSocket
+	case syscall.S_IFBLK:
+		return fs.ModeDevice
+	case syscall.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	}
+	return fs.ModeIrregular
+}

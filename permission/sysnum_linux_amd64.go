@@ -1,0 +1,5 @@
+package permission
+
+import "syscall"
+
+const sysFstatat = syscall.SYS_NEWFSTATAT
