@@ -24,11 +24,20 @@ func (c *Context) ResolvePath(p string) (string, error) {
 	case p == "~":
 		p = c.home
 	case strings.HasPrefix(p, "~/"):
-		p = filepath.Join(c.home, p[2:])
+		return joinClean(c.home, p[2:]), nil
 	case !filepath.IsAbs(p):
-		p = filepath.Join(c.cwd, p)
+		return joinClean(c.cwd, p), nil
 	}
 	return filepath.Clean(p), nil
+}
+
+// joinClean is filepath.Clean(filepath.Join(dir, p)) with one pass over the path instead of
+// two: Join cleans what it returns, except that it returns "" where Clean says ".".
+func joinClean(dir, p string) string {
+	if j := filepath.Join(dir, p); j != "" {
+		return j
+	}
+	return "."
 }
 
 // maxSymlinkHops bounds symlink chains, like the kernel's own loop limit.
