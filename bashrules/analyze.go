@@ -3,7 +3,6 @@ package bashrules
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -830,7 +829,7 @@ func (w *walker) param(p *syntax.ParamExp, sc scope) {
 	}
 }
 
-var numericRE = regexp.MustCompile(`^([0-9]+|0[xX][0-9a-fA-F]+|[0-9]+#[0-9a-zA-Z@_]+)$`)
+var numericRE = lazyRE(`^([0-9]+|0[xX][0-9a-fA-F]+|[0-9]+#[0-9a-zA-Z@_]+)$`)
 
 // arith checks an arithmetic expression. Bash evaluates the value of every variable named in
 // one as arithmetic again, array subscripts included, so a value such as a[$(cmd)] runs cmd:
@@ -839,7 +838,7 @@ func (w *walker) arith(e syntax.ArithmExpr, sc scope) {
 	switch e := e.(type) {
 	case *syntax.Word:
 		w.word(e, sc)
-		if lit := e.Lit(); lit == "" || !numericRE.MatchString(lit) {
+		if lit := e.Lit(); lit == "" || !numericRE().MatchString(lit) {
 			w.issue("arithmetic on %q evaluates a value that can run commands", srcOf(w.src, e))
 		}
 	case *syntax.BinaryArithm:
@@ -856,7 +855,7 @@ func (w *walker) arith(e syntax.ArithmExpr, sc scope) {
 	}
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var nameRE = lazyRE(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func (w *walker) test(e syntax.TestExpr, sc scope) {
 	switch e := e.(type) {
@@ -868,7 +867,7 @@ func (w *walker) test(e syntax.TestExpr, sc scope) {
 		switch e.Op {
 		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
 			for _, side := range []syntax.TestExpr{e.X, e.Y} {
-				if wd, ok := side.(*syntax.Word); !ok || !numericRE.MatchString(wd.Lit()) {
+				if wd, ok := side.(*syntax.Word); !ok || !numericRE().MatchString(wd.Lit()) {
 					w.issue("arithmetic comparison in [[ ]] evaluates a value that can run commands")
 				}
 			}
@@ -876,7 +875,7 @@ func (w *walker) test(e syntax.TestExpr, sc scope) {
 	case *syntax.UnaryTest:
 		w.test(e.X, sc)
 		if e.Op == syntax.TsVarSet || e.Op == syntax.TsRefVar {
-			if wd, ok := e.X.(*syntax.Word); !ok || !nameRE.MatchString(wd.Lit()) {
+			if wd, ok := e.X.(*syntax.Word); !ok || !nameRE().MatchString(wd.Lit()) {
 				w.issue("[[ -v ]] on an array element evaluates a subscript that can run commands")
 			}
 		}

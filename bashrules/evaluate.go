@@ -3,7 +3,6 @@ package bashrules
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -381,18 +380,18 @@ var safeEnvVars = map[string]bool{"GOEXPERIMENT": true, "GOOS": true, "GOARCH": 
 	"FORCE_COLOR": true, "TZ": true, "LS_COLORS": true, "LSCOLORS": true, "GREP_COLOR": true, "GREP_COLORS": true,
 	"GCC_COLORS": true, "TIME_STYLE": true, "BLOCK_SIZE": true, "BLOCKSIZE": true}
 
-var safeValueRE = regexp.MustCompile(`^[A-Za-z0-9_./:@%+,=-]*$`)
+var safeValueRE = lazyRE(`^[A-Za-z0-9_./:@%+,=-]*$`)
 
 func safeAssigns(as []Assignment) bool {
 	for _, a := range as {
-		if !safeEnvVars[a.Name] || a.Indexed || a.Array || !a.Value.Known || a.Value.Src != a.Value.Value || !safeValueRE.MatchString(a.Value.Value) {
+		if !safeEnvVars[a.Name] || a.Indexed || a.Array || !a.Value.Known || a.Value.Src != a.Value.Value || !safeValueRE().MatchString(a.Value.Value) {
 			return false
 		}
 	}
 	return true
 }
 
-var shellVarRE = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+var shellVarRE = lazyRE(`^[a-z_][a-z0-9_]*$`)
 
 // unsafeAssignment says why a statement of assignments (or declare/export) may change how
 // later commands run: environment-style names (PATH, LD_PRELOAD, GIT_*), proxies, integer and
@@ -422,7 +421,7 @@ func unsafeAssignment(c *Command) string {
 		if safeEnvVars[a.Name] {
 			continue
 		}
-		if !shellVarRE.MatchString(a.Name) || strings.HasSuffix(a.Name, "_proxy") {
+		if !shellVarRE().MatchString(a.Name) || strings.HasSuffix(a.Name, "_proxy") {
 			return "assigns " + a.Name + ", which can change how other commands run"
 		}
 	}

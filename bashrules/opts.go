@@ -76,7 +76,7 @@ func subWord(w Word, val string) Word {
 	s.Value = val
 	s.Src = val
 	s.Tilde = NoTilde
-	if name, rest, ok := strings.Cut(w.Value, "="); ok && rest == val && nameRE.MatchString(name) && strings.HasPrefix(val, "~") {
+	if name, rest, ok := strings.Cut(w.Value, "="); ok && rest == val && nameRE().MatchString(name) && strings.HasPrefix(val, "~") {
 		// bash expands ~ after the = of an argument that looks like an assignment (DIR=~/x),
 		// not after --dir=.
 		s.Tilde = tildeKind(val, true)

@@ -77,7 +77,7 @@ func (k *checker) paths(c *Command) pathOutcome {
 		return out
 	}
 	var uses []pathUse
-	if spec, ok := pathSpecs[name]; ok {
+	if spec, ok := pathSpecs()[name]; ok {
 		pr := spec(c.Argv[1:])
 		uses, out.issues = pr.uses, pr.issues
 	} else if len(k.children[c]) == 0 && !isWrapperLike(name) {
@@ -93,7 +93,7 @@ func (k *checker) paths(c *Command) pathOutcome {
 	}
 	if c.ExtraArgs {
 		extra := pathUse{w: Word{Src: "(arguments from xargs input)", Why: "arguments read by xargs"}}
-		if spec, ok := pathSpecs[name]; ok {
+		if spec, ok := pathSpecs()[name]; ok {
 			// What the command does with one more operand is what it does with them all.
 			pr := spec(append(slices.Clone(c.Argv[1:]), Word{Src: "ARG", Value: "ARG", Known: true, Placeholder: true}))
 			for _, u := range pr.uses {
