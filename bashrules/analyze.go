@@ -125,6 +125,9 @@ type Command struct {
 	// pipedFrom is the simple command whose output a simple command reads through a pipe
 	// (a in a | b), when both are simple commands.
 	pipedFrom *Command
+	// index is the command's place in its Analysis's Commands, where the checker keeps its
+	// verdict (see checker.result).
+	index int
 }
 
 // where places a command or redirect for working-directory tracking.
@@ -263,6 +266,7 @@ func (w *walker) at(n syntax.Node, sc scope) where {
 }
 
 func (w *walker) add(c *Command) {
+	c.index = len(w.a.Commands)
 	w.a.Commands = append(w.a.Commands, c)
 }
 

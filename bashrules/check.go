@@ -50,9 +50,12 @@ type checker struct {
 	a        *Analysis
 	orig     *permission.Context // the session's context with the original working directory
 	children map[*Command][]*Command
-	results  map[*Command]result
-	cd       *cdState
-	cdBuf    cdState // what cd points to, allocated with the checker
+	// slots hold the verdicts of the analysis's commands, by index; results those of any
+	// other command (see result).
+	slots   []resultSlot
+	results map[*Command]result
+	cd      *cdState
+	cdBuf   cdState // what cd points to, allocated with the checker
 
 	// effects, when Explain asked for them, collects each command's effects; cur is the
 	// command being decided (nil for redirections).
@@ -114,8 +117,9 @@ func (k *checker) decide() permission.Decision {
 		return askDecision("Command contains malformed syntax that cannot be parsed: "+err.Error(), permission.ReasonOther, "parse error")
 	}
 	k.a = a
-	// Sized once: growing maps of results is a good part of a decision's allocations.
-	k.results = make(map[*Command]result, len(a.Commands))
+	// One slice for every command's verdict: a map of them was a good part of a decision's
+	// allocations and lookups.
+	k.slots = make([]resultSlot, len(a.Commands))
 	for _, c := range a.Commands {
 		if c.Parent != nil {
 			if k.children == nil {
@@ -260,4 +264,36 @@ func subresults(parts []part) []permission.SubResult {
 		out[i] = permission.SubResult{Command: p.text, Decision: d}
 	}
 	return out
+}
+
+type resultSlot struct {
+	r  result
+	ok bool
+}
+
+// result returns the verdict already reached for c. A command of the analysis has its slot;
+// any other (there are none today, but a slot must never hold another command's verdict) is
+// looked up in a map.
+func (k *checker) result(c *Command) (result, bool) {
+	if c == nil {
+		return result{}, false
+	}
+	if k.a != nil && c.index < len(k.slots) && k.a.Commands[c.index] == c {
+		s := &k.slots[c.index]
+		return s.r, s.ok
+	}
+	r, ok := k.results[c]
+	return r, ok
+}
+
+// setResult records the verdict for c.
+func (k *checker) setResult(c *Command, r result) {
+	if k.a != nil && c.index < len(k.slots) && k.a.Commands[c.index] == c {
+		k.slots[c.index] = resultSlot{r: r, ok: true}
+		return
+	}
+	if k.results == nil {
+		k.results = map[*Command]result{}
+	}
+	k.results[c] = r
 }

@@ -13,11 +13,11 @@ import (
 
 // eval decides one command, its children first.
 func (k *checker) eval(c *Command) result {
-	if r, ok := k.results[c]; ok {
+	if r, ok := k.result(c); ok {
 		return r
 	}
 	if r, ok := k.twin(c); ok {
-		k.results[c] = r
+		k.setResult(c, r)
 		return r
 	}
 	prev := k.cur
@@ -25,7 +25,7 @@ func (k *checker) eval(c *Command) result {
 	k.evals++
 	r := k.evalCommand(c)
 	k.cur = prev
-	k.results[c] = r
+	k.setResult(c, r)
 	if k.effects != nil && c.Parent != nil && (!c.Speculative || r.v == vDeny || r.v == vAskRule) {
 		k.cur = c.Parent
 		k.effect("runs", c.Text, "the rules, as if it stood alone", r.v)
