@@ -22,6 +22,7 @@ func TestSameDecisionCoversCommand(t *testing.T) {
 		"Redirects": "redirections are decided as parts of their own (checker.redirect), not by eval",
 		"where":     "read only through cwds, which twin compares",
 		"pipedFrom": "read only through a child's Parent, and a command with children has no twin",
+		"index":     "where the checker keeps the command's own verdict, never read by its decision",
 	}
 	for f := range reflect.TypeFor[Command]().Fields() {
 		if !compared[f.Name] && setAside[f.Name] == "" {
