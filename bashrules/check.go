@@ -64,7 +64,10 @@ type checker struct {
 	// norms caches each command's normal form for deny and ask rule matching.
 	norms map[*Command]normForm
 	// checks caches the read and write checks of this command line (see check).
-	checks map[checkKey]permission.Decision
+	// A command line checks a few paths: a short list searched in order costs less than a
+	// map, which is made only when the list is full.
+	checkList []checkEntry
+	checks    map[checkKey]permission.Decision
 	// decided are top-level commands decided so far that a later twin may reuse; evals counts
 	// the commands decided (not taken from a twin), for tests.
 	decided    []*Command

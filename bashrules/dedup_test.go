@@ -2,6 +2,7 @@ package bashrules
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -113,5 +114,46 @@ func TestPropertyTwinsDecideAsAlone(tt *testing.T) {
 	})
 	if twins == 0 {
 		tt.Error("no command line had a twin: the property checked nothing")
+	}
+}
+
+// TestPropertyCheckCacheDecidesAsUncached: the read and write checks a command line caches
+// (a short list, then a map past maxCheckList) give the decision the uncached checks of a
+// traced run give, for command lines naming up to 40 paths, many of them more than once.
+func TestPropertyCheckCacheDecidesAsUncached(tt *testing.T) {
+	f := newFixture(tt)
+	paths := []string{"a.txt", "sub/a.txt", ".env", "README.md", "src/main.go", "notes.txt", "data/big.txt", "link-out/secret",
+		"link-rc", "../outside/secret", "~/.bashrc", "~/.ssh/id_rsa", ".git/config", "new.txt", "opts/a.txt", "x1", "x2", "x3",
+		"x4", "x5", "x6", "x7", "x8", "x9", "src", "sub", "/etc/passwd", ".claude/settings.json"}
+	verbs := []string{"cat %s", "wc -l %s", "echo x > %s", "touch %s", "rm %s", "grep k %s", "mytool %s", "ls %s"}
+	ruleSets := [][]string{
+		{"allow:Bash(cat:*)", "deny:Read(./sub/a.txt)"},
+		{"allow:Bash(*)", "ask:Read(./x5)", denyEnv, "allow:Edit(./x*)"},
+		{"allow:Bash(*)"},
+	}
+	big := 0
+	rapid.Check(tt, func(t *rapid.T) {
+		pc := f.context(tt, permission.ModeDefault, rapid.SampledFrom(ruleSets).Draw(t, "rules")...)
+		n := rapid.IntRange(1, 40).Draw(t, "n")
+		var b strings.Builder
+		for i := range n {
+			if i > 0 {
+				b.WriteString(" && ")
+			}
+			fmt.Fprintf(&b, rapid.SampledFrom(verbs).Draw(t, "verb"), rapid.SampledFrom(paths).Draw(t, "path"))
+		}
+		cmd := b.String()
+		k := newChecker(context.Background(), pc, cmd)
+		d := k.run()
+		if len(k.checks) > 0 {
+			big++
+		}
+		traced, _ := check(tt, pc, cmd)
+		if !reflect.DeepEqual(traced, d) {
+			t.Fatalf("%q: with a trace (no cache) %s\nwithout %s", cmd, explainNoTrace(traced), explainNoTrace(d))
+		}
+	})
+	if big == 0 {
+		tt.Error("no command line checked more paths than the list holds: the map was never tried")
 	}
 }

@@ -373,6 +373,11 @@ func (k *checker) check(pc *permission.Context, abs string, write bool) permissi
 		return pc.CheckRead(k.ctx, abs)
 	}
 	key := checkKey{pc, abs, write}
+	for i := range k.checkList {
+		if k.checkList[i].key == key {
+			return k.checkList[i].d
+		}
+	}
 	if d, ok := k.checks[key]; ok {
 		return d
 	}
@@ -382,11 +387,27 @@ func (k *checker) check(pc *permission.Context, abs string, write bool) permissi
 	} else {
 		d = pc.CheckRead(k.ctx, abs)
 	}
-	if k.checks == nil {
-		k.checks = make(map[checkKey]permission.Decision, 8)
+	switch {
+	case len(k.checkList) < maxCheckList:
+		if k.checkList == nil {
+			k.checkList = make([]checkEntry, 0, 4)
+		}
+		k.checkList = append(k.checkList, checkEntry{key, d})
+	default:
+		if k.checks == nil {
+			k.checks = make(map[checkKey]permission.Decision, 8)
+		}
+		k.checks[key] = d
 	}
-	k.checks[key] = d
 	return d
+}
+
+// maxCheckList is how many checks are kept in checker.checkList before the map takes over.
+const maxCheckList = 16
+
+type checkEntry struct {
+	key checkKey
+	d   permission.Decision
 }
 
 func (k *checker) read(pc *permission.Context, abs string) pathOutcome {
