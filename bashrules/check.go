@@ -269,20 +269,28 @@ func subresults(parts []part) []permission.SubResult {
 	return out
 }
 
+// resultSlot is what a decision keeps for one command of its analysis: its verdict and, once
+// computed, its normal form.
 type resultSlot struct {
-	r  result
-	ok bool
+	r      result
+	ok     bool
+	norm   normForm
+	normed bool
+}
+
+// slot returns c's slot, or nil for a command outside the analysis.
+func (k *checker) slot(c *Command) *resultSlot {
+	if c != nil && k.a != nil && c.index < len(k.slots) && k.a.Commands[c.index] == c {
+		return &k.slots[c.index]
+	}
+	return nil
 }
 
 // result returns the verdict already reached for c. A command of the analysis has its slot;
 // any other (there are none today, but a slot must never hold another command's verdict) is
 // looked up in a map.
 func (k *checker) result(c *Command) (result, bool) {
-	if c == nil {
-		return result{}, false
-	}
-	if k.a != nil && c.index < len(k.slots) && k.a.Commands[c.index] == c {
-		s := &k.slots[c.index]
+	if s := k.slot(c); s != nil {
 		return s.r, s.ok
 	}
 	r, ok := k.results[c]
@@ -291,8 +299,8 @@ func (k *checker) result(c *Command) (result, bool) {
 
 // setResult records the verdict for c.
 func (k *checker) setResult(c *Command, r result) {
-	if k.a != nil && c.index < len(k.slots) && k.a.Commands[c.index] == c {
-		k.slots[c.index] = resultSlot{r: r, ok: true}
+	if s := k.slot(c); s != nil {
+		s.r, s.ok = r, true
 		return
 	}
 	if k.results == nil {

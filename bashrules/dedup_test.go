@@ -157,3 +157,43 @@ func TestPropertyCheckCacheDecidesAsUncached(tt *testing.T) {
 		tt.Error("no command line checked more paths than the list holds: the map was never tried")
 	}
 }
+
+// TestSlotsOnlyForTheAnalysis: a command outside the analysis, whatever its index, never reads
+// or writes the slot of the command of the analysis at that index.
+func TestSlotsOnlyForTheAnalysis(t *testing.T) {
+	f := newFixture(t)
+	pc := f.context(t, permission.ModeDefault, "allow:Bash(make test)", "deny:Bash(rm -rf x)")
+	k := newChecker(context.Background(), pc, "make test && rm -f -r x")
+	if d := k.run(); d.Behavior != permission.Deny {
+		t.Fatalf("decision = %s, want deny", d.Behavior)
+	}
+	first := k.a.Commands[0]
+	want, ok := k.result(first)
+	if !ok || want.v != vAllow {
+		t.Fatalf("verdict of %q = %v, %v; want allow", first.Text, want.v, ok)
+	}
+	wantNorm, normed := k.normOf(k.a.Commands[1])
+	if !normed || wantNorm.path != "rm" {
+		t.Fatalf("normal form of %q = %+v, %v", k.a.Commands[1].Text, wantNorm, normed)
+	}
+	for i := range k.a.Commands {
+		stranger := *k.a.Commands[i] // same fields and index, another command
+		if _, ok := k.result(&stranger); ok {
+			t.Fatalf("a copy of command %d has a verdict before one is set", i)
+		}
+		k.setResult(&stranger, result{v: vSafety})
+		k.setNorm(&stranger, normForm{path: "stranger"})
+		if r, _ := k.result(&stranger); r.v != vSafety {
+			t.Fatalf("a copy of command %d: verdict %v, want the one set", i, r.v)
+		}
+		if nf, _ := k.normOf(&stranger); nf.path != "stranger" {
+			t.Fatalf("a copy of command %d: normal form %q, want the one set", i, nf.path)
+		}
+	}
+	if r, _ := k.result(first); r.v != want.v {
+		t.Fatalf("verdict of %q became %v", first.Text, r.v)
+	}
+	if nf, _ := k.normOf(k.a.Commands[1]); nf.path != wantNorm.path {
+		t.Fatalf("normal form of %q became %q", k.a.Commands[1].Text, nf.path)
+	}
+}

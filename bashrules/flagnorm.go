@@ -406,18 +406,36 @@ func (k *checker) normRule(idx normIndex, c *Command) *permission.Rule {
 	if c.Kind != KindCall || len(idx.names) == 0 || len(c.Argv) == 0 || !c.Argv[0].Known || !idx.names[path.Base(c.Argv[0].Value)] {
 		return nil
 	}
-	nf, ok := k.norms[c]
+	nf, ok := k.normOf(c)
 	if !ok {
-		if k.norms == nil {
-			k.norms = map[*Command]normForm{}
-		}
 		nf, _ = normalizeArgv(k.resolvedArgv(c))
-		k.norms[c] = nf
+		k.setNorm(c, nf)
 	}
 	if nf.path == "" {
 		return nil
 	}
 	return matchNorm(idx.byPath[nf.path], nf)
+}
+
+// normOf returns c's normal form if it was computed.
+func (k *checker) normOf(c *Command) (normForm, bool) {
+	if s := k.slot(c); s != nil {
+		return s.norm, s.normed
+	}
+	nf, ok := k.norms[c]
+	return nf, ok
+}
+
+// setNorm records c's normal form: in its slot, or in a map for a command outside the analysis.
+func (k *checker) setNorm(c *Command, nf normForm) {
+	if s := k.slot(c); s != nil {
+		s.norm, s.normed = nf, true
+		return
+	}
+	if k.norms == nil {
+		k.norms = map[*Command]normForm{}
+	}
+	k.norms[c] = nf
 }
 
 // resolvedArgv is the command's words with a git alias set by -c alias.NAME=VALUE replaced by
