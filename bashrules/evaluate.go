@@ -656,6 +656,17 @@ func (c *boolCache) put(s string, v bool) {
 // spoofing reports characters that make a command display differently from what runs:
 // control characters, bidirectional overrides, invisible and non-ASCII space characters.
 func spoofing(s string) string {
+	// Printable ASCII, tab and newline are none of these: most commands are only those.
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; (b < 0x20 && b != '\t' && b != '\n') || b >= 0x7f {
+			return spoofingRunes(s)
+		}
+	}
+	return ""
+}
+
+// spoofingRunes is spoofing rune by rune.
+func spoofingRunes(s string) string {
 	for i, r := range s {
 		switch {
 		case r == utf8.RuneError:

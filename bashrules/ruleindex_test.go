@@ -139,3 +139,17 @@ func TestCallTextSpan(t *testing.T) {
 		}
 	})
 }
+
+// TestSpoofingASCIIShortcut: the byte scan that clears printable ASCII agrees with the rune
+// by rune check on strings mixing ASCII, control bytes, invalid UTF-8 and the characters the
+// check names.
+func TestSpoofingASCIIShortcut(t *testing.T) {
+	pieces := []string{"git status", " ", "\t", "\n", "a", "~", "\x7f", "\x00", "\x01", "\r", "\x1b[31m", "\xff", "\xc3", "é",
+		"\u00a0", "\u200b", "\u202e", "\u2066", "\ufeff", "\u0085", "\u3000", "日本", "\u00ad", "'$(x)'"}
+	rapid.Check(t, func(t *rapid.T) {
+		s := strings.Join(rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 8).Draw(t, "pieces"), "")
+		if got, want := spoofing(s), spoofingRunes(s); got != want {
+			t.Fatalf("spoofing(%q) = %q, rune by rune %q", s, got, want)
+		}
+	})
+}
