@@ -547,6 +547,14 @@ func joinValuesOr(ws []Word, quote bool, same string) string {
 	return same
 }
 
+// wordPiece is what joinValues writes for w without quoting.
+func wordPiece(w Word) string {
+	if !w.Known {
+		return w.Src
+	}
+	return w.Value
+}
+
 func joinValues(ws []Word, quote bool) string {
 	var b strings.Builder
 	n := len(ws)

@@ -488,7 +488,12 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 	if k.deny == nil && k.ask == nil {
 		return result{}, false
 	}
+	// The words from i on, joined, are usually the end of the whole command's joined words,
+	// which is usually its text: joinValuesOr checks that and builds them only if not.
+	full := joinValuesOr(c.Argv, false, c.Text)
+	off := 0 // where word i starts in full, if full is the words joined by single spaces
 	for i := 1; i < len(c.Argv); i++ {
+		off += len(wordPiece(c.Argv[i-1])) + 1
 		w := c.Argv[i]
 		if !w.Known || strings.HasPrefix(w.Value, "-") || strings.Contains(w.Value, "=") {
 			continue
@@ -497,7 +502,7 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 			continue
 		}
 		rest := c.Argv[i:]
-		plain := joinValues(rest, false)
+		plain := joinFrom(rest, full, off)
 		cands := []string{plain, joinValuesOr(rest, true, plain)}
 		if r := k.deny.match(cands, true); r != nil {
 			return k.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
@@ -513,6 +518,15 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 		}
 	}
 	return result{}, false
+}
+
+// joinFrom is joinValues(ws, false), taken from full at off when it is there (ws are the
+// last words of the words full joins, and off where the first of them starts).
+func joinFrom(ws []Word, full string, off int) string {
+	if off <= len(full) {
+		return joinValuesOr(ws, false, full[off:])
+	}
+	return joinValues(ws, false)
 }
 
 // mayName reports whether some deny or ask rule could match a command starting with the word:

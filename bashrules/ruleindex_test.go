@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"mvdan.cc/sh/v3/syntax"
 	"pgregory.net/rapid"
@@ -150,6 +151,33 @@ func TestSpoofingASCIIShortcut(t *testing.T) {
 		s := strings.Join(rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 8).Draw(t, "pieces"), "")
 		if got, want := spoofing(s), spoofingRunes(s); got != want {
 			t.Fatalf("spoofing(%q) = %q, rune by rune %q", s, got, want)
+		}
+	})
+}
+
+// TestJoinFromSuffix: the words from i on, joined, are taken from the whole join at the
+// offset laterCommandRule computes, without building a string, and equal joinValues of them;
+// with any other text they are still joinValues of them.
+func TestJoinFromSuffix(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var ws []Word
+		for range rapid.IntRange(1, 5).Draw(t, "n") {
+			v := rapid.SampledFrom([]string{"", "a", "b c", "it's", "-x", "run", "$X"}).Draw(t, "value")
+			src := rapid.SampledFrom([]string{v, quoteWord(v), "'" + v + "'", "$Y"}).Draw(t, "src")
+			ws = append(ws, Word{Src: src, Value: v, Known: rapid.Bool().Draw(t, "known")})
+		}
+		real := joinValues(ws, false)
+		full := rapid.SampledFrom([]string{real, real + "x", "", "a b"}).Draw(t, "full")
+		off := 0
+		for i := 1; i < len(ws); i++ {
+			off += len(wordPiece(ws[i-1])) + 1
+			got, want := joinFrom(ws[i:], full, off), joinValues(ws[i:], false)
+			if got != want {
+				t.Fatalf("joinFrom(%+v, %q, %d) = %q, want %q", ws[i:], full, off, got, want)
+			}
+			if full == real && unsafe.StringData(got) != unsafe.StringData(full[off:]) && got != "" {
+				t.Fatalf("joinFrom(%+v, %q, %d) built %q instead of taking the end of the join", ws[i:], full, off, got)
+			}
 		}
 	})
 }
