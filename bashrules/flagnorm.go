@@ -132,7 +132,10 @@ func normalize(words []string) (normForm, bool) {
 		}
 	}
 	takesValue := func(canon string) bool { return hasTbl && slices.Contains(tbl.values, canon) }
-	all := append(slices.Clone(global), rest...)
+	all := rest // only read below
+	if len(global) > 0 {
+		all = append(slices.Clone(global), rest...)
+	}
 	for i := 0; i < len(all); i++ {
 		w := all[i]
 		switch {
