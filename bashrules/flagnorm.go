@@ -168,7 +168,7 @@ func normalize(words []string) (normForm, bool) {
 				continue
 			}
 			for j := 1; j < len(w); j++ {
-				canon := "-" + w[j:j+1]
+				canon := shortOpt(w[j])
 				if hasTbl {
 					if c, ok := tbl.short[w[j]]; ok {
 						canon = c

@@ -96,3 +96,11 @@ func TestLazyPatternsCompile(t *testing.T) {
 		}
 	}
 }
+
+func TestShortOpt(t *testing.T) {
+	for c := range 256 {
+		if got, want := shortOpt(byte(c)), "-"+string([]byte{byte(c)}); got != want {
+			t.Fatalf("shortOpt(%#x) = %q, want %q", c, got, want)
+		}
+	}
+}

@@ -51,7 +51,7 @@ func parseArgs(args []Word, spec optSpec) (opts []opt, operands []Word) {
 			continue
 		}
 		for j := 1; j < len(v); j++ {
-			o := opt{name: "-" + v[j:j+1]}
+			o := opt{name: shortOpt(v[j])}
 			if strings.IndexByte(spec.value, v[j]) >= 0 {
 				if j+1 < len(v) {
 					o.val, o.has = subWord(a, v[j+1:]), true
@@ -67,6 +67,19 @@ func parseArgs(args []Word, spec optSpec) (opts []opt, operands []Word) {
 	}
 	return opts, operands
 }
+
+// shortOptNames holds "-" and each byte value in turn, so that a short option's name is a
+// slice of it rather than a new string.
+var shortOptNames = func() string {
+	b := make([]byte, 512)
+	for i := range 256 {
+		b[2*i], b[2*i+1] = '-', byte(i)
+	}
+	return string(b)
+}()
+
+// shortOpt is "-" followed by c.
+func shortOpt(c byte) string { return shortOptNames[2*int(c) : 2*int(c)+2] }
 
 // subWord is part of a known word's value (an option's attached value) as a word of its own.
 // An attached value starting with ~ is tilde-expanded by bash only after "=", which the
