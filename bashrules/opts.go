@@ -23,6 +23,9 @@ type opt struct {
 // operands, short options cluster (-rf), "--" ends options and "-" is an operand. A word
 // whose value is unknown is an operand.
 func parseArgs(args []Word, spec optSpec) (opts []opt, operands []Word) {
+	if len(args) > 1 {
+		opts = make([]opt, 0, min(len(args), 4)) // one allocation for the usual few options
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !a.Known || len(a.Value) < 2 || a.Value[0] != '-' {
