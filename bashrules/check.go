@@ -67,6 +67,8 @@ type checker struct {
 	// A command line checks a few paths: a short list searched in order costs less than a
 	// map, which is made only when the list is full.
 	checkList []checkEntry
+	// candChunk is where candArray cuts each command's candidates from.
+	candChunk []string
 	checks    map[checkKey]permission.Decision
 	// decided are top-level commands decided so far that a later twin may reuse; evals counts
 	// the commands decided (not taken from a twin), for tests.

@@ -55,7 +55,7 @@ func (k *checker) eval(c *Command) result {
 // acceptEdits. An effect that asks is never settled by an allow rule: a rule allows the
 // command, not what the analysis found it does.
 func (k *checker) evalCommand(c *Command) result {
-	cands := candidates(c)
+	cands := candidates(c, k.candArray())
 	if r, ok := k.stageRules(c, cands); ok {
 		return r
 	}
@@ -435,10 +435,22 @@ type candSet struct {
 	allowLoose []string // for prefix and wildcard rules: only when every word is known
 }
 
-func candidates(c *Command) candSet {
-	// One array for both lists, large enough for the usual command (appending past it is
-	// still correct).
-	back := make([]string, 9)
+// candArray hands out a fresh array of nine strings for one command's candidates, cut from a
+// chunk shared by the commands of one decision: each command has its own part, capped so that
+// appending past it moves to a new array rather than into the next command's part.
+func (k *checker) candArray() []string {
+	const n = 9
+	if len(k.candChunk)+n > cap(k.candChunk) {
+		k.candChunk = make([]string, 0, 6*n)
+	}
+	i := len(k.candChunk)
+	k.candChunk = k.candChunk[:i+n]
+	return k.candChunk[i : i+n : i+n]
+}
+
+// candidates are the strings c's rules are matched against. back holds nine of them (both
+// lists, large enough for the usual command; appending past it is still correct).
+func candidates(c *Command, back []string) candSet {
 	cs := candSet{deny: back[:0:6], allowExact: back[6:6:9]}
 	add := func(list *[]string, s string) {
 		s = strings.TrimSpace(s)

@@ -2,6 +2,7 @@ package bashrules
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -177,6 +178,35 @@ func TestJoinFromSuffix(t *testing.T) {
 			}
 			if full == real && unsafe.StringData(got) != unsafe.StringData(full[off:]) && got != "" {
 				t.Fatalf("joinFrom(%+v, %q, %d) built %q instead of taking the end of the join", ws[i:], full, off, got)
+			}
+		}
+	})
+}
+
+// TestCandArrayParts: candidates cut from the shared chunk, kept while later commands take
+// theirs (as a parent's are kept while its children are decided), are still each command's
+// own candidates when all are taken, however many a command has.
+func TestCandArrayParts(t *testing.T) {
+	parts := []string{"git status", "FOO=1 BAR=2 /usr/bin/git -C x push origin", "ls -la src", "X=1 npm run 'build x'", "/bin/ls \"a b\"",
+		"go vet ./...", "export A=b", "git -c a=b log", "sudo -u x rm -rf y", "echo $HOME"}
+	rapid.Check(t, func(t *rapid.T) {
+		picked := rapid.SliceOfN(rapid.SampledFrom(parts), 1, 12).Draw(t, "parts")
+		a, err := Analyze(strings.Join(picked, "; "))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := &checker{}
+		var kept []candSet
+		for _, c := range a.Commands {
+			cs := candidates(c, k.candArray())
+			cs.deny = append(cs.deny, "extra "+c.Text) // as an append past the part would
+			kept = append(kept, cs)
+		}
+		for i, c := range a.Commands {
+			want := candidates(c, make([]string, 9))
+			want.deny = append(want.deny, "extra "+c.Text)
+			if !slices.Equal(kept[i].deny, want.deny) || !slices.Equal(kept[i].allowExact, want.allowExact) || !slices.Equal(kept[i].allowLoose, want.allowLoose) {
+				t.Fatalf("command %d %q: candidates %+v, alone %+v", i, c.Text, kept[i], want)
 			}
 		}
 	})
