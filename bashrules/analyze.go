@@ -208,6 +208,8 @@ type walker struct {
 	// has a handful of each, and one allocation for several is cheaper than one for each.
 	cmds []Command
 	ones []*Command
+	// wordChunk hands out the words of simple commands the same way.
+	wordChunk []Word
 }
 
 func (w *walker) alloc() *Command {
@@ -216,6 +218,40 @@ func (w *walker) alloc() *Command {
 	}
 	w.cmds = w.cmds[:len(w.cmds)+1]
 	return &w.cmds[len(w.cmds)-1]
+}
+
+// words returns n zero words for one command, cut from a chunk shared with other commands
+// and capped at n, so that appending to them (or to a tail of them) never writes into another
+// command's words.
+func (w *walker) words(n int) []Word {
+	if n > 16 {
+		return make([]Word, n)
+	}
+	if len(w.wordChunk)+n > cap(w.wordChunk) {
+		// The first chunk is sized for the source's space-separated fields, which are about
+		// its words; later ones (the guess fell short) for 16 more.
+		size := 16
+		if w.wordChunk == nil {
+			size = min(max(fields(w.src), n), 64)
+		}
+		w.wordChunk = make([]Word, 0, size)
+	}
+	i := len(w.wordChunk)
+	w.wordChunk = w.wordChunk[:i+n]
+	return w.wordChunk[i : i+n : i+n]
+}
+
+// fields counts the runs of characters other than space, tab and newline in s.
+func fields(s string) int {
+	n, in := 0, false
+	for i := 0; i < len(s); i++ {
+		sep := s[i] == ' ' || s[i] == '\t' || s[i] == '\n'
+		if !sep && !in {
+			n++
+		}
+		in = !sep
+	}
+	return n
 }
 
 // one returns the list of c alone. Callers only read such lists (or copy them before
@@ -626,7 +662,7 @@ func (w *walker) call(x *syntax.CallExpr, sc scope, redirs []*Redirect) *Command
 		c.Assigns = append(c.Assigns, w.assignment(as))
 	}
 	if len(x.Args) > 0 {
-		c.Words = make([]Word, len(x.Args))
+		c.Words = w.words(len(x.Args))
 		for i, wd := range x.Args {
 			c.Words[i] = evalWord(w.src, wd)
 		}

@@ -211,3 +211,44 @@ func TestCandArrayParts(t *testing.T) {
 		}
 	})
 }
+
+// TestWordChunksDisjoint: the words of the commands of one analysis, cut from shared chunks,
+// never overlap (but for a wrapper's child, which is the tail of its parent's words) and are
+// capped at their length, so that appending to one (or to a tail of
+// it, as a wrapper's child does) cannot write into another's; fields counts what it says.
+func TestWordChunksDisjoint(t *testing.T) {
+	parts := []string{"git status", "ls -la src", "a b c d e f g h i j k l m n o p q r s", "x", "sudo rm -rf y", "bash -c 'cat a | wc -l'",
+		"echo \"a   b\"\tc", "find . -name x -exec rm {} \\;", "FOO=1", "xargs -n1 echo"}
+	rapid.Check(t, func(t *rapid.T) {
+		picked := rapid.SliceOfN(rapid.SampledFrom(parts), 1, 30).Draw(t, "parts")
+		a, err := Analyze(strings.Join(picked, " && "))
+		if err != nil {
+			t.Fatal(err)
+		}
+		type span struct{ lo, hi uintptr }
+		var spans []span
+		for _, c := range a.Commands {
+			if len(c.Words) == 0 {
+				continue
+			}
+			if c.Kind == KindCall && cap(c.Words) != len(c.Words) {
+				t.Fatalf("%q: words have room past their end (len %d, cap %d)", c.Text, len(c.Words), cap(c.Words))
+			}
+			lo := uintptr(unsafe.Pointer(unsafe.SliceData(c.Words)))
+			s := span{lo, lo + uintptr(len(c.Words))*unsafe.Sizeof(Word{})}
+			for _, o := range spans {
+				// A wrapper's child takes the tail of its parent's words (sudo rm x: rm x), which
+				// ends where they end; any other overlap is two commands sharing a chunk's part.
+				if s.lo < o.hi && o.lo < s.hi && s.hi != o.hi {
+					t.Fatalf("%q: words overlap another command's", c.Text)
+				}
+			}
+			spans = append(spans, s)
+		}
+	})
+	for s, want := range map[string]int{"": 0, "a": 1, " a  b\t\nc ": 3, "git status && ls": 4} {
+		if got := fields(s); got != want {
+			t.Errorf("fields(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
