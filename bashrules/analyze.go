@@ -3,7 +3,6 @@ package bashrules
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -126,6 +125,9 @@ type Command struct {
 	// pipedFrom is the simple command whose output a simple command reads through a pipe
 	// (a in a | b), when both are simple commands.
 	pipedFrom *Command
+	// index is the command's place in its Analysis's Commands, where the checker keeps its
+	// verdict (see checker.result).
+	index int
 }
 
 // where places a command or redirect for working-directory tracking.
@@ -206,6 +208,8 @@ type walker struct {
 	// has a handful of each, and one allocation for several is cheaper than one for each.
 	cmds []Command
 	ones []*Command
+	// wordChunk hands out the words of simple commands the same way.
+	wordChunk []Word
 }
 
 func (w *walker) alloc() *Command {
@@ -214,6 +218,40 @@ func (w *walker) alloc() *Command {
 	}
 	w.cmds = w.cmds[:len(w.cmds)+1]
 	return &w.cmds[len(w.cmds)-1]
+}
+
+// words returns n zero words for one command, cut from a chunk shared with other commands
+// and capped at n, so that appending to them (or to a tail of them) never writes into another
+// command's words.
+func (w *walker) words(n int) []Word {
+	if n > 16 {
+		return make([]Word, n)
+	}
+	if len(w.wordChunk)+n > cap(w.wordChunk) {
+		// The first chunk is sized for the source's space-separated fields, which are about
+		// its words; later ones (the guess fell short) for 16 more.
+		size := 16
+		if w.wordChunk == nil {
+			size = min(max(fields(w.src), n), 64)
+		}
+		w.wordChunk = make([]Word, 0, size)
+	}
+	i := len(w.wordChunk)
+	w.wordChunk = w.wordChunk[:i+n]
+	return w.wordChunk[i : i+n : i+n]
+}
+
+// fields counts the runs of characters other than space, tab and newline in s.
+func fields(s string) int {
+	n, in := 0, false
+	for i := 0; i < len(s); i++ {
+		sep := s[i] == ' ' || s[i] == '\t' || s[i] == '\n'
+		if !sep && !in {
+			n++
+		}
+		in = !sep
+	}
+	return n
 }
 
 // one returns the list of c alone. Callers only read such lists (or copy them before
@@ -264,6 +302,7 @@ func (w *walker) at(n syntax.Node, sc scope) where {
 }
 
 func (w *walker) add(c *Command) {
+	c.index = len(w.a.Commands)
 	w.a.Commands = append(w.a.Commands, c)
 }
 
@@ -623,7 +662,7 @@ func (w *walker) call(x *syntax.CallExpr, sc scope, redirs []*Redirect) *Command
 		c.Assigns = append(c.Assigns, w.assignment(as))
 	}
 	if len(x.Args) > 0 {
-		c.Words = make([]Word, len(x.Args))
+		c.Words = w.words(len(x.Args))
 		for i, wd := range x.Args {
 			c.Words[i] = evalWord(w.src, wd)
 		}
@@ -830,7 +869,7 @@ func (w *walker) param(p *syntax.ParamExp, sc scope) {
 	}
 }
 
-var numericRE = regexp.MustCompile(`^([0-9]+|0[xX][0-9a-fA-F]+|[0-9]+#[0-9a-zA-Z@_]+)$`)
+var numericRE = lazyRE(`^([0-9]+|0[xX][0-9a-fA-F]+|[0-9]+#[0-9a-zA-Z@_]+)$`)
 
 // arith checks an arithmetic expression. Bash evaluates the value of every variable named in
 // one as arithmetic again, array subscripts included, so a value such as a[$(cmd)] runs cmd:
@@ -839,7 +878,7 @@ func (w *walker) arith(e syntax.ArithmExpr, sc scope) {
 	switch e := e.(type) {
 	case *syntax.Word:
 		w.word(e, sc)
-		if lit := e.Lit(); lit == "" || !numericRE.MatchString(lit) {
+		if lit := e.Lit(); lit == "" || !numericRE().MatchString(lit) {
 			w.issue("arithmetic on %q evaluates a value that can run commands", srcOf(w.src, e))
 		}
 	case *syntax.BinaryArithm:
@@ -856,7 +895,7 @@ func (w *walker) arith(e syntax.ArithmExpr, sc scope) {
 	}
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var nameRE = lazyRE(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func (w *walker) test(e syntax.TestExpr, sc scope) {
 	switch e := e.(type) {
@@ -868,7 +907,7 @@ func (w *walker) test(e syntax.TestExpr, sc scope) {
 		switch e.Op {
 		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
 			for _, side := range []syntax.TestExpr{e.X, e.Y} {
-				if wd, ok := side.(*syntax.Word); !ok || !numericRE.MatchString(wd.Lit()) {
+				if wd, ok := side.(*syntax.Word); !ok || !numericRE().MatchString(wd.Lit()) {
 					w.issue("arithmetic comparison in [[ ]] evaluates a value that can run commands")
 				}
 			}
@@ -876,7 +915,7 @@ func (w *walker) test(e syntax.TestExpr, sc scope) {
 	case *syntax.UnaryTest:
 		w.test(e.X, sc)
 		if e.Op == syntax.TsVarSet || e.Op == syntax.TsRefVar {
-			if wd, ok := e.X.(*syntax.Word); !ok || !nameRE.MatchString(wd.Lit()) {
+			if wd, ok := e.X.(*syntax.Word); !ok || !nameRE().MatchString(wd.Lit()) {
 				w.issue("[[ -v ]] on an array element evaluates a subscript that can run commands")
 			}
 		}

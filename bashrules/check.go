@@ -50,9 +50,12 @@ type checker struct {
 	a        *Analysis
 	orig     *permission.Context // the session's context with the original working directory
 	children map[*Command][]*Command
-	results  map[*Command]result
-	cd       *cdState
-	cdBuf    cdState // what cd points to, allocated with the checker
+	// slots hold the verdicts of the analysis's commands, by index; results those of any
+	// other command (see result).
+	slots   []resultSlot
+	results map[*Command]result
+	cd      *cdState
+	cdBuf   cdState // what cd points to, allocated with the checker
 
 	// effects, when Explain asked for them, collects each command's effects; cur is the
 	// command being decided (nil for redirections).
@@ -61,7 +64,12 @@ type checker struct {
 	// norms caches each command's normal form for deny and ask rule matching.
 	norms map[*Command]normForm
 	// checks caches the read and write checks of this command line (see check).
-	checks map[checkKey]permission.Decision
+	// A command line checks a few paths: a short list searched in order costs less than a
+	// map, which is made only when the list is full.
+	checkList []checkEntry
+	// candChunk is where candArray cuts each command's candidates from.
+	candChunk []string
+	checks    map[checkKey]permission.Decision
 	// decided are top-level commands decided so far that a later twin may reuse; evals counts
 	// the commands decided (not taken from a twin), for tests.
 	decided    []*Command
@@ -114,8 +122,9 @@ func (k *checker) decide() permission.Decision {
 		return askDecision("Command contains malformed syntax that cannot be parsed: "+err.Error(), permission.ReasonOther, "parse error")
 	}
 	k.a = a
-	// Sized once: growing maps of results is a good part of a decision's allocations.
-	k.results = make(map[*Command]result, len(a.Commands))
+	// One slice for every command's verdict: a map of them was a good part of a decision's
+	// allocations and lookups.
+	k.slots = make([]resultSlot, len(a.Commands))
 	for _, c := range a.Commands {
 		if c.Parent != nil {
 			if k.children == nil {
@@ -260,4 +269,44 @@ func subresults(parts []part) []permission.SubResult {
 		out[i] = permission.SubResult{Command: p.text, Decision: d}
 	}
 	return out
+}
+
+// resultSlot is what a decision keeps for one command of its analysis: its verdict and, once
+// computed, its normal form.
+type resultSlot struct {
+	r      result
+	ok     bool
+	norm   normForm
+	normed bool
+}
+
+// slot returns c's slot, or nil for a command outside the analysis.
+func (k *checker) slot(c *Command) *resultSlot {
+	if c != nil && k.a != nil && c.index < len(k.slots) && k.a.Commands[c.index] == c {
+		return &k.slots[c.index]
+	}
+	return nil
+}
+
+// result returns the verdict already reached for c. A command of the analysis has its slot;
+// any other (there are none today, but a slot must never hold another command's verdict) is
+// looked up in a map.
+func (k *checker) result(c *Command) (result, bool) {
+	if s := k.slot(c); s != nil {
+		return s.r, s.ok
+	}
+	r, ok := k.results[c]
+	return r, ok
+}
+
+// setResult records the verdict for c.
+func (k *checker) setResult(c *Command, r result) {
+	if s := k.slot(c); s != nil {
+		s.r, s.ok = r, true
+		return
+	}
+	if k.results == nil {
+		k.results = map[*Command]result{}
+	}
+	k.results[c] = r
 }

@@ -14,7 +14,7 @@ func (k *checker) twin(c *Command) (result, bool) {
 	}
 	for _, d := range k.decided {
 		if d.Text == c.Text && sameDecision(d, c) && slices.Equal(k.cwds(d.where), k.cwds(c.where)) {
-			if r, ok := k.results[d]; ok {
+			if r, ok := k.result(d); ok {
 				return r, true
 			}
 		}

@@ -2,6 +2,7 @@ package bashrules
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -22,6 +23,7 @@ func TestSameDecisionCoversCommand(t *testing.T) {
 		"Redirects": "redirections are decided as parts of their own (checker.redirect), not by eval",
 		"where":     "read only through cwds, which twin compares",
 		"pipedFrom": "read only through a child's Parent, and a command with children has no twin",
+		"index":     "where the checker keeps the command's own verdict, never read by its decision",
 	}
 	for f := range reflect.TypeFor[Command]().Fields() {
 		if !compared[f.Name] && setAside[f.Name] == "" {
@@ -112,5 +114,86 @@ func TestPropertyTwinsDecideAsAlone(tt *testing.T) {
 	})
 	if twins == 0 {
 		tt.Error("no command line had a twin: the property checked nothing")
+	}
+}
+
+// TestPropertyCheckCacheDecidesAsUncached: the read and write checks a command line caches
+// (a short list, then a map past maxCheckList) give the decision the uncached checks of a
+// traced run give, for command lines naming up to 40 paths, many of them more than once.
+func TestPropertyCheckCacheDecidesAsUncached(tt *testing.T) {
+	f := newFixture(tt)
+	paths := []string{"a.txt", "sub/a.txt", ".env", "README.md", "src/main.go", "notes.txt", "data/big.txt", "link-out/secret",
+		"link-rc", "../outside/secret", "~/.bashrc", "~/.ssh/id_rsa", ".git/config", "new.txt", "opts/a.txt", "x1", "x2", "x3",
+		"x4", "x5", "x6", "x7", "x8", "x9", "src", "sub", "/etc/passwd", ".claude/settings.json"}
+	verbs := []string{"cat %s", "wc -l %s", "echo x > %s", "touch %s", "rm %s", "grep k %s", "mytool %s", "ls %s"}
+	ruleSets := [][]string{
+		{"allow:Bash(cat:*)", "deny:Read(./sub/a.txt)"},
+		{"allow:Bash(*)", "ask:Read(./x5)", denyEnv, "allow:Edit(./x*)"},
+		{"allow:Bash(*)"},
+	}
+	big := 0
+	rapid.Check(tt, func(t *rapid.T) {
+		pc := f.context(tt, permission.ModeDefault, rapid.SampledFrom(ruleSets).Draw(t, "rules")...)
+		n := rapid.IntRange(1, 40).Draw(t, "n")
+		var b strings.Builder
+		for i := range n {
+			if i > 0 {
+				b.WriteString(" && ")
+			}
+			fmt.Fprintf(&b, rapid.SampledFrom(verbs).Draw(t, "verb"), rapid.SampledFrom(paths).Draw(t, "path"))
+		}
+		cmd := b.String()
+		k := newChecker(context.Background(), pc, cmd)
+		d := k.run()
+		if len(k.checks) > 0 {
+			big++
+		}
+		traced, _ := check(tt, pc, cmd)
+		if !reflect.DeepEqual(traced, d) {
+			t.Fatalf("%q: with a trace (no cache) %s\nwithout %s", cmd, explainNoTrace(traced), explainNoTrace(d))
+		}
+	})
+	if big == 0 {
+		tt.Error("no command line checked more paths than the list holds: the map was never tried")
+	}
+}
+
+// TestSlotsOnlyForTheAnalysis: a command outside the analysis, whatever its index, never reads
+// or writes the slot of the command of the analysis at that index.
+func TestSlotsOnlyForTheAnalysis(t *testing.T) {
+	f := newFixture(t)
+	pc := f.context(t, permission.ModeDefault, "allow:Bash(make test)", "deny:Bash(rm -rf x)")
+	k := newChecker(context.Background(), pc, "make test && rm -f -r x")
+	if d := k.run(); d.Behavior != permission.Deny {
+		t.Fatalf("decision = %s, want deny", d.Behavior)
+	}
+	first := k.a.Commands[0]
+	want, ok := k.result(first)
+	if !ok || want.v != vAllow {
+		t.Fatalf("verdict of %q = %v, %v; want allow", first.Text, want.v, ok)
+	}
+	wantNorm, normed := k.normOf(k.a.Commands[1])
+	if !normed || wantNorm.path != "rm" {
+		t.Fatalf("normal form of %q = %+v, %v", k.a.Commands[1].Text, wantNorm, normed)
+	}
+	for i := range k.a.Commands {
+		stranger := *k.a.Commands[i] // same fields and index, another command
+		if _, ok := k.result(&stranger); ok {
+			t.Fatalf("a copy of command %d has a verdict before one is set", i)
+		}
+		k.setResult(&stranger, result{v: vSafety})
+		k.setNorm(&stranger, normForm{path: "stranger"})
+		if r, _ := k.result(&stranger); r.v != vSafety {
+			t.Fatalf("a copy of command %d: verdict %v, want the one set", i, r.v)
+		}
+		if nf, _ := k.normOf(&stranger); nf.path != "stranger" {
+			t.Fatalf("a copy of command %d: normal form %q, want the one set", i, nf.path)
+		}
+	}
+	if r, _ := k.result(first); r.v != want.v {
+		t.Fatalf("verdict of %q became %v", first.Text, r.v)
+	}
+	if nf, _ := k.normOf(k.a.Commands[1]); nf.path != wantNorm.path {
+		t.Fatalf("normal form of %q became %q", k.a.Commands[1].Text, nf.path)
 	}
 }

@@ -3,7 +3,6 @@ package bashrules
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
@@ -336,7 +335,7 @@ func anyWord(args []Word, words ...string) string {
 	return ""
 }
 
-var awkExecRE = regexp.MustCompile(`\bsystem\s*\(|[^|]\|[^|]|^\||\|$|\|&|\bgetline\b|\bprintf?\b[^;}]*>|@load|@include`)
+var awkExecRE = lazyRE(`\bsystem\s*\(|[^|]\|[^|]|^\||\|$|\|&|\bgetline\b|\bprintf?\b[^;}]*>|@load|@include`)
 
 // execOption says which option of a command runs another program or writes where the
 // analysis does not follow (the exec family): an allow rule for the command never covers it.
@@ -433,7 +432,7 @@ func execOption(name string, args []Word) string {
 			if !a.Known {
 				return "the awk program is not literal text"
 			}
-			if awkExecRE.MatchString(a.Value) {
+			if awkExecRE().MatchString(a.Value) {
 				return "the awk program runs commands or writes files (system, |, getline, print >)"
 			}
 		}
@@ -595,7 +594,7 @@ func (k *checker) readOnlyXargsChild(c *Command) bool {
 		return false
 	}
 	prod := c.Parent.pipedFrom
-	if r, ok := k.results[prod]; !ok || r.v != vAllow {
+	if r, ok := k.result(prod); !ok || r.v != vAllow {
 		return false // the producer itself is not allowed without a rule
 	}
 	pname, _ := prod.Name()

@@ -3,7 +3,6 @@ package bashrules
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -14,11 +13,11 @@ import (
 
 // eval decides one command, its children first.
 func (k *checker) eval(c *Command) result {
-	if r, ok := k.results[c]; ok {
+	if r, ok := k.result(c); ok {
 		return r
 	}
 	if r, ok := k.twin(c); ok {
-		k.results[c] = r
+		k.setResult(c, r)
 		return r
 	}
 	prev := k.cur
@@ -26,7 +25,7 @@ func (k *checker) eval(c *Command) result {
 	k.evals++
 	r := k.evalCommand(c)
 	k.cur = prev
-	k.results[c] = r
+	k.setResult(c, r)
 	if k.effects != nil && c.Parent != nil && (!c.Speculative || r.v == vDeny || r.v == vAskRule) {
 		k.cur = c.Parent
 		k.effect("runs", c.Text, "the rules, as if it stood alone", r.v)
@@ -56,7 +55,7 @@ func (k *checker) eval(c *Command) result {
 // acceptEdits. An effect that asks is never settled by an allow rule: a rule allows the
 // command, not what the analysis found it does.
 func (k *checker) evalCommand(c *Command) result {
-	cands := candidates(c)
+	cands := candidates(c, k.candArray())
 	if r, ok := k.stageRules(c, cands); ok {
 		return r
 	}
@@ -381,18 +380,18 @@ var safeEnvVars = map[string]bool{"GOEXPERIMENT": true, "GOOS": true, "GOARCH": 
 	"FORCE_COLOR": true, "TZ": true, "LS_COLORS": true, "LSCOLORS": true, "GREP_COLOR": true, "GREP_COLORS": true,
 	"GCC_COLORS": true, "TIME_STYLE": true, "BLOCK_SIZE": true, "BLOCKSIZE": true}
 
-var safeValueRE = regexp.MustCompile(`^[A-Za-z0-9_./:@%+,=-]*$`)
+var safeValueRE = lazyRE(`^[A-Za-z0-9_./:@%+,=-]*$`)
 
 func safeAssigns(as []Assignment) bool {
 	for _, a := range as {
-		if !safeEnvVars[a.Name] || a.Indexed || a.Array || !a.Value.Known || a.Value.Src != a.Value.Value || !safeValueRE.MatchString(a.Value.Value) {
+		if !safeEnvVars[a.Name] || a.Indexed || a.Array || !a.Value.Known || a.Value.Src != a.Value.Value || !safeValueRE().MatchString(a.Value.Value) {
 			return false
 		}
 	}
 	return true
 }
 
-var shellVarRE = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+var shellVarRE = lazyRE(`^[a-z_][a-z0-9_]*$`)
 
 // unsafeAssignment says why a statement of assignments (or declare/export) may change how
 // later commands run: environment-style names (PATH, LD_PRELOAD, GIT_*), proxies, integer and
@@ -422,7 +421,7 @@ func unsafeAssignment(c *Command) string {
 		if safeEnvVars[a.Name] {
 			continue
 		}
-		if !shellVarRE.MatchString(a.Name) || strings.HasSuffix(a.Name, "_proxy") {
+		if !shellVarRE().MatchString(a.Name) || strings.HasSuffix(a.Name, "_proxy") {
 			return "assigns " + a.Name + ", which can change how other commands run"
 		}
 	}
@@ -436,10 +435,22 @@ type candSet struct {
 	allowLoose []string // for prefix and wildcard rules: only when every word is known
 }
 
-func candidates(c *Command) candSet {
-	// One array for both lists, large enough for the usual command (appending past it is
-	// still correct).
-	back := make([]string, 9)
+// candArray hands out a fresh array of nine strings for one command's candidates, cut from a
+// chunk shared by the commands of one decision: each command has its own part, capped so that
+// appending past it moves to a new array rather than into the next command's part.
+func (k *checker) candArray() []string {
+	const n = 9
+	if len(k.candChunk)+n > cap(k.candChunk) {
+		k.candChunk = make([]string, 0, 6*n)
+	}
+	i := len(k.candChunk)
+	k.candChunk = k.candChunk[:i+n]
+	return k.candChunk[i : i+n : i+n]
+}
+
+// candidates are the strings c's rules are matched against. back holds nine of them (both
+// lists, large enough for the usual command; appending past it is still correct).
+func candidates(c *Command, back []string) candSet {
 	cs := candSet{deny: back[:0:6], allowExact: back[6:6:9]}
 	add := func(list *[]string, s string) {
 		s = strings.TrimSpace(s)
@@ -546,6 +557,14 @@ func joinValuesOr(ws []Word, quote bool, same string) string {
 		return joinValues(ws, quote)
 	}
 	return same
+}
+
+// wordPiece is what joinValues writes for w without quoting.
+func wordPiece(w Word) string {
+	if !w.Known {
+		return w.Src
+	}
+	return w.Value
 }
 
 func joinValues(ws []Word, quote bool) string {
@@ -657,6 +676,17 @@ func (c *boolCache) put(s string, v bool) {
 // spoofing reports characters that make a command display differently from what runs:
 // control characters, bidirectional overrides, invisible and non-ASCII space characters.
 func spoofing(s string) string {
+	// Printable ASCII, tab and newline are none of these: most commands are only those.
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; (b < 0x20 && b != '\t' && b != '\n') || b >= 0x7f {
+			return spoofingRunes(s)
+		}
+	}
+	return ""
+}
+
+// spoofingRunes is spoofing rune by rune.
+func spoofingRunes(s string) string {
 	for i, r := range s {
 		switch {
 		case r == utf8.RuneError:

@@ -44,7 +44,7 @@ func Explain(ctx context.Context, pc *permission.Context, command string) (permi
 		return d, nil
 	}
 	for _, c := range k.a.Commands {
-		r, ok := k.results[c]
+		r, ok := k.result(c)
 		if !ok || (c.Speculative && r.v != vDeny && r.v != vAskRule) {
 			continue
 		}

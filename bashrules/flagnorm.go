@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/reinsdev/reins/permission"
 )
@@ -42,46 +43,48 @@ type flagTable struct {
 	plusForce bool
 }
 
-var flagTables = map[string]flagTable{
-	"rm": {short: map[byte]string{'r': "recursive", 'R': "recursive", 'f': "force", 'i': "interactive", 'I': "interactive", 'v': "verbose", 'd': "dir"},
-		long: map[string]string{"recursive": "recursive", "force": "force", "interactive": "interactive", "verbose": "verbose", "dir": "dir",
-			"no-preserve-root": "no-preserve-root", "preserve-root": "preserve-root", "one-file-system": "one-file-system"}},
-	"git push": {short: map[byte]string{'f': "force", 'd': "delete", 'u': "set-upstream", 'n': "dry-run", 'v': "verbose", 'q': "quiet", 'o': "push-option"},
-		long: map[string]string{"force": "force", "force-with-lease": "force", "force-if-includes": "force", "delete": "delete",
-			"set-upstream": "set-upstream", "dry-run": "dry-run", "mirror": "mirror", "all": "all", "tags": "tags", "follow-tags": "follow-tags",
-			"prune": "prune", "verbose": "verbose", "quiet": "quiet", "no-verify": "no-verify", "atomic": "atomic", "push-option": "push-option",
-			"repo": "repo", "receive-pack": "receive-pack", "exec": "receive-pack", "porcelain": "porcelain"},
-		values: []string{"push-option", "repo", "receive-pack"}, plusForce: true},
-	"git reset": {short: map[byte]string{'q': "quiet", 'p': "patch", 'N': "intent-to-add"},
-		long: map[string]string{"hard": "hard", "soft": "soft", "mixed": "mixed", "merge": "merge", "keep": "keep", "quiet": "quiet", "patch": "patch"}},
-	"git clean": {short: map[byte]string{'f': "force", 'd': "dirs", 'x': "ignored", 'X': "only-ignored", 'n': "dry-run", 'q': "quiet", 'i': "interactive", 'e': "exclude"},
-		long:   map[string]string{"force": "force", "dry-run": "dry-run", "quiet": "quiet", "interactive": "interactive", "exclude": "exclude"},
-		values: []string{"exclude"}},
-	"git branch": {short: map[byte]string{'d': "delete", 'D': "delete,force", 'f': "force", 'm': "move", 'M': "move,force", 'c': "copy", 'C': "copy,force", 'r': "remotes", 'a': "all"},
-		long: map[string]string{"delete": "delete", "force": "force", "move": "move", "copy": "copy", "remotes": "remotes", "all": "all"}},
-	"git checkout": {short: map[byte]string{'f': "force", 'b': "b", 'B': "b,force", 'q': "quiet", 'p': "patch"},
-		long: map[string]string{"force": "force", "quiet": "quiet", "patch": "patch", "detach": "detach", "orphan": "orphan", "ours": "ours", "theirs": "theirs"}},
-	"git stash": {short: map[byte]string{'u': "include-untracked", 'a': "all", 'k': "keep-index", 'q': "quiet", 'p': "patch", 'm': "message"},
-		long:   map[string]string{"include-untracked": "include-untracked", "all": "all", "keep-index": "keep-index", "quiet": "quiet", "patch": "patch", "message": "message"},
-		values: []string{"message"}},
-	"chmod": {short: map[byte]string{'R': "recursive", 'f': "silent", 'v': "verbose", 'c': "changes"},
-		long: map[string]string{"recursive": "recursive", "silent": "silent", "quiet": "silent", "verbose": "verbose", "changes": "changes", "reference": "reference"}},
-	"chown": {short: map[byte]string{'R': "recursive", 'f': "silent", 'v': "verbose", 'c': "changes", 'h': "no-dereference"},
-		long: map[string]string{"recursive": "recursive", "silent": "silent", "quiet": "silent", "verbose": "verbose", "changes": "changes", "no-dereference": "no-dereference", "reference": "reference"}},
-	"cp": {short: map[byte]string{'r': "recursive", 'R': "recursive", 'a': "archive", 'f': "force", 'i': "interactive", 'n': "no-clobber", 'v': "verbose", 'p': "preserve", 'l': "link", 's': "symbolic-link", 'u': "update", 't': "target-directory"},
-		long: map[string]string{"recursive": "recursive", "archive": "archive", "force": "force", "interactive": "interactive", "no-clobber": "no-clobber",
-			"verbose": "verbose", "preserve": "preserve", "link": "link", "symbolic-link": "symbolic-link", "update": "update", "target-directory": "target-directory"},
-		values: []string{"target-directory"}},
-	"mv": {short: map[byte]string{'f': "force", 'i': "interactive", 'n': "no-clobber", 'v': "verbose", 'u': "update", 't': "target-directory"},
-		long:   map[string]string{"force": "force", "interactive": "interactive", "no-clobber": "no-clobber", "verbose": "verbose", "update": "update", "target-directory": "target-directory"},
-		values: []string{"target-directory"}},
-	"docker": {long: map[string]string{"host": "host", "context": "context", "config": "config", "log-level": "log-level", "tls": "tls"},
-		short: map[byte]string{'H': "host", 'c': "context", 'l': "log-level", 'D': "debug"}, values: []string{"host", "context", "config", "log-level"}},
-	"kubectl": {long: map[string]string{"context": "context", "namespace": "namespace", "kubeconfig": "kubeconfig", "server": "server", "cluster": "cluster", "user": "user", "token": "token", "all-namespaces": "all-namespaces"},
-		short: map[byte]string{'n': "namespace", 's': "server", 'A': "all-namespaces"}, values: []string{"context", "namespace", "kubeconfig", "server", "cluster", "user", "token"}},
-	"helm": {long: map[string]string{"namespace": "namespace", "kube-context": "kube-context", "kubeconfig": "kubeconfig"},
-		short: map[byte]string{'n': "namespace"}, values: []string{"namespace", "kube-context", "kubeconfig"}},
-}
+var flagTables = sync.OnceValue(func() map[string]flagTable {
+	return map[string]flagTable{
+		"rm": {short: map[byte]string{'r': "recursive", 'R': "recursive", 'f': "force", 'i': "interactive", 'I': "interactive", 'v': "verbose", 'd': "dir"},
+			long: map[string]string{"recursive": "recursive", "force": "force", "interactive": "interactive", "verbose": "verbose", "dir": "dir",
+				"no-preserve-root": "no-preserve-root", "preserve-root": "preserve-root", "one-file-system": "one-file-system"}},
+		"git push": {short: map[byte]string{'f': "force", 'd': "delete", 'u': "set-upstream", 'n': "dry-run", 'v': "verbose", 'q': "quiet", 'o': "push-option"},
+			long: map[string]string{"force": "force", "force-with-lease": "force", "force-if-includes": "force", "delete": "delete",
+				"set-upstream": "set-upstream", "dry-run": "dry-run", "mirror": "mirror", "all": "all", "tags": "tags", "follow-tags": "follow-tags",
+				"prune": "prune", "verbose": "verbose", "quiet": "quiet", "no-verify": "no-verify", "atomic": "atomic", "push-option": "push-option",
+				"repo": "repo", "receive-pack": "receive-pack", "exec": "receive-pack", "porcelain": "porcelain"},
+			values: []string{"push-option", "repo", "receive-pack"}, plusForce: true},
+		"git reset": {short: map[byte]string{'q': "quiet", 'p': "patch", 'N': "intent-to-add"},
+			long: map[string]string{"hard": "hard", "soft": "soft", "mixed": "mixed", "merge": "merge", "keep": "keep", "quiet": "quiet", "patch": "patch"}},
+		"git clean": {short: map[byte]string{'f': "force", 'd': "dirs", 'x': "ignored", 'X': "only-ignored", 'n': "dry-run", 'q': "quiet", 'i': "interactive", 'e': "exclude"},
+			long:   map[string]string{"force": "force", "dry-run": "dry-run", "quiet": "quiet", "interactive": "interactive", "exclude": "exclude"},
+			values: []string{"exclude"}},
+		"git branch": {short: map[byte]string{'d': "delete", 'D': "delete,force", 'f': "force", 'm': "move", 'M': "move,force", 'c': "copy", 'C': "copy,force", 'r': "remotes", 'a': "all"},
+			long: map[string]string{"delete": "delete", "force": "force", "move": "move", "copy": "copy", "remotes": "remotes", "all": "all"}},
+		"git checkout": {short: map[byte]string{'f': "force", 'b': "b", 'B': "b,force", 'q': "quiet", 'p': "patch"},
+			long: map[string]string{"force": "force", "quiet": "quiet", "patch": "patch", "detach": "detach", "orphan": "orphan", "ours": "ours", "theirs": "theirs"}},
+		"git stash": {short: map[byte]string{'u': "include-untracked", 'a': "all", 'k': "keep-index", 'q': "quiet", 'p': "patch", 'm': "message"},
+			long:   map[string]string{"include-untracked": "include-untracked", "all": "all", "keep-index": "keep-index", "quiet": "quiet", "patch": "patch", "message": "message"},
+			values: []string{"message"}},
+		"chmod": {short: map[byte]string{'R': "recursive", 'f': "silent", 'v': "verbose", 'c': "changes"},
+			long: map[string]string{"recursive": "recursive", "silent": "silent", "quiet": "silent", "verbose": "verbose", "changes": "changes", "reference": "reference"}},
+		"chown": {short: map[byte]string{'R': "recursive", 'f': "silent", 'v': "verbose", 'c': "changes", 'h': "no-dereference"},
+			long: map[string]string{"recursive": "recursive", "silent": "silent", "quiet": "silent", "verbose": "verbose", "changes": "changes", "no-dereference": "no-dereference", "reference": "reference"}},
+		"cp": {short: map[byte]string{'r': "recursive", 'R': "recursive", 'a': "archive", 'f': "force", 'i': "interactive", 'n': "no-clobber", 'v': "verbose", 'p': "preserve", 'l': "link", 's': "symbolic-link", 'u': "update", 't': "target-directory"},
+			long: map[string]string{"recursive": "recursive", "archive": "archive", "force": "force", "interactive": "interactive", "no-clobber": "no-clobber",
+				"verbose": "verbose", "preserve": "preserve", "link": "link", "symbolic-link": "symbolic-link", "update": "update", "target-directory": "target-directory"},
+			values: []string{"target-directory"}},
+		"mv": {short: map[byte]string{'f': "force", 'i': "interactive", 'n': "no-clobber", 'v': "verbose", 'u': "update", 't': "target-directory"},
+			long:   map[string]string{"force": "force", "interactive": "interactive", "no-clobber": "no-clobber", "verbose": "verbose", "update": "update", "target-directory": "target-directory"},
+			values: []string{"target-directory"}},
+		"docker": {long: map[string]string{"host": "host", "context": "context", "config": "config", "log-level": "log-level", "tls": "tls"},
+			short: map[byte]string{'H': "host", 'c': "context", 'l': "log-level", 'D': "debug"}, values: []string{"host", "context", "config", "log-level"}},
+		"kubectl": {long: map[string]string{"context": "context", "namespace": "namespace", "kubeconfig": "kubeconfig", "server": "server", "cluster": "cluster", "user": "user", "token": "token", "all-namespaces": "all-namespaces"},
+			short: map[byte]string{'n': "namespace", 's': "server", 'A': "all-namespaces"}, values: []string{"context", "namespace", "kubeconfig", "server", "cluster", "user", "token"}},
+		"helm": {long: map[string]string{"namespace": "namespace", "kube-context": "kube-context", "kubeconfig": "kubeconfig"},
+			short: map[byte]string{'n': "namespace"}, values: []string{"namespace", "kube-context", "kubeconfig"}},
+	}
+})
 
 // npmCommands are npm's commands, which npm accepts by any unambiguous prefix (npm publ is npm
 // publish), and its aliases.
@@ -117,9 +120,9 @@ func normalize(words []string) (normForm, bool) {
 	if sub != "" {
 		nf.path = name + " " + sub
 	}
-	tbl, hasTbl := flagTables[nf.path]
+	tbl, hasTbl := flagTables()[nf.path]
 	if !hasTbl {
-		tbl, hasTbl = flagTables[name]
+		tbl, hasTbl = flagTables()[name]
 	}
 	add := func(f string) {
 		for _, p := range strings.Split(f, ",") {
@@ -129,7 +132,10 @@ func normalize(words []string) (normForm, bool) {
 		}
 	}
 	takesValue := func(canon string) bool { return hasTbl && slices.Contains(tbl.values, canon) }
-	all := append(slices.Clone(global), rest...)
+	all := rest // only read below
+	if len(global) > 0 {
+		all = append(slices.Clone(global), rest...)
+	}
 	for i := 0; i < len(all); i++ {
 		w := all[i]
 		switch {
@@ -162,7 +168,7 @@ func normalize(words []string) (normForm, bool) {
 				continue
 			}
 			for j := 1; j < len(w); j++ {
-				canon := "-" + w[j:j+1]
+				canon := shortOpt(w[j])
 				if hasTbl {
 					if c, ok := tbl.short[w[j]]; ok {
 						canon = c
@@ -403,18 +409,36 @@ func (k *checker) normRule(idx normIndex, c *Command) *permission.Rule {
 	if c.Kind != KindCall || len(idx.names) == 0 || len(c.Argv) == 0 || !c.Argv[0].Known || !idx.names[path.Base(c.Argv[0].Value)] {
 		return nil
 	}
-	nf, ok := k.norms[c]
+	nf, ok := k.normOf(c)
 	if !ok {
-		if k.norms == nil {
-			k.norms = map[*Command]normForm{}
-		}
 		nf, _ = normalizeArgv(k.resolvedArgv(c))
-		k.norms[c] = nf
+		k.setNorm(c, nf)
 	}
 	if nf.path == "" {
 		return nil
 	}
 	return matchNorm(idx.byPath[nf.path], nf)
+}
+
+// normOf returns c's normal form if it was computed.
+func (k *checker) normOf(c *Command) (normForm, bool) {
+	if s := k.slot(c); s != nil {
+		return s.norm, s.normed
+	}
+	nf, ok := k.norms[c]
+	return nf, ok
+}
+
+// setNorm records c's normal form: in its slot, or in a map for a command outside the analysis.
+func (k *checker) setNorm(c *Command, nf normForm) {
+	if s := k.slot(c); s != nil {
+		s.norm, s.normed = nf, true
+		return
+	}
+	if k.norms == nil {
+		k.norms = map[*Command]normForm{}
+	}
+	k.norms[c] = nf
 }
 
 // resolvedArgv is the command's words with a git alias set by -c alias.NAME=VALUE replaced by
@@ -467,7 +491,12 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 	if k.deny == nil && k.ask == nil {
 		return result{}, false
 	}
+	// The words from i on, joined, are usually the end of the whole command's joined words,
+	// which is usually its text: joinValuesOr checks that and builds them only if not.
+	full := joinValuesOr(c.Argv, false, c.Text)
+	off := 0 // where word i starts in full, if full is the words joined by single spaces
 	for i := 1; i < len(c.Argv); i++ {
+		off += len(wordPiece(c.Argv[i-1])) + 1
 		w := c.Argv[i]
 		if !w.Known || strings.HasPrefix(w.Value, "-") || strings.Contains(w.Value, "=") {
 			continue
@@ -476,7 +505,7 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 			continue
 		}
 		rest := c.Argv[i:]
-		plain := joinValues(rest, false)
+		plain := joinFrom(rest, full, off)
 		cands := []string{plain, joinValuesOr(rest, true, plain)}
 		if r := k.deny.match(cands, true); r != nil {
 			return k.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
@@ -492,6 +521,15 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 		}
 	}
 	return result{}, false
+}
+
+// joinFrom is joinValues(ws, false), taken from full at off when it is there (ws are the
+// last words of the words full joins, and off where the first of them starts).
+func joinFrom(ws []Word, full string, off int) string {
+	if off <= len(full) {
+		return joinValuesOr(ws, false, full[off:])
+	}
+	return joinValues(ws, false)
 }
 
 // mayName reports whether some deny or ask rule could match a command starting with the word:

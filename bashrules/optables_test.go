@@ -13,7 +13,7 @@ import (
 // long option a table lists must appear in the program's --help. A table that invents an
 // option could resolve an abbreviation the program reads differently.
 func TestOptionTablesMatchHelp(t *testing.T) {
-	for name, tb := range optionTables {
+	for name, tb := range optionTables() {
 		t.Run(name, func(t *testing.T) {
 			if _, err := exec.LookPath(name); err != nil {
 				t.Skipf("%s is not installed", name)
@@ -81,5 +81,26 @@ func TestAbbreviationsAreReal(t *testing.T) {
 				t.Errorf("Check(%q) = allow\n%s", tc.cmd, explain(d, tr))
 			}
 		})
+	}
+}
+
+// TestLazyPatternsCompile compiles every pattern built on first use, so that a bad one fails
+// here rather than in the first decision that needs it.
+func TestLazyPatternsCompile(t *testing.T) {
+	if len(lazyPatterns) < 12 {
+		t.Fatalf("%d lazy patterns, want at least 12", len(lazyPatterns))
+	}
+	for _, re := range lazyPatterns {
+		if re() == nil {
+			t.Fatal("nil pattern")
+		}
+	}
+}
+
+func TestShortOpt(t *testing.T) {
+	for c := range 256 {
+		if got, want := shortOpt(byte(c)), "-"+string([]byte{byte(c)}); got != want {
+			t.Fatalf("shortOpt(%#x) = %q, want %q", c, got, want)
+		}
 	}
 }

@@ -23,6 +23,9 @@ type opt struct {
 // operands, short options cluster (-rf), "--" ends options and "-" is an operand. A word
 // whose value is unknown is an operand.
 func parseArgs(args []Word, spec optSpec) (opts []opt, operands []Word) {
+	if len(args) > 1 {
+		opts = make([]opt, 0, min(len(args), 4)) // one allocation for the usual few options
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !a.Known || len(a.Value) < 2 || a.Value[0] != '-' {
@@ -51,7 +54,7 @@ func parseArgs(args []Word, spec optSpec) (opts []opt, operands []Word) {
 			continue
 		}
 		for j := 1; j < len(v); j++ {
-			o := opt{name: "-" + v[j:j+1]}
+			o := opt{name: shortOpt(v[j])}
 			if strings.IndexByte(spec.value, v[j]) >= 0 {
 				if j+1 < len(v) {
 					o.val, o.has = subWord(a, v[j+1:]), true
@@ -68,6 +71,19 @@ func parseArgs(args []Word, spec optSpec) (opts []opt, operands []Word) {
 	return opts, operands
 }
 
+// shortOptNames holds "-" and each byte value in turn, so that a short option's name is a
+// slice of it rather than a new string.
+var shortOptNames = func() string {
+	b := make([]byte, 512)
+	for i := range 256 {
+		b[2*i], b[2*i+1] = '-', byte(i)
+	}
+	return string(b)
+}()
+
+// shortOpt is "-" followed by c.
+func shortOpt(c byte) string { return shortOptNames[2*int(c) : 2*int(c)+2] }
+
 // subWord is part of a known word's value (an option's attached value) as a word of its own.
 // An attached value starting with ~ is tilde-expanded by bash only after "=", which the
 // caller decides; here it keeps the word's flags.
@@ -76,7 +92,7 @@ func subWord(w Word, val string) Word {
 	s.Value = val
 	s.Src = val
 	s.Tilde = NoTilde
-	if name, rest, ok := strings.Cut(w.Value, "="); ok && rest == val && nameRE.MatchString(name) && strings.HasPrefix(val, "~") {
+	if name, rest, ok := strings.Cut(w.Value, "="); ok && rest == val && nameRE().MatchString(name) && strings.HasPrefix(val, "~") {
 		// bash expands ~ after the = of an argument that looks like an assignment (DIR=~/x),
 		// not after --dir=.
 		s.Tilde = tildeKind(val, true)

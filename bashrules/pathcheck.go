@@ -77,7 +77,7 @@ func (k *checker) paths(c *Command) pathOutcome {
 		return out
 	}
 	var uses []pathUse
-	if spec, ok := pathSpecs[name]; ok {
+	if spec, ok := pathSpecs()[name]; ok {
 		pr := spec(c.Argv[1:])
 		uses, out.issues = pr.uses, pr.issues
 	} else if len(k.children[c]) == 0 && !isWrapperLike(name) {
@@ -93,7 +93,7 @@ func (k *checker) paths(c *Command) pathOutcome {
 	}
 	if c.ExtraArgs {
 		extra := pathUse{w: Word{Src: "(arguments from xargs input)", Why: "arguments read by xargs"}}
-		if spec, ok := pathSpecs[name]; ok {
+		if spec, ok := pathSpecs()[name]; ok {
 			// What the command does with one more operand is what it does with them all.
 			pr := spec(append(slices.Clone(c.Argv[1:]), Word{Src: "ARG", Value: "ARG", Known: true, Placeholder: true}))
 			for _, u := range pr.uses {
@@ -373,6 +373,11 @@ func (k *checker) check(pc *permission.Context, abs string, write bool) permissi
 		return pc.CheckRead(k.ctx, abs)
 	}
 	key := checkKey{pc, abs, write}
+	for i := range k.checkList {
+		if k.checkList[i].key == key {
+			return k.checkList[i].d
+		}
+	}
 	if d, ok := k.checks[key]; ok {
 		return d
 	}
@@ -382,11 +387,27 @@ func (k *checker) check(pc *permission.Context, abs string, write bool) permissi
 	} else {
 		d = pc.CheckRead(k.ctx, abs)
 	}
-	if k.checks == nil {
-		k.checks = make(map[checkKey]permission.Decision, 8)
+	switch {
+	case len(k.checkList) < maxCheckList:
+		if k.checkList == nil {
+			k.checkList = make([]checkEntry, 0, 4)
+		}
+		k.checkList = append(k.checkList, checkEntry{key, d})
+	default:
+		if k.checks == nil {
+			k.checks = make(map[checkKey]permission.Decision, 8)
+		}
+		k.checks[key] = d
 	}
-	k.checks[key] = d
 	return d
+}
+
+// maxCheckList is how many checks are kept in checker.checkList before the map takes over.
+const maxCheckList = 16
+
+type checkEntry struct {
+	key checkKey
+	d   permission.Decision
 }
 
 func (k *checker) read(pc *permission.Context, abs string) pathOutcome {

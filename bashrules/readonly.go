@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
@@ -65,72 +64,74 @@ func clusterOnly(v string) bool {
 // readOnlyCommands are the commands that are allowed without a rule, in every mode, when their
 // options keep them read-only and every path they touch passes the Read check, as in Claude
 // Code's read-only command list.
-var readOnlyCommands = map[string]roFunc{
-	"cat": anyArgs, "tac": anyArgs, "nl": anyArgs, "head": anyArgs, "tail": anyArgs, "wc": anyArgs,
-	"strings": anyArgs, "hexdump": anyArgs, "od": anyArgs, "cut": anyArgs, "paste": anyArgs, "column": anyArgs,
-	"rev": anyArgs, "fold": anyArgs, "expand": anyArgs, "unexpand": anyArgs, "fmt": anyArgs, "comm": anyArgs,
-	"cmp": anyArgs, "diff": anyArgs, "tsort": anyArgs, "pr": anyArgs, "stat": anyArgs, "readlink": anyArgs,
-	"realpath": anyArgs, "du": anyArgs, "df": anyArgs, "basename": anyArgs, "dirname": anyArgs, "tr": anyArgs,
-	"cal": anyArgs, "uptime": anyArgs, "id": anyArgs, "uname": anyArgs, "free": anyArgs, "locale": anyArgs,
-	"groups": anyArgs, "nproc": anyArgs, "getconf": anyArgs, "seq": anyArgs, "sleep": anyArgs, "true": anyArgs,
-	"false": anyArgs, "which": anyArgs, "type": anyArgs, "expr": anyArgs, "numfmt": anyArgs, "echo": anyArgs,
-	"printf": anyArgs, "pwd": anyArgs, "whoami": anyArgs, "arch": anyArgs, "ls": anyArgs,
-	"base64": anyArgs, "base32": anyArgs, "md5sum": anyArgs, "sha1sum": anyArgs, "sha224sum": anyArgs,
-	"sha256sum": anyArgs, "sha384sum": anyArgs, "sha512sum": anyArgs, "b2sum": anyArgs, "cksum": anyArgs,
-	"sum": anyArgs, "shasum": anyArgs, "file": anyArgs, "help": anyArgs, "netstat": anyArgs, "ss": anyArgs,
-	"ps": anyArgs, "pgrep": anyArgs, "lsof": anyArgs, "tput": anyArgs, "uniq": anyArgs, "sort": anyArgs,
-	"grep": anyArgs, "egrep": anyArgs, "fgrep": anyArgs, "rgrep": anyArgs, "rg": anyArgs, "fd": anyArgs,
-	"fdfind": anyArgs, "sed": anyArgs, "tree": forbid("-R"),
-	"test": testRO, "[": testRO,
-	"find":    forbid("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from"),
-	"jq":      jqRO,
-	"history": historyRO,
-	"alias":   noArgs,
-	"node":    versionOnly("-v", "--version"),
-	"ip":      ipRO,
-	"ifconfig": func(args []Word) string {
-		if len(args) > 1 || (len(args) == 1 && strings.HasPrefix(args[0].Value, "-") && args[0].Value != "-a") {
-			return "ifconfig with arguments other than an interface changes it"
-		}
-		return ""
-	},
-	"date":     dateRO,
-	"hostname": hostnameRO,
-	"man":      manRO,
-	"info": func(args []Word) string {
-		for _, a := range args {
-			if strings.HasPrefix(a.Value, "-") {
-				return "info options are not read-only"
+func buildReadOnlyCommands() map[string]roFunc {
+	return map[string]roFunc{
+		"cat": anyArgs, "tac": anyArgs, "nl": anyArgs, "head": anyArgs, "tail": anyArgs, "wc": anyArgs,
+		"strings": anyArgs, "hexdump": anyArgs, "od": anyArgs, "cut": anyArgs, "paste": anyArgs, "column": anyArgs,
+		"rev": anyArgs, "fold": anyArgs, "expand": anyArgs, "unexpand": anyArgs, "fmt": anyArgs, "comm": anyArgs,
+		"cmp": anyArgs, "diff": anyArgs, "tsort": anyArgs, "pr": anyArgs, "stat": anyArgs, "readlink": anyArgs,
+		"realpath": anyArgs, "du": anyArgs, "df": anyArgs, "basename": anyArgs, "dirname": anyArgs, "tr": anyArgs,
+		"cal": anyArgs, "uptime": anyArgs, "id": anyArgs, "uname": anyArgs, "free": anyArgs, "locale": anyArgs,
+		"groups": anyArgs, "nproc": anyArgs, "getconf": anyArgs, "seq": anyArgs, "sleep": anyArgs, "true": anyArgs,
+		"false": anyArgs, "which": anyArgs, "type": anyArgs, "expr": anyArgs, "numfmt": anyArgs, "echo": anyArgs,
+		"printf": anyArgs, "pwd": anyArgs, "whoami": anyArgs, "arch": anyArgs, "ls": anyArgs,
+		"base64": anyArgs, "base32": anyArgs, "md5sum": anyArgs, "sha1sum": anyArgs, "sha224sum": anyArgs,
+		"sha256sum": anyArgs, "sha384sum": anyArgs, "sha512sum": anyArgs, "b2sum": anyArgs, "cksum": anyArgs,
+		"sum": anyArgs, "shasum": anyArgs, "file": anyArgs, "help": anyArgs, "netstat": anyArgs, "ss": anyArgs,
+		"ps": anyArgs, "pgrep": anyArgs, "lsof": anyArgs, "tput": anyArgs, "uniq": anyArgs, "sort": anyArgs,
+		"grep": anyArgs, "egrep": anyArgs, "fgrep": anyArgs, "rgrep": anyArgs, "rg": anyArgs, "fd": anyArgs,
+		"fdfind": anyArgs, "sed": anyArgs, "tree": forbid("-R"),
+		"test": testRO, "[": testRO,
+		"find":    forbid("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from"),
+		"jq":      jqRO,
+		"history": historyRO,
+		"alias":   noArgs,
+		"node":    versionOnly("-v", "--version"),
+		"ip":      ipRO,
+		"ifconfig": func(args []Word) string {
+			if len(args) > 1 || (len(args) == 1 && strings.HasPrefix(args[0].Value, "-") && args[0].Value != "-a") {
+				return "ifconfig with arguments other than an interface changes it"
 			}
-		}
-		return ""
-	},
-	"command": func(args []Word) string {
-		if len(args) > 0 && (args[0].Value == "-v" || args[0].Value == "-V") {
 			return ""
-		}
-		return "command runs another command"
-	},
-	"set": func(args []Word) string {
-		if len(args) == 0 {
-			return "set without arguments prints every variable"
-		}
-		return ""
-	},
-	":": anyArgs, "exit": anyArgs, "return": anyArgs, "break": anyArgs, "continue": anyArgs, "shift": anyArgs,
-	"wait": anyArgs, "jobs": anyArgs,
-	"docker":  dockerRO,
-	"git":     gitRO,
-	"gh":      ghRO,
-	"pyright": pyrightRO,
+		},
+		"date":     dateRO,
+		"hostname": hostnameRO,
+		"man":      manRO,
+		"info": func(args []Word) string {
+			for _, a := range args {
+				if strings.HasPrefix(a.Value, "-") {
+					return "info options are not read-only"
+				}
+			}
+			return ""
+		},
+		"command": func(args []Word) string {
+			if len(args) > 0 && (args[0].Value == "-v" || args[0].Value == "-V") {
+				return ""
+			}
+			return "command runs another command"
+		},
+		"set": func(args []Word) string {
+			if len(args) == 0 {
+				return "set without arguments prints every variable"
+			}
+			return ""
+		},
+		":": anyArgs, "exit": anyArgs, "return": anyArgs, "break": anyArgs, "continue": anyArgs, "shift": anyArgs,
+		"wait": anyArgs, "jobs": anyArgs,
+		"docker":  dockerRO,
+		"git":     gitRO,
+		"gh":      ghRO,
+		"pyright": pyrightRO,
+	}
 }
 
 // readOnlyFor returns the read-only check of a command name, python's --version included.
 func readOnlyFor(name string) (roFunc, bool) {
-	if f, ok := readOnlyCommands[name]; ok {
+	if f, ok := readOnlyCommands()[name]; ok {
 		return f, true
 	}
-	if versionedPython.MatchString(name) {
+	if versionedPython().MatchString(name) {
 		return versionOnly("--version", "-V"), true
 	}
 	return nil, false
@@ -155,14 +156,14 @@ func testRO(args []Word) string {
 	return ""
 }
 
-var jqEnvRE = regexp.MustCompile(`\$ENV|\benv\b|\binput_filename\b|\$__prog|\bget_search_list\b`)
+var jqEnvRE = lazyRE(`\$ENV|\benv\b|\binput_filename\b|\$__prog|\bget_search_list\b`)
 
 func jqRO(args []Word) string {
 	for _, a := range args {
 		switch v := a.Value; {
 		case v == "-f" || v == "--from-file" || v == "--rawfile" || v == "--slurpfile" || v == "-L" || strings.HasPrefix(v, "--library-path") || strings.HasPrefix(v, "-L"):
 			return "jq option " + v + " reads other files"
-		case jqEnvRE.MatchString(v):
+		case jqEnvRE().MatchString(v):
 			return "jq filter reads the environment"
 		}
 	}
@@ -170,7 +171,7 @@ func jqRO(args []Word) string {
 }
 
 func historyRO(args []Word) string {
-	if len(args) == 0 || (len(args) == 1 && numericRE.MatchString(args[0].Value)) {
+	if len(args) == 0 || (len(args) == 1 && numericRE().MatchString(args[0].Value)) {
 		return ""
 	}
 	return "history with options changes the history"
@@ -606,7 +607,7 @@ func readOnlyCommand(pc *permission.Context, c *Command, kids map[*Command][]*Co
 	if !ok || ro(c.Argv[1:]) != "" || subscriptIssue(name, c) != "" || execOption(name, c.Argv[1:]) != "" {
 		return false
 	}
-	if spec, ok := pathSpecs[name]; ok {
+	if spec, ok := pathSpecs()[name]; ok {
 		pr := spec(c.Argv[1:])
 		if len(pr.issues) > 0 {
 			return false

@@ -2,8 +2,10 @@ package bashrules
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"mvdan.cc/sh/v3/syntax"
 	"pgregory.net/rapid"
@@ -138,4 +140,115 @@ func TestCallTextSpan(t *testing.T) {
 			t.Fatalf("callText(%q, %v, %v) = %q, want %q", span, as, ws, got, want)
 		}
 	})
+}
+
+// TestSpoofingASCIIShortcut: the byte scan that clears printable ASCII agrees with the rune
+// by rune check on strings mixing ASCII, control bytes, invalid UTF-8 and the characters the
+// check names.
+func TestSpoofingASCIIShortcut(t *testing.T) {
+	pieces := []string{"git status", " ", "\t", "\n", "a", "~", "\x7f", "\x00", "\x01", "\r", "\x1b[31m", "\xff", "\xc3", "é",
+		"\u00a0", "\u200b", "\u202e", "\u2066", "\ufeff", "\u0085", "\u3000", "日本", "\u00ad", "'$(x)'"}
+	rapid.Check(t, func(t *rapid.T) {
+		s := strings.Join(rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 8).Draw(t, "pieces"), "")
+		if got, want := spoofing(s), spoofingRunes(s); got != want {
+			t.Fatalf("spoofing(%q) = %q, rune by rune %q", s, got, want)
+		}
+	})
+}
+
+// TestJoinFromSuffix: the words from i on, joined, are taken from the whole join at the
+// offset laterCommandRule computes, without building a string, and equal joinValues of them;
+// with any other text they are still joinValues of them.
+func TestJoinFromSuffix(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var ws []Word
+		for range rapid.IntRange(1, 5).Draw(t, "n") {
+			v := rapid.SampledFrom([]string{"", "a", "b c", "it's", "-x", "run", "$X"}).Draw(t, "value")
+			src := rapid.SampledFrom([]string{v, quoteWord(v), "'" + v + "'", "$Y"}).Draw(t, "src")
+			ws = append(ws, Word{Src: src, Value: v, Known: rapid.Bool().Draw(t, "known")})
+		}
+		real := joinValues(ws, false)
+		full := rapid.SampledFrom([]string{real, real + "x", "", "a b"}).Draw(t, "full")
+		off := 0
+		for i := 1; i < len(ws); i++ {
+			off += len(wordPiece(ws[i-1])) + 1
+			got, want := joinFrom(ws[i:], full, off), joinValues(ws[i:], false)
+			if got != want {
+				t.Fatalf("joinFrom(%+v, %q, %d) = %q, want %q", ws[i:], full, off, got, want)
+			}
+			if full == real && unsafe.StringData(got) != unsafe.StringData(full[off:]) && got != "" {
+				t.Fatalf("joinFrom(%+v, %q, %d) built %q instead of taking the end of the join", ws[i:], full, off, got)
+			}
+		}
+	})
+}
+
+// TestCandArrayParts: candidates cut from the shared chunk, kept while later commands take
+// theirs (as a parent's are kept while its children are decided), are still each command's
+// own candidates when all are taken, however many a command has.
+func TestCandArrayParts(t *testing.T) {
+	parts := []string{"git status", "FOO=1 BAR=2 /usr/bin/git -C x push origin", "ls -la src", "X=1 npm run 'build x'", "/bin/ls \"a b\"",
+		"go vet ./...", "export A=b", "git -c a=b log", "sudo -u x rm -rf y", "echo $HOME"}
+	rapid.Check(t, func(t *rapid.T) {
+		picked := rapid.SliceOfN(rapid.SampledFrom(parts), 1, 12).Draw(t, "parts")
+		a, err := Analyze(strings.Join(picked, "; "))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := &checker{}
+		var kept []candSet
+		for _, c := range a.Commands {
+			cs := candidates(c, k.candArray())
+			cs.deny = append(cs.deny, "extra "+c.Text) // as an append past the part would
+			kept = append(kept, cs)
+		}
+		for i, c := range a.Commands {
+			want := candidates(c, make([]string, 9))
+			want.deny = append(want.deny, "extra "+c.Text)
+			if !slices.Equal(kept[i].deny, want.deny) || !slices.Equal(kept[i].allowExact, want.allowExact) || !slices.Equal(kept[i].allowLoose, want.allowLoose) {
+				t.Fatalf("command %d %q: candidates %+v, alone %+v", i, c.Text, kept[i], want)
+			}
+		}
+	})
+}
+
+// TestWordChunksDisjoint: the words of the commands of one analysis, cut from shared chunks,
+// never overlap (but for a wrapper's child, which is the tail of its parent's words) and are
+// capped at their length, so that appending to one (or to a tail of
+// it, as a wrapper's child does) cannot write into another's; fields counts what it says.
+func TestWordChunksDisjoint(t *testing.T) {
+	parts := []string{"git status", "ls -la src", "a b c d e f g h i j k l m n o p q r s", "x", "sudo rm -rf y", "bash -c 'cat a | wc -l'",
+		"echo \"a   b\"\tc", "find . -name x -exec rm {} \\;", "FOO=1", "xargs -n1 echo"}
+	rapid.Check(t, func(t *rapid.T) {
+		picked := rapid.SliceOfN(rapid.SampledFrom(parts), 1, 30).Draw(t, "parts")
+		a, err := Analyze(strings.Join(picked, " && "))
+		if err != nil {
+			t.Fatal(err)
+		}
+		type span struct{ lo, hi uintptr }
+		var spans []span
+		for _, c := range a.Commands {
+			if len(c.Words) == 0 {
+				continue
+			}
+			if c.Kind == KindCall && cap(c.Words) != len(c.Words) {
+				t.Fatalf("%q: words have room past their end (len %d, cap %d)", c.Text, len(c.Words), cap(c.Words))
+			}
+			lo := uintptr(unsafe.Pointer(unsafe.SliceData(c.Words)))
+			s := span{lo, lo + uintptr(len(c.Words))*unsafe.Sizeof(Word{})}
+			for _, o := range spans {
+				// A wrapper's child takes the tail of its parent's words (sudo rm x: rm x), which
+				// ends where they end; any other overlap is two commands sharing a chunk's part.
+				if s.lo < o.hi && o.lo < s.hi && s.hi != o.hi {
+					t.Fatalf("%q: words overlap another command's", c.Text)
+				}
+			}
+			spans = append(spans, s)
+		}
+	})
+	for s, want := range map[string]int{"": 0, "a": 1, " a  b\t\nc ": 3, "git status && ls": 4} {
+		if got := fields(s); got != want {
+			t.Errorf("fields(%q) = %d, want %d", s, got, want)
+		}
+	}
 }

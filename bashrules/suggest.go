@@ -1,13 +1,12 @@
 package bashrules
 
 import (
-	"regexp"
 	"strings"
 )
 
 const maxSuggestions = 5
 
-var subcommandRE = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+var subcommandRE = lazyRE(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
 // noSuggest are shells, wrappers and interpreters: a rule for them would allow anything.
 var noSuggest = map[string]bool{"sh": true, "bash": true, "zsh": true, "fish": true, "csh": true, "tcsh": true, "ksh": true,
@@ -41,7 +40,7 @@ func suggestion(c *Command) []string {
 		return []string{strings.TrimSpace(first) + ":*"}
 	}
 	switch {
-	case len(c.Argv) >= 2 && subcommandRE.MatchString(c.Argv[1].Value) && !needsQuoting(c.Argv[0].Value) && !runsNamedProgram(name, c.Argv):
+	case len(c.Argv) >= 2 && subcommandRE().MatchString(c.Argv[1].Value) && !needsQuoting(c.Argv[0].Value) && !runsNamedProgram(name, c.Argv):
 		return []string{c.Argv[0].Value + " " + c.Argv[1].Value + ":*"}
 	case len(c.Argv) == 1:
 		return []string{c.Argv[0].Value}

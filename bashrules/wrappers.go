@@ -2,7 +2,6 @@ package bashrules
 
 import (
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -45,13 +44,13 @@ var interpreters = map[string][]string{
 	"osascript": {"-e"}, "tclsh": {}, "awk": {}, "gawk": {}, "mawk": {}, "nawk": {},
 }
 
-var versionedPython = regexp.MustCompile(`^python[0-9.]*$`)
+var versionedPython = lazyRE(`^python[0-9.]*$`)
 
 func interpreterFlags(name string) ([]string, bool) {
 	if f, ok := interpreters[name]; ok {
 		return f, true
 	}
-	if versionedPython.MatchString(name) {
+	if versionedPython().MatchString(name) {
 		return []string{"-c"}, true
 	}
 	return nil, false
@@ -187,11 +186,11 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-var durationRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?[smhd]?$`)
+var durationRE = lazyRE(`^[0-9]+(\.[0-9]+)?[smhd]?$`)
 
 func peelTimeout(args []Word) (int, *Word, bool, bool) {
 	i, ok := skipOptions(args, "v", "sk", []string{"preserve-status", "foreground", "verbose"}, []string{"signal", "kill-after"})
-	if !ok || i >= len(args) || !args[i].Known || !durationRE.MatchString(args[i].Value) {
+	if !ok || i >= len(args) || !args[i].Known || !durationRE().MatchString(args[i].Value) {
 		return i, nil, false, false
 	}
 	i++
@@ -201,7 +200,7 @@ func peelTimeout(args []Word) (int, *Word, bool, bool) {
 	return i, nil, false, true
 }
 
-var niceNumRE = regexp.MustCompile(`^-[0-9]+$`)
+var niceNumRE = lazyRE(`^-[0-9]+$`)
 
 func peelNice(args []Word) (int, *Word, bool, bool) {
 	i := 0
@@ -212,7 +211,7 @@ func peelNice(args []Word) (int, *Word, bool, bool) {
 			return i + 1, nil, false, true
 		case v == "-n":
 			i += 2
-		case niceNumRE.MatchString(v), strings.HasPrefix(v, "-n") && len(v) > 2, strings.HasPrefix(v, "--adjustment="):
+		case niceNumRE().MatchString(v), strings.HasPrefix(v, "-n") && len(v) > 2, strings.HasPrefix(v, "--adjustment="):
 			i++
 		case strings.HasPrefix(v, "-"):
 			return i, nil, false, false
@@ -223,11 +222,11 @@ func peelNice(args []Word) (int, *Word, bool, bool) {
 	return i, nil, false, i <= len(args)
 }
 
-var stdbufRE = regexp.MustCompile(`^(-[ioe]\S+|--(input|output|error)=\S+)$`)
+var stdbufRE = lazyRE(`^(-[ioe]\S+|--(input|output|error)=\S+)$`)
 
 func peelStdbuf(args []Word) (int, *Word, bool, bool) {
 	i := 0
-	for i < len(args) && args[i].Known && stdbufRE.MatchString(args[i].Value) {
+	for i < len(args) && args[i].Known && stdbufRE().MatchString(args[i].Value) {
 		i++
 	}
 	if i < len(args) && args[i].Known && args[i].Value == "--" {
@@ -239,7 +238,7 @@ func peelStdbuf(args []Word) (int, *Word, bool, bool) {
 	return i, nil, false, true
 }
 
-var envAssignRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var envAssignRE = lazyRE(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
 func peelEnv(args []Word) (int, *Word, bool, bool) {
 	i := 0
@@ -288,7 +287,7 @@ func peelEnv(args []Word) (int, *Word, bool, bool) {
 		}
 		break
 	}
-	for i < len(args) && args[i].Known && envAssignRE.MatchString(args[i].Value) {
+	for i < len(args) && args[i].Known && envAssignRE().MatchString(args[i].Value) {
 		i++
 	}
 	return i, nil, otherDir, true

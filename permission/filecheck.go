@@ -24,11 +24,34 @@ func (c *Context) ResolvePath(p string) (string, error) {
 	case p == "~":
 		p = c.home
 	case strings.HasPrefix(p, "~/"):
-		p = filepath.Join(c.home, p[2:])
+		return joinClean(c.home, p[2:]), nil
 	case !filepath.IsAbs(p):
-		p = filepath.Join(c.cwd, p)
+		return joinClean(c.cwd, p), nil
 	}
 	return filepath.Clean(p), nil
+}
+
+// joinClean is filepath.Clean(filepath.Join(dir, p)) for a dir that is already clean (the
+// context's cwd and home are cleaned when set). Join cleans what it returns, except that it
+// returns "" where Clean says "."; and a single plain name under a clean directory needs no
+// cleaning at all, which is the usual argument of a command (src, test, README.md).
+func joinClean(dir, p string) string {
+	if filepath.Separator == '/' && dir != "" && dir != "." && plainName(p) {
+		if dir == "/" {
+			return "/" + p
+		}
+		return dir + "/" + p
+	}
+	if j := filepath.Join(dir, p); j != "" {
+		return j
+	}
+	return "."
+}
+
+// plainName reports a single path element that cleaning leaves alone: not empty, not . or ..,
+// without a separator.
+func plainName(p string) bool {
+	return p != "" && p != "." && p != ".." && strings.IndexByte(p, '/') < 0
 }
 
 // maxSymlinkHops bounds symlink chains, like the kernel's own loop limit.

@@ -192,3 +192,25 @@ func TestPropertyRuleOrderIrrelevant(t *testing.T) {
 		}
 	})
 }
+
+// TestPropJoinClean: the one-pass join is what cleaning the join gives, for any clean
+// directory (as the context's cwd and home are) and any path, clean or not, empty or not.
+func TestPropJoinClean(t *testing.T) {
+	part := rapid.SampledFrom([]string{"", "/", "a", "..", ".", "~", "b/", "//", "./c", "../..", "x y", "é", "...", "README.md", ".git"})
+	path := rapid.Custom(func(t *rapid.T) string {
+		var s string
+		for _, p := range rapid.SliceOfN(part, 0, 6).Draw(t, "parts") {
+			s += p
+		}
+		return s
+	})
+	rapid.Check(t, func(t *rapid.T) {
+		dir, p := path.Draw(t, "dir"), path.Draw(t, "p")
+		if dir != "" {
+			dir = filepath.Clean(dir) // "" stays: a context without a home has home ""
+		}
+		if got, want := joinClean(dir, p), filepath.Clean(filepath.Join(dir, p)); got != want {
+			t.Fatalf("joinClean(%q, %q) = %q, want %q", dir, p, got, want)
+		}
+	})
+}
