@@ -84,10 +84,11 @@ func NewGrep(opts Options) tool.Tool {
 		g.engine = goEngine{workers: opts.Workers}
 	}
 	return tool.Build(tool.Def[GrepInput]{
-		Name:        GrepName,
-		SearchHint:  "search file contents with regular expressions (ripgrep)",
-		Description: "Search file contents with a regular expression",
-		Prompt:      grepPrompt,
+		Name:           GrepName,
+		SearchHint:     "search file contents with regular expressions (ripgrep)",
+		Description:    "Search file contents with a regular expression",
+		Prompt:         grepPrompt,
+		MaxResultChars: 20_000, // as Claude Code's Grep
 		SchemaJSON: schemax.Static(GrepName, func() *jsonschema.Schema {
 			return schemax.For[GrepInput](func(s *jsonschema.Schema) {
 				schemax.Enum(s.Properties["output_mode"], string(modeContent), string(modeFiles), string(modeCount))
