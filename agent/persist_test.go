@@ -37,7 +37,7 @@ func bigTool(name string, limit int) tool.Tool {
 func TestResultPersistence(t *testing.T) {
 	const limit = 100
 	lines := strings.Repeat(strings.Repeat("x", 99)+"\n", 40) // 4,000 bytes in lines of 100
-	long := strings.Repeat("€", 2000)                           // 6,000 bytes in 3-byte runes, no line break
+	long := strings.Repeat("€", 2000)                         // 6,000 bytes in 3-byte runes, no line break
 	cases := []struct {
 		name    string
 		tool    string
