@@ -381,6 +381,9 @@ func (x *executor) callEnv(id string) *tool.Env {
 		*env = *x.env
 	}
 	env.ToolUseID = id
+	if x.resultsDir != "" {
+		env.CreateResultFile = x.createResultFile
+	}
 	env.Permissions = x.permissions
 	env.UpdatePermissions = x.perms.Update
 	bus := x.bus

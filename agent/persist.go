@@ -24,6 +24,20 @@ const previewBytes = 2048
 // goes whole, with a notice on the bus: losing a result is worse than a large request.
 func (x *executor) persistResult(t tool.Tool, id string, res tool.Result) tool.Result {
 	limit := t.MaxResultChars()
+	if res.TextFile != nil {
+		if x.resultsDir != "" && !res.IsError && limit >= 0 && res.TextFile.Chars > int64(limit) {
+			if out, ok := x.keepTextFile(t, id, res); ok {
+				return out
+			}
+		}
+		// Short enough after all, or not movable: the text goes in the result, and is
+		// saved below like any other text if it must be.
+		in, err := res.Inline()
+		if err != nil {
+			return tool.ErrorResult(formatError(err))
+		}
+		res = in
+	}
 	if x.resultsDir == "" || res.IsError || limit < 0 {
 		return res
 	}
@@ -55,6 +69,32 @@ func (x *executor) persistResult(t tool.Tool, id string, res tool.Result) tool.R
 		}
 	}
 	return out
+}
+
+// keepTextFile moves a result's text file, which the tool wrote through
+// [executor.createResultFile], to its place in the results folder, and returns the result the
+// model gets.
+func (x *executor) keepTextFile(t tool.Tool, id string, res tool.Result) (tool.Result, bool) {
+	tf := res.TextFile
+	path := filepath.Join(x.resultsDir, resultFileName(id))
+	if err := os.Rename(tf.Path, path); err != nil {
+		x.bus.Publish(Event{Type: EventNotice, ToolUseID: id,
+			Text: fmt.Sprintf("the result of %s (%s) is read back into memory: moving its file failed: %v", t.Name(), formatSize(int(tf.Size)), err)})
+		return res, false
+	}
+	out := res
+	out.TextFile = nil
+	out.Content = append([]tool.Content{tool.Text(persistedBlockOf(path, tf.Size, preview(tf.Head, tf.Size)))}, res.Content...)
+	return out, true
+}
+
+// createResultFile is a tool's Env.CreateResultFile: a private file in the results folder,
+// so that keeping it is a rename.
+func (x *executor) createResultFile() (*os.File, error) {
+	if err := os.MkdirAll(x.resultsDir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating the tool-results folder: %w", err)
+	}
+	return os.CreateTemp(x.resultsDir, ".partial-*.txt")
 }
 
 // writeResult saves text as the result of the call id, readable by its owner only.
@@ -95,7 +135,7 @@ func resultFileName(id string) string {
 
 // persistedBlock is the text the model gets for a persisted result of size bytes.
 func persistedBlock(path, text string) string {
-	return persistedBlockOf(path, int64(len(text)), preview(text))
+	return persistedBlockOf(path, int64(len(text)), preview(text, int64(len(text))))
 }
 
 // persistedBlockOf is persistedBlock from the parts: the size in bytes and the preview, which
@@ -112,18 +152,21 @@ func persistedBlockOf(path string, size int64, pv string) string {
 	return b.String()
 }
 
-// preview is the head of text the block shows: at most previewBytes bytes, cut at the last
-// line break when one falls in the second half, else at a rune boundary, followed by a line
-// "..." when the text goes on.
-func preview(text string) string {
-	if len(text) <= previewBytes {
-		return strings.TrimSuffix(text, "\n")
+// preview is the start of a text of size bytes that head begins: at most previewBytes bytes,
+// cut at the last line break when one falls in the second half, else at a rune boundary,
+// followed by a line "..." when the text goes on.
+func preview(head string, size int64) string {
+	if size <= previewBytes && int64(len(head)) >= size {
+		return strings.TrimSuffix(head[:size], "\n")
 	}
-	head := text[:previewBytes]
-	if i := strings.LastIndexByte(head, '\n'); i >= previewBytes/2 {
+	if len(head) > previewBytes {
+		head = head[:previewBytes+1]
+	}
+	cut := min(len(head), previewBytes)
+	if i := strings.LastIndexByte(head[:cut], '\n'); i >= previewBytes/2 {
 		head = head[:i]
-	} else {
-		head, _ = cutUTF8(text, previewBytes, len(text))
+	} else if cut < len(head) {
+		head, _ = cutUTF8(head, cut, len(head))
 	}
 	return head + "\n..."
 }

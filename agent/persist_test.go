@@ -188,3 +188,86 @@ func TestFormatSize(t *testing.T) {
 		}
 	}
 }
+
+// fileTool writes its text to a file, as Grep does with a large output, from the Env's
+// CreateResultFile (or a temporary file of its own when there is none, in own).
+func fileTool(limit int, own string) tool.Tool {
+	return tool.Build(tool.Def[bigIn]{Name: "Spill", MaxResultChars: limit,
+		CheckPermissions: allowAny[bigIn],
+		Call: func(_ context.Context, in bigIn, env *tool.Env) (tool.Result, error) {
+			create := env.CreateResultFile
+			if create == nil {
+				create = func() (*os.File, error) { return os.CreateTemp(own, "own-*") }
+			}
+			f, err := create()
+			if err != nil {
+				return tool.Result{}, err
+			}
+			defer f.Close()
+			if _, err := f.WriteString(in.Text); err != nil {
+				return tool.Result{}, err
+			}
+			head := in.Text[:min(len(in.Text), tool.TextFileHead)]
+			return tool.Result{TextFile: &tool.TextFile{Path: f.Name(), Size: int64(len(in.Text)),
+				Chars: int64(utf8.RuneCountInString(in.Text)), Head: head}}, nil
+		}})
+}
+
+// A result the tool wrote to a file is moved into the results folder when it is too large,
+// and read back (the file removed) when it is not, or when there is no results folder.
+func TestResultTextFile(t *testing.T) {
+	lines := strings.Repeat(strings.Repeat("y", 99)+"\n", 100)
+	for _, tc := range []struct {
+		name    string
+		text    string
+		noDir   bool
+		persist bool
+	}{
+		{name: "over the cap", text: lines, persist: true},
+		{name: "at the cap", text: strings.Repeat("é", 100)},
+		{name: "no results folder", text: lines, noDir: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "tool-results")
+			own := t.TempDir()
+			if tc.noDir {
+				dir = ""
+			}
+			input, _ := json.Marshal(bigIn{Text: tc.text})
+			p := llmtest.NewScript(use("Spill", string(input)), say("done"))
+			a := &Agent{Provider: p, Model: "m", Tools: []tool.Tool{fileTool(100, own)}, Permissions: newPerms(t), ResultsDir: dir}
+			if _, err := a.Run(context.Background(), nil, llm.UserText("go")); err != nil {
+				t.Fatal(err)
+			}
+			res := lastResults(t, p)[0]
+			got := resultText(res)
+			if !tc.persist {
+				if got != tc.text {
+					t.Fatalf("result %d bytes %.80q, want the whole text", len(got), got)
+				}
+			} else {
+				path := filepath.Join(dir, res.ToolUseID+".txt")
+				want := "<persisted-output>\nOutput too large (" + formatSize(len(tc.text)) + "). Full output saved to: " + path +
+					"\n\nPreview (first 2KB):\n" + tc.text[:1999] + "\n...\n</persisted-output>"
+				if got != want {
+					t.Fatalf("block:\n%s\nwant:\n%s", got, want)
+				}
+				if saved, err := os.ReadFile(path); err != nil || string(saved) != tc.text {
+					t.Fatalf("saved file: %d bytes, %v", len(saved), err)
+				}
+			}
+			// Nothing else is left: no partial file in the results folder, none of the tool's own.
+			for _, d := range []string{dir, own} {
+				if d == "" {
+					continue
+				}
+				entries, _ := os.ReadDir(d)
+				for _, e := range entries {
+					if !tc.persist || e.Name() != res.ToolUseID+".txt" {
+						t.Errorf("left behind: %s", filepath.Join(d, e.Name()))
+					}
+				}
+			}
+		})
+	}
+}

@@ -23,7 +23,7 @@ func TestResultPersistenceE2E(t *testing.T) {
 	bin := reinsBinary(t)
 	var lines strings.Builder
 	for i := range 3000 {
-		fmt.Fprintf(&lines, "needle number %04d\n", i)
+		fmt.Fprintf(&lines, "needle number %04d of the haystack\n", i)
 	}
 	grep := llmtest.Call("Grep", `{"pattern":"needle","output_mode":"content","head_limit":0}`)
 	blockRE := regexp.MustCompile(`^<persisted-output>\nOutput too large \(([0-9.]+KB)\)\. Full output saved to: (\S+)\n\nPreview \(first 2KB\):\n(?s:(.*))\n\.\.\.\n</persisted-output>$`)
@@ -66,6 +66,11 @@ func TestResultPersistenceE2E(t *testing.T) {
 		e.wantCode(0)
 		if got := check(t, srv); got != want {
 			t.Errorf("saved to %s, want %s beside the session file", got, want)
+		}
+		// Grep wrote its output there itself (it is larger than 80 KB) and the agent renamed
+		// it: nothing else is left in the folder.
+		if entries, _ := os.ReadDir(filepath.Dir(want)); len(entries) != 1 {
+			t.Errorf("the results folder holds %d files, want 1", len(entries))
 		}
 		// Read of the saved file: outside the project, yet allowed without a prompt (a
 		// headless run would have denied the ask).
