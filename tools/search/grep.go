@@ -265,7 +265,7 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 		w := &textSink{create: create, limit: 4 * grepMaxResultChars}
 		n, limit, err := writeContent(w, q, results, headLimit, offset)
 		if err != nil {
-			w.finish()
+			w.abort()
 			return out, err
 		}
 		w.trimNewline()

@@ -235,6 +235,16 @@ func (s *textSink) grow(n int) {
 // trimNewline drops a final '\n' written to the sink.
 func (s *textSink) trimNewline() { s.nl = false }
 
+// abort drops the text, removing its file if there is one.
+func (s *textSink) abort() {
+	if s.f != nil {
+		s.f.Close()
+		os.Remove(s.f.Name())
+		s.f = nil
+	}
+	s.mem = strings.Builder{}
+}
+
 // finish returns the text held in memory, or the file that holds it. On an error the file is
 // removed.
 func (s *textSink) finish() (string, *tool.TextFile, error) {
