@@ -171,3 +171,23 @@ func TestGrepResultFile(t *testing.T) {
 		t.Fatalf("result files left behind: %v", left)
 	}
 }
+
+// A sink whose file cannot be made keeps the text in memory; an aborted one leaves no file.
+func TestTextSinkFallbackAndAbort(t *testing.T) {
+	text := strings.Repeat("line é\n", 100)
+	w := &textSink{limit: 10, create: func() (*os.File, error) { return nil, os.ErrPermission }}
+	w.WriteString(text)
+	w.trimNewline()
+	got, file, err := w.finish()
+	if err != nil || file != nil || got != strings.TrimSuffix(text, "\n") {
+		t.Fatalf("finish = %d bytes, %v, %v; want the text in memory", len(got), file, err)
+	}
+
+	dir := t.TempDir()
+	w = &textSink{limit: 10, create: func() (*os.File, error) { return os.CreateTemp(dir, "out-*") }}
+	w.WriteString(text)
+	w.abort()
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("abort left %v", left)
+	}
+}
