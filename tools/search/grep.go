@@ -373,6 +373,9 @@ func writeContent(w *textSink, q *query, results []*fileResult, headLimit *int, 
 		}
 	}
 	lo, hi, limit := paginateRange(total, headLimit, offset)
+	if err := q.spill.readable(); err != nil {
+		return 0, nil, err
+	}
 	// The page's size, estimated from the text of the files it covers, so that a large page
 	// held in memory is built in one allocation instead of by doubling.
 	size, idx := 0, 0

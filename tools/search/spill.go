@@ -2,6 +2,7 @@ package search
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -36,11 +37,25 @@ type spilledSpan struct{ off, n int64 }
 type spill struct {
 	mu     sync.Mutex
 	f      *os.File // nil until the first spill; unlinked at once
-	off    int64
-	held   int64  // bytes of text held by finished files, not spilled
-	failed bool   // no spill file could be made or written: everything stays in memory
-	buf    []byte // for reading the spill file back, which one goroutine does
+	off    int64    // where the next span starts
+	held   int64    // bytes of text held by finished files, not spilled
+	failed bool     // no spill file could be made: everything stays in memory
+	// wbuf gathers spilled text for one write of spillWrite bytes at flushed, rather than
+	// a system call per file; err is the first write's failure, reported at rendering.
+	wbuf    []byte
+	flushed int64
+	err     error
+	// win is a window of the file read back, at winOff: files that are neighbours in the
+	// output were mostly searched, and spilled, together, so one read serves many.
+	win    []byte
+	winOff int64
+	buf    []byte // for spans larger than the window
 }
+
+const (
+	spillWrite  = 64 << 10
+	spillWindow = 64 << 10
+)
 
 // done is called when r's text is complete, or a part of it is (rg may print a file's lines
 // in parts): past the threshold, r's text so far moves to the spill file.
@@ -69,21 +84,67 @@ func (s *spill) done(r *fileResult) {
 		// Unlinked at once: the open file stays usable, and nothing is left behind even if
 		// reins is killed.
 		os.Remove(f.Name())
-		s.f = f
+		s.f, s.wbuf = f, make([]byte, 0, spillWrite)
 	}
-	start := s.off
 	for _, t := range r.text {
-		if _, err := s.f.WriteAt(t, s.off); err != nil {
-			// What was written stays valid (the spans recorded before); r keeps its text.
-			s.off = start
-			s.failed = true
-			return
-		}
-		s.off += int64(len(t))
+		s.wbuf = append(s.wbuf, t...)
 	}
-	r.spilled = append(r.spilled, spilledSpan{start, n})
+	r.spilled = append(r.spilled, spilledSpan{s.off, n})
 	r.text = nil
+	s.off += n
 	s.held -= n
+	if len(s.wbuf) >= spillWrite {
+		s.flush()
+	}
+}
+
+// flush writes wbuf out.
+func (s *spill) flush() {
+	if len(s.wbuf) == 0 || s.err != nil {
+		return
+	}
+	if _, err := s.f.WriteAt(s.wbuf, s.flushed); err != nil {
+		s.err = fmt.Errorf("writing the spilled output: %w", err)
+		return
+	}
+	s.flushed += int64(len(s.wbuf))
+	s.wbuf = s.wbuf[:0]
+	if cap(s.wbuf) > 2*spillWrite {
+		s.wbuf = make([]byte, 0, spillWrite) // a large file's text grew it
+	}
+}
+
+// span returns the bytes of sp, valid until the next call, when sp fits the window; nil
+// otherwise. The spill must be done writing.
+func (s *spill) span(sp spilledSpan) ([]byte, error) {
+	if sp.n > spillWindow {
+		return nil, nil
+	}
+	if sp.off < s.winOff || sp.off+sp.n > s.winOff+int64(len(s.win)) {
+		if s.win == nil {
+			s.win = make([]byte, spillWindow)
+		}
+		s.win = s.win[:cap(s.win)]
+		k, err := s.f.ReadAt(s.win, sp.off)
+		if int64(k) < sp.n {
+			s.win, s.winOff = s.win[:0], 0
+			if err == nil || errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, fmt.Errorf("reading back the spilled output: %w", err)
+		}
+		s.win, s.winOff = s.win[:k], sp.off
+	}
+	return s.win[sp.off-s.winOff : sp.off-s.winOff+sp.n], nil
+}
+
+// readable finishes the writes before the file is read back.
+func (s *spill) readable() error {
+	if s == nil || s.f == nil {
+		return nil
+	}
+	s.flush()
+	return s.err
 }
 
 // close releases the spill file.
@@ -95,12 +156,21 @@ func (s *spill) close() {
 
 // writeText writes r's whole text (spilled parts first) to w.
 func (s *spill) writeText(w io.Writer, r *fileResult) error {
-	if len(r.spilled) > 0 && s.buf == nil {
-		s.buf = make([]byte, 64<<10)
-	}
 	for _, sp := range r.spilled {
-		// One buffer for every file: io.Copy would allocate one per call, which for
-		// thousands of files is garbage enough to double the peak heap.
+		b, err := s.span(sp)
+		if err != nil {
+			return err
+		}
+		if b != nil {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			continue
+		}
+		if s.buf == nil {
+			s.buf = make([]byte, 64<<10)
+		}
+		// One buffer for every file: io.Copy would allocate one per call.
 		if _, err := io.CopyBuffer(w, io.NewSectionReader(s.f, sp.off, sp.n), s.buf); err != nil {
 			return fmt.Errorf("reading back the spilled output: %w", err)
 		}
@@ -116,6 +186,16 @@ func (s *spill) writeText(w io.Writer, r *fileResult) error {
 // forLines calls f with each line of r's text, its '\n' included, until f returns false.
 func (s *spill) forLines(r *fileResult, f func(line []byte) bool) error {
 	for _, sp := range r.spilled {
+		b, err := s.span(sp)
+		if err != nil {
+			return err
+		}
+		if b != nil {
+			if !eachLine(b, f) {
+				return nil
+			}
+			continue
+		}
 		br := bufio.NewReaderSize(io.NewSectionReader(s.f, sp.off, sp.n), 64<<10)
 		for {
 			line, err := br.ReadSlice('\n')
@@ -134,21 +214,26 @@ func (s *spill) forLines(r *fileResult, f func(line []byte) bool) error {
 		}
 	}
 	for _, t := range r.text {
-		for len(t) > 0 {
-			end := len(t)
-			for i, c := range t {
-				if c == '\n' {
-					end = i + 1
-					break
-				}
-			}
-			if !f(t[:end]) {
-				return nil
-			}
-			t = t[end:]
+		if !eachLine(t, f) {
+			return nil
 		}
 	}
 	return nil
+}
+
+// eachLine calls f with each line of t until f returns false, and reports whether it did not.
+func eachLine(t []byte, f func(line []byte) bool) bool {
+	for len(t) > 0 {
+		end := bytes.IndexByte(t, '\n') + 1
+		if end == 0 {
+			end = len(t)
+		}
+		if !f(t[:end]) {
+			return false
+		}
+		t = t[end:]
+	}
+	return true
 }
 
 // textSink collects a result's text: in memory while it is at most limit bytes, then, when
