@@ -41,10 +41,10 @@ func (x *executor) persistResult(t tool.Tool, id string, res tool.Result) tool.R
 	if x.resultsDir == "" || res.IsError || limit < 0 {
 		return res
 	}
-	size := 0
+	size := -1 // the texts are joined by newlines
 	for _, c := range res.Content {
 		if c.Type != "image" {
-			size += len(c.Text)
+			size += len(c.Text) + 1
 		}
 	}
 	// A rune is at least one byte: a text of at most limit bytes is short enough.
