@@ -93,6 +93,13 @@ type Agent struct {
 	// SubAgent marks a sub-agent's loop: when it ends its turn, the SubagentStop hooks run
 	// instead of the Stop hooks.
 	SubAgent bool
+
+	// ResultsDir is the folder where a successful result longer than its tool's cap
+	// ([tool.Tool.MaxResultChars]) is saved, as <tool_use id>.txt, while the model gets a
+	// <persisted-output> block with the path and a preview. It is created on first use; the
+	// caller owns it (and makes it readable to the model: permission.Config.InternalReadDirs).
+	// "" sends every result whole.
+	ResultsDir string
 }
 
 // Result is the outcome of a run.
@@ -162,6 +169,7 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 		concurrency: cmp.Or(a.MaxConcurrency, DefaultMaxConcurrency),
 		hooks:       a.Hooks,
 		deferral:    a.Deferral,
+		resultsDir:  a.ResultsDir,
 	}
 	for _, t := range a.Tools {
 		x.tools[t.Name()] = t

@@ -35,6 +35,9 @@ const (
 	// EventPermissionDenied carries a call the permission decision refused, in Denied, before
 	// the tool results of its turn.
 	EventPermissionDenied
+	// EventNotice carries in Text something a log should say about the call ToolUseID that
+	// changed nothing for the model (a large result that could not be saved and went whole).
+	EventNotice
 )
 
 func (t EventType) String() string {
@@ -55,6 +58,8 @@ func (t EventType) String() string {
 		return "hook_message"
 	case EventPermissionDenied:
 		return "permission_denied"
+	case EventNotice:
+		return "notice"
 	}
 	return "unknown"
 }

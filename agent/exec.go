@@ -65,6 +65,8 @@ type executor struct {
 	// stop is reset for every turn.
 	stop     *hookStop
 	deferral *tool.Deferral
+	// resultsDir is Agent.ResultsDir.
+	resultsDir string
 }
 
 func (x *executor) lookup(name string) tool.Tool {
@@ -305,7 +307,8 @@ func (x *executor) call(ctx context.Context, c *call, input any, env *tool.Env, 
 	case err != nil:
 		failure = formatError(err)
 	default:
-		result = toResultBlock(id, res)
+		// Hooks and structured output keep the whole result; the model gets what fits.
+		result = toResultBlock(id, x.persistResult(t, id, res))
 		c.output = res.Output
 	}
 	if failure != "" {
@@ -378,6 +381,9 @@ func (x *executor) callEnv(id string) *tool.Env {
 		*env = *x.env
 	}
 	env.ToolUseID = id
+	if x.resultsDir != "" {
+		env.CreateResultFile = x.createResultFile
+	}
 	env.Permissions = x.permissions
 	env.UpdatePermissions = x.perms.Update
 	bus := x.bus

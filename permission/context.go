@@ -84,6 +84,11 @@ type Config struct {
 	SettingsFiles []string
 	// Sandbox is the sandbox policy (step 1b's auto-allow).
 	Sandbox SandboxPolicy
+	// InternalReadDirs are folders the program keeps for the model to read (the agent's
+	// saved tool results): reads under them are allowed without asking, after the Read deny
+	// and ask rules, like Claude Code's internal paths. A folder made later is fine; its
+	// symlink-resolved form is taken from its deepest existing ancestor.
+	InternalReadDirs []string
 }
 
 // Context is an immutable snapshot of the permission state. Build one with [New]; change it
@@ -106,6 +111,9 @@ type Context struct {
 	narrowed bool
 
 	sandbox SandboxPolicy
+	// internalRead are the lower-cased forms of Config.InternalReadDirs, as given and
+	// resolved.
+	internalRead []string
 
 	index ruleIndex
 	// dirForms are the working directories with their symlink-resolved forms, computed when
@@ -152,6 +160,7 @@ func New(cfg Config) (*Context, error) {
 		sandbox:         cfg.Sandbox,
 	}
 	c.sandbox.ExcludedCommands = slices.Clone(cfg.Sandbox.ExcludedCommands)
+	c.internalRead = internalDirForms(cfg.InternalReadDirs)
 	for i := range c.dirs {
 		c.dirs[i].Path = filepath.Clean(c.dirs[i].Path)
 	}
@@ -299,6 +308,14 @@ func (c *Context) clone() *Context {
 	n.stripped = slices.Clone(c.stripped)
 	n.settingsFiles = slices.Clone(c.settingsFiles)
 	return &n
+}
+
+// WithInternalReadDirs is the context with dirs as its [Config.InternalReadDirs], for a
+// folder known only once the session is open.
+func (c *Context) WithInternalReadDirs(dirs ...string) *Context {
+	n := c.clone()
+	n.internalRead = internalDirForms(dirs)
+	return n
 }
 
 // Mode is the current permission mode.

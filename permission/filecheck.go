@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -187,6 +188,43 @@ func (c *Context) allInWorkingDirs(forms []pathForm) bool {
 	return true
 }
 
+// internalReadDir returns an internal readable folder holding the path when every form of it
+// is inside one, or "".
+func (c *Context) internalReadDir(forms []pathForm) string {
+	found := ""
+	for _, f := range forms {
+		inside := false
+		for _, d := range c.internalRead {
+			if _, ok := relUnder(d, f.lower); ok {
+				inside, found = true, cmp.Or(found, d)
+				break
+			}
+		}
+		if !inside {
+			return ""
+		}
+	}
+	return found
+}
+
+// internalDirForms lists the absolute dirs as given and with symlinks resolved; a folder
+// made later resolves through its deepest existing ancestor. Relative dirs are dropped:
+// nothing internal is relative to where the person stands.
+func internalDirForms(dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		if !filepath.IsAbs(d) {
+			continue
+		}
+		d = filepath.Clean(d)
+		out = append(out, strings.ToLower(d))
+		if r, err := resolveExisting(d); err == nil && r != d {
+			out = append(out, strings.ToLower(r))
+		}
+	}
+	return out
+}
+
 // workingDirForms lists every working directory as given and with symlinks resolved.
 func workingDirForms(dirs []string) []string {
 	var out []string
@@ -250,6 +288,10 @@ func (c *Context) CheckRead(ctx context.Context, p string) Decision {
 	if r := c.pathRules(Ask, "Read").matchAny(c, forms); r != nil {
 		NoteRule(ctx, "read check: Read ask rule", r, "ask")
 		return Decision{Behavior: Ask, BlockedPath: abs, Message: "Reins requested permissions to read from " + abs + ", but you haven't granted it yet.", Reason: &Reason{Type: ReasonRule, Rule: r}}
+	}
+	if d := c.internalReadDir(forms); d != "" {
+		Notef(ctx, "read check", "allow", "inside the internal folder %s (saved tool results)", d)
+		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonOther, Detail: "internal folder " + d}}
 	}
 	if c.allInWorkingDirs(forms) {
 		Notef(ctx, "read check", "allow", "inside the working directories")

@@ -17,6 +17,13 @@ func sidechainDir(sessionPath string) string {
 	return filepath.Join(strings.TrimSuffix(sessionPath, filepath.Ext(sessionPath)), "subagents")
 }
 
+// ToolResultsDir is the folder beside the session file w writes where the agent saves tool
+// results too large for the model: <session id>/tool-results/. Nothing creates it here; the
+// agent does on first use.
+func (w *Writer) ToolResultsDir() string {
+	return filepath.Join(strings.TrimSuffix(w.Path, filepath.Ext(w.Path)), "tool-results")
+}
+
 // CreateSidechain starts the transcript of a sub-agent of the session w writes.
 func (s *Store) CreateSidechain(w *Writer, agentID, cwd, model string) (*Writer, error) {
 	if !validName(agentID) {

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"os"
 
 	"github.com/reinsdev/reins/permission"
 )
@@ -30,6 +31,11 @@ type Env struct {
 	Progress func(Progress)
 	// Files records what the model has read, for the read-before-edit checks.
 	Files *FileState
+	// CreateResultFile, if set, creates a file a tool may write a large result's text to
+	// instead of holding it in memory ([Result.TextFile]). The agent creates it in its
+	// folder of saved results, so that keeping the text there is a rename. Nil means the
+	// caller wants the text in Content: tools build it in memory.
+	CreateResultFile func() (*os.File, error)
 	// DryRun marks a permission check that runs nothing (`reins permissions check`): checks
 	// that depend on session state, like read-before-edit, are reported but pass.
 	DryRun bool

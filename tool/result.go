@@ -1,6 +1,9 @@
 package tool
 
-import "fmt"
+import (
+	"fmt"
+	"os"
+)
 
 // Content is one block of a tool result as the model sees it: text or an image.
 type Content struct {
@@ -19,6 +22,48 @@ type Result struct {
 	Content []Content `json:"content"`
 	IsError bool      `json:"is_error,omitempty"`
 	Output  any       `json:"output,omitempty"`
+	// TextFile, when set, holds the result's text, which comes before Content's blocks: a tool
+	// whose text grew too large to hold in memory wrote it to a file from
+	// [Env.CreateResultFile] instead. Whoever receives the Result owns the file: it moves it
+	// where it belongs, or takes the text back with [Result.Inline], or removes it with
+	// [Result.Release].
+	TextFile *TextFile `json:"-"`
+}
+
+// TextFile is a result's text in a file (see [Result.TextFile]).
+type TextFile struct {
+	Path string
+	// Size is the text's length in bytes, Chars in characters (UTF-8 sequences).
+	Size, Chars int64
+	// Head is the start of the text, at least [TextFileHead] bytes of it (all of it when
+	// shorter), for a preview that needs no read of the file.
+	Head string
+}
+
+// TextFileHead is how much of a [TextFile]'s text its Head holds at least.
+const TextFileHead = 4096
+
+// Inline returns r with the text of its TextFile, if any, read back as its first text block,
+// and removes the file.
+func (r Result) Inline() (Result, error) {
+	if r.TextFile == nil {
+		return r, nil
+	}
+	b, err := os.ReadFile(r.TextFile.Path)
+	r.Release()
+	if err != nil {
+		return Result{}, fmt.Errorf("reading the saved result: %w", err)
+	}
+	r.Content = append([]Content{Text(string(b))}, r.Content...)
+	r.TextFile = nil
+	return r, nil
+}
+
+// Release removes the TextFile of a result no one will read.
+func (r Result) Release() {
+	if r.TextFile != nil {
+		os.Remove(r.TextFile.Path)
+	}
 }
 
 // TextResult is a successful result with one text block.

@@ -86,10 +86,24 @@ type Tool interface {
 	// the result, so it knows what actually ran.
 	InputsEquivalent(a, b any) bool
 
+	// MaxResultChars is how many characters of text a successful result may hand the model;
+	// the agent saves a longer one to a file and sends a preview (see [DefaultMaxResultChars]).
+	// Negative means never: the tool bounds its own output (Bash) or the model asked for
+	// exactly this text (Read).
+	MaxResultChars() int
+
 	// Call runs the tool. An error is a failure of the tool, shown to the model as an error
 	// result; ctx cancellation stops the call.
 	Call(ctx context.Context, input any, env *Env) (Result, error)
 }
+
+// DefaultMaxResultChars is the result size past which the agent persists a result: the cap of
+// a tool that sets none, and the ceiling of every tool's own cap, as Claude Code's
+// min(maxResultSizeChars, 50000).
+const DefaultMaxResultChars = 50_000
+
+// NeverPersist is the [Def.MaxResultChars] of a tool whose results always go whole.
+const NeverPersist = -1
 
 // Def is a tool definition with typed input In. Only Name and Call are required; everything
 // else has a fail-closed default.
@@ -133,6 +147,10 @@ type Def[In any] struct {
 	Defer            bool
 	AlwaysLoad       bool
 	MCP              bool
+	// MaxResultChars caps the text of a successful result the model sees whole (see
+	// [Tool.MaxResultChars]): 0 is DefaultMaxResultChars, a larger cap is lowered to it, and
+	// NeverPersist sends every result whole.
+	MaxResultChars int
 
 	Call func(ctx context.Context, in In, env *Env) (Result, error)
 }
@@ -243,6 +261,17 @@ func (t *built[In]) WouldSandbox(pc *permission.Context, input any) bool {
 func (t *built[In]) ShouldDefer() bool { return t.def.Defer }
 func (t *built[In]) AlwaysLoad() bool  { return t.def.AlwaysLoad }
 func (t *built[In]) IsMCP() bool       { return t.def.MCP }
+
+func (t *built[In]) MaxResultChars() int {
+	switch n := t.def.MaxResultChars; {
+	case n < 0:
+		return NeverPersist
+	case n == 0:
+		return DefaultMaxResultChars
+	default:
+		return min(n, DefaultMaxResultChars)
+	}
+}
 
 func (t *built[In]) Prompt(ctx context.Context) (string, error) {
 	if t.def.PromptFunc != nil {

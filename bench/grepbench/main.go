@@ -11,6 +11,9 @@
 // column: the tool and the command it is compared with run in turn, so a change of load
 // during the benchmark affects both alike.
 //
+// The tool gets an Env.CreateResultFile, as from the agent: a large result goes to a temporary
+// file, removed after each run.
+//
 // -warmup makes one untimed round first (so the file system cache is warm); -print shows the
 // last result on stderr; -cpuprofile profiles the timed runs.
 package main
@@ -80,7 +83,10 @@ func (b bench) run(dir string, runs int, warmup bool, cpuprofile string) error {
 	if err != nil {
 		return err
 	}
-	env := &tool.Env{Permissions: func() *permission.Context { return pc }}
+	// As in the agent, a large result may go to a file rather than be held in memory; the
+	// runner removes it (it owns the result).
+	env := &tool.Env{Permissions: func() *permission.Context { return pc },
+		CreateResultFile: func() (*os.File, error) { return os.CreateTemp("", "grepbench-result-*") }}
 	var runners []runner
 	if len(b.cmd) > 0 {
 		runners = append(runners, b.command(dir))
@@ -191,9 +197,14 @@ func (b bench) toolRunner(engine string, env *tool.Env) (runner, error) {
 		if err != nil {
 			return err
 		}
-		if b.print {
-			fmt.Fprintln(os.Stderr, res.TextOf())
+		if !b.print {
+			res.Release()
+			return nil
 		}
+		if res, err = res.Inline(); err != nil {
+			return err
+		}
+		fmt.Fprintln(os.Stderr, res.TextOf())
 		return nil
 	}, nil
 }

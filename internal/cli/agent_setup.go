@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -56,6 +57,10 @@ type runSetup struct {
 	errOut io.Writer
 	// stopDebug drains and ends the --debug log's subscription, at Close.
 	stopDebug func()
+	// resultsDir is where the agent saves results too large for the model: beside the
+	// session file, or a temporary folder of the run (tempResults) removed at Close.
+	resultsDir  string
+	tempResults bool
 }
 
 // Close ends the tools' processes, the MCP servers and the sandbox, and closes the session
@@ -80,6 +85,25 @@ func (s *runSetup) Close() {
 	if s.rec != nil {
 		s.rec.Close()
 	}
+	if s.tempResults {
+		os.RemoveAll(s.resultsDir)
+		s.tempResults = false
+	}
+}
+
+// openResultsDir picks the folder for saved tool results: <session id>/tool-results/ beside
+// the session file, or without one a temporary folder that ends with the run.
+func (s *runSetup) openResultsDir() error {
+	if s.rec != nil {
+		s.resultsDir = s.rec.ToolResultsDir()
+		return nil
+	}
+	dir, err := os.MkdirTemp("", "reins-tool-results-")
+	if err != nil {
+		return fmt.Errorf("creating a folder for tool results: %w", err)
+	}
+	s.resultsDir, s.tempResults = dir, true
+	return nil
 }
 
 // checks is what an Asker needs to apply an answer.
@@ -166,6 +190,12 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	if err := s.openSession(store, transcript, opts); err != nil {
 		return nil, err
 	}
+	if err := s.openResultsDir(); err != nil {
+		return nil, err
+	}
+	// The model may read back what the agent saved for it, without asking (Read deny rules
+	// still win).
+	pc = pc.WithInternalReadDirs(s.resultsDir)
 	if f.Debug != nil {
 		f.debugf("provider", "name", s.choice.name, "model", s.choice.model)
 		s.stopDebug = s.bus.Subscribe(debugEvents(f.Debug))
@@ -261,7 +291,7 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		background = hookedAsker{s: s, background: true}
 	}
 	sc := subAgentConfig{defs: defs, choice: s.choice, perms: s.perms, bus: s.bus, env: s.prompt, maxTurns: opts.maxTurns,
-		hooks: s.hooks, asker: parentAsker{s}, backgroundAsker: background}
+		hooks: s.hooks, asker: parentAsker{s}, backgroundAsker: background, resultsDir: s.resultsDir}
 	if rec := s.rec; rec != nil {
 		// Without persistence sub-agents keep no transcript either.
 		sc.store = func(agentID string) (agenttool.Transcript, string, error) {
@@ -325,6 +355,7 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		Notices:        s.pool.notices,
 		Hooks:          s.hooks,
 		Asker:          asker,
+		ResultsDir:     s.resultsDir,
 	}
 	if s.rec != nil {
 		s.agent.Recorder = s.rec

@@ -57,6 +57,8 @@ type subAgentConfig struct {
 	// foreground sub-agents' asks, backgroundAsker background ones' (hooks only).
 	hooks                  *hooks.Runner
 	asker, backgroundAsker permission.Asker
+	// resultsDir is where sub-agents save results too large for the model.
+	resultsDir string
 }
 
 // addAgentTool adds the Agent tool to the pool. Each sub-agent gets fresh built-ins (its own
@@ -91,9 +93,10 @@ func (p *agentPool) addAgentTool(f *Factory, sc subAgentConfig) {
 			sh := bash.New(bash.Options{Permissions: perms.Context, Cwd: p.cwd(), Sandbox: p.sandbox, Groups: shellGroups()})
 			return sh.Tools(), sh.Cwd, sh.Close
 		},
-		Files: p.env.Files,
-		Cwd:   p.cwd,
-		Bus:   sc.bus,
+		Files:      p.env.Files,
+		ResultsDir: sc.resultsDir,
+		Cwd:        p.cwd,
+		Bus:        sc.bus,
 		System: func(ctx context.Context, def *agentdef.Definition, ts []tool.Tool) ([]llm.SystemBlock, error) {
 			env := sc.env
 			env.Base, env.Append = def.Prompt, ""

@@ -74,6 +74,8 @@ func debugEvents(l *slog.Logger) func(agent.Event) {
 				}
 				l.Debug("tool result", "tool_use_id", b.ToolUseID, "is_error", b.IsError, "text", clip(text.String(), 300))
 			}
+		case agent.EventNotice:
+			l.Debug("notice", "tool_use_id", e.ToolUseID, "text", e.Text)
 		case agent.EventResult:
 			l.Debug("run finished", "subtype", e.Result.Subtype, "turns", e.Result.NumTurns, "denials", len(e.Result.PermissionDenials))
 		}

@@ -93,6 +93,9 @@ type Config struct {
 	NewTools func(perms *agent.Permissions) (ts []tool.Tool, cwd func() string, close func() error)
 	// Files is the parent's file state, shared with sub-agents.
 	Files *tool.FileState
+	// ResultsDir is where sub-agents save results too large for the model, as the parent
+	// does (agent.Agent.ResultsDir); "" sends them whole.
+	ResultsDir string
 	// Cwd is the parent's current directory.
 	Cwd func() string
 	// Bus is the parent's event bus: sub-agents' events are forwarded to it with
@@ -402,6 +405,7 @@ func (a *agentTool) prepare(ctx context.Context, id, parentID string, def *agent
 		Bus:            bus,
 		Hooks:          cfg.Hooks,
 		SubAgent:       true,
+		ResultsDir:     cfg.ResultsDir,
 	}
 	if cfg.NewTranscript != nil {
 		tr, path, err := cfg.NewTranscript(id)

@@ -104,6 +104,9 @@ func (s *Shell) BashTool() tool.Tool {
 		SearchHint:  "run shell commands",
 		Description: "Run a shell command",
 		Prompt:      bashPrompt,
+		// Bash cuts its own output at MaxOutputChars and names its full output file; the
+		// agent must not save it a second time.
+		MaxResultChars: tool.NeverPersist,
 		SchemaJSON: schemax.Static(schemaKey, func() *jsonschema.Schema {
 			return schemax.For[Input](func(sc *jsonschema.Schema) {
 				p := sc.Properties

@@ -203,11 +203,13 @@ const taskOutputPrompt = `- Retrieves output from a running or completed backgro
 // TaskOutputTool returns the TaskOutput tool of this shell.
 func (s *Shell) TaskOutputTool() tool.Tool {
 	return tool.Build(tool.Def[TaskOutputInput]{
-		Name:        "TaskOutput",
-		Aliases:     []string{"AgentOutputTool", "BashOutputTool"},
-		SearchHint:  "read output/logs from a background task",
-		Description: "Read the output of a background task",
-		Prompt:      taskOutputPrompt,
+		Name:       "TaskOutput",
+		Aliases:    []string{"AgentOutputTool", "BashOutputTool"},
+		SearchHint: "read output/logs from a background task",
+		// Like Bash, it cuts the output itself and names the task's output file.
+		MaxResultChars: tool.NeverPersist,
+		Description:    "Read the output of a background task",
+		Prompt:         taskOutputPrompt,
 		SchemaJSON: schemax.Static("TaskOutput", func() *jsonschema.Schema {
 			return schemax.For[TaskOutputInput](func(sc *jsonschema.Schema) {
 				p := sc.Properties

@@ -68,6 +68,9 @@ func NewRead(opts Options) tool.Tool {
 		SearchHint:  "read files, images, notebooks",
 		Description: "Read a file from the local filesystem",
 		Prompt:      readPrompt,
+		// The model asked for this text, and Read bounds it itself: saving it to a file to
+		// be read again would loop.
+		MaxResultChars: tool.NeverPersist,
 		SchemaJSON: schemax.Static("Read", func() *jsonschema.Schema {
 			return schemax.For[ReadInput](func(sc *jsonschema.Schema) {
 				p := sc.Properties

@@ -88,6 +88,8 @@ func BenchmarkRgContent(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		render(q, results, "/tree", new(int), 0)
+		if _, err := render(q, results, "/tree", new(int), 0, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -50,7 +51,9 @@ type query struct {
 	getenv func(string) string
 	// cwd is the session's working directory, which displayed paths are relative to (when
 	// empty, as in some tests, a file is shown by its path under the root).
-	cwd      string
+	cwd string
+	// spill, when set, takes finished files' text out of memory (see spill.go).
+	spill    *spill
 	dispOnce sync.Once
 	rootRel  string // root relative to cwd, "" when root lies outside it
 }
@@ -110,6 +113,21 @@ type fileResult struct {
 	prefix string // the query's linePrefix for the file
 	nlines int
 	count  int // count mode: matching lines (multiline: matches, joined per line)
+	// spilled are the parts of the text moved to the search's spill file, in order; they
+	// come before text.
+	spilled []spilledSpan
+}
+
+// size is the length of r's text in bytes, spilled parts included.
+func (r *fileResult) size() int64 {
+	n := int64(0)
+	for _, sp := range r.spilled {
+		n += sp.n
+	}
+	for _, t := range r.text {
+		n += int64(len(t))
+	}
+	return n
 }
 
 // last returns r's last piece of text, adding one if there is none.
@@ -147,6 +165,9 @@ func (r *fileResult) addSep() {
 // output is copied once into place instead of again each time a file's buffer doubles. A
 // file's lines that arrive one after the other (as rg prints them) share one piece.
 type lineArena struct {
+	// maxChunk bounds the chunks; 0 means maxArenaChunk. A search that spills keeps them
+	// small, since one file's text held in memory keeps its whole chunk alive.
+	maxChunk   int
 	chunk      []byte      // the current chunk; its length is the part handed out
 	owner      *fileResult // the file whose last piece ends where the chunk's free space starts
 	ownerStart int         // where that piece starts in the chunk
@@ -162,7 +183,7 @@ const (
 // the arena hands out later.
 func (a *lineArena) extend(r *fileResult, n int) []byte {
 	if cap(a.chunk)-len(a.chunk) < n {
-		a.chunk = make([]byte, 0, max(n, min(2*cap(a.chunk), maxArenaChunk), minArenaChunk))
+		a.chunk = make([]byte, 0, max(n, min(2*cap(a.chunk), cmp.Or(a.maxChunk, maxArenaChunk)), minArenaChunk))
 		a.owner = nil
 	}
 	start := len(a.chunk)

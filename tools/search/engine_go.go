@@ -53,6 +53,7 @@ func (e goEngine) search(ctx context.Context, q *query) ([]*fileResult, error) {
 	cfg := walkConfig{root: q.root, ignoreFiles: true, overrides: ov, types: types, getenv: q.getenv, workers: workers}
 	err = walk(ctx, cfg, func(worker int, f fileEntry) {
 		if r := m.searchPath(q, f.rel, f.abs, &scratch[worker]); r != nil {
+			q.spill.done(r)
 			mu.Lock()
 			results = append(results, r)
 			mu.Unlock()

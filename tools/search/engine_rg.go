@@ -224,6 +224,9 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 		pendingSep bool
 		arena      lineArena
 	)
+	if q.spill != nil {
+		arena.maxChunk = spillArenaChunk
+	}
 	for {
 		line, err := r.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -280,6 +283,11 @@ func parseRgLine(line []byte, q *query, get func([]byte) *fileResult, arena *lin
 		f.nlines++
 	}
 	*pendingSep = false
+	if *cur != f && *cur != nil {
+		// rg prints a file's lines together, in one part or a few: the file before is
+		// likely done.
+		q.spill.done(*cur)
+	}
 	*cur = f
 	if len(rest) == 0 || rest[0] != byte(kindMatch) && rest[0] != byte(kindContext) {
 		return fmt.Errorf("unexpected line %q", line)

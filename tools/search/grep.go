@@ -84,10 +84,11 @@ func NewGrep(opts Options) tool.Tool {
 		g.engine = goEngine{workers: opts.Workers}
 	}
 	return tool.Build(tool.Def[GrepInput]{
-		Name:        GrepName,
-		SearchHint:  "search file contents with regular expressions (ripgrep)",
-		Description: "Search file contents with a regular expression",
-		Prompt:      grepPrompt,
+		Name:           GrepName,
+		SearchHint:     "search file contents with regular expressions (ripgrep)",
+		Description:    "Search file contents with a regular expression",
+		Prompt:         grepPrompt,
+		MaxResultChars: grepMaxResultChars,
 		SchemaJSON: schemax.Static(GrepName, func() *jsonschema.Schema {
 			return schemax.For[GrepInput](func(s *jsonschema.Schema) {
 				schemax.Enum(s.Properties["output_mode"], string(modeContent), string(modeFiles), string(modeCount))
@@ -105,6 +106,9 @@ func NewGrep(opts Options) tool.Tool {
 		Call:             g.call,
 	})
 }
+
+// grepMaxResultChars is Grep's cap on the result the model sees whole, as Claude Code's.
+const grepMaxResultChars = 20_000
 
 type grepTool struct {
 	opts   Options
@@ -192,6 +196,11 @@ func (g *grepTool) call(ctx context.Context, in GrepInput, env *tool.Env) (tool.
 	if q.mode == modeContent {
 		q.before, q.after = contextLines(in)
 	}
+	if q.mode == modeContent && env.CreateResultFile != nil {
+		// The output may go to a file: then the files' text need not stay in memory either.
+		q.spill = &spill{}
+		defer q.spill.close()
+	}
 	var results []*fileResult
 	if fi.IsDir() {
 		results, err = g.engine.search(ctx, q)
@@ -214,9 +223,15 @@ func (g *grepTool) call(ctx context.Context, in GrepInput, env *tool.Env) (tool.
 			return denied(filepath.Join(q.root, filepath.FromSlash(r.rel)))
 		})
 	}
-	out := render(q, results, cwd, in.HeadLimit, in.Offset)
+	out, err := render(q, results, cwd, in.HeadLimit, in.Offset, env.CreateResultFile)
+	if err != nil {
+		return tool.Result{}, err
+	}
 	out.Engine = g.engine.name()
 	out.DurationMs = time.Since(start).Milliseconds()
+	if out.file != nil {
+		return tool.Result{TextFile: out.file, Output: out.GrepOutput}, nil
+	}
 	return tool.Result{Content: []tool.Content{tool.Text(out.text)}, Output: out.GrepOutput}, nil
 }
 
@@ -231,26 +246,46 @@ func isBinaryFile(path string) bool {
 	return bytes.IndexByte(data, 0) >= 0
 }
 
-// rendered is a result's text and structured output.
+// rendered is a result's text, or the file that holds it, and structured output.
 type rendered struct {
 	GrepOutput
 	text string
+	file *tool.TextFile
 }
 
-// render sorts the results, applies pagination and formats them as Claude Code does.
-func render(q *query, results []*fileResult, cwd string, headLimit *int, offset int) rendered {
+// render sorts the results, applies pagination and formats them as Claude Code does. A
+// content page that outgrows what the model may see whole (4 bytes a character) goes to a
+// file from create, when set; its GrepOutput.Content is then empty.
+func render(q *query, results []*fileResult, cwd string, headLimit *int, offset int, create func() (*os.File, error)) (rendered, error) {
 	display := func(r *fileResult) string { return q.display(r.rel) }
 	out := rendered{GrepOutput: GrepOutput{Mode: string(q.mode), Filenames: []string{}}}
 	switch q.mode {
 	case modeContent:
 		slices.SortFunc(results, func(a, b *fileResult) int { return strings.Compare(a.rel, b.rel) })
-		content, n, limit := renderContent(q, results, headLimit, offset)
-		out.Content, out.NumLines, out.AppliedLimit, out.AppliedOffset = content, n, limit, offset
-		text := cmp.Or(content, "No matches found")
-		if info := limitInfo(limit, offset); info != "" {
-			text += "\n\n[Showing results with pagination = " + info + "]"
+		w := &textSink{create: create, limit: 4 * grepMaxResultChars}
+		n, limit, err := writeContent(w, q, results, headLimit, offset)
+		if err != nil {
+			w.abort()
+			return out, err
 		}
-		out.text = text
+		w.trimNewline()
+		contentLen := w.size
+		if contentLen == 0 {
+			w.WriteString("No matches found")
+		}
+		if info := limitInfo(limit, offset); info != "" {
+			w.WriteString("\n\n[Showing results with pagination = " + info + "]")
+		}
+		text, file, err := w.finish()
+		if err != nil {
+			return out, err
+		}
+		out.text, out.file = text, file
+		if file == nil {
+			// The page itself, without the notes after it (no copy: a part of text).
+			out.Content = text[:contentLen]
+		}
+		out.NumLines, out.AppliedLimit, out.AppliedOffset = n, limit, offset
 	case modeCount:
 		slices.SortFunc(results, func(a, b *fileResult) int { return strings.Compare(a.rel, b.rel) })
 		lo, hi, limit := paginateRange(len(results), headLimit, offset)
@@ -320,14 +355,15 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 		}
 		out.text = head + "\n" + strings.Join(page, "\n")
 	}
-	return out
+	return out, nil
 }
 
-// renderContent prints the page of content lines that offset and headLimit select (see
+// writeContent prints the page of content lines that offset and headLimit select (see
 // paginate) from the results' text, which is already in print form: a file wholly on the
-// page is copied in one piece, and a "--" separates files when context was asked for. It
-// returns the page, its number of lines and the limit applied.
-func renderContent(q *query, results []*fileResult, headLimit *int, offset int) (string, int, *int) {
+// page is copied in one piece, and a "--" separates files when context was asked for. The
+// page ends with its '\n'; the text of spilled files is read back from q.spill. It returns
+// the page's number of lines and the limit applied.
+func writeContent(w *textSink, q *query, results []*fileResult, headLimit *int, offset int) (int, *int, error) {
 	sepBetween := q.context()
 	total := 0
 	for i, r := range results {
@@ -337,8 +373,11 @@ func renderContent(q *query, results []*fileResult, headLimit *int, offset int) 
 		}
 	}
 	lo, hi, limit := paginateRange(total, headLimit, offset)
+	if err := q.spill.readable(); err != nil {
+		return 0, nil, err
+	}
 	// The page's size, estimated from the text of the files it covers, so that a large page
-	// is built in one allocation instead of by doubling (which briefly holds it twice over).
+	// held in memory is built in one allocation instead of by doubling.
 	size, idx := 0, 0
 	for i, r := range results {
 		if idx >= hi {
@@ -351,10 +390,7 @@ func renderContent(q *query, results []*fileResult, headLimit *int, offset int) 
 		k := min(idx+r.nlines, hi) - max(idx, lo) // lines of r on the page
 		idx += r.nlines
 		if k > 0 {
-			n := 0
-			for _, t := range r.text {
-				n += len(t)
-			}
+			n := int(r.size())
 			if k == r.nlines {
 				size += n
 			} else {
@@ -364,8 +400,7 @@ func renderContent(q *query, results []*fileResult, headLimit *int, offset int) 
 			}
 		}
 	}
-	var b strings.Builder
-	b.Grow(size)
+	w.grow(size)
 	idx = 0
 	for i, r := range results {
 		if idx >= hi {
@@ -373,7 +408,7 @@ func renderContent(q *query, results []*fileResult, headLimit *int, offset int) 
 		}
 		if sepBetween && i > 0 {
 			if idx >= lo {
-				b.WriteString("--\n")
+				w.WriteString("--\n")
 			}
 			idx++
 		}
@@ -381,24 +416,27 @@ func renderContent(q *query, results []*fileResult, headLimit *int, offset int) 
 		case idx+r.nlines <= lo: // before the page
 			idx += r.nlines
 		case idx >= lo && idx+r.nlines <= hi: // wholly on it
-			for _, t := range r.text {
-				b.Write(t)
+			if err := q.spill.writeText(w, r); err != nil {
+				return 0, nil, err
 			}
 			idx += r.nlines
 		default:
-			for _, t := range r.text {
-				for len(t) > 0 && idx < hi {
-					end := bytes.IndexByte(t, '\n') + 1
-					if idx >= lo {
-						b.Write(t[:end])
-					}
-					idx++
-					t = t[end:]
+			err := q.spill.forLines(r, func(line []byte) bool {
+				if idx >= hi {
+					return false
 				}
+				if idx >= lo {
+					w.Write(line)
+				}
+				idx++
+				return true
+			})
+			if err != nil {
+				return 0, nil, err
 			}
 		}
 	}
-	return strings.TrimSuffix(b.String(), "\n"), hi - lo, limit
+	return hi - lo, limit, w.err
 }
 
 // paginate skips offset items and keeps headLimit of the rest (default 250, 0 = all). The

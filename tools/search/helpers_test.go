@@ -64,3 +64,15 @@ func writeTree(t testing.TB, dir string, files [][2]string) {
 		}
 	}
 }
+
+// renderContent is writeContent into memory: the page without its final '\n'.
+func renderContent(q *query, results []*fileResult, headLimit *int, offset int) (string, int, *int) {
+	var w textSink
+	n, limit, err := writeContent(&w, q, results, headLimit, offset)
+	if err != nil {
+		panic(err)
+	}
+	w.trimNewline()
+	text, _, _ := w.finish()
+	return text, n, limit
+}

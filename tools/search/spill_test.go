@@ -1,0 +1,193 @@
+package search
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/reinsdev/reins/tool"
+)
+
+// withSpillThreshold sets spillThreshold for one test.
+func withSpillThreshold(t testing.TB, n int64) {
+	old := spillThreshold
+	spillThreshold = n
+	t.Cleanup(func() { spillThreshold = old })
+}
+
+// fileText reads a result's text, from its file when it has one (and removes the file).
+func fileText(t testing.TB, r tool.Result) string {
+	t.Helper()
+	in, err := r.Inline()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in.TextOf()
+}
+
+// TestSpilledOutputMatchesMemory renders random content results twice: held in memory, and
+// spilled (a tiny threshold, files finished in parts as rg prints them) into a file sink
+// that takes over past a tiny limit. The text must be the same, byte for byte.
+func TestSpilledOutputMatchesMemory(t *testing.T) {
+	dir := t.TempDir()
+	rapid.Check(t, func(rt *rapid.T) {
+		withSpillThreshold(t, rapid.Int64Range(0, 300).Draw(rt, "threshold"))
+		type file struct {
+			rel   string
+			parts [][]string // lines, in the parts they are finished in
+		}
+		var files []file
+		line := rapid.StringMatching(`[a-zé€ :-]{0,20}`)
+		for i := range rapid.IntRange(0, 8).Draw(rt, "files") {
+			f := file{rel: fmt.Sprintf("d%d/f%d.go", i%3, i)}
+			for range rapid.IntRange(1, 3).Draw(rt, "parts") {
+				f.parts = append(f.parts, rapid.SliceOfN(line, 1, 6).Draw(rt, "lines"))
+			}
+			files = append(files, f)
+		}
+		build := func(sp *spill) []*fileResult {
+			var out []*fileResult
+			for _, f := range files {
+				r := &fileResult{rel: f.rel, prefix: f.rel}
+				for pi, part := range f.parts {
+					if pi > 0 {
+						r.addSep()
+					}
+					for li, l := range part {
+						r.addLine(kindMatch, li+1, true, []byte(l))
+						if li%2 == 1 {
+							r.text = append(r.text, nil) // a new piece, as the arena starts one
+						}
+					}
+					sp.done(r)
+				}
+				out = append(out, r)
+			}
+			// Reversed: render sorts.
+			for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+				out[i], out[j] = out[j], out[i]
+			}
+			return out
+		}
+		before := rapid.IntRange(0, 1).Draw(rt, "context")
+		var headLimit *int
+		if rapid.Bool().Draw(rt, "has head_limit") {
+			headLimit = new(rapid.IntRange(0, 20).Draw(rt, "head_limit"))
+		}
+		offset := rapid.IntRange(0, 10).Draw(rt, "offset")
+		q := &query{mode: modeContent, lineNumbers: true, before: before}
+
+		want, err := render(q, build(nil), "", headLimit, offset, nil)
+		if err != nil {
+			rt.Fatal(err)
+		}
+
+		sq := &query{mode: modeContent, lineNumbers: true, before: before, spill: &spill{}}
+		defer sq.spill.close()
+		limit := rapid.IntRange(0, 200).Draw(rt, "sink limit")
+		create := func() (*os.File, error) { return os.CreateTemp(dir, "out-*") }
+		results := build(sq.spill)
+		got, err := render(sq, results, "", headLimit, offset, create)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		text := got.text
+		if got.file != nil {
+			b, err := os.ReadFile(got.file.Path)
+			os.Remove(got.file.Path)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			text = string(b)
+			if got.file.Size != int64(len(text)) || got.file.Chars != int64(utf8.RuneCountInString(text)) ||
+				!strings.HasPrefix(text, got.file.Head) || len(got.file.Head) < min(len(text), tool.TextFileHead) {
+				rt.Fatalf("file %+v does not describe its %d bytes", got.file, len(text))
+			}
+			if int64(len(want.text)) <= int64(limit) {
+				rt.Fatalf("a %d-byte text went to a file past a limit of %d", len(want.text), limit)
+			}
+		}
+		if text != want.text {
+			rt.Fatalf("spilled output differs:\n%s", cmp.Diff(want.text, text))
+		}
+		if got.NumLines != want.NumLines || (got.AppliedLimit == nil) != (want.AppliedLimit == nil) {
+			rt.Fatalf("output fields differ: %+v vs %+v", got.GrepOutput, want.GrepOutput)
+		}
+		if got.file == nil && got.Content != want.Content {
+			rt.Fatalf("Content %q, want %q", got.Content, want.Content)
+		}
+	})
+}
+
+// TestGrepResultFile runs Grep, with each engine, with and without a result file: a large
+// output goes to the file, spilled on the way, and holds exactly the text held in memory.
+func TestGrepResultFile(t *testing.T) {
+	withSpillThreshold(t, 0)
+	dir := t.TempDir()
+	var files [][2]string
+	for i := range 60 {
+		var b strings.Builder
+		for j := range 40 {
+			fmt.Fprintf(&b, "line %d of file %d: needle é€ %s\n", j, i, strings.Repeat("x", j))
+		}
+		files = append(files, [2]string{fmt.Sprintf("p%d/f%02d.txt", i%7, i), b.String()})
+	}
+	writeTree(t, dir, files)
+	engines := map[string]tool.Tool{"go": NewGrep(Options{})}
+	if rg, err := exec.LookPath("rg"); err == nil {
+		engines["rg"] = NewGrep(Options{Ripgrep: rg})
+	}
+	out := t.TempDir()
+	for name, g := range engines {
+		for _, input := range []string{
+			`{"pattern":"needle","output_mode":"content","head_limit":0}`,
+			`{"pattern":"needle","output_mode":"content","head_limit":0,"-C":1,"-n":false}`,
+			`{"pattern":"file 1[0-9]:","output_mode":"content","head_limit":700,"offset":333,"-B":2}`,
+			`{"pattern":"needle","output_mode":"content"}`,
+			`{"pattern":"nothing matches this","output_mode":"content","head_limit":0}`,
+		} {
+			t.Run(name+" "+input, func(t *testing.T) {
+				want := run(t, g, newEnv(t, dir), input)
+				env := newEnv(t, dir)
+				env.CreateResultFile = func() (*os.File, error) { return os.CreateTemp(out, "grep-*") }
+				got := run(t, g, env, input)
+				large := len(want.TextOf()) > 4*grepMaxResultChars
+				if (got.TextFile != nil) != large {
+					t.Fatalf("result file %v for a %d-byte text", got.TextFile, len(want.TextOf()))
+				}
+				if diff := cmp.Diff(want.TextOf(), fileText(t, got)); diff != "" {
+					t.Fatalf("text with a result file differs (-memory +file):\n%s", diff)
+				}
+			})
+		}
+	}
+	if left, _ := os.ReadDir(out); len(left) != 0 {
+		t.Fatalf("result files left behind: %v", left)
+	}
+}
+
+// A sink whose file cannot be made keeps the text in memory; an aborted one leaves no file.
+func TestTextSinkFallbackAndAbort(t *testing.T) {
+	text := strings.Repeat("line é\n", 100)
+	w := &textSink{limit: 10, create: func() (*os.File, error) { return nil, os.ErrPermission }}
+	w.WriteString(text)
+	w.trimNewline()
+	got, file, err := w.finish()
+	if err != nil || file != nil || got != strings.TrimSuffix(text, "\n") {
+		t.Fatalf("finish = %d bytes, %v, %v; want the text in memory", len(got), file, err)
+	}
+
+	dir := t.TempDir()
+	w = &textSink{limit: 10, create: func() (*os.File, error) { return os.CreateTemp(dir, "out-*") }}
+	w.WriteString(text)
+	w.abort()
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("abort left %v", left)
+	}
+}
