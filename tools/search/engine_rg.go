@@ -209,6 +209,11 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 				p = long
 			}
 			if p = bytes.TrimSuffix(p, []byte{0}); len(p) > 0 {
+				// rg names files, never the root itself: "./" alone would be a result
+				// without a path, as parseRgLine refuses in the other modes.
+				if len(bytes.TrimPrefix(p, []byte("./"))) == 0 {
+					return nil, fmt.Errorf("unexpected path %q", p)
+				}
 				get(p)
 			}
 			if err == io.EOF {
