@@ -420,14 +420,8 @@ func TestAgentE2E(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(10 * time.Second)
-		for len(findProcs("sleep", marker)) == 0 {
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatalf("the command never started:\n%s", out.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		t.Cleanup(func() { cmd.Process.Kill() })
+		waitForProc(t, 10*time.Second, out.String, "sleep", marker)
 		cmd.Process.Signal(os.Interrupt)
 		err := cmd.Wait()
 		if ee, ok := errors.AsType[*exec.ExitError](err); !ok || ee.ExitCode() != exitCancel {
@@ -441,15 +435,7 @@ func TestAgentE2E(t *testing.T) {
 		}
 		// The interrupted call's result is in the session file: the run recorded it and
 		// closed the session before exiting, so a resume does not find it lost.
-		files, _ := filepath.Glob(filepath.Join(e.home, ".reins", "projects", "*", "*.jsonl"))
-		if len(files) != 1 {
-			t.Fatalf("session files: %v", files)
-		}
-		data, err := os.ReadFile(files[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := session.Parse(data)
+		tr := e.onlySession(t)
 		var result *llm.Block
 		for _, m := range tr.Messages {
 			for i, b := range m.Content {

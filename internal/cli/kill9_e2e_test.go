@@ -101,14 +101,8 @@ func TestKill9MidTurnLeavesSession(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for len(findProcs("sleep", marker)) == 0 {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the command never started:\n%s", out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	waitForProc(t, 60*time.Second, out.String, "sleep", marker)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -118,15 +112,7 @@ func TestKill9MidTurnLeavesSession(t *testing.T) {
 			syscall.Kill(p, syscall.SIGKILL)
 		}
 	})
-	files, _ := filepath.Glob(filepath.Join(e.home, ".reins", "projects", "*", "*.jsonl"))
-	if len(files) != 1 {
-		t.Fatalf("session files: %v", files)
-	}
-	data, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := session.Parse(data)
+	tr := e.onlySession(t)
 	if tr.Skipped != 0 {
 		t.Errorf("%d unreadable lines", tr.Skipped)
 	}

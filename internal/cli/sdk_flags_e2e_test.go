@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/llm/llmtest"
@@ -31,6 +32,33 @@ func (e *e2e) lines() []map[string]any {
 func (e *e2e) sessionFiles() []string {
 	files, _ := filepath.Glob(filepath.Join(e.home, ".reins", "projects", "*", "*.jsonl"))
 	return files
+}
+
+// onlySession reads back the one session the runs of e wrote.
+func (e *e2e) onlySession(t *testing.T) *session.Transcript {
+	t.Helper()
+	files := e.sessionFiles()
+	if len(files) != 1 {
+		t.Fatalf("session files: %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return session.Parse(data)
+}
+
+// waitForProc waits until a process whose command line holds words runs, failing with
+// what() when none has started by the deadline.
+func waitForProc(t *testing.T, timeout time.Duration, what func() string, words ...string) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for len(findProcs(words...)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the command never started:\n%s", what())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func TestSDKFlagsRefused(t *testing.T) {

@@ -150,13 +150,7 @@ func TestInteractiveE2E(t *testing.T) {
 		r.waitFor("default mode")
 		r.typeText("wait")
 		r.keys("Enter")
-		deadline := time.Now().Add(15 * time.Second)
-		for len(findProcs("sleep", marker)) == 0 {
-			if time.Now().After(deadline) {
-				t.Fatalf("the command never started:\n%s", r.screen())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		waitForProc(t, 15*time.Second, r.screen, "sleep", marker)
 		r.keys("Escape")
 		r.waitFor("Interrupted. The conversation is saved")
 		if procs := findProcs("sleep", marker); len(procs) > 0 {
