@@ -53,11 +53,16 @@ func TestResultPersistenceE2E(t *testing.T) {
 		return path
 	}
 
+	// savedGrep is where the session id's first tool result is saved.
+	savedGrep := func(e *e2e, id string) string {
+		return filepath.Join(session.NewStore(filepath.Join(e.home, ".reins")).Dir(e.dir), id, "tool-results", "toolu_llmtest_1_0.txt")
+	}
+
 	t.Run("session", func(t *testing.T) {
 		e := newE2E(t, bin)
 		e.write("big.txt", lines.String())
 		const id = "6b0c2a4e-3f1d-4c8e-9a57-0d2e4f6a8b1c"
-		want := filepath.Join(session.NewStore(filepath.Join(e.home, ".reins")).Dir(e.dir), id, "tool-results", "toolu_llmtest_1_0.txt")
+		want := savedGrep(e, id)
 		srv := llmtest.NewAnthropicServer(t,
 			llmtest.UseTools(grep),
 			llmtest.UseTools(llmtest.Call("Read", fmt.Sprintf(`{"file_path":%q,"offset":2999,"limit":2}`, want))),
@@ -84,7 +89,7 @@ func TestResultPersistenceE2E(t *testing.T) {
 		e := newE2E(t, bin)
 		e.write("big.txt", lines.String())
 		const id = "7c1d3b5f-4a2e-4d9f-8b68-1e3f5a7b9c2d"
-		want := filepath.Join(session.NewStore(filepath.Join(e.home, ".reins")).Dir(e.dir), id, "tool-results", "toolu_llmtest_1_0.txt")
+		want := savedGrep(e, id)
 		srv := llmtest.NewAnthropicServer(t,
 			llmtest.UseTools(grep),
 			llmtest.UseTools(llmtest.Call("Read", fmt.Sprintf(`{"file_path":%q}`, want))),
