@@ -339,3 +339,21 @@ func TestLinesAreSyncedWithoutFlush(t *testing.T) {
 		}
 	})
 }
+
+// TestCloseDoesNotWaitForTheDelay: Close ends the background syncer's wait at once and syncs
+// the lines itself, however long the delay.
+func TestCloseDoesNotWaitForTheDelay(t *testing.T) {
+	disk := &fakeDisk{}
+	w := delayedWriter(t, disk, time.Hour)
+	if err := w.AppendMessage(llm.UserText("hi")); err != nil {
+		t.Fatal(err)
+	}
+	within(t, "Close during the sync delay", func() {
+		if err := w.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	if got := disk.lastCovered(); got != 2 {
+		t.Errorf("the last sync covered %d lines, want both", got)
+	}
+}
