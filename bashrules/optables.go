@@ -200,9 +200,8 @@ func tableRO(name string, t optTable, next roFunc) roFunc {
 }
 
 var (
-	readOnlyOnce  sync.Once
-	optTablesLazy map[string]optTable
-	readOnlyLazy  map[string]roFunc
+	readOnlyOnce sync.Once
+	readOnlyLazy map[string]roFunc
 )
 
 // buildReadOnly builds the option tables and the read-only commands, each with its table's
@@ -220,13 +219,7 @@ func buildReadOnly() {
 	// and xxd only when its second operand, the output file, is absent (the path check).
 	ro["awk"] = tableRO("awk", tables["awk"], awkRO)
 	ro["xxd"] = xxdRO
-	optTablesLazy, readOnlyLazy = tables, ro
-}
-
-// optionTables are the option tables of the read-only set, built on first use.
-func optionTables() map[string]optTable {
-	readOnlyOnce.Do(buildReadOnly)
-	return optTablesLazy
+	readOnlyLazy = ro
 }
 
 // readOnlyCommands are the read-only commands with their checks, built on first use.

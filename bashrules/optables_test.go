@@ -13,7 +13,7 @@ import (
 // long option a table lists must appear in the program's --help. A table that invents an
 // option could resolve an abbreviation the program reads differently.
 func TestOptionTablesMatchHelp(t *testing.T) {
-	for name, tb := range optionTables() {
+	for name, tb := range buildOptionTables() {
 		t.Run(name, func(t *testing.T) {
 			if _, err := exec.LookPath(name); err != nil {
 				t.Skipf("%s is not installed", name)
