@@ -3,10 +3,13 @@ package search
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // FuzzParseRg feeds arbitrary text to the rg output parser in every mode: it must return
@@ -102,6 +105,34 @@ func FuzzGitConfigExcludesFile(f *testing.F) {
 		}
 		if v := gitConfigExcludesFile(p); v != "" && !strings.Contains(content, v) {
 			t.Fatalf("value %q not in %q", v, content)
+		}
+	})
+}
+
+// TestNapReaderPassesEverything writes random pieces into rg's pipe, as rg does, and reads
+// them through napReader: what comes out is what went in, whether the reads found the pipe
+// full or nearly empty.
+func TestNapReaderPassesEverything(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		pieces := rapid.SliceOf(rapid.SliceOfN(rapid.Byte(), 0, 3000)).Draw(rt, "pieces")
+		bufSize := rapid.IntRange(16, 1<<16).Draw(rt, "buffer")
+		r, w, _, err := rgPipe()
+		if err != nil {
+			rt.Fatal(err)
+		}
+		defer r.Close()
+		go func() {
+			for _, p := range pieces {
+				w.Write(p)
+			}
+			w.Close()
+		}()
+		got, err := io.ReadAll(bufio.NewReaderSize(&napReader{r: r}, bufSize))
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if want := bytes.Join(pieces, nil); !bytes.Equal(got, want) {
+			rt.Fatalf("read %d bytes, want %d", len(got), len(want))
 		}
 	})
 }
