@@ -416,11 +416,13 @@ func writeContent(w *textSink, q *query, results []*fileResult, headLimit *int, 
 		case idx+r.nlines <= lo: // before the page
 			idx += r.nlines
 		case idx >= lo && idx+r.nlines <= hi: // wholly on it
+			q.spill.writing(results[i:])
 			if err := q.spill.writeText(w, r); err != nil {
 				return 0, nil, err
 			}
 			idx += r.nlines
 		default:
+			q.spill.writing(results[i:])
 			err := q.spill.forLines(r, func(line []byte) bool {
 				if idx >= hi {
 					return false

@@ -3,9 +3,11 @@ package search
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"strings"
 	"sync"
@@ -46,16 +48,19 @@ type spill struct {
 	flushed int64
 	err     error
 	// win is a window of the file read back, at winOff: files that are neighbours in the
-	// output were mostly searched, and spilled, together, so one read serves many.
+	// output were mostly searched, and spilled, together, so one read serves many. ahead
+	// are the files about to be written, in order, which a window read is made to cover.
 	win    []byte
 	winOff int64
+	ahead  []*fileResult
 	buf    []byte // for spans larger than the window
 }
 
-const (
-	spillWrite  = 64 << 10
-	spillWindow = 64 << 10
-)
+const spillWrite = 64 << 10
+
+// spillWindow is the most read back from the spill file at a time. A variable so that tests
+// can make windows of a few lines.
+var spillWindow int64 = 64 << 10
 
 // done is called when r's text is complete, or a part of it is (rg may print a file's lines
 // in parts): past the threshold, r's text so far moves to the spill file.
@@ -114,8 +119,26 @@ func (s *spill) flush() {
 	}
 }
 
+// writing tells the spill which files are written next, in order, the first one being
+// written now: a window read covers as many of them as it can.
+func (s *spill) writing(ahead []*fileResult) {
+	if s != nil {
+		s.ahead = ahead
+	}
+}
+
+// maxLookahead bounds how many spans a window read looks ahead at.
+const maxLookahead = 512
+
 // span returns the bytes of sp, valid until the next call, when sp fits the window; nil
 // otherwise. The spill must be done writing.
+//
+// A read fetches sp and the spans of the files written after it, in order, as far as they
+// lie within one window's reach of each other. Files spilled side by side are seldom
+// neighbours in the output (rg visits a folder's files in the order the file system lists
+// them, and two threads interleave their folders), but a folder's files lie close together:
+// a window read from sp on, as it was, missed those before sp and read most of the window
+// for nothing (240 MB read back for 21 MB of output on the bench tree).
 func (s *spill) span(sp spilledSpan) ([]byte, error) {
 	if sp.n > spillWindow {
 		return nil, nil
@@ -124,16 +147,31 @@ func (s *spill) span(sp spilledSpan) ([]byte, error) {
 		if s.win == nil {
 			s.win = make([]byte, spillWindow)
 		}
-		s.win = s.win[:cap(s.win)]
-		k, err := s.f.ReadAt(s.win, sp.off)
-		if int64(k) < sp.n {
+		lo, hi := sp.off, sp.off+sp.n
+		seen := 0
+	extend:
+		for _, r := range s.ahead {
+			for _, x := range r.spilled {
+				if seen++; seen > maxLookahead {
+					break extend
+				}
+				nlo, nhi := min(lo, x.off), max(hi, x.off+x.n)
+				if nhi-nlo > spillWindow {
+					break extend
+				}
+				lo, hi = nlo, nhi
+			}
+		}
+		s.win = s.win[:hi-lo]
+		k, err := s.f.ReadAt(s.win, lo)
+		if k < len(s.win) {
 			s.win, s.winOff = s.win[:0], 0
 			if err == nil || errors.Is(err, io.EOF) {
 				err = io.ErrUnexpectedEOF
 			}
 			return nil, fmt.Errorf("reading back the spilled output: %w", err)
 		}
-		s.win, s.winOff = s.win[:k], sp.off
+		s.winOff = lo
 	}
 	return s.win[sp.off-s.winOff : sp.off-s.winOff+sp.n], nil
 }
@@ -292,7 +330,7 @@ func (s *textSink) emit(p []byte) {
 			s.create = nil
 		} else {
 			s.f, s.w = f, bufio.NewWriterSize(f, 64<<10)
-			s.chars = countChars(s.mem.String())
+			s.chars = countChars([]byte(s.mem.String()))
 			_, s.err = s.w.WriteString(s.mem.String())
 			s.mem = strings.Builder{}
 		}
@@ -357,12 +395,21 @@ func (s *textSink) finish() (string, *tool.TextFile, error) {
 var newline = []byte{'\n'}
 
 // countChars counts the UTF-8 sequences of p (every byte that is not a continuation byte),
-// which needs no care where a write cuts a character.
-func countChars[T string | []byte](p T) int64 {
-	n := int64(0)
-	for i := 0; i < len(p); i++ {
-		if utf8.RuneStart(p[i]) {
-			n++
+// which needs no care where a write cuts a character. It takes eight bytes at a time: a
+// saved result of 20 MB is counted whole, and byte by byte that was a third of the time
+// spent writing it out.
+func countChars(p []byte) int64 {
+	n := int64(len(p))
+	for len(p) >= 8 {
+		x := binary.LittleEndian.Uint64(p)
+		// A continuation byte is 10xxxxxx: bit 7 set and bit 6 clear; shifting the word
+		// left by one brings each byte's bit 6 to its bit 7.
+		n -= int64(bits.OnesCount64(x &^ (x << 1) & 0x8080808080808080))
+		p = p[8:]
+	}
+	for _, c := range p {
+		if !utf8.RuneStart(c) {
+			n--
 		}
 	}
 	return n

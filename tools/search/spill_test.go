@@ -21,6 +21,13 @@ func withSpillThreshold(t testing.TB, n int64) {
 	t.Cleanup(func() { spillThreshold = old })
 }
 
+// withSpillWindow sets spillWindow for one test.
+func withSpillWindow(t testing.TB, n int64) {
+	old := spillWindow
+	spillWindow = n
+	t.Cleanup(func() { spillWindow = old })
+}
+
 // fileText reads a result's text, from its file when it has one (and removes the file).
 func fileText(t testing.TB, r tool.Result) string {
 	t.Helper()
@@ -38,6 +45,7 @@ func TestSpilledOutputMatchesMemory(t *testing.T) {
 	dir := t.TempDir()
 	rapid.Check(t, func(rt *rapid.T) {
 		withSpillThreshold(t, rapid.Int64Range(0, 300).Draw(rt, "threshold"))
+		withSpillWindow(t, rapid.Int64Range(1, 400).Draw(rt, "window"))
 		type file struct {
 			rel   string
 			parts [][]string // lines, in the parts they are finished in
@@ -190,4 +198,22 @@ func TestTextSinkFallbackAndAbort(t *testing.T) {
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Fatalf("abort left %v", left)
 	}
+}
+
+// TestCountCharsMatchesRuneStart checks the word-at-a-time count against the plain one, on
+// bytes of every kind (ASCII, lead and continuation bytes, invalid ones) and at every
+// alignment.
+func TestCountCharsMatchesRuneStart(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		p := rapid.SliceOf(rapid.SampledFrom([]byte{'a', '\n', 0x7f, 0x80, 0xbf, 0xc3, 0xa9, 0xe2, 0xf0, 0xff, 0x40, 0x00})).Draw(rt, "p")
+		want := int64(0)
+		for _, c := range p {
+			if utf8.RuneStart(c) {
+				want++
+			}
+		}
+		if got := countChars(p); got != want {
+			rt.Fatalf("countChars(%x) = %d, want %d", p, got, want)
+		}
+	})
 }
