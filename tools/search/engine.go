@@ -108,9 +108,10 @@ type fileResult struct {
 	// ended by '\n': the prefix and the kind byte (unless prefix is empty), then with line
 	// numbers the number and the kind byte again, then the line ("a/b.go:12:text",
 	// "a/b.go-13-text", "12:text"), or "--" between non-adjacent groups. Both engines build it
-	// in this form, so rendering a page copies whole files.
+	// in this form, so rendering a page copies whole files. The prefix is the query's
+	// linePrefix for the file; it is not kept with the file, which only needs it while its
+	// lines are built (a large search holds tens of thousands of results).
 	text   [][]byte
-	prefix string // the query's linePrefix for the file
 	nlines int
 	count  int // count mode: matching lines (multiline: matches, joined per line)
 	// spilled are the parts of the text moved to the search's spill file, in order; they
@@ -138,11 +139,12 @@ func (r *fileResult) last() *[]byte {
 	return &r.text[len(r.text)-1]
 }
 
-// addLine appends a match or context line to r's last piece of text.
-func (r *fileResult) addLine(kind lineKind, num int, numbers bool, line []byte) {
+// addLine appends a match or context line, printed after prefix, to r's last piece of
+// text.
+func (r *fileResult) addLine(prefix string, kind lineKind, num int, numbers bool, line []byte) {
 	t := r.last()
-	if r.prefix != "" {
-		*t = append(*t, r.prefix...)
+	if prefix != "" {
+		*t = append(*t, prefix...)
 		*t = append(*t, byte(kind))
 	}
 	if numbers {

@@ -534,7 +534,7 @@ func (m *matcher) searchBuffer(q *query, rel string, buf []byte) *fileResult {
 	if f.count == 0 && len(f.spans) == 0 && !eof {
 		return nil
 	}
-	r := &fileResult{rel: rel, prefix: q.linePrefix(rel)}
+	r := &fileResult{rel: rel}
 	switch q.mode {
 	case modeFiles:
 		return r
@@ -542,7 +542,7 @@ func (m *matcher) searchBuffer(q *query, rel string, buf []byte) *fileResult {
 		r.count = f.count
 		return r
 	}
-	contentLines(r, buf, f.spans, eof, q.before, q.after, q.lineNumbers)
+	contentLines(r, q.linePrefix(rel), buf, f.spans, eof, q.before, q.after, q.lineNumbers)
 	return r
 }
 
@@ -571,7 +571,7 @@ func lineText(buf []byte, s, e int, kind lineKind) []byte {
 // a line that matches is printed as a match even inside another match's context, and "--"
 // separates groups that are not adjacent when context was asked for. eof adds the
 // before-context of an empty match at the end of the buffer (see matchSpans).
-func contentLines(r *fileResult, buf []byte, spans []span, eof bool, before, after int, numbers bool) {
+func contentLines(r *fileResult, prefix string, buf []byte, spans []span, eof bool, before, after int, numbers bool) {
 	lastNum := 0  // number of the last printed line
 	lastEnd := -1 // byte offset of its newline
 	lineNo := 1   // number of the line starting at offset counted
@@ -601,7 +601,7 @@ func contentLines(r *fileResult, buf []byte, spans []span, eof bool, before, aft
 			r.addSep()
 		}
 		for k := len(pres) - 1; k >= 0; k-- {
-			r.addLine(kindContext, first-1-k, numbers, lineText(buf, pres[k].s, pres[k].e, kindContext))
+			r.addLine(prefix, kindContext, first-1-k, numbers, lineText(buf, pres[k].s, pres[k].e, kindContext))
 		}
 		if sp.end < 0 {
 			break // the end-of-buffer match has no line of its own
@@ -613,7 +613,7 @@ func contentLines(r *fileResult, buf []byte, spans []span, eof bool, before, aft
 			if le > sp.end {
 				le = sp.end
 			}
-			r.addLine(kindMatch, num, numbers, lineText(buf, ls, le, kindMatch))
+			r.addLine(prefix, kindMatch, num, numbers, lineText(buf, ls, le, kindMatch))
 			lastNum, lastEnd = num, le
 			if le >= sp.end {
 				break
@@ -633,7 +633,7 @@ func contentLines(r *fileResult, buf []byte, spans []span, eof bool, before, aft
 			}
 			le := lineEnd(buf, ls)
 			lastNum++
-			r.addLine(kindContext, lastNum, numbers, lineText(buf, ls, le, kindContext))
+			r.addLine(prefix, kindContext, lastNum, numbers, lineText(buf, ls, le, kindContext))
 			lastEnd = le
 		}
 	}

@@ -22,6 +22,7 @@ func FuzzParseRg(f *testing.F) {
 	f.Add("a.txt\x003\nb.txt\x001\n", 1, false)
 	f.Add("a.txt\x00b.txt\x00", 2, false)
 	f.Add("\x00\n--\n\x00:\x00:", 0, true)
+	f.Add("b\x00:1\x00:x\na\x00:1\x00:y\nb\x00:3\x00:z\n--\nb\x00:5\x00:w\na\x00-2\x00-v\n", 0, true)
 	f.Fuzz(func(t *testing.T, out string, mode int, numbers bool) {
 		q := &query{mode: []outputMode{modeContent, modeCount, modeFiles}[(mode%3+3)%3], lineNumbers: numbers}
 		results, err := parseRg(bufio.NewReader(strings.NewReader(out)), q)
@@ -36,14 +37,31 @@ func FuzzParseRg(f *testing.F) {
 		if q.mode != modeContent {
 			return
 		}
-		want := wantRgContent(out, numbers)
-		if len(want) != len(results) {
-			t.Fatalf("%q: %d files, want %d", out, len(results), len(want))
+		// A file printed in parts has a result for each part, next to each other in order.
+		type file struct {
+			rel  string
+			text string
+			n    int
 		}
-		for _, r := range results {
-			got := string(bytes.Join(r.text, nil))
-			if w := want[r.rel]; got != w.text || r.nlines != w.n {
-				t.Fatalf("%q: file %q has %q (%d lines), want %q (%d lines)", out, r.rel, got, r.nlines, w.text, w.n)
+		var files []file
+		for i, r := range results {
+			if i > 0 && results[i-1].rel > r.rel {
+				t.Fatalf("%q: results not sorted: %q before %q", out, results[i-1].rel, r.rel)
+			}
+			if i == 0 || results[i-1].rel != r.rel {
+				files = append(files, file{rel: r.rel})
+			}
+			f := &files[len(files)-1]
+			f.text += string(bytes.Join(r.text, nil))
+			f.n += r.nlines
+		}
+		want := wantRgContent(out, numbers)
+		if len(want) != len(files) {
+			t.Fatalf("%q: %d files, want %d", out, len(files), len(want))
+		}
+		for _, f := range files {
+			if w := want[f.rel]; f.text != w.text || f.n != w.n {
+				t.Fatalf("%q: file %q has %q (%d lines), want %q (%d lines)", out, f.rel, f.text, f.n, w.text, w.n)
 			}
 		}
 	})

@@ -261,7 +261,11 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 	out := rendered{GrepOutput: GrepOutput{Mode: string(q.mode), Filenames: []string{}}}
 	switch q.mode {
 	case modeContent:
-		slices.SortFunc(results, func(a, b *fileResult) int { return strings.Compare(a.rel, b.rel) })
+		// Sorted already when the engine sorted them (rg's parts of a file, see sortedParts,
+		// must keep their order).
+		if !slices.IsSortedFunc(results, byRel) {
+			slices.SortFunc(results, byRel)
+		}
 		w := &textSink{create: create, limit: 4 * grepMaxResultChars}
 		n, limit, err := writeContent(w, q, results, headLimit, offset)
 		if err != nil {
@@ -287,7 +291,7 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 		}
 		out.NumLines, out.AppliedLimit, out.AppliedOffset = n, limit, offset
 	case modeCount:
-		slices.SortFunc(results, func(a, b *fileResult) int { return strings.Compare(a.rel, b.rel) })
+		slices.SortFunc(results, byRel)
 		lo, hi, limit := paginateRange(len(results), headLimit, offset)
 		page := results[lo:hi]
 		matches := 0
@@ -358,17 +362,21 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 	return out, nil
 }
 
+// byRel orders results by path.
+func byRel(a, b *fileResult) int { return strings.Compare(a.rel, b.rel) }
+
 // writeContent prints the page of content lines that offset and headLimit select (see
 // paginate) from the results' text, which is already in print form: a file wholly on the
 // page is copied in one piece, and a "--" separates files when context was asked for. The
 // page ends with its '\n'; the text of spilled files is read back from q.spill. It returns
-// the page's number of lines and the limit applied.
+// the page's number of lines and the limit applied. Results next to each other with the same
+// path are parts of one file's lines, with no "--" between them.
 func writeContent(w *textSink, q *query, results []*fileResult, headLimit *int, offset int) (int, *int, error) {
 	sepBetween := q.context()
 	total := 0
 	for i, r := range results {
 		total += r.nlines
-		if sepBetween && i > 0 {
+		if sepBetween && i > 0 && results[i-1].rel != r.rel {
 			total++
 		}
 	}
@@ -383,7 +391,7 @@ func writeContent(w *textSink, q *query, results []*fileResult, headLimit *int, 
 		if idx >= hi {
 			break
 		}
-		if sepBetween && i > 0 {
+		if sepBetween && i > 0 && results[i-1].rel != r.rel {
 			idx++
 			size += 3
 		}
@@ -406,7 +414,7 @@ func writeContent(w *textSink, q *query, results []*fileResult, headLimit *int, 
 		if idx >= hi {
 			break
 		}
-		if sepBetween && i > 0 {
+		if sepBetween && i > 0 && results[i-1].rel != r.rel {
 			if idx >= lo {
 				w.WriteString("--\n")
 			}

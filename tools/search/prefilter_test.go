@@ -147,7 +147,7 @@ func TestRenderContentPages(t *testing.T) {
 		var all []string
 		for i := range rapid.IntRange(0, 5).Draw(rt, "files") {
 			r := &fileResult{rel: fmt.Sprintf("d/f%d", i)}
-			r.prefix = q.linePrefix(r.rel)
+			prefix := q.linePrefix(r.rel)
 			if q.context() && i > 0 {
 				all = append(all, "--")
 			}
@@ -178,7 +178,7 @@ func TestRenderContentPages(t *testing.T) {
 					dst[copy(dst, want)] = '\n'
 					r.nlines++
 				} else {
-					r.addLine(kind, j+1, q.lineNumbers, []byte(text))
+					r.addLine(prefix, kind, j+1, q.lineNumbers, []byte(text))
 				}
 				all = append(all, want)
 			}

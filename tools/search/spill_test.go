@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
@@ -62,13 +63,13 @@ func TestSpilledOutputMatchesMemory(t *testing.T) {
 		build := func(sp *spill) []*fileResult {
 			var out []*fileResult
 			for _, f := range files {
-				r := &fileResult{rel: f.rel, prefix: f.rel}
+				r := &fileResult{rel: f.rel}
 				for pi, part := range f.parts {
 					if pi > 0 {
 						r.addSep()
 					}
 					for li, l := range part {
-						r.addLine(kindMatch, li+1, true, []byte(l))
+						r.addLine(f.rel, kindMatch, li+1, true, []byte(l))
 						if li%2 == 1 {
 							r.text = append(r.text, nil) // a new piece, as the arena starts one
 						}
@@ -214,6 +215,88 @@ func TestCountCharsMatchesRuneStart(t *testing.T) {
 		}
 		if got := countChars(p); got != want {
 			rt.Fatalf("countChars(%x) = %d, want %d", p, got, want)
+		}
+	})
+}
+
+// TestRgPartsRenderAsOneFile gives the rg parser output in which files are printed in
+// parts, interleaved with other files, and renders it (spilled or not, with or without
+// context, paged): the text must be that of one result per file holding all its parts.
+func TestRgPartsRenderAsOneFile(t *testing.T) {
+	dir := t.TempDir()
+	rapid.Check(t, func(rt *rapid.T) {
+		withSpillThreshold(t, rapid.Int64Range(0, 200).Draw(rt, "threshold"))
+		withSpillWindow(t, rapid.Int64Range(1, 300).Draw(rt, "window"))
+		type part struct {
+			rel   string
+			lines []string
+		}
+		var parts []part
+		// Up to 30 parts: more than 12, which slices.SortFunc sorts stably by insertion.
+		for i := range rapid.IntRange(0, 10).Draw(rt, "files") {
+			rel := fmt.Sprintf("d%d/f%d", i%2, i)
+			for range rapid.IntRange(1, 3).Draw(rt, "parts") {
+				parts = append(parts, part{rel, rapid.SliceOfN(rapid.StringMatching(`[a-z€ -]{0,8}`), 1, 4).Draw(rt, "lines")})
+			}
+		}
+		// A random interleaving that keeps each file's parts in order.
+		order := rapid.Permutation(parts).Draw(rt, "order")
+		byFile := map[string][]part{}
+		for _, p := range order {
+			byFile[p.rel] = append(byFile[p.rel], p)
+		}
+		next := map[string]int{}
+		var out strings.Builder
+		for _, p := range order {
+			p = byFile[p.rel][next[p.rel]]
+			next[p.rel]++
+			for i, l := range p.lines {
+				if i > 0 && rapid.IntRange(0, 3).Draw(rt, "sep") == 0 {
+					out.WriteString("--\n")
+				}
+				fmt.Fprintf(&out, "./%s\x00:%d\x00:%s\n", p.rel, i+1, l)
+			}
+			if rapid.Bool().Draw(rt, "sep after") {
+				out.WriteString("--\n")
+			}
+		}
+		q := &query{mode: modeContent, lineNumbers: true, before: rapid.IntRange(0, 1).Draw(rt, "context")}
+		var headLimit *int
+		if rapid.Bool().Draw(rt, "has head_limit") {
+			headLimit = new(rapid.IntRange(0, 20).Draw(rt, "head_limit"))
+		}
+		offset := rapid.IntRange(0, 8).Draw(rt, "offset")
+
+		var merged []*fileResult
+		for rel, f := range wantRgContent(out.String(), true) {
+			merged = append(merged, &fileResult{rel: rel, text: [][]byte{[]byte(f.text)}, nlines: f.n})
+		}
+		want, err := render(q, merged, "", headLimit, offset, nil)
+		if err != nil {
+			rt.Fatal(err)
+		}
+
+		sq := &query{mode: q.mode, lineNumbers: true, before: q.before, spill: &spill{}}
+		defer sq.spill.close()
+		results, err := parseRg(bufio.NewReader(strings.NewReader(out.String())), sq)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		got, err := render(sq, results, "", headLimit, offset, func() (*os.File, error) { return os.CreateTemp(dir, "out-*") })
+		if err != nil {
+			rt.Fatal(err)
+		}
+		text := got.text
+		if got.file != nil {
+			b, err := os.ReadFile(got.file.Path)
+			os.Remove(got.file.Path)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			text = string(b)
+		}
+		if text != want.text || got.NumLines != want.NumLines {
+			rt.Fatalf("parts render differently (%d lines, want %d):\n%s", got.NumLines, want.NumLines, cmp.Diff(want.text, text))
 		}
 	})
 }
