@@ -111,24 +111,15 @@ type fileResult struct {
 	// in this form, so rendering a page copies whole files. The prefix is the query's
 	// linePrefix for the file; it is not kept with the file, which only needs it while its
 	// lines are built (a large search holds tens of thousands of results).
-	text   [][]byte
-	nlines int
-	count  int // count mode: matching lines (multiline: matches, joined per line)
-	// spilled are the parts of the text moved to the search's spill file, in order; they
-	// come before text.
-	spilled []spilledSpan
-}
-
-// size is the length of r's text in bytes, spilled parts included.
-func (r *fileResult) size() int64 {
-	n := int64(0)
-	for _, sp := range r.spilled {
-		n += sp.n
-	}
-	for _, t := range r.text {
-		n += int64(len(t))
-	}
-	return n
+	text [][]byte
+	// lines is, in content mode, the number of lines of text; in count mode, the count of
+	// matching lines (multiline: matches, joined per line).
+	lines int
+	// spilled is the first part of the text moved to the search's spill file (none when its
+	// n is 0); later parts are kept by the spill (see spill.parts). They come before text.
+	// One part is inline rather than all in a slice: most files have one, and a slice's
+	// array is another allocation for each of tens of thousands of files.
+	spilled spilledSpan
 }
 
 // last returns r's last piece of text, adding one if there is none.
@@ -153,14 +144,14 @@ func (r *fileResult) addLine(prefix string, kind lineKind, num int, numbers bool
 	}
 	*t = append(*t, line...)
 	*t = append(*t, '\n')
-	r.nlines++
+	r.lines++
 }
 
 // addSep appends a "--" to r's last piece of text.
 func (r *fileResult) addSep() {
 	t := r.last()
 	*t = append(*t, "--\n"...)
-	r.nlines++
+	r.lines++
 }
 
 // lineArena hands out the space for the content lines of many files in chunks, so a large

@@ -539,7 +539,7 @@ func (m *matcher) searchBuffer(q *query, rel string, buf []byte) *fileResult {
 	case modeFiles:
 		return r
 	case modeCount:
-		r.count = f.count
+		r.lines = f.count
 		return r
 	}
 	contentLines(r, q.linePrefix(rel), buf, f.spans, eof, q.before, q.after, q.lineNumbers)
@@ -597,7 +597,7 @@ func contentLines(r *fileResult, prefix string, buf []byte, spans []span, eof bo
 			pres = append(pres, line{ps, s - 1})
 			s = ps
 		}
-		if startNum := first - len(pres); ctx && r.nlines > 0 && startNum > lastNum+1 {
+		if startNum := first - len(pres); ctx && r.lines > 0 && startNum > lastNum+1 {
 			r.addSep()
 		}
 		for k := len(pres) - 1; k >= 0; k-- {

@@ -331,12 +331,12 @@ func parseRgLine(line []byte, q *query, get func([]byte) (*fileResult, string), 
 		if err != nil {
 			return fmt.Errorf("unexpected count line %q", line)
 		}
-		f.count += n
+		f.lines += n
 		return nil
 	}
 	if *pendingSep && *cur == f {
 		copy(arena.extend(f, 3), "--\n")
-		f.nlines++
+		f.lines++
 	}
 	*pendingSep = false
 	if *cur != f && *cur != nil {
@@ -377,7 +377,7 @@ func parseRgLine(line []byte, q *query, get func([]byte) (*fileResult, string), 
 	k += copy(dst[k:], num)
 	k += copy(dst[k:], text)
 	dst[k] = '\n'
-	f.nlines++
+	f.lines++
 	return nil
 }
 

@@ -53,7 +53,7 @@ func FuzzParseRg(f *testing.F) {
 			}
 			f := &files[len(files)-1]
 			f.text += string(bytes.Join(r.text, nil))
-			f.n += r.nlines
+			f.n += r.lines
 		}
 		want := wantRgContent(out, numbers)
 		if len(want) != len(files) {

@@ -309,8 +309,8 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 			}
 			b.WriteString(names[i])
 			b.WriteByte(':')
-			b.WriteString(strconv.Itoa(r.count))
-			matches += r.count
+			b.WriteString(strconv.Itoa(r.lines))
+			matches += r.lines
 		}
 		content := b.String()
 		out.Content, out.NumFiles, out.NumMatches, out.AppliedLimit, out.AppliedOffset = content, len(page), matches, limit, offset
@@ -375,7 +375,7 @@ func writeContent(w *textSink, q *query, results []*fileResult, headLimit *int, 
 	sepBetween := q.context()
 	total := 0
 	for i, r := range results {
-		total += r.nlines
+		total += r.lines
 		if sepBetween && i > 0 && results[i-1].rel != r.rel {
 			total++
 		}
@@ -395,16 +395,16 @@ func writeContent(w *textSink, q *query, results []*fileResult, headLimit *int, 
 			idx++
 			size += 3
 		}
-		k := min(idx+r.nlines, hi) - max(idx, lo) // lines of r on the page
-		idx += r.nlines
+		k := min(idx+r.lines, hi) - max(idx, lo) // lines of r on the page
+		idx += r.lines
 		if k > 0 {
-			n := int(r.size())
-			if k == r.nlines {
+			n := int(q.spill.size(r))
+			if k == r.lines {
 				size += n
 			} else {
 				// At most two files are cut by the page's edges; their lines are
 				// assumed as long as their average, with room to spare.
-				size += n*k/r.nlines + min(n/4, 64<<10)
+				size += n*k/r.lines + min(n/4, 64<<10)
 			}
 		}
 	}
@@ -421,14 +421,14 @@ func writeContent(w *textSink, q *query, results []*fileResult, headLimit *int, 
 			idx++
 		}
 		switch {
-		case idx+r.nlines <= lo: // before the page
-			idx += r.nlines
-		case idx >= lo && idx+r.nlines <= hi: // wholly on it
+		case idx+r.lines <= lo: // before the page
+			idx += r.lines
+		case idx >= lo && idx+r.lines <= hi: // wholly on it
 			q.spill.writing(results[i:])
 			if err := q.spill.writeText(w, r); err != nil {
 				return 0, nil, err
 			}
-			idx += r.nlines
+			idx += r.lines
 		default:
 			q.spill.writing(results[i:])
 			err := q.spill.forLines(r, func(line []byte) bool {

@@ -156,7 +156,7 @@ func TestRenderContentPages(t *testing.T) {
 				if j > 0 && rapid.IntRange(0, 4).Draw(rt, "sep") == 0 {
 					if useArena {
 						copy(arena.extend(r, 3), "--\n")
-						r.nlines++
+						r.lines++
 					} else {
 						r.addSep()
 					}
@@ -176,7 +176,7 @@ func TestRenderContentPages(t *testing.T) {
 				if useArena {
 					dst := arena.extend(r, len(want)+1)
 					dst[copy(dst, want)] = '\n'
-					r.nlines++
+					r.lines++
 				} else {
 					r.addLine(prefix, kind, j+1, q.lineNumbers, []byte(text))
 				}

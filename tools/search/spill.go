@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math/bits"
 	"os"
 	"strings"
@@ -42,6 +43,9 @@ type spill struct {
 	off    int64    // where the next span starts
 	held   int64    // bytes of text held by finished files, not spilled
 	failed bool     // no spill file could be made: everything stays in memory
+	// more are the parts spilled after the first (fileResult.spilled) of files spilled in
+	// parts that are not next to each other in the file, in order.
+	more map[*fileResult][]spilledSpan
 	// wbuf gathers spilled text for one write of spillWrite bytes at flushed, rather than
 	// a system call per file; err is the first write's failure, reported at rendering.
 	wbuf    []byte
@@ -94,7 +98,17 @@ func (s *spill) done(r *fileResult) {
 	for _, t := range r.text {
 		s.wbuf = append(s.wbuf, t...)
 	}
-	r.spilled = append(r.spilled, spilledSpan{s.off, n})
+	switch sp := &r.spilled; {
+	case sp.n == 0:
+		*sp = spilledSpan{s.off, n}
+	case sp.off+sp.n == s.off:
+		sp.n += n // the first part was the last spilled: this one follows it
+	default:
+		if s.more == nil {
+			s.more = map[*fileResult][]spilledSpan{}
+		}
+		s.more[r] = append(s.more[r], spilledSpan{s.off, n})
+	}
 	r.text = nil
 	s.off += n
 	s.held -= n
@@ -117,6 +131,32 @@ func (s *spill) flush() {
 	if cap(s.wbuf) > 2*spillWrite {
 		s.wbuf = make([]byte, 0, spillWrite) // a large file's text grew it
 	}
+}
+
+// parts yields r's spilled parts, in order.
+func (s *spill) parts(r *fileResult) iter.Seq[spilledSpan] {
+	return func(yield func(spilledSpan) bool) {
+		if r.spilled.n == 0 || !yield(r.spilled) || s == nil {
+			return
+		}
+		for _, sp := range s.more[r] {
+			if !yield(sp) {
+				return
+			}
+		}
+	}
+}
+
+// size is the length of r's text in bytes, spilled parts included.
+func (s *spill) size(r *fileResult) int64 {
+	n := int64(0)
+	for sp := range s.parts(r) {
+		n += sp.n
+	}
+	for _, t := range r.text {
+		n += int64(len(t))
+	}
+	return n
 }
 
 // writing tells the spill which files are written next, in order, the first one being
@@ -151,7 +191,7 @@ func (s *spill) span(sp spilledSpan) ([]byte, error) {
 		seen := 0
 	extend:
 		for _, r := range s.ahead {
-			for _, x := range r.spilled {
+			for x := range s.parts(r) {
 				if seen++; seen > maxLookahead {
 					break extend
 				}
@@ -194,7 +234,7 @@ func (s *spill) close() {
 
 // writeText writes r's whole text (spilled parts first) to w.
 func (s *spill) writeText(w io.Writer, r *fileResult) error {
-	for _, sp := range r.spilled {
+	for sp := range s.parts(r) {
 		b, err := s.span(sp)
 		if err != nil {
 			return err
@@ -223,7 +263,7 @@ func (s *spill) writeText(w io.Writer, r *fileResult) error {
 
 // forLines calls f with each line of r's text, its '\n' included, until f returns false.
 func (s *spill) forLines(r *fileResult, f func(line []byte) bool) error {
-	for _, sp := range r.spilled {
+	for sp := range s.parts(r) {
 		b, err := s.span(sp)
 		if err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -60,28 +61,38 @@ func TestSpilledOutputMatchesMemory(t *testing.T) {
 			}
 			files = append(files, f)
 		}
+		// The order parts are finished in, across files: interleaved, so that a file's
+		// parts are spilled apart or side by side.
+		var steps []int
+		for i, f := range files {
+			for range f.parts {
+				steps = append(steps, i)
+			}
+		}
+		steps = rapid.Permutation(steps).Draw(rt, "steps")
 		build := func(sp *spill) []*fileResult {
-			var out []*fileResult
-			for _, f := range files {
-				r := &fileResult{rel: f.rel}
-				for pi, part := range f.parts {
-					if pi > 0 {
-						r.addSep()
-					}
-					for li, l := range part {
-						r.addLine(f.rel, kindMatch, li+1, true, []byte(l))
-						if li%2 == 1 {
-							r.text = append(r.text, nil) // a new piece, as the arena starts one
-						}
-					}
-					sp.done(r)
+			out := make([]*fileResult, len(files))
+			next := make([]int, len(files))
+			for _, i := range steps {
+				f := files[i]
+				if out[i] == nil {
+					out[i] = &fileResult{rel: f.rel}
 				}
-				out = append(out, r)
+				r, pi := out[i], next[i]
+				next[i]++
+				if pi > 0 {
+					r.addSep()
+				}
+				for li, l := range f.parts[pi] {
+					r.addLine(f.rel, kindMatch, li+1, true, []byte(l))
+					if li%2 == 1 {
+						r.text = append(r.text, nil) // a new piece, as the arena starts one
+					}
+				}
+				sp.done(r)
 			}
 			// Reversed: render sorts.
-			for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-				out[i], out[j] = out[j], out[i]
-			}
+			slices.Reverse(out)
 			return out
 		}
 		before := rapid.IntRange(0, 1).Draw(rt, "context")
@@ -269,7 +280,7 @@ func TestRgPartsRenderAsOneFile(t *testing.T) {
 
 		var merged []*fileResult
 		for rel, f := range wantRgContent(out.String(), true) {
-			merged = append(merged, &fileResult{rel: rel, text: [][]byte{[]byte(f.text)}, nlines: f.n})
+			merged = append(merged, &fileResult{rel: rel, text: [][]byte{[]byte(f.text)}, lines: f.n})
 		}
 		want, err := render(q, merged, "", headLimit, offset, nil)
 		if err != nil {
