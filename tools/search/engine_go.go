@@ -30,7 +30,7 @@ func (e goEngine) search(ctx context.Context, q *query) ([]*fileResult, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	scratch := make([][]byte, workers)
+	scratch := make([]workerScratch, workers)
 	if q.file != "" {
 		r := m.searchPath(q, q.file, filepath.Join(q.root, q.file), &scratch[0])
 		if r == nil {
@@ -53,13 +53,41 @@ func (e goEngine) search(ctx context.Context, q *query) ([]*fileResult, error) {
 	cfg := walkConfig{root: q.root, ignoreFiles: true, overrides: ov, types: types, getenv: q.getenv, workers: workers}
 	err = walk(ctx, cfg, func(worker int, f fileEntry) {
 		if r := m.searchPath(q, f.rel, f.abs, &scratch[worker]); r != nil {
-			q.spill.done(r)
+			scratch[worker].done(r, q.spill)
 			mu.Lock()
 			results = append(results, r)
 			mu.Unlock()
 		}
 	})
 	return results, err
+}
+
+// workerScratch is the memory one worker reuses from file to file: the buffer a file is read
+// into, and the one its content lines are built in. Most files' text is spilled as soon as it
+// is built (see spill.done): built in a new slice grown by doubling, it was garbage several
+// times its size, for every file, and on a large tree the collector ran forty times and let
+// the heap grow past what it held.
+type workerScratch struct {
+	file []byte
+	text []byte
+}
+
+// maxTextScratch bounds the text buffer kept for the next file: one file with a great many
+// matching lines should not leave its worker holding their size.
+const maxTextScratch = 1 << 20
+
+// done is called when r, whose text was built in the text buffer, is complete: it takes the
+// buffer back for the next file and passes r to s.done. When r's text is not spilled but
+// held, r gets a copy of its own (of its size, which a result held to the end is better off
+// with anyway).
+func (w *workerScratch) done(r *fileResult, s *spill) {
+	if len(r.text) == 1 && cap(r.text[0]) <= maxTextScratch {
+		w.text = r.text[0][:0]
+	}
+	s.done(r)
+	if len(r.text) == 1 {
+		r.text[0] = bytes.Clone(r.text[0])
+	}
 }
 
 // matcher finds matches of one pattern. The regexp is compiled with line anchors ((?m)), so
@@ -320,19 +348,19 @@ type span struct {
 
 // searchPath searches one file and returns its result, or nil when nothing matched or the
 // file cannot be read or is binary.
-func (m *matcher) searchPath(q *query, rel, abs string, scratch *[]byte) *fileResult {
-	data, release, err := loadFile(abs, scratch)
+func (m *matcher) searchPath(q *query, rel, abs string, scratch *workerScratch) *fileResult {
+	data, release, err := loadFile(abs, &scratch.file)
 	if err != nil {
 		return nil
 	}
 	defer release()
-	return m.searchLoaded(q, rel, data)
+	return m.searchLoaded(q, rel, data, &scratch.text)
 }
 
 // searchLoaded searches a file's content as loadFile returned it. A mapped file truncated
 // underneath the search faults on the pages past its new end: that file is skipped, not the
 // program. Any other panic is a bug and goes on up.
-func (m *matcher) searchLoaded(q *query, rel string, data []byte) (r *fileResult) {
+func (m *matcher) searchLoaded(q *query, rel string, data []byte, text *[]byte) (r *fileResult) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if v := recover(); v != nil {
@@ -345,7 +373,7 @@ func (m *matcher) searchLoaded(q *query, rel string, data []byte) (r *fileResult
 	if bytes.IndexByte(data, 0) >= 0 {
 		return nil
 	}
-	return m.searchBuffer(q, rel, data)
+	return m.searchBuffer(q, rel, data, text)
 }
 
 // atEOF reports whether position p is past the last line of buf: the empty "line" after a
@@ -512,8 +540,10 @@ func (m *matcher) search(buf []byte, w want) found {
 	return f
 }
 
-// searchBuffer searches buf, the content of the file rel, and builds its result.
-func (m *matcher) searchBuffer(q *query, rel string, buf []byte) *fileResult {
+// searchBuffer searches buf, the content of the file rel, and builds its result. Its content
+// lines are built in *text, which the caller takes back (see workerScratch.release); nil
+// means a slice of their own.
+func (m *matcher) searchBuffer(q *query, rel string, buf []byte, text *[]byte) *fileResult {
 	w := wantLines
 	switch q.mode {
 	case modeFiles:
@@ -541,6 +571,9 @@ func (m *matcher) searchBuffer(q *query, rel string, buf []byte) *fileResult {
 	case modeCount:
 		r.lines = f.count
 		return r
+	}
+	if text != nil {
+		r.text = [][]byte{(*text)[:0]}
 	}
 	contentLines(r, q.linePrefix(rel), buf, f.spans, eof, q.before, q.after, q.lineNumbers)
 	return r

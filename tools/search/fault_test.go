@@ -32,13 +32,13 @@ func TestTruncatedMappedFileIsSkipped(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := &query{pattern: "needle", mode: modeContent}
-	if r := m.searchLoaded(q, "big.log", data); r != nil {
+	if r := m.searchLoaded(q, "big.log", data, nil); r != nil {
 		t.Fatalf("before truncation: %+v", r)
 	}
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
-	if r := m.searchLoaded(q, "big.log", data); r != nil {
+	if r := m.searchLoaded(q, "big.log", data, nil); r != nil {
 		t.Fatalf("after truncation: %+v", r)
 	}
 }
