@@ -3,7 +3,7 @@
 # against rg (and grep -rn, for scale) on one large tree (by default the Go source tree), for
 # literal, regex and case-insensitive patterns, in every output mode.
 #
-#   bench/grep.sh [TREE]          RUNS=5 (default) GREP=0 skips grep -rn
+#   bench/grep.sh [TREE]          RUNS=5 (default) MEMRUNS=3 (default) GREP=0 skips grep -rn
 #
 # Times are medians of $RUNS paired runs after one warm-up round, in milliseconds of wall
 # time. A paired run is rg, then Grep with the rg engine, then Grep with the Go engine, one
@@ -15,24 +15,29 @@
 # --hidden because Grep always searches hidden files; grep -rn also reads binary files and
 # has no ignore rules.
 #
-# Peak memory (MB, maximum resident set size from /usr/bin/time, one run each) is rg's and
-# the Grep process's, started fresh for one call; with the rg engine it is the larger of the
-# Grep process and its rg child.
+# Peak memory (MB, maximum resident set size from /usr/bin/time, the median of $MEMRUNS runs,
+# 3 by default: one run's figure moves by a megabyte with the garbage collector's timing) is
+# rg's and the Grep process's, started fresh for one call; with the rg engine it is the larger
+# of the Grep process and its rg child.
 set -euo pipefail -f
 cd "$(dirname "$0")/.."
 . bench/searchlib.sh
 TREE=${1:-$(go env GOROOT)/src}
 RUNS=${RUNS:-5}
+MEMRUNS=${MEMRUNS:-3}
 GREP=${GREP:-1}
 command -v rg >/dev/null || { echo "grep.sh: rg is not installed (apt-get install ripgrep)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "grep.sh: /usr/bin/time is not installed (apt-get install time)" >&2; exit 1; }
 GB=$(build_grepbench)
 trap 'rm -rf "$(dirname "$GB")"' EXIT
 
-# peak_mb command...: the command's maximum resident set size in MB.
+# peak_mb command...: the median of the command's maximum resident set size over $MEMRUNS
+# runs, in MB.
 peak_mb() {
-  /usr/bin/time -f %M -o "$GB.rss" "$@" >/dev/null 2>&1 || true
-  tail -1 "$GB.rss" | awk '{printf "%.1f", $1/1024}'
+  for _ in $(seq "$MEMRUNS"); do
+    /usr/bin/time -f %M -o "$GB.rss" "$@" >/dev/null 2>&1 || true
+    tail -1 "$GB.rss"
+  done | median | awk '{printf "%.1f", $1/1024}'
 }
 
 echo "tree: $TREE ($(find "$TREE" -type f | wc -l) files, $(du -sh "$TREE" | cut -f1)); runs: $RUNS; $(rg --version | sed -n 1p); $(grep --version | sed -n 1p); $(nproc) cores"

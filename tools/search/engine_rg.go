@@ -185,25 +185,33 @@ func runRg(cmd *exec.Cmd, q *query) ([]*fileResult, error, error) {
 // time. Read as soon as it has something, the pipe woke this process for every file: on a
 // tree of 20,000 matching files the wake-ups, each a read that found nothing more and a wait
 // for the poller, cost more CPU than parsing the output, and on a machine with few cores
-// that CPU is taken from rg. After a read that found the pipe far from full, napReader
-// sleeps a moment before the next, so each read takes what rg wrote meanwhile: hundreds of
-// reads instead of tens of thousands, for a delay of at most one nap at the end. The pipe
-// must hold what rg writes during a nap (see rgPipeSize), or rg would wait for the reader.
+// that CPU is taken from rg. After a read that found little in the pipe but did not have to
+// wait for it, napReader sleeps a moment before the next, so each read takes what rg wrote
+// meanwhile: hundreds of reads instead of tens of thousands, for a delay of at most one nap
+// at the end. A read that waited found rg writing seldom; naps would then cost more than
+// they save. The pipe must hold what rg writes during a nap (see rgPipeSize), or rg would
+// wait for the reader.
 type napReader struct {
-	r     io.Reader
-	small bool // the last read filled less than half of its buffer
+	r   io.Reader
+	nap bool
 }
 
-// rgPipeNap is napReader's nap. rg writes the output of a large search at some 100 MB/s,
-// 100 KB a millisecond, well within rgPipeSize.
-const rgPipeNap = time.Millisecond
+const (
+	// rgPipeNap is napReader's nap. rg writes the output of a large search at some
+	// 100 MB/s, 100 KB a millisecond, well within rgPipeSize.
+	rgPipeNap = time.Millisecond
+	// rgPipeWaited is how long a read may take and still count as finding rg's output
+	// waiting: one that takes longer waited for rg to write.
+	rgPipeWaited = 100 * time.Microsecond
+)
 
 func (n *napReader) Read(p []byte) (int, error) {
-	if n.small {
+	if n.nap {
 		time.Sleep(rgPipeNap)
 	}
+	start := time.Now()
 	k, err := n.r.Read(p)
-	n.small = k < len(p)/2
+	n.nap = k < len(p)/2 && time.Since(start) < rgPipeWaited
 	return k, err
 }
 
