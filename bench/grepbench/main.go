@@ -2,7 +2,7 @@
 // took, for the scripts in bench/. It calls the tool the way the agent loop does (decode,
 // validate, call), with the directory as the session's working directory.
 //
-//	grepbench [-tool Grep|Glob] [-engine go|rg|go,rg] [-runs N] [-warmup] -input JSON DIR [-- CMD ARGS...]
+//	grepbench [-tool Grep|Glob] [-engine go|rg|go,rg] [-runs N] [-warmup] [-cpuprofile FILE] [-heapprofile FILE] -input JSON DIR [-- CMD ARGS...]
 //
 // Each run prints one line with the wall time in milliseconds of each engine named by
 // -engine, in that order, then their CPU times (user and system, rg's included), all
@@ -15,10 +15,15 @@
 // file, removed after each run.
 //
 // -warmup makes one untimed round first (so the file system cache is warm); -print shows the
-// last result on stderr; -cpuprofile profiles the timed runs.
+// last result on stderr; -cpuprofile profiles the timed runs; -heapprofile writes the heap
+// profile as it was when the heap in use peaked during the timed runs (sampled every 2 ms,
+// which stops the world each time: the times of such a run mean little). The profile is the
+// state at the last collection before the peak, which is what the next collection's goal, and
+// so the peak, is made of; view it with go tool pprof -ignore 'runtime/pprof|compress/flate'.
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,6 +33,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 	"syscall"
@@ -46,7 +52,11 @@ func main() {
 	print := flag.Bool("print", false, "print the last result")
 	warmup := flag.Bool("warmup", false, "make one untimed round first")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
+	heapprofile := flag.String("heapprofile", "", "write the heap profile at the timed runs' peak to this file")
 	flag.Parse()
+	if *heapprofile != "" {
+		runtime.MemProfileRate = 4096
+	}
 	args := flag.Args()
 	if len(args) < 1 || *input == "" || len(args) > 1 && (args[1] != "--" || len(args) < 3) {
 		flag.Usage()
@@ -57,7 +67,7 @@ func main() {
 		cmd = args[2:]
 	}
 	b := bench{tool: *name, engines: strings.Split(*engines, ","), input: *input, cmd: cmd, print: *print}
-	if err := b.run(args[0], *runs, *warmup, *cpuprofile); err != nil {
+	if err := b.run(args[0], *runs, *warmup, *cpuprofile, *heapprofile); err != nil {
 		fmt.Fprintln(os.Stderr, "grepbench:", err)
 		os.Exit(1)
 	}
@@ -74,7 +84,7 @@ type bench struct {
 // runner is one timed thing: a command or a tool with one engine.
 type runner func() error
 
-func (b bench) run(dir string, runs int, warmup bool, cpuprofile string) error {
+func (b bench) run(dir string, runs int, warmup bool, cpuprofile, heapprofile string) error {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -116,6 +126,14 @@ func (b bench) run(dir string, runs int, warmup bool, cpuprofile string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	if heapprofile != "" {
+		stop := watchHeap(heapprofile)
+		defer func() {
+			if err := stop(); err != nil {
+				fmt.Fprintln(os.Stderr, "grepbench:", err)
+			}
+		}()
+	}
 	for range runs {
 		walls := make([]string, len(runners))
 		cpus := make([]string, len(runners))
@@ -130,6 +148,40 @@ func (b bench) run(dir string, runs int, warmup bool, cpuprofile string) error {
 		fmt.Println(strings.Join(walls, "\t") + "\t" + strings.Join(cpus, "\t"))
 	}
 	return nil
+}
+
+// watchHeap samples the heap in use until stop is called, then writes the heap profile taken
+// at its highest to path.
+func watchHeap(path string) (stop func() error) {
+	done, finished := make(chan struct{}), make(chan struct{})
+	var peak bytes.Buffer
+	go func() {
+		defer close(finished)
+		var most uint64
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			// A profile is taken only when the peak grew by a twentieth: each one allocates
+			// (and shows in the next, under runtime/pprof and compress/flate).
+			if ms.HeapAlloc > most+most/20 {
+				most = ms.HeapAlloc
+				peak.Reset()
+				pprof.Lookup("heap").WriteTo(&peak, 0)
+			}
+		}
+	}()
+	return func() error {
+		close(done)
+		<-finished
+		return os.WriteFile(path, peak.Bytes(), 0o644)
+	}
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
