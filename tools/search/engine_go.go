@@ -541,8 +541,8 @@ func (m *matcher) search(buf []byte, w want) found {
 }
 
 // searchBuffer searches buf, the content of the file rel, and builds its result. Its content
-// lines are built in *text, which the caller takes back (see workerScratch.release); nil
-// means a slice of their own.
+// lines are built in *text, which the caller takes back (see workerScratch.done); nil means
+// a slice of their own.
 func (m *matcher) searchBuffer(q *query, rel string, buf []byte, text *[]byte) *fileResult {
 	w := wantLines
 	switch q.mode {

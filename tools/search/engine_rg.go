@@ -300,8 +300,8 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 // parts of a file rg printed in parts keep their order, which render keeps (it sorts only
 // results that are not sorted yet) and prints as one file's lines.
 func sortedParts(results []*fileResult) []*fileResult {
-	// Sorted unstably, as most often no file has parts; the order rg printed them in is
-	// kept for that case.
+	// Most often no file has parts: a copy is sorted, unstably, and only when a path is
+	// found twice are the results, still in rg's order, sorted stably.
 	sorted := slices.Clone(results)
 	slices.SortFunc(sorted, byRel)
 	for i := 1; i < len(sorted); i++ {
