@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"math/bits"
 	"os"
 	"strings"
@@ -43,9 +42,6 @@ type spill struct {
 	off    int64    // where the next span starts
 	held   int64    // bytes of text held by finished files, not spilled
 	failed bool     // no spill file could be made: everything stays in memory
-	// more are the parts spilled after the first (fileResult.spilled) of files spilled in
-	// parts that are not next to each other in the file, in order.
-	more map[*fileResult][]spilledSpan
 	// wbuf gathers spilled text for one write of spillWrite bytes at flushed, rather than
 	// a system call per file; err is the first write's failure, reported at rendering.
 	wbuf    []byte
@@ -81,7 +77,9 @@ func (s *spill) done(r *fileResult) {
 	// A file finished in parts and not spilled counts its first parts again: that only
 	// makes the spill start sooner, and saves every file a counter.
 	s.held += n
-	if s.failed || s.held <= spillThreshold || n == 0 {
+	// A result holds one spilled span. A part that cannot extend it stays in memory, where it
+	// still comes after the span, as the text must; no engine finishes a result twice today.
+	if sp := r.spilled; s.failed || s.held <= spillThreshold || n == 0 || sp.n > 0 && sp.off+sp.n != s.off {
 		return
 	}
 	if s.f == nil {
@@ -98,17 +96,10 @@ func (s *spill) done(r *fileResult) {
 	for _, t := range r.text {
 		s.wbuf = append(s.wbuf, t...)
 	}
-	switch sp := &r.spilled; {
-	case sp.n == 0:
-		*sp = spilledSpan{s.off, n}
-	case sp.off+sp.n == s.off:
-		sp.n += n // the first part was the last spilled: this one follows it
-	default:
-		if s.more == nil {
-			s.more = map[*fileResult][]spilledSpan{}
-		}
-		s.more[r] = append(s.more[r], spilledSpan{s.off, n})
+	if r.spilled.n == 0 {
+		r.spilled.off = s.off
 	}
+	r.spilled.n += n
 	r.text = nil
 	s.off += n
 	s.held -= n
@@ -133,26 +124,9 @@ func (s *spill) flush() {
 	}
 }
 
-// parts yields r's spilled parts, in order.
-func (s *spill) parts(r *fileResult) iter.Seq[spilledSpan] {
-	return func(yield func(spilledSpan) bool) {
-		if r.spilled.n == 0 || !yield(r.spilled) || s == nil {
-			return
-		}
-		for _, sp := range s.more[r] {
-			if !yield(sp) {
-				return
-			}
-		}
-	}
-}
-
 // size is the length of r's text in bytes, spilled parts included.
 func (s *spill) size(r *fileResult) int64 {
-	n := int64(0)
-	for sp := range s.parts(r) {
-		n += sp.n
-	}
+	n := r.spilled.n
 	for _, t := range r.text {
 		n += int64(len(t))
 	}
@@ -189,18 +163,19 @@ func (s *spill) span(sp spilledSpan) ([]byte, error) {
 		}
 		lo, hi := sp.off, sp.off+sp.n
 		seen := 0
-	extend:
 		for _, r := range s.ahead {
-			for x := range s.parts(r) {
-				if seen++; seen > maxLookahead {
-					break extend
-				}
-				nlo, nhi := min(lo, x.off), max(hi, x.off+x.n)
-				if nhi-nlo > spillWindow {
-					break extend
-				}
-				lo, hi = nlo, nhi
+			x := r.spilled
+			if x.n == 0 {
+				continue
 			}
+			if seen++; seen > maxLookahead {
+				break
+			}
+			nlo, nhi := min(lo, x.off), max(hi, x.off+x.n)
+			if nhi-nlo > spillWindow {
+				break
+			}
+			lo, hi = nlo, nhi
 		}
 		s.win = s.win[:hi-lo]
 		k, err := s.f.ReadAt(s.win, lo)
@@ -234,24 +209,8 @@ func (s *spill) close() {
 
 // writeText writes r's whole text (spilled parts first) to w.
 func (s *spill) writeText(w io.Writer, r *fileResult) error {
-	for sp := range s.parts(r) {
-		b, err := s.span(sp)
-		if err != nil {
-			return err
-		}
-		if b != nil {
-			if _, err := w.Write(b); err != nil {
-				return err
-			}
-			continue
-		}
-		if s.buf == nil {
-			s.buf = make([]byte, 64<<10)
-		}
-		// One buffer for every file: io.Copy would allocate one per call.
-		if _, err := io.CopyBuffer(w, io.NewSectionReader(s.f, sp.off, sp.n), s.buf); err != nil {
-			return fmt.Errorf("reading back the spilled output: %w", err)
-		}
+	if err := s.writeSpilled(w, r.spilled); err != nil {
+		return err
 	}
 	for _, t := range r.text {
 		if _, err := w.Write(t); err != nil {
@@ -261,35 +220,34 @@ func (s *spill) writeText(w io.Writer, r *fileResult) error {
 	return nil
 }
 
+// writeSpilled writes the spilled span sp (none when its n is 0) to w.
+func (s *spill) writeSpilled(w io.Writer, sp spilledSpan) error {
+	if sp.n == 0 {
+		return nil
+	}
+	b, err := s.span(sp)
+	if err != nil {
+		return err
+	}
+	if b != nil {
+		_, err := w.Write(b)
+		return err
+	}
+	if s.buf == nil {
+		s.buf = make([]byte, 64<<10)
+	}
+	// One buffer for every file: io.Copy would allocate one per call.
+	if _, err := io.CopyBuffer(w, io.NewSectionReader(s.f, sp.off, sp.n), s.buf); err != nil {
+		return fmt.Errorf("reading back the spilled output: %w", err)
+	}
+	return nil
+}
+
 // forLines calls f with each line of r's text, its '\n' included, until f returns false.
 func (s *spill) forLines(r *fileResult, f func(line []byte) bool) error {
-	for sp := range s.parts(r) {
-		b, err := s.span(sp)
-		if err != nil {
-			return err
-		}
-		if b != nil {
-			if !eachLine(b, f) {
-				return nil
-			}
-			continue
-		}
-		br := bufio.NewReaderSize(io.NewSectionReader(s.f, sp.off, sp.n), 64<<10)
-		for {
-			line, err := br.ReadSlice('\n')
-			if errors.Is(err, bufio.ErrBufferFull) {
-				line, err = readLong(br, line, '\n')
-			}
-			if len(line) > 0 && !f(line) {
-				return nil
-			}
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return fmt.Errorf("reading back the spilled output: %w", err)
-			}
-		}
+	more, err := s.spilledLines(r.spilled, f)
+	if err != nil || !more {
+		return err
 	}
 	for _, t := range r.text {
 		if !eachLine(t, f) {
@@ -297,6 +255,37 @@ func (s *spill) forLines(r *fileResult, f func(line []byte) bool) error {
 		}
 	}
 	return nil
+}
+
+// spilledLines calls f with each line of the spilled span sp (none when its n is 0) until f
+// returns false, and reports whether it did not.
+func (s *spill) spilledLines(sp spilledSpan, f func(line []byte) bool) (bool, error) {
+	if sp.n == 0 {
+		return true, nil
+	}
+	b, err := s.span(sp)
+	if err != nil {
+		return false, err
+	}
+	if b != nil {
+		return eachLine(b, f), nil
+	}
+	br := bufio.NewReaderSize(io.NewSectionReader(s.f, sp.off, sp.n), 64<<10)
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			line, err = readLong(br, line, '\n')
+		}
+		if len(line) > 0 && !f(line) {
+			return false, nil
+		}
+		if err == io.EOF {
+			return true, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("reading back the spilled output: %w", err)
+		}
+	}
 }
 
 // eachLine calls f with each line of t until f returns false, and reports whether it did not.
