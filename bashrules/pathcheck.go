@@ -255,6 +255,13 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 	}
 	switch u.acc {
 	case accProbe:
+		// A probe reports only a Read deny or ask rule or a protected name (see checkAbs), and
+		// both checks refuse a suspicious path (go vet ./... names "...") with a plain safety
+		// ask before they look at a rule or the file: nothing is left to look at. A trace or
+		// an explanation still runs the checks, for their lines.
+		if !k.tracing && k.effects == nil && permission.SuspiciousPath(abs) != "" {
+			return pathOutcome{}
+		}
 		if _, err := permission.Lstat(k.ctx, abs); err != nil {
 			// Not a file yet, but the command may create it: only a protected name counts.
 			if strings.ContainsAny(w.Value, "./") {

@@ -93,6 +93,11 @@ func hasDeviceSuffix(p string) bool {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
+// SuspiciousPath says why CheckRead and CheckWrite refuse the path p before they look at any
+// rule or file: it is suspiciousPath, for callers that can skip work whose only outcome would
+// be that refusal.
+func SuspiciousPath(p string) string { return suspiciousPath(p) }
+
 // suspiciousPath says why a path as written looks like it is trying to reach somewhere other
 // than it seems (UNC shares, Windows device and 8.3 names, "..." components, trailing dots),
 // or "". Such paths always need a person's approval, and no file-system call is made for them.
