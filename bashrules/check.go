@@ -21,11 +21,14 @@ func Check(ctx context.Context, pc *permission.Context, command string) permissi
 func newChecker(ctx context.Context, pc *permission.Context, command string) *checker {
 	idx := indexesFor(pc)
 	// The path checks of one command line share their Lstat results (see permission.WithStatCache).
-	ctx = permission.WithStatCache(ctx)
-	k := &checker{ctx: ctx, pc: pc, command: command, tracing: permission.Tracing(ctx),
+	k := &checker{pc: pc, command: command, tracing: permission.Tracing(ctx),
 		deny: idx.deny, ask: idx.ask, allow: idx.allow, idx: idx, denyAsk: idx.denyAsk}
+	k.ctx = k.statCtx.Init(ctx)
 	k.onlyPC[0] = pc
 	k.decided = k.decidedBuf[:0]
+	k.candChunk = k.candBuf[:0]
+	k.checkList = k.checkBuf[:0]
+	k.reasons = k.reasonBuf[:0]
 	k.readRules = len(pc.ContentRules(permission.Deny, "Read")) > 0 || len(pc.ContentRules(permission.Ask, "Read")) > 0
 	return k
 }
@@ -74,7 +77,18 @@ type checker struct {
 	// the commands decided (not taken from a twin), for tests.
 	decided    []*Command
 	decidedBuf [8]*Command // decided's first array, allocated with the checker
-	evals      int
+	// reasons is where the verdicts' reasons are cut from (see reason).
+	reasons []permission.Reason
+	// What follows is allocated with the checker: the decision's stat cache and context, and
+	// the first arrays of its slots, parts, candidates and checks, enough for a command line
+	// of a few commands.
+	statCtx   permission.StatCacheContext
+	slotsBuf  [6]resultSlot
+	partsBuf  [6]part
+	candBuf   [6 * candsPerCommand]string
+	checkBuf  [4]checkEntry
+	reasonBuf [6]permission.Reason
+	evals     int
 }
 
 func (k *checker) note(name, outcome, detail string) {
@@ -124,7 +138,11 @@ func (k *checker) decide() permission.Decision {
 	k.a = a
 	// One slice for every command's verdict: a map of them was a good part of a decision's
 	// allocations and lookups.
-	k.slots = make([]resultSlot, len(a.Commands))
+	if len(a.Commands) <= len(k.slotsBuf) {
+		k.slots = k.slotsBuf[:len(a.Commands)]
+	} else {
+		k.slots = make([]resultSlot, len(a.Commands))
+	}
 	for _, c := range a.Commands {
 		if c.Parent != nil {
 			if k.children == nil {
@@ -135,7 +153,7 @@ func (k *checker) decide() permission.Decision {
 	}
 	k.findCd()
 
-	parts := make([]part, 0, len(a.Commands))
+	parts := k.partsBuf[:0]
 	var whole []result
 	for _, c := range a.Commands {
 		if c.Parent == nil {
@@ -192,8 +210,8 @@ func (k *checker) merge(trimmed string, parts []part, whole []result) permission
 		if len(parts) == 1 && parts[0].res.d.Reason != nil {
 			return parts[0].res.d
 		}
-		return permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonSubcommandResults,
-			Detail: "every part of the command is allowed", Subresults: subresults(parts)}}
+		return permission.Decision{Behavior: permission.Allow, Reason: k.reason(permission.Reason{Type: permission.ReasonSubcommandResults,
+			Detail: "every part of the command is allowed", Subresults: subresults(parts)})}
 	}
 	// What remains asks; an exact allow rule for the whole command settles what the analysis
 	// could not see or what no rule allowed, but not a path outside the working directories.

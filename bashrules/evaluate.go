@@ -136,7 +136,7 @@ func (k *checker) evalCommand(c *Command) result {
 func (k *checker) stageStructure(c *Command, name string, kr kidsResult, issues []string) (result, bool) {
 	if c.Transparent && kr.real > 0 && len(issues) == 0 && safeAssigns(c.Assigns) {
 		if kr.allowed {
-			return result{v: vAllow, d: allowDecision(permission.ReasonOther, "every command "+name+" runs is allowed")}, true
+			return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, "every command "+name+" runs is allowed")}, true
 		}
 		if kr.unsure.v != vAllow {
 			return kr.unsure, true
@@ -148,14 +148,14 @@ func (k *checker) stageStructure(c *Command, name string, kr kidsResult, issues 
 	}
 	switch c.Kind {
 	case KindFuncCall:
-		return result{v: vAllow, d: allowDecision(permission.ReasonOther, "calls a function whose body is checked where it is defined")}, true
+		return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, "calls a function whose body is checked where it is defined")}, true
 	case KindArith, KindTest:
-		return result{v: vAllow, d: allowDecision(permission.ReasonOther, c.Kind.String()+" runs nothing")}, true
+		return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, c.Kind.String()+" runs nothing")}, true
 	case KindAssign, KindDecl:
 		if why := unsafeAssignment(c); why != "" {
 			return result{v: vNeeds}, true
 		}
-		return result{v: vAllow, d: allowDecision(permission.ReasonOther, "sets shell variables only")}, true
+		return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, "sets shell variables only")}, true
 	}
 	return result{}, false
 }
@@ -286,7 +286,24 @@ func (k *checker) stageReadOnly(c *Command, name string, known, trusted, safeEnv
 		k.note("bash: not read-only", "", c.Text+": "+why)
 		return result{}, false
 	}
-	return result{v: vAllow, d: allowDecision(permission.ReasonOther, name+" only reads")}, true
+	return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, readOnlyDetail(name))}, true
+}
+
+// readOnlyDetails are the reasons of the read-only set's commands, built once rather than
+// once per command allowed.
+var readOnlyDetails = sync.OnceValue(func() map[string]string {
+	m := make(map[string]string, len(readOnlyCommands()))
+	for name := range readOnlyCommands() {
+		m[name] = name + " only reads"
+	}
+	return m
+})
+
+func readOnlyDetail(name string) string {
+	if d, ok := readOnlyDetails()[name]; ok {
+		return d
+	}
+	return name + " only reads"
 }
 
 // opaqueWhy says which word of a command is not known.
@@ -439,7 +456,7 @@ type candSet struct {
 // chunk shared by the commands of one decision: each command has its own part, capped so that
 // appending past it moves to a new array rather than into the next command's part.
 func (k *checker) candArray() []string {
-	const n = 9
+	const n = candsPerCommand
 	if len(k.candChunk)+n > cap(k.candChunk) {
 		k.candChunk = make([]string, 0, 6*n)
 	}
@@ -447,6 +464,9 @@ func (k *checker) candArray() []string {
 	k.candChunk = k.candChunk[:i+n]
 	return k.candChunk[i : i+n : i+n]
 }
+
+// candsPerCommand is the size of the array candArray hands out.
+const candsPerCommand = 9
 
 // candidates are the strings c's rules are matched against. back holds nine of them (both
 // lists, large enough for the usual command; appending past it is still correct).

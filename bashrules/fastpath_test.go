@@ -66,3 +66,35 @@ func TestPropertySuspiciousProbesDecideAsChecked(tt *testing.T) {
 		tt.Errorf("suspicious probes %d, others %d: the property compared only one kind", suspicious, plain)
 	}
 }
+
+// TestReasonsAreTheirOwn: the reasons of one decision's parts are cut from one chunk, but each
+// part has its own, so that changing one changes no other.
+func TestReasonsAreTheirOwn(t *testing.T) {
+	f := newFixture(t)
+	pc := f.context(t, permission.ModeDefault, "allow:Bash(make test)", "allow:Bash(npm run build:*)")
+	cmd := "git status && make test && npm run build && ls src && wc -l README.md && cat README.md && head -1 README.md"
+	d := Check(context.Background(), pc, cmd)
+	if d.Behavior != permission.Allow || d.Reason == nil {
+		t.Fatalf("%q = %s, want allow with a reason", cmd, explainNoTrace(d))
+	}
+	subs := d.Reason.Subresults
+	if len(subs) < 7 {
+		t.Fatalf("%d subresults, want 7", len(subs))
+	}
+	for i, s := range subs {
+		if s.Decision.Reason == nil {
+			t.Fatalf("part %d (%s) has no reason", i, s.Command)
+		}
+		before := *s.Decision.Reason
+		s.Decision.Reason.Detail = "changed"
+		for j, o := range subs {
+			if j != i && o.Decision.Reason == s.Decision.Reason {
+				t.Errorf("parts %d and %d share a reason", i, j)
+			}
+		}
+		if d.Reason.Detail == "changed" {
+			t.Errorf("changing part %d's reason changed the decision's", i)
+		}
+		*s.Decision.Reason = before
+	}
+}

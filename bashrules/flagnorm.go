@@ -125,7 +125,7 @@ func normalize(words []string) (normForm, bool) {
 		tbl, hasTbl = flagTables()[name]
 	}
 	add := func(f string) {
-		for _, p := range strings.Split(f, ",") {
+		for p := range strings.SplitSeq(f, ",") {
 			if !slices.Contains(nf.flags, p) {
 				nf.flags = append(nf.flags, p)
 			}
@@ -144,7 +144,7 @@ func normalize(words []string) (normForm, bool) {
 			i = len(all)
 		case strings.HasPrefix(w, "--") && len(w) > 2:
 			n, _, hasVal := strings.Cut(w[2:], "=")
-			canon := "--" + n
+			canon := w[:2+len(n)] // "--" + n
 			if hasTbl {
 				if c, ok := lookupLong(tbl.long, n); ok {
 					canon = c
@@ -377,7 +377,8 @@ func normMatch(idx normIndex, argv []Word) *permission.Rule {
 
 // normalizeArgv normalises the known prefix of a command's words: rules see what is known.
 func normalizeArgv(argv []Word) (normForm, bool) {
-	words := make([]string, 0, len(argv))
+	var buf [8]string // normalize keeps none of its words' slice
+	words := buf[:0]
 	for _, w := range argv {
 		if !w.Known {
 			break

@@ -396,9 +396,6 @@ func (k *checker) check(pc *permission.Context, abs string, write bool) permissi
 	}
 	switch {
 	case len(k.checkList) < maxCheckList:
-		if k.checkList == nil {
-			k.checkList = make([]checkEntry, 0, 4)
-		}
 		k.checkList = append(k.checkList, checkEntry{key, d})
 	default:
 		if k.checks == nil {

@@ -2,6 +2,7 @@ package bashrules
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -85,6 +86,9 @@ func baseNPaths(args []Word) pathsResult {
 func noPaths([]Word) pathsResult { return pathsResult{} }
 
 func dropStdin(ws []Word) []Word {
+	if !slices.ContainsFunc(ws, isStdin) {
+		return ws // callers only read it
+	}
 	out := ws[:0:0]
 	for _, w := range ws {
 		if w.Known && w.Value == "-" {
@@ -94,6 +98,8 @@ func dropStdin(ws []Word) []Word {
 	}
 	return out
 }
+
+func isStdin(w Word) bool { return w.Known && w.Value == "-" }
 
 // pathSpecs says, for the commands the analysis knows, which arguments are paths and what the
 // command does with them. Commands not listed have their arguments probed: an argument naming

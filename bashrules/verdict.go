@@ -61,14 +61,14 @@ func (k *checker) ruleResult(v verdict, r *permission.Rule, what string) result 
 	case vDeny:
 		k.noteRule("bash: deny rule", "deny", what, r)
 		return result{v: vDeny, d: permission.Decision{Behavior: permission.Deny, Message: k.deniedMessage(),
-			Reason: &permission.Reason{Type: permission.ReasonRule, Rule: r}}}
+			Reason: k.reason(permission.Reason{Type: permission.ReasonRule, Rule: r})}}
 	case vAskRule:
 		k.noteRule("bash: ask rule", "ask", what, r)
 		return result{v: vAskRule, d: permission.Decision{Behavior: permission.Ask, Message: permission.RequestMessage("Bash"),
-			Reason: &permission.Reason{Type: permission.ReasonRule, Rule: r}}}
+			Reason: k.reason(permission.Reason{Type: permission.ReasonRule, Rule: r})}}
 	}
 	k.noteRule("bash: allow rule", "allow", what, r)
-	return result{v: vAllow, d: permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonRule, Rule: r}}}
+	return result{v: vAllow, d: permission.Decision{Behavior: permission.Allow, Reason: k.reason(permission.Reason{Type: permission.ReasonRule, Rule: r})}}
 }
 
 // unseen is the answer for what the analysis cannot see (a script that is not literal, a
@@ -90,6 +90,22 @@ func (k *checker) unsure(why string) result {
 
 func allowDecision(t permission.ReasonType, detail string) permission.Decision {
 	return permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: t, Detail: detail}}
+}
+
+// allowDecision is allowDecision with its reason cut from the decision's chunk.
+func (k *checker) allowDecision(t permission.ReasonType, detail string) permission.Decision {
+	return permission.Decision{Behavior: permission.Allow, Reason: k.reason(permission.Reason{Type: t, Detail: detail})}
+}
+
+// reason returns a copy of r cut from a chunk shared by the reasons of one decision: most
+// parts of a command line are allowed, each with its reason, and one allocation serves them.
+// Each reason has its own element, so a caller changing one changes no other.
+func (k *checker) reason(r permission.Reason) *permission.Reason {
+	if len(k.reasons) == cap(k.reasons) {
+		k.reasons = make([]permission.Reason, 0, 8)
+	}
+	k.reasons = append(k.reasons, r)
+	return &k.reasons[len(k.reasons)-1]
 }
 
 func classify(d permission.Decision) verdict {

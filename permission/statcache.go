@@ -73,6 +73,30 @@ func WithStatCache(ctx context.Context) context.Context {
 	return context.WithValue(ctx, statCacheKey{}, &statCache{})
 }
 
+// StatCacheContext is what WithStatCache returns, as a type a caller can keep inside its own
+// state for one decision, which saves that decision two allocations. Its zero value is not a
+// context: Init makes it one.
+type StatCacheContext struct {
+	context.Context
+	sc statCache
+}
+
+// Init makes c a context under parent that remembers Lstat results, as WithStatCache does, and
+// returns it. Use it for one decision, never longer, and do not copy c afterwards.
+func (c *StatCacheContext) Init(parent context.Context) context.Context {
+	c.Context = parent
+	c.sc = statCache{}
+	return c
+}
+
+// Value returns the stat cache for its key and asks the parent for any other.
+func (c *StatCacheContext) Value(key any) any {
+	if _, ok := key.(statCacheKey); ok {
+		return &c.sc
+	}
+	return c.Context.Value(key)
+}
+
 func statCacheOf(ctx context.Context) *statCache {
 	sc, _ := ctx.Value(statCacheKey{}).(*statCache)
 	return sc

@@ -11,32 +11,51 @@ import (
 )
 
 // TestStatCache checks that a stat cache answers as os.Lstat did when first asked, for the
-// decision it belongs to only: a context without one sees the file system as it is now.
+// decision it belongs to only: a context without one sees the file system as it is now. It
+// holds for both ways of making one, and a StatCacheContext passes other values through.
 func TestStatCache(t *testing.T) {
-	dir := t.TempDir()
-	f := filepath.Join(dir, "f")
-	if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
+	type parentKey struct{}
+	makers := []struct {
+		name string
+		make func(context.Context) context.Context
+	}{
+		{"WithStatCache", WithStatCache},
+		{"StatCacheContext", func(parent context.Context) context.Context { return new(StatCacheContext).Init(parent) }},
 	}
-	ctx := WithStatCache(context.Background())
-	mode, err := Lstat(ctx, f)
-	if err != nil || !mode.IsRegular() {
-		t.Fatalf("Lstat(%s) = %v, %v", f, mode, err)
-	}
-	if _, err := Lstat(ctx, filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("Lstat of a missing file = %v, want not exist", err)
-	}
-	if err := os.Remove(f); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Lstat(ctx, f); err != nil {
-		t.Errorf("within the decision Lstat(%s) changed its answer: %v", f, err)
-	}
-	if _, err := Lstat(context.Background(), f); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("without a cache Lstat(%s) = %v, want not exist", f, err)
-	}
-	if _, err := Lstat(WithStatCache(context.Background()), f); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("a new decision's Lstat(%s) = %v, want not exist", f, err)
+	for _, m := range makers {
+		t.Run(m.name, func(t *testing.T) {
+			dir := t.TempDir()
+			f := filepath.Join(dir, "f")
+			if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx := m.make(context.WithValue(context.Background(), parentKey{}, "p"))
+			if v, _ := ctx.Value(parentKey{}).(string); v != "p" {
+				t.Errorf("the parent's value = %q, want p", v)
+			}
+			if statCacheOf(ctx) == nil {
+				t.Fatal("no stat cache")
+			}
+			mode, err := Lstat(ctx, f)
+			if err != nil || !mode.IsRegular() {
+				t.Fatalf("Lstat(%s) = %v, %v", f, mode, err)
+			}
+			if _, err := Lstat(ctx, filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("Lstat of a missing file = %v, want not exist", err)
+			}
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Lstat(ctx, f); err != nil {
+				t.Errorf("within the decision Lstat(%s) changed its answer: %v", f, err)
+			}
+			if _, err := Lstat(context.Background(), f); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("without a cache Lstat(%s) = %v, want not exist", f, err)
+			}
+			if _, err := Lstat(m.make(context.Background()), f); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("a new decision's Lstat(%s) = %v, want not exist", f, err)
+			}
+		})
 	}
 }
 
