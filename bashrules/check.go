@@ -104,6 +104,9 @@ func (k *checker) noteRule(name, outcome, detail string, r *permission.Rule) {
 }
 
 func (k *checker) run() permission.Decision {
+	// The decision may hold the working directory open for its look-ups; it is over when
+	// decide returns (nothing it started runs on).
+	defer k.statCtx.Close()
 	d := k.decide()
 	if k.tracing { // reasonText builds strings
 		k.note("bash: decision", d.Behavior.String(), reasonText(d))

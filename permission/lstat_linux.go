@@ -28,7 +28,10 @@ func cPath(buf *[pathBufSize]byte, name string) (*byte, error) {
 
 // lstatMode is os.Lstat reduced to the type bits, without the FileInfo, the error value and
 // the path copy os.Lstat allocates: a decision makes a dozen of these calls.
-func lstatMode(name string) (fs.FileMode, error) {
+func lstatMode(name string) (fs.FileMode, error) { return lstatModeAt(atFDCWD, name) }
+
+// lstatModeAt is lstatMode of name relative to the directory open as dirfd.
+func lstatModeAt(dirfd int, name string) (fs.FileMode, error) {
 	var buf [pathBufSize]byte
 	p, err := cPath(&buf, name)
 	if err != nil {
@@ -36,7 +39,7 @@ func lstatMode(name string) (fs.FileMode, error) {
 	}
 	var st syscall.Stat_t
 	for {
-		_, _, errno := syscall.Syscall6(sysFstatat, uintptr(atFDCWD), uintptr(unsafe.Pointer(p)),
+		_, _, errno := syscall.Syscall6(sysFstatat, uintptr(dirfd), uintptr(unsafe.Pointer(p)),
 			uintptr(unsafe.Pointer(&st)), uintptr(atSymlinkNofollow), 0, 0)
 		if errno == syscall.EINTR {
 			continue

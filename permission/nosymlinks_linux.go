@@ -36,13 +36,25 @@ var atFDCWD = -100
 // in two system calls (the open and the close) instead of one per element. false means
 // "not proven": the caller walks the elements itself.
 func dirWithoutSymlinks(d string) bool {
-	if openat2Off.Load() || len(d) >= maxOpenat2PathSize {
+	fd := openDirWithoutSymlinks(d)
+	if fd < 0 {
 		return false
+	}
+	closeDir(fd)
+	return true
+}
+
+// openDirWithoutSymlinks is dirWithoutSymlinks keeping the O_PATH descriptor of d it opened,
+// or -1 for "not proven". The names in d can then be looked up through it (lstatModeAt)
+// without the kernel walking d's path again; the caller closes it (closeDir).
+func openDirWithoutSymlinks(d string) int {
+	if openat2Off.Load() || len(d) >= maxOpenat2PathSize {
+		return -1
 	}
 	var buf [pathBufSize]byte
 	p, err := cPath(&buf, d)
 	if err != nil {
-		return false
+		return -1
 	}
 	how := openHow{flags: oPath | syscall.O_DIRECTORY | syscall.O_CLOEXEC, resolve: resolveNoSymlinks}
 	fd, _, errno := syscall.Syscall6(sysOpenat2, uintptr(atFDCWD), uintptr(unsafe.Pointer(p)),
@@ -51,8 +63,9 @@ func dirWithoutSymlinks(d string) bool {
 		if errno == syscall.ENOSYS || errno == syscall.EPERM {
 			openat2Off.Store(true)
 		}
-		return false
+		return -1
 	}
-	syscall.Close(int(fd))
-	return true
+	return int(fd)
 }
+
+func closeDir(fd int) { syscall.Close(fd) }

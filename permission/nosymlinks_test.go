@@ -52,7 +52,7 @@ func TestPlainDirFastPathAgreesWithWalk(t *testing.T) {
 		t.Logf("openat2 is not available here: only the walk is checked")
 	}
 	names := []string{"a", "b", "c", "d"}
-	n := 0
+	n, keptLookups := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		n++
 		root := filepath.Join(base, "t"+strconv.Itoa(n))
@@ -100,6 +100,11 @@ func TestPlainDirFastPathAgreesWithWalk(t *testing.T) {
 			}
 		}
 		ctx := WithStatCache(context.Background())
+		// kept looks up names in the first directory it proves plain through the descriptor
+		// it keeps open: every answer must be os.Lstat's.
+		var kept StatCacheContext
+		kctx := kept.Init(context.Background())
+		defer kept.Close()
 		for i := range rapid.IntRange(1, 6).Draw(t, "paths") {
 			parts := rapid.SliceOfN(rapid.SampledFrom(append(names, "missing")), 0, 4).Draw(t, "path "+strconv.Itoa(i))
 			p := filepath.Join(append([]string{root}, parts...)...)
@@ -115,8 +120,25 @@ func TestPlainDirFastPathAgreesWithWalk(t *testing.T) {
 			if ok != walkOK || dir != walkDir {
 				t.Fatalf("plainPath(%s) = %v, %v; the walk says %v, %v", p, ok, dir, walkOK, walkDir)
 			}
+			if ok, dir := plainPath(kctx, p); ok != walkOK || dir != walkDir {
+				t.Fatalf("plainPath(%s) keeping the directory = %v, %v; the walk says %v, %v", p, ok, dir, walkOK, walkDir)
+			}
+			// p and the names beside it and below it, through the kept directory where they
+			// are directly in it.
+			for _, q := range []string{p, filepath.Join(filepath.Dir(p), "a"), filepath.Join(p, "b"), filepath.Join(p, "missing")} {
+				mode, err := Lstat(kctx, q)
+				fi, werr := os.Lstat(q)
+				if (err == nil) != (werr == nil) || (err == nil && mode != fi.Mode().Type()) ||
+					errors.Is(err, fs.ErrNotExist) != errors.Is(werr, fs.ErrNotExist) {
+					t.Fatalf("Lstat(%s) keeping the directory = %v, %v; os.Lstat says %v", q, mode, err, werr)
+				}
+			}
 		}
+		keptLookups += kept.sc.atLookups
 	})
+	if kernelHasIt && keptLookups == 0 {
+		t.Error("no name was looked up through a kept directory: that way was never compared")
+	}
 }
 
 // TestMarkPlainKeepsFirstAnswer checks that a proof made after the decision saw a directory

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -19,6 +20,68 @@ type statCache struct {
 	list [statListMax]lstatEntry
 	n    int
 	m    map[string]lstatResult
+	// keepDir is set for a cache whose owner closes it (StatCacheContext.Close): the first
+	// directory the decision proves plain in one call is then kept open as dirFD, and the
+	// names directly in it (src, .git, test in the working directory) are looked up through
+	// it, relative to the directory the proof saw, without the kernel walking its path
+	// again. atLookups counts those, for tests.
+	keepDir   bool
+	hasDir    bool
+	dirFD     int
+	dirPath   string
+	atLookups int
+}
+
+// lstat is lstatMode, through the kept directory when name is directly in it. name is
+// looked up in the directory that was proven plain, which this decision already takes for
+// plain: no symlink can have replaced it in between for this decision's answers.
+func (sc *statCache) lstat(name string) (fs.FileMode, error) {
+	sc.mu.Lock()
+	if sc.hasDir {
+		if base, ok := childName(sc.dirPath, name); ok {
+			sc.atLookups++
+			fd := sc.dirFD
+			sc.mu.Unlock()
+			return lstatModeAt(fd, base)
+		}
+	}
+	sc.mu.Unlock()
+	return lstatMode(name)
+}
+
+// childName returns the last element of name when name is dir/base with a base that is one
+// plain element (not . or ..).
+func childName(dir, name string) (string, bool) {
+	if len(name) <= len(dir)+1 || name[len(dir)] != '/' || name[:len(dir)] != dir {
+		return "", false
+	}
+	base := name[len(dir)+1:]
+	if base == "." || base == ".." || strings.IndexByte(base, '/') >= 0 {
+		return "", false
+	}
+	return base, true
+}
+
+// keep records fd, open on the plain directory d, as the cache's directory, or closes it
+// when the cache cannot keep one or already has one.
+func (sc *statCache) keep(d string, fd int) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if !sc.keepDir || sc.hasDir {
+		closeDir(fd)
+		return
+	}
+	sc.hasDir, sc.dirFD, sc.dirPath = true, fd, d
+}
+
+func (sc *statCache) close() {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.hasDir {
+		closeDir(sc.dirFD)
+		sc.hasDir = false
+	}
+	sc.keepDir = false
 }
 
 const statListMax = 16
@@ -82,12 +145,17 @@ type StatCacheContext struct {
 }
 
 // Init makes c a context under parent that remembers Lstat results, as WithStatCache does, and
-// returns it. Use it for one decision, never longer, and do not copy c afterwards.
+// returns it. Use it for one decision, never longer, do not copy c afterwards, and Close it
+// once every use of the context has returned: it may hold a directory open.
 func (c *StatCacheContext) Init(parent context.Context) context.Context {
 	c.Context = parent
-	c.sc = statCache{}
+	c.sc = statCache{keepDir: true}
 	return c
 }
+
+// Close releases what the decision held open. The context still works afterwards, without
+// keeping anything open.
+func (c *StatCacheContext) Close() { c.sc.close() }
 
 // Value returns the stat cache for its key and asks the parent for any other.
 func (c *StatCacheContext) Value(key any) any {
@@ -122,7 +190,7 @@ func lstatCached(sc *statCache, name string) lstatResult {
 	if ok {
 		return r
 	}
-	mode, err := lstatMode(name)
+	mode, err := sc.lstat(name)
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	// Two goroutines may both have missed: the first answer stays, so every caller of
@@ -156,10 +224,27 @@ func plainDir(sc *statCache, d string) bool {
 			return true
 		}
 	}
+	if sc != nil && sc.wantsDir() {
+		if fd := openDirWithoutSymlinks(d); fd >= 0 {
+			if markPlain(sc, d) {
+				sc.keep(d, fd)
+				return true
+			}
+			closeDir(fd)
+		}
+		return plainDirWalk(sc, d)
+	}
 	if dirWithoutSymlinks(d) && markPlain(sc, d) {
 		return true
 	}
 	return plainDirWalk(sc, d)
+}
+
+// wantsDir reports whether the cache would keep a directory it proved plain.
+func (sc *statCache) wantsDir() bool {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return sc.keepDir && !sc.hasDir
 }
 
 // plainDirWalk is plainDir the long way: an Lstat of each element from the root down.
