@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/reinsdev/reins/permission"
 )
@@ -15,20 +16,41 @@ import (
 // may bypass; Ask for paths outside the working directories and for what the analysis cannot
 // see; Passthrough when nothing allows some part; Allow only when every part is allowed.
 func Check(ctx context.Context, pc *permission.Context, command string) permission.Decision {
-	return newChecker(ctx, pc, command).run()
+	k := newChecker(ctx, pc, command)
+	d := k.run()
+	if poolCheckers {
+		checkers.Put(k)
+	}
+	return d
 }
+
+// checkers are reused: a checker carries a few kilobytes of first arrays for one decision
+// (see checker), which would otherwise be allocated, cleared and collected every time. A
+// decision never points into its checker (reasons have their own chunk, see reason), and
+// newChecker clears the whole checker, so nothing passes from one decision to the next.
+var checkers = sync.Pool{New: func() any { return new(checker) }}
+
+// poolCheckers is turned off by the test that compares pooled decisions with fresh ones.
+var poolCheckers = true
 
 func newChecker(ctx context.Context, pc *permission.Context, command string) *checker {
 	idx := indexesFor(pc)
-	// The path checks of one command line share their Lstat results (see permission.WithStatCache).
-	k := &checker{pc: pc, command: command, tracing: permission.Tracing(ctx),
-		deny: idx.deny, ask: idx.ask, allow: idx.allow, idx: idx, denyAsk: idx.denyAsk}
+	var k *checker
+	if poolCheckers {
+		k = checkers.Get().(*checker)
+		*k = checker{}
+	} else {
+		k = new(checker)
+	}
+	k.pc, k.command, k.tracing = pc, command, permission.Tracing(ctx)
+	k.deny, k.ask, k.allow, k.idx, k.denyAsk = idx.deny, idx.ask, idx.allow, idx, idx.denyAsk
+	// The path checks of one command line share their Lstat results (see
+	// permission.StatCacheContext).
 	k.ctx = k.statCtx.Init(ctx)
 	k.onlyPC[0] = pc
 	k.decided = k.decidedBuf[:0]
 	k.candChunk = k.candBuf[:0]
 	k.checkList = k.checkBuf[:0]
-	k.reasons = k.reasonBuf[:0]
 	k.readRules = len(pc.ContentRules(permission.Deny, "Read")) > 0 || len(pc.ContentRules(permission.Ask, "Read")) > 0
 	return k
 }
@@ -77,18 +99,18 @@ type checker struct {
 	// the commands decided (not taken from a twin), for tests.
 	decided    []*Command
 	decidedBuf [8]*Command // decided's first array, allocated with the checker
-	// reasons is where the verdicts' reasons are cut from (see reason).
+	// reasons is where the verdicts' reasons are cut from (see reason); the decision
+	// returned points into it, so it is never part of the checker.
 	reasons []permission.Reason
-	// What follows is allocated with the checker: the decision's stat cache and context, and
-	// the first arrays of its slots, parts, candidates and checks, enough for a command line
-	// of a few commands.
-	statCtx   permission.StatCacheContext
-	slotsBuf  [6]resultSlot
-	partsBuf  [6]part
-	candBuf   [6 * candsPerCommand]string
-	checkBuf  [4]checkEntry
-	reasonBuf [6]permission.Reason
-	evals     int
+	// What follows comes with the checker: the decision's stat cache and context, and the
+	// first arrays of its slots, parts, candidates and checks, enough for a command line of a
+	// few commands. Nothing the decision returns points into them.
+	statCtx  permission.StatCacheContext
+	slotsBuf [6]resultSlot
+	partsBuf [6]part
+	candBuf  [6 * candsPerCommand]string
+	checkBuf [4]checkEntry
+	evals    int
 }
 
 func (k *checker) note(name, outcome, detail string) {

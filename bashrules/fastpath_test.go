@@ -98,3 +98,39 @@ func TestReasonsAreTheirOwn(t *testing.T) {
 		*s.Decision.Reason = before
 	}
 }
+
+// TestPropertyPooledCheckersDecideAsFresh: decisions made one after another with reused
+// checkers equal the decisions of fresh checkers, and a decision already returned does not
+// change when later decisions reuse its checker.
+func TestPropertyPooledCheckersDecideAsFresh(tt *testing.T) {
+	f := newFixture(tt)
+	cmds := []string{benchCommand, "cat .env", "ls src && cat sub/a.txt", "rm -rf src", "echo x > notes.txt", "cd sub && cat a.txt",
+		"git status", "make test || make test", "cat link-out/secret", "mytool ./x", "bash -c 'rm -rf /'", "echo $(cat .env)",
+		"find . -exec cat {} +", "npm run build -- --prod", "a && b && c && d && e && f && g && h && i", "x=1; cat README.md | wc -l > out.txt"}
+	ruleSets := [][]string{
+		{"allow:Bash(npm run build:*)", "allow:Bash(go vet *)", "allow:Bash(make test)", "deny:Bash(*--force*)", denyEnv},
+		{"allow:Bash(*)", "ask:Read(./sub/**)", "deny:Bash(rm:*)"},
+		{"allow:Bash(cat:*)", "allow:Edit(./**)"},
+	}
+	rapid.Check(tt, func(t *rapid.T) {
+		pc := f.context(tt, rapid.SampledFrom([]permission.Mode{permission.ModeDefault, permission.ModeAcceptEdits}).Draw(t, "mode"),
+			rapid.SampledFrom(ruleSets).Draw(t, "rules")...)
+		seq := rapid.SliceOfN(rapid.SampledFrom(cmds), 1, 8).Draw(t, "commands")
+		pooled := make([]permission.Decision, len(seq))
+		seen := make([]string, len(seq))
+		for i, cmd := range seq {
+			pooled[i] = Check(context.Background(), pc, cmd)
+			seen[i] = explainNoTrace(pooled[i])
+		}
+		poolCheckers = false
+		defer func() { poolCheckers = true }()
+		for i, cmd := range seq {
+			if now := explainNoTrace(pooled[i]); now != seen[i] {
+				t.Fatalf("decision %d (%q) changed after later decisions:\nthen %s\nnow  %s", i, cmd, seen[i], now)
+			}
+			if fresh := Check(context.Background(), pc, cmd); !reflect.DeepEqual(fresh, pooled[i]) {
+				t.Fatalf("decision %d (%q) with a reused checker %s\nwith a fresh one %s", i, cmd, explainNoTrace(pooled[i]), explainNoTrace(fresh))
+			}
+		}
+	})
+}
