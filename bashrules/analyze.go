@@ -257,12 +257,38 @@ func fields(s string) int {
 // one returns the list of c alone. Callers only read such lists (or copy them before
 // appending: its capacity is 1).
 func (w *walker) one(c *Command) []*Command {
-	if len(w.ones) == cap(w.ones) {
+	l := w.list(1)
+	l[0] = c
+	return l
+}
+
+// concat returns a followed by b. The lists of commands that succeeded (and the guards made of
+// them) are only read once made, so a list is shared rather than copied when the other is
+// empty; every list is capped, so an append to one never writes into another.
+func (w *walker) concat(a, b []*Command) []*Command {
+	switch {
+	case len(a) == 0:
+		return b[:len(b):len(b)]
+	case len(b) == 0:
+		return a[:len(a):len(a)]
+	}
+	l := w.list(len(a) + len(b))
+	copy(l, a)
+	copy(l[len(a):], b)
+	return l
+}
+
+// list returns a list of n commands, cut from the chunk one and concat share and capped at n.
+func (w *walker) list(n int) []*Command {
+	if n > 8 {
+		return make([]*Command, n)
+	}
+	if len(w.ones)+n > cap(w.ones) {
 		w.ones = make([]*Command, 0, 8)
 	}
 	i := len(w.ones)
-	w.ones = append(w.ones, c)
-	return w.ones[i : i+1 : i+1]
+	w.ones = w.ones[:i+n]
+	return w.ones[i : i+n : i+n]
 }
 
 type scope struct {
@@ -344,8 +370,8 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) []*Command {
 		case syntax.AndStmt:
 			left := w.stmt(x.X, sc)
 			right := sc
-			right.guards = slices.Concat(sc.guards, left)
-			ok = append(slices.Clone(left), w.stmt(x.Y, right)...)
+			right.guards = w.concat(sc.guards, left)
+			ok = w.concat(left, w.stmt(x.Y, right))
 		case syntax.OrStmt:
 			w.stmt(x.X, sc)
 			w.stmt(x.Y, sc)
@@ -439,7 +465,7 @@ func (w *walker) ifClause(x *syntax.IfClause, sc scope) {
 		in.nested = nest(sc.nested, "if")
 		ok := w.stmts(c.Cond, in)
 		then := in
-		then.guards = slices.Concat(sc.guards, ok)
+		then.guards = w.concat(sc.guards, ok)
 		w.stmts(c.Then, then)
 	}
 }

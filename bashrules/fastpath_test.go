@@ -134,3 +134,47 @@ func TestPropertyPooledCheckersDecideAsFresh(tt *testing.T) {
 		}
 	})
 }
+
+// TestGuards: the commands that have succeeded whenever a command runs, through && chains,
+// blocks and if conditions (the walker builds these lists from shared chunks).
+func TestGuards(t *testing.T) {
+	tests := []struct {
+		src  string
+		last string // the command whose guards are listed
+		want []string
+	}{
+		{"a && b && c", "c", []string{"a", "b"}},
+		{"a && b", "b", []string{"a"}},
+		{"{ a && b; } && c", "c", []string{"a", "b"}},
+		{"x && { a && b; } && c", "c", []string{"x", "a", "b"}},
+		{"if a && b; then c; fi", "c", []string{"a", "b"}},
+		{"x && if a; then c; fi", "c", []string{"x", "a"}},
+		{"a || b && c", "c", nil},
+		{"a; b && c", "c", []string{"b"}},
+		{"a && (b) && c", "c", []string{"a"}},
+		{"a && b | d && c", "c", []string{"a"}},
+	}
+	for _, tt := range tests {
+		a, err := Analyze(tt.src)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		var got []string
+		found := false
+		for _, c := range a.Commands {
+			if c.Text != tt.last {
+				continue
+			}
+			found = true
+			for _, g := range c.guards {
+				got = append(got, g.Text)
+			}
+		}
+		if !found {
+			t.Fatalf("%q: no command %q", tt.src, tt.last)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: guards of %s = %q, want %q", tt.src, tt.last, got, tt.want)
+		}
+	}
+}
