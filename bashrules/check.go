@@ -92,6 +92,8 @@ type checker struct {
 	// A command line checks a few paths: a short list searched in order costs less than a
 	// map, which is made only when the list is full.
 	checkList []checkEntry
+	// probeBuf is the array paths lends to probes.
+	probeBuf []pathUse
 	// candChunk is where candArray cuts each command's candidates from.
 	candChunk []string
 	checks    map[checkKey]permission.Decision

@@ -178,3 +178,19 @@ func TestGuards(t *testing.T) {
 		}
 	}
 }
+
+// TestProbesAreEachCommandsOwn: the commands of one line lend their probes the same array;
+// each command is judged by its own arguments only.
+func TestProbesAreEachCommandsOwn(t *testing.T) {
+	f := newFixture(t)
+	pc := f.context(t, permission.ModeDefault, "allow:Bash(mytool:*)", denyEnv)
+	_, reports := Explain(context.Background(), pc, "mytool .env && mytool README.md && mytool notes.txt")
+	var got []string
+	for _, r := range reports {
+		got = append(got, r.Command+": "+r.Verdict)
+	}
+	want := []string{"mytool .env: deny", "mytool README.md: allow", "mytool notes.txt: allow"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("verdicts %q, want %q", got, want)
+	}
+}

@@ -508,6 +508,9 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 		rest := c.Argv[i:]
 		plain := joinFrom(rest, full, off)
 		cands := []string{plain, joinValuesOr(rest, true, plain)}
+		if cands[1] == plain {
+			cands = cands[:1] // nothing needed quoting: one string to match, not the same twice
+		}
 		if r := k.deny.match(cands, true); r != nil {
 			return k.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
 		}

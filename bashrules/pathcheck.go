@@ -81,7 +81,12 @@ func (k *checker) paths(c *Command) pathOutcome {
 		pr := spec(c.Argv[1:])
 		uses, out.issues = pr.uses, pr.issues
 	} else if len(k.children[c]) == 0 && !isWrapperLike(name) {
-		uses = probes(c.Argv[1+commandWords(name, c.Argv[1:]):])
+		// The probes are read only in this call: they reuse the decision's array, taken
+		// for the time of the call.
+		buf := k.probeBuf
+		k.probeBuf = nil
+		uses = probes(c.Argv[1+commandWords(name, c.Argv[1:]):], buf[:0])
+		defer func() { k.probeBuf = uses[:0] }()
 	}
 	if c.hasPlaceholders() && len(c.Roots) == 0 && (k.readRules || removes(uses)) {
 		// xargs fills these in at run time.
@@ -147,10 +152,12 @@ func isWrapperLike(name string) bool {
 	return w || name == "eval" || name == "trap" || name == "find" || name == "xargs"
 }
 
-// probes are the arguments of an unknown command that may name files: operands, option
-// values and @file arguments. Only Read deny and ask rules are checked against them.
-func probes(args []Word) []pathUse {
-	out := make([]pathUse, 0, min(len(args), 64))
+// probes are the arguments of an unknown command that may name files (operands, option values
+// and @file arguments), appended to out. Only Read deny and ask rules are checked against them.
+func probes(args []Word, out []pathUse) []pathUse {
+	if cap(out) < min(len(args), 64) {
+		out = make([]pathUse, 0, max(min(len(args), 64), 4))
+	}
 	for _, a := range args {
 		if !a.Known || len(a.Value) > 4096 || strings.ContainsRune(a.Value, '\n') || len(out) >= 64 {
 			continue
