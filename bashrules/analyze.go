@@ -180,10 +180,33 @@ func Analyze(command string) (*Analysis, error) {
 
 // analyzeFile walks a file parse returned for command.
 func analyzeFile(command string, f *syntax.File) *Analysis {
-	a := &Analysis{Source: command, Commands: make([]*Command, 0, 8)}
-	w := &walker{a: a, src: command}
-	w.stmts(f.Stmts, scope{})
+	a := new(Analysis)
+	analyzeInto(a, command, f, &walkChunks{})
 	return a
+}
+
+// walkChunks are the chunks a walker cuts commands, lists of commands and words from, and the
+// first array of an analysis's commands. Check, whose checkers are reused, hands them from one
+// walk to the next, so that a command line of a few commands allocates none of them.
+type walkChunks struct {
+	cmds     []Command
+	ones     []*Command
+	words    []Word
+	commands []*Command
+}
+
+// analyzeInto walks f, parsed from command, into a, cutting from ch's chunks; it leaves in ch
+// the chunks it ends with. What a held before is gone, and so is every analysis made before
+// with ch: their commands are overwritten.
+func analyzeInto(a *Analysis, command string, f *syntax.File, ch *walkChunks) {
+	commands := ch.commands[:0]
+	if cap(commands) == 0 {
+		commands = make([]*Command, 0, 8)
+	}
+	*a = Analysis{Source: command, Commands: commands}
+	w := &walker{a: a, src: command, cmds: ch.cmds[:0], ones: ch.ones[:0], wordChunk: ch.words[:0]}
+	w.stmts(f.Stmts, scope{})
+	*ch = walkChunks{cmds: w.cmds, ones: w.ones, words: w.wordChunk, commands: a.Commands}
 }
 
 // parsers are reused: a Parser is a large struct (its read buffer is inside), and Parse
@@ -212,6 +235,8 @@ type walker struct {
 	wordChunk []Word
 }
 
+// alloc hands out a command from the chunk; its callers set the whole command, so a reused
+// chunk's earlier contents never show.
 func (w *walker) alloc() *Command {
 	if len(w.cmds) == cap(w.cmds) {
 		w.cmds = make([]Command, 0, 8)
@@ -231,14 +256,16 @@ func (w *walker) words(n int) []Word {
 		// The first chunk is sized for the source's space-separated fields, which are about
 		// its words; later ones (the guess fell short) for 16 more.
 		size := 16
-		if w.wordChunk == nil {
+		if cap(w.wordChunk) == 0 {
 			size = min(max(fields(w.src), n), 64)
 		}
 		w.wordChunk = make([]Word, 0, size)
 	}
 	i := len(w.wordChunk)
 	w.wordChunk = w.wordChunk[:i+n]
-	return w.wordChunk[i : i+n : i+n]
+	out := w.wordChunk[i : i+n : i+n]
+	clear(out) // a reused chunk holds an earlier walk's words
+	return out
 }
 
 // fields counts the runs of characters other than space, tab and newline in s.

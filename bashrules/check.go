@@ -38,7 +38,9 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	var k *checker
 	if poolCheckers {
 		k = checkers.Get().(*checker)
+		walk := k.walk // the chunks pass from one decision to the next (see analyzeInto)
 		*k = checker{}
+		k.walk = walk
 	} else {
 		k = new(checker)
 	}
@@ -112,6 +114,10 @@ type checker struct {
 	partsBuf [6]part
 	candBuf  [6 * candsPerCommand]string
 	checkBuf [4]checkEntry
+	// analysis is the decision's analysis; walk the chunks its walker cuts from, kept when
+	// the checker is reused (the decision returned never points into them).
+	analysis Analysis
+	walk     walkChunks
 	evals    int
 }
 
@@ -157,7 +163,7 @@ func (k *checker) decide() permission.Decision {
 	if trimmed == "" {
 		return permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonOther, Detail: "empty command"}}
 	}
-	a, err := Analyze(k.command)
+	a, err := k.analyze()
 	if err != nil {
 		k.note("bash: parse", "ask", err.Error())
 		return askDecision("Command contains malformed syntax that cannot be parsed: "+err.Error(), permission.ReasonOther, "parse error")
@@ -213,6 +219,19 @@ func (k *checker) decide() permission.Decision {
 		whole = append(whole, result{v: vAsk, d: askDecision(fmt.Sprintf("Command has too many subcommands to check safely (%d; the limit is %d).", count, MaxSubcommands), permission.ReasonOther, "too many subcommands")})
 	}
 	return k.merge(trimmed, parts, whole)
+}
+
+// analyze is Analyze into the checker's own analysis and chunks.
+func (k *checker) analyze() (*Analysis, error) {
+	if len(k.command) > maxParseLength {
+		return nil, ErrTooLong
+	}
+	f, err := parse(k.command)
+	if err != nil {
+		return nil, err
+	}
+	analyzeInto(&k.analysis, k.command, f, &k.walk)
+	return &k.analysis, nil
 }
 
 type part struct {
