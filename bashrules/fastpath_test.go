@@ -194,3 +194,32 @@ func TestProbesAreEachCommandsOwn(t *testing.T) {
 		t.Errorf("verdicts %q, want %q", got, want)
 	}
 }
+
+// TestPropertyBytesOf: the set of a string's bytes, built two words at a time while the string
+// is ASCII, is the set built byte by byte: for every byte alone, after "a" and after a
+// non-ASCII byte, and for random strings.
+func TestPropertyBytesOf(t *testing.T) {
+	ref := func(s string) byteSet {
+		var want byteSet
+		for i := 0; i < len(s); i++ {
+			want[s[i]>>6] |= 1 << (s[i] & 63)
+		}
+		return want
+	}
+	for c := range 256 {
+		for _, s := range []string{string([]byte{byte(c)}), "a" + string([]byte{byte(c)}), "\xff" + string([]byte{byte(c)})} {
+			if got := bytesOf(s); got != ref(s) {
+				t.Fatalf("bytesOf(%q) = %x, want %x", s, got, ref(s))
+			}
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		s := string(rapid.SliceOf(rapid.Byte()).Draw(t, "bytes"))
+		if rapid.Bool().Draw(t, "text") {
+			s = rapid.String().Draw(t, "text")
+		}
+		if got := bytesOf(s); got != ref(s) {
+			t.Fatalf("bytesOf(%q) = %x, want %x", s, got, ref(s))
+		}
+	})
+}

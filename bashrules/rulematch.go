@@ -209,8 +209,23 @@ type indexedRule struct {
 type byteSet [4]uint64
 
 func bytesOf(s string) byteSet {
-	var b byteSet
-	for i := 0; i < len(s); i++ {
+	// Commands are mostly ASCII: while they are, the set's first two words stay in registers;
+	// the set is indexed only for the rest.
+	var lo, hi uint64
+	i := 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			break
+		}
+		if c < 64 {
+			lo |= 1 << c
+		} else {
+			hi |= 1 << (c - 64)
+		}
+	}
+	b := byteSet{lo, hi}
+	for ; i < len(s); i++ {
 		b[s[i]>>6] |= 1 << (s[i] & 63)
 	}
 	return b
