@@ -212,13 +212,21 @@ func analyzeInto(a *Analysis, command string, f *syntax.File, ch *walkChunks) {
 // parsers are reused: a Parser is a large struct (its read buffer is inside), and Parse
 // resets all of its state, so one parser serves any number of commands, one at a time.
 var parsers = sync.Pool{New: func() any {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+	return &pooledParser{p: syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))}
 }}
 
+// pooledParser keeps a reader with its parser, which Parse reads the source through.
+type pooledParser struct {
+	p *syntax.Parser
+	r strings.Reader
+}
+
 func parse(src string) (*syntax.File, error) {
-	p := parsers.Get().(*syntax.Parser)
-	f, err := p.Parse(strings.NewReader(src), "")
-	parsers.Put(p)
+	pp := parsers.Get().(*pooledParser)
+	pp.r.Reset(src)
+	f, err := pp.p.Parse(&pp.r, "")
+	pp.r.Reset("") // the pool does not keep the command alive
+	parsers.Put(pp)
 	return f, err
 }
 

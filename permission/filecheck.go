@@ -35,13 +35,20 @@ func (c *Context) ResolvePath(p string) (string, error) {
 // joinClean is filepath.Clean(filepath.Join(dir, p)) for a dir that is already clean (the
 // context's cwd and home are cleaned when set). Join cleans what it returns, except that it
 // returns "" where Clean says "."; and a single plain name under a clean directory needs no
-// cleaning at all, which is the usual argument of a command (src, test, README.md).
+// cleaning at all, which is the usual argument of a command (src, test, README.md), also when
+// written ./src (or ./..., a Go package pattern).
 func joinClean(dir, p string) string {
-	if filepath.Separator == '/' && dir != "" && dir != "." && plainName(p) {
-		if dir == "/" {
-			return "/" + p
+	if filepath.Separator == '/' && dir != "" && dir != "." {
+		name := p
+		for strings.HasPrefix(name, "./") {
+			name = name[2:]
 		}
-		return dir + "/" + p
+		if plainName(name) {
+			if dir == "/" {
+				return "/" + name
+			}
+			return dir + "/" + name
+		}
 	}
 	if j := filepath.Join(dir, p); j != "" {
 		return j
