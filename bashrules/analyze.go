@@ -222,6 +222,9 @@ type pooledParser struct {
 }
 
 func parse(src string) (*syntax.File, error) {
+	if f := fastParse(src); f != nil {
+		return f, nil
+	}
 	pp := parsers.Get().(*pooledParser)
 	pp.r.Reset(src)
 	f, err := pp.p.Parse(&pp.r, "")
