@@ -222,7 +222,7 @@ type pooledParser struct {
 }
 
 func parse(src string) (*syntax.File, error) {
-	if f := fastParse(src); f != nil {
+	if f := fastParse(src, &fastNodes{}); f != nil {
 		return f, nil
 	}
 	pp := parsers.Get().(*pooledParser)

@@ -38,9 +38,11 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	var k *checker
 	if poolCheckers {
 		k = checkers.Get().(*checker)
-		walk := k.walk // the chunks pass from one decision to the next (see analyzeInto)
+		// The chunks and nodes pass from one decision to the next (see analyzeInto and
+		// fastParse).
+		walk, nodes := k.walk, k.nodes
 		*k = checker{}
-		k.walk = walk
+		k.walk, k.nodes = walk, nodes
 	} else {
 		k = new(checker)
 	}
@@ -118,7 +120,9 @@ type checker struct {
 	// the checker is reused (the decision returned never points into them).
 	analysis Analysis
 	walk     walkChunks
-	evals    int
+	// nodes are the arrays fastParse cuts the decision's syntax tree from, kept likewise.
+	nodes fastNodes
+	evals int
 }
 
 func (k *checker) note(name, outcome, detail string) {
@@ -226,9 +230,12 @@ func (k *checker) analyze() (*Analysis, error) {
 	if len(k.command) > maxParseLength {
 		return nil, ErrTooLong
 	}
-	f, err := parse(k.command)
-	if err != nil {
-		return nil, err
+	f := fastParse(k.command, &k.nodes)
+	if f == nil {
+		var err error
+		if f, err = parse(k.command); err != nil {
+			return nil, err
+		}
 	}
 	analyzeInto(&k.analysis, k.command, f, &k.walk)
 	return &k.analysis, nil

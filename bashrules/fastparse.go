@@ -7,8 +7,9 @@ import "mvdan.cc/sh/v3/syntax"
 // separated by spaces and joined by &&, ||, | and ;. A command's first word must not be a
 // reserved or declaration word nor hold "=". It returns nil for anything else, which the
 // parser then decides. TestPropertyFastParseIsTheParser checks that whatever it accepts, the
-// parser accepts too, into a deeply equal tree.
-func fastParse(src string) *syntax.File {
+// parser accepts too, into a deeply equal tree. The tree is cut from nodes's arrays: fresh
+// ones when nodes is new, or those of the tree built before with them, which it overwrites.
+func fastParse(src string, nodes *fastNodes) *syntax.File {
 	if len(src) == 0 || len(src) > fastParseMax {
 		return nil
 	}
@@ -79,15 +80,15 @@ func fastParse(src string) *syntax.File {
 		stmts++ // the last statement has no ;
 	}
 
-	lits := make([]syntax.Lit, words)
-	wordNodes := make([]syntax.Word, words)
-	parts := make([]syntax.WordPart, words)
-	args := make([]*syntax.Word, words)
-	calls := make([]syntax.CallExpr, cmds)
-	binNodes := make([]syntax.BinaryCmd, bins)
-	stmtNodes := make([]syntax.Stmt, cmds+bins)
-	top := make([]*syntax.Stmt, 0, stmts)
-	b := fastBuilder{src: src, lits: lits, words: wordNodes, parts: parts, args: args, calls: calls, bins: binNodes, stmts: stmtNodes}
+	nodes.lits = grow(nodes.lits, words)
+	nodes.words = grow(nodes.words, words)
+	nodes.parts = grow(nodes.parts, words)
+	nodes.args = grow(nodes.args, words)
+	nodes.calls = grow(nodes.calls, cmds)
+	nodes.bins = grow(nodes.bins, bins)
+	nodes.stmts = grow(nodes.stmts, cmds+bins)
+	top := grow(nodes.top, stmts)[:0]
+	b := fastBuilder{src: src, fastNodes: nodes}
 
 	var list, pipe *syntax.Stmt // the && || list and the pipeline being built
 	var listOp, pipeOp syntax.BinCmdOperator
@@ -137,7 +138,35 @@ func fastParse(src string) *syntax.File {
 		}
 		top = append(top, list)
 	}
-	return &syntax.File{Stmts: top}
+	nodes.top = top
+	if nodes.file == nil {
+		nodes.file = new(syntax.File)
+	}
+	*nodes.file = syntax.File{Stmts: top}
+	return nodes.file
+}
+
+// fastNodes are the arrays fastParse cuts a tree's nodes from. The walker keeps no node past
+// its walk, so Check's reused checkers hand them from one decision to the next; every node
+// handed out is set whole.
+type fastNodes struct {
+	lits  []syntax.Lit
+	words []syntax.Word
+	parts []syntax.WordPart
+	args  []*syntax.Word
+	calls []syntax.CallExpr
+	bins  []syntax.BinaryCmd
+	stmts []syntax.Stmt
+	top   []*syntax.Stmt
+	file  *syntax.File
+}
+
+// grow returns s with length n, reusing its array when it is large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // fastParseMax bounds the sources fastParse takes: positions stay on one line, well within the
@@ -171,14 +200,8 @@ func pos(offset int) syntax.Pos { return syntax.NewPos(uint(offset), 1, uint(off
 
 // fastBuilder hands out the nodes of one tree from arrays allocated once.
 type fastBuilder struct {
+	*fastNodes
 	src            string
-	lits           []syntax.Lit
-	words          []syntax.Word
-	parts          []syntax.WordPart
-	args           []*syntax.Word
-	calls          []syntax.CallExpr
-	bins           []syntax.BinaryCmd
-	stmts          []syntax.Stmt
 	nw, nc, nb, ns int
 }
 
@@ -205,7 +228,7 @@ func (b *fastBuilder) command(i int) (*syntax.Stmt, int) {
 	}
 	call := &b.calls[b.nc]
 	b.nc++
-	call.Args = b.args[first:b.nw:b.nw]
+	*call = syntax.CallExpr{Args: b.args[first:b.nw:b.nw]}
 	st := &b.stmts[b.ns]
 	b.ns++
 	*st = syntax.Stmt{Cmd: call, Position: b.lits[first].ValuePos}
