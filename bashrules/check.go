@@ -55,7 +55,7 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	k.decided = k.decidedBuf[:0]
 	k.candChunk = k.candBuf[:0]
 	k.checkList = k.checkBuf[:0]
-	k.readRules = len(pc.ContentRules(permission.Deny, "Read")) > 0 || len(pc.ContentRules(permission.Ask, "Read")) > 0
+	k.readRules = idx.readRules
 	return k
 }
 

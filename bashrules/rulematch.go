@@ -424,6 +424,8 @@ type bashIndexes struct {
 	// normDeny and normAsk are the deny and ask rules in normal form, by command name.
 	normDeny, normAsk normIndex
 	denyAsk           bool
+	// readRules reports that some Read deny or ask rule exists.
+	readRules bool
 }
 
 type indexKey struct{}
@@ -432,12 +434,13 @@ func indexesFor(pc *permission.Context) *bashIndexes {
 	return pc.Memo(indexKey{}, func() any {
 		deny, ask := pc.ContentRules(permission.Deny, "Bash"), pc.ContentRules(permission.Ask, "Bash")
 		return &bashIndexes{
-			deny:     newRuleSet(deny),
-			ask:      newRuleSet(ask),
-			allow:    newRuleSet(pc.ContentRules(permission.Allow, "Bash")),
-			normDeny: normRules(deny),
-			normAsk:  normRules(ask),
-			denyAsk:  len(deny)+len(ask) > 0,
+			deny:      newRuleSet(deny),
+			ask:       newRuleSet(ask),
+			allow:     newRuleSet(pc.ContentRules(permission.Allow, "Bash")),
+			normDeny:  normRules(deny),
+			normAsk:   normRules(ask),
+			denyAsk:   len(deny)+len(ask) > 0,
+			readRules: len(pc.ContentRules(permission.Deny, "Read")) > 0 || len(pc.ContentRules(permission.Ask, "Read")) > 0,
 		}
 	}).(*bashIndexes)
 }
