@@ -22,9 +22,9 @@ type statCache struct {
 	m    map[string]lstatResult
 	// keepDir is set for a cache whose owner closes it (StatCacheContext.Close): the first
 	// directory the decision proves plain in one call is then kept open as dirFD, and the
-	// names directly in it (src, .git, test in the working directory) are looked up through
-	// it, relative to the directory the proof saw, without the kernel walking its path
-	// again. atLookups counts those, for tests.
+	// names directly in it (src and test in the working directory) are looked up through it,
+	// relative to the directory the proof saw, without the kernel walking its path again.
+	// atLookups counts those, for tests.
 	keepDir   bool
 	hasDir    bool
 	dirFD     int
@@ -39,10 +39,11 @@ func (sc *statCache) lstat(name string) (fs.FileMode, error) {
 	sc.mu.Lock()
 	if sc.hasDir {
 		if base, ok := childName(sc.dirPath, name); ok {
+			// The lock is held through the call, so that close cannot close the descriptor
+			// (and the kernel hand its number to another file) while it is in use.
+			defer sc.mu.Unlock()
 			sc.atLookups++
-			fd := sc.dirFD
-			sc.mu.Unlock()
-			return lstatModeAt(fd, base)
+			return lstatModeAt(sc.dirFD, base)
 		}
 	}
 	sc.mu.Unlock()
