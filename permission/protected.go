@@ -102,6 +102,27 @@ func SuspiciousPath(p string) string { return suspiciousPath(p) }
 // than it seems (UNC shares, Windows device and 8.3 names, "..." components, trailing dots),
 // or "". Such paths always need a person's approval, and no file-system call is made for them.
 func suspiciousPath(p string) string {
+	if why := suspiciousWhole(p); why != "" {
+		return why
+	}
+	// The segments one after the other, without an iterator: every path check asks this.
+	for rest := filepath.ToSlash(p); rest != ""; {
+		seg := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			seg, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		if why := suspiciousSegment(seg); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// suspiciousWhole is what suspiciousPath finds in the path as a whole: device and UNC
+// prefixes, 8.3 short names, device names, bidi controls.
+func suspiciousWhole(p string) string {
 	switch {
 	case strings.HasPrefix(p, `\\?\`), strings.HasPrefix(p, `\\.\`), strings.HasPrefix(p, "//?/"), strings.HasPrefix(p, "//./"):
 		return "a Windows device path prefix"
@@ -117,16 +138,19 @@ func suspiciousPath(p string) string {
 			return "a bidirectional text control character"
 		}
 	}
-	for seg := range strings.SplitSeq(filepath.ToSlash(p), "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			continue
-		}
-		if strings.Trim(seg, ".") == "" {
-			return `a "..." path component`
-		}
-		if strings.HasSuffix(seg, ".") || strings.HasSuffix(seg, " ") {
-			return "a path component ending in a dot or space"
-		}
+	return ""
+}
+
+// suspiciousSegment says why one element of a path is suspicious, or "".
+func suspiciousSegment(seg string) string {
+	if seg == "" || seg == "." || seg == ".." {
+		return ""
+	}
+	if strings.Trim(seg, ".") == "" {
+		return `a "..." path component`
+	}
+	if strings.HasSuffix(seg, ".") || strings.HasSuffix(seg, " ") {
+		return "a path component ending in a dot or space"
 	}
 	return ""
 }

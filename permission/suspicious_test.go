@@ -1,7 +1,9 @@
 package permission
 
 import (
+	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -26,5 +28,28 @@ func TestSuspiciousMatchers(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		p := rapid.StringOfN(rapid.SampledFrom([]rune("~.0129cCoOnNpPrRaAuUxXlLtTmM/ \u017f\u212a\u0661")), 0, 16, -1).Draw(rt, "path")
 		check(rt, p)
+	})
+}
+
+// TestPropertySuspiciousSegments: suspiciousPath walks the segments by hand; it finds what
+// the segments split by strings.SplitSeq find, first one first.
+func TestPropertySuspiciousSegments(t *testing.T) {
+	bySplit := func(p string) string {
+		for seg := range strings.SplitSeq(filepath.ToSlash(p), "/") {
+			if why := suspiciousSegment(seg); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		p := rapid.StringOfN(rapid.SampledFrom([]rune("/. a\\")), 0, 16, -1).Draw(rt, "path")
+		want := suspiciousWhole(p)
+		if want == "" {
+			want = bySplit(p)
+		}
+		if got := suspiciousPath(p); got != want {
+			rt.Fatalf("suspiciousPath(%q) = %q, by the split segments %q", p, got, want)
+		}
 	})
 }
