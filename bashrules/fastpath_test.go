@@ -299,3 +299,83 @@ func TestPropertyFastParseIsTheParser(tt *testing.T) {
 		}
 	}
 }
+
+// TestPropertyLaterRulesPrefilter: laterCommandRule passes over a later word that only
+// wildcard-first deny or ask rules could name when none of their literal runs can be in the
+// strings it would match; it finds what it finds matching every such word.
+func TestPropertyLaterRulesPrefilter(tt *testing.T) {
+	f := newFixture(tt)
+	rules := []string{"deny:Bash(rm:*)", "ask:Bash(git push:*)", "deny:Bash(rm -rf x)", "ask:Bash(a *)", "deny:Bash('a:*)",
+		"deny:Bash(*--force*)", "ask:Bash(* rm *)", "deny:Bash(*'a b'*)", `deny:Bash(\*x:*)`, "ask:Bash(*x)", "deny:Bash(* -rf*)",
+		"ask:Bash(*é*)", "deny:Bash(*run build*)", "ask:Bash(*rm*)", "deny:Bash(git push --force:*)", "ask:Bash(*)", "deny:Bash(*$X*)",
+		"deny:Bash(*a\u00a0b*)", "ask:Bash(*prod x*)", `ask:Bash(*\*)`, "deny:Bash(**)",
+		"deny:Bash(*x 'a b'*)", "deny:Bash(rm=1:*)", `ask:Bash(*\**)`}
+	words := []string{"rm", "-rf", "x", "run", "build", "--", "--prod", "'a b'", "a", "git", "push", "xargs", "é", "$X", "--force",
+		"./...", "sudo", "'a'", "prod", "'\u00a0a'", "a\u00a0b", "b/rm", "-f", "'*'", "rm=1", "'-*'"}
+	skipped, found := 0, 0
+	// compare decides every command of cmd's analysis with and without the prefilter. The
+	// commands are taken from the analysis directly: a decision would stop at a rule that
+	// matches the whole line before laterCommandRule is asked.
+	compare := func(t interface{ Fatalf(string, ...any) }, pc *permission.Context, cmd string) {
+		a, err := Analyze(cmd)
+		if err != nil {
+			t.Fatalf("%q: %v", cmd, err)
+		}
+		k := newChecker(context.Background(), pc, cmd)
+		defer func() { laterPrefilter = true }()
+		for _, c := range a.Commands {
+			if c.Kind != KindCall {
+				continue
+			}
+			laterPrefilter = true
+			fast, fastOK := k.laterCommandRule(c)
+			laterPrefilter = false
+			slow, slowOK := k.laterCommandRule(c)
+			if fastOK != slowOK || !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("%q (%s): with the prefilter %v %s\nwithout %v %s", cmd, c.Text, fastOK, explainNoTrace(fast.d), slowOK, explainNoTrace(slow.d))
+			}
+			if slowOK {
+				found++
+			}
+			var wild int8
+			full := joinValuesOr(c.Argv, false, c.Text)
+			for _, w := range c.Argv[1:] {
+				if w.Known && k.mayName(w.Value) && plainASCII(w.Value) && !k.namedBy(w.Value) && !k.wildcardsCould(c, full, &wild) {
+					skipped++
+				}
+			}
+		}
+	}
+	// Each guard of the prefilter, where only the word it keeps finds the rule: a word with a
+	// space, a rule's run found only in the quoted words, xargs before a word the loop
+	// passes over, a rule without a literal run.
+	for _, tc := range []struct {
+		cmd   string
+		rules []string
+	}{
+		{"devbox run 'a b'", []string{"ask:Bash(a *)", "deny:Bash(*--force*)"}},
+		{"devbox run x 'a b'", []string{"deny:Bash(*x 'a b'*)"}},
+		{"devbox run xargs rm=1", []string{"deny:Bash(rm=1:*)", "deny:Bash(*--force*)"}},
+		{"timeout 5 x '-*'", []string{`ask:Bash(*\**)`}},
+	} {
+		compare(tt, f.context(tt, permission.ModeDefault, tc.rules...), tc.cmd)
+	}
+	rapid.Check(tt, func(t *rapid.T) {
+		var chosen []string
+		for _, r := range rules {
+			if rapid.IntRange(0, 2).Draw(t, r) == 0 {
+				chosen = append(chosen, r)
+			}
+		}
+		pc := f.context(tt, permission.ModeDefault, chosen...)
+		cmd := rapid.SampledFrom([]string{"devbox run", "npm exec", "go", "xargs", "timeout 5", "mytool"}).Draw(t, "tool")
+		for _, w := range rapid.SliceOfN(rapid.SampledFrom(words), 1, 6).Draw(t, "words") {
+			cmd += " " + w
+		}
+		compare(t, pc, cmd)
+	})
+	tt.Logf("words passed over %d, rules found %d", skipped, found)
+	if skipped == 0 || found == 0 {
+		tt.Errorf("words passed over %d, rules found %d: the property compared too little", skipped, found)
+	}
+}
