@@ -379,3 +379,26 @@ func TestPropertyLaterRulesPrefilter(tt *testing.T) {
 		tt.Errorf("words passed over %d, rules found %d: the property compared too little", skipped, found)
 	}
 }
+
+// FuzzFastParse: whatever line fastParse takes, the parser takes too, into a deeply equal
+// tree; the seeds (testdata/fuzz/FuzzFastParse) sit on both sides of what it takes.
+func FuzzFastParse(f *testing.F) {
+	f.Add(benchCommand)
+	var nodes fastNodes
+	f.Fuzz(func(t *testing.T, src string) {
+		fast := fastParse(src, &nodes)
+		if fast == nil {
+			return
+		}
+		slow, err := mvdanParse(src)
+		if err != nil {
+			t.Fatalf("fastParse took %q, which the parser refuses: %v", src, err)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			var fb, sb strings.Builder
+			syntax.DebugPrint(&fb, fast)
+			syntax.DebugPrint(&sb, slow)
+			t.Fatalf("%q: fastParse built\n%s\nthe parser\n%s", src, fb.String(), sb.String())
+		}
+	})
+}
