@@ -496,7 +496,6 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 	// which is usually its text: joinValuesOr checks that and builds them only if not.
 	full := joinValuesOr(c.Argv, false, c.Text)
 	off := 0 // where word i starts in full, if full is the words joined by single spaces
-	var wild int8
 	for i := 1; i < len(c.Argv); i++ {
 		off += len(wordPiece(c.Argv[i-1])) + 1
 		w := c.Argv[i]
@@ -505,9 +504,6 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 		}
 		if !k.mayName(w.Value) {
 			continue
-		}
-		if laterPrefilter && plainASCII(w.Value) && !k.namedBy(w.Value) && !k.wildcardsCould(c, full, &wild) {
-			continue // only wildcard-first rules could name it, and none can match here
 		}
 		rest := c.Argv[i:]
 		plain := joinFrom(rest, full, off)
@@ -529,66 +525,6 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 		}
 	}
 	return result{}, false
-}
-
-// laterPrefilter lets laterCommandRule pass over a word that only wildcard-first rules could
-// name when none of them can match; the test comparing both ways turns it off.
-var laterPrefilter = true
-
-// plainASCII reports a word of letters, digits and -_./:@%+, only: the strings
-// laterCommandRule matches from it, plain or quoted and trimmed, start with the word itself,
-// so the index keys match looks up are the word and the word with the next one.
-func plainASCII(w string) bool {
-	if w == "" {
-		return false
-	}
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_./:@%+,", c) >= 0) {
-			return false
-		}
-	}
-	return true
-}
-
-// namedBy reports whether a deny or ask rule names w (or its base name) by a literal first
-// word, as an exact rule or as an option-normalised rule, or w is xargs, past which legacy
-// prefix rules look. Any other rule that could match a command starting with w has a
-// wildcard or an escape in its first word.
-func (k *checker) namedBy(w string) bool {
-	base := path.Base(w)
-	if w == "xargs" || base == "xargs" {
-		return true
-	}
-	for _, rs := range []*ruleSet{k.deny, k.ask} {
-		if rs != nil && (rs.firstWords[w] || rs.firstWords[base] || rs.exactFirst[w] || rs.exactFirst[base]) {
-			return true
-		}
-	}
-	return k.idx.normDeny.names[base] || k.idx.normAsk.names[base]
-}
-
-// wildcardsCould reports whether a deny or ask rule whose first word is not literal could
-// match a string laterCommandRule builds from c's words: one without a literal run (anyWord)
-// could match anything; one with a literal run only a string holding every byte of it, and
-// those strings, the later words joined plainly or quoted, hold no byte that all of c's words
-// so joined lack. st keeps the answer for the command: 0 not yet known, 1 could, 2 cannot.
-func (k *checker) wildcardsCould(c *Command, full string, st *int8) bool {
-	if *st == 0 {
-		*st = 2
-		b := bytesOf(full)
-		q := bytesOf(joinValuesOr(c.Argv, true, full))
-		for i := range b {
-			b[i] |= q[i]
-		}
-		for _, rs := range []*ruleSet{k.deny, k.ask} {
-			if rs != nil && (len(rs.anyWord) > 0 || rs.anyNeedleWithin(&b)) {
-				*st = 1
-				break
-			}
-		}
-	}
-	return *st == 1
 }
 
 // joinFrom is joinValues(ws, false), taken from full at off when it is there (ws are the

@@ -418,22 +418,6 @@ func (rs *ruleSet) match(cands []string, loose bool) *permission.Rule {
 	return best.r
 }
 
-// anyNeedleWithin reports whether a rule filed by a byte of its literal run (anyByByte) has
-// every byte of that run in b. A rule's key byte is one of its run's, so only the lists of
-// keys in b are looked at.
-func (rs *ruleSet) anyNeedleWithin(b *byteSet) bool {
-	for i, word := range rs.anyKeys {
-		for word &= b[i]; word != 0; word &= word - 1 {
-			for _, ir := range rs.anyByByte[byte(i<<6+bits.TrailingZeros64(word))] {
-				if ir.needleBytes.within(b) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // bashIndexes are the Bash rules of a permission context, indexed once per context.
 type bashIndexes struct {
 	deny, ask, allow *ruleSet
