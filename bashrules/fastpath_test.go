@@ -227,6 +227,20 @@ func TestPropertyBytesOf(t *testing.T) {
 }
 
 // mvdanParse is the parser alone, without fastParse.
+// sameTreeAsParser fails t unless the parser takes src into a tree deeply equal to fast.
+func sameTreeAsParser(t interface{ Fatalf(string, ...any) }, src string, fast *syntax.File) {
+	slow, err := mvdanParse(src)
+	if err != nil {
+		t.Fatalf("fastParse took %q, which the parser refuses: %v", src, err)
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		var fb, sb strings.Builder
+		syntax.DebugPrint(&fb, fast)
+		syntax.DebugPrint(&sb, slow)
+		t.Fatalf("%q: fastParse built\n%s\nthe parser\n%s", src, fb.String(), sb.String())
+	}
+}
+
 func mvdanParse(src string) (*syntax.File, error) {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false)).Parse(strings.NewReader(src), "")
 }
@@ -277,16 +291,7 @@ func TestPropertyFastParseIsTheParser(tt *testing.T) {
 				continue
 			}
 			accepted++
-			slow, err := mvdanParse(src)
-			if err != nil {
-				t.Fatalf("fastParse took %q, which the parser refuses: %v", src, err)
-			}
-			if !reflect.DeepEqual(fast, slow) {
-				var fb, sb strings.Builder
-				syntax.DebugPrint(&fb, fast)
-				syntax.DebugPrint(&sb, slow)
-				t.Fatalf("%q: fastParse built\n%s\nthe parser\n%s", src, fb.String(), sb.String())
-			}
+			sameTreeAsParser(t, src, fast)
 		}
 	})
 	tt.Logf("fastParse took %d lines, the parser alone %d", accepted, fellBack)
@@ -310,15 +315,6 @@ func FuzzFastParse(f *testing.F) {
 		if fast == nil {
 			return
 		}
-		slow, err := mvdanParse(src)
-		if err != nil {
-			t.Fatalf("fastParse took %q, which the parser refuses: %v", src, err)
-		}
-		if !reflect.DeepEqual(fast, slow) {
-			var fb, sb strings.Builder
-			syntax.DebugPrint(&fb, fast)
-			syntax.DebugPrint(&sb, slow)
-			t.Fatalf("%q: fastParse built\n%s\nthe parser\n%s", src, fb.String(), sb.String())
-		}
+		sameTreeAsParser(t, src, fast)
 	})
 }

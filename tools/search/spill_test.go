@@ -117,14 +117,8 @@ func TestSpilledOutputMatchesMemory(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		text := got.text
+		text := renderedText(rt, got)
 		if got.file != nil {
-			b, err := os.ReadFile(got.file.Path)
-			os.Remove(got.file.Path)
-			if err != nil {
-				rt.Fatal(err)
-			}
-			text = string(b)
 			if got.file.Size != int64(len(text)) || got.file.Chars != int64(utf8.RuneCountInString(text)) ||
 				!strings.HasPrefix(text, got.file.Head) || len(got.file.Head) < min(len(text), tool.TextFileHead) {
 				rt.Fatalf("file %+v does not describe its %d bytes", got.file, len(text))
@@ -297,17 +291,22 @@ func TestRgPartsRenderAsOneFile(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		text := got.text
-		if got.file != nil {
-			b, err := os.ReadFile(got.file.Path)
-			os.Remove(got.file.Path)
-			if err != nil {
-				rt.Fatal(err)
-			}
-			text = string(b)
-		}
+		text := renderedText(rt, got)
 		if text != want.text || got.NumLines != want.NumLines {
 			rt.Fatalf("parts render differently (%d lines, want %d):\n%s", got.NumLines, want.NumLines, cmp.Diff(want.text, text))
 		}
 	})
+}
+
+// renderedText is the text render gave: in memory, or in its file, which it then removes.
+func renderedText(rt *rapid.T, got rendered) string {
+	if got.file == nil {
+		return got.text
+	}
+	b, err := os.ReadFile(got.file.Path)
+	os.Remove(got.file.Path)
+	if err != nil {
+		rt.Fatal(err)
+	}
+	return string(b)
 }
