@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -135,6 +136,39 @@ func TestPropertyPooledCheckersDecideAsFresh(tt *testing.T) {
 			}
 		}
 	})
+}
+
+// TestConcurrentChecksDecideAsAlone: decisions made at the same time, on one context, by
+// checkers taken from and returned to the pool by other goroutines, are those made one by
+// one. Run with -race, it also finds a checker or its arrays shared between two decisions.
+func TestConcurrentChecksDecideAsAlone(t *testing.T) {
+	f := newFixture(t)
+	pc := f.context(t, permission.ModeDefault, "allow:Bash(npm run build:*)", "allow:Bash(go vet *)", "allow:Bash(make test)",
+		"deny:Bash(*--force*)", "ask:Read(./sub/**)", denyEnv)
+	cmds := []string{benchCommand, "cat .env", "ls src && cat sub/a.txt", "rm -rf src", "echo x > notes.txt", "cd sub && cat a.txt",
+		"git status", "make test || make test", "mytool ./x", "echo $(cat .env)", "npm run build -- --force"}
+	want := make([]string, len(cmds))
+	for i, cmd := range cmds {
+		want[i] = explainNoTrace(Check(context.Background(), pc, cmd))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 4*len(cmds))
+	for g := range 4 {
+		wg.Go(func() {
+			for round := range 50 {
+				i := (g + round) % len(cmds)
+				if got := explainNoTrace(Check(context.Background(), pc, cmds[i])); got != want[i] {
+					errs <- fmt.Sprintf("%q at the same time as others: %s\nalone: %s", cmds[i], got, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
 }
 
 // TestGuards: the commands that have succeeded whenever a command runs, through && chains,
