@@ -168,14 +168,25 @@ var ErrTooLong = errors.New("command is too long to analyse")
 // Analyze parses a command line (bash syntax) and lists every command in it. It runs nothing
 // and reads no files.
 func Analyze(command string) (*Analysis, error) {
-	if len(command) > maxParseLength {
-		return nil, ErrTooLong
-	}
-	f, err := parse(command)
-	if err != nil {
+	a := new(Analysis)
+	if err := analyzeWith(a, command, nil, &walkChunks{}); err != nil {
 		return nil, err
 	}
-	return analyzeFile(command, f), nil
+	return a, nil
+}
+
+// analyzeWith is Analyze into a, with the tree cut from nodes (see parse) and the walk from
+// ch (see analyzeInto).
+func analyzeWith(a *Analysis, command string, nodes *fastNodes, ch *walkChunks) error {
+	if len(command) > maxParseLength {
+		return ErrTooLong
+	}
+	f, err := parse(command, nodes)
+	if err != nil {
+		return err
+	}
+	analyzeInto(a, command, f, ch)
+	return nil
 }
 
 // analyzeFile walks a file parse returned for command.
@@ -221,8 +232,13 @@ type pooledParser struct {
 	r strings.Reader
 }
 
-func parse(src string) (*syntax.File, error) {
-	if f := fastParse(src, &fastNodes{}); f != nil {
+// parse parses src: the plainest lines with fastParse, into nodes' arrays (new ones when nodes
+// is nil), and the rest with a pooled parser.
+func parse(src string, nodes *fastNodes) (*syntax.File, error) {
+	if nodes == nil {
+		nodes = new(fastNodes)
+	}
+	if f := fastParse(src, nodes); f != nil {
 		return f, nil
 	}
 	pp := parsers.Get().(*pooledParser)
@@ -1065,7 +1081,7 @@ func (w *walker) script(parent *Command, src, via string, sc scope, speculative,
 		return false
 	}
 	defer w.leave()
-	f, err := parse(src)
+	f, err := parse(src, nil) // not the caller's nodes: its tree is still being walked
 	if err != nil {
 		return false
 	}

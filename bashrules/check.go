@@ -227,17 +227,9 @@ func (k *checker) decide() permission.Decision {
 
 // analyze is Analyze into the checker's own analysis and chunks.
 func (k *checker) analyze() (*Analysis, error) {
-	if len(k.command) > maxParseLength {
-		return nil, ErrTooLong
+	if err := analyzeWith(&k.analysis, k.command, &k.nodes, &k.walk); err != nil {
+		return nil, err
 	}
-	f := fastParse(k.command, &k.nodes)
-	if f == nil {
-		var err error
-		if f, err = parse(k.command); err != nil {
-			return nil, err
-		}
-	}
-	analyzeInto(&k.analysis, k.command, f, &k.walk)
 	return &k.analysis, nil
 }
 

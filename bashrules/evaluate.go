@@ -638,7 +638,7 @@ func oneSimpleCommand(s string) bool {
 }
 
 func parseOneSimple(s string) bool {
-	f, err := parse(s)
+	f, err := parse(s, nil)
 	if err != nil || len(f.Stmts) != 1 {
 		return false
 	}
