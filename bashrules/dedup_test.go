@@ -107,10 +107,7 @@ func TestPropertyTwinsDecideAsAlone(tt *testing.T) {
 		if k.a != nil && k.evals < len(k.a.Commands) {
 			twins++
 		}
-		traced, _ := check(tt, pc, cmd)
-		if !reflect.DeepEqual(traced, d) {
-			t.Fatalf("%q: with a trace (no twins) %s\nwithout %s", cmd, explainNoTrace(traced), explainNoTrace(d))
-		}
+		decidesAsTraced(t, tt, pc, cmd, d, "no twins")
 	})
 	if twins == 0 {
 		tt.Error("no command line had a twin: the property checked nothing")
@@ -148,10 +145,7 @@ func TestPropertyCheckCacheDecidesAsUncached(tt *testing.T) {
 		if len(k.checks) > 0 {
 			big++
 		}
-		traced, _ := check(tt, pc, cmd)
-		if !reflect.DeepEqual(traced, d) {
-			t.Fatalf("%q: with a trace (no cache) %s\nwithout %s", cmd, explainNoTrace(traced), explainNoTrace(d))
-		}
+		decidesAsTraced(t, tt, pc, cmd, d, "no cache")
 	})
 	if big == 0 {
 		tt.Error("no command line checked more paths than the list holds: the map was never tried")

@@ -60,10 +60,7 @@ func TestPropertySuspiciousProbesDecideAsChecked(tt *testing.T) {
 			cmd += fmt.Sprintf(rapid.SampledFrom(verbs).Draw(t, "verb"), w)
 		}
 		d := Check(context.Background(), pc, cmd)
-		traced, _ := check(tt, pc, cmd)
-		if !reflect.DeepEqual(traced, d) {
-			t.Fatalf("%q: with a trace (every probe checked) %s\nwithout %s", cmd, explainNoTrace(traced), explainNoTrace(d))
-		}
+		decidesAsTraced(t, tt, pc, cmd, d, "every probe checked")
 	})
 	if suspicious == 0 || plain == 0 {
 		tt.Errorf("suspicious probes %d, others %d: the property compared only one kind", suspicious, plain)

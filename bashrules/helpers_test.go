@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -126,6 +127,14 @@ func explain(d permission.Decision, tr *permission.Trace) string {
 		fmt.Fprintf(&b, "  %s [%s] %s%s\n", s.Name, s.Outcome, s.Detail, rule)
 	}
 	return b.String()
+}
+
+// decidesAsTraced fails t unless d, the decision on cmd made without a trace, is the one a
+// traced run makes: a trace turns the decision's shortcuts off (without names the shortcut).
+func decidesAsTraced(t interface{ Fatalf(string, ...any) }, tb testing.TB, pc *permission.Context, cmd string, d permission.Decision, without string) {
+	if traced, _ := check(tb, pc, cmd); !reflect.DeepEqual(traced, d) {
+		t.Fatalf("%q: with a trace (%s) %s\nwithout %s", cmd, without, explainNoTrace(traced), explainNoTrace(d))
+	}
 }
 
 func check(t testing.TB, pc *permission.Context, cmd string) (permission.Decision, *permission.Trace) {
