@@ -29,24 +29,14 @@ var openat2Off atomic.Bool
 // atFDCWD is AT_FDCWD (-100), a variable so that it converts to uintptr.
 var atFDCWD = -100
 
-// dirWithoutSymlinks reports whether the kernel resolves the directory d without meeting a
-// symlink: openat2(d, O_PATH|O_DIRECTORY, RESOLVE_NO_SYMLINKS) succeeds only when every
+// openDirWithoutSymlinks opens d when the kernel resolves it without meeting a symlink, and
+// returns the O_PATH descriptor, or -1 for "not proven" (the caller then walks the elements
+// itself). openat2(d, O_PATH|O_DIRECTORY, RESOLVE_NO_SYMLINKS) succeeds only when every
 // element of d exists, every one is a directory and none is a symlink (a final symlink is
-// ELOOP too, as O_NOFOLLOW is not given). That is what an Lstat of each element would show,
-// in two system calls (the open and the close) instead of one per element. false means
-// "not proven": the caller walks the elements itself.
-func dirWithoutSymlinks(d string) bool {
-	fd := openDirWithoutSymlinks(d)
-	if fd < 0 {
-		return false
-	}
-	closeDir(fd)
-	return true
-}
-
-// openDirWithoutSymlinks is dirWithoutSymlinks keeping the O_PATH descriptor of d it opened,
-// or -1 for "not proven". The names in d can then be looked up through it (lstatModeAt)
-// without the kernel walking d's path again; the caller closes it (closeDir).
+// ELOOP too, as O_NOFOLLOW is not given): what an Lstat of each element would show, in two
+// system calls (the open and the close) instead of one per element. The names in d can be
+// looked up through the descriptor (lstatModeAt) without the kernel walking d's path again;
+// the caller closes it (closeDir).
 func openDirWithoutSymlinks(d string) int {
 	if openat2Off.Load() || len(d) >= maxOpenat2PathSize {
 		return -1

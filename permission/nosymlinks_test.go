@@ -207,3 +207,13 @@ func TestLstatModeMatchesOS(t *testing.T) {
 		}
 	}
 }
+
+// dirWithoutSymlinks reports whether openDirWithoutSymlinks proves d, closing what it opened.
+func dirWithoutSymlinks(d string) bool {
+	fd := openDirWithoutSymlinks(d)
+	if fd < 0 {
+		return false
+	}
+	closeDir(fd)
+	return true
+}

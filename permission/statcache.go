@@ -64,8 +64,12 @@ func childName(dir, name string) (string, bool) {
 }
 
 // keep records fd, open on the plain directory d, as the cache's directory, or closes it
-// when the cache cannot keep one or already has one.
+// when there is no cache, or it cannot keep one or already has one.
 func (sc *statCache) keep(d string, fd int) {
+	if sc == nil {
+		closeDir(fd)
+		return
+	}
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if !sc.keepDir || sc.hasDir {
@@ -207,7 +211,7 @@ func lstatCached(sc *statCache, name string) lstatResult {
 // plainDir reports whether the clean absolute path d is a directory reached without any
 // symlink: d and every directory above it exist, are directories and are not symlinks. Where
 // the kernel can prove it in one call (openat2 with RESOLVE_NO_SYMLINKS, see
-// dirWithoutSymlinks), it does; otherwise, or when that call fails for any reason, each element
+// openDirWithoutSymlinks), it does; otherwise, or when that call fails for any reason, each element
 // is looked at with Lstat, as before. The answer is remembered for the decision: every
 // directory above a plain directory is plain too.
 func plainDir(sc *statCache, d string) bool {
@@ -225,27 +229,14 @@ func plainDir(sc *statCache, d string) bool {
 			return true
 		}
 	}
-	if sc != nil && sc.wantsDir() {
-		if fd := openDirWithoutSymlinks(d); fd >= 0 {
-			if markPlain(sc, d) {
-				sc.keep(d, fd)
-				return true
-			}
-			closeDir(fd)
+	if fd := openDirWithoutSymlinks(d); fd >= 0 {
+		if markPlain(sc, d) {
+			sc.keep(d, fd)
+			return true
 		}
-		return plainDirWalk(sc, d)
-	}
-	if dirWithoutSymlinks(d) && markPlain(sc, d) {
-		return true
+		closeDir(fd)
 	}
 	return plainDirWalk(sc, d)
-}
-
-// wantsDir reports whether the cache would keep a directory it proved plain.
-func (sc *statCache) wantsDir() bool {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	return sc.keepDir && !sc.hasDir
 }
 
 // plainDirWalk is plainDir the long way: an Lstat of each element from the root down.
