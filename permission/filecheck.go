@@ -1,13 +1,13 @@
 package permission
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -180,38 +180,34 @@ func (c *Context) InWorkingDirs(abs string) bool {
 }
 
 func (c *Context) allInWorkingDirs(forms []pathForm) bool {
-	for _, f := range forms {
-		inside := false
-		for _, d := range c.dirForms {
-			if _, ok := relUnder(d, f.lower); ok {
-				inside = true
-				break
-			}
-		}
-		if !inside {
-			return false
-		}
-	}
-	return true
+	_, ok := allUnder(forms, c.dirForms)
+	return ok
 }
 
 // internalReadDir returns an internal readable folder holding the path when every form of it
 // is inside one, or "".
 func (c *Context) internalReadDir(forms []pathForm) string {
-	found := ""
-	for _, f := range forms {
-		inside := false
-		for _, d := range c.internalRead {
-			if _, ok := relUnder(d, f.lower); ok {
-				inside, found = true, cmp.Or(found, d)
-				break
-			}
+	d, _ := allUnder(forms, c.internalRead)
+	return d
+}
+
+// allUnder reports whether every form of a path is inside one of dirs (lower-cased forms), and
+// returns the one holding the first form.
+func allUnder(forms []pathForm, dirs []string) (string, bool) {
+	holder := ""
+	for i, f := range forms {
+		j := slices.IndexFunc(dirs, func(d string) bool {
+			_, ok := relUnder(d, f.lower)
+			return ok
+		})
+		if j < 0 {
+			return "", false
 		}
-		if !inside {
-			return ""
+		if i == 0 {
+			holder = dirs[j]
 		}
 	}
-	return found
+	return holder, true
 }
 
 // internalDirForms lists the absolute dirs as given and with symlinks resolved; a folder
