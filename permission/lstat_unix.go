@@ -21,21 +21,5 @@ func lstatMode(name string) (fs.FileMode, error) {
 		}
 		break
 	}
-	switch uint32(st.Mode) & syscall.S_IFMT {
-	case syscall.S_IFDIR:
-		return fs.ModeDir, nil
-	case syscall.S_IFLNK:
-		return fs.ModeSymlink, nil
-	case syscall.S_IFREG:
-		return 0, nil
-	case syscall.S_IFIFO:
-		return fs.ModeNamedPipe, nil
-	case syscall.S_IFSOCK:
-		return fs.ModeSocket, nil
-	case syscall.S_IFBLK:
-		return fs.ModeDevice, nil
-	case syscall.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice, nil
-	}
-	return fs.ModeIrregular, nil
+	return modeType(uint32(st.Mode)), nil
 }
