@@ -115,11 +115,18 @@ type fileResult struct {
 	// lines is, in content mode, the number of lines of text; in count mode, the count of
 	// matching lines (multiline: matches, joined per line).
 	lines int
-	// spilled is the first part of the text moved to the search's spill file (none when its
-	// n is 0); later parts are kept by the spill (see spill.parts). They come before text.
-	// One part is inline rather than all in a slice: most files have one, and a slice's
-	// array is another allocation for each of tens of thousands of files.
+	// spilled is where the text is in the search's spill file when it was moved there (see
+	// spill.done); its n is 0 when the text is in memory.
 	spilled spilledSpan
+}
+
+// size is the length of r's text in bytes, in memory or spilled.
+func (r *fileResult) size() int64 {
+	n := r.spilled.n
+	for _, t := range r.text {
+		n += int64(len(t))
+	}
+	return n
 }
 
 // last returns r's last piece of text, adding one if there is none.

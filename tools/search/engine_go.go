@@ -77,15 +77,16 @@ type workerScratch struct {
 const maxTextScratch = 1 << 20
 
 // done is called when r, whose text was built in the text buffer, is complete: it takes the
-// buffer back for the next file and passes r to s.done. When r's text is not spilled but
-// held, r gets a copy of its own (of its size, which a result held to the end is better off
-// with anyway).
+// buffer back for the next file, unless it grew too large, and passes r to s.done. When r's
+// text is not spilled but held in a buffer taken back, r gets a copy of its own (of its size,
+// which a result held to the end is better off with anyway).
 func (w *workerScratch) done(r *fileResult, s *spill) {
-	if len(r.text) == 1 && cap(r.text[0]) <= maxTextScratch {
+	reuse := len(r.text) == 1 && cap(r.text[0]) <= maxTextScratch
+	if reuse {
 		w.text = r.text[0][:0]
 	}
 	s.done(r)
-	if len(r.text) == 1 {
+	if reuse && len(r.text) == 1 {
 		r.text[0] = bytes.Clone(r.text[0])
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -227,7 +226,7 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 	// A file that rg names again after another (no rg seen so far does so, but a parallel
 	// rg could flush a file's lines in parts) gets a result for each part, rather than all
 	// files being looked up in a map by path: on a tree of 20,000 matching files the map
-	// was a fifth of the memory the search held. sortedParts orders the parts.
+	// was a fifth of the memory the search held. render keeps the parts in order.
 	get := func(p []byte) (*fileResult, string) {
 		p = bytes.TrimPrefix(p, []byte("./"))
 		if last != nil && string(p) == last.rel {
@@ -285,32 +284,12 @@ func parseRg(r *bufio.Reader, q *query) ([]*fileResult, error) {
 			}
 		}
 		if err == io.EOF {
-			if q.mode == modeContent {
-				results = sortedParts(results)
-			}
 			return results, nil
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-}
-
-// sortedParts returns content results, in the order rg printed them, sorted by path. The
-// parts of a file rg printed in parts keep their order, which render keeps (it sorts only
-// results that are not sorted yet) and prints as one file's lines.
-func sortedParts(results []*fileResult) []*fileResult {
-	// Most often no file has parts: a copy is sorted, unstably, and only when a path is
-	// found twice are the results, still in rg's order, sorted stably.
-	sorted := slices.Clone(results)
-	slices.SortFunc(sorted, byRel)
-	for i := 1; i < len(sorted); i++ {
-		if sorted[i].rel == sorted[i-1].rel {
-			slices.SortStableFunc(results, byRel)
-			return results
-		}
-	}
-	return sorted
 }
 
 // readLong finishes reading a line longer than r's buffer, whose start is first.

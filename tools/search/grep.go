@@ -110,6 +110,11 @@ func NewGrep(opts Options) tool.Tool {
 // grepMaxResultChars is Grep's cap on the result the model sees whole, as Claude Code's.
 const grepMaxResultChars = 20_000
 
+// contentSinkLimit is the most content output held in memory (4 bytes a character the model
+// may see) before it goes to a file. A variable so that tests can reach the file with little
+// output.
+var contentSinkLimit = 4 * grepMaxResultChars
+
 type grepTool struct {
 	opts   Options
 	engine engine
@@ -261,12 +266,9 @@ func render(q *query, results []*fileResult, cwd string, headLimit *int, offset 
 	out := rendered{GrepOutput: GrepOutput{Mode: string(q.mode), Filenames: []string{}}}
 	switch q.mode {
 	case modeContent:
-		// Sorted already when the engine sorted them (rg's parts of a file, see sortedParts,
-		// must keep their order).
-		if !slices.IsSortedFunc(results, byRel) {
-			slices.SortFunc(results, byRel)
-		}
-		w := &textSink{create: create, limit: 4 * grepMaxResultChars}
+		// Stable: the parts of a file rg printed in parts (see parseRg) keep their order.
+		slices.SortStableFunc(results, byRel)
+		w := &textSink{create: create, limit: contentSinkLimit}
 		n, limit, err := writeContent(w, q, results, headLimit, offset)
 		if err != nil {
 			w.abort()
@@ -398,7 +400,7 @@ func writeContent(w *textSink, q *query, results []*fileResult, headLimit *int, 
 		k := min(idx+r.lines, hi) - max(idx, lo) // lines of r on the page
 		idx += r.lines
 		if k > 0 {
-			n := int(q.spill.size(r))
+			n := int(r.size())
 			if k == r.lines {
 				size += n
 			} else {

@@ -35,7 +35,8 @@ const spillArenaChunk = 64 << 10
 // spilledSpan is a part of a file's text in the spill file.
 type spilledSpan struct{ off, n int64 }
 
-// spill is the spill file of one search. Its methods are safe for concurrent use.
+// spill is the spill file of one search. done is safe for concurrent use (the engines'
+// workers finish files at once); the rest is for rendering, which runs alone.
 type spill struct {
 	mu     sync.Mutex
 	f      *os.File // nil until the first spill; unlinked at once
@@ -62,24 +63,18 @@ const spillWrite = 64 << 10
 // can make windows of a few lines.
 var spillWindow int64 = 64 << 10
 
-// done is called when r's text is complete, or a part of it is (rg may print a file's lines
-// in parts): past the threshold, r's text so far moves to the spill file.
+// done is called once r's text is complete: past the threshold, it moves to the spill file. A
+// result's text is then wholly spilled or wholly in memory. (rg may print a file's lines in
+// parts; each part is a result of its own, see parseRg.)
 func (s *spill) done(r *fileResult) {
 	if s == nil {
 		return
 	}
-	n := int64(0)
-	for _, t := range r.text {
-		n += int64(len(t))
-	}
+	n := r.size()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// A file finished in parts and not spilled counts its first parts again: that only
-	// makes the spill start sooner, and saves every file a counter.
 	s.held += n
-	// A result holds one spilled span. A part that cannot extend it stays in memory, where it
-	// still comes after the span, as the text must; no engine finishes a result twice today.
-	if sp := r.spilled; s.failed || s.held <= spillThreshold || n == 0 || sp.n > 0 && sp.off+sp.n != s.off {
+	if s.failed || s.held <= spillThreshold || n == 0 {
 		return
 	}
 	if s.f == nil {
@@ -96,10 +91,7 @@ func (s *spill) done(r *fileResult) {
 	for _, t := range r.text {
 		s.wbuf = append(s.wbuf, t...)
 	}
-	if r.spilled.n == 0 {
-		r.spilled.off = s.off
-	}
-	r.spilled.n += n
+	r.spilled = spilledSpan{s.off, n}
 	r.text = nil
 	s.off += n
 	s.held -= n
@@ -122,15 +114,6 @@ func (s *spill) flush() {
 	if cap(s.wbuf) > 2*spillWrite {
 		s.wbuf = make([]byte, 0, spillWrite) // a large file's text grew it
 	}
-}
-
-// size is the length of r's text in bytes, spilled parts included.
-func (s *spill) size(r *fileResult) int64 {
-	n := r.spilled.n
-	for _, t := range r.text {
-		n += int64(len(t))
-	}
-	return n
 }
 
 // writing tells the spill which files are written next, in order, the first one being
@@ -207,7 +190,7 @@ func (s *spill) close() {
 	}
 }
 
-// writeText writes r's whole text (spilled parts first) to w.
+// writeText writes r's whole text to w.
 func (s *spill) writeText(w io.Writer, r *fileResult) error {
 	if err := s.writeSpilled(w, r.spilled); err != nil {
 		return err

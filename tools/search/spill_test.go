@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -30,6 +29,13 @@ func withSpillWindow(t testing.TB, n int64) {
 	t.Cleanup(func() { spillWindow = old })
 }
 
+// withContentSinkLimit sets contentSinkLimit for one test.
+func withContentSinkLimit(t testing.TB, n int) {
+	old := contentSinkLimit
+	contentSinkLimit = n
+	t.Cleanup(func() { contentSinkLimit = old })
+}
+
 // fileText reads a result's text, from its file when it has one (and removes the file).
 func fileText(t testing.TB, r tool.Result) string {
 	t.Helper()
@@ -41,10 +47,11 @@ func fileText(t testing.TB, r tool.Result) string {
 }
 
 // TestSpilledOutputMatchesMemory renders random content results twice: held in memory, and
-// spilled (a tiny threshold, files finished in parts as rg prints them) into a file sink
+// spilled (a tiny threshold; a file in parts, each a result, as rg may print them) into a file sink
 // that takes over past a tiny limit. The text must be the same, byte for byte.
 func TestSpilledOutputMatchesMemory(t *testing.T) {
 	dir := t.TempDir()
+	toFile, spilled := 0, 0
 	rapid.Check(t, func(rt *rapid.T) {
 		withSpillThreshold(t, rapid.Int64Range(0, 300).Draw(rt, "threshold"))
 		withSpillWindow(t, rapid.Int64Range(1, 400).Draw(rt, "window"))
@@ -70,16 +77,15 @@ func TestSpilledOutputMatchesMemory(t *testing.T) {
 			}
 		}
 		steps = rapid.Permutation(steps).Draw(rt, "steps")
+		// Each part is a result of its own, finished when it is complete, as parseRg makes
+		// them; the results come in the order of the steps, which render sorts.
 		build := func(sp *spill) []*fileResult {
-			out := make([]*fileResult, len(files))
+			var out []*fileResult
 			next := make([]int, len(files))
 			for _, i := range steps {
-				f := files[i]
-				if out[i] == nil {
-					out[i] = &fileResult{rel: f.rel}
-				}
-				r, pi := out[i], next[i]
+				f, pi := files[i], next[i]
 				next[i]++
+				r := &fileResult{rel: f.rel}
 				if pi > 0 {
 					r.addSep()
 				}
@@ -90,9 +96,8 @@ func TestSpilledOutputMatchesMemory(t *testing.T) {
 					}
 				}
 				sp.done(r)
+				out = append(out, r)
 			}
-			// Reversed: render sorts.
-			slices.Reverse(out)
 			return out
 		}
 		before := rapid.IntRange(0, 1).Draw(rt, "context")
@@ -111,14 +116,19 @@ func TestSpilledOutputMatchesMemory(t *testing.T) {
 		sq := &query{mode: modeContent, lineNumbers: true, before: before, spill: &spill{}}
 		defer sq.spill.close()
 		limit := rapid.IntRange(0, 200).Draw(rt, "sink limit")
+		withContentSinkLimit(t, limit)
 		create := func() (*os.File, error) { return os.CreateTemp(dir, "out-*") }
 		results := build(sq.spill)
 		got, err := render(sq, results, "", headLimit, offset, create)
 		if err != nil {
 			rt.Fatal(err)
 		}
+		if sq.spill.f != nil {
+			spilled++
+		}
 		text := renderedText(rt, got)
 		if got.file != nil {
+			toFile++
 			if got.file.Size != int64(len(text)) || got.file.Chars != int64(utf8.RuneCountInString(text)) ||
 				!strings.HasPrefix(text, got.file.Head) || len(got.file.Head) < min(len(text), tool.TextFileHead) {
 				rt.Fatalf("file %+v does not describe its %d bytes", got.file, len(text))
@@ -137,6 +147,9 @@ func TestSpilledOutputMatchesMemory(t *testing.T) {
 			rt.Fatalf("Content %q, want %q", got.Content, want.Content)
 		}
 	})
+	if toFile == 0 || spilled == 0 {
+		t.Errorf("%d renders went to a file and %d searches spilled: the property checked too little", toFile, spilled)
+	}
 }
 
 // TestGrepResultFile runs Grep, with each engine, with and without a result file: a large
@@ -287,6 +300,7 @@ func TestRgPartsRenderAsOneFile(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
+		withContentSinkLimit(t, rapid.IntRange(0, 200).Draw(rt, "sink limit"))
 		got, err := render(sq, results, "", headLimit, offset, func() (*os.File, error) { return os.CreateTemp(dir, "out-*") })
 		if err != nil {
 			rt.Fatal(err)
