@@ -83,7 +83,7 @@ func newApproveModel(servers []MCPServer) *approveModel {
 	for _, s := range servers {
 		m.answers[s.Name] = MCPUnanswered
 	}
-	m.r = &renderer{st: newStyles(true), width: 80, mdStyle: "dark"}
+	m.r = &renderer{st: newStyles(true), width: 80}
 	return m
 }
 

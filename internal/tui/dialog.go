@@ -312,7 +312,7 @@ type parts struct{ head, body, opts, foot []string }
 
 func (d *dialog) view(outer *renderer, m *Model, width, height int) []string {
 	// The dialog's text wraps inside its border.
-	r := &renderer{st: outer.st, width: max(width-4, 10), mdStyle: outer.mdStyle, now: outer.now}
+	r := &renderer{st: outer.st, width: max(width-4, 10), now: outer.now}
 	st := r.st
 	var p parts
 	switch d.kind {

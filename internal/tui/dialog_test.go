@@ -6,13 +6,16 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/internal/tui/markdown"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 )
@@ -312,13 +315,18 @@ func TestInputHistory(t *testing.T) {
 // A light terminal background switches the Markdown and the colours to their light variants.
 func TestLightBackground(t *testing.T) {
 	h := newHarness(t, 80, 24)
+	const src = "Run `go test` **now**."
+	light, dark := markdown.Render(src, 80, markdown.Light), markdown.Render(src, 80, markdown.Dark)
+	if light == dark {
+		t.Fatalf("the two themes render %q alike: the test could not tell them apart", src)
+	}
 	h.send(tea.BackgroundColorMsg{Color: lightGray})
-	if h.m.r.st.dark || h.m.r.mdStyle != "light" {
-		t.Errorf("after a light background: dark=%v markdown style %q", h.m.r.st.dark, h.m.r.mdStyle)
+	if got := h.m.r.markdown(src); h.m.r.st.dark || got != light {
+		t.Errorf("after a light background: dark=%v, markdown %q, want %q", h.m.r.st.dark, got, light)
 	}
 	h.send(tea.BackgroundColorMsg{Color: black})
-	if !h.m.r.st.dark || h.m.r.mdStyle != "dark" {
-		t.Errorf("after a dark background: dark=%v markdown style %q", h.m.r.st.dark, h.m.r.mdStyle)
+	if got := h.m.r.markdown(src); !h.m.r.st.dark || got != dark {
+		t.Errorf("after a dark background: dark=%v, markdown %q, want %q", h.m.r.st.dark, got, dark)
 	}
 }
 
@@ -410,5 +418,20 @@ func TestDialogBodyScrolls(t *testing.T) {
 	after := h.screen()
 	if after == before || !strings.Contains(after, "3 passthrough") {
 		t.Errorf("pgdown did not scroll the trace:\n%s", after)
+	}
+}
+
+// A finished assistant message is laid out at the width its text streamed at: a paragraph of
+// plain words breaks where the streamed text broke.
+func TestFinishedMessageKeepsStreamedWidth(t *testing.T) {
+	r := &renderer{st: newStyles(true), width: 50}
+	text := strings.Repeat("several plain words that wrap ", 8)
+	streamed := r.wrap(text, 2)
+	finished := strings.Split(ansi.Strip(r.markdown(text)), "\n")
+	for i := range streamed {
+		streamed[i] = strings.TrimRight(streamed[i], " ")
+	}
+	if !slices.Equal(streamed, finished) {
+		t.Errorf("streamed:\n%s\nfinished:\n%s", strings.Join(streamed, "\n"), strings.Join(finished, "\n"))
 	}
 }

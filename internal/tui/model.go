@@ -85,7 +85,7 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 	}
 	// Without colour the dark style is still right: Bubble Tea's colour profile strips the
 	// colours and keeps bold and italics.
-	m.r = &renderer{st: newStyles(true), width: m.width, mdStyle: "dark", now: cfg.now}
+	m.r = &renderer{st: newStyles(true), width: m.width, now: cfg.now}
 	m.entries = entriesFromHistory(cfg.History, cfg.SubAgent)
 	for _, e := range m.entries {
 		if e.kind == entryUser {
@@ -143,10 +143,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.r.st = newStyles(msg.IsDark())
-		m.r.mdStyle = "dark"
-		if !msg.IsDark() {
-			m.r.mdStyle = "light"
-		}
 		m.r.md = nil
 		m.invalidate()
 		return m, nil

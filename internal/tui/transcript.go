@@ -121,17 +121,18 @@ type renderer struct {
 	width    int
 	expanded bool
 	md       *markdown.Renderer
-	mdStyle  string
 	now      func() time.Time
 }
 
 func (r *renderer) markdown(text string) string {
 	if r.md == nil {
-		theme := markdown.Dark
-		if r.mdStyle == "light" {
-			theme = markdown.Light
+		theme := markdown.Light
+		if r.st.dark {
+			theme = markdown.Dark
 		}
-		r.md = markdown.New(max(r.width-2, 10), theme)
+		// The width includes the renderer's two-column indent, as wrap's does for the text
+		// streamed before it: a finished message keeps the width it streamed at.
+		r.md = markdown.New(r.width, theme)
 	}
 	return r.md.Render(text)
 }
