@@ -425,7 +425,7 @@ func TestDialogBodyScrolls(t *testing.T) {
 // plain words breaks where the streamed text broke.
 func TestFinishedMessageKeepsStreamedWidth(t *testing.T) {
 	r := &renderer{st: newStyles(true), width: 50}
-	text := strings.Repeat("several plain words that wrap ", 8)
+	text := strings.Repeat("a ", 100)
 	streamed := r.wrap(text, 2)
 	finished := strings.Split(ansi.Strip(r.markdown(text)), "\n")
 	for i := range streamed {
