@@ -4,11 +4,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark/text"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -48,7 +50,7 @@ func TestGolden(t *testing.T) {
 			var b strings.Builder
 			for _, w := range goldenWidths {
 				out := Render(c.src, w, Plain)
-				checkShape(t, out, w)
+				checkShape(t, c.src, out, w)
 				b.WriteString("== width " + strconv.Itoa(w) + " ==\n" + out + "\n")
 			}
 			golden(t, filepath.Join("testdata", c.name+".golden"), b.String())
@@ -65,7 +67,7 @@ func TestStyled(t *testing.T) {
 		theme Theme
 	}{{"dark", Dark}, {"light", Light}} {
 		out := Render(src, 40, th.theme)
-		checkShape(t, out, 40)
+		checkShape(t, src, out, 40)
 		if ansi.Strip(out) != Render(src, 40, Plain) {
 			t.Errorf("%s: without its escapes the output differs from the plain rendering", th.name)
 		}
@@ -77,9 +79,9 @@ func TestStyled(t *testing.T) {
 	golden(t, filepath.Join("testdata", "styled.golden"), b.String())
 }
 
-// checkShape checks the contract every output has: two-column indent, no trailing newline
-// or blank line, no line wider than width but code lines.
-func checkShape(t *testing.T, out string, width int) {
+// checkShape checks the contract every output of src has: two-column indent, no trailing
+// newline, and no line wider than max(width, MinWidth) columns but a code block's line.
+func checkShape(t *testing.T, src, out string, width int) {
 	t.Helper()
 	if out == "" {
 		return
@@ -87,13 +89,22 @@ func checkShape(t *testing.T, out string, width int) {
 	if strings.HasSuffix(out, "\n") {
 		t.Errorf("output ends with a newline: %q", out)
 	}
-	lines := strings.Split(out, "\n")
-	if lines[len(lines)-1] == "" {
-		t.Errorf("output ends with a blank line")
-	}
-	for _, l := range lines {
-		if l != "" && !strings.HasPrefix(l, "  ") {
-			t.Errorf("line %q lacks the two-column indent", l)
+	limit := max(width, MinWidth)
+	var code []string // a code block's lines, found the first time a line is too wide
+	for _, l := range strings.Split(out, "\n") {
+		plain := ansi.Strip(l)
+		if plain != "" && !strings.HasPrefix(plain, "  ") {
+			t.Errorf("line %q lacks the two-column indent", plain)
+		}
+		if ansi.StringWidth(l) <= limit {
+			continue
+		}
+		if code == nil {
+			source := []byte(sanitize(src))
+			code = append(codeLines(mdParser().Parse(text.NewReader(source)), source), "")
+		}
+		if !slices.ContainsFunc(code, func(c string) bool { return c != "" && strings.HasSuffix(plain, "  "+c) }) {
+			t.Errorf("line %q is %d columns wide, more than %d, and is no code line", plain, ansi.StringWidth(l), limit)
 		}
 	}
 }
