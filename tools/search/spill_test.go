@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -188,8 +189,17 @@ func TestGrepResultFile(t *testing.T) {
 				if (got.TextFile != nil) != large {
 					t.Fatalf("result file %v for a %d-byte text", got.TextFile, len(want.TextOf()))
 				}
+				if gotOut := got.Output.(GrepOutput); got.TextFile != nil && gotOut.Content != "" ||
+					got.TextFile == nil && gotOut.Content != want.Output.(GrepOutput).Content {
+					t.Errorf("structured Content %.80q with result file %v", gotOut.Content, got.TextFile != nil)
+				}
 				if diff := cmp.Diff(want.TextOf(), fileText(t, got)); diff != "" {
 					t.Fatalf("text with a result file differs (-memory +file):\n%s", diff)
+				}
+				// Where no spill file can be made, the files' text stays in memory: the same text.
+				t.Setenv("TMPDIR", filepath.Join(dir, "no such folder"))
+				if diff := cmp.Diff(want.TextOf(), fileText(t, run(t, g, env, input))); diff != "" {
+					t.Fatalf("text without a spill file differs (-memory +file):\n%s", diff)
 				}
 			})
 		}
