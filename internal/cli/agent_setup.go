@@ -92,18 +92,22 @@ func (s *runSetup) Close() {
 }
 
 // openResultsDir picks the folder for saved tool results: <session id>/tool-results/ beside
-// the session file, or without one a temporary folder that ends with the run.
-func (s *runSetup) openResultsDir() error {
-	if s.rec != nil {
+// the session file, or without one a temporary folder that ends with the run. It returns pc
+// with that folder readable: the model may read back what the agent saved for it without
+// asking (Read deny rules still win). Setup and a switch of session both come here, so the
+// folder the agent saves into and the one the model may read are always the same.
+func (s *runSetup) openResultsDir(pc *permission.Context) (*permission.Context, error) {
+	switch {
+	case s.rec != nil:
 		s.resultsDir = s.rec.ToolResultsDir()
-		return nil
+	case !s.tempResults:
+		dir, err := os.MkdirTemp("", "reins-tool-results-")
+		if err != nil {
+			return nil, fmt.Errorf("creating a folder for tool results: %w", err)
+		}
+		s.resultsDir, s.tempResults = dir, true
 	}
-	dir, err := os.MkdirTemp("", "reins-tool-results-")
-	if err != nil {
-		return fmt.Errorf("creating a folder for tool results: %w", err)
-	}
-	s.resultsDir, s.tempResults = dir, true
-	return nil
+	return pc.WithInternalReadDirs(s.resultsDir), nil
 }
 
 // checks is what an Asker needs to apply an answer.
@@ -190,12 +194,9 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	if err := s.openSession(store, transcript, opts); err != nil {
 		return nil, err
 	}
-	if err := s.openResultsDir(); err != nil {
+	if pc, err = s.openResultsDir(pc); err != nil {
 		return nil, err
 	}
-	// The model may read back what the agent saved for it, without asking (Read deny rules
-	// still win).
-	pc = pc.WithInternalReadDirs(s.resultsDir)
 	if f.Debug != nil {
 		f.debugf("provider", "name", s.choice.name, "model", s.choice.model)
 		s.stopDebug = s.bus.Subscribe(debugEvents(f.Debug))
@@ -291,11 +292,14 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		background = hookedAsker{s: s, background: true}
 	}
 	sc := subAgentConfig{defs: defs, choice: s.choice, perms: s.perms, bus: s.bus, env: s.prompt, maxTurns: opts.maxTurns,
-		hooks: s.hooks, asker: parentAsker{s}, backgroundAsker: background, resultsDir: s.resultsDir}
-	if rec := s.rec; rec != nil {
-		// Without persistence sub-agents keep no transcript either.
+		hooks: s.hooks, asker: parentAsker{s}, backgroundAsker: background,
+		// Read when a sub-agent starts: a switch of session moves the folder (switchTo).
+		resultsDir: func() string { return s.resultsDir }}
+	if s.rec != nil {
+		// Without persistence sub-agents keep no transcript either. The session is the one
+		// of the moment: a switch (switchTo) moves its sub-agents' transcripts too.
 		sc.store = func(agentID string) (agenttool.Transcript, string, error) {
-			w, err := store.CreateSidechain(rec, agentID, s.cwd, s.choice.model)
+			w, err := store.CreateSidechain(s.rec, agentID, s.cwd, s.choice.model)
 			if err != nil {
 				return nil, "", err
 			}

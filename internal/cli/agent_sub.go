@@ -57,8 +57,9 @@ type subAgentConfig struct {
 	// foreground sub-agents' asks, backgroundAsker background ones' (hooks only).
 	hooks                  *hooks.Runner
 	asker, backgroundAsker permission.Asker
-	// resultsDir is where sub-agents save results too large for the model.
-	resultsDir string
+	// resultsDir returns where sub-agents save results too large for the model: the
+	// parent's folder of the moment (it moves with a switch of session).
+	resultsDir func() string
 }
 
 // addAgentTool adds the Agent tool to the pool. Each sub-agent gets fresh built-ins (its own

@@ -167,6 +167,12 @@ func (s *runSetup) switchTo(f *Factory, opts *agentOptions, id string) ([]llm.Me
 	old := s.rec
 	s.rec, s.agent.Recorder, s.sessionID, s.history = w, w, t.ID, t.Messages
 	old.Close()
+	// The new session's saved results: the agent saves there from now on (sub-agents read the
+	// folder as they start) and the model may read them back.
+	if pc, err = s.openResultsDir(pc); err != nil {
+		return nil, err
+	}
+	s.agent.ResultsDir = s.resultsDir
 	if err := s.agent.Permissions.Replace(pc, scoped); err != nil {
 		return nil, err
 	}

@@ -93,9 +93,10 @@ type Config struct {
 	NewTools func(perms *agent.Permissions) (ts []tool.Tool, cwd func() string, close func() error)
 	// Files is the parent's file state, shared with sub-agents.
 	Files *tool.FileState
-	// ResultsDir is where sub-agents save results too large for the model, as the parent
-	// does (agent.Agent.ResultsDir); "" sends them whole.
-	ResultsDir string
+	// ResultsDir returns where sub-agents save results too large for the model, as the
+	// parent does (agent.Agent.ResultsDir); nil or "" sends them whole. It is asked at each
+	// sub-agent's start because the parent's folder moves when it switches sessions.
+	ResultsDir func() string
 	// Cwd is the parent's current directory.
 	Cwd func() string
 	// Bus is the parent's event bus: sub-agents' events are forwarded to it with
@@ -405,7 +406,9 @@ func (a *agentTool) prepare(ctx context.Context, id, parentID string, def *agent
 		Bus:            bus,
 		Hooks:          cfg.Hooks,
 		SubAgent:       true,
-		ResultsDir:     cfg.ResultsDir,
+	}
+	if cfg.ResultsDir != nil {
+		sub.agent.ResultsDir = cfg.ResultsDir()
 	}
 	if cfg.NewTranscript != nil {
 		tr, path, err := cfg.NewTranscript(id)
