@@ -307,9 +307,17 @@ func (x *executor) call(ctx context.Context, c *call, input any, env *tool.Env, 
 	case err != nil:
 		failure = formatError(err)
 	default:
-		// Hooks and structured output keep the whole result; the model gets what fits.
-		result = toResultBlock(id, x.persistResult(t, id, res))
+		// Structured output keeps the whole result, and so do hooks when its text is in
+		// memory; the model gets what fits.
+		sent := x.persistResult(t, id, res)
+		result = toResultBlock(id, sent)
 		c.output = res.Output
+		if res.TextFile != nil {
+			// The text is in a file the tool wrote, which persistResult moved or read back:
+			// hooks get what the model got (the text, or the block naming the saved file),
+			// not a result without its text whose file is gone.
+			res = sent
+		}
 	}
 	if failure != "" {
 		result = errorResult(id, failure)

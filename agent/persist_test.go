@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/llm/llmtest"
 	"github.com/reinsdev/reins/tool"
@@ -235,12 +236,25 @@ func TestResultTextFile(t *testing.T) {
 			}
 			input, _ := json.Marshal(bigIn{Text: tc.text})
 			p := llmtest.NewScript(use("Spill", string(input)), say("done"))
-			a := &Agent{Provider: p, Model: "m", Tools: []tool.Tool{fileTool(100, own)}, Permissions: newPerms(t), ResultsDir: dir}
+			hookIn := filepath.Join(t.TempDir(), "post.json")
+			a := &Agent{Provider: p, Model: "m", Tools: []tool.Tool{fileTool(100, own)}, Permissions: newPerms(t), ResultsDir: dir,
+				Hooks: hookRunner(t, hooks.Hook{Event: hooks.PostToolUse, Command: "cat > '" + hookIn + "'"})}
 			if _, err := a.Run(context.Background(), nil, llm.UserText("go")); err != nil {
 				t.Fatal(err)
 			}
 			res := lastResults(t, p)[0]
 			got := resultText(res)
+			// The PostToolUse hook sees what the model got: the text, or the block naming the
+			// saved file.
+			var post struct {
+				ToolResponse string `json:"tool_response"`
+			}
+			if data, err := os.ReadFile(hookIn); err != nil || json.Unmarshal(data, &post) != nil {
+				t.Fatalf("the PostToolUse hook's input: %v\n%s", err, data)
+			}
+			if post.ToolResponse != got {
+				t.Errorf("the PostToolUse hook got %d bytes %.80q, the model %d bytes %.80q", len(post.ToolResponse), post.ToolResponse, len(got), got)
+			}
 			if !tc.persist {
 				if got != tc.text {
 					t.Fatalf("result %d bytes %.80q, want the whole text", len(got), got)
