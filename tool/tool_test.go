@@ -292,3 +292,19 @@ func BenchmarkDecode(b *testing.B) {
 		})
 	}
 }
+
+// A tool's own cap is DefaultMaxResultChars when unset, and never above it.
+func TestMaxResultChars(t *testing.T) {
+	for _, tc := range []struct{ def, want int }{
+		{NeverPersist, NeverPersist},
+		{0, DefaultMaxResultChars},
+		{20_000, 20_000},
+		{100_000, DefaultMaxResultChars},
+	} {
+		tl := Build(Def[sampleIn]{Name: "Sample", MaxResultChars: tc.def,
+			Call: func(context.Context, sampleIn, *Env) (Result, error) { return Result{}, nil }})
+		if got := tl.MaxResultChars(); got != tc.want {
+			t.Errorf("Def.MaxResultChars %d: the tool's is %d, want %d", tc.def, got, tc.want)
+		}
+	}
+}

@@ -51,11 +51,11 @@ Usage:
 func NewEdit(opts Options) tool.Tool {
 	e := &editor{opts: opts}
 	return tool.Build(tool.Def[EditInput]{
-		Name:           "Edit",
-		SearchHint:     "modify file contents in place",
-		Description:    "Replace exact text in a file",
-		Prompt:         editPrompt,
-		MaxResultChars: 100_000, // Claude Code's cap; the 50,000 ceiling applies
+		Name:        "Edit",
+		SearchHint:  "modify file contents in place",
+		Description: "Replace exact text in a file",
+		Prompt:      editPrompt,
+		// No MaxResultChars: Claude Code's 100,000 is above the 50,000 ceiling, the default.
 		SchemaJSON: schemax.Static("Edit", func() *jsonschema.Schema {
 			return schemax.For[EditInput](nil)
 		}),

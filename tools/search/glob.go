@@ -53,11 +53,11 @@ const globPrompt = `- Fast file pattern matching that works with any codebase si
 func NewGlob(opts Options) tool.Tool {
 	g := &globTool{opts: opts}
 	return tool.Build(tool.Def[GlobInput]{
-		Name:           GlobName,
-		SearchHint:     "find files by name pattern (wildcards)",
-		Description:    "Find files by glob pattern",
-		Prompt:         globPrompt,
-		MaxResultChars: 100_000, // Claude Code's cap; the 50,000 ceiling applies
+		Name:        GlobName,
+		SearchHint:  "find files by name pattern (wildcards)",
+		Description: "Find files by glob pattern",
+		Prompt:      globPrompt,
+		// No MaxResultChars: Claude Code's 100,000 is above the 50,000 ceiling, the default.
 		SchemaJSON: schemax.Static(GlobName, func() *jsonschema.Schema {
 			return schemax.For[GlobInput](nil)
 		}),

@@ -141,11 +141,11 @@ func New(opts Options) tool.Tool {
 		f.userAgent = "Reins-WebFetch/1.0 (+https://github.com/reinsdev/reins)"
 	}
 	return tool.Build(tool.Def[Input]{
-		Name:           Name,
-		SearchHint:     "fetch and extract content from a URL",
-		Description:    "Fetch a web page and answer a prompt about it",
-		Prompt:         prompt,
-		MaxResultChars: 100_000, // Claude Code's cap; the 50,000 ceiling applies
+		Name:        Name,
+		SearchHint:  "fetch and extract content from a URL",
+		Description: "Fetch a web page and answer a prompt about it",
+		Prompt:      prompt,
+		// No MaxResultChars: Claude Code's 100,000 is above the 50,000 ceiling, the default.
 		SchemaJSON: schemax.Static(Name, func() *jsonschema.Schema {
 			return schemax.For[Input](func(s *jsonschema.Schema) { s.Properties["url"].Format = "uri" })
 		}),
