@@ -58,7 +58,7 @@ func (x *executor) persistResult(t tool.Tool, id string, res tool.Result) tool.R
 	path, err := writeResult(x.resultsDir, id, text)
 	if err != nil {
 		x.bus.Publish(Event{Type: EventNotice, ToolUseID: id,
-			Text: fmt.Sprintf("the result of %s (%s) was sent whole: saving it failed: %v", t.Name(), formatSize(len(text)), err)})
+			Text: fmt.Sprintf("the result of %s (%s) was sent whole: saving it failed: %v", t.Name(), tool.FormatSize(int64(len(text))), err)})
 		return res
 	}
 	out := res
@@ -79,7 +79,7 @@ func (x *executor) keepTextFile(t tool.Tool, id string, res tool.Result) (tool.R
 	path := filepath.Join(x.resultsDir, resultFileName(id))
 	if err := os.Rename(tf.Path, path); err != nil {
 		x.bus.Publish(Event{Type: EventNotice, ToolUseID: id,
-			Text: fmt.Sprintf("the result of %s (%s) is read back into memory: moving its file failed: %v", t.Name(), formatSize(int(tf.Size)), err)})
+			Text: fmt.Sprintf("the result of %s (%s) is read back into memory: moving its file failed: %v", t.Name(), tool.FormatSize(tf.Size), err)})
 		return res, false
 	}
 	out := res
@@ -143,7 +143,7 @@ func persistedBlock(path, text string) string {
 func persistedBlockOf(path string, size int64, pv string) string {
 	var b strings.Builder
 	b.WriteString("<persisted-output>\nOutput too large (")
-	b.WriteString(formatSize(int(size)))
+	b.WriteString(tool.FormatSize(size))
 	b.WriteString("). Full output saved to: ")
 	b.WriteString(path)
 	b.WriteString("\n\nPreview (first 2KB):\n")
@@ -169,19 +169,4 @@ func preview(head string, size int64) string {
 		head, _ = cutUTF8(head, cut, len(head))
 	}
 	return head + "\n..."
-}
-
-// formatSize writes a byte count as Claude Code does: "512 bytes", "1.5KB", "21.3MB".
-func formatSize(n int) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	v, units := float64(n)/unit, []string{"KB", "MB", "GB"}
-	i := 0
-	for v >= unit && i < len(units)-1 {
-		v /= unit
-		i++
-	}
-	return strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0") + units[i]
 }

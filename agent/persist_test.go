@@ -101,7 +101,7 @@ func TestResultPersistence(t *testing.T) {
 			if string(saved) != tc.in.Text {
 				t.Fatalf("saved file holds %d bytes, want the whole %d", len(saved), len(tc.in.Text))
 			}
-			want := "<persisted-output>\nOutput too large (" + formatSize(len(tc.in.Text)) + "). Full output saved to: " + path +
+			want := "<persisted-output>\nOutput too large (" + tool.FormatSize(int64(len(tc.in.Text))) + "). Full output saved to: " + path +
 				"\n\nPreview (first 2KB):\n" + tc.preview + "\n</persisted-output>"
 			if text != want {
 				t.Fatalf("block:\n%s\nwant:\n%s", text, want)
@@ -181,15 +181,6 @@ func TestResultFileName(t *testing.T) {
 	}
 }
 
-func TestFormatSize(t *testing.T) {
-	for n, want := range map[int]string{0: "0 bytes", 1023: "1023 bytes", 1024: "1KB", 1536: "1.5KB",
-		22_334_000: "21.3MB", 1 << 30: "1GB", 5 << 40: "5120GB"} {
-		if got := formatSize(n); got != want {
-			t.Errorf("formatSize(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 // fileTool writes its text to a file, as Grep does with a large output, from the Env's
 // CreateResultFile (or a temporary file of its own when there is none, in own).
 func fileTool(limit int, own string) tool.Tool {
@@ -261,7 +252,7 @@ func TestResultTextFile(t *testing.T) {
 				}
 			} else {
 				path := filepath.Join(dir, res.ToolUseID+".txt")
-				want := "<persisted-output>\nOutput too large (" + formatSize(len(tc.text)) + "). Full output saved to: " + path +
+				want := "<persisted-output>\nOutput too large (" + tool.FormatSize(int64(len(tc.text))) + "). Full output saved to: " + path +
 					"\n\nPreview (first 2KB):\n" + tc.text[:1999] + "\n...\n</persisted-output>"
 				if got != want {
 					t.Fatalf("block:\n%s\nwant:\n%s", got, want)

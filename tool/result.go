@@ -3,6 +3,8 @@ package tool
 import (
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 )
 
 // Content is one block of a tool result as the model sees it: text or an image.
@@ -111,4 +113,20 @@ func (r Result) TextOf() string {
 		}
 	}
 	return s
+}
+
+// FormatSize writes a byte count as Claude Code does in its messages: "512 bytes", "1.5KB",
+// "256KB", "21.3MB", "1GB".
+func FormatSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	v, units := float64(n)/unit, []string{"KB", "MB", "GB"}
+	i := 0
+	for v >= unit && i < len(units)-1 {
+		v /= unit
+		i++
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0") + units[i]
 }

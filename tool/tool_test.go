@@ -308,3 +308,13 @@ func TestMaxResultChars(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatSize(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 bytes", 1023: "1023 bytes", 1024: "1KB", 1536: "1.5KB", 262144: "256KB",
+		300000: "293KB", 1 << 20: "1MB", 3_750_000: "3.6MB", 22_334_000: "21.3MB", 1 << 30: "1GB", 1<<30 + 1<<29: "1.5GB",
+		5 << 40: "5120GB"} {
+		if got := FormatSize(n); got != want {
+			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -116,7 +116,7 @@ func (e *editor) plan(ctx context.Context, in EditInput, env *tool.Env, modified
 			return nil, tool.Failf("%s is a directory, not a file.", abs)
 		}
 		if fi.Size() > maxEditBytes {
-			return nil, tool.Failf("File is too large to edit (%s). Maximum editable file size is %s.", formatFileSize(fi.Size()), formatFileSize(maxEditBytes))
+			return nil, tool.Failf("File is too large to edit (%s). Maximum editable file size is %s.", tool.FormatSize(fi.Size()), tool.FormatSize(maxEditBytes))
 		}
 	}
 	p := &editPlan{abs: abs, target: t, out: EditOutput{FilePath: abs, ReplaceAll: in.ReplaceAll}}

@@ -42,7 +42,7 @@ func sniffImage(b []byte) string {
 
 func (r *reader) readImage(f *os.File, fi os.FileInfo, abs string, env *tool.Env) (tool.Result, error) {
 	if fi.Size() > maxImageFileBytes {
-		return failed("Image file is too large (%s). Maximum supported size is %s.", formatFileSize(fi.Size()), formatFileSize(maxImageFileBytes))
+		return failed("Image file is too large (%s). Maximum supported size is %s.", tool.FormatSize(fi.Size()), tool.FormatSize(maxImageFileBytes))
 	}
 	raw, err := io.ReadAll(f)
 	if err != nil {
@@ -75,7 +75,7 @@ func (r *reader) readImage(f *os.File, fi os.FileInfo, abs string, env *tool.Env
 func fitImage(raw []byte, mt string) (data []byte, outType string, w, h int, err error) {
 	if mt == "image/webp" {
 		if len(raw) > maxImageBytes {
-			return nil, "", 0, 0, fmt.Errorf("the WEBP image is %s, more than the %s that can be sent; convert it to PNG or JPEG first", formatFileSize(int64(len(raw))), formatFileSize(maxImageBytes))
+			return nil, "", 0, 0, fmt.Errorf("the WEBP image is %s, more than the %s that can be sent; convert it to PNG or JPEG first", tool.FormatSize(int64(len(raw))), tool.FormatSize(maxImageBytes))
 		}
 		return raw, mt, 0, 0, nil
 	}

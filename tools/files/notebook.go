@@ -204,7 +204,7 @@ func renderNotebook(nb notebook, path string) []tool.Content {
 func (r *reader) readNotebook(f *os.File, fi os.FileInfo, abs string, env *tool.Env) (tool.Result, error) {
 	if fi.Size() > maxNotebookFileBytes {
 		return failed("Notebook file (%s) exceeds maximum allowed size (%s). Use Bash with jq to read specific cells: cat %q | jq '.cells[:20]'",
-			formatFileSize(fi.Size()), formatFileSize(maxNotebookFileBytes), abs)
+			tool.FormatSize(fi.Size()), tool.FormatSize(maxNotebookFileBytes), abs)
 	}
 	raw, err := io.ReadAll(f)
 	if err != nil {
@@ -225,7 +225,7 @@ func (r *reader) readNotebook(f *os.File, fi os.FileInfo, abs string, env *tool.
 			"  cat %q | jq '.cells[100:120]' # Cells 100-120\n"+
 			"  cat %q | jq '.cells | length' # Count total cells\n"+
 			"  cat %q | jq '.cells[] | select(.cell_type==\"code\") | .source' # All code sources",
-			formatFileSize(int64(size)), formatFileSize(r.opts.maxReadBytes()), abs, abs, abs, abs)
+			tool.FormatSize(int64(size)), tool.FormatSize(r.opts.maxReadBytes()), abs, abs, abs, abs)
 	}
 	if tokens := size / 4; tokens > r.opts.maxReadTokens() {
 		return failed("File content (%d tokens) exceeds maximum allowed tokens (%d). Use Bash with jq to read specific cells: cat %q | jq '.cells[:20]'", tokens, r.opts.maxReadTokens(), abs)
@@ -333,7 +333,7 @@ func (e *notebookEditor) plan(ctx context.Context, in NotebookEditInput, env *to
 		return nil, tool.Failf("Error reading %s: %v", abs, err)
 	}
 	if fi.Size() > maxNotebookFileBytes {
-		return nil, tool.Failf("Notebook is too large to edit (%s).", formatFileSize(fi.Size()))
+		return nil, tool.Failf("Notebook is too large to edit (%s).", tool.FormatSize(fi.Size()))
 	}
 	raw, err := os.ReadFile(t.path)
 	if err != nil {

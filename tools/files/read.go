@@ -220,7 +220,7 @@ func (r *reader) readText(ctx context.Context, f *os.File, fi os.FileInfo, abs s
 	}
 	if in.Limit == 0 && fi.Size() > r.opts.maxReadBytes() {
 		return failed("File content (%s) exceeds maximum allowed size (%s). Please use offset and limit parameters to read specific portions of the file, or use the Grep tool to search for specific content.",
-			formatFileSize(fi.Size()), formatFileSize(r.opts.maxReadBytes()))
+			tool.FormatSize(fi.Size()), tool.FormatSize(r.opts.maxReadBytes()))
 	}
 	start := max(in.Offset, 1)
 	// Hash only when the read may cover the whole file; a read from a later line is partial.
@@ -279,22 +279,4 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return c.r.Read(p)
-}
-
-// formatFileSize writes sizes as Claude Code does: "512 bytes", "1.5KB", "256KB", "3.2MB".
-func formatFileSize(n int64) string {
-	kb := float64(n) / 1024
-	if kb < 1 {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	unit := "KB"
-	v := kb
-	if v >= 1024 {
-		v, unit = v/1024, "MB"
-		if v >= 1024 {
-			v, unit = v/1024, "GB"
-		}
-	}
-	s := strconv.FormatFloat(v, 'f', 1, 64)
-	return strings.TrimSuffix(s, ".0") + unit
 }

@@ -123,15 +123,6 @@ func TestReadLimits(t *testing.T) {
 	}
 }
 
-func TestFormatFileSize(t *testing.T) {
-	for n, want := range map[int64]string{0: "0 bytes", 1023: "1023 bytes", 1024: "1KB", 1536: "1.5KB", 262144: "256KB",
-		300000: "293KB", 1 << 20: "1MB", 3_750_000: "3.6MB", 1 << 30: "1GB", 1<<30 + 1<<29: "1.5GB"} {
-		if got := formatFileSize(n); got != want {
-			t.Errorf("formatFileSize(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 func TestReadRefusals(t *testing.T) {
 	f := newFixture(t, denyRule("Read", "secret/**"))
 	read := NewRead(Options{})

@@ -92,7 +92,7 @@ func (w *writer) plan(ctx context.Context, in WriteInput, env *tool.Env, modifie
 		return nil, tool.Failf("%s is a directory, not a file.", abs)
 	}
 	if fi.Size() > maxEditBytes {
-		return nil, tool.Failf("File is too large to overwrite (%s). Maximum size is %s.", formatFileSize(fi.Size()), formatFileSize(maxEditBytes))
+		return nil, tool.Failf("File is too large to overwrite (%s). Maximum size is %s.", tool.FormatSize(fi.Size()), tool.FormatSize(maxEditBytes))
 	}
 	raw, err := os.ReadFile(t.path)
 	if err != nil {
