@@ -13,15 +13,20 @@ import (
 // sub-agent: <session id>/subagents/agent-<agent id>.jsonl. The parent's transcript links to
 // them through the Agent tool's result (its agentId and transcriptPath).
 
+// sessionFolder is the folder of what belongs to a session beside its file: <session id>/.
+func sessionFolder(sessionPath string) string {
+	return strings.TrimSuffix(sessionPath, filepath.Ext(sessionPath))
+}
+
 func sidechainDir(sessionPath string) string {
-	return filepath.Join(strings.TrimSuffix(sessionPath, filepath.Ext(sessionPath)), "subagents")
+	return filepath.Join(sessionFolder(sessionPath), "subagents")
 }
 
 // ToolResultsDir is the folder beside the session file w writes where the agent saves tool
 // results too large for the model: <session id>/tool-results/. Nothing creates it here; the
 // agent does on first use.
 func (w *Writer) ToolResultsDir() string {
-	return filepath.Join(strings.TrimSuffix(w.Path, filepath.Ext(w.Path)), "tool-results")
+	return filepath.Join(sessionFolder(w.Path), "tool-results")
 }
 
 // CreateSidechain starts the transcript of a sub-agent of the session w writes.
