@@ -30,8 +30,8 @@ func (x *executor) persistResult(t tool.Tool, id string, res tool.Result) tool.R
 				return out
 			}
 		}
-		// Short enough after all, or not movable: the text goes in the result, and is
-		// saved below like any other text if it must be.
+		// Short enough after all, or not movable (a tool's own file on another device, say):
+		// the text goes in the result, and is saved below like any other text if it must be.
 		in, err := res.Inline()
 		if err != nil {
 			return tool.ErrorResult(formatError(err))
@@ -55,7 +55,7 @@ func (x *executor) persistResult(t tool.Tool, id string, res tool.Result) tool.R
 	if utf8.RuneCountInString(text) <= limit {
 		return res
 	}
-	path, err := writeResult(x.resultsDir, id, text)
+	path, err := x.writeResult(id, text)
 	if err != nil {
 		x.bus.Publish(Event{Type: EventNotice, ToolUseID: id,
 			Text: fmt.Sprintf("the result of %s (%s) was sent whole: saving it failed: %v", t.Name(), tool.FormatSize(int64(len(text))), err)})
@@ -76,8 +76,8 @@ func (x *executor) persistResult(t tool.Tool, id string, res tool.Result) tool.R
 // model gets.
 func (x *executor) keepTextFile(t tool.Tool, id string, res tool.Result) (tool.Result, bool) {
 	tf := res.TextFile
-	path := filepath.Join(x.resultsDir, resultFileName(id))
-	if err := os.Rename(tf.Path, path); err != nil {
+	path, err := x.keep(tf.Path, id)
+	if err != nil {
 		x.bus.Publish(Event{Type: EventNotice, ToolUseID: id,
 			Text: fmt.Sprintf("the result of %s (%s) is read back into memory: moving its file failed: %v", t.Name(), tool.FormatSize(tf.Size), err)})
 		return res, false
@@ -88,8 +88,8 @@ func (x *executor) keepTextFile(t tool.Tool, id string, res tool.Result) (tool.R
 	return out, true
 }
 
-// createResultFile is a tool's Env.CreateResultFile: a private file in the results folder,
-// so that keeping it is a rename.
+// createResultFile is a tool's Env.CreateResultFile, and where the agent writes a text it
+// saves itself: a private file (0600) in the results folder, so that keeping it is a rename.
 func (x *executor) createResultFile() (*os.File, error) {
 	if err := os.MkdirAll(x.resultsDir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating the tool-results folder: %w", err)
@@ -97,13 +97,20 @@ func (x *executor) createResultFile() (*os.File, error) {
 	return os.CreateTemp(x.resultsDir, ".partial-*.txt")
 }
 
-// writeResult saves text as the result of the call id, readable by its owner only.
-func writeResult(dir, id, text string) (string, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("creating the tool-results folder: %w", err)
+// keep gives a file of the results folder its name as the result of the call id, and
+// returns its path.
+func (x *executor) keep(file, id string) (string, error) {
+	path := filepath.Join(x.resultsDir, resultFileName(id))
+	if err := os.Rename(file, path); err != nil {
+		return "", err
 	}
-	path := filepath.Join(dir, resultFileName(id))
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	return path, nil
+}
+
+// writeResult saves text as the result of the call id. The text is complete under its name
+// or not there at all: it is written to a new file, then renamed.
+func (x *executor) writeResult(id, text string) (string, error) {
+	f, err := x.createResultFile()
 	if err != nil {
 		return "", err
 	}
@@ -111,9 +118,13 @@ func writeResult(dir, id, text string) (string, error) {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	var path string
+	if err == nil {
+		path, err = x.keep(f.Name(), id)
+	}
 	if err != nil {
-		os.Remove(path)
-		return "", fmt.Errorf("writing %s: %w", path, err)
+		os.Remove(f.Name())
+		return "", fmt.Errorf("saving the result: %w", err)
 	}
 	return path, nil
 }

@@ -205,6 +205,63 @@ func fileTool(limit int, own string) tool.Tool {
 		}})
 }
 
+// When the result's name in the folder is taken (here by a folder), the result goes whole, with
+// a notice for each way it could not be saved, and no partial file is left behind.
+func TestResultPersistenceRenameFailure(t *testing.T) {
+	text := strings.Repeat("z", 500)
+	for _, tc := range []struct {
+		name    string
+		tool    tool.Tool
+		notices []string
+	}{
+		{name: "in memory", tool: bigTool("Spill", 100), notices: []string{"sent whole"}},
+		{name: "in a file", tool: fileTool(100, t.TempDir()), notices: []string{"read back into memory", "sent whole"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "tool-results")
+			taken := filepath.Join(dir, "toolu_1_0.txt") // the id use gives the first call
+			if err := os.MkdirAll(filepath.Join(taken, "x"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			p := llmtest.NewScript(use("Spill", `{"text":"`+text+`"}`), say("done"))
+			bus := &Bus{}
+			var mu sync.Mutex
+			var notices []string
+			stop := bus.Subscribe(func(e Event) {
+				if e.Type == EventNotice {
+					mu.Lock()
+					notices = append(notices, e.Text)
+					mu.Unlock()
+				}
+			})
+			a := &Agent{Provider: p, Model: "m", Tools: []tool.Tool{tc.tool}, Permissions: newPerms(t), ResultsDir: dir, Bus: bus}
+			if _, err := a.Run(context.Background(), nil, llm.UserText("go")); err != nil {
+				t.Fatal(err)
+			}
+			stop()
+			if got := resultText(lastResults(t, p)[0]); got != text {
+				t.Fatalf("result %.80q, want the whole text", got)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(notices) != len(tc.notices) {
+				t.Fatalf("notices %q, want %d", notices, len(tc.notices))
+			}
+			for i, want := range tc.notices {
+				if !strings.Contains(notices[i], want) {
+					t.Errorf("notice %d is %q, want it to say %q", i, notices[i], want)
+				}
+			}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if e.Name() != filepath.Base(taken) {
+					t.Errorf("left behind: %s", e.Name())
+				}
+			}
+		})
+	}
+}
+
 // A result the tool wrote to a file is moved into the results folder when it is too large,
 // and read back (the file removed) when it is not, or when there is no results folder.
 func TestResultTextFile(t *testing.T) {
