@@ -219,8 +219,8 @@ func ourDecode(r io.Reader) outcome {
 }
 
 // TestDecodeMatchesSDK: for random event streams, cut into random reads, decodeStream
-// reports the same events, response and error as the SDK's decoder under the adapter's
-// former state machine. The one place they part is left out of the streams: the SDK reads
+// reports the same events, response and error as sdkDecode reads off the SDK's decoder and
+// accumulator. The one place they part is left out of the streams: the SDK reads
 // a lone CR as part of a line, the standard (and decodeStream) as a line end
 // (TestSSEReader covers it).
 func TestDecodeMatchesSDK(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
@@ -65,9 +66,12 @@ func imageParam(b llm.Block) *sdk.ImageBlockParam {
 	}}}
 }
 
-// sdkDecode decodes an event stream the way the adapter did before it read streams itself:
-// the SDK's ssestream decoder and MessageStreamEventUnion, then the same state machine.
-// It is the oracle decodeStream is compared with.
+// sdkDecode is the oracle decodeStream is compared with. It shares no block logic with
+// decodeStream: the SDK's ssestream decoder reads the events, the SDK's own
+// Message.Accumulate assembles the message, and our events and response are read off
+// that message. A block of ours is a tool_use block or a text block that has text, and
+// its index is the number of such blocks before it in the SDK's message; this holds
+// because the API streams blocks one after another, which streamGen does too.
 func sdkDecode(body io.Reader) ([]llm.Event, *llm.Response, error) {
 	res := &http.Response{
 		StatusCode: 200,
@@ -78,96 +82,71 @@ func sdkDecode(body io.Reader) ([]llm.Event, *llm.Response, error) {
 	stream := ssestream.NewStream[sdk.MessageStreamEventUnion](ssestream.NewDecoder(res), nil)
 	defer stream.Close()
 	var (
-		events []llm.Event
-		acc    llm.Accumulator
-		blocks []blockState
-		n      int
-		usage  llm.Usage
-		stop   llm.StopReason
-		model  string
-		id     string
+		msg     sdk.Message
+		events  []llm.Event // Index is the SDK's block index until the end
+		inputs  = map[int]string{}
+		stopped bool
+		err     error
 	)
-	emit := func(ev llm.Event) error {
-		if err := acc.Add(ev); err != nil {
-			return fmt.Errorf("anthropic: malformed stream: %w", err)
-		}
-		events = append(events, ev)
-		return nil
-	}
-	for stream.Next() {
+	for err == nil && stream.Next() {
 		ev := stream.Current()
+		if ev.Type == "content_block_stop" {
+			continue // carries nothing; the adapter does not look at it
+		}
+		if err = msg.Accumulate(ev); err != nil {
+			err = fmt.Errorf("anthropic: malformed stream: %w", err)
+			break
+		}
+		i := int(ev.Index)
 		switch ev.Type {
-		case "message_start":
-			m := ev.Message
-			model, id = m.Model, m.ID
-			usage = llm.Usage{
-				InputTokens:              int(m.Usage.InputTokens),
-				OutputTokens:             int(m.Usage.OutputTokens),
-				CacheReadInputTokens:     int(m.Usage.CacheReadInputTokens),
-				CacheCreationInputTokens: int(m.Usage.CacheCreationInputTokens),
-			}
 		case "content_block_start":
-			i := int(ev.Index)
-			if i != len(blocks) {
-				return events, nil, fmt.Errorf("anthropic: malformed stream: block %d started after %d blocks", i, len(blocks))
-			}
-			cb := ev.ContentBlock
-			switch cb.Type {
+			switch cb := ev.ContentBlock; cb.Type {
 			case "text":
-				blocks = append(blocks, blockState{kind: llm.BlockText, ours: -1})
 				if cb.Text != "" {
-					blocks[i].ours, n = n, n+1
-					if err := emit(llm.Event{Type: llm.EventTextDelta, Index: blocks[i].ours, Text: cb.Text}); err != nil {
-						return events, nil, err
-					}
+					events = append(events, llm.Event{Type: llm.EventTextDelta, Index: i, Text: cb.Text})
 				}
 			case "tool_use":
-				blocks = append(blocks, blockState{kind: llm.BlockToolUse, ours: n})
-				n++
-				if err := emit(llm.Event{Type: llm.EventToolUseStart, Index: n - 1, ToolUseID: cb.ID, ToolName: cb.Name}); err != nil {
-					return events, nil, err
-				}
-			default:
-				blocks = append(blocks, blockState{ours: -1})
+				events = append(events, llm.Event{Type: llm.EventToolUseStart, Index: i, ToolUseID: cb.ID, ToolName: cb.Name})
 			}
 		case "content_block_delta":
-			i := int(ev.Index)
-			if i < 0 || i >= len(blocks) {
-				return events, nil, fmt.Errorf("anthropic: malformed stream: delta for block %d of %d", i, len(blocks))
-			}
-			b := &blocks[i]
-			switch {
-			case ev.Delta.Type == "text_delta" && b.kind == llm.BlockText && ev.Delta.Text != "":
-				if b.ours < 0 {
-					b.ours, n = n, n+1
-				}
-				if err := emit(llm.Event{Type: llm.EventTextDelta, Index: b.ours, Text: ev.Delta.Text}); err != nil {
-					return events, nil, err
-				}
-			case ev.Delta.Type == "input_json_delta" && b.kind == llm.BlockToolUse && ev.Delta.PartialJSON != "":
-				if err := emit(llm.Event{Type: llm.EventToolInputDelta, Index: b.ours, PartialJSON: ev.Delta.PartialJSON}); err != nil {
-					return events, nil, err
-				}
-			}
-		case "message_delta":
-			stop = llm.StopReason(ev.Delta.StopReason)
-			usage.OutputTokens = int(ev.Usage.OutputTokens)
-			if ev.Usage.JSON.InputTokens.Valid() {
-				usage.InputTokens = int(ev.Usage.InputTokens)
-			}
-			if ev.Usage.JSON.CacheReadInputTokens.Valid() {
-				usage.CacheReadInputTokens = int(ev.Usage.CacheReadInputTokens)
-			}
-			if ev.Usage.JSON.CacheCreationInputTokens.Valid() {
-				usage.CacheCreationInputTokens = int(ev.Usage.CacheCreationInputTokens)
+			switch d, kind := ev.Delta, msg.Content[i].Type; {
+			case d.Type == "text_delta" && kind == "text" && d.Text != "":
+				events = append(events, llm.Event{Type: llm.EventTextDelta, Index: i, Text: d.Text})
+			case d.Type == "input_json_delta" && kind == "tool_use" && d.PartialJSON != "":
+				events = append(events, llm.Event{Type: llm.EventToolInputDelta, Index: i, PartialJSON: d.PartialJSON})
+				// Accumulate takes a delta that follows an input of exactly {} as the
+				// whole input; the adapter appends every delta.
+				inputs[i] += d.PartialJSON
 			}
 		case "message_stop":
-			if err := emit(llm.Event{Type: llm.EventMessageStop, StopReason: stop, Usage: usage}); err != nil {
-				return events, nil, err
-			}
+			stopped = true
+			events = append(events, llm.Event{Type: llm.EventMessageStop, StopReason: llm.StopReason(msg.StopReason), Usage: sdkUsage(msg.Usage)})
 		}
 	}
-	if err := stream.Err(); err != nil {
+	ours := make([]int, len(msg.Content)) // our index of each SDK block
+	content := make([]llm.Block, 0, len(msg.Content))
+	for i, b := range msg.Content {
+		ours[i] = len(content)
+		switch {
+		case b.Type == "text" && b.Text != "":
+			content = append(content, llm.Text(b.Text))
+		case b.Type == "tool_use":
+			input := json.RawMessage(inputs[i])
+			if s := strings.TrimSpace(inputs[i]); !strings.HasPrefix(s, "{") || !json.Valid([]byte(s)) {
+				input = json.RawMessage(`{}`)
+			}
+			content = append(content, llm.ToolUse(b.ID, b.Name, input))
+		}
+	}
+	for k := range events {
+		if events[k].Type != llm.EventMessageStop {
+			events[k].Index = ours[events[k].Index]
+		}
+	}
+	if err == nil {
+		err = stream.Err()
+	}
+	if err != nil {
 		var se *sdk.Error
 		if !errors.As(err, &se) {
 			return events, nil, fmt.Errorf("anthropic: %w", err)
@@ -181,10 +160,23 @@ func sdkDecode(body io.Reader) ([]llm.Event, *llm.Response, error) {
 		}
 		return events, nil, apiErr
 	}
-	if !acc.Stopped() {
+	if !stopped {
 		return events, nil, fmt.Errorf("anthropic: stream ended before message_stop: %w", io.ErrUnexpectedEOF)
 	}
-	resp := acc.Response()
-	resp.Model, resp.ID = model, id
-	return events, resp, nil
+	return events, &llm.Response{
+		Message:    llm.Message{Role: llm.RoleAssistant, Content: content},
+		StopReason: llm.StopReason(msg.StopReason),
+		Usage:      sdkUsage(msg.Usage),
+		Model:      string(msg.Model),
+		ID:         msg.ID,
+	}, nil
+}
+
+func sdkUsage(u sdk.Usage) llm.Usage {
+	return llm.Usage{
+		InputTokens:              int(u.InputTokens),
+		OutputTokens:             int(u.OutputTokens),
+		CacheReadInputTokens:     int(u.CacheReadInputTokens),
+		CacheCreationInputTokens: int(u.CacheCreationInputTokens),
+	}
 }
