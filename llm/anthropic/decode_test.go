@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -314,32 +315,45 @@ func (endless) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// FuzzDecodeSSE: no input makes decodeStream panic, and a response comes only from a
-// stream that delivered message_stop, and is what its events describe.
+// FuzzDecodeSSE: no input makes decodeStream panic; it returns a response or an error, and
+// the error is one of the four kinds callers tell apart; how the body is cut into reads
+// changes nothing; and a response can be sent back to the API as it is: no empty text
+// block, every tool input a JSON object.
 func FuzzDecodeSSE(f *testing.F) {
 	f.Add([]byte(recordedTurn))
 	f.Add([]byte("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"))
 	f.Add([]byte("event: message_stop\r\ndata: {\"type\":\"message_stop\"}\r\n\r\n"))
+	// A text block whose only delta is empty: it must not become an empty block.
+	f.Add([]byte("event: content_block_start\ndata: {\"content_block\":{\"type\":\"text\"}}\n\n" +
+		"event: content_block_delta\ndata: {\"delta\":{\"type\":\"text_delta\"}}\n\nevent: message_stop\ndata: {}\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var events []llm.Event
 		resp, err := decodeStream(bytes.NewReader(data), func(ev llm.Event) { events = append(events, ev) })
 		if (resp == nil) == (err == nil) {
 			t.Fatalf("response %v with error %v", resp, err)
 		}
+		if _, isAPI := errors.AsType[*llm.APIError](err); err != nil && !isAPI && !errors.Is(err, errMalformed) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("error of no known kind: %v", err)
+		}
+		if diff := cmp.Diff(newOutcome(events, resp, err), ourDecode(iotest.OneByteReader(bytes.NewReader(data)))); diff != "" {
+			t.Fatalf("reads of one byte decode otherwise (-whole +bytewise):\n%s", diff)
+		}
 		if resp == nil {
 			return
 		}
-		var acc llm.Accumulator
-		for _, ev := range events {
-			if err := acc.Add(ev); err != nil {
-				t.Fatal(err)
+		for i, b := range resp.Message.Content {
+			switch b.Type {
+			case llm.BlockText:
+				if b.Text == "" {
+					t.Errorf("block %d: empty text", i)
+				}
+			case llm.BlockToolUse:
+				if in := bytes.TrimSpace(b.Input); len(in) == 0 || in[0] != '{' || !json.Valid(in) {
+					t.Errorf("block %d: tool input %q is not a JSON object", i, b.Input)
+				}
+			default:
+				t.Errorf("block %d: type %s in an assistant reply", i, b.Type)
 			}
-		}
-		if !acc.Stopped() || events[len(events)-1].Type != llm.EventMessageStop {
-			t.Fatalf("response without message_stop: events %v", events)
-		}
-		if diff := cmp.Diff(acc.Message(), resp.Message); diff != "" {
-			t.Fatalf("response differs from its events:\n%s", diff)
 		}
 	})
 }
