@@ -119,61 +119,49 @@ func encodeStatic(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.Cach
 			}
 		}
 	}
-	var out bytes.Buffer
+	var out []byte
 	if len(texts) > 0 {
-		out.WriteString(`"system":[`)
+		out = append(out, `"system":[`...)
 		for i, text := range texts {
 			if i > 0 {
-				out.WriteByte(',')
+				out = append(out, ',')
 			}
-			out.WriteString(`{"text":`)
-			writeString(&out, text)
-			if marks[i] {
-				out.WriteString(breakpoint)
-			}
-			out.WriteString(`,"type":"text"}`)
+			out = appendText(out, text, marks[i])
 		}
-		out.WriteByte(']')
+		out = append(out, ']')
 	}
 	if len(tools) > 0 {
 		if len(texts) > 0 {
-			out.WriteByte(',')
+			out = append(out, ',')
 		}
-		out.WriteString(`"tools":[`)
-		var compact bytes.Buffer
+		out = append(out, `"tools":[`...)
 		for i, t := range tools {
 			if i > 0 {
-				out.WriteByte(',')
+				out = append(out, ',')
 			}
 			schema := t.InputSchema
 			if len(schema) == 0 {
 				schema = json.RawMessage(`{"type":"object"}`)
 			}
-			compact.Reset()
-			if err := json.Compact(&compact, schema); err != nil {
+			var err error
+			out = append(out, `{"input_schema":`...)
+			if out, err = appendRaw(out, schema); err != nil {
 				return nil, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
 			}
-			out.WriteString(`{"input_schema":`)
-			json.HTMLEscape(&out, compact.Bytes())
-			out.WriteString(`,"name":`)
-			writeString(&out, t.Name)
+			out = append(out, `,"name":`...)
+			out = appendString(out, t.Name)
 			if t.Description != "" {
-				out.WriteString(`,"description":`)
-				writeString(&out, t.Description)
+				out = append(out, `,"description":`...)
+				out = appendString(out, t.Description)
 			}
 			if cache == llm.CacheAuto && i == len(tools)-1 {
-				out.WriteString(breakpoint)
+				out = append(out, breakpoint...)
 			}
-			out.WriteByte('}')
+			out = append(out, '}')
 		}
-		out.WriteByte(']')
+		out = append(out, ']')
 	}
-	return out.Bytes(), nil
-}
-
-// writeString writes s as a JSON string, escaped as json.Marshal escapes it.
-func writeString(out *bytes.Buffer, s string) {
-	out.Write(appendString(out.AvailableBuffer(), s))
+	return out, nil
 }
 
 // requestBody encodes req as a streaming Messages API request.
