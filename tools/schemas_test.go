@@ -19,6 +19,7 @@ import (
 // its tool's input type gives today, and that no stored file is left over. With -update it
 // writes them. Every variant of every built-in is built first, so that each key is registered.
 func TestStoredSchemasAreCurrent(t *testing.T) {
+	schemax.Record()
 	for _, disable := range []bool{false, true} {
 		sh := bash.New(bash.Options{DisableBackground: disable})
 		t.Cleanup(func() { sh.Close() })

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -17,23 +18,33 @@ import (
 //go:embed schemas
 var stored embed.FS
 
+// registry remembers infer functions for the test of stored schemas only, after Record:
+// Static runs for every tool set built (each sub-agent's too), and a lock and a map write
+// there would be paid by every session for a test.
 var registry struct {
+	on atomic.Bool
 	sync.Mutex
 	infer map[string]func() *jsonschema.Schema
 }
 
+// Record makes every later call of Static remember its key's infer function, for
+// Registered. The test that keeps the stored files equal to what infer gives calls it
+// before it builds the tools.
+func Record() { registry.on.Store(true) }
+
 // Static returns the encoded schema stored under key, or, when none is stored, infer's
 // schema encoded now. Each key names one schema: a tool whose schema depends on its options
 // uses a key per variant. The stored files are kept equal to what infer gives by the test
-// of package tools (go test ./tools -run StoredSchemas -update rewrites them), which is why
-// Static remembers infer.
+// of package tools (go test ./tools -run StoredSchemas -update rewrites them).
 func Static(key string, infer func() *jsonschema.Schema) json.RawMessage {
-	registry.Lock()
-	if registry.infer == nil {
-		registry.infer = map[string]func() *jsonschema.Schema{}
+	if registry.on.Load() {
+		registry.Lock()
+		if registry.infer == nil {
+			registry.infer = map[string]func() *jsonschema.Schema{}
+		}
+		registry.infer[key] = infer
+		registry.Unlock()
 	}
-	registry.infer[key] = infer
-	registry.Unlock()
 	if b, err := stored.ReadFile("schemas/" + key + ".json"); err == nil {
 		return b
 	}
@@ -49,7 +60,8 @@ func Encode(s *jsonschema.Schema) json.RawMessage {
 	return b
 }
 
-// Registered returns the infer function of every key Static has been called with.
+// Registered returns the infer function of every key Static has been called with since
+// Record.
 func Registered() map[string]func() *jsonschema.Schema {
 	registry.Lock()
 	defer registry.Unlock()
