@@ -7,7 +7,7 @@ import (
 )
 
 // TestDependencies keeps the layering: package llm and its adapters use only
-// the standard library (and llm), so that the agent and the test fakes build
+// the standard library (and llm and llm/internal), so that the agent and the test fakes build
 // fast and never see SDK types. The Anthropic SDK is imported by
 // llm/anthropic's tests only, as their oracle.
 func TestDependencies(t *testing.T) {
@@ -22,6 +22,7 @@ func TestDependencies(t *testing.T) {
 		{"github.com/reinsdev/reins/llm/openaicompat", isLLM},
 		{"github.com/reinsdev/reins/llm/llmtest", isLLM},
 		{"github.com/reinsdev/reins/llm/anthropic", isLLM},
+		{"github.com/reinsdev/reins/llm/internal/sse", func(dep string) bool { return false }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {
@@ -38,4 +39,6 @@ func TestDependencies(t *testing.T) {
 	}
 }
 
-func isLLM(dep string) bool { return dep == "github.com/reinsdev/reins/llm" }
+func isLLM(dep string) bool {
+	return dep == "github.com/reinsdev/reins/llm" || strings.HasPrefix(dep, "github.com/reinsdev/reins/llm/internal/")
+}

@@ -61,7 +61,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/reinsdev/reins/llm"
 )
@@ -219,15 +218,4 @@ func httpError(resp *http.Response) error {
 		e.RetryAfter = d
 	}
 	return e
-}
-
-// truncate shortens s to at most n bytes, without splitting a character.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -223,7 +223,7 @@ func ourDecode(r io.Reader) outcome {
 // reports the same events, response and error as sdkDecode reads off the SDK's decoder and
 // accumulator. The one place they part is left out of the streams: the SDK reads
 // a lone CR as part of a line, the standard (and decodeStream) as a line end
-// (TestSSEReader covers it).
+// (llm/internal/sse's TestReader covers it).
 func TestDecodeMatchesSDK(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		stream := encodeStream(t, streamGen(t))
@@ -238,81 +238,6 @@ func TestDecodeMatchesSDK(t *testing.T) {
 			t.Fatalf("stream:\n%s\n(-sdk +ours):\n%s\nsdk error: %v", stream, diff, wantErr)
 		}
 	})
-}
-
-// TestSSEReader covers the event stream format where the SDK is no reference: lone CR line
-// ends, a byte order mark, fields without a colon, data-less events, a last event without
-// its blank line, and a line longer than the read buffer.
-func TestSSEReader(t *testing.T) {
-	long := strings.Repeat("x", 20000)
-	tests := []struct {
-		name string
-		in   string
-		want []string // "name|data" per event
-	}{
-		{"LF", "event: a\ndata: 1\n\n", []string{"a|1"}},
-		{"CRLF", "event: a\r\ndata: 1\r\n\r\n", []string{"a|1"}},
-		{"lone CR", "event: a\rdata: 1\rdata:2\r\revent: b\rdata: 3\r\r", []string{"a|1\n2", "b|3"}},
-		{"mixed", "event: a\r\ndata: 1\rdata: 2\n\r\n", []string{"a|1\n2"}},
-		{"CR then CRLF", "data: 1\r\r\n", []string{"|1"}},
-		{"BOM", "\ufeffevent: a\ndata: 1\n\n", []string{"a|1"}},
-		{"comment and unknown fields", ": hi\nid: 7\nretry: 10\nevent: a\nfoo: bar\ndata: 1\n\n", []string{"a|1"}},
-		{"one space stripped", "event:a\ndata:  two\n\n", []string{"a| two"}},
-		{"field without colon", "event: a\ndata\ndata\n\n", []string{"a|\n"}},
-		{"no data, no event", "event: a\n\nevent: b\ndata: 2\n\n", []string{"b|2"}},
-		{"empty data line dispatches", "event: a\ndata:\n\n", []string{"a|"}},
-		{"event name does not leak", "event: a\ndata: 1\n\ndata: 2\n\n", []string{"a|1", "|2"}},
-		{"unfinished last event dropped", "event: a\ndata: 1\n\nevent: b\ndata: 2\n", []string{"a|1"}},
-		{"unfinished after CR dropped", "data: 1\r\rdata: 2\r", []string{"|1"}},
-		{"long line", "event: a\ndata: " + long + "\n\n", []string{"a|" + long}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			for _, size := range []int{1, 2, 3, 7, 1 << 20} {
-				r := newSSEReader(&chunkReader{data: []byte(tt.in), sizes: slicesRepeat(size, len(tt.in))})
-				var got []string
-				for {
-					name, data, err := r.next()
-					if errors.Is(err, io.EOF) {
-						break
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					got = append(got, string(name)+"|"+string(data))
-				}
-				if diff := cmp.Diff(tt.want, got); diff != "" {
-					t.Fatalf("reads of %d bytes: events (-want +got):\n%s", size, diff)
-				}
-			}
-		})
-	}
-}
-
-func slicesRepeat(size, total int) []int {
-	var s []int
-	for n := 0; n < total; n += size {
-		s = append(s, size)
-	}
-	return s
-}
-
-// TestSSELineLimit: a line that never ends is an error once past maxLine, not a buffer that
-// grows for ever.
-func TestSSELineLimit(t *testing.T) {
-	r := newSSEReader(io.MultiReader(strings.NewReader("data: "), &endless{}))
-	if _, _, err := r.next(); err == nil || !strings.Contains(err.Error(), "longer than") {
-		t.Fatalf("err = %v", err)
-	}
-}
-
-type endless struct{}
-
-func (endless) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = 'x'
-	}
-	return len(p), nil
 }
 
 // FuzzDecodeSSE: no input makes decodeStream panic; it returns a response or an error, and

@@ -13,6 +13,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/internal/sse"
 )
 
 // convertBlocks is the adapter's former translation of content blocks into the SDK's
@@ -156,7 +157,7 @@ func sdkDecode(body io.Reader) ([]llm.Event, *llm.Response, error) {
 			apiErr.StatusCode = 0
 		}
 		if apiErr.Message == "" {
-			apiErr.Message = truncate(se.RawJSON(), 300)
+			apiErr.Message = sse.Truncate(se.RawJSON(), 300)
 		}
 		return events, nil, apiErr
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/internal/sse"
 )
 
 // streamEvent is the data of every event of a Messages stream the adapter reads, in one
@@ -74,7 +75,7 @@ var errMalformed = errors.New("malformed stream")
 // data of thinking and server tool blocks.
 func decodeStream(r io.Reader, onEvent func(llm.Event)) (*llm.Response, error) {
 	var (
-		sse    = newSSEReader(r)
+		sr     = sse.NewReader(r, sse.Options{})
 		acc    llm.Accumulator
 		blocks []blockState
 		n      int // blocks of our message so far
@@ -93,7 +94,7 @@ func decodeStream(r io.Reader, onEvent func(llm.Event)) (*llm.Response, error) {
 		return nil
 	}
 	for {
-		name, data, err := sse.next()
+		name, data, err := sr.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -215,7 +216,7 @@ func parseError(data []byte) (typ, message string) {
 		typ, message = body.Error.Type, body.Error.Message
 	}
 	if message == "" {
-		message = truncate(string(data), 300)
+		message = sse.Truncate(string(data), 300)
 	}
 	return typ, message
 }

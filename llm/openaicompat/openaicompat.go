@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/internal/sse"
 )
 
 // DefaultBaseURL is the OpenAI API.
@@ -188,7 +189,7 @@ func (p *Provider) httpError(resp *http.Response) error {
 	}
 	apiErr.Type, apiErr.Message = parseErrorBody(data)
 	if apiErr.Message == "" {
-		apiErr.Message = truncate(strings.TrimSpace(string(data)), 300)
+		apiErr.Message = sse.Truncate(strings.TrimSpace(string(data)), 300)
 	}
 	if d, ok := llm.ParseRetryAfter(resp.Header, time.Now()); ok {
 		apiErr.RetryAfter = d
@@ -221,7 +222,7 @@ func parseErrorBody(data []byte) (errType, message string) {
 		return "", detail
 	}
 	if len(body.Detail) > 0 {
-		return "", truncate(string(body.Detail), 300)
+		return "", sse.Truncate(string(body.Detail), 300)
 	}
 	return "", ""
 }
@@ -248,16 +249,4 @@ func parseErrorValue(raw json.RawMessage) (errType, message string, ok bool) {
 		}
 	}
 	return errType, obj.Message, true
-}
-
-// truncate shortens s to at most n bytes plus an ellipsis, on a character
-// boundary.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && (s[n]&0xC0) == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/llm/internal/sse"
 )
 
 // chunk is a chat.completion.chunk, or a chat.completion when the server
@@ -128,9 +129,9 @@ func (d *decoder) emit(ev llm.Event) error {
 
 // decodeStream reads an SSE body up to [DONE] or the end of input.
 func (d *decoder) decodeStream(body io.Reader) error {
-	sse := newSSEReader(body)
+	sr := sse.NewReader(body, sse.Options{BareJSON: true, Unterminated: true})
 	for {
-		event, data, err := sse.next()
+		event, data, err := sr.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -145,7 +146,7 @@ func (d *decoder) decodeStream(body io.Reader) error {
 		if len(data) == 0 {
 			continue
 		}
-		if event == "error" {
+		if string(event) == "error" {
 			return d.streamError(data)
 		}
 		var c chunk
@@ -190,7 +191,7 @@ func (d *decoder) streamError(data []byte) error {
 	}
 	var ok bool
 	if apiErr.Type, apiErr.Message, ok = parseErrorValue(raw); !ok {
-		apiErr.Message = truncate(string(data), 300)
+		apiErr.Message = sse.Truncate(string(data), 300)
 	}
 	return apiErr
 }

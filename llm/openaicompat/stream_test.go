@@ -1,13 +1,10 @@
 package openaicompat
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -252,84 +249,6 @@ func TestStreamErrorIsAPIError(t *testing.T) {
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 0 || !apiErr.Retryable() {
 		t.Fatalf("error = %#v, want retryable in-stream APIError", err)
 	}
-}
-
-func TestSSEReader(t *testing.T) {
-	type ev struct{ Event, Data string }
-	tests := []struct {
-		name string
-		in   string
-		want []ev
-	}{
-		{"basic", "data: a\n\ndata: b\n\n", []ev{{"", "a"}, {"", "b"}}},
-		{"multi-line data", "data: a\ndata: b\n\n", []ev{{"", "a\nb"}}},
-		{"event name", "event: x\ndata: 1\n\n", []ev{{"x", "1"}}},
-		{"event without data dropped", "event: x\n\ndata: 1\n\n", []ev{{"", "1"}}},
-		{"comment", ": hi\ndata: 1\n\n", []ev{{"", "1"}}},
-		{"crlf", "data: 1\r\n\r\n", []ev{{"", "1"}}},
-		{"no space", "data:1\n\n", []ev{{"", "1"}}},
-		{"two spaces keep one", "data:  1\n\n", []ev{{"", " 1"}}},
-		{"unterminated", "data: 1", []ev{{"", "1"}}},
-		{"unknown fields", "id: 7\nretry: 10\ndata: 1\n\n", []ev{{"", "1"}}},
-		{"field without colon", "data\n\n", []ev{{"", ""}}},
-		{"bare json", "{\"a\":1}\n{\"b\":2}\n", []ev{{"", `{"a":1}`}, {"", `{"b":2}`}}},
-		{"long line", "data: " + strings.Repeat("x", 100_000) + "\n\n", []ev{{"", strings.Repeat("x", 100_000)}}},
-		{"empty", "", nil},
-		{"blank lines", "\n\n\n", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			for _, r := range []io.Reader{strings.NewReader(tt.in), iotest.OneByteReader(strings.NewReader(tt.in))} {
-				got := readAll(t, r)
-				var want []ev
-				for _, e := range tt.want {
-					want = append(want, ev(e))
-				}
-				var gotEv []ev
-				for _, e := range got {
-					gotEv = append(gotEv, ev{e[0], e[1]})
-				}
-				if diff := cmp.Diff(want, gotEv); diff != "" {
-					t.Errorf("events (-want +got):\n%s", diff)
-				}
-			}
-		})
-	}
-}
-
-func readAll(t testing.TB, r io.Reader) [][2]string {
-	s := newSSEReader(r)
-	var out [][2]string
-	for i := 0; ; i++ {
-		event, data, err := s.next()
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatalf("next: %v", err)
-		}
-		if i > 1_000_000 {
-			t.Fatal("sseReader does not make progress")
-		}
-		out = append(out, [2]string{event, string(data)})
-	}
-}
-
-// FuzzSSEReader checks that the reader never panics and that the events do
-// not depend on how the input is split into reads.
-func FuzzSSEReader(f *testing.F) {
-	for _, s := range []string{
-		"data: a\n\n", "event: x\ndata: 1\ndata: 2\r\n\r\n", ": c\n{\"a\":1}\ndata", "data:\n\n\n", "\r\n\r",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		whole := readAll(t, bytes.NewReader(in))
-		bytewise := readAll(t, iotest.OneByteReader(bytes.NewReader(in)))
-		if diff := cmp.Diff(whole, bytewise); diff != "" {
-			t.Errorf("events depend on read sizes (-whole +bytewise):\n%s", diff)
-		}
-	})
 }
 
 // FuzzDecodeStream feeds arbitrary bodies to the stream decoder: it must not
