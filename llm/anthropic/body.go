@@ -119,7 +119,15 @@ func encodeStatic(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.Cach
 			}
 		}
 	}
-	var out []byte
+	size := 32
+	for _, text := range texts {
+		size += 48 + len(text)
+	}
+	for _, t := range tools {
+		size += 96 + len(t.InputSchema) + len(t.Name) + len(t.Description)
+	}
+	size += size / 8 // escapes
+	out := make([]byte, 0, size)
 	if len(texts) > 0 {
 		out = append(out, `"system":[`...)
 		for i, text := range texts {

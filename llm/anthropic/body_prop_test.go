@@ -61,10 +61,12 @@ func textGen() *rapid.Generator[string] {
 }
 
 // jsonGen draws JSON texts as a model's tool input may be: objects, arrays, scalars, null,
-// white space between tokens, escapes, HTML characters and invalid UTF-8 inside strings.
+// white space between tokens, escapes, HTML characters (each also alone, so that every one
+// must be found to be escaped) and invalid UTF-8 inside strings.
 func jsonGen() *rapid.Generator[json.RawMessage] {
 	odd := rapid.SampledFrom([]string{`{}`, `null`, `[]`, `1e3`, `-0.5E-2`, `"s\u2028"`, `true`,
-		"{ \"a\" : \"<&>\" ,\n\t\"b\" : [ 1 , 2 ] }", `{"k":"\ud800"}`, "{\"raw\":\"\xff\u2028\"}", `"<\/script>"`, ` {"x":{"y":{"z":null}}} `})
+		"{ \"a\" : \"<&>\" ,\n\t\"b\" : [ 1 , 2 ] }", `{"k":"\ud800"}`, "{\"raw\":\"\xff\u2028\"}", `"<\/script>"`, ` {"x":{"y":{"z":null}}} `,
+		`{"amp":"a&b"}`, `["x>y"]`, "\"\u2029\""})
 	value := rapid.Custom(func(t *rapid.T) json.RawMessage {
 		v := map[string]any{
 			textGen().Draw(t, "key"): textGen().Draw(t, "value"),

@@ -177,14 +177,34 @@ func appendImage(out []byte, b llm.Block, mark bool) []byte {
 
 // appendRaw writes raw JSON as encoding/json writes a json.RawMessage: compacted, with
 // <, >, &, U+2028 and U+2029 escaped. It fails on anything that is not one JSON value.
+// It compacts straight onto out, and escapes from a copy only when there is something to
+// escape, so that a tool input or schema costs no allocation of its own.
 func appendRaw(out []byte, raw []byte) ([]byte, error) {
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, raw); err != nil {
+	buf := bytes.NewBuffer(out)
+	if err := json.Compact(buf, raw); err != nil {
 		return nil, err
 	}
-	buf := bytes.NewBuffer(out)
-	json.HTMLEscape(buf, compact.Bytes())
+	if compact := buf.Bytes()[len(out):]; hasHTMLSpecial(compact) {
+		compact = bytes.Clone(compact) // HTMLEscape cannot write over its source
+		buf.Truncate(len(out))
+		json.HTMLEscape(buf, compact)
+	}
 	return buf.Bytes(), nil
+}
+
+// hasHTMLSpecial reports whether b holds a byte or character json.HTMLEscape changes.
+func hasHTMLSpecial(b []byte) bool {
+	for i, c := range b {
+		switch c {
+		case '<', '>', '&':
+			return true
+		case 0xe2: // U+2028 and U+2029 are E2 80 A8 and E2 80 A9
+			if i+2 < len(b) && b[i+1] == 0x80 && b[i+2]&^1 == 0xa8 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // appendString writes s as a JSON string exactly as encoding/json writes it (with HTML
