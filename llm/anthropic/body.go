@@ -177,7 +177,7 @@ func (p *Provider) requestBody(req *llm.Request) ([]byte, error) {
 	if req.MaxTokens <= 0 {
 		return nil, fmt.Errorf("max tokens must be positive, got %d", req.MaxTokens)
 	}
-	markMsg, markBlock, err := checkMessages(req.Messages)
+	markMsg, markBlock, size, err := checkMessages(req.Messages)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +199,7 @@ func (p *Provider) requestBody(req *llm.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	body := make([]byte, 0, len(static)+sizeHint(req)+128)
+	body := make([]byte, 0, len(static)+size+128)
 	body = append(body, `{"max_tokens":`...)
 	body = strconv.AppendInt(body, int64(req.MaxTokens), 10)
 	if len(req.Messages) > 0 {
@@ -235,20 +235,6 @@ func (p *Provider) requestBody(req *llm.Request) ([]byte, error) {
 	}
 	body = append(body, `,"stream":true}`...)
 	return body, nil
-}
-
-// sizeHint guesses the encoded size of req's messages, so that the body is allocated once.
-func sizeHint(req *llm.Request) int {
-	n := 0
-	for _, m := range req.Messages {
-		for _, b := range m.Content {
-			n += 64 + len(b.Text) + len(b.Input) + len(b.Data)
-			for _, c := range b.Content {
-				n += 48 + len(c.Text) + len(c.Data)
-			}
-		}
-	}
-	return n + n/8
 }
 
 func hasTool(tools []llm.ToolSpec) bool { return len(tools) > 0 }

@@ -25,12 +25,14 @@ const breakpoint = `,"cache_control":{"type":"ephemeral"}`
 // checkMessages reports the first block or role the API cannot take, in the order the
 // messages are sent, and returns the position of the cache breakpoint the conversation gets
 // under llm.CacheAuto: the last block sent of the last user message (msg -1 when there is
-// none). The conversation up to it is the prefix the next turn reuses.
-func checkMessages(msgs []llm.Message) (msg, block int, err error) {
+// none). The conversation up to it is the prefix the next turn reuses. size guesses the
+// encoded size of the messages, so that the body is allocated once.
+func checkMessages(msgs []llm.Message) (msg, block, size int, err error) {
 	msg, block = -1, -1
 	for i, m := range msgs {
 		last := -1
 		for j, b := range m.Content {
+			size += 64 + len(b.Text) + len(b.Input) + len(b.Data)
 			switch b.Type {
 			case llm.BlockText:
 				if b.Text == "" {
@@ -39,12 +41,13 @@ func checkMessages(msgs []llm.Message) (msg, block int, err error) {
 			case llm.BlockImage, llm.BlockToolUse:
 			case llm.BlockToolResult:
 				for _, c := range b.Content {
+					size += 48 + len(c.Text) + len(c.Data)
 					if c.Type != llm.BlockText && c.Type != llm.BlockImage {
-						return -1, -1, fmt.Errorf("message %d: tool_result %s: unsupported content block %q", i, b.ToolUseID, c.Type)
+						return -1, -1, 0, fmt.Errorf("message %d: tool_result %s: unsupported content block %q", i, b.ToolUseID, c.Type)
 					}
 				}
 			default:
-				return -1, -1, fmt.Errorf("message %d: unsupported block type %q", i, b.Type)
+				return -1, -1, 0, fmt.Errorf("message %d: unsupported block type %q", i, b.Type)
 			}
 			last = j
 		}
@@ -53,13 +56,13 @@ func checkMessages(msgs []llm.Message) (msg, block int, err error) {
 			msg, block = i, last
 		case llm.RoleAssistant:
 		default:
-			return -1, -1, fmt.Errorf("message %d: unknown role %q", i, m.Role)
+			return -1, -1, 0, fmt.Errorf("message %d: unknown role %q", i, m.Role)
 		}
 	}
 	if block < 0 {
 		msg = -1
 	}
-	return msg, block, nil
+	return msg, block, size + size/8, nil
 }
 
 // appendMessages writes the "messages" array of msgs, which checkMessages accepted, with a
