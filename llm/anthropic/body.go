@@ -124,7 +124,7 @@ func encodeStatic(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.Cach
 		size += 48 + len(text)
 	}
 	for _, t := range tools {
-		size += 96 + len(t.InputSchema) + len(t.Name) + len(t.Description)
+		size += 96 + 2*len(t.InputSchema) + len(t.Name) + len(t.Description) // appendRaw escapes after the compact schema
 	}
 	size += size / 8 // escapes
 	out := make([]byte, 0, size)

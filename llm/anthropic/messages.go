@@ -180,19 +180,23 @@ func appendImage(out []byte, b llm.Block, mark bool) []byte {
 
 // appendRaw writes raw JSON as encoding/json writes a json.RawMessage: compacted, with
 // <, >, &, U+2028 and U+2029 escaped. It fails on anything that is not one JSON value.
-// It compacts straight onto out, and escapes from a copy only when there is something to
-// escape, so that a tool input or schema costs no allocation of its own.
+// It compacts straight onto out and escapes only when there is something to escape, so
+// that a tool input or schema costs no allocation of its own.
 func appendRaw(out []byte, raw []byte) ([]byte, error) {
 	buf := bytes.NewBuffer(out)
 	if err := json.Compact(buf, raw); err != nil {
 		return nil, err
 	}
-	if compact := buf.Bytes()[len(out):]; hasHTMLSpecial(compact) {
-		compact = bytes.Clone(compact) // HTMLEscape cannot write over its source
-		buf.Truncate(len(out))
+	b := buf.Bytes()
+	if compact := b[len(out):]; hasHTMLSpecial(compact) {
+		// HTMLEscape cannot write over its source: it writes after it, and the escaped
+		// text then moves down in its place.
 		json.HTMLEscape(buf, compact)
+		b = buf.Bytes()
+		escaped := b[len(out)+len(compact):]
+		b = b[:len(out)+copy(b[len(out):], escaped)]
 	}
-	return buf.Bytes(), nil
+	return b, nil
 }
 
 // hasHTMLSpecial reports whether b holds a byte or character json.HTMLEscape changes.
