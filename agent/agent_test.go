@@ -17,7 +17,10 @@ import (
 	"github.com/reinsdev/reins/tool"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	// The Bash tool's spawner lives as long as the process, by design (tools/bash/proc_linux.go).
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/reinsdev/reins/tools/bash.startGuarded.func1.1"))
+}
 
 // panickyDecoder is a tool whose decoding panics.
 type panickyDecoder struct{ tool.Tool }

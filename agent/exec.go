@@ -230,8 +230,7 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 	input := c.input
 	var hc hooks.ToolCall
 	var hookContext []string
-	var d permission.Decision
-	var err error
+	call := permission.Call{Tool: t, Asker: x.asker, Prepare: tool.PrepareSubstitute(t, env)}
 	if x.hooks != nil {
 		var hv permission.HookVerdict
 		var failure string
@@ -240,10 +239,10 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 			c.result = errorResult(id, failure)
 			return
 		}
-		d, err = x.engine.AuthorizeWithHook(withToolUse(ctx, c.use), pc, t, input, hv, x.asker)
-	} else {
-		d, err = x.engine.Authorize(withToolUse(ctx, c.use), pc, t, input, x.asker)
+		call.Hook = &hv
 	}
+	call.Input = input
+	d, err := x.engine.AuthorizeCall(withToolUse(ctx, c.use), pc, call)
 	switch {
 	case err == nil && d.Behavior != permission.Allow:
 		// Checked before the abort: a deny that also interrupts the turn (the SDK caller's
@@ -268,18 +267,12 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 		setFatal(err)
 	}
 	if d.UpdatedInput != nil {
-		updated, err := x.updatedInput(t, input, d.UpdatedInput)
+		// What an answer substituted was prepared and decided by the engine; a tool's own
+		// check may also rewrite its input, as JSON or as its input type.
+		updated, err := tool.DecidedInput(t, d.UpdatedInput)
 		if err != nil {
 			c.result = errorResult(id, tool.UseError(err.Error()))
 			return
-		}
-		if d.Reason != nil && d.Reason.Type == permission.ReasonHook {
-			// A PermissionRequest hook's substitute is checked like the model's input.
-			if msg := x.recheckAnswer(ctx, t, pc, updated, env); msg != "" {
-				c.result = errorResult(id, msg)
-				c.denied = true
-				return
-			}
 		}
 		input = updated
 	}
@@ -354,32 +347,6 @@ func modifiedNote(input any) string {
 		return "The user modified the input of this call before approving it."
 	}
 	return "The user modified the input of this call before approving it; it ran with: " + string(b)
-}
-
-// updatedInput turns the input a permission decision substituted into the tool's input type.
-// Hooks and permission-prompt tools answer with JSON; the engine's own checks with decoded
-// input.
-func (x *executor) updatedInput(t tool.Tool, orig, updated any) (any, error) {
-	var raw json.RawMessage
-	switch v := updated.(type) {
-	case json.RawMessage:
-		raw = v
-	case []byte:
-		raw = v
-	case map[string]any:
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		raw = b
-	default:
-		return updated, nil
-	}
-	in, err := t.Decode(raw)
-	if err != nil {
-		return nil, err
-	}
-	return in, nil
 }
 
 // callEnv is the run's environment with progress reports labelled with the call's id.

@@ -141,21 +141,6 @@ func (x *executor) preToolUse(ctx context.Context, c *call, pc *permission.Conte
 	return pre.Verdict, input, hc, pre.Context, ""
 }
 
-// recheckAnswer re-validates and re-checks an input a PermissionRequest hook substituted: the
-// rule-based steps must not deny it. It returns the failure message, if any.
-func (x *executor) recheckAnswer(ctx context.Context, t tool.Tool, pc *permission.Context, input any, env *tool.Env) string {
-	if msg, crashed := validate(ctx, t, input, env); msg != "" {
-		if !crashed {
-			msg = tool.UseError(msg)
-		}
-		return msg
-	}
-	if d := x.engine.RuleBased(ctx, pc, t, input); d.Behavior == permission.Deny {
-		return d.Message
-	}
-	return ""
-}
-
 // permissionDenied runs the PermissionDenied hooks and returns the message for the model.
 func (x *executor) permissionDenied(ctx context.Context, pc *permission.Context, hc hooks.ToolCall, msg string) string {
 	if !x.hooks.Has(hooks.PermissionDenied) {

@@ -106,7 +106,7 @@ func (e *Engine) Decide(ctx context.Context, pc *Context, t Checker, input any) 
 	if err := ctx.Err(); err != nil {
 		return Decision{}, err
 	}
-	d := e.inner(ctx, pc, t, input, false)
+	d := e.inner(ctx, pc, t, input, fullPipeline)
 	return e.post(ctx, pc, t, input, d)
 }
 
@@ -114,10 +114,23 @@ func (e *Engine) Decide(ctx context.Context, pc *Context, t Checker, input any) 
 // deny, content ask rule and safety answers — for callers such as a PreToolUse hook that already
 // allowed the call. It returns Passthrough when none of them objects.
 func (e *Engine) RuleBased(ctx context.Context, pc *Context, t Checker, input any) Decision {
-	return e.inner(ctx, pc, t, input, true)
+	return e.inner(ctx, pc, t, input, ruleBasedOnly)
 }
 
-func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, ruleBasedOnly bool) Decision {
+// stages says how much of the pipeline inner runs.
+type stages int
+
+const (
+	// fullPipeline runs every step up to the mode's post-processing.
+	fullPipeline stages = iota
+	// ruleBasedOnly stops after steps 1a-1g: what nothing can bypass.
+	ruleBasedOnly
+	// interactionAnswered is ruleBasedOnly for the substituted input of a tool that exists to
+	// ask a person (AskUserQuestion's answers, an edited plan): step 1e's ask has been answered.
+	interactionAnswered
+)
+
+func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, upTo stages) Decision {
 	name := t.Name()
 	if r := pc.ToolWideRule(Deny, name); r != nil {
 		NoteRule(ctx, "1a tool-wide deny", r, "deny")
@@ -170,7 +183,7 @@ func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, r
 	case d.Behavior == Deny:
 		Note(ctx, Step{Name: "1d tool deny", Outcome: "deny"})
 		return d
-	case d.Behavior == Ask && requiresUserInteraction(t):
+	case d.Behavior == Ask && requiresUserInteraction(t) && upTo != interactionAnswered:
 		Note(ctx, Step{Name: "1e requires user interaction", Outcome: "ask"})
 		return d
 	case d.isAskRule():
@@ -180,7 +193,7 @@ func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, r
 		Note(ctx, Step{Name: "1g safety check", Outcome: "ask"})
 		return d
 	}
-	if ruleBasedOnly {
+	if upTo != fullPipeline {
 		return Decision{Behavior: Passthrough, Message: RequestMessage(name)}
 	}
 
@@ -267,10 +280,16 @@ func (e *Engine) auto(ctx context.Context, pc *Context, t Checker, input any, d 
 		}
 		return d, nil
 	}
-	if d.isSafetyAsk() && !d.Reason.ClassifierApprovable {
+	// What steps 1b and 1e-1g asked for stays an ask: the shortcuts below and the classifier
+	// answer only for calls no rule or check has an opinion on. Claude Code 2.1.88 let its
+	// safe-tool list answer an ask rule on Read and its classifier approve a sensitive-file
+	// safety check; Reins asks a person for both (docs/deviations.md).
+	switch {
+	case d.isSafetyAsk():
 		return keepAsk("auto: safety check needs a person")
-	}
-	if requiresUserInteraction(t) {
+	case d.isAskRule():
+		return keepAsk("auto: ask rule needs a person")
+	case requiresUserInteraction(t):
 		return keepAsk("auto: requires user interaction")
 	}
 	if name != "Agent" {
@@ -339,29 +358,8 @@ func (e *Engine) resetConsecutive() {
 
 // Authorize decides a call and settles an ask: with an asker, the asker answers; without one
 // (headless), the ask becomes a deny whose message is the ask message. In bubble mode the
-// parent's asker answers.
+// parent's asker answers. It is [Engine.AuthorizeCall] for a call without hooks whose
+// substituted inputs the tool itself can decode.
 func (e *Engine) Authorize(ctx context.Context, pc *Context, t Checker, input any, asker Asker) (Decision, error) {
-	d, err := e.Decide(ctx, pc, t, input)
-	if err != nil || d.Behavior != Ask {
-		return d, err
-	}
-	return e.settle(ctx, pc, t, input, d, asker)
-}
-
-// settle puts an ask to the asker, or denies it when there is none.
-func (e *Engine) settle(ctx context.Context, pc *Context, t Checker, input any, d Decision, asker Asker) (Decision, error) {
-	if pc.mode == ModeBubble && e.ParentAsker != nil {
-		asker = e.ParentAsker
-	}
-	if asker == nil {
-		return Decision{Behavior: Deny, Message: d.Message, Reason: d.Reason, BlockedPath: d.BlockedPath}, nil
-	}
-	ans, err := asker.Ask(ctx, AskRequest{Tool: t.Name(), Input: input, Decision: d})
-	if err != nil {
-		return Decision{}, fmt.Errorf("asking for %s: %w", t.Name(), err)
-	}
-	if ans.Behavior != Allow && ans.Behavior != Deny {
-		return Decision{}, fmt.Errorf("asker answered %s for %s; want allow or deny", ans.Behavior, t.Name())
-	}
-	return ans, nil
+	return e.AuthorizeCall(ctx, pc, Call{Tool: t, Input: input, Asker: asker})
 }

@@ -93,6 +93,9 @@ func TestPipeline(t *testing.T) {
 		{"auto without classifier denies", ModeAuto, false, nil, fakeTool{name: "X", decision: pass}, Deny, ReasonClassifier},
 		{"auto safe tool", ModeAuto, false, nil, fakeTool{name: "Read", decision: plainAsk}, Allow, ReasonClassifier},
 		{"auto keeps non-approvable safety ask", ModeAuto, false, nil, fakeTool{name: "Edit", decision: Decision{Behavior: Ask, Reason: &Reason{Type: ReasonSafetyCheck}}}, Ask, ReasonSafetyCheck},
+		{"auto keeps approvable safety ask", ModeAuto, false, nil, fakeTool{name: "Edit", decision: safetyAsk}, Ask, ReasonSafetyCheck},
+		{"auto keeps a content ask rule on a safe tool", ModeAuto, false, nil, fakeTool{name: "Read", decision: askRuleAsk}, Ask, ReasonRule},
+		{"auto keeps a tool-wide ask on a safe tool", ModeAuto, false, rules(Ask, SourceProject, "Grep"), fakeTool{name: "Grep", decision: toolAllow}, Ask, ReasonRule},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,7 +17,12 @@ type HookVerdict struct {
 	Hooks string
 }
 
-// AuthorizeWithHook is [Engine.Authorize] for a call whose PreToolUse hooks answered hv:
+// AuthorizeWithHook is [Engine.AuthorizeCall] for a call whose PreToolUse hooks answered hv.
+func (e *Engine) AuthorizeWithHook(ctx context.Context, pc *Context, t Checker, input any, hv HookVerdict, asker Asker) (Decision, error) {
+	return e.AuthorizeCall(ctx, pc, Call{Tool: t, Input: input, Hook: &hv, Asker: asker})
+}
+
+// withHook ranks the PreToolUse hooks' verdict against the rules:
 //
 //   - deny denies, with the hooks' reason; no rule is consulted.
 //   - allow skips the prompt and the mode, but not the rule-based steps ([Engine.RuleBased]):
@@ -25,38 +30,38 @@ type HookVerdict struct {
 //     still asks (and a headless run still denies that ask).
 //   - ask asks with the hooks' reason, after the deny rules were consulted: a rule or check
 //     that denies wins. Claude Code 2.1.88 asks without consulting them.
-//   - no decision runs the normal pipeline.
-func (e *Engine) AuthorizeWithHook(ctx context.Context, pc *Context, t Checker, input any, hv HookVerdict, asker Asker) (Decision, error) {
-	if err := ctx.Err(); err != nil {
-		return Decision{}, err
-	}
+//
+// ok is false when no hook decided: the normal pipeline runs.
+func (e *Engine) withHook(ctx context.Context, pc *Context, c Call) (d Decision, ok bool, err error) {
+	t, input, hv := c.Tool, c.Input, *c.Hook
 	name := t.Name()
 	switch hv.Behavior {
 	case Deny:
 		Note(ctx, Step{Name: "0 PreToolUse hook", Outcome: "deny", Detail: hookDetail(hv)})
-		return Decision{Behavior: Deny, Message: hookDeniedMessage(name, hv.Reason), Reason: &Reason{Type: ReasonHook, Detail: hookDetail(hv)}}, nil
+		return Decision{Behavior: Deny, Message: hookDeniedMessage(name, hv.Reason), Reason: &Reason{Type: ReasonHook, Detail: hookDetail(hv)}}, true, nil
 	case Allow:
 		Note(ctx, Step{Name: "0 PreToolUse hook", Outcome: "allow", Detail: hookDetail(hv) + "; the rule-based steps still run"})
 		d := e.RuleBased(ctx, pc, t, input)
 		switch d.Behavior {
 		case Passthrough:
 			Note(ctx, Step{Name: "0 hook allow", Outcome: "allow", Detail: "no rule or check objects"})
-			return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonHook, Detail: hookDetail(hv)}}, nil
+			return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonHook, Detail: hookDetail(hv)}}, true, nil
 		case Deny:
 			Note(ctx, Step{Name: "0 hook allow", Outcome: "deny", Detail: "a rule or check denies: " + reasonDetail(d)})
-			return d, nil
+			return d, true, nil
 		}
 		Note(ctx, Step{Name: "0 hook allow", Outcome: "ask", Detail: "a rule or check asks: " + reasonDetail(d)})
 		d, err := e.post(ctx, pc, t, input, d)
 		if err != nil || d.Behavior != Ask {
-			return d, err
+			return d, true, err
 		}
-		return e.settle(ctx, pc, t, input, d, asker)
+		d, err = e.settle(ctx, pc, c, d)
+		return d, true, err
 	case Ask:
 		Note(ctx, Step{Name: "0 PreToolUse hook", Outcome: "ask", Detail: hookDetail(hv) + "; deny rules are consulted first"})
 		if d := e.RuleBased(ctx, pc, t, input); d.Behavior == Deny {
 			Note(ctx, Step{Name: "0 hook ask", Outcome: "deny", Detail: "a rule or check denies: " + reasonDetail(d)})
-			return d, nil
+			return d, true, nil
 		}
 		msg := hv.Reason
 		if msg == "" {
@@ -67,15 +72,16 @@ func (e *Engine) AuthorizeWithHook(ctx context.Context, pc *Context, t Checker, 
 		switch {
 		case pc.mode == ModeDontAsk:
 			Note(ctx, Step{Name: "post dontAsk", Outcome: "deny"})
-			return Decision{Behavior: Deny, Message: dontAskMessage(name), Reason: d.Reason}, nil
+			return Decision{Behavior: Deny, Message: dontAskMessage(name), Reason: d.Reason}, true, nil
 		case pc.avoidPrompts:
 			Note(ctx, Step{Name: "post prompt-less context", Outcome: "deny"})
-			return Decision{Behavior: Deny, Message: autoRejectMessage(name), Reason: d.Reason}, nil
+			return Decision{Behavior: Deny, Message: autoRejectMessage(name), Reason: d.Reason}, true, nil
 		}
-		return e.settle(ctx, pc, t, input, d, asker)
+		d, err := e.settle(ctx, pc, c, d)
+		return d, true, err
 	}
 	Note(ctx, Step{Name: "0 PreToolUse hook", Outcome: "no decision", Detail: hv.Hooks})
-	return e.Authorize(ctx, pc, t, input, asker)
+	return Decision{}, false, nil
 }
 
 func hookDetail(hv HookVerdict) string {

@@ -214,3 +214,40 @@ func TestPropJoinClean(t *testing.T) {
 		}
 	})
 }
+
+// approveAll is a classifier talked into approving everything.
+type approveAll struct{}
+
+func (approveAll) Classify(context.Context, ClassifyRequest) (Verdict, error) {
+	return Verdict{Reason: "looks fine"}, nil
+}
+
+// TestPropertyAutoKeepsAsksAndSafetyChecks: whatever the classifier says and whatever the tool
+// (the safe-tool list included), auto mode never allows a call that an ask rule, a safety
+// check or a deny covers in default mode.
+func TestPropertyAutoKeepsAsksAndSafetyChecks(t *testing.T) {
+	proj := propProject(t)
+	tools := append(slices.Clone(propTools), pathTool{"Grep", false}, pathTool{"Glob", false}, pathTool{"NotebookEdit", true})
+	classifiers := []Classifier{nil, approveAll{}, fixedClassifier{v: Verdict{Block: true}}, fixedClassifier{err: context.DeadlineExceeded}}
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawCase(t)
+		c.tool = rapid.SampledFrom(tools).Draw(t, "tool")
+		c.mode = ModeDefault
+		before := decide(t, proj, c)
+		if before.Behavior != Deny && !before.isAskRule() && !before.isSafetyAsk() {
+			return
+		}
+		pc, err := New(Config{Mode: ModeAuto, Cwd: proj, Home: proj, Rules: c.rules})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := Engine{Classifier: rapid.SampledFrom(classifiers).Draw(t, "classifier")}
+		d, err := e.Decide(context.Background(), pc, c.tool, c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Behavior == Allow {
+			t.Fatalf("auto allowed %s %s, which default mode answers %s (%s): %s", c.tool.name, c.path, before.Behavior, before.Reason, d.Reason)
+		}
+	})
+}

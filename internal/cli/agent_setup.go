@@ -113,17 +113,9 @@ func (s *runSetup) openResultsDir(pc *permission.Context) (*permission.Context, 
 // checks is what an Asker needs to apply an answer.
 func (s *runSetup) checks(f *Factory) sdkproto.Checks {
 	return sdkproto.Checks{
-		Engine:      s.agent.Engine,
 		Permissions: s.perms,
-		Context: func() *permission.Context {
-			pc := s.perms.Context()
-			if d := s.pool.cwd(); d != "" && d != pc.Cwd() {
-				pc = pc.WithCwd(d)
-			}
-			return pc
-		},
-		Lookup: s.lookup,
-		Log:    f.ErrOut,
+		Lookup:      s.lookup,
+		Log:         f.ErrOut,
 	}
 }
 

@@ -133,6 +133,15 @@ func TestAgentSDK(t *testing.T) {
 		}
 	})
 
+	t.Run("updatedInput asked about again", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t, touch, llmtest.Say("Blocked."))
+		e.anthropic(srv).drive(node, "substituted")
+		if _, err := os.Stat(filepath.Join(e.dir, ".git", "hooks", "pre-commit")); err == nil {
+			t.Error("the substituted command wrote a git hook")
+		}
+	})
+
 	t.Run("setPermissionMode", func(t *testing.T) {
 		e := newE2E(t, bin)
 		a, b := filepath.Join(e.dir, "a.txt"), filepath.Join(e.dir, "b.txt")

@@ -359,7 +359,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		asker = &terminalAsker{in: bufio.NewReader(f.In), out: f.ErrOut}
 	}
 	var engine permission.Engine
-	d, err := engine.Authorize(ctx, state.get(), t, in, asker)
+	d, err := engine.AuthorizeCall(ctx, state.get(), permission.Call{Tool: t, Input: in, Asker: asker, Prepare: tool.PrepareSubstitute(t, env)})
 	if err != nil {
 		return err
 	}
@@ -376,7 +376,9 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		return finishRun(f, t, tool.ErrorResult(d.Message), outcomeDenied)
 	}
 	if d.UpdatedInput != nil {
-		in = d.UpdatedInput
+		if in, err = tool.DecidedInput(t, d.UpdatedInput); err != nil {
+			return finishRun(f, t, tool.ErrorResult(tool.UseError(err.Error())), outcomeInvalidInput)
+		}
 	}
 	res, err := t.Call(ctx, in, env)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/reinsdev/reins/agent"
@@ -16,14 +17,11 @@ import (
 // defaultDenyMessage answers the model when a deny came without a message.
 const defaultDenyMessage = "Permission to use this tool was denied by the permission prompt."
 
-// Checks is what applying an answer needs: the engine and the tools, to check a substituted
-// input again, and the session's permissions, to apply the answer's updates.
+// Checks is what applying an answer needs: the tools, to show the call's input as the model
+// sent it, and the session's permissions, to apply the answer's updates. A substituted input is
+// not checked here: the engine decides it again as a new call ([permission.Engine.AuthorizeCall]).
 type Checks struct {
-	Engine      *permission.Engine
 	Permissions *agent.Permissions
-	// Context is the permission context at the shell's current directory; nil means
-	// Permissions.Context.
-	Context func() *permission.Context
 	// Lookup finds a tool of the pool by name.
 	Lookup func(name string) tool.Tool
 	// Log receives warnings (an update that could not be saved); nil discards them.
@@ -65,7 +63,7 @@ type Asker struct {
 // Ask sends can_use_tool and turns the answer into a decision. It waits as long as the caller
 // takes; the turn's interrupt or the end of input ends the wait.
 func (a *Asker) Ask(ctx context.Context, req permission.AskRequest) (permission.Decision, error) {
-	pr := newPermissionRequest(ctx, req)
+	pr := a.newPermissionRequest(ctx, req)
 	raw, err := a.Conn.Request(ctx, pr)
 	switch {
 	case ctx.Err() != nil:
@@ -86,13 +84,17 @@ func (a *Asker) Ask(ctx context.Context, req permission.AskRequest) (permission.
 	return d, nil
 }
 
-func newPermissionRequest(ctx context.Context, req permission.AskRequest) PermissionRequest {
+func (c *Checks) newPermissionRequest(ctx context.Context, req permission.AskRequest) PermissionRequest {
 	pr := PermissionRequest{Subtype: "can_use_tool", ToolName: req.Tool, PermissionSuggestions: req.Decision.Suggestions,
 		BlockedPath: req.Decision.BlockedPath}
 	if use, ok := agent.ToolUseOf(ctx); ok {
-		pr.ToolUseID, pr.Input = use.ID, use.Input
+		pr.ToolUseID = use.ID
+		if c.showsAsSent(req, use.Input) {
+			pr.Input = use.Input
+		}
 	}
 	if len(pr.Input) == 0 {
+		// A hook or an earlier answer substituted the input: the caller is shown what would run.
 		b, err := json.Marshal(req.Input)
 		if err != nil {
 			b = []byte(`{}`)
@@ -141,9 +143,7 @@ func (c *Checks) settle(ctx context.Context, req permission.AskRequest, raw []by
 
 	d := permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonPermissionPromptTool, Detail: source}}
 	if u := res.UpdatedInput; len(u) > 0 && string(u) != "null" {
-		if deny, ok := c.recheck(ctx, req.Tool, u, source); !ok {
-			return deny, false
-		}
+		// The engine decides the substitute as a new call before anything runs.
 		d.UpdatedInput = u
 	}
 	if len(res.UpdatedPermissions) > 0 && c.Permissions != nil {
@@ -155,37 +155,18 @@ func (c *Checks) settle(ctx context.Context, req permission.AskRequest, raw []by
 	return d, false
 }
 
-// recheck runs the substituted input through the engine's rule-based steps, the ones nothing
-// can bypass: a deny rule or a safety check that stops the new input wins over the caller's
-// allow. An ask there stands answered by the caller, who wrote the input.
-func (c *Checks) recheck(ctx context.Context, name string, input json.RawMessage, source string) (permission.Decision, bool) {
-	var t tool.Tool
-	if c.Lookup != nil {
-		t = c.Lookup(name)
+// showsAsSent reports whether the input asked about is the one the model sent (raw), so the
+// caller sees the model's own JSON rather than its decoded form.
+func (c *Checks) showsAsSent(req permission.AskRequest, raw json.RawMessage) bool {
+	if len(raw) == 0 || c.Lookup == nil {
+		return false
 	}
+	t := c.Lookup(req.Tool)
 	if t == nil {
-		return denyDecision(fmt.Sprintf("Permission was not granted: no tool %s to check the updated input of %s against.", name, source), source), false
+		return false
 	}
-	in, err := t.Decode(input)
-	if err != nil {
-		return denyDecision(fmt.Sprintf("Permission was not granted: the updated input of %s is invalid: %v", source, err), source), false
-	}
-	pc := c.context()
-	engine := c.Engine
-	if engine == nil {
-		engine = &permission.Engine{}
-	}
-	if d := engine.RuleBased(ctx, pc, t, in); d.Behavior == permission.Deny {
-		return d, false
-	}
-	return permission.Decision{}, true
-}
-
-func (c *Checks) context() *permission.Context {
-	if c.Context != nil {
-		return c.Context()
-	}
-	return c.Permissions.Context()
+	in, err := t.Decode(raw)
+	return err == nil && reflect.DeepEqual(in, req.Input)
 }
 
 // ToolAsker answers asks with a tool of the pool (--permission-prompt-tool mcp__server__tool):
@@ -199,7 +180,7 @@ type ToolAsker struct {
 
 // Ask calls the tool and reads its answer.
 func (a *ToolAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Decision, error) {
-	pr := newPermissionRequest(ctx, req)
+	pr := a.newPermissionRequest(ctx, req)
 	source := a.Tool.Name()
 	args, err := json.Marshal(struct {
 		ToolName  string          `json:"tool_name"`

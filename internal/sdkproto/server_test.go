@@ -129,7 +129,7 @@ func start(t *testing.T, prov *llmtest.Script, configure func(*Server)) *fakeCal
 	s.srv = &Server{In: inR, Out: outW, Log: s.log, Agent: a, Permissions: perms, Bus: bus, SessionID: "sess",
 		Init:        InitInfo{Cwd: pc.Cwd(), Tools: []string{"Poke"}, Model: a.Model, Provider: "fake", Version: "test"},
 		PromptStdio: true,
-		Checks: Checks{Engine: a.Engine, Permissions: perms, Log: s.log,
+		Checks: Checks{Permissions: perms, Log: s.log,
 			Lookup: func(name string) tool.Tool {
 				if name == "Poke" {
 					return pk
@@ -369,19 +369,28 @@ func (s *fakeCaller) answer(id, response string) {
 
 func TestCanUseTool(t *testing.T) {
 	tests := []struct {
-		name       string
-		answer     string
+		name   string
+		answer string
+		// again answers the asks about each substituted input, which must show it.
+		again      []string
 		wantPoked  []string
 		wantResult string // the tool_result text the model got
 		wantDenied bool
 	}{
 		{name: "allow", answer: `{"behavior":"allow","updatedInput":{"target":"door"}}`, wantPoked: []string{"door"}, wantResult: "poked door"},
 		{name: "allow without updatedInput", answer: `{"behavior":"allow"}`, wantPoked: []string{"door"}, wantResult: "poked door"},
-		{name: "allow with a new input", answer: `{"behavior":"allow","updatedInput":{"target":"window"}}`, wantPoked: []string{"window"}, wantResult: "poked window"},
+		// Poke asks for every target: the substitute is asked about again, showing what would run.
+		{name: "allow with a new input", answer: `{"behavior":"allow","updatedInput":{"target":"window"}}`,
+			again: []string{`{"behavior":"allow"}`}, wantPoked: []string{"window"}, wantResult: "poked window"},
+		{name: "a new input denied when asked again", answer: `{"behavior":"allow","updatedInput":{"target":"window"}}`,
+			again: []string{`{"behavior":"deny","message":"not the window either"}`}, wantResult: "not the window either", wantDenied: true},
+		{name: "substitutes without end", answer: `{"behavior":"allow","updatedInput":{"target":"w1"}}`,
+			again: []string{`{"behavior":"allow","updatedInput":{"target":"w2"}}`, `{"behavior":"allow","updatedInput":{"target":"w3"}}`,
+				`{"behavior":"allow","updatedInput":{"target":"w4"}}`}, wantResult: "kept substituting", wantDenied: true},
 		{name: "updatedInput the tool's check denies", answer: `{"behavior":"allow","updatedInput":{"target":"secret"}}`,
 			wantResult: "Poking secret is forbidden.", wantDenied: true},
 		{name: "updatedInput that does not decode", answer: `{"behavior":"allow","updatedInput":{"target":7}}`,
-			wantResult: "updated input of stdio is invalid", wantDenied: true},
+			wantResult: "the input substituted when the call was answered is invalid", wantDenied: true},
 		{name: "deny", answer: `{"behavior":"deny","message":"not the door"}`, wantResult: "not the door", wantDenied: true},
 		{name: "deny without message", answer: `{"behavior":"deny"}`, wantResult: defaultDenyMessage, wantDenied: true},
 		{name: "unknown behavior", answer: `{"behavior":"maybe"}`, wantResult: `behavior "maybe"`, wantDenied: true},
@@ -397,6 +406,17 @@ func TestCanUseTool(t *testing.T) {
 				t.Errorf("can_use_tool %v", req)
 			}
 			s.answer(id, tt.answer)
+			shown := tt.answer
+			for _, a := range tt.again {
+				id, req := s.canUseTool()
+				var want struct{ UpdatedInput map[string]any }
+				json.Unmarshal([]byte(shown), &want)
+				if fmt.Sprint(req["input"]) != fmt.Sprint(want.UpdatedInput) {
+					t.Errorf("asked again about %v, want the substitute %v", req["input"], want.UpdatedInput)
+				}
+				s.answer(id, a)
+				shown = a
+			}
 			if tt.wantDenied {
 				d := s.next(func(m map[string]any) bool { return m["subtype"] == "permission_denied" })
 				if d["tool_use_id"] != "tu1" {
@@ -556,7 +576,8 @@ func TestToolAsker(t *testing.T) {
 		wantText string
 	}{
 		{"allow", `{"behavior":"allow","updatedInput":{"target":"door"}}`, false, permission.Allow, ""},
-		{"allow to a denied input", `{"behavior":"allow","updatedInput":{"target":"secret"}}`, false, permission.Deny, "forbidden"},
+		// The asker passes a substitute on; the engine decides it (TestCanUseTool).
+		{"allow with a substitute", `{"behavior":"allow","updatedInput":{"target":"secret"}}`, false, permission.Allow, ""},
 		{"deny", `{"behavior":"deny","message":"no pokes today"}`, false, permission.Deny, "no pokes today"},
 		{"prose", `Sure, go ahead!`, false, permission.Deny, "not a permission result"},
 		{"error result", `{"behavior":"allow"}`, true, permission.Deny, "answered with an error"},

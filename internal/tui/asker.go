@@ -147,7 +147,8 @@ func (a *asker) settle(ctx context.Context, req permission.AskRequest, raw json.
 	case ansNoFeedback, ansPlanKeep:
 		return permission.Decision{Behavior: permission.Deny, Message: feedbackMessage(ans.feedback), Reason: rejected}, nil
 	case ansEdited:
-		return a.recheck(ctx, req, ans.edited)
+		// The engine decides the edited call again, and asks again when it still asks.
+		return permission.Decision{Behavior: permission.Allow, Reason: approved, UpdatedInput: ans.edited, UserModified: true}, nil
 	case ansPlanAuto, ansPlanManual:
 		// Leaving plan restores the mode it was entered from; entering plan again from the
 		// chosen mode in the same update makes ExitPlanMode land there.
@@ -196,31 +197,6 @@ func feedbackMessage(feedback string) string {
 		return agent.RejectMessage
 	}
 	return "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n" + feedback
-}
-
-// recheck runs an input the person edited through the engine again: a deny still wins (the
-// person cannot edit their way past a deny rule); anything else is allowed, because the person
-// has just approved exactly this input.
-func (a *asker) recheck(ctx context.Context, req permission.AskRequest, edited json.RawMessage) (permission.Decision, error) {
-	t := a.lookup(req.Tool)
-	if t == nil {
-		return permission.Decision{}, fmt.Errorf("no tool %s to check the edited input with", req.Tool)
-	}
-	in, err := t.Decode(edited)
-	if err != nil {
-		return permission.Decision{Behavior: permission.Deny, Reason: rejected,
-			Message: "The user edited this call, but the edited input is invalid: " + err.Error()}, nil
-	}
-	var e permission.Engine
-	d, err := e.Decide(ctx, a.perms.Context(), t, in)
-	if err != nil {
-		return permission.Decision{}, err
-	}
-	if d.Behavior == permission.Deny {
-		a.send(noticeMsg{text: "the edited call is denied: " + d.Message, isErr: true})
-		return d, nil
-	}
-	return permission.Decision{Behavior: permission.Allow, Reason: approved, UpdatedInput: edited, UserModified: true}, nil
 }
 
 // retarget aims the suggested updates at dest: rules and directories go to the chosen file;

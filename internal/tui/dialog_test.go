@@ -102,6 +102,13 @@ func TestPermissionAnswers(t *testing.T) {
 	}
 }
 
+// fixedAnswer answers every ask the same way.
+type fixedAnswer permission.Decision
+
+func (f fixedAnswer) Ask(context.Context, permission.AskRequest) (permission.Decision, error) {
+	return permission.Decision(f), nil
+}
+
 // The person's edit is checked again: a deny rule still wins, anything else runs as edited and
 // is marked as modified.
 func TestEditBeforeRunning(t *testing.T) {
@@ -132,7 +139,15 @@ func TestEditBeforeRunning(t *testing.T) {
 		h.press("e")
 		h.m.dialogs[0].text.SetValue("rm -rf build")
 		h.press("enter")
-		d, err := h.asker.settle(t.Context(), permission.AskRequest{Tool: "Bash"}, nil, received(t, reply))
+		ans, err := h.asker.settle(t.Context(), permission.AskRequest{Tool: "Bash"}, nil, received(t, reply))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The dialog only answers; the engine decides the edited call as a new one.
+		bashTool := h.asker.lookup("Bash")
+		in, _ := bashTool.Decode(json.RawMessage(`{"command":"touch made.txt"}`))
+		var e permission.Engine
+		d, err := e.AuthorizeCall(t.Context(), h.perms.Context(), permission.Call{Tool: bashTool, Input: in, Asker: fixedAnswer(ans)})
 		if err != nil {
 			t.Fatal(err)
 		}

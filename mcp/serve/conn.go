@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"sync"
@@ -219,7 +218,7 @@ func (c *conn) call(ctx context.Context, req *mcp.CallToolRequest) *mcp.CallTool
 	if p := c.ss.InitializeParams(); p != nil && p.Capabilities != nil && p.Capabilities.Elicitation != nil {
 		asker = &elicitAsker{c: c}
 	}
-	d, err := c.engine.Authorize(ctx, pc, t, in, asker)
+	d, err := c.engine.AuthorizeCall(ctx, pc, permission.Call{Tool: t, Input: in, Asker: asker, Prepare: tool.PrepareSubstitute(t, env)})
 	switch {
 	case ctx.Err() != nil:
 		return errorResult(interruptedMessage)
@@ -230,7 +229,7 @@ func (c *conn) call(ctx context.Context, req *mcp.CallToolRequest) *mcp.CallTool
 		return errorResult(denyText(d))
 	}
 	if d.UpdatedInput != nil {
-		if in, err = updatedInput(t, in, d.UpdatedInput); err != nil {
+		if in, err = tool.DecidedInput(t, d.UpdatedInput); err != nil {
 			return errorResult(tool.UseError(err.Error()))
 		}
 	}
@@ -296,21 +295,6 @@ func invoke(ctx context.Context, t tool.Tool, in any, env *tool.Env) (res tool.R
 		}
 	}()
 	return t.Call(ctx, in, env)
-}
-
-// updatedInput turns the input an answer substituted into the tool's input type.
-func updatedInput(t tool.Tool, orig, updated any) (any, error) {
-	switch v := updated.(type) {
-	case json.RawMessage:
-		return t.Decode(v)
-	case map[string]any:
-		raw, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		return t.Decode(raw)
-	}
-	return updated, nil
 }
 
 // denyText is the error result of a refused call: the engine's message and what decided it.

@@ -138,6 +138,29 @@ const scenarios = {
     return {};
   },
 
+  // An allow that substitutes a command the engine asks about: the caller is asked again,
+  // shown the substitute, and its deny there stands.
+  async substituted() {
+    const calls = [];
+    const { messages, error } = await run(query({
+      prompt: 'Create out.txt',
+      options: {
+        ...base,
+        canUseTool: async (name, input) => {
+          calls.push(input.command);
+          if (calls.length === 1) {
+            return { behavior: 'allow', updatedInput: { command: 'mkdir -p .git/hooks && printf evil > .git/hooks/pre-commit' } };
+          }
+          return { behavior: 'deny', message: 'not a hook' };
+        },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(calls.length === 2 && calls[1].includes('pre-commit'), 'asked again, about the substitute', calls);
+    check(ofType(messages, 'system', 'permission_denied').length === 1, 'the substitute is denied', messages);
+    return { calls };
+  },
+
   // setPermissionMode between turns changes the next decision: the first Write asks (denied),
   // the second, in acceptEdits, does not.
   async mode() {

@@ -1,0 +1,177 @@
+package permission
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+)
+
+// Call is one tool call as [Engine.AuthorizeCall] authorizes it.
+type Call struct {
+	Tool  Checker
+	Input any
+	// Hook is what the call's PreToolUse hooks answered, aggregated; nil when no hooks ran.
+	Hook *HookVerdict
+	// Asker answers asks; nil settles every ask as a deny (headless).
+	Asker Asker
+	// Prepare turns an input that an answer substituted — an SDK caller's or a hook's
+	// updatedInput, a permission-prompt tool's answer, a person's edit — into the tool's
+	// input: decoded against the tool's schema and checked by the tool's own validation. Its
+	// error refuses the substitution and is the deny's message. Nil decodes with the tool's
+	// Decode method when it has one, and refuses substitutions otherwise.
+	Prepare func(ctx context.Context, updated any) (any, error)
+}
+
+// maxSubstitutions bounds how often one ask's answers may substitute a new input, each of
+// which is asked about again: an answerer that keeps substituting is refused, not looped on.
+const maxSubstitutions = 3
+
+// AuthorizeCall decides a call and settles an ask. Hooks' verdicts are ranked against the
+// rules (see withHook); an ask goes to the call's asker (the parent's in bubble mode), and with
+// none it is a deny whose message is the ask's.
+//
+// An answer never approves a call other than the one it was shown. When an answer allows with
+// a different input, that input is prepared (decoded and validated) and decided as a new call
+// through the whole pipeline — deny and ask rules, safety checks, the mode, this engine's
+// classifier and denial counters. An allow there runs it; a deny denies; an ask goes back to
+// the same asker with the new input. The returned allow carries the input to run in
+// UpdatedInput whenever it differs from the call's.
+func (e *Engine) AuthorizeCall(ctx context.Context, pc *Context, c Call) (Decision, error) {
+	if err := ctx.Err(); err != nil {
+		return Decision{}, err
+	}
+	if c.Hook != nil {
+		if d, ok, err := e.withHook(ctx, pc, c); ok {
+			return d, err
+		}
+	}
+	d, err := e.Decide(ctx, pc, c.Tool, c.Input)
+	if err != nil || d.Behavior != Ask {
+		return d, err
+	}
+	return e.settle(ctx, pc, c, d)
+}
+
+// settle puts an ask to the asker, or denies it when there is none, and decides again what an
+// answer substituted.
+func (e *Engine) settle(ctx context.Context, pc *Context, c Call, d Decision) (Decision, error) {
+	name := c.Tool.Name()
+	asker := c.Asker
+	if pc.mode == ModeBubble && e.ParentAsker != nil {
+		asker = e.ParentAsker
+	}
+	if asker == nil {
+		return Decision{Behavior: Deny, Message: d.Message, Reason: d.Reason, BlockedPath: d.BlockedPath}, nil
+	}
+	input, modified := c.Input, false
+	for round := 0; ; round++ {
+		ans, err := asker.Ask(ctx, AskRequest{Tool: name, Input: input, Decision: d})
+		if err != nil {
+			return Decision{}, fmt.Errorf("asking for %s: %w", name, err)
+		}
+		if ans.Behavior != Allow && ans.Behavior != Deny {
+			return Decision{}, fmt.Errorf("asker answered %s for %s; want allow or deny", ans.Behavior, name)
+		}
+		if ans.Behavior == Deny {
+			return ans, nil
+		}
+		if ans.UpdatedInput != nil {
+			next, err := e.prepare(ctx, c, ans.UpdatedInput)
+			if err != nil {
+				Note(ctx, Step{Name: "answer substitutes input", Outcome: "deny", Detail: err.Error()})
+				return Decision{Behavior: Deny, Message: invalidSubstituteMessage(name, err), Reason: ans.Reason}, nil
+			}
+			if !reflect.DeepEqual(next, input) {
+				modified = modified || ans.UserModified
+				if round == maxSubstitutions {
+					Note(ctx, Step{Name: "answer substitutes input", Outcome: "deny", Detail: "too many substitutions"})
+					return Decision{Behavior: Deny, Message: tooManySubstitutesMessage(name), Reason: ans.Reason}, nil
+				}
+				nd, err := e.decideSubstitute(ctx, pc, c.Tool, next)
+				if err != nil {
+					return Decision{}, err
+				}
+				switch nd.Behavior {
+				case Allow:
+					if nd.UpdatedInput == nil {
+						nd.UpdatedInput = next
+					}
+					nd.UserModified = modified
+					return nd, nil
+				case Deny:
+					return nd, nil
+				}
+				// The substitute asks: its answerer is shown exactly what would run.
+				input, d = next, nd
+				continue
+			}
+		}
+		// Allowed as shown: the call's own input, or the substitute asked about last.
+		ans.UpdatedInput, ans.UserModified = nil, modified
+		if round > 0 {
+			ans.UpdatedInput = input
+		}
+		return ans, nil
+	}
+}
+
+// decideSubstitute decides a substituted input as a new call. A tool that exists to ask a
+// person (AskUserQuestion, ExitPlanMode) is answered by the substitution itself — its answers,
+// an edited plan — so only the steps nothing can bypass apply to it.
+func (e *Engine) decideSubstitute(ctx context.Context, pc *Context, t Checker, input any) (Decision, error) {
+	Note(ctx, Step{Name: "answer substitutes input", Outcome: "decide again"})
+	if !requiresUserInteraction(t) {
+		return e.Decide(ctx, pc, t, input)
+	}
+	d := e.inner(ctx, pc, t, input, interactionAnswered)
+	if d.Behavior != Passthrough {
+		return e.post(ctx, pc, t, input, d)
+	}
+	return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonOther, Detail: "answered by the person " + t.Name() + " asked"}}, nil
+}
+
+// decoder is implemented by tools that decode JSON input (every tool.Tool).
+type decoder interface {
+	Decode(raw json.RawMessage) (any, error)
+}
+
+// prepare turns a substituted input into the tool's input.
+func (e *Engine) prepare(ctx context.Context, c Call, updated any) (any, error) {
+	if c.Prepare != nil {
+		return c.Prepare(ctx, updated)
+	}
+	dec, ok := c.Tool.(decoder)
+	if !ok {
+		return nil, fmt.Errorf("%s cannot check a substituted input", c.Tool.Name())
+	}
+	raw, err := RawInput(updated)
+	if err != nil {
+		return nil, err
+	}
+	return dec.Decode(raw)
+}
+
+// RawInput is a substituted input as JSON: answer channels send JSON text, a decoded JSON
+// object or the tool's own input value.
+func RawInput(updated any) (json.RawMessage, error) {
+	switch v := updated.(type) {
+	case json.RawMessage:
+		return v, nil
+	case []byte:
+		return v, nil
+	}
+	b, err := json.Marshal(updated)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the substituted input: %w", err)
+	}
+	return b, nil
+}
+
+func invalidSubstituteMessage(tool string, err error) string {
+	return fmt.Sprintf("Permission to use %s was not granted: the input substituted when the call was answered is invalid: %v", tool, err)
+}
+
+func tooManySubstitutesMessage(tool string) string {
+	return fmt.Sprintf("Permission to use %s was not granted: the answers kept substituting a different input (%d times).", tool, maxSubstitutions+1)
+}
