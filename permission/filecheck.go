@@ -69,10 +69,10 @@ const maxSymlinkHops = 40
 // ending in the path, and the fully resolved path (for a path that does not exist yet, its
 // deepest existing ancestor resolved). A check must hold for all of them.
 func pathForms(ctx context.Context, p string) []pathForm {
-	if ok, dir := plainPath(ctx, p); ok {
+	if ok, r := plainPathStat(ctx, p); ok {
 		// No symlink anywhere: the path is its only form (what the walk below finds, with
 		// fewer system calls).
-		return []pathForm{{path: p, lower: strings.ToLower(p), dir: dir}}
+		return []pathForm{{path: p, lower: strings.ToLower(p), dir: r.mode.IsDir(), stat: r.fileStat, stated: r.err == nil}}
 	}
 	return walkForms(p)
 }
@@ -122,23 +122,30 @@ func walkForms(p string) []pathForm {
 // returns false, and the caller takes the full walk. The directories above p are proven
 // plain by plainDir (one openat2 where the kernel has it, an Lstat of each otherwise).
 func plainPath(ctx context.Context, p string) (ok, dir bool) {
+	ok, r := plainPathStat(ctx, p)
+	return ok, ok && r.mode.IsDir()
+}
+
+// plainPathStat is plainPath with the Lstat of p it made (for a missing p, its error), so
+// that the write check's look at the file's links costs no second one.
+func plainPathStat(ctx context.Context, p string) (bool, lstatResult) {
 	if !filepath.IsAbs(p) || filepath.Clean(p) != p || filepath.Separator != '/' {
-		return false, false
+		return false, lstatResult{}
 	}
 	sc := statCacheOf(ctx)
 	if p != "/" && !plainDir(sc, filepath.Dir(p)) {
-		return false, false
+		return false, lstatResult{}
 	}
 	r := lstatCached(sc, p)
 	switch {
 	case errors.Is(r.err, fs.ErrNotExist):
 		// A file to be created in a plain directory: Readlink fails, and resolving the
 		// deepest existing ancestor (the parent, itself) gives p back.
-		return true, false
+		return true, r
 	case r.err != nil || r.mode&fs.ModeSymlink != 0:
-		return false, false
+		return false, lstatResult{}
 	}
-	return true, r.mode.IsDir()
+	return true, r
 }
 
 // pathForm is one form of a checked path; whether it is a directory is looked up once, since
@@ -149,6 +156,9 @@ type pathForm struct {
 	dir   bool
 	// link marks another name of the file, found by the hard-link search (hardlink.go).
 	link bool
+	// stat is the form's Lstat when stated is set (a path without symlinks has had one).
+	stat   fileStat
+	stated bool
 }
 
 // resolveExisting resolves symlinks in p; for a path that does not exist it resolves the

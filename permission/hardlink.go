@@ -60,9 +60,13 @@ func (c *Context) hardLinksOf(ctx context.Context, forms []pathForm) *hardLinks 
 	// The last form is the resolved one; an earlier one that is itself a file (no symlink
 	// in its way) is the same file.
 	for i := len(forms) - 1; i >= 0 && name == ""; i-- {
-		r := lstatCached(sc, forms[i].path)
-		if r.err == nil && r.mode&(fs.ModeDir|fs.ModeSymlink) == 0 && !r.plain {
-			file, name = r.fileStat, forms[i].path
+		st, ok := forms[i].stat, forms[i].stated
+		if !forms[i].stated && !forms[i].dir {
+			r := lstatCached(sc, forms[i].path)
+			st, ok = r.fileStat, r.err == nil && !r.plain
+		}
+		if ok && st.mode&(fs.ModeDir|fs.ModeSymlink) == 0 {
+			file, name = st, forms[i].path
 		}
 	}
 	if name == "" || file.links <= 1 {
