@@ -179,7 +179,7 @@ var pathSpecs = sync.OnceValue(func() map[string]pathFunc {
 		"touch":  touchPaths,
 		"mv":     mvPaths,
 		"cp":     cpPaths(false), "install": cpPaths(true),
-		"ln":    lnPaths,
+		"ln": lnPaths, "link": linkPaths,
 		"chmod": modePaths, "chown": modePaths, "chgrp": modePaths,
 		"tee":      writers(optSpec{long: []string{"output-error"}}),
 		"truncate": truncatePaths,
@@ -674,8 +674,19 @@ func cpPaths(install bool) pathFunc {
 			return r
 		}
 		src := accRead
-		if hasOpt(opts, "-r", "-R", "-a", "--recursive", "--archive") {
+		tree := hasOpt(opts, "-r", "-R", "-a", "--recursive", "--archive")
+		if tree {
 			src = accReadTree
+		}
+		if !install && hasOpt(opts, "-l", "--link") {
+			// cp -l makes hard links: the sources are written through the copies later.
+			if !tree {
+				src = accWrite
+			} else {
+				r := copyLike(opts, ops, src, hasOpt(opts, "-T", "--no-target-directory"))
+				r.issue("cp --link with a recursive copy makes every file below its sources writable through the copy")
+				return r
+			}
 		}
 		return copyLike(opts, ops, src, hasOpt(opts, "-T", "--no-target-directory"))
 	}
@@ -707,27 +718,33 @@ func copyLike(opts []opt, ops []Word, src access, noTargetDir bool) pathsResult 
 	return r
 }
 
+// lnPaths: a symbolic link's target is read through the link later (a later write through
+// it is checked along the symlink); a hard link's target is the same file as the new name, so
+// whatever may later be written through the name is written to the target: making the link is
+// checked as a write to it (docs/security.md, "Hard links").
 func lnPaths(args []Word) pathsResult {
 	opts, ops := parseArgs(args, optSpec{value: "tS", long: []string{"target-directory", "suffix", "backup"}})
 	var r pathsResult
-	// A link's target is read through the link later; a hard link to a file outside the
-	// working directories would otherwise make it readable from inside.
+	src := accWrite
+	if hasOpt(opts, "-s", "--symbolic") {
+		src = accRead
+	}
 	targets := optVals(opts, "-t", "--target-directory")
 	switch {
 	case len(targets) > 0:
-		r.add(accRead, ops...)
+		r.add(src, ops...)
 		for _, t := range ops {
 			if t.IsPathLike() {
 				r.uses = append(r.uses, pathUse{w: targets[0], acc: accWrite, base: path.Base(t.Value)})
 			}
 		}
 	case len(ops) == 1:
-		r.add(accRead, ops[0])
+		r.add(src, ops[0])
 		if ops[0].IsPathLike() {
 			r.uses = append(r.uses, pathUse{w: dotWord, acc: accWrite, base: path.Base(ops[0].Value)})
 		}
 	case len(ops) >= 2:
-		r.add(accRead, ops[:len(ops)-1]...)
+		r.add(src, ops[:len(ops)-1]...)
 		r.add(accWrite, ops[len(ops)-1])
 		for _, t := range ops[:len(ops)-1] {
 			if t.IsPathLike() {
@@ -735,6 +752,14 @@ func lnPaths(args []Word) pathsResult {
 			}
 		}
 	}
+	return r
+}
+
+// linkPaths: link FILE NAME makes a hard link, like ln without options: both are writes.
+func linkPaths(args []Word) pathsResult {
+	_, ops := parseArgs(args, optSpec{})
+	var r pathsResult
+	r.add(accWrite, ops...)
 	return r
 }
 

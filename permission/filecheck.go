@@ -69,10 +69,10 @@ const maxSymlinkHops = 40
 // ending in the path, and the fully resolved path (for a path that does not exist yet, its
 // deepest existing ancestor resolved). A check must hold for all of them.
 func pathForms(ctx context.Context, p string) []pathForm {
-	if ok, dir := plainPath(ctx, p); ok {
+	if ok, r := plainPathStat(ctx, p); ok {
 		// No symlink anywhere: the path is its only form (what the walk below finds, with
 		// fewer system calls).
-		return []pathForm{{path: p, lower: strings.ToLower(p), dir: dir}}
+		return []pathForm{{path: p, lower: strings.ToLower(p), dir: r.mode.IsDir(), stat: r.fileStat, stated: r.err == nil}}
 	}
 	return walkForms(p)
 }
@@ -122,23 +122,30 @@ func walkForms(p string) []pathForm {
 // returns false, and the caller takes the full walk. The directories above p are proven
 // plain by plainDir (one openat2 where the kernel has it, an Lstat of each otherwise).
 func plainPath(ctx context.Context, p string) (ok, dir bool) {
+	ok, r := plainPathStat(ctx, p)
+	return ok, ok && r.mode.IsDir()
+}
+
+// plainPathStat is plainPath with the Lstat of p it made (for a missing p, its error), so
+// that the write check's look at the file's links costs no second one.
+func plainPathStat(ctx context.Context, p string) (bool, lstatResult) {
 	if !filepath.IsAbs(p) || filepath.Clean(p) != p || filepath.Separator != '/' {
-		return false, false
+		return false, lstatResult{}
 	}
 	sc := statCacheOf(ctx)
 	if p != "/" && !plainDir(sc, filepath.Dir(p)) {
-		return false, false
+		return false, lstatResult{}
 	}
 	r := lstatCached(sc, p)
 	switch {
 	case errors.Is(r.err, fs.ErrNotExist):
 		// A file to be created in a plain directory: Readlink fails, and resolving the
 		// deepest existing ancestor (the parent, itself) gives p back.
-		return true, false
+		return true, r
 	case r.err != nil || r.mode&fs.ModeSymlink != 0:
-		return false, false
+		return false, lstatResult{}
 	}
-	return true, r.mode.IsDir()
+	return true, r
 }
 
 // pathForm is one form of a checked path; whether it is a directory is looked up once, since
@@ -147,6 +154,11 @@ type pathForm struct {
 	path  string
 	lower string
 	dir   bool
+	// link marks another name of the file, found by the hard-link search (hardlink.go).
+	link bool
+	// stat is the form's Lstat when stated is set (a path without symlinks has had one).
+	stat   fileStat
+	stated bool
 }
 
 // resolveExisting resolves symlinks in p; for a path that does not exist it resolves the
@@ -342,6 +354,14 @@ func (c *Context) CheckWrite(ctx context.Context, p string) Decision {
 }
 
 func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) Decision {
+	// A file with several names is written under each (hardlink.go): the names found are
+	// forms of the path like a symlink's, and names not found keep it from every allow.
+	hl := c.hardLinksOf(ctx, forms)
+	missing := hl != nil && hl.missing() > 0
+	if hl != nil {
+		forms = hl.linkForms(forms)
+		Notef(ctx, "write check: hard links", "", "%d names, %d found", hl.links, len(hl.names))
+	}
 	for _, tool := range [...]string{"Edit", "Read"} {
 		if r := c.pathRules(Deny, tool).matchAny(c, forms); r != nil {
 			NoteRule(ctx, "write check: "+tool+" deny rule", r, "deny")
@@ -351,26 +371,21 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 	// A session rule may open the config folder to edits before the protected-path check, as
 	// in Claude Code, but not past an Edit ask rule: deny beats ask beats allow wherever both
 	// match (docs/deviations.md).
-	if r := c.sessionConfigAllow(forms); r != nil && c.pathRules(Ask, "Edit").matchAny(c, forms) == nil {
+	if r := c.sessionConfigAllow(forms); r != nil && !missing && c.pathRules(Ask, "Edit").matchAny(c, forms) == nil {
 		NoteRule(ctx, "write check: session rule for the config folder", r, "allow")
 		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
-	for _, f := range forms {
-		if why := c.protectedPath(f.path); why != "" {
-			Notef(ctx, "write check: protected path", "ask", "%s: %s", f.path, why)
-			return Decision{Behavior: Ask, BlockedPath: abs,
-				Message: "Reins requested permissions to edit " + abs + " which is a sensitive file.",
-				Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why, ClassifierApprovable: true}}
-		}
+	if d, ok := c.protectedWrite(ctx, abs, forms, hl); ok {
+		return d
 	}
 	if r := c.pathRules(Ask, "Edit").matchAny(c, forms); r != nil {
 		NoteRule(ctx, "write check: Edit ask rule", r, "ask")
 		return Decision{Behavior: Ask, BlockedPath: abs, Message: "Reins requested permissions to write to " + abs + ", but you haven't granted it yet.", Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
-	inside := c.allInWorkingDirs(forms)
+	inside := !missing && c.allInWorkingDirs(forms)
 	// Plan mode is for planning: neither the acceptEdits shortcut nor Edit allow rules let a
 	// write through (Claude Code 2.1.88 let Edit allow rules through; fixed in 2.1.136).
-	if c.mode != ModePlan {
+	if c.mode != ModePlan && !missing {
 		if c.mode == ModeAcceptEdits && inside {
 			Notef(ctx, "write check", "allow", "acceptEdits mode, inside the working directories")
 			return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonMode, Mode: ModeAcceptEdits}}
@@ -383,7 +398,13 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 	d := Decision{Behavior: Ask, BlockedPath: abs,
 		Message: "Reins requested permissions to write to " + abs + ", but you haven't granted it yet.",
 		Reason:  &Reason{Type: ReasonWorkingDir, Detail: "no rule or mode allows this write"}}
-	if !inside {
+	switch {
+	case missing:
+		// Neither acceptEdits nor a new working directory would let this write through.
+		d.Reason.Detail = hl.missingDetail(abs)
+		Notef(ctx, "write check", "ask", "%s", d.Reason.Detail)
+		return d
+	case !inside:
 		d.Reason.Detail = "outside the working directories"
 	}
 	if c.mode == ModeDefault || c.mode == ModePlan {
@@ -394,6 +415,34 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 	}
 	Notef(ctx, "write check", "ask", "%s", d.Reason.Detail)
 	return d
+}
+
+// protectedWrite is the safety check of a write: a form (or another name of the file) that
+// is a protected path, or a file with names the search could not look for. Both ask in every
+// mode, bypassPermissions included.
+func (c *Context) protectedWrite(ctx context.Context, abs string, forms []pathForm, hl *hardLinks) (Decision, bool) {
+	for _, f := range forms {
+		why := c.protectedPath(f.path)
+		if why == "" {
+			continue
+		}
+		msg := "Reins requested permissions to edit " + abs + " which is a sensitive file."
+		if f.link {
+			why = fmt.Sprintf("a hard link to %s: %s", f.path, why)
+			msg = "Reins requested permissions to edit " + abs + ", a hard link to the sensitive file " + f.path + "."
+		}
+		Notef(ctx, "write check: protected path", "ask", "%s: %s", f.path, why)
+		return Decision{Behavior: Ask, BlockedPath: abs, Message: msg,
+			Reason: &Reason{Type: ReasonSafetyCheck, Detail: why, ClassifierApprovable: true}}, true
+	}
+	if hl != nil && hl.missing() > 0 && !hl.complete {
+		why := hl.missingDetail(abs)
+		Notef(ctx, "write check: hard links", "ask", "%s", why)
+		return Decision{Behavior: Ask, BlockedPath: abs,
+			Message: "Reins requested permissions to edit " + abs + ", which has other names Reins could not all find.",
+			Reason:  &Reason{Type: ReasonSafetyCheck, Detail: why}}, true
+	}
+	return Decision{}, false
 }
 
 // sessionConfigAllow finds a session rule that opens a config folder (.claude or .reins) to

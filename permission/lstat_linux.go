@@ -28,14 +28,20 @@ func cPath(buf *[pathBufSize]byte, name string) (*byte, error) {
 
 // lstatMode is os.Lstat reduced to the type bits, without the FileInfo, the error value and
 // the path copy os.Lstat allocates: a decision makes a dozen of these calls.
-func lstatMode(name string) (fs.FileMode, error) { return lstatModeAt(atFDCWD, name) }
+func lstatMode(name string) (fs.FileMode, error) {
+	s, err := lstatFileAt(atFDCWD, name)
+	return s.mode, err
+}
 
-// lstatModeAt is lstatMode of name relative to the directory open as dirfd.
-func lstatModeAt(dirfd int, name string) (fs.FileMode, error) {
+// lstatFile is lstatMode with the file's identity and link count.
+func lstatFile(name string) (fileStat, error) { return lstatFileAt(atFDCWD, name) }
+
+// lstatFileAt is lstatFile of name relative to the directory open as dirfd.
+func lstatFileAt(dirfd int, name string) (fileStat, error) {
 	var buf [pathBufSize]byte
 	p, err := cPath(&buf, name)
 	if err != nil {
-		return 0, err
+		return fileStat{}, err
 	}
 	var st syscall.Stat_t
 	for {
@@ -45,11 +51,11 @@ func lstatModeAt(dirfd int, name string) (fs.FileMode, error) {
 			continue
 		}
 		if errno != 0 {
-			return 0, errno
+			return fileStat{}, errno
 		}
 		break
 	}
-	return modeType(st.Mode), nil
+	return fileStat{mode: modeType(st.Mode), links: uint64(st.Nlink), dev: uint64(st.Dev), ino: st.Ino}, nil
 }
 
 const atSymlinkNofollow = 0x100

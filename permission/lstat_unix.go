@@ -10,6 +10,12 @@ import (
 // lstatMode is os.Lstat reduced to the type bits, without the FileInfo and the error value
 // os.Lstat allocates: a decision makes a dozen of these calls.
 func lstatMode(name string) (fs.FileMode, error) {
+	s, err := lstatFile(name)
+	return s.mode, err
+}
+
+// lstatFile is lstatMode with the file's identity and link count.
+func lstatFile(name string) (fileStat, error) {
 	var st syscall.Stat_t
 	for {
 		err := syscall.Lstat(name, &st)
@@ -17,9 +23,9 @@ func lstatMode(name string) (fs.FileMode, error) {
 			continue
 		}
 		if err != nil {
-			return 0, err
+			return fileStat{}, err
 		}
 		break
 	}
-	return modeType(uint32(st.Mode)), nil
+	return fileStat{mode: modeType(uint32(st.Mode)), links: uint64(st.Nlink), dev: uint64(st.Dev), ino: uint64(st.Ino)}, nil
 }

@@ -35,7 +35,7 @@ var atFDCWD = -100
 // element of d exists, every one is a directory and none is a symlink (a final symlink is
 // ELOOP too, as O_NOFOLLOW is not given): what an Lstat of each element would show, in two
 // system calls (the open and the close) instead of one per element. The names in d can be
-// looked up through the descriptor (lstatModeAt) without the kernel walking d's path again;
+// looked up through the descriptor (lstatFileAt) without the kernel walking d's path again;
 // the caller closes it (closeDir).
 func openDirWithoutSymlinks(d string) int {
 	if openat2Off.Load() || len(d) >= maxOpenat2PathSize {

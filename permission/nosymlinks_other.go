@@ -2,14 +2,12 @@
 
 package permission
 
-import "io/fs"
-
 // openDirWithoutSymlinks has no one-call proof here: the caller walks the elements, no
-// descriptor is ever kept, and lstatModeAt is never called.
+// descriptor is ever kept, and lstatFileAt is never called.
 func openDirWithoutSymlinks(string) int { return -1 }
 
 func closeDir(int) {}
 
-func lstatModeAt(int, string) (fs.FileMode, error) {
-	panic("permission: lstatModeAt without a directory descriptor")
+func lstatFileAt(int, string) (fileStat, error) {
+	panic("permission: lstatFileAt without a directory descriptor")
 }

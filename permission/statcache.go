@@ -30,12 +30,14 @@ type statCache struct {
 	dirFD     int
 	dirPath   string
 	atLookups int
+	// links holds the hard-link search of each multi-link file the decision writes.
+	links map[[2]uint64]*hardLinks
 }
 
-// lstat is lstatMode, through the kept directory when name is directly in it. name is
+// lstat is lstatFile, through the kept directory when name is directly in it. name is
 // looked up in the directory that was proven plain, which this decision already takes for
 // plain: no symlink can have replaced it in between for this decision's answers.
-func (sc *statCache) lstat(name string) (fs.FileMode, error) {
+func (sc *statCache) lstat(name string) (fileStat, error) {
 	sc.mu.Lock()
 	if sc.hasDir {
 		if base, ok := childName(sc.dirPath, name); ok {
@@ -43,11 +45,11 @@ func (sc *statCache) lstat(name string) (fs.FileMode, error) {
 			// (and the kernel hand its number to another file) while it is in use.
 			defer sc.mu.Unlock()
 			sc.atLookups++
-			return lstatModeAt(sc.dirFD, base)
+			return lstatFileAt(sc.dirFD, base)
 		}
 	}
 	sc.mu.Unlock()
-	return lstatMode(name)
+	return lstatFile(name)
 }
 
 // childName returns the last element of name when name is dir/base with a base that is one
@@ -97,12 +99,21 @@ type lstatEntry struct {
 }
 
 // lstatResult is what the checks need of an Lstat: the type bits of the mode (whether the
-// path is a directory or a symlink) and the error. plain marks a directory that, with every
-// directory above it, was seen to be a directory and no symlink (see plainDir).
+// path is a directory or a symlink), the file's identity and link count (a write to a file
+// with several names is a write to each, see hardlink.go) and the error. plain marks a
+// directory that, with every directory above it, was seen to be a directory and no symlink
+// (see plainDir); such an entry has no identity.
 type lstatResult struct {
-	mode  fs.FileMode
+	fileStat
 	err   error
 	plain bool
+}
+
+// fileStat is the part of a stat the checks use. links is 0 where the system does not say.
+type fileStat struct {
+	mode     fs.FileMode
+	links    uint64
+	dev, ino uint64
 }
 
 func (sc *statCache) get(name string) (lstatResult, bool) {
@@ -186,8 +197,8 @@ func Lstat(ctx context.Context, name string) (fs.FileMode, error) {
 
 func lstatCached(sc *statCache, name string) lstatResult {
 	if sc == nil {
-		mode, err := lstatMode(name)
-		return lstatResult{mode: mode, err: err}
+		st, err := lstatFile(name)
+		return lstatResult{fileStat: st, err: err}
 	}
 	sc.mu.Lock()
 	r, ok := sc.get(name)
@@ -195,7 +206,7 @@ func lstatCached(sc *statCache, name string) lstatResult {
 	if ok {
 		return r
 	}
-	mode, err := sc.lstat(name)
+	st, err := sc.lstat(name)
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	// Two goroutines may both have missed: the first answer stays, so every caller of
@@ -203,7 +214,7 @@ func lstatCached(sc *statCache, name string) lstatResult {
 	if r, ok := sc.get(name); ok {
 		return r
 	}
-	r = lstatResult{mode: mode, err: err}
+	r = lstatResult{fileStat: st, err: err}
 	sc.put(name, r)
 	return r
 }
@@ -281,7 +292,7 @@ func markPlain(sc *statCache, d string) bool {
 		}
 	}
 	for e := d; e != top && len(e) > 1; e = filepath.Dir(e) {
-		sc.put(e, lstatResult{mode: fs.ModeDir, plain: true})
+		sc.put(e, lstatResult{fileStat: fileStat{mode: fs.ModeDir}, plain: true})
 	}
 	return true
 }

@@ -23,8 +23,9 @@ type target struct {
 // newFileMode is the mode of files the tools create.
 const newFileMode = 0o644
 
-// writeTarget finds where a write to abs lands and what the file looks like now.
-func writeTarget(abs string) (target, error) {
+// writeTarget finds where a write to abs lands and what the file looks like now. A file with
+// several links whose last in-place write was interrupted is completed first (journal.go).
+func writeTarget(abs string, opts Options) (target, error) {
 	t := target{path: abs, mode: newFileMode, uid: -1, gid: -1}
 	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
 		t.path = resolved
@@ -40,6 +41,12 @@ func writeTarget(abs string) (target, error) {
 		t.path = filepath.Clean(dest)
 	}
 	fi, err := os.Stat(t.path)
+	if err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
+		if err := finishJournal(opts.journal(), t.path, fi); err != nil {
+			return t, err
+		}
+		fi, err = os.Stat(t.path)
+	}
 	switch {
 	case err == nil:
 		t.exists = true
@@ -70,7 +77,8 @@ func writeAtomic(t target, data []byte, opts Options) (err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(t.path)+".reins-*.tmp")
+	sweepTemps(dir)
+	f, err := os.CreateTemp(dir, tempPattern(filepath.Base(t.path)))
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", t.path, err)
 	}
@@ -112,38 +120,64 @@ func writeAtomic(t target, data []byte, opts Options) (err error) {
 		return fmt.Errorf("replacing %s: %w", t.path, err)
 	}
 	// Make the rename itself durable.
-	if d, derr := os.Open(dir); derr == nil {
-		_ = d.Sync()
-		d.Close()
+	syncDir(dir)
+	return nil
+}
+
+// writeInPlace overwrites the file t.path keeps, so every hard link sees the new content,
+// through a roll-forward journal (journal.go): a writer killed half-way leaves the file to be
+// completed by the next one, never a mix. The mode and owner are the file's own and do not
+// change.
+func writeInPlace(t target, data []byte, opts Options) error {
+	fi, err := os.Stat(t.path)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", t.path, err)
+	}
+	journal, err := writeJournal(opts.journal(), t.path, fi, data)
+	if err != nil {
+		return err
+	}
+	if err := overwrite(t.path, data, opts); err != nil {
+		// The file may be half-written: the journal stays, and the next write completes it.
+		return err
+	}
+	if err := os.Remove(journal); err != nil {
+		return fmt.Errorf("removing the journal %s: %w", journal, err)
 	}
 	return nil
 }
 
-// writeInPlace overwrites the file t.path keeps, so every hard link sees the new content: the
-// data is written from the start, the file cut to its length and synced. The mode and owner
-// are the file's own and do not change.
-func writeInPlace(t target, data []byte, opts Options) error {
-	f, err := os.OpenFile(t.path, os.O_WRONLY, 0)
+// overwrite writes data over the file at path from the start, cuts it to its length and
+// syncs it.
+func overwrite(path string, data []byte, opts Options) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", t.path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	defer f.Close()
 	half := len(data) / 2
 	if _, err := f.WriteAt(data[:half], 0); err != nil {
-		return fmt.Errorf("writing %s: %w", t.path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	opts.at("mid-write")
 	if _, err := f.WriteAt(data[half:], int64(half)); err != nil {
-		return fmt.Errorf("writing %s: %w", t.path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := f.Truncate(int64(len(data))); err != nil {
-		return fmt.Errorf("writing %s: %w", t.path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := f.Sync(); err != nil {
-		return fmt.Errorf("syncing %s: %w", t.path, err)
+		return fmt.Errorf("syncing %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("closing %s: %w", t.path, err)
+		return fmt.Errorf("closing %s: %w", path, err)
 	}
 	return nil
+}
+
+func linkCount(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 0
 }

@@ -103,7 +103,7 @@ func (e *editor) plan(ctx context.Context, in EditInput, env *tool.Env, modified
 	if isUNC(in.FilePath) {
 		return nil, nil
 	}
-	t, err := writeTarget(abs)
+	t, err := writeTarget(abs, e.opts)
 	if err != nil {
 		return nil, tool.Failf("Error reading %s: %v", abs, err)
 	}

@@ -321,7 +321,7 @@ func (e *notebookEditor) plan(ctx context.Context, in NotebookEditInput, env *to
 	if isUNC(in.NotebookPath) {
 		return nil, nil
 	}
-	t, err := writeTarget(abs)
+	t, err := writeTarget(abs, e.opts)
 	if err != nil {
 		return nil, tool.Failf("Error reading %s: %v", abs, err)
 	}

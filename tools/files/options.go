@@ -14,6 +14,9 @@ type Options struct {
 
 	// hook is called at named points of a write, so fault tests can stop a writer there.
 	hook func(stage string)
+	// journalDir holds the journals of in-place writes (journal.go); "" means the user's
+	// cache folder.
+	journalDir string
 }
 
 const (

@@ -76,7 +76,7 @@ func (w *writer) plan(ctx context.Context, in WriteInput, env *tool.Env, modifie
 	if isUNC(in.FilePath) {
 		return nil, nil
 	}
-	t, err := writeTarget(abs)
+	t, err := writeTarget(abs, w.opts)
 	if err != nil {
 		return nil, tool.Failf("Error reading %s: %v", abs, err)
 	}
