@@ -154,3 +154,46 @@ func TestMissingProtectedPaths(t *testing.T) {
 		})
 	}
 }
+
+// unconfined is a backend that confines nothing, standing for one whose mounts or rules missed
+// a path: the check after the command must still see what appeared.
+type unconfined struct{}
+
+func (unconfined) Name() string                                  { return "unconfined" }
+func (unconfined) Probe(context.Context, *sandbox.Spec) error    { return nil }
+func (unconfined) Wrap(*exec.Cmd, *sandbox.Spec) (func(), error) { return nil, nil }
+func (unconfined) Describe(*sandbox.Spec) []string               { return nil }
+
+func TestCheckAfterCommandReportsWhatAppeared(t *testing.T) {
+	tests := []struct {
+		command string
+		want    []string // paths, relative to the project, the violations must name
+	}{
+		{command: "echo x > .envrc", want: []string{".envrc"}},
+		{command: "mkdir -p .git/hooks", want: []string{".git"}},
+		{command: "mkdir .husky", want: []string{".husky"}},
+		{command: "mkdir -p src/new/.git", want: []string{"src/new/.git"}},
+		{command: "echo x > src/ordinary.go && mkdir src/pkg"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.command, func(t *testing.T) {
+			sb, proj := newBareProject(t, unconfined{})
+			out, code, viol := runIn(t, sb, proj, tt.command)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, out)
+			}
+			joined := strings.Join(viol, "\n")
+			for _, w := range tt.want {
+				if !strings.Contains(joined, filepath.Join(proj, w)+" ") && !strings.Contains(joined, filepath.Join(proj, w)+";") && !strings.Contains(joined, filepath.Join(proj, w)+",") {
+					t.Errorf("violations %q do not name %s", viol, w)
+				}
+			}
+			if len(tt.want) == 0 && len(viol) > 0 {
+				t.Errorf("an ordinary command reported %q", viol)
+			}
+			if got := len(sb.Violations()); got != len(viol) {
+				t.Errorf("the session lists %d violations, the command reported %d", got, len(viol))
+			}
+		})
+	}
+}
