@@ -79,6 +79,9 @@ func (b *Backend) Wrap(cmd *exec.Cmd, spec *sandbox.Spec) (func(), error) {
 		return nil, err
 	}
 	cmd.Path, cmd.Args = bin, args
+	if slices.ContainsFunc(spec.MustNotCreate, func(p string) bool { return filepath.Base(p) == ".git" }) {
+		cmd.Env = withoutGoVCS(cmd.Env)
+	}
 	return release, nil
 }
 
@@ -297,6 +300,30 @@ func (b *Backend) Placeholder(p string) bool {
 	}
 	var st syscall.Stat_t
 	return syscall.Lstat(p, &st) == nil && st.Dev == ph.dev && st.Ino == ph.ino
+}
+
+// withoutGoVCS adds -buildvcs=false to GOFLAGS in env (nil: the process's environment). The
+// go command stamps a binary with the state of the repository whose .git it finds, and takes a
+// placeholder .git folder for one: git then fails on it and so would every go build in a
+// module without a repository. Without the placeholder there would be no repository to stamp.
+func withoutGoVCS(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+1)
+	flags := "-buildvcs=false"
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "GOFLAGS="); ok {
+			if strings.Contains(v, "-buildvcs") {
+				flags = v
+			} else if v != "" {
+				flags = v + " " + flags
+			}
+			continue
+		}
+		out = append(out, e)
+	}
+	return append(out, "GOFLAGS="+flags)
 }
 
 // rootOf returns the write root p lies in, or "".

@@ -2,6 +2,7 @@ package bwrap
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -172,5 +173,43 @@ func TestPlaceholderNotMadeWhereItsFolderIsMissing(t *testing.T) {
 	}
 	if slices.Contains(args, p) {
 		t.Errorf("a mount on %s would make bwrap create its folder: %v", p, args)
+	}
+}
+
+// TestPlaceholderGitTurnsOffGoVCSStamping: with a placeholder .git, go build would take it
+// for a repository and fail on it; the command gets -buildvcs=false added to its GOFLAGS.
+func TestPlaceholderGitTurnsOffGoVCSStamping(t *testing.T) {
+	tests := []struct {
+		name    string
+		missing string
+		env     []string
+		want    string // the GOFLAGS entry, "" for none
+	}{
+		{name: "no GOFLAGS", missing: ".git", env: []string{"A=1"}, want: "GOFLAGS=-buildvcs=false"},
+		{name: "GOFLAGS kept", missing: ".git", env: []string{"GOFLAGS=-mod=mod"}, want: "GOFLAGS=-mod=mod -buildvcs=false"},
+		{name: "the user's own choice wins", missing: ".git", env: []string{"GOFLAGS=-buildvcs=true"}, want: "GOFLAGS=-buildvcs=true"},
+		{name: "a repository: nothing changes", missing: ".envrc", env: []string{"A=1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, _ := filepath.EvalSymlinks(t.TempDir())
+			p := filepath.Join(root, tt.missing)
+			cmd := exec.Command("/bin/true")
+			cmd.Env = slices.Clone(tt.env)
+			release, err := (&Backend{Path: "/bin/false"}).Wrap(cmd, &sandbox.Spec{WriteRoots: []string{root}, MustNotCreate: []string{p}, MissingDirs: []string{p}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer release()
+			got := ""
+			for _, e := range cmd.Env {
+				if strings.HasPrefix(e, "GOFLAGS=") {
+					got = e
+				}
+			}
+			if got != tt.want || !slices.Contains(cmd.Env, tt.env[0]) && !strings.HasPrefix(tt.env[0], "GOFLAGS=") {
+				t.Errorf("env %q; want %q", cmd.Env, tt.want)
+			}
+		})
 	}
 }
