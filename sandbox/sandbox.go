@@ -66,9 +66,12 @@ type Spec struct {
 	// WriteRoots are the writable folders and files.
 	WriteRoots []string `json:"writeRoots"`
 	// WriteDeny are paths inside the write roots that must stay read-only; MustNotCreate
-	// are those of them that do not exist and must not be created either.
+	// are those of them that do not exist and must not be created either; MissingDirs are
+	// those of MustNotCreate that name folders (.git, .vscode, .git/hooks), for a backend
+	// that puts a stand-in in their place.
 	WriteDeny     []string `json:"writeDeny,omitempty"`
 	MustNotCreate []string `json:"mustNotCreate,omitempty"`
+	MissingDirs   []string `json:"missingDirs,omitempty"`
 	// UnixSockets are the socket paths a command may connect to.
 	UnixSockets []string `json:"unixSockets,omitempty"`
 	// LocalBinding lets a command listen on ports.
@@ -81,6 +84,11 @@ type Spec struct {
 	// Visible are paths of the caller's (the shell's start-up file) that must be readable
 	// inside the sandbox even where the backend hides their folder.
 	Visible []string `json:"visible,omitempty"`
+
+	// repos are the .git entries found below the working directories when the spec was
+	// computed; reposCut the working directories whose search stopped at its bound. The
+	// check after a command compares them with what is there then.
+	repos, reposCut []string
 }
 
 // Backend enforces a Spec on commands.
@@ -257,6 +265,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, label string, visible, writable []string) 
 			lines = append(lines, fmt.Sprintf("network: connection to %s refused (not in sandbox.network.allowedDomains)", key))
 		}
 		lines = append(lines, fsViolations(output)...)
+		lines = append(lines, s.createdProtected(&spec)...)
 		s.record(label, lines)
 		return lines
 	}, nil

@@ -7,10 +7,6 @@ import (
 	"strings"
 )
 
-// mustNotCreate are protected names that matter even before they exist: creating one would
-// hand the next session (or git) code to run, so a command may not create them either.
-var mustNotCreate = map[string]bool{".claude": true, ".reins": true, ".mcp.json": true}
-
 // buildSpec turns the configuration into concrete paths: the write roots, the protected paths
 // inside them and the read-denied paths.
 func buildSpec(cfg Config) Spec {
@@ -46,11 +42,16 @@ func addPath(list *[]string, p string) {
 	}
 }
 
-// protectPaths fills WriteDeny and MustNotCreate: the protected names at the top of each write
-// root, .git's hooks and config, the home folder's rc files, the settings files and denyWrite,
-// as far as they lie inside a write root (elsewhere everything is read-only already).
+// protectPaths fills WriteDeny, MustNotCreate and MissingDirs: every protected name at the
+// top of each write root, the hooks and config of the working directories' repositories (their
+// own and nested ones, see [findRepos]), the home folder's rc files, the settings files and
+// denyWrite, as far as they lie inside a write root (elsewhere everything is read-only
+// already). A protected path that does not exist must not be created either: a command that
+// runs `git init` or writes .envrc hands code to whatever runs there after it, outside the
+// sandbox.
 func protectPaths(sp *Spec, cfg Config) {
-	protect := func(p string, mustNot bool) {
+	var missingDirs []string
+	protect := func(p string, dir bool) {
 		p = filepath.Clean(p)
 		if p == cfg.TempDir || !slices.ContainsFunc(sp.WriteRoots, func(r string) bool { return within(p, r) }) {
 			return
@@ -58,8 +59,11 @@ func protectPaths(sp *Spec, cfg Config) {
 		switch {
 		case exists(p):
 			addPath(&sp.WriteDeny, p)
-		case mustNot:
+		default:
 			addPath(&sp.MustNotCreate, p)
+			if dir {
+				addPath(&missingDirs, p)
+			}
 		}
 	}
 	for _, r := range sp.WriteRoots {
@@ -67,23 +71,26 @@ func protectPaths(sp *Spec, cfg Config) {
 			continue
 		}
 		for _, d := range cfg.ProtectedDirs {
-			if d != ".git" {
-				protect(filepath.Join(r, d), mustNotCreate[d])
-				continue
-			}
-			git := filepath.Join(r, ".git")
-			if isDir(git) {
-				// Git must still commit, so only what runs code is kept read-only.
-				protect(filepath.Join(git, "hooks"), true)
-				protect(filepath.Join(git, "config"), true)
+			if d == ".git" {
+				protectRepo(protect, filepath.Join(r, d))
 			} else {
-				// A .git file names the repository's folder; rewriting it would point git at
-				// hooks of the command's choosing.
-				protect(git, false)
+				protect(filepath.Join(r, d), true)
 			}
 		}
 		for _, f := range cfg.ProtectedFiles {
-			protect(filepath.Join(r, f), mustNotCreate[f])
+			protect(filepath.Join(r, f), false)
+		}
+	}
+	if slices.Contains(cfg.ProtectedDirs, ".git") {
+		for _, wd := range cfg.WorkingDirs {
+			repos, complete := findRepos(resolve(wd), maxRepoWalk)
+			sp.repos = append(sp.repos, repos...)
+			if !complete {
+				sp.reposCut = append(sp.reposCut, resolve(wd))
+			}
+			for _, g := range repos {
+				protectRepo(protect, g)
+			}
 		}
 	}
 	if cfg.Home != "" {
@@ -92,15 +99,40 @@ func protectPaths(sp *Spec, cfg Config) {
 		}
 	}
 	for _, p := range cfg.ProtectedPaths {
-		protect(p, true)
+		protect(p, false)
 	}
 	for _, p := range cfg.DenyWrite {
-		protect(resolve(p.Path), true)
+		protect(resolve(p.Path), false)
 	}
 	sp.WriteDeny = outermost(sp.WriteDeny)
 	sp.MustNotCreate = slices.DeleteFunc(outermost(sp.MustNotCreate), func(p string) bool {
 		return slices.ContainsFunc(sp.WriteDeny, func(d string) bool { return within(p, d) })
 	})
+	for _, p := range missingDirs {
+		if slices.Contains(sp.MustNotCreate, p) {
+			sp.MissingDirs = append(sp.MissingDirs, p)
+		}
+	}
+}
+
+// protectRepo protects what of the repository at git (a .git entry) runs code: only its hooks
+// and config when it is a folder, since git must still commit; the whole entry when it is a
+// file, which names the repository's folder (rewriting it would point git at hooks of the
+// command's choosing); the entry itself, as a folder, when it is missing or an empty folder
+// (no repository yet: git needs nothing written there, and a command could make it one).
+// Submodules' repositories under modules/ get the same as the folder.
+func protectRepo(protect func(p string, dir bool), git string) {
+	switch {
+	case isDir(git) && !isEmptyDir(git):
+		for _, g := range append([]string{git}, moduleRepos(git)...) {
+			protect(filepath.Join(g, "hooks"), true)
+			protect(filepath.Join(g, "config"), false)
+		}
+	case exists(git):
+		protect(git, false)
+	default:
+		protect(git, true)
+	}
 }
 
 // outermost drops paths that lie inside another path of the list, and sorts it.
@@ -135,6 +167,16 @@ func resolve(p string) string {
 func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
+}
+
+func isEmptyDir(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(1)
+	return len(names) == 0
 }
 
 func isDir(p string) bool {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -47,6 +48,12 @@ func (s *Sandbox) Status() Status {
 	}
 	for _, p := range s.spec.MustNotCreate {
 		add("protected path", p, "", "does not exist and cannot be created")
+	}
+	for _, g := range s.spec.repos {
+		add("nested repository", g, "", "its hooks and config are protected like the project's")
+	}
+	for _, wd := range s.spec.reposCut {
+		add("nested repositories", wd, "", fmt.Sprintf("searched only the first %d folders: repositories further in are neither protected nor reported when a command creates one", maxRepoWalk))
 	}
 	for _, p := range s.cfg.DenyWrite {
 		r := resolve(p.Path)

@@ -9,12 +9,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/reinsdev/reins/sandbox"
 )
@@ -23,6 +26,9 @@ import (
 type Backend struct {
 	// Path is the bwrap binary; "" looks it up on PATH.
 	Path string
+
+	mu   sync.Mutex
+	held map[string]*placeholder // by path
 }
 
 // Name implements sandbox.Backend.
@@ -48,13 +54,13 @@ func (b *Backend) Probe(ctx context.Context, spec *sandbox.Spec) error {
 	}
 	cmd := exec.CommandContext(ctx, "/bin/true")
 	cmd.Env = []string{}
-	args, created, err := b.args(bin, spec, []string{"/bin/true"}, false)
+	args, release, err := b.args(bin, spec, []string{"/bin/true"}, false)
 	if err != nil {
 		return err
 	}
 	cmd.Path, cmd.Args = bin, args
 	out, err := cmd.CombinedOutput()
-	removeMountPoints(created)
+	release()
 	if err != nil {
 		return fmt.Errorf("bwrap cannot create a sandbox here: %v: %s", err, strings.TrimSpace(string(out)))
 	}
@@ -68,18 +74,21 @@ func (b *Backend) Wrap(cmd *exec.Cmd, spec *sandbox.Spec) (func(), error) {
 		return nil, err
 	}
 	inner := append([]string{cmd.Path}, cmd.Args[1:]...)
-	args, created, err := b.args(bin, spec, inner, true)
+	args, release, err := b.args(bin, spec, inner, true)
 	if err != nil {
 		return nil, err
 	}
 	cmd.Path, cmd.Args = bin, args
-	return func() { removeMountPoints(created) }, nil
+	if slices.ContainsFunc(spec.MustNotCreate, func(p string) bool { return filepath.Base(p) == ".git" }) {
+		cmd.Env = withoutGoVCS(cmd.Env)
+	}
+	return release, nil
 }
 
 // args builds bwrap's command line. With bridge, the command runs under the bridge, which
-// forwards the proxy port into the sandbox. created lists the empty files bwrap will create as
-// mount points for protected paths that do not exist, to remove afterwards.
-func (b *Backend) args(bin string, spec *sandbox.Spec, inner []string, bridge bool) (args, created []string, err error) {
+// forwards the proxy port into the sandbox. release gives back the placeholders of protected
+// paths that do not exist; call it once the command has ended.
+func (b *Backend) args(bin string, spec *sandbox.Spec, inner []string, bridge bool) (args []string, release func(), err error) {
 	// --cap-drop ALL: bwrap started by root otherwise leaves the command nearly every
 	// capability, and CAP_SYS_ADMIN remounts / read-write.
 	args = []string{bin, "--die-with-parent", "--cap-drop", "ALL", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
@@ -119,8 +128,10 @@ func (b *Backend) args(bin string, spec *sandbox.Spec, inner []string, bridge bo
 			args = append(args, "--bind", s, s)
 		}
 	}
-	var protArgs []string
-	protArgs, created = protect(spec)
+	protArgs, release, err := b.protect(spec)
+	if err != nil {
+		return nil, nil, err
+	}
 	args = append(args, protArgs...)
 	for _, p := range spec.ReadDeny {
 		fi, err := os.Stat(p)
@@ -141,16 +152,17 @@ func (b *Backend) args(bin string, spec *sandbox.Spec, inner []string, bridge bo
 	} else {
 		args = append(args, "--")
 	}
-	return append(args, inner...), created, nil
+	return append(args, inner...), release, nil
 }
 
-// protect returns the mounts that keep the protected paths read-only, and the placeholder
-// files bwrap will create for those that do not exist. A protected path's folders (such as
-// .git) are bound over themselves first, shallowest first: a mount point cannot be renamed, so
-// `mv .git x` cannot move the protection aside.
-func protect(spec *sandbox.Spec) (args, created []string) {
+// protect returns the mounts that keep the protected paths read-only, and the function that
+// releases the placeholders they use. A protected path's folders (such as .git) are bound over
+// themselves first, shallowest first: a mount point cannot be renamed, so `mv .git x` cannot
+// move the protection aside. A missing protected path gets a placeholder (see [Backend.take])
+// bound read-only over itself, so that creating the name fails inside the sandbox.
+func (b *Backend) protect(spec *sandbox.Spec) (args []string, release func(), err error) {
 	var pins []string
-	for _, p := range append(append([]string{}, spec.WriteDeny...), spec.MustNotCreate...) {
+	for _, p := range slices.Concat(spec.WriteDeny, spec.MustNotCreate) {
 		root := rootOf(spec, p)
 		for d := filepath.Dir(p); root != "" && len(d) > len(root); d = filepath.Dir(d) {
 			if !slices.Contains(pins, d) {
@@ -164,19 +176,154 @@ func protect(spec *sandbox.Spec) (args, created []string) {
 			args = append(args, "--bind", d, d)
 		}
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var taken []string
 	for _, p := range spec.WriteDeny {
+		// Another command's placeholder counts as existing for a spec computed while it was
+		// there; it must stay until this command is done with it too.
+		if ph := b.held[p]; ph != nil {
+			ph.refs++
+			taken = append(taken, p)
+		}
 		args = append(args, "--ro-bind", p, p)
 	}
 	for _, p := range spec.MustNotCreate {
-		if _, err := os.Lstat(filepath.Dir(p)); err != nil {
-			continue // its folder does not exist: the path is created with the folder, unprotected
+		ok, err := b.take(p, slices.Contains(spec.MissingDirs, p))
+		if err != nil {
+			b.releaseLocked(taken)
+			return nil, nil, err
 		}
-		if _, err := os.Lstat(p); err != nil {
-			created = append(created, p)
+		if ok {
+			taken = append(taken, p)
 		}
-		args = append(args, "--ro-bind", "/dev/null", p)
+		if _, err := os.Lstat(p); err == nil {
+			args = append(args, "--ro-bind", p, p)
+		}
 	}
-	return args, created
+	return args, func() { b.release(taken) }, nil
+}
+
+// placeholder is an empty file or folder the backend created on the host where a protected
+// path was missing, shared by the commands running meanwhile.
+type placeholder struct {
+	refs     int
+	dev, ino uint64
+}
+
+// take makes sure p has a placeholder, or something, to bind over, and reports whether the
+// caller holds a placeholder to release. The placeholder is created here, not by bwrap, so
+// that its inode is known: only that inode, still empty, is removed afterwards. It is an empty
+// folder for folder names, not a device or file: git takes an empty .git folder for no
+// repository and looks further up, while a .git that is not a folder is a broken repository.
+// Names whose folder does not exist get none (their folder is missing or protected
+// itself); the check after the command reports them if they appear. b.mu is held.
+func (b *Backend) take(p string, dir bool) (bool, error) {
+	if ph := b.held[p]; ph != nil {
+		ph.refs++
+		return true, nil
+	}
+	if _, err := os.Lstat(filepath.Dir(p)); err != nil {
+		return false, nil
+	}
+	var err error
+	if dir {
+		err = os.Mkdir(p, 0o755)
+	} else {
+		var f *os.File
+		if f, err = os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+			err = f.Close()
+		}
+	}
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return false, nil // it appeared meanwhile: it is bound read-only as it is
+	case errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS):
+		return false, nil // the user cannot create it here, so neither can the command
+	case err != nil:
+		return false, fmt.Errorf("protecting the missing %s: %w", p, err)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Lstat(p, &st); err != nil {
+		return false, fmt.Errorf("protecting the missing %s: %w", p, err)
+	}
+	if b.held == nil {
+		b.held = map[string]*placeholder{}
+	}
+	b.held[p] = &placeholder{refs: 1, dev: st.Dev, ino: st.Ino}
+	return true, nil
+}
+
+// release drops one reference to each placeholder of paths; the last removes it from the host
+// if it is still the empty file or folder take created. Something else there (the user wrote
+// into the file meanwhile, or replaced it) is left alone.
+func (b *Backend) release(paths []string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.releaseLocked(paths)
+}
+
+func (b *Backend) releaseLocked(paths []string) {
+	for _, p := range paths {
+		ph := b.held[p]
+		if ph == nil {
+			continue
+		}
+		if ph.refs--; ph.refs > 0 {
+			continue
+		}
+		delete(b.held, p)
+		var st syscall.Stat_t
+		if syscall.Lstat(p, &st) != nil || st.Dev != ph.dev || st.Ino != ph.ino {
+			continue
+		}
+		switch st.Mode & syscall.S_IFMT {
+		case syscall.S_IFDIR:
+			_ = syscall.Rmdir(p) // fails unless empty
+		case syscall.S_IFREG:
+			if st.Size == 0 {
+				_ = os.Remove(p)
+			}
+		}
+	}
+}
+
+// Placeholder reports whether p is a placeholder a running command holds, so that the check
+// after a command does not take it for something the command created. What the host wrote
+// into it does not change that: inside the sandbox it is read-only.
+func (b *Backend) Placeholder(p string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ph := b.held[p]
+	if ph == nil {
+		return false
+	}
+	var st syscall.Stat_t
+	return syscall.Lstat(p, &st) == nil && st.Dev == ph.dev && st.Ino == ph.ino
+}
+
+// withoutGoVCS adds -buildvcs=false to GOFLAGS in env (nil: the process's environment). The
+// go command stamps a binary with the state of the repository whose .git it finds, and takes a
+// placeholder .git folder for one: git then fails on it and so would every go build in a
+// module without a repository. Without the placeholder there would be no repository to stamp.
+func withoutGoVCS(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+1)
+	flags := "-buildvcs=false"
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "GOFLAGS="); ok {
+			if strings.Contains(v, "-buildvcs") {
+				flags = v
+			} else if v != "" {
+				flags = v + " " + flags
+			}
+			continue
+		}
+		out = append(out, e)
+	}
+	return append(out, "GOFLAGS="+flags)
 }
 
 // rootOf returns the write root p lies in, or "".
@@ -190,22 +337,12 @@ func rootOf(spec *sandbox.Spec, p string) string {
 	return best
 }
 
-// removeMountPoints removes the empty files bwrap created for protected paths that did not
-// exist, leaving anything else alone.
-func removeMountPoints(paths []string) {
-	for _, p := range paths {
-		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
-			_ = os.Remove(p)
-		}
-	}
-}
-
 // Describe implements sandbox.Backend.
 func (b *Backend) Describe(spec *sandbox.Spec) []string {
 	lines := []string{
 		"file system: everything mounted read-only; write roots bound read-write",
 		"protected paths: bound read-only inside the write roots; their folders pinned so they cannot be renamed",
-		"missing protected paths (" + strings.Join(spec.MustNotCreate, ", ") + "): /dev/null bound in their place for the command's lifetime",
+		fmt.Sprintf("missing protected paths (%d): an empty placeholder (a folder for folder names) is created on the host and bound read-only for the command's lifetime, then removed if still empty; what appears anyway is reported after the command", len(spec.MustNotCreate)),
 		"read-denied paths: folders covered by an empty read-only tmpfs, files by /dev/null",
 		"network: own network namespace (loopback only); port " + strconv.Itoa(spec.ProxyPort) + " inside forwards to the proxy",
 		"unix sockets: /run, /var/run and /tmp are empty read-only tmpfs (the host's sockets and files there are hidden); abstract sockets are per network namespace; sockets elsewhere are not filtered",
