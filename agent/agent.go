@@ -12,6 +12,7 @@ import (
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/toolcall"
 )
 
 // DefaultMaxTokens bounds each reply when [Agent.MaxTokens] is zero.
@@ -160,16 +161,19 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 	}
 	x := &executor{
 		tools:       map[string]tool.Tool{},
-		engine:      engine,
-		asker:       a.Asker,
 		perms:       a.Permissions,
 		cwd:         a.Cwd,
 		env:         a.Env,
 		bus:         a.Bus,
 		concurrency: cmp.Or(a.MaxConcurrency, DefaultMaxConcurrency),
-		hooks:       a.Hooks,
 		deferral:    a.Deferral,
 		resultsDir:  a.ResultsDir,
+	}
+	x.pipeline = toolcall.Pipeline{Engine: engine, Asker: a.Asker, Hooks: a.Hooks,
+		Notify:  func(msg string) { a.Bus.Publish(Event{Type: EventHookMessage, Text: msg}) },
+		Stop:    func(ev hooks.Event, reason string) { x.stop.set(ev, reason) },
+		Granted: a.Permissions.consume,
+		Finish:  x.persistResult,
 	}
 	for _, t := range a.Tools {
 		x.tools[t.Name()] = t
@@ -185,7 +189,7 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 	}
 
 	if a.Hooks.Has(hooks.UserPromptSubmit) {
-		pr := a.Hooks.UserPromptSubmit(ctx, hookCommon(x.permissions()), prompt.Text())
+		pr := a.Hooks.UserPromptSubmit(ctx, toolcall.Common(x.permissions()), prompt.Text())
 		notify(a.Bus, pr.Messages)
 		switch {
 		case pr.Blocked:
@@ -357,7 +361,7 @@ func (a *Agent) stopHooks(ctx context.Context, x *executor, active bool) (llm.Me
 	if a.SubAgent {
 		stop = a.Hooks.SubagentStop
 	}
-	sr := stop(ctx, hookCommon(x.permissions()), active)
+	sr := stop(ctx, toolcall.Common(x.permissions()), active)
 	notify(a.Bus, sr.Messages)
 	if !sr.Block || ctx.Err() != nil {
 		return llm.Message{}, false

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/toolcall"
 )
 
 // DefaultMaxConcurrency is the number of concurrency-safe calls run at once when
@@ -29,10 +29,8 @@ type call struct {
 	use   llm.Block
 	tool  tool.Tool // nil when no tool has the name
 	input any       // decoded input; nil when decoding failed
-	err   error     // decoding error
-	// crashed marks a decoding error that is a panic, already formatted.
-	crashed bool
-	safe    bool // may run in parallel with its neighbours
+	err   error     // decoding error (a *toolcall.CrashError when the decoder panicked)
+	safe  bool      // may run in parallel with its neighbours
 
 	result llm.Block
 	denied bool
@@ -52,16 +50,15 @@ type turnOutcome struct {
 
 // executor runs the tool calls of one run.
 type executor struct {
-	tools       map[string]tool.Tool
-	engine      *permission.Engine
-	asker       permission.Asker
+	tools map[string]tool.Tool
+	// pipeline takes each call from validation to result; its Engine, Asker and Hooks are the
+	// run's.
+	pipeline    toolcall.Pipeline
 	perms       *Permissions
 	cwd         func() string
 	env         *tool.Env
 	bus         *Bus
 	concurrency int
-	// hooks is nil when no hook is configured.
-	hooks *hooks.Runner
 	// stop is reset for every turn.
 	stop     *hookStop
 	deferral *tool.Deferral
@@ -131,15 +128,8 @@ func (x *executor) prepare(u llm.Block) (c *call) {
 	if c.tool == nil {
 		return c
 	}
-	defer func() {
-		if v := recover(); v != nil {
-			c.input, c.safe = nil, false
-			c.err = errors.New(crashMessage(c.tool.Name(), v))
-			c.crashed = true
-		}
-	}()
-	c.input, c.err = c.tool.Decode(u.Input)
-	if c.err != nil && x.deferral.Deferred(c.tool) {
+	c.input, c.err = toolcall.Decode(c.tool, u.Input)
+	if _, crashed := c.err.(*toolcall.CrashError); c.err != nil && !crashed && x.deferral.Deferred(c.tool) {
 		// The model guessed the input of a tool whose schema it never saw.
 		c.err = fmt.Errorf("%w\n\nThe schema of %s was not sent because the tool is deferred: load it first by calling ToolSearch with query \"select:%s\", then retry the call", c.err, c.tool.Name(), c.tool.Name())
 	}
@@ -200,130 +190,34 @@ func (x *executor) runParallel(ctx context.Context, batch []*call, setFatal func
 // run takes one call through the pipeline and stores its result.
 func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 	id := c.use.ID
-	if c.tool == nil {
+	switch {
+	case c.tool == nil:
 		c.result = errorResult(id, tool.UnknownToolMessage(c.use.Name))
 		return
-	}
-	if c.err != nil {
-		msg := c.err.Error()
-		if !c.crashed {
-			msg = tool.UseError(msg)
-		}
-		c.result = errorResult(id, msg)
+	case c.err != nil:
+		c.result = errorResult(id, toolcall.UseErrorText(c.err))
 		return
 	}
-	if ctx.Err() != nil {
-		c.result = errorResult(id, CancelMessage)
-		return
+	out := x.pipeline.Run(withToolUse(ctx, c.use), toolcall.Call{Tool: c.tool, ID: id, Input: c.input, Raw: c.use.Input,
+		Permissions: x.permissions(), Env: x.callEnv(id)})
+	if out.Err != nil {
+		setFatal(out.Err)
 	}
-	t := c.tool
-	env := x.callEnv(id)
-	if msg, crashed := validate(ctx, t, c.input, env); msg != "" {
-		if !crashed {
-			msg = tool.UseError(msg)
-		}
-		c.result = errorResult(id, msg)
-		return
-	}
-
-	pc := x.permissions()
-	input := c.input
-	var hc hooks.ToolCall
-	var hookContext []string
-	call := permission.Call{Tool: t, Asker: x.asker, Prepare: tool.PrepareSubstitute(t, env)}
-	if x.hooks != nil {
-		var hv permission.HookVerdict
-		var failure string
-		hv, input, hc, hookContext, failure = x.preToolUse(ctx, c, pc, env)
-		if failure != "" {
-			c.result = errorResult(id, failure)
-			return
-		}
-		call.Hook = &hv
-	}
-	call.Input = input
-	d, err := x.engine.AuthorizeCall(withToolUse(ctx, c.use), pc, call)
-	switch {
-	case err == nil && d.Behavior != permission.Allow:
-		// Checked before the abort: a deny that also interrupts the turn (the SDK caller's
-		// deny with interrupt) still tells the model why.
-		msg := d.Message
-		if x.hooks != nil && ctx.Err() == nil {
-			msg = x.permissionDenied(ctx, pc, hc, msg)
-		}
-		c.result = errorResult(id, msg)
+	switch out.Stage {
+	case toolcall.Done:
+		c.result = toResultBlock(id, out.Result)
+		c.output = out.Result.Output
+	case toolcall.Denied:
+		c.result = errorResult(id, out.Failure)
 		c.denied = true
+		d := out.Decision
 		x.bus.Publish(Event{Type: EventPermissionDenied, Denied: &DeniedCall{ToolName: c.use.Name, ToolUseID: id, Message: d.Message, Reason: d.Reason}})
-		return
-	case ctx.Err() != nil:
-		c.result = errorResult(id, CancelMessage)
-		return
-	case err != nil:
-		setFatal(err)
-		c.result = errorResult(id, formatError(err))
-		return
-	}
-	if err := x.perms.consume(d); err != nil {
-		setFatal(err)
-	}
-	if d.UpdatedInput != nil {
-		// What an answer substituted was prepared and decided by the engine; a tool's own
-		// check may also rewrite its input, as JSON or as its input type.
-		updated, err := tool.DecidedInput(t, d.UpdatedInput)
-		if err != nil {
-			c.result = errorResult(id, tool.UseError(err.Error()))
-			return
-		}
-		input = updated
-	}
-	modified := d.UserModified && !t.InputsEquivalent(c.input, input)
-
-	c.result = x.call(ctx, c, input, env, pc, hc, hookContext)
-	if modified {
-		c.result.Content = append(c.result.Content, llm.Text(modifiedNote(input)))
-	}
-}
-
-// call runs an allowed call and its PostToolUse hooks and returns its result.
-func (x *executor) call(ctx context.Context, c *call, input any, env *tool.Env, pc *permission.Context, hc hooks.ToolCall, hookContext []string) llm.Block {
-	t, id := c.tool, c.use.ID
-	callCtx, stop := callContext(ctx, t.InterruptBehavior())
-	defer stop()
-	res, panicked, err := invoke(callCtx, t, input, env)
-	var result llm.Block
-	var failure string
-	switch {
-	case panicked != nil:
-		failure = crashMessage(t.Name(), panicked)
-	case err != nil && callCtx.Err() != nil:
-		failure = InterruptedMessage
-	case err != nil:
-		failure = formatError(err)
 	default:
-		// Structured output keeps the whole result, and so do hooks when its text is in
-		// memory; the model gets what fits.
-		sent := x.persistResult(t, id, res)
-		result = toResultBlock(id, sent)
-		c.output = res.Output
-		if res.TextFile != nil {
-			// The text is in a file the tool wrote, which persistResult moved or read back:
-			// hooks get what the model got (the text, or the block naming the saved file),
-			// not a result without its text whose file is gone.
-			res = sent
-		}
+		c.result = errorResult(id, out.Failure)
 	}
-	if failure != "" {
-		result = errorResult(id, failure)
+	for _, n := range out.Notes {
+		c.result.Content = append(c.result.Content, llm.Text(n))
 	}
-	if x.hooks == nil || ctx.Err() != nil {
-		return result
-	}
-	var r *tool.Result
-	if failure == "" {
-		r = &res
-	}
-	result = x.postToolUse(ctx, pc, hc, r, failure, failure == InterruptedMessage, result)
-	return withHookText(result, "PreToolUse hook context", hookContext)
 }
 
 type toolUseKey struct{}
@@ -338,15 +232,6 @@ func withToolUse(ctx context.Context, use llm.Block) context.Context {
 func ToolUseOf(ctx context.Context) (llm.Block, bool) {
 	u, ok := ctx.Value(toolUseKey{}).(llm.Block)
 	return u, ok
-}
-
-// modifiedNote tells the model that a person changed the call before it ran, and how.
-func modifiedNote(input any) string {
-	b, err := json.Marshal(input)
-	if err != nil {
-		return "The user modified the input of this call before approving it."
-	}
-	return "The user modified the input of this call before approving it; it ran with: " + string(b)
 }
 
 // callEnv is the run's environment with progress reports labelled with the call's id.
@@ -377,44 +262,4 @@ func (x *executor) permissions() *permission.Context {
 		}
 	}
 	return pc
-}
-
-// callContext is the context a call runs under. A call whose tool blocks interrupts keeps
-// running when the run is interrupted by a new message, and stops on any other cancellation.
-func callContext(ctx context.Context, b tool.InterruptBehavior) (context.Context, func()) {
-	if b != tool.Block {
-		return context.WithCancel(ctx)
-	}
-	detached, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	stopAfter := context.AfterFunc(ctx, func() {
-		if !errors.Is(context.Cause(ctx), ErrInterrupt) {
-			cancel()
-		}
-	})
-	return detached, func() { stopAfter(); cancel() }
-}
-
-// validate runs the tool's own input checks. It returns the failure message, and whether it
-// comes from a panic (then it is already formatted).
-func validate(ctx context.Context, t tool.Tool, input any, env *tool.Env) (msg string, crashed bool) {
-	defer func() {
-		if v := recover(); v != nil {
-			msg, crashed = crashMessage(t.Name(), v), true
-		}
-	}()
-	if f := t.ValidateInput(ctx, input, env); f != nil {
-		return formatMessage(f.Message), false
-	}
-	return "", false
-}
-
-// invoke calls the tool, turning a panic into a value.
-func invoke(ctx context.Context, t tool.Tool, input any, env *tool.Env) (res tool.Result, panicked any, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			panicked = v
-		}
-	}()
-	res, err = t.Call(ctx, input, env)
-	return res, nil, err
 }

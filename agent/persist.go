@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/toolcall"
 )
 
 // Result persistence: a successful result whose text is longer than its tool's cap
@@ -34,7 +35,7 @@ func (x *executor) persistResult(t tool.Tool, id string, res tool.Result) tool.R
 		// the text goes in the result, and is saved below like any other text if it must be.
 		in, err := res.Inline()
 		if err != nil {
-			return tool.ErrorResult(formatError(err))
+			return tool.ErrorResult(toolcall.FormatMessage(err.Error()))
 		}
 		res = in
 	}
@@ -51,7 +52,7 @@ func (x *executor) persistResult(t tool.Tool, id string, res tool.Result) tool.R
 	if size <= limit {
 		return res
 	}
-	text := toolResultText(res)
+	text := toolcall.ResultText(res)
 	if utf8.RuneCountInString(text) <= limit {
 		return res
 	}
@@ -177,7 +178,10 @@ func preview(head string, size int64) string {
 	if i := strings.LastIndexByte(head[:cut], '\n'); i >= previewBytes/2 {
 		head = head[:i]
 	} else if cut < len(head) {
-		head, _ = cutUTF8(head, cut, len(head))
+		for cut > 0 && !utf8.RuneStart(head[cut]) {
+			cut--
+		}
+		head = head[:cut]
 	}
 	return head + "\n..."
 }

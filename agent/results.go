@@ -2,33 +2,29 @@ package agent
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/toolcall"
 )
 
 // Texts of results that no tool produced, in Claude Code's words.
 const (
 	// CancelMessage answers a call the run was aborted before starting.
-	CancelMessage = "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed."
+	CancelMessage = toolcall.CancelMessage
 	// RejectMessage answers a call a person rejected in a permission dialog.
 	RejectMessage = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
 	// InterruptedMessage answers a call that was stopped while it ran, and fills in the results
 	// of calls a crashed session never answered.
-	InterruptedMessage = "Interrupted by user"
+	InterruptedMessage = toolcall.InterruptedMessage
 )
 
 // ErrInterrupt is the cancellation cause for "a person typed a new message": it stops only the
 // calls whose tool's interrupt behaviour is [tool.Cancel].
-var ErrInterrupt = errors.New("interrupted by a new message")
-
-// maxErrorChars is how much of an error text a result keeps; longer texts keep their head and
-// tail, half each.
-const maxErrorChars = 10000
+var ErrInterrupt = toolcall.ErrInterrupt
 
 // siblingCancelMessage answers the parallel siblings of a failed Bash call.
 func siblingCancelMessage(command string) string {
@@ -52,37 +48,6 @@ func bashCommand(input json.RawMessage) string {
 		return in.Command
 	}
 	return string(input)
-}
-
-// formatError is the result text of a call that failed with a Go error.
-func formatError(err error) string { return formatMessage(err.Error()) }
-
-// formatMessage is formatError for a message that is already text (a [tool.Failure]).
-func formatMessage(s string) string {
-	if s == "" {
-		s = "Error"
-	}
-	if len(s) <= maxErrorChars {
-		return s
-	}
-	head, tail := cutUTF8(s, maxErrorChars/2, len(s)-maxErrorChars/2)
-	return fmt.Sprintf("%s\n\n... [%d characters truncated] ...\n\n%s", head, len(s)-len(head)-len(tail), tail)
-}
-
-// cutUTF8 returns s[:i] and s[j:], with i moved back and j moved forward to rune boundaries.
-func cutUTF8(s string, i, j int) (string, string) {
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	for j < len(s) && !utf8.RuneStart(s[j]) {
-		j++
-	}
-	return s[:i], s[j:]
-}
-
-// crashMessage is the result text of a call that panicked.
-func crashMessage(name string, v any) string {
-	return tool.UseError(fmt.Sprintf("Error calling tool (%s): %v", name, v))
 }
 
 func errorResult(id, text string) llm.Block {

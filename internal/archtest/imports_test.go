@@ -219,8 +219,11 @@ func TestLibraryDoesNotImportTheAgentLayers(t *testing.T) {
 // and server adapt the go-sdk to the tool contract and the permission engine and know nothing
 // of the agent loop, the CLI or a UI.
 var allowedImports = map[string][]string{
-	"mcp/client":       {"tool", "permission"},
-	"mcp/serve":        {"tool", "tools", "tools/", "permission"},
+	"mcp/client": {"tool", "permission"},
+	"mcp/serve":  {"tool", "tools", "tools/", "permission", "toolcall"},
+	// The one path of a call: every front end runs calls through it, and it knows only the
+	// tool contract, the engine and the hooks it runs — never a front end or the agent loop.
+	"toolcall":         {"tool", "permission", "hooks"},
 	"tools/toolsearch": {"tool"},
 	// A front-end adapter speaks a wire protocol over the agent's events and the permission
 	// engine, and never reaches into another front end.
