@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 )
@@ -38,11 +39,21 @@ func Hostile(maxBytes int64) []File {
 			}
 		}, "is a folder, not a regular file"},
 		{"Unix socket", func(t testing.TB, p string) {
-			l, err := net.Listen("unix", p)
+			// A socket's path is limited to about 100 bytes: bind it in a short folder and
+			// move it into place (rename moves any kind of file).
+			dir, err := os.MkdirTemp("", "sock")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			l, err := net.Listen("unix", filepath.Join(dir, "s"))
 			if err != nil {
 				t.Skipf("cannot make a Unix socket here: %v", err)
 			}
 			t.Cleanup(func() { l.Close() })
+			if err := os.Rename(filepath.Join(dir, "s"), p); err != nil {
+				t.Skipf("cannot move a Unix socket to %s: %v", p, err)
+			}
 		}, "is a socket, not a regular file"},
 		{"sparse file over the cap", func(t testing.TB, p string) {
 			Sparse(t, p, maxBytes+1)
