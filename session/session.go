@@ -15,6 +15,9 @@
 // [Store.Load] reads a file back tolerantly: a torn or unreadable line is skipped, and a
 // conversation cut off between a tool_use and its tool_result gets the missing results
 // ("Interrupted by user"), so that the restored history is always valid to send to a model.
+// It reads through package boundedfile, line by line: a session file (or sub-agent transcript)
+// that is not a regular file, is larger than [MaxFileBytes] or has a line longer than
+// [MaxLineBytes] is an error naming it, and a cancelled context ends the read.
 package session
 
 import (
