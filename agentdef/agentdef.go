@@ -15,6 +15,7 @@ package agentdef
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,6 +30,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
 )
@@ -469,20 +471,16 @@ func Load(dirs []Dir, extra ...*Definition) *Set {
 	return s
 }
 
+// fileLimits bound a definition file: a prompt of a few kilobytes, with room.
+var fileLimits = boundedfile.Limits{MaxBytes: maxFileSize, Kind: "agent file"}
+
+// readFile reads one definition file through boundedfile: a FIFO, a device or a folder named
+// *.md, or one swapped in after the listing, is refused by the type of what was opened, not
+// read. No context: at most 1 MiB of a regular file is a short read.
 func readFile(p string, src Source) (*Definition, error) {
-	fi, err := os.Stat(p)
+	data, err := boundedfile.Read(context.Background(), p, fileLimits)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &Error{File: p, Msg: "not a regular file"}
-	}
-	if fi.Size() > maxFileSize {
-		return nil, &Error{File: p, Msg: fmt.Sprintf("file is larger than %d bytes", maxFileSize)}
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+		return nil, err
 	}
 	return ParseFile(p, data, src)
 }

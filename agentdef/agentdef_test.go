@@ -7,7 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/reinsdev/reins/boundedfile/boundedfiletest"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -153,8 +155,38 @@ func TestLoadRefusesNonRegularAndHuge(t *testing.T) {
 		msgs = append(msgs, e.Error())
 	}
 	joined := strings.Join(msgs, "\n")
-	if !strings.Contains(joined, "larger than") || !strings.Contains(joined, "not a regular file") {
+	if !strings.Contains(joined, "is too large") || !strings.Contains(joined, "not a regular file") {
 		t.Errorf("errors = %s", joined)
+	}
+}
+
+// TestHostileAgentFilesAreRefused: an agent file that is a FIFO, a device, a socket or over
+// the cap is skipped with an error naming it, and never hangs the start-up.
+func TestHostileAgentFilesAreRefused(t *testing.T) {
+	for _, h := range boundedfiletest.Hostile(maxFileSize) {
+		t.Run(h.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "hostile.md")
+			h.Make(t, p)
+			write(t, dir, "good.md", "---\nname: good\ndescription: d\n---\nprompt\n")
+			done := make(chan *Set, 1)
+			go func() { done <- Load([]Dir{{dir, SourceProject}}) }()
+			var s *Set
+			select {
+			case s = <-done:
+			case <-time.After(60 * time.Second):
+				t.Fatal("Load did not return")
+			}
+			if s.Get("good") == nil {
+				t.Error("the good file beside it was not loaded")
+			}
+			if h.Name == "folder" {
+				return // a folder named *.md is passed over
+			}
+			if len(s.Errors) != 1 || !strings.Contains(s.Errors[0].Error(), p+" "+h.Want) {
+				t.Errorf("errors %v, want one containing %q", s.Errors, h.Want)
+			}
+		})
 	}
 }
 

@@ -15,10 +15,14 @@
 // [Store.Load] reads a file back tolerantly: a torn or unreadable line is skipped, and a
 // conversation cut off between a tool_use and its tool_result gets the missing results
 // ("Interrupted by user"), so that the restored history is always valid to send to a model.
+// It reads through package boundedfile, line by line: a session file (or sub-agent transcript)
+// that is not a regular file, is larger than [MaxFileBytes] or has a line longer than
+// [MaxLineBytes] is an error naming it, and a cancelled context ends the read.
 package session
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -34,6 +38,7 @@ import (
 	"time"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/llm"
 )
 
@@ -246,62 +251,106 @@ func (s *Store) Find(cwd, id string) (string, error) {
 	return matches[0], nil
 }
 
-// Load reads session id of cwd (see [Store.Find]).
-func (s *Store) Load(cwd, id string) (*Transcript, error) {
+// Bounds of a session or sub-agent transcript. A session is read back whole (its messages are
+// the conversation sent to the model), so these bound the memory and time a resume costs
+// while leaving room for any session Reins writes: a tool result over 50,000 characters goes
+// to a file, so a heavy turn — a few results, a long Write, a screenshot — is a few hundred
+// kilobytes, and a 500-turn session about 100 MB. A file or a line over its bound is an error
+// naming the file, the size and the bound, and the file is left as it is: nothing is skipped
+// or cut short.
+const (
+	// MaxFileBytes is the largest session file Load reads: 256 MiB, two and a half times a
+	// heavy 500-turn session.
+	MaxFileBytes = 256 << 20
+	// MaxLineBytes is the longest line (one message) Load reads: 128 MiB. One message holds a
+	// prompt, or a turn's tool results; a prompt from standard input is at most 10 MiB, and
+	// a pasted one as long as 70 MB has been read back before.
+	MaxLineBytes = 128 << 20
+)
+
+// fileLimits are the bounds a session or sub-agent transcript is read within.
+var fileLimits = boundedfile.Limits{MaxBytes: MaxFileBytes, MaxLine: MaxLineBytes, Kind: "session file"}
+
+// Load reads session id of cwd (see [Store.Find]). The file must be a regular file (a symlink
+// is followed) within [MaxFileBytes] and [MaxLineBytes]; a FIFO, a device or a folder is a
+// [*boundedfile.NotRegularError], and a cancelled ctx ends the read.
+func (s *Store) Load(ctx context.Context, cwd, id string) (*Transcript, error) {
 	p, err := s.Find(cwd, id)
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(p)
+	t, err := loadFile(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("reading session %s: %w", id, err)
 	}
-	t := Parse(data)
-	t.ID, t.Path = id, p
+	t.ID = id
+	return t, nil
+}
+
+// loadFile reads a transcript file line by line; see [Parse].
+func loadFile(ctx context.Context, path string) (*Transcript, error) {
+	var p parser
+	if err := boundedfile.Lines(ctx, path, fileLimits, p.line); err != nil {
+		return nil, err
+	}
+	t := p.finish()
+	t.Path = path
 	return t, nil
 }
 
 // Parse reads the content of a session file. It never fails: what cannot be read is counted in
-// Skipped. Lines have no length limit (the data is already in memory), so a line as long as
-// any the writer wrote — a 70 MB prompt — is read back, and the lines after it are not lost.
+// Skipped. Lines have no length limit here (the data is already in memory); [Store.Load]
+// reads a file within [MaxFileBytes] and [MaxLineBytes].
 func Parse(data []byte) *Transcript {
-	t := &Transcript{tornTail: len(data) > 0 && data[len(data)-1] != '\n'}
-	for rest := data; len(rest) > 0; {
-		raw := rest
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			raw, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = nil
-		}
-		b := bytes.TrimSpace(raw)
-		if len(b) == 0 {
-			continue
-		}
-		var l line
-		if err := json.Unmarshal(b, &l); err != nil {
-			t.Skipped++
-			continue
-		}
-		switch l.Type {
-		case "session":
-			t.Cwd, t.Model = l.Cwd, l.Model
-		case "message":
-			if l.Message == nil || !validMessage(*l.Message) {
-				t.Skipped++
-				continue
-			}
-			t.Messages = append(t.Messages, *l.Message)
-		case "permissions":
-			if l.Permissions != nil {
-				st := *l.Permissions
-				t.Permissions = &st
-			}
-		default:
-			t.Skipped++
-		}
+	var p parser
+	for l := range bytes.Lines(data) {
+		p.line(l)
 	}
-	t.Messages = Repair(t.Messages)
-	return t
+	return p.finish()
+}
+
+// parser builds a Transcript one line at a time.
+type parser struct {
+	t Transcript
+}
+
+// line reads one line of the file, with its newline if it has one. It never fails: what cannot
+// be read is counted in Skipped. raw is not kept.
+func (p *parser) line(raw []byte) error {
+	t := &p.t
+	t.tornTail = raw[len(raw)-1] != '\n'
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 {
+		return nil
+	}
+	var l line
+	if err := json.Unmarshal(b, &l); err != nil {
+		t.Skipped++
+		return nil
+	}
+	switch l.Type {
+	case "session":
+		t.Cwd, t.Model = l.Cwd, l.Model
+	case "message":
+		if l.Message == nil || !validMessage(*l.Message) {
+			t.Skipped++
+			return nil
+		}
+		t.Messages = append(t.Messages, *l.Message)
+	case "permissions":
+		if l.Permissions != nil {
+			st := *l.Permissions
+			t.Permissions = &st
+		}
+	default:
+		t.Skipped++
+	}
+	return nil
+}
+
+func (p *parser) finish() *Transcript {
+	p.t.Messages = Repair(p.t.Messages)
+	return &p.t
 }
 
 func validMessage(m llm.Message) bool {

@@ -82,7 +82,7 @@ func TestWriteAndLoad(t *testing.T) {
 	if err != nil || id != w.ID {
 		t.Fatalf("Latest = %q, %v; want %q", id, err, w.ID)
 	}
-	tr, err := store.Load(cwd, id)
+	tr, err := store.Load(t.Context(), cwd, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestWriteAndLoad(t *testing.T) {
 		t.Errorf("transcript %+v", tr)
 	}
 	// --resume finds a session of another project by id.
-	if _, err := store.Load("/elsewhere", id); err != nil {
+	if _, err := store.Load(t.Context(), "/elsewhere", id); err != nil {
 		t.Errorf("Load from another cwd: %v", err)
 	}
 }
@@ -117,7 +117,7 @@ func TestCrashLeavesValidHistory(t *testing.T) {
 	f.WriteString(`{"type":"message","message":{"role":"user","content":[{"type":"tool_res`)
 	f.Close()
 
-	tr, err := store.Load("/p", w.ID)
+	tr, err := store.Load(t.Context(), "/p", w.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestCrashLeavesValidHistory(t *testing.T) {
 	}
 	w2.AppendMessage(llm.UserText("again"))
 	w2.Close()
-	tr2, _ := store.Load("/p", w.ID)
+	tr2, _ := store.Load(t.Context(), "/p", w.ID)
 	if tr2.Skipped != 1 || tr2.Messages[len(tr2.Messages)-1].Content[2].Text != "again" {
 		t.Errorf("after reopen: skipped %d, messages %+v", tr2.Skipped, tr2.Messages)
 	}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -51,9 +52,10 @@ func (s *Store) CreateSidechain(w *Writer, agentID, cwd, model string) (*Writer,
 	return sw, nil
 }
 
-// Sidechains reads the sub-agent transcripts of a session, by agent id. A session without
-// sub-agents has none; an unreadable file is an error.
-func (s *Store) Sidechains(t *Transcript) (map[string]*Transcript, error) {
+// Sidechains reads the sub-agent transcripts of a session, by agent id, each within the bounds
+// of a session file (see [Store.Load]). A session without sub-agents has none; an unreadable
+// file is an error.
+func (s *Store) Sidechains(ctx context.Context, t *Transcript) (map[string]*Transcript, error) {
 	dir := sidechainDir(t.Path)
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -69,12 +71,11 @@ func (s *Store) Sidechains(t *Transcript) (map[string]*Transcript, error) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		data, err := os.ReadFile(p)
+		sc, err := loadFile(ctx, p)
 		if err != nil {
-			return nil, fmt.Errorf("reading sub-agent transcript %s: %w", p, err)
+			return nil, fmt.Errorf("reading a sub-agent transcript: %w", err)
 		}
-		sc := Parse(data)
-		sc.ID, sc.Path = id, p
+		sc.ID = id
 		out[id] = sc
 	}
 	return out, nil

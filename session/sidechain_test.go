@@ -37,14 +37,14 @@ func TestSidechainsAreStoredBesideTheSessionAndReadBack(t *testing.T) {
 		t.Error("an agent id with a path was accepted")
 	}
 
-	tr, err := st.Load(cwd, w.ID)
+	tr, err := st.Load(t.Context(), cwd, w.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(tr.Messages) != 1 {
 		t.Errorf("the parent's transcript has %d messages, want its own 1", len(tr.Messages))
 	}
-	side, err := st.Sidechains(tr)
+	side, err := st.Sidechains(t.Context(), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,14 +56,14 @@ func TestSidechainsAreStoredBesideTheSessionAndReadBack(t *testing.T) {
 	// A session without sub-agents has none, and an unreadable one is an error.
 	w2, _ := st.Create(cwd, "m")
 	w2.Close()
-	tr2, _ := st.Load(cwd, w2.ID)
-	if side, err := st.Sidechains(tr2); err != nil || len(side) != 0 {
+	tr2, _ := st.Load(t.Context(), cwd, w2.ID)
+	if side, err := st.Sidechains(t.Context(), tr2); err != nil || len(side) != 0 {
 		t.Errorf("no sub-agents: %v, %v", side, err)
 	}
 	if os.Getuid() != 0 {
 		os.Chmod(filepath.Dir(sc.Path), 0)
 		defer os.Chmod(filepath.Dir(sc.Path), 0o700)
-		if _, err := st.Sidechains(tr); err == nil {
+		if _, err := st.Sidechains(t.Context(), tr); err == nil {
 			t.Error("an unreadable sub-agent folder was not reported")
 		}
 	}

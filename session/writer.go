@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/llm"
 )
 
@@ -140,7 +142,7 @@ func (s *Store) CreateWithID(cwd, id, model string) (*Writer, error) {
 // another Writer (in this process or another reins) has it open, Reopen fails with
 // [ErrInUse], so two runs never interleave their lines.
 func (s *Store) Reopen(t *Transcript) (*Writer, error) {
-	f, err := os.OpenFile(t.Path, os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := openAppend(t.Path)
 	if err != nil {
 		return nil, fmt.Errorf("opening session %s: %w", t.ID, err)
 	}
@@ -156,6 +158,26 @@ func (s *Store) Reopen(t *Transcript) (*Writer, error) {
 		}
 	}
 	return s.newWriter(t.ID, t.Path, f, ""), nil
+}
+
+// openAppend opens an existing session file to append to it, only when it is still a regular
+// file: the file read by Load may have been replaced since by a FIFO (whose open for writing
+// would wait for a reader for ever; O_NONBLOCK makes it fail instead) or a device.
+func openAppend(path string) (*os.File, error) {
+	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = &boundedfile.NotRegularError{Path: path, Mode: info.Mode(), Kind: fileLimits.Kind}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // AppendMessage writes a message to the file; see [Writer] for when it is on disk.

@@ -23,7 +23,7 @@ func TestSecondWriterIsRefused(t *testing.T) {
 	if err := w1.AppendMessage(llm.UserText("hi")); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := store.Load(cwd, w1.ID)
+	tr, err := store.Load(t.Context(), cwd, w1.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestLongLineReadBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Close()
-	tr, err := store.Load(cwd, w.ID)
+	tr, err := store.Load(t.Context(), cwd, w.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,12 @@
 package settings
 
 import (
+	"context"
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"syscall"
+
+	"github.com/reinsdev/reins/boundedfile"
 )
 
 // MaxFileSize is the largest settings or trust file Reins reads. A settings file is a few
@@ -15,75 +15,23 @@ import (
 // keeps every read short.
 const MaxFileSize = 4 << 20
 
+// fileLimits bound every settings, trust and persisted file.
+var fileLimits = boundedfile.Limits{MaxBytes: MaxFileSize, Kind: "settings file"}
+
 // readBounded reads a settings file only when it is a regular file (after symlinks) of at most
-// MaxFileSize bytes. It opens without blocking, so a FIFO planted as settings.json cannot
-// hang the open waiting for a writer, and checks the opened file rather than the path, so the
-// file cannot be swapped between the check and the read. /dev/urandom, a FIFO, a socket or a
-// folder is an error naming what it is.
+// MaxFileSize bytes; see package boundedfile. /dev/urandom, a FIFO, a socket or a folder is a
+// [*NotRegularError] naming what it is. Loading takes no context: a read of at most 4 MiB
+// of a regular file is short.
 func readBounded(name string) ([]byte, error) {
-	fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	f := os.NewFile(uintptr(fd), name)
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &NotRegularError{Path: name, Mode: info.Mode()}
-	}
-	if info.Size() > MaxFileSize {
-		return nil, &TooLargeError{Path: name, Size: info.Size()}
-	}
-	// The file may grow after the Stat; never read more than the cap.
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
-	}
-	if len(data) > MaxFileSize {
-		return nil, &TooLargeError{Path: name, Size: int64(len(data))}
-	}
-	return data, nil
+	return boundedfile.Read(context.Background(), name, fileLimits)
 }
 
 // NotRegularError is a settings path that is not a regular file: a device, FIFO, socket or
 // folder. Reins refuses it rather than read from it without end.
-type NotRegularError struct {
-	Path string
-	Mode fs.FileMode
-}
-
-func (e *NotRegularError) Error() string {
-	return fmt.Sprintf("%s is %s, not a regular file: settings are read only from regular files", e.Path, describeMode(e.Mode))
-}
+type NotRegularError = boundedfile.NotRegularError
 
 // TooLargeError is a settings file over MaxFileSize.
-type TooLargeError struct {
-	Path string
-	Size int64
-}
-
-func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s is too large (%d bytes; settings files may be at most %d bytes, 4 MiB)", e.Path, e.Size, MaxFileSize)
-}
-
-func describeMode(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file (" + m.Type().String() + ")"
-}
+type TooLargeError = boundedfile.TooLargeError
 
 // danglingSymlink reports whether path is a symlink whose target does not exist: a Stat that
 // says "not exist" for a path that Lstat finds.

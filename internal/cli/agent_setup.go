@@ -167,7 +167,7 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	// Restore the session before anything else, so that a bad id fails fast.
 	store := session.NewStore(env.opts.ConfigDir)
 	s.store = store
-	transcript, pc, err := restoreSession(f, store, s.cwd, env.pc, opts)
+	transcript, pc, err := restoreSession(ctx, f, store, s.cwd, env.pc, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +228,7 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 
 // restoreSession loads the session --continue or --resume names, if any, and restores its
 // permission state onto pc.
-func restoreSession(f *Factory, store *session.Store, cwd string, pc *permission.Context, opts *agentOptions) (*session.Transcript, *permission.Context, error) {
+func restoreSession(ctx context.Context, f *Factory, store *session.Store, cwd string, pc *permission.Context, opts *agentOptions) (*session.Transcript, *permission.Context, error) {
 	var transcript *session.Transcript
 	var err error
 	switch {
@@ -237,11 +237,11 @@ func restoreSession(f *Factory, store *session.Store, cwd string, pc *permission
 		if err != nil {
 			return nil, nil, fmt.Errorf("--continue: %w", err)
 		}
-		if transcript, err = store.Load(cwd, id); err != nil {
+		if transcript, err = store.Load(ctx, cwd, id); err != nil {
 			return nil, nil, err
 		}
 	case opts.resume != "":
-		if transcript, err = store.Load(cwd, opts.resume); err != nil {
+		if transcript, err = store.Load(ctx, cwd, opts.resume); err != nil {
 			return nil, nil, fmt.Errorf("--resume: %w", err)
 		}
 	default:

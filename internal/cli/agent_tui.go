@@ -55,11 +55,11 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		Home:          f.Getenv("HOME"),
 		SettingsFiles: files,
 		Sessions:      func() ([]tui.SessionInfo, error) { return listSessions(s.store, s.cwd) },
-		Resume:        func(id string) ([]llm.Message, error) { return s.switchTo(f, opts, id) },
+		Resume:        func(id string) ([]llm.Message, error) { return s.switchTo(ctx, f, opts, id) },
 		NoColor:       f.Getenv("NO_COLOR") != "",
 		WrapAsker:     s.withHooks,
 		Elicitor:      elicitor,
-		SubAgent:      s.sidechains(),
+		SubAgent:      s.sidechains(ctx),
 		Prompts:       promptCommands(prompts),
 		RunPrompt: func(ctx context.Context, name, args string) (string, error) {
 			return s.mcp.runPrompt(ctx, prompts, name, args)
@@ -106,7 +106,7 @@ func approveProjectServers(ctx context.Context, term tui.Terminal, pending []cli
 // id, for the Agent cards of a resumed conversation: nil when one cannot be read (the card then
 // shows only its result). The files are read once per session file; the UI calls it from its
 // own goroutine only.
-func (s *runSetup) sidechains() func(agentID string) []llm.Message {
+func (s *runSetup) sidechains(ctx context.Context) func(agentID string) []llm.Message {
 	var path string
 	var all map[string]*session.Transcript
 	return func(agentID string) []llm.Message {
@@ -115,7 +115,7 @@ func (s *runSetup) sidechains() func(agentID string) []llm.Message {
 		}
 		if path != s.rec.Path {
 			path = s.rec.Path
-			all, _ = s.store.Sidechains(&session.Transcript{ID: s.sessionID, Path: path})
+			all, _ = s.store.Sidechains(ctx, &session.Transcript{ID: s.sessionID, Path: path})
 		}
 		if t := all[agentID]; t != nil {
 			return t.Messages
@@ -143,8 +143,8 @@ func promptCommands(prompts []client.Prompt) []tui.PromptCommand {
 
 // switchTo makes the session id the one the agent records into, with its permission state
 // restored onto the settings' context as --resume does.
-func (s *runSetup) switchTo(f *Factory, opts *agentOptions, id string) ([]llm.Message, error) {
-	t, err := s.store.Load(s.cwd, id)
+func (s *runSetup) switchTo(ctx context.Context, f *Factory, opts *agentOptions, id string) ([]llm.Message, error) {
+	t, err := s.store.Load(ctx, s.cwd, id)
 	if err != nil {
 		return nil, err
 	}

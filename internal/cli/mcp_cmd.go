@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/mcp/client"
 )
 
@@ -440,8 +441,10 @@ func dig(doc map[string]any, keys []string, create bool) map[string]any {
 	return cur
 }
 
+// readJSONObject reads a config file `reins mcp` edits (~/.reins.json, .mcp.json) within the
+// bound the MCP client reads the larger of them with; a FIFO or a device is refused.
 func readJSONObject(path string) (map[string]any, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.Read(context.Background(), path, boundedfile.Limits{MaxBytes: client.MaxUserFileBytes, Kind: "MCP config"})
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]any{}, nil
 	}

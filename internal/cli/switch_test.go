@@ -70,7 +70,7 @@ func TestSwitchToMovesResultsDir(t *testing.T) {
 	}
 	defer s.Close()
 	first := s.resultsDir
-	if _, err := s.switchTo(f, opts, other.ID); err != nil {
+	if _, err := s.switchTo(t.Context(), f, opts, other.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.agent.Run(t.Context(), s.history, llm.UserText("go")); err != nil {
@@ -89,7 +89,7 @@ func TestSwitchToMovesResultsDir(t *testing.T) {
 	if _, err := os.Stat(first); !os.IsNotExist(err) {
 		t.Errorf("the first session's results folder was used after the switch: %v", err)
 	}
-	if subs, err := store.Sidechains(&session.Transcript{ID: other.ID, Path: other.Path}); err != nil || len(subs) != 1 {
+	if subs, err := store.Sidechains(t.Context(), &session.Transcript{ID: other.ID, Path: other.Path}); err != nil || len(subs) != 1 {
 		t.Errorf("sub-agent transcripts of the session switched to: %d, %v", len(subs), err)
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"regexp"
 	"sync"
 
+	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/tool"
 )
 
@@ -30,10 +32,14 @@ func toolSessionPath(f *Factory, cwd, id string) (string, error) {
 	return filepath.Join(dir, "tool-sessions", id+".json"), nil
 }
 
+// maxToolSessionBytes bounds a tool session file: it holds a path, a digest and times for
+// each file read, a few hundred bytes each.
+const maxToolSessionBytes = 64 << 20
+
 // loadToolSession returns the file state of session id (empty for a new session).
 func loadToolSession(path string) (*tool.FileState, error) {
 	fs := tool.NewFileState()
-	b, err := os.ReadFile(path)
+	b, err := boundedfile.Read(context.Background(), path, boundedfile.Limits{MaxBytes: maxToolSessionBytes, Kind: "tool session file"})
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return fs, nil

@@ -2,15 +2,16 @@ package tui
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -100,11 +101,16 @@ func displayPath(p, cwd string) string {
 	return p
 }
 
-// diff renders the change an edit would make, coloured. A file that cannot be read is shown as
-// the replaced text against the new one.
+// previewLimits bound the file a preview diffs: the path is the model's, so it may be a FIFO
+// (an unbounded read would freeze the dialog) or /dev/zero; a larger file is too long to
+// review in a dialog anyway.
+var previewLimits = boundedfile.Limits{MaxBytes: 4 << 20, Kind: "previewed file"}
+
+// diff renders the change an edit would make, coloured. A file that cannot be read (or is not
+// a regular file of at most 4 MiB) is shown as the replaced text against the new one.
 func (r *renderer) diff(toolName, path string, in map[string]any) []string {
 	var before, after string
-	old, err := os.ReadFile(path)
+	old, err := boundedfile.Read(context.Background(), path, previewLimits)
 	switch toolName {
 	case "Write":
 		if err == nil {

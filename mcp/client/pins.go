@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -64,7 +66,7 @@ func OpenPins(path string) (*Pins, error) {
 	if path == "" {
 		return p, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.Read(context.Background(), path, configLimits)
 	if errors.Is(err, fs.ErrNotExist) {
 		return p, nil
 	}

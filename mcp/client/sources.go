@@ -1,16 +1,17 @@
 package client
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -169,8 +170,29 @@ func (ap *approvals) judge(c ServerConfig, opts LoadOptions) Entry {
 	return e
 }
 
-func readFile(name string) ([]byte, bool, error) {
-	data, err := os.ReadFile(name)
+// Bounds of the files MCP servers are configured in. A file over its bound, or one that is not
+// a regular file (a FIFO or /dev/zero planted as a repository's .mcp.json), is an error that
+// names it: a config that cannot be read never silently drops a server or a deny.
+const (
+	// MaxConfigBytes bounds .mcp.json, --mcp-config files and the pin file: a few servers
+	// take a few kilobytes, and settings files have the same 4 MiB bound.
+	MaxConfigBytes = 4 << 20
+	// MaxUserFileBytes bounds ~/.claude.json and ~/.reins.json, which Claude Code also fills
+	// with every project's state and history and which grow to megabytes over the years.
+	MaxUserFileBytes = 64 << 20
+)
+
+var (
+	configLimits   = boundedfile.Limits{MaxBytes: MaxConfigBytes, Kind: "MCP config"}
+	userFileLimits = boundedfile.Limits{MaxBytes: MaxUserFileBytes, Kind: "user config file"}
+	// The settings files read for approvals, within the bound settings reads them with.
+	settingsLimits = boundedfile.Limits{MaxBytes: 4 << 20, Kind: "settings file"}
+)
+
+// readFile reads an MCP config through boundedfile; a missing file is no config. Loading
+// takes no context: each file is a regular file of bounded size, a short read.
+func readFile(name string, lim boundedfile.Limits) ([]byte, bool, error) {
+	data, err := boundedfile.Read(context.Background(), name, lim)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -181,7 +203,7 @@ func readFile(name string) ([]byte, bool, error) {
 }
 
 func readDocumentFile(name string, scope Scope) ([]ServerConfig, error) {
-	data, ok, err := readFile(name)
+	data, ok, err := readFile(name, configLimits)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -194,7 +216,7 @@ func readFlagConfig(v string, i int) ([]ServerConfig, error) {
 	if strings.HasPrefix(strings.TrimSpace(v), "{") {
 		return ParseConfigDocument(fmt.Sprintf("--mcp-config #%d", i+1), []byte(v), ScopeDynamic)
 	}
-	data, err := os.ReadFile(v)
+	data, err := boundedfile.Read(context.Background(), v, configLimits)
 	if err != nil {
 		return nil, fmt.Errorf("--mcp-config: %w", err)
 	}
@@ -204,7 +226,7 @@ func readFlagConfig(v string, i int) ([]ServerConfig, error) {
 // readUserFile reads ~/.reins.json or ~/.claude.json: top-level mcpServers (user scope) and
 // projects[cwd] (local scope, plus that project's approvals).
 func readUserFile(name, cwd string, ap *approvals) (user, local []ServerConfig, err error) {
-	data, ok, err := readFile(name)
+	data, ok, err := readFile(name, userFileLimits)
 	if err != nil || !ok {
 		return nil, nil, err
 	}
@@ -246,7 +268,7 @@ func readUserFile(name, cwd string, ap *approvals) (user, local []ServerConfig, 
 }
 
 func (ap *approvals) readSettings(sf SettingsFile) error {
-	data, ok, err := readFile(sf.Path)
+	data, ok, err := readFile(sf.Path, settingsLimits)
 	if err != nil || !ok {
 		return err
 	}
