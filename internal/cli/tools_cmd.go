@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/toolcall"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/bash"
 	"github.com/reinsdev/reins/tools/workflow"
@@ -340,29 +342,46 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 			}
 		}()
 	}
-	in, err := t.Decode(raw)
+	in, err := toolcall.Decode(t, raw)
 	if err != nil {
-		return finishRun(f, t, tool.ErrorResult(tool.UseError(err.Error())), outcomeInvalidInput)
+		return finishRun(f, t, tool.ErrorResult(toolcall.UseErrorText(err)), outcomeInvalidInput)
 	}
-	if fail := t.ValidateInput(ctx, in, env); fail != nil {
+	var asker permission.Asker = &refusingAsker{}
+	if f.IsTerminal != nil && f.IsTerminal() {
+		asker = &terminalAsker{in: bufio.NewReader(f.In), out: f.ErrOut}
+	}
+	p := toolcall.Pipeline{Asker: asker}
+	out := p.Run(ctx, toolcall.Call{Tool: t, Input: in, Raw: raw, Permissions: state.get(), Env: env})
+	switch out.Stage {
+	case toolcall.Invalid:
 		// The file tools refuse a path a deny rule covers while validating; that is a denial
 		// (exit 4) here as in permissions check, not invalid input.
 		o := outcomeInvalidInput
 		if d, err := (&permission.Engine{}).Decide(ctx, state.get(), t, in); err == nil && d.Behavior == permission.Deny {
 			o = outcomeDenied
 		}
-		return finishRun(f, t, tool.ErrorResult(tool.UseError(fail.Message)), o)
+		return finishRun(f, t, tool.ErrorResult(out.Failure), o)
+	case toolcall.Cancelled, toolcall.Aborted:
+		return cmp.Or(out.Err, ctx.Err())
 	}
+	printVerdict(f, t, out.Decision, asker)
+	switch {
+	case out.Stage == toolcall.Denied:
+		return finishRun(f, t, tool.ErrorResult(out.Failure), outcomeDenied)
+	case out.Stage == toolcall.Failed && ctx.Err() != nil:
+		return ctx.Err()
+	case out.Stage == toolcall.Failed:
+		return finishRun(f, t, tool.ErrorResult(out.Failure))
+	}
+	res := out.Result
+	for _, n := range out.Notes {
+		res.Content = append(res.Content, tool.Text(n))
+	}
+	return finishRun(f, t, res)
+}
 
-	var asker permission.Asker = &refusingAsker{}
-	if f.IsTerminal != nil && f.IsTerminal() {
-		asker = &terminalAsker{in: bufio.NewReader(f.In), out: f.ErrOut}
-	}
-	var engine permission.Engine
-	d, err := engine.AuthorizeCall(ctx, state.get(), permission.Call{Tool: t, Input: in, Asker: asker, Prepare: tool.PrepareSubstitute(t, env)})
-	if err != nil {
-		return err
-	}
+// printVerdict tells the person on stderr what the engine decided, and why.
+func printVerdict(f *Factory, t tool.Tool, d permission.Decision, asker permission.Asker) {
 	verdict := d.Behavior.String()
 	if r, ok := asker.(*refusingAsker); ok && r.asked {
 		verdict = "ask refused (stdin is not a terminal to ask on):"
@@ -372,22 +391,6 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		fmt.Fprintf(f.ErrOut, " (%s)", reasonWords(d.Reason))
 	}
 	fmt.Fprintln(f.ErrOut)
-	if d.Behavior != permission.Allow {
-		return finishRun(f, t, tool.ErrorResult(d.Message), outcomeDenied)
-	}
-	if d.UpdatedInput != nil {
-		if in, err = tool.DecidedInput(t, d.UpdatedInput); err != nil {
-			return finishRun(f, t, tool.ErrorResult(tool.UseError(err.Error())), outcomeInvalidInput)
-		}
-	}
-	res, err := t.Call(ctx, in, env)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		res = tool.ErrorResult(err.Error())
-	}
-	return finishRun(f, t, res)
 }
 
 // refusingAsker answers every ask with a refusal carrying the ask's message, for runs with no

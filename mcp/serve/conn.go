@@ -12,6 +12,7 @@ import (
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/toolcall"
 )
 
 // conn is the session of one client connection.
@@ -205,43 +206,33 @@ func (c *conn) call(ctx context.Context, req *mcp.CallToolRequest) *mcp.CallTool
 	if err != nil {
 		return errorResult(fmt.Sprintf("Reins refused the call: %v", err))
 	}
-	in, err := t.Decode(req.Params.Arguments)
+	in, err := toolcall.Decode(t, req.Params.Arguments)
 	if err != nil {
-		return errorResult(tool.UseError(err.Error()))
+		return errorResult(toolcall.UseErrorText(err))
 	}
-	env := c.callEnv(ctx, req)
-	if msg := validate(ctx, t, in, env); msg != "" {
-		return errorResult(msg)
-	}
-
 	var asker permission.Asker = refuseAsker{}
 	if p := c.ss.InitializeParams(); p != nil && p.Capabilities != nil && p.Capabilities.Elicitation != nil {
 		asker = &elicitAsker{c: c}
 	}
-	d, err := c.engine.AuthorizeCall(ctx, pc, permission.Call{Tool: t, Input: in, Asker: asker, Prepare: tool.PrepareSubstitute(t, env)})
+	p := toolcall.Pipeline{Engine: &c.engine, Asker: asker}
+	out := p.Run(ctx, toolcall.Call{Tool: t, Input: in, Raw: req.Params.Arguments, Permissions: pc, Env: c.callEnv(ctx, req)})
 	switch {
+	case out.Stage == toolcall.Denied:
+		c.srv.log.Info("call denied", "session", c.ss.ID(), "tool", name, "reason", out.Decision.Reason.String())
+		return errorResult(denyText(out.Decision))
 	case ctx.Err() != nil:
 		return errorResult(interruptedMessage)
-	case err != nil:
-		return errorResult(fmt.Sprintf("Reins could not decide the call: %v", err))
-	case d.Behavior != permission.Allow:
-		c.srv.log.Info("call denied", "session", c.ss.ID(), "tool", name, "reason", d.Reason.String())
-		return errorResult(denyText(d))
+	case out.Stage == toolcall.Aborted:
+		return errorResult(fmt.Sprintf("Reins could not decide the call: %v", out.Err))
+	case out.Stage != toolcall.Done:
+		return errorResult(out.Failure)
 	}
-	if d.UpdatedInput != nil {
-		if in, err = tool.DecidedInput(t, d.UpdatedInput); err != nil {
-			return errorResult(tool.UseError(err.Error()))
-		}
+	c.srv.log.Info("call allowed", "session", c.ss.ID(), "tool", name, "reason", out.Decision.Reason.String())
+	res := toResult(out.Result)
+	for _, n := range out.Notes {
+		res.Content = append(res.Content, &mcp.TextContent{Text: n})
 	}
-	c.srv.log.Info("call allowed", "session", c.ss.ID(), "tool", name, "reason", d.Reason.String())
-	res, err := invoke(ctx, t, in, env)
-	switch {
-	case ctx.Err() != nil:
-		return errorResult(interruptedMessage)
-	case err != nil:
-		return errorResult(err.Error())
-	}
-	return toResult(res)
+	return res
 }
 
 const interruptedMessage = "The call was cancelled; whatever it started was stopped."
@@ -272,29 +263,6 @@ func (c *conn) callEnv(ctx context.Context, req *mcp.CallToolRequest) *tool.Env 
 		c.ss.NotifyProgress(nctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(n), Message: msg})
 	}
 	return env
-}
-
-// validate runs the tool's own input checks; a panic is a failed check.
-func validate(ctx context.Context, t tool.Tool, in any, env *tool.Env) (msg string) {
-	defer func() {
-		if v := recover(); v != nil {
-			msg = fmt.Sprintf("Error: %s crashed while checking its input: %v", t.Name(), v)
-		}
-	}()
-	if f := t.ValidateInput(ctx, in, env); f != nil {
-		return tool.UseError(f.Message)
-	}
-	return ""
-}
-
-// invoke calls the tool, turning a panic into an error.
-func invoke(ctx context.Context, t tool.Tool, in any, env *tool.Env) (res tool.Result, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("%s crashed: %v", t.Name(), v)
-		}
-	}()
-	return t.Call(ctx, in, env)
 }
 
 // denyText is the error result of a refused call: the engine's message and what decided it.
