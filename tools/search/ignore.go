@@ -3,11 +3,14 @@ package search
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/reinsdev/reins/boundedfile"
 )
 
 // A globPattern is one line of an ignore file, one --glob override or one file-type glob,
@@ -262,8 +265,18 @@ func parseIgnoreFile(dir string, data []byte) *ignoreFile {
 	return f
 }
 
+// ignoreLimits bound an ignore file or a git config read while walking: a repository may plant
+// a FIFO or a link to /dev/zero as .gitignore, which must neither hang nor swell a search. A
+// file refused is taken as absent.
+var ignoreLimits = boundedfile.Limits{MaxBytes: 8 << 20, Kind: "ignore file"}
+
+// readBounded reads an ignore or config file within ignoreLimits.
+func readBounded(path string) ([]byte, error) {
+	return boundedfile.Read(context.Background(), path, ignoreLimits)
+}
+
 func readIgnoreFile(dir, name string) *ignoreFile {
-	data, err := os.ReadFile(filepath.Join(dir, name))
+	data, err := readBounded(filepath.Join(dir, name))
 	if err != nil {
 		return nil
 	}
@@ -418,7 +431,7 @@ func globalGitignore(root string, getenv func(string) string) *ignoreFile {
 	if path == "~" || strings.HasPrefix(path, "~/") {
 		path = filepath.Join(home, path[1:])
 	}
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	if err != nil {
 		return nil
 	}
@@ -428,7 +441,7 @@ func globalGitignore(root string, getenv func(string) string) *ignoreFile {
 // gitConfigExcludesFile finds core.excludesFile in one git config file. It understands the
 // plain "[core]" / "excludesfile = path" form, which is all git writes.
 func gitConfigExcludesFile(path string) string {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	if err != nil {
 		return ""
 	}
