@@ -71,9 +71,9 @@ type Agent struct {
 	// the model. A permission-prompt tool plugs in here.
 	Asker       permission.Asker
 	Permissions *Permissions
-	// Env is the environment every call shares (file state, tool state). The agent sets its
-	// Permissions, UpdatePermissions and Progress fields per call, and creates it, and its
-	// Values map, when nil.
+	// Env is the environment every call shares (file state, tool state). Each call gets a copy
+	// with its own Permissions, UpdatePermissions and Progress; the agent never writes into it.
+	// Nil, or a nil Values map, has the agent keep the tools' state from run to run itself.
 	Env *tool.Env
 	// Cwd, if set, returns the current directory (the shell's, which `cd` moves); the
 	// permission context tools see resolves relative paths against it.
@@ -101,6 +101,10 @@ type Agent struct {
 	// caller owns it (and makes it readable to the model: permission.Config.InternalReadDirs).
 	// "" sends every result whole.
 	ResultsDir string
+
+	// values is the tools' session state when Env brings none: kept here, not written into
+	// the caller's Env, so that it lasts from run to run.
+	values map[any]any
 }
 
 // Result is the outcome of a run.
@@ -129,47 +133,59 @@ type Result struct {
 // always returns a Result (published as the last event); the error is non-nil when the run
 // failed or was aborted, and wraps the context's error on abort.
 func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Message) (*Result, error) {
-	start := time.Now()
-	res := &Result{Subtype: SubtypeSuccess, CostKnown: true}
-	finish := func(err error) (*Result, error) {
-		if f, ok := a.Recorder.(Flusher); ok {
-			if ferr := f.Flush(); ferr != nil && err == nil {
-				err = fmt.Errorf("recording the session: %w", ferr)
-			}
-		}
-		if err != nil {
-			res.Subtype, res.IsError, res.Err = SubtypeExecutionError, true, err
-		}
-		res.Duration = time.Since(start)
-		a.Bus.Publish(Event{Type: EventResult, Result: res})
-		return res, err
-	}
+	r := &run{a: a, start: time.Now(), res: &Result{Subtype: SubtypeSuccess, CostKnown: true}}
 	if a.Provider == nil || a.Permissions == nil {
-		return finish(errors.New("agent: Provider and Permissions are required"))
+		return r.finish(errors.New("agent: Provider and Permissions are required"))
 	}
+	r.x = a.newExecutor()
+	if a.Recorder != nil {
+		a.Permissions.setOnChange(a.Recorder.AppendPermissions)
+		defer a.Permissions.setOnChange(nil)
+	}
+	prompt, err := r.submit(ctx, prompt)
+	if err != nil {
+		return r.finish(err)
+	}
+	if err := r.begin(history, prompt); err != nil {
+		return r.finish(err)
+	}
+	return r.finish(r.loop(ctx))
+}
 
-	if a.Env == nil {
-		a.Env = &tool.Env{}
+// run is the state of one Run: the conversation as it grows, and the result being made.
+type run struct {
+	a     *Agent
+	x     *executor
+	start time.Time
+	res   *Result
+	msgs  []llm.Message
+}
+
+// newExecutor is what runs the calls of one Run: the tools by name and alias, and the
+// pipeline with the run's engine, asker and hooks.
+func (a *Agent) newExecutor() *executor {
+	env := &tool.Env{}
+	if a.Env != nil {
+		*env = *a.Env
 	}
-	if a.Env.Values == nil {
-		// Tools keep session state here; every call's Env shares this map.
-		a.Env.Values = map[any]any{}
-	}
-	engine := a.Engine
-	if engine == nil {
-		engine = &permission.Engine{}
+	if env.Values == nil {
+		// Tools keep session state here; every call's Env shares this map, run after run.
+		if a.values == nil {
+			a.values = map[any]any{}
+		}
+		env.Values = a.values
 	}
 	x := &executor{
 		tools:       map[string]tool.Tool{},
 		perms:       a.Permissions,
 		cwd:         a.Cwd,
-		env:         a.Env,
+		env:         env,
 		bus:         a.Bus,
 		concurrency: cmp.Or(a.MaxConcurrency, DefaultMaxConcurrency),
 		deferral:    a.Deferral,
 		resultsDir:  a.ResultsDir,
 	}
-	x.pipeline = toolcall.Pipeline{Engine: engine, Asker: a.Asker, Hooks: a.Hooks,
+	x.pipeline = toolcall.Pipeline{Engine: cmp.Or(a.Engine, &permission.Engine{}), Asker: a.Asker, Hooks: a.Hooks,
 		Notify:  func(msg string) { a.Bus.Publish(Event{Type: EventHookMessage, Text: msg}) },
 		Stop:    func(ev hooks.Event, reason string) { x.stop.set(ev, reason) },
 		Granted: a.Permissions.consume,
@@ -183,131 +199,186 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 			}
 		}
 	}
-	if a.Recorder != nil {
-		a.Permissions.setOnChange(a.Recorder.AppendPermissions)
-		defer a.Permissions.setOnChange(nil)
-	}
+	return x
+}
 
-	if a.Hooks.Has(hooks.UserPromptSubmit) {
-		pr := a.Hooks.UserPromptSubmit(ctx, toolcall.Common(x.permissions()), prompt.Text())
-		notify(a.Bus, pr.Messages)
-		switch {
-		case pr.Blocked:
-			return finish(&HookStopError{Event: hooks.UserPromptSubmit, Reason: pr.Reason})
-		case pr.Stop:
-			return finish(&HookStopError{Event: hooks.UserPromptSubmit, Reason: pr.StopReason})
+// finish ends the run: the session is flushed, the result made and published.
+func (r *run) finish(err error) (*Result, error) {
+	if f, ok := r.a.Recorder.(Flusher); ok {
+		if ferr := f.Flush(); ferr != nil && err == nil {
+			err = fmt.Errorf("recording the session: %w", ferr)
 		}
-		prompt = withContext(prompt, "UserPromptSubmit hook", pr.Context)
 	}
+	if err != nil {
+		r.res.Subtype, r.res.IsError, r.res.Err = SubtypeExecutionError, true, err
+	}
+	r.res.Messages = r.msgs
+	r.res.Duration = time.Since(r.start)
+	r.a.Bus.Publish(Event{Type: EventResult, Result: r.res})
+	return r.res, err
+}
 
-	msgs := slices.Clone(history)
-	if n := len(msgs); n > 0 && msgs[n-1].Role == llm.RoleUser && prompt.Role == llm.RoleUser {
+// submit runs the UserPromptSubmit hooks: they may block the prompt, stop the run, or add
+// context to it.
+func (r *run) submit(ctx context.Context, prompt llm.Message) (llm.Message, error) {
+	a := r.a
+	if !a.Hooks.Has(hooks.UserPromptSubmit) {
+		return prompt, nil
+	}
+	pr := a.Hooks.UserPromptSubmit(ctx, toolcall.Common(r.x.permissions()), prompt.Text())
+	notify(a.Bus, pr.Messages)
+	switch {
+	case pr.Blocked:
+		return prompt, &HookStopError{Event: hooks.UserPromptSubmit, Reason: pr.Reason}
+	case pr.Stop:
+		return prompt, &HookStopError{Event: hooks.UserPromptSubmit, Reason: pr.StopReason}
+	}
+	return withContext(prompt, "UserPromptSubmit hook", pr.Context), nil
+}
+
+// begin puts the prompt after the history and records it.
+func (r *run) begin(history []llm.Message, prompt llm.Message) error {
+	r.msgs = slices.Clone(history)
+	if n := len(r.msgs); n > 0 && r.msgs[n-1].Role == llm.RoleUser && prompt.Role == llm.RoleUser {
 		// The previous run ended before the model answered; one user turn holds both.
-		merged := llm.Message{Role: llm.RoleUser, Content: append(slices.Clone(msgs[n-1].Content), prompt.Content...)}
-		msgs[n-1] = merged
+		r.msgs[n-1] = llm.Message{Role: llm.RoleUser, Content: append(slices.Clone(r.msgs[n-1].Content), prompt.Content...)}
 	} else {
-		msgs = append(msgs, prompt)
+		r.msgs = append(r.msgs, prompt)
 	}
-	res.Messages = msgs
-	if err := a.record(prompt); err != nil {
-		return finish(err)
-	}
+	return r.a.record(prompt)
+}
 
+// append adds a message to the conversation and records it.
+func (r *run) append(m llm.Message) error {
+	r.msgs = append(r.msgs, m)
+	return r.a.record(m)
+}
+
+// loop asks the model and runs the tools it calls until the model ends its turn (and no Stop
+// hook sends it back), a limit is reached or something fails.
+func (r *run) loop(ctx context.Context) error {
 	stopHookActive := false
 	for {
 		if err := ctx.Err(); err != nil {
-			return finish(fmt.Errorf("run aborted: %w", err))
+			return fmt.Errorf("run aborted: %w", err)
 		}
-		if err := a.addNotices(&msgs); err != nil {
-			return finish(err)
+		resp, err := r.ask(ctx)
+		if err != nil || len(resp.Message.Content) == 0 {
+			// An empty reply is kept out: an empty assistant message would make the history
+			// invalid.
+			return err
 		}
-		res.Messages = msgs
-		req := &llm.Request{
-			Model:     a.Model,
-			System:    a.System,
-			Messages:  msgs,
-			Tools:     a.specs(),
-			MaxTokens: cmp.Or(a.MaxTokens, DefaultMaxTokens),
+		r.res.Text = resp.Message.Text()
+		if err := r.append(resp.Message); err != nil {
+			return err
 		}
-		apiStart := time.Now()
-		resp, err := a.Provider.Stream(ctx, req, func(ev llm.Event) {
-			if ev.Type == llm.EventTextDelta {
-				a.Bus.Publish(Event{Type: EventTextDelta, Index: ev.Index, Text: ev.Text})
-			}
-		})
-		res.APIDuration += time.Since(apiStart)
-		if err != nil {
-			if ctx.Err() != nil {
-				return finish(fmt.Errorf("run aborted: %w", err))
-			}
-			// Providers name themselves in their errors ("anthropic: 401 …").
-			return finish(fmt.Errorf("calling the model: %w", err))
-		}
-		res.NumTurns++
-		res.Usage = res.Usage.Add(resp.Usage)
-		model := cmp.Or(resp.Model, a.Model)
-		if c, ok := EstimateCost(model, resp.Usage); ok {
-			res.CostUSD += c
-		} else {
-			res.CostKnown = false
-		}
-		a.Bus.Publish(Event{Type: EventAssistant, Response: resp})
-		if a.MaxBudgetUSD > 0 && !res.CostKnown {
-			return finish(fmt.Errorf("cannot keep to the budget of $%g: the price of model %s is unknown", a.MaxBudgetUSD, model))
-		}
-		if len(resp.Message.Content) == 0 {
-			// Nothing to keep: an empty assistant message would make the history invalid.
-			return finish(nil)
-		}
-		msgs = append(msgs, resp.Message)
-		res.Messages = msgs
-		res.Text = resp.Message.Text()
-		if err := a.record(resp.Message); err != nil {
-			return finish(err)
-		}
-
 		uses := resp.Message.ToolUses()
 		if len(uses) == 0 {
-			if !a.Hooks.Has(hooks.Stop) {
-				return finish(nil)
-			}
-			next, ok := a.stopHooks(ctx, x, stopHookActive)
-			if !ok || (a.MaxTurns > 0 && res.NumTurns >= a.MaxTurns) {
-				return finish(nil)
+			next, ok := r.stopHooks(ctx, stopHookActive)
+			if !ok {
+				return nil
 			}
 			stopHookActive = true
-			msgs = append(msgs, next)
-			res.Messages = msgs
-			if err := a.record(next); err != nil {
-				return finish(err)
+			if err := r.append(next); err != nil {
+				return err
 			}
 			continue
 		}
 		stopHookActive = false
-		out := x.execute(ctx, uses)
-		res.PermissionDenials = append(res.PermissionDenials, out.denials...)
-		results := llm.Message{Role: llm.RoleUser, Content: out.results}
-		msgs = append(msgs, results)
-		res.Messages = msgs
-		a.Bus.Publish(Event{Type: EventToolResults, Message: &results, Outputs: out.outputs})
-		if err := a.record(results); err != nil {
-			return finish(err)
-		}
-		switch {
-		case out.fatal != nil:
-			return finish(out.fatal)
-		case out.stopped != nil:
-			return finish(out.stopped)
-		case ctx.Err() != nil:
-			return finish(fmt.Errorf("run aborted: %w", ctx.Err()))
-		case a.MaxTurns > 0 && res.NumTurns >= a.MaxTurns:
-			res.Subtype, res.IsError = SubtypeMaxTurns, true
-			return finish(nil)
-		case a.MaxBudgetUSD > 0 && res.CostUSD >= a.MaxBudgetUSD:
-			res.Subtype, res.IsError = SubtypeMaxBudget, true
-			return finish(nil)
+		if done, err := r.runTools(ctx, uses); done {
+			return err
 		}
 	}
+}
+
+// ask sends the next request and accounts for its reply: turns, usage, cost.
+func (r *run) ask(ctx context.Context) (*llm.Response, error) {
+	a, res := r.a, r.res
+	if err := a.addNotices(&r.msgs); err != nil {
+		return nil, err
+	}
+	req := &llm.Request{
+		Model:     a.Model,
+		System:    a.System,
+		Messages:  r.msgs,
+		Tools:     a.specs(),
+		MaxTokens: cmp.Or(a.MaxTokens, DefaultMaxTokens),
+	}
+	apiStart := time.Now()
+	resp, err := a.Provider.Stream(ctx, req, func(ev llm.Event) {
+		if ev.Type == llm.EventTextDelta {
+			a.Bus.Publish(Event{Type: EventTextDelta, Index: ev.Index, Text: ev.Text})
+		}
+	})
+	res.APIDuration += time.Since(apiStart)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("run aborted: %w", err)
+		}
+		// Providers name themselves in their errors ("anthropic: 401 …").
+		return nil, fmt.Errorf("calling the model: %w", err)
+	}
+	res.NumTurns++
+	res.Usage = res.Usage.Add(resp.Usage)
+	model := cmp.Or(resp.Model, a.Model)
+	if c, ok := EstimateCost(model, resp.Usage); ok {
+		res.CostUSD += c
+	} else {
+		res.CostKnown = false
+	}
+	a.Bus.Publish(Event{Type: EventAssistant, Response: resp})
+	if a.MaxBudgetUSD > 0 && !res.CostKnown {
+		return nil, fmt.Errorf("cannot keep to the budget of $%g: the price of model %s is unknown", a.MaxBudgetUSD, model)
+	}
+	return resp, nil
+}
+
+// stopHooks runs the Stop hooks when the model ended its turn. When one blocks (and turns
+// are left), it returns the message that sends the model back to work.
+func (r *run) stopHooks(ctx context.Context, active bool) (llm.Message, bool) {
+	a := r.a
+	if !a.Hooks.Has(hooks.Stop) {
+		return llm.Message{}, false
+	}
+	stop := a.Hooks.Stop
+	if a.SubAgent {
+		stop = a.Hooks.SubagentStop
+	}
+	sr := stop(ctx, toolcall.Common(r.x.permissions()), active)
+	notify(a.Bus, sr.Messages)
+	if !sr.Block || ctx.Err() != nil || (a.MaxTurns > 0 && r.res.NumTurns >= a.MaxTurns) {
+		return llm.Message{}, false
+	}
+	return llm.UserText("Stop hook feedback: " + sr.Reason), true
+}
+
+// runTools answers the model's tool calls and says whether the run ends there: a failure, a
+// hook's stop, an abort, or a limit reached.
+func (r *run) runTools(ctx context.Context, uses []llm.Block) (done bool, err error) {
+	a, res := r.a, r.res
+	out := r.x.execute(ctx, uses)
+	res.PermissionDenials = append(res.PermissionDenials, out.denials...)
+	results := llm.Message{Role: llm.RoleUser, Content: out.results}
+	r.msgs = append(r.msgs, results)
+	a.Bus.Publish(Event{Type: EventToolResults, Message: &results, Outputs: out.outputs})
+	if err := a.record(results); err != nil {
+		return true, err
+	}
+	switch {
+	case out.fatal != nil:
+		return true, out.fatal
+	case out.stopped != nil:
+		return true, out.stopped
+	case ctx.Err() != nil:
+		return true, fmt.Errorf("run aborted: %w", ctx.Err())
+	case a.MaxTurns > 0 && res.NumTurns >= a.MaxTurns:
+		res.Subtype, res.IsError = SubtypeMaxTurns, true
+		return true, nil
+	case a.MaxBudgetUSD > 0 && res.CostUSD >= a.MaxBudgetUSD:
+		res.Subtype, res.IsError = SubtypeMaxBudget, true
+		return true, nil
+	}
+	return false, nil
 }
 
 // addNotices adds the pending notices to the conversation: to the last user message when the
@@ -352,21 +423,6 @@ func (a *Agent) record(m llm.Message) error {
 		return fmt.Errorf("recording the session: %w", err)
 	}
 	return nil
-}
-
-// stopHooks runs the Stop hooks when the model ended its turn. When one blocks, it returns the
-// message that sends the model back to work.
-func (a *Agent) stopHooks(ctx context.Context, x *executor, active bool) (llm.Message, bool) {
-	stop := a.Hooks.Stop
-	if a.SubAgent {
-		stop = a.Hooks.SubagentStop
-	}
-	sr := stop(ctx, toolcall.Common(x.permissions()), active)
-	notify(a.Bus, sr.Messages)
-	if !sr.Block || ctx.Err() != nil {
-		return llm.Message{}, false
-	}
-	return llm.UserText("Stop hook feedback: " + sr.Reason), true
 }
 
 // withContext adds the context hooks returned to a prompt, as text blocks after it.
