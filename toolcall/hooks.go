@@ -19,7 +19,11 @@ type hookCall struct {
 	preContext []string
 }
 
+// newHookCall is nil without hooks: a call then costs no observable input.
 func (p *Pipeline) newHookCall(c Call) *hookCall {
+	if p.Hooks == nil {
+		return nil
+	}
 	return &hookCall{common: Common(c.Permissions), call: hooks.ToolCall{Name: c.Tool.Name(), ID: c.ID, Input: ObservableInput(c.Raw, c.Permissions.Cwd())}}
 }
 

@@ -167,8 +167,10 @@ func (p *Pipeline) call(ctx context.Context, c Call, h *hookCall, out *Outcome) 
 	if ctx.Err() != nil {
 		return
 	}
-	out.Notes = append(out.Notes, p.postToolUse(ctx, h, response, out.Failure)...)
-	out.Notes = append(out.Notes, h.preContext...)
+	if h != nil {
+		out.Notes = append(out.Notes, p.postToolUse(ctx, h, response, out.Failure)...)
+		out.Notes = append(out.Notes, h.preContext...)
+	}
 }
 
 // validate runs the tool's own input checks. It returns the text for the model: the tool's
