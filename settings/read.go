@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -38,14 +39,15 @@ func readBounded(name string) ([]byte, error) {
 		return nil, &TooLargeError{Path: name, Size: info.Size()}
 	}
 	// The file may grow after the Stat; never read more than the cap.
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
+	// Sized from the Stat, so a large file is not copied as the buffer doubles.
+	buf := bytes.NewBuffer(make([]byte, 0, info.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileSize+1)); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
-	if len(data) > MaxFileSize {
-		return nil, &TooLargeError{Path: name, Size: int64(len(data))}
+	if buf.Len() > MaxFileSize {
+		return nil, &TooLargeError{Path: name, Size: int64(buf.Len())}
 	}
-	return data, nil
+	return buf.Bytes(), nil
 }
 
 // NotRegularError is a settings path that is not a regular file: a device, FIFO, socket or
