@@ -13,6 +13,9 @@
 //     the agent goes on. A hook can never hang the agent.
 //   - The hooks matching one event run in parallel; hooks with the same command run once. Their
 //     answers aggregate deny > ask > allow.
+//   - What a hook leaves running in its process group (`server &`) goes on while the session
+//     does and ends at [Runner.Close]; with [Runner.Groups] set, a watchdog also ends it when
+//     this process dies without closing (SIGKILL).
 //
 // A PreToolUse answer is not a decision: it becomes a [permission.HookVerdict], which
 // [permission.Engine.AuthorizeWithHook] ranks below deny rules, ask rules and safety checks.

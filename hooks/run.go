@@ -78,11 +78,18 @@ type Runner struct {
 	Observe func(Run)
 	// MaxOutput caps each output stream; zero means DefaultMaxOutput.
 	MaxOutput int
+	// Groups, when set, is told about every command hook's process group, so that what a
+	// hook leaves running ends when this process dies, even by SIGKILL (see Close).
+	Groups GroupGuard
 
 	mu       sync.RWMutex // guards hooks, which Add extends while calls run
 	hooks    []compiled
 	nextID   atomic.Int64
 	observer sync.Mutex
+
+	groupsMu  sync.Mutex
+	lingering map[int]bool // groups whose hook exited but left processes running
+	closed    bool
 }
 
 type compiled struct {
@@ -272,7 +279,7 @@ func (r *Runner) runOne(ctx context.Context, ev Event, h *Hook, input []byte, di
 }
 
 // shell runs a command hook with sh -c in its own process group, so that a timeout kills
-// everything it started.
+// everything it started, and what it leaves running ends with the session (see finished).
 func (r *Runner) shell(ctx context.Context, command string, input []byte, dir string) (Raw, error) {
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
 	cmd.Dir = dir
@@ -289,7 +296,12 @@ func (r *Runner) shell(ctx context.Context, command string, input []byte, dir st
 	setProcessGroup(cmd)
 	// A grandchild that escaped the group could keep the pipes open; stop waiting for it.
 	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return Raw{}, fmt.Errorf("running the hook: %w", err)
+	}
+	r.started(cmd.Process.Pid)
+	err := cmd.Wait()
+	r.finished(cmd.Process.Pid)
 	raw := Raw{Stdout: stdout.String(), Stderr: stderr.String()}
 	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 		raw.ExitCode = ee.ExitCode()

@@ -75,6 +75,9 @@ type EntryReport struct {
 	Status Status `json:"status"`
 	// Reason says why an entry was not loaded.
 	Reason string `json:"reason,omitempty"`
+	// Count, when set, says the entry stands for a whole list of Count entries that was not
+	// read (an untrusted project's allow rules or directories); Line and Col are the list's.
+	Count int `json:"count,omitempty"`
 }
 
 // CommandLine is the Path of the report entry for rules and directories given as flags.
@@ -108,6 +111,16 @@ func (l *Loaded) Report(f Flags) (*Report, error) {
 // Build returns the context and the report together, for callers that need both without
 // building twice.
 func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
+	if f.Trusted && l.unread {
+		// Load counted the gated lists of a project it found untrusted; the caller trusts it.
+		o := l.opts
+		o.trusted = true
+		whole, err := Load(o)
+		if err != nil {
+			return nil, nil, err
+		}
+		l = whole
+	}
 	o := l.opts
 	r := &Report{Trusted: f.Trusted, Warnings: l.Warnings()}
 	warn := func(file string, line, col int, format string, args ...any) {
@@ -144,6 +157,10 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 		s := file.Settings
 		untrusted := file.Source == permission.SourceProject && !f.Trusted
 		var untrustedRules, untrustedDirs int
+		if u := s.UnreadAllow; u != nil {
+			fr.Entries = append(fr.Entries, unreadEntry("allow", u, "project allow rules"))
+			untrustedRules += u.Count
+		}
 		for _, list := range []struct {
 			name    string
 			b       permission.Behavior
@@ -184,6 +201,10 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 				}
 				fr.Entries = append(fr.Entries, er)
 			}
+		}
+		if u := s.UnreadDirectories; u != nil {
+			fr.Entries = append(fr.Entries, unreadEntry("additionalDirectories", u, "project directories"))
+			untrustedDirs += u.Count
 		}
 		for _, e := range s.AdditionalDirectories {
 			er := EntryReport{List: "additionalDirectories", Value: e.Value, Line: e.Line, Col: e.Col, Status: StatusLoaded}
@@ -286,6 +307,12 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 		}
 	}
 	return pc, r, nil
+}
+
+// unreadEntry is the one report entry of a list Load counted instead of reading.
+func unreadEntry(list string, u *Unread, what string) EntryReport {
+	return EntryReport{List: list, Value: fmt.Sprintf("(%d not read)", u.Count), Line: u.Line, Col: u.Col, Count: u.Count,
+		Status: StatusUntrusted, Reason: what + " apply only in a trusted project and are read once it is"}
 }
 
 // broken records a deny or ask rule that could not be loaded; allow rules are only skipped.

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -381,24 +382,41 @@ func TestWorkingDirs(t *testing.T) {
 func TestReport(t *testing.T) {
 	e := newEnv(t)
 	p := e.write(t, "project", `{"permissions": {"allow": ["Read", "bad"], "deny": ["Edit"]}}`)
-	r, err := e.load(t).Report(Flags{AllowedTools: []string{"Glob"}})
+	entries := func(r *Report) []string {
+		var got []string
+		for _, f := range r.Files {
+			for _, en := range f.Entries {
+				got = append(got, fmt.Sprintf("%s %s:%d:%d %s %s %s %s", f.Source, filepath.Base(f.Path), en.Line, en.Col, en.List, en.Value, en.Status, en.Reason))
+			}
+		}
+		return got
+	}
+	// Trusted, every entry is read and the invalid allow rule is reported.
+	r, err := e.load(t).Report(Flags{AllowedTools: []string{"Glob"}, Trusted: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, f := range r.Files {
-		for _, en := range f.Entries {
-			got = append(got, f.Source.String()+" "+filepath.Base(f.Path)+" "+en.List+" "+en.Value+" "+string(en.Status)+" "+en.Reason)
-		}
-	}
 	want := []string{
-		"projectSettings settings.json allow Read untrusted project allow rules apply only in a trusted project",
-		"projectSettings settings.json allow bad invalid tool names must start with uppercase",
-		"projectSettings settings.json deny Edit loaded ",
-		"cliArg command line allow Glob loaded ",
+		"projectSettings settings.json:1:28 allow Read loaded ",
+		"projectSettings settings.json:1:36 allow bad invalid tool names must start with uppercase",
+		"projectSettings settings.json:1:53 deny Edit loaded ",
+		"cliArg command line:0:0 allow Glob loaded ",
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("entries (-want +got):\n%s", diff)
+	if diff := cmp.Diff(want, entries(r)); diff != "" {
+		t.Errorf("trusted entries (-want +got):\n%s", diff)
+	}
+	// Untrusted, the allow list was only counted: one entry stands for it, at its position.
+	r, err = e.load(t).Report(Flags{AllowedTools: []string{"Glob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{
+		"projectSettings settings.json:1:27 allow (2 not read) untrusted project allow rules apply only in a trusted project and are read once it is",
+		"projectSettings settings.json:1:53 deny Edit loaded ",
+		"cliArg command line:0:0 allow Glob loaded ",
+	}
+	if diff := cmp.Diff(want, entries(r)); diff != "" {
+		t.Errorf("untrusted entries (-want +got):\n%s", diff)
 	}
 	var exists []string
 	for _, f := range r.Files {

@@ -59,7 +59,9 @@
 // trusted the project with [Trust] (`reins trust`), which records the folder, symlinks
 // resolved, under the config folder; [IsTrusted] accepts the folder or any folder above it.
 // Deny and ask rules from those files always apply: they can only make Reins more careful.
-// The local file is the person's own and is never gated.
+// Until then [Load] does not read those allow and additionalDirectories lists, it only counts
+// them ([Settings.UnreadAllow]), so that their size costs nothing; the rest of the file is
+// checked as always. The local file is the person's own and is never gated.
 //
 // # Writing
 //

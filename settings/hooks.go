@@ -57,13 +57,20 @@ var plainMatcher = regexp.MustCompile(`^[A-Za-z0-9_|]*$`)
 func parseHookSettings(name string, data []byte, root *value) (HookSettings, []Warning, error) {
 	var hs HookSettings
 	var warns []Warning
-	idx := newLineIndex(data)
+	// Built on first use: most files have no hooks, and a large one need not be indexed twice.
+	var lines lineIndex
+	idx := func() lineIndex {
+		if lines == nil {
+			lines = newLineIndex(data)
+		}
+		return lines
+	}
 	errAt := func(off int, format string, args ...any) *ParseError {
-		line, col := idx.pos(off)
+		line, col := idx().pos(off)
 		return &ParseError{File: name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 	}
 	warnAt := func(off int, format string, args ...any) {
-		line, col := idx.pos(off)
+		line, col := idx().pos(off)
 		warns = append(warns, Warning{File: name, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
 	}
 	for _, k := range []struct {
@@ -77,7 +84,7 @@ func parseHookSettings(name string, data []byte, root *value) (HookSettings, []W
 		if v.kind != kindBool {
 			return hs, nil, errAt(v.off, "%s must be true or false, not %s", k.key, v.describe())
 		}
-		line, col := idx.pos(v.off)
+		line, col := idx().pos(v.off)
 		*k.dst = &BoolEntry{Value: v.b, Line: line, Col: col}
 	}
 
@@ -137,7 +144,7 @@ func parseHookSettings(name string, data []byte, root *value) (HookSettings, []W
 					warnAt(h.off, "%s", skip)
 					continue
 				}
-				e.Line, e.Col = idx.pos(h.off)
+				e.Line, e.Col = idx().pos(h.off)
 				hs.Hooks = append(hs.Hooks, e)
 			}
 		}

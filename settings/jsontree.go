@@ -51,6 +51,9 @@ type value struct {
 	b       bool   // kindBool
 	elems   []*value
 	members []member
+	// counted is the number of elements of an array that was counted instead of built (see
+	// parseJSONCounting).
+	counted int
 }
 
 // member is one key of an object, in written order. Duplicate keys are kept as written; lookups
@@ -80,38 +83,69 @@ func (e *posError) Error() string { return e.msg }
 // the offsets of its SyntaxError are exact there (the bad byte is at Offset-1) while those
 // Decoder.Token reports depend on which internal path found the problem. The tree is then
 // built with Decoder.Token, taking each value's start from InputOffset.
-func parseJSON(data []byte) (*value, error) {
-	var raw json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			off := int(se.Offset) - 1
-			msg := se.Error()
-			if int(se.Offset) >= len(data) && strings.HasPrefix(msg, "unexpected end") {
-				// Point just after the last written byte rather than at trailing blank lines.
-				off = len(bytes.TrimRight(data, " \t\r\n"))
-				msg += " (a closing brace, bracket or quote is missing)"
-			}
-			return nil, &posError{off: max(off, 0), msg: msg}
-		}
-		return nil, &posError{msg: err.Error()}
+func parseJSON(data []byte) (*value, error) { return parseJSONCounting(data, nil) }
+
+// parseJSONCounting is parseJSON that only counts the elements of the arrays held by the
+// members of a top-level "permissions" object named in counted: such an array becomes an
+// empty array value with its position and the count in counted, and nothing of its elements
+// is decoded, kept or allocated (see countedLists). The whole document is still checked, so
+// a syntax error inside a counted array fails as anywhere else. A counted member that is not
+// an array is built as usual, so that its type error keeps its position.
+func parseJSONCounting(data []byte, counted []string) (*value, error) {
+	if err := checkSyntax(data); err != nil {
+		return nil, err
 	}
-	d := json.NewDecoder(bytes.NewReader(data))
+	cuts := countedLists(data, counted)
+	tree := data
+	if len(cuts) > 0 {
+		tree = cutLists(data, cuts)
+	}
+	d := json.NewDecoder(bytes.NewReader(tree))
 	d.UseNumber()
-	p := &treeParser{data: data, dec: d}
+	p := &treeParser{data: tree, dec: d, cuts: cuts}
 	v, err := p.value(0)
 	if err != nil {
 		return nil, err
 	}
+	if len(cuts) > 0 {
+		attachCounts(v, counted, cuts)
+	}
 	return v, nil
+}
+
+// checkSyntax returns the position and message of the document's first syntax error.
+// json.Valid is the fast path: it neither copies nor allocates.
+func checkSyntax(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	var raw json.RawMessage
+	err := json.Unmarshal(data, &raw)
+	var se *json.SyntaxError
+	switch {
+	case err == nil:
+		return &posError{msg: "JSON is not valid"}
+	case !errors.As(err, &se):
+		return &posError{msg: err.Error()}
+	}
+	off := int(se.Offset) - 1
+	msg := se.Error()
+	if int(se.Offset) >= len(data) && strings.HasPrefix(msg, "unexpected end") {
+		// Point just after the last written byte rather than at trailing blank lines.
+		off = len(bytes.TrimRight(data, " \t\r\n"))
+		msg += " (a closing brace, bracket or quote is missing)"
+	}
+	return &posError{off: max(off, 0), msg: msg}
 }
 
 type treeParser struct {
 	data []byte
 	dec  *json.Decoder
+	cuts []listCut // the arrays left out of data, to map its offsets back to the document's
 }
 
 // next returns the next token with the offsets of its first byte and of the byte after it.
+// The offsets are into p.data; docOffset maps them to the document's.
 func (p *treeParser) next() (json.Token, int, int, error) {
 	start := int(p.dec.InputOffset())
 	// Token consumes the separators before a value lazily, so skip them to find where the
@@ -129,7 +163,7 @@ func (p *treeParser) next() (json.Token, int, int, error) {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, start, start, &posError{off: start, msg: err.Error()}
+		return nil, start, start, &posError{off: p.docOffset(start), msg: err.Error()}
 	}
 	return t, start, int(p.dec.InputOffset()), nil
 }
@@ -143,23 +177,24 @@ func (p *treeParser) value(depth int) (*value, error) {
 }
 
 func (p *treeParser) valueFrom(t json.Token, start, end, depth int) (*value, error) {
+	off := p.docOffset(start)
 	if depth > maxDepth {
-		return nil, &posError{off: start, msg: msgTooDeep}
+		return nil, &posError{off: off, msg: msgTooDeep}
 	}
 	raw := string(p.data[start:end])
 	switch t := t.(type) {
 	case nil:
-		return &value{kind: kindNull, off: start, raw: raw}, nil
+		return &value{kind: kindNull, off: off, raw: raw}, nil
 	case bool:
-		return &value{kind: kindBool, off: start, raw: raw, b: t}, nil
+		return &value{kind: kindBool, off: off, raw: raw, b: t}, nil
 	case json.Number:
-		return &value{kind: kindNumber, off: start, raw: raw}, nil
+		return &value{kind: kindNumber, off: off, raw: raw}, nil
 	case string:
-		return &value{kind: kindString, off: start, raw: raw, str: t}, nil
+		return &value{kind: kindString, off: off, raw: raw, str: t}, nil
 	case json.Delim:
 		switch t {
 		case '[':
-			v := &value{kind: kindArray, off: start}
+			v := &value{kind: kindArray, off: off}
 			for {
 				t, s, e, err := p.next()
 				if err != nil {
@@ -175,7 +210,7 @@ func (p *treeParser) valueFrom(t json.Token, start, end, depth int) (*value, err
 				v.elems = append(v.elems, el)
 			}
 		case '{':
-			v := &value{kind: kindObject, off: start}
+			v := &value{kind: kindObject, off: off}
 			for {
 				t, s, e, err := p.next()
 				if err != nil {
@@ -186,17 +221,17 @@ func (p *treeParser) valueFrom(t json.Token, start, end, depth int) (*value, err
 				}
 				key, ok := t.(string)
 				if !ok {
-					return nil, &posError{off: s, msg: "object key is not a string"}
+					return nil, &posError{off: p.docOffset(s), msg: "object key is not a string"}
 				}
 				val, err := p.value(depth + 1)
 				if err != nil {
 					return nil, err
 				}
-				v.members = append(v.members, member{key: key, rawKey: string(p.data[s:e]), off: s, val: val})
+				v.members = append(v.members, member{key: key, rawKey: string(p.data[s:e]), off: p.docOffset(s), val: val})
 			}
 		}
 	}
-	return nil, &posError{off: start, msg: fmt.Sprintf("unexpected token %v", t)}
+	return nil, &posError{off: off, msg: fmt.Sprintf("unexpected token %v", t)}
 }
 
 // get returns the value of the last member named key, or nil.
@@ -315,13 +350,15 @@ func (v *value) write(b *bytes.Buffer, depth int) {
 type lineIndex []int // offsets at which each line starts
 
 func newLineIndex(data []byte) lineIndex {
-	idx := lineIndex{0}
-	for i, c := range data {
-		if c == '\n' {
-			idx = append(idx, i+1)
+	idx := make(lineIndex, 1, bytes.Count(data, []byte{'\n'})+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			return idx
 		}
+		off += i + 1
+		idx = append(idx, off)
 	}
-	return idx
 }
 
 func (idx lineIndex) pos(off int) (line, col int) {

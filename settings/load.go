@@ -83,7 +83,25 @@ type Settings struct {
 	SmallModel *Entry `json:"smallModel,omitempty"`
 	// Sandbox is the sandbox key (see sandbox.go).
 	Sandbox *SandboxSettings `json:"sandbox,omitempty"`
+	// UnreadAllow and UnreadDirectories stand for the allow and additionalDirectories lists of
+	// a shared project file in an untrusted project: they would not apply, so Load counts
+	// their entries and reads nothing else of them (Allow and AdditionalDirectories stay
+	// empty). A syntax error inside them still fails the file.
+	UnreadAllow       *Unread `json:"unreadAllow,omitempty"`
+	UnreadDirectories *Unread `json:"unreadDirectories,omitempty"`
 }
+
+// Unread is a list of a settings file that was counted, not read: the number of its entries
+// and the position of the list.
+type Unread struct {
+	Count int `json:"count"`
+	Line  int `json:"line"`
+	Col   int `json:"col"`
+}
+
+// trustGated are the permissions lists of a shared project file that apply only once the
+// project is trusted, and so are not read before.
+var trustGated = []string{"allow", "additionalDirectories"}
 
 // File is one settings file Load looked at.
 type File struct {
@@ -114,6 +132,8 @@ type Loaded struct {
 	// whether its source is enabled, plus the workspace-trust file: the files the engine must
 	// protect from the agent.
 	SettingsFiles []string
+	// unread is set when a file's trust-gated lists were only counted (see Settings.UnreadAllow).
+	unread bool
 }
 
 // Options returns the options the settings were loaded with, defaults filled in.
@@ -132,12 +152,23 @@ func (l *Loaded) Warnings() []Warning {
 // cannot be read, is not valid JSON, or has a known key of the wrong type is an error, so that a
 // policy's deny rules are never silently missing. An error about a file's content is a
 // *ParseError.
+//
+// In a project that is not trusted (see [IsTrusted]; a trust file that cannot be read is no
+// trust), the allow rules and additional directories of the shared project files are counted,
+// not read: they cost a scan of their bytes, not a rule each (see [Settings.UnreadAllow]).
+// [Loaded.Build] with [Flags.Trusted] reads the files again whole.
 func Load(opts Options) (*Loaded, error) {
 	if !filepath.IsAbs(opts.Cwd) {
 		return nil, fmt.Errorf("settings: working directory %q is not absolute", opts.Cwd)
 	}
 	opts = opts.withDefaults()
 	l := &Loaded{opts: opts}
+	trusted := opts.trusted
+	if !trusted {
+		// An error here leaves the gated lists unread, the side that grants nothing; the
+		// callers that need the answer ask IsTrusted themselves and report the error.
+		trusted, _ = IsTrusted(opts.ConfigDir, opts.Cwd)
+	}
 
 	var all []candidate
 	all = append(all, opts.userFiles()...)
@@ -197,10 +228,12 @@ func Load(opts Options) (*Loaded, error) {
 				return nil, fmt.Errorf("reading %s: %w", c.source, err)
 			}
 		}
-		s, root, warns, err := parseSettingsAs(f.Path, data, c.source == permission.SourcePolicy)
+		gated := c.source == permission.SourceProject && !trusted
+		s, root, warns, err := parseSettingsAs(f.Path, data, c.source == permission.SourcePolicy, gated)
 		if err != nil {
 			return nil, err
 		}
+		l.unread = l.unread || s.UnreadAllow != nil || s.UnreadDirectories != nil
 		hs, hw, err := parseHookSettings(f.Path, data, root)
 		if err != nil {
 			return nil, err
@@ -240,7 +273,7 @@ func isNotExist(err error) bool {
 
 // parseSettings reads one settings document that is not managed policy.
 func parseSettings(name string, data []byte) (Settings, *value, []Warning, error) {
-	return parseSettingsAs(name, data, false)
+	return parseSettingsAs(name, data, false, false)
 }
 
 // parseSettingsAs reads one settings document. A document of only white space is an empty
@@ -251,7 +284,10 @@ func parseSettings(name string, data []byte) (Settings, *value, []Warning, error
 // wins is a guess), an unknown permissions key that is a misspelt deny or ask, and, in managed
 // policy (policy set), any unknown key that could hold rules. Other unknown keys are warnings
 // with a "did you mean".
-func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, []Warning, error) {
+//
+// With untrusted set (a shared project file of a project not trusted), the trust-gated lists
+// are only counted: neither their entries nor any problem in them but a syntax error is read.
+func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings, *value, []Warning, error) {
 	var s Settings
 	if len(bytes.TrimSpace(data)) == 0 {
 		return s, newObject(), nil, nil
@@ -266,7 +302,11 @@ func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, [
 		line, col := idx.pos(off)
 		return &ParseError{File: name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 	}
-	root, err := parseJSON(data)
+	var counted []string
+	if untrusted {
+		counted = trustGated
+	}
+	root, err := parseJSONCounting(data, counted)
 	if err != nil {
 		var pe *posError
 		if errors.As(err, &pe) {
@@ -329,10 +369,12 @@ func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, [
 		return s, nil, nil, errAt(pe.off, "%s", pe.msg)
 	}
 	lists := []struct {
-		key string
-		dst *[]Entry
+		key    string
+		dst    *[]Entry
+		unread **Unread
 	}{
-		{"allow", &s.Allow}, {"deny", &s.Deny}, {"ask", &s.Ask}, {"additionalDirectories", &s.AdditionalDirectories},
+		{"allow", &s.Allow, &s.UnreadAllow}, {"deny", &s.Deny, nil}, {"ask", &s.Ask, nil},
+		{"additionalDirectories", &s.AdditionalDirectories, &s.UnreadDirectories},
 	}
 	for _, l := range lists {
 		v := perms.get(l.key)
@@ -341,6 +383,14 @@ func parseSettingsAs(name string, data []byte, policy bool) (Settings, *value, [
 		}
 		if v.kind != kindArray {
 			return s, nil, nil, errAt(v.off, "permissions.%s must be an array of strings, not %s", l.key, v.kind)
+		}
+		if untrusted && l.unread != nil {
+			// A list nested too deeply to be counted was built; it is not read either.
+			if n := v.counted + len(v.elems); n > 0 {
+				line, col := idx.pos(v.off)
+				*l.unread = &Unread{Count: n, Line: line, Col: col}
+			}
+			continue
 		}
 		for _, el := range v.elems {
 			line, col := idx.pos(el.off)

@@ -34,6 +34,10 @@ type Options struct {
 	// --setting-sources. Nil loads all three; flag and policy settings always load.
 	Sources []permission.Source
 
+	// trusted makes Load read the shared project files whole whatever the trust file says:
+	// [Loaded.Build] sets it when a caller says the project is trusted.
+	trusted bool
+
 	// hooks replace file-system operations in tests.
 	hooks hooks
 }

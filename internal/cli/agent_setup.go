@@ -63,8 +63,8 @@ type runSetup struct {
 	tempResults bool
 }
 
-// Close ends the tools' processes, the MCP servers and the sandbox, and closes the session
-// file.
+// Close ends the tools' and hooks' processes, the MCP servers and the sandbox, and closes the
+// session file.
 func (s *runSetup) Close() {
 	if s.stopDebug != nil {
 		// The log gets every event of the run, the result included, before the exit line.
@@ -74,6 +74,8 @@ func (s *runSetup) Close() {
 	if s.pool != nil {
 		s.pool.Close()
 	}
+	// After SessionEnd: what hooks left running ends with the run.
+	s.hooks.Close()
 	if s.mcp != nil {
 		s.mcp.Close()
 	}

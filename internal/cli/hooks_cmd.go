@@ -113,6 +113,7 @@ func newHookRunner(env *permEnv, sessionID, transcriptPath string, bus *agent.Bu
 	r.ProjectDir = env.pc.OriginalCwd()
 	r.SessionID, r.TranscriptPath = sessionID, transcriptPath
 	r.Observe = func(run hooks.Run) { bus.Publish(agent.Event{Type: agent.EventHook, Hook: &run}) }
+	r.Groups = hookGroups()
 	return r, nil
 }
 
