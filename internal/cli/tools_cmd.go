@@ -243,7 +243,8 @@ files (which were read, and when) is kept between runs, so Read in one run lets 
 Write of the same file go ahead in the next.
 
 Exit codes (the scheme of every command, docs/cli.md): 0 the call succeeded, 4 the call was
-denied or not approved, 5 invalid input (the schema or the tool's own checks refused it),
+denied or not approved, 5 invalid input (no such tool in the session, input that is not
+JSON, or input the schema or the tool's own checks refused),
 6 the tool ran and its result is an error, 2 usage, 1 reins itself failed (for example an
 invalid settings file), 130 interrupted.`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -266,7 +267,7 @@ invalid settings file), 130 interrupted.`,
 func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string) error {
 	raw := json.RawMessage(opts.input)
 	if !json.Valid(raw) {
-		return usageErrorf("--input is not valid JSON: %s", opts.input)
+		return finishWith(outcomeInvalidInput, fmt.Errorf("--input is not valid JSON: %s", opts.input))
 	}
 	penv, err := opts.perm.loadForRun(f)
 	if err != nil {
@@ -298,10 +299,10 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	}
 	t, ok := tools.Find(append(slices.Clone(base), mcpTools...), name)
 	if !ok {
-		return usageErrorf("no such tool: %s (see reins tools list and reins mcp)", name)
+		return finishWith(outcomeInvalidInput, fmt.Errorf("no such tool: %s (see reins tools list and reins mcp)", name))
 	}
 	if _, ok := tools.Find(tools.Assemble(state.get(), base, mcpTools, f.Getenv), t.Name()); !ok && state.get().ToolWideRule(permission.Deny, t.Name()) == nil {
-		return usageErrorf("%s is not available in this session (%s)", t.Name(), removalReason(f, state.get(), t))
+		return finishWith(outcomeInvalidInput, fmt.Errorf("%s is not available in this session (%s)", t.Name(), removalReason(f, state.get(), t)))
 	}
 
 	env := &tool.Env{

@@ -179,8 +179,6 @@ func TestToolRun(t *testing.T) {
 func TestToolRunUsage(t *testing.T) {
 	e := newToolsEnv(t)
 	for _, args := range [][]string{
-		{"tool", "run", "NoSuchTool"},
-		{"tool", "run", "Grep", "--input", "{not json"},
 		{"tool", "run"},
 		{"tool", "run", "Grep", "--permission-mode", "sideways"},
 	} {
@@ -188,8 +186,18 @@ func TestToolRunUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, stderr)
 		}
 	}
+	// A call that names no tool of the session, or whose input is not JSON, is invalid
+	// input (5), as in permissions check: reins was called right.
+	for _, args := range [][]string{
+		{"tool", "run", "NoSuchTool"},
+		{"tool", "run", "Grep", "--input", "{not json"},
+	} {
+		if _, stderr, code := e.run(t, "", false, args...); code != exitInvalidInput {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitInvalidInput, stderr)
+		}
+	}
 	e.env["REINS_SIMPLE"] = "1"
-	if _, stderr, code := e.run(t, "", false, "tool", "run", "Grep", "--input", `{"pattern":"x"}`); code != exitUsage || !strings.Contains(stderr, "Grep is not available in this session (REINS_SIMPLE") {
+	if _, stderr, code := e.run(t, "", false, "tool", "run", "Grep", "--input", `{"pattern":"x"}`); code != exitInvalidInput || !strings.Contains(stderr, "Grep is not available in this session (REINS_SIMPLE") {
 		t.Errorf("simple mode: exit %d, %s", code, stderr)
 	}
 }
