@@ -74,7 +74,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	opts := &agentOptions{}
 	root.Long = strings.TrimSpace(root.Long) + "\n\n" + agentHelp
 	root.Example = `  reins -p "explain what this repository does"
-  reins -p --output-format stream-json --allowedTools "Bash(go test:*)" "make the tests pass"
+  reins -p --allowedTools "Bash(go test:*)" --output-format stream-json "make the tests pass"
   git diff | reins -p "review this change"
   reins -p --continue "now update the docs"`
 	root.Args = cobra.ArbitraryArgs
