@@ -15,8 +15,6 @@ import (
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/llm"
-	"github.com/reinsdev/reins/tool"
-	"github.com/reinsdev/reins/tools/bash"
 )
 
 type agentOptions struct {
@@ -288,28 +286,4 @@ func envInt(f *Factory, name string) int {
 		return 0
 	}
 	return n
-}
-
-// agentPool is the tools of one run and the state they share.
-type agentPool struct {
-	tools []tool.Tool
-	env   *tool.Env
-	cwd   func() string
-	close func() error
-
-	// base is the built-ins before filtering, and shell runs Bash; the Agent tool is added to
-	// base. sandbox, when set, confines every shell of the session, sub-agents' too.
-	base    []tool.Tool
-	shell   *bash.Shell
-	sandbox bash.Sandbox
-	// notices, when set, returns the completion notices of background sub-agents.
-	notices func() []string
-}
-
-// Close ends what the tools started (background commands). It may be called more than once.
-func (p *agentPool) Close() error {
-	if p.close == nil {
-		return nil
-	}
-	return p.close()
 }

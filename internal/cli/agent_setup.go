@@ -14,6 +14,7 @@ import (
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/hooks"
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
@@ -34,12 +35,12 @@ type runSetup struct {
 	rec       *session.Writer // nil with --no-session-persistence
 	sessionID string
 	perms     *agent.Permissions
-	pool      *agentPool
+	pool      *app.Pool
 	bus       *agent.Bus
 	agent     *agent.Agent
 	history   []llm.Message
 	// prompt is what the system prompt was built from, to build it again (initialize).
-	prompt promptEnv
+	prompt app.PromptEnv
 	// structured holds the structured output of --json-schema; nil without a schema.
 	structured *structuredOutput
 	// resumed says the conversation continues a saved one (SessionStart's source).
@@ -216,7 +217,12 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	if s.sandbox, err = startSandbox(ctx, f, env, pc); err != nil {
 		return nil, err
 	}
-	s.pool = newAgentPool(f, pc, s.perms, web.ModelSummarizer{Provider: s.choice.provider, Model: smallModel(f, env.loaded, s.choice)}, s.sandbox)
+	s.pool = app.NewPool(pc, s.perms.Context, app.PoolOptions{
+		Getenv:     f.Getenv,
+		Summarizer: web.ModelSummarizer{Provider: s.choice.provider, Model: smallModel(f, env.loaded, s.choice)},
+		Sandbox:    s.sandbox,
+		Groups:     shellGroups(),
+	})
 	if s.hooks, err = newHookRunner(env, s.sessionID, s.transcriptPath(), s.bus, opts.sdk.inputFormat == inputStreamJSON); err != nil {
 		return nil, err
 	}
@@ -270,8 +276,8 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 	for _, d := range pc.AdditionalDirs() {
 		dirs = append(dirs, d.Path)
 	}
-	s.prompt = promptEnv{
-		Cwd: s.cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: isGitRepo(s.cwd),
+	s.prompt = app.PromptEnv{
+		Cwd: s.cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: app.IsGitRepo(s.cwd),
 		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
 	}
 	// PermissionRequest hooks answer asks before the headless auto-deny; a front end's asker
@@ -283,14 +289,23 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		// Undecided, a background sub-agent's ask gets the asyncAgent denial.
 		background = hookedAsker{s: s, background: true}
 	}
-	sc := subAgentConfig{defs: defs, choice: s.choice, perms: s.perms, bus: s.bus, env: s.prompt, maxTurns: opts.maxTurns,
-		hooks: s.hooks, asker: parentAsker{s}, backgroundAsker: background,
+	choice := s.choice
+	sc := app.AgentConfig{Definitions: defs, Provider: choice.provider, Model: choice.model,
+		ResolveModel: func(m string) string {
+			if id, ok := modelAliases[m]; ok && choice.name == providerAnthropic {
+				return id
+			}
+			return m
+		},
+		Permissions: s.perms, Bus: s.bus, Prompt: s.prompt, MaxTurns: opts.maxTurns,
+		Hooks: s.hooks, Asker: parentAsker{s}, BackgroundAsker: background,
 		// Read when a sub-agent starts: a switch of session moves the folder (switchTo).
-		resultsDir: func() string { return s.resultsDir }}
+		ResultsDir:     func() string { return s.resultsDir },
+		MaxConcurrency: envInt(f, "REINS_MAX_TOOL_USE_CONCURRENCY")}
 	if s.rec != nil {
 		// Without persistence sub-agents keep no transcript either. The session is the one
 		// of the moment: a switch (switchTo) moves its sub-agents' transcripts too.
-		sc.store = func(agentID string) (agenttool.Transcript, string, error) {
+		sc.NewTranscript = func(agentID string) (agenttool.Transcript, string, error) {
 			w, err := store.CreateSidechain(s.rec, agentID, s.cwd, s.choice.model)
 			if err != nil {
 				return nil, "", err
@@ -298,7 +313,7 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 			return w, w.Path, nil
 		}
 	}
-	s.pool.addAgentTool(f, sc)
+	s.pool.AddAgentTool(sc)
 
 	// MCP tools (and ToolSearch when they are deferred) join after the Agent tool, in the pool
 	// sub-agents draw from too.
@@ -307,12 +322,12 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		return err
 	}
 	var deferral *tool.Deferral
-	if s.pool.tools, deferral, err = s.mcp.extend(f, pc, s.pool.tools); err != nil {
+	if s.pool.Tools, deferral, err = s.mcp.extend(f, pc, s.pool.Tools); err != nil {
 		return err
 	}
 
 	// The SDK's choices apply to the whole pool, the Agent tool included.
-	if s.pool.tools, err = opts.sdk.selectTools(s.pool.tools); err != nil {
+	if s.pool.Tools, err = opts.sdk.selectTools(s.pool.Tools); err != nil {
 		return err
 	}
 	if opts.sdk.jsonSchema != "" {
@@ -321,14 +336,14 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		if err != nil {
 			return err
 		}
-		s.pool.tools = append(s.pool.tools, st)
+		s.pool.Tools = append(s.pool.Tools, st)
 	}
 
 	s.prompt.Replace = opts.sdk.systemPrompt
 	if s.structured != nil {
 		s.prompt.Append = joinNonEmpty(s.prompt.Append, structuredPrompt)
 	}
-	system, err := systemPrompt(ctx, deferral.Sent(s.pool.tools), s.prompt)
+	system, err := app.SystemPrompt(ctx, deferral.Sent(s.pool.Tools), s.prompt)
 	if err != nil {
 		return err
 	}
@@ -337,7 +352,7 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		Provider:       provider,
 		Model:          s.choice.model,
 		System:         system,
-		Tools:          s.pool.tools,
+		Tools:          s.pool.Tools,
 		Deferral:       deferral,
 		MaxTokens:      envInt(f, "REINS_MAX_OUTPUT_TOKENS"),
 		MaxTurns:       opts.maxTurns,
@@ -345,10 +360,10 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		MaxConcurrency: cmp.Or(envInt(f, "REINS_MAX_TOOL_USE_CONCURRENCY"), envInt(f, "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY")),
 		Engine:         &permission.Engine{},
 		Permissions:    s.perms,
-		Env:            s.pool.env,
-		Cwd:            s.pool.cwd,
+		Env:            s.pool.Env,
+		Cwd:            s.pool.Cwd,
 		Bus:            s.bus,
-		Notices:        s.pool.notices,
+		Notices:        s.pool.Notices,
 		Hooks:          s.hooks,
 		Asker:          asker,
 		ResultsDir:     s.resultsDir,
@@ -361,7 +376,7 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		if t == nil {
 			return usageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, tools.Names(s.agent.Tools))
 		}
-		s.agent.Asker = s.withHooks(&sdkproto.ToolAsker{Tool: t, Env: s.pool.env, Checks: s.checks(f)})
+		s.agent.Asker = s.withHooks(&sdkproto.ToolAsker{Tool: t, Env: s.pool.Env, Checks: s.checks(f)})
 	}
 	return nil
 }

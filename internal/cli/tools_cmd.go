@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools"
@@ -131,16 +132,23 @@ func runToolsList(ctx context.Context, f *Factory, opts *toolsListOptions) error
 	if err != nil {
 		return err
 	}
-	builtins := builtinTools(f, nil)
-	defer builtins.Close()
-	base := builtins.Tools
+	// Every tool a session here can have, the Agent tool included, as a session's pool.
+	defs, defWarnings, err := loadAgentDefs(env, "")
+	if err != nil {
+		return err
+	}
+	for _, w := range defWarnings {
+		f.warn("%s", w)
+	}
+	catalog, base := app.Catalog(env.pc, defs, f.Getenv)
+	defer catalog.Close()
 	// The MCP servers start so that their tools are listed where the model sees them.
 	sess, err := startMCP(ctx, f, env, env.pc, &opts.mcp, nil)
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
-	pool, _, err := sess.extend(f, env.pc, tools.Assemble(env.pc, base, nil, f.Getenv))
+	pool, _, err := sess.extend(f, env.pc, catalog.Tools)
 	if err != nil {
 		return err
 	}
@@ -284,7 +292,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	if sb != nil {
 		defer sb.Close()
 	}
-	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: shellSandbox(sb), Groups: shellGroups()})
+	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: app.ShellSandbox(sb), Groups: shellGroups()})
 	defer shell.Close()
 	base := builtinTools(f, shell).Tools
 	var mcpTools []tool.Tool
