@@ -272,23 +272,52 @@ func restoreSession(f *Factory, store *session.Store, cwd string, pc *permission
 // prompt and the agent, and the permission-prompt tool's Asker.
 func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOptions, pc *permission.Context, provider llm.Provider,
 	store *session.Store, defs *agentdef.Set) error {
+	s.prompt = s.promptEnv(pc, opts)
+	asker, background := s.headlessAskers(opts)
+	s.pool.AddAgentTool(s.agentConfig(f, opts, store, defs, background))
+	deferral, err := s.finishPool(ctx, f, opts, pc)
+	if err != nil {
+		return err
+	}
+	s.prompt.Replace = opts.sdk.systemPrompt
+	if s.structured != nil {
+		s.prompt.Append = joinNonEmpty(s.prompt.Append, structuredPrompt)
+	}
+	system, err := app.SystemPrompt(ctx, deferral.Sent(s.pool.Tools), s.prompt)
+	if err != nil {
+		return err
+	}
+	s.agent = s.newAgent(f, opts, provider, system, deferral, asker)
+	return s.promptToolAsker(f, opts)
+}
+
+// promptEnv is what the system prompt says of the session's environment.
+func (s *runSetup) promptEnv(pc *permission.Context, opts *agentOptions) app.PromptEnv {
 	var dirs []string
 	for _, d := range pc.AdditionalDirs() {
 		dirs = append(dirs, d.Path)
 	}
-	s.prompt = app.PromptEnv{
+	return app.PromptEnv{
 		Cwd: s.cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: app.IsGitRepo(s.cwd),
 		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
 	}
-	// PermissionRequest hooks answer asks before the headless auto-deny; a front end's asker
-	// (the SDK's can_use_tool) is put in front of them later (see Server.WrapAsker). An SDK
-	// caller may register such hooks in initialize, after this.
-	var asker, background permission.Asker
+}
+
+// headlessAskers are the askers of a run no person answers: the main agent's and background
+// sub-agents'. PermissionRequest hooks answer asks before the headless auto-deny; a front
+// end's asker (the SDK's can_use_tool) is put in front of them later (see Server.WrapAsker).
+// An SDK caller may register such hooks in initialize, after this. Both are nil when nothing
+// can answer: the engine denies.
+func (s *runSetup) headlessAskers(opts *agentOptions) (asker, background permission.Asker) {
 	if s.hooks.Has(hooks.PermissionRequest) || opts.sdk.inputFormat == inputStreamJSON {
-		asker = s.withHooks(nil)
 		// Undecided, a background sub-agent's ask gets the asyncAgent denial.
-		background = hookedAsker{s: s, background: true}
+		return s.withHooks(nil), hookedAsker{s: s, background: true}
 	}
+	return nil, nil
+}
+
+// agentConfig is the Agent tool's view of the session.
+func (s *runSetup) agentConfig(f *Factory, opts *agentOptions, store *session.Store, defs *agentdef.Set, background permission.Asker) app.AgentConfig {
 	choice := s.choice
 	sc := app.AgentConfig{Definitions: defs, Provider: choice.provider, Model: choice.model,
 		ResolveModel: func(m string) string {
@@ -313,42 +342,38 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 			return w, w.Path, nil
 		}
 	}
-	s.pool.AddAgentTool(sc)
+	return sc
+}
 
-	// MCP tools (and ToolSearch when they are deferred) join after the Agent tool, in the pool
-	// sub-agents draw from too.
+// finishPool adds the MCP tools (and ToolSearch when they are deferred) after the Agent tool,
+// in the pool sub-agents draw from too, then applies the SDK's choices to the whole pool and
+// adds the structured-output tool of --json-schema.
+func (s *runSetup) finishPool(ctx context.Context, f *Factory, opts *agentOptions, pc *permission.Context) (*tool.Deferral, error) {
 	var err error
 	if s.mcp, err = startMCP(ctx, f, s.env, pc, &opts.mcp, &s.elicit); err != nil {
-		return err
+		return nil, err
 	}
 	var deferral *tool.Deferral
 	if s.pool.Tools, deferral, err = s.mcp.extend(f, pc, s.pool.Tools); err != nil {
-		return err
+		return nil, err
 	}
-
-	// The SDK's choices apply to the whole pool, the Agent tool included.
 	if s.pool.Tools, err = opts.sdk.selectTools(s.pool.Tools); err != nil {
-		return err
+		return nil, err
 	}
 	if opts.sdk.jsonSchema != "" {
 		s.structured = &structuredOutput{}
 		st, err := newStructuredTool(opts.sdk.jsonSchema, s.structured)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		s.pool.Tools = append(s.pool.Tools, st)
 	}
+	return deferral, nil
+}
 
-	s.prompt.Replace = opts.sdk.systemPrompt
-	if s.structured != nil {
-		s.prompt.Append = joinNonEmpty(s.prompt.Append, structuredPrompt)
-	}
-	system, err := app.SystemPrompt(ctx, deferral.Sent(s.pool.Tools), s.prompt)
-	if err != nil {
-		return err
-	}
-
-	s.agent = &agent.Agent{
+// newAgent is the session's agent over the finished pool.
+func (s *runSetup) newAgent(f *Factory, opts *agentOptions, provider llm.Provider, system []llm.SystemBlock, deferral *tool.Deferral, asker permission.Asker) *agent.Agent {
+	a := &agent.Agent{
 		Provider:       provider,
 		Model:          s.choice.model,
 		System:         system,
@@ -369,15 +394,23 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		ResultsDir:     s.resultsDir,
 	}
 	if s.rec != nil {
-		s.agent.Recorder = s.rec
+		a.Recorder = s.rec
 	}
-	if name := opts.sdk.promptTool; name != "" && name != promptToolStdio {
-		t := s.lookup(name)
-		if t == nil {
-			return usageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, tools.Names(s.agent.Tools))
-		}
-		s.agent.Asker = s.withHooks(&sdkproto.ToolAsker{Tool: t, Env: s.pool.Env, Checks: s.checks(f)})
+	return a
+}
+
+// promptToolAsker makes --permission-prompt-tool's tool (other than stdio) the agent's asker,
+// behind the PermissionRequest hooks.
+func (s *runSetup) promptToolAsker(f *Factory, opts *agentOptions) error {
+	name := opts.sdk.promptTool
+	if name == "" || name == promptToolStdio {
+		return nil
 	}
+	t := s.lookup(name)
+	if t == nil {
+		return usageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, tools.Names(s.agent.Tools))
+	}
+	s.agent.Asker = s.withHooks(&sdkproto.ToolAsker{Tool: t, Env: s.pool.Env, Checks: s.checks(f)})
 	return nil
 }
 
