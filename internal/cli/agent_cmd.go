@@ -199,7 +199,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		prev, stopNotes := unsubscribe, printHookMessages(f, s.bus)
 		unsubscribe = func() { prev(); stopNotes() }
 	}
-	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.model, s.agent.System)
+	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.Model, s.agent.System)
 
 	res, runErr := s.runTurn(ctx, s.history, llm.UserText(prompt))
 	sessionEnd(ctx, s.hooks, s.bus, s.perms)

@@ -78,19 +78,6 @@ func TestReadPrompt(t *testing.T) {
 	}
 }
 
-func TestOllamaBase(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                      "http://localhost:11434",
-		"0.0.0.0:11434":         "http://0.0.0.0:11434",
-		"https://ollama.local/": "https://ollama.local",
-		" http://127.0.0.1:9 ":  "http://127.0.0.1:9",
-	} {
-		if got := ollamaBase(in); got != want {
-			t.Errorf("ollamaBase(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestDescribeDenials(t *testing.T) {
 	var ds []agent.Denial
 	for _, in := range []string{`{"command":"rm -rf /"}`, `{"file_path":"/etc/passwd"}`, `{}`} {

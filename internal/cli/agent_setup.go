@@ -31,7 +31,7 @@ import (
 type runSetup struct {
 	env       *permEnv
 	cwd       string
-	choice    *providerChoice
+	choice    *app.Provider
 	rec       *session.Writer // nil with --no-session-persistence
 	sessionID string
 	perms     *agent.Permissions
@@ -127,8 +127,8 @@ func (s *runSetup) lookup(name string) tool.Tool {
 
 // initInfo is what system/init reports.
 func (s *runSetup) initInfo(f *Factory) sdkproto.InitInfo {
-	return sdkproto.InitInfo{Cwd: s.cwd, Tools: tools.Names(s.agent.Tools), Model: s.choice.model, Provider: s.choice.name,
-		PermissionMode: string(s.perms.Context().Mode()), APIKeySource: apiKeySource(f, s.choice.name), Version: reinsVersion(),
+	return sdkproto.InitInfo{Cwd: s.cwd, Tools: tools.Names(s.agent.Tools), Model: s.choice.Model, Provider: s.choice.Name,
+		PermissionMode: string(s.perms.Context().Mode()), APIKeySource: apiKeySource(f, s.choice.Name), Version: reinsVersion(),
 		MCPServers: s.mcp.statuses(), Agents: agentNames(s.defs)}
 }
 
@@ -176,10 +176,12 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 		s.history, s.resumed = transcript.Messages, true
 	}
 
-	if s.choice, err = resolveProvider(ctx, f, opts.provider, opts.model, env.loaded); err != nil {
+	httpClient, retry := streamNet(f)
+	if s.choice, err = app.ResolveProvider(ctx, app.ProviderOptions{Provider: opts.provider, Model: opts.model, Settings: env.loaded,
+		Getenv: f.Getenv, HTTPClient: httpClient, Retry: retry}); err != nil {
 		return nil, err
 	}
-	provider := s.choice.provider
+	provider := s.choice.LLM
 	if fb := opts.sdk.fallbackModel; fb != "" {
 		provider = &fallbackProvider{Provider: provider, fallback: fb, log: f.ErrOut}
 	}
@@ -191,7 +193,7 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 		return nil, err
 	}
 	if f.Debug != nil {
-		f.debugf("provider", "name", s.choice.name, "model", s.choice.model)
+		f.debugf("provider", "name", s.choice.Name, "model", s.choice.Model)
 		s.stopDebug = s.bus.Subscribe(debugEvents(f.Debug))
 	}
 	s.perms = agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
@@ -219,7 +221,7 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	}
 	s.pool = app.NewPool(pc, s.perms.Context, app.PoolOptions{
 		Getenv:     f.Getenv,
-		Summarizer: web.ModelSummarizer{Provider: s.choice.provider, Model: smallModel(f, env.loaded, s.choice)},
+		Summarizer: web.ModelSummarizer{Provider: s.choice.LLM, Model: s.choice.SmallModel(env.loaded, f.Getenv)},
 		Sandbox:    s.sandbox,
 		Groups:     shellGroups(),
 	})
@@ -318,14 +320,7 @@ func (s *runSetup) headlessAskers(opts *agentOptions) (asker, background permiss
 
 // agentConfig is the Agent tool's view of the session.
 func (s *runSetup) agentConfig(f *Factory, opts *agentOptions, store *session.Store, defs *agentdef.Set, background permission.Asker) app.AgentConfig {
-	choice := s.choice
-	sc := app.AgentConfig{Definitions: defs, Provider: choice.provider, Model: choice.model,
-		ResolveModel: func(m string) string {
-			if id, ok := modelAliases[m]; ok && choice.name == providerAnthropic {
-				return id
-			}
-			return m
-		},
+	sc := app.AgentConfig{Definitions: defs, Provider: s.choice.LLM, Model: s.choice.Model, ResolveModel: s.choice.ResolveModel,
 		Permissions: s.perms, Bus: s.bus, Prompt: s.prompt, MaxTurns: opts.maxTurns,
 		Hooks: s.hooks, Asker: parentAsker{s}, BackgroundAsker: background,
 		// Read when a sub-agent starts: a switch of session moves the folder (switchTo).
@@ -335,7 +330,7 @@ func (s *runSetup) agentConfig(f *Factory, opts *agentOptions, store *session.St
 		// Without persistence sub-agents keep no transcript either. The session is the one
 		// of the moment: a switch (switchTo) moves its sub-agents' transcripts too.
 		sc.NewTranscript = func(agentID string) (agenttool.Transcript, string, error) {
-			w, err := store.CreateSidechain(s.rec, agentID, s.cwd, s.choice.model)
+			w, err := store.CreateSidechain(s.rec, agentID, s.cwd, s.choice.Model)
 			if err != nil {
 				return nil, "", err
 			}
@@ -375,7 +370,7 @@ func (s *runSetup) finishPool(ctx context.Context, f *Factory, opts *agentOption
 func (s *runSetup) newAgent(f *Factory, opts *agentOptions, provider llm.Provider, system []llm.SystemBlock, deferral *tool.Deferral, asker permission.Asker) *agent.Agent {
 	a := &agent.Agent{
 		Provider:       provider,
-		Model:          s.choice.model,
+		Model:          s.choice.Model,
 		System:         system,
 		Tools:          s.pool.Tools,
 		Deferral:       deferral,
@@ -483,7 +478,7 @@ func (s *runSetup) openSession(store *session.Store, transcript *session.Transcr
 	case transcript != nil && !sf.fork:
 		s.rec, err = store.Reopen(transcript)
 	default:
-		s.rec, err = store.CreateWithID(s.cwd, cmp.Or(sf.sessionID, session.NewID()), s.choice.model)
+		s.rec, err = store.CreateWithID(s.cwd, cmp.Or(sf.sessionID, session.NewID()), s.choice.Model)
 		if err == nil && transcript != nil {
 			// A fork starts as a copy of the conversation it continues.
 			for _, m := range transcript.Messages {

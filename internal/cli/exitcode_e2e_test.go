@@ -45,6 +45,8 @@ func TestExitCodesOfEveryCommand(t *testing.T) {
 	})
 	cases = append(cases,
 		want{[]string{"mcp", "lst"}, exitUsage},
+		// An error in what internal/app was asked for is a usage error too.
+		want{[]string{"-p", "--provider", "nope", "hi"}, exitUsage},
 		want{[]string{"version", "extra"}, exitUsage},
 		want{[]string{"tool", "run", "Nope", "--input", "{}"}, exitInvalidInput},
 		want{[]string{"tool", "run", "Read", "--input", "{"}, exitInvalidInput},
