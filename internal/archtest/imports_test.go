@@ -79,6 +79,10 @@ var neverImports = map[string][]string{
 	// The Agent tool runs the agent loop; the front ends sit above it.
 	"tools/agenttool": {"session", "internal/"},
 	"agent":           {"tools", "session", "internal/"},
+	// Session assembly sits below every front end: it takes plain options, so the CLI, the
+	// chat, the SDK mode, mcp serve, a test or an embedder build the same session; cobra is
+	// the CLI's alone (sdkHomes).
+	"internal/app": {"internal/cli", "internal/tui", "internal/sdkproto", "mcp/serve"},
 }
 
 func TestAgentLayerDirections(t *testing.T) {

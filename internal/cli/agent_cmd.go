@@ -15,8 +15,6 @@ import (
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/llm"
-	"github.com/reinsdev/reins/tool"
-	"github.com/reinsdev/reins/tools/bash"
 )
 
 type agentOptions struct {
@@ -74,7 +72,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	opts := &agentOptions{}
 	root.Long = strings.TrimSpace(root.Long) + "\n\n" + agentHelp
 	root.Example = `  reins -p "explain what this repository does"
-  reins -p --output-format stream-json --allowedTools "Bash(go test:*)" "make the tests pass"
+  reins -p --allowedTools "Bash(go test:*)" --output-format stream-json "make the tests pass"
   git diff | reins -p "review this change"
   reins -p --continue "now update the docs"`
 	root.Args = cobra.ArbitraryArgs
@@ -201,7 +199,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		prev, stopNotes := unsubscribe, printHookMessages(f, s.bus)
 		unsubscribe = func() { prev(); stopNotes() }
 	}
-	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.model, s.agent.System)
+	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.Model, s.agent.System)
 
 	res, runErr := s.runTurn(ctx, s.history, llm.UserText(prompt))
 	sessionEnd(ctx, s.hooks, s.bus, s.perms)
@@ -288,28 +286,4 @@ func envInt(f *Factory, name string) int {
 		return 0
 	}
 	return n
-}
-
-// agentPool is the tools of one run and the state they share.
-type agentPool struct {
-	tools []tool.Tool
-	env   *tool.Env
-	cwd   func() string
-	close func() error
-
-	// base is the built-ins before filtering, and shell runs Bash; the Agent tool is added to
-	// base. sandbox, when set, confines every shell of the session, sub-agents' too.
-	base    []tool.Tool
-	shell   *bash.Shell
-	sandbox bash.Sandbox
-	// notices, when set, returns the completion notices of background sub-agents.
-	notices func() []string
-}
-
-// Close ends what the tools started (background commands). It may be called more than once.
-func (p *agentPool) Close() error {
-	if p.close == nil {
-		return nil
-	}
-	return p.close()
 }

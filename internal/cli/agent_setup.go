@@ -14,6 +14,7 @@ import (
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/hooks"
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
@@ -30,16 +31,16 @@ import (
 type runSetup struct {
 	env       *permEnv
 	cwd       string
-	choice    *providerChoice
+	choice    *app.Provider
 	rec       *session.Writer // nil with --no-session-persistence
 	sessionID string
 	perms     *agent.Permissions
-	pool      *agentPool
+	pool      *app.Pool
 	bus       *agent.Bus
 	agent     *agent.Agent
 	history   []llm.Message
 	// prompt is what the system prompt was built from, to build it again (initialize).
-	prompt promptEnv
+	prompt app.PromptEnv
 	// structured holds the structured output of --json-schema; nil without a schema.
 	structured *structuredOutput
 	// resumed says the conversation continues a saved one (SessionStart's source).
@@ -128,8 +129,8 @@ func (s *runSetup) lookup(name string) tool.Tool {
 
 // initInfo is what system/init reports.
 func (s *runSetup) initInfo(f *Factory) sdkproto.InitInfo {
-	return sdkproto.InitInfo{Cwd: s.cwd, Tools: tools.Names(s.agent.Tools), Model: s.choice.model, Provider: s.choice.name,
-		PermissionMode: string(s.perms.Context().Mode()), APIKeySource: apiKeySource(f, s.choice.name), Version: reinsVersion(),
+	return sdkproto.InitInfo{Cwd: s.cwd, Tools: tools.Names(s.agent.Tools), Model: s.choice.Model, Provider: s.choice.Name,
+		PermissionMode: string(s.perms.Context().Mode()), APIKeySource: apiKeySource(f, s.choice.Name), Version: reinsVersion(),
 		MCPServers: s.mcp.statuses(), Agents: agentNames(s.defs)}
 }
 
@@ -177,10 +178,12 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 		s.history, s.resumed = transcript.Messages, true
 	}
 
-	if s.choice, err = resolveProvider(ctx, f, opts.provider, opts.model, env.loaded); err != nil {
+	httpClient, retry := streamNet(f)
+	if s.choice, err = app.ResolveProvider(ctx, app.ProviderOptions{Provider: opts.provider, Model: opts.model, Settings: env.loaded,
+		Getenv: f.Getenv, HTTPClient: httpClient, Retry: retry}); err != nil {
 		return nil, err
 	}
-	provider := s.choice.provider
+	provider := s.choice.LLM
 	if fb := opts.sdk.fallbackModel; fb != "" {
 		provider = &fallbackProvider{Provider: provider, fallback: fb, log: f.ErrOut}
 	}
@@ -192,7 +195,7 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 		return nil, err
 	}
 	if f.Debug != nil {
-		f.debugf("provider", "name", s.choice.name, "model", s.choice.model)
+		f.debugf("provider", "name", s.choice.Name, "model", s.choice.Model)
 		s.stopDebug = s.bus.Subscribe(debugEvents(f.Debug))
 	}
 	s.perms = agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
@@ -218,7 +221,12 @@ func setupRun(ctx context.Context, f *Factory, opts *agentOptions) (_ *runSetup,
 	if s.sandbox, err = startSandbox(ctx, f, env, pc); err != nil {
 		return nil, err
 	}
-	s.pool = newAgentPool(f, pc, s.perms, web.ModelSummarizer{Provider: s.choice.provider, Model: smallModel(f, env.loaded, s.choice)}, s.sandbox)
+	s.pool = app.NewPool(pc, s.perms.Context, app.PoolOptions{
+		Getenv:     f.Getenv,
+		Summarizer: web.ModelSummarizer{Provider: s.choice.LLM, Model: s.choice.SmallModel(env.loaded, f.Getenv)},
+		Sandbox:    s.sandbox,
+		Groups:     shellGroups(),
+	})
 	if s.hooks, err = newHookRunner(env, s.sessionID, s.transcriptPath(), s.bus, opts.sdk.inputFormat == inputStreamJSON); err != nil {
 		return nil, err
 	}
@@ -268,78 +276,105 @@ func restoreSession(ctx context.Context, f *Factory, store *session.Store, cwd s
 // prompt and the agent, and the permission-prompt tool's Asker.
 func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOptions, pc *permission.Context, provider llm.Provider,
 	store *session.Store, defs *agentdef.Set) error {
+	s.prompt = s.promptEnv(pc, opts)
+	asker, background := s.headlessAskers(opts)
+	s.pool.AddAgentTool(s.agentConfig(f, opts, store, defs, background))
+	deferral, err := s.finishPool(ctx, f, opts, pc)
+	if err != nil {
+		return err
+	}
+	s.prompt.Replace = opts.sdk.systemPrompt
+	if s.structured != nil {
+		s.prompt.Append = joinNonEmpty(s.prompt.Append, structuredPrompt)
+	}
+	system, err := app.SystemPrompt(ctx, deferral.Sent(s.pool.Tools), s.prompt)
+	if err != nil {
+		return err
+	}
+	s.agent = s.newAgent(f, opts, provider, system, deferral, asker)
+	return s.promptToolAsker(f, opts)
+}
+
+// promptEnv is what the system prompt says of the session's environment.
+func (s *runSetup) promptEnv(pc *permission.Context, opts *agentOptions) app.PromptEnv {
 	var dirs []string
 	for _, d := range pc.AdditionalDirs() {
 		dirs = append(dirs, d.Path)
 	}
-	s.prompt = promptEnv{
-		Cwd: s.cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: isGitRepo(s.cwd),
+	return app.PromptEnv{
+		Cwd: s.cwd, Dirs: dirs, Platform: runtime.GOOS, Date: time.Now(), Git: app.IsGitRepo(s.cwd),
 		Mode: pc.Mode(), Append: opts.appendSystemPrompt,
 	}
-	// PermissionRequest hooks answer asks before the headless auto-deny; a front end's asker
-	// (the SDK's can_use_tool) is put in front of them later (see Server.WrapAsker). An SDK
-	// caller may register such hooks in initialize, after this.
-	var asker, background permission.Asker
+}
+
+// headlessAskers are the askers of a run no person answers: the main agent's and background
+// sub-agents'. PermissionRequest hooks answer asks before the headless auto-deny; a front
+// end's asker (the SDK's can_use_tool) is put in front of them later (see Server.WrapAsker).
+// An SDK caller may register such hooks in initialize, after this. Both are nil when nothing
+// can answer: the engine denies.
+func (s *runSetup) headlessAskers(opts *agentOptions) (asker, background permission.Asker) {
 	if s.hooks.Has(hooks.PermissionRequest) || opts.sdk.inputFormat == inputStreamJSON {
-		asker = s.withHooks(nil)
 		// Undecided, a background sub-agent's ask gets the asyncAgent denial.
-		background = hookedAsker{s: s, background: true}
+		return s.withHooks(nil), hookedAsker{s: s, background: true}
 	}
-	sc := subAgentConfig{defs: defs, choice: s.choice, perms: s.perms, bus: s.bus, env: s.prompt, maxTurns: opts.maxTurns,
-		hooks: s.hooks, asker: parentAsker{s}, backgroundAsker: background,
+	return nil, nil
+}
+
+// agentConfig is the Agent tool's view of the session.
+func (s *runSetup) agentConfig(f *Factory, opts *agentOptions, store *session.Store, defs *agentdef.Set, background permission.Asker) app.AgentConfig {
+	sc := app.AgentConfig{Definitions: defs, Provider: s.choice.LLM, Model: s.choice.Model, ResolveModel: s.choice.ResolveModel,
+		Permissions: s.perms, Bus: s.bus, Prompt: s.prompt, MaxTurns: opts.maxTurns,
+		Hooks: s.hooks, Asker: parentAsker{s}, BackgroundAsker: background,
 		// Read when a sub-agent starts: a switch of session moves the folder (switchTo).
-		resultsDir: func() string { return s.resultsDir }}
+		ResultsDir:     func() string { return s.resultsDir },
+		MaxConcurrency: envInt(f, "REINS_MAX_TOOL_USE_CONCURRENCY")}
 	if s.rec != nil {
 		// Without persistence sub-agents keep no transcript either. The session is the one
 		// of the moment: a switch (switchTo) moves its sub-agents' transcripts too.
-		sc.store = func(agentID string) (agenttool.Transcript, string, error) {
-			w, err := store.CreateSidechain(s.rec, agentID, s.cwd, s.choice.model)
+		sc.NewTranscript = func(agentID string) (agenttool.Transcript, string, error) {
+			w, err := store.CreateSidechain(s.rec, agentID, s.cwd, s.choice.Model)
 			if err != nil {
 				return nil, "", err
 			}
 			return w, w.Path, nil
 		}
 	}
-	s.pool.addAgentTool(f, sc)
+	return sc
+}
 
-	// MCP tools (and ToolSearch when they are deferred) join after the Agent tool, in the pool
-	// sub-agents draw from too.
+// finishPool adds the MCP tools (and ToolSearch when they are deferred) after the Agent tool,
+// in the pool sub-agents draw from too, then applies the SDK's choices to the whole pool and
+// adds the structured-output tool of --json-schema.
+func (s *runSetup) finishPool(ctx context.Context, f *Factory, opts *agentOptions, pc *permission.Context) (*tool.Deferral, error) {
 	var err error
 	if s.mcp, err = startMCP(ctx, f, s.env, pc, &opts.mcp, &s.elicit); err != nil {
-		return err
+		return nil, err
 	}
 	var deferral *tool.Deferral
-	if s.pool.tools, deferral, err = s.mcp.extend(f, pc, s.pool.tools); err != nil {
-		return err
+	if s.pool.Tools, deferral, err = s.mcp.extend(f, pc, s.pool.Tools); err != nil {
+		return nil, err
 	}
-
-	// The SDK's choices apply to the whole pool, the Agent tool included.
-	if s.pool.tools, err = opts.sdk.selectTools(s.pool.tools); err != nil {
-		return err
+	if s.pool.Tools, err = opts.sdk.selectTools(s.pool.Tools); err != nil {
+		return nil, err
 	}
 	if opts.sdk.jsonSchema != "" {
 		s.structured = &structuredOutput{}
 		st, err := newStructuredTool(opts.sdk.jsonSchema, s.structured)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		s.pool.tools = append(s.pool.tools, st)
+		s.pool.Tools = append(s.pool.Tools, st)
 	}
+	return deferral, nil
+}
 
-	s.prompt.Replace = opts.sdk.systemPrompt
-	if s.structured != nil {
-		s.prompt.Append = joinNonEmpty(s.prompt.Append, structuredPrompt)
-	}
-	system, err := systemPrompt(ctx, deferral.Sent(s.pool.tools), s.prompt)
-	if err != nil {
-		return err
-	}
-
-	s.agent = &agent.Agent{
+// newAgent is the session's agent over the finished pool.
+func (s *runSetup) newAgent(f *Factory, opts *agentOptions, provider llm.Provider, system []llm.SystemBlock, deferral *tool.Deferral, asker permission.Asker) *agent.Agent {
+	a := &agent.Agent{
 		Provider:       provider,
-		Model:          s.choice.model,
+		Model:          s.choice.Model,
 		System:         system,
-		Tools:          s.pool.tools,
+		Tools:          s.pool.Tools,
 		Deferral:       deferral,
 		MaxTokens:      envInt(f, "REINS_MAX_OUTPUT_TOKENS"),
 		MaxTurns:       opts.maxTurns,
@@ -347,24 +382,32 @@ func (s *runSetup) buildAgent(ctx context.Context, f *Factory, opts *agentOption
 		MaxConcurrency: cmp.Or(envInt(f, "REINS_MAX_TOOL_USE_CONCURRENCY"), envInt(f, "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY")),
 		Engine:         &permission.Engine{},
 		Permissions:    s.perms,
-		Env:            s.pool.env,
-		Cwd:            s.pool.cwd,
+		Env:            s.pool.Env,
+		Cwd:            s.pool.Cwd,
 		Bus:            s.bus,
-		Notices:        s.pool.notices,
+		Notices:        s.pool.Notices,
 		Hooks:          s.hooks,
 		Asker:          asker,
 		ResultsDir:     s.resultsDir,
 	}
 	if s.rec != nil {
-		s.agent.Recorder = s.rec
+		a.Recorder = s.rec
 	}
-	if name := opts.sdk.promptTool; name != "" && name != promptToolStdio {
-		t := s.lookup(name)
-		if t == nil {
-			return usageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, tools.Names(s.agent.Tools))
-		}
-		s.agent.Asker = s.withHooks(&sdkproto.ToolAsker{Tool: t, Env: s.pool.env, Checks: s.checks(f)})
+	return a
+}
+
+// promptToolAsker makes --permission-prompt-tool's tool (other than stdio) the agent's asker,
+// behind the PermissionRequest hooks.
+func (s *runSetup) promptToolAsker(f *Factory, opts *agentOptions) error {
+	name := opts.sdk.promptTool
+	if name == "" || name == promptToolStdio {
+		return nil
 	}
+	t := s.lookup(name)
+	if t == nil {
+		return usageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, tools.Names(s.agent.Tools))
+	}
+	s.agent.Asker = s.withHooks(&sdkproto.ToolAsker{Tool: t, Env: s.pool.Env, Checks: s.checks(f)})
 	return nil
 }
 
@@ -437,7 +480,7 @@ func (s *runSetup) openSession(store *session.Store, transcript *session.Transcr
 	case transcript != nil && !sf.fork:
 		s.rec, err = store.Reopen(transcript)
 	default:
-		s.rec, err = store.CreateWithID(s.cwd, cmp.Or(sf.sessionID, session.NewID()), s.choice.model)
+		s.rec, err = store.CreateWithID(s.cwd, cmp.Or(sf.sessionID, session.NewID()), s.choice.Model)
 		if err == nil && transcript != nil {
 			// A fork starts as a copy of the conversation it continues.
 			for _, m := range transcript.Messages {

@@ -44,13 +44,13 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 	if perr != nil {
 		f.warn("%v", perr)
 	}
-	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.model, s.agent.System)
+	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.Model, s.agent.System)
 	err = tui.Run(ctx, tui.Config{
 		Agent:         s.agent,
 		History:       s.history,
 		Prompt:        prompt,
 		SessionID:     s.sessionID,
-		Provider:      s.choice.name,
+		Provider:      s.choice.Name,
 		Cwd:           s.cwd,
 		Home:          f.Getenv("HOME"),
 		SettingsFiles: files,

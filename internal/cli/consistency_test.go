@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -252,6 +253,36 @@ func TestDebugLogsTheRun(t *testing.T) {
 	for _, want := range []string{"msg=provider name=anthropic", "msg=\"model reply\"", "Glob", "msg=\"tool result\"", "msg=\"run finished\" subtype=success turns=2"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("debug log lacks %q:\n%s", want, b)
+		}
+	}
+}
+
+func TestVersionText(t *testing.T) {
+	vcs := func(kv ...string) []debug.BuildSetting {
+		var out []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{"no build info", nil, "reins version (devel)\ncommit unknown (built without version control information)\nbuilt with unknown\n"},
+		{"tagged module", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.3"}},
+			"reins version 1.2.3\ncommit unknown (built without version control information)\nbuilt with go1.26.8\n"},
+		{"clone", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.0.0-20261201150149-95a6f190431a"},
+			Settings: vcs("vcs", "git", "vcs.revision", "95a6f190431a86d0832f29b424fc61cf5cbacbfb", "vcs.time", "2026-12-01T15:01:49Z", "vcs.modified", "false")},
+			"reins version 0.0.0-20261201150149-95a6f190431a\ncommit 95a6f190431a86d0832f29b424fc61cf5cbacbfb of 2026-12-01T15:01:49Z\nbuilt with go1.26.8\n"},
+		{"clone with changes", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
+			Settings: vcs("vcs.revision", "abc", "vcs.modified", "true")},
+			"reins version (devel)\ncommit abc (with local changes)\nbuilt with go1.26.8\n"},
+	}
+	for _, tt := range tests {
+		if got := versionText(tt.bi); got != tt.want {
+			t.Errorf("%s:\n%s\nwant\n%s", tt.name, got, tt.want)
 		}
 	}
 }

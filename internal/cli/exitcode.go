@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/reinsdev/reins/internal/app"
 )
 
 // Exit codes, one scheme for every command (docs/cli.md, "Exit codes"). A command returns a
@@ -89,6 +91,9 @@ func exitCode(err error) (code int, printable bool) {
 		return code, oe.err != nil
 	}
 	if _, ok := errors.AsType[*usageError](err); ok {
+		return exitUsage, true
+	}
+	if _, ok := errors.AsType[*app.UsageError](err); ok {
 		return exitUsage, true
 	}
 	if errors.Is(err, context.Canceled) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/mcp/serve"
 	"github.com/reinsdev/reins/permission"
 )
@@ -107,8 +108,8 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 		Version:     "dev",
 		Permissions: env.pc,
 		NewToolset: func(perms func() *permission.Context) serve.Toolset {
-			pool := newToolPool(f, env.pc, perms, nil, sb)
-			return serve.Toolset{Tools: pool.tools, Cwd: pool.cwd, Close: pool.Close}
+			pool := app.NewPool(env.pc, perms, app.PoolOptions{Getenv: f.Getenv, Sandbox: sb, Groups: shellGroups()})
+			return serve.Toolset{Tools: pool.Tools, Cwd: pool.Cwd, Close: pool.Close}
 		},
 		Logger: log,
 	})

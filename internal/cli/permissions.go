@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/bashrules"
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 )
@@ -145,7 +147,8 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 		res.Decision, res.Error = "error", "the input is not valid JSON"
 		return res
 	}
-	t, ok := lookupTool(f, name)
+	t, ok, closeTools := lookupTool(f, env, name)
+	defer closeTools()
 	if !ok {
 		res.Decision, res.Error = "error", fmt.Sprintf("No such tool available: %s", name)
 		return res
@@ -250,27 +253,30 @@ func indentRest(s, indent string) string {
 	return strings.ReplaceAll(s, "\n", "\n"+indent)
 }
 
-// lookupTool finds a tool of the pool by name or alias. An mcp__server__tool name that is not
-// in the pool stands for an MCP tool without a connected server: it has no schema and asks
-// (passthrough), so MCP rules can be checked.
-func lookupTool(f *Factory, name string) (tool.Tool, bool) {
+// lookupTool finds a tool a session in env can have by name or alias: a built-in or the Agent
+// tool with the session's agent definitions (app.Catalog), even when a tool-wide rule removes
+// it from the pool (the decision then says why). An mcp__server__tool name stands for an MCP
+// tool without a connected server: it has no schema and asks (passthrough), so MCP rules can
+// be checked. The caller calls closeTools when done with the tool.
+func lookupTool(f *Factory, env *permEnv, name string) (_ tool.Tool, ok bool, closeTools func()) {
 	name = permission.NormalizeToolName(name)
-	builtins := builtinTools(f, nil)
-	defer builtins.Close()
-	for _, t := range builtins.Tools {
-		if t.Name() == name {
-			return t, true
-		}
-		for _, a := range t.Aliases() {
-			if a == name {
-				return t, true
-			}
+	// Agent definitions that cannot be read are reported by reins agents; here the tool is
+	// made with the ones that can.
+	defs, _, err := loadAgentDefs(env, "")
+	if err != nil {
+		defs = nil
+	}
+	pool, all := app.Catalog(env.pc, defs, f.Getenv)
+	closeTools = func() { pool.Close() }
+	for _, t := range all {
+		if t.Name() == name || slices.Contains(t.Aliases(), name) {
+			return t, true, closeTools
 		}
 	}
 	if permission.IsMCPName(name) && strings.Count(name, "__") >= 2 {
-		return unconnectedMCPTool(name), true
+		return unconnectedMCPTool(name), true, closeTools
 	}
-	return nil, false
+	return nil, false, closeTools
 }
 
 func unconnectedMCPTool(name string) tool.Tool {

@@ -29,7 +29,7 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 	srv.Agents = s.agentInfos
 	srv.ResolveModel = func(name string) (string, error) {
 		if name == "" {
-			return s.choice.model, nil
+			return s.choice.Model, nil
 		}
 		return name, nil
 	}
@@ -38,7 +38,7 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 	if !opts.hooks.includeEvents {
 		defer printHookMessages(f, s.bus)()
 	}
-	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.model, s.agent.System)
+	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.Model, s.agent.System)
 	s.elicit.set(sdkElicitor{srv})
 	defer s.elicit.set(nil)
 	err = srv.Serve(ctx)
@@ -78,7 +78,7 @@ func settingsView(s *runSetup) map[string]any {
 		sources = append(sources, map[string]any{"source": file.Source.String(), "path": file.Path, "settings": file.Settings})
 	}
 	return map[string]any{
-		"effective": map[string]any{"permissions": perms, "model": s.choice.model},
+		"effective": map[string]any{"permissions": perms, "model": s.choice.Model},
 		"sources":   sources,
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/reinsdev/reins/agentdef"
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/mcp/client"
 )
@@ -47,7 +48,7 @@ func (s *runSetup) initialize(ctx context.Context, srv *sdkproto.Server, req sdk
 		if req.AppendSystemPrompt != nil {
 			env.Append = *req.AppendSystemPrompt
 		}
-		system, err := systemPrompt(ctx, s.agent.Tools, env)
+		system, err := app.SystemPrompt(ctx, s.agent.Tools, env)
 		if err != nil {
 			return err
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/toolcall"
@@ -133,16 +134,23 @@ func runToolsList(ctx context.Context, f *Factory, opts *toolsListOptions) error
 	if err != nil {
 		return err
 	}
-	builtins := builtinTools(f, nil)
-	defer builtins.Close()
-	base := builtins.Tools
+	// Every tool a session here can have, the Agent tool included, as a session's pool.
+	defs, defWarnings, err := loadAgentDefs(env, "")
+	if err != nil {
+		return err
+	}
+	for _, w := range defWarnings {
+		f.warn("%s", w)
+	}
+	catalog, base := app.Catalog(env.pc, defs, f.Getenv)
+	defer catalog.Close()
 	// The MCP servers start so that their tools are listed where the model sees them.
 	sess, err := startMCP(ctx, f, env, env.pc, &opts.mcp, nil)
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
-	pool, _, err := sess.extend(f, env.pc, tools.Assemble(env.pc, base, nil, f.Getenv))
+	pool, _, err := sess.extend(f, env.pc, catalog.Tools)
 	if err != nil {
 		return err
 	}
@@ -245,7 +253,8 @@ files (which were read, and when) is kept between runs, so Read in one run lets 
 Write of the same file go ahead in the next.
 
 Exit codes (the scheme of every command, docs/cli.md): 0 the call succeeded, 4 the call was
-denied or not approved, 5 invalid input (the schema or the tool's own checks refused it),
+denied or not approved, 5 invalid input (no such tool in the session, input that is not
+JSON, or input the schema or the tool's own checks refused),
 6 the tool ran and its result is an error, 2 usage, 1 reins itself failed (for example an
 invalid settings file), 130 interrupted.`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -268,7 +277,7 @@ invalid settings file), 130 interrupted.`,
 func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string) error {
 	raw := json.RawMessage(opts.input)
 	if !json.Valid(raw) {
-		return usageErrorf("--input is not valid JSON: %s", opts.input)
+		return finishWith(outcomeInvalidInput, fmt.Errorf("--input is not valid JSON: %s", opts.input))
 	}
 	penv, err := opts.perm.loadForRun(f)
 	if err != nil {
@@ -285,7 +294,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	if sb != nil {
 		defer sb.Close()
 	}
-	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: shellSandbox(sb), Groups: shellGroups()})
+	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: app.ShellSandbox(sb), Groups: shellGroups()})
 	defer shell.Close()
 	base := builtinTools(f, shell).Tools
 	var mcpTools []tool.Tool
@@ -300,10 +309,10 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	}
 	t, ok := tools.Find(append(slices.Clone(base), mcpTools...), name)
 	if !ok {
-		return usageErrorf("no such tool: %s (see reins tools list and reins mcp)", name)
+		return finishWith(outcomeInvalidInput, fmt.Errorf("no such tool: %s (see reins tools list and reins mcp)", name))
 	}
 	if _, ok := tools.Find(tools.Assemble(state.get(), base, mcpTools, f.Getenv), t.Name()); !ok && state.get().ToolWideRule(permission.Deny, t.Name()) == nil {
-		return usageErrorf("%s is not available in this session (%s)", t.Name(), removalReason(f, state.get(), t))
+		return finishWith(outcomeInvalidInput, fmt.Errorf("%s is not available in this session (%s)", t.Name(), removalReason(f, state.get(), t)))
 	}
 
 	env := &tool.Env{

@@ -89,7 +89,8 @@ func TestToolsList(t *testing.T) {
 		names = append(names, lt.Name)
 		flags[lt.Name] = lt
 	}
-	want := []string{"AskUserQuestion", "Bash", "Edit", "EnterPlanMode", "ExitPlanMode", "Glob", "Grep", "NotebookEdit",
+	// Agent is in every session's pool, so it is listed (the listing is the session's pool).
+	want := []string{"Agent", "AskUserQuestion", "Bash", "Edit", "EnterPlanMode", "ExitPlanMode", "Glob", "Grep", "NotebookEdit",
 		"Read", "TaskOutput", "TaskStop", "TodoWrite", "WebFetch", "Write"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("pool order (-want +got):\n%s", diff)
@@ -103,6 +104,9 @@ func TestToolsList(t *testing.T) {
 	if w := flags["Write"]; w.ReadOnly || w.ConcurrencySafe {
 		t.Errorf("Write flags %+v", w)
 	}
+	if b := flags["Bash"]; b.ReadOnly {
+		t.Errorf("Bash is listed read-only (it depends on the command): %+v", b)
+	}
 
 	// Deny rules and simple mode take tools out, with the reason.
 	out, _, _ = e.run(t, "", false, "tools", "list", "--json", "--disallowedTools", "WebFetch,Grep")
@@ -112,7 +116,7 @@ func TestToolsList(t *testing.T) {
 	}
 	e.env["REINS_SIMPLE"] = "1"
 	out, _, _ = e.run(t, "", false, "tools", "list")
-	if !strings.HasPrefix(out, "NAME") || strings.Count(out, "\n") != 4+11 || !strings.Contains(out, "not in the pool: Glob (REINS_SIMPLE keeps only Bash, Read and Edit)") {
+	if !strings.HasPrefix(out, "NAME") || strings.Count(out, "\n") != 4+12 || !strings.Contains(out, "not in the pool: Glob (REINS_SIMPLE keeps only Bash, Read and Edit)") {
 		t.Errorf("simple mode:\n%s", out)
 	}
 }
@@ -179,8 +183,6 @@ func TestToolRun(t *testing.T) {
 func TestToolRunUsage(t *testing.T) {
 	e := newToolsEnv(t)
 	for _, args := range [][]string{
-		{"tool", "run", "NoSuchTool"},
-		{"tool", "run", "Grep", "--input", "{not json"},
 		{"tool", "run"},
 		{"tool", "run", "Grep", "--permission-mode", "sideways"},
 	} {
@@ -188,8 +190,18 @@ func TestToolRunUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, stderr)
 		}
 	}
+	// A call that names no tool of the session, or whose input is not JSON, is invalid
+	// input (5), as in permissions check: reins was called right.
+	for _, args := range [][]string{
+		{"tool", "run", "NoSuchTool"},
+		{"tool", "run", "Grep", "--input", "{not json"},
+	} {
+		if _, stderr, code := e.run(t, "", false, args...); code != exitInvalidInput {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitInvalidInput, stderr)
+		}
+	}
 	e.env["REINS_SIMPLE"] = "1"
-	if _, stderr, code := e.run(t, "", false, "tool", "run", "Grep", "--input", `{"pattern":"x"}`); code != exitUsage || !strings.Contains(stderr, "Grep is not available in this session (REINS_SIMPLE") {
+	if _, stderr, code := e.run(t, "", false, "tool", "run", "Grep", "--input", `{"pattern":"x"}`); code != exitInvalidInput || !strings.Contains(stderr, "Grep is not available in this session (REINS_SIMPLE") {
 		t.Errorf("simple mode: exit %d, %s", code, stderr)
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"cmp"
@@ -17,9 +17,9 @@ import (
 
 // Provider names accepted by --provider and the "provider" settings key.
 const (
-	providerAnthropic = "anthropic"
-	providerOpenAI    = "openai"
-	providerOllama    = "ollama"
+	ProviderAnthropic = "anthropic"
+	ProviderOpenAI    = "openai"
+	ProviderOllama    = "ollama"
 )
 
 // Default models when none is configured.
@@ -46,52 +46,76 @@ func noProviderError(ollama string) error {
 Without any of these Reins uses a local Ollama, but none answered at %s`, ollama)
 }
 
-// providerChoice is the resolved provider and model.
-type providerChoice struct {
-	provider llm.Provider
-	name     string // anthropic, openai or ollama
-	model    string
+// Provider is the resolved model API and model.
+type Provider struct {
+	LLM   llm.Provider
+	Name  string // anthropic, openai or ollama
+	Model string
+}
+
+// ProviderOptions say which model API and model a session talks to, and how.
+type ProviderOptions struct {
+	// Provider and Model are what the caller asked for (flags); empty leaves the choice to the
+	// settings, the environment and a local Ollama.
+	Provider, Model string
+	// Settings are the session's settings (their "provider", "model" and "smallModel" keys);
+	// nil is none.
+	Settings *settings.Loaded
+	Getenv   func(string) string
+	// HTTPClient and Retry carry the model API's requests.
+	HTTPClient *http.Client
+	Retry      llm.RetryPolicy
 }
 
 // defaultAnthropicSmallModel summarises pages for WebFetch when nothing else is configured.
 const defaultAnthropicSmallModel = "claude-haiku-4-5"
 
-// smallModel is the model WebFetch applies its prompt to a page with: the smallModel setting,
+// SmallModel is the model WebFetch applies its prompt to a page with: the smallModel setting,
 // then REINS_SMALL_MODEL or Claude Code's ANTHROPIC_SMALL_FAST_MODEL, then a small model of
 // the provider (for providers without a known small model, the main model).
-func smallModel(f *Factory, l *settings.Loaded, choice *providerChoice) string {
-	_, _, small := l.ModelSettings()
-	if small = cmp.Or(small, f.Getenv("REINS_SMALL_MODEL")); small != "" {
+func (p *Provider) SmallModel(l *settings.Loaded, getenv func(string) string) string {
+	var small string
+	if l != nil {
+		_, _, small = l.ModelSettings()
+	}
+	if small = cmp.Or(small, getenv("REINS_SMALL_MODEL")); small != "" {
 		return small
 	}
-	if choice.name == "anthropic" {
-		return cmp.Or(f.Getenv("ANTHROPIC_SMALL_FAST_MODEL"), defaultAnthropicSmallModel)
+	if p.Name == ProviderAnthropic {
+		return cmp.Or(getenv("ANTHROPIC_SMALL_FAST_MODEL"), defaultAnthropicSmallModel)
 	}
-	return choice.model
+	return p.Model
 }
 
-// resolveProvider picks the provider and model from, in order: the flags, the settings, the
-// environment, and a local Ollama.
-func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel string, l *settings.Loaded) (*providerChoice, error) {
-	setModel, setProvider, _ := l.ModelSettings()
-	name := flagProvider
-	if name == "" {
-		name = setProvider
+// ResolveModel turns a model alias (sonnet, opus, haiku) into the Anthropic model it names;
+// other providers' names, and names that are no alias, are kept.
+func (p *Provider) ResolveModel(m string) string {
+	if id, ok := modelAliases[m]; ok && p.Name == ProviderAnthropic {
+		return id
 	}
-	model := flagModel
-	if model == "" {
-		model = setModel
+	return m
+}
+
+// ResolveProvider picks the provider and model from, in order: the options (flags), the
+// settings, the environment, and a local Ollama. An unknown provider, or an OpenAI-compatible
+// server without a model, is a UsageError.
+func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) {
+	var setModel, setProvider string
+	if o.Settings != nil {
+		setModel, setProvider, _ = o.Settings.ModelSettings()
 	}
-	getenv := f.Getenv
+	name := cmp.Or(o.Provider, setProvider)
+	model := cmp.Or(o.Model, setModel)
+	getenv := o.Getenv
 	ollamaURL := ollamaBase(getenv("OLLAMA_HOST"))
 	if name == "" {
 		switch {
 		case getenv("ANTHROPIC_API_KEY") != "" || getenv("ANTHROPIC_AUTH_TOKEN") != "" || getenv("ANTHROPIC_BASE_URL") != "":
-			name = providerAnthropic
+			name = ProviderAnthropic
 		case getenv("OPENAI_API_KEY") != "" || getenv("OPENAI_BASE_URL") != "":
-			name = providerOpenAI
+			name = ProviderOpenAI
 		case openaicompat.ProbeOllama(ctx, ollamaURL):
-			name = providerOllama
+			name = ProviderOllama
 		default:
 			return nil, noProviderError(ollamaURL)
 		}
@@ -99,9 +123,9 @@ func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel st
 	if model == "" {
 		model = getenv("REINS_MODEL")
 	}
-	c := &providerChoice{name: name}
+	c := &Provider{Name: name}
 	switch name {
-	case providerAnthropic:
+	case ProviderAnthropic:
 		if model == "" {
 			model = cmp.Or(getenv("ANTHROPIC_MODEL"), defaultAnthropicModel)
 		}
@@ -112,25 +136,25 @@ func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel st
 		if err := needKey(opts.APIKey, opts.BaseURL, "", "anthropic", "ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)"); err != nil {
 			return nil, err
 		}
-		opts.HTTPClient, opts.Retry = streamNet(f)
-		c.provider = anthropic.New(opts)
-	case providerOpenAI:
+		opts.HTTPClient, opts.Retry = o.HTTPClient, o.Retry
+		c.LLM = anthropic.New(opts)
+	case ProviderOpenAI:
 		opts := openaicompat.OptionsFromEnv(getenv)
 		if model == "" {
 			model = getenv("OPENAI_MODEL")
 		}
 		if model == "" {
 			if opts.BaseURL != "" && strings.TrimRight(opts.BaseURL, "/") != openaicompat.DefaultBaseURL {
-				return nil, &usageError{fmt.Errorf("no model for the OpenAI-compatible server at %s: pass --model or set \"model\" in settings", opts.BaseURL)}
+				return nil, &UsageError{fmt.Errorf("no model for the OpenAI-compatible server at %s: pass --model or set \"model\" in settings", opts.BaseURL)}
 			}
 			model = defaultOpenAIModel
 		}
 		if err := needKey(opts.APIKey, opts.BaseURL, openaicompat.DefaultBaseURL, "openai", "OPENAI_API_KEY"); err != nil {
 			return nil, err
 		}
-		opts.HTTPClient, opts.Retry = streamNet(f)
-		c.provider = openaicompat.New(opts)
-	case providerOllama:
+		opts.HTTPClient, opts.Retry = o.HTTPClient, o.Retry
+		c.LLM = openaicompat.New(opts)
+	case ProviderOllama:
 		if model == "" {
 			model = getenv("OPENAI_MODEL")
 		}
@@ -144,13 +168,13 @@ func resolveProvider(ctx context.Context, f *Factory, flagProvider, flagModel st
 			}
 			model = models[0]
 		}
-		opts := openaicompat.Options{BaseURL: ollamaURL + "/v1", Name: providerOllama}
-		opts.HTTPClient, opts.Retry = streamNet(f)
-		c.provider = openaicompat.New(opts)
+		opts := openaicompat.Options{BaseURL: ollamaURL + "/v1", Name: ProviderOllama}
+		opts.HTTPClient, opts.Retry = o.HTTPClient, o.Retry
+		c.LLM = openaicompat.New(opts)
 	default:
-		return nil, &usageError{fmt.Errorf("unknown provider %q (valid providers: anthropic, openai, ollama)", name)}
+		return nil, &UsageError{fmt.Errorf("unknown provider %q (valid providers: anthropic, openai, ollama)", name)}
 	}
-	c.model = model
+	c.Model = model
 	return c, nil
 }
 

@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"github.com/reinsdev/reins/tool"
 )
 
-// promptEnv is what the system prompt says about the environment.
-type promptEnv struct {
+// PromptEnv is what the system prompt says about the environment.
+type PromptEnv struct {
 	Cwd      string
 	Dirs     []string // additional working directories
 	Platform string
@@ -25,7 +25,7 @@ type promptEnv struct {
 	// Base replaces the instructions (a sub-agent's definition prompt); empty means Reins'.
 	Base string
 	// Replace, when set, is the whole system prompt in place of Reins's (--system-prompt, the
-	// SDK's systemPrompt); Append still follows it.
+	// SDK's SystemPrompt); Append still follows it.
 	Replace string
 }
 
@@ -40,9 +40,9 @@ Guidelines:
 - Verify your work where you can (build, run the tests) and say plainly what you did not verify.
 - Be concise. When you are done, answer with a short summary of what you did.`
 
-// systemPrompt builds the system prompt: the instructions and every tool's prompt, which stay
+// SystemPrompt builds the system prompt: the instructions and every tool's prompt, which stay
 // the same from run to run and end with a cache breakpoint, then the environment.
-func systemPrompt(ctx context.Context, tools []tool.Tool, env promptEnv) ([]llm.SystemBlock, error) {
+func SystemPrompt(ctx context.Context, tools []tool.Tool, env PromptEnv) ([]llm.SystemBlock, error) {
 	if env.Replace != "" {
 		blocks := []llm.SystemBlock{{Text: env.Replace, CacheBreakpoint: true}}
 		if s := strings.TrimSpace(env.Append); s != "" {
@@ -100,9 +100,9 @@ func yesNo(b bool) string {
 	return "No"
 }
 
-// isGitRepo reports whether dir is inside a git work tree: it or a parent has a .git entry
+// IsGitRepo reports whether dir is inside a git work tree: it or a parent has a .git entry
 // (a folder, or a file for worktrees and submodules).
-func isGitRepo(dir string) bool {
+func IsGitRepo(dir string) bool {
 	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return true
