@@ -6,11 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/reinsdev/reins/llm/llmtest"
 )
 
 // example is one `reins …` command line found in the help or the docs.
@@ -22,8 +25,9 @@ type example struct {
 // TestExamplesParse checks every `reins …` example of --help, README.md and docs/*.md: the
 // command exists, its flags are accepted, its arguments are the ones the command takes, and a
 // -p run has a prompt. Examples that touch only the project and the settings (permissions,
-// tools, tool run, hooks, agents, sandbox status, version) are also run, in a fresh project,
-// and must not end in a usage error or a failure of reins.
+// tools, tool run, hooks, agents, sandbox status, version) and the headless runs (-p, against
+// the scripted fake model) are also run, in a fresh project, and must not end in a usage
+// error or a failure of reins.
 func TestExamplesParse(t *testing.T) {
 	examples := helpExamples()
 	for _, path := range append([]string{"../../README.md"}, globDocs(t)...) {
@@ -32,7 +36,10 @@ func TestExamplesParse(t *testing.T) {
 	if len(examples) < 20 {
 		t.Fatalf("found only %d examples; the extraction is broken", len(examples))
 	}
-	ran := 0
+	model := llmtest.NewAnthropicServer(t, llmtest.Say("done"))
+	model.Repeat()
+	env := map[string]string{"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": model.URL}
+	ran, headless := 0, 0
 	for _, ex := range examples {
 		calls, err := reinsCalls(ex.line)
 		if err != nil {
@@ -46,14 +53,22 @@ func TestExamplesParse(t *testing.T) {
 			}
 			if runnableExample(c.args) {
 				ran++
-				if _, stderr, code := runIn(t, nil, c.args...); code == exitUsage || code == exitError {
+				if isHeadless(c.args) {
+					headless++
+				}
+				_, stderr, code := runIn(t, env, c.args...)
+				if code == exitError && strings.Contains(stderr, "no saved session found") {
+					// --continue in a fresh project: the example is right, there is no history.
+					continue
+				}
+				if code == exitUsage || code == exitError {
 					t.Errorf("%s: %s: exit %d: %s", ex.where, ex.line, code, stderr)
 				}
 			}
 		}
 	}
-	if ran < 10 {
-		t.Errorf("ran only %d examples", ran)
+	if ran < 10 || headless < 2 {
+		t.Errorf("ran only %d examples, %d of them headless runs", ran, headless)
 	}
 }
 
@@ -243,6 +258,9 @@ func runnableExample(args []string) bool {
 	if len(args) == 0 {
 		return false
 	}
+	if isHeadless(args) {
+		return true
+	}
 	switch args[0] {
 	case "permissions", "tools", "tool", "hooks", "agents", "version", "--version":
 		return true
@@ -250,4 +268,9 @@ func runnableExample(args []string) bool {
 		return len(args) > 1 && args[1] == "status"
 	}
 	return false
+}
+
+// isHeadless says whether an example is a -p run, which the fake model answers.
+func isHeadless(args []string) bool {
+	return slices.Contains(args, "-p") || slices.Contains(args, "--print")
 }
