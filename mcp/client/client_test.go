@@ -114,6 +114,34 @@ func TestToolsNamesAnnotationsAndSkippedSchemas(t *testing.T) {
 	}
 }
 
+// TestLoopingSchemasAreRefused: a server's tool whose schema loops without consuming the
+// value, or nests too deeply, is left out of the pool with the reason (a call of one used to
+// overflow the stack); a recursive schema through items stays and validates.
+func TestLoopingSchemasAreRefused(t *testing.T) {
+	m := start(t, Options{}, testEntry("s", "schemas"))
+	st := m.Status()[0]
+	if st.State != StateConnected {
+		t.Fatalf("status = %+v", st)
+	}
+	skipped := strings.Join(st.Skipped, "\n")
+	for _, want := range []string{"self_ref: invalid input schema: its references loop", "mutual: invalid input schema: its references loop",
+		"deep: invalid input schema: the schema nests deeper than 64 levels"} {
+		if !strings.Contains(skipped, want) {
+			t.Errorf("skipped = %q, want %q", skipped, want)
+		}
+	}
+	if got := names(m.Tools()); !slices.Equal(got, []string{"mcp__s__tree"}) {
+		t.Fatalf("tools = %v, want only the tree", got)
+	}
+	tree := find(t, m.Tools(), "mcp__s__tree")
+	if res := run(t, tree, `{"name":"a","children":[{"name":"b","children":[{"name":"c"}]}]}`); res.TextOf() != "tree ran" {
+		t.Errorf("tree = %+v", res)
+	}
+	if _, err := tree.Decode(json.RawMessage(`{"name":"a","children":[{"children":[]}]}`)); err == nil {
+		t.Error("a child without a name was accepted")
+	}
+}
+
 func TestCallValidatesFullSchemaAndMapsResults(t *testing.T) {
 	m := start(t, Options{MaxOutputTokens: 2000}, testEntry("test", "basic"))
 	ts := m.Tools()

@@ -27,7 +27,9 @@ func ToolName(server, name string) string {
 	return "mcp__" + NormalizeName(server) + "__" + NormalizeName(name)
 }
 
-// compileSchema resolves a tool's input schema so that calls can be validated in full.
+// compileSchema resolves a tool's input schema so that calls can be validated in full. A
+// schema whose validation would recurse without end or explode (tool.CheckSchemaShape) does
+// not compile: the server's tool is left out rather than risk the process.
 func compileSchema(v any) (*jsonschema.Resolved, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
@@ -40,7 +42,11 @@ func compileSchema(v any) (*jsonschema.Resolved, error) {
 	if s.Type != "object" {
 		return nil, fmt.Errorf("the input schema must have type object, not %q", s.Type)
 	}
-	return s.Resolve(nil)
+	r, err := s.Resolve(nil)
+	if err != nil {
+		return nil, err
+	}
+	return r, tool.CheckSchemaShape(&s)
 }
 
 // Tools returns the tools of every connected server as pool tools (plus the resource tools
@@ -97,7 +103,7 @@ func newMCPTool(s *server, d *mcp.Tool) (*mcpTool, error) {
 	hint, _ := meta["anthropic/searchHint"].(string)
 	mt := &mcpTool{srv: s, def: d, hash: DefinitionHash(d)}
 	name := ToolName(s.name, d.Name)
-	mt.Tool = tool.Build(tool.Def[map[string]any]{
+	built, err := tool.New(tool.Def[map[string]any]{
 		Name:        name,
 		Description: d.Description,
 		Prompt:      d.Description,
@@ -107,7 +113,7 @@ func newMCPTool(s *server, d *mcp.Tool) (*mcpTool, error) {
 			// Decoding already checked the schema; this second check against the resolved
 			// server schema keeps the guarantee local to the adapter: nothing that fails the
 			// server's own schema reaches the server.
-			if err := resolved.Validate(in); err != nil {
+			if err := tool.ValidateSafely(resolved, in); err != nil {
 				return tool.Fail((&tool.InputError{Tool: name, Issues: []string{err.Error()}}).Error())
 			}
 			return nil
@@ -126,6 +132,10 @@ func newMCPTool(s *server, d *mcp.Tool) (*mcpTool, error) {
 			return s.call(ctx, d.Name, in)
 		},
 	})
+	if err != nil {
+		return nil, err
+	}
+	mt.Tool = built
 	return mt, nil
 }
 

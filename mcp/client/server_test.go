@@ -60,6 +60,8 @@ func runTestServer(mode string) {
 					return text(name + " says " + fmt.Sprint(args(req)["text"])), nil
 				})
 		}
+	case mode == "schemas":
+		addSchemaTools(srv)
 	default:
 		desc := os.Getenv("REINS_TEST_ECHO_DESC")
 		if desc == "" {
@@ -148,3 +150,24 @@ func runTestServer(mode string) {
 }
 
 var syscallZero = syscall.Signal(0)
+
+// addSchemaTools serves tools whose schemas loop or nest too deeply (validating a call of one
+// used to overflow the stack and end Reins) beside a legitimate recursive one.
+func addSchemaTools(srv *mcp.Server) {
+	var deep any = map[string]any{"type": "string"}
+	for range 80 {
+		deep = map[string]any{"type": "object", "properties": map[string]any{"a": deep}}
+	}
+	schemas := map[string]any{
+		"self_ref": map[string]any{"type": "object", "$ref": "#"},
+		"mutual": map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"$ref": "#/$defs/x"}},
+			"$defs": map[string]any{"x": map[string]any{"anyOf": []any{map[string]any{"$ref": "#/$defs/y"}}}, "y": map[string]any{"allOf": []any{map[string]any{"$ref": "#/$defs/x"}}}}},
+		"deep": deep,
+		"tree": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"},
+			"children": map[string]any{"type": "array", "items": map[string]any{"$ref": "#"}}}, "required": []any{"name"}},
+	}
+	for name, schema := range schemas {
+		srv.AddTool(&mcp.Tool{Name: name, Description: "A tool with an unusual schema.", InputSchema: schema},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text(name + " ran"), nil })
+	}
+}
