@@ -168,6 +168,8 @@ func addSchemaTools(srv *mcp.Server) {
 	}
 	for name, schema := range schemas {
 		srv.AddTool(&mcp.Tool{Name: name, Description: "A tool with an unusual schema.", InputSchema: schema},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text(name + " ran"), nil })
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return text(name + " ran"), nil
+			})
 	}
 }
