@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 
@@ -171,8 +172,11 @@ func (t *mcpTool) PinMatches(r *permission.Rule) (bool, string) {
 
 // call runs one tool call on the server's live session.
 func (s *server) call(ctx context.Context, name string, args map[string]any) (tool.Result, error) {
-	cs, err := s.current()
+	cs, err := s.current(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return tool.Result{}, ctx.Err()
+		}
 		return tool.ErrorResult(err.Error()), nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.m.opts.CallTimeout)
@@ -186,6 +190,11 @@ func (s *server) call(ctx context.Context, name string, args map[string]any) (to
 		}
 		if ctx.Err() != nil {
 			return tool.Result{}, ctx.Err()
+		}
+		if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) {
+			// The call may have reached the server before it went away, so it is not sent
+			// again on its own: the model decides.
+			return tool.ErrorResult(fmt.Sprintf("MCP server %q closed the connection during %s, which may or may not have run (%v). A crashed stdio server is restarted once; calling again goes to the new process.", s.name, name, err)), nil
 		}
 		return tool.ErrorResult(fmt.Sprintf("MCP server %q: %s: %v", s.name, name, err)), nil
 	}

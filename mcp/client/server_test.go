@@ -62,6 +62,8 @@ func runTestServer(mode string) {
 		}
 	case mode == "schemas":
 		addSchemaTools(srv)
+	case mode == "crash-once":
+		addCrashOnceTools(srv)
 	default:
 		desc := os.Getenv("REINS_TEST_ECHO_DESC")
 		if desc == "" {
@@ -172,4 +174,31 @@ func addSchemaTools(srv *mcp.Server) {
 				return text(name + " ran"), nil
 			})
 	}
+}
+
+// addCrashOnceTools serves echo and boom, which ends the first process it runs in. Every start
+// is logged to REINS_TEST_STARTS; a restarted process takes a moment before it answers, so
+// that calls arrive while the restart runs.
+func addCrashOnceTools(srv *mcp.Server) {
+	marker := os.Getenv("REINS_TEST_MARKER")
+	if f, err := os.OpenFile(os.Getenv("REINS_TEST_STARTS"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+		fmt.Fprintln(f, os.Getpid())
+		f.Close()
+	}
+	if _, err := os.Stat(marker); err == nil {
+		time.Sleep(300 * time.Millisecond)
+	}
+	obj := map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}}
+	srv.AddTool(&mcp.Tool{Name: "echo", Description: "Echoes.", InputSchema: obj},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("echo: " + fmt.Sprint(args(req)["text"])), nil
+		})
+	srv.AddTool(&mcp.Tool{Name: "boom", Description: "Ends the first process.", InputSchema: obj},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if f, err := os.OpenFile(marker, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
+				f.Close()
+				os.Exit(3)
+			}
+			return text("boom survived"), nil
+		})
 }
