@@ -233,9 +233,9 @@ type server struct {
 	restarted bool
 	// restarting is open while the one restart after a crash runs; calls wait for it.
 	restarting chan struct{}
-	inflight  map[*callNotes]bool
-	cancel    context.CancelFunc // ends the session's context
-	stderr    *stderrTail        // a stdio server's last words
+	inflight   map[*callNotes]bool
+	cancel     context.CancelFunc // ends the session's context
+	stderr     *stderrTail        // a stdio server's last words
 }
 
 func (s *server) status() Status {
