@@ -125,8 +125,11 @@ type Status struct {
 	Tools  int    `json:"tools"`
 	// Restarts counts restarts after a crash (at most one).
 	Restarts int `json:"restarts,omitempty"`
-	// Skipped lists tools left out of the pool and why (a schema that does not compile).
+	// Skipped lists tools left out of the pool and why (a schema that does not compile, a
+	// name that cannot be made to fit).
 	Skipped []string `json:"skipped,omitempty"`
+	// Renamed lists tools whose pool name is not mcp__<server>__<tool>, and why.
+	Renamed []string `json:"renamed,omitempty"`
 }
 
 // Server states beyond the Entry states.
@@ -161,8 +164,19 @@ func Start(ctx context.Context, entries []Entry, opts Options) *Manager {
 // Status reports every configured server, in name order.
 func (m *Manager) Status() []Status {
 	out := make([]Status, 0, len(m.servers))
+	names := m.poolNames()
 	for _, s := range m.servers {
-		out = append(out, s.status())
+		st := s.status()
+		for _, t := range sortedNames(names[s]) {
+			switch p := names[s][t]; {
+			case p.refused != "":
+				st.Skipped = append(st.Skipped, fmt.Sprintf("%s: %s", t, p.refused))
+				st.Tools--
+			case p.note != "":
+				st.Renamed = append(st.Renamed, p.note)
+			}
+		}
+		out = append(out, st)
 	}
 	return out
 }

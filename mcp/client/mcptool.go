@@ -55,6 +55,7 @@ func compileSchema(v any) (*jsonschema.Resolved, error) {
 func (m *Manager) Tools() []tool.Tool {
 	var out []tool.Tool
 	resources := false
+	names := m.poolNames()
 	for _, s := range m.servers {
 		s.mu.Lock()
 		defs, ok := s.tools, s.state == StateConnected
@@ -64,7 +65,11 @@ func (m *Manager) Tools() []tool.Tool {
 			continue
 		}
 		for _, d := range defs {
-			t, err := newMCPTool(s, d)
+			p, ok := names[s][d.Name]
+			if !ok || p.refused != "" {
+				continue // Status says why
+			}
+			t, err := newMCPTool(s, d, p)
 			if err != nil {
 				continue // listTools already left out what does not compile
 			}
@@ -85,7 +90,7 @@ type mcpTool struct {
 	hash string
 }
 
-func newMCPTool(s *server, d *mcp.Tool) (*mcpTool, error) {
+func newMCPTool(s *server, d *mcp.Tool, p poolName) (*mcpTool, error) {
 	resolved, err := compileSchema(d.InputSchema)
 	if err != nil {
 		return nil, err
@@ -103,7 +108,7 @@ func newMCPTool(s *server, d *mcp.Tool) (*mcpTool, error) {
 	alwaysLoad, _ := meta["anthropic/alwaysLoad"].(bool)
 	hint, _ := meta["anthropic/searchHint"].(string)
 	mt := &mcpTool{srv: s, def: d, hash: DefinitionHash(d)}
-	name := ToolName(s.name, d.Name)
+	name := p.name
 	built, err := tool.New(tool.Def[map[string]any]{
 		Name:        name,
 		Description: d.Description,
@@ -118,6 +123,9 @@ func newMCPTool(s *server, d *mcp.Tool) (*mcpTool, error) {
 				return tool.Fail((&tool.InputError{Tool: name, Issues: []string{err.Error()}}).Error())
 			}
 			return nil
+		},
+		CheckPermissions: func(_ context.Context, pc *permission.Context, _ map[string]any) permission.Decision {
+			return plainNameRules(pc, name, p.plain)
 		},
 		ReadOnly:        func(map[string]any) bool { return readOnly },
 		ConcurrencySafe: func(map[string]any) bool { return readOnly },
@@ -138,6 +146,24 @@ func newMCPTool(s *server, d *mcp.Tool) (*mcpTool, error) {
 	}
 	mt.Tool = built
 	return mt, nil
+}
+
+// plainNameRules applies the deny and ask rules written for a renamed tool's plain name
+// (mcp__<server>__<tool>): a person's deny must not lapse because the name the model sees had
+// to change. Allow rules for the plain name do not apply: the name they were written for may
+// now be another tool's, so the renamed tool asks until a rule names it.
+func plainNameRules(pc *permission.Context, name, plain string) permission.Decision {
+	if plain != name {
+		if r := pc.ToolWideRule(permission.Deny, plain); r != nil {
+			return permission.Decision{Behavior: permission.Deny, Reason: &permission.Reason{Type: permission.ReasonRule, Rule: r},
+				Message: fmt.Sprintf("Permission to use %s has been denied (a rule for %s, its name before it had to be changed).", name, plain)}
+		}
+		if r := pc.ToolWideRule(permission.Ask, plain); r != nil {
+			return permission.Decision{Behavior: permission.Ask, Reason: &permission.Reason{Type: permission.ReasonRule, Rule: r},
+				Message: permission.RequestMessage(name)}
+		}
+	}
+	return permission.Decision{Behavior: permission.Passthrough, Message: permission.RequestMessage(name)}
 }
 
 func annTitle(a *mcp.ToolAnnotations) string {
@@ -309,11 +335,16 @@ func (m *Manager) Definitions(server string) []Definition {
 	if s == nil {
 		return nil
 	}
+	names := m.poolNames()[s]
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Definition
 	for _, t := range s.tools {
-		out = append(out, Definition{Name: ToolName(s.name, t.Name), Description: t.Description,
+		p, ok := names[t.Name]
+		if !ok || p.refused != "" {
+			continue
+		}
+		out = append(out, Definition{Name: p.name, Description: t.Description,
 			ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint, Hash: DefinitionHash(t)})
 	}
 	return out

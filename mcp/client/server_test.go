@@ -64,6 +64,13 @@ func runTestServer(mode string) {
 		addSchemaTools(srv)
 	case mode == "crash-once":
 		addCrashOnceTools(srv)
+	case mode == "names":
+		for _, name := range []string{"short", "get.x", "get_x", "b__c", "c", strings.Repeat("very_long_tool_name_", 15) + "end.of.it"} {
+			srv.AddTool(&mcp.Tool{Name: name, Description: "Named " + name, InputSchema: empty},
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return text("ran " + name), nil
+				})
+		}
 	default:
 		desc := os.Getenv("REINS_TEST_ECHO_DESC")
 		if desc == "" {
