@@ -17,11 +17,7 @@ func rawTool(raw string) (Tool, error) {
 
 // nested is a schema whose property "a" holds n levels of {"properties":{"a":…}}.
 func nested(n int) string {
-	s := `{"type":"string"}`
-	for range n {
-		s = `{"type":"object","properties":{"a":` + s + `}}`
-	}
-	return s
+	return strings.Repeat(`{"type":"object","properties":{"a":`, n) + `{"type":"string"}` + strings.Repeat(`}}`, n)
 }
 
 // fanOut is a schema whose every level checks the level below twice through allOf: one
@@ -53,6 +49,9 @@ func TestSchemaShape(t *testing.T) {
 		{"draft-07 definitions", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"$ref":"#/definitions/x"}},"definitions":{"x":{"$ref":"#/definitions/x"}}}`, "#/definitions/x → #/definitions/x"},
 		{"a looping default", `{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"$ref":"#/$defs/x","default":1}}}`, "#/$defs/x → #/$defs/x"},
 		{"too deep", nested(MaxSchemaDepth + 1), "nests deeper than 64 levels"},
+		// Refused by the scan of the text, before jsonschema-go parses it (its parser is
+		// quadratic in the depth: this one took 17 s).
+		{"as deep as encoding/json reads", nested(4990), "its JSON is 256 deep at byte"},
 		{"exponential checks", fanOut(14), "more than 10000 subschemas"},
 	}
 	for _, c := range refused {
@@ -126,5 +125,78 @@ func FuzzSchemaShape(f *testing.F) {
 			return
 		}
 		_, _ = tl.Decode(json.RawMessage(input))
+	})
+}
+
+// BenchmarkCheckSchemaShape measures the check on a recursive schema with anchors and an
+// allOf fan-out of about 4,000 checks per value.
+func BenchmarkCheckSchemaShape(b *testing.B) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal([]byte(fanOut(10)), &s); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Resolve(nil); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := CheckSchemaShape(&s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// jsonDepth is the nesting depth of valid JSON, found by encoding/json's tokenizer.
+func jsonDepth(raw []byte) (int, bool) {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	depth, most := 0, 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return most, err.Error() == "EOF"
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+			most = max(most, depth)
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+}
+
+// TestCheckSchemaDepth: brackets in strings (escaped quotes included) do not count; the limit
+// is on the text's nesting.
+func TestCheckSchemaDepth(t *testing.T) {
+	deep := strings.Repeat("[", maxSchemaJSONDepth+1) + strings.Repeat("]", maxSchemaJSONDepth+1)
+	for _, c := range []struct {
+		raw string
+		ok  bool
+	}{
+		{`{"pattern":"` + strings.Repeat("[{", 1000) + `"}`, true},
+		{`{"pattern":"\"` + strings.Repeat("[", 1000) + `"}`, true},
+		{`{"pattern":"\\\\"}`, true},
+		{`{"enum":[` + strings.Repeat("[", maxSchemaJSONDepth-2) + strings.Repeat("]", maxSchemaJSONDepth-2) + `]}`, true},
+		{`{"enum":[` + deep + `]}`, false},
+		{`{"pattern":"\\"` + `,"enum":` + deep + `}`, false},
+	} {
+		if err := CheckSchemaDepth([]byte(c.raw)); (err == nil) != c.ok {
+			t.Errorf("CheckSchemaDepth(%.60s…) = %v, want ok %v", c.raw, err, c.ok)
+		}
+	}
+}
+
+// FuzzCheckSchemaDepth: on valid JSON the scan agrees with encoding/json's tokenizer.
+func FuzzCheckSchemaDepth(f *testing.F) {
+	f.Add(`{"a":"[\"{"}`)
+	f.Add(`[[["\\"]]]`)
+	f.Add(strings.Repeat("[", 300) + strings.Repeat("]", 300))
+	f.Fuzz(func(t *testing.T, raw string) {
+		d, ok := jsonDepth([]byte(raw))
+		if !ok || !json.Valid([]byte(raw)) {
+			return
+		}
+		if err := CheckSchemaDepth([]byte(raw)); (err == nil) != (d <= maxSchemaJSONDepth) {
+			t.Fatalf("depth %d, CheckSchemaDepth = %v", d, err)
+		}
 	})
 }

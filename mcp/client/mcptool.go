@@ -36,6 +36,9 @@ func compileSchema(v any) (*jsonschema.Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := tool.CheckSchemaDepth(raw); err != nil {
+		return nil, err
+	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, err
