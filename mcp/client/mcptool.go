@@ -128,7 +128,7 @@ func newMCPTool(s *server, d *mcp.Tool, p poolName) (*mcpTool, error) {
 			return nil
 		},
 		CheckPermissions: func(_ context.Context, pc *permission.Context, _ map[string]any) permission.Decision {
-			return plainNameRules(pc, name, p.plain)
+			return ownRules(pc, name, p.plain, s.name)
 		},
 		ReadOnly:        func(map[string]any) bool { return readOnly },
 		ConcurrencySafe: func(map[string]any) bool { return readOnly },
@@ -151,19 +151,34 @@ func newMCPTool(s *server, d *mcp.Tool, p poolName) (*mcpTool, error) {
 	return mt, nil
 }
 
-// plainNameRules applies the deny and ask rules written for a renamed tool's plain name
-// (mcp__<server>__<tool>): a person's deny must not lapse because the name the model sees had
-// to change. Allow rules for the plain name do not apply: the name they were written for may
-// now be another tool's, so the renamed tool asks until a rule names it.
-func plainNameRules(pc *permission.Context, name, plain string) permission.Decision {
+// ownRules applies deny and ask rules the engine cannot see by the tool's name:
+//   - those written for a renamed tool's plain name (mcp__<server>__<tool>): a person's deny
+//     must not lapse because the name the model sees had to change;
+//   - a server rule mcp__<server> for a server whose name holds "__": rule names split at the
+//     first "__", so the engine reads mcp__a__b as server a's tool b, and server a__b's tools
+//     (mcp__a__b__c) would escape the deny written for them.
+//
+// Allow rules for those names do not apply: the plain name may now be another tool's, so the
+// tool asks until a rule names it.
+func ownRules(pc *permission.Context, name, plain, server string) permission.Decision {
+	var names []string
 	if plain != name {
-		if r := pc.ToolWideRule(permission.Deny, plain); r != nil {
-			return permission.Decision{Behavior: permission.Deny, Reason: &permission.Reason{Type: permission.ReasonRule, Rule: r},
-				Message: fmt.Sprintf("Permission to use %s has been denied (a rule for %s, its name before it had to be changed).", name, plain)}
-		}
-		if r := pc.ToolWideRule(permission.Ask, plain); r != nil {
-			return permission.Decision{Behavior: permission.Ask, Reason: &permission.Reason{Type: permission.ReasonRule, Rule: r},
-				Message: permission.RequestMessage(name)}
+		names = append(names, plain)
+	}
+	if strings.Contains(NormalizeName(server), "__") {
+		names = append(names, "mcp__"+NormalizeName(server))
+	}
+	for _, b := range []permission.Behavior{permission.Deny, permission.Ask} {
+		for _, n := range names {
+			r := pc.ToolWideRule(b, n)
+			if r == nil {
+				continue
+			}
+			d := permission.Decision{Behavior: b, Reason: &permission.Reason{Type: permission.ReasonRule, Rule: r}, Message: permission.RequestMessage(name)}
+			if b == permission.Deny {
+				d.Message = fmt.Sprintf("Permission to use %s has been denied (by a rule for %s).", name, n)
+			}
+			return d
 		}
 	}
 	return permission.Decision{Behavior: permission.Passthrough, Message: permission.RequestMessage(name)}

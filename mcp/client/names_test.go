@@ -173,3 +173,37 @@ func TestAssignNamesProperties(t *testing.T) {
 		}
 	})
 }
+
+// TestServerRulesForAServerNamedWithDoubleUnderscores: rule names split at the first "__", so
+// the engine reads a deny of mcp__a__b as server a's tool b; server a__b's own check applies
+// it (and an ask) to its tools, in bypass too, and an allow still asks.
+func TestServerRulesForAServerNamedWithDoubleUnderscores(t *testing.T) {
+	m := start(t, Options{}, testEntry("a__b", "names"))
+	short := find(t, m.Tools(), "mcp__a__b__short")
+	for _, c := range []struct {
+		behavior permission.Behavior
+		mode     permission.Mode
+		want     permission.Behavior
+	}{
+		{permission.Deny, permission.ModeBypass, permission.Deny},
+		{permission.Ask, permission.ModeBypass, permission.Ask},
+		{permission.Allow, permission.ModeDefault, permission.Ask},
+	} {
+		t.Run(fmt.Sprintf("%s rule, %s mode", c.behavior, c.mode), func(t *testing.T) {
+			dir := t.TempDir()
+			pc, err := permission.New(permission.Config{Mode: c.mode, BypassAvailable: true, Cwd: dir, Home: dir,
+				Rules: []permission.Rule{{Value: permission.ParseRule("mcp__a__b"), Behavior: c.behavior, Source: permission.SourceUser}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var e permission.Engine
+			d, err := e.Decide(t.Context(), pc, short, map[string]any{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Behavior != c.want {
+				t.Errorf("decision = %s (%s), want %s", d.Behavior, d.Message, c.want)
+			}
+		})
+	}
+}
