@@ -174,7 +174,9 @@ func Build[In any](def Def[In]) Tool {
 // New is [Build] for definitions that come from outside the program, like an MCP server's
 // tools: a definition without a name or Call, or whose schema does not parse or resolve, is
 // an error. That includes a "$schema" other than draft-07 or 2020-12 (jsonschema-go
-// validates only those), a "$ref" to nothing, and a default that fails its own schema.
+// validates only those), a "$ref" to nothing, a default that fails its own schema, and a
+// schema whose validation could recurse without end or explode ([CheckSchemaShape],
+// [CheckSchemaDepth]).
 func New[In any](def Def[In]) (Tool, error) {
 	return build(def, true)
 }
@@ -193,7 +195,9 @@ func build[In any](def Def[In], eager bool) (Tool, error) {
 	case def.RawSchema != nil:
 		t.schemaJSON = def.RawSchema
 		schema = new(jsonschema.Schema)
-		err = json.Unmarshal(def.RawSchema, schema)
+		if err = CheckSchemaDepth(def.RawSchema); err == nil {
+			err = json.Unmarshal(def.RawSchema, schema)
+		}
 	case def.Schema != nil:
 		schema = def.Schema
 	default:

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -60,9 +61,20 @@ func resolveSchema(s *jsonschema.Schema, schemaJSON []byte) (*inputSchema, error
 	if cached != nil {
 		return cached, nil
 	}
-	r, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	// The shape is checked between a plain resolution (which only follows references) and
+	// the one that validates defaults, since validating a default can itself recurse without
+	// end.
+	r, err := s.Resolve(nil)
 	if err != nil {
 		return nil, err
+	}
+	if err := CheckSchemaShape(s); err != nil {
+		return nil, err
+	}
+	if bytes.Contains(schemaJSON, []byte(`"default"`)) {
+		if r, err = s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
+			return nil, err
+		}
 	}
 	is := &inputSchema{root: s, resolved: r}
 	resolvedSchemas.Lock()
@@ -80,7 +92,7 @@ func (s *inputSchema) check(v *any) (issues []string) {
 	if err := s.applyDefaults(v); err != nil {
 		return []string{fmt.Sprintf("The input does not fit the schema's defaults: %v", err)}
 	}
-	err := s.resolved.Validate(*v)
+	err := ValidateSafely(s.resolved, *v)
 	if err == nil {
 		return nil
 	}
@@ -100,6 +112,19 @@ func (s *inputSchema) applyDefaults(v *any) (err error) {
 		}
 	}()
 	return s.resolved.ApplyDefaults(v)
+}
+
+// ValidateSafely is r.Validate(v) with a panic of the validator turned into an error, so that
+// a bug of jsonschema-go on some schema is the call's error result, not the end of the
+// process. (A stack overflow cannot be recovered: [CheckSchemaShape] keeps schemas that
+// would recurse without end out.)
+func ValidateSafely(r *jsonschema.Resolved, v any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the input schema could not be checked: the validator failed: %v", p)
+		}
+	}()
+	return r.Validate(v)
 }
 
 // explain lists the problems of an object input parameter by parameter: missing required
@@ -135,7 +160,7 @@ func (s *inputSchema) explain(v any) []string {
 		if err != nil {
 			continue // the whole-input error is reported instead
 		}
-		if err := r.Validate(map[string]any{k: obj[k]}); err != nil {
+		if err := ValidateSafely(r, map[string]any{k: obj[k]}); err != nil {
 			issues = append(issues, describeItem(r, k, obj[k], err))
 		}
 	}
@@ -160,7 +185,11 @@ func (s *inputSchema) propertyOnly(name string) (*jsonschema.Resolved, error) {
 		Definitions: c.Definitions,
 		Properties:  map[string]*jsonschema.Schema{name: c.Properties[name]},
 	}
-	return only.Resolve(nil)
+	r, err := only.Resolve(nil)
+	if err != nil {
+		return nil, err
+	}
+	return r, CheckSchemaShape(only)
 }
 
 // describeItem describes a parameter's error; when it lies in an array's items it names the
@@ -173,7 +202,7 @@ func describeItem(r *jsonschema.Resolved, name string, v any, err error) string 
 		return msg
 	}
 	for i, e := range arr {
-		if ierr := r.Validate(map[string]any{name: []any{e}}); ierr != nil {
+		if ierr := ValidateSafely(r, map[string]any{name: []any{e}}); ierr != nil {
 			return strings.Replace(describe(name, base, ierr), "`"+name+"[]", fmt.Sprintf("`%s[%d]", name, i), 1)
 		}
 	}

@@ -189,6 +189,9 @@ func printMCPServer(w io.Writer, r mcpServerReport) {
 	for _, s := range r.Skipped {
 		fmt.Fprintf(w, "  Skipped: %s\n", s)
 	}
+	for _, s := range r.Renamed {
+		fmt.Fprintf(w, "  Renamed: %s\n", s)
+	}
 	if len(r.ToolList) > 0 {
 		fmt.Fprintf(w, "  Tools (%d):\n", len(r.ToolList))
 	}

@@ -108,6 +108,9 @@ func startMCP(ctx context.Context, f *Factory, env *permEnv, pc *permission.Cont
 			for _, s := range st.Skipped {
 				f.warn("MCP server %s: tool %s", st.Name, s)
 			}
+			for _, s := range st.Renamed {
+				f.warn("MCP server %s: tool %s", st.Name, s)
+			}
 		case client.StateFailed, string(client.StateInvalid):
 			f.warn("MCP server %s failed: %s", st.Name, st.Reason)
 		case string(client.StateNeedsApproval):

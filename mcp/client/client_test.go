@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -114,6 +115,34 @@ func TestToolsNamesAnnotationsAndSkippedSchemas(t *testing.T) {
 	}
 }
 
+// TestLoopingSchemasAreRefused: a server's tool whose schema loops without consuming the
+// value, or nests too deeply, is left out of the pool with the reason (a call of one used to
+// overflow the stack); a recursive schema through items stays and validates.
+func TestLoopingSchemasAreRefused(t *testing.T) {
+	m := start(t, Options{}, testEntry("s", "schemas"))
+	st := m.Status()[0]
+	if st.State != StateConnected {
+		t.Fatalf("status = %+v", st)
+	}
+	skipped := strings.Join(st.Skipped, "\n")
+	for _, want := range []string{"self_ref: invalid input schema: its references loop", "mutual: invalid input schema: its references loop",
+		"deep: invalid input schema: the schema nests deeper than 64 levels"} {
+		if !strings.Contains(skipped, want) {
+			t.Errorf("skipped = %q, want %q", skipped, want)
+		}
+	}
+	if got := names(m.Tools()); !slices.Equal(got, []string{"mcp__s__tree"}) {
+		t.Fatalf("tools = %v, want only the tree", got)
+	}
+	tree := find(t, m.Tools(), "mcp__s__tree")
+	if res := run(t, tree, `{"name":"a","children":[{"name":"b","children":[{"name":"c"}]}]}`); res.TextOf() != "tree ran" {
+		t.Errorf("tree = %+v", res)
+	}
+	if _, err := tree.Decode(json.RawMessage(`{"name":"a","children":[{"children":[]}]}`)); err == nil {
+		t.Error("a child without a name was accepted")
+	}
+}
+
 func TestCallValidatesFullSchemaAndMapsResults(t *testing.T) {
 	m := start(t, Options{MaxOutputTokens: 2000}, testEntry("test", "basic"))
 	ts := m.Tools()
@@ -180,6 +209,57 @@ func TestCrashingServerIsRestartedOnce(t *testing.T) {
 	}
 	if r := m.Status()[0].Reason; !strings.Contains(r, "closed the connection") {
 		t.Errorf("reason = %q", r)
+	}
+}
+
+// TestCallsDuringARestartWaitForIt: calls racing a crash either run, fail with a clear error
+// (they were in flight on the dead session), or wait for the one restart and run on the new
+// process; a call made while the restart runs waits for it. The server is started twice, no
+// more.
+func TestCallsDuringARestartWaitForIt(t *testing.T) {
+	dir := t.TempDir()
+	starts := filepath.Join(dir, "starts")
+	m := start(t, Options{}, testEntry("c", "crash-once", "REINS_TEST_MARKER", filepath.Join(dir, "crashed"), "REINS_TEST_STARTS", starts))
+	ts := m.Tools()
+	boom, echo := find(t, ts, "mcp__c__boom"), find(t, ts, "mcp__c__echo")
+	call := func(x tool.Tool, input string) (tool.Result, error) {
+		in, err := x.Decode(json.RawMessage(input))
+		if err != nil {
+			return tool.Result{}, err
+		}
+		return x.Call(t.Context(), in, &tool.Env{})
+	}
+	const n = 8
+	results := make([]tool.Result, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { results[i], errs[i] = call(echo, fmt.Sprintf(`{"text":"%d"}`, i)) })
+	}
+	if res, err := call(boom, `{}`); err != nil || !res.IsError || !strings.Contains(res.TextOf(), "closed the connection") {
+		t.Errorf("boom = %+v, %v; want an error result saying the connection closed", res, err)
+	}
+	wg.Wait()
+	for i := range n {
+		got := results[i].TextOf()
+		ok := errs[i] == nil && (got == fmt.Sprintf("echo: %d", i) || results[i].IsError && strings.Contains(got, "closed the connection"))
+		if !ok {
+			t.Errorf("call %d = %+v, %v; want its echo or the closed-connection error", i, results[i], errs[i])
+		}
+	}
+	waitFor(t, "the restart to begin", func() bool { return m.Status()[0].Restarts == 1 })
+	if res, err := call(echo, `{"text":"after"}`); err != nil || res.TextOf() != "echo: after" {
+		t.Errorf("a call during the restart = %+v, %v; want it to wait and run", res, err)
+	}
+	if st := m.Status()[0]; st.State != StateConnected || st.Restarts != 1 {
+		t.Errorf("status = %+v", st)
+	}
+	b, err := os.ReadFile(starts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(string(b), "\n"); lines != 2 {
+		t.Errorf("the server was started %d times, want 2 (one restart)", lines)
 	}
 }
 

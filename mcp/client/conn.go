@@ -125,14 +125,18 @@ type Status struct {
 	Tools  int    `json:"tools"`
 	// Restarts counts restarts after a crash (at most one).
 	Restarts int `json:"restarts,omitempty"`
-	// Skipped lists tools left out of the pool and why (a schema that does not compile).
+	// Skipped lists tools left out of the pool and why (a schema that does not compile, a
+	// name that cannot be made to fit).
 	Skipped []string `json:"skipped,omitempty"`
+	// Renamed lists tools whose pool name is not mcp__<server>__<tool>, and why.
+	Renamed []string `json:"renamed,omitempty"`
 }
 
 // Server states beyond the Entry states.
 const (
-	StateConnected = "connected"
-	StateFailed    = "failed"
+	StateConnected  = "connected"
+	StateFailed     = "failed"
+	StateRestarting = "restarting"
 )
 
 // Start connects to every ready entry in parallel and waits for all of them (each bounded by
@@ -160,8 +164,19 @@ func Start(ctx context.Context, entries []Entry, opts Options) *Manager {
 // Status reports every configured server, in name order.
 func (m *Manager) Status() []Status {
 	out := make([]Status, 0, len(m.servers))
+	names := m.poolNames()
 	for _, s := range m.servers {
-		out = append(out, s.status())
+		st := s.status()
+		for _, t := range sortedNames(names[s]) {
+			switch p := names[s][t]; {
+			case p.refused != "":
+				st.Skipped = append(st.Skipped, fmt.Sprintf("%s: %s", t, p.refused))
+				st.Tools--
+			case p.note != "":
+				st.Renamed = append(st.Renamed, p.note)
+			}
+		}
+		out = append(out, st)
 	}
 	return out
 }
@@ -230,9 +245,11 @@ type server struct {
 	prompts   bool // the server offers prompts
 	closing   bool
 	restarted bool
-	inflight  map[*callNotes]bool
-	cancel    context.CancelFunc // ends the session's context
-	stderr    *stderrTail        // a stdio server's last words
+	// restarting is open while the one restart after a crash runs; calls wait for it.
+	restarting chan struct{}
+	inflight   map[*callNotes]bool
+	cancel     context.CancelFunc // ends the session's context
+	stderr     *stderrTail        // a stdio server's last words
 }
 
 func (s *server) status() Status {
@@ -272,17 +289,14 @@ func (s *server) start(ctx context.Context) {
 		mu.Unlock()
 		cancel()
 	})
-	err := s.connect(ctx)
+	err := s.connect(ctx, cancel)
 	timer.Stop()
 	mu.Lock()
 	late := timedOut
 	mu.Unlock()
 	if err == nil && late {
 		err = errors.New("timed out")
-		s.close()
-		s.mu.Lock()
-		s.closing = false
-		s.mu.Unlock()
+		s.abandon()
 	}
 	if err != nil {
 		cancel()
@@ -290,14 +304,25 @@ func (s *server) start(ctx context.Context) {
 			err = fmt.Errorf("no answer within %v (MCP_TIMEOUT)", s.m.opts.StartTimeout)
 		}
 		s.fail(err.Error())
-		return
 	}
-	s.mu.Lock()
-	s.cancel = cancel
-	s.mu.Unlock()
 }
 
-func (s *server) connect(ctx context.Context) error {
+// abandon ends a session that connected too late. Unlike close it leaves closing alone: a
+// Close of the Manager running at the same time must stay in force.
+func (s *server) abandon() {
+	s.mu.Lock()
+	cs, cmd := s.session, s.cmd
+	s.session, s.client, s.cmd, s.cancel = nil, nil, nil, nil
+	s.mu.Unlock()
+	if cs != nil {
+		_ = cs.Close()
+	}
+	killGroup(cmd)
+}
+
+// connect starts a session. cancel ends its context; it is recorded with the session, so that
+// watch, which may see the session end at once, always finds it.
+func (s *server) connect(ctx context.Context, cancel context.CancelFunc) error {
 	cfg, err := s.entry.Config.Expanded(s.m.opts.Getenv)
 	if err != nil {
 		return err
@@ -351,7 +376,7 @@ func (s *server) connect(ctx context.Context) error {
 		killGroup(cmd)
 		return errors.New("closed while starting")
 	}
-	s.client, s.session, s.cmd = c, cs, cmd
+	s.client, s.session, s.cmd, s.cancel = c, cs, cmd, cancel
 	s.state, s.reason = StateConnected, ""
 	s.tools, s.skipped = tools, skipped
 	s.resources = res != nil && res.Capabilities != nil && res.Capabilities.Resources != nil
@@ -396,7 +421,9 @@ func (s *server) refreshTools(ctx context.Context) {
 }
 
 // watch notices a session that ends without Close: the server crashed. A stdio server is
-// restarted once; after that its calls fail with the reason.
+// restarted once; after that its calls fail with the reason. Calls that arrive while the
+// restart runs wait for it (current); only this goroutine, the dead session's only watcher,
+// restarts, and only once.
 func (s *server) watch(cs *mcp.ClientSession) {
 	err := cs.Wait()
 	s.mu.Lock()
@@ -413,6 +440,11 @@ func (s *server) watch(cs *mcp.ClientSession) {
 	s.reason = withStderr(s.reason, s.stderr)
 	restart := !s.restarted && s.entry.Config.TransportType() == TypeStdio
 	s.restarted = true
+	var done chan struct{}
+	if restart {
+		done = make(chan struct{})
+		s.restarting, s.state = done, StateRestarting
+	}
 	s.mu.Unlock()
 	if cancel != nil {
 		cancel()
@@ -420,17 +452,35 @@ func (s *server) watch(cs *mcp.ClientSession) {
 	killGroup(cmd)
 	if restart {
 		s.start(context.Background())
+		s.mu.Lock()
+		s.restarting = nil
+		s.mu.Unlock()
+		close(done)
 	}
 }
 
-// current returns the live session, or why there is none.
-func (s *server) current() (*mcp.ClientSession, error) {
+// current returns the live session, or why there is none. While the server is being
+// restarted it waits for the restart (bounded by ctx and the start timeout).
+func (s *server) current(ctx context.Context) (*mcp.ClientSession, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.session == nil {
+	cs, wait := s.session, s.restarting
+	s.mu.Unlock()
+	if cs == nil && wait != nil {
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		s.mu.Lock()
+		cs = s.session
+		s.mu.Unlock()
+	}
+	if cs == nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
 		return nil, fmt.Errorf("MCP server %q is not connected: %s", s.name, s.reason)
 	}
-	return s.session, nil
+	return cs, nil
 }
 
 // definition returns the server's current definition of a tool.

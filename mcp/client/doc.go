@@ -16,13 +16,17 @@
 //
 // [Start] connects to every ready server in parallel (stdio in its own process group, streamable
 // HTTP, SSE), each bounded by the start timeout, and never fails: a server that cannot start is
-// a [Status] with the reason. A stdio server that crashes is restarted once. [Manager.Close]
-// ends every session and kills the stdio process groups.
+// a [Status] with the reason. A stdio server that crashes is restarted once; calls that arrive
+// meanwhile wait for the restart, and a call the crash cut off is an error result that says it
+// may have run. [Manager.Close] ends every session and kills the stdio process groups.
 //
 // # Tools
 //
-// [Manager.Tools] returns each server's tools as tool.Tool named mcp__<server>__<tool>: the
-// input schema is enforced in full before a call, annotations map onto the tool contract with
+// [Manager.Tools] returns each server's tools as tool.Tool named mcp__<server>__<tool> — or,
+// when that is over the API's 64 characters or another tool's name too, a name cut to fit and
+// ended with a hash of the server's and tool's names ([Status.Renamed]; deny and ask rules for
+// the plain name still apply). The input schema is enforced in full before a call (a schema
+// whose validation could loop or explode leaves the tool out), annotations map onto the tool contract with
 // fail-closed defaults, results are mapped to tool results and cut at the output limit, and the
 // tools are deferrable (tools/toolsearch decides). Servers with resources add
 // ListMcpResourcesTool and ReadMcpResourceTool.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 
@@ -27,10 +28,15 @@ func ToolName(server, name string) string {
 	return "mcp__" + NormalizeName(server) + "__" + NormalizeName(name)
 }
 
-// compileSchema resolves a tool's input schema so that calls can be validated in full.
+// compileSchema resolves a tool's input schema so that calls can be validated in full. A
+// schema whose validation would recurse without end or explode (tool.CheckSchemaShape) does
+// not compile: the server's tool is left out rather than risk the process.
 func compileSchema(v any) (*jsonschema.Resolved, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
+		return nil, err
+	}
+	if err := tool.CheckSchemaDepth(raw); err != nil {
 		return nil, err
 	}
 	var s jsonschema.Schema
@@ -40,7 +46,11 @@ func compileSchema(v any) (*jsonschema.Resolved, error) {
 	if s.Type != "object" {
 		return nil, fmt.Errorf("the input schema must have type object, not %q", s.Type)
 	}
-	return s.Resolve(nil)
+	r, err := s.Resolve(nil)
+	if err != nil {
+		return nil, err
+	}
+	return r, tool.CheckSchemaShape(&s)
 }
 
 // Tools returns the tools of every connected server as pool tools (plus the resource tools
@@ -48,6 +58,7 @@ func compileSchema(v any) (*jsonschema.Resolved, error) {
 func (m *Manager) Tools() []tool.Tool {
 	var out []tool.Tool
 	resources := false
+	names := m.poolNames()
 	for _, s := range m.servers {
 		s.mu.Lock()
 		defs, ok := s.tools, s.state == StateConnected
@@ -57,7 +68,11 @@ func (m *Manager) Tools() []tool.Tool {
 			continue
 		}
 		for _, d := range defs {
-			t, err := newMCPTool(s, d)
+			p, ok := names[s][d.Name]
+			if !ok || p.refused != "" {
+				continue // Status says why
+			}
+			t, err := newMCPTool(s, d, p)
 			if err != nil {
 				continue // listTools already left out what does not compile
 			}
@@ -78,7 +93,7 @@ type mcpTool struct {
 	hash string
 }
 
-func newMCPTool(s *server, d *mcp.Tool) (*mcpTool, error) {
+func newMCPTool(s *server, d *mcp.Tool, p poolName) (*mcpTool, error) {
 	resolved, err := compileSchema(d.InputSchema)
 	if err != nil {
 		return nil, err
@@ -96,8 +111,8 @@ func newMCPTool(s *server, d *mcp.Tool) (*mcpTool, error) {
 	alwaysLoad, _ := meta["anthropic/alwaysLoad"].(bool)
 	hint, _ := meta["anthropic/searchHint"].(string)
 	mt := &mcpTool{srv: s, def: d, hash: DefinitionHash(d)}
-	name := ToolName(s.name, d.Name)
-	mt.Tool = tool.Build(tool.Def[map[string]any]{
+	name := p.name
+	built, err := tool.New(tool.Def[map[string]any]{
 		Name:        name,
 		Description: d.Description,
 		Prompt:      d.Description,
@@ -107,10 +122,13 @@ func newMCPTool(s *server, d *mcp.Tool) (*mcpTool, error) {
 			// Decoding already checked the schema; this second check against the resolved
 			// server schema keeps the guarantee local to the adapter: nothing that fails the
 			// server's own schema reaches the server.
-			if err := resolved.Validate(in); err != nil {
+			if err := tool.ValidateSafely(resolved, in); err != nil {
 				return tool.Fail((&tool.InputError{Tool: name, Issues: []string{err.Error()}}).Error())
 			}
 			return nil
+		},
+		CheckPermissions: func(_ context.Context, pc *permission.Context, _ map[string]any) permission.Decision {
+			return ownRules(pc, name, p.plain, s.name)
 		},
 		ReadOnly:        func(map[string]any) bool { return readOnly },
 		ConcurrencySafe: func(map[string]any) bool { return readOnly },
@@ -126,7 +144,44 @@ func newMCPTool(s *server, d *mcp.Tool) (*mcpTool, error) {
 			return s.call(ctx, d.Name, in)
 		},
 	})
+	if err != nil {
+		return nil, err
+	}
+	mt.Tool = built
 	return mt, nil
+}
+
+// ownRules applies deny and ask rules the engine cannot see by the tool's name:
+//   - those written for a renamed tool's plain name (mcp__<server>__<tool>): a person's deny
+//     must not lapse because the name the model sees had to change;
+//   - a server rule mcp__<server> for a server whose name holds "__": rule names split at the
+//     first "__", so the engine reads mcp__a__b as server a's tool b, and server a__b's tools
+//     (mcp__a__b__c) would escape the deny written for them.
+//
+// Allow rules for those names do not apply: the plain name may now be another tool's, so the
+// tool asks until a rule names it.
+func ownRules(pc *permission.Context, name, plain, server string) permission.Decision {
+	var names []string
+	if plain != name {
+		names = append(names, plain)
+	}
+	if strings.Contains(NormalizeName(server), "__") {
+		names = append(names, "mcp__"+NormalizeName(server))
+	}
+	for _, b := range []permission.Behavior{permission.Deny, permission.Ask} {
+		for _, n := range names {
+			r := pc.ToolWideRule(b, n)
+			if r == nil {
+				continue
+			}
+			d := permission.Decision{Behavior: b, Reason: &permission.Reason{Type: permission.ReasonRule, Rule: r}, Message: permission.RequestMessage(name)}
+			if b == permission.Deny {
+				d.Message = fmt.Sprintf("Permission to use %s has been denied (by a rule for %s).", name, n)
+			}
+			return d
+		}
+	}
+	return permission.Decision{Behavior: permission.Passthrough, Message: permission.RequestMessage(name)}
 }
 
 func annTitle(a *mcp.ToolAnnotations) string {
@@ -161,8 +216,11 @@ func (t *mcpTool) PinMatches(r *permission.Rule) (bool, string) {
 
 // call runs one tool call on the server's live session.
 func (s *server) call(ctx context.Context, name string, args map[string]any) (tool.Result, error) {
-	cs, err := s.current()
+	cs, err := s.current(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return tool.Result{}, ctx.Err()
+		}
 		return tool.ErrorResult(err.Error()), nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.m.opts.CallTimeout)
@@ -176,6 +234,11 @@ func (s *server) call(ctx context.Context, name string, args map[string]any) (to
 		}
 		if ctx.Err() != nil {
 			return tool.Result{}, ctx.Err()
+		}
+		if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) {
+			// The call may have reached the server before it went away, so it is not sent
+			// again on its own: the model decides.
+			return tool.ErrorResult(fmt.Sprintf("MCP server %q closed the connection during %s, which may or may not have run (%v). A crashed stdio server is restarted once; calling again goes to the new process.", s.name, name, err)), nil
 		}
 		return tool.ErrorResult(fmt.Sprintf("MCP server %q: %s: %v", s.name, name, err)), nil
 	}
@@ -290,11 +353,16 @@ func (m *Manager) Definitions(server string) []Definition {
 	if s == nil {
 		return nil
 	}
+	names := m.poolNames()[s]
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Definition
 	for _, t := range s.tools {
-		out = append(out, Definition{Name: ToolName(s.name, t.Name), Description: t.Description,
+		p, ok := names[t.Name]
+		if !ok || p.refused != "" {
+			continue
+		}
+		out = append(out, Definition{Name: p.name, Description: t.Description,
 			ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint, Hash: DefinitionHash(t)})
 	}
 	return out

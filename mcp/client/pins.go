@@ -186,6 +186,7 @@ func (m *Manager) Repin(server string) (int, error) {
 	if s == nil || m.opts.Pins == nil {
 		return 0, fmt.Errorf("no MCP server %q", server)
 	}
+	names := m.poolNames()[s]
 	s.mu.Lock()
 	defs := slices.Clone(s.tools)
 	s.mu.Unlock()
@@ -195,7 +196,7 @@ func (m *Manager) Repin(server string) (int, error) {
 		pinned[p.Tool] = true
 	}
 	for _, d := range defs {
-		name := ToolName(s.name, d.Name)
+		name := names[d.Name].name
 		if !pinned[name] {
 			continue
 		}

@@ -77,7 +77,7 @@ func (m *Manager) GetPrompt(ctx context.Context, p Prompt, args map[string]strin
 	if s == nil {
 		return nil, fmt.Errorf("no MCP server %q", p.Server)
 	}
-	cs, err := s.current()
+	cs, err := s.current(ctx)
 	if err != nil {
 		return nil, err
 	}

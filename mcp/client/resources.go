@@ -50,7 +50,7 @@ func newListResources(m *Manager) tool.Tool {
 					continue
 				}
 				found = true
-				cs, err := s.current()
+				cs, err := s.current(ctx)
 				if err != nil {
 					if in.Server != "" {
 						return tool.ErrorResult(err.Error()), nil
@@ -101,7 +101,7 @@ func newReadResource(m *Manager) tool.Tool {
 			if s == nil {
 				return tool.ErrorResult(fmt.Sprintf("Server %q not found. Available servers: %s", in.Server, strings.Join(m.names(), ", "))), nil
 			}
-			cs, err := s.current()
+			cs, err := s.current(ctx)
 			if err != nil {
 				return tool.ErrorResult(err.Error()), nil
 			}

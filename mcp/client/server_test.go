@@ -60,6 +60,17 @@ func runTestServer(mode string) {
 					return text(name + " says " + fmt.Sprint(args(req)["text"])), nil
 				})
 		}
+	case mode == "schemas":
+		addSchemaTools(srv)
+	case mode == "crash-once":
+		addCrashOnceTools(srv)
+	case mode == "names":
+		for _, name := range []string{"short", "get.x", "get_x", "b__c", "c", strings.Repeat("very_long_tool_name_", 15) + "end.of.it"} {
+			srv.AddTool(&mcp.Tool{Name: name, Description: "Named " + name, InputSchema: empty},
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return text("ran " + name), nil
+				})
+		}
 	default:
 		desc := os.Getenv("REINS_TEST_ECHO_DESC")
 		if desc == "" {
@@ -148,3 +159,53 @@ func runTestServer(mode string) {
 }
 
 var syscallZero = syscall.Signal(0)
+
+// addSchemaTools serves tools whose schemas loop or nest too deeply (validating a call of one
+// used to overflow the stack and end Reins) beside a legitimate recursive one.
+func addSchemaTools(srv *mcp.Server) {
+	var deep any = map[string]any{"type": "string"}
+	for range 80 {
+		deep = map[string]any{"type": "object", "properties": map[string]any{"a": deep}}
+	}
+	schemas := map[string]any{
+		"self_ref": map[string]any{"type": "object", "$ref": "#"},
+		"mutual": map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"$ref": "#/$defs/x"}},
+			"$defs": map[string]any{"x": map[string]any{"anyOf": []any{map[string]any{"$ref": "#/$defs/y"}}}, "y": map[string]any{"allOf": []any{map[string]any{"$ref": "#/$defs/x"}}}}},
+		"deep": deep,
+		"tree": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"},
+			"children": map[string]any{"type": "array", "items": map[string]any{"$ref": "#"}}}, "required": []any{"name"}},
+	}
+	for name, schema := range schemas {
+		srv.AddTool(&mcp.Tool{Name: name, Description: "A tool with an unusual schema.", InputSchema: schema},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return text(name + " ran"), nil
+			})
+	}
+}
+
+// addCrashOnceTools serves echo and boom, which ends the first process it runs in. Every start
+// is logged to REINS_TEST_STARTS; a restarted process takes a moment before it answers, so
+// that calls arrive while the restart runs.
+func addCrashOnceTools(srv *mcp.Server) {
+	marker := os.Getenv("REINS_TEST_MARKER")
+	if f, err := os.OpenFile(os.Getenv("REINS_TEST_STARTS"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+		fmt.Fprintln(f, os.Getpid())
+		f.Close()
+	}
+	if _, err := os.Stat(marker); err == nil {
+		time.Sleep(300 * time.Millisecond)
+	}
+	obj := map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}}
+	srv.AddTool(&mcp.Tool{Name: "echo", Description: "Echoes.", InputSchema: obj},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("echo: " + fmt.Sprint(args(req)["text"])), nil
+		})
+	srv.AddTool(&mcp.Tool{Name: "boom", Description: "Ends the first process.", InputSchema: obj},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if f, err := os.OpenFile(marker, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
+				f.Close()
+				os.Exit(3)
+			}
+			return text("boom survived"), nil
+		})
+}

@@ -39,6 +39,46 @@ type conn struct {
 	// rootsRead says the roots were read since the last change; rootsErr is why none fit.
 	rootsRead bool
 	rootsErr  error
+
+	// calls cancels the calls running now, so that ending the session ends them; once ended
+	// is set, a call that arrives is cancelled before it starts.
+	callsMu sync.Mutex
+	calls   map[*int]context.CancelFunc
+	ended   bool
+}
+
+// begin registers a call; end must be called when it returns.
+func (c *conn) begin(ctx context.Context) (_ context.Context, end func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	key := new(int)
+	c.callsMu.Lock()
+	defer c.callsMu.Unlock()
+	if c.ended {
+		cancel()
+		return ctx, func() {}
+	}
+	if c.calls == nil {
+		c.calls = map[*int]context.CancelFunc{}
+	}
+	c.calls[key] = cancel
+	return ctx, func() {
+		c.callsMu.Lock()
+		delete(c.calls, key)
+		c.callsMu.Unlock()
+		cancel()
+	}
+}
+
+// cancelCalls cancels every running call (its tool sees the context end: Bash kills the
+// command's process group) and every later one, and says how many ran.
+func (c *conn) cancelCalls() int {
+	c.callsMu.Lock()
+	defer c.callsMu.Unlock()
+	c.ended = true
+	for _, cancel := range c.calls {
+		cancel()
+	}
+	return len(c.calls)
 }
 
 func newConn(s *Server, ss *mcp.ServerSession) *conn {

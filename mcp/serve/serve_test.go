@@ -9,9 +9,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -507,4 +509,71 @@ func BenchmarkCallRead(b *testing.B) {
 			b.Fatalf("Read: %v %+v", err, res)
 		}
 	}
+}
+
+// TestHTTPDeleteCancelsTheSessionsCalls: a DELETE of a streamable-HTTP session cancels its
+// running calls (the Bash command is killed) and returns, where the go-sdk alone waits for
+// them to end by themselves; a call of another session goes on.
+func TestHTTPDeleteCancelsTheSessionsCalls(t *testing.T) {
+	dir := project(t)
+	s := newServer(t, dir, permission.ModeDefault, "Bash(sleep:*)")
+	hs := httptest.NewServer(s.Handler("s3cret"))
+	t.Cleanup(hs.Close) // after the sessions' Close, which end their streams
+	connectHTTP := func() *mcp.ClientSession {
+		client := mcp.NewClient(&mcp.Implementation{Name: "http-client", Version: "0"}, nil)
+		cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: &http.Client{Transport: bearer{"s3cret"}}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	doomed, other := connectHTTP(), connectHTTP()
+	pid := os.Getpid() % 100000
+	arg, otherArg := fmt.Sprintf("3600.%d", pid), fmt.Sprintf("3601.%d", pid)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	for _, c := range []struct {
+		cs  *mcp.ClientSession
+		arg string
+	}{{doomed, arg}, {other, otherArg}} {
+		go func() {
+			_, _ = c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "Bash", Arguments: map[string]any{"command": "sleep " + c.arg}})
+		}()
+	}
+	waitFor(t, "both sleeps to start", func() bool { return len(sleepers(t, arg)) > 0 && len(sleepers(t, otherArg)) > 0 })
+	t.Cleanup(func() {
+		// When the test fails the sleeps are still there, and the sessions' Close would wait
+		// for them: end them first.
+		for _, a := range []string{arg, otherArg} {
+			for _, p := range sleepers(t, a) {
+				if n, err := strconv.Atoi(p); err == nil {
+					_ = syscall.Kill(n, syscall.SIGKILL)
+				}
+			}
+		}
+	})
+
+	deleted := make(chan int, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodDelete, hs.URL, nil)
+		req.Header.Set("Authorization", "Bearer s3cret")
+		req.Header.Set("Mcp-Session-Id", doomed.ID())
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			deleted <- -1
+			return
+		}
+		resp.Body.Close()
+		deleted <- resp.StatusCode
+	}()
+	waitFor(t, "the deleted session's sleep to be killed", func() bool { return len(sleepers(t, arg)) == 0 })
+	if code := <-deleted; code != http.StatusNoContent {
+		t.Errorf("DELETE answered %d, want 204", code)
+	}
+	if len(sleepers(t, otherArg)) == 0 {
+		t.Error("the other session's call was stopped too")
+	}
+	cancel()
+	waitFor(t, "the other sleep to be killed by its own cancel", func() bool { return len(sleepers(t, otherArg)) == 0 })
 }

@@ -187,7 +187,14 @@ func (s *Server) Handler(token string) http.Handler {
 		&mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: httpSessionIdle})
 	// Browsers cannot send the token cross-origin without the page knowing it; refusing
 	// cross-origin browser requests outright is defence in depth.
-	protected := http.NewCrossOriginProtection().Handler(h)
+	// A DELETE ends its session's calls first, once it passed the token and origin checks.
+	deleting := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if id := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodDelete && id != "" {
+			s.endSession(id)
+		}
+		h.ServeHTTP(w, r)
+	})
+	protected := http.NewCrossOriginProtection().Handler(deleting)
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := []byte(r.Header.Get("Authorization"))
@@ -204,7 +211,27 @@ func (s *Server) Handler(token string) http.Handler {
 // handle answers tools/call for every tool, in the calling connection's session.
 func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	c := s.connFor(req.Session)
+	ctx, end := c.begin(ctx)
+	defer end()
 	return c.call(ctx, req), nil
+}
+
+// endSession cancels the calls of the session with this id before the go-sdk closes it. The
+// go-sdk's close waits for the session's requests to finish, so without this a DELETE would
+// wait for every running command to end by itself.
+func (s *Server) endSession(id string) {
+	s.mu.Lock()
+	var c *conn
+	for ss, sc := range s.conns {
+		if ss.ID() == id {
+			c = sc
+		}
+	}
+	s.mu.Unlock()
+	if c != nil {
+		n := c.cancelCalls()
+		s.log.Info("session deleted by the client", "session", id, "cancelled calls", n)
+	}
 }
 
 // existing returns the session state of ss if it has one.
