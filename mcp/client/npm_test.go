@@ -74,9 +74,12 @@ func TestFilesystemServerConfinedToRoots(t *testing.T) {
 	// No directories on the command line: the roots Reins declares are the only ones.
 	m := start(t, Options{Roots: []string{inside}}, nodeServer(t, "filesystem", "server-filesystem"))
 	read := find(t, m.Tools(), "mcp__filesystem__read_text_file")
-	if res := run(t, read, `{"path":"`+filepath.Join(inside, "in.txt")+`"}`); res.IsError || !strings.Contains(res.TextOf(), "inside text") {
-		t.Errorf("inside: %+v", res)
-	}
+	// The server asks for the roots after initialization, on its own time: until its answer
+	// arrives it allows no directory at all.
+	waitFor(t, "the roots", func() bool {
+		res := run(t, read, `{"path":"`+filepath.Join(inside, "in.txt")+`"}`)
+		return !res.IsError && strings.Contains(res.TextOf(), "inside text")
+	})
 	res := run(t, read, `{"path":"`+secret+`"}`)
 	if !res.IsError || strings.Contains(res.TextOf(), "outside secret") {
 		t.Errorf("outside the roots: %+v", res)
