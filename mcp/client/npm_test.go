@@ -1,11 +1,15 @@
 package client
 
 import (
+	"errors"
 	"maps"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tools"
@@ -109,5 +113,40 @@ func TestDenyOnServerRemovesItsToolsEvenInBypass(t *testing.T) {
 		if len(pool) != 0 {
 			t.Errorf("%s: pool = %v", rule, names(pool))
 		}
+	}
+}
+
+// Close ends stdio servers that do not exit at end of input, as the MCP specification says:
+// SIGTERM after a short grace, SIGKILL for one that ignores it too. The reference
+// server-everything keeps running at end of input; here it also ignores SIGTERM.
+func TestCloseEndsServersThatIgnoreEndOfInput(t *testing.T) {
+	everything := nodeServer(t, "everything", "server-everything")
+	dir := t.TempDir()
+	pidfile := filepath.Join(dir, "stubborn.pid")
+	stubborn := everything
+	stubborn.Config.Name = "stubborn"
+	stubborn.Config.Command = "/bin/sh"
+	stubborn.Config.Args = []string{"-c", `echo $$ > "$0"; trap '' TERM; exec node "$@"`, pidfile, everything.Config.Args[0]}
+	m := Start(t.Context(), []Entry{everything, stubborn}, Options{Roots: []string{dir}})
+	for _, st := range m.Status() {
+		if st.State != StateConnected {
+			t.Fatalf("%s: %s %s", st.Name, st.State, st.Reason)
+		}
+	}
+	b, err := os.ReadFile(pidfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := m.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	t.Logf("Close took %v", time.Since(start)) // measured by bench/mcpexit.sh, not asserted
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("the server that ignores SIGTERM is still there after Close (kill 0: %v)", err)
 	}
 }
