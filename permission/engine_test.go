@@ -90,7 +90,7 @@ func TestPipeline(t *testing.T) {
 		{"mcp glob allow prefix", ModeDefault, false, rules(Allow, SourceUser, "mcp__github__get_*"), fakeTool{name: "mcp__github__get_issue", decision: pass}, Allow, ReasonRule},
 		{"mcp glob allow prefix other tool", ModeDefault, false, rules(Allow, SourceUser, "mcp__github__get_*"), fakeTool{name: "mcp__github__delete_repo", decision: pass}, Ask, ""},
 		{"mcp glob deny beats server allow", ModeDefault, false, append(rules(Allow, SourceUser, "mcp__github"), rules(Deny, SourceProject, "mcp__github__delete_*")...), fakeTool{name: "mcp__github__delete_repo", decision: pass}, Deny, ReasonRule},
-		{"auto without classifier denies", ModeAuto, false, nil, fakeTool{name: "X", decision: pass}, Deny, ReasonClassifier},
+		{"auto without classifier asks", ModeAuto, false, nil, fakeTool{name: "X", decision: pass}, Ask, ReasonClassifier},
 		{"auto safe tool", ModeAuto, false, nil, fakeTool{name: "Read", decision: plainAsk}, Allow, ReasonClassifier},
 		{"auto keeps non-approvable safety ask", ModeAuto, false, nil, fakeTool{name: "Edit", decision: Decision{Behavior: Ask, Reason: &Reason{Type: ReasonSafetyCheck}}}, Ask, ReasonSafetyCheck},
 		{"auto keeps approvable safety ask", ModeAuto, false, nil, fakeTool{name: "Edit", decision: safetyAsk}, Ask, ReasonSafetyCheck},
@@ -160,16 +160,58 @@ func TestAutoDenialLimits(t *testing.T) {
 	}
 }
 
+// TestAutoClassifierError: no verdict is no allow. Where a person can answer the call is
+// asked, with the failure named; headless (no asker, or a prompt-less context) it is denied.
 func TestAutoClassifierError(t *testing.T) {
 	pc := mustNew(t, Config{Mode: ModeAuto})
+	tool := fakeTool{name: "X", decision: pass}
 	e := &Engine{Classifier: fixedClassifier{err: errors.New("offline")}}
-	d, _ := e.Decide(context.Background(), pc, fakeTool{name: "X", decision: pass}, nil)
-	if d.Behavior != Deny || d.Reason.Type != ReasonClassifier {
-		t.Fatalf("classifier error must fail closed: %+v", d)
+	d, _ := e.Decide(context.Background(), pc, tool, nil)
+	if d.Behavior != Ask || d.Reason.Type != ReasonClassifier || !strings.Contains(d.Message, "offline") {
+		t.Fatalf("classifier error must fall back to a person, naming the failure: %+v", d)
+	}
+	d, err := (&Engine{Classifier: fixedClassifier{err: errors.New("offline")}}).Authorize(context.Background(), pc, tool, nil, nil)
+	if err != nil || d.Behavior != Deny || !strings.Contains(d.Message, "offline") {
+		t.Fatalf("headless classifier error must deny: %+v %v", d, err)
+	}
+	if d, _ := e.Decide(context.Background(), pc.WithAvoidPrompts(true), tool, nil); d.Behavior != Deny {
+		t.Fatalf("prompt-less classifier error must deny: %+v", d)
 	}
 	e = &Engine{Classifier: fixedClassifier{v: Verdict{Reason: "fine"}}}
-	if d, _ := e.Decide(context.Background(), pc, fakeTool{name: "X", decision: pass}, nil); d.Behavior != Allow {
+	if d, _ := e.Decide(context.Background(), pc, tool, nil); d.Behavior != Allow {
 		t.Fatalf("classifier allow: %+v", d)
+	}
+}
+
+// TestAutoDenialLimitAbortsWithoutAsker: a run with no one to ask (reins -p) aborts at the
+// limit, as a prompt-less context does; with an asker the person is asked.
+func TestAutoDenialLimitAbortsWithoutAsker(t *testing.T) {
+	pc := mustNew(t, Config{Mode: ModeAuto})
+	tool := fakeTool{name: "X", decision: pass}
+	for _, fail := range []bool{false, true} {
+		c := fixedClassifier{v: Verdict{Block: true, Reason: "risky"}}
+		if fail {
+			c = fixedClassifier{err: errors.New("garbage")}
+		}
+		e := &Engine{Classifier: c}
+		for i := 1; i < MaxConsecutiveDenials; i++ {
+			if d, err := e.Authorize(context.Background(), pc, tool, nil, nil); err != nil || d.Behavior != Deny {
+				t.Fatalf("failure=%v block %d: %+v %v", fail, i, d, err)
+			}
+		}
+		if _, err := e.Authorize(context.Background(), pc, tool, nil, nil); !errors.Is(err, ErrTooManyDenials) {
+			t.Fatalf("failure=%v: err = %v, want ErrTooManyDenials", fail, err)
+		}
+		a := &recordingAsker{answer: Decision{Behavior: Deny}}
+		e = &Engine{Classifier: c}
+		for range MaxConsecutiveDenials {
+			if _, err := e.Authorize(context.Background(), pc, tool, nil, a); err != nil {
+				t.Fatalf("failure=%v with an asker: %v", fail, err)
+			}
+		}
+		if want := map[bool]int{false: 1, true: MaxConsecutiveDenials}[fail]; a.asked != want {
+			t.Fatalf("failure=%v: asked %d times, want %d", fail, a.asked, want)
+		}
 	}
 }
 
