@@ -350,7 +350,7 @@ func (e *Engine) classify(ctx context.Context, pc *Context, name string, input a
 	case ctx.Err() != nil:
 		return Verdict{}, "", false, ctx.Err()
 	case err != nil:
-		return Verdict{Block: true}, fmt.Sprintf("the auto-mode classifier is unavailable: %v", err), true, nil
+		return Verdict{Block: true}, fmt.Sprintf("the auto-mode classifier gave no verdict: %v", err), true, nil
 	}
 	return v, v.Reason, false, nil
 }
