@@ -323,15 +323,9 @@ func (e *Engine) auto(ctx context.Context, pc *Context, t Checker, input any, d 
 		return e.denialLimit(ctx, pc, d, cons, total)
 	}
 	if failed {
-		// No verdict is not a block the model should argue with: a person decides, and
-		// headless the ask is denied with its own message.
-		Note(ctx, Step{Name: "auto: classifier failed", Outcome: "ask", Detail: reason})
-		d.Message = "The auto-mode classifier could not judge this call (" + reason + ").\n" + d.Message
-		d.Reason = &Reason{Type: ReasonClassifier, Detail: reason}
-		if pc.avoidPrompts {
-			return Decision{Behavior: Deny, Message: autoRejectMessage(name), Reason: d.Reason}, nil
-		}
-		return d, nil
+		Note(ctx, Step{Name: "auto: classifier failed", Outcome: "deny", Detail: reason})
+		return Decision{Behavior: Deny, Message: "Permission for this action has been denied. Reason: " + reason + "; try again shortly.",
+			Reason: &Reason{Type: ReasonClassifier, Detail: reason}}, nil
 	}
 	Note(ctx, Step{Name: "auto: classifier", Outcome: "deny", Detail: reason})
 	return Decision{Behavior: Deny, Message: "Permission for this action has been denied. Reason: " + reason,
@@ -339,8 +333,9 @@ func (e *Engine) auto(ctx context.Context, pc *Context, t Checker, input any, d 
 }
 
 // classify asks the classifier about a call. failed says the answer is no verdict (no
-// classifier, an error, a timeout, an answer that cannot be read); it is then a block with
-// reason naming the failure. The error is the context's only.
+// classifier, an error, a timeout, an answer that cannot be read); it is then a block whose
+// reason names the failure, as Claude Code denies when its classifier is unavailable. The
+// error is the context's only.
 func (e *Engine) classify(ctx context.Context, pc *Context, name string, input any) (v Verdict, reason string, failed bool, err error) {
 	if e.Classifier == nil {
 		return Verdict{Block: true}, "no auto-mode classifier is configured", true, nil

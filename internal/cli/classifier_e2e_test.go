@@ -137,7 +137,7 @@ func TestClassifierE2E(t *testing.T) {
 
 		e = newE2E(t, bin)
 		e.run("permissions", "check", "--permission-mode", "auto", "--tool", "Bash", "--input", `{"command":"ln -s x y"}`)
-		e.wantCode(3)
+		e.wantCode(4)
 		if !strings.Contains(e.stdout, "could not call the model") || !strings.Contains(e.stdout, "no auto-mode classifier is configured") {
 			t.Errorf("stdout:\n%s", e.stdout)
 		}
