@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/reinsdev/reins/hooks"
@@ -159,6 +160,8 @@ type run struct {
 	start time.Time
 	res   *Result
 	msgs  []llm.Message
+	// usageMu guards res's usage and cost while a turn's calls report side requests.
+	usageMu sync.Mutex
 }
 
 // newExecutor is what runs the calls of one Run: the tools by name and alias, and the
@@ -333,6 +336,20 @@ func (r *run) ask(ctx context.Context) (*llm.Response, error) {
 	return resp, nil
 }
 
+// sideUsage adds the usage of a request made for one of the turn's calls (the auto-mode
+// classifier's) to the run's, and publishes it. Calls run in parallel: it locks.
+func (r *run) sideUsage(model string, u llm.Usage) {
+	r.usageMu.Lock()
+	r.res.Usage = r.res.Usage.Add(u)
+	if c, ok := EstimateCost(model, u); ok {
+		r.res.CostUSD += c
+	} else {
+		r.res.CostKnown = false
+	}
+	r.usageMu.Unlock()
+	r.a.Bus.Publish(Event{Type: EventUsage, Response: &llm.Response{Model: model, Usage: u}})
+}
+
 // stopHooks runs the Stop hooks when the model ended its turn. When one blocks (and turns
 // are left), it returns the message that sends the model back to work.
 func (r *run) stopHooks(ctx context.Context, active bool) (llm.Message, bool) {
@@ -356,6 +373,10 @@ func (r *run) stopHooks(ctx context.Context, active bool) (llm.Message, bool) {
 // hook's stop, an abort, or a limit reached.
 func (r *run) runTools(ctx context.Context, uses []llm.Block) (done bool, err error) {
 	a, res := r.a, r.res
+	// The calls are decided in the conversation as it stands (auto mode's classifier reads
+	// it), and what is asked on their behalf counts in the run's cost.
+	ctx = llm.WithTranscript(ctx, slices.Clone(r.msgs), a.SubAgent)
+	ctx = llm.WithUsageReporter(ctx, r.sideUsage)
 	out := r.x.execute(ctx, uses)
 	res.PermissionDenials = append(res.PermissionDenials, out.denials...)
 	results := llm.Message{Role: llm.RoleUser, Content: out.results}

@@ -38,6 +38,10 @@ const (
 	// EventNotice carries in Text something a log should say about the call ToolUseID that
 	// changed nothing for the model (a large result that could not be saved and went whole).
 	EventNotice
+	// EventUsage carries in Response the model and usage of a request made on the run's
+	// behalf besides its turns (auto mode's classifier); Response.Message is empty. The
+	// run's Result counts it.
+	EventUsage
 )
 
 func (t EventType) String() string {
@@ -60,6 +64,8 @@ func (t EventType) String() string {
 		return "permission_denied"
 	case EventNotice:
 		return "notice"
+	case EventUsage:
+		return "usage"
 	}
 	return "unknown"
 }
@@ -70,7 +76,7 @@ type Event struct {
 	// Index and Text are set for EventTextDelta.
 	Index int
 	Text  string
-	// Response is set for EventAssistant.
+	// Response is set for EventAssistant and EventUsage.
 	Response *llm.Response
 	// ToolUseID and Progress are set for EventProgress.
 	ToolUseID string

@@ -112,6 +112,10 @@ type Decision struct {
 	// UserModified marks an allow whose UpdatedInput a person edited in the permission
 	// dialog; the agent tells the model when the tool says the edit changed the call.
 	UserModified bool `json:"userModified,omitempty"`
+
+	// denialLimit marks auto mode's ask after too many blocks: with no one to ask, the run
+	// aborts (ErrTooManyDenials) instead of denying once more.
+	denialLimit bool
 }
 
 // IsAskRule reports whether the decision is an ask produced by a content-level ask rule, which

@@ -51,6 +51,9 @@ type Classifier interface {
 type ClassifyRequest struct {
 	Tool  string
 	Input any
+	// Context is the permission context the call is decided in: its working directories
+	// and rules are part of what the classifier judges against.
+	Context *Context
 }
 
 // Verdict is the classifier's answer.
@@ -305,49 +308,76 @@ func (e *Engine) auto(ctx context.Context, pc *Context, t Checker, input any, d 
 		e.resetConsecutive()
 		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonClassifier, Detail: name + " is on the safe-tool allowlist"}}, nil
 	}
-	var verdict Verdict
-	var reason string
-	if e.Classifier == nil {
-		verdict, reason = Verdict{Block: true}, "no auto-mode classifier is configured, so auto mode denies what it cannot verify"
-	} else {
-		v, err := e.Classifier.Classify(ctx, ClassifyRequest{Tool: name, Input: input})
-		switch {
-		case ctx.Err() != nil:
-			return Decision{}, ctx.Err()
-		case err != nil:
-			verdict, reason = Verdict{Block: true}, fmt.Sprintf("the auto-mode classifier is unavailable (%v); try again shortly", err)
-		default:
-			verdict, reason = v, v.Reason
-		}
+	verdict, reason, failed, err := e.classify(ctx, pc, name, input)
+	if err != nil {
+		return Decision{}, err
 	}
 	if !verdict.Block {
 		Note(ctx, Step{Name: "auto: classifier", Outcome: "allow", Detail: reason})
 		e.resetConsecutive()
 		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonClassifier, Detail: reason}}, nil
 	}
+	cons, total := e.countDenial()
+	if cons >= MaxConsecutiveDenials || total >= MaxTotalDenials {
+		Note(ctx, Step{Name: "auto: classifier", Outcome: "deny", Detail: reason})
+		return e.denialLimit(ctx, pc, d, cons, total)
+	}
+	if failed {
+		Note(ctx, Step{Name: "auto: classifier failed", Outcome: "deny", Detail: reason})
+		return Decision{Behavior: Deny, Message: "Permission for this action has been denied. Reason: " + reason + "; try again shortly.",
+			Reason: &Reason{Type: ReasonClassifier, Detail: reason}}, nil
+	}
 	Note(ctx, Step{Name: "auto: classifier", Outcome: "deny", Detail: reason})
+	return Decision{Behavior: Deny, Message: "Permission for this action has been denied. Reason: " + reason,
+		Reason: &Reason{Type: ReasonClassifier, Detail: reason}}, nil
+}
+
+// classify asks the classifier about a call. failed says the answer is no verdict (no
+// classifier, an error, a timeout, an answer that cannot be read); it is then a block whose
+// reason names the failure, as Claude Code denies when its classifier is unavailable. The
+// error is the context's only.
+func (e *Engine) classify(ctx context.Context, pc *Context, name string, input any) (v Verdict, reason string, failed bool, err error) {
+	if e.Classifier == nil {
+		return Verdict{Block: true}, "no auto-mode classifier is configured", true, nil
+	}
+	v, err = e.Classifier.Classify(ctx, ClassifyRequest{Tool: name, Input: input, Context: pc})
+	switch {
+	case ctx.Err() != nil:
+		return Verdict{}, "", false, ctx.Err()
+	case err != nil:
+		return Verdict{Block: true}, fmt.Sprintf("the auto-mode classifier gave no verdict: %v", err), true, nil
+	}
+	return v, v.Reason, false, nil
+}
+
+// countDenial counts a block and returns the counters; the total starts again once it
+// reached its limit, as the limit's fallback has been taken.
+func (e *Engine) countDenial() (cons, total int) {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	e.consecutive++
 	e.total++
-	cons, total := e.consecutive, e.total
+	cons, total = e.consecutive, e.total
 	if total >= MaxTotalDenials {
 		e.total = 0
 	}
-	e.mu.Unlock()
-	if cons >= MaxConsecutiveDenials || total >= MaxTotalDenials {
-		if pc.avoidPrompts {
-			return Decision{}, ErrTooManyDenials
-		}
-		warn := fmt.Sprintf("%d consecutive actions were blocked by auto mode; asking instead.", cons)
-		if total >= MaxTotalDenials {
-			warn = fmt.Sprintf("%d actions were blocked by auto mode this session; asking instead.", total)
-		}
-		Note(ctx, Step{Name: "auto: denial limit", Outcome: "ask", Detail: warn})
-		d.Message = warn + "\n" + d.Message
-		return d, nil
+	return cons, total
+}
+
+// denialLimit is the fallback once the classifier blocked too often: a person is asked, and
+// where no one can be (a prompt-less context, or a call without an asker) the run aborts.
+func (e *Engine) denialLimit(ctx context.Context, pc *Context, d Decision, cons, total int) (Decision, error) {
+	if pc.avoidPrompts {
+		return Decision{}, ErrTooManyDenials
 	}
-	return Decision{Behavior: Deny, Message: "Permission for this action has been denied. Reason: " + reason,
-		Reason: &Reason{Type: ReasonClassifier, Detail: reason}}, nil
+	warn := fmt.Sprintf("%d consecutive actions were blocked by auto mode; asking instead.", cons)
+	if total >= MaxTotalDenials {
+		warn = fmt.Sprintf("%d actions were blocked by auto mode this session; asking instead.", total)
+	}
+	Note(ctx, Step{Name: "auto: denial limit", Outcome: "ask", Detail: warn})
+	d.Message = warn + "\n" + d.Message
+	d.denialLimit = true
+	return d, nil
 }
 
 func (e *Engine) resetConsecutive() {

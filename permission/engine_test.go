@@ -160,16 +160,50 @@ func TestAutoDenialLimits(t *testing.T) {
 	}
 }
 
+// TestAutoClassifierError: no verdict is a block whose message names the failure.
 func TestAutoClassifierError(t *testing.T) {
 	pc := mustNew(t, Config{Mode: ModeAuto})
+	tool := fakeTool{name: "X", decision: pass}
 	e := &Engine{Classifier: fixedClassifier{err: errors.New("offline")}}
-	d, _ := e.Decide(context.Background(), pc, fakeTool{name: "X", decision: pass}, nil)
-	if d.Behavior != Deny || d.Reason.Type != ReasonClassifier {
-		t.Fatalf("classifier error must fail closed: %+v", d)
+	d, _ := e.Decide(context.Background(), pc, tool, nil)
+	if d.Behavior != Deny || d.Reason.Type != ReasonClassifier || !strings.Contains(d.Message, "offline") {
+		t.Fatalf("classifier error must fail closed, naming the failure: %+v", d)
 	}
 	e = &Engine{Classifier: fixedClassifier{v: Verdict{Reason: "fine"}}}
-	if d, _ := e.Decide(context.Background(), pc, fakeTool{name: "X", decision: pass}, nil); d.Behavior != Allow {
+	if d, _ := e.Decide(context.Background(), pc, tool, nil); d.Behavior != Allow {
 		t.Fatalf("classifier allow: %+v", d)
+	}
+}
+
+// TestAutoDenialLimitAbortsWithoutAsker: a run with no one to ask (reins -p) aborts at the
+// limit, as a prompt-less context does; with an asker the person is asked.
+func TestAutoDenialLimitAbortsWithoutAsker(t *testing.T) {
+	pc := mustNew(t, Config{Mode: ModeAuto})
+	tool := fakeTool{name: "X", decision: pass}
+	for _, fail := range []bool{false, true} {
+		c := fixedClassifier{v: Verdict{Block: true, Reason: "risky"}}
+		if fail {
+			c = fixedClassifier{err: errors.New("garbage")}
+		}
+		e := &Engine{Classifier: c}
+		for i := 1; i < MaxConsecutiveDenials; i++ {
+			if d, err := e.Authorize(context.Background(), pc, tool, nil, nil); err != nil || d.Behavior != Deny {
+				t.Fatalf("failure=%v block %d: %+v %v", fail, i, d, err)
+			}
+		}
+		if _, err := e.Authorize(context.Background(), pc, tool, nil, nil); !errors.Is(err, ErrTooManyDenials) {
+			t.Fatalf("failure=%v: err = %v, want ErrTooManyDenials", fail, err)
+		}
+		a := &recordingAsker{answer: Decision{Behavior: Deny}}
+		e = &Engine{Classifier: c}
+		for range MaxConsecutiveDenials {
+			if _, err := e.Authorize(context.Background(), pc, tool, nil, a); err != nil {
+				t.Fatalf("failure=%v with an asker: %v", fail, err)
+			}
+		}
+		if a.asked != 1 {
+			t.Fatalf("failure=%v: asked %d times, want once, at the limit", fail, a.asked)
+		}
 	}
 }
 

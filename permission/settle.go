@@ -62,6 +62,9 @@ func (e *Engine) settle(ctx context.Context, pc *Context, c Call, d Decision) (D
 		asker = e.ParentAsker
 	}
 	if asker == nil {
+		if d.denialLimit {
+			return Decision{}, ErrTooManyDenials
+		}
 		return Decision{Behavior: Deny, Message: d.Message, Reason: d.Reason, BlockedPath: d.BlockedPath}, nil
 	}
 	input, modified := c.Input, false

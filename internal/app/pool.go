@@ -116,6 +116,9 @@ type AgentConfig struct {
 	// folder of the moment (it moves with a switch of session).
 	ResultsDir     func() string
 	MaxConcurrency int
+	// Engine decides the sub-agents' calls: the session's, so that auto mode's classifier
+	// and denial limits are shared.
+	Engine *permission.Engine
 }
 
 // AddAgentTool adds the Agent tool to the pool. Each sub-agent gets fresh built-ins (its own
@@ -142,6 +145,7 @@ func (p *Pool) AddAgentTool(cfg AgentConfig) {
 		Asker:           cfg.Asker,
 		BackgroundAsker: cfg.BackgroundAsker,
 		Hooks:           cfg.Hooks,
+		Engine:          cfg.Engine,
 		Tools:           func() []tool.Tool { return p.Tools },
 		NewTools: func(perms *agent.Permissions) ([]tool.Tool, func() string, func() error) {
 			// Only the shell's tools hold per-agent state (the directory, background

@@ -83,6 +83,9 @@ var neverImports = map[string][]string{
 	// chat, the SDK mode, mcp serve, a test or an embedder build the same session; cobra is
 	// the CLI's alone (sdkHomes).
 	"internal/app": {"internal/cli", "internal/tui", "internal/sdkproto", "mcp/serve"},
+	// The auto-mode classifier sees a call through permission and the conversation through
+	// llm only: it cannot reach a tool's result or run anything.
+	"classifier": {"agent", "tool", "tools", "toolcall", "hooks", "session", "internal/"},
 }
 
 func TestAgentLayerDirections(t *testing.T) {

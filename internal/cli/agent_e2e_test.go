@@ -30,7 +30,7 @@ var update = flag.Bool("update", false, "rewrite the golden files of the agent's
 
 // e2e is one run of the real binary.
 type e2e struct {
-	t      *testing.T
+	t      testing.TB
 	bin    string
 	dir    string // the project folder (the working directory)
 	home   string
@@ -42,7 +42,7 @@ type e2e struct {
 }
 
 // newE2E prepares a project folder and a home folder for one run against a fake server.
-func newE2E(t *testing.T, bin string) *e2e {
+func newE2E(t testing.TB, bin string) *e2e {
 	t.Helper()
 	root := t.TempDir()
 	if r, err := filepath.EvalSymlinks(root); err == nil {

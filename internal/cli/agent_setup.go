@@ -62,6 +62,8 @@ type runSetup struct {
 	// session file, or a temporary folder of the run (tempResults) removed at Close.
 	resultsDir  string
 	tempResults bool
+	// permEngine decides every call of the session (see engine).
+	permEngine *permission.Engine
 }
 
 // Close ends the tools' and hooks' processes, the MCP servers and the sandbox, and closes the
@@ -324,7 +326,7 @@ func (s *runSetup) headlessAskers(opts *agentOptions) (asker, background permiss
 func (s *runSetup) agentConfig(f *Factory, opts *agentOptions, store *session.Store, defs *agentdef.Set, background permission.Asker) app.AgentConfig {
 	sc := app.AgentConfig{Definitions: defs, Provider: s.choice.LLM, Model: s.choice.Model, ResolveModel: s.choice.ResolveModel,
 		Permissions: s.perms, Bus: s.bus, Prompt: s.prompt, MaxTurns: opts.maxTurns,
-		Hooks: s.hooks, Asker: parentAsker{s}, BackgroundAsker: background,
+		Hooks: s.hooks, Asker: parentAsker{s}, BackgroundAsker: background, Engine: s.engine(f),
 		// Read when a sub-agent starts: a switch of session moves the folder (switchTo).
 		ResultsDir:     func() string { return s.resultsDir },
 		MaxConcurrency: envInt(f, "REINS_MAX_TOOL_USE_CONCURRENCY")}
@@ -380,7 +382,7 @@ func (s *runSetup) newAgent(f *Factory, opts *agentOptions, provider llm.Provide
 		MaxTurns:       opts.maxTurns,
 		MaxBudgetUSD:   opts.sdk.maxBudgetUSD,
 		MaxConcurrency: cmp.Or(envInt(f, "REINS_MAX_TOOL_USE_CONCURRENCY"), envInt(f, "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY")),
-		Engine:         &permission.Engine{},
+		Engine:         s.engine(f),
 		Permissions:    s.perms,
 		Env:            s.pool.Env,
 		Cwd:            s.pool.Cwd,

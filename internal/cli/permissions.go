@@ -167,8 +167,7 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 	if verr != nil {
 		permission.Note(tctx, permission.Step{Name: "validate input", Outcome: "error", Detail: verr.Message})
 	}
-	var engine permission.Engine
-	d, err := engine.Decide(tctx, pc, t, in)
+	d, err := checkEngine(ctx, f, env, tctx).Decide(tctx, pc, t, in)
 	res.Trace = trace.Steps()
 	if err != nil {
 		res.Decision, res.Error = "error", err.Error()

@@ -308,6 +308,11 @@ func (e *Emitter) Handle(ev agent.Event) {
 		}
 	case agent.EventAssistant:
 		e.assistant(ev.Response, parent)
+	case agent.EventUsage:
+		// Auto mode's classifier: its tokens are the run's, in modelUsage as in usage.
+		e.mu.Lock()
+		e.addUsage(ev.Response.Model, ev.Response.Usage)
+		e.mu.Unlock()
 	case agent.EventPermissionDenied:
 		d := ev.Denied
 		l := deniedLine{Type: "system", Subtype: "permission_denied", ParentToolUseID: parent, ToolName: d.ToolName, ToolUseID: d.ToolUseID,
@@ -332,15 +337,8 @@ func (e *Emitter) Handle(ev agent.Event) {
 	}
 }
 
-func (e *Emitter) assistant(r *llm.Response, parent *string) {
-	model := r.Model
-	stop := r.StopReason
-	now := time.Now()
-	e.mu.Lock()
-	if parent == nil {
-		s := string(stop)
-		e.runs.stop = &s
-	}
+// addUsage counts u in model's share of the run, under e.mu.
+func (e *Emitter) addUsage(model string, u llm.Usage) {
 	if e.runs.models == nil {
 		e.runs.models = map[string]*ModelUsage{}
 		e.runs.tools = map[string]toolStart{}
@@ -351,15 +349,27 @@ func (e *Emitter) assistant(r *llm.Response, parent *string) {
 		e.runs.models[model] = mu
 		e.runs.order = append(e.runs.order, model)
 	}
-	mu.InputTokens += r.Usage.InputTokens
-	mu.OutputTokens += r.Usage.OutputTokens
-	mu.CacheReadInputTokens += r.Usage.CacheReadInputTokens
-	mu.CacheCreationInputTokens += r.Usage.CacheCreationInputTokens
-	if c, ok := agent.EstimateCost(model, r.Usage); ok {
+	mu.InputTokens += u.InputTokens
+	mu.OutputTokens += u.OutputTokens
+	mu.CacheReadInputTokens += u.CacheReadInputTokens
+	mu.CacheCreationInputTokens += u.CacheCreationInputTokens
+	if c, ok := agent.EstimateCost(model, u); ok {
 		mu.CostUSD += c
 	} else {
 		mu.CostBasis = "unknown"
 	}
+}
+
+func (e *Emitter) assistant(r *llm.Response, parent *string) {
+	model := r.Model
+	stop := r.StopReason
+	now := time.Now()
+	e.mu.Lock()
+	if parent == nil {
+		s := string(stop)
+		e.runs.stop = &s
+	}
+	e.addUsage(model, r.Usage)
 	for _, u := range r.Message.ToolUses() {
 		e.runs.tools[u.ID] = toolStart{name: u.Name, start: now}
 	}

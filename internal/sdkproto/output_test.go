@@ -84,3 +84,22 @@ func TestEmitterPartialStreamIsWellFormed(t *testing.T) {
 		t.Errorf("events\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestEmitterClassifierUsage: auto mode's classifier requests count in modelUsage under their
+// model, and write no line of their own.
+func TestEmitterClassifierUsage(t *testing.T) {
+	c := &Collector{}
+	e := &Emitter{W: c, SessionID: "s"}
+	e.Handle(agent.Event{Type: agent.EventAssistant, Response: llmtest.Response(llm.StopEndTurn, llm.Text("hi"))})
+	e.Handle(agent.Event{Type: agent.EventUsage, Response: &llm.Response{Model: "claude-haiku-4-5", Usage: llm.Usage{InputTokens: 700, OutputTokens: 30}}})
+	e.Handle(agent.Event{Type: agent.EventUsage, Response: &llm.Response{Model: "claude-haiku-4-5", Usage: llm.Usage{InputTokens: 300, OutputTokens: 20}}})
+	e.Result(&agent.Result{Subtype: agent.SubtypeSuccess, CostKnown: true})
+	if len(c.Lines) != 2 {
+		t.Fatalf("lines %v, want the assistant and the result", lineJSON(t, c))
+	}
+	res := c.Lines[1].(ResultLine)
+	mu, ok := res.ModelUsage["claude-haiku-4-5"]
+	if !ok || mu.InputTokens != 1000 || mu.OutputTokens != 50 || mu.CostUSD == 0 {
+		t.Fatalf("modelUsage %+v", res.ModelUsage)
+	}
+}
