@@ -85,6 +85,9 @@ var errMalformed = errors.New("malformed stream")
 func decodeStream(r io.Reader, onEvent func(llm.Event)) (*llm.Response, error) {
 	sr := sse.NewReader(r, sse.Options{})
 	d := streamDecoder{onEvent: onEvent}
+	// The API's blocks are followed here, not in d: appended to in this function, the first
+	// one's storage stays on the stack, which saves a turn an allocation.
+	var blocks []blockState
 	for {
 		name, data, err := sr.Next()
 		if errors.Is(err, io.EOF) {
@@ -106,8 +109,27 @@ func decodeStream(r io.Reader, onEvent func(llm.Event)) (*llm.Response, error) {
 		if err := json.Unmarshal(data, &ev); err != nil {
 			return nil, fmt.Errorf("%w: %s event: %w", errMalformed, name, err)
 		}
-		if err := d.apply(kind, &ev); err != nil {
-			return nil, err
+		switch kind {
+		case evBlockStart:
+			if ev.Index != len(blocks) {
+				return nil, fmt.Errorf("%w: block %d started after %d blocks", errMalformed, ev.Index, len(blocks))
+			}
+			b, err := d.startBlock(&ev.ContentBlock)
+			blocks = append(blocks, b)
+			if err != nil {
+				return nil, err
+			}
+		case evBlockDelta:
+			if ev.Index < 0 || ev.Index >= len(blocks) {
+				return nil, fmt.Errorf("%w: delta for block %d of %d", errMalformed, ev.Index, len(blocks))
+			}
+			if err := d.blockDelta(&blocks[ev.Index], &ev.Delta); err != nil {
+				return nil, err
+			}
+		default:
+			if err := d.apply(kind, &ev); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return d.response()
@@ -151,7 +173,6 @@ func eventKindOf(name []byte) eventKind {
 type streamDecoder struct {
 	onEvent func(llm.Event)
 	acc     llm.Accumulator
-	blocks  []blockState
 	n       int // blocks of our message so far
 	usage   llm.Usage
 	stop    llm.StopReason
@@ -159,15 +180,11 @@ type streamDecoder struct {
 	id      string
 }
 
-// apply takes in one decoded event of the stream.
+// apply takes in one decoded event of the stream that is not about a block.
 func (d *streamDecoder) apply(kind eventKind, ev *streamEvent) error {
 	switch kind {
 	case evMessageStart:
 		d.startMessage(&ev.Message)
-	case evBlockStart:
-		return d.startBlock(ev.Index, &ev.ContentBlock)
-	case evBlockDelta:
-		return d.blockDelta(ev.Index, &ev.Delta)
 	case evMessageDelta:
 		d.messageDelta(ev)
 	case evMessageStop:
@@ -187,6 +204,7 @@ func (d *streamDecoder) emit(ev llm.Event) error {
 	return nil
 }
 
+// startMessage takes the message's id and model, and the usage counts so far.
 func (d *streamDecoder) startMessage(m *streamMessage) {
 	d.model, d.id = m.Model, m.ID
 	d.usage = llm.Usage{
@@ -197,36 +215,28 @@ func (d *streamDecoder) startMessage(m *streamMessage) {
 	}
 }
 
-// startBlock follows the API's block i. A tool use gets the next index in our message at
-// once, a text block only when it has text; other blocks get none.
-func (d *streamDecoder) startBlock(i int, cb *streamBlock) error {
-	if i != len(d.blocks) {
-		return fmt.Errorf("%w: block %d started after %d blocks", errMalformed, i, len(d.blocks))
-	}
+// startBlock returns the state of a block that starts. A tool use gets the next index in
+// our message at once, a text block only when it has text; other blocks get none.
+func (d *streamDecoder) startBlock(cb *streamBlock) (blockState, error) {
 	switch cb.Type {
 	case "text":
-		d.blocks = append(d.blocks, blockState{kind: llm.BlockText, ours: -1})
+		b := blockState{kind: llm.BlockText, ours: -1}
 		if cb.Text != "" {
-			d.blocks[i].ours, d.n = d.n, d.n+1
-			return d.emit(llm.Event{Type: llm.EventTextDelta, Index: d.blocks[i].ours, Text: cb.Text})
+			b.ours, d.n = d.n, d.n+1
+			return b, d.emit(llm.Event{Type: llm.EventTextDelta, Index: b.ours, Text: cb.Text})
 		}
+		return b, nil
 	case "tool_use":
-		d.blocks = append(d.blocks, blockState{kind: llm.BlockToolUse, ours: d.n})
+		b := blockState{kind: llm.BlockToolUse, ours: d.n}
 		d.n++
-		return d.emit(llm.Event{Type: llm.EventToolUseStart, Index: d.n - 1, ToolUseID: cb.ID, ToolName: cb.Name})
-	default:
-		d.blocks = append(d.blocks, blockState{ours: -1})
+		return b, d.emit(llm.Event{Type: llm.EventToolUseStart, Index: b.ours, ToolUseID: cb.ID, ToolName: cb.Name})
 	}
-	return nil
+	return blockState{ours: -1}, nil
 }
 
-// blockDelta reports the text or the input JSON that a delta adds to block i; the deltas
+// blockDelta reports the text or the input JSON that a delta adds to block b; the deltas
 // of blocks the adapter skips are dropped.
-func (d *streamDecoder) blockDelta(i int, delta *streamDelta) error {
-	if i < 0 || i >= len(d.blocks) {
-		return fmt.Errorf("%w: delta for block %d of %d", errMalformed, i, len(d.blocks))
-	}
-	b := &d.blocks[i]
+func (d *streamDecoder) blockDelta(b *blockState, delta *streamDelta) error {
 	switch {
 	case delta.Type == "text_delta" && b.kind == llm.BlockText && delta.Text != "":
 		if b.ours < 0 {
