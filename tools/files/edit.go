@@ -197,9 +197,9 @@ type replacement struct {
 	count    int    // occurrences replaced
 }
 
-// replace applies in to content, with oldStr and newStr in content's line endings; the
-// failures quote in.OldString as the model wrote it. An empty oldStr (allowed only for an
-// empty file) makes newStr the whole file.
+// replace replaces oldStr with newStr in content, all three with the line endings the model
+// saw (LF); its failures quote in.OldString as the model wrote it. An empty oldStr (allowed
+// only for a file that is empty or white space) makes newStr the whole file.
 func replace(content, oldStr, newStr string, in EditInput) (replacement, *tool.Failure) {
 	if oldStr == "" {
 		return replacement{text: newStr, inserted: newStr, count: 1}, nil
