@@ -420,52 +420,19 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) []*Command {
 			ok = w.one(c)
 		}
 	case *syntax.BinaryCmd:
-		switch x.Op {
-		case syntax.AndStmt:
-			left := w.stmt(x.X, sc)
-			right := sc
-			right.guards = w.concat(sc.guards, left)
-			ok = w.concat(left, w.stmt(x.Y, right))
-		case syntax.OrStmt:
-			w.stmt(x.X, sc)
-			w.stmt(x.Y, sc)
-		default: // | and |&: every part runs in a subshell
-			sub := sc
-			sub.subshell = true
-			first := len(w.a.Commands)
-			w.stmt(x.X, sub)
-			mid := len(w.a.Commands)
-			w.stmt(x.Y, sub)
-			w.pipedScript(x, first, mid, sub)
-			w.linkPipe(x, first, mid, sub)
-		}
+		ok = w.binaryCmd(x, sc)
 	case *syntax.Subshell:
-		sub := sc
-		sub.subshell = true
-		sub.nested = nest(sc.nested, "subshell")
-		w.stmts(x.Stmts, sub)
+		w.subshell(x, sc)
 	case *syntax.Block:
 		ok = w.stmts(x.Stmts, sc)
 	case *syntax.IfClause:
 		w.ifClause(x, sc)
 	case *syntax.WhileClause:
-		loop := sc
-		loop.loop = true
-		loop.nested = nest(sc.nested, "loop")
-		w.stmts(x.Cond, loop)
-		w.stmts(x.Do, loop)
+		w.whileClause(x, sc)
 	case *syntax.ForClause:
 		w.forClause(x, sc)
 	case *syntax.CaseClause:
-		w.word(x.Word, sc)
-		for _, it := range x.Items {
-			for _, p := range it.Patterns {
-				w.word(p, sc)
-			}
-			in := sc
-			in.nested = nest(sc.nested, "case")
-			w.stmts(it.Stmts, in)
-		}
+		w.caseClause(x, sc)
 	case *syntax.FuncDecl:
 		w.funcDecl(x, sc)
 	case *syntax.ArithmCmd:
@@ -486,17 +453,9 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) []*Command {
 			ok = w.stmt(x.Stmt, sc)
 		}
 	case *syntax.CoprocClause:
-		sub := sc
-		sub.subshell = true
-		if x.Name != nil {
-			w.word(x.Name, sc)
-		}
-		w.stmt(x.Stmt, sub)
+		w.coprocClause(x, sc)
 	case *syntax.TestDecl:
-		w.word(x.Description, sc)
-		body := sc
-		body.fn = true
-		w.stmt(x.Body, body)
+		w.testDecl(x, sc)
 	default:
 		w.issue("unsupported shell construct %T", x)
 	}
@@ -504,6 +463,75 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) []*Command {
 		ok = nil
 	}
 	return ok
+}
+
+// binaryCmd walks a && b, a || b and a pipeline. Only after a && b is known what has
+// succeeded: a guards b, and both have run.
+func (w *walker) binaryCmd(x *syntax.BinaryCmd, sc scope) []*Command {
+	switch x.Op {
+	case syntax.AndStmt:
+		left := w.stmt(x.X, sc)
+		right := sc
+		right.guards = w.concat(sc.guards, left)
+		return w.concat(left, w.stmt(x.Y, right))
+	case syntax.OrStmt:
+		w.stmt(x.X, sc)
+		w.stmt(x.Y, sc)
+	default: // | and |&: every part runs in a subshell
+		sub := sc
+		sub.subshell = true
+		first := len(w.a.Commands)
+		w.stmt(x.X, sub)
+		mid := len(w.a.Commands)
+		w.stmt(x.Y, sub)
+		w.pipedScript(x, first, mid, sub)
+		w.linkPipe(x, first, mid, sub)
+	}
+	return nil
+}
+
+func (w *walker) subshell(x *syntax.Subshell, sc scope) {
+	sub := sc
+	sub.subshell = true
+	sub.nested = nest(sc.nested, "subshell")
+	w.stmts(x.Stmts, sub)
+}
+
+func (w *walker) whileClause(x *syntax.WhileClause, sc scope) {
+	loop := sc
+	loop.loop = true
+	loop.nested = nest(sc.nested, "loop")
+	w.stmts(x.Cond, loop)
+	w.stmts(x.Do, loop)
+}
+
+func (w *walker) caseClause(x *syntax.CaseClause, sc scope) {
+	w.word(x.Word, sc)
+	for _, it := range x.Items {
+		for _, p := range it.Patterns {
+			w.word(p, sc)
+		}
+		in := sc
+		in.nested = nest(sc.nested, "case")
+		w.stmts(it.Stmts, in)
+	}
+}
+
+func (w *walker) coprocClause(x *syntax.CoprocClause, sc scope) {
+	sub := sc
+	sub.subshell = true
+	if x.Name != nil {
+		w.word(x.Name, sc)
+	}
+	w.stmt(x.Stmt, sub)
+}
+
+// testDecl walks a Bats test declaration, whose body runs like a function's.
+func (w *walker) testDecl(x *syntax.TestDecl, sc scope) {
+	w.word(x.Description, sc)
+	body := sc
+	body.fn = true
+	w.stmt(x.Body, body)
 }
 
 func nest(outer, inner string) string {

@@ -202,24 +202,14 @@ func (k *checker) unknownPath(c *Command, u pathUse) pathOutcome {
 	return pathOutcome{}
 }
 
-// use checks one path use in one working-directory context. It is one function (over 80
-// lines) because every kind of word — placeholder, unknown, ~user, pattern, path — must reach
-// exactly one of the checks, which is easiest to see in one switch.
+// use checks one path use in one working-directory context. Every kind of word —
+// placeholder, unknown, ~user, pattern, path — must reach exactly one of the checks, which
+// is easiest to see in one switch: here the words that cannot be checked get their answer,
+// and the rest are resolved and checked against the rules (checkPath).
 func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string) pathOutcome {
 	w := u.w
 	if w.Placeholder && c != nil && len(c.Roots) > 0 {
-		var out pathOutcome
-		acc := accReadTree
-		switch u.acc {
-		case accWrite, accRemove, accRemoveUnder:
-			acc = accRemoveUnder
-		case accProbe:
-			acc = accProbe
-		}
-		for _, root := range c.Roots {
-			out.merge(k.use(pc, nil, pathUse{w: root, acc: acc}, what+" {}"))
-		}
-		return out
+		return k.useRoots(pc, c, u, what)
 	}
 	switch {
 	case !w.Known || w.Placeholder:
@@ -240,18 +230,9 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 		return pathOutcome{writes: isWrite(u.acc), res: result{v: vAsk, d: askDecision(
 			fmt.Sprintf("Path %s contains combining characters; the file system may treat it as another name.", w.Src), permission.ReasonOther, "combining characters in a path")}}
 	}
-	p := w.Value
-	if strings.HasPrefix(p, "~") && w.Tilde != TildeHome {
-		p = "./" + p // a quoted ~ is a literal directory name
-	}
-	if u.dir != nil && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") {
-		if !u.dir.IsPathLike() {
-			return k.unknownPath(c, pathUse{w: *u.dir, acc: u.acc})
-		}
-		p = filepath.Join(u.dir.Value, p)
-		if strings.HasPrefix(u.dir.Value, "~") && u.dir.Tilde != TildeHome {
-			p = "./" + p
-		}
+	p, ok := usePath(u)
+	if !ok {
+		return k.unknownPath(c, pathUse{w: *u.dir, acc: u.acc})
 	}
 	if w.Glob {
 		return k.glob(pc, c, u, p, what)
@@ -260,6 +241,52 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 	if err != nil {
 		return pathOutcome{res: result{v: vAsk, d: askDecision(fmt.Sprintf("Path %s cannot be checked: %v.", w.Src, err), permission.ReasonOther, err.Error())}}
 	}
+	if out, settled := k.ifExists(pc, u, abs); settled {
+		return out
+	}
+	return k.checkPath(pc, c, u, abs, what)
+}
+
+// useRoots checks find -exec's {}: it stands for any path under find's start paths, so each
+// is checked as a tree, a write as a removal under it.
+func (k *checker) useRoots(pc *permission.Context, c *Command, u pathUse, what string) pathOutcome {
+	var out pathOutcome
+	acc := accReadTree
+	switch u.acc {
+	case accWrite, accRemove, accRemoveUnder:
+		acc = accRemoveUnder
+	case accProbe:
+		acc = accProbe
+	}
+	for _, root := range c.Roots {
+		out.merge(k.use(pc, nil, pathUse{w: root, acc: acc}, what+" {}"))
+	}
+	return out
+}
+
+// usePath is the path a known word names, as the command will see it; false when it is
+// relative to a directory (git -C) that is not known to be a path.
+func usePath(u pathUse) (string, bool) {
+	p := u.w.Value
+	if strings.HasPrefix(p, "~") && u.w.Tilde != TildeHome {
+		p = "./" + p // a quoted ~ is a literal directory name
+	}
+	if u.dir != nil && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") {
+		if !u.dir.IsPathLike() {
+			return "", false
+		}
+		p = filepath.Join(u.dir.Value, p)
+		if strings.HasPrefix(u.dir.Value, "~") && u.dir.Tilde != TildeHome {
+			p = "./" + p
+		}
+	}
+	return p, true
+}
+
+// ifExists settles the uses that count only when their file exists (probes, and reads and
+// removals of files that may be missing), when it does not: it reports true with their
+// outcome. Other uses, and files that exist, are left to checkPath.
+func (k *checker) ifExists(pc *permission.Context, u pathUse, abs string) (pathOutcome, bool) {
 	switch u.acc {
 	case accProbe:
 		// A probe reports only a Read deny or ask rule or a protected name (see checkAbs), and
@@ -267,31 +294,37 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 		// ask before they look at a rule or the file: nothing is left to look at. A trace or
 		// an explanation still runs the checks, for their lines.
 		if !k.tracing && k.effects == nil && permission.SuspiciousPath(abs) != "" {
-			return pathOutcome{}
+			return pathOutcome{}, true
 		}
 		if _, err := permission.Lstat(k.ctx, abs); err != nil {
 			// Not a file yet, but the command may create it: only a protected name counts.
-			if strings.ContainsAny(w.Value, "./") {
+			if strings.ContainsAny(u.w.Value, "./") {
 				if o := k.writeOne(pc, abs); protectedAsk(o.res) {
-					return pathOutcome{res: o.res}
+					return pathOutcome{res: o.res}, true
 				}
 			}
-			return pathOutcome{}
+			return pathOutcome{}, true
 		}
 	case accReadIfExists, accRemoveIfExists:
 		if _, err := permission.Lstat(k.ctx, abs); err != nil {
-			return pathOutcome{}
+			return pathOutcome{}, true
 		}
 	}
+	return pathOutcome{}, false
+}
+
+// checkPath checks the resolved path abs of a use against the rules of every context they
+// were written in, and records the effect for an explanation.
+func (k *checker) checkPath(pc *permission.Context, c *Command, u pathUse, abs, what string) pathOutcome {
 	if k.tracing {
-		k.note("bash: path", u.acc.String(), fmt.Sprintf("%s %s (%s)", what, abs, w.Src))
+		k.note("bash: path", u.acc.String(), fmt.Sprintf("%s %s (%s)", what, abs, u.w.Src))
 	}
 	// The path is resolved against the directory the command runs in, but rules written
 	// relative to the working directory ("./.env") are checked from the session's directory
 	// too: after cd src, ../.env is still the file the rule names.
 	var out pathOutcome
 	for _, rc := range k.ruleContexts(pc) {
-		out.merge(k.checkAbs(rc, c, u, w, abs))
+		out.merge(k.checkAbs(rc, c, u, u.w, abs))
 	}
 	if k.effects != nil {
 		check := "Read check"

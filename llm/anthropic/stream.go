@@ -15,36 +15,45 @@ import (
 // not decoded. Counts in message_delta's usage are pointers, since only those present
 // replace message_start's.
 type streamEvent struct {
-	Type    string `json:"type"`
-	Index   int    `json:"index"`
-	Message struct {
-		ID    string `json:"id"`
-		Model string `json:"model"`
-		Usage struct {
-			InputTokens              int `json:"input_tokens"`
-			OutputTokens             int `json:"output_tokens"`
-			CacheReadInputTokens     int `json:"cache_read_input_tokens"`
-			CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
-		} `json:"usage"`
-	} `json:"message"`
-	ContentBlock struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-		ID   string `json:"id"`
-		Name string `json:"name"`
-	} `json:"content_block"`
-	Delta struct {
-		Type        string `json:"type"`
-		Text        string `json:"text"`
-		PartialJSON string `json:"partial_json"`
-		StopReason  string `json:"stop_reason"`
-	} `json:"delta"`
-	Usage struct {
+	Type         string        `json:"type"`
+	Index        int           `json:"index"`
+	Message      streamMessage `json:"message"`
+	ContentBlock streamBlock   `json:"content_block"`
+	Delta        streamDelta   `json:"delta"`
+	Usage        struct {
 		InputTokens              *int `json:"input_tokens"`
 		OutputTokens             int  `json:"output_tokens"`
 		CacheReadInputTokens     *int `json:"cache_read_input_tokens"`
 		CacheCreationInputTokens *int `json:"cache_creation_input_tokens"`
 	} `json:"usage"`
+}
+
+// streamMessage is message_start's message.
+type streamMessage struct {
+	ID    string `json:"id"`
+	Model string `json:"model"`
+	Usage struct {
+		InputTokens              int `json:"input_tokens"`
+		OutputTokens             int `json:"output_tokens"`
+		CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+		CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	} `json:"usage"`
+}
+
+// streamBlock is content_block_start's block.
+type streamBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// streamDelta is the delta of content_block_delta and message_delta.
+type streamDelta struct {
+	Type        string `json:"type"`
+	Text        string `json:"text"`
+	PartialJSON string `json:"partial_json"`
+	StopReason  string `json:"stop_reason"`
 }
 
 // errorBody is the API's error shape, in an error response and in an error event.
@@ -74,25 +83,11 @@ var errMalformed = errors.New("malformed stream")
 // event name it does not know (a later API version's) is skipped, as are ping and the
 // data of thinking and server tool blocks.
 func decodeStream(r io.Reader, onEvent func(llm.Event)) (*llm.Response, error) {
-	var (
-		sr     = sse.NewReader(r, sse.Options{})
-		acc    llm.Accumulator
-		blocks []blockState
-		n      int // blocks of our message so far
-		usage  llm.Usage
-		stop   llm.StopReason
-		model  string
-		id     string
-	)
-	emit := func(ev llm.Event) error {
-		if err := acc.Add(ev); err != nil {
-			return fmt.Errorf("%w: %w", errMalformed, err)
-		}
-		if onEvent != nil {
-			onEvent(ev)
-		}
-		return nil
-	}
+	sr := sse.NewReader(r, sse.Options{})
+	d := streamDecoder{onEvent: onEvent}
+	// The API's blocks are followed here, not in d: appended to in this function, the first
+	// one's storage stays on the stack, which saves a turn an allocation.
+	var blocks []blockState
 	for {
 		name, data, err := sr.Next()
 		if errors.Is(err, io.EOF) {
@@ -101,100 +96,184 @@ func decodeStream(r io.Reader, onEvent func(llm.Event)) (*llm.Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch string(name) {
-		case "message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop":
-		case "error":
+		kind := eventKindOf(name)
+		switch {
+		case kind == evError:
 			return nil, streamError(data)
-		default:
+		case kind == evSkipped:
 			continue // ping, and event types this adapter does not know
-		}
-		if len(data) == 0 {
+		case len(data) == 0:
 			continue // "data:" alone; the SDK skipped these too
 		}
 		var ev streamEvent
 		if err := json.Unmarshal(data, &ev); err != nil {
 			return nil, fmt.Errorf("%w: %s event: %w", errMalformed, name, err)
 		}
-		switch string(name) {
-		case "message_start":
-			m := &ev.Message
-			model, id = m.Model, m.ID
-			usage = llm.Usage{
-				InputTokens:              m.Usage.InputTokens,
-				OutputTokens:             m.Usage.OutputTokens,
-				CacheReadInputTokens:     m.Usage.CacheReadInputTokens,
-				CacheCreationInputTokens: m.Usage.CacheCreationInputTokens,
+		switch kind {
+		case evBlockStart:
+			if ev.Index != len(blocks) {
+				return nil, fmt.Errorf("%w: block %d started after %d blocks", errMalformed, ev.Index, len(blocks))
 			}
-		case "content_block_start":
-			i := ev.Index
-			if i != len(blocks) {
-				return nil, fmt.Errorf("%w: block %d started after %d blocks", errMalformed, i, len(blocks))
+			b, err := d.startBlock(&ev.ContentBlock)
+			blocks = append(blocks, b)
+			if err != nil {
+				return nil, err
 			}
-			cb := &ev.ContentBlock
-			switch cb.Type {
-			case "text":
-				blocks = append(blocks, blockState{kind: llm.BlockText, ours: -1})
-				if cb.Text != "" {
-					blocks[i].ours, n = n, n+1
-					if err := emit(llm.Event{Type: llm.EventTextDelta, Index: blocks[i].ours, Text: cb.Text}); err != nil {
-						return nil, err
-					}
-				}
-			case "tool_use":
-				blocks = append(blocks, blockState{kind: llm.BlockToolUse, ours: n})
-				n++
-				if err := emit(llm.Event{Type: llm.EventToolUseStart, Index: n - 1, ToolUseID: cb.ID, ToolName: cb.Name}); err != nil {
-					return nil, err
-				}
-			default:
-				blocks = append(blocks, blockState{ours: -1})
+		case evBlockDelta:
+			if ev.Index < 0 || ev.Index >= len(blocks) {
+				return nil, fmt.Errorf("%w: delta for block %d of %d", errMalformed, ev.Index, len(blocks))
 			}
-		case "content_block_delta":
-			i := ev.Index
-			if i < 0 || i >= len(blocks) {
-				return nil, fmt.Errorf("%w: delta for block %d of %d", errMalformed, i, len(blocks))
+			if err := d.blockDelta(&blocks[ev.Index], &ev.Delta); err != nil {
+				return nil, err
 			}
-			b := &blocks[i]
-			d := &ev.Delta
-			switch {
-			case d.Type == "text_delta" && b.kind == llm.BlockText && d.Text != "":
-				if b.ours < 0 {
-					b.ours, n = n, n+1
-				}
-				if err := emit(llm.Event{Type: llm.EventTextDelta, Index: b.ours, Text: d.Text}); err != nil {
-					return nil, err
-				}
-			case d.Type == "input_json_delta" && b.kind == llm.BlockToolUse && d.PartialJSON != "":
-				if err := emit(llm.Event{Type: llm.EventToolInputDelta, Index: b.ours, PartialJSON: d.PartialJSON}); err != nil {
-					return nil, err
-				}
-			}
-		case "message_delta":
-			stop = llm.StopReason(ev.Delta.StopReason)
-			// The counts are totals for the message; those absent keep the
-			// values from message_start.
-			u := &ev.Usage
-			usage.OutputTokens = u.OutputTokens
-			if u.InputTokens != nil {
-				usage.InputTokens = *u.InputTokens
-			}
-			if u.CacheReadInputTokens != nil {
-				usage.CacheReadInputTokens = *u.CacheReadInputTokens
-			}
-			if u.CacheCreationInputTokens != nil {
-				usage.CacheCreationInputTokens = *u.CacheCreationInputTokens
-			}
-		case "message_stop":
-			if err := emit(llm.Event{Type: llm.EventMessageStop, StopReason: stop, Usage: usage}); err != nil {
+		default:
+			if err := d.apply(kind, &ev); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if !acc.Stopped() {
+	return d.response()
+}
+
+// eventKind is an event name of the stream the adapter reads.
+type eventKind int
+
+const (
+	evSkipped eventKind = iota // ping, and names this adapter does not know
+	evError
+	evMessageStart
+	evBlockStart
+	evBlockDelta
+	evBlockStop
+	evMessageDelta
+	evMessageStop
+)
+
+func eventKindOf(name []byte) eventKind {
+	switch string(name) {
+	case "message_start":
+		return evMessageStart
+	case "content_block_start":
+		return evBlockStart
+	case "content_block_delta":
+		return evBlockDelta
+	case "content_block_stop":
+		return evBlockStop
+	case "message_delta":
+		return evMessageDelta
+	case "message_stop":
+		return evMessageStop
+	case "error":
+		return evError
+	}
+	return evSkipped
+}
+
+// streamDecoder is what decodeStream knows of the message between events.
+type streamDecoder struct {
+	onEvent func(llm.Event)
+	acc     llm.Accumulator
+	n       int // blocks of our message so far
+	usage   llm.Usage
+	stop    llm.StopReason
+	model   string
+	id      string
+}
+
+// apply takes in one decoded event of the stream that is not about a block.
+func (d *streamDecoder) apply(kind eventKind, ev *streamEvent) error {
+	switch kind {
+	case evMessageStart:
+		d.startMessage(&ev.Message)
+	case evMessageDelta:
+		d.messageDelta(ev)
+	case evMessageStop:
+		return d.emit(llm.Event{Type: llm.EventMessageStop, StopReason: d.stop, Usage: d.usage})
+	}
+	return nil
+}
+
+// emit adds ev to the response and reports it.
+func (d *streamDecoder) emit(ev llm.Event) error {
+	if err := d.acc.Add(ev); err != nil {
+		return fmt.Errorf("%w: %w", errMalformed, err)
+	}
+	if d.onEvent != nil {
+		d.onEvent(ev)
+	}
+	return nil
+}
+
+// startMessage takes the message's id and model, and the usage counts so far.
+func (d *streamDecoder) startMessage(m *streamMessage) {
+	d.model, d.id = m.Model, m.ID
+	d.usage = llm.Usage{
+		InputTokens:              m.Usage.InputTokens,
+		OutputTokens:             m.Usage.OutputTokens,
+		CacheReadInputTokens:     m.Usage.CacheReadInputTokens,
+		CacheCreationInputTokens: m.Usage.CacheCreationInputTokens,
+	}
+}
+
+// startBlock returns the state of a block that starts. A tool use gets the next index in
+// our message at once, a text block only when it has text; other blocks get none.
+func (d *streamDecoder) startBlock(cb *streamBlock) (blockState, error) {
+	switch cb.Type {
+	case "text":
+		b := blockState{kind: llm.BlockText, ours: -1}
+		if cb.Text != "" {
+			b.ours, d.n = d.n, d.n+1
+			return b, d.emit(llm.Event{Type: llm.EventTextDelta, Index: b.ours, Text: cb.Text})
+		}
+		return b, nil
+	case "tool_use":
+		b := blockState{kind: llm.BlockToolUse, ours: d.n}
+		d.n++
+		return b, d.emit(llm.Event{Type: llm.EventToolUseStart, Index: b.ours, ToolUseID: cb.ID, ToolName: cb.Name})
+	}
+	return blockState{ours: -1}, nil
+}
+
+// blockDelta reports the text or the input JSON that a delta adds to block b; the deltas
+// of blocks the adapter skips are dropped.
+func (d *streamDecoder) blockDelta(b *blockState, delta *streamDelta) error {
+	switch {
+	case delta.Type == "text_delta" && b.kind == llm.BlockText && delta.Text != "":
+		if b.ours < 0 {
+			b.ours, d.n = d.n, d.n+1
+		}
+		return d.emit(llm.Event{Type: llm.EventTextDelta, Index: b.ours, Text: delta.Text})
+	case delta.Type == "input_json_delta" && b.kind == llm.BlockToolUse && delta.PartialJSON != "":
+		return d.emit(llm.Event{Type: llm.EventToolInputDelta, Index: b.ours, PartialJSON: delta.PartialJSON})
+	}
+	return nil
+}
+
+// messageDelta takes the stop reason and the usage. The counts are totals for the message;
+// those absent keep the values from message_start.
+func (d *streamDecoder) messageDelta(ev *streamEvent) {
+	d.stop = llm.StopReason(ev.Delta.StopReason)
+	u := &ev.Usage
+	d.usage.OutputTokens = u.OutputTokens
+	if u.InputTokens != nil {
+		d.usage.InputTokens = *u.InputTokens
+	}
+	if u.CacheReadInputTokens != nil {
+		d.usage.CacheReadInputTokens = *u.CacheReadInputTokens
+	}
+	if u.CacheCreationInputTokens != nil {
+		d.usage.CacheCreationInputTokens = *u.CacheCreationInputTokens
+	}
+}
+
+// response is the message of a stream that ended, or an error if it ended before
+// message_stop.
+func (d *streamDecoder) response() (*llm.Response, error) {
+	if !d.acc.Stopped() {
 		return nil, fmt.Errorf("stream ended before message_stop: %w", io.ErrUnexpectedEOF)
 	}
-	resp := acc.Response()
-	resp.Model, resp.ID = model, id
+	resp := d.acc.Response()
+	resp.Model, resp.ID = d.model, d.id
 	return resp, nil
 }
 

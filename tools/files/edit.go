@@ -89,6 +89,10 @@ type editPlan struct {
 	created bool
 }
 
+// plan validates an edit and computes the new file. It checks the input, then the path and
+// its permission, then the file as it is on disk, then the replacement; the first that fails
+// is the failure the model sees. A nil plan with no failure is a network path, left for the
+// call to refuse (see isUNC).
 func (e *editor) plan(ctx context.Context, in EditInput, env *tool.Env, modifiedMsg string) (*editPlan, *tool.Failure) {
 	if in.OldString == in.NewString {
 		return nil, tool.Fail("No changes to make: old_string and new_string are exactly the same.")
@@ -103,46 +107,21 @@ func (e *editor) plan(ctx context.Context, in EditInput, env *tool.Env, modified
 	if isUNC(in.FilePath) {
 		return nil, nil
 	}
-	t, err := writeTarget(abs, e.opts)
-	if err != nil {
-		return nil, tool.Failf("Error reading %s: %v", abs, err)
-	}
-	var fi os.FileInfo
-	if t.exists {
-		if fi, err = os.Stat(t.path); err != nil {
-			return nil, tool.Failf("Error reading %s: %v", abs, err)
-		}
-		if fi.IsDir() {
-			return nil, tool.Failf("%s is a directory, not a file.", abs)
-		}
-		if fi.Size() > maxEditBytes {
-			return nil, tool.Failf("File is too large to edit (%s). Maximum editable file size is %s.", tool.FormatSize(fi.Size()), tool.FormatSize(maxEditBytes))
-		}
+	t, fi, f := e.statTarget(abs)
+	if f != nil {
+		return nil, f
 	}
 	p := &editPlan{abs: abs, target: t, out: EditOutput{FilePath: abs, ReplaceAll: in.ReplaceAll}}
 	if !t.exists {
 		if in.OldString != "" {
 			return nil, tool.Fail(missingMessage(pc, abs))
 		}
-		p.created, p.out.Created = true, true
-		p.data = []byte(in.NewString)
-		p.text = strings.ReplaceAll(in.NewString, "\r\n", "\n")
-		p.out.Replacements, p.out.StartLine, p.out.EndLine = 1, 1, 1+strings.Count(p.text, "\n")
+		p.create(in.NewString)
 		return p, nil
 	}
-	raw, err := os.ReadFile(t.path)
-	if err != nil {
-		return nil, tool.Failf("Error reading %s: %v", abs, err)
-	}
-	content, format := decodeText(raw)
-	if in.OldString == "" && strings.TrimSpace(content) != "" {
-		return nil, tool.Fail("Cannot create new file - file already exists.")
-	}
-	if strings.ToLower(filepath.Ext(abs)) == ".ipynb" {
-		return nil, tool.Fail("File is a Jupyter Notebook. Use the NotebookEdit to edit this file.")
-	}
-	if err := checkFresh(env, abs, fi, raw, false, modifiedMsg); err != nil {
-		return nil, err
+	content, format, f := readForEdit(env, in, abs, t.path, fi, modifiedMsg)
+	if f != nil {
+		return nil, f
 	}
 	oldStr, newStr := in.OldString, in.NewString
 	if format.crlf {
@@ -151,47 +130,120 @@ func (e *editor) plan(ctx context.Context, in EditInput, env *tool.Env, modified
 		oldStr = strings.ReplaceAll(oldStr, "\r\n", "\n")
 		newStr = strings.ReplaceAll(newStr, "\r\n", "\n")
 	}
-	var updated string
-	start := 0
-	if oldStr == "" {
-		updated = newStr
-		p.out.Replacements = 1
-	} else {
-		actual := findActualString(content, oldStr)
-		if actual == "" {
-			return nil, tool.Failf("String to replace not found in file.\nString: %s", in.OldString)
-		}
-		n := strings.Count(content, actual)
-		if n > 1 && !in.ReplaceAll {
-			return nil, tool.Failf("Found %d matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: %s", n, in.OldString)
-		}
-		if actual != oldStr {
-			newStr = preserveQuoteStyle(actual, newStr)
-		}
-		// Deleting a whole line takes its line break along.
-		if newStr == "" && !strings.HasSuffix(actual, "\n") && strings.Contains(content, actual+"\n") {
-			actual += "\n"
-		}
-		start = strings.Index(content, actual)
-		if in.ReplaceAll {
-			p.out.Replacements = strings.Count(content, actual)
-			updated = strings.ReplaceAll(content, actual, newStr)
-		} else {
-			p.out.Replacements = 1
-			updated = content[:start] + newStr + content[start+len(actual):]
-		}
-		if updated == content {
-			return nil, tool.Fail("Original and edited file match exactly. Failed to apply edit.")
-		}
+	r, f := replace(content, oldStr, newStr, in)
+	if f != nil {
+		return nil, f
 	}
-	p.text = updated
-	p.out.StartLine = 1 + strings.Count(updated[:start], "\n")
-	p.out.EndLine = p.out.StartLine + strings.Count(newStr, "\n")
+	p.apply(r, format)
+	return p, nil
+}
+
+// statTarget finds the file an edit of abs writes (see writeTarget) and refuses one that
+// cannot be edited; fi is nil when the file does not exist yet.
+func (e *editor) statTarget(abs string) (target, os.FileInfo, *tool.Failure) {
+	t, err := writeTarget(abs, e.opts)
+	if err != nil {
+		return target{}, nil, tool.Failf("Error reading %s: %v", abs, err)
+	}
+	if !t.exists {
+		return t, nil, nil
+	}
+	fi, err := os.Stat(t.path)
+	if err != nil {
+		return target{}, nil, tool.Failf("Error reading %s: %v", abs, err)
+	}
+	if fi.IsDir() {
+		return target{}, nil, tool.Failf("%s is a directory, not a file.", abs)
+	}
+	if fi.Size() > maxEditBytes {
+		return target{}, nil, tool.Failf("File is too large to edit (%s). Maximum editable file size is %s.", tool.FormatSize(fi.Size()), tool.FormatSize(maxEditBytes))
+	}
+	return t, fi, nil
+}
+
+// create plans the creation of a file that does not exist: its content is new, as given.
+func (p *editPlan) create(newString string) {
+	p.created, p.out.Created = true, true
+	p.data = []byte(newString)
+	p.text = strings.ReplaceAll(newString, "\r\n", "\n")
+	p.out.Replacements, p.out.StartLine, p.out.EndLine = 1, 1, 1+strings.Count(p.text, "\n")
+}
+
+// readForEdit reads the existing file at path (abs as the model named it) as text, and
+// refuses an edit the file's content or its state since the last Read rules out.
+func readForEdit(env *tool.Env, in EditInput, abs, path string, fi os.FileInfo, modifiedMsg string) (string, textFormat, *tool.Failure) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return "", textFormat{}, tool.Failf("Error reading %s: %v", abs, err)
+	}
+	content, format := decodeText(raw)
+	if in.OldString == "" && strings.TrimSpace(content) != "" {
+		return "", textFormat{}, tool.Fail("Cannot create new file - file already exists.")
+	}
+	if strings.ToLower(filepath.Ext(abs)) == ".ipynb" {
+		return "", textFormat{}, tool.Fail("File is a Jupyter Notebook. Use the NotebookEdit to edit this file.")
+	}
+	if err := checkFresh(env, abs, fi, raw, false, modifiedMsg); err != nil {
+		return "", textFormat{}, err
+	}
+	return content, format, nil
+}
+
+// replacement is the text of a file after an edit.
+type replacement struct {
+	text     string
+	start    int    // byte offset in text of the first replacement
+	inserted string // the text put there, in the file's quote style
+	count    int    // occurrences replaced
+}
+
+// replace replaces oldStr with newStr in content, all three with the line endings the model
+// saw (LF); its failures quote in.OldString as the model wrote it. An empty oldStr (allowed
+// only for a file that is empty or white space) makes newStr the whole file.
+func replace(content, oldStr, newStr string, in EditInput) (replacement, *tool.Failure) {
+	if oldStr == "" {
+		return replacement{text: newStr, inserted: newStr, count: 1}, nil
+	}
+	actual := findActualString(content, oldStr)
+	if actual == "" {
+		return replacement{}, tool.Failf("String to replace not found in file.\nString: %s", in.OldString)
+	}
+	n := strings.Count(content, actual)
+	if n > 1 && !in.ReplaceAll {
+		return replacement{}, tool.Failf("Found %d matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: %s", n, in.OldString)
+	}
+	if actual != oldStr {
+		newStr = preserveQuoteStyle(actual, newStr)
+	}
+	// Deleting a whole line takes its line break along.
+	if newStr == "" && !strings.HasSuffix(actual, "\n") && strings.Contains(content, actual+"\n") {
+		actual += "\n"
+	}
+	r := replacement{start: strings.Index(content, actual), inserted: newStr}
+	if in.ReplaceAll {
+		r.count = strings.Count(content, actual)
+		r.text = strings.ReplaceAll(content, actual, newStr)
+	} else {
+		r.count = 1
+		r.text = content[:r.start] + newStr + content[r.start+len(actual):]
+	}
+	if r.text == content {
+		return replacement{}, tool.Fail("Original and edited file match exactly. Failed to apply edit.")
+	}
+	return r, nil
+}
+
+// apply makes r the plan's new file, encoded as the old one was.
+func (p *editPlan) apply(r replacement, format textFormat) {
+	p.text = r.text
+	p.out.Replacements = r.count
+	p.out.StartLine = 1 + strings.Count(r.text[:r.start], "\n")
+	p.out.EndLine = p.out.StartLine + strings.Count(r.inserted, "\n")
+	updated := r.text
 	if format.crlf {
 		updated = toCRLF(updated)
 	}
 	p.data = format.encode(updated)
-	return p, nil
 }
 
 func (e *editor) call(ctx context.Context, in EditInput, env *tool.Env) (tool.Result, error) {

@@ -34,111 +34,145 @@ const scanBufSize = 1 << 20
 // positive, is how many bytes r is expected to hold: a small file then gets a small buffer
 // (the size only sets the read size, so a file that grows meanwhile is still read whole).
 func scanLines(r io.Reader, start, limit int, maxText int, size int64) (lineScan, error) {
-	var s lineScan
-	if start < 1 {
-		start = 1
+	sc := lineScanner{start: max(start, 1), limit: limit, maxText: maxText}
+	r = skipBOM(r)
+	buf := make([]byte, scanReadSize(size))
+	for {
+		n, err := r.Read(buf)
+		if full, drained := sc.take(buf[:n]); full {
+			// Whether the file ends right after the last line asked for is known only
+			// when that line ended the read.
+			if drained && atEOF(r, buf) {
+				sc.s.eof, sc.s.total = true, sc.done
+			}
+			return sc.s, nil
+		}
+		if errors.Is(err, io.EOF) {
+			sc.end()
+			return sc.s, nil
+		}
+		if err != nil {
+			return sc.s, err
+		}
 	}
-	// Peek through short reads for a byte-order mark; large reads bypass the small buffer.
+}
+
+// skipBOM returns r without a leading UTF-8 byte-order mark. It peeks through a small
+// buffer, which large reads bypass.
+func skipBOM(r io.Reader) io.Reader {
 	br := bufio.NewReaderSize(r, 16)
 	if b, _ := br.Peek(len(bomUTF8)); bytes.Equal(b, bomUTF8) {
 		br.Discard(len(bomUTF8))
 	}
-	r = br
-	bufSize := scanBufSize
-	if size > 0 {
-		// One more byte than the file, so that the read that meets its end is the first.
-		bufSize = int(min(max(size+1, 4096), scanBufSize))
+	return br
+}
+
+// scanReadSize is the read size for a file expected to hold size bytes (0: unknown).
+func scanReadSize(size int64) int {
+	if size <= 0 {
+		return scanBufSize
 	}
-	buf := make([]byte, bufSize)
-	var (
-		done    int    // complete lines consumed
-		partial bool   // bytes of a line not yet ended by a newline were consumed
-		cur     []byte // the line being collected (bounded)
-		curLen  int64  // its real length
-	)
-	emit := func() {
-		n := curLen
-		line := cur
-		if len(line) > 0 && line[len(line)-1] == '\r' && int64(len(line)) == curLen {
-			line = line[:len(line)-1]
+	// One more byte than the file, so that the read that meets its end is the first.
+	return int(min(max(size+1, 4096), scanBufSize))
+}
+
+// lineScanner is the state of scanLines between reads.
+type lineScanner struct {
+	s            lineScan
+	start, limit int
+	maxText      int
+	done         int    // complete lines consumed
+	partial      bool   // bytes of a line not yet ended by a newline were consumed
+	cur          []byte // the line being collected (bounded)
+	curLen       int64  // its real length
+}
+
+// take consumes one read's bytes: it skips the lines before start and collects the lines
+// from start on. It reports whether the limit was reached, and then whether that used up
+// the read.
+func (sc *lineScanner) take(chunk []byte) (full, drained bool) {
+	for len(chunk) > 0 {
+		if sc.done+1 < sc.start {
+			chunk = sc.skip(chunk)
+			continue
 		}
-		s.bytes += n + 1
-		if len(s.text) < maxText {
-			if s.lines > 0 {
-				s.text = append(s.text, '\n')
-			}
-			s.text = strconv.AppendInt(s.text, int64(done+1), 10)
-			s.text = append(s.text, '\t')
-			room := maxText - len(s.text)
-			if room < len(line) {
-				line = line[:max(room, 0)]
-			}
-			s.text = append(s.text, line...)
+		i := bytes.IndexByte(chunk, '\n')
+		if i < 0 {
+			sc.keep(chunk)
+			break
 		}
-		s.lines++
-		done++
-		cur, curLen, partial = cur[:0], 0, false
-	}
-	keep := func(b []byte) {
-		curLen += int64(len(b))
-		partial = partial || len(b) > 0
-		if room := maxText - len(cur); room > 0 {
-			cur = append(cur, b[:min(room, len(b))]...)
-		}
-	}
-	for {
-		n, err := r.Read(buf)
-		chunk := buf[:n]
-		for len(chunk) > 0 {
-			if done+1 < start {
-				need := start - 1 - done
-				if c := bytes.Count(chunk, []byte{'\n'}); c < need {
-					done += c
-					partial = chunk[len(chunk)-1] != '\n'
-					chunk = nil
-					break
-				}
-				for ; need > 0; need-- {
-					i := bytes.IndexByte(chunk, '\n')
-					chunk = chunk[i+1:]
-					done++
-				}
-				partial = false
-				continue
-			}
-			i := bytes.IndexByte(chunk, '\n')
-			if i < 0 {
-				keep(chunk)
-				break
-			}
-			keep(chunk[:i])
-			chunk = chunk[i+1:]
-			emit()
-			if limit > 0 && s.lines == limit {
-				if len(chunk) == 0 {
-					s.eof = atEOF(r, buf)
-				}
-				if s.eof {
-					s.total = done
-				}
-				return s, nil
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			if partial {
-				if done+1 >= start {
-					emit()
-				} else {
-					done++
-				}
-			}
-			s.eof, s.total = true, done
-			return s, nil
-		}
-		if err != nil {
-			return s, err
+		sc.keep(chunk[:i])
+		chunk = chunk[i+1:]
+		sc.emit()
+		if sc.limit > 0 && sc.s.lines == sc.limit {
+			return true, len(chunk) == 0
 		}
 	}
+	return false, false
+}
+
+// skip consumes the lines of chunk before start and returns the rest of it.
+func (sc *lineScanner) skip(chunk []byte) []byte {
+	need := sc.start - 1 - sc.done
+	if c := bytes.Count(chunk, []byte{'\n'}); c < need {
+		sc.done += c
+		sc.partial = chunk[len(chunk)-1] != '\n'
+		return nil
+	}
+	for ; need > 0; need-- {
+		i := bytes.IndexByte(chunk, '\n')
+		chunk = chunk[i+1:]
+		sc.done++
+	}
+	sc.partial = false
+	return chunk
+}
+
+// keep adds b to the line being collected, up to the text bound.
+func (sc *lineScanner) keep(b []byte) {
+	sc.curLen += int64(len(b))
+	sc.partial = sc.partial || len(b) > 0
+	if room := sc.maxText - len(sc.cur); room > 0 {
+		sc.cur = append(sc.cur, b[:min(room, len(b))]...)
+	}
+}
+
+// emit ends the line being collected: it is counted and, while there is room, appended to
+// the text in cat -n form.
+func (sc *lineScanner) emit() {
+	s := &sc.s
+	line := sc.cur
+	if len(line) > 0 && line[len(line)-1] == '\r' && int64(len(line)) == sc.curLen {
+		line = line[:len(line)-1]
+	}
+	s.bytes += sc.curLen + 1
+	if len(s.text) < sc.maxText {
+		if s.lines > 0 {
+			s.text = append(s.text, '\n')
+		}
+		s.text = strconv.AppendInt(s.text, int64(sc.done+1), 10)
+		s.text = append(s.text, '\t')
+		room := sc.maxText - len(s.text)
+		if room < len(line) {
+			line = line[:max(room, 0)]
+		}
+		s.text = append(s.text, line...)
+	}
+	s.lines++
+	sc.done++
+	sc.cur, sc.curLen, sc.partial = sc.cur[:0], 0, false
+}
+
+// end counts a last line without a newline, and records the file's line count.
+func (sc *lineScanner) end() {
+	if sc.partial {
+		if sc.done+1 >= sc.start {
+			sc.emit()
+		} else {
+			sc.done++
+		}
+	}
+	sc.s.eof, sc.s.total = true, sc.done
 }
 
 // atEOF reports whether r has nothing more to read.

@@ -426,99 +426,104 @@ const (
 	wantCount
 )
 
-// search finds the matches of buf.
+// search finds the matches of buf. It picks the cheapest strategy the pattern allows: the
+// lines that hold its required literal, each line in turn, candidates found in the whole
+// buffer and narrowed to their line, or, for a multiline pattern that can match a newline,
+// the matches themselves.
 func (m *matcher) search(buf []byte, w want) found {
+	crossesLines := m.multiline && m.matchesNL
+	switch {
+	case m.req != nil && m.indexReq(buf, 0) < 0:
+		return found{}
+	case m.req != nil && !crossesLines:
+		return m.searchRequired(buf, w)
+	case !m.multiline && m.lit == nil && m.fold == nil:
+		return m.searchEachLine(buf, w)
+	case !crossesLines:
+		return m.searchCandidates(buf, w)
+	}
+	return m.searchMatches(buf, w)
+}
+
+// hit records the matched line [ls, le) and reports whether to go on.
+func (f *found) hit(ls, le int, w want) bool {
+	f.count++
+	if w != wantCount {
+		f.spans = append(f.spans, span{ls, le})
+	}
+	return w != wantFirst
+}
+
+// searchRequired runs the regexp only on the lines that hold the required literal.
+func (m *matcher) searchRequired(buf []byte, w want) found {
 	var f found
-	// hit records the matched line [ls, le) and reports whether to go on.
-	hit := func(ls, le int) bool {
-		f.count++
-		if w != wantCount {
-			f.spans = append(f.spans, span{ls, le})
+	for pos := 0; pos < len(buf); {
+		i := m.indexReq(buf, pos)
+		if i < 0 {
+			break
 		}
-		return w != wantFirst
+		ls := bytes.LastIndexByte(buf[:i], '\n') + 1
+		le := lineEnd(buf, i)
+		if (m.tail == nil || m.tailMatches(buf, i, le)) && m.re.Match(buf[ls:le]) && !f.hit(ls, le, w) {
+			break
+		}
+		pos = le + 1
 	}
-	if m.req != nil {
-		if m.indexReq(buf, 0) < 0 {
-			return f
+	return f
+}
+
+// searchEachLine runs the regexp on each line, for a pattern with no literal to look for.
+// Go's regexp runs its backtracker on a short input and its slower NFA on a long one, so
+// this is about 1.5 times as fast as searching the rest of the buffer for the next match.
+func (m *matcher) searchEachLine(buf []byte, w want) found {
+	var f found
+	for pos := 0; pos < len(buf); {
+		le := lineEnd(buf, pos)
+		if m.re.Match(buf[pos:le]) && !f.hit(pos, le, w) {
+			break
 		}
-		if !m.multiline || !m.matchesNL {
-			// Run the regexp only on the lines that hold the required literal.
-			for pos := 0; pos < len(buf); {
-				i := m.indexReq(buf, pos)
-				if i < 0 {
-					break
-				}
-				ls := bytes.LastIndexByte(buf[:i], '\n') + 1
-				le := lineEnd(buf, i)
-				if (m.tail == nil || m.tailMatches(buf, i, le)) && m.re.Match(buf[ls:le]) && !hit(ls, le) {
-					break
-				}
-				pos = le + 1
-			}
-			return f
-		}
+		pos = le + 1
 	}
-	if !m.multiline && m.lit == nil && m.fold == nil {
-		// No literal to look for: the regexp runs on each line. Go's regexp runs its
-		// backtracker on a short input and its slower NFA on a long one, so this is about
-		// 1.5 times as fast as searching the rest of the buffer for the next match.
-		for pos := 0; pos < len(buf); {
-			le := lineEnd(buf, pos)
-			if m.re.Match(buf[pos:le]) && !hit(pos, le) {
-				break
-			}
-			pos = le + 1
-		}
-		return f
-	}
-	if !m.multiline || !m.matchesNL {
-		for pos := 0; pos < len(buf); {
-			s, e, ok := m.find(buf, pos)
-			if ok && m.multiline && s == len(buf) {
-				f.atEnd(buf)
-				break
-			}
-			if !ok || atEOF(buf, s) {
-				break
-			}
-			ls := bytes.LastIndexByte(buf[:s], '\n') + 1
-			le := lineEnd(buf, s)
-			if e > le && !m.re.Match(buf[ls:le]) {
-				// The candidate crossed a line boundary (\s or [^x] can match a newline in
-				// the whole buffer); the line itself does not match.
-				pos = le + 1
-				continue
-			}
-			if !hit(ls, le) {
-				break
-			}
-			pos = le + 1
-		}
-		return f
-	}
-	add := func(s, e int) bool {
-		if s == len(buf) {
+	return f
+}
+
+// searchCandidates finds candidates in the whole buffer (a literal, or the regexp) and
+// keeps the lines that match, one hit per line.
+func (m *matcher) searchCandidates(buf []byte, w want) found {
+	var f found
+	for pos := 0; pos < len(buf); {
+		s, e, ok := m.find(buf, pos)
+		if ok && m.multiline && s == len(buf) {
 			f.atEnd(buf)
-			return false
+			break
 		}
-		if w == wantCount {
-			f.count++
-			return true
+		if !ok || atEOF(buf, s) {
+			break
 		}
-		last := max(s, e-1)
 		ls := bytes.LastIndexByte(buf[:s], '\n') + 1
-		le := lineEnd(buf, min(last, len(buf)))
-		if n := len(f.spans); n > 0 && ls <= f.spans[n-1].end {
-			f.count++
-			f.spans[n-1].end = max(f.spans[n-1].end, le)
-			return true // only wantLines gets a second match
+		le := lineEnd(buf, s)
+		if e > le && !m.re.Match(buf[ls:le]) {
+			// The candidate crossed a line boundary (\s or [^x] can match a newline in
+			// the whole buffer); the line itself does not match.
+			pos = le + 1
+			continue
 		}
-		return hit(ls, le)
+		if !f.hit(ls, le, w) {
+			break
+		}
+		pos = le + 1
 	}
+	return f
+}
+
+// searchMatches finds the matches of a multiline pattern that can match a newline: each
+// match counts, and its span covers every line it touches.
+func (m *matcher) searchMatches(buf []byte, w want) found {
+	var f found
 	if m.lit != nil || m.fold != nil {
 		for pos := 0; pos <= len(buf); {
 			s, e, ok := m.find(buf, pos)
-			if !ok || !add(s, e) {
+			if !ok || !f.match(buf, s, e, w) {
 				break
 			}
 			pos = e
@@ -529,16 +534,38 @@ func (m *matcher) search(buf []byte, w want) found {
 	// in the middle of a line.
 	if w == wantFirst {
 		if loc := m.re.FindIndex(buf); loc != nil {
-			add(loc[0], loc[1])
+			f.match(buf, loc[0], loc[1], w)
 		}
 		return f
 	}
 	for _, loc := range m.re.FindAllIndex(buf, -1) {
-		if !add(loc[0], loc[1]) {
+		if !f.match(buf, loc[0], loc[1], w) {
 			break
 		}
 	}
 	return f
+}
+
+// match records the multiline match [s, e) of buf and reports whether to go on. Matches
+// that share a line join one span.
+func (f *found) match(buf []byte, s, e int, w want) bool {
+	if s == len(buf) {
+		f.atEnd(buf)
+		return false
+	}
+	if w == wantCount {
+		f.count++
+		return true
+	}
+	last := max(s, e-1)
+	ls := bytes.LastIndexByte(buf[:s], '\n') + 1
+	le := lineEnd(buf, min(last, len(buf)))
+	if n := len(f.spans); n > 0 && ls <= f.spans[n-1].end {
+		f.count++
+		f.spans[n-1].end = max(f.spans[n-1].end, le)
+		return true // only wantLines gets a second match
+	}
+	return f.hit(ls, le, w)
 }
 
 // searchBuffer searches buf, the content of the file rel, and builds its result. Its content

@@ -262,106 +262,131 @@ type rendered struct {
 // content page that outgrows what the model may see whole (4 bytes a character) goes to a
 // file from create, when set; its GrepOutput.Content is then empty.
 func render(q *query, results []*fileResult, cwd string, headLimit *int, offset int, create func() (*os.File, error)) (rendered, error) {
-	display := func(r *fileResult) string { return q.display(r.rel) }
 	out := rendered{GrepOutput: GrepOutput{Mode: string(q.mode), Filenames: []string{}}}
 	switch q.mode {
 	case modeContent:
-		// Stable: the parts of a file rg printed in parts (see parseRg) keep their order.
-		slices.SortStableFunc(results, byRel)
-		w := &textSink{create: create, limit: contentSinkLimit}
-		n, limit, err := writeContent(w, q, results, headLimit, offset)
-		if err != nil {
-			w.abort()
+		if err := renderContentPage(&out, q, results, headLimit, offset, create); err != nil {
 			return out, err
 		}
-		w.trimNewline()
-		contentLen := w.size
-		if contentLen == 0 {
-			w.WriteString("No matches found")
-		}
-		if info := limitInfo(limit, offset); info != "" {
-			w.WriteString("\n\n[Showing results with pagination = " + info + "]")
-		}
-		text, file, err := w.finish()
-		if err != nil {
-			return out, err
-		}
-		out.text, out.file = text, file
-		if file == nil {
-			// The page itself, without the notes after it (no copy: a part of text).
-			out.Content = text[:contentLen]
-		}
-		out.NumLines, out.AppliedLimit, out.AppliedOffset = n, limit, offset
 	case modeCount:
-		slices.SortFunc(results, byRel)
-		lo, hi, limit := paginateRange(len(results), headLimit, offset)
-		page := results[lo:hi]
-		matches := 0
-		names := make([]string, len(page))
-		size := 0
-		for i, r := range page {
-			names[i] = display(r)
-			size += len(names[i]) + 12
-		}
-		var b strings.Builder
-		b.Grow(size)
-		for i, r := range page {
-			if i > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(names[i])
-			b.WriteByte(':')
-			b.WriteString(strconv.Itoa(r.lines))
-			matches += r.lines
-		}
-		content := b.String()
-		out.Content, out.NumFiles, out.NumMatches, out.AppliedLimit, out.AppliedOffset = content, len(page), matches, limit, offset
-		text := cmp.Or(content, "No matches found")
-		text += fmt.Sprintf("\n\nFound %d total %s across %d %s.", matches, plural(matches, "occurrence", "occurrences"), len(page), plural(len(page), "file", "files"))
-		if info := limitInfo(limit, offset); info != "" {
-			text += " with pagination = " + info
-		}
-		out.text = text
+		renderCountPage(&out, q, results, headLimit, offset)
 	default:
-		type entry struct {
-			r     *fileResult
-			mtime time.Time
-		}
-		entries := make([]entry, len(results))
-		// One stat per matching file: on a large tree (19,000 matches) these are a fifth of
-		// the search's time, so they are spread over the cores like the search itself.
-		parallelChunks(len(entries), func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				r := results[i]
-				entries[i].r = r
-				if mt, ok := modTime(filepath.Join(q.root, filepath.FromSlash(r.rel))); ok {
-					entries[i].mtime = mt
-				}
-			}
-		})
-		slices.SortFunc(entries, func(a, b entry) int {
-			if c := b.mtime.Compare(a.mtime); c != 0 {
-				return c
-			}
-			return strings.Compare(a.r.rel, b.r.rel)
-		})
-		names := make([]string, len(entries))
-		for i, e := range entries {
-			names[i] = display(e.r)
-		}
-		page, limit := paginate(names, headLimit, offset)
-		out.Filenames, out.NumFiles, out.AppliedLimit, out.AppliedOffset = page, len(page), limit, offset
-		if len(page) == 0 {
-			out.text = "No files found"
-			break
-		}
-		head := fmt.Sprintf("Found %d %s", len(page), plural(len(page), "file", "files"))
-		if info := limitInfo(limit, offset); info != "" {
-			head += " " + info
-		}
-		out.text = head + "\n" + strings.Join(page, "\n")
+		renderFilesPage(&out, q, results, headLimit, offset)
 	}
 	return out, nil
+}
+
+// renderContentPage renders content mode: the page of matched lines, in path order.
+func renderContentPage(out *rendered, q *query, results []*fileResult, headLimit *int, offset int, create func() (*os.File, error)) error {
+	// Stable: the parts of a file rg printed in parts (see parseRg) keep their order.
+	slices.SortStableFunc(results, byRel)
+	w := &textSink{create: create, limit: contentSinkLimit}
+	n, limit, err := writeContent(w, q, results, headLimit, offset)
+	if err != nil {
+		w.abort()
+		return err
+	}
+	w.trimNewline()
+	contentLen := w.size
+	if contentLen == 0 {
+		w.WriteString("No matches found")
+	}
+	if info := limitInfo(limit, offset); info != "" {
+		w.WriteString("\n\n[Showing results with pagination = " + info + "]")
+	}
+	text, file, err := w.finish()
+	if err != nil {
+		return err
+	}
+	out.text, out.file = text, file
+	if file == nil {
+		// The page itself, without the notes after it (no copy: a part of text).
+		out.Content = text[:contentLen]
+	}
+	out.NumLines, out.AppliedLimit, out.AppliedOffset = n, limit, offset
+	return nil
+}
+
+// renderCountPage renders count mode: "path:count" for each file of the page, in path order,
+// and the total.
+func renderCountPage(out *rendered, q *query, results []*fileResult, headLimit *int, offset int) {
+	slices.SortFunc(results, byRel)
+	lo, hi, limit := paginateRange(len(results), headLimit, offset)
+	page := results[lo:hi]
+	matches := 0
+	names := make([]string, len(page))
+	size := 0
+	for i, r := range page {
+		names[i] = q.display(r.rel)
+		size += len(names[i]) + 12
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i, r := range page {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(names[i])
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(r.lines))
+		matches += r.lines
+	}
+	content := b.String()
+	out.Content, out.NumFiles, out.NumMatches, out.AppliedLimit, out.AppliedOffset = content, len(page), matches, limit, offset
+	text := cmp.Or(content, "No matches found")
+	text += fmt.Sprintf("\n\nFound %d total %s across %d %s.", matches, plural(matches, "occurrence", "occurrences"), len(page), plural(len(page), "file", "files"))
+	if info := limitInfo(limit, offset); info != "" {
+		text += " with pagination = " + info
+	}
+	out.text = text
+}
+
+// renderFilesPage renders files_with_matches mode: the page of paths, most recently modified
+// first.
+func renderFilesPage(out *rendered, q *query, results []*fileResult, headLimit *int, offset int) {
+	page, limit := paginate(newestFirst(q, results), headLimit, offset)
+	out.Filenames, out.NumFiles, out.AppliedLimit, out.AppliedOffset = page, len(page), limit, offset
+	if len(page) == 0 {
+		out.text = "No files found"
+		return
+	}
+	head := fmt.Sprintf("Found %d %s", len(page), plural(len(page), "file", "files"))
+	if info := limitInfo(limit, offset); info != "" {
+		head += " " + info
+	}
+	out.text = head + "\n" + strings.Join(page, "\n")
+}
+
+// newestFirst returns the results' display names by modification time, newest first, and
+// by path among equal times (a file that cannot be stat'ed counts as the oldest).
+func newestFirst(q *query, results []*fileResult) []string {
+	type entry struct {
+		r     *fileResult
+		mtime time.Time
+	}
+	entries := make([]entry, len(results))
+	// One stat per matching file: on a large tree (19,000 matches) these are a fifth of
+	// the search's time, so they are spread over the cores like the search itself.
+	parallelChunks(len(entries), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			r := results[i]
+			entries[i].r = r
+			if mt, ok := modTime(filepath.Join(q.root, filepath.FromSlash(r.rel))); ok {
+				entries[i].mtime = mt
+			}
+		}
+	})
+	slices.SortFunc(entries, func(a, b entry) int {
+		if c := b.mtime.Compare(a.mtime); c != 0 {
+			return c
+		}
+		return strings.Compare(a.r.rel, b.r.rel)
+	})
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = q.display(e.r.rel)
+	}
+	return names
 }
 
 // byRel orders results by path.
