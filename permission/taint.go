@@ -191,7 +191,7 @@ func (c *Context) unnamedDestination(t Checker, e Egress) (string, []*Rule) {
 func (c *Context) hostRule(host string) *Rule {
 	for _, r := range c.ContentRules(Allow, "WebFetch") {
 		d, ok := strings.CutPrefix(r.Value.Content, "domain:")
-		if ok && host != "" && strings.EqualFold(d, host) {
+		if ok && host != "" && strings.EqualFold(strings.TrimSuffix(d, "."), strings.TrimSuffix(host, ".")) {
 			return r
 		}
 	}

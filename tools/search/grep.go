@@ -234,10 +234,26 @@ func (g *grepTool) call(ctx context.Context, in GrepInput, env *tool.Env) (tool.
 	}
 	out.Engine = g.engine.name()
 	out.DurationMs = time.Since(start).Milliseconds()
+	res := tool.Result{Content: []tool.Content{tool.Text(out.text)}, Output: out.GrepOutput}
 	if out.file != nil {
-		return tool.Result{TextFile: out.file, Output: out.GrepOutput}, nil
+		res = tool.Result{TextFile: out.file, Output: out.GrepOutput}
 	}
-	return tool.Result{Content: []tool.Content{tool.Text(out.text)}, Output: out.GrepOutput}, nil
+	res.Reads = contentReads(q, results)
+	return res, nil
+}
+
+// contentReads are the files whose lines content mode shows: every file that matched, also
+// those a page leaves out (the safe side for the taint check). The other modes show names
+// and counts, not content.
+func contentReads(q *query, results []*fileResult) []string {
+	if q.mode != modeContent {
+		return nil
+	}
+	reads := make([]string, len(results))
+	for i, r := range results {
+		reads[i] = filepath.Join(q.root, filepath.FromSlash(r.rel))
+	}
+	return reads
 }
 
 // isBinaryFile reports whether a file holds a NUL byte, ripgrep's test for binary data.
