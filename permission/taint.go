@@ -20,6 +20,8 @@ type Taint struct {
 	mu    sync.Mutex
 	reads []SecretRead
 	more  int
+	// notify is told of every change, outside mu (the session records its state).
+	notify func()
 }
 
 // SecretRead is one read of a secret file.
@@ -54,15 +56,31 @@ func (t *Taint) Record(r SecretRead) {
 		return
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if slices.ContainsFunc(t.reads, func(o SecretRead) bool { return o.Path == r.Path }) {
+		t.mu.Unlock()
 		return
 	}
 	if len(t.reads) == maxSecretReads {
 		t.more++
+	} else {
+		t.reads = append(t.reads, r)
+	}
+	notify := t.notify
+	t.mu.Unlock()
+	if notify != nil {
+		notify()
+	}
+}
+
+// SetNotify installs f to be called after every change (a read recorded, Clear); nil removes
+// it. f runs outside the record's lock and may read it.
+func (t *Taint) SetNotify(f func()) {
+	if t == nil {
 		return
 	}
-	t.reads = append(t.reads, r)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.notify = f
 }
 
 // Tainted reports whether a secret has been read.
@@ -98,8 +116,12 @@ func (t *Taint) Clear() {
 		return
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	t.reads, t.more = nil, 0
+	notify := t.notify
+	t.mu.Unlock()
+	if notify != nil {
+		notify()
+	}
 }
 
 // Taint is the session's taint record.
