@@ -70,6 +70,10 @@ type Tool interface {
 	IsDestructive(input any) bool
 	IsConcurrencySafe(input any) bool
 	IsOpenWorld(input any) bool
+	// Egress is where a call can send data off the machine, for the engine's taint step
+	// (permission.Sender). It is part of the contract, not an optional interface, so that a
+	// type wrapping a Tool (an MCP tool with its pins) cannot hide it.
+	Egress(ctx context.Context, pc *permission.Context, input any) permission.Egress
 	InterruptBehavior() InterruptBehavior
 	// Paths are the files a call touches, absolute or relative to the current directory.
 	Paths(input any) []string
