@@ -139,6 +139,14 @@ func TestReads(t *testing.T) {
 			t.Errorf("%q: got %v, want %v", tc.command, got, want)
 		}
 	}
+	// What allows the command — a rule, bypass — does not hide what it reads.
+	for _, r := range []string{"Bash(cat .env)", "Bash(cat:*)", "Bash"} {
+		allowed := mustContext(t, permission.Config{Cwd: dir, Mode: permission.ModeBypass,
+			Rules: []permission.Rule{{Value: permission.ParseRule(r), Behavior: permission.Allow, Source: permission.SourceUser}}})
+		if got := Reads(context.Background(), allowed, "cat .env"); !slices.Equal(got, []string{env}) {
+			t.Errorf("under %s: %v", r, got)
+		}
+	}
 }
 
 // FuzzEgress feeds arbitrary command lines to Egress and Reads. They must never panic; a line
@@ -181,6 +189,28 @@ func FuzzEgress(f *testing.F) {
 			if name, _ := commandName(c.Argv[0]); !known(name) {
 				t.Fatalf("%q: %s runs, but Egress sees nowhere unknown", cmd, name)
 			}
+		}
+	})
+}
+
+// BenchmarkTaintViews is what taint adds to a Bash call: Reads once per call that runs, Egress
+// once per decision of a tainted session (the five-part compound, 1,000 rules).
+func BenchmarkTaintViews(b *testing.B) {
+	pc := benchContext(b)
+	ctx := context.Background()
+	b.Run("Check", func(b *testing.B) {
+		for b.Loop() {
+			Check(ctx, pc, benchCommand)
+		}
+	})
+	b.Run("Reads", func(b *testing.B) {
+		for b.Loop() {
+			Reads(ctx, pc, benchCommand)
+		}
+	})
+	b.Run("Egress", func(b *testing.B) {
+		for b.Loop() {
+			Egress(pc, benchCommand)
 		}
 	})
 }
