@@ -152,7 +152,7 @@ func TestTaintStep(t *testing.T) {
 				if !strings.Contains(d.Message, "/p/.env") || !strings.Contains(d.Reason.Detail, "toolu_1") {
 					t.Errorf("the ask does not name the read: %q / %q", d.Message, d.Reason.Detail)
 				}
-				if !traceHas(tr, "1h taint", "ask") {
+				if !traceHas(&tr, "1h taint", "ask") {
 					t.Errorf("no 1h taint line in %v", tr.Steps())
 				}
 			}
@@ -160,7 +160,7 @@ func TestTaintStep(t *testing.T) {
 	}
 }
 
-func traceHas(tr Trace, step, outcome string) bool {
+func traceHas(tr *Trace, step, outcome string) bool {
 	for _, s := range tr.Steps() {
 		if s.Name == step && s.Outcome == outcome {
 			return true
