@@ -238,17 +238,15 @@ func (g *grepTool) call(ctx context.Context, in GrepInput, env *tool.Env) (tool.
 	if out.file != nil {
 		res = tool.Result{TextFile: out.file, Output: out.GrepOutput}
 	}
-	res.Reads = contentReads(q, results)
+	res.Reads = matchedFiles(q, results)
 	return res, nil
 }
 
-// contentReads are the files whose lines content mode shows: every file that matched, also
-// those a page leaves out (the safe side for the taint check). The other modes show names
-// and counts, not content.
-func contentReads(q *query, results []*fileResult) []string {
-	if q.mode != modeContent {
-		return nil
-	}
+// matchedFiles are the files that matched, for the taint check: content mode shows their
+// lines, and the other modes still tell what a file holds (a name listed for the pattern
+// "KEY=a" says how the key starts; enough such searches spell it). Files a page leaves out
+// count too, the safe side.
+func matchedFiles(q *query, results []*fileResult) []string {
 	reads := make([]string, len(results))
 	for i, r := range results {
 		reads[i] = filepath.Join(q.root, filepath.FromSlash(r.rel))
