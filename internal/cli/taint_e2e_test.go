@@ -16,7 +16,8 @@ import (
 // TestTaintEndToEnd runs the real binary in bypassPermissions against the scripted API: curl
 // to a local server runs before the agent reads .env, and is denied after it (headless, the
 // taint step's ask is a deny), with the reason naming .env. Reading the project's README does
-// not taint: the last curl would fail otherwise.
+// not taint: the last curl would fail otherwise. A session continued with --continue is still
+// tainted.
 func TestTaintEndToEnd(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("curl is not installed; the test sends a request with it")
@@ -68,6 +69,17 @@ func TestTaintEndToEnd(t *testing.T) {
 	r := lastToolResult(t, reqs[3])
 	if !strings.Contains(r, `"is_error":true`) || !strings.Contains(r, e.dir+"/.env") || !strings.Contains(r, "127.0.0.1") {
 		t.Errorf("the second curl's result is not a denial naming .env and the destination: %s", r)
+	}
+
+	// --continue brings the taint back with the conversation that holds the secret.
+	srv = llmtest.NewAnthropicServer(t, llmtest.UseTools(curl("/resumed")), llmtest.Say("done"))
+	e.anthropic(srv).run("-p", "--continue", "--permission-mode", "bypassPermissions", "again")
+	e.wantCode(0)
+	if got := hits.Load(); got != 2 {
+		t.Fatalf("after --continue, %d requests reached the server, want still 2\n%s", got, e.stderr)
+	}
+	if r := lastToolResult(t, srv.Requests()[1]); !strings.Contains(r, e.dir+"/.env") {
+		t.Errorf("the resumed session's curl was not refused for .env: %s", r)
 	}
 }
 
