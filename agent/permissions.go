@@ -84,6 +84,19 @@ func (p *Permissions) setOnChange(f func(st SessionState) error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.onChange = f
+	p.watchTaint()
+}
+
+// watchTaint records the session state when a read taints the session (or /clear ends the
+// taint), as when any other part of it changes. Called with mu held.
+func (p *Permissions) watchTaint() {
+	p.pc.Taint().SetNotify(func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		// A read has no caller to hand the recorder's error to; the taint stays in memory,
+		// and the next state written carries it.
+		_ = p.changed()
+	})
 }
 
 // SessionState is the part of a permission context that belongs to a session and is restored
@@ -97,6 +110,9 @@ type SessionState struct {
 	Directories []string `json:"directories,omitempty"`
 	// Scoped are the approvals that expire; see [Permissions.RestoreScoped].
 	Scoped []ScopedGrant `json:"scoped,omitempty"`
+	// Taint are the secret files the session read (permission.Taint): a resumed session is
+	// as tainted as it was, since the conversation it continues holds what was read.
+	Taint []permission.SecretRead `json:"taint,omitempty"`
 }
 
 // SessionRule is a session rule in its written form.
@@ -118,6 +134,7 @@ func StateOf(pc *permission.Context) SessionState {
 			st.Directories = append(st.Directories, d.Path)
 		}
 	}
+	st.Taint, _ = pc.Taint().Reads()
 	return st
 }
 
@@ -144,6 +161,7 @@ func (st SessionState) Restore(pc *permission.Context, keepMode bool) (*permissi
 	if err != nil {
 		return nil, fmt.Errorf("restoring session permissions: %w", err)
 	}
+	next.Taint().Restore(st.Taint)
 	if keepMode || st.Mode == "" || st.Mode == next.Mode() {
 		return next, nil
 	}

@@ -190,7 +190,11 @@ func collectRules(r *permission.Reason, into map[string]bool) {
 func (p *Permissions) Replace(pc *permission.Context, scoped []ScopedGrant) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.pc.Taint().SetNotify(nil)
 	p.pc, p.scoped = pc, nil
+	if p.onChange != nil {
+		p.watchTaint()
+	}
 	now := p.clock()
 	for _, g := range scoped {
 		if g.Valid(now) {

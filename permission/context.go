@@ -89,6 +89,10 @@ type Config struct {
 	// and ask rules, like Claude Code's internal paths. A folder made later is fine; its
 	// symlink-resolved form is taken from its deepest existing ancestor.
 	InternalReadDirs []string
+	// SecretFiles are patterns of files that hold secrets, added to DefaultSecretFiles.
+	SecretFiles []SecretFile
+	// Taint is the session's taint record; nil starts a clean one.
+	Taint *Taint
 }
 
 // Context is an immutable snapshot of the permission state. Build one with [New]; change it
@@ -114,6 +118,10 @@ type Context struct {
 	// internalRead are the lower-cased forms of Config.InternalReadDirs, as given and
 	// resolved.
 	internalRead []string
+	// secrets are the compiled secret file patterns; taint is the session's record of the
+	// secrets read, shared by every context derived from this one (taint.go).
+	secrets []SecretFile
+	taint   *Taint
 
 	index ruleIndex
 	// dirForms are the working directories with their symlink-resolved forms, computed when
@@ -161,6 +169,10 @@ func New(cfg Config) (*Context, error) {
 	}
 	c.sandbox.ExcludedCommands = slices.Clone(cfg.Sandbox.ExcludedCommands)
 	c.internalRead = internalDirForms(cfg.InternalReadDirs)
+	c.taint = cfg.Taint
+	if c.taint == nil {
+		c.taint = NewTaint()
+	}
 	for i := range c.dirs {
 		c.dirs[i].Path = filepath.Clean(c.dirs[i].Path)
 	}
@@ -180,6 +192,11 @@ func New(cfg Config) (*Context, error) {
 	}
 	c.rules = dedupRules(c.rules)
 	c.reindex()
+	secrets, err := compileSecrets(cfg.SecretFiles)
+	c.secrets = secrets
+	if err != nil {
+		errs = append(errs, err)
+	}
 	return c, errors.Join(errs...)
 }
 

@@ -8,10 +8,12 @@
 //
 // A [Context] is an immutable snapshot of everything a decision depends on: the mode, the rules
 // from every source (parsed once, when the context is built), the working directories and the
-// session flags. An [Update] never changes a Context; [Context.Apply] returns a new one.
+// session flags. An [Update] never changes a Context; [Context.Apply] returns a new one. One
+// part is the session's rather than the snapshot's: the [Taint] record of secret files read,
+// which every context derived from the session's shares by pointer (taint.go).
 //
 // [Engine.Decide] runs the fixed pipeline — tool-wide deny, tool-wide ask, the tool's own check,
-// tool deny, user-interaction ask, content ask rule, safety check, bypass, tool-wide allow,
+// tool deny, user-interaction ask, content ask rule, safety check, taint, bypass, tool-wide allow,
 // passthrough to ask — and then the mode post-processing (dontAsk, auto, prompt-less contexts).
 // Deny beats ask beats allow whatever the source of the rule: sources only say where a rule came
 // from, never how strong it is.

@@ -196,6 +196,9 @@ func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, u
 		Note(ctx, Step{Name: "1g safety check", Outcome: "ask"})
 		return d
 	}
+	if td, ok := e.taintStep(ctx, pc, t, input); ok {
+		return td
+	}
 	if upTo != fullPipeline {
 		return Decision{Behavior: Passthrough, Message: RequestMessage(name)}
 	}

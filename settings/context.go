@@ -222,6 +222,7 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 			}
 			fr.Entries = append(fr.Entries, er)
 		}
+		fr.Entries = append(fr.Entries, secretFiles(r, &cfg, file, warn)...)
 		if untrustedRules+untrustedDirs > 0 {
 			warn(file.Path, 0, 0, `this project is not trusted: %s and %s were ignored (deny and ask rules still apply); run "reins trust" to trust it`,
 				plural(untrustedRules, "allow rule"), plural(untrustedDirs, "additional directory", "additional directories"))
@@ -316,6 +317,31 @@ func unreadEntry(list string, u *Unread, what string) EntryReport {
 }
 
 // broken records a deny or ask rule that could not be loaded; allow rules are only skipped.
+// secretFiles adds a file's permissions.secretFiles to cfg. Any source may add patterns, an
+// untrusted project's shared file too: a pattern only makes more reads taint the session. An
+// entry that is not a valid pattern is broken, as an invalid deny rule is: running without it
+// would be looser than what was written.
+func secretFiles(r *Report, cfg *permission.Config, file *File, warn func(file string, line, col int, format string, args ...any)) []EntryReport {
+	var out []EntryReport
+	for _, e := range file.Settings.SecretFiles {
+		er := EntryReport{List: "secretFiles", Value: e.Value, Line: e.Line, Col: e.Col, Status: StatusLoaded}
+		switch err := permission.ValidateSecretFile(e.Value); {
+		case e.NotString:
+			er.Status, er.Reason = StatusInvalid, "not a string"
+			r.broken(permission.Deny, file.Path, e.Line, e.Col, "secretFiles entry %s is not a string", e.Value)
+		case err != nil:
+			er.Status, er.Reason = StatusInvalid, err.Error()
+			warn(file.Path, e.Line, e.Col, `Invalid secret file pattern "%s" was skipped: %v`, e.Value, err)
+			r.broken(permission.Deny, file.Path, e.Line, e.Col, `invalid secretFiles pattern "%s": %v`, e.Value, err)
+		default:
+			cfg.SecretFiles = append(cfg.SecretFiles, permission.SecretFile{Pattern: e.Value, Root: file.Root,
+				Origin: permission.Origin{File: file.Path, Line: e.Line, Col: e.Col}})
+		}
+		out = append(out, er)
+	}
+	return out
+}
+
 func (r *Report) broken(b permission.Behavior, file string, line, col int, format string, args ...any) {
 	if b == permission.Allow {
 		return

@@ -27,6 +27,7 @@ var knownKeys = []string{
 // knownPermissionKeys are the keys of the permissions object (Claude Code's schema).
 var knownPermissionKeys = []string{
 	"additionalDirectories", "allow", "ask", "defaultMode", "deny", "disableAutoMode", "disableBypassPermissionsMode",
+	"secretFiles",
 }
 
 // DidYouMean returns the known key a mistyped key most likely meant, or "": the same key in

@@ -70,6 +70,9 @@ type Settings struct {
 	Deny                  []Entry `json:"deny,omitempty"`
 	Ask                   []Entry `json:"ask,omitempty"`
 	AdditionalDirectories []Entry `json:"additionalDirectories,omitempty"`
+	// SecretFiles is permissions.secretFiles: patterns of files that hold secrets, added to
+	// permission.DefaultSecretFiles (Reins' own key). Every source may add; none can remove.
+	SecretFiles []Entry `json:"secretFiles,omitempty"`
 	// DefaultMode is permissions.defaultMode, not yet checked to be a mode name.
 	DefaultMode *Entry `json:"defaultMode,omitempty"`
 	// DisableBypass is permissions.disableBypassPermissionsMode; its value is always "disable".
@@ -375,6 +378,7 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 	}{
 		{"allow", &s.Allow, &s.UnreadAllow}, {"deny", &s.Deny, nil}, {"ask", &s.Ask, nil},
 		{"additionalDirectories", &s.AdditionalDirectories, &s.UnreadDirectories},
+		{"secretFiles", &s.SecretFiles, nil},
 	}
 	for _, l := range lists {
 		v := perms.get(l.key)

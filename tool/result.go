@@ -30,6 +30,12 @@ type Result struct {
 	// where it belongs, or takes the text back with [Result.Inline], or removes it with
 	// [Result.Release].
 	TextFile *TextFile `json:"-"`
+	// Reads are the files whose content this result shows or tells the model about (a Read's
+	// file, the files Grep matched, what the Bash analysis found a command read, an MCP
+	// resource's path). The call pipeline checks them against the secret file patterns: one
+	// that is a secret taints the session (permission.Taint). A tool sets them only when
+	// something of the content reached the result.
+	Reads []string `json:"-"`
 }
 
 // TextFile is a result's text in a file (see [Result.TextFile]).

@@ -70,6 +70,10 @@ type Tool interface {
 	IsDestructive(input any) bool
 	IsConcurrencySafe(input any) bool
 	IsOpenWorld(input any) bool
+	// Egress is where a call can send data off the machine, for the engine's taint step
+	// (permission.Sender). It is part of the contract, not an optional interface, so that a
+	// type wrapping a Tool (an MCP tool with its pins) cannot hide it.
+	Egress(ctx context.Context, pc *permission.Context, input any) permission.Egress
 	InterruptBehavior() InterruptBehavior
 	// Paths are the files a call touches, absolute or relative to the current directory.
 	Paths(input any) []string
@@ -138,10 +142,14 @@ type Def[In any] struct {
 	Destructive     func(in In) bool
 	ConcurrencySafe func(in In) bool
 	OpenWorld       func(in In) bool
-	Interrupt       InterruptBehavior
-	Paths           func(in In) []string
-	UserFacingName  func(in In) string
-	Enabled         func() bool
+	// Egress says where a call can send data off the machine (permission.Sender), for the
+	// engine's taint step. Nil: a call the tool marks open-world sends somewhere unknown, any
+	// other sends nothing.
+	Egress         func(ctx context.Context, pc *permission.Context, in In) permission.Egress
+	Interrupt      InterruptBehavior
+	Paths          func(in In) []string
+	UserFacingName func(in In) string
+	Enabled        func() bool
 	// InputsEquivalent compares two inputs; nil compares them with reflect.DeepEqual.
 	InputsEquivalent func(a, b In) bool
 	Defer            bool
@@ -368,6 +376,21 @@ func (t *built[In]) IsConcurrencySafe(input any) bool {
 
 func (t *built[In]) IsOpenWorld(input any) bool {
 	return callBool(t, t.def.OpenWorld, input)
+}
+
+// Egress implements permission.Sender. Input of another type sends somewhere unknown: the
+// answer must not be "nowhere" by mistake.
+func (t *built[In]) Egress(ctx context.Context, pc *permission.Context, input any) permission.Egress {
+	in, ok := t.input(input)
+	switch {
+	case !ok:
+		return permission.Egress{Unseen: fmt.Sprintf("%s got input of type %T", t.def.Name, input)}
+	case t.def.Egress != nil:
+		return t.def.Egress(ctx, pc, in)
+	case t.IsOpenWorld(input):
+		return permission.Egress{Unseen: t.def.Name + " is an open-world tool"}
+	}
+	return permission.Egress{}
 }
 
 // callBool evaluates an optional predicate; missing predicates, foreign input and panics all

@@ -154,6 +154,7 @@ func (p *Pipeline) call(ctx context.Context, c Call, h *hookCall, out *Outcome) 
 		out.Stage, out.Failure = Failed, FormatMessage(err.Error())
 	default:
 		out.Stage, out.Result = Done, res
+		recordSecretReads(ctx, c, res.Reads)
 		if p.Finish != nil {
 			out.Result = p.Finish(t, c.ID, res)
 			if res.TextFile != nil {
@@ -170,6 +171,26 @@ func (p *Pipeline) call(ctx context.Context, c Call, h *hookCall, out *Outcome) 
 	if h != nil {
 		out.Notes = append(out.Notes, p.postToolUse(ctx, h, response, out.Failure)...)
 		out.Notes = append(out.Notes, h.preContext...)
+	}
+}
+
+// recordSecretReads marks the session tainted for each file the result showed that is a secret
+// file. Only a call that returned gets here: a denied or failed read taints nothing.
+func recordSecretReads(ctx context.Context, c Call, reads []string) {
+	pc := c.Permissions
+	if pc == nil {
+		return
+	}
+	for _, p := range reads {
+		s, ok := pc.SecretFile(ctx, p)
+		if !ok {
+			continue
+		}
+		abs, err := pc.ResolvePath(p)
+		if err != nil {
+			abs = p
+		}
+		pc.Taint().Record(permission.SecretRead{Path: abs, Pattern: s.Pattern, Tool: c.Tool.Name(), CallID: c.ID})
 	}
 }
 

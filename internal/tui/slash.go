@@ -22,6 +22,7 @@ const helpText = `Commands:
   /model [NAME]                         show or set the model of the next turns
   /cost                                 tokens and estimated price of this session
   /clear                                start over with an empty conversation
+  /taint                                secret files read: network calls ask until /clear
   /resume [N|ID]                        list this folder's sessions, or switch to one
   /help                                 this help
 Keys: enter send · ctrl+j/alt+enter newline · ↑↓ history · tab completes @path ·
@@ -97,7 +98,11 @@ func (m *Model) slash(line string) tea.Cmd {
 			return nil
 		}
 		m.msgs, m.entries, m.scroll = nil, nil, 0
+		// The secrets read are gone with the conversation that held them.
+		m.perms().Taint().Clear()
 		out("Conversation cleared: the next message starts from nothing.")
+	case "/taint":
+		out(taintReport(m.perms().Taint()))
 	case "/resume":
 		if len(args) == 0 {
 			out(m.sessionsList())
@@ -113,6 +118,23 @@ func (m *Model) slash(line string) tea.Cmd {
 		fail(fmt.Sprintf("unknown command %s (try /help)", cmd))
 	}
 	return nil
+}
+
+// taintReport says whether the session read a secret file, and which.
+func taintReport(t *permission.Taint) string {
+	reads, more := t.Reads()
+	if len(reads) == 0 {
+		return "Not tainted: the session has read no secret file."
+	}
+	var b strings.Builder
+	b.WriteString("Tainted: calls that can send data off the machine ask, in every mode, unless an allow rule names their destination (/clear ends it).")
+	for _, r := range reads {
+		b.WriteString("\n  " + r.String())
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, "\n  and %d more", more)
+	}
+	return b.String()
 }
 
 func (m *Model) cycleExtra() string {

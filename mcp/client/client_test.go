@@ -112,6 +112,11 @@ func TestToolsNamesAnnotationsAndSkippedSchemas(t *testing.T) {
 		if !x.ShouldDefer() {
 			t.Errorf("%s: MCP and resource tools are deferrable", tc.name)
 		}
+		// An open-world tool sends to its server, the destination a taint rule names.
+		eg := x.(permission.Sender).Egress(t.Context(), nil, anyIn)
+		if want := map[bool]string{true: "test", false: ""}[tc.mcp && tc.openWorld]; eg.Server != want || eg.Unseen != "" || len(eg.Hosts) > 0 {
+			t.Errorf("%s: egress %+v, want the server %q", tc.name, eg, want)
+		}
 	}
 }
 

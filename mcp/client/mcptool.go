@@ -134,6 +134,14 @@ func newMCPTool(s *server, d *mcp.Tool, p poolName) (*mcpTool, error) {
 		ConcurrencySafe: func(map[string]any) bool { return readOnly },
 		Destructive:     func(map[string]any) bool { return destructive },
 		OpenWorld:       func(map[string]any) bool { return openWorld },
+		// An open-world tool sends its input wherever its server does: the destination is the
+		// server (docs/permissions.md, "Taint").
+		Egress: func(context.Context, *permission.Context, map[string]any) permission.Egress {
+			if !openWorld {
+				return permission.Egress{}
+			}
+			return permission.Egress{Server: s.name}
+		},
 		UserFacingName: func(map[string]any) string {
 			return fmt.Sprintf("%s - %s (MCP)", s.name, cmpOr(d.Title, annTitle(ann), d.Name))
 		},

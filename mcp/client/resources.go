@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"path"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -111,13 +113,30 @@ func newReadResource(m *Manager) tool.Tool {
 			if err != nil {
 				return tool.ErrorResult(fmt.Sprintf("MCP server %q: reading %s: %v", in.Server, in.URI, err)), nil
 			}
-			out := tool.Result{Output: res.Contents}
+			out := tool.Result{Output: res.Contents, Reads: []string{resourcePath(in.URI)}}
 			for _, c := range res.Contents {
 				out.Content = append(out.Content, tool.Text(resourceText(c)))
+				if c.URI != "" && c.URI != in.URI {
+					out.Reads = append(out.Reads, resourcePath(c.URI))
+				}
 			}
 			return truncate(out, m.opts.MaxOutputTokens), nil
 		},
 	})
+}
+
+// resourcePath is the path a resource URI names, for the secret file check: a file: URI's
+// path, another scheme's host and path (config://app/.env is /app/.env), as an absolute path.
+func resourcePath(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "/" + strings.TrimLeft(uri, "/")
+	}
+	p := u.Path
+	if u.Scheme != "file" {
+		p = u.Host + "/" + strings.TrimLeft(cmpOr(u.Path, u.Opaque), "/")
+	}
+	return path.Clean("/" + p)
 }
 
 func (m *Manager) server(name string) *server {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/reinsdev/reins/bashrules"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools/internal/schemax"
@@ -117,9 +118,12 @@ func (s *Shell) BashTool() tool.Tool {
 			})
 		}),
 		CheckPermissions: s.checkPermissions,
-		Sandboxed:        wouldSandbox,
-		ReadOnly:         s.isReadOnly,
-		ConcurrencySafe:  s.isReadOnly,
+		Egress: func(_ context.Context, pc *permission.Context, in Input) permission.Egress {
+			return bashrules.Egress(s.atShellDir(pc), in.Command)
+		},
+		Sandboxed:       wouldSandbox,
+		ReadOnly:        s.isReadOnly,
+		ConcurrencySafe: s.isReadOnly,
 		UserFacingName: func(in Input) string {
 			if in.RunInBackground {
 				return "Bash (background)"
@@ -234,10 +238,17 @@ func (s *Shell) call(ctx context.Context, in Input, env *tool.Env) (tool.Result,
 		return tool.Result{}, ErrClosed
 	}
 	cwd, notice := s.startDir(pc)
+	// What the command reads is found before it runs, where it runs: a secret among it
+	// taints the session once the call returns (toolcall).
+	reads := bashrules.Reads(ctx, pc.WithCwd(cwd), in.Command)
+	var res tool.Result
 	if in.RunInBackground && !s.opts.DisableBackground {
-		return s.background(pc, in, cwd, notice)
+		res, err = s.background(pc, in, cwd, notice)
+	} else {
+		res, err = s.run(ctx, pc, in, cwd, notice, env)
 	}
-	return s.run(ctx, pc, in, cwd, notice, env)
+	res.Reads = reads
+	return res, err
 }
 
 // run runs a command in the foreground.

@@ -198,13 +198,20 @@ func (r *reader) call(ctx context.Context, in ReadInput, env *tool.Env) (tool.Re
 	if err != nil {
 		return tool.Result{}, fmt.Errorf("reading %s: %w", abs, err)
 	}
+	var res tool.Result
 	switch ext := strings.ToLower(filepath.Ext(abs)); {
 	case imageExts[ext]:
-		return r.readImage(f, fi, abs, env)
+		res, err = r.readImage(f, fi, abs, env)
 	case ext == ".ipynb":
-		return r.readNotebook(f, fi, abs, env)
+		res, err = r.readNotebook(f, fi, abs, env)
+	default:
+		res, err = r.readText(ctx, f, fi, abs, in, env)
 	}
-	return r.readText(ctx, f, fi, abs, in, env)
+	if err == nil && !res.IsError {
+		// The model sees the file's content: a secret file taints the session (toolcall).
+		res.Reads = []string{abs}
+	}
+	return res, err
 }
 
 func (r *reader) readText(ctx context.Context, f *os.File, fi os.FileInfo, abs string, in ReadInput, env *tool.Env) (tool.Result, error) {

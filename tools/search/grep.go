@@ -234,10 +234,24 @@ func (g *grepTool) call(ctx context.Context, in GrepInput, env *tool.Env) (tool.
 	}
 	out.Engine = g.engine.name()
 	out.DurationMs = time.Since(start).Milliseconds()
+	res := tool.Result{Content: []tool.Content{tool.Text(out.text)}, Output: out.GrepOutput}
 	if out.file != nil {
-		return tool.Result{TextFile: out.file, Output: out.GrepOutput}, nil
+		res = tool.Result{TextFile: out.file, Output: out.GrepOutput}
 	}
-	return tool.Result{Content: []tool.Content{tool.Text(out.text)}, Output: out.GrepOutput}, nil
+	res.Reads = matchedFiles(q, results)
+	return res, nil
+}
+
+// matchedFiles are the files that matched, for the taint check: content mode shows their
+// lines, and the other modes still tell what a file holds (a name listed for the pattern
+// "KEY=a" says how the key starts; enough such searches spell it). Files a page leaves out
+// count too, the safe side.
+func matchedFiles(q *query, results []*fileResult) []string {
+	reads := make([]string, len(results))
+	for i, r := range results {
+		reads[i] = filepath.Join(q.root, filepath.FromSlash(r.rel))
+	}
+	return reads
 }
 
 // isBinaryFile reports whether a file holds a NUL byte, ripgrep's test for binary data.

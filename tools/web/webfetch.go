@@ -154,6 +154,7 @@ func New(opts Options) tool.Tool {
 		ReadOnly:         func(Input) bool { return true },
 		ConcurrencySafe:  func(Input) bool { return true },
 		OpenWorld:        func(Input) bool { return true },
+		Egress:           egress,
 		Defer:            true,
 		UserFacingName:   func(Input) string { return "Fetch" },
 		Call:             f.call,
@@ -219,6 +220,15 @@ func domainMatches(content, host string) bool {
 		return strings.HasSuffix(host, "."+suffix) && len(host) > len(suffix)+1
 	}
 	return pat != "" && host == pat
+}
+
+// egress is where a fetch sends: the URL's host (its path and query can carry anything).
+func egress(_ context.Context, _ *permission.Context, in Input) permission.Egress {
+	u, err := ParseURL(in.URL)
+	if err != nil {
+		return permission.Egress{Unseen: "the URL cannot be parsed"}
+	}
+	return permission.Egress{Hosts: []string{normalizeHost(u.Hostname())}}
 }
 
 // CheckPermissions is WebFetch's permission check: deny, ask, then allow rules for the host.
