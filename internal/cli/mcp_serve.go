@@ -92,11 +92,11 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range env.warnings {
+	for _, w := range env.Report.Warnings {
 		log.Warn(w.String())
 	}
 	// Bash is confined as in the agent when the sandbox is enabled; no backend is an error.
-	sb, err := startSandbox(ctx, f, env, env.pc)
+	sb, err := startSandbox(ctx, f, env)
 	if err != nil {
 		return err
 	}
@@ -106,9 +106,9 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 	srv, err := serve.New(ctx, serve.Options{
 		Name:        "reins",
 		Version:     "dev",
-		Permissions: env.pc,
+		Permissions: env.Context,
 		NewToolset: func(perms func() *permission.Context) serve.Toolset {
-			pool := app.NewPool(env.pc, perms, app.PoolOptions{Getenv: f.Getenv, Sandbox: sb, Groups: shellGroups()})
+			pool := app.NewPool(env.Context, perms, app.PoolOptions{Getenv: f.Getenv, Sandbox: sb, Groups: shellGroups()})
 			return serve.Toolset{Tools: pool.Tools, Cwd: pool.Cwd, Close: pool.Close}
 		},
 		Logger: log,
@@ -117,7 +117,7 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 		return err
 	}
 	if opts.http == "" {
-		log.Info("serving MCP over stdio", "dirs", env.pc.WorkingDirs(), "mode", env.pc.Mode())
+		log.Info("serving MCP over stdio", "dirs", env.Context.WorkingDirs(), "mode", env.Context.Mode())
 		return srv.Serve(ctx, io.NopCloser(f.In), nopWriteCloser{f.Out})
 	}
 	return serveMCPHTTP(ctx, f, opts, srv, log)
