@@ -284,7 +284,7 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 	}
 	a.Agents = defs
 	sbo := SandboxOptions{Executable: a.opts.Executable, Getenv: a.opts.Getenv}
-	if a.Sandbox, err = StartSandbox(ctx, a.Settings, pc, sbo, a.opts.Report.Warn); err != nil {
+	if a.Sandbox, err = StartSandbox(ctx, a.Settings, pc, sbo, func(n string) { a.opts.Report.warn("%s", n) }); err != nil {
 		return err
 	}
 	a.Pool = NewPool(pc, a.Permissions.Context, PoolOptions{
