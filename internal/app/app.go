@@ -228,15 +228,9 @@ func (o Options) validate() error {
 // loadSettings reads the settings. Every rule source must be usable (a broken deny stops the
 // session), and bypass is refused to root however it is reached.
 func (a *App) loadSettings() error {
-	s, err := LoadSettings(a.opts.Settings)
+	s, err := loadRunnable(a.opts.Settings, a.root, a.opts.Report)
 	if err != nil {
 		return err
-	}
-	if err := s.CheckRunnable(a.root); err != nil {
-		return err
-	}
-	for _, w := range s.Report.Warnings {
-		a.opts.Report.warn("%s", w)
 	}
 	a.Settings, a.Cwd = s, s.Context.OriginalCwd()
 	return nil

@@ -116,26 +116,16 @@ func valueFlags(root *cobra.Command) map[string]bool {
 // geteuid is replaced in tests that pretend to be root.
 var geteuid = os.Geteuid
 
-// root is what refuses bypassPermissions to root outside a sandbox or container (IS_SANDBOX=1
-// or REINS_SANDBOX=1 in f's environment).
-func root(f *Factory) app.Root {
-	return app.Root{Geteuid: func() int { return geteuid() }, Getenv: f.Getenv}
-}
-
-// loadForRun is load for the commands that run tools (reins tool run, mcp serve): on top of
-// the settings errors load refuses, it refuses a deny or ask rule of any source that could not
-// be loaded, naming the rule and where it was written, and bypassPermissions as root
-// (app.Settings.CheckRunnable, which app.New applies to a session too). Invalid allow rules
-// stay warnings.
-func (pf *permFlags) loadForRun(f *Factory) (*permEnv, error) {
-	env, err := pf.load(f)
+// hostOptions are the options of an app.Host (tool run, mcp serve) from the permission flags
+// and f's environment; the host refuses what a session refuses (a broken deny or ask rule,
+// bypass as root). Its warnings go to standard error.
+func hostOptions(f *Factory, pf *permFlags) (app.HostOptions, error) {
+	so, err := pf.settingsOptions(f)
 	if err != nil {
-		return nil, err
+		return app.HostOptions{}, err
 	}
-	if err := env.CheckRunnable(root(f)); err != nil {
-		return nil, err
-	}
-	return env, nil
+	return app.HostOptions{Cwd: so.Cwd, Getenv: f.Getenv, Settings: so, Geteuid: func() int { return geteuid() },
+		Executable: f.Executable, ShellGroups: shellGroups(), Report: reporter(f)}, nil
 }
 
 // listFlagHint explains a missing prompt that a list flag may have taken as rules.

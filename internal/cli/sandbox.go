@@ -35,12 +35,6 @@ func sandboxOptions(f *Factory) app.SandboxOptions {
 	return app.SandboxOptions{Executable: f.Executable, Getenv: f.Getenv}
 }
 
-// startSandbox is app.StartSandbox for the commands that run tools outside a session (tool
-// run, mcp serve).
-func startSandbox(ctx context.Context, f *Factory, env *permEnv) (*sandbox.Sandbox, error) {
-	return app.StartSandbox(ctx, env, env.Context, sandboxOptions(f), func(n string) { f.warn("%s", n) })
-}
-
 // printViolations lists what the sandbox refused during the session.
 func printViolations(w io.Writer, vs []sandbox.Violation) {
 	if len(vs) == 0 {

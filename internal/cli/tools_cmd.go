@@ -279,22 +279,18 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	if !json.Valid(raw) {
 		return finishWith(outcomeInvalidInput, fmt.Errorf("--input is not valid JSON: %s", opts.input))
 	}
-	penv, err := opts.perm.loadForRun(f)
+	ho, err := hostOptions(f, &opts.perm)
 	if err != nil {
 		return err
 	}
-	for _, w := range penv.Report.Warnings {
-		f.warn("%s", w)
+	host, err := app.NewHost(ctx, ho)
+	if err != nil {
+		return err
 	}
+	defer host.Close()
+	penv := host.Settings
 	state := &sessionState{pc: penv.Context}
-	sb, err := startSandbox(ctx, f, penv)
-	if err != nil {
-		return err
-	}
-	if sb != nil {
-		defer sb.Close()
-	}
-	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: app.ShellSandbox(sb), Groups: shellGroups()})
+	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: app.ShellSandbox(host.Sandbox), Groups: shellGroups()})
 	defer shell.Close()
 	base := builtinTools(f, shell).Tools
 	var mcpTools []tool.Tool
