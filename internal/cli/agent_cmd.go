@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/llm"
 )
@@ -167,11 +167,11 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	default:
 		return usageErrorf("invalid --output-format %q (valid formats: text, json, stream-json)", opts.outputFormat)
 	}
-	s, err := setupRun(ctx, f, opts)
+	a, err := newSession(ctx, f, opts)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
+	defer a.Close()
 
 	// stream-json writes each line as it happens; json collects them and prints the result
 	// (with --verbose, every line as one array).
@@ -187,24 +187,25 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	}
 	if em != nil {
 		em.SessionID, em.Partial, em.MaxTurns, em.MaxBudgetUSD, em.MaxOutputTokens =
-			s.sessionID, opts.sdk.partial, opts.maxTurns, opts.sdk.maxBudgetUSD, s.agent.MaxTokens
-		if s.structured != nil {
-			em.Structured = s.structured.Value
+			a.SessionID, opts.sdk.partial, opts.maxTurns, opts.sdk.maxBudgetUSD, a.Agent.MaxTokens
+		if a.Structured != nil {
+			em.Structured = a.Structured.Value
 		}
 		em.HookEvents = opts.hooks.includeEvents
-		em.Init(s.initInfo(f))
-		unsubscribe = s.bus.Subscribe(em.Handle)
+		em.Init(initInfo(f, a))
+		unsubscribe = a.Bus.Subscribe(em.Handle)
 	}
 	if em == nil || !em.HookEvents {
-		prev, stopNotes := unsubscribe, printHookMessages(f, s.bus)
+		prev, stopNotes := unsubscribe, printHookMessages(f, a.Bus)
 		unsubscribe = func() { prev(); stopNotes() }
 	}
-	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.Model, s.agent.System)
+	a.StartSession(ctx)
 
-	res, runErr := s.runTurn(ctx, s.history, llm.UserText(prompt))
-	sessionEnd(ctx, s.hooks, s.bus, s.perms)
+	res, runErr := a.RunTurn(ctx, a.History, llm.UserText(prompt))
+	// SessionEnd's messages are shown before the result; the tools' processes end with it.
+	a.EndSession(ctx)
 	unsubscribe()
-	s.pool.Close()
+	a.Pool.Close()
 
 	switch opts.outputFormat {
 	case formatStreamJSON:
@@ -236,12 +237,12 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 
 	switch {
 	case runErr != nil && ctx.Err() != nil:
-		return finishWith(outcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", s.sessionID))
+		return finishWith(outcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", a.SessionID))
 	case runErr != nil:
 		return runErr
 	case res.Subtype == agent.SubtypeMaxTurns:
 		return finishWith(outcomeMaxTurns, fmt.Errorf("reached the maximum number of turns (%d)", opts.maxTurns))
-	case res.Subtype == subtypeMaxStructuredRetries:
+	case res.Subtype == app.SubtypeMaxStructuredRetries:
 		return res.Err
 	case res.Subtype == agent.SubtypeMaxBudget:
 		return fmt.Errorf("reached the maximum budget ($%g)", opts.sdk.maxBudgetUSD)
@@ -277,13 +278,4 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
-}
-
-// envInt reads a positive integer from the environment; anything else is 0 (the default).
-func envInt(f *Factory, name string) int {
-	n, err := strconv.Atoi(strings.TrimSpace(f.Getenv(name)))
-	if err != nil || n < 0 {
-		return 0
-	}
-	return n
 }

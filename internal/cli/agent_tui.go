@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/tui"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/mcp/client"
@@ -17,60 +16,76 @@ import (
 // SDK protocol), with the permission dialog as the asker — behind the PermissionRequest hooks
 // when there are any. A non-empty prompt is sent as the first message.
 func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt string) error {
-	term := tui.Terminal{In: f.In, Out: f.Out, NoColor: f.Getenv("NO_COLOR") != ""}
-	opts.mcp.approve = func(ctx context.Context, pending []client.Entry) (map[string]bool, error) {
-		return approveProjectServers(ctx, term, pending)
+	if opts.sdk.noPersist {
+		return usageErrorf("--no-session-persistence is for headless runs; the interactive mode saves its session")
 	}
+	term := tui.Terminal{In: f.In, Out: f.Out, NoColor: f.Getenv("NO_COLOR") != ""}
+	opts.mcp.approve = serverApprover{f: f, ask: func(ctx context.Context, pending []client.Entry) (map[string]bool, error) {
+		return approveProjectServers(ctx, term, pending)
+	}}
 	elicitor := tui.NewElicitor()
-	s, err := setupRun(ctx, f, opts)
+	a, err := newSession(ctx, f, opts)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
+	defer a.Close()
 	// MCP servers' requests for input go to the chat's form while it runs.
-	s.elicit.set(elicitor)
-	defer s.elicit.set(nil)
-	if s.rec == nil {
-		return usageErrorf("--no-session-persistence is for headless runs; the interactive mode saves its session")
-	}
+	a.SetElicitor(elicitor)
+	defer a.SetElicitor(nil)
 
 	files := map[permission.Source]string{}
 	for _, src := range []permission.Source{permission.SourceLocal, permission.SourceProject, permission.SourceUser} {
-		if p, err := s.env.opts.PersistPath(src); err == nil {
+		if p, err := a.Settings.Options.PersistPath(src); err == nil {
 			files[src] = p
 		}
 	}
-	prompts, perr := s.mcp.prompts(ctx)
+	prompts, perr := a.MCP.Prompts(ctx)
 	if perr != nil {
 		f.warn("%v", perr)
 	}
-	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.Model, s.agent.System)
+	a.StartSession(ctx)
 	err = tui.Run(ctx, tui.Config{
-		Agent:         s.agent,
-		History:       s.history,
+		Agent:         a.Agent,
+		History:       a.History,
 		Prompt:        prompt,
-		SessionID:     s.sessionID,
-		Provider:      s.choice.Name,
-		Cwd:           s.cwd,
+		SessionID:     a.SessionID,
+		Provider:      a.Provider.Name,
+		Cwd:           a.Cwd,
 		Home:          f.Getenv("HOME"),
 		SettingsFiles: files,
-		Sessions:      func() ([]tui.SessionInfo, error) { return listSessions(s.store, s.cwd) },
-		Resume:        func(id string) ([]llm.Message, error) { return s.switchTo(ctx, f, opts, id) },
+		Sessions:      func() ([]tui.SessionInfo, error) { return listSessions(a.Store, a.Cwd) },
+		Resume:        func(id string) ([]llm.Message, error) { return a.SwitchSession(ctx, id) },
 		NoColor:       f.Getenv("NO_COLOR") != "",
-		WrapAsker:     s.withHooks,
+		WrapAsker:     a.WithHooks,
 		Elicitor:      elicitor,
-		SubAgent:      s.sidechains(ctx),
+		SubAgent:      a.Sidechains(ctx),
 		Prompts:       promptCommands(prompts),
 		RunPrompt: func(ctx context.Context, name, args string) (string, error) {
-			return s.mcp.runPrompt(ctx, prompts, name, args)
+			return a.MCP.RunPrompt(ctx, prompts, name, args)
 		},
 		In:  f.In,
 		Out: f.Out,
 	})
-	sessionEnd(ctx, s.hooks, s.bus, s.perms)
+	a.EndSession(ctx)
 	if err != nil && ctx.Err() != nil {
-		return finishWith(outcomeInterrupted, errors.New("interrupted; resume with: reins --resume "+s.sessionID))
+		return finishWith(outcomeInterrupted, errors.New("interrupted; resume with: reins --resume "+a.SessionID))
 	}
+	return err
+}
+
+// serverApprover is the chat's approver of project MCP servers: ask puts them to the person
+// (the dialog), and each answer is recorded as `reins mcp approve` records it.
+type serverApprover struct {
+	f   *Factory
+	ask func(ctx context.Context, pending []client.Entry) (map[string]bool, error)
+}
+
+func (s serverApprover) ApproveProjectServers(ctx context.Context, pending []client.Entry) (map[string]bool, error) {
+	return s.ask(ctx, pending)
+}
+
+func (s serverApprover) RecordProjectServer(cwd, name string, reject bool) error {
+	_, err := recordProjectServerAnswer(s.f, cwd, name, reject)
 	return err
 }
 
@@ -102,28 +117,6 @@ func approveProjectServers(ctx context.Context, term tui.Terminal, pending []cli
 	return out, nil
 }
 
-// sidechains returns the lookup of the current session's sub-agent conversations by agent
-// id, for the Agent cards of a resumed conversation: nil when one cannot be read (the card then
-// shows only its result). The files are read once per session file; the UI calls it from its
-// own goroutine only.
-func (s *runSetup) sidechains(ctx context.Context) func(agentID string) []llm.Message {
-	var path string
-	var all map[string]*session.Transcript
-	return func(agentID string) []llm.Message {
-		if s.rec == nil {
-			return nil
-		}
-		if path != s.rec.Path {
-			path = s.rec.Path
-			all, _ = s.store.Sidechains(ctx, &session.Transcript{ID: s.sessionID, Path: path})
-		}
-		if t := all[agentID]; t != nil {
-			return t.Messages
-		}
-		return nil
-	}
-}
-
 // promptCommands are the MCP prompts as the chat's slash commands.
 func promptCommands(prompts []client.Prompt) []tui.PromptCommand {
 	out := make([]tui.PromptCommand, 0, len(prompts))
@@ -139,47 +132,6 @@ func promptCommands(prompts []client.Prompt) []tui.PromptCommand {
 		out = append(out, c)
 	}
 	return out
-}
-
-// switchTo makes the session id the one the agent records into, with its permission state
-// restored onto the settings' context as --resume does.
-func (s *runSetup) switchTo(ctx context.Context, f *Factory, opts *agentOptions, id string) ([]llm.Message, error) {
-	t, err := s.store.Load(ctx, s.cwd, id)
-	if err != nil {
-		return nil, err
-	}
-	pc := s.env.pc
-	var scoped []agent.ScopedGrant
-	if t.Permissions != nil {
-		keep := opts.perm.mode != "" || opts.perm.dangerouslySkip
-		if pc, err = t.Permissions.Restore(pc, keep); err != nil {
-			return nil, err
-		}
-		if err := refuseRootBypass(f, pc, "the resumed session"); err != nil {
-			return nil, err
-		}
-		scoped = t.Permissions.Scoped
-	}
-	w, err := s.store.Reopen(t)
-	if err != nil {
-		return nil, err
-	}
-	old := s.rec
-	s.rec, s.agent.Recorder, s.sessionID, s.history = w, w, t.ID, t.Messages
-	old.Close()
-	// The new session's saved results: the agent saves there from now on (sub-agents read the
-	// folder as they start) and the model may read them back.
-	if pc, err = s.openResultsDir(pc); err != nil {
-		return nil, err
-	}
-	s.agent.ResultsDir = s.resultsDir
-	if err := s.agent.Permissions.Replace(pc, scoped); err != nil {
-		return nil, err
-	}
-	if err := w.AppendPermissions(s.agent.Permissions.State()); err != nil {
-		return nil, err
-	}
-	return t.Messages, nil
 }
 
 // listSessions lists cwd's saved sessions for the resume picker, newest first.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/tools/agenttool"
 )
 
@@ -50,7 +51,7 @@ file:line:col, and an agent that an Agent(type) deny rule removes is marked.`,
 			if err != nil {
 				return err
 			}
-			defs, warnings, err := loadAgentDefs(env, agentsJSON)
+			defs, warnings, err := app.LoadAgentDefs(env, agentsJSON)
 			if err != nil {
 				return err
 			}
@@ -58,7 +59,7 @@ file:line:col, and an agent that an Agent(type) deny rule removes is marked.`,
 			for _, d := range defs.All() {
 				la := listedAgent{Name: d.Name, Description: d.Description, Source: d.Source.String(), File: d.File,
 					Tools: d.Tools, DisallowedTools: d.DisallowedTools, Model: d.Model, PermissionMode: string(d.PermissionMode)}
-				if r := agenttool.DeniedRule(env.pc, d.Name); r != nil {
+				if r := agenttool.DeniedRule(env.Context, d.Name); r != nil {
 					la.DeniedBy = r.Describe()
 				}
 				out = append(out, la)

@@ -5,12 +5,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/reinsdev/reins/agent"
-	"github.com/reinsdev/reins/llm"
 )
 
 // debugFlags are the root's --debug and --debug-file, shared by every command.
@@ -47,45 +43,4 @@ func (f *Factory) debugf(msg string, args ...any) {
 	if f.Debug != nil {
 		f.Debug.Debug(msg, args...)
 	}
-}
-
-// debugEvents is an event-bus subscriber that writes a run's events to the debug log.
-func debugEvents(l *slog.Logger) func(agent.Event) {
-	return func(e agent.Event) {
-		switch e.Type {
-		case agent.EventAssistant:
-			r := e.Response
-			var uses []string
-			for _, b := range r.Message.Content {
-				if b.Type == llm.BlockToolUse {
-					uses = append(uses, fmt.Sprintf("%s %s %s", b.ID, b.Name, b.Input))
-				}
-			}
-			l.Debug("model reply", "model", r.Model, "stop_reason", r.StopReason,
-				"input_tokens", r.Usage.InputTokens, "output_tokens", r.Usage.OutputTokens, "tool_uses", strings.Join(uses, "; "))
-		case agent.EventToolResults:
-			for _, b := range e.Message.Content {
-				if b.Type != llm.BlockToolResult {
-					continue
-				}
-				var text strings.Builder
-				for _, c := range b.Content {
-					text.WriteString(c.Text)
-				}
-				l.Debug("tool result", "tool_use_id", b.ToolUseID, "is_error", b.IsError, "text", clip(text.String(), 300))
-			}
-		case agent.EventNotice:
-			l.Debug("notice", "tool_use_id", e.ToolUseID, "text", e.Text)
-		case agent.EventResult:
-			l.Debug("run finished", "subtype", e.Result.Subtype, "turns", e.Result.NumTurns, "denials", len(e.Result.PermissionDenials))
-		}
-	}
-}
-
-// clip shortens s to about n bytes for a log line.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + fmt.Sprintf("… (%d bytes)", len(s))
 }

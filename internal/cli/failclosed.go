@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
 )
@@ -115,55 +116,16 @@ func valueFlags(root *cobra.Command) map[string]bool {
 // geteuid is replaced in tests that pretend to be root.
 var geteuid = os.Geteuid
 
-// sandboxed reports whether the environment says Reins runs inside a sandbox or container,
-// where running as root is normal: Claude Code's IS_SANDBOX=1, or Reins' REINS_SANDBOX=1.
-func sandboxed(f *Factory) bool {
-	return f.Getenv("IS_SANDBOX") == "1" || f.Getenv("REINS_SANDBOX") == "1"
-}
-
-// refuseRootBypass refuses bypassPermissions for root however it was reached: the
-// --dangerously-skip-permissions and --permission-mode flags, a settings defaultMode, a
-// resumed session, or --allow-dangerously-skip-permissions making it available. As root,
-// bypass means any command runs with every privilege and nothing asks.
-func refuseRootBypass(f *Factory, pc *permission.Context, from string) error {
-	if geteuid() != 0 || sandboxed(f) {
-		return nil
-	}
-	if pc.Mode() != permission.ModeBypass && !pc.BypassAvailable() {
-		return nil
-	}
-	if from == "" {
-		from = "--allow-dangerously-skip-permissions"
-	}
-	return fmt.Errorf("bypassPermissions mode (from %s) cannot be used with root/sudo privileges for security reasons (set IS_SANDBOX=1 inside a sandbox or container)", from)
-}
-
-// loadForRun is load for the commands that run tools (reins -p, reins tool run, the
-// interactive session): on top of the settings errors load refuses, it refuses a deny or ask
-// rule of any source that could not be loaded, naming the rule and where it was written, and
-// bypassPermissions as root. Invalid allow rules stay warnings.
-func (pf *permFlags) loadForRun(f *Factory) (*permEnv, error) {
-	env, err := pf.load(f)
+// hostOptions are the options of an app.Host (tool run, mcp serve) from the permission flags
+// and f's environment; the host refuses what a session refuses (a broken deny or ask rule,
+// bypass as root). Its warnings go to standard error.
+func hostOptions(f *Factory, pf *permFlags) (app.HostOptions, error) {
+	so, err := pf.settingsOptions(f)
 	if err != nil {
-		return nil, err
+		return app.HostOptions{}, err
 	}
-	if err := env.checkRunnable(f); err != nil {
-		return nil, err
-	}
-	return env, nil
-}
-
-// checkRunnable is the fail-closed check of loadForRun, for a caller that builds its
-// permission state another way and must refuse the same things.
-func (env *permEnv) checkRunnable(f *Factory) error {
-	if err := env.report.FailClosed(); err != nil {
-		return err
-	}
-	from := env.report.ModeFrom
-	if env.pc.Mode() != permission.ModeBypass {
-		from = ""
-	}
-	return refuseRootBypass(f, env.pc, from)
+	return app.HostOptions{Cwd: so.Cwd, Getenv: f.Getenv, Settings: so, Geteuid: func() int { return geteuid() },
+		Executable: f.Executable, ShellGroups: shellGroups(), Report: reporter(f)}, nil
 }
 
 // listFlagHint explains a missing prompt that a list flag may have taken as rules.

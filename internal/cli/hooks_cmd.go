@@ -1,17 +1,11 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/agent"
-	"github.com/reinsdev/reins/hooks"
-	"github.com/reinsdev/reins/llm"
-	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
 )
 
@@ -46,10 +40,10 @@ error naming its position.`,
 			if err != nil {
 				return err
 			}
-			for _, w := range env.warnings {
+			for _, w := range env.Report.Warnings {
 				f.warn("%s", w)
 			}
-			entries := env.loaded.Hooks(env.trusted)
+			entries := env.Loaded.Hooks(env.Trusted)
 			if opts.asJSON {
 				if entries == nil {
 					entries = []settings.HookEntry{}
@@ -91,45 +85,6 @@ func (o *hookOptions) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.includeEvents, "include-hook-events", false, "with --output-format stream-json: a line when each hook starts and ends")
 }
 
-// newHookRunner builds the runner for the hooks that run in this session; nil when none does,
-// so a session without hooks pays nothing for them, unless always (an SDK session, whose
-// caller may register hook callbacks in initialize).
-func newHookRunner(env *permEnv, sessionID, transcriptPath string, bus *agent.Bus, always bool) (*hooks.Runner, error) {
-	var hs []hooks.Hook
-	for _, e := range env.loaded.Hooks(env.trusted) {
-		if e.Skipped != "" {
-			continue
-		}
-		hs = append(hs, hooks.Hook{Event: hooks.Event(e.Event), Matcher: e.Matcher, Command: e.Command,
-			Timeout: time.Duration(e.TimeoutSeconds * float64(time.Second)), Origin: e.Origin()})
-	}
-	if len(hs) == 0 && !always {
-		return nil, nil
-	}
-	r, err := hooks.NewRunner(hs)
-	if err != nil {
-		return nil, err
-	}
-	r.ProjectDir = env.pc.OriginalCwd()
-	r.SessionID, r.TranscriptPath = sessionID, transcriptPath
-	r.Observe = func(run hooks.Run) { bus.Publish(agent.Event{Type: agent.EventHook, Hook: &run}) }
-	r.Groups = hookGroups()
-	return r, nil
-}
-
-// headlessHookAsker lets PermissionRequest hooks answer the asks of a headless run before they
-// are denied; updates they grant are applied like a person's.
-func headlessHookAsker(r *hooks.Runner, perms *agent.Permissions) permission.Asker {
-	return &hooks.Asker{
-		Runner: r,
-		Common: func() hooks.Common {
-			pc := perms.Context()
-			return hooks.Common{Cwd: pc.Cwd(), PermissionMode: pc.Mode()}
-		},
-		Apply: func(ctx context.Context, us []permission.Update) error { return perms.Update(ctx, us...) },
-	}
-}
-
 // printHookMessages prints what hooks tell the person on standard error.
 func printHookMessages(f *Factory, bus *agent.Bus) (unsubscribe func()) {
 	return bus.Subscribe(func(ev agent.Event) {
@@ -137,35 +92,4 @@ func printHookMessages(f *Factory, bus *agent.Bus) (unsubscribe func()) {
 			fmt.Fprintf(f.ErrOut, "reins: hook: %s\n", ev.Text)
 		}
 	})
-}
-
-// sessionEnd runs the SessionEnd hooks after the run, also when it was interrupted.
-func sessionEnd(ctx context.Context, r *hooks.Runner, bus *agent.Bus, perms *agent.Permissions) {
-	if !r.Has(hooks.SessionEnd) {
-		return
-	}
-	pc := perms.Context()
-	rep := r.SessionEnd(context.WithoutCancel(ctx), hooks.Common{Cwd: pc.Cwd(), PermissionMode: pc.Mode()}, "other")
-	for _, m := range rep.Messages {
-		bus.Publish(agent.Event{Type: agent.EventHookMessage, Text: m})
-	}
-}
-
-// sessionStart runs the SessionStart hooks and returns the system prompt with their context.
-func sessionStart(ctx context.Context, r *hooks.Runner, bus *agent.Bus, pc *permission.Context, resumed bool, model string, system []llm.SystemBlock) []llm.SystemBlock {
-	if !r.Has(hooks.SessionStart) {
-		return system
-	}
-	source := "startup"
-	if resumed {
-		source = "resume"
-	}
-	rep, texts := r.SessionStart(ctx, hooks.Common{Cwd: pc.Cwd(), PermissionMode: pc.Mode()}, source, model)
-	for _, m := range rep.Messages {
-		bus.Publish(agent.Event{Type: agent.EventHookMessage, Text: m})
-	}
-	if len(texts) == 0 {
-		return system
-	}
-	return append(system, llm.SystemBlock{Text: "SessionStart hook additional context:\n" + strings.Join(texts, "\n")})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/mcp/client"
 )
 
@@ -96,7 +97,7 @@ func newCmdMCPRepin(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			entries, err := client.Load(mcpLoadOptions(f, env.opts, env.loaded, env.trusted, mf))
+			entries, err := client.Load(app.MCPLoadOptions(env, f.Getenv, mf.options()))
 			if err != nil {
 				return err
 			}
@@ -104,7 +105,7 @@ func newCmdMCPRepin(f *Factory) *cobra.Command {
 			if len(entries) == 0 {
 				return usageErrorf("no MCP server named %q", args[0])
 			}
-			pins, err := client.OpenPins(pinsPath(env.opts))
+			pins, err := client.OpenPins(app.PinsPath(env.Options))
 			if err != nil {
 				return err
 			}
@@ -112,7 +113,7 @@ func newCmdMCPRepin(f *Factory) *cobra.Command {
 			if err != nil {
 				return &usageError{err}
 			}
-			opts.Roots, opts.Dir, opts.Getenv, opts.Pins = env.pc.WorkingDirs(), env.pc.OriginalCwd(), f.Getenv, pins
+			opts.Roots, opts.Dir, opts.Getenv, opts.Pins = env.Context.WorkingDirs(), env.Context.OriginalCwd(), f.Getenv, pins
 			m := client.Start(cmd.Context(), entries, opts)
 			defer m.Close()
 			if st := m.Status()[0]; st.State != client.StateConnected {

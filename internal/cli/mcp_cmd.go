@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/boundedfile"
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/mcp/client"
 )
 
@@ -98,7 +99,7 @@ func runMCPStatus(ctx context.Context, f *Factory, o *mcpStatusOptions, only str
 	if err != nil {
 		return err
 	}
-	entries, err := client.Load(mcpLoadOptions(f, env.opts, env.loaded, env.trusted, &o.mcp))
+	entries, err := client.Load(app.MCPLoadOptions(env, f.Getenv, o.mcp.options()))
 	if err != nil {
 		return err
 	}
@@ -118,12 +119,12 @@ func runMCPStatus(ctx context.Context, f *Factory, o *mcpStatusOptions, only str
 	if err != nil {
 		return &usageError{err}
 	}
-	pins, err := client.OpenPins(pinsPath(env.opts))
+	pins, err := client.OpenPins(app.PinsPath(env.Options))
 	if err != nil {
 		return err
 	}
 	pins.ReadOnly = true
-	opts.Roots, opts.Dir, opts.Getenv, opts.Pins = env.pc.WorkingDirs(), env.pc.OriginalCwd(), f.Getenv, pins
+	opts.Roots, opts.Dir, opts.Getenv, opts.Pins = env.Context.WorkingDirs(), env.Context.OriginalCwd(), f.Getenv, pins
 	m := client.Start(ctx, entries, opts)
 	defer m.Close()
 

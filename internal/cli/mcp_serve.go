@@ -87,28 +87,26 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 	}
 	log := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
-	// As for a run: a broken deny or ask rule stops the server, and so does bypass as root.
-	env, err := opts.perm.loadForRun(f)
+	// As for a run: a broken deny or ask rule stops the server, and so does bypass as root;
+	// Bash is confined as in the agent when the sandbox is enabled (no backend is an error).
+	// Warnings go to the log: standard output carries only the protocol.
+	ho, err := hostOptions(f, &opts.perm)
 	if err != nil {
 		return err
 	}
-	for _, w := range env.warnings {
-		log.Warn(w.String())
-	}
-	// Bash is confined as in the agent when the sandbox is enabled; no backend is an error.
-	sb, err := startSandbox(ctx, f, env, env.pc)
+	ho.Report = app.Reporter{Warn: func(m string) { log.Warn(m) }, Note: func(m string) { log.Info(m) }}
+	host, err := app.NewHost(ctx, ho)
 	if err != nil {
 		return err
 	}
-	if sb != nil {
-		defer sb.Close()
-	}
+	defer host.Close()
+	env := host.Settings
 	srv, err := serve.New(ctx, serve.Options{
 		Name:        "reins",
 		Version:     "dev",
-		Permissions: env.pc,
+		Permissions: env.Context,
 		NewToolset: func(perms func() *permission.Context) serve.Toolset {
-			pool := app.NewPool(env.pc, perms, app.PoolOptions{Getenv: f.Getenv, Sandbox: sb, Groups: shellGroups()})
+			pool := host.NewPool(perms)
 			return serve.Toolset{Tools: pool.Tools, Cwd: pool.Cwd, Close: pool.Close}
 		},
 		Logger: log,
@@ -117,7 +115,7 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 		return err
 	}
 	if opts.http == "" {
-		log.Info("serving MCP over stdio", "dirs", env.pc.WorkingDirs(), "mode", env.pc.Mode())
+		log.Info("serving MCP over stdio", "dirs", env.Context.WorkingDirs(), "mode", env.Context.Mode())
 		return srv.Serve(ctx, io.NopCloser(f.In), nopWriteCloser{f.Out})
 	}
 	return serveMCPHTTP(ctx, f, opts, srv, log)

@@ -9,11 +9,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/mcp/client"
+	"github.com/reinsdev/reins/settings"
 )
 
-// askProjectServers records the person's answers through the code of `reins mcp approve` and
-// reads the configuration again, so the servers start or stay off as answered.
+// The chat's approver of project servers records the person's answers through the code of
+// `reins mcp approve`, and the session reads the configuration again, so the servers start or
+// stay off as answered.
 func TestAskProjectServers(t *testing.T) {
 	root := t.TempDir()
 	if r, err := filepath.EvalSymlinks(root); err == nil {
@@ -31,43 +34,46 @@ func TestAskProjectServers(t *testing.T) {
 	}
 	env := map[string]string{"HOME": home}
 	f := &Factory{Getenv: func(k string) string { return env[k] }, Getwd: func() (string, error) { return dir, nil }}
-	lo := client.LoadOptions{Cwd: dir, Home: home, ProjectTrusted: true, Getenv: f.Getenv}
-	entries, err := client.Load(lo)
-	if err != nil {
+	if err := settings.Trust(settingsOptions(f, dir).ConfigDir, dir); err != nil {
 		t.Fatal(err)
 	}
 	var asked []string
-	approve := func(_ context.Context, pending []client.Entry) (map[string]bool, error) {
+	approver := serverApprover{f: f, ask: func(_ context.Context, pending []client.Entry) (map[string]bool, error) {
 		for _, e := range pending {
 			asked = append(asked, e.Config.Name)
 		}
 		return map[string]bool{"a": true, "b": false}, nil // c unanswered
+	}}
+	start := func() map[string]string {
+		t.Helper()
+		penv, err := (&permFlags{}).load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := app.StartMCP(t.Context(), penv, penv.Context, f.Getenv, app.MCPOptions{Approver: approver}, nil, app.Reporter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		states := map[string]string{}
+		for _, st := range m.Status() {
+			states[st.Name] = st.State
+		}
+		return states
 	}
-	got, err := askProjectServers(t.Context(), f, lo, entries, approve)
-	if err != nil {
-		t.Fatal(err)
-	}
+	states := start()
 	if !slices.Equal(asked, []string{"a", "b", "c"}) {
 		t.Errorf("asked about %v", asked)
 	}
-	states := map[string]client.State{}
-	for _, e := range got {
-		states[e.Config.Name] = e.State
-	}
-	want := map[string]client.State{"a": client.StateReady, "b": client.StateDisabled, "c": client.StateNeedsApproval}
+	// a was approved, so it was started (and failed: its command does not exist).
+	want := map[string]string{"a": client.StateFailed, "b": string(client.StateDisabled), "c": string(client.StateNeedsApproval)}
 	if diff := cmp.Diff(want, states); diff != "" {
 		t.Errorf("states after the answers (-want +got):\n%s", diff)
 	}
 
 	// The next start asks only about the unanswered one; the recorded answers stand.
-	entries, err = client.Load(lo)
-	if err != nil {
-		t.Fatal(err)
-	}
 	asked = nil
-	if _, err := askProjectServers(t.Context(), f, lo, entries, approve); err != nil {
-		t.Fatal(err)
-	}
+	start()
 	if !slices.Equal(asked, []string{"c"}) {
 		t.Errorf("the second start asked about %v, want only c", asked)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/settings"
 )
 
@@ -39,32 +39,11 @@ func (pf *permFlags) register(cmd *cobra.Command) {
 }
 
 // permEnv is the permission state a command runs with.
-type permEnv struct {
-	opts     settings.Options
-	loaded   *settings.Loaded
-	pc       *permission.Context
-	report   *settings.Report
-	warnings []settings.Warning
-	trusted  bool
-}
+type permEnv = app.Settings
 
 // settingsOptions are the settings locations for a session in cwd, from f's environment.
 func settingsOptions(f *Factory, cwd string) settings.Options {
-	home := f.Getenv("HOME")
-	opts := settings.Options{
-		Cwd:             cwd,
-		Home:            home,
-		ConfigDir:       f.Getenv("REINS_CONFIG_DIR"),
-		ClaudeConfigDir: f.Getenv("CLAUDE_CONFIG_DIR"),
-		ManagedDir:      f.Getenv("REINS_MANAGED_DIR"),
-	}
-	if opts.ConfigDir == "" && home != "" {
-		opts.ConfigDir = filepath.Join(home, ".reins")
-	}
-	if opts.ClaudeConfigDir == "" && home != "" {
-		opts.ClaudeConfigDir = filepath.Join(home, ".claude")
-	}
-	return opts
+	return app.Locations(f.Getenv, cwd)
 }
 
 // workDir is the session's original working directory with symlinks resolved, as the
@@ -80,47 +59,41 @@ func workDir(f *Factory) (string, error) {
 	return wd, nil
 }
 
-// load reads every settings source and builds the permission context. An invalid settings
-// file stops here with its file:line:col: reins never runs with a policy half-read.
-func (pf *permFlags) load(f *Factory) (*permEnv, error) {
+// settingsOptions are the flags' settings sources and permission flags as app takes them.
+func (pf *permFlags) settingsOptions(f *Factory) (app.SettingsOptions, error) {
 	cwd, err := workDir(f)
 	if err != nil {
-		return nil, err
+		return app.SettingsOptions{}, err
 	}
-	opts := settingsOptions(f, cwd)
-	opts.Flag = pf.settings
+	o := app.SettingsOptions{
+		Cwd:    cwd,
+		Getenv: f.Getenv,
+		File:   pf.settings,
+		Flags: settings.Flags{
+			Mode:                 pf.mode,
+			DangerouslySkip:      pf.dangerouslySkip,
+			AllowDangerouslySkip: pf.allowDangerouslySkip,
+			AllowedTools:         pf.allowed,
+			DisallowedTools:      pf.disallowed,
+			AddDirs:              pf.addDirs,
+		},
+	}
 	// --setting-sources= (empty) loads no settings files, as in Claude Code; managed policy and
 	// --settings still apply.
 	if pf.settingSources != "" || (pf.flags != nil && pf.flags.Changed("setting-sources")) {
-		opts.Sources, err = settings.ParseSources(pf.settingSources)
-		if err != nil {
-			return nil, &usageError{err}
+		if o.Sources, err = settings.ParseSources(pf.settingSources); err != nil {
+			return app.SettingsOptions{}, &usageError{err}
 		}
 	}
-	if pf.mode != "" {
-		if _, err := permission.ParseMode(pf.mode); err != nil {
-			return nil, &usageError{err}
-		}
-	}
-	loaded, err := settings.Load(opts)
+	return o, nil
+}
+
+// load reads every settings source and builds the permission context. An invalid settings
+// file stops here with its file:line:col: reins never runs with a policy half-read.
+func (pf *permFlags) load(f *Factory) (*permEnv, error) {
+	o, err := pf.settingsOptions(f)
 	if err != nil {
 		return nil, err
 	}
-	trusted, err := settings.IsTrusted(opts.ConfigDir, cwd)
-	if err != nil {
-		return nil, err
-	}
-	pc, report, err := loaded.Build(settings.Flags{
-		Mode:                 pf.mode,
-		DangerouslySkip:      pf.dangerouslySkip,
-		AllowDangerouslySkip: pf.allowDangerouslySkip,
-		AllowedTools:         pf.allowed,
-		DisallowedTools:      pf.disallowed,
-		AddDirs:              pf.addDirs,
-		Trusted:              trusted,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &permEnv{opts: opts, loaded: loaded, pc: pc, report: report, warnings: report.Warnings, trusted: trusted}, nil
+	return app.LoadSettings(o)
 }

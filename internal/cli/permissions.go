@@ -118,7 +118,7 @@ func runCheck(ctx context.Context, f *Factory, opts *checkOptions) error {
 		return err
 	}
 	res := evaluate(ctx, f, env, opts.tool, json.RawMessage(opts.input))
-	for _, w := range env.warnings {
+	for _, w := range env.Report.Warnings {
 		res.Warnings = append(res.Warnings, w.String())
 	}
 	if opts.asJSON {
@@ -141,7 +141,7 @@ func runCheck(ctx context.Context, f *Factory, opts *checkOptions) error {
 
 // evaluate runs one call through decode, validation and the engine, recording everything.
 func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw json.RawMessage) *checkResult {
-	pc := env.pc
+	pc := env.Context
 	res := &checkResult{Tool: name, Input: raw, Mode: pc.Mode(), Dirs: pc.WorkingDirs(), Matched: []matchedRule{}, Trace: []permission.Step{}}
 	if !json.Valid(raw) {
 		res.Decision, res.Error = "error", "the input is not valid JSON"
@@ -167,7 +167,7 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 	if verr != nil {
 		permission.Note(tctx, permission.Step{Name: "validate input", Outcome: "error", Detail: verr.Message})
 	}
-	d, err := checkEngine(ctx, f, env, tctx).Decide(tctx, pc, t, in)
+	d, err := app.CheckEngine(ctx, tctx, env, f.Getenv, reporter(f)).Decide(tctx, pc, t, in)
 	res.Trace = trace.Steps()
 	if err != nil {
 		res.Decision, res.Error = "error", err.Error()
@@ -261,11 +261,11 @@ func lookupTool(f *Factory, env *permEnv, name string) (_ tool.Tool, ok bool, cl
 	name = permission.NormalizeToolName(name)
 	// Agent definitions that cannot be read are reported by reins agents; here the tool is
 	// made with the ones that can.
-	defs, _, err := loadAgentDefs(env, "")
+	defs, _, err := app.LoadAgentDefs(env, "")
 	if err != nil {
 		defs = nil
 	}
-	pool, all := app.Catalog(env.pc, defs, f.Getenv)
+	pool, all := app.Catalog(env.Context, defs, f.Getenv)
 	closeTools = func() { pool.Close() }
 	for _, t := range all {
 		if t.Name() == name || slices.Contains(t.Aliases(), name) {

@@ -66,8 +66,8 @@ func newCmdPermissionsList(f *Factory) *cobra.Command {
 }
 
 func listRules(env *permEnv) *listResult {
-	pc := env.pc
-	res := &listResult{Mode: pc.Mode(), Trusted: env.trusted, Deny: []listedRule{}, Ask: []listedRule{}, Allow: []listedRule{},
+	pc := env.Context
+	res := &listResult{Mode: pc.Mode(), Trusted: env.Trusted, Deny: []listedRule{}, Ask: []listedRule{}, Allow: []listedRule{},
 		Skipped: []string{}, Warnings: []string{}, Directories: pc.WorkingDirs(), Files: pc.SettingsFiles()}
 	rules := pc.Rules()
 	for _, r := range rules {
@@ -87,7 +87,7 @@ func listRules(env *permEnv) *listResult {
 			res.Allow = append(res.Allow, lr)
 		}
 	}
-	for _, f := range env.report.Files {
+	for _, f := range env.Report.Files {
 		for _, e := range f.Entries {
 			if e.Status == settings.StatusLoaded {
 				continue
@@ -103,10 +103,10 @@ func listRules(env *permEnv) *listResult {
 			res.Skipped = append(res.Skipped, s)
 		}
 	}
-	for _, w := range env.warnings {
+	for _, w := range env.Report.Warnings {
 		res.Warnings = append(res.Warnings, w.String())
 	}
-	for _, b := range env.report.Broken {
+	for _, b := range env.Report.Broken {
 		res.Warnings = append(res.Warnings, "reins -p and reins tool run refuse to start: "+b.String())
 	}
 	return res

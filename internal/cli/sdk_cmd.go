@@ -4,48 +4,49 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/sdkproto"
 )
 
 // runSDK serves the Agent SDK's protocol on standard input and output until the caller closes
 // its input: `reins --input-format stream-json --output-format stream-json`.
 func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
-	s, err := setupRun(ctx, f, opts)
+	a, err := newSession(ctx, f, opts)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
+	defer a.Close()
 
 	srv := &sdkproto.Server{
 		In: f.In, Out: f.Out, Log: f.ErrOut,
-		Agent: s.agent, Permissions: s.perms, Bus: s.bus, History: s.history, SessionID: s.sessionID,
-		Init: s.initInfo(f), Partial: opts.sdk.partial, PromptStdio: opts.sdk.promptTool == promptToolStdio,
-		Checks: s.checks(f), Run: s.runTurn, WrapAsker: s.withHooks, HookEvents: opts.hooks.includeEvents,
+		Agent: a.Agent, Permissions: a.Permissions, Bus: a.Bus, History: a.History, SessionID: a.SessionID,
+		Init: initInfo(f, a), Partial: opts.sdk.partial, PromptStdio: opts.sdk.promptTool == promptToolStdio,
+		Checks: checks(f, a), Run: a.RunTurn, WrapAsker: a.WithHooks, HookEvents: opts.hooks.includeEvents,
 	}
-	if s.structured != nil {
-		srv.Structured = s.structured.Value
+	if a.Structured != nil {
+		srv.Structured = a.Structured.Value
 	}
-	srv.OnInitialize = func(req sdkproto.InitializeRequest) error { return s.initialize(ctx, srv, req) }
-	srv.Agents = s.agentInfos
+	srv.OnInitialize = func(req sdkproto.InitializeRequest) error { return initialize(ctx, a, srv, req) }
+	srv.Agents = func() []sdkproto.AgentInfo { return agentInfos(a) }
 	srv.ResolveModel = func(name string) (string, error) {
 		if name == "" {
-			return s.choice.Model, nil
+			return a.Provider.Model, nil
 		}
 		return name, nil
 	}
-	srv.Settings = func() (any, error) { return settingsView(s), nil }
+	srv.Settings = func() (any, error) { return settingsView(a), nil }
 
 	if !opts.hooks.includeEvents {
-		defer printHookMessages(f, s.bus)()
+		defer printHookMessages(f, a.Bus)()
 	}
-	s.agent.System = sessionStart(ctx, s.hooks, s.bus, s.perms.Context(), s.resumed, s.choice.Model, s.agent.System)
-	s.elicit.set(sdkElicitor{srv})
-	defer s.elicit.set(nil)
+	a.StartSession(ctx)
+	a.SetElicitor(sdkElicitor{srv})
+	defer a.SetElicitor(nil)
 	err = srv.Serve(ctx)
-	sessionEnd(ctx, s.hooks, s.bus, s.perms)
+	a.EndSession(ctx)
 	switch {
 	case ctx.Err() != nil:
-		return finishWith(outcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", s.sessionID))
+		return finishWith(outcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", a.SessionID))
 	case err != nil:
 		return err
 	}
@@ -54,8 +55,8 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 
 // settingsView answers get_settings: the effective permission settings of the live session and
 // each settings file that was read.
-func settingsView(s *runSetup) map[string]any {
-	pc := s.perms.Context()
+func settingsView(a *app.App) map[string]any {
+	pc := a.Permissions.Context()
 	perms := map[string]any{"allow": []string{}, "deny": []string{}, "ask": []string{}, "defaultMode": string(pc.Mode())}
 	for _, r := range pc.Rules() {
 		key := r.Behavior.String()
@@ -71,14 +72,14 @@ func settingsView(s *runSetup) map[string]any {
 		perms["additionalDirectories"] = dirs
 	}
 	sources := []map[string]any{}
-	for _, file := range s.env.loaded.Files {
+	for _, file := range a.Settings.Loaded.Files {
 		if !file.Exists || file.DuplicateOf != "" {
 			continue
 		}
 		sources = append(sources, map[string]any{"source": file.Source.String(), "path": file.Path, "settings": file.Settings})
 	}
 	return map[string]any{
-		"effective": map[string]any{"permissions": perms, "model": s.choice.Model},
+		"effective": map[string]any{"permissions": perms, "model": a.Provider.Model},
 		"sources":   sources,
 	}
 }

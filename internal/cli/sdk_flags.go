@@ -2,14 +2,11 @@ package cli
 
 import (
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/session"
-	"github.com/reinsdev/reins/tool"
-	"github.com/reinsdev/reins/tools"
 )
 
 // The --input-format values.
@@ -98,28 +95,12 @@ func (sf *sdkFlags) validate(cmd *cobra.Command, opts *agentOptions) error {
 	return nil
 }
 
-// selectTools applies --tools to the pool: only the named built-ins ("" none, "default" all).
-func (sf *sdkFlags) selectTools(all []tool.Tool) ([]tool.Tool, error) {
+// toolNames are the tools --tools keeps: nil for all ("default" or no flag), none for "".
+func (sf *sdkFlags) toolNames() []string {
 	if !sf.toolsSet || strings.TrimSpace(sf.tools) == "default" {
-		return all, nil
+		return nil
 	}
-	names := strings.FieldsFunc(sf.tools, func(r rune) bool { return r == ',' || r == ' ' })
-	keep := map[tool.Tool]bool{}
-	for _, n := range names {
-		i := slices.IndexFunc(all, func(t tool.Tool) bool { return t.Name() == n || slices.Contains(t.Aliases(), n) })
-		if i < 0 {
-			return nil, usageErrorf("--tools: unknown tool %q (available: %s)", n, strings.Join(tools.Names(all), ", "))
-		}
-		keep[all[i]] = true
-	}
-	// The pool's order stays (it is part of the prompt's cache key).
-	var out []tool.Tool
-	for _, t := range all {
-		if keep[t] {
-			out = append(out, t)
-		}
-	}
-	return out, nil
+	return append([]string{}, strings.FieldsFunc(sf.tools, func(r rune) bool { return r == ',' || r == ' ' })...)
 }
 
 // reinsVersion is the module version of the running binary ("dev" for a local build).

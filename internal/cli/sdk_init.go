@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/internal/app"
@@ -17,8 +16,8 @@ import (
 // tool's, its hook callbacks join the session's hooks, and its system prompt replaces the
 // session's from the next turn. Everything is checked before anything is applied, so a refused
 // request changes nothing.
-func (s *runSetup) initialize(ctx context.Context, srv *sdkproto.Server, req sdkproto.InitializeRequest) error {
-	if err := sdkproto.CheckSupported(req, s.structured != nil); err != nil {
+func initialize(ctx context.Context, a *app.App, srv *sdkproto.Server, req sdkproto.InitializeRequest) error {
+	if err := sdkproto.CheckSupported(req, a.Structured != nil); err != nil {
 		return err
 	}
 	var defs []*agentdef.Definition
@@ -36,63 +35,40 @@ func (s *runSetup) initialize(ctx context.Context, srv *sdkproto.Server, req sdk
 	if err != nil {
 		return err
 	}
-	if off := s.env.loaded.NonManagedHooksOff(); off != "" && len(callbacks) > 0 {
+	if off := a.Settings.Loaded.NonManagedHooksOff(); off != "" && len(callbacks) > 0 {
 		// Refused, not dropped: the caller expects its callbacks to guard something.
 		return fmt.Errorf("initialize hooks: SDK hook callbacks cannot run: %s", off)
 	}
 	if len(req.SystemPrompt) > 0 || req.AppendSystemPrompt != nil {
-		env := s.prompt
+		env := a.Prompt
 		if len(req.SystemPrompt) > 0 {
 			env.Replace = strings.Join(req.SystemPrompt, "\n\n")
 		}
 		if req.AppendSystemPrompt != nil {
 			env.Append = *req.AppendSystemPrompt
 		}
-		system, err := app.SystemPrompt(ctx, s.agent.Tools, env)
+		system, err := app.SystemPrompt(ctx, a.Agent.Tools, env)
 		if err != nil {
 			return err
 		}
 		srv.SetSystem(system)
 	}
 	if len(callbacks) > 0 {
-		if err := s.hooks.Add(callbacks...); err != nil {
+		if err := a.Hooks.Add(callbacks...); err != nil {
 			return err
 		}
 	}
-	s.defs.Add(defs...)
+	a.Agents.Add(defs...)
 	return nil
 }
 
 // agentInfos lists the agent types for initialize's answer.
-func (s *runSetup) agentInfos() []sdkproto.AgentInfo {
+func agentInfos(a *app.App) []sdkproto.AgentInfo {
 	var out []sdkproto.AgentInfo
-	for _, d := range s.defs.All() {
+	for _, d := range a.Agents.All() {
 		out = append(out, sdkproto.AgentInfo{Name: d.Name, Description: d.Description, Model: d.Model})
 	}
 	return out
-}
-
-// lateElicitor is the MCP servers' Elicitor, fixed when they start; the front end that
-// answers (the SDK caller) connects to it later. Until then it is headless.
-type lateElicitor struct {
-	mu sync.Mutex
-	e  client.Elicitor
-}
-
-func (l *lateElicitor) set(e client.Elicitor) {
-	l.mu.Lock()
-	l.e = e
-	l.mu.Unlock()
-}
-
-func (l *lateElicitor) Elicit(ctx context.Context, req client.ElicitRequest) (client.ElicitResult, error) {
-	l.mu.Lock()
-	e := l.e
-	l.mu.Unlock()
-	if e == nil {
-		return client.ElicitResult{}, client.ErrNoElicitor
-	}
-	return e.Elicit(ctx, req)
 }
 
 // sdkElicitor puts MCP servers' requests for input to the SDK caller (its onElicitation).

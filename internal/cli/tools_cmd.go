@@ -135,26 +135,26 @@ func runToolsList(ctx context.Context, f *Factory, opts *toolsListOptions) error
 		return err
 	}
 	// Every tool a session here can have, the Agent tool included, as a session's pool.
-	defs, defWarnings, err := loadAgentDefs(env, "")
+	defs, defWarnings, err := app.LoadAgentDefs(env, "")
 	if err != nil {
 		return err
 	}
 	for _, w := range defWarnings {
 		f.warn("%s", w)
 	}
-	catalog, base := app.Catalog(env.pc, defs, f.Getenv)
+	catalog, base := app.Catalog(env.Context, defs, f.Getenv)
 	defer catalog.Close()
 	// The MCP servers start so that their tools are listed where the model sees them.
-	sess, err := startMCP(ctx, f, env, env.pc, &opts.mcp, nil)
+	sess, err := startMCP(ctx, f, env, &opts.mcp)
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
-	pool, _, err := sess.extend(f, env.pc, catalog.Tools)
+	pool, _, err := sess.Extend(env.Context, catalog.Tools, f.Getenv)
 	if err != nil {
 		return err
 	}
-	base = append(base, sess.m.Tools()...)
+	base = append(base, sess.Tools()...)
 	res := toolsListResult{Tools: []listedTool{}, Removed: []removedTool{}}
 	for _, t := range pool {
 		res.Tools = append(res.Tools, describeTool(t))
@@ -163,7 +163,7 @@ func runToolsList(ctx context.Context, f *Factory, opts *toolsListOptions) error
 		if _, ok := tools.Find(pool, t.Name()); ok {
 			continue
 		}
-		res.Removed = append(res.Removed, removedTool{Name: t.Name(), Reason: removalReason(f, env.pc, t)})
+		res.Removed = append(res.Removed, removedTool{Name: t.Name(), Reason: removalReason(f, env.Context, t)})
 	}
 	sort.Slice(res.Removed, func(i, j int) bool { return tools.CompareNames(res.Removed[i].Name, res.Removed[j].Name) < 0 })
 	if opts.asJSON {
@@ -279,33 +279,29 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	if !json.Valid(raw) {
 		return finishWith(outcomeInvalidInput, fmt.Errorf("--input is not valid JSON: %s", opts.input))
 	}
-	penv, err := opts.perm.loadForRun(f)
+	ho, err := hostOptions(f, &opts.perm)
 	if err != nil {
 		return err
 	}
-	for _, w := range penv.warnings {
-		f.warn("%s", w)
-	}
-	state := &sessionState{pc: penv.pc}
-	sb, err := startSandbox(ctx, f, penv, penv.pc)
+	host, err := app.NewHost(ctx, ho)
 	if err != nil {
 		return err
 	}
-	if sb != nil {
-		defer sb.Close()
-	}
-	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: app.ShellSandbox(sb), Groups: shellGroups()})
+	defer host.Close()
+	penv := host.Settings
+	state := &sessionState{pc: penv.Context}
+	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: app.ShellSandbox(host.Sandbox), Groups: shellGroups()})
 	defer shell.Close()
 	base := builtinTools(f, shell).Tools
 	var mcpTools []tool.Tool
 	if isMCPToolName(name) {
 		// Only a call of an MCP tool starts the servers.
-		sess, err := startMCP(ctx, f, penv, penv.pc, &opts.mcp, nil)
+		sess, err := startMCP(ctx, f, penv, &opts.mcp)
 		if err != nil {
 			return err
 		}
 		defer sess.Close()
-		mcpTools = sess.m.Tools()
+		mcpTools = sess.Tools()
 	}
 	t, ok := tools.Find(append(slices.Clone(base), mcpTools...), name)
 	if !ok {

@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"context"
@@ -49,5 +49,15 @@ func TestReadDeniedPaths(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(home, "notes")); err != nil || slices.Contains(paths, filepath.Join(home, "notes")) {
 		t.Error("an unrelated file was denied")
+	}
+}
+
+func writeTestFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,7 +1,6 @@
-package cli
+package app
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,7 +15,7 @@ import (
 // After /resume switches sessions, the agent and its sub-agents save large results in the new
 // session's folder, and the model may read that folder's files without being asked (the run
 // is headless here: an ask would be denied).
-func TestSwitchToMovesResultsDir(t *testing.T) {
+func TestSwitchSessionMovesResultsDir(t *testing.T) {
 	root := t.TempDir()
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
@@ -59,21 +58,17 @@ func TestSwitchToMovesResultsDir(t *testing.T) {
 		llmtest.Say("Done."))
 	env := map[string]string{"HOME": home, "REINS_MANAGED_DIR": managed, "OLLAMA_HOST": "127.0.0.1:1",
 		"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": srv.URL}
-	var stderr bytes.Buffer
-	f := &Factory{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &stderr,
-		Getenv: func(k string) string { return env[k] }, Getwd: func() (string, error) { return dir, nil },
-		IsTerminal: func() bool { return false }, Executable: os.Executable}
-	opts := &agentOptions{}
-	s, err := setupRun(t.Context(), f, opts)
+	var stderr strings.Builder
+	a, err := New(t.Context(), Options{Cwd: dir, Getenv: func(k string) string { return env[k] }, Report: testReporter(&stderr)})
 	if err != nil {
-		t.Fatalf("setup: %v\n%s", err, stderr.String())
+		t.Fatalf("New: %v\n%s", err, stderr.String())
 	}
-	defer s.Close()
-	first := s.resultsDir
-	if _, err := s.switchTo(t.Context(), f, opts, other.ID); err != nil {
+	defer a.Close()
+	first := a.resultsDir
+	if _, err := a.SwitchSession(t.Context(), other.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.agent.Run(t.Context(), s.history, llm.UserText("go")); err != nil {
+	if _, err := a.RunTurn(t.Context(), a.History, llm.UserText("go")); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 

@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"fmt"
@@ -6,25 +6,26 @@ import (
 	"github.com/reinsdev/reins/agentdef"
 )
 
-// loadAgentDefs reads the agent definitions of a session in cwd: built-ins, the user's and
-// the project's folders, then the --agents JSON. A project that is not trusted may define
-// agents but not choose their permission mode, as its settings may not choose the start mode.
-// Files that cannot be used are returned as warnings with their positions.
-func loadAgentDefs(env *permEnv, agentsJSON string) (*agentdef.Set, []string, error) {
+// LoadAgentDefs reads the agent definitions of a session with settings s: built-ins, the
+// user's and the project's folders, then agentsJSON (--agents). A project that is not trusted
+// may define agents but not choose their permission mode, as its settings may not choose the
+// start mode. Files that cannot be used are returned as warnings with their positions; JSON
+// that cannot be used is a UsageError.
+func LoadAgentDefs(s *Settings, agentsJSON string) (*agentdef.Set, []string, error) {
 	var extra []*agentdef.Definition
 	if agentsJSON != "" {
 		defs, err := agentdef.ParseJSON("--agents", []byte(agentsJSON), agentdef.SourceFlag)
 		if err != nil {
-			return nil, nil, &usageError{err}
+			return nil, nil, &UsageError{err}
 		}
 		extra = defs
 	}
-	set := agentdef.Load(agentdef.Dirs(env.opts.Home, env.opts.ConfigDir, env.pc.OriginalCwd()), extra...)
+	set := agentdef.Load(agentdef.Dirs(s.Options.Home, s.Options.ConfigDir, s.Context.OriginalCwd()), extra...)
 	var warnings []string
 	for _, err := range set.Errors {
 		warnings = append(warnings, fmt.Sprintf("agent definition skipped: %v", err))
 	}
-	if !env.trusted {
+	if !s.Trusted {
 		for _, d := range set.All() {
 			if d.Source == agentdef.SourceProject && d.PermissionMode != "" {
 				warnings = append(warnings, fmt.Sprintf("%s: permissionMode %q ignored: the project is not trusted (run reins trust)", d.File, d.PermissionMode))

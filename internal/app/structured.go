@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"context"
@@ -16,13 +16,14 @@ import (
 // tool whose input schema is the caller's schema, and is told to end by calling it. The input
 // it passes — validated against the schema by the tool's decoding, like any tool input — is the
 // result's structured_output. A model that ends its turn without calling it is reminded, at
-// most maxStructuredRetries times; then the run ends with error_max_structured_output_retries.
+// most maxStructuredRetries times; then the run ends with SubtypeMaxStructuredRetries.
 
 const (
 	structuredToolName   = "StructuredOutput"
 	maxStructuredRetries = 3
-	// subtypeMaxStructuredRetries is Claude Code's result subtype.
-	subtypeMaxStructuredRetries = "error_max_structured_output_retries"
+	// SubtypeMaxStructuredRetries is Claude Code's result subtype of a run whose model never
+	// gave its answer in the required shape.
+	SubtypeMaxStructuredRetries = "error_max_structured_output_retries"
 )
 
 const structuredPrompt = "When you have finished, you MUST call the " + structuredToolName +
@@ -30,20 +31,20 @@ const structuredPrompt = "When you have finished, you MUST call the " + structur
 
 const structuredReminder = "You must call the " + structuredToolName + " tool with your final answer in the required format."
 
-// structuredOutput holds what the model passed to StructuredOutput in the current run.
-type structuredOutput struct {
+// StructuredOutput holds what the model passed to StructuredOutput in the current run.
+type StructuredOutput struct {
 	mu    sync.Mutex
 	value json.RawMessage
 }
 
-func (s *structuredOutput) reset() {
+func (s *StructuredOutput) reset() {
 	s.mu.Lock()
 	s.value = nil
 	s.mu.Unlock()
 }
 
 // Value returns the structured output of the run, if the model gave one.
-func (s *structuredOutput) Value() (any, bool) {
+func (s *StructuredOutput) Value() (any, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.value == nil {
@@ -53,15 +54,15 @@ func (s *structuredOutput) Value() (any, bool) {
 }
 
 // newStructuredTool builds the StructuredOutput tool for schema, a JSON Schema object.
-func newStructuredTool(schema string, holder *structuredOutput) (t tool.Tool, err error) {
+func newStructuredTool(schema string, holder *StructuredOutput) (t tool.Tool, err error) {
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(schema), &obj); err != nil {
-		return nil, usageErrorf("--json-schema: not a JSON object: %v", err)
+		return nil, &UsageError{fmt.Errorf("--json-schema: not a JSON object: %v", err)}
 	}
 	defer func() {
 		// tool.Build panics on a schema it cannot read: here that is the caller's input.
 		if r := recover(); r != nil {
-			t, err = nil, usageErrorf("--json-schema: %v", r)
+			t, err = nil, &UsageError{fmt.Errorf("--json-schema: %v", r)}
 		}
 	}()
 	return tool.Build(tool.Def[json.RawMessage]{
@@ -82,24 +83,25 @@ func newStructuredTool(schema string, holder *structuredOutput) (t tool.Tool, er
 	}), nil
 }
 
-// runTurn runs one user message, holding the model to the schema when there is one.
-func (s *runSetup) runTurn(ctx context.Context, history []llm.Message, prompt llm.Message) (*agent.Result, error) {
-	if s.structured == nil {
-		return s.agent.Run(ctx, history, prompt)
+// RunTurn runs one user message after history, holding the model to the schema when there is
+// one. A front end runs every turn through it.
+func (a *App) RunTurn(ctx context.Context, history []llm.Message, prompt llm.Message) (*agent.Result, error) {
+	if a.Structured == nil {
+		return a.Agent.Run(ctx, history, prompt)
 	}
-	s.structured.reset()
-	res, err := s.agent.Run(ctx, history, prompt)
+	a.Structured.reset()
+	res, err := a.Agent.Run(ctx, history, prompt)
 	for try := 0; err == nil && res.Subtype == agent.SubtypeSuccess; try++ {
-		if _, ok := s.structured.Value(); ok {
+		if _, ok := a.Structured.Value(); ok {
 			break
 		}
 		if try == maxStructuredRetries {
-			res.Subtype, res.IsError = subtypeMaxStructuredRetries, true
+			res.Subtype, res.IsError = SubtypeMaxStructuredRetries, true
 			res.Err = fmt.Errorf("the model did not call %s after %d reminders", structuredToolName, maxStructuredRetries)
 			break
 		}
 		var next *agent.Result
-		next, err = s.agent.Run(ctx, res.Messages, llm.UserText(structuredReminder))
+		next, err = a.Agent.Run(ctx, res.Messages, llm.UserText(structuredReminder))
 		res = mergeResults(res, next)
 	}
 	return res, err

@@ -1,0 +1,420 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/agentdef"
+	"github.com/reinsdev/reins/hooks"
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/mcp/client"
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/sandbox"
+	"github.com/reinsdev/reins/session"
+	"github.com/reinsdev/reins/settings"
+	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/tools"
+	"github.com/reinsdev/reins/tools/bash"
+	"github.com/reinsdev/reins/tools/web"
+)
+
+// Options are everything a session is assembled from, as plain values: a front end parses its
+// flags into them, a test or an embedder fills them in.
+type Options struct {
+	// Cwd is the session's working directory.
+	Cwd string
+	// Getenv reads the environment (settings locations, the provider's keys, the tools'
+	// variables); nil is os.Getenv.
+	Getenv func(string) string
+	// Settings are the settings sources and the permission flags; their Cwd and Getenv
+	// default to the Options'.
+	Settings SettingsOptions
+	// Geteuid is the effective user id, to refuse bypassPermissions as root; nil is
+	// os.Geteuid.
+	Geteuid func() int
+	// Executable is the path of the reins binary, the sandbox's helper; nil is os.Executable.
+	Executable func() (string, error)
+	// MCP are the --mcp-config servers and who approves project servers.
+	MCP MCPOptions
+
+	// Provider and Model choose the model API (see ResolveProvider); FallbackModel is used
+	// when the model stays overloaded.
+	Provider, Model, FallbackModel string
+	// Agents is --agents: more agent definitions as JSON.
+	Agents string
+	// SystemPrompt replaces Reins's system prompt; AppendSystemPrompt is added to it.
+	SystemPrompt, AppendSystemPrompt string
+	// Tools, when not nil, keeps only these tools of the pool (names or aliases), in the
+	// pool's order; an empty non-nil list keeps none.
+	Tools []string
+	// JSONSchema, when set, makes every turn end with an answer in this shape (Structured).
+	JSONSchema string
+	// MaxTurns and MaxBudgetUSD stop a turn; 0 is no limit.
+	MaxTurns     int
+	MaxBudgetUSD float64
+
+	// Continue restores the latest conversation of Cwd; Resume the one with this id. Fork
+	// continues it in a new session. SessionID is the new session's id (default: a new one).
+	// NoPersist saves nothing to disk.
+	Continue  bool
+	Resume    string
+	Fork      bool
+	SessionID string
+	NoPersist bool
+
+	// LateHooks says the front end may add hook callbacks after New (the SDK's initialize), so
+	// the session has a hooks runner and askers that consult the PermissionRequest hooks even
+	// when no settings file configures one.
+	LateHooks bool
+	// ShellGroups and HookGroups are told of every process group the shells and the hooks
+	// start (the process watchdog); may be nil.
+	ShellGroups bash.GroupGuard
+	HookGroups  hooks.GroupGuard
+	// Debug, when set, gets the session's debug log: the provider and every event.
+	Debug *slog.Logger
+	// Report gets the warnings and notes of the assembly and the session; New prints nothing.
+	Report Reporter
+}
+
+// Reporter gets what a session tells the person: warnings, and notes that are not warnings
+// (a server waiting for approval, a retry of the model API). Both may be called from any
+// goroutine.
+type Reporter struct {
+	// Warn gets a warning ("reins: warning: " is the CLI's prefix, not part of it).
+	Warn func(string)
+	// Note gets a line to show as it is.
+	Note func(string)
+	// SandboxRefused gets, at Close, what the sandbox refused during the session.
+	SandboxRefused func([]sandbox.Violation)
+}
+
+func (r Reporter) warn(format string, args ...any) {
+	if r.Warn != nil {
+		r.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+func (r Reporter) note(format string, args ...any) {
+	if r.Note != nil {
+		r.Note(fmt.Sprintf(format, args...))
+	}
+}
+
+// App is an assembled session: its settings, permissions, tools, servers, hooks, sandbox,
+// the session file and the agent. A front end sets the agent's Asker (behind WithHooks),
+// calls StartSession, runs turns with RunTurn and ends with Close.
+type App struct {
+	Settings    *Settings
+	Cwd         string
+	Provider    *Provider
+	Store       *session.Store
+	Recorder    *session.Writer // nil with NoPersist
+	SessionID   string
+	History     []llm.Message // the restored conversation
+	Resumed     bool
+	Permissions *agent.Permissions
+	Pool        *Pool
+	Bus         *agent.Bus
+	Agent       *agent.Agent
+	// Engine decides every call of the session, the sub-agents' included (auto mode's
+	// classifier and its denial limits are the session's).
+	Engine  *permission.Engine
+	Hooks   *hooks.Runner // nil when no hook runs
+	MCP     *MCP
+	Sandbox *sandbox.Sandbox
+	// Agents are the agent types the Agent tool offers; a front end may add to them.
+	Agents *agentdef.Set
+	// Prompt is what the system prompt was built from, to build it again.
+	Prompt PromptEnv
+	// Structured holds the answer of a JSONSchema session; nil without a schema.
+	Structured *StructuredOutput
+
+	opts    Options
+	root    Root
+	closed  bool
+	elicit  lateElicitor
+	started bool
+	ended   bool
+	// stopDebug ends the debug log's subscription.
+	stopDebug func()
+	// resultsDir is where the agent saves results too large for the model: beside the
+	// session file, or a temporary folder (tempResults) removed at Close.
+	resultsDir  string
+	tempResults bool
+}
+
+// New assembles a session. On error everything started is ended; otherwise the caller must
+// Close the App. Errors in what was asked for are UsageErrors; New prints nothing.
+func New(ctx context.Context, opts Options) (_ *App, err error) {
+	opts = withDefaults(opts)
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	a := &App{opts: opts, Bus: &agent.Bus{}, root: Root{Geteuid: opts.Geteuid, Getenv: opts.Getenv}}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+	if err := a.loadSettings(); err != nil {
+		return nil, err
+	}
+	// The session is restored before anything else, so that a bad id fails fast.
+	a.Store = session.NewStore(a.Settings.Options.ConfigDir)
+	transcript, pc, err := a.restore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	provider, err := a.resolveProvider(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.openSession(transcript); err != nil {
+		return nil, err
+	}
+	if pc, err = a.openResultsDir(pc); err != nil {
+		return nil, err
+	}
+	if opts.Debug != nil {
+		opts.Debug.Debug("provider", "name", a.Provider.Name, "model", a.Provider.Model)
+		a.stopDebug = a.Bus.Subscribe(debugEvents(opts.Debug))
+	}
+	if err := a.newPermissions(pc, transcript); err != nil {
+		return nil, err
+	}
+	if err := a.startTools(ctx, pc); err != nil {
+		return nil, err
+	}
+	if err := a.buildAgent(ctx, pc, provider); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func withDefaults(o Options) Options {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Executable == nil {
+		o.Executable = os.Executable
+	}
+	if o.Settings.Getenv == nil {
+		o.Settings.Getenv = o.Getenv
+	}
+	o.Settings.Cwd = cmp.Or(o.Settings.Cwd, o.Cwd)
+	return o
+}
+
+func (o Options) validate() error {
+	switch {
+	case o.Cwd == "":
+		return &UsageError{errors.New("no working directory")}
+	case o.Continue && o.Resume != "":
+		return &UsageError{errors.New("--continue and --resume cannot be used together")}
+	case o.MaxTurns < 0:
+		return &UsageError{errors.New("--max-turns must not be negative")}
+	case o.MaxBudgetUSD < 0:
+		return &UsageError{errors.New("--max-budget-usd must not be negative")}
+	case o.Fork && !o.Continue && o.Resume == "":
+		return &UsageError{errors.New("--fork-session requires --continue or --resume")}
+	case o.SessionID != "" && !session.ValidID(o.SessionID):
+		return &UsageError{fmt.Errorf("invalid --session-id %q: want a UUID", o.SessionID)}
+	}
+	return nil
+}
+
+// loadSettings reads the settings. Every rule source must be usable (a broken deny stops the
+// session), and bypass is refused to root however it is reached.
+func (a *App) loadSettings() error {
+	s, err := loadRunnable(a.opts.Settings, a.root, a.opts.Report)
+	if err != nil {
+		return err
+	}
+	a.Settings, a.Cwd = s, s.Context.OriginalCwd()
+	return nil
+}
+
+// resolveProvider picks the model API; the agent's provider switches to FallbackModel when
+// the model is overloaded.
+func (a *App) resolveProvider(ctx context.Context) (llm.Provider, error) {
+	httpClient, retry := streamNet(a.opts.Getenv, a.opts.Report)
+	var err error
+	if a.Provider, err = ResolveProvider(ctx, ProviderOptions{Provider: a.opts.Provider, Model: a.opts.Model, Settings: a.Settings.Loaded,
+		Getenv: a.opts.Getenv, HTTPClient: httpClient, Retry: retry}); err != nil {
+		return nil, err
+	}
+	if fb := a.opts.FallbackModel; fb != "" {
+		return &fallbackProvider{Provider: a.Provider.LLM, fallback: fb, note: a.opts.Report.Note}, nil
+	}
+	return a.Provider.LLM, nil
+}
+
+// newPermissions makes the session's live permission state, with the scoped approvals of a
+// restored session that are still valid, and records it.
+func (a *App) newPermissions(pc *permission.Context, transcript *session.Transcript) error {
+	a.Permissions = agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
+		return settings.Persist(a.Settings.Options, updates...)
+	})
+	if transcript != nil && transcript.Permissions != nil {
+		a.Permissions.RestoreScoped(transcript.Permissions.Scoped)
+	}
+	if a.Recorder != nil {
+		return a.Recorder.AppendPermissions(a.Permissions.State())
+	}
+	return nil
+}
+
+// startTools loads the agent definitions, starts the sandbox and builds the built-in tools
+// and the hooks runner.
+func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
+	defs, warnings, err := LoadAgentDefs(a.Settings, a.opts.Agents)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		a.opts.Report.warn("%s", w)
+	}
+	a.Agents = defs
+	sbo := SandboxOptions{Executable: a.opts.Executable, Getenv: a.opts.Getenv}
+	if a.Sandbox, err = StartSandbox(ctx, a.Settings, pc, sbo, func(n string) { a.opts.Report.warn("%s", n) }); err != nil {
+		return err
+	}
+	a.Pool = NewPool(pc, a.Permissions.Context, PoolOptions{
+		Getenv:     a.opts.Getenv,
+		Summarizer: web.ModelSummarizer{Provider: a.Provider.LLM, Model: a.Provider.SmallModel(a.Settings.Loaded, a.opts.Getenv)},
+		Sandbox:    a.Sandbox,
+		Groups:     a.opts.ShellGroups,
+	})
+	a.Hooks, err = newHookRunner(a.Settings, a.SessionID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups)
+	return err
+}
+
+// buildAgent adds the Agent tool, finishes the pool (MCP, Tools, JSONSchema), builds the
+// system prompt and the agent.
+func (a *App) buildAgent(ctx context.Context, pc *permission.Context, provider llm.Provider) error {
+	a.Prompt = promptEnv(a.Cwd, pc, a.opts.AppendSystemPrompt)
+	asker, background := a.headlessAskers()
+	a.Pool.AddAgentTool(a.agentConfig(background))
+	deferral, err := a.finishPool(ctx, pc)
+	if err != nil {
+		return err
+	}
+	a.Prompt.Replace = a.opts.SystemPrompt
+	if a.Structured != nil {
+		a.Prompt.Append = joinNonEmpty(a.Prompt.Append, structuredPrompt)
+	}
+	system, err := SystemPrompt(ctx, deferral.Sent(a.Pool.Tools), a.Prompt)
+	if err != nil {
+		return err
+	}
+	a.Agent = a.newAgent(provider, system, deferral, asker)
+	return nil
+}
+
+// finishPool adds the MCP tools (and ToolSearch when they are deferred) after the Agent tool,
+// in the pool sub-agents draw from too, then keeps the Tools asked for and adds the
+// structured-output tool of JSONSchema.
+func (a *App) finishPool(ctx context.Context, pc *permission.Context) (*tool.Deferral, error) {
+	var err error
+	if a.MCP, err = StartMCP(ctx, a.Settings, pc, a.opts.Getenv, a.opts.MCP, &a.elicit, a.opts.Report); err != nil {
+		return nil, err
+	}
+	var deferral *tool.Deferral
+	if a.Pool.Tools, deferral, err = a.MCP.Extend(pc, a.Pool.Tools, a.opts.Getenv); err != nil {
+		return nil, err
+	}
+	if a.Pool.Tools, err = selectTools(a.Pool.Tools, a.opts.Tools); err != nil {
+		return nil, err
+	}
+	if a.opts.JSONSchema != "" {
+		a.Structured = &StructuredOutput{}
+		st, err := newStructuredTool(a.opts.JSONSchema, a.Structured)
+		if err != nil {
+			return nil, err
+		}
+		a.Pool.Tools = append(a.Pool.Tools, st)
+	}
+	return deferral, nil
+}
+
+// newAgent is the session's agent over the finished pool.
+func (a *App) newAgent(provider llm.Provider, system []llm.SystemBlock, deferral *tool.Deferral, asker permission.Asker) *agent.Agent {
+	getenv := a.opts.Getenv
+	ag := &agent.Agent{
+		Provider:       provider,
+		Model:          a.Provider.Model,
+		System:         system,
+		Tools:          a.Pool.Tools,
+		Deferral:       deferral,
+		MaxTokens:      envInt(getenv, "REINS_MAX_OUTPUT_TOKENS"),
+		MaxTurns:       a.opts.MaxTurns,
+		MaxBudgetUSD:   a.opts.MaxBudgetUSD,
+		MaxConcurrency: cmp.Or(envInt(getenv, "REINS_MAX_TOOL_USE_CONCURRENCY"), envInt(getenv, "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY")),
+		Engine:         a.engine(),
+		Permissions:    a.Permissions,
+		Env:            a.Pool.Env,
+		Cwd:            a.Pool.Cwd,
+		Bus:            a.Bus,
+		Notices:        a.Pool.Notices,
+		Hooks:          a.Hooks,
+		Asker:          asker,
+		ResultsDir:     a.resultsDir,
+	}
+	if a.Recorder != nil {
+		ag.Recorder = a.Recorder
+	}
+	return ag
+}
+
+// SetElicitor makes e answer the MCP servers' requests for input (nil: declined, as
+// headless). A front end sets it while it can answer.
+func (a *App) SetElicitor(e client.Elicitor) { a.elicit.set(e) }
+
+// Lookup finds a tool of the agent's pool by name or alias; nil when there is none.
+func (a *App) Lookup(name string) tool.Tool {
+	t, _ := tools.Find(a.Agent.Tools, name)
+	return t
+}
+
+// Close ends the session in order: the SessionEnd hooks (when StartSession ran and EndSession
+// did not), the debug log, the tools' processes and sub-agents, what hooks left running, the
+// MCP servers, the sandbox (after every command that ran in it), the session file and a
+// temporary results folder. It may be called more than once.
+func (a *App) Close() error {
+	if a.closed {
+		return nil
+	}
+	a.closed = true
+	a.EndSession(context.Background())
+	if a.stopDebug != nil {
+		// The log gets every event of the session before it ends.
+		a.stopDebug()
+		a.stopDebug = nil
+	}
+	var errs []error
+	if a.Pool != nil {
+		errs = append(errs, a.Pool.Close())
+	}
+	a.Hooks.Close()
+	if a.MCP != nil {
+		errs = append(errs, a.MCP.Close())
+	}
+	if a.Sandbox != nil {
+		if vs := a.Sandbox.Violations(); len(vs) > 0 && a.opts.Report.SandboxRefused != nil {
+			a.opts.Report.SandboxRefused(vs)
+		}
+		errs = append(errs, a.Sandbox.Close())
+	}
+	if a.Recorder != nil {
+		errs = append(errs, a.Recorder.Close())
+	}
+	if a.tempResults {
+		errs = append(errs, os.RemoveAll(a.resultsDir))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,182 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/session"
+)
+
+// restore loads the session Continue or Resume names, if any, and restores its permission
+// state onto the settings' context.
+func (a *App) restore(ctx context.Context) (*session.Transcript, *permission.Context, error) {
+	pc := a.Settings.Context
+	var transcript *session.Transcript
+	var err error
+	switch {
+	case a.opts.Continue:
+		id, err := a.Store.Latest(a.Cwd)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--continue: %w", err)
+		}
+		if transcript, err = a.Store.Load(ctx, a.Cwd, id); err != nil {
+			return nil, nil, err
+		}
+	case a.opts.Resume != "":
+		if transcript, err = a.Store.Load(ctx, a.Cwd, a.opts.Resume); err != nil {
+			return nil, nil, fmt.Errorf("--resume: %w", err)
+		}
+	default:
+		return nil, pc, nil
+	}
+	if transcript.Skipped > 0 {
+		a.opts.Report.warn("%d unreadable line(s) of session %s were skipped", transcript.Skipped, transcript.ID)
+	}
+	if pc, _, err = a.restorePermissions(transcript); err != nil {
+		return nil, nil, err
+	}
+	a.History, a.Resumed = transcript.Messages, true
+	return transcript, pc, nil
+}
+
+// restorePermissions is the settings' context with t's saved permission state on it (its
+// mode only when no flag chose one), and t's scoped approvals. Bypass restored as root is
+// refused.
+func (a *App) restorePermissions(t *session.Transcript) (*permission.Context, []agent.ScopedGrant, error) {
+	pc := a.Settings.Context
+	if t.Permissions == nil {
+		return pc, nil, nil
+	}
+	keep := a.opts.Settings.Flags.Mode != "" || a.opts.Settings.Flags.DangerouslySkip
+	pc, err := t.Permissions.Restore(pc, keep)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := a.root.RefuseBypass(pc, "the resumed session"); err != nil {
+		return nil, nil, err
+	}
+	return pc, t.Permissions.Scoped, nil
+}
+
+// openSession creates, reopens or forks the session file, or only picks an id when nothing
+// is saved.
+func (a *App) openSession(transcript *session.Transcript) error {
+	var err error
+	switch {
+	case a.opts.NoPersist:
+		a.SessionID = cmp.Or(a.opts.SessionID, session.NewID())
+		if transcript != nil && !a.opts.Fork {
+			a.SessionID = transcript.ID
+		}
+		return nil
+	case transcript != nil && !a.opts.Fork:
+		a.Recorder, err = a.Store.Reopen(transcript)
+	default:
+		a.Recorder, err = a.Store.CreateWithID(a.Cwd, cmp.Or(a.opts.SessionID, session.NewID()), a.Provider.Model)
+		if err == nil && transcript != nil {
+			// A fork starts as a copy of the conversation it continues.
+			for _, m := range transcript.Messages {
+				if err = a.Recorder.AppendMessage(m); err != nil {
+					a.Recorder.Close()
+					a.Recorder = nil
+					break
+				}
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	a.SessionID = a.Recorder.ID
+	return nil
+}
+
+// openResultsDir picks the folder for saved tool results: <session id>/tool-results/ beside
+// the session file, or without one a temporary folder that ends with the session. It returns
+// pc with that folder readable: the model may read back what the agent saved for it without
+// asking (Read deny rules still win). New and SwitchSession both come here, so the folder the
+// agent saves into and the one the model may read are always the same.
+func (a *App) openResultsDir(pc *permission.Context) (*permission.Context, error) {
+	switch {
+	case a.Recorder != nil:
+		a.resultsDir = a.Recorder.ToolResultsDir()
+	case !a.tempResults:
+		dir, err := os.MkdirTemp("", "reins-tool-results-")
+		if err != nil {
+			return nil, fmt.Errorf("creating a folder for tool results: %w", err)
+		}
+		a.resultsDir, a.tempResults = dir, true
+	}
+	return pc.WithInternalReadDirs(a.resultsDir), nil
+}
+
+// transcriptPath is the session file hooks are told about; empty without persistence.
+func (a *App) transcriptPath() string {
+	if a.Recorder == nil {
+		return ""
+	}
+	return a.Recorder.Path
+}
+
+// SwitchSession makes the saved session id the one the agent records into, with its
+// permission state restored onto the settings' context as Resume does, and returns its
+// conversation. It needs a persisted session.
+func (a *App) SwitchSession(ctx context.Context, id string) ([]llm.Message, error) {
+	if a.Recorder == nil {
+		return nil, fmt.Errorf("switching sessions: this session is not saved")
+	}
+	t, err := a.Store.Load(ctx, a.Cwd, id)
+	if err != nil {
+		return nil, err
+	}
+	pc, scoped, err := a.restorePermissions(t)
+	if err != nil {
+		return nil, err
+	}
+	w, err := a.Store.Reopen(t)
+	if err != nil {
+		return nil, err
+	}
+	old := a.Recorder
+	a.Recorder, a.Agent.Recorder, a.SessionID, a.History = w, w, t.ID, t.Messages
+	old.Close()
+	// The new session's saved results: the agent saves there from now on (sub-agents read the
+	// folder as they start) and the model may read them back.
+	if pc, err = a.openResultsDir(pc); err != nil {
+		return nil, err
+	}
+	a.Agent.ResultsDir = a.resultsDir
+	if err := a.Permissions.Replace(pc, scoped); err != nil {
+		return nil, err
+	}
+	if err := w.AppendPermissions(a.Permissions.State()); err != nil {
+		return nil, err
+	}
+	return t.Messages, nil
+}
+
+// Sidechains returns the lookup of the current session's sub-agent conversations by agent
+// id: nil when one cannot be read. The files are read once per session file; call the
+// lookup from one goroutine only.
+func (a *App) Sidechains(ctx context.Context) func(agentID string) []llm.Message {
+	var path string
+	var all map[string]*session.Transcript
+	return func(agentID string) []llm.Message {
+		if a.Recorder == nil {
+			return nil
+		}
+		if path != a.Recorder.Path {
+			path = a.Recorder.Path
+			all, _ = a.Store.Sidechains(ctx, &session.Transcript{ID: a.SessionID, Path: path})
+		}
+		if t := all[agentID]; t != nil {
+			return t.Messages
+		}
+		return nil
+	}
+}
