@@ -288,30 +288,58 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		return err
 	}
 	defer host.Close()
-	penv := host.Settings
-	state := &sessionState{pc: penv.Context}
+	state := &sessionState{pc: host.Settings.Context}
 	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: app.ShellSandbox(host.Sandbox), Groups: shellGroups()})
 	defer shell.Close()
-	base := builtinTools(f, shell).Tools
-	var mcpTools []tool.Tool
-	if isMCPToolName(name) {
-		// Only a call of an MCP tool starts the servers.
-		sess, err := startMCP(ctx, f, penv, &opts.mcp)
+	t, closeMCP, err := findRunTool(ctx, f, host.Settings, state, shell, &opts.mcp, name)
+	if err != nil {
+		return err
+	}
+	defer closeMCP()
+	env := runToolEnv(f, state, t)
+	if opts.session != "" {
+		save, err := keepToolSession(f, state, opts.session, env)
 		if err != nil {
 			return err
 		}
-		defer sess.Close()
+		// Saved whatever the outcome: a failed Edit may still follow a Read worth keeping.
+		defer save()
+	}
+	return runToolCall(ctx, f, state, t, raw, env)
+}
+
+// findRunTool finds the tool to run among the built-ins and, for an MCP tool's name only, the
+// tools of the MCP servers it starts; closeMCP ends them. A tool the session would not have is
+// refused as a session would refuse it, unless a deny rule is what removes it (the engine then
+// says so).
+func findRunTool(ctx context.Context, f *Factory, penv *permEnv, state *sessionState, shell *bash.Shell, mf *mcpFlags, name string) (t tool.Tool, closeMCP func(), err error) {
+	closeMCP = func() {}
+	base := builtinTools(f, shell).Tools
+	var mcpTools []tool.Tool
+	if isMCPToolName(name) {
+		sess, err := startMCP(ctx, f, penv, mf)
+		if err != nil {
+			return nil, closeMCP, err
+		}
+		closeMCP = func() { sess.Close() }
 		mcpTools = sess.Tools()
 	}
 	t, ok := tools.Find(append(slices.Clone(base), mcpTools...), name)
 	if !ok {
-		return finishWith(outcomeInvalidInput, fmt.Errorf("no such tool: %s (see reins tools list and reins mcp)", name))
+		closeMCP()
+		return nil, func() {}, finishWith(outcomeInvalidInput, fmt.Errorf("no such tool: %s (see reins tools list and reins mcp)", name))
 	}
 	if _, ok := tools.Find(tools.Assemble(state.get(), base, mcpTools, f.Getenv), t.Name()); !ok && state.get().ToolWideRule(permission.Deny, t.Name()) == nil {
-		return finishWith(outcomeInvalidInput, fmt.Errorf("%s is not available in this session (%s)", t.Name(), removalReason(f, state.get(), t)))
+		closeMCP()
+		return nil, func() {}, finishWith(outcomeInvalidInput, fmt.Errorf("%s is not available in this session (%s)", t.Name(), removalReason(f, state.get(), t)))
 	}
+	return t, closeMCP, nil
+}
 
-	env := &tool.Env{
+// runToolEnv is the environment of the one call: permission updates it makes apply to the
+// run, and its progress and a change of mode are reported on stderr.
+func runToolEnv(f *Factory, state *sessionState, t tool.Tool) *tool.Env {
+	return &tool.Env{
 		Permissions: state.get,
 		UpdatePermissions: func(_ context.Context, updates ...permission.Update) error {
 			before := state.get().Mode()
@@ -332,21 +360,28 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		Files:  tool.NewFileState(),
 		Values: map[any]any{},
 	}
-	if opts.session != "" {
-		path, err := toolSessionPath(f, state.get().OriginalCwd(), opts.session)
-		if err != nil {
-			return err
-		}
-		if env.Files, err = loadToolSession(path); err != nil {
-			return err
-		}
-		// Saved whatever the outcome: a failed Edit may still follow a Read worth keeping.
-		defer func() {
-			if serr := saveToolSession(path, env.Files); serr != nil {
-				fmt.Fprintf(f.ErrOut, "reins: %v\n", serr)
-			}
-		}()
+}
+
+// keepToolSession loads the file state (what was read) kept under id into env, and returns
+// what saves it again.
+func keepToolSession(f *Factory, state *sessionState, id string, env *tool.Env) (save func(), err error) {
+	path, err := toolSessionPath(f, state.get().OriginalCwd(), id)
+	if err != nil {
+		return nil, err
 	}
+	if env.Files, err = loadToolSession(path); err != nil {
+		return nil, err
+	}
+	return func() {
+		if serr := saveToolSession(path, env.Files); serr != nil {
+			fmt.Fprintf(f.ErrOut, "reins: %v\n", serr)
+		}
+	}, nil
+}
+
+// runToolCall takes the call through the one pipeline, with the terminal (or nobody) as the
+// asker, and prints its result and the engine's verdict.
+func runToolCall(ctx context.Context, f *Factory, state *sessionState, t tool.Tool, raw json.RawMessage, env *tool.Env) error {
 	in, err := toolcall.Decode(t, raw)
 	if err != nil {
 		return finishRun(f, t, tool.ErrorResult(toolcall.UseErrorText(err)), outcomeInvalidInput)

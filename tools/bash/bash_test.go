@@ -232,7 +232,9 @@ func TestBashCancelKillsTree(t *testing.T) {
 
 func TestBashKillsWhatIgnoresSIGTERM(t *testing.T) {
 	f := newFixture(t, Options{KillGrace: 200 * time.Millisecond})
-	res := f.bash(map[string]any{"command": `trap '' TERM; (trap '' TERM; sleep 1000) & echo $!; echo $$; sleep 1000`, "timeout": 300})
+	// The timeout leaves the shell time to start on a loaded machine (the whole suite under
+	// -race): one of 300 ms ran out before bash had started.
+	res := f.bash(map[string]any{"command": `trap '' TERM; (trap '' TERM; sleep 1000) & echo $!; echo $$; sleep 1000`, "timeout": 1500})
 	pids := pidsIn(t, res.Output.(Output).Stdout)
 	if len(pids) != 2 {
 		t.Fatalf("pids %v", pids)
