@@ -274,6 +274,9 @@ var ownImports = map[string][]string{
 	"internal/procguard": {},
 	// The core reads its files through the bounded reader, so it is a leaf like the core.
 	"boundedfile": {},
+	// Memory files are text for the prompt: found and read through the bounded reader, never
+	// knowing the agent that shows them (what is a secret comes in as a function).
+	"memory": {"boundedfile"},
 }
 
 func TestOwnImports(t *testing.T) {
