@@ -201,6 +201,16 @@ func (o Options) managedDirs() []managedDir {
 	return out
 }
 
+// ManagedFolders are the managed-policy folders in the order they are read: ManagedDir, or
+// else the system folders. Memory files are looked for in the same places.
+func (o Options) ManagedFolders() []string {
+	var out []string
+	for _, md := range o.managedDirs() {
+		out = append(out, md.dir)
+	}
+	return out
+}
+
 // policyFiles lists, per managed folder, managed-settings.json and then the drop-ins of
 // managed-settings.d in name order. Hidden files (editor leftovers) and non-.json files are
 // not drop-ins.

@@ -13,6 +13,7 @@ import (
 	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/mcp/client"
+	"github.com/reinsdev/reins/memory"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
 	"github.com/reinsdev/reins/session"
@@ -133,6 +134,8 @@ type App struct {
 	Prompt PromptEnv
 	// Structured holds the answer of a JSONSchema session; nil without a schema.
 	Structured *StructuredOutput
+	// Memory is the session's memory files (CLAUDE.md, AGENTS.md).
+	Memory *Memory
 
 	opts    Options
 	root    Root
@@ -142,6 +145,8 @@ type App struct {
 	ended   bool
 	// stopDebug ends the debug log's subscription.
 	stopDebug func()
+	// stopMemory ends the memory's subscription to the tool calls.
+	stopMemory func()
 	// resultsDir is where the agent saves results too large for the model: beside the
 	// session file, or a temporary folder (tempResults) removed at Close.
 	resultsDir  string
@@ -298,6 +303,12 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 // system prompt and the agent.
 func (a *App) buildAgent(ctx context.Context, pc *permission.Context, provider llm.Provider) error {
 	a.Prompt = promptEnv(a.Cwd, pc, a.opts.AppendSystemPrompt)
+	warn := func(w string) { a.opts.Report.warn("%s", w) }
+	var err error
+	if a.Memory, err = LoadMemory(ctx, MemoryOptions(ctx, a.Settings, pc), warn); err != nil {
+		return err
+	}
+	a.Prompt.Memory = memory.Render(a.Memory.Files)
 	asker, background := a.headlessAskers()
 	a.Pool.AddAgentTool(a.agentConfig(background))
 	deferral, err := a.finishPool(ctx, pc)
@@ -313,6 +324,7 @@ func (a *App) buildAgent(ctx context.Context, pc *permission.Context, provider l
 		return err
 	}
 	a.Agent = a.newAgent(provider, system, deferral, asker)
+	a.stopMemory = a.Memory.Follow(ctx, a.Bus, a.Pool.Cwd)
 	return nil
 }
 
@@ -360,7 +372,7 @@ func (a *App) newAgent(provider llm.Provider, system []llm.SystemBlock, deferral
 		Env:            a.Pool.Env,
 		Cwd:            a.Pool.Cwd,
 		Bus:            a.Bus,
-		Notices:        a.Pool.Notices,
+		Notices:        a.notices,
 		Hooks:          a.Hooks,
 		Asker:          asker,
 		ResultsDir:     a.resultsDir,
@@ -369,6 +381,15 @@ func (a *App) newAgent(provider llm.Provider, system []llm.SystemBlock, deferral
 		ag.Recorder = a.Recorder
 	}
 	return ag
+}
+
+// notices are the background agents' and the folders' memory, for the next request.
+func (a *App) notices() []string {
+	var out []string
+	if a.Pool.Notices != nil {
+		out = a.Pool.Notices()
+	}
+	return append(out, a.Memory.Notices()...)
 }
 
 // SetElicitor makes e answer the MCP servers' requests for input (nil: declined, as
@@ -391,6 +412,10 @@ func (a *App) Close() error {
 	}
 	a.closed = true
 	a.EndSession(context.Background())
+	if a.stopMemory != nil {
+		a.stopMemory()
+		a.stopMemory = nil
+	}
 	if a.stopDebug != nil {
 		// The log gets every event of the session before it ends.
 		a.stopDebug()

@@ -27,6 +27,9 @@ type PromptEnv struct {
 	// Replace, when set, is the whole system prompt in place of Reins's (--system-prompt, the
 	// SDK's SystemPrompt); Append still follows it.
 	Replace string
+	// Memory is the memory files rendered (memory.Render). It follows the instructions, or
+	// Replace: as in Claude Code, a prompt of one's own does not drop the project's memory.
+	Memory string
 }
 
 const basePrompt = `You are Reins, a coding agent. You work in the user's repository from the command line, using the tools below to read, search, edit and run code.
@@ -45,6 +48,9 @@ Guidelines:
 func SystemPrompt(ctx context.Context, tools []tool.Tool, env PromptEnv) ([]llm.SystemBlock, error) {
 	if env.Replace != "" {
 		blocks := []llm.SystemBlock{{Text: env.Replace, CacheBreakpoint: true}}
+		if s := strings.TrimSpace(env.Memory); s != "" {
+			blocks = append(blocks, llm.SystemBlock{Text: s})
+		}
 		if s := strings.TrimSpace(env.Append); s != "" {
 			blocks = append(blocks, llm.SystemBlock{Text: s})
 		}
@@ -72,6 +78,9 @@ func SystemPrompt(ctx context.Context, tools []tool.Tool, env PromptEnv) ([]llm.
 		fmt.Fprintf(&b, "\n## %s\n%s\n", t.Name(), p)
 	}
 	blocks := []llm.SystemBlock{{Text: b.String(), CacheBreakpoint: true}}
+	if s := strings.TrimSpace(env.Memory); s != "" {
+		blocks = append(blocks, llm.SystemBlock{Text: s})
+	}
 
 	var e strings.Builder
 	e.WriteString("# Environment\n")
