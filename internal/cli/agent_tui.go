@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/tui"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/mcp/client"
@@ -58,6 +59,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		NoColor:       f.Getenv("NO_COLOR") != "",
 		WrapAsker:     a.WithHooks,
 		Elicitor:      elicitor,
+		Memory:        func() tui.MemoryReport { return memoryReport(a.Memory) },
 		SubAgent:      a.Sidechains(ctx),
 		Prompts:       promptCommands(prompts),
 		RunPrompt: func(ctx context.Context, name, args string) (string, error) {
@@ -142,4 +144,24 @@ func listSessions(store *session.Store, cwd string) ([]tui.SessionInfo, error) {
 		out[i] = tui.SessionInfo{ID: sv.ID, Modified: sv.Modified}
 	}
 	return out, err
+}
+
+// memoryReport is what /memory lists of the session's memory.
+func memoryReport(m *app.Memory) tui.MemoryReport {
+	var r tui.MemoryReport
+	for _, f := range m.All() {
+		src := string(f.Source)
+		if f.ImportedBy != "" {
+			src += ", imported by " + f.ImportedBy
+		}
+		if f.Untrusted {
+			src += ", untrusted"
+			r.Untrusted = true
+		}
+		r.Files = append(r.Files, tui.MemoryFile{Path: f.Path, Source: src})
+	}
+	for _, w := range m.Loader.Warnings() {
+		r.Warnings = append(r.Warnings, w.String())
+	}
+	return r
 }

@@ -178,6 +178,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
+	case editorDone:
+		m.editorDone(msg)
+		return m, nil
 	case promptMsg:
 		return m, m.promptReady(msg)
 	case elicitMsg:

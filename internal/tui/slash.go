@@ -24,6 +24,8 @@ const helpText = `Commands:
   /clear                                start over with an empty conversation
   /taint                                secret files read: network calls ask until /clear
   /resume [N|ID]                        list this folder's sessions, or switch to one
+  /memory [N|project|local|user]        list the memory files, or open one in $EDITOR
+  /init                                 ask the model to write a CLAUDE.md for this project
   /help                                 this help
 Keys: enter send · ctrl+j/alt+enter newline · ↑↓ history · tab completes @path ·
       shift+tab mode · esc interrupt · ctrl+o expand tool output · pgup/pgdown scroll ·
@@ -103,6 +105,10 @@ func (m *Model) slash(line string) tea.Cmd {
 		out("Conversation cleared: the next message starts from nothing.")
 	case "/taint":
 		out(taintReport(m.perms().Taint()))
+	case "/memory":
+		return m.memoryCommand(args)
+	case "/init":
+		return m.initCommand()
 	case "/resume":
 		if len(args) == 0 {
 			out(m.sessionsList())

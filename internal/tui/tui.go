@@ -47,6 +47,8 @@ type Config struct {
 	// person's turn.
 	Prompts   []PromptCommand
 	RunPrompt func(ctx context.Context, name, args string) (string, error)
+	// Memory, if set, reports the session's memory files for /memory.
+	Memory func() MemoryReport
 	// Elicitor, if set, shows MCP servers' requests for input while the chat runs.
 	Elicitor *Elicitor
 	// Now is the clock of durations and scoped approvals; nil is time.Now.
