@@ -16,7 +16,10 @@ func newCmdTrust(f *Factory) *cobra.Command {
 		Long: `Records DIR (default: the current folder) as trusted under the Reins config folder.
 In an untrusted project the allow rules and additionalDirectories of the shared project
 settings (.reins/settings.json, .claude/settings.json) are ignored; its deny and ask rules
-always apply. Trusting a folder trusts everything below it.`,
+always apply. Its memory files (CLAUDE.md, .claude/CLAUDE.md, AGENTS.md) are read either way,
+but until it is trusted the model is told they are the repository's information, not
+instructions, and they may not import files outside the project. Trusting a folder trusts
+everything below it.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, err := workDir(f)
@@ -35,6 +38,7 @@ always apply. Trusting a folder trusts everything below it.`,
 				return err
 			}
 			fmt.Fprintf(f.Out, "Trusted %s\n", dir)
+			fmt.Fprintln(f.Out, "Its shared settings' allow rules now apply, and its memory files (CLAUDE.md, AGENTS.md) reach the model as instructions and may import files outside it.")
 			return nil
 		},
 	}

@@ -28,11 +28,12 @@ func TestMemoryChatE2E(t *testing.T) {
 	e.anthropic(srv)
 	e.env = append(e.env, "EDITOR="+editor)
 	r := startTUI(t, e)
-	r.waitFor("default mode")
+	// The chat starts by saying the project's memory is untrusted.
+	r.waitFor("default mode", "This project is not trusted: its CLAUDE.md and AGENTS.md")
 
 	r.typeText("/memory")
 	r.keys("Enter")
-	r.waitFor("1. CLAUDE.md (project, untrusted)", "2. AGENTS.md (project, imported by", "Left out:", "gone.md: no such file", "This project is not trusted")
+	r.waitFor("1. CLAUDE.md (project, untrusted)", "2. AGENTS.md (project, imported by", "Left out:", "gone.md: no such file")
 
 	r.typeText("/memory 1")
 	r.keys("Enter")

@@ -47,6 +47,9 @@ Usage notes:
 
 This file gives guidance to coding agents working with code in this repository.`
 
+// untrustedMemoryNote starts the chat of an untrusted project that has memory files.
+const untrustedMemoryNote = "This project is not trusted: its CLAUDE.md and AGENTS.md are shown to the model as the repository's information, not as instructions, and may not import files outside it. /memory lists them; reins trust trusts the project."
+
 // editorDone is sent when the editor /memory started exits.
 type editorDone struct {
 	path string
@@ -83,7 +86,7 @@ func (m *Model) memoryList(r MemoryReport) string {
 		fmt.Fprintf(&b, "  %d. %s (%s)\n", i+1, m.short(f.Path), f.Source)
 	}
 	if r.Untrusted {
-		b.WriteString("This project is not trusted (reins trust): its memory is shown to the model as the repository's information, not as instructions, and may not import files outside the project.\n")
+		b.WriteString(untrustedMemoryNote + "\n")
 	}
 	if len(r.Warnings) > 0 {
 		b.WriteString("Left out:\n")

@@ -96,6 +96,9 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 	if len(cfg.History) > 0 {
 		m.entries = append(m.entries, &entry{kind: entryInfo, text: fmt.Sprintf("Resumed session %s (%d messages)", cfg.SessionID, len(cfg.History))})
 	}
+	if cfg.Memory != nil && cfg.Memory().Untrusted {
+		m.entries = append(m.entries, &entry{kind: entryInfo, text: untrustedMemoryNote})
+	}
 	m.input = textarea.New()
 	m.input.ShowLineNumbers = false
 	m.input.Prompt = "> "
