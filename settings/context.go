@@ -110,25 +110,79 @@ func (l *Loaded) Report(f Flags) (*Report, error) {
 
 // Build returns the context and the report together, for callers that need both without
 // building twice.
+//
+// It reads the sources in precedence order into one permission.Config, reporting every entry
+// as it goes: the settings files, then the flags; then it chooses the mode and the sandbox and
+// compiles the context.
 func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
-	if f.Trusted && l.unread {
-		// Load counted the gated lists of a project it found untrusted; the caller trusts it.
-		o := l.opts
-		o.trusted = true
-		whole, err := Load(o)
-		if err != nil {
-			return nil, nil, err
-		}
-		l = whole
+	l, err := l.readWhole(f)
+	if err != nil {
+		return nil, nil, err
 	}
 	o := l.opts
-	r := &Report{Trusted: f.Trusted, Warnings: l.Warnings()}
-	warn := func(file string, line, col int, format string, args ...any) {
-		r.Warnings = append(r.Warnings, Warning{File: file, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
+	b := &contextBuild{
+		r:    &Report{Trusted: f.Trusted, Warnings: l.Warnings()},
+		cfg:  permission.Config{Cwd: o.Cwd, Home: o.Home, SettingsFiles: slices.Clone(l.SettingsFiles)},
+		dirs: dirSet{opts: o},
 	}
-	cfg := permission.Config{Cwd: o.Cwd, Home: o.Home, SettingsFiles: slices.Clone(l.SettingsFiles)}
+	b.managedBy = b.managedOnly(l)
+	b.r.ManagedOnly = b.managedBy != nil
 
-	// allowManagedPermissionRulesOnly merges like any scalar, but only policy files count.
+	for _, file := range l.Files {
+		b.r.Files = append(b.r.Files, b.readFile(file, f.Trusted))
+	}
+	if cli := b.readFlags(f); len(cli.Entries) > 0 {
+		b.r.Files = append(b.r.Files, cli)
+	}
+	b.warnIgnoredManaged()
+	b.cfg.AdditionalDirs = b.dirs.dirs
+
+	if err := l.selectMode(f, b.r); err != nil {
+		return nil, nil, err
+	}
+	b.cfg.Mode = b.r.Mode
+	b.cfg.BypassAvailable = b.r.BypassAvailable
+	sb, sbWarns := l.Sandbox(f.Trusted)
+	b.cfg.Sandbox = sb.Policy
+	b.r.Warnings = append(b.r.Warnings, sbWarns...)
+
+	pc, err := b.compile()
+	if err != nil {
+		return nil, nil, err
+	}
+	return pc, b.r, nil
+}
+
+// readWhole returns the settings to build from: l itself, or, when the caller trusts a project
+// that Load found untrusted, the files read again with the gated lists Load only counted.
+func (l *Loaded) readWhole(f Flags) (*Loaded, error) {
+	if !f.Trusted || !l.unread {
+		return l, nil
+	}
+	o := l.opts
+	o.trusted = true
+	return Load(o)
+}
+
+// contextBuild is one [Loaded.Build] under way: the report and the config it fills source by
+// source.
+type contextBuild struct {
+	r    *Report
+	cfg  permission.Config
+	dirs dirSet
+	// managedBy is the policy file that allows only managed permission rules, or nil; rules of
+	// other sources are then reported, not loaded, and counted in ignoredManaged.
+	managedBy      *File
+	ignoredManaged int
+}
+
+func (b *contextBuild) warn(file string, line, col int, format string, args ...any) {
+	b.r.Warnings = append(b.r.Warnings, Warning{File: file, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
+}
+
+// managedOnly returns the policy file that sets allowManagedPermissionRulesOnly, or nil.
+// The key merges like any scalar, but only policy files count.
+func (b *contextBuild) managedOnly(l *Loaded) *File {
 	var managedBy *File
 	for _, file := range l.scalarOrder() {
 		m := file.Settings.ManagedOnly
@@ -136,7 +190,7 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 			continue
 		}
 		if file.Source != permission.SourcePolicy {
-			warn(file.Path, m.Line, m.Col, "allowManagedPermissionRulesOnly is only honoured in managed policy settings and was ignored")
+			b.warn(file.Path, m.Line, m.Col, "allowManagedPermissionRulesOnly is only honoured in managed policy settings and was ignored")
 			continue
 		}
 		managedBy = nil
@@ -144,92 +198,109 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 			managedBy = file
 		}
 	}
-	r.ManagedOnly = managedBy != nil
-	ignoredManaged := 0
+	return managedBy
+}
 
-	dirs := &dirSet{opts: o}
-	for _, file := range l.Files {
-		fr := FileReport{Source: file.Source, Path: file.Path, Exists: file.Exists, DuplicateOf: file.DuplicateOf}
-		if !file.Exists || file.DuplicateOf != "" {
-			r.Files = append(r.Files, fr)
-			continue
-		}
-		s := file.Settings
-		untrusted := file.Source == permission.SourceProject && !f.Trusted
-		var untrustedRules, untrustedDirs int
-		if u := s.UnreadAllow; u != nil {
-			fr.Entries = append(fr.Entries, unreadEntry("allow", u, "project allow rules"))
-			untrustedRules += u.Count
-		}
-		for _, list := range []struct {
-			name    string
-			b       permission.Behavior
-			entries []Entry
-		}{{"allow", permission.Allow, s.Allow}, {"ask", permission.Ask, s.Ask}, {"deny", permission.Deny, s.Deny}} {
-			for _, e := range list.entries {
-				er := EntryReport{List: list.name, Value: e.Value, Line: e.Line, Col: e.Col, Status: StatusLoaded}
-				if e.NotString {
-					er.Status, er.Reason = StatusInvalid, "not a string"
-					if managedBy == nil || file.Source == permission.SourcePolicy {
-						r.broken(list.b, file.Path, e.Line, e.Col, "%s entry %s is not a string", list.name, e.Value)
-					}
-				} else if err := permission.ValidateRule(e.Value); err != nil {
-					er.Status, er.Reason = StatusInvalid, err.Error()
-					// Claude Code's wording, with the rule quoted as written.
-					warn(file.Path, e.Line, e.Col, `Invalid permission rule "%s" was skipped: %v`, e.Value, err)
-					// Under allowManagedPermissionRulesOnly the rule would not apply anyway.
-					if managedBy == nil || file.Source == permission.SourcePolicy {
-						r.broken(list.b, file.Path, e.Line, e.Col, `invalid %s rule "%s": %v`, list.name, e.Value, err)
-					}
-				} else if managedBy != nil && file.Source != permission.SourcePolicy {
-					er.Status, er.Reason = StatusManagedOnly, "managed policy allows only its own permission rules"
-					ignoredManaged++
-				} else if untrusted && list.b == permission.Allow {
-					er.Status, er.Reason = StatusUntrusted, "project allow rules apply only in a trusted project"
-					untrustedRules++
-				} else {
-					if hint := lintRule(e.Value); hint != "" {
-						warn(file.Path, e.Line, e.Col, "%s rule %s %s", list.name, quote(e.Value), hint)
-					}
-					cfg.Rules = append(cfg.Rules, permission.Rule{
-						Value:    permission.ParseRule(e.Value),
-						Behavior: list.b,
-						Source:   file.Source,
-						Origin:   permission.Origin{File: file.Path, Line: e.Line, Col: e.Col},
-						Root:     file.Root,
-					})
-				}
-				fr.Entries = append(fr.Entries, er)
-			}
-		}
-		if u := s.UnreadDirectories; u != nil {
-			fr.Entries = append(fr.Entries, unreadEntry("additionalDirectories", u, "project directories"))
-			untrustedDirs += u.Count
-		}
-		for _, e := range s.AdditionalDirectories {
-			er := EntryReport{List: "additionalDirectories", Value: e.Value, Line: e.Line, Col: e.Col, Status: StatusLoaded}
-			switch {
-			case e.NotString:
+// readFile loads the rules and directories of one settings file and reports each entry.
+func (b *contextBuild) readFile(file *File, trusted bool) FileReport {
+	fr := FileReport{Source: file.Source, Path: file.Path, Exists: file.Exists, DuplicateOf: file.DuplicateOf}
+	if !file.Exists || file.DuplicateOf != "" {
+		return fr
+	}
+	untrusted := file.Source == permission.SourceProject && !trusted
+	untrustedRules := b.readFileRules(&fr, file, untrusted)
+	untrustedDirs := b.readFileDirs(&fr, file, untrusted)
+	fr.Entries = append(fr.Entries, secretFiles(b.r, &b.cfg, file, b.warn)...)
+	if untrustedRules+untrustedDirs > 0 {
+		b.warn(file.Path, 0, 0, `this project is not trusted: %s and %s were ignored (deny and ask rules still apply); run "reins trust" to trust it`,
+			plural(untrustedRules, "allow rule"), plural(untrustedDirs, "additional directory", "additional directories"))
+	}
+	return fr
+}
+
+// readFileRules classifies each allow, ask and deny entry of a file: broken, invalid, set
+// aside by managed-only or an untrusted project, or loaded into the config. It returns how
+// many allow rules the project's trust would have loaded.
+func (b *contextBuild) readFileRules(fr *FileReport, file *File, untrusted bool) (untrustedRules int) {
+	s := &file.Settings
+	if u := s.UnreadAllow; u != nil {
+		fr.Entries = append(fr.Entries, unreadEntry("allow", u, "project allow rules"))
+		untrustedRules += u.Count
+	}
+	for _, list := range []struct {
+		name    string
+		b       permission.Behavior
+		entries []Entry
+	}{{"allow", permission.Allow, s.Allow}, {"ask", permission.Ask, s.Ask}, {"deny", permission.Deny, s.Deny}} {
+		for _, e := range list.entries {
+			er := EntryReport{List: list.name, Value: e.Value, Line: e.Line, Col: e.Col, Status: StatusLoaded}
+			if e.NotString {
 				er.Status, er.Reason = StatusInvalid, "not a string"
-			case untrusted:
-				er.Status, er.Reason = StatusUntrusted, "project directories apply only in a trusted project"
-				untrustedDirs++
-			default:
-				if reason := dirs.add(e.Value, file.Source); reason != "" {
-					er.Status, er.Reason = StatusMissing, reason
-					warn(file.Path, e.Line, e.Col, "additional directory %s was skipped: %s", e.Value, reason)
+				if b.managedBy == nil || file.Source == permission.SourcePolicy {
+					b.r.broken(list.b, file.Path, e.Line, e.Col, "%s entry %s is not a string", list.name, e.Value)
 				}
+			} else if err := permission.ValidateRule(e.Value); err != nil {
+				er.Status, er.Reason = StatusInvalid, err.Error()
+				// Claude Code's wording, with the rule quoted as written.
+				b.warn(file.Path, e.Line, e.Col, `Invalid permission rule "%s" was skipped: %v`, e.Value, err)
+				// Under allowManagedPermissionRulesOnly the rule would not apply anyway.
+				if b.managedBy == nil || file.Source == permission.SourcePolicy {
+					b.r.broken(list.b, file.Path, e.Line, e.Col, `invalid %s rule "%s": %v`, list.name, e.Value, err)
+				}
+			} else if b.managedBy != nil && file.Source != permission.SourcePolicy {
+				er.Status, er.Reason = StatusManagedOnly, "managed policy allows only its own permission rules"
+				b.ignoredManaged++
+			} else if untrusted && list.b == permission.Allow {
+				er.Status, er.Reason = StatusUntrusted, "project allow rules apply only in a trusted project"
+				untrustedRules++
+			} else {
+				if hint := lintRule(e.Value); hint != "" {
+					b.warn(file.Path, e.Line, e.Col, "%s rule %s %s", list.name, quote(e.Value), hint)
+				}
+				b.cfg.Rules = append(b.cfg.Rules, permission.Rule{
+					Value:    permission.ParseRule(e.Value),
+					Behavior: list.b,
+					Source:   file.Source,
+					Origin:   permission.Origin{File: file.Path, Line: e.Line, Col: e.Col},
+					Root:     file.Root,
+				})
 			}
 			fr.Entries = append(fr.Entries, er)
 		}
-		fr.Entries = append(fr.Entries, secretFiles(r, &cfg, file, warn)...)
-		if untrustedRules+untrustedDirs > 0 {
-			warn(file.Path, 0, 0, `this project is not trusted: %s and %s were ignored (deny and ask rules still apply); run "reins trust" to trust it`,
-				plural(untrustedRules, "allow rule"), plural(untrustedDirs, "additional directory", "additional directories"))
-		}
-		r.Files = append(r.Files, fr)
 	}
+	return untrustedRules
+}
 
+// readFileDirs adds a file's additional directories that exist, reporting each. It returns how
+// many the project's trust would have added.
+func (b *contextBuild) readFileDirs(fr *FileReport, file *File, untrusted bool) (untrustedDirs int) {
+	s := &file.Settings
+	if u := s.UnreadDirectories; u != nil {
+		fr.Entries = append(fr.Entries, unreadEntry("additionalDirectories", u, "project directories"))
+		untrustedDirs += u.Count
+	}
+	for _, e := range s.AdditionalDirectories {
+		er := EntryReport{List: "additionalDirectories", Value: e.Value, Line: e.Line, Col: e.Col, Status: StatusLoaded}
+		switch {
+		case e.NotString:
+			er.Status, er.Reason = StatusInvalid, "not a string"
+		case untrusted:
+			er.Status, er.Reason = StatusUntrusted, "project directories apply only in a trusted project"
+			untrustedDirs++
+		default:
+			if reason := b.dirs.add(e.Value, file.Source); reason != "" {
+				er.Status, er.Reason = StatusMissing, reason
+				b.warn(file.Path, e.Line, e.Col, "additional directory %s was skipped: %s", e.Value, reason)
+			}
+		}
+		fr.Entries = append(fr.Entries, er)
+	}
+	return untrustedDirs
+}
+
+// readFlags loads the rules of --allowedTools and --disallowedTools and the --add-dir
+// directories, reported as the command line's entries.
+func (b *contextBuild) readFlags(f Flags) FileReport {
 	cli := FileReport{Source: permission.SourceCLIArg, Path: CommandLine, Exists: true}
 	for _, flag := range []struct {
 		name   string
@@ -244,18 +315,18 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 				// an active deny would enforce nothing.
 				if err := permission.ValidateRule(rule); err != nil {
 					er.Status, er.Reason = StatusInvalid, err.Error()
-					warn("", 0, 0, `Invalid permission rule "%s" from %s was skipped: %v`, rule, flag.flag, err)
-					if managedBy == nil {
-						r.broken(flag.b, flag.flag, 0, 0, `invalid %s rule "%s": %v`, flag.name, rule, err)
+					b.warn("", 0, 0, `Invalid permission rule "%s" from %s was skipped: %v`, rule, flag.flag, err)
+					if b.managedBy == nil {
+						b.r.broken(flag.b, flag.flag, 0, 0, `invalid %s rule "%s": %v`, flag.name, rule, err)
 					}
-				} else if managedBy != nil {
+				} else if b.managedBy != nil {
 					er.Status, er.Reason = StatusManagedOnly, "managed policy allows only its own permission rules"
-					ignoredManaged++
+					b.ignoredManaged++
 				} else {
 					if hint := lintRule(rule); hint != "" {
-						warn("", 0, 0, "%s rule %s from %s %s", flag.name, quote(rule), flag.flag, hint)
+						b.warn("", 0, 0, "%s rule %s from %s %s", flag.name, quote(rule), flag.flag, hint)
 					}
-					cfg.Rules = append(cfg.Rules, permission.Rule{Value: permission.ParseRule(rule), Behavior: flag.b, Source: permission.SourceCLIArg,
+					b.cfg.Rules = append(b.cfg.Rules, permission.Rule{Value: permission.ParseRule(rule), Behavior: flag.b, Source: permission.SourceCLIArg,
 						Origin: permission.Origin{Flag: flag.flag}})
 				}
 				cli.Entries = append(cli.Entries, er)
@@ -264,50 +335,46 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 	}
 	for _, d := range f.AddDirs {
 		er := EntryReport{List: "additionalDirectories", Value: d, Status: StatusLoaded}
-		if reason := dirs.add(d, permission.SourceCLIArg); reason != "" {
+		if reason := b.dirs.add(d, permission.SourceCLIArg); reason != "" {
 			er.Status, er.Reason = StatusMissing, reason
-			warn("", 0, 0, "--add-dir %s was skipped: %s", d, reason)
+			b.warn("", 0, 0, "--add-dir %s was skipped: %s", d, reason)
 		}
 		cli.Entries = append(cli.Entries, er)
 	}
-	if len(cli.Entries) > 0 {
-		r.Files = append(r.Files, cli)
-	}
-	if managedBy != nil && ignoredManaged > 0 {
-		m := managedBy.Settings.ManagedOnly
-		warn(managedBy.Path, m.Line, m.Col, "allowManagedPermissionRulesOnly is set: %s from other sources were ignored", plural(ignoredManaged, "permission rule"))
-	}
-	cfg.AdditionalDirs = dirs.dirs
+	return cli
+}
 
-	if err := l.selectMode(f, r); err != nil {
-		return nil, nil, err
+// warnIgnoredManaged says, at the managed-only setting, how many rules it set aside.
+func (b *contextBuild) warnIgnoredManaged() {
+	if b.managedBy != nil && b.ignoredManaged > 0 {
+		m := b.managedBy.Settings.ManagedOnly
+		b.warn(b.managedBy.Path, m.Line, m.Col, "allowManagedPermissionRulesOnly is set: %s from other sources were ignored", plural(b.ignoredManaged, "permission rule"))
 	}
-	cfg.Mode = r.Mode
-	cfg.BypassAvailable = r.BypassAvailable
-	sb, sbWarns := l.Sandbox(f.Trusted)
-	cfg.Sandbox = sb.Policy
-	r.Warnings = append(r.Warnings, sbWarns...)
+}
 
-	pc, err := permission.New(cfg)
+// compile builds the context from the config. New skips rules it cannot compile and reports
+// each; they are warnings like invalid rules, and a deny or ask rule among them is broken.
+func (b *contextBuild) compile() (*permission.Context, error) {
+	pc, err := permission.New(b.cfg)
 	if pc == nil {
-		return nil, nil, fmt.Errorf("building permission context: %w", err)
+		return nil, fmt.Errorf("building permission context: %w", err)
 	}
-	// New skips rules it cannot compile and reports each; they are warnings like invalid rules,
-	// and a deny or ask rule among them is broken.
 	for _, e := range unjoin(err) {
-		warn("", 0, 0, "permission rule was skipped: %v", e)
+		b.warn("", 0, 0, "permission rule was skipped: %v", e)
 	}
 	if err != nil {
-		for _, rule := range cfg.Rules {
+		// New's errors name a rule but not its behaviour or where it was written: compile each
+		// deny and ask rule alone to report the broken ones at their origin.
+		for _, rule := range b.cfg.Rules {
 			if rule.Behavior == permission.Allow {
 				continue
 			}
-			if _, err := permission.New(permission.Config{Cwd: o.Cwd, Rules: []permission.Rule{rule}}); err != nil {
-				r.broken(rule.Behavior, rule.Origin.File, rule.Origin.Line, rule.Origin.Col, "%v", err)
+			if _, err := permission.New(permission.Config{Cwd: b.cfg.Cwd, Rules: []permission.Rule{rule}}); err != nil {
+				b.r.broken(rule.Behavior, rule.Origin.File, rule.Origin.Line, rule.Origin.Col, "%v", err)
 			}
 		}
 	}
-	return pc, r, nil
+	return pc, nil
 }
 
 // unreadEntry is the one report entry of a list Load counted instead of reading.
@@ -316,7 +383,6 @@ func unreadEntry(list string, u *Unread, what string) EntryReport {
 		Status: StatusUntrusted, Reason: what + " apply only in a trusted project and are read once it is"}
 }
 
-// broken records a deny or ask rule that could not be loaded; allow rules are only skipped.
 // secretFiles adds a file's permissions.secretFiles to cfg. Any source may add patterns, an
 // untrusted project's shared file too: a pattern only makes more reads taint the session. An
 // entry that is not a valid pattern is broken, as an invalid deny rule is: running without it
@@ -342,6 +408,7 @@ func secretFiles(r *Report, cfg *permission.Config, file *File, warn func(file s
 	return out
 }
 
+// broken records a deny or ask rule that could not be loaded; allow rules are only skipped.
 func (r *Report) broken(b permission.Behavior, file string, line, col int, format string, args ...any) {
 	if b == permission.Allow {
 		return

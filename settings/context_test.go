@@ -460,3 +460,36 @@ func TestBrokenDenyIgnoredUnderManagedOnlyDoesNotStopTheRun(t *testing.T) {
 		t.Error("a broken managed deny did not stop the run")
 	}
 }
+
+// TestUncompilableRuleFailsClosed: a rule that is well formed but whose path pattern does not
+// compile is skipped with a warning; a deny or ask rule of that kind is broken at its position,
+// an allow rule is not, and the other rules still load.
+func TestUncompilableRuleFailsClosed(t *testing.T) {
+	e := newEnv(t)
+	p := e.write(t, "user", `{"permissions": {"deny": ["Read(a[)", "Bash(rm:*)"], "ask": ["Edit([[:foo:]])"], "allow": ["Read(b[)"]}}`)
+	l, err := Load(e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, r, err := l.Build(Flags{Trusted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"deny Bash(rm:*) userSettings"}, ruleStrings(pc)); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
+	}
+	if n := strings.Count(strings.Join(warningStrings(r.Warnings), "\n"), "permission rule was skipped"); n != 3 {
+		t.Errorf("%d skipped-rule warnings, want 3: %q", n, warningStrings(r.Warnings))
+	}
+	want := []string{
+		p + `:1:62: rule ask "Edit([[:foo:]])" from userSettings (` + p + `:1:62): invalid path pattern "[[:foo:]]": unknown character class [:foo:]`,
+		p + `:1:27: rule deny "Read(a[)" from userSettings (` + p + `:1:27): invalid path pattern "a[": unterminated "[" (write "\[" for a literal "[")`,
+	}
+	var bpe *BrokenPolicyError
+	if !errors.As(r.FailClosed(), &bpe) {
+		t.Fatalf("FailClosed = %v", r.FailClosed())
+	}
+	if diff := cmp.Diff(want, warningStrings(bpe.Problems)); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+}

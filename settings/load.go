@@ -295,16 +295,62 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 	if len(bytes.TrimSpace(data)) == 0 {
 		return s, newObject(), nil, nil
 	}
+	d := settingsDoc{docPos: docPos{name: name}}
+	root, err := d.parse(data, untrusted)
+	if err != nil {
+		return s, nil, nil, err
+	}
+	strict := holdsDenyOrAsk(root)
+	if pe := checkTopKeys(root, policy, strict, d.warnAt); pe != nil {
+		return s, nil, nil, d.errAt(pe.off, "%s", pe.msg)
+	}
+	if err := d.readTopLevel(root, &s); err != nil {
+		return s, nil, nil, err
+	}
+	sb, err := parseSandbox(root, d.errAt, d.idx.pos)
+	if err != nil {
+		return s, nil, nil, err
+	}
+	s.Sandbox = sb
+	if err := d.readPermissions(root, &s, policy, strict, untrusted); err != nil {
+		return s, nil, nil, err
+	}
+	return s, root, d.warns, nil
+}
+
+// settingsDoc is one settings document being read: where its values are, for errors and
+// warnings that name a line and column, and the warnings so far.
+type settingsDoc struct {
+	docPos
+	warns []Warning
+}
+
+// docPos places a document's offsets. Its errAt has a value receiver so that handing it on as
+// a function (to parseSandbox) copies the position, not the whole settingsDoc to the heap.
+type docPos struct {
+	name string
+	idx  lineIndex
+}
+
+func (p docPos) errAt(off int, format string, args ...any) *ParseError {
+	line, col := p.idx.pos(off)
+	return &ParseError{File: p.name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (d *settingsDoc) warnAt(off int, format string, args ...any) {
+	line, col := d.idx.pos(off)
+	d.warns = append(d.warns, Warning{File: d.name, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
+}
+
+// parse reads the document's JSON tree, which must be an object. With untrusted set the
+// trust-gated lists are counted, not built.
+func (d *settingsDoc) parse(data []byte, untrusted bool) (*value, error) {
 	if bytes.HasPrefix(data, []byte(utf8BOM)) {
 		// Some Windows editors start files with a byte-order mark, which JSON does not allow.
 		// Blank it out rather than cut it, so that columns still match the file.
 		data = append([]byte("   "), data[len(utf8BOM):]...)
 	}
-	idx := newLineIndex(data)
-	errAt := func(off int, format string, args ...any) *ParseError {
-		line, col := idx.pos(off)
-		return &ParseError{File: name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
-	}
+	d.idx = newLineIndex(data)
 	var counted []string
 	if untrusted {
 		counted = trustGated
@@ -313,30 +359,26 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 	if err != nil {
 		var pe *posError
 		if errors.As(err, &pe) {
-			return s, nil, nil, errAt(pe.off, "%s", pe.msg)
+			return nil, d.errAt(pe.off, "%s", pe.msg)
 		}
-		return s, nil, nil, &ParseError{File: name, Msg: err.Error()}
+		return nil, &ParseError{File: d.name, Msg: err.Error()}
 	}
 	if root.kind != kindObject {
-		return s, nil, nil, errAt(root.off, "settings must be a JSON object, not %s", root.kind)
+		return nil, d.errAt(root.off, "settings must be a JSON object, not %s", root.kind)
 	}
-	var warns []Warning
-	warnAt := func(off int, format string, args ...any) {
-		line, col := idx.pos(off)
-		warns = append(warns, Warning{File: name, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
-	}
-	strict := holdsDenyOrAsk(root)
-	if pe := checkTopKeys(root, policy, strict, warnAt); pe != nil {
-		return s, nil, nil, errAt(pe.off, "%s", pe.msg)
-	}
+	return root, nil
+}
 
+// readTopLevel reads the top-level keys of one value: allowManagedPermissionRulesOnly and
+// the model choice.
+func (d *settingsDoc) readTopLevel(root *value, s *Settings) error {
 	// null is not "absent" for the permission keys: Claude Code's schema rejects it, and read
 	// as absent it would drop a list of deny rules or a restriction without a word.
 	if v := root.get("allowManagedPermissionRulesOnly"); v != nil {
 		if v.kind != kindBool {
-			return s, nil, nil, errAt(v.off, "allowManagedPermissionRulesOnly must be true or false, not %s", v.kind)
+			return d.errAt(v.off, "allowManagedPermissionRulesOnly must be true or false, not %s", v.kind)
 		}
-		line, col := idx.pos(v.off)
+		line, col := d.idx.pos(v.off)
 		s.ManagedOnly = &BoolEntry{Value: v.b, Line: line, Col: col}
 	}
 
@@ -349,28 +391,51 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 			continue
 		}
 		if v.kind != kindString {
-			return s, nil, nil, errAt(v.off, "%s must be a string, not %s", k.key, v.kind)
+			return d.errAt(v.off, "%s must be a string, not %s", k.key, v.kind)
 		}
-		line, col := idx.pos(v.off)
+		line, col := d.idx.pos(v.off)
 		*k.dst = &Entry{Value: v.str, Line: line, Col: col}
 	}
+	return nil
+}
 
-	sb, err := parseSandbox(root, errAt, idx.pos)
-	if err != nil {
-		return s, nil, nil, err
-	}
-	s.Sandbox = sb
-
+// readPermissions reads the permissions object: its keys checked, its lists, defaultMode and
+// disableBypassPermissionsMode.
+func (d *settingsDoc) readPermissions(root *value, s *Settings, policy, strict, untrusted bool) error {
 	perms := root.get("permissions")
 	if perms == nil {
-		return s, root, warns, nil
+		return nil
 	}
 	if perms.kind != kindObject {
-		return s, nil, nil, errAt(perms.off, "permissions must be an object, not %s", perms.kind)
+		return d.errAt(perms.off, "permissions must be an object, not %s", perms.kind)
 	}
-	if pe := checkPermissionKeys(perms, policy, strict, warnAt); pe != nil {
-		return s, nil, nil, errAt(pe.off, "%s", pe.msg)
+	if pe := checkPermissionKeys(perms, policy, strict, d.warnAt); pe != nil {
+		return d.errAt(pe.off, "%s", pe.msg)
 	}
+	if err := d.readPermissionLists(perms, s, untrusted); err != nil {
+		return err
+	}
+	if v := perms.get("defaultMode"); v != nil {
+		if v.kind != kindString {
+			return d.errAt(v.off, "permissions.defaultMode must be a string, not %s", v.kind)
+		}
+		line, col := d.idx.pos(v.off)
+		s.DefaultMode = &Entry{Value: v.str, Line: line, Col: col}
+	}
+	if v := perms.get("disableBypassPermissionsMode"); v != nil {
+		if v.kind != kindString || v.str != "disable" {
+			return d.errAt(v.off, `permissions.disableBypassPermissionsMode must be "disable", not %s`, v.describe())
+		}
+		line, col := d.idx.pos(v.off)
+		s.DisableBypass = &Entry{Value: v.str, Line: line, Col: col}
+	}
+	return nil
+}
+
+// readPermissionLists reads the allow, deny, ask and additionalDirectories lists, each entry
+// with its position; an entry that is not a string is kept, marked, with a warning. With
+// untrusted set the trust-gated lists are only counted.
+func (d *settingsDoc) readPermissionLists(perms *value, s *Settings, untrusted bool) error {
 	lists := []struct {
 		key    string
 		dst    *[]Entry
@@ -386,39 +451,25 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 			continue
 		}
 		if v.kind != kindArray {
-			return s, nil, nil, errAt(v.off, "permissions.%s must be an array of strings, not %s", l.key, v.kind)
+			return d.errAt(v.off, "permissions.%s must be an array of strings, not %s", l.key, v.kind)
 		}
 		if untrusted && l.unread != nil {
 			// A list nested too deeply to be counted was built; it is not read either.
 			if n := v.counted + len(v.elems); n > 0 {
-				line, col := idx.pos(v.off)
+				line, col := d.idx.pos(v.off)
 				*l.unread = &Unread{Count: n, Line: line, Col: col}
 			}
 			continue
 		}
 		for _, el := range v.elems {
-			line, col := idx.pos(el.off)
+			line, col := d.idx.pos(el.off)
 			if el.kind != kindString {
 				*l.dst = append(*l.dst, Entry{Value: el.describe(), Line: line, Col: col, NotString: true})
-				warnAt(el.off, "permissions.%s entry %s is not a string and was skipped", l.key, el.describe())
+				d.warnAt(el.off, "permissions.%s entry %s is not a string and was skipped", l.key, el.describe())
 				continue
 			}
 			*l.dst = append(*l.dst, Entry{Value: el.str, Line: line, Col: col})
 		}
 	}
-	if v := perms.get("defaultMode"); v != nil {
-		if v.kind != kindString {
-			return s, nil, nil, errAt(v.off, "permissions.defaultMode must be a string, not %s", v.kind)
-		}
-		line, col := idx.pos(v.off)
-		s.DefaultMode = &Entry{Value: v.str, Line: line, Col: col}
-	}
-	if v := perms.get("disableBypassPermissionsMode"); v != nil {
-		if v.kind != kindString || v.str != "disable" {
-			return s, nil, nil, errAt(v.off, `permissions.disableBypassPermissionsMode must be "disable", not %s`, v.describe())
-		}
-		line, col := idx.pos(v.off)
-		s.DisableBypass = &Entry{Value: v.str, Line: line, Col: col}
-	}
-	return s, root, warns, nil
+	return nil
 }

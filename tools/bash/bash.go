@@ -251,57 +251,27 @@ func (s *Shell) call(ctx context.Context, in Input, env *tool.Env) (tool.Result,
 	return res, err
 }
 
-// run runs a command in the foreground.
+// run runs a command in the foreground: it creates the command's files, starts the shell in a
+// process group of its own (confined when the sandbox settings say so), waits for it under the
+// timeout and the output cap, deals with what it left running and the directory it ended in,
+// and describes how it ended.
 func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, notice string, env *tool.Env) (tool.Result, error) {
 	timeout, clampNote := timeoutFor(in.Timeout)
-	dir, rc, err := s.outputDir()
+	files, out, err := s.newRunFiles()
 	if err != nil {
 		return tool.Result{}, err
 	}
-	id := newID("")
-	outPath := filepath.Join(dir, id+".output")
-	cwdPath := filepath.Join(dir, id+".cwd")
-	defer os.Remove(cwdPath)
-	out, err := os.OpenFile(outPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return tool.Result{}, fmt.Errorf("creating the output file: %w", err)
-	}
+	defer os.Remove(files.cwdPath)
 
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	timer := time.AfterFunc(timeout, func() { cancel(errTimedOut) })
 	defer timer.Stop()
 
-	cmd := exec.CommandContext(runCtx, s.opts.Shell, "-c", in.Command)
-	cmd.Args[0] = filepath.Base(s.opts.Shell) // messages say "bash: ...", not "/bin/bash: ..."
-	cmd.Dir = cwd
-	cmd.Env = append(s.environ(), "BASH_ENV="+rc, "REINS_CWD_FILE="+cwdPath)
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
-	cmd.WaitDelay = s.opts.KillGrace
-	// The shell reports its final directory to cwdPath, which must exist to be bound into a
-	// sandbox.
-	if err := os.WriteFile(cwdPath, nil, 0o600); err != nil {
-		out.Close()
-		os.Remove(outPath)
-		return tool.Result{}, fmt.Errorf("creating the directory report file: %w", err)
-	}
-	finish, err := s.confine(pc, in, cmd, []string{rc}, []string{cwdPath})
+	cmd := s.command(runCtx, in, cwd, files, out)
+	finish, start, err := s.launch(pc, in, cmd, files, out)
 	if err != nil {
-		out.Close()
-		os.Remove(outPath)
 		return tool.Result{}, err
-	}
-	start := time.Now()
-	err = s.start(cmd)
-	out.Close() // the command has its own descriptor
-	if err != nil {
-		os.Remove(outPath)
-		if finish != nil {
-			finish("") // releases what the sandbox set up for the command
-		}
-		return tool.Result{}, fmt.Errorf("starting %s: %w", s.opts.Shell, err)
 	}
 	pgid := cmd.Process.Pid
 	s.mu.Lock()
@@ -311,12 +281,128 @@ func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, 
 	if closedAtStart {
 		cancel(ErrClosed)
 	}
-	stopMonitor := s.monitor(outPath, env, start, func() { cancel(errOutputTooLarge) })
+	stopMonitor := s.monitor(files.outPath, env, start, func() { cancel(errOutputTooLarge) })
 	_ = cmd.Wait() // the exit status is in ProcessState
 	stopMonitor()
 
 	cause := context.Cause(runCtx)
 	stopped := runCtx.Err() != nil
+	s.reap(pgid, stopped, cause, files.outPath)
+
+	o := Output{ExitCode: exitCode(cmd.ProcessState)}
+	if !stopped {
+		if n := s.settle(pc, cwd, readCwd(files.cwdPath)); n != "" {
+			notice, o.CwdReset = n, true
+		}
+	}
+	o.Cwd = s.Cwd()
+
+	f, err := formatOutputFile(files.outPath, s.opts.MaxOutputChars)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	o.Stdout = f.text
+	body := f.text
+	if notice != "" {
+		body = joinLines(body, notice)
+	}
+	text, isError, capped := s.describeEnd(ctx, cause, in, timeout, body, &o)
+	if f.truncated || capped {
+		o.OutputFile = files.outPath
+		text += "\n\nFull output saved to: " + files.outPath
+	} else {
+		os.Remove(files.outPath)
+	}
+	if clampNote != "" {
+		text = joinLines(text, clampNote)
+	}
+	if finish != nil {
+		failed := ""
+		if isError {
+			failed = f.text
+		}
+		if note := violationNote(finish(failed)); note != "" {
+			text = joinLines(text, note)
+		}
+	}
+	return tool.Result{Content: []tool.Content{tool.Text(text)}, IsError: isError, Output: o}, nil
+}
+
+// runFiles are the files of one foreground command in the output directory.
+type runFiles struct {
+	// rc is the shell's BASH_ENV file, shared by every command.
+	rc string
+	// outPath holds the merged output; it is kept when the result shows only part of it.
+	outPath string
+	// cwdPath is where the shell reports the directory it ended in.
+	cwdPath string
+}
+
+// newRunFiles names the files of a new command and creates its output file, open for the
+// command to write.
+func (s *Shell) newRunFiles() (runFiles, *os.File, error) {
+	dir, rc, err := s.outputDir()
+	if err != nil {
+		return runFiles{}, nil, err
+	}
+	id := newID("")
+	files := runFiles{rc: rc, outPath: filepath.Join(dir, id+".output"), cwdPath: filepath.Join(dir, id+".cwd")}
+	out, err := os.OpenFile(files.outPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return runFiles{}, nil, fmt.Errorf("creating the output file: %w", err)
+	}
+	return files, out, nil
+}
+
+// command is the shell process of one command. It leads a process group of its own, so that
+// a timeout, an interrupt or Close ends everything it started, not only the shell.
+func (s *Shell) command(ctx context.Context, in Input, cwd string, files runFiles, out *os.File) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, s.opts.Shell, "-c", in.Command)
+	cmd.Args[0] = filepath.Base(s.opts.Shell) // messages say "bash: ...", not "/bin/bash: ..."
+	cmd.Dir = cwd
+	cmd.Env = append(s.environ(), "BASH_ENV="+files.rc, "REINS_CWD_FILE="+files.cwdPath)
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.WaitDelay = s.opts.KillGrace
+	return cmd
+}
+
+// launch starts cmd, confined when the sandbox settings say so, and closes out, of which the
+// command has its own descriptor. finish releases what the sandbox set up (nil when the command
+// runs unconfined); start is when the command started. When it cannot start, nothing of it is
+// left: neither the output file nor the sandbox's set-up.
+func (s *Shell) launch(pc *permission.Context, in Input, cmd *exec.Cmd, files runFiles, out *os.File) (finish func(string) []string, start time.Time, err error) {
+	// The shell reports its final directory to cwdPath, which must exist to be bound into a
+	// sandbox.
+	if err := os.WriteFile(files.cwdPath, nil, 0o600); err != nil {
+		out.Close()
+		os.Remove(files.outPath)
+		return nil, time.Time{}, fmt.Errorf("creating the directory report file: %w", err)
+	}
+	finish, err = s.confine(pc, in, cmd, []string{files.rc}, []string{files.cwdPath})
+	if err != nil {
+		out.Close()
+		os.Remove(files.outPath)
+		return nil, time.Time{}, err
+	}
+	start = time.Now()
+	err = s.start(cmd)
+	out.Close() // the command has its own descriptor
+	if err != nil {
+		os.Remove(files.outPath)
+		if finish != nil {
+			finish("") // releases what the sandbox set up for the command
+		}
+		return nil, time.Time{}, fmt.Errorf("starting %s: %w", s.opts.Shell, err)
+	}
+	return finish, start, nil
+}
+
+// reap deals with what a command leaves once its shell has exited: a stopped command's group
+// is killed, and its output file cut back when the cap stopped it. Processes a command that
+// ended by itself left running (`server &`) may go on, but end with the session.
+func (s *Shell) reap(pgid int, stopped bool, cause error, outPath string) {
 	if stopped {
 		killGroup(pgid, s.opts.KillGrace)
 	}
@@ -325,7 +411,6 @@ func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, 
 		// time: cut the file back, so the cap holds on disk as well as in memory.
 		capFile(outPath, s.opts.MaxOutputFileBytes)
 	}
-	// Processes the command left running (`server &`) may go on, but end with the session.
 	live := !stopped && groupHasLiveMember(pgid)
 	s.mu.Lock()
 	if live && !s.closed {
@@ -341,27 +426,13 @@ func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, 
 	if !live || closed {
 		s.unwatch(pgid)
 	}
+}
 
-	o := Output{ExitCode: exitCode(cmd.ProcessState)}
-	if !stopped {
-		if n := s.settle(pc, cwd, readCwd(cwdPath)); n != "" {
-			notice, o.CwdReset = n, true
-		}
-	}
-	o.Cwd = s.Cwd()
-
-	f, err := formatOutputFile(outPath, s.opts.MaxOutputChars)
-	if err != nil {
-		return tool.Result{}, err
-	}
-	o.Stdout = f.text
-	body := f.text
-	if notice != "" {
-		body = joinLines(body, notice)
-	}
-
-	var text string
-	isError, capped := false, false
+// describeEnd is the result text for how the command ended: interrupted, timed out, stopped
+// for its output, or exited with a status, which is an error unless the command's semantics
+// say otherwise (grep's 1 is "no match"). It records the ending in o. capped says the text of
+// an error was cut, so the full output must be kept.
+func (s *Shell) describeEnd(ctx context.Context, cause error, in Input, timeout time.Duration, body string, o *Output) (text string, isError, capped bool) {
 	switch {
 	case ctx.Err() != nil:
 		o.Interrupted, isError = true, true
@@ -389,25 +460,7 @@ func (s *Shell) run(ctx context.Context, pc *permission.Context, in Input, cwd, 
 			text = body
 		}
 	}
-	if f.truncated || capped {
-		o.OutputFile = outPath
-		text += "\n\nFull output saved to: " + outPath
-	} else {
-		os.Remove(outPath)
-	}
-	if clampNote != "" {
-		text = joinLines(text, clampNote)
-	}
-	if finish != nil {
-		failed := ""
-		if isError {
-			failed = f.text
-		}
-		if note := violationNote(finish(failed)); note != "" {
-			text = joinLines(text, note)
-		}
-	}
-	return tool.Result{Content: []tool.Content{tool.Text(text)}, IsError: isError, Output: o}, nil
+	return text, isError, capped
 }
 
 // joinLines joins the non-empty parts with newlines.

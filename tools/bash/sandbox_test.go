@@ -193,3 +193,63 @@ func TestSandboxAutoAllowPipeline(t *testing.T) {
 		})
 	}
 }
+
+// releasingSandbox confines nothing and counts the releases of what it set up.
+type releasingSandbox struct {
+	mu       sync.Mutex
+	released []string
+}
+
+func (s *releasingSandbox) Wrap(*exec.Cmd, string, []string, []string) (func(string) []string, error) {
+	return func(failed string) []string {
+		s.mu.Lock()
+		s.released = append(s.released, failed)
+		s.mu.Unlock()
+		return nil
+	}, nil
+}
+
+// TestCommandThatCannotStartLeavesNothing: a command that does not start, because its shell
+// cannot run or because no sandbox can confine it, is a program failure naming the cause; it
+// leaves no output or directory file behind, and what the sandbox set up for it is released.
+func TestCommandThatCannotStartLeavesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		sandbox Sandbox
+		want    string
+	}{
+		{"the shell cannot run", &releasingSandbox{}, "starting "},
+		{"no sandbox to confine it", nil, errNoSandbox.Error()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			outDir := t.TempDir()
+			shell := filepath.Join(t.TempDir(), "no-such-shell")
+			opts := Options{OutputDir: outDir, Shell: shell}
+			if tc.sandbox != nil {
+				opts.Sandbox = tc.sandbox
+			}
+			f := newFixture(t, opts)
+			f.pc = sandboxContext(t, f.dir, permission.SandboxPolicy{Enabled: true})
+			_, err := f.callTool(context.Background(), f.shell.BashTool(), map[string]any{"command": "true"})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one containing %q", err, tc.want)
+			}
+			entries, err := os.ReadDir(outDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				if e.Name() != "cwd-trap.sh" {
+					t.Errorf("%s left behind", e.Name())
+				}
+			}
+			if sb, ok := tc.sandbox.(*releasingSandbox); ok {
+				sb.mu.Lock()
+				defer sb.mu.Unlock()
+				if len(sb.released) != 1 || sb.released[0] != "" {
+					t.Errorf("sandbox released %q, want once with no failure", sb.released)
+				}
+			}
+		})
+	}
+}
