@@ -181,7 +181,7 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 		return nil, err
 	}
 	if opts.Debug != nil {
-		opts.Debug.Debug("provider", "name", a.Provider.Name, "model", a.Provider.Model)
+		opts.Debug.Debug("provider", "name", a.Provider.Name, "model", a.Provider.Model, "credential", a.Provider.Credential)
 		a.stopDebug = a.Bus.Subscribe(debugEvents(opts.Debug))
 	}
 	if err := a.newPermissions(pc, transcript); err != nil {
