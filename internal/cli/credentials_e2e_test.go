@@ -35,7 +35,7 @@ func credentialEnv(t *testing.T, srv *llmtest.Server, helper string) (*e2e, stri
 // and X-Api-Key with the custom headers, runs it again once on a 401 and retries once; the key
 // is in no output, --debug's log included; doctor names the helper and where it was set.
 func TestAPIKeyHelperE2E(t *testing.T) {
-	srv := llmtest.NewAnthropicServer(t, llmtest.Fail(401, "authentication_error", "invalid x-api-key"), llmtest.Say("done"))
+	srv := llmtest.NewAnthropicServer(t, llmtest.Fail(401, "authentication_error", "invalid x-api-key"), llmtest.Say("done"), llmtest.Say("again"))
 	e, userFile := credentialEnv(t, srv, "")
 	e.run("-p", "--debug", "hello").wantCode(0)
 	if strings.TrimSpace(e.stdout) != "done" {
@@ -62,6 +62,12 @@ func TestAPIKeyHelperE2E(t *testing.T) {
 	// The debug log names the source, which also shows the check above looked at a log.
 	if !strings.Contains(e.stderr, `credential="apiKeyHelper from `+userFile+`:2:19"`) {
 		t.Errorf("--debug does not name the credential source:\n%s", e.stderr)
+	}
+
+	// The SDK's system/init says the key comes from a helper (Claude Code's apiKeySource).
+	e.run("-p", "--output-format", "stream-json", "--verbose", "hello").wantCode(0)
+	if !strings.Contains(e.stdout, `"apiKeySource":"apiKeyHelper"`) {
+		t.Errorf("system/init does not name the helper:\n%s", e.stdout)
 	}
 
 	e.run("doctor", "--debug").wantCode(0)
