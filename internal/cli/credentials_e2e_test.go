@@ -134,3 +134,25 @@ func TestCredentialSourcesE2E(t *testing.T) {
 		t.Error("the untrusted project's apiKeyHelper ran")
 	}
 }
+
+// TestStatusE2E: in the chat (tmux), the helper's key goes out and /status names the helper,
+// never the key.
+func TestStatusE2E(t *testing.T) {
+	srv := llmtest.NewAnthropicServer(t, llmtest.Say("Hi there."))
+	e, _ := credentialEnv(t, srv, "")
+	r := startTUI(t, e)
+	r.waitFor("default mode")
+	r.typeText("hello")
+	r.keys("Enter")
+	r.waitFor("Hi there.")
+	r.typeText("/status")
+	r.keys("Enter")
+	s := r.waitFor("Credential: apiKeyHelper from", "API: "+srv.URL)
+	if strings.Contains(s, "sk-helper") {
+		t.Errorf("the screen shows the key:\n%s", s)
+	}
+	if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer sk-helper-1" {
+		t.Errorf("Authorization = %q, want the helper's key", got)
+	}
+	r.quit()
+}
