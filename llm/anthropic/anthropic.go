@@ -137,9 +137,9 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 type Provider struct {
 	client   *http.Client
 	endpoint string
-	urlErr   error       // a BaseURL that does not parse, reported by Stream
-	header   http.Header // custom headers, then the protocol's
-	creds    CredentialSource
+	urlErr   error            // a BaseURL that does not parse, reported by Stream
+	header   http.Header      // custom headers, then the protocol's
+	creds    CredentialSource // nil: the key, if any, is in header
 	retry    llm.RetryPolicy
 	prefixes prefixCache // encoded tools and system prompts, see body.go
 }
@@ -164,9 +164,9 @@ func New(opts Options) *Provider {
 	} {
 		p.header[k] = []string{v}
 	}
-	p.creds = opts.Credentials
-	if p.creds == nil {
-		p.creds = fixedCredential{Bearer: opts.APIKey}
+	// A fixed key is set once here; a source is asked before every request.
+	if p.creds = opts.Credentials; p.creds == nil {
+		setCredential(p.header, Credential{Bearer: opts.APIKey})
 	}
 	return p
 }
@@ -208,11 +208,9 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 // refreshed credential (see [CredentialSource]).
 func (p *Provider) streamOnce(ctx context.Context, body []byte, onEvent func(llm.Event)) (*llm.Response, error) {
 	resp, err := p.send(ctx, body, false)
-	if err == nil && resp.StatusCode == http.StatusUnauthorized {
-		if _, fixed := p.creds.(fixedCredential); !fixed {
-			drain(resp.Body)
-			resp, err = p.send(ctx, body, true)
-		}
+	if err == nil && resp.StatusCode == http.StatusUnauthorized && p.creds != nil {
+		drain(resp.Body)
+		resp, err = p.send(ctx, body, true)
 	}
 	if err != nil {
 		return nil, err
@@ -236,12 +234,12 @@ func (p *Provider) streamOnce(ctx context.Context, body []byte, onEvent func(llm
 
 // send posts body with the credential the source gives (refreshed if refresh).
 func (p *Provider) send(ctx context.Context, body []byte, refresh bool) (*http.Response, error) {
-	cred, err := p.credential(ctx, refresh)
-	if err != nil {
-		return nil, err
-	}
-	if _, fixed := p.creds.(fixedCredential); !fixed && cred.empty() {
-		return nil, &CredentialError{Msg: "the credential source gave no key"}
+	var cred Credential
+	if p.creds != nil {
+		var err error
+		if cred, err = p.credential(ctx, refresh); err != nil {
+			return nil, err
+		}
 	}
 	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
 	if err != nil {
@@ -250,7 +248,9 @@ func (p *Provider) send(ctx context.Context, body []byte, refresh bool) (*http.R
 	for k, v := range p.header {
 		httpReq.Header[k] = v
 	}
-	setCredential(httpReq.Header, cred)
+	if p.creds != nil {
+		setCredential(httpReq.Header, cred)
+	}
 	resp, err := p.client.Do(httpReq)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -65,21 +65,17 @@ func ParseCustomHeaders(s string) (http.Header, error) {
 	return h, nil
 }
 
-// fixedCredential is the CredentialSource of a key or token set in Options: nothing to refresh.
-type fixedCredential Credential
-
-func (f fixedCredential) Credential(context.Context, bool) (Credential, error) {
-	return Credential(f), nil
-}
-
-// credential asks the source for the credential of a request.
+// credential asks the source for the credential of a request; an empty one is an error, never
+// a request sent without a key.
 func (p *Provider) credential(ctx context.Context, refresh bool) (Credential, error) {
 	c, err := p.creds.Credential(ctx, refresh)
-	if err != nil {
-		if ctx.Err() != nil {
-			return Credential{}, ctx.Err()
-		}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return Credential{}, ctx.Err()
+	case err != nil:
 		return Credential{}, &CredentialError{Msg: err.Error()}
+	case c.empty():
+		return Credential{}, &CredentialError{Msg: "the credential source gave no key"}
 	}
 	return c, nil
 }
