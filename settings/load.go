@@ -84,6 +84,9 @@ type Settings struct {
 	Model      *Entry `json:"model,omitempty"`
 	Provider   *Entry `json:"provider,omitempty"`
 	SmallModel *Entry `json:"smallModel,omitempty"`
+	// APIKeyHelper is the command whose output is the model API's key (see
+	// [Loaded.APIKeyHelper]).
+	APIKeyHelper *Entry `json:"apiKeyHelper,omitempty"`
 	// Sandbox is the sandbox key (see sandbox.go).
 	Sandbox *SandboxSettings `json:"sandbox,omitempty"`
 	// UnreadAllow and UnreadDirectories stand for the allow and additionalDirectories lists of
@@ -385,7 +388,7 @@ func (d *settingsDoc) readTopLevel(root *value, s *Settings) error {
 	for _, k := range []struct {
 		key string
 		dst **Entry
-	}{{"model", &s.Model}, {"provider", &s.Provider}, {"smallModel", &s.SmallModel}} {
+	}{{"model", &s.Model}, {"provider", &s.Provider}, {"smallModel", &s.SmallModel}, {"apiKeyHelper", &s.APIKeyHelper}} {
 		v := root.get(k.key)
 		if v == nil || v.kind == kindNull {
 			continue

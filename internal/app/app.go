@@ -186,7 +186,7 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 		return nil, err
 	}
 	if opts.Debug != nil {
-		opts.Debug.Debug("provider", "name", a.Provider.Name, "model", a.Provider.Model)
+		opts.Debug.Debug("provider", "name", a.Provider.Name, "model", a.Provider.Model, "credential", a.Provider.Credential)
 		a.stopDebug = a.Bus.Subscribe(debugEvents(opts.Debug))
 	}
 	if err := a.newPermissions(pc, transcript); err != nil {
@@ -250,7 +250,7 @@ func (a *App) resolveProvider(ctx context.Context) (llm.Provider, error) {
 	httpClient, retry := streamNet(a.opts.Getenv, a.opts.Report)
 	var err error
 	if a.Provider, err = ResolveProvider(ctx, ProviderOptions{Provider: a.opts.Provider, Model: a.opts.Model, Settings: a.Settings.Loaded,
-		Getenv: a.opts.Getenv, HTTPClient: httpClient, Retry: retry}); err != nil {
+		Getenv: a.opts.Getenv, HTTPClient: httpClient, Retry: retry, Trusted: a.Settings.Trusted, Dir: a.Cwd}); err != nil {
 		return nil, err
 	}
 	if fb := a.opts.FallbackModel; fb != "" {

@@ -42,7 +42,8 @@ func CheckEngine(ctx, tctx context.Context, s *Settings, getenv func(string) str
 		return &permission.Engine{}
 	}
 	httpClient, retry := streamNet(getenv, rep)
-	p, err := ResolveProvider(ctx, ProviderOptions{Settings: s.Loaded, Getenv: getenv, HTTPClient: httpClient, Retry: retry})
+	p, err := ResolveProvider(ctx, ProviderOptions{Settings: s.Loaded, Getenv: getenv, HTTPClient: httpClient, Retry: retry,
+		Trusted: s.Trusted, Dir: s.Context.OriginalCwd()})
 	if err != nil {
 		// The provider's long help is for a run, not a trace line.
 		first, _, _ := strings.Cut(err.Error(), "\n")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,6 +52,19 @@ type Provider struct {
 	LLM   llm.Provider
 	Name  string // anthropic, openai or ollama
 	Model string
+	// BaseURL is where requests go ("" for the provider's own API).
+	BaseURL string
+	// Credential says where the requests' credential comes from, never what it is:
+	// "ANTHROPIC_API_KEY", "apiKeyHelper from FILE:LINE:COL", "none", …
+	Credential string
+	// CredentialNotes are credentials configured but not used, and why (an untrusted
+	// project's apiKeyHelper, one a variable ranks above).
+	CredentialNotes []string
+	// Headers are the names of the custom headers every request carries
+	// (ANTHROPIC_CUSTOM_HEADERS); their values are not kept here.
+	Headers []string
+	// keyHelper is the apiKeyHelper in use, if one is (see CheckCredential).
+	keyHelper *keyHelper
 }
 
 // ProviderOptions say which model API and model a session talks to, and how.
@@ -65,6 +79,10 @@ type ProviderOptions struct {
 	// HTTPClient and Retry carry the model API's requests.
 	HTTPClient *http.Client
 	Retry      llm.RetryPolicy
+	// Trusted says the project is trusted: only then may its settings name an apiKeyHelper.
+	Trusted bool
+	// Dir is the folder an apiKeyHelper runs in (the session's).
+	Dir string
 }
 
 // defaultAnthropicSmallModel summarises pages for WebFetch when nothing else is configured.
@@ -108,9 +126,14 @@ func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) 
 	model := cmp.Or(o.Model, setModel)
 	getenv := o.Getenv
 	ollamaURL := ollamaBase(getenv("OLLAMA_HOST"))
+	var helper *settings.KeyHelper
+	var skipped []settings.KeyHelper
+	if o.Settings != nil {
+		helper, skipped = o.Settings.APIKeyHelper(o.Trusted)
+	}
 	if name == "" {
 		switch {
-		case getenv("ANTHROPIC_API_KEY") != "" || getenv("ANTHROPIC_AUTH_TOKEN") != "" || getenv("ANTHROPIC_BASE_URL") != "":
+		case getenv("ANTHROPIC_API_KEY") != "" || getenv("ANTHROPIC_AUTH_TOKEN") != "" || getenv("ANTHROPIC_BASE_URL") != "" || helper != nil:
 			name = ProviderAnthropic
 		case getenv("OPENAI_API_KEY") != "" || getenv("OPENAI_BASE_URL") != "":
 			name = ProviderOpenAI
@@ -132,12 +155,18 @@ func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) 
 		if full, ok := modelAliases[model]; ok {
 			model = full
 		}
-		opts := anthropic.OptionsFromEnv(getenv)
-		if err := needKey(opts.APIKey, opts.BaseURL, "", "anthropic", "ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)"); err != nil {
+		opts, err := anthropic.OptionsFromEnv(getenv)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.anthropicCredential(&opts, o, helper, skipped); err != nil {
+			return nil, err
+		}
+		if err := needKey(c.Credential, opts.BaseURL, "", "anthropic", "ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, or an apiKeyHelper in settings)"); err != nil {
 			return nil, err
 		}
 		opts.HTTPClient, opts.Retry = o.HTTPClient, o.Retry
-		c.LLM = anthropic.New(opts)
+		c.LLM, c.BaseURL = anthropic.New(opts), opts.BaseURL
 	case ProviderOpenAI:
 		opts := openaicompat.OptionsFromEnv(getenv)
 		if model == "" {
@@ -149,11 +178,14 @@ func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) 
 			}
 			model = defaultOpenAIModel
 		}
-		if err := needKey(opts.APIKey, opts.BaseURL, openaicompat.DefaultBaseURL, "openai", "OPENAI_API_KEY"); err != nil {
+		if opts.APIKey != "" {
+			c.Credential = "OPENAI_API_KEY"
+		}
+		if err := needKey(c.Credential, opts.BaseURL, openaicompat.DefaultBaseURL, "openai", "OPENAI_API_KEY"); err != nil {
 			return nil, err
 		}
 		opts.HTTPClient, opts.Retry = o.HTTPClient, o.Retry
-		c.LLM = openaicompat.New(opts)
+		c.LLM, c.BaseURL = openaicompat.New(opts), opts.BaseURL
 	case ProviderOllama:
 		if model == "" {
 			model = getenv("OPENAI_MODEL")
@@ -170,20 +202,65 @@ func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) 
 		}
 		opts := openaicompat.Options{BaseURL: ollamaURL + "/v1", Name: ProviderOllama}
 		opts.HTTPClient, opts.Retry = o.HTTPClient, o.Retry
-		c.LLM = openaicompat.New(opts)
+		c.LLM, c.BaseURL = openaicompat.New(opts), opts.BaseURL
 	default:
 		return nil, &UsageError{fmt.Errorf("unknown provider %q (valid providers: anthropic, openai, ollama)", name)}
 	}
 	c.Model = model
+	if c.Credential == "" {
+		c.Credential = "none"
+	}
 	return c, nil
 }
 
-// needKey refuses, before any network call, a provider's own API without a key. A base URL
-// other than the provider's (a proxy, a local server) may need none. official is the
-// provider's own base URL ("" when only an empty base URL means the provider's own API).
-func needKey(key, baseURL, official, provider, envName string) error {
+// anthropicCredential chooses the credential of the Anthropic API, by Claude Code's precedence:
+// ANTHROPIC_AUTH_TOKEN, then ANTHROPIC_API_KEY (OptionsFromEnv took the first set), then the
+// apiKeyHelper. It records which one and what was passed over, and names the custom headers.
+func (c *Provider) anthropicCredential(opts *anthropic.Options, o ProviderOptions, helper *settings.KeyHelper, skipped []settings.KeyHelper) error {
+	for name := range opts.Headers {
+		c.Headers = append(c.Headers, name)
+	}
+	slices.Sort(c.Headers)
+	for _, h := range skipped {
+		c.CredentialNotes = append(c.CredentialNotes, fmt.Sprintf(`apiKeyHelper from %s is not run: this project is not trusted (run "reins trust")`, h.Origin()))
+	}
+	switch {
+	case o.Getenv("ANTHROPIC_AUTH_TOKEN") != "":
+		c.Credential = "ANTHROPIC_AUTH_TOKEN"
+	case o.Getenv("ANTHROPIC_API_KEY") != "":
+		c.Credential = "ANTHROPIC_API_KEY"
+	case helper != nil:
+		kh, err := newKeyHelper(*helper, o.Dir, o.Getenv)
+		if err != nil {
+			return err
+		}
+		opts.Credentials, c.keyHelper = kh, kh
+		c.Credential = "apiKeyHelper from " + helper.Origin()
+		return nil
+	}
+	if helper != nil && c.Credential != "" {
+		c.CredentialNotes = append(c.CredentialNotes, fmt.Sprintf("apiKeyHelper from %s is not run: %s ranks above it", helper.Origin(), c.Credential))
+	}
+	return nil
+}
+
+// CheckCredential runs the apiKeyHelper in use, if there is one, and returns its error: what
+// `reins doctor` tells before any request. The key is not returned.
+func (c *Provider) CheckCredential(ctx context.Context) error {
+	if c.keyHelper == nil {
+		return nil
+	}
+	_, err := c.keyHelper.Credential(ctx, true)
+	return err
+}
+
+// needKey refuses, before any network call, a provider's own API without a credential
+// (source is where it comes from, "" for none). A base URL other than the provider's (a
+// proxy, a local server) may need none. official is the provider's own base URL ("" when only
+// an empty base URL means the provider's own API).
+func needKey(source, baseURL, official, provider, envName string) error {
 	own := baseURL == "" || (official != "" && strings.TrimRight(baseURL, "/") == official)
-	if key != "" || !own {
+	if source != "" || !own {
 		return nil
 	}
 	return fmt.Errorf("the %s provider needs an API key: set %s", provider, envName)

@@ -3,6 +3,11 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +56,81 @@ func TestResolveModelAliases(t *testing.T) {
 	}
 	if got := o.ResolveModel("opus"); got != "opus" {
 		t.Errorf("openai opus = %q", got)
+	}
+}
+
+// TestResolveCredential checks which credential an Anthropic session uses and what it says
+// about it: Claude Code's precedence (ANTHROPIC_AUTH_TOKEN, ANTHROPIC_API_KEY, apiKeyHelper),
+// an untrusted project's helper passed over, the custom headers by name.
+func TestResolveCredential(t *testing.T) {
+	root := t.TempDir()
+	home, proj := filepath.Join(root, "home"), filepath.Join(root, "proj")
+	userFile := filepath.Join(home, ".claude", "settings.json")
+	projFile := filepath.Join(proj, ".claude", "settings.json")
+	for p, content := range map[string]string{userFile: `{"apiKeyHelper": "echo user-key"}`, projFile: `{"apiKeyHelper": "echo planted"}`} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	userOnly := filepath.Join(root, "elsewhere")
+	if err := os.MkdirAll(userOnly, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		cwd      string
+		trusted  bool
+		env      map[string]string
+		want     string
+		notes    []string
+		headers  []string
+		wantErr  string
+		wantName string
+	}{
+		{name: "helper alone picks anthropic", cwd: userOnly, want: "apiKeyHelper from " + userFile + ":1:18"},
+		{name: "trusted project's helper", cwd: proj, trusted: true, want: "apiKeyHelper from " + projFile + ":1:18"},
+		{name: "untrusted project's helper is not run", cwd: proj, want: "apiKeyHelper from " + userFile + ":1:18",
+			notes: []string{"apiKeyHelper from " + projFile + `:1:18 is not run: this project is not trusted (run "reins trust")`}},
+		{name: "API key ranks above the helper", cwd: userOnly, env: map[string]string{"ANTHROPIC_API_KEY": "k"}, want: "ANTHROPIC_API_KEY",
+			notes: []string{"apiKeyHelper from " + userFile + ":1:18 is not run: ANTHROPIC_API_KEY ranks above it"}},
+		{name: "auth token ranks above the key", cwd: userOnly, env: map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_AUTH_TOKEN": "t"}, want: "ANTHROPIC_AUTH_TOKEN",
+			notes: []string{"apiKeyHelper from " + userFile + ":1:18 is not run: ANTHROPIC_AUTH_TOKEN ranks above it"}},
+		{name: "custom headers by name", cwd: userOnly, env: map[string]string{"ANTHROPIC_AUTH_TOKEN": "t", "ANTHROPIC_CUSTOM_HEADERS": "X-Team: a\nX-Cost-Center: b"},
+			want: "ANTHROPIC_AUTH_TOKEN", headers: []string{"X-Cost-Center", "X-Team"}, notes: []string{"apiKeyHelper from " + userFile + ":1:18 is not run: ANTHROPIC_AUTH_TOKEN ranks above it"}},
+		{name: "bad custom headers", cwd: userOnly, env: map[string]string{"ANTHROPIC_CUSTOM_HEADERS": "X-Team"}, wantErr: "ANTHROPIC_CUSTOM_HEADERS line 1"},
+		{name: "bad TTL", cwd: userOnly, env: map[string]string{"CLAUDE_CODE_API_KEY_HELPER_TTL_MS": "soon"}, wantErr: "CLAUDE_CODE_API_KEY_HELPER_TTL_MS must be"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"HOME": home, "OLLAMA_HOST": "127.0.0.1:1"}
+			maps.Copy(env, tt.env)
+			getenv := func(k string) string { return env[k] }
+			s, err := LoadSettings(SettingsOptions{Cwd: tt.cwd, Getenv: getenv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := ResolveProvider(t.Context(), ProviderOptions{Settings: s.Loaded, Getenv: getenv, Trusted: tt.trusted, Dir: tt.cwd})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Name != ProviderAnthropic || p.Credential != tt.want {
+				t.Errorf("provider %s, credential %q; want anthropic, %q", p.Name, p.Credential, tt.want)
+			}
+			if fmt.Sprint(p.CredentialNotes) != fmt.Sprint(tt.notes) {
+				t.Errorf("notes = %q, want %q", p.CredentialNotes, tt.notes)
+			}
+			if fmt.Sprint(p.Headers) != fmt.Sprint(tt.headers) {
+				t.Errorf("headers = %q, want %q", p.Headers, tt.headers)
+			}
+		})
 	}
 }

@@ -76,7 +76,7 @@ func checks(f *Factory, a *app.App) sdkproto.Checks {
 // initInfo is what system/init reports.
 func initInfo(f *Factory, a *app.App) sdkproto.InitInfo {
 	return sdkproto.InitInfo{Cwd: a.Cwd, Tools: tools.Names(a.Agent.Tools), Model: a.Provider.Model, Provider: a.Provider.Name,
-		PermissionMode: string(a.Permissions.Context().Mode()), APIKeySource: apiKeySource(f, a.Provider.Name), Version: reinsVersion(),
+		PermissionMode: string(a.Permissions.Context().Mode()), APIKeySource: apiKeySource(a.Provider), Version: reinsVersion(),
 		MCPServers: mcpStatuses(a.MCP), Agents: agentNames(a.Agents)}
 }
 

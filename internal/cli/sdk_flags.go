@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/session"
 )
 
@@ -111,10 +112,16 @@ func reinsVersion() string {
 	return "dev"
 }
 
-// apiKeySource names the variable that authenticates, in the SDK's terms.
-func apiKeySource(f *Factory, provider string) string {
-	if provider == "anthropic" && f.Getenv("ANTHROPIC_API_KEY") != "" {
+// apiKeySource names where the API key comes from, in Claude Code's terms: ANTHROPIC_API_KEY,
+// apiKeyHelper, or none (a token, or no credential, is no API key).
+func apiKeySource(p *app.Provider) string {
+	switch {
+	case p.Name != app.ProviderAnthropic:
+		return "none"
+	case p.Credential == "ANTHROPIC_API_KEY":
 		return "ANTHROPIC_API_KEY"
+	case strings.HasPrefix(p.Credential, "apiKeyHelper"):
+		return "apiKeyHelper"
 	}
 	return "none"
 }

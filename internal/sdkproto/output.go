@@ -40,7 +40,8 @@ type InitInfo struct {
 	Model          string
 	Provider       string
 	PermissionMode string
-	// APIKeySource is "ANTHROPIC_API_KEY" when that variable authenticates, else "none".
+	// APIKeySource is "ANTHROPIC_API_KEY" or "apiKeyHelper" when one of them authenticates,
+	// else "none".
 	APIKeySource string
 	Version      string
 	// MCPServers are the configured MCP servers with their state.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -20,6 +21,7 @@ const helpText = `Commands:
   /mode [MODE]                          show or set the permission mode
   /add-dir PATH                         add a working directory for this session
   /model [NAME]                         show or set the model of the next turns
+  /status                               model, API and credential source (never the key)
   /cost                                 tokens and estimated price of this session
   /clear                                start over with an empty conversation
   /taint                                secret files read: network calls ask until /clear
@@ -87,6 +89,8 @@ func (m *Model) slash(line string) tea.Cmd {
 		}
 		m.cfg.Agent.Model = args[0]
 		out("Model for the next turns: " + args[0])
+	case "/status":
+		out(m.statusReport())
 	case "/cost":
 		price := fmt.Sprintf("$%.4f", m.costUSD)
 		if !m.costOK {
@@ -124,6 +128,20 @@ func (m *Model) slash(line string) tea.Cmd {
 		fail(fmt.Sprintf("unknown command %s (try /help)", cmd))
 	}
 	return nil
+}
+
+// statusReport is /status: what the session talks to and with which credential (where it
+// comes from, never what it is), where it works and in which mode.
+func (m *Model) statusReport() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Model: %s (%s)\n", m.cfg.Agent.Model, m.cfg.Provider)
+	fmt.Fprintf(&b, "API: %s\n", cmp.Or(m.cfg.BaseURL, "the provider's own API"))
+	fmt.Fprintf(&b, "Credential: %s", cmp.Or(m.cfg.Credential, "unknown"))
+	for _, n := range m.cfg.CredentialNotes {
+		b.WriteString("\n  " + n)
+	}
+	fmt.Fprintf(&b, "\nSession: %s\nWorking directory: %s\nMode: %s", m.cfg.SessionID, m.cfg.Cwd, m.perms().Mode())
+	return b.String()
 }
 
 // taintReport says whether the session read a secret file, and which.

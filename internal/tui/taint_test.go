@@ -32,3 +32,21 @@ func TestTaintCommandAndClear(t *testing.T) {
 		t.Errorf("after /clear: %q", got)
 	}
 }
+
+// TestStatusCommand: /status names the model, the API and where the credential comes from.
+func TestStatusCommand(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	h.m.cfg.Provider, h.m.cfg.BaseURL = "anthropic", "http://127.0.0.1:9"
+	h.m.cfg.Credential = "apiKeyHelper from /home/u/.claude/settings.json:2:19"
+	h.m.cfg.CredentialNotes = []string{"apiKeyHelper from /p/.claude/settings.json:1:18 is not run: this project is not trusted"}
+	h.typeText("/status")
+	h.press("enter")
+	got := h.m.entries[len(h.m.entries)-1].text
+	for _, want := range []string{"Model: claude-test (anthropic)", "API: http://127.0.0.1:9",
+		"Credential: apiKeyHelper from /home/u/.claude/settings.json:2:19\n  apiKeyHelper from /p/.claude/settings.json:1:18 is not run",
+		"Working directory: " + h.dir, "Mode: default"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("/status does not say %q:\n%s", want, got)
+		}
+	}
+}

@@ -25,7 +25,12 @@ type Config struct {
 	Prompt    string
 	SessionID string
 	Provider  string
-	Cwd, Home string
+	// BaseURL and Credential say where the model requests go and where their credential comes
+	// from (its source, never its value), for /status; CredentialNotes are credentials
+	// configured but not used, and why.
+	BaseURL, Credential string
+	CredentialNotes     []string
+	Cwd, Home           string
 	// SettingsFiles names the file each editable settings source writes, for the labels of
 	// "don't ask again".
 	SettingsFiles map[permission.Source]string

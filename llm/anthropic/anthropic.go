@@ -21,10 +21,19 @@
 // response and errors decoded from a stream are what the SDK's decoder gives
 // (TestDecodeMatchesSDK). internal/archtest keeps the SDK out of the binary.
 //
-// The request carries the headers the API needs — Authorization (when a key
-// is set), anthropic-version, Content-Type, Accept — and a User-Agent naming
-// reins; the SDK's X-Stainless-* telemetry headers (SDK version, OS,
+// The request carries the headers the API needs — the credential in
+// Authorization: Bearer (an API key or a token alike, as the SDK sends
+// them), anthropic-version,
+// Content-Type, Accept — a User-Agent naming reins, and the caller's custom
+// headers; the SDK's X-Stainless-* telemetry headers (SDK version, OS,
 // architecture, Go version) are no longer sent.
+//
+// # Credentials
+//
+// A key that changes during a session comes from a [CredentialSource], asked
+// before every request. A 401 answer asks it once more for a fresh credential
+// and sends the request once more; never more, so a helper that keeps handing
+// out a revoked key costs one extra request, not a loop.
 //
 // # Retries
 //
@@ -47,8 +56,9 @@
 // # Configuration
 //
 // New reads nothing from the environment: the caller decides.
-// [OptionsFromEnv] reads the usual variables (ANTHROPIC_API_KEY,
-// ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL) for callers that want them.
+// [OptionsFromEnv] reads the usual variables (ANTHROPIC_AUTH_TOKEN,
+// ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_CUSTOM_HEADERS) for
+// callers that want them.
 package anthropic
 
 import (
@@ -81,8 +91,13 @@ const maxErrorBody = 1 << 20
 // Options configures a Provider. The zero value talks to
 // https://api.anthropic.com without credentials.
 type Options struct {
-	// APIKey is sent as the bearer credential (Authorization: Bearer).
-	APIKey string
+	// APIKey (an API key or a token) is sent as Authorization: Bearer.
+	// Credentials, if set, replaces it: it is asked before every request.
+	APIKey      string
+	Credentials CredentialSource
+	// Headers are added to every request (ANTHROPIC_CUSTOM_HEADERS); they
+	// cannot replace the credential or the headers the protocol needs.
+	Headers http.Header
 	// BaseURL replaces https://api.anthropic.com, e.g. for a proxy or a test
 	// server; the API path v1/messages is appended to it.
 	BaseURL string
@@ -97,14 +112,24 @@ type Options struct {
 }
 
 // OptionsFromEnv returns Options filled from the environment through getenv
-// (os.Getenv in production): the key from ANTHROPIC_API_KEY, or else
-// ANTHROPIC_AUTH_TOKEN, and the base URL from ANTHROPIC_BASE_URL.
-func OptionsFromEnv(getenv func(string) string) Options {
-	key := getenv("ANTHROPIC_API_KEY")
-	if key == "" {
-		key = getenv("ANTHROPIC_AUTH_TOKEN")
+// (os.Getenv in production): the credential from ANTHROPIC_AUTH_TOKEN, or
+// else ANTHROPIC_API_KEY, as Claude Code ranks them — only the one in use is
+// sent; the base URL from ANTHROPIC_BASE_URL; the headers
+// of ANTHROPIC_CUSTOM_HEADERS, whose error ([ParseCustomHeaders]) is the only
+// one.
+func OptionsFromEnv(getenv func(string) string) (Options, error) {
+	o := Options{BaseURL: getenv("ANTHROPIC_BASE_URL")}
+	if o.APIKey = getenv("ANTHROPIC_AUTH_TOKEN"); o.APIKey == "" {
+		o.APIKey = getenv("ANTHROPIC_API_KEY")
 	}
-	return Options{APIKey: key, BaseURL: getenv("ANTHROPIC_BASE_URL")}
+	if raw := getenv("ANTHROPIC_CUSTOM_HEADERS"); raw != "" {
+		h, err := ParseCustomHeaders(raw)
+		if err != nil {
+			return Options{}, err
+		}
+		o.Headers = h
+	}
+	return o, nil
 }
 
 // Provider streams turns from the Anthropic Messages API. It is safe for
@@ -112,8 +137,9 @@ func OptionsFromEnv(getenv func(string) string) Options {
 type Provider struct {
 	client   *http.Client
 	endpoint string
-	urlErr   error // a BaseURL that does not parse, reported by Stream
-	header   http.Header
+	urlErr   error            // a BaseURL that does not parse, reported by Stream
+	header   http.Header      // custom headers, then the protocol's
+	creds    CredentialSource // nil: the key, if any, is in header
 	retry    llm.RetryPolicy
 	prefixes prefixCache // encoded tools and system prompts, see body.go
 }
@@ -126,14 +152,21 @@ func New(opts Options) *Provider {
 		p.client = http.DefaultClient
 	}
 	p.endpoint, p.urlErr = endpoint(opts.BaseURL)
-	p.header = http.Header{
-		"Accept":            {"application/json"},
-		"Anthropic-Version": {apiVersion},
-		"Content-Type":      {"application/json"},
-		"User-Agent":        {"reins"},
+	p.header = opts.Headers.Clone()
+	if p.header == nil {
+		p.header = http.Header{}
 	}
-	if opts.APIKey != "" {
-		p.header["Authorization"] = []string{"Bearer " + opts.APIKey}
+	for k, v := range map[string]string{
+		"Accept":            "application/json",
+		"Anthropic-Version": apiVersion,
+		"Content-Type":      "application/json",
+		"User-Agent":        "reins",
+	} {
+		p.header[k] = []string{v}
+	}
+	// A fixed key is set once here; a source is asked before every request.
+	if p.creds = opts.Credentials; p.creds == nil {
+		setCredential(p.header, Credential{Bearer: opts.APIKey})
 	}
 	return p
 }
@@ -171,21 +204,16 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 	})
 }
 
-// streamOnce sends the encoded request once and decodes its answer.
+// streamOnce sends the encoded request and decodes its answer. A 401 gets one more try with a
+// refreshed credential (see [CredentialSource]).
 func (p *Provider) streamOnce(ctx context.Context, body []byte, onEvent func(llm.Event)) (*llm.Response, error) {
-	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("anthropic: %w", err)
+	resp, err := p.send(ctx, body, false)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized && p.creds != nil {
+		drain(resp.Body)
+		resp, err = p.send(ctx, body, true)
 	}
-	for k, v := range p.header {
-		httpReq.Header[k] = v
-	}
-	resp, err := p.client.Do(httpReq)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("anthropic: %w", err)
+		return nil, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 400 {
@@ -202,6 +230,35 @@ func (p *Provider) streamOnce(ctx context.Context, body []byte, onEvent func(llm
 		return nil, fmt.Errorf("anthropic: %w", err)
 	}
 	return out, nil
+}
+
+// send posts body with the credential the source gives (refreshed if refresh).
+func (p *Provider) send(ctx context.Context, body []byte, refresh bool) (*http.Response, error) {
+	var cred Credential
+	if p.creds != nil {
+		var err error
+		if cred, err = p.credential(ctx, refresh); err != nil {
+			return nil, err
+		}
+	}
+	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("anthropic: %w", err)
+	}
+	for k, v := range p.header {
+		httpReq.Header[k] = v
+	}
+	if p.creds != nil {
+		setCredential(httpReq.Header, cred)
+	}
+	resp, err := p.client.Do(httpReq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("anthropic: %w", err)
+	}
+	return resp, nil
 }
 
 // httpError is the *llm.APIError for a response with an error status.

@@ -617,18 +617,40 @@ func TestEnvironmentIgnored(t *testing.T) {
 
 func TestOptionsFromEnv(t *testing.T) {
 	tests := []struct {
-		env  map[string]string
-		want Options
+		env     map[string]string
+		want    Options
+		headers http.Header
+		err     string
 	}{
-		{map[string]string{}, Options{}},
-		{map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": "http://x"}, Options{APIKey: "k", BaseURL: "http://x"}},
-		{map[string]string{"ANTHROPIC_AUTH_TOKEN": "tok"}, Options{APIKey: "tok"}},
-		{map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_AUTH_TOKEN": "tok"}, Options{APIKey: "k"}},
+		{env: map[string]string{}},
+		{env: map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": "http://x"}, want: Options{APIKey: "k", BaseURL: "http://x"}},
+		{env: map[string]string{"ANTHROPIC_AUTH_TOKEN": "tok"}, want: Options{APIKey: "tok"}},
+		// Claude Code's ranking: the token wins over the key.
+		{env: map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_AUTH_TOKEN": "tok"}, want: Options{APIKey: "tok"}},
+		{env: map[string]string{"ANTHROPIC_CUSTOM_HEADERS": "X-Team: a\r\n\nX-Trace:  b c \nX-Team: d"},
+			headers: http.Header{"X-Team": {"a", "d"}, "X-Trace": {"b c"}}},
+		{env: map[string]string{"ANTHROPIC_CUSTOM_HEADERS": "X-Team a"}, err: "ANTHROPIC_CUSTOM_HEADERS line 1: want \"Name: Value\", found no colon"},
+		{env: map[string]string{"ANTHROPIC_CUSTOM_HEADERS": "ok: 1\nBad Name: x"}, err: `ANTHROPIC_CUSTOM_HEADERS line 2: the header name is empty or holds a character a name may not`},
+		{env: map[string]string{"ANTHROPIC_CUSTOM_HEADERS": ": x"}, err: `line 1: the header name is empty`},
+		{env: map[string]string{"ANTHROPIC_CUSTOM_HEADERS": "X-Secret: a\x00b"}, err: "line 1: the value holds a control character"},
 	}
 	for _, tt := range tests {
-		got := OptionsFromEnv(func(k string) string { return tt.env[k] })
+		got, err := OptionsFromEnv(func(k string) string { return tt.env[k] })
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("OptionsFromEnv(%q) error = %v, want %q", tt.env, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("OptionsFromEnv(%q): %v", tt.env, err)
+			continue
+		}
 		if got.APIKey != tt.want.APIKey || got.BaseURL != tt.want.BaseURL {
 			t.Errorf("OptionsFromEnv(%v) = %+v, want %+v", tt.env, got, tt.want)
+		}
+		if diff := cmp.Diff(tt.headers, got.Headers); diff != "" {
+			t.Errorf("OptionsFromEnv(%q) headers (-want +got):\n%s", tt.env, diff)
 		}
 	}
 }

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package app
+
+import "os/exec"
+
+// setKeyHelperGroup does nothing where there are no process groups: the time limit kills the
+// shell alone.
+func setKeyHelperGroup(*exec.Cmd) {}

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/internal/app"
+)
+
+// newCmdDoctor is `reins doctor`: what a session started here would talk to and with which
+// credential — its source, never its value. An apiKeyHelper in use is run once, so a broken
+// one is found before a session; its failure makes the command fail.
+func newCmdDoctor(f *Factory) *cobra.Command {
+	var provider, model, settingsFile string
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Show the model API, model and credential source a session here would use (never the secret)",
+		Long: `Doctor resolves the model provider as a session started in this folder would: the provider,
+the model, the base URL, and where the credential comes from (ANTHROPIC_AUTH_TOKEN,
+ANTHROPIC_API_KEY, an apiKeyHelper with the settings file and position that set it,
+OPENAI_API_KEY, or none). A credential is never printed. An apiKeyHelper in use is run
+once to check that it prints a key; if it fails, doctor prints why and exits 1.`,
+		Args:    cobra.NoArgs,
+		Example: "  reins doctor\n  reins doctor --provider anthropic --model opus",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cwd, err := workDir(f)
+			if err != nil {
+				return err
+			}
+			s, err := app.LoadSettings(app.SettingsOptions{Cwd: cwd, Getenv: f.Getenv, File: settingsFile})
+			if err != nil {
+				return err
+			}
+			p, err := app.ResolveProvider(cmd.Context(), app.ProviderOptions{Provider: provider, Model: model,
+				Settings: s.Loaded, Getenv: f.Getenv, Trusted: s.Trusted, Dir: s.Context.OriginalCwd()})
+			if err != nil {
+				return err
+			}
+			checkErr := p.CheckCredential(cmd.Context())
+			if err := printDoctor(f.Out, p, s.Trusted, checkErr); err != nil {
+				return err
+			}
+			return checkErr
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&provider, "provider", "", "the provider a session would be given: anthropic, openai or ollama")
+	fl.StringVar(&model, "model", "", "the model a session would be given")
+	fl.StringVar(&settingsFile, "settings", "", "a settings file, or inline settings JSON")
+	return cmd
+}
+
+// printDoctor writes the report: one "name  value" line each, notes after.
+func printDoctor(w io.Writer, p *app.Provider, trusted bool, checkErr error) error {
+	var b strings.Builder
+	line := func(name, value string) { fmt.Fprintf(&b, "%-11s %s\n", name, value) }
+	line("provider", p.Name)
+	line("model", p.Model)
+	line("base URL", cmp.Or(p.BaseURL, "(the provider's own API)"))
+	line("credential", p.Credential)
+	if strings.HasPrefix(p.Credential, "apiKeyHelper") {
+		if checkErr == nil {
+			line("", "the helper ran and printed a key")
+		} else {
+			line("", "the helper failed (below)")
+		}
+	}
+	if len(p.Headers) > 0 {
+		line("headers", strings.Join(p.Headers, ", ")+" (ANTHROPIC_CUSTOM_HEADERS; values not shown)")
+	}
+	line("project", map[bool]string{true: "trusted", false: `not trusted (its apiKeyHelper and hooks do not run; "reins trust" trusts it)`}[trusted])
+	for _, n := range p.CredentialNotes {
+		line("note", n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
