@@ -35,9 +35,9 @@ type delta struct {
 	Content textValue `json:"content"`
 	// The model's reasoning, where a server streams it: reasoning_content (DeepSeek,
 	// vLLM, llama.cpp) or reasoning (OpenRouter, Ollama).
-	ReasoningContent textValue      `json:"reasoning_content"`
-	Reasoning        textValue      `json:"reasoning"`
-	ToolCalls []toolCallDelta `json:"tool_calls"`
+	ReasoningContent textValue       `json:"reasoning_content"`
+	Reasoning        textValue       `json:"reasoning"`
+	ToolCalls        []toolCallDelta `json:"tool_calls"`
 }
 
 type toolCallDelta struct {
