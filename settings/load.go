@@ -84,6 +84,9 @@ type Settings struct {
 	Model      *Entry `json:"model,omitempty"`
 	Provider   *Entry `json:"provider,omitempty"`
 	SmallModel *Entry `json:"smallModel,omitempty"`
+	// AlwaysThinking is alwaysThinkingEnabled: true asks for extended thinking in every
+	// session, false for none.
+	AlwaysThinking *BoolEntry `json:"alwaysThinkingEnabled,omitempty"`
 	// Sandbox is the sandbox key (see sandbox.go).
 	Sandbox *SandboxSettings `json:"sandbox,omitempty"`
 	// UnreadAllow and UnreadDirectories stand for the allow and additionalDirectories lists of
@@ -338,6 +341,13 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 		}
 		line, col := idx.pos(v.off)
 		s.ManagedOnly = &BoolEntry{Value: v.b, Line: line, Col: col}
+	}
+	if v := root.get("alwaysThinkingEnabled"); v != nil && v.kind != kindNull {
+		if v.kind != kindBool {
+			return s, nil, nil, errAt(v.off, "alwaysThinkingEnabled must be true or false, not %s", v.kind)
+		}
+		line, col := idx.pos(v.off)
+		s.AlwaysThinking = &BoolEntry{Value: v.b, Line: line, Col: col}
 	}
 
 	for _, k := range []struct {
