@@ -73,6 +73,23 @@ func TestScreens(t *testing.T) {
 		h.send(busMsg{agent.Event{Type: agent.EventAssistant, Response: resp}})
 		h.golden("markdown")
 	})
+	// Thinking: one collapsed line while it streams and after, its text under ctrl+o, and a
+	// redacted block says so without text.
+	t.Run("thinking", func(t *testing.T) {
+		h := newHarness(t, 80, 20)
+		h.m.entries = append(h.m.entries, &entry{kind: entryUser, text: "why does the test fail?"})
+		h.m.running = true
+		h.send(busMsg{agent.Event{Type: agent.EventThinkingDelta, Index: 0, Text: "The test compares maps; "}})
+		h.golden("thinking-streaming")
+		thought := "The test compares maps; Go's map order is random, so the golden output changes from run to run. " +
+			"Sorting the keys before printing fixes it."
+		resp := &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{
+			llm.Thinking(thought, "sig"), llm.RedactedThinking("EmwK"), llm.Text("The keys are printed in map order.")}}}
+		h.send(busMsg{agent.Event{Type: agent.EventAssistant, Response: resp}})
+		h.golden("thinking")
+		h.press("ctrl+o")
+		h.golden("thinking-expanded")
+	})
 	t.Run("wide", func(t *testing.T) {
 		h := newHarness(t, 140, 20)
 		h.m.entries = append(h.m.entries, &entry{kind: entryUser, text: "run the tests"})
