@@ -132,3 +132,33 @@ func TestThinkingE2E(t *testing.T) {
 		})
 	}
 }
+
+// TestThinkingTUIE2E: the chat with MAX_THINKING_TOKENS, in tmux against the fake API: each
+// thinking block is one collapsed line with its length, ctrl+o shows the text, the tool loop
+// goes on (the fake refuses a continuation that lost its signed blocks), and the chat resumed
+// with --continue shows the thinking again.
+func TestThinkingTUIE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	file := e.write("greeting.txt", "Hello, world.\n")
+	srv := llmtest.NewAnthropicServer(t, thinkingScenario(file)...)
+	e.anthropic(srv)
+	e.env = append(e.env, "MAX_THINKING_TOKENS=2048")
+	r := startTUI(t, e)
+	r.waitFor("default mode")
+	r.typeText("What does the greeting say?")
+	r.keys("Enter")
+	s := r.waitFor("It says hello.", "✻ Thinking… (37 chars · ctrl+o to expand)", "✻ Thinking… (redacted by the API)")
+	if strings.Contains(s, "The user wants the greeting") {
+		t.Errorf("thinking shown before ctrl+o:\n%s", s)
+	}
+	r.keys("C-o")
+	r.waitFor("The user wants the greeting; read it.")
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("%d requests, want 3", n)
+	}
+	r.quit()
+	r2 := startTUI(t, e, "--continue")
+	r2.waitFor("Resumed session", "✻ Thinking… (37 chars · ctrl+o to expand)")
+	r2.quit()
+}
