@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,6 +90,14 @@ func TestScreens(t *testing.T) {
 		h.golden("thinking")
 		h.press("ctrl+o")
 		h.golden("thinking-expanded")
+		// The model's escape sequences never reach the terminal.
+		e := &entry{kind: entryThinking, text: "title\x1b]0;pwned\a red\x1b[31m C1\x9b end"}
+		screen := strings.Join(h.m.r.lines(e), "\n")
+		for _, bad := range []string{"\x1b]0;", "\x1b[31m", "\a", "\x9b"} {
+			if strings.Contains(screen, bad) {
+				t.Errorf("%q reaches the screen: %q", bad, screen)
+			}
+		}
 	})
 	t.Run("wide", func(t *testing.T) {
 		h := newHarness(t, 140, 20)

@@ -205,10 +205,22 @@ func (r *renderer) thinking(e *entry) []string {
 		return []string{head + r.st.dim.Render(fmt.Sprintf(" (%s chars · ctrl+o to expand)", thousands(n)))}
 	}
 	out := []string{head}
-	for _, l := range r.wrap(strings.TrimSpace(e.text), 2) {
+	for _, l := range r.wrap(printable(strings.TrimSpace(e.text)), 2) {
 		out = append(out, r.st.dim.Render(l))
 	}
 	return out
+}
+
+// printable is the model's text with every control character but tab and newline shown
+// as U+FFFD, as the Markdown renderer does: reasoning is the model's, and an escape
+// sequence in it must not reach the terminal.
+func printable(s string) string {
+	return strings.Map(func(c rune) rune {
+		if (c < 0x20 && c != '\t' && c != '\n') || (c >= 0x7f && c < 0xa0) {
+			return '\uFFFD'
+		}
+		return c
+	}, s)
 }
 
 // thousands writes n with a comma between each group of three digits.
