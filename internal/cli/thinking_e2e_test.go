@@ -162,3 +162,19 @@ func TestThinkingTUIE2E(t *testing.T) {
 	r2.waitFor("Resumed session", "✻ Thinking… (37 chars · ctrl+o to expand)")
 	r2.quit()
 }
+
+// TestThinkingAgentSDK: the real Agent SDK with thinking: {type: "enabled", budgetTokens}
+// drives reins, which sends the budget and returns the signed thinking to the SDK.
+func TestThinkingAgentSDK(t *testing.T) {
+	node := nodeSDK(t)
+	e := newE2E(t, reinsBinary(t))
+	file := e.write("hello.txt", "hello\n")
+	srv := llmtest.NewAnthropicServer(t,
+		llmtest.Turn{Thinking: []string{"Read the file."}, Signature: "EqQBsdk==",
+			ToolCalls: []llmtest.ToolCall{llmtest.Call("Read", fmt.Sprintf(`{"file_path":%q}`, file))}},
+		llmtest.Say("It says hello."))
+	e.anthropic(srv).drive(node, "thinking")
+	if body := string(srv.Requests()[0].Body); !strings.Contains(body, `"thinking":{"budget_tokens":2048,"type":"enabled"}`) {
+		t.Errorf("the first request does not carry the SDK's budget: %s", body)
+	}
+}
