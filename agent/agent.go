@@ -54,8 +54,12 @@ type Agent struct {
 	// Deferral keeps deferred tools' schemas out of requests until a tool search loads them;
 	// nil sends every schema.
 	Deferral *tool.Deferral
-	// MaxTokens bounds each reply; zero means DefaultMaxTokens.
+	// MaxTokens bounds each reply; zero means DefaultMaxTokens, or with thinking on,
+	// ThinkingBudget + DefaultMaxTokens (the reasoning counts towards the reply).
 	MaxTokens int
+	// ThinkingBudget, when positive, asks the model for extended thinking with at most
+	// this many tokens of reasoning per reply (llm.Request.ThinkingBudget).
+	ThinkingBudget int
 	// MaxTurns ends the run after this many model replies; zero means no limit.
 	MaxTurns int
 	// MaxBudgetUSD ends the run once its estimated cost reaches this many dollars, checked
@@ -294,6 +298,17 @@ func (r *run) loop(ctx context.Context) error {
 	}
 }
 
+// ReplyBound is the max tokens of each request: MaxTokens, or its default.
+func (a *Agent) ReplyBound() int {
+	if a.MaxTokens > 0 {
+		return a.MaxTokens
+	}
+	if a.ThinkingBudget > 0 {
+		return a.ThinkingBudget + DefaultMaxTokens
+	}
+	return DefaultMaxTokens
+}
+
 // ask sends the next request and accounts for its reply: turns, usage, cost.
 func (r *run) ask(ctx context.Context) (*llm.Response, error) {
 	a, res := r.a, r.res
@@ -305,12 +320,17 @@ func (r *run) ask(ctx context.Context) (*llm.Response, error) {
 		System:    a.System,
 		Messages:  r.msgs,
 		Tools:     a.specs(),
-		MaxTokens: cmp.Or(a.MaxTokens, DefaultMaxTokens),
+		MaxTokens: a.ReplyBound(),
+
+		ThinkingBudget: a.ThinkingBudget,
 	}
 	apiStart := time.Now()
 	resp, err := a.Provider.Stream(ctx, req, func(ev llm.Event) {
-		if ev.Type == llm.EventTextDelta {
+		switch ev.Type {
+		case llm.EventTextDelta:
 			a.Bus.Publish(Event{Type: EventTextDelta, Index: ev.Index, Text: ev.Text})
+		case llm.EventThinkingDelta:
+			a.Bus.Publish(Event{Type: EventThinkingDelta, Index: ev.Index, Text: ev.Text})
 		}
 	})
 	res.APIDuration += time.Since(apiStart)

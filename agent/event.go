@@ -42,6 +42,9 @@ const (
 	// behalf besides its turns (auto mode's classifier); Response.Message is empty. The
 	// run's Result counts it.
 	EventUsage
+	// EventThinkingDelta carries Text streamed into the thinking block at Index of the
+	// assistant message being received. Deltas may be merged for a slow subscriber.
+	EventThinkingDelta
 )
 
 func (t EventType) String() string {
@@ -66,6 +69,8 @@ func (t EventType) String() string {
 		return "notice"
 	case EventUsage:
 		return "usage"
+	case EventThinkingDelta:
+		return "thinking_delta"
 	}
 	return "unknown"
 }
@@ -73,7 +78,7 @@ func (t EventType) String() string {
 // Event is something that happened in a run.
 type Event struct {
 	Type EventType
-	// Index and Text are set for EventTextDelta.
+	// Index and Text are set for EventTextDelta and EventThinkingDelta.
 	Index int
 	Text  string
 	// Response is set for EventAssistant and EventUsage.
@@ -180,8 +185,8 @@ func (s *subscription) push(ev Event) {
 		}
 		s.progress[ev.ToolUseID] = len(s.queue)
 		s.queue = append(s.queue, ev)
-	case EventTextDelta:
-		if n := len(s.queue); n > 0 && s.queue[n-1].Type == EventTextDelta && s.queue[n-1].Index == ev.Index {
+	case EventTextDelta, EventThinkingDelta:
+		if n := len(s.queue); n > 0 && s.queue[n-1].Type == ev.Type && s.queue[n-1].Index == ev.Index {
 			s.queue[n-1].Text += ev.Text
 		} else {
 			s.queue = append(s.queue, ev)

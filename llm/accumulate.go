@@ -46,6 +46,26 @@ func (a *Accumulator) Add(ev Event) error {
 			return err
 		}
 		a.bufs[ev.Index] = append(a.bufs[ev.Index], ev.PartialJSON...)
+	case EventThinkingDelta:
+		if ev.Index == len(a.blocks) {
+			a.blocks = append(a.blocks, Block{Type: BlockThinking})
+			a.bufs = append(a.bufs, nil)
+		}
+		if err := a.check(ev, BlockThinking); err != nil {
+			return err
+		}
+		a.bufs[ev.Index] = append(a.bufs[ev.Index], ev.Text...)
+	case EventSignatureDelta:
+		if err := a.check(ev, BlockThinking); err != nil {
+			return err
+		}
+		a.blocks[ev.Index].Signature += ev.Signature
+	case EventRedactedThinking:
+		if ev.Index != len(a.blocks) {
+			return fmt.Errorf("redacted_thinking block opened at index %d, want %d", ev.Index, len(a.blocks))
+		}
+		a.blocks = append(a.blocks, RedactedThinking(ev.Data))
+		a.bufs = append(a.bufs, nil)
 	case EventMessageStop:
 		a.stop, a.usage, a.stopped = ev.StopReason, ev.Usage, true
 	default:
@@ -78,6 +98,8 @@ func (a *Accumulator) Message() Message {
 		switch b.Type {
 		case BlockText:
 			b.Text = string(a.bufs[i])
+		case BlockThinking:
+			b.Thinking = string(a.bufs[i])
 		case BlockToolUse:
 			b.Input = toolInput(a.bufs[i])
 		}

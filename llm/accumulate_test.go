@@ -64,6 +64,10 @@ func TestAccumulatorRejects(t *testing.T) {
 		{"text to tool", []Event{{Type: EventToolUseStart}, {Type: EventTextDelta, Text: "x"}}, "of type tool_use"},
 		{"after stop", []Event{{Type: EventMessageStop}, {Type: EventTextDelta}}, "after message_stop"},
 		{"unknown", []Event{{Type: 99}}, "unknown event type"},
+		{"signature to text", []Event{{Type: EventTextDelta, Text: "x"}, {Type: EventSignatureDelta, Signature: "s"}}, "of type text"},
+		{"signature to nothing", []Event{{Type: EventSignatureDelta, Signature: "s"}}, "0 blocks are open"},
+		{"thinking to text", []Event{{Type: EventTextDelta, Text: "x"}, {Type: EventThinkingDelta, Text: "t"}}, "of type text"},
+		{"redacted gap", []Event{{Type: EventRedactedThinking, Index: 1, Data: "d"}}, "want 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,6 +80,63 @@ func TestAccumulatorRejects(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("error = %v, want one containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestAccumulatorThinking: thinking deltas and signatures build one signed block each, an
+// empty thinking block with only a signature is kept (the API needs it back), and redacted
+// blocks keep their data.
+func TestAccumulatorThinking(t *testing.T) {
+	var a Accumulator
+	for i, ev := range []Event{
+		{Type: EventThinkingDelta, Index: 0, Text: "Let me "},
+		{Type: EventThinkingDelta, Index: 0, Text: "think."},
+		{Type: EventSignatureDelta, Index: 0, Signature: "EqQB"},
+		{Type: EventSignatureDelta, Index: 0, Signature: "Ck8="},
+		{Type: EventRedactedThinking, Index: 1, Data: "opaque=="},
+		{Type: EventThinkingDelta, Index: 2},
+		{Type: EventSignatureDelta, Index: 2, Signature: "only"},
+		{Type: EventTextDelta, Index: 3, Text: "done"},
+		{Type: EventMessageStop, StopReason: StopEndTurn},
+	} {
+		if err := a.Add(ev); err != nil {
+			t.Fatalf("Add(event %d %v): %v", i, ev.Type, err)
+		}
+	}
+	want := Message{Role: RoleAssistant, Content: []Block{
+		Thinking("Let me think.", "EqQBCk8="), RedactedThinking("opaque=="), Thinking("", "only"), Text("done"),
+	}}
+	if diff := cmp.Diff(want, a.Message()); diff != "" {
+		t.Errorf("message (-want +got):\n%s", diff)
+	}
+	if got := a.Message().Text(); got != "done" {
+		t.Errorf("Text() = %q, want the text blocks only", got)
+	}
+}
+
+// TestCheckThinking: the combinations the API refuses are named before a request is sent.
+func TestCheckThinking(t *testing.T) {
+	one, half := 1.0, 0.5
+	tests := []struct {
+		name    string
+		req     Request
+		wantErr string
+	}{
+		{"off", Request{MaxTokens: 10, Temperature: &half}, ""},
+		{"fine", Request{MaxTokens: 4096, ThinkingBudget: 1024}, ""},
+		{"temperature one", Request{MaxTokens: 4096, ThinkingBudget: 2048, Temperature: &one}, ""},
+		{"too small", Request{MaxTokens: 4096, ThinkingBudget: 1023}, "below the minimum of 1024"},
+		{"negative", Request{MaxTokens: 4096, ThinkingBudget: -5}, "below the minimum"},
+		{"equal to max tokens", Request{MaxTokens: 4096, ThinkingBudget: 4096}, "less than max tokens 4096"},
+		{"temperature", Request{MaxTokens: 4096, ThinkingBudget: 2048, Temperature: &half}, "temperature 0.5 cannot be set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.req.CheckThinking()
+			if (err == nil) != (tt.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Errorf("CheckThinking() = %v, want %q", err, tt.wantErr)
 			}
 		})
 	}

@@ -71,6 +71,9 @@ type Request struct {
 	// Temperature is sent only when non-nil.
 	Temperature   *float64
 	StopSequences []string
+	// ThinkingBudget, when positive, asks for extended thinking with this many tokens at
+	// most for the model's reasoning; zero asks for none. See [Request.CheckThinking].
+	ThinkingBudget int
 	// Cache selects how prompt-caching breakpoints are placed. Only the
 	// Anthropic adapter acts on it; OpenAI-compatible servers cache on their own.
 	Cache CacheMode
@@ -175,6 +178,16 @@ const (
 	EventToolInputDelta
 	// EventMessageStop ends the message and carries StopReason and Usage.
 	EventMessageStop
+	// EventThinkingDelta carries Text to append to the thinking block at Index; the
+	// first one for an Index opens the block, even with empty Text (its signature may be
+	// all it holds).
+	EventThinkingDelta
+	// EventSignatureDelta carries Signature to append to the signature of the thinking
+	// block at Index.
+	EventSignatureDelta
+	// EventRedactedThinking is a whole redacted_thinking block at Index, its opaque data in
+	// Data.
+	EventRedactedThinking
 )
 
 func (t EventType) String() string {
@@ -187,6 +200,12 @@ func (t EventType) String() string {
 		return "tool_input_delta"
 	case EventMessageStop:
 		return "message_stop"
+	case EventThinkingDelta:
+		return "thinking_delta"
+	case EventSignatureDelta:
+		return "signature_delta"
+	case EventRedactedThinking:
+		return "redacted_thinking"
 	}
 	return "unknown"
 }
@@ -202,6 +221,8 @@ type Event struct {
 	ToolUseID   string
 	ToolName    string
 	PartialJSON string
+	Signature   string
+	Data        string
 	StopReason  StopReason
 	Usage       Usage
 }

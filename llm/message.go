@@ -58,6 +58,14 @@ const (
 	BlockToolUse    BlockType = "tool_use"
 	BlockToolResult BlockType = "tool_result"
 	BlockImage      BlockType = "image"
+	// BlockThinking is the model's reasoning before it answers. Anthropic signs it
+	// (Signature), and a conversation must send it back unchanged, signature and all, in
+	// the assistant message it came in; a tool loop whose last assistant turn lost it is
+	// rejected. Other providers' reasoning comes without a signature.
+	BlockThinking BlockType = "thinking"
+	// BlockRedactedThinking is reasoning the API encrypted (Data); it is opaque and goes
+	// back unchanged like a thinking block.
+	BlockRedactedThinking BlockType = "redacted_thinking"
 )
 
 // Block is one piece of message content. It is a tagged union: Type says
@@ -81,8 +89,14 @@ type Block struct {
 	IsError   bool    `json:"is_error,omitempty"`
 
 	// BlockImage. Data is base64-encoded (standard encoding, with padding).
+	// BlockRedactedThinking: Data is the API's opaque text, kept byte for byte.
 	MediaType string `json:"media_type,omitempty"`
 	Data      string `json:"data,omitempty"`
+
+	// BlockThinking. Signature is the provider's proof that Thinking is the model's own,
+	// empty when the provider signs nothing.
+	Thinking  string `json:"thinking,omitempty"`
+	Signature string `json:"signature,omitempty"`
 }
 
 // Text returns a text block.
@@ -107,10 +121,21 @@ func Image(mediaType, data string) Block {
 	return Block{Type: BlockImage, MediaType: mediaType, Data: data}
 }
 
+// Thinking returns a thinking block.
+func Thinking(text, signature string) Block {
+	return Block{Type: BlockThinking, Thinking: text, Signature: signature}
+}
+
+// RedactedThinking returns a redacted_thinking block holding the API's opaque data.
+func RedactedThinking(data string) Block { return Block{Type: BlockRedactedThinking, Data: data} }
+
+// IsThinking reports whether b is reasoning (a thinking or a redacted_thinking block).
+func (b Block) IsThinking() bool { return b.Type == BlockThinking || b.Type == BlockRedactedThinking }
+
 // Validate reports the first structural problem of b: an unknown type, a
 // tool_use without ID, name or object input, a tool_result without
-// tool_use_id or with content other than text and images, or an image
-// without media type or data.
+// tool_use_id or with content other than text and images, an image
+// without media type or data, or a redacted_thinking block without data.
 func (b Block) Validate() error {
 	switch b.Type {
 	case BlockText:
@@ -139,6 +164,13 @@ func (b Block) Validate() error {
 	case BlockImage:
 		if b.MediaType == "" || b.Data == "" {
 			return fmt.Errorf("image block needs media_type and data")
+		}
+		return nil
+	case BlockThinking:
+		return nil
+	case BlockRedactedThinking:
+		if b.Data == "" {
+			return fmt.Errorf("redacted_thinking block needs data")
 		}
 		return nil
 	}

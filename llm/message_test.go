@@ -104,7 +104,9 @@ func TestBlockValidate(t *testing.T) {
 		{"tool result nested tool use", ToolResult("id", []Block{ToolUse("a", "b", nil)}, false), `content of type "tool_use"`},
 		{"tool result bad image", ToolResult("id", []Block{Image("", "")}, false), "needs media_type"},
 		{"image", Image("image/jpeg", "AA=="), ""},
-		{"unknown", Block{Type: "thinking"}, `unknown block type "thinking"`},
+		{"unknown", Block{Type: "server_tool_use"}, `unknown block type "server_tool_use"`},
+		{"thinking unsigned", Thinking("t", ""), ""},
+		{"redacted without data", RedactedThinking(""), "redacted_thinking block needs data"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -552,6 +552,19 @@ func (l *Loaded) ModelSettings() (model, provider, smallModel string) {
 	return model, provider, smallModel
 }
 
+// AlwaysThinking returns the winning alwaysThinkingEnabled value, nil when no file sets it,
+// by the same precedence as defaultMode.
+func (l *Loaded) AlwaysThinking() *bool {
+	var on *bool
+	for _, f := range l.scalarOrder() {
+		if e := f.Settings.AlwaysThinking; e != nil {
+			v := e.Value
+			on = &v
+		}
+	}
+	return on
+}
+
 func (l *Loaded) scalarOrder() []*File {
 	var out []*File
 	for _, src := range []permission.Source{permission.SourceUser, permission.SourceProject, permission.SourceLocal, permission.SourceFlag, permission.SourcePolicy} {

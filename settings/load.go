@@ -87,6 +87,9 @@ type Settings struct {
 	// APIKeyHelper is the command whose output is the model API's key (see
 	// [Loaded.APIKeyHelper]).
 	APIKeyHelper *Entry `json:"apiKeyHelper,omitempty"`
+	// AlwaysThinking is alwaysThinkingEnabled: true asks for extended thinking in every
+	// session, false for none.
+	AlwaysThinking *BoolEntry `json:"alwaysThinkingEnabled,omitempty"`
 	// Sandbox is the sandbox key (see sandbox.go).
 	Sandbox *SandboxSettings `json:"sandbox,omitempty"`
 	// UnreadAllow and UnreadDirectories stand for the allow and additionalDirectories lists of
@@ -383,6 +386,13 @@ func (d *settingsDoc) readTopLevel(root *value, s *Settings) error {
 		}
 		line, col := d.idx.pos(v.off)
 		s.ManagedOnly = &BoolEntry{Value: v.b, Line: line, Col: col}
+	}
+	if v := root.get("alwaysThinkingEnabled"); v != nil && v.kind != kindNull {
+		if v.kind != kindBool {
+			return d.errAt(v.off, "alwaysThinkingEnabled must be true or false, not %s", v.kind)
+		}
+		line, col := d.idx.pos(v.off)
+		s.AlwaysThinking = &BoolEntry{Value: v.b, Line: line, Col: col}
 	}
 
 	for _, k := range []struct {

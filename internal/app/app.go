@@ -58,6 +58,10 @@ type Options struct {
 	// MaxTurns and MaxBudgetUSD stop a turn; 0 is no limit.
 	MaxTurns     int
 	MaxBudgetUSD float64
+	// MaxThinkingTokens, when set, is the thinking budget (--max-thinking-tokens, the SDK's
+	// maxThinkingTokens); 0 turns thinking off. Nil leaves it to MAX_THINKING_TOKENS and the
+	// alwaysThinkingEnabled setting.
+	MaxThinkingTokens *int
 
 	// Continue restores the latest conversation of Cwd; Resume the one with this id. Fork
 	// continues it in a new session. SessionID is the new session's id (default: a new one).
@@ -150,6 +154,7 @@ type App struct {
 	// resultsDir is where the agent saves results too large for the model: beside the
 	// session file, or a temporary folder (tempResults) removed at Close.
 	resultsDir  string
+	thinking    int // the thinking budget, 0 for none
 	tempResults bool
 }
 
@@ -177,6 +182,9 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 	}
 	provider, err := a.resolveProvider(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if a.thinking, err = thinkingBudget(opts.MaxThinkingTokens, opts.Getenv, a.Settings.Loaded, envInt(opts.Getenv, "REINS_MAX_OUTPUT_TOKENS")); err != nil {
 		return nil, err
 	}
 	if err := a.openSession(transcript); err != nil {
@@ -364,6 +372,7 @@ func (a *App) newAgent(provider llm.Provider, system []llm.SystemBlock, deferral
 		Tools:          a.Pool.Tools,
 		Deferral:       deferral,
 		MaxTokens:      envInt(getenv, "REINS_MAX_OUTPUT_TOKENS"),
+		ThinkingBudget: a.thinking,
 		MaxTurns:       a.opts.MaxTurns,
 		MaxBudgetUSD:   a.opts.MaxBudgetUSD,
 		MaxConcurrency: cmp.Or(envInt(getenv, "REINS_MAX_TOOL_USE_CONCURRENCY"), envInt(getenv, "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY")),

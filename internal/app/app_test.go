@@ -166,6 +166,12 @@ func TestNewRefuses(t *testing.T) {
 		{"bad schema", "", func(o *Options) { o.JSONSchema = "[" }, "--json-schema", true},
 		{"unknown session", "", func(o *Options) { o.Resume = "0b0c0d0e-0000-4000-8000-000000000000" }, "--resume", false},
 		{"broken deny rule", `{"permissions": {"deny": ["Bash(rm:*"]}}`, func(*Options) {}, "Bash(rm:*", false},
+		{"thinking budget too small", "", func(o *Options) { n := 100; o.MaxThinkingTokens = &n }, "--max-thinking-tokens: thinking budget 100 is below the minimum", true},
+		{"thinking budget not a number", "", func(o *Options) { o.Getenv = withEnv(p.getenv, "MAX_THINKING_TOKENS", "lots") }, `MAX_THINKING_TOKENS="lots" is not a whole number`, true},
+		{"thinking budget over max output", "", func(o *Options) {
+			o.Getenv = withEnv(withEnv(p.getenv, "MAX_THINKING_TOKENS", "4096"), "REINS_MAX_OUTPUT_TOKENS", "4000")
+		}, "MAX_THINKING_TOKENS: thinking budget 4096 must be less than max tokens 4000", true},
+		{"alwaysThinkingEnabled not a boolean", `{"alwaysThinkingEnabled": 1}`, func(*Options) {}, "alwaysThinkingEnabled must be true or false", false},
 		{"bypass as root", "", func(o *Options) {
 			o.Settings.Flags.Mode = "bypassPermissions"
 			o.Geteuid = func() int { return 0 }

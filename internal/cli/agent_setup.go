@@ -51,6 +51,7 @@ func appOptions(f *Factory, opts *agentOptions) (app.Options, error) {
 		JSONSchema:         sf.jsonSchema,
 		MaxTurns:           opts.maxTurns,
 		MaxBudgetUSD:       sf.maxBudgetUSD,
+		MaxThinkingTokens:  sf.thinking(),
 		Continue:           opts.continueLast,
 		Resume:             opts.resume,
 		Fork:               sf.fork,

@@ -34,6 +34,9 @@ type sdkFlags struct {
 	fork          bool
 	noPersist     bool
 	jsonSchema    string
+	// maxThinkingTokens is --max-thinking-tokens, meaningful when thinkingSet.
+	maxThinkingTokens int
+	thinkingSet       bool
 }
 
 func (sf *sdkFlags) register(cmd *cobra.Command) {
@@ -49,6 +52,7 @@ func (sf *sdkFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&sf.fork, "fork-session", false, "with --resume or --continue: continue in a new session, leaving the old one as it was")
 	fl.BoolVar(&sf.noPersist, "no-session-persistence", false, "do not save the session to disk")
 	fl.StringVar(&sf.jsonSchema, "json-schema", "", "a JSON schema: the run ends with the model's answer in this shape (structured_output)")
+	fl.IntVar(&sf.maxThinkingTokens, "max-thinking-tokens", 0, "extended thinking with at most this many tokens of reasoning per reply (at least 1024; 0: none); over MAX_THINKING_TOKENS and alwaysThinkingEnabled")
 	// --mcp-config and --strict-mcp-config, which the SDK passes too, are the MCP client's
 	// (mcpFlags).
 }
@@ -56,6 +60,7 @@ func (sf *sdkFlags) register(cmd *cobra.Command) {
 // validate checks the SDK flags against each other and the rest of opts.
 func (sf *sdkFlags) validate(cmd *cobra.Command, opts *agentOptions) error {
 	sf.toolsSet = cmd.Flags().Changed("tools")
+	sf.thinkingSet = cmd.Flags().Changed("max-thinking-tokens")
 	switch sf.inputFormat {
 	case inputText, inputStreamJSON:
 	default:
@@ -94,6 +99,15 @@ func (sf *sdkFlags) validate(cmd *cobra.Command, opts *agentOptions) error {
 		return usageErrorf("--fallback-model cannot be the same as --model")
 	}
 	return nil
+}
+
+// thinking is the --max-thinking-tokens budget, nil when the flag is not given.
+func (sf *sdkFlags) thinking() *int {
+	if !sf.thinkingSet {
+		return nil
+	}
+	n := sf.maxThinkingTokens
+	return &n
 }
 
 // toolNames are the tools --tools keeps: nil for all ("default" or no flag), none for "".

@@ -502,6 +502,10 @@ type wireBlock struct {
 	Content   []wireBlock     `json:"content,omitempty"`
 	IsError   *bool           `json:"is_error,omitempty"`
 	Source    *imageSource    `json:"source,omitempty"`
+	// Thinking blocks as the API sends them: thinking and signature always present.
+	Thinking  *string `json:"thinking,omitempty"`
+	Signature *string `json:"signature,omitempty"`
+	Data      string  `json:"data,omitempty"` // redacted_thinking
 }
 
 type imageSource struct {
@@ -525,6 +529,11 @@ func toWire(bs []llm.Block) []wireBlock {
 			w.ToolUseID, w.Content, w.IsError = b.ToolUseID, toWire(b.Content), &isErr
 		case llm.BlockImage:
 			w.Source = &imageSource{Type: "base64", MediaType: b.MediaType, Data: b.Data}
+		case llm.BlockThinking:
+			t, sig := b.Thinking, b.Signature
+			w.Thinking, w.Signature = &t, &sig
+		case llm.BlockRedactedThinking:
+			w.Data = b.Data
 		}
 		out = append(out, w)
 	}

@@ -103,3 +103,48 @@ func TestEmitterClassifierUsage(t *testing.T) {
 		t.Fatalf("modelUsage %+v", res.ModelUsage)
 	}
 }
+
+// TestEmitterThinking: an assistant message's thinking blocks are written as the API sent
+// them (thinking with its signature, redacted_thinking with its data), in the assistant line
+// and, with partial messages, as whole blocks of the stream (thinking_delta, signature_delta).
+func TestEmitterThinking(t *testing.T) {
+	c := &Collector{}
+	e := &Emitter{W: c, SessionID: "s", Partial: true}
+	r := &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{
+		llm.Thinking("Let me think.", "EqQB=="), llm.RedactedThinking("EmwK"), llm.Thinking("", ""), llm.Text("Done.")}},
+		StopReason: llm.StopEndTurn, Model: "claude-sonnet-4-5"}
+	e.Handle(agent.Event{Type: agent.EventTextDelta, Index: 3, Text: "Done."})
+	e.Handle(agent.Event{Type: agent.EventAssistant, Response: r})
+	lines := lineJSON(t, c)
+	var assistant string
+	var stream []string
+	for _, l := range lines {
+		if strings.Contains(l, `"type":"assistant"`) {
+			assistant = l
+		}
+		if strings.Contains(l, `"type":"stream_event"`) {
+			stream = append(stream, l)
+		}
+	}
+	for _, want := range []string{
+		`{"type":"thinking","thinking":"Let me think.","signature":"EqQB=="}`,
+		`{"type":"redacted_thinking","data":"EmwK"}`,
+		`{"type":"thinking","thinking":"","signature":""}`,
+		`{"type":"text","text":"Done."}`,
+	} {
+		if !strings.Contains(assistant, want) {
+			t.Errorf("assistant line %s\nlacks %s", assistant, want)
+		}
+	}
+	all := strings.Join(stream, "\n")
+	for _, want := range []string{
+		`"content_block":{"type":"thinking","thinking":"","signature":""}`,
+		`"delta":{"type":"thinking_delta","thinking":"Let me think."}`,
+		`"delta":{"type":"signature_delta","signature":"EqQB=="}`,
+		`"content_block":{"type":"redacted_thinking","data":"EmwK"}`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("stream events lack %s:\n%s", want, all)
+		}
+	}
+}

@@ -53,6 +53,16 @@ type inputDelta struct {
 	PartialJSON string `json:"partial_json"`
 }
 
+type thinkingDelta struct {
+	Type     string `json:"type"`
+	Thinking string `json:"thinking"`
+}
+
+type signatureDelta struct {
+	Type      string `json:"type"`
+	Signature string `json:"signature"`
+}
+
 type blockStop struct {
 	Type  string `json:"type"`
 	Index int    `json:"index"`
@@ -132,6 +142,16 @@ func (e *Emitter) finishStream(open *partialStream, r *llm.Response) {
 			empty := ""
 			e.event(blockStart{Type: "content_block_start", Index: i, ContentBlock: wireBlock{Type: b.Type, Text: &empty}})
 			e.event(blockDelta{Type: "content_block_delta", Index: i, Delta: textDelta{Type: "text_delta", Text: b.Text}})
+		case llm.BlockThinking:
+			// As the API streams it: an empty block, the text, then the signature.
+			empty := ""
+			e.event(blockStart{Type: "content_block_start", Index: i, ContentBlock: wireBlock{Type: b.Type, Thinking: &empty, Signature: &empty}})
+			e.event(blockDelta{Type: "content_block_delta", Index: i, Delta: thinkingDelta{Type: "thinking_delta", Thinking: b.Thinking}})
+			if b.Signature != "" {
+				e.event(blockDelta{Type: "content_block_delta", Index: i, Delta: signatureDelta{Type: "signature_delta", Signature: b.Signature}})
+			}
+		case llm.BlockRedactedThinking:
+			e.event(blockStart{Type: "content_block_start", Index: i, ContentBlock: wireBlock{Type: b.Type, Data: b.Data}})
 		default:
 			continue
 		}

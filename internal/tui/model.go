@@ -490,6 +490,15 @@ func (m *Model) event(ev agent.Event) {
 		}
 		e.text += ev.Text
 		e.touch()
+	case agent.EventThinkingDelta:
+		e := m.stream[ev.Index]
+		if e == nil {
+			e = &entry{kind: entryThinking, streaming: true}
+			m.stream[ev.Index] = e
+			m.entries = append(m.entries, e)
+		}
+		e.text += ev.Text
+		e.touch()
 	case agent.EventAssistant:
 		if ev.Response == nil {
 			return
@@ -506,6 +515,14 @@ func (m *Model) event(ev agent.Event) {
 					m.entries = append(m.entries, e)
 				}
 				e.text, e.streaming = b.Text, false
+				e.touch()
+			case llm.BlockThinking, llm.BlockRedactedThinking:
+				e := m.stream[i]
+				if e == nil {
+					e = &entry{kind: entryThinking}
+					m.entries = append(m.entries, e)
+				}
+				e.text, e.streaming, e.redacted = b.Thinking, false, b.Type == llm.BlockRedactedThinking
 				e.touch()
 			case llm.BlockToolUse:
 				e := &entry{kind: entryTool, toolID: b.ID, toolName: b.Name, keyInput: keyInput(b.Name, b.Input), status: toolPending, start: m.cfg.now()}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,6 +73,31 @@ func TestScreens(t *testing.T) {
 		resp := &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{llm.Text(text)}}}
 		h.send(busMsg{agent.Event{Type: agent.EventAssistant, Response: resp}})
 		h.golden("markdown")
+	})
+	// Thinking: one collapsed line while it streams and after, its text under ctrl+o, and a
+	// redacted block says so without text.
+	t.Run("thinking", func(t *testing.T) {
+		h := newHarness(t, 80, 20)
+		h.m.entries = append(h.m.entries, &entry{kind: entryUser, text: "why does the test fail?"})
+		h.m.running = true
+		h.send(busMsg{agent.Event{Type: agent.EventThinkingDelta, Index: 0, Text: "The test compares maps; "}})
+		h.golden("thinking-streaming")
+		thought := "The test compares maps; Go's map order is random, so the golden output changes from run to run. " +
+			"Sorting the keys before printing fixes it."
+		resp := &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{
+			llm.Thinking(thought, "sig"), llm.RedactedThinking("EmwK"), llm.Text("The keys are printed in map order.")}}}
+		h.send(busMsg{agent.Event{Type: agent.EventAssistant, Response: resp}})
+		h.golden("thinking")
+		h.press("ctrl+o")
+		h.golden("thinking-expanded")
+		// The model's escape sequences never reach the terminal.
+		e := &entry{kind: entryThinking, text: "title\x1b]0;pwned\a red\x1b[31m C1\x9b end"}
+		screen := strings.Join(h.m.r.lines(e), "\n")
+		for _, bad := range []string{"\x1b]0;", "\x1b[31m", "\a", "\x9b"} {
+			if strings.Contains(screen, bad) {
+				t.Errorf("%q reaches the screen: %q", bad, screen)
+			}
+		}
 	})
 	t.Run("wide", func(t *testing.T) {
 		h := newHarness(t, 140, 20)

@@ -30,8 +30,8 @@ const helpText = `Commands:
   /init                                 ask the model to write a CLAUDE.md for this project
   /help                                 this help
 Keys: enter send · ctrl+j/alt+enter newline · ↑↓ history · tab completes @path ·
-      shift+tab mode · esc interrupt · ctrl+o expand tool output · pgup/pgdown scroll ·
-      ctrl+c twice quit`
+      shift+tab mode · esc interrupt · ctrl+o expand tool output and thinking ·
+      pgup/pgdown scroll · ctrl+c twice quit`
 
 // slash runs a slash command; its output joins the transcript.
 func (m *Model) slash(line string) tea.Cmd {

@@ -3,8 +3,10 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -20,6 +22,9 @@ const (
 	entryTool
 	entryError
 	entryInfo
+	// entryThinking is the model's reasoning: one collapsed line until ctrl+o expands it.
+	// redacted marks reasoning the API encrypted, which has no text to show.
+	entryThinking
 )
 
 type toolStatus int
@@ -40,6 +45,7 @@ type entry struct {
 	// streaming marks assistant text still arriving: it is wrapped as plain text, and rendered
 	// as Markdown once complete.
 	streaming bool
+	redacted  bool
 
 	// Tool cards.
 	toolID, toolName, keyInput string
@@ -178,10 +184,52 @@ func (r *renderer) lines(e *entry) []string {
 		out = r.wrap(r.st.err.Render("✗ "+e.text), 0)
 	case entryInfo:
 		out = r.wrap(r.st.dim.Render(e.text), 2)
+	case entryThinking:
+		out = r.thinking(e)
 	}
 	out = append(out, "")
 	e.cache, e.cacheW, e.cacheExp = out, r.width, r.expanded
 	return out
+}
+
+// thinking renders reasoning as one line, "✻ Thinking…" with its length, or expanded
+// (ctrl+o) with its text below, dimmed, as Claude Code shows it.
+func (r *renderer) thinking(e *entry) []string {
+	head := r.st.dim.Render("✻ Thinking…")
+	switch n := utf8.RuneCountInString(e.text); {
+	case e.redacted:
+		return []string{head + r.st.dim.Render(" (redacted by the API)")}
+	case !r.expanded && e.streaming:
+		return []string{head + r.st.dim.Render(fmt.Sprintf(" (%s chars)", thousands(n)))}
+	case !r.expanded:
+		return []string{head + r.st.dim.Render(fmt.Sprintf(" (%s chars · ctrl+o to expand)", thousands(n)))}
+	}
+	out := []string{head}
+	for _, l := range r.wrap(printable(strings.TrimSpace(e.text)), 2) {
+		out = append(out, r.st.dim.Render(l))
+	}
+	return out
+}
+
+// printable is the model's text with every control character but tab and newline shown
+// as U+FFFD, as the Markdown renderer does: reasoning is the model's, and an escape
+// sequence in it must not reach the terminal.
+func printable(s string) string {
+	return strings.Map(func(c rune) rune {
+		if (c < 0x20 && c != '\t' && c != '\n') || (c >= 0x7f && c < 0xa0) {
+			return '\uFFFD'
+		}
+		return c
+	}, s)
+}
+
+// thousands writes n with a comma between each group of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func (r *renderer) toolCard(e *entry) []string {
@@ -311,6 +359,8 @@ func entriesFromHistory(msgs []llm.Message, subAgent func(agentID string) []llm.
 				out = append(out, &entry{kind: entryUser, text: b.Text})
 			case b.Type == llm.BlockText && strings.TrimSpace(b.Text) != "":
 				out = append(out, &entry{kind: entryAssistant, text: b.Text})
+			case b.IsThinking():
+				out = append(out, &entry{kind: entryThinking, text: b.Thinking, redacted: b.Type == llm.BlockRedactedThinking})
 			case b.Type == llm.BlockToolUse:
 				e := &entry{kind: entryTool, toolID: b.ID, toolName: b.Name, keyInput: keyInput(b.Name, b.Input), status: toolPending}
 				if isAgentTool(b.Name) {

@@ -494,6 +494,12 @@ func TestRequestErrors(t *testing.T) {
 			llm.ToolResult("x", []llm.Block{llm.ToolUse("a", "b", nil)}, false)}}}}, "unsupported content block"},
 		{"schema not JSON", llm.Request{Model: "m", MaxTokens: 1, Tools: []llm.ToolSpec{{Name: "Broken", InputSchema: json.RawMessage(`{"type":`)}}},
 			"tool Broken: input schema"},
+		{"thinking in a user message", llm.Request{Model: "m", MaxTokens: 1, Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{
+			llm.Thinking("x", "s")}}}}, "message 0: thinking block in a user message"},
+		{"redacted thinking in a user message", llm.Request{Model: "m", MaxTokens: 1, Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{
+			llm.RedactedThinking("d")}}}}, "redacted_thinking block in a user message"},
+		{"thinking budget too small", llm.Request{Model: "m", MaxTokens: 4096, ThinkingBudget: 100}, "below the minimum of 1024"},
+		{"thinking budget over max tokens", llm.Request{Model: "m", MaxTokens: 2000, ThinkingBudget: 2000}, "less than max tokens 2000"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -537,15 +543,18 @@ func TestStreamEdgeCases(t *testing.T) {
 		wantErr   string
 	}{
 		{
-			name: "thinking and server tool blocks are skipped",
+			name: "thinking blocks are kept with their signatures, server tool blocks skipped",
 			body: start +
 				block(0, `{"type":"thinking","thinking":"","signature":""}`, `{"type":"thinking_delta","thinking":"hmm"}`) +
 				block(1, `{"type":"text","text":""}`, `{"type":"text_delta","text":"hi"}`) +
 				block(2, `{"type":"server_tool_use","id":"s","name":"web_search","input":{}}`, `{"type":"input_json_delta","partial_json":"{}"}`) +
-				block(3, `{"type":"tool_use","id":"t","name":"X","input":{}}`, `{"type":"input_json_delta","partial_json":"{\"a\":1}"}`) +
+				block(3, `{"type":"redacted_thinking","data":"EmwKAhgB"}`, `{"type":"thinking_delta","thinking":"ignored"}`) +
+				block(4, `{"type":"thinking","thinking":"","signature":""}`, `{"type":"signature_delta","signature":"EqQB"}`) +
+				block(5, `{"type":"tool_use","id":"t","name":"X","input":{}}`, `{"type":"input_json_delta","partial_json":"{\"a\":1}"}`) +
 				stop,
 			wantMsg: llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{
-				llm.Text("hi"), llm.ToolUse("t", "X", json.RawMessage(`{"a":1}`))}},
+				llm.Thinking("hmm", ""), llm.Text("hi"), llm.RedactedThinking("EmwKAhgB"), llm.Thinking("", "EqQB"),
+				llm.ToolUse("t", "X", json.RawMessage(`{"a":1}`))}},
 			// message_delta totals replace message_start's.
 			wantUsage: llm.Usage{InputTokens: 6, OutputTokens: 3, CacheReadInputTokens: 2},
 		},

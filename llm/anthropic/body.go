@@ -15,7 +15,9 @@ import (
 // "tools" fields, about 26 KB with the built-in tools — is the same for every
 // request of a session until the tool set changes, so it is encoded once and
 // kept in a prefixCache; only the part that grows with the conversation
-// (max_tokens, messages, model, stop_sequences) is encoded per request. Both
+// (max_tokens, messages, model, stop_sequences) is encoded per request. The
+// "thinking" field sits between "system" and "tools" in the SDK's order, so the
+// thinking budget is part of the static part and of its key. Both
 // parts are written by hand as the SDK would encode them, in the order of the
 // fields of its params struct (max_tokens, messages, model, …,
 // stop_sequences, system, …, tools), so the body is byte for byte the SDK's
@@ -42,11 +44,22 @@ type prefix struct {
 	tools   []llm.ToolSpec
 	cache   llm.CacheMode
 	budget  int // breakpoints left for explicit system ones
+	think   int // the thinking budget, 0 for none
 	encoded []byte
 }
 
-func (p *prefix) matches(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.CacheMode, budget int) bool {
-	if p.cache != cache || p.budget != budget || !slices.Equal(p.system, system) || len(p.tools) != len(tools) {
+// staticKey is what the static part is encoded from.
+type staticKey struct {
+	system []llm.SystemBlock
+	tools  []llm.ToolSpec
+	cache  llm.CacheMode
+	budget int
+	think  int
+}
+
+func (p *prefix) matches(st *staticKey) bool {
+	system, tools := st.system, st.tools
+	if p.cache != st.cache || p.budget != st.budget || p.think != st.think || !slices.Equal(p.system, system) || len(p.tools) != len(tools) {
 		return false
 	}
 	for i, t := range tools {
@@ -59,10 +72,10 @@ func (p *prefix) matches(system []llm.SystemBlock, tools []llm.ToolSpec, cache l
 }
 
 // get returns the encoded static part for the request, encoding it on a miss.
-func (c *prefixCache) get(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.CacheMode, budget int) ([]byte, error) {
+func (c *prefixCache) get(st *staticKey) ([]byte, error) {
 	c.mu.Lock()
 	for i, e := range c.entries {
-		if e.matches(system, tools, cache, budget) {
+		if e.matches(st) {
 			if i > 0 {
 				copy(c.entries[1:i+1], c.entries[:i])
 				c.entries[0] = e
@@ -72,11 +85,11 @@ func (c *prefixCache) get(system []llm.SystemBlock, tools []llm.ToolSpec, cache 
 		}
 	}
 	c.mu.Unlock()
-	encoded, err := encodeStatic(system, tools, cache, budget)
+	encoded, err := encodeStatic(st)
 	if err != nil {
 		return nil, err
 	}
-	e := &prefix{system: slices.Clone(system), tools: slices.Clone(tools), cache: cache, budget: budget, encoded: encoded}
+	e := &prefix{system: slices.Clone(st.system), tools: slices.Clone(st.tools), cache: st.cache, budget: st.budget, think: st.think, encoded: encoded}
 	for i := range e.tools {
 		e.tools[i].InputSchema = bytes.Clone(e.tools[i].InputSchema)
 	}
@@ -89,14 +102,15 @@ func (c *prefixCache) get(system []llm.SystemBlock, tools []llm.ToolSpec, cache 
 	return encoded, nil
 }
 
-// encodeStatic encodes the "system" and "tools" fields, without braces and
-// without a leading comma; nil when there are neither. It writes what the
+// encodeStatic encodes the "system", "thinking" and "tools" fields, without
+// braces and without a leading comma; nil when there are none. It writes what the
 // SDK writes for these params — fields in the order of its structs, strings
 // escaped as encoding/json escapes them, schemas compacted and
 // HTML-escaped as encoding/json writes a RawMessage — and
 // TestRequestBodyMatchesSDK holds the two equal; the SDK's reflective
 // encoder made this the costliest part of a session's first request.
-func encodeStatic(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.CacheMode, budget int) ([]byte, error) {
+func encodeStatic(st *staticKey) ([]byte, error) {
+	system, tools, cache, budget := st.system, st.tools, st.cache, st.budget
 	var texts []string
 	var explicit []bool
 	for _, b := range system {
@@ -106,7 +120,7 @@ func encodeStatic(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.Cach
 		texts = append(texts, b.Text)
 		explicit = append(explicit, b.CacheBreakpoint)
 	}
-	if len(texts) == 0 && len(tools) == 0 {
+	if len(texts) == 0 && len(tools) == 0 && st.think == 0 {
 		return nil, nil
 	}
 	marks := make([]bool, len(texts)) // a cache breakpoint on the block
@@ -138,8 +152,16 @@ func encodeStatic(system []llm.SystemBlock, tools []llm.ToolSpec, cache llm.Cach
 		}
 		out = append(out, ']')
 	}
+	if st.think > 0 {
+		if len(out) > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, `"thinking":{"budget_tokens":`...)
+		out = strconv.AppendInt(out, int64(st.think), 10)
+		out = append(out, `,"type":"enabled"}`...)
+	}
 	if len(tools) > 0 {
-		if len(texts) > 0 {
+		if len(out) > 0 {
 			out = append(out, ',')
 		}
 		out = append(out, `"tools":[`...)
@@ -177,6 +199,9 @@ func (p *Provider) requestBody(req *llm.Request) ([]byte, error) {
 	if req.MaxTokens <= 0 {
 		return nil, fmt.Errorf("max tokens must be positive, got %d", req.MaxTokens)
 	}
+	if err := req.CheckThinking(); err != nil {
+		return nil, err
+	}
 	markMsg, markBlock, size, err := checkMessages(req.Messages)
 	if err != nil {
 		return nil, err
@@ -195,7 +220,7 @@ func (p *Provider) requestBody(req *llm.Request) ([]byte, error) {
 	} else {
 		markMsg = -1
 	}
-	static, err := p.prefixes.get(req.System, req.Tools, req.Cache, budget)
+	static, err := p.prefixes.get(&staticKey{system: req.System, tools: req.Tools, cache: req.Cache, budget: budget, think: req.ThinkingBudget})
 	if err != nil {
 		return nil, err
 	}

@@ -84,11 +84,15 @@ func jsonGen() *rapid.Generator[json.RawMessage] {
 
 func blockGen(inResult bool) *rapid.Generator[llm.Block] {
 	return rapid.Custom(func(t *rapid.T) llm.Block {
-		kinds := []llm.BlockType{llm.BlockText, llm.BlockImage, llm.BlockToolUse, llm.BlockToolResult}
+		kinds := []llm.BlockType{llm.BlockText, llm.BlockImage, llm.BlockToolUse, llm.BlockToolResult, llm.BlockThinking, llm.BlockRedactedThinking}
 		if inResult {
 			kinds = kinds[:2]
 		}
 		switch rapid.SampledFrom(kinds).Draw(t, "kind") {
+		case llm.BlockThinking:
+			return llm.Thinking(textGen().Draw(t, "thinking"), textGen().Draw(t, "signature"))
+		case llm.BlockRedactedThinking:
+			return llm.RedactedThinking(textGen().Draw(t, "redacted"))
 		case llm.BlockText:
 			return llm.Text(textGen().Draw(t, "text"))
 		case llm.BlockImage:
@@ -140,8 +144,12 @@ func requestGen() *rapid.Generator[*llm.Request] {
 			req.StopSequences = rapid.SliceOfN(textGen(), 1, 3).Draw(t, "stopSeqs")
 		}
 		if rapid.Bool().Draw(t, "temp") {
-			temp := rapid.Float64Range(0, 1).Draw(t, "temperature")
+			temp := rapid.SampledFrom([]float64{1, rapid.Float64Range(0, 1).Draw(t, "temperature")}).Draw(t, "temp1")
 			req.Temperature = &temp
+		}
+		if rapid.Bool().Draw(t, "think") {
+			// Mostly budgets the API takes; some it refuses (under 1024, not below max tokens).
+			req.ThinkingBudget = rapid.OneOf(rapid.IntRange(1024, 1<<20), rapid.IntRange(-1, 2000)).Draw(t, "thinkingBudget")
 		}
 		return req
 	})

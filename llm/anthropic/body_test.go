@@ -89,6 +89,13 @@ func sdkPathBody(t *testing.T, rec *bodyRecorder, req *llm.Request) []byte {
 // sdkParams is the adapter's former translation of a request into the SDK's params.
 func sdkParams(req *llm.Request) (sdk.MessageNewParams, []option.RequestOption, error) {
 	params := sdk.MessageNewParams{Model: req.Model, MaxTokens: int64(req.MaxTokens), StopSequences: req.StopSequences}
+	if req.ThinkingBudget != 0 {
+		// The SDK sends any budget; the API refuses these, and so does the adapter, before.
+		if req.ThinkingBudget < 1024 || req.ThinkingBudget >= req.MaxTokens || (req.Temperature != nil && *req.Temperature != 1) {
+			return params, nil, fmt.Errorf("thinking budget %d with max tokens %d", req.ThinkingBudget, req.MaxTokens)
+		}
+		params.Thinking = sdk.ThinkingConfigParamOfEnabled(int64(req.ThinkingBudget))
+	}
 	var explicit []bool
 	for _, b := range req.System {
 		if b.Text == "" {
@@ -109,7 +116,7 @@ func sdkParams(req *llm.Request) (sdk.MessageNewParams, []option.RequestOption, 
 		params.Tools = append(params.Tools, sdk.ToolUnionParam{OfTool: tool})
 	}
 	for i, m := range req.Messages {
-		content, err := convertBlocks(m.Content)
+		content, err := convertBlocks(m.Role, m.Content)
 		if err != nil {
 			return params, nil, fmt.Errorf("message %d: %w", i, err)
 		}
@@ -178,7 +185,17 @@ func bigTools(n int) []llm.ToolSpec {
 // byte the body the SDK builds from the whole request, for each kind of request, and stays so
 // across requests of one provider while the conversation grows and the tool set changes.
 func TestRequestBodyMatchesSDK(t *testing.T) {
-	temp := 0.7
+	temp, one := 0.7, 1.0
+	thinkingConversation := []llm.Message{
+		llm.UserText("think <hard>"),
+		{Role: llm.RoleAssistant, Content: []llm.Block{
+			llm.Thinking("Let me see: a < b && \u2028 \"quoted\"\n", "EqQBCkgIARABGAIiQL+/sig=="),
+			llm.RedactedThinking("EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP"),
+			llm.Thinking("", "sig-only"),
+			llm.ToolUse("t1", "Tool1", json.RawMessage(`{"path":"a"}`)),
+		}},
+		{Role: llm.RoleUser, Content: []llm.Block{llm.ToolResult("t1", []llm.Block{llm.Text("out")}, false)}},
+	}
 	conversation := []llm.Message{
 		llm.UserText("first <question> & more"),
 		{Role: llm.RoleAssistant, Content: []llm.Block{llm.Text("calling"), llm.ToolUse("t1", "Tool1", json.RawMessage(`{"path":"a"}`)), llm.ToolUse("t2", "Tool2", nil)}},
@@ -210,13 +227,17 @@ func TestRequestBodyMatchesSDK(t *testing.T) {
 		{"cache off", llm.Request{System: llm.SystemText("sys"), Tools: bigTools(2), Messages: conversation, Cache: llm.CacheOff}},
 		{"temperature and stop sequences", llm.Request{System: llm.SystemText("sys"), Tools: bigTools(2), Messages: conversation,
 			Temperature: &temp, StopSequences: []string{"</done>", "STOP"}}},
+		{"thinking", llm.Request{System: llm.SystemText("sys"), Tools: bigTools(2), Messages: thinkingConversation, ThinkingBudget: 1024}},
+		{"thinking, no system or tools", llm.Request{Messages: thinkingConversation, ThinkingBudget: 1024}},
+		{"thinking blocks sent back without a budget", llm.Request{System: llm.SystemText("sys"), Messages: thinkingConversation}},
+		{"thinking with temperature 1", llm.Request{Tools: bigTools(1), Messages: thinkingConversation, ThinkingBudget: 4096, Temperature: &one}},
 	}
 	rec := newBodyRecorder(t)
 	p := New(Options{APIKey: "k", BaseURL: rec.URL, MaxRetries: -1})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			req := tt.req
-			req.Model, req.MaxTokens = "claude-test-1", 1000
+			req.Model, req.MaxTokens = "claude-test-1", 8000
 			// Twice: the first request encodes the static part, the second reuses it.
 			for range 2 {
 				want := sdkPathBody(t, rec, &req)
@@ -262,14 +283,15 @@ func TestRequestBodyMatchesSDK(t *testing.T) {
 }
 
 // TestPrefixCacheInvalidation: a change of any tool's name, description or schema, of the
-// system prompt or of the cache mode gives a new static part; the same content in new slices
+// system prompt, of the cache mode or of the thinking budget gives a new static part; the same content in new slices
 // does not.
 func TestPrefixCacheInvalidation(t *testing.T) {
 	var c prefixCache
 	sys := func() []llm.SystemBlock { return []llm.SystemBlock{{Text: "s"}, {Text: "u"}} }
+	think := 0
 	get := func(system []llm.SystemBlock, tools []llm.ToolSpec, mode llm.CacheMode) []byte {
 		t.Helper()
-		b, err := c.get(system, tools, mode, 1)
+		b, err := c.get(&staticKey{system: system, tools: tools, cache: mode, budget: 1, think: think})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,6 +311,9 @@ func TestPrefixCacheInvalidation(t *testing.T) {
 		"cache mode":  get(sys(), bigTools(3), llm.CacheOff),
 		"breakpoints": get([]llm.SystemBlock{{Text: "s", CacheBreakpoint: true}, {Text: "u"}}, bigTools(3), llm.CacheAuto),
 	}
+	think = 2048
+	changes["thinking budget"] = get(sys(), bigTools(3), llm.CacheAuto)
+	think = 0
 	for name, got := range changes {
 		if bytes.Equal(got, first) {
 			t.Errorf("after a change of %s the cached static part was reused", name)

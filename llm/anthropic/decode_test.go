@@ -99,22 +99,29 @@ func streamGen(t *rapid.T) []sseEvent {
 		noise()
 		var start map[string]any
 		deltaType, deltaKey := "text_delta", "text"
-		switch kind := rapid.SampledFrom([]string{"text", "tool_use", "thinking", "server_tool_use"}).Draw(t, "kind"); kind {
+		switch kind := rapid.SampledFrom([]string{"text", "tool_use", "thinking", "redacted_thinking", "server_tool_use"}).Draw(t, "kind"); kind {
 		case "text":
 			start = map[string]any{"type": "text", "text": text.Draw(t, "startText")}
 		case "tool_use", "server_tool_use":
 			start = map[string]any{"type": kind, "id": text.Draw(t, "toolID"), "name": text.Draw(t, "toolName"), "input": map[string]any{}}
 			deltaType, deltaKey = "input_json_delta", "partial_json"
 		case "thinking":
-			start = map[string]any{"type": "thinking", "thinking": "", "signature": ""}
+			start = map[string]any{"type": "thinking", "thinking": text.Draw(t, "startThinking"), "signature": text.Draw(t, "startSignature")}
 			deltaType, deltaKey = "thinking_delta", "thinking"
+		case "redacted_thinking":
+			start = map[string]any{"type": "redacted_thinking", "data": text.Draw(t, "redactedData")}
 		}
 		add("content_block_start", map[string]any{"type": "content_block_start", "index": index, "content_block": start})
 		for range rapid.IntRange(0, 3).Draw(t, "deltas") {
 			noise()
 			dt, dk := deltaType, deltaKey
+			if deltaType == "thinking_delta" && rapid.Bool().Draw(t, "signature") {
+				dt, dk = "signature_delta", "signature"
+			}
 			if rapid.IntRange(0, 10).Draw(t, "otherDelta") == 0 {
-				dt, dk = rapid.SampledFrom([]string{"text_delta", "input_json_delta", "signature_delta"}).Draw(t, "dt"), "text"
+				other := rapid.SampledFrom([][2]string{{"text_delta", "text"}, {"input_json_delta", "partial_json"},
+					{"signature_delta", "signature"}, {"thinking_delta", "thinking"}, {"signature_delta", "text"}}).Draw(t, "other")
+				dt, dk = other[0], other[1]
 			}
 			add("content_block_delta", map[string]any{"type": "content_block_delta", "index": index, "delta": map[string]any{"type": dt, dk: text.Draw(t, "delta")}})
 		}
@@ -276,9 +283,15 @@ func FuzzDecodeSSE(f *testing.F) {
 				if in := bytes.TrimSpace(b.Input); len(in) == 0 || in[0] != '{' || !json.Valid(in) {
 					t.Errorf("block %d: tool input %q is not a JSON object", i, b.Input)
 				}
+			case llm.BlockThinking, llm.BlockRedactedThinking:
 			default:
 				t.Errorf("block %d: type %s in an assistant reply", i, b.Type)
 			}
+		}
+		// The reply, thinking blocks and all, goes into the next request as it came.
+		next := &llm.Request{MaxTokens: 1, Messages: []llm.Message{llm.UserText("q"), resp.Message}}
+		if _, err := New(Options{}).requestBody(next); err != nil {
+			t.Errorf("the reply cannot be sent back: %v", err)
 		}
 	})
 }

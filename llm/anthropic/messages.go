@@ -32,8 +32,14 @@ func checkMessages(msgs []llm.Message) (msg, block, size int, err error) {
 	for i, m := range msgs {
 		last := -1
 		for j, b := range m.Content {
-			size += 64 + len(b.Text) + len(b.Input) + len(b.Data)
+			size += 64 + len(b.Text) + len(b.Input) + len(b.Data) + len(b.Thinking) + len(b.Signature)
 			switch b.Type {
+			case llm.BlockThinking, llm.BlockRedactedThinking:
+				// Only the model thinks: the API takes these back in assistant messages,
+				// where they cannot carry a cache breakpoint.
+				if m.Role != llm.RoleAssistant {
+					return -1, -1, 0, fmt.Errorf("message %d: %s block in a %s message", i, b.Type, m.Role)
+				}
 			case llm.BlockText:
 				if b.Text == "" {
 					continue // the API rejects empty text blocks; not sent
@@ -104,6 +110,17 @@ func appendBlock(out []byte, b llm.Block, mark bool) ([]byte, error) {
 		return appendText(out, b.Text, mark), nil
 	case llm.BlockImage:
 		return appendImage(out, b, mark), nil
+	case llm.BlockThinking:
+		// Sent back byte for byte as it came: the signature covers the text.
+		out = append(out, `{"signature":`...)
+		out = appendString(out, b.Signature)
+		out = append(out, `,"thinking":`...)
+		out = appendString(out, b.Thinking)
+		return append(out, `,"type":"thinking"}`...), nil
+	case llm.BlockRedactedThinking:
+		out = append(out, `{"data":`...)
+		out = appendString(out, b.Data)
+		return append(out, `,"type":"redacted_thinking"}`...), nil
 	case llm.BlockToolUse:
 		out = append(out, `{"id":`...)
 		out = appendString(out, b.ID)

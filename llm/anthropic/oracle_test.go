@@ -18,10 +18,17 @@ import (
 
 // convertBlocks is the adapter's former translation of content blocks into the SDK's
 // params, kept as the oracle the hand-written encoder is compared with.
-func convertBlocks(blocks []llm.Block) ([]sdk.ContentBlockParamUnion, error) {
+func convertBlocks(role llm.Role, blocks []llm.Block) ([]sdk.ContentBlockParamUnion, error) {
 	out := make([]sdk.ContentBlockParamUnion, 0, len(blocks))
 	for _, b := range blocks {
+		if b.IsThinking() && role != llm.RoleAssistant {
+			return nil, fmt.Errorf("%s block in a %s message", b.Type, role)
+		}
 		switch b.Type {
+		case llm.BlockThinking:
+			out = append(out, sdk.NewThinkingBlock(b.Signature, b.Thinking))
+		case llm.BlockRedactedThinking:
+			out = append(out, sdk.NewRedactedThinkingBlock(b.Data))
 		case llm.BlockText:
 			if b.Text == "" {
 				continue // the API rejects empty text blocks
@@ -70,7 +77,8 @@ func imageParam(b llm.Block) *sdk.ImageBlockParam {
 // sdkDecode is the oracle decodeStream is compared with. It shares no block logic with
 // decodeStream: the SDK's ssestream decoder reads the events, the SDK's own
 // Message.Accumulate assembles the message, and our events and response are read off
-// that message. A block of ours is a tool_use block or a text block that has text, and
+// that message. A block of ours is a tool_use, thinking or redacted_thinking block or a
+// text block that has text, and
 // its index is the number of such blocks before it in the SDK's message; this holds
 // because the API streams blocks one after another, which streamGen does too.
 func sdkDecode(body io.Reader) ([]llm.Event, *llm.Response, error) {
@@ -108,6 +116,13 @@ func sdkDecode(body io.Reader) ([]llm.Event, *llm.Response, error) {
 				}
 			case "tool_use":
 				events = append(events, llm.Event{Type: llm.EventToolUseStart, Index: i, ToolUseID: cb.ID, ToolName: cb.Name})
+			case "thinking":
+				events = append(events, llm.Event{Type: llm.EventThinkingDelta, Index: i, Text: cb.Thinking})
+				if cb.Signature != "" {
+					events = append(events, llm.Event{Type: llm.EventSignatureDelta, Index: i, Signature: cb.Signature})
+				}
+			case "redacted_thinking":
+				events = append(events, llm.Event{Type: llm.EventRedactedThinking, Index: i, Data: cb.Data})
 			}
 		case "content_block_delta":
 			switch d, kind := ev.Delta, msg.Content[i].Type; {
@@ -118,6 +133,10 @@ func sdkDecode(body io.Reader) ([]llm.Event, *llm.Response, error) {
 				// Accumulate takes a delta that follows an input of exactly {} as the
 				// whole input; the adapter appends every delta.
 				inputs[i] += d.PartialJSON
+			case d.Type == "thinking_delta" && kind == "thinking" && d.Thinking != "":
+				events = append(events, llm.Event{Type: llm.EventThinkingDelta, Index: i, Text: d.Thinking})
+			case d.Type == "signature_delta" && kind == "thinking" && d.Signature != "":
+				events = append(events, llm.Event{Type: llm.EventSignatureDelta, Index: i, Signature: d.Signature})
 			}
 		case "message_stop":
 			stopped = true
@@ -131,6 +150,10 @@ func sdkDecode(body io.Reader) ([]llm.Event, *llm.Response, error) {
 		switch {
 		case b.Type == "text" && b.Text != "":
 			content = append(content, llm.Text(b.Text))
+		case b.Type == "thinking":
+			content = append(content, llm.Thinking(b.Thinking, b.Signature))
+		case b.Type == "redacted_thinking":
+			content = append(content, llm.RedactedThinking(b.Data))
 		case b.Type == "tool_use":
 			input := json.RawMessage(inputs[i])
 			if s := strings.TrimSpace(inputs[i]); !strings.HasPrefix(s, "{") || !json.Valid([]byte(s)) {

@@ -42,10 +42,13 @@ type streamMessage struct {
 
 // streamBlock is content_block_start's block.
 type streamBlock struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-	ID   string `json:"id"`
-	Name string `json:"name"`
+	Type      string `json:"type"`
+	Text      string `json:"text"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Thinking  string `json:"thinking"`
+	Signature string `json:"signature"`
+	Data      string `json:"data"` // redacted_thinking
 }
 
 // streamDelta is the delta of content_block_delta and message_delta.
@@ -53,6 +56,8 @@ type streamDelta struct {
 	Type        string `json:"type"`
 	Text        string `json:"text"`
 	PartialJSON string `json:"partial_json"`
+	Thinking    string `json:"thinking"`
+	Signature   string `json:"signature"`
 	StopReason  string `json:"stop_reason"`
 }
 
@@ -66,7 +71,7 @@ type errorBody struct {
 
 // blockState follows one content block of the API's stream.
 type blockState struct {
-	kind llm.BlockType // "" for block types the adapter skips (thinking, server tools)
+	kind llm.BlockType // "" for block types the adapter skips (server tools)
 	ours int           // index in our message; -1 until a text block has text
 }
 
@@ -81,7 +86,8 @@ var errMalformed = errors.New("malformed stream")
 //
 // Events are told apart by their "event:" name, which the API sets to the data's type. An
 // event name it does not know (a later API version's) is skipped, as are ping and the
-// data of thinking and server tool blocks.
+// data of server tool blocks. Thinking and redacted_thinking blocks are kept whole, with
+// their signatures, since the API wants them back unchanged in the next request.
 func decodeStream(r io.Reader, onEvent func(llm.Event)) (*llm.Response, error) {
 	sr := sse.NewReader(r, sse.Options{})
 	d := streamDecoder{onEvent: onEvent}
@@ -215,8 +221,9 @@ func (d *streamDecoder) startMessage(m *streamMessage) {
 	}
 }
 
-// startBlock returns the state of a block that starts. A tool use gets the next index in
-// our message at once, a text block only when it has text; other blocks get none.
+// startBlock returns the state of a block that starts. A tool use or a thinking block gets
+// the next index in our message at once (a thinking block may hold only a signature, and
+// still must go back), a text block only when it has text; other blocks get none.
 func (d *streamDecoder) startBlock(cb *streamBlock) (blockState, error) {
 	switch cb.Type {
 	case "text":
@@ -230,6 +237,17 @@ func (d *streamDecoder) startBlock(cb *streamBlock) (blockState, error) {
 		b := blockState{kind: llm.BlockToolUse, ours: d.n}
 		d.n++
 		return b, d.emit(llm.Event{Type: llm.EventToolUseStart, Index: b.ours, ToolUseID: cb.ID, ToolName: cb.Name})
+	case "thinking":
+		b := blockState{kind: llm.BlockThinking, ours: d.n}
+		d.n++
+		if err := d.emit(llm.Event{Type: llm.EventThinkingDelta, Index: b.ours, Text: cb.Thinking}); err != nil || cb.Signature == "" {
+			return b, err
+		}
+		return b, d.emit(llm.Event{Type: llm.EventSignatureDelta, Index: b.ours, Signature: cb.Signature})
+	case "redacted_thinking":
+		b := blockState{kind: llm.BlockRedactedThinking, ours: d.n}
+		d.n++
+		return b, d.emit(llm.Event{Type: llm.EventRedactedThinking, Index: b.ours, Data: cb.Data})
 	}
 	return blockState{ours: -1}, nil
 }
@@ -245,6 +263,10 @@ func (d *streamDecoder) blockDelta(b *blockState, delta *streamDelta) error {
 		return d.emit(llm.Event{Type: llm.EventTextDelta, Index: b.ours, Text: delta.Text})
 	case delta.Type == "input_json_delta" && b.kind == llm.BlockToolUse && delta.PartialJSON != "":
 		return d.emit(llm.Event{Type: llm.EventToolInputDelta, Index: b.ours, PartialJSON: delta.PartialJSON})
+	case delta.Type == "thinking_delta" && b.kind == llm.BlockThinking && delta.Thinking != "":
+		return d.emit(llm.Event{Type: llm.EventThinkingDelta, Index: b.ours, Text: delta.Thinking})
+	case delta.Type == "signature_delta" && b.kind == llm.BlockThinking && delta.Signature != "":
+		return d.emit(llm.Event{Type: llm.EventSignatureDelta, Index: b.ours, Signature: delta.Signature})
 	}
 	return nil
 }

@@ -10,7 +10,8 @@ import (
 // of the events the Messages API sends:
 //
 //	message_start, then per block content_block_start, content_block_delta
-//	(text_delta or input_json_delta)..., content_block_stop, with a ping after
+//	(thinking_delta and signature_delta, text_delta or input_json_delta)...,
+//	content_block_stop, with a ping after
 //	the first block start, then message_delta (stop_reason, usage) and
 //	message_stop.
 func (s *Server) serveAnthropic(w http.ResponseWriter, r *http.Request) {
@@ -39,6 +40,10 @@ func (s *Server) serveAnthropic(w http.ResponseWriter, r *http.Request) {
 	}
 	if !req.Stream {
 		anthropicError(w, http.StatusBadRequest, "invalid_request_error", "llmtest: only streaming requests are supported", "", n)
+		return
+	}
+	if msg := s.checkThinking(body, turn); msg != "" {
+		thinkingError(w, msg, n)
 		return
 	}
 	if f := turn.Error; f != nil && !f.InStream {
@@ -71,6 +76,21 @@ func (s *Server) serveAnthropic(w http.ResponseWriter, r *http.Request) {
 		sse.event("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, index))
 		index++
 	}
+	thinking := turn.thinkingBlocks(n)
+	for _, b := range thinking {
+		if b.Type == "redacted_thinking" {
+			blockStart(`{"type":"redacted_thinking","data":` + jsonString(b.Data) + `}`)
+			blockStop()
+			continue
+		}
+		blockStart(`{"type":"thinking","thinking":"","signature":""}`)
+		for _, t := range turn.Thinking {
+			delta(`{"type":"thinking_delta","thinking":` + jsonString(t) + `}`)
+		}
+		delta(`{"type":"signature_delta","signature":` + jsonString(b.Signature) + `}`)
+		blockStop()
+	}
+	var ids []string
 	if len(turn.Text) > 0 {
 		blockStart(`{"type":"text","text":""}`)
 		for _, t := range turn.Text {
@@ -83,6 +103,7 @@ func (s *Server) serveAnthropic(w http.ResponseWriter, r *http.Request) {
 		if id == "" {
 			id = fmt.Sprintf("toolu_llmtest_%d_%d", n, i)
 		}
+		ids = append(ids, id)
 		blockStart(fmt.Sprintf(`{"type":"tool_use","id":%s,"name":%s,"input":{}}`, jsonString(id), jsonString(call.Name)))
 		delta(`{"type":"input_json_delta","partial_json":""}`)
 		for _, piece := range splitRunes(call.Input, 16) {
@@ -90,6 +111,7 @@ func (s *Server) serveAnthropic(w http.ResponseWriter, r *http.Request) {
 		}
 		blockStop()
 	}
+	s.rememberThinking(thinking, ids)
 	if f := turn.Error; f != nil {
 		sse.event("error", fmt.Sprintf(`{"type":"error","error":{"type":%s,"message":%s}}`, jsonString(f.Type), jsonString(f.Message)))
 		return

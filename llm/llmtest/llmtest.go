@@ -43,6 +43,16 @@ import (
 
 // Turn is the server's answer to one request.
 type Turn struct {
+	// Thinking is streamed first, as a thinking block (Anthropic: thinking_delta per
+	// element, then the Signature as a signature_delta) or as reasoning_content deltas
+	// (OpenAI). A request that continues the turn's tool calls must send the block back
+	// unchanged (Anthropic), and the request must enable thinking.
+	Thinking []string
+	// Signature signs the thinking block; empty means sig_llmtest_N.
+	Signature string
+	// RedactedThinking, if set, is sent as a redacted_thinking block after the thinking,
+	// and held to the same round trip.
+	RedactedThinking string
 	// Text is streamed as a text block, one delta per element; no text block
 	// is sent when it is empty.
 	Text []string
@@ -163,6 +173,8 @@ type Server struct {
 	repeat bool
 	done   chan struct{} // closed before the server shuts down, to end stalls
 	sides  []*sideScript
+	// thinking is what the fake streamed before each tool_use id it sent (Anthropic).
+	thinking map[string]sentThinking
 }
 
 // NewAnthropicServer starts a fake Anthropic Messages API playing turns. It

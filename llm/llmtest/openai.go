@@ -76,6 +76,10 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request) {
 		sse.event("", prefix+`{"index":0,"delta":`+delta+`,"logprobs":null,"finish_reason":`+finish+`}]`+usageField+`}`)
 	}
 	chunk(`{"role":"assistant","content":"","refusal":null}`, "null")
+	for _, t := range turn.Thinking {
+		// DeepSeek's and vLLM's name; OpenRouter and Ollama's say "reasoning".
+		chunk(`{"reasoning_content":`+jsonString(t)+`}`, "null")
+	}
 	for _, t := range turn.Text {
 		chunk(`{"content":`+jsonString(t)+`}`, "null")
 	}

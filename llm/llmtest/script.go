@@ -9,7 +9,8 @@ import (
 )
 
 // Script is an in-process [llm.Provider] for tests that drive an agent without HTTP. It plays
-// one [Answer] per request, in order, streams the text blocks of each reply as deltas, and
+// one [Answer] per request, in order, streams the text and thinking blocks of each reply as
+// deltas, and
 // records a copy of every request. A request beyond the end of the script, or one whose
 // context is already cancelled, is an error returned to the caller, as a real provider's
 // failure would be.
@@ -50,8 +51,12 @@ func (s *Script) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.
 		return nil, err
 	}
 	for i, b := range resp.Message.Content {
-		if b.Type == llm.BlockText && onEvent != nil {
+		switch {
+		case onEvent == nil:
+		case b.Type == llm.BlockText:
 			onEvent(llm.Event{Type: llm.EventTextDelta, Index: i, Text: b.Text})
+		case b.Type == llm.BlockThinking:
+			onEvent(llm.Event{Type: llm.EventThinkingDelta, Index: i, Text: b.Thinking})
 		}
 	}
 	return resp, nil

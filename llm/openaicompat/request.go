@@ -195,6 +195,10 @@ func appendAssistant(out []chatMessage, blocks []llm.Block) ([]chatMessage, erro
 				args = "{}"
 			}
 			m.ToolCalls = append(m.ToolCalls, chatToolCall{ID: b.ID, Type: "function", Function: functionCall{Name: b.Name, Arguments: args}})
+		case llm.BlockThinking, llm.BlockRedactedThinking:
+			// Reasoning is not sent back: DeepSeek refuses a request whose messages carry
+			// reasoning_content, and the other servers ignore it. A thinking block that came
+			// from Anthropic (a session resumed on another provider) is dropped the same way.
 		default:
 			return nil, fmt.Errorf("unsupported block type %q in assistant message", b.Type)
 		}

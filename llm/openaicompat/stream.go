@@ -2,6 +2,7 @@ package openaicompat
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -31,8 +32,12 @@ type choice struct {
 }
 
 type delta struct {
-	Content   textValue       `json:"content"`
-	ToolCalls []toolCallDelta `json:"tool_calls"`
+	Content textValue `json:"content"`
+	// The model's reasoning, where a server streams it: reasoning_content (DeepSeek,
+	// vLLM, llama.cpp) or reasoning (OpenRouter, Ollama).
+	ReasoningContent textValue       `json:"reasoning_content"`
+	Reasoning        textValue       `json:"reasoning"`
+	ToolCalls        []toolCallDelta `json:"tool_calls"`
 }
 
 type toolCallDelta struct {
@@ -94,6 +99,7 @@ type decoder struct {
 	acc     llm.Accumulator
 	n       int // blocks opened so far
 	text    int // index of the open text block, or -1
+	think   int // index of the open thinking block, or -1
 	calls   []*call
 	byIndex map[int]*call
 	finish  string
@@ -114,7 +120,7 @@ type call struct {
 }
 
 func newDecoder(name string, onEvent func(llm.Event)) *decoder {
-	return &decoder{name: name, onEvent: onEvent, text: -1, byIndex: map[int]*call{}}
+	return &decoder{name: name, onEvent: onEvent, text: -1, think: -1, byIndex: map[int]*call{}}
 }
 
 func (d *decoder) emit(ev llm.Event) error {
@@ -218,6 +224,11 @@ func (d *decoder) apply(c *chunk, whole bool) error {
 		if whole && ch.Message != nil {
 			dl = ch.Message
 		}
+		if r := cmp.Or(dl.ReasoningContent, dl.Reasoning); r != "" {
+			if err := d.addThinking(string(r)); err != nil {
+				return err
+			}
+		}
 		if dl.Content != "" {
 			if err := d.addText(string(dl.Content)); err != nil {
 				return err
@@ -240,7 +251,21 @@ func (d *decoder) apply(c *chunk, whole bool) error {
 	return nil
 }
 
+// addThinking adds reasoning to the open thinking block, opening one when there is none
+// (reasoning after text or a tool call opens a new block, and text after reasoning
+// does too, so the blocks follow the stream). It carries no
+// signature: these servers sign nothing.
+func (d *decoder) addThinking(s string) error {
+	d.text = -1
+	if d.think < 0 {
+		d.think = d.n
+		d.n++
+	}
+	return d.emit(llm.Event{Type: llm.EventThinkingDelta, Index: d.think, Text: s})
+}
+
 func (d *decoder) addText(s string) error {
+	d.think = -1
 	if d.text < 0 {
 		d.text = d.n
 		d.n++
@@ -308,7 +333,7 @@ func (d *decoder) start(c *call) error {
 	}
 	c.ours = d.n
 	d.n++
-	d.text = -1 // text after a tool call opens a new block
+	d.text, d.think = -1, -1 // text or reasoning after a tool call opens a new block
 	if err := d.emit(llm.Event{Type: llm.EventToolUseStart, Index: c.ours, ToolUseID: c.id, ToolName: c.name}); err != nil {
 		return err
 	}

@@ -163,10 +163,10 @@ func TestLenientDecoding(t *testing.T) {
 			wantStop: "abort",
 		},
 		{
-			name: "CRLF, comments, no space after colon, event names, reasoning ignored",
+			name: "CRLF, comments, no space after colon, event names, reasoning kept as thinking",
 			body: ": keep-alive\r\n\r\nevent: chunk\r\ndata:{\"choices\":[{\"delta\":{\"reasoning_content\":\"think\",\"content\":\"x\"}}]}\r\n\r\n" +
 				"data: {\"choices\":[{\"delta\":{\"content\":[{\"type\":\"text\",\"text\":\"y\"}]},\"finish_reason\":\"stop\"}]}\r\n\r\ndata: [DONE]\r\n\r\n",
-			want:     []llm.Block{llm.Text("xy")},
+			want:     []llm.Block{llm.Thinking("think", ""), llm.Text("xy")},
 			wantStop: llm.StopEndTurn,
 		},
 		{

@@ -80,6 +80,22 @@ const scenarios = {
     return { result: res.result };
   },
 
+  // Extended thinking: the SDK's thinking option reaches reins as --max-thinking-tokens, and
+  // the assistant messages carry the thinking blocks with their signatures.
+  async thinking() {
+    const { messages, error } = await run(query({
+      prompt: 'What does hello.txt say?',
+      options: { ...base, thinking: { type: 'enabled', budgetTokens: 2048 } },
+    }));
+    check(!error, 'query failed: ' + error);
+    const blocks = messages.filter((m) => m.type === 'assistant').flatMap((m) => m.message.content);
+    const thinking = blocks.filter((b) => b.type === 'thinking');
+    check(thinking.length === 1 && thinking[0].thinking === 'Read the file.' && thinking[0].signature === 'EqQBsdk==', 'a signed thinking block', blocks);
+    const [res] = results(messages);
+    check(res && res.subtype === 'success' && res.result === 'It says hello.', 'success result', res);
+    return { thinking: thinking.length };
+  },
+
   // An ask answered allow: the call runs.
   async allow() {
     const calls = [];

@@ -1,0 +1,26 @@
+package llm
+
+import "fmt"
+
+// MinThinkingBudget is the smallest thinking budget the Messages API accepts.
+const MinThinkingBudget = 1024
+
+// CheckThinking reports a request whose extended thinking the API would refuse, in words a
+// person can act on: a budget under [MinThinkingBudget], a budget not below MaxTokens (the
+// reasoning counts towards the reply's tokens), or a temperature other than 1 (the API
+// takes none with thinking on). A request without thinking passes.
+func (r *Request) CheckThinking() error {
+	if r.ThinkingBudget == 0 {
+		return nil
+	}
+	if r.ThinkingBudget < MinThinkingBudget {
+		return fmt.Errorf("thinking budget %d is below the minimum of %d tokens", r.ThinkingBudget, MinThinkingBudget)
+	}
+	if r.ThinkingBudget >= r.MaxTokens {
+		return fmt.Errorf("thinking budget %d must be less than max tokens %d (thinking counts towards the reply)", r.ThinkingBudget, r.MaxTokens)
+	}
+	if r.Temperature != nil && *r.Temperature != 1 {
+		return fmt.Errorf("temperature %g cannot be set with extended thinking (only 1 is allowed)", *r.Temperature)
+	}
+	return nil
+}
