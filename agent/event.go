@@ -42,6 +42,9 @@ const (
 	// behalf besides its turns (auto mode's classifier); Response.Message is empty. The
 	// run's Result counts it.
 	EventUsage
+	// EventCompact carries a compaction: its record in Boundary, and in Message the user
+	// message that replaced the conversation (the summary and what was carried over).
+	EventCompact
 )
 
 func (t EventType) String() string {
@@ -66,6 +69,8 @@ func (t EventType) String() string {
 		return "notice"
 	case EventUsage:
 		return "usage"
+	case EventCompact:
+		return "compact"
 	}
 	return "unknown"
 }
@@ -95,6 +100,8 @@ type Event struct {
 
 	// Hook is set for EventHook.
 	Hook *hooks.Run
+	// Boundary is set for EventCompact.
+	Boundary *Boundary
 }
 
 // DeniedCall is a call the permission decision refused: the tool, the id of its tool_use, and
