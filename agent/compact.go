@@ -100,7 +100,7 @@ func (r *run) compact(ctx context.Context, trigger, instructions string) error {
 		return fmt.Errorf("compacting the conversation: %w", err)
 	}
 	files := carriedFiles(r.msgs, a.cwd())
-	msg := compactedMessage(summary, trigger, files, a.carried())
+	msg := compactedMessage(summary, trigger, files, a.carried(r.msgs))
 	if a.Hooks.Has(hooks.SessionStart) {
 		rep, texts := a.Hooks.SessionStart(ctx, common, "compact", a.Model)
 		notify(a.Bus, rep.Messages)
@@ -318,11 +318,11 @@ func compactedMessage(summary, trigger string, files []carriedFile, carried []st
 }
 
 // carried is what Compaction.Carry returns.
-func (a *Agent) carried() []string {
+func (a *Agent) carried(msgs []llm.Message) []string {
 	if a.Compaction.Carry == nil {
 		return nil
 	}
-	return a.Compaction.Carry()
+	return a.Compaction.Carry(msgs)
 }
 
 // cwd is the current directory relative file paths resolve against.

@@ -97,10 +97,10 @@ func TestThreshold(t *testing.T) {
 func TestExtractSummary(t *testing.T) {
 	for in, want := range map[string]string{
 		"<analysis>scratch</analysis>\n<summary>\n1. Primary Request\n</summary>": "1. Primary Request",
-		"no tags at all":                          "no tags at all",
-		"<analysis>only scratch</analysis>":       "",
-		"<summary>unclosed":                       "unclosed",
-		"<analysis>a <summary>x</summary>":        "x",
+		"no tags at all":                         "no tags at all",
+		"<analysis>only scratch</analysis>":      "",
+		"<summary>unclosed":                      "unclosed",
+		"<analysis>a <summary>x</summary>":       "x",
 		"before <summary>s</summary> after text": "s",
 	} {
 		if got := extractSummary(in); got != want {
@@ -161,7 +161,7 @@ func TestAutoCompactBeforeTheRequest(t *testing.T) {
 	events := collect(bus)
 	rec := &recorder{}
 	a := &Agent{Provider: p, Model: "m", Tools: mappingTools(), Permissions: newPerms(t), Bus: bus, Recorder: rec,
-		Env: &tool.Env{Files: files}, Compaction: Compaction{Window: 25_000, Carry: func() []string { return []string{"todo: finish"} }}}
+		Env: &tool.Env{Files: files}, Compaction: Compaction{Window: 25_000, Carry: func([]llm.Message) []string { return []string{"todo: finish"} }}}
 	res, err := a.Run(context.Background(), history, llm.UserText("go on"))
 	if err != nil {
 		t.Fatal(err)

@@ -33,8 +33,9 @@ type Compaction struct {
 	// Window replaces the model's context window from [llm.ContextWindow] when positive.
 	Window int
 	// Carry returns texts to carry over into the compacted conversation so that the work can
-	// go on: the todo list, the plan, the working directories. Nil carries none of them.
-	Carry func() []string
+	// go on: the todo list, the plan, the working directories. It sees the conversation
+	// being compacted. Nil carries none of them.
+	Carry func(msgs []llm.Message) []string
 }
 
 // ContextUsage is how much of the model's window the next request would fill, with a

@@ -79,6 +79,8 @@ type Settings struct {
 	DisableBypass *Entry `json:"disableBypassPermissionsMode,omitempty"`
 	// ManagedOnly is allowManagedPermissionRulesOnly; it is honoured from policy files only.
 	ManagedOnly *BoolEntry `json:"allowManagedPermissionRulesOnly,omitempty"`
+	// AutoCompact is autoCompactEnabled: false turns automatic compaction off.
+	AutoCompact *BoolEntry `json:"autoCompactEnabled,omitempty"`
 	// Model, Provider and SmallModel choose the model API ("anthropic", "openai", "ollama"),
 	// the model, and the small model WebFetch summarises pages with.
 	Model      *Entry `json:"model,omitempty"`
@@ -338,6 +340,14 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 		}
 		line, col := idx.pos(v.off)
 		s.ManagedOnly = &BoolEntry{Value: v.b, Line: line, Col: col}
+	}
+
+	if v := root.get("autoCompactEnabled"); v != nil && v.kind != kindNull {
+		if v.kind != kindBool {
+			return s, nil, nil, errAt(v.off, "autoCompactEnabled must be true or false, not %s", v.kind)
+		}
+		line, col := idx.pos(v.off)
+		s.AutoCompact = &BoolEntry{Value: v.b, Line: line, Col: col}
 	}
 
 	for _, k := range []struct {
