@@ -58,27 +58,25 @@ type BoundaryRecorder interface {
 // Compact replaces the conversation msgs by a summary the model writes (with the custom
 // instructions added to its request), carrying over the files read recently, the texts of
 // [Compaction.Carry] and the context of SessionStart hooks (source compact). It is /compact:
-// the trigger is manual. It returns the new conversation. It runs the PreCompact hooks,
-// records the boundary and publishes [EventCompact]. An Agent runs one conversation at a
-// time: Compact must not be called while Run is.
-func (a *Agent) Compact(ctx context.Context, msgs []llm.Message, instructions string) ([]llm.Message, error) {
-	if a.Compaction.Disabled {
-		return nil, ErrCompactionDisabled
+// the trigger is manual. It runs the PreCompact hooks, records the boundary, publishes
+// [EventCompact] and, as Run does, the Result, whose Messages are the new conversation and
+// whose usage is the summary request's. An Agent runs one conversation at a time: Compact
+// must not be called while Run is.
+func (a *Agent) Compact(ctx context.Context, msgs []llm.Message, instructions string) (*Result, error) {
+	r := &run{a: a, start: time.Now(), res: &Result{Subtype: SubtypeSuccess, CostKnown: true}, msgs: slices.Clone(msgs)}
+	switch {
+	case a.Compaction.Disabled:
+		return r.finish(ErrCompactionDisabled)
+	case a.Provider == nil || a.Permissions == nil:
+		return r.finish(errors.New("agent: Provider and Permissions are required"))
 	}
-	if a.Provider == nil || a.Permissions == nil {
-		return nil, errors.New("agent: Provider and Permissions are required")
-	}
-	r := &run{a: a, start: time.Now(), res: &Result{CostKnown: true}, msgs: slices.Clone(msgs)}
 	r.x = a.newExecutor()
 	if err := r.compact(ctx, TriggerManual, instructions); err != nil {
-		return nil, err
+		r.msgs = msgs
+		return r.finish(err)
 	}
-	if f, ok := a.Recorder.(Flusher); ok {
-		if err := f.Flush(); err != nil {
-			return nil, fmt.Errorf("recording the session: %w", err)
-		}
-	}
-	return r.msgs, nil
+	r.res.Text = "Compacted the conversation."
+	return r.finish(nil)
 }
 
 // compact summarizes the run's conversation and replaces it: the stages are the PreCompact

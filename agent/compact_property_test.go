@@ -70,7 +70,7 @@ func TestCompactionProperty(t *testing.T) {
 		answers = append(answers, say("<summary>summary</summary>"))
 		p := llmtest.NewScript(answers...)
 		a := &Agent{Provider: p, Model: "m", Tools: mappingTools(), Permissions: perms, Env: &tool.Env{Files: files}}
-		out, err := a.Compact(context.Background(), msgs, "")
+		res, err := a.Compact(context.Background(), msgs, "")
 		for i, req := range p.Requests() {
 			if perr := pairedCalls(req.Messages); perr != nil {
 				t.Fatalf("summary request %d: %v", i, perr)
@@ -80,10 +80,10 @@ func TestCompactionProperty(t *testing.T) {
 			// Refused too often to summarize: the conversation stays as it was.
 			return
 		}
-		if perr := pairedCalls(out); perr != nil {
+		if perr := pairedCalls(res.Messages); perr != nil {
 			t.Fatal(perr)
 		}
-		text := out[0].Text()
+		text := res.Messages[0].Text()
 		for _, path := range files.Paths() {
 			if last[path] == "" || !strings.Contains(text, last[path]) {
 				t.Fatalf("%s is still known after compaction, but its content as last read is not in the conversation", path)

@@ -281,9 +281,9 @@ func TestSummaryTooLongDropsOldestTurns(t *testing.T) {
 	}
 	p := llmtest.NewScript(tooLong, tooLong, say("<summary>s</summary>"))
 	a := &Agent{Provider: p, Model: "m", Tools: mappingTools(), Permissions: newPerms(t)}
-	msgs, err := a.Compact(context.Background(), history, "")
-	if err != nil || len(msgs) != 1 {
-		t.Fatalf("Compact = %d messages, %v", len(msgs), err)
+	res, err := a.Compact(context.Background(), history, "")
+	if err != nil || len(res.Messages) != 1 {
+		t.Fatalf("Compact = %d messages, %v", len(res.Messages), err)
 	}
 	reqs := p.Requests()
 	if len(reqs) != 3 || len(reqs[2].Messages) >= len(reqs[1].Messages) || len(reqs[1].Messages) >= len(reqs[0].Messages) {
@@ -311,7 +311,7 @@ func TestManualCompactHooks(t *testing.T) {
 	p := llmtest.NewScript(say("<summary>s</summary>"))
 	rec := &recorder{}
 	a := &Agent{Provider: p, Model: "m", Tools: mappingTools(), Permissions: newPerms(t), Hooks: hs, Recorder: rec}
-	msgs, err := a.Compact(context.Background(), []llm.Message{llm.UserText("a"), {Role: llm.RoleAssistant, Content: []llm.Block{llm.Text("b")}}}, "keep the API names")
+	res, err := a.Compact(context.Background(), []llm.Message{llm.UserText("a"), {Role: llm.RoleAssistant, Content: []llm.Block{llm.Text("b")}}}, "keep the API names")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func TestManualCompactHooks(t *testing.T) {
 			t.Errorf("PreCompact input %s lacks %s", input, want)
 		}
 	}
-	if text := msgs[0].Text(); !strings.Contains(text, "remember the style guide") || strings.Contains(text, "continue the conversation") {
+	if text := res.Messages[0].Text(); !strings.Contains(text, "remember the style guide") || strings.Contains(text, "continue the conversation") {
 		t.Errorf("compacted message %q: want the SessionStart context and no order to go on (manual)", text)
 	}
 	if len(rec.boundaries) != 1 || rec.boundaries[0].Trigger != TriggerManual || len(rec.msgs) != 1 {
@@ -340,9 +340,10 @@ func TestCompactFailureKeepsTheConversation(t *testing.T) {
 	files.Record("/a", tool.FileRead{})
 	p := llmtest.NewScript(say("<analysis>only</analysis>"))
 	a := &Agent{Provider: p, Model: "m", Tools: mappingTools(), Permissions: newPerms(t), Env: &tool.Env{Files: files}}
-	_, err := a.Compact(context.Background(), []llm.Message{llm.UserText("a")}, "")
-	if err == nil || !strings.Contains(err.Error(), "without a summary") {
-		t.Fatalf("Compact = %v", err)
+	history := []llm.Message{llm.UserText("a")}
+	res, err := a.Compact(context.Background(), history, "")
+	if err == nil || !strings.Contains(err.Error(), "without a summary") || !res.IsError || len(res.Messages) != 1 {
+		t.Fatalf("Compact = %v, %+v; want an error result that keeps the conversation", err, res)
 	}
 	if _, ok := files.Lookup("/a"); !ok {
 		t.Error("a failed compaction forgot the file state")

@@ -51,6 +51,8 @@ type ContextUsage struct {
 	// response's usage is part of it.
 	Tokens   int
 	Measured bool
+	// Last is the last response's usage, when Measured.
+	Last llm.Usage
 	// The breakdown, local estimates: the system prompt (Memory of it, the parts whose
 	// text came from memory files), the tool schemas sent, and the messages.
 	System, Memory, Tools, Messages int
@@ -127,7 +129,7 @@ func (a *Agent) ContextUsage(msgs []llm.Message) ContextUsage {
 	u.Tokens = u.System + u.Tools + u.Messages
 	usage, measured := a.acct.get()
 	if measured > 0 && measured <= len(msgs) {
-		u.Measured = true
+		u.Measured, u.Last = true, usage
 		u.Tokens = usage.InputTokens + usage.CacheReadInputTokens + usage.CacheCreationInputTokens + usage.OutputTokens +
 			llm.EstimateMessageTokens(msgs[measured:])
 	}

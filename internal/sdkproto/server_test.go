@@ -297,6 +297,22 @@ func TestControlRequests(t *testing.T) {
 				t.Errorf("response %v", resp)
 			}
 		}},
+		{request: `{"subtype":"get_context_usage"}`, check: func(t *testing.T, resp map[string]any) {
+			r := resp["response"].(map[string]any)
+			cats, _ := r["categories"].([]any)
+			ids := map[string]bool{}
+			for _, c := range cats {
+				ids[fmt.Sprint(c.(map[string]any)["id"])] = true
+			}
+			for _, id := range []string{"system_prompt", "system_tools", "memory_files", "messages", "autocompact_buffer", "free_space"} {
+				if !ids[id] {
+					t.Errorf("get_context_usage lacks the %s row: %v", id, r)
+				}
+			}
+			if r["maxTokens"] != float64(200_000) || r["isAutoCompactEnabled"] != true || r["totalTokens"].(float64) <= 0 || r["apiUsage"] != nil {
+				t.Errorf("get_context_usage %v", r)
+			}
+		}},
 		{request: `{"subtype":"get_settings"}`, wantError: "not available"},
 		{request: `{"subtype":"set_model","model":"claude-haiku-4-5"}`},
 		{request: `{"subtype":"interrupt"}`},
