@@ -22,6 +22,8 @@ const helpText = `Commands:
   /model [NAME]                         show or set the model of the next turns
   /cost                                 tokens and estimated price of this session
   /clear                                start over with an empty conversation
+  /compact [INSTRUCTIONS]               summarize the conversation to free the context window
+  /context                              what fills the context window
   /taint                                secret files read: network calls ask until /clear
   /resume [N|ID]                        list this folder's sessions, or switch to one
   /help                                 this help
@@ -101,6 +103,10 @@ func (m *Model) slash(line string) tea.Cmd {
 		// The secrets read are gone with the conversation that held them.
 		m.perms().Taint().Clear()
 		out("Conversation cleared: the next message starts from nothing.")
+	case "/compact":
+		return m.compact(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), cmd)))
+	case "/context":
+		out(m.contextReport())
 	case "/taint":
 		out(taintReport(m.perms().Taint()))
 	case "/resume":
