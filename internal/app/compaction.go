@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -52,7 +53,8 @@ func (a *App) carry(msgs []llm.Message) []string {
 	pc := a.Permissions.Context()
 	dirs := pc.WorkingDirs()
 	var b strings.Builder
-	fmt.Fprintf(&b, "Current working directory: %s", a.Pool.Cwd())
+	// The shell's directory, once it has one; the session's before its first command.
+	fmt.Fprintf(&b, "Current working directory: %s", cmp.Or(a.Pool.Cwd(), pc.Cwd()))
 	if len(dirs) > 1 {
 		fmt.Fprintf(&b, "\nAdditional working directories: %s", strings.Join(dirs[1:], ", "))
 	}
