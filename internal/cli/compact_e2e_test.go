@@ -207,3 +207,39 @@ func TestCompactionE2E(t *testing.T) {
 		}
 	})
 }
+
+// TestCompactInteractiveE2E: in the chat, /compact summarizes the conversation, /context
+// shows the window, and the next message goes on from the summary.
+func TestCompactInteractiveE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	srv := llmtest.NewAnthropicServer(t, llmtest.Say("First answer."),
+		llmtest.Say("<summary>The user said hello.</summary>"), llmtest.Say("Going on."))
+	e.anthropic(srv)
+	r := startTUI(t, e)
+	r.waitFor("default mode")
+	r.typeText("hello")
+	r.keys("Enter")
+	r.waitFor("First answer.")
+	r.typeText("/compact keep it short")
+	r.keys("Enter")
+	r.waitFor("Conversation compacted:")
+	r.typeText("/context")
+	r.keys("Enter")
+	r.waitFor("Context:", "Messages", "Autocompact buffer")
+	r.typeText("and now")
+	r.keys("Enter")
+	r.waitFor("Going on.")
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	sum, next := decodeRequest(t, reqs[1]), decodeRequest(t, reqs[2])
+	if !sum.isSummary() || !strings.Contains(sum.text(), "keep it short") {
+		t.Errorf("summary request: %.300s", sum.text())
+	}
+	if len(next.Messages) != 1 || !strings.Contains(next.text(), "The user said hello.") || strings.Contains(next.text(), "First answer.") {
+		t.Errorf("after /compact the chat sent %d messages: %.500s", len(next.Messages), next.text())
+	}
+	r.quit()
+}
