@@ -15,15 +15,6 @@ import (
 	"github.com/reinsdev/reins/tool"
 )
 
-// usageSay ends the turn with text, reporting a prompt of input tokens.
-func usageSay(text string, input int) llmtest.Answer {
-	return func(context.Context, *llm.Request) (*llm.Response, error) {
-		r := llmtest.Response(llm.StopEndTurn, llm.Text(text))
-		r.Usage = llm.Usage{InputTokens: input, OutputTokens: 5}
-		return r, nil
-	}
-}
-
 // tooLong is the API's answer to a prompt over the window.
 func tooLong(context.Context, *llm.Request) (*llm.Response, error) {
 	return nil, &llm.APIError{Provider: "anthropic", StatusCode: 400, Type: "invalid_request_error", Message: "prompt is too long: 210000 tokens > 200000 maximum"}
@@ -205,13 +196,12 @@ func TestAutoCompactBeforeTheRequest(t *testing.T) {
 
 func TestMeasuredUsageTriggersCompaction(t *testing.T) {
 	// The first reply says the prompt was nearly the whole window: the next request compacts.
-	p := llmtest.NewScript(use("Echo", `{"text":"x"}`), say("<summary>s</summary>"), say("done"))
-	p2 := func(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+	near := func(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 		r, err := use("Echo", `{"text":"x"}`)(ctx, req)
 		r.Usage = llm.Usage{InputTokens: 190_000}
 		return r, err
 	}
-	p = llmtest.NewScript(p2, say("<summary>s</summary>"), say("done"))
+	p := llmtest.NewScript(near, say("<summary>s</summary>"), say("done"))
 	a := &Agent{Provider: p, Model: "claude-sonnet-4-5", Tools: mappingTools(), Permissions: newPerms(t)}
 	if _, err := a.Run(context.Background(), nil, llm.UserText("hi")); err != nil {
 		t.Fatal(err)
