@@ -64,6 +64,12 @@ func TestLoadStartsFromTheLastBoundary(t *testing.T) {
 	if len(tr.Messages) != 1 || tr.Skipped != 1 {
 		t.Errorf("a bare boundary: %d messages, %d skipped", len(tr.Messages), tr.Skipped)
 	}
+	// A crash between the boundary and its summary leaves the conversation as it was.
+	tr = Parse([]byte(`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"kept"}]}}` + "\n" +
+		`{"type":"compact_boundary","compactMetadata":{"trigger":"auto","preTokens":5,"messages":1}}` + "\n"))
+	if len(tr.Messages) != 1 || tr.Messages[0].Text() != "kept" || len(tr.Compactions) != 1 {
+		t.Errorf("a boundary without its summary: %d messages", len(tr.Messages))
+	}
 	var l line
 	if err := json.Unmarshal([]byte(strings.TrimSpace(string(bytes.Split(data, []byte("\n"))[3]))), &l); err != nil || l.Type != "compact_boundary" {
 		t.Errorf("line 4 is %q (%v)", l.Type, err)

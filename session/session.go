@@ -320,6 +320,10 @@ func Parse(data []byte) *Transcript {
 // parser builds a Transcript one line at a time.
 type parser struct {
 	t Transcript
+	// compacted is set by a compact_boundary line: the next message (the summary) replaces
+	// the conversation. Until it comes — a crash between the two lines — the conversation
+	// stays as it was.
+	compacted bool
 }
 
 // line reads one line of the file, with its newline if it has one. It never fails: what cannot
@@ -344,6 +348,9 @@ func (p *parser) line(raw []byte) error {
 			t.Skipped++
 			return nil
 		}
+		if p.compacted {
+			t.Messages, p.compacted = nil, false
+		}
 		t.Messages = append(t.Messages, *l.Message)
 	case "compact_boundary":
 		if l.Compact == nil {
@@ -352,7 +359,7 @@ func (p *parser) line(raw []byte) error {
 		}
 		// What follows replaces the conversation so far: a resumed session goes on from the
 		// summary.
-		t.Messages = nil
+		p.compacted = true
 		t.Compactions = append(t.Compactions, *l.Compact)
 	case "permissions":
 		if l.Permissions != nil {
