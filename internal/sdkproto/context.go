@@ -5,6 +5,11 @@ import (
 	"github.com/reinsdev/reins/llm"
 )
 
+// compactCommand is the slash command a prompt may be: "/compact [instructions]" compacts
+// the conversation instead of taking a turn (app.RunTurn).
+var compactCommand = SlashCommand{Name: "compact", Description: "Clear conversation history but keep a summary in context. Optional: /compact [instructions for summarization]",
+	ArgumentHint: "<optional custom summarization instructions>"}
+
 // ContextCategory is one row of get_context_usage's breakdown.
 type ContextCategory struct {
 	ID     string `json:"id"`

@@ -299,7 +299,7 @@ func (e *Emitter) Init(info InitInfo) {
 	}
 	e.write(InitLine{Type: "system", Subtype: "init", Cwd: info.Cwd, SessionID: e.SessionID, Tools: tools,
 		MCPServers: orEmpty(info.MCPServers), Model: info.Model, Provider: info.Provider, PermissionMode: info.PermissionMode,
-		APIKeySource: cmp.Or(info.APIKeySource, "none"), Version: info.Version, SlashCommands: []string{},
+		APIKeySource: cmp.Or(info.APIKeySource, "none"), Version: info.Version, SlashCommands: []string{compactCommand.Name},
 		OutputStyle: "default", Agents: orEmptyStrings(info.Agents), Skills: []string{}, Plugins: []Plugin{}, UUID: session.NewID()})
 }
 

@@ -275,6 +275,9 @@ func TestControlRequests(t *testing.T) {
 	}{
 		{request: `{"subtype":"initialize","systemPrompt":["x"]}`, check: func(t *testing.T, resp map[string]any) {
 			r := resp["response"].(map[string]any)
+			if cmds, _ := r["commands"].([]any); len(cmds) != 1 || cmds[0].(map[string]any)["name"] != "compact" {
+				t.Errorf("initialize commands %v, want compact", r["commands"])
+			}
 			for _, k := range []string{"commands", "agents", "output_style", "available_output_styles", "models", "account", "pid", "permissionMode", "claude_code_version"} {
 				if _, ok := r[k]; !ok {
 					t.Errorf("initialize response lacks %s: %v", k, r)
