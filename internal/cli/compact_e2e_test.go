@@ -243,3 +243,19 @@ func TestCompactInteractiveE2E(t *testing.T) {
 	}
 	r.quit()
 }
+
+// TestCompactAgentSDK: the real Agent SDK asks get_context_usage between turns and sends a
+// prompt that is /compact; the next turn goes on from the summary.
+func TestCompactAgentSDK(t *testing.T) {
+	node := nodeSDK(t)
+	e := newE2E(t, reinsBinary(t))
+	srv := llmtest.NewAnthropicServer(t, llmtest.Say("Hello."), llmtest.Say("<summary>The user said hello.</summary>"), llmtest.Say("Going on."))
+	e.anthropic(srv).drive(node, "compact")
+	reqs := srv.Requests()
+	if len(reqs) != 3 || !decodeRequest(t, reqs[1]).isSummary() || !strings.Contains(decodeRequest(t, reqs[1]).text(), "keep the names") {
+		t.Fatalf("%d requests; the second is not the summary request with the instructions", len(reqs))
+	}
+	if next := decodeRequest(t, reqs[2]); len(next.Messages) != 1 || !strings.Contains(next.text(), "The user said hello.") {
+		t.Errorf("the turn after /compact sent %d messages: %.300s", len(next.Messages), next.text())
+	}
+}
