@@ -57,7 +57,8 @@ func ContextWindow(model string) int {
 
 // IsPromptTooLong reports whether err is the API refusing a request because its prompt does
 // not fit the model's context window: Anthropic's 400 invalid_request_error "prompt is too
-// long: N tokens > M maximum", or an OpenAI-compatible server's context_length_exceeded.
+// long: N tokens > M maximum", an OpenAI-compatible server's context_length_exceeded
+// ("maximum context length"), or llama.cpp's exceed_context_size_error.
 func IsPromptTooLong(err error) bool {
 	apiErr, ok := errors.AsType[*APIError](err)
 	if !ok || (apiErr.StatusCode != http.StatusBadRequest && apiErr.StatusCode != 0 && apiErr.StatusCode != http.StatusRequestEntityTooLarge) {
@@ -66,7 +67,8 @@ func IsPromptTooLong(err error) bool {
 	msg := strings.ToLower(apiErr.Message)
 	return strings.Contains(msg, "prompt is too long") ||
 		strings.Contains(msg, "context_length_exceeded") || apiErr.Type == "context_length_exceeded" ||
-		strings.Contains(msg, "maximum context length")
+		strings.Contains(msg, "maximum context length") ||
+		apiErr.Type == "exceed_context_size_error" || strings.Contains(msg, "exceeds the available context size")
 }
 
 // EstimateTokens is a local estimate of the tokens of text, for what no response has

@@ -43,6 +43,7 @@ func TestIsPromptTooLong(t *testing.T) {
 		{fmt.Errorf("calling the model: %w", &APIError{StatusCode: 400, Message: "Prompt is too long"}), true},
 		{&APIError{StatusCode: 400, Type: "invalid_request_error", Message: "This model's maximum context length is 128000 tokens"}, true},
 		{&APIError{StatusCode: 400, Type: "context_length_exceeded"}, true},
+		{&APIError{StatusCode: 400, Type: "exceed_context_size_error", Message: "the request exceeds the available context size, try increasing it"}, true},
 		{&APIError{StatusCode: 400, Type: "invalid_request_error", Message: "max_tokens: must be positive"}, false},
 		{&APIError{StatusCode: http.StatusTooManyRequests, Message: "prompt is too long"}, false},
 		{fmt.Errorf("prompt is too long"), false},
