@@ -106,18 +106,12 @@ func (r *run) compact(ctx context.Context, trigger, instructions string) error {
 			msg.Content = append(msg.Content, llm.Text("SessionStart hook additional context: "+t))
 		}
 	}
-	if fs := r.x.env.Files; fs != nil {
-		keep := map[string]bool{}
-		for _, f := range files {
-			keep[f.path] = true
-		}
-		fs.Retain(func(p string) bool { return keep[p] })
-	}
 	b := Boundary{Trigger: trigger, PreTokens: pre, Messages: len(r.msgs)}
-	r.msgs = []llm.Message{msg}
 	a.acct.set(llm.Usage{}, 0)
-	b.PostTokens = a.ContextUsage(r.msgs).Tokens
+	b.PostTokens = a.ContextUsage([]llm.Message{msg}).Tokens
 	b.Duration = time.Since(start)
+	// Recorded before anything is replaced: a session that cannot be written keeps the
+	// conversation and the file state as they were.
 	if br, ok := a.Recorder.(BoundaryRecorder); ok {
 		if err := br.AppendBoundary(b); err != nil {
 			return fmt.Errorf("recording the session: %w", err)
@@ -126,6 +120,14 @@ func (r *run) compact(ctx context.Context, trigger, instructions string) error {
 	if err := a.record(msg); err != nil {
 		return err
 	}
+	if fs := r.x.env.Files; fs != nil {
+		keep := map[string]bool{}
+		for _, f := range files {
+			keep[f.path] = true
+		}
+		fs.Retain(func(p string) bool { return keep[p] })
+	}
+	r.msgs = []llm.Message{msg}
 	a.Bus.Publish(Event{Type: EventCompact, Boundary: &b, Message: &msg})
 	return nil
 }

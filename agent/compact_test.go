@@ -338,10 +338,24 @@ func TestCompactFailureKeepsTheConversation(t *testing.T) {
 	if _, ok := files.Lookup("/a"); !ok {
 		t.Error("a failed compaction forgot the file state")
 	}
+	// A session that cannot record the compaction keeps everything as it was.
+	a.Provider, a.Recorder = llmtest.NewScript(say("<summary>s</summary>")), failingBoundary{&recorder{}}
+	res, err = a.Compact(context.Background(), history, "")
+	if err == nil || !strings.Contains(err.Error(), "disk full") || len(res.Messages) != 1 || res.Messages[0].Text() != "a" {
+		t.Fatalf("Compact with a failing recorder = %v, %+v", err, res)
+	}
+	if _, ok := files.Lookup("/a"); !ok {
+		t.Error("a compaction that could not be recorded forgot the file state")
+	}
 	if _, err := (&Agent{Compaction: Compaction{Disabled: true}}).Compact(context.Background(), nil, ""); !errors.Is(err, ErrCompactionDisabled) {
 		t.Errorf("disabled: %v", err)
 	}
 }
+
+// failingBoundary is a session that cannot record a compaction.
+type failingBoundary struct{ *recorder }
+
+func (failingBoundary) AppendBoundary(Boundary) error { return errors.New("disk full") }
 
 // pairedCalls checks that every tool_use is answered in the next message and every
 // tool_result answers a tool_use of the message before.
