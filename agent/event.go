@@ -36,7 +36,8 @@ const (
 	// the tool results of its turn.
 	EventPermissionDenied
 	// EventNotice carries in Text something a log should say about the call ToolUseID that
-	// changed nothing for the model (a large result that could not be saved and went whole).
+	// changed nothing for the model (a large result that could not be saved and went whole),
+	// or, with no ToolUseID, about the run (an automatic compaction that failed).
 	EventNotice
 	// EventUsage carries in Response the model and usage of a request made on the run's
 	// behalf besides its turns (auto mode's classifier); Response.Message is empty. The

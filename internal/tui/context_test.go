@@ -86,3 +86,13 @@ func TestContextCommandAndStatusLine(t *testing.T) {
 		t.Errorf("status line near the threshold:\n%s", s)
 	}
 }
+
+func TestFailedAutoCompactionIsTold(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	h.send(busMsg{agent.Event{Type: agent.EventNotice, Text: "Automatic compaction failed; the conversation goes on uncompacted: boom"}})
+	h.send(busMsg{agent.Event{Type: agent.EventNotice, ToolUseID: "t1", Text: "a call's note for the log"}})
+	s := h.screen()
+	if !strings.Contains(s, "Automatic compaction failed") || strings.Contains(s, "a call's note") {
+		t.Errorf("screen:\n%s", s)
+	}
+}

@@ -517,6 +517,10 @@ func (m *Model) event(ev agent.Event) {
 		m.measured(ev.Response.Usage)
 	case agent.EventCompact:
 		m.compacted(ev.Boundary)
+	case agent.EventNotice:
+		if ev.ToolUseID == "" {
+			m.entries = append(m.entries, &entry{kind: entryInfo, text: ev.Text})
+		}
 	case agent.EventProgress:
 		if e := m.cards[ev.ToolUseID]; e != nil {
 			e.progress = progressText(ev.Progress.Message, ev.Progress.Data)
