@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -158,10 +159,14 @@ func (r *run) summarize(ctx context.Context, instructions string) (string, error
 			}
 			return "", fmt.Errorf("the summary request failed: %w", err)
 		}
+		r.usageMu.Lock()
 		r.res.Usage = r.res.Usage.Add(resp.Usage)
-		if c, ok := EstimateCost(resp.Model, resp.Usage); ok {
+		if c, ok := EstimateCost(cmp.Or(resp.Model, a.Model), resp.Usage); ok {
 			r.res.CostUSD += c
+		} else {
+			r.res.CostKnown = false
 		}
+		r.usageMu.Unlock()
 		a.Bus.Publish(Event{Type: EventUsage, Response: &llm.Response{Model: resp.Model, Usage: resp.Usage}})
 		s := extractSummary(resp.Message.Text())
 		if s == "" {

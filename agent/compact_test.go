@@ -394,3 +394,25 @@ func hasUse(m llm.Message, id string) bool {
 	}
 	return false
 }
+
+func TestFailedAutoCompactionIsToldAndNotRetried(t *testing.T) {
+	p := llmtest.NewScript(say("<analysis>no summary</analysis>"), use("Echo", `{"text":"x"}`), say("done"))
+	bus := &Bus{}
+	events := collect(bus)
+	a := &Agent{Provider: p, Model: "m", Tools: mappingTools(), Permissions: newPerms(t), Bus: bus, Compaction: Compaction{Window: 22_000}}
+	res, err := a.Run(context.Background(), nil, llm.UserText(strings.Repeat("x", 8000)))
+	if err != nil || res.Text != "done" {
+		t.Fatalf("Run = %v, %q", err, res.Text)
+	}
+	reqs := p.Requests()
+	if len(reqs) != 3 || !isSummaryRequest(reqs[0]) || isSummaryRequest(reqs[1]) || isSummaryRequest(reqs[2]) {
+		t.Errorf("%d requests: want one failed summary, then the turns without another", len(reqs))
+	}
+	var told bool
+	for _, ev := range events() {
+		told = told || ev.Type == EventNotice && strings.Contains(ev.Text, "Automatic compaction failed")
+	}
+	if !told {
+		t.Error("the failed compaction was not told")
+	}
+}
