@@ -107,6 +107,13 @@ type Agent struct {
 	// "" sends every result whole.
 	ResultsDir string
 
+	// Compaction says when the conversation is compacted and what is carried over; the zero
+	// value compacts automatically near the model's window.
+	Compaction Compaction
+
+	// acct is what the last response measured of the conversation.
+	acct accounting
+
 	// values is the tools' session state when Env brings none: kept here, not written into
 	// the caller's Env, so that it lasts from run to run.
 	values map[any]any
@@ -166,6 +173,9 @@ type run struct {
 	msgs  []llm.Message
 	// usageMu guards res's usage and cost while a turn's calls report side requests.
 	usageMu sync.Mutex
+	// autoFailed is set once an automatic compaction failed, so that a run does not pay
+	// for a failing summary request before every turn.
+	autoFailed bool
 }
 
 // newExecutor is what runs the calls of one Run: the tools by name and alias, and the
@@ -309,12 +319,50 @@ func (a *Agent) ReplyBound() int {
 	return DefaultMaxTokens
 }
 
-// ask sends the next request and accounts for its reply: turns, usage, cost.
+// ask sends the next request and accounts for its reply: turns, usage, cost. Before, it
+// compacts the conversation when the request would pass the threshold; when the API still
+// answers that the prompt is too long, it compacts and sends it again, once.
 func (r *run) ask(ctx context.Context) (*llm.Response, error) {
 	a, res := r.a, r.res
 	if err := a.addNotices(&r.msgs); err != nil {
 		return nil, err
 	}
+	if err := r.autoCompact(ctx); err != nil {
+		return nil, err
+	}
+	resp, err := r.send(ctx)
+	if err != nil && llm.IsPromptTooLong(err) && !a.Compaction.Disabled && ctx.Err() == nil {
+		if cerr := r.compact(ctx, TriggerAuto, ""); cerr != nil {
+			return nil, fmt.Errorf("calling the model: %w (compacting to recover failed: %v)", err, cerr)
+		}
+		resp, err = r.send(ctx)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("run aborted: %w", err)
+		}
+		// Providers name themselves in their errors ("anthropic: 401 …").
+		return nil, fmt.Errorf("calling the model: %w", err)
+	}
+	res.NumTurns++
+	res.Usage = res.Usage.Add(resp.Usage)
+	a.acct.set(resp.Usage, len(r.msgs)+1)
+	model := cmp.Or(resp.Model, a.Model)
+	if c, ok := EstimateCost(model, resp.Usage); ok {
+		res.CostUSD += c
+	} else {
+		res.CostKnown = false
+	}
+	a.Bus.Publish(Event{Type: EventAssistant, Response: resp})
+	if a.MaxBudgetUSD > 0 && !res.CostKnown {
+		return nil, fmt.Errorf("cannot keep to the budget of $%g: the price of model %s is unknown", a.MaxBudgetUSD, model)
+	}
+	return resp, nil
+}
+
+// send streams one request of the conversation as it stands.
+func (r *run) send(ctx context.Context) (*llm.Response, error) {
+	a := r.a
 	req := &llm.Request{
 		Model:     a.Model,
 		System:    a.System,
@@ -333,27 +381,30 @@ func (r *run) ask(ctx context.Context) (*llm.Response, error) {
 			a.Bus.Publish(Event{Type: EventThinkingDelta, Index: ev.Index, Text: ev.Text})
 		}
 	})
-	res.APIDuration += time.Since(apiStart)
-	if err != nil {
+	r.res.APIDuration += time.Since(apiStart)
+	return resp, err
+}
+
+// autoCompact compacts when the next request would reach the threshold. A failed automatic
+// compaction is told and the request goes as it is (the API may still take it; if not, its
+// "prompt is too long" ends the run with both errors).
+func (r *run) autoCompact(ctx context.Context) error {
+	a := r.a
+	if a.Compaction.AutoDisabled || a.Compaction.Disabled || r.autoFailed {
+		return nil
+	}
+	u := a.ContextUsage(r.msgs)
+	if u.Tokens < u.Threshold {
+		return nil
+	}
+	if err := r.compact(ctx, TriggerAuto, ""); err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("run aborted: %w", err)
+			return fmt.Errorf("run aborted: %w", ctx.Err())
 		}
-		// Providers name themselves in their errors ("anthropic: 401 …").
-		return nil, fmt.Errorf("calling the model: %w", err)
+		r.autoFailed = true
+		a.Bus.Publish(Event{Type: EventNotice, Text: "Automatic compaction failed; the conversation goes on uncompacted: " + err.Error()})
 	}
-	res.NumTurns++
-	res.Usage = res.Usage.Add(resp.Usage)
-	model := cmp.Or(resp.Model, a.Model)
-	if c, ok := EstimateCost(model, resp.Usage); ok {
-		res.CostUSD += c
-	} else {
-		res.CostKnown = false
-	}
-	a.Bus.Publish(Event{Type: EventAssistant, Response: resp})
-	if a.MaxBudgetUSD > 0 && !res.CostKnown {
-		return nil, fmt.Errorf("cannot keep to the budget of $%g: the price of model %s is unknown", a.MaxBudgetUSD, model)
-	}
-	return resp, nil
+	return nil
 }
 
 // sideUsage adds the usage of a request made for one of the turn's calls (the auto-mode

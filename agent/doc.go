@@ -57,6 +57,19 @@
 //     published and then stops the subscriber's goroutine; call it after Run returns to be sure
 //     the subscriber has seen the final event.
 //
+// # Context and compaction
+//
+// Before each request the agent estimates what it holds ([Agent.ContextUsage]: the last
+// reply's usage plus an estimate of what was added since) and, when that reaches the
+// threshold of the model's window ([Compaction]), replaces the conversation by a summary the
+// model writes: one user message with the summary, the files whose last call was a Read (from
+// that Read's result, never from disk), and what [Compaction.Carry] returns. The file state
+// then forgets every file whose content is not in that message, so Edit and Write ask for a
+// new Read. A "prompt is too long" answer compacts and sends the request again, once.
+// [Agent.Compact] is the same on demand. A compaction runs the PreCompact and
+// SessionStart(compact) hooks, is recorded ([BoundaryRecorder]) before anything is replaced,
+// and is published as [EventCompact].
+//
 // # Sessions
 //
 // A [Recorder] receives every message the moment it joins the conversation, and every change

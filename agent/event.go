@@ -36,7 +36,8 @@ const (
 	// the tool results of its turn.
 	EventPermissionDenied
 	// EventNotice carries in Text something a log should say about the call ToolUseID that
-	// changed nothing for the model (a large result that could not be saved and went whole).
+	// changed nothing for the model (a large result that could not be saved and went whole),
+	// or, with no ToolUseID, about the run (an automatic compaction that failed).
 	EventNotice
 	// EventUsage carries in Response the model and usage of a request made on the run's
 	// behalf besides its turns (auto mode's classifier); Response.Message is empty. The
@@ -45,6 +46,9 @@ const (
 	// EventThinkingDelta carries Text streamed into the thinking block at Index of the
 	// assistant message being received. Deltas may be merged for a slow subscriber.
 	EventThinkingDelta
+	// EventCompact carries a compaction: its record in Boundary, and in Message the user
+	// message that replaced the conversation (the summary and what was carried over).
+	EventCompact
 )
 
 func (t EventType) String() string {
@@ -71,6 +75,8 @@ func (t EventType) String() string {
 		return "usage"
 	case EventThinkingDelta:
 		return "thinking_delta"
+	case EventCompact:
+		return "compact"
 	}
 	return "unknown"
 }
@@ -100,6 +106,8 @@ type Event struct {
 
 	// Hook is set for EventHook.
 	Hook *hooks.Run
+	// Boundary is set for EventCompact.
+	Boundary *Boundary
 }
 
 // DeniedCall is a call the permission decision refused: the tool, the id of its tool_use, and

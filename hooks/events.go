@@ -310,8 +310,8 @@ func (r *Runner) Notification(ctx context.Context, c Common, kind, message strin
 	return r.sideEffect(ctx, Notification, kind, c, map[string]any{"notification_type": kind, "message": message})
 }
 
-// PreCompact runs the PreCompact hooks (trigger: manual or auto). Reins has no compaction
-// yet; this is the seam it calls.
+// PreCompact runs the PreCompact hooks (trigger: manual or auto) before the agent asks the
+// model for a summary; custom_instructions are /compact's.
 func (r *Runner) PreCompact(ctx context.Context, c Common, trigger, instructions string) Report {
 	return r.sideEffect(ctx, PreCompact, trigger, c, map[string]any{"trigger": trigger, "custom_instructions": instructions})
 }

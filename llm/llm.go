@@ -99,6 +99,9 @@ type SystemBlock struct {
 	// CacheBreakpoint asks for a cache breakpoint after this block in
 	// addition to the automatic ones (see [CacheAuto]).
 	CacheBreakpoint bool `json:"cache_breakpoint,omitempty"`
+	// Memory marks a block whose text comes from memory files (CLAUDE.md, AGENTS.md), so
+	// that context accounting can show it apart. Adapters ignore it.
+	Memory bool `json:"memory,omitempty"`
 }
 
 // SystemText returns a system prompt made of the single block s, or nil if s

@@ -3,8 +3,11 @@
 // Every conversation is a JSONL file, <root>/<sanitized cwd>/<id>.jsonl, where root is
 // ~/.reins/projects (or $REINS_CONFIG_DIR/projects) and the sanitized cwd is the working
 // directory with every character other than an ASCII letter or digit replaced by '-'. The first
-// line describes the session; every later line is one message or one change of the session's
-// permission state, written to the file the moment it happens.
+// line describes the session; every later line is one message, one change of the session's
+// permission state, or a compaction's boundary, written to the file the moment it happens. A
+// compaction writes a compact_boundary line and then the summary that replaced the
+// conversation: [Store.Load] returns the messages from the last boundary on, and the history
+// before it stays in the file.
 //
 // Durability: a line is written once its Append call returns — it then survives the end of
 // the process, kill -9 included — and acknowledged once a later [Writer.Flush] (or Close)
@@ -169,6 +172,8 @@ type line struct {
 	Message *llm.Message `json:"message,omitempty"`
 	// type "permissions"
 	Permissions *agent.SessionState `json:"permissions,omitempty"`
+	// type "compact_boundary"
+	Compact *agent.Boundary `json:"compactMetadata,omitempty"`
 }
 
 // Transcript is a session read back from disk.
@@ -180,6 +185,9 @@ type Transcript struct {
 	Messages []llm.Message
 	// Permissions is the last recorded permission state, or nil.
 	Permissions *agent.SessionState
+	// Compactions are the compactions recorded, in order. Messages starts after the last:
+	// with its summary. The messages before it stay in the file, for a person to read.
+	Compactions []agent.Boundary
 	// Skipped counts lines that could not be read.
 	Skipped int
 
@@ -312,6 +320,10 @@ func Parse(data []byte) *Transcript {
 // parser builds a Transcript one line at a time.
 type parser struct {
 	t Transcript
+	// compacted is set by a compact_boundary line: the next message (the summary) replaces
+	// the conversation. Until it comes — a crash between the two lines — the conversation
+	// stays as it was.
+	compacted bool
 }
 
 // line reads one line of the file, with its newline if it has one. It never fails: what cannot
@@ -336,7 +348,19 @@ func (p *parser) line(raw []byte) error {
 			t.Skipped++
 			return nil
 		}
+		if p.compacted {
+			t.Messages, p.compacted = nil, false
+		}
 		t.Messages = append(t.Messages, *l.Message)
+	case "compact_boundary":
+		if l.Compact == nil {
+			t.Skipped++
+			return nil
+		}
+		// What follows replaces the conversation so far: a resumed session goes on from the
+		// summary.
+		p.compacted = true
+		t.Compactions = append(t.Compactions, *l.Compact)
 	case "permissions":
 		if l.Permissions != nil {
 			st := *l.Permissions

@@ -191,6 +191,12 @@ func (w *Writer) AppendPermissions(st agent.SessionState) error {
 	return w.write(line{Type: "permissions", Permissions: &st})
 }
 
+// AppendBoundary writes a compaction's boundary; the summary message follows it. See [Writer]
+// for when it is on disk.
+func (w *Writer) AppendBoundary(b agent.Boundary) error {
+	return w.write(line{Type: "compact_boundary", Compact: &b})
+}
+
 func (w *Writer) write(l line) error {
 	l.Timestamp = w.store.now().UTC()
 	b, err := encodeLine(l)

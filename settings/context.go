@@ -565,6 +565,18 @@ func (l *Loaded) AlwaysThinking() *bool {
 	return on
 }
 
+// AutoCompactEnabled is the winning autoCompactEnabled value, by the same precedence as
+// defaultMode; true where no file sets it, as in Claude Code.
+func (l *Loaded) AutoCompactEnabled() bool {
+	on := true
+	for _, f := range l.scalarOrder() {
+		if e := f.Settings.AutoCompact; e != nil {
+			on = e.Value
+		}
+	}
+	return on
+}
+
 func (l *Loaded) scalarOrder() []*File {
 	var out []*File
 	for _, src := range []permission.Source{permission.SourceUser, permission.SourceProject, permission.SourceLocal, permission.SourceFlag, permission.SourcePolicy} {

@@ -12,7 +12,7 @@ import (
 var knownKeys = []string{
 	"$schema", "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly",
 	"allowedHttpHookUrls", "allowedMcpServers", "alwaysThinkingEnabled", "apiKeyHelper", "attribution",
-	"autoUpdatesChannel", "awsAuthRefresh", "awsCredentialExport", "blockedMarketplaces",
+	"autoCompactEnabled", "autoUpdatesChannel", "awsAuthRefresh", "awsCredentialExport", "blockedMarketplaces",
 	"cleanupPeriodDays", "companyAnnouncements", "deniedMcpServers", "disableAllHooks",
 	"disabledMcpjsonServers", "effortLevel", "enableAllProjectMcpServers", "enabledMcpjsonServers",
 	"enabledPlugins", "env", "extraKnownMarketplaces", "fileSuggestion", "forceLoginMethod",

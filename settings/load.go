@@ -79,6 +79,8 @@ type Settings struct {
 	DisableBypass *Entry `json:"disableBypassPermissionsMode,omitempty"`
 	// ManagedOnly is allowManagedPermissionRulesOnly; it is honoured from policy files only.
 	ManagedOnly *BoolEntry `json:"allowManagedPermissionRulesOnly,omitempty"`
+	// AutoCompact is autoCompactEnabled: false turns automatic compaction off.
+	AutoCompact *BoolEntry `json:"autoCompactEnabled,omitempty"`
 	// Model, Provider and SmallModel choose the model API ("anthropic", "openai", "ollama"),
 	// the model, and the small model WebFetch summarises pages with.
 	Model      *Entry `json:"model,omitempty"`
@@ -393,6 +395,14 @@ func (d *settingsDoc) readTopLevel(root *value, s *Settings) error {
 		}
 		line, col := d.idx.pos(v.off)
 		s.AlwaysThinking = &BoolEntry{Value: v.b, Line: line, Col: col}
+	}
+
+	if v := root.get("autoCompactEnabled"); v != nil && v.kind != kindNull {
+		if v.kind != kindBool {
+			return d.errAt(v.off, "autoCompactEnabled must be true or false, not %s", v.kind)
+		}
+		line, col := d.idx.pos(v.off)
+		s.AutoCompact = &BoolEntry{Value: v.b, Line: line, Col: col}
 	}
 
 	for _, k := range []struct {

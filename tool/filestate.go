@@ -1,8 +1,10 @@
 package tool
 
 import (
+	"cmp"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 )
@@ -26,6 +28,10 @@ type FileRead struct {
 type FileState struct {
 	mu    sync.Mutex
 	reads map[string]FileRead
+	// seq orders the records, the latest highest, so compaction can carry the files most
+	// recently read over.
+	seq  map[string]uint64
+	next uint64
 }
 
 // NewFileState returns an empty file state.
@@ -35,7 +41,13 @@ func NewFileState() *FileState { return &FileState{reads: map[string]FileRead{}}
 func (s *FileState) Record(p string, r FileRead) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.reads[filepath.Clean(p)] = r
+	p = filepath.Clean(p)
+	s.reads[p] = r
+	if s.seq == nil {
+		s.seq = map[string]uint64{}
+	}
+	s.next++
+	s.seq[p] = s.next
 }
 
 // Lookup returns the last read of p.
@@ -51,6 +63,33 @@ func (s *FileState) Forget(p string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.reads, filepath.Clean(p))
+	delete(s.seq, filepath.Clean(p))
+}
+
+// Retain keeps what is known of the paths keep accepts and forgets every other file. When
+// compaction takes a file's content out of the conversation, the model no longer knows what
+// it holds: its record must go, so that Edit and Write ask for a new Read.
+func (s *FileState) Retain(keep func(p string) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for p := range s.reads {
+		if !keep(p) {
+			delete(s.reads, p)
+			delete(s.seq, p)
+		}
+	}
+}
+
+// Paths returns the files known, the most recently recorded first.
+func (s *FileState) Paths() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.reads))
+	for p := range s.reads {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b string) int { return cmp.Compare(s.seq[b], s.seq[a]) })
+	return out
 }
 
 // MarshalJSON encodes what is known, so a front end can keep file state across processes
@@ -70,5 +109,6 @@ func (s *FileState) UnmarshalJSON(b []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.reads = reads
+	s.seq = nil
 	return nil
 }

@@ -386,6 +386,7 @@ func (a *App) newAgent(provider llm.Provider, system []llm.SystemBlock, deferral
 		Asker:          asker,
 		ResultsDir:     a.resultsDir,
 	}
+	ag.Compaction = a.compaction()
 	if a.Recorder != nil {
 		ag.Recorder = a.Recorder
 	}

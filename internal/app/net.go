@@ -97,6 +97,9 @@ func debugEvents(l *slog.Logger) func(agent.Event) {
 			}
 		case agent.EventNotice:
 			l.Debug("notice", "tool_use_id", e.ToolUseID, "text", e.Text)
+		case agent.EventCompact:
+			b := e.Boundary
+			l.Debug("compacted", "trigger", b.Trigger, "pre_tokens", b.PreTokens, "post_tokens", b.PostTokens, "messages", b.Messages, "duration", b.Duration)
 		case agent.EventResult:
 			l.Debug("run finished", "subtype", e.Result.Subtype, "turns", e.Result.NumTurns, "denials", len(e.Result.PermissionDenials))
 		}

@@ -49,7 +49,7 @@ func SystemPrompt(ctx context.Context, tools []tool.Tool, env PromptEnv) ([]llm.
 	if env.Replace != "" {
 		blocks := []llm.SystemBlock{{Text: env.Replace, CacheBreakpoint: true}}
 		if s := strings.TrimSpace(env.Memory); s != "" {
-			blocks = append(blocks, llm.SystemBlock{Text: s})
+			blocks = append(blocks, llm.SystemBlock{Text: s, Memory: true})
 		}
 		if s := strings.TrimSpace(env.Append); s != "" {
 			blocks = append(blocks, llm.SystemBlock{Text: s})
@@ -79,7 +79,7 @@ func SystemPrompt(ctx context.Context, tools []tool.Tool, env PromptEnv) ([]llm.
 	}
 	blocks := []llm.SystemBlock{{Text: b.String(), CacheBreakpoint: true}}
 	if s := strings.TrimSpace(env.Memory); s != "" {
-		blocks = append(blocks, llm.SystemBlock{Text: s})
+		blocks = append(blocks, llm.SystemBlock{Text: s, Memory: true})
 	}
 
 	var e strings.Builder

@@ -84,8 +84,13 @@ func newStructuredTool(schema string, holder *StructuredOutput) (t tool.Tool, er
 }
 
 // RunTurn runs one user message after history, holding the model to the schema when there is
-// one. A front end runs every turn through it.
+// one. A front end runs every turn through it. A prompt that is /compact (with optional
+// instructions after it) compacts the conversation instead, as Claude Code does with
+// `-p "/compact"` on a continued session.
 func (a *App) RunTurn(ctx context.Context, history []llm.Message, prompt llm.Message) (*agent.Result, error) {
+	if instr, ok := CompactCommand(prompt.Text()); ok && len(prompt.Content) == 1 {
+		return a.Agent.Compact(ctx, history, instr)
+	}
 	if a.Structured == nil {
 		return a.Agent.Run(ctx, history, prompt)
 	}

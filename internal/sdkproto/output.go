@@ -71,6 +71,23 @@ type InitLine struct {
 	UUID           string      `json:"uuid"`
 }
 
+// compactLine is the system/compact_boundary message: the conversation before it was
+// replaced by a summary.
+type compactLine struct {
+	Type      string          `json:"type"`
+	Subtype   string          `json:"subtype"`
+	Metadata  compactMetadata `json:"compact_metadata"`
+	SessionID string          `json:"session_id"`
+	UUID      string          `json:"uuid"`
+}
+
+type compactMetadata struct {
+	Trigger    string `json:"trigger"`
+	PreTokens  int    `json:"pre_tokens"`
+	PostTokens int    `json:"post_tokens"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
 // MCPServer is one server's entry in system/init and mcp_status.
 type MCPServer struct {
 	Name   string `json:"name"`
@@ -283,7 +300,7 @@ func (e *Emitter) Init(info InitInfo) {
 	}
 	e.write(InitLine{Type: "system", Subtype: "init", Cwd: info.Cwd, SessionID: e.SessionID, Tools: tools,
 		MCPServers: orEmpty(info.MCPServers), Model: info.Model, Provider: info.Provider, PermissionMode: info.PermissionMode,
-		APIKeySource: cmp.Or(info.APIKeySource, "none"), Version: info.Version, SlashCommands: []string{},
+		APIKeySource: cmp.Or(info.APIKeySource, "none"), Version: info.Version, SlashCommands: []string{compactCommand.Name},
 		OutputStyle: "default", Agents: orEmptyStrings(info.Agents), Skills: []string{}, Plugins: []Plugin{}, UUID: session.NewID()})
 }
 
@@ -324,6 +341,12 @@ func (e *Emitter) Handle(ev agent.Event) {
 		e.write(l)
 	case agent.EventToolResults:
 		e.toolResults(ev.Message, ev.Outputs, parent)
+	case agent.EventCompact:
+		if parent == nil {
+			b := ev.Boundary
+			e.write(compactLine{Type: "system", Subtype: "compact_boundary", SessionID: e.SessionID, UUID: session.NewID(),
+				Metadata: compactMetadata{Trigger: b.Trigger, PreTokens: b.PreTokens, PostTokens: b.PostTokens, DurationMS: b.Duration.Milliseconds()}})
+		}
 	case agent.EventHook, agent.EventHookMessage:
 		if e.HookEvents {
 			e.hook(ev)

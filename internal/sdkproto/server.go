@@ -124,6 +124,8 @@ type Server struct {
 	model   string
 	system  []llm.SystemBlock // set by initialize, applied from the next turn
 	initted bool
+	// history is the conversation after the last turn, for get_context_usage.
+	history []llm.Message
 }
 
 // connection returns the connection to the caller, made on first use: by Serve, or by an
@@ -169,6 +171,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	go s.read()
 
 	history := s.History
+	s.setHistory(history)
 	budget := s.Agent.MaxBudgetUSD
 	spent := 0.0
 	first := true
@@ -193,6 +196,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		}
 		res := s.runTurn(ctx, history, prompt)
 		history = res.Messages
+		s.setHistory(history)
 		spent += res.CostUSD
 		s.emitter.Result(res)
 		if err := ctx.Err(); err != nil {
@@ -447,6 +451,11 @@ func (s *Server) control(id string, raw json.RawMessage) {
 		s.setModel(id, name)
 	case "mcp_status":
 		s.conn.respond(id, map[string]any{"mcpServers": orEmpty(s.Init.MCPServers)})
+	case "get_context_usage":
+		s.mu.Lock()
+		history := s.history
+		s.mu.Unlock()
+		s.conn.respond(id, contextUsageResponse(s.Agent.ContextUsage(history)))
 	case "get_settings":
 		if s.Settings == nil {
 			s.conn.respondError(id, "get_settings is not available")
@@ -461,7 +470,7 @@ func (s *Server) control(id string, raw json.RawMessage) {
 	case "":
 		s.conn.respondError(id, "control request without subtype")
 	default:
-		s.conn.respondError(id, fmt.Sprintf("unsupported control request subtype %q (reins supports initialize, interrupt, set_permission_mode, set_model, mcp_status, get_settings)", req.Subtype))
+		s.conn.respondError(id, fmt.Sprintf("unsupported control request subtype %q (reins supports initialize, interrupt, set_permission_mode, set_model, mcp_status, get_context_usage, get_settings)", req.Subtype))
 	}
 }
 
@@ -489,7 +498,7 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 	}
 	model := s.currentModel()
 	resp := InitializeResponse{
-		Commands: []SlashCommand{}, Agents: []AgentInfo{}, OutputStyle: "default", AvailableOutputStyles: []string{"default"},
+		Commands: []SlashCommand{compactCommand}, Agents: []AgentInfo{}, OutputStyle: "default", AvailableOutputStyles: []string{"default"},
 		Models:  []ModelInfo{{Value: model, DisplayName: model, Description: "the session's model (" + s.Init.Provider + ")"}},
 		Account: AccountInfo{APIKeySource: s.Init.APIKeySource},
 		Version: s.Init.Version, PID: os.Getpid(),

@@ -275,6 +275,9 @@ func TestControlRequests(t *testing.T) {
 	}{
 		{request: `{"subtype":"initialize","systemPrompt":["x"]}`, check: func(t *testing.T, resp map[string]any) {
 			r := resp["response"].(map[string]any)
+			if cmds, _ := r["commands"].([]any); len(cmds) != 1 || cmds[0].(map[string]any)["name"] != "compact" {
+				t.Errorf("initialize commands %v, want compact", r["commands"])
+			}
 			for _, k := range []string{"commands", "agents", "output_style", "available_output_styles", "models", "account", "pid", "permissionMode", "claude_code_version"} {
 				if _, ok := r[k]; !ok {
 					t.Errorf("initialize response lacks %s: %v", k, r)
@@ -295,6 +298,22 @@ func TestControlRequests(t *testing.T) {
 		{request: `{"subtype":"mcp_status"}`, check: func(t *testing.T, resp map[string]any) {
 			if l, ok := resp["response"].(map[string]any)["mcpServers"].([]any); !ok || len(l) != 0 {
 				t.Errorf("response %v", resp)
+			}
+		}},
+		{request: `{"subtype":"get_context_usage"}`, check: func(t *testing.T, resp map[string]any) {
+			r := resp["response"].(map[string]any)
+			cats, _ := r["categories"].([]any)
+			ids := map[string]bool{}
+			for _, c := range cats {
+				ids[fmt.Sprint(c.(map[string]any)["id"])] = true
+			}
+			for _, id := range []string{"system_prompt", "system_tools", "memory_files", "messages", "autocompact_buffer", "free_space"} {
+				if !ids[id] {
+					t.Errorf("get_context_usage lacks the %s row: %v", id, r)
+				}
+			}
+			if r["maxTokens"] != float64(200_000) || r["isAutoCompactEnabled"] != true || r["totalTokens"].(float64) <= 0 || r["apiUsage"] != nil {
+				t.Errorf("get_context_usage %v", r)
 			}
 		}},
 		{request: `{"subtype":"get_settings"}`, wantError: "not available"},

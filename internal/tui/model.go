@@ -68,6 +68,8 @@ type Model struct {
 	costUSD float64
 	costOK  bool
 	turns   int
+	// ctxUsage is how full the context window is, as last measured or estimated.
+	ctxUsage agent.ContextUsage
 }
 
 func newModel(ctx context.Context, cfg *Config) *Model {
@@ -435,6 +437,7 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 		m.costUSD += msg.res.CostUSD
 		m.costOK = m.costOK && msg.res.CostKnown
 		m.turns += msg.res.NumTurns
+		m.ctxUsage = m.cfg.Agent.ContextUsage(m.msgs)
 	}
 	// Calls the abort left without a result are shown as cancelled.
 	for _, e := range m.entries {
@@ -534,6 +537,13 @@ func (m *Model) event(ev agent.Event) {
 			}
 		}
 		m.stream = map[int]*entry{}
+		m.measured(ev.Response.Usage)
+	case agent.EventCompact:
+		m.compacted(ev.Boundary)
+	case agent.EventNotice:
+		if ev.ToolUseID == "" {
+			m.entries = append(m.entries, &entry{kind: entryInfo, text: ev.Text})
+		}
 	case agent.EventProgress:
 		if e := m.cards[ev.ToolUseID]; e != nil {
 			e.progress = progressText(ev.Progress.Message, ev.Progress.Data)
@@ -612,6 +622,8 @@ func (m *Model) statusLine() string {
 		right = st.warn.Render("● working… (esc to interrupt)")
 	case m.scroll > 0:
 		right = st.dim.Render(fmt.Sprintf("scrolled up %d lines · pgdown", m.scroll))
+	case m.contextStatus() != "":
+		right = st.warn.Render(m.contextStatus())
 	}
 	gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(right)
 	if gap < 1 {

@@ -24,6 +24,8 @@ const helpText = `Commands:
   /status                               model, API and credential source (never the key)
   /cost                                 tokens and estimated price of this session
   /clear                                start over with an empty conversation
+  /compact [INSTRUCTIONS]               summarize the conversation to free the context window
+  /context                              what fills the context window
   /taint                                secret files read: network calls ask until /clear
   /resume [N|ID]                        list this folder's sessions, or switch to one
   /memory [N|project|local|user]        list the memory files, or open one in $EDITOR
@@ -107,6 +109,10 @@ func (m *Model) slash(line string) tea.Cmd {
 		// The secrets read are gone with the conversation that held them.
 		m.perms().Taint().Clear()
 		out("Conversation cleared: the next message starts from nothing.")
+	case "/compact":
+		return m.compact(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), cmd)))
+	case "/context":
+		out(m.contextReport())
 	case "/taint":
 		out(taintReport(m.perms().Taint()))
 	case "/memory":

@@ -370,3 +370,9 @@ func (s *Sleeps) Durations() []time.Duration {
 	defer s.mu.Unlock()
 	return append([]time.Duration(nil), s.d...)
 }
+
+// PromptTooLong returns a turn failing as Anthropic refuses a prompt over the model's
+// context window: 400 invalid_request_error "prompt is too long".
+func PromptTooLong() Turn {
+	return Fail(400, "invalid_request_error", "prompt is too long: 210345 tokens > 200000 maximum")
+}

@@ -224,6 +224,35 @@ const scenarios = {
     return { first: rs[0].subtype };
   },
 
+  // get_context_usage between turns, then a prompt that is /compact: a compact_boundary
+  // message (trigger manual), and the next turn goes on from the summary.
+  async compact() {
+    let usage;
+    const t = turns(['hello', '/compact keep the names', 'go on'], async (i) => {
+      if (i === 1) usage = await q.getContextUsage();
+    });
+    const q = query({ prompt: t.gen, options: { ...base } });
+    const messages = [];
+    for await (const m of q) {
+      messages.push(m);
+      if (m.type === 'result') {
+        if (results(messages).length === 3) break;
+        t.turnEnded();
+      }
+    }
+    q.close();
+    const ids = (usage?.categories ?? []).map((c) => c.id);
+    check(usage && usage.totalTokens > 0 && usage.maxTokens === 200000 && usage.isAutoCompactEnabled === true &&
+      ['system_prompt', 'system_tools', 'messages', 'free_space'].every((id) => ids.includes(id)) &&
+      usage.apiUsage && usage.apiUsage.input_tokens === 10, 'get_context_usage', usage);
+    const b = ofType(messages, 'system', 'compact_boundary');
+    check(b.length === 1 && b[0].compact_metadata.trigger === 'manual' && b[0].compact_metadata.pre_tokens > 0 && b[0].session_id, 'one compact_boundary', b);
+    const init = ofType(messages, 'system', 'init')[0];
+    check(init.slash_commands.includes('compact'), 'init lists compact', init);
+    check(results(messages).every((r) => r.subtype === 'success'), 'three successes', results(messages));
+    return { totalTokens: usage.totalTokens };
+  },
+
   // Three turns in one process, each with its result.
   async threeTurns() {
     let spawns = 0;
