@@ -269,7 +269,9 @@ func TestNarrowPackagesImportOnlyTheirContracts(t *testing.T) {
 // ours they may import. They import nothing outside the standard library either.
 var ownImports = map[string][]string{
 	// Hooks feed the permission engine and are called by the agent, never the reverse.
-	"hooks": {"permission"},
+	"hooks": {"permission", "internal/procgroup"},
+	// Process groups are ended one way, by whoever started them.
+	"internal/procgroup": {},
 	// The watchdog runs as its own process beside reins and must stay small and obvious.
 	"internal/procguard": {},
 	// The core reads its files through the bounded reader, so it is a leaf like the core.

@@ -14,6 +14,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/reinsdev/reins/bashrules"
+	"github.com/reinsdev/reins/internal/procgroup"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools/internal/schemax"
@@ -404,14 +405,14 @@ func (s *Shell) launch(pc *permission.Context, in Input, cmd *exec.Cmd, files ru
 // ended by itself left running (`server &`) may go on, but end with the session.
 func (s *Shell) reap(pgid int, stopped bool, cause error, outPath string) {
 	if stopped {
-		killGroup(pgid, s.opts.KillGrace)
+		procgroup.Kill(pgid, s.opts.KillGrace)
 	}
 	if errors.Is(cause, errOutputTooLarge) {
 		// The monitor looks every 100 ms, and a fast writer gets far past the cap in that
 		// time: cut the file back, so the cap holds on disk as well as in memory.
 		capFile(outPath, s.opts.MaxOutputFileBytes)
 	}
-	live := !stopped && groupHasLiveMember(pgid)
+	live := !stopped && procgroup.HasLiveMember(pgid)
 	s.mu.Lock()
 	if live && !s.closed {
 		s.lingering[pgid] = true
@@ -421,7 +422,7 @@ func (s *Shell) reap(pgid int, stopped bool, cause error, outPath string) {
 	closed := s.closed
 	s.mu.Unlock()
 	if live && closed {
-		killGroup(pgid, s.opts.KillGrace)
+		procgroup.Kill(pgid, s.opts.KillGrace)
 	}
 	if !live || closed {
 		s.unwatch(pgid)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/reinsdev/reins/internal/procgroup"
 )
 
 func TestBashOutput(t *testing.T) {
@@ -206,7 +208,7 @@ func TestBashTimeoutKillsTree(t *testing.T) {
 		t.Fatalf("result (error %v): %q", res.IsError, res.TextOf())
 	}
 	waitGone(t, pids)
-	if groupHasLiveMember(pids[1]) {
+	if procgroup.HasLiveMember(pids[1]) {
 		t.Fatal("the process group lives on")
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/reinsdev/reins/internal/procgroup"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 )
@@ -104,10 +105,7 @@ func pidsIn(t *testing.T, s string) []int {
 }
 
 // alive reports whether pid is a live process (zombies are dead).
-func alive(pid int) bool {
-	state, _, ok := procState(pid)
-	return ok && state != 'Z' && state != 'X'
-}
+func alive(pid int) bool { return procgroup.Alive(pid) }
 
 // waitGone waits until none of pids is alive, failing after a few seconds.
 func waitGone(t *testing.T, pids []int) {

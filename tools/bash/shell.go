@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/reinsdev/reins/internal/procgroup"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 )
@@ -175,7 +176,7 @@ func (s *Shell) Close() error {
 		wg.Go(func() { t.stop(s.opts.KillGrace) })
 	}
 	for _, pgid := range groups {
-		wg.Go(func() { killGroup(pgid, s.opts.KillGrace) })
+		wg.Go(func() { procgroup.Kill(pgid, s.opts.KillGrace) })
 	}
 	wg.Wait()
 	s.waiters.Wait()
@@ -244,35 +245,6 @@ func newID(prefix string) string {
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	return prefix + hex.EncodeToString(b)
-}
-
-// killGroup ends process group pgid: SIGTERM, then SIGKILL for whatever is left after grace.
-// It returns once the group is gone or a further grace has passed (a process stuck in the
-// kernel cannot be waited for forever).
-func killGroup(pgid int, grace time.Duration) {
-	if syscall.Kill(-pgid, syscall.SIGTERM) != nil {
-		return
-	}
-	if waitGroupGone(pgid, grace) {
-		return
-	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	waitGroupGone(pgid, grace)
-}
-
-// waitGroupGone polls until group pgid has no live member or d has passed. Members that are
-// zombies waiting for their parent to reap them count as gone.
-func waitGroupGone(pgid int, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for {
-		if !groupHasLiveMember(pgid) {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // outputLockName is the file in a Shell's output folder that the owning Shell holds a lock on.

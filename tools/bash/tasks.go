@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/reinsdev/reins/internal/procgroup"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools/internal/schemax"
@@ -51,7 +52,7 @@ func (t *task) state() (status string, code int) {
 // finish records how the task's shell ended and reports whether processes of its group live
 // on.
 func (t *task) finish(ps *os.ProcessState) bool {
-	alive := groupHasLiveMember(t.pgid)
+	alive := procgroup.HasLiveMember(t.pgid)
 	t.mu.Lock()
 	t.exitCode = exitCode(ps)
 	switch {
@@ -81,7 +82,7 @@ func (t *task) stop(grace time.Duration) {
 	t.lingering = false
 	t.mu.Unlock()
 	if running || lingering {
-		killGroup(t.pgid, grace)
+		procgroup.Kill(t.pgid, grace)
 	}
 	if running {
 		<-t.done
