@@ -210,17 +210,24 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 }
 
 func withDefaults(o Options) Options {
-	if o.Getenv == nil {
-		o.Getenv = os.Getenv
-	}
-	if o.Executable == nil {
-		o.Executable = os.Executable
-	}
-	if o.Settings.Getenv == nil {
-		o.Settings.Getenv = o.Getenv
-	}
-	o.Settings.Cwd = cmp.Or(o.Settings.Cwd, o.Cwd)
+	fromProcess(&o.Getenv, &o.Executable, &o.Settings, o.Cwd)
 	return o
+}
+
+// fromProcess fills in, from the process, what a session or a host needs and an embedder left
+// out: the environment, the executable (re-run as the sandbox's and the watchdog's helper),
+// and the settings' environment and folder.
+func fromProcess(getenv *func(string) string, executable *func() (string, error), so *SettingsOptions, cwd string) {
+	if *getenv == nil {
+		*getenv = os.Getenv
+	}
+	if *executable == nil {
+		*executable = os.Executable
+	}
+	if so.Getenv == nil {
+		so.Getenv = *getenv
+	}
+	so.Cwd = cmp.Or(so.Cwd, cwd)
 }
 
 func (o Options) validate() error {

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"os"
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
@@ -36,18 +35,7 @@ type Host struct {
 
 // NewHost loads and checks the settings and starts the sandbox.
 func NewHost(ctx context.Context, o HostOptions) (*Host, error) {
-	if o.Getenv == nil {
-		o.Getenv = os.Getenv
-	}
-	if o.Executable == nil {
-		o.Executable = os.Executable
-	}
-	if o.Settings.Getenv == nil {
-		o.Settings.Getenv = o.Getenv
-	}
-	if o.Settings.Cwd == "" {
-		o.Settings.Cwd = o.Cwd
-	}
+	fromProcess(&o.Getenv, &o.Executable, &o.Settings, o.Cwd)
 	s, err := loadRunnable(o.Settings, Root{Geteuid: o.Geteuid, Getenv: o.Getenv}, o.Report)
 	if err != nil {
 		return nil, err

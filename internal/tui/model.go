@@ -485,23 +485,9 @@ func (m *Model) event(ev agent.Event) {
 	}
 	switch ev.Type {
 	case agent.EventTextDelta:
-		e := m.stream[ev.Index]
-		if e == nil {
-			e = &entry{kind: entryAssistant, streaming: true}
-			m.stream[ev.Index] = e
-			m.entries = append(m.entries, e)
-		}
-		e.text += ev.Text
-		e.touch()
+		m.streamInto(ev, entryAssistant)
 	case agent.EventThinkingDelta:
-		e := m.stream[ev.Index]
-		if e == nil {
-			e = &entry{kind: entryThinking, streaming: true}
-			m.stream[ev.Index] = e
-			m.entries = append(m.entries, e)
-		}
-		e.text += ev.Text
-		e.touch()
+		m.streamInto(ev, entryThinking)
 	case agent.EventAssistant:
 		if ev.Response == nil {
 			return
@@ -661,4 +647,16 @@ func (m *Model) updatePermissions(ups ...permission.Update) error {
 		}
 	}
 	return nil
+}
+
+// streamInto adds a streamed delta to the entry of its block, which the first delta creates.
+func (m *Model) streamInto(ev agent.Event, kind entryKind) {
+	e := m.stream[ev.Index]
+	if e == nil {
+		e = &entry{kind: kind, streaming: true}
+		m.stream[ev.Index] = e
+		m.entries = append(m.entries, e)
+	}
+	e.text += ev.Text
+	e.touch()
 }
