@@ -132,7 +132,13 @@ func TestSDKInitializeRequest(t *testing.T) {
 			}
 			srv := llmtest.NewAnthropicServer(t)
 			e.stdin = `{"type":"control_request","request_id":"1","request":{"subtype":"initialize",` + tt.request + `}}` + "\n"
-			e.anthropic(srv).run("--input-format", "stream-json", "--output-format", "stream-json", "--verbose").wantCode(0)
+			e.anthropic(srv).run("--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+			if tt.wantErr != "" {
+				// A refused initialize fails the session closed: exit 1 at the end of input.
+				e.wantCode(1)
+			} else {
+				e.wantCode(0)
+			}
 			lines := e.lines()
 			if len(lines) == 0 {
 				t.Fatalf("no output; stderr %s", e.stderr)
@@ -158,5 +164,46 @@ func TestSDKInitializeRequest(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAgentSDKRefusedInitializeRunsNothing: the real SDK with a PreToolUse hook meant to stop
+// rm beside a hook reins refuses: the initialize request is refused, so the turn never runs,
+// the model is never asked and the file stays.
+func TestAgentSDKRefusedInitializeRunsNothing(t *testing.T) {
+	node := nodeSDK(t)
+	e := newE2E(t, reinsBinary(t))
+	e.write("keep.txt", "keep me\n")
+	srv := llmtest.NewAnthropicServer(t,
+		llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -f keep.txt","description":"Remove keep.txt"}`)),
+		llmtest.Say("Removed."))
+	e.anthropic(srv).drive(node, "hookBesideRefused")
+	t.Logf("the SDK saw: %s", e.stdout)
+	if _, err := os.Stat(filepath.Join(e.dir, "keep.txt")); err != nil {
+		t.Errorf("keep.txt is gone: %v", err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times in a session whose initialize was refused", n)
+	}
+}
+
+// TestAgentSDKMCPServersDeliveredInInitialize: mcpServersDelivery 'initialize' with a real
+// stdio server: reins reads the request before starting (--await-initialize), the server starts
+// as an --mcp-config one, and its tool is called end to end under an allow rule.
+func TestAgentSDKMCPServersDeliveredInInitialize(t *testing.T) {
+	node := nodeSDK(t)
+	everything := npmServer(t, "server-everything")
+	e := newE2E(t, reinsBinary(t))
+	e.env = append(e.env, "REINS_TEST_MCP_EVERYTHING="+everything, "ENABLE_TOOL_SEARCH=false")
+	srv := llmtest.NewAnthropicServer(t,
+		llmtest.UseTools(llmtest.Call("mcp__everything__echo", `{"message":"from initialize"}`)),
+		llmtest.Say("Echoed."))
+	e.anthropic(srv).drive(node, "mcpInitialize")
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if got := jsonText(toolResults(t, reqs[1])); !strings.Contains(got, "Echo: from initialize") {
+		t.Errorf("the tool result is %s", got)
 	}
 }

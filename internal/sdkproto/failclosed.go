@@ -66,7 +66,6 @@ func (s *Server) failClosed(r *RefusedError) {
 	}
 	cancel := s.cancel
 	s.mu.Unlock()
-	s.logf("%v", r)
 	if cancel != nil {
 		cancel(r)
 	}

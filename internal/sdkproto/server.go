@@ -41,6 +41,9 @@ type InitializeResponse struct {
 	Version               string         `json:"claude_code_version"`
 	PermissionMode        string         `json:"permissionMode"`
 	PID                   int            `json:"pid"`
+	// MCPServersApplied says the request's mcpServers are the set read at launch
+	// (--await-initialize); absent when it named none.
+	MCPServersApplied *bool `json:"mcp_servers_applied,omitempty"`
 }
 
 // SlashCommand is one entry of initialize's commands; reins has none yet.
@@ -541,6 +544,11 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 	}
 	if s.Agents != nil {
 		resp.Agents = append(resp.Agents, s.Agents()...)
+	}
+	if len(req.MCPServers) > 0 {
+		// Accepted means applied: an OnInitialize refuses servers it did not start.
+		applied := true
+		resp.MCPServersApplied = &applied
 	}
 	if s.Permissions != nil {
 		resp.PermissionMode = string(s.Permissions.Context().Mode())
