@@ -207,3 +207,43 @@ func TestAgentSDKMCPServersDeliveredInInitialize(t *testing.T) {
 		t.Errorf("the tool result is %s", got)
 	}
 }
+
+// TestSDKExitCodes: an SDK session that reached the end of its input exits with docs/cli.md's
+// code for its last turn, and 1 when it failed closed.
+func TestSDKExitCodes(t *testing.T) {
+	bin := reinsBinary(t)
+	const prompt = `{"type":"user","message":{"role":"user","content":"read it"},"parent_tool_use_id":null,"session_id":""}` + "\n"
+	const initialize = `{"type":"control_request","request_id":"1","request":{"subtype":"initialize"}}` + "\n"
+	read := llmtest.UseTools(llmtest.Call("Read", `{"file_path":"hello.txt"}`))
+	for _, tt := range []struct {
+		name, stdin string
+		flags       []string
+		turns       []llmtest.Turn
+		code        int
+		requests    int
+		stderr      string
+	}{
+		{name: "success", stdin: prompt, turns: []llmtest.Turn{llmtest.Say("hi")}, code: 0, requests: 1},
+		{name: "the last turn stopped at --max-turns", stdin: prompt, flags: []string{"--max-turns", "1"}, turns: []llmtest.Turn{read, read}, code: 7, requests: 1,
+			stderr: "maximum number of turns (1)"},
+		{name: "an earlier turn stopped at --max-turns", stdin: prompt + prompt, flags: []string{"--max-turns", "1"}, turns: []llmtest.Turn{read, llmtest.Say("hi")}, code: 0, requests: 2},
+		{name: "a prompt before the announced initialize", stdin: prompt + initialize, flags: []string{"--await-initialize"}, turns: []llmtest.Turn{read}, code: 1,
+			stderr: "a user message came before the initialize request that --await-initialize announced"},
+		{name: "the announced initialize first", stdin: initialize + prompt, flags: []string{"--await-initialize"}, turns: []llmtest.Turn{llmtest.Say("hi")}, code: 0, requests: 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newE2E(t, bin)
+			e.write("hello.txt", "hello\n")
+			srv := llmtest.NewAnthropicServer(t, tt.turns...)
+			e.stdin = tt.stdin
+			e.anthropic(srv).run(append([]string{"--input-format", "stream-json", "--output-format", "stream-json", "--verbose"}, tt.flags...)...)
+			e.wantCode(tt.code)
+			if n := len(srv.Requests()); n != tt.requests {
+				t.Errorf("%d model requests, want %d", n, tt.requests)
+			}
+			if !strings.Contains(e.stderr, tt.stderr) {
+				t.Errorf("stderr %q, want %q", e.stderr, tt.stderr)
+			}
+		})
+	}
+}
