@@ -13,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/llm/llmtest"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
@@ -24,6 +25,8 @@ type sdkRun struct {
 	lines []map[string]any
 	err   error
 	poked []string
+	// requests are the model requests the session made.
+	requests []*llm.Request
 }
 
 func (s sdkRun) results() []map[string]any {
@@ -68,7 +71,8 @@ func serveInput(t fataler, dir, input string, prompts int, configure func(*Serve
 	pk := newPoke()
 	pk.called = make(chan struct{}, 100)
 	bus := &agent.Bus{}
-	a := &agent.Agent{Provider: llmtest.NewScript(answers...), Model: "claude-sonnet-4-5", Tools: []tool.Tool{pk}, Permissions: perms, Bus: bus, Engine: &permission.Engine{}}
+	script := llmtest.NewScript(answers...)
+	a := &agent.Agent{Provider: script, Model: "claude-sonnet-4-5", Tools: []tool.Tool{pk}, Permissions: perms, Bus: bus, Engine: &permission.Engine{}}
 	var out bytes.Buffer
 	srv := &Server{In: strings.NewReader(input), Out: &out, Log: &syncBuffer{}, Agent: a, Permissions: perms, Bus: bus, SessionID: "sess",
 		Init: InitInfo{Cwd: pc.Cwd(), Tools: []string{"Poke"}, Model: a.Model, Provider: "fake", Version: "test"}}
@@ -76,6 +80,7 @@ func serveInput(t fataler, dir, input string, prompts int, configure func(*Serve
 		configure(srv)
 	}
 	s := sdkRun{err: srv.Serve(context.Background()), poked: pk.targets()}
+	s.requests = script.Requests()
 	sc := bufio.NewScanner(&out)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {

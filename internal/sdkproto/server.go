@@ -136,6 +136,10 @@ type Server struct {
 	// turn's result.
 	refused *RefusedError
 	last    *agent.Result
+	// thinking is set_max_thinking_tokens' budget for the next turn; spawnThinking the
+	// session's own (requests.go).
+	thinking      thinkingState
+	spawnThinking int
 }
 
 // connection returns the connection to the caller, made on first use: by Serve, or by an
@@ -165,6 +169,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.connection()
 	s.wake = make(chan struct{}, 1)
 	s.model = s.Agent.Model
+	s.spawnThinking = s.Agent.ThinkingBudget
 	s.emitter = &Emitter{W: s.conn, SessionID: s.SessionID, Partial: s.Partial, MaxTurns: s.Agent.MaxTurns,
 		MaxBudgetUSD: s.Agent.MaxBudgetUSD, MaxOutputTokens: s.Agent.MaxTokens, Structured: s.Structured}
 	if s.Run == nil {
@@ -269,6 +274,9 @@ func (s *Server) runTurn(ctx context.Context, history []llm.Message, prompt llm.
 		cancel(s.refused)
 	}
 	s.Agent.Model = s.model
+	if s.thinking.set {
+		s.Agent.ThinkingBudget = s.thinking.budget
+	}
 	if s.system != nil {
 		s.Agent.System = s.system
 	}
@@ -474,6 +482,9 @@ func (s *Server) control(id string, raw json.RawMessage) {
 		s.refuse(id, "", fmt.Sprintf("invalid control request: %v", err))
 		return
 	}
+	if s.controlMore(id, req.Subtype, raw) {
+		return
+	}
 	switch req.Subtype {
 	case "initialize":
 		s.initialize(id, raw)
@@ -509,7 +520,7 @@ func (s *Server) control(id string, raw json.RawMessage) {
 	case "":
 		s.refuse(id, "", "control request without subtype")
 	default:
-		s.refuse(id, req.Subtype, fmt.Sprintf("unsupported control request subtype %q (reins supports initialize, interrupt, set_permission_mode, set_model, mcp_status, get_context_usage, get_settings)", req.Subtype))
+		s.refuse(id, req.Subtype, fmt.Sprintf("unsupported control request subtype %q (reins supports initialize, interrupt, set_permission_mode, set_model, set_max_thinking_tokens, mcp_status, get_context_usage, get_settings)", req.Subtype))
 	}
 }
 
