@@ -2,8 +2,12 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 
+	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/sdkproto"
 )
@@ -11,6 +15,10 @@ import (
 // runSDK serves the Agent SDK's protocol on standard input and output until the caller closes
 // its input: `reins --input-format stream-json --output-format stream-json`.
 func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
+	in, launchMCP, err := awaitInitialize(f, opts)
+	if err != nil {
+		return err
+	}
 	a, err := newSession(ctx, f, opts)
 	if err != nil {
 		return err
@@ -18,7 +26,7 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 	defer a.Close()
 
 	srv := &sdkproto.Server{
-		In: f.In, Out: f.Out, Log: f.ErrOut,
+		In: in, Out: f.Out, Log: f.ErrOut, AwaitInitialize: opts.sdk.awaitInit,
 		Agent: a.Agent, Permissions: a.Permissions, Bus: a.Bus, History: a.History, SessionID: a.SessionID,
 		Init: initInfo(f, a), Partial: opts.sdk.partial, PromptStdio: opts.sdk.promptTool == promptToolStdio,
 		Checks: checks(f, a), Run: a.RunTurn, WrapAsker: a.WithHooks, HookEvents: opts.hooks.includeEvents,
@@ -26,7 +34,7 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 	if a.Structured != nil {
 		srv.Structured = a.Structured.Value
 	}
-	srv.OnInitialize = func(req sdkproto.InitializeRequest) error { return initialize(ctx, a, srv, req) }
+	srv.OnInitialize = func(req sdkproto.InitializeRequest) error { return initialize(ctx, a, srv, req, launchMCP) }
 	srv.Agents = func() []sdkproto.AgentInfo { return agentInfos(a) }
 	srv.ResolveModel = func(name string) (string, error) {
 		if name == "" {
@@ -49,6 +57,41 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 		return finishWith(outcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", a.SessionID))
 	case err != nil:
 		return err
+	}
+	return sdkExit(srv.LastResult(), opts)
+}
+
+// awaitInitialize reads, under --await-initialize, the caller's lines up to its initialize
+// request; the MCP servers it carries join the session as one more --mcp-config item. It
+// returns the input the Server reads and the servers as sent (nil when none).
+func awaitInitialize(f *Factory, opts *agentOptions) (io.Reader, json.RawMessage, error) {
+	if !opts.sdk.awaitInit {
+		return f.In, nil, nil
+	}
+	pre, err := sdkproto.ReadInitialize(f.In)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the initialize request: %w", err)
+	}
+	if len(pre.MCPServers) > 0 && pre.MCPServers[0] == '{' {
+		// Not an object: the initialize request is refused as unreadable, and nothing starts.
+		opts.mcp.configs = append(opts.mcp.configs, `{"mcpServers":`+string(pre.MCPServers)+`}`)
+	}
+	return pre.In, pre.MCPServers, nil
+}
+
+// sdkExit is the exit of an SDK session that reached the end of its input: the code `reins -p`
+// has for its last turn (docs/cli.md, "Exit codes"). A turn the caller interrupted is not a
+// failure: the session went on as asked.
+func sdkExit(res *agent.Result, opts *agentOptions) error {
+	switch {
+	case res == nil:
+		return nil
+	case res.Subtype == agent.SubtypeMaxTurns:
+		return finishWith(outcomeMaxTurns, fmt.Errorf("the last turn reached the maximum number of turns (%d)", opts.maxTurns))
+	case res.Subtype == agent.SubtypeMaxBudget:
+		return fmt.Errorf("reached the maximum budget ($%g)", opts.sdk.maxBudgetUSD)
+	case res.IsError && res.Err != nil && !errors.Is(res.Err, context.Canceled):
+		return fmt.Errorf("the last turn failed: %w", res.Err)
 	}
 	return nil
 }

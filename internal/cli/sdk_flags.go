@@ -37,6 +37,9 @@ type sdkFlags struct {
 	// maxThinkingTokens is --max-thinking-tokens, meaningful when thinkingSet.
 	maxThinkingTokens int
 	thinkingSet       bool
+	// awaitInit is --await-initialize: the caller's first request is initialize, read before
+	// the session starts (its mcpServers start with the session).
+	awaitInit bool
 }
 
 func (sf *sdkFlags) register(cmd *cobra.Command) {
@@ -53,6 +56,7 @@ func (sf *sdkFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&sf.noPersist, "no-session-persistence", false, "do not save the session to disk")
 	fl.StringVar(&sf.jsonSchema, "json-schema", "", "a JSON schema: the run ends with the model's answer in this shape (structured_output)")
 	fl.IntVar(&sf.maxThinkingTokens, "max-thinking-tokens", 0, "extended thinking with at most this many tokens of reasoning per reply (at least 1024; 0: none); over MAX_THINKING_TOKENS and alwaysThinkingEnabled")
+	fl.BoolVar(&sf.awaitInit, "await-initialize", false, "with --input-format stream-json: read the caller's initialize request before starting (the MCP servers it carries start as --mcp-config ones); a prompt before it runs nothing")
 	// --mcp-config and --strict-mcp-config, which the SDK passes too, are the MCP client's
 	// (mcpFlags).
 }
@@ -68,6 +72,9 @@ func (sf *sdkFlags) validate(cmd *cobra.Command, opts *agentOptions) error {
 	}
 	if sf.inputFormat == inputStreamJSON && opts.outputFormat != formatStreamJSON {
 		return usageErrorf("--input-format stream-json requires --output-format stream-json")
+	}
+	if sf.awaitInit && sf.inputFormat != inputStreamJSON {
+		return usageErrorf("--await-initialize requires --input-format stream-json (the initialize request comes on standard input)")
 	}
 	if sf.partial && opts.outputFormat != formatStreamJSON {
 		return usageErrorf("--include-partial-messages requires --output-format stream-json")

@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/reinsdev/reins/agentdef"
@@ -16,8 +18,13 @@ import (
 // tool's, its hook callbacks join the session's hooks, and its system prompt replaces the
 // session's from the next turn. Everything is checked before anything is applied, so a refused
 // request changes nothing.
-func initialize(ctx context.Context, a *app.App, srv *sdkproto.Server, req sdkproto.InitializeRequest) error {
-	if err := sdkproto.CheckSupported(req, a.Structured != nil); err != nil {
+func initialize(ctx context.Context, a *app.App, srv *sdkproto.Server, req sdkproto.InitializeRequest, launchMCP json.RawMessage) error {
+	if err := launchServers(launchMCP, req.MCPServers); err != nil {
+		return err
+	}
+	check := req
+	check.MCPServers = nil // started at launch, checked above
+	if err := sdkproto.CheckSupported(check, a.Structured != nil); err != nil {
 		return err
 	}
 	var defs []*agentdef.Definition
@@ -81,4 +88,25 @@ func (e sdkElicitor) Elicit(ctx context.Context, req client.ElicitRequest) (clie
 		return client.ElicitResult{}, err
 	}
 	return client.ElicitResult{Action: res.Action, Content: res.Content}, nil
+}
+
+// launchServers accepts an initialize request's mcpServers only when they are the set read at
+// launch under --await-initialize, which started as --mcp-config servers do; any other set
+// would run the session without servers the caller counts on, or with ones nobody started.
+func launchServers(launch json.RawMessage, sent map[string]json.RawMessage) error {
+	if len(sent) == 0 {
+		return nil
+	}
+	if launch == nil {
+		return errors.New("initialize mcpServers: MCP servers are read from initialize only at launch with --await-initialize (the SDK's mcpServersDelivery: 'initialize'); without it pass them with --mcp-config")
+	}
+	var atLaunch, now any
+	b, err := json.Marshal(sent)
+	if err != nil {
+		return fmt.Errorf("initialize mcpServers: %w", err)
+	}
+	if json.Unmarshal(launch, &atLaunch) != nil || json.Unmarshal(b, &now) != nil || !reflect.DeepEqual(atLaunch, now) {
+		return errors.New("initialize mcpServers: not the set read at launch (servers are read from the first initialize only)")
+	}
+	return nil
 }

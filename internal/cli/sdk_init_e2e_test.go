@@ -132,7 +132,13 @@ func TestSDKInitializeRequest(t *testing.T) {
 			}
 			srv := llmtest.NewAnthropicServer(t)
 			e.stdin = `{"type":"control_request","request_id":"1","request":{"subtype":"initialize",` + tt.request + `}}` + "\n"
-			e.anthropic(srv).run("--input-format", "stream-json", "--output-format", "stream-json", "--verbose").wantCode(0)
+			e.anthropic(srv).run("--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+			if tt.wantErr != "" {
+				// A refused initialize fails the session closed: exit 1 at the end of input.
+				e.wantCode(1)
+			} else {
+				e.wantCode(0)
+			}
 			lines := e.lines()
 			if len(lines) == 0 {
 				t.Fatalf("no output; stderr %s", e.stderr)
@@ -156,6 +162,87 @@ func TestSDKInitializeRequest(t *testing.T) {
 				if !slices.Contains(names, want) {
 					t.Errorf("agents %v, want %s among them", names, want)
 				}
+			}
+		})
+	}
+}
+
+// TestAgentSDKRefusedInitializeRunsNothing: the real SDK with a PreToolUse hook meant to stop
+// rm beside a hook reins refuses: the initialize request is refused, so the turn never runs,
+// the model is never asked and the file stays.
+func TestAgentSDKRefusedInitializeRunsNothing(t *testing.T) {
+	node := nodeSDK(t)
+	e := newE2E(t, reinsBinary(t))
+	e.write("keep.txt", "keep me\n")
+	srv := llmtest.NewAnthropicServer(t,
+		llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -f keep.txt","description":"Remove keep.txt"}`)),
+		llmtest.Say("Removed."))
+	e.anthropic(srv).drive(node, "hookBesideRefused")
+	t.Logf("the SDK saw: %s", e.stdout)
+	if _, err := os.Stat(filepath.Join(e.dir, "keep.txt")); err != nil {
+		t.Errorf("keep.txt is gone: %v", err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times in a session whose initialize was refused", n)
+	}
+}
+
+// TestAgentSDKMCPServersDeliveredInInitialize: mcpServersDelivery 'initialize' with a real
+// stdio server: reins reads the request before starting (--await-initialize), the server starts
+// as an --mcp-config one, and its tool is called end to end under an allow rule.
+func TestAgentSDKMCPServersDeliveredInInitialize(t *testing.T) {
+	node := nodeSDK(t)
+	everything := npmServer(t, "server-everything")
+	e := newE2E(t, reinsBinary(t))
+	e.env = append(e.env, "REINS_TEST_MCP_EVERYTHING="+everything, "ENABLE_TOOL_SEARCH=false")
+	srv := llmtest.NewAnthropicServer(t,
+		llmtest.UseTools(llmtest.Call("mcp__everything__echo", `{"message":"from initialize"}`)),
+		llmtest.Say("Echoed."))
+	e.anthropic(srv).drive(node, "mcpInitialize")
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if got := jsonText(toolResults(t, reqs[1])); !strings.Contains(got, "Echo: from initialize") {
+		t.Errorf("the tool result is %s", got)
+	}
+}
+
+// TestSDKExitCodes: an SDK session that reached the end of its input exits with docs/cli.md's
+// code for its last turn, and 1 when it failed closed.
+func TestSDKExitCodes(t *testing.T) {
+	bin := reinsBinary(t)
+	const prompt = `{"type":"user","message":{"role":"user","content":"read it"},"parent_tool_use_id":null,"session_id":""}` + "\n"
+	const initialize = `{"type":"control_request","request_id":"1","request":{"subtype":"initialize"}}` + "\n"
+	read := llmtest.UseTools(llmtest.Call("Read", `{"file_path":"hello.txt"}`))
+	for _, tt := range []struct {
+		name, stdin string
+		flags       []string
+		turns       []llmtest.Turn
+		code        int
+		requests    int
+		stderr      string
+	}{
+		{name: "success", stdin: prompt, turns: []llmtest.Turn{llmtest.Say("hi")}, code: 0, requests: 1},
+		{name: "the last turn stopped at --max-turns", stdin: prompt, flags: []string{"--max-turns", "1"}, turns: []llmtest.Turn{read, read}, code: 7, requests: 1,
+			stderr: "maximum number of turns (1)"},
+		{name: "an earlier turn stopped at --max-turns", stdin: prompt + prompt, flags: []string{"--max-turns", "1"}, turns: []llmtest.Turn{read, llmtest.Say("hi")}, code: 0, requests: 2},
+		{name: "a prompt before the announced initialize", stdin: prompt + initialize, flags: []string{"--await-initialize"}, turns: []llmtest.Turn{read}, code: 1,
+			stderr: "a user message came before the initialize request that --await-initialize announced"},
+		{name: "the announced initialize first", stdin: initialize + prompt, flags: []string{"--await-initialize"}, turns: []llmtest.Turn{llmtest.Say("hi")}, code: 0, requests: 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newE2E(t, bin)
+			e.write("hello.txt", "hello\n")
+			srv := llmtest.NewAnthropicServer(t, tt.turns...)
+			e.stdin = tt.stdin
+			e.anthropic(srv).run(append([]string{"--input-format", "stream-json", "--output-format", "stream-json", "--verbose"}, tt.flags...)...)
+			e.wantCode(tt.code)
+			if n := len(srv.Requests()); n != tt.requests {
+				t.Errorf("%d model requests, want %d", n, tt.requests)
+			}
+			if !strings.Contains(e.stderr, tt.stderr) {
+				t.Errorf("stderr %q, want %q", e.stderr, tt.stderr)
 			}
 		})
 	}

@@ -41,6 +41,9 @@ type InitializeResponse struct {
 	Version               string         `json:"claude_code_version"`
 	PermissionMode        string         `json:"permissionMode"`
 	PID                   int            `json:"pid"`
+	// MCPServersApplied says the request's mcpServers are the set read at launch
+	// (--await-initialize); absent when it named none.
+	MCPServersApplied *bool `json:"mcp_servers_applied,omitempty"`
 }
 
 // SlashCommand is one entry of initialize's commands; reins has none yet.
@@ -95,6 +98,9 @@ type Server struct {
 	WrapAsker func(permission.Asker) permission.Asker
 	// HookEvents adds the hook lines to the output (--include-hook-events).
 	HookEvents bool
+	// AwaitInitialize says the caller announced an initialize request before its first prompt
+	// (--await-initialize): a user message that comes first fails the session closed.
+	AwaitInitialize bool
 
 	// OnInitialize applies what an initialize request configures; its error is the error
 	// response. Nil accepts only requests that configure nothing.
@@ -126,6 +132,14 @@ type Server struct {
 	initted bool
 	// history is the conversation after the last turn, for get_context_usage.
 	history []llm.Message
+	// refused is the first refusal that stops every turn (failclosed.go); last is the last
+	// turn's result.
+	refused *RefusedError
+	last    *agent.Result
+	// thinking is set_max_thinking_tokens' budget for the next turn; spawnThinking the
+	// session's own (requests.go).
+	thinking      thinkingState
+	spawnThinking int
 }
 
 // connection returns the connection to the caller, made on first use: by Serve, or by an
@@ -155,6 +169,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.connection()
 	s.wake = make(chan struct{}, 1)
 	s.model = s.Agent.Model
+	s.spawnThinking = s.Agent.ThinkingBudget
 	s.emitter = &Emitter{W: s.conn, SessionID: s.SessionID, Partial: s.Partial, MaxTurns: s.Agent.MaxTurns,
 		MaxBudgetUSD: s.Agent.MaxBudgetUSD, MaxOutputTokens: s.Agent.MaxTokens, Structured: s.Structured}
 	if s.Run == nil {
@@ -181,16 +196,26 @@ func (s *Server) Serve(ctx context.Context) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			return s.conn.Err()
+			if err := s.conn.Err(); err != nil {
+				return err
+			}
+			if r := s.refusal(); r != nil {
+				return r
+			}
+			return nil
 		}
 		if first {
 			s.emitter.Init(s.initInfo())
 			first = false
 		}
+		if r := s.refusal(); r != nil {
+			s.finish(refusedResult(r, history))
+			continue
+		}
 		if budget > 0 {
 			s.Agent.MaxBudgetUSD = budget - spent
 			if s.Agent.MaxBudgetUSD <= 0 {
-				s.emitter.Result(&agent.Result{Subtype: agent.SubtypeMaxBudget, IsError: true, Messages: history, CostKnown: true})
+				s.finish(&agent.Result{Subtype: agent.SubtypeMaxBudget, IsError: true, Messages: history, CostKnown: true})
 				continue
 			}
 		}
@@ -198,7 +223,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		history = res.Messages
 		s.setHistory(history)
 		spent += res.CostUSD
-		s.emitter.Result(res)
+		s.finish(res)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -206,6 +231,14 @@ func (s *Server) Serve(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// finish writes a turn's result line.
+func (s *Server) finish(res *agent.Result) {
+	s.mu.Lock()
+	s.last = res
+	s.mu.Unlock()
+	s.emitter.Result(res)
 }
 
 func (s *Server) initInfo() InitInfo {
@@ -236,7 +269,14 @@ func (s *Server) runTurn(ctx context.Context, history []llm.Message, prompt llm.
 	defer cancel(nil)
 	s.mu.Lock()
 	s.cancel = cancel
+	if s.refused != nil {
+		// Refused between the check in Serve and here: the turn starts aborted.
+		cancel(s.refused)
+	}
 	s.Agent.Model = s.model
+	if s.thinking.set {
+		s.Agent.ThinkingBudget = s.thinking.budget
+	}
 	if s.system != nil {
 		s.Agent.System = s.system
 	}
@@ -347,6 +387,12 @@ func (s *Server) dispatch(n int, line []byte) {
 			s.logf("input line %d skipped: %v", n, err)
 			return
 		}
+		s.mu.Lock()
+		early := s.AwaitInitialize && !s.initted
+		s.mu.Unlock()
+		if early {
+			s.failClosed(&RefusedError{Request: "user", Reason: "a user message came before the initialize request that --await-initialize announced"})
+		}
 		s.enqueue(m)
 	case "control_request":
 		if in.RequestID == "" {
@@ -432,7 +478,11 @@ func (s *Server) control(id string, raw json.RawMessage) {
 		Model   *string `json:"model"`
 	}
 	if err := json.Unmarshal(raw, &req); err != nil {
-		s.conn.respondError(id, fmt.Sprintf("invalid control request: %v", err))
+		// Nobody knows what it would have configured.
+		s.refuse(id, "", fmt.Sprintf("invalid control request: %v", err))
+		return
+	}
+	if s.controlMore(id, req.Subtype, raw) {
 		return
 	}
 	switch req.Subtype {
@@ -468,16 +518,16 @@ func (s *Server) control(id string, raw json.RawMessage) {
 		}
 		s.conn.respond(id, v)
 	case "":
-		s.conn.respondError(id, "control request without subtype")
+		s.refuse(id, "", "control request without subtype")
 	default:
-		s.conn.respondError(id, fmt.Sprintf("unsupported control request subtype %q (reins supports initialize, interrupt, set_permission_mode, set_model, mcp_status, get_context_usage, get_settings)", req.Subtype))
+		s.refuse(id, req.Subtype, fmt.Sprintf("unsupported control request subtype %q (reins supports initialize, interrupt, set_permission_mode, set_model, set_max_thinking_tokens, mcp_status, get_context_usage, get_settings)", req.Subtype))
 	}
 }
 
 func (s *Server) initialize(id string, raw json.RawMessage) {
 	var req InitializeRequest
 	if err := json.Unmarshal(raw, &req); err != nil {
-		s.conn.respondError(id, fmt.Sprintf("invalid initialize request: %v", err))
+		s.refuse(id, "initialize", fmt.Sprintf("invalid initialize request: %v", err))
 		return
 	}
 	s.mu.Lock()
@@ -485,7 +535,7 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 	s.initted = true
 	s.mu.Unlock()
 	if again {
-		s.conn.respondError(id, "already initialized")
+		s.refuse(id, "initialize", "already initialized")
 		return
 	}
 	apply := s.OnInitialize
@@ -493,7 +543,7 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 		apply = refuseConfiguration
 	}
 	if err := apply(req); err != nil {
-		s.conn.respondError(id, err.Error())
+		s.refuse(id, "initialize", err.Error())
 		return
 	}
 	model := s.currentModel()
@@ -505,6 +555,11 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 	}
 	if s.Agents != nil {
 		resp.Agents = append(resp.Agents, s.Agents()...)
+	}
+	if len(req.MCPServers) > 0 {
+		// Accepted means applied: an OnInitialize refuses servers it did not start.
+		applied := true
+		resp.MCPServersApplied = &applied
 	}
 	if s.Permissions != nil {
 		resp.PermissionMode = string(s.Permissions.Context().Mode())
@@ -546,16 +601,16 @@ func CheckSupported(req InitializeRequest, structured bool) error {
 func (s *Server) setMode(id, name string) {
 	m, err := permission.ParseMode(name)
 	if err != nil {
-		s.conn.respondError(id, err.Error())
+		s.refuse(id, "set_permission_mode", err.Error())
 		return
 	}
 	if s.Permissions == nil {
-		s.conn.respondError(id, "set_permission_mode is not available")
+		s.refuse(id, "set_permission_mode", "set_permission_mode is not available")
 		return
 	}
 	err = s.Permissions.Update(context.Background(), permission.Update{Type: permission.SetMode, Destination: permission.SourceSession, Mode: m})
 	if err != nil {
-		s.conn.respondError(id, fmt.Sprintf("cannot switch to %s: %v", m, err))
+		s.refuse(id, "set_permission_mode", fmt.Sprintf("cannot switch to %s: %v", m, err))
 		return
 	}
 	s.mu.Lock()

@@ -459,6 +459,62 @@ const scenarios = {
     q.close();
     return {};
   },
+
+  // A PreToolUse hook that stops rm, beside a SessionStart hook reins refuses: the initialize
+  // request is refused, so no turn runs and the rm never happens (the Go test checks the file
+  // and that the model was never asked). The SDK gets error results naming the request, or
+  // an error when reins exits non-zero.
+  async hookBesideRefused() {
+    const seen = [];
+    const { messages, error } = await run(query({
+      prompt: 'Remove keep.txt',
+      options: {
+        ...base,
+        allowedTools: ['Bash(rm:*)'],
+        hooks: {
+          SessionStart: [{ hooks: [async () => ({})] }],
+          PreToolUse: [{
+            matcher: 'Bash',
+            hooks: [async (input) => {
+              seen.push(input.tool_input?.command);
+              return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm' } };
+            }],
+          }],
+        },
+      },
+    }));
+    const rs = results(messages);
+    const told = rs.some((r) => r.is_error && r.errors.join(' ').includes('the initialize request was refused')) ||
+      String(error).includes('initialize');
+    check(told, 'an error naming the refused initialize', { rs, error: String(error) });
+    check(rs.every((r) => r.is_error), 'no successful turn', rs);
+    return { results: rs.length, threw: Boolean(error), seen };
+  },
+
+  // mcpServersDelivery 'initialize': the stdio server comes in the initialize request, starts
+  // with the session as an --mcp-config one would, and its tool runs under an allow rule.
+  async mcpInitialize() {
+    const q = query({
+      prompt: 'Echo something',
+      options: {
+        ...base,
+        mcpServersDelivery: 'initialize',
+        mcpServers: { everything: { command: 'node', args: [process.env.REINS_TEST_MCP_EVERYTHING] } },
+        allowedTools: ['mcp__everything__echo'],
+      },
+    });
+    const init = await q.initializationResult();
+    check(init.mcp_servers_applied === true, 'mcp_servers_applied', init);
+    const status = await q.mcpServerStatus();
+    check(status.some((s) => s.name === 'everything' && s.status === 'connected'), 'mcp_status lists the server connected', status);
+    const { messages, error } = await run(q);
+    check(!error, 'query failed: ' + error);
+    const sys = ofType(messages, 'system', 'init')[0];
+    check(sys.mcp_servers.some((s) => s.name === 'everything' && s.status === 'connected') && sys.tools.includes('mcp__everything__echo'),
+      'system/init lists the server and its tool', sys);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { servers: status.length };
+  },
 };
 
 const fn = scenarios[scenario];
