@@ -123,7 +123,7 @@ func TestSDKInitializeRequest(t *testing.T) {
 		{name: "hook callbacks for a known event", request: `"hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"]}]}`},
 		{name: "hook callbacks for an event reins does not run", request: `"hooks":{"TeammateIdle":[{"hookCallbackIds":["hook_0"]}]}`, wantErr: `event "TeammateIdle" is not supported`},
 		{name: "hook callbacks under disableAllHooks", settings: `{"disableAllHooks": true}`, request: `"hooks":{"PreToolUse":[{"hookCallbackIds":["hook_0"]}]}`, wantErr: "disableAllHooks is set"},
-		{name: "in-process SDK MCP servers stay refused", request: `"sdkMcpServers":["calc"]`, wantErr: "in-process SDK MCP servers are not supported"},
+		{name: "an in-process SDK MCP server whose name reins cannot use", request: `"sdkMcpServers":["a b"]`, wantErr: "may contain only letters"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newE2E(t, bin)
