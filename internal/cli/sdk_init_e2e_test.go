@@ -124,6 +124,7 @@ func TestSDKInitializeRequest(t *testing.T) {
 		{name: "hook callbacks for an event reins does not run", request: `"hooks":{"TeammateIdle":[{"hookCallbackIds":["hook_0"]}]}`, wantErr: `event "TeammateIdle" is not supported`},
 		{name: "hook callbacks under disableAllHooks", settings: `{"disableAllHooks": true}`, request: `"hooks":{"PreToolUse":[{"hookCallbackIds":["hook_0"]}]}`, wantErr: "disableAllHooks is set"},
 		{name: "an in-process SDK MCP server whose name reins cannot use", request: `"sdkMcpServers":["a b"]`, wantErr: "may contain only letters"},
+		{name: "an in-process SDK MCP server with a per-tool policy", request: `"sdkMcpServers":["calc"],"sdkMcpServerConfigs":{"calc":{"tools":[{"name":"add","policy":"always_deny"}]}}`, wantErr: "per-tool policy"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newE2E(t, bin)

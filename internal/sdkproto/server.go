@@ -28,6 +28,10 @@ type InitializeRequest struct {
 	Agents             map[string]json.RawMessage `json:"agents"`
 	MCPServers         map[string]json.RawMessage `json:"mcpServers"`
 	Plugins            []json.RawMessage          `json:"plugins"`
+
+	// SDKMCPServerConfigs are the host's settings of its in-process servers (timeout, per-tool
+	// policy), by server name.
+	SDKMCPServerConfigs map[string]json.RawMessage `json:"sdkMcpServerConfigs"`
 }
 
 // InitializeResponse answers initialize.
