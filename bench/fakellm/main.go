@@ -23,6 +23,8 @@ import (
 func main() {
 	read := flag.String("read", "/etc/hostname", "the file the model asks to read")
 	logPath := flag.String("log", "", "append a line per request to this file")
+	call := flag.String("call", "", "instead of the first turn's Read, call this tool in every turn (bench/sdk.sh's MCP round trip)")
+	callInput := flag.String("input", `{"text":"hi"}`, "the input of -call's tool")
 	flag.Parse()
 	logf := func(string, ...any) {}
 	if *logPath != "" {
@@ -61,11 +63,21 @@ func main() {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		offersRead := false
+		offersRead, offersCall := false, false
 		for _, t := range req.Tools {
 			offersRead = offersRead || t.Name == "Read"
+			offersCall = offersCall || (*call != "" && t.Name == *call)
 		}
 		answered := bytes.Contains(body, []byte(`"tool_result"`))
+		if *call != "" {
+			// Every turn calls the tool once: the last message is the turn's prompt until the
+			// call is answered.
+			last := []byte{}
+			if n := len(req.Messages); n > 0 {
+				last = req.Messages[n-1]
+			}
+			answered = bytes.Contains(last, []byte(`"tool_result"`))
+		}
 		logf("messages %s model=%s messages=%d tools=%d stream=%v tool_result=%v bytes=%d",
 			r.URL, req.Model, len(req.Messages), len(req.Tools), req.Stream, answered, len(body))
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -79,7 +91,13 @@ func main() {
 		stop := "end_turn"
 		// Clients may open a conversation with several user messages (Claude Code sends
 		// context first); what matters is whether the Read has been answered.
-		if offersRead && !answered {
+		if offersCall && !answered {
+			name, _ := json.Marshal(*call)
+			partial, _ := json.Marshal(*callInput)
+			send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_fake_1","name":`+string(name)+`,"input":{}}}`)
+			send("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":`+string(partial)+`}}`)
+			stop = "tool_use"
+		} else if offersRead && !answered && *call == "" {
 			input, _ := json.Marshal(map[string]string{"file_path": *read})
 			partial, _ := json.Marshal(string(input))
 			send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_fake_1","name":"Read","input":{}}}`)

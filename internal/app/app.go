@@ -156,6 +156,10 @@ type App struct {
 	resultsDir  string
 	thinking    int // the thinking budget, 0 for none
 	tempResults bool
+	// poolBase is the pool before the MCP tools, to extend again when servers join later (the
+	// SDK caller's in-process servers); structuredTool is JSONSchema's tool.
+	poolBase       []tool.Tool
+	structuredTool tool.Tool
 }
 
 // New assembles a session. On error everything started is ended; otherwise the caller must
@@ -351,21 +355,30 @@ func (a *App) finishPool(ctx context.Context, pc *permission.Context) (*tool.Def
 	if a.MCP, err = StartMCP(ctx, a.Settings, pc, a.opts.Getenv, a.opts.MCP, &a.elicit, a.opts.Report); err != nil {
 		return nil, err
 	}
-	var deferral *tool.Deferral
-	if a.Pool.Tools, deferral, err = a.MCP.Extend(pc, a.Pool.Tools, a.opts.Getenv); err != nil {
-		return nil, err
-	}
-	if a.Pool.Tools, err = selectTools(a.Pool.Tools, a.opts.Tools); err != nil {
-		return nil, err
-	}
 	if a.opts.JSONSchema != "" {
 		a.Structured = &StructuredOutput{}
-		st, err := newStructuredTool(a.opts.JSONSchema, a.Structured)
-		if err != nil {
+		if a.structuredTool, err = newStructuredTool(a.opts.JSONSchema, a.Structured); err != nil {
 			return nil, err
 		}
-		a.Pool.Tools = append(a.Pool.Tools, st)
 	}
+	a.poolBase = a.Pool.Tools
+	return a.extendPool(pc)
+}
+
+// extendPool makes the pool from the tools before MCP's (poolBase): the MCP servers' tools and
+// ToolSearch, the Tools asked for, the structured-output tool.
+func (a *App) extendPool(pc *permission.Context) (*tool.Deferral, error) {
+	all, deferral, err := a.MCP.Extend(pc, a.poolBase, a.opts.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if all, err = selectTools(all, a.opts.Tools); err != nil {
+		return nil, err
+	}
+	if a.structuredTool != nil {
+		all = append(all, a.structuredTool)
+	}
+	a.Pool.Tools = all
 	return deferral, nil
 }
 

@@ -43,6 +43,7 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 		return name, nil
 	}
 	srv.Settings = func() (any, error) { return settingsView(a), nil }
+	serveSDKServers(a, srv)
 
 	if !opts.hooks.includeEvents {
 		defer printHookMessages(f, a.Bus)()

@@ -123,7 +123,8 @@ func TestSDKInitializeRequest(t *testing.T) {
 		{name: "hook callbacks for a known event", request: `"hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"]}]}`},
 		{name: "hook callbacks for an event reins does not run", request: `"hooks":{"TeammateIdle":[{"hookCallbackIds":["hook_0"]}]}`, wantErr: `event "TeammateIdle" is not supported`},
 		{name: "hook callbacks under disableAllHooks", settings: `{"disableAllHooks": true}`, request: `"hooks":{"PreToolUse":[{"hookCallbackIds":["hook_0"]}]}`, wantErr: "disableAllHooks is set"},
-		{name: "in-process SDK MCP servers stay refused", request: `"sdkMcpServers":["calc"]`, wantErr: "in-process SDK MCP servers are not supported"},
+		{name: "an in-process SDK MCP server whose name reins cannot use", request: `"sdkMcpServers":["a b"]`, wantErr: "may contain only letters"},
+		{name: "an in-process SDK MCP server with a per-tool policy", request: `"sdkMcpServers":["calc"],"sdkMcpServerConfigs":{"calc":{"tools":[{"name":"add","policy":"always_deny"}]}}`, wantErr: "per-tool policy"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newE2E(t, bin)
@@ -246,4 +247,58 @@ func TestSDKExitCodes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAgentSDKInProcessMCPServer drives reins with the real Agent SDK's createSdkMcpServer: the
+// server runs in the SDK's process and its tool's calls travel as mcp_message requests.
+func TestAgentSDKInProcessMCPServer(t *testing.T) {
+	node := nodeSDK(t)
+	bin := reinsBinary(t)
+	echo := llmtest.UseTools(llmtest.Call("mcp__local__x", `{"text":"hi"}`))
+
+	t.Run("a call an allow rule covers runs in the caller's process", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t, echo, llmtest.Say("Echoed."))
+		e.anthropic(srv).drive(node, "sdkMcpAllow")
+		if !slices.Contains(requestTools(t, srv.Requests()[0]), "mcp__local__x") {
+			t.Errorf("the model was offered %v, want mcp__local__x", requestTools(t, srv.Requests()[0]))
+		}
+		results := toolResults(t, srv.Requests()[1])
+		if len(results) != 1 || results[0].IsError || !strings.Contains(jsonText(results), "x says hi") {
+			t.Errorf("the model got %s, want the handler's answer", jsonText(results))
+		}
+	})
+
+	t.Run("a deny rule keeps the tool from running", func(t *testing.T) {
+		e := newE2E(t, bin)
+		os.MkdirAll(filepath.Join(e.dir, ".claude"), 0o755)
+		e.write(".claude/settings.json", `{"permissions":{"deny":["mcp__local__x"]}}`)
+		srv := llmtest.NewAnthropicServer(t, echo, llmtest.Say("Denied."))
+		e.anthropic(srv).drive(node, "sdkMcpDeny")
+		if slices.Contains(requestTools(t, srv.Requests()[0]), "mcp__local__x") {
+			t.Errorf("the model was offered the denied tool: %v", requestTools(t, srv.Requests()[0]))
+		}
+		results := toolResults(t, srv.Requests()[1])
+		if len(results) != 1 || !results[0].IsError || strings.Contains(jsonText(results), "x says") {
+			t.Errorf("the model got %s, want an error", jsonText(results))
+		}
+	})
+
+	t.Run("a PreToolUse hook callback beside the server still stops rm", func(t *testing.T) {
+		e := newE2E(t, bin)
+		e.write("keep.txt", "keep\n")
+		srv := llmtest.NewAnthropicServer(t, echo,
+			llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -f keep.txt","description":"Remove keep.txt"}`)),
+			llmtest.Say("Done."))
+		e.anthropic(srv).drive(node, "sdkMcpHook")
+		if _, err := os.Stat(filepath.Join(e.dir, "keep.txt")); err != nil {
+			t.Errorf("keep.txt is gone: %v", err)
+		}
+		if got := jsonText(toolResults(t, srv.Requests()[1])); !strings.Contains(got, "x says hi") {
+			t.Errorf("the in-process tool's result is %s", got)
+		}
+		if got := jsonText(toolResults(t, srv.Requests()[2])); !strings.Contains(got, "rm is blocked by the SDK hook") {
+			t.Errorf("the rm call's result is %s, want the hook's reason", got)
+		}
+	})
 }

@@ -120,6 +120,16 @@ func marshalLine(v any) ([]byte, error) {
 // the request with a control_cancel_request and returns ctx's error; when the caller's input
 // ends first it returns ErrInputClosed; an error response is a *RequestError.
 func (c *Conn) Request(ctx context.Context, req any) (json.RawMessage, error) {
+	wait, err := c.Begin(req)
+	if err != nil {
+		return nil, err
+	}
+	return wait(ctx)
+}
+
+// Begin sends a control_request and returns once it is written, so requests begun one after
+// the other reach the caller in that order; wait waits for the response as Request does.
+func (c *Conn) Begin(req any) (wait func(context.Context) (json.RawMessage, error), err error) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -135,6 +145,10 @@ func (c *Conn) Request(ctx context.Context, req any) (json.RawMessage, error) {
 		c.forget(id)
 		return nil, err
 	}
+	return func(ctx context.Context) (json.RawMessage, error) { return c.await(ctx, id, ch) }, nil
+}
+
+func (c *Conn) await(ctx context.Context, id string, ch chan responseBody) (json.RawMessage, error) {
 	select {
 	case r, ok := <-ch:
 		if !ok {

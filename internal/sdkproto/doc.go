@@ -40,6 +40,16 @@
 // rule). [Server.Elicit] puts an MCP server's request for input to the caller as an
 // `elicitation` request; only a well-formed accept carries content.
 //
+// # In-process MCP servers
+//
+// The servers initialize names in sdkMcpServers live in the caller's process. Once initialize
+// is answered [Server.ConnectSDKMCP] starts them (their handshake needs the reader that
+// initialize holds) and the next turn waits for it; an error there makes every turn an error
+// result. [Server.SendMCP] carries one JSON-RPC message to a server as an `mcp_message`
+// request whose answer holds the server's reply; the caller's own `mcp_message` requests (what
+// the server sends unasked) go to [Server.MCPMessage] and are acknowledged with an empty
+// success.
+//
 // # Output
 //
 // [Emitter] turns the agent's events into the SDK's message shapes (system/init, assistant,

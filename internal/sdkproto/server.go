@@ -28,6 +28,10 @@ type InitializeRequest struct {
 	Agents             map[string]json.RawMessage `json:"agents"`
 	MCPServers         map[string]json.RawMessage `json:"mcpServers"`
 	Plugins            []json.RawMessage          `json:"plugins"`
+
+	// SDKMCPServerConfigs are the host's settings of its in-process servers (timeout, per-tool
+	// policy), by server name.
+	SDKMCPServerConfigs map[string]json.RawMessage `json:"sdkMcpServerConfigs"`
 }
 
 // InitializeResponse answers initialize.
@@ -118,6 +122,12 @@ type Server struct {
 	Run func(ctx context.Context, history []llm.Message, prompt llm.Message) (*agent.Result, error)
 	// Structured returns the turn's structured output, for the result line.
 	Structured func() (any, bool)
+	// ConnectSDKMCP starts the caller's in-process MCP servers named in initialize (which
+	// OnInitialize has accepted), with this Server as their host (SendMCP). It runs once
+	// initialize is answered and the next turn waits for it; nil refuses such an initialize.
+	ConnectSDKMCP func(ctx context.Context, names []string) error
+	// MCPMessage delivers an mcp_message the caller sent for one of its in-process servers.
+	MCPMessage func(server string, message json.RawMessage) error
 
 	conn    *Conn
 	emitter *Emitter
@@ -140,6 +150,10 @@ type Server struct {
 	// session's own (requests.go).
 	thinking      thinkingState
 	spawnThinking int
+	// setup is open while the in-process MCP servers initialize named are connecting;
+	// setupErr is why they could not be.
+	setup    chan struct{}
+	setupErr error
 }
 
 // connection returns the connection to the caller, made on first use: by Serve, or by an
@@ -204,6 +218,10 @@ func (s *Server) Serve(ctx context.Context) error {
 			}
 			return nil
 		}
+		if err := s.awaitSetup(ctx); err != nil {
+			s.emitter.Result(&agent.Result{Subtype: agent.SubtypeExecutionError, IsError: true, Messages: history, Err: err})
+			continue
+		}
 		if first {
 			s.emitter.Init(s.initInfo())
 			first = false
@@ -242,7 +260,9 @@ func (s *Server) finish(res *agent.Result) {
 }
 
 func (s *Server) initInfo() InitInfo {
+	s.mu.Lock()
 	info := s.Init
+	s.mu.Unlock()
 	info.Model = s.currentModel()
 	if s.Agents != nil {
 		// initialize may have added some since setup.
@@ -500,12 +520,21 @@ func (s *Server) control(id string, raw json.RawMessage) {
 		}
 		s.setModel(id, name)
 	case "mcp_status":
-		s.conn.respond(id, map[string]any{"mcpServers": orEmpty(s.Init.MCPServers)})
+		s.conn.respond(id, map[string]any{"mcpServers": s.mcpServers()})
+	case "mcp_message":
+		s.mcpMessage(id, raw)
 	case "get_context_usage":
+		// Connecting in-process MCP servers changes the agent's tools, and the reader that
+		// answers must stay free to carry their messages: while they connect, the caller is
+		// told to ask again. A turn sets the agent's model under s.mu.
+		if !s.setupDone() {
+			s.conn.respondError(id, "get_context_usage: the in-process MCP servers are still connecting; ask again")
+			return
+		}
 		s.mu.Lock()
-		history := s.history
+		usage := s.Agent.ContextUsage(s.history)
 		s.mu.Unlock()
-		s.conn.respond(id, contextUsageResponse(s.Agent.ContextUsage(history)))
+		s.conn.respond(id, contextUsageResponse(usage))
 	case "get_settings":
 		if s.Settings == nil {
 			s.conn.respondError(id, "get_settings is not available")
@@ -520,7 +549,7 @@ func (s *Server) control(id string, raw json.RawMessage) {
 	case "":
 		s.refuse(id, "", "control request without subtype")
 	default:
-		s.refuse(id, req.Subtype, fmt.Sprintf("unsupported control request subtype %q (reins supports initialize, interrupt, set_permission_mode, set_model, set_max_thinking_tokens, mcp_status, get_context_usage, get_settings)", req.Subtype))
+		s.refuse(id, req.Subtype, fmt.Sprintf("unsupported control request subtype %q (reins supports initialize, interrupt, set_permission_mode, set_model, set_max_thinking_tokens, mcp_status, mcp_message, get_context_usage, get_settings)", req.Subtype))
 	}
 }
 
@@ -541,6 +570,10 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 	apply := s.OnInitialize
 	if apply == nil {
 		apply = refuseConfiguration
+	}
+	if len(req.SDKMCPServers) > 0 && s.ConnectSDKMCP == nil {
+		s.refuse(id, "initialize", errNoSDKServers.Error())
+		return
 	}
 	if err := apply(req); err != nil {
 		s.refuse(id, "initialize", err.Error())
@@ -565,6 +598,9 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 		resp.PermissionMode = string(s.Permissions.Context().Mode())
 	}
 	s.conn.respond(id, resp)
+	if len(req.SDKMCPServers) > 0 {
+		s.connectSDKServers(context.Background(), req.SDKMCPServers)
+	}
 }
 
 // refuseConfiguration is the initialize of a server without OnInitialize: it accepts only a
@@ -580,14 +616,13 @@ func refuseConfiguration(req InitializeRequest) error {
 }
 
 // CheckSupported refuses what an initialize request asks for that reins cannot do yet. Each is
-// refused rather than ignored: SDK MCP servers change what the model can do, and a JSON schema
-// changes what the caller gets back. Hooks and agents are the OnInitialize's to apply.
+// refused rather than ignored: MCP servers change what the model can do, and a JSON schema
+// changes what the caller gets back. Hooks, agents and in-process SDK MCP servers are the
+// OnInitialize's to apply.
 // structured says whether a JSON schema is in force (--json-schema, which the SDK passes along
 // with the same schema in initialize).
 func CheckSupported(req InitializeRequest, structured bool) error {
 	switch {
-	case len(req.SDKMCPServers) > 0:
-		return errors.New("in-process SDK MCP servers are not supported by reins yet")
 	case len(req.MCPServers) > 0:
 		return errors.New("MCP servers are not supported by reins yet")
 	case len(req.Plugins) > 0:

@@ -102,10 +102,20 @@ func (o Options) withDefaults() Options {
 
 // Manager holds the sessions of every started server.
 type Manager struct {
-	opts    Options
-	servers []*server
+	opts Options
+
+	serversMu sync.Mutex // guards servers and sdkHost: AddSDK adds servers to a live session
+	servers   []*server
+	sdkHost   SDKHost
 
 	rootsMu sync.Mutex // guards opts.Roots, which SetRoots changes while restarts read it
+}
+
+// list is the servers of the moment.
+func (m *Manager) list() []*server {
+	m.serversMu.Lock()
+	defer m.serversMu.Unlock()
+	return slices.Clone(m.servers)
 }
 
 func (m *Manager) roots() []string {
@@ -163,9 +173,10 @@ func Start(ctx context.Context, entries []Entry, opts Options) *Manager {
 
 // Status reports every configured server, in name order.
 func (m *Manager) Status() []Status {
-	out := make([]Status, 0, len(m.servers))
+	servers := m.list()
+	out := make([]Status, 0, len(servers))
 	names := m.poolNames()
-	for _, s := range m.servers {
+	for _, s := range servers {
 		st := s.status()
 		for _, t := range sortedNames(names[s]) {
 			switch p := names[s][t]; {
@@ -187,9 +198,10 @@ func (m *Manager) Status() []Status {
 // hundred milliseconds however many servers there are, and nothing when they exit at end of
 // input.
 func (m *Manager) Close() error {
-	errs := make([]error, len(m.servers))
+	servers := m.list()
+	errs := make([]error, len(servers))
 	var wg sync.WaitGroup
-	for i, s := range m.servers {
+	for i, s := range servers {
 		wg.Go(func() {
 			if err := s.close(); err != nil {
 				errs[i] = fmt.Errorf("closing MCP server %s: %w", s.name, err)
@@ -207,7 +219,7 @@ func (m *Manager) SetRoots(dirs []string) {
 	defer m.rootsMu.Unlock()
 	old := m.opts.Roots
 	m.opts.Roots = slices.Clone(dirs)
-	for _, s := range m.servers {
+	for _, s := range m.list() {
 		s.mu.Lock()
 		c := s.client
 		s.mu.Unlock()
@@ -258,6 +270,7 @@ type server struct {
 	inflight   map[*callNotes]bool
 	cancel     context.CancelFunc // ends the session's context
 	stderr     *stderrTail        // a stdio server's last words
+	sdk        *sdkConn           // an in-process server's connection
 }
 
 func (s *server) status() Status {
@@ -369,6 +382,8 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc) error {
 		t = &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: headerClient(cfg.Headers), MaxRetries: 1}
 	case TypeSSE:
 		t = &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: headerClient(cfg.Headers)}
+	case TypeSDK:
+		t = &sdkTransport{s: s, host: s.m.host()}
 	}
 	cs, err := c.Connect(ctx, t, nil)
 	if err != nil {

@@ -20,6 +20,11 @@
 // meanwhile wait for the restart, and a call the crash cut off is an error result that says it
 // may have run. [Manager.Close] ends every session and kills the stdio process groups.
 //
+// The Agent SDK caller's in-process servers (type sdk) join a live Manager with
+// [Manager.AddSDK]: a go-sdk transport hands each message to an [SDKHost], which carries it over
+// the caller's pipes, and [Manager.DeliverSDK] takes what the caller sends back. They have the
+// timeouts of every server and no restart (the server is the caller's).
+//
 // # Tools
 //
 // [Manager.Tools] returns each server's tools as tool.Tool named mcp__<server>__<tool> — or,

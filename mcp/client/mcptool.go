@@ -59,7 +59,7 @@ func (m *Manager) Tools() []tool.Tool {
 	var out []tool.Tool
 	resources := false
 	names := m.poolNames()
-	for _, s := range m.servers {
+	for _, s := range m.list() {
 		s.mu.Lock()
 		defs, ok := s.tools, s.state == StateConnected
 		resources = resources || (ok && s.resources)

@@ -109,7 +109,7 @@ func others(defs map[*server][]string, s *server, t, plain string) string {
 // poolNames assigns the pool names of every connected server's tools from their current lists.
 func (m *Manager) poolNames() map[*server]map[string]poolName {
 	defs := map[*server][]string{}
-	for _, s := range m.servers {
+	for _, s := range m.list() {
 		s.mu.Lock()
 		if s.state == StateConnected {
 			for _, t := range s.tools {

@@ -37,7 +37,7 @@ type PromptMessage struct {
 func (m *Manager) Prompts(ctx context.Context) ([]Prompt, error) {
 	var out []Prompt
 	var errs []string
-	for _, s := range m.servers {
+	for _, s := range m.list() {
 		s.mu.Lock()
 		cs, ok := s.session, s.prompts
 		s.mu.Unlock()

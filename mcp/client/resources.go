@@ -47,7 +47,7 @@ func newListResources(m *Manager) tool.Tool {
 			var out []resourceEntry
 			found := in.Server == ""
 			var problems []string
-			for _, s := range m.servers {
+			for _, s := range m.list() {
 				if in.Server != "" && s.name != in.Server {
 					continue
 				}
@@ -140,7 +140,7 @@ func resourcePath(uri string) string {
 }
 
 func (m *Manager) server(name string) *server {
-	for _, s := range m.servers {
+	for _, s := range m.list() {
 		if s.name == name {
 			return s
 		}
@@ -150,7 +150,7 @@ func (m *Manager) server(name string) *server {
 
 func (m *Manager) names() []string {
 	var out []string
-	for _, s := range m.servers {
+	for _, s := range m.list() {
 		out = append(out, s.name)
 	}
 	return out

@@ -4,7 +4,8 @@
 // ANTHROPIC_BASE_URL at it, runs this script in the project folder and checks what the model
 // was sent and what happened on disk. This script checks what the SDK saw, prints a JSON
 // summary on its last line, and exits non-zero on the first failed check.
-import { query } from '@anthropic-ai/claude-agent-sdk';
+import { query, createSdkMcpServer, tool } from '@anthropic-ai/claude-agent-sdk';
+import { z } from 'zod';
 
 const scenario = process.argv[2];
 const bin = process.env.REINS_BIN;
@@ -515,7 +516,83 @@ const scenarios = {
     check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
     return { servers: status.length };
   },
+
+  // An in-process server (createSdkMcpServer) whose tool an allow rule covers: its calls
+  // travel as mcp_message requests and the handler runs without an ask.
+  async sdkMcpAllow() {
+    const { calls, server } = localServer();
+    const asked = [];
+    const { messages, error } = await run(query({
+      prompt: 'Echo hi',
+      options: { ...base, mcpServers: { local: server }, allowedTools: ['mcp__local__x'],
+        canUseTool: async (name) => { asked.push(name); return { behavior: 'deny', message: 'no' }; } },
+    }));
+    check(!error, 'query failed: ' + error);
+    const init = ofType(messages, 'system', 'init')[0];
+    check(init?.tools?.includes('mcp__local__x') && init.mcp_servers?.some((s) => s.name === 'local' && s.status === 'connected'), 'system/init lists the server and its tool', init);
+    check(calls.length === 1 && calls[0].text === 'hi', 'the handler ran once with the input', calls);
+    check(asked.length === 0, 'canUseTool was not asked', asked);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { calls: calls.length };
+  },
+
+  // The same server under a deny rule for its tool: the handler never runs.
+  async sdkMcpDeny() {
+    const { calls, server } = localServer();
+    const { messages, error } = await run(query({
+      prompt: 'Echo hi',
+      options: { ...base, mcpServers: { local: server }, canUseTool: async (name, input) => ({ behavior: 'allow', updatedInput: input }) },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(calls.length === 0, 'the denied tool did not run', calls);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { calls: calls.length };
+  },
+
+  // A PreToolUse hook callback beside an in-process server: the server's tool runs, and the
+  // hook still stops rm.
+  async sdkMcpHook() {
+    const { calls, server } = localServer();
+    const seen = [];
+    const { messages, error } = await run(query({
+      prompt: 'Echo hi, then remove keep.txt',
+      options: {
+        ...base, mcpServers: { local: server }, allowedTools: ['mcp__local__x'],
+        canUseTool: async (name, input) => ({ behavior: 'allow', updatedInput: input }),
+        hooks: {
+          PreToolUse: [{
+            matcher: 'Bash',
+            hooks: [async (input) => {
+              seen.push(input.tool_input?.command);
+              if (/\brm\b/.test(input.tool_input?.command ?? '')) {
+                return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'rm is blocked by the SDK hook' } };
+              }
+              return {};
+            }],
+          }],
+        },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(calls.length === 1, 'the in-process tool ran', calls);
+    check(seen.length === 1 && seen[0] === 'rm -f keep.txt', 'the hook saw the rm', seen);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { calls: calls.length, hooks: seen.length };
+  },
 };
+
+// localServer is the in-process server "local" with one tool, x, that echoes its text.
+function localServer() {
+  const calls = [];
+  const server = createSdkMcpServer({
+    name: 'local', version: '1.0.0',
+    tools: [tool('x', 'Echoes its text.', { text: z.string() }, async (args) => {
+      calls.push(args);
+      return { content: [{ type: 'text', text: 'x says ' + args.text }] };
+    })],
+  });
+  return { calls, server };
+}
 
 const fn = scenarios[scenario];
 if (!fn) throw new Error(`unknown scenario ${scenario}; have ${Object.keys(scenarios).join(', ')}`);
