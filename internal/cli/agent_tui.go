@@ -27,6 +27,9 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 	elicitor := tui.NewElicitor()
 	notices := tui.NewNotices()
 	defer chatStderr(f, notices)()
+	if err := askTrust(ctx, f, opts, term); err != nil {
+		return err
+	}
 	a, err := newSession(ctx, f, opts)
 	if err != nil {
 		return err
