@@ -25,6 +25,11 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		return approveProjectServers(ctx, term, pending)
 	}}
 	elicitor := tui.NewElicitor()
+	notices := tui.NewNotices()
+	defer chatStderr(f, notices)()
+	if err := askTrust(ctx, f, opts, term); err != nil {
+		return err
+	}
 	a, err := newSession(ctx, f, opts)
 	if err != nil {
 		return err
@@ -62,6 +67,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		NoColor:         f.Getenv("NO_COLOR") != "",
 		WrapAsker:       a.WithHooks,
 		Elicitor:        elicitor,
+		Notices:         notices,
 		SubAgent:        a.Sidechains(ctx),
 		Prompts:         promptCommands(prompts),
 		Memory:          func() tui.MemoryReport { return memoryReport(a.Memory) },

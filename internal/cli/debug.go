@@ -25,7 +25,9 @@ func (d *debugFlags) open(f *Factory) (func(), error) {
 	if !d.on && d.file == "" {
 		return func() {}, nil
 	}
-	var w io.Writer = f.ErrOut
+	// Standard error through a swapWriter: the chat moves the log off the terminal it draws.
+	f.debugErr = &swapWriter{w: f.ErrOut}
+	var w io.Writer = f.debugErr
 	closeFn := func() {}
 	if d.file != "" {
 		file, err := os.OpenFile(d.file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
@@ -33,6 +35,7 @@ func (d *debugFlags) open(f *Factory) (func(), error) {
 			return nil, fmt.Errorf("--debug-file: %w", err)
 		}
 		w, closeFn = file, func() { file.Close() }
+		f.debugErr = nil
 	}
 	f.Debug = slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	return closeFn, nil

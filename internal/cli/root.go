@@ -35,6 +35,8 @@ type Factory struct {
 	// Debug is the debug log of --debug and --debug-file; nil when it is off.
 	Debug      *slog.Logger
 	closeDebug func()
+	// debugErr is the debug log's standard error, when that is where it goes.
+	debugErr *swapWriter
 }
 
 // DefaultFactory is the factory of a real process.

@@ -85,6 +85,9 @@ func TestInteractiveMCPApproval(t *testing.T) {
 	t.Run("an untrusted project never asks", func(t *testing.T) {
 		e, srv := project(t, false)
 		r := startTUI(t, e)
+		// The trust dialog names the server; No keeps the project untrusted.
+		r.waitFor("Do you trust the files in this folder?", "srv: "+server)
+		r.keys("2")
 		tools := chat(t, r, srv, "hello there")
 		if strings.Contains(r.screen(), "Use this MCP server?") {
 			t.Errorf("an untrusted project's server was put to the person")

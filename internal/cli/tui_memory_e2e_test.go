@@ -28,6 +28,9 @@ func TestMemoryChatE2E(t *testing.T) {
 	e.anthropic(srv)
 	e.env = append(e.env, "EDITOR="+editor)
 	r := startTUI(t, e)
+	// The trust dialog lists the memory files; No keeps them untrusted.
+	r.waitFor("Do you trust the files in this folder?", "CLAUDE.md")
+	r.keys("2")
 	// The chat starts by saying the project's memory is untrusted.
 	r.waitFor("default mode", "This project is not trusted: its CLAUDE.md and AGENTS.md")
 

@@ -56,6 +56,9 @@ type Config struct {
 	Memory func() MemoryReport
 	// Elicitor, if set, shows MCP servers' requests for input while the chat runs.
 	Elicitor *Elicitor
+	// Notices, if set, shows in the transcript what the session reports while the chat runs
+	// (warnings, retries, standard error): nothing may write to the terminal behind it.
+	Notices *Notices
 	// Now is the clock of durations and scoped approvals; nil is time.Now.
 	Now func() time.Time
 
@@ -99,6 +102,13 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Elicitor != nil {
 		cfg.Elicitor.attach(p.Send)
 		defer cfg.Elicitor.attach(nil)
+	}
+	if cfg.Notices != nil {
+		// The kept notices are sent once the program reads its messages; the detach waits
+		// for that, so that no notice goes to a program that has ended.
+		attached := make(chan struct{})
+		go func() { cfg.Notices.attach(p.Send); close(attached) }()
+		defer func() { <-attached; cfg.Notices.attach(nil) }()
 	}
 	_, err := p.Run()
 	if m.cancel != nil {

@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/go-cmp/cmp"
+)
+
+var testOffer = TrustOffer{
+	Folder:      "/home/me/src/app",
+	Rules:       []TrustItem{{What: "Bash(npm test:*)", Where: ".claude/settings.json:4:7"}, {What: "Edit(src/**)", Where: ".claude/settings.json:5:7"}},
+	Directories: []TrustItem{{What: "../shared", Where: ".claude/settings.json:7:30"}},
+	Mode:        &TrustItem{What: "acceptEdits", Where: ".claude/settings.json:8:20"},
+	Hooks:       []TrustItem{{What: "PreToolUse (Bash): ./scripts/check.sh", Where: ".claude/settings.json:12:9"}},
+	Servers:     []TrustItem{{What: "db: ./db-server --port 5432", Where: ".mcp.json:3:5"}},
+	Memory:      []TrustItem{{What: "CLAUDE.md"}},
+}
+
+// TestTrustDialogKeys: only Yes (1, y, or enter on it) trusts; every other way out keeps the
+// folder untrusted, and every answer ends the dialog.
+func TestTrustDialogKeys(t *testing.T) {
+	tests := []struct {
+		keys []string
+		yes  bool
+	}{
+		{[]string{"1"}, true},
+		{[]string{"y"}, true},
+		{[]string{"enter"}, true},
+		{[]string{"down", "up", "enter"}, true},
+		{[]string{"2"}, false},
+		{[]string{"n"}, false},
+		{[]string{"esc"}, false},
+		{[]string{"ctrl+c"}, false},
+		{[]string{"down", "enter"}, false},
+		{[]string{"tab", "enter"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.keys, " "), func(t *testing.T) {
+			m := newTrustModel(testOffer)
+			var quit bool
+			for _, k := range tt.keys {
+				if quit {
+					t.Fatalf("key %q after the dialog ended", k)
+				}
+				if _, cmd := m.Update(keyMsg(k)); cmd != nil {
+					_, quit = cmd().(tea.QuitMsg)
+				}
+			}
+			if !quit || m.yes != tt.yes {
+				t.Errorf("quit %v, trusted %v; want the dialog ended with trusted %v", quit, m.yes, tt.yes)
+			}
+		})
+	}
+}
+
+// TestTrustDialogScreens: the offer with every kind of item, and on a short screen the lists are
+// cut with the number left out while the question stays in view.
+func TestTrustDialogScreens(t *testing.T) {
+	for _, tt := range []struct {
+		name          string
+		width, height int
+	}{{"trust-dialog", 100, 30}, {"trust-dialog-short", 60, 18}} {
+		m := newTrustModel(testOffer)
+		m.Update(tea.WindowSizeMsg{Width: tt.width, Height: tt.height})
+		m.Update(keyMsg("down"))
+		trustGolden(t, m, tt.name)
+	}
+}
+
+func trustGolden(t *testing.T, m *trustModel, name string) {
+	t.Helper()
+	lines := strings.Split(ansi.Strip(m.render()), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+		if w := ansi.StringWidth(l); w > m.width {
+			t.Errorf("%s: line %d is %d columns wide, more than %d", name, i+1, w, m.width)
+		}
+	}
+	if len(lines) != m.height {
+		t.Errorf("%s: %d lines, want the screen's %d", name, len(lines), m.height)
+	}
+	got := strings.Join(lines, "\n") + "\n"
+	path := filepath.Join("testdata", "screens", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s screen mismatch (-want +got):\n%s", name, diff)
+	}
+}
