@@ -554,6 +554,18 @@ const scenarios = {
     check(rs.every((r) => r.is_error), 'no successful turn', rs);
     return { results: rs.length, threw: Boolean(error) };
   },
+
+  // A call an Explore sub-agent was denied is in the result's permission_denials, naming the
+  // sub-agent (the Go test scripts the model).
+  async subAgentDenial() {
+    const { messages, error } = await run(query({ prompt: 'Remove keep.txt', options: { ...base } }));
+    check(!error, 'query failed: ' + error);
+    const [res] = results(messages);
+    const d = res?.permission_denials?.find((x) => x.tool_name === 'Bash');
+    check(d && d.tool_input?.command === 'rm -f keep.txt' && d.agent_type === 'Explore' && d.parent_tool_use_id,
+      "the sub-agent's denial in permission_denials", res);
+    return { denials: res.permission_denials.length };
+  },
 };
 
 const fn = scenarios[scenario];
