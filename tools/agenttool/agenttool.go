@@ -498,7 +498,7 @@ func Select(parentPool []tool.Tool, def *agentdef.Definition, background bool) [
 	all := len(def.Tools) == 0 || slices.Contains(def.Tools, "*")
 	var out []tool.Tool
 	for _, t := range tools.FilterForAgent(parentPool, background) {
-		if t.IsMCP() && def.MCPServers != nil && !fromServer(t, def.MCPServers) {
+		if def.MCPServers != nil && (t.IsMCP() && !fromServer(t, def.MCPServers) || slices.Contains(anyServerTools, t.Name())) {
 			continue
 		}
 		if named(t, def.DisallowedTools) {
@@ -511,6 +511,10 @@ func Select(parentPool []tool.Tool, def *agentdef.Definition, background bool) [
 	}
 	return out
 }
+
+// anyServerTools reach the resources of every connected server (mcp/client's resource
+// tools): a definition that names its servers does not get them.
+var anyServerTools = []string{"ListMcpResourcesTool", "ReadMcpResourceTool"}
 
 // mcpServerTool is an MCP tool that tells which configured server it comes from.
 type mcpServerTool interface{ MCPServer() string }

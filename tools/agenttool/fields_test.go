@@ -71,6 +71,11 @@ func TestBackgroundDefinitionWithoutManagerIsRefused(t *testing.T) {
 	}
 }
 
+// builtinNamed is a tool that is not an MCP server's own, like the resource tools.
+type builtinNamed struct{ tool.Tool }
+
+func (builtinNamed) IsMCP() bool { return false }
+
 // fakeMCP is a server's tool that says which server it is from.
 type fakeMCP struct {
 	tool.Tool
@@ -92,8 +97,10 @@ func mcpTool(t *testing.T, name string) tool.Tool {
 // TestDefinitionMCPServersSelectsThoseServersTools: a definition that names servers gets
 // exactly their tools; a tool that cannot say its server is left out, however it is named.
 func TestDefinitionMCPServersSelectsThoseServersTools(t *testing.T) {
+	resources := mcpTool(t, "ReadMcpResourceTool")
 	pool := []tool.Tool{
 		agentStub{},
+		builtinNamed{resources},
 		fakeMCP{mcpTool(t, "mcp__a__x"), "a"},
 		fakeMCP{mcpTool(t, "mcp__a__b__y"), "a__b"},
 		fakeMCP{mcpTool(t, "mcp__docs__z"), "docs"},
@@ -111,10 +118,15 @@ func TestDefinitionMCPServersSelectsThoseServersTools(t *testing.T) {
 	} {
 		def := &agentdef.Definition{Name: "x", MCPServers: c.servers}
 		var got []string
+		resourcesKept := false
 		for _, tl := range Select(pool, def, false) {
 			if tl.IsMCP() {
 				got = append(got, tl.Name())
 			}
+			resourcesKept = resourcesKept || tl.Name() == "ReadMcpResourceTool"
+		}
+		if resourcesKept != (c.servers == nil) {
+			t.Errorf("mcpServers %q: resource tool kept %v, want it only without a server list", c.servers, resourcesKept)
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("mcpServers %q: MCP tools %v, want %v", c.servers, got, c.want)
