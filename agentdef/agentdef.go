@@ -16,7 +16,6 @@ package agentdef
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,7 +23,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -75,6 +73,14 @@ type Definition struct {
 	PermissionMode permission.Mode `json:"permissionMode,omitempty"`
 	// Prompt is the sub-agent's system prompt.
 	Prompt string `json:"prompt"`
+	// MaxTurns bounds the sub-agent's replies; zero leaves the session's limit.
+	MaxTurns int `json:"maxTurns,omitempty"`
+	// Background runs every call of this agent as run_in_background does: no one can answer
+	// its asks, so it is never looser than a foreground run.
+	Background bool `json:"background,omitempty"`
+	// MCPServers, when not nil, names the session's MCP servers whose tools the sub-agent
+	// gets: exactly those, none of the others. Nil means every server's tools, as before.
+	MCPServers []string `json:"mcpServers,omitempty"`
 
 	Source Source `json:"source"`
 	// File is the definition's file; empty for built-ins and flags.
@@ -352,54 +358,6 @@ func yamlError(file string, err error) error {
 		return &Error{File: file, Line: n + 1, Col: 1, Msg: "front matter: " + m[2]}
 	}
 	return &Error{File: file, Msg: "front matter: " + err.Error()}
-}
-
-// ParseJSON parses the --agents flag's object: {"name": {"description", "prompt", "tools",
-// "disallowedTools", "model", "permissionMode"}}.
-func ParseJSON(origin string, data []byte, src Source) ([]*Definition, error) {
-	var raw map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("%s: not a JSON object of agent definitions: %w", origin, err)
-	}
-	names := make([]string, 0, len(raw))
-	for n := range raw {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var out []*Definition
-	for _, name := range names {
-		var in struct {
-			Description     string   `json:"description"`
-			Prompt          string   `json:"prompt"`
-			Tools           []string `json:"tools"`
-			DisallowedTools []string `json:"disallowedTools"`
-			Model           string   `json:"model"`
-			PermissionMode  string   `json:"permissionMode"`
-		}
-		d := json.NewDecoder(bytes.NewReader(raw[name]))
-		d.DisallowUnknownFields()
-		if err := d.Decode(&in); err != nil {
-			return nil, fmt.Errorf("%s: agent %q: %w", origin, name, err)
-		}
-		if !validName().MatchString(name) {
-			return nil, fmt.Errorf("%s: invalid agent name %q: use letters, digits, '-' and '_' (at most 64)", origin, name)
-		}
-		if strings.TrimSpace(in.Description) == "" || strings.TrimSpace(in.Prompt) == "" {
-			return nil, fmt.Errorf("%s: agent %q needs a \"description\" and a \"prompt\"", origin, name)
-		}
-		def := &Definition{Name: name, Description: in.Description, Prompt: in.Prompt, Tools: in.Tools,
-			DisallowedTools: in.DisallowedTools, Model: in.Model, Source: src}
-		if in.PermissionMode != "" {
-			m, err := parseMode(in.PermissionMode)
-			if err != nil {
-				return nil, fmt.Errorf("%s: agent %q: %w", origin, name, err)
-			}
-			def.PermissionMode = m
-		}
-		out = append(out, def)
-	}
-	return out, nil
 }
 
 // Dir is a folder of definition files and the source it counts as.

@@ -195,6 +195,12 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		em.Init(initInfo(f, a))
 		unsubscribe = a.Bus.Subscribe(em.Handle)
 	}
+	// Text output names every denied call on standard error, the sub-agents' too.
+	var subDenials sdkproto.SubagentDenials
+	if em == nil {
+		prev, stop := unsubscribe, a.Bus.Subscribe(subDenials.Observe)
+		unsubscribe = func() { prev(); stop() }
+	}
 	if em == nil || !em.HookEvents {
 		prev, stopNotes := unsubscribe, printHookMessages(f, a.Bus)
 		unsubscribe = func() { prev(); stopNotes() }
@@ -229,9 +235,9 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 				return fmt.Errorf("writing output: %w", err)
 			}
 		}
-		if n := len(res.PermissionDenials); n > 0 {
+		if ds := sdkproto.AllDenials(res, subDenials.Take()); len(ds) > 0 {
 			fmt.Fprintf(f.ErrOut, "reins: %d tool call(s) were denied: %s (grant them with --allowedTools, --permission-mode or settings)\n",
-				n, describeDenials(res.PermissionDenials))
+				len(ds), describeDenials(ds))
 		}
 	}
 
@@ -250,8 +256,9 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	return nil
 }
 
-// describeDenials names the denied calls, e.g. "Bash(rm -rf build), Write".
-func describeDenials(ds []agent.Denial) string {
+// describeDenials names the denied calls, e.g. "Bash(rm -rf build), Write, Bash(curl x) in
+// sub-agent Explore (toolu_01)".
+func describeDenials(ds []sdkproto.Denial) string {
 	var parts []string
 	for i, d := range ds {
 		if i == 5 {
@@ -263,11 +270,14 @@ func describeDenials(ds []agent.Denial) string {
 			FilePath string `json:"file_path"`
 		}
 		json.Unmarshal(d.ToolInput, &in)
+		part := d.ToolName
 		if arg := cmp.Or(in.Command, in.FilePath); arg != "" {
-			parts = append(parts, fmt.Sprintf("%s(%s)", d.ToolName, truncate(arg, 60)))
-		} else {
-			parts = append(parts, d.ToolName)
+			part = fmt.Sprintf("%s(%s)", d.ToolName, truncate(arg, 60))
 		}
+		if d.ParentToolUseID != "" {
+			part += fmt.Sprintf(" in sub-agent %s (%s)", cmp.Or(d.AgentType, "of unknown type"), d.ParentToolUseID)
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
 )
@@ -79,11 +80,13 @@ func TestReadPrompt(t *testing.T) {
 }
 
 func TestDescribeDenials(t *testing.T) {
-	var ds []agent.Denial
+	var ds []sdkproto.Denial
 	for _, in := range []string{`{"command":"rm -rf /"}`, `{"file_path":"/etc/passwd"}`, `{}`} {
-		ds = append(ds, agent.Denial{ToolName: "T", ToolInput: json.RawMessage(in)})
+		ds = append(ds, sdkproto.Denial{Denial: agent.Denial{ToolName: "T", ToolInput: json.RawMessage(in)}})
 	}
-	if got, want := describeDenials(ds), "T(rm -rf /), T(/etc/passwd), T"; got != want {
+	ds = append(ds, sdkproto.Denial{Denial: agent.Denial{ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"curl x"}`)},
+		ParentToolUseID: "toolu_1", AgentType: "Explore"})
+	if got, want := describeDenials(ds), "T(rm -rf /), T(/etc/passwd), T, Bash(curl x) in sub-agent Explore (toolu_1)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/reinsdev/reins/agentdef"
@@ -37,6 +39,9 @@ func initialize(ctx context.Context, a *app.App, srv *sdkproto.Server, req sdkpr
 		if defs, err = agentdef.ParseJSON("initialize agents", data, agentdef.SourceFlag); err != nil {
 			return err
 		}
+		if err := checkAgentServers(defs, a.MCP.Status()); err != nil {
+			return err
+		}
 	}
 	callbacks, err := srv.HookCallbacks(req.Hooks)
 	if err != nil {
@@ -66,6 +71,24 @@ func initialize(ctx context.Context, a *app.App, srv *sdkproto.Server, req sdkpr
 		}
 	}
 	a.Agents.Add(defs...)
+	return nil
+}
+
+// checkAgentServers refuses a definition that names an MCP server the session does not have:
+// its sub-agent would run without tools the caller counts on.
+func checkAgentServers(defs []*agentdef.Definition, servers []client.Status) error {
+	var names []string
+	for _, st := range servers {
+		names = append(names, st.Name)
+	}
+	for _, d := range defs {
+		for _, n := range d.MCPServers {
+			if !slices.Contains(names, n) {
+				return fmt.Errorf("initialize agents: agent %q: \"mcpServers\" names %q, which is not an MCP server of this session (its servers: %s)",
+					d.Name, n, cmp.Or(strings.Join(names, ", "), "none"))
+			}
+		}
+	}
 	return nil
 }
 

@@ -116,7 +116,13 @@ func TestSDKInitializeRequest(t *testing.T) {
 	}{
 		{name: "agents are listed beside the built-ins", request: `"agents":{"reviewer":{"description":"Reviews code","prompt":"You review.","tools":["Read"]}}`,
 			wantAgents: []string{"reviewer", "Explore", "general-purpose"}},
-		{name: "an agent field reins cannot honour", request: `"agents":{"reviewer":{"description":"d","prompt":"p","mcpServers":["x"]}}`, wantErr: `unknown field "mcpServers"`},
+		{name: "an agent field reins cannot honour", request: `"agents":{"reviewer":{"description":"d","prompt":"p","skills":["pdf"]}}`, wantErr: `agent "reviewer": "skills" cannot be honoured: reins has no skills yet`},
+		{name: "an agent naming a server the session does not have", request: `"agents":{"reviewer":{"description":"d","prompt":"p","mcpServers":["x"]}}`,
+			wantErr: `agent "reviewer": "mcpServers" names "x", which is not an MCP server of this session (its servers: none)`},
+		{name: "an agent's inline server", request: `"agents":{"reviewer":{"description":"d","prompt":"p","mcpServers":[{"x":{"command":"true"}}]}}`,
+			wantErr: `"mcpServers"[0] (x): an inline server config cannot be honoured`},
+		{name: "an agent's maxTurns and background", request: `"agents":{"reviewer":{"description":"d","prompt":"p","maxTurns":2,"background":false,"mcpServers":[]}}`,
+			wantAgents: []string{"reviewer"}},
 		{name: "an invalid agent name", request: `"agents":{"bad name":{"description":"d","prompt":"p"}}`, wantErr: "invalid agent name"},
 		{name: "an agent without a prompt", request: `"agents":{"x":{"description":"d"}}`, wantErr: `needs a "description" and a "prompt"`},
 		{name: "an agent permission mode that does not exist", request: `"agents":{"x":{"description":"d","prompt":"p","permissionMode":"yolo"}}`, wantErr: "yolo"},
@@ -301,4 +307,45 @@ func TestAgentSDKInProcessMCPServer(t *testing.T) {
 			t.Errorf("the rm call's result is %s, want the hook's reason", got)
 		}
 	})
+}
+
+// TestAgentSDKAgentWithMCPServersAndMaxTurns: the real SDK defines an agent with mcpServers and
+// maxTurns: its sub-agent is offered the named server's tools and no other server's, and stops
+// after its one turn, which the parent reads in the Agent call's result.
+func TestAgentSDKAgentWithMCPServersAndMaxTurns(t *testing.T) {
+	node := nodeSDK(t)
+	server := goMCPServer(t)
+	e := newE2E(t, reinsBinary(t))
+	e.env = append(e.env, "REINS_TEST_MCP_BIN="+server, "ENABLE_TOOL_SEARCH=false")
+	srv := llmtest.NewAnthropicServer(t,
+		llmtest.UseTools(llmtest.Call("Agent", `{"description":"look up","prompt":"Look it up","subagent_type":"lookup"}`)),
+		llmtest.UseTools(llmtest.Call("mcp__docs__echo", `{"text":"from the sub-agent"}`)),
+		llmtest.Say("Looked up."))
+	e.anthropic(srv).drive(node, "agentMcpMaxTurns")
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (the sub-agent's second turn must not happen)", len(reqs))
+	}
+	parent, sub := requestTools(t, reqs[0]), requestTools(t, reqs[1])
+	if !slices.Contains(parent, "mcp__docs__echo") || !slices.Contains(parent, "mcp__other__echo") {
+		t.Errorf("the main agent was offered %v, want both servers' tools", parent)
+	}
+	if !slices.Contains(sub, "mcp__docs__echo") || slices.ContainsFunc(sub, func(n string) bool { return strings.HasPrefix(n, "mcp__other__") }) {
+		t.Errorf("the sub-agent was offered %v, want docs' tools and none of other's", sub)
+	}
+	if got := jsonText(toolResults(t, reqs[2])); !strings.Contains(got, "Agent lookup stopped after 1 turns") {
+		t.Errorf("Agent result %s, want the sub-agent stopped at its maxTurns", got)
+	}
+}
+
+// TestAgentSDKRefusedAgentFieldRunsNothing: an agent field reins cannot honour refuses the
+// initialize request, and the session fails closed: the model is never asked.
+func TestAgentSDKRefusedAgentFieldRunsNothing(t *testing.T) {
+	node := nodeSDK(t)
+	e := newE2E(t, reinsBinary(t))
+	srv := llmtest.NewAnthropicServer(t, llmtest.Say("Never."))
+	e.anthropic(srv).drive(node, "agentRefusedField")
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times in a session whose initialize was refused", n)
+	}
 }

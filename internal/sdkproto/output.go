@@ -220,10 +220,11 @@ type ResultLine struct {
 	SessionID     string  `json:"session_id"`
 	// TotalCostUSD is 0 when the model's prices are unknown (local and OpenAI-compatible
 	// models); modelUsage says so with costBasis "unknown".
-	TotalCostUSD      float64               `json:"total_cost_usd"`
-	Usage             Usage                 `json:"usage"`
-	ModelUsage        map[string]ModelUsage `json:"modelUsage"`
-	PermissionDenials []agent.Denial        `json:"permission_denials"`
+	TotalCostUSD float64               `json:"total_cost_usd"`
+	Usage        Usage                 `json:"usage"`
+	ModelUsage   map[string]ModelUsage `json:"modelUsage"`
+	// PermissionDenials lists the run's denied calls, its sub-agents' included.
+	PermissionDenials []Denial `json:"permission_denials"`
 	// StructuredOutput is the answer in the caller's schema (--json-schema).
 	StructuredOutput any `json:"structured_output,omitempty"`
 	// Errors is set on every error subtype (the SDK reads it unconditionally).
@@ -252,6 +253,8 @@ type Emitter struct {
 	mu   sync.Mutex
 	err  error
 	runs runState
+	// sub gathers the sub-agents' denials for the result.
+	sub SubagentDenials
 }
 
 // runState is what one run has produced so far.
@@ -315,6 +318,7 @@ func orEmptyStrings(s []string) []string {
 // that runs it, as parent_tool_use_id; only the main thread's text streams as partial
 // messages and sets the result's stop_reason.
 func (e *Emitter) Handle(ev agent.Event) {
+	e.sub.Observe(ev)
 	var parent *string
 	if ev.ParentToolUseID != "" {
 		parent = &ev.ParentToolUseID
@@ -469,14 +473,11 @@ func (e *Emitter) resultLine(res *agent.Result, st runState) ResultLine {
 			ServiceTier:              "standard",
 		},
 		ModelUsage:        map[string]ModelUsage{},
-		PermissionDenials: res.PermissionDenials,
+		PermissionDenials: AllDenials(res, e.sub.Take()),
 		UUID:              session.NewID(),
 	}
 	for _, m := range st.order {
 		l.ModelUsage[m] = *st.models[m]
-	}
-	if l.PermissionDenials == nil {
-		l.PermissionDenials = []agent.Denial{}
 	}
 	if res.CostKnown {
 		l.TotalCostUSD = res.CostUSD

@@ -208,6 +208,10 @@ func cmpOr(ss ...string) string {
 	return ""
 }
 
+// MCPServer is the configured name of the tool's server, by which an agent definition's
+// mcpServers selects tools.
+func (t *mcpTool) MCPServer() string { return t.srv.name }
+
 // PinMatches implements permission.Pinned: an allow rule applies only to the definition it was
 // granted for. The first time a rule covers the tool, the current definition is pinned.
 func (t *mcpTool) PinMatches(r *permission.Rule) (bool, string) {

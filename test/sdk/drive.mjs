@@ -579,6 +579,57 @@ const scenarios = {
     check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
     return { calls: calls.length, hooks: seen.length };
   },
+
+  // An agent defined with mcpServers and maxTurns: its sub-agent gets the named server's tools
+  // only and stops after its turns (the Go test checks what the sub-agent was offered and the
+  // Agent call's result).
+  async agentMcpMaxTurns() {
+    const server = (mode) => ({ command: process.env.REINS_TEST_MCP_BIN, env: { REINS_TEST_MCP_SERVER: mode } });
+    const q = query({
+      prompt: 'Look it up',
+      options: {
+        ...base,
+        mcpServers: { docs: server('basic'), other: server('basic') },
+        allowedTools: ['mcp__docs__echo'],
+        agents: { lookup: { description: 'Looks things up in the docs', prompt: 'You are the SDK lookup agent.', mcpServers: ['docs'], maxTurns: 1 } },
+      },
+    });
+    const agents = await q.supportedAgents();
+    check(agents.some((a) => a.name === 'lookup'), 'initialize accepted the agent', agents);
+    const { messages, error } = await run(q);
+    check(!error, 'query failed: ' + error);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    const sub = messages.filter((m) => m.type === 'assistant' && m.parent_tool_use_id);
+    check(sub.length === 1, 'one assistant message of the sub-agent', sub);
+    return { subMessages: sub.length };
+  },
+
+  // A refused agent field fails the session closed: the initialize request is refused and no
+  // turn runs (the Go test checks the model was never asked).
+  async agentRefusedField() {
+    const { messages, error } = await run(query({
+      prompt: 'Look it up',
+      options: { ...base, agents: { lookup: { description: 'd', prompt: 'p', skills: ['pdf'] } } },
+    }));
+    const rs = results(messages);
+    const told = rs.some((r) => r.is_error && r.errors.join(' ').includes('"skills" cannot be honoured')) ||
+      String(error).includes('initialize');
+    check(told, 'an error naming the refused field', { rs, error: String(error) });
+    check(rs.every((r) => r.is_error), 'no successful turn', rs);
+    return { results: rs.length, threw: Boolean(error) };
+  },
+
+  // A call an Explore sub-agent was denied is in the result's permission_denials, naming the
+  // sub-agent (the Go test scripts the model).
+  async subAgentDenial() {
+    const { messages, error } = await run(query({ prompt: 'Remove keep.txt', options: { ...base } }));
+    check(!error, 'query failed: ' + error);
+    const [res] = results(messages);
+    const d = res?.permission_denials?.find((x) => x.tool_name === 'Bash');
+    check(d && d.tool_input?.command === 'rm -f keep.txt' && d.agent_type === 'Explore' && d.parent_tool_use_id,
+      "the sub-agent's denial in permission_denials", res);
+    return { denials: res.permission_denials.length };
+  },
 };
 
 // localServer is the in-process server "local" with one tool, x, that echoes its text.

@@ -206,8 +206,15 @@ func (a *agentTool) validate(ctx context.Context, in Input, env *tool.Env) *tool
 		}
 		return tool.Failf("Agent type '%s' not found. Available agents: %s", typ, strings.Join(names, ", "))
 	}
-	if in.RunInBackground && a.cfg.Manager == nil {
-		return tool.Fail("run_in_background is not available here")
+	if a.cfg.Manager == nil {
+		// A background agent run in the foreground would put its asks to a person, which its
+		// definition ruled out: refused, not run another way.
+		switch {
+		case in.RunInBackground:
+			return tool.Fail("run_in_background is not available here")
+		case a.cfg.Definitions.Get(typ).Background:
+			return tool.Failf("Agent type '%s' always runs in the background, which is not available here", typ)
+		}
 	}
 	return nil
 }
@@ -263,7 +270,7 @@ func (a *agentTool) call(ctx context.Context, in Input, env *tool.Env) (tool.Res
 	if env != nil {
 		parentID = env.ToolUseID
 	}
-	if in.RunInBackground {
+	if in.RunInBackground || def.Background {
 		return a.startBackground(id, parentID, def, in)
 	}
 	sub, err := a.prepare(ctx, id, parentID, def, in, false)
@@ -396,7 +403,7 @@ func (a *agentTool) prepare(ctx context.Context, id, parentID string, def *agent
 		Model:          model,
 		System:         system,
 		Tools:          pool,
-		MaxTurns:       cfg.MaxTurns,
+		MaxTurns:       maxTurns(cfg.MaxTurns, def.MaxTurns),
 		MaxConcurrency: cfg.MaxConcurrency,
 		Engine:         cfg.Engine,
 		Asker:          asker,
@@ -462,13 +469,23 @@ func (a *agentTool) pool(sub *subAgent, def *agentdef.Definition, perms *agent.P
 	return pool, cwd
 }
 
+// maxTurns is the tighter of the session's limit for sub-agents and the definition's (zero:
+// none).
+func maxTurns(session, def int) int {
+	if def > 0 && (session == 0 || def < session) {
+		return def
+	}
+	return session
+}
+
 func hasTool(ts []tool.Tool, name string) bool {
 	return slices.ContainsFunc(ts, func(t tool.Tool) bool { return t.Name() == name })
 }
 
 // Select returns the tools of a sub-agent of definition def, from its parent's pool, in the
-// pool's order: tools.FilterForAgent, then def's disallowedTools removed, then def's tools
-// selected (none or "*": all). Names match a tool's name or one of its aliases.
+// pool's order: tools.FilterForAgent, then, when def names MCP servers, only those servers'
+// tools among the MCP tools, then def's disallowedTools removed, then def's tools selected
+// (none or "*": all). Names match a tool's name or one of its aliases.
 func Select(parentPool []tool.Tool, def *agentdef.Definition, background bool) []tool.Tool {
 	named := func(t tool.Tool, names []string) bool {
 		for _, n := range names {
@@ -481,6 +498,9 @@ func Select(parentPool []tool.Tool, def *agentdef.Definition, background bool) [
 	all := len(def.Tools) == 0 || slices.Contains(def.Tools, "*")
 	var out []tool.Tool
 	for _, t := range tools.FilterForAgent(parentPool, background) {
+		if def.MCPServers != nil && (t.IsMCP() && !fromServer(t, def.MCPServers) || slices.Contains(anyServerTools, t.Name())) {
+			continue
+		}
 		if named(t, def.DisallowedTools) {
 			continue
 		}
@@ -490,6 +510,20 @@ func Select(parentPool []tool.Tool, def *agentdef.Definition, background bool) [
 		out = append(out, t)
 	}
 	return out
+}
+
+// anyServerTools reach the resources of every connected server (mcp/client's resource
+// tools): a definition that names its servers does not get them.
+var anyServerTools = []string{"ListMcpResourcesTool", "ReadMcpResourceTool"}
+
+// mcpServerTool is an MCP tool that tells which configured server it comes from.
+type mcpServerTool interface{ MCPServer() string }
+
+// fromServer reports whether t comes from one of servers. A tool that cannot say is not: the
+// name mcp__<server>__<tool> is no proof, as a server "a" and a server "a__b" share a prefix.
+func fromServer(t tool.Tool, servers []string) bool {
+	st, ok := t.(mcpServerTool)
+	return ok && slices.Contains(servers, st.MCPServer())
 }
 
 // asyncAsker answers a background sub-agent's asks: its next (the PermissionRequest hooks) may
