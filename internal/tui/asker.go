@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -78,6 +79,9 @@ type asker struct {
 	lookup func(name string) tool.Tool
 	now    func() time.Time
 	next   atomic.Int64
+	// stop ends the running turn: a plain No means stop, as in Claude Code. It is called on
+	// the agent's goroutine before Ask returns, so the model is never asked again in between.
+	stop func(cause error)
 }
 
 var _ permission.Asker = (*asker)(nil)
@@ -92,7 +96,13 @@ func (a *asker) Ask(ctx context.Context, req permission.AskRequest) (permission.
 	a.send(askMsg{id: id, req: req, raw: raw, trace: a.trace(ctx, req), reply: reply})
 	select {
 	case ans := <-reply:
-		return a.settle(ctx, req, raw, ans)
+		d, err := a.settle(ctx, req, raw, ans)
+		if ans.kind == ansNo && a.stop != nil {
+			// The denial is decided before the turn is stopped: the call's result is the
+			// rejection, and the calls after it are cancelled.
+			a.stop(errSaidNo)
+		}
+		return d, err
 	case <-ctx.Done():
 		a.send(withdrawMsg{id: id})
 		return permission.Decision{}, ctx.Err()
@@ -188,6 +198,9 @@ func withAnswers(raw json.RawMessage, answers map[string]string) (json.RawMessag
 	}
 	return out, nil
 }
+
+// errSaidNo is the cause of a turn stopped by a plain No in a dialog.
+var errSaidNo = errors.New("the person said no in the permission dialog")
 
 var rejected = &permission.Reason{Type: permission.ReasonOther, Detail: "rejected in the permission dialog"}
 

@@ -26,6 +26,8 @@ type (
 	turnDoneMsg struct {
 		res *agent.Result
 		err error
+		// cause is why the turn's context ended, if it did (errSaidNo: a plain No).
+		cause error
 	}
 	tickMsg struct{}
 )
@@ -36,6 +38,10 @@ type Model struct {
 	ctx  context.Context
 	r    *renderer
 	turn *sync.WaitGroup
+	// stopper stops the running turn from the agent's goroutine (the asker's No); fence
+	// holds a turn's end until the program has drawn the turn's last event.
+	stopper *stopper
+	fence   *fence
 
 	width, height int
 	entries       []*entry
@@ -74,15 +80,16 @@ type Model struct {
 
 func newModel(ctx context.Context, cfg *Config) *Model {
 	m := &Model{
-		cfg:    cfg,
-		ctx:    ctx,
-		turn:   &sync.WaitGroup{},
-		stream: map[int]*entry{},
-		cards:  map[string]*entry{},
-		subs:   map[string]*subCall{},
-		subTop: map[string]*entry{},
-		msgs:   cfg.History,
-		width:  80, height: 24,
+		cfg:     cfg,
+		ctx:     ctx,
+		turn:    &sync.WaitGroup{},
+		stopper: &stopper{},
+		stream:  map[int]*entry{},
+		cards:   map[string]*entry{},
+		subs:    map[string]*subCall{},
+		subTop:  map[string]*entry{},
+		msgs:    cfg.History,
+		width:   80, height: 24,
 		costOK: true,
 	}
 	// Without colour the dark style is still right: Bubble Tea's colour profile strips the
@@ -153,6 +160,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case busMsg:
 		m.event(msg.ev)
+		if msg.ev.Type == agent.EventResult && msg.ev.ParentToolUseID == "" {
+			m.fence.reached(msg.ev.Result)
+		}
 		return m, nil
 	case turnDoneMsg:
 		return m, m.turnDone(msg)
@@ -411,23 +421,26 @@ func (m *Model) pushHistory(text string) {
 // startTurn runs the agent on its own goroutine; the program hears of it through the bus and
 // the turnDoneMsg it returns.
 func (m *Model) startTurn(prompt llm.Message) tea.Cmd {
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.running, m.cancel = true, cancel
+	ctx, cancel := context.WithCancelCause(m.ctx)
+	m.running, m.cancel = true, func() { cancel(nil) }
+	m.stopper.set(cancel)
 	m.stream = map[int]*entry{}
 	history := m.msgs
 	a := m.cfg.Agent
 	m.turn.Add(1)
 	run := func() tea.Msg {
 		defer m.turn.Done()
-		defer cancel()
+		defer cancel(nil)
 		res, err := a.Run(ctx, history, prompt)
-		return turnDoneMsg{res: res, err: err}
+		m.fence.wait(res)
+		return turnDoneMsg{res: res, err: err, cause: context.Cause(ctx)}
 	}
 	return tea.Batch(run, tick())
 }
 
 func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 	m.running, m.cancel = false, nil
+	m.stopper.set(nil)
 	m.finishStreams()
 	if msg.res != nil {
 		if msg.res.Messages != nil {
@@ -453,6 +466,8 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 		}
 	}
 	switch {
+	case msg.err != nil && errors.Is(msg.cause, errSaidNo):
+		m.entries = append(m.entries, &entry{kind: entryInfo, text: saidNoNote})
 	case msg.err != nil && errors.Is(msg.err, context.Canceled):
 		m.entries = append(m.entries, &entry{kind: entryInfo, text: "Interrupted. The conversation is saved; type to continue."})
 	case msg.err != nil:
@@ -468,6 +483,10 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// saidNoNote ends a turn stopped by a plain No: the model waits for the person, as in
+// Claude Code.
+const saidNoNote = "Stopped: you said no. Tell Reins what to do instead."
 
 func (m *Model) finishStreams() {
 	for _, e := range m.stream {

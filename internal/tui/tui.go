@@ -89,8 +89,9 @@ func Run(ctx context.Context, cfg Config) error {
 		cfg.Agent.Bus = &agent.Bus{}
 	}
 	m := newModel(ctx, &cfg)
+	m.fence = newFence()
 	p := tea.NewProgram(m, Terminal{In: cfg.In, Out: cfg.Out, NoColor: cfg.NoColor, Width: cfg.Width, Height: cfg.Height}.options(ctx)...)
-	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now}
+	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now, stop: m.stopper.stop}
 	if cfg.WrapAsker != nil {
 		a = cfg.WrapAsker(a)
 	}
@@ -101,6 +102,8 @@ func Run(ctx context.Context, cfg Config) error {
 		defer cfg.Elicitor.attach(nil)
 	}
 	_, err := p.Run()
+	// The program draws no more: a turn's end need not wait for its events.
+	m.fence.close()
 	if m.cancel != nil {
 		m.cancel()
 	}
