@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/llm/llmtest"
@@ -75,4 +77,60 @@ func TestChatNoStopsTheTurnE2E(t *testing.T) {
 		}
 		r.quit()
 	})
+}
+
+// Ctrl+C stops a running turn and the chat goes on; only Ctrl+C twice from an empty prompt
+// quits.
+func TestChatCtrlCInterruptsE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	marker := "30.375"
+	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"sleep `+marker+`"}`)), llmtest.Say("Still here."))
+	e.anthropic(srv)
+	r := startTUI(t, e, "--allowedTools", "Bash(sleep:*)")
+	r.waitFor("default mode")
+	r.typeText("wait")
+	r.keys("Enter")
+	waitForProc(t, 15*time.Second, r.screen, "sleep", marker)
+	r.keys("C-c")
+	s := r.waitFor("Interrupted. The conversation is saved")
+	if strings.Contains(s, "Press Ctrl+C again") {
+		t.Errorf("Ctrl+C during a turn armed the quit:\n%s", s)
+	}
+	if procs := findProcs("sleep", marker); len(procs) > 0 {
+		t.Errorf("child processes left behind: %v", procs)
+	}
+	r.typeText("go on")
+	r.keys("Enter")
+	r.waitFor("Still here.")
+	r.quit()
+}
+
+// /exit and /quit leave the conversation in the terminal with the command that resumes it,
+// and that command resumes it.
+func TestChatExitKeepsTheConversationE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	for _, cmd := range []string{"/exit", "/quit"} {
+		t.Run(cmd, func(t *testing.T) {
+			e := newE2E(t, bin)
+			e.anthropic(llmtest.NewAnthropicServer(t, llmtest.Say("Hello there.")))
+			r := startTUI(t, e)
+			r.waitFor("default mode")
+			r.typeText("hi")
+			r.keys("Enter")
+			r.waitFor("Hello there.")
+			r.typeText(cmd)
+			r.keys("Enter")
+			r.waitDead()
+			// The whole pane with its history: what the person can scroll back to.
+			s := r.tmux("capture-pane", "-p", "-S", "-", "-t", "main")
+			m := regexp.MustCompile(`reins --resume (\S+)`).FindStringSubmatch(s)
+			if m == nil || !strings.Contains(s, "> hi") || !strings.Contains(s, "Hello there.") {
+				t.Fatalf("the conversation and the resume command are not left on screen:\n%s", s)
+			}
+			r2 := startTUI(t, e, "--resume", m[1])
+			r2.waitFor("Resumed session "+m[1], "> hi", "Hello there.")
+			r2.quit()
+		})
+	}
 }

@@ -62,9 +62,12 @@ type Model struct {
 	cancel  context.CancelFunc
 	dialogs []*dialog
 	// forms are MCP servers' requests for input, shown after the permission dialogs.
-	forms  []*form
-	ctrlC  bool
-	scroll int
+	forms []*form
+	ctrlC bool
+	// quitting is set when the person quit (Ctrl+C twice, /exit): the transcript is left in
+	// the terminal's scrollback.
+	quitting bool
+	scroll   int
 	// queued are messages typed while a turn ran; they are sent together when it ends.
 	queued []string
 	// completions are the files an @path could be, shown above the input.
@@ -347,17 +350,32 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// ctrlCPressed clears the input, or asks for a second press, or quits.
+// ctrlCPressed clears the input, or interrupts the running turn, or asks for a second press,
+// or quits: as in Claude Code, only an idle chat with an empty prompt quits, on the second
+// press.
 func (m *Model) ctrlCPressed() tea.Cmd {
 	if m.input.Value() != "" && len(m.dialogs) == 0 && len(m.forms) == 0 {
 		m.input.Reset()
 		m.fitInput()
 		return nil
 	}
+	if m.running && m.cancel != nil {
+		// An open dialog is the turn's: the abort withdraws it.
+		m.ctrlC = false
+		m.cancel()
+		m.entries = append(m.entries, &entry{kind: entryInfo, text: "Interrupted · the turn is stopping"})
+		return nil
+	}
 	if !m.ctrlC {
 		m.ctrlC = true
 		return nil
 	}
+	return m.quit()
+}
+
+// quit ends the chat: the running turn is aborted and every open question answered, so that
+// nothing waits on the program once it is gone.
+func (m *Model) quit() tea.Cmd {
 	if m.cancel != nil {
 		m.cancel()
 	}
@@ -369,6 +387,7 @@ func (m *Model) ctrlCPressed() tea.Cmd {
 		f.msg.reply <- client.ElicitResult{Action: client.ElicitCancel}
 	}
 	m.forms = nil
+	m.quitting = true
 	return tea.Quit
 }
 

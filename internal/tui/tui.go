@@ -79,8 +79,10 @@ func (c *Config) now() time.Time {
 	return time.Now()
 }
 
-// Run shows the chat until the person quits (Ctrl+C twice) or ctx ends. A running turn is
-// aborted and waited for before Run returns, so the session on disk is complete.
+// Run shows the chat until the person quits (Ctrl+C twice from an empty prompt, /exit) or ctx
+// ends. On a quit the conversation is written to Out once the screen is gone, with the
+// command that resumes it. A running turn is aborted and waited for before Run returns, so
+// the session on disk is complete.
 func Run(ctx context.Context, cfg Config) error {
 	if cfg.Agent == nil || cfg.Agent.Permissions == nil {
 		return errors.New("tui: an agent with permissions is required")
@@ -111,6 +113,11 @@ func Run(ctx context.Context, cfg Config) error {
 	unsubscribe()
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
 		return fmt.Errorf("interactive mode: %w", err)
+	}
+	if m.quitting {
+		if werr := m.leaveScrollback(cfg.Out); werr != nil {
+			return fmt.Errorf("interactive mode: leaving the conversation on screen: %w", werr)
+		}
 	}
 	return ctx.Err()
 }
