@@ -31,6 +31,8 @@ type Config struct {
 	BaseURL, Credential string
 	CredentialNotes     []string
 	Cwd, Home           string
+	// Trusted says the folder is trusted (its settings apply), for the start banner.
+	Trusted bool
 	// SettingsFiles names the file each editable settings source writes, for the labels of
 	// "don't ask again".
 	SettingsFiles map[permission.Source]string
@@ -92,6 +94,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	m := newModel(ctx, &cfg)
 	m.fence = newFence()
+	m.entries = append([]*entry{m.banner()}, m.entries...)
 	p := tea.NewProgram(m, Terminal{In: cfg.In, Out: cfg.Out, NoColor: cfg.NoColor, Width: cfg.Width, Height: cfg.Height}.options(ctx)...)
 	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now, stop: m.stopper.stop}
 	if cfg.WrapAsker != nil {
