@@ -134,3 +134,37 @@ func TestChatExitKeepsTheConversationE2E(t *testing.T) {
 		})
 	}
 }
+
+// The start banner names the model, the folder, the mode and the trust; a card whose dialog
+// is open waits, it does not run; an Agent card shows no agentId.
+func TestChatScreensE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	t.Run("banner and waiting card", func(t *testing.T) {
+		e := newE2E(t, bin)
+		e.anthropic(llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"touch made.txt"}`)), llmtest.Say("All done.")))
+		r := startTUI(t, e, "--model", "claude-sonnet-4-5")
+		r.waitFor("✻ Reins", "model   claude-sonnet-4-5", "folder  "+e.dir, "mode    default", "trust   ")
+		r.typeText("make a file")
+		r.keys("Enter")
+		s := r.waitFor("Do you want to proceed?", "Bash(touch made.txt) waiting for your answer")
+		if strings.Contains(s, "running") {
+			t.Errorf("a card says running while its dialog waits:\n%s", s)
+		}
+		r.keys("1")
+		r.waitFor("All done.")
+		r.quit()
+	})
+	t.Run("agent card", func(t *testing.T) {
+		e := newE2E(t, bin)
+		e.anthropic(exploreTODO(t, e))
+		r := startTUI(t, e)
+		r.waitFor("default mode")
+		r.typeText("where is the TODO?")
+		r.keys("Enter")
+		s := r.waitFor("Found it: main.go.", "Agent(Explore · find the TODO)")
+		if strings.Contains(s, "agentId") || strings.Contains(s, "<usage>") {
+			t.Errorf("the Agent card shows the model's bookkeeping:\n%s", s)
+		}
+		r.quit()
+	})
+}

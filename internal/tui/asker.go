@@ -48,7 +48,10 @@ type answer struct {
 
 // askMsg brings an ask into the program; reply receives the answer exactly once.
 type askMsg struct {
-	id    int64
+	id int64
+	// useID is the tool_use the ask is about, when the agent says (its card may be drawn
+	// after the dialog opens: the two come by different goroutines).
+	useID string
 	req   permission.AskRequest
 	raw   json.RawMessage
 	trace []permission.Step
@@ -93,7 +96,11 @@ func (a *asker) Ask(ctx context.Context, req permission.AskRequest) (permission.
 	}
 	reply := make(chan answer, 1)
 	id := a.next.Add(1)
-	a.send(askMsg{id: id, req: req, raw: raw, trace: a.trace(ctx, req), reply: reply})
+	msg := askMsg{id: id, req: req, raw: raw, trace: a.trace(ctx, req), reply: reply}
+	if use, ok := agent.ToolUseOf(ctx); ok {
+		msg.useID = use.ID
+	}
+	a.send(msg)
 	select {
 	case ans := <-reply:
 		d, err := a.settle(ctx, req, raw, ans)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/permission"
 )
 
 func assistantMsg(blocks ...llm.Block) busMsg {
@@ -46,6 +47,22 @@ func TestChatScreens(t *testing.T) {
 			t.Errorf("the card does not say it waits for the answer:\n%s", s)
 		}
 		h.golden("card-waiting")
+	})
+	t.Run("the dialog opens before its card is drawn", func(t *testing.T) {
+		// The ask comes from the agent's goroutine, the card through the bus: either may be
+		// first.
+		h := newHarness(t, 90, 40)
+		reply := make(chan answer, 1)
+		h.send(askMsg{id: 1, useID: "t2", req: permission.AskRequest{Tool: "Bash", Decision: permission.Decision{Behavior: permission.Ask}}, raw: []byte(`{"command":"touch b"}`), reply: reply})
+		h.send(assistantMsg(llm.ToolUse("t1", "Bash", []byte(`{"command":"touch a"}`)), llm.ToolUse("t2", "Bash", []byte(`{"command":"touch b"}`))))
+		s := h.screen()
+		if !strings.Contains(s, "Bash(touch b) waiting for your answer") || strings.Contains(s, "Bash(touch a) waiting") {
+			t.Errorf("the card of the asked call does not wait:\n%s", s)
+		}
+		h.press("1")
+		if received(t, reply).kind != ansYes || strings.Contains(h.screen(), "Bash(touch b) waiting") {
+			t.Errorf("the card still waits after the answer:\n%s", h.screen())
+		}
 	})
 	t.Run("cards show no ids or tags", func(t *testing.T) {
 		h := newHarness(t, 90, 16)

@@ -240,8 +240,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// cardFor finds the tool card an ask is about: the oldest pending card of that tool.
+// cardFor finds the tool card an ask is about: its tool_use's, or else the oldest pending
+// card of that tool.
 func (m *Model) cardFor(a askMsg) string {
+	if a.useID != "" {
+		if _, ok := m.cards[a.useID]; ok {
+			return a.useID
+		}
+		return ""
+	}
 	for _, e := range m.entries {
 		if e.kind == entryTool && e.status == toolPending && e.toolName == a.req.Tool {
 			return e.toolID
@@ -569,6 +576,12 @@ func (m *Model) event(ev agent.Event) {
 				e := &entry{kind: entryTool, toolID: b.ID, toolName: b.Name, keyInput: keyInput(b.Name, b.Input), status: toolPending, start: m.cfg.now()}
 				if isAgentTool(b.Name) {
 					e.keyInput = agentKeyInput(b.Input)
+				}
+				for _, d := range m.dialogs {
+					if d.ask.useID == b.ID {
+						// The dialog came first.
+						e.progress = waitingForAnswer
+					}
 				}
 				m.cards[b.ID] = e
 				m.entries = append(m.entries, e)
