@@ -61,6 +61,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		CredentialNotes: a.Provider.CredentialNotes,
 		Cwd:             a.Cwd,
 		Home:            f.Getenv("HOME"),
+		Trusted:         a.Settings.Trusted,
 		SettingsFiles:   files,
 		Sessions:        func() ([]tui.SessionInfo, error) { return listSessions(a.Store, a.Cwd) },
 		Resume:          func(id string) ([]llm.Message, error) { return a.SwitchSession(ctx, id) },

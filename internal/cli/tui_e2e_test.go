@@ -90,10 +90,16 @@ func (r *tmuxRun) waitFor(texts ...string) string {
 func (r *tmuxRun) quit() {
 	r.keys("C-c")
 	r.keys("C-c")
+	r.waitDead()
+}
+
+// waitDead waits until reins has quit.
+func (r *tmuxRun) waitDead() {
+	r.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(r.tmux("list-panes", "-t", "main", "-F", "#{pane_dead}"), "1") {
 		if time.Now().After(deadline) {
-			r.t.Fatalf("reins did not quit on Ctrl+C twice:\n%s", r.screen())
+			r.t.Fatalf("reins did not quit:\n%s", r.screen())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -47,7 +48,10 @@ type answer struct {
 
 // askMsg brings an ask into the program; reply receives the answer exactly once.
 type askMsg struct {
-	id    int64
+	id int64
+	// useID is the tool_use the ask is about, when the agent says (its card may be drawn
+	// after the dialog opens: the two come by different goroutines).
+	useID string
 	req   permission.AskRequest
 	raw   json.RawMessage
 	trace []permission.Step
@@ -78,6 +82,9 @@ type asker struct {
 	lookup func(name string) tool.Tool
 	now    func() time.Time
 	next   atomic.Int64
+	// stop ends the running turn: a plain No means stop, as in Claude Code. It is called on
+	// the agent's goroutine before Ask returns, so the model is never asked again in between.
+	stop func(cause error)
 }
 
 var _ permission.Asker = (*asker)(nil)
@@ -89,10 +96,20 @@ func (a *asker) Ask(ctx context.Context, req permission.AskRequest) (permission.
 	}
 	reply := make(chan answer, 1)
 	id := a.next.Add(1)
-	a.send(askMsg{id: id, req: req, raw: raw, trace: a.trace(ctx, req), reply: reply})
+	msg := askMsg{id: id, req: req, raw: raw, trace: a.trace(ctx, req), reply: reply}
+	if use, ok := agent.ToolUseOf(ctx); ok {
+		msg.useID = use.ID
+	}
+	a.send(msg)
 	select {
 	case ans := <-reply:
-		return a.settle(ctx, req, raw, ans)
+		d, err := a.settle(ctx, req, raw, ans)
+		if ans.kind == ansNo && a.stop != nil {
+			// The denial is decided before the turn is stopped: the call's result is the
+			// rejection, and the calls after it are cancelled.
+			a.stop(errSaidNo)
+		}
+		return d, err
 	case <-ctx.Done():
 		a.send(withdrawMsg{id: id})
 		return permission.Decision{}, ctx.Err()
@@ -188,6 +205,9 @@ func withAnswers(raw json.RawMessage, answers map[string]string) (json.RawMessag
 	}
 	return out, nil
 }
+
+// errSaidNo is the cause of a turn stopped by a plain No in a dialog.
+var errSaidNo = errors.New("the person said no in the permission dialog")
 
 var rejected = &permission.Reason{Type: permission.ReasonOther, Detail: "rejected in the permission dialog"}
 

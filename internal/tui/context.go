@@ -35,6 +35,7 @@ func (m *Model) compact(instructions string) tea.Cmd {
 		defer m.turn.Done()
 		defer cancel()
 		res, err := a.Compact(ctx, history, instructions)
+		m.fence.wait(res)
 		return turnDoneMsg{res: res, err: err}
 	}
 	return tea.Batch(run, tick())

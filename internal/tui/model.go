@@ -26,6 +26,8 @@ type (
 	turnDoneMsg struct {
 		res *agent.Result
 		err error
+		// cause is why the turn's context ended, if it did (errSaidNo: a plain No).
+		cause error
 	}
 	tickMsg struct{}
 )
@@ -36,6 +38,10 @@ type Model struct {
 	ctx  context.Context
 	r    *renderer
 	turn *sync.WaitGroup
+	// stopper stops the running turn from the agent's goroutine (the asker's No); fence
+	// holds a turn's end until the program has drawn the turn's last event.
+	stopper *stopper
+	fence   *fence
 
 	width, height int
 	entries       []*entry
@@ -56,9 +62,12 @@ type Model struct {
 	cancel  context.CancelFunc
 	dialogs []*dialog
 	// forms are MCP servers' requests for input, shown after the permission dialogs.
-	forms  []*form
-	ctrlC  bool
-	scroll int
+	forms []*form
+	ctrlC bool
+	// quitting is set when the person quit (Ctrl+C twice, /exit): the transcript is left in
+	// the terminal's scrollback.
+	quitting bool
+	scroll   int
 	// queued are messages typed while a turn ran; they are sent together when it ends.
 	queued []string
 	// completions are the files an @path could be, shown above the input.
@@ -74,15 +83,16 @@ type Model struct {
 
 func newModel(ctx context.Context, cfg *Config) *Model {
 	m := &Model{
-		cfg:    cfg,
-		ctx:    ctx,
-		turn:   &sync.WaitGroup{},
-		stream: map[int]*entry{},
-		cards:  map[string]*entry{},
-		subs:   map[string]*subCall{},
-		subTop: map[string]*entry{},
-		msgs:   cfg.History,
-		width:  80, height: 24,
+		cfg:     cfg,
+		ctx:     ctx,
+		turn:    &sync.WaitGroup{},
+		stopper: &stopper{},
+		stream:  map[int]*entry{},
+		cards:   map[string]*entry{},
+		subs:    map[string]*subCall{},
+		subTop:  map[string]*entry{},
+		msgs:    cfg.History,
+		width:   80, height: 24,
 		costOK: true,
 	}
 	// Without colour the dark style is still right: Bubble Tea's colour profile strips the
@@ -153,6 +163,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case busMsg:
 		m.event(msg.ev)
+		if msg.ev.Type == agent.EventResult && msg.ev.ParentToolUseID == "" {
+			m.fence.reached(msg.ev.Result)
+		}
 		return m, nil
 	case turnDoneMsg:
 		return m, m.turnDone(msg)
@@ -227,8 +240,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// cardFor finds the tool card an ask is about: the oldest pending card of that tool.
+// cardFor finds the tool card an ask is about: its tool_use's, or else the oldest pending
+// card of that tool.
 func (m *Model) cardFor(a askMsg) string {
+	if a.useID != "" {
+		if _, ok := m.cards[a.useID]; ok {
+			return a.useID
+		}
+		return ""
+	}
 	for _, e := range m.entries {
 		if e.kind == entryTool && e.status == toolPending && e.toolName == a.req.Tool {
 			return e.toolID
@@ -337,17 +357,32 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// ctrlCPressed clears the input, or asks for a second press, or quits.
+// ctrlCPressed clears the input, or interrupts the running turn, or asks for a second press,
+// or quits: as in Claude Code, only an idle chat with an empty prompt quits, on the second
+// press.
 func (m *Model) ctrlCPressed() tea.Cmd {
 	if m.input.Value() != "" && len(m.dialogs) == 0 && len(m.forms) == 0 {
 		m.input.Reset()
 		m.fitInput()
 		return nil
 	}
+	if m.running && m.cancel != nil {
+		// An open dialog is the turn's: the abort withdraws it.
+		m.ctrlC = false
+		m.cancel()
+		m.entries = append(m.entries, &entry{kind: entryInfo, text: "Interrupted · the turn is stopping"})
+		return nil
+	}
 	if !m.ctrlC {
 		m.ctrlC = true
 		return nil
 	}
+	return m.quit()
+}
+
+// quit ends the chat: the running turn is aborted and every open question answered, so that
+// nothing waits on the program once it is gone.
+func (m *Model) quit() tea.Cmd {
 	if m.cancel != nil {
 		m.cancel()
 	}
@@ -359,6 +394,7 @@ func (m *Model) ctrlCPressed() tea.Cmd {
 		f.msg.reply <- client.ElicitResult{Action: client.ElicitCancel}
 	}
 	m.forms = nil
+	m.quitting = true
 	return tea.Quit
 }
 
@@ -411,23 +447,26 @@ func (m *Model) pushHistory(text string) {
 // startTurn runs the agent on its own goroutine; the program hears of it through the bus and
 // the turnDoneMsg it returns.
 func (m *Model) startTurn(prompt llm.Message) tea.Cmd {
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.running, m.cancel = true, cancel
+	ctx, cancel := context.WithCancelCause(m.ctx)
+	m.running, m.cancel = true, func() { cancel(nil) }
+	m.stopper.set(cancel)
 	m.stream = map[int]*entry{}
 	history := m.msgs
 	a := m.cfg.Agent
 	m.turn.Add(1)
 	run := func() tea.Msg {
 		defer m.turn.Done()
-		defer cancel()
+		defer cancel(nil)
 		res, err := a.Run(ctx, history, prompt)
-		return turnDoneMsg{res: res, err: err}
+		m.fence.wait(res)
+		return turnDoneMsg{res: res, err: err, cause: context.Cause(ctx)}
 	}
 	return tea.Batch(run, tick())
 }
 
 func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 	m.running, m.cancel = false, nil
+	m.stopper.set(nil)
 	m.finishStreams()
 	if msg.res != nil {
 		if msg.res.Messages != nil {
@@ -453,6 +492,8 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 		}
 	}
 	switch {
+	case msg.err != nil && errors.Is(msg.cause, errSaidNo):
+		m.entries = append(m.entries, &entry{kind: entryInfo, text: saidNoNote})
 	case msg.err != nil && errors.Is(msg.err, context.Canceled):
 		m.entries = append(m.entries, &entry{kind: entryInfo, text: "Interrupted. The conversation is saved; type to continue."})
 	case msg.err != nil:
@@ -468,6 +509,10 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// saidNoNote ends a turn stopped by a plain No: the model waits for the person, as in
+// Claude Code.
+const saidNoNote = "Stopped: you said no. Tell Reins what to do instead."
 
 func (m *Model) finishStreams() {
 	for _, e := range m.stream {
@@ -517,6 +562,12 @@ func (m *Model) event(ev agent.Event) {
 				e := &entry{kind: entryTool, toolID: b.ID, toolName: b.Name, keyInput: keyInput(b.Name, b.Input), status: toolPending, start: m.cfg.now()}
 				if isAgentTool(b.Name) {
 					e.keyInput = agentKeyInput(b.Input)
+				}
+				for _, d := range m.dialogs {
+					if d.ask.useID == b.ID {
+						// The dialog came first.
+						e.progress = waitingForAnswer
+					}
 				}
 				m.cards[b.ID] = e
 				m.entries = append(m.entries, e)

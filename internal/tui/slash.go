@@ -30,10 +30,11 @@ const helpText = `Commands:
   /resume [N|ID]                        list this folder's sessions, or switch to one
   /memory [N|project|local|user]        list the memory files, or open one in $EDITOR
   /init                                 ask the model to write a CLAUDE.md for this project
+  /exit, /quit                          leave the chat (the conversation stays on screen)
   /help                                 this help
 Keys: enter send · ctrl+j/alt+enter newline · ↑↓ history · tab completes @path ·
       shift+tab mode · esc interrupt · ctrl+o expand tool output and thinking ·
-      pgup/pgdown scroll · ctrl+c twice quit`
+      pgup/pgdown scroll · ctrl+c interrupt, twice from an empty prompt quit`
 
 // slash runs a slash command; its output joins the transcript.
 func (m *Model) slash(line string) tea.Cmd {
@@ -44,6 +45,8 @@ func (m *Model) slash(line string) tea.Cmd {
 	switch cmd {
 	case "/help":
 		out(helpText + m.promptHelp())
+	case "/exit", "/quit":
+		return m.quit()
 	case "/permissions":
 		if len(args) == 0 {
 			out(m.permissionsReport())

@@ -29,6 +29,9 @@ const (
 
 type toolStatus int
 
+// waitingForAnswer is the state of a call whose permission dialog is open: it is not running.
+const waitingForAnswer = "waiting for your answer"
+
 const (
 	toolPending toolStatus = iota
 	toolDone
@@ -237,7 +240,9 @@ func (r *renderer) toolCard(e *entry) []string {
 	switch e.status {
 	case toolPending:
 		mark = r.st.warn.Render("◌")
-		if !e.start.IsZero() {
+		if e.progress == waitingForAnswer {
+			status = r.st.warn.Render(waitingForAnswer)
+		} else if !e.start.IsZero() {
 			status = r.st.dim.Render(fmt.Sprintf("running %s", fmtDur(r.now().Sub(e.start))))
 		}
 	case toolDone:
@@ -269,6 +274,10 @@ func (r *renderer) toolCard(e *entry) []string {
 	body := e.output
 	if e.status == toolPending {
 		body = e.progress
+		if body == waitingForAnswer {
+			// The status says it; the dialog below shows the call.
+			body = ""
+		}
 		// The Agent tool reports each of its sub-agent's calls as progress; the nested lines
 		// already show them.
 		if len(e.subCalls) > 0 && body != "waiting for your answer" {
@@ -372,7 +381,7 @@ func entriesFromHistory(msgs []llm.Message, subAgent func(agentID string) []llm.
 				if e := cards[b.ToolUseID]; e != nil {
 					finishCard(e, b, time.Time{})
 					if isAgentTool(e.toolName) && subAgent != nil {
-						if id := agentIDOf(e.output); id != "" {
+						if id := agentIDOf(resultText(b)); id != "" {
 							e.subCalls = subCallsFromHistory(subAgent(id))
 						}
 					}
@@ -383,9 +392,24 @@ func entriesFromHistory(msgs []llm.Message, subAgent func(agentID string) []llm.
 	return out
 }
 
+// cardText is a result as a person reads it: the lines only the model needs (the Agent
+// tool's agentId and usage) are dropped, and the tags that mark errors for the model are
+// taken off; the card's colour says it is an error.
+func cardText(s string) string {
+	if i := strings.Index(s, "\n\nagentId: "); i >= 0 {
+		s = s[:i]
+	} else if strings.HasPrefix(s, "agentId: ") {
+		s = ""
+	}
+	for _, tag := range []string{"<tool_use_error>", "</tool_use_error>", "<error>", "</error>"} {
+		s = strings.ReplaceAll(s, tag, "")
+	}
+	return s
+}
+
 // finishCard records a call's result on its card.
 func finishCard(e *entry, b llm.Block, now time.Time) {
-	e.output = resultText(b)
+	e.output = cardText(resultText(b))
 	e.progress = ""
 	e.end = now
 	if e.start.IsZero() {

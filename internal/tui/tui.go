@@ -31,6 +31,8 @@ type Config struct {
 	BaseURL, Credential string
 	CredentialNotes     []string
 	Cwd, Home           string
+	// Trusted says the folder is trusted (its settings apply), for the start banner.
+	Trusted bool
 	// SettingsFiles names the file each editable settings source writes, for the labels of
 	// "don't ask again".
 	SettingsFiles map[permission.Source]string
@@ -82,8 +84,10 @@ func (c *Config) now() time.Time {
 	return time.Now()
 }
 
-// Run shows the chat until the person quits (Ctrl+C twice) or ctx ends. A running turn is
-// aborted and waited for before Run returns, so the session on disk is complete.
+// Run shows the chat until the person quits (Ctrl+C twice from an empty prompt, /exit) or ctx
+// ends. On a quit the conversation is written to Out once the screen is gone, with the
+// command that resumes it. A running turn is aborted and waited for before Run returns, so
+// the session on disk is complete.
 func Run(ctx context.Context, cfg Config) error {
 	if cfg.Agent == nil || cfg.Agent.Permissions == nil {
 		return errors.New("tui: an agent with permissions is required")
@@ -92,8 +96,10 @@ func Run(ctx context.Context, cfg Config) error {
 		cfg.Agent.Bus = &agent.Bus{}
 	}
 	m := newModel(ctx, &cfg)
+	m.fence = newFence()
+	m.entries = append([]*entry{m.banner()}, m.entries...)
 	p := tea.NewProgram(m, Terminal{In: cfg.In, Out: cfg.Out, NoColor: cfg.NoColor, Width: cfg.Width, Height: cfg.Height}.options(ctx)...)
-	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now}
+	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now, stop: m.stopper.stop}
 	if cfg.WrapAsker != nil {
 		a = cfg.WrapAsker(a)
 	}
@@ -111,6 +117,8 @@ func Run(ctx context.Context, cfg Config) error {
 		defer func() { <-attached; cfg.Notices.attach(nil) }()
 	}
 	_, err := p.Run()
+	// The program draws no more: a turn's end need not wait for its events.
+	m.fence.close()
 	if m.cancel != nil {
 		m.cancel()
 	}
@@ -118,6 +126,11 @@ func Run(ctx context.Context, cfg Config) error {
 	unsubscribe()
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
 		return fmt.Errorf("interactive mode: %w", err)
+	}
+	if m.quitting {
+		if werr := m.leaveScrollback(cfg.Out); werr != nil {
+			return fmt.Errorf("interactive mode: leaving the conversation on screen: %w", werr)
+		}
 	}
 	return ctx.Err()
 }
