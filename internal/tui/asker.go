@@ -51,7 +51,9 @@ type askMsg struct {
 	req   permission.AskRequest
 	raw   json.RawMessage
 	trace []permission.Step
-	reply chan<- answer
+	// ignored are the ignored rules that could have decided the call, for the "?" view.
+	ignored []string
+	reply   chan<- answer
 }
 
 // withdrawMsg removes the dialog of an ask whose turn was aborted.
@@ -77,7 +79,9 @@ type asker struct {
 	perms  *agent.Permissions
 	lookup func(name string) tool.Tool
 	now    func() time.Time
-	next   atomic.Int64
+	// ignored returns the settings' rules the session does not apply; nil is none.
+	ignored func() []IgnoredRule
+	next    atomic.Int64
 }
 
 var _ permission.Asker = (*asker)(nil)
@@ -89,7 +93,7 @@ func (a *asker) Ask(ctx context.Context, req permission.AskRequest) (permission.
 	}
 	reply := make(chan answer, 1)
 	id := a.next.Add(1)
-	a.send(askMsg{id: id, req: req, raw: raw, trace: a.trace(ctx, req), reply: reply})
+	a.send(a.message(ctx, id, req, raw, reply))
 	select {
 	case ans := <-reply:
 		return a.settle(ctx, req, raw, ans)
@@ -97,6 +101,16 @@ func (a *asker) Ask(ctx context.Context, req permission.AskRequest) (permission.
 		a.send(withdrawMsg{id: id})
 		return permission.Decision{}, ctx.Err()
 	}
+}
+
+// message is the dialog's ask: the call, its trace and the ignored rules that could have
+// decided it.
+func (a *asker) message(ctx context.Context, id int64, req permission.AskRequest, raw json.RawMessage, reply chan<- answer) askMsg {
+	msg := askMsg{id: id, req: req, raw: raw, trace: a.trace(ctx, req), reply: reply}
+	if a.ignored != nil {
+		msg.ignored = ignoredForCall(a.ignored(), req.Tool)
+	}
+	return msg
 }
 
 // trace decides the call again with a trace attached, for the dialog's "?" view. It uses a

@@ -375,6 +375,12 @@ func (d *dialog) permissionParts(r *renderer, m *Model) parts {
 		for _, l := range formatTrace(d.ask.trace) {
 			p.body = append(p.body, rel(l))
 		}
+		if len(d.ask.ignored) > 0 {
+			p.body = append(p.body, "", st.title.Render("Ignored rules that could have decided this call:"))
+			for _, l := range d.ask.ignored {
+				p.body = append(p.body, r.wrap("• "+rel(l), 2)...)
+			}
+		}
 	} else {
 		p.body = append(p.body, pv...)
 		if fs := findings(d.ask.trace); len(fs) > 0 {
