@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -263,4 +264,25 @@ func (l *lateElicitor) Elicit(ctx context.Context, req client.ElicitRequest) (cl
 		return client.ElicitResult{}, client.ErrNoElicitor
 	}
 	return e.Elicit(ctx, req)
+}
+
+// ReconnectMCP starts the server name again (/mcp reconnect) and makes the pool again, as
+// AddSDKServers does, so that the tools of a server that had failed join the session, and
+// those it no longer offers leave it. It runs between turns: the agent's tools and system
+// prompt change.
+func (a *App) ReconnectMCP(ctx context.Context, name string) error {
+	if a.MCP == nil {
+		return fmt.Errorf("no MCP server %q", name)
+	}
+	_, rerr := a.MCP.Manager.Reconnect(ctx, name)
+	deferral, err := a.extendPool(a.Permissions.Context())
+	if err != nil {
+		return errors.Join(rerr, err)
+	}
+	system, err := SystemPrompt(ctx, deferral.Sent(a.Pool.Tools), a.Prompt)
+	if err != nil {
+		return errors.Join(rerr, err)
+	}
+	a.Agent.Tools, a.Agent.Deferral, a.Agent.System = a.Pool.Tools, deferral, system
+	return rerr
 }

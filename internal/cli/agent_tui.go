@@ -72,6 +72,10 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		SubAgent:        a.Sidechains(ctx),
 		Prompts:         promptCommands(prompts),
 		Memory:          func() tui.MemoryReport { return memoryReport(a.Memory) },
+		Ignored:         func() []tui.IgnoredRule { return ignoredRules(a.Settings.Report, a.Permissions.Context()) },
+		Agents:          func() []tui.AgentInfo { return chatAgents(a.Agents) },
+		MCP:             func() []tui.MCPServerInfo { return chatMCP(a.MCP) },
+		Reconnect:       a.ReconnectMCP,
 		RunPrompt: func(ctx context.Context, name, args string) (string, error) {
 			return a.MCP.RunPrompt(ctx, prompts, name, args)
 		},

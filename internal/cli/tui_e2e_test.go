@@ -167,12 +167,15 @@ func TestInteractiveE2E(t *testing.T) {
 		r2 := startTUI(t, e, "--continue")
 		r2.waitFor("Resumed session", "> wait")
 		r2.quit()
-		// A new session can switch to the old one with /resume: the list is newest first.
+		// A new session can switch to the old one with /resume: the picker is newest first,
+		// and /resume N counts the same way.
 		r3 := startTUI(t, e)
 		r3.waitFor("default mode")
 		r3.typeText("/resume")
 		r3.keys("Enter")
-		r3.waitFor("2. ")
+		r3.waitFor("Resume a session of this folder")
+		r3.keys("Escape")
+		r3.waitFor("Resume cancelled")
 		r3.typeText("/resume 2")
 		r3.keys("Enter")
 		r3.waitFor("Resumed session", "> wait")

@@ -55,7 +55,9 @@ type askMsg struct {
 	req   permission.AskRequest
 	raw   json.RawMessage
 	trace []permission.Step
-	reply chan<- answer
+	// ignored are the ignored rules that could have decided the call, for the "?" view.
+	ignored []string
+	reply   chan<- answer
 }
 
 // withdrawMsg removes the dialog of an ask whose turn was aborted.
@@ -85,6 +87,8 @@ type asker struct {
 	// stop ends the running turn: a plain No means stop, as in Claude Code. It is called on
 	// the agent's goroutine before Ask returns, so the model is never asked again in between.
 	stop func(cause error)
+	// ignored returns the settings' rules the session does not apply; nil is none.
+	ignored func() []IgnoredRule
 }
 
 var _ permission.Asker = (*asker)(nil)
@@ -96,11 +100,7 @@ func (a *asker) Ask(ctx context.Context, req permission.AskRequest) (permission.
 	}
 	reply := make(chan answer, 1)
 	id := a.next.Add(1)
-	msg := askMsg{id: id, req: req, raw: raw, trace: a.trace(ctx, req), reply: reply}
-	if use, ok := agent.ToolUseOf(ctx); ok {
-		msg.useID = use.ID
-	}
-	a.send(msg)
+	a.send(a.message(ctx, id, req, raw, reply))
 	select {
 	case ans := <-reply:
 		d, err := a.settle(ctx, req, raw, ans)
@@ -114,6 +114,19 @@ func (a *asker) Ask(ctx context.Context, req permission.AskRequest) (permission.
 		a.send(withdrawMsg{id: id})
 		return permission.Decision{}, ctx.Err()
 	}
+}
+
+// message is the dialog's ask: the call, its trace and the ignored rules that could have
+// decided it.
+func (a *asker) message(ctx context.Context, id int64, req permission.AskRequest, raw json.RawMessage, reply chan<- answer) askMsg {
+	msg := askMsg{id: id, req: req, raw: raw, trace: a.trace(ctx, req), reply: reply}
+	if use, ok := agent.ToolUseOf(ctx); ok {
+		msg.useID = use.ID
+	}
+	if a.ignored != nil {
+		msg.ignored = ignoredForCall(a.ignored(), req.Tool)
+	}
+	return msg
 }
 
 // trace decides the call again with a trace attached, for the dialog's "?" view. It uses a

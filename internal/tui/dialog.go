@@ -372,6 +372,14 @@ func (d *dialog) permissionParts(r *renderer, m *Model) parts {
 	title, pv := r.preview(d.ask.req.Tool, d.ask.raw, m.cfg.Cwd)
 	p.head = append(p.head, st.accent.Render(title))
 	if d.trace {
+		// The rules that were not applied come first: they are often the whole answer.
+		if len(d.ask.ignored) > 0 {
+			p.body = append(p.body, st.title.Render("Ignored rules that could have decided this call:"))
+			for _, l := range d.ask.ignored {
+				p.body = append(p.body, r.wrap("• "+rel(l), 2)...)
+			}
+			p.body = append(p.body, "")
+		}
 		for _, l := range formatTrace(d.ask.trace) {
 			p.body = append(p.body, rel(l))
 		}

@@ -76,7 +76,7 @@ func newHarness(t *testing.T, width, height int, rules ...permission.Rule) *harn
 		Now:     func() time.Time { return h.now },
 	}
 	h.m = newModel(t.Context(), cfg)
-	h.asker = &asker{send: func(m tea.Msg) { h.sent = append(h.sent, m) }, perms: h.perms, lookup: toolLookup(ts), now: cfg.Now}
+	h.asker = &asker{send: func(m tea.Msg) { h.sent = append(h.sent, m) }, perms: h.perms, lookup: toolLookup(ts), now: cfg.Now, ignored: cfg.ignored}
 	h.send(tea.WindowSizeMsg{Width: width, Height: height})
 	return h
 }
@@ -150,7 +150,7 @@ func (h *harness) ask(toolName, input string) chan answer {
 	}
 	req := permission.AskRequest{Tool: toolName, Input: in, Decision: d}
 	reply := make(chan answer, 1)
-	h.send(askMsg{id: 1, req: req, raw: json.RawMessage(input), trace: h.asker.trace(h.t.Context(), req), reply: reply})
+	h.send(h.asker.message(h.t.Context(), 1, req, json.RawMessage(input), reply))
 	return reply
 }
 

@@ -79,6 +79,9 @@ type Model struct {
 	turns   int
 	// ctxUsage is how full the context window is, as last measured or estimated.
 	ctxUsage agent.ContextUsage
+
+	// picker is the open /resume picker.
+	picker *sessionPicker
 }
 
 func newModel(ctx context.Context, cfg *Config) *Model {
@@ -201,6 +204,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case promptMsg:
 		return m, m.promptReady(msg)
+	case reconnectDone:
+		return m, m.reconnected(msg)
 	case elicitMsg:
 		m.forms = append(m.forms, newForm(msg))
 		return m, nil
@@ -298,6 +303,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			f.msg.reply <- res
 			m.forms = m.forms[1:]
 		}
+		return nil
+	}
+	if m.picker != nil {
+		m.pickerKey(msg)
 		return nil
 	}
 	switch k {
@@ -613,6 +622,8 @@ func (m *Model) render() string {
 		bottom = m.dialogs[0].view(m.r, m, m.width, max(m.height-3, 6))
 	} else if len(m.forms) > 0 {
 		bottom = m.forms[0].view(m.r, m.width)
+	} else if m.picker != nil {
+		bottom = m.picker.view(m.r, m.cfg.SessionID, m.width)
 	} else {
 		if len(m.completions) > 0 {
 			bottom = append(bottom, m.r.st.dim.Render("  "+strings.Join(m.completions, "  ")))

@@ -27,7 +27,9 @@ const helpText = `Commands:
   /compact [INSTRUCTIONS]               summarize the conversation to free the context window
   /context                              what fills the context window
   /taint                                secret files read: network calls ask until /clear
-  /resume [N|ID]                        list this folder's sessions, or switch to one
+  /resume [N|ID]                        pick one of this folder's sessions, or switch to one
+  /mcp [reconnect NAME]                 MCP servers, their state and tools; start one again
+  /agents                               the agent types the Agent tool can start
   /memory [N|project|local|user]        list the memory files, or open one in $EDITOR
   /init                                 ask the model to write a CLAUDE.md for this project
   /exit, /quit                          leave the chat (the conversation stays on screen)
@@ -118,13 +120,29 @@ func (m *Model) slash(line string) tea.Cmd {
 		out(m.contextReport())
 	case "/taint":
 		out(taintReport(m.perms().Taint()))
+	case "/mcp":
+		text, cmd, err := m.mcpCommand(args)
+		if err != nil {
+			fail(err.Error())
+			return nil
+		}
+		out(text)
+		return cmd
+	case "/agents":
+		out(m.agentsReport())
 	case "/memory":
 		return m.memoryCommand(args)
 	case "/init":
 		return m.initCommand()
 	case "/resume":
 		if len(args) == 0 {
-			out(m.sessionsList())
+			text, err := m.openPicker()
+			switch {
+			case err != nil:
+				fail(err.Error())
+			case text != "":
+				out(text)
+			}
 			return nil
 		}
 		if err := m.resume(args[0]); err != nil {
@@ -242,6 +260,7 @@ func (m *Model) permissionsReport() string {
 			fmt.Fprintf(&b, "  allow %s (%s)\n", strings.Join(g.Rules, ", "), strings.Join(left, ", "))
 		}
 	}
+	b.WriteString(ignoredSection(m.cfg.ignored(), m.cfg.Cwd))
 	b.WriteString("Add or remove: /permissions allow|ask|deny RULE [local|project|user|session] · /permissions remove …")
 	return b.String()
 }

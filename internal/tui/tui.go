@@ -54,6 +54,16 @@ type Config struct {
 	// person's turn.
 	Prompts   []PromptCommand
 	RunPrompt func(ctx context.Context, name, args string) (string, error)
+	// Ignored, if set, returns the rules of the settings the session does not apply, and why,
+	// for /permissions and the dialog's "?" view. It is called again each time: what a rule
+	// shadows changes with the rules.
+	Ignored func() []IgnoredRule
+	// Agents, if set, lists the agent types for /agents.
+	Agents func() []AgentInfo
+	// MCP, if set, reports the session's MCP servers for /mcp; Reconnect, if set, starts one
+	// again (/mcp reconnect NAME) and returns what became of it.
+	MCP       func() []MCPServerInfo
+	Reconnect func(ctx context.Context, name string) error
 	// Memory, if set, reports the session's memory files for /memory.
 	Memory func() MemoryReport
 	// Elicitor, if set, shows MCP servers' requests for input while the chat runs.
@@ -99,7 +109,7 @@ func Run(ctx context.Context, cfg Config) error {
 	m.fence = newFence()
 	m.entries = append([]*entry{m.banner()}, m.entries...)
 	p := tea.NewProgram(m, Terminal{In: cfg.In, Out: cfg.Out, NoColor: cfg.NoColor, Width: cfg.Width, Height: cfg.Height}.options(ctx)...)
-	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now, stop: m.stopper.stop}
+	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now, stop: m.stopper.stop, ignored: cfg.ignored}
 	if cfg.WrapAsker != nil {
 		a = cfg.WrapAsker(a)
 	}

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/reinsdev/reins/agentdef"
+	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/tui"
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/settings"
+)
+
+// ignoredRules are the rules and directories of the settings that the session does not apply,
+// and why: what the report says was not loaded (an untrusted project's lists, invalid rules,
+// rules managed policy shuts out, missing directories), then the allow rules of the live
+// context that a deny or ask rule always wins over (as `reins permissions list` finds them).
+func ignoredRules(rep *settings.Report, pc *permission.Context) []tui.IgnoredRule {
+	var out []tui.IgnoredRule
+	if rep != nil {
+		for _, f := range rep.Files {
+			for _, e := range f.Entries {
+				if e.Status == settings.StatusLoaded {
+					continue
+				}
+				where := f.Path
+				if e.Line > 0 {
+					where = fmt.Sprintf("%s:%d:%d", f.Path, e.Line, e.Col)
+				}
+				ig := tui.IgnoredRule{List: e.List, Value: e.Value, Where: where, Why: string(e.Status), Reason: e.Reason, Count: e.Count}
+				if e.Count > 0 {
+					ig.Value = ""
+				}
+				out = append(out, ig)
+			}
+		}
+	}
+	rules := pc.Rules()
+	for _, r := range rules {
+		if r.Behavior != permission.Allow {
+			continue
+		}
+		for _, o := range rules {
+			if (o.Behavior == permission.Deny || o.Behavior == permission.Ask) && shadows(o.Value, r.Value) {
+				out = append(out, tui.IgnoredRule{List: "allow", Value: r.Value.String(), Where: whereRule(r), Why: tui.IgnoredShadowed,
+					Reason: fmt.Sprintf("%s %s (%s) always wins", o.Behavior, o.Value, whereRule(o))})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// whereRule is a rule's file:line:col, or its source when it has no file (a flag, the session).
+func whereRule(r permission.Rule) string {
+	if s := r.Origin.String(); s != "" {
+		return s
+	}
+	return r.Source.String()
+}
+
+// chatAgents are the agent types for /agents.
+func chatAgents(set *agentdef.Set) []tui.AgentInfo {
+	var out []tui.AgentInfo
+	for _, d := range set.All() {
+		out = append(out, tui.AgentInfo{Name: d.Name, Source: d.Source.String(), File: d.File, Description: d.Description})
+	}
+	return out
+}
+
+// chatMCP is the session's MCP servers for /mcp.
+func chatMCP(m *app.MCP) []tui.MCPServerInfo {
+	var out []tui.MCPServerInfo
+	for _, st := range m.Status() {
+		s := tui.MCPServerInfo{Name: st.Name, Scope: string(st.Scope), Type: st.Type, State: st.State, Reason: st.Reason, Skipped: st.Skipped}
+		if m != nil {
+			s.Tools = m.Manager.ServerTools(st.Name)
+		}
+		out = append(out, s)
+	}
+	return out
+}
