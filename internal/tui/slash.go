@@ -42,119 +42,154 @@ Keys: enter send · ctrl+j/alt+enter newline · ↑↓ history · tab completes 
 func (m *Model) slash(line string) tea.Cmd {
 	fields := strings.Fields(line)
 	cmd, args := fields[0], fields[1:]
-	out := func(s string) { m.entries = append(m.entries, &entry{kind: entryInfo, text: s}) }
-	fail := func(s string) { m.entries = append(m.entries, &entry{kind: entryError, text: s}) }
 	switch cmd {
 	case "/help":
-		out(helpText + m.promptHelp())
+		m.say(helpText + m.promptHelp())
 	case "/exit", "/quit":
 		return m.quit()
 	case "/permissions":
-		if len(args) == 0 {
-			out(m.permissionsReport())
-			return nil
-		}
-		if err := m.editRules(args); err != nil {
-			fail(err.Error())
-			return nil
-		}
-		out(m.permissionsReport())
+		m.permissionsCommand(args)
 	case "/mode":
-		if len(args) == 0 {
-			out(fmt.Sprintf("Mode: %s. Shift+Tab cycles default → acceptEdits → plan%s.", m.perms().Mode(), m.cycleExtra()))
-			return nil
-		}
-		mode, err := permission.ParseMode(args[0])
-		if err != nil {
-			fail(err.Error())
-			return nil
-		}
-		m.setMode(mode)
+		m.modeCommand(args)
 	case "/add-dir":
-		if len(args) != 1 {
-			fail("usage: /add-dir PATH")
-			return nil
-		}
-		dir := args[0]
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(m.cfg.Cwd, dir)
-		}
-		err := m.updatePermissions(permission.Update{Type: permission.AddDirectories, Destination: permission.SourceSession, Directories: []string{dir}})
-		if err != nil {
-			fail(err.Error())
-			return nil
-		}
-		out("Added working directory " + dir + " for this session.")
+		m.addDirCommand(args)
 	case "/model":
-		if len(args) == 0 {
-			out(fmt.Sprintf("Model: %s (%s)", m.cfg.Agent.Model, m.cfg.Provider))
-			return nil
-		}
-		if m.running {
-			fail("wait for the turn to finish before changing the model")
-			return nil
-		}
-		m.cfg.Agent.Model = args[0]
-		out("Model for the next turns: " + args[0])
+		m.modelCommand(args)
 	case "/status":
-		out(m.statusReport())
+		m.say(m.statusReport())
 	case "/cost":
-		price := fmt.Sprintf("$%.4f", m.costUSD)
-		if !m.costOK {
-			price += " (prices of some models are unknown)"
-		}
-		out(fmt.Sprintf("Session: %d model replies · input %d · output %d · cache read %d · cache write %d tokens · %s",
-			m.turns, m.usage.InputTokens, m.usage.OutputTokens, m.usage.CacheReadInputTokens, m.usage.CacheCreationInputTokens, price))
+		m.say(m.costReport())
 	case "/clear":
-		if m.running {
-			fail("wait for the turn to finish, or press Esc, before /clear")
-			return nil
-		}
-		m.msgs, m.entries, m.scroll = nil, nil, 0
-		// The secrets read are gone with the conversation that held them.
-		m.perms().Taint().Clear()
-		out("Conversation cleared: the next message starts from nothing.")
+		m.clearCommand()
 	case "/compact":
 		return m.compact(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), cmd)))
 	case "/context":
-		out(m.contextReport())
+		m.say(m.contextReport())
 	case "/taint":
-		out(taintReport(m.perms().Taint()))
+		m.say(taintReport(m.perms().Taint()))
 	case "/mcp":
 		text, cmd, err := m.mcpCommand(args)
 		if err != nil {
-			fail(err.Error())
+			m.sayErr(err.Error())
 			return nil
 		}
-		out(text)
+		m.say(text)
 		return cmd
 	case "/agents":
-		out(m.agentsReport())
+		m.say(m.agentsReport())
 	case "/memory":
 		return m.memoryCommand(args)
 	case "/init":
 		return m.initCommand()
 	case "/resume":
-		if len(args) == 0 {
-			text, err := m.openPicker()
-			switch {
-			case err != nil:
-				fail(err.Error())
-			case text != "":
-				out(text)
-			}
-			return nil
-		}
-		if err := m.resume(args[0]); err != nil {
-			fail(err.Error())
-		}
+		m.resumeCommand(args)
 	default:
 		if name, ok := strings.CutPrefix(cmd, "/"); ok && strings.HasPrefix(name, "mcp__") {
 			return m.runPrompt(name, line, strings.TrimSpace(strings.TrimPrefix(line, cmd)))
 		}
-		fail(fmt.Sprintf("unknown command %s (try /help)", cmd))
+		m.sayErr(fmt.Sprintf("unknown command %s (try /help)", cmd))
 	}
 	return nil
+}
+
+// say adds a command's answer to the transcript; sayErr a command's failure.
+func (m *Model) say(s string)    { m.entries = append(m.entries, &entry{kind: entryInfo, text: s}) }
+func (m *Model) sayErr(s string) { m.entries = append(m.entries, &entry{kind: entryError, text: s}) }
+
+// permissionsCommand is /permissions: the report, or a rule added or removed first.
+func (m *Model) permissionsCommand(args []string) {
+	if len(args) > 0 {
+		if err := m.editRules(args); err != nil {
+			m.sayErr(err.Error())
+			return
+		}
+	}
+	m.say(m.permissionsReport())
+}
+
+// modeCommand is /mode: the mode and the cycle, or a new mode.
+func (m *Model) modeCommand(args []string) {
+	if len(args) == 0 {
+		m.say(fmt.Sprintf("Mode: %s. Shift+Tab cycles default → acceptEdits → plan%s.", m.perms().Mode(), m.cycleExtra()))
+		return
+	}
+	mode, err := permission.ParseMode(args[0])
+	if err != nil {
+		m.sayErr(err.Error())
+		return
+	}
+	m.setMode(mode)
+}
+
+// addDirCommand is /add-dir: a working directory for this session.
+func (m *Model) addDirCommand(args []string) {
+	if len(args) != 1 {
+		m.sayErr("usage: /add-dir PATH")
+		return
+	}
+	dir := args[0]
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(m.cfg.Cwd, dir)
+	}
+	err := m.updatePermissions(permission.Update{Type: permission.AddDirectories, Destination: permission.SourceSession, Directories: []string{dir}})
+	if err != nil {
+		m.sayErr(err.Error())
+		return
+	}
+	m.say("Added working directory " + dir + " for this session.")
+}
+
+// modelCommand is /model: the model, or another one for the next turns.
+func (m *Model) modelCommand(args []string) {
+	if len(args) == 0 {
+		m.say(fmt.Sprintf("Model: %s (%s)", m.cfg.Agent.Model, m.cfg.Provider))
+		return
+	}
+	if m.running {
+		m.sayErr("wait for the turn to finish before changing the model")
+		return
+	}
+	m.cfg.Agent.Model = args[0]
+	m.say("Model for the next turns: " + args[0])
+}
+
+// costReport is /cost: the session's replies, tokens and estimated price.
+func (m *Model) costReport() string {
+	price := fmt.Sprintf("$%.4f", m.costUSD)
+	if !m.costOK {
+		price += " (prices of some models are unknown)"
+	}
+	return fmt.Sprintf("Session: %d model replies · input %d · output %d · cache read %d · cache write %d tokens · %s",
+		m.turns, m.usage.InputTokens, m.usage.OutputTokens, m.usage.CacheReadInputTokens, m.usage.CacheCreationInputTokens, price)
+}
+
+// clearCommand is /clear: the conversation, and the taint of the secrets it held, are gone.
+func (m *Model) clearCommand() {
+	if m.running {
+		m.sayErr("wait for the turn to finish, or press Esc, before /clear")
+		return
+	}
+	m.msgs, m.entries, m.scroll = nil, nil, 0
+	// The secrets read are gone with the conversation that held them.
+	m.perms().Taint().Clear()
+	m.say("Conversation cleared: the next message starts from nothing.")
+}
+
+// resumeCommand is /resume: the picker, or the session named by its number or id.
+func (m *Model) resumeCommand(args []string) {
+	if len(args) == 0 {
+		text, err := m.openPicker()
+		switch {
+		case err != nil:
+			m.sayErr(err.Error())
+		case text != "":
+			m.say(text)
+		}
+		return
+	}
+	if err := m.resume(args[0]); err != nil {
+		m.sayErr(err.Error())
+	}
 }
 
 // statusReport is /status: what the session talks to and with which credential (where it
