@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // MCPServer is a project server of .mcp.json that waits for the person's approval.
@@ -68,33 +66,27 @@ func ApproveMCPServers(ctx context.Context, term Terminal, servers []MCPServer) 
 
 // approveModel is the program of the project servers' approval: one dialog per server.
 type approveModel struct {
+	startScreen
 	servers []MCPServer
 	i, sel  int
 	answers map[string]MCPAnswer
-	r       *renderer
-	width   int
-	height  int
 }
 
 var approveOptions = []string{"Yes, use this server", "Yes, use all of this project's servers", "No"}
 
 func newApproveModel(servers []MCPServer) *approveModel {
-	m := &approveModel{servers: servers, answers: map[string]MCPAnswer{}, width: 80, height: 24}
+	m := &approveModel{startScreen: newStartScreen(), servers: servers, answers: map[string]MCPAnswer{}}
 	for _, s := range servers {
 		m.answers[s.Name] = MCPUnanswered
 	}
-	m.r = &renderer{st: newStyles(true), width: 80}
 	return m
 }
 
-func (m *approveModel) Init() tea.Cmd { return tea.RequestBackgroundColor }
-
 func (m *approveModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.frame(msg) {
+		return m, nil
+	}
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-	case tea.BackgroundColorMsg:
-		m.r.st = newStyles(msg.IsDark())
 	case tea.KeyPressMsg:
 		switch k := msg.String(); k {
 		case "ctrl+c":
@@ -136,11 +128,7 @@ func (m *approveModel) choose(i int) tea.Cmd {
 	return nil
 }
 
-func (m *approveModel) View() tea.View {
-	v := tea.NewView(m.render())
-	v.AltScreen = true
-	return v
-}
+func (m *approveModel) View() tea.View { return view(m.render()) }
 
 func (m *approveModel) render() string {
 	if m.i >= len(m.servers) {
@@ -170,13 +158,5 @@ func (m *approveModel) render() string {
 	}
 	lines = append(lines, st.dim.Render("↑↓ select · enter confirm · esc no · ctrl+c decide later"),
 		st.dim.Render("The answer is kept in ~/.reins.json (as reins mcp approve does)."))
-	inner := max(m.width-4, 10)
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, inner, "…")
-	}
-	box := strings.Split(st.border.Width(m.width).Render(strings.Join(lines, "\n")), "\n")
-	for len(box) < m.height {
-		box = append(box, "")
-	}
-	return strings.Join(box[:min(len(box), max(m.height, 1))], "\n")
+	return m.box(lines)
 }

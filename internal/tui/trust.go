@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // TrustItem is one thing a folder's files would enable once trusted, and where it is written
@@ -51,27 +49,23 @@ func AskTrust(ctx context.Context, term Terminal, offer TrustOffer) (bool, error
 
 // trustModel is the program of the trust dialog.
 type trustModel struct {
-	offer         TrustOffer
-	sel           int
-	yes           bool
-	r             *renderer
-	width, height int
+	startScreen
+	offer TrustOffer
+	sel   int
+	yes   bool
 }
 
 var trustOptions = []string{"Yes, trust this folder", "No, continue without trusting it"}
 
 func newTrustModel(offer TrustOffer) *trustModel {
-	return &trustModel{offer: offer, width: 80, height: 24, r: &renderer{st: newStyles(true), width: 80}}
+	return &trustModel{startScreen: newStartScreen(), offer: offer}
 }
 
-func (m *trustModel) Init() tea.Cmd { return tea.RequestBackgroundColor }
-
 func (m *trustModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.frame(msg) {
+		return m, nil
+	}
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-	case tea.BackgroundColorMsg:
-		m.r.st = newStyles(msg.IsDark())
 	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "ctrl+c", "esc", "2", "n":
@@ -89,11 +83,7 @@ func (m *trustModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *trustModel) View() tea.View {
-	v := tea.NewView(m.render())
-	v.AltScreen = true
-	return v
-}
+func (m *trustModel) View() tea.View { return view(m.render()) }
 
 // render draws the offer in a box, the lists cut to the screen's height with the number left
 // out, and the question always in view.
@@ -141,14 +131,5 @@ func (m *trustModel) render() string {
 		cut := max(room-1, 0)
 		body = append(body[:cut:cut], st.dim.Render(fmt.Sprintf("… and %d more lines (reins permissions list shows the rules)", len(body)-cut)))
 	}
-	lines := append(append(head, body...), tail...)
-	inner := max(m.width-4, 10)
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, inner, "…")
-	}
-	box := strings.Split(st.border.Width(m.width).Render(strings.Join(lines, "\n")), "\n")
-	for len(box) < m.height {
-		box = append(box, "")
-	}
-	return strings.Join(box[:min(len(box), max(m.height, 1))], "\n")
+	return m.box(append(append(head, body...), tail...))
 }
