@@ -117,13 +117,22 @@ func (l *Loader) Warnings() []Warning {
 
 // ProjectRoot is the top of the git work tree holding cwd, or cwd outside one.
 func ProjectRoot(cwd string) string {
-	for d := cwd; ; {
+	if top, ok := GitTop(cwd); ok {
+		return top
+	}
+	return cwd
+}
+
+// GitTop is the nearest folder from dir upwards that holds a .git entry (a folder, or the file
+// of a worktree or submodule), and whether there is one.
+func GitTop(dir string) (string, bool) {
+	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
+			return d, true
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return cwd
+			return "", false
 		}
 		d = parent
 	}

@@ -3,12 +3,11 @@ package app
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/memory"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 )
@@ -112,14 +111,6 @@ func yesNo(b bool) string {
 // IsGitRepo reports whether dir is inside a git work tree: it or a parent has a .git entry
 // (a folder, or a file for worktrees and submodules).
 func IsGitRepo(dir string) bool {
-	for d := dir; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return true
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return false
-		}
-		d = parent
-	}
+	_, ok := memory.GitTop(dir)
+	return ok
 }

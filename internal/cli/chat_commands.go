@@ -16,35 +16,18 @@ import (
 // context that a deny or ask rule always wins over (as `reins permissions list` finds them).
 func ignoredRules(rep *settings.Report, pc *permission.Context) []tui.IgnoredRule {
 	var out []tui.IgnoredRule
-	if rep != nil {
-		for _, f := range rep.Files {
-			for _, e := range f.Entries {
-				if e.Status == settings.StatusLoaded {
-					continue
-				}
-				where := f.Path
-				if e.Line > 0 {
-					where = fmt.Sprintf("%s:%d:%d", f.Path, e.Line, e.Col)
-				}
-				ig := tui.IgnoredRule{List: e.List, Value: e.Value, Where: where, Why: string(e.Status), Reason: e.Reason, Count: e.Count}
-				if e.Count > 0 {
-					ig.Value = ""
-				}
-				out = append(out, ig)
-			}
+	unloaded(rep, func(where string, e settings.EntryReport) {
+		ig := tui.IgnoredRule{List: e.List, Value: e.Value, Where: where, Why: string(e.Status), Reason: e.Reason, Count: e.Count}
+		if e.Count > 0 {
+			ig.Value = ""
 		}
-	}
+		out = append(out, ig)
+	})
 	rules := pc.Rules()
 	for _, r := range rules {
-		if r.Behavior != permission.Allow {
-			continue
-		}
-		for _, o := range rules {
-			if (o.Behavior == permission.Deny || o.Behavior == permission.Ask) && shadows(o.Value, r.Value) {
-				out = append(out, tui.IgnoredRule{List: "allow", Value: r.Value.String(), Where: whereRule(r), Why: tui.IgnoredShadowed,
-					Reason: fmt.Sprintf("%s %s (%s) always wins", o.Behavior, o.Value, whereRule(o))})
-				break
-			}
+		if o, ok := shadowedBy(rules, r); ok {
+			out = append(out, tui.IgnoredRule{List: "allow", Value: r.Value.String(), Where: whereRule(r), Why: tui.IgnoredShadowed,
+				Reason: fmt.Sprintf("%s %s (%s) always wins", o.Behavior, o.Value, whereRule(o))})
 		}
 	}
 	return out

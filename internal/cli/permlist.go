@@ -78,16 +78,35 @@ func listRules(env *permEnv) *listResult {
 		case permission.Ask:
 			res.Ask = append(res.Ask, lr)
 		case permission.Allow:
-			for _, o := range rules {
-				if (o.Behavior == permission.Deny || o.Behavior == permission.Ask) && shadows(o.Value, r.Value) {
-					lr.ShadowedBy = fmt.Sprintf("%s %s from %s", o.Behavior, o.Value, o.Source)
-					break
-				}
+			if o, ok := shadowedBy(rules, r); ok {
+				lr.ShadowedBy = fmt.Sprintf("%s %s from %s", o.Behavior, o.Value, o.Source)
 			}
 			res.Allow = append(res.Allow, lr)
 		}
 	}
-	for _, f := range env.Report.Files {
+	unloaded(env.Report, func(where string, e settings.EntryReport) {
+		s := fmt.Sprintf("%s: %s %q: %s", where, e.List, e.Value, e.Status)
+		if e.Reason != "" {
+			s += " (" + e.Reason + ")"
+		}
+		res.Skipped = append(res.Skipped, s)
+	})
+	for _, w := range env.Report.Warnings {
+		res.Warnings = append(res.Warnings, w.String())
+	}
+	for _, b := range env.Report.Broken {
+		res.Warnings = append(res.Warnings, "reins -p and reins tool run refuse to start: "+b.String())
+	}
+	return res
+}
+
+// unloaded calls fn with each entry of the report that was not loaded (an untrusted project's
+// lists, invalid rules, rules managed policy shuts out, missing directories) and where it is.
+func unloaded(rep *settings.Report, fn func(where string, e settings.EntryReport)) {
+	if rep == nil {
+		return
+	}
+	for _, f := range rep.Files {
 		for _, e := range f.Entries {
 			if e.Status == settings.StatusLoaded {
 				continue
@@ -96,20 +115,22 @@ func listRules(env *permEnv) *listResult {
 			if e.Line > 0 {
 				where = fmt.Sprintf("%s:%d:%d", f.Path, e.Line, e.Col)
 			}
-			s := fmt.Sprintf("%s: %s %q: %s", where, e.List, e.Value, e.Status)
-			if e.Reason != "" {
-				s += " (" + e.Reason + ")"
-			}
-			res.Skipped = append(res.Skipped, s)
+			fn(where, e)
 		}
 	}
-	for _, w := range env.Report.Warnings {
-		res.Warnings = append(res.Warnings, w.String())
+}
+
+// shadowedBy finds a deny or ask rule among rules that always wins over the allow rule r.
+func shadowedBy(rules []permission.Rule, r permission.Rule) (permission.Rule, bool) {
+	if r.Behavior != permission.Allow {
+		return permission.Rule{}, false
 	}
-	for _, b := range env.Report.Broken {
-		res.Warnings = append(res.Warnings, "reins -p and reins tool run refuse to start: "+b.String())
+	for _, o := range rules {
+		if (o.Behavior == permission.Deny || o.Behavior == permission.Ask) && shadows(o.Value, r.Value) {
+			return o, true
+		}
 	}
-	return res
+	return permission.Rule{}, false
 }
 
 // shadows reports whether a deny or ask rule b always wins over the allow rule a: every call
