@@ -411,27 +411,18 @@ func TestAgentE2E(t *testing.T) {
 	t.Run("interrupt", func(t *testing.T) {
 		e := newE2E(t, bin)
 		marker := "37.25"
-		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"sleep `+marker+`"}`)))
-		e.anthropic(srv)
-		cmd := exec.Command(e.bin, "-p", "--allowedTools", "Bash", "--output-format", "stream-json", "wait")
-		cmd.Dir, cmd.Env = e.dir, e.env
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill() })
-		waitForProc(t, 10*time.Second, out.String, "sleep", marker)
+		cmd, out := startSleeping(t, e, marker, "--output-format", "stream-json")
+		waitForProc(t, 10*time.Second, out, "sleep", marker)
 		cmd.Process.Signal(os.Interrupt)
 		err := cmd.Wait()
 		if ee, ok := errors.AsType[*exec.ExitError](err); !ok || ee.ExitCode() != exitCancel {
-			t.Errorf("exit %v, want %d\n%s", err, exitCancel, out.String())
+			t.Errorf("exit %v, want %d\n%s", err, exitCancel, out())
 		}
 		if procs := findProcs("sleep", marker); len(procs) > 0 {
 			t.Errorf("child processes left behind: %v", procs)
 		}
-		if !strings.Contains(out.String(), `"type":"result"`) || !strings.Contains(out.String(), `"tool_use_id":"toolu_llmtest_1_0"`) {
-			t.Errorf("no result line or no tool result:\n%s", out.String())
+		if !strings.Contains(out(), `"type":"result"`) || !strings.Contains(out(), `"tool_use_id":"toolu_llmtest_1_0"`) {
+			t.Errorf("no result line or no tool result:\n%s", out())
 		}
 		// The interrupted call's result is in the session file: the run recorded it and
 		// closed the session before exiting, so a resume does not find it lost.

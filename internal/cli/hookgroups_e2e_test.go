@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -77,19 +75,10 @@ func TestKill9EndsHookChildren(t *testing.T) {
 	e := newE2E(t, reinsBinary(t))
 	pidFile := hookLeavingChild(e)
 	marker := "41.76"
-	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"sleep `+marker+`"}`)))
-	e.anthropic(srv)
-	cmd := exec.Command(e.bin, "-p", "--allowedTools", "Bash", "--", "run it")
-	cmd.Dir, cmd.Env = e.dir, e.env
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	child := waitPidFile(t, pidFile, out.String)
+	cmd, out := startSleeping(t, e, marker)
+	child := waitPidFile(t, pidFile, out)
 	// The Bash command runs after the hook: reins is mid-turn when it dies.
-	waitForProc(t, 60*time.Second, out.String, "sleep", marker)
+	waitForProc(t, 60*time.Second, out, "sleep", marker)
 	t.Cleanup(func() {
 		for _, p := range findProcs("sleep", marker) {
 			syscall.Kill(p, syscall.SIGKILL)

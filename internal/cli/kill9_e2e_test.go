@@ -92,17 +92,8 @@ func TestKill9MidTurnLeavesSession(t *testing.T) {
 	}
 	e := newE2E(t, reinsBinary(t))
 	marker := "41.75"
-	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"sleep `+marker+`"}`)))
-	e.anthropic(srv)
-	cmd := exec.Command(e.bin, "-p", "--allowedTools", "Bash", "--", "run it")
-	cmd.Dir, cmd.Env = e.dir, e.env
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	waitForProc(t, 60*time.Second, out.String, "sleep", marker)
+	cmd, out := startSleeping(t, e, marker)
+	waitForProc(t, 60*time.Second, out, "sleep", marker)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -126,4 +117,22 @@ func TestKill9MidTurnLeavesSession(t *testing.T) {
 	if r := tr.Messages[2].Content; len(r) != 1 || r[0].Type != llm.BlockToolResult || r[0].Content[0].Text != session.LostResultMessage {
 		t.Errorf("the missing result was not filled in: %+v", r)
 	}
+}
+
+// startSleeping starts `reins -p` (with args before the prompt) whose model calls Bash
+// `sleep <marker>`, so the run is mid-turn until the test ends it; out reads what it printed so
+// far. The process is killed when the test ends.
+func startSleeping(t *testing.T, e *e2e, marker string, args ...string) (cmd *exec.Cmd, out func() string) {
+	t.Helper()
+	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"sleep `+marker+`"}`)))
+	e.anthropic(srv)
+	cmd = exec.Command(e.bin, append(append([]string{"-p", "--allowedTools", "Bash"}, args...), "--", "run it")...)
+	cmd.Dir, cmd.Env = e.dir, e.env
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, buf.String
 }
