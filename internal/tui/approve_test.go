@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,28 +11,24 @@ import (
 
 func approveGolden(t *testing.T, m *approveModel, name string) {
 	t.Helper()
-	lines := strings.Split(ansi.Strip(m.render()), "\n")
+	startScreenGolden(t, &m.startScreen, m.render(), name)
+}
+
+// startScreenGolden compares a start-up dialog's screen with its golden file: every line
+// within the width, as many lines as the screen has.
+func startScreenGolden(t *testing.T, s *startScreen, rendered, name string) {
+	t.Helper()
+	lines := strings.Split(ansi.Strip(rendered), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
-		if w := ansi.StringWidth(l); w > m.width {
-			t.Errorf("%s: line %d is %d columns wide, more than %d", name, i+1, w, m.width)
+		if w := ansi.StringWidth(l); w > s.width {
+			t.Errorf("%s: line %d is %d columns wide, more than %d", name, i+1, w, s.width)
 		}
 	}
-	got := strings.Join(lines, "\n") + "\n"
-	path := filepath.Join("testdata", "screens", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
+	if len(lines) != s.height {
+		t.Errorf("%s: %d lines, want the screen's %d", name, len(lines), s.height)
 	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s screen mismatch (-want +got):\n%s", name, diff)
-	}
+	goldenText(t, name, strings.Join(lines, "\n")+"\n")
 }
 
 func TestApproveMCPServers(t *testing.T) {

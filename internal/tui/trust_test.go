@@ -1,14 +1,10 @@
 package tui
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/google/go-cmp/cmp"
 )
 
 var testOffer = TrustOffer{
@@ -74,29 +70,5 @@ func TestTrustDialogScreens(t *testing.T) {
 
 func trustGolden(t *testing.T, m *trustModel, name string) {
 	t.Helper()
-	lines := strings.Split(ansi.Strip(m.render()), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-		if w := ansi.StringWidth(l); w > m.width {
-			t.Errorf("%s: line %d is %d columns wide, more than %d", name, i+1, w, m.width)
-		}
-	}
-	if len(lines) != m.height {
-		t.Errorf("%s: %d lines, want the screen's %d", name, len(lines), m.height)
-	}
-	got := strings.Join(lines, "\n") + "\n"
-	path := filepath.Join("testdata", "screens", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s screen mismatch (-want +got):\n%s", name, diff)
-	}
+	startScreenGolden(t, &m.startScreen, m.render(), name)
 }
