@@ -14,7 +14,6 @@
 package agentdef
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,11 +25,9 @@ import (
 	"strings"
 	"sync"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/reinsdev/reins/boundedfile"
+	"github.com/reinsdev/reins/frontmatter"
 	"github.com/reinsdev/reins/permission"
-	"github.com/reinsdev/reins/settings"
 )
 
 // Source says where a definition came from; later sources win.
@@ -144,33 +141,11 @@ This is a READ-ONLY planning task. You must not create, modify or delete files, 
 Explore the relevant code thoroughly, understand the existing patterns and constraints, then produce a step-by-step implementation plan: the files to change, the order of the changes, the trade-offs, and how to verify the result. End with a list of the 3-5 files most critical to the plan.`
 
 // Error is a problem in one definition file, at a position.
-type Error struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
+type Error = frontmatter.Error
 
 // validName is what Claude Code accepts as an agent type: letters, digits and hyphens, not
 // starting with a hyphen.
 var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) })
-
-// frontMatter is the YAML header of a definition file.
-type frontMatter struct {
-	Name            yaml.Node `yaml:"name"`
-	Description     yaml.Node `yaml:"description"`
-	Tools           yaml.Node `yaml:"tools"`
-	DisallowedTools yaml.Node `yaml:"disallowedTools"`
-	Model           yaml.Node `yaml:"model"`
-	PermissionMode  yaml.Node `yaml:"permissionMode"`
-	Color           yaml.Node `yaml:"color"`
-}
 
 var knownKeys = []string{"name", "description", "tools", "disallowedTools", "model", "permissionMode", "color"}
 
@@ -179,133 +154,51 @@ const maxFileSize = 1 << 20
 
 // ParseFile parses one definition file's content. file names it in errors.
 func ParseFile(file string, data []byte, src Source) (*Definition, error) {
-	if len(data) > maxFileSize {
-		return nil, &Error{File: file, Msg: fmt.Sprintf("file is larger than %d bytes", maxFileSize)}
-	}
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	head, body, bodyLine, ok := splitFrontMatter(data)
-	if !ok {
-		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "missing YAML front matter: the file must start with a line \"---\" and the header must end with another \"---\" line"}
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(head, &doc); err != nil {
-		return nil, yamlError(file, err)
-	}
-	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, &Error{File: file, Line: 2, Col: 1, Msg: "front matter must be a mapping of keys to values"}
-	}
-	r := fmReader{file: file}
-	if err := r.checkKeys(doc.Content[0]); err != nil {
+	fm, err := frontmatter.Parse(file, data, knownKeys, maxFileSize)
+	if err != nil {
 		return nil, err
 	}
-	var fm frontMatter
-	if err := doc.Content[0].Decode(&fm); err != nil {
-		return nil, yamlError(file, err)
+	if !fm.Present {
+		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "missing YAML front matter: the file must start with a line \"---\" and the header must end with another \"---\" line"}
 	}
-	d := &Definition{Source: src, File: file, Prompt: strings.TrimSpace(string(body))}
-	var err error
-	if d.Name, err = r.str("name", &fm.Name, true); err != nil {
+	d := &Definition{Source: src, File: file, Prompt: strings.TrimSpace(string(fm.Body))}
+	if d.Name, err = fm.Str("name", true); err != nil {
 		return nil, err
 	}
 	if !validName().MatchString(d.Name) {
-		return nil, r.errAt(&fm.Name, "invalid agent name %q: use letters, digits, '-' and '_' (at most 64)", d.Name)
+		return nil, fm.ErrAt("name", "invalid agent name %q: use letters, digits, '-' and '_' (at most 64)", d.Name)
 	}
-	if d.Description, err = r.str("description", &fm.Description, true); err != nil {
+	if d.Description, err = fm.Str("description", true); err != nil {
 		return nil, err
 	}
 	if d.Description == "" {
-		return nil, r.errAt(&fm.Description, "\"description\" must not be empty: the model chooses agents by it")
+		return nil, fm.ErrAt("description", "\"description\" must not be empty: the model chooses agents by it")
 	}
-	if d.Tools, err = r.list("tools", &fm.Tools); err != nil {
+	if d.Tools, err = fm.List("tools"); err != nil {
 		return nil, err
 	}
-	if d.DisallowedTools, err = r.list("disallowedTools", &fm.DisallowedTools); err != nil {
+	if d.DisallowedTools, err = fm.List("disallowedTools"); err != nil {
 		return nil, err
 	}
-	if d.Model, err = r.str("model", &fm.Model, false); err != nil {
+	if d.Model, err = fm.Str("model", false); err != nil {
 		return nil, err
 	}
-	mode, err := r.str("permissionMode", &fm.PermissionMode, false)
+	mode, err := fm.Str("permissionMode", false)
 	if err != nil {
 		return nil, err
 	}
 	if mode != "" {
 		if d.PermissionMode, err = parseMode(mode); err != nil {
-			return nil, r.errAt(&fm.PermissionMode, "%s", err)
+			return nil, fm.ErrAt("permissionMode", "%s", err)
 		}
+	}
+	if _, err := fm.Str("color", false); err != nil {
+		return nil, err
 	}
 	if d.Prompt == "" {
-		return nil, &Error{File: file, Line: bodyLine, Col: 1, Msg: "the system prompt (the Markdown after the front matter) is empty"}
+		return nil, &Error{File: file, Line: fm.BodyLine, Col: 1, Msg: "the system prompt (the Markdown after the front matter) is empty"}
 	}
 	return d, nil
-}
-
-// fmReader reads the values of a front matter, reporting problems at their positions in the
-// file (a node's line plus one: the opening "---").
-type fmReader struct{ file string }
-
-func (r fmReader) errAt(n *yaml.Node, format string, args ...any) error {
-	return &Error{File: r.file, Line: n.Line + 1, Col: n.Column, Msg: fmt.Sprintf(format, args...)}
-}
-
-// checkKeys refuses duplicate and unknown keys, with a "did you mean" for a likely typo.
-func (r fmReader) checkKeys(m *yaml.Node) error {
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i]
-		if seen[k.Value] {
-			return r.errAt(k, "duplicate key %q", k.Value)
-		}
-		seen[k.Value] = true
-		if !slices.Contains(knownKeys, k.Value) {
-			msg := fmt.Sprintf("unknown key %q", k.Value)
-			if s := settings.DidYouMean(k.Value, knownKeys); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			return r.errAt(k, "%s", msg)
-		}
-	}
-	return nil
-}
-
-// str reads a string value; a missing required key is reported at the front matter's start.
-func (r fmReader) str(key string, n *yaml.Node, required bool) (string, error) {
-	if n.Kind == 0 {
-		if required {
-			return "", &Error{File: r.file, Line: 2, Col: 1, Msg: fmt.Sprintf("missing required key %q", key)}
-		}
-		return "", nil
-	}
-	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		return "", r.errAt(n, "%q must be a string", key)
-	}
-	return strings.TrimSpace(n.Value), nil
-}
-
-// list reads a list of tool names: a YAML sequence or, as Claude Code's files write it, a
-// comma-separated string ("Read, Grep, Glob").
-func (r fmReader) list(key string, n *yaml.Node) ([]string, error) {
-	var out []string
-	switch n.Kind {
-	case 0:
-		return nil, nil
-	case yaml.ScalarNode:
-		for _, p := range strings.Split(n.Value, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				out = append(out, p)
-			}
-		}
-		return out, nil
-	case yaml.SequenceNode:
-		for _, e := range n.Content {
-			if e.Kind != yaml.ScalarNode {
-				return nil, r.errAt(e, "%q entries must be tool names", key)
-			}
-			out = append(out, strings.TrimSpace(e.Value))
-		}
-		return out, nil
-	}
-	return nil, r.errAt(n, "%q must be a list of tool names or a comma-separated string", key)
 }
 
 // parseMode accepts the modes a definition may name; bubble is internal and never accepted.
@@ -315,49 +208,6 @@ func parseMode(s string) (permission.Mode, error) {
 		return "", fmt.Errorf("permissionMode: %w", err)
 	}
 	return m, nil
-}
-
-// splitFrontMatter separates "---\n<yaml>\n---\n<body>". bodyLine is the body's first line.
-func splitFrontMatter(data []byte) (head, body []byte, bodyLine int, ok bool) {
-	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
-	rest, found := bytes.CutPrefix(data, []byte("---\n"))
-	if !found {
-		return nil, nil, 0, false
-	}
-	line := 2
-	for len(rest) > 0 {
-		i := bytes.IndexByte(rest, '\n')
-		var l []byte
-		if i < 0 {
-			l, rest = rest, nil
-		} else {
-			l, rest = rest[:i], rest[i+1:]
-		}
-		if string(bytes.TrimRight(l, " \t")) == "---" {
-			end := len(data) - len(rest) - len(l) - 1
-			if i < 0 {
-				end = len(data) - len(l)
-			}
-			return data[4:max(end, 4)], rest, line + 1, true
-		}
-		line++
-	}
-	return nil, nil, 0, false
-}
-
-var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`) })
-
-func yamlError(file string, err error) error {
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		return &Error{File: file, Msg: "front matter: " + strings.Join(te.Errors, "; ")}
-	}
-	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil && m[1] != "" {
-		var n int
-		fmt.Sscan(m[1], &n)
-		return &Error{File: file, Line: n + 1, Col: 1, Msg: "front matter: " + m[2]}
-	}
-	return &Error{File: file, Msg: "front matter: " + err.Error()}
 }
 
 // Dir is a folder of definition files and the source it counts as.

@@ -37,7 +37,7 @@ func TestParseFile(t *testing.T) {
 			want: &Definition{Name: "x", Description: "d", Prompt: "body"},
 		},
 		{name: "no front matter", src: "name: x\n", wantErr: "f.md:1:1: missing YAML front matter"},
-		{name: "unterminated", src: "---\nname: x\ndescription: d\n", wantErr: "missing YAML front matter"},
+		{name: "unterminated", src: "---\nname: x\ndescription: d\n", wantErr: `f.md:1:1: the front matter opened here has no closing "---" line`},
 		{name: "unknown key", src: "---\nname: x\ndescription: d\npermisionMode: plan\n---\nb\n", wantErr: `f.md:4:1: unknown key "permisionMode" (did you mean "permissionMode"?)`},
 		{name: "duplicate key", src: "---\nname: x\nname: y\ndescription: d\n---\nb\n", wantErr: `f.md:3:1: duplicate key "name"`},
 		{name: "missing name", src: "---\ndescription: d\n---\nb\n", wantErr: `missing required key "name"`},

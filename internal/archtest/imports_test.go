@@ -67,8 +67,8 @@ var sdkHomes = map[string][]string{
 	// The Markdown parser serves only the terminal renderer.
 	"github.com/yuin/goldmark":            {"internal/tui/markdown"},
 	"github.com/landlock-lsm/go-landlock": {"sandbox/landlock"},
-	// Agent definition files are Markdown with YAML front matter.
-	"go.yaml.in/yaml": {"agentdef"},
+	// Definition files (sub-agents, slash commands, skills) are Markdown with YAML front matter.
+	"go.yaml.in/yaml": {"agentdef", "frontmatter"},
 }
 
 // neverImports lists, for packages of the agent layers, the packages of ours they must not
