@@ -107,19 +107,10 @@ var simpleTools = [...]string{"Bash", "Read", "Edit"}
 // specialTools are built-ins that are never part of the pool as such.
 var specialTools = [...]string{"ListMcpResourcesTool", "ReadMcpResourceTool", "SyntheticOutput"}
 
-// isEnvTruthy reads a boolean environment variable the way Claude Code does.
-func isEnvTruthy(v string) bool {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "1", "true", "yes", "on":
-		return true
-	}
-	return false
-}
-
 // Assemble returns the tools the model sees, in their final order (see the package comment).
 // env reads the environment (REINS_SIMPLE); nil means an empty environment.
 func Assemble(pc *permission.Context, builtins, mcp []tool.Tool, env func(string) string) []tool.Tool {
-	simple := env != nil && isEnvTruthy(env("REINS_SIMPLE"))
+	simple := env != nil && llm.EnvTrue(env("REINS_SIMPLE"))
 	keep := func(t tool.Tool) bool {
 		if simple {
 			return slices.Contains(simpleTools[:], t.Name())

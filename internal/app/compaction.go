@@ -18,13 +18,7 @@ import (
 // the table does not know (a local model, say).
 func (a *App) compaction() agent.Compaction {
 	getenv := a.opts.Getenv
-	on := func(name string) bool {
-		switch strings.ToLower(strings.TrimSpace(getenv(name))) {
-		case "1", "true", "yes", "on":
-			return true
-		}
-		return false
-	}
+	on := func(name string) bool { return llm.EnvTrue(getenv(name)) }
 	auto := a.Settings == nil || a.Settings.Loaded == nil || a.Settings.Loaded.AutoCompactEnabled()
 	return agent.Compaction{
 		Disabled:     on("DISABLE_COMPACT"),
