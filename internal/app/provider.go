@@ -12,7 +12,9 @@ import (
 
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/llm/anthropic"
+	"github.com/reinsdev/reins/llm/bedrock"
 	"github.com/reinsdev/reins/llm/openaicompat"
+	"github.com/reinsdev/reins/llm/vertex"
 	"github.com/reinsdev/reins/settings"
 )
 
@@ -21,6 +23,9 @@ const (
 	ProviderAnthropic = "anthropic"
 	ProviderOpenAI    = "openai"
 	ProviderOllama    = "ollama"
+	// Bedrock and Vertex carry Anthropic's models over Amazon's and Google's clouds.
+	ProviderBedrock = "bedrock"
+	ProviderVertex  = "vertex"
 )
 
 // Default models when none is configured.
@@ -40,7 +45,7 @@ var modelAliases = map[string]string{
 // local Ollama was looked for.
 func noProviderError(ollama string) error {
 	return fmt.Errorf(`no model provider is configured. Configure one in any of three ways:
-  1. flags:        reins -p --provider anthropic|openai --model NAME "prompt"
+  1. flags:        reins -p --provider anthropic|bedrock|vertex|openai --model NAME "prompt"
   2. settings:     "provider" and "model" keys in ~/.reins/settings.json (or the project's .reins/settings.json)
   3. environment:  ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a proxy),
                    or OPENAI_API_KEY / OPENAI_BASE_URL for OpenAI or an OpenAI-compatible server
@@ -65,6 +70,8 @@ type Provider struct {
 	Headers []string
 	// keyHelper is the apiKeyHelper in use, if one is (see CheckCredential).
 	keyHelper *keyHelper
+	// region is Bedrock's, whose model ids depend on it.
+	region string
 }
 
 // ProviderOptions say which model API and model a session talks to, and how.
@@ -99,8 +106,9 @@ func (p *Provider) SmallModel(l *settings.Loaded, getenv func(string) string) st
 	if small = cmp.Or(small, getenv("REINS_SMALL_MODEL")); small != "" {
 		return small
 	}
-	if p.Name == ProviderAnthropic {
-		return cmp.Or(getenv("ANTHROPIC_SMALL_FAST_MODEL"), defaultAnthropicSmallModel)
+	switch p.Name {
+	case ProviderAnthropic, ProviderBedrock, ProviderVertex:
+		return p.ResolveModel(cmp.Or(getenv("ANTHROPIC_SMALL_FAST_MODEL"), defaultAnthropicSmallModel))
 	}
 	return p.Model
 }
@@ -108,8 +116,17 @@ func (p *Provider) SmallModel(l *settings.Loaded, getenv func(string) string) st
 // ResolveModel turns a model alias (sonnet, opus, haiku) into the Anthropic model it names;
 // other providers' names, and names that are no alias, are kept.
 func (p *Provider) ResolveModel(m string) string {
-	if id, ok := modelAliases[m]; ok && p.Name == ProviderAnthropic {
+	id, ok := modelAliases[m]
+	if !ok {
+		id = m
+	}
+	switch p.Name {
+	case ProviderAnthropic:
 		return id
+	case ProviderBedrock:
+		return bedrock.ModelID(id, p.region)
+	case ProviderVertex:
+		return vertex.ModelID(id)
 	}
 	return m
 }
@@ -133,6 +150,11 @@ func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) 
 	}
 	if name == "" {
 		switch {
+		// Claude Code's switches rank above every key: a company that sets one means it.
+		case llm.EnvTrue(getenv("CLAUDE_CODE_USE_BEDROCK")):
+			name = ProviderBedrock
+		case llm.EnvTrue(getenv("CLAUDE_CODE_USE_VERTEX")):
+			name = ProviderVertex
 		case getenv("ANTHROPIC_API_KEY") != "" || getenv("ANTHROPIC_AUTH_TOKEN") != "" || getenv("ANTHROPIC_BASE_URL") != "" || helper != nil:
 			name = ProviderAnthropic
 		case getenv("OPENAI_API_KEY") != "" || getenv("OPENAI_BASE_URL") != "":
@@ -167,6 +189,11 @@ func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) 
 		}
 		opts.HTTPClient, opts.Retry = o.HTTPClient, o.Retry
 		c.LLM, c.BaseURL = anthropic.New(opts), opts.BaseURL
+	case ProviderBedrock, ProviderVertex:
+		if err := c.cloud(ctx, o, cmp.Or(model, getenv("ANTHROPIC_MODEL"), defaultAnthropicModel)); err != nil {
+			return nil, err
+		}
+		model = c.Model
 	case ProviderOpenAI:
 		opts := openaicompat.OptionsFromEnv(getenv)
 		if model == "" {
@@ -204,7 +231,7 @@ func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) 
 		opts.HTTPClient, opts.Retry = o.HTTPClient, o.Retry
 		c.LLM, c.BaseURL = openaicompat.New(opts), opts.BaseURL
 	default:
-		return nil, &UsageError{fmt.Errorf("unknown provider %q (valid providers: anthropic, openai, ollama)", name)}
+		return nil, &UsageError{fmt.Errorf("unknown provider %q (valid providers: anthropic, bedrock, vertex, openai, ollama)", name)}
 	}
 	c.Model = model
 	if c.Credential == "" {

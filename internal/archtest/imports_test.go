@@ -69,6 +69,11 @@ var sdkHomes = map[string][]string{
 	"github.com/landlock-lsm/go-landlock": {"sandbox/landlock"},
 	// Definition files (sub-agents, slash commands, skills) are Markdown with YAML front matter.
 	"go.yaml.in/yaml": {"agentdef", "frontmatter"},
+	// The clouds' SDKs sign and authenticate requests for Anthropic's models on Amazon Bedrock
+	// and Google Vertex AI, each in its adapter (and its test fake beneath it).
+	"github.com/aws/":     {"llm/bedrock"},
+	"golang.org/x/oauth2": {"llm/vertex"},
+	"cloud.google.com/":   {"llm/vertex"},
 }
 
 // neverImports lists, for packages of the agent layers, the packages of ours they must not

@@ -109,6 +109,9 @@ type Options struct {
 	// Retry tunes the backoff (delays, sleep function, OnRetry callback).
 	// Its MaxRetries field is ignored in favour of Options.MaxRetries.
 	Retry llm.RetryPolicy
+	// Platform, if set, sends the requests to another cloud's endpoint with its own
+	// authentication; BaseURL, APIKey and Credentials are then not used.
+	Platform Platform
 }
 
 // OptionsFromEnv returns Options filled from the environment through getenv
@@ -140,13 +143,14 @@ type Provider struct {
 	urlErr   error            // a BaseURL that does not parse, reported by Stream
 	header   http.Header      // custom headers, then the protocol's
 	creds    CredentialSource // nil: the key, if any, is in header
+	platform Platform         // nil: the first-party API
 	retry    llm.RetryPolicy
 	prefixes prefixCache // encoded tools and system prompts, see body.go
 }
 
 // New returns a Provider configured by opts.
 func New(opts Options) *Provider {
-	p := &Provider{client: opts.HTTPClient, retry: opts.Retry}
+	p := &Provider{client: opts.HTTPClient, retry: opts.Retry, platform: opts.Platform}
 	p.retry.MaxRetries = opts.MaxRetries
 	if p.client == nil {
 		p.client = http.DefaultClient
@@ -192,7 +196,7 @@ func (p *Provider) Name() string { return providerName }
 
 // Stream implements [llm.Provider].
 func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
-	if p.urlErr != nil {
+	if p.urlErr != nil && p.platform == nil {
 		return nil, fmt.Errorf("anthropic: %w", p.urlErr)
 	}
 	body, err := p.requestBody(req)
@@ -234,6 +238,9 @@ func (p *Provider) streamOnce(ctx context.Context, body []byte, onEvent func(llm
 
 // send posts body with the credential the source gives (refreshed if refresh).
 func (p *Provider) send(ctx context.Context, body []byte, refresh bool) (*http.Response, error) {
+	if p.platform != nil {
+		return p.sendPlatform(ctx, body)
+	}
 	var cred Credential
 	if p.creds != nil {
 		var err error
