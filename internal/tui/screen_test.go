@@ -91,11 +91,17 @@ func TestScreens(t *testing.T) {
 		h.press("ctrl+o")
 		h.golden("thinking-expanded")
 		// The model's escape sequences never reach the terminal.
-		e := &entry{kind: entryThinking, text: "title\x1b]0;pwned\a red\x1b[31m C1\x9b end"}
-		screen := strings.Join(h.m.r.lines(e), "\n")
-		for _, bad := range []string{"\x1b]0;", "\x1b[31m", "\a", "\x9b"} {
-			if strings.Contains(screen, bad) {
-				t.Errorf("%q reaches the screen: %q", bad, screen)
+		hostile := "title\x1b]0;pwned\a red\x1b[31m C1\x9b end"
+		for _, e := range []*entry{
+			{kind: entryThinking, text: hostile},
+			{kind: entryAssistant, text: hostile, streaming: true},
+			{kind: entryAssistant, text: hostile},
+		} {
+			screen := strings.Join(h.m.r.lines(e), "\n")
+			for _, bad := range []string{"\x1b]0;", "\x1b[31m", "\a", "\x9b"} {
+				if strings.Contains(screen, bad) {
+					t.Errorf("kind %d streaming %v: %q reaches the screen: %q", e.kind, e.streaming, bad, screen)
+				}
 			}
 		}
 	})

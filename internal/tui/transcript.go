@@ -169,7 +169,8 @@ func (r *renderer) lines(e *entry) []string {
 		out = ls
 	case entryAssistant:
 		if e.streaming {
-			out = r.wrap(e.text, 2)
+			// Plain text until the reply is whole; the Markdown renderer filters the same way.
+			out = r.wrap(printable(e.text), 2)
 		} else {
 			out = strings.Split(r.markdown(e.text), "\n")
 		}
