@@ -19,9 +19,11 @@ import (
 // command's own choice is not known (find -delete counts every file below its start paths),
 // and a floor where it stopped at its bounds, which the decision treats as over budget.
 
+// maxDamageEntries bounds the directory entries one decision's count looks at (a variable
+// only so that a test can reach the bound with a small tree).
+var maxDamageEntries = 20000
+
 const (
-	// maxDamageEntries bounds the directory entries one decision's count looks at.
-	maxDamageEntries = 20000
 	// maxDamageTime bounds the time one decision's count spends walking.
 	maxDamageTime = 500 * time.Millisecond
 	// maxDamagePaths is how many paths of each kind a report names.
@@ -97,6 +99,11 @@ func (k *checker) countDamage() *permission.Damage {
 			}
 		}
 	}
+	// A removal the dangerous-removal check stops (the root, a top-level folder, the home,
+	// a parent of a working directory) asks already: walking it would only cost.
+	dc.targets = slices.DeleteFunc(dc.targets, func(t damageTarget) bool {
+		return t.op != opFile && t.abs != "" && k.dangerous(k.pc, Word{}, t.abs, true) != ""
+	})
 	if len(dc.targets) == 0 {
 		return nil
 	}
