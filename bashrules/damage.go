@@ -372,7 +372,7 @@ func (k *checker) damageResult(d *permission.Damage) (result, bool) {
 	if d == nil {
 		return result{}, false
 	}
-	detail := damageWords(d)
+	detail := DamageWords(d)
 	if !d.Over {
 		k.note("bash: damage", "within budget", detail)
 		return result{}, false
@@ -385,7 +385,7 @@ func (k *checker) damageResult(d *permission.Damage) (result, bool) {
 
 // damageWords says what a count found: "at least 120 files (3.1 MB), 2 untracked, 1
 // ignored (.env)".
-func damageWords(d *permission.Damage) string {
+func DamageWords(d *permission.Damage) string {
 	var b strings.Builder
 	if d.AtLeast {
 		b.WriteString("at least ")
