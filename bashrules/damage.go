@@ -380,7 +380,9 @@ func (k *checker) damageResult(d *permission.Damage) (result, bool) {
 	k.note("bash: damage", "ask", detail)
 	msg := fmt.Sprintf("This command would destroy %s, over the damage budget (%d files, %s); it needs your explicit approval and cannot be allowed by rules or modes.",
 		detail, d.Budget.Files, byteWords(d.Budget.Bytes))
-	return result{v: vSafety, d: askDecision(msg, permission.ReasonSafetyCheck, "over the damage budget")}, true
+	// The reason carries the count: it is what the SDK's can_use_tool (decision_reason) and
+	// a denial's message show.
+	return result{v: vSafety, d: askDecision(msg, permission.ReasonSafetyCheck, "over the damage budget: "+detail)}, true
 }
 
 // damageWords says what a count found: "at least 120 files (3.1 MB), 2 untracked, 1
