@@ -60,6 +60,10 @@ type damageTarget struct {
 	// git options: clean's -d, -x, -X; a change op's staged (the index is discarded too).
 	dirs, ignored, onlyIgnored, staged bool
 	paths                              []string // the git ops' pathspecs (absolute)
+	// names, for find -delete, is the -name pattern the files removed match (fold: -iname);
+	// nil counts every file.
+	names []string
+	fold  bool
 }
 
 // damageCounter counts what one analysed command line would destroy.
@@ -166,6 +170,18 @@ func (dc *damageCounter) count(t damageTarget) {
 			dc.file(t.abs, fi)
 		}
 	case opTree:
+		if t.names != nil {
+			dc.walk(t.abs, func(p string, fi fs.FileInfo) {
+				name, pat := fi.Name(), t.names[0]
+				if t.fold {
+					name, pat = strings.ToLower(name), strings.ToLower(pat)
+				}
+				if ok, _ := filepath.Match(pat, name); ok {
+					dc.file(p, fi)
+				}
+			})
+			return
+		}
 		dc.tree(t.abs)
 	case opOverTree:
 		dc.overTree(t.src, t.abs)

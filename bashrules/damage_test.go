@@ -1,6 +1,7 @@
 package bashrules
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -164,7 +165,8 @@ func TestDamage(t *testing.T) {
 		{name: "mv onto an existing file overwrites it", cmd: "mv keep.txt out.txt", mode: permission.ModeBypass, git: fakeGit{}, want: "allow", files: 1},
 		{name: "cp -r over a folder overwrites what both have", cmd: "cp -r src/a.go src/b.go dest", mode: permission.ModeBypass, git: fakeGit{}, want: "allow", files: 1},
 		{name: "cp -n overwrites nothing", cmd: "cp -n keep.txt out.txt", mode: permission.ModeBypass, git: fakeGit{}, want: "allow", files: -1},
-		{name: "find -delete counts everything below its start (and asks as an exec-family option anyway)", cmd: "find src -name '*.go' -delete", mode: permission.ModeBypass, git: fakeGit{}, want: "ask:safety", files: 5},
+		{name: "find -delete follows one -name test: 4 .go files (and asks as an exec-family option anyway)", cmd: "find src -name '*.go' -delete", mode: permission.ModeBypass, git: fakeGit{}, want: "ask:safety", files: 4},
+		{name: "find -delete with an expression it does not follow counts everything below its start", cmd: "find src -name '*.go' -o -name x -delete", mode: permission.ModeBypass, git: fakeGit{}, want: "ask:safety", files: 5},
 		{name: "truncate -s 0 destroys, -s +1 does not", cmd: "truncate -s 0 app.log && truncate -s +1 debug.log", mode: permission.ModeBypass, git: fakeGit{}, want: "allow", files: 1},
 		{name: "tee -a keeps, tee overwrites", cmd: "echo x | tee -a app.log | tee debug.log", mode: permission.ModeBypass, git: fakeGit{}, want: "allow", files: 1},
 		{name: "rsync --delete removes what the source lacks", cmd: "rsync -a --delete dest/ src/", mode: permission.ModeBypass, git: fakeGit{}, want: "allow", files: 4},
@@ -294,4 +296,75 @@ func TestPropertyDamageCountsWhatRmRemoves(t *testing.T) {
 			rt.Fatalf("count %d files, %d bytes; rm -rf removed %d regular files of %d bytes", got, gotBytes, files, bytes)
 		}
 	})
+}
+
+// everydayDestruction are commands an agent runs every day that delete or overwrite files:
+// build and dependency folders, logs, a file or two restored or rewritten. The default
+// budget must not ask for any of them.
+var everydayDestruction = []string{
+	"rm -rf node_modules", "rm -rf dist", "rm -rf build", "rm -rf target", "rm -rf .next", "rm -rf __pycache__",
+	"rm -rf node_modules dist && npm install", "rm -f *.log", "rm -rf coverage .pytest_cache", "rm src/a.go",
+	"echo done > out.txt", "go test ./... > out.txt 2>&1", "cp keep.txt out.txt", "mv keep.txt out.txt",
+	"git checkout -- src/a.go", "git restore src/b.go", "git clean -fd", "truncate -s 0 app.log", "find . -name '*.pyc' -delete",
+}
+
+// TestDamageBudgetKeepsEverydayCommandsQuiet compares every row of the check tables and the
+// everyday destructive commands with the default budget and with no budget at all (as before
+// the count existed): the number that ask must be the same.
+func TestDamageBudgetKeepsEverydayCommandsQuiet(t *testing.T) {
+	f := newFixture(t)
+	none := &permission.DamageBudget{Files: 1 << 62, Bytes: 1 << 62}
+	asks := func(budget *permission.DamageBudget) (n int, over []string) {
+		for _, c := range checkCases {
+			pc, err := permission.New(permission.Config{Mode: cmp.Or(c.mode, permission.ModeDefault), Cwd: f.proj, Home: f.home, Rules: f.context(t, permission.ModeDefault, c.rules...).Rules(), DamageBudget: budget, BypassAvailable: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := Check(t.Context(), pc, f.expand(c.cmd))
+			if d.Behavior == permission.Ask {
+				n++
+			}
+			if d.Damage != nil && d.Damage.Over {
+				over = append(over, c.cmd)
+			}
+		}
+		return n, over
+	}
+	before, _ := asks(none)
+	after, over := asks(nil)
+	t.Logf("check tables: %d rows, %d ask without a budget, %d with the default budget", len(checkCases), before, after)
+	if before != after || len(over) > 0 {
+		t.Errorf("the default budget changes the check tables: %d asks before, %d after; over budget: %v", before, after, over)
+	}
+
+	proj := damageTree(t, everydayTree, map[string]int{"node_modules/react": 3000, "node_modules/.bin": 40, "dist": 300, "build": 200,
+		"target/debug": 800, ".next/cache": 500, "__pycache__": 60, "coverage": 120, ".pytest_cache": 10})
+	g := fakeGit{root: proj, untracked: []string{"keep.txt"}, ignored: []string{"node_modules/", "dist/", "build/", "target/", ".next/", "__pycache__/", "coverage/", ".pytest_cache/", "*.log", "app.log", "debug.log", "out.txt"},
+		changed: []GitChange{{Path: "src/a.go", Work: true}, {Path: "src/b.go", Work: true}}}
+	var askBefore, askAfter int
+	for _, cmd := range everydayDestruction {
+		var got [2]permission.Behavior
+		for i, budget := range []*permission.DamageBudget{none, nil} {
+			pc := damageContext(t, proj, permission.ModeDefault, budget, "allow:Bash")
+			var e permission.Engine
+			d, err := e.Decide(WithGit(t.Context(), g), pc, bashTool{}, map[string]any{"command": cmd})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[i] = d.Behavior
+			if d.Damage != nil && d.Damage.Over {
+				t.Errorf("%q is over the default budget: %s", cmd, DamageWords(d.Damage))
+			}
+		}
+		if got[0] != permission.Allow {
+			askBefore++
+		}
+		if got[1] != permission.Allow {
+			askAfter++
+		}
+	}
+	if askBefore != askAfter {
+		t.Errorf("everyday destructive commands under allow:Bash: %d ask without a budget, %d with the default one", askBefore, askAfter)
+	}
+	t.Logf("everyday destructive commands: %d; under allow:Bash %d ask without a budget (find -delete, an exec-family option), %d with the default budget", len(everydayDestruction), askBefore, askAfter)
 }

@@ -163,14 +163,40 @@ func copyDamage(cp bool) destroyerFunc {
 	}
 }
 
-// findDamage: find -delete removes what its expression selects below its start paths; all of
-// it is counted.
+// findDamage: find -delete removes what its expression selects below its start paths. An
+// expression of -name or -iname tests (with -type f and depth options) is followed; any other
+// is not, and everything below the start paths is counted.
 func findDamage(pc *permission.Context, args []Word) []damageTarget {
 	roots, expr := findRoots(args)
-	deletes := false
-	for _, a := range expr {
-		if a.Known && a.Value == "-delete" {
+	deletes, simple := false, true
+	var names []string
+	fold := false
+	for i := 0; i < len(expr); i++ {
+		a := expr[i]
+		if !a.Known {
+			simple = false
+			continue
+		}
+		switch a.Value {
+		case "-delete":
 			deletes = true
+		case "-name", "-iname":
+			if i+1 >= len(expr) || !expr[i+1].Known {
+				simple = false
+				continue
+			}
+			fold = fold || a.Value == "-iname"
+			names = append(names, expr[i+1].Value)
+			i++
+		case "-type":
+			if i+1 >= len(expr) || expr[i+1].Value != "f" {
+				simple = false
+			}
+			i++
+		case "-maxdepth", "-mindepth":
+			i++
+		default:
+			simple = false
 		}
 	}
 	if !deletes {
@@ -179,10 +205,12 @@ func findDamage(pc *permission.Context, args []Word) []damageTarget {
 	if len(roots) == 0 {
 		roots = []Word{dotWord}
 	}
+	if !simple || len(names) != 1 {
+		names = nil
+	}
 	var out []damageTarget
 	for _, p := range damagePaths(pc, roots) {
-		// The start path itself is removed only when empty; what is below it is counted.
-		out = append(out, damageTarget{op: opTree, abs: p})
+		out = append(out, damageTarget{op: opTree, abs: p, names: names, fold: fold})
 	}
 	return out
 }
