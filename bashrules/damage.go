@@ -80,7 +80,8 @@ type damageCounter struct {
 // countDamage counts the damage of the checker's analysis, or returns nil when no command
 // of it deletes or overwrites anything.
 func (k *checker) countDamage() *permission.Damage {
-	dc := damageCounter{k: k}
+	// Most command lines destroy nothing: they are settled before anything is allocated.
+	var targets []damageTarget
 	for _, c := range k.a.Commands {
 		if c.Speculative || c.Kind != KindCall || c.OtherDir || len(c.Argv) == 0 {
 			continue
@@ -90,7 +91,7 @@ func (k *checker) countDamage() *permission.Damage {
 			continue
 		}
 		for _, pc := range k.cwds(c.where) {
-			dc.targets = append(dc.targets, destroyers[name](pc, c.Argv[1:])...)
+			targets = append(targets, destroyers[name](pc, c.Argv[1:])...)
 		}
 	}
 	for _, rd := range k.a.Redirects {
@@ -99,10 +100,14 @@ func (k *checker) countDamage() *permission.Damage {
 		}
 		for _, pc := range k.cwds(rd.where) {
 			if p, ok := damagePath(pc, rd.Target); ok {
-				dc.targets = append(dc.targets, damageTarget{op: opFile, abs: p})
+				targets = append(targets, damageTarget{op: opFile, abs: p})
 			}
 		}
 	}
+	if len(targets) == 0 {
+		return nil
+	}
+	dc := &damageCounter{k: k, targets: targets}
 	// A removal the dangerous-removal check stops (the root, a top-level folder, the home,
 	// a parent of a working directory) asks already: walking it would only cost.
 	dc.targets = slices.DeleteFunc(dc.targets, func(t damageTarget) bool {
@@ -112,7 +117,10 @@ func (k *checker) countDamage() *permission.Damage {
 		return nil
 	}
 	dc.askGit()
-	dc.left, dc.start, dc.seen = maxDamageEntries, time.Now(), map[string]bool{}
+	dc.left, dc.start = maxDamageEntries, time.Now()
+	if len(dc.targets) > 1 {
+		dc.seen = map[string]bool{} // targets may overlap (rm -rf a a/b; rm x > x)
+	}
 	for _, t := range dc.targets {
 		dc.count(t)
 	}
@@ -265,10 +273,12 @@ func (dc *damageCounter) unknown(why string) {
 
 // file counts one file (anything but a folder), once.
 func (dc *damageCounter) file(p string, fi fs.FileInfo) {
-	if dc.seen[p] {
-		return
+	if dc.seen != nil {
+		if dc.seen[p] {
+			return
+		}
+		dc.seen[p] = true
 	}
-	dc.seen[p] = true
 	dc.d.Files++
 	if fi.Mode().IsRegular() {
 		dc.d.Bytes += fi.Size()

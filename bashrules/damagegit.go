@@ -99,6 +99,7 @@ type gitReport struct {
 	err       error
 	untracked map[string]bool // exact paths and "dir/" prefixes
 	ignored   map[string]bool
+	dirs      map[string]gitState // folders' answers (see state)
 }
 
 func newGitReport(dir string, st GitStatus, err error) gitReport {
@@ -112,7 +113,7 @@ func newGitReport(dir string, st GitStatus, err error) gitReport {
 	return r
 }
 
-// state says what git knows of p (a file or, with dir set, a folder).
+// state says what git knows of p.
 func (v *gitView) state(p string) gitState {
 	var best *gitReport
 	for i := range v.reports {
@@ -126,16 +127,33 @@ func (v *gitView) state(p string) gitState {
 		return gitUnknown
 	case best.st.Root == "":
 		return gitUntracked // in no repository: git has no copy of it
+	case len(best.untracked) == 0 && len(best.ignored) == 0:
+		return gitTracked
 	}
-	for q := p; within(q, best.st.Root) && q != best.st.Root; q = filepath.Dir(q) {
-		if best.untracked[q] || best.untracked[q+"/"] {
-			return gitUntracked
-		}
-		if best.ignored[q] || best.ignored[q+"/"] {
-			return gitIgnored
-		}
+	return best.state(p)
+}
+
+// state looks p up, then its folders, each folder's answer kept: a walk asks about every
+// file of a few folders.
+func (r *gitReport) state(p string) gitState {
+	switch {
+	case r.untracked[p] || r.untracked[p+"/"]:
+		return gitUntracked
+	case r.ignored[p] || r.ignored[p+"/"]:
+		return gitIgnored
+	case !within(p, r.st.Root) || p == r.st.Root:
+		return gitTracked
 	}
-	return gitTracked
+	dir := filepath.Dir(p)
+	if s, ok := r.dirs[dir]; ok {
+		return s
+	}
+	s := r.state(dir)
+	if r.dirs == nil {
+		r.dirs = map[string]gitState{}
+	}
+	r.dirs[dir] = s
+	return s
 }
 
 // within reports whether p is dir or below it.
