@@ -222,7 +222,13 @@ func (k *checker) decide() permission.Decision {
 	case count > MaxSubcommands:
 		whole = append(whole, result{v: vAsk, d: askDecision(fmt.Sprintf("Command has too many subcommands to check safely (%d; the limit is %d).", count, MaxSubcommands), permission.ReasonOther, "too many subcommands")})
 	}
-	return k.merge(trimmed, parts, whole)
+	dmg := k.damage(parts)
+	if r, ok := k.damageResult(dmg); ok {
+		whole = append(whole, r)
+	}
+	d := k.merge(trimmed, parts, whole)
+	d.Damage = dmg
+	return d
 }
 
 // analyze is Analyze into the checker's own analysis and chunks.

@@ -84,6 +84,9 @@ type Config struct {
 	SettingsFiles []string
 	// Sandbox is the sandbox policy (step 1b's auto-allow).
 	Sandbox SandboxPolicy
+	// DamageBudget is how much a Bash command may destroy without a safety ask; nil
+	// means DefaultDamageBudget.
+	DamageBudget *DamageBudget
 	// InternalReadDirs are folders the program keeps for the model to read (the agent's
 	// saved tool results): reads under them are allowed without asking, after the Read deny
 	// and ask rules, like Claude Code's internal paths. A folder made later is fine; its
@@ -115,6 +118,7 @@ type Context struct {
 	narrowed bool
 
 	sandbox SandboxPolicy
+	damage  DamageBudget
 	// internalRead are the lower-cased forms of Config.InternalReadDirs, as given and
 	// resolved.
 	internalRead []string
@@ -168,6 +172,10 @@ func New(cfg Config) (*Context, error) {
 		sandbox:         cfg.Sandbox,
 	}
 	c.sandbox.ExcludedCommands = slices.Clone(cfg.Sandbox.ExcludedCommands)
+	c.damage = DefaultDamageBudget
+	if cfg.DamageBudget != nil {
+		c.damage = *cfg.DamageBudget
+	}
 	c.internalRead = internalDirForms(cfg.InternalReadDirs)
 	c.taint = cfg.Taint
 	if c.taint == nil {

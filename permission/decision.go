@@ -112,6 +112,8 @@ type Decision struct {
 	// UserModified marks an allow whose UpdatedInput a person edited in the permission
 	// dialog; the agent tells the model when the tool says the edit changed the call.
 	UserModified bool `json:"userModified,omitempty"`
+	// Damage is what a Bash command would delete or overwrite (bashrules' damage count).
+	Damage *Damage `json:"damage,omitempty"`
 
 	// denialLimit marks auto mode's ask after too many blocks: with no one to ask, the run
 	// aborts (ErrTooManyDenials) instead of denying once more.

@@ -144,6 +144,8 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 	b.cfg.BypassAvailable = b.r.BypassAvailable
 	sb, sbWarns := l.Sandbox(f.Trusted)
 	b.cfg.Sandbox = sb.Policy
+	budget := l.DamageBudget()
+	b.cfg.DamageBudget = &budget
 	b.r.Warnings = append(b.r.Warnings, sbWarns...)
 
 	pc, err := b.compile()

@@ -13,7 +13,7 @@ var knownKeys = []string{
 	"$schema", "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly",
 	"allowedHttpHookUrls", "allowedMcpServers", "alwaysThinkingEnabled", "apiKeyHelper", "attribution",
 	"autoCompactEnabled", "autoUpdatesChannel", "awsAuthRefresh", "awsCredentialExport", "blockedMarketplaces",
-	"cleanupPeriodDays", "companyAnnouncements", "deniedMcpServers", "disableAllHooks",
+	"cleanupPeriodDays", "companyAnnouncements", "damageBudget", "deniedMcpServers", "disableAllHooks",
 	"disabledMcpjsonServers", "effortLevel", "enableAllProjectMcpServers", "enabledMcpjsonServers",
 	"enabledPlugins", "env", "extraKnownMarketplaces", "fileSuggestion", "forceLoginMethod",
 	"forceLoginOrgUUID", "hooks", "httpHookAllowedEnvVars", "includeCoAuthoredBy",

@@ -94,6 +94,8 @@ type Settings struct {
 	AlwaysThinking *BoolEntry `json:"alwaysThinkingEnabled,omitempty"`
 	// Sandbox is the sandbox key (see sandbox.go).
 	Sandbox *SandboxSettings `json:"sandbox,omitempty"`
+	// DamageBudget is the damageBudget key (see damage.go).
+	DamageBudget *DamageBudgetSettings `json:"damageBudget,omitempty"`
 	// UnreadAllow and UnreadDirectories stand for the allow and additionalDirectories lists of
 	// a shared project file in an untrusted project: they would not apply, so Load counts
 	// their entries and reads nothing else of them (Allow and AdditionalDirectories stay
@@ -320,6 +322,9 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 		return s, nil, nil, err
 	}
 	s.Sandbox = sb
+	if s.DamageBudget, err = parseDamageBudget(root, d.docPos); err != nil {
+		return s, nil, nil, err
+	}
 	if err := d.readPermissions(root, &s, policy, strict, untrusted); err != nil {
 		return s, nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/bashrules"
+	"github.com/reinsdev/reins/bashrules/gitcli"
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
@@ -54,6 +56,8 @@ type checkResult struct {
 	// Commands are, for Bash, the simple commands with their effects and the check that
 	// judged each.
 	Commands []bashrules.CommandReport `json:"commands,omitempty"`
+	// Damage is what a Bash command would delete or overwrite (bashrules' damage count).
+	Damage *permission.Damage `json:"damage,omitempty"`
 }
 
 type matchedRule struct {
@@ -198,7 +202,11 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 			Command string `json:"command"`
 		}
 		if json.Unmarshal(raw, &bin) == nil {
-			_, res.Commands = bashrules.Explain(ctx, pc, bin.Command)
+			var ed permission.Decision
+			ed, res.Commands = bashrules.Explain(bashrules.WithGit(ctx, gitcli.Git{}), pc, bin.Command)
+			// The engine's decision keeps the count only where the tool's decision stands;
+			// the explanation has it always.
+			res.Damage = cmp.Or(d.Damage, ed.Damage)
 		}
 	}
 	return res
@@ -218,6 +226,9 @@ func printCheck(w io.Writer, r *checkResult) {
 		fmt.Fprintf(w, "reason:   %s\n", reasonWords(r.Reason))
 	}
 	permission.WriteSteps(w, r.Trace)
+	if d := r.Damage; d != nil {
+		printDamage(w, d)
+	}
 	if len(r.Commands) > 0 {
 		fmt.Fprintln(w, "commands:")
 		for _, c := range r.Commands {
@@ -245,6 +256,27 @@ func printCheck(w io.Writer, r *checkResult) {
 	}
 	for _, wn := range r.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", wn)
+	}
+}
+
+// printDamage writes the damage count: the totals against the budget, then the first paths.
+func printDamage(w io.Writer, d *permission.Damage) {
+	over := "within"
+	if d.Over {
+		over = "over"
+	}
+	fmt.Fprintf(w, "damage:   %s; %s the budget of %d files, %d bytes\n", bashrules.DamageWords(d), over, d.Budget.Files, d.Budget.Bytes)
+	for _, p := range d.Paths {
+		fmt.Fprintf(w, "  %s\n", p)
+	}
+	if d.Files > int64(len(d.Paths)) {
+		fmt.Fprintf(w, "  ... and %d more\n", d.Files-int64(len(d.Paths)))
+	}
+	for _, p := range d.IgnoredPaths {
+		fmt.Fprintf(w, "  ignored by git: %s\n", p)
+	}
+	for _, p := range d.UntrackedPaths {
+		fmt.Fprintf(w, "  not tracked by git: %s\n", p)
 	}
 }
 

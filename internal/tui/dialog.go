@@ -395,6 +395,7 @@ func (d *dialog) permissionParts(r *renderer, m *Model) parts {
 			p.body = append(p.body, "")
 			p.body = append(p.body, r.wrap(st.warn.Render(rel(msg)), 0)...)
 		}
+		p.body = append(p.body, damageLines(r, d.ask.req.Decision.Damage, rel)...)
 	}
 	p.opts = append(p.opts, "", "Do you want to proceed?")
 	for i, o := range d.opts {
@@ -505,4 +506,48 @@ func describeSuggestions(ups []permission.Update, n int) string {
 		parts = append(parts[:n], fmt.Sprintf("%d more", len(parts)-n))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// damageLines show what a Bash command would destroy (bashrules' damage count): the total,
+// the first paths, and the files git cannot bring back named as such.
+func damageLines(r *renderer, dmg *permission.Damage, rel func(string) string) []string {
+	if dmg == nil || (dmg.Files == 0 && dmg.Unknown == "") {
+		return nil
+	}
+	st := r.st
+	head := "It would delete or overwrite "
+	if dmg.AtLeast {
+		head += "at least "
+	}
+	out := []string{"", st.title.Render(fmt.Sprintf("%s%d files (%s):", head, dmg.Files, humanBytes(dmg.Bytes)))}
+	const show = 5
+	for _, p := range dmg.Paths[:min(show, len(dmg.Paths))] {
+		out = append(out, r.wrap("• "+rel(p), 2)...)
+	}
+	if more := dmg.Files - int64(min(show, len(dmg.Paths))); more > 0 {
+		out = append(out, st.dim.Render(fmt.Sprintf("  … and %d more", more)))
+	}
+	if dmg.Ignored > 0 || dmg.Untracked > 0 {
+		out = append(out, r.wrap(st.warn.Render(fmt.Sprintf("%d ignored and %d untracked by git: git cannot bring them back.", dmg.Ignored, dmg.Untracked)), 0)...)
+		for _, p := range dmg.IgnoredPaths[:min(3, len(dmg.IgnoredPaths))] {
+			out = append(out, r.wrap("• ignored: "+rel(p), 2)...)
+		}
+	}
+	if dmg.Unknown != "" {
+		out = append(out, r.wrap(st.warn.Render("Not fully counted: "+dmg.Unknown), 0)...)
+	}
+	return out
+}
+
+// humanBytes writes a size for people.
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

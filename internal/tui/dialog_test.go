@@ -450,3 +450,25 @@ func TestFinishedMessageKeepsStreamedWidth(t *testing.T) {
 		t.Errorf("streamed:\n%s\nfinished:\n%s", strings.Join(streamed, "\n"), strings.Join(finished, "\n"))
 	}
 }
+
+// TestDialogShowsDamage: a Bash command that deletes files names how many, their size and
+// the first paths in its dialog.
+func TestDialogShowsDamage(t *testing.T) {
+	h := newHarness(t, 100, 40)
+	for _, f := range []string{"src/a.go", "src/b.go", "src/c.go"} {
+		p := filepath.Join(h.dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("package x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.ask("Bash", `{"command":"rm -rf src"}`)
+	s := h.screen()
+	for _, want := range []string{"It would delete or overwrite 3 files (30 B):", "• src/a.go"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the dialog does not show %q:\n%s", want, s)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/reinsdev/reins/bashrules"
+	"github.com/reinsdev/reins/bashrules/gitcli"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -13,7 +14,8 @@ import (
 // analysis found a reason that must reach a person (see sandboxAutoAllow).
 func (s *Shell) checkPermissions(ctx context.Context, pc *permission.Context, in Input) permission.Decision {
 	s.remember(pc)
-	d := bashrules.Check(ctx, s.atShellDir(pc), in.Command)
+	// The damage count asks git which files it would lose are untracked or ignored.
+	d := bashrules.Check(bashrules.WithGit(ctx, gitcli.Git{}), s.atShellDir(pc), in.Command)
 	if !pc.Sandbox().AutoAllowBash || !wouldSandbox(pc, in) {
 		return d
 	}

@@ -1,0 +1,65 @@
+package settings
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+// TestDamageBudgetValues: each bad value is an error naming the key and its line and column.
+func TestDamageBudgetValues(t *testing.T) {
+	tests := []struct {
+		name, doc, err string
+	}{
+		{"not an object", `{"damageBudget": 5}`, `:1:18: damageBudget must be an object`},
+		{"a string count", `{"damageBudget": {"files": "10"}}`, `:1:28: damageBudget.files must be a whole number, not a string`},
+		{"negative", "{\n  \"damageBudget\": {\"bytes\": -1}\n}", `:2:29: damageBudget.bytes must be a whole number from 0`},
+		{"a fraction", `{"damageBudget": {"files": 1.5}}`, `damageBudget.files must be a whole number from 0`},
+		{"too large", `{"damageBudget": {"files": 99999999999999999999}}`, `damageBudget.files must be a whole number from 0`},
+		{"a misspelt key", `{"damageBudget": {"file": 10}}`, `unknown key "file" in damageBudget (did you mean "files"?)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.write(t, "user", tt.doc)
+			_, err := Load(e.opts)
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: %v, want %q", tt.doc, err, tt.err)
+			}
+		})
+	}
+}
+
+// TestDamageBudgetPrecedence: the smallest value wins; a project's shared file can lower the
+// budget, never raise it above the default; the person's own files can.
+func TestDamageBudgetPrecedence(t *testing.T) {
+	def := permission.DefaultDamageBudget
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  permission.DamageBudget
+	}{
+		{"no file: the default", nil, def},
+		{"the user raises it", map[string]string{"user": `{"damageBudget": {"files": 5000}}`}, permission.DamageBudget{Files: 5000, Bytes: def.Bytes}},
+		{"a project cannot raise it", map[string]string{"project": `{"damageBudget": {"files": 5000, "bytes": 999999999999}}`}, permission.DamageBudget{Files: def.Files, Bytes: def.Bytes}},
+		{"a project lowers it", map[string]string{"project": `{"damageBudget": {"files": 7}}`}, permission.DamageBudget{Files: 7, Bytes: def.Bytes}},
+		{"a project lowers what the user raised", map[string]string{"user": `{"damageBudget": {"files": 5000}}`, "project": `{"damageBudget": {"files": 300}}`}, permission.DamageBudget{Files: 300, Bytes: def.Bytes}},
+		{"the smallest of the person's files", map[string]string{"user": `{"damageBudget": {"bytes": 10}}`, "local": `{"damageBudget": {"bytes": 99}}`}, permission.DamageBudget{Files: def.Files, Bytes: 10}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			for src, doc := range tt.files {
+				e.write(t, src, doc)
+			}
+			l, err := Load(e.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := l.DamageBudget(); got != tt.want {
+				t.Errorf("budget = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
