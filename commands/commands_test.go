@@ -33,7 +33,7 @@ func TestLoadDiscoveryAndPrecedence(t *testing.T) {
 	write(t, filepath.Join(project, ".reins/commands/a/b/deep.md"), "deep\n")
 	write(t, filepath.Join(project, ".claude/commands/broken.md"), "---\ndescription: [x\n---\nbody\n")
 	write(t, filepath.Join(project, ".claude/commands/notes.txt"), "not a command\n")
-	set := Load(context.Background(), Dirs(home, filepath.Join(home, ".reins"), project))
+	set := Load(context.Background(), Dirs(filepath.Join(home, ".claude"), filepath.Join(home, ".reins"), project))
 
 	var names []string
 	for _, c := range set.All() {

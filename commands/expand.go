@@ -30,7 +30,11 @@ type StopError struct {
 	// What is the include or the command line, as written after the arguments went in.
 	What   string
 	Reason string
+	// Err is what the host returned.
+	Err error
 }
+
+func (e *StopError) Unwrap() error { return e.Err }
 
 func (e *StopError) Error() string {
 	return fmt.Sprintf("/%s stopped at %s:%d (%s): %s", e.Command, e.File, e.Line, e.What, e.Reason)
@@ -124,7 +128,7 @@ func (e *expander) stop(ctx context.Context, n int, what string, err error) erro
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
-	return &StopError{Command: e.c.Name, File: e.c.File, Line: n, What: what, Reason: err.Error()}
+	return &StopError{Command: e.c.Name, File: e.c.File, Line: n, What: what, Reason: err.Error(), Err: err}
 }
 
 type special int

@@ -47,14 +47,14 @@ type Root struct {
 }
 
 // Dirs returns the folders Reins reads commands from, lowest precedence first: the user's
-// (~/.claude/commands, then configDir/commands, ~/.reins/commands) and the project's
-// (.claude/commands, then .reins/commands). Reins' folder comes after Claude Code's of the
-// same level, so it wins a clash there. A plugin's commands/ folder is one more Root, placed
-// by the caller.
-func Dirs(home, configDir, project string) []Root {
+// (claudeDir/commands, ~/.claude/commands, then configDir/commands, ~/.reins/commands) and the
+// project's (.claude/commands, then .reins/commands). Reins' folder comes after Claude Code's
+// of the same level, so it wins a clash there. A plugin's commands/ folder is one more Root,
+// placed by the caller.
+func Dirs(claudeDir, configDir, project string) []Root {
 	var out []Root
-	if home != "" {
-		out = append(out, Root{filepath.Join(home, ".claude", "commands"), SourceUser})
+	if claudeDir != "" {
+		out = append(out, Root{filepath.Join(claudeDir, "commands"), SourceUser})
 	}
 	if configDir != "" {
 		out = append(out, Root{filepath.Join(configDir, "commands"), SourceUser})

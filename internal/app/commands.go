@@ -1,0 +1,88 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/reinsdev/reins/commands"
+)
+
+// LoadCommands reads the custom slash commands of a session with settings s: the user's and
+// the project's folders, then extra roots (a plugin's commands/), later ones winning a name
+// clash. Files that cannot be used and shadowed commands are returned as warnings.
+func LoadCommands(ctx context.Context, s *Settings, extra ...commands.Root) (*commands.Set, []string) {
+	roots := commands.Dirs(s.Options.ClaudeConfigDir, s.Options.ConfigDir, s.Context.OriginalCwd())
+	set := commands.Load(ctx, append(roots, extra...))
+	warnings := set.Warnings()
+	for _, c := range set.All() {
+		if why := c.Ignored(s.Trusted); why != "" {
+			warnings = append(warnings, "/"+c.Name+": "+why)
+		}
+	}
+	return set, warnings
+}
+
+// ParseSlash splits a prompt "/name args" into the name and the arguments; ok is false for a
+// prompt that does not start with a slash and a name.
+func ParseSlash(prompt string) (name, args string, ok bool) {
+	rest, found := strings.CutPrefix(strings.TrimLeft(prompt, " \t"), "/")
+	if !found {
+		return "", "", false
+	}
+	name, args, _ = strings.Cut(rest, " ")
+	if i := strings.IndexAny(name, "\n\t"); i >= 0 {
+		name, args = name[:i], rest[i+1:]
+	}
+	return name, strings.TrimSpace(args), name != ""
+}
+
+// Prepared is a command ready to drive a turn: the prompt to send, and End, which drops the
+// command's rules and must be called when the turn ends.
+type Prepared struct {
+	Command *commands.Command
+	Prompt  string
+	End     func()
+}
+
+// PrepareCommand begins the command's turn: its rules (when the project's trust lets them
+// apply) join the session's permissions, and its body is expanded with every @file a Read and
+// every !`cmd` a Bash call through the agent's own pipeline (engine, asker, hooks), decided
+// with those rules. A refused one stops the command: the rules are dropped and the error says
+// why. trusted is the workspace trust.
+func (a *App) PrepareCommand(ctx context.Context, c *commands.Command, args string) (*Prepared, error) {
+	end, err := a.Permissions.BeginCommand(c.Rules(a.Settings.Trusted))
+	if err != nil {
+		return nil, fmt.Errorf("/%s: %w", c.Name, err)
+	}
+	prompt, err := c.Expand(ctx, args, &commandHost{a: a, name: c.Name})
+	if err != nil {
+		end()
+		return nil, err
+	}
+	return &Prepared{Command: c, Prompt: prompt, End: end}, nil
+}
+
+// commandHost runs a command's includes and lines as calls of the session's agent.
+type commandHost struct {
+	a    *App
+	name string
+	n    atomic.Int64
+}
+
+func (h *commandHost) id() string {
+	return fmt.Sprintf("command_%s_%d", strings.ReplaceAll(h.name, ":", "_"), h.n.Add(1))
+}
+
+func (h *commandHost) Read(ctx context.Context, path string) (string, error) {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(h.a.Permissions.Context().Cwd(), path)
+	}
+	return h.a.Agent.Call(ctx, h.id(), "Read", map[string]any{"file_path": path})
+}
+
+func (h *commandHost) Bash(ctx context.Context, command string) (string, error) {
+	return h.a.Agent.Call(ctx, h.id(), "Bash", map[string]any{"command": command, "description": "slash command /" + h.name})
+}

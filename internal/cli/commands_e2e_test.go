@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reinsdev/reins/llm/llmtest"
+)
+
+const lintCommand = `---
+description: Run the linter
+argument-hint: "[paths]"
+allowed-tools: Bash(npm run lint:*)
+---
+Linter version: !` + "`npm run lint --version`" + `
+Fix what the linter says about $ARGUMENTS.
+`
+
+// commandProject is a project with the lint and fix commands and a fake npm on PATH that
+// says what it was asked.
+func commandProject(t *testing.T, bin string) *e2e {
+	t.Helper()
+	e := newE2E(t, bin)
+	binDir := filepath.Join(filepath.Dir(e.dir), "bin")
+	for _, p := range []string{binDir, filepath.Join(e.dir, ".claude", "commands")} {
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(binDir, "npm"), []byte("#!/bin/sh\necho \"npm says: $*\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.env[1] = "PATH=" + binDir + ":" + os.Getenv("PATH")
+	e.write(".claude/commands/lint.md", lintCommand)
+	e.write(".claude/commands/fix.md", "---\nallowed-tools: Bash(npm run lint:*)\n---\n!`npm run lint --fix`\nthen fix the rest\n")
+	return e
+}
+
+// TestCommandRulesHoldForTheirTurnOnly: /lint's allowed-tools let its !`…` line and the model's
+// npm run lint run without a prompt in its turn; the next turn's npm run lint is asked about,
+// which -p denies.
+func TestCommandRulesHoldForTheirTurnOnly(t *testing.T) {
+	bin := reinsBinary(t)
+	e := commandProject(t, bin)
+	e.run("trust", e.dir).wantCode(0)
+	lint := llmtest.Call("Bash", `{"command":"npm run lint","description":"lint"}`)
+	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(lint), llmtest.Say("lint is clean"))
+	e.anthropic(srv).run("-p", "/lint src/app.js")
+	e.wantCode(0)
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2; stderr:\n%s", len(reqs), e.stderr)
+	}
+	first := string(reqs[0].Body)
+	for _, want := range []string{"Linter version: npm says: run lint --version", "Fix what the linter says about src/app.js"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the expanded prompt lacks %q:\n%s", want, first)
+		}
+	}
+	if strings.Contains(first, `"/lint src/app.js"`) {
+		t.Error("the command's text was sent instead of its prompt")
+	}
+	if got := lastToolResult(t, reqs[1]); !strings.Contains(got, "npm says: run lint") {
+		t.Errorf("npm run lint in the command's turn: %q", got)
+	}
+
+	srv = llmtest.NewAnthropicServer(t, llmtest.UseTools(lint), llmtest.Say("could not lint"))
+	e.env = append(e.env[:len(e.env)-2], "ANTHROPIC_API_KEY=test-key", "ANTHROPIC_BASE_URL="+srv.URL)
+	e.run("-p", "--continue", "lint again")
+	e.wantCode(0)
+	reqs = srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if got := lastToolResult(t, reqs[1]); strings.Contains(got, "npm says") || !strings.Contains(got, "permission") {
+		t.Errorf("npm run lint in the next turn ran or was not refused for lack of permission: %q", got)
+	}
+	if !strings.Contains(e.stderr, "denied: Bash(npm run lint)") {
+		t.Errorf("stderr does not name the denied call:\n%s", e.stderr)
+	}
+}
+
+// TestCommandBangLineIsDecidedByTheEngine: a deny rule covers /fix's !`…` line, so the command
+// stops with the reason before anything reaches the model, however its own rules allow it.
+func TestCommandBangLineIsDecidedByTheEngine(t *testing.T) {
+	bin := reinsBinary(t)
+	e := commandProject(t, bin)
+	e.run("trust", e.dir).wantCode(0)
+	srv := llmtest.NewAnthropicServer(t, llmtest.Say("never"))
+	e.anthropic(srv).run("-p", "--disallowedTools", "Bash(npm run lint --fix)", "--", "/fix")
+	e.wantCode(exitDenied)
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the model", n)
+	}
+	for _, want := range []string{"/fix stopped at " + filepath.Join(e.dir, ".claude/commands/fix.md") + ":4", "npm run lint --fix", "denied"} {
+		if !strings.Contains(e.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, e.stderr)
+		}
+	}
+}
+
+// TestUntrustedProjectCommandBringsNoRules: the project's commands load before trust, but their
+// allowed-tools do not apply: /lint's !`…` line is asked about, which -p refuses.
+func TestUntrustedProjectCommandBringsNoRules(t *testing.T) {
+	bin := reinsBinary(t)
+	e := commandProject(t, bin)
+	srv := llmtest.NewAnthropicServer(t, llmtest.Say("never"))
+	e.anthropic(srv).run("-p", "/lint")
+	e.wantCode(exitDenied)
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the model", n)
+	}
+	for _, want := range []string{"allowed-tools of " + filepath.Join(e.dir, ".claude/commands/lint.md") + " ignored: the project is not trusted", "/lint stopped at"} {
+		if !strings.Contains(e.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, e.stderr)
+		}
+	}
+}
