@@ -118,3 +118,33 @@ func TestUntrustedProjectCommandBringsNoRules(t *testing.T) {
 		}
 	}
 }
+
+// TestPermissionsCheckCommand: permissions check --command shows what a command's turn adds,
+// traced to the line of its file, and that an untrusted project's command adds nothing.
+func TestPermissionsCheckCommand(t *testing.T) {
+	bin := reinsBinary(t)
+	e := commandProject(t, bin)
+	input := `{"command":"npm run lint"}`
+	e.run("permissions", "check", "--tool", "Bash", "--input", input)
+	e.wantCode(exitAsk)
+	e.run("permissions", "check", "--command", "lint", "--tool", "Bash", "--input", input)
+	e.wantCode(exitAsk)
+	file := filepath.Join(e.dir, ".claude/commands/lint.md")
+	if !strings.Contains(e.stdout, "allowed-tools of "+file+" ignored: the project is not trusted") {
+		t.Errorf("untrusted: the listing does not say the rules wait for trust:\n%s", e.stdout)
+	}
+	e.run("trust", e.dir).wantCode(0)
+	e.run("permissions", "check", "--command", "/lint", "--tool", "Bash", "--input", input)
+	e.wantCode(0)
+	for _, want := range []string{"command:  /lint (" + file + ")", "adds allow Bash(npm run lint:*) from a slash command's allowed-tools, for its turn at " + file + ":4:16",
+		"allow Bash(npm run lint:*) from a slash command's allowed-tools, for its turn at " + file + ":4:16"} {
+		if !strings.Contains(e.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, e.stdout)
+		}
+	}
+	e.run("permissions", "check", "--command", "nope", "--tool", "Bash", "--input", input)
+	e.wantCode(exitUsage)
+	if !strings.Contains(e.stderr, `no custom slash command "nope" (commands: /fix, /lint)`) {
+		t.Errorf("stderr: %s", e.stderr)
+	}
+}
