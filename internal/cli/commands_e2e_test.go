@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,5 +147,44 @@ func TestPermissionsCheckCommand(t *testing.T) {
 	e.wantCode(exitUsage)
 	if !strings.Contains(e.stderr, `no custom slash command "nope" (commands: /fix, /lint)`) {
 		t.Errorf("stderr: %s", e.stderr)
+	}
+}
+
+// TestSDKListsCustomCommands: an SDK session lists the custom commands in initialize's commands
+// (with description and argument hint) and system/init's slash_commands, and a user message
+// naming one runs it.
+func TestSDKListsCustomCommands(t *testing.T) {
+	bin := reinsBinary(t)
+	e := commandProject(t, bin)
+	e.run("trust", e.dir).wantCode(0)
+	srv := llmtest.NewAnthropicServer(t, llmtest.Say("linted"))
+	e.stdin = `{"type":"control_request","request_id":"1","request":{"subtype":"initialize"}}` + "\n" +
+		`{"type":"user","message":{"role":"user","content":"/lint web"}}` + "\n"
+	e.anthropic(srv).run("--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	e.wantCode(0)
+	var init, resp map[string]any
+	for _, l := range e.lines() {
+		if l["subtype"] == "init" {
+			init = l
+		}
+		if r, ok := l["response"].(map[string]any); ok {
+			resp, _ = r["response"].(map[string]any)
+		}
+	}
+	if got := fmt.Sprint(init["slash_commands"]); got != "[compact fix lint]" {
+		t.Errorf("slash_commands = %s", got)
+	}
+	found := false
+	for _, c := range resp["commands"].([]any) {
+		m := c.(map[string]any)
+		if m["name"] == "lint" {
+			found = m["description"] == "Run the linter (project)" && m["argumentHint"] == "[paths]"
+		}
+	}
+	if !found {
+		t.Errorf("initialize's commands lack lint with its description and hint: %v", resp["commands"])
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), "Fix what the linter says about web") {
+		t.Errorf("the SDK's /lint did not send the expanded prompt")
 	}
 }
