@@ -11,6 +11,7 @@ import (
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/commands"
+	"github.com/reinsdev/reins/tools/slashcommand"
 	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/mcp/client"
@@ -338,6 +339,9 @@ func (a *App) buildAgent(ctx context.Context, pc *permission.Context, provider l
 	a.Prompt.Memory = memory.Render(a.Memory.Files)
 	asker, background := a.headlessAskers()
 	a.Pool.AddAgentTool(a.agentConfig(background))
+	if t := slashcommand.New(a.Commands, a.ExpandForModel); t != nil {
+		a.Pool.Tools = append(a.Pool.Tools, t)
+	}
 	deferral, err := a.finishPool(ctx, pc)
 	if err != nil {
 		return err

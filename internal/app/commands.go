@@ -65,6 +65,14 @@ func (a *App) PrepareCommand(ctx context.Context, c *commands.Command, args stri
 	return &Prepared{Command: c, Prompt: prompt, End: end}, nil
 }
 
+// ExpandForModel expands a command the model runs with the SlashCommand tool: its @file and
+// !`cmd` go through the agent's pipeline as the person's command's do, but the command's
+// allowed-tools are not added: the model does not widen its own permissions by choosing a
+// command.
+func (a *App) ExpandForModel(ctx context.Context, c *commands.Command, args string) (string, error) {
+	return c.Expand(ctx, args, &commandHost{a: a, name: c.Name})
+}
+
 // commandHost runs a command's includes and lines as calls of the session's agent.
 type commandHost struct {
 	a    *App

@@ -283,6 +283,8 @@ var ownImports = map[string][]string{
 	// reader, expanded through a Host the front end supplies, so the package runs nothing
 	// itself and knows neither the tools nor the agent.
 	"commands": {"boundedfile", "frontmatter", "permission"},
+	// The SlashCommand tool expands through the Expander the session gives it.
+	"tools/slashcommand": {"commands", "permission", "tool"},
 }
 
 func TestOwnImports(t *testing.T) {

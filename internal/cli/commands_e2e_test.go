@@ -188,3 +188,26 @@ func TestSDKListsCustomCommands(t *testing.T) {
 		t.Errorf("the SDK's /lint did not send the expanded prompt")
 	}
 }
+
+// TestModelSlashCommandBringsNoRules: the model runs /lint with the SlashCommand tool (allowed
+// by a rule); the command's allowed-tools do not join the model's turn, so its !`…` line is
+// asked about, which -p refuses, and the model reads why.
+func TestModelSlashCommandBringsNoRules(t *testing.T) {
+	bin := reinsBinary(t)
+	e := commandProject(t, bin)
+	e.run("trust", e.dir).wantCode(0)
+	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("SlashCommand", `{"command":"/lint src"}`)), llmtest.Say("done"))
+	e.anthropic(srv).run("-p", "--allowedTools", "SlashCommand(/lint:*)", "--", "lint please")
+	e.wantCode(0)
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests; stderr %s", len(reqs), e.stderr)
+	}
+	if !strings.Contains(string(reqs[0].Body), "/lint [paths]: Run the linter") {
+		t.Error("the SlashCommand tool's prompt does not list /lint")
+	}
+	got := lastToolResult(t, reqs[1])
+	if !strings.Contains(got, "/lint stopped at") || strings.Contains(got, "npm says") {
+		t.Errorf("the model's /lint ran its line with the command's rules: %q", got)
+	}
+}
