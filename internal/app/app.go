@@ -11,7 +11,6 @@ import (
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/commands"
-	"github.com/reinsdev/reins/tools/slashcommand"
 	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/mcp/client"
@@ -23,6 +22,7 @@ import (
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/bash"
+	"github.com/reinsdev/reins/tools/slashcommand"
 	"github.com/reinsdev/reins/tools/web"
 )
 
