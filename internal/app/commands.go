@@ -62,6 +62,16 @@ func (a *App) PrepareCommand(ctx context.Context, c *commands.Command, args stri
 		end()
 		return nil, err
 	}
+	if c.Model != "" && c.Model != "inherit" {
+		// The command's model runs its turn only; the session's comes back with the end.
+		prev := a.Agent.Model
+		a.Agent.Model = a.Provider.ResolveModel(c.Model)
+		endRules := end
+		end = func() {
+			a.Agent.Model = prev
+			endRules()
+		}
+	}
 	return &Prepared{Command: c, Prompt: prompt, End: end}, nil
 }
 

@@ -211,3 +211,26 @@ func TestModelSlashCommandBringsNoRules(t *testing.T) {
 		t.Errorf("the model's /lint ran its line with the command's rules: %q", got)
 	}
 }
+
+// TestCommandModelRunsItsTurnOnly: a command's model: is the model of its turn's requests; the
+// next turn of the same session is back on the session's model.
+func TestCommandModelRunsItsTurnOnly(t *testing.T) {
+	bin := reinsBinary(t)
+	e := commandProject(t, bin)
+	e.write(".claude/commands/quick.md", "---\nmodel: claude-quick-test\n---\nsay hi\n")
+	srv := llmtest.NewAnthropicServer(t, llmtest.Say("hi"), llmtest.Say("hello"))
+	e.stdin = `{"type":"user","message":{"role":"user","content":"/quick"}}` + "\n" +
+		`{"type":"user","message":{"role":"user","content":"again"}}` + "\n"
+	e.anthropic(srv).run("--model", "claude-main-test", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	e.wantCode(0)
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests; stderr %s", len(reqs), e.stderr)
+	}
+	if b := string(reqs[0].Body); !strings.Contains(b, `"model":"claude-quick-test"`) {
+		t.Errorf("the command's turn did not use its model")
+	}
+	if b := string(reqs[1].Body); !strings.Contains(b, `"model":"claude-main-test"`) {
+		t.Errorf("the next turn did not use the session's model")
+	}
+}

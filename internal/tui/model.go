@@ -135,6 +135,10 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.input.Focus()}
 	if p := strings.TrimSpace(m.cfg.Prompt); p != "" {
 		m.pushHistory(p)
+		if name, args, ok := strings.Cut(strings.TrimPrefix(p, "/")+" ", " "); ok && strings.HasPrefix(p, "/") && m.customCommand(name) {
+			// reins "/review main" runs the command, as the same line typed would.
+			return tea.Batch(append(cmds, m.runCommand(name, p, strings.TrimSpace(args)))...)
+		}
 		m.entries = append(m.entries, &entry{kind: entryUser, text: p})
 		cmds = append(cmds, m.startTurn(llm.UserText(p)))
 	}
