@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/reinsdev/reins/commands"
+	"github.com/reinsdev/reins/permission"
 )
 
 // LoadCommands reads the custom slash commands of a session with settings s: the user's and
@@ -18,11 +19,21 @@ func LoadCommands(ctx context.Context, s *Settings, extra ...commands.Root) (*co
 	set := commands.Load(ctx, append(roots, extra...))
 	warnings := set.Warnings()
 	for _, c := range set.All() {
-		if why := c.Ignored(s.Trusted); why != "" {
+		if _, why := CommandRules(s, c); why != "" {
 			warnings = append(warnings, "/"+c.Name+": "+why)
 		}
 	}
 	return set, warnings
+}
+
+// CommandRules are the rules command c brings to its turn under settings s, and why the rules
+// it declares do not apply when they do not: an untrusted project's command, or managed policy
+// that allows its own rules only.
+func CommandRules(s *Settings, c *commands.Command) ([]permission.Rule, string) {
+	if len(c.AllowedTools()) > 0 && s.Loaded != nil && s.Loaded.ManagedRulesOnly() {
+		return nil, "allowed-tools of " + c.File + " ignored: managed policy sets allowManagedPermissionRulesOnly"
+	}
+	return c.Rules(s.Trusted), c.Ignored(s.Trusted)
 }
 
 // ParseSlash splits a prompt "/name args" into the name and the arguments; ok is false for a
@@ -53,7 +64,8 @@ type Prepared struct {
 // with those rules. A refused one stops the command: the rules are dropped and the error says
 // why. trusted is the workspace trust.
 func (a *App) PrepareCommand(ctx context.Context, c *commands.Command, args string) (*Prepared, error) {
-	end, err := a.Permissions.BeginCommand(c.Rules(a.Settings.Trusted))
+	rules, _ := CommandRules(a.Settings, c)
+	end, err := a.Permissions.BeginCommand(rules)
 	if err != nil {
 		return nil, fmt.Errorf("/%s: %w", c.Name, err)
 	}

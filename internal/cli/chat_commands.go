@@ -68,8 +68,9 @@ func chatMCP(m *app.MCP) []tui.MCPServerInfo {
 func chatCommands(a *app.App) []tui.CustomCommand {
 	var out []tui.CustomCommand
 	for _, c := range a.Commands.All() {
+		_, ignored := app.CommandRules(a.Settings, c)
 		out = append(out, tui.CustomCommand{Name: c.Name, Description: c.Description, ArgumentHint: c.ArgumentHint,
-			Source: string(c.Source), Ignored: c.Ignored(a.Settings.Trusted)})
+			Source: string(c.Source), Ignored: ignored})
 	}
 	return out
 }

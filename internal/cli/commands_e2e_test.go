@@ -234,3 +234,22 @@ func TestCommandModelRunsItsTurnOnly(t *testing.T) {
 		t.Errorf("the next turn did not use the session's model")
 	}
 }
+
+// TestManagedRulesOnlyIgnoresCommandRules: under managed policy's
+// allowManagedPermissionRulesOnly a command's allowed-tools apply no more than a settings
+// file's allow rules: its !`…` line is asked about and -p refuses it.
+func TestManagedRulesOnlyIgnoresCommandRules(t *testing.T) {
+	bin := reinsBinary(t)
+	e := commandProject(t, bin)
+	e.run("trust", e.dir).wantCode(0)
+	managed := filepath.Join(filepath.Dir(e.home), "managed", "managed-settings.json")
+	if err := os.WriteFile(managed, []byte(`{"allowManagedPermissionRulesOnly": true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewAnthropicServer(t, llmtest.Say("never"))
+	e.anthropic(srv).run("-p", "/lint")
+	e.wantCode(exitDenied)
+	if !strings.Contains(e.stderr, "ignored: managed policy sets allowManagedPermissionRulesOnly") || len(srv.Requests()) != 0 {
+		t.Errorf("stderr:\n%s", e.stderr)
+	}
+}

@@ -237,12 +237,12 @@ func withSlashCommand(ctx context.Context, env *permEnv, name string) (*permEnv,
 		}
 		return nil, nil, usageErrorf("--command: no custom slash command %q (commands: %s)", name, strings.Join(names, ", "))
 	}
-	rules := c.Rules(env.Trusted)
+	rules, ignored := app.CommandRules(env, c)
 	pc, err := env.Context.WithCommandRules(rules)
 	if err != nil {
 		return nil, nil, err
 	}
-	sc := &slashCommandCheck{Name: "/" + c.Name, File: c.File, Rules: []matchedRule{}, Ignored: c.Ignored(env.Trusted)}
+	sc := &slashCommandCheck{Name: "/" + c.Name, File: c.File, Rules: []matchedRule{}, Ignored: ignored}
 	for _, r := range rules {
 		sc.Rules = append(sc.Rules, matchedRule{Rule: r.Value.String(), Behavior: r.Behavior.String(), Source: r.Source, Origin: r.Origin, Step: "command"})
 	}
