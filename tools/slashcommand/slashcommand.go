@@ -52,16 +52,16 @@ func New(set *commands.Set, expand Expander) tool.Tool {
 		Description: "Execute a slash command within the main conversation",
 		Prompt:      prompt(usable),
 		Validate: func(_ context.Context, in Input, _ *tool.Env) *tool.Failure {
-			if _, _, err := lookup(set, in.Command); err != nil {
-				return &tool.Failure{Message: err.Error()}
+			if _, _, refusal := lookup(set, in.Command); refusal != "" {
+				return &tool.Failure{Message: refusal}
 			}
 			return nil
 		},
 		CheckPermissions: check,
 		Call: func(ctx context.Context, in Input, _ *tool.Env) (tool.Result, error) {
-			c, args, err := lookup(set, in.Command)
-			if err != nil {
-				return tool.ErrorResult(err.Error()), nil
+			c, args, refusal := lookup(set, in.Command)
+			if refusal != "" {
+				return tool.ErrorResult(refusal), nil
 			}
 			text, err := expand(ctx, c, args)
 			if err != nil {
@@ -75,22 +75,22 @@ func New(set *commands.Set, expand Expander) tool.Tool {
 	})
 }
 
-// lookup finds the command a call names; the model may not run one marked
-// disable-model-invocation.
-func lookup(set *commands.Set, line string) (*commands.Command, string, error) {
+// lookup finds the command a call names, or says why the model may not run it (Claude Code's
+// messages): no such command, or one marked disable-model-invocation.
+func lookup(set *commands.Set, line string) (c *commands.Command, args, refusal string) {
 	name, args, _ := strings.Cut(strings.TrimSpace(line), " ")
 	name, ok := strings.CutPrefix(name, "/")
 	if !ok || name == "" {
-		return nil, "", fmt.Errorf("invalid command %q: a slash command starts with /", line)
+		return nil, "", fmt.Sprintf("invalid command %q: a slash command starts with /", line)
 	}
 	c, found := set.Lookup(name)
 	if !found {
-		return nil, "", fmt.Errorf("Unknown slash command: %s", name)
+		return nil, "", "Unknown slash command: " + name
 	}
 	if c.DisableModelInvocation {
-		return nil, "", fmt.Errorf("Slash command %s cannot be used with %s tool due to disable-model-invocation", name, Name)
+		return nil, "", fmt.Sprintf("Slash command %s cannot be used with %s tool due to disable-model-invocation", name, Name)
 	}
-	return c, strings.TrimSpace(args), nil
+	return c, strings.TrimSpace(args), ""
 }
 
 // check applies SlashCommand's content rules: "/name" matches the command without arguments,
