@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -40,10 +41,14 @@ func (m *Model) runCommand(name, line, args string) tea.Cmd {
 		m.sayErr(fmt.Sprintf("/%s: a turn is running; run the command when it has ended", name))
 		return nil
 	}
-	m.running = true // no other turn starts while the command is being expanded
+	// No other turn starts while the command is being expanded; Esc and Ctrl+C stop a long
+	// !`cmd` line as they stop a turn.
+	ctx, cancel := context.WithCancelCause(m.ctx)
+	m.running, m.cancel = true, func() { cancel(nil) }
 	m.entries = append(m.entries, &entry{kind: entryUser, text: line})
-	ctx, run := m.ctx, m.cfg.RunCommand
+	run := m.cfg.RunCommand
 	return func() tea.Msg {
+		defer cancel(nil)
 		text, end, err := run(ctx, name, args)
 		return commandMsg{line: line, text: text, end: end, err: err}
 	}
@@ -52,8 +57,11 @@ func (m *Model) runCommand(name, line, args string) tea.Cmd {
 // commandReady starts the command's turn; its end (the command's rules dropped) runs when the
 // turn is done.
 func (m *Model) commandReady(msg commandMsg) tea.Cmd {
-	m.running = false
+	m.running, m.cancel = false, nil
 	if msg.err != nil {
+		if msg.end != nil {
+			msg.end()
+		}
 		m.sayErr(msg.err.Error())
 		return nil
 	}

@@ -80,6 +80,20 @@ func TestCustomCommandsInTheChat(t *testing.T) {
 			t.Errorf("the command's end ran %d times at the turn's end", ended)
 		}
 	})
+	t.Run("esc stops a command being expanded", func(t *testing.T) {
+		h := newHarness(t, 80, 24)
+		withCommands(h, func(ctx context.Context, _, _ string) (string, func(), error) {
+			<-ctx.Done() // a !`cmd` line that runs until it is stopped
+			return "", nil, ctx.Err()
+		})
+		h.typeText("/review")
+		_, cmd := h.m.Update(keyMsg("enter"))
+		h.press("esc")
+		h.send(cmd())
+		if h.m.running {
+			t.Error("the chat still runs after the stopped command")
+		}
+	})
 	t.Run("a stopped command shows why and starts no turn", func(t *testing.T) {
 		h := newHarness(t, 100, 24)
 		withCommands(h, func(context.Context, string, string) (string, func(), error) {
