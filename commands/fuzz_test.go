@@ -39,3 +39,30 @@ func FuzzExpand(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParse: any command file either parses or fails with a positioned error; a parsed one has a
+// non-empty body and rules of source command only, each with the file's name and a line.
+func FuzzParse(f *testing.F) {
+	f.Add("---\ndescription: d\nallowed-tools: Bash(git diff:*), Read\n---\nbody $1\n")
+	f.Add("---\nallowed-tools:\n  - Bash(npm run lint:*)\n  - Edit(src/**)\n---\n!`npm run lint`\n")
+	f.Add("no header at all\n")
+	f.Add("---\ndisable-model-invocation: maybe\n---\nx")
+	f.Add("---\nallowed-tools: [\"Bash(x\"]\n---\nx")
+	f.Fuzz(func(t *testing.T, src string) {
+		c, err := Parse("f.md", []byte(src), "f", SourceProject)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.md") {
+				t.Fatalf("error without the file: %v", err)
+			}
+			return
+		}
+		if strings.TrimSpace(c.Body) == "" {
+			t.Fatal("a command with an empty body parsed")
+		}
+		for _, r := range c.Rules(true) {
+			if r.Source.String() != "command" || r.Origin.File != "f.md" || r.Origin.Line < 2 {
+				t.Fatalf("rule %s", r.Describe())
+			}
+		}
+	})
+}
