@@ -213,7 +213,8 @@ func TestModelSlashCommandBringsNoRules(t *testing.T) {
 }
 
 // TestCommandModelRunsItsTurnOnly: a command's model: is the model of its turn's requests; the
-// next turn of the same session is back on the session's model.
+// next turn of the same session is on the session's model. (The SDK server sets the model at
+// each turn, so this does not prove PrepareCommand's End puts it back; the chat relies on it.)
 func TestCommandModelRunsItsTurnOnly(t *testing.T) {
 	bin := reinsBinary(t)
 	e := commandProject(t, bin)
