@@ -24,6 +24,8 @@ type Permissions struct {
 	// scoped are the approvals that expire (scoped.go); now is their clock.
 	scoped []ScopedGrant
 	now    func() time.Time
+	// command are the rules of the slash command driving the current turn (command.go).
+	command []permission.Rule
 
 	// parent and view are set for a sub-agent's permissions (see Derive): the context is the
 	// parent's seen through view, and updates go to the parent.

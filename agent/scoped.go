@@ -115,11 +115,12 @@ func (p *Permissions) prune() {
 	p.scoped = slices.DeleteFunc(p.scoped, func(g ScopedGrant) bool { return !g.Valid(now) })
 }
 
-// effective is the context with the valid grants added as session allow rules.
+// effective is the context with the valid grants added as session allow rules and the
+// running command's rules.
 func (p *Permissions) effective() *permission.Context {
 	p.prune()
 	if len(p.scoped) == 0 {
-		return p.pc
+		return p.withCommand(p.pc)
 	}
 	ups := make([]permission.Update, len(p.scoped))
 	for i, g := range p.scoped {
@@ -128,9 +129,9 @@ func (p *Permissions) effective() *permission.Context {
 	pc, err := p.pc.Apply(ups...)
 	if err != nil {
 		// Every grant was applied once when it was added; fail closed to the plain context.
-		return p.pc
+		return p.withCommand(p.pc)
 	}
-	return pc
+	return p.withCommand(pc)
 }
 
 func grantUpdate(g ScopedGrant) permission.Update {

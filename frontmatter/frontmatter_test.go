@@ -103,3 +103,24 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestListAtPositions(t *testing.T) {
+	seq, err := Parse("f.md", []byte("---\nallowed-tools:\n  - Read\n  - Bash(git diff:*)\n---\n"), known, 1<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := seq.ListAt("allowed-tools")
+	want := []Item{{"Read", 3, 5}, {"Bash(git diff:*)", 4, 5}}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("sequence: %v, %v; want %v", got, err, want)
+	}
+	str, _ := Parse("f.md", []byte("---\nname: x\nallowed-tools: Read, Grep\n---\n"), known, 1<<10)
+	got, err = str.ListAt("allowed-tools")
+	want = []Item{{"Read", 3, 16}, {"Grep", 3, 16}}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("string: %v, %v; want %v", got, err, want)
+	}
+	if got, err := str.ListAt("description"); got != nil || err != nil {
+		t.Errorf("absent key: %v, %v", got, err)
+	}
+}

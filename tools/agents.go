@@ -8,9 +8,10 @@ import (
 
 // AllAgentDisallowed are the tools no sub-agent gets: they need the person (AskUserQuestion,
 // the plan-mode tools), belong to the main session's task list (TaskOutput, TaskStop), or
-// would let agents nest (Agent, as in Claude Code's external builds).
+// would let agents nest (Agent, as in Claude Code's external builds). SlashCommand runs a
+// command's lines through the main session's pipeline, not the sub-agent's narrower one.
 func AllAgentDisallowed() []string {
-	return []string{"TaskOutput", "ExitPlanMode", "EnterPlanMode", "Agent", "AskUserQuestion", "TaskStop"}
+	return []string{"TaskOutput", "ExitPlanMode", "EnterPlanMode", "Agent", "AskUserQuestion", "TaskStop", "SlashCommand"}
 }
 
 // AsyncAgentAllowed are the only built-in tools a background (async) sub-agent gets.

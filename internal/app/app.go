@@ -10,6 +10,7 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/agentdef"
+	"github.com/reinsdev/reins/commands"
 	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/mcp/client"
@@ -21,6 +22,7 @@ import (
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/bash"
+	"github.com/reinsdev/reins/tools/slashcommand"
 	"github.com/reinsdev/reins/tools/web"
 )
 
@@ -134,6 +136,8 @@ type App struct {
 	Sandbox *sandbox.Sandbox
 	// Agents are the agent types the Agent tool offers; a front end may add to them.
 	Agents *agentdef.Set
+	// Commands are the custom slash commands (PrepareCommand runs one).
+	Commands *commands.Set
 	// Prompt is what the system prompt was built from, to build it again.
 	Prompt PromptEnv
 	// Structured holds the answer of a JSONSchema session; nil without a schema.
@@ -304,6 +308,11 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 		a.opts.Report.warn("%s", w)
 	}
 	a.Agents = defs
+	var cmdWarnings []string
+	a.Commands, cmdWarnings = LoadCommands(ctx, a.Settings)
+	for _, w := range cmdWarnings {
+		a.opts.Report.warn("%s", w)
+	}
 	sbo := SandboxOptions{Executable: a.opts.Executable, Getenv: a.opts.Getenv}
 	if a.Sandbox, err = StartSandbox(ctx, a.Settings, pc, sbo, func(n string) { a.opts.Report.warn("%s", n) }); err != nil {
 		return err
@@ -330,6 +339,9 @@ func (a *App) buildAgent(ctx context.Context, pc *permission.Context, provider l
 	a.Prompt.Memory = memory.Render(a.Memory.Files)
 	asker, background := a.headlessAskers()
 	a.Pool.AddAgentTool(a.agentConfig(background))
+	if t := slashcommand.New(a.Commands, a.ExpandForModel); t != nil {
+		a.Pool.Tools = append(a.Pool.Tools, t)
+	}
 	deferral, err := a.finishPool(ctx, pc)
 	if err != nil {
 		return err

@@ -286,6 +286,12 @@ var ownImports = map[string][]string{
 	// Memory files are text for the prompt: found and read through the bounded reader, never
 	// knowing the agent that shows them (what is a secret comes in as a function).
 	"memory": {"boundedfile"},
+	// Slash commands are text and the rules they bring: read through the shared front-matter
+	// reader, expanded through a Host the front end supplies, so the package runs nothing
+	// itself and knows neither the tools nor the agent.
+	"commands": {"boundedfile", "frontmatter", "permission"},
+	// The SlashCommand tool expands through the Expander the session gives it.
+	"tools/slashcommand": {"commands", "permission", "tool"},
 }
 
 func TestOwnImports(t *testing.T) {

@@ -207,7 +207,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	}
 	a.StartSession(ctx)
 
-	res, runErr := a.RunTurn(ctx, a.History, llm.UserText(prompt))
+	res, runErr := commandTurn(a, a.RunTurn)(ctx, a.History, llm.UserText(prompt))
 	// SessionEnd's messages are shown before the result; the tools' processes end with it.
 	a.EndSession(ctx)
 	unsubscribe()

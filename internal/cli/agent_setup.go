@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/reinsdev/reins/agentdef"
+	"github.com/reinsdev/reins/commands"
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/tools"
@@ -78,7 +79,16 @@ func checks(f *Factory, a *app.App) sdkproto.Checks {
 func initInfo(f *Factory, a *app.App) sdkproto.InitInfo {
 	return sdkproto.InitInfo{Cwd: a.Cwd, Tools: tools.Names(a.Agent.Tools), Model: a.Provider.Model, Provider: a.Provider.Name,
 		PermissionMode: string(a.Permissions.Context().Mode()), APIKeySource: apiKeySource(a.Provider), Version: reinsVersion(),
-		MCPServers: mcpStatuses(a.MCP), Agents: agentNames(a.Agents)}
+		MCPServers: mcpStatuses(a.MCP), Agents: agentNames(a.Agents), Commands: slashCommands(a.Commands)}
+}
+
+// slashCommands are the custom slash commands as the SDK lists them.
+func slashCommands(set *commands.Set) []sdkproto.SlashCommand {
+	var out []sdkproto.SlashCommand
+	for _, c := range set.All() {
+		out = append(out, sdkproto.SlashCommand{Name: c.Name, Description: c.Description + " (" + string(c.Source) + ")", ArgumentHint: c.ArgumentHint})
+	}
+	return out
 }
 
 func agentNames(defs *agentdef.Set) []string {

@@ -79,6 +79,10 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		RunPrompt: func(ctx context.Context, name, args string) (string, error) {
 			return a.MCP.RunPrompt(ctx, prompts, name, args)
 		},
+		Commands: chatCommands(a),
+		RunCommand: func(ctx context.Context, name, args string) (string, func(), error) {
+			return runChatCommand(ctx, a, name, args)
+		},
 		In:  f.In,
 		Out: f.Out,
 	})

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/reinsdev/reins/agentdef"
@@ -61,4 +62,28 @@ func chatMCP(m *app.MCP) []tui.MCPServerInfo {
 		out = append(out, s)
 	}
 	return out
+}
+
+// chatCommands are the custom slash commands for the chat's completion and /help.
+func chatCommands(a *app.App) []tui.CustomCommand {
+	var out []tui.CustomCommand
+	for _, c := range a.Commands.All() {
+		_, ignored := app.CommandRules(a.Settings, c)
+		out = append(out, tui.CustomCommand{Name: c.Name, Description: c.Description, ArgumentHint: c.ArgumentHint,
+			Source: string(c.Source), Ignored: ignored})
+	}
+	return out
+}
+
+// runChatCommand expands a custom command for the chat; end drops its rules when its turn ends.
+func runChatCommand(ctx context.Context, a *app.App, name, args string) (string, func(), error) {
+	c, ok := a.Commands.Lookup(name)
+	if !ok {
+		return "", nil, fmt.Errorf("unknown command /%s (try /help)", name)
+	}
+	p, err := a.PrepareCommand(ctx, c, args)
+	if err != nil {
+		return "", nil, err
+	}
+	return p.Prompt, p.End, nil
 }

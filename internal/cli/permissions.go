@@ -34,6 +34,8 @@ type checkOptions struct {
 	input  string
 	mode   string
 	asJSON bool
+	// command names a custom slash command whose turn the call is decided in.
+	command string
 }
 
 // checkResult is what `permissions check --json` prints.
@@ -58,6 +60,17 @@ type checkResult struct {
 	Commands []bashrules.CommandReport `json:"commands,omitempty"`
 	// Damage is what a Bash command would delete or overwrite (bashrules' damage count).
 	Damage *permission.Damage `json:"damage,omitempty"`
+	// SlashCommand is, with --command, what the command's turn adds.
+	SlashCommand *slashCommandCheck `json:"slashCommand,omitempty"`
+}
+
+// slashCommandCheck is what a custom slash command adds to the decision: its rules of source
+// command, or why they do not apply.
+type slashCommandCheck struct {
+	Name    string        `json:"name"`
+	File    string        `json:"file"`
+	Rules   []matchedRule `json:"rules"`
+	Ignored string        `json:"ignored,omitempty"`
 }
 
 type matchedRule struct {
@@ -109,6 +122,7 @@ failed (for example an invalid settings file), 2 usage.`,
 	cmd.Flags().StringVar(&opts.input, "input", "{}", "the tool input as JSON")
 	cmd.Flags().StringVar(&opts.mode, "mode", "", "the permission mode (same as --permission-mode)")
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
+	cmd.Flags().StringVar(&opts.command, "command", "", "decide the call in the turn of custom slash command `NAME` (its allowed-tools added)")
 	opts.perm.register(cmd)
 	// --permission-mode is the flag of every command that takes a mode; --mode stays as a
 	// hidden old name.
@@ -121,7 +135,14 @@ func runCheck(ctx context.Context, f *Factory, opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
+	var sc *slashCommandCheck
+	if opts.command != "" {
+		if env, sc, err = withSlashCommand(ctx, env, opts.command); err != nil {
+			return err
+		}
+	}
 	res := evaluate(ctx, f, env, opts.tool, json.RawMessage(opts.input))
+	res.SlashCommand = sc
 	for _, w := range env.Report.Warnings {
 		res.Warnings = append(res.Warnings, w.String())
 	}
@@ -212,10 +233,50 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 	return res
 }
 
+// withSlashCommand is env in the turn of the custom slash command name: its rules added as
+// they are when it runs (none before the project's trust, when it is the project's).
+func withSlashCommand(ctx context.Context, env *permEnv, name string) (*permEnv, *slashCommandCheck, error) {
+	set, _ := app.LoadCommands(ctx, env)
+	c, ok := set.Lookup(strings.TrimPrefix(name, "/"))
+	if !ok {
+		var names []string
+		for _, c := range set.All() {
+			names = append(names, "/"+c.Name)
+		}
+		return nil, nil, usageErrorf("--command: no custom slash command %q (commands: %s)", name, strings.Join(names, ", "))
+	}
+	rules, ignored := app.CommandRules(env, c)
+	pc, err := env.Context.WithCommandRules(rules)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc := &slashCommandCheck{Name: "/" + c.Name, File: c.File, Rules: []matchedRule{}, Ignored: ignored}
+	for _, r := range rules {
+		sc.Rules = append(sc.Rules, matchedRule{Rule: r.Value.String(), Behavior: r.Behavior.String(), Source: r.Source, Origin: r.Origin, Step: "command"})
+	}
+	with := *env
+	with.Context = pc
+	return &with, sc, nil
+}
+
+func printSlashCommand(w io.Writer, sc *slashCommandCheck) {
+	if sc == nil {
+		return
+	}
+	fmt.Fprintf(w, "command:  %s (%s)\n", sc.Name, sc.File)
+	for _, r := range sc.Rules {
+		fmt.Fprintf(w, "  adds %s %s from %s\n", r.Behavior, r.Rule, originWords(r.Source, r.Origin))
+	}
+	if sc.Ignored != "" {
+		fmt.Fprintf(w, "  %s\n", sc.Ignored)
+	}
+}
+
 func printCheck(w io.Writer, r *checkResult) {
 	fmt.Fprintf(w, "decision: %s\n", r.Decision)
 	fmt.Fprintf(w, "tool:     %s\n", r.Tool)
 	fmt.Fprintf(w, "mode:     %s\n", r.Mode)
+	printSlashCommand(w, r.SlashCommand)
 	if r.Error != "" {
 		fmt.Fprintf(w, "error:    %s\n", indentRest(r.Error, "          "))
 	}

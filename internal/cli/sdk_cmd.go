@@ -29,7 +29,7 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 		In: in, Out: f.Out, Log: f.ErrOut, AwaitInitialize: opts.sdk.awaitInit,
 		Agent: a.Agent, Permissions: a.Permissions, Bus: a.Bus, History: a.History, SessionID: a.SessionID,
 		Init: initInfo(f, a), Partial: opts.sdk.partial, PromptStdio: opts.sdk.promptTool == promptToolStdio,
-		Checks: checks(f, a), Run: a.RunTurn, WrapAsker: a.WithHooks, HookEvents: opts.hooks.includeEvents,
+		Checks: checks(f, a), Run: commandTurn(a, a.RunTurn), WrapAsker: a.WithHooks, HookEvents: opts.hooks.includeEvents,
 	}
 	if a.Structured != nil {
 		srv.Structured = a.Structured.Value

@@ -26,7 +26,7 @@ func sourceWords(s permission.Source) string {
 	case permission.SourceCLIArg:
 		return "the command line"
 	case permission.SourceCommand:
-		return "the command"
+		return "a slash command's allowed-tools, for its turn"
 	case permission.SourceSession:
 		return "this session only"
 	}

@@ -48,6 +48,8 @@ type InitInfo struct {
 	MCPServers []MCPServer
 	// Agents are the agent types the Agent tool offers.
 	Agents []string
+	// Commands are the custom slash commands, after the built-in /compact.
+	Commands []SlashCommand
 }
 
 // InitLine is the system/init message.
@@ -303,8 +305,18 @@ func (e *Emitter) Init(info InitInfo) {
 	}
 	e.write(InitLine{Type: "system", Subtype: "init", Cwd: info.Cwd, SessionID: e.SessionID, Tools: tools,
 		MCPServers: orEmpty(info.MCPServers), Model: info.Model, Provider: info.Provider, PermissionMode: info.PermissionMode,
-		APIKeySource: cmp.Or(info.APIKeySource, "none"), Version: info.Version, SlashCommands: []string{compactCommand.Name},
+		APIKeySource: cmp.Or(info.APIKeySource, "none"), Version: info.Version, SlashCommands: info.slashCommandNames(),
 		OutputStyle: "default", Agents: orEmptyStrings(info.Agents), Skills: []string{}, Plugins: []Plugin{}, UUID: session.NewID()})
+}
+
+// slashCommandNames are system/init's slash_commands: names without the slash, as Claude Code
+// lists them.
+func (info InitInfo) slashCommandNames() []string {
+	out := []string{compactCommand.Name}
+	for _, c := range info.Commands {
+		out = append(out, c.Name)
+	}
+	return out
 }
 
 func orEmptyStrings(s []string) []string {

@@ -581,7 +581,7 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 	}
 	model := s.currentModel()
 	resp := InitializeResponse{
-		Commands: []SlashCommand{compactCommand}, Agents: []AgentInfo{}, OutputStyle: "default", AvailableOutputStyles: []string{"default"},
+		Commands: append([]SlashCommand{compactCommand}, s.Init.Commands...), Agents: []AgentInfo{}, OutputStyle: "default", AvailableOutputStyles: []string{"default"},
 		Models:  []ModelInfo{{Value: model, DisplayName: model, Description: "the session's model (" + s.Init.Provider + ")"}},
 		Account: AccountInfo{APIKeySource: s.Init.APIKeySource},
 		Version: s.Init.Version, PID: os.Getpid(),

@@ -57,6 +57,9 @@ type Model struct {
 	histPos int
 	draft   string
 
+	// turnEnd ends the custom command driving the running turn (its rules are dropped).
+	turnEnd func()
+
 	msgs    []llm.Message
 	running bool
 	cancel  context.CancelFunc
@@ -132,6 +135,10 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.input.Focus()}
 	if p := strings.TrimSpace(m.cfg.Prompt); p != "" {
 		m.pushHistory(p)
+		if name, args, ok := strings.Cut(strings.TrimPrefix(p, "/")+" ", " "); ok && strings.HasPrefix(p, "/") && m.customCommand(name) {
+			// reins "/review main" runs the command, as the same line typed would.
+			return tea.Batch(append(cmds, m.runCommand(name, p, strings.TrimSpace(args)))...)
+		}
 		m.entries = append(m.entries, &entry{kind: entryUser, text: p})
 		cmds = append(cmds, m.startTurn(llm.UserText(p)))
 	}
@@ -202,6 +209,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case editorDone:
 		m.editorDone(msg)
 		return m, nil
+	case commandMsg:
+		return m, m.commandReady(msg)
 	case promptMsg:
 		return m, m.promptReady(msg)
 	case reconnectDone:
@@ -323,7 +332,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.r.expanded = !m.r.expanded
 		return nil
 	case "tab":
-		v, cands := completePath(m.input.Value(), m.cfg.Cwd)
+		v, cands, ok := m.completeSlash(m.input.Value())
+		if !ok {
+			v, cands = completePath(m.input.Value(), m.cfg.Cwd)
+		}
 		if v != m.input.Value() {
 			m.input.SetValue(v)
 			m.fitInput()
@@ -475,6 +487,11 @@ func (m *Model) startTurn(prompt llm.Message) tea.Cmd {
 
 func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 	m.running, m.cancel = false, nil
+	if m.turnEnd != nil {
+		// The command that drove the turn ends with it: its rules are dropped.
+		m.turnEnd()
+		m.turnEnd = nil
+	}
 	m.stopper.set(nil)
 	m.finishStreams()
 	if msg.res != nil {

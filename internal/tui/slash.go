@@ -34,7 +34,7 @@ const helpText = `Commands:
   /init                                 ask the model to write a CLAUDE.md for this project
   /exit, /quit                          leave the chat (the conversation stays on screen)
   /help                                 this help
-Keys: enter send · ctrl+j/alt+enter newline · ↑↓ history · tab completes @path ·
+Keys: enter send · ctrl+j/alt+enter newline · ↑↓ history · tab completes @path and /command ·
       shift+tab mode · esc interrupt · ctrl+o expand tool output and thinking ·
       pgup/pgdown scroll · ctrl+c interrupt, twice from an empty prompt quit`
 
@@ -44,7 +44,7 @@ func (m *Model) slash(line string) tea.Cmd {
 	cmd, args := fields[0], fields[1:]
 	switch cmd {
 	case "/help":
-		m.say(helpText + m.promptHelp())
+		m.say(helpText + m.commandHelp() + m.promptHelp())
 	case "/exit", "/quit":
 		return m.quit()
 	case "/permissions":
@@ -86,6 +86,9 @@ func (m *Model) slash(line string) tea.Cmd {
 	default:
 		if name, ok := strings.CutPrefix(cmd, "/"); ok && strings.HasPrefix(name, "mcp__") {
 			return m.runPrompt(name, line, strings.TrimSpace(strings.TrimPrefix(line, cmd)))
+		}
+		if name, _ := strings.CutPrefix(cmd, "/"); m.customCommand(name) {
+			return m.runCommand(name, line, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), cmd)))
 		}
 		m.sayErr(fmt.Sprintf("unknown command %s (try /help)", cmd))
 	}

@@ -54,6 +54,11 @@ type Config struct {
 	// person's turn.
 	Prompts   []PromptCommand
 	RunPrompt func(ctx context.Context, name, args string) (string, error)
+	// Commands are the custom slash commands; RunCommand expands one (its rules join the
+	// session's for the turn) and returns the prompt to send and end, which drops the rules
+	// when the turn is done.
+	Commands   []CustomCommand
+	RunCommand func(ctx context.Context, name, args string) (prompt string, end func(), err error)
 	// Ignored, if set, returns the rules of the settings the session does not apply, and why,
 	// for /permissions and the dialog's "?" view. It is called again each time: what a rule
 	// shadows changes with the rules.
