@@ -536,6 +536,9 @@ func (w *walker) unwrap(c *Command, sc scope) {
 			w.speculate(c, name, rest, sc)
 			return
 		}
+		if w.opaqueRunner(c, name, args, sc) {
+			return
+		}
 		if flags, ok := interpreterFlags(name); ok {
 			w.inlineCode(c, name, flags, args, sc)
 		}
