@@ -236,6 +236,8 @@ var allowedImports = map[string][]string{
 	// tool contract, the engine and the hooks it runs — never a front end or the agent loop.
 	"toolcall":         {"tool", "permission", "hooks"},
 	"tools/toolsearch": {"tool"},
+	// Host canonicalisation is a leaf: the standard library and golang.org/x/net/idna.
+	"tools/web/hostcanon": {},
 	// A front-end adapter speaks a wire protocol over the agent's events and the permission
 	// engine, and never reaches into another front end.
 	"internal/sdkproto": {"agent", "permission", "session", "llm", "tool", "hooks"},

@@ -45,6 +45,7 @@ import (
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools/internal/schemax"
+	"github.com/reinsdev/reins/tools/web/hostcanon"
 )
 
 // Name is the WebFetch tool's name.
@@ -181,8 +182,10 @@ func ParseURL(raw string) (*url.URL, error) {
 	if len(raw) > MaxURLLength {
 		return nil, invalidURL(raw)
 	}
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.Opaque != "" {
+	// Read as a browser reads it, with the host in its one canonical form: the host the
+	// rules are matched against is the host fetched (hostcanon).
+	u, err := hostcanon.ParseURL(raw)
+	if err != nil || u.Host == "" || u.User != nil || u.Opaque != "" {
 		return nil, invalidURL(raw)
 	}
 	host := u.Hostname()
@@ -203,9 +206,10 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// normalizeHost lower-cases a host name and drops a trailing dot.
+// normalizeHost is the canonical form of a host or a rule's host pattern (hostcanon.Pattern):
+// every spelling of a host or address compares equal.
 func normalizeHost(h string) string {
-	return strings.TrimSuffix(strings.ToLower(h), ".")
+	return hostcanon.Pattern(h)
 }
 
 // domainMatches reports whether the content of a WebFetch rule ("domain:example.com",
@@ -395,6 +399,9 @@ func (f *fetcher) fetch(ctx context.Context, u *url.URL) (*page, error) {
 			next, err := cur.Parse(loc)
 			if err != nil {
 				return nil, fmt.Errorf("redirect to an invalid URL %q", loc)
+			}
+			if canon, err := hostcanon.ParseURL(next.String()); err == nil {
+				next = canon
 			}
 			if !permittedRedirect(cur, next) {
 				return nil, &redirectError{from: cur.String(), to: next.String(), code: resp.StatusCode}
