@@ -129,6 +129,7 @@ func New(opts Options) tool.Tool {
 		client = &c
 	}
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	client.Transport = guardTransport(client.Transport, net.DefaultResolver)
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -292,6 +293,9 @@ func (f *fetcher) call(ctx context.Context, in Input, env *tool.Env) (tool.Resul
 	key := u.String()
 	p, cached := f.cache.get(key)
 	if !cached {
+		if env != nil && env.Permissions != nil {
+			ctx = withAddrCheck(ctx, rulesAddrCheck(env.Permissions()))
+		}
 		env.Report(tool.Progress{Message: "Fetching " + key})
 		var redirect *redirectError
 		p, err = f.fetch(ctx, u)

@@ -19,6 +19,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/idna"
+
+	"github.com/reinsdev/reins/hostform"
 )
 
 // profile is UTS-46 processing as the URL standard's "domain to ASCII" does it
@@ -98,11 +100,7 @@ func Host(h string) (string, error) {
 		if !strings.HasSuffix(h, "]") {
 			return "", fmt.Errorf("invalid IPv6 host %q", h)
 		}
-		a, err := netip.ParseAddr(h[1 : len(h)-1])
-		if err != nil || a.Zone() != "" {
-			return "", fmt.Errorf("invalid IPv6 host %q", h)
-		}
-		return addr(a), nil
+		return hostform.Canonical(h)
 	}
 	dec, err := url.PathUnescape(h)
 	if err != nil {
@@ -124,81 +122,11 @@ func Host(h string) (string, error) {
 	if i := strings.IndexAny(ascii, " #%/:<>?@[\\]^|\x7f"); i >= 0 || strings.ContainsFunc(ascii, func(r rune) bool { return r < 0x20 }) {
 		return "", fmt.Errorf("host %q holds a character no host may hold", h)
 	}
-	if a, ok, err := ipv4(ascii); err != nil {
-		return "", fmt.Errorf("host %q: %w", h, err)
-	} else if ok {
-		return addr(a), nil
-	}
-	ascii = strings.TrimSuffix(ascii, ".")
-	if ascii == "" || strings.HasPrefix(ascii, ".") || strings.Contains(ascii, "..") || strings.HasSuffix(ascii, ".") {
-		return "", fmt.Errorf("host %q has an empty label", h)
-	}
-	return ascii, nil
+	return hostform.Canonical(ascii)
 }
 
 // Addr is the canonical host of an address (the form Host gives it).
-func Addr(a netip.Addr) string { return addr(a) }
-
-func addr(a netip.Addr) string {
-	return a.Unmap().WithZone("").String()
-}
-
-// ipv4 reads a host as the URL standard's IPv4 parser does: when its last label is a number,
-// it is an address (or an error), with each part decimal, octal (a leading 0) or hex (0x).
-func ipv4(h string) (netip.Addr, bool, error) {
-	parts := strings.Split(h, ".")
-	if parts[len(parts)-1] == "" && len(parts) > 1 {
-		parts = parts[:len(parts)-1]
-	}
-	last := parts[len(parts)-1]
-	if _, ok := ipv4Number(last); !ok && strings.Trim(last, "0123456789") != "" {
-		return netip.Addr{}, false, nil // not a number: a domain name
-	}
-	if len(parts) > 4 {
-		return netip.Addr{}, false, errors.New("an IPv4 address has at most four parts")
-	}
-	nums := make([]uint64, len(parts))
-	for i, p := range parts {
-		n, ok := ipv4Number(p)
-		if !ok {
-			return netip.Addr{}, false, fmt.Errorf("%q is not an IPv4 number", p)
-		}
-		if i < len(parts)-1 && n > 255 {
-			return netip.Addr{}, false, fmt.Errorf("IPv4 part %q is over 255", p)
-		}
-		nums[i] = n
-	}
-	lastN := nums[len(nums)-1]
-	if lastN >= 1<<(8*(5-len(nums))) {
-		return netip.Addr{}, false, errors.New("the IPv4 address is out of range")
-	}
-	v := lastN
-	for i, n := range nums[:len(nums)-1] {
-		v += n << (8 * (3 - i))
-	}
-	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}), true, nil
-}
-
-func ipv4Number(p string) (uint64, bool) {
-	if p == "" {
-		return 0, false
-	}
-	base := 10
-	switch {
-	case strings.HasPrefix(p, "0x") || strings.HasPrefix(p, "0X"):
-		p, base = p[2:], 16
-		if p == "" {
-			return 0, true
-		}
-	case len(p) > 1 && p[0] == '0':
-		p, base = p[1:], 8
-	}
-	n, err := strconv.ParseUint(p, base, 64)
-	if err != nil || n > 1<<32 {
-		return 0, false
-	}
-	return n, true
-}
+func Addr(a netip.Addr) string { return hostform.Addr(a) }
 
 // Pattern canonicalises the host of a domain rule: "*.Example.COM." is "*.example.com", and
 // an IPv4 address in any spelling is dotted decimal. A pattern that does not reduce is
