@@ -67,28 +67,30 @@ func interpreterFor(name string) (codeSpec, bool) {
 }
 
 // inlineCodeWhy says why an interpreter's command carries code the analysis cannot see: code
-// in an option or subcommand, or a program read from standard input (a here-document, a
-// redirection, a pipe or "-"). A program file is not inline code: scriptFile and the read
-// check see its name.
+// in an option or subcommand, or a program read from standard input — "-", or no program
+// file at all (a pipe from any command, a redirection or a here-document feeds it). A program
+// file is not inline code: scriptFile and the read check see its name. Code options are
+// looked for in every argument, the program file's own included: reading one of those as
+// code only asks.
 func inlineCodeWhy(c *Command, name string, spec codeSpec) string {
-	args := c.Argv[1:]
-	operand := false
-	for i, a := range args {
+	operand, info := false, false
+	for _, a := range c.Argv[1:] {
 		if !a.Known {
-			if i == 0 || operand {
-				break
+			if operand {
+				continue // an argument of the program
 			}
 			return fmt.Sprintf("%s runs program text only known when it runs (%s)", name, a.Src)
 		}
 		v := a.Value
-		if v == "--" || operand {
-			break
-		}
-		if v == "-" {
+		switch {
+		case v == "--":
+			return stdinProgram(name, operand || info)
+		case v == "-" && !operand:
 			return name + " runs a program read from its standard input"
-		}
-		if contains(spec.sub, v) && i == 0 {
+		case !operand && contains(spec.sub, v):
 			return fmt.Sprintf("%s %s runs inline code the analysis cannot see into", name, v)
+		case infoFlag(name, v):
+			info = true
 		}
 		for _, l := range spec.long {
 			if v == l || strings.HasPrefix(v, l+"=") {
@@ -99,24 +101,31 @@ func inlineCodeWhy(c *Command, name string, spec codeSpec) string {
 			if f := codeLetter(v[1:], spec); f != 0 {
 				return fmt.Sprintf("%s -%c runs inline code the analysis cannot see into", name, f)
 			}
-			continue
-		}
-		if !strings.HasPrefix(v, "-") {
-			operand = true // the program file: its code is read from the file
+		} else if !strings.HasPrefix(v, "-") {
+			operand = true // the program file (or module): its code is read from there
 		}
 	}
-	if operand {
+	return stdinProgram(name, operand || info)
+}
+
+// stdinProgram is the answer for an interpreter given no inline code: with no program file
+// (and not asked for its version or help) it runs whatever its standard input holds.
+func stdinProgram(name string, hasProgram bool) string {
+	if hasProgram {
 		return ""
 	}
-	for _, r := range c.Redirects {
-		if r.Kind == RedirHeredoc || r.Kind == RedirHereString || (r.Kind == RedirIn && (r.Fd == "" || r.Fd == "0")) {
-			return name + " runs a program read from its standard input"
-		}
+	return name + " runs a program read from its standard input (a pipe, a redirection or a here-document)"
+}
+
+// infoFlag reports an option that makes an interpreter print something and exit.
+func infoFlag(name, v string) bool {
+	switch v {
+	case "--version", "-V", "--help", "-h", "-version", "-help":
+		return true
+	case "-v":
+		return name == "node" || name == "nodejs" || name == "perl" || name == "php" || name == "deno" || name == "bun"
 	}
-	if c.pipedFrom != nil {
-		return name + " runs a program read from a pipe"
-	}
-	return ""
+	return false
 }
 
 // codeLetter returns the first letter of a short-option cluster that gives program text, or 0.
@@ -144,6 +153,9 @@ const (
 	// remoteScript: the first operand is a host; the rest, joined, is a command line run by
 	// the remote shell (ssh host make), or, with none, the shell reads its standard input.
 	remoteScript
+	// stdinScript: the commands are read from standard input (at now); operands are not
+	// commands.
+	stdinScript
 )
 
 // runnerSpec describes a tool that runs its arguments as commands.
@@ -154,7 +166,10 @@ type runnerSpec struct {
 	value     string
 	scripts   []string
 	valueLong []string
-	why       string
+	// quiet are options after which no command is run (ssh -N): standard input is not read
+	// as commands either.
+	quiet string
+	why   string
 }
 
 // runners are the tools that run their arguments as commands and are not wrappers
@@ -174,9 +189,10 @@ var runners = map[string]runnerSpec{
 	"watchexec":    {kind: restArgv, value: "wWeEfidp", scripts: []string{"--shell"}, why: "watchexec runs the command it is given when files change"},
 	"nodemon":      {kind: restArgv, value: "wei", scripts: []string{"-x", "--exec"}, why: "nodemon runs the command it is given when files change"},
 	"ts-node":      {kind: restArgv, scripts: []string{"-e", "--eval", "-p", "--print"}, why: "ts-node runs the code it is given"},
-	"ssh":          {kind: remoteScript, value: "BbcDEeFIiJLlmOoPpQRSWw", why: "ssh runs the command line it is given on the remote host"},
+	"ssh":          {kind: remoteScript, value: "BbcDEeFIiJLlmOoPpQRSWw", quiet: "NW", why: "ssh runs the command line it is given on the remote host"},
 	"mosh":         {kind: restArgv, scripts: []string{"--ssh"}, why: "mosh runs the command it is given on the remote host"},
-	"at":           {kind: eachScript, value: "qfMt", why: "at runs the commands it reads later"},
+	"at":           {kind: stdinScript, value: "qfMt", scripts: []string{"-f"}, why: "at runs the commands it reads later"},
+	"batch":        {kind: stdinScript, value: "qfMt", scripts: []string{"-f"}, why: "batch runs the commands it reads later"},
 	"tmux":         {kind: eachScript, value: "cfLSTtsnxy", why: "tmux runs the command lines it is given in new windows"},
 	"screen":       {kind: restArgv, value: "cehpsSTtX", why: "screen runs the command it is given"},
 	"pre-commit":   {kind: restArgv, why: "pre-commit runs hooks"},
@@ -184,13 +200,18 @@ var runners = map[string]runnerSpec{
 	"run-parallel": {kind: eachScript, why: "run-parallel runs each command line it is given"},
 }
 
-// runnerScripts returns the command lines a runner runs, as text, or why they cannot be seen.
-func runnerScripts(name string, args []Word, spec runnerSpec) (scripts []string, why string) {
+// runnerScripts returns the command lines a runner runs, as text, or why they cannot be seen;
+// stdin reports that it runs commands read from its standard input instead.
+func runnerScripts(name string, args []Word, spec runnerSpec) (scripts []string, stdin bool, why string) {
+	unknown := func(w Word) ([]string, bool, string) {
+		return nil, false, fmt.Sprintf("%s, and %s is only known when it runs", spec.why, w.Src)
+	}
 	var ops []Word
+	quiet := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !a.Known {
-			return nil, fmt.Sprintf("%s, and %s is only known when it runs", spec.why, a.Src)
+			return unknown(a)
 		}
 		v := a.Value
 		if v == "--" {
@@ -205,28 +226,31 @@ func runnerScripts(name string, args []Word, spec runnerSpec) (scripts []string,
 			ops = append(ops, a)
 			continue
 		}
-		opt, val, hasVal := strings.Cut(v, "=")
-		takes := contains(spec.valueLong, opt) || (len(opt) == 2 && strings.IndexByte(spec.value, opt[1]) >= 0)
-		if contains(spec.scripts, opt) {
-			if !hasVal {
-				if i+1 >= len(args) {
-					break
-				}
-				i++
-				if !args[i].Known {
-					return nil, fmt.Sprintf("%s, and %s is only known when it runs", spec.why, args[i].Src)
-				}
-				val = args[i].Value
-			}
-			scripts = append(scripts, val)
-			continue
+		opt, val, hasVal := optionValue(v, spec)
+		quiet = quiet || quietCluster(v, spec)
+		if opt == "" {
+			continue // a cluster of options that take no value
 		}
-		if takes && !hasVal {
+		if !hasVal {
+			if i+1 >= len(args) {
+				break
+			}
 			i++
+			if !args[i].Known {
+				return unknown(args[i])
+			}
+			val = args[i].Value
+		}
+		if contains(spec.scripts, opt) {
+			scripts = append(scripts, val)
+		} else if rc, ok := remoteCommand(name, opt, val); ok {
+			scripts, quiet = append(scripts, rc), true
 		}
 	}
-	if len(ops) == 0 {
-		return scripts, ""
+	for _, o := range ops {
+		if !o.Known || o.Placeholder {
+			return unknown(o)
+		}
 	}
 	switch spec.kind {
 	case eachScript:
@@ -234,19 +258,95 @@ func runnerScripts(name string, args []Word, spec runnerSpec) (scripts []string,
 			scripts = append(scripts, o.Value)
 		}
 	case restArgv:
-		scripts = append(scripts, joinValues(ops, true))
+		// An option the table does not know may take the next word: the command may start
+		// at any operand, so each is tried, as speculate does for wrappers.
+		for k, o := range ops {
+			if k == 0 || !strings.HasPrefix(o.Value, "-") {
+				scripts = append(scripts, joinValues(ops[k:], true))
+			}
+			if len(scripts) == 8 {
+				break
+			}
+		}
 	case remoteScript:
 		if len(ops) > 1 {
 			// The remote shell reads the words joined by spaces: their quoting is lost.
 			scripts = append(scripts, joinValues(ops[1:], false))
 		}
+		stdin = len(ops) <= 1 && !quiet
+	case stdinScript:
+		stdin = len(scripts) == 0
 	}
-	for _, o := range ops {
-		if !o.Known || o.Placeholder {
-			return nil, fmt.Sprintf("%s, and %s is only known when it runs", spec.why, o.Src)
+	return scripts, stdin, ""
+}
+
+// optionValue reads one option word of a runner: the option that takes a value (a long
+// option, or the short option of a cluster: -tp 22 is -t -p 22, -p22 is -p 22) and its value
+// when attached. opt is "" for a word of options that take none.
+func optionValue(v string, spec runnerSpec) (opt, val string, hasVal bool) {
+	if strings.HasPrefix(v, "--") {
+		opt, val, hasVal = strings.Cut(v, "=")
+		if contains(spec.valueLong, opt) || contains(spec.scripts, opt) {
+			return opt, val, hasVal
+		}
+		return "", "", false
+	}
+	if contains(spec.scripts, v) || contains(spec.valueLong, v) {
+		return v, "", false // a single-dash long option (-ex)
+	}
+	for j := 1; j < len(v); j++ {
+		f := "-" + v[j:j+1]
+		if strings.IndexByte(spec.value, v[j]) >= 0 || contains(spec.scripts, f) {
+			if j+1 < len(v) {
+				return f, v[j+1:], true
+			}
+			return f, "", false
 		}
 	}
-	return scripts, ""
+	return "", "", false
+}
+
+// quietCluster reports a short-option cluster holding an option after which no command runs,
+// before any option that takes a value (whose value the rest of the cluster is).
+func quietCluster(v string, spec runnerSpec) bool {
+	if strings.HasPrefix(v, "--") {
+		return false
+	}
+	for j := 1; j < len(v); j++ {
+		switch {
+		case strings.IndexByte(spec.quiet, v[j]) >= 0:
+			return true
+		case strings.IndexByte(spec.value, v[j]) >= 0:
+			return false
+		}
+	}
+	return false
+}
+
+// remoteCommand finds ssh's -o RemoteCommand=cmd, a command line run on the remote host.
+func remoteCommand(name, opt, val string) (string, bool) {
+	if name != "ssh" || opt != "-o" {
+		return "", false
+	}
+	k, v, ok := strings.Cut(val, "=")
+	if !ok {
+		k, v, ok = strings.Cut(strings.TrimSpace(val), " ")
+	}
+	return strings.TrimSpace(v), ok && strings.EqualFold(strings.TrimSpace(k), "RemoteCommand")
+}
+
+// stdinCommands returns the literal here-document or here-string a command reads as commands,
+// or why its standard input cannot be seen.
+func stdinCommands(c *Command, name string) (string, string) {
+	for _, r := range c.Redirects {
+		switch {
+		case (r.Kind == RedirHeredoc || r.Kind == RedirHereString) && r.Body.Known:
+			return r.Body.Value, ""
+		case r.Kind == RedirHeredoc || r.Kind == RedirHereString:
+			return "", name + " reads commands that are not literal text"
+		}
+	}
+	return "", name + " runs commands read from its standard input, which the analysis cannot see"
 }
 
 // dbClients are database clients whose statements can run programs or read files.
@@ -333,7 +433,11 @@ func dbShellLines(code []string) []string {
 func (w *walker) opaqueRunner(c *Command, name string, args []Word, sc scope) bool {
 	var lines []string
 	if spec, ok := runners[name]; ok {
-		lines, _ = runnerScripts(name, args, spec)
+		var stdin bool
+		lines, stdin, _ = runnerScripts(name, args, spec)
+		if body, why := stdinCommands(c, name); stdin && why == "" {
+			lines = append(lines, body)
+		}
 	} else if dbClients[name] {
 		code, _ := dbCode(c, name)
 		lines = dbShellLines(code)
@@ -363,9 +467,16 @@ func codeWhy(c *Command, depth int) (why string, reads bool) {
 		return "", false
 	}
 	if spec, ok := runners[name]; ok {
-		scripts, why := runnerScripts(name, c.Argv[1:], spec)
+		scripts, stdin, why := runnerScripts(name, c.Argv[1:], spec)
 		if why != "" {
 			return why, true
+		}
+		if stdin {
+			body, why := stdinCommands(c, name)
+			if why != "" {
+				return why, true
+			}
+			scripts = append(scripts, body)
 		}
 		for _, s := range scripts {
 			if why, reads := scriptSeen(s, depth); why != "" {
