@@ -19,10 +19,17 @@
 // # Permissions
 //
 // CheckPermissions looks up WebFetch(domain:<host>) content rules, deny then ask then allow.
-// Host names compare case-insensitively and without a trailing dot; a rule for
-// *.example.com covers every subdomain of example.com but not example.com itself. With no
-// matching rule the check passes the decision on (so the engine asks), suggesting a
+// The URL is read as a browser reads it and its host, like each rule's, is reduced to one
+// canonical form (package hostcanon: case, trailing dot, percent-encoding, UTS-46 letters and
+// dots, every IPv4 spelling, IPv4-mapped IPv6); the URL fetched is that canonical URL. A rule
+// for *.example.com covers every subdomain of example.com but not example.com itself. With
+// no matching rule the check passes the decision on (so the engine asks), suggesting a
 // WebFetch(domain:<host>) allow rule for the local settings.
+//
+// The fetch resolves a host once, refuses it when any address it resolves to is named by a
+// WebFetch deny or ask rule, and dials only the addresses it checked (dial.go): no DNS answer
+// given after the check reaches the connection. It connects directly, never through the
+// environment's proxy, whose address would be the one dialled.
 package web
 
 import (
