@@ -60,7 +60,7 @@ func interpreterFor(name string) (codeSpec, bool) {
 	if s, ok := interpreterCode[name]; ok {
 		return s, true
 	}
-	if versionedPython().MatchString(name) {
+	if strings.HasPrefix(name, "python") && versionedPython().MatchString(name) {
 		return interpreterCode["python"], true
 	}
 	return codeSpec{}, false
@@ -561,10 +561,12 @@ func (k *checker) stageOpaque(c *Command) result {
 	if why == "" && k.denyAsk && !c.Speculative {
 		// The words from an operand on that a rule names are matched as the allow stage
 		// matches them under a prefix rule (laterCommandRule): the rule's own verdict.
-		if hit, ok := k.laterCommandRule(c); ok && !knownArgs(firstName(c)) {
-			return hit
+		if name := firstName(c); name != "" && !knownArgs(name) {
+			if hit, ok := k.laterCommandRule(c); ok {
+				return hit
+			}
+			why = k.unknownRunner(c, name)
 		}
-		why = k.unknownRunner(c)
 	}
 	switch {
 	case why == "":
@@ -609,11 +611,7 @@ var dataArgs = map[string]bool{"echo": true, "printf": true, "make": true, "npm"
 // names: an argument that parses as a command line (foo 'rm -rf x', foo --cmd='rm x'), or the
 // words from an operand on (foo -- rm -rf x). A program the analysis does not know may run
 // them, whatever its name.
-func (k *checker) unknownRunner(c *Command) string {
-	name := firstName(c)
-	if name == "" || knownArgs(name) {
-		return ""
-	}
+func (k *checker) unknownRunner(c *Command, name string) string {
 	args := c.Argv[1:]
 	for i, a := range args {
 		if i == 16 {
