@@ -369,7 +369,7 @@ var dbShellLineRE = lazyRE(`(?m)(?:\\!|\.shell|\.system|^\s*system)[ \t]+([^\n]+
 // input).
 func dbCode(c *Command, name string) (code []string, why string) {
 	args := c.Argv[1:]
-	ops := 0
+	ops, info := 0, false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !a.Known {
@@ -378,6 +378,8 @@ func dbCode(c *Command, name string) (code []string, why string) {
 		v := a.Value
 		opt, val, hasVal := strings.Cut(v, "=")
 		switch {
+		case v == "--version" || v == "-V" || v == "--help" || v == "-?" || v == "-version" || v == "-help" || (name == "psql" && (v == "-l" || v == "--list")):
+			info = true
 		case opt == "-c" || opt == "--command" || opt == "-e" || opt == "--execute" || opt == "-cmd":
 			if !hasVal {
 				if i+1 >= len(args) || !args[i+1].Known {
@@ -409,8 +411,9 @@ func dbCode(c *Command, name string) (code []string, why string) {
 				return nil, name + " runs the statements of a file the analysis does not read"
 			}
 		}
-		if c.pipedFrom != nil {
-			return nil, name + " runs statements read from a pipe"
+		if len(code) == 0 && !info {
+			// No statements given: the client runs whatever its standard input holds.
+			return nil, name + " runs statements read from its standard input"
 		}
 	}
 	return code, ""
@@ -506,8 +509,10 @@ func dbWhy(c *Command, name string, depth int) (string, bool) {
 			continue
 		}
 		lines := dbShellLines([]string{s})
-		if len(lines) == 0 {
-			return name + " statements run a program the analysis cannot see (" + firstMatch(dbShellRE(), s) + ")", true
+		// What is left once the shell escapes are taken out must run nothing else
+		// (\! ls; COPY t TO PROGRAM 'rm x').
+		if rest := dbShellLineRE().ReplaceAllString(s, ""); len(lines) == 0 || dbShellRE().MatchString(rest) {
+			return name + " statements run a program the analysis cannot see (" + firstMatch(dbShellRE(), rest) + ")", true
 		}
 		for _, l := range lines {
 			if why, r := scriptSeen(l, depth); why != "" {
