@@ -53,7 +53,13 @@ var interpreterCode = map[string]codeSpec{
 	"racket": {short: "e", long: []string{"--eval"}}, "ghc": {short: "e"}, "bb": {short: "e", long: []string{"--eval"}},
 	"clojure": {short: "e", long: []string{"--eval"}}, "clj": {short: "e", long: []string{"--eval"}}, "scala": {short: "e"},
 	"groovy": {short: "e"}, "swift": {short: "e"}, "tclsh": {}, "wish": {}, "expect": {short: "c"},
+	"ipython": {short: "c", stop: "m"}, "ipython3": {short: "c", stop: "m"}, "irb": {}, "jshell": {},
+	"ts-node": {short: "ep", stop: "r", long: []string{"--eval", "--print"}}, "tsx": {short: "ep", long: []string{"--eval", "--print"}},
 }
+
+// versionSuffix is the version some interpreters carry in their names (ruby3.2, php8.2,
+// lua5.4, node18).
+var versionSuffix = lazyRE(`[0-9][0-9.]*$`)
 
 // interpreterFor returns the inline-code spelling of an interpreter (python3.12 is python).
 func interpreterFor(name string) (codeSpec, bool) {
@@ -62,6 +68,10 @@ func interpreterFor(name string) (codeSpec, bool) {
 	}
 	if strings.HasPrefix(name, "python") && versionedPython().MatchString(name) {
 		return interpreterCode["python"], true
+	}
+	if base := versionSuffix().ReplaceAllString(name, ""); base != name && base != "" {
+		s, ok := interpreterCode[strings.TrimSuffix(base, "-")]
+		return s, ok
 	}
 	return codeSpec{}, false
 }
@@ -188,7 +198,6 @@ var runners = map[string]runnerSpec{
 	"entr":         {kind: restArgv, scripts: []string{"-s"}, why: "entr runs the command it is given when files change"},
 	"watchexec":    {kind: restArgv, value: "wWeEfidp", scripts: []string{"--shell"}, why: "watchexec runs the command it is given when files change"},
 	"nodemon":      {kind: restArgv, value: "wei", scripts: []string{"-x", "--exec"}, why: "nodemon runs the command it is given when files change"},
-	"ts-node":      {kind: restArgv, scripts: []string{"-e", "--eval", "-p", "--print"}, why: "ts-node runs the code it is given"},
 	"ssh":          {kind: remoteScript, value: "BbcDEeFIiJLlmOoPpQRSWw", quiet: "NW", why: "ssh runs the command line it is given on the remote host"},
 	"mosh":         {kind: restArgv, scripts: []string{"--ssh"}, why: "mosh runs the command it is given on the remote host"},
 	"at":           {kind: stdinScript, value: "qfMt", scripts: []string{"-f"}, why: "at runs the commands it reads later"},
