@@ -3,6 +3,9 @@ package web
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -108,4 +111,35 @@ func TestPropertyDeniedHostEverySpelling(tt *testing.T) {
 			t.Fatalf("%s: %s, want deny", u, d.Behavior)
 		}
 	})
+}
+
+// TestRedirectComparesCanonicalHosts: a redirect to the same host spelt another way stays on
+// the site and is fetched at its canonical URL; one the browser reading refuses is not
+// followed.
+func TestRedirectComparesCanonicalHosts(t *testing.T) {
+	var srvURL string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/final":
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "arrived at "+r.Host)
+		case "/hex":
+			http.Redirect(w, r, strings.Replace(srvURL, "127.0.0.1", "0x7f.1", 1)+"/final", http.StatusFound)
+		case "/bad":
+			w.Header().Set("Location", "http://1.2.3.256/")
+			w.WriteHeader(http.StatusFound)
+		}
+	}))
+	defer srv.Close()
+	srvURL = srv.URL
+	if !strings.HasPrefix(srvURL, "http://127.0.0.1:") {
+		t.Skipf("the test server is not on 127.0.0.1 (%s)", srvURL)
+	}
+	wf := New(Options{CacheBytes: -1})
+	if got := fetch(t, wf, Input{URL: srv.URL + "/hex", Prompt: "p"}); got.TextOf() != "arrived at "+strings.TrimPrefix(srvURL, "http://") {
+		t.Errorf("redirect to 0x7f.1: %q; want it followed to 127.0.0.1", got.TextOf())
+	}
+	if got := fetch(t, wf, Input{URL: srv.URL + "/bad", Prompt: "p"}); !got.IsError || !strings.Contains(got.TextOf(), "invalid URL") {
+		t.Errorf("redirect to 1.2.3.256 (not an address, not a name): %q; want an invalid-URL error", got.TextOf())
+	}
 }

@@ -411,9 +411,13 @@ func (f *fetcher) fetch(ctx context.Context, u *url.URL) (*page, error) {
 			if err != nil {
 				return nil, fmt.Errorf("redirect to an invalid URL %q", loc)
 			}
-			if canon, err := hostcanon.ParseURL(next.String()); err == nil {
-				next = canon
+			// The next URL is fetched in its canonical form, like the first: one the browser
+			// reading refuses is not followed.
+			canon, err := hostcanon.ParseURL(next.String())
+			if err != nil {
+				return nil, fmt.Errorf("redirect to an invalid URL %q", loc)
 			}
+			next = canon
 			if !permittedRedirect(cur, next) {
 				return nil, &redirectError{from: cur.String(), to: next.String(), code: resp.StatusCode}
 			}
