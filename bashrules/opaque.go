@@ -692,3 +692,16 @@ func firstName(c *Command) string {
 	name, _ := commandName(c.Argv[0])
 	return name
 }
+
+// clusteredC finds -c inside a cluster of short options (script -qc cmd, su -lc cmd, script
+// -qccmd): the command is the next word, or the rest of the cluster when attached.
+func clusteredC(v string) (rest string, attached, ok bool) {
+	if len(v) < 3 || v[0] != '-' || v[1] == '-' {
+		return "", false, false
+	}
+	i := strings.IndexByte(v, 'c')
+	if i < 0 {
+		return "", false, false
+	}
+	return v[i+1:], i+1 < len(v), true
+}

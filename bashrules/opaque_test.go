@@ -102,6 +102,11 @@ var opaqueCases = []checkCase{
 	{"runners", "retry --unknown 5 rm x", r(denyRm), "", "deny", "rm:*"},
 	{"runners", "tmux new-session -d 'rm -rf x'", r(denyRm), "", "deny", "rm:*"},
 	{"runners", "parallel rm ::: a b", r(denyRm), "", "deny", "rm:*"},
+	// Recorders and su with -c inside a cluster of options.
+	{"runners", "script -qc 'rm x' /dev/null", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	{"runners", "script -qc\"rm x\" /dev/null", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	{"runners", `script -qec "$X" /dev/null`, r(denyRm), permission.ModeBypass, "ask:safety", "not a literal string"},
+	{"runners", "su -lc 'rm x'", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
 
 	// Database clients: shell escapes are command lines; program and file functions ask.
 	{"db", `psql -c '\! rm x'`, r(denyRm), permission.ModeBypass, "deny", "rm:*"},

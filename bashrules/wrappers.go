@@ -405,6 +405,13 @@ func peelSu(args []Word) (int, *Word, bool, bool) {
 			s.Value = v
 			return len(args), &s, false, true
 		}
+		if rest, attached, ok := clusteredC(a.Value); ok && (attached || i+1 < len(args)) {
+			s := args[min(i+1, len(args)-1)]
+			if attached {
+				s, s.Value = a, rest
+			}
+			return len(args), &s, false, true
+		}
 	}
 	return len(args), nil, false, true
 }
