@@ -65,6 +65,7 @@ func (k *checker) stageEffects(c *Command) result {
 	if why := execOption(name, args); why != "" {
 		worst = worse(worst, k.execAsk(c, why))
 	}
+	worst = worse(worst, k.stageOpaque(c))
 	if optionHazard[name] || execOptionCommands[name] {
 		if why := k.globOption(c); why != "" {
 			worst = worse(worst, k.execAsk(c, why))

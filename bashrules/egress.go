@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/reinsdev/reins/hostform"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -292,19 +293,18 @@ func urlHost(w Word) (string, bool) {
 	if err != nil || u.Host == "" || u.Opaque != "" {
 		return "", false
 	}
-	h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	if h == "" {
-		return "", false
-	}
-	if net.ParseIP(h) != nil {
-		return h, true
-	}
-	for _, r := range h {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '-') {
-			return "", false
+	h := strings.ToLower(u.Hostname())
+	if net.ParseIP(h) == nil {
+		for _, r := range h {
+			if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '-') {
+				return "", false
+			}
 		}
 	}
-	return h, true
+	// Every spelling of an address (0x7f.1, 2130706433, ::ffff:127.0.0.1) is the address
+	// dialled, in the form the web tool's hosts have (hostform).
+	c, err := hostform.Canonical(h)
+	return c, err == nil
 }
 
 // curlRedirecting and wgetRedirecting are the options that send a request through or to

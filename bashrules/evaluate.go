@@ -191,6 +191,7 @@ func (k *checker) stageSpeculative(c *Command) result {
 	if strings.HasSuffix(c.Via, " code") {
 		return worst
 	}
+	worst = worse(worst, k.stageOpaque(c))
 	po := k.paths(c)
 	if po.res.v == vSafety || po.res.v == vDeny {
 		worst = worse(worst, po.res)

@@ -405,6 +405,13 @@ func peelSu(args []Word) (int, *Word, bool, bool) {
 			s.Value = v
 			return len(args), &s, false, true
 		}
+		if rest, attached, ok := clusteredC(a.Value); ok && (attached || i+1 < len(args)) {
+			s := args[min(i+1, len(args)-1)]
+			if attached {
+				s, s.Value = a, rest
+			}
+			return len(args), &s, false, true
+		}
 	}
 	return len(args), nil, false, true
 }
@@ -534,6 +541,9 @@ func (w *walker) unwrap(c *Command, sc scope) {
 				w.script(c, script.Value, name, sc, true, false)
 			}
 			w.speculate(c, name, rest, sc)
+			return
+		}
+		if w.opaqueRunner(c, name, args, sc) {
 			return
 		}
 		if flags, ok := interpreterFlags(name); ok {

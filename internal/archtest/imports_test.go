@@ -54,8 +54,9 @@ func listPackages(t *testing.T) map[string]goPackage {
 var corePackages = []string{"permission", "pathrule", "bashrules", "settings"}
 
 // coreLeaves are packages of ours that the core may import: they import only the standard
-// library (ownImports holds them to it). boundedfile is how settings reads its files.
-var coreLeaves = []string{"boundedfile"}
+// library (ownImports holds them to it). boundedfile is how settings reads its files;
+// hostform is how bashrules reads the hosts of curl's and wget's URLs.
+var coreLeaves = []string{"boundedfile", "hostform"}
 
 // sdkHomes names, for each third-party module that wraps an outside service or a UI, the only
 // packages of ours that may import it directly.
@@ -241,6 +242,8 @@ var allowedImports = map[string][]string{
 	// tool contract, the engine and the hooks it runs — never a front end or the agent loop.
 	"toolcall":         {"tool", "permission", "hooks"},
 	"tools/toolsearch": {"tool"},
+	// Host canonicalisation: the standard library, golang.org/x/net/idna and hostform.
+	"tools/web/hostcanon": {"hostform"},
 	// A front-end adapter speaks a wire protocol over the agent's events and the permission
 	// engine, and never reaches into another front end.
 	"internal/sdkproto": {"agent", "permission", "session", "llm", "tool", "hooks"},
@@ -283,6 +286,8 @@ var ownImports = map[string][]string{
 	"internal/procguard": {},
 	// The core reads its files through the bounded reader, so it is a leaf like the core.
 	"boundedfile": {},
+	// Hosts in one form for the core and the web tool alike.
+	"hostform": {},
 	// Memory files are text for the prompt: found and read through the bounded reader, never
 	// knowing the agent that shows them (what is a secret comes in as a function).
 	"memory": {"boundedfile"},

@@ -19,10 +19,17 @@
 // # Permissions
 //
 // CheckPermissions looks up WebFetch(domain:<host>) content rules, deny then ask then allow.
-// Host names compare case-insensitively and without a trailing dot; a rule for
-// *.example.com covers every subdomain of example.com but not example.com itself. With no
-// matching rule the check passes the decision on (so the engine asks), suggesting a
+// The URL is read as a browser reads it and its host, like each rule's, is reduced to one
+// canonical form (package hostcanon: case, trailing dot, percent-encoding, UTS-46 letters and
+// dots, every IPv4 spelling, IPv4-mapped IPv6); the URL fetched is that canonical URL. A rule
+// for *.example.com covers every subdomain of example.com but not example.com itself. With
+// no matching rule the check passes the decision on (so the engine asks), suggesting a
 // WebFetch(domain:<host>) allow rule for the local settings.
+//
+// The fetch resolves a host once, refuses it when any address it resolves to is named by a
+// WebFetch deny or ask rule, and dials only the addresses it checked (dial.go): no DNS answer
+// given after the check reaches the connection. It connects directly, never through the
+// environment's proxy, whose address would be the one dialled.
 package web
 
 import (
@@ -45,6 +52,7 @@ import (
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools/internal/schemax"
+	"github.com/reinsdev/reins/tools/web/hostcanon"
 )
 
 // Name is the WebFetch tool's name.
@@ -128,6 +136,7 @@ func New(opts Options) tool.Tool {
 		client = &c
 	}
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	client.Transport = guardTransport(client.Transport, net.DefaultResolver)
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -181,8 +190,10 @@ func ParseURL(raw string) (*url.URL, error) {
 	if len(raw) > MaxURLLength {
 		return nil, invalidURL(raw)
 	}
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.Opaque != "" {
+	// Read as a browser reads it, with the host in its one canonical form: the host the
+	// rules are matched against is the host fetched (hostcanon).
+	u, err := hostcanon.ParseURL(raw)
+	if err != nil || u.Host == "" || u.User != nil || u.Opaque != "" {
 		return nil, invalidURL(raw)
 	}
 	host := u.Hostname()
@@ -203,9 +214,10 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// normalizeHost lower-cases a host name and drops a trailing dot.
+// normalizeHost is the canonical form of a host or a rule's host pattern (hostcanon.Pattern):
+// every spelling of a host or address compares equal.
 func normalizeHost(h string) string {
-	return strings.TrimSuffix(strings.ToLower(h), ".")
+	return hostcanon.Pattern(h)
 }
 
 // domainMatches reports whether the content of a WebFetch rule ("domain:example.com",
@@ -288,6 +300,9 @@ func (f *fetcher) call(ctx context.Context, in Input, env *tool.Env) (tool.Resul
 	key := u.String()
 	p, cached := f.cache.get(key)
 	if !cached {
+		if env != nil && env.Permissions != nil {
+			ctx = withAddrCheck(ctx, rulesAddrCheck(env.Permissions()))
+		}
 		env.Report(tool.Progress{Message: "Fetching " + key})
 		var redirect *redirectError
 		p, err = f.fetch(ctx, u)
@@ -396,6 +411,13 @@ func (f *fetcher) fetch(ctx context.Context, u *url.URL) (*page, error) {
 			if err != nil {
 				return nil, fmt.Errorf("redirect to an invalid URL %q", loc)
 			}
+			// The next URL is fetched in its canonical form, like the first: one the browser
+			// reading refuses is not followed.
+			canon, err := hostcanon.ParseURL(next.String())
+			if err != nil {
+				return nil, fmt.Errorf("redirect to an invalid URL %q", loc)
+			}
+			next = canon
 			if !permittedRedirect(cur, next) {
 				return nil, &redirectError{from: cur.String(), to: next.String(), code: resp.StatusCode}
 			}

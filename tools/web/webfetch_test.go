@@ -50,7 +50,7 @@ func TestParseURL(t *testing.T) {
 	}{
 		{"https://example.com/a?b=c", "https://example.com/a?b=c"},
 		{"http://example.com/x", "https://example.com/x"},
-		{"HTTP://Example.COM/x", "https://Example.COM/x"},
+		{"HTTP://Example.COM/x", "https://example.com/x"}, // the host in its canonical form (hostcanon)
 		{"http://localhost:8080/x", "http://localhost:8080/x"},
 		{"http://127.0.0.1:9/x", "http://127.0.0.1:9/x"},
 		{"http://[::1]:9/x", "http://[::1]:9/x"},

@@ -1,0 +1,707 @@
+package bashrules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/reinsdev/reins/permission"
+)
+
+// Code the analysis cannot see: the inline programs of interpreters (python -c, node -e,
+// perl -e, php -r, deno eval, a program on an interpreter's standard input), the command lines
+// of tools that run their arguments as commands (hyperfine, concurrently, retry, entr, ssh
+// host cmd, ...), the shell escapes and file functions of database clients (psql \! and COPY
+// ... PROGRAM, sqlite3 .shell and .system, mysql system), and unknown programs whose
+// arguments read as a command that a rule names.
+//
+// The contract: when a Bash deny or ask rule exists, a command carrying such code asks with
+// ReasonSafetyCheck (bypass mode and allow rules do not turn it into allow) unless the
+// analysis shows the code cannot run a command a rule names — only a literal command line
+// that parses, whose every command is fully known and carries no code of its own, passes,
+// and then its commands meet the rules as speculative children. When a Read deny or ask rule
+// exists, code that can read any file (every interpreter's, a database client's file
+// functions) asks the same way: the file it reads is not visible to the Read check.
+
+// codeSpec says how an interpreter is given inline code.
+type codeSpec struct {
+	// short are the short options whose value is program text (python's c, perl's e and E).
+	short string
+	// stop are the short options that take a value of another kind: the rest of a cluster
+	// after one of them is that value, not more options (python -mcompileall).
+	stop string
+	// long are the long options whose value is program text.
+	long []string
+	// sub are subcommands whose operands are program text (deno eval).
+	sub []string
+}
+
+// interpreterCode are the interpreters and their inline-code spellings. Any program text can
+// reach a shell (os.system, child_process, backticks, exec) or read a file, and none of it is
+// a shell script the analysis could check.
+var interpreterCode = map[string]codeSpec{
+	"python": {short: "c", stop: "mWXQ"}, "pypy": {short: "c", stop: "mWX"}, "pypy3": {short: "c", stop: "mWX"},
+	"node": {short: "ep", stop: "r", long: []string{"--eval", "--print"}}, "nodejs": {short: "ep", stop: "r", long: []string{"--eval", "--print"}},
+	"bun":  {short: "ep", long: []string{"--eval", "--print"}},
+	"deno": {sub: []string{"eval"}},
+	"perl": {short: "eE", stop: "IMmixCdDF"}, "ruby": {short: "e", stop: "IrCEFKTWx"},
+	"php": {short: "rBRE", stop: "cdfzt", long: []string{"--run", "--process-begin", "--process-code", "--process-end"}},
+	"lua": {short: "e", stop: "l"}, "luajit": {short: "e", stop: "lbj"}, "Rscript": {short: "e", long: []string{"--expr"}},
+	"osascript": {short: "e", stop: "l"}, "julia": {short: "eE", long: []string{"--eval", "--print"}},
+	"pwsh": {short: "c", long: []string{"-Command", "-command", "-EncodedCommand", "-encodedcommand"}}, "powershell": {short: "c", long: []string{"-Command", "-command", "-EncodedCommand", "-encodedcommand"}},
+	"elixir": {short: "e", long: []string{"--eval"}}, "erl": {long: []string{"-eval"}}, "guile": {short: "c"},
+	"racket": {short: "e", long: []string{"--eval"}}, "ghc": {short: "e"}, "bb": {short: "e", long: []string{"--eval"}},
+	"clojure": {short: "e", long: []string{"--eval"}}, "clj": {short: "e", long: []string{"--eval"}}, "scala": {short: "e"},
+	"groovy": {short: "e"}, "swift": {short: "e"}, "tclsh": {}, "wish": {}, "expect": {short: "c"},
+	"ipython": {short: "c", stop: "m"}, "ipython3": {short: "c", stop: "m"}, "irb": {}, "jshell": {},
+	"ts-node": {short: "ep", stop: "r", long: []string{"--eval", "--print"}}, "tsx": {short: "ep", long: []string{"--eval", "--print"}},
+}
+
+// versionSuffix is the version some interpreters carry in their names (ruby3.2, php8.2,
+// lua5.4, node18).
+var versionSuffix = lazyRE(`[0-9][0-9.]*$`)
+
+// interpreterFor returns the inline-code spelling of an interpreter (python3.12 is python).
+func interpreterFor(name string) (codeSpec, bool) {
+	if s, ok := interpreterCode[name]; ok {
+		return s, true
+	}
+	if strings.HasPrefix(name, "python") && versionedPython().MatchString(name) {
+		return interpreterCode["python"], true
+	}
+	if base := versionSuffix().ReplaceAllString(name, ""); base != name && base != "" {
+		s, ok := interpreterCode[strings.TrimSuffix(base, "-")]
+		return s, ok
+	}
+	return codeSpec{}, false
+}
+
+// inlineCodeWhy says why an interpreter's command carries code the analysis cannot see: code
+// in an option or subcommand, or a program read from standard input — "-", or no program
+// file at all (a pipe from any command, a redirection or a here-document feeds it). A program
+// file is not inline code: scriptFile and the read check see its name. Code options are
+// looked for in every argument, the program file's own included: reading one of those as
+// code only asks.
+func inlineCodeWhy(c *Command, name string, spec codeSpec) string {
+	operand, info := false, false
+	for _, a := range c.Argv[1:] {
+		if !a.Known {
+			if operand {
+				continue // an argument of the program
+			}
+			return fmt.Sprintf("%s runs program text only known when it runs (%s)", name, a.Src)
+		}
+		v := a.Value
+		switch {
+		case v == "--":
+			return stdinProgram(name, operand || info)
+		case v == "-" && !operand:
+			return name + " runs a program read from its standard input"
+		case !operand && contains(spec.sub, v):
+			return fmt.Sprintf("%s %s runs inline code the analysis cannot see into", name, v)
+		case infoFlag(name, v):
+			info = true
+		}
+		for _, l := range spec.long {
+			if v == l || strings.HasPrefix(v, l+"=") {
+				return fmt.Sprintf("%s %s runs inline code the analysis cannot see into", name, l)
+			}
+		}
+		if len(v) > 1 && v[0] == '-' && v[1] != '-' {
+			if f := codeLetter(v[1:], spec); f != 0 {
+				return fmt.Sprintf("%s -%c runs inline code the analysis cannot see into", name, f)
+			}
+		} else if !strings.HasPrefix(v, "-") {
+			operand = true // the program file (or module): its code is read from there
+		}
+	}
+	return stdinProgram(name, operand || info)
+}
+
+// stdinProgram is the answer for an interpreter given no inline code: with no program file
+// (and not asked for its version or help) it runs whatever its standard input holds.
+func stdinProgram(name string, hasProgram bool) string {
+	if hasProgram {
+		return ""
+	}
+	return name + " runs a program read from its standard input (a pipe, a redirection or a here-document)"
+}
+
+// infoFlag reports an option that makes an interpreter print something and exit.
+func infoFlag(name, v string) bool {
+	switch v {
+	case "--version", "-V", "--help", "-h", "-version", "-help":
+		return true
+	case "-v":
+		return name == "node" || name == "nodejs" || name == "perl" || name == "php" || name == "deno" || name == "bun"
+	}
+	return false
+}
+
+// codeLetter returns the first letter of a short-option cluster that gives program text, or 0.
+func codeLetter(cluster string, spec codeSpec) byte {
+	for j := 0; j < len(cluster); j++ {
+		f := cluster[j]
+		if strings.IndexByte(spec.short, f) >= 0 {
+			return f
+		}
+		if strings.IndexByte(spec.stop, f) >= 0 {
+			return 0
+		}
+	}
+	return 0
+}
+
+// runnerKind says how a tool that runs its arguments as commands reads them.
+type runnerKind uint8
+
+const (
+	// eachScript: every operand is a command line run through a shell (hyperfine 'make').
+	eachScript runnerKind = iota
+	// restArgv: the operands from the first are a command and its arguments (retry -- make).
+	restArgv
+	// remoteScript: the first operand is a host; the rest, joined, is a command line run by
+	// the remote shell (ssh host make), or, with none, the shell reads its standard input.
+	remoteScript
+	// stdinScript: the commands are read from standard input (at now); operands are not
+	// commands.
+	stdinScript
+)
+
+// runnerSpec describes a tool that runs its arguments as commands.
+type runnerSpec struct {
+	kind runnerKind
+	// value are short options that take a value; scripts the options (short or long) whose
+	// value is itself a command line; valueLong long options that take a separate value.
+	value     string
+	scripts   []string
+	valueLong []string
+	// quiet are options after which no command is run (ssh -N): standard input is not read
+	// as commands either.
+	quiet string
+	why   string
+}
+
+// runners are the tools that run their arguments as commands and are not wrappers
+// (wrappers.go) or launchers (launchers.go): benchmarkers, retry and watch tools, job
+// runners, remote shells.
+var runners = map[string]runnerSpec{
+	"hyperfine": {kind: eachScript, value: "wmrSNuLPDnx", scripts: []string{"-p", "--prepare", "-c", "--cleanup", "-s", "--setup", "--conclude"},
+		valueLong: []string{"--warmup", "--min-runs", "--max-runs", "--runs", "--shell", "--parameter-scan", "--parameter-step-size", "--parameter-list", "--style", "--sort", "--time-unit", "--export-asciidoc", "--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--command-name", "--output", "--input", "--reference"},
+		why:       "hyperfine runs each command line it is given through a shell"},
+	"concurrently": {kind: eachScript, value: "npcks", valueLong: []string{"--names", "--prefix", "--prefix-colors", "--kill-signal", "--success", "--max-processes", "--restart-tries", "--restart-after"},
+		why: "concurrently runs each command line it is given through a shell"},
+	"retry":        {kind: restArgv, value: "tdm", why: "retry runs the command it is given until it succeeds"},
+	"chronic":      {kind: restArgv, why: "chronic runs the command it is given"},
+	"rlwrap":       {kind: restArgv, value: "aAbcfHlopPsSt", why: "rlwrap runs the command it is given"},
+	"sshpass":      {kind: restArgv, value: "fdpP", why: "sshpass runs the command it is given"},
+	"entr":         {kind: restArgv, scripts: []string{"-s"}, why: "entr runs the command it is given when files change"},
+	"watchexec":    {kind: restArgv, value: "wWeEfidp", scripts: []string{"--shell"}, why: "watchexec runs the command it is given when files change"},
+	"nodemon":      {kind: restArgv, value: "wei", scripts: []string{"-x", "--exec"}, why: "nodemon runs the command it is given when files change"},
+	"ssh":          {kind: remoteScript, value: "BbcDEeFIiJLlmOoPpQRSWw", quiet: "NW", why: "ssh runs the command line it is given on the remote host"},
+	"mosh":         {kind: restArgv, scripts: []string{"--ssh"}, why: "mosh runs the command it is given on the remote host"},
+	"at":           {kind: stdinScript, value: "qfMt", scripts: []string{"-f"}, why: "at runs the commands it reads later"},
+	"batch":        {kind: stdinScript, value: "qfMt", scripts: []string{"-f"}, why: "batch runs the commands it reads later"},
+	"tmux":         {kind: eachScript, value: "cfLSTtsnxy", why: "tmux runs the command lines it is given in new windows"},
+	"screen":       {kind: restArgv, value: "cehpsSTtX", why: "screen runs the command it is given"},
+	"pre-commit":   {kind: restArgv, why: "pre-commit runs hooks"},
+	"npm-run-all":  {kind: eachScript, why: "npm-run-all runs scripts"},
+	"run-parallel": {kind: eachScript, why: "run-parallel runs each command line it is given"},
+}
+
+// runnerScripts returns the command lines a runner runs, as text, or why they cannot be seen;
+// stdin reports that it runs commands read from its standard input instead.
+func runnerScripts(name string, args []Word, spec runnerSpec) (scripts []string, stdin bool, why string) {
+	unknown := func(w Word) ([]string, bool, string) {
+		return nil, false, fmt.Sprintf("%s, and %s is only known when it runs", spec.why, w.Src)
+	}
+	var ops []Word
+	quiet := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.Known {
+			return unknown(a)
+		}
+		v := a.Value
+		if v == "--" {
+			ops = append(ops, args[i+1:]...)
+			break
+		}
+		if len(ops) > 0 && spec.kind != eachScript {
+			ops = append(ops, args[i:]...)
+			break
+		}
+		if len(v) < 2 || v[0] != '-' {
+			ops = append(ops, a)
+			continue
+		}
+		opt, val, hasVal := optionValue(v, spec)
+		quiet = quiet || quietCluster(v, spec)
+		if opt == "" {
+			continue // a cluster of options that take no value
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			if !args[i].Known {
+				return unknown(args[i])
+			}
+			val = args[i].Value
+		}
+		if contains(spec.scripts, opt) {
+			scripts = append(scripts, val)
+		} else if rc, ok := remoteCommand(name, opt, val); ok {
+			scripts, quiet = append(scripts, rc), true
+		}
+	}
+	for _, o := range ops {
+		if !o.Known || o.Placeholder {
+			return unknown(o)
+		}
+	}
+	switch spec.kind {
+	case eachScript:
+		for _, o := range ops {
+			scripts = append(scripts, o.Value)
+		}
+	case restArgv:
+		// An option the table does not know may take the next word: the command may start
+		// at any operand, so each is tried, as speculate does for wrappers.
+		for k, o := range ops {
+			if k == 0 || !strings.HasPrefix(o.Value, "-") {
+				scripts = append(scripts, joinValues(ops[k:], true))
+			}
+			if len(scripts) == 8 {
+				break
+			}
+		}
+	case remoteScript:
+		if len(ops) > 1 {
+			// The remote shell reads the words joined by spaces: their quoting is lost.
+			scripts = append(scripts, joinValues(ops[1:], false))
+		}
+		stdin = len(ops) <= 1 && !quiet
+	case stdinScript:
+		stdin = len(scripts) == 0
+	}
+	return scripts, stdin, ""
+}
+
+// optionValue reads one option word of a runner: the option that takes a value (a long
+// option, or the short option of a cluster: -tp 22 is -t -p 22, -p22 is -p 22) and its value
+// when attached. opt is "" for a word of options that take none.
+func optionValue(v string, spec runnerSpec) (opt, val string, hasVal bool) {
+	if strings.HasPrefix(v, "--") {
+		opt, val, hasVal = strings.Cut(v, "=")
+		if contains(spec.valueLong, opt) || contains(spec.scripts, opt) {
+			return opt, val, hasVal
+		}
+		return "", "", false
+	}
+	if contains(spec.scripts, v) || contains(spec.valueLong, v) {
+		return v, "", false // a single-dash long option (-ex)
+	}
+	for j := 1; j < len(v); j++ {
+		f := "-" + v[j:j+1]
+		if strings.IndexByte(spec.value, v[j]) >= 0 || contains(spec.scripts, f) {
+			if j+1 < len(v) {
+				return f, v[j+1:], true
+			}
+			return f, "", false
+		}
+	}
+	return "", "", false
+}
+
+// quietCluster reports a short-option cluster holding an option after which no command runs,
+// before any option that takes a value (whose value the rest of the cluster is).
+func quietCluster(v string, spec runnerSpec) bool {
+	if strings.HasPrefix(v, "--") {
+		return false
+	}
+	for j := 1; j < len(v); j++ {
+		switch {
+		case strings.IndexByte(spec.quiet, v[j]) >= 0:
+			return true
+		case strings.IndexByte(spec.value, v[j]) >= 0:
+			return false
+		}
+	}
+	return false
+}
+
+// remoteCommand finds ssh's -o RemoteCommand=cmd, a command line run on the remote host.
+func remoteCommand(name, opt, val string) (string, bool) {
+	if name != "ssh" || opt != "-o" {
+		return "", false
+	}
+	k, v, ok := strings.Cut(val, "=")
+	if !ok {
+		k, v, ok = strings.Cut(strings.TrimSpace(val), " ")
+	}
+	return strings.TrimSpace(v), ok && strings.EqualFold(strings.TrimSpace(k), "RemoteCommand")
+}
+
+// stdinCommands returns the literal here-document or here-string a command reads as commands,
+// or why its standard input cannot be seen.
+func stdinCommands(c *Command, name string) (string, string) {
+	for _, r := range c.Redirects {
+		switch {
+		case (r.Kind == RedirHeredoc || r.Kind == RedirHereString) && r.Body.Known:
+			return r.Body.Value, ""
+		case r.Kind == RedirHeredoc || r.Kind == RedirHereString:
+			return "", name + " reads commands that are not literal text"
+		}
+	}
+	return "", name + " runs commands read from its standard input, which the analysis cannot see"
+}
+
+// dbClients are database clients whose statements can run programs or read files.
+var dbClients = map[string]bool{"psql": true, "sqlite3": true, "sqlite": true, "mysql": true, "mariadb": true, "duckdb": true}
+
+// dbShellRE finds statements that run a program: psql \! and COPY ... PROGRAM and \o |,
+// sqlite3 .shell, .system, .load, .once and .output to a pipe, .import and .read from a pipe,
+// mysql system and \!, and pager commands.
+var dbShellRE = lazyRE(`(?im)(^|[;\s])(\\!|\\o\s*\||\\g\s*\||\\pset\s+pager|\.shell\b|\.system\b|\.load\b|\.(once|output|import|read)\s+['"]?\||system\b|pager\b|\\P)|\bprogram\b|\bedit\s*\(`)
+
+// dbReadRE finds statements that read a file: psql \i, \ir, \copy ... from, COPY ... FROM,
+// pg_read_file, lo_import; sqlite3 .read, .import, readfile(); mysql source, \. and LOAD DATA.
+var dbReadRE = lazyRE(`(?im)(^|[;\s])(\\i|\\ir|\\copy|\\\.|\.read|\.import|\.open|source|load\s+data|attach)\b|\b(copy|pg_read_file|pg_read_binary_file|lo_import|readfile|load_file)\b`)
+
+// dbShellLineRE takes the command line of a shell escape, for the rules to see.
+var dbShellLineRE = lazyRE(`(?m)(?:\\!|\.shell|\.system|^\s*system)[ \t]+([^\n]+)`)
+
+// dbCode returns the statements a database client is given (-c, -e, --command, --execute,
+// and sqlite3's operands after the database), and why some cannot be seen (a file, standard
+// input).
+func dbCode(c *Command, name string) (code []string, why string) {
+	args := c.Argv[1:]
+	ops, info := 0, false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.Known {
+			return nil, fmt.Sprintf("%s runs statements only known when they run (%s)", name, a.Src)
+		}
+		v := a.Value
+		opt, val, hasVal := strings.Cut(v, "=")
+		switch {
+		case v == "--version" || v == "-V" || v == "--help" || v == "-?" || v == "-version" || v == "-help" || (name == "psql" && (v == "-l" || v == "--list")):
+			info = true
+		case opt == "-c" || opt == "--command" || opt == "-e" || opt == "--execute" || opt == "-cmd":
+			if !hasVal {
+				if i+1 >= len(args) || !args[i+1].Known {
+					return nil, name + " runs statements only known when they run"
+				}
+				i++
+				val = args[i].Value
+			}
+			code = append(code, val)
+		case opt == "-f" || opt == "--file" || opt == "-init" || strings.HasPrefix(v, "--init-command"):
+			return nil, name + " runs the statements of a file the analysis does not read"
+		case strings.HasPrefix(v, "-c") && name == "psql", strings.HasPrefix(v, "-e") && (name == "mysql" || name == "mariadb"):
+			code = append(code, v[2:])
+		case !strings.HasPrefix(v, "-"):
+			ops++
+			if ops > 1 && (name == "sqlite3" || name == "sqlite" || name == "duckdb") {
+				code = append(code, v)
+			}
+		}
+	}
+	if len(code) == 0 {
+		for _, r := range c.Redirects {
+			if r.Kind == RedirHeredoc || r.Kind == RedirHereString {
+				if !r.Body.Known {
+					return nil, name + " reads statements that are not literal text"
+				}
+				code = append(code, r.Body.Value)
+			} else if r.Kind == RedirIn && (r.Fd == "" || r.Fd == "0") {
+				return nil, name + " runs the statements of a file the analysis does not read"
+			}
+		}
+		if len(code) == 0 && !info {
+			// No statements given: the client runs whatever its standard input holds.
+			return nil, name + " runs statements read from its standard input"
+		}
+	}
+	return code, ""
+}
+
+// dbShellLines returns the command lines of the shell escapes in a client's statements.
+func dbShellLines(code []string) []string {
+	var out []string
+	for _, s := range code {
+		for _, m := range dbShellLineRE().FindAllStringSubmatch(s, 8) {
+			out = append(out, strings.TrimSpace(m[1]))
+		}
+	}
+	return out
+}
+
+// opaqueRunner is the walker's hook: it records the command lines a runner or a database
+// client's shell escapes run as speculative children, so deny and ask rules meet them. It
+// reports whether name is such a tool.
+func (w *walker) opaqueRunner(c *Command, name string, args []Word, sc scope) bool {
+	var lines []string
+	if spec, ok := runners[name]; ok {
+		var stdin bool
+		lines, stdin, _ = runnerScripts(name, args, spec)
+		if body, why := stdinCommands(c, name); stdin && why == "" {
+			lines = append(lines, body)
+		}
+	} else if dbClients[name] {
+		code, _ := dbCode(c, name)
+		lines = dbShellLines(code)
+	} else {
+		return false
+	}
+	for i, s := range lines {
+		if i == 16 {
+			break
+		}
+		w.script(c, s, name+" runs", sc, true, false)
+	}
+	return true
+}
+
+// codeWhy says why a command carries code the analysis cannot see, and whether that code
+// can read files the Read check does not see. It depends on the command alone.
+func codeWhy(c *Command, depth int) (why string, reads bool) {
+	if c.Kind != KindCall || len(c.Argv) == 0 {
+		return "", false
+	}
+	name, _ := commandName(c.Argv[0])
+	if spec, ok := interpreterFor(name); ok {
+		if why := inlineCodeWhy(c, name, spec); why != "" {
+			return why, true
+		}
+		return "", false
+	}
+	if spec, ok := runners[name]; ok {
+		scripts, stdin, why := runnerScripts(name, c.Argv[1:], spec)
+		if why != "" {
+			return why, true
+		}
+		if stdin {
+			body, why := stdinCommands(c, name)
+			if why != "" {
+				return why, true
+			}
+			scripts = append(scripts, body)
+		}
+		for _, s := range scripts {
+			if why, reads := scriptSeen(s, depth); why != "" {
+				return spec.why + ": " + why, reads
+			}
+		}
+		return "", false
+	}
+	if dbClients[name] {
+		return dbWhy(c, name, depth)
+	}
+	return "", false
+}
+
+// dbWhy is codeWhy for a database client.
+func dbWhy(c *Command, name string, depth int) (string, bool) {
+	code, why := dbCode(c, name)
+	if why != "" {
+		return why, true
+	}
+	reads := false
+	for _, s := range code {
+		reads = reads || dbReadRE().MatchString(s)
+	}
+	for _, s := range code {
+		if !dbShellRE().MatchString(s) {
+			continue
+		}
+		lines := dbShellLines([]string{s})
+		// What is left once the shell escapes are taken out must run nothing else
+		// (\! ls; COPY t TO PROGRAM 'rm x').
+		if rest := dbShellLineRE().ReplaceAllString(s, ""); len(lines) == 0 || dbShellRE().MatchString(rest) {
+			return name + " statements run a program the analysis cannot see (" + firstMatch(dbShellRE(), rest) + ")", true
+		}
+		for _, l := range lines {
+			if why, r := scriptSeen(l, depth); why != "" {
+				return name + " runs a shell command: " + why, r || reads
+			}
+		}
+	}
+	if reads {
+		return name + " statements read files (" + firstMatch(dbReadRE(), strings.Join(code, "\n")) + ")", true
+	}
+	return "", false
+}
+
+func firstMatch(re *regexp.Regexp, s string) string {
+	return strings.TrimSpace(re.FindString(s))
+}
+
+// scriptSeen says why a command line cannot be seen whole: it does not parse, or some command
+// in it is not fully known or carries code of its own. A line that passes has every command
+// checked by the rules as a speculative child.
+func scriptSeen(s string, depth int) (why string, reads bool) {
+	if depth > 4 {
+		return "commands nest too deeply to follow", true
+	}
+	a, err := Analyze(s)
+	if err != nil {
+		return fmt.Sprintf("%q does not parse as a command line", s), true
+	}
+	for _, c := range a.Commands {
+		if len(c.Issues) > 0 {
+			return fmt.Sprintf("in %q, %s", s, c.Issues[0]), true
+		}
+		if !fullyKnown(c, nil) {
+			return fmt.Sprintf("%q holds words only known when it runs", s), true
+		}
+		if why, reads := codeWhy(c, depth+1); why != "" {
+			return why, reads
+		}
+	}
+	return "", false
+}
+
+// stageOpaque is the effects stage's check for code the analysis cannot see (see the top of
+// this file): a safety ask when a Bash deny or ask rule exists, or when a Read deny or ask
+// rule exists and the code can read files.
+func (k *checker) stageOpaque(c *Command) result {
+	if !k.denyAsk && !k.readRules {
+		return allowed
+	}
+	why, reads := codeWhy(c, 0)
+	if why == "" && k.denyAsk && !c.Speculative {
+		// The words from an operand on that a rule names are matched as the allow stage
+		// matches them under a prefix rule (laterCommandRule): the rule's own verdict.
+		if name := firstName(c); name != "" && !knownArgs(name) {
+			if hit, ok := k.laterCommandRule(c); ok {
+				return hit
+			}
+			why = k.unknownRunner(c, name)
+		}
+	}
+	switch {
+	case why == "":
+		return allowed
+	case k.denyAsk:
+		return k.opaqueAsk(c, why, "your Bash deny and ask rules cannot be checked against it")
+	case reads:
+		return k.opaqueAsk(c, why, "your Read deny and ask rules cannot be checked against the files it reads")
+	}
+	return allowed
+}
+
+func (k *checker) opaqueAsk(c *Command, why, unchecked string) result {
+	k.effect("exec", why, "code the analysis cannot see", vSafety)
+	k.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+	msg := fmt.Sprintf("This command needs approval: %s, so %s; allow rules and bypass mode do not cover it.", why, unchecked)
+	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
+		Reason: k.reason(permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "opaque code: " + why, ClassifierApprovable: true})}}
+}
+
+// knownArgs are commands whose arguments the analysis models (their options, their paths, the
+// commands they run): an argument that reads like a command is data to them.
+func knownArgs(name string) bool {
+	if _, ok := readOnlyFor(name); ok {
+		return true
+	}
+	_, wrapper := wrappers[name]
+	_, launcher := launchers[name]
+	_, runner := runners[name]
+	_, interp := interpreterFor(name)
+	return wrapper || launcher || runner || interp || shells[name] || dbClients[name] || execOptionCommands[name] ||
+		optionHazard[name] || acceptEditsCommands[name] || dataArgs[name]
+}
+
+// dataArgs are common programs, not modelled elsewhere, whose operands are never run as
+// commands (a commit message, a package name, a make target).
+var dataArgs = map[string]bool{"echo": true, "printf": true, "make": true, "npm": true, "yarn": true, "pnpm": true, "go": true,
+	"cargo": true, "pip": true, "pip3": true, "gh": true, "jq": true, "yq": true, "grep": true, "rg": true, "test": true, "[": true,
+	"mkdir": true, "touch": true, "export": true, "alias": true, "trap": true, "eval": true, "exec": true, "source": true, ".": true}
+
+// unknownRunner finds an unknown program's arguments that read as a command a deny or ask rule
+// names: an argument that parses as a command line (foo 'rm -rf x', foo --cmd='rm x'), or the
+// words from an operand on (foo -- rm -rf x). A program the analysis does not know may run
+// them, whatever its name.
+func (k *checker) unknownRunner(c *Command, name string) string {
+	args := c.Argv[1:]
+	for i, a := range args {
+		if i == 16 {
+			break
+		}
+		if !a.Known || strings.HasPrefix(a.Value, "-") || strings.Contains(a.Value, "=") || !k.mayName(a.Value) {
+			continue
+		}
+		if v := k.lineRule(joinValues(args[i:], true)); v >= vAskRule {
+			return fmt.Sprintf("%s is not a program the analysis knows, and its arguments from %s on read as a command that %s rule names", name, a.Src, ruleWord(v))
+		}
+	}
+	for i, a := range args {
+		if i == 16 {
+			break
+		}
+		if !a.Known {
+			continue
+		}
+		s := a.Value
+		if _, v, ok := strings.Cut(s, "="); ok && strings.HasPrefix(s, "-") {
+			s = v
+		}
+		if !strings.ContainsAny(s, " \t\n;|&") || len(s) > maxParseLength {
+			continue
+		}
+		if v := k.lineRule(s); v >= vAskRule {
+			return fmt.Sprintf("%s is not a program the analysis knows, and its argument %s parses as a command that %s rule names", name, a.Src, ruleWord(v))
+		}
+	}
+	return ""
+}
+
+func ruleWord(v verdict) string {
+	if v == vDeny {
+		return "a deny"
+	}
+	return "an ask"
+}
+
+// lineRule matches deny and ask rules against every command of a command line.
+func (k *checker) lineRule(s string) verdict {
+	a, err := Analyze(s)
+	if err != nil {
+		return vAllow
+	}
+	worst := vAllow
+	for _, c := range a.Commands {
+		if len(c.Argv) == 0 || !c.Argv[0].Known || !k.mayName(c.Argv[0].Value) {
+			continue
+		}
+		cs := candidates(c, make([]string, candsPerCommand))
+		switch {
+		case k.deny.match(cs.deny, true) != nil || normMatch(k.idx.normDeny, c.Argv) != nil:
+			return vDeny
+		case k.ask.match(cs.deny, true) != nil || normMatch(k.idx.normAsk, c.Argv) != nil:
+			worst = vAskRule
+		}
+	}
+	return worst
+}
+
+func firstName(c *Command) string {
+	name, _ := commandName(c.Argv[0])
+	return name
+}
+
+// clusteredC finds -c inside a cluster of short options (script -qc cmd, su -lc cmd, script
+// -qccmd): the command is the next word, or the rest of the cluster when attached.
+func clusteredC(v string) (rest string, attached, ok bool) {
+	if len(v) < 3 || v[0] != '-' || v[1] == '-' {
+		return "", false, false
+	}
+	i := strings.IndexByte(v, 'c')
+	if i < 0 {
+		return "", false, false
+	}
+	return v[i+1:], i+1 < len(v), true
+}
