@@ -64,9 +64,10 @@ func guardTransport(rt http.RoundTripper, res resolver) http.RoundTripper {
 	default:
 		return rt
 	}
-	// Through a proxy the dialled address is the proxy's, not the host's: the check could not
-	// apply, so WebFetch connects directly.
-	t.Proxy = nil
+	// The environment's proxy (HTTPS_PROXY, NO_PROXY) is kept: a network that requires one
+	// would otherwise have no WebFetch. Through it the dialled address is the proxy's, so the
+	// resolved-address check below applies to direct connections only; the canonical host's
+	// domain rules apply either way (docs/security.md).
 	dial := t.DialContext
 	if dial == nil {
 		d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
