@@ -34,6 +34,10 @@ type Options struct {
 	// --setting-sources. Nil loads all three; flag and policy settings always load.
 	Sources []permission.Source
 
+	// Bundle is a verified policy bundle (package settings/policy): a settings document read
+	// as the last policy file, so its rules and scalars apply like managed settings.
+	Bundle *Bundle
+
 	// trusted makes Load read the shared project files whole whatever the trust file says:
 	// [Loaded.Build] sets it when a caller says the project is trusted.
 	trusted bool
@@ -69,6 +73,14 @@ const (
 	systemManagedDir       = "/etc/reins"
 	claudeSystemManagedDir = "/etc/claude-code"
 )
+
+// Bundle is a policy bundle's document, already verified, and the name (its URL) that
+// positions in it name.
+type Bundle struct {
+	Name    string
+	Data    []byte
+	Version string
+}
 
 // InlineName stands for the file name of inline --settings JSON in positions and warnings.
 const InlineName = "--settings"
@@ -141,6 +153,7 @@ type candidate struct {
 	path   string
 	claude bool // one of Claude Code's files
 	inline bool
+	bundle bool   // the verified policy bundle, Options.Bundle
 	root   string // what "/x" rule patterns are anchored to
 }
 
