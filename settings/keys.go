@@ -18,7 +18,7 @@ var knownKeys = []string{
 	"enabledPlugins", "env", "extraKnownMarketplaces", "fileSuggestion", "forceLoginMethod",
 	"forceLoginOrgUUID", "hooks", "httpHookAllowedEnvVars", "includeCoAuthoredBy",
 	"includeGitInstructions", "language", "model", "otelHeadersHelper", "outputStyle",
-	"permissions", "plansDirectory", "pluginConfigs", "policyBundle", "provider", "respectGitignore", "sandbox",
+	"permissions", "plansDirectory", "pluginConfigs", "policyBundle", "policyVersion", "provider", "respectGitignore", "sandbox",
 	"showTurnDuration", "skipWebFetchPreflight", "smallModel", "spinnerTipsEnabled", "spinnerVerbs",
 	"statusLine", "strictKnownMarketplaces", "subagentStatusLine", "terminalProgressBarEnabled",
 	"theme", "verbose",

@@ -282,6 +282,9 @@ var ownImports = map[string][]string{
 	// The audit log is a file format with a chain: it knows no event, tool or engine (the
 	// session assembly turns the agent's events into its entries).
 	"audit": {},
+	// The policy bundle is bytes, a signature and a cache: it returns a verified document and
+	// settings reads it like a managed file.
+	"settings/policy": {},
 }
 
 func TestOwnImports(t *testing.T) {
