@@ -124,7 +124,7 @@ type File struct {
 	Path   string `json:"path"`
 	Claude bool   `json:"claude,omitempty"` // one of Claude Code's files
 	Inline bool   `json:"inline,omitempty"`
-	// Bundle marks the verified policy bundle ([Options.Bundle]), read as a policy file.
+	// Bundle marks a policy document of [Options.Bundles], read as a policy file.
 	Bundle bool `json:"bundle,omitempty"`
 	// Root is the folder "/x" path rules from this file are anchored to.
 	Root   string `json:"root"`
@@ -198,8 +198,8 @@ func Load(opts Options) (*Loaded, error) {
 		return nil, err
 	}
 	all = append(all, policy...)
-	if opts.Bundle != nil {
-		all = append(all, candidate{source: permission.SourcePolicy, path: opts.Bundle.Name, root: opts.Cwd, bundle: true})
+	for _, b := range opts.Bundles {
+		all = append(all, candidate{source: permission.SourcePolicy, path: b.Name, root: opts.Cwd, bundle: true, data: b.Data})
 	}
 
 	type seenFile struct {
@@ -219,7 +219,7 @@ func Load(opts Options) (*Loaded, error) {
 		var data []byte
 		if c.bundle {
 			f.Exists = true
-			data = opts.Bundle.Data
+			data = c.data
 		} else if c.inline {
 			f.Exists = true
 			data = []byte(opts.Flag)

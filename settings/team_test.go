@@ -70,7 +70,7 @@ func TestBundleLoadsAsPolicy(t *testing.T) {
 	e := newEnv(t)
 	e.write(t, "policy", `{"policyBundle": {"url": "http://127.0.0.1/p.json", "publicKey": "k", "required": true}}`)
 	e.write(t, "user", `{"policyBundle": {"url": "http://evil/p.json", "publicKey": "x"}}`)
-	e.opts.Bundle = &Bundle{Name: "http://127.0.0.1/p.json", Data: []byte(`{"permissions": {"deny": ["Bash(rm:*)"]}, "policyBundle": {"url": "http://other/p.json", "publicKey": "y"}}`)}
+	e.opts.Bundles = []Bundle{{Name: "http://127.0.0.1/p.json", Data: []byte(`{"permissions": {"deny": ["Bash(rm:*)"]}, "policyBundle": {"url": "http://other/p.json", "publicKey": "y"}}`)}}
 	l, err := Load(e.opts)
 	if err != nil {
 		t.Fatal(err)

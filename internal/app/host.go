@@ -77,5 +77,8 @@ func loadRunnable(o SettingsOptions, root Root, rep Reporter) (*Settings, error)
 	for _, w := range s.Report.Warnings {
 		rep.warn("%s", w)
 	}
+	if s.PolicyWarning != "" {
+		rep.warn("%s", s.PolicyWarning)
+	}
 	return s, nil
 }
