@@ -219,3 +219,23 @@ func TestTimeIsStampedFromTheClock(t *testing.T) {
 		return nil
 	})
 }
+
+func TestRemovedFilesAreFound(t *testing.T) {
+	for _, which := range []string{"oldest", "middle", "current"} {
+		t.Run(which, func(t *testing.T) {
+			l := openTest(t, Options{MaxBytes: 300, MaxFiles: 10})
+			appendN(t, l, 8)
+			files, _ := Files(l.Path())
+			if len(files) < 4 {
+				t.Fatalf("files = %v, want at least three rotated", files)
+			}
+			victim := map[string]string{"oldest": files[0], "middle": files[1], "current": files[len(files)-1]}[which]
+			if err := os.Remove(victim); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Verify(l.Path()); err == nil {
+				t.Fatalf("removing the %s file %s went unnoticed", which, victim)
+			}
+		})
+	}
+}

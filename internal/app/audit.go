@@ -71,7 +71,7 @@ type auditRecorder struct {
 }
 
 func (r *auditRecorder) event(ev agent.Event) {
-	if ev.Type != agent.EventToolCall || ev.Call == nil {
+	if ev.Type != agent.EventToolCall || ev.Call == nil || r.failed() {
 		return
 	}
 	for _, e := range r.entries(ev) {
@@ -108,6 +108,14 @@ func describeReason(e *audit.Entry, r *permission.Reason) {
 	if r.Rule != nil {
 		e.Rule, e.RuleSource, e.RuleOrigin = r.Rule.Value.String(), r.Rule.Source.String(), r.Rule.Origin.String()
 	}
+}
+
+// failed says an append failed: the session's later entries are dropped, so the log ends
+// where it stopped being complete rather than going on with a hole no link shows.
+func (r *auditRecorder) failed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err != nil
 }
 
 // fail reports the first append that failed; a required log's failure is also kept for

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -176,7 +177,7 @@ func TestPolicyBundleE2E(t *testing.T) {
 		t.Fatalf("the bundle's deny: %v", denies)
 	}
 	e.run("permissions", "check", "--tool", "Bash", "--input", `{"command":"rm -rf /tmp/x"}`)
-	if e.code != exitDenied || !strings.Contains(e.stdout, hs.URL+"/policy.json") {
+	if e.code != exitDenied || !strings.Contains(e.stdout, hs.URL+"/policy.json") || !regexp.MustCompile(`policy bundle\s+version\s+7\n`).MatchString(e.stdout) {
 		t.Errorf("permissions check: code %d\n%s%s", e.code, e.stdout, e.stderr)
 	}
 
