@@ -239,3 +239,41 @@ func TestRemovedFilesAreFound(t *testing.T) {
 		})
 	}
 }
+
+// TestLongEntriesKeepTheChain: an entry longer than the first tail read (an input logged
+// whole) is still found as the head.
+func TestLongEntriesKeepTheChain(t *testing.T) {
+	l := openTest(t, Options{LogInputs: true})
+	long := json.RawMessage(`"` + strings.Repeat("x", 10<<10) + `"`)
+	for range 3 {
+		if err := l.Append(Entry{Kind: KindRun, Tool: "Write"}, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := Verify(l.Path())
+	if err != nil || r.Entries != 3 {
+		t.Fatalf("Verify = %+v, %v", r, err)
+	}
+}
+
+// TestVerifyDuringAppends: verify while another logger appends sees a consistent log every
+// time, never a line whose anchor is not written yet.
+func TestVerifyDuringAppends(t *testing.T) {
+	l := openTest(t, Options{MaxBytes: 2000})
+	appendN(t, l, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		appendN(t, l, 150)
+	}()
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		if _, err := Verify(l.Path()); err != nil {
+			t.Fatalf("Verify during appends: %v", err)
+		}
+	}
+}

@@ -7,8 +7,8 @@
 // rotated files, and its Prev is the SHA-256 (hex) of the exact bytes of the line before it
 // (without the newline); the first entry of a new log has [Genesis]. A changed, removed,
 // inserted or reordered line therefore breaks the link of the line after it. The last lines
-// have no line after them: the anchor file (audit.anchor beside the log) records, rewritten
-// atomically after every append, the Seq and hash of the head and where the retained chain
+// have no line after them: the anchor file (audit.jsonl.anchor beside the log) records,
+// overwritten after every append, the Seq and hash of the head and where the retained chain
 // begins. [Verify] checks every link and the anchor, so a change to the tail, or a truncation,
 // is found too.
 //
@@ -21,10 +21,11 @@
 // # Concurrency and rotation
 //
 // Every session of the machine appends to the same log. An append takes an exclusive flock on
-// audit.lock, reads the head (the last line of the current file, or of the newest rotated file
-// when the current one is empty), writes one line with O_APPEND and rewrites the anchor, so
-// two processes never fork the chain. When the current file reaches [Options.MaxBytes] it is
-// renamed audit.N.jsonl (N counting up) and a new file begins whose first entry links to the
+// audit.jsonl.lock, reads the head (the last line of the current file, or of the newest rotated
+// file when the current one is empty), writes one line with O_APPEND and overwrites the
+// fixed-size anchor with one write, so two processes never fork the chain; [Verify] takes the
+// shared lock, so it never sees a line whose anchor is not written yet. When the current file
+// reaches [Options.MaxBytes] it is renamed audit.jsonl.N (N counting up) and a new file begins whose first entry links to the
 // last of the old one; only [Options.MaxFiles] rotated files are kept, and the anchor records
 // the first retained entry, so removing the oldest file by hand is a break too.
 //

@@ -174,7 +174,8 @@ func readHead(files []string) (head, error) {
 }
 
 // lastLine returns the last line of the file without its newline, nil for an empty or missing
-// file.
+// file. It reads a small tail first, which holds a whole entry unless inputs are logged, and
+// the longest an entry can be only when that tail has no line start.
 func lastLine(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -192,18 +193,20 @@ func lastLine(path string) ([]byte, error) {
 	if size == 0 {
 		return nil, nil
 	}
-	n := min(size, int64(maxLine)+1)
-	buf := make([]byte, n)
-	if _, err := f.ReadAt(buf, size-n); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("audit: reading the log: %w", err)
+	for _, tail := range []int64{4 << 10, int64(maxLine) + 1} {
+		n := min(size, tail)
+		buf := make([]byte, n)
+		if _, err := f.ReadAt(buf, size-n); err != nil && err != io.EOF {
+			return nil, fmt.Errorf("audit: reading the log: %w", err)
+		}
+		if buf[len(buf)-1] != '\n' {
+			return nil, fmt.Errorf("audit: %s ends in an incomplete line: run reins audit verify", path)
+		}
+		buf = buf[:len(buf)-1]
+		i := bytes.LastIndexByte(buf, '\n')
+		if i >= 0 || n == size {
+			return buf[i+1:], nil
+		}
 	}
-	if buf[len(buf)-1] != '\n' {
-		return nil, fmt.Errorf("audit: %s ends in an incomplete line: run reins audit verify", path)
-	}
-	buf = buf[:len(buf)-1]
-	i := bytes.LastIndexByte(buf, '\n')
-	if i < 0 && n < size {
-		return nil, fmt.Errorf("audit: the last line of %s is longer than %d bytes: run reins audit verify", path, maxLine)
-	}
-	return buf[i+1:], nil
+	return nil, fmt.Errorf("audit: the last line of %s is longer than %d bytes: run reins audit verify", path, maxLine)
 }

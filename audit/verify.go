@@ -44,6 +44,11 @@ type Report struct {
 // break is a *BreakError naming the first place where the log is not what was written; other
 // errors are failures to read.
 func Verify(path string) (*Report, error) {
+	unlock, err := readLock(path)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	files, err := Files(path)
 	if err != nil {
 		return nil, err
