@@ -20,7 +20,7 @@ func loadBundle(ctx context.Context, s *Settings) error {
 	}
 	required := b.Required != nil && b.Required.Value
 	res, err := policy.Fetch(ctx, policy.Config{URL: b.URL.Value, PublicKey: b.PublicKey.Value,
-		CacheDir: filepath.Join(s.Options.ConfigDir, "policy")})
+		CacheDir: filepath.Join(s.Options.ConfigDir, "policy"), Required: required})
 	if err != nil {
 		if required {
 			return fmt.Errorf("%s:%d:%d: the required %w: refusing to run without the organisation's policy", from, b.URL.Line, b.URL.Col, err)

@@ -20,10 +20,10 @@
 //
 // # Failure
 //
-// [Fetch] returns the fetched bundle when it verifies; else, when the fetch failed (the server
-// is down), the cached bundle with a warning; else an error. The caller stops when the
-// bundle is required and warns otherwise. A fetched bundle that does not verify, or that rolls
-// back, is an error even when a cached copy exists: it is an attack or a mistake someone must
-// look at, and the caller decides (required: stop; otherwise: warn and use the cache, which
-// [Result.Warning] then says).
+// [Fetch] returns the fetched bundle when it verifies and does not roll back. When the server
+// cannot be reached it returns the verified cached copy with a [Result.Warning], or an error
+// when there is none. A fetched bundle that does not verify or rolls back is an error when
+// [Config.Required] (it is an attack or a mistake someone must look at, and the caller stops),
+// and otherwise the cached copy with a warning, or an error when there is none. The caller
+// stops on an error when the bundle is required and warns otherwise.
 package policy

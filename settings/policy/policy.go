@@ -34,6 +34,9 @@ type Config struct {
 	CacheDir string
 	// Client fetches; nil is a client with FetchTimeout.
 	Client *http.Client
+	// Required makes a fetched bundle that does not verify, or rolls back, an error even when
+	// a verified cached copy exists; otherwise that copy is used, with a warning.
+	Required bool
 }
 
 // Result is a verified bundle.
@@ -63,21 +66,34 @@ func Fetch(ctx context.Context, c Config) (*Result, error) {
 		return cached, nil
 	}
 	got, err := verify(doc, sig, key)
-	if err != nil {
-		return nil, fmt.Errorf("policy bundle %s: %w", c.URL, err)
+	if err == nil && cacheErr == nil {
+		err = noRollback(got, cached)
 	}
-	if cacheErr == nil {
-		switch {
-		case got.Version < cached.Version:
-			return nil, fmt.Errorf("policy bundle %s: version %d is older than the verified version %d in the cache: refusing to roll back", c.URL, got.Version, cached.Version)
-		case got.Version == cached.Version && !bytes.Equal(got.Data, cached.Data):
-			return nil, fmt.Errorf("policy bundle %s: version %d differs from the verified bundle of the same version in the cache: a changed bundle must raise policyVersion", c.URL, got.Version)
+	if err != nil {
+		err = fmt.Errorf("policy bundle %s: %w", c.URL, err)
+		if c.Required || cacheErr != nil {
+			return nil, err
 		}
+		cached.FromCache = true
+		cached.Warning = fmt.Sprintf("%v; using the cached copy, version %d", err, cached.Version)
+		return cached, nil
 	}
 	if err := writeCache(cache, doc, sig); err != nil {
 		return nil, fmt.Errorf("policy bundle %s: caching it: %w", c.URL, err)
 	}
 	return got, nil
+}
+
+// noRollback refuses a fetched bundle older than the cached one, or of its version with other
+// bytes.
+func noRollback(got, cached *Result) error {
+	switch {
+	case got.Version < cached.Version:
+		return fmt.Errorf("version %d is older than the verified version %d in the cache: refusing to roll back", got.Version, cached.Version)
+	case got.Version == cached.Version && !bytes.Equal(got.Data, cached.Data):
+		return fmt.Errorf("version %d differs from the verified bundle of the same version in the cache: a changed bundle must raise policyVersion", got.Version)
+	}
+	return nil
 }
 
 // fetch gets the document and its signature.

@@ -79,6 +79,9 @@ func TestFetch(t *testing.T) {
 		want    int64
 		cached  bool
 		wantErr string
+		// optional runs with Required false; warning is part of the warning then.
+		optional bool
+		warning  string
 	}{
 		{name: "a signed bundle", then: func(t *testing.T, f *fixture) { f.serve(t, v1) }, want: 1},
 		{name: "an upgrade", setup: func(t *testing.T, f *fixture) { f.serve(t, v1) }, then: func(t *testing.T, f *fixture) { f.serve(t, v2) }, want: 2},
@@ -93,6 +96,15 @@ func TestFetch(t *testing.T) {
 		}, wantErr: "the signature does not verify"},
 		{name: "rollback", setup: func(t *testing.T, f *fixture) { f.serve(t, v2) }, then: func(t *testing.T, f *fixture) { f.serve(t, v1) },
 			wantErr: "version 1 is older than the verified version 2 in the cache: refusing to roll back"},
+		{name: "rollback, not required", optional: true, setup: func(t *testing.T, f *fixture) { f.serve(t, v2) }, then: func(t *testing.T, f *fixture) { f.serve(t, v1) },
+			want: 2, cached: true, warning: "refusing to roll back; using the cached copy, version 2"},
+		{name: "tampered, not required, with a cache", optional: true, setup: func(t *testing.T, f *fixture) { f.serve(t, v1) }, then: func(t *testing.T, f *fixture) {
+			f.srv.doc = []byte(strings.Replace(v1, "rm:*", "rx:*", 1))
+		}, want: 1, cached: true, warning: "the signature does not verify with the configured public key; using the cached copy, version 1"},
+		{name: "tampered, not required, no cache", optional: true, then: func(t *testing.T, f *fixture) {
+			f.serve(t, v1)
+			f.srv.doc = []byte(strings.Replace(v1, "rm:*", "rx:*", 1))
+		}, wantErr: "the signature does not verify"},
 		{name: "same version, other bytes", setup: func(t *testing.T, f *fixture) { f.serve(t, v1) },
 			then:    func(t *testing.T, f *fixture) { f.serve(t, strings.Replace(v1, "rm", "mv", 1)) },
 			wantErr: "a changed bundle must raise policyVersion"},
@@ -115,6 +127,7 @@ func TestFetch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
+			f.cfg.Required = !tt.optional
 			if tt.setup != nil {
 				tt.setup(t, f)
 				if _, err := Fetch(context.Background(), f.cfg); err != nil {
@@ -132,7 +145,7 @@ func TestFetch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Version != tt.want || r.FromCache != tt.cached || (r.FromCache && r.Warning == "") {
+			if r.Version != tt.want || r.FromCache != tt.cached || (r.FromCache && r.Warning == "") || !strings.Contains(r.Warning, tt.warning) {
 				t.Errorf("Fetch = version %d, from cache %v (%q), want %d, %v", r.Version, r.FromCache, r.Warning, tt.want, tt.cached)
 			}
 		})
