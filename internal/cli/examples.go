@@ -22,7 +22,7 @@ var examples = map[string]string{
 	"reins audit verify": `  reins audit verify
   reins audit verify --json`,
 	"reins policy keygen": `  reins policy keygen --out ~/secure/reins-policy.key`,
-	"reins policy sign": `  reins policy sign --key ~/secure/reins-policy.key policy.json`,
+	"reins policy sign":   `  reins policy sign --key ~/secure/reins-policy.key policy.json`,
 	"reins policy replay": `  reins policy replay --settings proposed.json
   reins policy replay --settings proposed.json --since 7d --json`,
 	"reins trust": `  reins trust
