@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"github.com/reinsdev/reins/audit"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
+	"github.com/reinsdev/reins/toolcall"
 )
 
 // AuditPath is the audit log's current file for these settings: the audit.path setting, or
@@ -28,29 +30,77 @@ func AuditOptions(s *Settings, getenv func(string) string) audit.Options {
 		LogInputs: c.LogToolInputs || getenv("OTEL_LOG_TOOL_DETAILS") == "1"}
 }
 
-// openAudit starts the session's audit log and its subscription to the bus. A log that
-// cannot be opened stops the session when policy requires it, and is a warning otherwise.
+// openAudit starts the session's audit log and its subscription to the bus.
 func (a *App) openAudit() error {
-	c := a.Settings.Loaded.Audit()
-	if !c.Enabled {
-		return nil
+	r, err := newAuditRecorder(a.Settings, a.opts.Getenv, a.SessionID, a.opts.Report)
+	if r == nil || err != nil {
+		return err
 	}
-	l, err := audit.Open(AuditOptions(a.Settings, a.opts.Getenv))
-	if err == nil {
-		err = l.Append(audit.Entry{Kind: audit.KindSession, Session: a.SessionID, Cwd: a.Cwd,
-			Mode: string(a.Settings.Context.Mode()), PolicyVersion: a.Settings.PolicyVersion}, nil)
-	}
-	if err != nil {
-		if c.Required {
-			return requiredAuditError(c, err)
-		}
-		a.opts.Report.warn("the audit log is off for this session: %v", err)
-		return nil
-	}
-	r := &auditRecorder{log: l, session: a.SessionID, policy: a.Settings.PolicyVersion, cfg: c, report: a.opts.Report}
 	a.audit = r
 	a.stopAudit = a.Bus.Subscribe(r.event)
 	return nil
+}
+
+// newAuditRecorder opens the log and writes the session's first entry. A log that cannot be
+// opened is an error when policy requires it, and otherwise a warning and no recorder; so is
+// a log the settings turn off.
+func newAuditRecorder(s *Settings, getenv func(string) string, session string, rep Reporter) (*auditRecorder, error) {
+	c := s.Loaded.Audit()
+	if !c.Enabled {
+		return nil, nil
+	}
+	l, err := audit.Open(AuditOptions(s, getenv))
+	if err == nil {
+		err = l.Append(audit.Entry{Kind: audit.KindSession, Session: session, Cwd: s.Context.OriginalCwd(),
+			Mode: string(s.Context.Mode()), PolicyVersion: s.PolicyVersion}, nil)
+	}
+	if err != nil {
+		if c.Required {
+			return nil, requiredAuditError(c, err)
+		}
+		rep.warn("the audit log is off for this session: %v", err)
+		return nil, nil
+	}
+	return &auditRecorder{log: l, session: session, policy: s.PolicyVersion, cfg: c, report: rep}, nil
+}
+
+// AuditLog is the audit log of a front end without an agent: `tool run`'s call, `mcp serve`'s
+// connections. A nil *AuditLog records nothing.
+type AuditLog struct {
+	r *auditRecorder
+}
+
+// OpenAudit opens the host's audit log and writes session's first entry: nil when the settings
+// turn the log off, or when it cannot be opened and is not required (a warning then); an error
+// when policy requires it and it cannot be written.
+func (h *Host) OpenAudit(session string) (*AuditLog, error) {
+	r, err := newAuditRecorder(h.Settings, h.getenv, session, h.report)
+	if r == nil || err != nil {
+		return nil, err
+	}
+	return &AuditLog{r: r}, nil
+}
+
+// Record appends what became of a call that went through the pipeline; session, when set,
+// names the session the call belongs to (an MCP client's connection) instead of the log's.
+func (l *AuditLog) Record(session string, c toolcall.Call, out toolcall.Outcome) {
+	if l == nil {
+		return
+	}
+	rec := &agent.CallRecord{ToolName: c.Tool.Name(), ToolUseID: c.ID, Input: c.Raw, Stage: out.Stage, Decision: out.Decision,
+		IsError: out.Stage != toolcall.Done || out.Result.IsError}
+	if c.Permissions != nil {
+		rec.Mode = c.Permissions.Mode()
+	}
+	l.r.record(session, agent.Event{Type: agent.EventToolCall, Call: rec})
+}
+
+// Close returns a required log's failure.
+func (l *AuditLog) Close() error {
+	if l == nil {
+		return nil
+	}
+	return l.r.close(func() {})
 }
 
 func requiredAuditError(c settings.AuditConfig, err error) error {
@@ -70,11 +120,13 @@ type auditRecorder struct {
 	err error // the first append that failed
 }
 
-func (r *auditRecorder) event(ev agent.Event) {
+func (r *auditRecorder) event(ev agent.Event) { r.record("", ev) }
+
+func (r *auditRecorder) record(session string, ev agent.Event) {
 	if ev.Type != agent.EventToolCall || ev.Call == nil || r.failed() {
 		return
 	}
-	for _, e := range r.entries(ev) {
+	for _, e := range r.entries(cmp.Or(session, r.session), ev) {
 		if err := r.log.Append(e, ev.Call.Input); err != nil {
 			r.fail(err)
 			return
@@ -82,9 +134,9 @@ func (r *auditRecorder) event(ev agent.Event) {
 	}
 }
 
-func (r *auditRecorder) entries(ev agent.Event) []audit.Entry {
+func (r *auditRecorder) entries(session string, ev agent.Event) []audit.Entry {
 	c := ev.Call
-	base := audit.Entry{Session: r.session, Parent: ev.ParentToolUseID, Tool: c.ToolName, ToolUseID: c.ToolUseID,
+	base := audit.Entry{Session: session, Parent: ev.ParentToolUseID, Tool: c.ToolName, ToolUseID: c.ToolUseID,
 		Mode: string(c.Mode), PolicyVersion: r.policy}
 	var out []audit.Entry
 	if c.Stage != 0 && (c.Decision.Reason != nil || c.Decision.Behavior != permission.Passthrough) {

@@ -31,6 +31,7 @@ type Host struct {
 
 	getenv func(string) string
 	groups bash.GroupGuard
+	report Reporter
 }
 
 // NewHost loads and checks the settings and starts the sandbox.
@@ -44,7 +45,7 @@ func NewHost(ctx context.Context, o HostOptions) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Host{Settings: s, Sandbox: sb, getenv: o.Getenv, groups: o.ShellGroups}, nil
+	return &Host{Settings: s, Sandbox: sb, getenv: o.Getenv, groups: o.ShellGroups, report: o.Report}, nil
 }
 
 // NewPool is a pool of the built-in tools whose permission context of the moment perms

@@ -82,6 +82,13 @@ func TestAuditE2E(t *testing.T) {
 		t.Errorf("run entries: %v", runs)
 	}
 
+	// reins tool run's calls are in the same log.
+	e.run("tool", "run", "Bash", "--input", `{"command":"rm -rf build"}`)
+	e.wantCode(exitDenied)
+	if d := auditEntries(t, e, "--session", "tool-run", "--decision", "deny"); len(d) != 1 || d[0]["rule"] != "Bash(rm:*)" {
+		t.Errorf("tool run's deny: %v", d)
+	}
+
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
