@@ -1,12 +1,14 @@
 package agent
 
 import (
+	"encoding/json"
 	"sync"
 
 	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/toolcall"
 )
 
 // EventType distinguishes the kinds of [Event].
@@ -49,6 +51,10 @@ const (
 	// EventCompact carries a compaction: its record in Boundary, and in Message the user
 	// message that replaced the conversation (the summary and what was carried over).
 	EventCompact
+	// EventToolCall carries in Call a call once its result is known: the decision and how far
+	// the call got, for every call of the turn (denied, invalid and unknown ones included).
+	// The audit log and telemetry read it.
+	EventToolCall
 )
 
 func (t EventType) String() string {
@@ -77,6 +83,8 @@ func (t EventType) String() string {
 		return "thinking_delta"
 	case EventCompact:
 		return "compact"
+	case EventToolCall:
+		return "tool_call"
 	}
 	return "unknown"
 }
@@ -108,6 +116,22 @@ type Event struct {
 	Hook *hooks.Run
 	// Boundary is set for EventCompact.
 	Boundary *Boundary
+	// Call is set for EventToolCall.
+	Call *CallRecord
+}
+
+// CallRecord is what became of one tool call: its input as the model sent it, the mode it was
+// decided in, the decision (zero when the call never reached the engine: an unknown tool, an
+// input that failed its checks) and the stage it reached.
+type CallRecord struct {
+	ToolName  string
+	ToolUseID string
+	Input     json.RawMessage
+	Mode      permission.Mode
+	Stage     toolcall.Stage
+	Decision  permission.Decision
+	// IsError is set when the result the model reads is an error.
+	IsError bool
 }
 
 // DeniedCall is a call the permission decision refused: the tool, the id of its tool_use, and

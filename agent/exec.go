@@ -190,16 +190,20 @@ func (x *executor) runParallel(ctx context.Context, batch []*call, setFatal func
 // run takes one call through the pipeline and stores its result.
 func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 	id := c.use.ID
+	pc := x.permissions()
 	switch {
 	case c.tool == nil:
 		c.result = errorResult(id, tool.UnknownToolMessage(c.use.Name))
+		x.publishCall(c, pc, toolcall.Outcome{Stage: toolcall.Invalid})
 		return
 	case c.err != nil:
 		c.result = errorResult(id, toolcall.UseErrorText(c.err))
+		x.publishCall(c, pc, toolcall.Outcome{Stage: toolcall.Invalid})
 		return
 	}
 	out := x.pipeline.Run(withToolUse(ctx, c.use), toolcall.Call{Tool: c.tool, ID: id, Input: c.input, Raw: c.use.Input,
-		Permissions: x.permissions(), Env: x.callEnv(id)})
+		Permissions: pc, Env: x.callEnv(id)})
+	defer func() { x.publishCall(c, pc, out) }()
 	if out.Err != nil {
 		setFatal(out.Err)
 	}
@@ -218,6 +222,13 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 	for _, n := range out.Notes {
 		c.result.Content = append(c.result.Content, llm.Text(n))
 	}
+}
+
+// publishCall tells the bus what became of a call, once its result block is final.
+func (x *executor) publishCall(c *call, pc *permission.Context, out toolcall.Outcome) {
+	isError := c.result.IsError
+	x.bus.Publish(Event{Type: EventToolCall, Call: &CallRecord{ToolName: c.use.Name, ToolUseID: c.use.ID, Input: c.use.Input,
+		Mode: pc.Mode(), Stage: out.Stage, Decision: out.Decision, IsError: isError}})
 }
 
 type toolUseKey struct{}

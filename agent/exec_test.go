@@ -17,6 +17,7 @@ import (
 	"github.com/reinsdev/reins/llm/llmtest"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/toolcall"
 )
 
 type sleepIn struct {
@@ -332,7 +333,13 @@ func TestProgressEvents(t *testing.T) {
 	unsub()
 	var types []EventType
 	progress := map[string][]string{}
+	calls := map[string]*CallRecord{}
 	for _, e := range evs {
+		if e.Type == EventToolCall {
+			// Each call's record comes when it ends, between other calls' progress.
+			calls[e.Call.ToolUseID] = e.Call
+			continue
+		}
 		if len(types) == 0 || types[len(types)-1] != e.Type {
 			types = append(types, e.Type)
 		}
@@ -343,6 +350,12 @@ func TestProgressEvents(t *testing.T) {
 	wantTypes := []EventType{EventAssistant, EventProgress, EventToolResults, EventTextDelta, EventAssistant, EventResult}
 	if fmt.Sprint(types) != fmt.Sprint(wantTypes) {
 		t.Errorf("event sequence %v, want %v", types, wantTypes)
+	}
+	for _, id := range []string{"toolu_1_0", "toolu_1_1"} {
+		c := calls[id]
+		if c == nil || c.Stage != toolcall.Done || c.Decision.Behavior != permission.Allow || c.ToolName != reporter.Name() {
+			t.Errorf("tool_call event of %s = %+v, want a done, allowed call", id, c)
+		}
 	}
 	// Progress may be coalesced, but the latest report of each call always arrives.
 	for id, text := range map[string]string{"toolu_1_0": "a 2", "toolu_1_1": "b 2"} {

@@ -97,6 +97,10 @@ type Engine struct {
 	// ParentAsker receives the asks of a context in bubble mode (a forked sub-agent whose
 	// prompts surface in its parent).
 	ParentAsker Asker
+	// PolicyVersion is the version of the signed policy bundle the session's policy settings
+	// came from ("" for none). Every decision's trace names it; the audit log and telemetry
+	// stamp it on what they record.
+	PolicyVersion string
 
 	mu          sync.Mutex
 	consecutive int
@@ -109,14 +113,23 @@ func (e *Engine) Decide(ctx context.Context, pc *Context, t Checker, input any) 
 	if err := ctx.Err(); err != nil {
 		return Decision{}, err
 	}
+	e.notePolicy(ctx)
 	d := e.inner(ctx, pc, t, input, fullPipeline)
 	return e.post(ctx, pc, t, input, d)
+}
+
+// notePolicy names the policy bundle in the trace.
+func (e *Engine) notePolicy(ctx context.Context) {
+	if e.PolicyVersion != "" {
+		Note(ctx, Step{Name: "policy bundle", Outcome: "version", Detail: e.PolicyVersion})
+	}
 }
 
 // RuleBased runs only the steps nothing can bypass — tool-wide deny and ask rules and the tool's
 // deny, content ask rule and safety answers — for callers such as a PreToolUse hook that already
 // allowed the call. It returns Passthrough when none of them objects.
 func (e *Engine) RuleBased(ctx context.Context, pc *Context, t Checker, input any) Decision {
+	e.notePolicy(ctx)
 	return e.inner(ctx, pc, t, input, ruleBasedOnly)
 }
 

@@ -274,6 +274,22 @@ func TestTrace(t *testing.T) {
 	}
 }
 
+func TestTraceNamesThePolicyVersion(t *testing.T) {
+	pc := mustNew(t, Config{Rules: rules(Deny, SourcePolicy, "X")})
+	e := Engine{PolicyVersion: "42"}
+	for name, decide := range map[string]func(ctx context.Context){
+		"Decide":    func(ctx context.Context) { e.Decide(ctx, pc, fakeTool{name: "X", decision: pass}, nil) },
+		"RuleBased": func(ctx context.Context) { e.RuleBased(ctx, pc, fakeTool{name: "X", decision: pass}, nil) },
+	} {
+		var tr Trace
+		decide(WithTrace(context.Background(), &tr))
+		steps := tr.Steps()
+		if len(steps) == 0 || steps[0].Name != "policy bundle" || steps[0].Detail != "42" {
+			t.Errorf("%s: the trace does not begin with the policy bundle's version: %+v", name, steps)
+		}
+	}
+}
+
 func TestAutoTotalDenialLimit(t *testing.T) {
 	pc := mustNew(t, Config{Mode: ModeAuto})
 	e := &Engine{Classifier: fixedClassifier{v: Verdict{Block: true, Reason: "risky"}}}

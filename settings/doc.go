@@ -14,8 +14,14 @@
 //	policySettings   managed-settings.json, then managed-settings.d/*.json in name order, in
 //	                 $REINS_MANAGED_DIR, or else in /etc/reins and then /etc/claude-code
 //
-// plus the three in-memory sources: cliArg (--allowedTools, --disallowedTools, --add-dir),
-// command and session. [Options.Sources] (--setting-sources) limits which of user, project and
+// and, read after the managed files as more policy files, the documents of [Options.Bundles]: an
+// organisation's signed policy bundle, verified by package settings/policy, and a proposed
+// policy that `reins policy replay` tries. Only managed files may name a bundle
+// ([Loaded.PolicyBundle]); the audit key ([Loaded.Audit]) is read from every source but the
+// shared project files, and its required from policy only.
+//
+// There are also the three in-memory sources: cliArg (--allowedTools, --disallowedTools,
+// --add-dir), command and session. [Options.Sources] (--setting-sources) limits which of user, project and
 // local load; flag and policy settings always load. A missing file is fine. A file reached twice
 // (through a symlink, or because the project is the home folder) loads once, as the first
 // source that reached it.

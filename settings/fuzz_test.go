@@ -32,6 +32,9 @@ func FuzzLoad(f *testing.F) {
 		`{"permissions": {"Deny": ["Bash"], "ask": null}}`,
 		`{"deny": ["Bash"], "settings": {"allow": []}}`,
 		`{"permissions": {"deny": ["Bash(rm :*)", "BASH"]}}`,
+		`{"audit": {"enabled": false, "required": true, "path": "~/a.jsonl", "maxBytes": 1024, "maxFiles": "3", "logToolInputs": true}}`,
+		`{"audit": {"maxBytes": 1e3, "path": ""}, "policyBundle": {"url": "http://127.0.0.1:1/p.json", "publicKey": "k", "required": 1}}`,
+		`{"policyVersion": 3, "policyBundle": {"url": "ftp://x"}, "audit": []}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -11,14 +11,14 @@ import (
 // keys mean something to Reins; the rest are accepted silently.
 var knownKeys = []string{
 	"$schema", "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly",
-	"allowedHttpHookUrls", "allowedMcpServers", "alwaysThinkingEnabled", "apiKeyHelper", "attribution",
+	"allowedHttpHookUrls", "allowedMcpServers", "alwaysThinkingEnabled", "apiKeyHelper", "attribution", "audit",
 	"autoCompactEnabled", "autoUpdatesChannel", "awsAuthRefresh", "awsCredentialExport", "blockedMarketplaces",
 	"cleanupPeriodDays", "companyAnnouncements", "damageBudget", "deniedMcpServers", "disableAllHooks",
 	"disabledMcpjsonServers", "effortLevel", "enableAllProjectMcpServers", "enabledMcpjsonServers",
 	"enabledPlugins", "env", "extraKnownMarketplaces", "fileSuggestion", "forceLoginMethod",
 	"forceLoginOrgUUID", "hooks", "httpHookAllowedEnvVars", "includeCoAuthoredBy",
 	"includeGitInstructions", "language", "model", "otelHeadersHelper", "outputStyle",
-	"permissions", "plansDirectory", "pluginConfigs", "provider", "respectGitignore", "sandbox",
+	"permissions", "plansDirectory", "pluginConfigs", "policyBundle", "policyVersion", "provider", "respectGitignore", "sandbox",
 	"showTurnDuration", "skipWebFetchPreflight", "smallModel", "spinnerTipsEnabled", "spinnerVerbs",
 	"statusLine", "strictKnownMarketplaces", "subagentStatusLine", "terminalProgressBarEnabled",
 	"theme", "verbose",

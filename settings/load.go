@@ -96,6 +96,9 @@ type Settings struct {
 	Sandbox *SandboxSettings `json:"sandbox,omitempty"`
 	// DamageBudget is the damageBudget key (see damage.go).
 	DamageBudget *DamageBudgetSettings `json:"damageBudget,omitempty"`
+	// Audit and PolicyBundle are the audit and policyBundle keys (see team.go).
+	Audit        *AuditSettings        `json:"audit,omitempty"`
+	PolicyBundle *PolicyBundleSettings `json:"policyBundle,omitempty"`
 	// UnreadAllow and UnreadDirectories stand for the allow and additionalDirectories lists of
 	// a shared project file in an untrusted project: they would not apply, so Load counts
 	// their entries and reads nothing else of them (Allow and AdditionalDirectories stay
@@ -123,6 +126,8 @@ type File struct {
 	Path   string `json:"path"`
 	Claude bool   `json:"claude,omitempty"` // one of Claude Code's files
 	Inline bool   `json:"inline,omitempty"`
+	// Bundle marks a policy document of [Options.Bundles], read as a policy file.
+	Bundle bool `json:"bundle,omitempty"`
 	// Root is the folder "/x" path rules from this file are anchored to.
 	Root   string `json:"root"`
 	Exists bool   `json:"exists"`
@@ -195,6 +200,9 @@ func Load(opts Options) (*Loaded, error) {
 		return nil, err
 	}
 	all = append(all, policy...)
+	for _, b := range opts.Bundles {
+		all = append(all, candidate{source: permission.SourcePolicy, path: b.Name, root: opts.Cwd, bundle: true, data: b.Data})
+	}
 
 	type seenFile struct {
 		path string
@@ -202,16 +210,19 @@ func Load(opts Options) (*Loaded, error) {
 	}
 	var seen []seenFile
 	for _, c := range all {
-		if !c.inline {
+		if !c.inline && !c.bundle {
 			l.SettingsFiles = append(l.SettingsFiles, c.path)
 		}
 		if !opts.sourceEnabled(c.source) {
 			continue
 		}
-		f := &File{Source: c.source, Path: c.path, Claude: c.claude, Inline: c.inline, Root: c.root}
+		f := &File{Source: c.source, Path: c.path, Claude: c.claude, Inline: c.inline, Root: c.root, Bundle: c.bundle}
 		l.Files = append(l.Files, f)
 		var data []byte
-		if c.inline {
+		if c.bundle {
+			f.Exists = true
+			data = c.data
+		} else if c.inline {
 			f.Exists = true
 			data = []byte(opts.Flag)
 		} else {
@@ -323,6 +334,9 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 	}
 	s.Sandbox = sb
 	if s.DamageBudget, err = parseDamageBudget(root, d.docPos); err != nil {
+		return s, nil, nil, err
+	}
+	if err := parseTeamKeys(root, &s, d.errAt, d.idx.pos); err != nil {
 		return s, nil, nil, err
 	}
 	if err := d.readPermissions(root, &s, policy, strict, untrusted); err != nil {

@@ -34,6 +34,11 @@ type Options struct {
 	// --setting-sources. Nil loads all three; flag and policy settings always load.
 	Sources []permission.Source
 
+	// Bundles are policy documents read after the managed files, in order, as policy files: a
+	// verified policy bundle (package settings/policy), or a proposed policy that replay
+	// tries. Their rules and scalars apply like managed settings.
+	Bundles []Bundle
+
 	// trusted makes Load read the shared project files whole whatever the trust file says:
 	// [Loaded.Build] sets it when a caller says the project is trusted.
 	trusted bool
@@ -69,6 +74,14 @@ const (
 	systemManagedDir       = "/etc/reins"
 	claudeSystemManagedDir = "/etc/claude-code"
 )
+
+// Bundle is a policy document held in memory (a verified bundle, a proposed policy) and the
+// name (its URL, its file) that positions in it name.
+type Bundle struct {
+	Name    string
+	Data    []byte
+	Version string
+}
 
 // InlineName stands for the file name of inline --settings JSON in positions and warnings.
 const InlineName = "--settings"
@@ -141,6 +154,8 @@ type candidate struct {
 	path   string
 	claude bool // one of Claude Code's files
 	inline bool
+	bundle bool // one of Options.Bundles, whose content is data
+	data   []byte
 	root   string // what "/x" rule patterns are anchored to
 }
 

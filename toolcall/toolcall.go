@@ -63,6 +63,16 @@ const (
 	Done
 )
 
+var stageNames = [...]string{Cancelled: "cancelled", Invalid: "invalid", Denied: "denied", Aborted: "aborted", Failed: "failed", Done: "done"}
+
+// String names the stage as logs and the audit log write it.
+func (s Stage) String() string {
+	if s <= 0 || int(s) >= len(stageNames) {
+		return "unknown"
+	}
+	return stageNames[s]
+}
+
 // Outcome is what running a call produced.
 type Outcome struct {
 	Stage Stage

@@ -155,6 +155,9 @@ type App struct {
 	stopDebug func()
 	// stopMemory ends the memory's subscription to the tool calls.
 	stopMemory func()
+	// audit records the session's calls in the audit log; stopAudit ends its subscription.
+	audit     *auditRecorder
+	stopAudit func()
 	// resultsDir is where the agent saves results too large for the model: beside the
 	// session file, or a temporary folder (tempResults) removed at Close.
 	resultsDir  string
@@ -196,6 +199,9 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 		return nil, err
 	}
 	if err := a.openSession(transcript); err != nil {
+		return nil, err
+	}
+	if err := a.openAudit(); err != nil {
 		return nil, err
 	}
 	if pc, err = a.openResultsDir(pc); err != nil {
@@ -476,6 +482,12 @@ func (a *App) Close() error {
 			a.opts.Report.SandboxRefused(vs)
 		}
 		errs = append(errs, a.Sandbox.Close())
+	}
+	if a.audit != nil {
+		// After the tools and sub-agents have ended: every call of the session is in the log
+		// before Close returns.
+		errs = append(errs, a.audit.close(a.stopAudit))
+		a.audit = nil
 	}
 	if a.Recorder != nil {
 		errs = append(errs, a.Recorder.Close())

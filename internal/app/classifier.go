@@ -28,7 +28,7 @@ func NewClassifier(p *Provider, l *settings.Loaded, getenv func(string) string) 
 // so auto mode's classifier cache and denial limits span them.
 func (a *App) engine() *permission.Engine {
 	if a.Engine == nil {
-		a.Engine = &permission.Engine{Classifier: NewClassifier(a.Provider, a.Settings.Loaded, a.opts.Getenv)}
+		a.Engine = &permission.Engine{Classifier: NewClassifier(a.Provider, a.Settings.Loaded, a.opts.Getenv), PolicyVersion: a.Settings.PolicyVersion}
 	}
 	return a.Engine
 }
@@ -39,7 +39,7 @@ func (a *App) engine() *permission.Engine {
 func CheckEngine(ctx, tctx context.Context, s *Settings, getenv func(string) string, rep Reporter) *permission.Engine {
 	pc := s.Context
 	if pc.Mode() != permission.ModeAuto && !(pc.Mode() == permission.ModePlan && pc.PrePlanMode() == permission.ModeAuto) {
-		return &permission.Engine{}
+		return &permission.Engine{PolicyVersion: s.PolicyVersion}
 	}
 	httpClient, retry := streamNet(getenv, rep)
 	p, err := ResolveProvider(ctx, ProviderOptions{Settings: s.Loaded, Getenv: getenv, HTTPClient: httpClient, Retry: retry,
@@ -48,10 +48,10 @@ func CheckEngine(ctx, tctx context.Context, s *Settings, getenv func(string) str
 		// The provider's long help is for a run, not a trace line.
 		first, _, _ := strings.Cut(err.Error(), "\n")
 		permission.Note(tctx, permission.Step{Name: "auto: classifier", Outcome: "unavailable", Detail: "could not call the model: " + first})
-		return &permission.Engine{}
+		return &permission.Engine{PolicyVersion: s.PolicyVersion}
 	}
 	c := NewClassifier(p, s.Loaded, getenv)
 	permission.Note(tctx, permission.Step{Name: "auto: classifier", Outcome: "configured",
 		Detail: fmt.Sprintf("a call no rule decides is judged by %s (%s), which this check calls", c.Model, p.Name)})
-	return &permission.Engine{Classifier: c}
+	return &permission.Engine{Classifier: c, PolicyVersion: s.PolicyVersion}
 }

@@ -31,6 +31,7 @@ type Host struct {
 
 	getenv func(string) string
 	groups bash.GroupGuard
+	report Reporter
 }
 
 // NewHost loads and checks the settings and starts the sandbox.
@@ -44,7 +45,7 @@ func NewHost(ctx context.Context, o HostOptions) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Host{Settings: s, Sandbox: sb, getenv: o.Getenv, groups: o.ShellGroups}, nil
+	return &Host{Settings: s, Sandbox: sb, getenv: o.Getenv, groups: o.ShellGroups, report: o.Report}, nil
 }
 
 // NewPool is a pool of the built-in tools whose permission context of the moment perms
@@ -76,6 +77,9 @@ func loadRunnable(o SettingsOptions, root Root, rep Reporter) (*Settings, error)
 	}
 	for _, w := range s.Report.Warnings {
 		rep.warn("%s", w)
+	}
+	if s.PolicyWarning != "" {
+		rep.warn("%s", s.PolicyWarning)
 	}
 	return s, nil
 }

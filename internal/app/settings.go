@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,6 +25,9 @@ type SettingsOptions struct {
 	// Flags are the permission flags; their Trusted is ignored: the trust is read from the
 	// config folder.
 	Flags settings.Flags
+	// Proposed are policy documents read as policy files on top of every other source (the
+	// policy replay tries a proposed policy with them).
+	Proposed []settings.Bundle
 }
 
 // Settings is the permission state a session or a command runs with: every settings source
@@ -35,6 +39,11 @@ type Settings struct {
 	Report  *settings.Report
 	// Trusted says the project folder was trusted (reins trust).
 	Trusted bool
+	// PolicyVersion is the version of the signed policy bundle applied ("" for none), which
+	// the session's engine stamps on every decision; PolicyWarning says why a bundle that is
+	// not required was not fetched (the cached copy, or none, applies).
+	PolicyVersion string
+	PolicyWarning string
 }
 
 // Locations are the settings locations of a session in cwd, from the environment.
@@ -67,6 +76,7 @@ func LoadSettings(o SettingsOptions) (*Settings, error) {
 	opts := Locations(o.Getenv, cwd)
 	opts.Flag = o.File
 	opts.Sources = o.Sources
+	opts.Bundles = o.Proposed
 	if o.Flags.Mode != "" {
 		if _, err := permission.ParseMode(o.Flags.Mode); err != nil {
 			return nil, &UsageError{err}
@@ -76,6 +86,11 @@ func LoadSettings(o SettingsOptions) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
+	s := &Settings{Options: opts, Loaded: loaded}
+	if err := loadBundle(context.Background(), s); err != nil {
+		return nil, err
+	}
+	opts, loaded = s.Options, s.Loaded
 	trusted, err := settings.IsTrusted(opts.ConfigDir, cwd)
 	if err != nil {
 		return nil, err
@@ -86,7 +101,8 @@ func LoadSettings(o SettingsOptions) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Settings{Options: opts, Loaded: loaded, Context: pc, Report: report, Trusted: trusted}, nil
+	s.Context, s.Report, s.Trusted = pc, report, trusted
+	return s, nil
 }
 
 // Root says whether bypassPermissions must be refused: the process runs as root outside a

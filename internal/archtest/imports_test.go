@@ -251,6 +251,9 @@ var allowedImports = map[string][]string{
 	"internal/tui/markdown": {},
 	// The damage count's git view runs git for bashrules, which may not run programs itself.
 	"bashrules/gitcli": {"bashrules"},
+	// Replay reads what was recorded and asks the engine again: it runs nothing (no toolcall,
+	// no hooks, no agent) and reaches no front end.
+	"replay": {"audit", "boundedfile", "llm", "permission", "session", "tool"},
 }
 
 func TestNarrowPackagesImportOnlyTheirContracts(t *testing.T) {
@@ -297,6 +300,12 @@ var ownImports = map[string][]string{
 	"commands": {"boundedfile", "frontmatter", "permission"},
 	// The SlashCommand tool expands through the Expander the session gives it.
 	"tools/slashcommand": {"commands", "permission", "tool"},
+	// The audit log is a file format with a chain: it knows no event, tool or engine (the
+	// session assembly turns the agent's events into its entries).
+	"audit": {},
+	// The policy bundle is bytes, a signature and a cache: it returns a verified document and
+	// settings reads it like a managed file.
+	"settings/policy": {},
 }
 
 func TestOwnImports(t *testing.T) {

@@ -15,6 +15,16 @@ var examples = map[string]string{
 	"reins tool run": `  reins tool run Grep --input '{"pattern":"TODO","output_mode":"count"}'
   reins tool run Read --input '{"file_path":"main.go"}' --session fix
   reins tool run Edit --input '{"file_path":"main.go","old_string":"foo","new_string":"bar"}' --session fix --permission-mode acceptEdits`,
+	"reins audit path": `  reins audit path`,
+	"reins audit show": `  reins audit show --decision deny --since 24h
+  reins audit show --json --session 3f2a9c1e-0000-4000-8000-000000000000 --tool Bash
+  reins audit show --kind run --since 2026-01-31 --until 2026-02-01`,
+	"reins audit verify": `  reins audit verify
+  reins audit verify --json`,
+	"reins policy keygen": `  reins policy keygen --out ~/secure/reins-policy.key`,
+	"reins policy sign":   `  reins policy sign --key ~/secure/reins-policy.key policy.json`,
+	"reins policy replay": `  reins policy replay --settings proposed.json
+  reins policy replay --settings proposed.json --since 7d --json`,
 	"reins trust": `  reins trust
   reins trust ~/src/project`,
 }

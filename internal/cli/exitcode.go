@@ -19,6 +19,7 @@ const (
 	exitInvalidInput = 5   // the call never reached a decision: unknown tool, invalid input
 	exitToolError    = 6   // the tool ran and its result is an error
 	exitMaxTurns     = 7   // `reins -p` stopped at --max-turns
+	exitChanged      = 8   // `policy replay`: some recorded call's decision would change
 	exitCancel       = 130 // interrupted (Ctrl-C, SIGTERM)
 )
 
@@ -35,6 +36,8 @@ const (
 	// outcomeFailed is a failure the command has already described on its output (a report
 	// that says what is wrong); it exits like any failure of reins.
 	outcomeFailed
+	// outcomeChanged: policy replay found calls whose decision would change.
+	outcomeChanged
 )
 
 // outcomeError ends a command with an outcome. err, when set, is printed on stderr.
@@ -83,6 +86,7 @@ func exitCode(err error) (code int, printable bool) {
 			outcomeMaxTurns:     exitMaxTurns,
 			outcomeInterrupted:  exitCancel,
 			outcomeFailed:       exitError,
+			outcomeChanged:      exitChanged,
 		}
 		code, ok := codes[oe.outcome]
 		if !ok {

@@ -96,7 +96,7 @@ func docExitCodes(t *testing.T) map[int]string {
 		n, _ := strconv.Atoi(m[1])
 		doc[n] = strings.TrimSpace(m[2])
 	}
-	codes := []int{exitOK, exitError, exitUsage, exitAsk, exitDenied, exitInvalidInput, exitToolError, exitMaxTurns, exitCancel}
+	codes := []int{exitOK, exitError, exitUsage, exitAsk, exitDenied, exitInvalidInput, exitToolError, exitMaxTurns, exitChanged, exitCancel}
 	for _, c := range codes {
 		if doc[c] == "" {
 			t.Errorf("docs/cli.md's exit-code table has no row for %d", c)

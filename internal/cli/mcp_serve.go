@@ -16,6 +16,7 @@ import (
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/mcp/serve"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/toolcall"
 )
 
 type mcpServeOptions struct {
@@ -100,6 +101,11 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 		return err
 	}
 	defer host.Close()
+	alog, err := host.OpenAudit("mcp-serve")
+	if err != nil {
+		return err
+	}
+	defer alog.Close()
 	env := host.Settings
 	srv, err := serve.New(ctx, serve.Options{
 		Name:        "reins",
@@ -109,7 +115,11 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 			pool := host.NewPool(perms)
 			return serve.Toolset{Tools: pool.Tools, Cwd: pool.Cwd, Close: pool.Close}
 		},
-		Logger: log,
+		Logger:        log,
+		PolicyVersion: env.PolicyVersion,
+		Record: func(session string, c toolcall.Call, out toolcall.Outcome) {
+			alog.Record("mcp-serve:"+session, c, out)
+		},
 	})
 	if err != nil {
 		return err

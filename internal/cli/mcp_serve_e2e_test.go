@@ -10,9 +10,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reinsdev/reins/audit"
 )
 
 // inspectorBin is the MCP Inspector from test/inspector (npm ci there; .ci/run does it).
@@ -258,5 +261,16 @@ func TestMCPServeStdioBinary(t *testing.T) {
 	}
 	if log, err := os.ReadFile(logFile); err != nil || !strings.Contains(string(log), "serving MCP over stdio") || !strings.Contains(string(log), "call allowed") {
 		t.Errorf("log file: %v %q", err, log)
+	}
+	// The call is in the audit log, under the connection's session.
+	var got []string
+	if err := audit.Read(filepath.Join(home, ".reins", "audit", "audit.jsonl"), func(r audit.Record) error {
+		got = append(got, r.Entry.Kind+" "+r.Entry.Tool+" "+r.Entry.Decision+r.Entry.Stage+" "+strings.SplitN(r.Entry.Session, ":", 2)[0])
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"session   mcp-serve", "decision Read allow mcp-serve", "run Read done mcp-serve"}; !slices.Equal(got, want) {
+		t.Errorf("audit entries %q, want %q", got, want)
 	}
 }

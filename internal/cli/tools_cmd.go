@@ -296,6 +296,11 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		return err
 	}
 	defer closeMCP()
+	alog, err := host.OpenAudit(cmp.Or(opts.session, "tool-run"))
+	if err != nil {
+		return err
+	}
+	defer alog.Close()
 	env := runToolEnv(f, state, t)
 	if opts.session != "" {
 		save, err := keepToolSession(f, state, opts.session, env)
@@ -305,7 +310,14 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 		// Saved whatever the outcome: a failed Edit may still follow a Read worth keeping.
 		defer save()
 	}
-	return runToolCall(ctx, f, state, t, raw, env)
+	return runToolCall(ctx, f, state, t, raw, env, callLog{engine: &permission.Engine{PolicyVersion: host.Settings.PolicyVersion}, audit: alog})
+}
+
+// callLog is what a call of `tool run` is decided with and recorded in: the engine (stamped
+// with the policy bundle's version) and the audit log.
+type callLog struct {
+	engine *permission.Engine
+	audit  *app.AuditLog
 }
 
 // findRunTool finds the tool to run among the built-ins and, for an MCP tool's name only, the
@@ -381,17 +393,20 @@ func keepToolSession(f *Factory, state *sessionState, id string, env *tool.Env) 
 
 // runToolCall takes the call through the one pipeline, with the terminal (or nobody) as the
 // asker, and prints its result and the engine's verdict.
-func runToolCall(ctx context.Context, f *Factory, state *sessionState, t tool.Tool, raw json.RawMessage, env *tool.Env) error {
+func runToolCall(ctx context.Context, f *Factory, state *sessionState, t tool.Tool, raw json.RawMessage, env *tool.Env, cl callLog) error {
 	in, err := toolcall.Decode(t, raw)
 	if err != nil {
+		cl.audit.Record("", toolcall.Call{Tool: t, Raw: raw, Permissions: state.get()}, toolcall.Outcome{Stage: toolcall.Invalid})
 		return finishRun(f, t, tool.ErrorResult(toolcall.UseErrorText(err)), outcomeInvalidInput)
 	}
 	var asker permission.Asker = &refusingAsker{}
 	if f.IsTerminal != nil && f.IsTerminal() {
 		asker = &terminalAsker{in: bufio.NewReader(f.In), out: f.ErrOut}
 	}
-	p := toolcall.Pipeline{Asker: asker}
-	out := p.Run(ctx, toolcall.Call{Tool: t, Input: in, Raw: raw, Permissions: state.get(), Env: env})
+	p := toolcall.Pipeline{Asker: asker, Engine: cl.engine}
+	c := toolcall.Call{Tool: t, Input: in, Raw: raw, Permissions: state.get(), Env: env}
+	out := p.Run(ctx, c)
+	cl.audit.Record("", c, out)
 	switch out.Stage {
 	case toolcall.Invalid:
 		// The file tools refuse a path a deny rule covers while validating; that is a denial

@@ -83,6 +83,7 @@ func (c *conn) cancelCalls() int {
 
 func newConn(s *Server, ss *mcp.ServerSession) *conn {
 	c := &conn{srv: s, ss: ss, base: s.opts.Permissions, pc: s.opts.Permissions, files: tool.NewFileState(), values: map[any]any{}}
+	c.engine.PolicyVersion = s.opts.PolicyVersion
 	c.ts = s.opts.NewToolset(c.current)
 	c.tools = map[string]tool.Tool{}
 	for _, t := range c.ts.Tools {
@@ -255,7 +256,11 @@ func (c *conn) call(ctx context.Context, req *mcp.CallToolRequest) *mcp.CallTool
 		asker = &elicitAsker{c: c}
 	}
 	p := toolcall.Pipeline{Engine: &c.engine, Asker: asker}
-	out := p.Run(ctx, toolcall.Call{Tool: t, Input: in, Raw: req.Params.Arguments, Permissions: pc, Env: c.callEnv(ctx, req)})
+	call := toolcall.Call{Tool: t, Input: in, Raw: req.Params.Arguments, Permissions: pc, Env: c.callEnv(ctx, req)}
+	out := p.Run(ctx, call)
+	if rec := c.srv.opts.Record; rec != nil {
+		rec(c.ss.ID(), call, out)
+	}
 	switch {
 	case out.Stage == toolcall.Denied:
 		c.srv.log.Info("call denied", "session", c.ss.ID(), "tool", name, "reason", out.Decision.Reason.String())

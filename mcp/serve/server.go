@@ -18,6 +18,7 @@ import (
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/toolcall"
 )
 
 // Toolset is the tools of one connection and what they share.
@@ -42,6 +43,12 @@ type Options struct {
 	NewToolset func(perms func() *permission.Context) Toolset
 	// Logger receives the server's logs; nil discards them.
 	Logger *slog.Logger
+	// PolicyVersion is the signed policy bundle's version, which every connection's engine
+	// stamps on its decisions ([permission.Engine.PolicyVersion]).
+	PolicyVersion string
+	// Record, when set, is told of every call that went through the pipeline, with the
+	// connection's session id (the audit log); it must not block for long.
+	Record func(session string, c toolcall.Call, out toolcall.Outcome)
 }
 
 // protocolVersions are the versions the server speaks. From 2026-07-28 on, a server may not

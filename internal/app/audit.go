@@ -1,0 +1,195 @@
+package app
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/audit"
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/settings"
+	"github.com/reinsdev/reins/toolcall"
+)
+
+// AuditPath is the audit log's current file for these settings: the audit.path setting, or
+// the default under the config folder.
+func AuditPath(s *Settings) string {
+	if p := s.Loaded.Audit().Path; p != "" {
+		return p
+	}
+	return filepath.Join(s.Options.ConfigDir, "audit", "audit.jsonl")
+}
+
+// AuditOptions are the log's options for these settings; getenv reads OTEL_LOG_TOOL_DETAILS,
+// telemetry's switch for tool inputs, which turns them on in the log too.
+func AuditOptions(s *Settings, getenv func(string) string) audit.Options {
+	c := s.Loaded.Audit()
+	return audit.Options{Path: AuditPath(s), MaxBytes: c.MaxBytes, MaxFiles: c.MaxFiles,
+		LogInputs: c.LogToolInputs || getenv("OTEL_LOG_TOOL_DETAILS") == "1"}
+}
+
+// openAudit starts the session's audit log and its subscription to the bus.
+func (a *App) openAudit() error {
+	r, err := newAuditRecorder(a.Settings, a.opts.Getenv, a.SessionID, a.opts.Report)
+	if r == nil || err != nil {
+		return err
+	}
+	a.audit = r
+	a.stopAudit = a.Bus.Subscribe(r.event)
+	return nil
+}
+
+// newAuditRecorder opens the log and writes the session's first entry. A log that cannot be
+// opened is an error when policy requires it, and otherwise a warning and no recorder; so is
+// a log the settings turn off.
+func newAuditRecorder(s *Settings, getenv func(string) string, session string, rep Reporter) (*auditRecorder, error) {
+	c := s.Loaded.Audit()
+	if !c.Enabled {
+		return nil, nil
+	}
+	l, err := audit.Open(AuditOptions(s, getenv))
+	if err == nil {
+		err = l.Append(audit.Entry{Kind: audit.KindSession, Session: session, Cwd: s.Context.OriginalCwd(),
+			Mode: string(s.Context.Mode()), PolicyVersion: s.PolicyVersion}, nil)
+	}
+	if err != nil {
+		if c.Required {
+			return nil, requiredAuditError(c, err)
+		}
+		rep.warn("the audit log is off for this session: %v", err)
+		return nil, nil
+	}
+	return &auditRecorder{log: l, session: session, policy: s.PolicyVersion, cfg: c, report: rep}, nil
+}
+
+// AuditLog is the audit log of a front end without an agent: `tool run`'s call, `mcp serve`'s
+// connections. A nil *AuditLog records nothing.
+type AuditLog struct {
+	r *auditRecorder
+}
+
+// OpenAudit opens the host's audit log and writes session's first entry: nil when the settings
+// turn the log off, or when it cannot be opened and is not required (a warning then); an error
+// when policy requires it and it cannot be written.
+func (h *Host) OpenAudit(session string) (*AuditLog, error) {
+	r, err := newAuditRecorder(h.Settings, h.getenv, session, h.report)
+	if r == nil || err != nil {
+		return nil, err
+	}
+	return &AuditLog{r: r}, nil
+}
+
+// Record appends what became of a call that went through the pipeline; session, when set,
+// names the session the call belongs to (an MCP client's connection) instead of the log's.
+func (l *AuditLog) Record(session string, c toolcall.Call, out toolcall.Outcome) {
+	if l == nil {
+		return
+	}
+	rec := &agent.CallRecord{ToolName: c.Tool.Name(), ToolUseID: c.ID, Input: c.Raw, Stage: out.Stage, Decision: out.Decision,
+		IsError: out.Stage != toolcall.Done || out.Result.IsError}
+	if c.Permissions != nil {
+		rec.Mode = c.Permissions.Mode()
+	}
+	l.r.record(session, agent.Event{Type: agent.EventToolCall, Call: rec})
+}
+
+// Close returns a required log's failure.
+func (l *AuditLog) Close() error {
+	if l == nil {
+		return nil
+	}
+	return l.r.close(func() {})
+}
+
+func requiredAuditError(c settings.AuditConfig, err error) error {
+	return fmt.Errorf("the audit log required by %s cannot be written: %w", c.RequiredFrom, err)
+}
+
+// auditRecorder turns the bus's call records into log entries: one decision entry for every
+// call that reached the engine, and one run entry for every call that ran.
+type auditRecorder struct {
+	log     *audit.Log
+	session string
+	policy  string
+	cfg     settings.AuditConfig
+	report  Reporter
+
+	mu  sync.Mutex
+	err error // the first append that failed
+}
+
+func (r *auditRecorder) event(ev agent.Event) { r.record("", ev) }
+
+func (r *auditRecorder) record(session string, ev agent.Event) {
+	if ev.Type != agent.EventToolCall || ev.Call == nil || r.failed() {
+		return
+	}
+	for _, e := range r.entries(cmp.Or(session, r.session), ev) {
+		if err := r.log.Append(e, ev.Call.Input); err != nil {
+			r.fail(err)
+			return
+		}
+	}
+}
+
+func (r *auditRecorder) entries(session string, ev agent.Event) []audit.Entry {
+	c := ev.Call
+	base := audit.Entry{Session: session, Parent: ev.ParentToolUseID, Tool: c.ToolName, ToolUseID: c.ToolUseID,
+		Mode: string(c.Mode), PolicyVersion: r.policy}
+	var out []audit.Entry
+	if c.Stage != 0 && (c.Decision.Reason != nil || c.Decision.Behavior != permission.Passthrough) {
+		d := base
+		d.Kind, d.Decision = audit.KindDecision, c.Decision.Behavior.String()
+		describeReason(&d, c.Decision.Reason)
+		out = append(out, d)
+	}
+	run := base
+	run.Kind, run.Stage, run.IsError = audit.KindRun, c.Stage.String(), c.IsError
+	return append(out, run)
+}
+
+// describeReason names what produced a decision: the reason, and the deciding rule with its
+// source and file:line.
+func describeReason(e *audit.Entry, r *permission.Reason) {
+	if r == nil {
+		return
+	}
+	e.Reason = r.String()
+	if r.Rule != nil {
+		e.Rule, e.RuleSource, e.RuleOrigin = r.Rule.Value.String(), r.Rule.Source.String(), r.Rule.Origin.String()
+	}
+}
+
+// failed says an append failed: the session's later entries are dropped, so the log ends
+// where it stopped being complete rather than going on with a hole no link shows.
+func (r *auditRecorder) failed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err != nil
+}
+
+// fail reports the first append that failed; a required log's failure is also kept for
+// Close, which then fails the run.
+func (r *auditRecorder) fail(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		return
+	}
+	r.err = err
+	r.report.warn("writing the audit log: %v", err)
+}
+
+// close ends the subscription after every event is written, and returns a required log's
+// failure.
+func (r *auditRecorder) close(stop func()) error {
+	stop()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil && r.cfg.Required {
+		return requiredAuditError(r.cfg, r.err)
+	}
+	return nil
+}

@@ -1,0 +1,220 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/audit"
+	"github.com/reinsdev/reins/internal/app"
+)
+
+func newCmdAudit(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "audit",
+		Short: "The tamper-evident audit log of every permission decision and tool run",
+		Long: `Every permission decision and every tool run of every session is appended to a
+hash-chained log (docs/audit.md): by default ~/.reins/audit/audit.jsonl, or where the audit.path
+setting says. Each entry carries the SHA-256 of the one before it, and an anchor file records
+the head, so verify finds any change, removed or reordered entry, or cut tail.`,
+	}
+	cmd.AddCommand(newCmdAuditPath(f), newCmdAuditShow(f), newCmdAuditVerify(f))
+	return cmd
+}
+
+// auditSettings loads the settings that say where the log is.
+func auditSettings(f *Factory) (*app.Settings, error) {
+	cwd, err := workDir(f)
+	if err != nil {
+		return nil, err
+	}
+	return app.LoadSettings(app.SettingsOptions{Cwd: cwd, Getenv: f.Getenv})
+}
+
+func newCmdAuditPath(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "path",
+		Short: "Print the audit log's current file",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := auditSettings(f)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(f.Out, app.AuditPath(s))
+			if !s.Loaded.Audit().Enabled {
+				f.warn("the audit log is turned off (audit.enabled false)")
+			}
+			return nil
+		},
+	}
+}
+
+func newCmdAuditVerify(f *Factory) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "verify",
+		Short: "Check the whole chain; exit 1 and say where it breaks on any change",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := auditSettings(f)
+			if err != nil {
+				return err
+			}
+			r, err := audit.Verify(app.AuditPath(s))
+			var brk *audit.BreakError
+			if errors.As(err, &brk) {
+				if asJSON {
+					writeJSON(f.Out, map[string]any{"ok": false, "file": brk.File, "line": brk.Line, "entry": brk.Seq, "problem": brk.Msg})
+				}
+				return finishWith(outcomeFailed, fmt.Errorf("the audit log does not verify: %w", err))
+			}
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(f.Out, map[string]any{"ok": true, "report": r})
+			}
+			fmt.Fprintf(f.Out, "ok: %d entries (%d to %d) in %d files; head %s\n", r.Entries, r.FirstSeq, r.HeadSeq, len(r.Files), r.Head)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return cmd
+}
+
+type auditFilter struct {
+	session, tool, decision, kind string
+	since, until                  string
+}
+
+func newCmdAuditShow(f *Factory) *cobra.Command {
+	var flt auditFilter
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "Print the log's entries, filtered by session, tool, decision, kind and time",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			match, err := flt.compile(time.Now())
+			if err != nil {
+				return err
+			}
+			s, err := auditSettings(f)
+			if err != nil {
+				return err
+			}
+			enc := newJSONLines(f.Out)
+			return audit.Read(app.AuditPath(s), func(r audit.Record) error {
+				if !match(r.Entry) {
+					return nil
+				}
+				if asJSON {
+					return enc.Encode(r.Entry)
+				}
+				_, err := fmt.Fprintln(f.Out, auditLine(r.Entry))
+				return err
+			})
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&flt.session, "session", "", "only this session's entries")
+	fl.StringVar(&flt.tool, "tool", "", "only this tool's entries")
+	fl.StringVar(&flt.decision, "decision", "", "only decisions with this outcome: allow, ask or deny")
+	fl.StringVar(&flt.kind, "kind", "", "only entries of this kind: decision, run or session")
+	fl.StringVar(&flt.since, "since", "", "only entries from this time: a duration back from now (24h) or a date (2026-01-31, RFC 3339)")
+	fl.StringVar(&flt.until, "until", "", "only entries before this time (same forms as --since)")
+	fl.BoolVar(&asJSON, "json", false, "print one JSON entry a line")
+	return cmd
+}
+
+func (flt auditFilter) compile(now time.Time) (func(audit.Entry) bool, error) {
+	var since, until time.Time
+	var err error
+	if flt.since != "" {
+		if since, err = parseSince(flt.since, now); err != nil {
+			return nil, usageErrorf("--since: %v", err)
+		}
+	}
+	if flt.until != "" {
+		if until, err = parseSince(flt.until, now); err != nil {
+			return nil, usageErrorf("--until: %v", err)
+		}
+	}
+	if d := flt.decision; d != "" && d != "allow" && d != "ask" && d != "deny" {
+		return nil, usageErrorf("--decision %q: want allow, ask or deny", d)
+	}
+	return func(e audit.Entry) bool {
+		switch {
+		case flt.session != "" && e.Session != flt.session,
+			flt.tool != "" && e.Tool != flt.tool,
+			flt.decision != "" && e.Decision != flt.decision,
+			flt.kind != "" && e.Kind != flt.kind,
+			!since.IsZero() && e.Time.Before(since),
+			!until.IsZero() && !e.Time.Before(until):
+			return false
+		}
+		return true
+	}, nil
+}
+
+// parseSince reads a time: a duration back from now (90m, 24h, 7d), a date, or RFC 3339.
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		if d, err := time.ParseDuration(days + "h"); err == nil {
+			return now.Add(-24 * d), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		if d < 0 {
+			return time.Time{}, fmt.Errorf("%q is negative", s)
+		}
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is neither a duration (24h, 7d) nor a date (2026-01-31, RFC 3339)", s)
+}
+
+// auditLine is an entry in one line of text.
+func auditLine(e audit.Entry) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s %s %s", e.Seq, e.Time.Local().Format(time.DateTime), shortID(e.Session), e.Kind)
+	if e.Tool != "" {
+		fmt.Fprintf(&b, " %s", e.Tool)
+	}
+	if e.Decision != "" {
+		fmt.Fprintf(&b, " %s", e.Decision)
+	}
+	if e.Stage != "" {
+		fmt.Fprintf(&b, " %s", e.Stage)
+		if e.IsError {
+			b.WriteString(" (error result)")
+		}
+	}
+	if e.Rule != "" {
+		fmt.Fprintf(&b, " by %s from %s", e.Rule, e.RuleSource)
+		if e.RuleOrigin != "" {
+			fmt.Fprintf(&b, " (%s)", e.RuleOrigin)
+		}
+	} else if e.Reason != "" {
+		fmt.Fprintf(&b, " (%s)", e.Reason)
+	}
+	if e.PolicyVersion != "" {
+		fmt.Fprintf(&b, " policy v%s", e.PolicyVersion)
+	}
+	return b.String()
+}
+
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}

@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/settings/policy"
+)
+
+func newCmdPolicy(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "policy",
+		Short: "Sign central policy bundles, and replay a proposed policy against recorded sessions",
+		Long: `An organisation's policy bundle is a settings document with a policyVersion, signed with an
+ed25519 key and served with its signature at URL.sig; managed settings name it with
+"policyBundle": {"url", "publicKey", "required"} (docs/policy.md).`,
+	}
+	cmd.AddCommand(newCmdPolicyKeygen(f), newCmdPolicySign(f), newCmdPolicyReplay(f))
+	return cmd
+}
+
+func newCmdPolicyKeygen(f *Factory) *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "keygen --out FILE",
+		Short: "Make a signing key: the private key goes to FILE, the public key is printed",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" {
+				return usageErrorf("--out FILE is required: where to write the private key")
+			}
+			pub, priv, err := policy.Keygen()
+			if err != nil {
+				return err
+			}
+			file, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+			if errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("%s exists: refusing to overwrite a key", out)
+			}
+			if err != nil {
+				return err
+			}
+			if _, err := file.Write(priv); err != nil {
+				file.Close()
+				return err
+			}
+			if err := file.Close(); err != nil {
+				return err
+			}
+			fmt.Fprintf(f.Out, "%s\n", pub)
+			fmt.Fprintf(f.ErrOut, "Wrote the private key to %s (keep it off the machines that run reins); the public key above goes in policyBundle.publicKey.\n", out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "the private key file to write (mode 0600; never overwritten)")
+	return cmd
+}
+
+func newCmdPolicySign(f *Factory) *cobra.Command {
+	var keyFile, out string
+	cmd := &cobra.Command{
+		Use:   "sign --key FILE BUNDLE.json",
+		Short: "Sign a policy bundle: writes the detached signature to BUNDLE.json.sig",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if keyFile == "" {
+				return usageErrorf("--key FILE is required (reins policy keygen makes one)")
+			}
+			key, err := os.ReadFile(keyFile)
+			if err != nil {
+				return err
+			}
+			doc, err := os.ReadFile(args[0])
+			if err != nil {
+				return err
+			}
+			sig, err := policy.Sign(key, doc)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			if out == "" {
+				out = args[0] + ".sig"
+			}
+			if err := os.WriteFile(out, sig, 0o644); err != nil {
+				return err
+			}
+			v, _ := policy.Version(doc)
+			pub, _ := policy.PublicKeyOf(key)
+			fmt.Fprintf(f.Out, "Signed %s (policyVersion %d) with the key %s: serve %s beside it as <url>.sig\n", args[0], v, pub, out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&keyFile, "key", "", "the private key file (reins policy keygen)")
+	cmd.Flags().StringVar(&out, "out", "", "where to write the signature (default BUNDLE.json.sig)")
+	return cmd
+}

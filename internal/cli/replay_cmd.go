@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/replay"
+	"github.com/reinsdev/reins/session"
+	"github.com/reinsdev/reins/settings"
+	"github.com/reinsdev/reins/tool"
+)
+
+func newCmdPolicyReplay(f *Factory) *cobra.Command {
+	var file, since string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "replay --settings FILE [--since DURATION|DATE] [--json]",
+		Short: "Decide this project's recorded tool calls again with a proposed policy, and list what changes",
+		Long: `Reads the tool calls of this project's saved sessions (and of the audit log, where it holds
+inputs), decides each one offline under the settings in force and under the same settings plus
+FILE read as a policy file, and lists every call whose decision would change, with the rule
+responsible. No hook runs, auto mode's classifier is not called, and nothing runs.
+
+Exit status: 0 when no decision changes, 8 when some would, 1 when reins failed, 2 for a
+usage error.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if file == "" {
+				return usageErrorf("--settings FILE is required: the proposed policy")
+			}
+			var from time.Time
+			if since != "" {
+				var err error
+				if from, err = parseSince(since, time.Now()); err != nil {
+					return usageErrorf("--since: %v", err)
+				}
+			}
+			res, err := runReplay(cmd, f, file, from)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if err := writeJSON(f.Out, res); err != nil {
+					return err
+				}
+			} else {
+				printReplay(f.Out, res)
+			}
+			if len(res.Changes) > 0 {
+				return finish(outcomeChanged)
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&file, "settings", "", "the proposed settings document (read as a policy file)")
+	fl.StringVar(&since, "since", "", "only calls from this time: a duration back from now (7d, 24h) or a date (2026-01-31, RFC 3339)")
+	fl.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return cmd
+}
+
+func runReplay(cmd *cobra.Command, f *Factory, file string, since time.Time) (*replay.Result, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("the proposed settings: %w", err)
+	}
+	cwd, err := workDir(f)
+	if err != nil {
+		return nil, err
+	}
+	before, err := app.LoadSettings(app.SettingsOptions{Cwd: cwd, Getenv: f.Getenv})
+	if err != nil {
+		return nil, err
+	}
+	after, err := app.LoadSettings(app.SettingsOptions{Cwd: cwd, Getenv: f.Getenv, Proposed: []settings.Bundle{{Name: file, Data: data}}})
+	if err != nil {
+		return nil, fmt.Errorf("the proposed settings: %w", err)
+	}
+	if err := after.Report.FailClosed(); err != nil {
+		return nil, fmt.Errorf("the proposed settings: %w", err)
+	}
+	ctx := cmd.Context()
+	calls, err := replay.SessionCalls(ctx, session.NewStore(before.Options.ConfigDir).Dir(before.Context.OriginalCwd()), since)
+	if err != nil {
+		return nil, err
+	}
+	known := map[string]bool{}
+	for _, c := range calls {
+		known[c.ToolUseID] = true
+	}
+	more, err := replay.AuditCalls(app.AuditPath(before), before.Context.OriginalCwd(), since, known)
+	if err != nil {
+		return nil, err
+	}
+	calls = append(calls, more...)
+	lookup, closeTools := replayTools(f, before)
+	defer closeTools()
+	return replay.Run(ctx, calls, before.Context, after.Context, lookup)
+}
+
+// replayTools is the catalog of built-in tools; an MCP tool, whose server is not started, is
+// decided by its name's rules.
+func replayTools(f *Factory, s *app.Settings) (replay.Lookup, func()) {
+	defs, _, err := app.LoadAgentDefs(s, "")
+	if err != nil {
+		defs = nil
+	}
+	pool, all := app.Catalog(s.Context, defs, f.Getenv)
+	return func(name string) tool.Tool {
+		name = permission.NormalizeToolName(name)
+		for _, t := range all {
+			if t.Name() == name || slices.Contains(t.Aliases(), name) {
+				return t
+			}
+		}
+		if permission.IsMCPName(name) && strings.Count(name, "__") >= 2 {
+			return unconnectedMCPTool(name)
+		}
+		return nil
+	}, func() { pool.Close() }
+}
+
+func printReplay(w io.Writer, r *replay.Result) {
+	for _, c := range r.Changes {
+		fmt.Fprintf(w, "%s %s %s: %s → %s", c.Call.Time.Local().Format(time.DateTime), shortID(c.Call.Session), c.Call.Tool, c.Before.Behavior, c.After.Behavior)
+		if in := compactInput(c.Call.Input); in != "" {
+			fmt.Fprintf(w, "  %s", in)
+		}
+		fmt.Fprintln(w)
+		for _, d := range []struct {
+			label string
+			d     replay.Decided
+		}{{"now", c.Before}, {"proposed", c.After}} {
+			fmt.Fprintf(w, "    %-9s %s", d.label+":", d.d.Behavior)
+			switch {
+			case d.d.Rule != "":
+				fmt.Fprintf(w, " by %s %q from %s", d.d.Behavior, d.d.Rule, d.d.Source)
+				if d.d.Origin != "" {
+					fmt.Fprintf(w, " (%s)", d.d.Origin)
+				}
+			case d.d.Reason != "":
+				fmt.Fprintf(w, " (%s)", d.d.Reason)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	fmt.Fprintf(w, "%d calls replayed, %d would change", r.Calls, len(r.Changes))
+	skipped := 0
+	for _, n := range r.Skipped {
+		skipped += n
+	}
+	if skipped > 0 {
+		fmt.Fprintf(w, ", %d skipped", skipped)
+	}
+	fmt.Fprintln(w)
+	for why, n := range r.Skipped {
+		fmt.Fprintf(w, "  skipped %d: %s\n", n, why)
+	}
+}
+
+// compactInput is a call's input on one line, cut to a readable length.
+func compactInput(raw []byte) string {
+	s := strings.Join(strings.Fields(string(raw)), " ")
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
+}
