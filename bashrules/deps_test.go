@@ -10,12 +10,13 @@ import (
 )
 
 // TestImports keeps the package pure: the standard library, the shell parser (and its brace
-// expansion), and the permission engine.
+// expansion), the permission engine and the knowledge base of programs.
 func TestImports(t *testing.T) {
 	allowed := map[string]bool{
-		"mvdan.cc/sh/v3/syntax":                true,
-		"mvdan.cc/sh/v3/expand":                true,
-		"github.com/reinsdev/reins/permission": true,
+		"mvdan.cc/sh/v3/syntax":                         true,
+		"mvdan.cc/sh/v3/expand":                         true,
+		"github.com/reinsdev/reins/permission":          true,
+		"github.com/reinsdev/reins/bashrules/knowledge": true,
 	}
 	entries, err := os.ReadDir(".")
 	if err != nil {

@@ -35,6 +35,8 @@
 //	opt SPELLING... [WORD...] one option: its spellings, then what it does
 //	env VAR EFFECT...         an environment variable the program honours
 //	sigil CHAR CANON          an operand starting with CHAR means option CANON (git push +main)
+//	help ARGS...              what prints the options, for the test against the installed
+//	                          program (default --help; may repeat; "help none": nothing does)
 //
 // A spelling is -x (short; clusters with others: -rf), --long, or -word (a long option spelled
 // with one dash, as find and go use; it does not cluster). A spelling ending in "=" takes a

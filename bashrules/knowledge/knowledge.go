@@ -67,13 +67,16 @@ type Command struct {
 	Partial   bool // the option list is not complete
 	Inherit   bool // the program's options also follow the subcommand
 	SubAbbrev bool
-	ReadOnly  bool // in the read-only set when every option is known (bashrules adds its own checks)
-	Options   []*Option
-	Env       map[string]Effect
-	Sigils    map[byte]string
-	Subs      map[string]*Command // by every name of every subcommand
-	subList   []*Command
-	parent    *Command
+	// Help are the argument lists that make the program print its options, for the test
+	// that checks the entry against it (default --help); [none] when no output lists them.
+	Help     [][]string
+	ReadOnly bool // in the read-only set when every option is known (bashrules adds its own checks)
+	Options  []*Option
+	Env      map[string]Effect
+	Sigils   map[byte]string
+	Subs     map[string]*Command // by every name of every subcommand
+	subList  []*Command
+	parent   *Command
 
 	short map[byte]*Option
 	long  map[string]*Option

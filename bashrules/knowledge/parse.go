@@ -98,8 +98,18 @@ func (r *reader) directive(toks []token) error {
 		return r.env(toks)
 	case "sigil":
 		return r.sigil(toks)
+	case "help":
+		if len(toks) < 2 {
+			return r.errf(toks[0].col, "help needs the arguments that print the options, or none")
+		}
+		var args []string
+		for _, t := range toks[1:] {
+			args = append(args, t.s)
+		}
+		r.prog.Help = append(r.prog.Help, args)
+		return nil
 	}
-	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env or sigil)", d.s)
+	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil or help)", d.s)
 }
 
 func (r *reader) names(toks []token, what string) ([]string, error) {
