@@ -4,8 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/reinsdev/reins/bashrules/knowledge"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -23,6 +23,9 @@ type normForm struct {
 	path  string   // name, or "name sub" for commands with subcommand tables
 	flags []string // canonical option names, sorted, without duplicates
 	ops   []string // operands in order
+	// opaque: the command has options that cannot be normalised (its program, or the
+	// subcommand, has no knowledge-base entry).
+	opaque bool
 }
 
 // normRule is a deny or ask rule in normal form.
@@ -33,167 +36,99 @@ type normRule struct {
 	form  normForm
 }
 
-// flagTable gives a command's options canonical names: every spelling of an option maps to
-// the same name. values lists the options that take a value (dropped from the operands).
-type flagTable struct {
-	short  map[byte]string
-	long   map[string]string
-	values []string // canonical names of options that take a separate value
-	// plusForce marks git push, where a +ref operand forces and :ref deletes.
-	plusForce bool
-}
-
-var flagTables = sync.OnceValue(func() map[string]flagTable {
-	return map[string]flagTable{
-		"rm": {short: map[byte]string{'r': "recursive", 'R': "recursive", 'f': "force", 'i': "interactive", 'I': "interactive", 'v': "verbose", 'd': "dir"},
-			long: map[string]string{"recursive": "recursive", "force": "force", "interactive": "interactive", "verbose": "verbose", "dir": "dir",
-				"no-preserve-root": "no-preserve-root", "preserve-root": "preserve-root", "one-file-system": "one-file-system"}},
-		"git push": {short: map[byte]string{'f': "force", 'd': "delete", 'u': "set-upstream", 'n': "dry-run", 'v': "verbose", 'q': "quiet", 'o': "push-option"},
-			long: map[string]string{"force": "force", "force-with-lease": "force", "force-if-includes": "force", "delete": "delete",
-				"set-upstream": "set-upstream", "dry-run": "dry-run", "mirror": "mirror", "all": "all", "tags": "tags", "follow-tags": "follow-tags",
-				"prune": "prune", "verbose": "verbose", "quiet": "quiet", "no-verify": "no-verify", "atomic": "atomic", "push-option": "push-option",
-				"repo": "repo", "receive-pack": "receive-pack", "exec": "receive-pack", "porcelain": "porcelain"},
-			values: []string{"push-option", "repo", "receive-pack"}, plusForce: true},
-		"git reset": {short: map[byte]string{'q': "quiet", 'p': "patch", 'N': "intent-to-add"},
-			long: map[string]string{"hard": "hard", "soft": "soft", "mixed": "mixed", "merge": "merge", "keep": "keep", "quiet": "quiet", "patch": "patch"}},
-		"git clean": {short: map[byte]string{'f': "force", 'd': "dirs", 'x': "ignored", 'X': "only-ignored", 'n': "dry-run", 'q': "quiet", 'i': "interactive", 'e': "exclude"},
-			long:   map[string]string{"force": "force", "dry-run": "dry-run", "quiet": "quiet", "interactive": "interactive", "exclude": "exclude"},
-			values: []string{"exclude"}},
-		"git branch": {short: map[byte]string{'d': "delete", 'D': "delete,force", 'f': "force", 'm': "move", 'M': "move,force", 'c': "copy", 'C': "copy,force", 'r': "remotes", 'a': "all"},
-			long: map[string]string{"delete": "delete", "force": "force", "move": "move", "copy": "copy", "remotes": "remotes", "all": "all"}},
-		"git checkout": {short: map[byte]string{'f': "force", 'b': "b", 'B': "b,force", 'q': "quiet", 'p': "patch"},
-			long: map[string]string{"force": "force", "quiet": "quiet", "patch": "patch", "detach": "detach", "orphan": "orphan", "ours": "ours", "theirs": "theirs"}},
-		"git stash": {short: map[byte]string{'u': "include-untracked", 'a': "all", 'k': "keep-index", 'q': "quiet", 'p': "patch", 'm': "message"},
-			long:   map[string]string{"include-untracked": "include-untracked", "all": "all", "keep-index": "keep-index", "quiet": "quiet", "patch": "patch", "message": "message"},
-			values: []string{"message"}},
-		"chmod": {short: map[byte]string{'R': "recursive", 'f': "silent", 'v': "verbose", 'c': "changes"},
-			long: map[string]string{"recursive": "recursive", "silent": "silent", "quiet": "silent", "verbose": "verbose", "changes": "changes", "reference": "reference"}},
-		"chown": {short: map[byte]string{'R': "recursive", 'f': "silent", 'v': "verbose", 'c': "changes", 'h': "no-dereference"},
-			long: map[string]string{"recursive": "recursive", "silent": "silent", "quiet": "silent", "verbose": "verbose", "changes": "changes", "no-dereference": "no-dereference", "reference": "reference"}},
-		"cp": {short: map[byte]string{'r': "recursive", 'R': "recursive", 'a': "archive", 'f': "force", 'i': "interactive", 'n': "no-clobber", 'v': "verbose", 'p': "preserve", 'l': "link", 's': "symbolic-link", 'u': "update", 't': "target-directory"},
-			long: map[string]string{"recursive": "recursive", "archive": "archive", "force": "force", "interactive": "interactive", "no-clobber": "no-clobber",
-				"verbose": "verbose", "preserve": "preserve", "link": "link", "symbolic-link": "symbolic-link", "update": "update", "target-directory": "target-directory"},
-			values: []string{"target-directory"}},
-		"mv": {short: map[byte]string{'f': "force", 'i': "interactive", 'n': "no-clobber", 'v': "verbose", 'u': "update", 't': "target-directory"},
-			long:   map[string]string{"force": "force", "interactive": "interactive", "no-clobber": "no-clobber", "verbose": "verbose", "update": "update", "target-directory": "target-directory"},
-			values: []string{"target-directory"}},
-		"docker": {long: map[string]string{"host": "host", "context": "context", "config": "config", "log-level": "log-level", "tls": "tls"},
-			short: map[byte]string{'H': "host", 'c': "context", 'l': "log-level", 'D': "debug"}, values: []string{"host", "context", "config", "log-level"}},
-		"kubectl": {long: map[string]string{"context": "context", "namespace": "namespace", "kubeconfig": "kubeconfig", "server": "server", "cluster": "cluster", "user": "user", "token": "token", "all-namespaces": "all-namespaces"},
-			short: map[byte]string{'n': "namespace", 's': "server", 'A': "all-namespaces"}, values: []string{"context", "namespace", "kubeconfig", "server", "cluster", "user", "token"}},
-		"helm": {long: map[string]string{"namespace": "namespace", "kube-context": "kube-context", "kubeconfig": "kubeconfig"},
-			short: map[byte]string{'n': "namespace"}, values: []string{"namespace", "kube-context", "kubeconfig"}},
-	}
-})
-
-// npmCommands are npm's commands, which npm accepts by any unambiguous prefix (npm publ is npm
-// publish), and its aliases.
-var npmCommands = []string{"access", "adduser", "audit", "bugs", "cache", "ci", "completion", "config", "dedupe", "deprecate",
-	"diff", "dist-tag", "docs", "doctor", "edit", "exec", "explain", "explore", "find-dupes", "fund", "get", "help", "help-search",
-	"init", "install", "install-ci-test", "install-test", "link", "ll", "login", "logout", "ls", "org", "outdated", "owner", "pack",
-	"ping", "pkg", "prefix", "profile", "prune", "publish", "query", "rebuild", "repo", "restart", "root", "run-script", "sbom",
-	"search", "set", "shrinkwrap", "star", "stars", "start", "stop", "team", "test", "token", "uninstall", "unpublish", "unstar",
-	"update", "version", "view", "whoami"}
-
-var npmAliases = map[string]string{"i": "install", "add": "install", "in": "install", "isntall": "install", "rm": "uninstall",
-	"r": "uninstall", "un": "uninstall", "remove": "uninstall", "unlink": "uninstall", "x": "exec", "run": "run-script",
-	"rum": "run-script", "urn": "run-script", "t": "test", "tst": "test", "up": "update", "upgrade": "update", "v": "view",
-	"info": "view", "show": "view", "c": "config", "ln": "link", "it": "install-test", "cit": "install-ci-test", "unpub": "unpublish"}
-
-// npmCommand resolves an npm command word: an alias or an unambiguous prefix.
-func npmCommand(w string) string {
-	if a, ok := npmAliases[w]; ok {
-		return a
-	}
-	return uniquePrefix(npmCommands, w)
-}
-
 // normalize brings a command's words (values after quote removal) to normal form. The name is
-// the base name of a command run by path. It returns false for an empty command.
+// the base name of a command run by path. A program with a knowledge-base entry is read as
+// the entry says (its subcommand, aliases, abbreviations, clusters and values); any other is
+// read generically, and opaque records that it has options the analysis cannot normalise.
+// It returns false for an empty command.
 func normalize(words []string) (normForm, bool) {
 	if len(words) == 0 {
 		return normForm{}, false
 	}
 	name := path.Base(words[0])
+	if e, ok := knowledge.Lookup(name); ok {
+		return normalizeKB(name, e, words[1:]), true
+	}
 	nf := normForm{path: name}
 	sub, global, rest := splitSubcommand(name, words[1:])
 	if sub != "" {
 		nf.path = name + " " + sub
 	}
-	tbl, hasTbl := flagTables()[nf.path]
-	if !hasTbl {
-		tbl, hasTbl = flagTables()[name]
-	}
-	add := func(f string) {
-		for p := range strings.SplitSeq(f, ",") {
-			if !slices.Contains(nf.flags, p) {
-				nf.flags = append(nf.flags, p)
-			}
-		}
-	}
-	takesValue := func(canon string) bool { return hasTbl && slices.Contains(tbl.values, canon) }
 	all := rest // only read below
 	if len(global) > 0 {
 		all = append(slices.Clone(global), rest...)
 	}
-	for i := 0; i < len(all); i++ {
-		w := all[i]
+	for i, w := range all {
 		switch {
 		case w == "--":
 			nf.ops = append(nf.ops, all[i+1:]...)
-			i = len(all)
-		case strings.HasPrefix(w, "--") && len(w) > 2:
-			n, _, hasVal := strings.Cut(w[2:], "=")
-			canon := w[:2+len(n)] // "--" + n
-			if hasTbl {
-				if c, ok := lookupLong(tbl.long, n); ok {
-					canon = c
-				}
-			}
-			add(canon)
-			if !hasVal && takesValue(canon) && i+1 < len(all) {
-				i++
-			}
+			slices.Sort(nf.flags)
+			return nf, true
 		case strings.HasPrefix(w, "-") && len(w) > 1 && !isNumber(w[1:]):
-			if strings.Contains(w, "=") || !letters(w[1:]) {
-				// -chdir=x, -n5: one option with an attached value
-				if hasTbl {
-					if c, ok := tbl.short[w[1]]; ok {
-						add(c)
-						continue
-					}
-				}
-				n, _, _ := strings.Cut(w, "=")
-				add(n)
-				continue
+			nf.opaque = true
+			n, _, _ := strings.Cut(w, "=")
+			if !slices.Contains(nf.flags, n) {
+				nf.flags = append(nf.flags, n)
 			}
-			for j := 1; j < len(w); j++ {
-				canon := shortOpt(w[j])
-				if hasTbl {
-					if c, ok := tbl.short[w[j]]; ok {
-						canon = c
-					}
-				}
-				add(canon)
-				if takesValue(canon) {
-					if j+1 == len(w) && i+1 < len(all) {
-						i++
-					}
-					break
-				}
-			}
-		case tbl.plusForce && strings.HasPrefix(w, "+") && len(w) > 1:
-			add("force")
-			nf.ops = append(nf.ops, w[1:])
-		case tbl.plusForce && strings.HasPrefix(w, ":") && len(w) > 1:
-			add("delete")
-			nf.ops = append(nf.ops, w[1:])
 		default:
 			nf.ops = append(nf.ops, w)
 		}
 	}
 	slices.Sort(nf.flags)
 	return nf, true
+}
+
+// normalizeKB reads a command the way its entry says: every option under its canonical names.
+// An option the entry does not know keeps its spelling; past a subcommand the entry does not
+// list, options are opaque.
+func normalizeKB(name string, e *knowledge.Command, args []string) normForm {
+	nf := normForm{path: name}
+	kargs := make([]knowledge.Arg, len(args))
+	for i, a := range args {
+		kargs[i] = knowledge.Arg{Value: a, Known: true}
+	}
+	p := e.Parse(kargs)
+	if p.Sub != nil {
+		nf.path = name + " " + p.Sub.Names[0]
+	}
+	add := func(f string) {
+		if !slices.Contains(nf.flags, f) {
+			nf.flags = append(nf.flags, f)
+		}
+	}
+	for _, u := range p.Uses {
+		for _, c := range u.Opt.Canon {
+			add(c)
+		}
+	}
+	for _, u := range p.Unknown {
+		add(u.Text)
+	}
+	for _, s := range p.Sigils {
+		add(s)
+	}
+	for n, i := range p.Operands {
+		w := args[i]
+		if p.Beyond >= 0 && i > p.Beyond {
+			if strings.HasPrefix(w, "-") && len(w) > 1 && !isNumber(w[1:]) {
+				nf.opaque = true
+				f, _, _ := strings.Cut(w, "=")
+				add(f)
+				continue
+			}
+		}
+		if i == p.Beyond {
+			nf.path = name + " " + w
+			continue
+		}
+		if len(p.Sigils) > 0 && len(w) > 1 && strings.ContainsRune("+:", rune(w[0])) {
+			w = w[1:]
+		}
+		_ = n
+		nf.ops = append(nf.ops, w)
+	}
+	slices.Sort(nf.flags)
+	return nf
 }
 
 // splitSubcommand finds the subcommand of git, npm, pnpm, yarn, terraform and tofu, past the
@@ -216,28 +151,12 @@ func splitSubcommand(name string, rest []string) (sub string, global, after []st
 			return rest[i], nil, rest[i+1:]
 		}
 		return "", nil, nil
-	case "npm", "pnpm", "yarn":
-		// npm's configuration options (--tag beta) may come before the command, so the command
-		// is the first word npm knows as one; failing that, the first operand.
-		at := -1
+	case "pnpm", "yarn":
+		// The command is the first operand (npm has a knowledge-base entry).
 		for i, w := range rest {
-			if strings.HasPrefix(w, "-") {
-				continue
+			if !strings.HasPrefix(w, "-") {
+				return w, rest[:i], rest[i+1:]
 			}
-			if at < 0 {
-				at = i
-			}
-			if name == "npm" && contains(npmCommands, npmCommand(w)) {
-				at = i
-				break
-			}
-		}
-		if at >= 0 {
-			sub := rest[at]
-			if name == "npm" {
-				sub = npmCommand(sub)
-			}
-			return sub, rest[:at], rest[at+1:]
 		}
 	case "terraform", "tofu":
 		for i, w := range rest {
@@ -549,4 +468,25 @@ func (k *checker) mayName(w string) bool {
 		}
 	}
 	return k.idx.normDeny.names[base] || k.idx.normAsk.names[base]
+}
+
+// normOpaque returns a deny rule that names options of the command's program (or subcommand)
+// when the command has options the analysis cannot normalise: with no knowledge-base entry,
+// --ba may abbreviate the rule's --bar and -x may be its alias, so the rule cannot be shown
+// not to apply.
+func (k *checker) normOpaque(c *Command) *permission.Rule {
+	idx := k.idx.normDeny
+	if c.Kind != KindCall || len(idx.names) == 0 || len(c.Argv) == 0 || !c.Argv[0].Known || !idx.names[path.Base(c.Argv[0].Value)] {
+		return nil
+	}
+	nf, ok := k.normOf(c)
+	if !ok || !nf.opaque {
+		return nil
+	}
+	for _, nr := range idx.byPath[nf.path] {
+		if len(nr.form.flags) > 0 {
+			return nr.r
+		}
+	}
+	return nil
 }

@@ -34,12 +34,15 @@ type Parsed struct {
 	Operands []int // indexes of the operands, in order
 	Unknown  []Unknown
 	Sigils   []string // canonical names implied by operand sigils (git push +main)
+	// Beyond is the index of the first word past what the entry describes — the operand
+	// naming a subcommand the entry does not list — or -1. Words from there on are operands.
+	Beyond int
 }
 
 // Parse reads a program's arguments (the words after its name). Options before a subcommand
 // are the program's; after it, the subcommand's (and the program's with "inherit").
 func (c *Command) Parse(args []Arg) Parsed {
-	p := Parsed{SubWord: -1}
+	p := Parsed{SubWord: -1, Beyond: -1}
 	cur := c
 	endOpts := false
 	for i := 0; i < len(args); i++ {
@@ -51,6 +54,16 @@ func (c *Command) Parse(args []Arg) Parsed {
 				if s, ok := c.Sub(v); ok {
 					p.Sub, p.SubWord, cur = s, i, s
 					continue
+				}
+				// A complete program's first operand is its subcommand: one the entry does
+				// not list ends what it knows. A partial one's unknown option may have taken
+				// this word as its value, so the subcommand may still follow.
+				if !c.Partial {
+					p.Beyond = i
+					for j := i; j < len(args); j++ {
+						p.Operands = append(p.Operands, j)
+					}
+					return p
 				}
 			}
 			if a.Known && len(v) > 1 && cur.Sigils != nil {

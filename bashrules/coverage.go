@@ -1,0 +1,101 @@
+package bashrules
+
+import (
+	"path"
+	"strings"
+
+	"github.com/reinsdev/reins/bashrules/knowledge"
+	"github.com/reinsdev/reins/permission"
+)
+
+// An allow rule covers what the person wrote and what the knowledge base knows to be more of
+// the same: under Bash(prog:*) or Bash(prog sub:*), an option the program's entry does not
+// know (when the entry is complete), or one it marks as running code, naming a program to run
+// or writing a file, is not covered unless the rule itself names it. The call then asks,
+// naming the option. A program with no entry keeps the rule as written; its paths still meet
+// the path checks and deny rules, which do not depend on the rule.
+
+// uncovered says why a prefix or wildcard allow rule does not cover the command's options, or
+// "" when it does.
+func uncovered(r *permission.Rule, c *Command) string {
+	ruleWords := ruleWordsOf(r.Value.Content)
+	if len(ruleWords) == 0 {
+		return ""
+	}
+	at := -1
+	for i, w := range c.Argv {
+		if w.Known && path.Base(w.Value) == ruleWords[0] {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return ""
+	}
+	e, ok := knowledge.Lookup(ruleWords[0])
+	if !ok {
+		return ""
+	}
+	p := e.Parse(kbArgs(c.Argv[at+1:]))
+	implied := impliedOptions(e, ruleWords[1:])
+	complete := e.Complete(p)
+	for _, u := range p.Unknown {
+		if complete {
+			return u.Why + " to the knowledge base's entry for " + entryName(e, p) + ", so the rule does not cover it"
+		}
+	}
+	for _, u := range p.Uses {
+		if implied[u.Opt] || u.Opt.Effects&(knowledge.Exec|knowledge.Program|knowledge.Write) == 0 {
+			continue
+		}
+		return "option " + u.Spelling + " of " + entryName(e, p) + " " + effectWhy(u.Opt.Effects) + ", which the rule does not name"
+	}
+	return ""
+}
+
+func entryName(e *knowledge.Command, p knowledge.Parsed) string {
+	if p.Sub != nil {
+		return p.Sub.Name()
+	}
+	return e.Name()
+}
+
+func effectWhy(e knowledge.Effect) string {
+	switch {
+	case e&knowledge.Exec != 0:
+		return "runs code or a command"
+	case e&knowledge.Program != 0:
+		return "names a program to run"
+	}
+	return "writes a file"
+}
+
+// ruleWordsOf is the literal words of a prefix or wildcard rule, up to its first pattern.
+func ruleWordsOf(content string) []string {
+	content = strings.TrimSpace(content)
+	content = strings.TrimSuffix(content, ":*")
+	var out []string
+	for _, f := range strings.Fields(content) {
+		if strings.ContainsAny(f, "*?[]\\'\"$`{}") {
+			break
+		}
+		out = append(out, f)
+	}
+	if len(out) > 0 {
+		out[0] = path.Base(out[0])
+	}
+	return out
+}
+
+// impliedOptions are the options a rule's own words use: Bash(sort -o out:*) covers -o.
+func impliedOptions(e *knowledge.Command, words []string) map[*knowledge.Option]bool {
+	out := map[*knowledge.Option]bool{}
+	args := make([]knowledge.Arg, len(words))
+	for i, w := range words {
+		args[i] = knowledge.Arg{Value: w, Known: true}
+	}
+	for _, u := range e.Parse(args).Uses {
+		out[u.Opt] = true
+	}
+	return out
+}
