@@ -1,0 +1,171 @@
+package bashrules
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/reinsdev/reins/bashrules/knowledge"
+	"github.com/reinsdev/reins/permission"
+)
+
+// Round three: what the knowledge base knows decides what an allow rule covers and what a deny
+// rule means.
+var kbCases = []checkCase{
+	// Allow rules cover only options the entry knows.
+	{"kb-allow", "rm -rf build", r("allow:Bash(rm:*)"), "", "allow", "rm:*"},
+	{"kb-allow", "rm --rec --for build", r("allow:Bash(rm:*)"), "", "allow", "rm:*"},
+	{"kb-allow", "rm --frobnicate build", r("allow:Bash(rm:*)"), "", "ask", "option --frobnicate is not known to the knowledge base's entry for rm"},
+	{"kb-allow", "rm -rQ build", r("allow:Bash(rm:*)"), "", "ask", "option -Q is not known"},
+	{"kb-allow", "rm --force=yes build", r("allow:Bash(rm:*)"), "", "ask", "does not take a value"},
+	{"kb-allow", "git --frob status", r("allow:Bash(git:*)"), "", "ask", "option --frob is not known to the knowledge base's entry for git"},
+	{"kb-allow", "git -P status", r("allow:Bash(git:*)"), "", "allow", "git:*"},
+	// A subcommand the entry does not list, or a partial entry: the rule as written.
+	{"kb-allow", "git log --oneline --graph", r("allow:Bash(git log:*)"), "", "allow", "git log:*"},
+	{"kb-allow", "git push --frob origin", r("allow:Bash(git push:*)"), "", "allow", "git push:*"},
+	// Options that write are covered only when the rule names them.
+	{"kb-allow", "date --set=2020-01-01", r("allow:Bash(date:*)"), "", "ask", "option --set of date writes a file, which the rule does not name"},
+	{"kb-allow", "date --set 2020-01-01", r("allow:Bash(date --set:*)"), "", "allow", "date --set:*"},
+	// An ask, not a deny; like everything the analysis is unsure of, it asks in bypass mode too.
+	{"kb-allow", "rm --frobnicate build", r("allow:Bash(rm:*)"), permission.ModeBypass, "ask", "not known to the knowledge base"},
+	// A program with no entry: the rule as written, but its paths still meet the checks.
+	{"kb-allow", "mytool --anything x", r("allow:Bash(mytool:*)"), "", "allow", "mytool:*"},
+	{"kb-allow", "mytool x > .bashrc", r("allow:Bash(mytool:*)"), "", "ask:safety", ".bashrc"},
+	// Deny rules match every spelling the entry knows.
+	{"kb-deny", "sed --in-place s/a/b/ README.md", r("deny:Bash(sed -i:*)"), "", "deny", "sed -i:*"},
+	{"kb-deny", "sed --in-pl s/a/b/ README.md", r("deny:Bash(sed -i:*)"), "", "deny", "sed -i:*"},
+	{"kb-deny", "sed -ni.bak p README.md", r("deny:Bash(sed --in-place:*)"), "", "deny", "sed --in-place:*"},
+	{"kb-deny", "tail --lin=5 README.md", r("deny:Bash(tail -n:*)"), "", "deny", "tail -n:*"},
+	{"kb-deny", "cp -Rv a b", r("deny:Bash(cp --recursive:*)"), "", "deny", "cp --recursive:*"},
+	{"kb-deny", "chmod --rec 777 x", r("deny:Bash(chmod -R:*)"), "", "deny", "chmod -R:*"},
+	{"kb-deny", "npm publ --tag beta", r("deny:Bash(npm publish:*)"), "", "deny", "npm publish:*"},
+	{"kb-deny", "git branch -D main", r("deny:Bash(git branch --delete --force:*)"), "", "deny", "git branch --delete --force:*"},
+	{"kb-deny", "sed -n p README.md", r("deny:Bash(sed -i:*)"), "", "allow", "sed only reads"},
+	// A deny rule naming options of a program with no entry: unnormalisable options ask.
+	{"kb-deny", "mytool --da x", r("deny:Bash(mytool --danger:*)"), "", "ask:safety", "cannot be normalised"},
+	{"kb-deny", "mytool -d x", r("deny:Bash(mytool --danger:*)", "allow:Bash(mytool:*)"), "", "ask:safety", "cannot be normalised"},
+	{"kb-deny", "mytool --danger x", r("deny:Bash(mytool --danger:*)"), "", "deny", "mytool --danger:*"},
+	{"kb-deny", "mytool x", r("deny:Bash(mytool --danger:*)", "allow:Bash(mytool:*)"), "", "allow", "mytool:*"},
+	{"kb-deny", "git commit --am", r("deny:Bash(git commit --amend:*)"), "", "ask:safety", "cannot be normalised"},
+}
+
+func init() { checkCases = append(checkCases, kbCases...) }
+
+// completeEntries are the entries without subcommands whose option lists are complete.
+func completeEntries() []*knowledge.Command {
+	var out []*knowledge.Command
+	for _, e := range knowledge.Builtin().Programs() {
+		if !e.Partial && len(e.Subcommands()) == 0 && e.Names[0] != "awk" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestAllowRuleNeverCoversUnknownOrDangerous: under Bash(prog:*), an option the entry does not
+// know, or one it marks as running code, naming a program or writing, is never allowed.
+func TestAllowRuleNeverCoversUnknownOrDangerous(t *testing.T) {
+	f := newFixture(t)
+	entries := completeEntries()
+	rapid.Check(t, func(rt *rapid.T) {
+		e := rapid.SampledFrom(entries).Draw(rt, "entry")
+		name := e.Names[0]
+		var opt string
+		if rapid.Bool().Draw(rt, "unknown") {
+			l := rapid.StringMatching(`[a-z]{3,8}`).Draw(rt, "long")
+			if o, amb := e.Long(l); o != nil || amb {
+				rt.Skip("a known option")
+			}
+			opt = "--" + l
+		} else {
+			var bad []*knowledge.Option
+			for _, o := range e.Options {
+				if o.Effects&(knowledge.Exec|knowledge.Program|knowledge.Write) != 0 {
+					bad = append(bad, o)
+				}
+			}
+			if len(bad) == 0 {
+				rt.Skip("no dangerous option")
+			}
+			o := rapid.SampledFrom(bad).Draw(rt, "option")
+			opt = rapid.SampledFrom(o.Spellings).Draw(rt, "spelling")
+			if o.ArityOf(opt) != knowledge.None {
+				opt += "=x"
+			}
+		}
+		cmd := name + " " + opt + " README.md README.md" // two operands: sed -i needs a file besides its script
+		pc := f.context(t, permission.ModeDefault, "allow:Bash("+name+":*)")
+		if d := Check(context.Background(), pc, cmd); d.Behavior == permission.Allow {
+			rt.Fatalf("Check(%q) under Bash(%s:*) = allow (%s)", cmd, name, reasonText(d))
+		}
+	})
+}
+
+// TestDenyRuleMatchesEverySpelling: a deny rule on an option of a complete entry is matched by
+// every spelling the program accepts: each alias, its abbreviation, clustered, with an
+// attached value.
+func TestDenyRuleMatchesEverySpelling(t *testing.T) {
+	f := newFixture(t)
+	entries := completeEntries()
+	rapid.Check(t, func(rt *rapid.T) {
+		e := rapid.SampledFrom(entries).Draw(rt, "entry")
+		o := rapid.SampledFrom(e.Options).Draw(rt, "option")
+		name := e.Names[0]
+		ruleSp := rapid.SampledFrom(o.Spellings).Draw(rt, "rule spelling")
+		sp := rapid.SampledFrom(o.Spellings).Draw(rt, "spelling")
+		a := o.ArityOf(sp)
+		word := sp
+		switch {
+		case strings.HasPrefix(sp, "--") && e.Abbrev && rapid.Bool().Draw(rt, "abbreviate"):
+			// the shortest prefix that still names only this option
+			for n := 3; n <= len(sp); n++ {
+				if got, amb := e.Long(sp[2:n]); got == o && !amb {
+					word = sp[:n]
+					break
+				}
+			}
+		case len(sp) == 2 && rapid.Bool().Draw(rt, "cluster"):
+			// put a value-less short option of the same entry in front
+			for _, p := range e.Options {
+				for _, s := range p.Spellings {
+					if len(s) == 2 && p.ArityOf(s) == knowledge.None && p != o && s[1] >= 'a' && s[1] <= 'z' {
+						word = "-" + s[1:] + sp[1:]
+						break
+					}
+				}
+				if word != sp {
+					break
+				}
+			}
+		}
+		switch a {
+		case knowledge.Required:
+			if strings.HasPrefix(sp, "--") {
+				word += "=5"
+			} else {
+				word += "5"
+			}
+		case knowledge.Optional:
+			if len(sp) == 2 {
+				word += "5"
+			} else {
+				word += "=5"
+			}
+		}
+		ruleWords := ruleSp
+		if o.ArityOf(ruleSp) == knowledge.Required {
+			ruleWords += " 5" // the rule's own value, so the option is an option in the rule too
+		}
+		cmd := name + " " + word + " README.md"
+		pc := f.context(t, permission.ModeDefault, "deny:Bash("+name+" "+ruleWords+":*)")
+		if slices.Contains([]string{"-", "--"}, word) {
+			rt.Skip("not an option")
+		}
+		if d := Check(context.Background(), pc, cmd); d.Behavior != permission.Deny {
+			rt.Fatalf("Check(%q) with deny Bash(%s %s:*) = %s (%s)", cmd, name, ruleWords, outcome(d), reasonText(d))
+		}
+	})
+}
