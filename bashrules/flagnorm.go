@@ -107,9 +107,18 @@ func normalizeKB(name string, e *knowledge.Command, args []string) normForm {
 	for _, s := range p.Sigils {
 		add(s)
 	}
-	for n, i := range p.Operands {
+	sigils := e.Sigils
+	if p.Sub != nil {
+		sigils = p.Sub.Sigils
+	}
+	dashes := false // past a "--" beyond what the entry knows
+	for _, i := range p.Operands {
 		w := args[i]
-		if p.Beyond >= 0 && i > p.Beyond {
+		if p.Beyond >= 0 && i > p.Beyond && !dashes {
+			if w == "--" {
+				dashes = true
+				continue
+			}
 			if strings.HasPrefix(w, "-") && len(w) > 1 && !isNumber(w[1:]) {
 				nf.opaque = true
 				f, _, _ := strings.Cut(w, "=")
@@ -121,10 +130,9 @@ func normalizeKB(name string, e *knowledge.Command, args []string) normForm {
 			nf.path = name + " " + w
 			continue
 		}
-		if len(p.Sigils) > 0 && len(w) > 1 && strings.ContainsRune("+:", rune(w[0])) {
+		if len(w) > 1 && sigils[w[0]] != "" {
 			w = w[1:]
 		}
-		_ = n
 		nf.ops = append(nf.ops, w)
 	}
 	slices.Sort(nf.flags)
@@ -166,32 +174,6 @@ func splitSubcommand(name string, rest []string) (sub string, global, after []st
 		}
 	}
 	return "", nil, rest
-}
-
-// lookupLong resolves a long option by exact name or unambiguous prefix (GNU abbreviation).
-func lookupLong(long map[string]string, n string) (string, bool) {
-	if c, ok := long[n]; ok {
-		return c, true
-	}
-	found := ""
-	for full, c := range long {
-		if strings.HasPrefix(full, n) {
-			if found != "" && found != c {
-				return "", false
-			}
-			found = c
-		}
-	}
-	return found, found != ""
-}
-
-func letters(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !('a' <= s[i] && s[i] <= 'z' || 'A' <= s[i] && s[i] <= 'Z') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 func isNumber(s string) bool {

@@ -91,8 +91,7 @@ func (cur *Command) option(prog *Command, args []Arg, i int, p *Parsed) int {
 		return cur.longOpt(prog, args, i, p)
 	}
 	name, val, hasVal := strings.Cut(v, "=")
-	if o, owner := cur.lookupWord(prog, name); o != nil {
-		_ = owner
+	if o := cur.lookupWord(prog, name); o != nil {
 		u := Use{Opt: o, Spelling: name, Word: i, ValueArg: -1}
 		switch a := o.ArityOf(name); {
 		case hasVal && a == None:
@@ -203,16 +202,16 @@ func (cur *Command) lookupShort(prog *Command, ch byte) *Option {
 	return nil
 }
 
-func (cur *Command) lookupWord(prog *Command, w string) (*Option, *Command) {
+func (cur *Command) lookupWord(prog *Command, w string) *Option {
 	if o, ok := cur.Word(w); ok {
-		return o, cur
+		return o
 	}
 	if cur != prog && prog.Inherit {
 		if o, ok := prog.Word(w); ok {
-			return o, prog
+			return o
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // Complete reports whether the option list of the command the parse ended in is complete:
