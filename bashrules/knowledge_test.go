@@ -50,6 +50,11 @@ var kbCases = []checkCase{
 	{"kb-deny", "mytool --danger x", r("deny:Bash(mytool --danger:*)"), "", "deny", "mytool --danger:*"},
 	{"kb-deny", "mytool x", r("deny:Bash(mytool --danger:*)", "allow:Bash(mytool:*)"), "", "allow", "mytool:*"},
 	{"kb-deny", "git commit --am", r("deny:Bash(git commit --amend:*)"), "", "ask:safety", "cannot be normalised"},
+	// Which options take a value is said once: mv --backup takes an optional, attached value,
+	// so the word after it is the file moved (the old table ate it as the value).
+	{"kb-paths", "mv --backup .bashrc x", r("allow:Bash(mv:*)"), "", "ask:safety", "protected file"},
+	{"kb-paths", "mv --backup=numbered .bashrc x", r("allow:Bash(mv:*)"), "", "ask:safety", "protected file"},
+	{"kb-paths", "sort --outp .bashrc README.md", r("allow:Bash(sort:*)"), "", "ask:safety", "protected file"},
 }
 
 func init() { checkCases = append(checkCases, kbCases...) }

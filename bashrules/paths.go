@@ -316,10 +316,9 @@ func uniqPaths(args []Word) pathsResult {
 	return r
 }
 
-var sortSpec = optSpec{value: "ktSTo", long: []string{"key", "field-separator", "buffer-size", "temporary-directory", "output", "compress-program", "files0-from", "random-source", "parallel", "batch-size", "sort"}}
 
 func sortPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, sortSpec)
+	opts, ops := parseArgs(args, kbSpec("sort"))
 	var r pathsResult
 	r.add(accWrite, optVals(opts, "-o", "--output")...)
 	r.add(accRead, optVals(opts, "--random-source")...)
@@ -333,7 +332,6 @@ func sortPaths(args []Word) pathsResult {
 	return r
 }
 
-var sedSpec = optSpec{value: "efl", long: []string{"expression", "file", "line-length"}}
 
 // sedInPlace reports whether sed edits files in place (-i, -i.bak, --in-place[=suf]).
 func sedInPlace(args []Word) bool {
@@ -365,7 +363,7 @@ func sedScripts(args []Word) (scripts, files []Word, fromFile []Word) {
 		}
 		clean = append(clean, a)
 	}
-	opts, ops := parseArgs(clean, sedSpec)
+	opts, ops := parseArgs(clean, kbSpec("sed"))
 	scripts = optVals(opts, "-e", "--expression")
 	fromFile = optVals(opts, "-f", "--file")
 	if len(scripts) == 0 && len(fromFile) == 0 && len(ops) > 0 {
@@ -654,10 +652,9 @@ func touchPaths(args []Word) pathsResult {
 	return r
 }
 
-var mvSpec = optSpec{value: "tS", long: []string{"target-directory", "suffix", "backup", "update"}}
 
 func mvPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, mvSpec)
+	opts, ops := parseArgs(args, kbSpec("mv"))
 	return copyLike(opts, ops, accRemove, hasOpt(opts, "-T", "--no-target-directory"))
 }
 
