@@ -55,6 +55,13 @@ var kbCases = []checkCase{
 	{"kb-paths", "mv --backup .bashrc x", r("allow:Bash(mv:*)"), "", "ask:safety", "protected file"},
 	{"kb-paths", "mv --backup=numbered .bashrc x", r("allow:Bash(mv:*)"), "", "ask:safety", "protected file"},
 	{"kb-paths", "sort --outp .bashrc README.md", r("allow:Bash(sort:*)"), "", "ask:safety", "protected file"},
+	{"kb-paths", "rm --interactive .bashrc", r("allow:Bash(rm:*)"), "", "ask:safety", "protected file"},
+	{"kb-paths", "tee --output-error .bashrc", r("allow:Bash(tee:*)"), "", "ask:safety", "protected file"},
+	{"kb-paths", "uniq --group README.md .bashrc", r("allow:Bash(uniq:*)"), "", "ask:safety", "protected file"},
+	{"kb-paths", "cp --preserve .env /tmp/x", r("allow:Bash(cp:*)", "deny:Read(./.env)"), "", "deny", "Read(./.env)"},
+	{"kb-paths", "cp --reflink .env /tmp/x", r("allow:Bash(cp:*)", "deny:Read(./.env)"), "", "deny", "Read(./.env)"},
+	{"kb-paths", "ln --backup .env /tmp/y", r("allow:Bash(ln:*)", "deny:Read(./.env)"), "", "deny", "Read(./.env)"},
+	{"kb-paths", "mkdir -Z .bashrc", r("allow:Bash(mkdir:*)"), "", "ask:safety", "protected file"},
 }
 
 func init() { checkCases = append(checkCases, kbCases...) }
