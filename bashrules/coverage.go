@@ -10,10 +10,12 @@ import (
 
 // An allow rule covers what the person wrote and what the knowledge base knows to be more of
 // the same: under Bash(prog:*) or Bash(prog sub:*), an option the program's entry does not
-// know (when the entry is complete), or one it marks as running code, naming a program to run
-// or writing a file, is not covered unless the rule itself names it. The call then asks,
-// naming the option. A program with no entry keeps the rule as written; its paths still meet
-// the path checks and deny rules, which do not depend on the rule.
+// know (when the entry is complete), or one it marks as running code or naming a program to
+// run, is not covered unless the rule itself names it. The call then asks, naming the option.
+// Writes stay with the path stage, which checks every file a known option writes (a protected
+// file or one outside the working directories asks whatever the rule): Bash(sed:*) covers
+// sed -i on the project's files, as it did. A program with no entry keeps the rule as
+// written; its paths still meet the path checks and deny rules, which do not depend on it.
 
 // uncovered says why a prefix or wildcard allow rule does not cover the command's options, or
 // "" when it does.
@@ -45,7 +47,7 @@ func uncovered(r *permission.Rule, c *Command) string {
 		}
 	}
 	for _, u := range p.Uses {
-		if implied[u.Opt] || u.Opt.Effects&(knowledge.Exec|knowledge.Program|knowledge.Write) == 0 {
+		if implied[u.Opt] || !u.Opt.Effects.Dangerous() {
 			continue
 		}
 		return "option " + u.Spelling + " of " + entryName(e, p) + " " + effectWhy(u.Opt.Effects) + ", which the rule does not name"
@@ -61,13 +63,10 @@ func entryName(e *knowledge.Command, p knowledge.Parsed) string {
 }
 
 func effectWhy(e knowledge.Effect) string {
-	switch {
-	case e&knowledge.Exec != 0:
+	if e&knowledge.Exec != 0 {
 		return "runs code or a command"
-	case e&knowledge.Program != 0:
-		return "names a program to run"
 	}
-	return "writes a file"
+	return "names a program to run"
 }
 
 // ruleWordsOf is the literal words of a prefix or wildcard rule, up to its first pattern.

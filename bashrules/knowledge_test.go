@@ -26,9 +26,11 @@ var kbCases = []checkCase{
 	// A subcommand the entry does not list, or a partial entry: the rule as written.
 	{"kb-allow", "git log --oneline --graph", r("allow:Bash(git log:*)"), "", "allow", "git log:*"},
 	{"kb-allow", "git push --frob origin", r("allow:Bash(git push:*)"), "", "allow", "git push:*"},
-	// Options that write are covered only when the rule names them.
-	{"kb-allow", "date --set=2020-01-01", r("allow:Bash(date:*)"), "", "ask", "option --set of date writes a file, which the rule does not name"},
-	{"kb-allow", "date --set 2020-01-01", r("allow:Bash(date --set:*)"), "", "allow", "date --set:*"},
+	// Options that run code or name a program are covered only when the rule names them;
+	// writes are the path stage's (sed -i on a project file stays allowed, as before).
+	{"kb-allow", "sed -i s/a/b/ notes.txt", r("allow:Bash(sed:*)"), "", "allow", "sed:*"},
+	{"kb-allow", "sed -i s/a/b/ .bashrc", r("allow:Bash(sed:*)"), "", "ask:safety", "protected file"},
+	{"kb-allow", "git --exec-path=/tmp/x status", r("allow:Bash(git:*)"), "", "ask:safety", "git --exec-path"},
 	// An ask, not a deny; like everything the analysis is unsure of, it asks in bypass mode too.
 	{"kb-allow", "rm --frobnicate build", r("allow:Bash(rm:*)"), permission.ModeBypass, "ask", "not known to the knowledge base"},
 	// A program with no entry: the rule as written, but its paths still meet the checks.
@@ -78,7 +80,7 @@ func completeEntries() []*knowledge.Command {
 }
 
 // TestAllowRuleNeverCoversUnknownOrDangerous: under Bash(prog:*), an option the entry does not
-// know, or one it marks as running code, naming a program or writing, is never allowed.
+// know, or one it marks as running code or naming a program, is never allowed.
 func TestAllowRuleNeverCoversUnknownOrDangerous(t *testing.T) {
 	f := newFixture(t)
 	entries := completeEntries()
@@ -95,7 +97,7 @@ func TestAllowRuleNeverCoversUnknownOrDangerous(t *testing.T) {
 		} else {
 			var bad []*knowledge.Option
 			for _, o := range e.Options {
-				if o.Effects&(knowledge.Exec|knowledge.Program|knowledge.Write) != 0 {
+				if o.Effects.Dangerous() {
 					bad = append(bad, o)
 				}
 			}
