@@ -3,6 +3,8 @@ package bashrules
 import (
 	"path"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/reinsdev/reins/bashrules/knowledge"
 	"github.com/reinsdev/reins/permission"
@@ -20,8 +22,9 @@ import (
 // uncovered says why a prefix or wildcard allow rule does not cover the command's options, or
 // "" when it does.
 func uncovered(r *permission.Rule, c *Command) string {
-	ruleWords := ruleWordsOf(r.Value.Content)
-	if len(ruleWords) == 0 {
+	ri := ruleInfoOf(r.Value.Content)
+	ruleWords := ri.words
+	if len(ruleWords) == 0 || ri.entry == nil {
 		return ""
 	}
 	at := -1
@@ -34,23 +37,23 @@ func uncovered(r *permission.Rule, c *Command) string {
 	if at < 0 {
 		return ""
 	}
-	e, ok := knowledge.Lookup(ruleWords[0])
-	if !ok {
-		return ""
-	}
-	p := e.Parse(kbArgs(c.Argv[at+1:]))
-	implied := impliedOptions(e, ruleWords[1:])
-	complete := e.Complete(p)
+	e := ri.entry
+	var kbuf [8]knowledge.Arg
+	p := parsedPool.Get().(*knowledge.Parsed)
+	defer parsedPool.Put(p)
+	e.ParseInto(kbArgs(c.Argv[at+1:], kbuf[:]), p)
+	implied := ri.implied
+	complete := e.Complete(*p)
 	for _, u := range p.Unknown {
 		if complete {
-			return u.Why + " to the knowledge base's entry for " + entryName(e, p) + ", so the rule does not cover it"
+			return u.Why + " to the knowledge base's entry for " + entryName(e, *p) + ", so the rule does not cover it"
 		}
 	}
 	for _, u := range p.Uses {
 		if implied[u.Opt] || !u.Opt.Effects.Dangerous() {
 			continue
 		}
-		return "option " + u.Spelling + " of " + entryName(e, p) + " " + effectWhy(u.Opt.Effects) + ", which the rule does not name"
+		return "option " + u.Spelling + " of " + entryName(e, *p) + " " + effectWhy(u.Opt.Effects) + ", which the rule does not name"
 	}
 	return ""
 }
@@ -67,6 +70,41 @@ func effectWhy(e knowledge.Effect) string {
 		return "runs code or a command"
 	}
 	return "names a program to run"
+}
+
+// ruleInfo is what coverage needs of an allow rule, worked out once per rule text.
+type ruleInfo struct {
+	words   []string
+	entry   *knowledge.Command
+	implied map[*knowledge.Option]bool
+}
+
+// ruleInfos remembers rules by their text, up to maxRuleInfos of them (past that, each is
+// worked out again: a bound, not a leak, for a process that loads many rule sets).
+var (
+	ruleInfos    sync.Map // rule content -> *ruleInfo
+	ruleInfosLen atomic.Int64
+)
+
+const maxRuleInfos = 1 << 14
+
+// parsedPool holds the buffers of parses whose results are read and dropped at once.
+var parsedPool = sync.Pool{New: func() any { return new(knowledge.Parsed) }}
+
+func ruleInfoOf(content string) *ruleInfo {
+	if ri, ok := ruleInfos.Load(content); ok {
+		return ri.(*ruleInfo)
+	}
+	ri := &ruleInfo{words: ruleWordsOf(content)}
+	if len(ri.words) > 0 {
+		if e, ok := knowledge.Lookup(ri.words[0]); ok {
+			ri.entry, ri.implied = e, impliedOptions(e, ri.words[1:])
+		}
+	}
+	if ruleInfosLen.Add(1) <= maxRuleInfos {
+		ruleInfos.Store(content, ri)
+	}
+	return ri
 }
 
 // ruleWordsOf is the literal words of a prefix or wildcard rule, up to its first pattern.

@@ -311,6 +311,9 @@ func execOption(name string, args []Word) string {
 	if name == "git" {
 		return gitExecOption(args)
 	}
+	if !execOptionCommands[name] {
+		return ""
+	}
 	if why := kbExecOption(name, args); why != "" {
 		return why
 	}

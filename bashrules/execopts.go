@@ -19,7 +19,7 @@ func kbExecOption(name string, args []Word) string {
 	if !ok {
 		return ""
 	}
-	p := e.Parse(kbArgs(args))
+	p := e.Parse(kbArgs(args, nil))
 	cmd := e
 	if p.Sub != nil {
 		cmd = p.Sub

@@ -83,11 +83,14 @@ func normalize(words []string) (normForm, bool) {
 // list, options are opaque.
 func normalizeKB(name string, e *knowledge.Command, args []string) normForm {
 	nf := normForm{path: name}
-	kargs := make([]knowledge.Arg, len(args))
-	for i, a := range args {
-		kargs[i] = knowledge.Arg{Value: a, Known: true}
+	var kbuf [8]knowledge.Arg
+	kargs := kbuf[:0]
+	for _, a := range args {
+		kargs = append(kargs, knowledge.Arg{Value: a, Known: true})
 	}
-	p := e.Parse(kargs)
+	p := parsedPool.Get().(*knowledge.Parsed)
+	defer parsedPool.Put(p)
+	e.ParseInto(kargs, p)
 	if p.Sub != nil {
 		nf.path = name + " " + p.Sub.Names[0]
 	}

@@ -13,22 +13,22 @@ import (
 // --in-place, sort --outp is --output). knowledge's TestEntriesMatchHelp checks the entries
 // against each installed program's --help.
 
-// kbArgs is a command's words as the knowledge base reads them.
-func kbArgs(args []Word) []knowledge.Arg {
-	out := make([]knowledge.Arg, len(args))
-	for i, a := range args {
-		out[i] = knowledge.Arg{Value: a.Value, Known: a.Known}
+// kbArgs is a command's words as the knowledge base reads them, in buf when they fit.
+func kbArgs(args []Word, buf []knowledge.Arg) []knowledge.Arg {
+	out := buf[:0]
+	for _, a := range args {
+		out = append(out, knowledge.Arg{Value: a.Value, Known: a.Known})
 	}
 	return out
 }
 
 // unknownOption says why a command's options are not all known to its entry, or "".
 func unknownOption(e *knowledge.Command, args []Word) string {
-	p := e.Parse(kbArgs(args))
-	if len(p.Unknown) == 0 {
+	var buf [8]knowledge.Arg
+	u, ok := e.FirstUnknown(kbArgs(args, buf[:]))
+	if !ok {
 		return ""
 	}
-	u := p.Unknown[0]
 	if strings.HasSuffix(u.Why, " is not known") {
 		return u.Why + " to be read-only"
 	}

@@ -37,12 +37,49 @@ type Parsed struct {
 	// Beyond is the index of the first word past what the entry describes — the operand
 	// naming a subcommand the entry does not list — or -1. Words from there on are operands.
 	Beyond int
+	// light: record only what is unknown (FirstUnknown), so that a command whose options are
+	// all known is read without allocating.
+	light bool
+}
+
+// FirstUnknown reports the first option word the entry does not know, as Parse would.
+func (c *Command) FirstUnknown(args []Arg) (Unknown, bool) {
+	p := Parsed{SubWord: -1, Beyond: -1, light: true}
+	c.parse(args, &p)
+	if len(p.Unknown) == 0 {
+		return Unknown{}, false
+	}
+	return p.Unknown[0], true
+}
+
+func (p *Parsed) use(u Use) {
+	if !p.light {
+		p.Uses = append(p.Uses, u)
+	}
+}
+
+func (p *Parsed) operand(i int) {
+	if !p.light {
+		p.Operands = append(p.Operands, i)
+	}
 }
 
 // Parse reads a program's arguments (the words after its name). Options before a subcommand
 // are the program's; after it, the subcommand's (and the program's with "inherit").
 func (c *Command) Parse(args []Arg) Parsed {
-	p := Parsed{SubWord: -1, Beyond: -1}
+	var p Parsed
+	c.ParseInto(args, &p)
+	return p
+}
+
+// ParseInto is Parse into p, appending to the slices p already has (a caller's buffers).
+func (c *Command) ParseInto(args []Arg, p *Parsed) {
+	p.Sub, p.SubWord, p.Beyond, p.light = nil, -1, -1, false
+	p.Uses, p.Operands, p.Unknown, p.Sigils = p.Uses[:0], p.Operands[:0], p.Unknown[:0], p.Sigils[:0]
+	c.parse(args, p)
+}
+
+func (c *Command) parse(args []Arg, p *Parsed) {
 	cur := c
 	endOpts := false
 	for i := 0; i < len(args); i++ {
@@ -61,9 +98,9 @@ func (c *Command) Parse(args []Arg) Parsed {
 				if !c.Partial {
 					p.Beyond = i
 					for j := i; j < len(args); j++ {
-						p.Operands = append(p.Operands, j)
+						p.operand(j)
 					}
-					return p
+					return
 				}
 			}
 			if a.Known && len(v) > 1 && cur.Sigils != nil {
@@ -71,17 +108,19 @@ func (c *Command) Parse(args []Arg) Parsed {
 					p.Sigils = append(p.Sigils, canon)
 				}
 			}
-			p.Operands = append(p.Operands, i)
+			p.operand(i)
 			if cur.Posix && (p.Sub != nil || len(c.Subs) == 0) {
 				endOpts = true
 			}
 		case v == "--":
 			endOpts = true
 		default:
-			i = cur.option(c, args, i, &p)
+			i = cur.option(c, args, i, p)
+			if p.light && len(p.Unknown) > 0 {
+				return
+			}
 		}
 	}
-	return p
 }
 
 // option reads the option word args[i] and returns the index of its last word.
@@ -103,7 +142,7 @@ func (cur *Command) option(prog *Command, args []Arg, i int, p *Parsed) int {
 			u.Value, u.HasValue, u.ValueArg = args[i+1].Value, true, i+1
 			i++
 		}
-		p.Uses = append(p.Uses, u)
+		p.use(u)
 		return i
 	}
 	return cur.cluster(prog, args, i, p)
@@ -132,16 +171,16 @@ func (cur *Command) cluster(prog *Command, args []Arg, i int, p *Parsed) int {
 				u.Value, u.HasValue, u.ValueArg = args[i+1].Value, true, i+1
 				i++
 			}
-			p.Uses = append(p.Uses, u)
+			p.use(u)
 			return i
 		case Optional:
 			if j+1 < len(v) {
 				u.Value, u.HasValue = v[j+1:], true
 			}
-			p.Uses = append(p.Uses, u)
+			p.use(u)
 			return i
 		}
-		p.Uses = append(p.Uses, u)
+		p.use(u)
 	}
 	return i
 }
@@ -178,7 +217,7 @@ func (cur *Command) longOpt(prog *Command, args []Arg, i int, p *Parsed) int {
 		u.Value, u.HasValue, u.ValueArg = args[i+1].Value, true, i+1
 		i++
 	}
-	p.Uses = append(p.Uses, u)
+	p.use(u)
 	return i
 }
 
