@@ -654,7 +654,7 @@ func oneSimpleCommand(s string) bool {
 }
 
 func parseOneSimple(s string) bool {
-	f, err := parse(s, nil)
+	f, err := parse(s)
 	if err != nil || len(f.Stmts) != 1 {
 		return false
 	}
