@@ -64,6 +64,9 @@ var kbCases = []checkCase{
 	{"kb-paths", "cp --reflink .env /tmp/x", r("allow:Bash(cp:*)", "deny:Read(./.env)"), "", "deny", "Read(./.env)"},
 	{"kb-paths", "ln --backup .env /tmp/y", r("allow:Bash(ln:*)", "deny:Read(./.env)"), "", "deny", "Read(./.env)"},
 	{"kb-paths", "mkdir -Z .bashrc", r("allow:Bash(mkdir:*)"), "", "ask:safety", "protected file"},
+	{"kb-paths", "date -I -f .env", r("allow:Bash(date:*)", "deny:Read(./.env)"), "", "deny", "Read(./.env)"},
+	{"kb-paths", "strings -o .env", r("allow:Bash(strings:*)", "deny:Read(./.env)"), "", "deny", "Read(./.env)"},
+	{"kb-paths", "install -C .env x", r("allow:Bash(install:*)", "deny:Read(./.env)"), "", "deny", "Read(./.env)"},
 }
 
 func init() { checkCases = append(checkCases, kbCases...) }
