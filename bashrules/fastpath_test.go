@@ -254,4 +254,3 @@ func TestPropertyBytesOf(t *testing.T) {
 		}
 	})
 }
-
