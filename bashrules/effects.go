@@ -34,6 +34,8 @@ func (k *checker) stageEffects(c *Command) result {
 	for _, a := range c.Assigns {
 		if why := dangerousEnv(a.Name); why != "" {
 			worst = worse(worst, k.hidden(c, "it runs with "+a.Name+" set, which "+why))
+		} else if why := programEnv(c.Argv[0], a.Name); why != "" {
+			worst = worse(worst, k.hidden(c, "it runs with "+a.Name+" set, which "+why))
 		}
 	}
 	w0 := c.Argv[0]

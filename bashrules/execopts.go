@@ -119,3 +119,21 @@ var kbExecCommands = sync.OnceValue(func() map[string]bool {
 	}
 	return out
 })
+
+// programEnv says why a variable set for a command changes what it runs, when the command's
+// knowledge-base entry says it honours the variable that way (CC=x make, RUSTC_WRAPPER=x
+// cargo build, GOFLAGS=-toolexec=x go build).
+func programEnv(w0 Word, name string) string {
+	if !w0.Known {
+		return ""
+	}
+	prog, _ := commandName(w0)
+	e, ok := knowledge.Lookup(prog)
+	if !ok {
+		return ""
+	}
+	if eff := e.Env[name]; eff.Dangerous() {
+		return prog + " " + map[bool]string{true: "runs as code", false: "runs as a program"}[eff&knowledge.Exec != 0]
+	}
+	return ""
+}

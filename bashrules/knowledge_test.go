@@ -67,6 +67,23 @@ var kbCases = []checkCase{
 	{"kb-paths", "date -I -f .env", r("allow:Bash(date:*)", "deny:Read(./.env)"), "", "deny", "Read(./.env)"},
 	{"kb-paths", "strings -o .env", r("allow:Bash(strings:*)", "deny:Read(./.env)"), "", "deny", "Read(./.env)"},
 	{"kb-paths", "install -C .env x", r("allow:Bash(install:*)", "deny:Read(./.env)"), "", "deny", "Read(./.env)"},
+	// Variables an entry says choose or run a program.
+	{"kb-env", "CC=/tmp/evil make", r("allow:Bash(make:*)"), "", "ask", "CC set, which make runs as a program"},
+	{"kb-env", "RUSTC_WRAPPER=/tmp/x cargo build", r("allow:Bash(cargo build:*)"), "", "ask", "RUSTC_WRAPPER"},
+	{"kb-env", "GOFLAGS=-toolexec=/tmp/x go build ./...", r("allow:Bash(go build:*)"), "", "ask", "GOFLAGS"},
+	{"kb-env", "CC=/tmp/evil make", r("allow:Bash(make:*)", denyRm), "", "ask:safety", "CC"},
+	{"kb-env", "CGO_ENABLED=0 go build ./...", r("allow:Bash(go build:*)"), "", "allow", "go build:*"},
+	// Options the new entries mark as running code or naming a program.
+	{"kb-exec", "go test -exec /tmp/x ./...", r("allow:Bash(go test:*)"), "", "ask:safety", "go -exec runs a program"},
+	{"kb-exec", "go build -toolexec=/tmp/x ./...", r("allow:Bash(go build:*)"), "", "ask:safety", "go -toolexec"},
+	{"kb-exec", "make --eval='x:=$(shell id)' all", r("allow:Bash(make:*)"), "", "ask:safety", "make --eval"},
+	{"kb-exec", "make --ev=x all", r("allow:Bash(make:*)"), "", "ask:safety", "make --eval"},
+	{"kb-exec", "cargo --config build.rustc-wrapper=/tmp/x build", r("allow:Bash(cargo:*)"), "", "ask:safety", "cargo --config"},
+	{"kb-exec", "gcc -wrapper /tmp/x a.c", r("allow:Bash(gcc:*)"), "", "ask:safety", "gcc -wrapper"},
+	{"kb-exec", "cc -fplugin=./p.so a.c", r("allow:Bash(cc:*)"), "", "ask:safety", "cc -fplugin"},
+	{"kb-exec", "ssh -F ./cfg host", r("allow:Bash(ssh:*)"), "", "ask:safety", "ssh -F"},
+	{"kb-exec", "go test -run TestX -count=1 ./...", r("allow:Bash(go test:*)"), "", "allow", "go test:*"},
+	{"kb-exec", "gcc -O2 -o app a.c", r("allow:Bash(gcc:*)"), "", "allow", "gcc:*"},
 }
 
 func init() { checkCases = append(checkCases, kbCases...) }
