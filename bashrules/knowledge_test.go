@@ -2,7 +2,6 @@ package bashrules
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
 
@@ -138,68 +137,85 @@ func TestAllowRuleNeverCoversUnknownOrDangerous(t *testing.T) {
 	})
 }
 
-// TestDenyRuleMatchesEverySpelling: a deny rule on an option of a complete entry is matched by
-// every spelling the program accepts: each alias, its abbreviation, clustered, with an
-// attached value.
+// TestDenyRuleMatchesEverySpelling: a deny rule on an option an entry lists (of the program,
+// or of one of its subcommands) is matched by every spelling the program accepts: each alias,
+// its abbreviation, clustered, with an attached value. Every entry takes part, partial ones
+// too: what a partial entry lists is a fact.
 func TestDenyRuleMatchesEverySpelling(t *testing.T) {
 	f := newFixture(t)
-	entries := completeEntries()
+	entries := knowledge.Builtin().Programs()
 	rapid.Check(t, func(rt *rapid.T) {
 		e := rapid.SampledFrom(entries).Draw(rt, "entry")
-		o := rapid.SampledFrom(e.Options).Draw(rt, "option")
-		name := e.Names[0]
+		cmd, prefix := e, e.Names[0]
+		if subs := e.Subcommands(); len(subs) > 0 {
+			cmd = rapid.SampledFrom(subs).Draw(rt, "sub")
+			prefix += " " + cmd.Names[0]
+		}
+		if len(cmd.Options) == 0 {
+			rt.Skip("no options")
+		}
+		o := rapid.SampledFrom(cmd.Options).Draw(rt, "option")
 		ruleSp := rapid.SampledFrom(o.Spellings).Draw(rt, "rule spelling")
 		sp := rapid.SampledFrom(o.Spellings).Draw(rt, "spelling")
-		a := o.ArityOf(sp)
-		word := sp
-		switch {
-		case strings.HasPrefix(sp, "--") && e.Abbrev && rapid.Bool().Draw(rt, "abbreviate"):
-			// the shortest prefix that still names only this option
-			for n := 3; n <= len(sp); n++ {
-				if got, amb := e.Long(sp[2:n]); got == o && !amb {
-					word = sp[:n]
-					break
-				}
-			}
-		case len(sp) == 2 && rapid.Bool().Draw(rt, "cluster"):
-			// put a value-less short option of the same entry in front
-			for _, p := range e.Options {
-				for _, s := range p.Spellings {
-					if len(s) == 2 && p.ArityOf(s) == knowledge.None && p != o && s[1] >= 'a' && s[1] <= 'z' {
-						word = "-" + s[1:] + sp[1:]
-						break
-					}
-				}
-				if word != sp {
-					break
-				}
-			}
-		}
-		switch a {
-		case knowledge.Required:
-			if strings.HasPrefix(sp, "--") {
-				word += "=5"
-			} else {
-				word += "5"
-			}
-		case knowledge.Optional:
-			if len(sp) == 2 {
-				word += "5"
-			} else {
-				word += "=5"
-			}
-		}
+		word := spellingVariant(rt, cmd, o, sp)
 		ruleWords := ruleSp
 		if o.ArityOf(ruleSp) == knowledge.Required {
 			ruleWords += " 5" // the rule's own value, so the option is an option in the rule too
 		}
-		cmd := name + " " + word + " README.md"
-		pc := f.context(t, permission.ModeDefault, "deny:Bash("+name+" "+ruleWords+":*)")
-		if slices.Contains([]string{"-", "--"}, word) {
-			rt.Skip("not an option")
-		}
-		if d := Check(context.Background(), pc, cmd); d.Behavior != permission.Deny {
-			rt.Fatalf("Check(%q) with deny Bash(%s %s:*) = %s (%s)", cmd, name, ruleWords, outcome(d), reasonText(d))
+		line := prefix + " " + word + " README.md"
+		pc := f.context(t, permission.ModeDefault, "deny:Bash("+prefix+" "+ruleWords+":*)")
+		if d := Check(context.Background(), pc, line); d.Behavior != permission.Deny {
+			rt.Fatalf("Check(%q) with deny Bash(%s %s:*) = %s (%s)", line, prefix, ruleWords, outcome(d), reasonText(d))
 		}
 	})
+}
+
+// spellingVariant spells option o as sp, abbreviated or clustered at random where the
+// command accepts it, with a value attached as the program would take it.
+func spellingVariant(rt *rapid.T, cmd *knowledge.Command, o *knowledge.Option, sp string) string {
+	word := sp
+	long, short := strings.HasPrefix(sp, "--"), len(sp) == 2
+	switch {
+	case long && cmd.Abbrev && rapid.Bool().Draw(rt, "abbreviate"):
+		for n := 3; n <= len(sp); n++ {
+			if got, amb := cmd.Long(sp[2:n]); got == o && !amb {
+				word = sp[:n]
+				break
+			}
+		}
+	case short && rapid.Bool().Draw(rt, "cluster"):
+		if c := clusterMate(cmd, o); c != 0 {
+			word = "-" + string(c) + sp[1:]
+		}
+	}
+	switch o.ArityOf(sp) {
+	case knowledge.Required:
+		switch {
+		case long:
+			word += "=5"
+		case short:
+			word += "5"
+		default:
+			word += " 5" // -name 5: a single-dash word takes the next word
+		}
+	case knowledge.Optional:
+		if long {
+			word += "=5"
+		} else {
+			word += "5"
+		}
+	}
+	return word
+}
+
+// clusterMate is a value-less short option of the command other than o, or 0.
+func clusterMate(cmd *knowledge.Command, o *knowledge.Option) byte {
+	for _, p := range cmd.Options {
+		for _, s := range p.Spellings {
+			if len(s) == 2 && p != o && p.ArityOf(s) == knowledge.None && (s[1] >= 'a' && s[1] <= 'z' || s[1] >= 'A' && s[1] <= 'Z') {
+				return s[1]
+			}
+		}
+	}
+	return 0
 }
