@@ -173,7 +173,7 @@ func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
 	if r := k.normDeny(c); r != nil {
 		return k.ruleResult(vDeny, r, c.Text+" (options normalised)"), true
 	}
-	if r := k.normOpaque(c); r != nil {
+	if r := k.opaqueDenyOf(c); r != nil {
 		why := "the deny rule " + r.Value.Content + " names options of a program the knowledge base has no entry for, and this command's options cannot be normalised to check it"
 		k.noteRule("bash: deny rule", "ask (safety check)", c.Text+": "+why, r)
 		return result{v: vSafety, d: askDecision("This command needs approval: "+why+".", permission.ReasonSafetyCheck, why)}, true
@@ -185,6 +185,16 @@ func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
 		return k.ruleResult(vAskRule, r, c.Text+" (options normalised)"), true
 	}
 	return result{}, false
+}
+
+// opaqueDenyOf is opaqueDeny for c, whose normal form normDeny computed if any deny rule
+// could apply to it.
+func (k *checker) opaqueDenyOf(c *Command) *permission.Rule {
+	nf, ok := k.normOf(c)
+	if !ok || c.Kind != KindCall {
+		return nil
+	}
+	return opaqueDeny(k.idx.normDeny, nf)
 }
 
 // stageSpeculative decides a guessed command: deny and ask rules of its own children count,

@@ -316,7 +316,7 @@ func (k *checker) normRule(idx normIndex, c *Command) *permission.Rule {
 	}
 	nf, ok := k.normOf(c)
 	if !ok {
-		nf, _ = normalizeArgv(k.resolvedArgv(c))
+		nf, _ = normalizeArgv(resolvedArgv(c))
 		k.setNorm(c, nf)
 	}
 	if nf.path == "" {
@@ -348,7 +348,7 @@ func (k *checker) setNorm(c *Command, nf normForm) {
 
 // resolvedArgv is the command's words with a git alias set by -c alias.NAME=VALUE replaced by
 // its value (git -c alias.x=push x is git push).
-func (k *checker) resolvedArgv(c *Command) []Word {
+func resolvedArgv(c *Command) []Word {
 	if n, _ := c.Name(); n == "git" {
 		if argv, ok := gitAliasResolved(c.Argv); ok {
 			return argv
@@ -455,17 +455,12 @@ func (k *checker) mayName(w string) bool {
 	return k.idx.normDeny.names[base] || k.idx.normAsk.names[base]
 }
 
-// normOpaque returns a deny rule that names options of the command's program (or subcommand)
-// when the command has options the analysis cannot normalise: with no knowledge-base entry,
-// --ba may abbreviate the rule's --bar and -x may be its alias, so the rule cannot be shown
-// not to apply.
-func (k *checker) normOpaque(c *Command) *permission.Rule {
-	idx := k.idx.normDeny
-	if c.Kind != KindCall || len(idx.names) == 0 || len(c.Argv) == 0 || !c.Argv[0].Known || !idx.names[path.Base(c.Argv[0].Value)] {
-		return nil
-	}
-	nf, ok := k.normOf(c)
-	if !ok || !nf.opaque {
+// opaqueDeny returns a deny rule that names options of a command's program (or subcommand)
+// when the command, in normal form nf, has options the analysis cannot normalise: with no
+// knowledge-base entry, --ba may abbreviate the rule's --bar and -x may be its alias, so the
+// rule cannot be shown not to apply.
+func opaqueDeny(idx normIndex, nf normForm) *permission.Rule {
+	if !nf.opaque {
 		return nil
 	}
 	for _, nr := range idx.byPath[nf.path] {
