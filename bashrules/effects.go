@@ -230,18 +230,25 @@ func nameChanger(name string, args []Word) string {
 	return ""
 }
 
-// envArgs says why env's NAME=value arguments change which program runs (env PATH=/tmp ls).
+// envArgs says why env's NAME=value arguments change which program runs (env PATH=/tmp ls) or
+// what the program it runs runs (env CC=x make, by make's knowledge-base entry).
 func envArgs(name string, args []Word) string {
 	if name != "env" {
 		return ""
 	}
-	for _, a := range args {
+	var names []string
+	for i, a := range args {
 		if !a.Known {
 			continue
 		}
 		n, _, ok := strings.Cut(a.Value, "=")
 		if !ok || strings.HasPrefix(a.Value, "-") {
 			if !strings.HasPrefix(a.Value, "-") {
+				for _, n := range names {
+					if why := programEnv(args[i], n); why != "" {
+						return "env sets " + n + ", which " + why
+					}
+				}
 				break // the command
 			}
 			continue
@@ -249,6 +256,7 @@ func envArgs(name string, args []Word) string {
 		if why := dangerousEnv(n); why != "" {
 			return "env sets " + n + ", which " + why
 		}
+		names = append(names, n)
 	}
 	return ""
 }

@@ -71,6 +71,7 @@ var kbCases = []checkCase{
 	{"kb-env", "RUSTC_WRAPPER=/tmp/x cargo build", r("allow:Bash(cargo build:*)"), "", "ask", "RUSTC_WRAPPER"},
 	{"kb-env", "GOFLAGS=-toolexec=/tmp/x go build ./...", r("allow:Bash(go build:*)"), "", "ask", "GOFLAGS"},
 	{"kb-env", "CC=/tmp/evil make", r("allow:Bash(make:*)", denyRm), "", "ask:safety", "CC"},
+	{"kb-env", "env CC=/tmp/evil make", r("allow:Bash(env:*)", "allow:Bash(make:*)"), "", "ask", "env sets CC, which make runs as a program"},
 	{"kb-env", "CGO_ENABLED=0 go build ./...", r("allow:Bash(go build:*)"), "", "allow", "go build:*"},
 	// Options the new entries mark as running code or naming a program.
 	{"kb-exec", "go test -exec /tmp/x ./...", r("allow:Bash(go test:*)"), "", "ask:safety", "go -exec runs a program"},
