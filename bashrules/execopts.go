@@ -19,7 +19,10 @@ func kbExecOption(name string, args []Word) string {
 	if !ok {
 		return ""
 	}
-	p := e.Parse(kbArgs(args, nil))
+	var kbuf [8]knowledge.Arg
+	p := parsedPool.Get().(*knowledge.Parsed)
+	defer parsedPool.Put(p)
+	e.ParseInto(kbArgs(args, kbuf[:]), p)
 	cmd := e
 	if p.Sub != nil {
 		cmd = p.Sub
