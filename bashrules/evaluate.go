@@ -174,7 +174,7 @@ func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
 		return k.ruleResult(vDeny, r, c.Text+" (options normalised)"), true
 	}
 	if r := k.opaqueDenyOf(c); r != nil {
-		why := "the deny rule " + r.Value.Content + " names options of a program the knowledge base has no entry for, and this command's options cannot be normalised to check it"
+		why := "the deny rule " + r.Value.Content + " names options of a program the knowledge base does not fully describe, and this command's options cannot be normalised to check it"
 		k.noteRule("bash: deny rule", "ask (safety check)", c.Text+": "+why, r)
 		return result{v: vSafety, d: askDecision("This command needs approval: "+why+".", permission.ReasonSafetyCheck, why)}, true
 	}

@@ -79,8 +79,8 @@ func normalize(words []string) (normForm, bool) {
 }
 
 // normalizeKB reads a command the way its entry says: every option under its canonical names.
-// An option the entry does not know keeps its spelling; past a subcommand the entry does not
-// list, options are opaque.
+// An option the entry does not know keeps its spelling, and is opaque when the entry is
+// partial; past a subcommand the entry does not list, options are opaque.
 func normalizeKB(name string, e *knowledge.Command, args []string) normForm {
 	nf := normForm{path: name}
 	var kbuf [8]knowledge.Arg
@@ -104,7 +104,10 @@ func normalizeKB(name string, e *knowledge.Command, args []string) normForm {
 			add(c)
 		}
 	}
+	partial := e.Partial || p.Sub != nil && p.Sub.Partial
 	for _, u := range p.Unknown {
+		// A partial entry's unknown option may be an alias or abbreviation of a rule's.
+		nf.opaque = nf.opaque || partial
 		add(u.Text)
 	}
 	for _, s := range p.Sigils {

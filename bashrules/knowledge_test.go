@@ -51,6 +51,9 @@ var kbCases = []checkCase{
 	{"kb-deny", "mytool --danger x", r("deny:Bash(mytool --danger:*)"), "", "deny", "mytool --danger:*"},
 	{"kb-deny", "mytool x", r("deny:Bash(mytool --danger:*)", "allow:Bash(mytool:*)"), "", "allow", "mytool:*"},
 	{"kb-deny", "git commit --am", r("deny:Bash(git commit --amend:*)"), "", "ask:safety", "cannot be normalised"},
+	// A partial entry's unknown option may be the rule's under another name.
+	{"kb-deny", "git push --frce origin", r("deny:Bash(git push --force:*)"), "", "ask:safety", "cannot be normalised"},
+	{"kb-deny", "git push --no-verify origin", r("deny:Bash(git push --force:*)", "allow:Bash(git push:*)"), "", "allow", "git push:*"},
 	// Which options take a value is said once: mv --backup takes an optional, attached value,
 	// so the word after it is the file moved (the old table ate it as the value).
 	{"kb-paths", "mv --backup .bashrc x", r("allow:Bash(mv:*)"), "", "ask:safety", "protected file"},
