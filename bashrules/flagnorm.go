@@ -21,7 +21,7 @@ import (
 // normForm is a command or rule in normal form.
 type normForm struct {
 	path  string   // name, or "name sub" for commands with subcommand tables
-	flags []string // canonical option names, sorted, without duplicates
+	flags []string // canonical option names (name=value for one given a value), sorted, without duplicates
 	ops   []string // operands in order
 	// opaque: the command has options that cannot be normalised (its program, or the
 	// subcommand, has no knowledge-base entry).
@@ -101,6 +101,9 @@ func normalizeKB(name string, e *knowledge.Command, args []string) normForm {
 	}
 	for _, u := range p.Uses {
 		for _, c := range u.Opt.Canon {
+			if u.HasValue {
+				c += "=" + u.Value // a rule that names the value matches only it
+			}
 			add(c)
 		}
 	}
@@ -201,11 +204,25 @@ func (nr normRule) covers(c normForm) bool {
 		return slices.Equal(f.flags, c.flags) && slices.Equal(f.ops, c.ops)
 	}
 	for _, fl := range f.flags {
-		if !slices.Contains(c.flags, fl) {
+		if !hasFlag(c.flags, fl) {
 			return false
 		}
 	}
 	return len(f.ops) <= len(c.ops) && slices.Equal(f.ops, c.ops[:len(f.ops)])
+}
+
+// hasFlag reports whether a command's flags hold a rule's: the same option with the same value
+// when the rule gives one (lines=5), with any value or none when it does not (in-place).
+func hasFlag(flags []string, fl string) bool {
+	if strings.Contains(fl, "=") {
+		return slices.Contains(flags, fl)
+	}
+	for _, c := range flags {
+		if c == fl || strings.HasPrefix(c, fl) && c[len(fl)] == '=' {
+			return true
+		}
+	}
+	return false
 }
 
 // normIndex holds deny or ask rules in normal form. A rule covers only commands whose normal

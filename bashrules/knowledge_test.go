@@ -45,6 +45,11 @@ var kbCases = []checkCase{
 	{"kb-deny", "npm publ --tag beta", r("deny:Bash(npm publish:*)"), "", "deny", "npm publish:*"},
 	{"kb-deny", "git branch -D main", r("deny:Bash(git branch --delete --force:*)"), "", "deny", "git branch --delete --force:*"},
 	{"kb-deny", "sed -n p README.md", r("deny:Bash(sed -i:*)"), "", "allow", "sed only reads"},
+	// A rule that names an option's value matches that value, however attached.
+	{"kb-deny", "tail -n5 README.md", r("deny:Bash(tail -n 5:*)"), "", "deny", "tail -n 5:*"},
+	{"kb-deny", "tail --lines=5 README.md", r("deny:Bash(tail -n 5:*)"), "", "deny", "tail -n 5:*"},
+	{"kb-deny", "tail -n 100 README.md", r("deny:Bash(tail -n 5:*)"), "", "allow", "tail only reads"},
+	{"kb-deny", "git stash -m wip", r("deny:Bash(git stash --message:*)"), "", "deny", "git stash --message:*"}, // without a value: any value
 	// A deny rule naming options of a program with no entry: unnormalisable options ask.
 	{"kb-deny", "mytool --da x", r("deny:Bash(mytool --danger:*)"), "", "ask:safety", "cannot be normalised"},
 	{"kb-deny", "mytool -d x", r("deny:Bash(mytool --danger:*)", "allow:Bash(mytool:*)"), "", "ask:safety", "cannot be normalised"},
