@@ -169,19 +169,18 @@ var ErrTooLong = errors.New("command is too long to analyse")
 // and reads no files.
 func Analyze(command string) (*Analysis, error) {
 	a := new(Analysis)
-	if err := analyzeWith(a, command, nil, &walkChunks{}); err != nil {
+	if err := analyzeWith(a, command, &walkChunks{}); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
 
-// analyzeWith is Analyze into a, with the tree cut from nodes (see parse) and the walk from
-// ch (see analyzeInto).
-func analyzeWith(a *Analysis, command string, nodes *fastNodes, ch *walkChunks) error {
+// analyzeWith is Analyze into a, with the walk from ch (see analyzeInto).
+func analyzeWith(a *Analysis, command string, ch *walkChunks) error {
 	if len(command) > maxParseLength {
 		return ErrTooLong
 	}
-	f, err := parse(command, nodes)
+	f, err := parse(command)
 	if err != nil {
 		return err
 	}
@@ -232,15 +231,9 @@ type pooledParser struct {
 	r strings.Reader
 }
 
-// parse parses src: the plainest lines with fastParse, into nodes' arrays (new ones when nodes
-// is nil), and the rest with a pooled parser.
-func parse(src string, nodes *fastNodes) (*syntax.File, error) {
-	if nodes == nil {
-		nodes = new(fastNodes)
-	}
-	if f := fastParse(src, nodes); f != nil {
-		return f, nil
-	}
+// parse parses src with a pooled parser. It is the only shell parser of the check: two
+// parsers that could disagree on a line would be a way past it (issue 26 removed the second).
+func parse(src string) (*syntax.File, error) {
 	pp := parsers.Get().(*pooledParser)
 	pp.r.Reset(src)
 	f, err := pp.p.Parse(&pp.r, "")
@@ -1109,7 +1102,7 @@ func (w *walker) script(parent *Command, src, via string, sc scope, speculative,
 		return false
 	}
 	defer w.leave()
-	f, err := parse(src, nil) // not the caller's nodes: its tree is still being walked
+	f, err := parse(src)
 	if err != nil {
 		return false
 	}

@@ -114,7 +114,7 @@ func TestWords(t *testing.T) {
 		{`@(a|b)`, "", false, false, NoTilde},
 	}
 	for _, tt := range tests {
-		f, err := parse("echo "+tt.src, nil)
+		f, err := parse("echo " + tt.src)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.src, err)
 		}

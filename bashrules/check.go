@@ -38,11 +38,10 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	var k *checker
 	if poolCheckers {
 		k = checkers.Get().(*checker)
-		// The chunks and nodes pass from one decision to the next (see analyzeInto and
-		// fastParse).
-		walk, nodes := k.walk, k.nodes
+		// The chunks pass from one decision to the next (see analyzeInto).
+		walk := k.walk
 		*k = checker{}
-		k.walk, k.nodes = walk, nodes
+		k.walk = walk
 	} else {
 		k = new(checker)
 	}
@@ -120,9 +119,7 @@ type checker struct {
 	// the checker is reused (the decision returned never points into them).
 	analysis Analysis
 	walk     walkChunks
-	// nodes are the arrays fastParse cuts the decision's syntax tree from, kept likewise.
-	nodes fastNodes
-	evals int
+	evals    int
 }
 
 func (k *checker) note(name, outcome, detail string) {
@@ -233,7 +230,7 @@ func (k *checker) decide() permission.Decision {
 
 // analyze is Analyze into the checker's own analysis and chunks.
 func (k *checker) analyze() (*Analysis, error) {
-	if err := analyzeWith(&k.analysis, k.command, &k.nodes, &k.walk); err != nil {
+	if err := analyzeWith(&k.analysis, k.command, &k.walk); err != nil {
 		return nil, err
 	}
 	return &k.analysis, nil

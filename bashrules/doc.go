@@ -35,11 +35,14 @@
 //     have canonical names (rm -Rf, rm -r -f, rm --rec --for are all rm -rf; git push +main and
 //     --force-with-lease are --force), GNU abbreviations are resolved, option order does not
 //     matter, global options before a subcommand are skipped and npm's abbreviated commands and
-//     git -c aliases are resolved (flagnorm.go);
+//     git -c aliases are resolved (flagnorm.go, reading each program as its knowledge-base
+//     entry says). A deny rule naming options of a program, or subcommand, with no entry makes
+//     a command of it with options a safety ask: its options cannot be normalised;
 //   - children: the commands it runs, each decided as if it stood alone;
 //   - effects: the paths it reads and writes (through the engine's Read and Edit checks), a
 //     directory change, exec-family options (find -exec/-delete/-fprint, rg --pre, git -c,
-//     sort --compress-program, tar -I, ssh -o ProxyCommand, awk system(), ... — effects.go) and
+//     sort --compress-program, tar -I, ssh -o ProxyCommand, awk system(), ... — the knowledge
+//     base's exec and program options, and effects.go for what depends on a value) and
 //     command names the analysis cannot see (expansions and patterns in command position,
 //     PATH=/LD_PRELOAD=/GIT_*-style prefixes, alias, hash -p, enable). An effect that asks is
 //     never settled by an allow rule: a rule allows the command, not what it does. Exec-family
@@ -50,14 +53,26 @@
 //     command a rule names (opaque.go);
 //   - allow rules: exact, then prefix and wildcard (only for commands whose every word is known,
 //     never for a string holding more than one command, and not when a later word starts a
-//     command that a deny or ask rule names: Bash(devbox run *) does not allow devbox run rm);
+//     command that a deny or ask rule names: Bash(devbox run *) does not allow devbox run rm).
+//     A prefix or wildcard rule covers only options the knowledge base knows and does not mark
+//     as running code or naming a program, unless the rule names them (coverage.go): for a
+//     complete entry, an unknown option asks, naming it;
 //   - structure: a wrapper that only runs its children (timeout, time, nice, stdbuf, nohup,
 //     command, builtin, noglob, xargs without -I, and bash -c or eval with a literal script) is
 //     allowed when every child is; function calls, arithmetic, tests and plain assignments;
-//   - the read-only set, each command with an option table (optables.go): GNU abbreviations,
+//   - the read-only set, each command with a knowledge-base entry flagged readonly: GNU abbreviations,
 //     --opt=value, clustered and attached short options and "--" are parsed as the program
 //     parses them, and an option not in the table makes the command not read-only;
 //   - acceptEdits mode.
+//
+// # Program knowledge
+//
+// What a program's options are and do is data, in the knowledge package (knowledge/programs/
+// *.kb): every spelling of each option, its value, and whether it runs code, names a program,
+// writes or reads a file; subcommands; environment variables. One fact lives in one place:
+// the read-only set's option lists, the normal form of deny rules, the exec family and the
+// arities the path stage reads operands with (for complete entries) all come from it. This
+// package parses (analyze.go), asks the knowledge base, and checks.
 //
 // Other wrappers (sudo, env, watch, find -exec) and launchers (npx, uv run, devbox run, ...)
 // need a rule of their own, while their children's deny, ask, path and safety results still

@@ -34,6 +34,8 @@ func (k *checker) stageEffects(c *Command) result {
 	for _, a := range c.Assigns {
 		if why := dangerousEnv(a.Name); why != "" {
 			worst = worse(worst, k.hidden(c, "it runs with "+a.Name+" set, which "+why))
+		} else if why := programEnv(c.Argv[0], a.Name); why != "" {
+			worst = worse(worst, k.hidden(c, "it runs with "+a.Name+" set, which "+why))
 		}
 	}
 	w0 := c.Argv[0]
@@ -80,10 +82,16 @@ var optionHazard = map[string]bool{"rm": true, "cp": true, "mv": true, "ln": tru
 	"chown": true, "chgrp": true, "tee": true, "sed": true, "sort": true, "uniq": true, "tree": true, "date": true,
 	"xargs": true, "curl": true, "git": true, "touch": true, "truncate": true, "shred": true, "dd": true}
 
-// execOptionCommands are the commands execOption knows options of.
-var execOptionCommands = map[string]bool{"vim": true, "vi": true, "nvim": true, "emacs": true, "gdb": true, "tmux": true, "screen": true, "find": true, "rg": true, "fd": true, "fdfind": true, "git": true, "sort": true,
-	"tar": true, "gtar": true, "bsdtar": true, "rsync": true, "ssh": true, "scp": true, "sftp": true, "awk": true, "gawk": true,
-	"mawk": true, "nawk": true, "man": true, "less": true, "more": true, "env": true, "zip": true, "wget": true}
+// execOptionCommands are the commands execOption knows options of: those whose
+// knowledge-base entries name an option that runs code or a program, and those execOption
+// reads by value.
+var execOptionCommands = func() map[string]bool {
+	out := map[string]bool{"tmux": true, "screen": true, "git": true, "crontab": true, "at": true, "batch": true}
+	for n := range kbExecCommands() {
+		out[n] = true
+	}
+	return out
+}()
 
 // globOption says why an unquoted pattern among a command's arguments may expand to one of its
 // options: a file in the pattern's directory whose name starts with "-" matches it (find *
@@ -223,18 +231,25 @@ func nameChanger(name string, args []Word) string {
 	return ""
 }
 
-// envArgs says why env's NAME=value arguments change which program runs (env PATH=/tmp ls).
+// envArgs says why env's NAME=value arguments change which program runs (env PATH=/tmp ls) or
+// what the program it runs runs (env CC=x make, by make's knowledge-base entry).
 func envArgs(name string, args []Word) string {
 	if name != "env" {
 		return ""
 	}
-	for _, a := range args {
+	var names []string
+	for i, a := range args {
 		if !a.Known {
 			continue
 		}
 		n, _, ok := strings.Cut(a.Value, "=")
 		if !ok || strings.HasPrefix(a.Value, "-") {
 			if !strings.HasPrefix(a.Value, "-") {
+				for _, n := range names {
+					if why := programEnv(args[i], n); why != "" {
+						return "env sets " + n + ", which " + why
+					}
+				}
 				break // the command
 			}
 			continue
@@ -242,6 +257,7 @@ func envArgs(name string, args []Word) string {
 		if why := dangerousEnv(n); why != "" {
 			return "env sets " + n + ", which " + why
 		}
+		names = append(names, n)
 	}
 	return ""
 }
@@ -284,49 +300,6 @@ func longPrefix(v, full string) bool {
 	return len(name) > 3 && strings.HasPrefix(name, "--") && strings.HasPrefix(full, name)
 }
 
-// anyLong reports whether any argument (before "--") abbreviates one of the long options.
-func anyLong(args []Word, longs ...string) string {
-	for _, a := range args {
-		if !a.Known {
-			continue
-		}
-		if a.Value == "--" {
-			return ""
-		}
-		for _, l := range longs {
-			if longPrefix(a.Value, l) {
-				return l
-			}
-		}
-	}
-	return ""
-}
-
-// anyShort reports whether a short option letter appears in a cluster before "--" (-z, -uz).
-func anyShort(args []Word, letters string) string {
-	for _, a := range args {
-		if !a.Known {
-			continue
-		}
-		v := a.Value
-		if v == "--" {
-			return ""
-		}
-		if len(v) < 2 || v[0] != '-' || v[1] == '-' {
-			continue
-		}
-		for i := 1; i < len(v); i++ {
-			if !('a' <= v[i] && v[i] <= 'z' || 'A' <= v[i] && v[i] <= 'Z') {
-				break // an attached value follows
-			}
-			if strings.IndexByte(letters, v[i]) >= 0 {
-				return "-" + v[i:i+1]
-			}
-		}
-	}
-	return ""
-}
-
 func anyWord(args []Word, words ...string) string {
 	for _, a := range args {
 		if a.Known && contains(words, a.Value) {
@@ -340,46 +313,27 @@ var awkExecRE = lazyRE(`\bsystem\s*\(|[^|]\|[^|]|^\||\|$|\|&|\bgetline\b|\bprint
 
 // execOption says which option of a command runs another program or writes where the
 // analysis does not follow (the exec family): an allow rule for the command never covers it.
-// It is one switch over the commands on purpose (longer than 80 lines): the table reads as
-// the list docs/security.md documents.
+// What an option does is knowledge-base data (kbExecOption); what remains here are the cases
+// that depend on a value or an operand rather than on an option: git's settings and
+// subcommand words, a command in vim's +cmd or less's +!cmd, ssh -o ProxyCommand=, the text
+// of an awk program, tar's old-style first word, and the programs that take commands as
+// operands (tmux, screen, crontab, at).
 func execOption(name string, args []Word) string {
-	switch name {
-	case "find":
-		if o := anyWord(args, "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"); o != "" {
-			return "find " + o + " runs commands or changes files"
-		}
-	case "rg":
-		if o := anyLong(args, "--pre", "--search-zip"); o != "" {
-			return "rg " + o + " runs other programs on the files it searches"
-		}
-		if o := anyShort(args, "z"); o != "" {
-			return "rg -z runs decompression programs"
-		}
-	case "fd", "fdfind":
-		if o := anyLong(args, "--exec", "--exec-batch"); o != "" {
-			return name + " " + o + " runs commands"
-		}
-		if o := anyShort(args, "xX"); o != "" {
-			return name + " " + o + " runs commands"
-		}
-	case "git":
+	if name == "git" {
 		return gitExecOption(args)
+	}
+	if !execOptionCommands[name] {
+		return ""
+	}
+	if why := kbExecOption(name, args); why != "" {
+		return why
+	}
+	switch name {
 	case "vim", "vi", "nvim", "view", "vimdiff", "gvim", "ex":
 		for _, a := range args {
-			if a.Known && (a.Value == "-c" || a.Value == "--cmd" || a.Value == "-S" || strings.HasPrefix(a.Value, "+") || a.Value == "-s") {
+			if a.Known && strings.HasPrefix(a.Value, "+") {
 				return name + " " + a.Value + " runs editor commands, which can run programs"
 			}
-		}
-	case "emacs", "emacsclient":
-		if o := anyLong(args, "--eval", "--load", "--funcall", "--script", "--batch"); o != "" {
-			return name + " " + o + " runs Lisp code"
-		}
-		if o := anyWord(args, "-l", "-f", "-e", "--eval"); o != "" {
-			return name + " " + o + " runs Lisp code"
-		}
-	case "gdb", "lldb":
-		if o := anyWord(args, "-ex", "-x", "-eval-command", "--eval-command", "-command", "--command", "-o", "-s", "--source", "-batch"); o != "" {
-			return name + " " + o + " runs debugger commands, which can run programs"
 		}
 	case "crontab", "at", "batch":
 		if name != "crontab" || anyWord(args, "-l") == "" || len(args) > 1 {
@@ -392,42 +346,12 @@ func execOption(name string, args []Word) string {
 				return name + " " + a.Value + " runs commands in another shell"
 			}
 		}
-	case "sort":
-		if o := anyLong(args, "--compress-program"); o != "" {
-			return "sort --compress-program runs a program"
-		}
 	case "tar", "gtar", "bsdtar":
-		if o := anyLong(args, "--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command"); o != "" {
-			return "tar " + o + " runs a program"
-		}
-		if o := anyShort(args, "IF"); o != "" {
-			return "tar " + o + " runs a program"
-		}
 		if len(args) > 0 && args[0].Known && !strings.HasPrefix(args[0].Value, "-") && strings.ContainsAny(args[0].Value, "IF") {
 			return "tar " + args[0].Value + " runs a program"
 		}
-	case "rsync":
-		if o := anyLong(args, "--rsh", "--rsync-path"); o != "" {
-			return "rsync " + o + " runs a program"
-		}
-		if o := anyShort(args, "e"); o != "" {
-			return "rsync -e runs a program"
-		}
 	case "ssh", "scp", "sftp":
-		for i, a := range args {
-			if !a.Known {
-				continue
-			}
-			if a.Value == "-o" && i+1 < len(args) && (!args[i+1].Known || sshCommandOption(args[i+1].Value)) {
-				return name + " -o " + args[i+1].Src + " runs a local command"
-			}
-			if strings.HasPrefix(a.Value, "-o") && len(a.Value) > 2 && sshCommandOption(a.Value[2:]) {
-				return name + " " + a.Value + " runs a local command"
-			}
-		}
-		if name != "ssh" && anyShort(args, "S") != "" {
-			return name + " -S runs another program"
-		}
+		return sshCommandArg(name, args)
 	case "awk", "gawk", "mawk", "nawk":
 		for _, a := range args {
 			if !a.Known {
@@ -437,53 +361,28 @@ func execOption(name string, args []Word) string {
 				return "the awk program runs commands or writes files (system, |, getline, print >)"
 			}
 		}
-		if o := anyLong(args, "--file", "--include", "--load", "--exec"); o != "" {
-			return "awk " + o + " runs a program from a file"
-		}
-		if o := anyShort(args, "fiEl"); o != "" {
-			return "awk " + o + " runs a program from a file"
-		}
-	case "man":
-		if o := anyLong(args, "--pager", "--html", "--preprocessor"); o != "" {
-			return "man " + o + " runs a program"
-		}
-		if o := anyShort(args, "PHp"); o != "" {
-			return "man " + o + " runs a program"
-		}
 	case "less", "more", "most":
 		for _, a := range args {
 			if a.Known && strings.HasPrefix(a.Value, "+") && strings.ContainsAny(a.Value, "!|") {
 				return name + " " + a.Value + " runs a shell command"
 			}
 		}
-		if o := anyLong(args, "--lesskey-file", "--lesskey-src"); o != "" {
-			return name + " " + o + " reads key bindings that can run commands"
+	}
+	return ""
+}
+
+// sshCommandArg finds an ssh -o setting that runs a local command (ProxyCommand,
+// LocalCommand, ...).
+func sshCommandArg(name string, args []Word) string {
+	for i, a := range args {
+		if !a.Known {
+			continue
 		}
-	case "env":
-		if o := anyLong(args, "--split-string"); o != "" {
-			return "env -S splits a string into a command"
+		if a.Value == "-o" && i+1 < len(args) && (!args[i+1].Known || sshCommandOption(args[i+1].Value)) {
+			return name + " -o " + args[i+1].Src + " runs a local command"
 		}
-		for _, a := range args {
-			if a.Known && (a.Value == "-S" || (strings.HasPrefix(a.Value, "-S") && !strings.HasPrefix(a.Value, "--"))) {
-				return "env -S splits a string into a command"
-			}
-			if a.Known && !strings.HasPrefix(a.Value, "-") && !strings.Contains(a.Value, "=") {
-				break
-			}
-		}
-	case "zip":
-		if o := anyLong(args, "--unzip-command"); o != "" {
-			return "zip --unzip-command runs a program"
-		}
-		if anyWord(args, "-TT") != "" {
-			return "zip -TT runs a program"
-		}
-	case "wget":
-		if o := anyLong(args, "--use-askpass", "--execute"); o != "" {
-			return "wget " + o + " runs a program or wgetrc command"
-		}
-		if anyShort(args, "e") != "" {
-			return "wget -e runs a wgetrc command"
+		if strings.HasPrefix(a.Value, "-o") && len(a.Value) > 2 && sshCommandOption(a.Value[2:]) {
+			return name + " " + a.Value + " runs a local command"
 		}
 	}
 	return ""

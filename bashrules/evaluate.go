@@ -96,7 +96,8 @@ func (k *checker) evalCommand(c *Command) result {
 		}
 		return eff
 	}
-	if r, ok := k.stageAllowRules(c, cands, issues); ok {
+	r, ok, notCovered := k.stageAllowRules(c, cands, issues)
+	if ok {
 		return r
 	}
 	if r, ok := k.stageStructure(c, name, kr, issues); ok {
@@ -126,6 +127,9 @@ func (k *checker) evalCommand(c *Command) result {
 			return k.unseen(opaqueWhy(c))
 		}
 		return k.unsure(opaqueWhy(c))
+	}
+	if notCovered != "" {
+		return k.unsure(notCovered)
 	}
 	return result{v: vNeeds, suggest: suggestion(c)}
 }
@@ -169,6 +173,11 @@ func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
 	if r := k.normDeny(c); r != nil {
 		return k.ruleResult(vDeny, r, c.Text+" (options normalised)"), true
 	}
+	if r := k.opaqueDenyOf(c); r != nil {
+		why := "the deny rule " + r.Value.Content + " names options of a program the knowledge base does not fully describe, and this command's options cannot be normalised to check it"
+		k.noteRule("bash: deny rule", "ask (safety check)", c.Text+": "+why, r)
+		return result{v: vSafety, d: askDecision("This command needs approval: "+why+".", permission.ReasonSafetyCheck, why)}, true
+	}
 	if r := k.ask.match(cands.deny, true); r != nil {
 		return k.ruleResult(vAskRule, r, c.Text), true
 	}
@@ -176,6 +185,16 @@ func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
 		return k.ruleResult(vAskRule, r, c.Text+" (options normalised)"), true
 	}
 	return result{}, false
+}
+
+// opaqueDenyOf is opaqueDeny for c, whose normal form normDeny computed if any deny rule
+// could apply to it.
+func (k *checker) opaqueDenyOf(c *Command) *permission.Rule {
+	nf, ok := k.normOf(c)
+	if !ok || c.Kind != KindCall {
+		return nil
+	}
+	return opaqueDeny(k.idx.normDeny, nf)
 }
 
 // stageSpeculative decides a guessed command: deny and ask rules of its own children count,
@@ -251,21 +270,28 @@ func (k *checker) stageChildren(c *Command) kidsResult {
 // whose every word is known). A prefix or wildcard rule does not apply when a later word
 // starts a command that a deny or ask rule names (Bash(devbox run *) with Bash(rm *) denied
 // does not allow devbox run rm -f x).
-func (k *checker) stageAllowRules(c *Command, cands candSet, issues []string) (result, bool) {
+//
+// A prefix or wildcard rule does not cover an option the knowledge base does not know or
+// marks as running code, naming a program or writing (coverage.go): notCovered says why.
+func (k *checker) stageAllowRules(c *Command, cands candSet, issues []string) (res result, ok bool, notCovered string) {
 	if r := k.allow.match(cands.allowExact, false); r != nil {
-		return k.ruleResult(vAllow, r, c.Text), true
+		return k.ruleResult(vAllow, r, c.Text), true, ""
 	}
 	if !fullyKnown(c, issues) {
-		return result{}, false
+		return result{}, false, ""
 	}
 	r := k.allow.match(cands.allowLoose, true)
 	if r == nil || !single(cands, r) {
-		return result{}, false
+		return result{}, false, ""
+	}
+	if why := uncovered(r, c); why != "" {
+		k.noteRule("bash: allow rule", "not covered", c.Text+": "+why, r)
+		return result{}, false, why
 	}
 	if hit, ok := k.laterCommandRule(c); ok {
-		return hit, true
+		return hit, true, ""
 	}
-	return k.ruleResult(vAllow, r, c.Text), true
+	return k.ruleResult(vAllow, r, c.Text), true, ""
 }
 
 // stageReadOnly allows a command of the read-only set whose options keep it read-only.
@@ -639,7 +665,7 @@ func oneSimpleCommand(s string) bool {
 }
 
 func parseOneSimple(s string) bool {
-	f, err := parse(s, nil)
+	f, err := parse(s)
 	if err != nil || len(f.Stmts) != 1 {
 		return false
 	}

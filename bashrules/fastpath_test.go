@@ -6,11 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"sync"
 	"testing"
 
-	"mvdan.cc/sh/v3/syntax"
 	"pgregory.net/rapid"
 
 	"github.com/reinsdev/reins/permission"
@@ -254,98 +252,5 @@ func TestPropertyBytesOf(t *testing.T) {
 		if got := bytesOf(s); got != ref(s) {
 			t.Fatalf("bytesOf(%q) = %x, want %x", s, got, ref(s))
 		}
-	})
-}
-
-// mvdanParse is the parser alone, without fastParse.
-// sameTreeAsParser fails t unless the parser takes src into a tree deeply equal to fast.
-func sameTreeAsParser(t interface{ Fatalf(string, ...any) }, src string, fast *syntax.File) {
-	slow, err := mvdanParse(src)
-	if err != nil {
-		t.Fatalf("fastParse took %q, which the parser refuses: %v", src, err)
-	}
-	if !reflect.DeepEqual(fast, slow) {
-		var fb, sb strings.Builder
-		syntax.DebugPrint(&fb, fast)
-		syntax.DebugPrint(&sb, slow)
-		t.Fatalf("%q: fastParse built\n%s\nthe parser\n%s", src, fb.String(), sb.String())
-	}
-}
-
-func mvdanParse(src string) (*syntax.File, error) {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false)).Parse(strings.NewReader(src), "")
-}
-
-// TestPropertyFastParseIsTheParser: every command line fastParse takes, the parser takes too,
-// into a deeply equal tree (positions, operators, nil and empty lists alike). The lines are
-// built from words and separators near the edge of what fastParse takes: reserved and
-// declaration words, assignments, quotes, expansions, globs, redirections, background, |&,
-// ;;, tabs and newlines.
-func TestPropertyFastParseIsTheParser(tt *testing.T) {
-	plain := []string{"a", "git", "status", "-la", "./...", "a=b", "x+=1", "--prod", "--", "-", "1", "%1", "@", ":", "a,b", "a:b",
-		"0", "go", "vet", "make", "test", "npm", "run", "build", "wc", "-l", "ls", "src", "A_Z.9/x@%+,:-", "eval", "exec", "alias",
-		"a=", "=", "+", "if", "then", "fi", "do", "done", "in", "time", "declare", "let", "export"}
-	edge := []string{"else", "elif", "case", "esac", "for", "select", "while", "until", "function", "coproc", "local",
-		"readonly", "typeset", "nameref", "!", "{", "}", "[[", "]]", "((", "))", "[", "]", "a{b,c}", "{1..3}", "~", "~/x", "$x",
-		"${x}", "'q'", `"d"`, `a\b`, "#c", "*", "?", "[a]", "(", ")", "<", ">", "2>x", ">>", "<<<", "&", "é", "@(x)", "!(x)",
-		"x=(1)", "a[1]=2", "\\", "`", "\t", "\r"}
-	plainSeps := []string{" ", "  ", " && ", "&&", " || ", "||", " | ", "|", "; ", ";", " ; "}
-	edgeSeps := []string{"", ";;", " & ", "&", "|&", " |& ", "\n", "\t", " &&& ", " ||| ", ";&", "&;", "| |", "&& ||"}
-	pick := func(t *rapid.T, usual, rare []string, label string) string {
-		if rapid.IntRange(0, 9).Draw(t, label+" rare") == 0 {
-			return rapid.SampledFrom(rare).Draw(t, label)
-		}
-		return rapid.SampledFrom(usual).Draw(t, label)
-	}
-	accepted, fellBack := 0, 0
-	rapid.Check(tt, func(t *rapid.T) {
-		// One set of arrays for the 20 lines, as a reused checker keeps them: each tree is
-		// built over the one before.
-		var nodes fastNodes
-		for range 20 {
-			var b strings.Builder
-			b.WriteString(pick(t, []string{"", " "}, []string{";", "&&", "|", "\t"}, "lead"))
-			for i := range rapid.IntRange(1, 10).Draw(t, "n") {
-				if i > 0 {
-					b.WriteString(pick(t, plainSeps, edgeSeps, "sep"))
-				}
-				b.WriteString(pick(t, plain, edge, "word"))
-			}
-			b.WriteString(pick(t, []string{"", " ", ";", " ;", "; "}, []string{"&&", "|", "&", ";;"}, "tail"))
-			src := b.String()
-			if rapid.IntRange(0, 4).Draw(t, "random") == 0 {
-				src = rapid.StringOf(rapid.SampledFrom([]rune("ab =;&|-./ \t!{}$'\"\\#*("))).Draw(t, "src")
-			}
-			fast := fastParse(src, &nodes)
-			if fast == nil {
-				fellBack++
-				continue
-			}
-			accepted++
-			sameTreeAsParser(t, src, fast)
-		}
-	})
-	tt.Logf("fastParse took %d lines, the parser alone %d", accepted, fellBack)
-	if accepted < 200 || fellBack < 200 {
-		tt.Errorf("fastParse took %d lines and left %d to the parser: the property compared too few", accepted, fellBack)
-	}
-	for _, src := range []string{benchCommand, "git status", "ls -la src | wc -l", "a && b || c | d; e;"} {
-		if fastParse(src, &fastNodes{}) == nil {
-			tt.Errorf("fastParse(%q) = nil, want the tree", src)
-		}
-	}
-}
-
-// FuzzFastParse: whatever line fastParse takes, the parser takes too, into a deeply equal
-// tree; the seeds (testdata/fuzz/FuzzFastParse) sit on both sides of what it takes.
-func FuzzFastParse(f *testing.F) {
-	f.Add(benchCommand)
-	var nodes fastNodes
-	f.Fuzz(func(t *testing.T, src string) {
-		fast := fastParse(src, &nodes)
-		if fast == nil {
-			return
-		}
-		sameTreeAsParser(t, src, fast)
 	})
 }

@@ -4,8 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/reinsdev/reins/bashrules/knowledge"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -21,8 +21,11 @@ import (
 // normForm is a command or rule in normal form.
 type normForm struct {
 	path  string   // name, or "name sub" for commands with subcommand tables
-	flags []string // canonical option names, sorted, without duplicates
+	flags []string // canonical option names (name=value for one given a value), sorted, without duplicates
 	ops   []string // operands in order
+	// opaque: the command has options that cannot be normalised (its program, or the
+	// subcommand, has no knowledge-base entry).
+	opaque bool
 }
 
 // normRule is a deny or ask rule in normal form.
@@ -33,167 +36,116 @@ type normRule struct {
 	form  normForm
 }
 
-// flagTable gives a command's options canonical names: every spelling of an option maps to
-// the same name. values lists the options that take a value (dropped from the operands).
-type flagTable struct {
-	short  map[byte]string
-	long   map[string]string
-	values []string // canonical names of options that take a separate value
-	// plusForce marks git push, where a +ref operand forces and :ref deletes.
-	plusForce bool
-}
-
-var flagTables = sync.OnceValue(func() map[string]flagTable {
-	return map[string]flagTable{
-		"rm": {short: map[byte]string{'r': "recursive", 'R': "recursive", 'f': "force", 'i': "interactive", 'I': "interactive", 'v': "verbose", 'd': "dir"},
-			long: map[string]string{"recursive": "recursive", "force": "force", "interactive": "interactive", "verbose": "verbose", "dir": "dir",
-				"no-preserve-root": "no-preserve-root", "preserve-root": "preserve-root", "one-file-system": "one-file-system"}},
-		"git push": {short: map[byte]string{'f': "force", 'd': "delete", 'u': "set-upstream", 'n': "dry-run", 'v': "verbose", 'q': "quiet", 'o': "push-option"},
-			long: map[string]string{"force": "force", "force-with-lease": "force", "force-if-includes": "force", "delete": "delete",
-				"set-upstream": "set-upstream", "dry-run": "dry-run", "mirror": "mirror", "all": "all", "tags": "tags", "follow-tags": "follow-tags",
-				"prune": "prune", "verbose": "verbose", "quiet": "quiet", "no-verify": "no-verify", "atomic": "atomic", "push-option": "push-option",
-				"repo": "repo", "receive-pack": "receive-pack", "exec": "receive-pack", "porcelain": "porcelain"},
-			values: []string{"push-option", "repo", "receive-pack"}, plusForce: true},
-		"git reset": {short: map[byte]string{'q': "quiet", 'p': "patch", 'N': "intent-to-add"},
-			long: map[string]string{"hard": "hard", "soft": "soft", "mixed": "mixed", "merge": "merge", "keep": "keep", "quiet": "quiet", "patch": "patch"}},
-		"git clean": {short: map[byte]string{'f': "force", 'd': "dirs", 'x': "ignored", 'X': "only-ignored", 'n': "dry-run", 'q': "quiet", 'i': "interactive", 'e': "exclude"},
-			long:   map[string]string{"force": "force", "dry-run": "dry-run", "quiet": "quiet", "interactive": "interactive", "exclude": "exclude"},
-			values: []string{"exclude"}},
-		"git branch": {short: map[byte]string{'d': "delete", 'D': "delete,force", 'f': "force", 'm': "move", 'M': "move,force", 'c': "copy", 'C': "copy,force", 'r': "remotes", 'a': "all"},
-			long: map[string]string{"delete": "delete", "force": "force", "move": "move", "copy": "copy", "remotes": "remotes", "all": "all"}},
-		"git checkout": {short: map[byte]string{'f': "force", 'b': "b", 'B': "b,force", 'q': "quiet", 'p': "patch"},
-			long: map[string]string{"force": "force", "quiet": "quiet", "patch": "patch", "detach": "detach", "orphan": "orphan", "ours": "ours", "theirs": "theirs"}},
-		"git stash": {short: map[byte]string{'u': "include-untracked", 'a': "all", 'k': "keep-index", 'q': "quiet", 'p': "patch", 'm': "message"},
-			long:   map[string]string{"include-untracked": "include-untracked", "all": "all", "keep-index": "keep-index", "quiet": "quiet", "patch": "patch", "message": "message"},
-			values: []string{"message"}},
-		"chmod": {short: map[byte]string{'R': "recursive", 'f': "silent", 'v': "verbose", 'c': "changes"},
-			long: map[string]string{"recursive": "recursive", "silent": "silent", "quiet": "silent", "verbose": "verbose", "changes": "changes", "reference": "reference"}},
-		"chown": {short: map[byte]string{'R': "recursive", 'f': "silent", 'v': "verbose", 'c': "changes", 'h': "no-dereference"},
-			long: map[string]string{"recursive": "recursive", "silent": "silent", "quiet": "silent", "verbose": "verbose", "changes": "changes", "no-dereference": "no-dereference", "reference": "reference"}},
-		"cp": {short: map[byte]string{'r': "recursive", 'R': "recursive", 'a': "archive", 'f': "force", 'i': "interactive", 'n': "no-clobber", 'v': "verbose", 'p': "preserve", 'l': "link", 's': "symbolic-link", 'u': "update", 't': "target-directory"},
-			long: map[string]string{"recursive": "recursive", "archive": "archive", "force": "force", "interactive": "interactive", "no-clobber": "no-clobber",
-				"verbose": "verbose", "preserve": "preserve", "link": "link", "symbolic-link": "symbolic-link", "update": "update", "target-directory": "target-directory"},
-			values: []string{"target-directory"}},
-		"mv": {short: map[byte]string{'f': "force", 'i': "interactive", 'n': "no-clobber", 'v': "verbose", 'u': "update", 't': "target-directory"},
-			long:   map[string]string{"force": "force", "interactive": "interactive", "no-clobber": "no-clobber", "verbose": "verbose", "update": "update", "target-directory": "target-directory"},
-			values: []string{"target-directory"}},
-		"docker": {long: map[string]string{"host": "host", "context": "context", "config": "config", "log-level": "log-level", "tls": "tls"},
-			short: map[byte]string{'H': "host", 'c': "context", 'l': "log-level", 'D': "debug"}, values: []string{"host", "context", "config", "log-level"}},
-		"kubectl": {long: map[string]string{"context": "context", "namespace": "namespace", "kubeconfig": "kubeconfig", "server": "server", "cluster": "cluster", "user": "user", "token": "token", "all-namespaces": "all-namespaces"},
-			short: map[byte]string{'n': "namespace", 's': "server", 'A': "all-namespaces"}, values: []string{"context", "namespace", "kubeconfig", "server", "cluster", "user", "token"}},
-		"helm": {long: map[string]string{"namespace": "namespace", "kube-context": "kube-context", "kubeconfig": "kubeconfig"},
-			short: map[byte]string{'n': "namespace"}, values: []string{"namespace", "kube-context", "kubeconfig"}},
-	}
-})
-
-// npmCommands are npm's commands, which npm accepts by any unambiguous prefix (npm publ is npm
-// publish), and its aliases.
-var npmCommands = []string{"access", "adduser", "audit", "bugs", "cache", "ci", "completion", "config", "dedupe", "deprecate",
-	"diff", "dist-tag", "docs", "doctor", "edit", "exec", "explain", "explore", "find-dupes", "fund", "get", "help", "help-search",
-	"init", "install", "install-ci-test", "install-test", "link", "ll", "login", "logout", "ls", "org", "outdated", "owner", "pack",
-	"ping", "pkg", "prefix", "profile", "prune", "publish", "query", "rebuild", "repo", "restart", "root", "run-script", "sbom",
-	"search", "set", "shrinkwrap", "star", "stars", "start", "stop", "team", "test", "token", "uninstall", "unpublish", "unstar",
-	"update", "version", "view", "whoami"}
-
-var npmAliases = map[string]string{"i": "install", "add": "install", "in": "install", "isntall": "install", "rm": "uninstall",
-	"r": "uninstall", "un": "uninstall", "remove": "uninstall", "unlink": "uninstall", "x": "exec", "run": "run-script",
-	"rum": "run-script", "urn": "run-script", "t": "test", "tst": "test", "up": "update", "upgrade": "update", "v": "view",
-	"info": "view", "show": "view", "c": "config", "ln": "link", "it": "install-test", "cit": "install-ci-test", "unpub": "unpublish"}
-
-// npmCommand resolves an npm command word: an alias or an unambiguous prefix.
-func npmCommand(w string) string {
-	if a, ok := npmAliases[w]; ok {
-		return a
-	}
-	return uniquePrefix(npmCommands, w)
-}
-
 // normalize brings a command's words (values after quote removal) to normal form. The name is
-// the base name of a command run by path. It returns false for an empty command.
+// the base name of a command run by path. A program with a knowledge-base entry is read as
+// the entry says (its subcommand, aliases, abbreviations, clusters and values); any other is
+// read generically, and opaque records that it has options the analysis cannot normalise.
+// It returns false for an empty command.
 func normalize(words []string) (normForm, bool) {
 	if len(words) == 0 {
 		return normForm{}, false
 	}
 	name := path.Base(words[0])
+	if e, ok := knowledge.Lookup(name); ok {
+		return normalizeKB(name, e, words[1:]), true
+	}
 	nf := normForm{path: name}
 	sub, global, rest := splitSubcommand(name, words[1:])
 	if sub != "" {
 		nf.path = name + " " + sub
 	}
-	tbl, hasTbl := flagTables()[nf.path]
-	if !hasTbl {
-		tbl, hasTbl = flagTables()[name]
-	}
-	add := func(f string) {
-		for p := range strings.SplitSeq(f, ",") {
-			if !slices.Contains(nf.flags, p) {
-				nf.flags = append(nf.flags, p)
-			}
-		}
-	}
-	takesValue := func(canon string) bool { return hasTbl && slices.Contains(tbl.values, canon) }
 	all := rest // only read below
 	if len(global) > 0 {
 		all = append(slices.Clone(global), rest...)
 	}
-	for i := 0; i < len(all); i++ {
-		w := all[i]
+	for i, w := range all {
 		switch {
 		case w == "--":
 			nf.ops = append(nf.ops, all[i+1:]...)
-			i = len(all)
-		case strings.HasPrefix(w, "--") && len(w) > 2:
-			n, _, hasVal := strings.Cut(w[2:], "=")
-			canon := w[:2+len(n)] // "--" + n
-			if hasTbl {
-				if c, ok := lookupLong(tbl.long, n); ok {
-					canon = c
-				}
-			}
-			add(canon)
-			if !hasVal && takesValue(canon) && i+1 < len(all) {
-				i++
-			}
+			slices.Sort(nf.flags)
+			return nf, true
 		case strings.HasPrefix(w, "-") && len(w) > 1 && !isNumber(w[1:]):
-			if strings.Contains(w, "=") || !letters(w[1:]) {
-				// -chdir=x, -n5: one option with an attached value
-				if hasTbl {
-					if c, ok := tbl.short[w[1]]; ok {
-						add(c)
-						continue
-					}
-				}
-				n, _, _ := strings.Cut(w, "=")
-				add(n)
-				continue
+			nf.opaque = true
+			n, _, _ := strings.Cut(w, "=")
+			if !slices.Contains(nf.flags, n) {
+				nf.flags = append(nf.flags, n)
 			}
-			for j := 1; j < len(w); j++ {
-				canon := shortOpt(w[j])
-				if hasTbl {
-					if c, ok := tbl.short[w[j]]; ok {
-						canon = c
-					}
-				}
-				add(canon)
-				if takesValue(canon) {
-					if j+1 == len(w) && i+1 < len(all) {
-						i++
-					}
-					break
-				}
-			}
-		case tbl.plusForce && strings.HasPrefix(w, "+") && len(w) > 1:
-			add("force")
-			nf.ops = append(nf.ops, w[1:])
-		case tbl.plusForce && strings.HasPrefix(w, ":") && len(w) > 1:
-			add("delete")
-			nf.ops = append(nf.ops, w[1:])
 		default:
 			nf.ops = append(nf.ops, w)
 		}
 	}
 	slices.Sort(nf.flags)
 	return nf, true
+}
+
+// normalizeKB reads a command the way its entry says: every option under its canonical names.
+// An option the entry does not know keeps its spelling, and is opaque when the entry is
+// partial; past a subcommand the entry does not list, options are opaque.
+func normalizeKB(name string, e *knowledge.Command, args []string) normForm {
+	nf := normForm{path: name}
+	var kbuf [8]knowledge.Arg
+	kargs := kbuf[:0]
+	for _, a := range args {
+		kargs = append(kargs, knowledge.Arg{Value: a, Known: true})
+	}
+	p := parsedPool.Get().(*knowledge.Parsed)
+	defer parsedPool.Put(p)
+	e.ParseInto(kargs, p)
+	if p.Sub != nil {
+		nf.path = name + " " + p.Sub.Names[0]
+	}
+	add := func(f string) {
+		if !slices.Contains(nf.flags, f) {
+			nf.flags = append(nf.flags, f)
+		}
+	}
+	for _, u := range p.Uses {
+		for _, c := range u.Opt.Canon {
+			if u.HasValue {
+				c += "=" + u.Value // a rule that names the value matches only it
+			}
+			add(c)
+		}
+	}
+	partial := e.Partial || p.Sub != nil && p.Sub.Partial
+	for _, u := range p.Unknown {
+		// A partial entry's unknown option may be an alias or abbreviation of a rule's.
+		nf.opaque = nf.opaque || partial
+		add(u.Text)
+	}
+	for _, s := range p.Sigils {
+		add(s)
+	}
+	sigils := e.Sigils
+	if p.Sub != nil {
+		sigils = p.Sub.Sigils
+	}
+	dashes := false // past a "--" beyond what the entry knows
+	for _, i := range p.Operands {
+		w := args[i]
+		if p.Beyond >= 0 && i > p.Beyond && !dashes {
+			if w == "--" {
+				dashes = true
+				continue
+			}
+			if strings.HasPrefix(w, "-") && len(w) > 1 && !isNumber(w[1:]) {
+				nf.opaque = true
+				f, _, _ := strings.Cut(w, "=")
+				add(f)
+				continue
+			}
+		}
+		if i == p.Beyond {
+			nf.path = name + " " + w
+			continue
+		}
+		if len(w) > 1 && sigils[w[0]] != "" {
+			w = w[1:]
+		}
+		nf.ops = append(nf.ops, w)
+	}
+	slices.Sort(nf.flags)
+	return nf
 }
 
 // splitSubcommand finds the subcommand of git, npm, pnpm, yarn, terraform and tofu, past the
@@ -216,28 +168,12 @@ func splitSubcommand(name string, rest []string) (sub string, global, after []st
 			return rest[i], nil, rest[i+1:]
 		}
 		return "", nil, nil
-	case "npm", "pnpm", "yarn":
-		// npm's configuration options (--tag beta) may come before the command, so the command
-		// is the first word npm knows as one; failing that, the first operand.
-		at := -1
+	case "pnpm", "yarn":
+		// The command is the first operand (npm has a knowledge-base entry).
 		for i, w := range rest {
-			if strings.HasPrefix(w, "-") {
-				continue
+			if !strings.HasPrefix(w, "-") {
+				return w, rest[:i], rest[i+1:]
 			}
-			if at < 0 {
-				at = i
-			}
-			if name == "npm" && contains(npmCommands, npmCommand(w)) {
-				at = i
-				break
-			}
-		}
-		if at >= 0 {
-			sub := rest[at]
-			if name == "npm" {
-				sub = npmCommand(sub)
-			}
-			return sub, rest[:at], rest[at+1:]
 		}
 	case "terraform", "tofu":
 		for i, w := range rest {
@@ -247,32 +183,6 @@ func splitSubcommand(name string, rest []string) (sub string, global, after []st
 		}
 	}
 	return "", nil, rest
-}
-
-// lookupLong resolves a long option by exact name or unambiguous prefix (GNU abbreviation).
-func lookupLong(long map[string]string, n string) (string, bool) {
-	if c, ok := long[n]; ok {
-		return c, true
-	}
-	found := ""
-	for full, c := range long {
-		if strings.HasPrefix(full, n) {
-			if found != "" && found != c {
-				return "", false
-			}
-			found = c
-		}
-	}
-	return found, found != ""
-}
-
-func letters(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !('a' <= s[i] && s[i] <= 'z' || 'A' <= s[i] && s[i] <= 'Z') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 func isNumber(s string) bool {
@@ -294,11 +204,25 @@ func (nr normRule) covers(c normForm) bool {
 		return slices.Equal(f.flags, c.flags) && slices.Equal(f.ops, c.ops)
 	}
 	for _, fl := range f.flags {
-		if !slices.Contains(c.flags, fl) {
+		if !hasFlag(c.flags, fl) {
 			return false
 		}
 	}
 	return len(f.ops) <= len(c.ops) && slices.Equal(f.ops, c.ops[:len(f.ops)])
+}
+
+// hasFlag reports whether a command's flags hold a rule's: the same option with the same value
+// when the rule gives one (lines=5), with any value or none when it does not (in-place).
+func hasFlag(flags []string, fl string) bool {
+	if strings.Contains(fl, "=") {
+		return slices.Contains(flags, fl)
+	}
+	for _, c := range flags {
+		if c == fl || strings.HasPrefix(c, fl) && c[len(fl)] == '=' {
+			return true
+		}
+	}
+	return false
 }
 
 // normIndex holds deny or ask rules in normal form. A rule covers only commands whose normal
@@ -412,7 +336,7 @@ func (k *checker) normRule(idx normIndex, c *Command) *permission.Rule {
 	}
 	nf, ok := k.normOf(c)
 	if !ok {
-		nf, _ = normalizeArgv(k.resolvedArgv(c))
+		nf, _ = normalizeArgv(resolvedArgv(c))
 		k.setNorm(c, nf)
 	}
 	if nf.path == "" {
@@ -444,7 +368,7 @@ func (k *checker) setNorm(c *Command, nf normForm) {
 
 // resolvedArgv is the command's words with a git alias set by -c alias.NAME=VALUE replaced by
 // its value (git -c alias.x=push x is git push).
-func (k *checker) resolvedArgv(c *Command) []Word {
+func resolvedArgv(c *Command) []Word {
 	if n, _ := c.Name(); n == "git" {
 		if argv, ok := gitAliasResolved(c.Argv); ok {
 			return argv
@@ -549,4 +473,20 @@ func (k *checker) mayName(w string) bool {
 		}
 	}
 	return k.idx.normDeny.names[base] || k.idx.normAsk.names[base]
+}
+
+// opaqueDeny returns a deny rule that names options of a command's program (or subcommand)
+// when the command, in normal form nf, has options the analysis cannot normalise: with no
+// knowledge-base entry, --ba may abbreviate the rule's --bar and -x may be its alias, so the
+// rule cannot be shown not to apply.
+func opaqueDeny(idx normIndex, nf normForm) *permission.Rule {
+	if !nf.opaque {
+		return nil
+	}
+	for _, nr := range idx.byPath[nf.path] {
+		if len(nr.form.flags) > 0 {
+			return nr.r
+		}
+	}
+	return nil
 }

@@ -4,36 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
 )
-
-// TestOptionTablesMatchHelp proves the option tables against the installed programs: every
-// long option a table lists must appear in the program's --help. A table that invents an
-// option could resolve an abbreviation the program reads differently.
-func TestOptionTablesMatchHelp(t *testing.T) {
-	for name, tb := range buildOptionTables() {
-		t.Run(name, func(t *testing.T) {
-			if _, err := exec.LookPath(name); err != nil {
-				t.Skipf("%s is not installed", name)
-			}
-			out, _ := exec.Command(name, "--help").CombinedOutput()
-			help := string(out)
-			if !strings.Contains(help, "--") {
-				t.Skipf("%s --help lists no long options (not the GNU program)", name)
-			}
-			for l := range tb.long {
-				if l == "help" || l == "version" || (strings.HasSuffix(l, "-format") && strings.Contains(help, "TYPE-")) {
-					continue
-				}
-				if !regexp.MustCompile(`--` + regexp.QuoteMeta(l) + `\b`).MatchString(help) {
-					t.Errorf("%s: table lists --%s, which %s --help does not", name, l, name)
-				}
-			}
-		})
-	}
-}
 
 // TestAbbreviationsAreReal runs the programs with the abbreviations the analysis resolves and
 // checks that they do what the analysis says: sed --in-pl edits the file, sort --outp writes

@@ -1,6 +1,11 @@
 package bashrules
 
-import "strings"
+import (
+	"strings"
+	"sync"
+
+	"github.com/reinsdev/reins/bashrules/knowledge"
+)
 
 // optSpec describes a command's options for finding its operands.
 type optSpec struct {
@@ -148,4 +153,44 @@ func uniquePrefix(names []string, w string) string {
 		return w
 	}
 	return found
+}
+
+// kbSpecs are the optSpecs of the programs whose knowledge-base entries are complete, so that
+// which options take a value is said once. Only a complete entry will do: an option that the
+// spec wrongly says takes a value would hide the path after it.
+var kbSpecs = sync.OnceValue(func() map[string]optSpec {
+	out := map[string]optSpec{}
+	for _, e := range knowledge.Builtin().Programs() {
+		if e.Partial || len(e.Subcommands()) > 0 {
+			continue
+		}
+		var spec optSpec
+		for _, o := range e.Options {
+			for _, sp := range o.Spellings {
+				if o.ArityOf(sp) != knowledge.Required {
+					continue
+				}
+				if strings.HasPrefix(sp, "--") {
+					spec.long = append(spec.long, sp[2:])
+				} else if len(sp) == 2 {
+					spec.value += sp[1:]
+				}
+			}
+		}
+		spec.posix = e.Posix
+		for _, n := range e.Names {
+			out[n] = spec
+		}
+	}
+	return out
+})
+
+// kbSpec is the optSpec of a program with a complete entry; a missing one is a programming
+// error caught by the first test that reads the program's paths.
+func kbSpec(name string) optSpec {
+	spec, ok := kbSpecs()[name]
+	if !ok {
+		panic("bashrules: no complete knowledge-base entry for " + name)
+	}
+	return spec
 }

@@ -121,24 +121,24 @@ var pathSpecs = sync.OnceValue(func() map[string]pathFunc {
 
 		// Readers.
 		"cat":      readers(optSpec{}),
-		"tac":      readers(optSpec{value: "s", long: []string{"separator"}}),
-		"nl":       readers(optSpec{value: "bdfhilnsvw"}),
-		"head":     readers(optSpec{value: "nc", long: []string{"lines", "bytes"}}),
-		"tail":     readers(optSpec{value: "ncs", long: []string{"lines", "bytes", "pid", "sleep-interval", "max-unchanged-stats"}}),
+		"tac":      readers(kbSpec("tac")),
+		"nl":       readers(kbSpec("nl")),
+		"head":     readers(kbSpec("head")),
+		"tail":     readers(kbSpec("tail")),
 		"wc":       wcPaths,
-		"strings":  readers(optSpec{value: "nteTo"}),
+		"strings":  readers(kbSpec("strings")),
 		"hexdump":  hexdumpPaths,
-		"od":       readers(optSpec{value: "AjNSstw"}),
-		"cut":      readers(optSpec{value: "bcdf", long: []string{"bytes", "characters", "delimiter", "fields", "output-delimiter"}}),
-		"paste":    readers(optSpec{value: "d", long: []string{"delimiters"}}),
+		"od":       readers(kbSpec("od")),
+		"cut":      readers(kbSpec("cut")),
+		"paste":    readers(kbSpec("paste")),
 		"column":   readers(optSpec{value: "cstoNlRHWEdJn"}),
-		"rev":      readers(optSpec{}),
-		"fold":     readers(optSpec{value: "w", long: []string{"width"}}),
-		"expand":   readers(optSpec{value: "t", long: []string{"tabs"}}),
-		"unexpand": readers(optSpec{value: "t", long: []string{"tabs"}}),
-		"fmt":      readers(optSpec{value: "wpgd", long: []string{"width", "prefix", "goal"}}),
-		"comm":     readers(optSpec{long: []string{"output-delimiter"}}),
-		"cmp":      readers(optSpec{value: "in", long: []string{"ignore-initial", "bytes"}}),
+		"rev":      readers(kbSpec("rev")),
+		"fold":     readers(kbSpec("fold")),
+		"expand":   readers(kbSpec("expand")),
+		"unexpand": readers(kbSpec("unexpand")),
+		"fmt":      readers(kbSpec("fmt")),
+		"comm":     readers(kbSpec("comm")),
+		"cmp":      readers(kbSpec("cmp")),
 		"diff":     diffPaths,
 		"tsort":    readers(optSpec{}),
 		"pr":       readers(optSpec{value: "hwloNsSeiW", long: []string{"header", "width", "length", "first-line-number", "sep-string", "separator", "page-width"}}),
@@ -147,12 +147,12 @@ var pathSpecs = sync.OnceValue(func() map[string]pathFunc {
 		"md5sum":   sumPaths, "sha1sum": sumPaths, "sha224sum": sumPaths, "sha256sum": sumPaths, "sha384sum": sumPaths,
 		"sha512sum": sumPaths, "b2sum": sumPaths, "cksum": sumPaths, "sum": sumPaths, "shasum": sumPaths,
 		"file":     filePaths,
-		"stat":     readers(optSpec{value: "c", long: []string{"format", "printf"}}),
-		"readlink": readers(optSpec{}),
+		"stat":     readers(kbSpec("stat")),
+		"readlink": readers(kbSpec("readlink")),
 		"realpath": realpathPaths,
 		"du":       duPaths,
-		"df":       readers(optSpec{value: "BtxF", long: []string{"block-size", "type", "exclude-type", "output"}}),
-		"ls":       readers(optSpec{value: "ITw", long: []string{"ignore", "hide", "format", "sort", "time", "time-style", "color", "block-size", "quoting-style", "indicator-style", "width", "tabsize", "hyperlink"}}),
+		"df":       readers(kbSpec("df")),
+		"ls":       readers(kbSpec("ls")),
 		"tree":     treePaths,
 		"less":     readers(optSpec{value: "bhjkoOpPtTxyz#", long: []string{"log-file", "LOG-FILE", "tag-file"}}),
 		"more":     readers(optSpec{value: "n"}),
@@ -171,17 +171,17 @@ var pathSpecs = sync.OnceValue(func() map[string]pathFunc {
 		"xxd": xxdPaths,
 
 		// Writers.
-		"rm":     removers(optSpec{long: []string{"interactive"}}),
-		"rmdir":  removers(optSpec{}),
+		"rm":     removers(kbSpec("rm")),
+		"rmdir":  removers(kbSpec("rmdir")),
 		"unlink": removers(optSpec{}),
 		"shred":  shredPaths,
-		"mkdir":  writers(optSpec{value: "mZ", long: []string{"mode", "context"}}),
+		"mkdir":  writers(kbSpec("mkdir")),
 		"touch":  touchPaths,
 		"mv":     mvPaths,
 		"cp":     cpPaths(false), "install": cpPaths(true),
 		"ln": lnPaths, "link": linkPaths,
 		"chmod": modePaths, "chown": modePaths, "chgrp": modePaths,
-		"tee":      writers(optSpec{long: []string{"output-error"}}),
+		"tee":      writers(kbSpec("tee")),
 		"truncate": truncatePaths,
 		"dd":       ddPaths,
 		"curl":     curlPaths,
@@ -213,14 +213,14 @@ func removers(spec optSpec) pathFunc {
 }
 
 func datePaths(args []Word) pathsResult {
-	opts, _ := parseArgs(args, optSpec{value: "dfrsI", long: []string{"date", "file", "reference", "set", "iso-8601", "rfc-3339"}})
+	opts, _ := parseArgs(args, kbSpec("date"))
 	var r pathsResult
 	r.add(accRead, optVals(opts, "-f", "--file", "-r", "--reference")...)
 	return r
 }
 
 func wcPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{long: []string{"files0-from"}})
+	opts, ops := parseArgs(args, kbSpec("wc"))
 	var r pathsResult
 	if hasOpt(opts, "--files0-from") {
 		r.issue("wc --files0-from reads files named in another file")
@@ -230,7 +230,7 @@ func wcPaths(args []Word) pathsResult {
 }
 
 func hexdumpPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{value: "efns", long: []string{"format", "format-file", "length", "skip"}})
+	opts, ops := parseArgs(args, kbSpec("hexdump"))
 	var r pathsResult
 	r.add(accRead, optVals(opts, "-f", "--format-file")...)
 	r.add(accRead, ops...)
@@ -238,7 +238,7 @@ func hexdumpPaths(args []Word) pathsResult {
 }
 
 func diffPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{value: "CUDFIXxLS", long: []string{"exclude", "exclude-from", "ignore-matching-lines", "label", "from-file", "to-file", "starting-file", "show-function-line", "context", "unified", "ifdef", "line-format", "old-line-format", "new-line-format", "unchanged-line-format", "old-group-format", "new-group-format", "changed-group-format", "unchanged-group-format", "horizon-lines", "width", "tabsize", "color", "palette"}})
+	opts, ops := parseArgs(args, kbSpec("diff"))
 	var r pathsResult
 	acc := accRead
 	if hasOpt(opts, "-r", "--recursive") {
@@ -275,7 +275,7 @@ func filePaths(args []Word) pathsResult {
 }
 
 func realpathPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{long: []string{"relative-to", "relative-base"}})
+	opts, ops := parseArgs(args, kbSpec("realpath"))
 	var r pathsResult
 	r.add(accRead, optVals(opts, "--relative-to", "--relative-base")...)
 	r.add(accRead, ops...)
@@ -283,7 +283,7 @@ func realpathPaths(args []Word) pathsResult {
 }
 
 func duPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{value: "BdtX", long: []string{"block-size", "max-depth", "threshold", "exclude-from", "exclude", "files0-from", "time", "time-style"}})
+	opts, ops := parseArgs(args, kbSpec("du"))
 	var r pathsResult
 	if hasOpt(opts, "--files0-from") {
 		r.issue("du --files0-from reads files named in another file")
@@ -305,7 +305,7 @@ func treePaths(args []Word) pathsResult {
 }
 
 func uniqPaths(args []Word) pathsResult {
-	_, ops := parseArgs(args, optSpec{value: "fswD", long: []string{"skip-fields", "skip-chars", "check-chars", "group", "all-repeated"}})
+	_, ops := parseArgs(args, kbSpec("uniq"))
 	var r pathsResult
 	if len(ops) > 0 {
 		r.add(accRead, dropStdin(ops[:1])...)
@@ -316,10 +316,8 @@ func uniqPaths(args []Word) pathsResult {
 	return r
 }
 
-var sortSpec = optSpec{value: "ktSTo", long: []string{"key", "field-separator", "buffer-size", "temporary-directory", "output", "compress-program", "files0-from", "random-source", "parallel", "batch-size", "sort"}}
-
 func sortPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, sortSpec)
+	opts, ops := parseArgs(args, kbSpec("sort"))
 	var r pathsResult
 	r.add(accWrite, optVals(opts, "-o", "--output")...)
 	r.add(accRead, optVals(opts, "--random-source")...)
@@ -332,8 +330,6 @@ func sortPaths(args []Word) pathsResult {
 	r.add(accRead, dropStdin(ops)...)
 	return r
 }
-
-var sedSpec = optSpec{value: "efl", long: []string{"expression", "file", "line-length"}}
 
 // sedInPlace reports whether sed edits files in place (-i, -i.bak, --in-place[=suf]).
 func sedInPlace(args []Word) bool {
@@ -365,7 +361,7 @@ func sedScripts(args []Word) (scripts, files []Word, fromFile []Word) {
 		}
 		clean = append(clean, a)
 	}
-	opts, ops := parseArgs(clean, sedSpec)
+	opts, ops := parseArgs(clean, kbSpec("sed"))
 	scripts = optVals(opts, "-e", "--expression")
 	fromFile = optVals(opts, "-f", "--file")
 	if len(scripts) == 0 && len(fromFile) == 0 && len(ops) > 0 {
@@ -410,7 +406,7 @@ func sedPaths(args []Word) pathsResult {
 
 func grepPaths(recursive bool) pathFunc {
 	return func(args []Word) pathsResult {
-		opts, ops := parseArgs(args, optSpec{value: "efmABCdD", long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "exclude-from", "label", "binary-files", "color", "colour"}})
+		opts, ops := parseArgs(args, kbSpec("grep"))
 		var r pathsResult
 		r.add(accRead, optVals(opts, "-f", "--file", "--exclude-from")...)
 		if !hasOpt(opts, "-e", "--regexp", "-f", "--file") && len(ops) > 0 {
@@ -636,7 +632,7 @@ func xxdPaths(args []Word) pathsResult {
 }
 
 func shredPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{value: "ns", long: []string{"iterations", "size", "random-source", "remove"}})
+	opts, ops := parseArgs(args, kbSpec("shred"))
 	var r pathsResult
 	acc := accWrite
 	if hasOpt(opts, "-u", "--remove") {
@@ -647,24 +643,22 @@ func shredPaths(args []Word) pathsResult {
 }
 
 func touchPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{value: "dtr", long: []string{"date", "reference", "time"}})
+	opts, ops := parseArgs(args, kbSpec("touch"))
 	var r pathsResult
 	r.add(accRead, optVals(opts, "-r", "--reference")...)
 	r.add(accWrite, ops...)
 	return r
 }
 
-var mvSpec = optSpec{value: "tS", long: []string{"target-directory", "suffix", "backup", "update"}}
-
 func mvPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, mvSpec)
+	opts, ops := parseArgs(args, kbSpec("mv"))
 	return copyLike(opts, ops, accRemove, hasOpt(opts, "-T", "--no-target-directory"))
 }
 
 func cpPaths(install bool) pathFunc {
-	spec := optSpec{value: "tS", long: []string{"target-directory", "suffix", "backup", "reflink", "sparse", "preserve", "no-preserve", "context"}}
+	spec := kbSpec("cp")
 	if install {
-		spec = optSpec{value: "tSmogCZ", long: []string{"target-directory", "suffix", "backup", "mode", "owner", "group", "strip-program", "context"}}
+		spec = kbSpec("install")
 	}
 	return func(args []Word) pathsResult {
 		opts, ops := parseArgs(args, spec)
@@ -723,7 +717,7 @@ func copyLike(opts []opt, ops []Word, src access, noTargetDir bool) pathsResult 
 // whatever may later be written through the name is written to the target: making the link is
 // checked as a write to it (docs/security.md, "Hard links").
 func lnPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{value: "tS", long: []string{"target-directory", "suffix", "backup"}})
+	opts, ops := parseArgs(args, kbSpec("ln"))
 	var r pathsResult
 	src := accWrite
 	if hasOpt(opts, "-s", "--symbolic") {
@@ -776,7 +770,7 @@ func modePaths(args []Word) pathsResult {
 }
 
 func truncatePaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{value: "sro", long: []string{"size", "reference"}})
+	opts, ops := parseArgs(args, kbSpec("truncate"))
 	var r pathsResult
 	r.add(accRead, optVals(opts, "-r", "--reference")...)
 	r.add(accWrite, ops...)

@@ -212,7 +212,7 @@ func dateRO(args []Word) string {
 			return "date -s changes the clock"
 		}
 	}
-	_, ops := parseArgs(args, optSpec{value: "dfrI", long: []string{"date", "file", "reference", "iso-8601", "rfc-3339"}})
+	_, ops := parseArgs(args, kbSpec("date"))
 	for _, o := range ops {
 		if !strings.HasPrefix(o.Value, "+") {
 			return "date with an operand sets the clock"

@@ -1,6 +1,10 @@
 package bashrules
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/reinsdev/reins/bashrules/knowledge"
+)
 
 // goCommands and cargoCommands are the commands of go and cargo: their first argument names
 // one and is never opened as a file.
@@ -34,11 +38,14 @@ func commandWords(name string, args []Word) int {
 			return 1
 		}
 	case "npm":
-		if a, ok := npmAliases[sub]; ok {
-			sub = a
-		} else if !contains(npmCommands, sub) {
+		// npm's commands and aliases are its knowledge-base entry's subcommands (exact names:
+		// a prefix is not taken as a command here).
+		npm, _ := knowledge.Lookup("npm")
+		s, ok := npm.Subs[sub]
+		if !ok {
 			return 0
 		}
+		sub = s.Names[0]
 		// npm run SCRIPT runs a script of package.json by its name. A name that looks like a
 		// path (a/b, .env, ~x) is probed all the same.
 		if sub == "run-script" && len(args) > 1 && args[1].Known && !strings.ContainsAny(args[1].Value[:min(1, len(args[1].Value))], "-.~") &&

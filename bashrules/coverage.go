@@ -1,0 +1,138 @@
+package bashrules
+
+import (
+	"path"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/reinsdev/reins/bashrules/knowledge"
+	"github.com/reinsdev/reins/permission"
+)
+
+// An allow rule covers what the person wrote and what the knowledge base knows to be more of
+// the same: under Bash(prog:*) or Bash(prog sub:*), an option the program's entry does not
+// know (when the entry is complete), or one it marks as running code or naming a program to
+// run, is not covered unless the rule itself names it. The call then asks, naming the option.
+// Writes stay with the path stage, which checks every file a known option writes (a protected
+// file or one outside the working directories asks whatever the rule): Bash(sed:*) covers
+// sed -i on the project's files, as it did. A program with no entry keeps the rule as
+// written; its paths still meet the path checks and deny rules, which do not depend on it.
+
+// uncovered says why a prefix or wildcard allow rule does not cover the command's options, or
+// "" when it does.
+func uncovered(r *permission.Rule, c *Command) string {
+	ri := ruleInfoOf(r.Value.Content)
+	ruleWords := ri.words
+	if len(ruleWords) == 0 || ri.entry == nil {
+		return ""
+	}
+	at := -1
+	for i, w := range c.Argv {
+		if w.Known && path.Base(w.Value) == ruleWords[0] {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return ""
+	}
+	e := ri.entry
+	var kbuf [8]knowledge.Arg
+	p := parsedPool.Get().(*knowledge.Parsed)
+	defer parsedPool.Put(p)
+	e.ParseInto(kbArgs(c.Argv[at+1:], kbuf[:]), p)
+	implied := ri.implied
+	complete := e.Complete(*p)
+	for _, u := range p.Unknown {
+		if complete {
+			return u.Why + " to the knowledge base's entry for " + entryName(e, *p) + ", so the rule does not cover it"
+		}
+	}
+	for _, u := range p.Uses {
+		if implied[u.Opt] || !u.Opt.Effects.Dangerous() {
+			continue
+		}
+		return "option " + u.Spelling + " of " + entryName(e, *p) + " " + effectWhy(u.Opt.Effects) + ", which the rule does not name"
+	}
+	return ""
+}
+
+func entryName(e *knowledge.Command, p knowledge.Parsed) string {
+	if p.Sub != nil {
+		return p.Sub.Name()
+	}
+	return e.Name()
+}
+
+func effectWhy(e knowledge.Effect) string {
+	if e&knowledge.Exec != 0 {
+		return "runs code or a command"
+	}
+	return "names a program to run"
+}
+
+// ruleInfo is what coverage needs of an allow rule, worked out once per rule text.
+type ruleInfo struct {
+	words   []string
+	entry   *knowledge.Command
+	implied map[*knowledge.Option]bool
+}
+
+// ruleInfos remembers rules by their text, up to maxRuleInfos of them (past that, each is
+// worked out again: a bound, not a leak, for a process that loads many rule sets).
+var (
+	ruleInfos    sync.Map // rule content -> *ruleInfo
+	ruleInfosLen atomic.Int64
+)
+
+const maxRuleInfos = 1 << 14
+
+// parsedPool holds the buffers of parses whose results are read and dropped at once.
+var parsedPool = sync.Pool{New: func() any { return new(knowledge.Parsed) }}
+
+func ruleInfoOf(content string) *ruleInfo {
+	if ri, ok := ruleInfos.Load(content); ok {
+		return ri.(*ruleInfo)
+	}
+	ri := &ruleInfo{words: ruleWordsOf(content)}
+	if len(ri.words) > 0 {
+		if e, ok := knowledge.Lookup(ri.words[0]); ok {
+			ri.entry, ri.implied = e, impliedOptions(e, ri.words[1:])
+		}
+	}
+	if ruleInfosLen.Add(1) <= maxRuleInfos {
+		ruleInfos.Store(content, ri)
+	}
+	return ri
+}
+
+// ruleWordsOf is the literal words of a prefix or wildcard rule, up to its first pattern.
+func ruleWordsOf(content string) []string {
+	content = strings.TrimSpace(content)
+	content = strings.TrimSuffix(content, ":*")
+	var out []string
+	for _, f := range strings.Fields(content) {
+		if strings.ContainsAny(f, "*?[]\\'\"$`{}") {
+			break
+		}
+		out = append(out, f)
+	}
+	if len(out) > 0 {
+		out[0] = path.Base(out[0])
+	}
+	return out
+}
+
+// impliedOptions are the options a rule's own words use: Bash(sort -o out:*) covers -o.
+func impliedOptions(e *knowledge.Command, words []string) map[*knowledge.Option]bool {
+	out := map[*knowledge.Option]bool{}
+	args := make([]knowledge.Arg, len(words))
+	for i, w := range words {
+		args[i] = knowledge.Arg{Value: w, Known: true}
+	}
+	for _, u := range e.Parse(args).Uses {
+		out[u.Opt] = true
+	}
+	return out
+}

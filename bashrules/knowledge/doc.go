@@ -1,0 +1,49 @@
+// Package knowledge is what the Bash check knows about programs, as data: one reviewed entry
+// per program (or family), in the text files of programs/, embedded in the binary. An entry
+// says how the program reads its arguments — every option with its spellings (aliases), the
+// value it takes, whether long options may be abbreviated and short ones clustered — and what
+// an option does that a permission check must see: run code, select a program or helper,
+// write or read a file. It also lists the program's subcommands, each with options of its own,
+// and the environment variables it honours that choose or run programs.
+//
+// Adding a program is adding an entry; no code changes. The package knows nothing of rules,
+// the permission engine or the shell parser: bashrules asks it (Lookup, Program.Parse).
+//
+// # Contract
+//
+// An entry is complete unless it says "partial": an option a complete entry does not list is
+// unknown, and bashrules treats unknown as "not known to be harmless" — an allow rule for the
+// program does not cover it. A partial entry's facts still hold (its effects, aliases and
+// arities), but what it does not list is not evidence of anything. A broken entry is an error
+// naming its file, line and column; the embedded entries are loaded once and a broken one
+// panics at first use (a test loads them all), so a binary never runs with half its knowledge.
+//
+// # Format
+//
+// One directive a line; # starts a comment. Words are separated by spaces.
+//
+//	program NAME [NAME...]   start an entry; every NAME runs it (awk gawk mawk nawk)
+//	sub NAME [NAME...]       start a subcommand of the current program (npm install i add)
+//	flags FLAG...            for the current program or subcommand:
+//	                           abbrev   long options may be abbreviated to a unique prefix
+//	                           digits   -NUM is an option (head -5)
+//	                           posix    options end at the first operand (find, env, xargs)
+//	                           partial  the option list is not complete
+//	                           inherit  the program's options are also accepted after the subcommand
+//	                           subabbrev subcommands may be abbreviated to a unique prefix (npm publ)
+//	                           readonly in the read-only set when every option is known
+//	opt SPELLING... [WORD...] one option: its spellings, then what it does
+//	env VAR EFFECT...         an environment variable the program honours
+//	sigil CHAR CANON          an operand starting with CHAR means option CANON (git push +main)
+//	help ARGS...              what prints the options, for the test against the installed
+//	                          program (default --help; may repeat; "help none": nothing does)
+//
+// A spelling is -x (short; clusters with others: -rf), --long, or -word (a long option spelled
+// with one dash, as find and go use; it does not cluster). A spelling ending in "=" takes a
+// value (--lines=5, --lines 5, -n5, -n 5); ending in "?" takes an optional value that must be
+// attached (--color=auto, -i.bak). The words after the spellings are effects — exec (runs code
+// or a command), program (names a program or helper to run), write (writes or removes the file
+// its value names, or files in general when it takes none), read (reads the file its value
+// names) — and as=NAME[,NAME] to give the option a canonical name other than its first long
+// spelling (git push --force-with-lease as=force; git branch -D as=delete,force).
+package knowledge

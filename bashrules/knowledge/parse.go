@@ -1,0 +1,319 @@
+package knowledge
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// ParseError is a broken entry: where, and what is wrong.
+type ParseError struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
+
+// token is a word of a line with its column (1-based).
+type token struct {
+	s   string
+	col int
+}
+
+func tokens(line string) []token {
+	if i := strings.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	var out []token
+	for i := 0; i < len(line); {
+		if line[i] == ' ' || line[i] == '\t' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			j++
+		}
+		out = append(out, token{line[i:j], i + 1})
+		i = j
+	}
+	return out
+}
+
+// entry holds the state of one file's reading.
+type reader struct {
+	file  string
+	line  int
+	progs []*Command
+	prog  *Command // current program
+	cur   *Command // current program or subcommand
+}
+
+func (r *reader) errf(col int, format string, args ...any) error {
+	return &ParseError{File: r.file, Line: r.line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+var (
+	nameRE  = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`)
+	envRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	canonRE = regexp.MustCompile(`^[A-Za-z0-9+-][A-Za-z0-9_.+-]*(,[A-Za-z0-9+-][A-Za-z0-9_.+-]*)*$`)
+)
+
+// Parse reads the entries of one file. file names it in errors.
+func Parse(file string, data []byte) ([]*Command, error) {
+	r := &reader{file: file}
+	for ln := range strings.SplitSeq(string(data), "\n") {
+		r.line++
+		ln = strings.TrimSuffix(ln, "\r")
+		toks := tokens(ln)
+		if len(toks) == 0 {
+			continue
+		}
+		if err := r.directive(toks); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.finish(); err != nil {
+		return nil, err
+	}
+	return r.progs, nil
+}
+
+func (r *reader) directive(toks []token) error {
+	d := toks[0]
+	if d.s != "program" && r.prog == nil {
+		return r.errf(d.col, "%s before the first program", d.s)
+	}
+	switch d.s {
+	case "program":
+		return r.program(toks)
+	case "sub":
+		return r.sub(toks)
+	case "flags":
+		return r.flags(toks)
+	case "opt":
+		return r.opt(toks)
+	case "env":
+		return r.env(toks)
+	case "sigil":
+		return r.sigil(toks)
+	case "help":
+		if len(toks) < 2 {
+			return r.errf(toks[0].col, "help needs the arguments that print the options, or none")
+		}
+		var args []string
+		for _, t := range toks[1:] {
+			args = append(args, t.s)
+		}
+		r.prog.Help = append(r.prog.Help, args)
+		return nil
+	}
+	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil or help)", d.s)
+}
+
+func (r *reader) names(toks []token, what string) ([]string, error) {
+	if len(toks) < 2 {
+		return nil, r.errf(toks[0].col+len(toks[0].s), "%s needs a name", what)
+	}
+	var out []string
+	for _, t := range toks[1:] {
+		if !nameRE.MatchString(t.s) {
+			return nil, r.errf(t.col, "%q is not a command name", t.s)
+		}
+		out = append(out, t.s)
+	}
+	return out, nil
+}
+
+func (r *reader) program(toks []token) error {
+	if err := r.finish(); err != nil {
+		return err
+	}
+	names, err := r.names(toks, "program")
+	if err != nil {
+		return err
+	}
+	p := &Command{Names: names, Pos: fmt.Sprintf("%s:%d", r.file, r.line), Subs: map[string]*Command{}}
+	r.progs = append(r.progs, p)
+	r.prog, r.cur = p, p
+	return nil
+}
+
+func (r *reader) sub(toks []token) error {
+	names, err := r.names(toks, "sub")
+	if err != nil {
+		return err
+	}
+	s := &Command{Names: names, Pos: fmt.Sprintf("%s:%d", r.file, r.line), parent: r.prog}
+	for i, n := range names {
+		if prev, ok := r.prog.Subs[n]; ok {
+			return r.errf(toks[i+1].col, "subcommand %s is already described at %s", n, prev.Pos)
+		}
+		r.prog.Subs[n] = s
+	}
+	r.prog.subList = append(r.prog.subList, s)
+	r.cur = s
+	return nil
+}
+
+func (r *reader) flags(toks []token) error {
+	if len(toks) < 2 {
+		return r.errf(toks[0].col+5, "flags needs at least one flag")
+	}
+	for _, t := range toks[1:] {
+		switch t.s {
+		case "abbrev":
+			r.cur.Abbrev = true
+		case "digits":
+			r.cur.Digits = true
+		case "posix":
+			r.cur.Posix = true
+		case "partial":
+			r.cur.Partial = true
+		case "inherit":
+			r.cur.Inherit = true
+		case "subabbrev":
+			r.cur.SubAbbrev = true
+		case "readonly":
+			r.cur.ReadOnly = true
+		default:
+			return r.errf(t.col, "unknown flag %q (want abbrev, digits, posix, partial, inherit, subabbrev or readonly)", t.s)
+		}
+	}
+	return nil
+}
+
+func (r *reader) effect(t token) (Effect, bool) {
+	for _, n := range effectNames {
+		if t.s == n.name {
+			return n.e, true
+		}
+	}
+	return 0, false
+}
+
+func (r *reader) opt(toks []token) error {
+	o := &Option{Arity: map[string]Arity{}, Pos: fmt.Sprintf("%s:%d", r.file, r.line)}
+	i := 1
+	for ; i < len(toks) && strings.HasPrefix(toks[i].s, "-"); i++ {
+		t := toks[i]
+		s, a := t.s, None
+		switch {
+		case strings.HasSuffix(s, "="):
+			s, a = s[:len(s)-1], Required
+		case strings.HasSuffix(s, "?"):
+			s, a = s[:len(s)-1], Optional
+		}
+		if kindOf(s) == kBad || strings.ContainsAny(s, "=?,") || !nameRE.MatchString(strings.TrimLeft(s, "-")) && kindOf(s) != kShort {
+			return r.errf(t.col, "%q is not an option spelling (-x, --long or -word, with = or ? for a value)", t.s)
+		}
+		if kindOf(s) == kShort && (s[1] == '=' || s[1] == '?' || s[1] <= ' ' || s[1] > '~') {
+			return r.errf(t.col, "%q is not an option spelling", t.s)
+		}
+		if _, dup := o.Arity[s]; dup {
+			return r.errf(t.col, "option %s is listed twice on one line", s)
+		}
+		o.Spellings = append(o.Spellings, s)
+		o.Arity[s] = a
+	}
+	if len(o.Spellings) == 0 {
+		col := toks[0].col + 3
+		if len(toks) > 1 {
+			col = toks[1].col
+		}
+		return r.errf(col, "opt needs at least one spelling starting with -")
+	}
+	for ; i < len(toks); i++ {
+		t := toks[i]
+		if e, ok := r.effect(t); ok {
+			o.Effects |= e
+			continue
+		}
+		if c, ok := strings.CutPrefix(t.s, "as="); ok {
+			if !canonRE.MatchString(c) {
+				return r.errf(t.col+3, "%q is not a canonical name", c)
+			}
+			o.Canon = strings.Split(c, ",")
+			continue
+		}
+		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read or as=NAME)", t.s)
+	}
+	if o.Canon == nil {
+		o.Canon = []string{canonOf(o.Spellings)}
+	}
+	if err := r.clash(o, toks); err != nil {
+		return err
+	}
+	r.cur.Options = append(r.cur.Options, o)
+	return nil
+}
+
+// canonOf is an option's canonical name: its first long spelling without the dashes, else its
+// first spelling as written.
+func canonOf(sp []string) string {
+	for _, s := range sp {
+		if kindOf(s) == kLong {
+			return s[2:]
+		}
+	}
+	return sp[0]
+}
+
+// clash reports a spelling the current command already has.
+func (r *reader) clash(o *Option, toks []token) error {
+	for i, s := range o.Spellings {
+		for _, prev := range r.cur.Options {
+			if _, ok := prev.Arity[s]; ok {
+				return r.errf(toks[i+1].col, "option %s is already described at %s", s, prev.Pos)
+			}
+		}
+	}
+	return nil
+}
+
+func (r *reader) env(toks []token) error {
+	if len(toks) < 3 {
+		return r.errf(toks[0].col, "env needs a variable and at least one effect")
+	}
+	if !envRE.MatchString(toks[1].s) {
+		return r.errf(toks[1].col, "%q is not a variable name", toks[1].s)
+	}
+	var e Effect
+	for _, t := range toks[2:] {
+		x, ok := r.effect(t)
+		if !ok {
+			return r.errf(t.col, "unknown effect %q (want exec, program, write or read)", t.s)
+		}
+		e |= x
+	}
+	if r.cur.Env == nil {
+		r.cur.Env = map[string]Effect{}
+	}
+	r.cur.Env[toks[1].s] = e
+	return nil
+}
+
+func (r *reader) sigil(toks []token) error {
+	if len(toks) != 3 || len(toks[1].s) != 1 || strings.ContainsAny(toks[1].s, "-") || !canonRE.MatchString(toks[2].s) {
+		return r.errf(toks[0].col, "sigil needs one character (not -) and a canonical name")
+	}
+	if r.cur.Sigils == nil {
+		r.cur.Sigils = map[byte]string{}
+	}
+	r.cur.Sigils[toks[1].s[0]] = toks[2].s
+	return nil
+}
+
+// finish indexes the entry just read and checks it as a whole.
+func (r *reader) finish() error {
+	if r.prog == nil {
+		return nil
+	}
+	r.prog.index()
+	for _, s := range r.prog.subList {
+		s.index()
+	}
+	r.prog, r.cur = nil, nil
+	return nil
+}
