@@ -70,12 +70,19 @@ type observed struct {
 	skip  string
 }
 
-// Capture records the state of scope before a change. The change belongs to the current point
-// (nil before the first Begin: nothing is recorded). Reading a file that vanished or cannot
-// be read is not a failure: the path is recorded as skipped when the change touches it.
-func (s *Store) Capture(ctx context.Context, scope Scope) (*Pending, error) {
+// Capture records the state of scope before a change. The change belongs to point id (""
+// means the current point; with no point, nothing is recorded), whatever point is current when
+// it is done. Reading a file that vanished or cannot be read is not a failure: the path is
+// recorded as skipped when the change touches it.
+func (s *Store) Capture(ctx context.Context, id string, scope Scope) (*Pending, error) {
 	s.mu.Lock()
 	p := &Pending{s: s, point: s.current(), scope: scope}
+	if id != "" {
+		p.point = nil
+		if i := s.find(id); i >= 0 {
+			p.point = s.points[i]
+		}
+	}
 	s.mu.Unlock()
 	if p.point == nil {
 		return p, nil
@@ -145,6 +152,22 @@ func (p *Pending) Done(ctx context.Context) error {
 		return nil
 	}
 	return s.save()
+}
+
+// NoteFailure records in point id (or the current one) that a capture failed: the change
+// went ahead without a way back.
+func (s *Store) NoteFailure(id string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.current()
+	if i := s.find(id); i >= 0 {
+		p = s.points[i]
+	}
+	if p == nil {
+		return
+	}
+	p.Skipped = appendSkip(p.Skipped, Skipped{Reason: "capture failed: " + err.Error()})
+	_ = s.save()
 }
 
 func outside(reason string) string {

@@ -114,7 +114,7 @@ func TestAPendingChangeBelongsToTheTurnThatStartedIt(t *testing.T) {
 	f.write("a.txt", "v1", 0o644)
 	f.begin("m1")
 	ctx := context.Background()
-	bg, err := f.store.Capture(ctx, Scope{All: true}) // a background command, never done
+	bg, err := f.store.Capture(ctx, "", Scope{All: true}) // a background command, never done
 	if err != nil {
 		t.Fatal(err)
 	}

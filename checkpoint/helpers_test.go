@@ -62,7 +62,7 @@ func (f *fixture) begin(id string) {
 func (f *fixture) change(scope Scope, fn func()) {
 	f.t.Helper()
 	ctx := context.Background()
-	p, err := f.store.Capture(ctx, scope)
+	p, err := f.store.Capture(ctx, "", scope)
 	if err != nil {
 		f.t.Fatal(err)
 	}
