@@ -23,7 +23,9 @@ type op struct {
 	mode    fs.FileMode
 }
 
-func (o op) String() string { return fmt.Sprintf("%s %s %s %q %o", o.kind, o.from, o.to, o.content, o.mode) }
+func (o op) String() string {
+	return fmt.Sprintf("%s %s %s %q %o", o.kind, o.from, o.to, o.content, o.mode)
+}
 
 func genOp() *rapid.Generator[op] {
 	return rapid.Custom(func(t *rapid.T) op {
