@@ -11,6 +11,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -196,6 +198,7 @@ func (s *Store) observe(ctx context.Context, scope Scope, hash bool) (map[string
 		roots = s.roots
 	}
 	start := time.Now()
+	var mu sync.Mutex
 	for _, r := range roots {
 		r = filepath.Clean(r)
 		if !filepath.IsAbs(r) {
@@ -205,7 +208,10 @@ func (s *Store) observe(ctx context.Context, scope Scope, hash bool) (map[string
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			out[path] = s.observeOne(path, info, hash, start)
+			o := s.observeOne(path, info, hash, start)
+			mu.Lock()
+			out[path] = o
+			mu.Unlock()
 			return nil
 		})
 		if err != nil {
@@ -217,7 +223,8 @@ func (s *Store) observe(ctx context.Context, scope Scope, hash bool) (map[string
 
 // walk calls fn for every non-folder below root (root itself when it is not a folder), never
 // following a symlink and never entering a .git folder. A root that does not exist is
-// nothing to walk.
+// nothing to walk. Folders are read by up to walkers goroutines at once (a scan is mostly
+// waiting on lstat), so fn must be safe for concurrent use.
 func walk(root string, fn func(path string, info fs.FileInfo) error) error {
 	info, err := os.Lstat(root)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
@@ -229,28 +236,69 @@ func walk(root string, fn func(path string, info fs.FileInfo) error) error {
 	if !info.IsDir() {
 		return fn(root, info)
 	}
-	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return fmt.Errorf("checkpoint: %w", err)
+	w := &walker{fn: fn, sem: make(chan struct{}, walkers)}
+	w.dir(root)
+	w.wg.Wait()
+	return w.err
+}
+
+const walkers = 8
+
+type walker struct {
+	fn   func(path string, info fs.FileInfo) error
+	sem  chan struct{}
+	wg   sync.WaitGroup
+	once sync.Once
+	err  error
+	stop atomic.Bool
+}
+
+func (w *walker) fail(err error) {
+	w.once.Do(func() { w.err = err; w.stop.Store(true) })
+}
+
+// dir reads one folder: its files go to fn, its folders to another goroutine when one is free
+// and to this one otherwise.
+func (w *walker) dir(dir string) {
+	if w.stop.Load() {
+		return
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			w.fail(fmt.Errorf("checkpoint: %w", err))
 		}
+		return
+	}
+	for _, d := range entries {
+		path := filepath.Join(dir, d.Name())
 		if d.IsDir() {
 			if d.Name() == ".git" {
-				return filepath.SkipDir
+				continue
 			}
-			return nil
+			select {
+			case w.sem <- struct{}{}:
+				w.wg.Go(func() {
+					defer func() { <-w.sem }()
+					w.dir(path)
+				})
+			default:
+				w.dir(path)
+			}
+			continue
 		}
 		info, err := d.Info()
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil
+			continue
+		}
+		if err == nil {
+			err = w.fn(path, info)
 		}
 		if err != nil {
-			return fmt.Errorf("checkpoint: %w", err)
+			w.fail(err)
+			return
 		}
-		return fn(path, info)
-	})
+	}
 }
 
 // observeOne is one path's fingerprint and, with hash, its captured state.
