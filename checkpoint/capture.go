@@ -5,14 +5,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -34,15 +32,6 @@ type fingerprint struct {
 	MTime  int64       `json:"mtime,omitempty"`
 	CTime  int64       `json:"ctime,omitempty"`
 	Ino    uint64      `json:"ino,omitempty"`
-}
-
-func fingerprintOf(info fs.FileInfo) fingerprint {
-	fp := fingerprint{Exists: true, Kind: info.Mode().Type(), Mode: info.Mode().Perm(), Size: info.Size(), MTime: info.ModTime().UnixNano()}
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		fp.Ino = uint64(st.Ino)
-		fp.CTime = st.Ctim.Sec*1e9 + st.Ctim.Nsec
-	}
-	return fp
 }
 
 // cached is the stat cache's knowledge of a path: the blob its content had when it had fp. A
@@ -204,11 +193,11 @@ func (s *Store) observe(ctx context.Context, scope Scope, hash bool) (map[string
 		if !filepath.IsAbs(r) {
 			return nil, fmt.Errorf("checkpoint: path %q is not absolute", r)
 		}
-		err := walk(r, func(path string, info fs.FileInfo) error {
+		err := walk(r, func(path string, fp fingerprint) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			o := s.observeOne(path, info, hash, start)
+			o := s.observeOne(path, fp, hash, start)
 			mu.Lock()
 			out[path] = o
 			mu.Unlock()
@@ -221,89 +210,8 @@ func (s *Store) observe(ctx context.Context, scope Scope, hash bool) (map[string
 	return out, nil
 }
 
-// walk calls fn for every non-folder below root (root itself when it is not a folder), never
-// following a symlink and never entering a .git folder. A root that does not exist is
-// nothing to walk. Folders are read by up to walkers goroutines at once (a scan is mostly
-// waiting on lstat), so fn must be safe for concurrent use.
-func walk(root string, fn func(path string, info fs.FileInfo) error) error {
-	info, err := os.Lstat(root)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
-	}
-	if !info.IsDir() {
-		return fn(root, info)
-	}
-	w := &walker{fn: fn, sem: make(chan struct{}, walkers)}
-	w.dir(root)
-	w.wg.Wait()
-	return w.err
-}
-
-const walkers = 8
-
-type walker struct {
-	fn   func(path string, info fs.FileInfo) error
-	sem  chan struct{}
-	wg   sync.WaitGroup
-	once sync.Once
-	err  error
-	stop atomic.Bool
-}
-
-func (w *walker) fail(err error) {
-	w.once.Do(func() { w.err = err; w.stop.Store(true) })
-}
-
-// dir reads one folder: its files go to fn, its folders to another goroutine when one is free
-// and to this one otherwise.
-func (w *walker) dir(dir string) {
-	if w.stop.Load() {
-		return
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-			w.fail(fmt.Errorf("checkpoint: %w", err))
-		}
-		return
-	}
-	for _, d := range entries {
-		path := filepath.Join(dir, d.Name())
-		if d.IsDir() {
-			if d.Name() == ".git" {
-				continue
-			}
-			select {
-			case w.sem <- struct{}{}:
-				w.wg.Go(func() {
-					defer func() { <-w.sem }()
-					w.dir(path)
-				})
-			default:
-				w.dir(path)
-			}
-			continue
-		}
-		info, err := d.Info()
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err == nil {
-			err = w.fn(path, info)
-		}
-		if err != nil {
-			w.fail(err)
-			return
-		}
-	}
-}
-
 // observeOne is one path's fingerprint and, with hash, its captured state.
-func (s *Store) observeOne(path string, info fs.FileInfo, hash bool, start time.Time) observed {
-	fp := fingerprintOf(info)
+func (s *Store) observeOne(path string, fp fingerprint, hash bool, start time.Time) observed {
 	o := observed{fp: fp}
 	switch {
 	case s.within(path) == "":
