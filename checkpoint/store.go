@@ -224,3 +224,25 @@ func (s *Store) within(path string) string {
 	}
 	return ""
 }
+
+// ChangedSince lists the paths changed at point id or later, sorted; nil for an unknown id.
+func (s *Store) ChangedSince(id string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := s.find(id)
+	if i < 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range s.points[i:] {
+		for path := range p.Files {
+			if !seen[path] {
+				seen[path] = true
+				out = append(out, path)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}

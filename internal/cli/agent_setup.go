@@ -66,10 +66,10 @@ func appOptions(f *Factory, opts *agentOptions) (app.Options, error) {
 	}, nil
 }
 
-// fileCheckpointing: the SDK's enableFileCheckpointing reaches reins as
-// CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true.
+// fileCheckpointing: the chat keeps checkpoints for /rewind, as Claude Code's does; the SDK's
+// enableFileCheckpointing reaches reins as CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true.
 func fileCheckpointing(f *Factory, opts *agentOptions) bool {
-	return opts.sdk.inputFormat == inputStreamJSON && f.Getenv("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING") == "true"
+	return opts.chat || opts.sdk.inputFormat == inputStreamJSON && f.Getenv("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING") == "true"
 }
 
 // checks is what an Asker needs to apply an answer.
