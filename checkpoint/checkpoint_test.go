@@ -232,7 +232,7 @@ func TestAReopenedStoreRewinds(t *testing.T) {
 	f.write("a.txt", "v1", 0o644)
 	f.begin("m1")
 	f.change(Scope{All: true}, func() { f.write("a.txt", "v2", 0o644) })
-	again, err := Open(f.store.dir, []string{f.root}, Limits{})
+	again, err := Reopen(f.store.dir, Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,7 +121,40 @@ func Open(dir string, roots []string, limits Limits) (*Store, error) {
 	if err := s.load(); err != nil {
 		return nil, err
 	}
+	if err := s.saveRoots(); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// Reopen opens an existing store with the working directories it was last opened for (reins
+// rewind on a saved session).
+func Reopen(dir string, limits Limits) (*Store, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "roots.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("checkpoint: no checkpoints in %s", dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	var roots []string
+	if err := json.Unmarshal(b, &roots); err != nil || len(roots) == 0 {
+		return nil, fmt.Errorf("checkpoint: %s: not a list of working directories", filepath.Join(dir, "roots.json"))
+	}
+	return Open(dir, roots, limits)
+}
+
+// saveRoots records the working directories, for Reopen.
+func (s *Store) saveRoots() error {
+	b, _ := json.Marshal(s.roots)
+	tmp := filepath.Join(s.dir, "roots.json.tmp")
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(s.dir, "roots.json")); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	return nil
 }
 
 // load reads the points and measures the blobs of a store opened again (a resumed session).
