@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -45,6 +46,9 @@ type cached struct {
 }
 
 const racyWindow = 2 * time.Second
+
+// ErrTooManyFiles is Capture's error for a scope larger than Limits.MaxScanFiles.
+var ErrTooManyFiles = errors.New("checkpoint: too many files to scan")
 
 // Pending is a change under way: the states its scope had before it.
 type Pending struct {
@@ -199,8 +203,11 @@ func (s *Store) observe(ctx context.Context, scope Scope, hash bool) (map[string
 			}
 			o := s.observeOne(path, fp, hash, start)
 			mu.Lock()
+			defer mu.Unlock()
 			out[path] = o
-			mu.Unlock()
+			if len(out) > s.limits.scan() {
+				return fmt.Errorf("%w: more than %d files", ErrTooManyFiles, s.limits.scan())
+			}
 			return nil
 		})
 		if err != nil {

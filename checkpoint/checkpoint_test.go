@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -280,5 +281,21 @@ func TestRestoreNeverFollowsALink(t *testing.T) {
 				t.Errorf("SkippedLinks %d, want 1 (%+v)", res.SkippedLinks, res)
 			}
 		})
+	}
+}
+
+func TestAScanTooLargeFailsAndIsRecorded(t *testing.T) {
+	f := newFixture(t, Limits{MaxScanFiles: 3})
+	for _, p := range []string{"a", "b", "c", "d"} {
+		f.write(p, p, 0o644)
+	}
+	f.begin("m1")
+	if _, err := f.store.Capture(context.Background(), "", Scope{All: true}); !errors.Is(err, ErrTooManyFiles) {
+		t.Fatalf("Capture: %v, want ErrTooManyFiles", err)
+	}
+	f.store.NoteFailure("m1", ErrTooManyFiles)
+	res := f.rewind("m1", RewindOptions{DryRun: true})
+	if len(res.NotCaptured) != 1 || !strings.Contains(res.NotCaptured[0].Reason, "too many files") {
+		t.Errorf("not captured %+v", res.NotCaptured)
 	}
 }

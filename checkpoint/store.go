@@ -17,6 +17,9 @@ import (
 const (
 	DefaultMaxFileBytes  int64 = 16 << 20
 	DefaultMaxTotalBytes int64 = 1 << 30
+	// DefaultMaxScanFiles bounds a scan: a session started in a home folder must not read
+	// all of it before a command.
+	DefaultMaxScanFiles = 200_000
 )
 
 // Limits bound what the store keeps. Zero means the default.
@@ -25,10 +28,14 @@ type Limits struct {
 	MaxFileBytes int64
 	// MaxTotalBytes: once the blobs reach it, no new content is captured (Skipped, "store full").
 	MaxTotalBytes int64
+	// MaxScanFiles: a scan that meets more files fails (the change goes ahead, recorded as
+	// not captured).
+	MaxScanFiles int
 }
 
 func (l Limits) file() int64  { return orDefault(l.MaxFileBytes, DefaultMaxFileBytes) }
 func (l Limits) total() int64 { return orDefault(l.MaxTotalBytes, DefaultMaxTotalBytes) }
+func (l Limits) scan() int    { return int(orDefault(int64(l.MaxScanFiles), DefaultMaxScanFiles)) }
 
 func orDefault(v, d int64) int64 {
 	if v <= 0 {
