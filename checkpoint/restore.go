@@ -52,10 +52,9 @@ type Result struct {
 
 // target is a path to put back: its state at the point and the fingerprint the agent left.
 type target struct {
-	path   string
-	state  State
-	agent  fingerprint
-	plural bool
+	path  string
+	state State
+	agent fingerprint
 }
 
 // Rewind puts the working directories back as they were at point id (see the package doc).

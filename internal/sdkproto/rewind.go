@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/reinsdev/reins/session"
 )
 
 // Checkpointer keeps the session's file checkpoints (the SDK's enableFileCheckpointing): a
@@ -33,17 +35,22 @@ type RewindFilesResult struct {
 	NotCaptured []string `json:"notCaptured,omitempty"`
 }
 
-// beginCheckpoint starts the checkpoint of a queued message: the caller's uuid names it, and
-// a message sent without one has none (it cannot be named in rewind_files).
+// beginCheckpoint starts the checkpoint of a queued message, named by the caller's uuid. A
+// message sent without one gets an id of its own: rewind_files cannot name it, but its
+// changes are still kept, so that a rewind to an earlier message puts them back too.
 func (s *Server) beginCheckpoint(ctx context.Context, q queued) (context.Context, error) {
-	if s.Checkpoints == nil || q.uuid == "" {
+	if s.Checkpoints == nil {
 		return ctx, nil
+	}
+	id := q.uuid
+	if id == "" {
+		id = session.NewID()
 	}
 	label := q.msg.Text()
 	if len(label) > 80 {
 		label = label[:80]
 	}
-	c, err := s.Checkpoints.Begin(ctx, q.uuid, label)
+	c, err := s.Checkpoints.Begin(ctx, id, label)
 	if err != nil {
 		return ctx, fmt.Errorf("file checkpoint: %w", err)
 	}

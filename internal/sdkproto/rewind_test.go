@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -48,6 +49,15 @@ func TestRewindFilesNamesAMessageByItsUUID(t *testing.T) {
 	begun := slices.Clone(cp.begun)
 	cp.mu.Unlock()
 	if !slices.Equal(begun, []string{"u1 Change a.go"}) {
+		t.Errorf("checkpoints begun %v", begun)
+	}
+	// A message without a uuid still gets a checkpoint, so that its changes are kept.
+	s.user("no uuid")
+	s.result()
+	cp.mu.Lock()
+	begun = slices.Clone(cp.begun)
+	cp.mu.Unlock()
+	if len(begun) != 2 || !strings.HasSuffix(begun[1], " no uuid") || strings.HasPrefix(begun[1], " ") {
 		t.Errorf("checkpoints begun %v", begun)
 	}
 	tests := []struct {
