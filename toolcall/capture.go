@@ -24,3 +24,12 @@ func capturerOf(ctx context.Context) Capturer {
 	c, _ := ctx.Value(capturerKey{}).(Capturer)
 	return c
 }
+
+// CarryCapturer returns to with from's capturer, if any: work a turn starts under a context of
+// its own (a background sub-agent) is still captured into that turn.
+func CarryCapturer(from, to context.Context) context.Context {
+	if c := capturerOf(from); c != nil {
+		return WithCapturer(to, c)
+	}
+	return to
+}
