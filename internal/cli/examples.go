@@ -17,6 +17,9 @@ var examples = map[string]string{
   reins tool run Edit --input '{"file_path":"main.go","old_string":"foo","new_string":"bar"}' --session fix --permission-mode acceptEdits`,
 	"reins trust": `  reins trust
   reins trust ~/src/project`,
+	"reins rewind": `  reins rewind
+  reins rewind 0b6f6c3e-1a2b-4c3d-8e9f-001122334455 --to 2 --dry-run
+  reins rewind 0b6f6c3e-1a2b-4c3d-8e9f-001122334455 --to 2`,
 }
 
 // addExamples sets the Example of every command examples lists that has none of its own.

@@ -435,8 +435,9 @@ const scenarios = {
     return { events: events.length };
   },
 
-  // Control requests: model change, settings, MCP status, an unsupported subtype. The prompt
-  // is held back until they are answered, so the input stays open.
+  // Control requests: model change, settings, MCP status, an unsupported subtype, rewind_files
+  // without checkpoints. The prompt is held back until they are answered, so the input stays
+  // open.
   async control() {
     let ready;
     const held = new Promise((r) => { ready = r; });
@@ -451,8 +452,10 @@ const scenarios = {
     check(Array.isArray(mcp) && mcp.length === 0, 'mcp_status', mcp);
     await q.setModel('claude-haiku-4-5');
     let unsupported;
-    try { await q.rewindFiles('x'); } catch (e) { unsupported = String(e); }
+    try { await q.reconnectMcpServer('x'); } catch (e) { unsupported = String(e); }
     check(unsupported && unsupported.includes('unsupported control request subtype'), 'an unsupported subtype is an error', unsupported);
+    const rewind = await q.rewindFiles('x');
+    check(rewind && rewind.canRewind === false && /not enabled/.test(rewind.error), 'rewind_files without enableFileCheckpointing', rewind);
     ready();
     for await (const m of q) {
       if (m.type === 'result') break;
