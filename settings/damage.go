@@ -1,9 +1,6 @@
 package settings
 
 import (
-	"slices"
-	"strconv"
-
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -15,49 +12,17 @@ type DamageBudgetSettings struct {
 	Bytes *IntEntry `json:"bytes,omitempty"`
 }
 
-// IntEntry is a whole number with its position.
-type IntEntry struct {
-	Value int64 `json:"value"`
-	Line  int   `json:"line"`
-	Col   int   `json:"col"`
-}
-
 var damageBudgetKeys = []string{"files", "bytes"}
 
-// parseDamageBudget reads the damageBudget key. A bad value is an error, not a warning: a
-// budget that silently fell back to the default would let through what the file meant to
-// stop, or stop what it meant to let through.
+// parseDamageBudget reads the damageBudget key.
 func parseDamageBudget(root *value, p docPos) (*DamageBudgetSettings, error) {
 	v := root.get("damageBudget")
 	if v == nil || v.kind == kindNull {
 		return nil, nil
 	}
-	if v.kind != kindObject {
-		return nil, p.errAt(v.off, "damageBudget must be an object like {\"files\": 100, \"bytes\": 67108864}, not %s", v.kind)
-	}
-	for _, m := range v.members {
-		if !slices.Contains(damageBudgetKeys, m.key) {
-			return nil, p.errAt(m.off, "%s", unknownKeyMessage(" in damageBudget", m.key, DidYouMean(m.key, damageBudgetKeys)))
-		}
-	}
 	s := &DamageBudgetSettings{}
-	for _, f := range []struct {
-		key string
-		dst **IntEntry
-	}{{"files", &s.Files}, {"bytes", &s.Bytes}} {
-		fv := v.get(f.key)
-		if fv == nil {
-			continue
-		}
-		if fv.kind != kindNumber {
-			return nil, p.errAt(fv.off, "damageBudget.%s must be a whole number, not %s", f.key, fv.kind)
-		}
-		n, err := strconv.ParseInt(fv.raw, 10, 64)
-		if err != nil || n < 0 {
-			return nil, p.errAt(fv.off, "damageBudget.%s must be a whole number from 0 to %d, not %s", f.key, int64(1<<63-1), fv.raw)
-		}
-		line, col := p.idx.pos(fv.off)
-		*f.dst = &IntEntry{Value: n, Line: line, Col: col}
+	if err := p.wholeNumbers("damageBudget", v, damageBudgetKeys, map[string]**IntEntry{"files": &s.Files, "bytes": &s.Bytes}); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

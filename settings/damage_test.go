@@ -13,10 +13,10 @@ func TestDamageBudgetValues(t *testing.T) {
 		name, doc, err string
 	}{
 		{"not an object", `{"damageBudget": 5}`, `:1:18: damageBudget must be an object`},
-		{"a string count", `{"damageBudget": {"files": "10"}}`, `:1:28: damageBudget.files must be a whole number, not a string`},
-		{"negative", "{\n  \"damageBudget\": {\"bytes\": -1}\n}", `:2:29: damageBudget.bytes must be a whole number from 0`},
-		{"a fraction", `{"damageBudget": {"files": 1.5}}`, `damageBudget.files must be a whole number from 0`},
-		{"too large", `{"damageBudget": {"files": 99999999999999999999}}`, `damageBudget.files must be a whole number from 0`},
+		{"a string count", `{"damageBudget": {"files": "10"}}`, `:1:28: damageBudget.files must be a whole number, 0 or more, not "10"`},
+		{"negative", "{\n  \"damageBudget\": {\"bytes\": -1}\n}", `:2:29: damageBudget.bytes must be a whole number, 0 or more`},
+		{"a fraction", `{"damageBudget": {"files": 1.5}}`, `damageBudget.files must be a whole number, 0 or more`},
+		{"too large", `{"damageBudget": {"files": 99999999999999999999}}`, `damageBudget.files must be a whole number, 0 or more`},
 		{"a misspelt key", `{"damageBudget": {"file": 10}}`, `unknown key "file" in damageBudget (did you mean "files"?)`},
 	}
 	for _, tt := range tests {

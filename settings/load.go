@@ -92,6 +92,10 @@ type Settings struct {
 	// AlwaysThinking is alwaysThinkingEnabled: true asks for extended thinking in every
 	// session, false for none.
 	AlwaysThinking *BoolEntry `json:"alwaysThinkingEnabled,omitempty"`
+	// FileCheckpointing is fileCheckpointingEnabled; Checkpoints the store's limits
+	// (checkpoints.go).
+	FileCheckpointing *BoolEntry          `json:"fileCheckpointingEnabled,omitempty"`
+	Checkpoints       *CheckpointSettings `json:"checkpoints,omitempty"`
 	// Sandbox is the sandbox key (see sandbox.go).
 	Sandbox *SandboxSettings `json:"sandbox,omitempty"`
 	// DamageBudget is the damageBudget key (see damage.go).
@@ -326,6 +330,9 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 		return s, nil, nil, d.errAt(pe.off, "%s", pe.msg)
 	}
 	if err := d.readTopLevel(root, &s); err != nil {
+		return s, nil, nil, err
+	}
+	if err := d.readCheckpoints(root, &s); err != nil {
 		return s, nil, nil, err
 	}
 	sb, err := parseSandbox(root, d.errAt, d.idx.pos)

@@ -11,7 +11,9 @@
 //     substitutes as a new call, asking again when it asks;
 //  4. PermissionDenied hooks on a denial;
 //  5. run: the tool's Call, under the abort contract (a tool whose interrupt behaviour is
-//     [tool.Block] keeps running when a person interrupts with a new message, [ErrInterrupt]);
+//     [tool.Block] keeps running when a person interrupts with a new message, [ErrInterrupt]),
+//     after the context's [Capturer], if any, has recorded what the call may change (file
+//     checkpoints);
 //  6. PostToolUse or PostToolUseFailure hooks, whose words for the model join the outcome.
 //
 // Every panic on the way — in a check, a hook's substitute, the call — becomes a failure the

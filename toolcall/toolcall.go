@@ -153,6 +153,10 @@ func (p *Pipeline) call(ctx context.Context, c Call, h *hookCall, out *Outcome) 
 	t := c.Tool
 	callCtx, stop := callContext(ctx, t.InterruptBehavior())
 	defer stop()
+	if cp := capturerOf(ctx); cp != nil {
+		done := cp.BeforeCall(ctx, c, out.Input)
+		defer done()
+	}
 	res, panicked, err := invoke(callCtx, t, out.Input, c.Env)
 	var response *tool.Result
 	switch {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/reinsdev/reins/checkpoint"
 	"log/slog"
 	"os"
 
@@ -74,6 +75,10 @@ type Options struct {
 	SessionID string
 	NoPersist bool
 
+	// FileCheckpointing keeps checkpoints of the files the session's calls change, for
+	// RewindFiles (the SDK's enableFileCheckpointing, the chat's /rewind).
+	FileCheckpointing bool
+
 	// LateHooks says the front end may add hook callbacks after New (the SDK's initialize), so
 	// the session has a hooks runner and askers that consult the PermissionRequest hooks even
 	// when no settings file configures one.
@@ -142,15 +147,19 @@ type App struct {
 	Prompt PromptEnv
 	// Structured holds the answer of a JSONSchema session; nil without a schema.
 	Structured *StructuredOutput
+	// Checkpoints is the session's shadow store; nil without FileCheckpointing.
+	Checkpoints *checkpoint.Store
 	// Memory is the session's memory files (CLAUDE.md, AGENTS.md).
 	Memory *Memory
 
-	opts    Options
-	root    Root
-	closed  bool
-	elicit  lateElicitor
-	started bool
-	ended   bool
+	opts   Options
+	root   Root
+	closed bool
+	// tempCheckpoints is the store's folder when the session saves nothing (removed at Close).
+	tempCheckpoints string
+	elicit          lateElicitor
+	started         bool
+	ended           bool
 	// stopDebug ends the debug log's subscription.
 	stopDebug func()
 	// stopMemory ends the memory's subscription to the tool calls.
@@ -212,6 +221,9 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 		a.stopDebug = a.Bus.Subscribe(debugEvents(opts.Debug))
 	}
 	if err := a.newPermissions(pc, transcript); err != nil {
+		return nil, err
+	}
+	if err := a.openCheckpoints(pc.WorkingDirs()); err != nil {
 		return nil, err
 	}
 	if err := a.startTools(ctx, pc); err != nil {
@@ -489,6 +501,7 @@ func (a *App) Close() error {
 		errs = append(errs, a.audit.close(a.stopAudit))
 		a.audit = nil
 	}
+	errs = append(errs, a.closeCheckpoints())
 	if a.Recorder != nil {
 		errs = append(errs, a.Recorder.Close())
 	}

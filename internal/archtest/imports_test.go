@@ -247,6 +247,11 @@ var allowedImports = map[string][]string{
 	// A front-end adapter speaks a wire protocol over the agent's events and the permission
 	// engine, and never reaches into another front end.
 	"internal/sdkproto": {"agent", "permission", "session", "llm", "tool", "hooks"},
+	// Checkpoints keep files and put them back; the agent and the front ends call them, never
+	// the reverse. The capture reads a call through the pipeline's contract and the Bash
+	// analysis.
+	"checkpoint":         {},
+	"checkpoint/capture": {"checkpoint", "toolcall", "bashrules", "permission"},
 	// The Markdown renderer turns text into lines and knows nothing of the UI around it.
 	"internal/tui/markdown": {},
 	// The damage count's git view runs git for bashrules, which may not run programs itself.

@@ -18,6 +18,8 @@ import (
 )
 
 type agentOptions struct {
+	// chat is set by the interactive mode: it keeps file checkpoints for /rewind.
+	chat               bool
 	perm               permFlags
 	mcp                mcpFlags
 	print              bool

@@ -59,11 +59,18 @@ func appOptions(f *Factory, opts *agentOptions) (app.Options, error) {
 		SessionID:          sf.sessionID,
 		NoPersist:          sf.noPersist,
 		LateHooks:          sf.inputFormat == inputStreamJSON,
+		FileCheckpointing:  fileCheckpointing(f, opts),
 		ShellGroups:        shellGroups(),
 		HookGroups:         hookGroups(),
 		Debug:              f.Debug,
 		Report:             reporter(f),
 	}, nil
+}
+
+// fileCheckpointing: the chat keeps checkpoints for /rewind, as Claude Code's does; the SDK's
+// enableFileCheckpointing reaches reins as CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true.
+func fileCheckpointing(f *Factory, opts *agentOptions) bool {
+	return opts.chat || opts.sdk.inputFormat == inputStreamJSON && f.Getenv("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING") == "true"
 }
 
 // checks is what an Asker needs to apply an answer.

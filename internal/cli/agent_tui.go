@@ -30,6 +30,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 	if err := askTrust(ctx, f, opts, term); err != nil {
 		return err
 	}
+	opts.chat = true
 	a, err := newSession(ctx, f, opts)
 	if err != nil {
 		return err
@@ -72,6 +73,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		SubAgent:        a.Sidechains(ctx),
 		Prompts:         promptCommands(prompts),
 		Memory:          func() tui.MemoryReport { return memoryReport(a.Memory) },
+		Checkpoints:     chatCheckpointsOf(a),
 		Ignored:         func() []tui.IgnoredRule { return ignoredRules(a.Settings.Report, a.Permissions.Context()) },
 		Agents:          func() []tui.AgentInfo { return chatAgents(a.Agents) },
 		MCP:             func() []tui.MCPServerInfo { return chatMCP(a.MCP) },

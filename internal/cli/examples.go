@@ -27,6 +27,9 @@ var examples = map[string]string{
   reins policy replay --settings proposed.json --since 7d --json`,
 	"reins trust": `  reins trust
   reins trust ~/src/project`,
+	"reins rewind": `  reins rewind
+  reins rewind 0b6f6c3e-1a2b-4c3d-8e9f-001122334455 --to 2 --dry-run
+  reins rewind 0b6f6c3e-1a2b-4c3d-8e9f-001122334455 --to 2`,
 }
 
 // addExamples sets the Example of every command examples lists that has none of its own.

@@ -34,6 +34,9 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 	if a.Structured != nil {
 		srv.Structured = a.Structured.Value
 	}
+	if a.Checkpoints != nil {
+		srv.Checkpoints = sdkCheckpoints{a}
+	}
 	srv.OnInitialize = func(req sdkproto.InitializeRequest) error { return initialize(ctx, a, srv, req, launchMCP) }
 	srv.Agents = func() []sdkproto.AgentInfo { return agentInfos(a) }
 	srv.ResolveModel = func(name string) (string, error) {

@@ -119,7 +119,7 @@ func TestRefusalFailsClosed(t *testing.T) {
 		{name: "a prompt before the announced initialize", await: true, input: promptLine + controlLine("1", `{"subtype":"initialize"}`),
 			want: "a user message came before the initialize request that --await-initialize announced"},
 		{name: "a prompt after the announced initialize", await: true, input: controlLine("1", `{"subtype":"initialize"}`) + promptLine},
-		{name: "a refused request that configures nothing", input: controlLine("1", `{"subtype":"rewind_files","user_message_id":"x"}`) + promptLine},
+		{name: "a refused request that configures nothing", input: controlLine("1", `{"subtype":"mcp_reconnect","serverName":"x"}`) + promptLine},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := serveInput(t, t.TempDir(), tt.input+promptLine, 2, func(srv *Server) { srv.AwaitInitialize = tt.await })

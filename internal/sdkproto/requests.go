@@ -12,7 +12,6 @@ import (
 // build, with why; each is an error response naming it (docs/deviations.md lists them). Those
 // that configure safety fail the session closed (failclosed.go).
 var refusals = map[string]string{
-	"rewind_files":          "reins keeps no file checkpoints yet, so there is nothing to rewind to",
 	"mcp_reconnect":         "reins does not restart an MCP server on request (a crashed stdio server is restarted once by itself)",
 	"mcp_toggle":            "reins cannot switch an MCP server on or off in a running session",
 	"mcp_set_servers":       "reins cannot change the MCP servers of a running session (deliver them in initialize with --await-initialize, or --mcp-config)",
@@ -48,6 +47,8 @@ func (s *Server) controlMore(id, subtype string, raw json.RawMessage) bool {
 	switch subtype {
 	case "set_max_thinking_tokens":
 		s.setThinking(id, raw)
+	case "rewind_files":
+		s.rewindFiles(id, raw)
 	default:
 		why, ok := refusals[subtype]
 		if !ok {

@@ -126,6 +126,9 @@ type Server struct {
 	// OnInitialize has accepted), with this Server as their host (SendMCP). It runs once
 	// initialize is answered and the next turn waits for it; nil refuses such an initialize.
 	ConnectSDKMCP func(ctx context.Context, names []string) error
+	// Checkpoints, when set, keeps a file checkpoint per user message and answers
+	// rewind_files; nil answers it with canRewind false.
+	Checkpoints Checkpointer
 	// MCPMessage delivers an mcp_message the caller sent for one of its in-process servers.
 	MCPMessage func(server string, message json.RawMessage) error
 
@@ -133,7 +136,7 @@ type Server struct {
 	emitter *Emitter
 
 	mu      sync.Mutex
-	queue   []llm.Message
+	queue   []queued
 	eof     bool
 	wake    chan struct{}
 	cancel  context.CancelCauseFunc // of the running turn
@@ -284,7 +287,8 @@ func (s *Server) currentModel() string {
 }
 
 // runTurn runs one user message through the agent with an interruptible context.
-func (s *Server) runTurn(ctx context.Context, history []llm.Message, prompt llm.Message) *agent.Result {
+func (s *Server) runTurn(ctx context.Context, history []llm.Message, q queued) *agent.Result {
+	prompt := q.msg
 	tctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	s.mu.Lock()
@@ -306,6 +310,10 @@ func (s *Server) runTurn(ctx context.Context, history []llm.Message, prompt llm.
 		s.cancel = nil
 		s.mu.Unlock()
 	}()
+	tctx, err := s.beginCheckpoint(tctx, q)
+	if err != nil {
+		return &agent.Result{Subtype: agent.SubtypeExecutionError, IsError: true, Messages: history, Err: err}
+	}
 	unsubscribe := s.Bus.Subscribe(s.emitter.Handle)
 	res, _ := s.Run(tctx, history, prompt)
 	unsubscribe()
@@ -328,7 +336,7 @@ func (s *Server) interrupt() bool {
 
 // next waits for the next queued user message; false means the input ended with nothing
 // queued, or ctx ended.
-func (s *Server) next(ctx context.Context) (llm.Message, bool) {
+func (s *Server) next(ctx context.Context) (queued, bool) {
 	for {
 		s.mu.Lock()
 		if len(s.queue) > 0 {
@@ -340,19 +348,26 @@ func (s *Server) next(ctx context.Context) (llm.Message, bool) {
 		eof := s.eof
 		s.mu.Unlock()
 		if eof {
-			return llm.Message{}, false
+			return queued{}, false
 		}
 		select {
 		case <-s.wake:
 		case <-ctx.Done():
-			return llm.Message{}, false
+			return queued{}, false
 		}
 	}
 }
 
-func (s *Server) enqueue(m llm.Message) {
+// queued is a user message waiting for its turn, with the caller's uuid for it (rewind_files
+// names a message by it).
+type queued struct {
+	msg  llm.Message
+	uuid string
+}
+
+func (s *Server) enqueue(m llm.Message, uuid string) {
 	s.mu.Lock()
-	s.queue = append(s.queue, m)
+	s.queue = append(s.queue, queued{msg: m, uuid: uuid})
 	s.mu.Unlock()
 	s.signal()
 }
@@ -413,7 +428,7 @@ func (s *Server) dispatch(n int, line []byte) {
 		if early {
 			s.failClosed(&RefusedError{Request: "user", Reason: "a user message came before the initialize request that --await-initialize announced"})
 		}
-		s.enqueue(m)
+		s.enqueue(m, in.UUID)
 	case "control_request":
 		if in.RequestID == "" {
 			s.logf("input line %d skipped: control_request without request_id", n)

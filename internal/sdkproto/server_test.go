@@ -285,7 +285,11 @@ func TestControlRequests(t *testing.T) {
 			}
 		}},
 		{request: `{"subtype":"initialize"}`, wantError: "already initialized"},
-		{request: `{"subtype":"rewind_files","user_message_id":"x"}`, wantError: `unsupported control request subtype "rewind_files"`},
+		{request: `{"subtype":"rewind_files","user_message_id":"x"}`, check: func(t *testing.T, resp map[string]any) {
+			if r := resp["response"].(map[string]any); r["canRewind"] != false || !strings.Contains(fmt.Sprint(r["error"]), "not enabled") {
+				t.Errorf("rewind_files without checkpoints: %v", r)
+			}
+		}},
 		{request: `{"no":"subtype"}`, wantError: "without subtype"},
 		{request: `"string"`, wantError: "invalid control request"},
 		{request: `{"subtype":"set_permission_mode","mode":"sideways"}`, wantError: "sideways"},

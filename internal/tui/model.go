@@ -85,6 +85,9 @@ type Model struct {
 
 	// picker is the open /resume picker.
 	picker *sessionPicker
+	// points are the messages /rewind can go back to; rewinder is its open picker.
+	points   []rewindPoint
+	rewinder *rewindPicker
 }
 
 func newModel(ctx context.Context, cfg *Config) *Model {
@@ -318,6 +321,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.pickerKey(msg)
 		return nil
 	}
+	if m.rewinder != nil {
+		return m.rewindKey(msg)
+	}
 	switch k {
 	case "esc":
 		if m.running && m.cancel != nil {
@@ -468,7 +474,7 @@ func (m *Model) pushHistory(text string) {
 // startTurn runs the agent on its own goroutine; the program hears of it through the bus and
 // the turnDoneMsg it returns.
 func (m *Model) startTurn(prompt llm.Message) tea.Cmd {
-	ctx, cancel := context.WithCancelCause(m.ctx)
+	ctx, cancel := context.WithCancelCause(m.beginPoint(m.ctx, prompt.Text()))
 	m.running, m.cancel = true, func() { cancel(nil) }
 	m.stopper.set(cancel)
 	m.stream = map[int]*entry{}
@@ -641,6 +647,8 @@ func (m *Model) render() string {
 		bottom = m.forms[0].view(m.r, m.width)
 	} else if m.picker != nil {
 		bottom = m.picker.view(m.r, m.cfg.SessionID, m.width)
+	} else if m.rewinder != nil {
+		bottom = m.rewinder.view(m.r, m.points, m.width)
 	} else {
 		if len(m.completions) > 0 {
 			bottom = append(bottom, m.r.st.dim.Render("  "+strings.Join(m.completions, "  ")))

@@ -28,6 +28,7 @@ const helpText = `Commands:
   /context                              what fills the context window
   /taint                                secret files read: network calls ask until /clear
   /resume [N|ID]                        pick one of this folder's sessions, or switch to one
+  /rewind                               go back to before a message: files, chat or both
   /mcp [reconnect NAME]                 MCP servers, their state and tools; start one again
   /agents                               the agent types the Agent tool can start
   /memory [N|project|local|user]        list the memory files, or open one in $EDITOR
@@ -83,6 +84,8 @@ func (m *Model) slash(line string) tea.Cmd {
 		return m.initCommand()
 	case "/resume":
 		m.resumeCommand(args)
+	case "/rewind":
+		m.rewindCommand()
 	default:
 		if name, ok := strings.CutPrefix(cmd, "/"); ok && strings.HasPrefix(name, "mcp__") {
 			return m.runPrompt(name, line, strings.TrimSpace(strings.TrimPrefix(line, cmd)))

@@ -69,6 +69,8 @@ type Config struct {
 	// again (/mcp reconnect NAME) and returns what became of it.
 	MCP       func() []MCPServerInfo
 	Reconnect func(ctx context.Context, name string) error
+	// Checkpoints, if set, keeps a checkpoint of the files per message, for /rewind.
+	Checkpoints Checkpoints
 	// Memory, if set, reports the session's memory files for /memory.
 	Memory func() MemoryReport
 	// Elicitor, if set, shows MCP servers' requests for input while the chat runs.

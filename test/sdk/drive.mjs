@@ -435,8 +435,9 @@ const scenarios = {
     return { events: events.length };
   },
 
-  // Control requests: model change, settings, MCP status, an unsupported subtype. The prompt
-  // is held back until they are answered, so the input stays open.
+  // Control requests: model change, settings, MCP status, an unsupported subtype, rewind_files
+  // without checkpoints. The prompt is held back until they are answered, so the input stays
+  // open.
   async control() {
     let ready;
     const held = new Promise((r) => { ready = r; });
@@ -451,8 +452,10 @@ const scenarios = {
     check(Array.isArray(mcp) && mcp.length === 0, 'mcp_status', mcp);
     await q.setModel('claude-haiku-4-5');
     let unsupported;
-    try { await q.rewindFiles('x'); } catch (e) { unsupported = String(e); }
+    try { await q.reconnectMcpServer('x'); } catch (e) { unsupported = String(e); }
     check(unsupported && unsupported.includes('unsupported control request subtype'), 'an unsupported subtype is an error', unsupported);
+    const rewind = await q.rewindFiles('x');
+    check(rewind && rewind.canRewind === false && /not enabled/.test(rewind.error), 'rewind_files without enableFileCheckpointing', rewind);
     ready();
     for await (const m of q) {
       if (m.type === 'result') break;
@@ -629,6 +632,37 @@ const scenarios = {
     check(d && d.tool_input?.command === 'rm -f keep.txt' && d.agent_type === 'Explore' && d.parent_tool_use_id,
       "the sub-agent's denial in permission_denials", res);
     return { denials: res.permission_denials.length };
+  },
+
+  // File checkpointing: one message whose turn edits a.go and runs rm -rf src (the Go test
+  // scripts the model); a dry rewind to it lists the files, a real one puts them back.
+  async rewind() {
+    const uuid = '6f1c2b1e-3d4a-4e5f-8a9b-0c1d2e3f4a5b';
+    let done;
+    const ended = new Promise((r) => { done = r; });
+    const prompt = (async function* () {
+      yield { type: 'user', message: { role: 'user', content: 'Change a.go and remove src' }, parent_tool_use_id: null, session_id: '', uuid };
+      await ended;
+    })();
+    const q = query({ prompt, options: { ...base, enableFileCheckpointing: true,
+      canUseTool: async (name, input) => ({ behavior: 'allow', updatedInput: input }) } });
+    const messages = [];
+    let dry, real;
+    for await (const m of q) {
+      messages.push(m);
+      if (m.type !== 'result') continue;
+      check(m.subtype === 'success', 'success', m);
+      dry = await q.rewindFiles(uuid, { dryRun: true });
+      real = await q.rewindFiles(uuid);
+      done();
+    }
+    const want = ['a.go', 'src/.env', 'src/lib/util.go', 'src/main.go'];
+    const rel = (r) => (r.filesChanged || []).map((p) => p.slice(process.cwd().length + 1)).sort();
+    check(dry && dry.canRewind && JSON.stringify(rel(dry)) === JSON.stringify(want) && dry.skippedLinks === undefined, 'the dry run lists the files', dry);
+    check(real && real.canRewind && JSON.stringify(rel(real)) === JSON.stringify(want) && real.skippedLinks === 0 &&
+      real.insertions === dry.insertions && real.deletions === dry.deletions && real.insertions > 0, 'the rewind puts them back', real);
+    const unknown = await (async () => { try { return await q.rewindFiles('00000000-0000-4000-8000-000000000000'); } catch (e) { return { threw: String(e) }; } })();
+    return { dry, real, unknown };
   },
 };
 

@@ -271,7 +271,7 @@ func (a *agentTool) call(ctx context.Context, in Input, env *tool.Env) (tool.Res
 		parentID = env.ToolUseID
 	}
 	if in.RunInBackground || def.Background {
-		return a.startBackground(id, parentID, def, in)
+		return a.startBackground(ctx, id, parentID, def, in)
 	}
 	sub, err := a.prepare(ctx, id, parentID, def, in, false)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/toolcall"
 	"github.com/reinsdev/reins/tools/bash"
 )
 
@@ -164,8 +165,10 @@ func (t *bgTask) finish(status, output string) {
 	close(t.done)
 }
 
-// startBackground launches a sub-agent under the Manager and returns at once.
-func (a *agentTool) startBackground(id, parentID string, def *agentdef.Definition, in Input) (tool.Result, error) {
+// startBackground launches a sub-agent under the Manager and returns at once. It runs under
+// the Manager's context, with the checkpoint capturer of the call that started it (callCtx):
+// its changes belong to that turn.
+func (a *agentTool) startBackground(callCtx context.Context, id, parentID string, def *agentdef.Definition, in Input) (tool.Result, error) {
 	m := a.cfg.Manager
 	sub, err := a.prepare(m.ctx, id, parentID, def, in, true)
 	if err != nil {
@@ -176,7 +179,7 @@ func (a *agentTool) startBackground(id, parentID string, def *agentdef.Definitio
 		defer sub.close()
 		stop := sub.forward(nil)
 		start := time.Now()
-		res, runErr := sub.agent.Run(ctx, nil, llm.UserText(in.Prompt))
+		res, runErr := sub.agent.Run(toolcall.CarryCapturer(callCtx, ctx), nil, llm.UserText(in.Prompt))
 		stop()
 		out := Output{Status: "completed", AgentID: id, AgentType: def.Name, Content: res.Text,
 			ToolUseCount: countToolUses(res.Messages), DurationMS: time.Since(start).Milliseconds(), Usage: res.Usage}

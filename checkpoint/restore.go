@@ -1,0 +1,430 @@
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// ErrNoPoint is returned by Rewind for an id that is not a point.
+var ErrNoPoint = errors.New("checkpoint: no checkpoint for that message")
+
+// errLink means a link or another non-regular file stands where a folder or the file is.
+var errLink = errors.New("a link or non-regular file is in the way")
+
+// RewindOptions say how a rewind goes.
+type RewindOptions struct {
+	// DryRun reports what would change and changes nothing.
+	DryRun bool
+	// Overwrite puts back files the person changed since the agent did (Conflicts) too.
+	Overwrite bool
+}
+
+// Result is what a rewind did (or, dry, would do).
+type Result struct {
+	// FilesChanged are the paths put back (that would be), sorted.
+	FilesChanged []string
+	// Insertions and Deletions count lines added and removed by putting the files back.
+	Insertions, Deletions int
+	// SkippedLinks counts files not put back because a symlink, or another non-regular file,
+	// stands at the path or on the way to it (a real rewind only).
+	SkippedLinks int
+	// Conflicts are files the person changed after the agent did: kept as they are unless
+	// Overwrite.
+	Conflicts []string
+	// NotCaptured are changes since the point whose state before was not captured.
+	NotCaptured []Skipped
+	// Failed are files that could not be put back, with why.
+	Failed []Skipped
+}
+
+// target is a path to put back: its state at the point and the fingerprint the agent left.
+type target struct {
+	path  string
+	state State
+	agent fingerprint
+}
+
+// Rewind puts the working directories back as they were at point id (see the package doc).
+func (s *Store) Rewind(ctx context.Context, id string, opts RewindOptions) (Result, error) {
+	if err := s.finishPending(ctx); err != nil {
+		return Result{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	idx := s.find(id)
+	if idx < 0 {
+		return Result{}, ErrNoPoint
+	}
+	targets, notCaptured := s.targets(idx)
+	res := Result{NotCaptured: notCaptured}
+	left := map[string]fingerprint{}
+	for _, t := range targets {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		if fp, ok := s.rewindOne(t, opts, &res); ok {
+			left[t.path] = fp
+		}
+	}
+	if opts.DryRun {
+		return res, nil
+	}
+	s.points = s.points[:idx+1]
+	s.points[idx].Files, s.points[idx].Skipped = map[string]*entry{}, nil
+	s.restoredBy(left)
+	return res, s.save()
+}
+
+// restoredBy makes what a rewind wrote the agent's own last change of each path, so that a
+// rewind further back does not take it for the person's.
+func (s *Store) restoredBy(left map[string]fingerprint) {
+	for path, fp := range left {
+		for i := len(s.points) - 1; i >= 0; i-- {
+			if e := s.points[i].Files[path]; e != nil {
+				e.After = fp
+				break
+			}
+		}
+	}
+}
+
+// finishPending finishes the changes still under way (a background command): what they did
+// so far belongs to their points.
+func (s *Store) finishPending(ctx context.Context) error {
+	s.mu.Lock()
+	var open []*Pending
+	for p := range s.pending {
+		open = append(open, p)
+	}
+	s.mu.Unlock()
+	for _, p := range open {
+		if err := p.Done(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// targets are the paths changed at point idx or later, each with its state before the first
+// of those changes and the fingerprint after the last, sorted by path.
+func (s *Store) targets(idx int) ([]target, []Skipped) {
+	byPath := map[string]*target{}
+	var skipped []Skipped
+	for _, p := range s.points[idx:] {
+		for path, e := range p.Files {
+			t := byPath[path]
+			if t == nil {
+				t = &target{path: path, state: e.Before}
+				byPath[path] = t
+			}
+			t.agent = e.After
+		}
+		skipped = append(skipped, p.Skipped...)
+	}
+	out := make([]target, 0, len(byPath))
+	for _, t := range byPath {
+		out = append(out, *t)
+	}
+	slices.SortFunc(out, func(a, b target) int { return strings.Compare(a.path, b.path) })
+	return out, skipped
+}
+
+// rewindOne judges one path and, unless dry, puts it back; ok when it did, with the
+// fingerprint the path has now.
+func (s *Store) rewindOne(t target, opts RewindOptions, res *Result) (left fingerprint, ok bool) {
+	root := s.within(t.path)
+	if root == "" {
+		res.Failed = append(res.Failed, Skipped{Path: t.path, Reason: ReasonOutside})
+		return left, false
+	}
+	cur, err := readCurrent(root, t.path, s.limits.file())
+	if errors.Is(err, errLink) {
+		if !opts.DryRun {
+			res.SkippedLinks++
+		}
+		return left, false
+	}
+	if err != nil {
+		res.Failed = append(res.Failed, Skipped{Path: t.path, Reason: err.Error()})
+		return left, false
+	}
+	want, err := s.readBlob(t.state)
+	if err != nil {
+		res.Failed = append(res.Failed, Skipped{Path: t.path, Reason: err.Error()})
+		return left, false
+	}
+	if !differs(cur, t.state, want) {
+		// Already as it was: what is there now is what a rewind further back compares with.
+		return cur.fp, !opts.DryRun
+	}
+	if cur.fp != t.agent {
+		res.Conflicts = append(res.Conflicts, t.path)
+		if !opts.Overwrite {
+			return left, false
+		}
+	}
+	if !opts.DryRun {
+		var err error
+		if left, err = putBack(root, t.path, t.state, want); err != nil {
+			if errors.Is(err, errLink) {
+				res.SkippedLinks++
+			} else {
+				res.Failed = append(res.Failed, Skipped{Path: t.path, Reason: err.Error()})
+			}
+			return left, false
+		}
+		delete(s.cache, t.path)
+	}
+	res.FilesChanged = append(res.FilesChanged, t.path)
+	ins, del := lineChanges(cur.data, want)
+	res.Insertions += ins
+	res.Deletions += del
+	return left, !opts.DryRun
+}
+
+// current is a path's state now, read without following a link.
+type current struct {
+	fp   fingerprint
+	data []byte
+	// big: larger than the file limit, so data is not read.
+	big bool
+}
+
+func differs(cur current, want State, data []byte) bool {
+	switch {
+	case !want.Exists || !cur.fp.Exists:
+		return want.Exists != cur.fp.Exists
+	case cur.big || cur.fp.Mode != want.Mode:
+		return true
+	}
+	return !bytes.Equal(cur.data, data)
+}
+
+// readBlob returns a state's content, checked against its hash.
+func (s *Store) readBlob(st State) ([]byte, error) {
+	if !st.Exists {
+		return nil, nil
+	}
+	if len(st.Blob) != 2*sha256.Size {
+		return nil, fmt.Errorf("checkpoint: bad blob id %q", st.Blob)
+	}
+	fd, err := unix.Open(s.blobPath(st.Blob), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: backup: %w", err)
+	}
+	data, err := readFD(fd, st.Size+1)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: backup: %w", err)
+	}
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != st.Blob {
+		return nil, errors.New("checkpoint: backup does not match its hash")
+	}
+	return data, nil
+}
+
+// readFD reads at most limit bytes of a regular file and closes it.
+func readFD(fd int, limit int64) ([]byte, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		unix.Close(fd)
+		return nil, errLink
+	}
+	f := fdFile(fd)
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
+}
+
+// readCurrent reads path's state below root without following a link on the way.
+func readCurrent(root, path string, limit int64) (current, error) {
+	dfd, err := openDir(root, filepath.Dir(path), false)
+	if errors.Is(err, unix.ENOENT) {
+		return current{}, nil
+	}
+	if err != nil {
+		return current{}, err
+	}
+	defer unix.Close(dfd)
+	name := filepath.Base(path)
+	var st unix.Stat_t
+	err = unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	if errors.Is(err, unix.ENOENT) {
+		return current{}, nil
+	}
+	if err != nil {
+		return current{}, err
+	}
+	fp := fingerprintOfStat(&st)
+	if fp.Kind != 0 {
+		return current{fp: fp}, errLink
+	}
+	if fp.Size > limit {
+		return current{fp: fp, big: true}, nil
+	}
+	fd, err := unix.Openat(dfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return current{}, mapLink(err)
+	}
+	data, err := readFD(fd, limit+1)
+	return current{fp: fp, data: data}, err
+}
+
+func fingerprintOfStat(st *unix.Stat_t) fingerprint {
+	fp := fingerprint{Exists: true, Mode: fs.FileMode(st.Mode & 0o777), Size: st.Size, MTime: st.Mtim.Nano(),
+		CTime: st.Ctim.Nano(), Ino: st.Ino}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		fp.Kind = fs.ModeIrregular
+		if st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			fp.Kind = fs.ModeSymlink
+		}
+	}
+	return fp
+}
+
+// openDir opens dir, which is root or below it, walking from "/" one component at a time
+// without following a symlink. With create, missing folders below root are made.
+func openDir(root, dir string, create bool) (int, error) {
+	if dir != root && !strings.HasPrefix(dir, root+"/") && root != "/" {
+		return -1, fmt.Errorf("checkpoint: %s is outside %s", dir, root)
+	}
+	fd, err := unix.Open("/", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	walked := "/"
+	for _, comp := range strings.Split(strings.TrimPrefix(dir, "/"), "/") {
+		if comp == "" {
+			continue
+		}
+		walked = filepath.Join(walked, comp)
+		next, err := unix.Openat(fd, comp, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if errors.Is(err, unix.ENOENT) && create && len(walked) > len(root) {
+			if err = unix.Mkdirat(fd, comp, 0o755); err == nil || errors.Is(err, unix.EEXIST) {
+				next, err = unix.Openat(fd, comp, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+			}
+		}
+		unix.Close(fd)
+		if err != nil {
+			return -1, mapLink(err)
+		}
+		fd = next
+	}
+	return fd, nil
+}
+
+// mapLink turns what O_NOFOLLOW and O_DIRECTORY answer a link (or a file where a folder
+// should be) into errLink.
+func mapLink(err error) error {
+	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.EMLINK) {
+		return errLink
+	}
+	return err
+}
+
+// putBack makes path have state: it removes the file, or writes a new file in the real parent
+// and renames it over the name (never writing into an existing inode, which may have other
+// names).
+func putBack(root, path string, st State, data []byte) (fingerprint, error) {
+	dfd, err := openDir(root, filepath.Dir(path), st.Exists)
+	if errors.Is(err, unix.ENOENT) && !st.Exists {
+		return fingerprint{}, nil
+	}
+	if err != nil {
+		return fingerprint{}, err
+	}
+	defer unix.Close(dfd)
+	name := filepath.Base(path)
+	var cur unix.Stat_t
+	err = unix.Fstatat(dfd, name, &cur, unix.AT_SYMLINK_NOFOLLOW)
+	exists := err == nil
+	if err != nil && !errors.Is(err, unix.ENOENT) {
+		return fingerprint{}, err
+	}
+	if exists && cur.Mode&unix.S_IFMT != unix.S_IFREG {
+		return fingerprint{}, errLink
+	}
+	if !st.Exists {
+		if !exists {
+			return fingerprint{}, nil
+		}
+		return fingerprint{}, unix.Unlinkat(dfd, name, 0)
+	}
+	if err := writeRename(dfd, name, st.Mode, data); err != nil {
+		return fingerprint{}, err
+	}
+	if err := unix.Fstatat(dfd, name, &cur, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return fingerprint{}, err
+	}
+	return fingerprintOfStat(&cur), nil
+}
+
+// writeRename writes data to a new file beside name and renames it over name.
+func writeRename(dfd int, name string, mode fs.FileMode, data []byte) error {
+	var rnd [8]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := ".reins-rewind-" + hex.EncodeToString(rnd[:])
+	fd, err := unix.Openat(dfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return err
+	}
+	f := fdFile(fd)
+	_, err = f.Write(data)
+	if err == nil {
+		err = unix.Fchmod(fd, uint32(mode.Perm()))
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = unix.Renameat(dfd, tmp, dfd, name)
+	}
+	if err != nil {
+		_ = unix.Unlinkat(dfd, tmp, 0)
+	}
+	return err
+}
+
+// lineChanges counts the lines of after not in before (insertions) and of before not in after
+// (deletions), as multisets: the counts of a line diff when no line moved.
+func lineChanges(before, after []byte) (ins, del int) {
+	count := map[string]int{}
+	for _, l := range splitLines(before) {
+		count[l]++
+	}
+	for _, l := range splitLines(after) {
+		if count[l] > 0 {
+			count[l]--
+		} else {
+			ins++
+		}
+	}
+	for _, n := range count {
+		del += n
+	}
+	return ins, del
+}
+
+func splitLines(b []byte) []string {
+	if len(b) == 0 {
+		return nil
+	}
+	return strings.SplitAfter(string(b), "\n")
+}
+
+func fdFile(fd int) *os.File { return os.NewFile(uintptr(fd), "") }

@@ -1,0 +1,159 @@
+package tui
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Checkpoints keeps a file checkpoint per message of the chat, for /rewind.
+type Checkpoints interface {
+	// Begin starts the checkpoint of message id and returns the context its turn runs in.
+	Begin(ctx context.Context, id, label string) (context.Context, error)
+	// Changed lists the files changed since message id began (its own turn's and later).
+	Changed(id string) []string
+	// Rewind puts the files back as they were before message id; the text says what it did.
+	Rewind(ctx context.Context, id string) (string, error)
+}
+
+// rewindPoint is a message of the chat that /rewind can go back to: where the conversation and
+// the transcript stood before it.
+type rewindPoint struct {
+	id, text string
+	msgs     int // len(m.msgs) before the message
+	entries  int // len(m.entries) before the message's own entry
+}
+
+// newPointID names a message's checkpoint.
+func newPointID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// beginPoint records the message about to be sent and starts its checkpoint; ctx is returned
+// as it is when the chat keeps none or the checkpoint cannot start (the note says so).
+func (m *Model) beginPoint(ctx context.Context, text string) context.Context {
+	if m.cfg.Checkpoints == nil {
+		return ctx
+	}
+	p := rewindPoint{id: newPointID(), text: text, msgs: len(m.msgs), entries: max(len(m.entries)-1, 0)}
+	c, err := m.cfg.Checkpoints.Begin(ctx, p.id, text)
+	if err != nil {
+		m.sayErr("no checkpoint for this message: " + err.Error())
+		return ctx
+	}
+	m.points = append(m.points, p)
+	return c
+}
+
+// rewindPicker is /rewind: first a message, then what to put back.
+type rewindPicker struct {
+	sel     int
+	chosen  bool
+	changed [][]string
+}
+
+// Rewind choices, by their number key.
+const (
+	rewindBoth         = "1"
+	rewindCode         = "2"
+	rewindConversation = "3"
+)
+
+func (m *Model) rewindCommand() {
+	switch {
+	case m.cfg.Checkpoints == nil:
+		m.sayErr("this chat keeps no checkpoints")
+	case m.running:
+		m.sayErr("wait for the turn to finish, or press Esc, before /rewind")
+	case len(m.points) == 0:
+		m.say("Nothing to rewind: no message has been sent in this chat yet.")
+	default:
+		p := &rewindPicker{sel: len(m.points) - 1}
+		for _, pt := range m.points {
+			p.changed = append(p.changed, m.cfg.Checkpoints.Changed(pt.id))
+		}
+		m.rewinder = p
+	}
+}
+
+// rewindKey moves the picker, or closes it with a choice or none.
+func (m *Model) rewindKey(msg tea.KeyPressMsg) tea.Cmd {
+	p := m.rewinder
+	n := len(m.points)
+	switch k := msg.String(); {
+	case k == "esc":
+		m.rewinder = nil
+		m.say("Rewind cancelled.")
+	case !p.chosen && (k == "up" || k == "k"):
+		p.sel = (p.sel + n - 1) % n
+	case !p.chosen && (k == "down" || k == "j"):
+		p.sel = (p.sel + 1) % n
+	case !p.chosen && k == "enter":
+		p.chosen = true
+	case p.chosen && (k == rewindBoth || k == rewindCode || k == rewindConversation):
+		m.rewinder = nil
+		m.rewindTo(p.sel, k)
+	}
+	return nil
+}
+
+// rewindTo goes back to before point i: the files, the conversation, or both.
+func (m *Model) rewindTo(i int, choice string) {
+	pt := m.points[i]
+	if choice != rewindConversation {
+		text, err := m.cfg.Checkpoints.Rewind(m.ctx, pt.id)
+		if err != nil {
+			m.sayErr("rewind: " + err.Error())
+			return
+		}
+		if choice == rewindCode {
+			m.say(text)
+			return
+		}
+		defer m.say(text)
+	}
+	m.msgs = m.msgs[:min(pt.msgs, len(m.msgs))]
+	m.entries = m.entries[:min(pt.entries, len(m.entries))]
+	m.points = m.points[:i]
+	m.scroll = 0
+	m.input.SetValue(pt.text)
+	m.fitInput()
+	m.say("Conversation rewound to before: " + truncRunes(pt.text, 60) + " (the message is back in the input)")
+}
+
+// view draws the picker where the input is.
+func (p *rewindPicker) view(r *renderer, points []rewindPoint, width int) []string {
+	st := r.st
+	lines := []string{st.accent.Render("Rewind to before a message"), ""}
+	for i, pt := range points {
+		mark := "  "
+		if i == p.sel {
+			mark = "❯ "
+		}
+		files := "no file changes"
+		if n := len(p.changed[i]); n > 0 {
+			files = fmt.Sprintf("%d file(s) changed since", n)
+		}
+		line := fmt.Sprintf("%s%s  · %s", mark, truncRunes(pt.text, max(width-34, 10)), files)
+		if i == p.sel {
+			line = st.accent.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	if p.chosen {
+		if ch := p.changed[p.sel]; len(ch) > 0 {
+			lines = append(lines, "", st.dim.Render("Files: "+truncRunes(strings.Join(ch, ", "), max(width-12, 10))))
+		}
+		lines = append(lines, "", rewindBoth+" code and conversation · "+rewindCode+" code only · "+rewindConversation+" conversation only · esc cancel")
+	} else {
+		lines = append(lines, "", st.dim.Render("↑↓ select · enter choose · esc cancel"))
+	}
+	box := st.border.Width(width).Render(strings.Join(lines, "\n"))
+	return strings.Split(box, "\n")
+}
