@@ -241,6 +241,10 @@ var allowedImports = map[string][]string{
 	"internal/sdkproto": {"agent", "permission", "session", "llm", "tool", "hooks"},
 	// The Markdown renderer turns text into lines and knows nothing of the UI around it.
 	"internal/tui/markdown": {},
+	// Skills are data: files read and rules produced, applied by the session.
+	"skills": {"permission", "frontmatter", "boundedfile"},
+	// The Skill tool reads skills and is decided by the engine; it knows no session.
+	"tools/skilltool": {"tool", "permission", "skills", "tools/internal/schemax"},
 }
 
 func TestNarrowPackagesImportOnlyTheirContracts(t *testing.T) {
