@@ -94,6 +94,8 @@ type Settings struct {
 	AlwaysThinking *BoolEntry `json:"alwaysThinkingEnabled,omitempty"`
 	// Sandbox is the sandbox key (see sandbox.go).
 	Sandbox *SandboxSettings `json:"sandbox,omitempty"`
+	// EnabledPlugins is enabledPlugins (see plugins.go).
+	EnabledPlugins []PluginEntry `json:"enabledPlugins,omitempty"`
 	// UnreadAllow and UnreadDirectories stand for the allow and additionalDirectories lists of
 	// a shared project file in an untrusted project: they would not apply, so Load counts
 	// their entries and reads nothing else of them (Allow and AdditionalDirectories stay
@@ -315,6 +317,7 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 	if err := d.readTopLevel(root, &s); err != nil {
 		return s, nil, nil, err
 	}
+	d.readEnabledPlugins(root, &s)
 	sb, err := parseSandbox(root, d.errAt, d.idx.pos)
 	if err != nil {
 		return s, nil, nil, err
