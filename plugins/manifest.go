@@ -240,7 +240,7 @@ func members(data []byte) ([]member, error) {
 	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, syntaxErr(err, dec, "plugin.json must be a JSON object")
+		return nil, syntaxErr(data, err, dec, "plugin.json must be a JSON object")
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
 		return nil, &posErr{skipSpace(data, 0), "plugin.json must be a JSON object"}
@@ -253,13 +253,13 @@ func members(data []byte) ([]member, error) {
 		}
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, syntaxErr(err, dec, "")
+			return nil, syntaxErr(data, err, dec, "")
 		}
 		key, _ := tok.(string)
 		valOff := dec.InputOffset()
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, syntaxErr(err, dec, "")
+			return nil, syntaxErr(data, err, dec, "")
 		}
 		valOff = skipSpace(data, valOff)
 		if valOff < int64(len(data)) && data[valOff] == ':' {
@@ -268,7 +268,7 @@ func members(data []byte) ([]member, error) {
 		out = append(out, member{key: key, raw: raw, keyOff: keyOff, off: valOff})
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, syntaxErr(err, dec, "")
+		return nil, syntaxErr(data, err, dec, "")
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, &posErr{dec.InputOffset(), "unexpected data after the JSON object"}
@@ -276,10 +276,16 @@ func members(data []byte) ([]member, error) {
 	return out, nil
 }
 
-func syntaxErr(err error, dec *json.Decoder, msg string) error {
+// syntaxErr places a JSON error. The decoder counts a syntax error's offset from where its
+// current scan began, so the whole document is scanned again for the offset in the file.
+func syntaxErr(data []byte, err error, dec *json.Decoder, msg string) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return &posErr{max(se.Offset-1, 0), "invalid JSON: " + se.Error()}
+		var v any
+		if errors.As(json.Unmarshal(data, &v), &se) {
+			return &posErr{max(se.Offset-1, 0), "invalid JSON: " + se.Error()}
+		}
+		return &posErr{dec.InputOffset(), "invalid JSON: " + se.Error()}
 	}
 	if msg == "" || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		msg = "invalid JSON: unexpected end of the file"
