@@ -229,8 +229,13 @@ func Find(key, home, configDir string) (string, bool) {
 // Set is the plugins of a session.
 type Set struct {
 	Plugins []*Plugin
-	// Errors are the plugins that could not be loaded; the session warns of each.
+	// Errors are the plugins that could not be loaded: a session refuses to start with one,
+	// as with a broken settings file, since what it would have brought (a PreToolUse hook)
+	// may be what keeps a call from running.
 	Errors []error
+	// Missing are the enabled plugins not found on disk: nothing of them was ever there, so
+	// the session only warns.
+	Missing []string
 }
 
 // LoadAll loads the --plugin-dir folders, then the enabled plugins found on disk. A plugin
@@ -262,7 +267,7 @@ func LoadAll(ctx context.Context, dirs []string, enabled []Enabled, home, config
 	for _, e := range enabled {
 		dir, ok := Find(e.Key, home, configDir)
 		if !ok {
-			s.Errors = append(s.Errors, fmt.Errorf("plugin %s (enabled in %s) is not on disk: Reins loads installed plugins only and fetches nothing (looked in %s)", e.Key, e.File, strings.Join(lookedIn(e.Key, home, configDir), ", ")))
+			s.Missing = append(s.Missing, fmt.Sprintf("plugin %s (enabled in %s) is not on disk: Reins loads installed plugins only and fetches nothing (looked in %s)", e.Key, e.File, strings.Join(lookedIn(e.Key, home, configDir), ", ")))
 			continue
 		}
 		add(dir, "enabledPlugins in "+e.File)

@@ -194,6 +194,7 @@ func TestLoadAllFindsEnabledPluginsOnDisk(t *testing.T) {
 	for _, e := range s.Errors {
 		errs = append(errs, e.Error())
 	}
+	errs = append(errs, s.Missing...)
 	for _, want := range []string{"plugin.json:2:11: \"hooks\" must be a path", `a plugin named "kit" is already loaded`, "plugin gone@acme (enabled in u.json:3:1) is not on disk"} {
 		if !slices.ContainsFunc(errs, func(e string) bool { return strings.Contains(e, want) }) {
 			t.Errorf("errors %q lack %q", errs, want)

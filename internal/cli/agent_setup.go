@@ -45,6 +45,7 @@ func appOptions(f *Factory, opts *agentOptions) (app.Options, error) {
 		Model:              opts.model,
 		FallbackModel:      sf.fallbackModel,
 		Agents:             opts.agents,
+		PluginDirs:         opts.pluginDirs,
 		SystemPrompt:       sf.systemPrompt,
 		AppendSystemPrompt: opts.appendSystemPrompt,
 		Tools:              sf.toolNames(),

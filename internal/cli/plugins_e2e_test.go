@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/reinsdev/reins/llm/llmtest"
+)
+
+// pluginDir writes a plugin "kit" with an agent, a PreToolUse hook that records the calls it
+// sees and a command, and returns its folder.
+func (e *e2e) pluginDir() string {
+	e.t.Helper()
+	dir := filepath.Join(e.home, "src", "kit")
+	files := map[string]string{
+		".claude-plugin/plugin.json": `{"name": "kit", "version": "1.0.0", "description": "team kit"}`,
+		"agents/reviewer.md":         "---\nname: reviewer\ndescription: Reviews diffs for the team\ntools: Read\n---\nPLUGIN-REVIEWER-PROMPT\n",
+		"hooks/hooks.json":           `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "cat >> \"${CLAUDE_PLUGIN_ROOT}/seen.log\"; exit 0"}]}]}}`,
+		"commands/hello.md":          "---\ndescription: greet\n---\nSay hello\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			e.t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestPluginsE2E runs a local plugin's agent and hook through the real binary.
+func TestPluginsE2E(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("hooks are shell scripts")
+	}
+	bin := reinsBinary(t)
+
+	t.Run("the plugin's agent runs with its prompt", func(t *testing.T) {
+		e := newE2E(t, bin)
+		plugin := e.pluginDir()
+		srv := llmtest.NewAnthropicServer(t,
+			llmtest.UseTools(llmtest.Call("Agent", `{"description":"review","prompt":"review the diff","subagent_type":"kit:reviewer"}`)),
+			llmtest.Say("looks good"),
+			llmtest.Say("done"))
+		e.anthropic(srv).run("-p", "--plugin-dir", plugin, "--", "review")
+		e.wantCode(0)
+		reqs := srv.Requests()
+		if len(reqs) != 3 {
+			t.Fatalf("%d requests, want 3\n%s", len(reqs), e.stderr)
+		}
+		if !strings.Contains(string(reqs[0].Body), "kit:reviewer") {
+			t.Error("the Agent tool does not offer kit:reviewer")
+		}
+		if !strings.Contains(string(reqs[1].Body), "PLUGIN-REVIEWER-PROMPT") {
+			t.Errorf("the sub-agent did not run with the plugin's prompt")
+		}
+	})
+
+	t.Run("the plugin's hook runs in a trusted project only", func(t *testing.T) {
+		e := newE2E(t, bin)
+		plugin := e.pluginDir()
+		seen := filepath.Join(plugin, "seen.log")
+		script := func() *llmtest.Server {
+			return llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"echo plugin-hook-check"}`)), llmtest.Say("ok"))
+		}
+		e.anthropic(script()).run("-p", "--plugin-dir", plugin, "--allowedTools", "Bash(echo:*)", "--", "go")
+		e.wantCode(0)
+		if exists(seen) {
+			t.Fatal("an untrusted project ran a plugin's hook")
+		}
+		e.run("trust").wantCode(0)
+		e.anthropic(script()).run("-p", "--plugin-dir", plugin, "--allowedTools", "Bash(echo:*)", "--", "go")
+		e.wantCode(0)
+		b, _ := os.ReadFile(seen)
+		if !strings.Contains(string(b), "plugin-hook-check") {
+			t.Errorf("the plugin's hook did not see the call: %q\n%s", b, e.stderr)
+		}
+	})
+
+	t.Run("a broken plugin.json stops the session with its position", func(t *testing.T) {
+		e := newE2E(t, bin)
+		plugin := e.pluginDir()
+		os.WriteFile(filepath.Join(plugin, ".claude-plugin", "plugin.json"), []byte("{\"name\": \"kit\",\n  \"hooks\": 7}"), 0o644)
+		srv := llmtest.NewAnthropicServer(t, llmtest.Say("never"))
+		e.anthropic(srv).run("-p", "--plugin-dir", plugin, "--", "go")
+		e.wantCode(2)
+		if !strings.Contains(e.stderr, "plugin.json:2:12: \"hooks\" must be a path") || len(srv.Requests()) != 0 {
+			t.Errorf("stderr %q, %d requests", e.stderr, len(srv.Requests()))
+		}
+	})
+
+	t.Run("an enabled plugin on disk loads; one not on disk is a warning", func(t *testing.T) {
+		e := newE2E(t, bin)
+		plugin := e.pluginDir()
+		installed := filepath.Join(e.home, ".reins", "plugins", "kit")
+		os.MkdirAll(filepath.Dir(installed), 0o755)
+		if err := os.Rename(plugin, installed); err != nil {
+			t.Fatal(err)
+		}
+		e.userSettings(`{"enabledPlugins": {"kit@team": true, "gone@team": true}}`)
+		srv := llmtest.NewAnthropicServer(t, llmtest.Say("ok"))
+		e.anthropic(srv).run("-p", "--", "go")
+		e.wantCode(0)
+		if !strings.Contains(string(srv.Requests()[0].Body), "kit:reviewer") {
+			t.Error("the enabled plugin's agent is not offered")
+		}
+		if !strings.Contains(e.stderr, "plugin gone@team") || !strings.Contains(e.stderr, "is not on disk") {
+			t.Errorf("stderr %q", e.stderr)
+		}
+	})
+}
