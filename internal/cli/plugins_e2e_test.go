@@ -114,3 +114,35 @@ func TestPluginsE2E(t *testing.T) {
 		}
 	})
 }
+
+// TestPluginCommandE2E: enable and disable write enabledPlugins to the user's file, keeping
+// the rest of it, and list shows what a session would load.
+func TestPluginCommandE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	plugin := e.pluginDir()
+	installed := filepath.Join(e.home, ".reins", "plugins", "kit")
+	os.MkdirAll(filepath.Dir(installed), 0o755)
+	if err := os.Rename(plugin, installed); err != nil {
+		t.Fatal(err)
+	}
+	e.userSettings(`{"permissions": {"deny": ["Bash(rm:*)"]}, "model": "sonnet"}`)
+	e.run("plugin", "enable", "kit@team").wantCode(0)
+	b, _ := os.ReadFile(filepath.Join(e.home, ".reins", "settings.json"))
+	for _, want := range []string{`"Bash(rm:*)"`, `"model": "sonnet"`, `"kit@team": true`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("settings lack %s:\n%s", want, b)
+		}
+	}
+	e.run("plugin", "list").wantCode(0)
+	if !strings.Contains(e.stdout, "kit") || !strings.Contains(e.stdout, "1.0.0") || !strings.Contains(e.stdout, installed) {
+		t.Errorf("list:\n%s", e.stdout)
+	}
+	e.run("plugin", "disable", "kit@team").wantCode(0)
+	e.run("plugin", "list", "--json").wantCode(0)
+	if !strings.Contains(e.stdout, `"plugins": []`) {
+		t.Errorf("a disabled plugin is listed:\n%s", e.stdout)
+	}
+	e.run("plugin", "enable", "../kit").wantCode(2)
+	e.run("plugin", "enable", "kit", "--scope", "everywhere").wantCode(2)
+}
