@@ -74,6 +74,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		Memory:          func() tui.MemoryReport { return memoryReport(a.Memory) },
 		Ignored:         func() []tui.IgnoredRule { return ignoredRules(a.Settings.Report, a.Permissions.Context()) },
 		Agents:          func() []tui.AgentInfo { return chatAgents(a.Agents) },
+		Skills:          func() []tui.SkillInfo { return chatSkills(a.Skills) },
 		MCP:             func() []tui.MCPServerInfo { return chatMCP(a.MCP) },
 		Reconnect:       a.ReconnectMCP,
 		RunPrompt: func(ctx context.Context, name, args string) (string, error) {

@@ -1,0 +1,26 @@
+package cli
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/reinsdev/reins/llm/llmtest"
+)
+
+// TestInteractiveSkills: /skills lists the project's, the user's and a plugin's skills with
+// where each comes from; an untrusted project's skill with allowed-tools says they wait.
+func TestInteractiveSkills(t *testing.T) {
+	e := newE2E(t, reinsBinary(t))
+	e.skillFile(filepath.Join(e.dir, ".claude", "skills"), "lint", "---\ndescription: Run the team's linters\nallowed-tools: Bash(npm run lint:*)\n---\nRun them.\n")
+	e.skillFile(filepath.Join(e.home, ".reins", "skills"), "pdf", "---\ndescription: Fill PDF forms\n---\nUse pdftk.\n")
+	plugin := e.pluginDir()
+	e.skillFile(filepath.Join(plugin, "skills"), "fmt", "---\ndescription: Format the code\n---\nRun gofmt.\n")
+	e.anthropic(llmtest.NewAnthropicServer(t, llmtest.Say("hi")))
+	r := startTUI(t, e, "--plugin-dir", plugin)
+	r.waitFor("default mode")
+	r.typeText("/skills")
+	r.keys("Enter")
+	r.waitFor("lint (project, .claude/skills/lint/SKILL.md)", "Run the team's linters", "allowed-tools wait for trust",
+		"pdf (user,", "Fill PDF forms", "kit:fmt (plugin kit,", "Format the code")
+	r.quit()
+}
