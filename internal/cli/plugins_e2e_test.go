@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,4 +147,34 @@ func TestPluginCommandE2E(t *testing.T) {
 	}
 	e.run("plugin", "enable", "../kit").wantCode(2)
 	e.run("plugin", "enable", "kit", "--scope", "everywhere").wantCode(2)
+}
+
+// TestPluginMCPServerE2E: a plugin's MCP server is a project server: it starts only in a
+// trusted project and once approved, as one of .mcp.json would.
+func TestPluginMCPServerE2E(t *testing.T) {
+	server := goMCPServer(t)
+	e := newE2E(t, reinsBinary(t))
+	plugin := e.pluginDir()
+	mcp := fmt.Sprintf(`{"mcpServers": {"db": {"command": %q, "env": {"REINS_TEST_MCP_SERVER": "basic"}}}}`, server)
+	if err := os.WriteFile(filepath.Join(plugin, ".mcp.json"), []byte(mcp), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.env = append(e.env, "ENABLE_TOOL_SEARCH=false")
+	offered := func() []string {
+		srv := llmtest.NewAnthropicServer(t, llmtest.Say("ok"))
+		e.anthropic(srv).run("-p", "--plugin-dir", plugin, "--", "go")
+		e.wantCode(0)
+		return requestTools(t, srv.Requests()[0])
+	}
+	if tools := offered(); slices.Contains(tools, "mcp__plugin_kit_db__echo") || !strings.Contains(e.stderr, "MCP server plugin_kit_db was not started: the project is not trusted") {
+		t.Fatalf("untrusted: tools %v, stderr %q", tools, e.stderr)
+	}
+	e.run("trust").wantCode(0)
+	if tools := offered(); slices.Contains(tools, "mcp__plugin_kit_db__echo") || !strings.Contains(e.stderr, "not in enabledMcpjsonServers") {
+		t.Fatalf("trusted, not approved: tools %v, stderr %q", tools, e.stderr)
+	}
+	e.userSettings(`{"enabledMcpjsonServers": ["plugin_kit_db"]}`)
+	if tools := offered(); !slices.Contains(tools, "mcp__plugin_kit_db__echo") {
+		t.Fatalf("trusted and approved: tools %v, stderr %q", tools, e.stderr)
+	}
 }
