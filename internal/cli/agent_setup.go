@@ -6,6 +6,8 @@ import (
 	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/sdkproto"
+	"github.com/reinsdev/reins/plugins"
+	"github.com/reinsdev/reins/skills"
 	"github.com/reinsdev/reins/tools"
 )
 
@@ -79,7 +81,25 @@ func checks(f *Factory, a *app.App) sdkproto.Checks {
 func initInfo(f *Factory, a *app.App) sdkproto.InitInfo {
 	return sdkproto.InitInfo{Cwd: a.Cwd, Tools: tools.Names(a.Agent.Tools), Model: a.Provider.Model, Provider: a.Provider.Name,
 		PermissionMode: string(a.Permissions.Context().Mode()), APIKeySource: apiKeySource(a.Provider), Version: reinsVersion(),
-		MCPServers: mcpStatuses(a.MCP), Agents: agentNames(a.Agents)}
+		MCPServers: mcpStatuses(a.MCP), Agents: agentNames(a.Agents), Skills: skillNames(a.Skills), Plugins: pluginInfos(a.Plugins)}
+}
+
+func skillNames(set *skills.Set) []string {
+	var out []string
+	for _, s := range set.All() {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+func pluginInfos(set *plugins.Set) []sdkproto.Plugin {
+	var out []sdkproto.Plugin
+	if set != nil {
+		for _, p := range set.Plugins {
+			out = append(out, sdkproto.Plugin{Name: p.Name, Path: p.Dir})
+		}
+	}
+	return out
 }
 
 func agentNames(defs *agentdef.Set) []string {

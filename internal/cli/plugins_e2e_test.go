@@ -84,6 +84,22 @@ func TestPluginsE2E(t *testing.T) {
 		}
 	})
 
+	t.Run("system/init names the plugin and its skills", func(t *testing.T) {
+		e := newE2E(t, bin)
+		plugin := e.pluginDir()
+		e.skillFile(filepath.Join(plugin, "skills"), "fmt", "---\ndescription: Format\n---\nRun gofmt.\n")
+		srv := llmtest.NewAnthropicServer(t, llmtest.Say("ok"))
+		e.anthropic(srv).run("-p", "--plugin-dir", plugin, "--output-format", "stream-json", "--verbose", "--", "go")
+		e.wantCode(0)
+		init := e.lines()[0]
+		if got := jsonText(init["skills"]); got != `["kit:fmt"]` {
+			t.Errorf("skills %s", got)
+		}
+		if got := jsonText(init["plugins"]); got != fmt.Sprintf(`[{"name":"kit","path":%q}]`, plugin) {
+			t.Errorf("plugins %s", got)
+		}
+	})
+
 	t.Run("a broken plugin.json stops the session with its position", func(t *testing.T) {
 		e := newE2E(t, bin)
 		plugin := e.pluginDir()

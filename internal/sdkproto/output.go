@@ -48,6 +48,9 @@ type InitInfo struct {
 	MCPServers []MCPServer
 	// Agents are the agent types the Agent tool offers.
 	Agents []string
+	// Skills are the skills' names and Plugins the loaded plugins.
+	Skills  []string
+	Plugins []Plugin
 }
 
 // InitLine is the system/init message.
@@ -304,7 +307,7 @@ func (e *Emitter) Init(info InitInfo) {
 	e.write(InitLine{Type: "system", Subtype: "init", Cwd: info.Cwd, SessionID: e.SessionID, Tools: tools,
 		MCPServers: orEmpty(info.MCPServers), Model: info.Model, Provider: info.Provider, PermissionMode: info.PermissionMode,
 		APIKeySource: cmp.Or(info.APIKeySource, "none"), Version: info.Version, SlashCommands: []string{compactCommand.Name},
-		OutputStyle: "default", Agents: orEmptyStrings(info.Agents), Skills: []string{}, Plugins: []Plugin{}, UUID: session.NewID()})
+		OutputStyle: "default", Agents: orEmptyStrings(info.Agents), Skills: orEmptyStrings(info.Skills), Plugins: orEmpty(info.Plugins), UUID: session.NewID()})
 }
 
 func orEmptyStrings(s []string) []string {
