@@ -107,3 +107,21 @@ func hookOf(e settings.HookEntry) hooks.Hook {
 	return hooks.Hook{Event: hooks.Event(e.Event), Matcher: e.Matcher, Command: e.Command,
 		Timeout: time.Duration(e.TimeoutSeconds * float64(time.Second)), Origin: e.Origin()}
 }
+
+// CommandRoot is a folder (or a single file) of slash commands a plugin brings, for the
+// commands loader: its commands are named "<plugin>:<name>" and, as every part of a plugin,
+// count as the project's (their allowed-tools wait for the project's trust).
+type CommandRoot struct {
+	Path, Plugin string
+}
+
+// PluginCommandRoots are the plugins' command folders.
+func PluginCommandRoots(ps *plugins.Set) []CommandRoot {
+	var out []CommandRoot
+	for _, p := range pluginsOf(ps) {
+		for _, r := range p.CommandRoots() {
+			out = append(out, CommandRoot{Path: r, Plugin: p.Name})
+		}
+	}
+	return out
+}
