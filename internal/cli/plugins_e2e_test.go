@@ -189,8 +189,26 @@ func TestPluginMCPServerE2E(t *testing.T) {
 	if tools := offered(); slices.Contains(tools, "mcp__plugin_kit_db__echo") || !strings.Contains(e.stderr, "not in enabledMcpjsonServers") {
 		t.Fatalf("trusted, not approved: tools %v, stderr %q", tools, e.stderr)
 	}
-	e.userSettings(`{"enabledMcpjsonServers": ["plugin_kit_db"]}`)
+	e.run("mcp", "approve", "plugin_kit_db").wantCode(2)
+	e.run("mcp", "approve", "plugin_kit_db", "--plugin-dir", plugin).wantCode(0)
 	if tools := offered(); !slices.Contains(tools, "mcp__plugin_kit_db__echo") {
 		t.Fatalf("trusted and approved: tools %v, stderr %q", tools, e.stderr)
 	}
+	e.run("mcp", "approve", "--reject", "plugin_kit_db", "--plugin-dir", plugin).wantCode(0)
+	if tools := offered(); slices.Contains(tools, "mcp__plugin_kit_db__echo") {
+		t.Fatalf("refused: tools %v", tools)
+	}
+	e.userSettings(`{"enabledMcpjsonServers": ["plugin_kit_db"]}`)
+	e.run("mcp", "approve", "plugin_kit_db").wantCode(2)
+	e.userSettings(`{"enabledPlugins": {"kit": true}}`)
+	installed := filepath.Join(e.home, ".reins", "plugins", "kit")
+	os.MkdirAll(filepath.Dir(installed), 0o755)
+	if err := os.Rename(plugin, installed); err != nil {
+		t.Fatal(err)
+	}
+	e.run("mcp", "list").wantCode(0)
+	if !strings.Contains(e.stdout, "plugin_kit_db") {
+		t.Errorf("mcp list does not show the enabled plugin's server:\n%s", e.stdout)
+	}
+	e.run("mcp", "approve", "plugin_kit_db").wantCode(0)
 }
