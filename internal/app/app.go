@@ -352,6 +352,18 @@ func (a *App) loadExtensions(ctx context.Context) ([]settings.HookEntry, error) 
 	for _, w := range slices.Concat(warnings, sw, hw) {
 		a.opts.Report.warn("%s", w)
 	}
+	skipped := map[string]int{}
+	var why []string
+	for _, h := range hookEntries {
+		if h.Skipped != "" {
+			if skipped[h.Skipped]++; skipped[h.Skipped] == 1 {
+				why = append(why, h.Skipped)
+			}
+		}
+	}
+	for _, w := range why {
+		a.opts.Report.note("plugins: %d hook(s) not run: %s", skipped[w], w)
+	}
 	return hookEntries, nil
 }
 

@@ -75,6 +75,9 @@ func TestPluginsE2E(t *testing.T) {
 		if exists(seen) {
 			t.Fatal("an untrusted project ran a plugin's hook")
 		}
+		if !strings.Contains(e.stderr, `plugins: 1 hook(s) not run: this project is not trusted`) {
+			t.Errorf("no note of the hook not run: %q", e.stderr)
+		}
 		e.run("trust").wantCode(0)
 		e.anthropic(script()).run("-p", "--plugin-dir", plugin, "--allowedTools", "Bash(echo:*)", "--", "go")
 		e.wantCode(0)
