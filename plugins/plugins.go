@@ -105,8 +105,9 @@ func (p *Plugin) SkillRoots() []skills.Root {
 
 // Hooks reads the plugin's hooks: hooks/hooks.json, the manifest's hook files and its inline
 // hooks, as a settings file's hooks are read. ${CLAUDE_PLUGIN_ROOT} in a command is the
-// plugin's folder (an exported variable, so no quoting of the path is needed). Each hook is
-// returned with the file it was written in; l.PluginHooks then governs them.
+// plugin's folder: the variable is set for the hook (PluginRoot). Each hook is
+// returned with the file it was written in and PluginRoot set; l.PluginHooks then governs
+// them.
 func (p *Plugin) Hooks(ctx context.Context) (entries []settings.HookEntry, files []string, warnings []settings.Warning, err error) {
 	candidates := append([]string{filepath.Join(p.Dir, "hooks", "hooks.json")}, p.resolve(p.HooksFiles)...)
 	if p.HooksInline != nil {
@@ -125,7 +126,7 @@ func (p *Plugin) Hooks(ctx context.Context) (entries []settings.HookEntry, files
 			return nil, nil, nil, err
 		}
 		for i := range hs {
-			hs[i].Command = "export CLAUDE_PLUGIN_ROOT=" + shellQuote(p.Dir) + "; " + hs[i].Command
+			hs[i].PluginRoot = p.Dir
 			files = append(files, f)
 		}
 		entries = append(entries, hs...)
@@ -183,8 +184,6 @@ func (p *Plugin) MCPServers(ctx context.Context) ([]client.ServerConfig, error) 
 func (p *Plugin) expand(s string) string {
 	return strings.ReplaceAll(s, "${CLAUDE_PLUGIN_ROOT}", p.Dir)
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // Enabled is one enabledPlugins entry that is on: "<name>@<marketplace>" (or a bare name).
 type Enabled struct {

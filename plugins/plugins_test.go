@@ -128,8 +128,8 @@ func TestPluginComponents(t *testing.T) {
 	if err != nil || len(hs) != 1 || files[0] != filepath.Join(dir, "hooks", "hooks.json") {
 		t.Fatalf("hooks %+v %q %v", hs, files, err)
 	}
-	if want := "export CLAUDE_PLUGIN_ROOT='" + dir + "'; ${CLAUDE_PLUGIN_ROOT}/log.sh"; hs[0].Command != want || hs[0].Line != 1 {
-		t.Errorf("hook %+v, want command %q", hs[0], want)
+	if hs[0].Command != "${CLAUDE_PLUGIN_ROOT}/log.sh" || hs[0].PluginRoot != dir || hs[0].Line != 1 {
+		t.Errorf("hook %+v", hs[0])
 	}
 	cs, err := p.MCPServers(context.Background())
 	if err != nil || len(cs) != 1 {

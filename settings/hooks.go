@@ -36,6 +36,9 @@ type HookEntry struct {
 	// Skipped says why the hook does not run (untrusted project, disableAllHooks,
 	// allowManagedHooksOnly); empty when it runs.
 	Skipped string `json:"skipped,omitempty"`
+	// PluginRoot is set for a plugin's hook: the plugin's folder, CLAUDE_PLUGIN_ROOT in the
+	// hook's environment.
+	PluginRoot string `json:"pluginRoot,omitempty"`
 }
 
 // Origin is the hook's file:line:col.

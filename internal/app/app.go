@@ -342,7 +342,7 @@ func (a *App) loadExtensions(ctx context.Context) ([]settings.HookEntry, error) 
 	}
 	var sw []string
 	a.Skills, sw = LoadSkills(ctx, a.Settings, a.Plugins)
-	hookEntries, hw, err := pluginHooks(ctx, a.Settings, a.Plugins)
+	hookEntries, hw, err := PluginHooks(ctx, a.Settings, a.Plugins)
 	if err != nil {
 		return nil, err
 	}

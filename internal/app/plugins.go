@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/reinsdev/reins/agentdef"
@@ -68,10 +69,10 @@ func LoadSkills(ctx context.Context, s *Settings, ps *plugins.Set) (*skills.Set,
 	return set, warnings
 }
 
-// pluginHooks reads the plugins' hooks, each marked as the project's hooks would be (trust,
+// PluginHooks reads the plugins' hooks, each marked as the project's hooks would be (trust,
 // disableAllHooks, allowManagedHooksOnly). A hooks file that cannot be read stops the
 // session, as a settings file's would.
-func pluginHooks(ctx context.Context, s *Settings, ps *plugins.Set) ([]settings.HookEntry, []string, error) {
+func PluginHooks(ctx context.Context, s *Settings, ps *plugins.Set) ([]settings.HookEntry, []string, error) {
 	var out []settings.HookEntry
 	var warnings []string
 	for _, p := range pluginsOf(ps) {
@@ -102,11 +103,19 @@ func PluginServers(ctx context.Context, ps *plugins.Set) ([]client.ServerConfig,
 	return out, nil
 }
 
-// hookOf is a settings hook entry as the runner takes it.
+// hookOf is a settings hook entry as the runner takes it. A plugin's hook runs with
+// CLAUDE_PLUGIN_ROOT set to the plugin's folder: the runner's environment is the session's,
+// so the variable is exported by the command line itself, the path quoted for the shell.
 func hookOf(e settings.HookEntry) hooks.Hook {
-	return hooks.Hook{Event: hooks.Event(e.Event), Matcher: e.Matcher, Command: e.Command,
+	cmd := e.Command
+	if e.PluginRoot != "" {
+		cmd = "export CLAUDE_PLUGIN_ROOT=" + shellQuote(e.PluginRoot) + "; " + cmd
+	}
+	return hooks.Hook{Event: hooks.Event(e.Event), Matcher: e.Matcher, Command: cmd,
 		Timeout: time.Duration(e.TimeoutSeconds * float64(time.Second)), Origin: e.Origin()}
 }
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // CommandRoot is a folder (or a single file) of slash commands a plugin brings, for the
 // commands loader: its commands are named "<plugin>:<name>" and, as every part of a plugin,

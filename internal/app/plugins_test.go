@@ -64,7 +64,7 @@ func TestPluginPartsAreGovernedAsTheProjects(t *testing.T) {
 		if rules, _ := sk.Get("kit:fmt").Rules(); (len(rules) == 1) != trusted {
 			t.Errorf("trusted=%v: skill rules %v", trusted, rules)
 		}
-		hs, _, err := pluginHooks(context.Background(), s, ps)
+		hs, _, err := PluginHooks(context.Background(), s, ps)
 		if err != nil || len(hs) != 1 || (hs[0].Skipped == "") != trusted {
 			t.Errorf("trusted=%v: hooks %+v %v", trusted, hs, err)
 		}

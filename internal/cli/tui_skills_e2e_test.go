@@ -24,3 +24,16 @@ func TestInteractiveSkills(t *testing.T) {
 		"pdf (user,", "Fill PDF forms", "kit:fmt (plugin kit,", "Format the code")
 	r.quit()
 }
+
+// TestInteractiveTrustListsPluginHooks: a plugin's hooks wait for the project's trust, so the
+// trust dialog lists them; after Yes they run.
+func TestInteractiveTrustListsPluginHooks(t *testing.T) {
+	e := newE2E(t, reinsBinary(t))
+	plugin := e.pluginDir()
+	e.anthropic(llmtest.NewAnthropicServer(t, llmtest.Say("hi")))
+	r := startTUI(t, e, "--plugin-dir", plugin)
+	r.waitFor("Do you trust the files in this folder?", `PreToolUse (Bash): cat >> "${CLAUDE_PLUGIN_ROOT}/seen.log"`)
+	r.keys("1")
+	r.waitFor("default mode")
+	r.quit()
+}
