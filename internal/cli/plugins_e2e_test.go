@@ -78,6 +78,10 @@ func TestPluginsE2E(t *testing.T) {
 		if !strings.Contains(e.stderr, `plugins: 1 hook(s) not run: this project is not trusted`) {
 			t.Errorf("no note of the hook not run: %q", e.stderr)
 		}
+		e.run("hooks", "list", "--plugin-dir", plugin).wantCode(0)
+		if !strings.Contains(e.stdout, "hooks/hooks.json:1:") || !strings.Contains(e.stdout, "skipped: this project is not trusted") {
+			t.Errorf("hooks list:\n%s", e.stdout)
+		}
 		e.run("trust").wantCode(0)
 		e.anthropic(script()).run("-p", "--plugin-dir", plugin, "--allowedTools", "Bash(echo:*)", "--", "go")
 		e.wantCode(0)
