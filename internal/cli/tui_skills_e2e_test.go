@@ -17,6 +17,10 @@ func TestInteractiveSkills(t *testing.T) {
 	e.skillFile(filepath.Join(plugin, "skills"), "fmt", "---\ndescription: Format the code\n---\nRun gofmt.\n")
 	e.anthropic(llmtest.NewAnthropicServer(t, llmtest.Say("hi")))
 	r := startTUI(t, e, "--plugin-dir", plugin)
+	// The plugin's hook waits for the trust: the dialog asks, and No keeps the project
+	// untrusted.
+	r.waitFor("Do you trust the files in this folder?")
+	r.keys("2")
 	r.waitFor("default mode")
 	r.typeText("/skills")
 	r.keys("Enter")
