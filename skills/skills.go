@@ -277,7 +277,7 @@ func (s *Set) loadRoot(ctx context.Context, r Root, trusted bool) {
 	}
 	n := 0
 	for _, e := range entries {
-		if !e.IsDir() {
+		if !isDir(r.Path, e) {
 			continue
 		}
 		if n++; n > MaxSkills {
@@ -286,6 +286,10 @@ func (s *Set) loadRoot(ctx context.Context, r Root, trusted bool) {
 		}
 		dir := filepath.Join(r.Path, e.Name())
 		file := filepath.Join(dir, "SKILL.md")
+		if err := staysInside(r, file); err != nil {
+			s.Errors = append(s.Errors, err)
+			continue
+		}
 		data, err := boundedfile.Read(ctx, file, boundedfile.Limits{MaxBytes: MaxFileSize, Kind: "skill file"})
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -306,6 +310,40 @@ func (s *Set) loadRoot(ctx context.Context, r Root, trusted bool) {
 		}
 		s.byName[sk.Name] = sk
 	}
+}
+
+// isDir reports whether a folder entry is a folder, following a symbolic link: people link
+// their skills from elsewhere.
+func isDir(root string, e fs.DirEntry) bool {
+	if e.IsDir() {
+		return true
+	}
+	if e.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(root, e.Name()))
+	return err == nil && fi.IsDir()
+}
+
+// staysInside refuses a project's SKILL.md that leads, through links, out of the project's
+// skills folder: its text would reach the model as the repository's own. A user's skills may
+// be linked from anywhere; the person put them there. A missing file is left to the reader.
+func staysInside(r Root, file string) error {
+	if r.Source != SourceProject {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return nil
+	}
+	root, err := filepath.EvalSymlinks(r.Path)
+	if err != nil {
+		return nil
+	}
+	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return &Error{File: file, Msg: fmt.Sprintf("a link out of the project's skills folder (to %s): a repository's skill must be inside it", real)}
+	}
+	return nil
 }
 
 // Get returns the skill named name, or nil.
