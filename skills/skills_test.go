@@ -65,7 +65,7 @@ func TestParseFile(t *testing.T) {
 	}
 }
 
-func writeSkill(t *testing.T, root, name, header string) string {
+func writeSkill(t testing.TB, root, name, header string) string {
 	t.Helper()
 	dir := filepath.Join(root, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
