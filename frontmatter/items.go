@@ -6,22 +6,22 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Item is one entry of a list value with its position in the file, so that what a caller
+// Entry is one entry of a list value with its position in the file, so that what a caller
 // makes of it (a rule from allowed-tools) can say where it was written.
-type Item struct {
+type Entry struct {
 	Value     string
 	Line, Col int
 }
 
-// Items reads a list as List does, each entry with its file position. The entries of a
+// Entries reads a list as List does, each entry with its file position. The entries of a
 // comma-separated string on one line get their own columns; in a folded or quoted string the
 // string's position is the best there is.
-func (d *Doc) Items(key string) ([]Item, error) {
+func (d *Doc) Entries(key string) ([]Entry, error) {
 	n, ok := d.values[key]
 	if !ok {
 		return nil, nil
 	}
-	var out []Item
+	var out []Entry
 	switch n.Kind {
 	case yaml.ScalarNode:
 		plain := n.Style == 0 && !strings.Contains(n.Value, "\n")
@@ -36,7 +36,7 @@ func (d *Doc) Items(key string) ([]Item, error) {
 			if plain {
 				col += start
 			}
-			out = append(out, Item{Value: p, Line: n.Line + 1, Col: col})
+			out = append(out, Entry{Value: p, Line: n.Line + 1, Col: col})
 		}
 		return out, nil
 	case yaml.SequenceNode:
@@ -44,7 +44,7 @@ func (d *Doc) Items(key string) ([]Item, error) {
 			if e.Kind != yaml.ScalarNode {
 				return nil, d.errAt(e, "%q entries must be strings", key)
 			}
-			out = append(out, Item{Value: strings.TrimSpace(e.Value), Line: e.Line + 1, Col: e.Column})
+			out = append(out, Entry{Value: strings.TrimSpace(e.Value), Line: e.Line + 1, Col: e.Column})
 		}
 		return out, nil
 	}

@@ -195,7 +195,7 @@ func readHeader(fm *frontmatter.Doc, s *Skill, dirName string) error {
 	case len(s.Description) > MaxDescription:
 		return fm.ErrAt("description", "\"description\" is %d bytes; at most %d", len(s.Description), MaxDescription)
 	}
-	items, err := fm.Items("allowed-tools")
+	items, err := fm.Entries("allowed-tools")
 	if err != nil {
 		return err
 	}
