@@ -38,6 +38,9 @@ const (
 	SourceUser
 	SourceProject
 	SourceFlag
+	// SourcePlugin definitions come with a plugin and are named "<plugin>:<name>", so they
+	// replace no other.
+	SourcePlugin
 )
 
 func (s Source) String() string {
@@ -50,6 +53,8 @@ func (s Source) String() string {
 		return "project"
 	case SourceFlag:
 		return "flag"
+	case SourcePlugin:
+		return "plugin"
 	}
 	return "unknown"
 }
@@ -214,6 +219,9 @@ func parseMode(s string) (permission.Mode, error) {
 type Dir struct {
 	Path   string
 	Source Source
+	// Plugin names the plugin of a SourcePlugin folder; its definitions' names get it as a
+	// prefix ("<plugin>:<name>").
+	Plugin string
 }
 
 // Dirs returns the folders Reins reads definitions from, lowest precedence first: the user's
@@ -222,15 +230,15 @@ type Dir struct {
 func Dirs(home, configDir, project string) []Dir {
 	var out []Dir
 	if home != "" {
-		out = append(out, Dir{filepath.Join(home, ".claude", "agents"), SourceUser})
+		out = append(out, Dir{Path: filepath.Join(home, ".claude", "agents"), Source: SourceUser})
 	}
 	if configDir != "" {
-		out = append(out, Dir{filepath.Join(configDir, "agents"), SourceUser})
+		out = append(out, Dir{Path: filepath.Join(configDir, "agents"), Source: SourceUser})
 	}
 	if project != "" {
 		out = append(out,
-			Dir{filepath.Join(project, ".claude", "agents"), SourceProject},
-			Dir{filepath.Join(project, ".reins", "agents"), SourceProject})
+			Dir{Path: filepath.Join(project, ".claude", "agents"), Source: SourceProject},
+			Dir{Path: filepath.Join(project, ".reins", "agents"), Source: SourceProject})
 	}
 	return out
 }
@@ -269,6 +277,9 @@ func Load(dirs []Dir, extra ...*Definition) *Set {
 			if err != nil {
 				s.Errors = append(s.Errors, err)
 				continue
+			}
+			if dir.Plugin != "" {
+				def.Name = dir.Plugin + ":" + def.Name
 			}
 			s.byName[def.Name] = def
 		}

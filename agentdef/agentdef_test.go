@@ -146,7 +146,7 @@ func TestLoadRefusesNonRegularAndHuge(t *testing.T) {
 	if err := os.Symlink("/dev/zero", filepath.Join(dir, "dev.md")); err != nil {
 		t.Fatal(err)
 	}
-	s := Load([]Dir{{dir, SourceProject}})
+	s := Load([]Dir{{Path: dir, Source: SourceProject}})
 	if s.Get("big") != nil {
 		t.Error("an oversized file was loaded")
 	}
@@ -170,7 +170,7 @@ func TestHostileAgentFilesAreRefused(t *testing.T) {
 			h.Make(t, p)
 			write(t, dir, "good.md", "---\nname: good\ndescription: d\n---\nprompt\n")
 			done := make(chan *Set, 1)
-			go func() { done <- Load([]Dir{{dir, SourceProject}}) }()
+			go func() { done <- Load([]Dir{{Path: dir, Source: SourceProject}}) }()
 			var s *Set
 			select {
 			case s = <-done:

@@ -36,6 +36,9 @@ type HookEntry struct {
 	// Skipped says why the hook does not run (untrusted project, disableAllHooks,
 	// allowManagedHooksOnly); empty when it runs.
 	Skipped string `json:"skipped,omitempty"`
+	// PluginRoot is set for a plugin's hook: the plugin's folder, CLAUDE_PLUGIN_ROOT in the
+	// hook's environment.
+	PluginRoot string `json:"pluginRoot,omitempty"`
 }
 
 // Origin is the hook's file:line:col.
@@ -221,23 +224,7 @@ func (l *Loaded) NonManagedHooksOff() string {
 //   - The project's files (shared and local) run hooks only in a trusted project: a cloned
 //     repository must not run commands by being opened.
 func (l *Loaded) Hooks(trusted bool) []HookEntry {
-	var policyDisable, otherDisable, managedOnly bool
-	for _, f := range l.Files {
-		if f.DuplicateOf != "" {
-			continue
-		}
-		hs := f.HookSettings
-		if hs.DisableAll != nil && hs.DisableAll.Value {
-			if f.Source == permission.SourcePolicy {
-				policyDisable = true
-			} else {
-				otherDisable = true
-			}
-		}
-		if f.Source == permission.SourcePolicy && hs.ManagedOnly != nil && hs.ManagedOnly.Value {
-			managedOnly = true
-		}
-	}
+	g := l.hookGates()
 	var out []HookEntry
 	for _, f := range l.Files {
 		if f.DuplicateOf != "" {
@@ -245,19 +232,79 @@ func (l *Loaded) Hooks(trusted bool) []HookEntry {
 		}
 		for _, h := range f.HookSettings.Hooks {
 			h.Source, h.File = f.Source, f.Path
-			policy := f.Source == permission.SourcePolicy
-			switch {
-			case policyDisable:
-				h.Skipped = "disableAllHooks is set by a managed policy"
-			case otherDisable && !policy:
-				h.Skipped = "disableAllHooks is set"
-			case managedOnly && !policy:
-				h.Skipped = "allowManagedHooksOnly: only managed hooks run"
-			case !trusted && (f.Source == permission.SourceProject || f.Source == permission.SourceLocal):
-				h.Skipped = `this project is not trusted (run "reins trust" to run its hooks)`
-			}
+			h.Skipped = g.skip(f.Source, trusted)
 			out = append(out, h)
 		}
 	}
 	return out
+}
+
+// hookGates are the settings that turn hooks off.
+type hookGates struct{ policyDisable, otherDisable, managedOnly bool }
+
+func (l *Loaded) hookGates() hookGates {
+	var g hookGates
+	for _, f := range l.Files {
+		if f.DuplicateOf != "" {
+			continue
+		}
+		hs := f.HookSettings
+		if hs.DisableAll != nil && hs.DisableAll.Value {
+			if f.Source == permission.SourcePolicy {
+				g.policyDisable = true
+			} else {
+				g.otherDisable = true
+			}
+		}
+		if f.Source == permission.SourcePolicy && hs.ManagedOnly != nil && hs.ManagedOnly.Value {
+			g.managedOnly = true
+		}
+	}
+	return g
+}
+
+// skip says why a hook of a file of source src does not run, or "".
+func (g hookGates) skip(src permission.Source, trusted bool) string {
+	policy := src == permission.SourcePolicy
+	switch {
+	case g.policyDisable:
+		return "disableAllHooks is set by a managed policy"
+	case g.otherDisable && !policy:
+		return "disableAllHooks is set"
+	case g.managedOnly && !policy:
+		return "allowManagedHooksOnly: only managed hooks run"
+	case !trusted && (src == permission.SourceProject || src == permission.SourceLocal):
+		return `this project is not trusted (run "reins trust" to run its hooks)`
+	}
+	return ""
+}
+
+// PluginHooks marks the hooks a plugin brings (read with ParseHooks) with why each is
+// skipped, if it is: they are governed as the project's own hooks, so disableAllHooks,
+// allowManagedHooksOnly and the project's trust apply to them, whoever enabled the plugin.
+// file names where they were read, for their origin.
+func (l *Loaded) PluginHooks(hs []HookEntry, file string, trusted bool) []HookEntry {
+	g := l.hookGates()
+	out := make([]HookEntry, 0, len(hs))
+	for _, h := range hs {
+		h.Source, h.File = permission.SourceProject, file
+		h.Skipped = g.skip(permission.SourceProject, trusted)
+		out = append(out, h)
+	}
+	return out
+}
+
+// ParseHooks reads the hooks of a JSON document other than a settings file (a plugin's
+// hooks/hooks.json, or its plugin.json with inline hooks): its "hooks" key, read exactly as a
+// settings file's, with positioned errors. Its other keys are not settings and are ignored.
+func ParseHooks(name string, data []byte) ([]HookEntry, []Warning, error) {
+	root, err := (&settingsDoc{docPos: docPos{name: name}}).parse(data, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	hs, warns, err := parseHookSettings(name, data, root)
+	if err != nil {
+		return nil, nil, err
+	}
+	return hs.Hooks, warns, nil
 }

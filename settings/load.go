@@ -103,6 +103,8 @@ type Settings struct {
 	// Audit and PolicyBundle are the audit and policyBundle keys (see team.go).
 	Audit        *AuditSettings        `json:"audit,omitempty"`
 	PolicyBundle *PolicyBundleSettings `json:"policyBundle,omitempty"`
+	// EnabledPlugins is enabledPlugins (see plugins.go).
+	EnabledPlugins []PluginEntry `json:"enabledPlugins,omitempty"`
 	// UnreadAllow and UnreadDirectories stand for the allow and additionalDirectories lists of
 	// a shared project file in an untrusted project: they would not apply, so Load counts
 	// their entries and reads nothing else of them (Allow and AdditionalDirectories stay
@@ -335,6 +337,7 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 	if err := d.readCheckpoints(root, &s); err != nil {
 		return s, nil, nil, err
 	}
+	d.readEnabledPlugins(root, &s)
 	sb, err := parseSandbox(root, d.errAt, d.idx.pos)
 	if err != nil {
 		return s, nil, nil, err

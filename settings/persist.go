@@ -58,11 +58,7 @@ func Persist(opts Options, updates ...permission.Update) error {
 		if err != nil {
 			return err
 		}
-		// The user folder also holds the trust file: keep it private.
-		dirPerm := fs.FileMode(0o755)
-		if src == permission.SourceUser {
-			dirPerm = 0o700
-		}
+		dirPerm := fsPerm(src)
 		err = withFileLock(path, dirPerm, func() error {
 			return persistFile(opts.hooks, src, path, dirPerm, bySource[src])
 		})
@@ -71,6 +67,15 @@ func Persist(opts Options, updates ...permission.Update) error {
 		}
 	}
 	return nil
+}
+
+// fsPerm is the permission of a settings folder made for src: the user folder also holds the
+// trust file, so it is kept private.
+func fsPerm(src permission.Source) fs.FileMode {
+	if src == permission.SourceUser {
+		return 0o700
+	}
+	return 0o755
 }
 
 // persistFile is one locked read-modify-write of a settings file.

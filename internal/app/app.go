@@ -8,6 +8,7 @@ import (
 	"github.com/reinsdev/reins/checkpoint"
 	"log/slog"
 	"os"
+	"slices"
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/agentdef"
@@ -17,9 +18,11 @@ import (
 	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/memory"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/plugins"
 	"github.com/reinsdev/reins/sandbox"
 	"github.com/reinsdev/reins/session"
 	"github.com/reinsdev/reins/settings"
+	"github.com/reinsdev/reins/skills"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/bash"
@@ -51,6 +54,9 @@ type Options struct {
 	Provider, Model, FallbackModel string
 	// Agents is --agents: more agent definitions as JSON.
 	Agents string
+	// PluginDirs are --plugin-dir folders: plugins loaded for this session, beside those the
+	// enabledPlugins setting turns on.
+	PluginDirs []string
 	// SystemPrompt replaces Reins's system prompt; AppendSystemPrompt is added to it.
 	SystemPrompt, AppendSystemPrompt string
 	// Tools, when not nil, keeps only these tools of the pool (names or aliases), in the
@@ -143,6 +149,9 @@ type App struct {
 	Agents *agentdef.Set
 	// Commands are the custom slash commands (PrepareCommand runs one).
 	Commands *commands.Set
+	// Plugins are the session's plugins and Skills its skills (the plugins' among them).
+	Plugins *plugins.Set
+	Skills  *skills.Set
 	// Prompt is what the system prompt was built from, to build it again.
 	Prompt PromptEnv
 	// Structured holds the answer of a JSONSchema session; nil without a schema.
@@ -318,7 +327,11 @@ func (a *App) newPermissions(pc *permission.Context, transcript *session.Transcr
 // startTools loads the agent definitions, starts the sandbox and builds the built-in tools
 // and the hooks runner.
 func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
-	defs, warnings, err := LoadAgentDefs(a.Settings, a.opts.Agents)
+	hookEntries, err := a.loadExtensions(ctx)
+	if err != nil {
+		return err
+	}
+	defs, warnings, err := LoadAgentDefs(a.Settings, a.opts.Agents, pluginAgentDirs(a.Plugins)...)
 	if err != nil {
 		return err
 	}
@@ -341,8 +354,55 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 		Sandbox:    a.Sandbox,
 		Groups:     a.opts.ShellGroups,
 	})
-	a.Hooks, err = newHookRunner(a.Settings, a.SessionID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups)
+	a.Pool.AddSkillTool(a.Skills, a.skillLoaded)
+	a.Hooks, err = newHookRunner(a.Settings, hookEntries, a.SessionID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups)
 	return err
+}
+
+// loadExtensions loads the plugins and the skills, and the plugins' hooks (returned, for the
+// runner) and MCP servers (into the MCP options).
+func (a *App) loadExtensions(ctx context.Context) ([]settings.HookEntry, error) {
+	var warnings []string
+	var err error
+	if a.Plugins, warnings, err = LoadPlugins(ctx, a.Settings, a.opts.PluginDirs); err != nil {
+		return nil, err
+	}
+	var sw []string
+	a.Skills, sw = LoadSkills(ctx, a.Settings, a.Plugins)
+	hookEntries, hw, err := PluginHooks(ctx, a.Settings, a.Plugins)
+	if err != nil {
+		return nil, err
+	}
+	if a.opts.MCP.Plugins, err = PluginServers(ctx, a.Plugins); err != nil {
+		return nil, err
+	}
+	for _, w := range slices.Concat(warnings, sw, hw) {
+		a.opts.Report.warn("%s", w)
+	}
+	skipped := map[string]int{}
+	var why []string
+	for _, h := range hookEntries {
+		if h.Skipped != "" {
+			if skipped[h.Skipped]++; skipped[h.Skipped] == 1 {
+				why = append(why, h.Skipped)
+			}
+		}
+	}
+	for _, w := range why {
+		a.opts.Report.note("plugins: %d hook(s) not run: %s", skipped[w], w)
+	}
+	return hookEntries, nil
+}
+
+// skillLoaded is told of each skill the Skill tool loaded: its allowed-tools are rules of
+// source command for the turn it drives (never saved), unless its project is not trusted.
+func (a *App) skillLoaded(ctx context.Context, s *skills.Skill) {
+	rules, why := s.Rules()
+	if why != "" {
+		a.opts.Report.note("%s", why)
+		return
+	}
+	_ = rules // applied for the turn by the command source's mechanism (the commands work)
 }
 
 // buildAgent adds the Agent tool, finishes the pool (MCP, Tools, JSONSchema), builds the

@@ -3,25 +3,25 @@ package app
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/settings"
 )
 
-// newHookRunner builds the runner for the hooks that run in this session; nil when none does,
+// newHookRunner builds the runner for the hooks that run in this session (the settings' and
+// the plugins', already marked by PluginHooks); nil when none does,
 // so a session without hooks pays nothing for them, unless always (a session whose front end
 // may add hook callbacks later, the SDK's initialize).
-func newHookRunner(s *Settings, sessionID, transcriptPath string, bus *agent.Bus, always bool, groups hooks.GroupGuard) (*hooks.Runner, error) {
+func newHookRunner(s *Settings, plugin []settings.HookEntry, sessionID, transcriptPath string, bus *agent.Bus, always bool, groups hooks.GroupGuard) (*hooks.Runner, error) {
 	var hs []hooks.Hook
-	for _, e := range s.Loaded.Hooks(s.Trusted) {
+	for _, e := range append(s.Loaded.Hooks(s.Trusted), plugin...) {
 		if e.Skipped != "" {
 			continue
 		}
-		hs = append(hs, hooks.Hook{Event: hooks.Event(e.Event), Matcher: e.Matcher, Command: e.Command,
-			Timeout: time.Duration(e.TimeoutSeconds * float64(time.Second)), Origin: e.Origin()})
+		hs = append(hs, hookOf(e))
 	}
 	if len(hs) == 0 && !always {
 		return nil, nil

@@ -26,6 +26,9 @@ type MCPOptions struct {
 	// Approver, when set, is asked about the project servers that wait for approval, before
 	// any server starts (the chat's dialog). Without it they stay off, as headless.
 	Approver ProjectServerApprover
+	// Plugins are the servers the session's plugins bring (PluginServers): project servers,
+	// approved and trusted as the project's .mcp.json servers are. New sets them.
+	Plugins []client.ServerConfig
 }
 
 // ProjectServerApprover puts the project servers of .mcp.json that nobody approved yet to a
@@ -49,6 +52,7 @@ func MCPLoadOptions(s *Settings, getenv func(string) string, o MCPOptions) clien
 		Getenv:          getenv,
 		Configs:         o.Configs,
 		Strict:          o.Strict,
+		Plugins:         o.Plugins,
 	}
 	if s.Loaded != nil {
 		for _, file := range s.Loaded.Files {

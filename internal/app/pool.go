@@ -10,10 +10,12 @@ import (
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
+	"github.com/reinsdev/reins/skills"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/agenttool"
 	"github.com/reinsdev/reins/tools/bash"
+	"github.com/reinsdev/reins/tools/skilltool"
 	"github.com/reinsdev/reins/tools/web"
 )
 
@@ -50,6 +52,8 @@ type Pool struct {
 	groups  bash.GroupGuard
 	getenv  func(string) string
 	close   func() error
+	// pc is the context the pool was filtered with, to filter again when a tool is added.
+	pc *permission.Context
 }
 
 // NewPool builds the tools of a session whose permission context is perms (read at each call:
@@ -71,6 +75,7 @@ func NewPool(pc *permission.Context, perms func() *permission.Context, opts Pool
 		groups:  opts.Groups,
 		getenv:  opts.Getenv,
 		close:   sh.Close,
+		pc:      pc,
 	}
 }
 
@@ -170,6 +175,17 @@ func (p *Pool) AddAgentTool(cfg AgentConfig) {
 	}
 	p.base = append(slices.Clip(p.base), agenttool.New(at))
 	p.Tools = tools.Assemble(cfg.Permissions.Context(), p.base, nil, p.getenv)
+}
+
+// AddSkillTool adds the Skill tool when the session has skills the model may load: its
+// prompt lists their names and descriptions, the one place they enter the system prompt.
+// onLoad is told of each skill a call loads.
+func (p *Pool) AddSkillTool(set *skills.Set, onLoad func(context.Context, *skills.Skill)) {
+	if len(set.ForModel()) == 0 {
+		return
+	}
+	p.base = append(slices.Clip(p.base), skilltool.New(skilltool.Options{Skills: set, OnLoad: onLoad}))
+	p.Tools = tools.Assemble(p.pc, p.base, nil, p.getenv)
 }
 
 // Catalog is every tool a session in pc can have that is not a server's: the built-ins and

@@ -259,6 +259,13 @@ var allowedImports = map[string][]string{
 	// Replay reads what was recorded and asks the engine again: it runs nothing (no toolcall,
 	// no hooks, no agent) and reaches no front end.
 	"replay": {"audit", "boundedfile", "llm", "permission", "session", "tool"},
+	// Skills are data: files read and rules produced, applied by the session.
+	"skills": {"permission", "frontmatter", "boundedfile"},
+	// A plugin is folders of configuration: it exposes its parts to the loaders of each kind
+	// and knows no session, tool or front end.
+	"plugins": {"agentdef", "boundedfile", "mcp/client", "settings", "skills"},
+	// The Skill tool reads skills and is decided by the engine; it knows no session.
+	"tools/skilltool": {"tool", "permission", "skills", "tools/internal/schemax"},
 }
 
 func TestNarrowPackagesImportOnlyTheirContracts(t *testing.T) {

@@ -32,6 +32,7 @@ type agentOptions struct {
 	resume             string
 	verbose            bool
 	agents             string
+	pluginDirs         []string
 	hooks              hookOptions
 	sdk                sdkFlags
 }
@@ -119,6 +120,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	fl.BoolVarP(&opts.continueLast, "continue", "c", false, "continue the most recent conversation of this folder")
 	fl.StringVarP(&opts.resume, "resume", "r", "", "resume the conversation with this session id")
 	fl.StringVar(&opts.agents, "agents", "", `custom sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": ["Read"]}}`)
+	fl.StringArrayVar(&opts.pluginDirs, "plugin-dir", nil, "load the plugin in this folder (its .claude-plugin/plugin.json) for this session; repeatable")
 	fl.BoolVar(&opts.verbose, "verbose", false, "with --output-format json: print every message as a JSON array, not only the result")
 	opts.perm.register(root)
 	opts.hooks.register(root)

@@ -7,6 +7,8 @@ import (
 	"github.com/reinsdev/reins/commands"
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/sdkproto"
+	"github.com/reinsdev/reins/plugins"
+	"github.com/reinsdev/reins/skills"
 	"github.com/reinsdev/reins/tools"
 )
 
@@ -46,6 +48,7 @@ func appOptions(f *Factory, opts *agentOptions) (app.Options, error) {
 		Model:              opts.model,
 		FallbackModel:      sf.fallbackModel,
 		Agents:             opts.agents,
+		PluginDirs:         opts.pluginDirs,
 		SystemPrompt:       sf.systemPrompt,
 		AppendSystemPrompt: opts.appendSystemPrompt,
 		Tools:              sf.toolNames(),
@@ -86,7 +89,8 @@ func checks(f *Factory, a *app.App) sdkproto.Checks {
 func initInfo(f *Factory, a *app.App) sdkproto.InitInfo {
 	return sdkproto.InitInfo{Cwd: a.Cwd, Tools: tools.Names(a.Agent.Tools), Model: a.Provider.Model, Provider: a.Provider.Name,
 		PermissionMode: string(a.Permissions.Context().Mode()), APIKeySource: apiKeySource(a.Provider), Version: reinsVersion(),
-		MCPServers: mcpStatuses(a.MCP), Agents: agentNames(a.Agents), Commands: slashCommands(a.Commands)}
+		MCPServers: mcpStatuses(a.MCP), Agents: agentNames(a.Agents), Commands: slashCommands(a.Commands),
+		Skills: skillNames(a.Skills), Plugins: pluginInfos(a.Plugins)}
 }
 
 // slashCommands are the custom slash commands as the SDK lists them.
@@ -102,6 +106,24 @@ func agentNames(defs *agentdef.Set) []string {
 	var out []string
 	for _, d := range defs.All() {
 		out = append(out, d.Name)
+	}
+	return out
+}
+
+func skillNames(set *skills.Set) []string {
+	var out []string
+	for _, s := range set.All() {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+func pluginInfos(set *plugins.Set) []sdkproto.Plugin {
+	var out []sdkproto.Plugin
+	if set != nil {
+		for _, p := range set.Plugins {
+			out = append(out, sdkproto.Plugin{Name: p.Name, Path: p.Dir})
+		}
 	}
 	return out
 }

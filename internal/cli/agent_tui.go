@@ -76,6 +76,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		Checkpoints:     chatCheckpointsOf(a),
 		Ignored:         func() []tui.IgnoredRule { return ignoredRules(a.Settings.Report, a.Permissions.Context()) },
 		Agents:          func() []tui.AgentInfo { return chatAgents(a.Agents) },
+		Skills:          func() []tui.SkillInfo { return chatSkills(a.Skills) },
 		MCP:             func() []tui.MCPServerInfo { return chatMCP(a.MCP) },
 		Reconnect:       a.ReconnectMCP,
 		RunPrompt: func(ctx context.Context, name, args string) (string, error) {

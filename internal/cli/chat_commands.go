@@ -9,6 +9,7 @@ import (
 	"github.com/reinsdev/reins/internal/tui"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
+	"github.com/reinsdev/reins/skills"
 )
 
 // ignoredRules are the rules and directories of the settings that the session does not apply,
@@ -47,6 +48,22 @@ func chatAgents(set *agentdef.Set) []tui.AgentInfo {
 	var out []tui.AgentInfo
 	for _, d := range set.All() {
 		out = append(out, tui.AgentInfo{Name: d.Name, Source: d.Source.String(), File: d.File, Description: d.Description})
+	}
+	return out
+}
+
+// chatSkills is the session's skills for /skills.
+func chatSkills(set *skills.Set) []tui.SkillInfo {
+	var out []tui.SkillInfo
+	for _, s := range set.All() {
+		si := tui.SkillInfo{Name: s.Name, Description: s.Description, Where: s.Where(), File: s.File}
+		switch {
+		case s.DisableModelInvocation:
+			si.Note = "the model cannot load it (disable-model-invocation)"
+		case len(s.Grants) > 0 && !s.Trusted:
+			si.Note = "its allowed-tools wait for trust (reins trust)"
+		}
+		out = append(out, si)
 	}
 	return out
 }

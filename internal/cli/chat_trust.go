@@ -56,7 +56,15 @@ func trustOffer(ctx context.Context, f *Factory, opts *agentOptions) (offer tui.
 		offer.Rules, offer.Directories = trustGatedEntries(whole, offer.Folder)
 	}
 	offer.Mode = projectDefaultMode(s.Loaded, offer.Folder)
-	for _, h := range s.Loaded.Hooks(false) {
+	// A plugin's hooks and servers wait for the trust as the project's own do.
+	ps, _, perr := app.LoadPlugins(ctx, s, opts.pluginDirs)
+	var pluginHooks []settings.HookEntry
+	var pluginServers []client.ServerConfig
+	if perr == nil {
+		pluginHooks, _, _ = app.PluginHooks(ctx, s, ps)
+		pluginServers, _ = app.PluginServers(ctx, ps)
+	}
+	for _, h := range append(s.Loaded.Hooks(false), pluginHooks...) {
 		if strings.Contains(h.Skipped, "not trusted") {
 			what := h.Event
 			if h.Matcher != "" {
@@ -70,7 +78,7 @@ func trustOffer(ctx context.Context, f *Factory, opts *agentOptions) (offer tui.
 			offer.Credentials = append(offer.Credentials, tui.TrustItem{What: "apiKeyHelper: " + h.Command, Where: fmt.Sprintf("%s:%d:%d", relTo(offer.Folder, h.File), h.Line, h.Col)})
 		}
 	}
-	offer.Servers = projectServers(s, f.Getenv, opts)
+	offer.Servers = projectServers(s, f.Getenv, opts, pluginServers)
 	offer.Memory = untrustedMemory(ctx, s)
 	return offer, s.Options.ConfigDir, !offer.Empty()
 }
@@ -111,8 +119,10 @@ func projectDefaultMode(l *settings.Loaded, cwd string) *tui.TrustItem {
 
 // projectServers are the servers of the project's .mcp.json: trusting the folder lets the chat
 // ask whether to start each of them.
-func projectServers(s *app.Settings, getenv func(string) string, opts *agentOptions) []tui.TrustItem {
-	entries, err := client.Load(app.MCPLoadOptions(s, getenv, opts.mcp.options()))
+func projectServers(s *app.Settings, getenv func(string) string, opts *agentOptions, plugins []client.ServerConfig) []tui.TrustItem {
+	mo := opts.mcp.options()
+	mo.Plugins = plugins
+	entries, err := client.Load(app.MCPLoadOptions(s, getenv, mo))
 	if err != nil {
 		return nil
 	}

@@ -6,5 +6,5 @@ import "github.com/spf13/cobra"
 func addMoreCommands(f *Factory, root *cobra.Command) {
 	addToolCommands(f, root)
 	addAgentCommands(f, root)
-	root.AddCommand(newCmdAgents(f), newCmdMCP(f), newCmdSandbox(f), newCmdDoctor(f), newCmdAudit(f), newCmdPolicy(f), newCmdRewind(f))
+	root.AddCommand(newCmdAgents(f), newCmdMCP(f), newCmdSandbox(f), newCmdDoctor(f), newCmdAudit(f), newCmdPolicy(f), newCmdRewind(f), newCmdPlugin(f))
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/settings"
 )
 
@@ -19,8 +20,9 @@ func newCmdHooks(f *Factory) *cobra.Command {
 }
 
 type hooksListOptions struct {
-	perm   permFlags
-	asJSON bool
+	perm       permFlags
+	asJSON     bool
+	pluginDirs []string
 }
 
 func newCmdHooksList(f *Factory) *cobra.Command {
@@ -32,8 +34,9 @@ func newCmdHooksList(f *Factory) *cobra.Command {
 		Long: `Lists the hooks of every settings source (Reins' and Claude Code's user, project, local,
 --settings and managed files), in load order, each with the file:line:col of its entry. A hook
 that does not run says why: the project is not trusted (run "reins trust"), disableAllHooks
-is set, or a managed policy sets allowManagedHooksOnly. An invalid hook configuration is an
-error naming its position.`,
+is set, or a managed policy sets allowManagedHooksOnly. The hooks of plugins (enabledPlugins,
+--plugin-dir) follow, governed as the project's. An invalid hook configuration is an error
+naming its position.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env, err := opts.perm.load(f)
@@ -43,7 +46,18 @@ error naming its position.`,
 			for _, w := range env.Report.Warnings {
 				f.warn("%s", w)
 			}
-			entries := env.Loaded.Hooks(env.Trusted)
+			ps, warnings, err := app.LoadPlugins(cmd.Context(), env, opts.pluginDirs)
+			if err != nil {
+				return err
+			}
+			pluginHooks, hw, err := app.PluginHooks(cmd.Context(), env, ps)
+			if err != nil {
+				return err
+			}
+			for _, w := range append(warnings, hw...) {
+				f.warn("%s", w)
+			}
+			entries := append(env.Loaded.Hooks(env.Trusted), pluginHooks...)
 			if opts.asJSON {
 				if entries == nil {
 					entries = []settings.HookEntry{}
@@ -73,6 +87,7 @@ error naming its position.`,
 	}
 	opts.perm.register(cmd)
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print the hooks as JSON")
+	cmd.Flags().StringArrayVar(&opts.pluginDirs, "plugin-dir", nil, "also list the hooks of the plugin in this folder (repeatable)")
 	return cmd
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -15,13 +16,16 @@ import (
 // disabledMcpjsonServers), where the repository cannot write it.
 func newCmdMCPApprove(f *Factory) *cobra.Command {
 	var reject bool
+	var pluginDirs []string
 	cmd := &cobra.Command{
 		Use:     "approve NAME",
 		Example: "  reins mcp approve filesystem\n  reins mcp approve filesystem --reject",
 		Short:   "Approve (or with --reject, refuse) a project server of .mcp.json for this project",
 		Long: `Project servers come with the repository, so they start only once you approve them, and
 only in a project you trusted (reins trust). The answer is stored in ~/.reins.json for this
-project, as enabledMcpjsonServers or disabledMcpjsonServers.`,
+project, as enabledMcpjsonServers or disabledMcpjsonServers. A plugin's servers
+(plugin_<plugin>_<server>) are project servers too: those of the plugins enabledPlugins turns
+on, and of --plugin-dir.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
@@ -34,7 +38,17 @@ project, as enabledMcpjsonServers or disabledMcpjsonServers.`,
 				return err
 			}
 			if !slices.ContainsFunc(servers, func(c client.ServerConfig) bool { return c.Name == name }) {
-				return usageErrorf("no server %q in this project's .mcp.json", name)
+				env, err := (&permFlags{}).load(f)
+				if err != nil {
+					return err
+				}
+				ps, err := pluginServers(cmd.Context(), env, pluginDirs)
+				if err != nil {
+					return err
+				}
+				if !slices.ContainsFunc(ps, func(c client.ServerConfig) bool { return c.Name == name }) {
+					return usageErrorf("no server %q in this project's .mcp.json or its plugins", name)
+				}
 			}
 			path, err := recordProjectServerAnswer(f, cwd, name, reject)
 			if err != nil {
@@ -49,7 +63,18 @@ project, as enabledMcpjsonServers or disabledMcpjsonServers.`,
 		},
 	}
 	cmd.Flags().BoolVar(&reject, "reject", false, "refuse the server instead")
+	cmd.Flags().StringArrayVar(&pluginDirs, "plugin-dir", nil, "a plugin folder whose servers may be named too (repeatable)")
 	return cmd
+}
+
+// pluginServers are the MCP servers of the plugins a session here loads: the enabled ones on
+// disk and those of dirs.
+func pluginServers(ctx context.Context, env *permEnv, dirs []string) ([]client.ServerConfig, error) {
+	ps, _, err := app.LoadPlugins(ctx, env, dirs)
+	if err != nil {
+		return nil, err
+	}
+	return app.PluginServers(ctx, ps)
 }
 
 // recordProjectServerAnswer keeps the person's answer for the project server name of the

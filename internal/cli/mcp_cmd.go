@@ -99,7 +99,11 @@ func runMCPStatus(ctx context.Context, f *Factory, o *mcpStatusOptions, only str
 	if err != nil {
 		return err
 	}
-	entries, err := client.Load(app.MCPLoadOptions(env, f.Getenv, o.mcp.options()))
+	mo := o.mcp.options()
+	if mo.Plugins, err = pluginServers(ctx, env, nil); err != nil {
+		return err
+	}
+	entries, err := client.Load(app.MCPLoadOptions(env, f.Getenv, mo))
 	if err != nil {
 		return err
 	}

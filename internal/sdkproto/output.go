@@ -50,6 +50,9 @@ type InitInfo struct {
 	Agents []string
 	// Commands are the custom slash commands, after the built-in /compact.
 	Commands []SlashCommand
+	// Skills are the skills' names and Plugins the loaded plugins.
+	Skills  []string
+	Plugins []Plugin
 }
 
 // InitLine is the system/init message.
@@ -306,7 +309,7 @@ func (e *Emitter) Init(info InitInfo) {
 	e.write(InitLine{Type: "system", Subtype: "init", Cwd: info.Cwd, SessionID: e.SessionID, Tools: tools,
 		MCPServers: orEmpty(info.MCPServers), Model: info.Model, Provider: info.Provider, PermissionMode: info.PermissionMode,
 		APIKeySource: cmp.Or(info.APIKeySource, "none"), Version: info.Version, SlashCommands: info.slashCommandNames(),
-		OutputStyle: "default", Agents: orEmptyStrings(info.Agents), Skills: []string{}, Plugins: []Plugin{}, UUID: session.NewID()})
+		OutputStyle: "default", Agents: orEmptyStrings(info.Agents), Skills: orEmptyStrings(info.Skills), Plugins: orEmpty(info.Plugins), UUID: session.NewID()})
 }
 
 // slashCommandNames are system/init's slash_commands: names without the slash, as Claude Code

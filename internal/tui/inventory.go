@@ -17,6 +17,16 @@ type AgentInfo struct {
 	Description  string
 }
 
+// SkillInfo is one skill, as /skills lists it.
+type SkillInfo struct {
+	Name, Description string
+	// Where is project, user or "plugin NAME"; File is its SKILL.md.
+	Where, File string
+	// Note says why the skill is listed but limited (model invocation disabled, allowed-tools
+	// waiting for trust); empty when it is not.
+	Note string
+}
+
 // MCPServerInfo is one configured MCP server, as /mcp shows it.
 type MCPServerInfo struct {
 	Name, Scope, Type string
@@ -42,6 +52,27 @@ func (m *Model) agentsReport() string {
 		fmt.Fprintf(&b, "\n  %s (%s)", a.Name, where)
 		if a.Description != "" {
 			b.WriteString("\n    " + truncRunes(a.Description, max(m.width-8, 20)))
+		}
+	}
+	return b.String()
+}
+
+// skillsReport is /skills: each skill with its description and where it comes from.
+func (m *Model) skillsReport() string {
+	var skills []SkillInfo
+	if m.cfg.Skills != nil {
+		skills = m.cfg.Skills()
+	}
+	if len(skills) == 0 {
+		return "No skills (folders with a SKILL.md in .claude/skills, .reins/skills, ~/.claude/skills, ~/.reins/skills or a plugin's skills/)."
+	}
+	var b strings.Builder
+	b.WriteString("Skills (the model loads one with the Skill tool when its description fits the task):")
+	for _, s := range skills {
+		fmt.Fprintf(&b, "\n  %s (%s, %s)", s.Name, s.Where, displayPath(s.File, m.cfg.Cwd))
+		b.WriteString("\n    " + truncRunes(s.Description, max(m.width-8, 20)))
+		if s.Note != "" {
+			b.WriteString("\n    " + truncRunes(s.Note, max(m.width-8, 20)))
 		}
 	}
 	return b.String()

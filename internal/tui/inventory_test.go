@@ -253,3 +253,29 @@ func TestResumePicker(t *testing.T) {
 		}
 	})
 }
+
+func TestSkillsCommand(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.typeText("/skills")
+	h.press("enter")
+	if got := h.screen(); !strings.Contains(got, "No skills") {
+		t.Errorf("/skills without skills:\n%s", got)
+	}
+	h.m.cfg.Skills = func() []SkillInfo {
+		return []SkillInfo{
+			{Name: "pdf", Where: "user", File: filepath.Join(h.dir, "home", "pdf", "SKILL.md"), Description: "Fill PDF forms"},
+			{Name: "lint", Where: "project", File: filepath.Join(h.dir, ".claude", "skills", "lint", "SKILL.md"), Description: "Run the linters",
+				Note: "its allowed-tools wait for trust (reins trust)"},
+			{Name: "kit:fmt", Where: "plugin kit", File: "/opt/kit/skills/fmt/SKILL.md", Description: "Format the code"},
+		}
+	}
+	h.typeText("/skills")
+	h.press("enter")
+	got := h.screen()
+	for _, want := range []string{"pdf (user,", "lint (project, .claude/skills/lint/SKILL.md)", "Run the linters", "wait for trust", "kit:fmt (plugin kit, /opt/kit/skills/fmt/SKILL.md)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("/skills does not say %q:\n%s", want, got)
+		}
+	}
+	h.golden("skills")
+}

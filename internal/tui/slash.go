@@ -31,6 +31,7 @@ const helpText = `Commands:
   /rewind                               go back to before a message: files, chat or both
   /mcp [reconnect NAME]                 MCP servers, their state and tools; start one again
   /agents                               the agent types the Agent tool can start
+  /skills                               the skills the model can load, and where they come from
   /memory [N|project|local|user]        list the memory files, or open one in $EDITOR
   /init                                 ask the model to write a CLAUDE.md for this project
   /exit, /quit                          leave the chat (the conversation stays on screen)
@@ -78,6 +79,8 @@ func (m *Model) slash(line string) tea.Cmd {
 		return cmd
 	case "/agents":
 		m.say(m.agentsReport())
+	case "/skills":
+		m.say(m.skillsReport())
 	case "/memory":
 		return m.memoryCommand(args)
 	case "/init":

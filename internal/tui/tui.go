@@ -65,6 +65,8 @@ type Config struct {
 	Ignored func() []IgnoredRule
 	// Agents, if set, lists the agent types for /agents.
 	Agents func() []AgentInfo
+	// Skills, if set, lists the session's skills for /skills.
+	Skills func() []SkillInfo
 	// MCP, if set, reports the session's MCP servers for /mcp; Reconnect, if set, starts one
 	// again (/mcp reconnect NAME) and returns what became of it.
 	MCP       func() []MCPServerInfo

@@ -55,6 +55,10 @@ type LoadOptions struct {
 	ProjectTrusted bool
 	Settings       []SettingsFile
 	Getenv         func(string) string
+	// Plugins are the servers plugins bring. They must be of ScopeProject: they start only as
+	// the project's .mcp.json servers do (trust, then an approval), and the managed lists
+	// apply. Strict leaves them out.
+	Plugins []ServerConfig
 }
 
 // Entry is a configured server and whether it may start.
@@ -127,6 +131,10 @@ func Load(opts LoadOptions) ([]Entry, error) {
 			return nil, err
 		}
 		add(proj)
+		for _, c := range opts.Plugins {
+			c.Scope = ScopeProject
+			add([]ServerConfig{c})
+		}
 		for _, l := range locals {
 			add(l)
 		}

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/reinsdev/reins/llm/llmtest"
+)
+
+// skillFile writes <root>/<name>/SKILL.md.
+func (e *e2e) skillFile(root, name, doc string) string {
+	e.t.Helper()
+	dir := filepath.Join(root, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(doc), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	return dir
+}
+
+// TestSkillsE2E: only a skill's name and description are in the first request; its body
+// reaches the model as the Skill tool's result, with the paths of its other files.
+func TestSkillsE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	dir := e.skillFile(filepath.Join(e.dir, ".claude", "skills"), "release-notes",
+		"---\nname: release-notes\ndescription: Write release notes from the git log\n---\nSKILL-BODY-MARKER: group the commits by kind.\n")
+	os.WriteFile(filepath.Join(dir, "template.md"), []byte("TEMPLATE-CONTENT"), 0o644)
+	srv := llmtest.NewAnthropicServer(t,
+		llmtest.UseTools(llmtest.Call("Skill", `{"skill":"release-notes"}`)),
+		llmtest.Say("done"))
+	e.anthropic(srv).run("-p", "--", "write the release notes")
+	e.wantCode(0)
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	first := string(reqs[0].Body)
+	if !strings.Contains(first, "release-notes") || !strings.Contains(first, "Write release notes from the git log") {
+		t.Errorf("the first request does not name the skill:\n%s", first)
+	}
+	if strings.Contains(first, "SKILL-BODY-MARKER") {
+		t.Errorf("the skill's body was sent before the Skill tool loaded it")
+	}
+	if !slices.Contains(requestTools(t, reqs[0]), "Skill") {
+		t.Errorf("tools %v lack Skill", requestTools(t, reqs[0]))
+	}
+	got := blockText(firstResult(t, srv, 1))
+	for _, want := range []string{"SKILL-BODY-MARKER", filepath.Join(dir, "template.md")} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the Skill result lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "TEMPLATE-CONTENT") {
+		t.Errorf("a file of the skill was inlined:\n%s", got)
+	}
+}
+
+// TestSkillsE2EDenied: a Skill(name) deny rule keeps the body from the model.
+func TestSkillsE2EDenied(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("paths")
+	}
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	e.skillFile(filepath.Join(e.home, ".reins", "skills"), "deploy", "---\ndescription: Deploy\n---\nDEPLOY-BODY\n")
+	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Skill", `{"skill":"deploy"}`)), llmtest.Say("ok"))
+	e.anthropic(srv).run("-p", "--disallowedTools", "Skill(deploy)", "--", "deploy")
+	e.wantCode(0)
+	r := firstResult(t, srv, 1)
+	if !r.IsError || strings.Contains(blockText(r), "DEPLOY-BODY") {
+		t.Errorf("a denied skill was loaded: %q", blockText(r))
+	}
+}
