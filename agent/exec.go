@@ -58,6 +58,7 @@ type executor struct {
 	cwd         func() string
 	env         *tool.Env
 	bus         *Bus
+	observer    Observer
 	concurrency int
 	// stop is reset for every turn.
 	stop     *hookStop
@@ -198,8 +199,10 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 		c.result = errorResult(id, toolcall.UseErrorText(c.err))
 		return
 	}
-	out := x.pipeline.Run(withToolUse(ctx, c.use), toolcall.Call{Tool: c.tool, ID: id, Input: c.input, Raw: c.use.Input,
-		Permissions: x.permissions(), Env: x.callEnv(id)})
+	tc := toolcall.Call{Tool: c.tool, ID: id, Input: c.input, Raw: c.use.Input, Permissions: x.permissions(), Env: x.callEnv(id)}
+	ctx, observed := x.observeCall(ctx, tc)
+	out := x.pipeline.Run(withToolUse(ctx, c.use), tc)
+	observed(out)
 	if out.Err != nil {
 		setFatal(out.Err)
 	}
