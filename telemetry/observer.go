@@ -299,6 +299,7 @@ func (t *Telemetry) start(ctx context.Context, name string, kind trace.SpanKind,
 	if t.tracer == nil {
 		return ctx, nil
 	}
+	t.emitted[Traces].Add(1)
 	ctx, span := t.tracer.Start(t.parent(ctx), name, trace.WithSpanKind(kind), trace.WithAttributes(append(attrs, t.common...)...))
 	return withTraceContext(ctx), span
 }
@@ -323,6 +324,7 @@ func (t *Telemetry) emit(ctx context.Context, name string, attrs ...attribute.Ke
 	if t.logger == nil {
 		return
 	}
+	t.emitted[Logs].Add(1)
 	now := time.Now()
 	var r otellog.Record
 	r.SetEventName(eventPrefix + name)

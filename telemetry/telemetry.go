@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-logr/logr"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	otellog "go.opentelemetry.io/otel/log"
@@ -73,11 +74,15 @@ type Telemetry struct {
 	remote trace.SpanContext
 	common []attribute.KeyValue
 
-	counts   map[Signal]*counts
-	handled  atomic.Int64
-	firstErr atomic.Pointer[string]
-	shutOnce sync.Once
-	report   Report
+	counts map[Signal]*counts
+	// emitted counts the log records and spans handed to the SDK: what was neither sent nor
+	// failed by the end was dropped from a full queue or still queued at the bound.
+	emitted   map[Signal]*atomic.Int64
+	exporters map[Signal]int
+	handled   atomic.Int64
+	firstErr  atomic.Pointer[string]
+	shutOnce  sync.Once
+	report    Report
 }
 
 // Start builds the exporters and providers cfg asks for. With telemetry off it returns nil and
@@ -104,7 +109,8 @@ func start(ctx context.Context, cfg Config, opts Options, s sinks) (_ *Telemetry
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	t := &Telemetry{cfg: cfg, opts: opts, counts: map[Signal]*counts{Logs: {}, Metrics: {}, Traces: {}}}
+	t := &Telemetry{cfg: cfg, opts: opts, counts: map[Signal]*counts{Logs: {}, Metrics: {}, Traces: {}},
+		emitted: map[Signal]*atomic.Int64{Logs: {}, Traces: {}}, exporters: map[Signal]int{}}
 	defer func() {
 		if err != nil {
 			t.shutdown(context.Background())
@@ -128,6 +134,8 @@ func start(ctx context.Context, cfg Config, opts Options, s sinks) (_ *Telemetry
 	// The SDK reports what it drops and fails through the global handler; counted, never printed
 	// over the session's output.
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(t.handle))
+	otel.SetLogger(logr.Discard())
+
 	return t, nil
 }
 
@@ -142,6 +150,7 @@ func (t *Telemetry) resource() (*resource.Resource, error) {
 func (t *Telemetry) startLogs(ctx context.Context, res *resource.Resource, sink sdklog.Exporter) error {
 	var procs []sdklog.LoggerProviderOption
 	add := func(e sdklog.Exporter) {
+		t.exporters[Logs]++
 		procs = append(procs, sdklog.WithProcessor(sdklog.NewBatchProcessor(countingLogs{e, t.counts[Logs]},
 			sdklog.WithExportInterval(t.cfg.LogsInterval), sdklog.WithMaxQueueSize(maxQueue), sdklog.WithExportMaxBatchSize(maxBatch),
 			sdklog.WithExportTimeout(t.cfg.OTLP[Logs].Timeout+time.Second))))
@@ -167,6 +176,7 @@ func (t *Telemetry) startLogs(ctx context.Context, res *resource.Resource, sink 
 func (t *Telemetry) startTraces(ctx context.Context, res *resource.Resource, sink sdktrace.SpanExporter) error {
 	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res)}
 	add := func(e sdktrace.SpanExporter) {
+		t.exporters[Traces]++
 		opts = append(opts, sdktrace.WithBatcher(countingSpans{e, t.counts[Traces]}, sdktrace.WithBatchTimeout(t.cfg.LogsInterval),
 			sdktrace.WithMaxQueueSize(maxQueue), sdktrace.WithMaxExportBatchSize(maxBatch), sdktrace.WithExportTimeout(t.cfg.OTLP[Traces].Timeout+time.Second)))
 	}
@@ -250,6 +260,7 @@ func (t *Telemetry) StartSpan(ctx context.Context, name string) (context.Context
 	if t == nil || t.tracer == nil {
 		return ctx, func() {}
 	}
+	t.emitted[Traces].Add(1)
 	ctx, span := t.tracer.Start(t.parent(ctx), name, trace.WithAttributes(t.common...))
 	return withTraceContext(ctx), func() { span.End() }
 }
@@ -257,6 +268,9 @@ func (t *Telemetry) StartSpan(ctx context.Context, name string) (context.Context
 // Report is what telemetry sent and could not send, per signal, for the exit and the debug log.
 type Report struct {
 	Sent, Failed map[Signal]int64
+	// Dropped counts the log records and spans that were never handed to an exporter: a full
+	// queue dropped them, or they were still queued when the shutdown's bound ran out.
+	Dropped map[Signal]int64
 	// Errors counts what the SDK reported (a full queue's dropped records, a failed export);
 	// FirstError is the first of them.
 	Errors     int64
@@ -272,14 +286,19 @@ func (r Report) Lost() bool {
 			return true
 		}
 	}
+	for _, n := range r.Dropped {
+		if n > 0 {
+			return true
+		}
+	}
 	return r.Errors > 0 || r.ShutdownErr != nil
 }
 
 func (r Report) String() string {
 	var parts []string
 	for _, s := range signals {
-		if r.Sent[s] > 0 || r.Failed[s] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d sent, %d not sent", s, r.Sent[s], r.Failed[s]))
+		if r.Sent[s] > 0 || r.Failed[s] > 0 || r.Dropped[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d sent, %d failed, %d dropped", s, r.Sent[s], r.Failed[s], r.Dropped[s]))
 		}
 	}
 	s := "telemetry: " + strings.Join(parts, "; ")
@@ -329,12 +348,16 @@ func (t *Telemetry) shutdown(ctx context.Context) Report {
 		run(2, t.metrics.Shutdown)
 	}
 	wg.Wait()
-	r := Report{Sent: map[Signal]int64{}, Failed: map[Signal]int64{}, Errors: t.handled.Load()}
+	r := Report{Sent: map[Signal]int64{}, Failed: map[Signal]int64{}, Dropped: map[Signal]int64{}, Errors: t.handled.Load()}
 	for s, c := range t.counts {
 		r.Sent[s], r.Failed[s] = c.sent.Load(), c.failed.Load()
 		if p := c.lastErr.Load(); p != nil && r.FirstError == "" {
 			r.FirstError = *p
 		}
+	}
+	for _, s := range []Signal{Logs, Traces} {
+		// Each exporter of a signal gets every record.
+		r.Dropped[s] = max(0, t.emitted[s].Load()*int64(t.exporters[s])-r.Sent[s]-r.Failed[s])
 	}
 	if p := t.firstErr.Load(); p != nil {
 		r.FirstError = *p
