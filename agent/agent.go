@@ -176,7 +176,7 @@ type run struct {
 	msgs  []llm.Message
 	// usageMu guards res's usage and cost while a turn's calls report side requests.
 	usageMu sync.Mutex
-	// observed tells the Observer the run's result.
+	// observed tells the Observer the run's result; nil for a run that Run did not start.
 	observed func(*Result)
 	// autoFailed is set once an automatic compaction failed, so that a run does not pay
 	// for a failing summary request before every turn.
@@ -237,7 +237,10 @@ func (r *run) finish(err error) (*Result, error) {
 	}
 	r.res.Messages = r.msgs
 	r.res.Duration = time.Since(r.start)
-	r.observed(r.res)
+	if r.observed != nil {
+		// A run that Compact makes on its own has no observer's end to call.
+		r.observed(r.res)
+	}
 	r.a.Bus.Publish(Event{Type: EventResult, Result: r.res})
 	return r.res, err
 }

@@ -51,7 +51,7 @@ func (m *memLogs) events(name string) []map[string]string {
 		}
 		a := map[string]string{}
 		r.WalkAttributes(func(kv attribute.KeyValue) bool {
-			a[string(kv.Key)] = kv.Value.Emit()
+			a[string(kv.Key)] = kv.Value.String()
 			return true
 		})
 		out = append(out, a)
@@ -226,7 +226,7 @@ func TestSpansNestAndReachTheCall(t *testing.T) {
 	}
 	attrs := map[string]string{}
 	for _, a := range call.Attributes {
-		attrs[string(a.Key)] = a.Value.Emit()
+		attrs[string(a.Key)] = a.Value.String()
 	}
 	if attrs[genAIOperation] != "execute_tool" || attrs[genAIToolName] != "Echo" || attrs[genAIToolCallID] != "toolu_1" {
 		t.Errorf("execute_tool attributes %v", attrs)
@@ -329,7 +329,7 @@ func TestMetrics(t *testing.T) {
 	points:
 		for _, p := range s.DataPoints {
 			for k, v := range match {
-				if got, _ := p.Attributes.Value(attribute.Key(k)); got.Emit() != v {
+				if got, _ := p.Attributes.Value(attribute.Key(k)); got.String() != v {
 					continue points
 				}
 			}
