@@ -192,8 +192,14 @@ func (t *Telemetry) callEnded(ctx context.Context, span trace.Span, ci callInfo,
 	span.SetAttributes(why...)
 	span.SetAttributes(attribute.String(attrReinsStage, stageName(out.Stage)))
 	if !ok {
-		span.SetAttributes(attribute.String(errorType, stageName(out.Stage)))
-		span.SetStatus(codes.Error, stageName(out.Stage))
+		// A call that ran and returned an error result failed as a tool; any other stage
+		// says how far the call got.
+		kind := stageName(out.Stage)
+		if out.Stage == toolcall.Done {
+			kind = "tool_error"
+		}
+		span.SetAttributes(attribute.String(errorType, kind))
+		span.SetStatus(codes.Error, kind)
 	}
 	span.End()
 }
