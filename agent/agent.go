@@ -86,6 +86,8 @@ type Agent struct {
 
 	Recorder Recorder
 	Bus      *Bus
+	// Observer, if set, wraps the run, each model request and each tool call (telemetry).
+	Observer Observer
 
 	// Notices, if set, is called before each model request; the texts it returns (a
 	// background task finished, say) are added to the conversation as user text, so that the
@@ -146,6 +148,7 @@ type Result struct {
 // failed or was aborted, and wraps the context's error on abort.
 func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Message) (*Result, error) {
 	r := &run{a: a, start: time.Now(), res: &Result{Subtype: SubtypeSuccess, CostKnown: true}}
+	ctx, r.observed = a.observeRun(ctx, prompt)
 	if a.Provider == nil || a.Permissions == nil {
 		return r.finish(errors.New("agent: Provider and Permissions are required"))
 	}
@@ -173,6 +176,8 @@ type run struct {
 	msgs  []llm.Message
 	// usageMu guards res's usage and cost while a turn's calls report side requests.
 	usageMu sync.Mutex
+	// observed tells the Observer the run's result; nil for a run that Run did not start.
+	observed func(*Result)
 	// autoFailed is set once an automatic compaction failed, so that a run does not pay
 	// for a failing summary request before every turn.
 	autoFailed bool
@@ -198,6 +203,7 @@ func (a *Agent) newExecutor() *executor {
 		cwd:         a.Cwd,
 		env:         env,
 		bus:         a.Bus,
+		observer:    a.Observer,
 		concurrency: cmp.Or(a.MaxConcurrency, DefaultMaxConcurrency),
 		deferral:    a.Deferral,
 		resultsDir:  a.ResultsDir,
@@ -231,6 +237,10 @@ func (r *run) finish(err error) (*Result, error) {
 	}
 	r.res.Messages = r.msgs
 	r.res.Duration = time.Since(r.start)
+	if r.observed != nil {
+		// A run that Compact makes on its own has no observer's end to call.
+		r.observed(r.res)
+	}
 	r.a.Bus.Publish(Event{Type: EventResult, Result: r.res})
 	return r.res, err
 }
@@ -373,6 +383,7 @@ func (r *run) send(ctx context.Context) (*llm.Response, error) {
 		ThinkingBudget: a.ThinkingBudget,
 	}
 	apiStart := time.Now()
+	ctx, observed := a.observeRequest(ctx, req)
 	resp, err := a.Provider.Stream(ctx, req, func(ev llm.Event) {
 		switch ev.Type {
 		case llm.EventTextDelta:
@@ -382,6 +393,7 @@ func (r *run) send(ctx context.Context) (*llm.Response, error) {
 		}
 	})
 	r.res.APIDuration += time.Since(apiStart)
+	observed(resp, err)
 	return resp, err
 }
 

@@ -58,6 +58,7 @@ type executor struct {
 	cwd         func() string
 	env         *tool.Env
 	bus         *Bus
+	observer    Observer
 	concurrency int
 	// stop is reset for every turn.
 	stop     *hookStop
@@ -201,8 +202,10 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 		x.publishCall(c, pc, toolcall.Outcome{Stage: toolcall.Invalid})
 		return
 	}
-	out := x.pipeline.Run(withToolUse(ctx, c.use), toolcall.Call{Tool: c.tool, ID: id, Input: c.input, Raw: c.use.Input,
-		Permissions: pc, Env: x.callEnv(id)})
+	tc := toolcall.Call{Tool: c.tool, ID: id, Input: c.input, Raw: c.use.Input, Permissions: pc, Env: x.callEnv(id)}
+	ctx, observed := x.observeCall(ctx, tc)
+	out := x.pipeline.Run(withToolUse(ctx, c.use), tc)
+	observed(out)
 	defer func() { x.publishCall(c, pc, out) }()
 	if out.Err != nil {
 		setFatal(out.Err)

@@ -10,8 +10,12 @@
 # home folder of their own that persists across their runs, as a user's does, with telemetry
 # and non-essential traffic off. CLAUDE=none skips Claude Code even when it is on PATH.
 #
+# REINS_ENV adds VAR=value words to reins' environment only, to measure a setting's cost (for
+# telemetry on, a collector's address: docs/telemetry.md, "Cost").
+#
 #   bench/agent.sh [N]
 #   CLAUDE=/path/to/claude bench/agent.sh 10
+#   REINS_ENV="CLAUDE_CODE_ENABLE_TELEMETRY=1 OTEL_LOGS_EXPORTER=otlp ..." CLAUDE=none bench/agent.sh 15
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -46,12 +50,14 @@ url=$(head -n1 "$work/url")
 # run NAME HOME BINARY ARGS...: one run; appends its wall ms and peak RSS KiB to NAME's lists.
 declare -A walls rss
 run() {
-	local name=$1 home=$2 i=$3
+	local name=$1 home=$2 i=$3 extra=()
 	shift 3
+	# shellcheck disable=SC2206
+	[ "$name" = reins ] && extra=(${REINS_ENV:-})
 	local before after wall maxrss
 	before=$(grep -c 'tool_result=true' "$work/requests.log" || true)
 	(cd "$work/project" && env -i PATH="$PATH" HOME="$home" ANTHROPIC_API_KEY=sk-ant-bench ANTHROPIC_BASE_URL="$url" \
-		DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 \
+		DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 "${extra[@]}" \
 		"$work/proctime" -o "$work/time.$name.$i" -- "$@" > "$work/out.$name.$i" 2>&1)
 	read -r wall maxrss _ < "$work/time.$name.$i"
 	if ! grep -q "The file has been read." "$work/out.$name.$i"; then

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tracecontext"
 )
 
 // Handler does one hook's work: it gets the event's JSON input and answers like a command would.
@@ -288,7 +289,8 @@ func (r *Runner) shell(ctx context.Context, command string, input []byte, dir st
 		env = os.Environ()
 	}
 	env = append(env[:len(env):len(env)], "CLAUDE_PROJECT_DIR="+r.ProjectDir, "REINS_PROJECT_DIR="+r.ProjectDir)
-	cmd.Env = env
+	// The call or turn the hook runs for, so that a hook that traces joins its trace.
+	cmd.Env = tracecontext.Env(ctx, env)
 	cmd.Stdin = strings.NewReader(string(input))
 	limit := cmp.Or(r.MaxOutput, DefaultMaxOutput)
 	stdout, stderr := &cappedBuffer{limit: limit}, &cappedBuffer{limit: limit}

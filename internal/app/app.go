@@ -23,6 +23,7 @@ import (
 	"github.com/reinsdev/reins/session"
 	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/skills"
+	"github.com/reinsdev/reins/telemetry"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/bash"
@@ -169,6 +170,8 @@ type App struct {
 	elicit          lateElicitor
 	started         bool
 	ended           bool
+	// Telemetry exports the session's events, metrics and traces; nil when off.
+	Telemetry *telemetry.Telemetry
 	// stopDebug ends the debug log's subscription.
 	stopDebug func()
 	// stopMemory ends the memory's subscription to the tool calls.
@@ -235,6 +238,13 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 	if err := a.openCheckpoints(pc.WorkingDirs()); err != nil {
 		return nil, err
 	}
+	if err := a.startTelemetry(ctx); err != nil {
+		return nil, err
+	}
+	// The processes started from here on (the MCP servers) get the start-up span as their
+	// TRACEPARENT.
+	ctx, endStartup := a.Telemetry.StartSpan(ctx, "reins.startup")
+	defer endStartup()
 	if err := a.startTools(ctx, pc); err != nil {
 		return nil, err
 	}
@@ -495,6 +505,7 @@ func (a *App) newAgent(provider llm.Provider, system []llm.SystemBlock, deferral
 		Hooks:          a.Hooks,
 		Asker:          asker,
 		ResultsDir:     a.resultsDir,
+		Observer:       a.Telemetry.Observer(),
 	}
 	ag.Compaction = a.compaction()
 	if a.Recorder != nil {
@@ -568,5 +579,7 @@ func (a *App) Close() error {
 	if a.tempResults {
 		errs = append(errs, os.RemoveAll(a.resultsDir))
 	}
+	// Last: the session's last spans and events are in by now.
+	a.stopTelemetry()
 	return errors.Join(errs...)
 }

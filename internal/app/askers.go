@@ -82,7 +82,7 @@ func (p parentAsker) Ask(ctx context.Context, req permission.AskRequest) (permis
 func (a *App) agentConfig(background permission.Asker) AgentConfig {
 	sc := AgentConfig{Definitions: a.Agents, Provider: a.Provider.LLM, Model: a.Provider.Model, ResolveModel: a.Provider.ResolveModel,
 		Permissions: a.Permissions, Bus: a.Bus, Prompt: a.Prompt, MaxTurns: a.opts.MaxTurns,
-		Hooks: a.Hooks, Asker: parentAsker{a}, BackgroundAsker: background, Engine: a.engine(),
+		Hooks: a.Hooks, Observer: a.Telemetry.Observer(), Asker: parentAsker{a}, BackgroundAsker: background, Engine: a.engine(),
 		// Read when a sub-agent starts: a switch of session moves the folder.
 		ResultsDir:     func() string { return a.resultsDir },
 		MaxConcurrency: envInt(a.opts.Getenv, "REINS_MAX_TOOL_USE_CONCURRENCY")}

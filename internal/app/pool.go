@@ -117,6 +117,8 @@ type AgentConfig struct {
 	// foreground sub-agents' asks, BackgroundAsker background ones' (hooks only).
 	Hooks                  *hooks.Runner
 	Asker, BackgroundAsker permission.Asker
+	// Observer watches the sub-agents' runs (telemetry); nil observes nothing.
+	Observer agent.Observer
 	// ResultsDir returns where sub-agents save results too large for the model: the parent's
 	// folder of the moment (it moves with a switch of session).
 	ResultsDir     func() string
@@ -150,6 +152,7 @@ func (p *Pool) AddAgentTool(cfg AgentConfig) {
 		Asker:           cfg.Asker,
 		BackgroundAsker: cfg.BackgroundAsker,
 		Hooks:           cfg.Hooks,
+		Observer:        cfg.Observer,
 		Engine:          cfg.Engine,
 		Tools:           func() []tool.Tool { return p.Tools },
 		NewTools: func(perms *agent.Permissions) ([]tool.Tool, func() string, func() error) {

@@ -75,6 +75,9 @@ var sdkHomes = map[string][]string{
 	"github.com/aws/":     {"llm/bedrock"},
 	"golang.org/x/oauth2": {"llm/vertex"},
 	"cloud.google.com/":   {"llm/vertex"},
+	// OpenTelemetry's types stop at the telemetry adapter; the rest of the tree sees a trace
+	// context only as the two strings of package tracecontext.
+	"go.opentelemetry.io/": {"telemetry"},
 }
 
 // neverImports lists, for packages of the agent layers, the packages of ours they must not
@@ -236,7 +239,7 @@ func TestLibraryDoesNotImportTheAgentLayers(t *testing.T) {
 // and server adapt the go-sdk to the tool contract and the permission engine and know nothing
 // of the agent loop, the CLI or a UI.
 var allowedImports = map[string][]string{
-	"mcp/client": {"tool", "permission", "boundedfile"},
+	"mcp/client": {"tool", "permission", "boundedfile", "tracecontext"},
 	"mcp/serve":  {"tool", "tools", "tools/", "permission", "toolcall"},
 	// The one path of a call: every front end runs calls through it, and it knows only the
 	// tool contract, the engine and the hooks it runs — never a front end or the agent loop.
@@ -294,7 +297,10 @@ func TestNarrowPackagesImportOnlyTheirContracts(t *testing.T) {
 // ours they may import. They import nothing outside the standard library either.
 var ownImports = map[string][]string{
 	// Hooks feed the permission engine and are called by the agent, never the reverse.
-	"hooks": {"permission", "internal/procgroup"},
+	"hooks": {"permission", "internal/procgroup", "tracecontext"},
+	// The trace context a process inherits (TRACEPARENT): two strings, known to the packages
+	// that start processes without their knowing OpenTelemetry.
+	"tracecontext": {},
 	// Process groups are ended one way, by whoever started them.
 	"internal/procgroup": {},
 	// The watchdog runs as its own process beside reins and must stay small and obvious.

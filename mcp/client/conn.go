@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/reinsdev/reins/tracecontext"
 )
 
 // Defaults of the timeouts and the output limit, as in Claude Code.
@@ -370,6 +372,9 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc) error {
 		for _, k := range sortedNames(cfg.Env) {
 			cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
 		}
+		// The span the server was started under (the session's start-up), so that a traced
+		// server links its own spans to reins' trace; the configuration's env cannot set it.
+		cmd.Env = tracecontext.Env(ctx, cmd.Env)
 		// Its own process group, so that everything it starts dies with it.
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		tail := &stderrTail{w: s.m.opts.Stderr}

@@ -85,6 +85,9 @@ type Config struct {
 	// Hooks run around the sub-agents' calls as around the parent's, and SubagentStop when a
 	// sub-agent ends its turn; nil runs none.
 	Hooks *hooks.Runner
+	// Observer watches the sub-agents' runs as the parent's (telemetry): a sub-agent's spans
+	// are children of the Agent call's. Nil observes nothing.
+	Observer agent.Observer
 	// Tools returns the parent's pool, the ceiling of every sub-agent's pool.
 	Tools func() []tool.Tool
 	// NewTools builds the tools that must be a sub-agent's own (its shell: directory and
@@ -412,6 +415,7 @@ func (a *agentTool) prepare(ctx context.Context, id, parentID string, def *agent
 		Cwd:            cwd,
 		Bus:            bus,
 		Hooks:          cfg.Hooks,
+		Observer:       cfg.Observer,
 		SubAgent:       true,
 	}
 	if cfg.ResultsDir != nil {

@@ -140,6 +140,8 @@ type harnessOpts struct {
 	asker permission.Asker
 	// bypassAvailable makes bypassPermissions available.
 	bypassAvailable bool
+	// observer watches the parent's and the sub-agents' runs.
+	observer agent.Observer
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -175,16 +177,17 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 			csh := bash.New(bash.Options{Permissions: p.Context, Cwd: sh.Cwd()})
 			return csh.Tools(), csh.Cwd, csh.Close
 		},
-		Files:   files,
-		Cwd:     sh.Cwd,
-		Bus:     h.bus,
-		Manager: h.manager,
+		Files:    files,
+		Cwd:      sh.Cwd,
+		Bus:      h.bus,
+		Manager:  h.manager,
+		Observer: o.observer,
 	}
 	h.pool = tools.Assemble(pc, append(base, New(cfg)), nil, nil)
 	h.parent = &agent.Agent{
 		Provider: h.router, Model: "parent-model", System: []llm.SystemBlock{{Text: parentKey}},
 		Tools: h.pool, Engine: cfg.Engine, Asker: o.asker, Permissions: h.perms,
-		Env: &tool.Env{Files: files}, Cwd: sh.Cwd, Bus: h.bus, Notices: h.manager.Notices,
+		Env: &tool.Env{Files: files}, Cwd: sh.Cwd, Bus: h.bus, Notices: h.manager.Notices, Observer: o.observer,
 	}
 	return h
 }

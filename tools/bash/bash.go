@@ -18,6 +18,7 @@ import (
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools/internal/schemax"
+	"github.com/reinsdev/reins/tracecontext"
 )
 
 // Input is the input of the Bash tool.
@@ -361,7 +362,8 @@ func (s *Shell) command(ctx context.Context, in Input, cwd string, files runFile
 	cmd := exec.CommandContext(ctx, s.opts.Shell, "-c", in.Command)
 	cmd.Args[0] = filepath.Base(s.opts.Shell) // messages say "bash: ...", not "/bin/bash: ..."
 	cmd.Dir = cwd
-	cmd.Env = append(s.environ(), "BASH_ENV="+files.rc, "REINS_CWD_FILE="+files.cwdPath)
+	// TRACEPARENT names the call's span, so that a traced program the command runs joins it.
+	cmd.Env = tracecontext.Env(ctx, append(s.environ(), "BASH_ENV="+files.rc, "REINS_CWD_FILE="+files.cwdPath))
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }

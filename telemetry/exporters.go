@@ -1,0 +1,157 @@
+package telemetry
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploggrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/exporters/stdout/stdoutlog"
+	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
+	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
+	sdklog "go.opentelemetry.io/otel/sdk/log"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+)
+
+// The OTLP exporters are built with their retries off: a collector that is down costs one
+// failed export per batch (counted in the [Report]), never a minute of retrying that holds the
+// batch's memory and delays the exit.
+
+func logExporter(ctx context.Context, e Exporter, o OTLP, console io.Writer) (sdklog.Exporter, error) {
+	if e == ExporterConsole {
+		return stdoutlog.New(stdoutlog.WithWriter(console))
+	}
+	if o.Protocol == ProtocolGRPC {
+		opts := []otlploggrpc.Option{otlploggrpc.WithTimeout(o.Timeout), otlploggrpc.WithRetry(otlploggrpc.RetryConfig{Enabled: false})}
+		if o.Endpoint != "" {
+			opts = append(opts, otlploggrpc.WithEndpointURL(o.Endpoint))
+		}
+		if len(o.Headers) > 0 {
+			opts = append(opts, otlploggrpc.WithHeaders(o.Headers))
+		}
+		return otlploggrpc.New(ctx, opts...)
+	}
+	opts := []otlploghttp.Option{otlploghttp.WithTimeout(o.Timeout), otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false})}
+	if o.Endpoint != "" {
+		opts = append(opts, otlploghttp.WithEndpointURL(o.Endpoint))
+	}
+	if len(o.Headers) > 0 {
+		opts = append(opts, otlploghttp.WithHeaders(o.Headers))
+	}
+	return otlploghttp.New(ctx, opts...)
+}
+
+func spanExporter(ctx context.Context, e Exporter, o OTLP, console io.Writer) (sdktrace.SpanExporter, error) {
+	if e == ExporterConsole {
+		return stdouttrace.New(stdouttrace.WithWriter(console))
+	}
+	if o.Protocol == ProtocolGRPC {
+		opts := []otlptracegrpc.Option{otlptracegrpc.WithTimeout(o.Timeout), otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{Enabled: false})}
+		if o.Endpoint != "" {
+			opts = append(opts, otlptracegrpc.WithEndpointURL(o.Endpoint))
+		}
+		if len(o.Headers) > 0 {
+			opts = append(opts, otlptracegrpc.WithHeaders(o.Headers))
+		}
+		return otlptracegrpc.New(ctx, opts...)
+	}
+	opts := []otlptracehttp.Option{otlptracehttp.WithTimeout(o.Timeout), otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: false})}
+	if o.Endpoint != "" {
+		opts = append(opts, otlptracehttp.WithEndpointURL(o.Endpoint))
+	}
+	if len(o.Headers) > 0 {
+		opts = append(opts, otlptracehttp.WithHeaders(o.Headers))
+	}
+	return otlptracehttp.New(ctx, opts...)
+}
+
+func metricExporter(ctx context.Context, e Exporter, o OTLP, console io.Writer) (sdkmetric.Exporter, error) {
+	if e == ExporterConsole {
+		return stdoutmetric.New(stdoutmetric.WithWriter(console))
+	}
+	if o.Protocol == ProtocolGRPC {
+		opts := []otlpmetricgrpc.Option{otlpmetricgrpc.WithTimeout(o.Timeout), otlpmetricgrpc.WithRetry(otlpmetricgrpc.RetryConfig{Enabled: false})}
+		if o.Endpoint != "" {
+			opts = append(opts, otlpmetricgrpc.WithEndpointURL(o.Endpoint))
+		}
+		if len(o.Headers) > 0 {
+			opts = append(opts, otlpmetricgrpc.WithHeaders(o.Headers))
+		}
+		return otlpmetricgrpc.New(ctx, opts...)
+	}
+	opts := []otlpmetrichttp.Option{otlpmetrichttp.WithTimeout(o.Timeout), otlpmetrichttp.WithRetry(otlpmetrichttp.RetryConfig{Enabled: false})}
+	if o.Endpoint != "" {
+		opts = append(opts, otlpmetrichttp.WithEndpointURL(o.Endpoint))
+	}
+	if len(o.Headers) > 0 {
+		opts = append(opts, otlpmetrichttp.WithHeaders(o.Headers))
+	}
+	return otlpmetrichttp.New(ctx, opts...)
+}
+
+// counts is what one signal's exports did.
+type counts struct {
+	sent, failed atomic.Int64
+	lastErr      atomic.Pointer[string]
+}
+
+func (c *counts) record(n int, err error) {
+	if err == nil {
+		c.sent.Add(int64(n))
+		return
+	}
+	c.failed.Add(int64(n))
+	msg := err.Error()
+	c.lastErr.Store(&msg)
+}
+
+// countingLogs, countingSpans and countingMetrics count what their exporter sent and failed to.
+type countingLogs struct {
+	sdklog.Exporter
+	c *counts
+}
+
+func (x countingLogs) Export(ctx context.Context, recs []sdklog.Record) error {
+	err := x.Exporter.Export(ctx, recs)
+	x.c.record(len(recs), err)
+	return err
+}
+
+type countingSpans struct {
+	sdktrace.SpanExporter
+	c *counts
+}
+
+func (x countingSpans) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	err := x.SpanExporter.ExportSpans(ctx, spans)
+	x.c.record(len(spans), err)
+	return err
+}
+
+type countingMetrics struct {
+	sdkmetric.Exporter
+	c *counts
+}
+
+func (x countingMetrics) Export(ctx context.Context, rm *metricdata.ResourceMetrics) error {
+	err := x.Exporter.Export(ctx, rm)
+	n := 0
+	for _, sm := range rm.ScopeMetrics {
+		n += len(sm.Metrics)
+	}
+	x.c.record(n, err)
+	return err
+}
+
+// exporterError names the signal and exporter that could not be made.
+func exporterError(s Signal, e Exporter, err error) error {
+	return fmt.Errorf("telemetry: the %s %s exporter: %w", s, e, err)
+}
