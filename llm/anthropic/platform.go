@@ -1,12 +1,15 @@
 package anthropic
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"strings"
 )
 
 // A Platform carries the Messages API over another cloud's endpoint (Amazon Bedrock, Google
@@ -71,16 +74,36 @@ func Envelope(body []byte, version string, dropStream bool) (model string, out [
 	return model, out, err
 }
 
-// PlatformHeader is the header a platform request carries: the caller's custom headers and
-// the content type, never a first-party credential or anthropic-version (the platform's
-// version is in the body, its credential its own).
-func PlatformHeader(h http.Header) http.Header {
-	out := h.Clone()
-	if out == nil {
-		out = http.Header{}
+// PlatformBase checks a platform's base URL: an absolute http(s) URL.
+func PlatformBase(platform, base string) (*url.URL, error) {
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, fmt.Errorf("%s: base URL %q is not an http(s) URL", platform, base)
+	}
+	return u, nil
+}
+
+// NewPlatformRequest is the POST of body to base joined with escapedPath (its segments already
+// escaped: a model id is one segment, "/" in an ARN included), carrying the caller's custom
+// headers and the content type, never a first-party credential or anthropic-version (the
+// platform's version is in the body, its credential its own).
+func NewPlatformRequest(ctx context.Context, base *url.URL, escapedPath string, body []byte, header http.Header) (*http.Request, error) {
+	u := *base
+	u.RawPath = strings.TrimSuffix(base.EscapedPath(), "/") + escapedPath
+	var err error
+	if u.Path, err = url.PathUnescape(u.RawPath); err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header = header.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
 	}
 	for _, k := range []string{"Authorization", "X-Api-Key", "Anthropic-Version"} {
-		out.Del(k)
+		req.Header.Del(k)
 	}
-	return out
+	return req, nil
 }

@@ -16,7 +16,6 @@
 package bedrock
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -25,7 +24,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -70,9 +68,9 @@ func New(opts Options) (*Platform, error) {
 	if base == "" {
 		base = "https://bedrock-runtime." + opts.Region + ".amazonaws.com"
 	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, fmt.Errorf("bedrock: base URL %q is not an http(s) URL", base)
+	u, err := anthropic.PlatformBase("bedrock", base)
+	if err != nil {
+		return nil, err
 	}
 	if !opts.SkipAuth && opts.BearerToken == "" && opts.Credentials == nil {
 		return nil, errors.New("bedrock: no AWS credentials: configure the AWS SDK's default chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, SSO, ...) or set AWS_BEARER_TOKEN_BEDROCK")
@@ -124,17 +122,10 @@ func (p *Platform) Request(ctx context.Context, body []byte, header http.Header)
 	if err != nil {
 		return nil, err
 	}
-	// The model id is one path segment, escaped ("/" in an inference profile's ARN too).
-	u := *p.base
-	u.RawPath = strings.TrimSuffix(p.base.EscapedPath(), "/") + "/model/" + url.PathEscape(model) + "/invoke-with-response-stream"
-	if u.Path, err = url.PathUnescape(u.RawPath); err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
+	req, err := anthropic.NewPlatformRequest(ctx, p.base, "/model/"+url.PathEscape(model)+"/invoke-with-response-stream", body, header)
 	if err != nil {
 		return nil, err
 	}
-	req.Header = anthropic.PlatformHeader(header)
 	req.Header.Set("Accept", "application/vnd.amazon.eventstream")
 	req.Header.Set("X-Amzn-Bedrock-Accept", "*/*")
 	switch {

@@ -13,14 +13,12 @@
 package vertex
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/google"
@@ -71,9 +69,9 @@ func New(opts Options) (*Platform, error) {
 		}
 		base = "https://" + host
 	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, fmt.Errorf("vertex: base URL %q is not an http(s) URL", base)
+	u, err := anthropic.PlatformBase("vertex", base)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Tokens != nil {
 		opts.Tokens = oauth2.ReuseTokenSource(nil, opts.Tokens)
@@ -112,17 +110,12 @@ func (p *Platform) Request(ctx context.Context, body []byte, header http.Header)
 	if err != nil {
 		return nil, err
 	}
-	u := *p.base
-	u.RawPath = strings.TrimSuffix(p.base.EscapedPath(), "/") + "/v1/projects/" + url.PathEscape(p.opts.ProjectID) +
-		"/locations/" + url.PathEscape(p.opts.Region) + "/publishers/anthropic/models/" + url.PathEscape(model) + ":streamRawPredict"
-	if u.Path, err = url.PathUnescape(u.RawPath); err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
+	path := "/v1/projects/" + url.PathEscape(p.opts.ProjectID) + "/locations/" + url.PathEscape(p.opts.Region) +
+		"/publishers/anthropic/models/" + url.PathEscape(model) + ":streamRawPredict"
+	req, err := anthropic.NewPlatformRequest(ctx, p.base, path, body, header)
 	if err != nil {
 		return nil, err
 	}
-	req.Header = anthropic.PlatformHeader(header)
 	if !p.opts.SkipAuth {
 		tok, err := p.opts.Tokens.Token()
 		if err != nil {
