@@ -149,20 +149,9 @@ func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) 
 		helper, skipped = o.Settings.APIKeyHelper(o.Trusted)
 	}
 	if name == "" {
-		switch {
-		// Claude Code's switches rank above every key: a company that sets one means it.
-		case llm.EnvTrue(getenv("CLAUDE_CODE_USE_BEDROCK")):
-			name = ProviderBedrock
-		case llm.EnvTrue(getenv("CLAUDE_CODE_USE_VERTEX")):
-			name = ProviderVertex
-		case getenv("ANTHROPIC_API_KEY") != "" || getenv("ANTHROPIC_AUTH_TOKEN") != "" || getenv("ANTHROPIC_BASE_URL") != "" || helper != nil:
-			name = ProviderAnthropic
-		case getenv("OPENAI_API_KEY") != "" || getenv("OPENAI_BASE_URL") != "":
-			name = ProviderOpenAI
-		case openaicompat.ProbeOllama(ctx, ollamaURL):
-			name = ProviderOllama
-		default:
-			return nil, noProviderError(ollamaURL)
+		var err error
+		if name, err = detectProvider(ctx, getenv, helper != nil, ollamaURL); err != nil {
+			return nil, err
 		}
 	}
 	if model == "" {
@@ -337,4 +326,23 @@ func ollamaModels(ctx context.Context, base string) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// detectProvider picks the provider when neither flags nor settings name one: Claude Code's
+// cloud switches, then the variables of each API, then a local Ollama.
+func detectProvider(ctx context.Context, getenv func(string) string, keyHelper bool, ollamaURL string) (string, error) {
+	switch {
+	// Claude Code's switches rank above every key: a company that sets one means it.
+	case llm.EnvTrue(getenv("CLAUDE_CODE_USE_BEDROCK")):
+		return ProviderBedrock, nil
+	case llm.EnvTrue(getenv("CLAUDE_CODE_USE_VERTEX")):
+		return ProviderVertex, nil
+	case getenv("ANTHROPIC_API_KEY") != "" || getenv("ANTHROPIC_AUTH_TOKEN") != "" || getenv("ANTHROPIC_BASE_URL") != "" || keyHelper:
+		return ProviderAnthropic, nil
+	case getenv("OPENAI_API_KEY") != "" || getenv("OPENAI_BASE_URL") != "":
+		return ProviderOpenAI, nil
+	case openaicompat.ProbeOllama(ctx, ollamaURL):
+		return ProviderOllama, nil
+	}
+	return "", noProviderError(ollamaURL)
 }
