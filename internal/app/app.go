@@ -506,6 +506,7 @@ func (a *App) newAgent(provider llm.Provider, system []llm.SystemBlock, deferral
 		Asker:          asker,
 		ResultsDir:     a.resultsDir,
 		Observer:       a.Telemetry.Observer(),
+		Audit:          a.auditor(),
 	}
 	ag.Compaction = a.compaction()
 	if a.Recorder != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/reinsdev/reins/sandbox"
 	"github.com/reinsdev/reins/skills"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/toolcall"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/agenttool"
 	"github.com/reinsdev/reins/tools/bash"
@@ -126,6 +127,8 @@ type AgentConfig struct {
 	// Engine decides the sub-agents' calls: the session's, so that auto mode's classifier
 	// and denial limits are shared.
 	Engine *permission.Engine
+	// Audit records the sub-agents' decisions before their calls run; nil records none.
+	Audit toolcall.Auditor
 }
 
 // AddAgentTool adds the Agent tool to the pool. Each sub-agent gets fresh built-ins (its own
@@ -175,6 +178,7 @@ func (p *Pool) AddAgentTool(cfg AgentConfig) {
 		Manager:        mgr,
 		MaxTurns:       cfg.MaxTurns,
 		MaxConcurrency: cfg.MaxConcurrency,
+		Audit:          cfg.Audit,
 	}
 	p.base = append(slices.Clip(p.base), agenttool.New(at))
 	p.Tools = tools.Assemble(cfg.Permissions.Context(), p.base, nil, p.getenv)
