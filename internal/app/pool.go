@@ -30,6 +30,9 @@ type PoolOptions struct {
 	Sandbox *sandbox.Sandbox
 	// Groups is told of every process group the shells start (the watchdog); may be nil.
 	Groups bash.GroupGuard
+	// Environ is the environment of Bash commands (the settings' env applied); nil is the
+	// process's.
+	Environ []string
 }
 
 // Pool is the tools of one session and the state they share. Tools is what the model is
@@ -53,6 +56,8 @@ type Pool struct {
 	groups  bash.GroupGuard
 	getenv  func(string) string
 	close   func() error
+	// environ is the environment of the shells' commands (PoolOptions.Environ).
+	environ []string
 	// pc is the context the pool was filtered with, to filter again when a tool is added.
 	pc *permission.Context
 }
@@ -62,7 +67,7 @@ type Pool struct {
 // removes, in Claude Code's order (tools.Assemble). Close ends the shell behind Bash.
 func NewPool(pc *permission.Context, perms func() *permission.Context, opts PoolOptions) *Pool {
 	sb := ShellSandbox(opts.Sandbox)
-	sh := bash.New(bash.Options{Permissions: perms, Sandbox: sb, Groups: opts.Groups})
+	sh := bash.New(bash.Options{Permissions: perms, Sandbox: sb, Groups: opts.Groups, Env: opts.Environ})
 	// The pool owns the shell (it may be sandboxed), so it closes it; tools.Base leaves a
 	// Shell it is given to its owner.
 	base := tools.Base(tools.Options{Shell: sh, Getenv: opts.Getenv, Web: web.Options{Summarizer: opts.Summarizer}}).Tools
@@ -75,6 +80,7 @@ func NewPool(pc *permission.Context, perms func() *permission.Context, opts Pool
 		sandbox: sb,
 		groups:  opts.Groups,
 		getenv:  opts.Getenv,
+		environ: opts.Environ,
 		close:   sh.Close,
 		pc:      pc,
 	}
@@ -161,7 +167,7 @@ func (p *Pool) AddAgentTool(cfg AgentConfig) {
 		NewTools: func(perms *agent.Permissions) ([]tool.Tool, func() string, func() error) {
 			// Only the shell's tools hold per-agent state (the directory, background
 			// commands); the other built-ins are shared.
-			sh := bash.New(bash.Options{Permissions: perms.Context, Cwd: p.Cwd(), Sandbox: p.sandbox, Groups: p.groups})
+			sh := bash.New(bash.Options{Permissions: perms.Context, Cwd: p.Cwd(), Sandbox: p.sandbox, Groups: p.groups, Env: p.environ})
 			return sh.Tools(), sh.Cwd, sh.Close
 		},
 		Files:      p.Env.Files,

@@ -289,7 +289,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	}
 	defer host.Close()
 	state := &sessionState{pc: host.Settings.Context}
-	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: app.ShellSandbox(host.Sandbox), Groups: shellGroups()})
+	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: app.ShellSandbox(host.Sandbox), Groups: shellGroups(), Env: host.Settings.Environ})
 	defer shell.Close()
 	t, closeMCP, err := findRunTool(ctx, f, host.Settings, state, shell, &opts.mcp, name)
 	if err != nil {
