@@ -98,6 +98,9 @@ type Agent struct {
 	// around each call, UserPromptSubmit before the prompt, Stop when the model ends its turn.
 	// Nil runs none. PermissionRequest hooks answer through the Asker (hooks.Asker).
 	Hooks *hooks.Runner
+	// Audit records each decision before its call runs (the audit log); a failure to record
+	// ends the run. Nil records none.
+	Audit toolcall.Auditor
 	// SubAgent marks a sub-agent's loop: when it ends its turn, the SubagentStop hooks run
 	// instead of the Stop hooks.
 	SubAgent bool
@@ -213,6 +216,7 @@ func (a *Agent) newExecutor() *executor {
 		Stop:    func(ev hooks.Event, reason string) { x.stop.set(ev, reason) },
 		Granted: a.Permissions.consume,
 		Finish:  x.persistResult,
+		Audit:   a.Audit,
 	}
 	for _, t := range a.Tools {
 		x.tools[t.Name()] = t

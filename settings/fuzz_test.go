@@ -35,6 +35,8 @@ func FuzzLoad(f *testing.F) {
 		`{"audit": {"enabled": false, "required": true, "path": "~/a.jsonl", "maxBytes": 1024, "maxFiles": "3", "logToolInputs": true}}`,
 		`{"audit": {"maxBytes": 1e3, "path": ""}, "policyBundle": {"url": "http://127.0.0.1:1/p.json", "publicKey": "k", "required": 1}}`,
 		`{"policyVersion": 3, "policyBundle": {"url": "ftp://x"}, "audit": []}`,
+		`{"env": {"CLAUDE_CODE_ENABLE_TELEMETRY": "1", "OTEL_LOGS_EXPORTER": "otlp", "A": "x", "A": "y"}}`,
+		`{"env": {"N": 1, "1BAD": "x", "A=B": "y", "": "z", "\u0000": "w"}, "env": []}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -103,6 +103,8 @@ type Settings struct {
 	// Audit and PolicyBundle are the audit and policyBundle keys (see team.go).
 	Audit        *AuditSettings        `json:"audit,omitempty"`
 	PolicyBundle *PolicyBundleSettings `json:"policyBundle,omitempty"`
+	// Env is the env block: variables for the session's environment (see env.go).
+	Env []EnvEntry `json:"env,omitempty"`
 	// EnabledPlugins is enabledPlugins (see plugins.go).
 	EnabledPlugins []PluginEntry `json:"enabledPlugins,omitempty"`
 	// UnreadAllow and UnreadDirectories stand for the allow and additionalDirectories lists of
@@ -347,6 +349,9 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 		return s, nil, nil, err
 	}
 	if err := parseTeamKeys(root, &s, d.errAt, d.idx.pos); err != nil {
+		return s, nil, nil, err
+	}
+	if s.Env, err = parseEnv(root, d.errAt, d.idx.pos); err != nil {
 		return s, nil, nil, err
 	}
 	if err := d.readPermissions(root, &s, policy, strict, untrusted); err != nil {

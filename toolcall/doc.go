@@ -9,12 +9,14 @@
 //  3. decide and ask: [permission.Engine.AuthorizeCall] ranks the hooks' verdict against the
 //     rules, settles an ask with the pipeline's Asker, and decides any input an answer
 //     substitutes as a new call, asking again when it asks;
-//  4. PermissionDenied hooks on a denial;
-//  5. run: the tool's Call, under the abort contract (a tool whose interrupt behaviour is
+//  4. record: the pipeline's [Auditor] writes the decision; when it cannot, the call does not
+//     run and the run ends (a required audit log fails closed);
+//  5. PermissionDenied hooks on a denial;
+//  6. run: the tool's Call, under the abort contract (a tool whose interrupt behaviour is
 //     [tool.Block] keeps running when a person interrupts with a new message, [ErrInterrupt]),
 //     after the context's [Capturer], if any, has recorded what the call may change (file
 //     checkpoints);
-//  6. PostToolUse or PostToolUseFailure hooks, whose words for the model join the outcome.
+//  7. PostToolUse or PostToolUseFailure hooks, whose words for the model join the outcome.
 //
 // Every panic on the way — in a check, a hook's substitute, the call — becomes a failure the
 // model reads, never a crash of the program. What the model reads is kept apart from what

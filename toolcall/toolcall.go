@@ -28,6 +28,8 @@ type Pipeline struct {
 	// saves a text too large for the model to a file); PostToolUse hooks then see what the
 	// model gets when the text was in a file. Nil keeps the result.
 	Finish func(t tool.Tool, id string, res tool.Result) tool.Result
+	// Audit records every decision before anything comes of it; nil records none.
+	Audit Auditor
 }
 
 // Call is one call on its way through the pipeline.
@@ -42,6 +44,9 @@ type Call struct {
 	Permissions *permission.Context
 	// Env is the environment the tool runs with.
 	Env *tool.Env
+	// Parent is the id of the Agent call whose sub-agent makes this call; "" for the main
+	// agent's calls. The audit log names it.
+	Parent string
 }
 
 // Stage says how far a call got.
@@ -54,7 +59,8 @@ const (
 	Invalid
 	// Denied: the engine, a hook or the person refused the call.
 	Denied
-	// Aborted: the run failed while deciding ([Outcome.Err] says why).
+	// Aborted: the run failed while deciding, or the decision could not be recorded
+	// ([Outcome.Err] says why).
 	Aborted
 	// Failed: the call ran and did not return (it panicked, failed with a Go error, or was
 	// interrupted).
@@ -108,6 +114,11 @@ func (p *Pipeline) Run(ctx context.Context, c Call) Outcome {
 	}
 	d, err := p.engine().AuthorizeCall(ctx, c.Permissions, permission.Call{Tool: c.Tool, Input: input, Hook: hv,
 		Asker: p.Asker, Prepare: tool.PrepareSubstitute(c.Tool, c.Env)})
+	if err == nil {
+		if out, ok := p.audited(ctx, c, input, d); !ok {
+			return out
+		}
+	}
 	switch {
 	case err == nil && d.Behavior != permission.Allow:
 		// Checked before the abort: a deny that also interrupts the turn (the SDK caller's

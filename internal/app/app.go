@@ -301,6 +301,9 @@ func (a *App) loadSettings() error {
 		return err
 	}
 	a.Settings, a.Cwd = s, s.Context.OriginalCwd()
+	// From here on the session reads the environment through its settings' env blocks.
+	a.opts.Getenv, s.Environ = settingsEnv(s, a.opts.Getenv)
+	a.root.Getenv = a.opts.Getenv
 	return nil
 }
 
@@ -363,6 +366,7 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 		Summarizer: web.ModelSummarizer{Provider: a.Provider.LLM, Model: a.Provider.SmallModel(a.Settings.Loaded, a.opts.Getenv)},
 		Sandbox:    a.Sandbox,
 		Groups:     a.opts.ShellGroups,
+		Environ:    a.Settings.Environ,
 	})
 	a.Pool.AddSkillTool(a.Skills, a.skillLoaded)
 	a.Hooks, err = newHookRunner(a.Settings, hookEntries, a.SessionID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups)
@@ -506,6 +510,7 @@ func (a *App) newAgent(provider llm.Provider, system []llm.SystemBlock, deferral
 		Asker:          asker,
 		ResultsDir:     a.resultsDir,
 		Observer:       a.Telemetry.Observer(),
+		Audit:          a.auditor(),
 	}
 	ag.Compaction = a.compaction()
 	if a.Recorder != nil {

@@ -85,7 +85,7 @@ func (a *App) agentConfig(background permission.Asker) AgentConfig {
 		Hooks: a.Hooks, Observer: a.Telemetry.Observer(), Asker: parentAsker{a}, BackgroundAsker: background, Engine: a.engine(),
 		// Read when a sub-agent starts: a switch of session moves the folder.
 		ResultsDir:     func() string { return a.resultsDir },
-		MaxConcurrency: envInt(a.opts.Getenv, "REINS_MAX_TOOL_USE_CONCURRENCY")}
+		MaxConcurrency: envInt(a.opts.Getenv, "REINS_MAX_TOOL_USE_CONCURRENCY"), Audit: a.auditor()}
 	if a.Recorder != nil {
 		// Without persistence sub-agents keep no transcript either. The session is the one
 		// of the moment: a switch moves its sub-agents' transcripts too.

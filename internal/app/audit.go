@@ -2,6 +2,7 @@ package app
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -95,6 +96,33 @@ func (l *AuditLog) Record(session string, c toolcall.Call, out toolcall.Outcome)
 	l.r.record(session, agent.Event{Type: agent.EventToolCall, Call: rec})
 }
 
+// Auditor is what records the decisions of the calls of session ("" for the log's own) before
+// they run: the pipeline's [toolcall.Pipeline.Audit]. Nil for a nil log.
+func (l *AuditLog) Auditor(session string) toolcall.Auditor {
+	if l == nil {
+		return nil
+	}
+	return callAuditor{r: l.r, session: session}
+}
+
+// auditor is the session's [toolcall.Auditor]; nil when the log is off.
+func (a *App) auditor() toolcall.Auditor {
+	if a.audit == nil {
+		return nil
+	}
+	return callAuditor{r: a.audit}
+}
+
+// callAuditor writes a call's decision entry from the pipeline, before the call runs.
+type callAuditor struct {
+	r       *auditRecorder
+	session string
+}
+
+func (a callAuditor) Decided(_ context.Context, c toolcall.Call, d permission.Decision) error {
+	return a.r.decided(a.session, c, d)
+}
+
 // Close returns a required log's failure.
 func (l *AuditLog) Close() error {
 	if l == nil {
@@ -134,20 +162,32 @@ func (r *auditRecorder) record(session string, ev agent.Event) {
 	}
 }
 
+// entries are what the bus tells of a finished call: its run entry. Its decision entry was
+// written by the pipeline before it ran (decided).
 func (r *auditRecorder) entries(session string, ev agent.Event) []audit.Entry {
 	c := ev.Call
-	base := audit.Entry{Session: session, Parent: ev.ParentToolUseID, Tool: c.ToolName, ToolUseID: c.ToolUseID,
-		Mode: string(c.Mode), PolicyVersion: r.policy}
-	var out []audit.Entry
-	if c.Stage != 0 && (c.Decision.Reason != nil || c.Decision.Behavior != permission.Passthrough) {
-		d := base
-		d.Kind, d.Decision = audit.KindDecision, c.Decision.Behavior.String()
-		describeReason(&d, c.Decision.Reason)
-		out = append(out, d)
+	return []audit.Entry{{Kind: audit.KindRun, Session: session, Parent: ev.ParentToolUseID, Tool: c.ToolName, ToolUseID: c.ToolUseID,
+		Mode: string(c.Mode), PolicyVersion: r.policy, Stage: c.Stage.String(), IsError: c.IsError}}
+}
+
+// decided writes the decision entry of a call that has not run yet. With a required log an
+// entry that cannot be written — this one, or any before it — is an error, and the call
+// must not run; otherwise the failure is reported once and the call goes on unrecorded.
+func (r *auditRecorder) decided(session string, c toolcall.Call, d permission.Decision) error {
+	if r.failed() {
+		return r.failure()
 	}
-	run := base
-	run.Kind, run.Stage, run.IsError = audit.KindRun, c.Stage.String(), c.IsError
-	return append(out, run)
+	e := audit.Entry{Kind: audit.KindDecision, Session: cmp.Or(session, r.session), Parent: c.Parent, Tool: c.Tool.Name(),
+		ToolUseID: c.ID, PolicyVersion: r.policy, Decision: d.Behavior.String()}
+	if c.Permissions != nil {
+		e.Mode = string(c.Permissions.Mode())
+	}
+	describeReason(&e, d.Reason)
+	if err := r.log.Append(e, c.Raw); err != nil {
+		r.fail(err)
+		return r.failure()
+	}
+	return nil
 }
 
 // describeReason names what produced a decision: the reason, and the deciding rule with its
@@ -168,6 +208,17 @@ func (r *auditRecorder) failed() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.err != nil
+}
+
+// failure is what a call must fail with after an append failed: the required log's error;
+// nil when the log is not required (its later entries are dropped) or nothing failed.
+func (r *auditRecorder) failure() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil && r.cfg.Required {
+		return requiredAuditError(r.cfg, r.err)
+	}
+	return nil
 }
 
 // fail reports the first append that failed; a required log's failure is also kept for

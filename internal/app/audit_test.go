@@ -68,9 +68,11 @@ func TestAuditRecordsEveryCall(t *testing.T) {
 	})
 	want := []string{
 		"session  ",
+		// Each decision is written before its call runs: the Agent call's before its
+		// sub-agent's.
+		"decision Agent allow",
 		"decision Bash deny Bash(rm:*) settings.local.json:1:27 in " + agentID,
 		"run Bash denied in " + agentID,
-		"decision Agent allow",
 		"run Agent done",
 		"decision Bash allow Bash(ls) settings.local.json:1:52",
 		"run Bash done",

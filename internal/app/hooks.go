@@ -34,6 +34,7 @@ func newHookRunner(s *Settings, plugin []settings.HookEntry, sessionID, transcri
 	r.SessionID, r.TranscriptPath = sessionID, transcriptPath
 	r.Observe = func(run hooks.Run) { bus.Publish(agent.Event{Type: agent.EventHook, Hook: &run}) }
 	r.Groups = groups
+	r.Env = s.Environ
 	return r, nil
 }
 

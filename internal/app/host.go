@@ -41,6 +41,7 @@ func NewHost(ctx context.Context, o HostOptions) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	o.Getenv, s.Environ = settingsEnv(s, o.Getenv)
 	sb, err := StartSandbox(ctx, s, s.Context, SandboxOptions{Executable: o.Executable, Getenv: o.Getenv}, func(n string) { o.Report.warn("%s", n) })
 	if err != nil {
 		return nil, err
@@ -51,7 +52,7 @@ func NewHost(ctx context.Context, o HostOptions) (*Host, error) {
 // NewPool is a pool of the built-in tools whose permission context of the moment perms
 // returns, its shells in the host's sandbox.
 func (h *Host) NewPool(perms func() *permission.Context) *Pool {
-	return NewPool(h.Settings.Context, perms, PoolOptions{Getenv: h.getenv, Sandbox: h.Sandbox, Groups: h.groups})
+	return NewPool(h.Settings.Context, perms, PoolOptions{Getenv: h.getenv, Environ: h.Settings.Environ, Sandbox: h.Sandbox, Groups: h.groups})
 }
 
 // Close ends the sandbox. It may be called more than once.

@@ -104,6 +104,7 @@ func StartMCP(ctx context.Context, s *Settings, pc *permission.Context, getenv f
 	opts.Roots = pc.WorkingDirs()
 	opts.Dir = pc.OriginalCwd()
 	opts.Getenv = getenv
+	opts.Environ = s.Environ
 	opts.Pins = pins
 	opts.Elicitor = elicitor
 	m := client.Start(ctx, entries, opts)

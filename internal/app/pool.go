@@ -12,6 +12,7 @@ import (
 	"github.com/reinsdev/reins/sandbox"
 	"github.com/reinsdev/reins/skills"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/toolcall"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/agenttool"
 	"github.com/reinsdev/reins/tools/bash"
@@ -29,6 +30,9 @@ type PoolOptions struct {
 	Sandbox *sandbox.Sandbox
 	// Groups is told of every process group the shells start (the watchdog); may be nil.
 	Groups bash.GroupGuard
+	// Environ is the environment of Bash commands (the settings' env applied); nil is the
+	// process's.
+	Environ []string
 }
 
 // Pool is the tools of one session and the state they share. Tools is what the model is
@@ -52,6 +56,8 @@ type Pool struct {
 	groups  bash.GroupGuard
 	getenv  func(string) string
 	close   func() error
+	// environ is the environment of the shells' commands (PoolOptions.Environ).
+	environ []string
 	// pc is the context the pool was filtered with, to filter again when a tool is added.
 	pc *permission.Context
 }
@@ -61,7 +67,7 @@ type Pool struct {
 // removes, in Claude Code's order (tools.Assemble). Close ends the shell behind Bash.
 func NewPool(pc *permission.Context, perms func() *permission.Context, opts PoolOptions) *Pool {
 	sb := ShellSandbox(opts.Sandbox)
-	sh := bash.New(bash.Options{Permissions: perms, Sandbox: sb, Groups: opts.Groups})
+	sh := bash.New(bash.Options{Permissions: perms, Sandbox: sb, Groups: opts.Groups, Env: opts.Environ})
 	// The pool owns the shell (it may be sandboxed), so it closes it; tools.Base leaves a
 	// Shell it is given to its owner.
 	base := tools.Base(tools.Options{Shell: sh, Getenv: opts.Getenv, Web: web.Options{Summarizer: opts.Summarizer}}).Tools
@@ -74,6 +80,7 @@ func NewPool(pc *permission.Context, perms func() *permission.Context, opts Pool
 		sandbox: sb,
 		groups:  opts.Groups,
 		getenv:  opts.Getenv,
+		environ: opts.Environ,
 		close:   sh.Close,
 		pc:      pc,
 	}
@@ -126,6 +133,8 @@ type AgentConfig struct {
 	// Engine decides the sub-agents' calls: the session's, so that auto mode's classifier
 	// and denial limits are shared.
 	Engine *permission.Engine
+	// Audit records the sub-agents' decisions before their calls run; nil records none.
+	Audit toolcall.Auditor
 }
 
 // AddAgentTool adds the Agent tool to the pool. Each sub-agent gets fresh built-ins (its own
@@ -158,7 +167,7 @@ func (p *Pool) AddAgentTool(cfg AgentConfig) {
 		NewTools: func(perms *agent.Permissions) ([]tool.Tool, func() string, func() error) {
 			// Only the shell's tools hold per-agent state (the directory, background
 			// commands); the other built-ins are shared.
-			sh := bash.New(bash.Options{Permissions: perms.Context, Cwd: p.Cwd(), Sandbox: p.sandbox, Groups: p.groups})
+			sh := bash.New(bash.Options{Permissions: perms.Context, Cwd: p.Cwd(), Sandbox: p.sandbox, Groups: p.groups, Env: p.environ})
 			return sh.Tools(), sh.Cwd, sh.Close
 		},
 		Files:      p.Env.Files,
@@ -175,6 +184,7 @@ func (p *Pool) AddAgentTool(cfg AgentConfig) {
 		Manager:        mgr,
 		MaxTurns:       cfg.MaxTurns,
 		MaxConcurrency: cfg.MaxConcurrency,
+		Audit:          cfg.Audit,
 	}
 	p.base = append(slices.Clip(p.base), agenttool.New(at))
 	p.Tools = tools.Assemble(cfg.Permissions.Context(), p.base, nil, p.getenv)

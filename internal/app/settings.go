@@ -44,6 +44,11 @@ type Settings struct {
 	// not required was not fetched (the cached copy, or none, applies).
 	PolicyVersion string
 	PolicyWarning string
+	// EnvVars are the variables the settings' env blocks set for the session, and Environ
+	// the environment of the processes it starts with them set (nil when they set none);
+	// both are filled by a session or a host that runs tools (settingsEnv).
+	EnvVars []settings.EnvVar
+	Environ []string
 }
 
 // Locations are the settings locations of a session in cwd, from the environment.

@@ -35,8 +35,9 @@ once to check that it prints a key; if it fails, doctor prints why and exits 1.`
 			if err != nil {
 				return err
 			}
+			getenv := app.ApplyEnv(s, f.Getenv)
 			p, err := app.ResolveProvider(cmd.Context(), app.ProviderOptions{Provider: provider, Model: model,
-				Settings: s.Loaded, Getenv: f.Getenv, Trusted: s.Trusted, Dir: s.Context.OriginalCwd()})
+				Settings: s.Loaded, Getenv: getenv, Trusted: s.Trusted, Dir: s.Context.OriginalCwd()})
 			if err != nil {
 				return err
 			}
@@ -44,6 +45,7 @@ once to check that it prints a key; if it fails, doctor prints why and exits 1.`
 			if err := printDoctor(f.Out, p, s.Trusted, checkErr); err != nil {
 				return err
 			}
+			printEnv(f.Out, s)
 			return checkErr
 		},
 	}
@@ -52,6 +54,18 @@ once to check that it prints a key; if it fails, doctor prints why and exits 1.`
 	fl.StringVar(&model, "model", "", "the model a session would be given")
 	fl.StringVar(&settingsFile, "settings", "", "a settings file, or inline settings JSON")
 	return cmd
+}
+
+// printEnv lists the variables the settings set for a session here, each with the file and
+// position that set it (values are not shown: a token may be among them), and those an
+// untrusted project's files would set once trusted.
+func printEnv(w io.Writer, s *app.Settings) {
+	for _, v := range s.EnvVars {
+		fmt.Fprintf(w, "%-11s %s from %s (%s)\n", "env", v.Name, v.Origin(), v.Source)
+	}
+	for _, v := range app.UntrustedEnv(s) {
+		fmt.Fprintf(w, "%-11s %s from %s not applied: the project is not trusted\n", "env", v.Name, v.Origin())
+	}
 }
 
 // printDoctor writes the report: one "name  value" line each, notes after.

@@ -120,6 +120,7 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 		Record: func(session string, c toolcall.Call, out toolcall.Outcome) {
 			alog.Record("mcp-serve:"+session, c, out)
 		},
+		Audit: func(session string) toolcall.Auditor { return alog.Auditor("mcp-serve:" + session) },
 	})
 	if err != nil {
 		return err

@@ -289,7 +289,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	}
 	defer host.Close()
 	state := &sessionState{pc: host.Settings.Context}
-	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: app.ShellSandbox(host.Sandbox), Groups: shellGroups()})
+	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: app.ShellSandbox(host.Sandbox), Groups: shellGroups(), Env: host.Settings.Environ})
 	defer shell.Close()
 	t, closeMCP, err := findRunTool(ctx, f, host.Settings, state, shell, &opts.mcp, name)
 	if err != nil {
@@ -403,7 +403,7 @@ func runToolCall(ctx context.Context, f *Factory, state *sessionState, t tool.To
 	if f.IsTerminal != nil && f.IsTerminal() {
 		asker = &terminalAsker{in: bufio.NewReader(f.In), out: f.ErrOut}
 	}
-	p := toolcall.Pipeline{Asker: asker, Engine: cl.engine}
+	p := toolcall.Pipeline{Asker: asker, Engine: cl.engine, Audit: cl.audit.Auditor("")}
 	c := toolcall.Call{Tool: t, Input: in, Raw: raw, Permissions: state.get(), Env: env}
 	out := p.Run(ctx, c)
 	cl.audit.Record("", c, out)

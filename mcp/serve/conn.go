@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/url"
 	"sync"
@@ -256,6 +257,9 @@ func (c *conn) call(ctx context.Context, req *mcp.CallToolRequest) *mcp.CallTool
 		asker = &elicitAsker{c: c}
 	}
 	p := toolcall.Pipeline{Engine: &c.engine, Asker: asker}
+	if audit := c.srv.opts.Audit; audit != nil {
+		p.Audit = audit(c.ss.ID())
+	}
 	call := toolcall.Call{Tool: t, Input: in, Raw: req.Params.Arguments, Permissions: pc, Env: c.callEnv(ctx, req)}
 	out := p.Run(ctx, call)
 	if rec := c.srv.opts.Record; rec != nil {
@@ -267,6 +271,9 @@ func (c *conn) call(ctx context.Context, req *mcp.CallToolRequest) *mcp.CallTool
 		return errorResult(denyText(out.Decision))
 	case ctx.Err() != nil:
 		return errorResult(interruptedMessage)
+	case out.Stage == toolcall.Aborted && errors.As(out.Err, new(*toolcall.AuditError)):
+		c.srv.log.Error("call refused: its decision could not be recorded", "session", c.ss.ID(), "tool", name, "err", out.Err)
+		return errorResult(out.Failure)
 	case out.Stage == toolcall.Aborted:
 		return errorResult(fmt.Sprintf("Reins could not decide the call: %v", out.Err))
 	case out.Stage != toolcall.Done:

@@ -49,6 +49,9 @@ type Options struct {
 	// Record, when set, is told of every call that went through the pipeline, with the
 	// connection's session id (the audit log); it must not block for long.
 	Record func(session string, c toolcall.Call, out toolcall.Outcome)
+	// Audit, when set, gives the auditor of an MCP session's calls: each decision is recorded
+	// before its call runs, and a call whose decision cannot be recorded does not run.
+	Audit func(session string) toolcall.Auditor
 }
 
 // protocolVersions are the versions the server speaks. From 2026-07-28 on, a server may not

@@ -18,6 +18,7 @@ import (
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
+	"github.com/reinsdev/reins/toolcall"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/internal/schemax"
 	"github.com/reinsdev/reins/tools/workflow"
@@ -117,6 +118,9 @@ type Config struct {
 	MaxConcurrency int
 	// Depth is the owner's nesting depth: 0 for the main agent.
 	Depth int
+	// Audit records each decision of a sub-agent before its call runs, naming the Agent
+	// call (agent.Agent.Audit); nil records none.
+	Audit toolcall.Auditor
 }
 
 // New returns the Agent tool for cfg.
@@ -358,6 +362,20 @@ func (s *subAgent) forward(env *tool.Env) (stop func()) {
 	})
 }
 
+// parentAuditor names the Agent call whose sub-agent made a call, as forward does on the bus:
+// the innermost one, for a sub-agent's sub-agent.
+type parentAuditor struct {
+	toolcall.Auditor
+	parentID string
+}
+
+func (p parentAuditor) Decided(ctx context.Context, c toolcall.Call, d permission.Decision) error {
+	if c.Parent == "" {
+		c.Parent = p.parentID
+	}
+	return p.Auditor.Decided(ctx, c, d)
+}
+
 // prepare builds a sub-agent for def: its pool, permission view, system prompt and
 // transcript.
 func (a *agentTool) prepare(ctx context.Context, id, parentID string, def *agentdef.Definition, in Input, background bool) (*subAgent, error) {
@@ -417,6 +435,9 @@ func (a *agentTool) prepare(ctx context.Context, id, parentID string, def *agent
 		Hooks:          cfg.Hooks,
 		Observer:       cfg.Observer,
 		SubAgent:       true,
+	}
+	if cfg.Audit != nil {
+		sub.agent.Audit = parentAuditor{cfg.Audit, parentID}
 	}
 	if cfg.ResultsDir != nil {
 		sub.agent.ResultsDir = cfg.ResultsDir()
