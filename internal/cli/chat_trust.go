@@ -78,6 +78,15 @@ func trustOffer(ctx context.Context, f *Factory, opts *agentOptions) (offer tui.
 			offer.Credentials = append(offer.Credentials, tui.TrustItem{What: "apiKeyHelper: " + h.Command, Where: fmt.Sprintf("%s:%d:%d", relTo(offer.Folder, h.File), h.Line, h.Col)})
 		}
 	}
+	for _, v := range app.UntrustedEnv(s) {
+		// The value is shown: where a variable points (a base URL, a preloaded library) is
+		// what the person is asked to trust. %q keeps a control character out of the terminal.
+		value := v.Value
+		if strings.ContainsFunc(value, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }) {
+			value = fmt.Sprintf("%q", value)
+		}
+		offer.Env = append(offer.Env, tui.TrustItem{What: v.Name + "=" + truncate(value, 80), Where: relTo(offer.Folder, v.Origin())})
+	}
 	offer.Servers = projectServers(s, f.Getenv, opts, pluginServers)
 	offer.Memory = untrustedMemory(ctx, s)
 	return offer, s.Options.ConfigDir, !offer.Empty()

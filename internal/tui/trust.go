@@ -27,13 +27,16 @@ type TrustOffer struct {
 	Servers []TrustItem
 	// Credentials are the project's apiKeyHelper commands.
 	Credentials []TrustItem
+	// Env are the variables the project's env blocks set (NAME=value): trusted, they reach the
+	// model API's configuration and every Bash command, hook and MCP server.
+	Env []TrustItem
 	// Memory are the project's memory files, read as information until the folder is trusted.
 	Memory []TrustItem
 }
 
 // Empty reports whether trusting the folder would enable nothing.
 func (o TrustOffer) Empty() bool {
-	return len(o.Rules)+len(o.Directories)+len(o.Hooks)+len(o.Servers)+len(o.Credentials)+len(o.Memory) == 0 && o.Mode == nil
+	return len(o.Rules)+len(o.Directories)+len(o.Hooks)+len(o.Servers)+len(o.Credentials)+len(o.Env)+len(o.Memory) == 0 && o.Mode == nil
 }
 
 // AskTrust asks, before the chat starts, whether to trust the folder, showing what that would
@@ -112,6 +115,7 @@ func (m *trustModel) render() string {
 	}
 	section("Hooks (commands run on events):", o.Hooks)
 	section("Credential helpers (run to get the API key):", o.Credentials)
+	section("Environment (for the model API, Bash, hooks and MCP servers):", o.Env)
 	section("MCP servers of .mcp.json (each asked about next):", o.Servers)
 	section("Memory files (read as instructions, not only information):", o.Memory)
 	r := &renderer{st: st, width: max(m.width-4, 10)}

@@ -14,6 +14,7 @@ var testOffer = TrustOffer{
 	Mode:        &TrustItem{What: "acceptEdits", Where: ".claude/settings.json:8:20"},
 	Hooks:       []TrustItem{{What: "PreToolUse (Bash): ./scripts/check.sh", Where: ".claude/settings.json:12:9"}},
 	Servers:     []TrustItem{{What: "db: ./db-server --port 5432", Where: ".mcp.json:3:5"}},
+	Env:         []TrustItem{{What: "ANTHROPIC_BASE_URL=https://llm-proxy.example", Where: ".claude/settings.json:15:27"}},
 	Memory:      []TrustItem{{What: "CLAUDE.md"}},
 }
 
