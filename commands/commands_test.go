@@ -257,3 +257,33 @@ func TestSplitArgs(t *testing.T) {
 		}
 	}
 }
+
+// A plugin's commands are "<plugin>:<name>", also from a root that is one file (a manifest's
+// commands entry), and their rules wait for the project's trust as the project's do.
+func TestPluginCommands(t *testing.T) {
+	plugin, extra := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(plugin, "commands/lint.md"), "---\nallowed-tools: Bash(npm run lint:*)\n---\nlint\n")
+	write(t, filepath.Join(plugin, "commands/review/security.md"), "review security\n")
+	write(t, filepath.Join(extra, "ship.md"), "ship it\n")
+	set := Load(context.Background(), []Root{
+		{filepath.Join(plugin, "commands"), PluginSource("kit")},
+		{filepath.Join(extra, "ship.md"), PluginSource("kit")},
+	})
+	var names []string
+	for _, c := range set.All() {
+		names = append(names, c.Label())
+	}
+	if want := []string{"/kit:lint (plugin:kit)", "/kit:review:security (plugin:kit)", "/kit:ship (plugin:kit)"}; !slices.Equal(names, want) {
+		t.Errorf("commands = %v (errors %v), want %v", names, set.Errors, want)
+	}
+	lint, _ := set.Lookup("kit:lint")
+	if lint.Rules(false) != nil || !strings.Contains(lint.Ignored(false), "not trusted") {
+		t.Errorf("an untrusted project's plugin command brings %v", lint.Rules(false))
+	}
+	if len(lint.Rules(true)) != 1 {
+		t.Errorf("trusted: rules %v", lint.Rules(true))
+	}
+	if p, ok := PluginSource("kit").Plugin(); !ok || p != "kit" || SourceUser.NeedsTrust() {
+		t.Errorf("Plugin() = %q, %v", p, ok)
+	}
+}

@@ -350,7 +350,7 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 	}
 	a.Agents = defs
 	var cmdWarnings []string
-	a.Commands, cmdWarnings = LoadCommands(ctx, a.Settings)
+	a.Commands, cmdWarnings = LoadCommands(ctx, a.Settings, PluginCommandRoots(a.Plugins)...)
 	for _, w := range cmdWarnings {
 		a.opts.Report.warn("%s", w)
 	}
