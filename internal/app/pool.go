@@ -183,7 +183,7 @@ func (p *Pool) AddAgentTool(cfg AgentConfig) {
 // AddSkillTool adds the Skill tool when the session has skills the model may load: its
 // prompt lists their names and descriptions, the one place they enter the system prompt.
 // onLoad is told of each skill a call loads.
-func (p *Pool) AddSkillTool(set *skills.Set, onLoad func(context.Context, *skills.Skill)) {
+func (p *Pool) AddSkillTool(set *skills.Set, onLoad func(context.Context, *skills.Skill, *tool.Env)) {
 	if len(set.ForModel()) == 0 {
 		return
 	}
