@@ -61,6 +61,7 @@ func TestParseErrorsArePositioned(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"unknown key", "---\nallowed_tools: Read\n---\nb", `c.md:2:1: unknown key "allowed_tools" (did you mean "allowed-tools"?)`},
 		{"bad rule in a list", "---\nallowed-tools:\n  - Read\n  - Bash(npm\n---\nb", "c.md:4:5: allowed-tools: Bash(npm: mismatched parentheses"},
+		{"bad rule in a string gets its own column", "---\nallowed-tools: Read, Bash(npm\n---\nb", "c.md:2:22: allowed-tools: Bash(npm: mismatched parentheses"},
 		{"empty rule", "---\nallowed-tools: [\"\"]\n---\nb", "c.md:2:"},
 		{"not a bool", "---\ndisable-model-invocation: maybe\n---\nb", `c.md:2:27: "disable-model-invocation" must be true or false`},
 		{"empty body", "---\ndescription: d\n---\n\n", "c.md:4:1: the command's prompt"},

@@ -258,7 +258,7 @@ func Parse(file string, data []byte, name string, src Source) (*Command, error) 
 	if c.DisableModelInvocation, err = fm.Bool("disable-model-invocation"); err != nil {
 		return nil, err
 	}
-	items, err := fm.ListAt("allowed-tools")
+	items, err := fm.Entries("allowed-tools")
 	if err != nil {
 		return nil, err
 	}
