@@ -367,7 +367,7 @@ func lookupTool(f *Factory, env *permEnv, name string) (_ tool.Tool, ok bool, cl
 	if err != nil {
 		defs = nil
 	}
-	pool, all := app.Catalog(env.Context, defs, f.Getenv)
+	pool, all := app.Catalog(env.Context, defs, catalogSkills(env), f.Getenv)
 	closeTools = func() { pool.Close() }
 	for _, t := range all {
 		if t.Name() == name || slices.Contains(t.Aliases(), name) {

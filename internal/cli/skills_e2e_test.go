@@ -108,3 +108,23 @@ func TestSkillRulesHoldFromItsLoadToTheTurnsEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestPermissionsCheckSkill: permissions check and tools list know the Skill tool of a
+// session with skills, and a Skill(name) deny rule decides a call that names the skill.
+func TestPermissionsCheckSkill(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	e.skillFile(filepath.Join(e.home, ".reins", "skills"), "deploy", "---\ndescription: Deploy\n---\nDeploy it.\n")
+	e.run("permissions", "check", "--tool", "Skill", "--input", `{"skill":"deploy"}`)
+	e.wantCode(0)
+	e.run("permissions", "check", "--tool", "Skill", "--input", `{"skill":"deploy"}`, "--disallowedTools", "Skill(deploy)")
+	e.wantCode(exitDenied)
+	if !strings.Contains(e.stdout, "Skill deploy has been denied") {
+		t.Errorf("stdout:\n%s", e.stdout)
+	}
+	e.run("tools", "list")
+	e.wantCode(0)
+	if !strings.Contains(e.stdout, "Skill") {
+		t.Errorf("tools list lacks Skill:\n%s", e.stdout)
+	}
+}
