@@ -155,6 +155,9 @@ func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Messa
 	if a.Provider == nil || a.Permissions == nil {
 		return r.finish(errors.New("agent: Provider and Permissions are required"))
 	}
+	// The rules a skill loaded in this turn end with it, however it ends: every front end
+	// runs its turns through Run.
+	defer a.Permissions.EndTurn()
 	r.x = a.newExecutor()
 	if a.Recorder != nil {
 		a.Permissions.setOnChange(a.Recorder.AppendPermissions)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -86,7 +87,7 @@ func TestPropertyCommandRulesNeverOutrankAndEndWithTheTurn(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		mode := rapid.SampledFrom(cmdPropModes).Draw(t, "mode")
 		call := rapid.SampledFrom(cmdPropCalls).Draw(t, "call")
-		var other, command, asCLI []permission.Rule
+		var other, command, skill, asCLI, commandAsCLI []permission.Rule
 		for range rapid.IntRange(0, 5).Draw(t, "nother") {
 			other = append(other, permission.Rule{
 				Value:    permission.ParseRule(rapid.SampledFrom(cmdPropRules).Draw(t, "rule")),
@@ -98,6 +99,14 @@ func TestPropertyCommandRulesNeverOutrankAndEndWithTheTurn(t *testing.T) {
 			v := permission.ParseRule(rapid.SampledFrom(cmdPropRules).Draw(t, "allowed"))
 			command = append(command, permission.Rule{Value: v, Behavior: permission.Allow, Source: permission.SourceCommand,
 				Origin: permission.Origin{File: "/c/review.md", Line: 3, Col: 3}})
+			asCLI = append(asCLI, permission.Rule{Value: v, Behavior: permission.Allow, Source: permission.SourceCLIArg})
+		}
+		commandAsCLI = slices.Clone(asCLI)
+		// A skill loaded in the command's turn brings its own set; the turn holds the union.
+		for range rapid.IntRange(0, 3).Draw(t, "nskill") {
+			v := permission.ParseRule(rapid.SampledFrom(cmdPropRules).Draw(t, "skillAllowed"))
+			skill = append(skill, permission.Rule{Value: v, Behavior: permission.Allow, Source: permission.SourceCommand,
+				Origin: permission.Origin{File: "/s/lint/SKILL.md", Line: 4, Col: 16}})
 			asCLI = append(asCLI, permission.Rule{Value: v, Behavior: permission.Allow, Source: permission.SourceCLIArg})
 		}
 		newPC := func(rules []permission.Rule) *permission.Context {
@@ -122,7 +131,18 @@ func TestPropertyCommandRulesNeverOutrankAndEndWithTheTurn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if err := perms.AddTurnRules(skill); err != nil {
+			t.Fatal(err)
+		}
+		// A sub-agent's skill rules are its own: the parent's decision does not change.
+		child := perms.Derive(func(pc *permission.Context) *permission.Context { return pc })
+		if err := child.AddTurnRules(command); err != nil {
+			t.Fatal(err)
+		}
 		during := decide(perms.Context())
+		if inChild := decide(child.Context()); stoppedByRuleOrSafety(before) && inChild.Behavior == permission.Allow {
+			t.Fatalf("%s %q: a sub-agent's skill rules allowed what a rule or safety check stops", call.tool, call.input)
+		}
 		if stoppedByRuleOrSafety(before) && during.Behavior == permission.Allow {
 			t.Fatalf("%s %q: without the command %s (%s); with it allowed (%s)", call.tool, call.input, before.Behavior, before.Message, during.Reason)
 		}
@@ -134,7 +154,16 @@ func TestPropertyCommandRulesNeverOutrankAndEndWithTheTurn(t *testing.T) {
 			t.Fatalf("%s %q: command rules give %s, the same rules from cliArg %s", call.tool, call.input, during.Behavior, same.Behavior)
 		}
 
+		// The turn ends: the skill's rules go, the slash command's stay until its end.
+		perms.EndTurn()
+		if got, want := decide(perms.Context()), decide(newPC(append(slices.Clone(other), commandAsCLI...))); got.Behavior != want.Behavior {
+			t.Fatalf("%s %q: after the turn's end the command's rules alone give %s, the same from cliArg %s", call.tool, call.input, got.Behavior, want.Behavior)
+		}
+		child.EndTurn()
 		end()
+		if d := decide(child.Context()); d.Behavior != before.Behavior {
+			t.Fatalf("%s %q: the sub-agent after its turn: %s, before: %s", call.tool, call.input, d.Behavior, before.Behavior)
+		}
 		after := perms.Context()
 		for _, r := range after.Rules() {
 			if r.Source == permission.SourceCommand {
@@ -152,26 +181,89 @@ func TestPropertyCommandRulesNeverOutrankAndEndWithTheTurn(t *testing.T) {
 	})
 }
 
-func TestBeginCommandOneAtATime(t *testing.T) {
+// TestCommandLayersAreAUnion: a second set of command rules in a turn (a skill loaded in a
+// slash command's turn) joins the first; each ends on its own, the skill's at the turn's end.
+func TestCommandLayersAreAUnion(t *testing.T) {
 	pc, err := permission.New(permission.Config{Cwd: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := NewPermissions(pc, nil)
-	rule := permission.Rule{Value: permission.ParseRule("Read"), Behavior: permission.Allow, Source: permission.SourceCommand}
+	rule := func(v string) permission.Rule {
+		return permission.Rule{Value: permission.ParseRule(v), Behavior: permission.Allow, Source: permission.SourceCommand}
+	}
+	has := func() (out []string) {
+		for _, r := range p.Context().Rules() {
+			if r.Source == permission.SourceCommand {
+				out = append(out, r.Value.String())
+			}
+		}
+		return out
+	}
 	if _, err := p.BeginCommand([]permission.Rule{{Value: permission.ParseRule("Read"), Behavior: permission.Deny, Source: permission.SourceCommand}}); err == nil {
 		t.Error("a deny rule was accepted as a command's")
 	}
-	end, err := p.BeginCommand([]permission.Rule{rule})
+	if err := p.AddTurnRules([]permission.Rule{{Value: permission.ParseRule("Read"), Behavior: permission.Allow, Source: permission.SourceSession}}); err == nil {
+		t.Error("a session rule was accepted as a skill's")
+	}
+	end, err := p.BeginCommand([]permission.Rule{rule("Read")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.BeginCommand(nil); err == nil {
-		t.Error("a second command began while the first drives the turn")
+	if err := p.AddTurnRules([]permission.Rule{rule("Bash(npm run lint:*)")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := has(); !slices.Equal(got, []string{"Read", "Bash(npm run lint:*)"}) {
+		t.Errorf("during the turn: %v, want both sets", got)
+	}
+	p.EndTurn()
+	if got := has(); !slices.Equal(got, []string{"Read"}) {
+		t.Errorf("after EndTurn: %v, want the command's only", got)
 	}
 	end()
 	end() // ending twice is harmless
-	if _, err := p.BeginCommand(nil); err != nil {
-		t.Errorf("after the end: %v", err)
+	if got := has(); len(got) != 0 {
+		t.Errorf("after the end: %v", got)
+	}
+	if _, err := p.Derive(func(c *permission.Context) *permission.Context { return c }).BeginCommand(nil); err == nil {
+		t.Error("a sub-agent began a slash command")
+	}
+}
+
+// TestSubAgentTurnRulesAreItsOwn: a sub-agent's skill rules hold in its own view only and end
+// with its turn; it sees its parent's command rules beside them.
+func TestSubAgentTurnRulesAreItsOwn(t *testing.T) {
+	pc, err := permission.New(permission.Config{Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := NewPermissions(pc, nil)
+	rule := func(v string) permission.Rule {
+		return permission.Rule{Value: permission.ParseRule(v), Behavior: permission.Allow, Source: permission.SourceCommand}
+	}
+	end, err := parent.BeginCommand([]permission.Rule{rule("Read")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer end()
+	child := parent.Derive(func(c *permission.Context) *permission.Context { return c })
+	if err := child.AddTurnRules([]permission.Rule{rule("Bash(make:*)")}); err != nil {
+		t.Fatal(err)
+	}
+	count := func(p *Permissions) int {
+		n := 0
+		for _, r := range p.Context().Rules() {
+			if r.Source == permission.SourceCommand {
+				n++
+			}
+		}
+		return n
+	}
+	if count(child) != 2 || count(parent) != 1 {
+		t.Errorf("child sees %d command rules (want 2), parent %d (want 1)", count(child), count(parent))
+	}
+	child.EndTurn()
+	if count(child) != 1 {
+		t.Errorf("after the sub-agent's turn it still has %d command rules, want its parent's 1", count(child))
 	}
 }

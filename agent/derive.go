@@ -20,8 +20,13 @@ func (p *Permissions) Derive(view func(*permission.Context) *permission.Context)
 // derived reports whether p is a sub-agent's view of a parent's permissions.
 func (p *Permissions) derived() bool { return p.parent != nil }
 
+// derivedContext is the parent's context through view, with the sub-agent's own command
+// rules (the skills it loaded in its turn).
 func (p *Permissions) derivedContext() *permission.Context {
-	return p.view(p.parent.Context())
+	pc := p.view(p.parent.Context())
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.withCommand(pc)
 }
 
 func (p *Permissions) derivedUpdate(ctx context.Context, updates ...permission.Update) error {

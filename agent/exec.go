@@ -260,6 +260,7 @@ func (x *executor) callEnv(id string) *tool.Env {
 	}
 	env.Permissions = x.permissions
 	env.UpdatePermissions = x.perms.Update
+	env.AddTurnRules = x.perms.AddTurnRules
 	bus := x.bus
 	env.Progress = func(p tool.Progress) {
 		bus.Publish(Event{Type: EventProgress, ToolUseID: id, Progress: p})

@@ -24,8 +24,10 @@ type Permissions struct {
 	// scoped are the approvals that expire (scoped.go); now is their clock.
 	scoped []ScopedGrant
 	now    func() time.Time
-	// command are the rules of the slash command driving the current turn (command.go).
-	command []permission.Rule
+	// command are the layers of rules of source command of the running turn: the slash
+	// command's, the skills' it loaded (command.go); layerID numbers them.
+	command []commandLayer
+	layerID uint64
 
 	// parent and view are set for a sub-agent's permissions (see Derive): the context is the
 	// parent's seen through view, and updates go to the parent.

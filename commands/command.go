@@ -57,7 +57,7 @@ func (c *Command) Ignored(trusted bool) string {
 
 // parseAllowed turns allowed-tools entries into rules, refusing the first invalid one at its
 // position: a command whose rules cannot all be read is not run with some of them.
-func parseAllowed(file string, items []frontmatter.Item) ([]permission.Rule, error) {
+func parseAllowed(file string, items []frontmatter.Entry) ([]permission.Rule, error) {
 	var out []permission.Rule
 	for _, it := range items {
 		if err := permission.ValidateRule(it.Value); err != nil {

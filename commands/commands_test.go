@@ -61,6 +61,7 @@ func TestParseErrorsArePositioned(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"unknown key", "---\nallowed_tools: Read\n---\nb", `c.md:2:1: unknown key "allowed_tools" (did you mean "allowed-tools"?)`},
 		{"bad rule in a list", "---\nallowed-tools:\n  - Read\n  - Bash(npm\n---\nb", "c.md:4:5: allowed-tools: Bash(npm: mismatched parentheses"},
+		{"bad rule in a string gets its own column", "---\nallowed-tools: Read, Bash(npm\n---\nb", "c.md:2:22: allowed-tools: Bash(npm: mismatched parentheses"},
 		{"empty rule", "---\nallowed-tools: [\"\"]\n---\nb", "c.md:2:"},
 		{"not a bool", "---\ndisable-model-invocation: maybe\n---\nb", `c.md:2:27: "disable-model-invocation" must be true or false`},
 		{"empty body", "---\ndescription: d\n---\n\n", "c.md:4:1: the command's prompt"},
@@ -255,5 +256,35 @@ func TestSplitArgs(t *testing.T) {
 		if (err != nil) != tt.err || !slices.Equal(got, tt.want) {
 			t.Errorf("SplitArgs(%q) = %q, %v; want %q (error %v)", tt.in, got, err, tt.want, tt.err)
 		}
+	}
+}
+
+// A plugin's commands are "<plugin>:<name>", also from a root that is one file (a manifest's
+// commands entry), and their rules wait for the project's trust as the project's do.
+func TestPluginCommands(t *testing.T) {
+	plugin, extra := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(plugin, "commands/lint.md"), "---\nallowed-tools: Bash(npm run lint:*)\n---\nlint\n")
+	write(t, filepath.Join(plugin, "commands/review/security.md"), "review security\n")
+	write(t, filepath.Join(extra, "ship.md"), "ship it\n")
+	set := Load(context.Background(), []Root{
+		{filepath.Join(plugin, "commands"), PluginSource("kit")},
+		{filepath.Join(extra, "ship.md"), PluginSource("kit")},
+	})
+	var names []string
+	for _, c := range set.All() {
+		names = append(names, c.Label())
+	}
+	if want := []string{"/kit:lint (plugin:kit)", "/kit:review:security (plugin:kit)", "/kit:ship (plugin:kit)"}; !slices.Equal(names, want) {
+		t.Errorf("commands = %v (errors %v), want %v", names, set.Errors, want)
+	}
+	lint, _ := set.Lookup("kit:lint")
+	if lint.Rules(false) != nil || !strings.Contains(lint.Ignored(false), "not trusted") {
+		t.Errorf("an untrusted project's plugin command brings %v", lint.Rules(false))
+	}
+	if len(lint.Rules(true)) != 1 {
+		t.Errorf("trusted: rules %v", lint.Rules(true))
+	}
+	if p, ok := PluginSource("kit").Plugin(); !ok || p != "kit" || SourceUser.NeedsTrust() {
+		t.Errorf("Plugin() = %q, %v", p, ok)
 	}
 }

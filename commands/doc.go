@@ -7,7 +7,9 @@
 // (allowed-tools), which model runs it and whether the model may call it
 // (disable-model-invocation). Every problem in a file is reported at its file:line:col and the
 // file is skipped; the rest still load. A project's command shadows a user's of the same name,
-// with a warning naming both files.
+// with a warning naming both files. A plugin's commands are named "<plugin>:<name>"
+// (/kit:review, /kit:frontend:lint), as Claude Code names them, and count as the project's:
+// their allowed-tools wait for the project's trust like every other part of a plugin.
 //
 // The body is a template: $ARGUMENTS, $1…$9, @file includes and !`cmd` lines. Expand never
 // touches the file system or starts a process itself: every @file is a Read and every !`cmd`
@@ -21,5 +23,5 @@
 // any allow rule: below every deny and ask rule of any source and below the safety checks.
 // The front end adds them for the one turn the command drives and drops them when it ends;
 // they are never saved. A project's commands load when the project is not trusted (they are
-// text), but their rules do not apply until it is.
+// text), but their rules do not apply until it is; so do a plugin's.
 package commands

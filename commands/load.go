@@ -36,11 +36,20 @@ const (
 // PluginSource is the source of a plugin's commands.
 func PluginSource(name string) Source { return Source("plugin:" + name) }
 
-// NeedsTrust reports whether the source's rules wait for the workspace trust: the project's
-// files are whatever the repository holds.
-func (s Source) NeedsTrust() bool { return s == SourceProject }
+// Plugin is the plugin a "plugin:<name>" source names.
+func (s Source) Plugin() (string, bool) { return strings.CutPrefix(string(s), "plugin:") }
 
-// Root is a folder of command files and the source they count as.
+// NeedsTrust reports whether the source's rules wait for the workspace trust: the project's
+// files are whatever the repository holds, and a plugin is governed as the project's own
+// configuration, whoever enabled it.
+func (s Source) NeedsTrust() bool {
+	_, plugin := s.Plugin()
+	return s == SourceProject || plugin
+}
+
+// Root is a folder of command files (or one command file, which a plugin's manifest may name)
+// and the source they count as. A plugin's commands are named "<plugin>:<name>", as Claude
+// Code names them, so they clash with no one else's.
 type Root struct {
 	Path   string
 	Source Source
@@ -133,10 +142,17 @@ func rel(root, p string) string {
 
 // add reads one file and puts its command in the set.
 func (s *Set) add(ctx context.Context, r Root, p string) {
-	name, err := NameOf(rel(r.Path, p))
+	relPath := rel(r.Path, p)
+	if p == r.Path {
+		relPath = filepath.Base(p) // a root that is one file
+	}
+	name, err := NameOf(relPath)
 	if err != nil {
 		s.Errors = append(s.Errors, fmt.Errorf("%s: %w", p, err))
 		return
+	}
+	if plugin, ok := r.Source.Plugin(); ok {
+		name = plugin + ":" + name
 	}
 	data, err := boundedfile.Read(ctx, p, boundedfile.Limits{MaxBytes: MaxFileSize, Kind: "command file"})
 	if err != nil {
@@ -242,7 +258,7 @@ func Parse(file string, data []byte, name string, src Source) (*Command, error) 
 	if c.DisableModelInvocation, err = fm.Bool("disable-model-invocation"); err != nil {
 		return nil, err
 	}
-	items, err := fm.ListAt("allowed-tools")
+	items, err := fm.Entries("allowed-tools")
 	if err != nil {
 		return nil, err
 	}

@@ -208,31 +208,3 @@ func yamlError(file string, err error) error {
 	}
 	return &Error{File: file, Msg: "front matter: " + err.Error()}
 }
-
-// Item is one entry of a list with where it was written.
-type Item struct {
-	Value     string
-	Line, Col int
-}
-
-// ListAt reads a list as [Doc.List] does, with each entry's position in the file: a
-// sequence's entries have their own lines; a comma-separated string's entries share the
-// string's position. Rules read from a header are traced to these positions.
-func (d *Doc) ListAt(key string) ([]Item, error) {
-	vals, err := d.List(key)
-	if err != nil || len(vals) == 0 {
-		return nil, err
-	}
-	n := d.values[key]
-	out := make([]Item, 0, len(vals))
-	if n.Kind == yaml.SequenceNode {
-		for i, e := range n.Content {
-			out = append(out, Item{Value: vals[i], Line: e.Line + 1, Col: e.Column})
-		}
-		return out, nil
-	}
-	for _, v := range vals {
-		out = append(out, Item{Value: v, Line: n.Line + 1, Col: n.Column})
-	}
-	return out, nil
-}

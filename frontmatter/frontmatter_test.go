@@ -99,28 +99,49 @@ func FuzzParse(f *testing.F) {
 		for _, k := range known {
 			d.Str(k, false)
 			d.List(k)
+			d.Entries(k)
 			d.Bool(k)
 		}
 	})
 }
 
-func TestListAtPositions(t *testing.T) {
-	seq, err := Parse("f.md", []byte("---\nallowed-tools:\n  - Read\n  - Bash(git diff:*)\n---\n"), known, 1<<10)
-	if err != nil {
-		t.Fatal(err)
+// TestEntriesPositions: each entry is placed where it was written, a comma-separated plain
+// string's entries each at its own column; a quoted or folded string's at the string's.
+func TestEntriesPositions(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []Entry
+	}{
+		{"sequence", "---\nallowed-tools:\n  - Read\n  - Bash(git diff:*)\n---\n", []Entry{{"Read", 3, 5}, {"Bash(git diff:*)", 4, 5}}},
+		{"plain string", "---\nname: x\nallowed-tools: Read,  Grep ,Bash(npm run lint:*)\n---\n", []Entry{{"Read", 3, 16}, {"Grep", 3, 23}, {"Bash(npm run lint:*)", 3, 29}}},
+		{"empty entries skipped", "---\nallowed-tools: Read,,Grep\n---\n", []Entry{{"Read", 2, 16}, {"Grep", 2, 22}}},
+		{"quoted string", "---\nallowed-tools: \"Read, Grep\"\n---\n", []Entry{{"Read", 2, 16}, {"Grep", 2, 16}}},
+		{"flow sequence", "---\nallowed-tools: [Read, Grep]\n---\n", []Entry{{"Read", 2, 17}, {"Grep", 2, 23}}},
+		{"absent", "---\nname: x\n---\n", nil},
 	}
-	got, err := seq.ListAt("allowed-tools")
-	want := []Item{{"Read", 3, 5}, {"Bash(git diff:*)", 4, 5}}
-	if err != nil || !slices.Equal(got, want) {
-		t.Errorf("sequence: %v, %v; want %v", got, err, want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := Parse("f.md", []byte(tt.src), known, 1<<10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := d.Entries("allowed-tools")
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Errorf("Entries = %v, %v; want %v", got, err, tt.want)
+			}
+			// The entries are List's values, in List's order.
+			list, _ := d.List("allowed-tools")
+			var vals []string
+			for _, e := range got {
+				vals = append(vals, e.Value)
+			}
+			if !slices.Equal(vals, list) {
+				t.Errorf("values %q, List %q", vals, list)
+			}
+		})
 	}
-	str, _ := Parse("f.md", []byte("---\nname: x\nallowed-tools: Read, Grep\n---\n"), known, 1<<10)
-	got, err = str.ListAt("allowed-tools")
-	want = []Item{{"Read", 3, 16}, {"Grep", 3, 16}}
-	if err != nil || !slices.Equal(got, want) {
-		t.Errorf("string: %v, %v; want %v", got, err, want)
-	}
-	if got, err := str.ListAt("description"); got != nil || err != nil {
-		t.Errorf("absent key: %v, %v", got, err)
+	d, _ := Parse("f.md", []byte("---\nallowed-tools: {a: b}\n---\n"), known, 1<<10)
+	if _, err := d.Entries("allowed-tools"); err == nil || !strings.Contains(err.Error(), "f.md:2:16:") {
+		t.Errorf("a mapping: %v, want an error at its position", err)
 	}
 }

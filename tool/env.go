@@ -27,6 +27,10 @@ type Env struct {
 	// UpdatePermissions applies permission updates for the session (EnterPlanMode and
 	// ExitPlanMode change the mode this way).
 	UpdatePermissions func(ctx context.Context, updates ...permission.Update) error
+	// AddTurnRules adds allow rules of source command for the rest of the running turn (a
+	// skill's allowed-tools once the Skill tool loaded it); they are never saved. Nil where
+	// there is no turn (reins tool run, mcp serve): the rules then do not apply.
+	AddTurnRules func(rules []permission.Rule) error
 	// Progress receives progress reports; it must not block for long.
 	Progress func(Progress)
 	// Files records what the model has read, for the read-before-edit checks.

@@ -353,7 +353,7 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 	}
 	a.Agents = defs
 	var cmdWarnings []string
-	a.Commands, cmdWarnings = LoadCommands(ctx, a.Settings)
+	a.Commands, cmdWarnings = LoadCommands(ctx, a.Settings, PluginCommandRoots(a.Plugins)...)
 	for _, w := range cmdWarnings {
 		a.opts.Report.warn("%s", w)
 	}
@@ -408,15 +408,29 @@ func (a *App) loadExtensions(ctx context.Context) ([]settings.HookEntry, error) 
 	return hookEntries, nil
 }
 
-// skillLoaded is told of each skill the Skill tool loaded: its allowed-tools are rules of
-// source command for the turn it drives (never saved), unless its project is not trusted.
-func (a *App) skillLoaded(ctx context.Context, s *skills.Skill) {
+// skillLoaded is told of each skill the Skill tool loaded: its allowed-tools become rules of
+// source command, each with its file:line, for the rest of the turn of the agent that loaded
+// it (a sub-agent's own turn for a sub-agent's load), never saved. They do not apply in an
+// untrusted project (a project's or a plugin's skill), under managed policy's
+// allowManagedPermissionRulesOnly, or where a call has no turn (env.AddTurnRules nil).
+func (a *App) skillLoaded(_ context.Context, s *skills.Skill, env *tool.Env) {
 	rules, why := s.Rules()
+	if len(rules) > 0 && a.Settings.Loaded != nil && a.Settings.Loaded.ManagedRulesOnly() {
+		rules, why = nil, s.File+": allowed-tools ignored: managed policy sets allowManagedPermissionRulesOnly"
+	}
+	if len(rules) > 0 && (env == nil || env.AddTurnRules == nil) {
+		rules, why = nil, s.File+": allowed-tools ignored: the skill was not loaded in a turn"
+	}
 	if why != "" {
 		a.opts.Report.note("%s", why)
+	}
+	if len(rules) == 0 {
 		return
 	}
-	_ = rules // applied for the turn by the command source's mechanism (the commands work)
+	if err := env.AddTurnRules(rules); err != nil {
+		// The rules were checked when the skill was read; the turn goes on without them.
+		a.opts.Report.warn("skill %s: allowed-tools not applied: %v", s.Name, err)
+	}
 }
 
 // buildAgent adds the Agent tool, finishes the pool (MCP, Tools, JSONSchema), builds the

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reinsdev/reins/agentdef"
+	"github.com/reinsdev/reins/commands"
 	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/plugins"
@@ -117,19 +118,14 @@ func hookOf(e settings.HookEntry) hooks.Hook {
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// CommandRoot is a folder (or a single file) of slash commands a plugin brings, for the
-// commands loader: its commands are named "<plugin>:<name>" and, as every part of a plugin,
-// count as the project's (their allowed-tools wait for the project's trust).
-type CommandRoot struct {
-	Path, Plugin string
-}
-
-// PluginCommandRoots are the plugins' command folders.
-func PluginCommandRoots(ps *plugins.Set) []CommandRoot {
-	var out []CommandRoot
+// PluginCommandRoots are the plugins' command folders (and files) for the commands loader:
+// their commands are named "<plugin>:<name>" and, as every part of a plugin, count as the
+// project's (their allowed-tools wait for the project's trust).
+func PluginCommandRoots(ps *plugins.Set) []commands.Root {
+	var out []commands.Root
 	for _, p := range pluginsOf(ps) {
 		for _, r := range p.CommandRoots() {
-			out = append(out, CommandRoot{Path: r, Plugin: p.Name})
+			out = append(out, commands.Root{Path: r, Source: commands.PluginSource(p.Name)})
 		}
 	}
 	return out

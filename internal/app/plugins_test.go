@@ -50,7 +50,7 @@ func TestPluginPartsAreGovernedAsTheProjects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if roots := PluginCommandRoots(ps); len(roots) != 1 || roots[0].Path != filepath.Join(plugin, "commands") || roots[0].Plugin != "kit" {
+		if roots := PluginCommandRoots(ps); len(roots) != 1 || roots[0].Path != filepath.Join(plugin, "commands") || roots[0].Source != "plugin:kit" {
 			t.Errorf("command roots %+v", roots)
 		}
 		defs, _, err := LoadAgentDefs(s, "", pluginAgentDirs(ps)...)

@@ -193,7 +193,7 @@ func (p *Pool) AddAgentTool(cfg AgentConfig) {
 // AddSkillTool adds the Skill tool when the session has skills the model may load: its
 // prompt lists their names and descriptions, the one place they enter the system prompt.
 // onLoad is told of each skill a call loads.
-func (p *Pool) AddSkillTool(set *skills.Set, onLoad func(context.Context, *skills.Skill)) {
+func (p *Pool) AddSkillTool(set *skills.Set, onLoad func(context.Context, *skills.Skill, *tool.Env)) {
 	if len(set.ForModel()) == 0 {
 		return
 	}
@@ -201,17 +201,19 @@ func (p *Pool) AddSkillTool(set *skills.Set, onLoad func(context.Context, *skill
 	p.Tools = tools.Assemble(p.pc, p.base, nil, p.getenv)
 }
 
-// Catalog is every tool a session in pc can have that is not a server's: the built-ins and
-// the Agent tool with the session's agent definitions, filtered and ordered as a session's
+// Catalog is every tool a session in pc can have that is not a server's: the built-ins, the
+// Agent tool with the session's agent definitions and the Skill tool with its skills (when
+// it has some the model may load), filtered and ordered as a session's
 // pool, and All, the same before the tool-wide deny rules and REINS_SIMPLE remove any. It
 // starts no process (Bash's shell starts at its first call) and has no model: its tools are
 // for listing and deciding calls (`reins tools list`, `reins permissions check`), not running
 // sub-agents. Close it.
-func Catalog(pc *permission.Context, defs *agentdef.Set, getenv func(string) string) (pool *Pool, all []tool.Tool) {
+func Catalog(pc *permission.Context, defs *agentdef.Set, sk *skills.Set, getenv func(string) string) (pool *Pool, all []tool.Tool) {
 	// No live context for the shell: it runs nothing here, and Bash's read-only flag stays
 	// "depends on the command" instead of being judged for an empty sample command.
 	p := NewPool(pc, nil, PoolOptions{Getenv: getenv})
 	perms := agent.NewPermissions(pc, nil)
 	p.AddAgentTool(AgentConfig{Definitions: defs, Permissions: perms, Bus: &agent.Bus{}})
+	p.AddSkillTool(sk, nil)
 	return p, slices.Clone(p.base)
 }

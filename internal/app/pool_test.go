@@ -8,6 +8,7 @@ import (
 
 	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/skills"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/tools"
 )
@@ -49,7 +50,7 @@ func TestCatalogHasTheAgentTool(t *testing.T) {
 	defs := agentdef.Load(agentdef.Dirs("", "", ""))
 
 	pc := newContext(t)
-	pool, all := Catalog(pc, defs, getenv)
+	pool, all := Catalog(pc, defs, nil, getenv)
 	defer pool.Close()
 	if !slices.Contains(names(pool.Tools), "Agent") || !slices.Contains(names(all), "Agent") {
 		t.Fatalf("pool %v, all %v: no Agent", names(pool.Tools), names(all))
@@ -71,9 +72,39 @@ func TestCatalogHasTheAgentTool(t *testing.T) {
 	}
 
 	denied := newContext(t, "Agent")
-	pool2, all2 := Catalog(denied, defs, getenv)
+	pool2, all2 := Catalog(denied, defs, nil, getenv)
 	defer pool2.Close()
 	if slices.Contains(names(pool2.Tools), "Agent") || !slices.Contains(names(all2), "Agent") {
 		t.Errorf("with Agent denied: pool %v, all %v", names(pool2.Tools), names(all2))
+	}
+}
+
+// TestCatalogHasTheSkillTool: with skills the model may load, the catalog has the Skill tool,
+// and a call naming one is decided as a session decides it (a Skill(name) deny denies).
+func TestCatalogHasTheSkillTool(t *testing.T) {
+	getenv := func(string) string { return "" }
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"lint/SKILL.md": "---\ndescription: Lint\n---\nRun the linter.\n"})
+	set := skills.Load(context.Background(), []skills.Root{{Path: root, Source: skills.SourceUser}}, false)
+
+	pool, all := Catalog(newContext(t), nil, nil, getenv)
+	pool.Close()
+	if slices.Contains(names(all), "Skill") {
+		t.Errorf("without skills the catalog has Skill: %v", names(all))
+	}
+	pc := newContext(t, "Skill(lint)")
+	pool, all = Catalog(pc, nil, set, getenv)
+	defer pool.Close()
+	skill, _ := tools.Find(all, "Skill")
+	if skill == nil {
+		t.Fatalf("no Skill tool in %v", names(all))
+	}
+	in, err := skill.Decode(json.RawMessage(`{"skill":"lint"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var engine permission.Engine
+	if d, err := engine.Decide(context.Background(), pc, skill, in); err != nil || d.Behavior != permission.Deny {
+		t.Errorf("Skill(lint) denied: %v %v", d.Behavior, err)
 	}
 }

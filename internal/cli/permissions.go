@@ -34,8 +34,10 @@ type checkOptions struct {
 	input  string
 	mode   string
 	asJSON bool
-	// command names a custom slash command whose turn the call is decided in.
-	command string
+	// command names a custom slash command whose turn the call is decided in; pluginDirs are
+	// plugins whose commands it may name, beside the enabled ones.
+	command    string
+	pluginDirs []string
 }
 
 // checkResult is what `permissions check --json` prints.
@@ -123,6 +125,7 @@ failed (for example an invalid settings file), 2 usage.`,
 	cmd.Flags().StringVar(&opts.mode, "mode", "", "the permission mode (same as --permission-mode)")
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
 	cmd.Flags().StringVar(&opts.command, "command", "", "decide the call in the turn of custom slash command `NAME` (its allowed-tools added)")
+	cmd.Flags().StringArrayVar(&opts.pluginDirs, "plugin-dir", nil, "a plugin folder whose commands --command may name too (repeatable)")
 	opts.perm.register(cmd)
 	// --permission-mode is the flag of every command that takes a mode; --mode stays as a
 	// hidden old name.
@@ -137,7 +140,7 @@ func runCheck(ctx context.Context, f *Factory, opts *checkOptions) error {
 	}
 	var sc *slashCommandCheck
 	if opts.command != "" {
-		if env, sc, err = withSlashCommand(ctx, env, opts.command); err != nil {
+		if env, sc, err = withSlashCommand(ctx, env, opts.command, opts.pluginDirs); err != nil {
 			return err
 		}
 	}
@@ -234,9 +237,15 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 }
 
 // withSlashCommand is env in the turn of the custom slash command name: its rules added as
-// they are when it runs (none before the project's trust, when it is the project's).
-func withSlashCommand(ctx context.Context, env *permEnv, name string) (*permEnv, *slashCommandCheck, error) {
-	set, _ := app.LoadCommands(ctx, env)
+// they are when it runs (none before the project's trust, when it is the project's or a
+// plugin's). The commands are those a session here loads: the plugins enabled on disk and
+// those of pluginDirs among them.
+func withSlashCommand(ctx context.Context, env *permEnv, name string, pluginDirs []string) (*permEnv, *slashCommandCheck, error) {
+	ps, _, err := app.LoadPlugins(ctx, env, pluginDirs)
+	if err != nil {
+		return nil, nil, err
+	}
+	set, _ := app.LoadCommands(ctx, env, app.PluginCommandRoots(ps)...)
 	c, ok := set.Lookup(strings.TrimPrefix(name, "/"))
 	if !ok {
 		var names []string
@@ -358,7 +367,7 @@ func lookupTool(f *Factory, env *permEnv, name string) (_ tool.Tool, ok bool, cl
 	if err != nil {
 		defs = nil
 	}
-	pool, all := app.Catalog(env.Context, defs, f.Getenv)
+	pool, all := app.Catalog(env.Context, defs, catalogSkills(env), f.Getenv)
 	closeTools = func() { pool.Close() }
 	for _, t := range all {
 		if t.Name() == name || slices.Contains(t.Aliases(), name) {

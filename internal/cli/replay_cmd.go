@@ -113,7 +113,7 @@ func replayTools(f *Factory, s *app.Settings) (replay.Lookup, func()) {
 	if err != nil {
 		defs = nil
 	}
-	pool, all := app.Catalog(s.Context, defs, f.Getenv)
+	pool, all := app.Catalog(s.Context, defs, catalogSkills(s), f.Getenv)
 	return func(name string) tool.Tool {
 		name = permission.NormalizeToolName(name)
 		for _, t := range all {

@@ -78,3 +78,53 @@ func TestSkillsE2EDenied(t *testing.T) {
 		t.Errorf("a denied skill was loaded: %q", blockText(r))
 	}
 }
+
+// TestSkillRulesHoldFromItsLoadToTheTurnsEnd: a trusted project's skill with allowed-tools
+// Bash(npm run lint:*), in one SDK session of two turns: npm run lint is refused before the
+// Skill tool loads the skill, runs without a prompt after it in the same turn, and is refused
+// again in the next turn of the same process.
+func TestSkillRulesHoldFromItsLoadToTheTurnsEnd(t *testing.T) {
+	bin := reinsBinary(t)
+	e := commandProject(t, bin)
+	e.skillFile(filepath.Join(e.dir, ".claude", "skills"), "lint",
+		"---\ndescription: Lint the project\nallowed-tools: Bash(npm run lint:*)\n---\nRun npm run lint and fix what it says.\n")
+	e.run("trust", e.dir).wantCode(0)
+	lint := llmtest.Call("Bash", `{"command":"npm run lint","description":"lint"}`)
+	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(lint), llmtest.UseTools(llmtest.Call("Skill", `{"skill":"lint"}`)),
+		llmtest.UseTools(lint), llmtest.Say("clean"),
+		llmtest.UseTools(lint), llmtest.Say("could not"))
+	e.stdin = `{"type":"user","message":{"role":"user","content":"lint"}}` + "\n" +
+		`{"type":"user","message":{"role":"user","content":"lint again"}}` + "\n"
+	e.anthropic(srv).run("--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	e.wantCode(0)
+	reqs := srv.Requests()
+	if len(reqs) != 6 {
+		t.Fatalf("%d requests, want 6; stderr:\n%s", len(reqs), e.stderr)
+	}
+	for i, want := range map[int]bool{1: false, 3: true, 5: false} {
+		got := lastToolResult(t, reqs[i])
+		if ran := strings.Contains(got, "npm says: run lint"); ran != want {
+			t.Errorf("request %d: npm run lint ran=%v, want %v (the skill is loaded before request 3, the turn ends after 4): %q", i, ran, want, got)
+		}
+	}
+}
+
+// TestPermissionsCheckSkill: permissions check and tools list know the Skill tool of a
+// session with skills, and a Skill(name) deny rule decides a call that names the skill.
+func TestPermissionsCheckSkill(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	e.skillFile(filepath.Join(e.home, ".reins", "skills"), "deploy", "---\ndescription: Deploy\n---\nDeploy it.\n")
+	e.run("permissions", "check", "--tool", "Skill", "--input", `{"skill":"deploy"}`)
+	e.wantCode(0)
+	e.run("permissions", "check", "--tool", "Skill", "--input", `{"skill":"deploy"}`, "--disallowedTools", "Skill(deploy)")
+	e.wantCode(exitDenied)
+	if !strings.Contains(e.stdout, "Skill deploy has been denied") {
+		t.Errorf("stdout:\n%s", e.stdout)
+	}
+	e.run("tools", "list")
+	e.wantCode(0)
+	if !strings.Contains(e.stdout, "Skill") {
+		t.Errorf("tools list lacks Skill:\n%s", e.stdout)
+	}
+}

@@ -34,9 +34,9 @@ type Input struct {
 // Options are what the tool is made with.
 type Options struct {
 	Skills *skills.Set
-	// OnLoad, when set, is told of each skill a call loaded (the session applies its
-	// allowed-tools for the turn).
-	OnLoad func(ctx context.Context, s *skills.Skill)
+	// OnLoad, when set, is told of each skill a call loaded, with the call's environment: the
+	// session applies the skill's allowed-tools for the turn through env.AddTurnRules.
+	OnLoad func(ctx context.Context, s *skills.Skill, env *tool.Env)
 }
 
 // New returns the Skill tool over the set's skills the model may load.
@@ -67,7 +67,7 @@ func New(o Options) tool.Tool {
 			}
 			return nil
 		},
-		Call: func(ctx context.Context, in Input, _ *tool.Env) (tool.Result, error) {
+		Call: func(ctx context.Context, in Input, env *tool.Env) (tool.Result, error) {
 			s := find(o.Skills, in.Skill)
 			if s == nil {
 				return tool.Failf("Unknown skill: %s", in.Skill).Result(), nil
@@ -77,7 +77,7 @@ func New(o Options) tool.Tool {
 				return tool.Result{}, fmt.Errorf("listing the files of skill %s: %w", s.Name, err)
 			}
 			if o.OnLoad != nil {
-				o.OnLoad(ctx, s)
+				o.OnLoad(ctx, s, env)
 			}
 			return tool.TextResult(render(s, in.Args, files, truncated)), nil
 		},

@@ -102,7 +102,7 @@ func TestDecisions(t *testing.T) {
 func TestCallReturnsTheBodyAndFilePaths(t *testing.T) {
 	set, root := fixture(t)
 	var loaded string
-	tl := New(Options{Skills: set, OnLoad: func(_ context.Context, s *skills.Skill) { loaded = s.Name }})
+	tl := New(Options{Skills: set, OnLoad: func(_ context.Context, s *skills.Skill, _ *tool.Env) { loaded = s.Name }})
 	env := &tool.Env{Files: tool.NewFileState(), Values: map[any]any{}}
 	in, err := tl.Decode(json.RawMessage(`{"skill":"pdf","args":"form.pdf"}`))
 	if err != nil {
