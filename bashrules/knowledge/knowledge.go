@@ -82,13 +82,13 @@ type Command struct {
 	NoOptions bool
 	// Roles are what the program does with its arguments beyond its options (see Role*),
 	// each with its words.
-	Roles map[string][]string
-	Options  []*Option
-	Env      map[string]Effect
-	Sigils   map[byte]string
-	Subs     map[string]*Command // by every name of every subcommand
-	subList  []*Command
-	parent   *Command
+	Roles   map[string][]string
+	Options []*Option
+	Env     map[string]Effect
+	Sigils  map[byte]string
+	Subs    map[string]*Command // by every name of every subcommand
+	subList []*Command
+	parent  *Command
 
 	short map[byte]*Option
 	long  map[string]*Option
