@@ -179,16 +179,16 @@ func commandEgress(pc *permission.Context, a *Analysis, c *Command) ([]string, s
 		return urlEgress(pc, c, args, wgetSpec, wgetRedirecting, ".wgetrc")
 	case name == "git":
 		_, sub, _, _ := gitGlobal(args)
-		if gitLocal[sub] {
+		if localSub("git", sub) {
 			return nil, ""
 		}
 		return nil, "git " + sub + " may reach a remote"
 	case name == "go":
-		if len(args) > 0 && args[0].Known && goLocal[args[0].Value] {
+		if len(args) > 0 && args[0].Known && localSub("go", args[0].Value) {
 			return nil, ""
 		}
 		return nil, "go may download modules or run code"
-	case runsChildren[name] || shells[name]:
+	case roles().local[name] || isShell(name):
 		// A wrapper or shell is local when the analysis sees what it runs; those commands
 		// are judged on their own.
 		if hasChild(a, c) {
@@ -317,23 +317,6 @@ var (
 	wgetRedirecting = map[string]bool{"-e": true, "--execute": true, "-i": true, "--input-file": true, "--config": true,
 		"-B": true, "--base": true, "--proxy": true}
 )
-
-// gitLocal are git's subcommands that do not reach a remote.
-var gitLocal = map[string]bool{"status": true, "diff": true, "log": true, "show": true, "add": true, "commit": true,
-	"branch": true, "checkout": true, "switch": true, "restore": true, "reset": true, "rev-parse": true, "merge": true,
-	"rebase": true, "stash": true, "tag": true, "blame": true, "grep": true, "ls-files": true, "init": true, "mv": true,
-	"rm": true, "cherry-pick": true, "revert": true, "describe": true, "shortlog": true, "reflog": true, "worktree": true,
-	"config": true, "clean": true, "apply": true, "format-patch": true, "cat-file": true, "rev-list": true, "ls-tree": true,
-	"merge-base": true, "name-rev": true, "version": true, "help": true}
-
-// goLocal are go's subcommands that neither download nor run the module's code.
-var goLocal = map[string]bool{"fmt": true, "vet": true, "version": true, "env": true, "doc": true, "help": true}
-
-// runsChildren are the wrappers whose own work is local: what they run is a command of its
-// own in the analysis.
-var runsChildren = map[string]bool{"timeout": true, "time": true, "nice": true, "nohup": true, "stdbuf": true,
-	"command": true, "builtin": true, "exec": true, "noglob": true, "xargs": true, "sudo": true, "doas": true, "env": true,
-	"watch": true, "eval": true, "ionice": true, "chrt": true, "taskset": true, "setsid": true}
 
 // localPrograms keep what they read on this machine: they open no connection of their own.
 // A program not listed here (an interpreter, a build tool, a package manager, anything
