@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/reinsdev/reins/bashrules/knowledge"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -57,6 +58,14 @@ func interpreterFor(name string) (codeSpec, bool) {
 		return s, ok
 	}
 	return codeSpec{}, false
+}
+
+// seesCode reports an interpreter whose program the analysis reads itself: one in the
+// read-only set (awk, whose program the read-only and exec-family checks look into for
+// system(), pipes and redirections, and which never reads its program from standard input).
+func seesCode(name string) bool {
+	e, ok := knowledge.Lookup(name)
+	return ok && e.ReadOnly
 }
 
 // inlineCodeWhy says why an interpreter's command carries code the analysis cannot see: code
@@ -426,7 +435,7 @@ func codeWhy(c *Command, depth int) (why string, reads bool) {
 		return "", false
 	}
 	name, _ := commandName(c.Argv[0])
-	if spec, ok := interpreterFor(name); ok {
+	if spec, ok := interpreterFor(name); ok && !seesCode(name) {
 		if why := inlineCodeWhy(c, name, spec); why != "" {
 			return why, true
 		}
