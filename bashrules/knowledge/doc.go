@@ -71,7 +71,9 @@
 // words are facts for the check of code the analysis cannot see, not effects (an allow rule
 // for the program covers them): code (its value is program text the program runs: python
 // -c), script (its value is a command line the program runs: hyperfine --prepare) and norun
-// (after it no command runs: ssh -N).
+// (after it no command runs: ssh -N). The word newer marks an option newer than the
+// program's version in Debian stable, which the test against the installed program's help
+// then does not require.
 //
 // A fact about a program lives in its entry and nowhere else: bashrules keeps no list of
 // interpreters, runners, launchers or local subcommands of its own.

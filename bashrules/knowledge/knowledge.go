@@ -60,7 +60,10 @@ type Option struct {
 	// runs no command (ssh -N). An allow rule for the program covers them as it covers any
 	// option it knows.
 	Code, Script, NoRun bool
-	Pos                 string // file:line of the entry
+	// Newer: the option is newer than the program's version in Debian stable, so the test
+	// against the installed program's help does not require it.
+	Newer bool
+	Pos   string // file:line of the entry
 }
 
 // Command is a program or one of its subcommands.

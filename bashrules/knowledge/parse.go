@@ -248,6 +248,9 @@ func (r *reader) opt(toks []token) error {
 		case "norun":
 			o.NoRun = true
 			continue
+		case "newer":
+			o.Newer = true
+			continue
 		}
 		if c, ok := strings.CutPrefix(t.s, "as="); ok {
 			if !canonRE.MatchString(c) {
@@ -256,7 +259,7 @@ func (r *reader) opt(toks []token) error {
 			o.Canon = strings.Split(c, ",")
 			continue
 		}
-		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read, code, script, norun or as=NAME)", t.s)
+		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read, code, script, norun, newer or as=NAME)", t.s)
 	}
 	if o.Canon == nil {
 		o.Canon = []string{canonOf(o.Spellings)}
