@@ -542,7 +542,7 @@ func (k *checker) stageOpaque(c *Command) result {
 			if hit, ok := k.laterCommandRule(c); ok {
 				return hit
 			}
-			why = k.unknownRunner(c, name)
+			why = k.idx.unknownRunner(c, name)
 		}
 	}
 	switch {
@@ -582,16 +582,16 @@ func knownArgs(name string) bool {
 // names: an argument that parses as a command line (foo 'rm -rf x', foo --cmd='rm x'), or the
 // words from an operand on (foo -- rm -rf x). A program the analysis does not know may run
 // them, whatever its name.
-func (k *checker) unknownRunner(c *Command, name string) string {
+func (x *bashIndexes) unknownRunner(c *Command, name string) string {
 	args := c.Argv[1:]
 	for i, a := range args {
 		if i == 16 {
 			break
 		}
-		if !a.Known || strings.HasPrefix(a.Value, "-") || strings.Contains(a.Value, "=") || !k.mayName(a.Value) {
+		if !a.Known || strings.HasPrefix(a.Value, "-") || strings.Contains(a.Value, "=") || !x.mayName(a.Value) {
 			continue
 		}
-		if v := k.lineRule(joinValues(args[i:], true)); v >= vAskRule {
+		if v := x.lineRule(joinValues(args[i:], true)); v >= vAskRule {
 			return fmt.Sprintf("%s is not a program the analysis knows, and its arguments from %s on read as a command that %s rule names", name, a.Src, ruleWord(v))
 		}
 	}
@@ -609,7 +609,7 @@ func (k *checker) unknownRunner(c *Command, name string) string {
 		if !strings.ContainsAny(s, " \t\n;|&") || len(s) > maxParseLength {
 			continue
 		}
-		if v := k.lineRule(s); v >= vAskRule {
+		if v := x.lineRule(s); v >= vAskRule {
 			return fmt.Sprintf("%s is not a program the analysis knows, and its argument %s parses as a command that %s rule names", name, a.Src, ruleWord(v))
 		}
 	}
@@ -624,21 +624,21 @@ func ruleWord(v verdict) string {
 }
 
 // lineRule matches deny and ask rules against every command of a command line.
-func (k *checker) lineRule(s string) verdict {
+func (x *bashIndexes) lineRule(s string) verdict {
 	a, err := Analyze(s)
 	if err != nil {
 		return vAllow
 	}
 	worst := vAllow
 	for _, c := range a.Commands {
-		if len(c.Argv) == 0 || !c.Argv[0].Known || !k.mayName(c.Argv[0].Value) {
+		if len(c.Argv) == 0 || !c.Argv[0].Known || !x.mayName(c.Argv[0].Value) {
 			continue
 		}
 		cs := candidates(c, make([]string, candsPerCommand))
 		switch {
-		case k.deny.match(cs.deny, true) != nil || normMatch(k.idx.normDeny, c.Argv) != nil:
+		case x.deny.match(cs.deny, true) != nil || normMatch(x.normDeny, c.Argv) != nil:
 			return vDeny
-		case k.ask.match(cs.deny, true) != nil || normMatch(k.idx.normAsk, c.Argv) != nil:
+		case x.ask.match(cs.deny, true) != nil || normMatch(x.normAsk, c.Argv) != nil:
 			worst = vAskRule
 		}
 	}
