@@ -86,3 +86,14 @@ func TestEveryRoleIsRead(t *testing.T) {
 		}
 	}
 }
+
+// TestInterpreterVersions: an interpreter's versioned names are the interpreter, a trailing
+// dot included; a name with no version costs no regexp and is no interpreter.
+func TestInterpreterVersions(t *testing.T) {
+	for name, want := range map[string]bool{"python3.12": true, "python3.": true, "ruby3.2": true, "node18": true,
+		"php8.2": true, "lua5.4": true, "git": false, "": false, "make4": false} {
+		if _, got := interpreterFor(name); got != want {
+			t.Errorf("interpreterFor(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -50,6 +50,12 @@ func interpreterFor(name string) (codeSpec, bool) {
 	if s, ok := interp[name]; ok {
 		return s, true
 	}
+	if name == "" {
+		return codeSpec{}, false
+	}
+	if last := name[len(name)-1]; last != '.' && (last < '0' || last > '9') {
+		return codeSpec{}, false // no version to take off (and no regexp run for every command)
+	}
 	if strings.HasPrefix(name, "python") && versionedPython().MatchString(name) {
 		return interp["python"], true
 	}
