@@ -11,14 +11,18 @@ func TestEveryEntryLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := 0
+	opts, tables, tableOpts := 0, 0, 0
 	for _, p := range b.Programs() {
-		opts += len(p.Options)
+		n := len(p.Options)
 		for _, s := range p.Subcommands() {
-			opts += len(s.Options)
+			n += len(s.Options)
+		}
+		opts += n
+		if !p.NoOptions {
+			tables, tableOpts = tables+1, tableOpts+n
 		}
 	}
-	t.Logf("%d programs, %d options", len(b.Programs()), opts)
+	t.Logf("%d entries, %d options; %d of them option tables, with %d options", len(b.Programs()), opts, tables, tableOpts)
 	if len(b.Programs()) < 60 {
 		t.Errorf("%d programs, want at least 60", len(b.Programs()))
 	}
