@@ -121,7 +121,7 @@ func (r *reader) names(toks []token, what string) ([]string, error) {
 	}
 	var out []string
 	for _, t := range toks[1:] {
-		if !nameRE.MatchString(t.s) && t.s != "[" && t.s != "." {
+		if !nameRE.MatchString(t.s) && t.s != "[" && t.s != "." && t.s != ":" { // the shell's [, . and :
 			return nil, r.errf(t.col, "%q is not a command name", t.s)
 		}
 		out = append(out, t.s)
