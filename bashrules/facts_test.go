@@ -48,6 +48,7 @@ func TestLocalRoles(t *testing.T) {
 	}{
 		{"git status", true}, {"git fetch", false}, {"go vet ./...", true}, {"go test ./...", false},
 		{"timeout 5 ls", true}, {"timeout 5 curl x", false}, {"setsid ls", true}, {"frobnicate", false},
+		{"cat README.md | sort | uniq", true}, {"echo hi", true}, {"jq . x.json", true}, {"pip install x", false}, {"env", false},
 	} {
 		e := Egress(pc, tc.cmd)
 		if got := e.Unseen == "" && len(e.Hosts) == 0; got != tc.local {
