@@ -36,7 +36,7 @@ func (k *checker) findCd() {
 		name, _ := commandName(c.Argv[0])
 		switch name {
 		case "popd":
-			st.set(c, k.cdAsk("popd changes to a directory from the directory stack"))
+			st.set(c, cdAsk("popd changes to a directory from the directory stack"))
 			continue
 		case "cd", "pushd", "chdir":
 		default:
@@ -51,10 +51,10 @@ func (k *checker) findCd() {
 		case len(args) == 0:
 			abs = k.pc.Home()
 		case len(args) > 1:
-			st.set(c, k.cdAsk("cd with several arguments"))
+			st.set(c, cdAsk("cd with several arguments"))
 			continue
 		case !args[0].IsPathLike() || args[0].Value == "-" || c.OtherDir:
-			st.set(c, k.cdAsk("cd to a directory the analysis cannot resolve ("+args[0].Src+")"))
+			st.set(c, cdAsk("cd to a directory the analysis cannot resolve ("+args[0].Src+")"))
 			continue
 		default:
 			p := args[0].Value
@@ -63,7 +63,7 @@ func (k *checker) findCd() {
 			}
 			var err error
 			if abs, err = k.pc.ResolvePath(p); err != nil {
-				st.set(c, k.cdAsk("cd target: "+err.Error()))
+				st.set(c, cdAsk("cd target: "+err.Error()))
 				continue
 			}
 		}
@@ -128,7 +128,7 @@ func (st *cdState) set(c *Command, r result) {
 
 // cdAsk is the ask for a directory change the analysis cannot follow. It is never settled by
 // an allow rule: every path after it would be resolved in the wrong directory.
-func (k *checker) cdAsk(why string) result {
+func cdAsk(why string) result {
 	return result{v: vAsk, d: askDecision(fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}
 }
 

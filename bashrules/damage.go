@@ -111,7 +111,7 @@ func (k *checker) countDamage() *permission.Damage {
 	// A removal the dangerous-removal check stops (the root, a top-level folder, the home,
 	// a parent of a working directory) asks already: walking it would only cost.
 	dc.targets = slices.DeleteFunc(dc.targets, func(t damageTarget) bool {
-		return t.op != opFile && t.abs != "" && k.dangerous(k.pc, Word{}, t.abs, true) != ""
+		return t.op != opFile && t.abs != "" && dangerous(k.pc, k.pc, t.abs, true) != ""
 	})
 	if len(dc.targets) == 0 {
 		return nil

@@ -71,8 +71,15 @@
 // *.kb): every spelling of each option, its value, and whether it runs code, names a program,
 // writes or reads a file; subcommands; environment variables. One fact lives in one place:
 // the read-only set's option lists, the normal form of deny rules, the exec family and the
-// arities the path stage reads operands with (for complete entries) all come from it. This
-// package parses (analyze.go), asks the knowledge base, and checks.
+// arities the path stage reads operands with (for complete entries) all come from it. So do
+// the roles: which programs are interpreters (and their code options), shells, runners of
+// their arguments, database clients and launchers, which subcommands stay local, and whose
+// operands are data (facts.go indexes them once). This package parses (analyze.go,
+// analyzecall.go), asks the knowledge base (facts.go, coverage.go, execopts.go, flagnorm.go),
+// and checks (check.go, evaluate.go and the stages they call); the rule look-ups that need no
+// checking state are methods of the rule indexes, not of the checker. What stays in code is
+// how to read a program's words where no table says it: wrappers' option peelers, git -c,
+// ssh -o RemoteCommand, database statements.
 //
 // Other wrappers (sudo, env, watch, find -exec) and launchers (npx, uv run, devbox run, ...)
 // need a rule of their own, while their children's deny, ask, path and safety results still

@@ -68,19 +68,13 @@ func (k *checker) stageEffects(c *Command) result {
 		worst = worse(worst, k.execAsk(c, why))
 	}
 	worst = worse(worst, k.stageOpaque(c))
-	if optionHazard[name] || execOptionCommands[name] {
+	if roles().hazard[name] || execOptionCommands[name] {
 		if why := k.globOption(c); why != "" {
 			worst = worse(worst, k.execAsk(c, why))
 		}
 	}
 	return worst
 }
-
-// optionHazard are commands with options that write, remove or run programs, besides those of
-// execOption: a file named like one of their options matters when a pattern expands to it.
-var optionHazard = map[string]bool{"rm": true, "cp": true, "mv": true, "ln": true, "install": true, "chmod": true,
-	"chown": true, "chgrp": true, "tee": true, "sed": true, "sort": true, "uniq": true, "tree": true, "date": true,
-	"xargs": true, "curl": true, "git": true, "touch": true, "truncate": true, "shred": true, "dd": true}
 
 // execOptionCommands are the commands execOption knows options of: those whose
 // knowledge-base entries name an option that runs code or a program, and those execOption
@@ -270,7 +264,7 @@ func scriptFile(name string, args []Word) string {
 		if len(args) > 0 {
 			return name + " runs the commands of a file the analysis does not read"
 		}
-	case shells[name]:
+	case isShell(name):
 		for _, a := range args {
 			if !a.Known {
 				return ""

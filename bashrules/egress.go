@@ -85,9 +85,9 @@ func secretsBelow(ctx context.Context, pc *permission.Context, dir string) []str
 }
 
 // Egress says where a command line can send data off the machine: the hosts of curl's and
-// wget's URLs, and why the rest cannot be named — a program not in localPrograms, a network
-// program whose destination its options or configuration can change, a name only known at
-// run time, a line the analysis cannot read whole. A line of local programs sends nothing.
+// wget's URLs, and why the rest cannot be named — a program whose knowledge-base entry does
+// not say "role local", a network program whose destination its options or configuration can
+// change, a name only known at run time, a line the analysis cannot read whole. A line of local programs sends nothing.
 func Egress(pc *permission.Context, command string) permission.Egress {
 	if why := spoofing(command); why != "" {
 		return permission.Egress{Unseen: why}
@@ -179,23 +179,21 @@ func commandEgress(pc *permission.Context, a *Analysis, c *Command) ([]string, s
 		return urlEgress(pc, c, args, wgetSpec, wgetRedirecting, ".wgetrc")
 	case name == "git":
 		_, sub, _, _ := gitGlobal(args)
-		if gitLocal[sub] {
+		if localSub("git", sub) {
 			return nil, ""
 		}
 		return nil, "git " + sub + " may reach a remote"
 	case name == "go":
-		if len(args) > 0 && args[0].Known && goLocal[args[0].Value] {
+		if len(args) > 0 && args[0].Known && localSub("go", args[0].Value) {
 			return nil, ""
 		}
 		return nil, "go may download modules or run code"
-	case runsChildren[name] || shells[name]:
+	case roles().local[name] || isShell(name):
 		// A wrapper or shell is local when the analysis sees what it runs; those commands
 		// are judged on their own.
-		if hasChild(a, c) {
-			return nil, ""
+		if _, wrapper := wrappers[name]; (wrapper || name == "eval" || isShell(name)) && !hasChild(a, c) {
+			return nil, "what " + name + " runs is not known"
 		}
-		return nil, "what " + name + " runs is not known"
-	case localPrograms[name]:
 		return nil, ""
 	}
 	return nil, name + " is not known to keep its data on this machine"
@@ -317,49 +315,3 @@ var (
 	wgetRedirecting = map[string]bool{"-e": true, "--execute": true, "-i": true, "--input-file": true, "--config": true,
 		"-B": true, "--base": true, "--proxy": true}
 )
-
-// gitLocal are git's subcommands that do not reach a remote.
-var gitLocal = map[string]bool{"status": true, "diff": true, "log": true, "show": true, "add": true, "commit": true,
-	"branch": true, "checkout": true, "switch": true, "restore": true, "reset": true, "rev-parse": true, "merge": true,
-	"rebase": true, "stash": true, "tag": true, "blame": true, "grep": true, "ls-files": true, "init": true, "mv": true,
-	"rm": true, "cherry-pick": true, "revert": true, "describe": true, "shortlog": true, "reflog": true, "worktree": true,
-	"config": true, "clean": true, "apply": true, "format-patch": true, "cat-file": true, "rev-list": true, "ls-tree": true,
-	"merge-base": true, "name-rev": true, "version": true, "help": true}
-
-// goLocal are go's subcommands that neither download nor run the module's code.
-var goLocal = map[string]bool{"fmt": true, "vet": true, "version": true, "env": true, "doc": true, "help": true}
-
-// runsChildren are the wrappers whose own work is local: what they run is a command of its
-// own in the analysis.
-var runsChildren = map[string]bool{"timeout": true, "time": true, "nice": true, "nohup": true, "stdbuf": true,
-	"command": true, "builtin": true, "exec": true, "noglob": true, "xargs": true, "sudo": true, "doas": true, "env": true,
-	"watch": true, "eval": true, "ionice": true, "chrt": true, "taskset": true, "setsid": true}
-
-// localPrograms keep what they read on this machine: they open no connection of their own.
-// A program not listed here (an interpreter, a build tool, a package manager, anything
-// unknown) counts as one that can send data anywhere.
-var localPrograms = map[string]bool{
-	// Files and text.
-	"cat": true, "tac": true, "head": true, "tail": true, "less": true, "more": true, "wc": true, "sort": true,
-	"uniq": true, "cut": true, "paste": true, "join": true, "tr": true, "sed": true, "awk": true, "gawk": true,
-	"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "diff": true, "cmp": true, "comm": true,
-	"nl": true, "fold": true, "fmt": true, "column": true, "expand": true, "unexpand": true, "rev": true, "od": true,
-	"hexdump": true, "xxd": true, "strings": true, "base64": true, "base32": true, "md5sum": true, "sha1sum": true,
-	"sha256sum": true, "sha512sum": true, "cksum": true, "jq": true, "yq": true, "tee": true, "split": true, "csplit": true,
-	"iconv": true, "file": true, "stat": true, "realpath": true, "readlink": true, "basename": true, "dirname": true,
-	// The file system.
-	"ls": true, "tree": true, "fd": true, "fdfind": true, "du": true, "df": true, "pwd": true, "cd": true,
-	"mkdir": true, "rmdir": true, "rm": true, "cp": true, "mv": true, "ln": true, "touch": true, "chmod": true,
-	"chown": true, "chgrp": true, "truncate": true, "install": true, "mktemp": true, "shred": true, "tar": true,
-	"find": true, "gzip": true, "gunzip": true, "zcat": true, "bzip2": true, "xz": true, "unxz": true, "zstd": true, "zip": true, "unzip": true,
-	// The shell's own.
-	"echo": true, "printf": true, "true": true, "false": true, "test": true, "[": true, "export": true, "unset": true,
-	"set": true, "shopt": true, "read": true, "sleep": true, "wait": true, "type": true, "which": true, "hash": true,
-	"exit": true, "return": true, "shift": true, "local": true, "declare": true, "alias": true, "pushd": true, "popd": true,
-	"dirs": true, "umask": true, "ulimit": true, "trap": true, ":": true, "seq": true, "yes": true, "expr": true, "bc": true,
-	// The system, read only.
-	"date": true, "whoami": true, "id": true, "uname": true, "hostname": true, "ps": true, "kill": true, "uptime": true,
-	"nproc": true, "free": true, "printenv": true, "tty": true, "clear": true, "getconf": true,
-	// Formatters and linters that read and write files only.
-	"gofmt": true,
-}

@@ -162,7 +162,7 @@ func FuzzEgress(f *testing.F) {
 		f.Fatal(err)
 	}
 	known := func(name string) bool {
-		return localPrograms[name] || runsChildren[name] || shells[name] || name == "curl" || name == "wget" || name == "git" || name == "go"
+		return roles().local[name] || isShell(name) || name == "curl" || name == "wget" || name == "git" || name == "go"
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
 		if len(cmd) > 4096 {

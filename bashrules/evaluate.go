@@ -119,17 +119,17 @@ func (k *checker) evalCommand(c *Command) result {
 		}
 	}
 	if len(po.issues) > 0 {
-		return k.unsure(po.issues[0])
+		return unsure(po.issues[0])
 	}
 	if !known && !quietExpansions(c, name, trusted) {
-		if k.denyAsk && (name == "" || k.mayName(name)) {
+		if k.denyAsk && (name == "" || k.idx.mayName(name)) {
 			// A deny or ask rule for this command could match what the unknown words become.
 			return k.unseen(opaqueWhy(c))
 		}
-		return k.unsure(opaqueWhy(c))
+		return unsure(opaqueWhy(c))
 	}
 	if notCovered != "" {
-		return k.unsure(notCovered)
+		return unsure(notCovered)
 	}
 	return result{v: vNeeds, suggest: suggestion(c)}
 }

@@ -426,7 +426,7 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 		if !w.Known || strings.HasPrefix(w.Value, "-") || strings.Contains(w.Value, "=") {
 			continue
 		}
-		if !k.mayName(w.Value) {
+		if !k.idx.mayName(w.Value) {
 			continue
 		}
 		rest := c.Argv[i:]
@@ -462,9 +462,9 @@ func joinFrom(ws []Word, full string, off int) string {
 
 // mayName reports whether some deny or ask rule could match a command starting with the word:
 // a rule whose first word it is, or one whose first word is not literal.
-func (k *checker) mayName(w string) bool {
+func (x *bashIndexes) mayName(w string) bool {
 	base := path.Base(w)
-	for _, rs := range []*ruleSet{k.deny, k.ask} {
+	for _, rs := range []*ruleSet{x.deny, x.ask} {
 		if rs != nil && (rs.firstWords[w] || rs.firstWords[base] || len(rs.anyWord) > 0 || len(rs.anyByByte) > 0) {
 			return true
 		}
@@ -472,7 +472,7 @@ func (k *checker) mayName(w string) bool {
 			return true
 		}
 	}
-	return k.idx.normDeny.names[base] || k.idx.normAsk.names[base]
+	return x.normDeny.names[base] || x.normAsk.names[base]
 }
 
 // opaqueDeny returns a deny rule that names options of a command's program (or subcommand)

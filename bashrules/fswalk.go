@@ -69,7 +69,7 @@ func (k *checker) glob(pc *permission.Context, c *Command, u pathUse, p, what st
 			return pathOutcome{writes: true, res: k.dangerResult(c, w, w.Value, "it removes everything in a directory")}
 		}
 		base, _ := pc.ResolvePath(globBase(p))
-		if why := k.dangerous(pc, w, base, true); why != "" {
+		if why := dangerous(k.pc, pc, base, true); why != "" {
 			return pathOutcome{writes: true, res: k.dangerResult(c, w, base, why)}
 		}
 		fallthrough
@@ -82,7 +82,7 @@ func (k *checker) glob(pc *permission.Context, c *Command, u pathUse, p, what st
 	if u.acc != accProbe {
 		baseAbs, err := pc.ResolvePath(base)
 		if err != nil {
-			return pathOutcome{res: k.unsure(err.Error())}
+			return pathOutcome{res: unsure(err.Error())}
 		}
 		out.merge(k.read(pc, baseAbs))
 	}
@@ -91,14 +91,14 @@ func (k *checker) glob(pc *permission.Context, c *Command, u pathUse, p, what st
 	}
 	pattern, err := pc.ResolvePath(p)
 	if err != nil {
-		return pathOutcome{res: k.unsure(err.Error())}
+		return pathOutcome{res: unsure(err.Error())}
 	}
 	matches, err := boundedGlob(pattern, globBudget)
 	switch {
 	case err == errGlobTooLarge || len(matches) > 1000:
 		return pathOutcome{res: result{v: vAsk, d: askDecision(fmt.Sprintf("The pattern %s matches too many files to check.", w.Src), permission.ReasonOther, "glob too large")}}
 	case err != nil:
-		return pathOutcome{res: k.unsure("a glob pattern that does not parse: " + w.Src)}
+		return pathOutcome{res: unsure("a glob pattern that does not parse: " + w.Src)}
 	}
 	for _, m := range matches {
 		mw := Word{Src: m, Value: m, Known: true}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/reinsdev/reins/bashrules/knowledge"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -36,44 +37,41 @@ type codeSpec struct {
 	sub []string
 }
 
-// interpreterCode are the interpreters and their inline-code spellings. Any program text can
-// reach a shell (os.system, child_process, backticks, exec) or read a file, and none of it is
-// a shell script the analysis could check.
-var interpreterCode = map[string]codeSpec{
-	"python": {short: "c", stop: "mWXQ"}, "pypy": {short: "c", stop: "mWX"}, "pypy3": {short: "c", stop: "mWX"},
-	"node": {short: "ep", stop: "r", long: []string{"--eval", "--print"}}, "nodejs": {short: "ep", stop: "r", long: []string{"--eval", "--print"}},
-	"bun":  {short: "ep", long: []string{"--eval", "--print"}},
-	"deno": {sub: []string{"eval"}},
-	"perl": {short: "eE", stop: "IMmixCdDF"}, "ruby": {short: "e", stop: "IrCEFKTWx"},
-	"php": {short: "rBRE", stop: "cdfzt", long: []string{"--run", "--process-begin", "--process-code", "--process-end"}},
-	"lua": {short: "e", stop: "l"}, "luajit": {short: "e", stop: "lbj"}, "Rscript": {short: "e", long: []string{"--expr"}},
-	"osascript": {short: "e", stop: "l"}, "julia": {short: "eE", long: []string{"--eval", "--print"}},
-	"pwsh": {short: "c", long: []string{"-Command", "-command", "-EncodedCommand", "-encodedcommand"}}, "powershell": {short: "c", long: []string{"-Command", "-command", "-EncodedCommand", "-encodedcommand"}},
-	"elixir": {short: "e", long: []string{"--eval"}}, "erl": {long: []string{"-eval"}}, "guile": {short: "c"},
-	"racket": {short: "e", long: []string{"--eval"}}, "ghc": {short: "e"}, "bb": {short: "e", long: []string{"--eval"}},
-	"clojure": {short: "e", long: []string{"--eval"}}, "clj": {short: "e", long: []string{"--eval"}}, "scala": {short: "e"},
-	"groovy": {short: "e"}, "swift": {short: "e"}, "tclsh": {}, "wish": {}, "expect": {short: "c"},
-	"ipython": {short: "c", stop: "m"}, "ipython3": {short: "c", stop: "m"}, "irb": {}, "jshell": {},
-	"ts-node": {short: "ep", stop: "r", long: []string{"--eval", "--print"}}, "tsx": {short: "ep", long: []string{"--eval", "--print"}},
-}
-
 // versionSuffix is the version some interpreters carry in their names (ruby3.2, php8.2,
 // lua5.4, node18).
 var versionSuffix = lazyRE(`[0-9][0-9.]*$`)
 
-// interpreterFor returns the inline-code spelling of an interpreter (python3.12 is python).
+// interpreterFor returns the inline-code spelling of an interpreter, from its knowledge-base
+// entry (python3.12 is python, ruby3.2 ruby). Any program text can reach a shell (os.system,
+// child_process, backticks, exec) or read a file, and none of it is a shell script the
+// analysis could check.
 func interpreterFor(name string) (codeSpec, bool) {
-	if s, ok := interpreterCode[name]; ok {
+	interp := roles().interp
+	if s, ok := interp[name]; ok {
 		return s, true
 	}
+	if name == "" {
+		return codeSpec{}, false
+	}
+	if last := name[len(name)-1]; last != '.' && (last < '0' || last > '9') {
+		return codeSpec{}, false // no version to take off (and no regexp run for every command)
+	}
 	if strings.HasPrefix(name, "python") && versionedPython().MatchString(name) {
-		return interpreterCode["python"], true
+		return interp["python"], true
 	}
 	if base := versionSuffix().ReplaceAllString(name, ""); base != name && base != "" {
-		s, ok := interpreterCode[strings.TrimSuffix(base, "-")]
+		s, ok := interp[strings.TrimSuffix(base, "-")]
 		return s, ok
 	}
 	return codeSpec{}, false
+}
+
+// seesCode reports an interpreter whose program the analysis reads itself: one in the
+// read-only set (awk, whose program the read-only and exec-family checks look into for
+// system(), pipes and redirections, and which never reads its program from standard input).
+func seesCode(name string) bool {
+	e, ok := knowledge.Lookup(name)
+	return ok && e.ReadOnly
 }
 
 // inlineCodeWhy says why an interpreter's command carries code the analysis cannot see: code
@@ -168,7 +166,8 @@ const (
 	stdinScript
 )
 
-// runnerSpec describes a tool that runs its arguments as commands.
+// runnerSpec describes a tool that runs its arguments as commands, as its knowledge-base
+// entry says (facts.go).
 type runnerSpec struct {
 	kind runnerKind
 	// value are short options that take a value; scripts the options (short or long) whose
@@ -180,33 +179,6 @@ type runnerSpec struct {
 	// as commands either.
 	quiet string
 	why   string
-}
-
-// runners are the tools that run their arguments as commands and are not wrappers
-// (wrappers.go) or launchers (launchers.go): benchmarkers, retry and watch tools, job
-// runners, remote shells.
-var runners = map[string]runnerSpec{
-	"hyperfine": {kind: eachScript, value: "wmrSNuLPDnx", scripts: []string{"-p", "--prepare", "-c", "--cleanup", "-s", "--setup", "--conclude"},
-		valueLong: []string{"--warmup", "--min-runs", "--max-runs", "--runs", "--shell", "--parameter-scan", "--parameter-step-size", "--parameter-list", "--style", "--sort", "--time-unit", "--export-asciidoc", "--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--command-name", "--output", "--input", "--reference"},
-		why:       "hyperfine runs each command line it is given through a shell"},
-	"concurrently": {kind: eachScript, value: "npcks", valueLong: []string{"--names", "--prefix", "--prefix-colors", "--kill-signal", "--success", "--max-processes", "--restart-tries", "--restart-after"},
-		why: "concurrently runs each command line it is given through a shell"},
-	"retry":        {kind: restArgv, value: "tdm", why: "retry runs the command it is given until it succeeds"},
-	"chronic":      {kind: restArgv, why: "chronic runs the command it is given"},
-	"rlwrap":       {kind: restArgv, value: "aAbcfHlopPsSt", why: "rlwrap runs the command it is given"},
-	"sshpass":      {kind: restArgv, value: "fdpP", why: "sshpass runs the command it is given"},
-	"entr":         {kind: restArgv, scripts: []string{"-s"}, why: "entr runs the command it is given when files change"},
-	"watchexec":    {kind: restArgv, value: "wWeEfidp", scripts: []string{"--shell"}, why: "watchexec runs the command it is given when files change"},
-	"nodemon":      {kind: restArgv, value: "wei", scripts: []string{"-x", "--exec"}, why: "nodemon runs the command it is given when files change"},
-	"ssh":          {kind: remoteScript, value: "BbcDEeFIiJLlmOoPpQRSWw", quiet: "NW", why: "ssh runs the command line it is given on the remote host"},
-	"mosh":         {kind: restArgv, scripts: []string{"--ssh"}, why: "mosh runs the command it is given on the remote host"},
-	"at":           {kind: stdinScript, value: "qfMt", scripts: []string{"-f"}, why: "at runs the commands it reads later"},
-	"batch":        {kind: stdinScript, value: "qfMt", scripts: []string{"-f"}, why: "batch runs the commands it reads later"},
-	"tmux":         {kind: eachScript, value: "cfLSTtsnxy", why: "tmux runs the command lines it is given in new windows"},
-	"screen":       {kind: restArgv, value: "cehpsSTtX", why: "screen runs the command it is given"},
-	"pre-commit":   {kind: restArgv, why: "pre-commit runs hooks"},
-	"npm-run-all":  {kind: eachScript, why: "npm-run-all runs scripts"},
-	"run-parallel": {kind: eachScript, why: "run-parallel runs each command line it is given"},
 }
 
 // runnerScripts returns the command lines a runner runs, as text, or why they cannot be seen;
@@ -358,9 +330,6 @@ func stdinCommands(c *Command, name string) (string, string) {
 	return "", name + " runs commands read from its standard input, which the analysis cannot see"
 }
 
-// dbClients are database clients whose statements can run programs or read files.
-var dbClients = map[string]bool{"psql": true, "sqlite3": true, "sqlite": true, "mysql": true, "mariadb": true, "duckdb": true}
-
 // dbShellRE finds statements that run a program: psql \! and COPY ... PROGRAM and \o |,
 // sqlite3 .shell, .system, .load, .once and .output to a pipe, .import and .read from a pipe,
 // mysql system and \!, and pager commands.
@@ -444,13 +413,13 @@ func dbShellLines(code []string) []string {
 // reports whether name is such a tool.
 func (w *walker) opaqueRunner(c *Command, name string, args []Word, sc scope) bool {
 	var lines []string
-	if spec, ok := runners[name]; ok {
+	if spec, ok := roles().runners[name]; ok {
 		var stdin bool
 		lines, stdin, _ = runnerScripts(name, args, spec)
 		if body, why := stdinCommands(c, name); stdin && why == "" {
 			lines = append(lines, body)
 		}
-	} else if dbClients[name] {
+	} else if isDBClient(name) {
 		code, _ := dbCode(c, name)
 		lines = dbShellLines(code)
 	} else {
@@ -472,13 +441,13 @@ func codeWhy(c *Command, depth int) (why string, reads bool) {
 		return "", false
 	}
 	name, _ := commandName(c.Argv[0])
-	if spec, ok := interpreterFor(name); ok {
+	if spec, ok := interpreterFor(name); ok && !seesCode(name) {
 		if why := inlineCodeWhy(c, name, spec); why != "" {
 			return why, true
 		}
 		return "", false
 	}
-	if spec, ok := runners[name]; ok {
+	if spec, ok := roles().runners[name]; ok {
 		scripts, stdin, why := runnerScripts(name, c.Argv[1:], spec)
 		if why != "" {
 			return why, true
@@ -497,7 +466,7 @@ func codeWhy(c *Command, depth int) (why string, reads bool) {
 		}
 		return "", false
 	}
-	if dbClients[name] {
+	if isDBClient(name) {
 		return dbWhy(c, name, depth)
 	}
 	return "", false
@@ -579,7 +548,7 @@ func (k *checker) stageOpaque(c *Command) result {
 			if hit, ok := k.laterCommandRule(c); ok {
 				return hit
 			}
-			why = k.unknownRunner(c, name)
+			why = k.idx.unknownRunner(c, name)
 		}
 	}
 	switch {
@@ -608,33 +577,27 @@ func knownArgs(name string) bool {
 		return true
 	}
 	_, wrapper := wrappers[name]
-	_, launcher := launchers[name]
-	_, runner := runners[name]
+	_, launcher := roles().launchers[name]
+	_, runner := roles().runners[name]
 	_, interp := interpreterFor(name)
-	return wrapper || launcher || runner || interp || shells[name] || dbClients[name] || execOptionCommands[name] ||
-		optionHazard[name] || acceptEditsCommands[name] || dataArgs[name]
+	return wrapper || launcher || runner || interp || isShell(name) || isDBClient(name) || execOptionCommands[name] ||
+		roles().hazard[name] || acceptEditsCommands[name] || roles().data[name]
 }
-
-// dataArgs are common programs, not modelled elsewhere, whose operands are never run as
-// commands (a commit message, a package name, a make target).
-var dataArgs = map[string]bool{"echo": true, "printf": true, "make": true, "npm": true, "yarn": true, "pnpm": true, "go": true,
-	"cargo": true, "pip": true, "pip3": true, "gh": true, "jq": true, "yq": true, "grep": true, "rg": true, "test": true, "[": true,
-	"mkdir": true, "touch": true, "export": true, "alias": true, "trap": true, "eval": true, "exec": true, "source": true, ".": true}
 
 // unknownRunner finds an unknown program's arguments that read as a command a deny or ask rule
 // names: an argument that parses as a command line (foo 'rm -rf x', foo --cmd='rm x'), or the
 // words from an operand on (foo -- rm -rf x). A program the analysis does not know may run
 // them, whatever its name.
-func (k *checker) unknownRunner(c *Command, name string) string {
+func (x *bashIndexes) unknownRunner(c *Command, name string) string {
 	args := c.Argv[1:]
 	for i, a := range args {
 		if i == 16 {
 			break
 		}
-		if !a.Known || strings.HasPrefix(a.Value, "-") || strings.Contains(a.Value, "=") || !k.mayName(a.Value) {
+		if !a.Known || strings.HasPrefix(a.Value, "-") || strings.Contains(a.Value, "=") || !x.mayName(a.Value) {
 			continue
 		}
-		if v := k.lineRule(joinValues(args[i:], true)); v >= vAskRule {
+		if v := x.lineRule(joinValues(args[i:], true)); v >= vAskRule {
 			return fmt.Sprintf("%s is not a program the analysis knows, and its arguments from %s on read as a command that %s rule names", name, a.Src, ruleWord(v))
 		}
 	}
@@ -652,7 +615,7 @@ func (k *checker) unknownRunner(c *Command, name string) string {
 		if !strings.ContainsAny(s, " \t\n;|&") || len(s) > maxParseLength {
 			continue
 		}
-		if v := k.lineRule(s); v >= vAskRule {
+		if v := x.lineRule(s); v >= vAskRule {
 			return fmt.Sprintf("%s is not a program the analysis knows, and its argument %s parses as a command that %s rule names", name, a.Src, ruleWord(v))
 		}
 	}
@@ -667,21 +630,21 @@ func ruleWord(v verdict) string {
 }
 
 // lineRule matches deny and ask rules against every command of a command line.
-func (k *checker) lineRule(s string) verdict {
+func (x *bashIndexes) lineRule(s string) verdict {
 	a, err := Analyze(s)
 	if err != nil {
 		return vAllow
 	}
 	worst := vAllow
 	for _, c := range a.Commands {
-		if len(c.Argv) == 0 || !c.Argv[0].Known || !k.mayName(c.Argv[0].Value) {
+		if len(c.Argv) == 0 || !c.Argv[0].Known || !x.mayName(c.Argv[0].Value) {
 			continue
 		}
 		cs := candidates(c, make([]string, candsPerCommand))
 		switch {
-		case k.deny.match(cs.deny, true) != nil || normMatch(k.idx.normDeny, c.Argv) != nil:
+		case x.deny.match(cs.deny, true) != nil || normMatch(x.normDeny, c.Argv) != nil:
 			return vDeny
-		case k.ask.match(cs.deny, true) != nil || normMatch(k.idx.normAsk, c.Argv) != nil:
+		case x.ask.match(cs.deny, true) != nil || normMatch(x.normAsk, c.Argv) != nil:
 			worst = vAskRule
 		}
 	}

@@ -381,7 +381,7 @@ func (k *checker) checkAbs(pc *permission.Context, c *Command, u pathUse, w Word
 		}
 		return o
 	case accRemove, accRemoveIfExists, accRemoveUnder:
-		if why := k.dangerous(pc, w, abs, u.acc == accRemoveUnder); why != "" {
+		if why := dangerous(k.pc, pc, abs, u.acc == accRemoveUnder); why != "" {
 			return pathOutcome{writes: true, res: k.dangerResult(c, w, abs, why)}
 		}
 		return k.write(pc, abs, "")
@@ -485,9 +485,9 @@ func (k *checker) writeOne(pc *permission.Context, abs string) pathOutcome {
 }
 
 // dangerous says why removing abs (or, with under, files below it) would be catastrophic: the
-// root, a top-level system directory, the home directory, the working directories and any of
-// their parents.
-func (k *checker) dangerous(pc *permission.Context, w Word, abs string, under bool) string {
+// root, a top-level system directory, the home directory, the working directories (pc's and
+// the session's) and any of their parents.
+func dangerous(session, pc *permission.Context, abs string, under bool) string {
 	if abs == "" {
 		return ""
 	}
@@ -500,7 +500,7 @@ func (k *checker) dangerous(pc *permission.Context, w Word, abs string, under bo
 	case pc.Home() != "" && strings.EqualFold(abs, filepath.Clean(pc.Home())):
 		return "the home directory"
 	}
-	dirs := append([]string{pc.Cwd(), k.pc.Cwd(), pc.OriginalCwd()}, pc.WorkingDirs()...)
+	dirs := append([]string{pc.Cwd(), session.Cwd(), pc.OriginalCwd()}, pc.WorkingDirs()...)
 	for _, d := range dirs {
 		d = filepath.Clean(d)
 		if strings.EqualFold(abs, d) && !under {

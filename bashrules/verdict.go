@@ -80,10 +80,10 @@ func (k *checker) unseen(why string) result {
 		return result{v: vSafety, d: askDecision(
 			fmt.Sprintf("This command needs approval: %s, so your deny and ask rules cannot be checked against it.", why), permission.ReasonSafetyCheck, why)}
 	}
-	return k.unsure(why)
+	return unsure(why)
 }
 
-func (k *checker) unsure(why string) result {
+func unsure(why string) result {
 	return result{v: vUnsure, d: askDecision(
 		fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}
 }

@@ -22,43 +22,30 @@ func commandName(w Word) (name string, trusted bool) {
 	return base, systemDirs[path.Clean(dir)]
 }
 
-// shells run a script given with -c, a script file, or their standard input.
-var shells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true, "mksh": true,
-	"ash": true, "fish": true, "csh": true, "tcsh": true, "yash": true}
-
 // harmlessShellOptions may be set with -o without changing how a script is read.
 var harmlessShellOptions = map[string]bool{"pipefail": true, "errexit": true, "nounset": true, "xtrace": true,
 	"verbose": true, "noclobber": true, "noglob": true, "posix": true, "noexec": true}
 
-// posixShells are the shells whose -c scripts the bash parser reads faithfully, so that a
-// literal script can be allowed command by command.
-var posixShells = map[string]bool{"bash": true, "sh": true, "dash": true}
-
-// interpreters run inline code given with a flag. The code is not shell, but string literals in
-// it are often commands passed to system(), exec or spawn; deny and ask rules are tried on them.
-var interpreters = map[string][]string{
-	"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
-	"node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
-	"bun": {"-e", "--eval", "-p", "--print"}, "deno": {"eval"},
-	"perl": {"-e", "-E"}, "ruby": {"-e"}, "php": {"-r"}, "lua": {"-e"}, "Rscript": {"-e"},
-	"osascript": {"-e"}, "tclsh": {}, "awk": {}, "gawk": {}, "mawk": {}, "nawk": {},
-}
-
 var versionedPython = lazyRE(`^python[0-9.]*$`)
 
+// interpreterFlags are the options and subcommands that give an interpreter inline code. The
+// code is not shell, but string literals in it are often commands passed to system(), exec or
+// spawn; deny and ask rules are tried on them.
 func interpreterFlags(name string) ([]string, bool) {
-	if f, ok := interpreters[name]; ok {
-		return f, true
+	spec, ok := interpreterFor(name)
+	if !ok {
+		return nil, false
 	}
-	if versionedPython().MatchString(name) {
-		return []string{"-c"}, true
+	flags := make([]string, 0, len(spec.short)+len(spec.long)+len(spec.sub))
+	for i := 0; i < len(spec.short); i++ {
+		flags = append(flags, "-"+spec.short[i:i+1])
 	}
-	return nil, false
+	return append(append(flags, spec.long...), spec.sub...), true
 }
 
 // isInterpreter reports whether a command name runs code in another language.
 func isInterpreter(name string) bool {
-	_, ok := interpreterFlags(name)
+	_, ok := interpreterFor(name)
 	return ok
 }
 
@@ -501,7 +488,7 @@ func (w *walker) unwrap(c *Command, sc scope) {
 	}
 	args := c.Argv[1:]
 	switch {
-	case shells[name]:
+	case isShell(name):
 		w.shell(c, name, args, sc, trusted)
 	case name == "git":
 		w.gitConfigCommands(c, args, sc)
@@ -605,7 +592,7 @@ flags:
 			break flags
 		}
 	}
-	transparent := understood && trusted && posixShells[name]
+	transparent := understood && trusted && posixShell(name)
 	operands := args[min(i, len(args)):]
 	if wantScript {
 		if len(operands) == 0 {

@@ -32,9 +32,31 @@
 //	                           inherit  the program's options are also accepted after the subcommand
 //	                           subabbrev subcommands may be abbreviated to a unique prefix (npm publ)
 //	                           readonly in the read-only set when every option is known
+//	                           nooptions (program only) the entry lists what its roles need,
+//	                                    not the program's options: it is no option table
+//	                                    (Lookup does not return it; Facts does)
 //	opt SPELLING... [WORD...] one option: its spellings, then what it does
 //	env VAR EFFECT...         an environment variable the program honours
 //	sigil CHAR CANON          an operand starting with CHAR means option CANON (git push +main)
+//	role ROLE [WORD...]       (program only) what the program does with its arguments:
+//	                            interpreter [SUB...]  runs program text: its code options'
+//	                                                  values, the operands of SUB (deno eval),
+//	                                                  else its standard input
+//	                            shell [posix]         runs a shell script; posix: the bash
+//	                                                  parser reads it faithfully
+//	                            runner each|argv|remote|stdin  runs its arguments as commands:
+//	                                                  each operand a command line, the operands
+//	                                                  a command and its arguments, a remote
+//	                                                  shell's command line after the host, or
+//	                                                  what it reads on standard input
+//	                            dbclient              runs database statements
+//	                            launcher [SUB...]     runs the words after SUB as a command
+//	                                                  (every word after its options with none)
+//	                            local [SUB...]        SUB reach no network; with none, the
+//	                                                  program's own work is local
+//	                            data                  its operands are data, never commands
+//	                            globhazard            a pattern among its arguments may expand
+//	                                                  to one of its options that writes or runs
 //	help ARGS...              what prints the options, for the test against the installed
 //	                          program (default --help; may repeat; "help none": nothing does)
 //
@@ -45,5 +67,14 @@
 // or a command), program (names a program or helper to run), write (writes or removes the file
 // its value names, or files in general when it takes none), read (reads the file its value
 // names) — and as=NAME[,NAME] to give the option a canonical name other than its first long
-// spelling (git push --force-with-lease as=force; git branch -D as=delete,force).
+// spelling (git push --force-with-lease as=force; git branch -D as=delete,force). Three more
+// words are facts for the check of code the analysis cannot see, not effects (an allow rule
+// for the program covers them): code (its value is program text the program runs: python
+// -c), script (its value is a command line the program runs: hyperfine --prepare) and norun
+// (after it no command runs: ssh -N). The word newer marks an option newer than the
+// program's version in Debian stable, which the test against the installed program's help
+// then does not require.
+//
+// A fact about a program lives in its entry and nowhere else: bashrules keeps no list of
+// interpreters, runners, launchers or local subcommands of its own.
 package knowledge

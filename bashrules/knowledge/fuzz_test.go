@@ -13,6 +13,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("program git\nopt -c= exec\nsub push\nflags abbrev\nsigil + force\nopt -f --force --force-with-lease?\n", "-c a=b push --forc +main")
 	f.Add("program find\nflags posix\nopt -exec exec\nopt -name=\n", ". -name x -exec rm")
 	f.Add("program x\nopt -i? --in-place? write\n", "-i.bak --in-place=y --in -- -z")
+	f.Add("program py\nflags nooptions\nrole interpreter eval\nopt -c= code\nopt -m=\n", "-mx -c print eval x")
+	f.Add("program h\nrole runner each\nrole launcher run\nrole local st\nopt -p= script\nopt -N norun\n", "-Np x run y")
 	f.Fuzz(func(t *testing.T, entry, argLine string) {
 		progs, err := Parse("f.kb", []byte(entry))
 		if err != nil {

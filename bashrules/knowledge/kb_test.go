@@ -11,14 +11,18 @@ func TestEveryEntryLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := 0
+	opts, tables, tableOpts := 0, 0, 0
 	for _, p := range b.Programs() {
-		opts += len(p.Options)
+		n := len(p.Options)
 		for _, s := range p.Subcommands() {
-			opts += len(s.Options)
+			n += len(s.Options)
+		}
+		opts += n
+		if !p.NoOptions {
+			tables, tableOpts = tables+1, tableOpts+n
 		}
 	}
-	t.Logf("%d programs, %d options", len(b.Programs()), opts)
+	t.Logf("%d entries, %d options; %d of them option tables, with %d options", len(b.Programs()), opts, tables, tableOpts)
 	if len(b.Programs()) < 60 {
 		t.Errorf("%d programs, want at least 60", len(b.Programs()))
 	}
@@ -36,10 +40,54 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		{"program a\nenv X wat", `f.kb:2:7: unknown effect "wat"`},
 		{"program a\nopt --x as=", `f.kb:2:12: "" is not a canonical name`},
 		{"program a!", `f.kb:1:9: "a!" is not a command name`},
+		{"program a\nrole", "f.kb:2:5: role needs a name"},
+		{"program a\nrole wizard", `f.kb:2:6: unknown role "wizard"`},
+		{"program a\nrole runner", "f.kb:2:6: role runner takes one of each, argv, remote, stdin"},
+		{"program a\nrole runner each argv", "f.kb:2:6: role runner takes one of"},
+		{"program a\nrole runner later", `f.kb:2:13: unknown word "later" for role runner`},
+		{"program a\nrole dbclient x", "f.kb:2:15: role dbclient takes no words"},
+		{"program a\nrole launcher run a!b", `f.kb:2:19: "a!b" is not a subcommand name`},
+		{"program a\nrole data\nrole data", "f.kb:3:6: role data is stated twice"},
+		{"program a\nsub b\nrole data", "f.kb:3:1: role is a directive of a program"},
+		{"program a\nsub b\nflags nooptions", "f.kb:3:7: nooptions is a flag of a program"},
+		{"program a\nopt -c= coda", `f.kb:2:9: unknown word "coda"`},
 	} {
 		_, err := Parse("f.kb", []byte(tc.in))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("Parse(%q) = %v, want %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+// TestRolesAndNoOptions: a roles-only entry is a fact for Facts and no option table for
+// Lookup; its options carry code, script and norun.
+func TestRolesAndNoOptions(t *testing.T) {
+	progs, err := Parse("f.kb", []byte("program py\nflags nooptions\nrole interpreter eval\nopt -c= code\nopt -N norun\nopt -s= script\n"+
+		"program g\nrole local status diff\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Base{programs: map[string]*Command{}}
+	if err := b.add(progs); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := b.Lookup("py"); ok {
+		t.Error("Lookup returned a nooptions entry")
+	}
+	py, ok := b.Facts("/usr/bin/py")
+	if !ok {
+		t.Fatal("Facts did not find py")
+	}
+	if w, ok := py.Role(RoleInterpreter); !ok || len(w) != 1 || w[0] != "eval" {
+		t.Errorf("interpreter role = %v %v", w, ok)
+	}
+	c, _ := py.Short('c')
+	n, _ := py.Short('N')
+	s, _ := py.Short('s')
+	if c == nil || !c.Code || n == nil || !n.NoRun || s == nil || !s.Script || c.Effects.Dangerous() {
+		t.Errorf("attributes: -c %+v -N %+v -s %+v", c, n, s)
+	}
+	if g, ok := b.Lookup("g"); !ok || len(g.Roles[RoleLocal]) != 2 {
+		t.Errorf("g: %+v %v", g, ok)
 	}
 }

@@ -54,7 +54,16 @@ type Option struct {
 	Spellings []string // as written in the entry, without the arity suffix
 	Arity     map[string]Arity
 	Effects   Effect
-	Pos       string // file:line of the entry
+	// Code, Script and NoRun are facts for the check of code the analysis cannot see, not
+	// effects: the value of a Code option is program text the program runs (python -c), of a
+	// Script option a command line it runs (hyperfine --prepare); after a NoRun option it
+	// runs no command (ssh -N). An allow rule for the program covers them as it covers any
+	// option it knows.
+	Code, Script, NoRun bool
+	// Newer: the option is newer than the program's version in Debian stable, so the test
+	// against the installed program's help does not require it.
+	Newer bool
+	Pos   string // file:line of the entry
 }
 
 // Command is a program or one of its subcommands.
@@ -71,12 +80,18 @@ type Command struct {
 	// that checks the entry against it (default --help); [none] when no output lists them.
 	Help     [][]string
 	ReadOnly bool // in the read-only set when every option is known (bashrules adds its own checks)
-	Options  []*Option
-	Env      map[string]Effect
-	Sigils   map[byte]string
-	Subs     map[string]*Command // by every name of every subcommand
-	subList  []*Command
-	parent   *Command
+	// NoOptions: the entry lists only what its roles need, not the program's options, so it
+	// is no option table: Lookup does not return it, Facts does.
+	NoOptions bool
+	// Roles are what the program does with its arguments beyond its options (see Role*),
+	// each with its words.
+	Roles   map[string][]string
+	Options []*Option
+	Env     map[string]Effect
+	Sigils  map[byte]string
+	Subs    map[string]*Command // by every name of every subcommand
+	subList []*Command
+	parent  *Command
 
 	short map[byte]*Option
 	long  map[string]*Option
@@ -95,14 +110,58 @@ func (c *Command) Name() string {
 	return c.Names[0]
 }
 
+// The roles an entry may state, with the words each takes.
+const (
+	// RoleInterpreter runs program text in another language: its Code options' values, the
+	// operands of the subcommands named (deno eval), or its standard input.
+	RoleInterpreter = "interpreter"
+	// RoleShell runs a shell script (-c, a file or its standard input); "posix" when the
+	// bash parser reads its scripts faithfully.
+	RoleShell = "shell"
+	// RoleRunner runs its arguments as commands: "each" operand is a command line, from
+	// the first operand the words are a command and its arguments ("argv"), the operands
+	// after a host are a command line a "remote" shell runs, or it runs what it reads on
+	// "stdin".
+	RoleRunner = "runner"
+	// RoleDBClient runs database statements, which may run programs or read files.
+	RoleDBClient = "dbclient"
+	// RoleData: the operands are data (a message, a package name, a target), never a command.
+	RoleData = "data"
+	// RoleLauncher runs the words after the subcommands named (npx x; uv run x) as a
+	// command; with no words, every word after its options.
+	RoleLauncher = "launcher"
+	// RoleLocal: the subcommands named reach no network; with no words, the program's own
+	// work is local (a wrapper: what it runs is judged on its own).
+	RoleLocal = "local"
+	// RoleGlobHazard: the program has options that write, remove or run, so a file named
+	// like one matters when a pattern among its arguments expands to it.
+	RoleGlobHazard = "globhazard"
+)
+
+// Role returns the words of a role the command states, and whether it states it.
+func (c *Command) Role(name string) ([]string, bool) {
+	w, ok := c.Roles[name]
+	return w, ok
+}
+
 // Base is the entry a name runs.
 type Base struct {
 	programs map[string]*Command
 	list     []*Command
 }
 
-// Lookup returns the entry of the program a command name runs (the base name of a path).
+// Lookup returns the option table of the program a command name runs (the base name of a
+// path): its entry, unless the entry says nooptions.
 func (b *Base) Lookup(name string) (*Command, bool) {
+	c, ok := b.programs[path.Base(name)]
+	if !ok || c.NoOptions {
+		return nil, false
+	}
+	return c, ok
+}
+
+// Facts returns the entry of the program a command name runs, option table or not.
+func (b *Base) Facts(name string) (*Command, bool) {
 	c, ok := b.programs[path.Base(name)]
 	return c, ok
 }
@@ -124,8 +183,11 @@ var builtin = sync.OnceValue(func() *Base {
 // Builtin is the embedded knowledge base.
 func Builtin() *Base { return builtin() }
 
-// Lookup asks the embedded knowledge base.
+// Lookup asks the embedded knowledge base for an option table.
 func Lookup(name string) (*Command, bool) { return builtin().Lookup(name) }
+
+// Facts asks the embedded knowledge base for an entry, option table or not.
+func Facts(name string) (*Command, bool) { return builtin().Facts(name) }
 
 // LoadFS loads every .kb file of a directory into one base. A program named by two entries is
 // an error naming both.

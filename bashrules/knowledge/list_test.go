@@ -32,10 +32,13 @@ func TestProgramListIsCurrent(t *testing.T) {
 
 func programList(b *Base) string {
 	var sb strings.Builder
-	programs, options := 0, 0
+	programs, options, tables := 0, 0, 0
 	var rows []string
 	for _, p := range b.Programs() {
 		programs++
+		if !p.NoOptions {
+			tables++
+		}
 		n := len(p.Options)
 		var subs, dangerous []string
 		for _, o := range p.Options {
@@ -54,22 +57,41 @@ func programList(b *Base) string {
 		}
 		options += n
 		kind := "complete"
-		if p.Partial {
+		switch {
+		case p.NoOptions:
+			kind = "roles only"
+		case p.Partial:
 			kind = "partial"
 		}
 		sub := ""
 		if len(subs) > 0 {
 			sub = fmt.Sprintf("%d", len(subs))
 		}
-		rows = append(rows, fmt.Sprintf("| %s | %s | %d | %s | %s | %s |", strings.Join(p.Names, ", "), kind, n, sub,
-			strings.Join(dangerous, " "), strings.SplitN(p.Pos, ":", 2)[0]))
+		rows = append(rows, fmt.Sprintf("| %s | %s | %d | %s | %s | %s | %s |", strings.Join(p.Names, ", "), kind, n, sub,
+			strings.Join(dangerous, " "), roleList(p), strings.SplitN(p.Pos, ":", 2)[0]))
 	}
 	fmt.Fprintf(&sb, "# Programs the Bash check knows\n\n")
 	fmt.Fprintf(&sb, "Generated from `bashrules/knowledge/programs/*.kb` by `TestProgramListIsCurrent`; do not edit.\n")
-	fmt.Fprintf(&sb, "%d programs, %d options. A complete entry lists every option: one it does not list is not\n", programs, options)
-	fmt.Fprintf(&sb, "covered by an allow rule. A partial entry's facts hold, but what it lacks says nothing.\n")
-	fmt.Fprintf(&sb, "The last column but one lists the options that run code or name a program (the exec family).\n\n")
-	fmt.Fprintf(&sb, "| program | entry | options | subcommands | runs code or a program | file |\n|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&sb, "%d entries (%d of them option tables), %d options. A complete entry lists every option: one it\n", programs, tables, options)
+	fmt.Fprintf(&sb, "does not list is not covered by an allow rule. A partial entry's facts hold, but what it lacks\n")
+	fmt.Fprintf(&sb, "says nothing. A roles-only entry (nooptions) is no option table: rules read the program as one\n")
+	fmt.Fprintf(&sb, "with no entry; its options are those its roles need. \"runs code or a program\" lists the\n")
+	fmt.Fprintf(&sb, "options of the exec family; \"roles\" what the program does with its arguments.\n\n")
+	fmt.Fprintf(&sb, "| program | entry | options | subcommands | runs code or a program | roles | file |\n|---|---|---|---|---|---|---|\n")
 	sb.WriteString(strings.Join(rows, "\n") + "\n")
 	return sb.String()
+}
+
+// roleList is an entry's roles with their words, in a fixed order.
+func roleList(p *Command) string {
+	var out []string
+	for _, r := range []string{RoleInterpreter, RoleShell, RoleRunner, RoleDBClient, RoleLauncher, RoleLocal, RoleData, RoleGlobHazard} {
+		if w, ok := p.Role(r); ok {
+			if len(w) > 0 {
+				r += " " + strings.Join(w, " ")
+			}
+			out = append(out, r)
+		}
+	}
+	return strings.Join(out, "; ")
 }

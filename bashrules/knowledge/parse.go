@@ -3,6 +3,7 @@ package knowledge
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -98,6 +99,8 @@ func (r *reader) directive(toks []token) error {
 		return r.env(toks)
 	case "sigil":
 		return r.sigil(toks)
+	case "role":
+		return r.role(toks)
 	case "help":
 		if len(toks) < 2 {
 			return r.errf(toks[0].col, "help needs the arguments that print the options, or none")
@@ -109,7 +112,7 @@ func (r *reader) directive(toks []token) error {
 		r.prog.Help = append(r.prog.Help, args)
 		return nil
 	}
-	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil or help)", d.s)
+	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil, role or help)", d.s)
 }
 
 func (r *reader) names(toks []token, what string) ([]string, error) {
@@ -118,7 +121,7 @@ func (r *reader) names(toks []token, what string) ([]string, error) {
 	}
 	var out []string
 	for _, t := range toks[1:] {
-		if !nameRE.MatchString(t.s) {
+		if !nameRE.MatchString(t.s) && t.s != "[" && t.s != "." && t.s != ":" { // the shell's [, . and :
 			return nil, r.errf(t.col, "%q is not a command name", t.s)
 		}
 		out = append(out, t.s)
@@ -177,8 +180,13 @@ func (r *reader) flags(toks []token) error {
 			r.cur.SubAbbrev = true
 		case "readonly":
 			r.cur.ReadOnly = true
+		case "nooptions":
+			if r.cur != r.prog {
+				return r.errf(t.col, "nooptions is a flag of a program, not of a subcommand")
+			}
+			r.cur.NoOptions = true
 		default:
-			return r.errf(t.col, "unknown flag %q (want abbrev, digits, posix, partial, inherit, subabbrev or readonly)", t.s)
+			return r.errf(t.col, "unknown flag %q (want abbrev, digits, posix, partial, inherit, subabbrev, readonly or nooptions)", t.s)
 		}
 	}
 	return nil
@@ -230,6 +238,20 @@ func (r *reader) opt(toks []token) error {
 			o.Effects |= e
 			continue
 		}
+		switch t.s {
+		case "code":
+			o.Code = true
+			continue
+		case "script":
+			o.Script = true
+			continue
+		case "norun":
+			o.NoRun = true
+			continue
+		case "newer":
+			o.Newer = true
+			continue
+		}
 		if c, ok := strings.CutPrefix(t.s, "as="); ok {
 			if !canonRE.MatchString(c) {
 				return r.errf(t.col+3, "%q is not a canonical name", c)
@@ -237,7 +259,7 @@ func (r *reader) opt(toks []token) error {
 			o.Canon = strings.Split(c, ",")
 			continue
 		}
-		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read or as=NAME)", t.s)
+		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read, code, script, norun, newer or as=NAME)", t.s)
 	}
 	if o.Canon == nil {
 		o.Canon = []string{canonOf(o.Spellings)}
@@ -303,6 +325,69 @@ func (r *reader) sigil(toks []token) error {
 	}
 	r.cur.Sigils[toks[1].s[0]] = toks[2].s
 	return nil
+}
+
+// roleWords says which words each role takes: a fixed choice (min and max words from
+// choices), or command names (any number).
+var roleWords = map[string]struct {
+	choices  []string
+	min, max int
+	names    bool
+}{
+	RoleInterpreter: {names: true},
+	RoleShell:       {choices: []string{"posix"}, max: 1},
+	RoleRunner:      {choices: []string{"each", "argv", "remote", "stdin"}, min: 1, max: 1},
+	RoleDBClient:    {},
+	RoleData:        {},
+	RoleLauncher:    {names: true},
+	RoleLocal:       {names: true},
+	RoleGlobHazard:  {},
+}
+
+func (r *reader) role(toks []token) error {
+	if len(toks) < 2 {
+		return r.errf(toks[0].col+4, "role needs a name (interpreter, shell, runner, dbclient, data, launcher, local or globhazard)")
+	}
+	if r.cur != r.prog {
+		return r.errf(toks[0].col, "role is a directive of a program, not of a subcommand")
+	}
+	name := toks[1].s
+	spec, ok := roleWords[name]
+	if !ok {
+		return r.errf(toks[1].col, "unknown role %q (want interpreter, shell, runner, dbclient, data, launcher, local or globhazard)", name)
+	}
+	if _, dup := r.prog.Roles[name]; dup {
+		return r.errf(toks[1].col, "role %s is stated twice", name)
+	}
+	words := []string{}
+	for _, t := range toks[2:] {
+		switch {
+		case spec.names && nameRE.MatchString(t.s):
+		case !spec.names && slices.Contains(spec.choices, t.s):
+		case spec.names:
+			return r.errf(t.col, "%q is not a subcommand name", t.s)
+		case len(spec.choices) == 0:
+			return r.errf(t.col, "role %s takes no words", name)
+		default:
+			return r.errf(t.col, "unknown word %q for role %s (want %s)", t.s, name, strings.Join(spec.choices, ", "))
+		}
+		words = append(words, t.s)
+	}
+	if !spec.names && (len(words) < spec.min || len(words) > spec.max) {
+		return r.errf(toks[1].col, "role %s takes %s", name, wordCount(spec.min, spec.max, spec.choices))
+	}
+	if r.prog.Roles == nil {
+		r.prog.Roles = map[string][]string{}
+	}
+	r.prog.Roles[name] = words
+	return nil
+}
+
+func wordCount(lo, hi int, choices []string) string {
+	if lo == hi {
+		return "one of " + strings.Join(choices, ", ")
+	}
+	return "at most one of " + strings.Join(choices, ", ")
 }
 
 // finish indexes the entry just read and checks it as a whole.

@@ -1,0 +1,161 @@
+package bashrules
+
+// The paths of the commands that copy, move, link and change files (mv, cp, install, ln,
+// link, chmod and its kin, truncate, dd, xargs): split from paths.go by size.
+
+import (
+	"path"
+	"strings"
+)
+
+func mvPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, kbSpec("mv"))
+	return copyLike(opts, ops, accRemove, hasOpt(opts, "-T", "--no-target-directory"))
+}
+
+func cpPaths(install bool) pathFunc {
+	spec := kbSpec("cp")
+	if install {
+		spec = kbSpec("install")
+	}
+	return func(args []Word) pathsResult {
+		opts, ops := parseArgs(args, spec)
+		if install && hasOpt(opts, "-d", "--directory") {
+			var r pathsResult
+			r.add(accWrite, ops...)
+			return r
+		}
+		src := accRead
+		tree := hasOpt(opts, "-r", "-R", "-a", "--recursive", "--archive")
+		if tree {
+			src = accReadTree
+		}
+		if !install && hasOpt(opts, "-l", "--link") {
+			// cp -l makes hard links: the sources are written through the copies later.
+			if !tree {
+				src = accWrite
+			} else {
+				r := copyLike(opts, ops, src, hasOpt(opts, "-T", "--no-target-directory"))
+				r.issue("cp --link with a recursive copy makes every file below its sources writable through the copy")
+				return r
+			}
+		}
+		return copyLike(opts, ops, src, hasOpt(opts, "-T", "--no-target-directory"))
+	}
+}
+
+// copyLike handles cp, mv and install: sources then a destination, or -t DIR and sources.
+func copyLike(opts []opt, ops []Word, src access, noTargetDir bool) pathsResult {
+	var r pathsResult
+	targets := optVals(opts, "-t", "--target-directory")
+	var dest *Word
+	if len(targets) > 0 {
+		dest = &targets[len(targets)-1]
+	} else if len(ops) >= 2 {
+		dest = &ops[len(ops)-1]
+		ops = ops[:len(ops)-1]
+	}
+	r.add(src, ops...)
+	if dest == nil {
+		return r
+	}
+	r.uses = append(r.uses, pathUse{w: *dest, acc: accWrite})
+	if !noTargetDir {
+		for _, s := range ops {
+			if s.IsPathLike() {
+				r.uses = append(r.uses, pathUse{w: *dest, acc: accWrite, base: path.Base(strings.TrimRight(s.Value, "/"))})
+			}
+		}
+	}
+	return r
+}
+
+// lnPaths: a symbolic link's target is read through the link later (a later write through
+// it is checked along the symlink); a hard link's target is the same file as the new name, so
+// whatever may later be written through the name is written to the target: making the link is
+// checked as a write to it (docs/security.md, "Hard links").
+func lnPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, kbSpec("ln"))
+	var r pathsResult
+	src := accWrite
+	if hasOpt(opts, "-s", "--symbolic") {
+		src = accRead
+	}
+	targets := optVals(opts, "-t", "--target-directory")
+	switch {
+	case len(targets) > 0:
+		r.add(src, ops...)
+		for _, t := range ops {
+			if t.IsPathLike() {
+				r.uses = append(r.uses, pathUse{w: targets[0], acc: accWrite, base: path.Base(t.Value)})
+			}
+		}
+	case len(ops) == 1:
+		r.add(src, ops[0])
+		if ops[0].IsPathLike() {
+			r.uses = append(r.uses, pathUse{w: dotWord, acc: accWrite, base: path.Base(ops[0].Value)})
+		}
+	case len(ops) >= 2:
+		r.add(src, ops[:len(ops)-1]...)
+		r.add(accWrite, ops[len(ops)-1])
+		for _, t := range ops[:len(ops)-1] {
+			if t.IsPathLike() {
+				r.uses = append(r.uses, pathUse{w: ops[len(ops)-1], acc: accWrite, base: path.Base(t.Value)})
+			}
+		}
+	}
+	return r
+}
+
+// linkPaths: link FILE NAME makes a hard link, like ln without options: both are writes.
+func linkPaths(args []Word) pathsResult {
+	_, ops := parseArgs(args, optSpec{})
+	var r pathsResult
+	r.add(accWrite, ops...)
+	return r
+}
+
+func modePaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{long: []string{"reference", "from"}})
+	var r pathsResult
+	refs := optVals(opts, "--reference")
+	r.add(accRead, refs...)
+	if len(refs) == 0 && len(ops) > 0 {
+		ops = ops[1:] // the mode or owner
+	}
+	r.add(accWrite, ops...)
+	return r
+}
+
+func truncatePaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, kbSpec("truncate"))
+	var r pathsResult
+	r.add(accRead, optVals(opts, "-r", "--reference")...)
+	r.add(accWrite, ops...)
+	return r
+}
+
+func ddPaths(args []Word) pathsResult {
+	var r pathsResult
+	for _, a := range args {
+		if !a.Known {
+			r.issue("dd operand is not literal")
+			continue
+		}
+		if v, ok := strings.CutPrefix(a.Value, "if="); ok {
+			r.add(accRead, subWord(a, v))
+		}
+		if v, ok := strings.CutPrefix(a.Value, "of="); ok {
+			r.add(accWrite, subWord(a, v))
+		}
+	}
+	return r
+}
+
+func xargsPaths(args []Word) pathsResult {
+	var r pathsResult
+	inner, _, _ := xargsReplace(args)
+	opts, _ := parseArgs(args[:min(inner, len(args))], optSpec{value: "adELnPsI", long: []string{"arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}})
+	r.add(accRead, optVals(opts, "-a", "--arg-file")...)
+	return r
+}

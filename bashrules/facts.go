@@ -1,0 +1,157 @@
+package bashrules
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/reinsdev/reins/bashrules/knowledge"
+)
+
+// What the checker asks the knowledge base about a program's role: whether it is a shell, an
+// interpreter, a runner, a database client or a launcher, which of its subcommands are local,
+// whether its operands are data. The entries are the only place these facts live; roleTables
+// indexes them once, by every name of every entry, so that a check costs a map lookup.
+
+// roleTables are the knowledge base's roles, by program name.
+type roleTables struct {
+	shells    map[string]bool // name -> posix
+	interp    map[string]codeSpec
+	runners   map[string]runnerSpec
+	launchers map[string]launcherSpec
+	localSubs map[string]map[string]bool
+	db, data  map[string]bool
+	local     map[string]bool // the program's own work is local (a wrapper)
+	hazard    map[string]bool
+}
+
+// launcherSpec is a launcher's subcommands that run a command ([""]: every word does) and its
+// options whose value is a command line (nix-shell --run).
+type launcherSpec struct {
+	subs    []string
+	scripts []string
+}
+
+var roles = sync.OnceValue(func() *roleTables {
+	t := &roleTables{shells: map[string]bool{}, interp: map[string]codeSpec{}, runners: map[string]runnerSpec{},
+		launchers: map[string]launcherSpec{}, localSubs: map[string]map[string]bool{}, db: map[string]bool{},
+		data: map[string]bool{}, local: map[string]bool{}, hazard: map[string]bool{}}
+	for _, e := range knowledge.Builtin().Programs() {
+		for _, n := range e.Names {
+			t.add(n, e)
+		}
+	}
+	return t
+})
+
+// add indexes the roles of one entry under one of its names.
+func (t *roleTables) add(name string, e *knowledge.Command) {
+	if w, ok := e.Role(knowledge.RoleShell); ok {
+		t.shells[name] = len(w) > 0 && w[0] == "posix"
+	}
+	if w, ok := e.Role(knowledge.RoleInterpreter); ok {
+		t.interp[name] = codeSpecOf(e, w)
+	}
+	if w, ok := e.Role(knowledge.RoleRunner); ok {
+		t.runners[name] = runnerSpecOf(name, e, w[0])
+	}
+	if w, ok := e.Role(knowledge.RoleLauncher); ok {
+		ls := launcherSpec{subs: w, scripts: spellings(e, func(o *knowledge.Option) bool { return o.Script }, true)}
+		if len(w) == 0 {
+			ls.subs = []string{""}
+		}
+		t.launchers[name] = ls
+	}
+	if w, ok := e.Role(knowledge.RoleLocal); ok {
+		if len(w) == 0 {
+			t.local[name] = true
+		} else {
+			t.localSubs[name] = map[string]bool{}
+			for _, s := range w {
+				t.localSubs[name][s] = true
+			}
+		}
+	}
+	_, t.db[name] = e.Role(knowledge.RoleDBClient)
+	_, t.data[name] = e.Role(knowledge.RoleData)
+	_, t.hazard[name] = e.Role(knowledge.RoleGlobHazard)
+}
+
+// spellings lists the spellings of the options that pass keep: short ones (as "-x") only
+// when short is set, long and single-dash long ones always.
+func spellings(e *knowledge.Command, keep func(*knowledge.Option) bool, short bool) []string {
+	var out []string
+	for _, o := range e.Options {
+		if !keep(o) {
+			continue
+		}
+		for _, s := range o.Spellings {
+			if short || len(s) > 2 {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// shortLetters are the letters of the short spellings of the options that pass keep.
+func shortLetters(e *knowledge.Command, keep func(*knowledge.Option, string) bool) string {
+	var b strings.Builder
+	for _, o := range e.Options {
+		for _, s := range o.Spellings {
+			if len(s) == 2 && keep(o, s) {
+				b.WriteByte(s[1])
+			}
+		}
+	}
+	return b.String()
+}
+
+// codeSpecOf reads an interpreter's entry: its code options, the short options whose value
+// ends a cluster, and the subcommands whose operands are program text.
+func codeSpecOf(e *knowledge.Command, subs []string) codeSpec {
+	return codeSpec{
+		short: shortLetters(e, func(o *knowledge.Option, _ string) bool { return o.Code }),
+		stop:  shortLetters(e, func(o *knowledge.Option, s string) bool { return !o.Code && o.ArityOf(s) != knowledge.None }),
+		long:  spellings(e, func(o *knowledge.Option) bool { return o.Code }, false),
+		sub:   subs,
+	}
+}
+
+// runnerWhy says what each kind of runner does with its arguments.
+var runnerWhy = map[string]struct {
+	kind runnerKind
+	why  string
+}{
+	"each":   {eachScript, "%s runs each command line it is given"},
+	"argv":   {restArgv, "%s runs the command it is given"},
+	"remote": {remoteScript, "%s runs the command line it is given on the remote host"},
+	"stdin":  {stdinScript, "%s runs the commands it reads later"},
+}
+
+// runnerSpecOf reads a runner's entry: the options that take a value (short letters, and
+// long spellings), those whose value is a command line, and those after which nothing runs.
+func runnerSpecOf(name string, e *knowledge.Command, kind string) runnerSpec {
+	k := runnerWhy[kind]
+	takesValue := func(o *knowledge.Option, s string) bool { return o.ArityOf(s) == knowledge.Required }
+	return runnerSpec{
+		kind:    k.kind,
+		value:   shortLetters(e, takesValue),
+		quiet:   shortLetters(e, func(o *knowledge.Option, _ string) bool { return o.NoRun }),
+		scripts: spellings(e, func(o *knowledge.Option) bool { return o.Script }, true),
+		valueLong: spellings(e, func(o *knowledge.Option) bool {
+			return !o.Script && o.Arity[o.Long()] == knowledge.Required
+		}, false),
+		why: strings.Replace(k.why, "%s", name, 1),
+	}
+}
+
+func isShell(name string) bool { _, ok := roles().shells[name]; return ok }
+
+// posixShell reports a shell whose -c scripts the bash parser reads faithfully, so that a
+// literal script can be allowed command by command.
+func posixShell(name string) bool { return roles().shells[name] }
+
+func isDBClient(name string) bool { return roles().db[name] }
+
+// localSub reports a subcommand of a program that reaches no network (git status, go vet).
+func localSub(name, sub string) bool { return roles().localSubs[name][sub] }

@@ -1,0 +1,100 @@
+package bashrules
+
+import (
+	"testing"
+
+	"github.com/reinsdev/reins/bashrules/knowledge"
+	"github.com/reinsdev/reins/permission"
+)
+
+// roleCases are the knowledge base's roles as the checker sees them: each row fails when the
+// role its program's entry states is taken away.
+var roleCases = []checkCase{
+	// launcher: every word (nix-shell) or the words after a subcommand (nix run, pnpm dlx).
+	{"roles", "nix-shell -p hello rm -rf x", r(denyRm), "", "deny", "rm:*"},
+	{"roles", "nix-shell --run 'rm -rf x'", r(denyRm), "", "deny", "rm:*"},
+	{"roles", "nix run nixpkgs#hello -- rm -rf x", r(denyRm), "", "deny", "rm:*"},
+	{"roles", "pnpm dlx rm -rf x", r(denyRm), "", "deny", "rm:*"},
+	{"roles", "uv run rm -rf x", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	// interpreter: inline code, a subcommand whose operands are code, a versioned name.
+	{"roles", `deno eval 'Deno.run({cmd:["ls"]})'`, r(denyRm, "allow:Bash(deno:*)"), "", "ask:safety", "deno eval"},
+	{"roles", `ruby3.2 -e 'puts 1'`, r(denyRm, "allow:Bash(ruby3.2:*)"), "", "ask:safety", "ruby3.2 -e"},
+	{"roles", `php -B 'echo 1;'`, r(denyRm, "allow:Bash(php:*)"), "", "ask:safety", "php -B"},
+	{"roles", `perl -Ilib -e 1`, r(denyRm, "allow:Bash(perl:*)"), "", "ask:safety", "perl -e"},
+	{"roles", `perl -Ie lib.pl`, r(denyRm, "allow:Bash(perl:*)"), "", "allow", "perl:*"},
+	// An interpreter whose program the analysis reads (awk) is not opaque code.
+	{"roles", "awk -- '{print}' f", r(denyRm, "allow:Bash(awk:*)"), "", "allow", "awk:*"},
+	// runner: the kinds, the value options (ssh -tp 22) and those after which nothing runs.
+	{"roles", "at now <<'EOF'\nrm -rf x\nEOF", r(denyRm), "", "deny", "rm:*"},
+	{"roles", "tmux new-session 'rm -rf x'", r(denyRm), "", "deny", "rm:*"},
+	{"roles", "ssh -N host", r(denyRm, "allow:Bash(ssh:*)"), "", "allow", "ssh:*"},
+	{"roles", "ssh -W h:22 host", r(denyRm, "allow:Bash(ssh:*)"), "", "allow", "ssh:*"},
+	{"roles", "ssh -L 80:h:80 host rm -rf x", r(denyRm), "", "deny", "rm:*"},
+	// database client: a shell escape in its statements.
+	{"roles", `sqlite3 db '.shell rm -rf x'`, r(denyRm), "", "deny", "rm:*"},
+	// shell: a script file the analysis does not read.
+	{"roles", "fish build.fish", r(denyRm, "allow:Bash(fish:*)"), "", "ask:safety", "script file"},
+}
+
+func init() { checkCases = append(checkCases, roleCases...) }
+
+// TestLocalRoles: the network check asks the entries which programs and subcommands are local.
+func TestLocalRoles(t *testing.T) {
+	f := newFixture(t)
+	pc := f.context(t, permission.ModeDefault)
+	for _, tc := range []struct {
+		cmd   string
+		local bool
+	}{
+		{"git status", true}, {"git fetch", false}, {"go vet ./...", true}, {"go test ./...", false},
+		{"timeout 5 ls", true}, {"timeout 5 curl x", false}, {"setsid ls", true}, {"frobnicate", false},
+		{"cat README.md | sort | uniq", true}, {"echo hi", true}, {"jq . x.json", true}, {"pip install x", false}, {"env", false},
+	} {
+		e := Egress(pc, tc.cmd)
+		if got := e.Unseen == "" && len(e.Hosts) == 0; got != tc.local {
+			t.Errorf("Egress(%q) = %+v, want local=%v", tc.cmd, e, tc.local)
+		}
+	}
+}
+
+// TestKnownArgsFromRoles: a program whose entry says its operands are data, or gives it any
+// role, does not have an argument read as a command of its own.
+func TestKnownArgsFromRoles(t *testing.T) {
+	for _, name := range []string{"jq", "gh", "printf", "pnpm", "hyperfine", "psql", "npx", "tree", "[", "."} {
+		if !knownArgs(name) {
+			t.Errorf("knownArgs(%q) = false", name)
+		}
+	}
+	if knownArgs("frobnicate") {
+		t.Error("knownArgs(frobnicate) = true")
+	}
+}
+
+// TestEveryRoleIsRead: every role an entry states is one the checker reads (facts.go); a role
+// the loader accepts but no check asks about would be a fact that protects nothing.
+func TestEveryRoleIsRead(t *testing.T) {
+	read := map[string]bool{knowledge.RoleInterpreter: true, knowledge.RoleShell: true, knowledge.RoleRunner: true,
+		knowledge.RoleDBClient: true, knowledge.RoleData: true, knowledge.RoleLauncher: true, knowledge.RoleLocal: true,
+		knowledge.RoleGlobHazard: true}
+	for _, e := range knowledge.Builtin().Programs() {
+		for r := range e.Roles {
+			if !read[r] {
+				t.Errorf("%s: role %s is read by no check", e.Pos, r)
+			}
+		}
+		if e.NoOptions && len(e.Roles) == 0 {
+			t.Errorf("%s: a nooptions entry with no role says nothing", e.Pos)
+		}
+	}
+}
+
+// TestInterpreterVersions: an interpreter's versioned names are the interpreter, a trailing
+// dot included; a name with no version costs no regexp and is no interpreter.
+func TestInterpreterVersions(t *testing.T) {
+	for name, want := range map[string]bool{"python3.12": true, "python3.": true, "ruby3.2": true, "node18": true,
+		"php8.2": true, "lua5.4": true, "git": false, "": false, "make4": false} {
+		if _, got := interpreterFor(name); got != want {
+			t.Errorf("interpreterFor(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
