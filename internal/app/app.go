@@ -58,6 +58,11 @@ type Options struct {
 	// PluginDirs are --plugin-dir folders: plugins loaded for this session, beside those the
 	// enabledPlugins setting turns on.
 	PluginDirs []string
+	// InitializePlugins are the plugin folders an SDK caller's initialize request delivered
+	// (--await-initialize): loaded as PluginDirs are, except that a plugin among them that
+	// cannot be loaded does not stop the assembly but is kept in App.InitializePluginsErr, for
+	// the initialize request's answer.
+	InitializePlugins []string
 	// SystemPrompt replaces Reins's system prompt; AppendSystemPrompt is added to it.
 	SystemPrompt, AppendSystemPrompt string
 	// Tools, when not nil, keeps only these tools of the pool (names or aliases), in the
@@ -153,6 +158,9 @@ type App struct {
 	// Plugins are the session's plugins and Skills its skills (the plugins' among them).
 	Plugins *plugins.Set
 	Skills  *skills.Set
+	// InitializePluginsErr is why Options.InitializePlugins were not loaded (the session was
+	// assembled without them); nil when they were, or when there were none.
+	InitializePluginsErr error
 	// Prompt is what the system prompt was built from, to build it again.
 	Prompt PromptEnv
 	// Structured holds the answer of a JSONSchema session; nil without a schema.
@@ -376,23 +384,22 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 // loadExtensions loads the plugins and the skills, and the plugins' hooks (returned, for the
 // runner) and MCP servers (into the MCP options).
 func (a *App) loadExtensions(ctx context.Context) ([]settings.HookEntry, error) {
-	var warnings []string
-	var err error
-	if a.Plugins, warnings, err = LoadPlugins(ctx, a.Settings, a.opts.PluginDirs); err != nil {
-		return nil, err
+	ext, err := a.readPluginParts(ctx, slices.Concat(a.opts.PluginDirs, a.opts.InitializePlugins))
+	if err != nil && len(a.opts.InitializePlugins) > 0 {
+		// The caller's initialize request is refused with this error (and the session fails
+		// closed), so the session is assembled without the plugins it delivered.
+		a.InitializePluginsErr = err
+		ext, err = a.readPluginParts(ctx, a.opts.PluginDirs)
 	}
-	var sw []string
-	a.Skills, sw = LoadSkills(ctx, a.Settings, a.Plugins)
-	hookEntries, hw, err := PluginHooks(ctx, a.Settings, a.Plugins)
 	if err != nil {
 		return nil, err
 	}
-	if a.opts.MCP.Plugins, err = PluginServers(ctx, a.Plugins); err != nil {
-		return nil, err
-	}
-	for _, w := range slices.Concat(warnings, sw, hw) {
+	a.Plugins, a.opts.MCP.Plugins = ext.plugins, ext.servers
+	a.Skills, ext.warnings = LoadSkills(ctx, a.Settings, a.Plugins)
+	for _, w := range slices.Concat(ext.pluginWarnings, ext.warnings) {
 		a.opts.Report.warn("%s", w)
 	}
+	hookEntries := ext.hooks
 	skipped := map[string]int{}
 	var why []string
 	for _, h := range hookEntries {
@@ -406,6 +413,33 @@ func (a *App) loadExtensions(ctx context.Context) ([]settings.HookEntry, error) 
 		a.opts.Report.note("plugins: %d hook(s) not run: %s", skipped[w], w)
 	}
 	return hookEntries, nil
+}
+
+// pluginParts are what the plugins of dirs (and the enabled ones) bring that can fail to load.
+type pluginParts struct {
+	plugins                  *plugins.Set
+	hooks                    []settings.HookEntry
+	servers                  []client.ServerConfig
+	pluginWarnings, warnings []string
+}
+
+// readPluginParts loads the plugins and reads their hooks and MCP servers: every file of a
+// plugin that stops the session when it cannot be read.
+func (a *App) readPluginParts(ctx context.Context, dirs []string) (pluginParts, error) {
+	var ext pluginParts
+	var err error
+	var warnings, hw []string
+	if ext.plugins, warnings, err = LoadPlugins(ctx, a.Settings, dirs); err != nil {
+		return ext, err
+	}
+	if ext.hooks, hw, err = PluginHooks(ctx, a.Settings, ext.plugins); err != nil {
+		return ext, err
+	}
+	if ext.servers, err = PluginServers(ctx, ext.plugins); err != nil {
+		return ext, err
+	}
+	ext.pluginWarnings = slices.Concat(warnings, hw)
+	return ext, nil
 }
 
 // skillLoaded is told of each skill the Skill tool loaded: its allowed-tools become rules of

@@ -33,6 +33,9 @@ type agentOptions struct {
 	verbose            bool
 	agents             string
 	pluginDirs         []string
+	// initPlugins are the plugin folders of the initialize request read at launch
+	// (--await-initialize).
+	initPlugins []string
 	hooks              hookOptions
 	sdk                sdkFlags
 }

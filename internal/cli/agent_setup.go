@@ -49,6 +49,7 @@ func appOptions(f *Factory, opts *agentOptions) (app.Options, error) {
 		FallbackModel:      sf.fallbackModel,
 		Agents:             opts.agents,
 		PluginDirs:         opts.pluginDirs,
+		InitializePlugins:  opts.initPlugins,
 		SystemPrompt:       sf.systemPrompt,
 		AppendSystemPrompt: opts.appendSystemPrompt,
 		Tools:              sf.toolNames(),

@@ -15,7 +15,7 @@ import (
 // runSDK serves the Agent SDK's protocol on standard input and output until the caller closes
 // its input: `reins --input-format stream-json --output-format stream-json`.
 func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
-	in, launchMCP, err := awaitInitialize(f, opts)
+	in, launch, err := awaitInitialize(f, opts)
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,7 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 	if a.Checkpoints != nil {
 		srv.Checkpoints = sdkCheckpoints{a}
 	}
-	srv.OnInitialize = func(req sdkproto.InitializeRequest) error { return initialize(ctx, a, srv, req, launchMCP) }
+	srv.OnInitialize = func(req sdkproto.InitializeRequest) error { return initialize(ctx, a, srv, req, launch) }
 	srv.Agents = func() []sdkproto.AgentInfo { return agentInfos(a) }
 	srv.ResolveModel = func(name string) (string, error) {
 		if name == "" {
@@ -65,22 +65,41 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 	return sdkExit(srv.LastResult(), opts)
 }
 
+// launchInit is what --await-initialize read from the initialize request before the session
+// was assembled: its MCP servers and plugins as sent (nil when none), and why its plugins
+// could not be read (the request is refused with it).
+type launchInit struct {
+	mcp, plugins json.RawMessage
+	pluginsErr   error
+}
+
 // awaitInitialize reads, under --await-initialize, the caller's lines up to its initialize
-// request; the MCP servers it carries join the session as one more --mcp-config item. It
-// returns the input the Server reads and the servers as sent (nil when none).
-func awaitInitialize(f *Factory, opts *agentOptions) (io.Reader, json.RawMessage, error) {
+// request; the MCP servers it carries join the session as one more --mcp-config item, its
+// plugins as more --plugin-dir folders. It returns the input the Server reads and what was
+// read at launch.
+func awaitInitialize(f *Factory, opts *agentOptions) (io.Reader, launchInit, error) {
 	if !opts.sdk.awaitInit {
-		return f.In, nil, nil
+		return f.In, launchInit{}, nil
 	}
 	pre, err := sdkproto.ReadInitialize(f.In)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the initialize request: %w", err)
+		return nil, launchInit{}, fmt.Errorf("reading the initialize request: %w", err)
 	}
 	if len(pre.MCPServers) > 0 && pre.MCPServers[0] == '{' {
 		// Not an object: the initialize request is refused as unreadable, and nothing starts.
 		opts.mcp.configs = append(opts.mcp.configs, `{"mcpServers":`+string(pre.MCPServers)+`}`)
 	}
-	return pre.In, pre.MCPServers, nil
+	launch := launchInit{mcp: pre.MCPServers, plugins: pre.Plugins}
+	if pre.Plugins != nil {
+		pcs, err := sdkproto.ParsePlugins(pre.Plugins)
+		if err != nil {
+			launch.pluginsErr = err
+		}
+		for _, pc := range pcs {
+			opts.initPlugins = append(opts.initPlugins, pc.Path)
+		}
+	}
+	return pre.In, launch, nil
 }
 
 // sdkExit is the exit of an SDK session that reached the end of its input: the code `reins -p`

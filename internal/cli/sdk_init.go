@@ -18,10 +18,14 @@ import (
 
 // initialize applies an SDK caller's initialize request: its agent definitions join the Agent
 // tool's, its hook callbacks join the session's hooks, and its system prompt replaces the
-// session's from the next turn. Everything is checked before anything is applied, so a refused
+// session's from the next turn. Its MCP servers and plugins were read at launch
+// (--await-initialize); here they are only checked to be that set, loaded. Everything is checked before anything is applied, so a refused
 // request changes nothing.
-func initialize(ctx context.Context, a *app.App, srv *sdkproto.Server, req sdkproto.InitializeRequest, launchMCP json.RawMessage) error {
-	if err := launchServers(launchMCP, req.MCPServers); err != nil {
+func initialize(ctx context.Context, a *app.App, srv *sdkproto.Server, req sdkproto.InitializeRequest, launch launchInit) error {
+	if err := launchServers(launch.mcp, req.MCPServers); err != nil {
+		return err
+	}
+	if err := launchPlugins(launch, req.Plugins, a.InitializePluginsErr); err != nil {
 		return err
 	}
 	check := req
@@ -130,6 +134,33 @@ func launchServers(launch json.RawMessage, sent map[string]json.RawMessage) erro
 	}
 	if json.Unmarshal(launch, &atLaunch) != nil || json.Unmarshal(b, &now) != nil || !reflect.DeepEqual(atLaunch, now) {
 		return errors.New("initialize mcpServers: not the set read at launch (servers are read from the first initialize only)")
+	}
+	return nil
+}
+
+// launchPlugins accepts an initialize request's plugins only when they are the list read at
+// launch under --await-initialize and the session loaded them all (loadErr is why it could
+// not: a folder that is not a plugin, a broken plugin.json with its file:line:col).
+func launchPlugins(launch launchInit, sent []json.RawMessage, loadErr error) error {
+	if len(sent) == 0 {
+		return nil
+	}
+	if launch.plugins == nil {
+		return errors.New("initialize plugins: plugins are read from initialize only at launch with --await-initialize (the SDK's pluginDelivery: 'initialize'); without it pass them with --plugin-dir")
+	}
+	if launch.pluginsErr != nil {
+		return launch.pluginsErr
+	}
+	if loadErr != nil {
+		return fmt.Errorf("initialize plugins: %w", loadErr)
+	}
+	var atLaunch, now any
+	b, err := json.Marshal(sent)
+	if err != nil {
+		return fmt.Errorf("initialize plugins: %w", err)
+	}
+	if json.Unmarshal(launch.plugins, &atLaunch) != nil || json.Unmarshal(b, &now) != nil || !reflect.DeepEqual(atLaunch, now) {
+		return errors.New("initialize plugins: not the list read at launch (plugins are read from the first initialize only)")
 	}
 	return nil
 }

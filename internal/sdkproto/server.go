@@ -48,6 +48,9 @@ type InitializeResponse struct {
 	// MCPServersApplied says the request's mcpServers are the set read at launch
 	// (--await-initialize); absent when it named none.
 	MCPServersApplied *bool `json:"mcp_servers_applied,omitempty"`
+	// PluginsApplied says every plugin the request listed is loaded in the session; absent
+	// when it listed none.
+	PluginsApplied *bool `json:"plugins_applied,omitempty"`
 }
 
 // SlashCommand is one entry of initialize's commands; reins has none yet.
@@ -609,6 +612,11 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 		applied := true
 		resp.MCPServersApplied = &applied
 	}
+	if len(req.Plugins) > 0 {
+		// Likewise: an OnInitialize refuses plugins the session did not load.
+		applied := true
+		resp.PluginsApplied = &applied
+	}
 	if s.Permissions != nil {
 		resp.PermissionMode = string(s.Permissions.Context().Mode())
 	}
@@ -626,22 +634,22 @@ func refuseConfiguration(req InitializeRequest) error {
 		return errors.New("SDK hook callbacks are not supported by this server")
 	case len(req.Agents) > 0:
 		return errors.New("custom agents are not supported by this server")
+	case len(req.Plugins) > 0:
+		return errors.New("plugins are not supported by this server")
 	}
 	return CheckSupported(req, false)
 }
 
 // CheckSupported refuses what an initialize request asks for that reins cannot do yet. Each is
 // refused rather than ignored: MCP servers change what the model can do, and a JSON schema
-// changes what the caller gets back. Hooks, agents and in-process SDK MCP servers are the
-// OnInitialize's to apply.
+// changes what the caller gets back. Hooks, agents, plugins and in-process SDK MCP servers are
+// the OnInitialize's to apply.
 // structured says whether a JSON schema is in force (--json-schema, which the SDK passes along
 // with the same schema in initialize).
 func CheckSupported(req InitializeRequest, structured bool) error {
 	switch {
 	case len(req.MCPServers) > 0:
 		return errors.New("MCP servers are not supported by reins yet")
-	case len(req.Plugins) > 0:
-		return errors.New("plugins are not supported by reins")
 	case len(req.JSONSchema) > 0 && string(req.JSONSchema) != "null" && !structured:
 		return errors.New("structured output needs the schema on the command line too (--json-schema), as the Agent SDK passes it")
 	}

@@ -520,6 +520,28 @@ const scenarios = {
     return { servers: status.length };
   },
 
+  // The plugins option, delivered as REINS_TEST_PLUGIN_DELIVERY says ('argv': --plugin-dir
+  // flags; 'initialize': the initialize request under --await-initialize): the plugin's command
+  // is in system/init's slash_commands and its agent among the agents.
+  async plugins() {
+    const delivery = process.env.REINS_TEST_PLUGIN_DELIVERY;
+    const q = query({
+      prompt: 'Say hello',
+      options: { ...base, plugins: [{ type: 'local', path: process.env.REINS_TEST_PLUGIN }], pluginDelivery: delivery },
+    });
+    const init = await q.initializationResult();
+    if (delivery === 'initialize') check(init.plugins_applied === true, 'plugins_applied', init);
+    check(init.commands.some((c) => c.name === 'kit:hello') && init.agents.some((a) => a.name === 'kit:reviewer'),
+      'initialize lists the plugin\'s command and agent', init);
+    const { messages, error } = await run(q);
+    check(!error, 'query failed: ' + error);
+    const sys = ofType(messages, 'system', 'init')[0];
+    check(sys.slash_commands.includes('kit:hello') && sys.agents.includes('kit:reviewer') &&
+      sys.plugins.some((p) => p.name === 'kit'), 'system/init lists the plugin, its command and its agent', sys);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { delivery, commands: sys.slash_commands };
+  },
+
   // An in-process server (createSdkMcpServer) whose tool an allow rule covers: its calls
   // travel as mcp_message requests and the handler runs without an ask.
   async sdkMcpAllow() {
