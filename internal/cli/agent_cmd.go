@@ -36,8 +36,8 @@ type agentOptions struct {
 	// initPlugins are the plugin folders of the initialize request read at launch
 	// (--await-initialize).
 	initPlugins []string
-	hooks              hookOptions
-	sdk                sdkFlags
+	hooks       hookOptions
+	sdk         sdkFlags
 }
 
 const agentHelp = `In a terminal, reins with no -p opens the interactive mode: a full-screen chat whose
