@@ -174,6 +174,9 @@ type line struct {
 	Permissions *agent.SessionState `json:"permissions,omitempty"`
 	// type "compact_boundary"
 	Compact *agent.Boundary `json:"compactMetadata,omitempty"`
+	// type "checkpoint": a file checkpoint (a rewind point) began here, before its user
+	// message was recorded.
+	PointID string `json:"pointId,omitempty"`
 }
 
 // Transcript is a session read back from disk.
@@ -188,6 +191,9 @@ type Transcript struct {
 	// Compactions are the compactions recorded, in order. Messages starts after the last:
 	// with its summary. The messages before it stay in the file, for a person to read.
 	Compactions []agent.Boundary
+	// Points are the ids of the checkpoint lines, in order: the file checkpoints that began
+	// in this session, each before its user message.
+	Points []string
 	// Skipped counts lines that could not be read.
 	Skipped int
 
@@ -295,6 +301,32 @@ func (s *Store) Load(ctx context.Context, cwd, id string) (*Transcript, error) {
 	return t, nil
 }
 
+// ErrNoPoint is LoadBefore's error for a session file without the checkpoint line of a point.
+var ErrNoPoint = errors.New("has no checkpoint line for this point")
+
+// LoadBefore reads session id of cwd as it was when the file checkpoint point began: the
+// conversation (and permission state) recorded before the point's checkpoint line, which the
+// session writes before the point's user message. It is what --resume would have restored at
+// that moment, compactions included. A file without that line (a session recorded before
+// reins wrote them, or a point of another session) is [ErrNoPoint]: the point is never
+// looked for by the messages' text.
+func (s *Store) LoadBefore(ctx context.Context, cwd, id, point string) (*Transcript, error) {
+	path, err := s.Find(cwd, id)
+	if err != nil {
+		return nil, err
+	}
+	p := parser{at: point}
+	if err := boundedfile.Lines(ctx, path, fileLimits, p.line); err != nil {
+		return nil, fmt.Errorf("reading session %s: %w", id, err)
+	}
+	if p.before == nil {
+		return nil, fmt.Errorf("session %s %w %s", id, ErrNoPoint, point)
+	}
+	t := p.before.finish()
+	t.ID, t.Path = id, path
+	return t, nil
+}
+
 // loadFile reads a transcript file line by line; see [Parse].
 func loadFile(ctx context.Context, path string) (*Transcript, error) {
 	var p parser
@@ -324,6 +356,10 @@ type parser struct {
 	// the conversation. Until it comes — a crash between the two lines — the conversation
 	// stays as it was.
 	compacted bool
+	// at, when set, is a point id: the parser keeps in before what the transcript was when
+	// its first checkpoint line was read.
+	at     string
+	before *parser
 }
 
 // line reads one line of the file, with its newline if it has one. It never fails: what cannot
@@ -366,6 +402,18 @@ func (p *parser) line(raw []byte) error {
 			st := *l.Permissions
 			t.Permissions = &st
 		}
+	case "checkpoint":
+		if l.PointID == "" {
+			t.Skipped++
+			return nil
+		}
+		if p.at != "" && l.PointID == p.at && p.before == nil {
+			p.before = &parser{t: *t, compacted: p.compacted}
+			p.before.t.Messages = slices.Clone(t.Messages)
+			p.before.t.Compactions = slices.Clone(t.Compactions)
+			p.before.t.Points = slices.Clone(t.Points)
+		}
+		t.Points = append(t.Points, l.PointID)
 	default:
 		t.Skipped++
 	}

@@ -197,6 +197,40 @@ func (w *Writer) AppendBoundary(b agent.Boundary) error {
 	return w.write(line{Type: "compact_boundary", Compact: &b})
 }
 
+// AppendPoint writes the line of a file checkpoint that begins now, before its user message
+// is recorded: [Store.LoadBefore] finds the conversation as it stood there. See [Writer] for
+// when it is on disk.
+func (w *Writer) AppendPoint(id string) error {
+	if id == "" {
+		return errors.New("a checkpoint line needs the point's id")
+	}
+	return w.write(line{Type: "checkpoint", PointID: id})
+}
+
+// Fork writes a new session of cwd holding t's messages, flushed and closed, and returns its
+// id: a conversation rewound to a point goes on there, and t's file is left as it is. Like
+// --fork-session, the fork carries no permission state (mode, session rules, approvals).
+func (s *Store) Fork(cwd, model string, t *Transcript) (string, error) {
+	w, err := s.Create(cwd, model)
+	if err != nil {
+		return "", err
+	}
+	for _, m := range t.Messages {
+		if err = w.AppendMessage(m); err != nil {
+			break
+		}
+	}
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		// Half a fork is not a conversation anyone asked for.
+		os.Remove(w.Path)
+		return "", fmt.Errorf("writing session %s: %w", w.ID, err)
+	}
+	return w.ID, nil
+}
+
 func (w *Writer) write(l line) error {
 	l.Timestamp = w.store.now().UTC()
 	b, err := encodeLine(l)

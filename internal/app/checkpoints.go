@@ -49,13 +49,22 @@ func (a *App) openCheckpoints(roots []string) error {
 
 // BeginCheckpoint starts the checkpoint of the user message id and returns the context its
 // turn runs in: every call under it (sub-agents' and background tasks' included) is captured
-// into that checkpoint. Without checkpoints ctx is returned as it is.
+// into that checkpoint. A new point is also a line of the session file, written before the
+// message. Without checkpoints ctx is returned as it is.
 func (a *App) BeginCheckpoint(ctx context.Context, id, label string) (context.Context, error) {
 	if a.Checkpoints == nil || id == "" {
 		return ctx, nil
 	}
+	known := a.Checkpoints.Has(id)
 	if err := a.Checkpoints.Begin(id, label); err != nil {
 		return ctx, err
+	}
+	if a.Recorder != nil && !known {
+		// Where the conversation stands as the point begins, before its message is recorded:
+		// reins rewind --conversation forks the session there (session.Store.LoadBefore).
+		if err := a.Recorder.AppendPoint(id); err != nil {
+			return ctx, fmt.Errorf("recording the checkpoint in the session: %w", err)
+		}
 	}
 	return toolcall.WithCapturer(ctx, capture.Turn{Store: a.Checkpoints, Point: id}), nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,59 +14,140 @@ import (
 	"github.com/reinsdev/reins/session"
 )
 
+// rewindRequest is what reins rewind was asked to do with a saved session.
+type rewindRequest struct {
+	cwd, configDir, id string
+	to                 string
+	code, conversation bool
+	dry                bool
+}
+
 func newCmdRewind(f *Factory) *cobra.Command {
-	var to string
-	var dry, conversation, both bool
+	var req rewindRequest
+	var conversation, both bool
 	cmd := &cobra.Command{
 		Use:   "rewind [SESSION_ID]",
-		Short: "List a saved session's checkpoints, or put its files back as they were before a message",
+		Short: "List a saved session's checkpoints, or go back to before one of its messages: its files, its conversation, or both",
 		Long: `Without --to, lists the checkpoints of SESSION_ID (default: this folder's latest session):
 one per message, with the files changed since. With --to (a message's number in that list, or
-its id), puts the working directories back as they were before that message: what Edit,
-Write, NotebookEdit and Bash commands changed, untracked and git-ignored files included.
---dry-run says what would change and changes nothing. A file someone else changed after the
-agent did is left as it is and named; a symlink at a file or on the way to it is never
-followed (the file is skipped and counted).
+its id), goes back to before that message:
 
-Only the files of a saved session can be rewound here (--code, the default); its
-conversation is rewound in the chat (/rewind).`,
+  --code (the default)  puts the working directories back as they were: what Edit, Write,
+                        NotebookEdit and Bash commands changed, untracked and git-ignored
+                        files included
+  --conversation        writes the conversation up to (not including) that message as a NEW
+                        session, and prints its id and the command to resume it; the saved
+                        session is left as it is
+  --both                both
+
+--dry-run says what would happen and changes nothing. A file someone else changed after the
+agent did is left as it is and named; a symlink at a file or on the way to it is never
+followed (the file is skipped and counted). The conversation is cut where the session file
+marks the message's checkpoint; a session without that mark (saved before reins wrote them)
+can only have its files rewound.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if conversation || both {
-				return usageErrorf("reins rewind puts back files only (--code): rewind the conversation in the chat with /rewind")
+			if conversation && both {
+				return usageErrorf("--conversation and --both: choose one")
 			}
-			cwd, err := workDir(f)
-			if err != nil {
+			req.conversation = conversation || both
+			req.code = !conversation
+			if req.conversation && req.to == "" {
+				return usageErrorf("--conversation and --both need --to: the message to go back to (reins rewind lists them)")
+			}
+			var err error
+			if req.cwd, err = workDir(f); err != nil {
 				return err
 			}
-			dir := settingsOptions(f, cwd).ConfigDir
-			id := ""
+			req.configDir = settingsOptions(f, req.cwd).ConfigDir
 			if len(args) == 1 {
-				id = args[0]
-			} else if id, err = session.NewStore(dir).Latest(cwd); err != nil {
+				req.id = args[0]
+			} else if req.id, err = session.NewStore(req.configDir).Latest(req.cwd); err != nil {
 				return fmt.Errorf("no saved session in this folder: %w", err)
 			}
-			if !session.ValidID(id) {
-				return usageErrorf("invalid session id %q: want a UUID", id)
-			}
-			store, err := checkpoint.Reopen(filepath.Join(dir, "checkpoints", id), checkpoint.Limits{})
-			if err != nil {
-				return fmt.Errorf("session %s keeps no checkpoints: %w", id, err)
-			}
-			if to == "" {
-				listPoints(f, id, store)
-				return nil
-			}
-			return rewindStore(cmd.Context(), f, store, to, dry)
+			return runRewind(cmd.Context(), f, req)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&to, "to", "", "put the files back as they were before this message (its number in the list, or its id)")
-	fl.BoolVar(&dry, "dry-run", false, "say what would change, change nothing")
+	fl.StringVar(&req.to, "to", "", "go back to before this message (its number in the list, or its id)")
+	fl.BoolVar(&req.dry, "dry-run", false, "say what would happen, change nothing")
 	fl.Bool("code", false, "put back the files (the default)")
-	fl.BoolVar(&conversation, "conversation", false, "rewind the conversation (only in the chat's /rewind)")
-	fl.BoolVar(&both, "both", false, "files and conversation (only in the chat's /rewind)")
+	fl.BoolVar(&conversation, "conversation", false, "fork the conversation before the message into a new session (the files stay)")
+	fl.BoolVar(&both, "both", false, "put back the files and fork the conversation")
 	return cmd
+}
+
+// runRewind lists the session's points, or rewinds to the one req names.
+func runRewind(ctx context.Context, f *Factory, req rewindRequest) error {
+	if !session.ValidID(req.id) {
+		return usageErrorf("invalid session id %q: want a UUID", req.id)
+	}
+	store, err := checkpoint.Reopen(filepath.Join(req.configDir, "checkpoints", req.id), checkpoint.Limits{})
+	if err != nil {
+		return fmt.Errorf("session %s keeps no checkpoints: %w", req.id, err)
+	}
+	if req.to == "" {
+		listPoints(f, req.id, store)
+		return nil
+	}
+	point, ok := pointID(store, req.to)
+	if !ok {
+		return usageErrorf("no checkpoint %q: run reins rewind without --to for the list", req.to)
+	}
+	var before *session.Transcript
+	if req.conversation {
+		// Read before anything changes: a rewind of the files drops the later points.
+		if before, err = conversationBefore(ctx, req, point); err != nil {
+			return err
+		}
+	}
+	if req.dry {
+		fmt.Fprintln(f.Out, "Dry run: nothing was changed.")
+	}
+	if before != nil {
+		if err := forkBefore(f, req, before); err != nil {
+			return err
+		}
+	}
+	if !req.code {
+		return nil
+	}
+	return rewindStore(ctx, f, store, point, req.dry)
+}
+
+// pointID is the id of the point to, a number of the list or an id.
+func pointID(store *checkpoint.Store, to string) (string, bool) {
+	points := store.Points()
+	if n, err := strconv.Atoi(to); err == nil && n >= 1 && n <= len(points) {
+		return points[n-1].ID, true
+	}
+	return to, store.Has(to)
+}
+
+// conversationBefore is the session's conversation as it stood when point began, read from
+// the point's line in the session file; never found by a message's text.
+func conversationBefore(ctx context.Context, req rewindRequest, point string) (*session.Transcript, error) {
+	t, err := session.NewStore(req.configDir).LoadBefore(ctx, req.cwd, req.id, point)
+	if errors.Is(err, session.ErrNoPoint) {
+		return nil, fmt.Errorf("%w: its conversation cannot be cut exactly before that message (a session saved before reins marked its checkpoints, or one the chat switched to with /resume); --code puts back its files", err)
+	}
+	return t, err
+}
+
+// forkBefore writes the conversation before the point as a new session, or says what it would
+// write.
+func forkBefore(f *Factory, req rewindRequest, t *session.Transcript) error {
+	if req.dry {
+		fmt.Fprintf(f.Out, "Conversation: would write the %d message(s) before message %s as a new session; session %s stays as it is.\n", len(t.Messages), req.to, req.id)
+		return nil
+	}
+	id, err := session.NewStore(req.configDir).Fork(cmp.Or(t.Cwd, req.cwd), t.Model, t)
+	if err != nil {
+		return fmt.Errorf("forking the conversation: %w", err)
+	}
+	fmt.Fprintf(f.Out, "Conversation: the %d message(s) before message %s are the new session %s (session %s stays as it is). Resume it with: reins --resume %s\n",
+		len(t.Messages), req.to, id, req.id, id)
+	return nil
 }
 
 // listPoints prints a session's checkpoints, numbered from 1.
@@ -82,22 +164,14 @@ func listPoints(f *Factory, id string, store *checkpoint.Store) {
 	}
 }
 
-// rewindStore rewinds to the point named by its number or id and prints what it did.
-func rewindStore(ctx context.Context, f *Factory, store *checkpoint.Store, to string, dry bool) error {
-	points := store.Points()
-	id := to
-	if n, err := strconv.Atoi(to); err == nil && n >= 1 && n <= len(points) {
-		id = points[n-1].ID
-	}
+// rewindStore rewinds the files to the point id and prints what it did.
+func rewindStore(ctx context.Context, f *Factory, store *checkpoint.Store, id string, dry bool) error {
 	res, err := store.Rewind(ctx, id, checkpoint.RewindOptions{DryRun: dry})
 	if errors.Is(err, checkpoint.ErrNoPoint) {
-		return usageErrorf("no checkpoint %q: run reins rewind without --to for the list", to)
+		return usageErrorf("no checkpoint %q: run reins rewind without --to for the list", id)
 	}
 	if err != nil {
 		return err
-	}
-	if dry {
-		fmt.Fprintln(f.Out, "Dry run: nothing was changed.")
 	}
 	fmt.Fprintln(f.Out, rewindText(res))
 	return nil

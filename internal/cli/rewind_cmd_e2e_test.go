@@ -1,17 +1,21 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/llm/llmtest"
+	"github.com/reinsdev/reins/session"
 )
 
 // TestRewindCommandE2E: a stream-json session with checkpoints (as the SDK starts it) removes
 // src; reins rewind lists its checkpoint, a dry run changes nothing, and --to 1 puts src back;
-// --conversation is refused with where to do it.
+// --conversation without --to is a usage error.
 func TestRewindCommandE2E(t *testing.T) {
 	bin := reinsBinary(t)
 	e := newE2E(t, bin)
@@ -38,7 +42,7 @@ func TestRewindCommandE2E(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.dir, "src")); err == nil || !strings.Contains(e.stdout, "Dry run") || !strings.Contains(e.stdout, "Put back 2 file(s)") {
 		t.Errorf("the dry run (src there: %v):\n%s", err == nil, e.stdout)
 	}
-	e.run("rewind", "--to", "1", "--conversation").wantCode(2)
+	e.run("rewind", "--conversation").wantCode(2)
 	e.run("rewind", "--to", "1").wantCode(0)
 	for p, want := range map[string]string{"src/main.go": "package main\n", "src/.env": "TOKEN=1\n"} {
 		if got, err := os.ReadFile(filepath.Join(e.dir, p)); err != nil || string(got) != want {
@@ -46,4 +50,82 @@ func TestRewindCommandE2E(t *testing.T) {
 		}
 	}
 	e.run("rewind", "--to", "7").wantCode(2)
+}
+
+// TestRewindBothE2E: a stream-json session (as the SDK starts it, with checkpoints) of two
+// turns, each writing notes.txt. reins rewind --both --to 2 puts notes.txt back as the first
+// turn left it and forks the conversation before the second prompt into a new session, which
+// reins --resume continues; the saved session keeps every line.
+func TestRewindBothE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	srv := llmtest.NewAnthropicServer(t,
+		llmtest.UseTools(llmtest.Call("Write", `{"file_path":"notes.txt","content":"one\n"}`)),
+		llmtest.Say("Wrote one."),
+		llmtest.UseTools(llmtest.Call("Write", `{"file_path":"notes.txt","content":"two\n"}`)),
+		llmtest.Say("Wrote two."))
+	e.anthropic(srv)
+	e.env = append(e.env, "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true")
+	user := func(text, uuid string) string {
+		return `{"type":"user","message":{"role":"user","content":"` + text + `"},"parent_tool_use_id":null,"session_id":"","uuid":"` + uuid + `"}` + "\n"
+	}
+	e.stdin = user("FIRST-PROMPT", "11111111-1111-4111-8111-111111111111") + user("SECOND-PROMPT", "22222222-2222-4222-8222-222222222222")
+	e.run("-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--allowedTools", "Write").wantCode(0)
+	if got, _ := os.ReadFile(filepath.Join(e.dir, "notes.txt")); string(got) != "two\n" {
+		t.Fatalf("notes.txt = %q after the two turns\n%s", got, e.stderr)
+	}
+	original := e.onlySession(t)
+	originalID := strings.TrimSuffix(filepath.Base(e.sessionFiles()[0]), ".jsonl")
+	e.stdin = ""
+
+	e.run("rewind", "--both", "--to", "2", "--dry-run").wantCode(0)
+	if got, _ := os.ReadFile(filepath.Join(e.dir, "notes.txt")); string(got) != "two\n" || len(e.sessionFiles()) != 1 {
+		t.Errorf("the dry run changed something (notes.txt %q, %d sessions)", got, len(e.sessionFiles()))
+	}
+	if !strings.Contains(e.stdout, "Conversation: would write the 4 message(s) before message 2 as a new session") || !strings.Contains(e.stdout, "Put back 1 file(s)") {
+		t.Errorf("the dry run says:\n%s", e.stdout)
+	}
+
+	e.run("rewind", "--both", "--to", "2").wantCode(0)
+	if got, _ := os.ReadFile(filepath.Join(e.dir, "notes.txt")); string(got) != "one\n" {
+		t.Errorf("notes.txt = %q, want the first turn's", got)
+	}
+	m := regexp.MustCompile(`Resume it with: reins --resume (\S+)`).FindStringSubmatch(e.stdout)
+	if m == nil || !strings.Contains(e.stdout, "Put back 1 file(s)") {
+		t.Fatalf("the rewind says:\n%s", e.stdout)
+	}
+	fork, err := session.NewStore(filepath.Join(e.home, ".reins")).Load(t.Context(), e.dir, m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(fork.Messages); n != 4 || !strings.Contains(messagesText(fork.Messages), "FIRST-PROMPT") ||
+		strings.Contains(messagesText(fork.Messages), "SECOND-PROMPT") || fork.Messages[n-1].Text() != "Wrote one." {
+		t.Errorf("the fork holds %d messages: %s", n, messagesText(fork.Messages))
+	}
+	again, err := session.NewStore(filepath.Join(e.home, ".reins")).Load(t.Context(), e.dir, originalID)
+	if err != nil || len(again.Messages) != len(original.Messages) {
+		t.Errorf("the saved session changed: %d messages, was %d (%v)", len(again.Messages), len(original.Messages), err)
+	}
+
+	next := llmtest.NewAnthropicServer(t, llmtest.Say("Going on."))
+	e.anthropic(next).run("--resume", m[1], "-p", "THIRD-PROMPT").wantCode(0)
+	var body struct {
+		Messages []llm.Message `json:"messages"`
+	}
+	if err := json.Unmarshal(next.Requests()[0].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	sent := messagesText(body.Messages)
+	if !strings.Contains(sent, "FIRST-PROMPT") || strings.Contains(sent, "SECOND-PROMPT") || !strings.HasSuffix(sent, "THIRD-PROMPT") {
+		t.Errorf("the resumed fork sent %s", sent)
+	}
+}
+
+// messagesText is the messages' text, one message a line.
+func messagesText(ms []llm.Message) string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Text())
+	}
+	return strings.Join(out, "\n")
 }
