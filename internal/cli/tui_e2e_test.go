@@ -88,9 +88,21 @@ func (r *tmuxRun) waitFor(texts ...string) string {
 }
 
 func (r *tmuxRun) quit() {
+	r.settle()
 	r.keys("C-c")
 	r.keys("C-c")
 	r.waitDead()
+}
+
+// settle waits, for a while, until no turn is running: a reply is on the screen before its turn
+// has ended, and a Ctrl+C during the turn interrupts it instead of counting towards quitting (on
+// a loaded machine the two presses both landed in that window). A test that quits during a
+// turn on purpose goes on after the wait.
+func (r *tmuxRun) settle() {
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Contains(r.screen(), "working…") && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // waitDead waits until reins has quit.
