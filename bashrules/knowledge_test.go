@@ -199,7 +199,10 @@ func spellingVariant(rt *rapid.T, cmd *knowledge.Command, o *knowledge.Option, s
 	switch {
 	case long && cmd.Abbrev && rapid.Bool().Draw(rt, "abbreviate"):
 		for n := 3; n <= len(sp); n++ {
-			if got, amb := cmd.Long(sp[2:n]); got == o && !amb {
+			// The prefix must name this spelling alone: git push --for is --force,
+			// --force-with-lease or --force-if-includes, one option of the entry but three
+			// spellings with different values, and git refuses it as ambiguous.
+			if got, amb := cmd.Long(sp[2:n]); got == o && !amb && longSpellingsWithPrefix(cmd, sp[:n]) == 1 {
 				word = sp[:n]
 				break
 			}
@@ -227,6 +230,19 @@ func spellingVariant(rt *rapid.T, cmd *knowledge.Command, o *knowledge.Option, s
 		}
 	}
 	return word
+}
+
+// longSpellingsWithPrefix counts the command's long spellings that start with prefix.
+func longSpellingsWithPrefix(cmd *knowledge.Command, prefix string) int {
+	n := 0
+	for _, p := range cmd.Options {
+		for _, s := range p.Spellings {
+			if strings.HasPrefix(s, "--") && strings.HasPrefix(s, prefix) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // clusterMate is a value-less short option of the command other than o, or 0.
