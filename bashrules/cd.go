@@ -108,11 +108,11 @@ func (k *checker) findCd() {
 		}
 	}
 	if bad.v != vAllow {
-		k.note("bash: cd", bad.v.String(), bad.d.Message)
+		k.rec.note("bash: cd", bad.v.String(), bad.d.Message)
 	}
 	for c, r := range st.each {
 		if r.v != vAllow {
-			k.note("bash: cd", r.v.String(), c.Text+": "+r.d.Message)
+			k.rec.note("bash: cd", r.v.String(), c.Text+": "+r.d.Message)
 		}
 	}
 	st.whole = bad

@@ -45,11 +45,12 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	} else {
 		k = new(checker)
 	}
-	k.pc, k.command, k.tracing = pc, command, permission.Tracing(ctx)
+	k.pc, k.command, k.rec.on = pc, command, permission.Tracing(ctx)
 	k.deny, k.ask, k.allow, k.idx, k.denyAsk = idx.deny, idx.ask, idx.allow, idx, idx.denyAsk
 	// The path checks of one command line share their Lstat results (see
 	// permission.StatCacheContext).
 	k.ctx = k.statCtx.Init(ctx)
+	k.rec.ctx = k.ctx
 	k.onlyPC[0] = pc
 	k.decided = k.decidedBuf[:0]
 	k.candChunk = k.candBuf[:0]
@@ -65,7 +66,7 @@ type checker struct {
 	onlyPC    [1]*permission.Context
 	pc        *permission.Context
 	command   string
-	tracing   bool
+	rec       recorder
 	deny      *ruleSet
 	ask       *ruleSet
 	allow     *ruleSet
@@ -85,10 +86,6 @@ type checker struct {
 	cd      *cdState
 	cdBuf   cdState // what cd points to, allocated with the checker
 
-	// effects, when Explain asked for them, collects each command's effects; cur is the
-	// command being decided (nil for redirections).
-	effects map[*Command][]Effect
-	cur     *Command
 	// norms caches each command's normal form for deny and ask rule matching.
 	norms map[*Command]normForm
 	// checks caches the read and write checks of this command line (see check).
@@ -122,15 +119,26 @@ type checker struct {
 	evals    int
 }
 
-func (k *checker) note(name, outcome, detail string) {
-	if k.tracing {
-		permission.Note(k.ctx, permission.Step{Name: name, Outcome: outcome, Detail: detail})
+// recorder is what a decision tells outside: the steps of the permission trace, when the
+// context traces, and each command's effects, when Explain or Reads asked for them.
+type recorder struct {
+	ctx context.Context
+	on  bool // the context traces
+	// effects, when Explain asked for them, collects each command's effects; cur is the
+	// command being decided (nil for redirections).
+	effects map[*Command][]Effect
+	cur     *Command
+}
+
+func (r *recorder) note(name, outcome, detail string) {
+	if r.on {
+		permission.Note(r.ctx, permission.Step{Name: name, Outcome: outcome, Detail: detail})
 	}
 }
 
-func (k *checker) noteRule(name, outcome, detail string, r *permission.Rule) {
-	if k.tracing {
-		permission.Note(k.ctx, permission.Step{Name: name, Outcome: outcome, Detail: detail, Rule: r})
+func (r *recorder) noteRule(name, outcome, detail string, rule *permission.Rule) {
+	if r.on {
+		permission.Note(r.ctx, permission.Step{Name: name, Outcome: outcome, Detail: detail, Rule: rule})
 	}
 }
 
@@ -139,15 +147,15 @@ func (k *checker) run() permission.Decision {
 	// decide returns (nothing it started runs on).
 	defer k.statCtx.Close()
 	d := k.decide()
-	if k.tracing { // reasonText builds strings
-		k.note("bash: decision", d.Behavior.String(), reasonText(d))
+	if k.rec.on { // reasonText builds strings
+		k.rec.note("bash: decision", d.Behavior.String(), reasonText(d))
 	}
 	return d
 }
 
 func (k *checker) decide() permission.Decision {
 	trimmed := strings.TrimSpace(k.command)
-	k.note("bash: command", "", trimmed)
+	k.rec.note("bash: command", "", trimmed)
 	// Rules on the whole string apply before anything else, so that even a command that does
 	// not parse meets its exact deny rule.
 	if r := k.deny.match([]string{trimmed}, true); r != nil {
@@ -157,7 +165,7 @@ func (k *checker) decide() permission.Decision {
 		return k.ruleResult(vAskRule, r, "the whole command").d
 	}
 	if why := spoofing(k.command); why != "" {
-		k.note("bash: characters", "ask", why)
+		k.rec.note("bash: characters", "ask", why)
 		return askDecision(fmt.Sprintf("Command contains %s, which can make it look different from what runs; it needs your explicit approval.", why),
 			permission.ReasonSafetyCheck, why)
 	}
@@ -166,7 +174,7 @@ func (k *checker) decide() permission.Decision {
 	}
 	a, err := k.analyze()
 	if err != nil {
-		k.note("bash: parse", "ask", err.Error())
+		k.rec.note("bash: parse", "ask", err.Error())
 		return askDecision("Command contains malformed syntax that cannot be parsed: "+err.Error(), permission.ReasonOther, "parse error")
 	}
 	k.a = a

@@ -215,7 +215,7 @@ func (dc *damageCounter) tree(root string) {
 	}
 	if regenerableDirs[filepath.Base(root)] {
 		if s := dc.git.state(root); s == gitUntracked || s == gitIgnored {
-			dc.k.note("bash: damage", "not counted", root+": a dependency or build folder git does not track")
+			dc.k.rec.note("bash: damage", "not counted", root+": a dependency or build folder git does not track")
 			dc.d.Regenerable = append(dc.d.Regenerable, root)
 			return
 		}
@@ -259,7 +259,7 @@ func (dc *damageCounter) spend() bool {
 	dc.left--
 	if dc.left < 0 || (dc.left%1024 == 0 && time.Since(dc.start) > maxDamageTime) {
 		dc.d.AtLeast = true
-		dc.k.note("bash: damage", "bound", fmt.Sprintf("stopped after %d entries: the command destroys at least what was counted", maxDamageEntries-dc.left))
+		dc.k.rec.note("bash: damage", "bound", fmt.Sprintf("stopped after %d entries: the command destroys at least what was counted", maxDamageEntries-dc.left))
 		return false
 	}
 	return true
@@ -400,10 +400,10 @@ func (k *checker) damageResult(d *permission.Damage) (result, bool) {
 	}
 	detail := DamageWords(d)
 	if !d.Over {
-		k.note("bash: damage", "within budget", detail)
+		k.rec.note("bash: damage", "within budget", detail)
 		return result{}, false
 	}
-	k.note("bash: damage", "ask", detail)
+	k.rec.note("bash: damage", "ask", detail)
 	msg := fmt.Sprintf("This command would destroy %s, over the damage budget (%d files, %s); it needs your explicit approval and cannot be allowed by rules or modes.",
 		detail, d.Budget.Files, byteWords(d.Budget.Bytes))
 	// The reason carries the count: it is what the SDK's can_use_tool (decision_reason) and

@@ -9,7 +9,7 @@ import "slices"
 // makes them differ), no children (a child's decision reads its parent) and no cd verdict of
 // its own. Under a trace or Explain every command is decided, so that each leaves its lines.
 func (k *checker) twin(c *Command) (result, bool) {
-	if k.tracing || k.effects != nil || !dedupable(k, c) {
+	if k.rec.on || k.rec.effects != nil || !dedupable(k, c) {
 		return result{}, false
 	}
 	for _, d := range k.decided {

@@ -52,7 +52,7 @@ func (k *checker) stageEffects(c *Command) result {
 	}
 	name, _ := commandName(w0)
 	args := c.Argv[1:]
-	k.networkEffect(c, name)
+	k.rec.networkEffect(c, name)
 	if why := nameChanger(name, args); why != "" {
 		worst = worse(worst, k.hidden(c, why))
 	}
@@ -122,14 +122,14 @@ func (k *checker) hidden(c *Command, why string) result {
 		if k.denyAsk {
 			v = vSafety
 		}
-		k.effect("exec", why, "command names", v)
+		k.rec.effect("exec", why, "command names", v)
 	}()
 	if k.denyAsk {
 		msg := fmt.Sprintf("This command needs approval: %s, so your deny and ask rules cannot be checked against it.", why)
-		k.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+		k.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
 		return result{v: vSafety, d: askDecision(msg, permission.ReasonSafetyCheck, why)}
 	}
-	k.note("bash: effect", "unsure", c.Text+": "+why)
+	k.rec.note("bash: effect", "unsure", c.Text+": "+why)
 	return result{v: vUnsure, d: askDecision(fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}
 }
 
@@ -137,8 +137,8 @@ func (k *checker) hidden(c *Command, why string) result {
 // (the exec family). No allow rule covers it — not a rule for the command, not a tool-wide
 // Bash allow, not bypass mode — so it is a safety ask; auto mode's classifier may approve it.
 func (k *checker) execAsk(c *Command, why string) result {
-	k.effect("exec", why, "exec-family check", vSafety)
-	k.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+	k.rec.effect("exec", why, "exec-family check", vSafety)
+	k.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
 	msg := fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it.", why)
 	if k.denyAsk {
 		msg = fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it, and what it runs cannot be checked against your deny and ask rules.", why)

@@ -20,18 +20,18 @@ func (k *checker) eval(c *Command) result {
 		k.setResult(c, r)
 		return r
 	}
-	prev := k.cur
-	k.cur = c
+	prev := k.rec.cur
+	k.rec.cur = c
 	k.evals++
 	r := k.evalCommand(c)
-	k.cur = prev
+	k.rec.cur = prev
 	k.setResult(c, r)
-	if k.effects != nil && c.Parent != nil && (!c.Speculative || r.v == vDeny || r.v == vAskRule) {
-		k.cur = c.Parent
-		k.effect("runs", c.Text, "the rules, as if it stood alone", r.v)
-		k.cur = prev
+	if k.rec.effects != nil && c.Parent != nil && (!c.Speculative || r.v == vDeny || r.v == vAskRule) {
+		k.rec.cur = c.Parent
+		k.rec.effect("runs", c.Text, "the rules, as if it stood alone", r.v)
+		k.rec.cur = prev
 	}
-	if k.tracing {
+	if k.rec.on {
 		detail := c.Text
 		if c.Via != "" {
 			detail += " (run by " + c.Via + ")"
@@ -44,7 +44,7 @@ func (k *checker) eval(c *Command) result {
 		} else if r.d.Reason != nil {
 			detail += ": " + r.d.Reason.String()
 		}
-		k.note("bash: "+c.Kind.String(), r.v.String(), detail)
+		k.rec.note("bash: "+c.Kind.String(), r.v.String(), detail)
 	}
 	return r
 }
@@ -113,7 +113,7 @@ func (k *checker) evalCommand(c *Command) result {
 	}
 	if k.pc.Mode() == permission.ModeAcceptEdits && known && trusted && safeEnv && len(po.issues) == 0 && !po.needGrant && acceptEditsCommands[name] {
 		if (name == "mv" || name == "cp") && hasFlags(c.Argv[1:]) {
-			k.note("bash: acceptEdits", "skip", c.Text+": mv and cp with options need approval")
+			k.rec.note("bash: acceptEdits", "skip", c.Text+": mv and cp with options need approval")
 		} else {
 			return result{v: vAllow, d: permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonMode, Mode: permission.ModeAcceptEdits}}}
 		}
@@ -175,7 +175,7 @@ func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
 	}
 	if r := k.opaqueDenyOf(c); r != nil {
 		why := "the deny rule " + r.Value.Content + " names options of a program the knowledge base does not fully describe, and this command's options cannot be normalised to check it"
-		k.noteRule("bash: deny rule", "ask (safety check)", c.Text+": "+why, r)
+		k.rec.noteRule("bash: deny rule", "ask (safety check)", c.Text+": "+why, r)
 		return result{v: vSafety, d: askDecision("This command needs approval: "+why+".", permission.ReasonSafetyCheck, why)}, true
 	}
 	if r := k.ask.match(cands.deny, true); r != nil {
@@ -285,7 +285,7 @@ func (k *checker) stageAllowRules(c *Command, cands candSet, issues []string) (r
 		return result{}, false, ""
 	}
 	if why := uncovered(r, c); why != "" {
-		k.noteRule("bash: allow rule", "not covered", c.Text+": "+why, r)
+		k.rec.noteRule("bash: allow rule", "not covered", c.Text+": "+why, r)
 		return result{}, false, why
 	}
 	if hit, ok := k.laterCommandRule(c); ok {
@@ -310,7 +310,7 @@ func (k *checker) stageReadOnly(c *Command, name string, known, trusted, safeEnv
 		return result{}, false
 	}
 	if why := ro(c.Argv[1:]); why != "" {
-		k.note("bash: not read-only", "", c.Text+": "+why)
+		k.rec.note("bash: not read-only", "", c.Text+": "+why)
 		return result{}, false
 	}
 	return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, readOnlyDetail(name))}, true

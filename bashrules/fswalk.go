@@ -48,7 +48,7 @@ func (k *checker) tree(pc *permission.Context, root string, noHidden bool) pathO
 		dec := pc.CheckRead(quiet, p)
 		switch v := classify(dec); v {
 		case vDeny, vAskRule:
-			k.note("bash: path", v.String(), "below "+root+": "+p)
+			k.rec.note("bash: path", v.String(), "below "+root+": "+p)
 			out.res = worse(out.res, result{v: v, d: dec})
 			if v == vDeny {
 				return filepath.SkipAll

@@ -563,8 +563,8 @@ func (k *checker) stageOpaque(c *Command) result {
 }
 
 func (k *checker) opaqueAsk(c *Command, why, unchecked string) result {
-	k.effect("exec", why, "code the analysis cannot see", vSafety)
-	k.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+	k.rec.effect("exec", why, "code the analysis cannot see", vSafety)
+	k.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
 	msg := fmt.Sprintf("This command needs approval: %s, so %s; allow rules and bypass mode do not cover it.", why, unchecked)
 	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
 		Reason: k.reason(permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "opaque code: " + why, ClassifierApprovable: true})}}

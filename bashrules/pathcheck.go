@@ -35,9 +35,9 @@ func (k *checker) redirect(rd *Redirect) (result, bool) {
 		return allowed, false
 	}
 	worst := allowed
-	prev := k.cur
-	k.cur = nil
-	defer func() { k.cur = prev }()
+	prev := k.rec.cur
+	k.rec.cur = nil
+	defer func() { k.rec.cur = prev }()
 	for _, pc := range k.cwds(rd.where) {
 		o := k.use(pc, nil, pathUse{w: rd.Target, acc: acc}, "redirect")
 		worst = worse(worst, o.res)
@@ -293,7 +293,7 @@ func (k *checker) ifExists(pc *permission.Context, u pathUse, abs string) (pathO
 		// both checks refuse a suspicious path (go vet ./... names "...") with a plain safety
 		// ask before they look at a rule or the file: nothing is left to look at. A trace or
 		// an explanation still runs the checks, for their lines.
-		if !k.tracing && k.effects == nil && permission.SuspiciousPath(abs) != "" {
+		if !k.rec.on && k.rec.effects == nil && permission.SuspiciousPath(abs) != "" {
 			return pathOutcome{}, true
 		}
 		if _, err := permission.Lstat(k.ctx, abs); err != nil {
@@ -316,8 +316,8 @@ func (k *checker) ifExists(pc *permission.Context, u pathUse, abs string) (pathO
 // checkPath checks the resolved path abs of a use against the rules of every context they
 // were written in, and records the effect for an explanation.
 func (k *checker) checkPath(pc *permission.Context, c *Command, u pathUse, abs, what string) pathOutcome {
-	if k.tracing {
-		k.note("bash: path", u.acc.String(), fmt.Sprintf("%s %s (%s)", what, abs, u.w.Src))
+	if k.rec.on {
+		k.rec.note("bash: path", u.acc.String(), fmt.Sprintf("%s %s (%s)", what, abs, u.w.Src))
 	}
 	// The path is resolved against the directory the command runs in, but rules written
 	// relative to the working directory ("./.env") are checked from the session's directory
@@ -326,7 +326,7 @@ func (k *checker) checkPath(pc *permission.Context, c *Command, u pathUse, abs, 
 	for _, rc := range k.ruleContexts(pc) {
 		out.merge(k.checkAbs(rc, c, u, u.w, abs))
 	}
-	if k.effects != nil {
+	if k.rec.effects != nil {
 		check := "Read check"
 		if isWrite(u.acc) {
 			check = "Edit check"
@@ -335,7 +335,7 @@ func (k *checker) checkPath(pc *permission.Context, c *Command, u pathUse, abs, 
 		if v == vAllow && out.needGrant {
 			v = vNeeds
 		}
-		k.effect(u.acc.String(), abs, check, v)
+		k.rec.effect(u.acc.String(), abs, check, v)
 	}
 	return out
 }
@@ -413,7 +413,7 @@ type checkKey struct {
 // commands name (cat a && grep x a) is resolved, symlinks and all, only once. When a trace is
 // being written every check runs, so that each leaves its lines.
 func (k *checker) check(pc *permission.Context, abs string, write bool) permission.Decision {
-	if k.tracing {
+	if k.rec.on {
 		if write {
 			return pc.CheckWrite(k.ctx, abs)
 		}
@@ -519,7 +519,7 @@ func (k *checker) dangerResult(c *Command, w Word, abs, why string) result {
 		op, _ = commandName(c.Argv[0])
 	}
 	msg := fmt.Sprintf("Dangerous %s operation detected: '%s'. It would remove %s; this needs your explicit approval and cannot be allowed by rules or modes.", op, w.Src, why)
-	k.note("bash: dangerous removal", "ask", msg)
+	k.rec.note("bash: dangerous removal", "ask", msg)
 	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg, BlockedPath: abs,
 		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "dangerous removal of " + why}}}
 }
@@ -531,7 +531,7 @@ func (k *checker) bareGit(name string, c *Command) bool {
 	}
 	for _, pc := range k.cwds(c.where) {
 		if gitInBareRepo(k.ctx, pc.Cwd(), c.Argv[1:]) {
-			k.note("bash: not read-only", "", c.Text+": runs in a directory that looks like a bare git repository")
+			k.rec.note("bash: not read-only", "", c.Text+": runs in a directory that looks like a bare git repository")
 			return true
 		}
 	}

@@ -59,15 +59,15 @@ func askDecision(msg string, rt permission.ReasonType, detail string) permission
 func (k *checker) ruleResult(v verdict, r *permission.Rule, what string) result {
 	switch v {
 	case vDeny:
-		k.noteRule("bash: deny rule", "deny", what, r)
+		k.rec.noteRule("bash: deny rule", "deny", what, r)
 		return result{v: vDeny, d: permission.Decision{Behavior: permission.Deny, Message: k.deniedMessage(),
 			Reason: k.reason(permission.Reason{Type: permission.ReasonRule, Rule: r})}}
 	case vAskRule:
-		k.noteRule("bash: ask rule", "ask", what, r)
+		k.rec.noteRule("bash: ask rule", "ask", what, r)
 		return result{v: vAskRule, d: permission.Decision{Behavior: permission.Ask, Message: permission.RequestMessage("Bash"),
 			Reason: k.reason(permission.Reason{Type: permission.ReasonRule, Rule: r})}}
 	}
-	k.noteRule("bash: allow rule", "allow", what, r)
+	k.rec.noteRule("bash: allow rule", "allow", what, r)
 	return result{v: vAllow, d: permission.Decision{Behavior: permission.Allow, Reason: k.reason(permission.Reason{Type: permission.ReasonRule, Rule: r})}}
 }
 
