@@ -46,7 +46,8 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 		k = new(checker)
 	}
 	k.pc, k.command, k.rec.on = pc, command, permission.Tracing(ctx)
-	k.deny, k.ask, k.allow, k.idx, k.denyAsk = idx.deny, idx.ask, idx.allow, idx, idx.denyAsk
+	k.deny, k.ask, k.allow, k.idx = idx.deny, idx.ask, idx.allow, idx
+	k.verdicts = verdicts{rec: &k.rec, command: command, denyAsk: idx.denyAsk}
 	// The path checks of one command line share their Lstat results (see
 	// permission.StatCacheContext).
 	k.ctx = k.statCtx.Init(ctx)
@@ -72,9 +73,7 @@ type checker struct {
 	allow     *ruleSet
 	readRules bool
 	idx       *bashIndexes
-	// denyAsk reports that some Bash deny or ask rule exists: what the analysis cannot see is
-	// then a safety ask, which neither bypass mode nor a tool-wide allow overrides.
-	denyAsk bool
+	verdicts  verdicts
 
 	a        *Analysis
 	orig     *permission.Context // the session's context with the original working directory
@@ -101,9 +100,6 @@ type checker struct {
 	// the commands decided (not taken from a twin), for tests.
 	decided    []*Command
 	decidedBuf [8]*Command // decided's first array, allocated with the checker
-	// reasons is where the verdicts' reasons are cut from (see reason); the decision
-	// returned points into it, so it is never part of the checker.
-	reasons []permission.Reason
 	// What follows comes with the checker: the decision's stat cache and context, and the
 	// first arrays of its slots, parts, candidates and checks, enough for a command line of a
 	// few commands. Nothing the decision returns points into them.
@@ -159,10 +155,10 @@ func (k *checker) decide() permission.Decision {
 	// Rules on the whole string apply before anything else, so that even a command that does
 	// not parse meets its exact deny rule.
 	if r := k.deny.match([]string{trimmed}, true); r != nil {
-		return k.ruleResult(vDeny, r, "the whole command").d
+		return k.verdicts.ruleResult(vDeny, r, "the whole command").d
 	}
 	if r := k.ask.match([]string{trimmed}, true); r != nil {
-		return k.ruleResult(vAskRule, r, "the whole command").d
+		return k.verdicts.ruleResult(vAskRule, r, "the whole command").d
 	}
 	if why := spoofing(k.command); why != "" {
 		k.rec.note("bash: characters", "ask", why)
@@ -211,7 +207,7 @@ func (k *checker) decide() permission.Decision {
 		whole = append(whole, k.cd.whole)
 	}
 	for _, is := range a.Issues {
-		whole = append(whole, k.unseen(is))
+		whole = append(whole, k.verdicts.unseen(is))
 	}
 	count := 0
 	for _, c := range a.Commands {
@@ -266,14 +262,14 @@ func (k *checker) merge(trimmed string, parts []part, whole []result) permission
 		if len(parts) == 1 && parts[0].res.d.Reason != nil {
 			return parts[0].res.d
 		}
-		return permission.Decision{Behavior: permission.Allow, Reason: k.reason(permission.Reason{Type: permission.ReasonSubcommandResults,
+		return permission.Decision{Behavior: permission.Allow, Reason: k.verdicts.reason(permission.Reason{Type: permission.ReasonSubcommandResults,
 			Detail: "every part of the command is allowed", Subresults: subresults(parts)})}
 	}
 	// What remains asks; an exact allow rule for the whole command settles what the analysis
 	// could not see or what no rule allowed, but not a path outside the working directories.
 	if worst.v <= vUnsure {
 		if r := k.allow.match([]string{trimmed}, false); r != nil {
-			return k.ruleResult(vAllow, r, "the whole command").d
+			return k.verdicts.ruleResult(vAllow, r, "the whole command").d
 		}
 	}
 	var notAllowed []part

@@ -23,7 +23,7 @@ func (k *checker) stageEffects(c *Command) result {
 	if c.Kind == KindAssign || c.Kind == KindDecl {
 		for _, a := range c.Assigns {
 			if why := dangerousEnv(a.Name); why != "" {
-				worst = worse(worst, k.hidden(c, "it sets "+a.Name+", which "+why))
+				worst = worse(worst, k.verdicts.hidden(c, "it sets "+a.Name+", which "+why))
 			}
 		}
 		return worst
@@ -33,44 +33,44 @@ func (k *checker) stageEffects(c *Command) result {
 	}
 	for _, a := range c.Assigns {
 		if why := dangerousEnv(a.Name); why != "" {
-			worst = worse(worst, k.hidden(c, "it runs with "+a.Name+" set, which "+why))
+			worst = worse(worst, k.verdicts.hidden(c, "it runs with "+a.Name+" set, which "+why))
 		} else if why := programEnv(c.Argv[0], a.Name); why != "" {
-			worst = worse(worst, k.hidden(c, "it runs with "+a.Name+" set, which "+why))
+			worst = worse(worst, k.verdicts.hidden(c, "it runs with "+a.Name+" set, which "+why))
 		}
 	}
 	w0 := c.Argv[0]
 	switch {
 	case !w0.Known || w0.Placeholder:
-		if k.denyAsk {
-			worst = worse(worst, k.hidden(c, "its name ("+w0.Src+") is only known when it runs"))
+		if k.idx.denyAsk {
+			worst = worse(worst, k.verdicts.hidden(c, "its name ("+w0.Src+") is only known when it runs"))
 		}
 	case w0.Glob:
 		if r, ok := k.globName(c); ok {
 			return r
 		}
-		worst = worse(worst, k.hidden(c, "its name ("+w0.Src+") is a pattern the shell expands"))
+		worst = worse(worst, k.verdicts.hidden(c, "its name ("+w0.Src+") is a pattern the shell expands"))
 	}
 	name, _ := commandName(w0)
 	args := c.Argv[1:]
 	k.rec.networkEffect(c, name)
 	if why := nameChanger(name, args); why != "" {
-		worst = worse(worst, k.hidden(c, why))
+		worst = worse(worst, k.verdicts.hidden(c, why))
 	}
 	if why := envArgs(name, args); why != "" {
-		worst = worse(worst, k.hidden(c, why))
+		worst = worse(worst, k.verdicts.hidden(c, why))
 	}
-	if why := scriptFile(name, args); why != "" && k.denyAsk {
+	if why := scriptFile(name, args); why != "" && k.idx.denyAsk {
 		// Without deny or ask rules a script file is a command like any other: a rule for
 		// the shell allows it (docs/security.md, known limits).
-		worst = worse(worst, k.hidden(c, why))
+		worst = worse(worst, k.verdicts.hidden(c, why))
 	}
 	if why := execOption(name, args); why != "" {
-		worst = worse(worst, k.execAsk(c, why))
+		worst = worse(worst, k.verdicts.execAsk(c, why))
 	}
 	worst = worse(worst, k.stageOpaque(c))
 	if roles().hazard[name] || execOptionCommands[name] {
 		if why := k.globOption(c); why != "" {
-			worst = worse(worst, k.execAsk(c, why))
+			worst = worse(worst, k.verdicts.execAsk(c, why))
 		}
 	}
 	return worst
@@ -116,31 +116,31 @@ func (k *checker) globOption(c *Command) string {
 }
 
 // hidden is the answer for a command whose real program the analysis cannot see.
-func (k *checker) hidden(c *Command, why string) result {
+func (vs *verdicts) hidden(c *Command, why string) result {
 	defer func() {
 		v := vUnsure
-		if k.denyAsk {
+		if vs.denyAsk {
 			v = vSafety
 		}
-		k.rec.effect("exec", why, "command names", v)
+		vs.rec.effect("exec", why, "command names", v)
 	}()
-	if k.denyAsk {
+	if vs.denyAsk {
 		msg := fmt.Sprintf("This command needs approval: %s, so your deny and ask rules cannot be checked against it.", why)
-		k.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+		vs.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
 		return result{v: vSafety, d: askDecision(msg, permission.ReasonSafetyCheck, why)}
 	}
-	k.rec.note("bash: effect", "unsure", c.Text+": "+why)
+	vs.rec.note("bash: effect", "unsure", c.Text+": "+why)
 	return result{v: vUnsure, d: askDecision(fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}
 }
 
 // execAsk is the answer for an option that runs or writes what the analysis does not follow
 // (the exec family). No allow rule covers it — not a rule for the command, not a tool-wide
 // Bash allow, not bypass mode — so it is a safety ask; auto mode's classifier may approve it.
-func (k *checker) execAsk(c *Command, why string) result {
-	k.rec.effect("exec", why, "exec-family check", vSafety)
-	k.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+func (vs *verdicts) execAsk(c *Command, why string) result {
+	vs.rec.effect("exec", why, "exec-family check", vSafety)
+	vs.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
 	msg := fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it.", why)
-	if k.denyAsk {
+	if vs.denyAsk {
 		msg = fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it, and what it runs cannot be checked against your deny and ask rules.", why)
 	}
 	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
@@ -162,10 +162,10 @@ func (k *checker) globName(c *Command) (result, bool) {
 		argv := append([]Word{{Src: path.Base(m), Value: path.Base(m), Known: true}}, c.Argv[1:]...)
 		cands := []string{joinValues(argv, false), joinValues(argv, true)}
 		if r := k.deny.match(cands, true); r != nil {
-			return k.ruleResult(vDeny, r, c.Text+" (the pattern names "+m+")"), true
+			return k.verdicts.ruleResult(vDeny, r, c.Text+" (the pattern names "+m+")"), true
 		}
 		if r := k.ask.match(cands, true); r != nil {
-			return k.ruleResult(vAskRule, r, c.Text+" (the pattern names "+m+")"), true
+			return k.verdicts.ruleResult(vAskRule, r, c.Text+" (the pattern names "+m+")"), true
 		}
 	}
 	return result{}, false

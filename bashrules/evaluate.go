@@ -75,7 +75,7 @@ func (k *checker) evalCommand(c *Command) result {
 	if len(po.issues) > 0 {
 		// What a path option runs or reads (curl -O, ssh -o ProxyCommand, sed -f) is an effect
 		// the analysis cannot follow: no allow rule settles it.
-		worst = worse(worst, k.execAsk(c, po.issues[0]))
+		worst = worse(worst, k.verdicts.execAsk(c, po.issues[0]))
 	}
 	if worst.v >= vAsk {
 		return worst
@@ -92,7 +92,7 @@ func (k *checker) evalCommand(c *Command) result {
 	if eff.v == vUnsure {
 		// A name the analysis cannot see: only an exact rule for this very command allows it.
 		if r := k.allow.match(cands.allowExact, false); r != nil {
-			return k.ruleResult(vAllow, r, c.Text)
+			return k.verdicts.ruleResult(vAllow, r, c.Text)
 		}
 		return eff
 	}
@@ -122,9 +122,9 @@ func (k *checker) evalCommand(c *Command) result {
 		return unsure(po.issues[0])
 	}
 	if !known && !quietExpansions(c, name, trusted) {
-		if k.denyAsk && (name == "" || k.idx.mayName(name)) {
+		if k.idx.denyAsk && (name == "" || k.idx.mayName(name)) {
 			// A deny or ask rule for this command could match what the unknown words become.
-			return k.unseen(opaqueWhy(c))
+			return k.verdicts.unseen(opaqueWhy(c))
 		}
 		return unsure(opaqueWhy(c))
 	}
@@ -140,7 +140,7 @@ func (k *checker) evalCommand(c *Command) result {
 func (k *checker) stageStructure(c *Command, name string, kr kidsResult, issues []string) (result, bool) {
 	if c.Transparent && kr.real > 0 && len(issues) == 0 && safeAssigns(c.Assigns) {
 		if kr.allowed {
-			return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, "every command "+name+" runs is allowed")}, true
+			return result{v: vAllow, d: k.verdicts.allowDecision(permission.ReasonOther, "every command "+name+" runs is allowed")}, true
 		}
 		if kr.unsure.v != vAllow {
 			return kr.unsure, true
@@ -148,18 +148,18 @@ func (k *checker) stageStructure(c *Command, name string, kr kidsResult, issues 
 		return result{v: vNeeds, suggest: kr.suggest}, true
 	}
 	if len(issues) > 0 {
-		return k.unseen(issues[0]), true
+		return k.verdicts.unseen(issues[0]), true
 	}
 	switch c.Kind {
 	case KindFuncCall:
-		return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, "calls a function whose body is checked where it is defined")}, true
+		return result{v: vAllow, d: k.verdicts.allowDecision(permission.ReasonOther, "calls a function whose body is checked where it is defined")}, true
 	case KindArith, KindTest:
-		return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, c.Kind.String()+" runs nothing")}, true
+		return result{v: vAllow, d: k.verdicts.allowDecision(permission.ReasonOther, c.Kind.String()+" runs nothing")}, true
 	case KindAssign, KindDecl:
 		if why := unsafeAssignment(c); why != "" {
 			return result{v: vNeeds}, true
 		}
-		return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, "sets shell variables only")}, true
+		return result{v: vAllow, d: k.verdicts.allowDecision(permission.ReasonOther, "sets shell variables only")}, true
 	}
 	return result{}, false
 }
@@ -168,10 +168,10 @@ func (k *checker) stageStructure(c *Command, name string, kr kidsResult, issues 
 // assignments and wrappers, by base name, with its options normalised.
 func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
 	if r := k.deny.match(cands.deny, true); r != nil {
-		return k.ruleResult(vDeny, r, c.Text), true
+		return k.verdicts.ruleResult(vDeny, r, c.Text), true
 	}
 	if r := k.normDeny(c); r != nil {
-		return k.ruleResult(vDeny, r, c.Text+" (options normalised)"), true
+		return k.verdicts.ruleResult(vDeny, r, c.Text+" (options normalised)"), true
 	}
 	if r := k.opaqueDenyOf(c); r != nil {
 		why := "the deny rule " + r.Value.Content + " names options of a program the knowledge base does not fully describe, and this command's options cannot be normalised to check it"
@@ -179,10 +179,10 @@ func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
 		return result{v: vSafety, d: askDecision("This command needs approval: "+why+".", permission.ReasonSafetyCheck, why)}, true
 	}
 	if r := k.ask.match(cands.deny, true); r != nil {
-		return k.ruleResult(vAskRule, r, c.Text), true
+		return k.verdicts.ruleResult(vAskRule, r, c.Text), true
 	}
 	if r := k.normAsk(c); r != nil {
-		return k.ruleResult(vAskRule, r, c.Text+" (options normalised)"), true
+		return k.verdicts.ruleResult(vAskRule, r, c.Text+" (options normalised)"), true
 	}
 	return result{}, false
 }
@@ -216,12 +216,12 @@ func (k *checker) stageSpeculative(c *Command) result {
 		worst = worse(worst, po.res)
 	}
 	if len(po.issues) > 0 {
-		worst = worse(worst, k.execAsk(c, po.issues[0]))
+		worst = worse(worst, k.verdicts.execAsk(c, po.issues[0]))
 	}
 	if c.Kind == KindCall && len(c.Argv) > 0 {
 		name, _ := commandName(c.Argv[0])
 		if why := execOption(name, c.Argv[1:]); why != "" {
-			worst = worse(worst, k.execAsk(c, why))
+			worst = worse(worst, k.verdicts.execAsk(c, why))
 		}
 	}
 	return worst
@@ -275,7 +275,7 @@ func (k *checker) stageChildren(c *Command) kidsResult {
 // marks as running code, naming a program or writing (coverage.go): notCovered says why.
 func (k *checker) stageAllowRules(c *Command, cands candSet, issues []string) (res result, ok bool, notCovered string) {
 	if r := k.allow.match(cands.allowExact, false); r != nil {
-		return k.ruleResult(vAllow, r, c.Text), true, ""
+		return k.verdicts.ruleResult(vAllow, r, c.Text), true, ""
 	}
 	if !fullyKnown(c, issues) {
 		return result{}, false, ""
@@ -291,7 +291,7 @@ func (k *checker) stageAllowRules(c *Command, cands candSet, issues []string) (r
 	if hit, ok := k.laterCommandRule(c); ok {
 		return hit, true, ""
 	}
-	return k.ruleResult(vAllow, r, c.Text), true, ""
+	return k.verdicts.ruleResult(vAllow, r, c.Text), true, ""
 }
 
 // stageReadOnly allows a command of the read-only set whose options keep it read-only.
@@ -313,7 +313,7 @@ func (k *checker) stageReadOnly(c *Command, name string, known, trusted, safeEnv
 		k.rec.note("bash: not read-only", "", c.Text+": "+why)
 		return result{}, false
 	}
-	return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, readOnlyDetail(name))}, true
+	return result{v: vAllow, d: k.verdicts.allowDecision(permission.ReasonOther, readOnlyDetail(name))}, true
 }
 
 // readOnlyDetails are the reasons of the read-only set's commands, built once rather than

@@ -436,16 +436,16 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 			cands = cands[:1] // nothing needed quoting: one string to match, not the same twice
 		}
 		if r := k.deny.match(cands, true); r != nil {
-			return k.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
+			return k.verdicts.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
 		}
 		if r := normMatch(k.idx.normDeny, rest); r != nil {
-			return k.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
+			return k.verdicts.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
 		}
 		if r := k.ask.match(cands, true); r != nil {
-			return k.ruleResult(vAskRule, r, c.Text+" (runs "+w.Value+")"), true
+			return k.verdicts.ruleResult(vAskRule, r, c.Text+" (runs "+w.Value+")"), true
 		}
 		if r := normMatch(k.idx.normAsk, rest); r != nil {
-			return k.ruleResult(vAskRule, r, c.Text+" (runs "+w.Value+")"), true
+			return k.verdicts.ruleResult(vAskRule, r, c.Text+" (runs "+w.Value+")"), true
 		}
 	}
 	return result{}, false

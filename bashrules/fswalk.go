@@ -66,11 +66,11 @@ func (k *checker) glob(pc *permission.Context, c *Command, u pathUse, p, what st
 	switch u.acc {
 	case accRemove, accRemoveUnder, accRemoveIfExists:
 		if w.Value == "*" || strings.HasSuffix(w.Value, "/*") {
-			return pathOutcome{writes: true, res: k.dangerResult(c, w, w.Value, "it removes everything in a directory")}
+			return pathOutcome{writes: true, res: k.verdicts.dangerResult(c, w, w.Value, "it removes everything in a directory")}
 		}
 		base, _ := pc.ResolvePath(globBase(p))
 		if why := dangerous(k.pc, pc, base, true); why != "" {
-			return pathOutcome{writes: true, res: k.dangerResult(c, w, base, why)}
+			return pathOutcome{writes: true, res: k.verdicts.dangerResult(c, w, base, why)}
 		}
 		fallthrough
 	case accWrite:

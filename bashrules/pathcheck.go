@@ -382,7 +382,7 @@ func (k *checker) checkAbs(pc *permission.Context, c *Command, u pathUse, w Word
 		return o
 	case accRemove, accRemoveIfExists, accRemoveUnder:
 		if why := dangerous(k.pc, pc, abs, u.acc == accRemoveUnder); why != "" {
-			return pathOutcome{writes: true, res: k.dangerResult(c, w, abs, why)}
+			return pathOutcome{writes: true, res: k.verdicts.dangerResult(c, w, abs, why)}
 		}
 		return k.write(pc, abs, "")
 	}
@@ -513,13 +513,13 @@ func dangerous(session, pc *permission.Context, abs string, under bool) string {
 	return ""
 }
 
-func (k *checker) dangerResult(c *Command, w Word, abs, why string) result {
+func (vs *verdicts) dangerResult(c *Command, w Word, abs, why string) result {
 	op := "rm"
 	if c != nil && len(c.Argv) > 0 {
 		op, _ = commandName(c.Argv[0])
 	}
 	msg := fmt.Sprintf("Dangerous %s operation detected: '%s'. It would remove %s; this needs your explicit approval and cannot be allowed by rules or modes.", op, w.Src, why)
-	k.rec.note("bash: dangerous removal", "ask", msg)
+	vs.rec.note("bash: dangerous removal", "ask", msg)
 	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg, BlockedPath: abs,
 		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "dangerous removal of " + why}}}
 }
