@@ -52,62 +52,46 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	// permission.StatCacheContext).
 	k.ctx = k.statCtx.Init(ctx)
 	k.rec.ctx = k.ctx
-	k.onlyPC[0] = pc
+	k.paths.init(k.ctx, pc, idx.readRules, &k.rec, &k.verdicts)
 	k.decided = k.decidedBuf[:0]
 	k.candChunk = k.candBuf[:0]
-	k.checkList = k.checkBuf[:0]
-	k.readRules = idx.readRules
 	return k
 }
 
 type checker struct {
-	ctx context.Context
-	// onlyPC is the list of pc alone, handed out (to be read only) by cwds and
-	// ruleContexts in the usual case of one working directory.
-	onlyPC    [1]*permission.Context
-	pc        *permission.Context
-	command   string
-	rec       recorder
-	deny      *ruleSet
-	ask       *ruleSet
-	allow     *ruleSet
-	readRules bool
-	idx       *bashIndexes
-	verdicts  verdicts
+	ctx      context.Context
+	pc       *permission.Context
+	command  string
+	rec      recorder
+	deny     *ruleSet
+	ask      *ruleSet
+	allow    *ruleSet
+	idx      *bashIndexes
+	verdicts verdicts
+	paths    pathChecks
 
 	a        *Analysis
-	orig     *permission.Context // the session's context with the original working directory
 	children map[*Command][]*Command
 	// slots hold the verdicts of the analysis's commands, by index; results those of any
 	// other command (see result).
 	slots   []resultSlot
 	results map[*Command]result
-	cd      *cdState
-	cdBuf   cdState // what cd points to, allocated with the checker
 
 	// norms caches each command's normal form for deny and ask rule matching.
 	norms map[*Command]normForm
-	// checks caches the read and write checks of this command line (see check).
-	// A command line checks a few paths: a short list searched in order costs less than a
-	// map, which is made only when the list is full.
-	checkList []checkEntry
-	// probeBuf is the array paths lends to probes.
-	probeBuf []pathUse
 	// candChunk is where candArray cuts each command's candidates from.
 	candChunk []string
-	checks    map[checkKey]permission.Decision
 	// decided are top-level commands decided so far that a later twin may reuse; evals counts
 	// the commands decided (not taken from a twin), for tests.
 	decided    []*Command
 	decidedBuf [8]*Command // decided's first array, allocated with the checker
 	// What follows comes with the checker: the decision's stat cache and context, and the
-	// first arrays of its slots, parts, candidates and checks, enough for a command line of a
-	// few commands. Nothing the decision returns points into them.
+	// first arrays of its slots, parts and candidates, enough for a command line of a few
+	// commands. Nothing the decision returns points into them.
 	statCtx  permission.StatCacheContext
 	slotsBuf [6]resultSlot
 	partsBuf [6]part
 	candBuf  [6 * candsPerCommand]string
-	checkBuf [4]checkEntry
 	// analysis is the decision's analysis; walk the chunks its walker cuts from, kept when
 	// the checker is reused (the decision returned never points into them).
 	analysis Analysis
@@ -189,7 +173,7 @@ func (k *checker) decide() permission.Decision {
 			k.children[c.Parent] = append(k.children[c.Parent], c)
 		}
 	}
-	k.findCd()
+	k.paths.findCd(a)
 
 	parts := k.partsBuf[:0]
 	var whole []result
@@ -199,12 +183,12 @@ func (k *checker) decide() permission.Decision {
 		}
 	}
 	for _, rd := range a.Redirects {
-		if r, ok := k.redirect(rd); ok {
+		if r, ok := k.paths.redirect(rd); ok {
 			parts = append(parts, part{text: rd.Op + " " + rd.Target.Src, res: r})
 		}
 	}
-	if k.cd != nil && k.cd.whole.v != vAllow {
-		whole = append(whole, k.cd.whole)
+	if k.paths.cd != nil && k.paths.cd.whole.v != vAllow {
+		whole = append(whole, k.paths.cd.whole)
 	}
 	for _, is := range a.Issues {
 		whole = append(whole, k.verdicts.unseen(is))

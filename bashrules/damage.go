@@ -90,7 +90,7 @@ func (k *checker) countDamage() *permission.Damage {
 		if destroyers[name] == nil {
 			continue
 		}
-		for _, pc := range k.cwds(c.where) {
+		for _, pc := range k.paths.cwds(c.where) {
 			targets = append(targets, destroyers[name](pc, c.Argv[1:])...)
 		}
 	}
@@ -98,7 +98,7 @@ func (k *checker) countDamage() *permission.Damage {
 		if rd.Kind != RedirOut || strings.Contains(rd.Op, ">>") || exemptOutput(rd.Target) {
 			continue
 		}
-		for _, pc := range k.cwds(rd.where) {
+		for _, pc := range k.paths.cwds(rd.where) {
 			if p, ok := damagePath(pc, rd.Target); ok {
 				targets = append(targets, damageTarget{op: opFile, abs: p})
 			}

@@ -13,7 +13,7 @@ func (k *checker) twin(c *Command) (result, bool) {
 		return result{}, false
 	}
 	for _, d := range k.decided {
-		if d.Text == c.Text && sameDecision(d, c) && slices.Equal(k.cwds(d.where), k.cwds(c.where)) {
+		if d.Text == c.Text && sameDecision(d, c) && slices.Equal(k.paths.cwds(d.where), k.paths.cwds(c.where)) {
 			if r, ok := k.result(d); ok {
 				return r, true
 			}
@@ -35,8 +35,8 @@ func dedupable(k *checker, c *Command) bool {
 	if c.Parent != nil || len(k.children[c]) > 0 {
 		return false
 	}
-	if k.cd != nil {
-		if _, isCd := k.cd.each[c]; isCd {
+	if k.paths.cd != nil {
+		if _, isCd := k.paths.cd.each[c]; isCd {
 			return false
 		}
 	}

@@ -142,7 +142,7 @@ func TestPropertyCheckCacheDecidesAsUncached(tt *testing.T) {
 		cmd := b.String()
 		k := newChecker(context.Background(), pc, cmd)
 		d := k.run()
-		if len(k.checks) > 0 {
+		if len(k.paths.checks) > 0 {
 			big++
 		}
 		decidesAsTraced(t, tt, pc, cmd, d, "no cache")

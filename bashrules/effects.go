@@ -69,7 +69,7 @@ func (k *checker) stageEffects(c *Command) result {
 	}
 	worst = worse(worst, k.stageOpaque(c))
 	if roles().hazard[name] || execOptionCommands[name] {
-		if why := k.globOption(c); why != "" {
+		if why := k.paths.globOption(c); why != "" {
 			worst = worse(worst, k.verdicts.execAsk(c, why))
 		}
 	}
@@ -90,13 +90,13 @@ var execOptionCommands = func() map[string]bool {
 // globOption says why an unquoted pattern among a command's arguments may expand to one of its
 // options: a file in the pattern's directory whose name starts with "-" matches it (find *
 // -name x beside a file named -delete).
-func (k *checker) globOption(c *Command) string {
+func (ps *pathChecks) globOption(c *Command) string {
 	for _, a := range c.Argv[1:] {
 		// Only a pattern without a slash expands to bare names; dir/* expands to dir/-x.
 		if !a.Known || !a.Glob || strings.ContainsRune(a.Value, '/') {
 			continue
 		}
-		for _, pc := range k.cwds(c.where) {
+		for _, pc := range ps.cwds(c.where) {
 			pattern, err := pc.ResolvePath(a.Value)
 			if err != nil {
 				return "the pattern " + a.Src + " cannot be resolved"

@@ -64,9 +64,9 @@ func (k *checker) evalCommand(c *Command) result {
 	}
 	kr := k.stageChildren(c)
 	worst := kr.worst
-	po := k.paths(c)
+	po := k.paths.command(c, len(k.children[c]) > 0)
 	worst = worse(worst, po.res)
-	cdRes, isCd := k.cd.each[c]
+	cdRes, isCd := k.paths.cd.each[c]
 	if isCd {
 		worst = worse(worst, cdRes)
 	}
@@ -211,7 +211,7 @@ func (k *checker) stageSpeculative(c *Command) result {
 		return worst
 	}
 	worst = worse(worst, k.stageOpaque(c))
-	po := k.paths(c)
+	po := k.paths.command(c, len(k.children[c]) > 0)
 	if po.res.v == vSafety || po.res.v == vDeny {
 		worst = worse(worst, po.res)
 	}
@@ -302,7 +302,7 @@ func (k *checker) stageReadOnly(c *Command, name string, known, trusted, safeEnv
 	if !known && !quietExpansions(c, name, trusted) && !k.readOnlyXargsChild(c) {
 		return result{}, false
 	}
-	if k.bareGit(name, c) {
+	if k.paths.bareGit(name, c) {
 		return result{}, false
 	}
 	ro, ok := readOnlyFor(name)

@@ -537,7 +537,7 @@ func scriptSeen(s string, depth int) (why string, reads bool) {
 // this file): a safety ask when a Bash deny or ask rule exists, or when a Read deny or ask
 // rule exists and the code can read files.
 func (k *checker) stageOpaque(c *Command) result {
-	if !k.idx.denyAsk && !k.readRules {
+	if !k.idx.denyAsk && !k.idx.readRules {
 		return allowed
 	}
 	why, reads := codeWhy(c, 0)
