@@ -207,8 +207,8 @@ func (k *checker) decide() permission.Decision {
 	case count > MaxSubcommands:
 		whole = append(whole, result{v: vAsk, d: askDecision(fmt.Sprintf("Command has too many subcommands to check safely (%d; the limit is %d).", count, MaxSubcommands), permission.ReasonOther, "too many subcommands")})
 	}
-	dmg := k.damage(parts)
-	if r, ok := k.damageResult(dmg); ok {
+	dmg := damage(a, parts, &k.paths)
+	if r, ok := damageResult(&k.rec, dmg); ok {
 		whole = append(whole, r)
 	}
 	d := k.merge(trimmed, parts, whole)
