@@ -70,15 +70,8 @@ type checker struct {
 	verdicts verdicts
 	paths    pathChecks
 
-	a        *Analysis
-	children map[*Command][]*Command
-	// slots hold the verdicts of the analysis's commands, by index; results those of any
-	// other command (see result).
-	slots   []resultSlot
-	results map[*Command]result
+	memo memo
 
-	// norms caches each command's normal form for deny and ask rule matching.
-	norms map[*Command]normForm
 	// candChunk is where candArray cuts each command's candidates from.
 	candChunk []string
 	// decided are top-level commands decided so far that a later twin may reuse; evals counts
@@ -89,7 +82,6 @@ type checker struct {
 	// first arrays of its slots, parts and candidates, enough for a command line of a few
 	// commands. Nothing the decision returns points into them.
 	statCtx  permission.StatCacheContext
-	slotsBuf [6]resultSlot
 	partsBuf [6]part
 	candBuf  [6 * candsPerCommand]string
 	// analysis is the decision's analysis; walk the chunks its walker cuts from, kept when
@@ -157,22 +149,7 @@ func (k *checker) decide() permission.Decision {
 		k.rec.note("bash: parse", "ask", err.Error())
 		return askDecision("Command contains malformed syntax that cannot be parsed: "+err.Error(), permission.ReasonOther, "parse error")
 	}
-	k.a = a
-	// One slice for every command's verdict: a map of them was a good part of a decision's
-	// allocations and lookups.
-	if len(a.Commands) <= len(k.slotsBuf) {
-		k.slots = k.slotsBuf[:len(a.Commands)]
-	} else {
-		k.slots = make([]resultSlot, len(a.Commands))
-	}
-	for _, c := range a.Commands {
-		if c.Parent != nil {
-			if k.children == nil {
-				k.children = map[*Command][]*Command{}
-			}
-			k.children[c.Parent] = append(k.children[c.Parent], c)
-		}
-	}
+	k.memo.load(a)
 	k.paths.findCd(a)
 
 	parts := k.partsBuf[:0]
@@ -325,6 +302,22 @@ func subresults(parts []part) []permission.SubResult {
 	return out
 }
 
+// memo is what a decision has found about each command of its analysis: the commands each
+// runs, its verdict and its normal form. A command's slot is at its index; a command from
+// outside the analysis (there are none today, but a slot must never hold another command's
+// verdict) is kept in a map.
+type memo struct {
+	a        *Analysis
+	children map[*Command][]*Command
+	// slots hold the verdicts of the analysis's commands, by index; results those of any
+	// other command (see result).
+	slots   []resultSlot
+	results map[*Command]result
+	// norms caches each command's normal form for deny and ask rule matching.
+	norms    map[*Command]normForm
+	slotsBuf [6]resultSlot // slots' first array, allocated with the checker
+}
+
 // resultSlot is what a decision keeps for one command of its analysis: its verdict and, once
 // computed, its normal form.
 type resultSlot struct {
@@ -334,10 +327,30 @@ type resultSlot struct {
 	normed bool
 }
 
+// load readies m, a zero memo, for the commands of a.
+func (m *memo) load(a *Analysis) {
+	m.a = a
+	// One slice for every command's verdict: a map of them was a good part of a decision's
+	// allocations and lookups.
+	if len(a.Commands) <= len(m.slotsBuf) {
+		m.slots = m.slotsBuf[:len(a.Commands)]
+	} else {
+		m.slots = make([]resultSlot, len(a.Commands))
+	}
+	for _, c := range a.Commands {
+		if c.Parent != nil {
+			if m.children == nil {
+				m.children = map[*Command][]*Command{}
+			}
+			m.children[c.Parent] = append(m.children[c.Parent], c)
+		}
+	}
+}
+
 // slot returns c's slot, or nil for a command outside the analysis.
-func (k *checker) slot(c *Command) *resultSlot {
-	if c != nil && k.a != nil && c.index < len(k.slots) && k.a.Commands[c.index] == c {
-		return &k.slots[c.index]
+func (m *memo) slot(c *Command) *resultSlot {
+	if c != nil && m.a != nil && c.index < len(m.slots) && m.a.Commands[c.index] == c {
+		return &m.slots[c.index]
 	}
 	return nil
 }
@@ -345,22 +358,22 @@ func (k *checker) slot(c *Command) *resultSlot {
 // result returns the verdict already reached for c. A command of the analysis has its slot;
 // any other (there are none today, but a slot must never hold another command's verdict) is
 // looked up in a map.
-func (k *checker) result(c *Command) (result, bool) {
-	if s := k.slot(c); s != nil {
+func (m *memo) result(c *Command) (result, bool) {
+	if s := m.slot(c); s != nil {
 		return s.r, s.ok
 	}
-	r, ok := k.results[c]
+	r, ok := m.results[c]
 	return r, ok
 }
 
 // setResult records the verdict for c.
-func (k *checker) setResult(c *Command, r result) {
-	if s := k.slot(c); s != nil {
+func (m *memo) setResult(c *Command, r result) {
+	if s := m.slot(c); s != nil {
 		s.r, s.ok = r, true
 		return
 	}
-	if k.results == nil {
-		k.results = map[*Command]result{}
+	if m.results == nil {
+		m.results = map[*Command]result{}
 	}
-	k.results[c] = r
+	m.results[c] = r
 }

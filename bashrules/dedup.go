@@ -14,7 +14,7 @@ func (k *checker) twin(c *Command) (result, bool) {
 	}
 	for _, d := range k.decided {
 		if d.Text == c.Text && sameDecision(d, c) && slices.Equal(k.paths.cwds(d.where), k.paths.cwds(c.where)) {
-			if r, ok := k.result(d); ok {
+			if r, ok := k.memo.result(d); ok {
 				return r, true
 			}
 		}
@@ -32,7 +32,7 @@ const maxTwins = 32
 // dedupable reports whether c's decision depends only on its own fields and directories: a
 // top-level command without children and not itself a cd.
 func dedupable(k *checker, c *Command) bool {
-	if c.Parent != nil || len(k.children[c]) > 0 {
+	if c.Parent != nil || len(k.memo.children[c]) > 0 {
 		return false
 	}
 	if k.paths.cd != nil {

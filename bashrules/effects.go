@@ -488,7 +488,7 @@ func (k *checker) readOnlyXargsChild(c *Command) bool {
 		return false
 	}
 	prod := c.Parent.pipedFrom
-	if r, ok := k.result(prod); !ok || r.v != vAllow {
+	if r, ok := k.memo.result(prod); !ok || r.v != vAllow {
 		return false // the producer itself is not allowed without a rule
 	}
 	pname, _ := prod.Name()

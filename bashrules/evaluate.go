@@ -13,11 +13,11 @@ import (
 
 // eval decides one command, its children first.
 func (k *checker) eval(c *Command) result {
-	if r, ok := k.result(c); ok {
+	if r, ok := k.memo.result(c); ok {
 		return r
 	}
 	if r, ok := k.twin(c); ok {
-		k.setResult(c, r)
+		k.memo.setResult(c, r)
 		return r
 	}
 	prev := k.rec.cur
@@ -25,7 +25,7 @@ func (k *checker) eval(c *Command) result {
 	k.evals++
 	r := k.evalCommand(c)
 	k.rec.cur = prev
-	k.setResult(c, r)
+	k.memo.setResult(c, r)
 	if k.rec.effects != nil && c.Parent != nil && (!c.Speculative || r.v == vDeny || r.v == vAskRule) {
 		k.rec.cur = c.Parent
 		k.rec.effect("runs", c.Text, "the rules, as if it stood alone", r.v)
@@ -64,7 +64,7 @@ func (k *checker) evalCommand(c *Command) result {
 	}
 	kr := k.stageChildren(c)
 	worst := kr.worst
-	po := k.paths.command(c, len(k.children[c]) > 0)
+	po := k.paths.command(c, len(k.memo.children[c]) > 0)
 	worst = worse(worst, po.res)
 	cdRes, isCd := k.paths.cd.each[c]
 	if isCd {
@@ -190,7 +190,7 @@ func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
 // opaqueDenyOf is opaqueDeny for c, whose normal form normDeny computed if any deny rule
 // could apply to it.
 func (k *checker) opaqueDenyOf(c *Command) *permission.Rule {
-	nf, ok := k.normOf(c)
+	nf, ok := k.memo.normOf(c)
 	if !ok || c.Kind != KindCall {
 		return nil
 	}
@@ -202,7 +202,7 @@ func (k *checker) opaqueDenyOf(c *Command) *permission.Rule {
 // it was guessed from an interpreter's inline code, where it may be data.
 func (k *checker) stageSpeculative(c *Command) result {
 	worst := allowed
-	for _, ch := range k.children[c] {
+	for _, ch := range k.memo.children[c] {
 		if r := k.eval(ch); r.v == vDeny || r.v == vAskRule || r.v == vSafety {
 			worst = worse(worst, r)
 		}
@@ -211,7 +211,7 @@ func (k *checker) stageSpeculative(c *Command) result {
 		return worst
 	}
 	worst = worse(worst, k.stageOpaque(c))
-	po := k.paths.command(c, len(k.children[c]) > 0)
+	po := k.paths.command(c, len(k.memo.children[c]) > 0)
 	if po.res.v == vSafety || po.res.v == vDeny {
 		worst = worse(worst, po.res)
 	}
@@ -239,7 +239,7 @@ type kidsResult struct {
 // stageChildren decides the commands this one runs, each as if it stood alone.
 func (k *checker) stageChildren(c *Command) kidsResult {
 	kr := kidsResult{worst: allowed, allowed: true, unsure: allowed}
-	for _, ch := range k.children[c] {
+	for _, ch := range k.memo.children[c] {
 		r := k.eval(ch)
 		if ch.Speculative {
 			if r.v == vDeny || r.v == vAskRule || r.v == vSafety {

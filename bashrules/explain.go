@@ -40,11 +40,11 @@ func Explain(ctx context.Context, pc *permission.Context, command string) (permi
 	k.rec.effects = map[*Command][]Effect{}
 	d := k.run()
 	var out []CommandReport
-	if k.a == nil {
+	if k.memo.a == nil {
 		return d, nil
 	}
-	for _, c := range k.a.Commands {
-		r, ok := k.result(c)
+	for _, c := range k.memo.a.Commands {
+		r, ok := k.memo.result(c)
 		if !ok || (c.Speculative && r.v != vDeny && r.v != vAskRule) {
 			continue
 		}

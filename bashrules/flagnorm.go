@@ -334,10 +334,10 @@ func (k *checker) normRule(idx normIndex, c *Command) *permission.Rule {
 	if c.Kind != KindCall || len(idx.names) == 0 || len(c.Argv) == 0 || !c.Argv[0].Known || !idx.names[path.Base(c.Argv[0].Value)] {
 		return nil
 	}
-	nf, ok := k.normOf(c)
+	nf, ok := k.memo.normOf(c)
 	if !ok {
 		nf, _ = normalizeArgv(resolvedArgv(c))
-		k.setNorm(c, nf)
+		k.memo.setNorm(c, nf)
 	}
 	if nf.path == "" {
 		return nil
@@ -346,24 +346,24 @@ func (k *checker) normRule(idx normIndex, c *Command) *permission.Rule {
 }
 
 // normOf returns c's normal form if it was computed.
-func (k *checker) normOf(c *Command) (normForm, bool) {
-	if s := k.slot(c); s != nil {
+func (m *memo) normOf(c *Command) (normForm, bool) {
+	if s := m.slot(c); s != nil {
 		return s.norm, s.normed
 	}
-	nf, ok := k.norms[c]
+	nf, ok := m.norms[c]
 	return nf, ok
 }
 
 // setNorm records c's normal form: in its slot, or in a map for a command outside the analysis.
-func (k *checker) setNorm(c *Command, nf normForm) {
-	if s := k.slot(c); s != nil {
+func (m *memo) setNorm(c *Command, nf normForm) {
+	if s := m.slot(c); s != nil {
 		s.norm, s.normed = nf, true
 		return
 	}
-	if k.norms == nil {
-		k.norms = map[*Command]normForm{}
+	if m.norms == nil {
+		m.norms = map[*Command]normForm{}
 	}
-	k.norms[c] = nf
+	m.norms[c] = nf
 }
 
 // resolvedArgv is the command's words with a git alias set by -c alias.NAME=VALUE replaced by
