@@ -46,12 +46,13 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 		k = new(checker)
 	}
 	k.pc, k.command, k.rec.on = pc, command, permission.Tracing(ctx)
-	k.deny, k.ask, k.allow, k.idx = idx.deny, idx.ask, idx.allow, idx
+	k.idx = idx
 	k.verdicts = verdicts{rec: &k.rec, command: command, denyAsk: idx.denyAsk}
 	// The path checks of one command line share their Lstat results (see
 	// permission.StatCacheContext).
 	k.ctx = k.statCtx.Init(ctx)
 	k.rec.ctx = k.ctx
+	k.rules = ruleMatch{idx: idx, memo: &k.memo, verdicts: &k.verdicts}
 	k.paths.init(k.ctx, pc, idx.readRules, &k.rec, &k.verdicts)
 	k.decided = k.decidedBuf[:0]
 	k.candChunk = k.candBuf[:0]
@@ -63,10 +64,8 @@ type checker struct {
 	pc       *permission.Context
 	command  string
 	rec      recorder
-	deny     *ruleSet
-	ask      *ruleSet
-	allow    *ruleSet
 	idx      *bashIndexes
+	rules    ruleMatch
 	verdicts verdicts
 	paths    pathChecks
 
@@ -130,10 +129,10 @@ func (k *checker) decide() permission.Decision {
 	k.rec.note("bash: command", "", trimmed)
 	// Rules on the whole string apply before anything else, so that even a command that does
 	// not parse meets its exact deny rule.
-	if r := k.deny.match([]string{trimmed}, true); r != nil {
+	if r := k.idx.deny.match([]string{trimmed}, true); r != nil {
 		return k.verdicts.ruleResult(vDeny, r, "the whole command").d
 	}
-	if r := k.ask.match([]string{trimmed}, true); r != nil {
+	if r := k.idx.ask.match([]string{trimmed}, true); r != nil {
 		return k.verdicts.ruleResult(vAskRule, r, "the whole command").d
 	}
 	if why := spoofing(k.command); why != "" {
@@ -229,7 +228,7 @@ func (k *checker) merge(trimmed string, parts []part, whole []result) permission
 	// What remains asks; an exact allow rule for the whole command settles what the analysis
 	// could not see or what no rule allowed, but not a path outside the working directories.
 	if worst.v <= vUnsure {
-		if r := k.allow.match([]string{trimmed}, false); r != nil {
+		if r := k.idx.allow.match([]string{trimmed}, false); r != nil {
 			return k.verdicts.ruleResult(vAllow, r, "the whole command").d
 		}
 	}

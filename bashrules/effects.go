@@ -45,7 +45,7 @@ func (k *checker) stageEffects(c *Command) result {
 			worst = worse(worst, k.verdicts.hidden(c, "its name ("+w0.Src+") is only known when it runs"))
 		}
 	case w0.Glob:
-		if r, ok := k.globName(c); ok {
+		if r, ok := k.rules.globName(c); ok {
 			return r
 		}
 		worst = worse(worst, k.verdicts.hidden(c, "its name ("+w0.Src+") is a pattern the shell expands"))
@@ -149,7 +149,7 @@ func (vs *verdicts) execAsk(c *Command, why string) result {
 
 // globName resolves a command name given as a pattern (/usr/bin/r[m]) against the file system
 // and matches deny and ask rules against every program it could name.
-func (k *checker) globName(c *Command) (result, bool) {
+func (rl *ruleMatch) globName(c *Command) (result, bool) {
 	w0 := c.Argv[0]
 	if !strings.HasPrefix(w0.Value, "/") {
 		return result{}, false
@@ -161,11 +161,11 @@ func (k *checker) globName(c *Command) (result, bool) {
 	for _, m := range matches {
 		argv := append([]Word{{Src: path.Base(m), Value: path.Base(m), Known: true}}, c.Argv[1:]...)
 		cands := []string{joinValues(argv, false), joinValues(argv, true)}
-		if r := k.deny.match(cands, true); r != nil {
-			return k.verdicts.ruleResult(vDeny, r, c.Text+" (the pattern names "+m+")"), true
+		if r := rl.idx.deny.match(cands, true); r != nil {
+			return rl.verdicts.ruleResult(vDeny, r, c.Text+" (the pattern names "+m+")"), true
 		}
-		if r := k.ask.match(cands, true); r != nil {
-			return k.verdicts.ruleResult(vAskRule, r, c.Text+" (the pattern names "+m+")"), true
+		if r := rl.idx.ask.match(cands, true); r != nil {
+			return rl.verdicts.ruleResult(vAskRule, r, c.Text+" (the pattern names "+m+")"), true
 		}
 	}
 	return result{}, false

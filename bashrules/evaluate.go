@@ -91,7 +91,7 @@ func (k *checker) evalCommand(c *Command) result {
 	}
 	if eff.v == vUnsure {
 		// A name the analysis cannot see: only an exact rule for this very command allows it.
-		if r := k.allow.match(cands.allowExact, false); r != nil {
+		if r := k.idx.allow.match(cands.allowExact, false); r != nil {
 			return k.verdicts.ruleResult(vAllow, r, c.Text)
 		}
 		return eff
@@ -167,21 +167,21 @@ func (k *checker) stageStructure(c *Command, name string, kr kidsResult, issues 
 // stageRules matches deny and ask rules against every form of the command: through its
 // assignments and wrappers, by base name, with its options normalised.
 func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
-	if r := k.deny.match(cands.deny, true); r != nil {
+	if r := k.idx.deny.match(cands.deny, true); r != nil {
 		return k.verdicts.ruleResult(vDeny, r, c.Text), true
 	}
-	if r := k.normDeny(c); r != nil {
+	if r := k.rules.normDeny(c); r != nil {
 		return k.verdicts.ruleResult(vDeny, r, c.Text+" (options normalised)"), true
 	}
-	if r := k.opaqueDenyOf(c); r != nil {
+	if r := k.rules.opaqueDenyOf(c); r != nil {
 		why := "the deny rule " + r.Value.Content + " names options of a program the knowledge base does not fully describe, and this command's options cannot be normalised to check it"
 		k.rec.noteRule("bash: deny rule", "ask (safety check)", c.Text+": "+why, r)
 		return result{v: vSafety, d: askDecision("This command needs approval: "+why+".", permission.ReasonSafetyCheck, why)}, true
 	}
-	if r := k.ask.match(cands.deny, true); r != nil {
+	if r := k.idx.ask.match(cands.deny, true); r != nil {
 		return k.verdicts.ruleResult(vAskRule, r, c.Text), true
 	}
-	if r := k.normAsk(c); r != nil {
+	if r := k.rules.normAsk(c); r != nil {
 		return k.verdicts.ruleResult(vAskRule, r, c.Text+" (options normalised)"), true
 	}
 	return result{}, false
@@ -189,12 +189,12 @@ func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
 
 // opaqueDenyOf is opaqueDeny for c, whose normal form normDeny computed if any deny rule
 // could apply to it.
-func (k *checker) opaqueDenyOf(c *Command) *permission.Rule {
-	nf, ok := k.memo.normOf(c)
+func (rl *ruleMatch) opaqueDenyOf(c *Command) *permission.Rule {
+	nf, ok := rl.memo.normOf(c)
 	if !ok || c.Kind != KindCall {
 		return nil
 	}
-	return opaqueDeny(k.idx.normDeny, nf)
+	return opaqueDeny(rl.idx.normDeny, nf)
 }
 
 // stageSpeculative decides a guessed command: deny and ask rules of its own children count,
@@ -274,13 +274,13 @@ func (k *checker) stageChildren(c *Command) kidsResult {
 // A prefix or wildcard rule does not cover an option the knowledge base does not know or
 // marks as running code, naming a program or writing (coverage.go): notCovered says why.
 func (k *checker) stageAllowRules(c *Command, cands candSet, issues []string) (res result, ok bool, notCovered string) {
-	if r := k.allow.match(cands.allowExact, false); r != nil {
+	if r := k.idx.allow.match(cands.allowExact, false); r != nil {
 		return k.verdicts.ruleResult(vAllow, r, c.Text), true, ""
 	}
 	if !fullyKnown(c, issues) {
 		return result{}, false, ""
 	}
-	r := k.allow.match(cands.allowLoose, true)
+	r := k.idx.allow.match(cands.allowLoose, true)
 	if r == nil || !single(cands, r) {
 		return result{}, false, ""
 	}
@@ -288,7 +288,7 @@ func (k *checker) stageAllowRules(c *Command, cands candSet, issues []string) (r
 		k.rec.noteRule("bash: allow rule", "not covered", c.Text+": "+why, r)
 		return result{}, false, why
 	}
-	if hit, ok := k.laterCommandRule(c); ok {
+	if hit, ok := k.rules.laterCommandRule(c); ok {
 		return hit, true, ""
 	}
 	return k.verdicts.ruleResult(vAllow, r, c.Text), true, ""

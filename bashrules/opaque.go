@@ -545,7 +545,7 @@ func (k *checker) stageOpaque(c *Command) result {
 		// The words from an operand on that a rule names are matched as the allow stage
 		// matches them under a prefix rule (laterCommandRule): the rule's own verdict.
 		if name := firstName(c); name != "" && !knownArgs(name) {
-			if hit, ok := k.laterCommandRule(c); ok {
+			if hit, ok := k.rules.laterCommandRule(c); ok {
 				return hit
 			}
 			why = k.idx.unknownRunner(c, name)
