@@ -472,7 +472,7 @@ func quietExpansions(c *Command, name string, trusted bool) bool {
 // working directories (git ls-files | xargs grep, find . -name x | xargs wc -l): it reads
 // those files and nothing else. Fed by anything else (echo ~/.ssh/id_rsa | xargs cat) its
 // operands could be any file, so it is not quiet.
-func (k *checker) readOnlyXargsChild(c *Command) bool {
+func readOnlyXargsChild(m *memo, c *Command) bool {
 	if !c.ExtraArgs || c.Parent == nil || c.Argv == nil || len(c.Issues) > 0 || c.Parent.pipedFrom == nil {
 		return false
 	}
@@ -488,7 +488,7 @@ func (k *checker) readOnlyXargsChild(c *Command) bool {
 		return false
 	}
 	prod := c.Parent.pipedFrom
-	if r, ok := k.memo.result(prod); !ok || r.v != vAllow {
+	if r, ok := m.result(prod); !ok || r.v != vAllow {
 		return false // the producer itself is not allowed without a rule
 	}
 	pname, _ := prod.Name()

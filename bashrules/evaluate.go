@@ -299,7 +299,7 @@ func (k *checker) stageReadOnly(c *Command, name string, known, trusted, safeEnv
 	if !trusted || !safeEnv || len(po.issues) > 0 || po.writes || c.OtherDir {
 		return result{}, false
 	}
-	if !known && !quietExpansions(c, name, trusted) && !k.readOnlyXargsChild(c) {
+	if !known && !quietExpansions(c, name, trusted) && !readOnlyXargsChild(&k.memo, c) {
 		return result{}, false
 	}
 	if k.paths.bareGit(name, c) {
