@@ -59,6 +59,8 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	return k
 }
 
+// checker is one decision: the stages of evaluate.go, run over the analysis of command, asking
+// the parts below (see the package doc's "The checker's parts") and the knowledge base.
 type checker struct {
 	ctx      context.Context
 	pc       *permission.Context
