@@ -50,10 +50,10 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	k.verdicts = verdicts{rec: &k.rec, command: command, denyAsk: idx.denyAsk}
 	// The path checks of one command line share their Lstat results (see
 	// permission.StatCacheContext).
-	k.ctx = k.statCtx.Init(ctx)
-	k.rec.ctx = k.ctx
+	sctx := k.statCtx.Init(ctx)
+	k.rec.ctx = sctx
 	k.rules = ruleMatch{idx: idx, memo: &k.memo, verdicts: &k.verdicts}
-	k.paths.init(k.ctx, pc, idx.readRules, &k.rec, &k.verdicts)
+	k.paths.init(sctx, pc, idx.readRules, &k.rec, &k.verdicts)
 	k.decided = k.decidedBuf[:0]
 	k.candChunk = k.candBuf[:0]
 	return k
@@ -62,7 +62,6 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 // checker is one decision: the stages of evaluate.go, run over the analysis of command, asking
 // the parts below (see the package doc's "The checker's parts") and the knowledge base.
 type checker struct {
-	ctx      context.Context
 	pc       *permission.Context
 	command  string
 	rec      recorder

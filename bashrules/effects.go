@@ -1,11 +1,8 @@
 package bashrules
 
 import (
-	"fmt"
 	"path"
 	"strings"
-
-	"github.com/reinsdev/reins/permission"
 )
 
 // The effects stage: what a command does besides being itself. Reads and writes are checked
@@ -86,66 +83,6 @@ var execOptionCommands = func() map[string]bool {
 	}
 	return out
 }()
-
-// globOption says why an unquoted pattern among a command's arguments may expand to one of its
-// options: a file in the pattern's directory whose name starts with "-" matches it (find *
-// -name x beside a file named -delete).
-func (ps *pathChecks) globOption(c *Command) string {
-	for _, a := range c.Argv[1:] {
-		// Only a pattern without a slash expands to bare names; dir/* expands to dir/-x.
-		if !a.Known || !a.Glob || strings.ContainsRune(a.Value, '/') {
-			continue
-		}
-		for _, pc := range ps.cwds(c.where) {
-			pattern, err := pc.ResolvePath(a.Value)
-			if err != nil {
-				return "the pattern " + a.Src + " cannot be resolved"
-			}
-			matches, err := boundedGlob(pattern, globBudget)
-			if err != nil {
-				return "the pattern " + a.Src + " cannot be expanded to check for names that look like options"
-			}
-			for _, m := range matches {
-				if b := path.Base(m); strings.HasPrefix(b, "-") {
-					return "the pattern " + a.Src + " expands to " + b + ", which the command reads as an option"
-				}
-			}
-		}
-	}
-	return ""
-}
-
-// hidden is the answer for a command whose real program the analysis cannot see.
-func (vs *verdicts) hidden(c *Command, why string) result {
-	defer func() {
-		v := vUnsure
-		if vs.denyAsk {
-			v = vSafety
-		}
-		vs.rec.effect("exec", why, "command names", v)
-	}()
-	if vs.denyAsk {
-		msg := fmt.Sprintf("This command needs approval: %s, so your deny and ask rules cannot be checked against it.", why)
-		vs.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
-		return result{v: vSafety, d: askDecision(msg, permission.ReasonSafetyCheck, why)}
-	}
-	vs.rec.note("bash: effect", "unsure", c.Text+": "+why)
-	return result{v: vUnsure, d: askDecision(fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}
-}
-
-// execAsk is the answer for an option that runs or writes what the analysis does not follow
-// (the exec family). No allow rule covers it — not a rule for the command, not a tool-wide
-// Bash allow, not bypass mode — so it is a safety ask; auto mode's classifier may approve it.
-func (vs *verdicts) execAsk(c *Command, why string) result {
-	vs.rec.effect("exec", why, "exec-family check", vSafety)
-	vs.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
-	msg := fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it.", why)
-	if vs.denyAsk {
-		msg = fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it, and what it runs cannot be checked against your deny and ask rules.", why)
-	}
-	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
-		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "exec-family option: " + why, ClassifierApprovable: true}}}
-}
 
 // globName resolves a command name given as a pattern (/usr/bin/r[m]) against the file system
 // and matches deny and ask rules against every program it could name.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -184,4 +185,32 @@ func globBase(p string) string {
 		return "/"
 	}
 	return dir[:j]
+}
+
+// globOption says why an unquoted pattern among a command's arguments may expand to one of its
+// options: a file in the pattern's directory whose name starts with "-" matches it (find *
+// -name x beside a file named -delete).
+func (ps *pathChecks) globOption(c *Command) string {
+	for _, a := range c.Argv[1:] {
+		// Only a pattern without a slash expands to bare names; dir/* expands to dir/-x.
+		if !a.Known || !a.Glob || strings.ContainsRune(a.Value, '/') {
+			continue
+		}
+		for _, pc := range ps.cwds(c.where) {
+			pattern, err := pc.ResolvePath(a.Value)
+			if err != nil {
+				return "the pattern " + a.Src + " cannot be resolved"
+			}
+			matches, err := boundedGlob(pattern, globBudget)
+			if err != nil {
+				return "the pattern " + a.Src + " cannot be expanded to check for names that look like options"
+			}
+			for _, m := range matches {
+				if b := path.Base(m); strings.HasPrefix(b, "-") {
+					return "the pattern " + a.Src + " expands to " + b + ", which the command reads as an option"
+				}
+			}
+		}
+	}
+	return ""
 }

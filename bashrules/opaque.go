@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/bashrules/knowledge"
-	"github.com/reinsdev/reins/permission"
 )
 
 // Code the analysis cannot see: the inline programs of interpreters (python -c, node -e,
@@ -560,14 +559,6 @@ func (k *checker) stageOpaque(c *Command) result {
 		return k.verdicts.opaqueAsk(c, why, "your Read deny and ask rules cannot be checked against the files it reads")
 	}
 	return allowed
-}
-
-func (vs *verdicts) opaqueAsk(c *Command, why, unchecked string) result {
-	vs.rec.effect("exec", why, "code the analysis cannot see", vSafety)
-	vs.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
-	msg := fmt.Sprintf("This command needs approval: %s, so %s; allow rules and bypass mode do not cover it.", why, unchecked)
-	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
-		Reason: vs.reason(permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "opaque code: " + why, ClassifierApprovable: true})}}
 }
 
 // knownArgs are commands whose arguments the analysis models (their options, their paths, the

@@ -550,17 +550,6 @@ func dangerous(session, pc *permission.Context, abs string, under bool) string {
 	return ""
 }
 
-func (vs *verdicts) dangerResult(c *Command, w Word, abs, why string) result {
-	op := "rm"
-	if c != nil && len(c.Argv) > 0 {
-		op, _ = commandName(c.Argv[0])
-	}
-	msg := fmt.Sprintf("Dangerous %s operation detected: '%s'. It would remove %s; this needs your explicit approval and cannot be allowed by rules or modes.", op, w.Src, why)
-	vs.rec.note("bash: dangerous removal", "ask", msg)
-	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg, BlockedPath: abs,
-		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "dangerous removal of " + why}}}
-}
-
 // bareGit reports a git command that would run in what looks like a planted bare repository.
 func (ps *pathChecks) bareGit(name string, c *Command) bool {
 	if name != "git" {

@@ -145,3 +145,54 @@ func classify(d permission.Decision) verdict {
 func protectedAsk(r result) bool {
 	return r.v == vSafety && r.d.Reason != nil && r.d.Reason.ClassifierApprovable
 }
+
+// hidden is the answer for a command whose real program the analysis cannot see.
+func (vs *verdicts) hidden(c *Command, why string) result {
+	defer func() {
+		v := vUnsure
+		if vs.denyAsk {
+			v = vSafety
+		}
+		vs.rec.effect("exec", why, "command names", v)
+	}()
+	if vs.denyAsk {
+		msg := fmt.Sprintf("This command needs approval: %s, so your deny and ask rules cannot be checked against it.", why)
+		vs.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+		return result{v: vSafety, d: askDecision(msg, permission.ReasonSafetyCheck, why)}
+	}
+	vs.rec.note("bash: effect", "unsure", c.Text+": "+why)
+	return result{v: vUnsure, d: askDecision(fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}
+}
+
+// execAsk is the answer for an option that runs or writes what the analysis does not follow
+// (the exec family). No allow rule covers it — not a rule for the command, not a tool-wide
+// Bash allow, not bypass mode — so it is a safety ask; auto mode's classifier may approve it.
+func (vs *verdicts) execAsk(c *Command, why string) result {
+	vs.rec.effect("exec", why, "exec-family check", vSafety)
+	vs.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+	msg := fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it.", why)
+	if vs.denyAsk {
+		msg = fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it, and what it runs cannot be checked against your deny and ask rules.", why)
+	}
+	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
+		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "exec-family option: " + why, ClassifierApprovable: true}}}
+}
+
+func (vs *verdicts) opaqueAsk(c *Command, why, unchecked string) result {
+	vs.rec.effect("exec", why, "code the analysis cannot see", vSafety)
+	vs.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+	msg := fmt.Sprintf("This command needs approval: %s, so %s; allow rules and bypass mode do not cover it.", why, unchecked)
+	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
+		Reason: vs.reason(permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "opaque code: " + why, ClassifierApprovable: true})}}
+}
+
+func (vs *verdicts) dangerResult(c *Command, w Word, abs, why string) result {
+	op := "rm"
+	if c != nil && len(c.Argv) > 0 {
+		op, _ = commandName(c.Argv[0])
+	}
+	msg := fmt.Sprintf("Dangerous %s operation detected: '%s'. It would remove %s; this needs your explicit approval and cannot be allowed by rules or modes.", op, w.Src, why)
+	vs.rec.note("bash: dangerous removal", "ask", msg)
+	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg, BlockedPath: abs,
+		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "dangerous removal of " + why}}}
+}
