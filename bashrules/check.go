@@ -69,8 +69,7 @@ type checker struct {
 	rules    ruleMatch
 	verdicts verdicts
 	paths    pathChecks
-
-	memo memo
+	memo     memo
 
 	// candChunk is where candArray cuts each command's candidates from.
 	candChunk []string
@@ -79,8 +78,7 @@ type checker struct {
 	decided    []*Command
 	decidedBuf [8]*Command // decided's first array, allocated with the checker
 	// What follows comes with the checker: the decision's stat cache and context, and the
-	// first arrays of its slots, parts and candidates, enough for a command line of a few
-	// commands. Nothing the decision returns points into them.
+	// first arrays of its parts and candidates, enough for a command line of a few commands. Nothing the decision returns points into them.
 	statCtx  permission.StatCacheContext
 	partsBuf [6]part
 	candBuf  [6 * candsPerCommand]string

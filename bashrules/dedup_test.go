@@ -20,7 +20,7 @@ func TestSameDecisionCoversCommand(t *testing.T) {
 		"Via": true, "Transparent": true, "Speculative": true, "ExtraArgs": true, "Roots": true, "OtherDir": true,
 		"Nested": true, "Issues": true, "readsStdin": true}
 	setAside := map[string]string{
-		"Redirects": "redirections are decided as parts of their own (checker.redirect), not by eval",
+		"Redirects": "redirections are decided as parts of their own (pathChecks.redirect), not by eval",
 		"where":     "read only through cwds, which twin compares",
 		"pipedFrom": "read only through a child's Parent, and a command with children has no twin",
 		"index":     "where the checker keeps the command's own verdict, never read by its decision",
