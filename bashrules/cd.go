@@ -23,13 +23,13 @@ type cdState struct {
 // with git or an output redirection ask.
 // It is long (over 80 lines) because each way a directory change can go wrong is one case of
 // one loop; splitting it would scatter the cases that must be read together.
-func (k *checker) findCd() {
+func (ps *pathChecks) findCd(a *Analysis) {
 	// The state lives in the checker and its map is made at the first cd: most command lines
 	// have none, and these are two allocations of every decision.
-	st := &k.cdBuf
+	st := &ps.cdBuf
 	var changes []*Command
 	bad := allowed
-	for _, c := range k.a.Commands {
+	for _, c := range a.Commands {
 		if c.Speculative || c.Kind != KindCall || len(c.Argv) == 0 {
 			continue
 		}
@@ -49,7 +49,7 @@ func (k *checker) findCd() {
 		var abs string
 		switch {
 		case len(args) == 0:
-			abs = k.pc.Home()
+			abs = ps.pc.Home()
 		case len(args) > 1:
 			st.set(c, cdAsk("cd with several arguments"))
 			continue
@@ -62,23 +62,23 @@ func (k *checker) findCd() {
 				p = "./" + p
 			}
 			var err error
-			if abs, err = k.pc.ResolvePath(p); err != nil {
+			if abs, err = ps.pc.ResolvePath(p); err != nil {
 				st.set(c, cdAsk("cd target: "+err.Error()))
 				continue
 			}
 		}
-		if abs == k.pc.Cwd() {
+		if abs == ps.pc.Cwd() {
 			st.set(c, result{v: vAllow, d: allowDecision(permission.ReasonWorkingDir, "cd to the current directory changes nothing")})
 			continue
 		}
-		if abs == "" || !k.pc.InWorkingDirs(abs) {
+		if abs == "" || !ps.pc.InWorkingDirs(abs) {
 			st.set(c, result{v: vAsk, d: permission.Decision{Behavior: permission.Ask, BlockedPath: abs,
-				Message: fmt.Sprintf("cd to '%s' needs approval: it is outside the working directories (%s).", abs, strings.Join(k.pc.WorkingDirs(), ", ")),
+				Message: fmt.Sprintf("cd to '%s' needs approval: it is outside the working directories (%s).", abs, strings.Join(ps.pc.WorkingDirs(), ", ")),
 				Reason:  &permission.Reason{Type: permission.ReasonWorkingDir, Detail: "cd outside the working directories"}}})
 			changes = append(changes, c)
 			continue
 		}
-		if d := k.pc.CheckRead(k.ctx, abs); d.Behavior == permission.Deny {
+		if d := ps.pc.CheckRead(ps.ctx, abs); d.Behavior == permission.Deny {
 			st.set(c, result{v: vDeny, d: d})
 			changes = append(changes, c)
 			continue
@@ -92,15 +92,15 @@ func (k *checker) findCd() {
 		bad = worse(bad, result{v: vAsk, d: askDecision("Multiple directory changes in one command require approval for clarity.", permission.ReasonOther, "several cd commands")})
 	case len(changes) == 1 && st.abs != "":
 		st.cmd = changes[0]
-		st.pc = k.pc.WithCwd(st.abs)
+		st.pc = ps.pc.WithCwd(st.abs)
 		st.main = !st.cmd.subshell && !st.cmd.fn && !st.cmd.script
-		for _, c := range k.a.Commands {
+		for _, c := range a.Commands {
 			if n, _ := c.Name(); n == "git" && !c.Speculative {
 				bad = worse(bad, result{v: vAsk, d: askDecision("Compound commands with cd and git require approval to prevent bare repository attacks.", permission.ReasonOther, "cd and git")})
 				break
 			}
 		}
-		for _, rd := range k.a.Redirects {
+		for _, rd := range a.Redirects {
 			if (rd.Kind == RedirOut || rd.Kind == RedirInOut) && !exemptOutput(rd.Target) {
 				bad = worse(bad, result{v: vAsk, d: askDecision("Commands that change directory and write through an output redirection require approval: the file's directory cannot be known for sure.", permission.ReasonOther, "cd and output redirection")})
 				break
@@ -108,15 +108,15 @@ func (k *checker) findCd() {
 		}
 	}
 	if bad.v != vAllow {
-		k.note("bash: cd", bad.v.String(), bad.d.Message)
+		ps.rec.note("bash: cd", bad.v.String(), bad.d.Message)
 	}
 	for c, r := range st.each {
 		if r.v != vAllow {
-			k.note("bash: cd", r.v.String(), c.Text+": "+r.d.Message)
+			ps.rec.note("bash: cd", r.v.String(), c.Text+": "+r.d.Message)
 		}
 	}
 	st.whole = bad
-	k.cd = st
+	ps.cd = st
 }
 
 func (st *cdState) set(c *Command, r result) {
@@ -134,12 +134,12 @@ func cdAsk(why string) result {
 
 // cwds returns the contexts a command's relative paths resolve in: the session's, the one
 // after the cd, or both when the command may run in either.
-func (k *checker) cwds(wh where) []*permission.Context {
-	st := k.cd
+func (ps *pathChecks) cwds(wh where) []*permission.Context {
+	st := ps.cd
 	if st == nil || st.cmd == nil {
-		return k.onlyPC[:]
+		return ps.onlyPC[:]
 	}
-	both := []*permission.Context{k.pc, st.pc}
+	both := []*permission.Context{ps.pc, st.pc}
 	switch {
 	case !st.main || wh.fn || st.cmd.loop:
 		return both
@@ -148,5 +148,5 @@ func (k *checker) cwds(wh where) []*permission.Context {
 	case wh.start > st.cmd.start:
 		return both
 	}
-	return k.onlyPC[:]
+	return ps.onlyPC[:]
 }

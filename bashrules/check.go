@@ -45,76 +45,43 @@ func newChecker(ctx context.Context, pc *permission.Context, command string) *ch
 	} else {
 		k = new(checker)
 	}
-	k.pc, k.command, k.tracing = pc, command, permission.Tracing(ctx)
-	k.deny, k.ask, k.allow, k.idx, k.denyAsk = idx.deny, idx.ask, idx.allow, idx, idx.denyAsk
+	k.pc, k.command, k.rec.on = pc, command, permission.Tracing(ctx)
+	k.idx = idx
+	k.verdicts = verdicts{rec: &k.rec, command: command, denyAsk: idx.denyAsk}
 	// The path checks of one command line share their Lstat results (see
 	// permission.StatCacheContext).
-	k.ctx = k.statCtx.Init(ctx)
-	k.onlyPC[0] = pc
+	sctx := k.statCtx.Init(ctx)
+	k.rec.ctx = sctx
+	k.rules = ruleMatch{idx: idx, memo: &k.memo, verdicts: &k.verdicts}
+	k.paths.init(sctx, pc, idx.readRules, &k.rec, &k.verdicts)
 	k.decided = k.decidedBuf[:0]
 	k.candChunk = k.candBuf[:0]
-	k.checkList = k.checkBuf[:0]
-	k.readRules = idx.readRules
 	return k
 }
 
+// checker is one decision: the stages of evaluate.go, run over the analysis of command, asking
+// the parts below (see the package doc's "The checker's parts") and the knowledge base.
 type checker struct {
-	ctx context.Context
-	// onlyPC is the list of pc alone, handed out (to be read only) by cwds and
-	// ruleContexts in the usual case of one working directory.
-	onlyPC    [1]*permission.Context
-	pc        *permission.Context
-	command   string
-	tracing   bool
-	deny      *ruleSet
-	ask       *ruleSet
-	allow     *ruleSet
-	readRules bool
-	idx       *bashIndexes
-	// denyAsk reports that some Bash deny or ask rule exists: what the analysis cannot see is
-	// then a safety ask, which neither bypass mode nor a tool-wide allow overrides.
-	denyAsk bool
+	pc       *permission.Context
+	command  string
+	rec      recorder
+	idx      *bashIndexes
+	rules    ruleMatch
+	verdicts verdicts
+	paths    pathChecks
+	memo     memo
 
-	a        *Analysis
-	orig     *permission.Context // the session's context with the original working directory
-	children map[*Command][]*Command
-	// slots hold the verdicts of the analysis's commands, by index; results those of any
-	// other command (see result).
-	slots   []resultSlot
-	results map[*Command]result
-	cd      *cdState
-	cdBuf   cdState // what cd points to, allocated with the checker
-
-	// effects, when Explain asked for them, collects each command's effects; cur is the
-	// command being decided (nil for redirections).
-	effects map[*Command][]Effect
-	cur     *Command
-	// norms caches each command's normal form for deny and ask rule matching.
-	norms map[*Command]normForm
-	// checks caches the read and write checks of this command line (see check).
-	// A command line checks a few paths: a short list searched in order costs less than a
-	// map, which is made only when the list is full.
-	checkList []checkEntry
-	// probeBuf is the array paths lends to probes.
-	probeBuf []pathUse
 	// candChunk is where candArray cuts each command's candidates from.
 	candChunk []string
-	checks    map[checkKey]permission.Decision
 	// decided are top-level commands decided so far that a later twin may reuse; evals counts
 	// the commands decided (not taken from a twin), for tests.
 	decided    []*Command
 	decidedBuf [8]*Command // decided's first array, allocated with the checker
-	// reasons is where the verdicts' reasons are cut from (see reason); the decision
-	// returned points into it, so it is never part of the checker.
-	reasons []permission.Reason
 	// What follows comes with the checker: the decision's stat cache and context, and the
-	// first arrays of its slots, parts, candidates and checks, enough for a command line of a
-	// few commands. Nothing the decision returns points into them.
+	// first arrays of its parts and candidates, enough for a command line of a few commands. Nothing the decision returns points into them.
 	statCtx  permission.StatCacheContext
-	slotsBuf [6]resultSlot
 	partsBuf [6]part
 	candBuf  [6 * candsPerCommand]string
-	checkBuf [4]checkEntry
 	// analysis is the decision's analysis; walk the chunks its walker cuts from, kept when
 	// the checker is reused (the decision returned never points into them).
 	analysis Analysis
@@ -122,15 +89,26 @@ type checker struct {
 	evals    int
 }
 
-func (k *checker) note(name, outcome, detail string) {
-	if k.tracing {
-		permission.Note(k.ctx, permission.Step{Name: name, Outcome: outcome, Detail: detail})
+// recorder is what a decision tells outside: the steps of the permission trace, when the
+// context traces, and each command's effects, when Explain or Reads asked for them.
+type recorder struct {
+	ctx context.Context
+	on  bool // the context traces
+	// effects, when Explain asked for them, collects each command's effects; cur is the
+	// command being decided (nil for redirections).
+	effects map[*Command][]Effect
+	cur     *Command
+}
+
+func (r *recorder) note(name, outcome, detail string) {
+	if r.on {
+		permission.Note(r.ctx, permission.Step{Name: name, Outcome: outcome, Detail: detail})
 	}
 }
 
-func (k *checker) noteRule(name, outcome, detail string, r *permission.Rule) {
-	if k.tracing {
-		permission.Note(k.ctx, permission.Step{Name: name, Outcome: outcome, Detail: detail, Rule: r})
+func (r *recorder) noteRule(name, outcome, detail string, rule *permission.Rule) {
+	if r.on {
+		permission.Note(r.ctx, permission.Step{Name: name, Outcome: outcome, Detail: detail, Rule: rule})
 	}
 }
 
@@ -139,25 +117,25 @@ func (k *checker) run() permission.Decision {
 	// decide returns (nothing it started runs on).
 	defer k.statCtx.Close()
 	d := k.decide()
-	if k.tracing { // reasonText builds strings
-		k.note("bash: decision", d.Behavior.String(), reasonText(d))
+	if k.rec.on { // reasonText builds strings
+		k.rec.note("bash: decision", d.Behavior.String(), reasonText(d))
 	}
 	return d
 }
 
 func (k *checker) decide() permission.Decision {
 	trimmed := strings.TrimSpace(k.command)
-	k.note("bash: command", "", trimmed)
+	k.rec.note("bash: command", "", trimmed)
 	// Rules on the whole string apply before anything else, so that even a command that does
 	// not parse meets its exact deny rule.
-	if r := k.deny.match([]string{trimmed}, true); r != nil {
-		return k.ruleResult(vDeny, r, "the whole command").d
+	if r := k.idx.deny.match([]string{trimmed}, true); r != nil {
+		return k.verdicts.ruleResult(vDeny, r, "the whole command").d
 	}
-	if r := k.ask.match([]string{trimmed}, true); r != nil {
-		return k.ruleResult(vAskRule, r, "the whole command").d
+	if r := k.idx.ask.match([]string{trimmed}, true); r != nil {
+		return k.verdicts.ruleResult(vAskRule, r, "the whole command").d
 	}
 	if why := spoofing(k.command); why != "" {
-		k.note("bash: characters", "ask", why)
+		k.rec.note("bash: characters", "ask", why)
 		return askDecision(fmt.Sprintf("Command contains %s, which can make it look different from what runs; it needs your explicit approval.", why),
 			permission.ReasonSafetyCheck, why)
 	}
@@ -166,26 +144,11 @@ func (k *checker) decide() permission.Decision {
 	}
 	a, err := k.analyze()
 	if err != nil {
-		k.note("bash: parse", "ask", err.Error())
+		k.rec.note("bash: parse", "ask", err.Error())
 		return askDecision("Command contains malformed syntax that cannot be parsed: "+err.Error(), permission.ReasonOther, "parse error")
 	}
-	k.a = a
-	// One slice for every command's verdict: a map of them was a good part of a decision's
-	// allocations and lookups.
-	if len(a.Commands) <= len(k.slotsBuf) {
-		k.slots = k.slotsBuf[:len(a.Commands)]
-	} else {
-		k.slots = make([]resultSlot, len(a.Commands))
-	}
-	for _, c := range a.Commands {
-		if c.Parent != nil {
-			if k.children == nil {
-				k.children = map[*Command][]*Command{}
-			}
-			k.children[c.Parent] = append(k.children[c.Parent], c)
-		}
-	}
-	k.findCd()
+	k.memo.load(a)
+	k.paths.findCd(a)
 
 	parts := k.partsBuf[:0]
 	var whole []result
@@ -195,15 +158,15 @@ func (k *checker) decide() permission.Decision {
 		}
 	}
 	for _, rd := range a.Redirects {
-		if r, ok := k.redirect(rd); ok {
+		if r, ok := k.paths.redirect(rd); ok {
 			parts = append(parts, part{text: rd.Op + " " + rd.Target.Src, res: r})
 		}
 	}
-	if k.cd != nil && k.cd.whole.v != vAllow {
-		whole = append(whole, k.cd.whole)
+	if k.paths.cd != nil && k.paths.cd.whole.v != vAllow {
+		whole = append(whole, k.paths.cd.whole)
 	}
 	for _, is := range a.Issues {
-		whole = append(whole, k.unseen(is))
+		whole = append(whole, k.verdicts.unseen(is))
 	}
 	count := 0
 	for _, c := range a.Commands {
@@ -219,8 +182,8 @@ func (k *checker) decide() permission.Decision {
 	case count > MaxSubcommands:
 		whole = append(whole, result{v: vAsk, d: askDecision(fmt.Sprintf("Command has too many subcommands to check safely (%d; the limit is %d).", count, MaxSubcommands), permission.ReasonOther, "too many subcommands")})
 	}
-	dmg := k.damage(parts)
-	if r, ok := k.damageResult(dmg); ok {
+	dmg := damage(a, parts, &k.paths)
+	if r, ok := damageResult(&k.rec, dmg); ok {
 		whole = append(whole, r)
 	}
 	d := k.merge(trimmed, parts, whole)
@@ -258,14 +221,14 @@ func (k *checker) merge(trimmed string, parts []part, whole []result) permission
 		if len(parts) == 1 && parts[0].res.d.Reason != nil {
 			return parts[0].res.d
 		}
-		return permission.Decision{Behavior: permission.Allow, Reason: k.reason(permission.Reason{Type: permission.ReasonSubcommandResults,
+		return permission.Decision{Behavior: permission.Allow, Reason: k.verdicts.reason(permission.Reason{Type: permission.ReasonSubcommandResults,
 			Detail: "every part of the command is allowed", Subresults: subresults(parts)})}
 	}
 	// What remains asks; an exact allow rule for the whole command settles what the analysis
 	// could not see or what no rule allowed, but not a path outside the working directories.
 	if worst.v <= vUnsure {
-		if r := k.allow.match([]string{trimmed}, false); r != nil {
-			return k.ruleResult(vAllow, r, "the whole command").d
+		if r := k.idx.allow.match([]string{trimmed}, false); r != nil {
+			return k.verdicts.ruleResult(vAllow, r, "the whole command").d
 		}
 	}
 	var notAllowed []part
@@ -337,6 +300,22 @@ func subresults(parts []part) []permission.SubResult {
 	return out
 }
 
+// memo is what a decision has found about each command of its analysis: the commands each
+// runs, its verdict and its normal form. A command's slot is at its index; a command from
+// outside the analysis (there are none today, but a slot must never hold another command's
+// verdict) is kept in a map.
+type memo struct {
+	a        *Analysis
+	children map[*Command][]*Command
+	// slots hold the verdicts of the analysis's commands, by index; results those of any
+	// other command (see result).
+	slots   []resultSlot
+	results map[*Command]result
+	// norms caches each command's normal form for deny and ask rule matching.
+	norms    map[*Command]normForm
+	slotsBuf [6]resultSlot // slots' first array, allocated with the checker
+}
+
 // resultSlot is what a decision keeps for one command of its analysis: its verdict and, once
 // computed, its normal form.
 type resultSlot struct {
@@ -346,10 +325,30 @@ type resultSlot struct {
 	normed bool
 }
 
+// load readies m, a zero memo, for the commands of a.
+func (m *memo) load(a *Analysis) {
+	m.a = a
+	// One slice for every command's verdict: a map of them was a good part of a decision's
+	// allocations and lookups.
+	if len(a.Commands) <= len(m.slotsBuf) {
+		m.slots = m.slotsBuf[:len(a.Commands)]
+	} else {
+		m.slots = make([]resultSlot, len(a.Commands))
+	}
+	for _, c := range a.Commands {
+		if c.Parent != nil {
+			if m.children == nil {
+				m.children = map[*Command][]*Command{}
+			}
+			m.children[c.Parent] = append(m.children[c.Parent], c)
+		}
+	}
+}
+
 // slot returns c's slot, or nil for a command outside the analysis.
-func (k *checker) slot(c *Command) *resultSlot {
-	if c != nil && k.a != nil && c.index < len(k.slots) && k.a.Commands[c.index] == c {
-		return &k.slots[c.index]
+func (m *memo) slot(c *Command) *resultSlot {
+	if c != nil && m.a != nil && c.index < len(m.slots) && m.a.Commands[c.index] == c {
+		return &m.slots[c.index]
 	}
 	return nil
 }
@@ -357,22 +356,22 @@ func (k *checker) slot(c *Command) *resultSlot {
 // result returns the verdict already reached for c. A command of the analysis has its slot;
 // any other (there are none today, but a slot must never hold another command's verdict) is
 // looked up in a map.
-func (k *checker) result(c *Command) (result, bool) {
-	if s := k.slot(c); s != nil {
+func (m *memo) result(c *Command) (result, bool) {
+	if s := m.slot(c); s != nil {
 		return s.r, s.ok
 	}
-	r, ok := k.results[c]
+	r, ok := m.results[c]
 	return r, ok
 }
 
 // setResult records the verdict for c.
-func (k *checker) setResult(c *Command, r result) {
-	if s := k.slot(c); s != nil {
+func (m *memo) setResult(c *Command, r result) {
+	if s := m.slot(c); s != nil {
 		s.r, s.ok = r, true
 		return
 	}
-	if k.results == nil {
-		k.results = map[*Command]result{}
+	if m.results == nil {
+		m.results = map[*Command]result{}
 	}
-	k.results[c] = r
+	m.results[c] = r
 }

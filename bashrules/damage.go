@@ -1,6 +1,7 @@
 package bashrules
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -68,7 +69,8 @@ type damageTarget struct {
 
 // damageCounter counts what one analysed command line would destroy.
 type damageCounter struct {
-	k       *checker
+	ctx     context.Context
+	rec     *recorder
 	targets []damageTarget
 	git     gitView
 	d       permission.Damage
@@ -77,12 +79,12 @@ type damageCounter struct {
 	start   time.Time
 }
 
-// countDamage counts the damage of the checker's analysis, or returns nil when no command
-// of it deletes or overwrites anything.
-func (k *checker) countDamage() *permission.Damage {
+// countDamage counts the damage of the analysis a, its paths resolved as ps resolves them, or
+// returns nil when no command of it deletes or overwrites anything.
+func countDamage(a *Analysis, ps *pathChecks) *permission.Damage {
 	// Most command lines destroy nothing: they are settled before anything is allocated.
 	var targets []damageTarget
-	for _, c := range k.a.Commands {
+	for _, c := range a.Commands {
 		if c.Speculative || c.Kind != KindCall || c.OtherDir || len(c.Argv) == 0 {
 			continue
 		}
@@ -90,15 +92,15 @@ func (k *checker) countDamage() *permission.Damage {
 		if destroyers[name] == nil {
 			continue
 		}
-		for _, pc := range k.cwds(c.where) {
+		for _, pc := range ps.cwds(c.where) {
 			targets = append(targets, destroyers[name](pc, c.Argv[1:])...)
 		}
 	}
-	for _, rd := range k.a.Redirects {
+	for _, rd := range a.Redirects {
 		if rd.Kind != RedirOut || strings.Contains(rd.Op, ">>") || exemptOutput(rd.Target) {
 			continue
 		}
-		for _, pc := range k.cwds(rd.where) {
+		for _, pc := range ps.cwds(rd.where) {
 			if p, ok := damagePath(pc, rd.Target); ok {
 				targets = append(targets, damageTarget{op: opFile, abs: p})
 			}
@@ -107,11 +109,11 @@ func (k *checker) countDamage() *permission.Damage {
 	if len(targets) == 0 {
 		return nil
 	}
-	dc := &damageCounter{k: k, targets: targets}
+	dc := &damageCounter{ctx: ps.ctx, rec: ps.rec, targets: targets}
 	// A removal the dangerous-removal check stops (the root, a top-level folder, the home,
 	// a parent of a working directory) asks already: walking it would only cost.
 	dc.targets = slices.DeleteFunc(dc.targets, func(t damageTarget) bool {
-		return t.op != opFile && t.abs != "" && dangerous(k.pc, k.pc, t.abs, true) != ""
+		return t.op != opFile && t.abs != "" && dangerous(ps.pc, ps.pc, t.abs, true) != ""
 	})
 	if len(dc.targets) == 0 {
 		return nil
@@ -127,7 +129,7 @@ func (k *checker) countDamage() *permission.Damage {
 	if dc.d.Files == 0 && len(dc.d.Regenerable) == 0 && dc.d.Unknown == "" && !dc.d.AtLeast {
 		return nil
 	}
-	b := k.pc.DamageBudget()
+	b := ps.pc.DamageBudget()
 	dc.d.Budget = b
 	dc.d.Over = dc.d.AtLeast || dc.d.Unknown != "" || dc.d.Files > b.Files || dc.d.Bytes > b.Bytes
 	return &dc.d
@@ -135,7 +137,7 @@ func (k *checker) countDamage() *permission.Damage {
 
 // askGit asks git once per folder the targets are in.
 func (dc *damageCounter) askGit() {
-	g := gitFrom(dc.k.ctx)
+	g := gitFrom(dc.ctx)
 	byDir := map[string][]string{}
 	var dirs []string
 	add := func(dir, p string) {
@@ -155,7 +157,7 @@ func (dc *damageCounter) askGit() {
 		}
 	}
 	for _, dir := range dirs {
-		st, err := g.Status(dc.k.ctx, dir, byDir[dir])
+		st, err := g.Status(dc.ctx, dir, byDir[dir])
 		dc.git.reports = append(dc.git.reports, newGitReport(dir, st, err))
 	}
 }
@@ -215,7 +217,7 @@ func (dc *damageCounter) tree(root string) {
 	}
 	if regenerableDirs[filepath.Base(root)] {
 		if s := dc.git.state(root); s == gitUntracked || s == gitIgnored {
-			dc.k.note("bash: damage", "not counted", root+": a dependency or build folder git does not track")
+			dc.rec.note("bash: damage", "not counted", root+": a dependency or build folder git does not track")
 			dc.d.Regenerable = append(dc.d.Regenerable, root)
 			return
 		}
@@ -259,7 +261,7 @@ func (dc *damageCounter) spend() bool {
 	dc.left--
 	if dc.left < 0 || (dc.left%1024 == 0 && time.Since(dc.start) > maxDamageTime) {
 		dc.d.AtLeast = true
-		dc.k.note("bash: damage", "bound", fmt.Sprintf("stopped after %d entries: the command destroys at least what was counted", maxDamageEntries-dc.left))
+		dc.rec.note("bash: damage", "bound", fmt.Sprintf("stopped after %d entries: the command destroys at least what was counted", maxDamageEntries-dc.left))
 		return false
 	}
 	return true
@@ -394,16 +396,16 @@ func reportErr(r *gitReport) error {
 
 // damageResult writes the damage count's trace line and, over budget, returns the safety
 // ask.
-func (k *checker) damageResult(d *permission.Damage) (result, bool) {
+func damageResult(rec *recorder, d *permission.Damage) (result, bool) {
 	if d == nil {
 		return result{}, false
 	}
 	detail := DamageWords(d)
 	if !d.Over {
-		k.note("bash: damage", "within budget", detail)
+		rec.note("bash: damage", "within budget", detail)
 		return result{}, false
 	}
-	k.note("bash: damage", "ask", detail)
+	rec.note("bash: damage", "ask", detail)
 	msg := fmt.Sprintf("This command would destroy %s, over the damage budget (%d files, %s); it needs your explicit approval and cannot be allowed by rules or modes.",
 		detail, d.Budget.Files, byteWords(d.Budget.Bytes))
 	// The reason carries the count: it is what the SDK's can_use_tool (decision_reason) and
@@ -455,8 +457,8 @@ func byteWords(n int64) string {
 
 // damage counts the command's damage unless a part is already denied or the analysis was
 // cut short (the command asks for that anyway, and its commands are not all known).
-func (k *checker) damage(parts []part) *permission.Damage {
-	if k.a.Truncated {
+func damage(a *Analysis, parts []part, ps *pathChecks) *permission.Damage {
+	if a.Truncated {
 		return nil
 	}
 	for _, p := range parts {
@@ -464,5 +466,5 @@ func (k *checker) damage(parts []part) *permission.Damage {
 			return nil
 		}
 	}
-	return k.countDamage()
+	return countDamage(a, ps)
 }

@@ -9,12 +9,12 @@ import "slices"
 // makes them differ), no children (a child's decision reads its parent) and no cd verdict of
 // its own. Under a trace or Explain every command is decided, so that each leaves its lines.
 func (k *checker) twin(c *Command) (result, bool) {
-	if k.tracing || k.effects != nil || !dedupable(k, c) {
+	if k.rec.on || k.rec.effects != nil || !dedupable(k, c) {
 		return result{}, false
 	}
 	for _, d := range k.decided {
-		if d.Text == c.Text && sameDecision(d, c) && slices.Equal(k.cwds(d.where), k.cwds(c.where)) {
-			if r, ok := k.result(d); ok {
+		if d.Text == c.Text && sameDecision(d, c) && slices.Equal(k.paths.cwds(d.where), k.paths.cwds(c.where)) {
+			if r, ok := k.memo.result(d); ok {
 				return r, true
 			}
 		}
@@ -32,11 +32,11 @@ const maxTwins = 32
 // dedupable reports whether c's decision depends only on its own fields and directories: a
 // top-level command without children and not itself a cd.
 func dedupable(k *checker, c *Command) bool {
-	if c.Parent != nil || len(k.children[c]) > 0 {
+	if c.Parent != nil || len(k.memo.children[c]) > 0 {
 		return false
 	}
-	if k.cd != nil {
-		if _, isCd := k.cd.each[c]; isCd {
+	if k.paths.cd != nil {
+		if _, isCd := k.paths.cd.each[c]; isCd {
 			return false
 		}
 	}

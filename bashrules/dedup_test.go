@@ -20,7 +20,7 @@ func TestSameDecisionCoversCommand(t *testing.T) {
 		"Via": true, "Transparent": true, "Speculative": true, "ExtraArgs": true, "Roots": true, "OtherDir": true,
 		"Nested": true, "Issues": true, "readsStdin": true}
 	setAside := map[string]string{
-		"Redirects": "redirections are decided as parts of their own (checker.redirect), not by eval",
+		"Redirects": "redirections are decided as parts of their own (pathChecks.redirect), not by eval",
 		"where":     "read only through cwds, which twin compares",
 		"pipedFrom": "read only through a child's Parent, and a command with children has no twin",
 		"index":     "where the checker keeps the command's own verdict, never read by its decision",
@@ -104,7 +104,7 @@ func TestPropertyTwinsDecideAsAlone(tt *testing.T) {
 		cmd := b.String()
 		k := newChecker(context.Background(), pc, cmd)
 		d := k.run()
-		if k.a != nil && k.evals < len(k.a.Commands) {
+		if k.memo.a != nil && k.evals < len(k.memo.a.Commands) {
 			twins++
 		}
 		decidesAsTraced(t, tt, pc, cmd, d, "no twins")
@@ -142,7 +142,7 @@ func TestPropertyCheckCacheDecidesAsUncached(tt *testing.T) {
 		cmd := b.String()
 		k := newChecker(context.Background(), pc, cmd)
 		d := k.run()
-		if len(k.checks) > 0 {
+		if len(k.paths.checks) > 0 {
 			big++
 		}
 		decidesAsTraced(t, tt, pc, cmd, d, "no cache")
@@ -161,33 +161,33 @@ func TestSlotsOnlyForTheAnalysis(t *testing.T) {
 	if d := k.run(); d.Behavior != permission.Deny {
 		t.Fatalf("decision = %s, want deny", d.Behavior)
 	}
-	first := k.a.Commands[0]
-	want, ok := k.result(first)
+	first := k.memo.a.Commands[0]
+	want, ok := k.memo.result(first)
 	if !ok || want.v != vAllow {
 		t.Fatalf("verdict of %q = %v, %v; want allow", first.Text, want.v, ok)
 	}
-	wantNorm, normed := k.normOf(k.a.Commands[1])
+	wantNorm, normed := k.memo.normOf(k.memo.a.Commands[1])
 	if !normed || wantNorm.path != "rm" {
-		t.Fatalf("normal form of %q = %+v, %v", k.a.Commands[1].Text, wantNorm, normed)
+		t.Fatalf("normal form of %q = %+v, %v", k.memo.a.Commands[1].Text, wantNorm, normed)
 	}
-	for i := range k.a.Commands {
-		stranger := *k.a.Commands[i] // same fields and index, another command
-		if _, ok := k.result(&stranger); ok {
+	for i := range k.memo.a.Commands {
+		stranger := *k.memo.a.Commands[i] // same fields and index, another command
+		if _, ok := k.memo.result(&stranger); ok {
 			t.Fatalf("a copy of command %d has a verdict before one is set", i)
 		}
-		k.setResult(&stranger, result{v: vSafety})
-		k.setNorm(&stranger, normForm{path: "stranger"})
-		if r, _ := k.result(&stranger); r.v != vSafety {
+		k.memo.setResult(&stranger, result{v: vSafety})
+		k.memo.setNorm(&stranger, normForm{path: "stranger"})
+		if r, _ := k.memo.result(&stranger); r.v != vSafety {
 			t.Fatalf("a copy of command %d: verdict %v, want the one set", i, r.v)
 		}
-		if nf, _ := k.normOf(&stranger); nf.path != "stranger" {
+		if nf, _ := k.memo.normOf(&stranger); nf.path != "stranger" {
 			t.Fatalf("a copy of command %d: normal form %q, want the one set", i, nf.path)
 		}
 	}
-	if r, _ := k.result(first); r.v != want.v {
+	if r, _ := k.memo.result(first); r.v != want.v {
 		t.Fatalf("verdict of %q became %v", first.Text, r.v)
 	}
-	if nf, _ := k.normOf(k.a.Commands[1]); nf.path != wantNorm.path {
-		t.Fatalf("normal form of %q became %q", k.a.Commands[1].Text, nf.path)
+	if nf, _ := k.memo.normOf(k.memo.a.Commands[1]); nf.path != wantNorm.path {
+		t.Fatalf("normal form of %q became %q", k.memo.a.Commands[1].Text, nf.path)
 	}
 }

@@ -76,10 +76,31 @@
 // their arguments, database clients and launchers, which subcommands stay local, and whose
 // operands are data (facts.go indexes them once). This package parses (analyze.go,
 // analyzecall.go), asks the knowledge base (facts.go, coverage.go, execopts.go, flagnorm.go),
-// and checks (check.go, evaluate.go and the stages they call); the rule look-ups that need no
-// checking state are methods of the rule indexes, not of the checker. What stays in code is
-// how to read a program's words where no table says it: wrappers' option peelers, git -c,
-// ssh -o RemoteCommand, database statements.
+// and checks. What stays in code is how to read a program's words where no table says it:
+// wrappers' option peelers, git -c, ssh -o RemoteCommand, database statements.
+//
+// # The checker's parts
+//
+// A decision is a checker (check.go): the stage sequence of evaluate.go, which asks parts
+// that each hold only the state they need, and the knowledge base:
+//
+//   - the rule indexes (bashIndexes, rulematch.go): the session's Bash rules, built once per
+//     rule set; the look-ups that need nothing else (mayName, lineRule, unknownRunner) are
+//     theirs;
+//   - ruleMatch (flagnorm.go): deny and ask rules matched on meaning — a command's normal
+//     form, the commands a later word may run, the programs a pattern in command position
+//     names;
+//   - pathChecks (pathcheck.go, cd.go, fswalk.go): the paths of a command or redirection
+//     through the engine's Read and Edit checks, in each working directory the command may run
+//     in, with the cd found and the checks already made;
+//   - memo: what the decision found per command (children, verdict, normal form);
+//   - verdicts (verdict.go): the answers of rules, of what the analysis cannot see and of
+//     safety checks, with their reasons cut from one chunk;
+//   - recorder: the trace's steps and, for Explain, each command's effects;
+//   - the damage count (damage.go): functions over the analysis and the path checks.
+//
+// The parts are fields of the checker, pooled with it and cleared with it, so nothing passes
+// from one decision to the next; the pointers between them are set again for each decision.
 //
 // Other wrappers (sudo, env, watch, find -exec) and launchers (npx, uv run, devbox run, ...)
 // need a rule of their own, while their children's deny, ask, path and safety results still

@@ -1,11 +1,8 @@
 package bashrules
 
 import (
-	"fmt"
 	"path"
 	"strings"
-
-	"github.com/reinsdev/reins/permission"
 )
 
 // The effects stage: what a command does besides being itself. Reads and writes are checked
@@ -23,7 +20,7 @@ func (k *checker) stageEffects(c *Command) result {
 	if c.Kind == KindAssign || c.Kind == KindDecl {
 		for _, a := range c.Assigns {
 			if why := dangerousEnv(a.Name); why != "" {
-				worst = worse(worst, k.hidden(c, "it sets "+a.Name+", which "+why))
+				worst = worse(worst, k.verdicts.hidden(c, "it sets "+a.Name+", which "+why))
 			}
 		}
 		return worst
@@ -33,44 +30,44 @@ func (k *checker) stageEffects(c *Command) result {
 	}
 	for _, a := range c.Assigns {
 		if why := dangerousEnv(a.Name); why != "" {
-			worst = worse(worst, k.hidden(c, "it runs with "+a.Name+" set, which "+why))
+			worst = worse(worst, k.verdicts.hidden(c, "it runs with "+a.Name+" set, which "+why))
 		} else if why := programEnv(c.Argv[0], a.Name); why != "" {
-			worst = worse(worst, k.hidden(c, "it runs with "+a.Name+" set, which "+why))
+			worst = worse(worst, k.verdicts.hidden(c, "it runs with "+a.Name+" set, which "+why))
 		}
 	}
 	w0 := c.Argv[0]
 	switch {
 	case !w0.Known || w0.Placeholder:
-		if k.denyAsk {
-			worst = worse(worst, k.hidden(c, "its name ("+w0.Src+") is only known when it runs"))
+		if k.idx.denyAsk {
+			worst = worse(worst, k.verdicts.hidden(c, "its name ("+w0.Src+") is only known when it runs"))
 		}
 	case w0.Glob:
-		if r, ok := k.globName(c); ok {
+		if r, ok := k.rules.globName(c); ok {
 			return r
 		}
-		worst = worse(worst, k.hidden(c, "its name ("+w0.Src+") is a pattern the shell expands"))
+		worst = worse(worst, k.verdicts.hidden(c, "its name ("+w0.Src+") is a pattern the shell expands"))
 	}
 	name, _ := commandName(w0)
 	args := c.Argv[1:]
-	k.networkEffect(c, name)
+	k.rec.networkEffect(c, name)
 	if why := nameChanger(name, args); why != "" {
-		worst = worse(worst, k.hidden(c, why))
+		worst = worse(worst, k.verdicts.hidden(c, why))
 	}
 	if why := envArgs(name, args); why != "" {
-		worst = worse(worst, k.hidden(c, why))
+		worst = worse(worst, k.verdicts.hidden(c, why))
 	}
-	if why := scriptFile(name, args); why != "" && k.denyAsk {
+	if why := scriptFile(name, args); why != "" && k.idx.denyAsk {
 		// Without deny or ask rules a script file is a command like any other: a rule for
 		// the shell allows it (docs/security.md, known limits).
-		worst = worse(worst, k.hidden(c, why))
+		worst = worse(worst, k.verdicts.hidden(c, why))
 	}
 	if why := execOption(name, args); why != "" {
-		worst = worse(worst, k.execAsk(c, why))
+		worst = worse(worst, k.verdicts.execAsk(c, why))
 	}
 	worst = worse(worst, k.stageOpaque(c))
 	if roles().hazard[name] || execOptionCommands[name] {
-		if why := k.globOption(c); why != "" {
-			worst = worse(worst, k.execAsk(c, why))
+		if why := k.paths.globOption(c); why != "" {
+			worst = worse(worst, k.verdicts.execAsk(c, why))
 		}
 	}
 	return worst
@@ -87,69 +84,9 @@ var execOptionCommands = func() map[string]bool {
 	return out
 }()
 
-// globOption says why an unquoted pattern among a command's arguments may expand to one of its
-// options: a file in the pattern's directory whose name starts with "-" matches it (find *
-// -name x beside a file named -delete).
-func (k *checker) globOption(c *Command) string {
-	for _, a := range c.Argv[1:] {
-		// Only a pattern without a slash expands to bare names; dir/* expands to dir/-x.
-		if !a.Known || !a.Glob || strings.ContainsRune(a.Value, '/') {
-			continue
-		}
-		for _, pc := range k.cwds(c.where) {
-			pattern, err := pc.ResolvePath(a.Value)
-			if err != nil {
-				return "the pattern " + a.Src + " cannot be resolved"
-			}
-			matches, err := boundedGlob(pattern, globBudget)
-			if err != nil {
-				return "the pattern " + a.Src + " cannot be expanded to check for names that look like options"
-			}
-			for _, m := range matches {
-				if b := path.Base(m); strings.HasPrefix(b, "-") {
-					return "the pattern " + a.Src + " expands to " + b + ", which the command reads as an option"
-				}
-			}
-		}
-	}
-	return ""
-}
-
-// hidden is the answer for a command whose real program the analysis cannot see.
-func (k *checker) hidden(c *Command, why string) result {
-	defer func() {
-		v := vUnsure
-		if k.denyAsk {
-			v = vSafety
-		}
-		k.effect("exec", why, "command names", v)
-	}()
-	if k.denyAsk {
-		msg := fmt.Sprintf("This command needs approval: %s, so your deny and ask rules cannot be checked against it.", why)
-		k.note("bash: effect", "ask (safety check)", c.Text+": "+why)
-		return result{v: vSafety, d: askDecision(msg, permission.ReasonSafetyCheck, why)}
-	}
-	k.note("bash: effect", "unsure", c.Text+": "+why)
-	return result{v: vUnsure, d: askDecision(fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}
-}
-
-// execAsk is the answer for an option that runs or writes what the analysis does not follow
-// (the exec family). No allow rule covers it — not a rule for the command, not a tool-wide
-// Bash allow, not bypass mode — so it is a safety ask; auto mode's classifier may approve it.
-func (k *checker) execAsk(c *Command, why string) result {
-	k.effect("exec", why, "exec-family check", vSafety)
-	k.note("bash: effect", "ask (safety check)", c.Text+": "+why)
-	msg := fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it.", why)
-	if k.denyAsk {
-		msg = fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it, and what it runs cannot be checked against your deny and ask rules.", why)
-	}
-	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
-		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "exec-family option: " + why, ClassifierApprovable: true}}}
-}
-
 // globName resolves a command name given as a pattern (/usr/bin/r[m]) against the file system
 // and matches deny and ask rules against every program it could name.
-func (k *checker) globName(c *Command) (result, bool) {
+func (rl *ruleMatch) globName(c *Command) (result, bool) {
 	w0 := c.Argv[0]
 	if !strings.HasPrefix(w0.Value, "/") {
 		return result{}, false
@@ -161,11 +98,11 @@ func (k *checker) globName(c *Command) (result, bool) {
 	for _, m := range matches {
 		argv := append([]Word{{Src: path.Base(m), Value: path.Base(m), Known: true}}, c.Argv[1:]...)
 		cands := []string{joinValues(argv, false), joinValues(argv, true)}
-		if r := k.deny.match(cands, true); r != nil {
-			return k.ruleResult(vDeny, r, c.Text+" (the pattern names "+m+")"), true
+		if r := rl.idx.deny.match(cands, true); r != nil {
+			return rl.verdicts.ruleResult(vDeny, r, c.Text+" (the pattern names "+m+")"), true
 		}
-		if r := k.ask.match(cands, true); r != nil {
-			return k.ruleResult(vAskRule, r, c.Text+" (the pattern names "+m+")"), true
+		if r := rl.idx.ask.match(cands, true); r != nil {
+			return rl.verdicts.ruleResult(vAskRule, r, c.Text+" (the pattern names "+m+")"), true
 		}
 	}
 	return result{}, false
@@ -472,7 +409,7 @@ func quietExpansions(c *Command, name string, trusted bool) bool {
 // working directories (git ls-files | xargs grep, find . -name x | xargs wc -l): it reads
 // those files and nothing else. Fed by anything else (echo ~/.ssh/id_rsa | xargs cat) its
 // operands could be any file, so it is not quiet.
-func (k *checker) readOnlyXargsChild(c *Command) bool {
+func readOnlyXargsChild(m *memo, c *Command) bool {
 	if !c.ExtraArgs || c.Parent == nil || c.Argv == nil || len(c.Issues) > 0 || c.Parent.pipedFrom == nil {
 		return false
 	}
@@ -488,7 +425,7 @@ func (k *checker) readOnlyXargsChild(c *Command) bool {
 		return false
 	}
 	prod := c.Parent.pipedFrom
-	if r, ok := k.result(prod); !ok || r.v != vAllow {
+	if r, ok := m.result(prod); !ok || r.v != vAllow {
 		return false // the producer itself is not allowed without a rule
 	}
 	pname, _ := prod.Name()

@@ -27,7 +27,7 @@ import (
 // not found: docs/security.md lists it.
 func Reads(ctx context.Context, pc *permission.Context, command string) []string {
 	k := newChecker(ctx, pc, command)
-	k.effects = map[*Command][]Effect{}
+	k.rec.effects = map[*Command][]Effect{}
 	k.run()
 	var out []string
 	seen := map[string]bool{}
@@ -41,7 +41,7 @@ func Reads(ctx context.Context, pc *permission.Context, command string) []string
 			out = append(out, p)
 		}
 	}
-	for _, effs := range k.effects {
+	for _, effs := range k.rec.effects {
 		for _, e := range effs {
 			switch e.Kind {
 			case accRead.String(), accReadIfExists.String(), "argument":

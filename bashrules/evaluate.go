@@ -13,25 +13,25 @@ import (
 
 // eval decides one command, its children first.
 func (k *checker) eval(c *Command) result {
-	if r, ok := k.result(c); ok {
+	if r, ok := k.memo.result(c); ok {
 		return r
 	}
 	if r, ok := k.twin(c); ok {
-		k.setResult(c, r)
+		k.memo.setResult(c, r)
 		return r
 	}
-	prev := k.cur
-	k.cur = c
+	prev := k.rec.cur
+	k.rec.cur = c
 	k.evals++
 	r := k.evalCommand(c)
-	k.cur = prev
-	k.setResult(c, r)
-	if k.effects != nil && c.Parent != nil && (!c.Speculative || r.v == vDeny || r.v == vAskRule) {
-		k.cur = c.Parent
-		k.effect("runs", c.Text, "the rules, as if it stood alone", r.v)
-		k.cur = prev
+	k.rec.cur = prev
+	k.memo.setResult(c, r)
+	if k.rec.effects != nil && c.Parent != nil && (!c.Speculative || r.v == vDeny || r.v == vAskRule) {
+		k.rec.cur = c.Parent
+		k.rec.effect("runs", c.Text, "the rules, as if it stood alone", r.v)
+		k.rec.cur = prev
 	}
-	if k.tracing {
+	if k.rec.on {
 		detail := c.Text
 		if c.Via != "" {
 			detail += " (run by " + c.Via + ")"
@@ -44,7 +44,7 @@ func (k *checker) eval(c *Command) result {
 		} else if r.d.Reason != nil {
 			detail += ": " + r.d.Reason.String()
 		}
-		k.note("bash: "+c.Kind.String(), r.v.String(), detail)
+		k.rec.note("bash: "+c.Kind.String(), r.v.String(), detail)
 	}
 	return r
 }
@@ -64,9 +64,9 @@ func (k *checker) evalCommand(c *Command) result {
 	}
 	kr := k.stageChildren(c)
 	worst := kr.worst
-	po := k.paths(c)
+	po := k.paths.command(c, len(k.memo.children[c]) > 0)
 	worst = worse(worst, po.res)
-	cdRes, isCd := k.cd.each[c]
+	cdRes, isCd := k.paths.cd.each[c]
 	if isCd {
 		worst = worse(worst, cdRes)
 	}
@@ -75,7 +75,7 @@ func (k *checker) evalCommand(c *Command) result {
 	if len(po.issues) > 0 {
 		// What a path option runs or reads (curl -O, ssh -o ProxyCommand, sed -f) is an effect
 		// the analysis cannot follow: no allow rule settles it.
-		worst = worse(worst, k.execAsk(c, po.issues[0]))
+		worst = worse(worst, k.verdicts.execAsk(c, po.issues[0]))
 	}
 	if worst.v >= vAsk {
 		return worst
@@ -91,8 +91,8 @@ func (k *checker) evalCommand(c *Command) result {
 	}
 	if eff.v == vUnsure {
 		// A name the analysis cannot see: only an exact rule for this very command allows it.
-		if r := k.allow.match(cands.allowExact, false); r != nil {
-			return k.ruleResult(vAllow, r, c.Text)
+		if r := k.idx.allow.match(cands.allowExact, false); r != nil {
+			return k.verdicts.ruleResult(vAllow, r, c.Text)
 		}
 		return eff
 	}
@@ -113,7 +113,7 @@ func (k *checker) evalCommand(c *Command) result {
 	}
 	if k.pc.Mode() == permission.ModeAcceptEdits && known && trusted && safeEnv && len(po.issues) == 0 && !po.needGrant && acceptEditsCommands[name] {
 		if (name == "mv" || name == "cp") && hasFlags(c.Argv[1:]) {
-			k.note("bash: acceptEdits", "skip", c.Text+": mv and cp with options need approval")
+			k.rec.note("bash: acceptEdits", "skip", c.Text+": mv and cp with options need approval")
 		} else {
 			return result{v: vAllow, d: permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonMode, Mode: permission.ModeAcceptEdits}}}
 		}
@@ -122,9 +122,9 @@ func (k *checker) evalCommand(c *Command) result {
 		return unsure(po.issues[0])
 	}
 	if !known && !quietExpansions(c, name, trusted) {
-		if k.denyAsk && (name == "" || k.idx.mayName(name)) {
+		if k.idx.denyAsk && (name == "" || k.idx.mayName(name)) {
 			// A deny or ask rule for this command could match what the unknown words become.
-			return k.unseen(opaqueWhy(c))
+			return k.verdicts.unseen(opaqueWhy(c))
 		}
 		return unsure(opaqueWhy(c))
 	}
@@ -140,7 +140,7 @@ func (k *checker) evalCommand(c *Command) result {
 func (k *checker) stageStructure(c *Command, name string, kr kidsResult, issues []string) (result, bool) {
 	if c.Transparent && kr.real > 0 && len(issues) == 0 && safeAssigns(c.Assigns) {
 		if kr.allowed {
-			return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, "every command "+name+" runs is allowed")}, true
+			return result{v: vAllow, d: k.verdicts.allowDecision(permission.ReasonOther, "every command "+name+" runs is allowed")}, true
 		}
 		if kr.unsure.v != vAllow {
 			return kr.unsure, true
@@ -148,18 +148,18 @@ func (k *checker) stageStructure(c *Command, name string, kr kidsResult, issues 
 		return result{v: vNeeds, suggest: kr.suggest}, true
 	}
 	if len(issues) > 0 {
-		return k.unseen(issues[0]), true
+		return k.verdicts.unseen(issues[0]), true
 	}
 	switch c.Kind {
 	case KindFuncCall:
-		return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, "calls a function whose body is checked where it is defined")}, true
+		return result{v: vAllow, d: k.verdicts.allowDecision(permission.ReasonOther, "calls a function whose body is checked where it is defined")}, true
 	case KindArith, KindTest:
-		return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, c.Kind.String()+" runs nothing")}, true
+		return result{v: vAllow, d: k.verdicts.allowDecision(permission.ReasonOther, c.Kind.String()+" runs nothing")}, true
 	case KindAssign, KindDecl:
 		if why := unsafeAssignment(c); why != "" {
 			return result{v: vNeeds}, true
 		}
-		return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, "sets shell variables only")}, true
+		return result{v: vAllow, d: k.verdicts.allowDecision(permission.ReasonOther, "sets shell variables only")}, true
 	}
 	return result{}, false
 }
@@ -167,34 +167,34 @@ func (k *checker) stageStructure(c *Command, name string, kr kidsResult, issues 
 // stageRules matches deny and ask rules against every form of the command: through its
 // assignments and wrappers, by base name, with its options normalised.
 func (k *checker) stageRules(c *Command, cands candSet) (result, bool) {
-	if r := k.deny.match(cands.deny, true); r != nil {
-		return k.ruleResult(vDeny, r, c.Text), true
+	if r := k.idx.deny.match(cands.deny, true); r != nil {
+		return k.verdicts.ruleResult(vDeny, r, c.Text), true
 	}
-	if r := k.normDeny(c); r != nil {
-		return k.ruleResult(vDeny, r, c.Text+" (options normalised)"), true
+	if r := k.rules.normDeny(c); r != nil {
+		return k.verdicts.ruleResult(vDeny, r, c.Text+" (options normalised)"), true
 	}
-	if r := k.opaqueDenyOf(c); r != nil {
+	if r := k.rules.opaqueDenyOf(c); r != nil {
 		why := "the deny rule " + r.Value.Content + " names options of a program the knowledge base does not fully describe, and this command's options cannot be normalised to check it"
-		k.noteRule("bash: deny rule", "ask (safety check)", c.Text+": "+why, r)
+		k.rec.noteRule("bash: deny rule", "ask (safety check)", c.Text+": "+why, r)
 		return result{v: vSafety, d: askDecision("This command needs approval: "+why+".", permission.ReasonSafetyCheck, why)}, true
 	}
-	if r := k.ask.match(cands.deny, true); r != nil {
-		return k.ruleResult(vAskRule, r, c.Text), true
+	if r := k.idx.ask.match(cands.deny, true); r != nil {
+		return k.verdicts.ruleResult(vAskRule, r, c.Text), true
 	}
-	if r := k.normAsk(c); r != nil {
-		return k.ruleResult(vAskRule, r, c.Text+" (options normalised)"), true
+	if r := k.rules.normAsk(c); r != nil {
+		return k.verdicts.ruleResult(vAskRule, r, c.Text+" (options normalised)"), true
 	}
 	return result{}, false
 }
 
 // opaqueDenyOf is opaqueDeny for c, whose normal form normDeny computed if any deny rule
 // could apply to it.
-func (k *checker) opaqueDenyOf(c *Command) *permission.Rule {
-	nf, ok := k.normOf(c)
+func (rl *ruleMatch) opaqueDenyOf(c *Command) *permission.Rule {
+	nf, ok := rl.memo.normOf(c)
 	if !ok || c.Kind != KindCall {
 		return nil
 	}
-	return opaqueDeny(k.idx.normDeny, nf)
+	return opaqueDeny(rl.idx.normDeny, nf)
 }
 
 // stageSpeculative decides a guessed command: deny and ask rules of its own children count,
@@ -202,7 +202,7 @@ func (k *checker) opaqueDenyOf(c *Command) *permission.Rule {
 // it was guessed from an interpreter's inline code, where it may be data.
 func (k *checker) stageSpeculative(c *Command) result {
 	worst := allowed
-	for _, ch := range k.children[c] {
+	for _, ch := range k.memo.children[c] {
 		if r := k.eval(ch); r.v == vDeny || r.v == vAskRule || r.v == vSafety {
 			worst = worse(worst, r)
 		}
@@ -211,17 +211,17 @@ func (k *checker) stageSpeculative(c *Command) result {
 		return worst
 	}
 	worst = worse(worst, k.stageOpaque(c))
-	po := k.paths(c)
+	po := k.paths.command(c, len(k.memo.children[c]) > 0)
 	if po.res.v == vSafety || po.res.v == vDeny {
 		worst = worse(worst, po.res)
 	}
 	if len(po.issues) > 0 {
-		worst = worse(worst, k.execAsk(c, po.issues[0]))
+		worst = worse(worst, k.verdicts.execAsk(c, po.issues[0]))
 	}
 	if c.Kind == KindCall && len(c.Argv) > 0 {
 		name, _ := commandName(c.Argv[0])
 		if why := execOption(name, c.Argv[1:]); why != "" {
-			worst = worse(worst, k.execAsk(c, why))
+			worst = worse(worst, k.verdicts.execAsk(c, why))
 		}
 	}
 	return worst
@@ -239,7 +239,7 @@ type kidsResult struct {
 // stageChildren decides the commands this one runs, each as if it stood alone.
 func (k *checker) stageChildren(c *Command) kidsResult {
 	kr := kidsResult{worst: allowed, allowed: true, unsure: allowed}
-	for _, ch := range k.children[c] {
+	for _, ch := range k.memo.children[c] {
 		r := k.eval(ch)
 		if ch.Speculative {
 			if r.v == vDeny || r.v == vAskRule || r.v == vSafety {
@@ -274,24 +274,24 @@ func (k *checker) stageChildren(c *Command) kidsResult {
 // A prefix or wildcard rule does not cover an option the knowledge base does not know or
 // marks as running code, naming a program or writing (coverage.go): notCovered says why.
 func (k *checker) stageAllowRules(c *Command, cands candSet, issues []string) (res result, ok bool, notCovered string) {
-	if r := k.allow.match(cands.allowExact, false); r != nil {
-		return k.ruleResult(vAllow, r, c.Text), true, ""
+	if r := k.idx.allow.match(cands.allowExact, false); r != nil {
+		return k.verdicts.ruleResult(vAllow, r, c.Text), true, ""
 	}
 	if !fullyKnown(c, issues) {
 		return result{}, false, ""
 	}
-	r := k.allow.match(cands.allowLoose, true)
+	r := k.idx.allow.match(cands.allowLoose, true)
 	if r == nil || !single(cands, r) {
 		return result{}, false, ""
 	}
 	if why := uncovered(r, c); why != "" {
-		k.noteRule("bash: allow rule", "not covered", c.Text+": "+why, r)
+		k.rec.noteRule("bash: allow rule", "not covered", c.Text+": "+why, r)
 		return result{}, false, why
 	}
-	if hit, ok := k.laterCommandRule(c); ok {
+	if hit, ok := k.rules.laterCommandRule(c); ok {
 		return hit, true, ""
 	}
-	return k.ruleResult(vAllow, r, c.Text), true, ""
+	return k.verdicts.ruleResult(vAllow, r, c.Text), true, ""
 }
 
 // stageReadOnly allows a command of the read-only set whose options keep it read-only.
@@ -299,10 +299,10 @@ func (k *checker) stageReadOnly(c *Command, name string, known, trusted, safeEnv
 	if !trusted || !safeEnv || len(po.issues) > 0 || po.writes || c.OtherDir {
 		return result{}, false
 	}
-	if !known && !quietExpansions(c, name, trusted) && !k.readOnlyXargsChild(c) {
+	if !known && !quietExpansions(c, name, trusted) && !readOnlyXargsChild(&k.memo, c) {
 		return result{}, false
 	}
-	if k.bareGit(name, c) {
+	if k.paths.bareGit(name, c) {
 		return result{}, false
 	}
 	ro, ok := readOnlyFor(name)
@@ -310,10 +310,10 @@ func (k *checker) stageReadOnly(c *Command, name string, known, trusted, safeEnv
 		return result{}, false
 	}
 	if why := ro(c.Argv[1:]); why != "" {
-		k.note("bash: not read-only", "", c.Text+": "+why)
+		k.rec.note("bash: not read-only", "", c.Text+": "+why)
 		return result{}, false
 	}
-	return result{v: vAllow, d: k.allowDecision(permission.ReasonOther, readOnlyDetail(name))}, true
+	return result{v: vAllow, d: k.verdicts.allowDecision(permission.ReasonOther, readOnlyDetail(name))}, true
 }
 
 // readOnlyDetails are the reasons of the read-only set's commands, built once rather than

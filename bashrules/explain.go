@@ -37,18 +37,18 @@ type CommandReport struct {
 // commands of their own ("> file").
 func Explain(ctx context.Context, pc *permission.Context, command string) (permission.Decision, []CommandReport) {
 	k := newChecker(ctx, pc, command)
-	k.effects = map[*Command][]Effect{}
+	k.rec.effects = map[*Command][]Effect{}
 	d := k.run()
 	var out []CommandReport
-	if k.a == nil {
+	if k.memo.a == nil {
 		return d, nil
 	}
-	for _, c := range k.a.Commands {
-		r, ok := k.result(c)
+	for _, c := range k.memo.a.Commands {
+		r, ok := k.memo.result(c)
 		if !ok || (c.Speculative && r.v != vDeny && r.v != vAskRule) {
 			continue
 		}
-		rep := CommandReport{Command: c.Text, Via: c.Via, Effects: k.effects[c], Verdict: r.v.String(), Reason: reasonText(r.d)}
+		rep := CommandReport{Command: c.Text, Via: c.Via, Effects: k.rec.effects[c], Verdict: r.v.String(), Reason: reasonText(r.d)}
 		if rep.Effects == nil {
 			rep.Effects = []Effect{}
 		}
@@ -57,7 +57,7 @@ func Explain(ctx context.Context, pc *permission.Context, command string) (permi
 		}
 		out = append(out, rep)
 	}
-	if red := k.effects[nil]; len(red) > 0 {
+	if red := k.rec.effects[nil]; len(red) > 0 {
 		for _, e := range red {
 			out = append(out, CommandReport{Command: "redirect " + e.Target, Effects: []Effect{e}, Verdict: e.Outcome})
 		}
@@ -66,36 +66,36 @@ func Explain(ctx context.Context, pc *permission.Context, command string) (permi
 }
 
 // effect records an effect of the command being decided, when Explain asked for them.
-func (k *checker) effect(kind, target, check string, v verdict) {
-	if k.effects == nil {
+func (r *recorder) effect(kind, target, check string, v verdict) {
+	if r.effects == nil {
 		return
 	}
-	k.effects[k.cur] = append(k.effects[k.cur], Effect{Kind: kind, Target: target, Check: check, Outcome: v.String()})
+	r.effects[r.cur] = append(r.effects[r.cur], Effect{Kind: kind, Target: target, Check: check, Outcome: v.String()})
 }
 
 // networkCommands use the network; no check limits where they connect.
 var networkCommands = map[string]bool{"curl": true, "wget": true, "ssh": true, "scp": true, "sftp": true, "rsync": true,
 	"nc": true, "ncat": true, "netcat": true, "telnet": true, "ftp": true, "http": true, "https": true, "xh": true}
 
-func (k *checker) networkEffect(c *Command, name string) {
-	if k.effects == nil || c.Kind != KindCall {
+func (r *recorder) networkEffect(c *Command, name string) {
+	if r.effects == nil || c.Kind != KindCall {
 		return
 	}
 	if networkCommands[name] {
-		k.effect("network", name, netCheck, vAllow)
+		r.effect("network", name, netCheck, vAllow)
 		return
 	}
 	if name == "git" {
 		_, sub, _, _ := gitGlobal(c.Argv[1:])
 		switch sub {
 		case "push", "pull", "fetch", "clone", "ls-remote", "remote", "submodule":
-			k.effect("network", "git "+sub, netCheck, vAllow)
+			r.effect("network", "git "+sub, netCheck, vAllow)
 		}
 	}
 	if strings.HasPrefix(name, "pip") || name == "npm" || name == "pnpm" || name == "yarn" || name == "cargo" || name == "go" {
 		for _, a := range c.Argv[1:] {
 			if a.Known && (a.Value == "install" || a.Value == "add" || a.Value == "get" || a.Value == "publish" || a.Value == "i") {
-				k.effect("network", name+" "+a.Value, netCheck, vAllow)
+				r.effect("network", name+" "+a.Value, netCheck, vAllow)
 				break
 			}
 		}

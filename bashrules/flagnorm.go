@@ -325,19 +325,28 @@ func matchNorm(rules []normRule, nf normForm) *permission.Rule {
 	return best.r
 }
 
-func (k *checker) normDeny(c *Command) *permission.Rule { return k.normRule(k.idx.normDeny, c) }
+// ruleMatch matches deny and ask rules on what a command means rather than how it is
+// spelled: on its normal form (computed once per command, kept in the memo), on the commands
+// a later word may run, and on the programs a pattern in command position may name.
+type ruleMatch struct {
+	idx      *bashIndexes
+	memo     *memo
+	verdicts *verdicts
+}
 
-func (k *checker) normAsk(c *Command) *permission.Rule { return k.normRule(k.idx.normAsk, c) }
+func (rl *ruleMatch) normDeny(c *Command) *permission.Rule { return rl.normRule(rl.idx.normDeny, c) }
+
+func (rl *ruleMatch) normAsk(c *Command) *permission.Rule { return rl.normRule(rl.idx.normAsk, c) }
 
 // normRule matches a command's normal form, computed once per command, against rules.
-func (k *checker) normRule(idx normIndex, c *Command) *permission.Rule {
+func (rl *ruleMatch) normRule(idx normIndex, c *Command) *permission.Rule {
 	if c.Kind != KindCall || len(idx.names) == 0 || len(c.Argv) == 0 || !c.Argv[0].Known || !idx.names[path.Base(c.Argv[0].Value)] {
 		return nil
 	}
-	nf, ok := k.normOf(c)
+	nf, ok := rl.memo.normOf(c)
 	if !ok {
 		nf, _ = normalizeArgv(resolvedArgv(c))
-		k.setNorm(c, nf)
+		rl.memo.setNorm(c, nf)
 	}
 	if nf.path == "" {
 		return nil
@@ -346,24 +355,24 @@ func (k *checker) normRule(idx normIndex, c *Command) *permission.Rule {
 }
 
 // normOf returns c's normal form if it was computed.
-func (k *checker) normOf(c *Command) (normForm, bool) {
-	if s := k.slot(c); s != nil {
+func (m *memo) normOf(c *Command) (normForm, bool) {
+	if s := m.slot(c); s != nil {
 		return s.norm, s.normed
 	}
-	nf, ok := k.norms[c]
+	nf, ok := m.norms[c]
 	return nf, ok
 }
 
 // setNorm records c's normal form: in its slot, or in a map for a command outside the analysis.
-func (k *checker) setNorm(c *Command, nf normForm) {
-	if s := k.slot(c); s != nil {
+func (m *memo) setNorm(c *Command, nf normForm) {
+	if s := m.slot(c); s != nil {
 		s.norm, s.normed = nf, true
 		return
 	}
-	if k.norms == nil {
-		k.norms = map[*Command]normForm{}
+	if m.norms == nil {
+		m.norms = map[*Command]normForm{}
 	}
-	k.norms[c] = nf
+	m.norms[c] = nf
 }
 
 // resolvedArgv is the command's words with a git alias set by -c alias.NAME=VALUE replaced by
@@ -412,8 +421,8 @@ func gitAliasResolved(argv []Word) ([]Word, bool) {
 // laterCommandRule applies deny and ask rules to the commands a prefix or wildcard allow rule
 // may be running at a later word: Bash(devbox run *) matches devbox run rm -f x, whose rm a
 // deny rule names. It returns the deny or ask result and true when one applies.
-func (k *checker) laterCommandRule(c *Command) (result, bool) {
-	if k.deny == nil && k.ask == nil {
+func (rl *ruleMatch) laterCommandRule(c *Command) (result, bool) {
+	if rl.idx.deny == nil && rl.idx.ask == nil {
 		return result{}, false
 	}
 	// The words from i on, joined, are usually the end of the whole command's joined words,
@@ -426,7 +435,7 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 		if !w.Known || strings.HasPrefix(w.Value, "-") || strings.Contains(w.Value, "=") {
 			continue
 		}
-		if !k.idx.mayName(w.Value) {
+		if !rl.idx.mayName(w.Value) {
 			continue
 		}
 		rest := c.Argv[i:]
@@ -435,17 +444,17 @@ func (k *checker) laterCommandRule(c *Command) (result, bool) {
 		if cands[1] == plain {
 			cands = cands[:1] // nothing needed quoting: one string to match, not the same twice
 		}
-		if r := k.deny.match(cands, true); r != nil {
-			return k.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
+		if r := rl.idx.deny.match(cands, true); r != nil {
+			return rl.verdicts.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
 		}
-		if r := normMatch(k.idx.normDeny, rest); r != nil {
-			return k.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
+		if r := normMatch(rl.idx.normDeny, rest); r != nil {
+			return rl.verdicts.ruleResult(vDeny, r, c.Text+" (runs "+w.Value+")"), true
 		}
-		if r := k.ask.match(cands, true); r != nil {
-			return k.ruleResult(vAskRule, r, c.Text+" (runs "+w.Value+")"), true
+		if r := rl.idx.ask.match(cands, true); r != nil {
+			return rl.verdicts.ruleResult(vAskRule, r, c.Text+" (runs "+w.Value+")"), true
 		}
-		if r := normMatch(k.idx.normAsk, rest); r != nil {
-			return k.ruleResult(vAskRule, r, c.Text+" (runs "+w.Value+")"), true
+		if r := normMatch(rl.idx.normAsk, rest); r != nil {
+			return rl.verdicts.ruleResult(vAskRule, r, c.Text+" (runs "+w.Value+")"), true
 		}
 	}
 	return result{}, false

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -23,7 +24,7 @@ const treeBudget = 5000
 
 // tree checks everything below a directory a command reads recursively against the Read deny
 // and ask rules (grep -r KEY . must not read a denied .env).
-func (k *checker) tree(pc *permission.Context, root string, noHidden bool) pathOutcome {
+func (ps *pathChecks) tree(pc *permission.Context, root string, noHidden bool) pathOutcome {
 	if !isDir(root) {
 		return pathOutcome{}
 	}
@@ -48,7 +49,7 @@ func (k *checker) tree(pc *permission.Context, root string, noHidden bool) pathO
 		dec := pc.CheckRead(quiet, p)
 		switch v := classify(dec); v {
 		case vDeny, vAskRule:
-			k.note("bash: path", v.String(), "below "+root+": "+p)
+			ps.rec.note("bash: path", v.String(), "below "+root+": "+p)
 			out.res = worse(out.res, result{v: v, d: dec})
 			if v == vDeny {
 				return filepath.SkipAll
@@ -61,16 +62,16 @@ func (k *checker) tree(pc *permission.Context, root string, noHidden bool) pathO
 
 // glob checks a path with unquoted glob characters: reads check the pattern's base directory
 // and every current match; writes ask; removals of * or dir/* are dangerous.
-func (k *checker) glob(pc *permission.Context, c *Command, u pathUse, p, what string) pathOutcome {
+func (ps *pathChecks) glob(pc *permission.Context, c *Command, u pathUse, p, what string) pathOutcome {
 	w := u.w
 	switch u.acc {
 	case accRemove, accRemoveUnder, accRemoveIfExists:
 		if w.Value == "*" || strings.HasSuffix(w.Value, "/*") {
-			return pathOutcome{writes: true, res: k.dangerResult(c, w, w.Value, "it removes everything in a directory")}
+			return pathOutcome{writes: true, res: ps.verdicts.dangerResult(c, w, w.Value, "it removes everything in a directory")}
 		}
 		base, _ := pc.ResolvePath(globBase(p))
-		if why := dangerous(k.pc, pc, base, true); why != "" {
-			return pathOutcome{writes: true, res: k.dangerResult(c, w, base, why)}
+		if why := dangerous(ps.pc, pc, base, true); why != "" {
+			return pathOutcome{writes: true, res: ps.verdicts.dangerResult(c, w, base, why)}
 		}
 		fallthrough
 	case accWrite:
@@ -84,7 +85,7 @@ func (k *checker) glob(pc *permission.Context, c *Command, u pathUse, p, what st
 		if err != nil {
 			return pathOutcome{res: unsure(err.Error())}
 		}
-		out.merge(k.read(pc, baseAbs))
+		out.merge(ps.read(pc, baseAbs))
 	}
 	if out.res.v != vAllow {
 		return out // the pattern's directory already needs approval; no need to list it
@@ -106,7 +107,7 @@ func (k *checker) glob(pc *permission.Context, c *Command, u pathUse, p, what st
 		if acc == accReadIfExists {
 			acc = accRead
 		}
-		out.merge(k.use(pc, c, pathUse{w: mw, acc: acc}, what))
+		out.merge(ps.use(pc, c, pathUse{w: mw, acc: acc}, what))
 	}
 	return out
 }
@@ -184,4 +185,32 @@ func globBase(p string) string {
 		return "/"
 	}
 	return dir[:j]
+}
+
+// globOption says why an unquoted pattern among a command's arguments may expand to one of its
+// options: a file in the pattern's directory whose name starts with "-" matches it (find *
+// -name x beside a file named -delete).
+func (ps *pathChecks) globOption(c *Command) string {
+	for _, a := range c.Argv[1:] {
+		// Only a pattern without a slash expands to bare names; dir/* expands to dir/-x.
+		if !a.Known || !a.Glob || strings.ContainsRune(a.Value, '/') {
+			continue
+		}
+		for _, pc := range ps.cwds(c.where) {
+			pattern, err := pc.ResolvePath(a.Value)
+			if err != nil {
+				return "the pattern " + a.Src + " cannot be resolved"
+			}
+			matches, err := boundedGlob(pattern, globBudget)
+			if err != nil {
+				return "the pattern " + a.Src + " cannot be expanded to check for names that look like options"
+			}
+			for _, m := range matches {
+				if b := path.Base(m); strings.HasPrefix(b, "-") {
+					return "the pattern " + a.Src + " expands to " + b + ", which the command reads as an option"
+				}
+			}
+		}
+	}
+	return ""
 }

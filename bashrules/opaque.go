@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/bashrules/knowledge"
-	"github.com/reinsdev/reins/permission"
 )
 
 // Code the analysis cannot see: the inline programs of interpreters (python -c, node -e,
@@ -537,15 +536,15 @@ func scriptSeen(s string, depth int) (why string, reads bool) {
 // this file): a safety ask when a Bash deny or ask rule exists, or when a Read deny or ask
 // rule exists and the code can read files.
 func (k *checker) stageOpaque(c *Command) result {
-	if !k.denyAsk && !k.readRules {
+	if !k.idx.denyAsk && !k.idx.readRules {
 		return allowed
 	}
 	why, reads := codeWhy(c, 0)
-	if why == "" && k.denyAsk && !c.Speculative {
+	if why == "" && k.idx.denyAsk && !c.Speculative {
 		// The words from an operand on that a rule names are matched as the allow stage
 		// matches them under a prefix rule (laterCommandRule): the rule's own verdict.
 		if name := firstName(c); name != "" && !knownArgs(name) {
-			if hit, ok := k.laterCommandRule(c); ok {
+			if hit, ok := k.rules.laterCommandRule(c); ok {
 				return hit
 			}
 			why = k.idx.unknownRunner(c, name)
@@ -554,20 +553,12 @@ func (k *checker) stageOpaque(c *Command) result {
 	switch {
 	case why == "":
 		return allowed
-	case k.denyAsk:
-		return k.opaqueAsk(c, why, "your Bash deny and ask rules cannot be checked against it")
+	case k.idx.denyAsk:
+		return k.verdicts.opaqueAsk(c, why, "your Bash deny and ask rules cannot be checked against it")
 	case reads:
-		return k.opaqueAsk(c, why, "your Read deny and ask rules cannot be checked against the files it reads")
+		return k.verdicts.opaqueAsk(c, why, "your Read deny and ask rules cannot be checked against the files it reads")
 	}
 	return allowed
-}
-
-func (k *checker) opaqueAsk(c *Command, why, unchecked string) result {
-	k.effect("exec", why, "code the analysis cannot see", vSafety)
-	k.note("bash: effect", "ask (safety check)", c.Text+": "+why)
-	msg := fmt.Sprintf("This command needs approval: %s, so %s; allow rules and bypass mode do not cover it.", why, unchecked)
-	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
-		Reason: k.reason(permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "opaque code: " + why, ClassifierApprovable: true})}}
 }
 
 // knownArgs are commands whose arguments the analysis models (their options, their paths, the

@@ -1,6 +1,7 @@
 package bashrules
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -16,9 +17,44 @@ var exemptInputs = map[string]bool{"/dev/null": true, "/dev/stdin": true, "/dev/
 
 func exemptOutput(w Word) bool { return w.Known && exemptOutputs[w.Value] }
 
+// pathChecks are the path checks of one decision: the paths a command or a redirection
+// reads and writes, through the engine's Read and Edit checks in every working directory the
+// command may run in (after a cd, and the session's original one). It holds what they share
+// over a command line: the cd the analysis found, the checks already made and the Lstat
+// results (ctx). Nothing in it outlives the decision.
+type pathChecks struct {
+	ctx      context.Context
+	pc       *permission.Context
+	orig     *permission.Context // the session's context with the original working directory
+	rec      *recorder
+	verdicts *verdicts
+	// readRules reports that some Read deny or ask rule exists.
+	readRules bool
+	// onlyPC is the list of pc alone, handed out (to be read only) by cwds and
+	// ruleContexts in the usual case of one working directory.
+	onlyPC [1]*permission.Context
+	cd     *cdState
+	cdBuf  cdState // what cd points to, allocated with the checker
+	// checks caches the read and write checks of this command line (see check).
+	// A command line checks a few paths: a short list searched in order costs less than a
+	// map, which is made only when the list is full.
+	checkList []checkEntry
+	checks    map[checkKey]permission.Decision
+	checkBuf  [4]checkEntry // checkList's first array
+	// probeBuf is the array command lends to probes.
+	probeBuf []pathUse
+}
+
+// init readies ps, a zero pathChecks, for one decision in pc.
+func (ps *pathChecks) init(ctx context.Context, pc *permission.Context, readRules bool, rec *recorder, vs *verdicts) {
+	ps.ctx, ps.pc, ps.readRules, ps.rec, ps.verdicts = ctx, pc, readRules, rec, vs
+	ps.onlyPC[0] = pc
+	ps.checkList = ps.checkBuf[:0]
+}
+
 // redirect checks a redirection: an output target is a write (granted only by acceptEdits or
 // an Edit allow rule), an input is a read.
-func (k *checker) redirect(rd *Redirect) (result, bool) {
+func (ps *pathChecks) redirect(rd *Redirect) (result, bool) {
 	var acc access
 	switch rd.Kind {
 	case RedirOut, RedirInOut:
@@ -35,11 +71,11 @@ func (k *checker) redirect(rd *Redirect) (result, bool) {
 		return allowed, false
 	}
 	worst := allowed
-	prev := k.cur
-	k.cur = nil
-	defer func() { k.cur = prev }()
-	for _, pc := range k.cwds(rd.where) {
-		o := k.use(pc, nil, pathUse{w: rd.Target, acc: acc}, "redirect")
+	prev := ps.rec.cur
+	ps.rec.cur = nil
+	defer func() { ps.rec.cur = prev }()
+	for _, pc := range ps.cwds(rd.where) {
+		o := ps.use(pc, nil, pathUse{w: rd.Target, acc: acc}, "redirect")
 		worst = worse(worst, o.res)
 		if acc == accWrite && o.needGrant {
 			worst = worse(worst, result{v: vAsk, d: o.grantAsk})
@@ -66,8 +102,9 @@ func (o *pathOutcome) merge(p pathOutcome) {
 	o.issues = append(o.issues, p.issues...)
 }
 
-// paths runs the path checks of one command.
-func (k *checker) paths(c *Command) pathOutcome {
+// command runs the path checks of one command; hasChildren says it runs commands of its own
+// (their paths are checked with them), so its words are not probed for paths.
+func (ps *pathChecks) command(c *Command, hasChildren bool) pathOutcome {
 	var out pathOutcome
 	if c.Kind != KindCall || len(c.Argv) == 0 {
 		return out
@@ -80,19 +117,19 @@ func (k *checker) paths(c *Command) pathOutcome {
 	if spec, ok := pathSpecs()[name]; ok {
 		pr := spec(c.Argv[1:])
 		uses, out.issues = pr.uses, pr.issues
-	} else if len(k.children[c]) == 0 && !isWrapperLike(name) {
+	} else if !hasChildren && !isWrapperLike(name) {
 		// The probes are read only in this call: they reuse the decision's array, taken
 		// for the time of the call.
-		buf := k.probeBuf
-		k.probeBuf = nil
+		buf := ps.probeBuf
+		ps.probeBuf = nil
 		uses = probes(c.Argv[1+commandWords(name, c.Argv[1:]):], buf[:0])
-		defer func() { k.probeBuf = uses[:0] }()
+		defer func() { ps.probeBuf = uses[:0] }()
 	}
-	if c.hasPlaceholders() && len(c.Roots) == 0 && (k.readRules || removes(uses)) {
+	if c.hasPlaceholders() && len(c.Roots) == 0 && (ps.readRules || removes(uses)) {
 		// xargs fills these in at run time.
 		for _, u := range uses {
 			if u.w.Placeholder || !u.w.Known {
-				out.merge(k.unknownPath(c, u))
+				out.merge(ps.unknownPath(c, u))
 			}
 		}
 	}
@@ -104,12 +141,12 @@ func (k *checker) paths(c *Command) pathOutcome {
 			for _, u := range pr.uses {
 				if u.w.Placeholder {
 					extra.acc = u.acc
-					out.merge(k.unknownPath(c, extra))
+					out.merge(ps.unknownPath(c, extra))
 				}
 			}
-		} else if k.readRules {
+		} else if ps.readRules {
 			extra.acc = accRead
-			out.merge(k.unknownPath(c, extra))
+			out.merge(ps.unknownPath(c, extra))
 		}
 	}
 	for _, u := range uses {
@@ -121,8 +158,8 @@ func (k *checker) paths(c *Command) pathOutcome {
 		if u.w.Placeholder && len(c.Roots) == 0 {
 			continue // handled above
 		}
-		for _, pc := range k.cwds(c.where) {
-			out.merge(k.use(pc, c, u, name))
+		for _, pc := range ps.cwds(c.where) {
+			out.merge(ps.use(pc, c, u, name))
 		}
 	}
 	return out
@@ -181,7 +218,7 @@ func probes(args []Word, out []pathUse) []pathUse {
 
 // unknownPath handles a path the analysis cannot know: removing it is a safety ask, writing
 // it asks, reading it asks when Read rules could forbid it.
-func (k *checker) unknownPath(c *Command, u pathUse) pathOutcome {
+func (ps *pathChecks) unknownPath(c *Command, u pathUse) pathOutcome {
 	why := u.w.Why
 	if why == "" {
 		why = "its value is only known when it runs"
@@ -194,7 +231,7 @@ func (k *checker) unknownPath(c *Command, u pathUse) pathOutcome {
 		return pathOutcome{writes: true, res: result{v: vAsk, d: askDecision(
 			fmt.Sprintf("This command writes to %s, which cannot be known before it runs (%s).", u.w.Src, why), permission.ReasonOther, "write to an unknown path")}}
 	case accRead, accReadTree:
-		if k.readRules {
+		if ps.readRules {
 			return pathOutcome{res: result{v: vAsk, d: askDecision(
 				fmt.Sprintf("This command reads %s, which cannot be known before it runs (%s), and your Read rules may forbid it.", u.w.Src, why), permission.ReasonOther, "read of an unknown path")}}
 		}
@@ -206,23 +243,23 @@ func (k *checker) unknownPath(c *Command, u pathUse) pathOutcome {
 // placeholder, unknown, ~user, pattern, path — must reach exactly one of the checks, which
 // is easiest to see in one switch: here the words that cannot be checked get their answer,
 // and the rest are resolved and checked against the rules (checkPath).
-func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string) pathOutcome {
+func (ps *pathChecks) use(pc *permission.Context, c *Command, u pathUse, what string) pathOutcome {
 	w := u.w
 	if w.Placeholder && c != nil && len(c.Roots) > 0 {
-		return k.useRoots(pc, c, u, what)
+		return ps.useRoots(pc, c, u, what)
 	}
 	switch {
 	case !w.Known || w.Placeholder:
 		if u.acc == accProbe || u.acc == accReadIfExists || u.acc == accRemoveIfExists {
 			return pathOutcome{}
 		}
-		return k.unknownPath(c, u)
+		return ps.unknownPath(c, u)
 	case w.Tilde == TildeOther:
 		if u.acc == accProbe {
 			return pathOutcome{}
 		}
 		if u.acc == accRemove || u.acc == accRemoveUnder || u.acc == accRemoveIfExists {
-			return k.unknownPath(c, pathUse{w: Word{Src: w.Src, Why: "another user's home or the directory stack"}, acc: accRemove})
+			return ps.unknownPath(c, pathUse{w: Word{Src: w.Src, Why: "another user's home or the directory stack"}, acc: accRemove})
 		}
 		return pathOutcome{writes: isWrite(u.acc), res: result{v: vAsk, d: askDecision(
 			fmt.Sprintf("Path %s names another user's home or the directory stack, which cannot be checked.", w.Src), permission.ReasonOther, "~user path")}}
@@ -232,24 +269,24 @@ func (k *checker) use(pc *permission.Context, c *Command, u pathUse, what string
 	}
 	p, ok := usePath(u)
 	if !ok {
-		return k.unknownPath(c, pathUse{w: *u.dir, acc: u.acc})
+		return ps.unknownPath(c, pathUse{w: *u.dir, acc: u.acc})
 	}
 	if w.Glob {
-		return k.glob(pc, c, u, p, what)
+		return ps.glob(pc, c, u, p, what)
 	}
 	abs, err := pc.ResolvePath(p)
 	if err != nil {
 		return pathOutcome{res: result{v: vAsk, d: askDecision(fmt.Sprintf("Path %s cannot be checked: %v.", w.Src, err), permission.ReasonOther, err.Error())}}
 	}
-	if out, settled := k.ifExists(pc, u, abs); settled {
+	if out, settled := ps.ifExists(pc, u, abs); settled {
 		return out
 	}
-	return k.checkPath(pc, c, u, abs, what)
+	return ps.checkPath(pc, c, u, abs, what)
 }
 
 // useRoots checks find -exec's {}: it stands for any path under find's start paths, so each
 // is checked as a tree, a write as a removal under it.
-func (k *checker) useRoots(pc *permission.Context, c *Command, u pathUse, what string) pathOutcome {
+func (ps *pathChecks) useRoots(pc *permission.Context, c *Command, u pathUse, what string) pathOutcome {
 	var out pathOutcome
 	acc := accReadTree
 	switch u.acc {
@@ -259,7 +296,7 @@ func (k *checker) useRoots(pc *permission.Context, c *Command, u pathUse, what s
 		acc = accProbe
 	}
 	for _, root := range c.Roots {
-		out.merge(k.use(pc, nil, pathUse{w: root, acc: acc}, what+" {}"))
+		out.merge(ps.use(pc, nil, pathUse{w: root, acc: acc}, what+" {}"))
 	}
 	return out
 }
@@ -286,27 +323,27 @@ func usePath(u pathUse) (string, bool) {
 // ifExists settles the uses that count only when their file exists (probes, and reads and
 // removals of files that may be missing), when it does not: it reports true with their
 // outcome. Other uses, and files that exist, are left to checkPath.
-func (k *checker) ifExists(pc *permission.Context, u pathUse, abs string) (pathOutcome, bool) {
+func (ps *pathChecks) ifExists(pc *permission.Context, u pathUse, abs string) (pathOutcome, bool) {
 	switch u.acc {
 	case accProbe:
 		// A probe reports only a Read deny or ask rule or a protected name (see checkAbs), and
 		// both checks refuse a suspicious path (go vet ./... names "...") with a plain safety
 		// ask before they look at a rule or the file: nothing is left to look at. A trace or
 		// an explanation still runs the checks, for their lines.
-		if !k.tracing && k.effects == nil && permission.SuspiciousPath(abs) != "" {
+		if !ps.rec.on && ps.rec.effects == nil && permission.SuspiciousPath(abs) != "" {
 			return pathOutcome{}, true
 		}
-		if _, err := permission.Lstat(k.ctx, abs); err != nil {
+		if _, err := permission.Lstat(ps.ctx, abs); err != nil {
 			// Not a file yet, but the command may create it: only a protected name counts.
 			if strings.ContainsAny(u.w.Value, "./") {
-				if o := k.writeOne(pc, abs); protectedAsk(o.res) {
+				if o := ps.writeOne(pc, abs); protectedAsk(o.res) {
 					return pathOutcome{res: o.res}, true
 				}
 			}
 			return pathOutcome{}, true
 		}
 	case accReadIfExists, accRemoveIfExists:
-		if _, err := permission.Lstat(k.ctx, abs); err != nil {
+		if _, err := permission.Lstat(ps.ctx, abs); err != nil {
 			return pathOutcome{}, true
 		}
 	}
@@ -315,18 +352,18 @@ func (k *checker) ifExists(pc *permission.Context, u pathUse, abs string) (pathO
 
 // checkPath checks the resolved path abs of a use against the rules of every context they
 // were written in, and records the effect for an explanation.
-func (k *checker) checkPath(pc *permission.Context, c *Command, u pathUse, abs, what string) pathOutcome {
-	if k.tracing {
-		k.note("bash: path", u.acc.String(), fmt.Sprintf("%s %s (%s)", what, abs, u.w.Src))
+func (ps *pathChecks) checkPath(pc *permission.Context, c *Command, u pathUse, abs, what string) pathOutcome {
+	if ps.rec.on {
+		ps.rec.note("bash: path", u.acc.String(), fmt.Sprintf("%s %s (%s)", what, abs, u.w.Src))
 	}
 	// The path is resolved against the directory the command runs in, but rules written
 	// relative to the working directory ("./.env") are checked from the session's directory
 	// too: after cd src, ../.env is still the file the rule names.
 	var out pathOutcome
-	for _, rc := range k.ruleContexts(pc) {
-		out.merge(k.checkAbs(rc, c, u, u.w, abs))
+	for _, rc := range ps.ruleContexts(pc) {
+		out.merge(ps.checkAbs(rc, c, u, u.w, abs))
 	}
-	if k.effects != nil {
+	if ps.rec.effects != nil {
 		check := "Read check"
 		if isWrite(u.acc) {
 			check = "Edit check"
@@ -335,58 +372,58 @@ func (k *checker) checkPath(pc *permission.Context, c *Command, u pathUse, abs, 
 		if v == vAllow && out.needGrant {
 			v = vNeeds
 		}
-		k.effect(u.acc.String(), abs, check, v)
+		ps.rec.effect(u.acc.String(), abs, check, v)
 	}
 	return out
 }
 
-func (k *checker) ruleContexts(pc *permission.Context) []*permission.Context {
+func (ps *pathChecks) ruleContexts(pc *permission.Context) []*permission.Context {
 	// A session whose shell has moved away from where it started still has rules written
 	// for the project's directory.
-	if k.orig == nil && k.pc.Cwd() != k.pc.OriginalCwd() {
-		k.orig = k.pc.WithCwd(k.pc.OriginalCwd())
+	if ps.orig == nil && ps.pc.Cwd() != ps.pc.OriginalCwd() {
+		ps.orig = ps.pc.WithCwd(ps.pc.OriginalCwd())
 	}
-	if pc == k.pc && (k.orig == nil || pc.Cwd() == k.orig.Cwd()) {
-		return k.onlyPC[:] // the usual case, without allocating
+	if pc == ps.pc && (ps.orig == nil || pc.Cwd() == ps.orig.Cwd()) {
+		return ps.onlyPC[:] // the usual case, without allocating
 	}
 	out := []*permission.Context{pc}
-	if pc != k.pc {
-		out = append(out, k.pc)
+	if pc != ps.pc {
+		out = append(out, ps.pc)
 	}
-	if k.orig != nil && pc.Cwd() != k.orig.Cwd() {
-		out = append(out, k.orig)
+	if ps.orig != nil && pc.Cwd() != ps.orig.Cwd() {
+		out = append(out, ps.orig)
 	}
 	return out
 }
 
-func (k *checker) checkAbs(pc *permission.Context, c *Command, u pathUse, w Word, abs string) pathOutcome {
+func (ps *pathChecks) checkAbs(pc *permission.Context, c *Command, u pathUse, w Word, abs string) pathOutcome {
 	switch u.acc {
 	case accRead, accReadIfExists:
-		return k.read(pc, abs)
+		return ps.read(pc, abs)
 	case accProbe:
 		// An argument of a command the analysis does not know: a Read rule that forbids it
 		// counts, and so does naming a protected file, which the command may write.
-		o := k.read(pc, abs)
+		o := ps.read(pc, abs)
 		if o.res.v == vDeny || o.res.v == vAskRule {
 			return o
 		}
-		if w := k.writeOne(pc, abs); protectedAsk(w.res) {
+		if w := ps.writeOne(pc, abs); protectedAsk(w.res) {
 			return pathOutcome{res: w.res}
 		}
 		return pathOutcome{}
 	case accReadTree:
-		o := k.read(pc, abs)
-		if o.res.v == vAllow && k.readRules {
-			o.merge(k.tree(pc, abs, u.noHidden))
+		o := ps.read(pc, abs)
+		if o.res.v == vAllow && ps.readRules {
+			o.merge(ps.tree(pc, abs, u.noHidden))
 		}
 		return o
 	case accRemove, accRemoveIfExists, accRemoveUnder:
-		if why := dangerous(k.pc, pc, abs, u.acc == accRemoveUnder); why != "" {
-			return pathOutcome{writes: true, res: k.dangerResult(c, w, abs, why)}
+		if why := dangerous(ps.pc, pc, abs, u.acc == accRemoveUnder); why != "" {
+			return pathOutcome{writes: true, res: ps.verdicts.dangerResult(c, w, abs, why)}
 		}
-		return k.write(pc, abs, "")
+		return ps.write(pc, abs, "")
 	}
-	return k.write(pc, abs, u.base)
+	return ps.write(pc, abs, u.base)
 }
 
 func isWrite(a access) bool {
@@ -412,36 +449,36 @@ type checkKey struct {
 // check runs the read or write check of abs once per command: a path that several words or
 // commands name (cat a && grep x a) is resolved, symlinks and all, only once. When a trace is
 // being written every check runs, so that each leaves its lines.
-func (k *checker) check(pc *permission.Context, abs string, write bool) permission.Decision {
-	if k.tracing {
+func (ps *pathChecks) check(pc *permission.Context, abs string, write bool) permission.Decision {
+	if ps.rec.on {
 		if write {
-			return pc.CheckWrite(k.ctx, abs)
+			return pc.CheckWrite(ps.ctx, abs)
 		}
-		return pc.CheckRead(k.ctx, abs)
+		return pc.CheckRead(ps.ctx, abs)
 	}
 	key := checkKey{pc, abs, write}
-	for i := range k.checkList {
-		if k.checkList[i].key == key {
-			return k.checkList[i].d
+	for i := range ps.checkList {
+		if ps.checkList[i].key == key {
+			return ps.checkList[i].d
 		}
 	}
-	if d, ok := k.checks[key]; ok {
+	if d, ok := ps.checks[key]; ok {
 		return d
 	}
 	var d permission.Decision
 	if write {
-		d = pc.CheckWrite(k.ctx, abs)
+		d = pc.CheckWrite(ps.ctx, abs)
 	} else {
-		d = pc.CheckRead(k.ctx, abs)
+		d = pc.CheckRead(ps.ctx, abs)
 	}
 	switch {
-	case len(k.checkList) < maxCheckList:
-		k.checkList = append(k.checkList, checkEntry{key, d})
+	case len(ps.checkList) < maxCheckList:
+		ps.checkList = append(ps.checkList, checkEntry{key, d})
 	default:
-		if k.checks == nil {
-			k.checks = make(map[checkKey]permission.Decision, 8)
+		if ps.checks == nil {
+			ps.checks = make(map[checkKey]permission.Decision, 8)
 		}
-		k.checks[key] = d
+		ps.checks[key] = d
 	}
 	return d
 }
@@ -454,8 +491,8 @@ type checkEntry struct {
 	d   permission.Decision
 }
 
-func (k *checker) read(pc *permission.Context, abs string) pathOutcome {
-	d := k.check(pc, abs, false)
+func (ps *pathChecks) read(pc *permission.Context, abs string) pathOutcome {
+	d := ps.check(pc, abs, false)
 	if v := classify(d); v != vAllow {
 		return pathOutcome{res: result{v: v, d: d}}
 	}
@@ -464,16 +501,16 @@ func (k *checker) read(pc *permission.Context, abs string) pathOutcome {
 
 // write runs the write check. A write inside the working directories that no mode or Edit rule
 // grants is fine for a command an allow rule allows, but keeps it from being auto-allowed.
-func (k *checker) write(pc *permission.Context, abs, base string) pathOutcome {
-	out := k.writeOne(pc, abs)
+func (ps *pathChecks) write(pc *permission.Context, abs, base string) pathOutcome {
+	out := ps.writeOne(pc, abs)
 	if base != "" && isDir(abs) {
-		out.merge(k.writeOne(pc, filepath.Join(abs, base)))
+		out.merge(ps.writeOne(pc, filepath.Join(abs, base)))
 	}
 	return out
 }
 
-func (k *checker) writeOne(pc *permission.Context, abs string) pathOutcome {
-	d := k.check(pc, abs, true)
+func (ps *pathChecks) writeOne(pc *permission.Context, abs string) pathOutcome {
+	d := ps.check(pc, abs, true)
 	v := classify(d)
 	switch {
 	case v == vAllow:
@@ -513,25 +550,14 @@ func dangerous(session, pc *permission.Context, abs string, under bool) string {
 	return ""
 }
 
-func (k *checker) dangerResult(c *Command, w Word, abs, why string) result {
-	op := "rm"
-	if c != nil && len(c.Argv) > 0 {
-		op, _ = commandName(c.Argv[0])
-	}
-	msg := fmt.Sprintf("Dangerous %s operation detected: '%s'. It would remove %s; this needs your explicit approval and cannot be allowed by rules or modes.", op, w.Src, why)
-	k.note("bash: dangerous removal", "ask", msg)
-	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg, BlockedPath: abs,
-		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "dangerous removal of " + why}}}
-}
-
 // bareGit reports a git command that would run in what looks like a planted bare repository.
-func (k *checker) bareGit(name string, c *Command) bool {
+func (ps *pathChecks) bareGit(name string, c *Command) bool {
 	if name != "git" {
 		return false
 	}
-	for _, pc := range k.cwds(c.where) {
-		if gitInBareRepo(k.ctx, pc.Cwd(), c.Argv[1:]) {
-			k.note("bash: not read-only", "", c.Text+": runs in a directory that looks like a bare git repository")
+	for _, pc := range ps.cwds(c.where) {
+		if gitInBareRepo(ps.ctx, pc.Cwd(), c.Argv[1:]) {
+			ps.rec.note("bash: not read-only", "", c.Text+": runs in a directory that looks like a bare git repository")
 			return true
 		}
 	}

@@ -41,6 +41,20 @@ func worse(a, b result) result {
 
 var allowed = result{v: vAllow}
 
+// verdicts builds the verdicts of one decision: the answers of rules, of what the analysis
+// cannot see and of safety checks, with their messages, trace steps and effects, and the
+// reasons they carry, cut from one chunk (see reason).
+type verdicts struct {
+	rec     *recorder
+	command string
+	// denyAsk reports that some Bash deny or ask rule exists: what the analysis cannot see is
+	// then a safety ask, which neither bypass mode nor a tool-wide allow overrides.
+	denyAsk bool
+	// reasons is where the verdicts' reasons are cut from (see reason); the decision
+	// returned points into it, so it is never part of the checker.
+	reasons []permission.Reason
+}
+
 func reasonText(d permission.Decision) string {
 	if d.Reason != nil {
 		return d.Reason.String()
@@ -48,35 +62,35 @@ func reasonText(d permission.Decision) string {
 	return d.Message
 }
 
-func (k *checker) deniedMessage() string {
-	return fmt.Sprintf("Permission to use Bash with command %s has been denied.", k.command)
+func (vs *verdicts) deniedMessage() string {
+	return fmt.Sprintf("Permission to use Bash with command %s has been denied.", vs.command)
 }
 
 func askDecision(msg string, rt permission.ReasonType, detail string) permission.Decision {
 	return permission.Decision{Behavior: permission.Ask, Message: msg, Reason: &permission.Reason{Type: rt, Detail: detail}}
 }
 
-func (k *checker) ruleResult(v verdict, r *permission.Rule, what string) result {
+func (vs *verdicts) ruleResult(v verdict, r *permission.Rule, what string) result {
 	switch v {
 	case vDeny:
-		k.noteRule("bash: deny rule", "deny", what, r)
-		return result{v: vDeny, d: permission.Decision{Behavior: permission.Deny, Message: k.deniedMessage(),
-			Reason: k.reason(permission.Reason{Type: permission.ReasonRule, Rule: r})}}
+		vs.rec.noteRule("bash: deny rule", "deny", what, r)
+		return result{v: vDeny, d: permission.Decision{Behavior: permission.Deny, Message: vs.deniedMessage(),
+			Reason: vs.reason(permission.Reason{Type: permission.ReasonRule, Rule: r})}}
 	case vAskRule:
-		k.noteRule("bash: ask rule", "ask", what, r)
+		vs.rec.noteRule("bash: ask rule", "ask", what, r)
 		return result{v: vAskRule, d: permission.Decision{Behavior: permission.Ask, Message: permission.RequestMessage("Bash"),
-			Reason: k.reason(permission.Reason{Type: permission.ReasonRule, Rule: r})}}
+			Reason: vs.reason(permission.Reason{Type: permission.ReasonRule, Rule: r})}}
 	}
-	k.noteRule("bash: allow rule", "allow", what, r)
-	return result{v: vAllow, d: permission.Decision{Behavior: permission.Allow, Reason: k.reason(permission.Reason{Type: permission.ReasonRule, Rule: r})}}
+	vs.rec.noteRule("bash: allow rule", "allow", what, r)
+	return result{v: vAllow, d: permission.Decision{Behavior: permission.Allow, Reason: vs.reason(permission.Reason{Type: permission.ReasonRule, Rule: r})}}
 }
 
 // unseen is the answer for what the analysis cannot see (a script that is not literal, a
 // script read from input, arithmetic that may run commands, words only known at run time):
 // with a Bash deny or ask rule in force it is a safety ask, since the hidden part may be what
 // a rule names; otherwise it is unsure.
-func (k *checker) unseen(why string) result {
-	if k.denyAsk {
+func (vs *verdicts) unseen(why string) result {
+	if vs.denyAsk {
 		return result{v: vSafety, d: askDecision(
 			fmt.Sprintf("This command needs approval: %s, so your deny and ask rules cannot be checked against it.", why), permission.ReasonSafetyCheck, why)}
 	}
@@ -93,19 +107,19 @@ func allowDecision(t permission.ReasonType, detail string) permission.Decision {
 }
 
 // allowDecision is allowDecision with its reason cut from the decision's chunk.
-func (k *checker) allowDecision(t permission.ReasonType, detail string) permission.Decision {
-	return permission.Decision{Behavior: permission.Allow, Reason: k.reason(permission.Reason{Type: t, Detail: detail})}
+func (vs *verdicts) allowDecision(t permission.ReasonType, detail string) permission.Decision {
+	return permission.Decision{Behavior: permission.Allow, Reason: vs.reason(permission.Reason{Type: t, Detail: detail})}
 }
 
 // reason returns a copy of r cut from a chunk shared by the reasons of one decision: most
 // parts of a command line are allowed, each with its reason, and one allocation serves them.
 // Each reason has its own element, so a caller changing one changes no other.
-func (k *checker) reason(r permission.Reason) *permission.Reason {
-	if len(k.reasons) == cap(k.reasons) {
-		k.reasons = make([]permission.Reason, 0, 8)
+func (vs *verdicts) reason(r permission.Reason) *permission.Reason {
+	if len(vs.reasons) == cap(vs.reasons) {
+		vs.reasons = make([]permission.Reason, 0, 8)
 	}
-	k.reasons = append(k.reasons, r)
-	return &k.reasons[len(k.reasons)-1]
+	vs.reasons = append(vs.reasons, r)
+	return &vs.reasons[len(vs.reasons)-1]
 }
 
 func classify(d permission.Decision) verdict {
@@ -130,4 +144,55 @@ func classify(d permission.Decision) verdict {
 // pattern such as ./..., which only matters for paths the command is known to use).
 func protectedAsk(r result) bool {
 	return r.v == vSafety && r.d.Reason != nil && r.d.Reason.ClassifierApprovable
+}
+
+// hidden is the answer for a command whose real program the analysis cannot see.
+func (vs *verdicts) hidden(c *Command, why string) result {
+	defer func() {
+		v := vUnsure
+		if vs.denyAsk {
+			v = vSafety
+		}
+		vs.rec.effect("exec", why, "command names", v)
+	}()
+	if vs.denyAsk {
+		msg := fmt.Sprintf("This command needs approval: %s, so your deny and ask rules cannot be checked against it.", why)
+		vs.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+		return result{v: vSafety, d: askDecision(msg, permission.ReasonSafetyCheck, why)}
+	}
+	vs.rec.note("bash: effect", "unsure", c.Text+": "+why)
+	return result{v: vUnsure, d: askDecision(fmt.Sprintf("This command needs approval: %s.", why), permission.ReasonOther, why)}
+}
+
+// execAsk is the answer for an option that runs or writes what the analysis does not follow
+// (the exec family). No allow rule covers it — not a rule for the command, not a tool-wide
+// Bash allow, not bypass mode — so it is a safety ask; auto mode's classifier may approve it.
+func (vs *verdicts) execAsk(c *Command, why string) result {
+	vs.rec.effect("exec", why, "exec-family check", vSafety)
+	vs.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+	msg := fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it.", why)
+	if vs.denyAsk {
+		msg = fmt.Sprintf("This command needs approval: %s; allow rules and bypass mode do not cover it, and what it runs cannot be checked against your deny and ask rules.", why)
+	}
+	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
+		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "exec-family option: " + why, ClassifierApprovable: true}}}
+}
+
+func (vs *verdicts) opaqueAsk(c *Command, why, unchecked string) result {
+	vs.rec.effect("exec", why, "code the analysis cannot see", vSafety)
+	vs.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+	msg := fmt.Sprintf("This command needs approval: %s, so %s; allow rules and bypass mode do not cover it.", why, unchecked)
+	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
+		Reason: vs.reason(permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "opaque code: " + why, ClassifierApprovable: true})}}
+}
+
+func (vs *verdicts) dangerResult(c *Command, w Word, abs, why string) result {
+	op := "rm"
+	if c != nil && len(c.Argv) > 0 {
+		op, _ = commandName(c.Argv[0])
+	}
+	msg := fmt.Sprintf("Dangerous %s operation detected: '%s'. It would remove %s; this needs your explicit approval and cannot be allowed by rules or modes.", op, w.Src, why)
+	vs.rec.note("bash: dangerous removal", "ask", msg)
+	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg, BlockedPath: abs,
+		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "dangerous removal of " + why}}}
 }
