@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync/atomic"
+	"time"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploggrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
@@ -25,28 +26,27 @@ import (
 // failed export per batch (counted in the [Report]), never a minute of retrying that holds the
 // batch's memory and delays the exit.
 
+// otlpOptions are the options every OTLP exporter is given, in its own package's option type:
+// the export timeout, no retries, and the endpoint and headers when set.
+func otlpOptions[O any](o OTLP, timeout func(time.Duration) O, noRetry O, endpoint func(string) O, headers func(map[string]string) O) []O {
+	opts := []O{timeout(o.Timeout), noRetry}
+	if o.Endpoint != "" {
+		opts = append(opts, endpoint(o.Endpoint))
+	}
+	if len(o.Headers) > 0 {
+		opts = append(opts, headers(o.Headers))
+	}
+	return opts
+}
+
 func logExporter(ctx context.Context, e Exporter, o OTLP, console io.Writer) (sdklog.Exporter, error) {
 	if e == ExporterConsole {
 		return stdoutlog.New(stdoutlog.WithWriter(console))
 	}
 	if o.Protocol == ProtocolGRPC {
-		opts := []otlploggrpc.Option{otlploggrpc.WithTimeout(o.Timeout), otlploggrpc.WithRetry(otlploggrpc.RetryConfig{Enabled: false})}
-		if o.Endpoint != "" {
-			opts = append(opts, otlploggrpc.WithEndpointURL(o.Endpoint))
-		}
-		if len(o.Headers) > 0 {
-			opts = append(opts, otlploggrpc.WithHeaders(o.Headers))
-		}
-		return otlploggrpc.New(ctx, opts...)
+		return otlploggrpc.New(ctx, otlpOptions(o, otlploggrpc.WithTimeout, otlploggrpc.WithRetry(otlploggrpc.RetryConfig{Enabled: false}), otlploggrpc.WithEndpointURL, otlploggrpc.WithHeaders)...)
 	}
-	opts := []otlploghttp.Option{otlploghttp.WithTimeout(o.Timeout), otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false})}
-	if o.Endpoint != "" {
-		opts = append(opts, otlploghttp.WithEndpointURL(o.Endpoint))
-	}
-	if len(o.Headers) > 0 {
-		opts = append(opts, otlploghttp.WithHeaders(o.Headers))
-	}
-	return otlploghttp.New(ctx, opts...)
+	return otlploghttp.New(ctx, otlpOptions(o, otlploghttp.WithTimeout, otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}), otlploghttp.WithEndpointURL, otlploghttp.WithHeaders)...)
 }
 
 func spanExporter(ctx context.Context, e Exporter, o OTLP, console io.Writer) (sdktrace.SpanExporter, error) {
@@ -54,23 +54,9 @@ func spanExporter(ctx context.Context, e Exporter, o OTLP, console io.Writer) (s
 		return stdouttrace.New(stdouttrace.WithWriter(console))
 	}
 	if o.Protocol == ProtocolGRPC {
-		opts := []otlptracegrpc.Option{otlptracegrpc.WithTimeout(o.Timeout), otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{Enabled: false})}
-		if o.Endpoint != "" {
-			opts = append(opts, otlptracegrpc.WithEndpointURL(o.Endpoint))
-		}
-		if len(o.Headers) > 0 {
-			opts = append(opts, otlptracegrpc.WithHeaders(o.Headers))
-		}
-		return otlptracegrpc.New(ctx, opts...)
+		return otlptracegrpc.New(ctx, otlpOptions(o, otlptracegrpc.WithTimeout, otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{Enabled: false}), otlptracegrpc.WithEndpointURL, otlptracegrpc.WithHeaders)...)
 	}
-	opts := []otlptracehttp.Option{otlptracehttp.WithTimeout(o.Timeout), otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: false})}
-	if o.Endpoint != "" {
-		opts = append(opts, otlptracehttp.WithEndpointURL(o.Endpoint))
-	}
-	if len(o.Headers) > 0 {
-		opts = append(opts, otlptracehttp.WithHeaders(o.Headers))
-	}
-	return otlptracehttp.New(ctx, opts...)
+	return otlptracehttp.New(ctx, otlpOptions(o, otlptracehttp.WithTimeout, otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: false}), otlptracehttp.WithEndpointURL, otlptracehttp.WithHeaders)...)
 }
 
 func metricExporter(ctx context.Context, e Exporter, o OTLP, console io.Writer) (sdkmetric.Exporter, error) {
@@ -78,23 +64,9 @@ func metricExporter(ctx context.Context, e Exporter, o OTLP, console io.Writer) 
 		return stdoutmetric.New(stdoutmetric.WithWriter(console))
 	}
 	if o.Protocol == ProtocolGRPC {
-		opts := []otlpmetricgrpc.Option{otlpmetricgrpc.WithTimeout(o.Timeout), otlpmetricgrpc.WithRetry(otlpmetricgrpc.RetryConfig{Enabled: false})}
-		if o.Endpoint != "" {
-			opts = append(opts, otlpmetricgrpc.WithEndpointURL(o.Endpoint))
-		}
-		if len(o.Headers) > 0 {
-			opts = append(opts, otlpmetricgrpc.WithHeaders(o.Headers))
-		}
-		return otlpmetricgrpc.New(ctx, opts...)
+		return otlpmetricgrpc.New(ctx, otlpOptions(o, otlpmetricgrpc.WithTimeout, otlpmetricgrpc.WithRetry(otlpmetricgrpc.RetryConfig{Enabled: false}), otlpmetricgrpc.WithEndpointURL, otlpmetricgrpc.WithHeaders)...)
 	}
-	opts := []otlpmetrichttp.Option{otlpmetrichttp.WithTimeout(o.Timeout), otlpmetrichttp.WithRetry(otlpmetrichttp.RetryConfig{Enabled: false})}
-	if o.Endpoint != "" {
-		opts = append(opts, otlpmetrichttp.WithEndpointURL(o.Endpoint))
-	}
-	if len(o.Headers) > 0 {
-		opts = append(opts, otlpmetrichttp.WithHeaders(o.Headers))
-	}
-	return otlpmetrichttp.New(ctx, opts...)
+	return otlpmetrichttp.New(ctx, otlpOptions(o, otlpmetrichttp.WithTimeout, otlpmetrichttp.WithRetry(otlpmetrichttp.RetryConfig{Enabled: false}), otlpmetrichttp.WithEndpointURL, otlpmetrichttp.WithHeaders)...)
 }
 
 // counts is what one signal's exports did.
