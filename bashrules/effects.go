@@ -3,6 +3,7 @@ package bashrules
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // The effects stage: what a command does besides being itself. Reads and writes are checked
@@ -65,7 +66,7 @@ func (k *checker) stageEffects(c *Command) result {
 		worst = worse(worst, k.verdicts.execAsk(c, why))
 	}
 	worst = worse(worst, k.stageOpaque(c))
-	if roles().hazard[name] || execOptionCommands[name] {
+	if roles().hazard[name] || execOptionCommands()[name] {
 		if why := k.paths.globOption(c); why != "" {
 			worst = worse(worst, k.verdicts.execAsk(c, why))
 		}
@@ -75,14 +76,15 @@ func (k *checker) stageEffects(c *Command) result {
 
 // execOptionCommands are the commands execOption knows options of: those whose
 // knowledge-base entries name an option that runs code or a program, and those execOption
-// reads by value.
-var execOptionCommands = func() map[string]bool {
+// reads by value. Built at first use: the knowledge base is not read when reins starts for a
+// command that never decides a Bash call.
+var execOptionCommands = sync.OnceValue(func() map[string]bool {
 	out := map[string]bool{"tmux": true, "screen": true, "git": true, "crontab": true, "at": true, "batch": true}
 	for n := range kbExecCommands() {
 		out[n] = true
 	}
 	return out
-}()
+})
 
 // globName resolves a command name given as a pattern (/usr/bin/r[m]) against the file system
 // and matches deny and ask rules against every program it could name.
@@ -253,7 +255,7 @@ func execOption(name string, args []Word) string {
 	if name == "git" {
 		return gitExecOption(args)
 	}
-	if !execOptionCommands[name] {
+	if !execOptionCommands()[name] {
 		return ""
 	}
 	if why := kbExecOption(name, args); why != "" {

@@ -571,7 +571,7 @@ func knownArgs(name string) bool {
 	_, launcher := roles().launchers[name]
 	_, runner := roles().runners[name]
 	_, interp := interpreterFor(name)
-	return wrapper || launcher || runner || interp || isShell(name) || isDBClient(name) || execOptionCommands[name] ||
+	return wrapper || launcher || runner || interp || isShell(name) || isDBClient(name) || execOptionCommands()[name] ||
 		roles().hazard[name] || acceptEditsCommands[name] || roles().data[name]
 }
 
