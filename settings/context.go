@@ -23,8 +23,9 @@ type Flags struct {
 	AllowedTools, DisallowedTools []string
 	// AddDirs are the --add-dir values.
 	AddDirs []string
-	// Trusted says the project was trusted (see [IsTrusted]). Allow rules and additional
-	// directories from the shared project files apply only in a trusted project.
+	// Trusted says the project was trusted (see [IsTrusted]). Allow rules, additional
+	// directories and defaultMode from the project files, shared and local, apply only in a
+	// trusted project (see [WaitsForTrust]).
 	Trusted bool
 }
 
@@ -209,13 +210,13 @@ func (b *contextBuild) readFile(file *File, trusted bool) FileReport {
 	if !file.Exists || file.DuplicateOf != "" {
 		return fr
 	}
-	untrusted := file.Source == permission.SourceProject && !trusted
+	untrusted := WaitsForTrust(file.Source) && !trusted
 	untrustedRules := b.readFileRules(&fr, file, untrusted)
 	untrustedDirs := b.readFileDirs(&fr, file, untrusted)
 	fr.Entries = append(fr.Entries, secretFiles(b.r, &b.cfg, file, b.warn)...)
 	if untrustedRules+untrustedDirs > 0 {
-		b.warn(file.Path, 0, 0, `this project is not trusted: %s and %s were ignored (deny and ask rules still apply); run "reins trust" to trust it`,
-			plural(untrustedRules, "allow rule"), plural(untrustedDirs, "additional directory", "additional directories"))
+		b.warn(file.Path, 0, 0, `this project is not trusted: %s and %s were ignored (deny and ask rules still apply)%s; run "reins trust" to trust it`,
+			plural(untrustedRules, "allow rule"), plural(untrustedDirs, "additional directory", "additional directories"), waitsNote(file.Source))
 	}
 	return fr
 }
@@ -506,10 +507,11 @@ func (l *Loaded) selectMode(f Flags, r *Report) error {
 	}
 	r.Mode, r.ModeFrom = permission.ModeDefault, "default"
 	for _, c := range cands {
-		// A cloned repository chooses nothing until it is trusted, not even acceptEdits.
-		if c.source == permission.SourceProject && !f.Trusted {
+		// A cloned repository chooses nothing until it is trusted, not even acceptEdits, and it
+		// can commit a local file as well as a shared one.
+		if WaitsForTrust(c.source) && !f.Trusted {
 			r.Warnings = append(r.Warnings, Warning{File: c.file, Line: c.entry.Line, Col: c.entry.Col,
-				Message: fmt.Sprintf("defaultMode %s is ignored: this project is not trusted (run reins trust)", c.mode)})
+				Message: fmt.Sprintf("defaultMode %s is ignored: this project is not trusted%s (run reins trust)", c.mode, waitsNote(c.source))})
 			continue
 		}
 		if c.mode == permission.ModeBypass {

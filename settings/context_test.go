@@ -77,8 +77,15 @@ func TestModeSelection(t *testing.T) {
 		{name: "untrusted project chooses no mode", files: map[string]string{"user": modeDoc("plan"), "project": modeDoc("acceptEdits")},
 			untrusted: true, want: permission.ModePlan, wantFrom: ".reins/settings.json",
 			warnings: []string{".reins/settings.json:1:33: defaultMode acceptEdits is ignored: this project is not trusted"}},
-		{name: "untrusted local file still chooses", files: map[string]string{"local": modeDoc("acceptEdits")},
-			untrusted: true, want: permission.ModeAcceptEdits, wantFrom: "settings.local.json"},
+		// A repository can commit a local file as well as a shared one.
+		{name: "untrusted local file chooses no mode", files: map[string]string{"user": modeDoc("plan"), "local": modeDoc("acceptEdits")},
+			untrusted: true, want: permission.ModePlan, wantFrom: ".reins/settings.json",
+			warnings: []string{".reins/settings.local.json:1:33: defaultMode acceptEdits is ignored: this project is not trusted; local settings wait for trust too, as a repository can commit them (run reins trust)"}},
+		{name: "untrusted Claude local file chooses no mode", files: map[string]string{"localClaude": modeDoc("plan")},
+			untrusted: true, want: permission.ModeDefault, wantFrom: "default",
+			warnings: []string{".claude/settings.local.json:1:33: defaultMode plan is ignored: this project is not trusted"}},
+		{name: "trusted local file chooses", files: map[string]string{"user": modeDoc("plan"), "localClaude": modeDoc("acceptEdits")},
+			want: permission.ModeAcceptEdits, wantFrom: ".claude/settings.local.json"},
 	} {
 		tc.flags.Trusted = !tc.untrusted
 		t.Run(tc.name, func(t *testing.T) {
@@ -147,12 +154,17 @@ func TestWorkspaceTrust(t *testing.T) {
 
 	t.Run("untrusted", func(t *testing.T) {
 		pc, warns := e.context(t, Flags{Trusted: false})
-		want := []string{"ask WebFetch projectSettings", "deny Bash(rm:*) projectSettings", "allow Glob localSettings"}
+		// The local file waits for trust too: a repository can commit it.
+		want := []string{"ask WebFetch projectSettings", "deny Bash(rm:*) projectSettings"}
 		if diff := cmp.Diff(want, ruleStrings(pc)); diff != "" {
 			t.Errorf("rules (-want +got):\n%s", diff)
 		}
-		if diff := cmp.Diff([]permission.WorkingDir{{Path: extra, Source: permission.SourceLocal}}, pc.AdditionalDirs()); diff != "" {
-			t.Errorf("dirs (-want +got):\n%s", diff)
+		if dirs := pc.AdditionalDirs(); len(dirs) != 0 {
+			t.Errorf("dirs %v, want none", dirs)
+		}
+		localWarn := e.path("local") + `: this project is not trusted: 1 allow rule and 1 additional directory were ignored (deny and ask rules still apply); local settings wait for trust too, as a repository can commit them; run "reins trust" to trust it`
+		if !hasWarning(warns, localWarn) {
+			t.Errorf("no warning %q in %q", localWarn, warningStrings(warns))
 		}
 		wantWarn := proj + `: this project is not trusted: 2 allow rules and 1 additional directory were ignored (deny and ask rules still apply); run "reins trust" to trust it`
 		if !hasWarning(warns, wantWarn) {
@@ -358,7 +370,7 @@ func TestWorkingDirs(t *testing.T) {
 	writeFile(t, filepath.Join(e.root, "afile"), "x")
 	u := e.write(t, "user", `{"permissions": {"additionalDirectories": ["~/docs", "nope", "`+filepath.Join(e.root, "afile")+`"]}}`)
 	e.write(t, "local", `{"permissions": {"additionalDirectories": ["sub", "`+filepath.Join(e.root, "abs")+`", "~/docs"]}}`)
-	pc, warns := e.context(t, Flags{AddDirs: []string{"../flagdir", "../missing", "sub"}})
+	pc, warns := e.context(t, Flags{AddDirs: []string{"../flagdir", "../missing", "sub"}, Trusted: true})
 	want := []permission.WorkingDir{
 		{Path: filepath.Join(e.root, "home/docs"), Source: permission.SourceUser},
 		{Path: filepath.Join(e.root, "proj/sub"), Source: permission.SourceLocal},

@@ -13,7 +13,11 @@ import (
 )
 
 // Decide one Bash call the way the person's settings say. The first lines only make a
-// project with a settings file; the decision itself is the last ten.
+// project with a settings file and trust it; the decision itself is the last ten.
+//
+// The trust matters: until the person trusts the folder (`reins trust`, or Yes in the chat's
+// dialog), the allow rules of its files, settings.local.json included, grant nothing, since a
+// repository can commit any of them. Untrusted, "go test ./..." below would ask.
 func ExampleLoadContext() {
 	root, _ := os.MkdirTemp("", "example")
 	defer os.RemoveAll(root)
@@ -23,7 +27,10 @@ func ExampleLoadContext() {
 		[]byte(`{"permissions": {"allow": ["Bash(go test:*)"], "deny": ["Bash(rm:*)"]}}`), 0o644)
 
 	os.MkdirAll(filepath.Join(root, "no-policy"), 0o755) // an empty managed folder: no policy
-	opts := settings.Options{Cwd: project, Home: home, ManagedDir: filepath.Join(root, "no-policy")}
+	opts := settings.Options{Cwd: project, Home: home, ConfigDir: filepath.Join(home, ".reins"), ManagedDir: filepath.Join(root, "no-policy")}
+	if err := settings.Trust(opts.ConfigDir, project); err != nil {
+		panic(err)
+	}
 	pc, _, err := settings.LoadContext(opts, settings.Flags{})
 	if err != nil {
 		panic(err)

@@ -108,9 +108,9 @@ type Settings struct {
 	// EnabledPlugins is enabledPlugins (see plugins.go).
 	EnabledPlugins []PluginEntry `json:"enabledPlugins,omitempty"`
 	// UnreadAllow and UnreadDirectories stand for the allow and additionalDirectories lists of
-	// a shared project file in an untrusted project: they would not apply, so Load counts
-	// their entries and reads nothing else of them (Allow and AdditionalDirectories stay
-	// empty). A syntax error inside them still fails the file.
+	// a project file, shared or local, in an untrusted project (see [WaitsForTrust]): they
+	// would not apply, so Load counts their entries and reads nothing else of them (Allow and
+	// AdditionalDirectories stay empty). A syntax error inside them still fails the file.
 	UnreadAllow       *Unread `json:"unreadAllow,omitempty"`
 	UnreadDirectories *Unread `json:"unreadDirectories,omitempty"`
 }
@@ -123,8 +123,8 @@ type Unread struct {
 	Col   int `json:"col"`
 }
 
-// trustGated are the permissions lists of a shared project file that apply only once the
-// project is trusted, and so are not read before.
+// trustGated are the permissions lists of a project file, shared or local, that apply only
+// once the project is trusted, and so are not read before.
 var trustGated = []string{"allow", "additionalDirectories"}
 
 // File is one settings file Load looked at.
@@ -180,8 +180,9 @@ func (l *Loaded) Warnings() []Warning {
 // *ParseError.
 //
 // In a project that is not trusted (see [IsTrusted]; a trust file that cannot be read is no
-// trust), the allow rules and additional directories of the shared project files are counted,
-// not read: they cost a scan of their bytes, not a rule each (see [Settings.UnreadAllow]).
+// trust), the allow rules and additional directories of the project files, shared and local
+// (see [WaitsForTrust]), are counted, not read: they cost a scan of their bytes, not a rule
+// each (see [Settings.UnreadAllow]).
 // [Loaded.Build] with [Flags.Trusted] reads the files again whole.
 func Load(opts Options) (*Loaded, error) {
 	if !filepath.IsAbs(opts.Cwd) {
@@ -260,7 +261,7 @@ func Load(opts Options) (*Loaded, error) {
 				return nil, fmt.Errorf("reading %s: %w", c.source, err)
 			}
 		}
-		gated := c.source == permission.SourceProject && !trusted
+		gated := WaitsForTrust(c.source) && !trusted
 		s, root, warns, err := parseSettingsAs(f.Path, data, c.source == permission.SourcePolicy, gated)
 		if err != nil {
 			return nil, err
@@ -317,8 +318,9 @@ func parseSettings(name string, data []byte) (Settings, *value, []Warning, error
 // policy (policy set), any unknown key that could hold rules. Other unknown keys are warnings
 // with a "did you mean".
 //
-// With untrusted set (a shared project file of a project not trusted), the trust-gated lists
-// are only counted: neither their entries nor any problem in them but a syntax error is read.
+// With untrusted set (a project file, shared or local, of a project not trusted), the
+// trust-gated lists are only counted: neither their entries nor any problem in them but a
+// syntax error is read.
 func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings, *value, []Warning, error) {
 	var s Settings
 	if len(bytes.TrimSpace(data)) == 0 {

@@ -412,7 +412,8 @@ func TestInvalidRulesSkippedWithPositions(t *testing.T) {
   "extra": {"kept": true}
 }`
 	p := e.write(t, "local", doc)
-	pc, warns := e.context(t, Flags{})
+	// Trusted: a local file's allow rules wait for trust like a shared file's.
+	pc, warns := e.context(t, Flags{Trusted: true})
 	if diff := cmp.Diff([]string{"allow Read localSettings", "allow Bash(npm test:*) localSettings", "deny Write(/etc/**) localSettings"}, ruleStrings(pc)); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}
@@ -472,7 +473,7 @@ func TestDuplicateKeyInFileWithDenyIsAnError(t *testing.T) {
 func TestByteOrderMark(t *testing.T) {
 	e := newEnv(t)
 	p := e.write(t, "local", "\xef\xbb\xbf{\"permissions\": {\"allow\": [\"Read\", \"x\"]}}")
-	pc, warns := e.context(t, Flags{})
+	pc, warns := e.context(t, Flags{Trusted: true})
 	if diff := cmp.Diff([]string{"allow Read localSettings"}, ruleStrings(pc)); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}

@@ -55,8 +55,8 @@ func TestPersistKeepsUnknownKeysAndOrder(t *testing.T) {
 	if diff := cmp.Diff(want, readFile(t, p)); diff != "" {
 		t.Errorf("file (-want +got):\n%s", diff)
 	}
-	// What was written loads back.
-	pc, _ := e.context(t, Flags{})
+	// What was written loads back (trusted: a local file's allow rules wait for trust).
+	pc, _ := e.context(t, Flags{Trusted: true})
 	if diff := cmp.Diff([]string{"allow Read localSettings", "allow Bash(npm test:*) localSettings", "allow Bash(a > b && c) localSettings", "ask Glob localSettings"}, ruleStrings(pc)); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}
@@ -339,7 +339,7 @@ func TestConcurrentPersistKeepsEveryRule(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	pc, _ := e.context(t, Flags{})
+	pc, _ := e.context(t, Flags{Trusted: true})
 	if got := len(pc.Rules()); got != n {
 		t.Errorf("%d rules kept of %d: %v", got, n, ruleStrings(pc))
 	}

@@ -181,7 +181,7 @@ type SandboxEntry struct {
 }
 
 // Sandbox merges the sandbox settings of every loaded file. In a project that is not trusted,
-// the project's settings may only tighten the sandbox (enabled: true, denyRead, denyWrite);
+// the project's settings, shared and local, may only tighten the sandbox (enabled: true, denyRead, denyWrite);
 // what they would loosen is ignored with a warning, as untrusted allow rules are.
 func (l *Loaded) Sandbox(trusted bool) (*Sandbox, []Warning) {
 	out := &Sandbox{}
@@ -192,11 +192,11 @@ func (l *Loaded) Sandbox(trusted bool) (*Sandbox, []Warning) {
 		if s == nil {
 			continue
 		}
-		untrusted := f.Source == permission.SourceProject && !trusted
+		untrusted := WaitsForTrust(f.Source) && !trusted
 		origin := func(e Entry) string { return fmt.Sprintf("%s:%d:%d", f.Path, e.Line, e.Col) }
 		ignore := func(key string, line, col int) {
 			warns = append(warns, Warning{File: f.Path, Line: line, Col: col,
-				Message: fmt.Sprintf("sandbox.%s was ignored: this project is not trusted, so its settings may only tighten the sandbox", key)})
+				Message: fmt.Sprintf("sandbox.%s was ignored: this project is not trusted, so its settings may only tighten the sandbox%s", key, waitsNote(f.Source))})
 		}
 		setBool := func(key string, e *BoolEntry, dst *bool, tightenOnly bool) {
 			if e == nil {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/reinsdev/reins/permission"
 )
 
 // trustFileName is the file under the config folder that lists trusted projects:
@@ -20,6 +22,26 @@ import (
 const trustFileName = "trusted-projects.json"
 
 const trustKey = "trustedProjects"
+
+// WaitsForTrust says whether what a file of source src would grant waits for the project's
+// trust: the shared project files and the local ones alike. The local files are the person's
+// own only by convention; a repository can commit .claude/settings.local.json as easily as
+// .claude/settings.json, and a clone cannot tell which it got.
+func WaitsForTrust(src permission.Source) bool {
+	return src == permission.SourceProject || src == permission.SourceLocal
+}
+
+// localWaits is added to a warning about a local file's setting set aside before trust: the
+// person may have written the file themselves and would otherwise wonder why it is ignored.
+const localWaits = "; local settings wait for trust too, as a repository can commit them"
+
+// waitsNote is localWaits for a local file and nothing for any other.
+func waitsNote(src permission.Source) string {
+	if src == permission.SourceLocal {
+		return localWaits
+	}
+	return ""
+}
 
 func trustFile(configDir string) string { return filepath.Join(configDir, trustFileName) }
 
