@@ -92,11 +92,11 @@ func trustOffer(ctx context.Context, f *Factory, opts *agentOptions) (offer tui.
 	return offer, s.Options.ConfigDir, !offer.Empty()
 }
 
-// trustGatedEntries are the allow rules and additional directories of the shared project files,
-// with their positions, from a report built as if the project were trusted.
+// trustGatedEntries are the allow rules and additional directories of the project files, shared
+// and local, with their positions, from a report built as if the project were trusted.
 func trustGatedEntries(r *settings.Report, cwd string) (rules, dirs []tui.TrustItem) {
 	for _, file := range r.Files {
-		if file.Source != permission.SourceProject || file.DuplicateOf != "" {
+		if !settings.WaitsForTrust(file.Source) || file.DuplicateOf != "" {
 			continue
 		}
 		for _, e := range file.Entries {
@@ -113,15 +113,22 @@ func trustGatedEntries(r *settings.Report, cwd string) (rules, dirs []tui.TrustI
 	return rules, dirs
 }
 
-// projectDefaultMode is the shared project files' defaultMode, which waits for trust.
+// projectDefaultMode is the project files' defaultMode, which waits for trust: the one that
+// would apply, as a local file's overrides a shared one's and, within a source, Reins' file
+// overrides Claude Code's (which Files lists after it).
 func projectDefaultMode(l *settings.Loaded, cwd string) *tui.TrustItem {
 	var out *tui.TrustItem
+	var from permission.Source
 	for _, file := range l.Files {
-		if file.Source != permission.SourceProject || file.DuplicateOf != "" || file.Settings.DefaultMode == nil {
+		if !settings.WaitsForTrust(file.Source) || file.DuplicateOf != "" || file.Settings.DefaultMode == nil {
+			continue
+		}
+		if out != nil && file.Source == from && file.Claude {
 			continue
 		}
 		e := file.Settings.DefaultMode
 		out = &tui.TrustItem{What: e.Value, Where: fmt.Sprintf("%s:%d:%d", relTo(cwd, file.Path), e.Line, e.Col)}
+		from = file.Source
 	}
 	return out
 }

@@ -8,10 +8,11 @@ import (
 )
 
 var testOffer = TrustOffer{
-	Folder:      "/home/me/src/app",
-	Rules:       []TrustItem{{What: "Bash(npm test:*)", Where: ".claude/settings.json:4:7"}, {What: "Edit(src/**)", Where: ".claude/settings.json:5:7"}},
+	Folder: "/home/me/src/app",
+	Rules: []TrustItem{{What: "Bash(npm test:*)", Where: ".claude/settings.json:4:7"}, {What: "Edit(src/**)", Where: ".claude/settings.json:5:7"},
+		{What: "Bash", Where: ".claude/settings.local.json:3:15"}},
 	Directories: []TrustItem{{What: "../shared", Where: ".claude/settings.json:7:30"}},
-	Mode:        &TrustItem{What: "acceptEdits", Where: ".claude/settings.json:8:20"},
+	Mode:        &TrustItem{What: "acceptEdits", Where: ".claude/settings.local.json:4:20"},
 	Hooks:       []TrustItem{{What: "PreToolUse (Bash): ./scripts/check.sh", Where: ".claude/settings.json:12:9"}},
 	Servers:     []TrustItem{{What: "db: ./db-server --port 5432", Where: ".mcp.json:3:5"}},
 	Env:         []TrustItem{{What: "ANTHROPIC_BASE_URL=https://llm-proxy.example", Where: ".claude/settings.json:15:27"}},
