@@ -66,6 +66,15 @@ func newProject(t *testing.T) *project {
 
 func (p *project) getenv(k string) string { return p.env[k] }
 
+// trust records the project as trusted (reins trust): the allow rules, directories, defaultMode
+// and hooks of its files, settings.local.json included, wait for it.
+func (p *project) trust(t *testing.T) {
+	t.Helper()
+	if err := settings.Trust(Locations(p.getenv, p.dir).ConfigDir, p.dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (p *project) write(t *testing.T, rel, content string) string {
 	t.Helper()
 	path := filepath.Join(p.dir, rel)
@@ -95,9 +104,7 @@ func TestNewBuildsASessionWithoutTheCLI(t *testing.T) {
 		llmtest.Say("Done."))
 	p.env["ANTHROPIC_API_KEY"], p.env["ANTHROPIC_BASE_URL"] = "test-key", srv.URL
 	// The project's hooks run only once it is trusted (reins trust).
-	if err := settings.Trust(Locations(p.getenv, p.dir).ConfigDir, p.dir); err != nil {
-		t.Fatal(err)
-	}
+	p.trust(t)
 
 	var report strings.Builder
 	a, err := New(t.Context(), Options{Cwd: p.dir, Getenv: p.getenv, Report: testReporter(&report)})

@@ -18,6 +18,7 @@ import (
 func TestAuditRecordsEveryCall(t *testing.T) {
 	p := newProject(t)
 	p.write(t, ".reins/settings.local.json", `{"permissions": {"deny": ["Bash(rm:*)"], "allow": ["Bash(ls)"]}}`)
+	p.trust(t) // the local file's allow rule waits for trust
 	srv := llmtest.NewAnthropicServer(t,
 		llmtest.UseTools(llmtest.Call("Agent", `{"description":"clean","prompt":"clean up","subagent_type":"general-purpose"}`)),
 		llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -rf build"}`)),
