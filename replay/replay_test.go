@@ -56,7 +56,8 @@ func (p *project) context(t tb, local string, proposed ...settings.Bundle) *perm
 	if err != nil {
 		t.Fatal(err)
 	}
-	pc, _, err := l.Build(settings.Flags{})
+	// Trusted: the local file's allow rules wait for the project's trust.
+	pc, _, err := l.Build(settings.Flags{Trusted: true})
 	if err != nil {
 		t.Fatal(err)
 	}
