@@ -99,6 +99,14 @@ func (e *e2e) run(args ...string) *e2e {
 	return e
 }
 
+// trust runs `reins trust` in the project: the allow rules, directories, defaultMode and
+// sandbox loosening of its files, settings.local.json included, wait for it.
+func (e *e2e) trust() *e2e {
+	e.t.Helper()
+	e.run("trust", e.dir).wantCode(0)
+	return e
+}
+
 func (e *e2e) wantCode(code int) {
 	e.t.Helper()
 	if e.code != code {

@@ -236,6 +236,7 @@ func TestPolicyReplayE2E(t *testing.T) {
 	e := newE2E(t, bin)
 	os.MkdirAll(filepath.Join(e.dir, ".reins"), 0o755)
 	e.write(".reins/settings.local.json", `{"permissions": {"allow": ["Bash(ls)", "Bash(rm:*)"]}}`)
+	e.trust()
 	e.anthropic(llmtest.NewAnthropicServer(t, auditScenario()...))
 	e.run("-p", "clean up")
 	e.wantCode(0)

@@ -33,6 +33,7 @@ func TestAuditRequiredFailsMidSessionE2E(t *testing.T) {
 	e.managed("managed-settings.json", fmt.Sprintf(`{"audit": {"required": true, "path": %q}}`, filepath.Join(logDir, "audit.jsonl")))
 	os.MkdirAll(filepath.Join(e.dir, ".reins"), 0o755)
 	e.write(".reins/settings.local.json", `{"permissions": {"allow": ["Bash(touch:*)"]}}`)
+	e.trust()
 	// The first call's PostToolUse hook breaks the log's folder.
 	e.userSettings(hooksDoc("PostToolUse", "Bash", e.hookScript("break.sh", breakFolder(logDir)+"\n"), 0))
 	llm := llmtest.NewAnthropicServer(t,

@@ -30,6 +30,14 @@ func runReins(t *testing.T, dir, home string, args ...string) (stdout, stderr st
 	return out.String(), errb.String(), code
 }
 
+// trustProject runs `reins trust` in proj, as e2e.trust does.
+func trustProject(t *testing.T, proj, home string) {
+	t.Helper()
+	if out, errOut, code := runReins(t, proj, home, "trust", proj); code != 0 {
+		t.Fatalf("reins trust: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
 func e2eProject(t *testing.T) (proj, home string) {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {

@@ -41,6 +41,7 @@ func skipUnlessBackend(t *testing.T, backend string) {
 func TestSandboxPermissionsCheckBinary(t *testing.T) {
 	proj, home := e2eProject(t)
 	writeTestFile(t, filepath.Join(proj, ".reins", "settings.local.json"), sandboxSettings)
+	trustProject(t, proj, home) // autoAllowBashIfSandboxed loosens, so it waits for trust
 	cases := []struct {
 		input string
 		code  int
@@ -64,6 +65,7 @@ func TestSandboxToolRunBinary(t *testing.T) {
 			skipUnlessBackend(t, backend)
 			proj, home := e2eProject(t)
 			writeTestFile(t, filepath.Join(proj, ".reins", "settings.local.json"), sandboxSettings)
+			trustProject(t, proj, home)
 			writeTestFile(t, filepath.Join(proj, "secrets", "key"), "hunter2\n")
 			run := func(command string) (string, int) {
 				t.Helper()
@@ -148,6 +150,7 @@ func TestSandboxAgentRunBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.write(".reins/settings.local.json", sandboxSettings)
+	e.trust() // autoAllowBashIfSandboxed loosens, so it waits for trust
 	e.anthropic(srv).run("-p", "work")
 	e.wantCode(0)
 	if _, err := os.Stat(filepath.Join(e.dir, "made-by-agent")); err != nil {
