@@ -146,8 +146,10 @@ func TestUntrustedAllowRulesAllocateNothing(t *testing.T) {
 }
 
 // TestUntrustedAllowRulesDecideNothing is the property behind counting: whatever the rules,
-// an untrusted project decides the same with its shared allow rules and directories, without
-// them, and as when they were read whole and then set aside (before they were counted).
+// an untrusted project decides the same with the allow rules and directories of its files,
+// shared and local, without them, and as when they were read whole and then set aside (before
+// they were counted). The local files are drawn like the shared ones: a repository can commit
+// either.
 func TestUntrustedAllowRulesDecideNothing(t *testing.T) {
 	tools := []string{"Bash(git push:*)", "Bash(rm:*)", "Bash(ls)", "Bash(* --force)", "Bash", "Read(./src/**)", "Read(**/.env)",
 		"Edit(/src/*.go)", "Edit", "Read", "WebFetch(domain:x.com)", "bad rule", "Bash(", "Glob"}
@@ -181,18 +183,25 @@ func TestUntrustedAllowRulesDecideNothing(t *testing.T) {
 			}
 			return `{"permissions": {` + lists + ", " + gatedLists + `}}`, `{"permissions": {` + lists + `}}`
 		}
-		for _, name := range []string{"user", "local", "projectClaude"} {
-			with, _ := doc(name, false)
+		with, _ := doc("user", false)
+		e.write(t, "user", with)
+		stripped := map[string]string{}
+		for _, name := range []string{"project", "projectClaude", "local", "localClaude"} {
+			if !rapid.Bool().Draw(rt, name+" present") {
+				continue
+			}
+			with, without := doc(name, rapid.Bool().Draw(rt, name+" directories"))
 			e.write(t, name, with)
+			stripped[name] = without
 		}
-		shared, stripped := doc("project", true)
-		e.write(t, "project", shared)
 		counted := buildForCompare(rt, e.opts)
 		// Read whole, then set aside by Build: how an untrusted project loaded before.
 		whole := e.opts
 		whole.trusted = true
 		wholeRead := buildForCompare(rt, whole)
-		e.write(t, "project", stripped)
+		for name, doc := range stripped {
+			e.write(t, name, doc)
+		}
 		without := buildForCompare(rt, e.opts)
 
 		for i, other := range []*permission.Context{wholeRead, without} {
@@ -200,7 +209,7 @@ func TestUntrustedAllowRulesDecideNothing(t *testing.T) {
 			decided := func(d permission.Decision) string {
 				s := fmt.Sprintf("%s | %s | %s", d.Behavior, d.Reason, d.Message)
 				if !samePositions {
-					s = position.ReplaceAllString(s, "settings.json")
+					s = position.ReplaceAllString(s, "$1")
 				}
 				return s
 			}
@@ -245,7 +254,7 @@ func buildForCompare(rt *rapid.T, opts Options) *permission.Context {
 }
 
 // position is a rule's position in a settings file, as decisions report it.
-var position = regexp.MustCompile(`settings\.json:\d+:\d+`)
+var position = regexp.MustCompile(`(settings(?:\.local)?\.json):\d+:\d+`)
 
 // FuzzParseJSONCounting: counting the gated lists changes nothing but those lists. For any
 // input, parseJSONCounting fails exactly when parseJSON does, with the same error; otherwise
