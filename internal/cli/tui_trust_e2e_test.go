@@ -11,8 +11,8 @@ import (
 )
 
 // TestInteractiveTrustDialog: in an untrusted project whose shared settings allow a command,
-// the chat first shows what trusting the folder would enable (the rule with file:line, the
-// hook with its command, the memory file). No keeps the session running untrusted: the rule is
+// the chat first shows what trusting the folder would enable (the rules with file:line, the
+// local file's too, the hook with its command, the memory file). No keeps the session running untrusted: the rule is
 // ignored and the call asks. Yes records the trust as `reins trust` does and the rule applies
 // at once: the call runs without asking. A trusted folder is not asked about again.
 func TestInteractiveTrustDialog(t *testing.T) {
@@ -28,6 +28,8 @@ func TestInteractiveTrustDialog(t *testing.T) {
   },
   "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo team-hook"}]}]}
 }`)
+		// A committed local file waits for trust as the shared one does.
+		e.write(".claude/settings.local.json", `{"permissions": {"allow": ["Bash(echo hi)"]}}`)
 		e.write("CLAUDE.md", "Use tabs.\n")
 		srv := llmtest.NewAnthropicServer(t,
 			llmtest.UseTools(llmtest.Call("Bash", `{"command":"touch made.txt","description":"Create the file"}`)),
@@ -44,7 +46,7 @@ func TestInteractiveTrustDialog(t *testing.T) {
 		e, _ := project(t)
 		r := startTUI(t, e)
 		r.waitFor("Do you trust the files in this folder?", "Bash(touch made.txt)  .claude/settings.json:3:15",
-			"SessionStart: echo team-hook", "CLAUDE.md")
+			"Bash(echo hi)  .claude/settings.local.json:1:28", "SessionStart: echo team-hook", "CLAUDE.md")
 		r.keys("2")
 		r.waitFor("default mode")
 		r.typeText("make a file")
