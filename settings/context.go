@@ -145,7 +145,7 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 	b.cfg.BypassAvailable = b.r.BypassAvailable
 	sb, sbWarns := l.Sandbox(f.Trusted)
 	b.cfg.Sandbox = sb.Policy
-	budget := l.DamageBudget()
+	budget := l.DamageBudget(f.Trusted)
 	b.cfg.DamageBudget = &budget
 	b.r.Warnings = append(b.r.Warnings, sbWarns...)
 

@@ -29,8 +29,9 @@ func parseDamageBudget(root *value, p docPos) (*DamageBudgetSettings, error) {
 
 // DamageBudget is the session's damage budget, field by field: the smallest value any file
 // sets. The default takes part unless a file of the person's own (user, local, --settings or
-// managed policy) sets the field: a project's shared file can only lower the budget.
-func (l *Loaded) DamageBudget() permission.DamageBudget {
+// managed policy) sets the field: a project's shared file can only lower the budget, and so
+// can a local file until the project is trusted (a repository can commit one).
+func (l *Loaded) DamageBudget(trusted bool) permission.DamageBudget {
 	files, bytes := permission.DefaultDamageBudget.Files, permission.DefaultDamageBudget.Bytes
 	var ownFiles, ownBytes *int64
 	low := func(cur **int64, n int64) {
@@ -45,7 +46,7 @@ func (l *Loaded) DamageBudget() permission.DamageBudget {
 			continue
 		}
 		fl, bl := &ownFiles, &ownBytes
-		if f.Source == permission.SourceProject {
+		if f.Source == permission.SourceProject || (WaitsForTrust(f.Source) && !trusted) {
 			fl, bl = &projFiles, &projBytes
 		}
 		if d.Files != nil {

@@ -32,20 +32,25 @@ func TestDamageBudgetValues(t *testing.T) {
 }
 
 // TestDamageBudgetPrecedence: the smallest value wins; a project's shared file can lower the
-// budget, never raise it above the default; the person's own files can.
+// budget, never raise it above the default; the person's own files can, a local file only once
+// the project is trusted.
 func TestDamageBudgetPrecedence(t *testing.T) {
 	def := permission.DefaultDamageBudget
 	tests := []struct {
-		name  string
-		files map[string]string
-		want  permission.DamageBudget
+		name    string
+		files   map[string]string
+		want    permission.DamageBudget
+		trusted bool
 	}{
-		{"no file: the default", nil, def},
-		{"the user raises it", map[string]string{"user": `{"damageBudget": {"files": 5000}}`}, permission.DamageBudget{Files: 5000, Bytes: def.Bytes}},
-		{"a project cannot raise it", map[string]string{"project": `{"damageBudget": {"files": 5000, "bytes": 999999999999}}`}, permission.DamageBudget{Files: def.Files, Bytes: def.Bytes}},
-		{"a project lowers it", map[string]string{"project": `{"damageBudget": {"files": 7}}`}, permission.DamageBudget{Files: 7, Bytes: def.Bytes}},
-		{"a project lowers what the user raised", map[string]string{"user": `{"damageBudget": {"files": 5000}}`, "project": `{"damageBudget": {"files": 300}}`}, permission.DamageBudget{Files: 300, Bytes: def.Bytes}},
-		{"the smallest of the person's files", map[string]string{"user": `{"damageBudget": {"bytes": 10}}`, "local": `{"damageBudget": {"bytes": 99}}`}, permission.DamageBudget{Files: def.Files, Bytes: 10}},
+		{"no file: the default", nil, def, false},
+		{"the user raises it", map[string]string{"user": `{"damageBudget": {"files": 5000}}`}, permission.DamageBudget{Files: 5000, Bytes: def.Bytes}, false},
+		{"a project cannot raise it", map[string]string{"project": `{"damageBudget": {"files": 5000, "bytes": 999999999999}}`}, permission.DamageBudget{Files: def.Files, Bytes: def.Bytes}, false},
+		{"a project lowers it", map[string]string{"project": `{"damageBudget": {"files": 7}}`}, permission.DamageBudget{Files: 7, Bytes: def.Bytes}, false},
+		{"a project lowers what the user raised", map[string]string{"user": `{"damageBudget": {"files": 5000}}`, "project": `{"damageBudget": {"files": 300}}`}, permission.DamageBudget{Files: 300, Bytes: def.Bytes}, false},
+		{"the smallest of the person's files", map[string]string{"user": `{"damageBudget": {"bytes": 10}}`, "local": `{"damageBudget": {"bytes": 99}}`}, permission.DamageBudget{Files: def.Files, Bytes: 10}, true},
+		{"an untrusted local file cannot raise it", map[string]string{"localClaude": `{"damageBudget": {"files": 5000}}`}, def, false},
+		{"an untrusted local file lowers it", map[string]string{"local": `{"damageBudget": {"files": 7}}`}, permission.DamageBudget{Files: 7, Bytes: def.Bytes}, false},
+		{"a trusted local file raises it", map[string]string{"localClaude": `{"damageBudget": {"files": 5000}}`}, permission.DamageBudget{Files: 5000, Bytes: def.Bytes}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,7 +62,7 @@ func TestDamageBudgetPrecedence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := l.DamageBudget(); got != tt.want {
+			if got := l.DamageBudget(tt.trusted); got != tt.want {
 				t.Errorf("budget = %+v, want %+v", got, tt.want)
 			}
 		})
