@@ -142,13 +142,14 @@ type AuditConfig struct {
 
 // Audit merges the audit keys: later sources win for the scalars, a policy file's required
 // wins over everything, and a shared project file (which arrives with a repository) cannot
-// turn the log off, point it elsewhere or change what it holds.
-func (l *Loaded) Audit() AuditConfig {
+// turn the log off, point it elsewhere or change what it holds; nor can a local file until
+// the project is trusted (a repository can commit one too).
+func (l *Loaded) Audit(trusted bool) AuditConfig {
 	c := AuditConfig{Enabled: true}
 	var policyPath string
 	for _, f := range l.Files {
 		a := f.Settings.Audit
-		if a == nil || f.Source == permission.SourceProject {
+		if a == nil || f.Source == permission.SourceProject || (WaitsForTrust(f.Source) && !trusted) {
 			continue
 		}
 		if a.Enabled != nil {

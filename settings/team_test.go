@@ -11,18 +11,22 @@ import (
 
 func TestAuditSettingsMerge(t *testing.T) {
 	tests := []struct {
-		name  string
-		files map[string]string
-		want  AuditConfig
+		name      string
+		files     map[string]string
+		want      AuditConfig
+		untrusted bool
 	}{
-		{"on by default", nil, AuditConfig{Enabled: true}},
-		{"the user turns it off", map[string]string{"user": `{"audit": {"enabled": false}}`}, AuditConfig{}},
-		{"a repository cannot turn it off", map[string]string{"project": `{"audit": {"enabled": false, "logToolInputs": true}}`}, AuditConfig{Enabled: true}},
+		{"on by default", nil, AuditConfig{Enabled: true}, false},
+		{"the user turns it off", map[string]string{"user": `{"audit": {"enabled": false}}`}, AuditConfig{}, false},
+		{"a repository cannot turn it off", map[string]string{"project": `{"audit": {"enabled": false, "logToolInputs": true}}`}, AuditConfig{Enabled: true}, false},
 		{"policy requires it and points it elsewhere", map[string]string{
 			"user":   `{"audit": {"enabled": false, "path": "/tmp/mine.jsonl"}}`,
 			"policy": `{"audit": {"required": true, "path": "/var/log/reins/audit.jsonl", "maxBytes": 1024}}`,
-		}, AuditConfig{Enabled: true, Required: true, Path: "/var/log/reins/audit.jsonl", MaxBytes: 1024, RequiredFrom: "policy"}},
-		{"required is policy's alone", map[string]string{"user": `{"audit": {"required": true}}`}, AuditConfig{Enabled: true}},
+		}, AuditConfig{Enabled: true, Required: true, Path: "/var/log/reins/audit.jsonl", MaxBytes: 1024, RequiredFrom: "policy"}, false},
+		{"required is policy's alone", map[string]string{"user": `{"audit": {"required": true}}`}, AuditConfig{Enabled: true}, false},
+		{"an untrusted local file cannot turn it off or point it elsewhere", map[string]string{"localClaude": `{"audit": {"enabled": false, "path": "~/.bashrc"}}`},
+			AuditConfig{Enabled: true}, true},
+		{"a trusted local file turns it off", map[string]string{"local": `{"audit": {"enabled": false}}`}, AuditConfig{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,7 +38,7 @@ func TestAuditSettingsMerge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := l.Audit()
+			got := l.Audit(!tt.untrusted)
 			if tt.want.RequiredFrom != "" {
 				if !strings.HasPrefix(got.RequiredFrom, e.path("policy")+":1:") {
 					t.Errorf("RequiredFrom = %q, want the policy file's position", got.RequiredFrom)

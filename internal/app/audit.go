@@ -17,7 +17,7 @@ import (
 // AuditPath is the audit log's current file for these settings: the audit.path setting, or
 // the default under the config folder.
 func AuditPath(s *Settings) string {
-	if p := s.Loaded.Audit().Path; p != "" {
+	if p := s.Loaded.Audit(s.Trusted).Path; p != "" {
 		return p
 	}
 	return filepath.Join(s.Options.ConfigDir, "audit", "audit.jsonl")
@@ -26,7 +26,7 @@ func AuditPath(s *Settings) string {
 // AuditOptions are the log's options for these settings; getenv reads OTEL_LOG_TOOL_DETAILS,
 // telemetry's switch for tool inputs, which turns them on in the log too.
 func AuditOptions(s *Settings, getenv func(string) string) audit.Options {
-	c := s.Loaded.Audit()
+	c := s.Loaded.Audit(s.Trusted)
 	return audit.Options{Path: AuditPath(s), MaxBytes: c.MaxBytes, MaxFiles: c.MaxFiles,
 		LogInputs: c.LogToolInputs || getenv("OTEL_LOG_TOOL_DETAILS") == "1"}
 }
@@ -46,7 +46,7 @@ func (a *App) openAudit() error {
 // opened is an error when policy requires it, and otherwise a warning and no recorder; so is
 // a log the settings turn off.
 func newAuditRecorder(s *Settings, getenv func(string) string, session string, rep Reporter) (*auditRecorder, error) {
-	c := s.Loaded.Audit()
+	c := s.Loaded.Audit(s.Trusted)
 	if !c.Enabled {
 		return nil, nil
 	}

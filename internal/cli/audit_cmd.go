@@ -45,7 +45,7 @@ func newCmdAuditPath(f *Factory) *cobra.Command {
 				return err
 			}
 			fmt.Fprintln(f.Out, app.AuditPath(s))
-			if !s.Loaded.Audit().Enabled {
+			if !s.Loaded.Audit(s.Trusted).Enabled {
 				f.warn("the audit log is turned off (audit.enabled false)")
 			}
 			return nil
