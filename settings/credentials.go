@@ -32,7 +32,7 @@ func (l *Loaded) APIKeyHelper(trusted bool) (use *KeyHelper, skipped []KeyHelper
 			continue
 		}
 		h := KeyHelper{Command: e.Value, File: f.Path, Line: e.Line, Col: e.Col, Source: f.Source}
-		if !trusted && (f.Source == permission.SourceProject || f.Source == permission.SourceLocal) {
+		if !trusted && WaitsForTrust(f.Source) {
 			skipped = append(skipped, h)
 			continue
 		}

@@ -87,7 +87,7 @@ func (l *Loaded) Env(trusted bool) []EnvVar {
 	var out []EnvVar
 	index := map[string]int{}
 	for _, f := range l.Files {
-		if !trusted && (f.Source == permission.SourceProject || f.Source == permission.SourceLocal) {
+		if !trusted && WaitsForTrust(f.Source) {
 			continue
 		}
 		for _, e := range f.Settings.Env {

@@ -273,7 +273,7 @@ func (g hookGates) skip(src permission.Source, trusted bool) string {
 		return "disableAllHooks is set"
 	case g.managedOnly && !policy:
 		return "allowManagedHooksOnly: only managed hooks run"
-	case !trusted && (src == permission.SourceProject || src == permission.SourceLocal):
+	case !trusted && WaitsForTrust(src):
 		return `this project is not trusted (run "reins trust" to run its hooks)`
 	}
 	return ""

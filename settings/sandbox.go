@@ -181,8 +181,9 @@ type SandboxEntry struct {
 }
 
 // Sandbox merges the sandbox settings of every loaded file. In a project that is not trusted,
-// the project's settings, shared and local, may only tighten the sandbox (enabled: true, denyRead, denyWrite);
-// what they would loosen is ignored with a warning, as untrusted allow rules are.
+// the project's settings, shared and local, may only tighten the sandbox (enabled: true,
+// denyRead, denyWrite); what they would loosen is ignored with a warning, as untrusted allow
+// rules are.
 func (l *Loaded) Sandbox(trusted bool) (*Sandbox, []Warning) {
 	out := &Sandbox{}
 	var warns []Warning
