@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"strings"
+	"syscall"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -247,7 +249,9 @@ func (s *server) call(ctx context.Context, name string, args map[string]any) (to
 		if ctx.Err() != nil {
 			return tool.Result{}, ctx.Err()
 		}
-		if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) {
+		// A crash shows as the transport's closed error, the end of its output, or a write
+		// into the dead process's stdin (broken pipe), depending on which side saw it first.
+		if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) {
 			// The call may have reached the server before it went away, so it is not sent
 			// again on its own: the model decides.
 			return tool.ErrorResult(fmt.Sprintf("MCP server %q closed the connection during %s, which may or may not have run (%v). A crashed stdio server is restarted once; calling again goes to the new process.", s.name, name, err)), nil
