@@ -131,19 +131,7 @@ func (cur *Command) option(prog *Command, args []Arg, i int, p *Parsed) int {
 	}
 	name, val, hasVal := strings.Cut(v, "=")
 	if o := cur.lookupWord(prog, name); o != nil {
-		u := Use{Opt: o, Spelling: name, Word: i, ValueArg: -1}
-		switch a := o.ArityOf(name); {
-		case hasVal && a == None:
-			p.Unknown = append(p.Unknown, Unknown{i, name, "option " + name + " does not take a value"})
-			return i
-		case hasVal:
-			u.Value, u.HasValue = val, true
-		case a == Required && i+1 < len(args):
-			u.Value, u.HasValue, u.ValueArg = args[i+1].Value, true, i+1
-			i++
-		}
-		p.use(u)
-		return i
+		return p.take(o, name, args, i, val, hasVal)
 	}
 	return cur.cluster(prog, args, i, p)
 }
@@ -206,10 +194,17 @@ func (cur *Command) longOpt(prog *Command, args []Arg, i int, p *Parsed) int {
 			}
 		}
 	}
-	u := Use{Opt: o, Spelling: full, Word: i, ValueArg: -1}
-	switch a := o.ArityOf(full); {
+	return p.take(o, full, args, i, val, hasVal)
+}
+
+// take records option o, spelled spelling at args[i], with its value: attached (val, when
+// hasVal) or, for an option that requires one, the next word. It returns the index of the
+// option's last word.
+func (p *Parsed) take(o *Option, spelling string, args []Arg, i int, val string, hasVal bool) int {
+	u := Use{Opt: o, Spelling: spelling, Word: i, ValueArg: -1}
+	switch a := o.ArityOf(spelling); {
 	case hasVal && a == None:
-		p.Unknown = append(p.Unknown, Unknown{i, full, "option " + full + " does not take a value"})
+		p.Unknown = append(p.Unknown, Unknown{i, spelling, "option " + spelling + " does not take a value"})
 		return i
 	case hasVal:
 		u.Value, u.HasValue = val, true
