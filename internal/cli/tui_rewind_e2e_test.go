@@ -16,23 +16,8 @@ import (
 func TestChatRewindE2E(t *testing.T) {
 	bin := reinsBinary(t)
 	e := newE2E(t, bin)
-	files := map[string]string{
-		"a.go":            "package a\n\nfunc A() int { return 1 }\n",
-		"src/main.go":     "package main\n\nfunc main() {}\n",
-		"src/lib/util.go": "package lib\n",
-		"src/.env":        "API_TOKEN=do-not-lose-me\n",
-		".gitignore":      ".env\n",
-	}
-	for p, c := range files {
-		os.MkdirAll(filepath.Join(e.dir, filepath.Dir(p)), 0o755)
-		e.write(p, c)
-	}
-	a := filepath.Join(e.dir, "a.go")
-	srv := llmtest.NewAnthropicServer(t,
-		llmtest.UseTools(llmtest.Call("Read", `{"file_path":"`+a+`"}`)),
-		llmtest.UseTools(llmtest.Call("Edit", `{"file_path":"`+a+`","old_string":"return 1","new_string":"return 2 // changed"}`)),
-		llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -rf src","description":"Remove src"}`)),
-		llmtest.Say("Done changing."))
+	files := rewindProject(e)
+	srv := llmtest.NewAnthropicServer(t, rewindTurns(e, "Done changing.")...)
 	e.anthropic(srv)
 	r := startTUI(t, e, "--allowedTools", "Read", "Edit", "Bash(rm -rf src)")
 	r.waitFor("default mode")
@@ -61,12 +46,7 @@ func TestChatRewindE2E(t *testing.T) {
 	if strings.Contains(s, "Done changing.") {
 		t.Errorf("the conversation after the message is still shown:\n%s", s)
 	}
-	for p, want := range files {
-		got, err := os.ReadFile(filepath.Join(e.dir, p))
-		if err != nil || string(got) != want {
-			t.Errorf("%s = %q (%v), want %q", p, got, err, want)
-		}
-	}
+	wantFiles(t, e.dir, files)
 	r.keys("C-c") // empties the input
 	r.quit()
 }
