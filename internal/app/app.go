@@ -473,7 +473,7 @@ func (a *App) buildAgent(ctx context.Context, pc *permission.Context, provider l
 	a.Prompt = promptEnv(a.Cwd, pc, a.opts.AppendSystemPrompt)
 	warn := func(w string) { a.opts.Report.warn("%s", w) }
 	var err error
-	if a.Memory, err = LoadMemory(ctx, MemoryOptions(ctx, a.Settings, pc), warn); err != nil {
+	if a.Memory, err = LoadMemory(ctx, MemoryOptions(a.Settings, a.engine(), a.Permissions.Context), warn); err != nil {
 		return err
 	}
 	a.Prompt.Memory = memory.Render(a.Memory.Files)

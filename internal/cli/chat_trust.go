@@ -160,7 +160,7 @@ func projectServers(s *app.Settings, getenv func(string) string, opts *agentOpti
 // untrustedMemory are the project's memory files that reach the model as information now and
 // as instructions once the project is trusted.
 func untrustedMemory(ctx context.Context, s *app.Settings) []tui.TrustItem {
-	files, err := memory.NewLoader(app.MemoryOptions(ctx, s, s.Context)).Load(ctx)
+	files, err := memory.NewLoader(app.MemoryOptions(s, &permission.Engine{}, func() *permission.Context { return s.Context })).Load(ctx)
 	if err != nil {
 		return nil
 	}
