@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
 )
@@ -39,6 +40,9 @@ type listResult struct {
 	Warnings    []string `json:"warnings"`
 	Directories []string `json:"workingDirectories"`
 	Files       []string `json:"settingsFiles"`
+	// Runs are what the configuration runs or redirects (helpers, env, hooks, MCP servers,
+	// plugins, granted tools, agents' modes), each with where it is written; app.Powers.
+	Runs []app.Power `json:"runs"`
 }
 
 func newCmdPermissionsList(f *Factory) *cobra.Command {
@@ -53,6 +57,10 @@ func newCmdPermissionsList(f *Factory) *cobra.Command {
 				return err
 			}
 			res := listRules(env)
+			res.Runs = app.Powers(cmd.Context(), env, app.PowersOptions{Getenv: f.Getenv})
+			if res.Runs == nil {
+				res.Runs = []app.Power{}
+			}
 			if opts.asJSON {
 				return writeJSON(f.Out, res)
 			}
@@ -203,5 +211,33 @@ func printList(w io.Writer, r *listResult) {
 	fmt.Fprintln(w, "working directories:")
 	for _, d := range r.Directories {
 		fmt.Fprintf(w, "  %s\n", d)
+	}
+	printRuns(w, r.Runs)
+}
+
+// printRuns lists what the configuration runs or redirects, what runs code first, each in full
+// with where it is written and what keeps it from applying.
+func printRuns(w io.Writer, runs []app.Power) {
+	fmt.Fprintln(w, "runs or redirects (helpers, env, hooks, MCP servers, plugins, allowed-tools, agents' modes):")
+	if len(runs) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, p := range runs {
+		var notes []string
+		if p.Waits {
+			notes = append(notes, "waits for trust")
+		}
+		if p.Note != "" && !(p.Waits && strings.Contains(p.Note, "not trusted")) {
+			notes = append(notes, p.Note)
+		}
+		what := p.What
+		if !strings.HasPrefix(what, string(p.Kind)+":") {
+			what = string(p.Kind) + ": " + what
+		}
+		line := fmt.Sprintf("  %s  %s (%s)", what, p.Where, p.Source)
+		if len(notes) > 0 {
+			line += " [" + strings.Join(notes, "; ") + "]"
+		}
+		fmt.Fprintln(w, line)
 	}
 }
