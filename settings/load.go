@@ -196,7 +196,7 @@ func Load(opts Options) (*Loaded, error) {
 	if !trusted {
 		// An error here leaves the gated lists unread, the side that grants nothing; the
 		// callers that need the answer ask IsTrusted themselves and report the error.
-		trusted, _ = IsTrusted(opts.ConfigDir, opts.Cwd)
+		trusted, _ = IsTrusted(opts.ConfigDir, opts.Home, opts.Cwd)
 	}
 
 	var all []candidate

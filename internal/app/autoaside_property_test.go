@@ -134,7 +134,7 @@ func autoSession(rt *rapid.T, ctx context.Context, base, rule, source, entry str
 	for p, doc := range files {
 		writeFile(rt, p, doc)
 	}
-	if err := settings.Trust(filepath.Join(home, ".reins"), proj); err != nil {
+	if err := settings.Trust(filepath.Join(home, ".reins"), "", proj); err != nil {
 		rt.Fatal(err)
 	}
 	flags := settings.Flags{}

@@ -21,7 +21,7 @@ import (
 // enable nothing is not asked about. Anything that cannot be read leaves the folder untrusted
 // and the session's own assembly reports it.
 func askTrust(ctx context.Context, f *Factory, opts *agentOptions, term tui.Terminal) error {
-	offer, configDir, ok := trustOffer(ctx, f, opts)
+	offer, configDir, home, ok := trustOffer(ctx, f, opts)
 	if !ok {
 		return nil
 	}
@@ -29,7 +29,7 @@ func askTrust(ctx context.Context, f *Factory, opts *agentOptions, term tui.Term
 	if err != nil || !yes {
 		return err
 	}
-	if err := settings.Trust(configDir, offer.Folder); err != nil {
+	if err := settings.Trust(configDir, home, offer.Folder); err != nil {
 		return fmt.Errorf("trusting %s: %w", offer.Folder, err)
 	}
 	return nil
@@ -37,14 +37,19 @@ func askTrust(ctx context.Context, f *Factory, opts *agentOptions, term tui.Term
 
 // trustOffer reads what trusting the working folder would enable. ok is false when the folder
 // is trusted, when it would enable nothing, or when its settings cannot be read.
-func trustOffer(ctx context.Context, f *Factory, opts *agentOptions) (offer tui.TrustOffer, configDir string, ok bool) {
+func trustOffer(ctx context.Context, f *Factory, opts *agentOptions) (offer tui.TrustOffer, configDir, home string, ok bool) {
 	so, err := opts.perm.settingsOptions(f)
 	if err != nil {
-		return offer, "", false
+		return offer, "", "", false
 	}
 	s, err := app.LoadSettings(so)
 	if err != nil || s.Trusted || s.Options.ConfigDir == "" {
-		return offer, "", false
+		return offer, "", "", false
+	}
+	if settings.CheckTrustable(s.Options.Home, s.Options.Cwd) != nil {
+		// The home folder, the root, a shared temporary folder: not offered, since trusting it
+		// would trust every project beneath it. The session runs untrusted.
+		return offer, "", "", false
 	}
 	offer.Folder = s.Options.Cwd
 	// The gated lists are read again whole for the dialog only: the context built here is
@@ -57,7 +62,7 @@ func trustOffer(ctx context.Context, f *Factory, opts *agentOptions) (offer tui.
 	offer.Mode = projectDefaultMode(s.Loaded, offer.Folder)
 	offer.Runs = trustRuns(ctx, s, f.Getenv, opts)
 	offer.Memory = untrustedMemory(ctx, s)
-	return offer, s.Options.ConfigDir, !offer.Empty()
+	return offer, s.Options.ConfigDir, s.Options.Home, !offer.Empty()
 }
 
 // trustGatedEntries are the allow rules and additional directories of the project files, shared
