@@ -130,6 +130,8 @@ type Context struct {
 	// dirForms are the working directories with their symlink-resolved forms, computed when
 	// the directories change rather than on every check.
 	dirForms []string
+	// homeForms are the home folder, lower-cased, as given and symlink-resolved (protected.go).
+	homeForms []string
 	// lower holds the lower-cased anchors of path rules.
 	lower struct{ cwd, origCwd, home string }
 	// memo holds values derived from the rules (see Memo). Contexts that share their rules
@@ -294,6 +296,10 @@ func (c *Context) Memo(key any, build func() any) any {
 func (c *Context) reindex() {
 	c.memo = &sync.Map{}
 	c.dirForms = workingDirForms(c.WorkingDirs())
+	c.homeForms = nil
+	if c.home != "" {
+		c.homeForms = workingDirForms([]string{c.home})
+	}
 	c.lower.cwd, c.lower.origCwd, c.lower.home = strings.ToLower(c.cwd), strings.ToLower(c.origCwd), strings.ToLower(c.home)
 	c.index = buildIndex(c.rules)
 }
