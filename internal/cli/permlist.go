@@ -102,6 +102,9 @@ func listRules(env *permEnv) *listResult {
 	for _, w := range env.Report.Warnings {
 		res.Warnings = append(res.Warnings, w.String())
 	}
+	if env.PolicyWarning != "" {
+		res.Warnings = append(res.Warnings, env.PolicyWarning)
+	}
 	for _, b := range env.Report.Broken {
 		res.Warnings = append(res.Warnings, "reins -p and reins tool run refuse to start: "+b.String())
 	}
