@@ -88,3 +88,19 @@ func findPython() (string, error) {
 func jsonEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
 }
+
+// TestPermissionsListMarksSetAsideRules: in auto mode `permissions list` says which allow rules
+// auto mode sets aside and why; the others it keeps.
+func TestPermissionsListMarksSetAsideRules(t *testing.T) {
+	e := newE2E(t, reinsBinary(t))
+	e.run("permissions", "list", "--permission-mode", "auto", "--allowedTools", "Bash(python3:*),Bash(git log:*)")
+	e.wantCode(0)
+	if !strings.Contains(e.stdout, "Bash(python3:*)  cliArg  --allowedTools  set aside in auto mode: python3 is an interpreter") {
+		t.Errorf("python3 rule not marked:\n%s", e.stdout)
+	}
+	for _, l := range strings.Split(e.stdout, "\n") {
+		if strings.Contains(l, "Bash(git log:*)") && strings.Contains(l, "set aside") {
+			t.Errorf("git log rule marked: %s", l)
+		}
+	}
+}

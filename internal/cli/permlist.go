@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/bashrules"
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
@@ -26,6 +27,9 @@ type listedRule struct {
 	Origin   permission.Origin `json:"origin,omitzero"`
 	// ShadowedBy names the deny or ask rule that always wins over this allow rule.
 	ShadowedBy string `json:"shadowedBy,omitempty"`
+	// SetAside says why auto mode, when it is the mode, leaves this allow rule out of every
+	// decision (the classifier judges instead).
+	SetAside string `json:"setAsideInAuto,omitempty"`
 }
 
 type listResult struct {
@@ -78,6 +82,7 @@ func listRules(env *permEnv) *listResult {
 	res := &listResult{Mode: pc.Mode(), Trusted: env.Trusted, Deny: []listedRule{}, Ask: []listedRule{}, Allow: []listedRule{},
 		Skipped: []string{}, Warnings: []string{}, Directories: pc.WorkingDirs(), Files: pc.SettingsFiles()}
 	rules := pc.Rules()
+	auto := pc.Mode() == permission.ModeAuto || pc.Mode() == permission.ModePlan && pc.PrePlanMode() == permission.ModeAuto
 	for _, r := range rules {
 		lr := listedRule{Rule: r.Value.String(), Behavior: r.Behavior.String(), Source: r.Source, Origin: r.Origin}
 		switch r.Behavior {
@@ -88,6 +93,9 @@ func listRules(env *permEnv) *listResult {
 		case permission.Allow:
 			if o, ok := shadowedBy(rules, r); ok {
 				lr.ShadowedBy = fmt.Sprintf("%s %s from %s", o.Behavior, o.Value, o.Source)
+			}
+			if auto {
+				lr.SetAside = setAsideInAuto(r.Value)
 			}
 			res.Allow = append(res.Allow, lr)
 		}
@@ -195,6 +203,9 @@ func printList(w io.Writer, r *listResult) {
 			if lr.ShadowedBy != "" {
 				note = "shadowed by " + lr.ShadowedBy
 			}
+			if lr.SetAside != "" {
+				note = strings.TrimPrefix(note+"; set aside in auto mode: "+lr.SetAside, "; ")
+			}
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", lr.Rule, lr.Source, lr.Origin, note)
 		}
 	}
@@ -243,4 +254,16 @@ func printRuns(w io.Writer, runs []app.Power) {
 		}
 		fmt.Fprintln(w, line)
 	}
+}
+
+// setAsideInAuto is why auto mode sets the allow rule aside, as the engine asks the tools: the
+// Bash tool's judgement for Bash rules, Claude Code's list for the rest.
+func setAsideInAuto(v permission.RuleValue) string {
+	if v.Tool == "Bash" {
+		return bashrules.SetAsideInAuto(v)
+	}
+	if permission.IsDangerousAllowRule(v) {
+		return "Claude Code sets this rule aside in auto mode"
+	}
+	return ""
 }
