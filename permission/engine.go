@@ -114,8 +114,18 @@ func (e *Engine) Decide(ctx context.Context, pc *Context, t Checker, input any) 
 		return Decision{}, err
 	}
 	e.notePolicy(ctx)
+	pc = e.autoView(ctx, pc, t)
 	d := e.inner(ctx, pc, t, input, fullPipeline)
 	return e.post(ctx, pc, t, input, d)
+}
+
+// autoView is the context a call is decided in: while auto mode is active, without the allow
+// rules it sets aside for the tool (autoaside.go).
+func (e *Engine) autoView(ctx context.Context, pc *Context, t Checker) *Context {
+	if !pc.autoActive() {
+		return pc
+	}
+	return pc.withoutSetAside(ctx, t)
 }
 
 // notePolicy names the policy bundle in the trace.
@@ -148,6 +158,7 @@ const (
 
 func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, upTo stages) Decision {
 	name := t.Name()
+	pc = e.autoView(ctx, pc, t)
 	if r := pc.ToolWideRule(Deny, name); r != nil {
 		NoteRule(ctx, "1a tool-wide deny", r, "deny")
 		return Decision{Behavior: Deny, Message: deniedMessage(name), Reason: &Reason{Type: ReasonRule, Rule: r}}
@@ -286,9 +297,7 @@ func (e *Engine) post(ctx context.Context, pc *Context, t Checker, input any, d 
 	return d, nil
 }
 
-func (e *Engine) autoActive(pc *Context) bool {
-	return pc.mode == ModeAuto || (pc.mode == ModePlan && pc.prePlanMode == ModeAuto)
-}
+func (e *Engine) autoActive(pc *Context) bool { return pc.autoActive() }
 
 func (e *Engine) auto(ctx context.Context, pc *Context, t Checker, input any, d Decision) (Decision, error) {
 	name := t.Name()

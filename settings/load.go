@@ -107,6 +107,8 @@ type Settings struct {
 	Env []EnvEntry `json:"env,omitempty"`
 	// EnabledPlugins is enabledPlugins (see plugins.go).
 	EnabledPlugins []PluginEntry `json:"enabledPlugins,omitempty"`
+	// Helpers are the keys naming commands Claude Code runs (see helpers.go).
+	Helpers []HelperEntry `json:"helpers,omitempty"`
 	// UnreadAllow and UnreadDirectories stand for the allow and additionalDirectories lists of
 	// a project file, shared or local, in an untrusted project (see [WaitsForTrust]): they
 	// would not apply, so Load counts their entries and reads nothing else of them (Allow and
@@ -194,7 +196,7 @@ func Load(opts Options) (*Loaded, error) {
 	if !trusted {
 		// An error here leaves the gated lists unread, the side that grants nothing; the
 		// callers that need the answer ask IsTrusted themselves and report the error.
-		trusted, _ = IsTrusted(opts.ConfigDir, opts.Cwd)
+		trusted, _ = IsTrusted(opts.ConfigDir, opts.Home, opts.Cwd)
 	}
 
 	var all []candidate
@@ -342,6 +344,7 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 		return s, nil, nil, err
 	}
 	d.readEnabledPlugins(root, &s)
+	s.Helpers = readHelpers(root, d.idx.pos)
 	sb, err := parseSandbox(root, d.errAt, d.idx.pos)
 	if err != nil {
 		return s, nil, nil, err

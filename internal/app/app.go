@@ -376,7 +376,10 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 		Groups:     a.opts.ShellGroups,
 		Environ:    a.Settings.Environ,
 	})
-	a.Pool.AddSkillTool(a.Skills, a.skillLoaded)
+	a.Pool.AddSkillTool(a.Skills, a.skillLoaded, func(s *skills.Skill) []permission.Rule {
+		rules, _ := a.skillGrants(s)
+		return rules
+	})
 	a.Hooks, err = newHookRunner(a.Settings, hookEntries, a.SessionID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups)
 	return err
 }
@@ -448,10 +451,7 @@ func (a *App) readPluginParts(ctx context.Context, dirs []string) (pluginParts, 
 // untrusted project (a project's or a plugin's skill), under managed policy's
 // allowManagedPermissionRulesOnly, or where a call has no turn (env.AddTurnRules nil).
 func (a *App) skillLoaded(_ context.Context, s *skills.Skill, env *tool.Env) {
-	rules, why := s.Rules()
-	if len(rules) > 0 && a.Settings.Loaded != nil && a.Settings.Loaded.ManagedRulesOnly() {
-		rules, why = nil, s.File+": allowed-tools ignored: managed policy sets allowManagedPermissionRulesOnly"
-	}
+	rules, why := a.skillGrants(s)
 	if len(rules) > 0 && (env == nil || env.AddTurnRules == nil) {
 		rules, why = nil, s.File+": allowed-tools ignored: the skill was not loaded in a turn"
 	}
@@ -467,13 +467,24 @@ func (a *App) skillLoaded(_ context.Context, s *skills.Skill, env *tool.Env) {
 	}
 }
 
+// skillGrants are the rules loading s applies for the turn, and why its allowed-tools do not
+// apply when they do not: an untrusted project's or a plugin's skill there, or managed policy
+// that allows its own rules only. The Skill tool asks before a load that grants any.
+func (a *App) skillGrants(s *skills.Skill) ([]permission.Rule, string) {
+	rules, why := s.Rules()
+	if len(rules) > 0 && a.Settings.Loaded != nil && a.Settings.Loaded.ManagedRulesOnly() {
+		return nil, s.File + ": allowed-tools ignored: managed policy sets allowManagedPermissionRulesOnly"
+	}
+	return rules, why
+}
+
 // buildAgent adds the Agent tool, finishes the pool (MCP, Tools, JSONSchema), builds the
 // system prompt and the agent.
 func (a *App) buildAgent(ctx context.Context, pc *permission.Context, provider llm.Provider) error {
 	a.Prompt = promptEnv(a.Cwd, pc, a.opts.AppendSystemPrompt)
 	warn := func(w string) { a.opts.Report.warn("%s", w) }
 	var err error
-	if a.Memory, err = LoadMemory(ctx, MemoryOptions(ctx, a.Settings, pc), warn); err != nil {
+	if a.Memory, err = LoadMemory(ctx, MemoryOptions(a.Settings, a.engine(), a.Permissions.Context), warn); err != nil {
 		return err
 	}
 	a.Prompt.Memory = memory.Render(a.Memory.Files)

@@ -70,7 +70,7 @@ func (p *project) getenv(k string) string { return p.env[k] }
 // and hooks of its files, settings.local.json included, wait for it.
 func (p *project) trust(t *testing.T) {
 	t.Helper()
-	if err := settings.Trust(Locations(p.getenv, p.dir).ConfigDir, p.dir); err != nil {
+	if err := settings.Trust(Locations(p.getenv, p.dir).ConfigDir, "", p.dir); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -96,7 +96,7 @@ func LoadSettings(o SettingsOptions) (*Settings, error) {
 		return nil, err
 	}
 	opts, loaded = s.Options, s.Loaded
-	trusted, err := settings.IsTrusted(opts.ConfigDir, cwd)
+	trusted, err := settings.IsTrusted(opts.ConfigDir, opts.Home, cwd)
 	if err != nil {
 		return nil, err
 	}
