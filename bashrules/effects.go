@@ -204,9 +204,12 @@ func scriptFile(name string, args []Word) string {
 			return name + " runs the commands of a file the analysis does not read"
 		}
 	case isShell(name):
+		noRun := roles().shellNoRun[name]
 		for _, a := range args {
 			if !a.Known {
-				return ""
+				// A script named by an expansion (bash <(curl ...), bash "$F"): its commands
+				// are only known when it runs.
+				return name + " runs a script only known when it runs (" + a.Src + ")"
 			}
 			v := a.Value
 			if v == "--" {
@@ -215,6 +218,9 @@ func scriptFile(name string, args []Word) string {
 			if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
 				if !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 'c') {
 					return "" // -c: the script is an argument, analysed as such
+				}
+				if v[0] == '-' && !strings.HasPrefix(v, "--") && noRun != "" && strings.ContainsAny(v[1:], noRun) {
+					return "" // bash -n: the script is read, not run
 				}
 				continue
 			}
