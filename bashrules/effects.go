@@ -128,9 +128,24 @@ func dangerousEnv(name string) string {
 	case name == "NODE_OPTIONS" || name == "PYTHONSTARTUP" || name == "PYTHONPATH" || name == "PYTHONHOME" || strings.HasPrefix(name, "PERL5") || name == "PERLLIB" ||
 		name == "RUBYOPT" || name == "RUBYLIB" || name == "JAVA_TOOL_OPTIONS" || name == "_JAVA_OPTIONS" || name == "XDG_CONFIG_HOME" || name == "HOME":
 		return "makes an interpreter or tool load other code"
+	case interpreterLoadEnv[name] || strings.HasPrefix(name, "LUA_INIT") || strings.HasPrefix(name, "LUA_PATH") || strings.HasPrefix(name, "LUA_CPATH") ||
+		strings.HasPrefix(name, "R_PROFILE") || strings.HasPrefix(name, "R_ENVIRON") || strings.HasPrefix(name, "TS_NODE_"):
+		// Issue 39: each of these makes an interpreter import a module, read a start-up or
+		// configuration file, or read its standard input as code.
+		return "makes an interpreter or tool load other code"
 	}
 	return ""
 }
+
+// interpreterLoadEnv are variables that make an interpreter run code the command line does
+// not show: python's warning categories (imported), breakpoint hook, interactive mode after
+// the program and user site-packages (whose .pth files run); node's module path; php's ini
+// files (auto_prepend_file); Erlang's and Elixir's extra flags (-eval); Guile's, Tcl's and
+// Julia's load paths; irb's start-up file; glibc's iconv modules.
+var interpreterLoadEnv = map[string]bool{"PYTHONWARNINGS": true, "PYTHONBREAKPOINT": true, "PYTHONINSPECT": true,
+	"PYTHONUSERBASE": true, "PYTHONPLATLIBDIR": true, "NODE_PATH": true, "PHPRC": true, "PHP_INI_SCAN_DIR": true,
+	"ERL_FLAGS": true, "ERL_AFLAGS": true, "ERL_ZFLAGS": true, "ELIXIR_ERL_OPTIONS": true, "GUILE_LOAD_PATH": true,
+	"TCLLIBPATH": true, "JULIA_LOAD_PATH": true, "JULIA_DEPOT_PATH": true, "IRBRC": true, "GCONV_PATH": true}
 
 // nameChanger says why a builtin changes what later command names mean: aliases, hash -p,
 // enable.

@@ -293,7 +293,9 @@ func runnerScripts(name string, args []Word, spec runnerSpec) (scripts []string,
 			ops = append(ops, args[i+1:]...)
 			break
 		}
-		if len(ops) > 0 && spec.kind != eachScript {
+		if len(ops) > 0 && (spec.kind == restArgv || spec.kind == remoteScript) {
+			// The command starts at the first operand (a stdin runner's operands are no
+			// commands: its options may follow them, asciinema rec -c cmd).
 			ops = append(ops, args[i:]...)
 			break
 		}
@@ -427,14 +429,22 @@ func stdinCommands(c *Command, name string) (string, string) {
 // dbShellRE finds statements that run a program: psql \! and COPY ... PROGRAM and \o |,
 // sqlite3 .shell, .system, .load, .once and .output to a pipe, .import and .read from a pipe,
 // mysql system and \!, and pager commands.
-var dbShellRE = lazyRE(`(?im)(^|[;\s])(\\!|\\o\s*\||\\g\s*\||\\pset\s+pager|\.shell\b|\.system\b|\.load\b|\.(once|output|import|read)\s+['"]?\||system\b|pager\b|\\P)|\bprogram\b|\bedit\s*\(`)
+//
+// sqlite3 takes any prefix of a dot-command (.sh is .shell, .sy .system, .l .load), resolved
+// against its own table: every prefix of a command that runs a program counts, and a
+// once/output/excel/import/read that pipes or opens a program (| cmd, -x, -e) does.
+var dbShellRE = lazyRE(`(?im)(^|[;\s])(\\!|\\o\s*\||\\g\s*\||\\gexec\b|\\e(dit|f|v)?\b|\\pset\s+pager|` + sqliteExec + `|` +
+	`\.(o|on|onc|once|ou|out|outp|outpu|output|i|im|imp|impo|impor|import|r|re|rea|read|ex|exc|exce|excel)\b[^\n;]*(['"]\||\s\||\s-[xe]\b)|system\b|pager\b|\\P)|\bprogram\b|\bedit\s*\(`)
+
+// sqliteExec are the prefixes of sqlite3's dot-commands that run a program or load code.
+const sqliteExec = `\.(s|sh|she|shel|shell|sy|sys|syst|syste|system|l|lo|loa|load|e|ex|exc|exce|excel)\b`
 
 // dbReadRE finds statements that read a file: psql \i, \ir, \copy ... from, COPY ... FROM,
 // pg_read_file, lo_import; sqlite3 .read, .import, readfile(); mysql source, \. and LOAD DATA.
 var dbReadRE = lazyRE(`(?im)(^|[;\s])(\\i|\\ir|\\copy|\\\.|\.read|\.import|\.open|source|load\s+data|attach)\b|\b(copy|pg_read_file|pg_read_binary_file|lo_import|readfile|load_file)\b`)
 
 // dbShellLineRE takes the command line of a shell escape, for the rules to see.
-var dbShellLineRE = lazyRE(`(?m)(?:\\!|\.shell|\.system|^\s*system)[ \t]+([^\n]+)`)
+var dbShellLineRE = lazyRE(`(?m)(?:\\!|\.(?:sh|she|shel|shell|sy|sys|syst|syste|system)\b|^\s*system)[ \t]+([^\n]+)`)
 
 // dbCode returns the statements a database client is given (-c, -e, --command, --execute,
 // and sqlite3's operands after the database), and why some cannot be seen (a file, standard
@@ -653,6 +663,9 @@ func (k *checker) stageOpaque(c *Command) result {
 	if file != "" {
 		return k.fileCode(c, why, file)
 	}
+	if why == "" && k.idx.denyAsk && c.ExtraArgs {
+		why = k.launchedFromInput(c, 0)
+	}
 	if why == "" && k.idx.denyAsk && !c.Speculative {
 		// The words from an operand on that a rule names are matched as the allow stage
 		// matches them under a prefix rule (laterCommandRule): the rule's own verdict.
@@ -672,6 +685,42 @@ func (k *checker) stageOpaque(c *Command) result {
 		return k.verdicts.opaqueAsk(c, why, "your Read deny and ask rules cannot be checked against the files it reads")
 	}
 	return allowed
+}
+
+// launchedFromInput says why a command xargs runs with words from its input (c, ExtraArgs)
+// may run a command named by that input: xargs appends the words to the innermost command, so
+// a wrapper or launcher with no command of its own runs the first of them (xargs timeout 1,
+// xargs env), and a shell with no script runs them as one (xargs sh -c). A wrapper with a
+// command passes the words on to it.
+func (k *checker) launchedFromInput(c *Command, depth int) string {
+	name := firstName(c)
+	var kids []*Command
+	for _, ch := range k.memo.children[c] {
+		if !ch.Speculative {
+			kids = append(kids, ch)
+		}
+	}
+	_, launcher := roles().launchers[name]
+	_, runner := roles().runners[name]
+	_, wrapper := wrappers[name]
+	switch {
+	case depth > 8:
+		return "xargs runs a command nested too deeply to follow"
+	case isShell(name):
+		if len(kids) == 0 {
+			return "xargs gives " + name + " words from its input, which it runs as its script"
+		}
+	case wrapper || launcher || runner:
+		if len(kids) == 0 {
+			return "xargs gives " + name + " words from its input, the first of which is the command it runs"
+		}
+		for _, ch := range kids {
+			if why := k.launchedFromInput(ch, depth+1); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
 }
 
 // fileCode is stageOpaque for an interpreter running a program file or module it names
