@@ -707,7 +707,9 @@ func (k *checker) launchedFromInput(c *Command, depth int) string {
 	case depth > 8:
 		return "xargs runs a command nested too deeply to follow"
 	case isShell(name):
-		if len(kids) == 0 {
+		// Without -c the words are a script file and its arguments, which the shell's own
+		// check reports.
+		if len(kids) == 0 && hasShortLetter(c.Argv[1:], 'c') {
 			return "xargs gives " + name + " words from its input, which it runs as its script"
 		}
 	case wrapper || launcher || runner:
@@ -903,4 +905,14 @@ func makefileFromStdin(c *Command, name string) string {
 		}
 	}
 	return ""
+}
+
+// hasShortLetter reports a cluster of short options holding letter (sh -ec).
+func hasShortLetter(args []Word, letter byte) bool {
+	for _, a := range args {
+		if a.Known && len(a.Value) > 1 && a.Value[0] == '-' && a.Value[1] != '-' && strings.IndexByte(a.Value[1:], letter) >= 0 {
+			return true
+		}
+	}
+	return false
 }
