@@ -92,7 +92,7 @@ func countDamage(a *Analysis, ps *pathChecks) *permission.Damage {
 		if destroyers[name] == nil {
 			continue
 		}
-		for _, pc := range ps.cwds(c.where) {
+		for _, pc := range ps.cwds(c.Where) {
 			targets = append(targets, destroyers[name](pc, c.Argv[1:])...)
 		}
 	}
@@ -100,7 +100,7 @@ func countDamage(a *Analysis, ps *pathChecks) *permission.Damage {
 		if rd.Kind != RedirOut || strings.Contains(rd.Op, ">>") || exemptOutput(rd.Target) {
 			continue
 		}
-		for _, pc := range ps.cwds(rd.where) {
+		for _, pc := range ps.cwds(rd.Where) {
 			if p, ok := damagePath(pc, rd.Target); ok {
 				targets = append(targets, damageTarget{op: opFile, abs: p})
 			}

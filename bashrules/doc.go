@@ -3,8 +3,8 @@
 //
 // # How a command is read
 //
-// The command is parsed with mvdan.cc/sh (bash dialect) into a syntax tree; nothing is guessed
-// from the string. A parse error asks. [Analyze] lists every command the line would run,
+// The command is parsed with mvdan.cc/sh (bash dialect) into a syntax tree by package cmdline,
+// below the verdict stages; nothing is guessed from the string. A parse error asks. [Analyze] lists every command the line would run,
 // wherever it sits: after &&, ||, ;, |, |&, & and newlines; inside subshells, { } groups,
 // if/while/for/case, function bodies (analysed where they are defined; a call to a function
 // defined earlier in the same script is allowed once its body is), and the bodies of command
@@ -74,8 +74,8 @@
 // arities the path stage reads operands with (for complete entries) all come from it. So do
 // the roles: which programs are interpreters (and their code options), shells, runners of
 // their arguments, database clients and launchers, which subcommands stay local, and whose
-// operands are data (facts.go indexes them once). This package parses (analyze.go,
-// analyzecall.go), asks the knowledge base (facts.go, coverage.go, execopts.go, flagnorm.go),
+// operands are data (facts.go indexes them once). Package cmdline reads the line into
+// its commands (parse, walk, words, wrappers peeled); this package asks the knowledge base (facts.go, coverage.go, execopts.go, flagnorm.go),
 // and checks. What stays in code is how to read a program's words where no table says it:
 // wrappers' option peelers, git -c, ssh -o RemoteCommand, database statements.
 //

@@ -433,7 +433,7 @@ func quietExpansions(c *Command, name string, trusted bool) bool {
 // those files and nothing else. Fed by anything else (echo ~/.ssh/id_rsa | xargs cat) its
 // operands could be any file, so it is not quiet.
 func readOnlyXargsChild(m *memo, c *Command) bool {
-	if !c.ExtraArgs || c.Parent == nil || c.Argv == nil || len(c.Issues) > 0 || c.Parent.pipedFrom == nil {
+	if !c.ExtraArgs || c.Parent == nil || c.Argv == nil || len(c.Issues) > 0 || c.Parent.PipedFrom == nil {
 		return false
 	}
 	for _, w := range c.Argv {
@@ -447,7 +447,7 @@ func readOnlyXargsChild(m *memo, c *Command) bool {
 	default:
 		return false
 	}
-	prod := c.Parent.pipedFrom
+	prod := c.Parent.PipedFrom
 	if r, ok := m.result(prod); !ok || r.v != vAllow {
 		return false // the producer itself is not allowed without a rule
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/reinsdev/reins/bashrules/cmdline"
 	"github.com/reinsdev/reins/bashrules/knowledge"
 )
 
@@ -14,10 +15,9 @@ import (
 
 // roleTables are the knowledge base's roles, by program name.
 type roleTables struct {
-	shells    map[string]bool // name -> posix
 	interp    map[string]codeSpec
 	runners   map[string]runnerSpec
-	launchers map[string]launcherSpec
+	launchers map[string]cmdline.LauncherSpec
 	localSubs map[string]map[string]bool
 	db, data  map[string]bool
 	local     map[string]bool // the program's own work is local (a wrapper)
@@ -26,16 +26,9 @@ type roleTables struct {
 	shellNoRun map[string]string
 }
 
-// launcherSpec is a launcher's subcommands that run a command ([""]: every word does) and its
-// options whose value is a command line (nix-shell --run).
-type launcherSpec struct {
-	subs    []string
-	scripts []string
-}
-
 var roles = sync.OnceValue(func() *roleTables {
-	t := &roleTables{shells: map[string]bool{}, interp: map[string]codeSpec{}, runners: map[string]runnerSpec{},
-		launchers: map[string]launcherSpec{}, localSubs: map[string]map[string]bool{}, db: map[string]bool{},
+	t := &roleTables{interp: map[string]codeSpec{}, runners: map[string]runnerSpec{},
+		launchers: map[string]cmdline.LauncherSpec{}, localSubs: map[string]map[string]bool{}, db: map[string]bool{},
 		data: map[string]bool{}, local: map[string]bool{}, hazard: map[string]bool{}, shellNoRun: map[string]string{}}
 	for _, e := range knowledge.Builtin().Programs() {
 		for _, n := range e.Names {
@@ -47,9 +40,6 @@ var roles = sync.OnceValue(func() *roleTables {
 
 // add indexes the roles of one entry under one of its names.
 func (t *roleTables) add(name string, e *knowledge.Command) {
-	if w, ok := e.Role(knowledge.RoleShell); ok {
-		t.shells[name] = len(w) > 0 && w[0] == "posix"
-	}
 	if w, ok := e.Role(knowledge.RoleInterpreter); ok {
 		t.interp[name] = codeSpecOf(e, w)
 	}
@@ -59,11 +49,7 @@ func (t *roleTables) add(name string, e *knowledge.Command) {
 	if w, ok := e.Role(knowledge.RoleRunner); ok {
 		t.runners[name] = runnerSpecOf(name, e, w[0])
 	}
-	if w, ok := e.Role(knowledge.RoleLauncher); ok {
-		ls := launcherSpec{subs: w, scripts: spellings(e, func(o *knowledge.Option) bool { return o.Script }, true)}
-		if len(w) == 0 {
-			ls.subs = []string{""}
-		}
+	if ls, ok := cmdline.Launcher(name); ok {
 		t.launchers[name] = ls
 	}
 	if w, ok := e.Role(knowledge.RoleLocal); ok {
@@ -162,12 +148,6 @@ func runnerSpecOf(name string, e *knowledge.Command, kind string) runnerSpec {
 		why: strings.Replace(k.why, "%s", name, 1),
 	}
 }
-
-func isShell(name string) bool { _, ok := roles().shells[name]; return ok }
-
-// posixShell reports a shell whose -c scripts the bash parser reads faithfully, so that a
-// literal script can be allowed command by command.
-func posixShell(name string) bool { return roles().shells[name] }
 
 func isDBClient(name string) bool { return roles().db[name] }
 

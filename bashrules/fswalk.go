@@ -196,7 +196,7 @@ func (ps *pathChecks) globOption(c *Command) string {
 		if !a.Known || !a.Glob || strings.ContainsRune(a.Value, '/') {
 			continue
 		}
-		for _, pc := range ps.cwds(c.where) {
+		for _, pc := range ps.cwds(c.Where) {
 			pattern, err := pc.ResolvePath(a.Value)
 			if err != nil {
 				return "the pattern " + a.Src + " cannot be resolved"

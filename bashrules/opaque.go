@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/reinsdev/reins/bashrules/cmdline"
 	"github.com/reinsdev/reins/bashrules/knowledge"
 )
 
@@ -50,33 +51,14 @@ type codeSpec struct {
 	documents bool
 }
 
-// versionSuffix is the version some interpreters carry in their names (ruby3.2, php8.2,
-// lua5.4, node18).
-var versionSuffix = lazyRE(`[0-9][0-9.]*$`)
-
 // interpreterFor returns the inline-code spelling of an interpreter, from its knowledge-base
-// entry (python3.12 is python, ruby3.2 ruby). Any program text can reach a shell (os.system,
-// child_process, backticks, exec) or read a file, and none of it is a shell script the
-// analysis could check.
+// entry, under any name the analysis knows it by (cmdline.Interpreter: python3.12 is python).
 func interpreterFor(name string) (codeSpec, bool) {
-	interp := roles().interp
-	if s, ok := interp[name]; ok {
-		return s, true
-	}
-	if name == "" {
+	e, ok := cmdline.Interpreter(name)
+	if !ok {
 		return codeSpec{}, false
 	}
-	if last := name[len(name)-1]; last != '.' && (last < '0' || last > '9') {
-		return codeSpec{}, false // no version to take off (and no regexp run for every command)
-	}
-	if strings.HasPrefix(name, "python") && versionedPython().MatchString(name) {
-		return interp["python"], true
-	}
-	if base := versionSuffix().ReplaceAllString(name, ""); base != name && base != "" {
-		s, ok := interp[strings.TrimSuffix(base, "-")]
-		return s, ok
-	}
-	return codeSpec{}, false
+	return roles().interp[e.Names[0]], true
 }
 
 // seesCode reports an interpreter whose program the analysis reads itself: one in the
@@ -512,10 +494,10 @@ func dbShellLines(code []string) []string {
 	return out
 }
 
-// opaqueRunner is the walker's hook: it records the command lines a runner or a database
-// client's shell escapes run as speculative children, so deny and ask rules meet them. It
-// reports whether name is such a tool.
-func (w *walker) opaqueRunner(c *Command, name string, args []Word, sc scope) bool {
+// runnerLines is the walk's hook (cmdline.Hooks.Runs): the command lines a runner or a
+// database client's shell escapes run, which the walk records as speculative children so that
+// deny and ask rules meet them. It reports whether name is such a tool.
+func runnerLines(c *Command, name string, args []Word) ([]string, bool) {
 	var lines []string
 	if spec, ok := roles().runners[name]; ok {
 		var stdin bool
@@ -527,15 +509,9 @@ func (w *walker) opaqueRunner(c *Command, name string, args []Word, sc scope) bo
 		code, _ := dbCode(c, name)
 		lines = dbShellLines(code)
 	} else {
-		return false
+		return nil, false
 	}
-	for i, s := range lines {
-		if i == 16 {
-			break
-		}
-		w.script(c, s, name+" runs", sc, true, false)
-	}
-	return true
+	return lines, true
 }
 
 // codeWhy says why a command carries code the analysis cannot see, and whether that code
@@ -858,19 +834,6 @@ func (x *bashIndexes) lineRule(s string) verdict {
 func firstName(c *Command) string {
 	name, _ := commandName(c.Argv[0])
 	return name
-}
-
-// clusteredC finds -c inside a cluster of short options (script -qc cmd, su -lc cmd, script
-// -qccmd): the command is the next word, or the rest of the cluster when attached.
-func clusteredC(v string) (rest string, attached, ok bool) {
-	if len(v) < 3 || v[0] != '-' || v[1] == '-' {
-		return "", false, false
-	}
-	i := strings.IndexByte(v, 'c')
-	if i < 0 {
-		return "", false, false
-	}
-	return v[i+1:], i+1 < len(v), true
 }
 
 // makefileFromStdin says why make reads its makefile, whose recipes are command lines it

@@ -74,7 +74,7 @@ func (ps *pathChecks) redirect(rd *Redirect) (result, bool) {
 	prev := ps.rec.cur
 	ps.rec.cur = nil
 	defer func() { ps.rec.cur = prev }()
-	for _, pc := range ps.cwds(rd.where) {
+	for _, pc := range ps.cwds(rd.Where) {
 		o := ps.use(pc, nil, pathUse{w: rd.Target, acc: acc}, "redirect")
 		worst = worse(worst, o.res)
 		if acc == accWrite && o.needGrant {
@@ -125,7 +125,7 @@ func (ps *pathChecks) command(c *Command, hasChildren bool) pathOutcome {
 		uses = probes(c.Argv[1+commandWords(name, c.Argv[1:]):], buf[:0])
 		defer func() { ps.probeBuf = uses[:0] }()
 	}
-	if c.hasPlaceholders() && len(c.Roots) == 0 && (ps.readRules || removes(uses)) {
+	if c.HasPlaceholders() && len(c.Roots) == 0 && (ps.readRules || removes(uses)) {
 		// xargs fills these in at run time.
 		for _, u := range uses {
 			if u.w.Placeholder || !u.w.Known {
@@ -158,21 +158,11 @@ func (ps *pathChecks) command(c *Command, hasChildren bool) pathOutcome {
 		if u.w.Placeholder && len(c.Roots) == 0 {
 			continue // handled above
 		}
-		for _, pc := range ps.cwds(c.where) {
+		for _, pc := range ps.cwds(c.Where) {
 			out.merge(ps.use(pc, c, u, name))
 		}
 	}
 	return out
-}
-
-// hasPlaceholders reports whether any word is filled in at run time.
-func (c *Command) hasPlaceholders() bool {
-	for _, w := range c.Argv {
-		if w.Placeholder {
-			return true
-		}
-	}
-	return false
 }
 
 func removes(uses []pathUse) bool {
@@ -555,7 +545,7 @@ func (ps *pathChecks) bareGit(name string, c *Command) bool {
 	if name != "git" {
 		return false
 	}
-	for _, pc := range ps.cwds(c.where) {
+	for _, pc := range ps.cwds(c.Where) {
 		if gitInBareRepo(ps.ctx, pc.Cwd(), c.Argv[1:]) {
 			ps.rec.note("bash: not read-only", "", c.Text+": runs in a directory that looks like a bare git repository")
 			return true
