@@ -123,6 +123,9 @@ var round4Cases = []checkCase{
 	{"r4-runner", "bwrap --bind / / rm -rf x", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
 	{"r4-runner", "catchsegv \"$X\"", r(denyRm), permission.ModeBypass, "ask:safety", "catchsegv runs the command"},
 	{"r4-runner", "ifne rm x", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	{"r4-runner", "runuser -u nobody rm x", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	{"r4-runner", "runuser -u nobody -- rm x", r(denyRm, "allow:Bash(runuser:*)"), "", "deny", "rm:*"},
+	{"r4-runner", "runuser nobody -c 'rm x'", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
 }
 
 func init() { checkCases = append(checkCases, round4Cases...) }
