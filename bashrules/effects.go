@@ -20,7 +20,9 @@ func (k *checker) stageEffects(c *Command) result {
 	worst := allowed
 	if c.Kind == KindAssign || c.Kind == KindDecl {
 		for _, a := range c.Assigns {
-			if why := dangerousEnv(a.Name); why != "" {
+			if gitConfigEnv(a.Name) {
+				worst = worse(worst, k.verdicts.execAsk(c, "it sets "+a.Name+", which gives git configuration that can run programs, as git -c does"))
+			} else if why := dangerousEnv(a.Name); why != "" {
 				worst = worse(worst, k.verdicts.hidden(c, "it sets "+a.Name+", which "+why))
 			}
 		}
@@ -30,7 +32,9 @@ func (k *checker) stageEffects(c *Command) result {
 		return worst
 	}
 	for _, a := range c.Assigns {
-		if why := dangerousEnv(a.Name); why != "" {
+		if gitConfigEnv(a.Name) {
+			worst = worse(worst, k.verdicts.execAsk(c, "it runs with "+a.Name+" set, which gives git configuration that can run programs, as git -c does"))
+		} else if why := dangerousEnv(a.Name); why != "" {
 			worst = worse(worst, k.verdicts.hidden(c, "it runs with "+a.Name+" set, which "+why))
 		} else if why := programEnv(c.Argv[0], a.Name); why != "" {
 			worst = worse(worst, k.verdicts.hidden(c, "it runs with "+a.Name+" set, which "+why))
@@ -64,6 +68,11 @@ func (k *checker) stageEffects(c *Command) result {
 	}
 	if why := execOption(name, args); why != "" {
 		worst = worse(worst, k.verdicts.execAsk(c, why))
+	}
+	if name == "git" {
+		if why := gitElsewhere(k.paths.ctx, k.pc.Cwd(), k.pc.OriginalCwd(), args); why != "" {
+			worst = worse(worst, k.verdicts.hidden(c, why))
+		}
 	}
 	worst = worse(worst, k.stageOpaque(c))
 	if roles().hazard[name] || execOptionCommands()[name] {
@@ -125,6 +134,8 @@ func dangerousEnv(name string) string {
 		return "changes what git runs and where"
 	case strings.HasSuffix(name, "PAGER") || name == "EDITOR" || name == "VISUAL" || name == "BROWSER" || name == "LESSOPEN" || name == "LESSCLOSE" || strings.HasSuffix(name, "ASKPASS") || name == "MANOPT":
 		return "names a program that commands run"
+	case name == "MANROFFOPT" || name == "MANPATH" || strings.HasPrefix(name, "GROFF_"):
+		return "changes which pages man formats, and what groff runs and reads"
 	case name == "NODE_OPTIONS" || name == "PYTHONSTARTUP" || name == "PYTHONPATH" || name == "PYTHONHOME" || strings.HasPrefix(name, "PERL5") || name == "PERLLIB" ||
 		name == "RUBYOPT" || name == "RUBYLIB" || name == "JAVA_TOOL_OPTIONS" || name == "_JAVA_OPTIONS" || name == "XDG_CONFIG_HOME" || name == "HOME":
 		return "makes an interpreter or tool load other code"
@@ -135,6 +146,15 @@ func dangerousEnv(name string) string {
 		return "makes an interpreter or tool load other code"
 	}
 	return ""
+}
+
+// gitConfigEnv reports the variables that are git -c by another name (GIT_CONFIG_COUNT with
+// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, GIT_CONFIG_PARAMETERS), or point git at another
+// configuration file (GIT_CONFIG, GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM) or program directory
+// (GIT_EXEC_PATH): like git -c core.fsmonitor=x they are an exec-family ask that no allow
+// rule or mode covers.
+func gitConfigEnv(name string) bool {
+	return strings.HasPrefix(name, "GIT_CONFIG") || name == "GIT_EXEC_PATH"
 }
 
 // interpreterLoadEnv are variables that make an interpreter run code the command line does
@@ -263,8 +283,6 @@ func anyWord(args []Word, words ...string) string {
 	return ""
 }
 
-var awkExecRE = lazyRE(`\bsystem\s*\(|[^|]\|[^|]|^\||\|$|\|&|\bgetline\b|\bprintf?\b[^;}]*>|@load|@include`)
-
 // execOption says which option of a command runs another program or writes where the
 // analysis does not follow (the exec family): an allow rule for the command never covers it.
 // What an option does is knowledge-base data (kbExecOption); what remains here are the cases
@@ -307,14 +325,7 @@ func execOption(name string, args []Word) string {
 	case "ssh", "scp", "sftp":
 		return sshCommandArg(name, args)
 	case "awk", "gawk", "mawk", "nawk":
-		for _, a := range args {
-			if !a.Known {
-				return "the awk program is not literal text"
-			}
-			if awkExecRE().MatchString(a.Value) {
-				return "the awk program runs commands or writes files (system, |, getline, print >)"
-			}
-		}
+		return awkWhy(args)
 	case "less", "more", "most":
 		for _, a := range args {
 			if a.Known && strings.HasPrefix(a.Value, "+") && strings.ContainsAny(a.Value, "!|") {

@@ -1,6 +1,7 @@
 package bashrules
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -125,7 +126,7 @@ var pathSpecs = sync.OnceValue(func() map[string]pathFunc {
 		"head":     readers(kbSpec("head")),
 		"tail":     readers(kbSpec("tail")),
 		"wc":       wcPaths,
-		"strings":  readers(kbSpec("strings")),
+		"strings":  responseFileReaders(kbSpec("strings")),
 		"hexdump":  hexdumpPaths,
 		"od":       readers(kbSpec("od")),
 		"cut":      readers(kbSpec("cut")),
@@ -192,6 +193,22 @@ var pathSpecs = sync.OnceValue(func() map[string]pathFunc {
 		"scp":      copyRemotePaths, "rsync": copyRemotePaths, "sftp": sshPaths, "ssh": sshPaths,
 	}
 })
+
+// responseFileReaders are readers for the GNU binutils (strings), which take @FILE as a
+// response file: more arguments, read from FILE, naming files the analysis does not see.
+func responseFileReaders(spec optSpec) pathFunc {
+	read := readers(spec)
+	return func(args []Word) pathsResult {
+		r := read(args)
+		for _, a := range args {
+			if a.Known && len(a.Value) > 1 && a.Value[0] == '@' {
+				r.add(accRead, subWord(a, a.Value[1:]))
+				r.issue(fmt.Sprintf("%s is a response file: the arguments read from it name files the analysis does not see", a.Src))
+			}
+		}
+		return r
+	}
+}
 
 func writers(spec optSpec) pathFunc {
 	return func(args []Word) pathsResult {
