@@ -79,6 +79,13 @@ func (k *checker) stageEffects(c *Command) result {
 		if why := k.paths.globOption(c); why != "" {
 			worst = worse(worst, k.verdicts.execAsk(c, why))
 		}
+	} else if name != "echo" && name != "printf" {
+		// Any other program reads a name that starts with "-" as an option too, one whose
+		// effect the analysis has not judged (issue 39): it asks, naming the file, and with
+		// a Bash deny or ask rule in force it is a safety ask.
+		if why := k.paths.globOption(c); why != "" {
+			worst = worse(worst, k.verdicts.unseen(why))
+		}
 	}
 	return worst
 }

@@ -165,6 +165,20 @@ var round4Cases = []checkCase{
 	{"r4-readonly", "export GIT_CONFIG_GLOBAL=./x; git status", nil, permission.ModeBypass, "ask:safety", "GIT_CONFIG_GLOBAL"},
 	{"r4-readonly", "GIT_EXEC_PATH=./x git status", nil, permission.ModeBypass, "ask:safety", "GIT_EXEC_PATH"},
 	{"r4-readonly", "GIT_DIR=planted/.git git status", r(denyRm), permission.ModeBypass, "ask:safety", "GIT_DIR"},
+
+	// Globs that expand to options, for every program: the folder is looked at (dash/ holds
+	// -rf and --checkpoint-action=exec=sh x.sh).
+	{"r4-glob", "cd dash && cat *", nil, "", "ask", "expands to --checkpoint-action=exec=sh x.sh"},
+	{"r4-glob", "cd dash && wc -l *", r(denyRm), permission.ModeBypass, "ask:safety", "reads as an option"},
+	{"r4-glob", "cd dash && ls -la *", r("allow:Bash(ls:*)"), "", "ask", "expands to"},
+	{"r4-glob", "cd dash && grep -n x ?rf *.txt", nil, "", "ask", "-rf"},
+	{"r4-glob", "cd dash && tar cf x.tar *", r("allow:Bash(tar:*)"), "", "ask:safety", "--checkpoint-action"},
+	{"r4-glob", "cd dash && chmod 644 *", r("allow:Bash(chmod:*)"), "", "ask:safety", "expands to"},
+	{"r4-glob", "cd dash && cat -- *", nil, "", "allow", "every part"},
+	{"r4-glob", "cd dash && cat *.txt", nil, "", "allow", "every part"},
+	{"r4-glob", "cd dash && cat a*", nil, "", "allow", "every part"},
+	{"r4-glob", "cat dash/*", nil, "", "allow", "cat only reads"},
+	{"r4-glob", "cd dash && echo *", nil, "", "allow", "every part"},
 }
 
 func init() { checkCases = append(checkCases, round4Cases...) }
