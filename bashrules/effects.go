@@ -18,6 +18,11 @@ import (
 // Bash allow do not turn it into allow.
 func (k *checker) stageEffects(c *Command) result {
 	worst := allowed
+	if c.Kind == KindDecl && len(c.Argv) > 0 {
+		if why := shellMeaningWhy(c.Argv[0].Value, c.Argv[1:]); why != "" {
+			worst = worse(worst, k.verdicts.unseen(why))
+		}
+	}
 	if c.Kind == KindAssign || c.Kind == KindDecl {
 		for _, a := range c.Assigns {
 			if gitConfigEnv(a.Name) {
@@ -57,6 +62,9 @@ func (k *checker) stageEffects(c *Command) result {
 	k.rec.networkEffect(c, name)
 	if why := nameChanger(name, args); why != "" {
 		worst = worse(worst, k.verdicts.hidden(c, why))
+	}
+	if why := shellMeaningWhy(name, args); why != "" {
+		worst = worse(worst, k.verdicts.unseen(why))
 	}
 	if why := envArgs(name, args); why != "" {
 		worst = worse(worst, k.verdicts.hidden(c, why))

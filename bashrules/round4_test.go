@@ -179,6 +179,26 @@ var round4Cases = []checkCase{
 	{"r4-glob", "cd dash && cat a*", nil, "", "allow", "every part"},
 	{"r4-glob", "cat dash/*", nil, "", "allow", "cat only reads"},
 	{"r4-glob", "cd dash && echo *", nil, "", "allow", "every part"},
+
+	// Shell meaning: what makes later words mean something else, or runs a value.
+	{"r4-shell", "set -k; git status GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=./x", r(denyRm), permission.ModeBypass, "ask:safety", "set -k makes every NAME=value word"},
+	{"r4-shell", "set -ek; ls", nil, "", "ask", "set -k"},
+	{"r4-shell", "set -o keyword; ls", r(askForce), permission.ModeBypass, "ask:safety", "set -o keyword"},
+	{"r4-shell", "set -euo pipefail; ls", nil, "", "allow", "every part"},
+	{"r4-shell", "set -- -k x; ls", nil, "", "allow", "every part"},
+	{"r4-shell", `echo "${x@P}"`, r(denyRm), permission.ModeBypass, "ask:safety", "prompt expansion"},
+	{"r4-shell", `x='$(rm y)'; echo ${x@P}`, nil, "", "ask", "prompt expansion"},
+	{"r4-shell", `y=${x@P}`, r(denyRm), permission.ModeBypass, "ask:safety", "prompt expansion"},
+	{"r4-shell", `echo ${x@E} ${x@A} ${x@Q}`, nil, "", "allow", "echo only reads"},
+	{"r4-shell", "declare -i x; x='a[$(rm y)]'", r(denyRm), permission.ModeBypass, "ask:safety", "declare -i makes later assignments"},
+	{"r4-shell", "typeset -i n; read n < notes.txt", r(denyRm), permission.ModeBypass, "ask:safety", "typeset -i"},
+	{"r4-shell", "local -ri n=1", r(denyRm), permission.ModeBypass, "ask:safety", "local -ri"},
+	{"r4-shell", "declare -n r; r='a[$(id)]'; echo $r", r(denyRm), permission.ModeBypass, "ask:safety", "nameref"},
+	{"r4-shell", "mapfile -C 'rm x' -c 1 arr < notes.txt", r(denyRm), permission.ModeBypass, "ask:safety", "mapfile -C runs its callback"},
+	{"r4-shell", "compgen -C 'rm x' w", r(denyRm), permission.ModeBypass, "ask:safety", "compgen -C"},
+	{"r4-shell", "fc -s", r(denyRm), permission.ModeBypass, "ask:safety", "fc runs commands again"},
+	{"r4-shell", "declare -a arr; declare -r x=1", nil, "", "allow", "every part"},
+	{"r4-shell", "mapfile -t arr < notes.txt", nil, "", "pass", "no rule allows"},
 }
 
 func init() { checkCases = append(checkCases, round4Cases...) }
