@@ -36,6 +36,11 @@ type pathUse struct {
 	base string
 	// noHidden marks a recursive read that skips hidden files (rg without --hidden).
 	noHidden bool
+	// linkIn, for a symbolic link's target, is the word naming where the link is made: a
+	// relative target is read from the link's directory (linkIn itself when it is a
+	// directory and linkFile is not set, else its parent), not from where ln runs.
+	linkIn   *Word
+	linkFile bool
 }
 
 // pathsResult is what a command does to the file system, as far as its arguments show.
@@ -179,7 +184,7 @@ var pathSpecs = sync.OnceValue(func() map[string]pathFunc {
 		"touch":  touchPaths,
 		"mv":     mvPaths,
 		"cp":     cpPaths(false), "install": cpPaths(true),
-		"ln": lnPaths, "link": linkPaths,
+		"ln": lnPaths, "link": linkPaths, "pax": paxPaths,
 		"chmod": modePaths, "chown": modePaths, "chgrp": modePaths,
 		"tee":      writers(kbSpec("tee")),
 		"truncate": truncatePaths,
