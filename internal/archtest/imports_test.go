@@ -63,7 +63,7 @@ var coreLeaves = []string{"boundedfile", "hostform", "built"}
 // packages of ours that may import it directly.
 var sdkHomes = map[string][]string{
 	"github.com/spf13/cobra":                 {"internal/cli"},
-	"github.com/modelcontextprotocol/go-sdk": {"mcp/client", "mcp/serve"},
+	"github.com/modelcontextprotocol/go-sdk": {"mcp/client", "mcp/serve", "bench/mcpserver"}, // the benchmarks' server, for reins and Claude Code alike
 	"charm.land/":                            {"internal/tui"},
 	"github.com/charmbracelet/":              {"internal/tui"},
 	// The Markdown parser serves only the terminal renderer.
