@@ -62,10 +62,15 @@ func TestResumeOfHostileSessionFileFails(t *testing.T) {
 			id := session.NewID()
 			p := filepath.Join(dir, id+".jsonl")
 			h.Make(t, p)
+			want := p + " " + h.Want
+			if strings.HasPrefix(h.Want, "is too large") {
+				// What a resume reads is what follows the last compaction: here, all of it.
+				want = p + ": the conversation to resume (what follows the last compaction) is longer than"
+			}
 			for _, args := range [][]string{{"-p", "--resume", id, "hi"}, {"-p", "--continue", "hi"}} {
 				e.runGuarded(args...)
-				if e.code != exitError || !strings.Contains(e.stderr, p+" "+h.Want) {
-					t.Errorf("reins %v: exit %d, want %d and %q in stderr:\n%s", args, e.code, exitError, h.Want, e.stderr)
+				if e.code != exitError || !strings.Contains(e.stderr, want) {
+					t.Errorf("reins %v: exit %d, want %d and %q in stderr:\n%s", args, e.code, exitError, want, e.stderr)
 				}
 			}
 			if n := len(srv.Requests()); n != 0 {
