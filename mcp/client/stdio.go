@@ -21,13 +21,15 @@ import (
 // runs in its own: a server started through npx or a shell is several processes), and the
 // servers of a session are ended at once (Manager.Close).
 
-// stdinGrace is how long a server has to exit after its input closes (a variable for tests,
-// which cannot rely on a loaded machine's timing).
-var stdinGrace = 30 * time.Millisecond
-
-const (
+// The graces are variables for tests, which cannot rely on a loaded machine's timing.
+var (
+	// stdinGrace is how long a server has to exit after its input closes.
+	stdinGrace = 30 * time.Millisecond
 	// termGrace is how long its process group has after SIGTERM, before SIGKILL.
 	termGrace = 30 * time.Millisecond
+)
+
+const (
 	// killWait bounds the wait for a process after SIGKILL (one in uninterruptible sleep
 	// may not die at once); Close gives up then rather than hang the exit.
 	killWait = 2 * time.Second
@@ -104,12 +106,15 @@ func (p *stdioProcess) shutdown() error {
 	if exited {
 		err = p.exitErr()
 	}
-	// ESRCH: nothing is left of the group, and nothing is waited for.
+	// ESRCH: nothing is left of the group, and nothing is waited for. Otherwise the server
+	// (ended as asked: not a failure) and then what it started have termGrace in all.
 	if signalGroup(p.cmd, syscall.SIGTERM) == nil {
+		deadline := time.Now().Add(termGrace)
+		if !exited {
+			exited = p.waitFor(termGrace)
+		}
 		if exited {
-			p.waitGroup(termGrace)
-		} else {
-			exited = p.waitFor(termGrace) // ended as asked: not a failure
+			p.waitGroup(time.Until(deadline))
 		}
 	}
 	_ = signalGroup(p.cmd, syscall.SIGKILL)
@@ -120,7 +125,8 @@ func (p *stdioProcess) shutdown() error {
 }
 
 // waitGroup waits, at most d, for the end of the server's process group once the server has
-// exited: its children's.
+// exited: its children's. (A child that has ended but that nobody has reaped yet still counts,
+// within d.)
 func (p *stdioProcess) waitGroup(d time.Duration) {
 	deadline := time.Now().Add(d)
 	for signalGroup(p.cmd, 0) == nil && time.Now().Before(deadline) {
