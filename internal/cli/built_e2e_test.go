@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -123,5 +124,46 @@ func TestEveryPartIsRecordedWhenUsed(t *testing.T) {
 		if !seen[p] {
 			t.Errorf("no run here builds %s: the record of it is not shown to work", p)
 		}
+	}
+}
+
+// TestOwnPackageInitsStaySmall: Go runs the init of every linked package in every run, so the
+// package initialisers of our own build no tables or regexps that a run may not use (they are
+// built on first use): by GODEBUG=inittrace=1, `reins --version` spends at most 32 KiB on any
+// one package of ours and 96 KiB on all of them (the Bash knowledge base built at init would
+// be several hundred). Bytes allocated are counted, not time.
+func TestOwnPackageInitsStaySmall(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	e.env = append(e.env, "GODEBUG=inittrace=1")
+	e.run("--version").wantCode(0)
+	const perPackage, total = 32 << 10, 96 << 10
+	sum, ours, all := 0, 0, 0
+	for _, line := range strings.Split(e.stderr, "\n") {
+		// init PKG @T ms, C ms clock, B bytes, A allocs
+		f := strings.Fields(line)
+		if len(f) < 11 || f[0] != "init" || f[8] != "bytes," {
+			continue
+		}
+		all++
+		pkg, ok := strings.CutPrefix(f[1], "github.com/reinsdev/reins/")
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(f[7])
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		ours++
+		sum += n
+		if n > perPackage {
+			t.Errorf("package %s allocates %d bytes at init, more than %d: build it on first use", pkg, n, perPackage)
+		}
+	}
+	if all < 100 || ours < 10 {
+		t.Fatalf("the trace has %d inits, %d of ours: not read right\n%s", all, ours, e.stderr)
+	}
+	if sum > total {
+		t.Errorf("our packages allocate %d bytes at init, more than %d", sum, total)
 	}
 }
