@@ -23,11 +23,14 @@ func wantRefused(t *testing.T, what string, err error, path, want string) {
 	var nr *boundedfile.NotRegularError
 	var tl *boundedfile.TooLargeError
 	var long *TooLongError
+	var lt *boundedfile.LineTooLongError
 	if strings.HasPrefix(want, "is too large") {
-		want = "the conversation to resume (what follows the last compaction) is longer than 268435456 bytes, 256 MiB"
+		// No compaction in its last 256 MiB: the file is read whole, and its one line of
+		// zeros is over the line cap.
+		want = "line 1 is too long (session files may have lines of at most 134217728 bytes, 128 MiB)"
 		path += ":"
 	}
-	if err == nil || !strings.Contains(err.Error(), path+" "+want) || !errors.As(err, &nr) && !errors.As(err, &tl) && !errors.As(err, &long) {
+	if err == nil || !strings.Contains(err.Error(), path+" "+want) || !errors.As(err, &nr) && !errors.As(err, &tl) && !errors.As(err, &long) && !errors.As(err, &lt) {
 		t.Errorf("%s = %v, want a refusal of %s containing %q", what, err, path, want)
 	}
 }
@@ -148,20 +151,29 @@ func TestSessionOverTheLineCapIsRefused(t *testing.T) {
 	}
 }
 
+// TestSessionOverTheSizeCapSaysSo: a conversation since the last compaction (here: no
+// compaction at all) over the bound a resume reads is refused, saying the bound, whether the
+// file is found from its end or read whole.
 func TestSessionOverTheSizeCapSaysSo(t *testing.T) {
 	store := NewStore(t.TempDir())
+	store.maxReadBytes = 64 << 10
 	w, err := store.Create("/work/p", "m")
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Close()
-	if err := os.Truncate(w.Path, MaxFileBytes+1); err != nil {
-		t.Fatal(err)
+	for range 100 {
+		if err := w.AppendMessage(llm.UserText(strings.Repeat("x", 1000))); err != nil {
+			t.Fatal(err)
+		}
 	}
+	w.Close()
 	_, err = store.Load(t.Context(), "/work/p", w.ID)
 	var long *TooLongError
-	if !errors.As(err, &long) || !strings.Contains(err.Error(), "is longer than 268435456 bytes, 256 MiB") {
+	if !errors.As(err, &long) || !strings.Contains(err.Error(), "is longer than 65536 bytes, 64 KiB") {
 		t.Errorf("Load = %v, want the cap stated", err)
+	}
+	if !strings.Contains((&TooLongError{Path: "/p", Limit: MaxFileBytes}).Error(), "/p: the conversation to resume (what follows the last compaction) is longer than 268435456 bytes, 256 MiB") {
+		t.Error("the message does not state the cap")
 	}
 }
 

@@ -85,8 +85,8 @@ func (e *TooLongError) Error() string {
 // resumePoint finds where a resume starts reading f: the offset of the last boundary line
 // that is followed by a message and records the state before it, with that state. Offset 0
 // with a nil state means the whole file (no boundary). It reads at most limit bytes back from
-// the end; a file with no usable boundary in them whose start is further back is a
-// [*TooLongError]. errFullScan means the last such boundary records no state.
+// the end. errFullScan means that the whole file must be read: the last such boundary records
+// no state, or none is in those bytes and the file is longer.
 func resumePoint(ctx context.Context, f *boundedfile.File, limit int64) (int64, *resumeState, error) {
 	size := f.Size()
 	lo := max(0, size-limit)
@@ -147,7 +147,10 @@ func resumePoint(ctx context.Context, f *boundedfile.File, limit int64) (int64, 
 		hi = start
 	}
 	if lo > 0 {
-		return 0, nil, &TooLongError{Path: f.Path(), Limit: limit}
+		// No boundary this reader knows in the last limit bytes: either the conversation to
+		// resume is longer than that, or its lines are written another way (a boundary whose
+		// type is not first). Only a read of the whole file can tell.
+		return 0, nil, errFullScan
 	}
 	return 0, nil, nil
 }
@@ -212,6 +215,9 @@ func readFrom(ctx context.Context, f *boundedfile.File, off int64, st *resumeSta
 	}
 	if st != nil && p.resets == 0 {
 		return nil, errFullScan
+	}
+	if err := p.end(); err != nil {
+		return nil, err
 	}
 	t := p.finish()
 	t.Path = f.Path()

@@ -231,3 +231,31 @@ func TestBoundaryLineIsReadByEveryReader(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeReadKeepsOnlyWhatItMust: a file read whole (its last boundary records no state)
+// keeps at most the bound of conversation however long the history before its last
+// compaction, and is refused only when what follows the compaction is over the bound.
+func TestWholeReadKeepsOnlyWhatItMust(t *testing.T) {
+	s := NewStore(t.TempDir())
+	s.maxReadBytes = 4 << 10
+	w, err := s.Create("/p", "m")
+	must(t, err)
+	big := strings.Repeat("x", 1000)
+	for range 20 { // 20 KB of history, five times the bound
+		must(t, w.AppendMessage(llm.UserText(big)))
+	}
+	must(t, w.Close())
+	appendRaw(t, w.Path, rawLine(line{Type: "compact_boundary", Compact: &agent.Boundary{Trigger: agent.TriggerManual}}))
+	appendRaw(t, w.Path, rawLine(line{Type: "message", Message: &llm.Message{Role: llm.RoleUser, Content: []llm.Block{llm.Text("summary")}}}))
+	tr, err := s.Load(t.Context(), "/p", w.ID)
+	if err != nil || tr.From != 0 || summarize(tr.Messages) != "user[summary]" {
+		t.Fatalf("Load = %v, from %d, %s", err, tr.From, summarize(tr.Messages))
+	}
+	for range 5 {
+		appendRaw(t, w.Path, rawLine(line{Type: "message", Message: &llm.Message{Role: llm.RoleUser, Content: []llm.Block{llm.Text(big)}}}))
+	}
+	var long *TooLongError
+	if _, err := s.Load(t.Context(), "/p", w.ID); !errors.As(err, &long) {
+		t.Errorf("Load of 5 KB after the compaction = %v, want it refused", err)
+	}
+}

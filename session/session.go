@@ -351,6 +351,9 @@ func (s *Store) LoadBefore(ctx context.Context, cwd, id, point string) (*Transcr
 	if p.before == nil {
 		return nil, fmt.Errorf("session %s %w %s", id, ErrNoPoint, point)
 	}
+	if err := p.before.end(); err != nil {
+		return nil, fmt.Errorf("reading session %s: %w", id, err)
+	}
 	t := p.before.finish()
 	t.ID, t.Path = id, path
 	return t, nil
@@ -397,6 +400,9 @@ type parser struct {
 	// the file when it is over.
 	limit, kept, keptBesides int64
 	path                     string
+	// over is set while the conversation since the last compaction is over the limit: it is
+	// let go, and a later compaction may still replace it; at the end it is an error.
+	over bool
 	// resets counts the compactions whose summary replaced the conversation.
 	resets int
 	// read is the bytes of the lines read.
@@ -427,9 +433,12 @@ func (p *parser) line(raw []byte) error {
 			return nil
 		}
 		if p.compacted {
-			t.Messages, p.compacted = nil, false
+			t.Messages, p.compacted, p.over = nil, false, false
 			p.resets++
 			p.kept = p.keptBesides
+		}
+		if p.over {
+			return nil
 		}
 		t.Messages = append(t.Messages, *l.Message)
 		return p.keep(len(raw), false)
@@ -454,7 +463,7 @@ func (p *parser) line(raw []byte) error {
 			return nil
 		}
 		if p.at != "" && l.PointID == p.at && p.before == nil {
-			p.before = &parser{t: *t, compacted: p.compacted}
+			p.before = &parser{t: *t, compacted: p.compacted, over: p.over, limit: p.limit, path: p.path}
 			p.before.t.Messages = slices.Clone(t.Messages)
 			p.before.t.Compactions = slices.Clone(t.Compactions)
 			p.before.t.Points = slices.Clone(t.Points)
@@ -468,14 +477,29 @@ func (p *parser) line(raw []byte) error {
 }
 
 // keep counts n bytes more kept: of the conversation (let go at the next compaction), or of
-// the points and compactions (kept to the end). Past the limit the read ends.
+// the points and compactions (kept to the end). A conversation past the limit is let go (see
+// over); points and compactions past it end the read.
 func (p *parser) keep(n int, besides bool) error {
 	if besides {
 		p.keptBesides += int64(n)
 	}
 	p.kept += int64(n)
-	if p.limit > 0 && p.kept > p.limit {
-		return &TooLongError{Path: p.path, Limit: p.limit}
+	if p.limit <= 0 || p.kept <= p.limit {
+		return nil
+	}
+	if p.keptBesides > p.limit {
+		return p.tooLong()
+	}
+	p.over, p.t.Messages, p.kept = true, nil, p.keptBesides
+	return nil
+}
+
+func (p *parser) tooLong() error { return &TooLongError{Path: p.path, Limit: p.limit} }
+
+// end is the error of a read that ended with the conversation over the limit.
+func (p *parser) end() error {
+	if p.over {
+		return p.tooLong()
 	}
 	return nil
 }

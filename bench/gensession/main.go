@@ -82,13 +82,27 @@ func writeReins(config, cwd string, turns, tail int, answer string, legacy bool)
 		return "", err
 	}
 	b := agent.Boundary{Trigger: agent.TriggerAuto, PreTokens: turns * turnBytes / 4, Messages: 2 * turns}
+	summary := llm.UserText("Summary of the conversation so far: the person asked what file.txt holds, many times.")
 	if legacy {
 		if err := w.Close(); err != nil {
 			return "", err
 		}
-		line, _ := json.Marshal(map[string]any{"type": "compact_boundary", "timestamp": time.Now().UTC(), "compactMetadata": b})
-		if err := appendLine(w.Path, line); err != nil {
-			return "", err
+		// As reins wrote them: the type first, then the time, then the rest.
+		type oldLine struct {
+			Type      string          `json:"type"`
+			Timestamp time.Time       `json:"timestamp"`
+			Message   *llm.Message    `json:"message,omitempty"`
+			Compact   *agent.Boundary `json:"compactMetadata,omitempty"`
+		}
+		now := time.Now().UTC()
+		for _, l := range []oldLine{
+			{Type: "compact_boundary", Timestamp: now, Compact: &b},
+			{Type: "message", Timestamp: now, Message: &summary},
+		} {
+			line, _ := json.Marshal(l)
+			if err := appendLine(w.Path, line); err != nil {
+				return "", err
+			}
 		}
 		t, err := store.Load(context.Background(), cwd, w.ID)
 		if err != nil {
@@ -99,8 +113,7 @@ func writeReins(config, cwd string, turns, tail int, answer string, legacy bool)
 		}
 	} else if err := w.AppendBoundary(b); err != nil {
 		return "", err
-	}
-	if err := w.AppendMessage(llm.UserText("Summary of the conversation so far: the person asked what file.txt holds, many times.")); err != nil {
+	} else if err := w.AppendMessage(summary); err != nil {
 		return "", err
 	}
 	if err := w.AppendMessage(llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{llm.Text("Understood.")}}); err != nil {
