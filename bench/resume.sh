@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Resume time against the length of a session's history: a saved session with 1 MB, 10 MB,
-# 100 MB and 1 GB of conversation before its last compaction (and the same 20 turns, about
-# 1.3 MB, after it; bench/gensession), resumed with `reins -p --resume ID` for one turn with a
+# 100 MB and 1 GB of conversation before its last compaction (and the same 20 short turns,
+# about 25 KB, after it, far from the context window: the measured turn never compacts;
+# bench/gensession), resumed with `reins -p --resume ID` for one turn with a
 # Read call against the local fake model (bench/fakellm). Wall time and peak RSS of the whole
 # run, medians of N runs (default 5); the history before the compaction should cost nothing,
 # so the rows should be flat. A second set of rows resumes the same sessions written as reins

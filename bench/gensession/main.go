@@ -35,6 +35,10 @@ import (
 // tool result's worth of text.
 const turnBytes = 64 << 10
 
+// tailAnswer is the answer of the turns after the compaction: short, so that the resumed
+// conversation stays far from the context window and the measured turn never compacts.
+var tailAnswer = strings.Repeat("The file holds one line. ", 40)
+
 func main() {
 	format := flag.String("format", "reins", "reins or claude")
 	config := flag.String("config", "", "the configuration folder (~/.reins or ~/.claude)")
@@ -67,14 +71,14 @@ func writeReins(config, cwd string, turns, tail int, answer string, legacy bool)
 	if err != nil {
 		return "", err
 	}
-	say := func(i int) error {
+	say := func(i int, answer string) error {
 		if err := w.AppendMessage(llm.UserText(fmt.Sprintf("Question %d: what is in file.txt?", i))); err != nil {
 			return err
 		}
 		return w.AppendMessage(llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{llm.Text(answer)}})
 	}
 	for i := range turns {
-		if err := say(i); err != nil {
+		if err := say(i, answer); err != nil {
 			return "", err
 		}
 	}
@@ -120,7 +124,7 @@ func writeReins(config, cwd string, turns, tail int, answer string, legacy bool)
 		return "", err
 	}
 	for i := range tail {
-		if err := say(turns + i); err != nil {
+		if err := say(turns+i, tailAnswer); err != nil {
 			return "", err
 		}
 	}
@@ -195,7 +199,7 @@ func writeClaude(config, cwd string, turns, tail int, answer string) (string, er
 		if err := user(fmt.Sprintf("Question %d: what is in file.txt?", turns+i), nil); err != nil {
 			return "", err
 		}
-		if err := assistant(answer); err != nil {
+		if err := assistant(tailAnswer); err != nil {
 			return "", err
 		}
 	}
