@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -57,7 +58,7 @@ func (h *Hook) Name() string {
 	return h.Origin
 }
 
-var plainMatcher = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
+var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|]+$`) })
 
 // CompileMatcher checks a matcher and returns its test. Like Claude Code, a regular expression
 // matches anywhere in the value unless it is anchored.
@@ -65,7 +66,7 @@ func CompileMatcher(m string) (func(string) bool, error) {
 	switch {
 	case m == "" || m == "*":
 		return func(string) bool { return true }, nil
-	case plainMatcher.MatchString(m):
+	case plainMatcher().MatchString(m):
 		names := strings.Split(m, "|")
 		return func(v string) bool {
 			for _, n := range names {

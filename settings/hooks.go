@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/reinsdev/reins/permission"
 )
@@ -53,7 +54,7 @@ var hookEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "Pe
 // Reins cannot run is an error, not a warning, so a policy hook is never silently missing.
 var decidingEvents = []string{"PreToolUse", "PermissionRequest"}
 
-var plainMatcher = regexp.MustCompile(`^[A-Za-z0-9_|]*$`)
+var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|]*$`) })
 
 // parseHookSettings reads the hooks, disableAllHooks and allowManagedHooksOnly keys of a parsed
 // settings document. Structure that Reins cannot read is a *ParseError at its position.
@@ -123,7 +124,7 @@ func parseHookSettings(name string, data []byte, root *value) (HookSettings, []W
 					return hs, nil, errAt(m.off, "%s.matcher must be a string, not %s", path, m.describe())
 				}
 				matcher = m.str
-				if matcher != "*" && !plainMatcher.MatchString(matcher) {
+				if matcher != "*" && !plainMatcher().MatchString(matcher) {
 					if _, err := regexp.Compile(matcher); err != nil {
 						return hs, nil, errAt(m.off, "%s.matcher %q is not a valid regular expression: %v", path, matcher, err)
 					}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/reinsdev/reins/built"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
 	"github.com/reinsdev/reins/sandbox/bwrap"
@@ -185,5 +186,6 @@ func StartSandbox(ctx context.Context, s *Settings, pc *permission.Context, o Sa
 	for _, n := range notes {
 		warn(n)
 	}
+	built.Mark(built.Sandbox)
 	return sandbox.New(ctx, cfg)
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -19,11 +20,11 @@ import (
 	"github.com/reinsdev/reins/tool"
 )
 
-var unsafeNameChars = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+var unsafeNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]`) })
 
 // NormalizeName maps a server or tool name onto the characters tool names may use, as Claude
 // Code does: anything but letters, digits, _ and - becomes _.
-func NormalizeName(s string) string { return unsafeNameChars.ReplaceAllString(s, "_") }
+func NormalizeName(s string) string { return unsafeNameChars().ReplaceAllString(s, "_") }
 
 // ToolName is the pool name of a server's tool: mcp__<server>__<tool>.
 func ToolName(server, name string) string {
