@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -68,7 +67,7 @@ usage error.`,
 }
 
 func runReplay(cmd *cobra.Command, f *Factory, file string, since time.Time) (*replay.Result, error) {
-	data, err := os.ReadFile(file)
+	data, err := settings.ReadFile(cmd.Context(), file)
 	if err != nil {
 		return nil, fmt.Errorf("the proposed settings: %w", err)
 	}
