@@ -328,15 +328,13 @@ func (r *run) loop(ctx context.Context) error {
 	}
 }
 
-// ReplyBound is the max tokens of each request: MaxTokens, or its default.
+// ReplyBound is the max tokens of each request: MaxTokens, or its default — DefaultMaxTokens
+// after the thinking budget, within what the model takes (llm.MaxOutputTokens).
 func (a *Agent) ReplyBound() int {
 	if a.MaxTokens > 0 {
 		return a.MaxTokens
 	}
-	if a.ThinkingBudget > 0 {
-		return a.ThinkingBudget + DefaultMaxTokens
-	}
-	return DefaultMaxTokens
+	return min(a.ThinkingBudget+DefaultMaxTokens, llm.MaxOutputTokens(a.Model))
 }
 
 // ask sends the next request and accounts for its reply: turns, usage, cost. Before, it

@@ -224,7 +224,7 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if a.thinking, err = thinkingBudget(opts.MaxThinkingTokens, opts.Getenv, a.Settings.Loaded, envInt(opts.Getenv, "REINS_MAX_OUTPUT_TOKENS")); err != nil {
+	if a.thinking, err = thinkingBudget(opts.MaxThinkingTokens, opts.Getenv, a.Settings.Loaded, a.Provider.Model, envInt(opts.Getenv, "REINS_MAX_OUTPUT_TOKENS")); err != nil {
 		return nil, err
 	}
 	if err := a.openSession(transcript); err != nil {
