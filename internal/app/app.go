@@ -321,7 +321,7 @@ func (a *App) resolveProvider(ctx context.Context) (llm.Provider, error) {
 	httpClient, retry := streamNet(a.opts.Getenv, a.opts.Report)
 	var err error
 	if a.Provider, err = ResolveProvider(ctx, ProviderOptions{Provider: a.opts.Provider, Model: a.opts.Model, Settings: a.Settings.Loaded,
-		Getenv: a.opts.Getenv, HTTPClient: httpClient, Retry: retry, Trusted: a.Settings.Trusted, Dir: a.Cwd}); err != nil {
+		Getenv: a.opts.Getenv, HTTPClient: httpClient, Retry: retry, Trusted: a.Settings.Trusted, Dir: a.Cwd, Groups: a.opts.HookGroups}); err != nil {
 		return nil, err
 	}
 	if fb := a.opts.FallbackModel; fb != "" {
