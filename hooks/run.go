@@ -63,7 +63,7 @@ type Run struct {
 	// a JSON object of the wrong shape; Err says which. The events that decide take it as a
 	// block, as they take exit 2: a malformed answer is never taken as no answer.
 	BadOutput bool
-	Duration time.Duration
+	Duration  time.Duration
 }
 
 // Common are the input fields every event shares that change during a session.
