@@ -41,7 +41,7 @@ func thinkingBudget(flag *int, getenv func(string) string, s *settings.Loaded, m
 		return 0, nil
 	}
 	req := llm.Request{Model: model, ThinkingBudget: budget, MaxTokens: (&agent.Agent{Model: model, MaxTokens: maxTokens, ThinkingBudget: budget}).ReplyBound()}
-	if err := req.CheckThinking(); err != nil {
+	if err := req.CheckThinkingLimit(); err != nil {
 		return 0, &UsageError{fmt.Errorf("%s: %w", from, err)}
 	}
 	return budget, nil
