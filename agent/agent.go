@@ -184,9 +184,12 @@ type run struct {
 	usageMu sync.Mutex
 	// observed tells the Observer the run's result; nil for a run that Run did not start.
 	observed func(*Result)
-	// autoFailed is set once an automatic compaction failed, so that a run does not pay
-	// for a failing summary request before every turn.
-	autoFailed bool
+	// autoErr is the error of an automatic compaction that failed: the run then compacts no
+	// more, so that it does not pay for a failing summary request before every turn, nor
+	// summarize again when the API refuses the request as too long right after.
+	autoErr error
+	// compactions counts the run's automatic compactions (MaxCompactionsPerRun).
+	compactions int
 }
 
 // newExecutor is what runs the calls of one Run: the tools by name and alias, and the
@@ -325,20 +328,20 @@ func (r *run) loop(ctx context.Context) error {
 	}
 }
 
-// ReplyBound is the max tokens of each request: MaxTokens, or its default.
+// ReplyBound is the max tokens of each request: MaxTokens, or its default — DefaultMaxTokens
+// after the thinking budget, within what the model takes (llm.MaxOutputTokens).
 func (a *Agent) ReplyBound() int {
 	if a.MaxTokens > 0 {
 		return a.MaxTokens
 	}
-	if a.ThinkingBudget > 0 {
-		return a.ThinkingBudget + DefaultMaxTokens
-	}
-	return DefaultMaxTokens
+	return min(a.ThinkingBudget+DefaultMaxTokens, llm.MaxOutputTokens(a.Model))
 }
 
 // ask sends the next request and accounts for its reply: turns, usage, cost. Before, it
 // compacts the conversation when the request would pass the threshold; when the API still
-// answers that the prompt is too long, it compacts and sends it again, once.
+// answers that the prompt is too long, it compacts and sends it again, once — unless an
+// automatic compaction of the run failed, or the run has compacted MaxCompactionsPerRun
+// times: then the run ends with the refusal and why it did not compact.
 func (r *run) ask(ctx context.Context) (*llm.Response, error) {
 	a, res := r.a, r.res
 	if err := a.addNotices(&r.msgs); err != nil {
@@ -349,6 +352,13 @@ func (r *run) ask(ctx context.Context) (*llm.Response, error) {
 	}
 	resp, err := r.send(ctx)
 	if err != nil && llm.IsPromptTooLong(err) && !a.Compaction.Disabled && ctx.Err() == nil {
+		switch {
+		case r.autoErr != nil:
+			return nil, fmt.Errorf("calling the model: %w (not compacting again: the automatic compaction of this turn failed: %v)", err, r.autoErr)
+		case r.compactions >= MaxCompactionsPerRun:
+			return nil, fmt.Errorf("calling the model: %w (%w: %d compactions in this turn)", err, ErrCompactionLimit, r.compactions)
+		}
+		r.compactions++
 		if cerr := r.compact(ctx, TriggerAuto, ""); cerr != nil {
 			return nil, fmt.Errorf("calling the model: %w (compacting to recover failed: %v)", err, cerr)
 		}
@@ -406,21 +416,27 @@ func (r *run) send(ctx context.Context) (*llm.Response, error) {
 
 // autoCompact compacts when the next request would reach the threshold. A failed automatic
 // compaction is told and the request goes as it is (the API may still take it; if not, its
-// "prompt is too long" ends the run with both errors).
+// "prompt is too long" ends the run with both errors). A run that reaches the threshold
+// again after MaxCompactionsPerRun compactions ends with ErrCompactionLimit.
 func (r *run) autoCompact(ctx context.Context) error {
 	a := r.a
-	if a.Compaction.AutoDisabled || a.Compaction.Disabled || r.autoFailed {
+	if a.Compaction.AutoDisabled || a.Compaction.Disabled || r.autoErr != nil {
 		return nil
 	}
 	u := a.ContextUsage(r.msgs)
 	if u.Tokens < u.Threshold {
 		return nil
 	}
+	if r.compactions >= MaxCompactionsPerRun {
+		return fmt.Errorf("%w: the conversation (%d tokens) is over the compaction threshold (%d) again after %d compactions in this turn; the turn ends here, and the next prompt may compact again",
+			ErrCompactionLimit, u.Tokens, u.Threshold, r.compactions)
+	}
+	r.compactions++
 	if err := r.compact(ctx, TriggerAuto, ""); err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("run aborted: %w", ctx.Err())
 		}
-		r.autoFailed = true
+		r.autoErr = err
 		a.Bus.Publish(Event{Type: EventNotice, Text: "Automatic compaction failed; the conversation goes on uncompacted: " + err.Error()})
 	}
 	return nil

@@ -337,3 +337,14 @@ func (a *Agent) cwd() string {
 	}
 	return a.Permissions.Context().Cwd()
 }
+
+// MaxCompactionsPerRun bounds the automatic compactions of one run (one prompt and the tool
+// calls that follow it), whether the threshold or a "prompt is too long" answer asked for
+// them. Each one sends nearly the whole window to be summarized; a run that needs a fourth is
+// one whose context fills faster than summaries empty it (huge tool results, a summary that
+// is itself huge), and going on would pay for a full window again and again. Three leaves a
+// long run room for the compactions it needs. The next prompt starts a new count.
+const MaxCompactionsPerRun = 3
+
+// ErrCompactionLimit ends a run that would compact past MaxCompactionsPerRun.
+var ErrCompactionLimit = errors.New("the conversation would be compacted more often than a turn allows")

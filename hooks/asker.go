@@ -104,8 +104,7 @@ func (a *Asker) hooks(ctx context.Context, req permission.AskRequest) (permissio
 	var denyMsgs, names []string
 	interrupt := false
 	for _, run := range a.Runner.run(ctx, PermissionRequest, req.Tool, a.common(), fields) {
-		if run.Outcome == OutcomeBlocking {
-			rep.Runs = append(rep.Runs, run)
+		if rep.refused(run) {
 			denyMsgs = append(denyMsgs, blockReason(run))
 			names = append(names, run.Hook.Name())
 			continue

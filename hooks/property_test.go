@@ -31,7 +31,10 @@ var answers = []struct {
 	{Raw{Stdout: `{"decision":"approve"}`}, permission.Allow},
 	{Raw{Stdout: `{"decision":"block"}`}, permission.Deny},
 	{Raw{Stdout: `{"continue":false}`}, permission.Deny},
-	{Raw{Stdout: `{"hookSpecificOutput":{"permissionDecision":"maybe"}}`}, permission.Passthrough},
+	// An answer that is not valid hook JSON is taken as a block, never as no answer.
+	{Raw{Stdout: `{"hookSpecificOutput":{"permissionDecision":"maybe"}}`}, permission.Deny},
+	{Raw{Stdout: `{"hookSpecificOutput":{"permissionDecision":"allow"`}, permission.Deny},
+	{Raw{Stdout: `{"decision":"appr` + truncatedMarker}, permission.Deny},
 }
 
 // Whatever the matching hooks answer, in any order, the verdict is the strongest answer:

@@ -57,8 +57,13 @@ type Run struct {
 	// Output is standard output parsed as JSON; nil when it was not a JSON object.
 	Output *Output
 	// Err says why the hook failed to run or its output was rejected.
-	Err      error
-	Duration time.Duration
+	Err error
+	// BadOutput marks a hook that exited 0 with an answer that is not valid hook JSON: output
+	// that starts as a JSON object but does not parse (cut off, or cut at the output cap), or
+	// a JSON object of the wrong shape; Err says which. The events that decide take it as a
+	// block, as they take exit 2: a malformed answer is never taken as no answer.
+	BadOutput bool
+	Duration  time.Duration
 }
 
 // Common are the input fields every event shares that change during a session.
@@ -266,9 +271,9 @@ func (r *Runner) runOne(ctx context.Context, ev Event, h *Hook, input []byte, di
 		run.Outcome, run.Err = OutcomeError, err
 	case raw.ExitCode == 0:
 		run.Outcome = OutcomeSuccess
-		run.Output, run.Err = parseOutput(raw.Stdout)
+		run.Output, run.Err = parseOutput(raw.Stdout, cmp.Or(r.MaxOutput, DefaultMaxOutput))
 		if run.Err != nil {
-			run.Outcome = OutcomeError
+			run.Outcome, run.BadOutput = OutcomeError, true
 		}
 	case raw.ExitCode == 2:
 		run.Outcome = OutcomeBlocking
@@ -344,7 +349,7 @@ func (b *cappedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.truncated {
-		return string(b.buf) + "\n[hook output truncated]"
+		return string(b.buf) + truncatedMarker
 	}
 	return string(b.buf)
 }

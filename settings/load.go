@@ -230,12 +230,16 @@ func Load(opts Options) (*Loaded, error) {
 		f := &File{Source: c.source, Path: c.path, Claude: c.claude, Inline: c.inline, Root: c.root, Bundle: c.bundle}
 		l.Files = append(l.Files, f)
 		var data []byte
-		if c.bundle {
+		if c.bundle || c.inline {
+			// Given as data, not read here: held to the files' cap all the same.
 			f.Exists = true
 			data = c.data
-		} else if c.inline {
-			f.Exists = true
-			data = []byte(opts.Flag)
+			if c.inline {
+				data = []byte(opts.Flag)
+			}
+			if len(data) > MaxFileSize {
+				return nil, &TooLargeError{Path: c.path, Size: int64(len(data)), Limit: MaxFileSize, Kind: fileLimits.Kind}
+			}
 		} else {
 			info, err := os.Stat(c.path)
 			if isNotExist(err) {

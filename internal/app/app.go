@@ -224,7 +224,7 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if a.thinking, err = thinkingBudget(opts.MaxThinkingTokens, opts.Getenv, a.Settings.Loaded, envInt(opts.Getenv, "REINS_MAX_OUTPUT_TOKENS")); err != nil {
+	if a.thinking, err = thinkingBudget(opts.MaxThinkingTokens, opts.Getenv, a.Settings.Loaded, a.Provider.Model, envInt(opts.Getenv, "REINS_MAX_OUTPUT_TOKENS")); err != nil {
 		return nil, err
 	}
 	if err := a.openSession(transcript); err != nil {
@@ -321,7 +321,7 @@ func (a *App) resolveProvider(ctx context.Context) (llm.Provider, error) {
 	httpClient, retry := streamNet(a.opts.Getenv, a.opts.Report)
 	var err error
 	if a.Provider, err = ResolveProvider(ctx, ProviderOptions{Provider: a.opts.Provider, Model: a.opts.Model, Settings: a.Settings.Loaded,
-		Getenv: a.opts.Getenv, HTTPClient: httpClient, Retry: retry, Trusted: a.Settings.Trusted, Dir: a.Cwd}); err != nil {
+		Getenv: a.opts.Getenv, HTTPClient: httpClient, Retry: retry, Trusted: a.Settings.Trusted, Dir: a.Cwd, Groups: a.opts.HookGroups}); err != nil {
 		return nil, err
 	}
 	if fb := a.opts.FallbackModel; fb != "" {

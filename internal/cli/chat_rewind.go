@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -31,6 +32,11 @@ func (c chatCheckpoints) Changed(id string) []string {
 
 func (c chatCheckpoints) Rewind(ctx context.Context, id string) (string, error) {
 	res, err := c.a.RewindFiles(ctx, id, checkpoint.RewindOptions{})
+	var incomplete *checkpoint.IncompleteError
+	if errors.As(err, &incomplete) {
+		return rewindText(res), fmt.Errorf("not done: %d file(s) could not be put back (%s); the checkpoint is kept: /rewind to it again once that is fixed",
+			len(incomplete.Failed), strings.Join(failedPaths(incomplete.Failed), ", "))
+	}
 	if err != nil {
 		return "", err
 	}

@@ -37,7 +37,7 @@ once to check that it prints a key; if it fails, doctor prints why and exits 1.`
 			}
 			getenv := app.ApplyEnv(s, f.Getenv)
 			p, err := app.ResolveProvider(cmd.Context(), app.ProviderOptions{Provider: provider, Model: model,
-				Settings: s.Loaded, Getenv: getenv, Trusted: s.Trusted, Dir: s.Context.OriginalCwd()})
+				Settings: s.Loaded, Getenv: getenv, Trusted: s.Trusted, Dir: s.Context.OriginalCwd(), Groups: hookGroups()})
 			if err != nil {
 				return err
 			}

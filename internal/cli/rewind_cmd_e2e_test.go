@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -50,6 +52,63 @@ func TestRewindCommandE2E(t *testing.T) {
 		}
 	}
 	e.run("rewind", "--to", "7").wantCode(2)
+}
+
+// TestAFailedRewindIsNotDoneE2E: a session removes src; one backup is swapped on disk for
+// other content. reins rewind --to 1 puts back what it can, names the file it could not and
+// exits non-zero, and the checkpoint is kept: once the backup is right again, the same
+// command puts that file back too (it used to say "nothing to put back").
+func TestAFailedRewindIsNotDoneE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	os.MkdirAll(filepath.Join(e.dir, "src"), 0o755)
+	e.write("src/main.go", "package main\n")
+	e.write("src/.env", "TOKEN=1\n")
+	srv := llmtest.NewAnthropicServer(t,
+		llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -rf src"}`)),
+		llmtest.Say("Removed."))
+	e.anthropic(srv)
+	e.env = append(e.env, "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true")
+	e.stdin = `{"type":"user","message":{"role":"user","content":"remove src"},"parent_tool_use_id":null,"session_id":"","uuid":"0b6f6c3e-1a2b-4c3d-8e9f-001122334455"}` + "\n"
+	e.run("--input-format", "stream-json", "--output-format", "stream-json", "--allowedTools", "Bash(rm -rf src)").wantCode(0)
+	e.stdin = ""
+	sum := sha256.Sum256([]byte("package main\n"))
+	id := hex.EncodeToString(sum[:])
+	blobs, _ := filepath.Glob(filepath.Join(e.home, ".reins", "checkpoints", "*", "blobs", id[:2], id[2:]))
+	if len(blobs) != 1 {
+		t.Fatalf("the backup of src/main.go: %v", blobs)
+	}
+	if err := os.WriteFile(blobs[0], []byte("package evil\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	e.run("rewind", "--to", "1").wantCode(1)
+	main := filepath.Join(e.dir, "src", "main.go")
+	if !strings.Contains(e.stdout, "Could not put back "+main) || !strings.Contains(e.stderr, "the rewind is not done") {
+		t.Errorf("the failed rewind says:\n%s\n%s", e.stdout, e.stderr)
+	}
+	if got, err := os.ReadFile(filepath.Join(e.dir, "src/.env")); err != nil || string(got) != "TOKEN=1\n" {
+		t.Errorf("src/.env = %q (%v): the file it could put back", got, err)
+	}
+	if _, err := os.Stat(main); err == nil {
+		t.Errorf("src/main.go was written from a swapped backup")
+	}
+	e.run("rewind").wantCode(0)
+	if !strings.Contains(e.stdout, "2 file(s) changed since") {
+		t.Errorf("the checkpoint after a failed rewind:\n%s", e.stdout)
+	}
+
+	if err := os.WriteFile(blobs[0], []byte("package main\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.run("rewind", "--to", "1").wantCode(0)
+	if got, err := os.ReadFile(main); err != nil || string(got) != "package main\n" {
+		t.Errorf("src/main.go = %q (%v) after the retry:\n%s", got, err, e.stdout)
+	}
+	e.run("rewind", "--to", "1").wantCode(0)
+	if !strings.Contains(e.stdout, "nothing to put back") {
+		t.Errorf("a rewind after the retry:\n%s", e.stdout)
+	}
 }
 
 // TestRewindBothE2E: a stream-json session (as the SDK starts it, with checkpoints) of two
