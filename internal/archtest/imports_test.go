@@ -67,7 +67,7 @@ var sdkHomes = map[string][]string{
 	"github.com/charmbracelet/":              {"internal/tui"},
 	// The Markdown parser serves only the terminal renderer.
 	"github.com/yuin/goldmark":            {"internal/tui/markdown"},
-	"github.com/landlock-lsm/go-landlock": {"sandbox/landlock"},
+	"github.com/landlock-lsm/go-landlock": {"sandbox/landlock", "sandbox/confine"},
 	// Definition files (sub-agents, slash commands, skills) are Markdown with YAML front matter.
 	"go.yaml.in/yaml": {"agentdef", "frontmatter"},
 	// The clouds' SDKs sign and authenticate requests for Anthropic's models on Amazon Bedrock
@@ -379,6 +379,23 @@ func TestSandboxImportsOnlyItself(t *testing.T) {
 	}
 	if checked < 4 {
 		t.Fatalf("found only %d sandbox packages", checked)
+	}
+}
+
+// TestSandboxHelpersStayLight keeps sandbox/confine, whose init runs the helpers the backends
+// re-execute reins as, on imports that initialise in a fraction of a millisecond: Go
+// initialises a package once its imports are, so a heavy import would make every sandboxed
+// command wait for it (bench/sandbox.sh).
+func TestSandboxHelpersStayLight(t *testing.T) {
+	p, ok := listPackages(t)[module+"/sandbox/confine"]
+	if !ok {
+		t.Fatal("no sandbox/confine package")
+	}
+	for _, imp := range p.Imports {
+		if !strings.Contains(imp, ".") || imp == "golang.org/x/sys/unix" || imp == "golang.org/x/net/bpf" || imp == "github.com/landlock-lsm/go-landlock/landlock/syscall" {
+			continue
+		}
+		t.Errorf("sandbox/confine imports %s: its init runs before the rest of reins only while its imports are few and light", imp)
 	}
 }
 

@@ -1,4 +1,4 @@
-package landlock
+package confine
 
 import "golang.org/x/sys/unix"
 

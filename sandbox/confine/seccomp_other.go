@@ -1,6 +1,6 @@
 //go:build linux && !amd64 && !arm64
 
-package landlock
+package confine
 
 // No filter is built for other architectures; the helper then refuses to run the command.
 const (

@@ -1,4 +1,4 @@
-package landlock
+package confine
 
 import (
 	"errors"
@@ -9,13 +9,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The seccomp filter closes what Landlock's network rules leave open on the kernels it runs
-// on: Landlock restricts TCP only (UDP from ABI 10, pathname Unix sockets from ABI 9), and a
-// sandboxed root could open raw or packet sockets. socket(2) is allowed for TCP over IPv4 and
-// IPv6 (which Landlock then limits to the proxy's port) and, when allowUnix, for Unix sockets;
-// every other family, type and protocol fails with EPERM. io_uring, which can create sockets
-// without socket(2), is refused, and so is every system call of another architecture's ABI
-// (on amd64 the i386 socketcall would otherwise pass).
+// The seccomp filter refuses the sockets a sandboxed command must not open, where the
+// backend's other means do not: a Unix socket reaches a daemon wherever its socket file lies
+// (a Docker or Podman socket in the home folder runs containers outside the sandbox), and
+// under Landlock, whose network rules restrict TCP only (UDP from ABI 10, pathname Unix
+// sockets from ABI 9), a raw, packet or UDP socket would leave the host. socket(2) for Unix
+// sockets fails with EPERM unless allowUnixSockets names some; under Landlock (inetOnly)
+// everything but TCP over IPv4 and IPv6 fails too, while bubblewrap's own network namespace
+// already holds the other families to its loopback. socketpair(2), which pipes between a
+// process and its children (libuv, Python) use, is a different system call and stays allowed.
+// io_uring, which can create sockets without socket(2), is refused, and so is every system
+// call of another architecture's ABI (on amd64 the i386 socketcall would otherwise pass).
 
 // seccomp_data offsets.
 const (
@@ -31,8 +35,9 @@ const (
 	retEPERM = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
 )
 
-// socketFilter builds the filter program.
-func socketFilter(allowUnix bool) ([]bpf.RawInstruction, error) {
+// socketFilter builds the filter program: inetOnly is Landlock's variant (only TCP besides
+// Unix), allowUnix lets Unix sockets be created.
+func socketFilter(inetOnly, allowUnix bool) ([]bpf.RawInstruction, error) {
 	if auditArch == 0 {
 		return nil, errors.New("no seccomp filter for this architecture")
 	}
@@ -55,6 +60,11 @@ func socketFilter(allowUnix bool) ([]bpf.RawInstruction, error) {
 		/* 10 */ bpf.LoadAbsolute{Off: offArg0, Size: 4},
 		/* 11 */ bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_UNIX, SkipFalse: 1},
 		/* 12 */ bpf.RetConstant{Val: unixVerdict},
+	}
+	if !inetOnly {
+		return bpf.Assemble(append(prog, bpf.RetConstant{Val: retAllow}))
+	}
+	prog = append(prog,
 		/* 13 */ bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_INET, SkipTrue: 2},
 		/* 14 */ bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_INET6, SkipTrue: 1},
 		/* 15 */ bpf.RetConstant{Val: retEPERM},
@@ -67,14 +77,14 @@ func socketFilter(allowUnix bool) ([]bpf.RawInstruction, error) {
 		/* 22 */ bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.IPPROTO_TCP, SkipTrue: 1},
 		/* 23 */ bpf.RetConstant{Val: retEPERM},
 		/* 24 */ bpf.RetConstant{Val: retAllow},
-	}
+	)
 	return bpf.Assemble(prog)
 }
 
-// installSocketFilter loads the filter on every thread of the process; it is inherited across
-// execve. no_new_privs is already set by the Landlock restriction.
-func installSocketFilter(allowUnix bool) error {
-	raw, err := socketFilter(allowUnix)
+// installSocketFilter sets no_new_privs and loads the filter on every thread of the process
+// (TSYNC); it is inherited across fork and execve.
+func installSocketFilter(inetOnly, allowUnix bool) error {
+	raw, err := socketFilter(inetOnly, allowUnix)
 	if err != nil {
 		return err
 	}

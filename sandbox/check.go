@@ -1,0 +1,436 @@
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Bounds of what is kept of the existing protected paths to restore them: a protected folder
+// can be large (.idea, .yarn), and a copy is taken before every command.
+const (
+	maxSnapshotEntries = 512
+	maxSnapshotFile    = 1 << 20
+	maxSnapshotBytes   = 8 << 20
+)
+
+// guard is one command's check: the protected paths as they were before it, and when it
+// started.
+type guard struct {
+	s     *Sandbox
+	spec  *Spec
+	start int64 // in ns, on the clock the file system stamps changes with
+	n     int       // the command's number in the session, for the quarantine's folders
+	snaps []*snapshot
+}
+
+// snapshot is one existing protected path as it was: its entries by their path relative to
+// it ("" for the path itself), each with the content to restore it from.
+type snapshot struct {
+	path    string
+	entries map[string]*entry
+	partial bool // some content was too large to keep
+}
+
+type entry struct {
+	id   fileID
+	link string // a symlink's target
+	data []byte // a regular file's content
+	kept bool   // data (or link) holds the entry's content
+}
+
+// guard snapshots the existing protected paths of spec before the command runs. Content is
+// read again only for entries whose identity changed since the last command's snapshot, so
+// an unchanged tree costs a few lstat calls.
+func (s *Sandbox) guard(spec *Spec) *guard {
+	s.mu.Lock()
+	s.commands++
+	g := &guard{s: s, spec: spec, start: fsClockNow(), n: s.commands}
+	if s.backups == nil {
+		s.backups = map[string]*snapshot{}
+	}
+	prev := s.backups
+	s.mu.Unlock()
+	next := map[string]*snapshot{}
+	for _, p := range spec.WriteDeny {
+		snap := takeSnapshot(p, prev[p])
+		g.snaps = append(g.snaps, snap)
+		next[p] = snap
+	}
+	s.mu.Lock()
+	for p, snap := range next {
+		s.backups[p] = snap
+	}
+	s.mu.Unlock()
+	return g
+}
+
+// takeSnapshot reads p (a file, a symlink or a folder of them), reusing prev's content where
+// an entry's identity is unchanged.
+func takeSnapshot(p string, prev *snapshot) *snapshot {
+	snap := &snapshot{path: p, entries: map[string]*entry{}}
+	budget := maxSnapshotBytes
+	walkEntries(p, func(rel string, id fileID) {
+		if len(snap.entries) >= maxSnapshotEntries {
+			snap.partial = true
+			return
+		}
+		e := &entry{id: id}
+		if prev != nil {
+			if old := prev.entries[rel]; old != nil && old.kept && old.id == id {
+				e.data, e.link, e.kept = old.data, old.link, true
+			}
+		}
+		if !e.kept {
+			full := filepath.Join(p, rel)
+			switch {
+			case id.mode.IsDir():
+				e.kept = true
+			case id.mode&fs.ModeSymlink != 0:
+				if l, err := os.Readlink(full); err == nil {
+					e.link, e.kept = l, true
+				}
+			case id.mode.IsRegular() && id.size <= maxSnapshotFile && int(id.size) <= budget:
+				if b, err := readNoFollow(full); err == nil {
+					e.data, e.kept = b, true
+				}
+			}
+		}
+		if e.kept && id.mode.IsRegular() {
+			budget -= len(e.data)
+		}
+		if !e.kept {
+			snap.partial = true
+		}
+		snap.entries[rel] = e
+	})
+	return snap
+}
+
+// walkEntries calls fn for p and, if it is a folder, every entry below it (symlinks not
+// followed), parents before children.
+func walkEntries(p string, fn func(rel string, id fileID)) {
+	id, err := lstatID(p)
+	if err != nil {
+		return
+	}
+	fn("", id)
+	if !id.mode.IsDir() {
+		return
+	}
+	var walk func(rel string, depth int)
+	walk = func(rel string, depth int) {
+		if depth > 8 {
+			return
+		}
+		entries, err := os.ReadDir(filepath.Join(p, rel))
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			r := filepath.Join(rel, e.Name())
+			id, err := lstatID(filepath.Join(p, r))
+			if err != nil {
+				continue
+			}
+			fn(r, id)
+			if id.mode.IsDir() {
+				walk(r, depth+1)
+			}
+		}
+	}
+	walk("", 0)
+}
+
+// check runs after the command: existing protected paths it changed are restored (what it
+// left there goes to the quarantine), protected paths it created and the dangerous parts of
+// repositories it created or changed are moved to the quarantine. Nothing is deleted: the
+// person can look at what was taken out, and the lines say where it went.
+func (g *guard) check() []string {
+	var lines []string
+	for _, snap := range g.snaps {
+		if l := g.restore(snap); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	for _, p := range g.spec.MustNotCreate {
+		if !exists(p) {
+			continue
+		}
+		if filepath.Base(p) == ".git" && isDir(p) && exists(filepath.Join(p, "HEAD")) {
+			lines = append(lines, g.checkRepo(p, true)...)
+			continue
+		}
+		lines = append(lines, g.quarantine(p, fmt.Sprintf("the command created the protected path %s, which would run code outside the sandbox later (a hook, a shell or tool configuration)", p)))
+	}
+	known := map[string]bool{}
+	for _, r := range g.spec.repos {
+		known[r] = true
+	}
+	for _, r := range g.s.searchRepos() {
+		if !known[r] {
+			lines = append(lines, g.checkRepo(r, false)...)
+		}
+	}
+	// Submodules' repositories a command added under a known repository's modules/.
+	for _, git := range g.knownGitDirs() {
+		for _, m := range moduleRepos(git) {
+			if !slices.Contains(g.spec.WriteDeny, filepath.Join(m, "hooks")) && !slices.Contains(g.spec.WriteDeny, filepath.Join(m, "config")) {
+				lines = append(lines, g.checkGitDir(m)...)
+			}
+		}
+	}
+	return lines
+}
+
+// knownGitDirs are the repository folders the spec protected: the write roots' .git folders
+// and the nested ones.
+func (g *guard) knownGitDirs() []string {
+	var out []string
+	for _, r := range g.spec.WriteRoots {
+		if p := filepath.Join(r, ".git"); !privateRoot(g.s.cfg, r) && isDir(p) && !slices.Contains(g.spec.MustNotCreate, p) {
+			out = append(out, p)
+		}
+	}
+	for _, r := range g.spec.repos {
+		if isDir(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// restore puts snap back as it was, moving what the command left in its place to the
+// quarantine, and says what it did ("" when nothing changed).
+func (g *guard) restore(snap *snapshot) string {
+	now := map[string]fileID{}
+	walkEntries(snap.path, func(rel string, id fileID) { now[rel] = id })
+	var changed, removed []string
+	for rel, e := range snap.entries {
+		id, ok := now[rel]
+		switch {
+		case !ok:
+			removed = append(removed, rel)
+		case id != e.id && !sameContent(filepath.Join(snap.path, rel), id, e):
+			changed = append(changed, rel)
+		}
+	}
+	var added []string
+	for rel := range now {
+		if snap.entries[rel] == nil {
+			added = append(added, rel)
+		}
+	}
+	if len(changed)+len(removed)+len(added) == 0 {
+		return ""
+	}
+	// What the command left goes aside whole: the path itself when its own entry changed
+	// (a file rewritten, a folder replaced), else each changed or added entry, outermost first.
+	aside := append(changed, added...)
+	if slices.Contains(changed, "") {
+		aside = []string{""}
+	}
+	aside = outermostRel(aside)
+	moved := ""
+	for _, rel := range aside {
+		if dst, err := g.moveAside(filepath.Join(snap.path, rel)); err == nil && moved == "" {
+			moved = dst
+		}
+	}
+	lost := g.putBack(snap)
+	what := fmt.Sprintf("file system: the command changed the protected path %s", snap.path)
+	switch {
+	case lost != "":
+		what += "; it could not be restored (" + lost + ")"
+	default:
+		what += "; it was restored"
+	}
+	if moved != "" {
+		what += ", and what the command left there was moved to " + filepath.Dir(moved)
+		if len(aside) == 1 {
+			what = strings.TrimSuffix(what, filepath.Dir(moved)) + moved
+		}
+	}
+	return what
+}
+
+// sameContent reports whether the entry at p, whose identity changed, still holds what e
+// does: touched, or rewritten with the same bytes.
+func sameContent(p string, id fileID, e *entry) bool {
+	if !e.kept || id.mode != e.id.mode {
+		return false
+	}
+	switch {
+	case id.mode.IsDir():
+		return true // its entries are compared one by one
+	case id.mode&fs.ModeSymlink != 0:
+		l, err := os.Readlink(p)
+		return err == nil && l == e.link
+	case id.mode.IsRegular():
+		b, err := readNoFollow(p)
+		return err == nil && bytes.Equal(b, e.data)
+	}
+	return false
+}
+
+// putBack recreates every entry of snap that is missing, parents first, and says why what it
+// could not recreate is lost ("" when nothing is).
+func (g *guard) putBack(snap *snapshot) string {
+	rels := make([]string, 0, len(snap.entries))
+	for rel := range snap.entries {
+		rels = append(rels, rel)
+	}
+	slices.SortFunc(rels, func(a, b string) int { return depth(a) - depth(b) })
+	lost := ""
+	for _, rel := range rels {
+		e := snap.entries[rel]
+		p := filepath.Join(snap.path, rel)
+		if exists(p) {
+			continue
+		}
+		if !e.kept {
+			lost = "no copy of it was kept: it is larger than the sandbox copies"
+			continue
+		}
+		if err := recreate(p, e); err != nil {
+			lost = err.Error()
+		}
+	}
+	return lost
+}
+
+func depth(rel string) int {
+	if rel == "" {
+		return -1
+	}
+	return strings.Count(rel, "/")
+}
+
+// outermostRel drops relative paths inside another of the list ("" holds them all).
+func outermostRel(rels []string) []string {
+	if slices.Contains(rels, "") {
+		return []string{""}
+	}
+	return outermost(rels)
+}
+
+// checkRepo deals with a repository the command may have made: its dangerous parts written
+// during the command are moved to the quarantine. A .git folder that is no repository (no
+// HEAD) where the project had none (top) goes whole: git would not use it, but it is not the
+// project's either.
+func (g *guard) checkRepo(git string, top bool) []string {
+	fi, err := os.Lstat(git)
+	if err != nil {
+		return nil
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0 || (!fi.IsDir() && top):
+		return []string{g.quarantine(git, fmt.Sprintf("the command created the git repository pointer %s, which would lead git to hooks of its choosing", git))}
+	case !fi.IsDir():
+		// A .git file names the repository's folder: what matters is that folder's hooks and
+		// config, if the command could have written them.
+		target := gitdirTarget(git)
+		if target != "" && slices.ContainsFunc(g.spec.WriteRoots, func(r string) bool { return within(target, r) }) {
+			return g.checkGitDir(target)
+		}
+		return nil
+	case top && !exists(filepath.Join(git, "HEAD")):
+		return []string{g.quarantine(git, fmt.Sprintf("the command created the protected path %s, which would run code outside the sandbox later", git))}
+	}
+	return g.checkGitDir(git)
+}
+
+// checkGitDir moves to the quarantine what of the repository folder git runs code from and
+// changed during the command: hooks other than git's own *.sample files, a config that sets
+// anything beyond a known list of settings that run nothing (safeGitConfig), a commondir
+// pointing elsewhere; and the same for its submodules' repositories.
+func (g *guard) checkGitDir(git string) []string {
+	var lines []string
+	hooks := filepath.Join(git, "hooks")
+	if fi, err := os.Lstat(hooks); err == nil {
+		if !fi.IsDir() {
+			if g.changedSince(hooks) {
+				lines = append(lines, g.quarantine(hooks, fmt.Sprintf("the command wrote the hooks of the git repository %s", git)))
+			}
+		} else if entries, err := os.ReadDir(hooks); err == nil {
+			for _, e := range entries {
+				p := filepath.Join(hooks, e.Name())
+				if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".sample") {
+					continue // git never runs these
+				}
+				if g.changedSince(p) {
+					lines = append(lines, g.quarantine(p, fmt.Sprintf("the command wrote the hook %s, which git would run outside the sandbox", p)))
+				}
+			}
+		}
+	}
+	config := filepath.Join(git, "config")
+	if g.changedSince(config) {
+		if b, err := readNoFollow(config); err != nil || !safeGitConfig(b) {
+			lines = append(lines, g.quarantine(config, fmt.Sprintf("the command wrote the config of the git repository %s with settings that can run code (core.fsmonitor, core.hooksPath, aliases, filters, …)", git)))
+		}
+	}
+	if common := filepath.Join(git, "commondir"); g.changedSince(common) {
+		lines = append(lines, g.quarantine(common, fmt.Sprintf("the command pointed the git repository %s at another repository's hooks and config", git)))
+	}
+	for _, m := range moduleRepos(git) {
+		lines = append(lines, g.checkGitDir(m)...)
+	}
+	return lines
+}
+
+// changedSince reports whether p exists and was changed (written, created, renamed into
+// place) after the command started.
+func (g *guard) changedSince(p string) bool {
+	id, err := lstatID(p)
+	return err == nil && id.ctime >= g.start
+}
+
+// gitdirTarget reads the folder a .git file names ("gitdir: PATH"), resolved against its
+// folder; "" when it names none.
+func gitdirTarget(git string) string {
+	b, err := readNoFollow(git)
+	if err != nil {
+		return ""
+	}
+	t, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return ""
+	}
+	t = strings.TrimSpace(t)
+	if !filepath.IsAbs(t) {
+		t = filepath.Join(filepath.Dir(git), t)
+	}
+	return filepath.Clean(t)
+}
+
+// quarantine moves p aside and returns the violation line: why, then where it went.
+func (g *guard) quarantine(p, why string) string {
+	dst, err := g.moveAside(p)
+	if err != nil {
+		return "file system: " + why + "; moving it aside failed (" + err.Error() + "): inspect it before running anything there"
+	}
+	return "file system: " + why + "; it was moved to " + dst
+}
+
+// moveAside moves p into this command's folder of the quarantine, keeping its absolute path
+// below it, and returns where it went.
+func (g *guard) moveAside(p string) (string, error) {
+	dir := filepath.Join(g.s.cfg.QuarantineDir, g.s.session, strconv.Itoa(g.n))
+	dst := filepath.Join(dir, strings.TrimPrefix(p, string(filepath.Separator)))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return "", err
+	}
+	if exists(dst) {
+		dst += ".again"
+	}
+	if err := moveNoFollow(p, dst); err != nil {
+		return "", err
+	}
+	return dst, nil
+}
