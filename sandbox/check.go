@@ -25,7 +25,7 @@ type guard struct {
 	s     *Sandbox
 	spec  *Spec
 	start int64 // in ns, on the clock the file system stamps changes with
-	n     int       // the command's number in the session, for the quarantine's folders
+	n     int   // the command's number in the session, for the quarantine's folders
 	snaps []*snapshot
 }
 

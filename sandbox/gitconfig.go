@@ -24,7 +24,7 @@ var safeGitKeys = map[string]bool{
 	"remote.*.tagopt": true, "remote.*.prune": true, "remote.*.mirror": true,
 	"branch.*.remote": true, "branch.*.merge": true, "branch.*.rebase": true, "branch.*.pushremote": true,
 	"branch.*.description": true,
-	"submodule.*.url": true, "submodule.*.active": true, "submodule.*.branch": true, "submodule.*.shallow": true,
+	"submodule.*.url":      true, "submodule.*.active": true, "submodule.*.branch": true, "submodule.*.shallow": true,
 	"gc.auto": true, "gc.autodetach": true, "fetch.prune": true, "pull.rebase": true, "pull.ff": true,
 	"push.default": true, "push.autosetupremote": true, "index.version": true, "feature.manyfiles": true,
 	"maintenance.auto": true, "maintenance.strategy": true, "rerere.enabled": true, "merge.conflictstyle": true,

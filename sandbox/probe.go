@@ -24,7 +24,7 @@ func probeKey(b Backend, spec *Spec) string {
 // under which its probe last succeeded. Only successes are kept: a failing backend is tried
 // again by every session.
 type probeCache struct {
-	path    string
+	path   string
 	Worked map[string]string `json:"worked"`
 }
 

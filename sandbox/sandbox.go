@@ -138,8 +138,8 @@ type Sandbox struct {
 	mu         sync.Mutex
 	violations []Violation
 	commands   int
-	repos      []string           // nested .git entries the last search found
-	reposCut   []string           // working directories where it stopped at its bound
+	repos      []string             // nested .git entries the last search found
+	reposCut   []string             // working directories where it stopped at its bound
 	backups    map[string]*snapshot // the protected paths as they were, to restore
 }
 

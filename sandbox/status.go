@@ -11,9 +11,9 @@ import (
 type Status struct {
 	Backend string `json:"backend"`
 	// Rejected are the backends tried before it, with why they did not work.
-	Rejected  []string     `json:"rejected,omitempty"`
-	ProxyPort int          `json:"proxyPort"`
-	TempDir   string       `json:"tempDir"`
+	Rejected  []string `json:"rejected,omitempty"`
+	ProxyPort int      `json:"proxyPort"`
+	TempDir   string   `json:"tempDir"`
 	// CacheDir holds the toolchains' caches of sandboxed commands; QuarantineDir what the
 	// check after a command took out of the write roots.
 	CacheDir      string `json:"cacheDir,omitempty"`
