@@ -2,10 +2,11 @@
 // command runs in new user, mount, network, PID and IPC namespaces with no capabilities: the
 // file system is mounted read-only but for the write roots, /tmp is the session's own folder,
 // protected paths are mounted read-only again inside the write roots, read-denied paths are
-// covered by empty ones nobody may open, and the only network is loopback, where a re-exec of
-// the reins binary (the bridge, confine.BridgeMain) listens on the proxy's port and hands
-// every connection to reins, which serves it with the proxy. The bridge also installs the
-// seccomp filter that refuses Unix sockets.
+// covered by empty ones nobody may open, and the only network is loopback. A re-exec of the
+// reins binary (the bridge, confine.BridgeMain) listens on the proxy's port there, hands the
+// listening socket to reins, which accepts the command's connections on it and serves them
+// with the proxy, installs the seccomp filter that refuses Unix sockets and executes the
+// command.
 package bwrap
 
 import (
@@ -19,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 
@@ -99,7 +101,7 @@ func (b *Backend) Wrap(cmd *exec.Cmd, spec *sandbox.Spec) (func(), error) {
 	if err = w.handoff(); err != nil {
 		return nil, err
 	}
-	inner := append([]string{cmd.Path}, cmd.Args[1:]...)
+	inner := append([]string{cmd.Path}, cmd.Args...)
 	args, err := w.args(bin, inner)
 	if err != nil {
 		return nil, err
@@ -119,6 +121,10 @@ type wrapping struct {
 	base  int        // the descriptor number of files[0] in the command
 	files []*os.File // passed to bwrap: the hand-off socket, then /dev/null for each mask
 	ours  *net.UnixConn
+
+	mu       sync.Mutex
+	listener net.Listener // the bridge's, once handed over
+	closed   bool
 }
 
 func (w *wrapping) fd(f *os.File) int { return w.base + slices.Index(w.files, f) }
@@ -141,38 +147,59 @@ func (w *wrapping) handoff() error {
 	return nil
 }
 
-// receive serves every connection the bridge hands over until the command has ended.
+// receive takes the listening socket the bridge opened on the proxy's port inside the
+// sandbox and serves every connection to it until the command has ended.
 func (w *wrapping) receive() {
-	buf, oob := make([]byte, 1), make([]byte, unix.CmsgSpace(4*8))
+	buf, oob := make([]byte, 1), make([]byte, unix.CmsgSpace(4))
+	_, oobn, _, _, err := w.ours.ReadMsgUnix(buf, oob)
+	if err != nil {
+		return
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		return
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+		return
+	}
+	f := os.NewFile(uintptr(fds[0]), "proxy-listener")
+	l, err := net.FileListener(f)
+	f.Close()
+	if err != nil {
+		return
+	}
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		l.Close()
+		return
+	}
+	w.listener = l
+	w.mu.Unlock()
 	for {
-		_, oobn, _, _, err := w.ours.ReadMsgUnix(buf, oob)
+		c, err := l.Accept()
 		if err != nil {
 			return
 		}
-		msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
-		if err != nil {
+		if w.spec.Proxy == nil {
+			c.Close()
 			continue
 		}
-		for _, m := range msgs {
-			fds, err := unix.ParseUnixRights(&m)
-			if err != nil {
-				continue
-			}
-			for _, fd := range fds {
-				f := os.NewFile(uintptr(fd), "proxy-conn")
-				c, err := net.FileConn(f)
-				f.Close()
-				if err == nil && w.spec.Proxy != nil {
-					go w.spec.Proxy(c)
-				} else if err == nil {
-					c.Close()
-				}
-			}
-		}
+		go w.spec.Proxy(c)
 	}
 }
 
 func (w *wrapping) close() {
+	w.mu.Lock()
+	w.closed = true
+	if w.listener != nil {
+		w.listener.Close()
+	}
+	w.mu.Unlock()
 	if w.ours != nil {
 		w.ours.Close()
 	}
@@ -347,9 +374,9 @@ func (b *Backend) Describe(spec *sandbox.Spec) []string {
 		"file system: everything mounted read-only; write roots bound read-write; /run and /var/run covered by empty read-only folders",
 		tmp,
 		"protected paths: bound read-only inside the write roots; their folders pinned so they cannot be renamed",
-		fmt.Sprintf("missing protected paths (%d): nothing is put in their place; one a command creates is moved to the quarantine after it", len(spec.MustNotCreate)),
+		"missing protected paths: nothing is put in their place; one a command creates is moved to the quarantine after it",
 		"read-denied paths: covered by an empty folder or file of mode 0000 (opening it fails with permission denied; git cannot read a tracked file there and says so rather than stage it)",
-		"network: own network namespace (loopback only, NO_PROXY names it); port " + strconv.Itoa(spec.ProxyPort) + " inside is the proxy (the bridge hands each connection to reins)",
+		"network: own network namespace (loopback only, NO_PROXY names it); port " + strconv.Itoa(spec.ProxyPort) + " inside is the proxy (reins accepts on a socket the bridge opened there)",
 		"processes: own user, PID, IPC and UTS namespaces, every capability set empty (even when reins runs as root), no new user namespaces; the sandbox dies with reins",
 	}
 	if len(spec.UnixSockets) == 0 {

@@ -43,7 +43,7 @@ func TestArgsOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.close()
-	args, err := w.args("bwrap", []string{"/bin/bash", "-c", "x"})
+	args, err := w.args("bwrap", []string{"/bin/bash", "bash", "-c", "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestArgsOrder(t *testing.T) {
 		t.Errorf("remount-ro of /run must come after every bind: %s", line)
 	}
 	tail := strings.Join(args[slices.Index(args, "--"):], " ")
-	if tail != "-- /bin/true "+BridgeArg+" fd:3 1234 nounix -- /bin/bash -c x" {
+	if tail != "-- /bin/true "+BridgeArg+" fd:3 1234 nounix -- /bin/bash bash -c x" {
 		t.Errorf("command tail %q", tail)
 	}
 	for _, f := range []string{"--unshare-user", "--disable-userns", "--unshare-net", "--unshare-pid", "--die-with-parent"} {

@@ -1,74 +1,38 @@
 package confine
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
-	"os/exec"
-	"runtime"
-	"strconv"
-	"strings"
 	"syscall"
-
-	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
-	"golang.org/x/sys/unix"
+	"unsafe"
 )
 
-// LandlockMain restricts the process with the rules read from args[0] ("fd:N", a pipe) and
-// executes args[2:] (args[1] is "--"). It returns only on failure, with the exit status to
-// use: the command never runs unconfined.
-func LandlockMain(args []string) int {
-	if len(args) < 3 || args[1] != "--" {
-		fmt.Fprintln(os.Stderr, "reins sandbox:", ErrUsage)
-		return 2
-	}
-	rules, err := readRules(args[0])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "reins sandbox: bad helper rules:", err)
-		return 2
-	}
-	path, err := exec.LookPath(args[2])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "reins sandbox:", err)
-		return 127
-	}
-	// Landlock domains and capabilities are per thread: the thread that restricts itself
-	// must be the one that executes the command.
-	runtime.LockOSThread()
-	if err := restrictLandlock(rules); err != nil {
-		fmt.Fprintln(os.Stderr, "reins sandbox: cannot apply Landlock:", err)
-		return 126
-	}
-	if err := installSocketFilter(true, rules.UnixListed); err != nil {
-		fmt.Fprintln(os.Stderr, "reins sandbox:", err)
-		return 126
-	}
-	if err := dropCapabilities(); err != nil {
-		fmt.Fprintln(os.Stderr, "reins sandbox:", err)
-		return 126
-	}
-	err = syscall.Exec(path, args[2:], os.Environ())
-	fmt.Fprintln(os.Stderr, "reins sandbox: exec:", err)
-	return 126
-}
+// Landlock's system calls and constants (include/uapi/linux/landlock.h); the numbers are the
+// same on every architecture.
+const (
+	sysLandlockCreateRuleset = 444
+	sysLandlockAddRule       = 445
+	sysLandlockRestrictSelf  = 446
 
-// readRules reads the rules from the inherited pipe "fd:N" and closes it, so the command does
-// not inherit it.
-func readRules(arg string) (Rules, error) {
-	var r Rules
-	n, ok := strings.CutPrefix(arg, "fd:")
-	fd, err := strconv.Atoi(n)
-	if !ok || err != nil || fd < 3 {
-		return r, ErrUsage
-	}
-	f := os.NewFile(uintptr(fd), "sandbox-rules")
-	defer f.Close()
-	if err := json.NewDecoder(f).Decode(&r); err != nil {
-		return r, err
-	}
-	return r, nil
-}
+	landlockCreateRulesetVersion = 1
+	landlockRulePathBeneath      = 1
+	landlockRuleNetPort          = 2
+
+	fsExecute     = 1 << 0
+	fsWriteFile   = 1 << 1
+	fsReadFile    = 1 << 2
+	fsReadDir     = 1 << 3
+	fsTruncate    = 1 << 14
+	fsIoctlDev    = 1 << 15
+	fsResolveUnix = 1 << 16
+
+	netBindTCP    = 1 << 0
+	netConnectTCP = 1 << 1
+
+	scopeAbstractUnixSocket = 1 << 0
+	scopeSignal             = 1 << 1
+
+	oPath = 0x200000 // O_PATH
+)
 
 // Landlock access rights by ABI version (the kernel refuses rights it does not know).
 const (
@@ -78,8 +42,8 @@ const (
 	fsV5 = 1<<16 - 1 // + ioctl_dev
 	fsV9 = 1<<17 - 1 // + resolve_unix
 
-	fileRights = llsys.AccessFSExecute | llsys.AccessFSWriteFile | llsys.AccessFSReadFile | llsys.AccessFSTruncate | llsys.AccessFSIoctlDev
-	readRights = llsys.AccessFSExecute | llsys.AccessFSReadFile | llsys.AccessFSReadDir
+	fileRights = fsExecute | fsWriteFile | fsReadFile | fsTruncate | fsIoctlDev
+	readRights = fsExecute | fsReadFile | fsReadDir
 )
 
 func handledFS(abi int) uint64 {
@@ -98,97 +62,112 @@ func handledFS(abi int) uint64 {
 
 // rights is what a grant allows, before masking with what the ruleset handles.
 func rights(g Grant) uint64 {
-	const all = fsV9 &^ llsys.AccessFSResolveUnix
+	const all = fsV9 &^ fsResolveUnix
 	switch g.Access {
 	case AccessRW:
 		return all
 	case AccessRWNoRead:
-		return all &^ (llsys.AccessFSReadFile | llsys.AccessFSExecute)
+		return all &^ (fsReadFile | fsExecute)
 	case AccessListDir:
-		return llsys.AccessFSReadDir
+		return fsReadDir
 	case AccessDev:
-		return llsys.AccessFSReadFile | llsys.AccessFSWriteFile | llsys.AccessFSIoctlDev | llsys.AccessFSReadDir
+		return fsReadFile | fsWriteFile | fsIoctlDev | fsReadDir
 	case AccessSocket:
-		return llsys.AccessFSResolveUnix | llsys.AccessFSReadFile
+		return fsResolveUnix | fsReadFile
 	}
 	return readRights
 }
 
-// restrictLandlock applies the rules to the calling thread, which the caller keeps locked:
-// no other thread of the process is restricted (the helper executes the command from this
-// one). Rights the kernel's ABI lacks are left out, as go-landlock's best effort does; a
+type rulesetAttr struct{ handledFS, handledNet, scoped uint64 }
+
+type pathBeneathAttr struct {
+	allowed  uint64
+	parentFD int32
+	_        [4]byte // the kernel's struct is packed: it reads the first 12 bytes
+}
+
+type netPortAttr struct{ allowed, port uint64 }
+
+// LandlockABI returns the kernel's Landlock ABI version, 0 when Landlock is unavailable, with
+// why.
+func LandlockABI() (int, error) {
+	r, _, errno := syscall.Syscall(sysLandlockCreateRuleset, 0, 0, landlockCreateRulesetVersion)
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(r), nil
+}
+
+// restrictLandlock applies the rules to the calling thread, which executes the command: no
+// other thread of the process is restricted. Rights the kernel's ABI lacks are left out; a
 // kernel older than MinLandlockABI is refused.
 func restrictLandlock(r Rules) error {
-	abi, err := llsys.LandlockGetABIVersion()
+	abi, err := LandlockABI()
 	if err != nil || abi < MinLandlockABI {
-		return fmt.Errorf("the Landlock ABI %d is too old (need %d): %v", abi, MinLandlockABI, err)
+		return errors.New("the Landlock ABI " + itoa(abi) + " is too old (need " + itoa(MinLandlockABI) + ")")
 	}
-	attr := llsys.RulesetAttr{HandledAccessFS: handledFS(abi), HandledAccessNet: llsys.AccessNetBindTCP | llsys.AccessNetConnectTCP}
+	attr := rulesetAttr{handledFS: handledFS(abi), handledNet: netBindTCP | netConnectTCP}
 	if r.LocalBinding {
-		attr.HandledAccessNet &^= llsys.AccessNetBindTCP
+		attr.handledNet &^= netBindTCP
 	}
 	if abi >= 6 {
-		attr.Scoped = llsys.ScopeAbstractUnixSocket | llsys.ScopeSignal
+		attr.scoped = scopeAbstractUnixSocket | scopeSignal
 	}
-	fd, err := llsys.LandlockCreateRuleset(&attr, 0)
-	if err != nil {
-		return fmt.Errorf("creating the ruleset: %w", err)
+	r0, _, errno := syscall.Syscall(sysLandlockCreateRuleset, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	if errno != 0 {
+		return errno
 	}
-	defer unix.Close(fd)
+	fd := int(r0)
+	defer syscall.Close(fd)
 	for _, g := range r.Grants {
-		if err := addPathRule(fd, g, attr.HandledAccessFS); err != nil {
+		if err := addPathRule(fd, g, attr.handledFS); err != nil {
 			return err
 		}
 	}
 	if r.ProxyPort > 0 && r.ProxyPort < 1<<16 {
-		if err := llsys.LandlockAddNetPortRule(fd, &llsys.NetPortAttr{AllowedAccess: llsys.AccessNetConnectTCP, Port: uint64(r.ProxyPort)}, 0); err != nil {
-			return fmt.Errorf("the proxy port rule: %w", err)
+		port := netPortAttr{allowed: netConnectTCP, port: uint64(r.ProxyPort)}
+		if _, _, errno := syscall.Syscall6(sysLandlockAddRule, uintptr(fd), landlockRuleNetPort, uintptr(unsafe.Pointer(&port)), 0, 0, 0); errno != 0 {
+			return errors.New("the proxy port rule: " + errno.Error())
 		}
 	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("no_new_privs: %w", err)
+	if err := prctl(prSetNoNewPrivs, 1); err != nil {
+		return errors.New("no_new_privs: " + err.Error())
 	}
-	return llsys.LandlockRestrictSelf(fd, 0)
+	if _, _, errno := syscall.Syscall(sysLandlockRestrictSelf, uintptr(fd), 0, 0); errno != 0 {
+		return errno
+	}
+	return nil
 }
 
 // addPathRule adds g to the ruleset. A path that is gone, or became a symlink since the plan
 // (a rule would apply to its target), gets no rule: what it names stays unreachable.
 func addPathRule(ruleset int, g Grant, handled uint64) error {
-	pfd, err := unix.Open(g.Path, unix.O_PATH|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
-	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.EACCES) {
+	pfd, err := syscall.Open(g.Path, oPath|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0)
+	if err == syscall.ENOENT || err == syscall.ENOTDIR || err == syscall.EACCES {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("opening %s: %w", g.Path, err)
+		return errors.New("opening " + g.Path + ": " + err.Error())
 	}
-	defer unix.Close(pfd)
-	var st unix.Stat_t
-	if err := unix.Fstat(pfd, &st); err != nil {
-		return fmt.Errorf("stat %s: %w", g.Path, err)
+	defer syscall.Close(pfd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(pfd, &st); err != nil {
+		return errors.New("stat " + g.Path + ": " + err.Error())
 	}
 	allowed := rights(g) & handled
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFDIR:
-	case unix.S_IFLNK:
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFDIR:
+	case syscall.S_IFLNK:
 		return nil
 	default:
-		allowed &= fileRights | llsys.AccessFSResolveUnix
+		allowed &= fileRights | fsResolveUnix
 	}
 	if allowed == 0 {
 		return nil
 	}
-	if err := llsys.LandlockAddPathBeneathRule(ruleset, &llsys.PathBeneathAttr{AllowedAccess: allowed, ParentFd: pfd}, 0); err != nil {
-		return fmt.Errorf("the rule on %s: %w", g.Path, err)
+	attr := pathBeneathAttr{allowed: allowed, parentFD: int32(pfd)}
+	if _, _, errno := syscall.Syscall6(sysLandlockAddRule, uintptr(ruleset), landlockRulePathBeneath, uintptr(unsafe.Pointer(&attr)), 0, 0, 0); errno != 0 {
+		return errors.New("the rule on " + g.Path + ": " + errno.Error())
 	}
 	return nil
-}
-
-// LandlockABI returns the kernel's Landlock ABI version, 0 when Landlock is unavailable, with
-// why.
-func LandlockABI() (int, error) {
-	v, err := llsys.LandlockGetABIVersion()
-	if err != nil {
-		return 0, err
-	}
-	return v, nil
 }

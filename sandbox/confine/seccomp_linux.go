@@ -2,11 +2,8 @@ package confine
 
 import (
 	"errors"
-	"fmt"
+	"syscall"
 	"unsafe"
-
-	"golang.org/x/net/bpf"
-	"golang.org/x/sys/unix"
 )
 
 // The seccomp filter refuses the sockets a sandboxed command must not open, where the
@@ -21,23 +18,53 @@ import (
 // io_uring, which can create sockets without socket(2), is refused, and so is every system
 // call of another architecture's ABI (on amd64 the i386 socketcall would otherwise pass).
 
-// seccomp_data offsets.
+// Classic BPF opcodes and seccomp's (linux/filter.h, linux/seccomp.h).
 const (
+	bpfLdWAbs = 0x20 // BPF_LD | BPF_W | BPF_ABS
+	bpfJeqK   = 0x15 // BPF_JMP | BPF_JEQ | BPF_K
+	bpfJgeK   = 0x35 // BPF_JMP | BPF_JGE | BPF_K
+	bpfAndK   = 0x54 // BPF_ALU | BPF_AND | BPF_K
+	bpfRetK   = 0x06 // BPF_RET | BPF_K
+
+	seccompSetModeFilter = 1
+	retAllow             = 0x7fff0000
+	retEPERM             = 0x00050000 | 1 // SECCOMP_RET_ERRNO | EPERM
+
+	// seccomp_data offsets.
 	offNr   = 0
 	offArch = 4
 	offArg0 = 16
 	offArg1 = 24
 	offArg2 = 32
+
+	afUnix     = 1
+	afInet     = 2
+	afInet6    = 10
+	sockStream = 1
+	ipprotoTCP = 6
+	x32Bit     = 0x40000000 // amd64's x32 system call numbers, refused like any foreign ABI
 )
 
-const (
-	retAllow = unix.SECCOMP_RET_ALLOW
-	retEPERM = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
-)
+type sockFilter struct {
+	code   uint16
+	jt, jf uint8
+	k      uint32
+}
+
+type sockFprog struct {
+	len    uint16
+	filter *sockFilter
+}
+
+func stmt(code uint16, k uint32) sockFilter { return sockFilter{code: code, k: k} }
+
+func jump(code uint16, k uint32, jt, jf uint8) sockFilter {
+	return sockFilter{code: code, jt: jt, jf: jf, k: k}
+}
 
 // socketFilter builds the filter program: inetOnly is Landlock's variant (only TCP besides
-// Unix), allowUnix lets Unix sockets be created.
-func socketFilter(inetOnly, allowUnix bool) ([]bpf.RawInstruction, error) {
+// Unix), allowUnix lets Unix sockets be created. Each jump counts the instructions it skips.
+func socketFilter(inetOnly, allowUnix bool) ([]sockFilter, error) {
 	if auditArch == 0 {
 		return nil, errors.New("no seccomp filter for this architecture")
 	}
@@ -45,59 +72,53 @@ func socketFilter(inetOnly, allowUnix bool) ([]bpf.RawInstruction, error) {
 	if allowUnix {
 		unixVerdict = retAllow
 	}
-	// Labels are resolved by hand: each jump counts the instructions it skips.
-	prog := []bpf.Instruction{
-		/* 0 */ bpf.LoadAbsolute{Off: offArch, Size: 4},
-		/* 1 */ bpf.JumpIf{Cond: bpf.JumpEqual, Val: auditArch, SkipTrue: 1},
-		/* 2 */ bpf.RetConstant{Val: retEPERM},
-		/* 3 */ bpf.LoadAbsolute{Off: offNr, Size: 4},
-		/* 4 */ bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: x32Bit, SkipTrue: 0, SkipFalse: 1},
-		/* 5 */ bpf.RetConstant{Val: retEPERM},
-		/* 6 */ bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_IO_URING_SETUP, SkipFalse: 1},
-		/* 7 */ bpf.RetConstant{Val: retEPERM},
-		/* 8 */ bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_SOCKET, SkipTrue: 1},
-		/* 9 */ bpf.RetConstant{Val: retAllow},
-		/* 10 */ bpf.LoadAbsolute{Off: offArg0, Size: 4},
-		/* 11 */ bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_UNIX, SkipFalse: 1},
-		/* 12 */ bpf.RetConstant{Val: unixVerdict},
+	prog := []sockFilter{
+		/* 0 */ stmt(bpfLdWAbs, offArch),
+		/* 1 */ jump(bpfJeqK, auditArch, 1, 0),
+		/* 2 */ stmt(bpfRetK, retEPERM),
+		/* 3 */ stmt(bpfLdWAbs, offNr),
+		/* 4 */ jump(bpfJgeK, x32Bit, 0, 1),
+		/* 5 */ stmt(bpfRetK, retEPERM),
+		/* 6 */ jump(bpfJeqK, sysIoUringSetup, 0, 1),
+		/* 7 */ stmt(bpfRetK, retEPERM),
+		/* 8 */ jump(bpfJeqK, sysSocket, 1, 0),
+		/* 9 */ stmt(bpfRetK, retAllow),
+		/* 10 */ stmt(bpfLdWAbs, offArg0),
+		/* 11 */ jump(bpfJeqK, afUnix, 0, 1),
+		/* 12 */ stmt(bpfRetK, unixVerdict),
 	}
 	if !inetOnly {
-		return bpf.Assemble(append(prog, bpf.RetConstant{Val: retAllow}))
+		return append(prog, stmt(bpfRetK, retAllow)), nil
 	}
-	prog = append(prog,
-		/* 13 */ bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_INET, SkipTrue: 2},
-		/* 14 */ bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_INET6, SkipTrue: 1},
-		/* 15 */ bpf.RetConstant{Val: retEPERM},
-		/* 16 */ bpf.LoadAbsolute{Off: offArg1, Size: 4},
-		/* 17 */ bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: 0xf}, // drop SOCK_NONBLOCK and SOCK_CLOEXEC
-		/* 18 */ bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SOCK_STREAM, SkipTrue: 1},
-		/* 19 */ bpf.RetConstant{Val: retEPERM},
-		/* 20 */ bpf.LoadAbsolute{Off: offArg2, Size: 4},
-		/* 21 */ bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipTrue: 2},
-		/* 22 */ bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.IPPROTO_TCP, SkipTrue: 1},
-		/* 23 */ bpf.RetConstant{Val: retEPERM},
-		/* 24 */ bpf.RetConstant{Val: retAllow},
-	)
-	return bpf.Assemble(prog)
+	return append(prog,
+		/* 13 */ jump(bpfJeqK, afInet, 2, 0),
+		/* 14 */ jump(bpfJeqK, afInet6, 1, 0),
+		/* 15 */ stmt(bpfRetK, retEPERM),
+		/* 16 */ stmt(bpfLdWAbs, offArg1),
+		/* 17 */ stmt(bpfAndK, 0xf), // drop SOCK_NONBLOCK and SOCK_CLOEXEC
+		/* 18 */ jump(bpfJeqK, sockStream, 1, 0),
+		/* 19 */ stmt(bpfRetK, retEPERM),
+		/* 20 */ stmt(bpfLdWAbs, offArg2),
+		/* 21 */ jump(bpfJeqK, 0, 2, 0),
+		/* 22 */ jump(bpfJeqK, ipprotoTCP, 1, 0),
+		/* 23 */ stmt(bpfRetK, retEPERM),
+		/* 24 */ stmt(bpfRetK, retAllow),
+	), nil
 }
 
-// installSocketFilter sets no_new_privs and loads the filter on every thread of the process
-// (TSYNC); it is inherited across fork and execve.
+// installSocketFilter sets no_new_privs and loads the filter on the calling thread; it is
+// inherited across execve.
 func installSocketFilter(inetOnly, allowUnix bool) error {
-	raw, err := socketFilter(inetOnly, allowUnix)
+	filter, err := socketFilter(inetOnly, allowUnix)
 	if err != nil {
 		return err
 	}
-	filter := make([]unix.SockFilter, len(raw))
-	for i, r := range raw {
-		filter[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+	prog := sockFprog{len: uint16(len(filter)), filter: &filter[0]}
+	if err := prctl(prSetNoNewPrivs, 1); err != nil {
+		return errors.New("no_new_privs: " + err.Error())
 	}
-	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("no_new_privs: %w", err)
-	}
-	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&prog))); errno != 0 {
-		return fmt.Errorf("seccomp: %w", errno)
+	if _, _, errno := syscall.Syscall(sysSeccomp, seccompSetModeFilter, 0, uintptr(unsafe.Pointer(&prog))); errno != 0 {
+		return errors.New("seccomp: " + errno.Error())
 	}
 	return nil
 }

@@ -1,9 +1,8 @@
 package confine
 
-import "golang.org/x/sys/unix"
-
 const (
-	auditArch = unix.AUDIT_ARCH_AARCH64
-	// x32Bit is amd64's; no arm64 system call number reaches it.
-	x32Bit = 0x40000000
+	auditArch       = 0xc00000b7 // AUDIT_ARCH_AARCH64
+	sysSocket       = 198
+	sysSeccomp      = 277
+	sysIoUringSetup = 425
 )

@@ -2,8 +2,10 @@
 
 package confine
 
-// No filter is built for other architectures; the helper then refuses to run the command.
+// No filter is built for other architectures; the helpers then refuse to run the command.
 const (
-	auditArch = 0
-	x32Bit    = 0x40000000
+	auditArch       = 0
+	sysSocket       = 0
+	sysSeccomp      = 0
+	sysIoUringSetup = 0
 )

@@ -20,7 +20,6 @@ package landlock
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -186,10 +185,7 @@ func (b *Backend) Wrap(cmd *exec.Cmd, spec *sandbox.Spec) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	js, err := json.Marshal(confine.Rules{Grants: grants, ProxyPort: spec.ProxyPort, LocalBinding: spec.LocalBinding, UnixListed: len(spec.UnixSockets) > 0})
-	if err != nil {
-		return nil, err
-	}
+	rules := confine.Rules{Grants: grants, ProxyPort: spec.ProxyPort, LocalBinding: spec.LocalBinding, UnixListed: len(spec.UnixSockets) > 0}.Encode()
 	// The rules go through a pipe: as one argument they could pass the kernel's limit on an
 	// argument's length (128 KiB), and a file would be one a sandboxed command could rewrite.
 	r, w, err := os.Pipe()
@@ -199,10 +195,10 @@ func (b *Backend) Wrap(cmd *exec.Cmd, spec *sandbox.Spec) (func(), error) {
 	cmd.ExtraFiles = append(cmd.ExtraFiles, r)
 	fd := 2 + len(cmd.ExtraFiles)
 	go func() {
-		_, _ = w.Write(js)
+		_, _ = w.Write(rules)
 		w.Close()
 	}()
-	args := append([]string{spec.Helper, HelperArg, "fd:" + strconv.Itoa(fd), "--", cmd.Path}, cmd.Args[1:]...)
+	args := append([]string{spec.Helper, HelperArg, "fd:" + strconv.Itoa(fd), "--", cmd.Path}, cmd.Args...)
 	cmd.Path, cmd.Args = spec.Helper, args
 	// Closing the parent's read end once the command has ended also ends a writer whose
 	// reader never started.

@@ -4,7 +4,6 @@ package confine
 
 import (
 	"errors"
-	"fmt"
 	"os"
 )
 
@@ -12,13 +11,13 @@ var errNotLinux = errors.New("the sandbox helpers run only on Linux")
 
 // LandlockMain refuses to run: Landlock is Linux's.
 func LandlockMain([]string) int {
-	fmt.Fprintln(os.Stderr, "reins sandbox:", errNotLinux)
+	os.Stderr.WriteString("reins sandbox: " + errNotLinux.Error() + "\n")
 	return 126
 }
 
 // BridgeMain refuses to run: bubblewrap is Linux's.
 func BridgeMain([]string) int {
-	fmt.Fprintln(os.Stderr, "reins sandbox:", errNotLinux)
+	os.Stderr.WriteString("reins sandbox: " + errNotLinux.Error() + "\n")
 	return 126
 }
 
