@@ -106,7 +106,9 @@ func TestSandboxConfigCredentialsAndCaches(t *testing.T) {
 		}
 	}
 	for _, f := range readable {
-		if slices.ContainsFunc(got, func(p string) bool { return p == filepath.Join(home, f) || strings.HasPrefix(filepath.Join(home, f), p+"/") }) {
+		if slices.ContainsFunc(got, func(p string) bool {
+			return p == filepath.Join(home, f) || strings.HasPrefix(filepath.Join(home, f), p+"/")
+		}) {
 			t.Errorf("%s is read-denied", f)
 		}
 	}

@@ -66,7 +66,7 @@ var sdkHomes = map[string][]string{
 	"charm.land/":                            {"internal/tui"},
 	"github.com/charmbracelet/":              {"internal/tui"},
 	// The Markdown parser serves only the terminal renderer.
-	"github.com/yuin/goldmark":            {"internal/tui/markdown"},
+	"github.com/yuin/goldmark": {"internal/tui/markdown"},
 	// Definition files (sub-agents, slash commands, skills) are Markdown with YAML front matter.
 	"go.yaml.in/yaml": {"agentdef", "frontmatter"},
 	// The clouds' SDKs sign and authenticate requests for Anthropic's models on Amazon Bedrock
