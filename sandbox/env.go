@@ -54,6 +54,9 @@ func (s *Sandbox) commandEnv(env []string) []string {
 	for _, c := range cacheDirs {
 		vars = append(vars, c.env+"="+filepath.Join(s.cfg.CacheDir, c.dir))
 	}
+	// npm and pip look for newer versions of themselves on every run; through the proxy that
+	// is a refused connection reported after every command, unless the registry is allowed.
+	vars = append(vars, "npm_config_update_notifier=false", "PIP_DISABLE_PIP_VERSION_CHECK=1")
 	// The host's module cache stays the first place go looks for modules, read-only through
 	// the file:// protocol: a build needs no network for what the host has downloaded.
 	if mods := hostModCache(env, s.cfg.Home); mods != "" {

@@ -9,7 +9,7 @@ import (
 // directory. The search runs when the session starts and after every sandboxed command, so
 // it must stay cheap in a large tree (bench/sandbox.sh measures it); past the bound,
 // repositories are not looked for (`reins sandbox status` says where it stopped).
-const maxRepoWalk = 1000
+const maxRepoWalk = 256
 
 // searchRepos looks for the nested repositories below the working directories and keeps what
 // it found for the next command's spec.
@@ -37,6 +37,7 @@ func (s *Sandbox) searchRepos() []string {
 func findRepos(root string, limit int) (gits []string, complete bool) {
 	queue := []string{root}
 	var buf []byte
+	short := fillsReads(root)
 	for read := 0; len(queue) > 0; read++ {
 		if read == limit {
 			return gits, false
@@ -45,7 +46,7 @@ func findRepos(root string, limit int) (gits []string, complete bool) {
 		queue = queue[1:]
 		var subdirs []string
 		var hasGit bool
-		subdirs, hasGit, buf = listDirs(dir, buf)
+		subdirs, hasGit, buf = listDirs(dir, buf, short)
 		if hasGit && dir != root {
 			gits = append(gits, filepath.Join(dir, ".git"))
 		}

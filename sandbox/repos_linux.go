@@ -14,7 +14,7 @@ import (
 // (returned for reuse) and stats nothing unless the file system leaves an entry's type
 // unknown: the search for repositories reads every folder it visits, and os.ReadDir's
 // allocations per entry cost more than the system calls.
-func listDirs(dir string, buf []byte) (dirs []string, hasGit bool, _ []byte) {
+func listDirs(dir string, buf []byte, shortReads bool) (dirs []string, hasGit bool, _ []byte) {
 	if buf == nil {
 		buf = make([]byte, 32<<10)
 	}
@@ -28,6 +28,9 @@ func listDirs(dir string, buf []byte) (dirs []string, hasGit bool, _ []byte) {
 		if err != nil || n <= 0 {
 			return dirs, hasGit, buf
 		}
+		// The local file systems fill the buffer while entries remain: a read that left room
+		// for more was the last, and the call that would say so is saved.
+		last := shortReads && n < len(buf)-512
 		for off := 0; off+direntName <= n; {
 			// struct linux_dirent64: d_ino u64, d_off s64, d_reclen u16, d_type u8, d_name.
 			reclen := int(*(*uint16)(unsafe.Pointer(&buf[off+16])))
@@ -56,7 +59,24 @@ func listDirs(dir string, buf []byte) (dirs []string, hasGit bool, _ []byte) {
 				dirs = append(dirs, string(name))
 			}
 		}
+		if last {
+			return dirs, hasGit, buf
+		}
 	}
+}
+
+// fillsReads reports whether dir's file system is one of the local ones whose getdents fills
+// the buffer while entries remain (network and FUSE file systems may return less).
+func fillsReads(dir string) bool {
+	var st unix.Statfs_t
+	if unix.Statfs(dir, &st) != nil {
+		return false
+	}
+	switch uint32(st.Type) {
+	case unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC, unix.TMPFS_MAGIC, unix.OVERLAYFS_SUPER_MAGIC, 0x2fc12fc1 /* zfs */ :
+		return true
+	}
+	return false
 }
 
 // direntName is the offset of d_name in struct linux_dirent64.

@@ -109,14 +109,17 @@ func (p *planner) add(g Grant) {
 // expand grants full access to path unless an excluded path lies in it; then it grants
 // onPath (if any) to the folder itself and recurses into its entries.
 func (p *planner) expand(path string, excluded []string, full, onPath string) {
-	if p.err != nil {
-		return
-	}
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return
 	}
-	if fi.Mode()&os.ModeSymlink != 0 {
+	p.expandEntry(path, fi.Mode().Type(), excluded, full, onPath)
+}
+
+// expandEntry is expand for an entry whose type its folder's listing gave, so that the walk
+// down to a denied path stats nothing.
+func (p *planner) expandEntry(path string, typ os.FileMode, excluded []string, full, onPath string) {
+	if p.err != nil || typ&os.ModeSymlink != 0 {
 		// A rule on a symlink would apply to its target, wherever that is; the target gets
 		// its own rule through its real path.
 		return
@@ -131,7 +134,7 @@ func (p *planner) expand(path string, excluded []string, full, onPath string) {
 		}
 	}
 	if !inside {
-		p.add(Grant{Path: path, Access: full, Dir: fi.IsDir()})
+		p.add(Grant{Path: path, Access: full, Dir: typ.IsDir()})
 		return
 	}
 	if onPath != "" {
@@ -142,7 +145,7 @@ func (p *planner) expand(path string, excluded []string, full, onPath string) {
 		return
 	}
 	for _, e := range entries {
-		p.expand(filepath.Join(path, e.Name()), excluded, full, onPath)
+		p.expandEntry(filepath.Join(path, e.Name()), e.Type(), excluded, full, onPath)
 	}
 }
 

@@ -69,3 +69,20 @@ func TestPlanCarvesAroundExcludedPaths(t *testing.T) {
 		t.Error("with nothing read-denied inside, the write root is not writable as a whole")
 	}
 }
+
+// BenchmarkPlan plans the rules of a command in a project with a read-denied file at its top
+// and a credential folder in a home folder.
+func BenchmarkPlan(b *testing.B) {
+	root, _ := filepath.EvalSymlinks(b.TempDir())
+	proj, home := filepath.Join(root, "proj"), filepath.Join(root, "home")
+	for _, f := range []string{"proj/.env", "proj/README", "proj/src/a.go", "home/.ssh/id_ed25519", "home/.bashrc", "home/notes"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755)
+		os.WriteFile(filepath.Join(root, f), []byte("x"), 0o644)
+	}
+	spec := &sandbox.Spec{WriteRoots: []string{proj}, ReadDeny: []string{filepath.Join(proj, ".env"), filepath.Join(home, ".ssh")}}
+	for b.Loop() {
+		if _, err := Plan(spec); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
