@@ -32,9 +32,10 @@ type guard struct {
 // snapshot is one existing protected path as it was: its entries by their path relative to
 // it ("" for the path itself), each with the content to restore it from.
 type snapshot struct {
-	path    string
-	entries map[string]*entry
-	partial bool // some content was too large to keep
+	path      string
+	entries   map[string]*entry
+	partial   bool // some content was too large to keep
+	truncated bool // the folder has more entries than were listed
 }
 
 type entry struct {
@@ -77,7 +78,7 @@ func takeSnapshot(p string, prev *snapshot) *snapshot {
 	budget := maxSnapshotBytes
 	walkEntries(p, func(rel string, id fileID) {
 		if len(snap.entries) >= maxSnapshotEntries {
-			snap.partial = true
+			snap.partial, snap.truncated = true, true
 			return
 		}
 		e := &entry{id: id}
@@ -112,25 +113,34 @@ func takeSnapshot(p string, prev *snapshot) *snapshot {
 	return snap
 }
 
-// walkEntries calls fn for p and, if it is a folder, every entry below it (symlinks not
-// followed), parents before children.
+// walkEntries calls fn for p and, if it is a folder, the entries below it (symlinks not
+// followed), parents before children, up to maxSnapshotEntries and one more.
 func walkEntries(p string, fn func(rel string, id fileID)) {
+	n := 0
+	count := func(rel string, id fileID) bool {
+		n++
+		fn(rel, id)
+		return n <= maxSnapshotEntries
+	}
+	walkEntriesUntil(p, count)
+}
+
+func walkEntriesUntil(p string, fn func(rel string, id fileID) bool) {
 	id, err := lstatID(p)
 	if err != nil {
 		return
 	}
-	fn("", id)
-	if !id.mode.IsDir() {
+	if !fn("", id) || !id.mode.IsDir() {
 		return
 	}
-	var walk func(rel string, depth int)
-	walk = func(rel string, depth int) {
+	var walk func(rel string, depth int) bool
+	walk = func(rel string, depth int) bool {
 		if depth > 8 {
-			return
+			return true
 		}
 		entries, err := os.ReadDir(filepath.Join(p, rel))
 		if err != nil {
-			return
+			return true
 		}
 		for _, e := range entries {
 			r := filepath.Join(rel, e.Name())
@@ -138,11 +148,11 @@ func walkEntries(p string, fn func(rel string, id fileID)) {
 			if err != nil {
 				continue
 			}
-			fn(r, id)
-			if id.mode.IsDir() {
-				walk(r, depth+1)
+			if !fn(r, id) || (id.mode.IsDir() && !walk(r, depth+1)) {
+				return false
 			}
 		}
+		return true
 	}
 	walk("", 0)
 }
@@ -222,7 +232,8 @@ func (g *guard) restore(snap *snapshot) string {
 	}
 	var added []string
 	for rel := range now {
-		if snap.entries[rel] == nil {
+		// Past the snapshot's bound an entry it lacks may be an old one.
+		if snap.entries[rel] == nil && !snap.truncated {
 			added = append(added, rel)
 		}
 	}
@@ -236,25 +247,24 @@ func (g *guard) restore(snap *snapshot) string {
 		aside = []string{""}
 	}
 	aside = outermostRel(aside)
-	moved := ""
+	var moved []string
 	for _, rel := range aside {
-		if dst, err := g.moveAside(filepath.Join(snap.path, rel)); err == nil && moved == "" {
-			moved = dst
+		if dst, err := g.moveAside(filepath.Join(snap.path, rel)); err == nil {
+			moved = append(moved, dst)
 		}
 	}
-	lost := g.putBack(snap)
 	what := fmt.Sprintf("file system: the command changed the protected path %s", snap.path)
-	switch {
-	case lost != "":
+	if lost := g.putBack(snap); lost != "" {
 		what += "; it could not be restored (" + lost + ")"
-	default:
+	} else {
 		what += "; it was restored"
 	}
-	if moved != "" {
-		what += ", and what the command left there was moved to " + filepath.Dir(moved)
-		if len(aside) == 1 {
-			what = strings.TrimSuffix(what, filepath.Dir(moved)) + moved
-		}
+	switch len(moved) {
+	case 0:
+	case 1:
+		what += ", and what the command left there was moved to " + moved[0]
+	default:
+		what += ", and what the command left there was moved to " + g.folder()
 	}
 	return what
 }
@@ -418,11 +428,15 @@ func (g *guard) quarantine(p, why string) string {
 	return "file system: " + why + "; it was moved to " + dst
 }
 
+// folder is this command's folder of the quarantine.
+func (g *guard) folder() string {
+	return filepath.Join(g.s.cfg.QuarantineDir, g.s.session, strconv.Itoa(g.n))
+}
+
 // moveAside moves p into this command's folder of the quarantine, keeping its absolute path
 // below it, and returns where it went.
 func (g *guard) moveAside(p string) (string, error) {
-	dir := filepath.Join(g.s.cfg.QuarantineDir, g.s.session, strconv.Itoa(g.n))
-	dst := filepath.Join(dir, strings.TrimPrefix(p, string(filepath.Separator)))
+	dst := filepath.Join(g.folder(), strings.TrimPrefix(p, string(filepath.Separator)))
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return "", err
 	}

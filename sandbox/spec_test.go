@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -104,5 +105,25 @@ func TestFindReposIsBounded(t *testing.T) {
 	got, complete = findRepos(root, 4)
 	if complete || !slices.Equal(got, want[:1]) {
 		t.Errorf("bounded findRepos = %q, %v; want %q, false", got, complete, want[:1])
+	}
+}
+
+// TestLargeProtectedFolder: a protected folder past the snapshot's bound is not mistaken for
+// one a command filled: entries the snapshot could not list are left alone.
+func TestLargeProtectedFolder(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	idea := filepath.Join(root, "proj", ".idea")
+	os.MkdirAll(idea, 0o755)
+	for i := range maxSnapshotEntries + 50 {
+		os.WriteFile(filepath.Join(idea, "f"+strconv.Itoa(i)+".xml"), []byte("<x/>"), 0o644)
+	}
+	s := &Sandbox{cfg: Config{WorkingDirs: []string{filepath.Join(root, "proj")}, TempDir: t.TempDir(), QuarantineDir: t.TempDir(), ProtectedDirs: []string{".idea"}}}
+	sp := s.buildSpec(nil, nil)
+	if lines := s.guard(&sp).check(); len(lines) > 0 {
+		t.Errorf("an unchanged large protected folder was reported: %q", lines)
+	}
+	n, _ := os.ReadDir(idea)
+	if len(n) != maxSnapshotEntries+50 {
+		t.Errorf("%d entries left of %d", len(n), maxSnapshotEntries+50)
 	}
 }

@@ -41,7 +41,7 @@ func (s *Sandbox) Status() Status {
 		st.Rules = append(st.Rules, RuleStatus{Setting: setting, Value: value, Origin: origin, Became: became})
 	}
 	for _, d := range s.cfg.WorkingDirs {
-		add("working directory", d, "", "writable, except the protected paths in it")
+		add("working directory", d, "", "writable; its protected paths end up unchanged (how: the enforcement lines)")
 	}
 	add("session temporary directory", s.cfg.TempDir, "", "writable; TMPDIR of sandboxed commands ("+s.backendTmp()+")")
 	if s.cfg.CacheDir != "" {

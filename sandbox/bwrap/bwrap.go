@@ -242,6 +242,26 @@ func (w *wrapping) args(bin string, inner []string) ([]string, error) {
 	underCovered := func(p string) bool {
 		return slices.ContainsFunc(covered, func(d string) bool { return p == d || strings.HasPrefix(p, d+"/") })
 	}
+	// Paths bound below the private /tmp need their folders there; those folders are covered by
+	// empty read-only ones, so that the host's /tmp stays read-only like the rest: a write to
+	// a project's parent in /tmp fails, as it does anywhere else, rather than land unseen in the
+	// session's folder.
+	var stubs []string
+	if w.privateTmp() {
+		bound := append(append(slices.Clone(spec.Visible), spec.Helper), spec.WriteRoots...)
+		bound = append(bound, spec.UnixSockets...)
+		for _, p := range bound {
+			rel, ok := strings.CutPrefix(p, "/tmp/")
+			if !ok || p == spec.TempDir || strings.HasPrefix(p, spec.TempDir+"/") {
+				continue
+			}
+			top, _, deeper := strings.Cut(rel, "/")
+			if stub := "/tmp/" + top; deeper && !slices.Contains(stubs, stub) && !slices.Contains(bound, stub) {
+				stubs = append(stubs, stub)
+				args = append(args, "--tmpfs", stub)
+			}
+		}
+	}
 	// What must stay visible though a folder above it is covered: the home folder, the
 	// caller's files, the helper itself (test binaries live in /tmp).
 	var shown []string
@@ -272,7 +292,7 @@ func (w *wrapping) args(bin string, inner []string) ([]string, error) {
 			args = append(args, w.mask(p)...)
 		}
 	}
-	for _, d := range covered {
+	for _, d := range append(covered, stubs...) {
 		if d != "/tmp" {
 			args = append(args, "--remount-ro", d)
 		}

@@ -63,6 +63,12 @@ func TestArgsOrder(t *testing.T) {
 	if index(args, "--bind", tmp, tmp) >= 0 {
 		t.Errorf("the session's folder is mounted at its own path too: %s", line)
 	}
+	// The project lies in /tmp here: the folders on its way below the private /tmp are
+	// read-only stand-ins, so its parent is not writable.
+	if top := "/tmp/" + strings.Split(strings.TrimPrefix(proj, "/tmp/"), "/")[0]; strings.HasPrefix(proj, "/tmp/") &&
+		(!strings.Contains(line, "--tmpfs "+top+" ") || !strings.Contains(line, "--remount-ro "+top+" ")) {
+		t.Errorf("no read-only stand-in for %s: %s", top, line)
+	}
 	if !strings.Contains(line, "--perms 0000 --tmpfs "+filepath.Join(proj, "secret")) || !strings.Contains(line, "--perms 0000 --ro-bind-data 4 "+filepath.Join(proj, ".env")) {
 		t.Errorf("read-denied paths are not covered by mode-0000 stand-ins: %s", line)
 	}
