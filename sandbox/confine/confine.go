@@ -30,7 +30,7 @@ const (
 // restricts TCP, and without it the sandbox would leave the network open.
 const MinLandlockABI = 4
 
-var errUsage = errors.New("usage: " + LandlockArg + " fd:N -- PATH ARGV0 ARGS... | " + BridgeArg + " fd:N PORT unix|nounix -- PATH ARGV0 ARGS...")
+var errUsage = errors.New("usage: " + LandlockArg + " fd:N -- PATH ARGV0 [ARG]... | " + BridgeArg + " fd:N PORT unix|nounix -- PATH ARGV0 [ARG]")
 
 // Access of a planned Landlock rule.
 const (
