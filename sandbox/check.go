@@ -218,6 +218,15 @@ func (g *guard) knownGitDirs() []string {
 // restore puts snap back as it was, moving what the command left in its place to the
 // quarantine, and says what it did ("" when nothing changed).
 func (g *guard) restore(snap *snapshot) string {
+	// A folder on the way replaced by a symlink would lead the comparison, and git, into
+	// another folder: the link goes aside first.
+	if link := g.symlinkOnTheWay(snap.path); link != "" {
+		line := g.quarantine(link, fmt.Sprintf("the command replaced %s, a folder on the way to the protected path %s, with a symlink, which would lead git and tools elsewhere", link, snap.path))
+		if lost := g.putBack(snap); lost != "" {
+			line += "; the protected path could not be restored (" + lost + ")"
+		}
+		return line
+	}
 	now := map[string]fileID{}
 	walkEntries(snap.path, func(rel string, id fileID) { now[rel] = id })
 	var changed, removed []string
@@ -267,6 +276,34 @@ func (g *guard) restore(snap *snapshot) string {
 		what += ", and what the command left there was moved to " + g.folder()
 	}
 	return what
+}
+
+// symlinkOnTheWay returns the first folder between p's write root and p that is now a
+// symlink, or "".
+func (g *guard) symlinkOnTheWay(p string) string {
+	root := ""
+	for _, r := range g.spec.WriteRoots {
+		if within(p, r) && len(r) > len(root) {
+			root = r
+		}
+	}
+	if root == "" || p == root {
+		return ""
+	}
+	rel, _ := filepath.Rel(root, filepath.Dir(p))
+	cur := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if part == "." {
+			break
+		}
+		cur = filepath.Join(cur, part)
+		if fi, err := os.Lstat(cur); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return cur
+		} else if err != nil {
+			return ""
+		}
+	}
+	return ""
 }
 
 // sameContent reports whether the entry at p, whose identity changed, still holds what e

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -201,5 +202,75 @@ func TestCheckAfterCommandReportsWhatAppeared(t *testing.T) {
 				t.Errorf("the session lists %d violations, the command reported %d", got, len(viol))
 			}
 		})
+	}
+}
+
+// TestCheckFollowsNoSymlink: the check after a command acts inside the write roots only,
+// whatever symlinks the command left there: a repository folder replaced by a link to a folder
+// outside is neither written through (restoring its hooks) nor moved from.
+func TestCheckFollowsNoSymlink(t *testing.T) {
+	sb, proj := newBareProject(t, unconfined{})
+	outside := filepath.Join(filepath.Dir(proj), "outside")
+	for _, d := range []string{"hooks", "objects"} {
+		os.MkdirAll(filepath.Join(outside, d), 0o755)
+	}
+	write(t, filepath.Join(outside, "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(outside, "config"), "[core]\n\tfsmonitor = x\n")
+	before := listing(t, outside)
+	lib := filepath.Join(proj, "vendor", "lib")
+	_, code, viol := runIn(t, sb, proj, "rm -rf vendor/lib/.git && ln -s "+outside+" vendor/lib/.git")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if d := diffListings(before, listing(t, outside)); len(d) > 0 {
+		t.Errorf("the check wrote or moved through the symlink: %s\nviolations %q", strings.Join(d, "\n"), viol)
+	}
+	if !strings.Contains(strings.Join(viol, "\n"), filepath.Join(lib, ".git")+", a folder on the way") {
+		t.Errorf("violations %q do not name the symlink", viol)
+	}
+	if fi, err := os.Lstat(filepath.Join(lib, ".git")); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		t.Error("the symlink that leads git to another repository's config is still there")
+	}
+}
+
+// TestQuarantineAcrossFileSystems: what the check takes out of a project on another file
+// system than the quarantine is copied there, then removed from the project.
+func TestQuarantineAcrossFileSystems(t *testing.T) {
+	shm, err := os.MkdirTemp("/dev/shm", "reins-sandbox-")
+	if err != nil {
+		t.Skip("no /dev/shm:", err)
+	}
+	defer os.RemoveAll(shm)
+	var a, b syscall.Stat_t
+	if syscall.Stat(shm, &a) != nil || syscall.Stat(t.TempDir(), &b) != nil || a.Dev == b.Dev {
+		t.Skip("/dev/shm is on the same file system as the temporary folder")
+	}
+	proj := filepath.Join(shm, "proj")
+	os.MkdirAll(filepath.Join(proj, "src"), 0o755)
+	q := filepath.Join(t.TempDir(), "quarantine")
+	exe, _ := os.Executable()
+	dirs, files := permission.ProtectedNames()
+	sb, err := sandbox.New(context.Background(), sandbox.Config{WorkingDirs: []string{proj}, QuarantineDir: q,
+		ProtectedDirs: dirs, ProtectedFiles: files, Helper: exe, Backends: []sandbox.Backend{unconfined{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	_, _, viol := runIn(t, sb, proj, "mkdir -p .vscode/sub && echo '{}' > .vscode/tasks.json && ln -s /etc/passwd .vscode/link")
+	if _, err := os.Lstat(filepath.Join(proj, ".vscode")); err == nil {
+		t.Errorf(".vscode is still in the project; violations %q", viol)
+	}
+	var moved string
+	filepath.Walk(q, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && strings.HasSuffix(p, "/.vscode/tasks.json") {
+			moved = p
+		}
+		return nil
+	})
+	if b, err := os.ReadFile(moved); err != nil || string(b) != "{}\n" {
+		t.Errorf("the quarantined copy: %q, %v (violations %q)", b, err, viol)
+	}
+	if l, err := os.Readlink(filepath.Join(filepath.Dir(moved), "link")); err != nil || l != "/etc/passwd" {
+		t.Errorf("the symlink was not copied as a symlink: %q, %v", l, err)
 	}
 }

@@ -238,7 +238,7 @@ func (b *Backend) Describe(spec *sandbox.Spec) []string {
 	lines = append(lines, "seccomp: socket(2) only for TCP (IPv4, IPv6); UDP, raw, packet and other families refused; io_uring and foreign-ABI system calls refused")
 	switch {
 	case len(spec.UnixSockets) == 0:
-		lines = append(lines, "Unix sockets: refused (seccomp)")
+		lines = append(lines, "Unix sockets: refused wherever they are (seccomp on socket(2); socketpair still works)")
 	case v >= 9:
 		lines = append(lines, "Unix sockets: connections only to allowUnixSockets (Landlock ABI 9+)")
 	default:
