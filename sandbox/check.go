@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -27,6 +28,9 @@ type guard struct {
 	start int64 // in ns, on the clock the file system stamps changes with
 	n     int   // the command's number in the session, for the quarantine's folders
 	snaps []*snapshot
+	// who made the changes the lines report; pre are what settleBetween found before
+	who string
+	pre []string
 }
 
 // snapshot is one existing protected path as it was: its entries by their path relative to
@@ -51,7 +55,8 @@ type entry struct {
 func (s *Sandbox) guard(spec *Spec) *guard {
 	s.mu.Lock()
 	s.commands++
-	g := &guard{s: s, spec: spec, start: fsClockNow(), n: s.commands}
+	s.running++
+	g := &guard{s: s, spec: spec, start: fsClockNow(), n: s.commands, who: "the command"}
 	if s.backups == nil {
 		s.backups = map[string]*snapshot{}
 	}
@@ -69,6 +74,53 @@ func (s *Sandbox) guard(spec *Spec) *guard {
 	}
 	s.mu.Unlock()
 	return g
+}
+
+// settleBetween deals with what changed since the last check while a sandboxed process could
+// still run: another command, or what an ended one left running in its process group (`server
+// &`; under bubblewrap nothing outlives its command). Changes then are not taken for the
+// host's: protected paths are put back from the last copy and the ones that appeared go to
+// the quarantine, before the next command's spec and copy are taken. since is when the last
+// check ended, for the check of repositories; the command's start when nothing could run.
+func (s *Sandbox) settleBetween() (lines []string, since int64) {
+	s.mu.Lock()
+	s.lingering = slices.DeleteFunc(s.lingering, func(pgid int) bool { return !groupAlive(pgid) })
+	suspect := s.running > 0 || len(s.lingering) > 0
+	prev, missing, last := s.backups, slices.Clone(s.lastMissing), s.lastCheck
+	g := &guard{s: s, n: s.commands + 1, who: "a process an earlier command left running", spec: &Spec{}}
+	s.mu.Unlock()
+	if !suspect || last == 0 {
+		return nil, fsClockNow()
+	}
+	for _, snap := range prev {
+		if l := g.restore(snap); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	for _, p := range missing {
+		if exists(p) {
+			lines = append(lines, g.quarantine(p, fmt.Sprintf("%s created the protected path %s", g.who, p)))
+		}
+	}
+	return lines, last
+}
+
+// ended records what a check after a command needs for the next one.
+func (s *Sandbox) ended(cmd *exec.Cmd, g *guard) {
+	var missing []string
+	for _, p := range g.spec.MustNotCreate {
+		if !exists(p) {
+			missing = append(missing, p)
+		}
+	}
+	now := fsClockNow()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.running--
+	s.lastMissing, s.lastCheck = missing, now
+	if cmd != nil && cmd.Process != nil && cmd.SysProcAttr != nil && cmd.SysProcAttr.Setpgid && groupAlive(cmd.Process.Pid) {
+		s.lingering = append(s.lingering, cmd.Process.Pid)
+	}
 }
 
 // takeSnapshot reads p (a file, a symlink or a folder of them), reusing prev's content where
@@ -162,7 +214,7 @@ func walkEntriesUntil(p string, fn func(rel string, id fileID) bool) {
 // repositories it created or changed are moved to the quarantine. Nothing is deleted: the
 // person can look at what was taken out, and the lines say where it went.
 func (g *guard) check() []string {
-	var lines []string
+	lines := g.pre
 	for _, snap := range g.snaps {
 		if l := g.restore(snap); l != "" {
 			lines = append(lines, l)
@@ -176,7 +228,7 @@ func (g *guard) check() []string {
 			lines = append(lines, g.checkRepo(p, true)...)
 			continue
 		}
-		lines = append(lines, g.quarantine(p, fmt.Sprintf("the command created the protected path %s, which would run code outside the sandbox later (a hook, a shell or tool configuration)", p)))
+		lines = append(lines, g.quarantine(p, fmt.Sprintf("%s created the protected path %s, which would run code outside the sandbox later (a hook, a shell or tool configuration)", g.who, p)))
 	}
 	known := map[string]bool{}
 	for _, r := range g.spec.repos {
@@ -221,7 +273,7 @@ func (g *guard) restore(snap *snapshot) string {
 	// A folder on the way replaced by a symlink would lead the comparison, and git, into
 	// another folder: the link goes aside first.
 	if link := g.symlinkOnTheWay(snap.path); link != "" {
-		line := g.quarantine(link, fmt.Sprintf("the command replaced %s, a folder on the way to the protected path %s, with a symlink, which would lead git and tools elsewhere", link, snap.path))
+		line := g.quarantine(link, fmt.Sprintf("%s replaced %s, a folder on the way to the protected path %s, with a symlink, which would lead git and tools elsewhere", g.who, link, snap.path))
 		if lost := g.putBack(snap); lost != "" {
 			line += "; the protected path could not be restored (" + lost + ")"
 		}
@@ -262,7 +314,7 @@ func (g *guard) restore(snap *snapshot) string {
 			moved = append(moved, dst)
 		}
 	}
-	what := fmt.Sprintf("file system: the command changed the protected path %s", snap.path)
+	what := fmt.Sprintf("file system: %s changed the protected path %s", g.who, snap.path)
 	if lost := g.putBack(snap); lost != "" {
 		what += "; it could not be restored (" + lost + ")"
 	} else {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -621,6 +622,43 @@ func TestNoCapabilities(t *testing.T) {
 				if !strings.HasSuffix(l, "\t0000000000000000") {
 					t.Errorf("capabilities left: %s", l)
 				}
+			}
+		})
+	}
+}
+
+// TestLingeringProcessesChangeNothingProtected: what a command leaves running in its process
+// group (`job &`) may change protected paths after the command's check (under Landlock; under
+// bubblewrap it dies with the sandbox): the next command puts them back first and says so.
+func TestLingeringProcessesChangeNothingProtected(t *testing.T) {
+	for _, name := range backendNames {
+		t.Run(name, func(t *testing.T) {
+			x := newBox(t, backendFor(t, name), map[string]string{"proj/.git/HEAD": "ref: refs/heads/main\n", "proj/.git/config": "[core]\n", "proj/.git/objects/": ""})
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "/bin/bash", "-c", "(sleep 1; echo '[core] fsmonitor = touch /tmp/pwned' >> .git/config; echo evil > .envrc) >/dev/null 2>&1 &")
+			cmd.Dir, cmd.SysProcAttr = x.proj, &syscall.SysProcAttr{Setpgid: true}
+			finish, err := x.sb.Wrap(cmd, "job &", nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			if viol := finish(""); len(viol) > 0 {
+				t.Errorf("the command itself reported %q", viol)
+			}
+			defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			time.Sleep(2 * time.Second) // the job has written by now, if it still could
+			_, _, viol := x.run(t, "true")
+			if b, _ := os.ReadFile(filepath.Join(x.proj, ".git", "config")); string(b) != "[core]\n" {
+				t.Errorf(".git/config = %q after the next command (violations %q)", b, viol)
+			}
+			if _, err := os.Lstat(filepath.Join(x.proj, ".envrc")); err == nil {
+				t.Errorf(".envrc is in the project after the next command (violations %q)", viol)
+			}
+			if name == "landlock" && !strings.Contains(strings.Join(viol, "\n"), "a process an earlier command left running") {
+				t.Errorf("the next command's violations %q do not say what happened", viol)
 			}
 		})
 	}

@@ -23,6 +23,11 @@ func fsClockNow() int64 {
 	return ts.Nano()
 }
 
+// groupAlive reports whether the process group pgid has a member.
+func groupAlive(pgid int) bool {
+	return pgid > 0 && unix.Kill(-pgid, 0) != unix.ESRCH
+}
+
 // openParent opens p's folder as an O_PATH descriptor without following a symlink anywhere on
 // the way: the check after a command acts on paths inside the write roots, where the command
 // may have planted symlinks to lead reins' own writes elsewhere.

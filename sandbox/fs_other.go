@@ -24,6 +24,8 @@ func readNoFollow(p string) ([]byte, error) {
 	return os.ReadFile(p)
 }
 
+func groupAlive(pgid int) bool { return pgid > 0 && syscall.Kill(-pgid, 0) != syscall.ESRCH }
+
 func moveNoFollow(src, dst string) error { return os.Rename(src, dst) }
 
 func recreate(p string, e *entry) error {

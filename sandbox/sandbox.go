@@ -141,6 +141,13 @@ type Sandbox struct {
 	repos      []string             // nested .git entries the last search found
 	reposCut   []string             // working directories where it stopped at its bound
 	backups    map[string]*snapshot // the protected paths as they were, to restore
+	// What tells changes between commands apart: the commands running, the process groups
+	// of ended ones that still have members, the protected paths that were missing at the
+	// last check and when it ended.
+	running     int
+	lingering   []int
+	lastMissing []string
+	lastCheck   int64
 }
 
 // Violation is something the sandbox refused a command.
@@ -280,10 +287,13 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, label string, visible, writable []string) 
 		cmd.Env = os.Environ()
 	}
 	cmd.Env = withEnv(cmd.Env, s.commandEnv(cmd.Env))
+	between, since := s.settleBetween()
 	spec := s.buildSpec(visible, writable)
 	g := s.guard(&spec)
+	g.pre, g.start = between, min(g.start, since)
 	cleanup, err := s.backend.Wrap(cmd, &spec)
 	if err != nil {
+		s.ended(nil, g)
 		return nil, fmt.Errorf("sandbox (%s): %w", s.backend.Name(), err)
 	}
 	from := s.proxy.RefusedCount()
@@ -291,6 +301,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, label string, visible, writable []string) 
 		if cleanup != nil {
 			cleanup()
 		}
+		defer s.ended(cmd, g)
 		var lines []string
 		seen := map[string]bool{}
 		for _, r := range s.proxy.Refused(from) {
