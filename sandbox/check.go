@@ -49,6 +49,13 @@ type entry struct {
 	kept bool   // data (or link) holds the entry's content
 }
 
+// keeper is implemented by a backend that keeps the existing protected paths unchanged
+// itself (bubblewrap's read-only mounts): they need no copy, and a change the check saw
+// there would be the host's, never to be undone.
+type keeper interface {
+	KeepsExisting() bool
+}
+
 // guard snapshots the existing protected paths of spec before the command runs. Content is
 // read again only for entries whose identity changed since the last command's snapshot, so
 // an unchanged tree costs a few lstat calls.
@@ -62,6 +69,9 @@ func (s *Sandbox) guard(spec *Spec) *guard {
 	}
 	prev := s.backups
 	s.mu.Unlock()
+	if k, ok := s.backend.(keeper); ok && k.KeepsExisting() {
+		return g // the backend's mounts keep them: a change there is the host's own
+	}
 	next := map[string]*snapshot{}
 	for _, p := range spec.WriteDeny {
 		snap := takeSnapshot(p, prev[p])

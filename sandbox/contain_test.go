@@ -663,3 +663,24 @@ func TestLingeringProcessesChangeNothingProtected(t *testing.T) {
 		})
 	}
 }
+
+// TestHostChangesDuringACommand: under bubblewrap, whose mounts keep the protected paths, what
+// the user's own tools write to one while a command runs (an editor saving .vscode/settings.json)
+// stays; under Landlock it cannot be told from the command's and is put back (docs/security.md).
+func TestHostChangesDuringACommand(t *testing.T) {
+	x := newBox(t, backendFor(t, "bubblewrap"), map[string]string{"proj/.vscode/settings.json": "{}\n"})
+	done := make(chan []string)
+	go func() {
+		_, _, viol := x.run(t, "sleep 1")
+		done <- viol
+	}()
+	time.Sleep(300 * time.Millisecond)
+	p := filepath.Join(x.proj, ".vscode", "settings.json")
+	write(t, p, "{\"editor.tabSize\": 4}\n")
+	if viol := <-done; len(viol) > 0 {
+		t.Errorf("the host's change was reported: %q", viol)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "{\"editor.tabSize\": 4}\n" {
+		t.Errorf("the host's change was undone: %q", b)
+	}
+}

@@ -69,6 +69,10 @@ func (b *Backend) Probe(ctx context.Context, spec *sandbox.Spec) error {
 	return nil
 }
 
+// KeepsExisting tells the sandbox that the existing protected paths need no copy: they are
+// mounted read-only, and their folders pinned, for the command's lifetime.
+func (*Backend) KeepsExisting() bool { return true }
+
 // ProbeKey implements the sandbox's probe cache: what the probe's verdict depends on.
 func (b *Backend) ProbeKey(spec *sandbox.Spec) string {
 	bin, err := b.bin()
