@@ -8,6 +8,8 @@
 # machine cannot run is left out. Then the in-process benchmarks of the hot paths (the spec,
 # the check after a command, Landlock's plan) with -benchtime 200x.
 #
+# REINS=/path/to/reins measures another build (an older commit's, for a before and after).
+#
 #   bench/sandbox.sh [RUNS]        (default 30)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,8 +19,12 @@ trap 'rm -rf "$work"' EXIT
 
 # Copied after the build: a binary written through the linker's memory mapping is mapped with
 # more resident pages than an installed one (see bench/agent.sh).
-go build -o "$work/reins.built" ./cmd/reins
-cp "$work/reins.built" "$work/reins"
+if [ -n "${REINS:-}" ]; then
+	cp "$REINS" "$work/reins"
+else
+	go build -o "$work/reins.built" ./cmd/reins
+	cp "$work/reins.built" "$work/reins"
+fi
 go build -o "$work/proctime" ./bench/proctime
 
 mkdir -p "$work/home/.reins" "$work/small/src" "$work/big"

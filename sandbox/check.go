@@ -50,10 +50,17 @@ type entry struct {
 }
 
 // keeper is implemented by a backend that keeps the existing protected paths unchanged
-// itself (bubblewrap's read-only mounts): they need no copy, and a change the check saw
-// there would be the host's, never to be undone.
+// itself and leaves no process of a command behind it (bubblewrap: read-only mounts, a PID
+// namespace that ends with the command): the paths need no copy, a change the check saw there
+// would be the host's, never to be undone, and nothing of an ended command runs between
+// commands.
 type keeper interface {
 	KeepsExisting() bool
+}
+
+func (s *Sandbox) keeps() bool {
+	k, ok := s.backend.(keeper)
+	return ok && k.KeepsExisting()
 }
 
 // guard snapshots the existing protected paths of spec before the command runs. Content is
@@ -69,7 +76,7 @@ func (s *Sandbox) guard(spec *Spec) *guard {
 	}
 	prev := s.backups
 	s.mu.Unlock()
-	if k, ok := s.backend.(keeper); ok && k.KeepsExisting() {
+	if s.keeps() {
 		return g // the backend's mounts keep them: a change there is the host's own
 	}
 	next := map[string]*snapshot{}
@@ -128,7 +135,8 @@ func (s *Sandbox) ended(cmd *exec.Cmd, g *guard) {
 	defer s.mu.Unlock()
 	s.running--
 	s.lastMissing, s.lastCheck = missing, now
-	if cmd != nil && cmd.Process != nil && cmd.SysProcAttr != nil && cmd.SysProcAttr.Setpgid && groupAlive(cmd.Process.Pid) {
+	// (bubblewrap's own init may stay a zombie in the group for a moment: it ran nothing.)
+	if !s.keeps() && cmd != nil && cmd.Process != nil && cmd.SysProcAttr != nil && cmd.SysProcAttr.Setpgid && groupAlive(cmd.Process.Pid) {
 		s.lingering = append(s.lingering, cmd.Process.Pid)
 	}
 }

@@ -684,3 +684,30 @@ func TestHostChangesDuringACommand(t *testing.T) {
 		t.Errorf("the host's change was undone: %q", b)
 	}
 }
+
+// TestHostCreatesBetweenCommands: a protected file the user creates between two commands,
+// with nothing of the first still running, is the user's: the next command leaves it.
+func TestHostCreatesBetweenCommands(t *testing.T) {
+	for _, name := range backendNames {
+		t.Run(name, func(t *testing.T) {
+			x := newBox(t, backendFor(t, name), nil)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "/bin/bash", "-c", "true")
+			cmd.Dir, cmd.SysProcAttr = x.proj, &syscall.SysProcAttr{Setpgid: true}
+			finish, err := x.sb.Wrap(cmd, "true", nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Run()
+			finish("")
+			write(t, filepath.Join(x.proj, ".envrc"), "export MINE=1\n")
+			if _, _, viol := x.run(t, "true"); len(viol) > 0 {
+				t.Errorf("the user's .envrc was reported: %q", viol)
+			}
+			if b, _ := os.ReadFile(filepath.Join(x.proj, ".envrc")); string(b) != "export MINE=1\n" {
+				t.Errorf(".envrc = %q", b)
+			}
+		})
+	}
+}

@@ -69,8 +69,9 @@ func (b *Backend) Probe(ctx context.Context, spec *sandbox.Spec) error {
 	return nil
 }
 
-// KeepsExisting tells the sandbox that the existing protected paths need no copy: they are
-// mounted read-only, and their folders pinned, for the command's lifetime.
+// KeepsExisting tells the sandbox that the existing protected paths need no copy (they are
+// mounted read-only, and their folders pinned, for the command's lifetime) and that nothing
+// of a command runs after it (its PID namespace ends with it).
 func (*Backend) KeepsExisting() bool { return true }
 
 // ProbeKey implements the sandbox's probe cache: what the probe's verdict depends on.
