@@ -27,18 +27,32 @@ type Path struct {
 type Config struct {
 	// WorkingDirs are the session's working directories: writable.
 	WorkingDirs []string
-	// Home is the user's home directory (its shell rc files are protected).
+	// Home is the user's home directory (its shell rc files are protected; bubblewrap keeps
+	// it visible even where it lies in a folder it hides).
 	Home string
-	// TempDir is the session's temporary directory: writable, and TMPDIR of commands. ""
-	// creates one under the system's temporary directory, removed by Close.
+	// TempDir is the session's temporary directory: writable, TMPDIR of commands, and /tmp
+	// itself under bubblewrap. "" creates one under the system's temporary directory, removed
+	// by Close.
 	TempDir string
+	// CacheDir holds the toolchains' caches of sandboxed commands (Go's build and module
+	// caches, npm's, pip's, cargo's home, XDG_CACHE_HOME): writable, kept between sessions,
+	// and never the host's own, which commands can read but not write (a poisoned build cache
+	// would run outside the sandbox later). "" leaves commands the host's caches, read-only.
+	CacheDir string
+	// QuarantineDir is where the check after a command moves the protected paths the command
+	// created or changed; it must lie outside every writable directory. "" means
+	// Home/.reins/quarantine, or a folder in the system's temporary directory without Home.
+	QuarantineDir string
+	// ProbeCache, if set, is a file that records which backends worked here, so that a new
+	// session does not start a trial command each time (see [New]).
+	ProbeCache string
 	// AllowWrite are more writable paths (sandbox.filesystem.allowWrite).
 	AllowWrite []Path
 	// DenyWrite are paths never writable (sandbox.filesystem.denyWrite), besides the
 	// protected paths the sandbox adds itself.
 	DenyWrite []Path
-	// DenyRead are paths never readable: sandbox.filesystem.denyRead and the paths the Read
-	// deny rules cover.
+	// DenyRead are paths never readable: sandbox.filesystem.denyRead, the paths the Read
+	// deny rules cover and the well-known credential stores.
 	DenyRead []Path
 	// ProtectedDirs and ProtectedFiles are the names kept read-only in every writable
 	// directory (permission.ProtectedNames); ProtectedPaths are exact paths (settings files).
@@ -51,7 +65,7 @@ type Config struct {
 	AllowUnixSockets []string
 	// AllowLocalBinding lets commands listen on local ports.
 	AllowLocalBinding bool
-	// Helper is the reins executable the backends re-execute (see [HelperArg]).
+	// Helper is the reins executable the backends re-execute (package sandbox/confine).
 	Helper string
 	// Backends are tried in order; the first whose Probe succeeds is used.
 	Backends []Backend
@@ -65,29 +79,33 @@ type Spec struct {
 	ReadDeny []string `json:"readDeny,omitempty"`
 	// WriteRoots are the writable folders and files.
 	WriteRoots []string `json:"writeRoots"`
-	// WriteDeny are paths inside the write roots that must stay read-only; MustNotCreate
-	// are those of them that do not exist and must not be created either; MissingDirs are
-	// those of MustNotCreate that name folders (.git, .vscode, .git/hooks), for a backend
-	// that puts a stand-in in their place.
+	// WriteDeny are the existing protected paths inside the write roots: a backend keeps
+	// them read-only where it can; the check after the command restores them where it could
+	// not. MustNotCreate are the protected paths that do not exist: no backend puts anything
+	// in their place (a stand-in would be seen by git, ls and builds); the check after the
+	// command moves what appears there to the quarantine.
 	WriteDeny     []string `json:"writeDeny,omitempty"`
 	MustNotCreate []string `json:"mustNotCreate,omitempty"`
-	MissingDirs   []string `json:"missingDirs,omitempty"`
 	// UnixSockets are the socket paths a command may connect to.
 	UnixSockets []string `json:"unixSockets,omitempty"`
 	// LocalBinding lets a command listen on ports.
 	LocalBinding bool `json:"localBinding,omitempty"`
-	// ProxyPort is the proxy's port on the host's 127.0.0.1; ProxySocket its Unix socket.
-	ProxyPort   int    `json:"proxyPort"`
-	ProxySocket string `json:"proxySocket"`
+	// ProxyPort is the proxy's port: on the host's 127.0.0.1 (Landlock), and the port
+	// inside the sandbox whose connections [Spec.Proxy] serves (bubblewrap).
+	ProxyPort int `json:"proxyPort"`
 	// Helper is the reins executable to re-execute.
 	Helper string `json:"helper"`
-	// Visible are paths of the caller's (the shell's start-up file) that must be readable
-	// inside the sandbox even where the backend hides their folder.
+	// TempDir is the session's temporary directory (also among WriteRoots).
+	TempDir string `json:"tempDir"`
+	// Visible are paths that must be readable inside the sandbox even where the backend hides
+	// their folder: the home folder and the caller's own files (the shell's start-up file).
 	Visible []string `json:"visible,omitempty"`
+	// Proxy serves a connection a command opened to the proxy port, for a backend whose
+	// commands cannot reach the host's loopback.
+	Proxy func(net.Conn) `json:"-"`
 
-	// repos are the .git entries found below the working directories when the spec was
-	// computed; reposCut the working directories whose search stopped at its bound. The
-	// check after a command compares them with what is there then.
+	// repos are the nested .git entries the spec protects; reposCut the working directories
+	// whose search for them stopped at its bound.
 	repos, reposCut []string
 }
 
@@ -111,12 +129,25 @@ type Sandbox struct {
 	spec    Spec
 	backend Backend
 	proxy   *proxy.Proxy
+	conns   *connListener
+	port    int // the proxy's on the host's 127.0.0.1
 	ownTemp bool
-	sockDir string
 	rejects []string // backends that did not work, with why
+	session string   // the quarantine's folder for this session
 
 	mu         sync.Mutex
 	violations []Violation
+	commands   int
+	repos      []string             // nested .git entries the last search found
+	reposCut   []string             // working directories where it stopped at its bound
+	backups    map[string]*snapshot // the protected paths as they were, to restore
+	// What tells changes between commands apart: the commands running, the process groups
+	// of ended ones that still have members, the protected paths that were missing at the
+	// last check and when it ended.
+	running     int
+	lingering   []int
+	lastMissing []string
+	lastCheck   int64
 }
 
 // Violation is something the sandbox refused a command.
@@ -130,9 +161,11 @@ type Violation struct {
 var ErrUnavailable = errors.New("the sandbox is enabled but no sandbox backend works on this machine")
 
 // New builds the sandbox: it computes the spec, starts the proxy and picks the first backend
-// that works. With no working backend it fails, naming each backend's reason.
+// that works. With no working backend it fails, naming each backend's reason. A backend is
+// tried with a trivial confined command unless Config.ProbeCache records that it worked on
+// this machine as it is now (the same backend program, kernel, user and reins binary).
 func New(ctx context.Context, cfg Config) (*Sandbox, error) {
-	s := &Sandbox{cfg: cfg}
+	s := &Sandbox{cfg: cfg, session: time.Now().Format("20060102-150405") + fmt.Sprintf("-%d", os.Getpid())}
 	if cfg.Helper == "" {
 		return nil, errors.New("sandbox: no helper executable configured")
 	}
@@ -147,32 +180,60 @@ func New(ctx context.Context, cfg Config) (*Sandbox, error) {
 		}
 		s.cfg.TempDir, s.ownTemp = dir, true
 	}
-	if r, err := filepath.EvalSymlinks(s.cfg.TempDir); err == nil {
-		s.cfg.TempDir = r
+	s.cfg.TempDir = resolve(s.cfg.TempDir)
+	if err := s.prepareCaches(); err != nil {
+		s.Close()
+		return nil, err
 	}
-	s.spec = buildSpec(s.cfg)
+	if s.cfg.QuarantineDir == "" {
+		s.cfg.QuarantineDir = filepath.Join(os.TempDir(), fmt.Sprintf("reins-%d", os.Getuid()), "quarantine")
+		if s.cfg.Home != "" {
+			s.cfg.QuarantineDir = filepath.Join(s.cfg.Home, ".reins", "quarantine")
+		}
+	}
+	s.searchRepos()
+	s.spec = s.buildSpec(nil, nil)
+	if q := s.cfg.QuarantineDir; q == "" || slices.ContainsFunc(s.spec.WriteRoots, func(r string) bool { return within(resolve(q), r) }) {
+		s.Close()
+		return nil, fmt.Errorf("sandbox: the quarantine folder %q must lie outside every writable folder", q)
+	}
 	if err := s.startProxy(); err != nil {
 		s.Close()
 		return nil, err
 	}
-	var reasons []string
-	for _, b := range cfg.Backends {
-		err := b.Probe(ctx, &s.spec)
-		if err == nil {
-			s.backend = b
-			break
-		}
-		reasons = append(reasons, fmt.Sprintf("%s: %v", b.Name(), err))
-	}
-	s.rejects = reasons
+	s.spec.ProxyPort, s.spec.Proxy = s.port, s.conns.deliver
+	s.pickBackend(ctx)
 	if s.backend == nil {
 		s.Close()
+		reasons := s.rejects
 		if len(reasons) == 0 {
 			reasons = []string{"no backend is built in"}
 		}
 		return nil, fmt.Errorf("%w (%s); install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) or use a kernel with Landlock, or set sandbox.enabled to false", ErrUnavailable, strings.Join(reasons, "; "))
 	}
 	return s, nil
+}
+
+// pickBackend sets s.backend to the first backend that works, recording why the others did
+// not.
+func (s *Sandbox) pickBackend(ctx context.Context) {
+	cache := loadProbeCache(s.cfg.ProbeCache)
+	for _, b := range s.cfg.Backends {
+		key := probeKey(b, &s.spec)
+		if key != "" && cache.worked(b.Name(), key) {
+			s.backend = b
+			return
+		}
+		err := b.Probe(ctx, &s.spec)
+		if err == nil {
+			s.backend = b
+			if key != "" {
+				cache.record(b.Name(), key)
+			}
+			return
+		}
+		s.rejects = append(s.rejects, fmt.Sprintf("%s: %v", b.Name(), err))
+	}
 }
 
 func (s *Sandbox) startProxy() error {
@@ -182,22 +243,9 @@ func (s *Sandbox) startProxy() error {
 		return fmt.Errorf("sandbox: starting the proxy: %w", err)
 	}
 	p.Serve(l)
-	s.proxy = p
-	s.spec.ProxyPort = l.Addr().(*net.TCPAddr).Port
-	// The socket lives in a folder of its own, outside every write root: a sandboxed command
-	// must not be able to replace it with a socket of its own.
-	dir, err := os.MkdirTemp(filepath.Dir(s.cfg.TempDir), "proxy-")
-	if err != nil {
-		return fmt.Errorf("sandbox: starting the proxy: %w", err)
-	}
-	s.sockDir = dir
-	sock := filepath.Join(dir, "proxy.sock")
-	ul, err := net.Listen("unix", sock)
-	if err != nil {
-		return fmt.Errorf("sandbox: starting the proxy: %w", err)
-	}
-	p.Serve(ul)
-	s.spec.ProxySocket = sock
+	s.proxy, s.port = p, l.Addr().(*net.TCPAddr).Port
+	s.conns = newConnListener()
+	p.Serve(s.conns)
 	return nil
 }
 
@@ -215,9 +263,6 @@ func (s *Sandbox) Close() error {
 	if s.proxy != nil {
 		s.proxy.Close()
 	}
-	if s.sockDir != "" {
-		os.RemoveAll(s.sockDir)
-	}
 	if s.ownTemp {
 		return os.RemoveAll(s.cfg.TempDir)
 	}
@@ -225,28 +270,30 @@ func (s *Sandbox) Close() error {
 }
 
 // Wrap rewrites cmd to run confined: its program and arguments run under the backend, with
-// TMPDIR set to the session's temporary directory and the proxy variables pointing at the
-// proxy. label names the command in violation reports. visible are files the command must be
-// able to read (its shell's start-up file), writable files it may write (the file its shell
-// reports its directory in); both are the caller's own bookkeeping, not the command's. Call
-// finish with the command's output once it has ended: it returns the violations to report, one
-// line each.
+// the proxy variables pointing at the proxy, TMPDIR at the session's temporary directory and
+// the toolchains' caches at the session's own (see [Config.CacheDir]). label names the
+// command in violation reports. visible are files the command must be able to read (its
+// shell's start-up file), writable files it may write (the file its shell reports its
+// directory in); both are the caller's own bookkeeping, not the command's. Call finish with
+// the command's output once it has ended: it runs the check after the command (which moves
+// protected paths the command created to the quarantine and restores those it changed) and
+// returns the violations to report, one line each.
 //
 // The spec is computed afresh for every command, so protected files created since the session
-// started (a new .mcp.json) are protected too.
+// started (a new .mcp.json) are protected too; it reads the top of each working directory and
+// the repositories' hooks and config, never the whole tree.
 func (s *Sandbox) Wrap(cmd *exec.Cmd, label string, visible, writable []string) (finish func(output string) []string, err error) {
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
-	cmd.Env = withEnv(cmd.Env, proxyEnv(s.spec.ProxyPort, s.cfg.TempDir))
-	spec := buildSpec(s.cfg)
-	spec.ProxyPort, spec.ProxySocket = s.spec.ProxyPort, s.spec.ProxySocket
-	spec.Visible = append(spec.Visible, visible...)
-	for _, w := range writable {
-		spec.WriteRoots = append(spec.WriteRoots, filepath.Clean(w))
-	}
+	cmd.Env = withEnv(cmd.Env, s.commandEnv(cmd.Env))
+	between, since := s.settleBetween()
+	spec := s.buildSpec(visible, writable)
+	g := s.guard(&spec)
+	g.pre, g.start = between, min(g.start, since)
 	cleanup, err := s.backend.Wrap(cmd, &spec)
 	if err != nil {
+		s.ended(nil, g)
 		return nil, fmt.Errorf("sandbox (%s): %w", s.backend.Name(), err)
 	}
 	from := s.proxy.RefusedCount()
@@ -254,6 +301,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, label string, visible, writable []string) 
 		if cleanup != nil {
 			cleanup()
 		}
+		defer s.ended(cmd, g)
 		var lines []string
 		seen := map[string]bool{}
 		for _, r := range s.proxy.Refused(from) {
@@ -265,7 +313,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, label string, visible, writable []string) 
 			lines = append(lines, fmt.Sprintf("network: connection to %s refused (not in sandbox.network.allowedDomains)", key))
 		}
 		lines = append(lines, fsViolations(output)...)
-		lines = append(lines, s.createdProtected(&spec)...)
+		lines = append(lines, g.check()...)
 		s.record(label, lines)
 		return lines
 	}, nil
@@ -304,30 +352,4 @@ func fsViolations(output string) []string {
 		}
 	}
 	return out
-}
-
-func proxyEnv(port int, tmp string) []string {
-	http := "http://127.0.0.1:" + strconv.Itoa(port)
-	socks := "socks5h://127.0.0.1:" + strconv.Itoa(port)
-	return []string{
-		"HTTP_PROXY=" + http, "HTTPS_PROXY=" + http, "http_proxy=" + http, "https_proxy=" + http,
-		"ALL_PROXY=" + socks, "all_proxy=" + socks, "NO_PROXY=", "no_proxy=",
-		"TMPDIR=" + tmp, "REINS_SANDBOX=1",
-	}
-}
-
-// withEnv sets vars (NAME=value) in env, replacing earlier values.
-func withEnv(env, vars []string) []string {
-	names := map[string]bool{}
-	for _, v := range vars {
-		names[v[:strings.IndexByte(v, '=')]] = true
-	}
-	out := make([]string, 0, len(env)+len(vars))
-	for _, e := range env {
-		if i := strings.IndexByte(e, '='); i >= 0 && names[e[:i]] {
-			continue
-		}
-		out = append(out, e)
-	}
-	return append(out, vars...)
 }

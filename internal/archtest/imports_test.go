@@ -67,8 +67,7 @@ var sdkHomes = map[string][]string{
 	"charm.land/":                            {"internal/tui"},
 	"github.com/charmbracelet/":              {"internal/tui"},
 	// The Markdown parser serves only the terminal renderer.
-	"github.com/yuin/goldmark":            {"internal/tui/markdown"},
-	"github.com/landlock-lsm/go-landlock": {"sandbox/landlock"},
+	"github.com/yuin/goldmark": {"internal/tui/markdown"},
 	// Definition files (sub-agents, slash commands, skills) are Markdown with YAML front matter.
 	"go.yaml.in/yaml": {"agentdef", "frontmatter"},
 	// The clouds' SDKs sign and authenticate requests for Anthropic's models on Amazon Bedrock
@@ -358,8 +357,8 @@ func TestOwnImports(t *testing.T) {
 
 // TestSandboxImportsOnlyItself keeps the sandbox a leaf: it enforces the paths and hosts it is
 // given and knows nothing of the permission engine, the settings or the tools (the CLI hands
-// it the settings). Outside the standard library it may use only its own packages, go-landlock,
-// and x/sys/unix with x/net/bpf for its seccomp filter.
+// it the settings). Outside the standard library it may use only its own packages and
+// x/sys/unix with x/net/bpf (Landlock's system calls and the seccomp filter).
 func TestSandboxImportsOnlyItself(t *testing.T) {
 	pkgs := listPackages(t)
 	checked := 0
@@ -370,18 +369,33 @@ func TestSandboxImportsOnlyItself(t *testing.T) {
 		}
 		checked++
 		for _, imp := range p.Imports {
-			if pkgs[imp].Standard || strings.HasPrefix(imp, "github.com/landlock-lsm/go-landlock/") ||
-				imp == "golang.org/x/sys/unix" || imp == "golang.org/x/net/bpf" {
+			if pkgs[imp].Standard || imp == "golang.org/x/sys/unix" || imp == "golang.org/x/net/bpf" {
 				continue
 			}
 			if irel, ok := ours(imp); ok && (irel == "sandbox" || strings.HasPrefix(irel, "sandbox/")) {
 				continue
 			}
-			t.Errorf("%s imports %s: the sandbox may import only the standard library, go-landlock, x/sys/unix, x/net/bpf and itself", rel, imp)
+			t.Errorf("%s imports %s: the sandbox may import only the standard library, x/sys/unix, x/net/bpf and itself", rel, imp)
 		}
 	}
 	if checked < 4 {
 		t.Fatalf("found only %d sandbox packages", checked)
+	}
+}
+
+// TestSandboxHelpersStayLight keeps sandbox/confine, whose init runs the helpers the backends
+// re-execute reins as, on the imports that Go initialises first: a package initialises once
+// its imports have, so with anything more the helpers would wait for most of the binary's
+// packages before every sandboxed command (bench/sandbox.sh).
+func TestSandboxHelpersStayLight(t *testing.T) {
+	p, ok := listPackages(t)[module+"/sandbox/confine"]
+	if !ok {
+		t.Fatal("no sandbox/confine package")
+	}
+	for _, imp := range p.Imports {
+		if imp != "errors" && imp != "syscall" && imp != "unsafe" {
+			t.Errorf("sandbox/confine imports %s: its init runs the helpers before the rest of reins only while it imports nothing but errors, syscall and unsafe", imp)
+		}
 	}
 }
 

@@ -11,21 +11,23 @@ import (
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
-	"github.com/reinsdev/reins/sandbox/bwrap"
+	"github.com/reinsdev/reins/sandbox/confine"
 	"github.com/reinsdev/reins/sandbox/landlock"
 )
 
 // sandboxHelper runs the sandbox's re-exec helpers: the reins binary is the program the
-// backends start inside the sandbox. ok is false for any other command line.
+// backends start inside the sandbox. Package confine's init runs them before the rest of
+// reins initialises; this is the same dispatch for a caller that reaches Main regardless.
+// ok is false for any other command line.
 func sandboxHelper(args []string) (code int, ok bool) {
 	if len(args) == 0 {
 		return 0, false
 	}
 	switch args[0] {
-	case bwrap.BridgeArg:
-		return bwrap.BridgeMain(args[1:]), true
-	case landlock.HelperArg:
-		return landlock.HelperMain(args[1:]), true
+	case confine.BridgeArg:
+		return confine.BridgeMain(args[1:]), true
+	case confine.LandlockArg:
+		return confine.LandlockMain(args[1:]), true
 	}
 	return 0, false
 }
