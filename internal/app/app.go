@@ -386,7 +386,7 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 // StartSandbox). A sandbox off for want of a backend is off for the settings' context too,
 // which a switch of session starts from.
 func (a *App) startSandbox(ctx context.Context, pc *permission.Context) (*permission.Context, error) {
-	sbo := SandboxOptions{Executable: a.opts.Executable, Getenv: a.opts.Getenv}
+	sbo := SandboxOptions{Executable: a.opts.Executable, Getenv: a.opts.Getenv, AskHost: a.askHost}
 	sb, out, err := StartSandbox(ctx, a.Settings, pc, sbo, func(n string) { a.opts.Report.warn("%s", n) })
 	if err != nil {
 		return nil, err

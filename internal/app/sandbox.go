@@ -22,6 +22,9 @@ type SandboxOptions struct {
 	Executable func() (string, error)
 	// Getenv reads REINS_SANDBOX_BACKEND.
 	Getenv func(string) string
+	// AskHost, if set, answers for a host the allowed domains do not admit (see
+	// sandbox.Config.AskHost); nil refuses those hosts.
+	AskHost func(ctx context.Context, host string, port int) bool
 }
 
 // sandboxBackends are the backends to try, bubblewrap first (Claude Code's choice on Linux).
@@ -192,6 +195,7 @@ func StartSandbox(ctx context.Context, s *Settings, pc *permission.Context, o Sa
 	if err != nil {
 		return nil, nil, err
 	}
+	cfg.AskHost = o.AskHost
 	sb, err := sandbox.New(ctx, cfg)
 	if errors.Is(err, sandbox.ErrUnavailable) && SandboxOnByDefault(s) {
 		warn(SandboxOffNotice(err))
