@@ -41,6 +41,17 @@ func TestSandboxDefaultWithoutBackend(t *testing.T) {
 	if code != exitError || !strings.Contains(out, "sandbox: on by default, but no backend works here") {
 		t.Errorf("sandbox status: exit %d:\n%s", code, out)
 	}
+	// A setting that asks for the sandbox makes the missing backend an error, in doctor too.
+	user := filepath.Join(home, ".reins", "settings.json")
+	writeTestFile(t, user, `{"sandbox": {"enabled": true}}`)
+	out, _, code = runReinsEnv(t, proj, home, append(env, "ANTHROPIC_API_KEY=x"), "doctor")
+	if code != exitError || !strings.Contains(out, "on (sandbox.enabled: true at "+user+":1:25), but no backend works here") {
+		t.Errorf("doctor with enabled: true: exit %d:\n%s", code, out)
+	}
+	_, errOut, code = runReinsEnv(t, proj, home, env, "tool", "run", "Bash", "--allowedTools", "Bash", "--input", `{"command":"true"}`)
+	if code != exitError || !strings.Contains(errOut, "no sandbox backend works") {
+		t.Errorf("tool run with enabled: true: exit %d:\n%s", code, errOut)
+	}
 
 	e := newE2E(t, reinsBinary(t))
 	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"echo agent-ran > made.txt"}`)), llmtest.Say("done"))
