@@ -26,7 +26,7 @@ func hostServer(t *testing.T) (port string, hits *atomic.Int32) {
 }
 
 // curlViaProxy is a Bash call that fetches path from the host's loopback through the
-// sandbox's proxy (--noproxy '' keeps it on the proxy whatever NO_PROXY says).
+// sandbox's proxy (an empty --noproxy list keeps it on the proxy whatever NO_PROXY says).
 func curlViaProxy(port, path string) llmtest.ToolCall {
 	return llmtest.Call("Bash", fmt.Sprintf(`{"command":"curl --noproxy '' -s -m 20 http://127.0.0.1:%s%s","description":"fetch"}`, port, path))
 }
