@@ -223,6 +223,9 @@ func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, u
 	if td, ok := e.taintStep(ctx, pc, t, input); ok {
 		return td
 	}
+	if ed, ok := escapeStep(ctx, pc, t, input, d); ok {
+		return ed
+	}
 	if upTo != fullPipeline {
 		return Decision{Behavior: Passthrough, Message: RequestMessage(name)}
 	}

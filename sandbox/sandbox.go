@@ -71,6 +71,10 @@ type Config struct {
 	Backends []Backend
 	// Dial, if set, is how the proxy reaches upstream hosts (tests point names at loopback).
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// AskHost, if set, is asked whether a command may reach a host that AllowedDomains does
+	// not admit (and DeniedDomains does not refuse), while the proxy holds the connection
+	// (bounded; see proxy.Proxy.Ask). Nil refuses those hosts.
+	AskHost func(ctx context.Context, host string, port int) bool
 }
 
 // Spec is what a backend confines one command to. Every path is absolute and clean.
@@ -238,6 +242,10 @@ func (s *Sandbox) pickBackend(ctx context.Context) {
 
 func (s *Sandbox) startProxy() error {
 	p := &proxy.Proxy{Allow: proxy.Matcher(s.cfg.AllowedDomains, s.cfg.DeniedDomains), Dial: s.cfg.Dial}
+	if ask := s.cfg.AskHost; ask != nil {
+		denied := proxy.Matcher(s.cfg.DeniedDomains, nil)
+		p.Ask = func(ctx context.Context, host string, port int) bool { return !denied(host) && ask(ctx, host, port) }
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("sandbox: starting the proxy: %w", err)

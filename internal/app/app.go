@@ -240,6 +240,11 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 		opts.Debug.Debug("provider", "name", a.Provider.Name, "model", a.Provider.Model, "credential", a.Provider.Credential)
 		a.stopDebug = a.Bus.Subscribe(debugEvents(opts.Debug))
 	}
+	// The sandbox starts before the permission state is made: where the default sandbox finds
+	// no backend, the session decides with it off.
+	if pc, err = a.startSandbox(ctx, pc); err != nil {
+		return nil, err
+	}
 	if err := a.newPermissions(pc, transcript); err != nil {
 		return nil, err
 	}
@@ -345,8 +350,8 @@ func (a *App) newPermissions(pc *permission.Context, transcript *session.Transcr
 	return nil
 }
 
-// startTools loads the agent definitions, starts the sandbox and builds the built-in tools
-// and the hooks runner.
+// startTools loads the agent definitions and builds the built-in tools (their shells in the
+// sandbox startSandbox started) and the hooks runner.
 func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 	hookEntries, err := a.loadExtensions(ctx)
 	if err != nil {
@@ -365,10 +370,6 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 	for _, w := range cmdWarnings {
 		a.opts.Report.warn("%s", w)
 	}
-	sbo := SandboxOptions{Executable: a.opts.Executable, Getenv: a.opts.Getenv}
-	if a.Sandbox, err = StartSandbox(ctx, a.Settings, pc, sbo, func(n string) { a.opts.Report.warn("%s", n) }); err != nil {
-		return err
-	}
 	a.Pool = NewPool(pc, a.Permissions.Context, PoolOptions{
 		Getenv:     a.opts.Getenv,
 		Summarizer: web.ModelSummarizer{Provider: a.Provider.LLM, Model: a.Provider.SmallModel(a.Settings.Loaded, a.opts.Getenv)},
@@ -382,6 +383,22 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 	})
 	a.Hooks, err = newHookRunner(a.Settings, hookEntries, a.SessionID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups)
 	return err
+}
+
+// startSandbox starts the session's sandbox and returns the context to decide in (see
+// StartSandbox). A sandbox off for want of a backend is off for the settings' context too,
+// which a switch of session starts from.
+func (a *App) startSandbox(ctx context.Context, pc *permission.Context) (*permission.Context, error) {
+	sbo := SandboxOptions{Executable: a.opts.Executable, Getenv: a.opts.Getenv, AskHost: a.askHost}
+	sb, out, err := StartSandbox(ctx, a.Settings, pc, sbo, func(n string) { a.opts.Report.warn("%s", n) })
+	if err != nil {
+		return nil, err
+	}
+	a.Sandbox = sb
+	if out.Sandbox().Enabled != pc.Sandbox().Enabled {
+		a.Settings.Context = SandboxOff(a.Settings.Context)
+	}
+	return out, nil
 }
 
 // loadExtensions loads the plugins and the skills, and the plugins' hooks (returned, for the

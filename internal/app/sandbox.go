@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -25,6 +26,9 @@ type SandboxOptions struct {
 	Executable func() (string, error)
 	// Getenv reads REINS_SANDBOX_BACKEND.
 	Getenv func(string) string
+	// AskHost, if set, answers for a host the allowed domains do not admit (see
+	// sandbox.Config.AskHost); nil refuses those hosts.
+	AskHost func(ctx context.Context, host string, port int) bool
 }
 
 // sandboxBackends are the backends to try, bubblewrap first (Claude Code's choice on Linux).
@@ -289,20 +293,65 @@ func patternBase(r *permission.Rule, pc *permission.Context) string {
 	return base
 }
 
-// StartSandbox builds the session's sandbox when the settings enable it; nil when they do not.
-// An enabled sandbox that cannot run is an error: reins never falls back to running commands
-// unconfined. warn gets what could not be carried over completely.
-func StartSandbox(ctx context.Context, s *Settings, pc *permission.Context, o SandboxOptions, warn func(string)) (*sandbox.Sandbox, error) {
+// StartSandbox builds the session's sandbox and returns it with the permission context the
+// session decides and runs its commands in:
+//
+//   - sandbox.enabled is false in the settings: no sandbox, pc.
+//   - a backend works: the sandbox, pc.
+//   - no backend works and the sandbox is on only by default (no file set sandbox.enabled):
+//     no sandbox, and pc with the sandbox off — commands run unconfined, as before the
+//     default — said once through warn.
+//   - no backend works and a settings file set sandbox.enabled to true: the error; reins never
+//     falls back to running commands unconfined where the settings promised otherwise.
+//
+// warn also gets what could not be carried over completely.
+func StartSandbox(ctx context.Context, s *Settings, pc *permission.Context, o SandboxOptions, warn func(string)) (*sandbox.Sandbox, *permission.Context, error) {
 	if !pc.Sandbox().Enabled {
-		return nil, nil
+		return nil, pc, nil
 	}
 	cfg, notes, err := SandboxConfig(ctx, s, pc, o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	cfg.AskHost = o.AskHost
+	built.Mark(built.Sandbox)
+	sb, err := sandbox.New(ctx, cfg)
+	if errors.Is(err, sandbox.ErrUnavailable) && SandboxOnByDefault(s) {
+		warn(SandboxOffNotice(err))
+		return nil, SandboxOff(pc), nil
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	for _, n := range notes {
 		warn(n)
 	}
-	built.Mark(built.Sandbox)
-	return sandbox.New(ctx, cfg)
+	return sb, pc, nil
+}
+
+// SandboxOnByDefault reports whether the sandbox is on only because nothing turned it off: no
+// settings file set sandbox.enabled.
+func SandboxOnByDefault(s *Settings) bool {
+	return s.Context.Sandbox().Enabled && SandboxEnabledAt(s) == ""
+}
+
+// SandboxEnabledAt is where the sandbox.enabled that decides was written (file:line:col), ""
+// when no settings file sets it.
+func SandboxEnabledAt(s *Settings) string {
+	sb, _ := s.Loaded.Sandbox(s.Trusted)
+	return sb.EnabledOrigin
+}
+
+// SandboxOff is pc with the sandbox off: what a session whose default sandbox found no backend
+// decides and runs in, so that no command is refused for want of a sandbox and no escape asks.
+func SandboxOff(pc *permission.Context) *permission.Context {
+	p := pc.Sandbox()
+	p.Enabled = false
+	return pc.WithSandbox(p)
+}
+
+// SandboxOffNotice is what a session says once when its default sandbox cannot run.
+func SandboxOffNotice(err error) string {
+	return fmt.Sprintf("Bash commands run without the OS sandbox this session: %v. "+
+		"(It is on by default where a backend works; sandbox.enabled: false in your user settings silences this, true makes it an error.)", err)
 }

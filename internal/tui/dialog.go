@@ -79,6 +79,11 @@ func newDialog(a askMsg) *dialog {
 		json.Unmarshal(a.raw, &in)
 		d.questions = in.Questions
 		return d
+	case permission.SandboxNetworkTool:
+		// A host, not a call: this connection, the host for the session, or the host saved as
+		// a WebFetch(domain:…) rule. Timed and counted grants have no meaning for a host.
+		d.opts = []option{{"Yes", ansYes}, {"session", ansSession}, {"always", ansAlways}, {"No", ansNo}}
+		return d
 	}
 	d.opts = []option{{"Yes", ansYes}}
 	sugg := a.req.Decision.Suggestions
@@ -473,6 +478,17 @@ func (d *dialog) optLine(r *renderer, i int, label string) string {
 // permLabel names a permission choice, with the rules and the file it writes for "always".
 func (d *dialog) permLabel(o option) string {
 	sugg := d.ask.req.Decision.Suggestions
+	if d.ask.req.Tool == permission.SandboxNetworkTool {
+		host := str(inputFields(d.ask.raw), "host")
+		switch o.kind {
+		case ansYes:
+			return "Yes, this connection"
+		case ansSession:
+			return "Yes, and allow " + host + " for this session"
+		case ansAlways:
+			return "Yes, and always allow " + host + " (" + describeSuggestions(sugg, 1) + ")"
+		}
+	}
 	switch o.kind {
 	case ansAlways:
 		return "Yes, and don't ask again for " + describeSuggestions(sugg, 5)

@@ -130,6 +130,35 @@ const scenarios = {
     return { suggestions: calls[0].suggestions };
   },
 
+  // A sandboxed command connects to a host no rule admits: the sandbox's proxy holds the
+  // connection and can_use_tool is asked about SandboxNetworkAccess {host, port}. The first
+  // answer allows this connection, the second also accepts the suggestion (a
+  // WebFetch(domain:…) allow rule), so the third command is not asked about its host.
+  async network() {
+    const calls = [];
+    const { messages, error } = await run(query({
+      prompt: 'Fetch three times',
+      options: {
+        ...base,
+        canUseTool: async (name, input, opts) => {
+          calls.push({ name, input, suggestions: opts.suggestions });
+          const hostAsks = calls.filter((c) => c.name === 'SandboxNetworkAccess').length;
+          if (name === 'SandboxNetworkAccess' && hostAsks === 2) {
+            return { behavior: 'allow', updatedInput: input, updatedPermissions: opts.suggestions };
+          }
+          return { behavior: 'allow', updatedInput: input };
+        },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    const hosts = calls.filter((c) => c.name === 'SandboxNetworkAccess');
+    check(hosts.length === 2 && hosts.every((c) => c.input.host === '127.0.0.1' && typeof c.input.port === 'number'), 'two asks about the host', calls);
+    const rule = hosts[0].suggestions?.[0]?.rules?.[0];
+    check(rule && rule.toolName === 'WebFetch' && rule.ruleContent === 'domain:127.0.0.1', 'the suggestion is a WebFetch domain rule', hosts[0].suggestions);
+    return { asks: calls.map((c) => c.name) };
+  },
+
   // An ask answered deny: the model gets the message; the SDK sees permission_denied.
   async deny() {
     const { messages, error } = await run(query({
