@@ -31,7 +31,7 @@ func TestAskHostIsAskedAboutRefusedHosts(t *testing.T) {
 	var asked []string
 	dir := t.TempDir()
 	sb, err := sandbox.New(context.Background(), sandbox.Config{
-		WorkingDirs: []string{dir}, Home: dir, Helper: "/bin/true", Backends: []sandbox.Backend{probeOnly{}},
+		WorkingDirs: []string{dir}, Home: dir, QuarantineDir: t.TempDir(), Helper: "/bin/true", Backends: []sandbox.Backend{probeOnly{}},
 		AllowedDomains: []string{"ok.test"}, DeniedDomains: []string{"bad.test", "*.bad.test"},
 		AskHost: func(_ context.Context, host string, port int) bool {
 			mu.Lock()
