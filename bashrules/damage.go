@@ -54,6 +54,7 @@ const (
 	opGitStash                  // git stash push: destroys nothing, unless dropped (opGitDrop)
 	opGitDrop                   // git stash drop
 	opUnknown                   // what the command destroys is known only when it runs: why
+	opOneFile                   // one file, whose name is known only when it runs: why
 )
 
 // damageTarget is one path a command would destroy, resolved.
@@ -75,6 +76,10 @@ type damageTarget struct {
 	// feed marks the files fed to the command at run time, destroyed as op: src is the
 	// placeholder that stands for them (see damagefeed.go).
 	feed bool
+	// one marks an unknown word that names one file when it runs (Word.OneField): destroyed
+	// as opFile it is counted as one file (opOneFile), unless something may run it more than
+	// once (see once).
+	one bool
 }
 
 // damageCounter counts what one analysed command line would destroy.
@@ -103,7 +108,7 @@ func countDamage(a *Analysis, ps *pathChecks) *permission.Damage {
 			continue
 		}
 		for _, pc := range ps.cwds(c.where) {
-			targets = append(targets, commandDamage(a, pc, c, name)...)
+			targets = append(targets, once(c.where, c.Via == "" && !c.ExtraArgs, commandDamage(a, pc, c, name))...)
 		}
 	}
 	for _, rd := range a.Redirects {
@@ -111,9 +116,9 @@ func countDamage(a *Analysis, ps *pathChecks) *permission.Damage {
 			continue
 		}
 		for _, pc := range ps.cwds(rd.where) {
-			targets = append(targets, perValue(a, pc, rd.forVar, []Word{rd.Target}, func(ws []Word) []damageTarget {
+			targets = append(targets, once(rd.where, true, perValue(a, pc, rd.forVar, []Word{rd.Target}, func(ws []Word) []damageTarget {
 				return operandTargets(pc, opFile, ws)
-			})...)
+			}))...)
 		}
 	}
 	if len(targets) == 0 {
@@ -162,7 +167,7 @@ func (dc *damageCounter) askGit() {
 			for _, p := range t.paths {
 				add(t.dir, p)
 			}
-		case opUnknown, opGitStash, opGitDrop:
+		case opUnknown, opOneFile, opGitStash, opGitDrop:
 		default:
 			add(filepath.Dir(t.abs), t.abs)
 		}
@@ -208,7 +213,26 @@ func (dc *damageCounter) count(t damageTarget) {
 		dc.gitRm(t)
 	case opUnknown, opGitDrop:
 		dc.unknown(t.why)
+	case opOneFile:
+		dc.d.Files++
+		dc.rec.note("bash: damage", "one file", t.why+": counted as one file of a size not known before it runs")
 	}
+}
+
+// once keeps a one-file target (opOneFile) only where the command or redirect runs once per
+// command line: in a loop, a function, a script another command runs, or a command that
+// find -exec or xargs starts, the same unknown word may name another file each time, so
+// what it destroys cannot be counted.
+func once(wh where, direct bool, ts []damageTarget) []damageTarget {
+	if direct && !wh.loop && !wh.fn && !wh.script {
+		return ts
+	}
+	for i := range ts {
+		if ts[i].op == opOneFile {
+			ts[i].op = opUnknown
+		}
+	}
+	return ts
 }
 
 // matching counts the files below t.abs whose name matches t.names[0] and, when t.whole,
@@ -513,7 +537,7 @@ func DamageWords(d *permission.Damage) string {
 	if d.AtLeast {
 		b.WriteString("at least ")
 	}
-	fmt.Fprintf(&b, "%d files (%s)", d.Files, byteWords(d.Bytes))
+	fmt.Fprintf(&b, "%d %s (%s)", d.Files, plural(d.Files, "file", "files"), byteWords(d.Bytes))
 	if d.Untracked > 0 {
 		fmt.Fprintf(&b, ", %d untracked", d.Untracked)
 	}
@@ -532,6 +556,13 @@ func DamageWords(d *permission.Damage) string {
 		fmt.Fprintf(&b, "; not counted, rebuilt by tools: %s", strings.Join(d.Regenerable, ", "))
 	}
 	return b.String()
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // byteWords writes a size in bytes for people.

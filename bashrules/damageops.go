@@ -49,7 +49,9 @@ func damagePaths(pc *permission.Context, ws []Word) (paths []string, bad []damag
 				why: w.Src + " is a file name known only when the command runs"})
 			continue
 		case !w.Known || w.Tilde == TildeOther:
-			bad = append(bad, unknownWord(w))
+			t := unknownWord(w)
+			t.one = w.OneField
+			bad = append(bad, t)
 			continue
 		case w.Value == "":
 			continue
@@ -90,8 +92,11 @@ func operandTargets(pc *permission.Context, op damageOp, ws []Word) []damageTarg
 	paths, bad := damagePaths(pc, ws)
 	out := targets(op, paths)
 	for _, b := range bad {
-		if b.feed {
+		switch {
+		case b.feed:
 			b.op = op
+		case b.one && op == opFile:
+			b.op = opOneFile
 		}
 		out = append(out, b)
 	}

@@ -105,7 +105,7 @@ func newEffectWorld(t *testing.T) *effectWorld {
 		t.Fatal(err)
 	}
 	w := &effectWorld{root: root, proj: filepath.Join(root, "proj"), home: filepath.Join(root, "home"), out: filepath.Join(root, "outside")}
-	for _, d := range []string{w.proj, w.out, filepath.Join(w.home, "managed"), filepath.Join(w.home, ".ssh"), filepath.Join(w.home, ".docker", "run")} {
+	for _, d := range []string{w.proj, w.out, filepath.Join(w.home, "managed"), filepath.Join(w.home, ".ssh"), filepath.Join(w.home, ".docker", "run"), filepath.Join(w.home, ".cache")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -257,8 +257,14 @@ func plant(t *testing.T, w *effectWorld, name, content string) {
 // deny rule — no sandbox key.
 const effectSettings = `{"permissions": {"allow": ["Bash(./run.sh:*)", "Bash(python3:*)"], "deny": ["Read(./.env)"]}}`
 
-// snapshot records every entry under root: its kind, mode and content hash. Reins's own audit
-// log is left out; created empty files and folders too (the sandbox's stand-ins, which
+// reinsOwn are the folders under the harness's root that reins itself writes: the audit log,
+// the quarantine the check after a command moves what it caught to (the row then shows the
+// protected path unchanged in the project), and reins's cache — the probe's record and the
+// sandbox-private toolchain caches, which only sandboxed commands use, never the host's tools.
+var reinsOwn = []string{"home/.reins/audit", "home/.reins/quarantine", "home/.cache/reins"}
+
+// snapshot records every entry under root: its kind, mode and content hash. Reins's own
+// folders are left out; created empty files and folders too (the sandbox's stand-ins, which
 // TestSandboxLeavesTheTreeAsItWas checks on its own); every attack writes something.
 func snapshot(t *testing.T, root string) map[string]string {
 	t.Helper()
@@ -268,7 +274,7 @@ func snapshot(t *testing.T, root string) map[string]string {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
-		if rel == filepath.Join("home", ".reins", "audit") {
+		if slices.Contains(reinsOwn, filepath.ToSlash(rel)) {
 			return fs.SkipDir
 		}
 		info, err := d.Info()
@@ -479,7 +485,7 @@ func TestSandboxLeavesTheTreeAsItWas(t *testing.T) {
 			after := listTree(t, w.root)
 			var extra []string
 			for p := range after {
-				if !before[p] && !strings.HasPrefix(p, "home/.reins/audit") {
+				if !before[p] && !slices.ContainsFunc(reinsOwn, func(own string) bool { return p == own || strings.HasPrefix(p, own+"/") }) {
 					extra = append(extra, p)
 				}
 			}
