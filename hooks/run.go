@@ -275,6 +275,9 @@ func (r *Runner) runOne(ctx context.Context, ev Event, h *Hook, input []byte, di
 	default:
 		run.Outcome = OutcomeError
 	}
+	if failsClosed(h) {
+		closeFailure(&run)
+	}
 	r.observe(run)
 	return run
 }
