@@ -88,7 +88,9 @@ func TestHTTPHook(t *testing.T) {
 		{name: "allowed URL, allow answer", status: 200, body: allow, want: permission.Allow},
 		{name: "allowed URL, empty answer", status: 200, body: "", want: permission.Passthrough},
 		{name: "allowed by a pattern", status: 200, body: allow, want: permission.Allow,
-			policy: func(u string) HTTPPolicy { return HTTPPolicy{URLs: []AllowList{{Values: []string{u[:len(u)-6] + "*"}, Origin: "u"}}} }},
+			policy: func(u string) HTTPPolicy {
+				return HTTPPolicy{URLs: []AllowList{{Values: []string{u[:len(u)-6] + "*"}, Origin: "u"}}}
+			}},
 		{name: "URL not allowed", status: 200, body: allow, want: permission.Deny, reason: "not allowed by allowedHttpHookUrls", noCalls: true,
 			policy: func(string) HTTPPolicy {
 				return HTTPPolicy{URLs: []AllowList{{Values: []string{"https://hooks.example.com/*"}, Origin: "/etc/reins/managed-settings.json:2:3"}}}
@@ -145,7 +147,7 @@ func TestHTTPHookHeaders(t *testing.T) {
 	env := map[string]string{"TOKEN": "t0k", "SECRET": "s3cret", "TEAM": "core", "EVIL": "a\r\nX-Injected: 1"}
 	srv := newHookServer(t, 200, "")
 	h := &HTTP{URL: srv.URL, Getenv: func(k string) string { return env[k] },
-		Headers: []Header{{"Authorization", "Bearer ${TOKEN}"}, {"X-Secret", "$SECRET"}, {"X-Team", "$TEAM-$TOKEN"}, {"X-Cost", "$5 flat"}},
+		Headers:        []Header{{"Authorization", "Bearer ${TOKEN}"}, {"X-Secret", "$SECRET"}, {"X-Team", "$TEAM-$TOKEN"}, {"X-Cost", "$5 flat"}},
 		AllowedEnvVars: []string{"TOKEN", "SECRET", "TEAM"},
 		Policy:         HTTPPolicy{EnvVars: []AllowList{{Values: []string{"TOKEN", "TEAM"}, Origin: "policy"}}}}
 	if res := preToolUseVerdict(t, h, time.Second); res.Verdict.Behavior != permission.Passthrough {
