@@ -200,3 +200,20 @@ func parseHTTPHookLists(root *value, hs *HookSettings, idx func() lineIndex, err
 	}
 	return nil
 }
+
+// Runs says in one line what the hook runs: its command, or its type and target.
+func (h HookEntry) Runs() string {
+	switch h.Type {
+	case "":
+		return h.Command
+	case "http":
+		return "http " + h.URL
+	case "mcp_tool":
+		return "mcp_tool " + h.Server + "/" + h.Tool
+	}
+	p := strings.Join(strings.Fields(h.Prompt), " ")
+	if len(p) > 60 {
+		p = p[:57] + "..."
+	}
+	return fmt.Sprintf("%s %q", h.Type, p)
+}

@@ -377,7 +377,7 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 		Environ:    a.Settings.Environ,
 	})
 	a.Pool.AddSkillTool(a.Skills, a.skillLoaded)
-	a.Hooks, err = newHookRunner(a.Settings, hookEntries, a.SessionID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups)
+	a.Hooks, err = newHookRunner(a.Settings, hookEntries, a.SessionID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups, hookDeps{a})
 	return err
 }
 

@@ -70,7 +70,7 @@ func trustOffer(ctx context.Context, f *Factory, opts *agentOptions) (offer tui.
 			if h.Matcher != "" {
 				what += " (" + h.Matcher + ")"
 			}
-			offer.Hooks = append(offer.Hooks, tui.TrustItem{What: what + ": " + h.Command, Where: relTo(offer.Folder, h.Origin())})
+			offer.Hooks = append(offer.Hooks, tui.TrustItem{What: what + ": " + h.Runs(), Where: relTo(offer.Folder, h.Origin())})
 		}
 	}
 	if _, skipped := s.Loaded.APIKeyHelper(false); len(skipped) > 0 {
