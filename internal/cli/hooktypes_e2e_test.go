@@ -87,7 +87,9 @@ func TestHTTPHookE2E(t *testing.T) {
 		calls    int64
 	}{
 		{name: "allowed, no objection", status: 200, body: "{}", ran: true, calls: 1,
-			settings: func(u string) string { return fmt.Sprintf(`"allowedHttpHookUrls": [%q]`, u[:strings.LastIndex(u, ":")]+":*") }},
+			settings: func(u string) string {
+				return fmt.Sprintf(`"allowedHttpHookUrls": [%q]`, u[:strings.LastIndex(u, ":")]+":*")
+			}},
 		{name: "allowed, deny", status: 200, body: deny, ran: false, told: "the policy service says no", calls: 1},
 		{name: "URL not allowed", status: 200, body: "{}", ran: false, told: "not allowed by allowedHttpHookUrls", calls: 0,
 			settings: func(string) string { return `"allowedHttpHookUrls": ["https://hooks.example.com/*"]` }},
