@@ -67,6 +67,9 @@ type Reason struct {
 	ClassifierApprovable bool `json:"classifierApprovable,omitempty"`
 	// Subresults holds the per-part decisions of a compound Bash command.
 	Subresults []SubResult `json:"subresults,omitempty"`
+	// Setting names the setting that turned an ask into this denial, with where it was set
+	// (permissions.denyInsteadOfPrompting, a working-directory fence).
+	Setting string `json:"setting,omitempty"`
 }
 
 // SubResult is the decision for one part of a compound command.

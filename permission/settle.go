@@ -57,6 +57,10 @@ func (e *Engine) AuthorizeCall(ctx context.Context, pc *Context, c Call) (Decisi
 // answer substituted.
 func (e *Engine) settle(ctx context.Context, pc *Context, c Call, d Decision) (Decision, error) {
 	name := c.Tool.Name()
+	// Every ask settles here, whatever produced it (a rule, a safety check, a hook's ask).
+	if dd, ok := pc.promptDenied(ctx, name, d); ok {
+		return dd, nil
+	}
 	asker := c.Asker
 	if pc.mode == ModeBubble && e.ParentAsker != nil {
 		asker = e.ParentAsker

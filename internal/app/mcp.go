@@ -51,7 +51,8 @@ func MCPLoadOptions(s *Settings, getenv func(string) string, o MCPOptions) clien
 		ProjectTrusted:  s.Trusted,
 		Getenv:          getenv,
 		Configs:         o.Configs,
-		Strict:          o.Strict,
+		// --restricted reads no user, project or local configuration: only --mcp-config.
+		Strict: o.Strict || s.Restricted,
 		Plugins:         o.Plugins,
 	}
 	if s.Loaded != nil {
