@@ -28,9 +28,9 @@ type Fences struct {
 
 // Setting names for the denials' reasons.
 const (
-	SettingBlockReads     = "permissions.blockReadsOutsideWorkingDirectories"
-	SettingBlockWrites    = "permissions.blockWritesOutsideWorkingDirectories"
-	SettingDenyPrompting  = "permissions.denyInsteadOfPrompting"
+	SettingBlockReads    = "permissions.blockReadsOutsideWorkingDirectories"
+	SettingBlockWrites   = "permissions.blockWritesOutsideWorkingDirectories"
+	SettingDenyPrompting = "permissions.denyInsteadOfPrompting"
 )
 
 // Fences returns the context's fences.

@@ -27,13 +27,13 @@ func TestFenceSettings(t *testing.T) {
 		{name: "user turns reads on", files: map[string]string{"user": `{"permissions": {"blockReadsOutsideWorkingDirectories": true}}`}, reads: "user"},
 		{name: "untrusted project turns writes on", files: map[string]string{"project": `{"permissions": {"blockWritesOutsideWorkingDirectories": true}}`}, writes: "project"},
 		{name: "policy false does not turn the user's off", files: map[string]string{
-			"user":    `{"permissions": {"blockWritesOutsideWorkingDirectories": true}}`,
+			"user":   `{"permissions": {"blockWritesOutsideWorkingDirectories": true}}`,
 			"policy": `{"permissions": {"blockWritesOutsideWorkingDirectories": false}}`}, writes: "user"},
 		{name: "local false does not turn the project's off", files: map[string]string{
 			"project": `{"permissions": {"denyInsteadOfPrompting": true}}`,
 			"local":   `{"permissions": {"denyInsteadOfPrompting": false}}`}, prompts: "project"},
 		{name: "the policy is named first", files: map[string]string{
-			"user":    `{"permissions": {"denyInsteadOfPrompting": true}}`,
+			"user":   `{"permissions": {"denyInsteadOfPrompting": true}}`,
 			"policy": `{"permissions": {"denyInsteadOfPrompting": true}}`}, prompts: "policy"},
 		{name: "skill shell", files: map[string]string{"local": `{"disableSkillShellExecution": true}`}, skill: "local"},
 		{name: "reads not a bool", files: map[string]string{"user": `{"permissions": {"blockReadsOutsideWorkingDirectories": "yes"}}`},

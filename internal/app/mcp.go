@@ -52,8 +52,8 @@ func MCPLoadOptions(s *Settings, getenv func(string) string, o MCPOptions) clien
 		Getenv:          getenv,
 		Configs:         o.Configs,
 		// --restricted reads no user, project or local configuration: only --mcp-config.
-		Strict: o.Strict || s.Restricted,
-		Plugins:         o.Plugins,
+		Strict:  o.Strict || s.Restricted,
+		Plugins: o.Plugins,
 	}
 	if s.Loaded != nil {
 		for _, file := range s.Loaded.Files {
