@@ -208,6 +208,9 @@ func (r *Runner) run(ctx context.Context, ev Event, value string, common Common,
 	return runs
 }
 
+// hookRef names a hook with where it was configured, for reasons and who decided.
+func hookRef(h *Hook) string { return h.Name() + originSuffix(h) }
+
 func originSuffix(h *Hook) string {
 	if h.Origin == "" {
 		return ""
