@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/worktree/gitdir"
 )
 
 // Flags are the command-line flags that shape the permission context.
@@ -153,6 +154,11 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 	b.cfg.DamageBudget = &budget
 	b.r.Warnings = append(b.r.Warnings, sbWarns...)
 	b.cfg.Fences = l.Fences()
+	// In a linked worktree the main repository's hooks and configuration are protected
+	// paths: the code git runs for this worktree lives there (gitdir.Repo.ProtectedPaths).
+	if repo, err := gitdir.Find(o.Cwd); err == nil {
+		b.cfg.ProtectedPaths = repo.ProtectedPaths()
+	}
 	if f.Restricted {
 		b.cfg.Rules = append(b.cfg.Rules, restrictedRules()...)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/worktree/gitdir"
 )
 
 // trustFileName is the file under the config folder that lists trusted projects:
@@ -82,7 +83,10 @@ func trust(h hooks, configDir, dir string) error {
 }
 
 // IsTrusted reports whether dir, or a folder above it, was trusted under configDir. Both dir
-// and the recorded folders are compared with their symlinks resolved.
+// and the recorded folders are compared with their symlinks resolved. A folder in a linked git
+// worktree is trusted if and only if the worktree's main repository is: its hooks and
+// configuration, the code git runs there, live in the main repository, wherever the worktree
+// is (a trusted folder holding a worktree of an untrusted repository is not trusted).
 func IsTrusted(configDir, dir string) (bool, error) {
 	if configDir == "" {
 		return false, nil
@@ -90,6 +94,13 @@ func IsTrusted(configDir, dir string) (bool, error) {
 	target, err := resolvePath(dir)
 	if err != nil {
 		return false, fmt.Errorf("checking trust of %s: %w", dir, err)
+	}
+	root, linked, err := gitdir.TrustRoot(target)
+	if err != nil {
+		return false, fmt.Errorf("checking trust of %s: %w", dir, err)
+	}
+	if linked {
+		target = root
 	}
 	_, list, err := readTrust(hooks{}, trustFile(configDir))
 	if err != nil {

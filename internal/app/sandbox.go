@@ -60,7 +60,7 @@ func SandboxConfig(ctx context.Context, s *Settings, pc *permission.Context, o S
 		Home:              pc.Home(),
 		ProtectedDirs:     dirs,
 		ProtectedFiles:    files,
-		ProtectedPaths:    pc.SettingsFiles(),
+		ProtectedPaths:    append(pc.SettingsFiles(), pc.ProtectedPaths()...),
 		AllowLocalBinding: sb.AllowLocalBinding,
 		Helper:            helper,
 		Backends:          backends,
