@@ -311,6 +311,8 @@ var ownImports = map[string][]string{
 	"hostform": {},
 	// A folder's repository, read from its .git files for the core (trust, protected paths).
 	"worktree/gitdir": {"boundedfile"},
+	// Worktrees are git runs and files: the session assembly uses them, never the reverse.
+	"worktree": {"worktree/gitdir", "boundedfile", "pathrule", "internal/procgroup"},
 	// Memory files are text for the prompt: found and read through the bounded reader, never
 	// knowing the agent that shows them (what is a secret comes in as a function).
 	"memory": {"boundedfile"},

@@ -35,6 +35,8 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 	if err != nil {
 		return err
 	}
+	// After Close (deferred later, run first): keep or remove the session's worktree.
+	defer leaveWorktree(ctx, f, a, f.In, true)
 	defer a.Close()
 	// MCP servers' requests for input go to the chat's form while it runs.
 	a.SetElicitor(elicitor)
