@@ -83,6 +83,8 @@ type Settings struct {
 	BlockWritesOutside     *BoolEntry `json:"blockWritesOutsideWorkingDirectories,omitempty"`
 	DenyInsteadOfPrompting *BoolEntry `json:"denyInsteadOfPrompting,omitempty"`
 	DisableSkillShell      *BoolEntry `json:"disableSkillShellExecution,omitempty"`
+	// StatusLine is the statusLine key (statusline.go).
+	StatusLine *StatusLine `json:"statusLine,omitempty"`
 	// ManagedOnly is allowManagedPermissionRulesOnly; it is honoured from policy files only.
 	ManagedOnly *BoolEntry `json:"allowManagedPermissionRulesOnly,omitempty"`
 	// AutoCompact is autoCompactEnabled: false turns automatic compaction off.
@@ -461,7 +463,10 @@ func (d *settingsDoc) readTopLevel(root *value, s *Settings) error {
 		line, col := d.idx.pos(v.off)
 		*k.dst = &Entry{Value: v.str, Line: line, Col: col}
 	}
-	return d.readSkillShell(root, s)
+	if err := d.readSkillShell(root, s); err != nil {
+		return err
+	}
+	return d.readStatusLine(root, s)
 }
 
 // readPermissions reads the permissions object: its keys checked, its lists, defaultMode and

@@ -53,7 +53,10 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		f.warn("%v", perr)
 	}
 	a.StartSession(ctx)
+	status, stopStatus := chatStatusLine(f, a)
+	defer stopStatus()
 	err = tui.Run(ctx, tui.Config{
+		StatusLine:      status,
 		Agent:           a.Agent,
 		History:         a.History,
 		Prompt:          prompt,
