@@ -147,3 +147,28 @@ func copyRegular(src, dst string, room int64) (int64, error) {
 	}
 	return n, err
 }
+
+// localSettings are the person's own settings files of a project, which git ignores and a
+// fresh worktree lacks: their deny and ask rules must hold in the worktree as in the main tree.
+var localSettings = []string{filepath.Join(".claude", "settings.local.json"), filepath.Join(".reins", "settings.local.json")}
+
+// CopyLocalSettings copies the main working tree's local settings files into w where w has
+// none, so that a session in the worktree decides as one in the main tree would. It returns
+// the files copied.
+func CopyLocalSettings(w *Worktree) ([]string, error) {
+	var out []string
+	for _, rel := range localSettings {
+		src, dst := filepath.Join(w.Main, rel), filepath.Join(w.Path, rel)
+		if _, err := os.Lstat(dst); err == nil {
+			continue
+		}
+		if _, err := os.Lstat(src); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if _, err := copyRegular(src, dst, 4<<20); err != nil {
+			return out, fmt.Errorf("copying %s into the worktree: %w", rel, err)
+		}
+		out = append(out, rel)
+	}
+	return out, nil
+}

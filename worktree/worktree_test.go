@@ -236,3 +236,26 @@ func TestCheckName(t *testing.T) {
 		}
 	}
 }
+
+// The main tree's local settings files, which git ignores, come along: their deny rules hold
+// in the worktree.
+func TestCopyLocalSettings(t *testing.T) {
+	dir, _ := repo(t)
+	write(t, filepath.Join(dir, ".claude", "settings.local.json"), `{"permissions": {"deny": ["Read(/secrets/**)"]}}`)
+	gitRun(t, dir, "config", "core.excludesFile", "/dev/null")
+	write(t, filepath.Join(dir, ".git", "info", "exclude"), ".claude/settings.local.json\n")
+	w, _, err := Create(context.Background(), &Git{}, dir, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := CopyLocalSettings(w)
+	if err != nil || !slices.Equal(got, []string{filepath.Join(".claude", "settings.local.json")}) {
+		t.Fatalf("copied %v, %v", got, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.Path, ".claude", "settings.local.json")); !strings.Contains(string(b), "secrets") {
+		t.Errorf("the copy: %q", b)
+	}
+	if again, _ := CopyLocalSettings(w); len(again) != 0 {
+		t.Errorf("copied again over the worktree's own: %v", again)
+	}
+}

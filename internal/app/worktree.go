@@ -32,6 +32,13 @@ func (a *App) openWorktree(ctx context.Context) error {
 	}
 	a.Worktree = w
 	a.opts.Cwd, a.opts.Settings.Cwd = start, start
+	// The person's local settings (ignored by git, so not in the checkout) decide here too: a
+	// local deny rule of the main tree must hold in its worktree.
+	if copied, err := worktree.CopyLocalSettings(w); err != nil {
+		return err
+	} else if len(copied) > 0 {
+		a.opts.Report.note("copied %s into the worktree", strings.Join(copied, ", "))
+	}
 	a.opts.Report.note("Working in the worktree %s (branch %s); the main working tree %s is left alone", w.Path, w.Branch, w.Main)
 	return nil
 }
