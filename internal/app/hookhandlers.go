@@ -53,9 +53,9 @@ func (d hookDeps) handler(e settings.HookEntry, policy hooks.HTTPPolicy) hooks.H
 		}
 		return &hooks.HTTP{URL: e.URL, Headers: hs, AllowedEnvVars: e.AllowedEnvVars, Policy: policy, Getenv: getenv}
 	case "mcp_tool":
-		return &hooks.MCPTool{Server: e.Server, Tool: e.Tool, Input: e.Input, Caller: mcpHookCaller{d.a}}
+		return &hooks.MCPTool{Server: e.Server, Tool: e.Tool, Input: e.Input, Caller: mcpHookCaller(d)}
 	case "prompt", "agent":
-		return &hooks.Model{Agent: e.Type == "agent", Prompt: e.Prompt, Model: e.Model, Tools: e.Tools, Judge: hookJudge{d.a}}
+		return &hooks.Model{Agent: e.Type == "agent", Prompt: e.Prompt, Model: e.Model, Tools: e.Tools, Judge: hookJudge(d)}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -98,3 +99,25 @@ func TestFirstLine(t *testing.T) {
 		t.Errorf("displayName = %q", got)
 	}
 }
+
+// FuzzFirstLine: whatever a status command prints, the line shown has no line break, no
+// control character and no escape sequence but colours.
+func FuzzFirstLine(f *testing.F) {
+	for _, s := range []string{"ok", "\x1b[31mred\x1b[0m\nx", "\x1b]0;t\x07", "\x1b[2J", "a\tb\rc", "\x00\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := firstLine(s)
+		rest := sgrAll.ReplaceAllString(got, "")
+		for i := 0; i < len(rest); i++ {
+			if c := rest[i]; c < 0x20 || c == 0x7f {
+				t.Fatalf("firstLine(%q) = %q keeps %#x", s, got, c)
+			}
+		}
+		if len(got) > maxStatusLine {
+			t.Fatalf("a line of %d bytes", len(got))
+		}
+	})
+}
+
+var sgrAll = regexp.MustCompile(`\x1b\[[0-9;]*m`)
