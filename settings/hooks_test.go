@@ -190,3 +190,24 @@ func TestHTTPHookPolicyLists(t *testing.T) {
 		t.Errorf("httpHookAllowedEnvVars lists: %+v", vars)
 	}
 }
+
+// Hooks of every type from a project's files wait for trust, as command hooks do.
+func TestTypedHooksWaitForTrust(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "project", `{"hooks": {"PreToolUse": [{"hooks": [{"type": "http", "url": "https://h.example/x"}, {"type": "prompt", "prompt": "ok?"}, {"type": "mcp_tool", "server": "s", "tool": "t"}]}]}}`)
+	l, err := Load(e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, trusted := range []bool{false, true} {
+		hs := l.Hooks(trusted)
+		if len(hs) != 3 {
+			t.Fatalf("hooks %+v", hs)
+		}
+		for _, h := range hs {
+			if (h.Skipped != "") == trusted || (!trusted && !strings.Contains(h.Skipped, "not trusted")) {
+				t.Errorf("trusted %v: %s hook skipped %q", trusted, h.Type, h.Skipped)
+			}
+		}
+	}
+}
