@@ -141,6 +141,8 @@ type DeniedCall struct {
 	ToolUseID string
 	Message   string
 	Reason    *permission.Reason
+	// By says who decided (the engine's [permission.Decision.By]).
+	By *permission.DecidedBy
 }
 
 // Bus delivers events to subscribers under the contract in the package documentation. The zero

@@ -218,7 +218,7 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 		c.result = errorResult(id, out.Failure)
 		c.denied = true
 		d := out.Decision
-		x.bus.Publish(Event{Type: EventPermissionDenied, Denied: &DeniedCall{ToolName: c.use.Name, ToolUseID: id, Message: d.Message, Reason: d.Reason}})
+		x.bus.Publish(Event{Type: EventPermissionDenied, Denied: &DeniedCall{ToolName: c.use.Name, ToolUseID: id, Message: d.Message, Reason: d.Reason, By: d.By}})
 	default:
 		c.result = errorResult(id, out.Failure)
 	}

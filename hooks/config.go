@@ -50,10 +50,14 @@ type Hook struct {
 	Handler Handler
 }
 
-// Name is how messages and the stream name the hook.
+// Name is how messages and the stream name the hook: its command, what a handler says it
+// runs (an http hook's URL, an mcp_tool hook's server and tool), or where it was configured.
 func (h *Hook) Name() string {
 	if h.Command != "" {
 		return h.Command
+	}
+	if d, ok := h.Handler.(interface{ Describe() string }); ok {
+		return d.Describe()
 	}
 	return h.Origin
 }

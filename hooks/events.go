@@ -102,7 +102,7 @@ func (r *Runner) PreToolUse(ctx context.Context, c Common, call ToolCall) PreToo
 		if reason != "" {
 			reasons = append(reasons, reason)
 		}
-		names = append(names, h.Name())
+		names = append(names, hookRef(h))
 	}
 	for _, run := range r.run(ctx, PreToolUse, call.Name, c, call.fields()) {
 		if res.refused(run) {

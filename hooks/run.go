@@ -213,6 +213,9 @@ func (r *Runner) run(ctx context.Context, ev Event, value string, common Common,
 	return runs
 }
 
+// hookRef names a hook with where it was configured, for reasons and who decided.
+func hookRef(h *Hook) string { return h.Name() + originSuffix(h) }
+
 func originSuffix(h *Hook) string {
 	if h.Origin == "" {
 		return ""
@@ -280,6 +283,9 @@ func (r *Runner) runOne(ctx context.Context, ev Event, h *Hook, input []byte, di
 	default:
 		run.Outcome = OutcomeError
 	}
+	if failsClosed(h) {
+		closeFailure(&run)
+	}
 	r.observe(run)
 	return run
 }
@@ -287,6 +293,10 @@ func (r *Runner) runOne(ctx context.Context, ev Event, h *Hook, input []byte, di
 // shell runs a command hook with sh -c in its own process group, so that a timeout kills
 // everything it started, and what it leaves running ends with the session (see finished).
 func (r *Runner) shell(ctx context.Context, command string, input []byte, dir string) (Raw, error) {
+	return r.shellCapped(ctx, command, input, dir, cmp.Or(r.MaxOutput, DefaultMaxOutput))
+}
+
+func (r *Runner) shellCapped(ctx context.Context, command string, input []byte, dir string, limit int) (Raw, error) {
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
 	cmd.Dir = dir
 	env := r.Env
@@ -297,7 +307,6 @@ func (r *Runner) shell(ctx context.Context, command string, input []byte, dir st
 	// The call or turn the hook runs for, so that a hook that traces joins its trace.
 	cmd.Env = tracecontext.Env(ctx, env)
 	cmd.Stdin = strings.NewReader(string(input))
-	limit := cmp.Or(r.MaxOutput, DefaultMaxOutput)
 	stdout, stderr := &cappedBuffer{limit: limit}, &cappedBuffer{limit: limit}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	setProcessGroup(cmd)

@@ -291,7 +291,16 @@ func (e *Engine) post(ctx context.Context, pc *Context, t Checker, input any, d 
 		return Decision{Behavior: Deny, Message: dontAskMessage(name), Reason: &Reason{Type: ReasonMode, Mode: ModeDontAsk}}, nil
 	}
 	if e.autoActive(pc) {
-		return e.auto(ctx, pc, t, input, d)
+		d, err := e.auto(ctx, pc, t, input, d)
+		if err == nil && d.Behavior == Ask {
+			if dd, ok := pc.promptDenied(ctx, name, d); ok {
+				return dd, nil
+			}
+		}
+		return d, err
+	}
+	if dd, ok := pc.promptDenied(ctx, name, d); ok {
+		return dd, nil
 	}
 	if pc.avoidPrompts {
 		Note(ctx, Step{Name: "post prompt-less context", Outcome: "deny"})

@@ -38,6 +38,14 @@ const maxSubstitutions = 3
 // the same asker with the new input. The returned allow carries the input to run in
 // UpdatedInput whenever it differs from the call's.
 func (e *Engine) AuthorizeCall(ctx context.Context, pc *Context, c Call) (Decision, error) {
+	d, err := e.authorizeCall(ctx, pc, c)
+	if err == nil {
+		d.By = attribute(d, e.PolicyVersion)
+	}
+	return d, err
+}
+
+func (e *Engine) authorizeCall(ctx context.Context, pc *Context, c Call) (Decision, error) {
 	if err := ctx.Err(); err != nil {
 		return Decision{}, err
 	}
@@ -57,6 +65,10 @@ func (e *Engine) AuthorizeCall(ctx context.Context, pc *Context, c Call) (Decisi
 // answer substituted.
 func (e *Engine) settle(ctx context.Context, pc *Context, c Call, d Decision) (Decision, error) {
 	name := c.Tool.Name()
+	// Every ask settles here, whatever produced it (a rule, a safety check, a hook's ask).
+	if dd, ok := pc.promptDenied(ctx, name, d); ok {
+		return dd, nil
+	}
 	asker := c.Asker
 	if pc.mode == ModeBubble && e.ParentAsker != nil {
 		asker = e.ParentAsker
@@ -65,8 +77,16 @@ func (e *Engine) settle(ctx context.Context, pc *Context, c Call, d Decision) (D
 		if d.denialLimit {
 			return Decision{}, ErrTooManyDenials
 		}
-		return Decision{Behavior: Deny, Message: d.Message, Reason: d.Reason, BlockedPath: d.BlockedPath}, nil
+		return Decision{Behavior: Deny, Message: d.Message, Reason: d.Reason, BlockedPath: d.BlockedPath, headless: true}, nil
 	}
+	d, err := e.ask(ctx, pc, c, d, asker)
+	return d, err
+}
+
+// ask puts the ask to asker and settles its answers; the decision remembers the answer that
+// settled it, for who decided.
+func (e *Engine) ask(ctx context.Context, pc *Context, c Call, d Decision, asker Asker) (Decision, error) {
+	name := c.Tool.Name()
 	input, modified := c.Input, false
 	for round := 0; ; round++ {
 		ans, err := asker.Ask(ctx, AskRequest{Tool: name, Input: input, Decision: d})
@@ -77,19 +97,19 @@ func (e *Engine) settle(ctx context.Context, pc *Context, c Call, d Decision) (D
 			return Decision{}, fmt.Errorf("asker answered %s for %s; want allow or deny", ans.Behavior, name)
 		}
 		if ans.Behavior == Deny {
-			return ans, nil
+			return answered(ans, ans.Reason), nil
 		}
 		if ans.UpdatedInput != nil {
 			next, err := e.prepare(ctx, c, ans.UpdatedInput)
 			if err != nil {
 				Note(ctx, Step{Name: "answer substitutes input", Outcome: "deny", Detail: err.Error()})
-				return Decision{Behavior: Deny, Message: invalidSubstituteMessage(name, err), Reason: ans.Reason}, nil
+				return answered(Decision{Behavior: Deny, Message: invalidSubstituteMessage(name, err), Reason: ans.Reason}, ans.Reason), nil
 			}
 			if !reflect.DeepEqual(next, input) {
 				modified = modified || ans.UserModified
 				if round == maxSubstitutions {
 					Note(ctx, Step{Name: "answer substitutes input", Outcome: "deny", Detail: "too many substitutions"})
-					return Decision{Behavior: Deny, Message: tooManySubstitutesMessage(name), Reason: ans.Reason}, nil
+					return answered(Decision{Behavior: Deny, Message: tooManySubstitutesMessage(name), Reason: ans.Reason}, ans.Reason), nil
 				}
 				nd, err := e.decideSubstitute(ctx, pc, c.Tool, next)
 				if err != nil {
@@ -101,7 +121,8 @@ func (e *Engine) settle(ctx context.Context, pc *Context, c Call, d Decision) (D
 						nd.UpdatedInput = next
 					}
 					nd.UserModified = modified
-					return nd, nil
+					// The answerer approved the edited call, which the engine allowed.
+					return answered(nd, ans.Reason), nil
 				case Deny:
 					return nd, nil
 				}
@@ -115,8 +136,17 @@ func (e *Engine) settle(ctx context.Context, pc *Context, c Call, d Decision) (D
 		if round > 0 {
 			ans.UpdatedInput = input
 		}
-		return ans, nil
+		return answered(ans, ans.Reason), nil
 	}
+}
+
+// answered marks d as settled by an asker's answer whose reason is r.
+func answered(d Decision, r *Reason) Decision {
+	if r == nil {
+		r = &Reason{}
+	}
+	d.answer = r
+	return d
 }
 
 // decideSubstitute decides a substituted input as a new call. A tool that exists to ask a

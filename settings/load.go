@@ -77,6 +77,14 @@ type Settings struct {
 	DefaultMode *Entry `json:"defaultMode,omitempty"`
 	// DisableBypass is permissions.disableBypassPermissionsMode; its value is always "disable".
 	DisableBypass *Entry `json:"disableBypassPermissionsMode,omitempty"`
+	// BlockReadsOutside, BlockWritesOutside and DenyInsteadOfPrompting are the permissions
+	// keys of [Loaded.Fences]; DisableSkillShell is disableSkillShellExecution.
+	BlockReadsOutside      *BoolEntry `json:"blockReadsOutsideWorkingDirectories,omitempty"`
+	BlockWritesOutside     *BoolEntry `json:"blockWritesOutsideWorkingDirectories,omitempty"`
+	DenyInsteadOfPrompting *BoolEntry `json:"denyInsteadOfPrompting,omitempty"`
+	DisableSkillShell      *BoolEntry `json:"disableSkillShellExecution,omitempty"`
+	// StatusLine is the statusLine key (statusline.go).
+	StatusLine *StatusLine `json:"statusLine,omitempty"`
 	// ManagedOnly is allowManagedPermissionRulesOnly; it is honoured from policy files only.
 	ManagedOnly *BoolEntry `json:"allowManagedPermissionRulesOnly,omitempty"`
 	// AutoCompact is autoCompactEnabled: false turns automatic compaction off.
@@ -462,7 +470,10 @@ func (d *settingsDoc) readTopLevel(root *value, s *Settings) error {
 		line, col := d.idx.pos(v.off)
 		*k.dst = &Entry{Value: v.str, Line: line, Col: col}
 	}
-	return nil
+	if err := d.readSkillShell(root, s); err != nil {
+		return err
+	}
+	return d.readStatusLine(root, s)
 }
 
 // readPermissions reads the permissions object: its keys checked, its lists, defaultMode and
@@ -495,7 +506,7 @@ func (d *settingsDoc) readPermissions(root *value, s *Settings, policy, strict, 
 		line, col := d.idx.pos(v.off)
 		s.DisableBypass = &Entry{Value: v.str, Line: line, Col: col}
 	}
-	return nil
+	return d.readFences(perms, s)
 }
 
 // readPermissionLists reads the allow, deny, ask and additionalDirectories lists, each entry

@@ -29,6 +29,7 @@ import (
 	"github.com/reinsdev/reins/tools/bash"
 	"github.com/reinsdev/reins/tools/slashcommand"
 	"github.com/reinsdev/reins/tools/web"
+	"github.com/reinsdev/reins/worktree"
 )
 
 // Options are everything a session is assembled from, as plain values: a front end parses its
@@ -99,6 +100,8 @@ type Options struct {
 	// start (the process watchdog); may be nil.
 	ShellGroups bash.GroupGuard
 	HookGroups  hooks.GroupGuard
+	// Worktree, when set, starts the session in a git worktree of its own (WorktreeOptions).
+	Worktree *WorktreeOptions
 	// Debug, when set, gets the session's debug log: the provider and every event.
 	Debug *slog.Logger
 	// Report gets the warnings and notes of the assembly and the session; New prints nothing.
@@ -169,6 +172,9 @@ type App struct {
 	Checkpoints *checkpoint.Store
 	// Memory is the session's memory files (CLAUDE.md, AGENTS.md).
 	Memory *Memory
+	// Worktree is the session's git worktree (Options.Worktree); the front end offers to keep
+	// or remove it when the session ends (RemoveWorktree).
+	Worktree *worktree.Worktree
 
 	opts   Options
 	root   Root
@@ -209,9 +215,19 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 	defer func() {
 		if err != nil {
 			a.Close()
+			if a.Worktree != nil {
+				// A session that never started leaves no worktree behind.
+				_ = worktree.Remove(context.WithoutCancel(ctx), a.git(), a.Worktree, false)
+			}
 		}
 	}()
+	if err := a.openWorktree(ctx); err != nil {
+		return nil, err
+	}
 	if err := a.loadSettings(); err != nil {
+		return nil, err
+	}
+	if err := a.copyIncluded(ctx); err != nil {
 		return nil, err
 	}
 	// The session is restored before anything else, so that a bad id fails fast.
@@ -381,7 +397,7 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 		rules, _ := a.skillGrants(s)
 		return rules
 	})
-	a.Hooks, err = newHookRunner(a.Settings, hookEntries, a.SessionID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups)
+	a.Hooks, err = newHookRunner(a.Settings, hookEntries, a.SessionID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups, hookDeps{a})
 	return err
 }
 

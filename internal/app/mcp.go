@@ -51,8 +51,9 @@ func MCPLoadOptions(s *Settings, getenv func(string) string, o MCPOptions) clien
 		ProjectTrusted:  s.Trusted,
 		Getenv:          getenv,
 		Configs:         o.Configs,
-		Strict:          o.Strict,
-		Plugins:         o.Plugins,
+		// --restricted reads no user, project or local configuration: only --mcp-config.
+		Strict:  o.Strict || s.Restricted,
+		Plugins: o.Plugins,
 	}
 	if s.Loaded != nil {
 		for _, file := range s.Loaded.Files {

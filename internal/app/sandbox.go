@@ -71,7 +71,7 @@ func SandboxConfig(ctx context.Context, s *Settings, pc *permission.Context, o S
 		ProbeCache:        filepathJoin(cacheRoot, "reins", "sandbox-probe.json"),
 		ProtectedDirs:     dirs,
 		ProtectedFiles:    files,
-		ProtectedPaths:    pc.SettingsFiles(),
+		ProtectedPaths:    append(pc.SettingsFiles(), pc.ProtectedPaths()...),
 		AllowLocalBinding: sb.AllowLocalBinding,
 		Helper:            helper,
 		Backends:          backends,

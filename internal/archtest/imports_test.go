@@ -56,8 +56,9 @@ var corePackages = []string{"permission", "pathrule", "bashrules", "settings"}
 // coreLeaves are packages of ours that the core may import: they import only the standard
 // library (ownImports holds them to it). boundedfile is how settings reads its files;
 // hostform is how bashrules reads the hosts of curl's and wget's URLs; built records that the
-// knowledge base was built (on first use).
-var coreLeaves = []string{"boundedfile", "hostform", "built"}
+// knowledge base was built (on first use); worktree/gitdir is how settings finds a worktree's
+// main repository for trust.
+var coreLeaves = []string{"boundedfile", "hostform", "built", "worktree/gitdir"}
 
 // sdkHomes names, for each third-party module that wraps an outside service or a UI, the only
 // packages of ours that may import it directly.
@@ -309,6 +310,10 @@ var ownImports = map[string][]string{
 	"boundedfile": {},
 	// Hosts in one form for the core and the web tool alike.
 	"hostform": {},
+	// A folder's repository, read from its .git files for the core (trust, protected paths).
+	"worktree/gitdir": {"boundedfile"},
+	// Worktrees are git runs and files: the session assembly uses them, never the reverse.
+	"worktree": {"worktree/gitdir", "boundedfile", "pathrule", "internal/procgroup"},
 	// Memory files are text for the prompt: found and read through the bounded reader, never
 	// knowing the agent that shows them (what is a secret comes in as a function).
 	"memory": {"boundedfile"},

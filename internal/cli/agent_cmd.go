@@ -21,6 +21,7 @@ type agentOptions struct {
 	// chat is set by the interactive mode: it keeps file checkpoints for /rewind.
 	chat               bool
 	perm               permFlags
+	worktree           worktreeFlag
 	mcp                mcpFlags
 	print              bool
 	outputFormat       string
@@ -129,6 +130,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	opts.hooks.register(root)
 	opts.mcp.register(root)
 	opts.sdk.register(root)
+	opts.worktree.register(root)
 }
 
 // readPrompt joins the arguments and, when it is not a terminal, standard input.
@@ -178,6 +180,8 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	if err != nil {
 		return err
 	}
+	// Headless: the worktree is kept, and where it is is said, after Close.
+	defer leaveWorktree(ctx, f, a, nil, false)
 	defer a.Close()
 
 	// stream-json writes each line as it happens; json collects them and prints the result

@@ -37,7 +37,12 @@ func appOptions(f *Factory, opts *agentOptions) (app.Options, error) {
 		return app.Options{}, err
 	}
 	sf := &opts.sdk
+	var confirm func([]string) bool
+	if opts.chat {
+		confirm = confirmSecrets(f, f.In)
+	}
 	return app.Options{
+		Worktree:           opts.worktree.options(confirm),
 		Cwd:                so.Cwd,
 		Getenv:             f.Getenv,
 		Settings:           so,

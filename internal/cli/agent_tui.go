@@ -35,6 +35,8 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 	if err != nil {
 		return err
 	}
+	// After Close (deferred later, run first): keep or remove the session's worktree.
+	defer leaveWorktree(ctx, f, a, f.In, true)
 	defer a.Close()
 	// MCP servers' requests for input go to the chat's form while it runs.
 	a.SetElicitor(elicitor)
@@ -51,7 +53,10 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		f.warn("%v", perr)
 	}
 	a.StartSession(ctx)
+	status, stopStatus := chatStatusLine(f, a)
+	defer stopStatus()
 	err = tui.Run(ctx, tui.Config{
+		StatusLine:      status,
 		Agent:           a.Agent,
 		History:         a.History,
 		Prompt:          prompt,

@@ -81,7 +81,7 @@ func Main() int {
 // Run runs reins with args in f's environment and returns the exit code.
 func Run(ctx context.Context, f *Factory, args []string) int {
 	root := NewCmdRoot(f)
-	args, err := expandToolLists(root, args)
+	args, err := expandToolLists(root, joinWorktreeName(args))
 	if err != nil {
 		fmt.Fprintf(f.ErrOut, "reins: %v\n", err)
 		return exitUsage

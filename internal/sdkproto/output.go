@@ -163,9 +163,11 @@ type deniedLine struct {
 	ToolUseID          string  `json:"tool_use_id"`
 	DecisionReasonType string  `json:"decision_reason_type,omitempty"`
 	DecisionReason     string  `json:"decision_reason,omitempty"`
-	Message            string  `json:"message"`
-	SessionID          string  `json:"session_id"`
-	UUID               string  `json:"uuid"`
+	// DecidedBy is Reins' own: who decided, with the signed policy's version (decidedby.go).
+	DecidedBy *decidedByLine `json:"decided_by,omitempty"`
+	Message   string         `json:"message"`
+	SessionID string         `json:"session_id"`
+	UUID      string         `json:"uuid"`
 }
 
 type streamEventLine struct {
@@ -357,6 +359,7 @@ func (e *Emitter) Handle(ev agent.Event) {
 		if d.Reason != nil {
 			l.DecisionReasonType, l.DecisionReason = string(d.Reason.Type), d.Reason.String()
 		}
+		l.DecidedBy = decidedBy(d.By)
 		e.write(l)
 	case agent.EventToolResults:
 		e.toolResults(ev.Message, ev.Outputs, parent)

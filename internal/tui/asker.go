@@ -142,7 +142,7 @@ func (a *asker) trace(ctx context.Context, req permission.AskRequest) []permissi
 	return tr.Steps()
 }
 
-var approved = &permission.Reason{Type: permission.ReasonOther, Detail: "approved in the permission dialog"}
+var approved = &permission.Reason{Type: permission.ReasonOther, Detail: "approved in the permission dialog", Answerer: permission.FrontEndChat}
 
 // settle turns an answer into the decision the engine returns.
 func (a *asker) settle(ctx context.Context, req permission.AskRequest, raw json.RawMessage, ans answer) (permission.Decision, error) {
@@ -222,7 +222,7 @@ func withAnswers(raw json.RawMessage, answers map[string]string) (json.RawMessag
 // errSaidNo is the cause of a turn stopped by a plain No in a dialog.
 var errSaidNo = errors.New("the person said no in the permission dialog")
 
-var rejected = &permission.Reason{Type: permission.ReasonOther, Detail: "rejected in the permission dialog"}
+var rejected = &permission.Reason{Type: permission.ReasonOther, Detail: "rejected in the permission dialog", Answerer: permission.FrontEndChat}
 
 func feedbackMessage(feedback string) string {
 	feedback = strings.TrimSpace(feedback)

@@ -88,6 +88,9 @@ type Model struct {
 	// points are the messages /rewind can go back to; rewinder is its open picker.
 	points   []rewindPoint
 	rewinder *rewindPicker
+
+	// status is the settings' status command's state (statusline.go).
+	status statusState
 }
 
 func newModel(ctx context.Context, cfg *Config) *Model {
@@ -656,6 +659,9 @@ func (m *Model) render() string {
 		bottom = append(bottom, strings.Split(m.input.View(), "\n")...)
 	}
 	bottom = append(bottom, m.statusLine())
+	if l := m.commandStatus(); l != "" {
+		bottom = append(bottom, l)
+	}
 	h := max(m.height-len(bottom), 0)
 	lines := m.r.window(m.entries, h, m.scroll)
 	return strings.Join(append(lines, bottom...), "\n")

@@ -80,6 +80,9 @@ type Config struct {
 	// Notices, if set, shows in the transcript what the session reports while the chat runs
 	// (warnings, retries, standard error): nothing may write to the terminal behind it.
 	Notices *Notices
+	// StatusLine, if set, is the settings' status command, whose line is shown under the
+	// built-in one (statusline.go).
+	StatusLine *StatusCommand
 	// Now is the clock of durations and scoped approvals; nil is time.Now.
 	Now func() time.Time
 
@@ -117,7 +120,7 @@ func Run(ctx context.Context, cfg Config) error {
 	m := newModel(ctx, &cfg)
 	m.fence = newFence()
 	m.entries = append([]*entry{m.banner()}, m.entries...)
-	p := tea.NewProgram(m, Terminal{In: cfg.In, Out: cfg.Out, NoColor: cfg.NoColor, Width: cfg.Width, Height: cfg.Height}.options(ctx)...)
+	p := tea.NewProgram(statusModel{m}, Terminal{In: cfg.In, Out: cfg.Out, NoColor: cfg.NoColor, Width: cfg.Width, Height: cfg.Height}.options(ctx)...)
 	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now, stop: m.stopper.stop, ignored: cfg.ignored}
 	if cfg.WrapAsker != nil {
 		a = cfg.WrapAsker(a)
