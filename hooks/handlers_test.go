@@ -105,7 +105,7 @@ func TestHTTPHook(t *testing.T) {
 		{name: "404 with a JSON body", status: 404, body: allow, want: permission.Deny},
 		{name: "redirect", status: 302, body: allow, want: permission.Deny, reason: "302"},
 		{name: "timeout", status: 200, body: allow, delay: 2 * time.Second, want: permission.Deny, reason: "timed out"},
-		{name: "invalid JSON", status: 200, body: `{"hookSpecificOutput":{"permissionDecision":"allow"`, want: permission.Deny, reason: "not hook JSON"},
+		{name: "invalid JSON", status: 200, body: `{"hookSpecificOutput":{"permissionDecision":"allow"`, want: permission.Deny, reason: "not valid hook JSON"},
 		{name: "plain text", status: 200, body: "looks fine to me", want: permission.Deny, reason: "not hook JSON"},
 		{name: "wrong shape", status: 200, body: `{"hookSpecificOutput":{"permissionDecision":"maybe"}}`, want: permission.Deny},
 		{name: "two objects", status: 200, body: allow + allow, want: permission.Deny},

@@ -115,7 +115,7 @@ func (s *Sandbox) settleBetween() (lines []string, since int64) {
 		}
 	}
 	for _, p := range missing {
-		if exists(p) {
+		if exists(p) && !s.ownNow(p) {
 			lines = append(lines, g.quarantine(p, fmt.Sprintf("%s created the protected path %s", g.who, p)))
 		}
 	}
@@ -239,7 +239,7 @@ func (g *guard) check() []string {
 		}
 	}
 	for _, p := range g.spec.MustNotCreate {
-		if !exists(p) {
+		if !exists(p) || g.s.ownNow(p) {
 			continue
 		}
 		if filepath.Base(p) == ".git" && isDir(p) && exists(filepath.Join(p, "HEAD")) {
@@ -288,6 +288,9 @@ func (g *guard) knownGitDirs() []string {
 // restore puts snap back as it was, moving what the command left in its place to the
 // quarantine, and says what it did ("" when nothing changed).
 func (g *guard) restore(snap *snapshot) string {
+	if g.s.ownNow(snap.path) {
+		return "" // reins wrote it: the next command's copy starts from it
+	}
 	// A folder on the way replaced by a symlink would lead the comparison, and git, into
 	// another folder: the link goes aside first.
 	if link := g.symlinkOnTheWay(snap.path); link != "" {
@@ -499,6 +502,59 @@ func (g *guard) checkGitDir(git string) []string {
 		lines = append(lines, g.checkGitDir(m)...)
 	}
 	return lines
+}
+
+// Wrote tells the sandbox that reins itself has just written the file p — a settings file an
+// answer saved a rule to while a command ran — so that the checks around the commands that run
+// meanwhile take it for the host's, not theirs: as it is now, it is no command's doing. A
+// change after this one is a command's again.
+func (s *Sandbox) Wrote(p string) {
+	id, err := lstatID(p)
+	if err != nil || id.mode.IsDir() {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.own == nil {
+		s.own = map[string]fileID{}
+	}
+	s.own[resolve(p)] = id
+}
+
+// ownNow reports whether p is a file reins wrote (Wrote) and nothing changed since, or a folder
+// holding only such files (the .reins folder a saved rule created): a protected path there
+// is reins's own doing.
+func (s *Sandbox) ownNow(p string) bool {
+	s.mu.Lock()
+	empty := len(s.own) == 0
+	s.mu.Unlock()
+	if empty {
+		return false
+	}
+	id, err := lstatID(p)
+	if err != nil {
+		return false
+	}
+	files := []string{p}
+	if id.mode.IsDir() {
+		entries, err := os.ReadDir(p)
+		if err != nil || len(entries) == 0 {
+			return false
+		}
+		files = files[:0]
+		for _, e := range entries {
+			files = append(files, filepath.Join(p, e.Name()))
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range files {
+		id, err := lstatID(f)
+		if o, ok := s.own[f]; err != nil || !ok || o != id {
+			return false
+		}
+	}
+	return true
 }
 
 // changedSince reports whether p exists and was changed (written, created, renamed into

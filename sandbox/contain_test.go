@@ -711,3 +711,49 @@ func TestHostCreatesBetweenCommands(t *testing.T) {
 		})
 	}
 }
+
+// TestReinsOwnWritesAreNotQuarantined: a settings file reins itself writes while a command
+// runs (an answer's "always" saves a rule) and reports with Wrote stays where it is; the same
+// write made behind reins's back — or changed again after Wrote — goes to the quarantine.
+func TestReinsOwnWritesAreNotQuarantined(t *testing.T) {
+	for _, name := range backendNames {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				name        string
+				wrote, more bool
+				kept        bool
+			}{
+				{"reins wrote it", true, false, true},
+				{"behind reins's back", false, false, false},
+				{"changed after reins wrote it", true, true, false},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					x := newBox(t, backendFor(t, name), map[string]string{"proj/README": "hi\n"})
+					local := filepath.Join(x.proj, ".reins", "settings.local.json")
+					done := make(chan struct{})
+					go func() {
+						defer close(done)
+						time.Sleep(300 * time.Millisecond) // the command is running
+						os.MkdirAll(filepath.Dir(local), 0o755)
+						os.WriteFile(local, []byte(`{"permissions":{"allow":["WebFetch(domain:example.com)"]}}`), 0o644)
+						if tc.wrote {
+							x.sb.Wrote(local)
+						}
+						if tc.more {
+							os.WriteFile(local, []byte(`{"hooks":{}}`), 0o644)
+						}
+					}()
+					_, code, viol := x.run(t, "sleep 1")
+					<-done
+					_, err := os.Stat(local)
+					if code != 0 || (err == nil) != tc.kept {
+						t.Errorf("exit %d; the file is there: %v, want %v; violations %q", code, err == nil, tc.kept, viol)
+					}
+					if tc.kept && len(viol) > 0 {
+						t.Errorf("reins's own write was reported: %q", viol)
+					}
+				})
+			}
+		})
+	}
+}

@@ -43,6 +43,8 @@ type Config struct {
 	// created or changed; it must lie outside every writable directory. "" means
 	// Home/.reins/quarantine, or a folder in the system's temporary directory without Home.
 	QuarantineDir string
+	// OnStart, if set, is called once the sandbox has made what commands run with (see New).
+	OnStart func()
 	// ProbeCache, if set, is a file that records which backends worked here, so that a new
 	// session does not start a trial command each time (see [New]).
 	ProbeCache string
@@ -139,6 +141,11 @@ type Sandbox struct {
 	rejects []string // backends that did not work, with why
 	session string   // the quarantine's folder for this session
 
+	// The session's temporary directory, caches, spec and proxy are made by start, at New
+	// when a backend has to be tried, else at the first command (see New).
+	once     sync.Once
+	startErr error
+
 	mu         sync.Mutex
 	violations []Violation
 	commands   int
@@ -150,6 +157,8 @@ type Sandbox struct {
 	// last check and when it ended.
 	running     int
 	lingering   []int
+	// own are the protected files reins itself wrote (see Wrote), as they were then.
+	own map[string]fileID
 	lastMissing []string
 	lastCheck   int64
 }
@@ -173,39 +182,14 @@ func New(ctx context.Context, cfg Config) (*Sandbox, error) {
 	if cfg.Helper == "" {
 		return nil, errors.New("sandbox: no helper executable configured")
 	}
-	if cfg.TempDir == "" {
-		base := filepath.Join(os.TempDir(), fmt.Sprintf("reins-%d", os.Getuid()))
-		if err := os.MkdirAll(base, 0o700); err != nil {
-			return nil, fmt.Errorf("sandbox: creating the temporary directory: %w", err)
-		}
-		dir, err := os.MkdirTemp(base, "sandbox-")
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: creating the temporary directory: %w", err)
-		}
-		s.cfg.TempDir, s.ownTemp = dir, true
+	// A backend the probe cache vouches for needs no trial command, so nothing needs making
+	// until a command runs: a session that runs no Bash command builds no sandbox.
+	if s.backend = s.cachedBackend(); s.backend != nil {
+		return s, nil
 	}
-	s.cfg.TempDir = resolve(s.cfg.TempDir)
-	if err := s.prepareCaches(); err != nil {
-		s.Close()
+	if err := s.ready(); err != nil {
 		return nil, err
 	}
-	if s.cfg.QuarantineDir == "" {
-		s.cfg.QuarantineDir = filepath.Join(os.TempDir(), fmt.Sprintf("reins-%d", os.Getuid()), "quarantine")
-		if s.cfg.Home != "" {
-			s.cfg.QuarantineDir = filepath.Join(s.cfg.Home, ".reins", "quarantine")
-		}
-	}
-	s.searchRepos()
-	s.spec = s.buildSpec(nil, nil)
-	if q := s.cfg.QuarantineDir; q == "" || slices.ContainsFunc(s.spec.WriteRoots, func(r string) bool { return within(resolve(q), r) }) {
-		s.Close()
-		return nil, fmt.Errorf("sandbox: the quarantine folder %q must lie outside every writable folder", q)
-	}
-	if err := s.startProxy(); err != nil {
-		s.Close()
-		return nil, err
-	}
-	s.spec.ProxyPort, s.spec.Proxy = s.port, s.conns.deliver
 	s.pickBackend(ctx)
 	if s.backend == nil {
 		s.Close()
@@ -216,6 +200,85 @@ func New(ctx context.Context, cfg Config) (*Sandbox, error) {
 		return nil, fmt.Errorf("%w (%s); install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) or use a kernel with Landlock, or set sandbox.enabled to false", ErrUnavailable, strings.Join(reasons, "; "))
 	}
 	return s, nil
+}
+
+// ready makes what commands run with, once; its error fails every command.
+func (s *Sandbox) ready() error {
+	s.once.Do(func() {
+		if s.startErr = s.start(); s.startErr != nil {
+			s.Close()
+		}
+	})
+	return s.startErr
+}
+
+// start makes the session's temporary directory and caches, computes the spec and starts
+// the proxy.
+func (s *Sandbox) start() error {
+	cfg := s.cfg
+	if cfg.TempDir == "" {
+		base := filepath.Join(os.TempDir(), fmt.Sprintf("reins-%d", os.Getuid()))
+		if err := os.MkdirAll(base, 0o700); err != nil {
+			return fmt.Errorf("sandbox: creating the temporary directory: %w", err)
+		}
+		dir, err := os.MkdirTemp(base, "sandbox-")
+		if err != nil {
+			return fmt.Errorf("sandbox: creating the temporary directory: %w", err)
+		}
+		s.cfg.TempDir, s.ownTemp = dir, true
+	}
+	s.cfg.TempDir = resolve(s.cfg.TempDir)
+	if err := s.prepareCaches(); err != nil {
+		return err
+	}
+	s.searchRepos()
+	s.spec = s.buildSpec(nil, nil)
+	if err := s.placeQuarantine(); err != nil {
+		return err
+	}
+	if err := s.startProxy(); err != nil {
+		return err
+	}
+	s.spec.ProxyPort, s.spec.Proxy = s.port, s.conns.deliver
+	if s.cfg.OnStart != nil {
+		s.cfg.OnStart()
+	}
+	return nil
+}
+
+// placeQuarantine picks the quarantine folder: the first of Config.QuarantineDir,
+// ~/.reins/quarantine and a folder beside the sessions' temporary directories that lies
+// outside every write root. The first two lie inside one when the home folder is a working
+// directory (reins started in ~), where they would be writable to the commands whose leavings
+// they keep.
+func (s *Sandbox) placeQuarantine() error {
+	var candidates []string
+	if s.cfg.QuarantineDir != "" {
+		candidates = append(candidates, s.cfg.QuarantineDir)
+	}
+	if s.cfg.Home != "" {
+		candidates = append(candidates, filepath.Join(s.cfg.Home, ".reins", "quarantine"))
+	}
+	candidates = append(candidates, filepath.Join(os.TempDir(), fmt.Sprintf("reins-%d", os.Getuid()), "quarantine"))
+	for _, q := range candidates {
+		if !slices.ContainsFunc(s.spec.WriteRoots, func(r string) bool { return within(resolve(q), r) }) {
+			s.cfg.QuarantineDir = q
+			return nil
+		}
+	}
+	return fmt.Errorf("sandbox: every quarantine folder (%s) lies inside a writable folder", strings.Join(candidates, ", "))
+}
+
+// cachedBackend is the first backend the probe cache records as working here, or nil.
+func (s *Sandbox) cachedBackend() Backend {
+	cache := loadProbeCache(s.cfg.ProbeCache)
+	spec := Spec{Helper: s.cfg.Helper}
+	for _, b := range s.cfg.Backends {
+		if key := probeKey(b, &spec); key != "" && cache.worked(b.Name(), key) {
+			return b
+		}
+	}
+	return nil
 }
 
 // pickBackend sets s.backend to the first backend that works, recording why the others did
@@ -260,11 +323,18 @@ func (s *Sandbox) startProxy() error {
 // Backend is the name of the backend in use.
 func (s *Sandbox) Backend() string { return s.backend.Name() }
 
-// Spec returns the spec commands are confined to.
-func (s *Sandbox) Spec() Spec { return s.spec }
+// Spec returns the spec commands are confined to (the zero Spec if the sandbox could not
+// start).
+func (s *Sandbox) Spec() Spec {
+	_ = s.ready()
+	return s.spec
+}
 
 // TempDir is the session's temporary directory.
-func (s *Sandbox) TempDir() string { return s.cfg.TempDir }
+func (s *Sandbox) TempDir() string {
+	_ = s.ready()
+	return s.cfg.TempDir
+}
 
 // Close stops the proxy and removes the temporary directory the sandbox created.
 func (s *Sandbox) Close() error {
@@ -291,6 +361,9 @@ func (s *Sandbox) Close() error {
 // started (a new .mcp.json) are protected too; it reads the top of each working directory and
 // the repositories' hooks and config, never the whole tree.
 func (s *Sandbox) Wrap(cmd *exec.Cmd, label string, visible, writable []string) (finish func(output string) []string, err error) {
+	if err := s.ready(); err != nil {
+		return nil, err
+	}
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}

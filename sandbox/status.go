@@ -35,6 +35,7 @@ type RuleStatus struct {
 
 // Status reports the backend and what each rule became.
 func (s *Sandbox) Status() Status {
+	_ = s.ready()
 	st := Status{Backend: s.backend.Name(), Rejected: slices.Clone(s.rejects), ProxyPort: s.spec.ProxyPort, TempDir: s.cfg.TempDir,
 		CacheDir: s.cfg.CacheDir, QuarantineDir: s.cfg.QuarantineDir, Missing: slices.Clone(s.spec.MustNotCreate)}
 	add := func(setting, value, origin, became string) {

@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/reinsdev/reins/worktree/gitdir"
@@ -42,12 +41,26 @@ func Dir(main string) string { return filepath.Join(main, ".claude", "worktrees"
 // BranchOf is the branch of the worktree named name.
 func BranchOf(name string) string { return "worktree-" + name }
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// validName reports a name of 1 to 64 letters, digits, '.', '_' and '-', starting with a
+// letter or digit. (A regexp with {0,63} costs 60 KB at every start of reins.)
+func validName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // CheckName checks a worktree name: letters, digits, '.', '_' and '-', at most 64, not
 // starting with a punctuation mark (no "..", no option-looking "-x", no hidden folder).
 func CheckName(name string) error {
-	if !validName.MatchString(name) || strings.Contains(name, "..") || strings.HasSuffix(name, ".lock") {
+	if !validName(name) || strings.Contains(name, "..") || strings.HasSuffix(name, ".lock") {
 		return fmt.Errorf("worktree name %q: use letters, digits, '.', '_' and '-' (at most 64, starting with a letter or digit)", name)
 	}
 	return nil

@@ -355,7 +355,22 @@ func (a *App) resolveProvider(ctx context.Context) (llm.Provider, error) {
 // restored session that are still valid, and records it.
 func (a *App) newPermissions(pc *permission.Context, transcript *session.Transcript) error {
 	a.Permissions = agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
-		return settings.Persist(a.Settings.Options, updates...)
+		if err := settings.Persist(a.Settings.Options, updates...); err != nil {
+			return err
+		}
+		// A rule saved while a sandboxed command runs (the network ask's "always") is reins's
+		// own write to a protected settings file, not the command's to undo.
+		if a.Sandbox != nil {
+			for _, u := range updates {
+				files, err := a.Settings.Options.PersistFiles(u.Destination)
+				for _, p := range files {
+					if err == nil && u.Destination.Persisted() {
+						a.Sandbox.Wrote(p)
+					}
+				}
+			}
+		}
+		return nil
 	})
 	if transcript != nil && transcript.Permissions != nil {
 		a.Permissions.RestoreScoped(transcript.Permissions.Scoped)

@@ -314,7 +314,7 @@ func StartSandbox(ctx context.Context, s *Settings, pc *permission.Context, o Sa
 		return nil, nil, err
 	}
 	cfg.AskHost = o.AskHost
-	built.Mark(built.Sandbox)
+	cfg.OnStart = func() { built.Mark(built.Sandbox) }
 	sb, err := sandbox.New(ctx, cfg)
 	if errors.Is(err, sandbox.ErrUnavailable) && SandboxOnByDefault(s) {
 		warn(SandboxOffNotice(err))

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/reinsdev/reins/llm/bedrock/bedrocktest"
 	"github.com/reinsdev/reins/llm/llmtest"
 	"github.com/reinsdev/reins/llm/vertex/vertextest"
+	"github.com/reinsdev/reins/sandbox/landlock"
 )
 
 // runBuilt runs reins with args and returns the parts built on first use that the process
@@ -32,9 +34,39 @@ func (e *e2e) runBuilt(args ...string) []built.Part {
 	return parts
 }
 
+// warmProbe runs `reins sandbox status` in e's home, which records in the probe cache the
+// backend that works here: the first session on a machine tries the backends and so makes its
+// sandbox at start; later ones make it at their first Bash command.
+func (e *e2e) warmProbe() {
+	e.t.Helper()
+	e.run("sandbox", "status")
+	e.code = 0 // a machine with no backend has nothing to warm, and nothing to build
+}
+
+// backendWorks reports whether a sandbox backend can run here, so that a run's Bash command
+// runs sandboxed (and builds the sandbox) by default.
+func backendWorks() bool {
+	if _, err := exec.LookPath("bwrap"); err == nil {
+		return true
+	}
+	v, err := landlock.ABI()
+	return err == nil && v >= landlock.MinABI
+}
+
+// sandboxRun is what a run whose settings enable the sandbox and that runs one command builds:
+// the sandbox and the knowledge base, or, with no backend here, the sandbox alone (made and
+// refused at start, before any call).
+func sandboxRun() []built.Part {
+	if backendWorks() {
+		return []built.Part{built.Sandbox, built.Knowledge}
+	}
+	return []built.Part{built.Sandbox}
+}
+
 // TestNothingBuiltThatTheRunDoesNotUse: `reins --version` and a plain headless turn (one Read
 // call against the fake API) build none of the parts built on first use — no exporter, gRPC
-// connection, credential chain, classifier, knowledge base or sandbox.
+// connection, credential chain, classifier, knowledge base or sandbox (on a machine whose
+// sandbox probe has run once: see warmProbe).
 // TestEveryPartIsRecordedWhenUsed shows that the record sees each of them.
 func TestNothingBuiltThatTheRunDoesNotUse(t *testing.T) {
 	bin := reinsBinary(t)
@@ -43,6 +75,7 @@ func TestNothingBuiltThatTheRunDoesNotUse(t *testing.T) {
 		t.Errorf("reins --version (exit %d) built %v", e.code, got)
 	}
 	e = newE2E(t, bin)
+	e.warmProbe()
 	p := e.write("notes.txt", "hello\n")
 	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Read", `{"file_path":"`+p+`"}`)), llmtest.Say("read"))
 	got := e.anthropic(srv).runBuilt("-p", "read the notes")
@@ -61,12 +94,19 @@ func TestNothingBuiltThatTheRunDoesNotUse(t *testing.T) {
 func TestEveryPartIsRecordedWhenUsed(t *testing.T) {
 	bin := reinsBinary(t)
 	seen := map[built.Part]bool{}
+	// A Bash command that runs builds the sandbox too, where a backend works.
+	ran := func(parts ...built.Part) []built.Part {
+		if backendWorks() {
+			parts = append(parts, built.Sandbox)
+		}
+		return parts
+	}
 	for _, tc := range []struct {
 		name string
 		want []built.Part
 		run  func(t *testing.T, e *e2e) []built.Part
 	}{
-		{"a Bash call: the knowledge base", []built.Part{built.Knowledge}, func(t *testing.T, e *e2e) []built.Part {
+		{"a Bash call: the knowledge base", ran(built.Knowledge), func(t *testing.T, e *e2e) []built.Part {
 			srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"ls"}`)), llmtest.Say("listed"))
 			return e.anthropic(srv).runBuilt("-p", "list")
 		}},
@@ -76,14 +116,15 @@ func TestEveryPartIsRecordedWhenUsed(t *testing.T) {
 				"OTEL_EXPORTER_OTLP_PROTOCOL=grpc", "OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:1")
 			return e.anthropic(srv).runBuilt("-p", "hi")
 		}},
-		{"auto mode's classifier", []built.Part{built.Classifier, built.Knowledge}, func(t *testing.T, e *e2e) []built.Part {
+		{"auto mode's classifier", ran(built.Classifier, built.Knowledge), func(t *testing.T, e *e2e) []built.Part {
 			srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"ln -s x built.txt"}`)), llmtest.Say("done")).
 				Side(classifierMatch, verdictTurn("allow", "creates a file in the project"))
 			return e.anthropic(srv).runBuilt("-p", "--permission-mode", "auto", "--", "build")
 		}},
-		{"the sandbox", []built.Part{built.Sandbox}, func(t *testing.T, e *e2e) []built.Part {
+		{"the sandbox, at the first command", sandboxRun(), func(t *testing.T, e *e2e) []built.Part {
 			e.userSettings(`{"sandbox": {"enabled": true}}`)
-			got := e.anthropic(llmtest.NewAnthropicServer(t, llmtest.Say("hi"))).runBuilt("-p", "hi")
+			srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"true"}`)), llmtest.Say("ran"))
+			got := e.anthropic(srv).runBuilt("-p", "run")
 			if e.code != 0 && strings.Contains(e.stderr, "no sandbox backend works") {
 				e.code = 0 // built and refused: this machine has no backend, the record still shows it
 			}
@@ -107,6 +148,7 @@ func TestEveryPartIsRecordedWhenUsed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newE2E(t, bin)
+			e.warmProbe()
 			got := tc.run(t, e)
 			if e.code != 0 {
 				t.Fatalf("exit %d\nstderr: %s", e.code, e.stderr)

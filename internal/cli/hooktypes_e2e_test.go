@@ -95,7 +95,7 @@ func TestHTTPHookE2E(t *testing.T) {
 			settings: func(string) string { return `"allowedHttpHookUrls": ["https://hooks.example.com/*"]` }},
 		{name: "500", status: 500, body: "{}", ran: false, told: "500", calls: 1},
 		{name: "timeout", status: 200, body: "{}", delay: 5 * time.Second, ran: false, told: "timed out", calls: 1},
-		{name: "invalid JSON", status: 200, body: `{"hookSpecificOutput": {`, ran: false, told: "not hook JSON", calls: 1},
+		{name: "invalid JSON", status: 200, body: `{"hookSpecificOutput": {`, ran: false, told: "not valid hook JSON", calls: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
