@@ -155,10 +155,10 @@ type Sandbox struct {
 	// What tells changes between commands apart: the commands running, the process groups
 	// of ended ones that still have members, the protected paths that were missing at the
 	// last check and when it ended.
-	running     int
-	lingering   []int
+	running   int
+	lingering []int
 	// own are the protected files reins itself wrote (see Wrote), as they were then.
-	own map[string]fileID
+	own         map[string]fileID
 	lastMissing []string
 	lastCheck   int64
 }
