@@ -397,6 +397,8 @@ func (r *run) send(ctx context.Context) (*llm.Response, error) {
 			a.Bus.Publish(Event{Type: EventTextDelta, Index: ev.Index, Text: ev.Text})
 		case llm.EventThinkingDelta:
 			a.Bus.Publish(Event{Type: EventThinkingDelta, Index: ev.Index, Text: ev.Text})
+		case llm.EventMessageStart:
+			a.Bus.Publish(Event{Type: EventMessageStart, Response: &llm.Response{ID: ev.MessageID, Model: ev.Model, Usage: ev.Usage}})
 		}
 	})
 	r.res.APIDuration += time.Since(apiStart)

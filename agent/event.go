@@ -55,6 +55,10 @@ const (
 	// the call got, for every call of the turn (denied, invalid and unknown ones included).
 	// The audit log and telemetry read it.
 	EventToolCall
+	// EventMessageStart opens an assistant message as the API streams it: Response holds the
+	// API's message ID, the model and the usage reported so far, and no content. A request
+	// that is tried again may open its message more than once.
+	EventMessageStart
 )
 
 func (t EventType) String() string {
@@ -85,6 +89,8 @@ func (t EventType) String() string {
 		return "compact"
 	case EventToolCall:
 		return "tool_call"
+	case EventMessageStart:
+		return "message_start"
 	}
 	return "unknown"
 }
@@ -95,7 +101,7 @@ type Event struct {
 	// Index and Text are set for EventTextDelta and EventThinkingDelta.
 	Index int
 	Text  string
-	// Response is set for EventAssistant and EventUsage.
+	// Response is set for EventAssistant, EventUsage and EventMessageStart.
 	Response *llm.Response
 	// ToolUseID and Progress are set for EventProgress.
 	ToolUseID string

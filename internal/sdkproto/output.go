@@ -268,8 +268,10 @@ type runState struct {
 	models map[string]*ModelUsage
 	order  []string
 	tools  map[string]toolStart
-	// open is the stream of the assistant message being received, for partial messages.
-	open *partialStream
+	// open is the stream of the assistant message being received, for partial messages, and
+	// start what its message_start reported.
+	open  *partialStream
+	start *llm.Response
 }
 
 type toolStart struct {
@@ -342,6 +344,10 @@ func (e *Emitter) Handle(ev agent.Event) {
 	case agent.EventTextDelta:
 		if e.Partial && parent == nil {
 			e.partialText(ev)
+		}
+	case agent.EventMessageStart:
+		if e.Partial && parent == nil {
+			e.messageStarted(ev.Response)
 		}
 	case agent.EventAssistant:
 		e.assistant(ev.Response, parent)
@@ -417,14 +423,15 @@ func (e *Emitter) assistant(r *llm.Response, parent *string) {
 		e.runs.tools[u.ID] = toolStart{name: u.Name, start: now}
 	}
 	var open *partialStream
+	var start *llm.Response
 	if parent == nil {
-		open = e.runs.open
-		e.runs.open = nil
+		open, start = e.runs.open, e.runs.start
+		e.runs.open, e.runs.start = nil, nil
 	}
 	e.mu.Unlock()
 
 	if e.Partial && parent == nil {
-		e.finishStream(open, r)
+		e.finishStream(open, start, r)
 	}
 	e.write(assistantLine{Type: "assistant", ParentToolUseID: parent, SessionID: e.SessionID, UUID: session.NewID(), Timestamp: nowStamp(),
 		Message: apiMessage{ID: r.ID, Type: "message", Role: llm.RoleAssistant, Model: model,
