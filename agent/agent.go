@@ -27,6 +27,14 @@ const (
 	SubtypeMaxBudget      = "error_max_budget_usd"
 )
 
+// Terminal reasons, as in Claude Code's result message (terminal_reason): why the turn
+// ended, beside its subtype.
+const (
+	TerminalCompleted   = "completed"
+	TerminalHookStopped = "hook_stopped"
+	TerminalMaxTurns    = "max_turns"
+)
+
 // Recorder keeps a conversation as it happens. Each method returns once the entry is stored
 // (at least so that it outlives the process); an error ends the run. A Recorder that makes
 // entries durable later implements [Flusher].
@@ -143,6 +151,12 @@ type Result struct {
 	Messages []llm.Message
 	// Err is why the run failed, for SubtypeExecutionError.
 	Err error
+	// TerminalReason says why the turn ended (Terminal*): "" for a failure Claude Code has no
+	// reason for.
+	TerminalReason string
+	// HookStop is the hook that stopped the turn (continue: false), for TerminalHookStopped:
+	// the turn succeeded, and a front end tells the person why it ended there.
+	HookStop *HookStopError
 }
 
 // Run continues the conversation history with prompt, a user message, and runs until the model
@@ -239,8 +253,18 @@ func (r *run) finish(err error) (*Result, error) {
 			err = fmt.Errorf("recording the session: %w", ferr)
 		}
 	}
-	if err != nil {
+	if hs, ok := errors.AsType[*HookStopError](err); ok && hs.Event != hooks.UserPromptSubmit {
+		// A hook's continue: false ends the turn as the hook asked: not a failure.
+		r.res.HookStop, r.res.TerminalReason, err = hs, TerminalHookStopped, nil
+	}
+	switch {
+	case err != nil:
 		r.res.Subtype, r.res.IsError, r.res.Err = SubtypeExecutionError, true, err
+	case r.res.TerminalReason != "":
+	case r.res.Subtype == SubtypeMaxTurns:
+		r.res.TerminalReason = TerminalMaxTurns
+	case r.res.Subtype == SubtypeSuccess:
+		r.res.TerminalReason = TerminalCompleted
 	}
 	r.res.Messages = r.msgs
 	r.res.Duration = time.Since(r.start)
@@ -484,6 +508,8 @@ func (r *run) runTools(ctx context.Context, uses []llm.Block) (done bool, err er
 		return true, out.stopped
 	case ctx.Err() != nil:
 		return true, fmt.Errorf("run aborted: %w", ctx.Err())
+	case out.endTurn:
+		return true, nil
 	case a.MaxTurns > 0 && res.NumTurns >= a.MaxTurns:
 		res.Subtype, res.IsError = SubtypeMaxTurns, true
 		return true, nil

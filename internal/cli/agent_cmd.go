@@ -242,6 +242,9 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 				return fmt.Errorf("writing output: %w", err)
 			}
 		}
+		if res.HookStop != nil {
+			fmt.Fprintf(f.ErrOut, "reins: %s\n", res.HookStop)
+		}
 		if ds := sdkproto.AllDenials(res, subDenials.Take()); len(ds) > 0 {
 			fmt.Fprintf(f.ErrOut, "reins: %d tool call(s) were denied: %s (grant them with --allowedTools, --permission-mode or settings)\n",
 				len(ds), describeDenials(ds))

@@ -234,7 +234,10 @@ type ResultLine struct {
 	StructuredOutput any `json:"structured_output,omitempty"`
 	// Errors is set on every error subtype (the SDK reads it unconditionally).
 	Errors []string `json:"errors,omitempty"`
-	UUID   string   `json:"uuid"`
+	// TerminalReason says why the turn ended (completed, hook_stopped, max_turns); absent
+	// for a failure Claude Code has no reason for.
+	TerminalReason string `json:"terminal_reason,omitempty"`
+	UUID           string `json:"uuid"`
 }
 
 // Emitter turns a session's agent events into output lines. Handle is a bus subscriber; Result
@@ -496,6 +499,7 @@ func (e *Emitter) resultLine(res *agent.Result, st runState) ResultLine {
 		},
 		ModelUsage:        map[string]ModelUsage{},
 		PermissionDenials: AllDenials(res, e.sub.Take()),
+		TerminalReason:    res.TerminalReason,
 		UUID:              session.NewID(),
 	}
 	for _, m := range st.order {

@@ -532,6 +532,8 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 		m.entries = append(m.entries, &entry{kind: entryError, text: msg.err.Error()})
 	case msg.res != nil && msg.res.Subtype == agent.SubtypeMaxTurns:
 		m.entries = append(m.entries, &entry{kind: entryError, text: "Stopped at the turn limit."})
+	case msg.res != nil && msg.res.HookStop != nil:
+		m.entries = append(m.entries, &entry{kind: entryInfo, text: "Stopped: " + msg.res.HookStop.Error() + "."})
 	}
 	if len(m.queued) > 0 && m.ctx.Err() == nil {
 		text := strings.Join(m.queued, "\n\n")
