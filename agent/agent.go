@@ -470,12 +470,12 @@ func (r *run) sideUsage(model string, u llm.Usage) {
 // are left), it returns the message that sends the model back to work.
 func (r *run) stopHooks(ctx context.Context, active bool) (llm.Message, bool) {
 	a := r.a
-	if !a.Hooks.Has(hooks.Stop) {
-		return llm.Message{}, false
-	}
-	stop := a.Hooks.Stop
+	ev, stop := hooks.Stop, a.Hooks.Stop
 	if a.SubAgent {
-		stop = a.Hooks.SubagentStop
+		ev, stop = hooks.SubagentStop, a.Hooks.SubagentStop
+	}
+	if !a.Hooks.Has(ev) {
+		return llm.Message{}, false
 	}
 	sr := stop(ctx, toolcall.Common(r.x.permissions()), active)
 	notify(a.Bus, sr.Messages)

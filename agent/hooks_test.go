@@ -138,6 +138,18 @@ func TestPromptAndStopHooks(t *testing.T) {
 			t.Error("Stop ran for a sub-agent")
 		}
 	})
+	t.Run("SubagentStop alone runs", func(t *testing.T) {
+		dir := t.TempDir()
+		p := llmtest.NewScript(say("sub done"))
+		a := &Agent{Provider: p, Model: "m", Permissions: newPerms(t), SubAgent: true,
+			Hooks: hookRunner(t, hooks.Hook{Event: hooks.SubagentStop, Command: "touch " + dir + "/subagentstop"})}
+		if _, err := a.Run(context.Background(), nil, llm.UserText("hi")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(dir + "/subagentstop"); err != nil {
+			t.Error("SubagentStop did not run when no Stop hook is configured")
+		}
+	})
 }
 
 // BenchmarkPreToolUseHook measures one tool call's cycle with no hook and with one trivial

@@ -208,7 +208,8 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		prev, stop := unsubscribe, a.Bus.Subscribe(subDenials.Observe)
 		unsubscribe = func() { prev(); stop() }
 	}
-	if em == nil || !em.HookEvents {
+	if em == nil {
+		// The json and stream-json outputs carry them as system/informational lines.
 		prev, stopNotes := unsubscribe, printHookMessages(f, a.Bus)
 		unsubscribe = func() { prev(); stopNotes() }
 	}

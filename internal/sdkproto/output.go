@@ -254,7 +254,7 @@ type Emitter struct {
 	MaxOutputTokens int
 	// Structured, if set, returns the run's structured output (--json-schema).
 	Structured func() (any, bool)
-	// HookEvents adds the hook lines (hook_started, hook_response, hook_message), as
+	// HookEvents adds the hook runs' lines (hook_started, hook_response), as
 	// --include-hook-events asks.
 	HookEvents bool
 
@@ -375,7 +375,9 @@ func (e *Emitter) Handle(ev agent.Event) {
 			e.write(compactLine{Type: "system", Subtype: "compact_boundary", SessionID: e.SessionID, UUID: session.NewID(),
 				Metadata: compactMetadata{Trigger: b.Trigger, PreTokens: b.PreTokens, PostTokens: b.PostTokens, DurationMS: b.Duration.Milliseconds()}})
 		}
-	case agent.EventHook, agent.EventHookMessage:
+	case agent.EventHookMessage:
+		e.hookMessage(ev.Text)
+	case agent.EventHook:
 		if e.HookEvents {
 			e.hook(ev)
 		}

@@ -134,6 +134,10 @@ type Server struct {
 	Checkpoints Checkpointer
 	// MCPMessage delivers an mcp_message the caller sent for one of its in-process servers.
 	MCPMessage func(server string, message json.RawMessage) error
+	// StartSession runs the SessionStart hooks, once, before the first turn: after
+	// initialize, so the caller's SessionStart callbacks run too, and after its system
+	// prompt, so the hooks' context is added to that one. Nil runs none.
+	StartSession func(ctx context.Context)
 
 	conn    *Conn
 	emitter *Emitter
@@ -144,8 +148,9 @@ type Server struct {
 	wake    chan struct{}
 	cancel  context.CancelCauseFunc // of the running turn
 	model   string
-	system  []llm.SystemBlock // set by initialize, applied from the next turn
+	system  []llm.SystemBlock // set by initialize, applied at the next turn
 	initted bool
+	started sync.Once // StartSession
 	// history is the conversation after the last turn, for get_context_usage.
 	history []llm.Message
 	// refused is the first refusal that stops every turn (failclosed.go); last is the last
@@ -305,7 +310,8 @@ func (s *Server) runTurn(ctx context.Context, history []llm.Message, q queued) *
 		s.Agent.ThinkingBudget = s.thinking.budget
 	}
 	if s.system != nil {
-		s.Agent.System = s.system
+		// Applied once: what is added to it later (SessionStart's context) stays.
+		s.Agent.System, s.system = s.system, nil
 	}
 	s.mu.Unlock()
 	defer func() {
@@ -313,6 +319,9 @@ func (s *Server) runTurn(ctx context.Context, history []llm.Message, q queued) *
 		s.cancel = nil
 		s.mu.Unlock()
 	}()
+	if s.StartSession != nil {
+		s.started.Do(func() { s.StartSession(ctx) })
+	}
 	tctx, err := s.beginCheckpoint(tctx, q)
 	if err != nil {
 		return &agent.Result{Subtype: agent.SubtypeExecutionError, IsError: true, Messages: history, Err: err}
