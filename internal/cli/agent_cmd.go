@@ -199,6 +199,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 			em.Structured = a.Structured.Value
 		}
 		em.HookEvents = opts.hooks.includeEvents
+		em.Mode = func() string { return string(a.Permissions.Context().Mode()) }
 		em.Init(initInfo(f, a))
 		unsubscribe = a.Bus.Subscribe(em.Handle)
 	}

@@ -257,8 +257,13 @@ type Emitter struct {
 	// HookEvents adds the hook runs' lines (hook_started, hook_response), as
 	// --include-hook-events asks.
 	HookEvents bool
+	// Mode, if set, returns the session's permission mode: when a turn's calls changed it
+	// (ExitPlanMode approved, EnterPlanMode) a system/status line says so.
+	Mode func() string
 
 	mu   sync.Mutex
+	// mode is the permission mode the caller was last told of.
+	mode string
 	err  error
 	runs runState
 	// sub gathers the sub-agents' denials for the result.
@@ -311,6 +316,9 @@ func (e *Emitter) Init(info InitInfo) {
 	if tools == nil {
 		tools = []string{}
 	}
+	e.mu.Lock()
+	e.mode = info.PermissionMode
+	e.mu.Unlock()
 	e.write(InitLine{Type: "system", Subtype: "init", Cwd: info.Cwd, SessionID: e.SessionID, Tools: tools,
 		MCPServers: orEmpty(info.MCPServers), Model: info.Model, Provider: info.Provider, PermissionMode: info.PermissionMode,
 		APIKeySource: cmp.Or(info.APIKeySource, "none"), Version: info.Version, SlashCommands: info.slashCommandNames(),
@@ -369,6 +377,9 @@ func (e *Emitter) Handle(ev agent.Event) {
 		e.write(l)
 	case agent.EventToolResults:
 		e.toolResults(ev.Message, ev.Outputs, parent)
+		if parent == nil {
+			e.modeStatus()
+		}
 	case agent.EventCompact:
 		if parent == nil {
 			b := ev.Boundary
@@ -388,6 +399,33 @@ func (e *Emitter) Handle(ev agent.Event) {
 		e.write(progressLine{Type: "tool_progress", ToolUseID: ev.ToolUseID, ToolName: ts.name, ParentToolUseID: parent,
 			ElapsedSeconds: time.Since(ts.start).Seconds(), Message: ev.Progress.Message, Data: ev.Progress.Data,
 			SessionID: e.SessionID, UUID: session.NewID()})
+	}
+}
+
+// statusLine is Claude Code's system/status message; Reins sends it when the permission
+// mode changed.
+type statusLine struct {
+	Type           string  `json:"type"`
+	Subtype        string  `json:"subtype"`
+	Status         *string `json:"status"`
+	PermissionMode string  `json:"permissionMode"`
+	SessionID      string  `json:"session_id"`
+	UUID           string  `json:"uuid"`
+}
+
+// modeStatus writes a system/status line when the permission mode is not the one the caller
+// was last told of.
+func (e *Emitter) modeStatus() {
+	if e.Mode == nil {
+		return
+	}
+	mode := e.Mode()
+	e.mu.Lock()
+	changed := mode != e.mode
+	e.mode = mode
+	e.mu.Unlock()
+	if changed {
+		e.write(statusLine{Type: "system", Subtype: "status", PermissionMode: mode, SessionID: e.SessionID, UUID: session.NewID()})
 	}
 }
 

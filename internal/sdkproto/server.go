@@ -201,6 +201,9 @@ func (s *Server) Serve(ctx context.Context) error {
 		s.Run = s.Agent.Run
 	}
 	s.emitter.HookEvents = s.HookEvents
+	if s.Permissions != nil {
+		s.emitter.Mode = func() string { return string(s.Permissions.Context().Mode()) }
+	}
 	if s.PromptStdio {
 		var a permission.Asker = &Asker{Conn: s.conn, Checks: s.Checks, Interrupt: func() { s.interrupt() }}
 		if s.WrapAsker != nil {
