@@ -261,7 +261,7 @@ type Emitter struct {
 	// (ExitPlanMode approved, EnterPlanMode) a system/status line says so.
 	Mode func() string
 
-	mu   sync.Mutex
+	mu sync.Mutex
 	// mode is the permission mode the caller was last told of.
 	mode string
 	err  error
