@@ -164,7 +164,7 @@ type Result struct {
 // always returns a Result (published as the last event); the error is non-nil when the run
 // failed or was aborted, and wraps the context's error on abort.
 func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Message) (*Result, error) {
-	r := &run{a: a, start: time.Now(), res: &Result{Subtype: SubtypeSuccess, CostKnown: true}}
+	r := &run{a: a, start: time.Now(), res: &Result{Subtype: SubtypeSuccess, CostKnown: true}, promptID: promptUUID(ctx)}
 	ctx, r.observed = a.observeRun(ctx, prompt)
 	if a.Provider == nil || a.Permissions == nil {
 		return r.finish(errors.New("agent: Provider and Permissions are required"))
@@ -201,6 +201,9 @@ type run struct {
 	// autoFailed is set once an automatic compaction failed, so that a run does not pay
 	// for a failing summary request before every turn.
 	autoFailed bool
+	// promptID is the caller's uuid of the prompt (WithPromptUUID); replyID the uuid of the
+	// last reply, published with it and recorded with it.
+	promptID, replyID string
 }
 
 // newExecutor is what runs the calls of one Run: the tools by name and alias, and the
@@ -303,13 +306,13 @@ func (r *run) begin(history []llm.Message, prompt llm.Message) error {
 	} else {
 		r.msgs = append(r.msgs, prompt)
 	}
-	return r.a.record(prompt)
+	return r.a.recordInfo(prompt, MessageInfo{UUID: cmp.Or(r.promptID, NewUUID())})
 }
 
 // append adds a message to the conversation and records it.
-func (r *run) append(m llm.Message) error {
+func (r *run) append(m llm.Message, info MessageInfo) error {
 	r.msgs = append(r.msgs, m)
-	return r.a.record(m)
+	return r.a.recordInfo(m, info)
 }
 
 // loop asks the model and runs the tools it calls until the model ends its turn (and no Stop
@@ -327,7 +330,7 @@ func (r *run) loop(ctx context.Context) error {
 			return err
 		}
 		r.res.Text = resp.Message.Text()
-		if err := r.append(resp.Message); err != nil {
+		if err := r.append(resp.Message, MessageInfo{UUID: r.replyID, Usage: &resp.Usage}); err != nil {
 			return err
 		}
 		uses := resp.Message.ToolUses()
@@ -337,7 +340,7 @@ func (r *run) loop(ctx context.Context) error {
 				return nil
 			}
 			stopHookActive = true
-			if err := r.append(next); err != nil {
+			if err := r.append(next, MessageInfo{UUID: NewUUID()}); err != nil {
 				return err
 			}
 			continue
@@ -394,7 +397,8 @@ func (r *run) ask(ctx context.Context) (*llm.Response, error) {
 	} else {
 		res.CostKnown = false
 	}
-	a.Bus.Publish(Event{Type: EventAssistant, Response: resp})
+	r.replyID = NewUUID()
+	a.Bus.Publish(Event{Type: EventAssistant, Response: resp, UUID: r.replyID})
 	if a.MaxBudgetUSD > 0 && !res.CostKnown {
 		return nil, fmt.Errorf("cannot keep to the budget of $%g: the price of model %s is unknown", a.MaxBudgetUSD, model)
 	}
@@ -497,8 +501,9 @@ func (r *run) runTools(ctx context.Context, uses []llm.Block) (done bool, err er
 	res.PermissionDenials = append(res.PermissionDenials, out.denials...)
 	results := llm.Message{Role: llm.RoleUser, Content: out.results}
 	r.msgs = append(r.msgs, results)
-	a.Bus.Publish(Event{Type: EventToolResults, Message: &results, Outputs: out.outputs})
-	if err := a.record(results); err != nil {
+	id := NewUUID()
+	a.Bus.Publish(Event{Type: EventToolResults, Message: &results, Outputs: out.outputs, UUID: id})
+	if err := a.recordInfo(results, MessageInfo{UUID: id}); err != nil {
 		return true, err
 	}
 	switch {
@@ -555,10 +560,21 @@ func (a *Agent) specs() []llm.ToolSpec {
 }
 
 func (a *Agent) record(m llm.Message) error {
+	return a.recordInfo(m, MessageInfo{UUID: NewUUID()})
+}
+
+// recordInfo records m with what is known of it, when the Recorder keeps that.
+func (a *Agent) recordInfo(m llm.Message, info MessageInfo) error {
 	if a.Recorder == nil {
 		return nil
 	}
-	if err := a.Recorder.AppendMessage(m); err != nil {
+	var err error
+	if ir, ok := a.Recorder.(InfoRecorder); ok {
+		err = ir.AppendMessageInfo(m, info)
+	} else {
+		err = a.Recorder.AppendMessage(m)
+	}
+	if err != nil {
 		return fmt.Errorf("recording the session: %w", err)
 	}
 	return nil

@@ -124,6 +124,9 @@ type Event struct {
 	Boundary *Boundary
 	// Call is set for EventToolCall.
 	Call *CallRecord
+	// UUID names the message of EventAssistant and EventToolResults, as it is recorded
+	// ([MessageInfo]).
+	UUID string
 }
 
 // CallRecord is what became of one tool call: its input as the model sent it, the mode it was

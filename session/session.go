@@ -43,6 +43,7 @@ import (
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/tool"
 )
 
 // Version is the format version written in the first line of a session file.
@@ -177,6 +178,14 @@ type line struct {
 	// type "checkpoint": a file checkpoint (a rewind point) began here, before its user
 	// message was recorded.
 	PointID string `json:"pointId,omitempty"`
+	// The kinds and fields of state.go: a message's uuid (also of "resume_at") and usage,
+	// and "file_state".
+	UUID     string         `json:"uuid,omitempty"`
+	Usage    *llm.Usage     `json:"usage,omitempty"`
+	Measured int            `json:"measured,omitempty"`
+	Path     string         `json:"path,omitempty"`
+	FileRead *tool.FileRead `json:"fileRead,omitempty"`
+	Forget   bool           `json:"forget,omitempty"`
 }
 
 // Transcript is a session read back from disk.
@@ -196,8 +205,16 @@ type Transcript struct {
 	Points []string
 	// Skipped counts lines that could not be read.
 	Skipped int
+	// Usage is what the API reported for the last reply since the last compaction, and
+	// Measured how many messages of the conversation it covered (0: none recorded).
+	Usage    llm.Usage
+	Measured int
 
 	tornTail bool // the file does not end with a newline
+	// ids are the uuids of the messages as read, before Repair; files what the model knew of
+	// files (state.go).
+	ids   []string
+	files map[string]fileEntry
 }
 
 // Saved is one session file of a working directory.
@@ -360,6 +377,11 @@ type parser struct {
 	// its first checkpoint line was read.
 	at     string
 	before *parser
+	// ids are the uuids of t.Messages, in step with them (state.go); upTo, when set, is the
+	// uuid LoadUpTo ends the conversation at, and snap the state when its message was read.
+	ids  []string
+	upTo string
+	snap *parser
 }
 
 // line reads one line of the file, with its newline if it has one. It never fails: what cannot
@@ -386,8 +408,10 @@ func (p *parser) line(raw []byte) error {
 		}
 		if p.compacted {
 			t.Messages, p.compacted = nil, false
+			p.compactedState()
 		}
 		t.Messages = append(t.Messages, *l.Message)
+		p.message(&l)
 	case "compact_boundary":
 		if l.Compact == nil {
 			t.Skipped++
@@ -402,16 +426,21 @@ func (p *parser) line(raw []byte) error {
 			st := *l.Permissions
 			t.Permissions = &st
 		}
+	case "file_state":
+		if !p.fileState(&l) {
+			t.Skipped++
+		}
+	case "resume_at":
+		if !p.resumeAt(&l) {
+			t.Skipped++
+		}
 	case "checkpoint":
 		if l.PointID == "" {
 			t.Skipped++
 			return nil
 		}
 		if p.at != "" && l.PointID == p.at && p.before == nil {
-			p.before = &parser{t: *t, compacted: p.compacted}
-			p.before.t.Messages = slices.Clone(t.Messages)
-			p.before.t.Compactions = slices.Clone(t.Compactions)
-			p.before.t.Points = slices.Clone(t.Points)
+			p.before = p.clone()
 		}
 		t.Points = append(t.Points, l.PointID)
 	default:
@@ -421,6 +450,7 @@ func (p *parser) line(raw []byte) error {
 }
 
 func (p *parser) finish() *Transcript {
+	p.t.ids = p.ids
 	p.t.Messages = Repair(p.t.Messages)
 	return &p.t
 }
