@@ -361,7 +361,7 @@ func (e *Emitter) Handle(ev agent.Event) {
 			e.messageStarted(ev.Response)
 		}
 	case agent.EventAssistant:
-		e.assistant(ev.Response, parent)
+		e.assistant(ev.Response, ev.UUID, parent)
 	case agent.EventUsage:
 		// Auto mode's classifier: its tokens are the run's, in modelUsage as in usage.
 		e.mu.Lock()
@@ -376,7 +376,7 @@ func (e *Emitter) Handle(ev agent.Event) {
 		}
 		e.write(l)
 	case agent.EventToolResults:
-		e.toolResults(ev.Message, ev.Outputs, parent)
+		e.toolResults(ev.Message, ev.Outputs, ev.UUID, parent)
 		if parent == nil {
 			e.modeStatus()
 		}
@@ -452,7 +452,9 @@ func (e *Emitter) addUsage(model string, u llm.Usage) {
 	}
 }
 
-func (e *Emitter) assistant(r *llm.Response, parent *string) {
+// assistant writes the line of a reply, under the uuid its message is recorded with (a
+// caller resumes up to it with --resume-session-at).
+func (e *Emitter) assistant(r *llm.Response, uuid string, parent *string) {
 	model := r.Model
 	stop := r.StopReason
 	now := time.Now()
@@ -476,15 +478,19 @@ func (e *Emitter) assistant(r *llm.Response, parent *string) {
 	if e.Partial && parent == nil {
 		e.finishStream(open, start, r)
 	}
-	e.write(assistantLine{Type: "assistant", ParentToolUseID: parent, SessionID: e.SessionID, UUID: session.NewID(), Timestamp: nowStamp(),
+	e.write(assistantLine{Type: "assistant", ParentToolUseID: parent, SessionID: e.SessionID, UUID: cmp.Or(uuid, session.NewID()), Timestamp: nowStamp(),
 		Message: apiMessage{ID: r.ID, Type: "message", Role: llm.RoleAssistant, Model: model,
 			Content: toWire(r.Message.Content), StopReason: &stop, Usage: r.Usage}})
 }
 
 // toolResults writes one user line per tool_result, as Claude Code does, each with the call's
-// structured result.
-func (e *Emitter) toolResults(m *llm.Message, outputs map[string]any, parent *string) {
-	for _, b := range m.Content {
+// structured result. The first carries the uuid the message is recorded with.
+func (e *Emitter) toolResults(m *llm.Message, outputs map[string]any, uuid string, parent *string) {
+	for i, b := range m.Content {
+		id := uuid
+		if i > 0 || id == "" {
+			id = session.NewID()
+		}
 		var result any
 		if out, ok := outputs[b.ToolUseID]; ok {
 			result = out
@@ -492,7 +498,7 @@ func (e *Emitter) toolResults(m *llm.Message, outputs map[string]any, parent *st
 			result = resultText(b)
 		}
 		e.write(userLine{Type: "user", Message: userMessage{Role: llm.RoleUser, Content: toWire([]llm.Block{b})}, ParentToolUseID: parent,
-			SessionID: e.SessionID, UUID: session.NewID(), Timestamp: nowStamp(), ToolUseResult: result})
+			SessionID: e.SessionID, UUID: id, Timestamp: nowStamp(), ToolUseResult: result})
 	}
 }
 

@@ -330,7 +330,7 @@ func (s *Server) runTurn(ctx context.Context, history []llm.Message, q queued) *
 		return &agent.Result{Subtype: agent.SubtypeExecutionError, IsError: true, Messages: history, Err: err}
 	}
 	unsubscribe := s.Bus.Subscribe(s.emitter.Handle)
-	res, _ := s.Run(tctx, history, prompt)
+	res, _ := s.Run(agent.WithPromptUUID(tctx, q.uuid), history, prompt)
 	unsubscribe()
 	if res.Messages == nil {
 		res.Messages = history
