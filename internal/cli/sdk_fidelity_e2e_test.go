@@ -113,7 +113,12 @@ func TestAgentSDKFidelity(t *testing.T) {
 		if len(reqs) != 3 || !decodeRequest(t, reqs[1]).isSummary() {
 			t.Fatalf("%d requests; want the first turn, the summary request, then the continued turn", len(reqs))
 		}
-		if after := decodeRequest(t, reqs[2]); len(after.Messages) != 1 || !strings.Contains(after.text(), "go on") {
+		// As in Claude Code, the prompt is summarized with the rest, and the model goes on from
+		// the summary.
+		if summary := decodeRequest(t, reqs[1]); !strings.Contains(summary.text(), "First answer.") || !strings.Contains(summary.text(), "go on") {
+			t.Errorf("the summary request lacks the conversation or the prompt: %.800s", summary.text())
+		}
+		if after := decodeRequest(t, reqs[2]); len(after.Messages) != 1 || !strings.Contains(after.text(), "We said hello.") {
 			t.Errorf("the continued turn holds %d messages: %.500s", len(after.Messages), after.text())
 		}
 	})
