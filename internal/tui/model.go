@@ -88,6 +88,8 @@ type Model struct {
 	// points are the messages /rewind can go back to; rewinder is its open picker.
 	points   []rewindPoint
 	rewinder *rewindPicker
+	// stopping is the line of an interrupt in progress, which the end of the turn updates.
+	stopping *entry
 }
 
 func newModel(ctx context.Context, cfg *Config) *Model {
@@ -327,8 +329,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch k {
 	case "esc":
 		if m.running && m.cancel != nil {
-			m.cancel()
-			m.entries = append(m.entries, &entry{kind: entryInfo, text: "Interrupted · the turn is stopping"})
+			m.interrupt()
 		}
 		return nil
 	case "shift+tab":
@@ -388,16 +389,16 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 // or quits: as in Claude Code, only an idle chat with an empty prompt quits, on the second
 // press.
 func (m *Model) ctrlCPressed() tea.Cmd {
+	if m.running && m.cancel != nil {
+		// One press stops the turn, and what is typed stays for the next message. An open
+		// dialog is the turn's: the abort withdraws it.
+		m.ctrlC = false
+		m.interrupt()
+		return nil
+	}
 	if m.input.Value() != "" && len(m.dialogs) == 0 && len(m.forms) == 0 {
 		m.input.Reset()
 		m.fitInput()
-		return nil
-	}
-	if m.running && m.cancel != nil {
-		// An open dialog is the turn's: the abort withdraws it.
-		m.ctrlC = false
-		m.cancel()
-		m.entries = append(m.entries, &entry{kind: entryInfo, text: "Interrupted · the turn is stopping"})
 		return nil
 	}
 	if !m.ctrlC {
@@ -500,6 +501,7 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 	}
 	m.stopper.set(nil)
 	m.finishStreams()
+	defer func() { m.stopping = nil }()
 	if msg.res != nil {
 		if msg.res.Messages != nil {
 			m.msgs = msg.res.Messages
@@ -526,8 +528,11 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 	switch {
 	case msg.err != nil && errors.Is(msg.cause, errSaidNo):
 		m.entries = append(m.entries, &entry{kind: entryInfo, text: saidNoNote})
+	case msg.err != nil && errors.Is(msg.err, context.Canceled) && m.stopping != nil:
+		m.stopping.text = interruptedNote
+		m.stopping.touch()
 	case msg.err != nil && errors.Is(msg.err, context.Canceled):
-		m.entries = append(m.entries, &entry{kind: entryInfo, text: "Interrupted. The conversation is saved; type to continue."})
+		m.say(interruptedNote)
 	case msg.err != nil:
 		m.entries = append(m.entries, &entry{kind: entryError, text: msg.err.Error()})
 	case msg.res != nil && msg.res.Subtype == agent.SubtypeMaxTurns:
@@ -542,6 +547,19 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 		return m.startTurn(llm.UserText(text))
 	}
 	return nil
+}
+
+// interruptedNote ends an interrupted turn: the line that said it was stopping says it.
+const interruptedNote = "Interrupted. The conversation is saved; type to continue."
+
+// interrupt aborts the running turn and says it is stopping, on one line that the end of the
+// turn updates.
+func (m *Model) interrupt() {
+	m.cancel()
+	if m.stopping == nil {
+		m.stopping = &entry{kind: entryInfo, text: "Interrupted · the turn is stopping"}
+		m.entries = append(m.entries, m.stopping)
+	}
 }
 
 // saidNoNote ends a turn stopped by a plain No: the model waits for the person, as in

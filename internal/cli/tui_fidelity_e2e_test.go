@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reinsdev/reins/llm/llmtest"
+)
+
+// The chat as a person uses it in a day beside Claude Code (issue 41): each test drives the real
+// binary in tmux against the fake model API.
+
+// TestChatDontAskAgainCommonCommandsE2E: the commonest commands, a Python module run and a
+// node script, get a "don't ask again" with the narrowest rule that covers them, and it is
+// saved; an MCP tool can be remembered for itself or for its whole server.
+func TestChatDontAskAgainCommonCommandsE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	for _, tc := range []struct{ command, rule string }{
+		{"python3 -m pytest -q", "Bash(python3 -m pytest:*)"},
+		{"python3 -m unittest", "Bash(python3 -m unittest:*)"},
+		{"node test.js", "Bash(node test.js)"},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			e := newE2E(t, bin)
+			srv := llmtest.NewAnthropicServer(t,
+				llmtest.UseTools(llmtest.Call("Bash", fmt.Sprintf(`{"command":%q,"description":"Run the tests"}`, tc.command))),
+				llmtest.Say("Ran them."))
+			e.anthropic(srv)
+			r := startTUI(t, e)
+			r.waitFor("default mode")
+			r.typeText("run the tests")
+			r.keys("Enter")
+			r.waitFor("Do you want to proceed?", "don't ask again for "+tc.rule)
+			r.keys("2")
+			r.waitFor("Ran them.")
+			data, _ := os.ReadFile(filepath.Join(e.dir, ".reins", "settings.local.json"))
+			if !strings.Contains(string(data), `"`+tc.rule+`"`) {
+				t.Errorf("the rule was not saved:\n%s", data)
+			}
+			r.quit()
+		})
+	}
+
+	server := goMCPServer(t)
+	for _, tc := range []struct{ key, rule string }{{"2", "mcp__srv__echo"}, {"3", "mcp__srv"}} {
+		t.Run("MCP tool, remembered as "+tc.rule, func(t *testing.T) {
+			e := newE2E(t, bin)
+			srv := llmtest.NewAnthropicServer(t,
+				llmtest.UseTools(llmtest.Call("mcp__srv__echo", `{"text":"hi"}`)), llmtest.Say("Echoed."))
+			e.anthropic(srv)
+			e.env = append(e.env, "ENABLE_TOOL_SEARCH=false")
+			config := fmt.Sprintf(`{"mcpServers": {"srv": {"command": %q, "env": {"REINS_TEST_MCP_SERVER": "basic"}}}}`, server)
+			r := startTUI(t, e, "--mcp-config", config)
+			r.waitFor("default mode")
+			r.typeText("echo hi")
+			r.keys("Enter")
+			r.waitFor("Do you want to proceed?", "don't ask again for mcp__srv__echo", "don't ask again for every tool of srv")
+			r.keys(tc.key)
+			r.waitFor("Echoed.")
+			data, _ := os.ReadFile(filepath.Join(e.dir, ".reins", "settings.local.json"))
+			if !strings.Contains(string(data), `"`+tc.rule+`"`) {
+				t.Errorf("the rule was not saved:\n%s", data)
+			}
+			r.quit()
+		})
+	}
+}
+
+// TestChatCtrlCKeepsTheDraftE2E: Ctrl+C during a running command with text in the input stops
+// the turn at once, keeps the text, and says so once.
+func TestChatCtrlCKeepsTheDraftE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	marker := "30.625"
+	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"sleep `+marker+`"}`)), llmtest.Say("Still here."))
+	e.anthropic(srv)
+	r := startTUI(t, e, "--allowedTools", "Bash(sleep:*)")
+	r.waitFor("default mode")
+	r.typeText("wait")
+	r.keys("Enter")
+	waitForProc(t, 15*time.Second, r.screen, "sleep", marker)
+	r.typeText("my half-written draft")
+	r.keys("C-c")
+	s := r.waitFor("Interrupted. The conversation is saved")
+	if procs := findProcs("sleep", marker); len(procs) > 0 {
+		t.Errorf("one Ctrl+C left the command running: %v", procs)
+	}
+	if !strings.Contains(s, "my half-written draft") {
+		t.Errorf("the draft is gone:\n%s", s)
+	}
+	if n := strings.Count(s, "Interrupted"); n != 1 {
+		t.Errorf("%d Interrupted lines, want one:\n%s", n, s)
+	}
+	r.keys("Enter")
+	r.waitFor("Still here.")
+	r.quit()
+}
+
+// TestChatAlwaysInUntrustedFolderE2E: "don't ask again" in a folder that is not trusted says at
+// once that the saved rule waits for the trust, and offers it: Yes trusts the folder, and the
+// next session runs the command without asking.
+func TestChatAlwaysInUntrustedFolderE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	touch := llmtest.UseTools(llmtest.Call("Bash", `{"command":"touch made.txt","description":"Create the file"}`))
+	srv := llmtest.NewAnthropicServer(t, touch, llmtest.Say("Created it."), touch, llmtest.Say("Again, unasked."))
+	e.anthropic(srv)
+	r := startTUI(t, e)
+	r.waitFor("default mode", "not trusted")
+	r.typeText("make a file")
+	r.keys("Enter")
+	r.waitFor("Do you want to proceed?", "don't ask again for Bash(touch made.txt)")
+	r.keys("2")
+	r.waitFor("Created it.", "this folder is not trusted", "Trust this folder now?")
+	r.keys("1")
+	r.waitFor("Trusted " + e.dir)
+	r.quit()
+	if data, err := os.ReadFile(filepath.Join(e.home, ".reins", "trusted-projects.json")); err != nil || !strings.Contains(string(data), e.dir) {
+		t.Fatalf("the folder was not trusted: %v %s", err, data)
+	}
+	r2 := startTUI(t, e)
+	r2.waitFor("default mode")
+	r2.typeText("again")
+	r2.keys("Enter")
+	s := r2.waitFor("Again, unasked.")
+	if strings.Contains(s, "Do you want to proceed?") {
+		t.Errorf("the next session asked again:\n%s", s)
+	}
+	r2.quit()
+}
