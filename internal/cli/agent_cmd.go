@@ -100,7 +100,11 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 				}
 				return usageErrorf("the interactive mode needs a terminal; to run headless, use reins -p \"…\" (or pipe the prompt: echo \"…\" | reins -p)")
 			}
-			// In a terminal, arguments are the first message of the chat, as in Claude Code.
+			// In a terminal, arguments are the first message of the chat, as in Claude Code;
+			// a command name one letter off is a typo, not a message.
+			if nearMissCommand(cmd, args) {
+				return unknownCommand(cmd, args[0], fmt.Sprintf("(to start the chat with it as the first message, quote it: reins %q)", strings.Join(args, " ")))
+			}
 			return runInteractive(cmd.Context(), f, opts, strings.TrimSpace(strings.Join(args, " ")))
 		}
 		prompt, err := readPrompt(f, args)

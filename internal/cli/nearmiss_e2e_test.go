@@ -39,7 +39,7 @@ func TestNearMissCommandInATerminal(t *testing.T) {
 	e := newE2E(t, reinsBinary(t))
 	r := startTUI(t, e, "permission", "check")
 	r.waitDead()
-	s := r.screen()
+	s := strings.ReplaceAll(r.screen(), "\n", "") // the message wraps at the pane's width
 	if !strings.Contains(s, `did you mean "permissions"?`) || !strings.Contains(s, `reins "permission check"`) {
 		t.Errorf("no hint for the near miss:\n%s", s)
 	}
