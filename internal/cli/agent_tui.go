@@ -10,6 +10,7 @@ import (
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/session"
 )
 
@@ -63,6 +64,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		Cwd:             a.Cwd,
 		Home:            f.Getenv("HOME"),
 		Trusted:         a.Settings.Trusted,
+		Trust:           func() error { return settings.Trust(a.Settings.Options.ConfigDir, a.Settings.Options.Cwd) },
 		SettingsFiles:   files,
 		Sessions:        func() ([]tui.SessionInfo, error) { return listSessions(a.Store, a.Cwd) },
 		Resume:          func(id string) ([]llm.Message, error) { return a.SwitchSession(ctx, id) },

@@ -137,7 +137,10 @@ func TestInteractiveE2E(t *testing.T) {
 			t.Errorf("the dialog does not show the description:\n%s", s)
 		}
 		r.keys("2")
-		r.waitFor("Created it.")
+		// The folder is not trusted: the chat offers the trust the saved rule waits for.
+		r.waitFor("Created it.", "Trust this folder now?")
+		r.keys("Escape")
+		r.waitFor("Not trusted: the rule applies in this session only")
 		data, err := os.ReadFile(filepath.Join(e.dir, ".reins", "settings.local.json"))
 		if err != nil || !strings.Contains(string(data), `"Bash(touch made.txt)"`) {
 			t.Fatalf("the rule was not saved: %v\n%s", err, data)

@@ -90,6 +90,8 @@ type Model struct {
 	rewinder *rewindPicker
 	// stopping is the line of an interrupt in progress, which the end of the turn updates.
 	stopping *entry
+	// menu is the open menu (/mcp, the trust offer), shown where the input is.
+	menu *menu
 }
 
 func newModel(ctx context.Context, cfg *Config) *Model {
@@ -184,6 +186,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case turnDoneMsg:
 		return m, m.turnDone(msg)
+	case trustOfferMsg:
+		m.offerTrust(msg)
+		return m, nil
 	case tickMsg:
 		if !m.running {
 			return m, nil
@@ -319,6 +324,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if m.menu != nil {
+		return m.menuKey(msg)
+	}
 	if m.picker != nil {
 		m.pickerKey(msg)
 		return nil
@@ -394,6 +402,10 @@ func (m *Model) ctrlCPressed() tea.Cmd {
 		// dialog is the turn's: the abort withdraws it.
 		m.ctrlC = false
 		m.interrupt()
+		return nil
+	}
+	if m.menu != nil {
+		m.menu = nil
 		return nil
 	}
 	if m.input.Value() != "" && len(m.dialogs) == 0 && len(m.forms) == 0 {
@@ -665,6 +677,8 @@ func (m *Model) render() string {
 		bottom = m.dialogs[0].view(m.r, m, m.width, max(m.height-3, 6))
 	} else if len(m.forms) > 0 {
 		bottom = m.forms[0].view(m.r, m.width)
+	} else if m.menu != nil {
+		bottom = m.menu.view(m.r, m.width)
 	} else if m.picker != nil {
 		bottom = m.picker.view(m.r, m.cfg.SessionID, m.width)
 	} else if m.rewinder != nil {

@@ -33,6 +33,9 @@ type Config struct {
 	Cwd, Home           string
 	// Trusted says the folder is trusted (its settings apply), for the start banner.
 	Trusted bool
+	// Trust trusts the folder (as reins trust does), when a rule saved in an untrusted
+	// project's settings waits for it; nil offers no trust.
+	Trust func() error
 	// SettingsFiles names the file each editable settings source writes, for the labels of
 	// "don't ask again".
 	SettingsFiles map[permission.Source]string
@@ -118,7 +121,8 @@ func Run(ctx context.Context, cfg Config) error {
 	m.fence = newFence()
 	m.entries = append([]*entry{m.banner()}, m.entries...)
 	p := tea.NewProgram(m, Terminal{In: cfg.In, Out: cfg.Out, NoColor: cfg.NoColor, Width: cfg.Width, Height: cfg.Height}.options(ctx)...)
-	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now, stop: m.stopper.stop, ignored: cfg.ignored}
+	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now, stop: m.stopper.stop, ignored: cfg.ignored,
+		saved: func(ups []permission.Update, dest permission.Source) { p.Send(trustOfferMsg{updates: ups, dest: dest}) }}
 	if cfg.WrapAsker != nil {
 		a = cfg.WrapAsker(a)
 	}
