@@ -10,8 +10,8 @@ import (
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/permission"
-	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/session"
+	"github.com/reinsdev/reins/settings"
 )
 
 // runInteractive runs the full-screen chat: the same setup, provider and agent as -p (and the

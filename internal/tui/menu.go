@@ -33,7 +33,7 @@ type menu struct {
 // it, and what the choice stands for.
 type menuItem struct {
 	label, detail string
-	value any
+	value         any
 }
 
 // menuRows is how many items a menu shows at once; it scrolls for more.
