@@ -186,6 +186,8 @@ type line struct {
 	Path     string         `json:"path,omitempty"`
 	FileRead *tool.FileRead `json:"fileRead,omitempty"`
 	Forget   bool           `json:"forget,omitempty"`
+	// type "git" (peek.go)
+	Branch string `json:"gitBranch,omitempty"`
 }
 
 // Transcript is a session read back from disk.
@@ -426,6 +428,8 @@ func (p *parser) line(raw []byte) error {
 			st := *l.Permissions
 			t.Permissions = &st
 		}
+	case "git":
+		// What the listing shows (Peek); nothing of the conversation.
 	case "file_state":
 		if !p.fileState(&l) {
 			t.Skipped++

@@ -140,3 +140,28 @@ func TestSessionStateAcrossCompaction(t *testing.T) {
 		t.Errorf("up to the summary: %v", err)
 	}
 }
+
+// TestPeek: a listing reads the first prompt and the branch from the start of the file, and
+// the file's size; an empty session has no prompt.
+func TestPeek(t *testing.T) {
+	ctx := context.Background()
+	store := NewStore(t.TempDir())
+	w, err := store.Create("/p", "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, _ := store.Create("/p", "m")
+	empty.Close()
+	w.AppendBranch("feature/x")
+	w.AppendMessage(llm.UserText("fix the flaky test"))
+	w.AppendMessage(llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{llm.Text("on it")}})
+	w.AppendMessage(llm.UserText("and the docs"))
+	w.Close()
+	p, err := store.Peek(ctx, "/p", w.ID)
+	if err != nil || p.Prompt != "fix the flaky test" || p.Branch != "feature/x" || p.Size == 0 {
+		t.Errorf("peek %+v, %v", p, err)
+	}
+	if p, err := store.Peek(ctx, "/p", empty.ID); err != nil || p.Prompt != "" {
+		t.Errorf("empty session: %+v, %v", p, err)
+	}
+}

@@ -97,6 +97,10 @@ func (a *App) openSession(transcript *session.Transcript) error {
 		}
 	default:
 		a.Recorder, err = a.Store.CreateWithID(a.Cwd, cmp.Or(a.opts.SessionID, session.NewID()), a.Provider.Model)
+		if branch := gitBranch(a.Cwd); err == nil && branch != "" {
+			// For the lists of sessions (/resume); a session that cannot say it is no worse.
+			_ = a.Recorder.AppendBranch(branch)
+		}
 		if err == nil && transcript != nil {
 			// A fork starts as a copy of the conversation it continues, and of what its model
 			// knew of files.

@@ -1,6 +1,11 @@
 package app
 
 import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
 	"github.com/reinsdev/reins/session"
 	"github.com/reinsdev/reins/tool"
 )
@@ -33,4 +38,53 @@ func (a *App) recordFiles() {
 			_ = w.AppendFileState(p, r)
 		}
 	})
+}
+
+// gitBranch is the branch checked out in the repository dir is in, read from its HEAD (no git
+// process): "" outside a repository; the commit's first 12 characters when detached.
+func gitBranch(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		gitPath := filepath.Join(d, ".git")
+		fi, err := os.Lstat(gitPath)
+		if err == nil {
+			head := filepath.Join(gitPath, "HEAD")
+			if fi.Mode().IsRegular() {
+				// A worktree or submodule: .git names the real folder.
+				b, err := readSmall(gitPath)
+				g, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+				if err != nil || !ok {
+					return ""
+				}
+				if !filepath.IsAbs(g) {
+					g = filepath.Join(d, g)
+				}
+				head = filepath.Join(g, "HEAD")
+			}
+			b, err := readSmall(head)
+			if err != nil {
+				return ""
+			}
+			s := strings.TrimSpace(string(b))
+			if ref, ok := strings.CutPrefix(s, "ref: refs/heads/"); ok {
+				return ref
+			}
+			if len(s) >= 12 && !strings.HasPrefix(s, "ref:") {
+				return s[:12]
+			}
+			return ""
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// readSmall reads a file of git's that is a line long, and no more than 4 KiB of it.
+func readSmall(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 4096))
 }

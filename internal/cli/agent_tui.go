@@ -66,7 +66,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		Trusted:         a.Settings.Trusted,
 		Trust:           func() error { return settings.Trust(a.Settings.Options.ConfigDir, a.Settings.Options.Cwd) },
 		SettingsFiles:   files,
-		Sessions:        func() ([]tui.SessionInfo, error) { return listSessions(a.Store, a.Cwd) },
+		Sessions:        func() ([]tui.SessionInfo, error) { return listSessions(ctx, a.Store, a.Cwd) },
 		Resume:          func(id string) ([]llm.Message, error) { return a.SwitchSession(ctx, id) },
 		NoColor:         f.Getenv("NO_COLOR") != "",
 		WrapAsker:       a.WithHooks,
@@ -160,14 +160,22 @@ func promptCommands(prompts []client.Prompt) []tui.PromptCommand {
 }
 
 // listSessions lists cwd's saved sessions for the resume picker, newest first.
-func listSessions(store *session.Store, cwd string) ([]tui.SessionInfo, error) {
+func listSessions(ctx context.Context, store *session.Store, cwd string) ([]tui.SessionInfo, error) {
 	saved, err := store.List(cwd)
+	// The picker shows the newest; each costs a read of the start of its file.
+	saved = saved[:min(len(saved), maxListedSessions)]
 	out := make([]tui.SessionInfo, len(saved))
 	for i, sv := range saved {
 		out[i] = tui.SessionInfo{ID: sv.ID, Modified: sv.Modified}
+		if p, perr := store.Peek(ctx, cwd, sv.ID); perr == nil {
+			out[i].Summary, out[i].Branch, out[i].Size = p.Prompt, p.Branch, p.Size
+		}
 	}
 	return out, err
 }
+
+// maxListedSessions bounds the sessions /resume lists.
+const maxListedSessions = 200
 
 // memoryReport is what /memory lists of the session's memory.
 func memoryReport(m *app.Memory) tui.MemoryReport {

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -135,4 +136,38 @@ func TestChatAlwaysInUntrustedFolderE2E(t *testing.T) {
 		t.Errorf("the next session asked again:\n%s", s)
 	}
 	r2.quit()
+}
+
+// TestChatResumePickerE2E: /resume lists the folder's sessions by their first prompt, with how
+// long ago, the git branch and the size, and leaves out the empty session just started; typing
+// searches, and Enter resumes the one found.
+func TestChatResumePickerE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	if out, err := exec.Command("git", "-C", e.dir, "init", "-q", "-b", "feature-x").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	srv := llmtest.NewAnthropicServer(t, llmtest.Say("Alpha done."), llmtest.Say("Beta done."), llmtest.Say("Back in beta."))
+	e.anthropic(srv)
+	e.run("-p", "first prompt about alpha").wantCode(0)
+	e.run("-p", "second prompt about beta").wantCode(0)
+	r := startTUI(t, e)
+	r.waitFor("default mode")
+	r.typeText("/resume")
+	r.keys("Enter")
+	s := r.waitFor("Resume a session of this folder", "first prompt about alpha", "second prompt about beta", "just now", "feature-x", " B")
+	if strings.Contains(s, "this session") {
+		t.Errorf("the empty session just started is listed:\n%s", s)
+	}
+	r.typeText("beta")
+	r.waitFor("Search: beta")
+	if s := r.screen(); strings.Contains(s, "first prompt about alpha") {
+		t.Errorf("the search did not narrow the list:\n%s", s)
+	}
+	r.keys("Enter")
+	r.waitFor("Resumed session", "> second prompt about beta")
+	r.typeText("go on")
+	r.keys("Enter")
+	r.waitFor("Back in beta.")
+	r.quit()
 }

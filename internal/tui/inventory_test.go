@@ -199,7 +199,8 @@ func TestResumePicker(t *testing.T) {
 	sessions := []SessionInfo{
 		{ID: "session-1", Modified: epoch, Summary: "fix the flaky test"},
 		{ID: "session-0", Modified: epoch.Add(-time.Hour), Summary: "add the trust dialog"},
-		{ID: "session-z", Modified: epoch.Add(-48 * time.Hour)},
+		{ID: "session-z", Modified: epoch.Add(-48 * time.Hour), Summary: "first try", Branch: "main", Size: 12_345},
+		{ID: "session-new", Modified: epoch}, // empty: left out
 	}
 	setup := func(t *testing.T) (*harness, *[]string) {
 		h := newHarness(t, 80, 24)
@@ -222,7 +223,7 @@ func TestResumePicker(t *testing.T) {
 		if !slices.Equal(*resumed, []string{"session-0"}) {
 			t.Errorf("resumed %q, want session-0", *resumed)
 		}
-		if h.m.picker != nil || !strings.Contains(h.screen(), "Resumed session session-0") {
+		if h.m.menu != nil || !strings.Contains(h.screen(), "Resumed session session-0") {
 			t.Errorf("the picker stays open or the switch is not said:\n%s", h.screen())
 		}
 	})
@@ -233,11 +234,22 @@ func TestResumePicker(t *testing.T) {
 			t.Errorf("resumed %q, want the last one", *resumed)
 		}
 	})
+	t.Run("search", func(t *testing.T) {
+		h, resumed := setup(t)
+		h.typeText("trust")
+		if s := h.screen(); strings.Contains(s, "fix the flaky test") || !strings.Contains(s, "add the trust dialog") {
+			t.Errorf("the search does not narrow the list:\n%s", s)
+		}
+		h.press("enter")
+		if !slices.Equal(*resumed, []string{"session-0"}) {
+			t.Errorf("resumed %q, want the one found", *resumed)
+		}
+	})
 	t.Run("esc", func(t *testing.T) {
 		h, resumed := setup(t)
 		h.press("down", "esc")
-		if len(*resumed) != 0 || h.m.picker != nil {
-			t.Errorf("Esc resumed %q (picker open: %v)", *resumed, h.m.picker != nil)
+		if len(*resumed) != 0 || h.m.menu != nil {
+			t.Errorf("Esc resumed %q (picker open: %v)", *resumed, h.m.menu != nil)
 		}
 		if !strings.Contains(h.screen(), "Resume cancelled") {
 			t.Errorf("the cancel is not said:\n%s", h.screen())
@@ -248,7 +260,7 @@ func TestResumePicker(t *testing.T) {
 		h.m.cfg.Sessions = func() ([]SessionInfo, error) { return sessions, nil }
 		h.typeText("/resume")
 		h.press("enter")
-		if h.m.picker != nil || !strings.Contains(h.screen(), "switch with /resume N") {
+		if h.m.menu != nil || !strings.Contains(h.screen(), "switch with /resume N") {
 			t.Errorf("without Resume the list form is wanted:\n%s", h.screen())
 		}
 	})

@@ -83,14 +83,12 @@ type Model struct {
 	// ctxUsage is how full the context window is, as last measured or estimated.
 	ctxUsage agent.ContextUsage
 
-	// picker is the open /resume picker.
-	picker *sessionPicker
 	// points are the messages /rewind can go back to; rewinder is its open picker.
 	points   []rewindPoint
 	rewinder *rewindPicker
 	// stopping is the line of an interrupt in progress, which the end of the turn updates.
 	stopping *entry
-	// menu is the open menu (/mcp, the trust offer), shown where the input is.
+	// menu is the open menu (/resume, /mcp, the trust offer), shown where the input is.
 	menu *menu
 }
 
@@ -326,10 +324,6 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.menu != nil {
 		return m.menuKey(msg)
-	}
-	if m.picker != nil {
-		m.pickerKey(msg)
-		return nil
 	}
 	if m.rewinder != nil {
 		return m.rewindKey(msg)
@@ -679,8 +673,6 @@ func (m *Model) render() string {
 		bottom = m.forms[0].view(m.r, m.width)
 	} else if m.menu != nil {
 		bottom = m.menu.view(m.r, m.width)
-	} else if m.picker != nil {
-		bottom = m.picker.view(m.r, m.cfg.SessionID, m.width)
 	} else if m.rewinder != nil {
 		bottom = m.rewinder.view(m.r, m.points, m.width)
 	} else {

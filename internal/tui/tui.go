@@ -96,7 +96,11 @@ type Config struct {
 type SessionInfo struct {
 	ID       string
 	Modified time.Time
-	Summary  string
+	// Summary is the session's first prompt; a session without one is not offered.
+	Summary string
+	// Branch is the git branch it began on, Size its file's size in bytes (0: unknown).
+	Branch string
+	Size   int64
 }
 
 func (c *Config) now() time.Time {
