@@ -86,4 +86,3 @@ func (w *Writer) AppendBranch(branch string) error {
 	}
 	return w.write(line{Type: "git", Branch: branch})
 }
-
