@@ -81,6 +81,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		Skills:          func() []tui.SkillInfo { return chatSkills(a.Skills) },
 		MCP:             func() []tui.MCPServerInfo { return chatMCP(a.MCP) },
 		Reconnect:       a.ReconnectMCP,
+		SetMCPEnabled:   a.SetMCPEnabled,
 		RunPrompt: func(ctx context.Context, name, args string) (string, error) {
 			return a.MCP.RunPrompt(ctx, prompts, name, args)
 		},

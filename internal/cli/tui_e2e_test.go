@@ -87,6 +87,19 @@ func (r *tmuxRun) waitFor(texts ...string) string {
 	}
 }
 
+// waitGone waits until the screen no longer shows text (a menu closed: the next key must not
+// reach it, and an Escape followed at once by a key reads as Alt+key).
+func (r *tmuxRun) waitGone(text string) {
+	r.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for strings.Contains(r.screen(), text) {
+		if time.Now().After(deadline) {
+			r.t.Fatalf("the screen still shows %q:\n%s", text, r.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func (r *tmuxRun) quit() {
 	r.settle()
 	r.keys("C-c")

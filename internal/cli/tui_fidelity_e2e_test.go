@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -169,5 +170,52 @@ func TestChatResumePickerE2E(t *testing.T) {
 	r.typeText("go on")
 	r.keys("Enter")
 	r.waitFor("Back in beta.")
+	r.quit()
+}
+
+// TestChatMCPMenuE2E: /mcp is a menu of the servers; a server's own menu lists its tools whole
+// (no name broken across lines) and turns it off for the session (its tools leave the next
+// request) and on again.
+func TestChatMCPMenuE2E(t *testing.T) {
+	server := goMCPServer(t)
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	srv := llmtest.NewAnthropicServer(t, llmtest.Say("Without the server."), llmtest.Say("With it again."))
+	e.anthropic(srv)
+	e.env = append(e.env, "ENABLE_TOOL_SEARCH=false")
+	config := fmt.Sprintf(`{"mcpServers": {"srv": {"command": %q, "env": {"REINS_TEST_MCP_SERVER": "basic"}}}}`, server)
+	r := startTUI(t, e, "--mcp-config", config)
+	r.waitFor("default mode")
+	r.typeText("/mcp")
+	r.keys("Enter")
+	r.waitFor("MCP servers", "srv", "connected")
+	r.keys("Enter")
+	s := r.waitFor("MCP server srv", "Tools (", "Turn off", "Back")
+	for _, name := range []string{"echo", "ask"} {
+		if !strings.Contains(s, " "+name+",") && !strings.Contains(s, " "+name+" ") && !strings.Contains(s, " "+name+"\n") {
+			t.Errorf("the tool %s is not shown whole:\n%s", name, s)
+		}
+	}
+	r.keys("2") // Turn off
+	r.waitFor("MCP server srv turned off for this session.")
+	r.typeText("hi")
+	r.keys("Enter")
+	r.waitFor("Without the server.")
+	if tools := requestTools(t, srv.Requests()[0]); slices.Contains(tools, "mcp__srv__echo") {
+		t.Errorf("the turned-off server's tools reached the model: %v", tools)
+	}
+	r.typeText("/mcp")
+	r.keys("Enter")
+	r.waitFor("srv", "off")
+	r.keys("Enter")
+	r.waitFor("Turn on")
+	r.keys("1")
+	r.waitFor("MCP server srv turned on.")
+	r.typeText("again")
+	r.keys("Enter")
+	r.waitFor("With it again.")
+	if tools := requestTools(t, srv.Requests()[1]); !slices.Contains(tools, "mcp__srv__echo") {
+		t.Errorf("the server turned on again has no tools in the request: %v", tools)
+	}
 	r.quit()
 }

@@ -128,8 +128,9 @@ func TestAgentsCommand(t *testing.T) {
 	h.golden("agents")
 }
 
-// /mcp shows each server's state, reason and tools; /mcp reconnect NAME runs Reconnect off
-// the UI's goroutine, holds what is typed meanwhile, and says what became of the server.
+// /mcp is a menu of the servers with their state, reason and tools; a server's own menu lists
+// its tools and offers Reconnect and Turn off. /mcp reconnect NAME runs Reconnect off the UI's
+// goroutine, holds what is typed meanwhile, and says what became of the server.
 func TestMCPCommand(t *testing.T) {
 	h := newHarness(t, 100, 24)
 	state := map[string]string{"docs": "connected", "db": "failed"}
@@ -152,15 +153,36 @@ func TestMCPCommand(t *testing.T) {
 		state["db"] = "connected"
 		return nil
 	}
+	var turnedOff []string
+	h.m.cfg.SetMCPEnabled = func(_ context.Context, name string, on bool) error {
+		turnedOff = append(turnedOff, name)
+		return nil
+	}
 	h.typeText("/mcp")
 	h.press("enter")
 	got := h.screen()
-	for _, want := range []string{"db  user, http  failed: connecting: connection refused", "docs  project, stdio  connected", "tools: mcp__docs__search, mcp__docs__fetch", "/mcp reconnect NAME"} {
+	for _, want := range []string{"MCP servers", "db  failed: connecting: connection refused · user, http", "docs  connected · 2 tools · project, stdio"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("/mcp does not say %q:\n%s", want, got)
 		}
 	}
 	h.golden("mcp-servers")
+	h.press("down", "enter")
+	got = h.screen()
+	for _, want := range []string{"MCP server docs", "Tools (2, mcp__docs__…): search, fetch", "1. Reconnect", "2. Turn off", "3. Back"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the server's menu does not say %q:\n%s", want, got)
+		}
+	}
+	h.golden("mcp-server")
+	off := h.m.menuChoose(h.m.menu.items[1])
+	if off == nil || h.m.menu != nil || !h.m.running {
+		t.Fatal("Turn off did not start off the UI's goroutine")
+	}
+	h.send(off())
+	if !slices.Equal(turnedOff, []string{"docs"}) || !strings.Contains(h.screen(), "MCP server docs turned off for this session.") {
+		t.Errorf("turned off %q:\n%s", turnedOff, h.screen())
+	}
 
 	cmd := h.m.slash("/mcp reconnect db")
 	if cmd == nil || len(reconnected) != 0 {
@@ -176,7 +198,7 @@ func TestMCPCommand(t *testing.T) {
 	if !slices.Equal(reconnected, []string{"db"}) || h.m.running {
 		t.Errorf("reconnected %q, running %v", reconnected, h.m.running)
 	}
-	if got := h.screen(); !strings.Contains(got, "MCP server db reconnected.") || !strings.Contains(got, "tools: mcp__db__query") {
+	if got := h.screen(); !strings.Contains(got, "MCP server db reconnected. Now: connected · 1 tool · user, http.") {
 		t.Errorf("the reconnect's outcome is not shown:\n%s", got)
 	}
 	h.send(h.m.slash("/mcp reconnect nope")())

@@ -75,7 +75,9 @@ func (m *Model) slash(line string) tea.Cmd {
 			m.sayErr(err.Error())
 			return nil
 		}
-		m.say(text)
+		if text != "" {
+			m.say(text)
+		}
 		return cmd
 	case "/agents":
 		m.say(m.agentsReport())

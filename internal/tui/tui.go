@@ -74,6 +74,9 @@ type Config struct {
 	// again (/mcp reconnect NAME) and returns what became of it.
 	MCP       func() []MCPServerInfo
 	Reconnect func(ctx context.Context, name string) error
+	// SetMCPEnabled turns a server off for the rest of the session, or on again (the /mcp
+	// menu); nil offers neither.
+	SetMCPEnabled func(ctx context.Context, name string, on bool) error
 	// Checkpoints, if set, keeps a checkpoint of the files per message, for /rewind.
 	Checkpoints Checkpoints
 	// Memory, if set, reports the session's memory files for /memory.
