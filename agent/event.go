@@ -141,6 +141,9 @@ type CallRecord struct {
 	Decision  permission.Decision
 	// IsError is set when the result the model reads is an error.
 	IsError bool
+	// RanInput is the input the call ran with when the decision substituted one (a person's
+	// edit in the dialog, an SDK caller's or a hook's updatedInput); nil when it ran as sent.
+	RanInput json.RawMessage
 }
 
 // DeniedCall is a call the permission decision refused: the tool, the id of its tool_use, and

@@ -235,8 +235,14 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 // publishCall tells the bus what became of a call, once its result block is final.
 func (x *executor) publishCall(c *call, pc *permission.Context, out toolcall.Outcome) {
 	isError := c.result.IsError
-	x.bus.Publish(Event{Type: EventToolCall, Call: &CallRecord{ToolName: c.use.Name, ToolUseID: c.use.ID, Input: c.use.Input,
-		Mode: pc.Mode(), Stage: out.Stage, Decision: out.Decision, IsError: isError}})
+	rec := &CallRecord{ToolName: c.use.Name, ToolUseID: c.use.ID, Input: c.use.Input,
+		Mode: pc.Mode(), Stage: out.Stage, Decision: out.Decision, IsError: isError}
+	if out.Decision.UpdatedInput != nil && out.Input != nil {
+		if b, err := json.Marshal(out.Input); err == nil {
+			rec.RanInput = b
+		}
+	}
+	x.bus.Publish(Event{Type: EventToolCall, Call: rec})
 }
 
 type toolUseKey struct{}

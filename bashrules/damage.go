@@ -420,7 +420,11 @@ func DamageWords(d *permission.Damage) string {
 	if d.AtLeast {
 		b.WriteString("at least ")
 	}
-	fmt.Fprintf(&b, "%d files (%s)", d.Files, byteWords(d.Bytes))
+	noun := "files"
+	if d.Files == 1 {
+		noun = "file"
+	}
+	fmt.Fprintf(&b, "%d %s (%s)", d.Files, noun, byteWords(d.Bytes))
 	if d.Untracked > 0 {
 		fmt.Fprintf(&b, ", %d untracked", d.Untracked)
 	}

@@ -219,3 +219,103 @@ func TestChatMCPMenuE2E(t *testing.T) {
 	}
 	r.quit()
 }
+
+// TestChatCardsE2E: the small things of the cards (issue 41, chat item 9).
+func TestChatCardsE2E(t *testing.T) {
+	bin := reinsBinary(t)
+
+	t.Run("an edited command's card shows what ran", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t,
+			llmtest.UseTools(llmtest.Call("Bash", `{"command":"echo hi > a.txt","description":"Write a"}`)), llmtest.Say("Wrote."))
+		e.anthropic(srv)
+		r := startTUI(t, e)
+		r.waitFor("default mode")
+		r.typeText("write it")
+		r.keys("Enter")
+		r.waitFor("Do you want to proceed?", "echo hi > a.txt")
+		r.typeText("e")
+		r.waitFor("Edit, then enter to run it")
+		r.keys("End")
+		r.typeText(" && echo edited > b.txt")
+		r.keys("Enter")
+		s := r.waitFor("Wrote.")
+		if !strings.Contains(s, "Bash(echo hi > a.txt && echo edited > b.txt)") {
+			t.Errorf("the card does not show the command that ran:\n%s", s)
+		}
+		var note string
+		for _, b := range toolResults(t, srv.Requests()[1])[0].Content {
+			note += b.Text
+		}
+		if !strings.Contains(note, `"command":"echo hi > a.txt && echo edited > b.txt"`) {
+			t.Errorf("the model's note of the edit: %s", note)
+		}
+		r.quit()
+	})
+
+	t.Run("retries share one line", func(t *testing.T) {
+		e := newE2E(t, bin)
+		srv := llmtest.NewAnthropicServer(t, llmtest.Overloaded(), llmtest.Overloaded(), llmtest.Say("Answered at last."))
+		e.anthropic(srv)
+		r := startTUI(t, e)
+		r.waitFor("default mode")
+		r.typeText("hi")
+		r.keys("Enter")
+		s := r.waitFor("Answered at last.", "(2/")
+		if n := strings.Count(s, "retrying in"); n != 1 {
+			t.Errorf("%d retry lines, want one that updates:\n%s", n, s)
+		}
+		r.quit()
+	})
+
+	t.Run("one file, and a denial said whole", func(t *testing.T) {
+		e := newE2E(t, bin)
+		e.write("notes.txt", "notes\n")
+		reason := "This command was denied by the team hook: anything that deletes files must go through the cleanup checklist in CONTRIBUTING.md first"
+		e.userSettings(hooksDoc("PreToolUse", "Bash", "grep -q deny-me && { echo '"+reason+"' >&2; exit 2; }; exit 0", 0))
+		srv := llmtest.NewAnthropicServer(t,
+			llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm notes.txt","description":"Remove the notes"}`)),
+			llmtest.UseTools(llmtest.Call("Bash", `{"command":"echo deny-me","description":"Try"}`)), llmtest.Say("Refused."))
+		e.anthropic(srv)
+		r := startTUI(t, e)
+		r.waitFor("default mode")
+		r.typeText("clean up")
+		r.keys("Enter")
+		s := r.waitFor("Do you want to proceed?", "rm notes.txt")
+		if !strings.Contains(s, "1 file (") || strings.Contains(s, "1 files") {
+			t.Errorf("the damage is not counted as one file:\n%s", s)
+		}
+		r.keys("1")
+		s = strings.ReplaceAll(r.waitFor("Refused."), "\n    ", " ")
+		if !strings.Contains(s, "cleanup checklist in CONTRIBUTING.md first") {
+			t.Errorf("the denied card cuts its sentence:\n%s", r.screen())
+		}
+		r.quit()
+	})
+
+	t.Run("the rewind picker shows the command as typed", func(t *testing.T) {
+		e := newE2E(t, bin)
+		if err := os.MkdirAll(filepath.Join(e.home, ".claude", "commands"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(e.home, ".claude", "commands", "review.md"), []byte("Review $ARGUMENTS very carefully, line by line.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		srv := llmtest.NewAnthropicServer(t, llmtest.Say("Reviewed."))
+		e.anthropic(srv)
+		r := startTUI(t, e)
+		r.waitFor("default mode")
+		r.typeText("/review main.go")
+		r.keys("Enter")
+		r.waitFor("Reviewed.")
+		r.typeText("/rewind")
+		r.keys("Enter")
+		s := r.waitFor("Rewind to before a message")
+		if !strings.Contains(s, "/review main.go") || strings.Contains(s, "very carefully") {
+			t.Errorf("the picker does not show the command as typed:\n%s", s)
+		}
+		r.keys("Escape")
+		r.waitGone("Rewind to before a message")
+		r.quit()
+	})
+}

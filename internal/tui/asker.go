@@ -69,6 +69,8 @@ type withdrawMsg struct{ id int64 }
 type noticeMsg struct {
 	text  string
 	isErr bool
+	// retry marks the model API's retry of a request: the retries share one line.
+	retry bool
 }
 
 // Scope of the timed and counted approvals the dialog offers.

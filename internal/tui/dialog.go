@@ -526,7 +526,7 @@ func damageLines(r *renderer, dmg *permission.Damage, rel func(string) string) [
 	if dmg.AtLeast {
 		head += "at least "
 	}
-	out := []string{"", st.title.Render(fmt.Sprintf("%s%d files (%s):", head, dmg.Files, humanBytes(dmg.Bytes)))}
+	out := []string{"", st.title.Render(fmt.Sprintf("%s%s (%s):", head, count(int(dmg.Files), "file"), humanBytes(dmg.Bytes)))}
 	const show = 5
 	for _, p := range dmg.Paths[:min(show, len(dmg.Paths))] {
 		out = append(out, r.wrap("• "+rel(p), 2)...)

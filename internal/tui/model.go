@@ -90,6 +90,9 @@ type Model struct {
 	stopping *entry
 	// menu is the open menu (/resume, /mcp, the trust offer), shown where the input is.
 	menu *menu
+	// retrying is the line of the model API's retries, until the model answers or the turn
+	// ends.
+	retrying *entry
 }
 
 func newModel(ctx context.Context, cfg *Config) *Model {
@@ -234,7 +237,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.isErr {
 			k = entryError
 		}
-		m.entries = append(m.entries, &entry{kind: k, text: msg.text})
+		if msg.retry && m.retrying != nil {
+			// One line for a request's retries, updated as they go.
+			m.retrying.text, m.retrying.kind = msg.text, k
+			m.retrying.touch()
+			return m, nil
+		}
+		e := &entry{kind: k, text: msg.text}
+		m.entries = append(m.entries, e)
+		if msg.retry {
+			m.retrying = e
+		}
 		return m, nil
 	case tea.PasteMsg:
 		if len(m.dialogs) > 0 {
@@ -480,8 +493,12 @@ func (m *Model) pushHistory(text string) {
 
 // startTurn runs the agent on its own goroutine; the program hears of it through the bus and
 // the turnDoneMsg it returns.
-func (m *Model) startTurn(prompt llm.Message) tea.Cmd {
-	ctx, cancel := context.WithCancelCause(m.beginPoint(m.ctx, prompt.Text()))
+func (m *Model) startTurn(prompt llm.Message) tea.Cmd { return m.startTurnAs(prompt, prompt.Text()) }
+
+// startTurnAs is startTurn for a prompt the person wrote as label (a custom command's line,
+// /review 42, whose expansion is the prompt): /rewind shows the label and puts it back.
+func (m *Model) startTurnAs(prompt llm.Message, label string) tea.Cmd {
+	ctx, cancel := context.WithCancelCause(m.beginPoint(m.ctx, label))
 	m.running, m.cancel = true, func() { cancel(nil) }
 	m.stopper.set(cancel)
 	m.stream = map[int]*entry{}
@@ -507,7 +524,7 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 	}
 	m.stopper.set(nil)
 	m.finishStreams()
-	defer func() { m.stopping = nil }()
+	defer func() { m.stopping, m.retrying = nil, nil }()
 	if msg.res != nil {
 		if msg.res.Messages != nil {
 			m.msgs = msg.res.Messages
@@ -592,6 +609,7 @@ func (m *Model) event(ev agent.Event) {
 	case agent.EventThinkingDelta:
 		m.streamInto(ev, entryThinking)
 	case agent.EventAssistant:
+		m.retrying = nil // the request was answered: a later one's retries get their own line
 		if ev.Response == nil {
 			return
 		}
@@ -643,6 +661,14 @@ func (m *Model) event(ev agent.Event) {
 		if e := m.cards[ev.ToolUseID]; e != nil {
 			e.progress = progressText(ev.Progress.Message, ev.Progress.Data)
 			e.touch()
+		}
+	case agent.EventToolCall:
+		// A call that ran with another input (the person's edit) shows what ran.
+		if c := ev.Call; c != nil && c.RanInput != nil {
+			if e := m.cards[c.ToolUseID]; e != nil {
+				e.keyInput = keyInput(c.ToolName, c.RanInput)
+				e.touch()
+			}
 		}
 	case agent.EventToolResults:
 		if ev.Message == nil {
