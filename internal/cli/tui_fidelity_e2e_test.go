@@ -319,3 +319,48 @@ func TestChatCardsE2E(t *testing.T) {
 		r.quit()
 	})
 }
+
+// TestChatEditsAfterCompactionAndContinueE2E: a file read and edited is edited again after
+// /compact without a new Read, and again in a new process that continues the session
+// (reins --continue), as in Claude Code.
+func TestChatEditsAfterCompactionAndContinueE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	f := e.write("notes.txt", "one\ntwo\nthree\n")
+	edit := func(old, new string) llmtest.Turn {
+		return llmtest.UseTools(llmtest.Call("Edit", fmt.Sprintf(`{"file_path":%q,"old_string":%q,"new_string":%q}`, f, old, new)))
+	}
+	srv := llmtest.NewAnthropicServer(t,
+		llmtest.UseTools(llmtest.Call("Read", fmt.Sprintf(`{"file_path":%q}`, f))), edit("one", "ONE"), llmtest.Say("Edited one."),
+		llmtest.Say("<summary>We edited notes.txt.</summary>"),
+		edit("two", "TWO"), llmtest.Say("Edited two."),
+		edit("three", "THREE"), llmtest.Say("Edited three."))
+	e.anthropic(srv)
+	r := startTUI(t, e, "--permission-mode", "acceptEdits")
+	r.waitFor("accept edits")
+	r.typeText("edit the notes")
+	r.keys("Enter")
+	r.waitFor("Edited one.")
+	r.typeText("/compact")
+	r.keys("Enter")
+	r.waitFor("Conversation compacted")
+	r.typeText("now the second line")
+	r.keys("Enter")
+	s := r.waitFor("Edited two.")
+	if strings.Contains(s, "has not been read yet") {
+		t.Errorf("the Edit after /compact asks for a Read:\n%s", s)
+	}
+	r.quit()
+	r2 := startTUI(t, e, "--continue", "--permission-mode", "acceptEdits")
+	r2.waitFor("Resumed session")
+	r2.typeText("and the third")
+	r2.keys("Enter")
+	s = r2.waitFor("Edited three.")
+	if strings.Contains(s, "has not been read yet") {
+		t.Errorf("the Edit after --continue asks for a Read:\n%s", s)
+	}
+	r2.quit()
+	if b, _ := os.ReadFile(f); string(b) != "ONE\nTWO\nTHREE\n" {
+		t.Errorf("notes.txt holds %q", b)
+	}
+}
