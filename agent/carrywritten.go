@@ -1,14 +1,14 @@
 package agent
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/tool"
 )
 
@@ -28,7 +28,7 @@ const carryWrittenBytes = 4 * carryFileTokens * 4
 // writtenContent returns the content to carry of a file the model last wrote: its lines
 // numbered as the Read tool numbers them, and the Read input that would show them. False when
 // files does not know the whole file, or the file is no longer what was written.
-func writtenContent(files *tool.FileState) func(p string) (input, content string, ok bool) {
+func writtenContent(ctx context.Context, files *tool.FileState) func(p string) (input, content string, ok bool) {
 	return func(p string) (string, string, bool) {
 		if files == nil {
 			return "", "", false
@@ -37,13 +37,9 @@ func writtenContent(files *tool.FileState) func(p string) (input, content string
 		if !ok || r.Partial || r.Hash == "" {
 			return "", "", false
 		}
-		f, err := os.Open(p)
+		// A regular file only (a FIFO put there would block), judged on what was opened.
+		data, err := boundedfile.Read(ctx, p, boundedfile.Limits{MaxBytes: carryWrittenBytes, Kind: "file to carry over"})
 		if err != nil {
-			return "", "", false
-		}
-		defer f.Close()
-		data, err := io.ReadAll(io.LimitReader(f, carryWrittenBytes+1))
-		if err != nil || len(data) > carryWrittenBytes {
 			return "", "", false
 		}
 		sum := sha256.Sum256(data)

@@ -98,7 +98,7 @@ func (r *run) compact(ctx context.Context, trigger, instructions string) error {
 	if err != nil {
 		return fmt.Errorf("compacting the conversation: %w", err)
 	}
-	files := carriedFiles(r.msgs, a.cwd(), writtenContent(r.x.env.Files))
+	files := carriedFiles(r.msgs, a.cwd(), writtenContent(ctx, r.x.env.Files))
 	msg := compactedMessage(summary, trigger, files, a.carried(r.msgs))
 	if a.Hooks.Has(hooks.SessionStart) {
 		rep, texts := a.Hooks.SessionStart(ctx, common, "compact", a.Model)
