@@ -1,11 +1,12 @@
 package app
 
 import (
-	"io"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/session"
 	"github.com/reinsdev/reins/tool"
 )
@@ -79,12 +80,8 @@ func gitBranch(dir string) string {
 	}
 }
 
-// readSmall reads a file of git's that is a line long, and no more than 4 KiB of it.
+// readSmall reads a file of git's that is a line long: a regular file of at most 4 KiB (a
+// FIFO put in its place would block the session's start).
 func readSmall(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, 4096))
+	return boundedfile.Read(context.Background(), path, boundedfile.Limits{MaxBytes: 4096, Kind: "git HEAD"})
 }
