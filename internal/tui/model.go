@@ -233,21 +233,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.forms = slices.DeleteFunc(m.forms, func(f *form) bool { return f.msg.id == msg.id })
 		return m, nil
 	case noticeMsg:
-		k := entryInfo
-		if msg.isErr {
-			k = entryError
-		}
-		if msg.retry && m.retrying != nil {
-			// One line for a request's retries, updated as they go.
-			m.retrying.text, m.retrying.kind = msg.text, k
-			m.retrying.touch()
-			return m, nil
-		}
-		e := &entry{kind: k, text: msg.text}
-		m.entries = append(m.entries, e)
-		if msg.retry {
-			m.retrying = e
-		}
+		m.notice(msg)
 		return m, nil
 	case tea.PasteMsg:
 		if len(m.dialogs) > 0 {
@@ -570,19 +556,6 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 		return m.startTurn(llm.UserText(text))
 	}
 	return nil
-}
-
-// interruptedNote ends an interrupted turn: the line that said it was stopping says it.
-const interruptedNote = "Interrupted. The conversation is saved; type to continue."
-
-// interrupt aborts the running turn and says it is stopping, on one line that the end of the
-// turn updates.
-func (m *Model) interrupt() {
-	m.cancel()
-	if m.stopping == nil {
-		m.stopping = &entry{kind: entryInfo, text: "Interrupted · the turn is stopping"}
-		m.entries = append(m.entries, m.stopping)
-	}
 }
 
 // saidNoNote ends a turn stopped by a plain No: the model waits for the person, as in
