@@ -30,4 +30,3 @@ func (m *Model) notice(msg noticeMsg) {
 		m.retrying = e
 	}
 }
-
