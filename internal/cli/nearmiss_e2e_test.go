@@ -39,7 +39,9 @@ func TestNearMissCommandInATerminal(t *testing.T) {
 	e := newE2E(t, reinsBinary(t))
 	r := startTUI(t, e, "permission", "check")
 	r.waitDead()
-	s := strings.ReplaceAll(r.screen(), "\n", "") // the message wraps at the pane's width
+	// The whole pane, its history included, with wrapped lines joined: the message may have
+	// been written before the pane took its size.
+	s := r.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "main")
 	if !strings.Contains(s, `did you mean "permissions"?`) || !strings.Contains(s, `reins "permission check"`) {
 		t.Errorf("no hint for the near miss:\n%s", s)
 	}
