@@ -73,6 +73,9 @@ type AskRequest struct {
 	Tool     string
 	Input    any
 	Decision Decision
+	// Again is set when Input is what this asker's previous answer substituted, asked about
+	// again: why (the ask rule, safety check or classifier it met).
+	Again string
 }
 
 // Denial limits of auto mode: after this many classifier denials in a row, or in a session,

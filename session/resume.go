@@ -9,6 +9,7 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/boundedfile"
+	"github.com/reinsdev/reins/tool"
 )
 
 // # Resuming in constant time
@@ -41,6 +42,9 @@ type resumeState struct {
 	// Permissions is the last permissions line's state, as written there; absent when none
 	// was written yet.
 	Permissions json.RawMessage `json:"permissions,omitempty"`
+	// Files is what the model knew of files (state.go): a compaction carries it into the
+	// summary, less the files its forget lines name after the boundary.
+	Files map[string]tool.FileRead `json:"files,omitempty"`
 }
 
 // apply sets the state on p, as the lines before the boundary would have.
@@ -53,6 +57,13 @@ func (st *resumeState) apply(p *parser) error {
 			return err
 		}
 		p.t.Permissions = &ps
+	}
+	p.t.files = nil
+	for path, r := range st.Files {
+		if p.t.files == nil {
+			p.t.files = make(map[string]fileEntry, len(st.Files))
+		}
+		p.t.files[path] = fileEntry{read: r}
 	}
 	return nil
 }
@@ -229,6 +240,7 @@ func readFrom(ctx context.Context, f *boundedfile.File, off int64, st *resumeSta
 		}
 		t.end.Permissions = b
 	}
+	t.end.Files = t.Files()
 	t.size = off + p.read
 	return t, nil
 }

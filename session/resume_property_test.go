@@ -12,6 +12,7 @@ import (
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tool"
 	"pgregory.net/rapid"
 )
 
@@ -87,7 +88,9 @@ func (h *history) check(when string) *Transcript {
 		{"cwd", fast.Cwd, full.Cwd},
 		{"model", fast.Model, full.Model},
 		{"torn tail", fast.tornTail, full.tornTail},
-		{"state", decodeState(t, fast.end), decodeState(t, &resumeState{Cwd: full.Cwd, Model: full.Model, Permissions: mustJSON(full.Permissions)})},
+		{"files", fast.Files(), full.Files()},
+		{"usage", []any{fast.Usage, fast.Measured}, []any{full.Usage, full.Measured}},
+		{"state", decodeState(t, fast.end), decodeState(t, &resumeState{Cwd: full.Cwd, Model: full.Model, Permissions: mustJSON(full.Permissions), Files: full.Files()})},
 	} {
 		if !reflect.DeepEqual(c.got, c.want) {
 			t.Fatalf("%s: the resumed %s differs from a read from the start (read from byte %d):\n got %+v\nwant %+v", when, c.name, fast.From, c.got, c.want)
@@ -127,7 +130,7 @@ func decodeState(t *rapid.T, st *resumeState) any {
 	if err := st.apply(&p); err != nil {
 		t.Fatal(err)
 	}
-	return []any{p.t.Cwd, p.t.Model, p.t.Permissions}
+	return []any{p.t.Cwd, p.t.Model, p.t.Permissions, (&p.t).Files()}
 }
 
 func (h *history) state() *agent.SessionState {
@@ -169,9 +172,24 @@ func (h *history) message() llm.Message {
 
 func (h *history) step() {
 	t := h.t
-	switch op := rapid.IntRange(0, 15).Draw(t, "op"); op {
-	case 0, 1, 2, 3, 14, 15:
+	switch op := rapid.IntRange(0, 17).Draw(t, "op"); op {
+	case 0, 1, 2, 3, 14:
 		h.fatal(h.w.AppendMessage(h.message()))
+	case 15:
+		m := h.message()
+		info := agent.MessageInfo{UUID: fmt.Sprintf("u%d", h.n)}
+		if m.Role == llm.RoleAssistant {
+			info.Usage = &llm.Usage{InputTokens: h.n + 1}
+		}
+		h.fatal(h.w.AppendMessageInfo(m, info))
+	case 16, 17:
+		// What the model knows of files, which a compaction carries into its summary.
+		path := rapid.SampledFrom([]string{"/w/a.go", "/w/b.go", "/w/c.go"}).Draw(t, "file")
+		if op == 17 {
+			h.fatal(h.w.AppendFileState(path, nil))
+		} else {
+			h.fatal(h.w.AppendFileState(path, &tool.FileRead{Hash: fmt.Sprint(h.n)}))
+		}
 	case 4:
 		h.fatal(h.w.AppendPermissions(*h.state()))
 	case 5, 6:

@@ -43,6 +43,7 @@ import (
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/tool"
 )
 
 // Version is the format version written in the first line of a session file.
@@ -182,6 +183,16 @@ type line struct {
 	// type "checkpoint": a file checkpoint (a rewind point) began here, before its user
 	// message was recorded.
 	PointID string `json:"pointId,omitempty"`
+	// The kinds and fields of state.go: a message's uuid (also of "resume_at") and usage,
+	// and "file_state".
+	UUID     string         `json:"uuid,omitempty"`
+	Usage    *llm.Usage     `json:"usage,omitempty"`
+	Measured int            `json:"measured,omitempty"`
+	Path     string         `json:"path,omitempty"`
+	FileRead *tool.FileRead `json:"fileRead,omitempty"`
+	Forget   bool           `json:"forget,omitempty"`
+	// type "git" (peek.go)
+	Branch string `json:"gitBranch,omitempty"`
 }
 
 // Transcript is a session read back from disk.
@@ -205,6 +216,10 @@ type Transcript struct {
 	// else the last compaction's boundary line (see [Store.Load]). Compactions, Points and
 	// Skipped cover the lines from there on.
 	From int64
+	// Usage is what the API reported for the last reply since the last compaction, and
+	// Measured how many messages of the conversation it covered (0: none recorded).
+	Usage    llm.Usage
+	Measured int
 
 	tornTail bool // the file does not end with a newline
 	// end is the state the file's lines leave (what a boundary written next records), when
@@ -212,6 +227,10 @@ type Transcript struct {
 	end *resumeState
 	// size is how much of the file was read: its size then.
 	size int64
+	// ids are the uuids of the messages as read, before Repair; files what the model knew of
+	// files (state.go).
+	ids   []string
+	files map[string]fileEntry
 }
 
 // Saved is one session file of a working directory.
@@ -407,6 +426,11 @@ type parser struct {
 	resets int
 	// read is the bytes of the lines read.
 	read int64
+	// ids are the uuids of t.Messages, in step with them (state.go); upTo, when set, is the
+	// uuid LoadUpTo ends the conversation at, and snap the state when its message was read.
+	ids  []string
+	upTo string
+	snap *parser
 }
 
 // line reads one line of the file, with its newline if it has one. It never fails: what cannot
@@ -436,11 +460,13 @@ func (p *parser) line(raw []byte) error {
 			t.Messages, p.compacted, p.over = nil, false, false
 			p.resets++
 			p.kept = p.keptBesides
+			p.compactedState()
 		}
 		if p.over {
 			return nil
 		}
 		t.Messages = append(t.Messages, *l.Message)
+		p.message(&l)
 		return p.keep(len(raw), false)
 	case "compact_boundary":
 		if l.Compact == nil {
@@ -457,16 +483,23 @@ func (p *parser) line(raw []byte) error {
 			st := *l.Permissions
 			t.Permissions = &st
 		}
+	case "git":
+		// What the listing shows (Peek); nothing of the conversation.
+	case "file_state":
+		if !p.fileState(&l) {
+			t.Skipped++
+		}
+	case "resume_at":
+		if !p.resumeAt(&l) {
+			t.Skipped++
+		}
 	case "checkpoint":
 		if l.PointID == "" {
 			t.Skipped++
 			return nil
 		}
 		if p.at != "" && l.PointID == p.at && p.before == nil {
-			p.before = &parser{t: *t, compacted: p.compacted, over: p.over, limit: p.limit, path: p.path}
-			p.before.t.Messages = slices.Clone(t.Messages)
-			p.before.t.Compactions = slices.Clone(t.Compactions)
-			p.before.t.Points = slices.Clone(t.Points)
+			p.before = p.clone()
 		}
 		t.Points = append(t.Points, l.PointID)
 		return p.keep(len(raw), true)
@@ -490,7 +523,7 @@ func (p *parser) keep(n int, besides bool) error {
 	if p.keptBesides > p.limit {
 		return p.tooLong()
 	}
-	p.over, p.t.Messages, p.kept = true, nil, p.keptBesides
+	p.over, p.t.Messages, p.ids, p.kept = true, nil, nil, p.keptBesides
 	return nil
 }
 
@@ -505,6 +538,7 @@ func (p *parser) end() error {
 }
 
 func (p *parser) finish() *Transcript {
+	p.t.ids = p.ids
 	p.t.Messages = Repair(p.t.Messages)
 	return &p.t
 }

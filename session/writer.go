@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/tool"
 )
 
 // lockWriter takes the session's writer lock: an exclusive flock on the open file, held until
@@ -300,6 +302,22 @@ func (w *Writer) track(l line, perms []byte) {
 		w.state.Cwd, w.state.Model = l.Cwd, l.Model
 	case "permissions":
 		w.state.Permissions = perms
+	case "resume_at":
+		// The file_state lines that follow name every file known at the message resumed
+		// (AppendResumeAt), as a reader that cut the conversation there is left with.
+		w.state.Files = nil
+	case "file_state":
+		// A copy: a boundary written before holds the map it saw.
+		files := maps.Clone(w.state.Files)
+		if l.Forget {
+			delete(files, l.Path)
+		} else if l.FileRead != nil {
+			if files == nil {
+				files = map[string]tool.FileRead{}
+			}
+			files[l.Path] = *l.FileRead
+		}
+		w.state.Files = files
 	}
 }
 

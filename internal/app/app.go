@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/reinsdev/reins/checkpoint"
 	"log/slog"
 	"os"
 	"slices"
+	"sync"
+
+	"github.com/reinsdev/reins/checkpoint"
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/agentdef"
@@ -82,9 +84,12 @@ type Options struct {
 	// Continue restores the latest conversation of Cwd; Resume the one with this id. Fork
 	// continues it in a new session. SessionID is the new session's id (default: a new one).
 	// NoPersist saves nothing to disk.
-	Continue  bool
-	Resume    string
-	Fork      bool
+	Continue bool
+	Resume   string
+	Fork     bool
+	// ResumeAt, with Continue or Resume, continues the conversation as it was at the message
+	// with this uuid (--resume-session-at): what came after is left out.
+	ResumeAt  string
 	SessionID string
 	NoPersist bool
 
@@ -136,11 +141,14 @@ func (r Reporter) note(format string, args ...any) {
 // the session file and the agent. A front end sets the agent's Asker (behind WithHooks),
 // calls StartSession, runs turns with RunTurn and ends with Close.
 type App struct {
-	Settings    *Settings
-	Cwd         string
-	Provider    *Provider
-	Store       *session.Store
-	Recorder    *session.Writer // nil with NoPersist
+	Settings *Settings
+	Cwd      string
+	Provider *Provider
+	Store    *session.Store
+	Recorder *session.Writer // nil with NoPersist
+	// recMu guards Recorder against SwitchSession for what records from the tools' goroutines
+	// (the file state).
+	recMu       sync.Mutex
 	SessionID   string
 	History     []llm.Message // the restored conversation
 	Resumed     bool
@@ -280,6 +288,8 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 	if err := a.buildAgent(ctx, pc, provider); err != nil {
 		return nil, err
 	}
+	a.restoreSessionState(transcript)
+	a.recordFiles()
 	return a, nil
 }
 
@@ -316,6 +326,8 @@ func (o Options) validate() error {
 		return &UsageError{errors.New("--max-budget-usd must not be negative")}
 	case o.Fork && !o.Continue && o.Resume == "":
 		return &UsageError{errors.New("--fork-session requires --continue or --resume")}
+	case o.ResumeAt != "" && !o.Continue && o.Resume == "":
+		return &UsageError{errors.New("--resume-session-at requires --resume or --continue")}
 	case o.SessionID != "" && !session.ValidID(o.SessionID):
 		return &UsageError{fmt.Errorf("invalid --session-id %q: want a UUID", o.SessionID)}
 	}

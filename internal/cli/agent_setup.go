@@ -65,6 +65,7 @@ func appOptions(f *Factory, opts *agentOptions) (app.Options, error) {
 		Continue:           opts.continueLast,
 		Resume:             opts.resume,
 		Fork:               sf.fork,
+		ResumeAt:           sf.resumeAt,
 		SessionID:          sf.sessionID,
 		NoPersist:          sf.noPersist,
 		LateHooks:          sf.inputFormat == inputStreamJSON,

@@ -41,7 +41,7 @@ func TestRewindCommandE2E(t *testing.T) {
 		t.Errorf("the list:\n%s", e.stdout)
 	}
 	e.run("rewind", "--to", "1", "--dry-run").wantCode(0)
-	if _, err := os.Stat(filepath.Join(e.dir, "src")); err == nil || !strings.Contains(e.stdout, "Dry run") || !strings.Contains(e.stdout, "Put back 2 file(s)") {
+	if _, err := os.Stat(filepath.Join(e.dir, "src")); err == nil || !strings.Contains(e.stdout, "Dry run") || !strings.Contains(e.stdout, "Put back 2 files") {
 		t.Errorf("the dry run (src there: %v):\n%s", err == nil, e.stdout)
 	}
 	e.run("rewind", "--conversation").wantCode(2)
@@ -141,7 +141,7 @@ func TestRewindBothE2E(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(e.dir, "notes.txt")); string(got) != "two\n" || len(e.sessionFiles()) != 1 {
 		t.Errorf("the dry run changed something (notes.txt %q, %d sessions)", got, len(e.sessionFiles()))
 	}
-	if !strings.Contains(e.stdout, "Conversation: would write the 4 message(s) before message 2 as a new session") || !strings.Contains(e.stdout, "Put back 1 file(s)") {
+	if !strings.Contains(e.stdout, "Conversation: would write the 4 message(s) before message 2 as a new session") || !strings.Contains(e.stdout, "Put back 1 file") {
 		t.Errorf("the dry run says:\n%s", e.stdout)
 	}
 
@@ -150,7 +150,7 @@ func TestRewindBothE2E(t *testing.T) {
 		t.Errorf("notes.txt = %q, want the first turn's", got)
 	}
 	m := regexp.MustCompile(`Resume it with: reins --resume (\S+)`).FindStringSubmatch(e.stdout)
-	if m == nil || !strings.Contains(e.stdout, "Put back 1 file(s)") {
+	if m == nil || !strings.Contains(e.stdout, "Put back 1 file") {
 		t.Fatalf("the rewind says:\n%s", e.stdout)
 	}
 	fork, err := session.NewStore(filepath.Join(e.home, ".reins")).Load(t.Context(), e.dir, m[1])

@@ -114,6 +114,9 @@ func (c *Checks) newPermissionRequest(ctx context.Context, req permission.AskReq
 	if pr.DecisionReason == "" {
 		pr.DecisionReason = req.Decision.Message
 	}
+	if req.Again != "" {
+		pr.DecisionReason = req.Again
+	}
 	return pr
 }
 

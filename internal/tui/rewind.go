@@ -143,7 +143,7 @@ func (p *rewindPicker) view(r *renderer, points []rewindPoint, width int) []stri
 		}
 		files := "no file changes"
 		if n := len(p.changed[i]); n > 0 {
-			files = fmt.Sprintf("%d file(s) changed since", n)
+			files = count(n, "file") + " changed since"
 		}
 		line := fmt.Sprintf("%s%s  · %s", mark, truncRunes(pt.text, max(width-34, 10)), files)
 		if i == p.sel {

@@ -192,7 +192,11 @@ func ownRules(pc *permission.Context, name, plain, server string) permission.Dec
 			return d
 		}
 	}
-	return permission.Decision{Behavior: permission.Passthrough, Message: permission.RequestMessage(name)}
+	// "Don't ask again" remembers the tool, as Claude Code's dialog does (the chat also offers
+	// its whole server).
+	return permission.Decision{Behavior: permission.Passthrough, Message: permission.RequestMessage(name),
+		Suggestions: []permission.Update{{Type: permission.AddRules, Destination: permission.SourceLocal, Behavior: permission.Allow,
+			Rules: []permission.RuleValue{{Tool: name}}}}}
 }
 
 func annTitle(a *mcp.ToolAnnotations) string {
