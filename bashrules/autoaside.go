@@ -132,10 +132,10 @@ func wordsRunCode(words []Word, open bool, depth int) string {
 	if !ok {
 		return ""
 	}
-	if spec.peel == nil {
+	if spec.Peel == nil {
 		return name + " runs the command it is given"
 	}
-	inner, script, _, ok := spec.peel(args)
+	inner, script, _, ok := spec.Peel(args)
 	switch {
 	case script != nil:
 		return name + " runs a command line through a shell"
@@ -170,7 +170,7 @@ func programRunsCode(name string, args []Word, open bool) string {
 	if !ok {
 		return ""
 	}
-	if ls.subs[0] == "" {
+	if ls.Subs[0] == "" {
 		return name + " runs the command it is given"
 	}
 	for _, a := range args {
@@ -178,17 +178,17 @@ func programRunsCode(name string, args []Word, open bool) string {
 		switch {
 		case !a.Known:
 			return fmt.Sprintf("%s %s may be a subcommand that runs a command", name, a.Src)
-		case contains(ls.scripts, opt):
+		case contains(ls.Scripts, opt):
 			return fmt.Sprintf("%s %s runs a command line", name, opt)
 		case strings.HasPrefix(a.Value, "-"):
 			continue
-		case contains(ls.subs, a.Value):
+		case contains(ls.Subs, a.Value):
 			return fmt.Sprintf("%s %s runs the command it is given", name, a.Value)
 		}
 		return ""
 	}
 	if open {
-		return fmt.Sprintf("%s may be followed by %s, which runs a command", name, strings.Join(ls.subs, " or "))
+		return fmt.Sprintf("%s may be followed by %s, which runs a command", name, strings.Join(ls.Subs, " or "))
 	}
 	return ""
 }

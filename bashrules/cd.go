@@ -93,7 +93,7 @@ func (ps *pathChecks) findCd(a *Analysis) {
 	case len(changes) == 1 && st.abs != "":
 		st.cmd = changes[0]
 		st.pc = ps.pc.WithCwd(st.abs)
-		st.main = !st.cmd.subshell && !st.cmd.fn && !st.cmd.script
+		st.main = !st.cmd.Subshell && !st.cmd.Fn && !st.cmd.Script
 		for _, c := range a.Commands {
 			if n, _ := c.Name(); n == "git" && !c.Speculative {
 				bad = worse(bad, result{v: vAsk, d: askDecision("Compound commands with cd and git require approval to prevent bare repository attacks.", permission.ReasonOther, "cd and git")})
@@ -141,11 +141,11 @@ func (ps *pathChecks) cwds(wh where) []*permission.Context {
 	}
 	both := []*permission.Context{ps.pc, st.pc}
 	switch {
-	case !st.main || wh.fn || st.cmd.loop:
+	case !st.main || wh.Fn || st.cmd.Loop:
 		return both
-	case slices.Contains(wh.guards, st.cmd):
+	case slices.Contains(wh.Guards, st.cmd):
 		return []*permission.Context{st.pc}
-	case wh.start > st.cmd.start:
+	case wh.Start > st.cmd.Start:
 		return both
 	}
 	return ps.onlyPC[:]

@@ -7,7 +7,16 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/reinsdev/reins/bashrules/cmdline"
 	"github.com/reinsdev/reins/permission"
+)
+
+// Limits on what a decision takes on. Past them the answer is ask.
+const (
+	// MaxCommandLength is the longest command string that can be allowed.
+	MaxCommandLength = 10000
+	// MaxSubcommands is the most simple commands one allowed command may hold.
+	MaxSubcommands = 50
 )
 
 // Check decides a Bash command for the permission engine: it is the Bash tool's
@@ -85,7 +94,7 @@ type checker struct {
 	// analysis is the decision's analysis; walk the chunks its walker cuts from, kept when
 	// the checker is reused (the decision returned never points into them).
 	analysis Analysis
-	walk     walkChunks
+	walk     cmdline.Chunks
 	evals    int
 }
 
@@ -347,8 +356,8 @@ func (m *memo) load(a *Analysis) {
 
 // slot returns c's slot, or nil for a command outside the analysis.
 func (m *memo) slot(c *Command) *resultSlot {
-	if c != nil && m.a != nil && c.index < len(m.slots) && m.a.Commands[c.index] == c {
-		return &m.slots[c.index]
+	if c != nil && m.a != nil && c.Index < len(m.slots) && m.a.Commands[c.Index] == c {
+		return &m.slots[c.Index]
 	}
 	return nil
 }

@@ -119,7 +119,7 @@ var checkCases = []checkCase{
 	{"control", "PATH=/tmp/evil; ls", nil, "", "ask", "PATH, which changes which program"},
 	{"control", "export LD_PRELOAD=/tmp/x.so; ls", nil, "", "ask", "LD_PRELOAD, which loads code"},
 	{"control", "export FOO=bar", r("allow:Bash(export:*)"), "", "allow", "export:*"},
-	{"control", "declare -i n=5", nil, "", "pass", "declaration"},
+	{"control", "declare -i n=5", nil, "", "ask", "integer or nameref attribute"},
 	{"control", "for ((i=0; i<3; i++)); do echo hi; done", nil, "", "ask", "arithmetic on"},
 	{"control", "(f() { rm x; }); f", nil, "", "pass", "f"},
 	{"control", "set -euo pipefail; ls", nil, "", "allow", "set only reads"},

@@ -107,16 +107,16 @@ func countDamage(a *Analysis, ps *pathChecks) *permission.Damage {
 		if destroyers[name] == nil {
 			continue
 		}
-		for _, pc := range ps.cwds(c.where) {
-			targets = append(targets, once(c.where, c.Via == "" && !c.ExtraArgs, commandDamage(a, pc, c, name))...)
+		for _, pc := range ps.cwds(c.Where) {
+			targets = append(targets, once(c.Where, c.Via == "" && !c.ExtraArgs, commandDamage(a, pc, c, name))...)
 		}
 	}
 	for _, rd := range a.Redirects {
 		if rd.Kind != RedirOut || strings.Contains(rd.Op, ">>") || exemptOutput(rd.Target) {
 			continue
 		}
-		for _, pc := range ps.cwds(rd.where) {
-			targets = append(targets, once(rd.where, true, perValue(a, pc, rd.forVar, []Word{rd.Target}, func(ws []Word) []damageTarget {
+		for _, pc := range ps.cwds(rd.Where) {
+			targets = append(targets, once(rd.Where, true, perValue(a, pc, rd.ForVar, []Word{rd.Target}, func(ws []Word) []damageTarget {
 				return operandTargets(pc, opFile, ws)
 			}))...)
 		}
@@ -224,7 +224,7 @@ func (dc *damageCounter) count(t damageTarget) {
 // find -exec or xargs starts, the same unknown word may name another file each time, so
 // what it destroys cannot be counted.
 func once(wh where, direct bool, ts []damageTarget) []damageTarget {
-	if direct && !wh.loop && !wh.fn && !wh.script {
+	if direct && !wh.Loop && !wh.Fn && !wh.Script {
 		return ts
 	}
 	for i := range ts {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/reinsdev/reins/bashrules/cmdline"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -38,7 +39,7 @@ func commandDamage(a *Analysis, pc *permission.Context, c *Command, name string)
 			return []damageTarget{unknownTarget(c.Text + " runs in a folder the analysis does not follow")}
 		}
 	}
-	return perValue(a, pc, c.forVar, args, func(ws []Word) []damageTarget {
+	return perValue(a, pc, c.ForVar, args, func(ws []Word) []damageTarget {
 		return feedTargets(pc, c, destroyers[name](pc, ws))
 	})
 }
@@ -61,11 +62,11 @@ func execdirArgs(c *Command, args []Word) []Word {
 
 // perValue calls fn with ws once per value of the loop variable ws refer to (whole words,
 // "$f" or ${f}), ws as they are when they refer to none.
-func perValue(a *Analysis, pc *permission.Context, fv *forVar, ws []Word, fn func([]Word) []damageTarget) []damageTarget {
-	var v *forVar
+func perValue(a *Analysis, pc *permission.Context, fv *cmdline.ForVar, ws []Word, fn func([]Word) []damageTarget) []damageTarget {
+	var v *cmdline.ForVar
 	for _, w := range ws {
 		if name, _, ok := loopRef(w); ok {
-			f := fv.lookup(name)
+			f := fv.Lookup(name)
 			if v != nil && f != nil && f != v {
 				return []damageTarget{unknownTarget("the variables of two loops in one command are not followed")}
 			}
@@ -77,7 +78,7 @@ func perValue(a *Analysis, pc *permission.Context, fv *forVar, ws []Word, fn fun
 	if v == nil {
 		return fn(ws)
 	}
-	values, bad := v.values(a, pc)
+	values, bad := loopValues(v, a, pc)
 	if bad != nil {
 		return []damageTarget{*bad}
 	}
@@ -86,7 +87,7 @@ func perValue(a *Analysis, pc *permission.Context, fv *forVar, ws []Word, fn fun
 		sub := slices.Clone(ws)
 		for i, w := range ws {
 			name, quoted, ok := loopRef(w)
-			if !ok || name != v.name {
+			if !ok || name != v.Name {
 				continue
 			}
 			if !quoted && strings.ContainsAny(val.Value, " \t\n*?[") {
@@ -121,33 +122,23 @@ func loopRef(w Word) (name string, quoted, ok bool) {
 	return s, quoted, true
 }
 
-// lookup is the innermost loop variable called name around fv's place, or nil.
-func (fv *forVar) lookup(name string) *forVar {
-	for f := fv; f != nil; f = f.outer {
-		if f.name == name {
-			return f
-		}
-	}
-	return nil
-}
-
-// values are the values the loop gives its variable, globs expanded in pc: a pattern that
+// loopValues are the values the loop fv gives its variable, globs expanded in pc: a pattern that
 // matches nothing stays as written, as bash leaves it.
-func (fv *forVar) values(a *Analysis, pc *permission.Context) ([]Word, *damageTarget) {
+func loopValues(fv *cmdline.ForVar, a *Analysis, pc *permission.Context) ([]Word, *damageTarget) {
 	fail := func(why string) ([]Word, *damageTarget) {
 		t := unknownTarget(why)
 		return nil, &t
 	}
-	if fv.why != "" {
-		return fail(fv.why)
+	if fv.Why != "" {
+		return fail(fv.Why)
 	}
-	if why := fv.setElsewhere(a); why != "" {
+	if why := setElsewhere(fv, a); why != "" {
 		return fail(why)
 	}
 	var out []Word
-	for _, it := range fv.items {
+	for _, it := range fv.Items {
 		if !it.Known || it.Placeholder || it.Tilde == TildeOther {
-			return fail(fmt.Sprintf("for %s in … %s: a value known only when it runs", fv.name, it.Src))
+			return fail(fmt.Sprintf("for %s in … %s: a value known only when it runs", fv.Name, it.Src))
 		}
 		if !it.Glob {
 			out = append(out, it)
@@ -155,11 +146,11 @@ func (fv *forVar) values(a *Analysis, pc *permission.Context) ([]Word, *damageTa
 		}
 		abs, ok := damagePath(pc, it)
 		if !ok {
-			return fail("for " + fv.name + " in … " + it.Src + ": the pattern cannot be resolved")
+			return fail("for " + fv.Name + " in … " + it.Src + ": the pattern cannot be resolved")
 		}
 		matches, err := boundedGlob(abs, globBudget)
 		if err != nil {
-			return fail(fmt.Sprintf("for %s in … %s: %v", fv.name, it.Src, err))
+			return fail(fmt.Sprintf("for %s in … %s: %v", fv.Name, it.Src, err))
 		}
 		if len(matches) == 0 {
 			out = append(out, Word{Src: it.Src, Value: it.Value, Known: true})
@@ -168,32 +159,32 @@ func (fv *forVar) values(a *Analysis, pc *permission.Context) ([]Word, *damageTa
 			out = append(out, Word{Src: quoteWord(m), Value: m, Known: true})
 		}
 		if len(out) > maxLoopValues {
-			return fail(fmt.Sprintf("for %s loops over more than %d values", fv.name, maxLoopValues))
+			return fail(fmt.Sprintf("for %s loops over more than %d values", fv.Name, maxLoopValues))
 		}
 	}
 	return out, nil
 }
 
-// setElsewhere says how a command other than the loop sets its variable, which makes its
+// setElsewhere says how a command other than the loop fv sets its variable, which makes its
 // values unknown.
-func (fv *forVar) setElsewhere(a *Analysis) string {
+func setElsewhere(fv *cmdline.ForVar, a *Analysis) string {
 	for _, c := range a.Commands {
-		if c == fv.assign {
+		if c == fv.Assign {
 			continue
 		}
 		for _, as := range c.Assigns {
-			if as.Name == fv.name {
-				return fmt.Sprintf("$%s is set again (%s)", fv.name, c.Text)
+			if as.Name == fv.Name {
+				return fmt.Sprintf("$%s is set again (%s)", fv.Name, c.Text)
 			}
 		}
 		name, _ := c.Name()
 		switch name {
 		case "eval", "source", ".":
-			return fmt.Sprintf("%s may set $%s", c.Text, fv.name)
+			return fmt.Sprintf("%s may set $%s", c.Text, fv.Name)
 		case "read", "mapfile", "readarray", "getopts", "printf", "unset", "let":
 			for _, w := range c.Argv[1:] {
-				if !w.Known || w.Value == fv.name || strings.HasPrefix(w.Value, fv.name+"=") {
-					return fmt.Sprintf("%s may set $%s", c.Text, fv.name)
+				if !w.Known || w.Value == fv.Name || strings.HasPrefix(w.Value, fv.Name+"=") {
+					return fmt.Sprintf("%s may set $%s", c.Text, fv.Name)
 				}
 			}
 		}
@@ -284,7 +275,7 @@ func xargsFeed(pc *permission.Context, x *Command) feed {
 			f.split = false
 		}
 	}
-	prod := x.pipedFrom
+	prod := x.PipedFrom
 	if prod == nil {
 		f.why = "xargs reads its arguments from its input, which the analysis does not list"
 		return f

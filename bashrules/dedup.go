@@ -13,7 +13,7 @@ func (k *checker) twin(c *Command) (result, bool) {
 		return result{}, false
 	}
 	for _, d := range k.decided {
-		if d.Text == c.Text && sameDecision(d, c) && slices.Equal(k.paths.cwds(d.where), k.paths.cwds(c.where)) {
+		if d.Text == c.Text && sameDecision(d, c) && slices.Equal(k.paths.cwds(d.Where), k.paths.cwds(c.Where)) {
 			if r, ok := k.memo.result(d); ok {
 				return r, true
 			}
@@ -51,5 +51,5 @@ func sameDecision(a, b *Command) bool {
 		(a.Argv == nil) == (b.Argv == nil) && slices.Equal(a.Argv, b.Argv) && slices.Equal(a.Words, b.Words) &&
 		slices.Equal(a.Assigns, b.Assigns) && slices.Equal(a.Roots, b.Roots) && slices.Equal(a.Issues, b.Issues) &&
 		a.Parent == b.Parent && a.Via == b.Via && a.Transparent == b.Transparent && a.Speculative == b.Speculative &&
-		a.ExtraArgs == b.ExtraArgs && a.OtherDir == b.OtherDir && a.Nested == b.Nested && a.readsStdin == b.readsStdin
+		a.ExtraArgs == b.ExtraArgs && a.OtherDir == b.OtherDir && a.Nested == b.Nested && a.ReadsStdin == b.ReadsStdin
 }

@@ -18,12 +18,12 @@ import (
 func TestSameDecisionCoversCommand(t *testing.T) {
 	compared := map[string]bool{"Kind": true, "Text": true, "Words": true, "Argv": true, "Assigns": true, "Parent": true,
 		"Via": true, "Transparent": true, "Speculative": true, "ExtraArgs": true, "Roots": true, "OtherDir": true,
-		"Nested": true, "Issues": true, "readsStdin": true}
+		"Nested": true, "Issues": true, "ReadsStdin": true}
 	setAside := map[string]string{
 		"Redirects": "redirections are decided as parts of their own (pathChecks.redirect), not by eval",
-		"where":     "read only through cwds, which twin compares",
-		"pipedFrom": "read only through a child's Parent, and a command with children has no twin",
-		"index":     "where the checker keeps the command's own verdict, never read by its decision",
+		"Where":     "read only through cwds, which twin compares",
+		"PipedFrom": "read only through a child's Parent, and a command with children has no twin",
+		"Index":     "where the checker keeps the command's own verdict, never read by its decision",
 	}
 	for f := range reflect.TypeFor[Command]().Fields() {
 		if !compared[f.Name] && setAside[f.Name] == "" {

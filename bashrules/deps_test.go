@@ -10,14 +10,15 @@ import (
 )
 
 // TestImports keeps the package pure: the standard library, the shell parser (and its brace
-// expansion), the permission engine, the knowledge base of programs, and hostform (a
-// standard-library leaf: hosts in the web tool's form).
+// expansion), the permission engine, the knowledge base of programs, the command line's
+// reading (cmdline), and hostform (a standard-library leaf: hosts in the web tool's form).
 func TestImports(t *testing.T) {
 	allowed := map[string]bool{
 		"mvdan.cc/sh/v3/syntax":                         true,
 		"mvdan.cc/sh/v3/expand":                         true,
 		"github.com/reinsdev/reins/permission":          true,
 		"github.com/reinsdev/reins/bashrules/knowledge": true,
+		"github.com/reinsdev/reins/bashrules/cmdline":   true,
 		"github.com/reinsdev/reins/hostform":            true,
 	}
 	entries, err := os.ReadDir(".")

@@ -3,8 +3,8 @@
 //
 // # How a command is read
 //
-// The command is parsed with mvdan.cc/sh (bash dialect) into a syntax tree; nothing is guessed
-// from the string. A parse error asks. [Analyze] lists every command the line would run,
+// The command is parsed with mvdan.cc/sh (bash dialect) into a syntax tree by package cmdline,
+// below the verdict stages; nothing is guessed from the string. A parse error asks. [Analyze] lists every command the line would run,
 // wherever it sits: after &&, ||, ;, |, |&, & and newlines; inside subshells, { } groups,
 // if/while/for/case, function bodies (analysed where they are defined; a call to a function
 // defined earlier in the same script is allowed once its body is), and the bodies of command
@@ -48,9 +48,13 @@
 //     never settled by an allow rule: a rule allows the command, not what it does. Exec-family
 //     options are a safety ask; an unseen name is a safety ask when any Bash deny or ask rule
 //     exists, so bypass mode and a tool-wide allow cannot turn it into allow (step 1g); so is
-//     code the analysis cannot see — interpreters' inline code, runners' and database
-//     clients' command lines that are not literal, unknown programs whose arguments read as a
-//     command a rule names (opaque.go);
+//     code the analysis cannot see — every interpreter form its entry does not prove runs no
+//     code (inline code, standard input, a device as the program, runner modules, preload
+//     options; a program file or module, unless an allow rule names it), runners' and
+//     database clients' command lines that are not literal, editors fed a script, make -f -,
+//     xargs handing its input to a wrapper or shell, unknown programs whose arguments read
+//     as a command a rule names (opaque.go), and builtins that change what later words mean
+//     (set -k, declare -i, ${x@P}: shellmeaning.go);
 //   - allow rules: exact, then prefix and wildcard (only for commands whose every word is known,
 //     never for a string holding more than one command, and not when a later word starts a
 //     command that a deny or ask rule names: Bash(devbox run *) does not allow devbox run rm).
@@ -74,8 +78,8 @@
 // arities the path stage reads operands with (for complete entries) all come from it. So do
 // the roles: which programs are interpreters (and their code options), shells, runners of
 // their arguments, database clients and launchers, which subcommands stay local, and whose
-// operands are data (facts.go indexes them once). This package parses (analyze.go,
-// analyzecall.go), asks the knowledge base (facts.go, coverage.go, execopts.go, flagnorm.go),
+// operands are data (facts.go indexes them once). Package cmdline reads the line into
+// its commands (parse, walk, words, wrappers peeled); this package asks the knowledge base (facts.go, coverage.go, execopts.go, flagnorm.go),
 // and checks. What stays in code is how to read a program's words where no table says it:
 // wrappers' option peelers, git -c, ssh -o RemoteCommand, database statements.
 //

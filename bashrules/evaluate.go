@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/reinsdev/reins/bashrules/cmdline"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -670,7 +671,7 @@ func parseOneSimple(s string) bool {
 		return false
 	}
 	// One parse serves both questions: one statement, and what Analyze finds in it.
-	a := analyzeFile(s, f)
+	a := cmdline.AnalyzeFile(s, f, walkHooks)
 	if len(a.Redirects) != 0 || len(a.Issues) != 0 {
 		return false
 	}

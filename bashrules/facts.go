@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/reinsdev/reins/bashrules/cmdline"
 	"github.com/reinsdev/reins/bashrules/knowledge"
 )
 
@@ -14,27 +15,21 @@ import (
 
 // roleTables are the knowledge base's roles, by program name.
 type roleTables struct {
-	shells    map[string]bool // name -> posix
 	interp    map[string]codeSpec
 	runners   map[string]runnerSpec
-	launchers map[string]launcherSpec
+	launchers map[string]cmdline.LauncherSpec
 	localSubs map[string]map[string]bool
 	db, data  map[string]bool
 	local     map[string]bool // the program's own work is local (a wrapper)
 	hazard    map[string]bool
-}
-
-// launcherSpec is a launcher's subcommands that run a command ([""]: every word does) and its
-// options whose value is a command line (nix-shell --run).
-type launcherSpec struct {
-	subs    []string
-	scripts []string
+	// shellNoRun are a shell's short options after which it runs nothing (bash -n).
+	shellNoRun map[string]string
 }
 
 var roles = sync.OnceValue(func() *roleTables {
-	t := &roleTables{shells: map[string]bool{}, interp: map[string]codeSpec{}, runners: map[string]runnerSpec{},
-		launchers: map[string]launcherSpec{}, localSubs: map[string]map[string]bool{}, db: map[string]bool{},
-		data: map[string]bool{}, local: map[string]bool{}, hazard: map[string]bool{}}
+	t := &roleTables{interp: map[string]codeSpec{}, runners: map[string]runnerSpec{},
+		launchers: map[string]cmdline.LauncherSpec{}, localSubs: map[string]map[string]bool{}, db: map[string]bool{},
+		data: map[string]bool{}, local: map[string]bool{}, hazard: map[string]bool{}, shellNoRun: map[string]string{}}
 	for _, e := range knowledge.Builtin().Programs() {
 		for _, n := range e.Names {
 			t.add(n, e)
@@ -45,20 +40,16 @@ var roles = sync.OnceValue(func() *roleTables {
 
 // add indexes the roles of one entry under one of its names.
 func (t *roleTables) add(name string, e *knowledge.Command) {
-	if w, ok := e.Role(knowledge.RoleShell); ok {
-		t.shells[name] = len(w) > 0 && w[0] == "posix"
-	}
 	if w, ok := e.Role(knowledge.RoleInterpreter); ok {
 		t.interp[name] = codeSpecOf(e, w)
+	}
+	if _, ok := e.Role(knowledge.RoleShell); ok {
+		t.shellNoRun[name] = shortLetters(e, func(o *knowledge.Option, _ string) bool { return o.NoRun })
 	}
 	if w, ok := e.Role(knowledge.RoleRunner); ok {
 		t.runners[name] = runnerSpecOf(name, e, w[0])
 	}
-	if w, ok := e.Role(knowledge.RoleLauncher); ok {
-		ls := launcherSpec{subs: w, scripts: spellings(e, func(o *knowledge.Option) bool { return o.Script }, true)}
-		if len(w) == 0 {
-			ls.subs = []string{""}
-		}
+	if ls, ok := cmdline.Launcher(name); ok {
 		t.launchers[name] = ls
 	}
 	if w, ok := e.Role(knowledge.RoleLocal); ok {
@@ -107,14 +98,27 @@ func shortLetters(e *knowledge.Command, keep func(*knowledge.Option, string) boo
 }
 
 // codeSpecOf reads an interpreter's entry: its code options, the short options whose value
-// ends a cluster, and the subcommands whose operands are program text.
+// ends a cluster, the subcommands whose operands are program text, the options after which
+// it runs no program text, the modules that run code given to them, and whether its operands
+// are documents rather than a program (ed, vim).
 func codeSpecOf(e *knowledge.Command, subs []string) codeSpec {
-	return codeSpec{
-		short: shortLetters(e, func(o *knowledge.Option, _ string) bool { return o.Code }),
-		stop:  shortLetters(e, func(o *knowledge.Option, s string) bool { return !o.Code && o.ArityOf(s) != knowledge.None }),
-		long:  spellings(e, func(o *knowledge.Option) bool { return o.Code }, false),
-		sub:   subs,
+	spec := codeSpec{
+		short:      shortLetters(e, func(o *knowledge.Option, _ string) bool { return o.Code }),
+		stop:       shortLetters(e, func(o *knowledge.Option, s string) bool { return !o.Code && o.ArityOf(s) != knowledge.None }),
+		long:       spellings(e, func(o *knowledge.Option) bool { return o.Code }, false),
+		valueShort: shortLetters(e, func(o *knowledge.Option, s string) bool { return !o.Code && o.ArityOf(s) == knowledge.Required }),
+		sub:        subs,
+		noRun:      spellings(e, func(o *knowledge.Option) bool { return o.NoRun }, true),
+		noRunShort: shortLetters(e, func(o *knowledge.Option, _ string) bool { return o.NoRun }),
 	}
+	if mods, ok := e.Role(knowledge.RoleCodeModules); ok {
+		spec.modules = map[string]bool{}
+		for _, m := range mods {
+			spec.modules[m] = true
+		}
+	}
+	_, spec.documents = e.Role(knowledge.RoleData)
+	return spec
 }
 
 // runnerWhy says what each kind of runner does with its arguments.
@@ -144,12 +148,6 @@ func runnerSpecOf(name string, e *knowledge.Command, kind string) runnerSpec {
 		why: strings.Replace(k.why, "%s", name, 1),
 	}
 }
-
-func isShell(name string) bool { _, ok := roles().shells[name]; return ok }
-
-// posixShell reports a shell whose -c scripts the bash parser reads faithfully, so that a
-// literal script can be allowed command by command.
-func posixShell(name string) bool { return roles().shells[name] }
 
 func isDBClient(name string) bool { return roles().db[name] }
 

@@ -197,7 +197,7 @@ func TestGuards(t *testing.T) {
 				continue
 			}
 			found = true
-			for _, g := range c.guards {
+			for _, g := range c.Guards {
 				got = append(got, g.Text)
 			}
 		}

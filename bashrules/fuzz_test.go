@@ -71,8 +71,8 @@ func FuzzCheck(f *testing.F) {
 		}
 		// Offsets the analysis reports must lie inside the input.
 		for _, c := range a.Commands {
-			if c.start < 0 || c.start > len(cmd) {
-				t.Fatalf("command %q starts at %d, outside the input", c.Text, c.start)
+			if c.Start < 0 || c.Start > len(cmd) {
+				t.Fatalf("command %q starts at %d, outside the input", c.Text, c.Start)
 			}
 		}
 	})

@@ -74,7 +74,7 @@ func (ps *pathChecks) redirect(rd *Redirect) (result, bool) {
 	prev := ps.rec.cur
 	ps.rec.cur = nil
 	defer func() { ps.rec.cur = prev }()
-	for _, pc := range ps.cwds(rd.where) {
+	for _, pc := range ps.cwds(rd.Where) {
 		o := ps.use(pc, nil, pathUse{w: rd.Target, acc: acc}, "redirect")
 		worst = worse(worst, o.res)
 		if acc == accWrite && o.needGrant {
@@ -125,7 +125,7 @@ func (ps *pathChecks) command(c *Command, hasChildren bool) pathOutcome {
 		uses = probes(c.Argv[1+commandWords(name, c.Argv[1:]):], buf[:0])
 		defer func() { ps.probeBuf = uses[:0] }()
 	}
-	if c.hasPlaceholders() && len(c.Roots) == 0 && (ps.readRules || removes(uses)) {
+	if c.HasPlaceholders() && len(c.Roots) == 0 && (ps.readRules || removes(uses)) {
 		// xargs fills these in at run time.
 		for _, u := range uses {
 			if u.w.Placeholder || !u.w.Known {
@@ -158,21 +158,11 @@ func (ps *pathChecks) command(c *Command, hasChildren bool) pathOutcome {
 		if u.w.Placeholder && len(c.Roots) == 0 {
 			continue // handled above
 		}
-		for _, pc := range ps.cwds(c.where) {
+		for _, pc := range ps.cwds(c.Where) {
 			out.merge(ps.use(pc, c, u, name))
 		}
 	}
 	return out
-}
-
-// hasPlaceholders reports whether any word is filled in at run time.
-func (c *Command) hasPlaceholders() bool {
-	for _, w := range c.Argv {
-		if w.Placeholder {
-			return true
-		}
-	}
-	return false
 }
 
 func removes(uses []pathUse) bool {
@@ -267,6 +257,9 @@ func (ps *pathChecks) use(pc *permission.Context, c *Command, u pathUse, what st
 		return pathOutcome{writes: isWrite(u.acc), res: result{v: vAsk, d: askDecision(
 			fmt.Sprintf("Path %s contains combining characters; the file system may treat it as another name.", w.Src), permission.ReasonOther, "combining characters in a path")}}
 	}
+	if u.linkIn != nil && !filepath.IsAbs(w.Value) && w.Tilde != TildeHome && !w.Glob {
+		return ps.linkTarget(pc, c, u, what)
+	}
 	p, ok := usePath(u)
 	if !ok {
 		return ps.unknownPath(c, pathUse{w: *u.dir, acc: u.acc})
@@ -278,10 +271,52 @@ func (ps *pathChecks) use(pc *permission.Context, c *Command, u pathUse, what st
 	if err != nil {
 		return pathOutcome{res: result{v: vAsk, d: askDecision(fmt.Sprintf("Path %s cannot be checked: %v.", w.Src, err), permission.ReasonOther, err.Error())}}
 	}
-	if out, settled := ps.ifExists(pc, u, abs); settled {
-		return out
+	kernel := ""
+	if permission.HasDotDot(p) && !strings.HasPrefix(p, "~") {
+		// The program opens the path as written: a ".." after a symlink is the parent of
+		// the link's target, not of the link (cat link/../secret). Both forms are checked.
+		if k := permission.ResolveAsKernel(pc.Cwd(), p); k != abs {
+			kernel = k
+		}
 	}
-	return ps.checkPath(pc, c, u, abs, what)
+	out, settled := ps.ifExists(pc, u, abs)
+	if !settled {
+		out = ps.checkPath(pc, c, u, abs, what)
+	}
+	if kernel != "" {
+		if ko, settled := ps.ifExists(pc, u, kernel); settled {
+			out.merge(ko)
+		} else {
+			out.merge(ps.checkPath(pc, c, u, kernel, what))
+		}
+	}
+	return out
+}
+
+// linkTarget checks a symbolic link's relative target where the kernel will read it: from
+// the directory the link is made in (ln -s ../.env sub/e names the project's .env, not the
+// one above the project), every symlink and ".." on the way resolved as the kernel does.
+func (ps *pathChecks) linkTarget(pc *permission.Context, c *Command, u pathUse, what string) pathOutcome {
+	at := *u.linkIn
+	if !at.Known || at.Placeholder || at.Tilde == TildeOther {
+		return ps.unknownPath(c, pathUse{w: at, acc: u.acc})
+	}
+	lp, err := pc.ResolvePath(at.Value)
+	if err != nil {
+		return pathOutcome{res: result{v: vAsk, d: askDecision(fmt.Sprintf("Path %s cannot be checked: %v.", at.Src, err), permission.ReasonOther, err.Error())}}
+	}
+	dir := lp
+	if u.linkFile || !isDir(lp) {
+		dir = filepath.Dir(lp)
+	}
+	k := permission.ResolveAsKernel(dir, u.w.Value)
+	plain := u
+	plain.linkIn = nil
+	out := ps.checkPath(pc, c, plain, k, what)
+	if lexical := filepath.Join(dir, u.w.Value); lexical != k {
+		out.merge(ps.checkPath(pc, c, plain, lexical, what))
+	}
+	return out
 }
 
 // useRoots checks find -exec's {}: it stands for any path under find's start paths, so each
@@ -555,7 +590,7 @@ func (ps *pathChecks) bareGit(name string, c *Command) bool {
 	if name != "git" {
 		return false
 	}
-	for _, pc := range ps.cwds(c.where) {
+	for _, pc := range ps.cwds(c.Where) {
 		if gitInBareRepo(ps.ctx, pc.Cwd(), c.Argv[1:]) {
 			ps.rec.note("bash: not read-only", "", c.Text+": runs in a directory that looks like a bare git repository")
 			return true

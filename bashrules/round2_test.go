@@ -80,7 +80,7 @@ var effectCases = []checkCase{
 	{"effects", `awk 'BEGIN{system("id")}'`, r("allow:Bash(awk:*)"), "", "ask:safety", "system"},
 	{"effects", `awk '{print > "x"}' README.md`, r("allow:Bash(awk:*)"), "", "ask:safety", "print >"},
 	{"effects", `awk '{"id" | getline x}' README.md`, r("allow:Bash(awk:*)"), "", "ask:safety", "getline"},
-	{"effects", `awk '{print | "sh"}' README.md`, r("allow:Bash(awk:*)"), "", "ask:safety", "system, |"},
+	{"effects", `awk '{print | "sh"}' README.md`, r("allow:Bash(awk:*)"), "", "ask:safety", "pipes to or from a command"},
 	{"effects", `awk -f prog.awk README.md`, r("allow:Bash(awk:*)"), "", "ask:safety", "awk -f"},
 	{"effects", `awk '{print $1}' README.md`, r("allow:Bash(awk:*)"), "", "allow", "awk:*"},
 	{"effects", "man -P sh ls", r("allow:Bash(man:*)"), "", "ask:safety", "man -P"},

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"unsafe"
 
-	"mvdan.cc/sh/v3/syntax"
 	"pgregory.net/rapid"
 
 	"github.com/reinsdev/reins/permission"
@@ -101,47 +100,6 @@ func TestSrcJoined(t *testing.T) {
 	}
 }
 
-// TestEvalWordSingleLiteral checks the shortcut for a word that is one literal without a
-// backslash against the general path (the same word written as two literal parts cannot
-// happen in a parse, so the check compares with unquoteLit writing into a builder).
-func TestEvalWordSingleLiteral(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		s := rapid.StringOfN(rapid.SampledFrom([]rune("ab~/*?[].-x")), 1, 12, -1).Draw(t, "literal")
-		var b strings.Builder
-		glob := unquoteLit(&b, s)
-		if b.String() != s {
-			t.Fatalf("unquoteLit(%q) wrote %q", s, b.String())
-		}
-		if g := unquoteLit(nil, s); g != glob {
-			t.Fatalf("unquoteLit(nil, %q) glob %v, with a builder %v", s, g, glob)
-		}
-		w := evalWord(s, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}})
-		if !w.Known || w.Value != s || w.Glob != glob {
-			t.Fatalf("evalWord(%q) = %+v, want value %q glob %v", s, w, s, glob)
-		}
-	})
-}
-
-// TestCallTextSpan checks that a call's text is the same whether taken from its source span
-// or built from its parts.
-func TestCallTextSpan(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		var as []Assignment
-		for range rapid.IntRange(0, 2).Draw(t, "assigns") {
-			as = append(as, Assignment{Src: rapid.SampledFrom([]string{"A=1", "B=", "C='x y'"}).Draw(t, "assign")})
-		}
-		var ws []Word
-		for range rapid.IntRange(0, 3).Draw(t, "words") {
-			ws = append(ws, Word{Src: rapid.SampledFrom([]string{"ls", "-l", "'a b'", "x\\ y", ""}).Draw(t, "word")})
-		}
-		want := callText("", as, ws)
-		span := rapid.SampledFrom([]string{want, want + " ", "  " + want, "ls -l", "A=1  ls", ""}).Draw(t, "span")
-		if got := callText(span, as, ws); got != want {
-			t.Fatalf("callText(%q, %v, %v) = %q, want %q", span, as, ws, got, want)
-		}
-	})
-}
-
 // TestSpoofingASCIIShortcut: the byte scan that clears printable ASCII agrees with the rune
 // by rune check on strings mixing ASCII, control bytes, invalid UTF-8 and the characters the
 // check names.
@@ -210,45 +168,4 @@ func TestCandArrayParts(t *testing.T) {
 			}
 		}
 	})
-}
-
-// TestWordChunksDisjoint: the words of the commands of one analysis, cut from shared chunks,
-// never overlap (but for a wrapper's child, which is the tail of its parent's words) and are
-// capped at their length, so that appending to one (or to a tail of
-// it, as a wrapper's child does) cannot write into another's; fields counts what it says.
-func TestWordChunksDisjoint(t *testing.T) {
-	parts := []string{"git status", "ls -la src", "a b c d e f g h i j k l m n o p q r s", "x", "sudo rm -rf y", "bash -c 'cat a | wc -l'",
-		"echo \"a   b\"\tc", "find . -name x -exec rm {} \\;", "FOO=1", "xargs -n1 echo"}
-	rapid.Check(t, func(t *rapid.T) {
-		picked := rapid.SliceOfN(rapid.SampledFrom(parts), 1, 30).Draw(t, "parts")
-		a, err := Analyze(strings.Join(picked, " && "))
-		if err != nil {
-			t.Fatal(err)
-		}
-		type span struct{ lo, hi uintptr }
-		var spans []span
-		for _, c := range a.Commands {
-			if len(c.Words) == 0 {
-				continue
-			}
-			if c.Kind == KindCall && cap(c.Words) != len(c.Words) {
-				t.Fatalf("%q: words have room past their end (len %d, cap %d)", c.Text, len(c.Words), cap(c.Words))
-			}
-			lo := uintptr(unsafe.Pointer(unsafe.SliceData(c.Words)))
-			s := span{lo, lo + uintptr(len(c.Words))*unsafe.Sizeof(Word{})}
-			for _, o := range spans {
-				// A wrapper's child takes the tail of its parent's words (sudo rm x: rm x), which
-				// ends where they end; any other overlap is two commands sharing a chunk's part.
-				if s.lo < o.hi && o.lo < s.hi && s.hi != o.hi {
-					t.Fatalf("%q: words overlap another command's", c.Text)
-				}
-			}
-			spans = append(spans, s)
-		}
-	})
-	for s, want := range map[string]int{"": 0, "a": 1, " a  b\t\nc ": 3, "git status && ls": 4} {
-		if got := fields(s); got != want {
-			t.Errorf("fields(%q) = %d, want %d", s, got, want)
-		}
-	}
 }

@@ -23,7 +23,7 @@ func suggestion(c *Command) []string {
 		return nil
 	}
 	name, _ := commandName(c.Argv[0])
-	if noSuggest[name] || isShell(name) || wrappers[name].peel != nil || wrappers[name].safe {
+	if noSuggest[name] || isShell(name) || wrappers[name].Peel != nil || wrappers[name].Safe {
 		return nil
 	}
 	if isInterpreter(name) {

@@ -107,6 +107,10 @@ func walkForms(p string) []pathForm {
 	if r, err := resolveExisting(p); err == nil {
 		add(r)
 	}
+	// The file the kernel reaches: a hop's relative target read from its link's directory
+	// once that directory's own symlinks are resolved, where the hops above join it to the
+	// link's path as written (a ".." after a symlinked directory names the target's parent).
+	add(ResolveAsKernel("/", p))
 	for i := range forms {
 		forms[i].dir = isDir(forms[i].path)
 		forms[i].lower = strings.ToLower(forms[i].path)

@@ -138,6 +138,9 @@ const (
 	// RoleGlobHazard: the program has options that write, remove or run, so a file named
 	// like one matters when a pattern among its arguments expands to it.
 	RoleGlobHazard = "globhazard"
+	// RoleCodeModules (an interpreter's): the modules that, run with -m, run their arguments,
+	// their standard input or another program as code (python -m timeit, -m pdb).
+	RoleCodeModules = "codemodules"
 )
 
 // Role returns the words of a role the command states, and whether it states it.

@@ -345,11 +345,12 @@ var roleWords = map[string]struct {
 	RoleLauncher:    {names: true},
 	RoleLocal:       {names: true},
 	RoleGlobHazard:  {},
+	RoleCodeModules: {names: true},
 }
 
 func (r *reader) role(toks []token) error {
 	if len(toks) < 2 {
-		return r.errf(toks[0].col+4, "role needs a name (interpreter, shell, runner, dbclient, data, launcher, local or globhazard)")
+		return r.errf(toks[0].col+4, "role needs a name (interpreter, shell, runner, dbclient, data, launcher, local, globhazard or codemodules)")
 	}
 	if r.cur != r.prog {
 		return r.errf(toks[0].col, "role is a directive of a program, not of a subcommand")
@@ -357,7 +358,7 @@ func (r *reader) role(toks []token) error {
 	name := toks[1].s
 	spec, ok := roleWords[name]
 	if !ok {
-		return r.errf(toks[1].col, "unknown role %q (want interpreter, shell, runner, dbclient, data, launcher, local or globhazard)", name)
+		return r.errf(toks[1].col, "unknown role %q (want interpreter, shell, runner, dbclient, data, launcher, local, globhazard or codemodules)", name)
 	}
 	if _, dup := r.prog.Roles[name]; dup {
 		return r.errf(toks[1].col, "role %s is stated twice", name)

@@ -260,6 +260,10 @@ var allowedImports = map[string][]string{
 	"internal/tui/markdown": {},
 	// The damage count's git view runs git for bashrules, which may not run programs itself.
 	"bashrules/gitcli": {"bashrules"},
+	// The command line's reading sits below the verdict stages: it parses and walks a line into
+	// its commands, asking only the knowledge base what programs do (the checker adds the rest
+	// through hooks), so no stage's rules or paths reach the walk.
+	"bashrules/cmdline": {"bashrules/knowledge"},
 	// Replay reads what was recorded and asks the engine again: it runs nothing (no toolcall,
 	// no hooks, no agent) and reaches no front end.
 	"replay": {"audit", "boundedfile", "llm", "permission", "session", "tool"},

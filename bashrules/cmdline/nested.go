@@ -1,10 +1,10 @@
-package bashrules
+package cmdline
 
 import "strings"
 
 // findExec records the commands of find's -exec, -execdir, -ok and -okdir.
 func (w *walker) findExec(c *Command, args []Word, sc scope) {
-	roots, expr := findRoots(args)
+	roots, expr := FindRoots(args)
 	for i := 0; i < len(expr); i++ {
 		a := expr[i]
 		if !a.Known {
@@ -32,8 +32,8 @@ func (w *walker) findExec(c *Command, args []Word, sc scope) {
 	}
 }
 
-// findRoots splits find's arguments into start paths and the expression.
-func findRoots(args []Word) (roots, expr []Word) {
+// FindRoots splits find's arguments into start paths and the expression.
+func FindRoots(args []Word) (roots, expr []Word) {
 	i := 0
 	// Options that come before the start paths.
 	for i < len(args) && args[i].Known && (args[i].Value == "-H" || args[i].Value == "-L" || args[i].Value == "-P" || strings.HasPrefix(args[i].Value, "-O") || args[i].Value == "-D") {
@@ -118,8 +118,8 @@ func stringLiterals(code string) []string {
 	return out
 }
 
-// gitCommandKeys are configuration keys whose values git runs as commands.
-var gitCommandKeys = []string{"core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "core.askpass",
+// GitCommandKeys are configuration keys whose values git runs as commands.
+var GitCommandKeys = []string{"core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "core.askpass",
 	"diff.external", "sequence.editor", "gpg.program", "credential.helper", "pager.", "alias.", "difftool.", "mergetool.",
 	"filter.", "diff.", "merge."}
 
@@ -143,7 +143,7 @@ func (w *walker) gitConfigCommands(c *Command, args []Word, sc scope) {
 			continue
 		}
 		key = strings.ToLower(key)
-		for _, p := range gitCommandKeys {
+		for _, p := range GitCommandKeys {
 			if key == p || (strings.HasSuffix(p, ".") && strings.HasPrefix(key, p)) {
 				w.script(c, strings.TrimPrefix(val, "!"), "git -c "+key, sc, true, false)
 				break

@@ -1,4 +1,4 @@
-package bashrules
+package cmdline
 
 // The walker's simple commands, their words and the scripts nested in them (pipes into a
 // shell, -c scripts, eval): the second half of the parse, split from analyze.go by size.
@@ -43,7 +43,7 @@ func (w *walker) call(x *syntax.CallExpr, sc scope, redirs []*Redirect) *Command
 	}
 	c.Argv = argv
 	if name, ok := c.Name(); ok {
-		if pos, def := w.funcs[name]; def && pos < c.start && !sc.fixed {
+		if pos, def := w.funcs[name]; def && pos < c.Start && !sc.fixed {
 			c.Kind = KindFuncCall
 		}
 	}
@@ -152,7 +152,7 @@ func expandBraces(words []*syntax.Word, vals []Word) ([]Word, error) {
 			}
 			v := evalWord("", ew)
 			if v.Known {
-				v.Src = quoteWord(v.Value)
+				v.Src = QuoteWord(v.Value)
 			} else {
 				v.Src = vals[i].Src
 			}
@@ -192,12 +192,12 @@ func (w *walker) part(p syntax.WordPart, sc scope) {
 		w.param(p, sc)
 	case *syntax.CmdSubst:
 		sub := sc
-		sub.subshell = true
+		sub.Subshell = true
 		sub.nested = nest(sc.nested, "$(...)")
 		w.stmts(p.Stmts, sub)
 	case *syntax.ProcSubst:
 		sub := sc
-		sub.subshell = true
+		sub.Subshell = true
 		sub.nested = nest(sc.nested, p.Op.String()+"...)")
 		w.stmts(p.Stmts, sub)
 	case *syntax.ArithmExp:
@@ -212,6 +212,10 @@ func (w *walker) param(p *syntax.ParamExp, sc scope) {
 		w.issue("indirect expansion ${!%s} can run commands hidden in a variable", name)
 	case p.NestedParam != nil:
 		w.issue("nested parameter expansion")
+	case p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && p.Exp.Word.Lit() == "P":
+		// Prompt expansion expands the value as a prompt string: its command substitutions
+		// run. @E (escapes), @A (a declaration), @Q and the rest only transform text.
+		w.issue("prompt expansion ${%s@P} runs the command substitutions in a variable's value", name)
 	}
 	if p.Index != nil {
 		w.arith(p.Index, sc)
@@ -302,7 +306,7 @@ func (w *walker) linkPipe(x *syntax.BinaryCmd, first, mid int, sc scope) {
 	}
 	find := func(cs []*Command, st *syntax.Stmt) *Command {
 		for _, c := range cs {
-			if c.Kind == KindCall && c.Parent == sc.parent && !c.Speculative && c.start == int(st.Pos().Offset()) {
+			if c.Kind == KindCall && c.Parent == sc.parent && !c.Speculative && c.Start == int(st.Pos().Offset()) {
 				return c
 			}
 		}
@@ -310,7 +314,7 @@ func (w *walker) linkPipe(x *syntax.BinaryCmd, first, mid int, sc scope) {
 	}
 	p, q := find(w.a.Commands[first:mid], prod), find(w.a.Commands[mid:], x.Y)
 	if p != nil && q != nil {
-		q.pipedFrom = p
+		q.PipedFrom = p
 	}
 }
 
@@ -335,7 +339,7 @@ func (w *walker) pipedScript(x *syntax.BinaryCmd, first, mid int, sc scope) {
 		return
 	}
 	shell := w.a.Commands[mid]
-	if !shell.readsStdin {
+	if !shell.ReadsStdin {
 		return
 	}
 	if _, ok := x.X.Cmd.(*syntax.CallExpr); !ok {
@@ -365,7 +369,7 @@ func (w *walker) script(parent *Command, src, via string, sc scope, speculative,
 		return false
 	}
 	defer w.leave()
-	f, err := parse(src)
+	f, err := Parse(src)
 	if err != nil {
 		return false
 	}
@@ -373,10 +377,10 @@ func (w *walker) script(parent *Command, src, via string, sc scope, speculative,
 	if sameShell {
 		in.funcs = w.funcs
 	}
-	isc := scope{where: parent.where, nested: nest(parent.Nested, via), parent: parent, via: via,
+	isc := scope{Where: parent.Where, nested: nest(parent.Nested, via), parent: parent, via: via,
 		speculative: speculative || parent.Speculative, fixed: true, otherDir: parent.OtherDir}
-	isc.script = true
-	isc.subshell = isc.subshell || !sameShell
+	isc.Script = true
+	isc.Subshell = isc.Subshell || !sameShell
 	in.stmts(f.Stmts, isc)
 	return true
 }

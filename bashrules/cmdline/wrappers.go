@@ -1,16 +1,17 @@
-package bashrules
+package cmdline
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
 // systemDirs are where the standard tools live; /bin/cat is cat, /tmp/x/cat is not.
 var systemDirs = map[string]bool{"/bin": true, "/usr/bin": true, "/sbin": true, "/usr/sbin": true}
 
-// commandName returns the name a command is known by. A path in a system directory counts as
+// CommandName returns the name a command is known by. A path in a system directory counts as
 // the tool (trusted); any other path names its base but is not trusted to be that tool.
-func commandName(w Word) (name string, trusted bool) {
+func CommandName(w Word) (name string, trusted bool) {
 	if !w.Known || w.Glob || w.Value == "" {
 		return "", false
 	}
@@ -26,87 +27,68 @@ func commandName(w Word) (name string, trusted bool) {
 var harmlessShellOptions = map[string]bool{"pipefail": true, "errexit": true, "nounset": true, "xtrace": true,
 	"verbose": true, "noclobber": true, "noglob": true, "posix": true, "noexec": true}
 
-var versionedPython = lazyRE(`^python[0-9.]*$`)
-
-// interpreterFlags are the options and subcommands that give an interpreter inline code. The
-// code is not shell, but string literals in it are often commands passed to system(), exec or
-// spawn; deny and ask rules are tried on them.
-func interpreterFlags(name string) ([]string, bool) {
-	spec, ok := interpreterFor(name)
-	if !ok {
-		return nil, false
-	}
-	flags := make([]string, 0, len(spec.short)+len(spec.long)+len(spec.sub))
-	for i := 0; i < len(spec.short); i++ {
-		flags = append(flags, "-"+spec.short[i:i+1])
-	}
-	return append(append(flags, spec.long...), spec.sub...), true
-}
-
-// isInterpreter reports whether a command name runs code in another language.
-func isInterpreter(name string) bool {
-	_, ok := interpreterFor(name)
-	return ok
-}
-
-// wrapperSpec describes a command that runs another command given as its arguments.
-type wrapperSpec struct {
-	// safe wrappers are stripped for allow matching: the command they run is what is allowed.
-	safe bool
-	// peel finds where the wrapped command starts in args. It returns a script to parse
+// WrapperSpec describes a command that runs another command given as its arguments.
+type WrapperSpec struct {
+	// Safe wrappers are stripped for allow matching: the command they run is what is allowed.
+	Safe bool
+	// Peel finds where the wrapped command starts in args. It returns a script to parse
 	// instead when the wrapper runs its arguments through a shell, and ok=false when it does
 	// not understand the options.
-	peel func(args []Word) (inner int, script *Word, otherDir, ok bool)
+	Peel func(args []Word) (inner int, script *Word, otherDir, ok bool)
 }
+
+// Wrappers are the commands that run another command given as their arguments, by name. The
+// map is the walk's own: callers read it.
+func Wrappers() map[string]WrapperSpec { return wrappers }
 
 // wrappers are the commands that run another command given as their arguments. A nil peel
 // means the options are too many to follow: the wrapped command is guessed.
-var wrappers = map[string]wrapperSpec{
-	"timeout": {safe: true, peel: peelTimeout},
-	"time":    {safe: true, peel: flagsPeel("p", "", nil, nil)},
-	"nice":    {safe: true, peel: peelNice},
-	"stdbuf":  {safe: true, peel: peelStdbuf},
-	"nohup":   {safe: true, peel: flagsPeel("", "", nil, nil)},
-	"command": {safe: true, peel: flagsPeel("p", "", nil, nil)},
-	"builtin": {safe: true, peel: flagsPeel("", "", nil, nil)},
-	"noglob":  {safe: true, peel: flagsPeel("", "", nil, nil)},
-	"env":     {peel: peelEnv},
-	"sudo": {peel: flagsPeel("AbEHiKklnPSsVvBN", "ughpCDrtUTR",
+var wrappers = map[string]WrapperSpec{
+	"timeout": {Safe: true, Peel: peelTimeout},
+	"time":    {Safe: true, Peel: flagsPeel("p", "", nil, nil)},
+	"nice":    {Safe: true, Peel: peelNice},
+	"stdbuf":  {Safe: true, Peel: peelStdbuf},
+	"nohup":   {Safe: true, Peel: flagsPeel("", "", nil, nil)},
+	"command": {Safe: true, Peel: flagsPeel("p", "", nil, nil)},
+	"builtin": {Safe: true, Peel: flagsPeel("", "", nil, nil)},
+	"noglob":  {Safe: true, Peel: flagsPeel("", "", nil, nil)},
+	"env":     {Peel: peelEnv},
+	"sudo": {Peel: flagsPeel("AbEHiKklnPSsVvBN", "ughpCDrtUTR",
 		[]string{"askpass", "background", "preserve-env", "set-home", "login", "non-interactive", "stdin", "shell", "reset-timestamp", "remove-timestamp", "bell"},
 		[]string{"user", "group", "host", "prompt", "close-from", "chdir", "role", "type", "other-user", "command-timeout", "chroot"})},
-	"doas":             {peel: flagsPeel("nsL", "uC", nil, nil)},
-	"pkexec":           {peel: flagsPeel("", "", []string{"disable-internal-agent", "keep-cwd"}, []string{"user"})},
-	"watch":            {peel: peelWatch},
-	"ionice":           {peel: flagsPeel("tu", "cnP", []string{"ignore"}, []string{"class", "classdata"})},
-	"setsid":           {peel: flagsPeel("cfw", "", []string{"ctty", "fork", "wait"}, nil)},
-	"exec":             {peel: flagsPeel("cl", "a", nil, nil)},
-	"unbuffer":         {peel: flagsPeel("p", "", nil, nil)},
-	"caffeinate":       {peel: flagsPeel("dimsu", "tw", nil, nil)},
-	"chrt":             {peel: peelChrt},
-	"taskset":          {peel: peelTaskset},
-	"flock":            {peel: peelFlock},
-	"chroot":           {peel: peelChroot},
-	"su":               {peel: peelSu},
-	"runuser":          {peel: peelSu},
-	"script":           {peel: peelScript},
-	"busybox":          {peel: flagsPeel("", "", nil, nil)},
-	"xargs":            {peel: peelXargs},
-	"strace":           {peel: nil},
-	"ltrace":           {peel: nil},
-	"fakeroot":         {peel: nil},
-	"torsocks":         {peel: nil},
-	"proxychains":      {peel: nil},
-	"proxychains4":     {peel: nil},
-	"firejail":         {peel: nil},
-	"nsenter":          {peel: nil},
-	"unshare":          {peel: nil},
-	"systemd-run":      {peel: nil},
-	"xvfb-run":         {peel: nil},
-	"dbus-run-session": {peel: nil},
-	"valgrind":         {peel: nil},
-	"parallel":         {peel: nil},
-	"sg":               {peel: nil},
-	"with-contenv":     {peel: nil},
+	"doas":             {Peel: flagsPeel("nsL", "uC", nil, nil)},
+	"pkexec":           {Peel: flagsPeel("", "", []string{"disable-internal-agent", "keep-cwd"}, []string{"user"})},
+	"watch":            {Peel: peelWatch},
+	"ionice":           {Peel: flagsPeel("tu", "cnP", []string{"ignore"}, []string{"class", "classdata"})},
+	"setsid":           {Peel: flagsPeel("cfw", "", []string{"ctty", "fork", "wait"}, nil)},
+	"exec":             {Peel: flagsPeel("cl", "a", nil, nil)},
+	"unbuffer":         {Peel: flagsPeel("p", "", nil, nil)},
+	"caffeinate":       {Peel: flagsPeel("dimsu", "tw", nil, nil)},
+	"chrt":             {Peel: peelChrt},
+	"taskset":          {Peel: peelTaskset},
+	"flock":            {Peel: peelFlock},
+	"chroot":           {Peel: peelChroot},
+	"su":               {Peel: peelSu},
+	"runuser":          {Peel: peelRunuser},
+	"script":           {Peel: peelScript},
+	"busybox":          {Peel: flagsPeel("", "", nil, nil)},
+	"xargs":            {Peel: peelXargs},
+	"strace":           {Peel: nil},
+	"ltrace":           {Peel: nil},
+	"fakeroot":         {Peel: nil},
+	"torsocks":         {Peel: nil},
+	"proxychains":      {Peel: nil},
+	"proxychains4":     {Peel: nil},
+	"firejail":         {Peel: nil},
+	"nsenter":          {Peel: nil},
+	"unshare":          {Peel: nil},
+	"systemd-run":      {Peel: nil},
+	"xvfb-run":         {Peel: nil},
+	"dbus-run-session": {Peel: nil},
+	"valgrind":         {Peel: nil},
+	"parallel":         {Peel: nil},
+	"sg":               {Peel: nil},
+	"with-contenv":     {Peel: nil},
 }
 
 // flagsPeel peels a wrapper with the given boolean and value-taking short options and long
@@ -136,11 +118,11 @@ func skipOptions(args []Word, boolShort, valueShort string, boolLong, valueLong 
 		if strings.HasPrefix(v, "--") {
 			name, _, hasValue := strings.Cut(v[2:], "=")
 			switch {
-			case contains(valueLong, name):
+			case slices.Contains(valueLong, name):
 				if !hasValue {
 					i++
 				}
-			case contains(boolLong, name) && !hasValue:
+			case slices.Contains(boolLong, name) && !hasValue:
 			default:
 				return i, false
 			}
@@ -162,15 +144,6 @@ func skipOptions(args []Word, boolShort, valueShort string, boolLong, valueLong 
 		i++
 	}
 	return i, true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 var durationRE = lazyRE(`^[0-9]+(\.[0-9]+)?[smhd]?$`)
@@ -225,7 +198,7 @@ func peelStdbuf(args []Word) (int, *Word, bool, bool) {
 	return i, nil, false, true
 }
 
-var envAssignRE = lazyRE(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var EnvAssignRE = lazyRE(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
 func peelEnv(args []Word) (int, *Word, bool, bool) {
 	i := 0
@@ -274,7 +247,7 @@ func peelEnv(args []Word) (int, *Word, bool, bool) {
 		}
 		break
 	}
-	for i < len(args) && args[i].Known && envAssignRE().MatchString(args[i].Value) {
+	for i < len(args) && args[i].Known && EnvAssignRE().MatchString(args[i].Value) {
 		i++
 	}
 	return i, nil, otherDir, true
@@ -298,7 +271,7 @@ func peelWatch(args []Word) (int, *Word, bool, bool) {
 		case strings.HasPrefix(v, "--interval=") || strings.HasPrefix(v, "--differences") || strings.HasPrefix(v, "-n"):
 			i++
 			continue
-		case strings.HasPrefix(v, "--") && contains([]string{"--no-title", "--beep", "--errexit", "--chgexit", "--color", "--no-color", "--precise", "--no-wrap", "--no-linewrap"}, v):
+		case strings.HasPrefix(v, "--") && slices.Contains([]string{"--no-title", "--beep", "--errexit", "--chgexit", "--color", "--no-color", "--precise", "--no-wrap", "--no-linewrap"}, v):
 			i++
 			continue
 		case strings.HasPrefix(v, "-") && len(v) > 1 && strings.Trim(v[1:], "dtbegcpwr") == "":
@@ -403,12 +376,32 @@ func peelSu(args []Word) (int, *Word, bool, bool) {
 	return len(args), nil, false, true
 }
 
+// peelRunuser reads runuser: with -u USER (--user) it runs the command after its options
+// (runuser -u nobody -- make); otherwise it is su, whose -c is a command line.
+func peelRunuser(args []Word) (int, *Word, bool, bool) {
+	user := false
+	for _, a := range args {
+		if a.Known && (a.Value == "-u" || strings.HasPrefix(a.Value, "--user") || (strings.HasPrefix(a.Value, "-u") && !strings.HasPrefix(a.Value, "--"))) {
+			user = true
+		}
+	}
+	if !user {
+		return peelSu(args)
+	}
+	if i, s, _, ok := peelSu(args); ok && s != nil {
+		return i, s, false, true
+	}
+	i, ok := skipOptions(args, "fmpPlh", "ugGswc", []string{"fast", "preserve-environment", "pty", "login", "help"},
+		[]string{"user", "group", "supp-group", "shell", "whitelist-environment", "command", "session-command"})
+	return i, nil, false, ok
+}
+
 func peelScript(args []Word) (int, *Word, bool, bool) {
 	return peelSu(args)
 }
 
-// xargsReplace finds where xargs's command starts and its replace string (-I, -i).
-func xargsReplace(args []Word) (inner int, replace string, ok bool) {
+// XargsReplace finds where xargs's command starts and its replace string (-I, -i).
+func XargsReplace(args []Word) (inner int, replace string, ok bool) {
 	i := 0
 	for i < len(args) {
 		a := args[i]
@@ -471,7 +464,7 @@ func xargsReplace(args []Word) (inner int, replace string, ok bool) {
 }
 
 func peelXargs(args []Word) (int, *Word, bool, bool) {
-	i, _, ok := xargsReplace(args)
+	i, _, ok := XargsReplace(args)
 	return i, nil, false, ok
 }
 
@@ -482,13 +475,13 @@ func (w *walker) unwrap(c *Command, sc scope) {
 	if len(c.Argv) == 0 {
 		return
 	}
-	name, trusted := commandName(c.Argv[0])
+	name, trusted := CommandName(c.Argv[0])
 	if name == "" {
 		return
 	}
 	args := c.Argv[1:]
 	switch {
-	case isShell(name):
+	case IsShell(name):
 		w.shell(c, name, args, sc, trusted)
 	case name == "git":
 		w.gitConfigCommands(c, args, sc)
@@ -530,7 +523,13 @@ func (w *walker) unwrap(c *Command, sc scope) {
 			w.speculate(c, name, rest, sc)
 			return
 		}
-		if w.opaqueRunner(c, name, args, sc) {
+		if lines, ok := w.hooks.runs(c, name, args); ok {
+			for i, s := range lines {
+				if i == 16 {
+					break
+				}
+				w.script(c, s, name+" runs", sc, true, false)
+			}
 			return
 		}
 		if flags, ok := interpreterFlags(name); ok {
@@ -592,7 +591,7 @@ flags:
 			break flags
 		}
 	}
-	transparent := understood && trusted && posixShell(name)
+	transparent := understood && trusted && PosixShell(name)
 	operands := args[min(i, len(args)):]
 	if wantScript {
 		if len(operands) == 0 {
@@ -634,7 +633,7 @@ flags:
 		c.Transparent = transparent
 	}
 	if !fed {
-		c.readsStdin = true
+		c.ReadsStdin = true
 		c.Issues = append(c.Issues, name+" runs a script read from its input")
 	}
 }
@@ -650,14 +649,14 @@ func (w *walker) wrapped(c *Command, name string, args []Word, sc scope, trusted
 	var inner int
 	var script *Word
 	var otherDir, ok bool
-	if spec.peel != nil {
-		inner, script, otherDir, ok = spec.peel(args)
+	if spec.Peel != nil {
+		inner, script, otherDir, ok = spec.Peel(args)
 	}
 	if name == "xargs" {
 		w.xargs(c, args, sc)
 		// xargs appending its input as operands runs its command and nothing else: allowed
 		// when that command is (with the input's words as unknown operands).
-		if _, replace, ok := xargsReplace(args); ok && replace == "" && len(c.Issues) == 0 {
+		if _, replace, ok := XargsReplace(args); ok && replace == "" && len(c.Issues) == 0 {
 			c.Transparent = trusted
 		}
 		return
@@ -691,14 +690,14 @@ func (w *walker) wrapped(c *Command, name string, args []Word, sc scope, trusted
 	}
 	child := w.child(c, args[inner:], name, sc)
 	child.OtherDir = child.OtherDir || otherDir
-	c.Transparent = spec.safe && trusted
+	c.Transparent = spec.Safe && trusted
 	w.unwrap(child, sc)
 }
 
 func (w *walker) child(parent *Command, argv []Word, via string, sc scope) *Command {
 	child := w.alloc()
 	*child = Command{Kind: KindCall, Argv: argv, Words: argv, Parent: parent, Via: via,
-		Speculative: parent.Speculative, Nested: parent.Nested, OtherDir: parent.OtherDir, where: parent.where}
+		Speculative: parent.Speculative, Nested: parent.Nested, OtherDir: parent.OtherDir, Where: parent.Where}
 	srcs := make([]string, len(argv))
 	for i, a := range argv {
 		srcs[i] = a.Src
@@ -728,7 +727,7 @@ func (w *walker) speculate(c *Command, name string, args []Word, sc scope) {
 }
 
 func (w *walker) xargs(c *Command, args []Word, sc scope) {
-	inner, replace, ok := xargsReplace(args)
+	inner, replace, ok := XargsReplace(args)
 	if !ok {
 		c.Issues = append(c.Issues, "cannot tell which command xargs runs")
 		w.speculate(c, "xargs", args, sc)
@@ -756,4 +755,17 @@ func placeholders(argv []Word, marker string) []Word {
 		}
 	}
 	return out
+}
+
+// clusteredC finds -c inside a cluster of short options (script -qc cmd, su -lc cmd, script
+// -qccmd): the command is the next word, or the rest of the cluster when attached.
+func clusteredC(v string) (rest string, attached, ok bool) {
+	if len(v) < 3 || v[0] != '-' || v[1] == '-' {
+		return "", false, false
+	}
+	i := strings.IndexByte(v, 'c')
+	if i < 0 {
+		return "", false, false
+	}
+	return v[i+1:], i+1 < len(v), true
 }

@@ -1,6 +1,9 @@
-package bashrules
+package cmdline
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Launchers are tools whose subcommand runs another command given as its arguments (npx
 // prettier, devbox run make, uv run pytest): their knowledge-base entries say "role launcher".
@@ -12,13 +15,13 @@ import "strings"
 // launched returns the words after a launcher's subcommand, and the script its entry's
 // script options give (nix-shell --run).
 func launched(name string, args []Word) (rest []Word, script *Word, ok bool) {
-	spec, ok := roles().launchers[name]
+	spec, ok := Launcher(name)
 	if !ok {
 		return nil, nil, false
 	}
-	subs := spec.subs
+	subs := spec.Subs
 	for i, a := range args {
-		if a.Known && contains(spec.scripts, a.Value) && i+1 < len(args) {
+		if a.Known && slices.Contains(spec.Scripts, a.Value) && i+1 < len(args) {
 			s := args[i+1]
 			script = &s
 		}
@@ -33,7 +36,7 @@ func launched(name string, args []Word) (rest []Word, script *Word, ok bool) {
 		if strings.HasPrefix(a.Value, "-") {
 			continue
 		}
-		if contains(subs, a.Value) {
+		if slices.Contains(subs, a.Value) {
 			return args[i+1:], script, true
 		}
 		break

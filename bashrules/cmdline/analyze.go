@@ -1,4 +1,4 @@
-package bashrules
+package cmdline
 
 import (
 	"errors"
@@ -10,14 +10,14 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// Limits on what the analysis takes on. Past them the answer is ask.
+// Limits on what the walk takes on. Past them the analysis says it is truncated, or fails.
 const (
 	// MaxCommandLength is the longest command string that can be allowed.
 	MaxCommandLength = 10000
 	// MaxSubcommands is the most simple commands one allowed command may hold.
 	MaxSubcommands = 50
-	// maxParseLength is the longest command string parsed at all; longer ones ask unseen.
-	maxParseLength = 200000
+	// MaxParseLength is the longest command string parsed at all; longer ones ask unseen.
+	MaxParseLength = 200000
 	// maxCommands stops the walk of enormous scripts.
 	maxCommands = 2000
 	// maxDepth bounds nesting: statements within statements, scripts within scripts.
@@ -84,7 +84,7 @@ type Redirect struct {
 	Target Word
 	// Body is the here-document's text.
 	Body Word
-	where
+	Where
 }
 
 // Command is one command the analysis found.
@@ -119,42 +119,30 @@ type Command struct {
 	Nested string
 	// Issues say why the command cannot be fully known.
 	Issues []string
-	where
-	readsStdin bool // a shell that reads the script to run from its standard input
-	// pipedFrom is the simple command whose output a simple command reads through a pipe
+	Where
+	// ReadsStdin marks a shell that reads the script to run from its standard input.
+	ReadsStdin bool
+	// PipedFrom is the simple command whose output a simple command reads through a pipe
 	// (a in a | b), when both are simple commands.
-	pipedFrom *Command
-	// index is the command's place in its Analysis's Commands, where the checker keeps its
-	// verdict (see checker.result).
-	index int
+	PipedFrom *Command
+	// Index is the command's place in its Analysis's Commands, where a checker may keep what
+	// it found about it.
+	Index int
 }
 
-// where places a command or redirect for working-directory tracking.
-type where struct {
-	start int
-	// guards are commands that have succeeded whenever this one runs (a && b: a guards b).
-	guards   []*Command
-	subshell bool // runs in a subshell, a pipeline or the background
-	loop     bool
-	fn       bool // inside a function body
-	script   bool // inside a script run by another command (bash -c, eval)
-	// forVar is the variable of the innermost for loop over words around this one (its outer
+// Where places a command or redirect for working-directory tracking.
+type Where struct {
+	// Start is the offset in the source of the statement the command belongs to.
+	Start int
+	// Guards are commands that have succeeded whenever this one runs (a && b: a guards b).
+	Guards   []*Command
+	Subshell bool // runs in a subshell, a pipeline or the background
+	Loop     bool
+	Fn       bool // inside a function body
+	Script   bool // inside a script run by another command (bash -c, eval)
+	// ForVar is the variable of the innermost for loop over words around this one (its outer
 	// ones linked from it): the damage count applies a loop's body once per value.
-	forVar *forVar
-}
-
-// forVar is the variable of a for loop over words and the words, as written and brace
-// expanded (globs are expanded by whoever uses them).
-type forVar struct {
-	name string
-	// items are nil with why set when the list cannot be followed ("for f; do", braces too
-	// large).
-	items []Word
-	why   string
-	// assign is the loop's own KindAssign command: any other command that sets the name
-	// makes its values unknown.
-	assign *Command
-	outer  *forVar
+	ForVar *ForVar
 }
 
 // Name returns the command name (argv[0]) when it is known.
@@ -163,6 +151,16 @@ func (c *Command) Name() (string, bool) {
 		return "", false
 	}
 	return c.Argv[0].Value, true
+}
+
+// HasPlaceholders reports whether any word is filled in at run time.
+func (c *Command) HasPlaceholders() bool {
+	for _, w := range c.Argv {
+		if w.Placeholder {
+			return true
+		}
+	}
+	return false
 }
 
 // Analysis is what can be learned about a command line without running it.
@@ -181,58 +179,74 @@ type Analysis struct {
 // ErrTooLong is returned by Analyze for command lines it does not parse.
 var ErrTooLong = errors.New("command is too long to analyse")
 
+// Hooks are what a caller adds to the walk: the commands a program runs that only the caller's
+// knowledge finds. A zero Hooks adds nothing.
+type Hooks struct {
+	// Runs returns the command lines a program (run as name, with args) runs on its behalf —
+	// a runner's command lines, a database client's shell escapes — and whether it is such a
+	// program. The walk records the lines as speculative children of c.
+	Runs func(c *Command, name string, args []Word) (lines []string, ok bool)
+}
+
+func (h *Hooks) runs(c *Command, name string, args []Word) ([]string, bool) {
+	if h == nil || h.Runs == nil {
+		return nil, false
+	}
+	return h.Runs(c, name, args)
+}
+
 // Analyze parses a command line (bash syntax) and lists every command in it. It runs nothing
 // and reads no files.
-func Analyze(command string) (*Analysis, error) {
+func Analyze(command string, h *Hooks) (*Analysis, error) {
 	a := new(Analysis)
-	if err := analyzeWith(a, command, &walkChunks{}); err != nil {
+	if err := AnalyzeInto(a, command, &Chunks{}, h); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
 
-// analyzeWith is Analyze into a, with the walk from ch (see analyzeInto).
-func analyzeWith(a *Analysis, command string, ch *walkChunks) error {
-	if len(command) > maxParseLength {
+// AnalyzeInto is Analyze into a, cutting the walk's commands from ch; it leaves in ch the
+// chunks it ends with. What a held before is gone, and so is every analysis made before with
+// ch: their commands are overwritten.
+func AnalyzeInto(a *Analysis, command string, ch *Chunks, h *Hooks) error {
+	if len(command) > MaxParseLength {
 		return ErrTooLong
 	}
-	f, err := parse(command)
+	f, err := Parse(command)
 	if err != nil {
 		return err
 	}
-	analyzeInto(a, command, f, ch)
+	walkInto(a, command, f, ch, h)
 	return nil
 }
 
-// analyzeFile walks a file parse returned for command.
-func analyzeFile(command string, f *syntax.File) *Analysis {
+// AnalyzeFile walks a file Parse returned for command.
+func AnalyzeFile(command string, f *syntax.File, h *Hooks) *Analysis {
 	a := new(Analysis)
-	analyzeInto(a, command, f, &walkChunks{})
+	walkInto(a, command, f, &Chunks{}, h)
 	return a
 }
 
-// walkChunks are the chunks a walker cuts commands, lists of commands and words from, and the
-// first array of an analysis's commands. Check, whose checkers are reused, hands them from one
-// walk to the next, so that a command line of a few commands allocates none of them.
-type walkChunks struct {
+// Chunks are the chunks a walker cuts commands, lists of commands and words from, and the
+// first array of an analysis's commands. A checker that is reused hands them from one walk to
+// the next, so that a command line of a few commands allocates none of them.
+type Chunks struct {
 	cmds     []Command
 	ones     []*Command
 	words    []Word
 	commands []*Command
 }
 
-// analyzeInto walks f, parsed from command, into a, cutting from ch's chunks; it leaves in ch
-// the chunks it ends with. What a held before is gone, and so is every analysis made before
-// with ch: their commands are overwritten.
-func analyzeInto(a *Analysis, command string, f *syntax.File, ch *walkChunks) {
+// walkInto walks f, parsed from command, into a, cutting from ch's chunks.
+func walkInto(a *Analysis, command string, f *syntax.File, ch *Chunks, h *Hooks) {
 	commands := ch.commands[:0]
 	if cap(commands) == 0 {
 		commands = make([]*Command, 0, 8)
 	}
 	*a = Analysis{Source: command, Commands: commands}
-	w := &walker{a: a, src: command, cmds: ch.cmds[:0], ones: ch.ones[:0], wordChunk: ch.words[:0]}
+	w := &walker{a: a, src: command, hooks: h, cmds: ch.cmds[:0], ones: ch.ones[:0], wordChunk: ch.words[:0]}
 	w.stmts(f.Stmts, scope{})
-	*ch = walkChunks{cmds: w.cmds, ones: w.ones, words: w.wordChunk, commands: a.Commands}
+	*ch = Chunks{cmds: w.cmds, ones: w.ones, words: w.wordChunk, commands: a.Commands}
 }
 
 // parsers are reused: a Parser is a large struct (its read buffer is inside), and Parse
@@ -247,9 +261,10 @@ type pooledParser struct {
 	r strings.Reader
 }
 
-// parse parses src with a pooled parser. It is the only shell parser of the check: two
-// parsers that could disagree on a line would be a way past it (issue 26 removed the second).
-func parse(src string) (*syntax.File, error) {
+// Parse parses src (bash syntax) with a pooled parser. It is the only shell parser of the
+// check: two parsers that could disagree on a line would be a way past it (issue 26 removed
+// the second).
+func Parse(src string) (*syntax.File, error) {
 	pp := parsers.Get().(*pooledParser)
 	pp.r.Reset(src)
 	f, err := pp.p.Parse(&pp.r, "")
@@ -261,6 +276,7 @@ func parse(src string) (*syntax.File, error) {
 type walker struct {
 	a     *Analysis
 	src   string
+	hooks *Hooks
 	funcs map[string]int // function name → position of its definition (nil until one is)
 	depth int
 	// cmds and ones hand out commands and one-command lists from chunks: a command line
@@ -355,7 +371,7 @@ func (w *walker) list(n int) []*Command {
 }
 
 type scope struct {
-	where
+	Where
 	nested      string
 	parent      *Command
 	via         string
@@ -382,23 +398,23 @@ func (w *walker) enter() bool {
 
 func (w *walker) leave() { w.depth-- }
 
-func (w *walker) at(n syntax.Node, sc scope) where {
-	wh := sc.where
+func (w *walker) at(n syntax.Node, sc scope) Where {
+	wh := sc.Where
 	if !sc.fixed {
-		wh.start = int(n.Pos().Offset())
+		wh.Start = int(n.Pos().Offset())
 	}
 	return wh
 }
 
 func (w *walker) add(c *Command) {
-	c.index = len(w.a.Commands)
+	c.Index = len(w.a.Commands)
 	w.a.Commands = append(w.a.Commands, c)
 }
 
 func (w *walker) newCommand(kind Kind, n syntax.Node, sc scope) *Command {
 	c := w.alloc()
 	*c = Command{Kind: kind, Parent: sc.parent, Via: sc.via, Speculative: sc.speculative,
-		Nested: sc.nested, OtherDir: sc.otherDir, where: w.at(n, sc)}
+		Nested: sc.nested, OtherDir: sc.otherDir, Where: w.at(n, sc)}
 	return c
 }
 
@@ -418,7 +434,7 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) []*Command {
 	}
 	defer w.leave()
 	if s.Background || s.Coprocess || s.Disown {
-		sc.subshell = true
+		sc.Subshell = true
 	}
 	redirs := w.redirects(s.Redirs, sc)
 	var ok []*Command
@@ -481,14 +497,14 @@ func (w *walker) binaryCmd(x *syntax.BinaryCmd, sc scope) []*Command {
 	case syntax.AndStmt:
 		left := w.stmt(x.X, sc)
 		right := sc
-		right.guards = w.concat(sc.guards, left)
+		right.Guards = w.concat(sc.Guards, left)
 		return w.concat(left, w.stmt(x.Y, right))
 	case syntax.OrStmt:
 		w.stmt(x.X, sc)
 		w.stmt(x.Y, sc)
 	default: // | and |&: every part runs in a subshell
 		sub := sc
-		sub.subshell = true
+		sub.Subshell = true
 		first := len(w.a.Commands)
 		w.stmt(x.X, sub)
 		mid := len(w.a.Commands)
@@ -501,14 +517,14 @@ func (w *walker) binaryCmd(x *syntax.BinaryCmd, sc scope) []*Command {
 
 func (w *walker) subshell(x *syntax.Subshell, sc scope) {
 	sub := sc
-	sub.subshell = true
+	sub.Subshell = true
 	sub.nested = nest(sc.nested, "subshell")
 	w.stmts(x.Stmts, sub)
 }
 
 func (w *walker) whileClause(x *syntax.WhileClause, sc scope) {
 	loop := sc
-	loop.loop = true
+	loop.Loop = true
 	loop.nested = nest(sc.nested, "loop")
 	w.stmts(x.Cond, loop)
 	w.stmts(x.Do, loop)
@@ -528,7 +544,7 @@ func (w *walker) caseClause(x *syntax.CaseClause, sc scope) {
 
 func (w *walker) coprocClause(x *syntax.CoprocClause, sc scope) {
 	sub := sc
-	sub.subshell = true
+	sub.Subshell = true
 	if x.Name != nil {
 		w.word(x.Name, sc)
 	}
@@ -539,7 +555,7 @@ func (w *walker) coprocClause(x *syntax.CoprocClause, sc scope) {
 func (w *walker) testDecl(x *syntax.TestDecl, sc scope) {
 	w.word(x.Description, sc)
 	body := sc
-	body.fn = true
+	body.Fn = true
 	w.stmt(x.Body, body)
 }
 
@@ -556,14 +572,14 @@ func (w *walker) ifClause(x *syntax.IfClause, sc scope) {
 		in.nested = nest(sc.nested, "if")
 		ok := w.stmts(c.Cond, in)
 		then := in
-		then.guards = w.concat(sc.guards, ok)
+		then.Guards = w.concat(sc.Guards, ok)
 		w.stmts(c.Then, then)
 	}
 }
 
 func (w *walker) forClause(x *syntax.ForClause, sc scope) {
 	loop := sc
-	loop.loop = true
+	loop.Loop = true
 	loop.nested = nest(sc.nested, "loop")
 	switch l := x.Loop.(type) {
 	case *syntax.WordIter:
@@ -576,7 +592,7 @@ func (w *walker) forClause(x *syntax.ForClause, sc scope) {
 		c.Text = "for " + l.Name.Value
 		c.Assigns = []Assignment{{Name: l.Name.Value, Src: l.Name.Value, Value: Word{Why: "loop variable"}}}
 		w.add(c)
-		loop.forVar = w.forVar(l, c, sc.forVar)
+		loop.ForVar = w.forVar(l, c, sc.ForVar)
 	case *syntax.CStyleLoop:
 		for _, e := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
 			if e != nil {
@@ -588,38 +604,18 @@ func (w *walker) forClause(x *syntax.ForClause, sc scope) {
 	w.stmts(x.Do, loop)
 }
 
-// forVar is the variable of the loop l, whose assignment is c, inside outer.
-func (w *walker) forVar(l *syntax.WordIter, c *Command, outer *forVar) *forVar {
-	fv := &forVar{name: l.Name.Value, assign: c, outer: outer}
-	if !l.InPos.IsValid() {
-		fv.why = "for " + fv.name + " loops over the script's arguments"
-		return fv
-	}
-	vals := make([]Word, len(l.Items))
-	for i, it := range l.Items {
-		vals[i] = evalWord(w.src, it)
-	}
-	items, err := expandArgv(l.Items, vals)
-	if err != nil {
-		fv.why = "for " + fv.name + ": " + err.Error()
-		return fv
-	}
-	fv.items = items
-	return fv
-}
-
 func (w *walker) funcDecl(x *syntax.FuncDecl, sc scope) {
 	names := x.Names
 	if x.Name != nil {
 		names = append([]*syntax.Lit{x.Name}, names...)
 	}
 	body := sc
-	body.fn = true
+	body.Fn = true
 	label := "function"
 	for _, n := range names {
 		// A function defined in a subshell does not exist after it; calls to that name
 		// elsewhere run whatever command has it.
-		if _, dup := w.funcs[n.Value]; !dup && !sc.subshell && !sc.fixed {
+		if _, dup := w.funcs[n.Value]; !dup && !sc.Subshell && !sc.fixed {
 			if w.funcs == nil {
 				w.funcs = map[string]int{}
 			}
@@ -701,7 +697,7 @@ func (w *walker) assignWalk(as *syntax.Assign, sc scope) {
 func (w *walker) redirects(rs []*syntax.Redirect, sc scope) []*Redirect {
 	var out []*Redirect
 	for _, r := range rs {
-		rd := &Redirect{Op: r.Op.String(), where: w.at(r, sc)}
+		rd := &Redirect{Op: r.Op.String(), Where: w.at(r, sc)}
 		if r.N != nil {
 			rd.Fd = r.N.Value
 		}

@@ -1,4 +1,4 @@
-package bashrules
+package cmdline
 
 import (
 	"slices"
@@ -80,7 +80,7 @@ func evalWord(src string, w *syntax.Word) Word {
 				out.Glob = out.Glob || glob
 			}
 			if i == 0 && strings.HasPrefix(p.Value, "~") {
-				out.Tilde = tildeKind(p.Value, len(w.Parts) == 1)
+				out.Tilde = TildeKindOf(p.Value, len(w.Parts) == 1)
 			}
 		case *syntax.SglQuoted:
 			if p.Dollar {
@@ -171,10 +171,10 @@ func wordManyFields(w *syntax.Word) bool {
 	return false
 }
 
-// tildeKind classifies the tilde prefix of a word's first literal part. The prefix runs to the
+// TildeKindOf classifies the tilde prefix of a word's first literal part. The prefix runs to the
 // first slash; bash expands it only when none of it is quoted, so a prefix that does not end
 // inside this literal (more parts follow and there is no slash) is not expanded.
-func tildeKind(lit string, only bool) TildeKind {
+func TildeKindOf(lit string, only bool) TildeKind {
 	prefix, _, hasSlash := strings.Cut(lit, "/")
 	if !hasSlash && !only {
 		return NoTilde
@@ -263,8 +263,8 @@ func paramName(p *syntax.ParamExp) string {
 	return "?"
 }
 
-// needsQuoting reports whether s must be quoted to stand as one shell word.
-func needsQuoting(s string) bool {
+// NeedsQuoting reports whether s must be quoted to stand as one shell word.
+func NeedsQuoting(s string) bool {
 	if s == "" {
 		return true
 	}
@@ -281,9 +281,9 @@ func needsQuoting(s string) bool {
 	return false
 }
 
-// quoteWord renders a value as a shell word that reads back as the same value.
-func quoteWord(s string) string {
-	if !needsQuoting(s) {
+// QuoteWord renders a value as a shell word that reads back as the same value.
+func QuoteWord(s string) string {
+	if !NeedsQuoting(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
