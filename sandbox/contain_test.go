@@ -176,6 +176,9 @@ func needGit(t *testing.T) {
 // while the command runs, and `git init && git add -A && git commit` commits only the
 // project's files.
 func TestStandInsNobodySees(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs commands under each backend: -short leaves it out; the whole suite runs it")
+	}
 	needGit(t)
 	for _, name := range backendNames {
 		t.Run(name, func(t *testing.T) {
@@ -222,6 +225,9 @@ func TestStandInsNobodySees(t *testing.T) {
 // could be protected beforehand ends up in the quarantine folder, not in the project, and the
 // violation says where it went.
 func TestCreatedProtectedPathsAreQuarantined(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs commands under each backend: -short leaves it out; the whole suite runs it")
+	}
 	tests := []struct {
 		name, command string
 		git           bool
@@ -302,6 +308,9 @@ func TestCreatedProtectedPathsAreQuarantined(t *testing.T) {
 // refuses the write, Landlock (which cannot carve names out of a writable folder) lets it
 // happen and the check after the command restores the file and keeps the changed copy.
 func TestProtectedFilesEndUpUnchanged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs commands under each backend: -short leaves it out; the whole suite runs it")
+	}
 	files := map[string]string{
 		"proj/.envrc": "export A=1\n", "proj/.git/HEAD": "ref: refs/heads/main\n", "proj/.git/config": "[core]\n\tbare = false\n",
 		"proj/.git/hooks/pre-commit": "#!/bin/sh\nexit 0\n", "proj/.git/objects/": "", "proj/.git/refs/": "", "proj/src/main.go": "package main\n",
@@ -631,6 +640,9 @@ func TestNoCapabilities(t *testing.T) {
 // group (`job &`) may change protected paths after the command's check (under Landlock; under
 // bubblewrap it dies with the sandbox): the next command puts them back first and says so.
 func TestLingeringProcessesChangeNothingProtected(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs commands under each backend: -short leaves it out; the whole suite runs it")
+	}
 	for _, name := range backendNames {
 		t.Run(name, func(t *testing.T) {
 			x := newBox(t, backendFor(t, name), map[string]string{"proj/.git/HEAD": "ref: refs/heads/main\n", "proj/.git/config": "[core]\n", "proj/.git/objects/": ""})
@@ -716,6 +728,9 @@ func TestHostCreatesBetweenCommands(t *testing.T) {
 // runs (an answer's "always" saves a rule) and reports with Wrote stays where it is; the same
 // write made behind reins's back — or changed again after Wrote — goes to the quarantine.
 func TestReinsOwnWritesAreNotQuarantined(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs commands under each backend: -short leaves it out; the whole suite runs it")
+	}
 	for _, name := range backendNames {
 		t.Run(name, func(t *testing.T) {
 			for _, tc := range []struct {

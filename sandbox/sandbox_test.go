@@ -149,6 +149,9 @@ func snapshot(t *testing.T, dir string) string {
 var backendNames = []string{"bubblewrap", "landlock"}
 
 func TestConfinement(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs commands under each backend: -short leaves it out; the whole suite runs it")
+	}
 	for _, name := range backendNames {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t, backendFor(t, name))

@@ -17,6 +17,9 @@ import (
 // It ends with a count for CI (.ci/run installs the programs Debian packages cheaply): how many
 // entries were checked against a real program, and which were skipped and why.
 func TestEntriesMatchHelp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads every installed program's help: -short leaves it out; the whole suite runs it")
+	}
 	var checked []string
 	skipped := map[string][]string{} // why -> entries
 	skip := func(t *testing.T, name, why string) {

@@ -5,10 +5,12 @@ package archtest
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -21,16 +23,35 @@ type goPackage struct {
 	Standard   bool
 }
 
+// listPackages returns the module's packages and their dependencies, as `go list -deps` reports
+// them. The list is read once and shared: each of the package's tests only reads it, and one
+// `go list` of the module takes about as long as all the checks on it.
 func listPackages(t *testing.T) map[string]goPackage {
 	t.Helper()
+	pkgsOnce.Do(func() { pkgs, pkgsErr = goList() })
+	if pkgsErr != nil {
+		t.Fatal(pkgsErr)
+	}
+	return pkgs
+}
+
+var (
+	pkgsOnce sync.Once
+	pkgs     map[string]goPackage
+	pkgsErr  error
+)
+
+func goList() (map[string]goPackage, error) {
 	cmd := exec.Command("go", "list", "-deps", "-json", module+"/...")
 	cmd.Dir = "../.."
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	pkgs := map[string]goPackage{}
 	dec := json.NewDecoder(out)
@@ -39,14 +60,16 @@ func listPackages(t *testing.T) map[string]goPackage {
 		if err := dec.Decode(&p); err == io.EOF {
 			break
 		} else if err != nil {
-			t.Fatal(err)
+			cmd.Process.Kill()
+			cmd.Wait()
+			return nil, fmt.Errorf("reading go list's output: %w", err)
 		}
 		pkgs[p.ImportPath] = p
 	}
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("go list: %v", err)
+		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.String())
 	}
-	return pkgs
+	return pkgs, nil
 }
 
 // corePackages may depend (transitively) only on the standard library, mvdan.cc/sh/v3, each

@@ -406,6 +406,9 @@ func (r attackRun) analysis() string {
 // the analysis stops it) and under each backend by default (where it must not), and logs which
 // of the two stopped it.
 func TestSandboxEffects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every attack for real under each backend: -short leaves it out; the whole suite runs it")
+	}
 	ls := newEffectListeners(t)
 	type row struct {
 		v vector

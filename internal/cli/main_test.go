@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -16,11 +17,26 @@ var (
 	binPath string
 	binErr  error
 	binDir  string
+
+	// parallel holds the tests reinsBinary has made parallel (t.Parallel may be called once).
+	parallel sync.Map
 )
 
-// reinsBinary returns the path of a freshly built reins binary.
+// reinsBinary returns the path of the reins binary the package's end-to-end tests share. It
+// makes its caller one of them: `go test -short`, the suite's fast layer, leaves it out, and a
+// whole test (not a subtest, whose siblings may share its parent's state) runs in parallel
+// with the other end-to-end tests — each has its own home, project, fakes and tmux server —
+// once the package's other tests are done.
 func reinsBinary(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("an end-to-end test (it runs the built reins): -short leaves it out; the whole suite runs it")
+	}
+	if tt, ok := t.(*testing.T); ok && !strings.Contains(tt.Name(), "/") {
+		if _, done := parallel.LoadOrStore(tt, true); !done {
+			tt.Parallel()
+		}
+	}
 	binOnce.Do(func() {
 		binDir, binErr = os.MkdirTemp("", "reins-e2e-")
 		if binErr != nil {

@@ -39,6 +39,7 @@ func trustProject(t *testing.T, proj, home string) {
 }
 
 func e2eProject(t *testing.T) (proj, home string) {
+	reinsBinary(t) // an end-to-end test's, whose subtests run the binary
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,9 @@ func nodeServer(t *testing.T, name, pkg string, args ...string) Entry {
 }
 
 func TestNpmServersToolsAndAnnotations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real MCP servers from npm: -short leaves it out; the whole suite runs it")
+	}
 	m := start(t, Options{}, nodeServer(t, "everything", "server-everything"), nodeServer(t, "filesystem", "server-filesystem"))
 	for _, st := range m.Status() {
 		if st.State != StateConnected {
@@ -120,6 +123,9 @@ func TestDenyOnServerRemovesItsToolsEvenInBypass(t *testing.T) {
 // SIGTERM after a short grace, SIGKILL for one that ignores it too. The reference
 // server-everything keeps running at end of input; here it also ignores SIGTERM.
 func TestCloseEndsServersThatIgnoreEndOfInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real MCP servers from npm: -short leaves it out; the whole suite runs it")
+	}
 	everything := nodeServer(t, "everything", "server-everything")
 	dir := t.TempDir()
 	pidfile := filepath.Join(dir, "stubborn.pid")

@@ -110,6 +110,9 @@ func groupAlive(pgid int) []string {
 // signal at all. Whatever the server does, its process group is gone once Close has returned
 // (the test waits only for the kernel to finish delivering a SIGKILL already sent).
 func TestCloseEndsStdioServers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real MCP servers: -short leaves it out; the whole suite runs it")
+	}
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("needs /proc")
 	}

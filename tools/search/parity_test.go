@@ -144,6 +144,9 @@ func TestEngineParity(t *testing.T) {
 		})
 	}
 	t.Run("live rg", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("runs rg over every fixture: -short leaves it out; the whole suite runs it")
+		}
 		if rg == "" {
 			t.Skip("rg is not on PATH: the recorded outputs were checked; the live comparison needs ripgrep (apt-get install ripgrep)")
 		}
