@@ -53,6 +53,12 @@ func (m *Manager) Reconnect(ctx context.Context, name string) (Status, error) {
 		cancel()
 	}
 	killGroup(cmd)
+	return s.startAgain(ctx, name, done)
+}
+
+// startAgain starts s, marked restarting (done is closed when it is no longer), and reports
+// how it went.
+func (s *server) startAgain(ctx context.Context, name string, done chan struct{}) (Status, error) {
 	s.start(ctx)
 	s.mu.Lock()
 	s.restarting = nil

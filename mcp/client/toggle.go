@@ -60,16 +60,7 @@ func (m *Manager) Enable(ctx context.Context, name string) (Status, error) {
 	done := make(chan struct{})
 	s.restarting, s.state, s.reason, s.restarted = done, StateRestarting, "starting", false
 	s.mu.Unlock()
-	s.start(ctx)
-	s.mu.Lock()
-	s.restarting = nil
-	s.mu.Unlock()
-	close(done)
-	st := s.status()
-	if st.State != StateConnected {
-		return st, fmt.Errorf("MCP server %s failed: %s", name, st.Reason)
-	}
-	return st, nil
+	return s.startAgain(ctx, name, done)
 }
 
 // startedServer is the server name when the configuration started it (not an SDK caller's).
