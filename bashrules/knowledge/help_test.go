@@ -1,24 +1,37 @@
 package knowledge
 
 import (
+	"context"
+	"flag"
+	"fmt"
 	"maps"
+	"os"
 	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
-// TestEntriesMatchHelp proves the entries against the installed programs: every long option an
-// entry lists must appear in the program's --help (or -h) output. An entry that invents an
-// option could resolve an abbreviation the program reads differently. Options the help lists
-// that a complete entry lacks are reported, not failed: help texts do not list every spelling.
+var missingFlag = flag.Bool("missing", false, "TestEntriesMatchHelp: print the options each entry lacks, as opt lines")
+
+// TestEntriesMatchHelp proves the entries against the installed programs, both ways: every
+// long option an entry lists must appear in the program's help (an entry that invents an
+// option could resolve an abbreviation the program reads differently), and every option the
+// help lists must be in the entry (an entry that lacks one lets it pass as unknown — asked,
+// but a sign the entry was not read from the program). Subcommands are checked against their
+// own help (HelpSub: git {} -h, go help {}, docker {} --help). An entry still marked partial
+// or nooptions is reported, not failed.
 //
-// It ends with a count for CI (.ci/run installs the programs Debian packages cheaply): how many
-// entries were checked against a real program, and which were skipped and why.
+// It ends with counts for CI (.ci/run installs the programs Debian packages cheaply): how many
+// entries were checked against a real program, which were skipped and why, and the share of
+// the help's options each entry classifies.
 func TestEntriesMatchHelp(t *testing.T) {
 	var checked []string
 	skipped := map[string][]string{} // why -> entries
+	var shares []string
+	helpTotal, helpListed := 0, 0
 	skip := func(t *testing.T, name, why string) {
 		skipped[why] = append(skipped[why], name)
 		t.Skipf("%s: %s", name, why)
@@ -33,37 +46,26 @@ func TestEntriesMatchHelp(t *testing.T) {
 				skip(t, name, "the entry says no output of the installed program lists its options")
 			}
 			help := helpText(name, p.Help)
-			if !strings.Contains(help, "--") {
-				skip(t, name, "its --help lists no long options (not the program the entry describes)")
+			if !strings.Contains(help, "-") {
+				skip(t, name, "its help lists no options (not the program the entry describes)")
 			}
 			checked = append(checked, name)
-			listed := map[string]bool{}
-			for _, o := range p.Options {
-				for _, s := range o.Spellings {
-					if kindOf(s) != kLong {
+			inventedOptions(t, name, p, help)
+			total, listed := 0, 0
+			for _, c := range append([]*Command{p}, p.Subcommands()...) {
+				text := help
+				if c != p {
+					if len(c.Help) == 1 && slices.Equal(c.Help[0], []string{"none"}) {
 						continue
 					}
-					l := s[2:]
-					listed[l] = true
-					if o.Newer || l == "help" || l == "version" || (strings.HasSuffix(l, "-format") && strings.Contains(help, "TYPE-")) {
-						continue
-					}
-					if !regexp.MustCompile(`--` + regexp.QuoteMeta(l) + `\b`).MatchString(help) {
-						t.Errorf("%s: the entry (%s) lists --%s, which %s --help does not", name, o.Pos, l, name)
-					}
+					text = subHelpText(name, p, c)
 				}
+				n, l := missingOptions(t, name, p, c, text)
+				total, listed = total+n, listed+l
 			}
-			if p.Partial {
-				return
-			}
-			var missing []string
-			for _, m := range regexp.MustCompile(`(?m)^\s.*?--([a-z][a-z0-9-]+)`).FindAllStringSubmatch(help, -1) {
-				if !listed[m[1]] && !slices.Contains(missing, m[1]) {
-					missing = append(missing, m[1])
-				}
-			}
-			if len(missing) > 0 {
-				t.Logf("%s --help lists options the entry lacks: %v", name, missing)
+			helpTotal, helpListed = helpTotal+total, helpListed+listed
+			if total > 0 {
+				shares = append(shares, fmt.Sprintf("%s %d/%d", name, listed, total))
 			}
 		})
 	}
@@ -72,6 +74,85 @@ func TestEntriesMatchHelp(t *testing.T) {
 	for _, why := range whys {
 		t.Logf("entries skipped, %s: %d (%s)", why, len(skipped[why]), strings.Join(skipped[why], " "))
 	}
+	if helpTotal > 0 {
+		t.Logf("options the installed programs' help lists that the entries classify: %d of %d (%.1f%%)", helpListed, helpTotal, 100*float64(helpListed)/float64(helpTotal))
+		t.Logf("per entry (classified/listed by help): %s", strings.Join(shares, ", "))
+	}
+}
+
+// inventedOptions fails for a long option the entry lists that the help does not show.
+func inventedOptions(t *testing.T, name string, p *Command, help string) {
+	t.Helper()
+	for _, o := range p.Options {
+		for _, s := range o.Spellings {
+			if kindOf(s) != kLong {
+				continue
+			}
+			l := s[2:]
+			if o.Newer || l == "help" || l == "version" || (strings.HasSuffix(l, "-format") && strings.Contains(help, "TYPE-")) {
+				continue
+			}
+			if !regexp.MustCompile(`--` + regexp.QuoteMeta(l) + `\b`).MatchString(help) {
+				t.Errorf("%s: the entry (%s) lists --%s, which %s's help does not", name, o.Pos, l, name)
+			}
+		}
+	}
+}
+
+// missingOptions checks that the entry for c lists every option its help shows, and returns
+// how many spellings the help shows and how many of them the entry has.
+func missingOptions(t *testing.T, name string, p, c *Command, text string) (total, listed int) {
+	t.Helper()
+	help := helpOptions(text)
+	have := entrySpellings(c, p)
+	covered := func(s string) bool {
+		if have[s] {
+			return true
+		}
+		_, ok := c.Pattern(s)
+		if !ok && c != p && p.Inherit {
+			_, ok = p.Pattern(s)
+		}
+		return ok
+	}
+	for _, ho := range help {
+		for _, s := range ho.spellings {
+			total++
+			if covered(helpSpelling(s)) {
+				listed++
+			}
+		}
+	}
+	filtered := map[string]bool{}
+	for _, ho := range help {
+		for _, s := range ho.spellings {
+			if covered(helpSpelling(s)) {
+				filtered[helpSpelling(s)] = true
+			}
+		}
+	}
+	maps.Copy(filtered, have)
+	missing, lines := missingFrom(help, filtered)
+	if len(missing) == 0 {
+		return total, listed
+	}
+	what := name
+	if c != p {
+		what = name + " " + c.Names[0]
+	}
+	if *missingFlag {
+		var b strings.Builder
+		for _, ho := range lines {
+			b.WriteString(kbLine(ho) + "\n")
+		}
+		fmt.Fprintf(os.Stderr, "== %s (%s)\n%s", what, c.Pos, b.String())
+	}
+	if p.Partial || c.Partial || p.NoOptions {
+		t.Logf("%s: the help lists options the entry lacks: %v", what, missing)
+		return total, listed
+	}
+	t.Errorf("%s: the help lists options the entry (%s) lacks: %v", what, c.Pos, missing)
+	return total, listed
 }
 
 // installed is the first of an entry's names that is on PATH (fd-find installs fdfind).
@@ -84,18 +165,58 @@ func installed(names []string) (string, bool) {
 	return "", false
 }
 
+// run runs a program for its help, with no input, a wide terminal and a time limit.
+func run(name string, args ...string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Env = append(os.Environ(), "COLUMNS=200", "MANWIDTH=200", "LANG=C", "LC_ALL=C", "PAGER=cat", "MANPAGER=cat", "GIT_PAGER=cat", "NO_COLOR=1")
+	out, _ := cmd.CombinedOutput()
+	return string(out)
+}
+
 func helpText(name string, how [][]string) string {
 	if len(how) > 0 {
 		var b strings.Builder
 		for _, args := range how {
-			out, _ := exec.Command(name, args...).CombinedOutput()
-			b.Write(out)
+			if args[0] == "man" {
+				// "help man [PAGE]": the manual page, rendered (the program's own page by default).
+				page := args[1:]
+				if len(page) == 0 {
+					page = []string{name}
+				}
+				b.WriteString(run("man", page...))
+				continue
+			}
+			b.WriteString(run(name, args...))
 		}
 		return b.String()
 	}
-	out, _ := exec.Command(name, "--help").CombinedOutput()
-	if !strings.Contains(string(out), "--") {
-		out, _ = exec.Command(name, "-h").CombinedOutput()
+	out := run(name, "--help")
+	if !strings.Contains(out, "--") {
+		out = run(name, "-h")
 	}
-	return string(out)
+	return out
+}
+
+// subHelpText runs what prints a subcommand's options: its own help lines, else the
+// program's HelpSub with the subcommand's name (git {} -h), else "NAME sub --help".
+func subHelpText(name string, p, c *Command) string {
+	if len(c.Help) > 0 {
+		return helpText(name, c.Help)
+	}
+	tmpl := p.HelpSub
+	if tmpl == nil {
+		tmpl = []string{"{}", "--help"}
+	}
+	sub := strings.Fields(strings.ReplaceAll(c.Names[0], "/", " "))
+	var args []string
+	for _, a := range tmpl {
+		if a == "{}" {
+			args = append(args, sub...)
+		} else {
+			args = append(args, a)
+		}
+	}
+	return run(name, args...)
 }

@@ -28,15 +28,26 @@ const (
 	Program                    // names a program or helper that is run
 	Write                      // writes or removes a file (the one its value names, if any)
 	Read                       // reads the file its value names
+	// Host: the value is a host or URL the program connects to (curl --proxy, ssh -J).
+	Host
+	// Suffix: the value becomes part of the names of files the program writes — a backup
+	// suffix (cp --suffix, sed -i.bak) appended to each file it changes.
+	Suffix
+	// List: the value names a file that lists more files (tar -T, rsync --files-from): the
+	// file is read, and the files it names are ones the analysis cannot see.
+	List
 )
 
 // Dangerous reports whether the effect runs something the analysis does not see.
 func (e Effect) Dangerous() bool { return e&(Exec|Program) != 0 }
 
+// Names reports whether the option's value becomes a file name the program reads or writes.
+func (e Effect) Names() bool { return e&(Write|Read|Suffix|List) != 0 }
+
 var effectNames = []struct {
 	e    Effect
 	name string
-}{{Exec, "exec"}, {Program, "program"}, {Write, "write"}, {Read, "read"}}
+}{{Exec, "exec"}, {Program, "program"}, {Write, "write"}, {Read, "read"}, {Host, "host"}, {Suffix, "suffix"}, {List, "list"}}
 
 func (e Effect) String() string {
 	var out []string
@@ -63,7 +74,10 @@ type Option struct {
 	// Newer: the option is newer than the program's version in Debian stable, so the test
 	// against the installed program's help does not require it.
 	Newer bool
-	Pos   string // file:line of the entry
+	// Last: the program reads no options after this one (and its value): python -c and -m,
+	// whose later words are the program's arguments.
+	Last bool
+	Pos  string // file:line of the entry
 }
 
 // Command is a program or one of its subcommands.
@@ -78,7 +92,23 @@ type Command struct {
 	SubAbbrev bool
 	// Help are the argument lists that make the program print its options, for the test
 	// that checks the entry against it (default --help); [none] when no output lists them.
-	Help     [][]string
+	Help [][]string
+	// HelpSub is the program's argument list that prints a subcommand's options, with {}
+	// for the subcommand (git: {} -h; go: help {}); default {} --help.
+	HelpSub []string
+	// HelpSkip are spellings the help text shows that are not options of this command.
+	HelpSkip []string
+	// From says where the option list was read and from which version (GNU coreutils 9.1
+	// --help), so that a reviewer can read it again.
+	From string
+	// NoOpts: the command reads no options: every word is an operand (test, expr).
+	NoOpts bool
+	// AtFile: an argument @FILE is replaced by the arguments FILE holds (gcc, binutils):
+	// options the analysis cannot see.
+	AtFile bool
+	// Aliases maps an operand's other spellings to its canonical one (kubectl's resource
+	// names: po and pod are pods), for deny and ask rules.
+	Aliases  map[string]string
 	ReadOnly bool // in the read-only set when every option is known (bashrules adds its own checks)
 	// NoOptions: the entry lists only what its roles need, not the program's options, so it
 	// is no option table: Lookup does not return it, Facts does.
@@ -92,11 +122,14 @@ type Command struct {
 	Subs    map[string]*Command // by every name of every subcommand
 	subList []*Command
 	parent  *Command
+	twoWord bool // some subcommand is two words (docker container rm)
 
 	short map[byte]*Option
 	long  map[string]*Option
 	words map[string]*Option // single-dash long spellings, with their dash
 	longs []string           // long names, sorted, for abbreviations
+	// patterns are the option families, longest prefix first.
+	patterns []pattern
 }
 
 // Subcommands lists the subcommands once each, in the order of the entry.
@@ -136,6 +169,14 @@ const (
 	// RoleGlobHazard: the program has options that write, remove or run, so a file named
 	// like one matters when a pattern among its arguments expands to it.
 	RoleGlobHazard = "globhazard"
+	// RoleGoals: every operand that is not an assignment (NAME=value) is a goal the program
+	// makes, wherever it stands (make deploy, make -j4 FOO=1 deploy).
+	RoleGoals = "goals"
+	// RoleEdits: in acceptEdits mode the program is allowed once every file it writes passes
+	// the write check (mkdir, touch, cp, mv, rm, sed).
+	RoleEdits = "edits"
+	// RoleNetwork: the program connects to other hosts; no check limits where.
+	RoleNetwork = "network"
 )
 
 // Role returns the words of a role the command states, and whether it states it.
@@ -243,10 +284,31 @@ func (c *Command) index() {
 				c.longs = append(c.longs, s[2:])
 			case kWord:
 				c.words[s] = o
+			case kPattern:
+				c.patterns = append(c.patterns, pattern{strings.TrimSuffix(s, "*"), o})
 			}
 		}
 	}
 	slices.Sort(c.longs)
+	// The longest prefix is tried first: -Wl,* before -W*.
+	slices.SortStableFunc(c.patterns, func(a, b pattern) int { return len(b.prefix) - len(a.prefix) })
+}
+
+// pattern is a family of options named by a prefix (gcc's -f*, -W*): any word that starts with
+// it is that option, unless a longer pattern or an exact spelling says otherwise.
+type pattern struct {
+	prefix string
+	opt    *Option
+}
+
+// Pattern is the option family a word belongs to, by its longest matching prefix.
+func (c *Command) Pattern(w string) (*Option, bool) {
+	for _, p := range c.patterns {
+		if strings.HasPrefix(w, p.prefix) {
+			return p.opt, true
+		}
+	}
+	return nil, false
 }
 
 type spellingKind uint8
@@ -256,10 +318,13 @@ const (
 	kShort
 	kLong
 	kWord
+	kPattern // -f*: every word starting with -f
 )
 
 func kindOf(s string) spellingKind {
 	switch {
+	case len(s) > 2 && s[0] == '-' && strings.HasSuffix(s, "*") && !strings.HasPrefix(s, "--"):
+		return kPattern
 	case strings.HasPrefix(s, "--") && len(s) > 2:
 		return kLong
 	case len(s) == 2 && s[0] == '-' && s[1] != '-':
@@ -298,6 +363,9 @@ func (c *Command) Word(w string) (*Option, bool) { o, ok := c.words[w]; return o
 
 // Sub resolves a subcommand by name, alias or (where the program accepts it) unique prefix.
 func (c *Command) Sub(w string) (*Command, bool) {
+	if strings.Contains(w, "/") {
+		return nil, false // a two-word subcommand is two words (subAt), never one with a slash
+	}
 	if s, ok := c.Subs[w]; ok {
 		return s, true
 	}
@@ -306,7 +374,7 @@ func (c *Command) Sub(w string) (*Command, bool) {
 	}
 	var found *Command
 	for n, s := range c.Subs {
-		if strings.HasPrefix(n, w) {
+		if strings.HasPrefix(n, w) && !strings.Contains(n, "/") {
 			if found != nil && found != s {
 				return nil, false
 			}

@@ -56,9 +56,10 @@ func (r *reader) errf(col int, format string, args ...any) error {
 }
 
 var (
-	nameRE  = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`)
-	envRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	canonRE = regexp.MustCompile(`^[A-Za-z0-9+-][A-Za-z0-9_.+-]*(,[A-Za-z0-9+-][A-Za-z0-9_.+-]*)*$`)
+	nameRE    = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`)
+	envRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	patternRE = regexp.MustCompile(`^-[A-Za-z0-9][A-Za-z0-9,_.+=-]*\*$`)
+	canonRE   = regexp.MustCompile(`^[A-Za-z0-9+-][A-Za-z0-9_.+-]*(,[A-Za-z0-9+-][A-Za-z0-9_.+-]*)*$`)
 )
 
 // Parse reads the entries of one file. file names it in errors.
@@ -101,18 +102,70 @@ func (r *reader) directive(toks []token) error {
 		return r.sigil(toks)
 	case "role":
 		return r.role(toks)
-	case "help":
-		if len(toks) < 2 {
-			return r.errf(toks[0].col, "help needs the arguments that print the options, or none")
-		}
-		var args []string
-		for _, t := range toks[1:] {
-			args = append(args, t.s)
-		}
-		r.prog.Help = append(r.prog.Help, args)
-		return nil
+	case "help", "helpsub", "helpskip", "from":
+		return r.helpLine(toks)
+	case "alias":
+		return r.alias(toks)
 	}
-	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil, role or help)", d.s)
+	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil, role, alias, help, helpsub, helpskip or from)", d.s)
+}
+
+// helpLine reads the directives that say how the entry was read and how the test against the
+// installed program reads it again: help, helpsub, helpskip and from.
+func (r *reader) helpLine(toks []token) error {
+	d := toks[0]
+	if len(toks) < 2 {
+		return r.errf(d.col+len(d.s), "%s needs words", d.s)
+	}
+	var args []string
+	for _, t := range toks[1:] {
+		args = append(args, t.s)
+	}
+	switch d.s {
+	case "help":
+		r.cur.Help = append(r.cur.Help, args)
+	case "helpsub":
+		if r.cur != r.prog || !slices.Contains(args, "{}") {
+			return r.errf(d.col, "helpsub is a directive of a program, with {} for the subcommand")
+		}
+		r.prog.HelpSub = args
+	case "helpskip":
+		for i, a := range args {
+			if kindOf(a) == kBad {
+				return r.errf(toks[i+1].col, "%q is not an option spelling", a)
+			}
+		}
+		r.cur.HelpSkip = append(r.cur.HelpSkip, args...)
+	case "from":
+		if r.cur.From != "" {
+			return r.errf(d.col, "from is stated twice")
+		}
+		r.cur.From = strings.Join(args, " ")
+	}
+	return nil
+}
+
+// alias reads "alias CANON ALIAS...": an operand spelled ALIAS means CANON.
+func (r *reader) alias(toks []token) error {
+	if len(toks) < 3 {
+		return r.errf(toks[0].col, "alias needs a canonical word and at least one other spelling")
+	}
+	if r.cur != r.prog {
+		return r.errf(toks[0].col, "alias is a directive of a program, not of a subcommand")
+	}
+	if r.prog.Aliases == nil {
+		r.prog.Aliases = map[string]string{}
+	}
+	for _, t := range toks[1:] {
+		if !nameRE.MatchString(t.s) {
+			return r.errf(t.col, "%q is not a word", t.s)
+		}
+		if prev, ok := r.prog.Aliases[t.s]; ok {
+			return r.errf(t.col, "%s is already an alias of %s", t.s, prev)
+		}
+		r.prog.Aliases[t.s] = toks[1].s
+	}
+	return nil
 }
 
 func (r *reader) names(toks []token, what string) ([]string, error) {
@@ -121,6 +174,12 @@ func (r *reader) names(toks []token, what string) ([]string, error) {
 	}
 	var out []string
 	for _, t := range toks[1:] {
+		// A subcommand may be two words, written a/b (docker container/rm).
+		two := what == "sub" && strings.Count(t.s, "/") == 1 && !strings.HasPrefix(t.s, "/") && !strings.HasSuffix(t.s, "/")
+		if two && nameRE.MatchString(strings.Replace(t.s, "/", "", 1)) {
+			out = append(out, t.s)
+			continue
+		}
 		if !nameRE.MatchString(t.s) && t.s != "[" && t.s != "." && t.s != ":" { // the shell's [, . and :
 			return nil, r.errf(t.col, "%q is not a command name", t.s)
 		}
@@ -154,6 +213,7 @@ func (r *reader) sub(toks []token) error {
 			return r.errf(toks[i+1].col, "subcommand %s is already described at %s", n, prev.Pos)
 		}
 		r.prog.Subs[n] = s
+		r.prog.twoWord = r.prog.twoWord || strings.Contains(n, "/")
 	}
 	r.prog.subList = append(r.prog.subList, s)
 	r.cur = s
@@ -180,13 +240,17 @@ func (r *reader) flags(toks []token) error {
 			r.cur.SubAbbrev = true
 		case "readonly":
 			r.cur.ReadOnly = true
+		case "noopts":
+			r.cur.NoOpts = true
+		case "atfile":
+			r.cur.AtFile = true
 		case "nooptions":
 			if r.cur != r.prog {
 				return r.errf(t.col, "nooptions is a flag of a program, not of a subcommand")
 			}
 			r.cur.NoOptions = true
 		default:
-			return r.errf(t.col, "unknown flag %q (want abbrev, digits, posix, partial, inherit, subabbrev, readonly or nooptions)", t.s)
+			return r.errf(t.col, "unknown flag %q (want abbrev, digits, posix, partial, inherit, subabbrev, readonly, noopts, atfile or nooptions)", t.s)
 		}
 	}
 	return nil
@@ -208,15 +272,22 @@ func (r *reader) opt(toks []token) error {
 		t := toks[i]
 		s, a := t.s, None
 		switch {
+		case s == "-?" || s == "-?=":
+			// The short option ? (zip -?, psql -?), not an optional value.
+			s, a = "-?", map[bool]Arity{true: Required, false: None}[len(t.s) == 3]
 		case strings.HasSuffix(s, "="):
 			s, a = s[:len(s)-1], Required
 		case strings.HasSuffix(s, "?"):
 			s, a = s[:len(s)-1], Optional
 		}
-		if kindOf(s) == kBad || strings.ContainsAny(s, "=?,") || !nameRE.MatchString(strings.TrimLeft(s, "-")) && kindOf(s) != kShort {
+		if kindOf(s) == kPattern {
+			if a != None || !patternRE.MatchString(s) {
+				return r.errf(t.col, "%q is not an option family (-prefix*, with no value mark)", t.s)
+			}
+		} else if kindOf(s) == kBad || kindOf(s) != kShort && strings.ContainsAny(s, "=?,*") || !nameRE.MatchString(strings.TrimLeft(s, "-")) && kindOf(s) != kShort {
 			return r.errf(t.col, "%q is not an option spelling (-x, --long or -word, with = or ? for a value)", t.s)
 		}
-		if kindOf(s) == kShort && (s[1] == '=' || s[1] == '?' || s[1] <= ' ' || s[1] > '~') {
+		if kindOf(s) == kShort && (s[1] == '=' || s[1] == ',' || s[1] <= ' ' || s[1] > '~') {
 			return r.errf(t.col, "%q is not an option spelling", t.s)
 		}
 		if _, dup := o.Arity[s]; dup {
@@ -251,6 +322,9 @@ func (r *reader) opt(toks []token) error {
 		case "newer":
 			o.Newer = true
 			continue
+		case "last":
+			o.Last = true
+			continue
 		}
 		if c, ok := strings.CutPrefix(t.s, "as="); ok {
 			if !canonRE.MatchString(c) {
@@ -259,7 +333,7 @@ func (r *reader) opt(toks []token) error {
 			o.Canon = strings.Split(c, ",")
 			continue
 		}
-		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read, code, script, norun, newer or as=NAME)", t.s)
+		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read, host, suffix, list, code, script, norun, last, newer or as=NAME)", t.s)
 	}
 	if o.Canon == nil {
 		o.Canon = []string{canonOf(o.Spellings)}
@@ -305,7 +379,7 @@ func (r *reader) env(toks []token) error {
 	for _, t := range toks[2:] {
 		x, ok := r.effect(t)
 		if !ok {
-			return r.errf(t.col, "unknown effect %q (want exec, program, write or read)", t.s)
+			return r.errf(t.col, "unknown effect %q (want exec, program, write, read, host, suffix or list)", t.s)
 		}
 		e |= x
 	}
@@ -342,11 +416,17 @@ var roleWords = map[string]struct {
 	RoleLauncher:    {names: true},
 	RoleLocal:       {names: true},
 	RoleGlobHazard:  {},
+	RoleGoals:       {},
+	RoleEdits:       {},
+	RoleNetwork:     {},
 }
+
+// roleNames lists the roles for errors.
+var roleNames = "interpreter, shell, runner, dbclient, data, launcher, local, globhazard, goals, edits or network"
 
 func (r *reader) role(toks []token) error {
 	if len(toks) < 2 {
-		return r.errf(toks[0].col+4, "role needs a name (interpreter, shell, runner, dbclient, data, launcher, local or globhazard)")
+		return r.errf(toks[0].col+4, "role needs a name (%s)", roleNames)
 	}
 	if r.cur != r.prog {
 		return r.errf(toks[0].col, "role is a directive of a program, not of a subcommand")
@@ -354,7 +434,7 @@ func (r *reader) role(toks []token) error {
 	name := toks[1].s
 	spec, ok := roleWords[name]
 	if !ok {
-		return r.errf(toks[1].col, "unknown role %q (want interpreter, shell, runner, dbclient, data, launcher, local or globhazard)", name)
+		return r.errf(toks[1].col, "unknown role %q (want %s)", name, roleNames)
 	}
 	if _, dup := r.prog.Roles[name]; dup {
 		return r.errf(toks[1].col, "role %s is stated twice", name)
