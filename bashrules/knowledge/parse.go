@@ -23,8 +23,13 @@ type token struct {
 }
 
 func tokens(line string) []token {
-	if i := strings.IndexByte(line, '#'); i >= 0 {
-		line = line[:i]
+	// A comment starts at a # that begins a word and is a word of its own or starts the line:
+	// -# is a spelling (zip's compression level).
+	for i := 0; i < len(line); i++ {
+		if line[i] == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t' || i == 0 || isCommentStart(line[:i])) {
+			line = line[:i]
+			break
+		}
 	}
 	var out []token
 	for i := 0; i < len(line); {
@@ -41,6 +46,9 @@ func tokens(line string) []token {
 	}
 	return out
 }
+
+// isCommentStart reports whether only blanks come before a # (a comment line).
+func isCommentStart(before string) bool { return strings.TrimLeft(before, " \t") == "" }
 
 // entry holds the state of one file's reading.
 type reader struct {
