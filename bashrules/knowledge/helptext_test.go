@@ -10,7 +10,7 @@ import (
 // writes them, and whether it shows a value.
 type helpOpt struct {
 	spellings []string
-	arity     Arity
+	arities   []Arity // each spelling's
 	line      string
 }
 
@@ -19,7 +19,7 @@ var (
 	helpSpellingRE = regexp.MustCompile(`^(--?[A-Za-z0-9?#][A-Za-z0-9_.+#-]*)`)
 	// valueWordRE is a value placeholder after a spelling: <x>, [<x>], WORD, 'quoted', or a
 	// lowercase type word (docker's list, string, int).
-	valueWordRE = regexp.MustCompile(`^(\[?<[^>]*>\]?(\.\.\.)?|\[[^\]]*\]|'[^']*'|"[^"]*"|[A-Z][A-Z0-9_:|-]*(\.\.\.)?|[a-z][a-zA-Z0-9_-]*|\{[^}]*\})`)
+	valueWordRE = regexp.MustCompile(`^(\([^)]*\)|\[?<[^>]*>\]?(\.\.\.)?|\[[^\]]*\]|'[^']*'|"[^"]*"|[A-Z][A-Z0-9_:|-]*(\.\.\.)?|[a-z][a-zA-Z0-9_-]*|\{[^}]*\})`)
 )
 
 // helpOptions reads the options a help text describes: each line whose text starts with a
@@ -34,14 +34,20 @@ func helpOptions(text string) []helpOpt {
 		}
 		var ho helpOpt
 		ho.line = strings.TrimSpace(line)
+		rest = strings.ReplaceAll(rest, "--[no-]", "--")
 		for rest != "" {
 			m := helpSpellingRE.FindString(rest)
 			if m == "" || m == "-" || m == "--" {
 				break
 			}
-			ho.spellings = append(ho.spellings, strings.TrimRight(m, ".:"))
+			sp := strings.TrimRight(m, ".:")
 			rest = rest[len(m):]
-			rest, ho.arity = helpValue(rest, ho.arity)
+			var a Arity
+			rest, a = helpValue(rest, None)
+			if !slices.Contains(ho.spellings, sp) {
+				ho.spellings = append(ho.spellings, sp)
+				ho.arities = append(ho.arities, a)
+			}
 			// Separators between spellings.
 			sep := false
 			for _, s := range []string{", ", ",", " | ", "|", " / ", "/", " or "} {
@@ -56,6 +62,16 @@ func helpOptions(text string) []helpOpt {
 			}
 		}
 		if len(ho.spellings) > 0 {
+			// A value shown once (-f, --file FILE) is every spelling's, but a --no- form's.
+			var shown Arity
+			for _, a := range ho.arities {
+				shown = max(shown, a)
+			}
+			for i, a := range ho.arities {
+				if a == None && !strings.HasPrefix(ho.spellings[i], "--no-") && i < len(ho.arities)-1 {
+					ho.arities[i] = shown
+				}
+			}
 			out = append(out, ho)
 		}
 	}
@@ -95,7 +111,7 @@ func helpValue(rest string, a Arity) (string, Arity) {
 		after := v[len(m):]
 		// A value word is followed by the description (two spaces), the end, a separator
 		// or a colon; a lowercase word followed by one space is the description itself.
-		if after == "" || strings.HasPrefix(after, "  ") || strings.HasPrefix(after, "\t") || strings.HasPrefix(after, ",") ||
+		if strings.HasPrefix(m, "<") || strings.HasPrefix(m, "[<") || after == "" || strings.HasPrefix(after, "  ") || strings.HasPrefix(after, "\t") || strings.HasPrefix(after, ",") ||
 			strings.HasPrefix(after, " :") || strings.HasPrefix(after, " |") || strings.HasPrefix(after, ":") || strings.HasPrefix(after, " /") ||
 			m[0] != strings.ToLower(m)[0] && strings.HasPrefix(after, " ") {
 			if strings.HasPrefix(m, "[") {
@@ -146,16 +162,18 @@ func helpSpelling(s string) string {
 func missingFrom(help []helpOpt, have map[string]bool) (missing []string, lines []helpOpt) {
 	for _, ho := range help {
 		var miss []string
-		for _, s := range ho.spellings {
+		var ar []Arity
+		for i, s := range ho.spellings {
 			s = helpSpelling(s)
-			if s == "-" || have[s] || slices.Contains(missing, s) {
+			if s == "-" || have[s] || slices.Contains(missing, s) || slices.Contains(miss, s) {
 				continue
 			}
 			miss = append(miss, s)
+			ar = append(ar, ho.arities[i])
 		}
 		if len(miss) > 0 {
 			missing = append(missing, miss...)
-			lines = append(lines, helpOpt{spellings: miss, arity: ho.arity, line: ho.line})
+			lines = append(lines, helpOpt{spellings: miss, arities: ar, line: ho.line})
 		}
 	}
 	return missing, lines
@@ -165,9 +183,9 @@ func missingFrom(help []helpOpt, have map[string]bool) (missing []string, lines 
 func kbLine(ho helpOpt) string {
 	var b strings.Builder
 	b.WriteString("opt")
-	for _, s := range ho.spellings {
+	for i, s := range ho.spellings {
 		b.WriteString(" " + s)
-		switch ho.arity {
+		switch ho.arities[i] {
 		case Required:
 			b.WriteString("=")
 		case Optional:

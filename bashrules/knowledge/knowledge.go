@@ -21,7 +21,7 @@ const (
 )
 
 // Effect is what an option or environment variable does that a permission check must see.
-type Effect uint8
+type Effect uint16
 
 const (
 	Exec    Effect = 1 << iota // runs code or a command
@@ -36,18 +36,25 @@ const (
 	// List: the value names a file that lists more files (tar -T, rsync --files-from): the
 	// file is read, and the files it names are ones the analysis cannot see.
 	List
+	// Options: the value names a file of more options for the program (curl -K, wget
+	// --config), which the analysis does not see.
+	Options
+	// At: a value @FILE reads FILE (curl -d @body.json); any other value is data.
+	At
 )
 
-// Dangerous reports whether the effect runs something the analysis does not see.
-func (e Effect) Dangerous() bool { return e&(Exec|Program) != 0 }
+// Dangerous reports whether the effect runs something the analysis does not see, or
+// options it does not see.
+func (e Effect) Dangerous() bool { return e&(Exec|Program|Options) != 0 }
 
 // Names reports whether the option's value becomes a file name the program reads or writes.
-func (e Effect) Names() bool { return e&(Write|Read|Suffix|List) != 0 }
+func (e Effect) Names() bool { return e&(Write|Read|Suffix|List|At) != 0 }
 
 var effectNames = []struct {
 	e    Effect
 	name string
-}{{Exec, "exec"}, {Program, "program"}, {Write, "write"}, {Read, "read"}, {Host, "host"}, {Suffix, "suffix"}, {List, "list"}}
+}{{Exec, "exec"}, {Program, "program"}, {Write, "write"}, {Read, "read"}, {Host, "host"}, {Suffix, "suffix"}, {List, "list"},
+	{Options, "opts"}, {At, "at"}}
 
 func (e Effect) String() string {
 	var out []string
@@ -74,6 +81,9 @@ type Option struct {
 	// Newer: the option is newer than the program's version in Debian stable, so the test
 	// against the installed program's help does not require it.
 	Newer bool
+	// Negation: the option is the --no- form of one the entry lists (flags negate), not a
+	// line of the entry.
+	Negation bool
 	// Last: the program reads no options after this one (and its value): python -c and -m,
 	// whose later words are the program's arguments.
 	Last bool
@@ -90,6 +100,9 @@ type Command struct {
 	Partial   bool // the option list is not complete
 	Inherit   bool // the program's options also follow the subcommand
 	SubAbbrev bool
+	// Negate: every long option --X may be given as --no-X, and one named --no-X as --X
+	// (git's parse-options); the negation does nothing a check must see.
+	Negate bool
 	// Help are the argument lists that make the program print its options, for the test
 	// that checks the entry against it (default --help); [none] when no output lists them.
 	Help [][]string
@@ -123,6 +136,7 @@ type Command struct {
 	subList []*Command
 	parent  *Command
 	twoWord bool // some subcommand is two words (docker container rm)
+	typed   bool // some option of the program or its subcommands names a file
 
 	short map[byte]*Option
 	long  map[string]*Option
@@ -131,6 +145,10 @@ type Command struct {
 	// patterns are the option families, longest prefix first.
 	patterns []pattern
 }
+
+// HasTypedValues reports whether some option of the program or of its subcommands takes a
+// value that names a file (Effect.Names), so that a caller may skip reading it otherwise.
+func (c *Command) HasTypedValues() bool { return c.typed }
 
 // Subcommands lists the subcommands once each, in the order of the entry.
 func (c *Command) Subcommands() []*Command { return c.subList }
@@ -289,9 +307,35 @@ func (c *Command) index() {
 			}
 		}
 	}
+	if c.Negate {
+		c.negations()
+	}
 	slices.Sort(c.longs)
 	// The longest prefix is tried first: -Wl,* before -W*.
 	slices.SortStableFunc(c.patterns, func(a, b pattern) int { return len(b.prefix) - len(a.prefix) })
+}
+
+// negations adds, for a command whose long options may be negated (git's parse-options),
+// --no-X for each --X and --X for each --no-X the entry lists, unless the entry lists it
+// itself. A negation turns the option off, so it does nothing a check must see.
+func (c *Command) negations() {
+	for _, o := range c.Options {
+		for _, s := range o.Spellings {
+			if kindOf(s) != kLong || o.ArityOf(s) != None && o.ArityOf(s) != Optional && !strings.HasPrefix(s, "--no-") {
+				continue
+			}
+			name := "no-" + s[2:]
+			if rest, ok := strings.CutPrefix(s[2:], "no-"); ok {
+				name = rest
+			}
+			if _, ok := c.long[name]; ok {
+				continue
+			}
+			neg := &Option{Canon: []string{name}, Spellings: []string{"--" + name}, Arity: map[string]Arity{"--" + name: None}, Pos: o.Pos, Negation: true}
+			c.long[name] = neg
+			c.longs = append(c.longs, name)
+		}
+	}
 }
 
 // pattern is a family of options named by a prefix (gcc's -f*, -W*): any word that starts with

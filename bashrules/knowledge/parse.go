@@ -248,6 +248,8 @@ func (r *reader) flags(toks []token) error {
 			r.cur.SubAbbrev = true
 		case "readonly":
 			r.cur.ReadOnly = true
+		case "negate":
+			r.cur.Negate = true
 		case "noopts":
 			r.cur.NoOpts = true
 		case "atfile":
@@ -258,7 +260,7 @@ func (r *reader) flags(toks []token) error {
 			}
 			r.cur.NoOptions = true
 		default:
-			return r.errf(t.col, "unknown flag %q (want abbrev, digits, posix, partial, inherit, subabbrev, readonly, noopts, atfile or nooptions)", t.s)
+			return r.errf(t.col, "unknown flag %q (want abbrev, digits, posix, partial, inherit, subabbrev, readonly, negate, noopts, atfile or nooptions)", t.s)
 		}
 	}
 	return nil
@@ -341,7 +343,7 @@ func (r *reader) opt(toks []token) error {
 			o.Canon = strings.Split(c, ",")
 			continue
 		}
-		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read, host, suffix, list, code, script, norun, last, newer or as=NAME)", t.s)
+		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read, host, suffix, list, opts, at, code, script, norun, last, newer or as=NAME)", t.s)
 	}
 	if o.Canon == nil {
 		o.Canon = []string{canonOf(o.Spellings)}
@@ -387,7 +389,7 @@ func (r *reader) env(toks []token) error {
 	for _, t := range toks[2:] {
 		x, ok := r.effect(t)
 		if !ok {
-			return r.errf(t.col, "unknown effect %q (want exec, program, write, read, host, suffix or list)", t.s)
+			return r.errf(t.col, "unknown effect %q (want exec, program, write, read, host, suffix, list, opts or at)", t.s)
 		}
 		e |= x
 	}
@@ -486,6 +488,11 @@ func (r *reader) finish() error {
 	r.prog.index()
 	for _, s := range r.prog.subList {
 		s.index()
+	}
+	for _, c := range append([]*Command{r.prog}, r.prog.subList...) {
+		for _, o := range c.Options {
+			r.prog.typed = r.prog.typed || o.Effects.Names()
+		}
 	}
 	r.prog, r.cur = nil, nil
 	return nil
