@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -87,7 +88,14 @@ func inventedOptions(t *testing.T, name string, p *Command, help string) {
 		name += " " + p.Names[0]
 	}
 	help = strings.ReplaceAll(help, "--[no-]", "--")
+	var like []*Option // options an entry takes from another (like), checked there
+	if src, ok := Builtin().programs[p.Like]; ok {
+		like = src.Options
+	}
 	for _, o := range p.Options {
+		if slices.Contains(like, o) {
+			continue
+		}
 		for _, s := range o.Spellings {
 			if kindOf(s) != kLong {
 				continue
@@ -189,7 +197,23 @@ func helpText(name string, how [][]string) string {
 				if len(page) == 0 {
 					page = []string{name}
 				}
+				if rest, ok := strings.CutPrefix(page[0], "@/"); ok {
+					// A page beside the program's own files: @/ is the folder of its real path.
+					bin, _ := exec.LookPath(name)
+					real, _ := filepath.EvalSymlinks(bin)
+					page = []string{filepath.Join(filepath.Dir(real), rest)}
+				}
 				b.WriteString(run("man", page...))
+				continue
+			}
+			if args[0] == "keys" {
+				// "help keys ARGS": the output lists option names as "name = value" (npm
+				// config ls -l); each is the option --name.
+				for _, l := range strings.Split(run(name, args[1:]...), "\n") {
+					if k, _, ok := strings.Cut(l, " = "); ok && !strings.ContainsAny(k, " ;") {
+						b.WriteString("  --" + k + "\n")
+					}
+				}
 				continue
 			}
 			b.WriteString(run(name, args...))

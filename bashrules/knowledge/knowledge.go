@@ -119,6 +119,8 @@ type Command struct {
 	// AtFile: an argument @FILE is replaced by the arguments FILE holds (gcc, binutils):
 	// options the analysis cannot see.
 	AtFile bool
+	// Like names the program whose options this one also takes (npx takes npm's).
+	Like string
 	// Aliases maps an operand's other spellings to its canonical one (kubectl's resource
 	// names: po and pod are pods), for deny and ask rules.
 	Aliases  map[string]string
@@ -273,7 +275,41 @@ func LoadFS(fsys fs.FS, dir string) (*Base, error) {
 		}
 	}
 	sort.Slice(b.list, func(i, j int) bool { return b.list[i].Names[0] < b.list[j].Names[0] })
+	if err := b.resolveLike(); err != nil {
+		return nil, err
+	}
 	return b, nil
+}
+
+// resolveLike gives each entry that says "like P" the options of P's entry that it does not
+// spell itself.
+func (b *Base) resolveLike() error {
+	for _, p := range b.list {
+		if p.Like == "" {
+			continue
+		}
+		src, ok := b.programs[p.Like]
+		if !ok || src.Like != "" {
+			return fmt.Errorf("%s: like %s: no such entry, or one that is itself like another", p.Pos, p.Like)
+		}
+		for _, o := range src.Options {
+			clash := false
+			for _, sp := range o.Spellings {
+				for _, mine := range p.Options {
+					if _, ok := mine.Arity[sp]; ok {
+						clash = true
+					}
+				}
+			}
+			if !clash {
+				p.Options = append(p.Options, o)
+			}
+		}
+		p.longs = nil
+		p.index()
+		p.typed = p.typed || src.typed
+	}
+	return nil
 }
 
 func (b *Base) add(progs []*Command) error {

@@ -114,8 +114,14 @@ func (r *reader) directive(toks []token) error {
 		return r.helpLine(toks)
 	case "alias":
 		return r.alias(toks)
+	case "like":
+		if len(toks) != 2 || r.cur != r.prog || !nameRE.MatchString(toks[1].s) {
+			return r.errf(toks[0].col, "like names one program, in a program's entry")
+		}
+		r.prog.Like = toks[1].s
+		return nil
 	}
-	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil, role, alias, help, helpsub, helpskip or from)", d.s)
+	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil, role, alias, like, help, helpsub, helpskip or from)", d.s)
 }
 
 // helpLine reads the directives that say how the entry was read and how the test against the
