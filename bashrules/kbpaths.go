@@ -43,8 +43,17 @@ func kbPathUses(name string, args []Word, uses []pathUse) []pathUse {
 		case eff&knowledge.Suffix != 0:
 			uses = suffixUses(uses, w, p.Operands, args)
 			continue
+		case eff&knowledge.Mount != 0:
+			if src, ok := mountSource(w); ok {
+				uses = addUse(uses, pathUse{w: src, acc: accWrite})
+				uses = addUse(uses, pathUse{w: src, acc: accReadTree})
+			}
+			continue
 		}
-		if eff&knowledge.Write != 0 {
+		if eff&knowledge.Pipe != 0 && strings.HasPrefix(strings.TrimSpace(w.Value), "|") {
+			continue // a command line, which the exec-family check asks about
+		}
+		if eff&knowledge.Write != 0 && !isStdin(w) {
 			uses = addUse(uses, pathUse{w: w, acc: accWrite})
 		}
 		if eff&(knowledge.Read|knowledge.List) != 0 && !isStdin(w) {
@@ -55,6 +64,32 @@ func kbPathUses(name string, args []Word, uses []pathUse) []pathUse {
 		}
 	}
 	return uses
+}
+
+// mountSource is the host path a mount binds (-v SRC:DST, --mount type=bind,source=SRC), if
+// it names one: a path (starting with /, . or ~), not a volume's name. A value only known
+// when it runs may be any path.
+func mountSource(w Word) (Word, bool) {
+	if !w.Known {
+		return w, true
+	}
+	v := w.Value
+	src := v
+	if strings.Contains(v, "=") {
+		src = ""
+		for _, kv := range strings.Split(v, ",") {
+			k, val, _ := strings.Cut(kv, "=")
+			if k == "source" || k == "src" {
+				src = val
+			}
+		}
+	} else if i := strings.IndexByte(v, ':'); i >= 0 {
+		src = v[:i]
+	}
+	if src == "" || !strings.ContainsAny(src[:1], "/.~") {
+		return Word{}, false
+	}
+	return subWord(w, src), true
 }
 
 // valueWord is the word an option's value is: the next word, or the attached value as a word

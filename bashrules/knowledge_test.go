@@ -22,9 +22,11 @@ var kbCases = []checkCase{
 	{"kb-allow", "rm --force=yes build", r("allow:Bash(rm:*)"), "", "ask", "does not take a value"},
 	{"kb-allow", "git --frob status", r("allow:Bash(git:*)"), "", "ask", "option --frob is not known to the knowledge base's entry for git"},
 	{"kb-allow", "git -P status", r("allow:Bash(git:*)"), "", "allow", "git:*"},
-	// A subcommand the entry does not list, or a partial entry: the rule as written.
+	// No entry is partial (issue 39): an option the entry does not list asks, whatever the
+	// subcommand; one past a subcommand the entry does not list asks too.
 	{"kb-allow", "git log --oneline --graph", r("allow:Bash(git log:*)"), "", "allow", "git log:*"},
-	{"kb-allow", "git push --frob origin", r("allow:Bash(git push:*)"), "", "allow", "git push:*"},
+	{"kb-allow", "git push --frob origin", r("allow:Bash(git push:*)"), "", "ask", "option --frob is not known to the knowledge base's entry for git push"},
+	{"kb-allow", "git frobnicate --all", r("allow:Bash(git:*)"), "", "ask", "a subcommand the knowledge base's entry does not list"},
 	// Options that run code or name a program are covered only when the rule names them;
 	// writes are the path stage's (sed -i on a project file stays allowed, as before).
 	{"kb-allow", "sed -i s/a/b/ notes.txt", r("allow:Bash(sed:*)"), "", "allow", "sed:*"},
@@ -55,9 +57,11 @@ var kbCases = []checkCase{
 	{"kb-deny", "mytool -d x", r("deny:Bash(mytool --danger:*)", "allow:Bash(mytool:*)"), "", "ask:safety", "cannot be normalised"},
 	{"kb-deny", "mytool --danger x", r("deny:Bash(mytool --danger:*)"), "", "deny", "mytool --danger:*"},
 	{"kb-deny", "mytool x", r("deny:Bash(mytool --danger:*)", "allow:Bash(mytool:*)"), "", "allow", "mytool:*"},
-	{"kb-deny", "git commit --am", r("deny:Bash(git commit --amend:*)"), "", "ask:safety", "cannot be normalised"},
-	// A partial entry's unknown option may be the rule's under another name.
-	{"kb-deny", "git push --frce origin", r("deny:Bash(git push --force:*)"), "", "ask:safety", "cannot be normalised"},
+	// git commit's options are all known now: --am abbreviates --amend alone, as git reads it.
+	{"kb-deny", "git commit --am", r("deny:Bash(git commit --amend:*)"), "", "deny", "git commit --amend:*"},
+	// An option a complete entry does not know is one the program refuses (git: unknown
+	// option), so it is not the rule's under another name.
+	{"kb-deny", "git push --frce origin", r("deny:Bash(git push --force:*)"), "", "pass", "no rule allows"},
 	{"kb-deny", "git push --no-verify origin", r("deny:Bash(git push --force:*)", "allow:Bash(git push:*)"), "", "allow", "git push:*"},
 	// Which options take a value is said once: mv --backup takes an optional, attached value,
 	// so the word after it is the file moved (the old table ate it as the value).

@@ -212,6 +212,11 @@ func (cur *Command) longOpt(prog *Command, args []Arg, i int, p *Parsed) int {
 	v := args[i].Value
 	name, val, hasVal := strings.Cut(v[2:], "=")
 	o, ambiguous := cur.lookupLong(prog, name)
+	if o == nil && !ambiguous && (cur.OpenLong || prog.OpenLong && prog.Inherit) && name != "" {
+		// A setting of the program's own (npm --watch: the configuration key watch).
+		o = &Option{Canon: []string{name}, Spellings: []string{"--" + name}, Arity: map[string]Arity{"--" + name: Optional}}
+		return p.take(o, "--"+name, args, i, val, hasVal)
+	}
 	if o == nil {
 		why := "option --" + name + " is not known"
 		if ambiguous {

@@ -41,6 +41,16 @@ const (
 	Options
 	// At: a value @FILE reads FILE (curl -d @body.json); any other value is data.
 	At
+	// Mount: the value binds a host path into a container, which may read and write it:
+	// SRC:DST[:opts] (docker -v) or type=bind,source=SRC,... (--mount); a name that is no
+	// path is a volume.
+	Mount
+	// Pipe: a value |COMMAND is a command line the program runs through a shell (psql -o
+	// '|gzip'); any other value is a file it writes.
+	Pipe
+	// State: the option changes the system beyond files (date --set sets the clock); its
+	// value is no file name.
+	State
 )
 
 // Dangerous reports whether the effect runs something the analysis does not see, or
@@ -48,13 +58,13 @@ const (
 func (e Effect) Dangerous() bool { return e&(Exec|Program|Options) != 0 }
 
 // Names reports whether the option's value becomes a file name the program reads or writes.
-func (e Effect) Names() bool { return e&(Write|Read|Suffix|List|At) != 0 }
+func (e Effect) Names() bool { return e&(Write|Read|Suffix|List|At|Mount) != 0 }
 
 var effectNames = []struct {
 	e    Effect
 	name string
 }{{Exec, "exec"}, {Program, "program"}, {Write, "write"}, {Read, "read"}, {Host, "host"}, {Suffix, "suffix"}, {List, "list"},
-	{Options, "opts"}, {At, "at"}}
+	{Options, "opts"}, {At, "at"}, {Mount, "mount"}, {Pipe, "pipe"}, {State, "state"}}
 
 func (e Effect) String() string {
 	var out []string
@@ -100,6 +110,13 @@ type Command struct {
 	Partial   bool // the option list is not complete
 	Inherit   bool // the program's options also follow the subcommand
 	SubAbbrev bool
+	// DashDash: every single-dash word option may also be written with two dashes
+	// (sqlite3 -batch, --batch).
+	DashDash bool
+	// OpenLong: a long option the entry does not list is a setting of the program's own,
+	// which does nothing a check must see (npm's configuration keys: --watch is the key
+	// watch); one that abbreviates a listed option is that option.
+	OpenLong bool
 	// Negate: every long option --X may be given as --no-X, and one named --no-X as --X
 	// (git's parse-options); the negation does nothing a check must see.
 	Negate bool
@@ -338,6 +355,10 @@ func (c *Command) index() {
 				c.longs = append(c.longs, s[2:])
 			case kWord:
 				c.words[s] = o
+				if c.DashDash {
+					c.long[s[1:]] = o
+					c.longs = append(c.longs, s[1:])
+				}
 			case kPattern:
 				c.patterns = append(c.patterns, pattern{strings.TrimSuffix(s, "*"), o})
 			}

@@ -66,6 +66,7 @@ func (r *reader) errf(col int, format string, args ...any) error {
 var (
 	nameRE    = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`)
 	envRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	optNameRE = regexp.MustCompile(`^[A-Za-z0-9_#][A-Za-z0-9_.+#-]*$`)
 	patternRE = regexp.MustCompile(`^-[A-Za-z0-9][A-Za-z0-9,_.+=-]*\*$`)
 	canonRE   = regexp.MustCompile(`^[A-Za-z0-9+-][A-Za-z0-9_.+-]*(,[A-Za-z0-9+-][A-Za-z0-9_.+-]*)*$`)
 )
@@ -254,6 +255,10 @@ func (r *reader) flags(toks []token) error {
 			r.cur.SubAbbrev = true
 		case "readonly":
 			r.cur.ReadOnly = true
+		case "dashdash":
+			r.cur.DashDash = true
+		case "openlong":
+			r.cur.OpenLong = true
 		case "negate":
 			r.cur.Negate = true
 		case "noopts":
@@ -266,7 +271,7 @@ func (r *reader) flags(toks []token) error {
 			}
 			r.cur.NoOptions = true
 		default:
-			return r.errf(t.col, "unknown flag %q (want abbrev, digits, posix, partial, inherit, subabbrev, readonly, negate, noopts, atfile or nooptions)", t.s)
+			return r.errf(t.col, "unknown flag %q (want abbrev, digits, posix, partial, inherit, subabbrev, readonly, negate, openlong, dashdash, noopts, atfile or nooptions)", t.s)
 		}
 	}
 	return nil
@@ -300,7 +305,7 @@ func (r *reader) opt(toks []token) error {
 			if a != None || !patternRE.MatchString(s) {
 				return r.errf(t.col, "%q is not an option family (-prefix*, with no value mark)", t.s)
 			}
-		} else if kindOf(s) == kBad || kindOf(s) != kShort && strings.ContainsAny(s, "=?,*") || !nameRE.MatchString(strings.TrimLeft(s, "-")) && kindOf(s) != kShort {
+		} else if kindOf(s) == kBad || kindOf(s) != kShort && strings.ContainsAny(s, "=?,*") || !optNameRE.MatchString(strings.TrimLeft(s, "-")) && kindOf(s) != kShort {
 			return r.errf(t.col, "%q is not an option spelling (-x, --long or -word, with = or ? for a value)", t.s)
 		}
 		if kindOf(s) == kShort && (s[1] == '=' || s[1] == ',' || s[1] <= ' ' || s[1] > '~') {
@@ -349,7 +354,7 @@ func (r *reader) opt(toks []token) error {
 			o.Canon = strings.Split(c, ",")
 			continue
 		}
-		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read, host, suffix, list, opts, at, code, script, norun, last, newer or as=NAME)", t.s)
+		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read, host, suffix, list, opts, at, mount, pipe, state, code, script, norun, last, newer or as=NAME)", t.s)
 	}
 	if o.Canon == nil {
 		o.Canon = []string{canonOf(o.Spellings)}
@@ -395,7 +400,7 @@ func (r *reader) env(toks []token) error {
 	for _, t := range toks[2:] {
 		x, ok := r.effect(t)
 		if !ok {
-			return r.errf(t.col, "unknown effect %q (want exec, program, write, read, host, suffix, list, opts or at)", t.s)
+			return r.errf(t.col, "unknown effect %q (want exec, program, write, read, host, suffix, list, opts, at, mount, pipe or state)", t.s)
 		}
 		e |= x
 	}
@@ -434,7 +439,7 @@ var roleWords = map[string]struct {
 	RoleGlobHazard:  {},
 	RoleGoals:       {},
 	RoleEdits:       {},
-	RoleNetwork:     {},
+	RoleNetwork:     {names: true},
 }
 
 // roleNames lists the roles for errors.
