@@ -51,6 +51,11 @@ func TestEntriesMatchHelp(t *testing.T) {
 				skip(t, name, "its help lists no options (not the program the entry describes)")
 			}
 			checked = append(checked, name)
+			if why := otherVersion(name, p, help); why != "" {
+				// The entry was read from another version: what differs is reported, not
+				// failed (CI's Debian and this machine may carry different releases).
+				t = lenient(t, why)
+			}
 			total, listed := 0, 0
 			for _, c := range append([]*Command{p}, p.Subcommands()...) {
 				text := help
@@ -81,6 +86,42 @@ func TestEntriesMatchHelp(t *testing.T) {
 	}
 }
 
+var versionRE = regexp.MustCompile(`\b\d+\.\d+(\.\d+)?\b`)
+
+// otherVersion says why the installed program is another version than the one the entry was
+// read from (its from line names a version the program's --version output does not show),
+// or "".
+func otherVersion(name string, p *Command, help string) string {
+	want := versionRE.FindString(p.From)
+	if want == "" {
+		return ""
+	}
+	out := run(name, "--version") + run(name, "-version") + run(name, "-V") + help
+	if strings.Contains(out, want) {
+		return ""
+	}
+	return "the entry was read from " + p.From + "; the installed " + name + " is another version"
+}
+
+func lenient(t *testing.T, why string) *testing.T {
+	t.Logf("%s: differences are reported, not failed", why)
+	lenientMode[t] = true
+	return t
+}
+
+// lenientMode holds the subtests in lenient mode (errorf reads it).
+var lenientMode = map[*testing.T]bool{}
+
+// errorf fails t, or logs for a subtest in lenient mode.
+func errorf(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if lenientMode[t] {
+		t.Logf(format, args...)
+		return
+	}
+	t.Errorf(format, args...)
+}
+
 // inventedOptions fails for a long option the entry lists that the help does not show.
 func inventedOptions(t *testing.T, name string, p *Command, help string) {
 	t.Helper()
@@ -105,7 +146,7 @@ func inventedOptions(t *testing.T, name string, p *Command, help string) {
 				continue
 			}
 			if !regexp.MustCompile(`--` + regexp.QuoteMeta(l) + `\b`).MatchString(help) {
-				t.Errorf("%s: the entry (%s) lists --%s, which %s's help does not", name, o.Pos, l, name)
+				errorf(t, "%s: the entry (%s) lists --%s, which %s's help does not", name, o.Pos, l, name)
 			}
 		}
 	}
@@ -163,7 +204,7 @@ func missingOptions(t *testing.T, name string, p, c *Command, text string) (tota
 		t.Logf("%s: the help lists options the entry lacks: %v", what, missing)
 		return total, listed
 	}
-	t.Errorf("%s: the help lists options the entry (%s) lacks: %v", what, c.Pos, missing)
+	errorf(t, "%s: the help lists options the entry (%s) lacks: %v", what, c.Pos, missing)
 	return total, listed
 }
 

@@ -463,7 +463,7 @@ func (r *reader) role(toks []token) error {
 	words := []string{}
 	for _, t := range toks[2:] {
 		switch {
-		case spec.names && nameRE.MatchString(t.s):
+		case spec.names && nameRE.MatchString(strings.Replace(t.s, "/", "", 1)):
 		case !spec.names && slices.Contains(spec.choices, t.s):
 		case spec.names:
 			return r.errf(t.col, "%q is not a subcommand name", t.s)
