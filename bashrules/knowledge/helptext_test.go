@@ -50,8 +50,8 @@ func helpOptions(text string) []helpOpt {
 			}
 			// Separators between spellings.
 			sep := false
-			for _, s := range []string{", ", ",", " | ", "|", " / ", "/", " or "} {
-				if strings.HasPrefix(rest, s) && strings.HasPrefix(strings.TrimLeft(rest[len(s):], " "), "-") {
+			for _, s := range []string{", ", ",", " | ", "|", " / ", "/", " or ", " "} {
+				if strings.HasPrefix(rest, s) && strings.HasPrefix(strings.TrimLeft(rest[len(s):], " "), "-") && (s != " " || !strings.HasPrefix(rest, "  ")) {
 					rest = strings.TrimLeft(rest[len(s):], " ")
 					sep = true
 					break
