@@ -57,6 +57,9 @@ func uncovered(r *permission.Rule, c *Command) string {
 	if why := beyondOptions(e, *p, args); why != "" {
 		return why
 	}
+	if why := sigilDanger(e, *p, args); why != "" {
+		return why + ", which the rule does not name"
+	}
 	for _, u := range p.Uses {
 		if implied[u.Opt] || !u.Opt.Effects.Dangerous() {
 			continue
@@ -87,6 +90,27 @@ func beyondOptions(e *knowledge.Command, p knowledge.Parsed, args []Word) string
 		}
 		if len(w.Value) > 1 && w.Value[0] == '-' && !isNumber(w.Value[1:]) {
 			return "option " + w.Value + " follows " + e.Name() + " " + args[p.Beyond].Value + ", a subcommand the knowledge base's entry does not list, so the rule does not cover it"
+		}
+	}
+	return ""
+}
+
+// sigilDanger says why an operand with a sigil is a command the program runs (vim +CMD), or "".
+func sigilDanger(e *knowledge.Command, p knowledge.Parsed, args []Word) string {
+	cmd := e
+	if p.Sub != nil {
+		cmd = p.Sub
+	}
+	if len(cmd.SigilEffects) == 0 {
+		return ""
+	}
+	for _, i := range p.Operands {
+		w := args[i]
+		if !w.Known || len(w.Value) < 2 {
+			continue
+		}
+		if canon, ok := cmd.Sigils[w.Value[0]]; ok && cmd.SigilEffects[canon].Dangerous() {
+			return entryName(e, p) + " " + w.Value + " is a command " + e.Names[0] + " runs, which can run programs"
 		}
 	}
 	return ""

@@ -40,6 +40,9 @@ func kbExecOption(name string, args []Word) string {
 			return "find " + u.Spelling + " runs commands or changes files"
 		}
 	}
+	if why := sigilDanger(e, *p, args); why != "" {
+		return why
+	}
 	for _, u := range p.Unknown {
 		if why := unknownDanger(name, cmd, e, u, args); why != "" {
 			return why

@@ -96,7 +96,12 @@ func otherVersion(name string, p *Command, help string) string {
 	if want == "" {
 		return ""
 	}
-	out := run(name, "--version") + run(name, "-version") + run(name, "-V") + help
+	var out string
+	if p.Version != nil {
+		out = run(name, p.Version...)
+	} else {
+		out = run(name, "--version") + help
+	}
 	if strings.Contains(out, want) {
 		return ""
 	}

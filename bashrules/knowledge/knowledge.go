@@ -128,6 +128,8 @@ type Command struct {
 	HelpSub []string
 	// HelpSkip are spellings the help text shows that are not options of this command.
 	HelpSkip []string
+	// Version is what prints the program's version, for the test (default --version).
+	Version []string
 	// From says where the option list was read and from which version (GNU coreutils 9.1
 	// --help), so that a reviewer can read it again.
 	From string
@@ -151,11 +153,14 @@ type Command struct {
 	Options []*Option
 	Env     map[string]Effect
 	Sigils  map[byte]string
-	Subs    map[string]*Command // by every name of every subcommand
-	subList []*Command
-	parent  *Command
-	twoWord bool // some subcommand is two words (docker container rm)
-	typed   bool // some option of the program or its subcommands names a file
+	// SigilEffects are what an operand with a sigil does, by the sigil's canonical name
+	// (vim +CMD runs an Ex command).
+	SigilEffects map[string]Effect
+	Subs         map[string]*Command // by every name of every subcommand
+	subList      []*Command
+	parent       *Command
+	twoWord      bool // some subcommand is two words (docker container rm)
+	typed        bool // some option of the program or its subcommands names a file
 
 	short map[byte]*Option
 	long  map[string]*Option

@@ -111,7 +111,7 @@ func (r *reader) directive(toks []token) error {
 		return r.sigil(toks)
 	case "role":
 		return r.role(toks)
-	case "help", "helpsub", "helpskip", "from":
+	case "help", "helpsub", "helpskip", "from", "version":
 		return r.helpLine(toks)
 	case "alias":
 		return r.alias(toks)
@@ -122,7 +122,7 @@ func (r *reader) directive(toks []token) error {
 		r.prog.Like = toks[1].s
 		return nil
 	}
-	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil, role, alias, like, help, helpsub, helpskip or from)", d.s)
+	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil, role, alias, like, help, helpsub, helpskip, version or from)", d.s)
 }
 
 // helpLine reads the directives that say how the entry was read and how the test against the
@@ -151,6 +151,8 @@ func (r *reader) helpLine(toks []token) error {
 			}
 		}
 		r.cur.HelpSkip = append(r.cur.HelpSkip, args...)
+	case "version":
+		r.prog.Version = args
 	case "from":
 		if r.cur.From != "" {
 			return r.errf(d.col, "from is stated twice")
@@ -412,13 +414,20 @@ func (r *reader) env(toks []token) error {
 }
 
 func (r *reader) sigil(toks []token) error {
-	if len(toks) != 3 || len(toks[1].s) != 1 || strings.ContainsAny(toks[1].s, "-") || !canonRE.MatchString(toks[2].s) {
-		return r.errf(toks[0].col, "sigil needs one character (not -) and a canonical name")
+	if len(toks) < 3 || len(toks[1].s) != 1 || strings.ContainsAny(toks[1].s, "-") || !canonRE.MatchString(toks[2].s) {
+		return r.errf(toks[0].col, "sigil needs one character (not -), a canonical name and perhaps effects")
 	}
 	if r.cur.Sigils == nil {
-		r.cur.Sigils = map[byte]string{}
+		r.cur.Sigils, r.cur.SigilEffects = map[byte]string{}, map[string]Effect{}
 	}
 	r.cur.Sigils[toks[1].s[0]] = toks[2].s
+	for _, t := range toks[3:] {
+		e, ok := r.effect(t)
+		if !ok {
+			return r.errf(t.col, "unknown effect %q", t.s)
+		}
+		r.cur.SigilEffects[toks[2].s] |= e
+	}
 	return nil
 }
 
