@@ -87,6 +87,13 @@ var (
 // of its options in front. Only an entry's first name joins the set (awk, not gawk).
 func buildReadOnly() {
 	ro := buildReadOnlyCommands()
+	// Every entry is complete: an option its entry does not know keeps a command out of the
+	// set, whatever the command's own check says.
+	for name, next := range ro {
+		if e, ok := knowledge.Lookup(name); ok && !e.ReadOnly {
+			ro[name] = tableRO(name, e, next)
+		}
+	}
 	for _, e := range knowledge.Builtin().Programs() {
 		if !e.ReadOnly {
 			continue

@@ -36,6 +36,16 @@ func helpOptions(text string) []helpOpt {
 		ho.line = strings.TrimSpace(line)
 		rest = strings.ReplaceAll(rest, "--[no-]", "--")
 		for rest != "" {
+			if strings.HasPrefix(rest, "-<") || strings.HasPrefix(rest, "-[") {
+				// A placeholder for a number or a letter (git log -<number>): skip to the next
+				// spelling.
+				end := strings.IndexAny(rest, ">]")
+				if end < 0 {
+					break
+				}
+				rest = strings.TrimLeft(rest[end+1:], ", ")
+				continue
+			}
 			m := helpSpellingRE.FindString(rest)
 			if m == "" || m == "-" || m == "--" {
 				break

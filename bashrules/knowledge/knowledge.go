@@ -327,6 +327,9 @@ func (b *Base) resolveLike() error {
 				p.Options = append(p.Options, o)
 			}
 		}
+		// How the options are read goes with them.
+		p.Abbrev, p.Digits, p.Negate, p.DashDash = p.Abbrev || src.Abbrev, p.Digits || src.Digits, p.Negate || src.Negate, p.DashDash || src.DashDash
+		p.HelpSkip = append(p.HelpSkip, src.HelpSkip...)
 		p.longs = nil
 		p.index()
 		p.typed = p.typed || src.typed
