@@ -69,7 +69,6 @@ var (
 	envAssignRE     = cmdline.EnvAssignRE
 	isInterpreter   = cmdline.IsInterpreter
 	isShell         = cmdline.IsShell
-	posixShell      = cmdline.PosixShell
 	versionedPython = cmdline.VersionedPython
 	parse           = cmdline.Parse
 )

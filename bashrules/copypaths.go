@@ -78,13 +78,28 @@ func lnPaths(args []Word) pathsResult {
 	opts, ops := parseArgs(args, kbSpec("ln"))
 	var r pathsResult
 	src := accWrite
-	if hasOpt(opts, "-s", "--symbolic") {
+	symbolic := hasOpt(opts, "-s", "--symbolic")
+	if symbolic {
 		src = accRead
 	}
 	targets := optVals(opts, "-t", "--target-directory")
+	// A symbolic link's relative target is read from the link's directory, as the kernel
+	// reads it; ln -r writes one relative to the target as named from here.
+	relativeTo := func(at Word, file bool) {
+		if !symbolic || hasOpt(opts, "-r", "--relative") {
+			return
+		}
+		for i := range r.uses {
+			if r.uses[i].acc == accRead && r.uses[i].linkIn == nil {
+				r.uses[i].linkIn, r.uses[i].linkFile = &at, file
+			}
+		}
+	}
+	noDir := hasOpt(opts, "-T", "--no-target-directory", "-n", "--no-dereference")
 	switch {
 	case len(targets) > 0:
 		r.add(src, ops...)
+		relativeTo(targets[0], false)
 		for _, t := range ops {
 			if t.IsPathLike() {
 				r.uses = append(r.uses, pathUse{w: targets[0], acc: accWrite, base: path.Base(t.Value)})
@@ -97,6 +112,7 @@ func lnPaths(args []Word) pathsResult {
 		}
 	case len(ops) >= 2:
 		r.add(src, ops[:len(ops)-1]...)
+		relativeTo(ops[len(ops)-1], noDir)
 		r.add(accWrite, ops[len(ops)-1])
 		for _, t := range ops[:len(ops)-1] {
 			if t.IsPathLike() {
@@ -157,5 +173,24 @@ func xargsPaths(args []Word) pathsResult {
 	inner, _, _ := xargsReplace(args)
 	opts, _ := parseArgs(args[:min(inner, len(args))], optSpec{value: "adELnPsI", long: []string{"arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}})
 	r.add(accRead, optVals(opts, "-a", "--arg-file")...)
+	return r
+}
+
+// paxPaths: pax -rw copies the files named to the last operand, a directory; with -l it
+// hard-links them there instead, which makes each a write to its source (as cp -l).
+func paxPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "bfopsxBGTU"})
+	var r pathsResult
+	copying := hasOpt(opts, "-r") && hasOpt(opts, "-w")
+	if !copying || len(ops) < 2 {
+		r.add(accRead, ops...)
+		return r
+	}
+	src := accReadTree
+	if hasOpt(opts, "-l") {
+		src = accWrite
+	}
+	r.add(src, ops[:len(ops)-1]...)
+	r.add(accWrite, ops[len(ops)-1])
 	return r
 }

@@ -48,9 +48,13 @@
 //     never settled by an allow rule: a rule allows the command, not what it does. Exec-family
 //     options are a safety ask; an unseen name is a safety ask when any Bash deny or ask rule
 //     exists, so bypass mode and a tool-wide allow cannot turn it into allow (step 1g); so is
-//     code the analysis cannot see — interpreters' inline code, runners' and database
-//     clients' command lines that are not literal, unknown programs whose arguments read as a
-//     command a rule names (opaque.go);
+//     code the analysis cannot see — every interpreter form its entry does not prove runs no
+//     code (inline code, standard input, a device as the program, runner modules, preload
+//     options; a program file or module, unless an allow rule names it), runners' and
+//     database clients' command lines that are not literal, editors fed a script, make -f -,
+//     xargs handing its input to a wrapper or shell, unknown programs whose arguments read
+//     as a command a rule names (opaque.go), and builtins that change what later words mean
+//     (set -k, declare -i, ${x@P}: shellmeaning.go);
 //   - allow rules: exact, then prefix and wildcard (only for commands whose every word is known,
 //     never for a string holding more than one command, and not when a later word starts a
 //     command that a deny or ask rule names: Bash(devbox run *) does not allow devbox run rm).

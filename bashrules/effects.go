@@ -18,9 +18,16 @@ import (
 // Bash allow do not turn it into allow.
 func (k *checker) stageEffects(c *Command) result {
 	worst := allowed
+	if c.Kind == KindDecl && len(c.Argv) > 0 {
+		if why := shellMeaningWhy(c.Argv[0].Value, c.Argv[1:]); why != "" {
+			worst = worse(worst, k.verdicts.unseen(why))
+		}
+	}
 	if c.Kind == KindAssign || c.Kind == KindDecl {
 		for _, a := range c.Assigns {
-			if why := dangerousEnv(a.Name); why != "" {
+			if gitConfigEnv(a.Name) {
+				worst = worse(worst, k.verdicts.execAsk(c, "it sets "+a.Name+", which gives git configuration that can run programs, as git -c does"))
+			} else if why := dangerousEnv(a.Name); why != "" {
 				worst = worse(worst, k.verdicts.hidden(c, "it sets "+a.Name+", which "+why))
 			}
 		}
@@ -30,7 +37,9 @@ func (k *checker) stageEffects(c *Command) result {
 		return worst
 	}
 	for _, a := range c.Assigns {
-		if why := dangerousEnv(a.Name); why != "" {
+		if gitConfigEnv(a.Name) {
+			worst = worse(worst, k.verdicts.execAsk(c, "it runs with "+a.Name+" set, which gives git configuration that can run programs, as git -c does"))
+		} else if why := dangerousEnv(a.Name); why != "" {
 			worst = worse(worst, k.verdicts.hidden(c, "it runs with "+a.Name+" set, which "+why))
 		} else if why := programEnv(c.Argv[0], a.Name); why != "" {
 			worst = worse(worst, k.verdicts.hidden(c, "it runs with "+a.Name+" set, which "+why))
@@ -54,6 +63,9 @@ func (k *checker) stageEffects(c *Command) result {
 	if why := nameChanger(name, args); why != "" {
 		worst = worse(worst, k.verdicts.hidden(c, why))
 	}
+	if why := shellMeaningWhy(name, args); why != "" {
+		worst = worse(worst, k.verdicts.unseen(why))
+	}
 	if why := envArgs(name, args); why != "" {
 		worst = worse(worst, k.verdicts.hidden(c, why))
 	}
@@ -65,10 +77,22 @@ func (k *checker) stageEffects(c *Command) result {
 	if why := execOption(name, args); why != "" {
 		worst = worse(worst, k.verdicts.execAsk(c, why))
 	}
+	if name == "git" {
+		if why := gitElsewhere(k.paths.ctx, k.pc.Cwd(), k.pc.OriginalCwd(), args); why != "" {
+			worst = worse(worst, k.verdicts.hidden(c, why))
+		}
+	}
 	worst = worse(worst, k.stageOpaque(c))
 	if roles().hazard[name] || execOptionCommands()[name] {
 		if why := k.paths.globOption(c); why != "" {
 			worst = worse(worst, k.verdicts.execAsk(c, why))
+		}
+	} else if name != "echo" && name != "printf" {
+		// Any other program reads a name that starts with "-" as an option too, one whose
+		// effect the analysis has not judged (issue 39): it asks, naming the file, and with
+		// a Bash deny or ask rule in force it is a safety ask.
+		if why := k.paths.globOption(c); why != "" {
+			worst = worse(worst, k.verdicts.unseen(why))
 		}
 	}
 	return worst
@@ -125,12 +149,38 @@ func dangerousEnv(name string) string {
 		return "changes what git runs and where"
 	case strings.HasSuffix(name, "PAGER") || name == "EDITOR" || name == "VISUAL" || name == "BROWSER" || name == "LESSOPEN" || name == "LESSCLOSE" || strings.HasSuffix(name, "ASKPASS") || name == "MANOPT":
 		return "names a program that commands run"
+	case name == "MANROFFOPT" || name == "MANPATH" || strings.HasPrefix(name, "GROFF_"):
+		return "changes which pages man formats, and what groff runs and reads"
 	case name == "NODE_OPTIONS" || name == "PYTHONSTARTUP" || name == "PYTHONPATH" || name == "PYTHONHOME" || strings.HasPrefix(name, "PERL5") || name == "PERLLIB" ||
 		name == "RUBYOPT" || name == "RUBYLIB" || name == "JAVA_TOOL_OPTIONS" || name == "_JAVA_OPTIONS" || name == "XDG_CONFIG_HOME" || name == "HOME":
+		return "makes an interpreter or tool load other code"
+	case interpreterLoadEnv[name] || strings.HasPrefix(name, "LUA_INIT") || strings.HasPrefix(name, "LUA_PATH") || strings.HasPrefix(name, "LUA_CPATH") ||
+		strings.HasPrefix(name, "R_PROFILE") || strings.HasPrefix(name, "R_ENVIRON") || strings.HasPrefix(name, "TS_NODE_"):
+		// Issue 39: each of these makes an interpreter import a module, read a start-up or
+		// configuration file, or read its standard input as code.
 		return "makes an interpreter or tool load other code"
 	}
 	return ""
 }
+
+// gitConfigEnv reports the variables that are git -c by another name (GIT_CONFIG_COUNT with
+// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, GIT_CONFIG_PARAMETERS), or point git at another
+// configuration file (GIT_CONFIG, GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM) or program directory
+// (GIT_EXEC_PATH): like git -c core.fsmonitor=x they are an exec-family ask that no allow
+// rule or mode covers.
+func gitConfigEnv(name string) bool {
+	return strings.HasPrefix(name, "GIT_CONFIG") || name == "GIT_EXEC_PATH"
+}
+
+// interpreterLoadEnv are variables that make an interpreter run code the command line does
+// not show: python's warning categories (imported), breakpoint hook, interactive mode after
+// the program and user site-packages (whose .pth files run); node's module path; php's ini
+// files (auto_prepend_file); Erlang's and Elixir's extra flags (-eval); Guile's, Tcl's and
+// Julia's load paths; irb's start-up file; glibc's iconv modules.
+var interpreterLoadEnv = map[string]bool{"PYTHONWARNINGS": true, "PYTHONBREAKPOINT": true, "PYTHONINSPECT": true,
+	"PYTHONUSERBASE": true, "PYTHONPLATLIBDIR": true, "NODE_PATH": true, "PHPRC": true, "PHP_INI_SCAN_DIR": true,
+	"ERL_FLAGS": true, "ERL_AFLAGS": true, "ERL_ZFLAGS": true, "ELIXIR_ERL_OPTIONS": true, "GUILE_LOAD_PATH": true,
+	"TCLLIBPATH": true, "JULIA_LOAD_PATH": true, "JULIA_DEPOT_PATH": true, "IRBRC": true, "GCONV_PATH": true}
 
 // nameChanger says why a builtin changes what later command names mean: aliases, hash -p,
 // enable.
@@ -204,9 +254,12 @@ func scriptFile(name string, args []Word) string {
 			return name + " runs the commands of a file the analysis does not read"
 		}
 	case isShell(name):
+		noRun := roles().shellNoRun[name]
 		for _, a := range args {
 			if !a.Known {
-				return ""
+				// A script named by an expansion (bash <(curl ...), bash "$F"): its commands
+				// are only known when it runs.
+				return name + " runs a script only known when it runs (" + a.Src + ")"
 			}
 			v := a.Value
 			if v == "--" {
@@ -215,6 +268,9 @@ func scriptFile(name string, args []Word) string {
 			if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
 				if !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 'c') {
 					return "" // -c: the script is an argument, analysed as such
+				}
+				if v[0] == '-' && !strings.HasPrefix(v, "--") && noRun != "" && strings.ContainsAny(v[1:], noRun) {
+					return "" // bash -n: the script is read, not run
 				}
 				continue
 			}
@@ -241,8 +297,6 @@ func anyWord(args []Word, words ...string) string {
 	}
 	return ""
 }
-
-var awkExecRE = lazyRE(`\bsystem\s*\(|[^|]\|[^|]|^\||\|$|\|&|\bgetline\b|\bprintf?\b[^;}]*>|@load|@include`)
 
 // execOption says which option of a command runs another program or writes where the
 // analysis does not follow (the exec family): an allow rule for the command never covers it.
@@ -280,14 +334,7 @@ func execOption(name string, args []Word) string {
 	case "ssh", "scp", "sftp":
 		return sshCommandArg(name, args)
 	case "awk", "gawk", "mawk", "nawk":
-		for _, a := range args {
-			if !a.Known {
-				return "the awk program is not literal text"
-			}
-			if awkExecRE().MatchString(a.Value) {
-				return "the awk program runs commands or writes files (system, |, getline, print >)"
-			}
-		}
+		return awkWhy(args)
 	case "less", "more", "most":
 		for _, a := range args {
 			if a.Known && strings.HasPrefix(a.Value, "+") && strings.ContainsAny(a.Value, "!|") {

@@ -22,12 +22,14 @@ type roleTables struct {
 	db, data  map[string]bool
 	local     map[string]bool // the program's own work is local (a wrapper)
 	hazard    map[string]bool
+	// shellNoRun are a shell's short options after which it runs nothing (bash -n).
+	shellNoRun map[string]string
 }
 
 var roles = sync.OnceValue(func() *roleTables {
 	t := &roleTables{interp: map[string]codeSpec{}, runners: map[string]runnerSpec{},
 		launchers: map[string]cmdline.LauncherSpec{}, localSubs: map[string]map[string]bool{}, db: map[string]bool{},
-		data: map[string]bool{}, local: map[string]bool{}, hazard: map[string]bool{}}
+		data: map[string]bool{}, local: map[string]bool{}, hazard: map[string]bool{}, shellNoRun: map[string]string{}}
 	for _, e := range knowledge.Builtin().Programs() {
 		for _, n := range e.Names {
 			t.add(n, e)
@@ -40,6 +42,9 @@ var roles = sync.OnceValue(func() *roleTables {
 func (t *roleTables) add(name string, e *knowledge.Command) {
 	if w, ok := e.Role(knowledge.RoleInterpreter); ok {
 		t.interp[name] = codeSpecOf(e, w)
+	}
+	if _, ok := e.Role(knowledge.RoleShell); ok {
+		t.shellNoRun[name] = shortLetters(e, func(o *knowledge.Option, _ string) bool { return o.NoRun })
 	}
 	if w, ok := e.Role(knowledge.RoleRunner); ok {
 		t.runners[name] = runnerSpecOf(name, e, w[0])
@@ -93,14 +98,27 @@ func shortLetters(e *knowledge.Command, keep func(*knowledge.Option, string) boo
 }
 
 // codeSpecOf reads an interpreter's entry: its code options, the short options whose value
-// ends a cluster, and the subcommands whose operands are program text.
+// ends a cluster, the subcommands whose operands are program text, the options after which
+// it runs no program text, the modules that run code given to them, and whether its operands
+// are documents rather than a program (ed, vim).
 func codeSpecOf(e *knowledge.Command, subs []string) codeSpec {
-	return codeSpec{
-		short: shortLetters(e, func(o *knowledge.Option, _ string) bool { return o.Code }),
-		stop:  shortLetters(e, func(o *knowledge.Option, s string) bool { return !o.Code && o.ArityOf(s) != knowledge.None }),
-		long:  spellings(e, func(o *knowledge.Option) bool { return o.Code }, false),
-		sub:   subs,
+	spec := codeSpec{
+		short:      shortLetters(e, func(o *knowledge.Option, _ string) bool { return o.Code }),
+		stop:       shortLetters(e, func(o *knowledge.Option, s string) bool { return !o.Code && o.ArityOf(s) != knowledge.None }),
+		long:       spellings(e, func(o *knowledge.Option) bool { return o.Code }, false),
+		valueShort: shortLetters(e, func(o *knowledge.Option, s string) bool { return !o.Code && o.ArityOf(s) == knowledge.Required }),
+		sub:        subs,
+		noRun:      spellings(e, func(o *knowledge.Option) bool { return o.NoRun }, true),
+		noRunShort: shortLetters(e, func(o *knowledge.Option, _ string) bool { return o.NoRun }),
 	}
+	if mods, ok := e.Role(knowledge.RoleCodeModules); ok {
+		spec.modules = map[string]bool{}
+		for _, m := range mods {
+			spec.modules[m] = true
+		}
+	}
+	_, spec.documents = e.Role(knowledge.RoleData)
+	return spec
 }
 
 // runnerWhy says what each kind of runner does with its arguments.

@@ -21,7 +21,7 @@ var roleCases = []checkCase{
 	{"roles", `ruby3.2 -e 'puts 1'`, r(denyRm, "allow:Bash(ruby3.2:*)"), "", "ask:safety", "ruby3.2 -e"},
 	{"roles", `php -B 'echo 1;'`, r(denyRm, "allow:Bash(php:*)"), "", "ask:safety", "php -B"},
 	{"roles", `perl -Ilib -e 1`, r(denyRm, "allow:Bash(perl:*)"), "", "ask:safety", "perl -e"},
-	{"roles", `perl -Ie lib.pl`, r(denyRm, "allow:Bash(perl:*)"), "", "allow", "perl:*"},
+	{"roles", `perl -Ie lib.pl`, r(denyRm, "allow:Bash(perl -Ie lib.pl:*)"), "", "allow", "perl -Ie lib.pl:*"},
 	// An interpreter whose program the analysis reads (awk) is not opaque code.
 	{"roles", "awk -- '{print}' f", r(denyRm, "allow:Bash(awk:*)"), "", "allow", "awk:*"},
 	// runner: the kinds, the value options (ssh -tp 22) and those after which nothing runs.
@@ -75,7 +75,7 @@ func TestKnownArgsFromRoles(t *testing.T) {
 func TestEveryRoleIsRead(t *testing.T) {
 	read := map[string]bool{knowledge.RoleInterpreter: true, knowledge.RoleShell: true, knowledge.RoleRunner: true,
 		knowledge.RoleDBClient: true, knowledge.RoleData: true, knowledge.RoleLauncher: true, knowledge.RoleLocal: true,
-		knowledge.RoleGlobHazard: true, knowledge.RoleNetwork: true, knowledge.RoleGoals: true}
+		knowledge.RoleGlobHazard: true, knowledge.RoleNetwork: true, knowledge.RoleGoals: true, knowledge.RoleCodeModules: true}
 	for _, e := range knowledge.Builtin().Programs() {
 		for r := range e.Roles {
 			if !read[r] {

@@ -190,10 +190,16 @@ func globBase(p string) string {
 // globOption says why an unquoted pattern among a command's arguments may expand to one of its
 // options: a file in the pattern's directory whose name starts with "-" matches it (find *
 // -name x beside a file named -delete).
+//
+// Only the words before a "--" count (after it every word is an operand), and only a pattern
+// whose first character could begin a name with "-" (*, ?, [, or a literal -): src* cannot.
 func (ps *pathChecks) globOption(c *Command) string {
 	for _, a := range c.Argv[1:] {
+		if a.Known && a.Value == "--" {
+			break
+		}
 		// Only a pattern without a slash expands to bare names; dir/* expands to dir/-x.
-		if !a.Known || !a.Glob || strings.ContainsRune(a.Value, '/') {
+		if !a.Known || !a.Glob || strings.ContainsRune(a.Value, '/') || a.Value == "" || !strings.ContainsRune("*?[-", rune(a.Value[0])) {
 			continue
 		}
 		for _, pc := range ps.cwds(c.Where) {

@@ -43,6 +43,13 @@ func newFixture(t testing.TB) fixture {
 		"proj/data/big.txt": "b\n",
 		"proj/opts/-delete": "",
 		"proj/opts/a.txt":   "a\n",
+		// A repository the agent planted, whose configuration runs a program (issue 39).
+		"proj/planted/.git/config": "[core]\n\tfsmonitor = ./x\n",
+		"proj/planted/x":           "#!/bin/sh\n",
+		// A folder whose file names are options (issue 39).
+		"proj/dash/-rf": "",
+		"proj/dash/--checkpoint-action=exec=sh x.sh": "",
+		"proj/dash/a.txt": "a\n",
 	}
 	for p, content := range files {
 		full := filepath.Join(root, p)

@@ -297,11 +297,24 @@ func copyRemotePaths(args []Word) pathsResult {
 		lastLocal = i == len(ops)-1
 	}
 	acc := accReadTree
+	var dest *Word
 	if lastLocal && len(ops) >= 2 {
-		r.add(accWrite, local[len(local)-1])
+		dest = &local[len(local)-1]
+		r.add(accWrite, *dest)
 		local = local[:len(local)-1]
 	}
 	r.add(acc, local...)
+	// --link-dest makes the copies hard links to DIR's files (DIR relative to the
+	// destination): a later write to a copy writes them, so making the links is a write to
+	// DIR, as cp -l's is to its sources (issue 39).
+	for _, d := range optVals(opts, "--link-dest") {
+		u := pathUse{w: d, acc: accWrite}
+		if dest != nil {
+			u.dir = dest
+		}
+		r.uses = append(r.uses, u)
+		r.issue("rsync --link-dest " + d.Src + " hard-links the copies to the files there, which a later write to a copy changes")
+	}
 	return r
 }
 

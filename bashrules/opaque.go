@@ -35,6 +35,18 @@ type codeSpec struct {
 	long []string
 	// sub are subcommands whose operands are program text (deno eval).
 	sub []string
+	// valueShort are the short options of stop whose value may be the next word (not perl
+	// -i, whose optional value is attached or absent).
+	valueShort string
+	// noRun are the options after which no program text runs (--version, node --check),
+	// noRunShort their short letters.
+	noRun      []string
+	noRunShort string
+	// modules are the modules that, run with -m, run their arguments, their standard input
+	// or another program as code (python -m timeit); nil when -m names no module.
+	modules map[string]bool
+	// documents: the operands are files edited, not a program (ed, vim).
+	documents bool
 }
 
 // interpreterFor returns the inline-code spelling of an interpreter, from its knowledge-base
@@ -53,82 +65,6 @@ func interpreterFor(name string) (codeSpec, bool) {
 func seesCode(name string) bool {
 	e, ok := knowledge.Lookup(name)
 	return ok && e.ReadOnly
-}
-
-// inlineCodeWhy says why an interpreter's command carries code the analysis cannot see: code
-// in an option or subcommand, or a program read from standard input — "-", or no program
-// file at all (a pipe from any command, a redirection or a here-document feeds it). A program
-// file is not inline code: scriptFile and the read check see its name. Code options are
-// looked for in every argument, the program file's own included: reading one of those as
-// code only asks.
-func inlineCodeWhy(c *Command, name string, spec codeSpec) string {
-	operand, info := false, false
-	for _, a := range c.Argv[1:] {
-		if !a.Known {
-			if operand {
-				continue // an argument of the program
-			}
-			return fmt.Sprintf("%s runs program text only known when it runs (%s)", name, a.Src)
-		}
-		v := a.Value
-		switch {
-		case v == "--":
-			return stdinProgram(name, operand || info)
-		case v == "-" && !operand:
-			return name + " runs a program read from its standard input"
-		case !operand && contains(spec.sub, v):
-			return fmt.Sprintf("%s %s runs inline code the analysis cannot see into", name, v)
-		case infoFlag(name, v):
-			info = true
-		}
-		for _, l := range spec.long {
-			if v == l || strings.HasPrefix(v, l+"=") {
-				return fmt.Sprintf("%s %s runs inline code the analysis cannot see into", name, l)
-			}
-		}
-		if len(v) > 1 && v[0] == '-' && v[1] != '-' {
-			if f := codeLetter(v[1:], spec); f != 0 {
-				return fmt.Sprintf("%s -%c runs inline code the analysis cannot see into", name, f)
-			}
-		} else if !strings.HasPrefix(v, "-") {
-			operand = true // the program file (or module): its code is read from there
-		}
-	}
-	return stdinProgram(name, operand || info)
-}
-
-// stdinProgram is the answer for an interpreter given no inline code: with no program file
-// (and not asked for its version or help) it runs whatever its standard input holds.
-func stdinProgram(name string, hasProgram bool) string {
-	if hasProgram {
-		return ""
-	}
-	return name + " runs a program read from its standard input (a pipe, a redirection or a here-document)"
-}
-
-// infoFlag reports an option that makes an interpreter print something and exit.
-func infoFlag(name, v string) bool {
-	switch v {
-	case "--version", "-V", "--help", "-h", "-version", "-help":
-		return true
-	case "-v":
-		return name == "node" || name == "nodejs" || name == "perl" || name == "php" || name == "deno" || name == "bun"
-	}
-	return false
-}
-
-// codeLetter returns the first letter of a short-option cluster that gives program text, or 0.
-func codeLetter(cluster string, spec codeSpec) byte {
-	for j := 0; j < len(cluster); j++ {
-		f := cluster[j]
-		if strings.IndexByte(spec.short, f) >= 0 {
-			return f
-		}
-		if strings.IndexByte(spec.stop, f) >= 0 {
-			return 0
-		}
-	}
-	return 0
 }
 
 // runnerKind says how a tool that runs its arguments as commands reads them.
@@ -180,7 +116,9 @@ func runnerScripts(name string, args []Word, spec runnerSpec) (scripts []string,
 			ops = append(ops, args[i+1:]...)
 			break
 		}
-		if len(ops) > 0 && spec.kind != eachScript {
+		if len(ops) > 0 && (spec.kind == restArgv || spec.kind == remoteScript) {
+			// The command starts at the first operand (a stdin runner's operands are no
+			// commands: its options may follow them, asciinema rec -c cmd).
 			ops = append(ops, args[i:]...)
 			break
 		}
@@ -314,14 +252,22 @@ func stdinCommands(c *Command, name string) (string, string) {
 // dbShellRE finds statements that run a program: psql \! and COPY ... PROGRAM and \o |,
 // sqlite3 .shell, .system, .load, .once and .output to a pipe, .import and .read from a pipe,
 // mysql system and \!, and pager commands.
-var dbShellRE = lazyRE(`(?im)(^|[;\s])(\\!|\\o\s*\||\\g\s*\||\\pset\s+pager|\.shell\b|\.system\b|\.load\b|\.(once|output|import|read)\s+['"]?\||system\b|pager\b|\\P)|\bprogram\b|\bedit\s*\(`)
+//
+// sqlite3 takes any prefix of a dot-command (.sh is .shell, .sy .system, .l .load), resolved
+// against its own table: every prefix of a command that runs a program counts, and a
+// once/output/excel/import/read that pipes or opens a program (| cmd, -x, -e) does.
+var dbShellRE = lazyRE(`(?im)(^|[;\s])(\\!|\\o\s*\||\\g\s*\||\\gexec\b|\\e(dit|f|v)?\b|\\pset\s+pager|` + sqliteExec + `|` +
+	`\.(o|on|onc|once|ou|out|outp|outpu|output|i|im|imp|impo|impor|import|r|re|rea|read|ex|exc|exce|excel)\b[^\n;]*(['"]\||\s\||\s-[xe]\b)|system\b|pager\b|\\P)|\bprogram\b|\bedit\s*\(`)
+
+// sqliteExec are the prefixes of sqlite3's dot-commands that run a program or load code.
+const sqliteExec = `\.(s|sh|she|shel|shell|sy|sys|syst|syste|system|l|lo|loa|load|e|ex|exc|exce|excel)\b`
 
 // dbReadRE finds statements that read a file: psql \i, \ir, \copy ... from, COPY ... FROM,
 // pg_read_file, lo_import; sqlite3 .read, .import, readfile(); mysql source, \. and LOAD DATA.
 var dbReadRE = lazyRE(`(?im)(^|[;\s])(\\i|\\ir|\\copy|\\\.|\.read|\.import|\.open|source|load\s+data|attach)\b|\b(copy|pg_read_file|pg_read_binary_file|lo_import|readfile|load_file)\b`)
 
 // dbShellLineRE takes the command line of a shell escape, for the rules to see.
-var dbShellLineRE = lazyRE(`(?m)(?:\\!|\.shell|\.system|^\s*system)[ \t]+([^\n]+)`)
+var dbShellLineRE = lazyRE(`(?m)(?:\\!|\.(?:sh|she|shel|shell|sy|sys|syst|syste|system)\b|^\s*system)[ \t]+([^\n]+)`)
 
 // dbCode returns the statements a database client is given (-c, -e, --command, --execute,
 // and sqlite3's operands after the database), and why some cannot be seen (a file, standard
@@ -410,18 +356,33 @@ func runnerLines(c *Command, name string, args []Word) ([]string, bool) {
 }
 
 // codeWhy says why a command carries code the analysis cannot see, and whether that code
-// can read files the Read check does not see. It depends on the command alone.
+// can read files the Read check does not see. It depends on the command alone. Code read
+// from a program file or module the command names is codeFile's, not codeWhy's.
 func codeWhy(c *Command, depth int) (why string, reads bool) {
+	why, reads, _ = codeOf(c, depth)
+	return why, reads
+}
+
+// codeOf is codeWhy with the program file or module an interpreter reads its code from, when
+// that is where the code is (file set, reads false: the Read check sees the file's name).
+func codeOf(c *Command, depth int) (why string, reads bool, file string) {
 	if c.Kind != KindCall || len(c.Argv) == 0 {
-		return "", false
+		return "", false, ""
 	}
 	name, _ := commandName(c.Argv[0])
 	if spec, ok := interpreterFor(name); ok && !seesCode(name) {
-		if why := inlineCodeWhy(c, name, spec); why != "" {
-			return why, true
-		}
-		return "", false
+		f := inlineCodeWhy(c, name, spec)
+		return f.why, f.why != "" && f.file == "", f.file
 	}
+	if why := makefileFromStdin(c, name); why != "" {
+		return why, true, ""
+	}
+	why, reads = toolCodeWhy(c, name, depth)
+	return why, reads, ""
+}
+
+// toolCodeWhy is codeWhy for runners and database clients.
+func toolCodeWhy(c *Command, name string, depth int) (why string, reads bool) {
 	if spec, ok := roles().runners[name]; ok {
 		scripts, stdin, why := runnerScripts(name, c.Argv[1:], spec)
 		if why != "" {
@@ -515,7 +476,13 @@ func (k *checker) stageOpaque(c *Command) result {
 	if !k.idx.denyAsk && !k.idx.readRules {
 		return allowed
 	}
-	why, reads := codeWhy(c, 0)
+	why, reads, file := codeOf(c, 0)
+	if file != "" {
+		return k.fileCode(c, why, file)
+	}
+	if why == "" && k.idx.denyAsk && c.ExtraArgs {
+		why = k.launchedFromInput(c, 0)
+	}
 	if why == "" && k.idx.denyAsk && !c.Speculative {
 		// The words from an operand on that a rule names are matched as the allow stage
 		// matches them under a prefix rule (laterCommandRule): the rule's own verdict.

@@ -57,9 +57,12 @@ var opaqueCases = []checkCase{
 	// A Read deny rule: interpreter code can read any file, the Read check sees none of them.
 	{"opaque", `python3 -c 'print(open(".env").read())'`, r(denyEnv, "allow:Bash"), "", "ask:safety", "Read deny and ask rules"},
 	{"opaque", `python3 -c 'print(open(".e"+"nv").read())'`, r(denyEnv), permission.ModeBypass, "ask:safety", "python3 -c"},
-	// Not inline code: versions, modules and script files stay as they were.
+	// Versions run no code; a module or program file is code the analysis does not read
+	// (issue 39): a rule for the interpreter alone does not settle it, one naming it does.
 	{"opaque", "python3 --version", r(denyRm), "", "allow", "only reads"},
-	{"opaque", "python3 -mcompileall .", r(denyRm, "allow:Bash(python3:*)"), "", "allow", "python3:*"},
+	{"opaque", "python3 -mcompileall .", r(denyRm, "allow:Bash(python3:*)"), "", "ask:safety", "runs the module compileall"},
+	{"opaque", "python3 -m compileall .", r(denyRm, "allow:Bash(python3 -m compileall:*)"), "", "allow", "python3 -m compileall:*"},
+	{"opaque", "python3 -mcompileall .", r(denyRm, "allow:Bash(python3 -mcompileall:*)"), "", "allow", "python3 -mcompileall:*"},
 	{"opaque", "python3 -m pytest", r(denyRm, "allow:Bash(python3 -m pytest:*)"), "", "allow", "python3 -m pytest"},
 	{"opaque", "node --version", r(denyRm), "", "allow", "only reads"},
 	// Without any deny, ask or Read rule nothing could be evaded: no new ask.
@@ -227,7 +230,13 @@ func TestPropertyUnknownWrappersNeverAllowDenied(tt *testing.T) {
 func FuzzOpaque(f *testing.F) {
 	for _, s := range []string{`python3 -c 'print(1)'`, `perl -lne 'print' x`, "hyperfine 'rm x'", "ssh host rm x",
 		`psql -c '\! rm x'`, `sqlite3 db '.shell rm x'`, "foo -- rm x", "foo 'rm -rf x'", `mysql -e 'system rm x'`,
-		"echo x | node", "retry -- rm x", "hyperfine -p 'rm x' ls"} {
+		"echo x | node", "retry -- rm x", "hyperfine -p 'rm x' ls",
+		// Round 4 (issue 39): devices, runner modules, preload options, program files, editors,
+		// dot-command prefixes, make -f -, recorders, xargs into launchers.
+		"python3 /dev/stdin <<< 'x'", "python3 -m timeit x", "python3 -mpdb s.py", "perl -MPOSIX x.pl", "node --import data:x y.js",
+		"node -r ./x y.js", "ruby -r./x y.rb", "php -d auto_prepend_file=x y.php", "python3 -W ignore::a.B s.py", "python3 s.py",
+		"node --check x.js", "ed -s f <<< '!rm x'", "sqlite3 db '.sh rm x'", "sqlite3 db '.o |sh'", "make -f - <<< 'a:;rm x'",
+		"asciinema rec -c 'rm x'", "echo rm x | xargs timeout 1", "echo x | xargs sh -c", "numactl -N 0 rm x", "deno run https://x/y"} {
 		f.Add(s)
 	}
 	fx := newFixture(f)
@@ -244,6 +253,13 @@ func FuzzOpaque(f *testing.F) {
 			codeWhy(c, 0)
 		}
 		d := Check(context.Background(), pc, cmd)
+		for _, c := range a.Commands {
+			// Code the command line carries (not a program file a rule could name) never runs
+			// unasked under a deny rule in bypass mode.
+			if why, _, file := codeOf(c, 0); why != "" && file == "" && !c.Speculative && (d.Behavior == permission.Allow || d.Behavior == permission.Passthrough) {
+				t.Fatalf("%q: %s under a deny rule in bypass mode, though %s", cmd, d.Behavior, why)
+			}
+		}
 		for _, c := range a.Commands {
 			if c.Kind != KindCall || c.Speculative || len(c.Argv) < 2 {
 				continue

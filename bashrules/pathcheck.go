@@ -258,6 +258,9 @@ func (ps *pathChecks) use(pc *permission.Context, c *Command, u pathUse, what st
 		return pathOutcome{writes: isWrite(u.acc), res: result{v: vAsk, d: askDecision(
 			fmt.Sprintf("Path %s contains combining characters; the file system may treat it as another name.", w.Src), permission.ReasonOther, "combining characters in a path")}}
 	}
+	if u.linkIn != nil && !filepath.IsAbs(w.Value) && w.Tilde != TildeHome && !w.Glob {
+		return ps.linkTarget(pc, c, u, what)
+	}
 	p, ok := usePath(u)
 	if !ok {
 		return ps.unknownPath(c, pathUse{w: *u.dir, acc: u.acc})
@@ -269,10 +272,52 @@ func (ps *pathChecks) use(pc *permission.Context, c *Command, u pathUse, what st
 	if err != nil {
 		return pathOutcome{res: result{v: vAsk, d: askDecision(fmt.Sprintf("Path %s cannot be checked: %v.", w.Src, err), permission.ReasonOther, err.Error())}}
 	}
-	if out, settled := ps.ifExists(pc, u, abs); settled {
-		return out
+	kernel := ""
+	if permission.HasDotDot(p) && !strings.HasPrefix(p, "~") {
+		// The program opens the path as written: a ".." after a symlink is the parent of
+		// the link's target, not of the link (cat link/../secret). Both forms are checked.
+		if k := permission.ResolveAsKernel(pc.Cwd(), p); k != abs {
+			kernel = k
+		}
 	}
-	return ps.checkPath(pc, c, u, abs, what)
+	out, settled := ps.ifExists(pc, u, abs)
+	if !settled {
+		out = ps.checkPath(pc, c, u, abs, what)
+	}
+	if kernel != "" {
+		if ko, settled := ps.ifExists(pc, u, kernel); settled {
+			out.merge(ko)
+		} else {
+			out.merge(ps.checkPath(pc, c, u, kernel, what))
+		}
+	}
+	return out
+}
+
+// linkTarget checks a symbolic link's relative target where the kernel will read it: from
+// the directory the link is made in (ln -s ../.env sub/e names the project's .env, not the
+// one above the project), every symlink and ".." on the way resolved as the kernel does.
+func (ps *pathChecks) linkTarget(pc *permission.Context, c *Command, u pathUse, what string) pathOutcome {
+	at := *u.linkIn
+	if !at.Known || at.Placeholder || at.Tilde == TildeOther {
+		return ps.unknownPath(c, pathUse{w: at, acc: u.acc})
+	}
+	lp, err := pc.ResolvePath(at.Value)
+	if err != nil {
+		return pathOutcome{res: result{v: vAsk, d: askDecision(fmt.Sprintf("Path %s cannot be checked: %v.", at.Src, err), permission.ReasonOther, err.Error())}}
+	}
+	dir := lp
+	if u.linkFile || !isDir(lp) {
+		dir = filepath.Dir(lp)
+	}
+	k := permission.ResolveAsKernel(dir, u.w.Value)
+	plain := u
+	plain.linkIn = nil
+	out := ps.checkPath(pc, c, plain, k, what)
+	if lexical := filepath.Join(dir, u.w.Value); lexical != k {
+		out.merge(ps.checkPath(pc, c, plain, lexical, what))
+	}
+	return out
 }
 
 // useRoots checks find -exec's {}: it stands for any path under find's start paths, so each

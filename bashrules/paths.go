@@ -1,6 +1,7 @@
 package bashrules
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -35,6 +36,11 @@ type pathUse struct {
 	base string
 	// noHidden marks a recursive read that skips hidden files (rg without --hidden).
 	noHidden bool
+	// linkIn, for a symbolic link's target, is the word naming where the link is made: a
+	// relative target is read from the link's directory (linkIn itself when it is a
+	// directory and linkFile is not set, else its parent), not from where ln runs.
+	linkIn   *Word
+	linkFile bool
 }
 
 // pathsResult is what a command does to the file system, as far as its arguments show.
@@ -125,7 +131,7 @@ var pathSpecs = sync.OnceValue(func() map[string]pathFunc {
 		"head":     readers(kbSpec("head")),
 		"tail":     readers(kbSpec("tail")),
 		"wc":       wcPaths,
-		"strings":  readers(kbSpec("strings")),
+		"strings":  responseFileReaders(kbSpec("strings")),
 		"hexdump":  hexdumpPaths,
 		"od":       readers(kbSpec("od")),
 		"cut":      readers(kbSpec("cut")),
@@ -178,7 +184,7 @@ var pathSpecs = sync.OnceValue(func() map[string]pathFunc {
 		"touch":  touchPaths,
 		"mv":     mvPaths,
 		"cp":     cpPaths(false), "install": cpPaths(true),
-		"ln": lnPaths, "link": linkPaths,
+		"ln": lnPaths, "link": linkPaths, "pax": paxPaths,
 		"chmod": modePaths, "chown": modePaths, "chgrp": modePaths,
 		"tee":      writers(kbSpec("tee")),
 		"truncate": truncatePaths,
@@ -192,6 +198,22 @@ var pathSpecs = sync.OnceValue(func() map[string]pathFunc {
 		"scp":      copyRemotePaths, "rsync": copyRemotePaths, "sftp": sshPaths, "ssh": sshPaths,
 	}
 })
+
+// responseFileReaders are readers for the GNU binutils (strings), which take @FILE as a
+// response file: more arguments, read from FILE, naming files the analysis does not see.
+func responseFileReaders(spec optSpec) pathFunc {
+	read := readers(spec)
+	return func(args []Word) pathsResult {
+		r := read(args)
+		for _, a := range args {
+			if a.Known && len(a.Value) > 1 && a.Value[0] == '@' {
+				r.add(accRead, subWord(a, a.Value[1:]))
+				r.issue(fmt.Sprintf("%s is a response file: the arguments read from it name files the analysis does not see", a.Src))
+			}
+		}
+		return r
+	}
+}
 
 func writers(spec optSpec) pathFunc {
 	return func(args []Word) pathsResult {

@@ -16,6 +16,16 @@ type roFunc func(args []Word) string
 
 func anyArgs([]Word) string { return "" }
 
+// noResponseFile refuses a GNU binutils @FILE operand: the arguments it holds are unseen.
+func noResponseFile(args []Word) string {
+	for _, a := range args {
+		if strings.HasPrefix(a.Value, "@") && len(a.Value) > 1 {
+			return a.Value + " reads more arguments from a response file"
+		}
+	}
+	return ""
+}
+
 func noArgs(args []Word) string {
 	if len(args) > 0 {
 		return "takes no arguments when read-only"
@@ -67,7 +77,7 @@ func clusterOnly(v string) bool {
 func buildReadOnlyCommands() map[string]roFunc {
 	return map[string]roFunc{
 		"cat": anyArgs, "tac": anyArgs, "nl": anyArgs, "head": anyArgs, "tail": anyArgs, "wc": anyArgs,
-		"strings": anyArgs, "hexdump": anyArgs, "od": anyArgs, "cut": anyArgs, "paste": anyArgs, "column": anyArgs,
+		"strings": noResponseFile, "hexdump": anyArgs, "od": anyArgs, "cut": anyArgs, "paste": anyArgs, "column": anyArgs,
 		"rev": anyArgs, "fold": anyArgs, "expand": anyArgs, "unexpand": anyArgs, "fmt": anyArgs, "comm": anyArgs,
 		"cmp": anyArgs, "diff": anyArgs, "tsort": anyArgs, "pr": anyArgs, "stat": anyArgs, "readlink": anyArgs,
 		"realpath": anyArgs, "du": anyArgs, "df": anyArgs, "basename": anyArgs, "dirname": anyArgs, "tr": anyArgs,
@@ -158,6 +168,10 @@ func testRO(args []Word) string {
 
 var jqEnvRE = lazyRE(`\$ENV|\benv\b|\binput_filename\b|\$__prog|\bget_search_list\b`)
 
+// jqModuleRE finds a jq filter's module directives: import and include read .jq and .json
+// files from the library path (~/.jq, next to jq, -L folders), which the path check never sees.
+var jqModuleRE = lazyRE(`\b(import|include|modulemeta)\b`)
+
 func jqRO(args []Word) string {
 	for _, a := range args {
 		switch v := a.Value; {
@@ -165,6 +179,8 @@ func jqRO(args []Word) string {
 			return "jq option " + v + " reads other files"
 		case jqEnvRE().MatchString(v):
 			return "jq filter reads the environment"
+		case jqModuleRE().MatchString(v):
+			return "jq filter imports modules, which it reads from its library path"
 		}
 	}
 	return ""
@@ -235,6 +251,11 @@ func hostnameRO(args []Word) string {
 func manRO(args []Word) string {
 	for _, a := range args {
 		v := a.Value
+		if strings.ContainsRune(v, '/') && !strings.HasPrefix(v, "-") {
+			// A page given by its path is formatted from that file, whose requests (.so,
+			// the preprocessors its first line names) read other files.
+			return "man formats the page file " + v + ", whose requests can read other files"
+		}
 		if strings.HasPrefix(v, "-") && !contains([]string{"-a", "-f", "-k", "-w", "-W", "--all", "--whatis", "--apropos", "--where", "--path"}, v) {
 			return "man option " + v + " is not known to be read-only"
 		}
@@ -618,7 +639,7 @@ func readOnlyCommand(pc *permission.Context, c *Command, kids map[*Command][]*Co
 			}
 		}
 	}
-	if name == "git" && gitInBareRepo(context.Background(), pc.Cwd(), c.Argv[1:]) {
+	if name == "git" && (gitInBareRepo(context.Background(), pc.Cwd(), c.Argv[1:]) || gitElsewhere(context.Background(), pc.Cwd(), pc.OriginalCwd(), c.Argv[1:]) != "") {
 		return false
 	}
 	return true

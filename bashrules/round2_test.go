@@ -80,7 +80,7 @@ var effectCases = []checkCase{
 	{"effects", `awk 'BEGIN{system("id")}'`, r("allow:Bash(awk:*)"), "", "ask:safety", "system"},
 	{"effects", `awk '{print > "x"}' README.md`, r("allow:Bash(awk:*)"), "", "ask:safety", "print >"},
 	{"effects", `awk '{"id" | getline x}' README.md`, r("allow:Bash(awk:*)"), "", "ask:safety", "getline"},
-	{"effects", `awk '{print | "sh"}' README.md`, r("allow:Bash(awk:*)"), "", "ask:safety", "system, |"},
+	{"effects", `awk '{print | "sh"}' README.md`, r("allow:Bash(awk:*)"), "", "ask:safety", "pipes to or from a command"},
 	{"effects", `awk -f prog.awk README.md`, r("allow:Bash(awk:*)"), "", "ask:safety", "awk -f"},
 	{"effects", `awk '{print $1}' README.md`, r("allow:Bash(awk:*)"), "", "allow", "awk:*"},
 	{"effects", "man -P sh ls", r("allow:Bash(man:*)"), "", "ask:safety", "man -P"},
@@ -248,9 +248,10 @@ var meaningCases = func() []checkCase {
 	for _, c := range rmSpellings {
 		out = append(out, checkCase{"meaning", c, r(denyRmRf), "", "deny", "rm -rf:*"})
 		// find -exec is an exec-family option: with an ask rule in force it is a safety ask,
-		// which outranks the ask rule its child meets (the trace still names the rule).
+		// which outranks the ask rule its child meets (the trace still names the rule). So is
+		// xargs rm with nothing piped in: what it removes cannot be counted (damage budget).
 		want := "ask:rule"
-		if strings.HasPrefix(c, "find ") {
+		if strings.HasPrefix(c, "find ") || strings.HasPrefix(c, "xargs ") {
 			want = "ask:safety"
 		}
 		out = append(out, checkCase{"meaning", c, r(askRmRf), "", want, "rm -rf:*"})

@@ -196,3 +196,14 @@ func (vs *verdicts) dangerResult(c *Command, w Word, abs, why string) result {
 	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg, BlockedPath: abs,
 		Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "dangerous removal of " + why}}}
 }
+
+// fileCodeAsk is the answer for an interpreter running a program file or module the analysis
+// does not read, with a Bash deny or ask rule in force: a safety ask that only an allow rule
+// naming the file or module settles (opaque.go, fileCode).
+func (vs *verdicts) fileCodeAsk(c *Command, why, file string) result {
+	vs.rec.effect("exec", why, "code the analysis cannot see", vSafety)
+	vs.rec.note("bash: effect", "ask (safety check)", c.Text+": "+why)
+	msg := fmt.Sprintf("This command needs approval: %s, so your Bash deny and ask rules cannot be checked against it; an allow rule that names %s covers it, a rule for the interpreter alone and bypass mode do not.", why, file)
+	return result{v: vSafety, d: permission.Decision{Behavior: permission.Ask, Message: msg,
+		Reason: vs.reason(permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "opaque code: " + why, ClassifierApprovable: true})}}
+}

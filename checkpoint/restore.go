@@ -82,6 +82,16 @@ func (s *Store) Rewind(ctx context.Context, id string, opts RewindOptions) (Resu
 	if opts.DryRun {
 		return res, nil
 	}
+	if len(res.Failed) > 0 {
+		// Not reached: the points and their backups stay, so that the files not put back can
+		// be, by a rewind once the cause is gone. What this one did put back is the agent's
+		// last change of those files, as after any rewind.
+		s.restoredBy(left)
+		if err := s.save(); err != nil {
+			return res, err
+		}
+		return res, &IncompleteError{Failed: res.Failed}
+	}
 	s.points = s.points[:idx+1]
 	s.points[idx].Files, s.points[idx].Skipped = map[string]*entry{}, nil
 	s.restoredBy(left)
@@ -178,7 +188,7 @@ func (s *Store) rewindOne(t target, opts RewindOptions, res *Result) (left finge
 	}
 	if !opts.DryRun {
 		var err error
-		if left, err = putBack(root, t.path, t.state, want); err != nil {
+		if left, err = putBack(s.restoreSys(), root, t.path, t.state, want); err != nil {
 			if errors.Is(err, errLink) {
 				res.SkippedLinks++
 			} else {
@@ -340,7 +350,7 @@ func mapLink(err error) error {
 // putBack makes path have state: it removes the file, or writes a new file in the real parent
 // and renames it over the name (never writing into an existing inode, which may have other
 // names).
-func putBack(root, path string, st State, data []byte) (fingerprint, error) {
+func putBack(sys restoreSys, root, path string, st State, data []byte) (fingerprint, error) {
 	dfd, err := openDir(root, filepath.Dir(path), st.Exists)
 	if errors.Is(err, unix.ENOENT) && !st.Exists {
 		return fingerprint{}, nil
@@ -363,9 +373,9 @@ func putBack(root, path string, st State, data []byte) (fingerprint, error) {
 		if !exists {
 			return fingerprint{}, nil
 		}
-		return fingerprint{}, unix.Unlinkat(dfd, name, 0)
+		return fingerprint{}, sys.unlink(path, dfd, name)
 	}
-	if err := writeRename(dfd, name, st.Mode, data); err != nil {
+	if err := writeRename(sys, path, dfd, name, st.Mode, data); err != nil {
 		return fingerprint{}, err
 	}
 	if err := unix.Fstatat(dfd, name, &cur, unix.AT_SYMLINK_NOFOLLOW); err != nil {
@@ -374,8 +384,8 @@ func putBack(root, path string, st State, data []byte) (fingerprint, error) {
 	return fingerprintOfStat(&cur), nil
 }
 
-// writeRename writes data to a new file beside name and renames it over name.
-func writeRename(dfd int, name string, mode fs.FileMode, data []byte) error {
+// writeRename writes data to a new file beside name (path) and renames it over name.
+func writeRename(sys restoreSys, path string, dfd int, name string, mode fs.FileMode, data []byte) error {
 	var rnd [8]byte
 	_, _ = rand.Read(rnd[:])
 	tmp := ".reins-rewind-" + hex.EncodeToString(rnd[:])
@@ -384,7 +394,7 @@ func writeRename(dfd int, name string, mode fs.FileMode, data []byte) error {
 		return err
 	}
 	f := fdFile(fd)
-	_, err = f.Write(data)
+	err = sys.write(path, f, data)
 	if err == nil {
 		err = unix.Fchmod(fd, uint32(mode.Perm()))
 	}
@@ -420,11 +430,64 @@ func lineChanges(before, after []byte) (ins, del int) {
 	return ins, del
 }
 
+// splitLines are b's lines, each with its newline; a final newline ends the last line and
+// does not begin another.
 func splitLines(b []byte) []string {
 	if len(b) == 0 {
 		return nil
 	}
-	return strings.SplitAfter(string(b), "\n")
+	lines := strings.SplitAfter(string(b), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
 }
 
 func fdFile(fd int) *os.File { return os.NewFile(uintptr(fd), "") }
+
+// restoreSys is the seam of a restore's writes: the calls that a full disk or a failing
+// device refuses. Tests put one in the way of chosen files (ENOSPC, EIO).
+type restoreSys interface {
+	// write writes data to f, the new file that is to hold path's content.
+	write(path string, f *os.File, data []byte) error
+	// unlink removes name, which is path, from the folder dfd.
+	unlink(path string, dfd int, name string) error
+}
+
+// osSys is the real system.
+type osSys struct{}
+
+func (osSys) write(_ string, f *os.File, data []byte) error {
+	_, err := f.Write(data)
+	return err
+}
+
+func (osSys) unlink(_ string, dfd int, name string) error { return unix.Unlinkat(dfd, name, 0) }
+
+func (s *Store) restoreSys() restoreSys {
+	if s.sys == nil {
+		return osSys{}
+	}
+	return s.sys
+}
+
+// IncompleteError is Rewind's error when some files could not be put back (a full disk, an
+// I/O error, a damaged backup): the point is not reached, every later point and every
+// backup stays, and a rewind to it again, once the cause is gone, finishes the job.
+type IncompleteError struct {
+	// Failed are the files not put back, with why (Result.Failed).
+	Failed []Skipped
+}
+
+func (e *IncompleteError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "checkpoint: %d file(s) could not be put back:", len(e.Failed))
+	for i, s := range e.Failed {
+		if i > 0 {
+			b.WriteString(";")
+		}
+		fmt.Fprintf(&b, " %s (%s)", s.Path, s.Reason)
+	}
+	b.WriteString("; the checkpoint is kept: rewind to it again once that is fixed")
+	return b.String()
+}

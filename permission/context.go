@@ -96,6 +96,12 @@ type Config struct {
 	SecretFiles []SecretFile
 	// Taint is the session's taint record; nil starts a clean one.
 	Taint *Taint
+	// Fences turn asks about reads and writes outside the working directories, or every
+	// ask, into denials (fences.go).
+	Fences Fences
+	// ProtectedPaths are exact paths protected like the protected names (absolute; a folder
+	// with everything under it): a linked worktree's main .git/hooks and .git/config.
+	ProtectedPaths []string
 }
 
 // Context is an immutable snapshot of the permission state. Build one with [New]; change it
@@ -125,6 +131,9 @@ type Context struct {
 	// secrets read, shared by every context derived from this one (taint.go).
 	secrets []SecretFile
 	taint   *Taint
+	// fences and protectedPaths are Config's (fences.go).
+	fences         Fences
+	protectedPaths []string
 
 	index ruleIndex
 	// dirForms are the working directories with their symlink-resolved forms, computed when
@@ -171,6 +180,10 @@ func New(cfg Config) (*Context, error) {
 		avoidPrompts:    cfg.AvoidPrompts,
 		settingsFiles:   slices.Clone(cfg.SettingsFiles),
 		sandbox:         cfg.Sandbox,
+		fences:          cfg.Fences,
+	}
+	for _, p := range cfg.ProtectedPaths {
+		c.protectedPaths = append(c.protectedPaths, filepath.Clean(p))
 	}
 	c.sandbox.ExcludedCommands = slices.Clone(cfg.Sandbox.ExcludedCommands)
 	c.damage = DefaultDamageBudget

@@ -73,6 +73,9 @@ type AskRequest struct {
 	Tool     string
 	Input    any
 	Decision Decision
+	// Again is set when Input is what this asker's previous answer substituted, asked about
+	// again: why (the ask rule, safety check or classifier it met).
+	Again string
 }
 
 // Denial limits of auto mode: after this many classifier denials in a row, or in a session,
@@ -223,6 +226,9 @@ func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, u
 	if td, ok := e.taintStep(ctx, pc, t, input); ok {
 		return td
 	}
+	if ed, ok := escapeStep(ctx, pc, t, input, d); ok {
+		return ed
+	}
 	if upTo != fullPipeline {
 		return Decision{Behavior: Passthrough, Message: RequestMessage(name)}
 	}
@@ -288,7 +294,16 @@ func (e *Engine) post(ctx context.Context, pc *Context, t Checker, input any, d 
 		return Decision{Behavior: Deny, Message: dontAskMessage(name), Reason: &Reason{Type: ReasonMode, Mode: ModeDontAsk}}, nil
 	}
 	if e.autoActive(pc) {
-		return e.auto(ctx, pc, t, input, d)
+		d, err := e.auto(ctx, pc, t, input, d)
+		if err == nil && d.Behavior == Ask {
+			if dd, ok := pc.promptDenied(ctx, name, d); ok {
+				return dd, nil
+			}
+		}
+		return d, err
+	}
+	if dd, ok := pc.promptDenied(ctx, name, d); ok {
+		return dd, nil
 	}
 	if pc.avoidPrompts {
 		Note(ctx, Step{Name: "post prompt-less context", Outcome: "deny"})

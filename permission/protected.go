@@ -114,7 +114,7 @@ func (c *Context) protectedPath(f string) string {
 			return "a settings file of this session"
 		}
 	}
-	return ""
+	return c.extraProtected(filepath.Clean(f))
 }
 
 // hasShortName is the regexp `~\d` (a Windows 8.3 short name such as PROGRA~1), written out

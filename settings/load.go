@@ -77,6 +77,14 @@ type Settings struct {
 	DefaultMode *Entry `json:"defaultMode,omitempty"`
 	// DisableBypass is permissions.disableBypassPermissionsMode; its value is always "disable".
 	DisableBypass *Entry `json:"disableBypassPermissionsMode,omitempty"`
+	// BlockReadsOutside, BlockWritesOutside and DenyInsteadOfPrompting are the permissions
+	// keys of [Loaded.Fences]; DisableSkillShell is disableSkillShellExecution.
+	BlockReadsOutside      *BoolEntry `json:"blockReadsOutsideWorkingDirectories,omitempty"`
+	BlockWritesOutside     *BoolEntry `json:"blockWritesOutsideWorkingDirectories,omitempty"`
+	DenyInsteadOfPrompting *BoolEntry `json:"denyInsteadOfPrompting,omitempty"`
+	DisableSkillShell      *BoolEntry `json:"disableSkillShellExecution,omitempty"`
+	// StatusLine is the statusLine key (statusline.go).
+	StatusLine *StatusLine `json:"statusLine,omitempty"`
 	// ManagedOnly is allowManagedPermissionRulesOnly; it is honoured from policy files only.
 	ManagedOnly *BoolEntry `json:"allowManagedPermissionRulesOnly,omitempty"`
 	// AutoCompact is autoCompactEnabled: false turns automatic compaction off.
@@ -230,12 +238,16 @@ func Load(opts Options) (*Loaded, error) {
 		f := &File{Source: c.source, Path: c.path, Claude: c.claude, Inline: c.inline, Root: c.root, Bundle: c.bundle}
 		l.Files = append(l.Files, f)
 		var data []byte
-		if c.bundle {
+		if c.bundle || c.inline {
+			// Given as data, not read here: held to the files' cap all the same.
 			f.Exists = true
 			data = c.data
-		} else if c.inline {
-			f.Exists = true
-			data = []byte(opts.Flag)
+			if c.inline {
+				data = []byte(opts.Flag)
+			}
+			if len(data) > MaxFileSize {
+				return nil, &TooLargeError{Path: c.path, Size: int64(len(data)), Limit: MaxFileSize, Kind: fileLimits.Kind}
+			}
 		} else {
 			info, err := os.Stat(c.path)
 			if isNotExist(err) {
@@ -458,7 +470,10 @@ func (d *settingsDoc) readTopLevel(root *value, s *Settings) error {
 		line, col := d.idx.pos(v.off)
 		*k.dst = &Entry{Value: v.str, Line: line, Col: col}
 	}
-	return nil
+	if err := d.readSkillShell(root, s); err != nil {
+		return err
+	}
+	return d.readStatusLine(root, s)
 }
 
 // readPermissions reads the permissions object: its keys checked, its lists, defaultMode and
@@ -491,7 +506,7 @@ func (d *settingsDoc) readPermissions(root *value, s *Settings, policy, strict, 
 		line, col := d.idx.pos(v.off)
 		s.DisableBypass = &Entry{Value: v.str, Line: line, Col: col}
 	}
-	return nil
+	return d.readFences(perms, s)
 }
 
 // readPermissionLists reads the allow, deny, ask and additionalDirectories lists, each entry

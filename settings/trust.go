@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/worktree/gitdir"
 )
 
 // trustFileName is the file under the config folder that lists trusted projects:
@@ -140,7 +141,10 @@ func trust(h hooks, configDir, home, dir string) error {
 // and the recorded folders are compared with their symlinks resolved. A trusted folder covers
 // the folders below it up to another repository: a folder with a .git entry of its own (a
 // clone, a submodule) below the trusted one is another project, trusted only by its own entry.
-// A recorded folder too broad to trust (CheckTrustable, with home) covers nothing.
+// A recorded folder too broad to trust (CheckTrustable, with home) covers nothing. A folder in
+// a linked git worktree is trusted if and only if the worktree's main repository is: its hooks
+// and configuration, the code git runs there, live in the main repository, wherever the
+// worktree is (a trusted folder holding a worktree of an untrusted repository is not trusted).
 func IsTrusted(configDir, home, dir string) (bool, error) {
 	if configDir == "" {
 		return false, nil
@@ -148,6 +152,13 @@ func IsTrusted(configDir, home, dir string) (bool, error) {
 	target, err := resolvePath(dir)
 	if err != nil {
 		return false, fmt.Errorf("checking trust of %s: %w", dir, err)
+	}
+	root, linked, err := gitdir.TrustRoot(target)
+	if err != nil {
+		return false, fmt.Errorf("checking trust of %s: %w", dir, err)
+	}
+	if linked {
+		target = root
 	}
 	_, list, err := readTrust(hooks{}, trustFile(configDir))
 	if err != nil {

@@ -212,8 +212,11 @@ func TestTrustScope(t *testing.T) {
 	cfg := e.opts.ConfigDir
 	home := filepath.Join(e.root, "users", "me")
 	work := filepath.Join(home, "work")
+	// The repositories git keeps for them: the submodule's under modules/, the worktree's
+	// under worktrees/ with its commondir.
+	modules, worktrees := filepath.Join(work, "mono", ".git", "modules", "sub"), filepath.Join(work, "mono", ".git", "worktrees", "feature")
 	for _, d := range []string{filepath.Join(work, "notes", "a"), filepath.Join(work, "clone", ".git"), filepath.Join(work, "clone", "pkg"),
-		filepath.Join(work, "mono", ".git"), filepath.Join(work, "mono", "sub")} {
+		filepath.Join(work, "mono", ".git"), filepath.Join(work, "mono", "sub"), modules, worktrees} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -221,6 +224,9 @@ func TestTrustScope(t *testing.T) {
 	// A submodule's .git is a file naming its own repository; a worktree's names the one it
 	// checks out again.
 	if err := os.WriteFile(filepath.Join(work, "mono", "sub", ".git"), []byte("gitdir: ../.git/modules/sub\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(worktrees, "commondir"), []byte("../..\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	wt := filepath.Join(work, "mono", ".claude", "worktrees", "feature")

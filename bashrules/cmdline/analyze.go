@@ -140,6 +140,9 @@ type Where struct {
 	Loop     bool
 	Fn       bool // inside a function body
 	Script   bool // inside a script run by another command (bash -c, eval)
+	// ForVar is the variable of the innermost for loop over words around this one (its outer
+	// ones linked from it): the damage count applies a loop's body once per value.
+	ForVar *ForVar
 }
 
 // Name returns the command name (argv[0]) when it is known.
@@ -583,11 +586,13 @@ func (w *walker) forClause(x *syntax.ForClause, sc scope) {
 		for _, it := range l.Items {
 			w.word(it, sc)
 		}
-		// The loop variable is assigned values the analysis does not follow.
+		// The loop variable is assigned values the analysis does not follow, except the
+		// damage count, which applies the body to each (forVar).
 		c := w.newCommand(KindAssign, l, sc)
 		c.Text = "for " + l.Name.Value
 		c.Assigns = []Assignment{{Name: l.Name.Value, Src: l.Name.Value, Value: Word{Why: "loop variable"}}}
 		w.add(c)
+		loop.ForVar = w.forVar(l, c, sc.ForVar)
 	case *syntax.CStyleLoop:
 		for _, e := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
 			if e != nil {

@@ -212,6 +212,10 @@ func (w *walker) param(p *syntax.ParamExp, sc scope) {
 		w.issue("indirect expansion ${!%s} can run commands hidden in a variable", name)
 	case p.NestedParam != nil:
 		w.issue("nested parameter expansion")
+	case p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && p.Exp.Word.Lit() == "P":
+		// Prompt expansion expands the value as a prompt string: its command substitutions
+		// run. @E (escapes), @A (a declaration), @Q and the rest only transform text.
+		w.issue("prompt expansion ${%s@P} runs the command substitutions in a variable's value", name)
 	}
 	if p.Index != nil {
 		w.arith(p.Index, sc)

@@ -69,7 +69,7 @@ var wrappers = map[string]WrapperSpec{
 	"flock":            {Peel: peelFlock},
 	"chroot":           {Peel: peelChroot},
 	"su":               {Peel: peelSu},
-	"runuser":          {Peel: peelSu},
+	"runuser":          {Peel: peelRunuser},
 	"script":           {Peel: peelScript},
 	"busybox":          {Peel: flagsPeel("", "", nil, nil)},
 	"xargs":            {Peel: peelXargs},
@@ -374,6 +374,26 @@ func peelSu(args []Word) (int, *Word, bool, bool) {
 		}
 	}
 	return len(args), nil, false, true
+}
+
+// peelRunuser reads runuser: with -u USER (--user) it runs the command after its options
+// (runuser -u nobody -- make); otherwise it is su, whose -c is a command line.
+func peelRunuser(args []Word) (int, *Word, bool, bool) {
+	user := false
+	for _, a := range args {
+		if a.Known && (a.Value == "-u" || strings.HasPrefix(a.Value, "--user") || (strings.HasPrefix(a.Value, "-u") && !strings.HasPrefix(a.Value, "--"))) {
+			user = true
+		}
+	}
+	if !user {
+		return peelSu(args)
+	}
+	if i, s, _, ok := peelSu(args); ok && s != nil {
+		return i, s, false, true
+	}
+	i, ok := skipOptions(args, "fmpPlh", "ugGswc", []string{"fast", "preserve-environment", "pty", "login", "help"},
+		[]string{"user", "group", "supp-group", "shell", "whitelist-environment", "command", "session-command"})
+	return i, nil, false, ok
 }
 
 func peelScript(args []Word) (int, *Word, bool, bool) {

@@ -57,6 +57,9 @@
 //	                            data                  its operands are data, never commands
 //	                            globhazard            a pattern among its arguments may expand
 //	                                                  to one of its options that writes or runs
+//	                            codemodules MOD...    (an interpreter's) modules that, run with
+//	                                                  -m, run their arguments, standard input
+//	                                                  or another program as code (timeit, pdb)
 //	help ARGS...              what prints the options, for the test against the installed
 //	                          program (default --help; may repeat; "help man [PAGE]": the
 //	                          manual page; "help none": nothing does); on a subcommand, what
@@ -80,7 +83,8 @@
 // words are facts for the check of code the analysis cannot see, not effects (an allow rule
 // for the program covers them): code (its value is program text the program runs: python
 // -c), script (its value is a command line the program runs: hyperfine --prepare) and norun
-// (after it no command runs: ssh -N). The word newer marks an option newer than the
+// (after it no command runs: ssh -N; for an interpreter, no program text runs: --version,
+// node --check). The word newer marks an option newer than the
 // program's version in Debian stable, which the test against the installed program's help
 // then does not require.
 //

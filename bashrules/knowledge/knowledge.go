@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/reinsdev/reins/built"
 )
 
 // Arity is how an option takes a value.
@@ -219,6 +221,9 @@ const (
 	RoleEdits = "edits"
 	// RoleNetwork: the program connects to other hosts; no check limits where.
 	RoleNetwork = "network"
+	// RoleCodeModules (an interpreter's): the modules that, run with -m, run their arguments,
+	// their standard input or another program as code (python -m timeit, -m pdb).
+	RoleCodeModules = "codemodules"
 )
 
 // Role returns the words of a role the command states, and whether it states it.
@@ -256,6 +261,7 @@ func (b *Base) Programs() []*Command { return b.list }
 var embedded embed.FS
 
 var builtin = sync.OnceValue(func() *Base {
+	built.Mark(built.Knowledge)
 	b, err := LoadFS(embedded, "programs")
 	if err != nil {
 		panic("knowledge: a built-in entry is broken: " + err.Error())

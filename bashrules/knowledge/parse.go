@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ParseError is a broken entry: where, and what is wrong.
@@ -64,11 +65,13 @@ func (r *reader) errf(col int, format string, args ...any) error {
 }
 
 var (
-	nameRE    = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`)
-	envRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	optNameRE = regexp.MustCompile(`^[A-Za-z0-9_#][A-Za-z0-9_.+#-]*$`)
-	patternRE = regexp.MustCompile(`^-[A-Za-z0-9][A-Za-z0-9,_.+=-]*\*$`)
-	canonRE   = regexp.MustCompile(`^[A-Za-z0-9+-][A-Za-z0-9_.+-]*(,[A-Za-z0-9+-][A-Za-z0-9_.+-]*)*$`)
+	nameRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`) })
+	envRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
+	optNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_#][A-Za-z0-9_.+#-]*$`) })
+	patternRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-[A-Za-z0-9][A-Za-z0-9,_.+=-]*\*$`) })
+	canonRE   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z0-9+-][A-Za-z0-9_.+-]*(,[A-Za-z0-9+-][A-Za-z0-9_.+-]*)*$`)
+	})
 )
 
 // Parse reads the entries of one file. file names it in errors.
@@ -116,7 +119,7 @@ func (r *reader) directive(toks []token) error {
 	case "alias":
 		return r.alias(toks)
 	case "like":
-		if len(toks) != 2 || r.cur != r.prog || !nameRE.MatchString(toks[1].s) {
+		if len(toks) != 2 || r.cur != r.prog || !nameRE().MatchString(toks[1].s) {
 			return r.errf(toks[0].col, "like names one program, in a program's entry")
 		}
 		r.prog.Like = toks[1].s
@@ -174,7 +177,7 @@ func (r *reader) alias(toks []token) error {
 		r.prog.Aliases = map[string]string{}
 	}
 	for _, t := range toks[1:] {
-		if !nameRE.MatchString(t.s) {
+		if !nameRE().MatchString(t.s) {
 			return r.errf(t.col, "%q is not a word", t.s)
 		}
 		if prev, ok := r.prog.Aliases[t.s]; ok {
@@ -193,11 +196,11 @@ func (r *reader) names(toks []token, what string) ([]string, error) {
 	for _, t := range toks[1:] {
 		// A subcommand may be two words, written a/b (docker container/rm).
 		two := what == "sub" && strings.Count(t.s, "/") == 1 && !strings.HasPrefix(t.s, "/") && !strings.HasSuffix(t.s, "/")
-		if two && nameRE.MatchString(strings.Replace(t.s, "/", "", 1)) {
+		if two && nameRE().MatchString(strings.Replace(t.s, "/", "", 1)) {
 			out = append(out, t.s)
 			continue
 		}
-		if !nameRE.MatchString(t.s) && t.s != "[" && t.s != "." && t.s != ":" { // the shell's [, . and :
+		if !nameRE().MatchString(t.s) && t.s != "[" && t.s != "." && t.s != ":" { // the shell's [, . and :
 			return nil, r.errf(t.col, "%q is not a command name", t.s)
 		}
 		out = append(out, t.s)
@@ -304,10 +307,10 @@ func (r *reader) opt(toks []token) error {
 			s, a = s[:len(s)-1], Optional
 		}
 		if kindOf(s) == kPattern {
-			if a != None || !patternRE.MatchString(s) {
+			if a != None || !patternRE().MatchString(s) {
 				return r.errf(t.col, "%q is not an option family (-prefix*, with no value mark)", t.s)
 			}
-		} else if kindOf(s) == kBad || kindOf(s) != kShort && strings.ContainsAny(s, "=?,*") || !optNameRE.MatchString(strings.TrimLeft(s, "-")) && kindOf(s) != kShort {
+		} else if kindOf(s) == kBad || kindOf(s) != kShort && strings.ContainsAny(s, "=?,*") || !optNameRE().MatchString(strings.TrimLeft(s, "-")) && kindOf(s) != kShort {
 			return r.errf(t.col, "%q is not an option spelling (-x, --long or -word, with = or ? for a value)", t.s)
 		}
 		if kindOf(s) == kShort && (s[1] == '=' || s[1] == ',' || s[1] <= ' ' || s[1] > '~') {
@@ -350,7 +353,7 @@ func (r *reader) opt(toks []token) error {
 			continue
 		}
 		if c, ok := strings.CutPrefix(t.s, "as="); ok {
-			if !canonRE.MatchString(c) {
+			if !canonRE().MatchString(c) {
 				return r.errf(t.col+3, "%q is not a canonical name", c)
 			}
 			o.Canon = strings.Split(c, ",")
@@ -395,7 +398,7 @@ func (r *reader) env(toks []token) error {
 	if len(toks) < 3 {
 		return r.errf(toks[0].col, "env needs a variable and at least one effect")
 	}
-	if !envRE.MatchString(toks[1].s) {
+	if !envRE().MatchString(toks[1].s) {
 		return r.errf(toks[1].col, "%q is not a variable name", toks[1].s)
 	}
 	var e Effect
@@ -414,7 +417,7 @@ func (r *reader) env(toks []token) error {
 }
 
 func (r *reader) sigil(toks []token) error {
-	if len(toks) < 3 || len(toks[1].s) != 1 || strings.ContainsAny(toks[1].s, "-") || !canonRE.MatchString(toks[2].s) {
+	if len(toks) < 3 || len(toks[1].s) != 1 || strings.ContainsAny(toks[1].s, "-") || !canonRE().MatchString(toks[2].s) {
 		return r.errf(toks[0].col, "sigil needs one character (not -), a canonical name and perhaps effects")
 	}
 	if r.cur.Sigils == nil {
@@ -449,10 +452,11 @@ var roleWords = map[string]struct {
 	RoleGoals:       {},
 	RoleEdits:       {},
 	RoleNetwork:     {names: true},
+	RoleCodeModules: {names: true},
 }
 
 // roleNames lists the roles for errors.
-var roleNames = "interpreter, shell, runner, dbclient, data, launcher, local, globhazard, goals, edits or network"
+var roleNames = "interpreter, shell, runner, dbclient, data, launcher, local, globhazard, goals, edits, network or codemodules"
 
 func (r *reader) role(toks []token) error {
 	if len(toks) < 2 {
@@ -472,7 +476,7 @@ func (r *reader) role(toks []token) error {
 	words := []string{}
 	for _, t := range toks[2:] {
 		switch {
-		case spec.names && nameRE.MatchString(strings.Replace(t.s, "/", "", 1)):
+		case spec.names && nameRE().MatchString(strings.Replace(t.s, "/", "", 1)):
 		case !spec.names && slices.Contains(spec.choices, t.s):
 		case spec.names:
 			return r.errf(t.col, "%q is not a subcommand name", t.s)

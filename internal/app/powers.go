@@ -88,7 +88,7 @@ func Powers(ctx context.Context, s *Settings, o PowersOptions) []Power {
 		if h.PluginRoot != "" {
 			src = "plugin"
 		}
-		out = append(out, Power{Kind: PowerHook, What: what + ": " + h.Command, Where: h.Origin(), Source: src,
+		out = append(out, Power{Kind: PowerHook, What: what + ": " + h.Runs(), Where: h.Origin(), Source: src,
 			Waits: strings.Contains(h.Skipped, "not trusted"), Note: h.Skipped})
 	}
 	out = append(out, serverPowers(s, o, ps)...)

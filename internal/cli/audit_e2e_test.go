@@ -180,7 +180,8 @@ func TestPolicyBundleE2E(t *testing.T) {
 	e.run("-p", "clean up")
 	e.wantCode(0)
 	denies := auditEntries(t, e, "--decision", "deny")
-	if len(denies) != 1 || denies[0]["rule"] != "Bash(rm:*)" || denies[0]["ruleSource"] != "policySettings" || denies[0]["policyVersion"] != "7" {
+	if len(denies) != 1 || denies[0]["rule"] != "Bash(rm:*)" || denies[0]["ruleSource"] != "policySettings" || denies[0]["policyVersion"] != "7" ||
+		denies[0]["decidedBy"] != "rule" {
 		t.Fatalf("the bundle's deny: %v", denies)
 	}
 	e.run("permissions", "check", "--tool", "Bash", "--input", `{"command":"rm -rf /tmp/x"}`)

@@ -125,6 +125,8 @@ func TestMemoryImportOfASecretTaintsE2E(t *testing.T) {
 			hits.Store(0)
 			e := newE2E(t, bin)
 			e.env = append(e.env, "IS_SANDBOX=1")
+			// The taint decides here; the sandbox, on by default, would stop the curl anyway.
+			e.userSettings(`{"sandbox": {"enabled": false}}`)
 			memory := "Be brief.\n"
 			if secret != "" {
 				p := filepath.Join(e.home, secret)
