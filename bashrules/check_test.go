@@ -282,7 +282,7 @@ var checkCases = []checkCase{
 	{"readonly", "git --version", nil, "", "allow", "git only reads"},
 	{"readonly", "git -c core.pager=evil log", nil, "", "ask:safety", "git -c"},
 	{"readonly", "git log --oneline -5", nil, "", "allow", "git only reads"},
-	{"readonly", "git diff --output=x", nil, "", "pass", "is not read-only"},
+	{"readonly", "git diff --output=x", nil, "", "pass", "write"},
 	{"readonly", "git diff --ext-diff", nil, "", "ask:safety", "--ext-diff runs a program"},
 	{"readonly", "git branch -D x", nil, "", "pass", "is not read-only"},
 	{"readonly", "git branch", nil, "", "allow", "git only reads"},

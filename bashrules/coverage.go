@@ -2,6 +2,7 @@ package bashrules
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -43,17 +44,74 @@ func uncovered(r *permission.Rule, c *Command) string {
 	defer parsedPool.Put(p)
 	e.ParseInto(kbArgs(c.Argv[at+1:], kbuf[:]), p)
 	implied := ri.implied
-	complete := e.Complete(*p)
+	args := c.Argv[at+1:]
 	for _, u := range p.Unknown {
-		if complete {
-			return u.Why + " to the knowledge base's entry for " + entryName(e, *p) + ", so the rule does not cover it"
+		if implied := impliedUnknown(ri, args, u); implied {
+			continue
 		}
+		return u.Why + " to the knowledge base's entry for " + entryName(e, *p) + ", so the rule does not cover it"
+	}
+	for _, i := range p.AtFiles {
+		return "argument " + args[i].Value + " makes " + e.Name() + " read more arguments from a file the rule does not name"
+	}
+	if why := beyondOptions(e, *p, args); why != "" {
+		return why
+	}
+	if why := sigilDanger(e, *p, args); why != "" {
+		return why + ", which the rule does not name"
 	}
 	for _, u := range p.Uses {
 		if implied[u.Opt] || !u.Opt.Effects.Dangerous() {
 			continue
 		}
 		return "option " + u.Spelling + " of " + entryName(e, *p) + " " + effectWhy(u.Opt.Effects) + ", which the rule does not name"
+	}
+	return ""
+}
+
+// impliedUnknown reports an option the entry does not know that the rule's own words give:
+// Bash(prog --x:*) covers --x whatever the entry says of it.
+func impliedUnknown(ri *ruleInfo, args []Word, u knowledge.Unknown) bool {
+	return slices.Contains(ri.words[1:], u.Text) || u.Word < len(args) && slices.Contains(ri.words[1:], args[u.Word].Value)
+}
+
+// beyondOptions says why options after a subcommand the entry does not list are not covered:
+// what they do is not known (docker compose up -d, git frobnicate --all).
+func beyondOptions(e *knowledge.Command, p knowledge.Parsed, args []Word) string {
+	if p.Beyond < 0 {
+		return ""
+	}
+	for _, w := range args[p.Beyond+1:] {
+		if !w.Known {
+			continue
+		}
+		if w.Value == "--" {
+			return ""
+		}
+		if len(w.Value) > 1 && w.Value[0] == '-' && !isNumber(w.Value[1:]) {
+			return "option " + w.Value + " follows " + e.Name() + " " + args[p.Beyond].Value + ", a subcommand the knowledge base's entry does not list, so the rule does not cover it"
+		}
+	}
+	return ""
+}
+
+// sigilDanger says why an operand with a sigil is a command the program runs (vim +CMD), or "".
+func sigilDanger(e *knowledge.Command, p knowledge.Parsed, args []Word) string {
+	cmd := e
+	if p.Sub != nil {
+		cmd = p.Sub
+	}
+	if len(cmd.SigilEffects) == 0 {
+		return ""
+	}
+	for _, i := range p.Operands {
+		w := args[i]
+		if !w.Known || len(w.Value) < 2 {
+			continue
+		}
+		if canon, ok := cmd.Sigils[w.Value[0]]; ok && cmd.SigilEffects[canon].Dangerous() {
+			return entryName(e, p) + " " + w.Value + " is a command " + e.Names[0] + " runs, which can run programs"
+		}
 	}
 	return ""
 }
@@ -97,7 +155,7 @@ func ruleInfoOf(content string) *ruleInfo {
 	}
 	ri := &ruleInfo{words: ruleWordsOf(content)}
 	if len(ri.words) > 0 {
-		if e, ok := knowledge.Lookup(ri.words[0]); ok {
+		if e, ok := knowledge.Facts(ri.words[0]); ok {
 			ri.entry, ri.implied = e, impliedOptions(e, ri.words[1:])
 		}
 	}

@@ -316,12 +316,6 @@ func execOption(name string, args []Word) string {
 		return why
 	}
 	switch name {
-	case "vim", "vi", "nvim", "view", "vimdiff", "gvim", "ex":
-		for _, a := range args {
-			if a.Known && strings.HasPrefix(a.Value, "+") {
-				return name + " " + a.Value + " runs editor commands, which can run programs"
-			}
-		}
 	case "crontab", "at", "batch":
 		if name != "crontab" || anyWord(args, "-l") == "" || len(args) > 1 {
 			return name + " installs commands that run later"

@@ -28,6 +28,9 @@ func kbExecOption(name string, args []Word) string {
 		cmd = p.Sub
 	}
 	for _, u := range p.Uses {
+		if u.Opt.Effects&knowledge.Pipe != 0 && u.HasValue && strings.HasPrefix(strings.TrimSpace(u.Value), "|") {
+			return name + " " + u.Spelling + " " + u.Value + " runs a command line"
+		}
 		if why := dangerWhy(name, u.Spelling, u.Opt.Effects); why != "" {
 			return why + alsoSpelled(name, u.Spelling, u.Opt)
 		}
@@ -36,6 +39,9 @@ func kbExecOption(name string, args []Word) string {
 			// -fprint names, not what -delete removes.
 			return "find " + u.Spelling + " runs commands or changes files"
 		}
+	}
+	if why := sigilDanger(e, *p, args); why != "" {
+		return why
 	}
 	for _, u := range p.Unknown {
 		if why := unknownDanger(name, cmd, e, u, args); why != "" {

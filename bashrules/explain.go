@@ -2,8 +2,10 @@ package bashrules
 
 import (
 	"context"
+	"slices"
 	"strings"
 
+	"github.com/reinsdev/reins/bashrules/knowledge"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -73,33 +75,60 @@ func (r *recorder) effect(kind, target, check string, v verdict) {
 	r.effects[r.cur] = append(r.effects[r.cur], Effect{Kind: kind, Target: target, Check: check, Outcome: v.String()})
 }
 
-// networkCommands use the network; no check limits where they connect.
-var networkCommands = map[string]bool{"curl": true, "wget": true, "ssh": true, "scp": true, "sftp": true, "rsync": true,
-	"nc": true, "ncat": true, "netcat": true, "telnet": true, "ftp": true, "http": true, "https": true, "xh": true}
-
+// networkEffect records that a command uses the network, as its entry's network role says:
+// the whole program (curl, ssh) or the subcommands named (git push, npm install).
 func (r *recorder) networkEffect(c *Command, name string) {
 	if r.effects == nil || c.Kind != KindCall {
 		return
 	}
-	if networkCommands[name] {
-		r.effect("network", name, netCheck, vAllow)
-		return
+	if what, ok := networkUse(name, c.Argv[1:]); ok {
+		r.effect("network", what, netCheck, vAllow)
 	}
-	if name == "git" {
-		_, sub, _, _ := gitGlobal(c.Argv[1:])
-		switch sub {
-		case "push", "pull", "fetch", "clone", "ls-remote", "remote", "submodule":
-			r.effect("network", "git "+sub, netCheck, vAllow)
-		}
+}
+
+// networkUse says whether a command of the program uses the network, and names what does.
+func networkUse(name string, args []Word) (string, bool) {
+	e, ok := knowledge.Facts(name)
+	if !ok {
+		return "", false
 	}
-	if strings.HasPrefix(name, "pip") || name == "npm" || name == "pnpm" || name == "yarn" || name == "cargo" || name == "go" {
-		for _, a := range c.Argv[1:] {
-			if a.Known && (a.Value == "install" || a.Value == "add" || a.Value == "get" || a.Value == "publish" || a.Value == "i") {
-				r.effect("network", name+" "+a.Value, netCheck, vAllow)
-				break
+	subs, ok := e.Role(knowledge.RoleNetwork)
+	if !ok {
+		return "", false
+	}
+	if len(subs) == 0 {
+		return name, true
+	}
+	sub := subcommandOf(e, args)
+	if sub != "" && slices.Contains(subs, sub) {
+		return name + " " + sub, true
+	}
+	return "", false
+}
+
+// subcommandOf is the canonical name of the subcommand a command runs, as its entry reads
+// the words (past global options, through aliases and abbreviations), or its first operand
+// for an entry with no subcommand table; "" when there is none.
+func subcommandOf(e *knowledge.Command, args []Word) string {
+	if len(e.Subcommands()) == 0 {
+		for _, a := range args {
+			if !a.Known {
+				return ""
+			}
+			if !strings.HasPrefix(a.Value, "-") {
+				return a.Value
 			}
 		}
+		return ""
 	}
+	var kbuf [8]knowledge.Arg
+	p := parsedPool.Get().(*knowledge.Parsed)
+	defer parsedPool.Put(p)
+	e.ParseInto(kbArgs(args, kbuf[:]), p)
+	if p.Sub == nil {
+		return ""
+	}
+	return p.Sub.Names[0]
 }
 
 // netCheck names the check of network use: there is none; a rule for the command is what

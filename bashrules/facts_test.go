@@ -75,7 +75,7 @@ func TestKnownArgsFromRoles(t *testing.T) {
 func TestEveryRoleIsRead(t *testing.T) {
 	read := map[string]bool{knowledge.RoleInterpreter: true, knowledge.RoleShell: true, knowledge.RoleRunner: true,
 		knowledge.RoleDBClient: true, knowledge.RoleData: true, knowledge.RoleLauncher: true, knowledge.RoleLocal: true,
-		knowledge.RoleGlobHazard: true, knowledge.RoleCodeModules: true}
+		knowledge.RoleGlobHazard: true, knowledge.RoleNetwork: true, knowledge.RoleGoals: true, knowledge.RoleCodeModules: true}
 	for _, e := range knowledge.Builtin().Programs() {
 		for r := range e.Roles {
 			if !read[r] {

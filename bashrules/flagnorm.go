@@ -26,6 +26,13 @@ type normForm struct {
 	// opaque: the command has options that cannot be normalised (its program, or the
 	// subcommand, has no knowledge-base entry).
 	opaque bool
+	// unsure says why the analysis cannot tell which subcommand, resource or goal the
+	// command names — a word its entry cannot place, an option before the subcommand that
+	// the entry does not know, objects named in a file (kubectl delete -f) — or "".
+	unsure string
+	// goals: the operands are goals, in any order (make); lists: an operand may be a list of
+	// names, each perhaps qualified by /NAME (kubectl get pods,svc; pods/web).
+	goals, lists bool
 }
 
 // normRule is a deny or ask rule in normal form.
@@ -50,14 +57,7 @@ func normalize(words []string) (normForm, bool) {
 		return normalizeKB(name, e, words[1:]), true
 	}
 	nf := normForm{path: name}
-	sub, global, rest := splitSubcommand(name, words[1:])
-	if sub != "" {
-		nf.path = name + " " + sub
-	}
-	all := rest // only read below
-	if len(global) > 0 {
-		all = append(slices.Clone(global), rest...)
-	}
+	all := words[1:] // only read below
 	for i, w := range all {
 		switch {
 		case w == "--":
@@ -78,9 +78,10 @@ func normalize(words []string) (normForm, bool) {
 	return nf, true
 }
 
-// normalizeKB reads a command the way its entry says: every option under its canonical names.
-// An option the entry does not know keeps its spelling, and is opaque when the entry is
-// partial; past a subcommand the entry does not list, options are opaque.
+// normalizeKB reads a command the way its entry says: every option under its canonical names,
+// every operand under its canonical spelling (kubectl's po is pods), goals as a set. An option
+// the entry does not know keeps its spelling; past a subcommand the entry does not list,
+// options are opaque, and what the command names is unsure.
 func normalizeKB(name string, e *knowledge.Command, args []string) normForm {
 	nf := normForm{path: name}
 	var kbuf [8]knowledge.Arg
@@ -94,6 +95,8 @@ func normalizeKB(name string, e *knowledge.Command, args []string) normForm {
 	if p.Sub != nil {
 		nf.path = name + " " + p.Sub.Names[0]
 	}
+	_, nf.goals = e.Role(knowledge.RoleGoals)
+	nf.lists = len(e.Aliases) > 0
 	add := func(f string) {
 		if !slices.Contains(nf.flags, f) {
 			nf.flags = append(nf.flags, f)
@@ -106,12 +109,20 @@ func normalizeKB(name string, e *knowledge.Command, args []string) normForm {
 			}
 			add(c)
 		}
+		if u.Opt.Effects&knowledge.List != 0 && nf.unsure == "" {
+			nf.unsure = "option " + u.Spelling + " names what it acts on in a file"
+		}
 	}
 	partial := e.Partial || p.Sub != nil && p.Sub.Partial
 	for _, u := range p.Unknown {
 		// A partial entry's unknown option may be an alias or abbreviation of a rule's.
 		nf.opaque = nf.opaque || partial
 		add(u.Text)
+		if len(e.Subcommands()) > 0 && (p.Sub == nil || u.Word < p.SubWord) && nf.unsure == "" {
+			// It may take the next word as its value, or not: which word is the
+			// subcommand cannot be told.
+			nf.unsure = "option " + u.Text + ", which the knowledge base does not know, comes before the subcommand"
+		}
 	}
 	for _, s := range p.Sigils {
 		add(s)
@@ -120,6 +131,19 @@ func normalizeKB(name string, e *knowledge.Command, args []string) normForm {
 	if p.Sub != nil {
 		sigils = p.Sub.Sigils
 	}
+	nf.ops = normOperands(&nf, e, p, args, sigils, add)
+	if nf.goals {
+		slices.Sort(nf.ops)
+	}
+	slices.Sort(nf.flags)
+	return nf
+}
+
+// normOperands are a command's operands in normal form: past a subcommand the entry does not
+// list, options are opaque; sigils come off; an assignment of a goal-taking program is an
+// option; every other word takes its canonical spelling.
+func normOperands(nf *normForm, e *knowledge.Command, p *knowledge.Parsed, args []string, sigils map[byte]string, add func(string)) []string {
+	var ops []string
 	dashes := false // past a "--" beyond what the entry knows
 	for _, i := range p.Operands {
 		w := args[i]
@@ -136,53 +160,42 @@ func normalizeKB(name string, e *knowledge.Command, args []string) normForm {
 			}
 		}
 		if i == p.Beyond {
-			nf.path = name + " " + w
+			nf.path = nf.path + " " + w
+			if nf.unsure == "" {
+				nf.unsure = w + " is no subcommand the knowledge base lists (an alias, a plugin?)"
+			}
 			continue
 		}
 		if len(w) > 1 && sigils[w[0]] != "" {
 			w = w[1:]
 		}
-		nf.ops = append(nf.ops, w)
+		if nf.goals && strings.Contains(w, "=") && !strings.HasPrefix(w, "=") {
+			add(w) // make FOO=1: a variable, not a goal
+			continue
+		}
+		ops = append(ops, canonOperand(e, w))
 	}
-	slices.Sort(nf.flags)
-	return nf
+	return ops
 }
 
-// splitSubcommand finds the subcommand of git, npm, pnpm, yarn, terraform and tofu, past the
-// global options that may come before it (git -C x, npm --tag beta, terraform -chdir=x). It
-// returns the options before the subcommand and the words after it; for other commands the
-// subcommand is "" and every word is in rest.
-func splitSubcommand(name string, rest []string) (sub string, global, after []string) {
-	switch name {
-	case "git":
-		// Global options come before the subcommand; -C, -c and --git-dir take values.
-		i := 0
-		for i < len(rest) && strings.HasPrefix(rest[i], "-") {
-			switch rest[i] {
-			case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env":
-				i++
-			}
-			i++
-		}
-		if i < len(rest) {
-			return rest[i], nil, rest[i+1:]
-		}
-		return "", nil, nil
-	case "pnpm", "yarn":
-		// The command is the first operand (npm has a knowledge-base entry).
-		for i, w := range rest {
-			if !strings.HasPrefix(w, "-") {
-				return w, rest[:i], rest[i+1:]
-			}
-		}
-	case "terraform", "tofu":
-		for i, w := range rest {
-			if !strings.HasPrefix(w, "-") {
-				return w, rest[:i], rest[i+1:]
-			}
+// canonOperand spells an operand as its entry's aliases say: kubectl's po is pods, and so is
+// each name of a list (po,svc is pods,services) and the kind of a kind/name (po/web).
+func canonOperand(e *knowledge.Command, w string) string {
+	if len(e.Aliases) == 0 {
+		return w
+	}
+	head, rest, slash := strings.Cut(w, "/")
+	parts := strings.Split(head, ",")
+	for i, part := range parts {
+		if c, ok := e.Aliases[strings.ToLower(part)]; ok {
+			parts[i] = c
 		}
 	}
-	return "", nil, rest
+	out := strings.Join(parts, ",")
+	if slash {
+		out += "/" + rest
+	}
+	return out
 }
 
 func isNumber(s string) bool {
@@ -208,7 +221,36 @@ func (nr normRule) covers(c normForm) bool {
 			return false
 		}
 	}
-	return len(f.ops) <= len(c.ops) && slices.Equal(f.ops, c.ops[:len(f.ops)])
+	if c.goals {
+		// Goals are a set: the rule's goals among the command's, wherever they stand.
+		for _, g := range f.ops {
+			if !slices.Contains(c.ops, g) {
+				return false
+			}
+		}
+		return true
+	}
+	if len(f.ops) > len(c.ops) {
+		return false
+	}
+	for i, op := range f.ops {
+		if op != c.ops[i] && !(c.lists && listHas(c.ops[i], op)) {
+			return false
+		}
+	}
+	return true
+}
+
+// listHas reports whether an operand that may be a list of names, each perhaps with a /NAME
+// (pods,services; pods/web), names what a rule's operand does.
+func listHas(op, rule string) bool {
+	head, _, _ := strings.Cut(op, "/")
+	rhead, rrest, rslash := strings.Cut(rule, "/")
+	if rslash {
+		// The rule names one object: the command's kind and name must be it.
+		return strings.HasPrefix(op, rhead+"/") && strings.TrimPrefix(op, rhead+"/") == rrest
+	}
+	return slices.Contains(strings.Split(head, ","), rule)
 }
 
 // hasFlag reports whether a command's flags hold a rule's: the same option with the same value
@@ -252,7 +294,7 @@ func normRules(rules []*permission.Rule) normIndex {
 		default:
 			exact = true
 		}
-		if strings.ContainsAny(content, "*\\'\"$`{}()<>|;&?[]~") {
+		if strings.ContainsAny(content, "*\\'\"$`{}()<>|;&[]~") {
 			continue
 		}
 		fields := strings.Fields(content)
@@ -261,7 +303,7 @@ func normRules(rules []*permission.Rule) normIndex {
 			continue
 		}
 		name, _, _ := strings.Cut(nf.path, " ")
-		if !hasOptionWord(fields) && !globalOptions[name] {
+		if !hasOptionWord(fields) && !readByMeaning(name) {
 			// Plain words with no options, for a command whose options cannot come before its
 			// subcommand: the textual matcher already sees every spelling.
 			continue
@@ -272,11 +314,18 @@ func normRules(rules []*permission.Rule) normIndex {
 	return out
 }
 
-// globalOptions are the commands whose options may come before their subcommand (git -C x
-// push, npm --tag beta publish, kubectl --context c delete): even a rule without options is
-// matched on the normal form for them.
-var globalOptions = map[string]bool{"git": true, "npm": true, "pnpm": true, "yarn": true, "terraform": true, "tofu": true,
-	"kubectl": true, "docker": true, "helm": true}
+// readByMeaning reports a program whose words a rule without options still matches on the
+// normal form: one whose entry lists subcommands (options may come before them: git -C x
+// push, kubectl --context c delete; aliases: docker container rm), goals (make -j4 deploy) or
+// operand aliases (kubectl delete po).
+func readByMeaning(name string) bool {
+	e, ok := knowledge.Lookup(name)
+	if !ok {
+		return false
+	}
+	_, goals := e.Role(knowledge.RoleGoals)
+	return len(e.Subcommands()) > 0 || goals || len(e.Aliases) > 0
+}
 
 func hasOptionWord(fields []string) bool {
 	for _, f := range fields[1:] {
@@ -336,11 +385,21 @@ type ruleMatch struct {
 
 func (rl *ruleMatch) normDeny(c *Command) *permission.Rule { return rl.normRule(rl.idx.normDeny, c) }
 
-func (rl *ruleMatch) normAsk(c *Command) *permission.Rule { return rl.normRule(rl.idx.normAsk, c) }
+// normAsk also returns an ask rule naming more of the program than its name when what the
+// command names cannot be placed: asking is what the rule would do.
+func (rl *ruleMatch) normAsk(c *Command) *permission.Rule {
+	if r := rl.normRule(rl.idx.normAsk, c); r != nil {
+		return r
+	}
+	if nf, ok := rl.memo.normOf(c); ok && nf.unsure != "" {
+		return unsureRule(rl.idx.normAsk, nf)
+	}
+	return nil
+}
 
 // normRule matches a command's normal form, computed once per command, against rules.
 func (rl *ruleMatch) normRule(idx normIndex, c *Command) *permission.Rule {
-	if c.Kind != KindCall || len(idx.names) == 0 || len(c.Argv) == 0 || !c.Argv[0].Known || !idx.names[path.Base(c.Argv[0].Value)] {
+	if c.Kind != KindCall && c.Kind != KindDecl || len(idx.names) == 0 || len(c.Argv) == 0 || !c.Argv[0].Known || !idx.names[path.Base(c.Argv[0].Value)] {
 		return nil
 	}
 	nf, ok := rl.memo.normOf(c)
@@ -487,15 +546,40 @@ func (x *bashIndexes) mayName(w string) bool {
 // opaqueDeny returns a deny rule that names options of a command's program (or subcommand)
 // when the command, in normal form nf, has options the analysis cannot normalise: with no
 // knowledge-base entry, --ba may abbreviate the rule's --bar and -x may be its alias, so the
-// rule cannot be shown not to apply.
+// rule cannot be shown not to apply. It also returns a rule naming a subcommand, resource or
+// goal of the program when the command's own cannot be placed (nf.unsure).
 func opaqueDeny(idx normIndex, nf normForm) *permission.Rule {
-	if !nf.opaque {
-		return nil
-	}
-	for _, nr := range idx.byPath[nf.path] {
-		if len(nr.form.flags) > 0 {
-			return nr.r
+	if nf.opaque {
+		for _, nr := range idx.byPath[nf.path] {
+			if len(nr.form.flags) > 0 {
+				return nr.r
+			}
 		}
 	}
+	if nf.unsure != "" {
+		return unsureRule(idx, nf)
+	}
 	return nil
+}
+
+// unsureRule returns the earliest rule that names more of the program than its name — a
+// subcommand, or operands — when the command's cannot be placed.
+func unsureRule(idx normIndex, nf normForm) *permission.Rule {
+	name, _, _ := strings.Cut(nf.path, " ")
+	var best *normRule
+	for path, rules := range idx.byPath {
+		if path != name && !strings.HasPrefix(path, name+" ") {
+			continue
+		}
+		for i := range rules {
+			nr := &rules[i]
+			if (path != name || len(nr.form.ops) > 0) && (best == nil || nr.pos < best.pos) {
+				best = nr
+			}
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return best.r
 }

@@ -42,8 +42,40 @@ func tableRO(name string, e *knowledge.Command, next roFunc) roFunc {
 		if why := unknownOption(e, args); why != "" {
 			return name + " " + why
 		}
-		return next(args)
+		if why := next(args); why != "" {
+			return why
+		}
+		return changingOption(name, e, args)
 	}
+}
+
+// notReadOnly are the effects that keep a command out of the read-only set, whatever its own
+// check says: an option that writes, runs, changes the system or reads more options.
+const notReadOnly = knowledge.Write | knowledge.Exec | knowledge.Program | knowledge.Options | knowledge.Suffix |
+	knowledge.Mount | knowledge.State | knowledge.Pipe
+
+// changingOption says which option of the command its entry types as more than reading, or "".
+func changingOption(name string, e *knowledge.Command, args []Word) string {
+	var kbuf [8]knowledge.Arg
+	p := parsedPool.Get().(*knowledge.Parsed)
+	defer parsedPool.Put(p)
+	e.ParseInto(kbArgs(args, kbuf[:]), p)
+	for _, u := range p.Uses {
+		if u.Opt.Effects&notReadOnly != 0 {
+			return name + " " + u.Spelling + " " + readOnlyWhy(u.Opt.Effects)
+		}
+	}
+	return ""
+}
+
+func readOnlyWhy(e knowledge.Effect) string {
+	switch {
+	case e&knowledge.State != 0:
+		return "changes the system"
+	case e.Dangerous() || e&knowledge.Pipe != 0:
+		return "runs code or a program"
+	}
+	return "writes files"
 }
 
 var (
@@ -55,6 +87,13 @@ var (
 // of its options in front. Only an entry's first name joins the set (awk, not gawk).
 func buildReadOnly() {
 	ro := buildReadOnlyCommands()
+	// Every entry is complete: an option its entry does not know keeps a command out of the
+	// set, whatever the command's own check says.
+	for name, next := range ro {
+		if e, ok := knowledge.Lookup(name); ok && !e.ReadOnly {
+			ro[name] = tableRO(name, e, next)
+		}
+	}
 	for _, e := range knowledge.Builtin().Programs() {
 		if !e.ReadOnly {
 			continue

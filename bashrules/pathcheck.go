@@ -125,6 +125,7 @@ func (ps *pathChecks) command(c *Command, hasChildren bool) pathOutcome {
 		uses = probes(c.Argv[1+commandWords(name, c.Argv[1:]):], buf[:0])
 		defer func() { ps.probeBuf = uses[:0] }()
 	}
+	uses = kbPathUses(name, c.Argv[1:], uses)
 	if c.HasPlaceholders() && len(c.Roots) == 0 && (ps.readRules || removes(uses)) {
 		// xargs fills these in at run time.
 		for _, u := range uses {

@@ -142,7 +142,7 @@ var effectCases = []checkCase{
 	{"effects", "git filter-branch --tree-filter 'rm x' HEAD", r("allow:Bash(git filter-branch:*)"), "", "ask:safety", "--tree-filter"},
 	{"effects", "git difftool --extcmd=sh", r("allow:Bash(git difftool:*)"), "", "ask:safety", "--extcmd"},
 	{"effects", "vim -c '!rm x' README.md", r("allow:Bash(vim:*)"), "", "ask:safety", "vim -c"},
-	{"effects", "vim '+!id' README.md", r("allow:Bash(vim:*)"), "", "ask:safety", "runs editor commands"},
+	{"effects", "vim '+!id' README.md", r("allow:Bash(vim:*)"), "", "ask:safety", "vim +!id is a command vim runs"},
 	{"effects", "emacs --eval '(shell-command \"id\")'", r("allow:Bash(emacs:*)"), "", "ask:safety", "emacs --eval"},
 	{"effects", "gdb -ex 'shell id' -batch", r("allow:Bash(gdb:*)"), "", "ask:safety", "gdb -ex"},
 	{"effects", "crontab jobs.txt", r("allow:Bash(crontab:*)"), "", "ask:safety", "run later"},

@@ -34,12 +34,15 @@ type Parsed struct {
 	Operands []int // indexes of the operands, in order
 	Unknown  []Unknown
 	Sigils   []string // canonical names implied by operand sigils (git push +main)
+	// AtFiles are the indexes of the @FILE words of a program that reads more arguments
+	// from them (flags atfile).
+	AtFiles []int
 	// Beyond is the index of the first word past what the entry describes — the operand
 	// naming a subcommand the entry does not list — or -1. Words from there on are operands.
 	Beyond int
 	// light: record only what is unknown (FirstUnknown), so that a command whose options are
-	// all known is read without allocating.
-	light bool
+	// all known is read without allocating; lastHit notes a Last option it did not record.
+	light, lastHit bool
 }
 
 // FirstUnknown reports the first option word the entry does not know, as Parse would.
@@ -55,6 +58,8 @@ func (c *Command) FirstUnknown(args []Arg) (Unknown, bool) {
 func (p *Parsed) use(u Use) {
 	if !p.light {
 		p.Uses = append(p.Uses, u)
+	} else if u.Opt.Last {
+		p.lastHit = true
 	}
 }
 
@@ -75,21 +80,29 @@ func (c *Command) Parse(args []Arg) Parsed {
 // ParseInto is Parse into p, appending to the slices p already has (a caller's buffers).
 func (c *Command) ParseInto(args []Arg, p *Parsed) {
 	p.Sub, p.SubWord, p.Beyond, p.light = nil, -1, -1, false
-	p.Uses, p.Operands, p.Unknown, p.Sigils = p.Uses[:0], p.Operands[:0], p.Unknown[:0], p.Sigils[:0]
+	p.Uses, p.Operands, p.Unknown, p.Sigils, p.AtFiles = p.Uses[:0], p.Operands[:0], p.Unknown[:0], p.Sigils[:0], p.AtFiles[:0]
 	c.parse(args, p)
 }
 
 func (c *Command) parse(args []Arg, p *Parsed) {
 	cur := c
-	endOpts := false
+	endOpts := c.NoOpts
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.Value
 		switch {
+		case a.Known && len(v) > 1 && v[0] == '@' && cur.AtFile && !endOpts:
+			p.AtFiles = append(p.AtFiles, i)
+			if p.light {
+				p.Unknown = append(p.Unknown, Unknown{i, v, "argument " + v + " reads more arguments from a file"})
+				return
+			}
 		case !a.Known || endOpts || len(v) < 2 || v[0] != '-':
 			if a.Known && p.Sub == nil && len(c.Subs) > 0 && !endOpts {
-				if s, ok := c.Sub(v); ok {
+				if s, n, ok := c.subAt(args, i); ok {
 					p.Sub, p.SubWord, cur = s, i, s
+					i += n - 1
+					endOpts = s.NoOpts
 					continue
 				}
 				// A complete program's first operand is its subcommand: one the entry does
@@ -115,12 +128,29 @@ func (c *Command) parse(args []Arg, p *Parsed) {
 		case v == "--":
 			endOpts = true
 		default:
+			n := len(p.Uses)
 			i = cur.option(c, args, i, p)
 			if p.light && len(p.Unknown) > 0 {
 				return
 			}
+			if len(p.Uses) > n && p.Uses[len(p.Uses)-1].Opt.Last || p.light && p.lastHit {
+				endOpts = true
+			}
+			p.lastHit = false
 		}
 	}
+}
+
+// subAt resolves the subcommand at args[i]: a two-word one (docker container rm) first, then
+// one word. It returns how many words it takes.
+func (c *Command) subAt(args []Arg, i int) (*Command, int, bool) {
+	if c.twoWord && i+1 < len(args) && args[i+1].Known {
+		if s, ok := c.Subs[args[i].Value+"/"+args[i+1].Value]; ok {
+			return s, 2, true
+		}
+	}
+	s, ok := c.Sub(args[i].Value)
+	return s, 1, ok
 }
 
 // option reads the option word args[i] and returns the index of its last word.
@@ -132,6 +162,11 @@ func (cur *Command) option(prog *Command, args []Arg, i int, p *Parsed) int {
 	name, val, hasVal := strings.Cut(v, "=")
 	if o := cur.lookupWord(prog, name); o != nil {
 		return p.take(o, name, args, i, val, hasVal)
+	}
+	if o := cur.lookupPattern(prog, v); o != nil {
+		// A family member carries what it says in its own word (-fno-builtin, -Wl,-z,now).
+		p.use(Use{Opt: o, Spelling: v, Word: i, ValueArg: -1})
+		return i
 	}
 	return cur.cluster(prog, args, i, p)
 }
@@ -177,6 +212,11 @@ func (cur *Command) longOpt(prog *Command, args []Arg, i int, p *Parsed) int {
 	v := args[i].Value
 	name, val, hasVal := strings.Cut(v[2:], "=")
 	o, ambiguous := cur.lookupLong(prog, name)
+	if o == nil && !ambiguous && (cur.OpenLong || prog.OpenLong && prog.Inherit) && name != "" {
+		// A setting of the program's own (npm --watch: the configuration key watch).
+		o = &Option{Canon: []string{name}, Spellings: []string{"--" + name}, Arity: map[string]Arity{"--" + name: Optional}}
+		return p.take(o, "--"+name, args, i, val, hasVal)
+	}
 	if o == nil {
 		why := "option --" + name + " is not known"
 		if ambiguous {
@@ -232,6 +272,18 @@ func (cur *Command) lookupShort(prog *Command, ch byte) *Option {
 	if cur != prog && prog.Inherit {
 		o, _ := prog.Short(ch)
 		return o
+	}
+	return nil
+}
+
+func (cur *Command) lookupPattern(prog *Command, w string) *Option {
+	if o, ok := cur.Pattern(w); ok {
+		return o
+	}
+	if cur != prog && prog.Inherit {
+		if o, ok := prog.Pattern(w); ok {
+			return o
+		}
 	}
 	return nil
 }

@@ -61,7 +61,16 @@
 //	                                                  -m, run their arguments, standard input
 //	                                                  or another program as code (timeit, pdb)
 //	help ARGS...              what prints the options, for the test against the installed
-//	                          program (default --help; may repeat; "help none": nothing does)
+//	                          program (default --help; may repeat; "help man [PAGE]": the
+//	                          manual page; "help none": nothing does); on a subcommand, what
+//	                          prints its options
+//	helpsub ARGS...           (program only) what prints a subcommand's options, {} standing
+//	                          for its name (git: {} -h; go: help {}; default {} --help)
+//	helpskip SPELLING...      spellings the help shows that are not options (its layout)
+//	from TEXT...              where the option list was read, with the version (GNU
+//	                          coreutils 9.1 --help): every entry says it
+//	alias CANON WORD...       (program only) an operand spelled WORD means CANON, for deny
+//	                          and ask rules (kubectl's resource names: po pod are pods)
 //
 // A spelling is -x (short; clusters with others: -rf), --long, or -word (a long option spelled
 // with one dash, as find and go use; it does not cluster). A spelling ending in "=" takes a

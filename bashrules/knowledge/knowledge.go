@@ -23,22 +23,50 @@ const (
 )
 
 // Effect is what an option or environment variable does that a permission check must see.
-type Effect uint8
+type Effect uint16
 
 const (
 	Exec    Effect = 1 << iota // runs code or a command
 	Program                    // names a program or helper that is run
 	Write                      // writes or removes a file (the one its value names, if any)
 	Read                       // reads the file its value names
+	// Host: the value is a host or URL the program connects to (curl --proxy, ssh -J).
+	Host
+	// Suffix: the value becomes part of the names of files the program writes — a backup
+	// suffix (cp --suffix, sed -i.bak) appended to each file it changes.
+	Suffix
+	// List: the value names a file that lists more files (tar -T, rsync --files-from): the
+	// file is read, and the files it names are ones the analysis cannot see.
+	List
+	// Options: the value names a file of more options for the program (curl -K, wget
+	// --config), which the analysis does not see.
+	Options
+	// At: a value @FILE reads FILE (curl -d @body.json); any other value is data.
+	At
+	// Mount: the value binds a host path into a container, which may read and write it:
+	// SRC:DST[:opts] (docker -v) or type=bind,source=SRC,... (--mount); a name that is no
+	// path is a volume.
+	Mount
+	// Pipe: a value |COMMAND is a command line the program runs through a shell (psql -o
+	// '|gzip'); any other value is a file it writes.
+	Pipe
+	// State: the option changes the system beyond files (date --set sets the clock); its
+	// value is no file name.
+	State
 )
 
-// Dangerous reports whether the effect runs something the analysis does not see.
-func (e Effect) Dangerous() bool { return e&(Exec|Program) != 0 }
+// Dangerous reports whether the effect runs something the analysis does not see, or
+// options it does not see.
+func (e Effect) Dangerous() bool { return e&(Exec|Program|Options) != 0 }
+
+// Names reports whether the option's value becomes a file name the program reads or writes.
+func (e Effect) Names() bool { return e&(Write|Read|Suffix|List|At|Mount) != 0 }
 
 var effectNames = []struct {
 	e    Effect
 	name string
-}{{Exec, "exec"}, {Program, "program"}, {Write, "write"}, {Read, "read"}}
+}{{Exec, "exec"}, {Program, "program"}, {Write, "write"}, {Read, "read"}, {Host, "host"}, {Suffix, "suffix"}, {List, "list"},
+	{Options, "opts"}, {At, "at"}, {Mount, "mount"}, {Pipe, "pipe"}, {State, "state"}}
 
 func (e Effect) String() string {
 	var out []string
@@ -65,7 +93,13 @@ type Option struct {
 	// Newer: the option is newer than the program's version in Debian stable, so the test
 	// against the installed program's help does not require it.
 	Newer bool
-	Pos   string // file:line of the entry
+	// Negation: the option is the --no- form of one the entry lists (flags negate), not a
+	// line of the entry.
+	Negation bool
+	// Last: the program reads no options after this one (and its value): python -c and -m,
+	// whose later words are the program's arguments.
+	Last bool
+	Pos  string // file:line of the entry
 }
 
 // Command is a program or one of its subcommands.
@@ -78,9 +112,39 @@ type Command struct {
 	Partial   bool // the option list is not complete
 	Inherit   bool // the program's options also follow the subcommand
 	SubAbbrev bool
+	// DashDash: every single-dash word option may also be written with two dashes
+	// (sqlite3 -batch, --batch).
+	DashDash bool
+	// OpenLong: a long option the entry does not list is a setting of the program's own,
+	// which does nothing a check must see (npm's configuration keys: --watch is the key
+	// watch); one that abbreviates a listed option is that option.
+	OpenLong bool
+	// Negate: every long option --X may be given as --no-X, and one named --no-X as --X
+	// (git's parse-options); the negation does nothing a check must see.
+	Negate bool
 	// Help are the argument lists that make the program print its options, for the test
 	// that checks the entry against it (default --help); [none] when no output lists them.
-	Help     [][]string
+	Help [][]string
+	// HelpSub is the program's argument list that prints a subcommand's options, with {}
+	// for the subcommand (git: {} -h; go: help {}); default {} --help.
+	HelpSub []string
+	// HelpSkip are spellings the help text shows that are not options of this command.
+	HelpSkip []string
+	// Version is what prints the program's version, for the test (default --version).
+	Version []string
+	// From says where the option list was read and from which version (GNU coreutils 9.1
+	// --help), so that a reviewer can read it again.
+	From string
+	// NoOpts: the command reads no options: every word is an operand (test, expr).
+	NoOpts bool
+	// AtFile: an argument @FILE is replaced by the arguments FILE holds (gcc, binutils):
+	// options the analysis cannot see.
+	AtFile bool
+	// Like names the program whose options this one also takes (npx takes npm's).
+	Like string
+	// Aliases maps an operand's other spellings to its canonical one (kubectl's resource
+	// names: po and pod are pods), for deny and ask rules.
+	Aliases  map[string]string
 	ReadOnly bool // in the read-only set when every option is known (bashrules adds its own checks)
 	// NoOptions: the entry lists only what its roles need, not the program's options, so it
 	// is no option table: Lookup does not return it, Facts does.
@@ -91,15 +155,26 @@ type Command struct {
 	Options []*Option
 	Env     map[string]Effect
 	Sigils  map[byte]string
-	Subs    map[string]*Command // by every name of every subcommand
-	subList []*Command
-	parent  *Command
+	// SigilEffects are what an operand with a sigil does, by the sigil's canonical name
+	// (vim +CMD runs an Ex command).
+	SigilEffects map[string]Effect
+	Subs         map[string]*Command // by every name of every subcommand
+	subList      []*Command
+	parent       *Command
+	twoWord      bool // some subcommand is two words (docker container rm)
+	typed        bool // some option of the program or its subcommands names a file
 
 	short map[byte]*Option
 	long  map[string]*Option
 	words map[string]*Option // single-dash long spellings, with their dash
 	longs []string           // long names, sorted, for abbreviations
+	// patterns are the option families, longest prefix first.
+	patterns []pattern
 }
+
+// HasTypedValues reports whether some option of the program or of its subcommands takes a
+// value that names a file (Effect.Names), so that a caller may skip reading it otherwise.
+func (c *Command) HasTypedValues() bool { return c.typed }
 
 // Subcommands lists the subcommands once each, in the order of the entry.
 func (c *Command) Subcommands() []*Command { return c.subList }
@@ -138,6 +213,14 @@ const (
 	// RoleGlobHazard: the program has options that write, remove or run, so a file named
 	// like one matters when a pattern among its arguments expands to it.
 	RoleGlobHazard = "globhazard"
+	// RoleGoals: every operand that is not an assignment (NAME=value) is a goal the program
+	// makes, wherever it stands (make deploy, make -j4 FOO=1 deploy).
+	RoleGoals = "goals"
+	// RoleEdits: in acceptEdits mode the program is allowed once every file it writes passes
+	// the write check (mkdir, touch, cp, mv, rm, sed).
+	RoleEdits = "edits"
+	// RoleNetwork: the program connects to other hosts; no check limits where.
+	RoleNetwork = "network"
 	// RoleCodeModules (an interpreter's): the modules that, run with -m, run their arguments,
 	// their standard input or another program as code (python -m timeit, -m pdb).
 	RoleCodeModules = "codemodules"
@@ -220,7 +303,44 @@ func LoadFS(fsys fs.FS, dir string) (*Base, error) {
 		}
 	}
 	sort.Slice(b.list, func(i, j int) bool { return b.list[i].Names[0] < b.list[j].Names[0] })
+	if err := b.resolveLike(); err != nil {
+		return nil, err
+	}
 	return b, nil
+}
+
+// resolveLike gives each entry that says "like P" the options of P's entry that it does not
+// spell itself.
+func (b *Base) resolveLike() error {
+	for _, p := range b.list {
+		if p.Like == "" {
+			continue
+		}
+		src, ok := b.programs[p.Like]
+		if !ok || src.Like != "" {
+			return fmt.Errorf("%s: like %s: no such entry, or one that is itself like another", p.Pos, p.Like)
+		}
+		for _, o := range src.Options {
+			clash := false
+			for _, sp := range o.Spellings {
+				for _, mine := range p.Options {
+					if _, ok := mine.Arity[sp]; ok {
+						clash = true
+					}
+				}
+			}
+			if !clash {
+				p.Options = append(p.Options, o)
+			}
+		}
+		// How the options are read goes with them.
+		p.Abbrev, p.Digits, p.Negate, p.DashDash = p.Abbrev || src.Abbrev, p.Digits || src.Digits, p.Negate || src.Negate, p.DashDash || src.DashDash
+		p.HelpSkip = append(p.HelpSkip, src.HelpSkip...)
+		p.longs = nil
+		p.index()
+		p.typed = p.typed || src.typed
+	}
+	return nil
 }
 
 func (b *Base) add(progs []*Command) error {
@@ -249,10 +369,61 @@ func (c *Command) index() {
 				c.longs = append(c.longs, s[2:])
 			case kWord:
 				c.words[s] = o
+				if c.DashDash {
+					c.long[s[1:]] = o
+					c.longs = append(c.longs, s[1:])
+				}
+			case kPattern:
+				c.patterns = append(c.patterns, pattern{strings.TrimSuffix(s, "*"), o})
 			}
 		}
 	}
+	if c.Negate {
+		c.negations()
+	}
 	slices.Sort(c.longs)
+	// The longest prefix is tried first: -Wl,* before -W*.
+	slices.SortStableFunc(c.patterns, func(a, b pattern) int { return len(b.prefix) - len(a.prefix) })
+}
+
+// negations adds, for a command whose long options may be negated (git's parse-options),
+// --no-X for each --X and --X for each --no-X the entry lists, unless the entry lists it
+// itself. A negation turns the option off, so it does nothing a check must see.
+func (c *Command) negations() {
+	for _, o := range c.Options {
+		for _, s := range o.Spellings {
+			if kindOf(s) != kLong || o.ArityOf(s) != None && o.ArityOf(s) != Optional && !strings.HasPrefix(s, "--no-") {
+				continue
+			}
+			name := "no-" + s[2:]
+			if rest, ok := strings.CutPrefix(s[2:], "no-"); ok {
+				name = rest
+			}
+			if _, ok := c.long[name]; ok {
+				continue
+			}
+			neg := &Option{Canon: []string{name}, Spellings: []string{"--" + name}, Arity: map[string]Arity{"--" + name: None}, Pos: o.Pos, Negation: true}
+			c.long[name] = neg
+			c.longs = append(c.longs, name)
+		}
+	}
+}
+
+// pattern is a family of options named by a prefix (gcc's -f*, -W*): any word that starts with
+// it is that option, unless a longer pattern or an exact spelling says otherwise.
+type pattern struct {
+	prefix string
+	opt    *Option
+}
+
+// Pattern is the option family a word belongs to, by its longest matching prefix.
+func (c *Command) Pattern(w string) (*Option, bool) {
+	for _, p := range c.patterns {
+		if strings.HasPrefix(w, p.prefix) {
+			return p.opt, true
+		}
+	}
+	return nil, false
 }
 
 type spellingKind uint8
@@ -262,10 +433,13 @@ const (
 	kShort
 	kLong
 	kWord
+	kPattern // -f*: every word starting with -f
 )
 
 func kindOf(s string) spellingKind {
 	switch {
+	case len(s) > 2 && s[0] == '-' && strings.HasSuffix(s, "*") && !strings.HasPrefix(s, "--"):
+		return kPattern
 	case strings.HasPrefix(s, "--") && len(s) > 2:
 		return kLong
 	case len(s) == 2 && s[0] == '-' && s[1] != '-':
@@ -304,6 +478,9 @@ func (c *Command) Word(w string) (*Option, bool) { o, ok := c.words[w]; return o
 
 // Sub resolves a subcommand by name, alias or (where the program accepts it) unique prefix.
 func (c *Command) Sub(w string) (*Command, bool) {
+	if strings.Contains(w, "/") {
+		return nil, false // a two-word subcommand is two words (subAt), never one with a slash
+	}
 	if s, ok := c.Subs[w]; ok {
 		return s, true
 	}
@@ -312,7 +489,7 @@ func (c *Command) Sub(w string) (*Command, bool) {
 	}
 	var found *Command
 	for n, s := range c.Subs {
-		if strings.HasPrefix(n, w) {
+		if strings.HasPrefix(n, w) && !strings.Contains(n, "/") {
 			if found != nil && found != s {
 				return nil, false
 			}

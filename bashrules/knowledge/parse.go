@@ -24,8 +24,13 @@ type token struct {
 }
 
 func tokens(line string) []token {
-	if i := strings.IndexByte(line, '#'); i >= 0 {
-		line = line[:i]
+	// A comment starts at a # that begins a word and is a word of its own or starts the line:
+	// -# is a spelling (zip's compression level).
+	for i := 0; i < len(line); i++ {
+		if line[i] == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t' || i == 0 || isCommentStart(line[:i])) {
+			line = line[:i]
+			break
+		}
 	}
 	var out []token
 	for i := 0; i < len(line); {
@@ -43,6 +48,9 @@ func tokens(line string) []token {
 	return out
 }
 
+// isCommentStart reports whether only blanks come before a # (a comment line).
+func isCommentStart(before string) bool { return strings.TrimLeft(before, " \t") == "" }
+
 // entry holds the state of one file's reading.
 type reader struct {
 	file  string
@@ -57,9 +65,11 @@ func (r *reader) errf(col int, format string, args ...any) error {
 }
 
 var (
-	nameRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`) })
-	envRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
-	canonRE = sync.OnceValue(func() *regexp.Regexp {
+	nameRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`) })
+	envRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
+	optNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_#][A-Za-z0-9_.+#-]*$`) })
+	patternRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-[A-Za-z0-9][A-Za-z0-9,_.+=-]*\*$`) })
+	canonRE   = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^[A-Za-z0-9+-][A-Za-z0-9_.+-]*(,[A-Za-z0-9+-][A-Za-z0-9_.+-]*)*$`)
 	})
 )
@@ -104,18 +114,78 @@ func (r *reader) directive(toks []token) error {
 		return r.sigil(toks)
 	case "role":
 		return r.role(toks)
-	case "help":
-		if len(toks) < 2 {
-			return r.errf(toks[0].col, "help needs the arguments that print the options, or none")
+	case "help", "helpsub", "helpskip", "from", "version":
+		return r.helpLine(toks)
+	case "alias":
+		return r.alias(toks)
+	case "like":
+		if len(toks) != 2 || r.cur != r.prog || !nameRE().MatchString(toks[1].s) {
+			return r.errf(toks[0].col, "like names one program, in a program's entry")
 		}
-		var args []string
-		for _, t := range toks[1:] {
-			args = append(args, t.s)
-		}
-		r.prog.Help = append(r.prog.Help, args)
+		r.prog.Like = toks[1].s
 		return nil
 	}
-	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil, role or help)", d.s)
+	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil, role, alias, like, help, helpsub, helpskip, version or from)", d.s)
+}
+
+// helpLine reads the directives that say how the entry was read and how the test against the
+// installed program reads it again: help, helpsub, helpskip and from.
+func (r *reader) helpLine(toks []token) error {
+	d := toks[0]
+	if len(toks) < 2 {
+		return r.errf(d.col+len(d.s), "%s needs words", d.s)
+	}
+	var args []string
+	for _, t := range toks[1:] {
+		args = append(args, t.s)
+	}
+	switch d.s {
+	case "help":
+		r.cur.Help = append(r.cur.Help, args)
+	case "helpsub":
+		if r.cur != r.prog || !slices.Contains(args, "{}") {
+			return r.errf(d.col, "helpsub is a directive of a program, with {} for the subcommand")
+		}
+		r.prog.HelpSub = args
+	case "helpskip":
+		for i, a := range args {
+			if kindOf(a) == kBad {
+				return r.errf(toks[i+1].col, "%q is not an option spelling", a)
+			}
+		}
+		r.cur.HelpSkip = append(r.cur.HelpSkip, args...)
+	case "version":
+		r.prog.Version = args
+	case "from":
+		if r.cur.From != "" {
+			return r.errf(d.col, "from is stated twice")
+		}
+		r.cur.From = strings.Join(args, " ")
+	}
+	return nil
+}
+
+// alias reads "alias CANON ALIAS...": an operand spelled ALIAS means CANON.
+func (r *reader) alias(toks []token) error {
+	if len(toks) < 3 {
+		return r.errf(toks[0].col, "alias needs a canonical word and at least one other spelling")
+	}
+	if r.cur != r.prog {
+		return r.errf(toks[0].col, "alias is a directive of a program, not of a subcommand")
+	}
+	if r.prog.Aliases == nil {
+		r.prog.Aliases = map[string]string{}
+	}
+	for _, t := range toks[1:] {
+		if !nameRE().MatchString(t.s) {
+			return r.errf(t.col, "%q is not a word", t.s)
+		}
+		if prev, ok := r.prog.Aliases[t.s]; ok {
+			return r.errf(t.col, "%s is already an alias of %s", t.s, prev)
+		}
+		r.prog.Aliases[t.s] = toks[1].s
+	}
+	return nil
 }
 
 func (r *reader) names(toks []token, what string) ([]string, error) {
@@ -124,6 +194,12 @@ func (r *reader) names(toks []token, what string) ([]string, error) {
 	}
 	var out []string
 	for _, t := range toks[1:] {
+		// A subcommand may be two words, written a/b (docker container/rm).
+		two := what == "sub" && strings.Count(t.s, "/") == 1 && !strings.HasPrefix(t.s, "/") && !strings.HasSuffix(t.s, "/")
+		if two && nameRE().MatchString(strings.Replace(t.s, "/", "", 1)) {
+			out = append(out, t.s)
+			continue
+		}
 		if !nameRE().MatchString(t.s) && t.s != "[" && t.s != "." && t.s != ":" { // the shell's [, . and :
 			return nil, r.errf(t.col, "%q is not a command name", t.s)
 		}
@@ -157,6 +233,7 @@ func (r *reader) sub(toks []token) error {
 			return r.errf(toks[i+1].col, "subcommand %s is already described at %s", n, prev.Pos)
 		}
 		r.prog.Subs[n] = s
+		r.prog.twoWord = r.prog.twoWord || strings.Contains(n, "/")
 	}
 	r.prog.subList = append(r.prog.subList, s)
 	r.cur = s
@@ -183,13 +260,23 @@ func (r *reader) flags(toks []token) error {
 			r.cur.SubAbbrev = true
 		case "readonly":
 			r.cur.ReadOnly = true
+		case "dashdash":
+			r.cur.DashDash = true
+		case "openlong":
+			r.cur.OpenLong = true
+		case "negate":
+			r.cur.Negate = true
+		case "noopts":
+			r.cur.NoOpts = true
+		case "atfile":
+			r.cur.AtFile = true
 		case "nooptions":
 			if r.cur != r.prog {
 				return r.errf(t.col, "nooptions is a flag of a program, not of a subcommand")
 			}
 			r.cur.NoOptions = true
 		default:
-			return r.errf(t.col, "unknown flag %q (want abbrev, digits, posix, partial, inherit, subabbrev, readonly or nooptions)", t.s)
+			return r.errf(t.col, "unknown flag %q (want abbrev, digits, posix, partial, inherit, subabbrev, readonly, negate, openlong, dashdash, noopts, atfile or nooptions)", t.s)
 		}
 	}
 	return nil
@@ -211,15 +298,22 @@ func (r *reader) opt(toks []token) error {
 		t := toks[i]
 		s, a := t.s, None
 		switch {
+		case s == "-?" || s == "-?=":
+			// The short option ? (zip -?, psql -?), not an optional value.
+			s, a = "-?", map[bool]Arity{true: Required, false: None}[len(t.s) == 3]
 		case strings.HasSuffix(s, "="):
 			s, a = s[:len(s)-1], Required
 		case strings.HasSuffix(s, "?"):
 			s, a = s[:len(s)-1], Optional
 		}
-		if kindOf(s) == kBad || strings.ContainsAny(s, "=?,") || !nameRE().MatchString(strings.TrimLeft(s, "-")) && kindOf(s) != kShort {
+		if kindOf(s) == kPattern {
+			if a != None || !patternRE().MatchString(s) {
+				return r.errf(t.col, "%q is not an option family (-prefix*, with no value mark)", t.s)
+			}
+		} else if kindOf(s) == kBad || kindOf(s) != kShort && strings.ContainsAny(s, "=?,*") || !optNameRE().MatchString(strings.TrimLeft(s, "-")) && kindOf(s) != kShort {
 			return r.errf(t.col, "%q is not an option spelling (-x, --long or -word, with = or ? for a value)", t.s)
 		}
-		if kindOf(s) == kShort && (s[1] == '=' || s[1] == '?' || s[1] <= ' ' || s[1] > '~') {
+		if kindOf(s) == kShort && (s[1] == '=' || s[1] == ',' || s[1] <= ' ' || s[1] > '~') {
 			return r.errf(t.col, "%q is not an option spelling", t.s)
 		}
 		if _, dup := o.Arity[s]; dup {
@@ -254,6 +348,9 @@ func (r *reader) opt(toks []token) error {
 		case "newer":
 			o.Newer = true
 			continue
+		case "last":
+			o.Last = true
+			continue
 		}
 		if c, ok := strings.CutPrefix(t.s, "as="); ok {
 			if !canonRE().MatchString(c) {
@@ -262,7 +359,7 @@ func (r *reader) opt(toks []token) error {
 			o.Canon = strings.Split(c, ",")
 			continue
 		}
-		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read, code, script, norun, newer or as=NAME)", t.s)
+		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read, host, suffix, list, opts, at, mount, pipe, state, code, script, norun, last, newer or as=NAME)", t.s)
 	}
 	if o.Canon == nil {
 		o.Canon = []string{canonOf(o.Spellings)}
@@ -308,7 +405,7 @@ func (r *reader) env(toks []token) error {
 	for _, t := range toks[2:] {
 		x, ok := r.effect(t)
 		if !ok {
-			return r.errf(t.col, "unknown effect %q (want exec, program, write or read)", t.s)
+			return r.errf(t.col, "unknown effect %q (want exec, program, write, read, host, suffix, list, opts, at, mount, pipe or state)", t.s)
 		}
 		e |= x
 	}
@@ -320,13 +417,20 @@ func (r *reader) env(toks []token) error {
 }
 
 func (r *reader) sigil(toks []token) error {
-	if len(toks) != 3 || len(toks[1].s) != 1 || strings.ContainsAny(toks[1].s, "-") || !canonRE().MatchString(toks[2].s) {
-		return r.errf(toks[0].col, "sigil needs one character (not -) and a canonical name")
+	if len(toks) < 3 || len(toks[1].s) != 1 || strings.ContainsAny(toks[1].s, "-") || !canonRE().MatchString(toks[2].s) {
+		return r.errf(toks[0].col, "sigil needs one character (not -), a canonical name and perhaps effects")
 	}
 	if r.cur.Sigils == nil {
-		r.cur.Sigils = map[byte]string{}
+		r.cur.Sigils, r.cur.SigilEffects = map[byte]string{}, map[string]Effect{}
 	}
 	r.cur.Sigils[toks[1].s[0]] = toks[2].s
+	for _, t := range toks[3:] {
+		e, ok := r.effect(t)
+		if !ok {
+			return r.errf(t.col, "unknown effect %q", t.s)
+		}
+		r.cur.SigilEffects[toks[2].s] |= e
+	}
 	return nil
 }
 
@@ -345,12 +449,18 @@ var roleWords = map[string]struct {
 	RoleLauncher:    {names: true},
 	RoleLocal:       {names: true},
 	RoleGlobHazard:  {},
+	RoleGoals:       {},
+	RoleEdits:       {},
+	RoleNetwork:     {names: true},
 	RoleCodeModules: {names: true},
 }
 
+// roleNames lists the roles for errors.
+var roleNames = "interpreter, shell, runner, dbclient, data, launcher, local, globhazard, goals, edits, network or codemodules"
+
 func (r *reader) role(toks []token) error {
 	if len(toks) < 2 {
-		return r.errf(toks[0].col+4, "role needs a name (interpreter, shell, runner, dbclient, data, launcher, local, globhazard or codemodules)")
+		return r.errf(toks[0].col+4, "role needs a name (%s)", roleNames)
 	}
 	if r.cur != r.prog {
 		return r.errf(toks[0].col, "role is a directive of a program, not of a subcommand")
@@ -358,7 +468,7 @@ func (r *reader) role(toks []token) error {
 	name := toks[1].s
 	spec, ok := roleWords[name]
 	if !ok {
-		return r.errf(toks[1].col, "unknown role %q (want interpreter, shell, runner, dbclient, data, launcher, local, globhazard or codemodules)", name)
+		return r.errf(toks[1].col, "unknown role %q (want %s)", name, roleNames)
 	}
 	if _, dup := r.prog.Roles[name]; dup {
 		return r.errf(toks[1].col, "role %s is stated twice", name)
@@ -366,7 +476,7 @@ func (r *reader) role(toks []token) error {
 	words := []string{}
 	for _, t := range toks[2:] {
 		switch {
-		case spec.names && nameRE().MatchString(t.s):
+		case spec.names && nameRE().MatchString(strings.Replace(t.s, "/", "", 1)):
 		case !spec.names && slices.Contains(spec.choices, t.s):
 		case spec.names:
 			return r.errf(t.col, "%q is not a subcommand name", t.s)
@@ -402,6 +512,11 @@ func (r *reader) finish() error {
 	r.prog.index()
 	for _, s := range r.prog.subList {
 		s.index()
+	}
+	for _, c := range append([]*Command{r.prog}, r.prog.subList...) {
+		for _, o := range c.Options {
+			r.prog.typed = r.prog.typed || o.Effects.Names()
+		}
 	}
 	r.prog, r.cur = nil, nil
 	return nil
