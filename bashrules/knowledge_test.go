@@ -193,6 +193,10 @@ func TestDenyRuleMatchesEverySpelling(t *testing.T) {
 		if len(plain) == 0 {
 			rt.Skip("an option family")
 		}
+		if strings.ContainsAny(strings.Join(plain, ""), "\"'`$\\;&|<>()*?[]#~{} ") {
+			// less -" is written quoted, in the command and the rule alike.
+			rt.Skip("a spelling the shell reads as syntax")
+		}
 		ruleSp := rapid.SampledFrom(plain).Draw(rt, "rule spelling")
 		sp := rapid.SampledFrom(plain).Draw(rt, "spelling")
 		word := spellingVariant(rt, cmd, o, sp)
@@ -240,10 +244,10 @@ func spellingVariant(rt *rapid.T, cmd *knowledge.Command, o *knowledge.Option, s
 			word += " 5" // -name 5: a single-dash word takes the next word
 		}
 	case knowledge.Optional:
-		if long {
-			word += "=5"
-		} else {
+		if short {
 			word += "5"
+		} else {
+			word += "=5" // --name=5, and a single-dash word's -name=5 (terraform -refresh=false)
 		}
 	}
 	return word

@@ -91,3 +91,34 @@ func TestRolesAndNoOptions(t *testing.T) {
 		t.Errorf("g: %+v %v", g, ok)
 	}
 }
+
+// TestSpellingsAgreeOnAValue: the spellings of one option either all take a value or all take
+// none (a negation aside), as the programs read them. A spelling recorded without its value
+// reads the value as an operand (rsync -T DIR: DIR a path to sync), or the next option as one
+// (gdb -D DIR), and a deny rule on one spelling then misses the other.
+func TestSpellingsAgreeOnAValue(t *testing.T) {
+	var walk func(c *Command)
+	walk = func(c *Command) {
+		for _, o := range c.Options {
+			var takes, none []string
+			for _, s := range o.Spellings {
+				switch a := o.ArityOf(s); {
+				case strings.HasPrefix(s, "--no-"), strings.HasSuffix(s, "*"): // a negation, a family
+				case a == Required:
+					takes = append(takes, s)
+				case a == None:
+					none = append(none, s)
+				}
+			}
+			if len(takes) > 0 && len(none) > 0 {
+				t.Errorf("%s: %s: %v take a value and %v none", o.Pos, c.Name(), takes, none)
+			}
+		}
+		for _, s := range c.Subcommands() {
+			walk(s)
+		}
+	}
+	for _, c := range Builtin().Programs() {
+		walk(c)
+	}
+}
