@@ -46,7 +46,9 @@ func uncovered(r *permission.Rule, c *Command) string {
 	implied := ri.implied
 	args := c.Argv[at+1:]
 	for _, u := range p.Unknown {
-		if implied := impliedUnknown(ri, args, u); implied {
+		if e.NoOptions || impliedUnknown(ri, args, u) {
+			// A nooptions entry (the runners: timeout, nice, sudo) lists no options to know;
+			// the words after its own are the command it runs, decided as that command.
 			continue
 		}
 		return u.Why + " to the knowledge base's entry for " + entryName(e, *p) + ", so the rule does not cover it"
