@@ -3,12 +3,12 @@ package checkpoint
 import (
 	"context"
 	"errors"
+	"github.com/reinsdev/reins/boundedfile/boundedfiletest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -256,7 +256,7 @@ func TestRestoreNeverFollowsALink(t *testing.T) {
 		{"a symlink at the file", func(f *fixture) { os.Symlink(secret(f), f.path("src/a.txt")) }, false},
 		{"the parent folder a symlink", func(f *fixture) { os.RemoveAll(f.path("src")); os.Symlink(f.outside, f.path("src")) }, false},
 		{"a hard link to an outside file", func(f *fixture) { os.Link(secret(f), f.path("src/a.txt")) }, true},
-		{"a FIFO at the file", func(f *fixture) { syscall.Mkfifo(f.path("src/a.txt"), 0o644) }, false},
+		{"a FIFO at the file", func(f *fixture) { boundedfiletest.Mkfifo(f.path("src/a.txt")) }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

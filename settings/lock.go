@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/reinsdev/reins/filelock"
 )
 
 // lockTimeout bounds the wait for another Reins process's read-modify-write of the same file.
 // Such a write takes milliseconds; a lock held this long belongs to a stuck process.
 var lockTimeout = 30 * time.Second
 
-// withFileLock runs fn while holding an exclusive flock on a hidden lock file beside path
+// withFileLock runs fn while holding an exclusive lock (package filelock) on a hidden lock file beside path
 // (".settings.json.lock"), so that concurrent read-modify-writes of the same file from several
 // processes or goroutines run one after the other and none loses another's change. The lock
 // is beside the file, after symlinks, rather than on it, because the write replaces the file
@@ -35,11 +37,11 @@ func withFileLock(path string, dirPerm os.FileMode, fn func() error) error {
 	defer f.Close() // closing releases the lock
 	deadline := time.Now().Add(lockTimeout)
 	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := filelock.TryLock(f)
 		if err == nil {
 			break
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+		if !errors.Is(err, filelock.ErrLocked) {
 			return fmt.Errorf("locking %s: %w", path, err)
 		}
 		if time.Now().After(deadline) {

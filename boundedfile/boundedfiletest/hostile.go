@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 )
 
@@ -27,7 +26,7 @@ type File struct {
 func Hostile(maxBytes int64) []File {
 	return []File{
 		{"FIFO", func(t testing.TB, p string) {
-			if err := syscall.Mkfifo(p, 0o600); err != nil {
+			if err := Mkfifo(p); err != nil {
 				t.Skipf("cannot make a FIFO here: %v", err)
 			}
 		}, "is a FIFO, not a regular file"},

@@ -56,7 +56,8 @@ var corePackages = []string{"permission", "pathrule", "bashrules", "settings"}
 // coreLeaves are packages of ours that the core may import: they import only the standard
 // library (ownImports holds them to it). boundedfile is how settings reads its files;
 // hostform is how bashrules reads the hosts of curl's and wget's URLs.
-var coreLeaves = []string{"boundedfile", "hostform"}
+// filelock is how settings keeps two processes from rewriting one file at once.
+var coreLeaves = []string{"boundedfile", "hostform", "filelock"}
 
 // sdkHomes names, for each third-party module that wraps an outside service or a UI, the only
 // packages of ours that may import it directly.
@@ -304,9 +305,11 @@ var ownImports = map[string][]string{
 	// Process groups are ended one way, by whoever started them.
 	"internal/procgroup": {},
 	// The watchdog runs as its own process beside reins and must stay small and obvious.
-	"internal/procguard": {},
+	"internal/procguard": {"internal/procgroup"},
 	// The core reads its files through the bounded reader, so it is a leaf like the core.
 	"boundedfile": {},
+	// Advisory locks between Reins processes, for the core (settings) and the tools alike.
+	"filelock": {},
 	// Hosts in one form for the core and the web tool alike.
 	"hostform": {},
 	// Memory files are text for the prompt: found and read through the bounded reader, never

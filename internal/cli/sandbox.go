@@ -11,24 +11,7 @@ import (
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
-	"github.com/reinsdev/reins/sandbox/bwrap"
-	"github.com/reinsdev/reins/sandbox/landlock"
 )
-
-// sandboxHelper runs the sandbox's re-exec helpers: the reins binary is the program the
-// backends start inside the sandbox. ok is false for any other command line.
-func sandboxHelper(args []string) (code int, ok bool) {
-	if len(args) == 0 {
-		return 0, false
-	}
-	switch args[0] {
-	case bwrap.BridgeArg:
-		return bwrap.BridgeMain(args[1:]), true
-	case landlock.HelperArg:
-		return landlock.HelperMain(args[1:]), true
-	}
-	return 0, false
-}
 
 // sandboxOptions are where the sandbox finds the reins binary and its backend choice.
 func sandboxOptions(f *Factory) app.SandboxOptions {
@@ -89,7 +72,7 @@ func runSandboxStatus(ctx context.Context, f *Factory, pf *permFlags, asJSON boo
 	}
 	pc := env.Context
 	rep := sandboxStatusReport{Enabled: pc.Sandbox().Enabled, Policy: pc.Sandbox()}
-	if v, err := landlock.ABI(); err != nil {
+	if v, err := landlockABI(); err != nil {
 		rep.LandlockErr = err.Error()
 	} else {
 		rep.LandlockABI = v

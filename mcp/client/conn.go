@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -376,7 +375,7 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc) error {
 		// server links its own spans to reins' trace; the configuration's env cannot set it.
 		cmd.Env = tracecontext.Env(ctx, cmd.Env)
 		// Its own process group, so that everything it starts dies with it.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		ownGroup(cmd)
 		tail := &stderrTail{w: s.m.opts.Stderr}
 		cmd.Stderr = tail
 		s.mu.Lock()
@@ -548,14 +547,6 @@ func (s *server) close() error {
 		return nil
 	}
 	return err
-}
-
-// killGroup kills a stdio server's whole process group.
-func killGroup(cmd *exec.Cmd) {
-	if cmd == nil || cmd.Process == nil {
-		return
-	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 }
 
 // headerClient adds the configured headers to every request.

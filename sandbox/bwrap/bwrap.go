@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package bwrap is the bubblewrap backend of the sandbox, the one Claude Code uses on Linux. A
 // command runs in new mount, network, PID and IPC namespaces: the file system is mounted
 // read-only but for the write roots, protected paths are mounted read-only again inside them,

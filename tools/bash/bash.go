@@ -365,8 +365,8 @@ func (s *Shell) command(ctx context.Context, in Input, cwd string, files runFile
 	// TRACEPARENT names the call's span, so that a traced program the command runs joins it.
 	cmd.Env = tracecontext.Env(ctx, append(s.environ(), "BASH_ENV="+files.rc, "REINS_CWD_FILE="+files.cwdPath))
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return termGroup(cmd.Process.Pid) }
 	cmd.WaitDelay = s.opts.KillGrace
 	return cmd
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/reinsdev/reins/filelock"
 	"github.com/reinsdev/reins/internal/procgroup"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
@@ -261,7 +262,7 @@ func lockOutputDir(dir string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating the output directory: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := filelock.TryLock(f); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("locking the output directory: %w", err)
 	}
@@ -287,7 +288,7 @@ func sweepOutputDirs(base string) {
 			}
 			continue
 		}
-		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		if filelock.TryLock(f) == nil {
 			os.RemoveAll(dir)
 		}
 		f.Close()
