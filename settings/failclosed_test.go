@@ -5,9 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/reinsdev/reins/boundedfile/boundedfiletest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -55,7 +56,7 @@ func TestSettingsFromFIFOFails(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
+	if err := boundedfiletest.Mkfifo(p); err != nil {
 		t.Skipf("cannot make a FIFO here: %v", err)
 	}
 	// Nobody ever opens the FIFO for writing: a blocking open would wait for ever.
