@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -110,11 +109,7 @@ func IsRetryable(err error) bool {
 	}
 	// A refused connection is a server restarting or a local model not yet up: worth the
 	// same backoff as an overload.
-	return errors.Is(err, syscall.ECONNREFUSED) ||
-		errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, syscall.ECONNABORTED) ||
-		errors.Is(err, syscall.EPIPE) ||
-		errors.Is(err, io.ErrUnexpectedEOF)
+	return brokenConnection(err) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // ParseRetryAfter reads how long a response asks the client to wait: the
