@@ -16,6 +16,8 @@ var (
 	binPath string
 	binErr  error
 	binDir  string
+	// tempDirs are removed after the tests, as binDir is.
+	tempDirs []string
 )
 
 // reinsBinary returns the path of a freshly built reins binary.
@@ -42,6 +44,9 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
+	}
+	for _, d := range tempDirs {
+		os.RemoveAll(d)
 	}
 	os.Exit(code)
 }
