@@ -10,9 +10,8 @@ import (
 // so matching them alone would never retry a refused connection there.
 const wsaeConnRefused syscall.Errno = 10061
 
-// brokenConnection reports a connection refused, reset, aborted or cut (a write to a closed
-// one), with Winsock's error numbers.
-func brokenConnection(err error) bool {
+// systemBrokenConnection is a connection refused, reset, aborted or cut in Winsock's numbers.
+func systemBrokenConnection(err error) bool {
 	return errors.Is(err, wsaeConnRefused) ||
 		errors.Is(err, syscall.WSAECONNRESET) ||
 		errors.Is(err, syscall.WSAECONNABORTED) ||
