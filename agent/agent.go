@@ -27,6 +27,14 @@ const (
 	SubtypeMaxBudget      = "error_max_budget_usd"
 )
 
+// Terminal reasons, as in Claude Code's result message (terminal_reason): why the turn
+// ended, beside its subtype.
+const (
+	TerminalCompleted   = "completed"
+	TerminalHookStopped = "hook_stopped"
+	TerminalMaxTurns    = "max_turns"
+)
+
 // Recorder keeps a conversation as it happens. Each method returns once the entry is stored
 // (at least so that it outlives the process); an error ends the run. A Recorder that makes
 // entries durable later implements [Flusher].
@@ -143,6 +151,12 @@ type Result struct {
 	Messages []llm.Message
 	// Err is why the run failed, for SubtypeExecutionError.
 	Err error
+	// TerminalReason says why the turn ended (Terminal*): "" for a failure Claude Code has no
+	// reason for.
+	TerminalReason string
+	// HookStop is the hook that stopped the turn (continue: false), for TerminalHookStopped:
+	// the turn succeeded, and a front end tells the person why it ended there.
+	HookStop *HookStopError
 }
 
 // Run continues the conversation history with prompt, a user message, and runs until the model
@@ -150,7 +164,7 @@ type Result struct {
 // always returns a Result (published as the last event); the error is non-nil when the run
 // failed or was aborted, and wraps the context's error on abort.
 func (a *Agent) Run(ctx context.Context, history []llm.Message, prompt llm.Message) (*Result, error) {
-	r := &run{a: a, start: time.Now(), res: &Result{Subtype: SubtypeSuccess, CostKnown: true}}
+	r := &run{a: a, start: time.Now(), res: &Result{Subtype: SubtypeSuccess, CostKnown: true}, promptID: promptUUID(ctx)}
 	ctx, r.observed = a.observeRun(ctx, prompt)
 	if a.Provider == nil || a.Permissions == nil {
 		return r.finish(errors.New("agent: Provider and Permissions are required"))
@@ -184,9 +198,15 @@ type run struct {
 	usageMu sync.Mutex
 	// observed tells the Observer the run's result; nil for a run that Run did not start.
 	observed func(*Result)
-	// autoFailed is set once an automatic compaction failed, so that a run does not pay
-	// for a failing summary request before every turn.
-	autoFailed bool
+	// autoErr is the error of an automatic compaction that failed: the run then compacts no
+	// more, so that it does not pay for a failing summary request before every turn, nor
+	// summarize again when the API refuses the request as too long right after.
+	autoErr error
+	// compactions counts the run's automatic compactions (MaxCompactionsPerRun).
+	compactions int
+	// promptID is the caller's uuid of the prompt (WithPromptUUID); replyID the uuid of the
+	// last reply, published with it and recorded with it.
+	promptID, replyID string
 }
 
 // newExecutor is what runs the calls of one Run: the tools by name and alias, and the
@@ -239,8 +259,18 @@ func (r *run) finish(err error) (*Result, error) {
 			err = fmt.Errorf("recording the session: %w", ferr)
 		}
 	}
-	if err != nil {
+	if hs, ok := errors.AsType[*HookStopError](err); ok && hs.Event != hooks.UserPromptSubmit {
+		// A hook's continue: false ends the turn as the hook asked: not a failure.
+		r.res.HookStop, r.res.TerminalReason, err = hs, TerminalHookStopped, nil
+	}
+	switch {
+	case err != nil:
 		r.res.Subtype, r.res.IsError, r.res.Err = SubtypeExecutionError, true, err
+	case r.res.TerminalReason != "":
+	case r.res.Subtype == SubtypeMaxTurns:
+		r.res.TerminalReason = TerminalMaxTurns
+	case r.res.Subtype == SubtypeSuccess:
+		r.res.TerminalReason = TerminalCompleted
 	}
 	r.res.Messages = r.msgs
 	r.res.Duration = time.Since(r.start)
@@ -279,13 +309,13 @@ func (r *run) begin(history []llm.Message, prompt llm.Message) error {
 	} else {
 		r.msgs = append(r.msgs, prompt)
 	}
-	return r.a.record(prompt)
+	return r.a.recordInfo(prompt, MessageInfo{UUID: cmp.Or(r.promptID, NewUUID())})
 }
 
 // append adds a message to the conversation and records it.
-func (r *run) append(m llm.Message) error {
+func (r *run) append(m llm.Message, info MessageInfo) error {
 	r.msgs = append(r.msgs, m)
-	return r.a.record(m)
+	return r.a.recordInfo(m, info)
 }
 
 // loop asks the model and runs the tools it calls until the model ends its turn (and no Stop
@@ -303,7 +333,7 @@ func (r *run) loop(ctx context.Context) error {
 			return err
 		}
 		r.res.Text = resp.Message.Text()
-		if err := r.append(resp.Message); err != nil {
+		if err := r.append(resp.Message, MessageInfo{UUID: r.replyID, Usage: &resp.Usage}); err != nil {
 			return err
 		}
 		uses := resp.Message.ToolUses()
@@ -313,7 +343,7 @@ func (r *run) loop(ctx context.Context) error {
 				return nil
 			}
 			stopHookActive = true
-			if err := r.append(next); err != nil {
+			if err := r.append(next, MessageInfo{UUID: NewUUID()}); err != nil {
 				return err
 			}
 			continue
@@ -325,20 +355,20 @@ func (r *run) loop(ctx context.Context) error {
 	}
 }
 
-// ReplyBound is the max tokens of each request: MaxTokens, or its default.
+// ReplyBound is the max tokens of each request: MaxTokens, or its default — DefaultMaxTokens
+// after the thinking budget, within what the model takes (llm.MaxOutputTokens).
 func (a *Agent) ReplyBound() int {
 	if a.MaxTokens > 0 {
 		return a.MaxTokens
 	}
-	if a.ThinkingBudget > 0 {
-		return a.ThinkingBudget + DefaultMaxTokens
-	}
-	return DefaultMaxTokens
+	return min(a.ThinkingBudget+DefaultMaxTokens, llm.MaxOutputTokens(a.Model))
 }
 
 // ask sends the next request and accounts for its reply: turns, usage, cost. Before, it
 // compacts the conversation when the request would pass the threshold; when the API still
-// answers that the prompt is too long, it compacts and sends it again, once.
+// answers that the prompt is too long, it compacts and sends it again, once — unless an
+// automatic compaction of the run failed, or the run has compacted MaxCompactionsPerRun
+// times: then the run ends with the refusal and why it did not compact.
 func (r *run) ask(ctx context.Context) (*llm.Response, error) {
 	a, res := r.a, r.res
 	if err := a.addNotices(&r.msgs); err != nil {
@@ -349,6 +379,13 @@ func (r *run) ask(ctx context.Context) (*llm.Response, error) {
 	}
 	resp, err := r.send(ctx)
 	if err != nil && llm.IsPromptTooLong(err) && !a.Compaction.Disabled && ctx.Err() == nil {
+		switch {
+		case r.autoErr != nil:
+			return nil, fmt.Errorf("calling the model: %w (not compacting again: the automatic compaction of this turn failed: %v)", err, r.autoErr)
+		case r.compactions >= MaxCompactionsPerRun:
+			return nil, fmt.Errorf("calling the model: %w (%w: %d compactions in this turn)", err, ErrCompactionLimit, r.compactions)
+		}
+		r.compactions++
 		if cerr := r.compact(ctx, TriggerAuto, ""); cerr != nil {
 			return nil, fmt.Errorf("calling the model: %w (compacting to recover failed: %v)", err, cerr)
 		}
@@ -370,7 +407,8 @@ func (r *run) ask(ctx context.Context) (*llm.Response, error) {
 	} else {
 		res.CostKnown = false
 	}
-	a.Bus.Publish(Event{Type: EventAssistant, Response: resp})
+	r.replyID = NewUUID()
+	a.Bus.Publish(Event{Type: EventAssistant, Response: resp, UUID: r.replyID})
 	if a.MaxBudgetUSD > 0 && !res.CostKnown {
 		return nil, fmt.Errorf("cannot keep to the budget of $%g: the price of model %s is unknown", a.MaxBudgetUSD, model)
 	}
@@ -397,6 +435,8 @@ func (r *run) send(ctx context.Context) (*llm.Response, error) {
 			a.Bus.Publish(Event{Type: EventTextDelta, Index: ev.Index, Text: ev.Text})
 		case llm.EventThinkingDelta:
 			a.Bus.Publish(Event{Type: EventThinkingDelta, Index: ev.Index, Text: ev.Text})
+		case llm.EventMessageStart:
+			a.Bus.Publish(Event{Type: EventMessageStart, Response: &llm.Response{ID: ev.MessageID, Model: ev.Model, Usage: ev.Usage}})
 		}
 	})
 	r.res.APIDuration += time.Since(apiStart)
@@ -406,21 +446,27 @@ func (r *run) send(ctx context.Context) (*llm.Response, error) {
 
 // autoCompact compacts when the next request would reach the threshold. A failed automatic
 // compaction is told and the request goes as it is (the API may still take it; if not, its
-// "prompt is too long" ends the run with both errors).
+// "prompt is too long" ends the run with both errors). A run that reaches the threshold
+// again after MaxCompactionsPerRun compactions ends with ErrCompactionLimit.
 func (r *run) autoCompact(ctx context.Context) error {
 	a := r.a
-	if a.Compaction.AutoDisabled || a.Compaction.Disabled || r.autoFailed {
+	if a.Compaction.AutoDisabled || a.Compaction.Disabled || r.autoErr != nil {
 		return nil
 	}
 	u := a.ContextUsage(r.msgs)
 	if u.Tokens < u.Threshold {
 		return nil
 	}
+	if r.compactions >= MaxCompactionsPerRun {
+		return fmt.Errorf("%w: the conversation (%d tokens) is over the compaction threshold (%d) again after %d compactions in this turn; the turn ends here, and the next prompt may compact again",
+			ErrCompactionLimit, u.Tokens, u.Threshold, r.compactions)
+	}
+	r.compactions++
 	if err := r.compact(ctx, TriggerAuto, ""); err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("run aborted: %w", ctx.Err())
 		}
-		r.autoFailed = true
+		r.autoErr = err
 		a.Bus.Publish(Event{Type: EventNotice, Text: "Automatic compaction failed; the conversation goes on uncompacted: " + err.Error()})
 	}
 	return nil
@@ -444,12 +490,12 @@ func (r *run) sideUsage(model string, u llm.Usage) {
 // are left), it returns the message that sends the model back to work.
 func (r *run) stopHooks(ctx context.Context, active bool) (llm.Message, bool) {
 	a := r.a
-	if !a.Hooks.Has(hooks.Stop) {
-		return llm.Message{}, false
-	}
-	stop := a.Hooks.Stop
+	ev, stop := hooks.Stop, a.Hooks.Stop
 	if a.SubAgent {
-		stop = a.Hooks.SubagentStop
+		ev, stop = hooks.SubagentStop, a.Hooks.SubagentStop
+	}
+	if !a.Hooks.Has(ev) {
+		return llm.Message{}, false
 	}
 	sr := stop(ctx, toolcall.Common(r.x.permissions()), active)
 	notify(a.Bus, sr.Messages)
@@ -471,8 +517,9 @@ func (r *run) runTools(ctx context.Context, uses []llm.Block) (done bool, err er
 	res.PermissionDenials = append(res.PermissionDenials, out.denials...)
 	results := llm.Message{Role: llm.RoleUser, Content: out.results}
 	r.msgs = append(r.msgs, results)
-	a.Bus.Publish(Event{Type: EventToolResults, Message: &results, Outputs: out.outputs})
-	if err := a.record(results); err != nil {
+	id := NewUUID()
+	a.Bus.Publish(Event{Type: EventToolResults, Message: &results, Outputs: out.outputs, UUID: id})
+	if err := a.recordInfo(results, MessageInfo{UUID: id}); err != nil {
 		return true, err
 	}
 	switch {
@@ -482,6 +529,8 @@ func (r *run) runTools(ctx context.Context, uses []llm.Block) (done bool, err er
 		return true, out.stopped
 	case ctx.Err() != nil:
 		return true, fmt.Errorf("run aborted: %w", ctx.Err())
+	case out.endTurn:
+		return true, nil
 	case a.MaxTurns > 0 && res.NumTurns >= a.MaxTurns:
 		res.Subtype, res.IsError = SubtypeMaxTurns, true
 		return true, nil
@@ -527,10 +576,21 @@ func (a *Agent) specs() []llm.ToolSpec {
 }
 
 func (a *Agent) record(m llm.Message) error {
+	return a.recordInfo(m, MessageInfo{UUID: NewUUID()})
+}
+
+// recordInfo records m with what is known of it, when the Recorder keeps that.
+func (a *Agent) recordInfo(m llm.Message, info MessageInfo) error {
 	if a.Recorder == nil {
 		return nil
 	}
-	if err := a.Recorder.AppendMessage(m); err != nil {
+	var err error
+	if ir, ok := a.Recorder.(InfoRecorder); ok {
+		err = ir.AppendMessageInfo(m, info)
+	} else {
+		err = a.Recorder.AppendMessage(m)
+	}
+	if err != nil {
 		return fmt.Errorf("recording the session: %w", err)
 	}
 	return nil

@@ -98,7 +98,7 @@ func (r *run) compact(ctx context.Context, trigger, instructions string) error {
 	if err != nil {
 		return fmt.Errorf("compacting the conversation: %w", err)
 	}
-	files := carriedFiles(r.msgs, a.cwd())
+	files := carriedFiles(r.msgs, a.cwd(), writtenContent(ctx, r.x.env.Files))
 	msg := compactedMessage(summary, trigger, files, a.carried(r.msgs))
 	if a.Hooks.Has(hooks.SessionStart) {
 		rep, texts := a.Hooks.SessionStart(ctx, common, "compact", a.Model)
@@ -219,14 +219,14 @@ type carriedFile struct {
 	path, input, content string
 }
 
-// readToolName is the tool whose results carry a file's content over.
+// readToolName is the tool whose results carry a file's content over as they are.
 const readToolName = "Read"
 
 // carriedFiles picks the files to carry over: those whose last call in the conversation was
-// a successful Read whose whole result is text within the bounds (a file changed or written
-// after its read, or read in a result too large, is not carried: its content as the model
-// knows it is not one result), the latest first.
-func carriedFiles(msgs []llm.Message, cwd string) []carriedFile {
+// a successful Read whose whole result is text within the bounds, or a successful change that
+// written can show as it stands (carrywritten.go), the latest first. A file read in a result
+// too large, or changed since it was written, is not carried.
+func carriedFiles(msgs []llm.Message, cwd string, written func(p string) (input, content string, ok bool)) []carriedFile {
 	results := map[string]llm.Block{}
 	for _, m := range msgs {
 		for _, b := range m.Content {
@@ -248,11 +248,20 @@ func carriedFiles(msgs []llm.Message, cwd string) []carriedFile {
 			}
 			seen[p] = true
 			res, ok := results[u.ID]
-			if u.Name != readToolName || !ok || res.IsError {
+			if !ok || res.IsError {
 				continue
 			}
-			text, ok := textOnly(res)
-			if !ok || strings.Contains(text, "<persisted-output>") {
+			input, text := string(u.Input), ""
+			switch {
+			case u.Name == readToolName:
+				if text, ok = textOnly(res); !ok || strings.Contains(text, "<persisted-output>") {
+					continue
+				}
+			case writeTools[u.Name] && written != nil:
+				if input, text, ok = written(p); !ok {
+					continue
+				}
+			default:
 				continue
 			}
 			n := llm.EstimateTokens(text)
@@ -260,7 +269,7 @@ func carriedFiles(msgs []llm.Message, cwd string) []carriedFile {
 				continue
 			}
 			budget -= n
-			out = append(out, carriedFile{path: p, input: string(u.Input), content: text})
+			out = append(out, carriedFile{path: p, input: input, content: text})
 		}
 	}
 	return out
@@ -337,3 +346,14 @@ func (a *Agent) cwd() string {
 	}
 	return a.Permissions.Context().Cwd()
 }
+
+// MaxCompactionsPerRun bounds the automatic compactions of one run (one prompt and the tool
+// calls that follow it), whether the threshold or a "prompt is too long" answer asked for
+// them. Each one sends nearly the whole window to be summarized; a run that needs a fourth is
+// one whose context fills faster than summaries empty it (huge tool results, a summary that
+// is itself huge), and going on would pay for a full window again and again. Three leaves a
+// long run room for the compactions it needs. The next prompt starts a new count.
+const MaxCompactionsPerRun = 3
+
+// ErrCompactionLimit ends a run that would compact past MaxCompactionsPerRun.
+var ErrCompactionLimit = errors.New("the conversation would be compacted more often than a turn allows")

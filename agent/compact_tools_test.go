@@ -97,3 +97,51 @@ func TestCompactionPropertyRealTools(t *testing.T) {
 		t.Error("no Edit went on after a compaction: the files carried over were never edited, so the property checked only refusals")
 	}
 }
+
+// TestCompactionCarriesEditedFiles: a file edited after its last Read is carried over a
+// compaction as Reins wrote it, so the next Edit goes on; one changed on disk since it was
+// written is not carried, and its Edit asks for a new Read.
+func TestCompactionCarriesEditedFiles(t *testing.T) {
+	for _, changed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("changed on disk %v", changed), func(t *testing.T) {
+			dir := t.TempDir()
+			f := filepath.Join(dir, "a.txt")
+			if err := os.WriteFile(f, []byte("one\ntwo\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p := llmtest.NewScript(
+				use("Read", fmt.Sprintf(`{"file_path":%q}`, f)),
+				use("Edit", fmt.Sprintf(`{"file_path":%q,"old_string":"one","new_string":"ONE"}`, f)),
+				say("edited"),
+				say("<summary>s</summary>"),
+				use("Edit", fmt.Sprintf(`{"file_path":%q,"old_string":"two","new_string":"TWO"}`, f)),
+				say("done"))
+			pc, err := permission.New(permission.Config{Cwd: dir, Home: t.TempDir(), Mode: permission.ModeAcceptEdits})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := []tool.Tool{files.NewRead(files.Options{}), files.NewEdit(files.Options{})}
+			a := &Agent{Provider: p, Model: "m", Tools: ts, Permissions: NewPermissions(pc, nil), Env: &tool.Env{Files: tool.NewFileState()}}
+			res, err := a.Run(context.Background(), nil, llm.UserText("edit"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if changed {
+				os.WriteFile(f, []byte("ONE\ntwo\nthree\n"), 0o644)
+			}
+			cres, err := a.Compact(context.Background(), res.Messages, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			carried := strings.Contains(cres.Messages[0].Text(), "1\tONE\n2\ttwo\n")
+			if _, err := a.Run(context.Background(), cres.Messages, llm.UserText("again")); err != nil {
+				t.Fatal(err)
+			}
+			text := resultText(lastResults(t, p)[0])
+			refused := strings.Contains(text, "has not been read yet")
+			if carried == changed || refused != changed {
+				t.Errorf("carried %v, the Edit after the compaction %q; want carried %v and refused %v", carried, text, !changed, changed)
+			}
+		})
+	}
+}

@@ -55,6 +55,10 @@ const (
 	// the call got, for every call of the turn (denied, invalid and unknown ones included).
 	// The audit log and telemetry read it.
 	EventToolCall
+	// EventMessageStart opens an assistant message as the API streams it: Response holds the
+	// API's message ID, the model and the usage reported so far, and no content. A request
+	// that is tried again may open its message more than once.
+	EventMessageStart
 )
 
 func (t EventType) String() string {
@@ -85,6 +89,8 @@ func (t EventType) String() string {
 		return "compact"
 	case EventToolCall:
 		return "tool_call"
+	case EventMessageStart:
+		return "message_start"
 	}
 	return "unknown"
 }
@@ -95,7 +101,7 @@ type Event struct {
 	// Index and Text are set for EventTextDelta and EventThinkingDelta.
 	Index int
 	Text  string
-	// Response is set for EventAssistant and EventUsage.
+	// Response is set for EventAssistant, EventUsage and EventMessageStart.
 	Response *llm.Response
 	// ToolUseID and Progress are set for EventProgress.
 	ToolUseID string
@@ -118,6 +124,9 @@ type Event struct {
 	Boundary *Boundary
 	// Call is set for EventToolCall.
 	Call *CallRecord
+	// UUID names the message of EventAssistant and EventToolResults, as it is recorded
+	// ([MessageInfo]).
+	UUID string
 }
 
 // CallRecord is what became of one tool call: its input as the model sent it, the mode it was
@@ -132,6 +141,9 @@ type CallRecord struct {
 	Decision  permission.Decision
 	// IsError is set when the result the model reads is an error.
 	IsError bool
+	// RanInput is the input the call ran with when the decision substituted one (a person's
+	// edit in the dialog, an SDK caller's or a hook's updatedInput); nil when it ran as sent.
+	RanInput json.RawMessage
 }
 
 // DeniedCall is a call the permission decision refused: the tool, the id of its tool_use, and
@@ -141,6 +153,8 @@ type DeniedCall struct {
 	ToolUseID string
 	Message   string
 	Reason    *permission.Reason
+	// By says who decided (the engine's [permission.Decision.By]).
+	By *permission.DecidedBy
 }
 
 // Bus delivers events to subscribers under the contract in the package documentation. The zero

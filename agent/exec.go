@@ -32,9 +32,10 @@ type call struct {
 	err   error     // decoding error (a *toolcall.CrashError when the decoder panicked)
 	safe  bool      // may run in parallel with its neighbours
 
-	result llm.Block
-	denied bool
-	output any // the tool's structured output, when it ran
+	result  llm.Block
+	denied  bool
+	output  any  // the tool's structured output, when it ran
+	endTurn bool // it succeeded with a result that ends the turn
 }
 
 // turnOutcome is what executing one assistant message produced.
@@ -46,6 +47,8 @@ type turnOutcome struct {
 	fatal error
 	// stopped is set when a hook answered continue: false.
 	stopped *HookStopError
+	// endTurn is set when a call's result ends the turn (tool.Result.EndTurn).
+	endTurn bool
 }
 
 // executor runs the tool calls of one run.
@@ -109,6 +112,7 @@ func (x *executor) execute(ctx context.Context, uses []llm.Block) turnOutcome {
 	out := turnOutcome{results: make([]llm.Block, len(calls)), fatal: fatal, stopped: x.stop.err}
 	for i, c := range calls {
 		out.results[i] = c.result
+		out.endTurn = out.endTurn || c.endTurn
 		if c.output != nil {
 			if out.outputs == nil {
 				out.outputs = map[string]any{}
@@ -214,11 +218,12 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 	case toolcall.Done:
 		c.result = toResultBlock(id, out.Result)
 		c.output = out.Result.Output
+		c.endTurn = out.Result.EndTurn && !c.result.IsError
 	case toolcall.Denied:
 		c.result = errorResult(id, out.Failure)
 		c.denied = true
 		d := out.Decision
-		x.bus.Publish(Event{Type: EventPermissionDenied, Denied: &DeniedCall{ToolName: c.use.Name, ToolUseID: id, Message: d.Message, Reason: d.Reason}})
+		x.bus.Publish(Event{Type: EventPermissionDenied, Denied: &DeniedCall{ToolName: c.use.Name, ToolUseID: id, Message: d.Message, Reason: d.Reason, By: d.By}})
 	default:
 		c.result = errorResult(id, out.Failure)
 	}
@@ -230,8 +235,14 @@ func (x *executor) run(ctx context.Context, c *call, setFatal func(error)) {
 // publishCall tells the bus what became of a call, once its result block is final.
 func (x *executor) publishCall(c *call, pc *permission.Context, out toolcall.Outcome) {
 	isError := c.result.IsError
-	x.bus.Publish(Event{Type: EventToolCall, Call: &CallRecord{ToolName: c.use.Name, ToolUseID: c.use.ID, Input: c.use.Input,
-		Mode: pc.Mode(), Stage: out.Stage, Decision: out.Decision, IsError: isError}})
+	rec := &CallRecord{ToolName: c.use.Name, ToolUseID: c.use.ID, Input: c.use.Input,
+		Mode: pc.Mode(), Stage: out.Stage, Decision: out.Decision, IsError: isError}
+	if out.Decision.UpdatedInput != nil && out.Input != nil {
+		if b, err := json.Marshal(out.Input); err == nil {
+			rec.RanInput = b
+		}
+	}
+	x.bus.Publish(Event{Type: EventToolCall, Call: rec})
 }
 
 type toolUseKey struct{}

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -60,9 +59,13 @@ func TestToolHooks(t *testing.T) {
 			a := &Agent{Provider: p, Model: "m", Tools: mappingTools(), Permissions: newPerms(t), Hooks: hookRunner(t, tt.hooks...)}
 			res, err := a.Run(context.Background(), nil, llm.UserText("go"))
 			if tt.runErr != "" {
-				var hs *HookStopError
-				if !errors.As(err, &hs) || !strings.Contains(err.Error(), tt.runErr) {
-					t.Fatalf("run error %v, want a HookStopError with %q", err, tt.runErr)
+				// The turn ends where the hook asked, as a success that says why.
+				if err != nil || res.Subtype != SubtypeSuccess || res.TerminalReason != TerminalHookStopped ||
+					res.HookStop == nil || !strings.Contains(res.HookStop.Error(), tt.runErr) {
+					t.Fatalf("run error %v, result %s/%s %v; want a success stopped by the hook with %q", err, res.Subtype, res.TerminalReason, res.HookStop, tt.runErr)
+				}
+				if n := len(p.Requests()); n != 1 {
+					t.Errorf("%d requests after the hook stopped the turn, want 1", n)
 				}
 				last := res.Messages[len(res.Messages)-1]
 				if r := last.Content[0]; !r.IsError || !strings.Contains(resultText(r), tt.want) {
@@ -133,6 +136,18 @@ func TestPromptAndStopHooks(t *testing.T) {
 		}
 		if _, err := os.Stat(dir + "/stop"); err == nil {
 			t.Error("Stop ran for a sub-agent")
+		}
+	})
+	t.Run("SubagentStop alone runs", func(t *testing.T) {
+		dir := t.TempDir()
+		p := llmtest.NewScript(say("sub done"))
+		a := &Agent{Provider: p, Model: "m", Permissions: newPerms(t), SubAgent: true,
+			Hooks: hookRunner(t, hooks.Hook{Event: hooks.SubagentStop, Command: "touch " + dir + "/subagentstop"})}
+		if _, err := a.Run(context.Background(), nil, llm.UserText("hi")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(dir + "/subagentstop"); err != nil {
+			t.Error("SubagentStop did not run when no Stop hook is configured")
 		}
 	})
 }

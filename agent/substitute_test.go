@@ -101,8 +101,9 @@ func (w *substituteWorld) unchanged(t *testing.T) {
 	}
 }
 
-// An answer that substitutes a different command never runs it unless the pipeline allows it
-// or the answerer is shown it and allows it: asked about `touch made.txt`, an answer carrying
+// An answer that substitutes a different command never runs it unless the pipeline allows it,
+// the answerer is shown it and allows it, or only the absence of an allow rule asks about it
+// (the answerer approved what it wrote): asked about `touch made.txt`, an answer carrying
 // `rm -rf ~` is asked about again (and denied there), or denied by a rule.
 func TestSubstitutedInputIsDecidedAgain(t *testing.T) {
 	rmDeny := permission.Rule{Value: permission.ParseRule("Bash(rm:*)"), Behavior: permission.Deny, Source: permission.SourceUser}
@@ -116,7 +117,6 @@ func TestSubstitutedInputIsDecidedAgain(t *testing.T) {
 		{"delete home", nil, "rm -rf $HOME", true, "not that"},
 		{"append to bashrc", nil, "echo evil >> $HOME/.bashrc", true, "not that"},
 		{"write a git hook", nil, "printf 'evil' > $PROJ/.git/hooks/pre-commit", true, "not that"},
-		{"outside the project", nil, "echo evil > $HOME/notes.txt", true, "not that"},
 		{"denied by a rule", []permission.Rule{rmDeny}, "rm -f $PROJ/keep.txt", false, "denied"},
 	}
 	for _, tt := range tests {
@@ -137,17 +137,30 @@ func TestSubstitutedInputIsDecidedAgain(t *testing.T) {
 	}
 	t.Run("shown and allowed, it runs", func(t *testing.T) {
 		w := newSubstituteWorld(t)
-		s := &substituter{first: "echo new > other.txt", later: permission.Allow}
+		s := &substituter{first: "printf x > $PROJ/.git/hooks/pre-commit", later: permission.Allow}
+		s.first = strings.ReplaceAll(s.first, "$PROJ", w.proj)
 		if res := w.run(t, s, nil); res.IsError {
 			t.Fatalf("result %q", resultText(res))
 		}
-		if len(s.shown) != 2 || s.shown[1] != "echo new > other.txt" {
+		if len(s.shown) != 2 || s.shown[1] != s.first {
 			t.Errorf("asks showed %q", s.shown)
 		}
-		if _, err := os.Stat(filepath.Join(w.proj, "other.txt")); err != nil {
+		if _, err := os.Stat(filepath.Join(w.proj, ".git/hooks/pre-commit")); err != nil {
 			t.Error("the approved substitute did not run")
 		}
 	})
+	for _, cmd := range []string{"echo new > other.txt", "echo evil > $HOME/notes.txt"} {
+		t.Run("only no rule allows "+cmd+": it runs unasked", func(t *testing.T) {
+			w := newSubstituteWorld(t)
+			s := &substituter{first: strings.ReplaceAll(cmd, "$HOME", w.home), later: permission.Deny}
+			if res := w.run(t, s, nil); res.IsError {
+				t.Fatalf("result %q", resultText(res))
+			}
+			if len(s.shown) != 1 {
+				t.Errorf("asks showed %q; the answerer approved the input it wrote", s.shown)
+			}
+		})
+	}
 }
 
 // A PermissionRequest hook's substitute is decided the same way, and the hooks are asked again

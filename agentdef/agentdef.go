@@ -73,6 +73,9 @@ type Definition struct {
 	// PermissionMode is the mode the sub-agent starts in, when its parent's mode lets the
 	// definition choose (see agenttool.ChildMode). Empty means the parent's.
 	PermissionMode permission.Mode `json:"permissionMode,omitempty"`
+	// ModeLine and ModeCol are where a file's permissionMode is written.
+	ModeLine int `json:"-"`
+	ModeCol  int `json:"-"`
 	// Prompt is the sub-agent's system prompt.
 	Prompt string `json:"prompt"`
 	// MaxTurns bounds the sub-agent's replies; zero leaves the session's limit.
@@ -196,6 +199,7 @@ func ParseFile(file string, data []byte, src Source) (*Definition, error) {
 		if d.PermissionMode, err = parseMode(mode); err != nil {
 			return nil, fm.ErrAt("permissionMode", "%s", err)
 		}
+		d.ModeLine, d.ModeCol = fm.Pos("permissionMode")
 	}
 	if _, err := fm.Str("color", false); err != nil {
 		return nil, err

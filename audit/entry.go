@@ -50,6 +50,13 @@ type Entry struct {
 	Rule       string `json:"rule,omitempty"`
 	RuleSource string `json:"ruleSource,omitempty"`
 	RuleOrigin string `json:"ruleOrigin,omitempty"`
+	// DecidedBy says who decided: rule, person, hook, classifier, mode, setting, check or
+	// noOne; FrontEnd is where a person answered, Hook the deciding hooks with their
+	// file:line:col, Setting the setting that turned an ask into a denial, with its position.
+	DecidedBy string `json:"decidedBy,omitempty"`
+	FrontEnd  string `json:"frontEnd,omitempty"`
+	Hook      string `json:"hook,omitempty"`
+	Setting   string `json:"setting,omitempty"`
 	// Stage is how far the call got (toolcall's stages: denied, invalid, done, failed…);
 	// IsError is set for a result the tool marked as an error.
 	Stage   string `json:"stage,omitempty"`

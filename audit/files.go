@@ -141,9 +141,9 @@ func encodeAnchor(a anchor) ([]byte, error) {
 
 func readAnchor(path string) (anchor, error) {
 	var a anchor
-	data, err := os.ReadFile(path)
+	data, err := readSmall(path, anchorSize)
 	if err != nil {
-		return a, fmt.Errorf("audit: reading the anchor: %w", err)
+		return a, openErr("reading the anchor", err)
 	}
 	if err := json.Unmarshal(bytes.TrimRight(data, " \n"), &a); err != nil {
 		return a, fmt.Errorf("audit: the anchor %s is damaged: %w", path, err)
@@ -164,9 +164,9 @@ func writeAnchor(path string, a anchor) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
+	f, err := openFile(path, os.O_WRONLY|os.O_CREATE)
 	if err != nil {
-		return fmt.Errorf("audit: writing the anchor: %w", err)
+		return openErr("writing the anchor", err)
 	}
 	if _, err := f.WriteAt(data, 0); err != nil {
 		f.Close()

@@ -13,9 +13,9 @@ import (
 // lock takes the log's exclusive lock across processes: an flock on the lock file, which
 // rotation never renames.
 func (l *Log) lock() (unlock func(), err error) {
-	f, err := os.OpenFile(lockPath(l.opts.Path), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := openFile(lockPath(l.opts.Path), os.O_RDWR|os.O_CREATE)
 	if err != nil {
-		return nil, fmt.Errorf("audit: opening the log's lock: %w", err)
+		return nil, openErr("opening the log's lock", err)
 	}
 	return flock(f, syscall.LOCK_EX)
 }
@@ -23,12 +23,12 @@ func (l *Log) lock() (unlock func(), err error) {
 // readLock takes the shared lock, so that a reader sees no append half done (a line written
 // but not yet the anchor). A log without a lock file has never been appended to.
 func readLock(path string) (unlock func(), err error) {
-	f, err := os.Open(lockPath(path))
+	f, err := openFile(lockPath(path), os.O_RDONLY)
 	if errors.Is(err, fs.ErrNotExist) {
 		return func() {}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("audit: opening the log's lock: %w", err)
+		return nil, openErr("opening the log's lock", err)
 	}
 	return flock(f, syscall.LOCK_SH)
 }

@@ -68,9 +68,9 @@ func Open(opts Options) (*Log, error) {
 		return nil, err
 	}
 	defer unlock()
-	f, err := os.OpenFile(opts.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := openFile(opts.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
 	if err != nil {
-		return nil, fmt.Errorf("audit: opening the log: %w", err)
+		return nil, openErr("opening the log", err)
 	}
 	return l, f.Close()
 }
@@ -121,9 +121,9 @@ func (l *Log) Append(e Entry, raw json.RawMessage) error {
 
 // appendLine writes one line with a single write on an O_APPEND descriptor.
 func appendLine(path string, line []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := openFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
 	if err != nil {
-		return fmt.Errorf("audit: opening the log: %w", err)
+		return openErr("opening the log", err)
 	}
 	buf := append(line[:len(line):len(line)], '\n')
 	if _, err := f.Write(buf); err != nil {
@@ -177,12 +177,12 @@ func readHead(files []string) (head, error) {
 // file. It reads a small tail first, which holds a whole entry unless inputs are logged, and
 // the longest an entry can be only when that tail has no line start.
 func lastLine(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path, os.O_RDONLY)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("audit: reading the log: %w", err)
+		return nil, openErr("reading the log", err)
 	}
 	defer f.Close()
 	info, err := f.Stat()

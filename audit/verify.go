@@ -147,12 +147,12 @@ func decodeEntry(line []byte) (Entry, error) {
 // missing file has none. A last line without a newline, or a line longer than any entry,
 // is a break.
 func eachLine(path string, fn func(n int, line []byte) error) error {
-	f, err := os.Open(path)
+	f, err := openFile(path, os.O_RDONLY)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("audit: reading the log: %w", err)
+		return openErr("reading the log", err)
 	}
 	defer f.Close()
 	return scanLines(f, path, fn)

@@ -138,6 +138,23 @@ type where struct {
 	loop     bool
 	fn       bool // inside a function body
 	script   bool // inside a script run by another command (bash -c, eval)
+	// forVar is the variable of the innermost for loop over words around this one (its outer
+	// ones linked from it): the damage count applies a loop's body once per value.
+	forVar *forVar
+}
+
+// forVar is the variable of a for loop over words and the words, as written and brace
+// expanded (globs are expanded by whoever uses them).
+type forVar struct {
+	name string
+	// items are nil with why set when the list cannot be followed ("for f; do", braces too
+	// large).
+	items []Word
+	why   string
+	// assign is the loop's own KindAssign command: any other command that sets the name
+	// makes its values unknown.
+	assign *Command
+	outer  *forVar
 }
 
 // Name returns the command name (argv[0]) when it is known.
@@ -553,11 +570,13 @@ func (w *walker) forClause(x *syntax.ForClause, sc scope) {
 		for _, it := range l.Items {
 			w.word(it, sc)
 		}
-		// The loop variable is assigned values the analysis does not follow.
+		// The loop variable is assigned values the analysis does not follow, except the
+		// damage count, which applies the body to each (forVar).
 		c := w.newCommand(KindAssign, l, sc)
 		c.Text = "for " + l.Name.Value
 		c.Assigns = []Assignment{{Name: l.Name.Value, Src: l.Name.Value, Value: Word{Why: "loop variable"}}}
 		w.add(c)
+		loop.forVar = w.forVar(l, c, sc.forVar)
 	case *syntax.CStyleLoop:
 		for _, e := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
 			if e != nil {
@@ -567,6 +586,26 @@ func (w *walker) forClause(x *syntax.ForClause, sc scope) {
 		w.pseudo(KindArith, l, sc, nil)
 	}
 	w.stmts(x.Do, loop)
+}
+
+// forVar is the variable of the loop l, whose assignment is c, inside outer.
+func (w *walker) forVar(l *syntax.WordIter, c *Command, outer *forVar) *forVar {
+	fv := &forVar{name: l.Name.Value, assign: c, outer: outer}
+	if !l.InPos.IsValid() {
+		fv.why = "for " + fv.name + " loops over the script's arguments"
+		return fv
+	}
+	vals := make([]Word, len(l.Items))
+	for i, it := range l.Items {
+		vals[i] = evalWord(w.src, it)
+	}
+	items, err := expandArgv(l.Items, vals)
+	if err != nil {
+		fv.why = "for " + fv.name + ": " + err.Error()
+		return fv
+	}
+	fv.items = items
+	return fv
 }
 
 func (w *walker) funcDecl(x *syntax.FuncDecl, sc scope) {

@@ -336,7 +336,7 @@ var checkCases = []checkCase{
 	{"redirects", "cat < /etc/passwd", nil, "", "ask", "outside the working directories"},
 	{"redirects", "echo x > .claude/settings.json", nil, permission.ModeAcceptEdits, "ask:safety", "sensitive file"},
 	{"redirects", "echo x > .reins/settings.json", nil, permission.ModeAcceptEdits, "ask:safety", "sensitive file"},
-	{"redirects", "ls > $OUT", nil, "", "ask", "cannot be known"},
+	{"redirects", "ls > $OUT", nil, "", "ask:safety", "$OUT is known only when the command runs"},
 	{"redirects", "echo x >&out.txt", nil, "", "ask", "write to"},
 	{"redirects", "echo x 1<>.bashrc", nil, "", "ask:safety", "sensitive file"},
 	{"redirects", "{ ls; } > .bashrc", nil, "", "ask:safety", "sensitive file"},

@@ -50,6 +50,11 @@ const (
 	opMissing                   // rsync --delete: the files below dst that src lacks
 	opGitClean                  // git clean: untracked (and with x, ignored) files
 	opGitChange                 // git checkout/restore/reset: tracked files' uncommitted changes
+	opGitRm                     // git rm: the tracked files below the paths
+	opGitStash                  // git stash push: destroys nothing, unless dropped (opGitDrop)
+	opGitDrop                   // git stash drop
+	opUnknown                   // what the command destroys is known only when it runs: why
+	opOneFile                   // one file, whose name is known only when it runs: why
 )
 
 // damageTarget is one path a command would destroy, resolved.
@@ -58,13 +63,23 @@ type damageTarget struct {
 	abs string
 	src string // opOverTree, opMissing: the source folder ("" for a remote source: all of dst)
 	dir string // the git ops: the folder the command runs in
-	// git options: clean's -d, -x, -X; a change op's staged (the index is discarded too).
-	dirs, ignored, onlyIgnored, staged bool
-	paths                              []string // the git ops' pathspecs (absolute)
-	// names, for find -delete, is the -name pattern the files removed match (fold: -iname);
-	// nil counts every file.
-	names []string
-	fold  bool
+	// git options: clean's -d, -x, -X (stash's -a); rm's -r (dirs); a change op's staged (the
+	// index is discarded too); stash's -u (untracked).
+	dirs, ignored, onlyIgnored, staged, untracked bool
+	paths                                         []string // the git ops' pathspecs (absolute)
+	// names, for a find's selection, is the -name pattern the files match (fold: -iname); nil
+	// counts every file. whole: a folder that matches is removed with everything below it.
+	names       []string
+	fold, whole bool
+	// why says why an opUnknown (or an unpaired opGitDrop) cannot be counted.
+	why string
+	// feed marks the files fed to the command at run time, destroyed as op: src is the
+	// placeholder that stands for them (see damagefeed.go).
+	feed bool
+	// one marks an unknown word that names one file when it runs (Word.OneField): destroyed
+	// as opFile it is counted as one file (opOneFile), unless something may run it more than
+	// once (see once).
+	one bool
 }
 
 // damageCounter counts what one analysed command line would destroy.
@@ -85,7 +100,7 @@ func countDamage(a *Analysis, ps *pathChecks) *permission.Damage {
 	// Most command lines destroy nothing: they are settled before anything is allocated.
 	var targets []damageTarget
 	for _, c := range a.Commands {
-		if c.Speculative || c.Kind != KindCall || c.OtherDir || len(c.Argv) == 0 {
+		if c.Speculative || c.Kind != KindCall || len(c.Argv) == 0 {
 			continue
 		}
 		name, _ := commandName(c.Argv[0])
@@ -93,7 +108,7 @@ func countDamage(a *Analysis, ps *pathChecks) *permission.Damage {
 			continue
 		}
 		for _, pc := range ps.cwds(c.where) {
-			targets = append(targets, destroyers[name](pc, c.Argv[1:])...)
+			targets = append(targets, once(c.where, c.Via == "" && !c.ExtraArgs, commandDamage(a, pc, c, name))...)
 		}
 	}
 	for _, rd := range a.Redirects {
@@ -101,15 +116,15 @@ func countDamage(a *Analysis, ps *pathChecks) *permission.Damage {
 			continue
 		}
 		for _, pc := range ps.cwds(rd.where) {
-			if p, ok := damagePath(pc, rd.Target); ok {
-				targets = append(targets, damageTarget{op: opFile, abs: p})
-			}
+			targets = append(targets, once(rd.where, true, perValue(a, pc, rd.forVar, []Word{rd.Target}, func(ws []Word) []damageTarget {
+				return operandTargets(pc, opFile, ws)
+			}))...)
 		}
 	}
 	if len(targets) == 0 {
 		return nil
 	}
-	dc := &damageCounter{ctx: ps.ctx, rec: ps.rec, targets: targets}
+	dc := &damageCounter{ctx: ps.ctx, rec: ps.rec, targets: pairStashes(targets)}
 	// A removal the dangerous-removal check stops (the root, a top-level folder, the home,
 	// a parent of a working directory) asks already: walking it would only cost.
 	dc.targets = slices.DeleteFunc(dc.targets, func(t damageTarget) bool {
@@ -148,10 +163,11 @@ func (dc *damageCounter) askGit() {
 	}
 	for _, t := range dc.targets {
 		switch t.op {
-		case opGitClean, opGitChange:
+		case opGitClean, opGitChange, opGitRm:
 			for _, p := range t.paths {
 				add(t.dir, p)
 			}
+		case opUnknown, opOneFile, opGitStash, opGitDrop:
 		default:
 			add(filepath.Dir(t.abs), t.abs)
 		}
@@ -181,15 +197,7 @@ func (dc *damageCounter) count(t damageTarget) {
 		}
 	case opTree:
 		if t.names != nil {
-			dc.walk(t.abs, func(p string, fi fs.FileInfo) {
-				name, pat := fi.Name(), t.names[0]
-				if t.fold {
-					name, pat = strings.ToLower(name), strings.ToLower(pat)
-				}
-				if ok, _ := filepath.Match(pat, name); ok {
-					dc.file(p, fi)
-				}
-			})
+			dc.matching(t)
 			return
 		}
 		dc.tree(t.abs)
@@ -201,6 +209,73 @@ func (dc *damageCounter) count(t damageTarget) {
 		dc.gitClean(t)
 	case opGitChange:
 		dc.gitChange(t)
+	case opGitRm:
+		dc.gitRm(t)
+	case opUnknown, opGitDrop:
+		dc.unknown(t.why)
+	case opOneFile:
+		dc.d.Files++
+		dc.rec.note("bash: damage", "one file", t.why+": counted as one file of a size not known before it runs")
+	}
+}
+
+// once keeps a one-file target (opOneFile) only where the command or redirect runs once per
+// command line: in a loop, a function, a script another command runs, or a command that
+// find -exec or xargs starts, the same unknown word may name another file each time, so
+// what it destroys cannot be counted.
+func once(wh where, direct bool, ts []damageTarget) []damageTarget {
+	if direct && !wh.loop && !wh.fn && !wh.script {
+		return ts
+	}
+	for i := range ts {
+		if ts[i].op == opOneFile {
+			ts[i].op = opUnknown
+		}
+	}
+	return ts
+}
+
+// matching counts the files below t.abs whose name matches t.names[0] and, when t.whole,
+// everything below a folder whose name matches.
+func (dc *damageCounter) matching(t damageTarget) {
+	match := func(name string) bool {
+		pat := t.names[0]
+		if t.fold {
+			name, pat = strings.ToLower(name), strings.ToLower(pat)
+		}
+		ok, _ := filepath.Match(pat, name)
+		return ok
+	}
+	if !t.whole {
+		dc.walk(t.abs, func(p string, fi fs.FileInfo) {
+			if match(fi.Name()) {
+				dc.file(p, fi)
+			}
+		})
+		return
+	}
+	err := filepath.WalkDir(t.abs, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			if p != t.abs || !os.IsNotExist(err) {
+				dc.unknown(fmt.Sprintf("%s cannot be read: %v", p, err))
+			}
+			return nil
+		case !dc.spend():
+			return filepath.SkipAll
+		case !match(d.Name()):
+			return nil
+		case d.IsDir():
+			dc.walk(p, func(q string, fi fs.FileInfo) { dc.file(q, fi) })
+			return filepath.SkipDir
+		}
+		if fi, err := d.Info(); err == nil {
+			dc.file(p, fi)
+		}
+		return nil
+	})
+	if err != nil {
+		dc.unknown(err.Error())
 	}
 }
 
@@ -387,6 +462,37 @@ func (dc *damageCounter) gitChange(t damageTarget) {
 	}
 }
 
+// gitRm counts the tracked files git rm removes from the work tree: the paths named, and
+// with -r everything below them that git tracks.
+func (dc *damageCounter) gitRm(t damageTarget) {
+	r := dc.report(t.dir)
+	if r == nil || r.err != nil {
+		dc.unknown(fmt.Sprintf("git rm in %s: %v", t.dir, reportErr(r)))
+		return
+	}
+	tracked := func(p string, fi fs.FileInfo) {
+		if s := dc.git.state(p); s != gitUntracked && s != gitIgnored && !strings.Contains(p, "/.git/") {
+			dc.file(p, fi)
+		}
+	}
+	for _, p := range t.paths {
+		if p == "/" {
+			p = r.st.Root // the whole repository
+		}
+		fi, err := os.Lstat(p)
+		switch {
+		case err != nil:
+		case !fi.IsDir():
+			tracked(p, fi)
+		case t.dirs:
+			dc.walk(p, tracked)
+		}
+	}
+	if r.st.Truncated {
+		dc.d.AtLeast = true
+	}
+}
+
 func reportErr(r *gitReport) error {
 	if r == nil {
 		return errNoGit
@@ -408,6 +514,10 @@ func damageResult(rec *recorder, d *permission.Damage) (result, bool) {
 	rec.note("bash: damage", "ask", detail)
 	msg := fmt.Sprintf("This command would destroy %s, over the damage budget (%d files, %s); it needs your explicit approval and cannot be allowed by rules or modes.",
 		detail, d.Budget.Files, byteWords(d.Budget.Bytes))
+	if d.Unknown != "" {
+		msg = fmt.Sprintf("This command would destroy %s; what cannot be counted is held as over the damage budget (%d files, %s): it needs your explicit approval and cannot be allowed by rules or modes.",
+			detail, d.Budget.Files, byteWords(d.Budget.Bytes))
+	}
 	// The reason carries the count: it is what the SDK's can_use_tool (decision_reason) and
 	// a denial's message show.
 	return result{v: vSafety, d: askDecision(msg, permission.ReasonSafetyCheck, "over the damage budget: "+detail)}, true
@@ -417,10 +527,17 @@ func damageResult(rec *recorder, d *permission.Damage) (result, bool) {
 // ignored (.env)".
 func DamageWords(d *permission.Damage) string {
 	var b strings.Builder
+	if d.Files == 0 && d.Unknown != "" && !d.AtLeast {
+		b.WriteString("files it cannot count before it runs: " + d.Unknown)
+		if len(d.Regenerable) > 0 {
+			fmt.Fprintf(&b, "; not counted, rebuilt by tools: %s", strings.Join(d.Regenerable, ", "))
+		}
+		return b.String()
+	}
 	if d.AtLeast {
 		b.WriteString("at least ")
 	}
-	fmt.Fprintf(&b, "%d files (%s)", d.Files, byteWords(d.Bytes))
+	fmt.Fprintf(&b, "%d %s (%s)", d.Files, plural(d.Files, "file", "files"), byteWords(d.Bytes))
 	if d.Untracked > 0 {
 		fmt.Fprintf(&b, ", %d untracked", d.Untracked)
 	}
@@ -439,6 +556,13 @@ func DamageWords(d *permission.Damage) string {
 		fmt.Fprintf(&b, "; not counted, rebuilt by tools: %s", strings.Join(d.Regenerable, ", "))
 	}
 	return b.String()
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // byteWords writes a size in bytes for people.

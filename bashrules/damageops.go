@@ -1,7 +1,7 @@
 package bashrules
 
 import (
-	"os"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -38,25 +38,80 @@ func damagePath(pc *permission.Context, w Word) (string, bool) {
 	return abs, err == nil
 }
 
-// damagePaths resolves words, expanding globs within the glob budget; a pattern whose
-// expansion is too large is left out (the glob check asks for it).
-func damagePaths(pc *permission.Context, ws []Word) []string {
-	var out []string
+// damagePaths resolves words, expanding globs within the glob budget. What it cannot resolve
+// is in bad: a word the analysis does not know, or a glob too large to expand, as an
+// opUnknown target; a placeholder as a feed target, whose op the caller sets.
+func damagePaths(pc *permission.Context, ws []Word) (paths []string, bad []damageTarget) {
 	for _, w := range ws {
+		switch {
+		case w.Placeholder:
+			bad = append(bad, damageTarget{op: opUnknown, feed: true, src: w.Value,
+				why: w.Src + " is a file name known only when the command runs"})
+			continue
+		case !w.Known || w.Tilde == TildeOther:
+			t := unknownWord(w)
+			t.one = w.OneField
+			bad = append(bad, t)
+			continue
+		case w.Value == "":
+			continue
+		}
 		abs, ok := damagePath(pc, w)
 		if !ok {
+			bad = append(bad, unknownTarget(w.Src+" cannot be resolved"))
 			continue
 		}
 		if !w.Glob {
-			out = append(out, abs)
+			paths = append(paths, abs)
 			continue
 		}
 		matches, err := boundedGlob(abs, globBudget)
-		if err == nil {
-			out = append(out, matches...)
+		if err != nil {
+			bad = append(bad, unknownTarget(fmt.Sprintf("the glob %s cannot be expanded: %v", w.Src, err)))
+			continue
 		}
+		paths = append(paths, matches...)
+	}
+	return paths, bad
+}
+
+// unknownWord is a target for a word whose value is known only when the command runs.
+func unknownWord(w Word) damageTarget {
+	why := w.Src + " is known only when the command runs"
+	if w.Why != "" {
+		why += " (" + w.Why + ")"
+	}
+	return unknownTarget(why)
+}
+
+func unknownTarget(why string) damageTarget { return damageTarget{op: opUnknown, why: why} }
+
+// operandTargets are the targets of words a command destroys as op: placeholders among them
+// stand for the files fed to it at run time, destroyed the same way.
+func operandTargets(pc *permission.Context, op damageOp, ws []Word) []damageTarget {
+	paths, bad := damagePaths(pc, ws)
+	out := targets(op, paths)
+	for _, b := range bad {
+		switch {
+		case b.feed:
+			b.op = op
+		case b.one && op == opFile:
+			b.op = opOneFile
+		}
+		out = append(out, b)
 	}
 	return out
+}
+
+// knownPaths are the paths words name, for words that are not themselves destroyed (a
+// source, a start folder, a pathspec): whatever cannot be resolved is unknown, placeholders
+// too.
+func knownPaths(pc *permission.Context, ws []Word) ([]string, []damageTarget) {
+	paths, bad := damagePaths(pc, ws)
+	for i := range bad {
+		bad[i].op, bad[i].feed = opUnknown, false
+	}
+	return paths, bad
 }
 
 func targets(op damageOp, paths []string) []damageTarget {
@@ -73,13 +128,13 @@ func rmDamage(pc *permission.Context, args []Word) []damageTarget {
 	if hasOpt(opts, "-r", "-R", "--recursive") {
 		op = opTree
 	}
-	return targets(op, damagePaths(pc, ops))
+	return operandTargets(pc, op, ops)
 }
 
 func fileDamage(spec optSpec) destroyerFunc {
 	return func(pc *permission.Context, args []Word) []damageTarget {
 		_, ops := parseArgs(args, spec)
-		return targets(opFile, damagePaths(pc, ops))
+		return operandTargets(pc, opFile, ops)
 	}
 }
 
@@ -91,7 +146,7 @@ func truncateDamage(pc *permission.Context, args []Word) []damageTarget {
 			return nil
 		}
 	}
-	return targets(opFile, damagePaths(pc, ops))
+	return operandTargets(pc, opFile, ops)
 }
 
 func teeDamage(pc *permission.Context, args []Word) []damageTarget {
@@ -99,13 +154,16 @@ func teeDamage(pc *permission.Context, args []Word) []damageTarget {
 	if hasOpt(opts, "-a", "--append") {
 		return nil
 	}
-	return targets(opFile, damagePaths(pc, dropStdin(ops)))
+	return operandTargets(pc, opFile, dropStdin(ops))
 }
 
 func ddDamage(pc *permission.Context, args []Word) []damageTarget {
 	var of []Word
 	for _, a := range args {
 		if !a.Known {
+			if strings.HasPrefix(a.Src, "of=") {
+				of = append(of, a)
+			}
 			continue
 		}
 		if strings.HasPrefix(a.Value, "conv=") && strings.Contains(a.Value, "notrunc") {
@@ -115,7 +173,7 @@ func ddDamage(pc *permission.Context, args []Word) []damageTarget {
 			of = append(of, subWord(a, v))
 		}
 	}
-	return targets(opFile, damagePaths(pc, of))
+	return operandTargets(pc, opFile, of)
 }
 
 // copyDamage: cp and mv overwrite an existing destination file (dest/name when dest is a
@@ -140,14 +198,22 @@ func copyDamage(cp bool) destroyerFunc {
 		} else {
 			return nil
 		}
-		dst, ok := damagePath(pc, dest)
-		if !ok {
-			return nil
+		dsts, bad := knownPaths(pc, []Word{dest})
+		if len(bad) > 0 || len(dsts) != 1 {
+			if len(bad) > 0 {
+				return bad
+			}
+			return nil // a glob destination: the glob check asks
 		}
+		dst := dsts[0]
 		tree := cp && hasOpt(opts, "-r", "-R", "-a", "--recursive", "--archive")
 		noTarget := hasOpt(opts, "-T", "--no-target-directory")
-		var out []damageTarget
-		for _, src := range damagePaths(pc, ops) {
+		srcs, bad := knownPaths(pc, ops)
+		if !isDir(dst) || noTarget {
+			bad = nil // the destination is overwritten whatever the sources are
+		}
+		out := bad
+		for _, src := range srcs {
 			to := dst
 			if isDir(dst) && !noTarget {
 				to = filepath.Join(dst, filepath.Base(src))
@@ -163,14 +229,31 @@ func copyDamage(cp bool) destroyerFunc {
 	}
 }
 
-// findDamage: find -delete removes what its expression selects below its start paths. An
-// expression of -name or -iname tests (with -type f and depth options) is followed; any other
-// is not, and everything below the start paths is counted.
+// findDamage: find -delete removes what its expression selects below its start paths.
 func findDamage(pc *permission.Context, args []Word) []damageTarget {
+	sel := findSelection(args)
+	if !sel.deletes {
+		return nil
+	}
+	return sel.targets(pc, opFile)
+}
+
+// findSel is what a find selects: the files below its start paths that its expression
+// matches. An expression of -name or -iname tests (with -type f, depth options and the
+// actions -print, -print0, -exec …, which select nothing more) is followed; any other is not,
+// and everything below the start paths is selected.
+type findSel struct {
+	roots   []Word
+	names   []string // nil: every file
+	fold    bool     // -iname
+	deletes bool     // -delete
+}
+
+func findSelection(args []Word) findSel {
 	roots, expr := findRoots(args)
-	deletes, simple := false, true
+	sel := findSel{roots: roots}
+	simple := true
 	var names []string
-	fold := false
 	for i := 0; i < len(expr); i++ {
 		a := expr[i]
 		if !a.Known {
@@ -179,13 +262,18 @@ func findDamage(pc *permission.Context, args []Word) []damageTarget {
 		}
 		switch a.Value {
 		case "-delete":
-			deletes = true
+			sel.deletes = true
+		case "-print", "-print0":
+		case "-exec", "-execdir", "-ok", "-okdir":
+			// A command run on each file selects no more files (as a test it selects fewer).
+			for i++; i < len(expr) && !(expr[i].Known && (expr[i].Value == ";" || expr[i].Value == "+")); i++ {
+			}
 		case "-name", "-iname":
 			if i+1 >= len(expr) || !expr[i+1].Known {
 				simple = false
 				continue
 			}
-			fold = fold || a.Value == "-iname"
+			sel.fold = sel.fold || a.Value == "-iname"
 			names = append(names, expr[i+1].Value)
 			i++
 		case "-type":
@@ -199,18 +287,21 @@ func findDamage(pc *permission.Context, args []Word) []damageTarget {
 			simple = false
 		}
 	}
-	if !deletes {
-		return nil
+	if len(sel.roots) == 0 {
+		sel.roots = []Word{dotWord}
 	}
-	if len(roots) == 0 {
-		roots = []Word{dotWord}
+	if simple && len(names) == 1 {
+		sel.names = names
 	}
-	if !simple || len(names) != 1 {
-		names = nil
-	}
-	var out []damageTarget
-	for _, p := range damagePaths(pc, roots) {
-		out = append(out, damageTarget{op: opTree, abs: p, names: names, fold: fold})
+	return sel
+}
+
+// targets are what destroying each selected file as op destroys: rm -r (opTree) removes a
+// selected folder whole.
+func (sel findSel) targets(pc *permission.Context, op damageOp) []damageTarget {
+	roots, out := knownPaths(pc, sel.roots)
+	for _, p := range roots {
+		out = append(out, damageTarget{op: opTree, abs: p, names: sel.names, fold: sel.fold, whole: op == opTree})
 	}
 	return out
 }
@@ -227,7 +318,8 @@ func rsyncDamage(pc *permission.Context, args []Word) []damageTarget {
 	if hasOpt(opts, "--remove-source-files") {
 		for _, s := range srcs {
 			if !remoteWord(s) {
-				out = append(out, targets(opTree, damagePaths(pc, []Word{s}))...)
+				paths, bad := knownPaths(pc, []Word{s})
+				out = append(append(out, bad...), targets(opTree, paths)...)
 			}
 		}
 	}
@@ -237,16 +329,22 @@ func rsyncDamage(pc *permission.Context, args []Word) []damageTarget {
 			deletes = true
 		}
 	}
-	dst, ok := damagePath(pc, dest)
-	if !deletes || remoteWord(dest) || !ok {
+	if !deletes || remoteWord(dest) {
 		return out
 	}
+	dsts, bad := knownPaths(pc, []Word{dest})
+	if len(bad) > 0 || len(dsts) != 1 {
+		return append(out, bad...)
+	}
+	dst := dsts[0]
 	for _, s := range srcs {
 		if remoteWord(s) {
 			out = append(out, damageTarget{op: opMissing, abs: dst})
 			continue
 		}
-		for _, src := range damagePaths(pc, []Word{s}) {
+		paths, bad := knownPaths(pc, []Word{s})
+		out = append(out, bad...)
+		for _, src := range paths {
 			to := dst
 			if !strings.HasSuffix(s.Value, "/") {
 				to = filepath.Join(dst, filepath.Base(src))
@@ -261,87 +359,4 @@ func rsyncDamage(pc *permission.Context, args []Word) []damageTarget {
 func remoteWord(w Word) bool {
 	i := strings.IndexByte(w.Value, ':')
 	return i > 0 && !strings.Contains(w.Value[:i], "/")
-}
-
-// gitDamage: git clean, and the commands that discard uncommitted changes: checkout with
-// paths or --force, restore of the work tree, reset --hard.
-func gitDamage(pc *permission.Context, args []Word) []damageTarget {
-	global, sub, rest, _ := gitGlobal(args)
-	if sub == "" || len(global) > 0 {
-		// -C and the like move the command: the path checks already ask for it.
-		return nil
-	}
-	opts, ops := parseArgs(rest, optSpec{value: "esp", long: []string{"exclude", "source", "pathspec-from-file", "conflict"}})
-	dashDash := -1
-	for i, a := range rest {
-		if a.Known && a.Value == "--" {
-			dashDash = i
-			break
-		}
-	}
-	t := damageTarget{dir: pc.Cwd()}
-	pathspecs := func(ws []Word) []string {
-		ps := damagePaths(pc, ws)
-		if len(ps) == 0 {
-			ps = []string{pc.Cwd()}
-		}
-		return ps
-	}
-	switch sub {
-	case "clean":
-		if hasOpt(opts, "-n", "--dry-run") {
-			return nil
-		}
-		t.op = opGitClean
-		t.dirs = hasOpt(opts, "-d")
-		t.ignored = hasOpt(opts, "-x")
-		t.onlyIgnored = hasOpt(opts, "-X")
-		t.paths = pathspecs(ops)
-	case "checkout":
-		t.op = opGitChange
-		switch {
-		case dashDash >= 0:
-			_, before := parseArgs(rest[:dashDash], optSpec{})
-			t.staged = len(before) > 0 // a tree-ish: the index is replaced too
-			t.paths = pathspecs(rest[dashDash+1:])
-		case hasOpt(opts, "-f", "--force"):
-			t.staged, t.paths = true, wholeRepo
-		default:
-			// Operands that name existing files are paths; a branch name discards nothing.
-			var files []Word
-			for _, w := range ops {
-				if abs, ok := damagePath(pc, w); ok && exists(abs) {
-					files = append(files, w)
-				}
-			}
-			if len(files) == 0 {
-				return nil
-			}
-			t.paths = damagePaths(pc, files)
-		}
-	case "restore":
-		if hasOpt(opts, "-S", "--staged") && !hasOpt(opts, "-W", "--worktree") {
-			return nil
-		}
-		t.op = opGitChange
-		t.staged = hasOpt(opts, "-s", "--source")
-		t.paths = pathspecs(ops)
-	case "reset":
-		if !hasOpt(opts, "--hard") {
-			return nil
-		}
-		t.op, t.staged, t.paths = opGitChange, true, wholeRepo
-	default:
-		return nil
-	}
-	return []damageTarget{t}
-}
-
-// wholeRepo is the pathspec of a git command that acts on the whole repository, wherever in
-// it it runs: "/" holds every repository.
-var wholeRepo = []string{"/"}
-
-func exists(p string) bool {
-	_, err := os.Lstat(p)
-	return err == nil
 }

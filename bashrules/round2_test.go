@@ -244,9 +244,10 @@ var meaningCases = func() []checkCase {
 	for _, c := range rmSpellings {
 		out = append(out, checkCase{"meaning", c, r(denyRmRf), "", "deny", "rm -rf:*"})
 		// find -exec is an exec-family option: with an ask rule in force it is a safety ask,
-		// which outranks the ask rule its child meets (the trace still names the rule).
+		// which outranks the ask rule its child meets (the trace still names the rule). So is
+		// xargs rm with nothing piped in: what it removes cannot be counted (damage budget).
 		want := "ask:rule"
-		if strings.HasPrefix(c, "find ") {
+		if strings.HasPrefix(c, "find ") || strings.HasPrefix(c, "xargs ") {
 			want = "ask:safety"
 		}
 		out = append(out, checkCase{"meaning", c, r(askRmRf), "", want, "rm -rf:*"})

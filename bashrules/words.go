@@ -1,6 +1,7 @@
 package bashrules
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -26,6 +27,10 @@ type Word struct {
 	// Placeholder marks the {} of find -exec and the replace string of xargs -I: a file name
 	// only known when the command runs.
 	Placeholder bool
+	// OneField reports, for a word that is not Known, that it still becomes exactly one word
+	// when it runs: every expansion in it is inside double quotes and none of them can expand
+	// to several words ("$@", "${a[@]}", "${!p@}"), so it names one file, whichever.
+	OneField bool
 }
 
 // TildeKind is the kind of tilde prefix a word starts with.
@@ -54,6 +59,7 @@ func srcOf(src string, n syntax.Node) string {
 // evalWord reads a word's value without expanding anything.
 func evalWord(src string, w *syntax.Word) Word {
 	out := Word{Src: srcOf(src, w), Known: true}
+	split := false // an expansion that field splitting or globbing may turn into several words
 	var b strings.Builder
 	var direct string
 	isDirect := false
@@ -97,6 +103,7 @@ func evalWord(src string, w *syntax.Word) Word {
 				lit, ok := dp.(*syntax.Lit)
 				if !ok {
 					unknown(partName(dp) + " inside double quotes")
+					split = split || manyFields(dp)
 					continue
 				}
 				unquoteDbl(&b, lit.Value)
@@ -107,10 +114,13 @@ func evalWord(src string, w *syntax.Word) Word {
 				continue
 			}
 			unknown(partName(part))
+			split = true
 		default:
 			unknown(partName(part))
+			split = true
 		}
 	}
+	out.OneField = !out.Known && !split && !out.Glob && out.Tilde == NoTilde
 	if out.Known {
 		out.Value = b.String()
 		if isDirect {
@@ -118,6 +128,47 @@ func evalWord(src string, w *syntax.Word) Word {
 		}
 	}
 	return out
+}
+
+// manyFields reports whether a part inside double quotes may still expand to several words:
+// "$@", "${a[@]}" and "${!prefix@}" do; "$*", "${a[*]}", "$x" and "$(cmd)" do not.
+func manyFields(p syntax.WordPart) bool {
+	pe, ok := p.(*syntax.ParamExp)
+	if !ok {
+		return false
+	}
+	if pe.Param != nil && pe.Param.Value == "@" {
+		return true
+	}
+	if pe.Names != 0 || pe.Excl {
+		return true // ${!p@}; ${!x} may name @
+	}
+	if pe.Exp != nil && pe.Exp.Word != nil && wordManyFields(pe.Exp.Word) {
+		return true // ${x:-"$@"}
+	}
+	if pe.Index != nil {
+		if w, ok := pe.Index.(*syntax.Word); ok && w.Lit() == "*" {
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// wordManyFields reports whether any expansion in w may expand to several words.
+func wordManyFields(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if dq, ok := p.(*syntax.DblQuoted); ok {
+			if slices.ContainsFunc(dq.Parts, manyFields) {
+				return true
+			}
+			continue
+		}
+		if manyFields(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // tildeKind classifies the tilde prefix of a word's first literal part. The prefix runs to the

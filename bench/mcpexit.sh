@@ -1,50 +1,86 @@
 #!/usr/bin/env bash
-# The cost of MCP servers at exit: `reins -p` making one Read call against the local fake model
-# (bench/fakellm), without MCP servers and with the reference server-everything, which keeps
-# running at end of input (the MCP specification's shutdown: close its input, SIGTERM, SIGKILL).
-# Wall time from start to exit and its difference, medians of N runs (default 5). Needs node and
-# `npm ci` in test/mcp.
+# What an MCP server costs at exit: `reins -p` making one Read call against the local fake model
+# (bench/fakellm) with each kind of server — none, a stdio server that exits at end of input, a
+# stdio server that keeps running at end of input (as the reference server-everything does), an
+# HTTP server — all bench/mcpserver, and server-everything itself when npm has installed it
+# (test/mcp). For each, the median of N runs (default 9) of the time from the answer's last byte
+# on standard output to the exit of the process (proctime -tail: the shutdown alone, free of
+# the servers' start-up noise), and of the whole run.
+#
+# When Claude Code is installed — `claude` on PATH, or its path in $CLAUDE — the same runs are
+# made with `claude -p`, alternating; otherwise the script says it is not installed.
 #
 #   bench/mcpexit.sh [N]
 #   REINS=/path/to/other/reins bench/mcpexit.sh [N]   # measure another build (an older one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=${1:-5}
-everything=$PWD/test/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js
-[ -f "$everything" ] || { echo "run npm ci in test/mcp first" >&2; exit 1; }
+runs=${1:-9}
 work=$(mktemp -d)
-trap 'kill "${server_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "${server_pid:-}" "${http_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-if [ -n "${REINS:-}" ]; then cp "$REINS" "$work/reins"; else go build -o "$work/reins" ./cmd/reins; fi
+claude=${CLAUDE:-$(command -v claude || true)}
+[ "$claude" = none ] && claude=
+if [ -n "$claude" ] && ! "$claude" --version > /dev/null 2>&1; then
+	claude=
+fi
+[ -n "$claude" ] || echo "Claude Code: not installed (claude is not on PATH; CLAUDE=/path sets it)"
+
+if [ -n "${REINS:-}" ]; then cp "$REINS" "$work/reins"; else go build -o "$work/reins.built" ./cmd/reins && cp "$work/reins.built" "$work/reins"; fi
 go build -o "$work/fakellm" ./bench/fakellm
 go build -o "$work/proctime" ./bench/proctime
-mkdir -p "$work/project" "$work/home"
+go build -o "$work/mcpserver" ./bench/mcpserver
+mkdir -p "$work/project" "$work/home" "$work/claude-home"
 printf 'hello\n' > "$work/project/file.txt"
-printf '{"mcpServers": {"everything": {"command": "node", "args": ["%s"]}}}\n' "$everything" > "$work/mcp.json"
 "$work/fakellm" -read "$work/project/file.txt" > "$work/url" &
 server_pid=$!
-for _ in $(seq 50); do [ -s "$work/url" ] && break; sleep 0.1; done
+"$work/mcpserver" -mode http > "$work/http-url" &
+http_pid=$!
+for _ in $(seq 50); do [ -s "$work/url" ] && [ -s "$work/http-url" ] && break; sleep 0.1; done
 url=$(head -n1 "$work/url")
 
-declare -A walls
+kinds=(none stdio stdio-stay http)
+config() { printf '{"mcpServers": {"bench": %s}}\n' "$1" > "$work/$2.json"; }
+printf '{"mcpServers": {}}\n' > "$work/none.json"
+config "$(printf '{"command": "%s", "args": ["-mode", "stdio"]}' "$work/mcpserver")" stdio
+config "$(printf '{"command": "%s", "args": ["-mode", "stdio-stay"]}' "$work/mcpserver")" stdio-stay
+config "$(printf '{"type": "http", "url": "%s"}' "$(head -n1 "$work/http-url")")" http
+everything=$PWD/test/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+if [ -f "$everything" ]; then
+	config "$(printf '{"command": "node", "args": ["%s"]}' "$everything")" everything
+	kinds+=(everything)
+else
+	echo "server-everything: not installed (npm ci in test/mcp); its row is left out"
+fi
+
+declare -A exits walls
 run() {
-	local name=$1 i=$2
-	shift 2
-	(cd "$work/project" && env -i PATH="$PATH" HOME="$work/home" ANTHROPIC_API_KEY=sk-ant-bench ANTHROPIC_BASE_URL="$url" \
-		"$work/proctime" -o "$work/time.$name.$i" -- "$work/reins" -p "read file.txt" "$@" > "$work/out.$name.$i" 2>&1) ||
+	local prog=$1 kind=$2 i=$3 home=$4 bin=$5 name="$1.$2"
+	(cd "$work/project" && env -i PATH="$PATH" HOME="$home" ANTHROPIC_API_KEY=sk-ant-bench ANTHROPIC_BASE_URL="$url" \
+		DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 \
+		"$work/proctime" -tail -o "$work/time.$name.$i" -- "$bin" -p "read file.txt" --mcp-config "$work/$kind.json" > "$work/out.$name.$i" 2>&1) ||
 		{ echo "$name run $i failed:"; cat "$work/out.$name.$i"; exit 1; }
-	read -r wall _ < "$work/time.$name.$i"
+	grep -q "The file has been read." "$work/out.$name.$i" || { echo "$name run $i did not answer:"; cat "$work/out.$name.$i"; exit 1; }
+	local wall exit
+	read -r wall _ _ exit < "$work/time.$name.$i"
 	walls[$name]+="$(awk -v ns="$wall" 'BEGIN {printf "%.1f", ns / 1e6}') "
+	exits[$name]+="$(awk -v ns="$exit" 'BEGIN {printf "%.1f", ns / 1e6}') "
 }
 for i in $(seq "$runs"); do
-	run plain "$i"
-	run everything "$i" --mcp-config "$work/mcp.json"
+	for kind in "${kinds[@]}"; do
+		run reins "$kind" "$i" "$work/home" "$work/reins"
+		[ -z "$claude" ] || run claude "$kind" "$i" "$work/claude-home" "$claude"
+	done
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-echo "runs: $runs"
-for name in plain everything; do
+echo "runs: $runs; ms, medians: from the answer to the exit | whole run"
+printf '%-12s %22s %22s\n' "server" "reins" "${claude:+claude}"
+for kind in "${kinds[@]}"; do
 	# shellcheck disable=SC2086
-	echo "$name wall ms: ${walls[$name]} (median $(median ${walls[$name]}))"
+	line=$(printf '%-12s %10s | %9s' "$kind" "$(median ${exits[reins.$kind]})" "$(median ${walls[reins.$kind]})")
+	if [ -n "$claude" ]; then
+		# shellcheck disable=SC2086
+		line+=$(printf ' %10s | %9s' "$(median ${exits[claude.$kind]})" "$(median ${walls[claude.$kind]})")
+	fi
+	echo "$line"
 done
-# shellcheck disable=SC2086
-awk -v p="$(median ${walls[plain]})" -v e="$(median ${walls[everything]})" 'BEGIN {printf "with server-everything: +%.1f ms (its start, tools and exit)\n", e - p}'
+[ -z "$claude" ] || echo "claude version: $("$claude" --version)"

@@ -105,12 +105,26 @@ func open(path string, lim Limits) (*os.File, int64, error) {
 	if lim.MaxBytes <= 0 {
 		return nil, 0, fmt.Errorf("reading %s: no size limit given", path)
 	}
+	f, size, err := openRegular(path, lim.kind())
+	if err != nil {
+		return nil, 0, err
+	}
+	if size > lim.MaxBytes {
+		f.Close()
+		return nil, 0, &TooLargeError{Path: path, Size: size, Limit: lim.MaxBytes, Kind: lim.kind()}
+	}
+	return f, size, nil
+}
+
+// openRegular opens path for reading without blocking and returns it only when it is a
+// regular file, with its size; kind names the file in errors.
+func openRegular(path, kind string) (*os.File, int64, error) {
 	f, err := openNonBlocking(path)
 	if err != nil {
 		// A socket cannot be opened at all (ENXIO): say what it is rather than how the open
 		// failed. Nothing is read, so the path's Stat is safe here.
 		if info, serr := os.Stat(path); serr == nil && !info.Mode().IsRegular() {
-			return nil, 0, &NotRegularError{Path: path, Mode: info.Mode(), Kind: lim.kind()}
+			return nil, 0, &NotRegularError{Path: path, Mode: info.Mode(), Kind: kind}
 		}
 		return nil, 0, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -121,11 +135,7 @@ func open(path string, lim Limits) (*os.File, int64, error) {
 	}
 	if !info.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, &NotRegularError{Path: path, Mode: info.Mode(), Kind: lim.kind()}
-	}
-	if info.Size() > lim.MaxBytes {
-		f.Close()
-		return nil, 0, &TooLargeError{Path: path, Size: info.Size(), Limit: lim.MaxBytes, Kind: lim.kind()}
+		return nil, 0, &NotRegularError{Path: path, Mode: info.Mode(), Kind: kind}
 	}
 	return f, info.Size(), nil
 }

@@ -41,14 +41,21 @@ func (e *TooLargeError) Error() string {
 // LineTooLongError is a line longer than its Limits' MaxLine.
 type LineTooLongError struct {
 	Path string
-	// Line is the line's number, from 1.
-	Line  int
-	Limit int
-	Kind  string
+	// Line is the line's number, from 1, or 0 when the read began past the start of the file
+	// ([File.Lines]) and the line is known by its Offset only.
+	Line int
+	// Offset is the byte offset of the line's start in the file.
+	Offset int64
+	Limit  int
+	Kind   string
 }
 
 func (e *LineTooLongError) Error() string {
-	return fmt.Sprintf("%s: line %d is too long (%ss may have lines of at most %d bytes, %s)", e.Path, e.Line, e.Kind, e.Limit, FormatLimit(int64(e.Limit)))
+	where := fmt.Sprintf("line %d", e.Line)
+	if e.Line == 0 {
+		where = fmt.Sprintf("the line at byte %d", e.Offset)
+	}
+	return fmt.Sprintf("%s: %s is too long (%ss may have lines of at most %d bytes, %s)", e.Path, where, e.Kind, e.Limit, FormatLimit(int64(e.Limit)))
 }
 
 // DescribeMode names a file type in words: "a FIFO", "a character device", "a folder".

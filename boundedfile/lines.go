@@ -47,6 +47,9 @@ type lineSplitter struct {
 	total               int64 // bytes read so far
 	line                int   // number of the line being read, from 1
 	eof                 bool
+	// from is the file offset the read began at; past 0, lines are known by offset, not
+	// by number.
+	from int64
 }
 
 func (s *lineSplitter) each(fn func(line []byte) error) error {
@@ -113,5 +116,9 @@ func (s *lineSplitter) fill() error {
 }
 
 func (s *lineSplitter) tooLong() error {
-	return &LineTooLongError{Path: s.path, Line: s.line, Limit: s.maxLine, Kind: s.lim.kind()}
+	e := &LineTooLongError{Path: s.path, Line: s.line, Offset: s.from + s.total - int64(s.end-s.start), Limit: s.maxLine, Kind: s.lim.kind()}
+	if s.from > 0 {
+		e.Line = 0
+	}
+	return e
 }

@@ -30,5 +30,8 @@
 // run lists it, and a real rewind leaves it as it is unless [RewindOptions.Overwrite].
 //
 // After a real rewind the points after k are dropped and k holds nothing: the tree is what it
-// was at k.
+// was at k. That happens only when every file is back: a file that could not be put back (a
+// full disk, an I/O error, a backup that no longer matches its hash) makes the rewind an
+// [*IncompleteError] naming it, every point and backup stays, and a rewind to k again, once
+// the cause is gone, finishes the job.
 package checkpoint

@@ -119,7 +119,7 @@ func readCurrent(root, path string, limit int64) (current, error) {
 
 // putBack makes path have state: it removes the file, or writes a new file beside it and
 // renames it over the name (never writing into an existing file, which may have other names).
-func putBack(root, path string, st State, data []byte) (fingerprint, error) {
+func putBack(sys restoreSys, root, path string, st State, data []byte) (fingerprint, error) {
 	err := checkDir(root, filepath.Dir(path), st.Exists)
 	if errors.Is(err, fs.ErrNotExist) && !st.Exists {
 		return fingerprint{}, nil
@@ -139,9 +139,9 @@ func putBack(root, path string, st State, data []byte) (fingerprint, error) {
 		if !exists {
 			return fingerprint{}, nil
 		}
-		return fingerprint{}, os.Remove(path)
+		return fingerprint{}, sys.unlink(path, func() error { return os.Remove(path) })
 	}
-	if err := writeRename(path, st.Mode, data); err != nil {
+	if err := writeRename(sys, path, st.Mode, data); err != nil {
 		return fingerprint{}, err
 	}
 	if cur, err = os.Lstat(path); err != nil {
@@ -151,7 +151,7 @@ func putBack(root, path string, st State, data []byte) (fingerprint, error) {
 }
 
 // writeRename writes data to a new file beside path and renames it over path.
-func writeRename(path string, mode fs.FileMode, data []byte) error {
+func writeRename(sys restoreSys, path string, mode fs.FileMode, data []byte) error {
 	var rnd [8]byte
 	_, _ = rand.Read(rnd[:])
 	tmp := filepath.Join(filepath.Dir(path), ".reins-rewind-"+hex.EncodeToString(rnd[:]))
@@ -159,7 +159,7 @@ func writeRename(path string, mode fs.FileMode, data []byte) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	err = sys.write(path, f, data)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 )
@@ -74,6 +75,16 @@ func (s *Store) Rewind(ctx context.Context, id string, opts RewindOptions) (Resu
 	}
 	if opts.DryRun {
 		return res, nil
+	}
+	if len(res.Failed) > 0 {
+		// Not reached: the points and their backups stay, so that the files not put back can
+		// be, by a rewind once the cause is gone. What this one did put back is the agent's
+		// last change of those files, as after any rewind.
+		s.restoredBy(left)
+		if err := s.save(); err != nil {
+			return res, err
+		}
+		return res, &IncompleteError{Failed: res.Failed}
 	}
 	s.points = s.points[:idx+1]
 	s.points[idx].Files, s.points[idx].Skipped = map[string]*entry{}, nil
@@ -171,7 +182,7 @@ func (s *Store) rewindOne(t target, opts RewindOptions, res *Result) (left finge
 	}
 	if !opts.DryRun {
 		var err error
-		if left, err = putBack(root, t.path, t.state, want); err != nil {
+		if left, err = putBack(s.restoreSys(), root, t.path, t.state, want); err != nil {
 			if errors.Is(err, errLink) {
 				res.SkippedLinks++
 			} else {
@@ -244,9 +255,63 @@ func lineChanges(before, after []byte) (ins, del int) {
 	return ins, del
 }
 
+// splitLines are b's lines, each with its newline; a final newline ends the last line and
+// does not begin another.
 func splitLines(b []byte) []string {
 	if len(b) == 0 {
 		return nil
 	}
-	return strings.SplitAfter(string(b), "\n")
+	lines := strings.SplitAfter(string(b), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// restoreSys is the seam of a restore's writes: the calls that a full disk or a failing
+// device refuses. Tests put one in the way of chosen files (ENOSPC, EIO).
+type restoreSys interface {
+	// write writes data to f, the new file that is to hold path's content.
+	write(path string, f *os.File, data []byte) error
+	// unlink removes path; remove is the system's removal of it (by its folder's handle on
+	// Unix), so that the seam need not know how a platform removes a file.
+	unlink(path string, remove func() error) error
+}
+
+// osSys is the real system.
+type osSys struct{}
+
+func (osSys) write(_ string, f *os.File, data []byte) error {
+	_, err := f.Write(data)
+	return err
+}
+
+func (osSys) unlink(_ string, remove func() error) error { return remove() }
+
+func (s *Store) restoreSys() restoreSys {
+	if s.sys == nil {
+		return osSys{}
+	}
+	return s.sys
+}
+
+// IncompleteError is Rewind's error when some files could not be put back (a full disk, an
+// I/O error, a damaged backup): the point is not reached, every later point and every
+// backup stays, and a rewind to it again, once the cause is gone, finishes the job.
+type IncompleteError struct {
+	// Failed are the files not put back, with why (Result.Failed).
+	Failed []Skipped
+}
+
+func (e *IncompleteError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "checkpoint: %d file(s) could not be put back:", len(e.Failed))
+	for i, s := range e.Failed {
+		if i > 0 {
+			b.WriteString(";")
+		}
+		fmt.Fprintf(&b, " %s (%s)", s.Path, s.Reason)
+	}
+	b.WriteString("; the checkpoint is kept: rewind to it again once that is fixed")
+	return b.String()
 }

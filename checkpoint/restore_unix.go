@@ -130,7 +130,7 @@ func mapLink(err error) error {
 // putBack makes path have state: it removes the file, or writes a new file in the real parent
 // and renames it over the name (never writing into an existing inode, which may have other
 // names).
-func putBack(root, path string, st State, data []byte) (fingerprint, error) {
+func putBack(sys restoreSys, root, path string, st State, data []byte) (fingerprint, error) {
 	dfd, err := openDir(root, filepath.Dir(path), st.Exists)
 	if errors.Is(err, unix.ENOENT) && !st.Exists {
 		return fingerprint{}, nil
@@ -153,9 +153,9 @@ func putBack(root, path string, st State, data []byte) (fingerprint, error) {
 		if !exists {
 			return fingerprint{}, nil
 		}
-		return fingerprint{}, unix.Unlinkat(dfd, name, 0)
+		return fingerprint{}, sys.unlink(path, func() error { return unix.Unlinkat(dfd, name, 0) })
 	}
-	if err := writeRename(dfd, name, st.Mode, data); err != nil {
+	if err := writeRename(sys, path, dfd, name, st.Mode, data); err != nil {
 		return fingerprint{}, err
 	}
 	if err := unix.Fstatat(dfd, name, &cur, unix.AT_SYMLINK_NOFOLLOW); err != nil {
@@ -164,8 +164,8 @@ func putBack(root, path string, st State, data []byte) (fingerprint, error) {
 	return fingerprintOfStat(&cur), nil
 }
 
-// writeRename writes data to a new file beside name and renames it over name.
-func writeRename(dfd int, name string, mode fs.FileMode, data []byte) error {
+// writeRename writes data to a new file beside name (path) and renames it over name.
+func writeRename(sys restoreSys, path string, dfd int, name string, mode fs.FileMode, data []byte) error {
 	var rnd [8]byte
 	_, _ = rand.Read(rnd[:])
 	tmp := ".reins-rewind-" + hex.EncodeToString(rnd[:])
@@ -174,7 +174,7 @@ func writeRename(dfd int, name string, mode fs.FileMode, data []byte) error {
 		return err
 	}
 	f := fdFile(fd)
-	_, err = f.Write(data)
+	err = sys.write(path, f, data)
 	if err == nil {
 		err = unix.Fchmod(fd, uint32(mode.Perm()))
 	}

@@ -106,6 +106,8 @@ type Store struct {
 	cache   map[string]cached
 	total   int64
 	pending map[*Pending]bool
+	// sys is how a restore writes; nil is the real system (tests put faults in its way).
+	sys restoreSys
 }
 
 // Open opens (or creates) the store in dir for the working directories roots, which must be

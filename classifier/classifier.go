@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reinsdev/reins/built"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/permission"
 )
@@ -34,7 +35,10 @@ type Classifier struct {
 // ([llm.WithTranscript]); the request's usage goes to ctx's [llm.UsageReporter]. Its errors
 // are [*Failure]s, or ctx's own when ctx ended.
 func (c *Classifier) Classify(ctx context.Context, req permission.ClassifyRequest) (permission.Verdict, error) {
-	c.once.Do(func() { c.cache = newCache(c.CacheSize) })
+	c.once.Do(func() {
+		built.Mark(built.Classifier)
+		c.cache = newCache(c.CacheSize)
+	})
 	if c.Provider == nil || c.Model == "" {
 		return permission.Verdict{}, &Failure{Kind: KindError, Detail: "no model is configured for the classifier"}
 	}

@@ -286,3 +286,20 @@ func TestPluginCommands(t *testing.T) {
 		t.Errorf("Plugin() = %q, %v", p, ok)
 	}
 }
+
+// With shell execution off (disableSkillShellExecution, --restricted) a !`cmd` line runs
+// nothing and reads as the placeholder; includes still go to the host.
+func TestExpandWithoutShell(t *testing.T) {
+	h := &fakeHost{files: map[string]string{"notes.md": "N"}, outputs: map[string]string{"git status": "clean"}}
+	c := &Command{Name: "c", File: "c.md", Body: "status:\n!`git status`\nsee @notes.md", BodyLine: 1}
+	got, err := c.Expand(context.Background(), "", NoShell(h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "status:\n" + ShellDisabledText + "\nsee @notes.md\n<file path=\"notes.md\">\nN\n</file>"; got != want {
+		t.Errorf("Expand = %q, want %q", got, want)
+	}
+	if !slices.Equal(h.asked, []string{"Read notes.md"}) {
+		t.Errorf("asked %q: the shell line reached the host", h.asked)
+	}
+}

@@ -245,3 +245,15 @@ func SplitArgs(s string) ([]string, error) {
 	}
 	return words, nil
 }
+
+// ShellDisabledText replaces a !`cmd` line's output when shell execution is off
+// (disableSkillShellExecution, --restricted): the command is not run, and the prompt says so.
+const ShellDisabledText = "[shell command not run: disableSkillShellExecution is set]"
+
+// NoShell is h with its Bash calls replaced by ShellDisabledText: the !`cmd` lines of a body
+// run nothing. Reads (@file) still go to h.
+func NoShell(h Host) Host { return noShell{h} }
+
+type noShell struct{ Host }
+
+func (noShell) Bash(context.Context, string) (string, error) { return ShellDisabledText, nil }

@@ -92,6 +92,16 @@ func Parse(file string, data []byte, known []string, maxSize int) (*Doc, error) 
 // Has reports whether the header sets key.
 func (d *Doc) Has(key string) bool { _, ok := d.values[key]; return ok }
 
+// Pos is the line and column of key's value in the file, or 0, 0 when the header does not set
+// it.
+func (d *Doc) Pos(key string) (line, col int) {
+	n, ok := d.values[key]
+	if !ok {
+		return 0, 0
+	}
+	return n.Line + 1, n.Column
+}
+
 // ErrAt is an error at key's value, or at the header's start when key is not set.
 func (d *Doc) ErrAt(key, format string, args ...any) error {
 	if n, ok := d.values[key]; ok {

@@ -100,14 +100,14 @@ func (a *Asker) hooks(ctx context.Context, req permission.AskRequest) (permissio
 	}
 	var rep Report
 	var allow *RequestDecision
+	var allowedBy string
 	var updates []permission.Update
 	var denyMsgs, names []string
 	interrupt := false
 	for _, run := range a.Runner.run(ctx, PermissionRequest, req.Tool, a.common(), fields) {
-		if run.Outcome == OutcomeBlocking {
-			rep.Runs = append(rep.Runs, run)
+		if rep.refused(run) {
 			denyMsgs = append(denyMsgs, blockReason(run))
-			names = append(names, run.Hook.Name())
+			names = append(names, hookRef(run.Hook))
 			continue
 		}
 		o := rep.collect(run)
@@ -117,7 +117,7 @@ func (a *Asker) hooks(ctx context.Context, req permission.AskRequest) (permissio
 		switch rd := o.Specific.Decision; rd.Behavior {
 		case "deny":
 			denyMsgs = append(denyMsgs, firstNonEmpty(rd.Message, "denied by PermissionRequest hook "+run.Hook.Name()))
-			names = append(names, run.Hook.Name())
+			names = append(names, hookRef(run.Hook))
 			interrupt = interrupt || rd.Interrupt
 		case "allow":
 			if allow != nil {
@@ -132,7 +132,7 @@ func (a *Asker) hooks(ctx context.Context, req permission.AskRequest) (permissio
 				}
 				updates = us
 			}
-			allow = rd
+			allow, allowedBy = rd, hookRef(run.Hook)
 		}
 	}
 	switch {
@@ -140,14 +140,14 @@ func (a *Asker) hooks(ctx context.Context, req permission.AskRequest) (permissio
 		return permission.Decision{}, true, fmt.Errorf("%w: %s", ErrInterrupted, strings.Join(denyMsgs, "; "))
 	case len(denyMsgs) > 0:
 		return permission.Decision{Behavior: permission.Deny, Message: strings.Join(denyMsgs, "; "),
-			Reason: &permission.Reason{Type: permission.ReasonHook, Detail: "PermissionRequest hook " + strings.Join(names, ", ")}}, true, nil
+			Reason: &permission.Reason{Type: permission.ReasonHook, Detail: "PermissionRequest hook " + strings.Join(names, ", "), Hook: strings.Join(names, ", ")}}, true, nil
 	case allow != nil:
 		if len(updates) > 0 && a.Apply != nil {
 			if err := a.Apply(ctx, updates); err != nil {
 				return permission.Decision{}, true, fmt.Errorf("applying a PermissionRequest hook's updatedPermissions: %w", err)
 			}
 		}
-		d := permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonHook, Detail: "allowed by a PermissionRequest hook"}}
+		d := permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonHook, Detail: "PermissionRequest hook " + allowedBy, Hook: allowedBy}}
 		if len(allow.UpdatedInput) > 0 {
 			d.UpdatedInput = allow.UpdatedInput
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -49,15 +50,19 @@ type Hook struct {
 	Handler Handler
 }
 
-// Name is how messages and the stream name the hook.
+// Name is how messages and the stream name the hook: its command, what a handler says it
+// runs (an http hook's URL, an mcp_tool hook's server and tool), or where it was configured.
 func (h *Hook) Name() string {
 	if h.Command != "" {
 		return h.Command
 	}
+	if d, ok := h.Handler.(interface{ Describe() string }); ok {
+		return d.Describe()
+	}
 	return h.Origin
 }
 
-var plainMatcher = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
+var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|]+$`) })
 
 // CompileMatcher checks a matcher and returns its test. Like Claude Code, a regular expression
 // matches anywhere in the value unless it is anchored.
@@ -65,7 +70,7 @@ func CompileMatcher(m string) (func(string) bool, error) {
 	switch {
 	case m == "" || m == "*":
 		return func(string) bool { return true }, nil
-	case plainMatcher.MatchString(m):
+	case plainMatcher().MatchString(m):
 		names := strings.Split(m, "|")
 		return func(v string) bool {
 			for _, n := range names {

@@ -22,7 +22,12 @@
 // PermissionRequest hooks are a [permission.Asker] wrapper ([Asker]), so they compose with
 // whatever front end answers asks.
 //
-// A hook's work is abstracted by [Handler]: command hooks run in a shell; the Agent SDK's
-// hook_callback control requests (package sdkproto) plug in there with the same semantics.
+// A hook's work is abstracted by [Handler]: command hooks run in a shell; [HTTP] POSTs the
+// event to a URL, [MCPTool] calls a tool of the session's MCP servers, [Model] asks a model
+// (prompt) or a sub-agent (agent) through a [Judge]; the Agent SDK's hook_callback control
+// requests (package sdkproto) plug in there with the same semantics. Every handler but the
+// command one is [FailClosed]: on the events where exit 2 blocks (PreToolUse,
+// PermissionRequest, UserPromptSubmit, PostToolUse, PostToolUseFailure) its error, its timeout
+// and an answer that is not hook JSON block, by one rule in the runner above every handler.
 // [Runner.Add] adds hooks after the session started (an SDK caller's initialize).
 package hooks

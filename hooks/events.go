@@ -43,6 +43,20 @@ func (rep *Report) collect(run Run) *Output {
 	return o
 }
 
+// refused reports a run that an event which decides takes as a block: exit 2, or an answer
+// that is not valid hook JSON (which is also a warning for the person). It records the run.
+func (rep *Report) refused(run Run) bool {
+	switch {
+	case run.Outcome == OutcomeBlocking:
+	case run.BadOutput:
+		rep.Messages = append(rep.Messages, failure(run))
+	default:
+		return false
+	}
+	rep.Runs = append(rep.Runs, run)
+	return true
+}
+
 // ToolCall is a tool call as hooks see it.
 type ToolCall struct {
 	Name string
@@ -88,11 +102,10 @@ func (r *Runner) PreToolUse(ctx context.Context, c Common, call ToolCall) PreToo
 		if reason != "" {
 			reasons = append(reasons, reason)
 		}
-		names = append(names, h.Name())
+		names = append(names, hookRef(h))
 	}
 	for _, run := range r.run(ctx, PreToolUse, call.Name, c, call.fields()) {
-		if run.Outcome == OutcomeBlocking {
-			res.Runs = append(res.Runs, run)
+		if res.refused(run) {
 			decide(permission.Deny, blockReason(run), run.Hook)
 			continue
 		}
@@ -213,8 +226,7 @@ type PromptResult struct {
 func (r *Runner) UserPromptSubmit(ctx context.Context, c Common, prompt string) PromptResult {
 	var res PromptResult
 	for _, run := range r.run(ctx, UserPromptSubmit, "", c, map[string]any{"prompt": prompt}) {
-		if run.Outcome == OutcomeBlocking {
-			res.Runs = append(res.Runs, run)
+		if res.refused(run) {
 			res.Blocked, res.Reason = true, joinReason(res.Reason, blockReason(run))
 			continue
 		}
@@ -284,8 +296,13 @@ func (r *Runner) SubagentStop(ctx context.Context, c Common, active bool) StopRe
 func (r *Runner) stop(ctx context.Context, ev Event, c Common, active bool) StopResult {
 	var res StopResult
 	for _, run := range r.run(ctx, ev, "", c, map[string]any{"stop_hook_active": active}) {
-		if run.Outcome == OutcomeBlocking {
-			res.Runs = append(res.Runs, run)
+		if run.BadOutput && active {
+			// Already kept going by a Stop hook: a hook whose answer stays malformed must
+			// not keep the agent going without end. It is a warning.
+			res.collect(run)
+			continue
+		}
+		if res.refused(run) {
 			res.Block, res.Reason = true, joinReason(res.Reason, blockReason(run))
 			continue
 		}

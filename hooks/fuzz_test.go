@@ -1,9 +1,13 @@
 package hooks
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
-// FuzzParseOutput checks that no hook output makes the parser panic and that a permission
-// decision it accepts is one of the three names.
+// FuzzParseOutput checks that no hook output makes the parser panic, that a permission
+// decision it accepts is one of the three names, and that output starting as a JSON object is
+// an answer or an error, never taken as no answer.
 func FuzzParseOutput(f *testing.F) {
 	for _, s := range []string{"", "plain text", "{", `{"continue":false}`, `{"decision":"block","reason":"x"}`,
 		`{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"a":1}}}`,
@@ -11,7 +15,10 @@ func FuzzParseOutput(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		o, err := parseOutput(s)
+		o, err := parseOutput(s, DefaultMaxOutput)
+		if trimmed := strings.TrimSpace(s); o == nil && err == nil && trimmed != "" && trimmed[0] == '{' {
+			t.Fatalf("%q starts as a JSON object and was taken as no answer", s)
+		}
 		if err != nil || o == nil || o.Specific == nil {
 			return
 		}

@@ -101,7 +101,7 @@ func TestPreToolUseProtocol(t *testing.T) {
 		{name: "updated input", bodies: []string{`echo '{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"command":"ls"}}}'`}, want: permission.Allow, updated: `{"command":"ls"}`},
 		{name: "updated input without a decision", bodies: []string{`echo '{"hookSpecificOutput":{"updatedInput":{"command":"ls"}}}'`}, want: permission.Passthrough, updated: `{"command":"ls"}`},
 		{name: "continue false denies and stops", bodies: []string{`echo '{"continue":false,"stopReason":"enough"}'`}, want: permission.Deny, reason: "enough", stop: true},
-		{name: "bad decision value is an error", bodies: []string{`echo '{"hookSpecificOutput":{"permissionDecision":"yes"}}'`}, want: permission.Passthrough, msgs: 1},
+		{name: "bad decision value is a malformed answer: a block", bodies: []string{`echo '{"hookSpecificOutput":{"permissionDecision":"yes"}}'`}, want: permission.Deny, reason: "not valid hook JSON", msgs: 1},
 		{name: "system message", bodies: []string{`echo '{"systemMessage":"watch out"}'`}, want: permission.Passthrough, msgs: 1},
 	}
 	for _, tt := range tests {

@@ -45,10 +45,15 @@ type RequestDecision struct {
 	Interrupt          bool            `json:"interrupt,omitempty"`
 }
 
-// parseOutput reads standard output of a hook that exited 0. Output that does not start like a
-// JSON object is plain text (nil, nil). A JSON object of the wrong shape is an error: the hook
-// meant to answer and its answer cannot be trusted.
-func parseOutput(stdout string) (*Output, error) {
+// truncatedMarker ends a hook's output stream that was cut at the runner's cap.
+const truncatedMarker = "\n[hook output truncated]"
+
+// parseOutput reads standard output of a hook that exited 0; limit is the cap it was cut at,
+// if it was. Output that does not start like a JSON object is plain text (nil, nil). Output
+// that does — the hook meant to answer — must be a valid hook answer: one that does not parse
+// (cut off, or cut at the cap) or has the wrong shape is an error, since taking it as no
+// answer would let a broken "deny" pass.
+func parseOutput(stdout string, limit int) (*Output, error) {
 	t := bytes.TrimSpace([]byte(stdout))
 	if len(t) == 0 || t[0] != '{' {
 		return nil, nil
@@ -56,9 +61,11 @@ func parseOutput(stdout string) (*Output, error) {
 	var o Output
 	d := json.NewDecoder(bytes.NewReader(t))
 	if err := d.Decode(&o); err != nil {
-		if !json.Valid(t) {
-			// Text that happens to start with a brace.
-			return nil, nil
+		switch {
+		case strings.HasSuffix(stdout, truncatedMarker):
+			return nil, fmt.Errorf("its standard output starts as a JSON object but was cut at the %d-byte output cap", limit)
+		case !json.Valid(t):
+			return nil, fmt.Errorf("its standard output starts as a JSON object but does not parse (%v): cut off, or not JSON", err)
 		}
 		return nil, fmt.Errorf("hook output is not valid hook JSON: %w", err)
 	}
@@ -105,16 +112,24 @@ func forModel(s string) string {
 	return s[:cut] + fmt.Sprintf("\n[%d more characters of hook output truncated]", len(s)-cut)
 }
 
-// blockReason is the text of a blocking hook: its standard error, else a generic line.
+// blockReason is the text of a blocking hook: its standard error, else a generic line; for a
+// hook whose answer is not valid hook JSON, what is wrong with it.
 func blockReason(run Run) string {
+	if run.BadOutput {
+		return forModel(fmt.Sprintf("hook %s answered with output that is not valid hook JSON (%v), which is taken as a block", run.Hook.Name(), run.Err))
+	}
 	if s := strings.TrimSpace(run.Stderr); s != "" {
 		return forModel(s)
 	}
 	return fmt.Sprintf("blocked by hook %s", run.Hook.Name())
 }
 
-// failure describes a non-blocking failure for the person.
+// failure describes a non-blocking failure for the person; a hook's answer that is not valid
+// hook JSON is named with where the hook is configured.
 func failure(run Run) string {
+	if run.BadOutput {
+		return fmt.Sprintf("%s hook %s%s answered with output that is not valid hook JSON: %v", run.Event, run.Hook.Name(), originSuffix(run.Hook), run.Err)
+	}
 	msg := fmt.Sprintf("%s hook %s", run.Event, run.Hook.Name())
 	switch {
 	case run.Err != nil:
@@ -132,6 +147,6 @@ func failure(run Run) string {
 // malformed hook JSON: for a handler that must treat a malformed answer as a failure of its
 // own (an SDK callback registered with onFailure: block).
 func CheckOutput(stdout string) error {
-	_, err := parseOutput(stdout)
+	_, err := parseOutput(stdout, DefaultMaxOutput)
 	return err
 }

@@ -57,8 +57,13 @@ type Run struct {
 	// Output is standard output parsed as JSON; nil when it was not a JSON object.
 	Output *Output
 	// Err says why the hook failed to run or its output was rejected.
-	Err      error
-	Duration time.Duration
+	Err error
+	// BadOutput marks a hook that exited 0 with an answer that is not valid hook JSON: output
+	// that starts as a JSON object but does not parse (cut off, or cut at the output cap), or
+	// a JSON object of the wrong shape; Err says which. The events that decide take it as a
+	// block, as they take exit 2: a malformed answer is never taken as no answer.
+	BadOutput bool
+	Duration  time.Duration
 }
 
 // Common are the input fields every event shares that change during a session.
@@ -208,6 +213,9 @@ func (r *Runner) run(ctx context.Context, ev Event, value string, common Common,
 	return runs
 }
 
+// hookRef names a hook with where it was configured, for reasons and who decided.
+func hookRef(h *Hook) string { return h.Name() + originSuffix(h) }
+
 func originSuffix(h *Hook) string {
 	if h.Origin == "" {
 		return ""
@@ -266,14 +274,17 @@ func (r *Runner) runOne(ctx context.Context, ev Event, h *Hook, input []byte, di
 		run.Outcome, run.Err = OutcomeError, err
 	case raw.ExitCode == 0:
 		run.Outcome = OutcomeSuccess
-		run.Output, run.Err = parseOutput(raw.Stdout)
+		run.Output, run.Err = parseOutput(raw.Stdout, cmp.Or(r.MaxOutput, DefaultMaxOutput))
 		if run.Err != nil {
-			run.Outcome = OutcomeError
+			run.Outcome, run.BadOutput = OutcomeError, true
 		}
 	case raw.ExitCode == 2:
 		run.Outcome = OutcomeBlocking
 	default:
 		run.Outcome = OutcomeError
+	}
+	if failsClosed(h) {
+		closeFailure(&run)
 	}
 	r.observe(run)
 	return run
@@ -282,6 +293,10 @@ func (r *Runner) runOne(ctx context.Context, ev Event, h *Hook, input []byte, di
 // shell runs a command hook with sh -c in its own process group, so that a timeout kills
 // everything it started, and what it leaves running ends with the session (see finished).
 func (r *Runner) shell(ctx context.Context, command string, input []byte, dir string) (Raw, error) {
+	return r.shellCapped(ctx, command, input, dir, cmp.Or(r.MaxOutput, DefaultMaxOutput))
+}
+
+func (r *Runner) shellCapped(ctx context.Context, command string, input []byte, dir string, limit int) (Raw, error) {
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
 	cmd.Dir = dir
 	env := r.Env
@@ -292,7 +307,6 @@ func (r *Runner) shell(ctx context.Context, command string, input []byte, dir st
 	// The call or turn the hook runs for, so that a hook that traces joins its trace.
 	cmd.Env = tracecontext.Env(ctx, env)
 	cmd.Stdin = strings.NewReader(string(input))
-	limit := cmp.Or(r.MaxOutput, DefaultMaxOutput)
 	stdout, stderr := &cappedBuffer{limit: limit}, &cappedBuffer{limit: limit}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	setProcessGroup(cmd)
@@ -344,7 +358,7 @@ func (b *cappedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.truncated {
-		return string(b.buf) + "\n[hook output truncated]"
+		return string(b.buf) + truncatedMarker
 	}
 	return string(b.buf)
 }

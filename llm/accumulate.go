@@ -66,6 +66,10 @@ func (a *Accumulator) Add(ev Event) error {
 		}
 		a.blocks = append(a.blocks, RedactedThinking(ev.Data))
 		a.bufs = append(a.bufs, nil)
+	case EventMessageStart:
+		if len(a.blocks) > 0 {
+			return fmt.Errorf("message_start after %d blocks", len(a.blocks))
+		}
 	case EventMessageStop:
 		a.stop, a.usage, a.stopped = ev.StopReason, ev.Usage, true
 	default:

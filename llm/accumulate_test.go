@@ -131,12 +131,41 @@ func TestCheckThinking(t *testing.T) {
 		{"negative", Request{MaxTokens: 4096, ThinkingBudget: -5}, "below the minimum"},
 		{"equal to max tokens", Request{MaxTokens: 4096, ThinkingBudget: 4096}, "less than max tokens 4096"},
 		{"temperature", Request{MaxTokens: 4096, ThinkingBudget: 2048, Temperature: &half}, "temperature 0.5 cannot be set"},
+		{"10^12 with the reply at the model's bound", Request{Model: "claude-sonnet-4-5", MaxTokens: 64_000, ThinkingBudget: 1_000_000_000_000}, "thinking budget 1000000000000 is more than claude-sonnet-4-5 takes: a reply of at most 64000 output tokens, thinking included, so the budget must be below 64000"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.req.CheckThinking()
 			if (err == nil) != (tt.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Errorf("CheckThinking() = %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestCheckThinkingLimit: a configured budget is also held to the model's output limit, which
+// a single request is not.
+func TestCheckThinkingLimit(t *testing.T) {
+	tests := []struct {
+		name    string
+		req     Request
+		wantErr string
+	}{
+		{"over the model's output", Request{Model: "claude-opus-4-1", MaxTokens: 40_000, ThinkingBudget: 32_000}, "over the 32000 output tokens of claude-opus-4-1: the budget must be below 32000"},
+		{"within the model's output", Request{Model: "claude-sonnet-4-5-20250929", MaxTokens: 64_000, ThinkingBudget: 60_000}, ""},
+		{"10^12", Request{Model: "claude-sonnet-4-5", MaxTokens: 1_000_000_008_192, ThinkingBudget: 1_000_000_000_000}, "thinking budget 1000000000000 needs max tokens of 1000000008192, over the 64000 output tokens"},
+		{"10^12 for a model it does not know", Request{Model: "local-model", MaxTokens: 1_000_000_008_192, ThinkingBudget: 1_000_000_000_000}, "over the 128000 output tokens of local-model"},
+		{"below the minimum still", Request{Model: "claude-sonnet-4-5", MaxTokens: 4096, ThinkingBudget: 10}, "below the minimum"},
+		{"off", Request{Model: "claude-sonnet-4-5", MaxTokens: 1 << 40}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.req.CheckThinkingLimit()
+			if (err == nil) != (tt.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Errorf("CheckThinkingLimit() = %v, want %q", err, tt.wantErr)
+			}
+			if tt.name == "over the model's output" && tt.req.CheckThinking() != nil {
+				t.Error("a single request is refused for the table's limit")
 			}
 		})
 	}

@@ -191,6 +191,10 @@ const (
 	// EventRedactedThinking is a whole redacted_thinking block at Index, its opaque data in
 	// Data.
 	EventRedactedThinking
+	// EventMessageStart opens the message, before any block: MessageID and Model are the
+	// API's, Usage the counts it reported so far (the input tokens). Adapters whose API
+	// reports neither need not send it.
+	EventMessageStart
 )
 
 func (t EventType) String() string {
@@ -209,6 +213,8 @@ func (t EventType) String() string {
 		return "signature_delta"
 	case EventRedactedThinking:
 		return "redacted_thinking"
+	case EventMessageStart:
+		return "message_start"
 	}
 	return "unknown"
 }
@@ -228,4 +234,7 @@ type Event struct {
 	Data        string
 	StopReason  StopReason
 	Usage       Usage
+	// MessageID and Model are set for EventMessageStart.
+	MessageID string
+	Model     string
 }

@@ -104,7 +104,9 @@ func (p RetryPolicy) Stream(ctx context.Context, onEvent func(Event), attempt fu
 	for retry := 0; ; retry++ {
 		emitted := false
 		resp, err := attempt(ctx, func(ev Event) {
-			emitted = true
+			// A message_start carries no content: a stream that failed after it is tried
+			// again, and the caller gets the next attempt's message_start.
+			emitted = emitted || ev.Type != EventMessageStart
 			if onEvent != nil {
 				onEvent(ev)
 			}

@@ -66,3 +66,28 @@ func TestEstimateMessageTokens(t *testing.T) {
 		t.Errorf("an image estimates %d tokens, want its picture cost, not its base64 length", img)
 	}
 }
+
+func TestMaxOutputTokens(t *testing.T) {
+	for _, tc := range []struct {
+		model string
+		want  int
+	}{
+		{"claude-sonnet-4-5", 64_000},
+		{"claude-sonnet-4-5-20250929", 64_000},
+		{"claude-opus-4-1-20250805", 32_000},
+		{"claude-opus-4-20250514", 32_000},
+		{"claude-opus-4-5", 64_000},
+		{"claude-haiku-4-5", 64_000},
+		{"claude-3-7-sonnet-latest", 64_000},
+		{"claude-3-5-haiku-20241022", 8_192},
+		{"claude-3-haiku-20240307", 4_096},
+		{"us.anthropic.claude-opus-4-1-20250805-v1:0", 32_000},
+		{"claude-opus-4-1@20250805", 32_000},
+		{"CLAUDE-SONNET-4", 64_000},
+		{"qwen3-coder", DefaultMaxOutputTokens},
+	} {
+		if got := MaxOutputTokens(tc.model); got != tc.want {
+			t.Errorf("MaxOutputTokens(%q) = %d, want %d", tc.model, got, tc.want)
+		}
+	}
+}

@@ -30,9 +30,15 @@
 //
 // A project's memory (project and nested files and their imports) may reach only files inside
 // the project root, symlinks resolved, unless the project is trusted; a trusted project may also
-// import files from elsewhere, as Claude Code allows after its approval. No memory file,
-// whatever its source, may import a file [Options.Secret] names: its content would reach the
-// model without the Read tool's taint record.
+// import files from elsewhere, as Claude Code allows after its approval.
+//
+// An import is a read, and meets the session's Read rules through [Options.Access]: a file a
+// Read deny rule covers is left out, and so is one an ask rule covers, since no one is there to
+// answer while memory loads; the warning names the rule. A project's own memory files meet them
+// too; the person's and the organization's discovered files are what memory is, and only their
+// imports do. A project's memory may not import a file of secrets at all. The person's and the
+// organization's memory may, and each such read is reported to Access, which records it in the
+// session's taint as a Read of the file would be.
 //
 // # Limits
 //

@@ -77,12 +77,29 @@ type Options struct {
 	ManagedDirs []string
 	// Trusted is whether the person trusted the project (`reins trust`).
 	Trusted bool
-	// Secret reports whether an absolute path is a file of secrets, which no import may read.
-	// Nil refuses nothing.
-	Secret func(path string) bool
+	// Access is the session's read rules, which memory meets as the Read tool does. Nil
+	// refuses nothing and records nothing.
+	Access Access
 	// NoUser leaves out the user files, NoProject the project, local and nested ones
 	// (--setting-sources without them).
 	NoUser, NoProject bool
+}
+
+// Access is what the session's permission rules say of the files memory reads. An import is a
+// read: a file the Read tool could not read without asking stays out, and a read of a file of
+// secrets is recorded as the Read tool's is (the session's taint). The session implements it
+// over its permission engine; memory knows nothing of rules.
+type Access interface {
+	// CheckRead says why the Read rules keep path (absolute) from being read, naming the rule,
+	// or "" when they do not. An ask rule keeps it too: no one is there to answer while memory
+	// loads. A path outside the working directories is no reason: memory reaches there.
+	CheckRead(ctx context.Context, path string) string
+	// Secret reports whether path is a file of secrets (the taint table).
+	Secret(ctx context.Context, path string) bool
+	// Read is told of every file memory read, after the read, by the path as written: the
+	// session records the secret ones (through whatever symlinks) as the Read tool's reads are
+	// recorded.
+	Read(ctx context.Context, path string)
 }
 
 // Loader reads memory files within one budget and remembers what it has read, so that nested
@@ -333,7 +350,7 @@ func (l *Loader) read(ctx context.Context, path string, fromProject bool, at War
 		}
 		return "", false, nil
 	}
-	if msg := l.refusal(path, real, fromProject); msg != "" {
+	if msg := l.refusal(ctx, path, real, fromProject, imported); msg != "" {
 		l.warn(at, "%s", msg)
 		return "", false, nil
 	}
@@ -376,19 +393,47 @@ func (l *Loader) read(ctx context.Context, path string, fromProject bool, at War
 	l.total += int64(len(data))
 	l.files++
 	l.mu.Unlock()
+	if a := l.opts.Access; a != nil {
+		a.Read(ctx, path)
+	}
 	return string(data), true, nil
 }
 
-// refusal says why a file may not be read as memory, or "".
-func (l *Loader) refusal(path, real string, fromProject bool) string {
-	if l.opts.Secret != nil && (l.opts.Secret(path) || l.opts.Secret(real)) {
-		return fmt.Sprintf("%s left out: it is a file of secrets, which memory may not bring into the conversation", path)
+// refusal says why a file may not be read as memory, or "". An import, and every file of a
+// project's memory, meets the Read rules; the person's and the organization's own memory files
+// in their own folders are what memory is, and only their imports meet them. A project's memory
+// may not read a file of secrets at all: its authors have no business putting the person's
+// secrets in front of the model. Another memory file's read of one taints the session, as the
+// Read tool's would (Access.Read).
+func (l *Loader) refusal(ctx context.Context, path, real string, fromProject, imported bool) string {
+	a := l.opts.Access
+	if a == nil {
+		a = noAccess{}
+	}
+	if imported || fromProject {
+		why := a.CheckRead(ctx, path)
+		if why == "" && real != path {
+			why = a.CheckRead(ctx, real)
+		}
+		if why != "" {
+			return fmt.Sprintf("%s left out: %s", path, why)
+		}
+	}
+	if fromProject && (a.Secret(ctx, path) || a.Secret(ctx, real)) {
+		return fmt.Sprintf("%s left out: it is a file of secrets, which a project's memory may not bring into the conversation", path)
 	}
 	if fromProject && !l.opts.Trusted && !inside(real, l.realRoot()) {
 		return fmt.Sprintf("%s left out: it is outside the project %s, and the project's memory may reach outside only once the project is trusted (reins trust)", path, l.root)
 	}
 	return ""
 }
+
+// noAccess is the Access of a Loader without one: nothing refused, nothing recorded.
+type noAccess struct{}
+
+func (noAccess) CheckRead(context.Context, string) string { return "" }
+func (noAccess) Secret(context.Context, string) bool      { return false }
+func (noAccess) Read(context.Context, string)             {}
 
 func (l *Loader) realRoot() string {
 	if r, err := filepath.EvalSymlinks(l.root); err == nil {

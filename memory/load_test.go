@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -73,6 +75,32 @@ func (tr *tree) rel(files []File) []string {
 	return out
 }
 
+// fakeAccess denies files named denied.md or one of deny, calls .env and id_rsa secrets, and
+// records the reads.
+type fakeAccess struct {
+	deny  []string
+	mu    sync.Mutex
+	reads []string
+}
+
+func (a *fakeAccess) CheckRead(_ context.Context, p string) string {
+	if b := filepath.Base(p); b == "denied.md" || slices.Contains(a.deny, b) {
+		return "denied by a rule"
+	}
+	return ""
+}
+
+func (a *fakeAccess) Secret(_ context.Context, p string) bool {
+	b := filepath.Base(p)
+	return b == ".env" || b == "id_rsa"
+}
+
+func (a *fakeAccess) Read(_ context.Context, p string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.reads = append(a.reads, p)
+}
+
 func load(t *testing.T, tr *tree) ([]File, []Warning) {
 	t.Helper()
 	l := NewLoader(tr.opts)
@@ -88,6 +116,7 @@ func TestLoadOrderAndImports(t *testing.T) {
 		name     string
 		files    map[string]string
 		untrust  bool
+		deny     []string // names of files the Read rules deny, besides denied.md
 		want     []string
 		warnings []string // substrings, one per warning in order
 	}{
@@ -161,10 +190,37 @@ func TestLoadOrderAndImports(t *testing.T) {
 			warnings: []string{"notes.md left out: it is outside the project", filepath.Base(rootedFile) + " left out: it is outside the project"},
 		},
 		{
-			name:     "no import of a secret file, trusted or not",
-			files:    map[string]string{"repo/CLAUDE.md": "@.env", "repo/.env": "KEY=1", "home/.claude/CLAUDE.md": "@~/.ssh/id_rsa", "home/.ssh/id_rsa": "key"},
-			want:     []string{"user home/.claude/CLAUDE.md", "project repo/CLAUDE.md"},
-			warnings: []string{"id_rsa left out: it is a file of secrets", ".env left out: it is a file of secrets"},
+			name:     "a project's memory imports no secret file, trusted or not",
+			files:    map[string]string{"repo/CLAUDE.md": "@.env @../home/.ssh/id_rsa", "repo/.env": "KEY=1", "home/.ssh/id_rsa": "key"},
+			want:     []string{"project repo/CLAUDE.md"},
+			warnings: []string{".env left out: it is a file of secrets", "id_rsa left out: it is a file of secrets"},
+		},
+		{
+			name:  "the person's memory imports a secret file, and the read is reported",
+			files: map[string]string{"home/.claude/CLAUDE.md": "@~/.ssh/id_rsa", "home/.ssh/id_rsa": "key"},
+			want:  []string{"user home/.claude/CLAUDE.md", "user home/.ssh/id_rsa"},
+		},
+		{
+			name: "imports meet the Read rules, whoever imports",
+			files: map[string]string{
+				"managed/CLAUDE.md":      "@denied.md",
+				"managed/denied.md":      "x",
+				"home/.claude/CLAUDE.md": "ok\n @~/denied.md",
+				"home/denied.md":         "x",
+				"repo/CLAUDE.md":         "@denied.md @fine.md",
+				"repo/denied.md":         "x",
+				"repo/fine.md":           "fine",
+			},
+			want: []string{"managed managed/CLAUDE.md", "user home/.claude/CLAUDE.md", "project repo/CLAUDE.md", "project repo/fine.md"},
+			warnings: []string{"managed/CLAUDE.md:1:1: " + "", "denied.md left out: denied by a rule",
+				"home/.claude/CLAUDE.md:2:2: ", "repo/CLAUDE.md:1:1: "},
+		},
+		{
+			name:     "a project's own memory file meets the Read rules too; the person's is what memory is",
+			files:    map[string]string{"repo/CLAUDE.md": "x", "home/.claude/CLAUDE.md": "mine"},
+			deny:     []string{"CLAUDE.md"},
+			want:     []string{"user home/.claude/CLAUDE.md"},
+			warnings: []string{"repo/CLAUDE.md: ", "CLAUDE.md left out: denied by a rule"},
 		},
 		{
 			name:     "binary file",
@@ -178,11 +234,18 @@ func TestLoadOrderAndImports(t *testing.T) {
 			tr := newTree(t)
 			tr.write(t, c.files)
 			tr.opts.Trusted = !c.untrust
-			tr.opts.Secret = func(p string) bool {
-				b := filepath.Base(p)
-				return b == ".env" || b == "id_rsa"
-			}
+			access := &fakeAccess{deny: c.deny}
+			tr.opts.Access = access
 			files, warns := load(t, tr)
+			for _, f := range files {
+				own := f.ImportedBy == "" && (f.Source == SourceUser || f.Source == SourceManaged)
+				if !own && access.CheckRead(context.Background(), f.Path) != "" {
+					t.Errorf("%s was read, which the rules deny", f.Path)
+				}
+			}
+			if got, want := len(access.reads), len(files); got != want {
+				t.Errorf("%d reads reported for %d files: %v", got, want, access.reads)
+			}
 			if got := strings.Join(tr.rel(files), "\n"); got != strings.Join(c.want, "\n") {
 				t.Errorf("files:\n%s\nwant:\n%s", got, strings.Join(c.want, "\n"))
 			}

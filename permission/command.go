@@ -11,8 +11,8 @@ import (
 //
 // Only allow rules of source command are accepted: a command widens what its turn may do and
 // never narrows or hides anything, and it is ranked as every allow rule is, below every deny
-// and ask rule and below the safety checks. In auto mode its dangerous allow rules (those that
-// would skip the classifier for code execution) are set aside as the settings' are.
+// and ask rule and below the safety checks. In auto mode its allow rules that would skip the
+// classifier for code are set aside as every source's are (autoaside.go).
 func (c *Context) WithCommandRules(rules []Rule) (*Context, error) {
 	for i := range rules {
 		if rules[i].Source != SourceCommand || rules[i].Behavior != Allow {
@@ -22,16 +22,11 @@ func (c *Context) WithCommandRules(rules []Rule) (*Context, error) {
 	n := c.clone()
 	isCommand := func(r *Rule) bool { return r.Source == SourceCommand }
 	n.rules = slices.DeleteFunc(n.rules, isCommand)
-	n.stripped = slices.DeleteFunc(n.stripped, isCommand)
 	store := slices.Clone(rules)
 	for i := range store {
 		r := &store[i]
 		if err := r.compile(nil); err != nil {
 			return nil, fmt.Errorf("rule %s: %w", r.Describe(), err)
-		}
-		if n.mode == ModeAuto && IsDangerousAllowRule(r.Value) {
-			n.stripped = append(n.stripped, r)
-			continue
 		}
 		n.rules = append(n.rules, r)
 	}

@@ -96,6 +96,12 @@ type Config struct {
 	SecretFiles []SecretFile
 	// Taint is the session's taint record; nil starts a clean one.
 	Taint *Taint
+	// Fences turn asks about reads and writes outside the working directories, or every
+	// ask, into denials (fences.go).
+	Fences Fences
+	// ProtectedPaths are exact paths protected like the protected names (absolute; a folder
+	// with everything under it): a linked worktree's main .git/hooks and .git/config.
+	ProtectedPaths []string
 }
 
 // Context is an immutable snapshot of the permission state. Build one with [New]; change it
@@ -108,7 +114,6 @@ type Context struct {
 	home            string
 	dirs            []WorkingDir
 	rules           []*Rule
-	stripped        []*Rule
 	bypassAvailable bool
 	autoAvailable   bool
 	avoidPrompts    bool
@@ -126,11 +131,16 @@ type Context struct {
 	// secrets read, shared by every context derived from this one (taint.go).
 	secrets []SecretFile
 	taint   *Taint
+	// fences and protectedPaths are Config's (fences.go).
+	fences         Fences
+	protectedPaths []string
 
 	index ruleIndex
 	// dirForms are the working directories with their symlink-resolved forms, computed when
 	// the directories change rather than on every check.
 	dirForms []string
+	// homeForms are the home folder, lower-cased, as given and symlink-resolved (protected.go).
+	homeForms []string
 	// lower holds the lower-cased anchors of path rules.
 	lower struct{ cwd, origCwd, home string }
 	// memo holds values derived from the rules (see Memo). Contexts that share their rules
@@ -170,6 +180,10 @@ func New(cfg Config) (*Context, error) {
 		avoidPrompts:    cfg.AvoidPrompts,
 		settingsFiles:   slices.Clone(cfg.SettingsFiles),
 		sandbox:         cfg.Sandbox,
+		fences:          cfg.Fences,
+	}
+	for _, p := range cfg.ProtectedPaths {
+		c.protectedPaths = append(c.protectedPaths, filepath.Clean(p))
 	}
 	c.sandbox.ExcludedCommands = slices.Clone(cfg.Sandbox.ExcludedCommands)
 	c.damage = DefaultDamageBudget
@@ -295,14 +309,23 @@ func (c *Context) Memo(key any, build func() any) any {
 func (c *Context) reindex() {
 	c.memo = &sync.Map{}
 	c.dirForms = workingDirForms(c.WorkingDirs())
+	c.homeForms = nil
+	if c.home != "" {
+		c.homeForms = workingDirForms([]string{c.home})
+	}
 	c.lower.cwd, c.lower.origCwd, c.lower.home = foldPath(c.cwd), foldPath(c.origCwd), foldPath(c.home)
+	c.index = buildIndex(c.rules)
+}
+
+// buildIndex indexes rules by behaviour and tool.
+func buildIndex(rules []*Rule) ruleIndex {
 	var idx ruleIndex
 	for i := range 4 {
 		idx.toolWide[i] = map[string][]*Rule{}
 		idx.server[i] = map[string][]*Rule{}
 		idx.content[i] = map[string][]*Rule{}
 	}
-	for _, r := range c.rules {
+	for _, r := range rules {
 		b := r.Behavior
 		switch {
 		case r.Value.Content != "":
@@ -323,14 +346,13 @@ func (c *Context) reindex() {
 			idx.toolWide[b][r.Value.Tool] = append(idx.toolWide[b][r.Value.Tool], r)
 		}
 	}
-	c.index = idx
+	return idx
 }
 
 func (c *Context) clone() *Context {
 	n := *c
 	n.dirs = slices.Clone(c.dirs)
 	n.rules = slices.Clone(c.rules)
-	n.stripped = slices.Clone(c.stripped)
 	n.settingsFiles = slices.Clone(c.settingsFiles)
 	return &n
 }
@@ -395,15 +417,6 @@ func (c *Context) Rules() []Rule {
 	return out
 }
 
-// StrippedRules are the allow rules set aside while auto mode is active.
-func (c *Context) StrippedRules() []Rule {
-	out := make([]Rule, len(c.stripped))
-	for i, r := range c.stripped {
-		out[i] = *r
-	}
-	return out
-}
-
 // ToolWideRule returns the first tool-wide rule of behaviour b that covers the tool, or nil.
 func (c *Context) ToolWideRule(b Behavior, tool string) *Rule {
 	if b < Allow || b > Deny {
@@ -461,8 +474,9 @@ func (c *Context) WithMode(m Mode) *Context {
 var ErrBypassUnavailable = errors.New("bypassPermissions mode is not available in this session")
 
 // Transition moves to mode to with Claude Code's bookkeeping: entering plan remembers the mode
-// it came from (prePlanMode), leaving plan forgets it, entering auto sets aside the dangerous
-// allow rules and leaving auto restores them. bypassPermissions needs BypassAvailable.
+// it came from (prePlanMode), leaving plan forgets it. bypassPermissions needs BypassAvailable.
+// Auto mode's set-aside rules are not moved here: the engine leaves them out of every decision
+// while auto is active (autoaside.go), however the context got there.
 func (c *Context) Transition(to Mode) (*Context, error) {
 	if to == ModeBypass && !c.bypassAvailable {
 		return nil, ErrBypassUnavailable
@@ -477,13 +491,6 @@ func (c *Context) Transition(to Mode) (*Context, error) {
 		n.prePlanMode = from
 	case to != ModePlan:
 		n.prePlanMode = ""
-	}
-	if from != ModeAuto && to == ModeAuto {
-		n.stripDangerousRules()
-	}
-	if from == ModeAuto && to != ModeAuto {
-		n.rules = append(n.rules, n.stripped...)
-		n.stripped = nil
 	}
 	n.mode = to
 	n.reindex()
@@ -507,7 +514,9 @@ func (c *Context) ExitPlan() (*Context, error) {
 var dangerousAllowPrefixes = []string{"python", "python3", "python2", "node", "deno", "tsx", "ruby", "perl", "php", "lua",
 	"npx", "bunx", "npm run", "yarn run", "pnpm run", "bun run", "bash", "sh", "ssh", "zsh", "fish", "eval", "exec", "env", "xargs", "sudo"}
 
-// IsDangerousAllowRule reports whether an allow rule is set aside in auto mode.
+// IsDangerousAllowRule reports whether Claude Code sets an allow rule aside in auto mode, by its
+// text: tool-wide Bash, Bash rules for the interpreters and runners of its list, any Agent rule.
+// Reins sets these aside and more (AutoGuard, bashrules.SetAsideInAuto).
 func IsDangerousAllowRule(v RuleValue) bool {
 	switch v.Tool {
 	case "Agent":
@@ -526,16 +535,4 @@ func IsDangerousAllowRule(v RuleValue) bool {
 		}
 	}
 	return false
-}
-
-func (c *Context) stripDangerousRules() {
-	kept := c.rules[:0:0]
-	for _, r := range c.rules {
-		if r.Behavior == Allow && r.Source.Persisted() && IsDangerousAllowRule(r.Value) {
-			c.stripped = append(c.stripped, r)
-			continue
-		}
-		kept = append(kept, r)
-	}
-	c.rules = kept
 }

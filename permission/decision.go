@@ -67,6 +67,14 @@ type Reason struct {
 	ClassifierApprovable bool `json:"classifierApprovable,omitempty"`
 	// Subresults holds the per-part decisions of a compound Bash command.
 	Subresults []SubResult `json:"subresults,omitempty"`
+	// Setting names the setting that turned an ask into this denial, with where it was set
+	// (permissions.denyInsteadOfPrompting, a working-directory fence).
+	Setting string `json:"setting,omitempty"`
+	// Hook names the hooks that decided, each with where it is configured.
+	Hook string `json:"hook,omitempty"`
+	// Answerer is set by the askers a person answers through (FrontEndChat, FrontEndSDK, …):
+	// where the person said yes or no.
+	Answerer string `json:"answerer,omitempty"`
 }
 
 // SubResult is the decision for one part of a compound command.
@@ -115,9 +123,16 @@ type Decision struct {
 	// Damage is what a Bash command would delete or overwrite (bashrules' damage count).
 	Damage *Damage `json:"damage,omitempty"`
 
+	// By says who decided; [Engine.AuthorizeCall] sets it on the decision it returns.
+	By *DecidedBy `json:"decidedBy,omitempty"`
+
 	// denialLimit marks auto mode's ask after too many blocks: with no one to ask, the run
 	// aborts (ErrTooManyDenials) instead of denying once more.
 	denialLimit bool
+	// answer is the reason of the asker's answer when an asker settled the call; headless
+	// marks an ask denied because there was no asker. attribute reads both.
+	answer   *Reason
+	headless bool
 }
 
 // IsAskRule reports whether the decision is an ask produced by a content-level ask rule, which

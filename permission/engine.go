@@ -73,6 +73,9 @@ type AskRequest struct {
 	Tool     string
 	Input    any
 	Decision Decision
+	// Again is set when Input is what this asker's previous answer substituted, asked about
+	// again: why (the ask rule, safety check or classifier it met).
+	Again string
 }
 
 // Denial limits of auto mode: after this many classifier denials in a row, or in a session,
@@ -114,8 +117,18 @@ func (e *Engine) Decide(ctx context.Context, pc *Context, t Checker, input any) 
 		return Decision{}, err
 	}
 	e.notePolicy(ctx)
+	pc = e.autoView(ctx, pc, t)
 	d := e.inner(ctx, pc, t, input, fullPipeline)
 	return e.post(ctx, pc, t, input, d)
+}
+
+// autoView is the context a call is decided in: while auto mode is active, without the allow
+// rules it sets aside for the tool (autoaside.go).
+func (e *Engine) autoView(ctx context.Context, pc *Context, t Checker) *Context {
+	if !pc.autoActive() {
+		return pc
+	}
+	return pc.withoutSetAside(ctx, t)
 }
 
 // notePolicy names the policy bundle in the trace.
@@ -148,6 +161,7 @@ const (
 
 func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, upTo stages) Decision {
 	name := t.Name()
+	pc = e.autoView(ctx, pc, t)
 	if r := pc.ToolWideRule(Deny, name); r != nil {
 		NoteRule(ctx, "1a tool-wide deny", r, "deny")
 		return Decision{Behavior: Deny, Message: deniedMessage(name), Reason: &Reason{Type: ReasonRule, Rule: r}}
@@ -211,6 +225,9 @@ func (e *Engine) inner(ctx context.Context, pc *Context, t Checker, input any, u
 	}
 	if td, ok := e.taintStep(ctx, pc, t, input); ok {
 		return td
+	}
+	if ed, ok := escapeStep(ctx, pc, t, input, d); ok {
+		return ed
 	}
 	if upTo != fullPipeline {
 		return Decision{Behavior: Passthrough, Message: RequestMessage(name)}
@@ -277,7 +294,16 @@ func (e *Engine) post(ctx context.Context, pc *Context, t Checker, input any, d 
 		return Decision{Behavior: Deny, Message: dontAskMessage(name), Reason: &Reason{Type: ReasonMode, Mode: ModeDontAsk}}, nil
 	}
 	if e.autoActive(pc) {
-		return e.auto(ctx, pc, t, input, d)
+		d, err := e.auto(ctx, pc, t, input, d)
+		if err == nil && d.Behavior == Ask {
+			if dd, ok := pc.promptDenied(ctx, name, d); ok {
+				return dd, nil
+			}
+		}
+		return d, err
+	}
+	if dd, ok := pc.promptDenied(ctx, name, d); ok {
+		return dd, nil
 	}
 	if pc.avoidPrompts {
 		Note(ctx, Step{Name: "post prompt-less context", Outcome: "deny"})
@@ -286,9 +312,7 @@ func (e *Engine) post(ctx context.Context, pc *Context, t Checker, input any, d 
 	return d, nil
 }
 
-func (e *Engine) autoActive(pc *Context) bool {
-	return pc.mode == ModeAuto || (pc.mode == ModePlan && pc.prePlanMode == ModeAuto)
-}
+func (e *Engine) autoActive(pc *Context) bool { return pc.autoActive() }
 
 func (e *Engine) auto(ctx context.Context, pc *Context, t Checker, input any, d Decision) (Decision, error) {
 	name := t.Name()

@@ -330,6 +330,9 @@ func (c *Context) CheckRead(ctx context.Context, p string) Decision {
 		NoteRule(ctx, "read check: Read allow rule", r, "allow")
 		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}
 	}
+	if d, ok := c.readFence(ctx, abs); ok {
+		return d
+	}
 	Notef(ctx, "read check", "ask", "%s is outside the working directories", abs)
 	return Decision{Behavior: Ask, BlockedPath: abs,
 		Message: "Reins requested permissions to read from " + abs + ", but you haven't granted it yet.",
@@ -380,6 +383,9 @@ func (c *Context) checkWrite(ctx context.Context, abs string, forms []pathForm) 
 	// A session rule may open the config folder to edits before the protected-path check, as
 	// in Claude Code, but not past an Edit ask rule: deny beats ask beats allow wherever both
 	// match (docs/deviations.md).
+	if d, ok := c.writeFence(ctx, abs, forms, missing); ok {
+		return d
+	}
 	if r := c.sessionConfigAllow(forms); r != nil && !missing && c.pathRules(Ask, "Edit").matchAny(c, forms) == nil {
 		NoteRule(ctx, "write check: session rule for the config folder", r, "allow")
 		return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonRule, Rule: r}}

@@ -164,6 +164,15 @@ func (s *linkSearch) searchHome(home string) {
 		}
 		return ""
 	})
+	// The home folder's own protected paths: a file is looked at, a folder walked.
+	for _, p := range protectedHome {
+		if s.done() || s.failed {
+			return
+		}
+		full := filepath.Join(r, filepath.FromSlash(p))
+		s.add(full)
+		s.walk(full, nil)
+	}
 }
 
 // walk reads the tree under root breadth-first, adding each entry that is the wanted file.

@@ -38,14 +38,14 @@ func (e *Engine) withHook(ctx context.Context, pc *Context, c Call) (d Decision,
 	switch hv.Behavior {
 	case Deny:
 		Note(ctx, Step{Name: "0 PreToolUse hook", Outcome: "deny", Detail: hookDetail(hv)})
-		return Decision{Behavior: Deny, Message: hookDeniedMessage(name, hv.Reason), Reason: &Reason{Type: ReasonHook, Detail: hookDetail(hv)}}, true, nil
+		return Decision{Behavior: Deny, Message: hookDeniedMessage(name, hv.Reason), Reason: &Reason{Type: ReasonHook, Detail: hookDetail(hv), Hook: hv.Hooks}}, true, nil
 	case Allow:
 		Note(ctx, Step{Name: "0 PreToolUse hook", Outcome: "allow", Detail: hookDetail(hv) + "; the rule-based steps still run"})
 		d := e.RuleBased(ctx, pc, t, input)
 		switch d.Behavior {
 		case Passthrough:
 			Note(ctx, Step{Name: "0 hook allow", Outcome: "allow", Detail: "no rule or check objects"})
-			return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonHook, Detail: hookDetail(hv)}}, true, nil
+			return Decision{Behavior: Allow, Reason: &Reason{Type: ReasonHook, Detail: hookDetail(hv), Hook: hv.Hooks}}, true, nil
 		case Deny:
 			Note(ctx, Step{Name: "0 hook allow", Outcome: "deny", Detail: "a rule or check denies: " + reasonDetail(d)})
 			return d, true, nil
@@ -67,7 +67,7 @@ func (e *Engine) withHook(ctx context.Context, pc *Context, c Call) (d Decision,
 		if msg == "" {
 			msg = RequestMessage(name)
 		}
-		d := Decision{Behavior: Ask, Message: msg, Reason: &Reason{Type: ReasonHook, Detail: hookDetail(hv)}}
+		d := Decision{Behavior: Ask, Message: msg, Reason: &Reason{Type: ReasonHook, Detail: hookDetail(hv), Hook: hv.Hooks}}
 		// The hook asked for a person: neither a mode nor the classifier may answer for one.
 		switch {
 		case pc.mode == ModeDontAsk:

@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -74,26 +75,32 @@ func TestPlanTransitions(t *testing.T) {
 	}
 }
 
-func TestAutoStripsDangerousRules(t *testing.T) {
+// TestAutoSetsAsideDangerousRules: while auto mode is active, Claude Code's dangerous allow
+// rules of every source are out of the decisions (the session's too), and nothing is moved
+// when the mode changes.
+func TestAutoSetsAsideDangerousRules(t *testing.T) {
 	rs := append(rules(Allow, SourceUser, "Bash(python:*)", "Bash(git status)", "Bash", "Agent"), rules(Allow, SourceSession, "Bash(node *)")...)
 	pc := mustNew(t, Config{Rules: rs, AutoAvailable: true})
 	auto, err := pc.Transition(ModeAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var kept []string
-	for _, r := range auto.Rules() {
-		kept = append(kept, r.Value.String())
+	var aside []string
+	for _, r := range auto.SetAside(ruleTool("Bash")) {
+		aside = append(aside, r.Rule.Value.String())
 	}
-	if strings.Join(kept, ",") != "Bash(git status),Bash(node *)" {
-		t.Fatalf("kept in auto: %v (session rules are not stripped)", kept)
+	if strings.Join(aside, ",") != "Bash(python:*),Bash,Bash(node *)" {
+		t.Fatalf("set aside in auto: %v", aside)
 	}
-	if len(auto.StrippedRules()) != 3 {
-		t.Fatalf("stripped: %v", auto.StrippedRules())
+	if got := auto.SetAside(ruleTool("Agent")); len(got) != 1 || got[0].Rule.Value.Tool != "Agent" {
+		t.Fatalf("Agent rules set aside: %v", got)
 	}
-	back, _ := auto.Transition(ModeDefault)
-	if len(back.Rules()) != 5 || len(back.StrippedRules()) != 0 {
-		t.Fatalf("leaving auto restores rules: %v", back.Rules())
+	view := auto.withoutSetAside(context.Background(), ruleTool("Bash"))
+	if view.ToolWideRule(Allow, "Bash") != nil || len(view.ContentRules(Allow, "Bash")) != 1 || view.ToolWideRule(Allow, "Agent") == nil {
+		t.Fatalf("the Bash view keeps %v", view.Rules())
+	}
+	if len(auto.Rules()) != 5 {
+		t.Fatalf("the context itself keeps every rule: %v", auto.Rules())
 	}
 }
 

@@ -2,6 +2,7 @@ package permission
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -26,6 +27,65 @@ var protectedFiles = map[string]bool{
 	"gradle-wrapper.properties": true, "maven-wrapper.properties": true, ".devcontainer.json": true,
 	"pyrightconfig.json": true,
 }
+
+// protectedHome are the paths in the home folder that run code at login, at a shell's or a
+// tool's start or on a schedule, or that grant access to the machine, as surely as .bashrc: a
+// write to one, or anywhere below one that is a folder, asks in every mode. Relative to the
+// home folder, lower-cased. docs/security.md lists why each is here.
+var protectedHome = []string{
+	// Access: authorized_keys, config (ProxyCommand, LocalCommand, Include), rc, environment.
+	".ssh",
+	// Run at login or on a schedule: systemd user units and timers, XDG autostart, the session's
+	// environment (PATH, LD_PRELOAD), PAM's, X session scripts, macOS login agents.
+	".config/systemd", ".config/autostart", ".config/environment.d", ".pam_environment",
+	".xprofile", ".xinitrc", ".xsession", ".xsessionrc", "library/launchagents",
+	// Read by a shell at start: ~/.bashrc.d (sourced by several distributions' .bashrc), fish.
+	".bashrc.d", ".config/fish",
+	// On PATH before the system's folders: a command of the same name wins.
+	".local/bin", "bin",
+	// Run when a program starts or opens: desktop entries' Exec, editors' and tmux's rc files.
+	".local/share/applications", ".vimrc", ".exrc", ".vim", ".config/nvim", ".tmux.conf",
+	// Commands credentials are fetched with: credential_process, kubeconfig exec plugins,
+	// docker credential helpers.
+	".aws", ".kube/config", ".docker/config.json",
+	// Where packages and downloads come from (an index URL, a proxy, an upload).
+	".config/pip", ".pip", ".curlrc", ".wgetrc",
+}
+
+// protectedHomePath says why writing f (lower-cased, slashes) in the home folder needs a
+// person's approval, or "".
+func (c *Context) protectedHomePath(lower string) string {
+	for _, h := range c.homeForms {
+		rel, ok := strings.CutPrefix(lower, strings.TrimSuffix(filepath.ToSlash(h), "/")+"/")
+		if !ok {
+			continue
+		}
+		for _, p := range protectedHome {
+			if rel == p || strings.HasPrefix(rel, p+"/") {
+				return "~/" + p + " is a protected path of the home folder (it runs code or grants access)"
+			}
+		}
+		if pythonStartup(rel) {
+			return "~/" + rel + " is a protected path of the home folder: Python runs it at every start (a .pth or customize file of the user site-packages)"
+		}
+	}
+	return ""
+}
+
+// pythonStartup reports a file of the user's site-packages that Python runs at start: a .pth
+// file (its import lines run) or usercustomize.py / sitecustomize.py.
+func pythonStartup(rel string) bool {
+	segs := strings.Split(rel, "/")
+	if len(segs) != 5 || segs[0] != ".local" || segs[1] != "lib" || !strings.HasPrefix(segs[2], "python") || segs[3] != "site-packages" {
+		return false
+	}
+	name := segs[4]
+	return strings.HasSuffix(name, ".pth") || name == "usercustomize.py" || name == "sitecustomize.py"
+}
+
+// ProtectedHomePaths are the paths in the home folder (relative to it) whose writes ask in
+// every mode, for the sandbox to keep read-only too.
+func ProtectedHomePaths() []string { return slices.Clone(protectedHome) }
 
 // protectedPath says why writing the absolute path f needs a person's approval, or "".
 func (c *Context) protectedPath(f string) string {
@@ -52,12 +112,15 @@ func (c *Context) protectedPathOn(sys *PathSystem, f string) string {
 	if len(segs) > 0 && protectedFiles[segs[len(segs)-1]] {
 		return segs[len(segs)-1] + " is a protected file"
 	}
+	if why := c.protectedHomePath(lower); why != "" {
+		return why
+	}
 	for _, sf := range c.settingsFiles {
 		if strings.EqualFold(filepath.Clean(sf), filepath.Clean(f)) {
 			return "a settings file of this session"
 		}
 	}
-	return ""
+	return c.extraProtected(filepath.Clean(f))
 }
 
 // hasShortName is the regexp `~\d` (a Windows 8.3 short name such as PROGRA~1), written out

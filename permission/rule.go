@@ -96,6 +96,17 @@ func indexUnescaped(s string, c byte) int {
 // IsMCPName reports whether a tool or rule name is an MCP name (mcp__server or mcp__server__tool).
 func IsMCPName(name string) bool { return strings.HasPrefix(name, "mcp__") }
 
+// MCPServerRule is the rule value that covers every tool of the server of the MCP tool
+// name (mcp__srv for mcp__srv__echo), as the rules' matching reads the server; false for a
+// name that is not an MCP tool's.
+func MCPServerRule(name string) (RuleValue, bool) {
+	srv, tool := mcpServer(name)
+	if !IsMCPName(name) || srv == "" || tool == "" {
+		return RuleValue{}, false
+	}
+	return RuleValue{Tool: "mcp__" + srv}, true
+}
+
 // mcpServer returns the server part of an MCP tool name.
 func mcpServer(name string) (server string, tool string) {
 	rest := strings.TrimPrefix(name, "mcp__")

@@ -23,6 +23,12 @@ var DefaultSecretFiles = []string{
 	// Cloud and container credentials.
 	"~/.aws/credentials", "~/.config/gcloud/**", "~/.azure/**", "~/.kube/config", "~/.docker/config.json",
 	"~/.gnupg/**",
+	// Tokens of command-line clients: GitHub's gh and hub, Cargo, RubyGems, Terraform.
+	"~/.config/gh/hosts.yml", "~/.config/hub", "~/.cargo/credentials", "~/.cargo/credentials.toml",
+	"~/.gem/credentials", "~/.terraform.d/credentials.tfrc.json",
+	// Shell and REPL histories: the tokens and passwords typed on command lines.
+	".bash_history", ".zsh_history", ".sh_history", "~/.local/share/fish/fish_history",
+	".python_history", ".node_repl_history", ".psql_history", ".mysql_history", ".rediscli_history",
 }
 
 // SecretFile is one pattern of files that hold secrets.

@@ -31,13 +31,23 @@ const maxSubstitutions = 3
 // rules (see withHook); an ask goes to the call's asker (the parent's in bubble mode), and with
 // none it is a deny whose message is the ask's.
 //
-// An answer never approves a call other than the one it was shown. When an answer allows with
-// a different input, that input is prepared (decoded and validated) and decided as a new call
-// through the whole pipeline — deny and ask rules, safety checks, the mode, this engine's
-// classifier and denial counters. An allow there runs it; a deny denies; an ask goes back to
-// the same asker with the new input. The returned allow carries the input to run in
-// UpdatedInput whenever it differs from the call's.
+// An answer never approves a call unseen. When an answer allows with a different input, that
+// input is prepared (decoded and validated) and decided as a new call through the whole
+// pipeline — deny and ask rules, safety checks, the mode, this engine's classifier and denial
+// counters. An allow there runs it; a deny denies. An ask goes back to the same asker with the
+// new input and why (AskRequest.Again) when an ask rule, a safety check or the classifier
+// asks; when only the absence of an allow rule asks, the answerer has approved the input it
+// wrote, and it runs. The returned allow carries the input to run in UpdatedInput whenever it
+// differs from the call's.
 func (e *Engine) AuthorizeCall(ctx context.Context, pc *Context, c Call) (Decision, error) {
+	d, err := e.authorizeCall(ctx, pc, c)
+	if err == nil {
+		d.By = attribute(d, e.PolicyVersion)
+	}
+	return d, err
+}
+
+func (e *Engine) authorizeCall(ctx context.Context, pc *Context, c Call) (Decision, error) {
 	if err := ctx.Err(); err != nil {
 		return Decision{}, err
 	}
@@ -57,6 +67,10 @@ func (e *Engine) AuthorizeCall(ctx context.Context, pc *Context, c Call) (Decisi
 // answer substituted.
 func (e *Engine) settle(ctx context.Context, pc *Context, c Call, d Decision) (Decision, error) {
 	name := c.Tool.Name()
+	// Every ask settles here, whatever produced it (a rule, a safety check, a hook's ask).
+	if dd, ok := pc.promptDenied(ctx, name, d); ok {
+		return dd, nil
+	}
 	asker := c.Asker
 	if pc.mode == ModeBubble && e.ParentAsker != nil {
 		asker = e.ParentAsker
@@ -65,11 +79,19 @@ func (e *Engine) settle(ctx context.Context, pc *Context, c Call, d Decision) (D
 		if d.denialLimit {
 			return Decision{}, ErrTooManyDenials
 		}
-		return Decision{Behavior: Deny, Message: d.Message, Reason: d.Reason, BlockedPath: d.BlockedPath}, nil
+		return Decision{Behavior: Deny, Message: d.Message, Reason: d.Reason, BlockedPath: d.BlockedPath, headless: true}, nil
 	}
-	input, modified := c.Input, false
+	d, err := e.ask(ctx, pc, c, d, asker)
+	return d, err
+}
+
+// ask puts the ask to asker and settles its answers; the decision remembers the answer that
+// settled it, for who decided.
+func (e *Engine) ask(ctx context.Context, pc *Context, c Call, d Decision, asker Asker) (Decision, error) {
+	name := c.Tool.Name()
+	input, modified, again := c.Input, false, ""
 	for round := 0; ; round++ {
-		ans, err := asker.Ask(ctx, AskRequest{Tool: name, Input: input, Decision: d})
+		ans, err := asker.Ask(ctx, AskRequest{Tool: name, Input: input, Decision: d, Again: again})
 		if err != nil {
 			return Decision{}, fmt.Errorf("asking for %s: %w", name, err)
 		}
@@ -77,36 +99,44 @@ func (e *Engine) settle(ctx context.Context, pc *Context, c Call, d Decision) (D
 			return Decision{}, fmt.Errorf("asker answered %s for %s; want allow or deny", ans.Behavior, name)
 		}
 		if ans.Behavior == Deny {
-			return ans, nil
+			return answered(ans, ans.Reason), nil
 		}
 		if ans.UpdatedInput != nil {
 			next, err := e.prepare(ctx, c, ans.UpdatedInput)
 			if err != nil {
 				Note(ctx, Step{Name: "answer substitutes input", Outcome: "deny", Detail: err.Error()})
-				return Decision{Behavior: Deny, Message: invalidSubstituteMessage(name, err), Reason: ans.Reason}, nil
+				return answered(Decision{Behavior: Deny, Message: invalidSubstituteMessage(name, err), Reason: ans.Reason}, ans.Reason), nil
 			}
 			if !reflect.DeepEqual(next, input) {
 				modified = modified || ans.UserModified
 				if round == maxSubstitutions {
 					Note(ctx, Step{Name: "answer substitutes input", Outcome: "deny", Detail: "too many substitutions"})
-					return Decision{Behavior: Deny, Message: tooManySubstitutesMessage(name), Reason: ans.Reason}, nil
+					return answered(Decision{Behavior: Deny, Message: tooManySubstitutesMessage(name), Reason: ans.Reason}, ans.Reason), nil
 				}
 				nd, err := e.decideSubstitute(ctx, pc, c.Tool, next)
 				if err != nil {
 					return Decision{}, err
 				}
-				switch nd.Behavior {
-				case Allow:
+				switch {
+				case nd.Behavior == Allow:
 					if nd.UpdatedInput == nil {
 						nd.UpdatedInput = next
 					}
 					nd.UserModified = modified
-					return nd, nil
-				case Deny:
+					// The answerer approved the edited call, which the engine allowed.
+					return answered(nd, ans.Reason), nil
+				case nd.Behavior == Deny:
 					return nd, nil
 				}
-				// The substitute asks: its answerer is shown exactly what would run.
-				input, d = next, nd
+				why := AgainReason(nd)
+				if why == "" {
+					// Only "no rule allows it" asks: the answerer approved the input it wrote.
+					Note(ctx, Step{Name: "answer substitutes input", Outcome: "allow", Detail: "the answerer's own input; no rule, safety check or classifier asks about it"})
+					return answered(Decision{Behavior: Allow, UpdatedInput: next, UserModified: modified, Reason: ans.Reason}, ans.Reason), nil
+				}
+				// The substitute meets a check no answer can settle unseen: its answerer is shown
+				// exactly what would run, and why it is asked again.
+				input, d, again = next, nd, why
 				continue
 			}
 		}
@@ -115,8 +145,39 @@ func (e *Engine) settle(ctx context.Context, pc *Context, c Call, d Decision) (D
 		if round > 0 {
 			ans.UpdatedInput = input
 		}
-		return ans, nil
+		return answered(ans, ans.Reason), nil
 	}
+}
+
+// answered marks d as settled by an asker's answer whose reason is r.
+func answered(d Decision, r *Reason) Decision {
+	if r == nil {
+		r = &Reason{}
+	}
+	d.answer = r
+	return d
+}
+
+// AgainReason says why a substitute's ask goes back to its answerer: an ask rule, a safety check
+// (the damage budget is one) or auto mode's classifier, in the call or in one command of a
+// compound. It is "" when nothing but the absence of an allow rule asks: an answerer that
+// wrote the input has approved it.
+func AgainReason(d Decision) string {
+	if d.Behavior != Ask || d.Reason == nil {
+		return ""
+	}
+	r := d.Reason
+	switch {
+	case d.isAskRule(), r.Type == ReasonSafetyCheck, r.Type == ReasonClassifier:
+		return "the substituted input meets " + r.String()
+	case r.Type == ReasonSubcommandResults:
+		for _, sub := range r.Subresults {
+			if why := AgainReason(sub.Decision); why != "" {
+				return why + " (in " + sub.Command + ")"
+			}
+		}
+	}
+	return ""
 }
 
 // decideSubstitute decides a substituted input as a new call. A tool that exists to ask a

@@ -49,8 +49,11 @@ func (f jsonFileTool) Decode(raw json.RawMessage) (any, error) {
 type scriptedAsker struct {
 	answers []Decision
 	shown   []any
-	// approvedAsShown holds the inputs it allowed without substituting anything.
+	// approvedAsShown holds the inputs it allowed without substituting anything, substituted
+	// the inputs it wrote itself (decoded), again why it was asked again about one.
 	approvedAsShown []any
+	substituted     []any
+	again           []string
 }
 
 func (a *scriptedAsker) Ask(_ context.Context, req AskRequest) (Decision, error) {
@@ -58,10 +61,17 @@ func (a *scriptedAsker) Ask(_ context.Context, req AskRequest) (Decision, error)
 	if len(a.answers) == 0 {
 		return Decision{Behavior: Deny, Message: "no"}, nil
 	}
+	if req.Again != "" {
+		a.again = append(a.again, req.Again)
+	}
 	ans := a.answers[0]
 	a.answers = a.answers[1:]
 	if ans.Behavior == Allow && sameInput(ans.UpdatedInput, req.Input) {
 		a.approvedAsShown = append(a.approvedAsShown, req.Input)
+	} else if raw, ok := ans.UpdatedInput.(json.RawMessage); ok && ans.Behavior == Allow {
+		if in, err := (jsonFileTool{}).Decode(raw); err == nil {
+			a.substituted = append(a.substituted, in)
+		}
 	}
 	return ans, nil
 }
@@ -96,7 +106,9 @@ func drawAnswer(t *rapid.T, label string) Decision {
 
 // TestPropertySubstitutedInputIsDecided: whatever the answers substitute, from whichever
 // channel and under whichever hook verdict, the call that runs is one the pipeline allows for
-// that exact input, or one the answerer was shown and allowed as it was.
+// that exact input, one the answerer was shown and allowed as it was, or one the answerer
+// wrote itself that the pipeline asks about only because no rule allows it (no ask rule,
+// safety check or classifier). Every second ask says why.
 func TestPropertySubstitutedInputIsDecided(t *testing.T) {
 	proj := propProject(t)
 	tool := jsonFileTool{"Edit"}
@@ -133,12 +145,64 @@ func TestPropertySubstitutedInputIsDecided(t *testing.T) {
 		if slices.Contains(asker.approvedAsShown, ran) {
 			return
 		}
+		for _, why := range asker.again {
+			if !strings.HasPrefix(why, "the substituted input meets ") {
+				t.Fatalf("asked again with %q", why)
+			}
+		}
 		fresh := Engine{Classifier: classifier}
 		if fd, err := fresh.Decide(context.Background(), pc, tool, ran); err != nil || fd.Behavior != Allow {
 			if ran == any(input) && hook != nil && hook.Behavior == Allow {
 				return // a PreToolUse hook allowed the call it was shown
 			}
+			if err == nil && fd.Behavior == Ask && AgainReason(fd) == "" && slices.Contains(asker.substituted, ran) {
+				return // the answerer's own input, which only the absence of an allow rule asks about
+			}
 			t.Fatalf("ran %+v, which no answer allowed as shown (shown %v) and the pipeline decides %s (%v)", ran, asker.shown, fd.Behavior, fd.Reason)
 		}
 	})
+}
+
+// TestOwnSubstituteAskedAgainOnlyWithReason: an answerer that substitutes an input of its own
+// is not asked about it again when nothing but the absence of an allow rule asks; an ask rule
+// or a safety check sends it back to the answerer, with why.
+func TestOwnSubstituteAskedAgainOnlyWithReason(t *testing.T) {
+	proj := propProject(t)
+	tool := jsonFileTool{"Edit"}
+	askRule := ParseRule("Edit(src/**)")
+	tests := []struct {
+		name  string
+		path  string
+		rules []Rule
+		asked int
+		again string // fragment of the second ask's reason; "" when not asked again
+	}{
+		{name: "no rule allows it", path: "new.txt", asked: 1},
+		{name: "an ask rule", path: "src/new.go", rules: []Rule{{Behavior: Ask, Source: SourceUser, Value: askRule}}, asked: 2, again: "rule"},
+		{name: "a safety check", path: ".git/config", asked: 2, again: "safetyCheck"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pc, err := New(Config{Cwd: proj, Home: proj, Rules: tt.rules})
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := json.Marshal(fileInput{Path: tt.path, Write: true})
+			asker := &scriptedAsker{answers: []Decision{{Behavior: Allow, UpdatedInput: json.RawMessage(raw)}, {Behavior: Allow}}}
+			var e Engine
+			d, err := e.AuthorizeCall(context.Background(), pc, Call{Tool: tool, Input: fileInput{Path: "a.txt", Write: true}, Asker: asker})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Behavior != Allow || d.UpdatedInput != (fileInput{Path: tt.path, Write: true}) {
+				t.Fatalf("decision %s with %v, want allow with the substitute", d.Behavior, d.UpdatedInput)
+			}
+			if len(asker.shown) != tt.asked {
+				t.Errorf("asked %d times (%v), want %d", len(asker.shown), asker.shown, tt.asked)
+			}
+			if tt.again == "" && len(asker.again) > 0 || tt.again != "" && (len(asker.again) != 1 || !strings.Contains(asker.again[0], tt.again)) {
+				t.Errorf("asked again with %q, want a reason with %q", asker.again, tt.again)
+			}
+		})
+	}
 }

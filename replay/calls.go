@@ -32,30 +32,56 @@ type Call struct {
 // sessionLimits are session files' bounds (session.MaxFileBytes, session.MaxLineBytes).
 var sessionLimits = boundedfile.Limits{MaxBytes: session.MaxFileBytes, MaxLine: session.MaxLineBytes, Kind: "session file"}
 
+// SkippedFile is a session file that could not be read (unreadable, not a regular file, too
+// large, a line too long), left out of the replay whole.
+type SkippedFile struct {
+	Path string `json:"path"`
+	// Line is where reading stopped, from 1; 0 when the file could not be read at all.
+	Line  int    `json:"line,omitempty"`
+	Error string `json:"error"`
+}
+
+func (s SkippedFile) String() string {
+	if s.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", s.Path, s.Line, s.Error)
+	}
+	return s.Path + ": " + s.Error
+}
+
 // SessionCalls reads the tool calls of the saved sessions of dir (a session.Store's Dir for
-// the project) recorded at or after since. A file that cannot be read is an error naming it.
-func SessionCalls(ctx context.Context, dir string, since time.Time) ([]Call, error) {
+// the project) recorded at or after since. A file that cannot be read is left out and listed
+// in skipped, with where and why, and the others are read: one damaged session must not hide
+// the rest. Only a folder that cannot be listed, or a cancelled ctx, is an error.
+func SessionCalls(ctx context.Context, dir string, since time.Time) (calls []Call, skipped []SkippedFile, err error) {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("listing sessions: %w", err)
+		return nil, nil, fmt.Errorf("listing sessions: %w", err)
 	}
-	var out []Call
 	for _, e := range ents {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
 		if e.IsDir() || !ok {
 			continue
 		}
-		calls, err := fileCalls(ctx, filepath.Join(dir, e.Name()), id, since)
-		if err != nil {
-			return nil, err
+		path := filepath.Join(dir, e.Name())
+		got, err := fileCalls(ctx, path, id, since)
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
 		}
-		out = append(out, calls...)
+		if err != nil {
+			sk := SkippedFile{Path: path, Error: err.Error()}
+			if lt, ok := errors.AsType[*boundedfile.LineTooLongError](err); ok {
+				sk.Line, sk.Error = lt.Line, fmt.Sprintf("the line is longer than %d bytes", lt.Limit)
+			}
+			skipped = append(skipped, sk)
+			continue
+		}
+		calls = append(calls, got...)
 	}
-	sortCalls(out)
-	return out, nil
+	sortCalls(calls)
+	return calls, skipped, nil
 }
 
 // sessionLine is what replay reads of a session file's line: the message lines' tool_use
@@ -87,7 +113,7 @@ func fileCalls(ctx context.Context, path, id string, since time.Time) ([]Call, e
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("reading session %s: %w", path, err)
+		return nil, err
 	}
 	return out, nil
 }

@@ -32,6 +32,9 @@ type Result struct {
 	// Skipped counts the calls not decided: their tool is not in the catalog, or their input
 	// is not valid for it any more.
 	Skipped map[string]int `json:"skipped,omitempty"`
+	// SkippedFiles are the session files that could not be read, whose calls are not in the
+	// replay (SessionCalls).
+	SkippedFiles []SkippedFile `json:"skippedFiles,omitempty"`
 }
 
 // Lookup finds a tool by name; nil when there is none.

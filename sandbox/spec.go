@@ -7,20 +7,44 @@ import (
 	"strings"
 )
 
+// buildSpec is the spec of one command: the session's, with visible and writable (the
+// caller's files) added.
+func (s *Sandbox) buildSpec(visible, writable []string) Spec {
+	s.mu.Lock()
+	repos, cut := slices.Clone(s.repos), slices.Clone(s.reposCut)
+	s.mu.Unlock()
+	sp := buildSpec(s.cfg, repos)
+	sp.reposCut = cut
+	sp.ProxyPort, sp.Proxy = s.port, nil
+	if s.conns != nil {
+		sp.Proxy = s.conns.deliver
+	}
+	sp.Visible = append(sp.Visible, visible...)
+	for _, w := range writable {
+		sp.WriteRoots = append(sp.WriteRoots, filepath.Clean(w))
+	}
+	return sp
+}
+
 // buildSpec turns the configuration into concrete paths: the write roots, the protected paths
-// inside them and the read-denied paths.
-func buildSpec(cfg Config) Spec {
-	var sp Spec
+// inside them and the read-denied paths. nested are the .git entries below the working
+// directories that the last search found. It reads the top of each write root and the
+// repositories' hooks and config, not the tree: it runs before every command.
+func buildSpec(cfg Config, nested []string) Spec {
+	sp := Spec{TempDir: cfg.TempDir, Helper: cfg.Helper, LocalBinding: cfg.AllowLocalBinding}
 	for _, d := range cfg.WorkingDirs {
 		addPath(&sp.WriteRoots, resolve(d))
 	}
 	addPath(&sp.WriteRoots, cfg.TempDir)
+	if cfg.CacheDir != "" {
+		addPath(&sp.WriteRoots, cfg.CacheDir)
+	}
 	for _, p := range cfg.AllowWrite {
 		if exists(p.Path) {
 			addPath(&sp.WriteRoots, resolve(p.Path))
 		}
 	}
-	protectPaths(&sp, cfg)
+	protectPaths(&sp, cfg, nested)
 	for _, p := range cfg.DenyRead {
 		if exists(p.Path) {
 			addPath(&sp.ReadDeny, resolve(p.Path))
@@ -30,8 +54,10 @@ func buildSpec(cfg Config) Spec {
 	for _, s := range cfg.AllowUnixSockets {
 		addPath(&sp.UnixSockets, s)
 	}
-	sp.LocalBinding = cfg.AllowLocalBinding
-	sp.Helper = cfg.Helper
+	if cfg.Home != "" {
+		sp.Visible = append(sp.Visible, cfg.Home)
+	}
+	sp.repos = nested
 	return sp
 }
 
@@ -42,96 +68,103 @@ func addPath(list *[]string, p string) {
 	}
 }
 
-// protectPaths fills WriteDeny, MustNotCreate and MissingDirs: every protected name at the
-// top of each write root, the hooks and config of the working directories' repositories (their
-// own and nested ones, see [findRepos]), the home folder's rc files, the settings files and
-// denyWrite, as far as they lie inside a write root (elsewhere everything is read-only
-// already). A protected path that does not exist must not be created either: a command that
-// runs `git init` or writes .envrc hands code to whatever runs there after it, outside the
-// sandbox.
-func protectPaths(sp *Spec, cfg Config) {
-	var missingDirs []string
-	protect := func(p string, dir bool) {
+// privateRoot reports whether r is one of the sandbox's own write roots (the temporary and
+// cache folders), where nothing runs code later and nothing is protected.
+func privateRoot(cfg Config, r string) bool {
+	return r == cfg.TempDir || (cfg.CacheDir != "" && within(r, cfg.CacheDir))
+}
+
+// protectPaths fills WriteDeny and MustNotCreate: every protected name at the top of each
+// write root, the hooks and config of the working directories' repositories (their own and
+// the nested ones of the last search, see [findRepos]), the home folder's rc files, the
+// settings files and denyWrite, as far as they lie inside a write root (elsewhere everything
+// is read-only already). A protected path that does not exist must not be created either: a
+// command that runs `git init` or writes .envrc hands code to whatever runs there after it,
+// outside the sandbox.
+func protectPaths(sp *Spec, cfg Config, nested []string) {
+	protect := func(p string) {
 		p = filepath.Clean(p)
-		if p == cfg.TempDir || !slices.ContainsFunc(sp.WriteRoots, func(r string) bool { return within(p, r) }) {
+		if !slices.ContainsFunc(sp.WriteRoots, func(r string) bool { return within(p, r) && !privateRoot(cfg, r) }) {
 			return
 		}
-		switch {
-		case exists(p):
+		if exists(p) {
 			addPath(&sp.WriteDeny, p)
-		default:
+		} else {
 			addPath(&sp.MustNotCreate, p)
-			if dir {
-				addPath(&missingDirs, p)
-			}
 		}
 	}
+	dirs, files := lowerSet(cfg.ProtectedDirs), lowerSet(cfg.ProtectedFiles)
 	for _, r := range sp.WriteRoots {
-		if r == cfg.TempDir || !isDir(r) {
+		if privateRoot(cfg, r) || !isDir(r) {
 			continue
 		}
-		for _, d := range cfg.ProtectedDirs {
-			if d == ".git" {
-				protectRepo(protect, filepath.Join(r, d))
-			} else {
-				protect(filepath.Join(r, d), true)
+		present := map[string]string{} // lower-cased name → name
+		if entries, err := os.ReadDir(r); err == nil {
+			for _, e := range entries {
+				present[strings.ToLower(e.Name())] = e.Name()
 			}
 		}
-		for _, f := range cfg.ProtectedFiles {
-			protect(filepath.Join(r, f), false)
+		for _, names := range []map[string]bool{dirs, files} {
+			for n := range names {
+				if n == ".git" {
+					continue
+				}
+				if real, ok := present[n]; ok {
+					addPath(&sp.WriteDeny, filepath.Join(r, real))
+				} else {
+					addPath(&sp.MustNotCreate, filepath.Join(r, n))
+				}
+			}
+		}
+		if dirs[".git"] {
+			protectRepo(protect, filepath.Join(r, ".git"))
 		}
 	}
-	if slices.Contains(cfg.ProtectedDirs, ".git") {
-		for _, wd := range cfg.WorkingDirs {
-			repos, complete := findRepos(resolve(wd), maxRepoWalk)
-			sp.repos = append(sp.repos, repos...)
-			if !complete {
-				sp.reposCut = append(sp.reposCut, resolve(wd))
-			}
-			for _, g := range repos {
-				protectRepo(protect, g)
-			}
+	if dirs[".git"] {
+		for _, g := range nested {
+			protectRepo(protect, g)
 		}
 	}
 	if cfg.Home != "" {
 		for _, f := range cfg.ProtectedFiles {
-			protect(filepath.Join(cfg.Home, f), false)
+			protect(filepath.Join(cfg.Home, f))
 		}
 	}
 	for _, p := range cfg.ProtectedPaths {
-		protect(p, false)
+		protect(p)
 	}
 	for _, p := range cfg.DenyWrite {
-		protect(resolve(p.Path), false)
+		protect(resolve(p.Path))
 	}
 	sp.WriteDeny = outermost(sp.WriteDeny)
 	sp.MustNotCreate = slices.DeleteFunc(outermost(sp.MustNotCreate), func(p string) bool {
 		return slices.ContainsFunc(sp.WriteDeny, func(d string) bool { return within(p, d) })
 	})
-	for _, p := range missingDirs {
-		if slices.Contains(sp.MustNotCreate, p) {
-			sp.MissingDirs = append(sp.MissingDirs, p)
-		}
+}
+
+func lowerSet(names []string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[strings.ToLower(n)] = true
 	}
+	return m
 }
 
 // protectRepo protects what of the repository at git (a .git entry) runs code: only its hooks
 // and config when it is a folder, since git must still commit; the whole entry when it is a
 // file, which names the repository's folder (rewriting it would point git at hooks of the
-// command's choosing); the entry itself, as a folder, when it is missing or an empty folder
-// (no repository yet: git needs nothing written there, and a command could make it one).
-// Submodules' repositories under modules/ get the same as the folder.
-func protectRepo(protect func(p string, dir bool), git string) {
+// command's choosing); the entry itself when it is missing or an empty folder (no repository
+// yet: a command that makes one is dealt with after it, see [guard.check]). Submodules'
+// repositories under modules/ get the same as the folder.
+func protectRepo(protect func(p string), git string) {
 	switch {
 	case isDir(git) && !isEmptyDir(git):
 		for _, g := range append([]string{git}, moduleRepos(git)...) {
-			protect(filepath.Join(g, "hooks"), true)
-			protect(filepath.Join(g, "config"), false)
+			protect(filepath.Join(g, "hooks"))
+			protect(filepath.Join(g, "config"))
 		}
-	case exists(git):
-		protect(git, false)
 	default:
-		protect(git, true)
+		protect(git)
 	}
 }
 

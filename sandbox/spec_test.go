@@ -4,13 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 )
 
 // TestSpecProtectsMissingNames checks which paths the spec protects in a real tree, and how:
-// read-only where they exist, not to be created (as folders or files) where they do not.
+// read-only where they exist, checked after the command where they do not.
 func TestSpecProtectsMissingNames(t *testing.T) {
-	type want struct{ deny, create, dirs []string }
+	type want struct{ deny, create []string }
 	tests := []struct {
 		name  string
 		files map[string]string // path → content; a trailing / makes a folder
@@ -19,12 +20,12 @@ func TestSpecProtectsMissingNames(t *testing.T) {
 		{
 			name:  "no .git",
 			files: map[string]string{"src/": ""},
-			want:  want{create: []string{".git", ".envrc", ".vscode"}, dirs: []string{".git", ".vscode"}},
+			want:  want{create: []string{".git", ".envrc", ".vscode"}},
 		},
 		{
 			name:  "a repository",
 			files: map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".git/config": "", ".envrc": "x"},
-			want:  want{deny: []string{".git/config", ".envrc"}, create: []string{".git/hooks", ".vscode"}, dirs: []string{".git/hooks", ".vscode"}},
+			want:  want{deny: []string{".git/config", ".envrc"}, create: []string{".git/hooks", ".vscode"}},
 		},
 		{
 			name:  "an empty .git folder is no repository yet",
@@ -45,7 +46,6 @@ func TestSpecProtectsMissingNames(t *testing.T) {
 			want: want{
 				deny:   []string{"vendor/lib/.git/hooks", "a/b/c/.git", ".git/modules/sub/config"},
 				create: []string{"vendor/lib/.git/config", ".git/hooks", ".git/config", ".git/modules/sub/hooks"},
-				dirs:   []string{".git/hooks", ".git/modules/sub/hooks"},
 			},
 		},
 	}
@@ -65,12 +65,13 @@ func TestSpecProtectsMissingNames(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			nested, _ := findRepos(proj, maxRepoWalk)
 			sp := buildSpec(Config{
 				WorkingDirs:    []string{proj},
 				TempDir:        filepath.Join(root, "tmp"),
 				ProtectedDirs:  []string{".git", ".vscode"},
 				ProtectedFiles: []string{".envrc"},
-			})
+			}, nested)
 			check := func(what string, got, want []string) {
 				for _, w := range want {
 					if !slices.Contains(got, filepath.Join(proj, w)) {
@@ -80,18 +81,9 @@ func TestSpecProtectsMissingNames(t *testing.T) {
 			}
 			check("WriteDeny", sp.WriteDeny, tt.want.deny)
 			check("MustNotCreate", sp.MustNotCreate, tt.want.create)
-			check("MissingDirs", sp.MissingDirs, tt.want.dirs)
-			for _, p := range sp.MissingDirs {
-				if !slices.Contains(sp.MustNotCreate, p) {
-					t.Errorf("MissingDirs has %s, which MustNotCreate lacks", p)
-				}
-			}
 			for _, p := range sp.MustNotCreate {
 				if exists(p) {
 					t.Errorf("MustNotCreate has %s, which exists", p)
-				}
-				if p == filepath.Join(proj, ".envrc") && slices.Contains(sp.MissingDirs, p) {
-					t.Error(".envrc is a file name, not a folder")
 				}
 			}
 		})
@@ -113,5 +105,25 @@ func TestFindReposIsBounded(t *testing.T) {
 	got, complete = findRepos(root, 4)
 	if complete || !slices.Equal(got, want[:1]) {
 		t.Errorf("bounded findRepos = %q, %v; want %q, false", got, complete, want[:1])
+	}
+}
+
+// TestLargeProtectedFolder: a protected folder past the snapshot's bound is not mistaken for
+// one a command filled: entries the snapshot could not list are left alone.
+func TestLargeProtectedFolder(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	idea := filepath.Join(root, "proj", ".idea")
+	os.MkdirAll(idea, 0o755)
+	for i := range maxSnapshotEntries + 50 {
+		os.WriteFile(filepath.Join(idea, "f"+strconv.Itoa(i)+".xml"), []byte("<x/>"), 0o644)
+	}
+	s := &Sandbox{cfg: Config{WorkingDirs: []string{filepath.Join(root, "proj")}, TempDir: t.TempDir(), QuarantineDir: t.TempDir(), ProtectedDirs: []string{".idea"}}}
+	sp := s.buildSpec(nil, nil)
+	if lines := s.guard(&sp).check(); len(lines) > 0 {
+		t.Errorf("an unchanged large protected folder was reported: %q", lines)
+	}
+	n, _ := os.ReadDir(idea)
+	if len(n) != maxSnapshotEntries+50 {
+		t.Errorf("%d entries left of %d", len(n), maxSnapshotEntries+50)
 	}
 }

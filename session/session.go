@@ -43,6 +43,7 @@ import (
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/tool"
 )
 
 // Version is the format version written in the first line of a session file.
@@ -72,6 +73,8 @@ type Store struct {
 	fsync func(*os.File) error
 	// syncDelay replaces [syncDelay] when set (tests).
 	syncDelay time.Duration
+	// maxReadBytes replaces [MaxFileBytes] when set (tests).
+	maxReadBytes int64
 }
 
 // NewStore returns the store under configDir (~/.reins).
@@ -174,9 +177,22 @@ type line struct {
 	Permissions *agent.SessionState `json:"permissions,omitempty"`
 	// type "compact_boundary"
 	Compact *agent.Boundary `json:"compactMetadata,omitempty"`
+	// Resume is the state the lines before the boundary left (see resume.go); absent in
+	// boundaries written before Writers recorded it, and by a Writer that did not know it.
+	Resume *resumeState `json:"resume,omitempty"`
 	// type "checkpoint": a file checkpoint (a rewind point) began here, before its user
 	// message was recorded.
 	PointID string `json:"pointId,omitempty"`
+	// The kinds and fields of state.go: a message's uuid (also of "resume_at") and usage,
+	// and "file_state".
+	UUID     string         `json:"uuid,omitempty"`
+	Usage    *llm.Usage     `json:"usage,omitempty"`
+	Measured int            `json:"measured,omitempty"`
+	Path     string         `json:"path,omitempty"`
+	FileRead *tool.FileRead `json:"fileRead,omitempty"`
+	Forget   bool           `json:"forget,omitempty"`
+	// type "git" (peek.go)
+	Branch string `json:"gitBranch,omitempty"`
 }
 
 // Transcript is a session read back from disk.
@@ -188,16 +204,33 @@ type Transcript struct {
 	Messages []llm.Message
 	// Permissions is the last recorded permission state, or nil.
 	Permissions *agent.SessionState
-	// Compactions are the compactions recorded, in order. Messages starts after the last:
-	// with its summary. The messages before it stay in the file, for a person to read.
+	// Compactions are the compactions read, in order. Messages starts after the last: with
+	// its summary. The messages before it stay in the file, for a person to read.
 	Compactions []agent.Boundary
-	// Points are the ids of the checkpoint lines, in order: the file checkpoints that began
-	// in this session, each before its user message.
+	// Points are the ids of the checkpoint lines read, in order: the file checkpoints that
+	// began in this session, each before its user message.
 	Points []string
-	// Skipped counts lines that could not be read.
+	// Skipped counts lines read that could not be read.
 	Skipped int
+	// From is the offset in the file where the read began: 0 when the whole file was read,
+	// else the last compaction's boundary line (see [Store.Load]). Compactions, Points and
+	// Skipped cover the lines from there on.
+	From int64
+	// Usage is what the API reported for the last reply since the last compaction, and
+	// Measured how many messages of the conversation it covered (0: none recorded).
+	Usage    llm.Usage
+	Measured int
 
 	tornTail bool // the file does not end with a newline
+	// end is the state the file's lines leave (what a boundary written next records), when
+	// the whole of it is known: Load sets it, LoadBefore and Parse do not.
+	end *resumeState
+	// size is how much of the file was read: its size then.
+	size int64
+	// ids are the uuids of the messages as read, before Repair; files what the model knew of
+	// files (state.go).
+	ids   []string
+	files map[string]fileEntry
 }
 
 // Saved is one session file of a working directory.
@@ -265,16 +298,18 @@ func (s *Store) Find(cwd, id string) (string, error) {
 	return matches[0], nil
 }
 
-// Bounds of a session or sub-agent transcript. A session is read back whole (its messages are
-// the conversation sent to the model), so these bound the memory and time a resume costs
-// while leaving room for any session Reins writes: a tool result over 50,000 characters goes
-// to a file, so a heavy turn — a few results, a long Write, a screenshot — is a few hundred
-// kilobytes, and a 500-turn session about 100 MB. A file or a line over its bound is an error
-// naming the file, the size and the bound, and the file is left as it is: nothing is skipped
-// or cut short.
+// Bounds of a session or sub-agent transcript. A resume reads the conversation since the last
+// compaction (its messages are sent to the model), so these bound the memory and time a resume
+// costs while leaving room for any session Reins writes: a tool result over 50,000 characters
+// goes to a file, so a heavy turn — a few results, a long Write, a screenshot — is a few
+// hundred kilobytes, and 500 turns without a compaction about 100 MB. The history before the
+// last compaction is not bounded: a session of any length opens. A conversation or a line over
+// its bound is an error naming the file and the bound, and the file is left as it is: nothing
+// is skipped or cut short.
 const (
-	// MaxFileBytes is the largest session file Load reads: 256 MiB, two and a half times a
-	// heavy 500-turn session.
+	// MaxFileBytes is the most of a session file Load reads and keeps: the part from its last
+	// compaction to its end, 256 MiB, two and a half times a heavy 500-turn session without a
+	// compaction. (Readers of the whole file, such as policy replay, use it as their cap.)
 	MaxFileBytes = 256 << 20
 	// MaxLineBytes is the longest line (one message) Load reads: 128 MiB. One message holds a
 	// prompt, or a turn's tool results; a prompt from standard input is at most 10 MiB, and
@@ -285,15 +320,19 @@ const (
 // fileLimits are the bounds a session or sub-agent transcript is read within.
 var fileLimits = boundedfile.Limits{MaxBytes: MaxFileBytes, MaxLine: MaxLineBytes, Kind: "session file"}
 
-// Load reads session id of cwd (see [Store.Find]). The file must be a regular file (a symlink
-// is followed) within [MaxFileBytes] and [MaxLineBytes]; a FIFO, a device or a folder is a
-// [*boundedfile.NotRegularError], and a cancelled ctx ends the read.
+// Load reads session id of cwd (see [Store.Find]) for a resume: the conversation from the last
+// compaction on, with the state the lines before it left (cwd, model, permission state), in
+// the time that part takes to read, whatever the length of the history before it (see
+// resume.go). The file must be a regular file (a symlink is followed); a FIFO, a device or a
+// folder is a [*boundedfile.NotRegularError], a conversation since the last compaction over
+// [MaxFileBytes] a [*TooLongError], a line over [MaxLineBytes] a
+// [*boundedfile.LineTooLongError], and a cancelled ctx ends the read.
 func (s *Store) Load(ctx context.Context, cwd, id string) (*Transcript, error) {
 	p, err := s.Find(cwd, id)
 	if err != nil {
 		return nil, err
 	}
-	t, err := loadFile(ctx, p)
+	t, err := s.loadFile(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("reading session %s: %w", id, err)
 	}
@@ -309,33 +348,47 @@ var ErrNoPoint = errors.New("has no checkpoint line for this point")
 // session writes before the point's user message. It is what --resume would have restored at
 // that moment, compactions included. A file without that line (a session recorded before
 // reins wrote them, or a point of another session) is [ErrNoPoint]: the point is never
-// looked for by the messages' text.
+// looked for by the messages' text. It reads the file from its start up to the point's line,
+// keeping at most [MaxFileBytes] of conversation.
 func (s *Store) LoadBefore(ctx context.Context, cwd, id, point string) (*Transcript, error) {
 	path, err := s.Find(cwd, id)
 	if err != nil {
 		return nil, err
 	}
-	p := parser{at: point}
-	if err := boundedfile.Lines(ctx, path, fileLimits, p.line); err != nil {
+	p := parser{at: point, limit: s.maxRead(), path: path}
+	if err := readLines(ctx, path, func(raw []byte) error {
+		if err := p.line(raw); err != nil {
+			return err
+		}
+		if p.before != nil {
+			return errStop // the rest of the file does not matter
+		}
+		return nil
+	}); err != nil && !errors.Is(err, errStop) {
 		return nil, fmt.Errorf("reading session %s: %w", id, err)
 	}
 	if p.before == nil {
 		return nil, fmt.Errorf("session %s %w %s", id, ErrNoPoint, point)
+	}
+	if err := p.before.end(); err != nil {
+		return nil, fmt.Errorf("reading session %s: %w", id, err)
 	}
 	t := p.before.finish()
 	t.ID, t.Path = id, path
 	return t, nil
 }
 
-// loadFile reads a transcript file line by line; see [Parse].
-func loadFile(ctx context.Context, path string) (*Transcript, error) {
-	var p parser
-	if err := boundedfile.Lines(ctx, path, fileLimits, p.line); err != nil {
-		return nil, err
+// readLines calls fn for every line of the session file at path, of any length, each line
+// within [MaxLineBytes].
+func readLines(ctx context.Context, path string, fn func([]byte) error) error {
+	f, err := boundedfile.Open(path, fileLimits.Kind)
+	if err != nil {
+		return err
 	}
-	t := p.finish()
-	t.Path = path
-	return t, nil
+	defer f.Close()
+	lim := fileLimits
+	lim.MaxBytes = 1 << 62 // the callers bound what they keep
+	return f.Lines(ctx, 0, lim, fn)
 }
 
 // Parse reads the content of a session file. It never fails: what cannot be read is counted in
@@ -360,12 +413,31 @@ type parser struct {
 	// its first checkpoint line was read.
 	at     string
 	before *parser
+
+	// limit, when set, bounds kept: the bytes of the lines the transcript holds (the
+	// conversation since the last compaction, the points and compactions read); path names
+	// the file when it is over.
+	limit, kept, keptBesides int64
+	path                     string
+	// over is set while the conversation since the last compaction is over the limit: it is
+	// let go, and a later compaction may still replace it; at the end it is an error.
+	over bool
+	// resets counts the compactions whose summary replaced the conversation.
+	resets int
+	// read is the bytes of the lines read.
+	read int64
+	// ids are the uuids of t.Messages, in step with them (state.go); upTo, when set, is the
+	// uuid LoadUpTo ends the conversation at, and snap the state when its message was read.
+	ids  []string
+	upTo string
+	snap *parser
 }
 
 // line reads one line of the file, with its newline if it has one. It never fails: what cannot
 // be read is counted in Skipped. raw is not kept.
 func (p *parser) line(raw []byte) error {
 	t := &p.t
+	p.read += int64(len(raw))
 	t.tornTail = raw[len(raw)-1] != '\n'
 	b := bytes.TrimSpace(raw)
 	if len(b) == 0 {
@@ -385,9 +457,17 @@ func (p *parser) line(raw []byte) error {
 			return nil
 		}
 		if p.compacted {
-			t.Messages, p.compacted = nil, false
+			t.Messages, p.compacted, p.over = nil, false, false
+			p.resets++
+			p.kept = p.keptBesides
+			p.compactedState()
+		}
+		if p.over {
+			return nil
 		}
 		t.Messages = append(t.Messages, *l.Message)
+		p.message(&l)
+		return p.keep(len(raw), false)
 	case "compact_boundary":
 		if l.Compact == nil {
 			t.Skipped++
@@ -397,10 +477,21 @@ func (p *parser) line(raw []byte) error {
 		// summary.
 		p.compacted = true
 		t.Compactions = append(t.Compactions, *l.Compact)
+		return p.keep(len(raw), true)
 	case "permissions":
 		if l.Permissions != nil {
 			st := *l.Permissions
 			t.Permissions = &st
+		}
+	case "git":
+		// What the listing shows (Peek); nothing of the conversation.
+	case "file_state":
+		if !p.fileState(&l) {
+			t.Skipped++
+		}
+	case "resume_at":
+		if !p.resumeAt(&l) {
+			t.Skipped++
 		}
 	case "checkpoint":
 		if l.PointID == "" {
@@ -408,19 +499,46 @@ func (p *parser) line(raw []byte) error {
 			return nil
 		}
 		if p.at != "" && l.PointID == p.at && p.before == nil {
-			p.before = &parser{t: *t, compacted: p.compacted}
-			p.before.t.Messages = slices.Clone(t.Messages)
-			p.before.t.Compactions = slices.Clone(t.Compactions)
-			p.before.t.Points = slices.Clone(t.Points)
+			p.before = p.clone()
 		}
 		t.Points = append(t.Points, l.PointID)
+		return p.keep(len(raw), true)
 	default:
 		t.Skipped++
 	}
 	return nil
 }
 
+// keep counts n bytes more kept: of the conversation (let go at the next compaction), or of
+// the points and compactions (kept to the end). A conversation past the limit is let go (see
+// over); points and compactions past it end the read.
+func (p *parser) keep(n int, besides bool) error {
+	if besides {
+		p.keptBesides += int64(n)
+	}
+	p.kept += int64(n)
+	if p.limit <= 0 || p.kept <= p.limit {
+		return nil
+	}
+	if p.keptBesides > p.limit {
+		return p.tooLong()
+	}
+	p.over, p.t.Messages, p.ids, p.kept = true, nil, nil, p.keptBesides
+	return nil
+}
+
+func (p *parser) tooLong() error { return &TooLongError{Path: p.path, Limit: p.limit} }
+
+// end is the error of a read that ended with the conversation over the limit.
+func (p *parser) end() error {
+	if p.over {
+		return p.tooLong()
+	}
+	return nil
+}
+
 func (p *parser) finish() *Transcript {
+	p.t.ids = p.ids
 	p.t.Messages = Repair(p.t.Messages)
 	return &p.t
 }

@@ -44,7 +44,7 @@ func (s *Store) CreateSidechain(w *Writer, agentID, cwd, model string) (*Writer,
 	if err != nil {
 		return nil, fmt.Errorf("creating the sub-agent transcript: %w", err)
 	}
-	sw := s.newWriter(agentID, path, f, dir)
+	sw := s.newWriter(agentID, path, f, dir, &resumeState{})
 	if err := sw.write(line{Type: "session", Version: Version, SessionID: agentID, Cwd: cwd, Model: model}); err != nil {
 		sw.Close()
 		return nil, err
@@ -71,7 +71,7 @@ func (s *Store) Sidechains(ctx context.Context, t *Transcript) (map[string]*Tran
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		sc, err := loadFile(ctx, p)
+		sc, err := s.loadFile(ctx, p)
 		if err != nil {
 			return nil, fmt.Errorf("reading a sub-agent transcript: %w", err)
 		}

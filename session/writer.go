@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/filelock"
 	"github.com/reinsdev/reins/llm"
+	"github.com/reinsdev/reins/tool"
 )
 
 // lockWriter takes the session's writer lock: an exclusive lock (package filelock) on the open file, held until
@@ -61,10 +63,14 @@ type Writer struct {
 
 	store *Store
 
-	mu      sync.Mutex // guards f, closing, written and the writes themselves
+	mu      sync.Mutex // guards f, closing, written, state and the writes themselves
 	f       *os.File
 	closing bool
 	written uint64 // lines written to f
+	// state is what the file's lines leave besides the conversation, recorded in each
+	// boundary line so that a resume reads from there (resume.go); nil when this Writer
+	// cannot know it, and its boundaries then record none.
+	state *resumeState
 
 	syncMu  sync.Mutex // one sync at a time; guards synced, syncErr and dir
 	synced  uint64     // lines covered by a completed fsync
@@ -77,9 +83,10 @@ type Writer struct {
 }
 
 // newWriter returns a Writer of f and starts its background syncer. dir, when not empty, is
-// the folder to sync after the file's first sync.
-func (s *Store) newWriter(id, path string, f *os.File, dir string) *Writer {
-	w := &Writer{ID: id, Path: path, store: s, f: f, dir: dir, kick: make(chan struct{}, 1), quit: make(chan struct{}), stopped: make(chan struct{})}
+// the folder to sync after the file's first sync; st is the state the file's lines leave, nil
+// when unknown.
+func (s *Store) newWriter(id, path string, f *os.File, dir string, st *resumeState) *Writer {
+	w := &Writer{ID: id, Path: path, store: s, f: f, dir: dir, state: st, kick: make(chan struct{}, 1), quit: make(chan struct{}), stopped: make(chan struct{})}
 	go w.syncLoop()
 	return w
 }
@@ -131,7 +138,7 @@ func (s *Store) CreateWithID(cwd, id, model string) (*Writer, error) {
 		f.Close()
 		return nil, err
 	}
-	w := s.newWriter(id, path, f, dir)
+	w := s.newWriter(id, path, f, dir, &resumeState{})
 	if err := w.write(line{Type: "session", Version: Version, SessionID: id, Cwd: cwd, Model: model}); err != nil {
 		w.Close()
 		return nil, err
@@ -142,6 +149,10 @@ func (s *Store) CreateWithID(cwd, id, model string) (*Writer, error) {
 // Reopen opens an existing session file to append to it. A session has one writer: while
 // another Writer (in this process or another reins) has it open, Reopen fails with
 // [ErrInUse], so two runs never interleave their lines.
+//
+// The Writer's boundary lines record the state the file's lines leave when t is what [Store.Load]
+// read of the file as it still is; when it is not (another Transcript, or the file changed
+// since), they record none, and a resume after them reads the whole file.
 func (s *Store) Reopen(t *Transcript) (*Writer, error) {
 	f, err := openAppend(t.Path)
 	if err != nil {
@@ -151,6 +162,11 @@ func (s *Store) Reopen(t *Transcript) (*Writer, error) {
 		f.Close()
 		return nil, err
 	}
+	var st *resumeState
+	if info, err := f.Stat(); err == nil && t.end != nil && info.Size() == t.size {
+		c := *t.end
+		st = &c
+	}
 	if t.tornTail {
 		// Start on a fresh line after a torn last line.
 		if _, err := f.Write([]byte("\n")); err != nil {
@@ -158,7 +174,7 @@ func (s *Store) Reopen(t *Transcript) (*Writer, error) {
 			return nil, fmt.Errorf("writing session %s: %w", t.ID, err)
 		}
 	}
-	return s.newWriter(t.ID, t.Path, f, ""), nil
+	return s.newWriter(t.ID, t.Path, f, "", st), nil
 }
 
 // openAppend opens an existing session file to append to it, only when it is still a regular
@@ -234,26 +250,76 @@ func (s *Store) Fork(cwd, model string, t *Transcript) (string, error) {
 
 func (w *Writer) write(l line) error {
 	l.Timestamp = w.store.now().UTC()
-	b, err := encodeLine(l)
-	if err != nil {
-		return fmt.Errorf("encoding session line: %w", err)
+	var b, perms []byte
+	var err error
+	if l.Type != "compact_boundary" { // a boundary records the state as it is when written
+		if b, err = encodeLine(l); err != nil {
+			return fmt.Errorf("encoding session line: %w", err)
+		}
+	}
+	if l.Permissions != nil {
+		if perms, err = json.Marshal(l.Permissions); err != nil {
+			return fmt.Errorf("encoding session line: %w", err)
+		}
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.f == nil || w.closing {
 		return fmt.Errorf("session %s is closed", w.ID)
 	}
+	if l.Type == "compact_boundary" {
+		if w.state != nil {
+			st := *w.state
+			l.Resume = &st
+		}
+		if b, err = encodeLine(l); err != nil {
+			return fmt.Errorf("encoding session line: %w", err)
+		}
+	}
 	// One write call per line: with O_APPEND the line lands whole or, on a crash, torn only at
 	// the end of the file, which Load skips.
 	if _, err := w.f.Write(b); err != nil {
+		// A part of the line may be in the file: what it leaves is not known any more.
+		w.state = nil
 		return fmt.Errorf("writing session %s: %w", w.ID, err)
 	}
 	w.written++
+	w.track(l, perms)
 	select {
 	case w.kick <- struct{}{}:
 	default: // a sync is already due; it will cover this line
 	}
 	return nil
+}
+
+// track follows, in w.state, what the line l just written leaves: perms is its permission
+// state, encoded.
+func (w *Writer) track(l line, perms []byte) {
+	if w.state == nil {
+		return
+	}
+	switch l.Type {
+	case "session":
+		w.state.Cwd, w.state.Model = l.Cwd, l.Model
+	case "permissions":
+		w.state.Permissions = perms
+	case "resume_at":
+		// The file_state lines that follow name every file known at the message resumed
+		// (AppendResumeAt), as a reader that cut the conversation there is left with.
+		w.state.Files = nil
+	case "file_state":
+		// A copy: a boundary written before holds the map it saw.
+		files := maps.Clone(w.state.Files)
+		if l.Forget {
+			delete(files, l.Path)
+		} else if l.FileRead != nil {
+			if files == nil {
+				files = map[string]tool.FileRead{}
+			}
+			files[l.Path] = *l.FileRead
+		}
+		w.state.Files = files
+	}
 }
 
 // Flush returns once every line appended before the call is on disk, or the error that kept

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/worktree/gitdir"
 )
 
 // Flags are the command-line flags that shape the permission context.
@@ -27,6 +28,10 @@ type Flags struct {
 	// directories and defaultMode from the project files, shared and local, apply only in a
 	// trusted project (see [WaitsForTrust]).
 	Trusted bool
+	// Restricted is --restricted: the tools that run code and the web tools denied
+	// (RestrictedTools), bypassPermissions refused; the caller also loads only managed and
+	// --settings files (RestrictedSources).
+	Restricted bool
 }
 
 // Status says what became of one entry of a settings file or flag.
@@ -148,6 +153,15 @@ func (l *Loaded) Build(f Flags) (*permission.Context, *Report, error) {
 	budget := l.DamageBudget(f.Trusted)
 	b.cfg.DamageBudget = &budget
 	b.r.Warnings = append(b.r.Warnings, sbWarns...)
+	b.cfg.Fences = l.Fences()
+	// In a linked worktree the main repository's hooks and configuration are protected
+	// paths: the code git runs for this worktree lives there (gitdir.Repo.ProtectedPaths).
+	if repo, err := gitdir.Find(o.Cwd); err == nil {
+		b.cfg.ProtectedPaths = repo.ProtectedPaths()
+	}
+	if f.Restricted {
+		b.cfg.Rules = append(b.cfg.Rules, restrictedRules()...)
+	}
 
 	pc, err := b.compile()
 	if err != nil {
@@ -476,6 +490,9 @@ func (l *Loaded) selectMode(f Flags, r *Report) error {
 		}
 		cands = append(cands, cand{mode: m, from: "--permission-mode", source: permission.SourceCLIArg})
 	}
+	if f.Restricted && (f.DangerouslySkip || f.AllowDangerouslySkip || (len(cands) > 0 && cands[len(cands)-1].mode == permission.ModeBypass)) {
+		return fmt.Errorf("--restricted refuses bypassPermissions (--dangerously-skip-permissions, --allow-dangerously-skip-permissions, --permission-mode bypassPermissions)")
+	}
 	order := l.scalarOrder()
 	var disabledBy *File
 	for i := len(order) - 1; i >= 0; i-- {
@@ -515,6 +532,11 @@ func (l *Loaded) selectMode(f Flags, r *Report) error {
 			continue
 		}
 		if c.mode == permission.ModeBypass {
+			if f.Restricted {
+				r.Warnings = append(r.Warnings, Warning{File: c.file, Line: c.entry.Line, Col: c.entry.Col,
+					Message: "defaultMode bypassPermissions is ignored: --restricted refuses bypassPermissions"})
+				continue
+			}
 			if c.source == permission.SourceProject || c.source == permission.SourceLocal {
 				r.Warnings = append(r.Warnings, Warning{File: c.file, Line: c.entry.Line, Col: c.entry.Col,
 					Message: fmt.Sprintf("defaultMode bypassPermissions is ignored in %s: only user, --settings and managed settings may start in bypassPermissions mode", c.source)})
@@ -531,7 +553,7 @@ func (l *Loaded) selectMode(f Flags, r *Report) error {
 	if disabledBy != nil && f.AllowDangerouslySkip {
 		warnDisabled()
 	}
-	r.BypassAvailable = (r.Mode == permission.ModeBypass || f.AllowDangerouslySkip) && disabledBy == nil
+	r.BypassAvailable = (r.Mode == permission.ModeBypass || f.AllowDangerouslySkip) && disabledBy == nil && !f.Restricted
 	return nil
 }
 

@@ -28,7 +28,7 @@ func ExampleLoadContext() {
 
 	os.MkdirAll(filepath.Join(root, "no-policy"), 0o755) // an empty managed folder: no policy
 	opts := settings.Options{Cwd: project, Home: home, ConfigDir: filepath.Join(home, ".reins"), ManagedDir: filepath.Join(root, "no-policy")}
-	if err := settings.Trust(opts.ConfigDir, project); err != nil {
+	if err := settings.Trust(opts.ConfigDir, "", project); err != nil {
 		panic(err)
 	}
 	pc, _, err := settings.LoadContext(opts, settings.Flags{})

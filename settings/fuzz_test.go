@@ -37,6 +37,9 @@ func FuzzLoad(f *testing.F) {
 		`{"policyVersion": 3, "policyBundle": {"url": "ftp://x"}, "audit": []}`,
 		`{"env": {"CLAUDE_CODE_ENABLE_TELEMETRY": "1", "OTEL_LOGS_EXPORTER": "otlp", "A": "x", "A": "y"}}`,
 		`{"env": {"N": 1, "1BAD": "x", "A=B": "y", "": "z", "\u0000": "w"}, "env": []}`,
+		`{"allowedHttpHookUrls": ["https://h/*"], "httpHookAllowedEnvVars": ["T"], "hooks": {"PreToolUse": [{"hooks": [{"type": "http", "url": "https://h/x", "headers": {"A": "$T"}, "allowedEnvVars": ["T"]}, {"type": "mcp_tool", "server": "s", "tool": "t", "input": {"p": "${tool_input.file_path}"}}]}]}}`,
+		`{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "ok? $ARGUMENTS", "model": "haiku"}, {"type": "agent", "prompt": "check", "tools": ["Read", 1]}]}]}, "allowedHttpHookUrls": null}`,
+		`{"permissions": {"blockReadsOutsideWorkingDirectories": true, "blockWritesOutsideWorkingDirectories": "yes", "denyInsteadOfPrompting": false}, "disableSkillShellExecution": 1, "statusLine": {"type": "command", "command": "x", "padding": -1}}`,
 	} {
 		f.Add([]byte(s))
 	}

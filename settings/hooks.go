@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/reinsdev/reins/permission"
 )
@@ -17,13 +18,21 @@ type HookSettings struct {
 	DisableAll *BoolEntry `json:"disableAllHooks,omitempty"`
 	// ManagedOnly is allowManagedHooksOnly; it is honoured from policy files only.
 	ManagedOnly *BoolEntry `json:"allowManagedHooksOnly,omitempty"`
+	// AllowedURLs and AllowedEnvVars are allowedHttpHookUrls and httpHookAllowedEnvVars
+	// (see [Loaded.HTTPHookPolicy]).
+	AllowedURLs    *HTTPHookList `json:"allowedHttpHookUrls,omitempty"`
+	AllowedEnvVars *HTTPHookList `json:"httpHookAllowedEnvVars,omitempty"`
 }
 
-// HookEntry is one command hook as a settings file wrote it: hooks.<Event>[i].hooks[j].
+// HookEntry is one hook as a settings file wrote it: hooks.<Event>[i].hooks[j].
 type HookEntry struct {
 	Event   string `json:"event"`
 	Matcher string `json:"matcher,omitempty"`
-	Command string `json:"command"`
+	// Type is "" for a command hook, else http, mcp_tool, prompt or agent, whose fields are
+	// in HookTarget.
+	Type    string `json:"type,omitempty"`
+	Command string `json:"command,omitempty"`
+	HookTarget
 	// TimeoutSeconds is zero when the file sets none.
 	TimeoutSeconds float64 `json:"timeout,omitempty"`
 	// Line and Col locate the hook's object in the file.
@@ -53,7 +62,7 @@ var hookEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "Pe
 // Reins cannot run is an error, not a warning, so a policy hook is never silently missing.
 var decidingEvents = []string{"PreToolUse", "PermissionRequest"}
 
-var plainMatcher = regexp.MustCompile(`^[A-Za-z0-9_|]*$`)
+var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|]*$`) })
 
 // parseHookSettings reads the hooks, disableAllHooks and allowManagedHooksOnly keys of a parsed
 // settings document. Structure that Reins cannot read is a *ParseError at its position.
@@ -90,6 +99,9 @@ func parseHookSettings(name string, data []byte, root *value) (HookSettings, []W
 		line, col := idx().pos(v.off)
 		*k.dst = &BoolEntry{Value: v.b, Line: line, Col: col}
 	}
+	if err := parseHTTPHookLists(root, &hs, idx, errAt); err != nil {
+		return hs, nil, err
+	}
 
 	hooks := root.get("hooks")
 	if hooks == nil || hooks.kind == kindNull {
@@ -123,7 +135,7 @@ func parseHookSettings(name string, data []byte, root *value) (HookSettings, []W
 					return hs, nil, errAt(m.off, "%s.matcher must be a string, not %s", path, m.describe())
 				}
 				matcher = m.str
-				if matcher != "*" && !plainMatcher.MatchString(matcher) {
+				if matcher != "*" && !plainMatcher().MatchString(matcher) {
 					if _, err := regexp.Compile(matcher); err != nil {
 						return hs, nil, errAt(m.off, "%s.matcher %q is not a valid regular expression: %v", path, matcher, err)
 					}
@@ -163,24 +175,37 @@ func parseHookEntry(path, event, matcher string, h *value, errAt func(int, strin
 	}
 	typ := h.get("type")
 	if typ == nil || typ.kind != kindString {
-		return e, "", errAt(h.off, `%s needs "type": "command"`, path)
+		return e, "", errAt(h.off, `%s needs "type": "command", "http", "mcp_tool", "prompt" or "agent"`, path)
 	}
-	if typ.str != "command" {
-		msg := fmt.Sprintf("%s.type %q is not supported by Reins (only \"command\" hooks run)", path, typ.str)
+	e = HookEntry{Event: event, Matcher: matcher}
+	switch typ.str {
+	case "command":
+		cmd := h.get("command")
+		if cmd == nil || cmd.kind != kindString || strings.TrimSpace(cmd.str) == "" {
+			off := h.off
+			if cmd != nil {
+				off = cmd.off
+			}
+			return e, "", errAt(off, "%s.command must be a non-empty string", path)
+		}
+		e.Command = cmd.str
+	case "http", "mcp_tool", "prompt", "agent":
+		if typ.str == "agent" && event == "PermissionRequest" {
+			// A sub-agent with tools answering a permission request could be steered by what
+			// it reads into approving it; Claude Code refuses them there too (2.1.280).
+			return e, "", errAt(typ.off, "%s.type \"agent\" cannot answer PermissionRequest: use a prompt, http, mcp_tool or command hook", path)
+		}
+		e.Type = typ.str
+		if err := parseHookTarget(path, &e, h, errAt); err != nil {
+			return e, "", err
+		}
+	default:
+		msg := fmt.Sprintf("%s.type %q is not a hook type (command, http, mcp_tool, prompt, agent)", path, typ.str)
 		if slices.Contains(decidingEvents, event) {
 			return e, "", errAt(typ.off, "%s; a %s hook that cannot run would let calls through", msg, event)
 		}
 		return e, msg + "; the hook was skipped", nil
 	}
-	cmd := h.get("command")
-	if cmd == nil || cmd.kind != kindString || strings.TrimSpace(cmd.str) == "" {
-		off := h.off
-		if cmd != nil {
-			off = cmd.off
-		}
-		return e, "", errAt(off, "%s.command must be a non-empty string", path)
-	}
-	e = HookEntry{Event: event, Matcher: matcher, Command: cmd.str}
 	if t := h.get("timeout"); t != nil && t.kind != kindNull {
 		var secs float64
 		if t.kind == kindNumber {

@@ -13,7 +13,7 @@ var knownKeys = []string{
 	"$schema", "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly",
 	"allowedHttpHookUrls", "allowedMcpServers", "alwaysThinkingEnabled", "apiKeyHelper", "attribution", "audit",
 	"autoCompactEnabled", "autoUpdatesChannel", "awsAuthRefresh", "awsCredentialExport", "blockedMarketplaces",
-	"checkpoints", "cleanupPeriodDays", "companyAnnouncements", "damageBudget", "deniedMcpServers", "disableAllHooks",
+	"checkpoints", "cleanupPeriodDays", "companyAnnouncements", "damageBudget", "deniedMcpServers", "disableAllHooks", "disableSkillShellExecution",
 	"disabledMcpjsonServers", "effortLevel", "enableAllProjectMcpServers", "enabledMcpjsonServers",
 	"enabledPlugins", "env", "extraKnownMarketplaces", "fileCheckpointingEnabled", "fileSuggestion", "forceLoginMethod",
 	"forceLoginOrgUUID", "hooks", "httpHookAllowedEnvVars", "includeCoAuthoredBy",
@@ -26,8 +26,8 @@ var knownKeys = []string{
 
 // knownPermissionKeys are the keys of the permissions object (Claude Code's schema).
 var knownPermissionKeys = []string{
-	"additionalDirectories", "allow", "ask", "defaultMode", "deny", "disableAutoMode", "disableBypassPermissionsMode",
-	"secretFiles",
+	"additionalDirectories", "allow", "ask", "blockReadsOutsideWorkingDirectories", "blockWritesOutsideWorkingDirectories",
+	"defaultMode", "deny", "denyInsteadOfPrompting", "disableAutoMode", "disableBypassPermissionsMode", "secretFiles",
 }
 
 // DidYouMean returns the known key a mistyped key most likely meant, or "": the same key in

@@ -142,11 +142,11 @@ func TestTrustThroughSymlink(t *testing.T) {
 	cfg, proj := e.opts.ConfigDir, e.opts.Cwd
 	link := filepath.Join(e.root, "link")
 	symlink(t, proj, link)
-	if err := Trust(cfg, link); err != nil {
+	if err := Trust(cfg, "", link); err != nil {
 		t.Fatal(err)
 	}
 	for _, dir := range []string{proj, filepath.Join(link, "a")} {
-		if ok, err := IsTrusted(cfg, dir); err != nil || !ok {
+		if ok, err := IsTrusted(cfg, "", dir); err != nil || !ok {
 			t.Errorf("IsTrusted(%s) = %v, %v; want true", dir, ok, err)
 		}
 	}
@@ -167,7 +167,7 @@ func TestTrustedEntryBehindSymlink(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, trustFile(e.opts.ConfigDir), `{"trustedProjects": [`+jsonString(link)+`]}`)
-	ok, err := IsTrusted(e.opts.ConfigDir, real)
+	ok, err := IsTrusted(e.opts.ConfigDir, "", real)
 	if err != nil || !ok {
 		t.Errorf("IsTrusted(%s) = %v, %v; want true", real, ok, err)
 	}

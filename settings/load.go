@@ -77,6 +77,14 @@ type Settings struct {
 	DefaultMode *Entry `json:"defaultMode,omitempty"`
 	// DisableBypass is permissions.disableBypassPermissionsMode; its value is always "disable".
 	DisableBypass *Entry `json:"disableBypassPermissionsMode,omitempty"`
+	// BlockReadsOutside, BlockWritesOutside and DenyInsteadOfPrompting are the permissions
+	// keys of [Loaded.Fences]; DisableSkillShell is disableSkillShellExecution.
+	BlockReadsOutside      *BoolEntry `json:"blockReadsOutsideWorkingDirectories,omitempty"`
+	BlockWritesOutside     *BoolEntry `json:"blockWritesOutsideWorkingDirectories,omitempty"`
+	DenyInsteadOfPrompting *BoolEntry `json:"denyInsteadOfPrompting,omitempty"`
+	DisableSkillShell      *BoolEntry `json:"disableSkillShellExecution,omitempty"`
+	// StatusLine is the statusLine key (statusline.go).
+	StatusLine *StatusLine `json:"statusLine,omitempty"`
 	// ManagedOnly is allowManagedPermissionRulesOnly; it is honoured from policy files only.
 	ManagedOnly *BoolEntry `json:"allowManagedPermissionRulesOnly,omitempty"`
 	// AutoCompact is autoCompactEnabled: false turns automatic compaction off.
@@ -107,6 +115,8 @@ type Settings struct {
 	Env []EnvEntry `json:"env,omitempty"`
 	// EnabledPlugins is enabledPlugins (see plugins.go).
 	EnabledPlugins []PluginEntry `json:"enabledPlugins,omitempty"`
+	// Helpers are the keys naming commands Claude Code runs (see helpers.go).
+	Helpers []HelperEntry `json:"helpers,omitempty"`
 	// UnreadAllow and UnreadDirectories stand for the allow and additionalDirectories lists of
 	// a project file, shared or local, in an untrusted project (see [WaitsForTrust]): they
 	// would not apply, so Load counts their entries and reads nothing else of them (Allow and
@@ -194,7 +204,7 @@ func Load(opts Options) (*Loaded, error) {
 	if !trusted {
 		// An error here leaves the gated lists unread, the side that grants nothing; the
 		// callers that need the answer ask IsTrusted themselves and report the error.
-		trusted, _ = IsTrusted(opts.ConfigDir, opts.Cwd)
+		trusted, _ = IsTrusted(opts.ConfigDir, opts.Home, opts.Cwd)
 	}
 
 	var all []candidate
@@ -228,12 +238,16 @@ func Load(opts Options) (*Loaded, error) {
 		f := &File{Source: c.source, Path: c.path, Claude: c.claude, Inline: c.inline, Root: c.root, Bundle: c.bundle}
 		l.Files = append(l.Files, f)
 		var data []byte
-		if c.bundle {
+		if c.bundle || c.inline {
+			// Given as data, not read here: held to the files' cap all the same.
 			f.Exists = true
 			data = c.data
-		} else if c.inline {
-			f.Exists = true
-			data = []byte(opts.Flag)
+			if c.inline {
+				data = []byte(opts.Flag)
+			}
+			if len(data) > MaxFileSize {
+				return nil, &TooLargeError{Path: c.path, Size: int64(len(data)), Limit: MaxFileSize, Kind: fileLimits.Kind}
+			}
 		} else {
 			info, err := os.Stat(c.path)
 			if isNotExist(err) {
@@ -342,6 +356,7 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 		return s, nil, nil, err
 	}
 	d.readEnabledPlugins(root, &s)
+	s.Helpers = readHelpers(root, d.idx.pos)
 	sb, err := parseSandbox(root, d.errAt, d.idx.pos)
 	if err != nil {
 		return s, nil, nil, err
@@ -455,7 +470,10 @@ func (d *settingsDoc) readTopLevel(root *value, s *Settings) error {
 		line, col := d.idx.pos(v.off)
 		*k.dst = &Entry{Value: v.str, Line: line, Col: col}
 	}
-	return nil
+	if err := d.readSkillShell(root, s); err != nil {
+		return err
+	}
+	return d.readStatusLine(root, s)
 }
 
 // readPermissions reads the permissions object: its keys checked, its lists, defaultMode and
@@ -488,7 +506,7 @@ func (d *settingsDoc) readPermissions(root *value, s *Settings, policy, strict, 
 		line, col := d.idx.pos(v.off)
 		s.DisableBypass = &Entry{Value: v.str, Line: line, Col: col}
 	}
-	return nil
+	return d.readFences(perms, s)
 }
 
 // readPermissionLists reads the allow, deny, ask and additionalDirectories lists, each entry

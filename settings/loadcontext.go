@@ -22,7 +22,7 @@ func LoadContext(opts Options, f Flags) (*permission.Context, []Warning, error) 
 		return nil, nil, err
 	}
 	if !f.Trusted {
-		if f.Trusted, err = IsTrusted(opts.ConfigDir, opts.Cwd); err != nil {
+		if f.Trusted, err = IsTrusted(opts.ConfigDir, opts.Home, opts.Cwd); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -43,7 +43,7 @@ func TestLoadContextTrust(t *testing.T) {
 	if a, d := count(); a != 0 || d != 1 {
 		t.Errorf("untrusted: %d allow, %d deny rules; want 0 and 1", a, d)
 	}
-	if err := Trust(filepath.Join(home, ".reins"), project); err != nil {
+	if err := Trust(filepath.Join(home, ".reins"), "", project); err != nil {
 		t.Fatal(err)
 	}
 	if a, d := count(); a != 1 || d != 1 {

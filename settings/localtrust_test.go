@@ -95,7 +95,7 @@ func TestLocalFileWaitsForTrust(t *testing.T) {
 					}
 					p := e.write(t, file, tc.doc)
 					if trusted {
-						if err := Trust(e.opts.ConfigDir, e.opts.Cwd); err != nil {
+						if err := Trust(e.opts.ConfigDir, "", e.opts.Cwd); err != nil {
 							t.Fatal(err)
 						}
 					}

@@ -15,11 +15,17 @@ import (
 // Such a write takes milliseconds; a lock held this long belongs to a stuck process.
 var lockTimeout = 30 * time.Second
 
-// withFileLock runs fn while holding an exclusive lock (package filelock) on a hidden lock file beside path
-// (".settings.json.lock"), so that concurrent read-modify-writes of the same file from several
-// processes or goroutines run one after the other and none loses another's change. The lock
-// is beside the file, after symlinks, rather than on it, because the write replaces the file
-// by renaming and a lock on the old inode would not exclude a writer of the new one.
+// lockFileOf is the lock file beside the settings file at real (symlinks resolved).
+func lockFileOf(real string) string {
+	return filepath.Join(filepath.Dir(real), "."+filepath.Base(real)+".lock")
+}
+
+// withFileLock runs fn while holding an exclusive lock (package filelock) on a hidden lock
+// file beside path (".settings.json.lock"), so that concurrent read-modify-writes of the same
+// file from several processes or goroutines run one after the other and none loses another's
+// change. The lock is beside the file, after symlinks, rather than on it, because the write
+// replaces the file by renaming and a lock on the old inode would not exclude a writer of the
+// new one.
 func withFileLock(path string, dirPerm os.FileMode, fn func() error) error {
 	real, err := resolvePath(path)
 	if err != nil {
@@ -29,7 +35,7 @@ func withFileLock(path string, dirPerm os.FileMode, fn func() error) error {
 	if err := os.MkdirAll(dir, dirPerm); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	lockPath := filepath.Join(dir, "."+filepath.Base(real)+".lock")
+	lockPath := lockFileOf(real)
 	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
 		return fmt.Errorf("locking %s: %w", path, err)

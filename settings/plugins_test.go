@@ -34,7 +34,7 @@ func TestEnabledPlugins(t *testing.T) {
 			for k, v := range tt.files {
 				e.write(t, k, v)
 			}
-			if err := Trust(e.opts.ConfigDir, e.opts.Cwd); err != nil {
+			if err := Trust(e.opts.ConfigDir, "", e.opts.Cwd); err != nil {
 				t.Fatal(err)
 			}
 			l, err := Load(e.opts)

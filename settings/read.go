@@ -26,6 +26,14 @@ func readBounded(name string) ([]byte, error) {
 	return boundedfile.Read(context.Background(), name, fileLimits)
 }
 
+// ReadFile reads a settings document named on the command line (the proposal of reins policy
+// replay, a bundle to sign) the way Load reads its files: only a regular file, opened without
+// blocking (a FIFO is an error, never a wait), of at most MaxFileSize bytes (/dev/zero is an
+// error, never a read without end), and ended by ctx.
+func ReadFile(ctx context.Context, name string) ([]byte, error) {
+	return boundedfile.Read(ctx, name, fileLimits)
+}
+
 // NotRegularError is a settings path that is not a regular file: a device, FIFO, socket or
 // folder. Reins refuses it rather than read from it without end.
 type NotRegularError = boundedfile.NotRegularError

@@ -161,6 +161,9 @@ func CheckDomainPattern(s string) string {
 // same precedence as defaultMode (a later source wins), lists concatenated.
 type Sandbox struct {
 	Policy permission.SandboxPolicy
+	// EnabledOrigin is where the sandbox.enabled that decided Policy.Enabled was written
+	// (file:line:col); "" when no file set it and the sandbox is on by default.
+	EnabledOrigin string
 	// AllowedDomains, AllowUnixSockets and the path lists as written, with where they were
 	// written; paths resolved to absolute ones.
 	AllowedDomains    []SandboxEntry
@@ -180,12 +183,14 @@ type SandboxEntry struct {
 	Origin string            `json:"origin"`
 }
 
-// Sandbox merges the sandbox settings of every loaded file. In a project that is not trusted,
-// the project's settings, shared and local, may only tighten the sandbox (enabled: true,
-// denyRead, denyWrite); what they would loosen is ignored with a warning, as untrusted allow
-// rules are.
+// Sandbox merges the sandbox settings of every loaded file. The sandbox is on unless the
+// user's, the managed or a --settings file sets sandbox.enabled to false: a project's files,
+// shared and local, trusted or not, may turn it on but never off (their enabled: false is
+// ignored with a warning; docs/deviations.md). In a project that is not trusted, the project's
+// settings may only tighten the sandbox (enabled: true, denyRead, denyWrite); what they would
+// loosen is ignored with a warning, as untrusted allow rules are.
 func (l *Loaded) Sandbox(trusted bool) (*Sandbox, []Warning) {
-	out := &Sandbox{}
+	out := &Sandbox{Policy: permission.SandboxPolicy{Enabled: true}}
 	var warns []Warning
 	o := l.opts
 	for _, f := range l.scalarOrder() {
@@ -209,7 +214,11 @@ func (l *Loaded) Sandbox(trusted bool) (*Sandbox, []Warning) {
 			}
 			*dst = e.Value
 		}
-		setBool("enabled", s.Enabled, &out.Policy.Enabled, true)
+		if e := s.Enabled; e != nil && !e.Value && WaitsForTrust(f.Source) {
+			warns = append(warns, Warning{File: f.Path, Line: e.Line, Col: e.Col, Message: projectSandboxOffMessage})
+		} else if e != nil {
+			out.Policy.Enabled, out.EnabledOrigin = e.Value, origin(Entry{Line: e.Line, Col: e.Col})
+		}
 		setBool("autoAllowBashIfSandboxed", s.AutoAllowBashIfSandboxed, &out.Policy.AutoAllowBash, false)
 		setBool("allowUnsandboxedCommands", s.AllowUnsandboxedCommands, &out.Policy.AllowUnsandboxed, false)
 		setBool("network.allowLocalBinding", s.AllowLocalBinding, &out.AllowLocalBinding, false)
@@ -241,6 +250,12 @@ func (l *Loaded) Sandbox(trusted bool) (*Sandbox, []Warning) {
 	}
 	return out, warns
 }
+
+// projectSandboxOffMessage is the warning for a project file's sandbox.enabled: false. A
+// repository that could switch the sandbox off would take away the containment that holds
+// whatever the analysis misses, so only the person's own files (user, managed, --settings) can.
+const projectSandboxOffMessage = "sandbox.enabled: false was ignored: a project's settings may turn the sandbox on but not off; " +
+	"set it in your user settings (~/.reins/settings.json), the managed settings or --settings"
 
 // resolveSandboxPath makes a sandbox path absolute with the anchors of Read and Edit rules:
 // "//x" from the file-system root, "~/x" from home, "/x" from the settings file's folder,

@@ -53,12 +53,15 @@ func TestSandboxMerge(t *testing.T) {
 	l := e.load(t)
 
 	sb, warns := l.Sandbox(true)
-	if len(warns) != 0 {
+	if len(warns) != 1 || !hasWarning(warns, "sandbox.enabled: false was ignored", "may turn the sandbox on but not off") {
 		t.Errorf("warnings: %v", warningStrings(warns))
 	}
-	want := permission.SandboxPolicy{Enabled: false, AutoAllowBash: true, AllowUnsandboxed: true, ExcludedCommands: []string{"docker:*"}}
+	want := permission.SandboxPolicy{Enabled: true, AutoAllowBash: true, AllowUnsandboxed: true, ExcludedCommands: []string{"docker:*"}}
 	if sb.Policy.Enabled != want.Enabled || sb.Policy.AutoAllowBash != want.AutoAllowBash || sb.Policy.AllowUnsandboxed != want.AllowUnsandboxed || !slices.Equal(sb.Policy.ExcludedCommands, want.ExcludedCommands) {
-		t.Errorf("policy %+v, want %+v (local's enabled:false wins over user's true)", sb.Policy, want)
+		t.Errorf("policy %+v, want %+v (a trusted local file's enabled:false is ignored)", sb.Policy, want)
+	}
+	if sb.EnabledOrigin != e.path("user")+":1:25" {
+		t.Errorf("enabled origin %q, want the user file's position", sb.EnabledOrigin)
 	}
 	var domains, reads []string
 	for _, d := range sb.AllowedDomains {
@@ -85,7 +88,7 @@ func TestSandboxMerge(t *testing.T) {
 
 	// The policy reaches the permission context.
 	pc, _ := e.context(t, Flags{Trusted: true})
-	if got := pc.Sandbox(); got.AutoAllowBash != true || got.Enabled {
+	if got := pc.Sandbox(); got.AutoAllowBash != true || !got.Enabled {
 		t.Errorf("context policy %+v", got)
 	}
 }
@@ -106,5 +109,68 @@ func TestSandboxUntrustedProjectOnlyTightens(t *testing.T) {
 	}
 	if len(warns) != 6 || !hasWarning(warns, "sandbox.autoAllowBashIfSandboxed was ignored", "not trusted") {
 		t.Errorf("warnings: %v", warningStrings(warns))
+	}
+}
+
+// TestSandboxEnabledByDefault: the sandbox is on with no settings; the user's, the managed and
+// a --settings file can turn it off; a project's files, shared or local, trusted or not, can
+// turn it on but never off.
+func TestSandboxEnabledByDefault(t *testing.T) {
+	off, on := `{"sandbox": {"enabled": false}}`, `{"sandbox": {"enabled": true}}`
+	cases := []struct {
+		name    string
+		files   map[string]string
+		trusted bool
+		enabled bool
+		// origin is the file whose value decided ("" for the default); warn a warning's text.
+		origin, warn string
+	}{
+		{"no settings", nil, false, true, "", ""},
+		{"a sandbox key without enabled", map[string]string{"user": `{"sandbox": {"excludedCommands": ["docker:*"]}}`}, true, true, "", ""},
+		{"user off", map[string]string{"user": off}, false, false, "user", ""},
+		{"user off in Claude Code's file", map[string]string{"userClaude": off}, false, false, "userClaude", ""},
+		{"managed off", map[string]string{"policy": off}, false, false, "policy", ""},
+		{"--settings off", map[string]string{"flag": off}, false, false, "flag", ""},
+		{"trusted project off", map[string]string{"project": off}, true, true, "", "sandbox.enabled: false was ignored"},
+		{"untrusted project off", map[string]string{"project": off}, false, true, "", "sandbox.enabled: false was ignored"},
+		{"trusted local off", map[string]string{"local": off}, true, true, "", "sandbox.enabled: false was ignored"},
+		{"untrusted Claude Code local off", map[string]string{"localClaude": off}, false, true, "", "sandbox.enabled: false was ignored"},
+		{"user off, project on", map[string]string{"user": off, "project": on}, false, true, "project", ""},
+		{"user off, project off", map[string]string{"user": off, "projectClaude": off}, true, false, "user", "sandbox.enabled: false was ignored"},
+		{"project on, --settings off", map[string]string{"project": on, "flag": off}, true, false, "flag", ""},
+		{"user off, managed on", map[string]string{"user": off, "policy": on}, false, true, "policy", ""},
+		{"user on", map[string]string{"user": on}, false, true, "user", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			for name, doc := range c.files {
+				e.write(t, name, doc)
+			}
+			sb, warns := e.load(t).Sandbox(c.trusted)
+			if sb.Policy.Enabled != c.enabled {
+				t.Errorf("enabled = %v, want %v", sb.Policy.Enabled, c.enabled)
+			}
+			// On by default changes what a command can do, not what is asked: the auto-allow
+			// and the escapes stay opt-in (tools/bash's TestPropertyDefaultSandboxAsksAsBefore
+			// holds the decisions of this policy to those with the sandbox off).
+			if c.files == nil && (sb.Policy.AutoAllowBash || sb.Policy.AllowUnsandboxed || len(sb.Policy.ExcludedCommands) > 0) {
+				t.Errorf("the default policy loosens: %+v", sb.Policy)
+			}
+			wantOrigin := ""
+			if c.origin != "" {
+				wantOrigin = e.path(c.origin) + ":1:25"
+			}
+			if sb.EnabledOrigin != wantOrigin {
+				t.Errorf("origin %q, want %q", sb.EnabledOrigin, wantOrigin)
+			}
+			if c.warn == "" && len(warns) > 0 || c.warn != "" && !hasWarning(warns, c.warn) {
+				t.Errorf("warnings %v, want %q", warningStrings(warns), c.warn)
+			}
+			pc, _ := e.context(t, Flags{Trusted: c.trusted})
+			if pc.Sandbox().Enabled != c.enabled {
+				t.Errorf("the context's policy says enabled=%v", pc.Sandbox().Enabled)
+			}
+		})
 	}
 }

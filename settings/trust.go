@@ -3,11 +3,13 @@ package settings
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/worktree/gitdir"
 )
 
 // trustFileName is the file under the config folder that lists trusted projects:
@@ -46,10 +48,59 @@ func waitsNote(src permission.Source) string {
 func trustFile(configDir string) string { return filepath.Join(configDir, trustFileName) }
 
 // Trust records dir, with its symlinks resolved, as a trusted project under configDir. Trusting
-// a folder trusts everything below it. The folder must exist.
-func Trust(configDir, dir string) error { return trust(hooks{}, configDir, dir) }
+// a folder trusts the folders below it, but not another repository beneath it (see IsTrusted).
+// The folder must exist, and must not be too broad to trust (a *TooBroadError: the
+// file-system root, home, a folder above home, a shared temporary folder). home is the home
+// folder ("" knows none).
+func Trust(configDir, home, dir string) error { return trust(hooks{}, configDir, home, dir) }
 
-func trust(h hooks, configDir, dir string) error {
+// TooBroadError is a folder that may not be trusted: trusting it would trust every project
+// beneath it, the ones cloned or unpacked there later included.
+type TooBroadError struct {
+	Dir string
+	// Why says what the folder is ("the file-system root").
+	Why string
+}
+
+func (e *TooBroadError) Error() string {
+	return fmt.Sprintf("cannot trust %s: it is %s, and trusting it would trust every project beneath it, including any cloned or unpacked there later", e.Dir, e.Why)
+}
+
+// sharedTempDirs are the folders anyone on the machine, and every download, can put a project
+// in.
+var sharedTempDirs = []string{"/tmp", "/var/tmp", "/dev/shm"}
+
+// CheckTrustable returns a *TooBroadError when dir (absolute, symlinks resolved) may not be
+// trusted, or nil. Claude Code never keeps its trust of the home folder either.
+func CheckTrustable(home, dir string) error {
+	dir = filepath.Clean(dir)
+	if filepath.Dir(dir) == dir {
+		return &TooBroadError{Dir: dir, Why: "the file-system root"}
+	}
+	if home != "" {
+		homes := []string{filepath.Clean(home)}
+		if r, err := filepath.EvalSymlinks(home); err == nil && r != homes[0] {
+			homes = append(homes, r)
+		}
+		for _, h := range homes {
+			switch {
+			case dir == h:
+				return &TooBroadError{Dir: dir, Why: "your home folder"}
+			case within(h, dir):
+				return &TooBroadError{Dir: dir, Why: "a folder above your home folder"}
+			}
+		}
+	}
+	temps := append(slices.Clone(sharedTempDirs), filepath.Clean(os.TempDir()))
+	for _, t := range temps {
+		if dir == t {
+			return &TooBroadError{Dir: dir, Why: "a shared temporary folder"}
+		}
+	}
+	return nil
+}
+
+func trust(h hooks, configDir, home, dir string) error {
 	if configDir == "" {
 		return errors.New("trusting a project: no config folder")
 	}
@@ -60,6 +111,11 @@ func trust(h hooks, configDir, dir string) error {
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return fmt.Errorf("trusting %s: %w", dir, err)
+	}
+	for _, d := range []string{filepath.Clean(abs), real} {
+		if err := CheckTrustable(home, d); err != nil {
+			return err
+		}
 	}
 	path := trustFile(configDir)
 	// Locked, so that concurrent `reins trust` runs each record their folder.
@@ -82,14 +138,27 @@ func trust(h hooks, configDir, dir string) error {
 }
 
 // IsTrusted reports whether dir, or a folder above it, was trusted under configDir. Both dir
-// and the recorded folders are compared with their symlinks resolved.
-func IsTrusted(configDir, dir string) (bool, error) {
+// and the recorded folders are compared with their symlinks resolved. A trusted folder covers
+// the folders below it up to another repository: a folder with a .git entry of its own (a
+// clone, a submodule) below the trusted one is another project, trusted only by its own entry.
+// A recorded folder too broad to trust (CheckTrustable, with home) covers nothing. A folder in
+// a linked git worktree is trusted if and only if the worktree's main repository is: its hooks
+// and configuration, the code git runs there, live in the main repository, wherever the
+// worktree is (a trusted folder holding a worktree of an untrusted repository is not trusted).
+func IsTrusted(configDir, home, dir string) (bool, error) {
 	if configDir == "" {
 		return false, nil
 	}
 	target, err := resolvePath(dir)
 	if err != nil {
 		return false, fmt.Errorf("checking trust of %s: %w", dir, err)
+	}
+	root, linked, err := gitdir.TrustRoot(target)
+	if err != nil {
+		return false, fmt.Errorf("checking trust of %s: %w", dir, err)
+	}
+	if linked {
+		target = root
 	}
 	_, list, err := readTrust(hooks{}, trustFile(configDir))
 	if err != nil {
@@ -101,12 +170,60 @@ func IsTrusted(configDir, dir string) (bool, error) {
 			forms = append(forms, real)
 		}
 		for _, f := range forms {
-			if within(target, f) {
+			if within(target, f) && CheckTrustable(home, f) == nil && !repositoryBetween(target, f) {
 				return true, nil
 			}
 		}
 	}
 	return false, nil
+}
+
+// repositoryBetween reports whether a folder from p up to, but not including, top holds
+// another repository than top's: p is then in it.
+func repositoryBetween(p, top string) bool {
+	for d := p; d != top && within(d, top); d = filepath.Dir(d) {
+		if otherRepository(d, top) {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return false
+}
+
+// otherRepository reports whether dir's .git entry makes it another repository than one
+// inside top: a .git folder (a clone) or a .git file naming a submodule's repository. A .git
+// file of a worktree whose repository is inside top is the same repository checked out again
+// (git worktree add, Claude Code's .claude/worktrees). Anything that cannot be read is another
+// repository: the answer must not be "trusted" by mistake.
+func otherRepository(dir, top string) bool {
+	p := filepath.Join(dir, ".git")
+	info, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		return false
+	case !info.Mode().IsRegular() || info.Size() > 4096:
+		return true
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return true
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return true
+	}
+	gitdir = strings.TrimSpace(gitdir)
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(dir, gitdir)
+	}
+	gitdir = filepath.Clean(gitdir)
+	worktrees := filepath.Dir(gitdir)
+	if filepath.Base(worktrees) != "worktrees" || filepath.Base(filepath.Dir(worktrees)) != ".git" {
+		return true
+	}
+	return !within(filepath.Dir(filepath.Dir(worktrees)), top)
 }
 
 // within reports whether p is dir or below it. Both are clean absolute paths.

@@ -20,6 +20,8 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/reinsdev/reins/built"
 )
 
 // The OTLP exporters are built with their retries off: a collector that is down costs one
@@ -44,6 +46,7 @@ func logExporter(ctx context.Context, e Exporter, o OTLP, console io.Writer) (sd
 		return stdoutlog.New(stdoutlog.WithWriter(console))
 	}
 	if o.Protocol == ProtocolGRPC {
+		built.Mark(built.GRPC)
 		return otlploggrpc.New(ctx, otlpOptions(o, otlploggrpc.WithTimeout, otlploggrpc.WithRetry(otlploggrpc.RetryConfig{Enabled: false}), otlploggrpc.WithEndpointURL, otlploggrpc.WithHeaders)...)
 	}
 	return otlploghttp.New(ctx, otlpOptions(o, otlploghttp.WithTimeout, otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}), otlploghttp.WithEndpointURL, otlploghttp.WithHeaders)...)
@@ -54,6 +57,7 @@ func spanExporter(ctx context.Context, e Exporter, o OTLP, console io.Writer) (s
 		return stdouttrace.New(stdouttrace.WithWriter(console))
 	}
 	if o.Protocol == ProtocolGRPC {
+		built.Mark(built.GRPC)
 		return otlptracegrpc.New(ctx, otlpOptions(o, otlptracegrpc.WithTimeout, otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{Enabled: false}), otlptracegrpc.WithEndpointURL, otlptracegrpc.WithHeaders)...)
 	}
 	return otlptracehttp.New(ctx, otlpOptions(o, otlptracehttp.WithTimeout, otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: false}), otlptracehttp.WithEndpointURL, otlptracehttp.WithHeaders)...)
@@ -64,6 +68,7 @@ func metricExporter(ctx context.Context, e Exporter, o OTLP, console io.Writer) 
 		return stdoutmetric.New(stdoutmetric.WithWriter(console))
 	}
 	if o.Protocol == ProtocolGRPC {
+		built.Mark(built.GRPC)
 		return otlpmetricgrpc.New(ctx, otlpOptions(o, otlpmetricgrpc.WithTimeout, otlpmetricgrpc.WithRetry(otlpmetricgrpc.RetryConfig{Enabled: false}), otlpmetricgrpc.WithEndpointURL, otlpmetricgrpc.WithHeaders)...)
 	}
 	return otlpmetrichttp.New(ctx, otlpOptions(o, otlpmetrichttp.WithTimeout, otlpmetrichttp.WithRetry(otlpmetrichttp.RetryConfig{Enabled: false}), otlpmetrichttp.WithEndpointURL, otlpmetrichttp.WithHeaders)...)

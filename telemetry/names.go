@@ -49,6 +49,10 @@ const (
 	attrReinsStep       = "reins.step"
 	attrReinsMode       = "reins.mode"
 	attrReinsPolicy     = "reins.policy.version"
+	attrReinsDecidedBy  = "reins.decided_by"
+	attrReinsFrontEnd   = "reins.front_end"
+	attrReinsHook       = "reins.hook"
+	attrReinsSetting    = "reins.setting"
 	attrReinsStage      = "reins.stage"
 	attrReinsToolUseID  = "tool_use_id"
 )

@@ -207,42 +207,35 @@ func (t *Telemetry) callEnded(ctx context.Context, span trace.Span, ci callInfo,
 // decisionAttrs says why a call was decided as it was: Claude Code's decision and source, and
 // Reins' rule, its source and file:line, the step, the mode and the policy version.
 func (t *Telemetry) decisionAttrs(ci callInfo, d permission.Decision) []attribute.KeyValue {
+	policy := t.opts.PolicyVersion
+	if d.By != nil && d.By.PolicyVersion != "" {
+		policy = d.By.PolicyVersion
+	}
 	attrs := []attribute.KeyValue{
 		attribute.String(attrDecision, acceptReject(d.Behavior)),
 		attribute.String(attrSource, sourceOf(d)),
 		attribute.String(attrReinsDecision, d.Behavior.String()),
 		attribute.String(attrReinsMode, string(ci.mode)),
-		attribute.String(attrReinsPolicy, t.opts.PolicyVersion),
+		attribute.String(attrReinsPolicy, policy),
 		attribute.String(attrReinsStep, decidingStep(ci.steps)),
 	}
 	if d.Reason != nil {
 		attrs = append(attrs, attribute.String(attrReinsReasonType, string(d.Reason.Type)))
 	}
-	if r := decidingRule(d); r != nil {
-		attrs = append(attrs, attribute.String(attrReinsRule, r.Value.String()), attribute.String(attrReinsRuleSource, r.Source.String()),
-			attribute.String(attrReinsRuleOrigin, r.Origin.String()))
+	if by := d.By; by != nil {
+		attrs = append(attrs, attribute.String(attrReinsDecidedBy, string(by.Kind)))
+		for _, kv := range [][2]string{{attrReinsRule, by.Rule}, {attrReinsRuleSource, by.RuleSource}, {attrReinsRuleOrigin, by.RuleOrigin},
+			{attrReinsFrontEnd, by.FrontEnd}, {attrReinsHook, by.Hook}, {attrReinsSetting, by.Setting}} {
+			if kv[1] != "" {
+				attrs = append(attrs, attribute.String(kv[0], kv[1]))
+			}
+		}
 	}
 	return attrs
 }
 
-// decidingRule is the rule behind a decision: its reason's, or for a compound command the
-// first part decided the same way by a rule.
-func decidingRule(d permission.Decision) *permission.Rule {
-	if d.Reason == nil {
-		return nil
-	}
-	if d.Reason.Rule != nil {
-		return d.Reason.Rule
-	}
-	for _, s := range d.Reason.Subresults {
-		if s.Decision.Behavior == d.Behavior {
-			if r := decidingRule(s.Decision); r != nil {
-				return r
-			}
-		}
-	}
-	return nil
-}
+// decidingRule is the rule behind a decision (permission.Decision.DecidingRule).
+func decidingRule(d permission.Decision) *permission.Rule { return d.DecidingRule() }
 
 // decidingStep is the last step of the trace that concluded allow, ask or deny: the one whose
 // answer stood (a later step, such as a headless ask turned into a deny, overrides an earlier).
@@ -267,6 +260,17 @@ func acceptReject(b permission.Behavior) string {
 // sourceOf is Claude Code's decision source: "config" for the rules and the mode, "hook",
 // "user" for an answer, "classifier" for auto mode's.
 func sourceOf(d permission.Decision) string {
+	if d.By != nil {
+		switch d.By.Kind {
+		case permission.DecidedByHook:
+			return "hook"
+		case permission.DecidedByPerson:
+			return "user"
+		case permission.DecidedByClassifier:
+			return "classifier"
+		}
+		return "config"
+	}
 	if d.Reason == nil {
 		return "config"
 	}

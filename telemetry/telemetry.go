@@ -24,6 +24,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/built"
 )
 
 // Options are what the session tells telemetry about itself.
@@ -103,6 +104,7 @@ type sinks struct {
 }
 
 func start(ctx context.Context, cfg Config, opts Options, s sinks) (_ *Telemetry, err error) {
+	built.Mark(built.Telemetry)
 	if opts.Console == nil {
 		opts.Console = os.Stderr
 	}

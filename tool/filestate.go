@@ -32,6 +32,36 @@ type FileState struct {
 	// recently read over.
 	seq  map[string]uint64
 	next uint64
+	// notify is told of every change (SetNotify); changing holds changes and their notices
+	// in one order, without holding mu (and Lookup) during a notice.
+	notify   func(p string, r *FileRead)
+	changing sync.Mutex
+}
+
+// SetNotify makes f be told of every change from now on: what is known of the file p, or nil
+// when it was forgotten. A session records them so that a continued session knows the files
+// its conversation read (Replace). f is called once per change, in the order the changes
+// were made, without the lock Lookup takes; it must not block for long.
+func (s *FileState) SetNotify(f func(p string, r *FileRead)) {
+	s.mu.Lock()
+	s.notify = f
+	s.mu.Unlock()
+}
+
+// Replace makes what is known the reads of a saved session, without telling SetNotify's
+// function (they are recorded already).
+func (s *FileState) Replace(reads map[string]FileRead) {
+	s.changing.Lock()
+	defer s.changing.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reads, s.seq = map[string]FileRead{}, map[string]uint64{}
+	for p, r := range reads {
+		p = filepath.Clean(p)
+		s.reads[p] = r
+		s.next++
+		s.seq[p] = s.next
+	}
 }
 
 // NewFileState returns an empty file state.
@@ -39,8 +69,9 @@ func NewFileState() *FileState { return &FileState{reads: map[string]FileRead{}}
 
 // Record stores a read of the absolute path p.
 func (s *FileState) Record(p string, r FileRead) {
+	s.changing.Lock()
+	defer s.changing.Unlock()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	p = filepath.Clean(p)
 	s.reads[p] = r
 	if s.seq == nil {
@@ -48,6 +79,11 @@ func (s *FileState) Record(p string, r FileRead) {
 	}
 	s.next++
 	s.seq[p] = s.next
+	notify := s.notify
+	s.mu.Unlock()
+	if notify != nil {
+		notify(p, &r)
+	}
 }
 
 // Lookup returns the last read of p.
@@ -60,22 +96,41 @@ func (s *FileState) Lookup(p string) (FileRead, bool) {
 
 // Forget drops what is known of p.
 func (s *FileState) Forget(p string) {
+	s.changing.Lock()
+	defer s.changing.Unlock()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.reads, filepath.Clean(p))
-	delete(s.seq, filepath.Clean(p))
+	p = filepath.Clean(p)
+	_, known := s.reads[p]
+	delete(s.reads, p)
+	delete(s.seq, p)
+	notify := s.notify
+	s.mu.Unlock()
+	if known && notify != nil {
+		notify(p, nil)
+	}
 }
 
 // Retain keeps what is known of the paths keep accepts and forgets every other file. When
 // compaction takes a file's content out of the conversation, the model no longer knows what
 // it holds: its record must go, so that Edit and Write ask for a new Read.
 func (s *FileState) Retain(keep func(p string) bool) {
+	s.changing.Lock()
+	defer s.changing.Unlock()
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	var dropped []string
 	for p := range s.reads {
 		if !keep(p) {
 			delete(s.reads, p)
 			delete(s.seq, p)
+			dropped = append(dropped, p)
+		}
+	}
+	notify := s.notify
+	s.mu.Unlock()
+	if notify != nil {
+		slices.Sort(dropped)
+		for _, p := range dropped {
+			notify(p, nil)
 		}
 	}
 }

@@ -36,6 +36,10 @@ type Result struct {
 	// that is a secret taints the session (permission.Taint). A tool sets them only when
 	// something of the content reached the result.
 	Reads []string `json:"-"`
+	// EndTurn ends the turn when the call succeeds: the model is not asked again, and the
+	// run ends once the turn's other calls have their results (Claude Code's end-turn tools,
+	// such as StructuredOutput).
+	EndTurn bool `json:"-"`
 }
 
 // TextFile is a result's text in a file (see [Result.TextFile]).

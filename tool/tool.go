@@ -137,6 +137,10 @@ type Def[In any] struct {
 	// Sandboxed reports whether a call would run inside the OS sandbox (Bash); the engine's
 	// step 1b asks it. Nil means never.
 	Sandboxed func(pc *permission.Context, in In) bool
+	// SetAsideInAuto says why auto mode sets aside an allow rule of this tool, which would let
+	// code run that its classifier should judge (permission.AutoGuard; Bash), or "". Nil judges
+	// by permission.IsDangerousAllowRule.
+	SetAsideInAuto func(v permission.RuleValue) string
 
 	ReadOnly        func(in In) bool
 	Destructive     func(in In) bool
@@ -264,6 +268,17 @@ func (t *built[In]) RequiresUserInteraction() bool {
 	return t.def.RequiresUserInteraction
 }
 func (t *built[In]) InterruptBehavior() InterruptBehavior { return t.def.Interrupt }
+
+// SetAsideInAuto implements permission.AutoGuard.
+func (t *built[In]) SetAsideInAuto(v permission.RuleValue) string {
+	if t.def.SetAsideInAuto != nil {
+		return t.def.SetAsideInAuto(v)
+	}
+	if permission.IsDangerousAllowRule(v) {
+		return "Claude Code sets this rule aside in auto mode"
+	}
+	return ""
+}
 
 // WouldSandbox implements permission.SandboxedChecker.
 func (t *built[In]) WouldSandbox(pc *permission.Context, input any) bool {

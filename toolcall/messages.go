@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/reinsdev/reins/tool"
@@ -97,9 +98,12 @@ func callContext(ctx context.Context, b tool.InterruptBehavior) (context.Context
 
 // modifiedNote tells the model that a person changed the call before it ran, and how.
 func modifiedNote(input any) string {
-	b, err := json.Marshal(input)
-	if err != nil {
+	// Not HTML-escaped: the model reads `a > b`, not `a \u003e b`.
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(input); err != nil {
 		return "The user modified the input of this call before approving it."
 	}
-	return "The user modified the input of this call before approving it; it ran with: " + string(b)
+	return "The user modified the input of this call before approving it; it ran with: " + strings.TrimSuffix(b.String(), "\n")
 }

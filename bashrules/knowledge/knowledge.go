@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/reinsdev/reins/built"
 )
 
 // Arity is how an option takes a value.
@@ -173,6 +175,7 @@ func (b *Base) Programs() []*Command { return b.list }
 var embedded embed.FS
 
 var builtin = sync.OnceValue(func() *Base {
+	built.Mark(built.Knowledge)
 	b, err := LoadFS(embedded, "programs")
 	if err != nil {
 		panic("knowledge: a built-in entry is broken: " + err.Error())

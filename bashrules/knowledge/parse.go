@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ParseError is a broken entry: where, and what is wrong.
@@ -56,9 +57,11 @@ func (r *reader) errf(col int, format string, args ...any) error {
 }
 
 var (
-	nameRE  = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`)
-	envRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	canonRE = regexp.MustCompile(`^[A-Za-z0-9+-][A-Za-z0-9_.+-]*(,[A-Za-z0-9+-][A-Za-z0-9_.+-]*)*$`)
+	nameRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`) })
+	envRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
+	canonRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z0-9+-][A-Za-z0-9_.+-]*(,[A-Za-z0-9+-][A-Za-z0-9_.+-]*)*$`)
+	})
 )
 
 // Parse reads the entries of one file. file names it in errors.
@@ -121,7 +124,7 @@ func (r *reader) names(toks []token, what string) ([]string, error) {
 	}
 	var out []string
 	for _, t := range toks[1:] {
-		if !nameRE.MatchString(t.s) && t.s != "[" && t.s != "." && t.s != ":" { // the shell's [, . and :
+		if !nameRE().MatchString(t.s) && t.s != "[" && t.s != "." && t.s != ":" { // the shell's [, . and :
 			return nil, r.errf(t.col, "%q is not a command name", t.s)
 		}
 		out = append(out, t.s)
@@ -213,7 +216,7 @@ func (r *reader) opt(toks []token) error {
 		case strings.HasSuffix(s, "?"):
 			s, a = s[:len(s)-1], Optional
 		}
-		if kindOf(s) == kBad || strings.ContainsAny(s, "=?,") || !nameRE.MatchString(strings.TrimLeft(s, "-")) && kindOf(s) != kShort {
+		if kindOf(s) == kBad || strings.ContainsAny(s, "=?,") || !nameRE().MatchString(strings.TrimLeft(s, "-")) && kindOf(s) != kShort {
 			return r.errf(t.col, "%q is not an option spelling (-x, --long or -word, with = or ? for a value)", t.s)
 		}
 		if kindOf(s) == kShort && (s[1] == '=' || s[1] == '?' || s[1] <= ' ' || s[1] > '~') {
@@ -253,7 +256,7 @@ func (r *reader) opt(toks []token) error {
 			continue
 		}
 		if c, ok := strings.CutPrefix(t.s, "as="); ok {
-			if !canonRE.MatchString(c) {
+			if !canonRE().MatchString(c) {
 				return r.errf(t.col+3, "%q is not a canonical name", c)
 			}
 			o.Canon = strings.Split(c, ",")
@@ -298,7 +301,7 @@ func (r *reader) env(toks []token) error {
 	if len(toks) < 3 {
 		return r.errf(toks[0].col, "env needs a variable and at least one effect")
 	}
-	if !envRE.MatchString(toks[1].s) {
+	if !envRE().MatchString(toks[1].s) {
 		return r.errf(toks[1].col, "%q is not a variable name", toks[1].s)
 	}
 	var e Effect
@@ -317,7 +320,7 @@ func (r *reader) env(toks []token) error {
 }
 
 func (r *reader) sigil(toks []token) error {
-	if len(toks) != 3 || len(toks[1].s) != 1 || strings.ContainsAny(toks[1].s, "-") || !canonRE.MatchString(toks[2].s) {
+	if len(toks) != 3 || len(toks[1].s) != 1 || strings.ContainsAny(toks[1].s, "-") || !canonRE().MatchString(toks[2].s) {
 		return r.errf(toks[0].col, "sigil needs one character (not -) and a canonical name")
 	}
 	if r.cur.Sigils == nil {
@@ -362,7 +365,7 @@ func (r *reader) role(toks []token) error {
 	words := []string{}
 	for _, t := range toks[2:] {
 		switch {
-		case spec.names && nameRE.MatchString(t.s):
+		case spec.names && nameRE().MatchString(t.s):
 		case !spec.names && slices.Contains(spec.choices, t.s):
 		case spec.names:
 			return r.errf(t.col, "%q is not a subcommand name", t.s)

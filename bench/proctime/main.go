@@ -11,6 +11,10 @@
 // ratio. The peak memory is the kernel's (wait4's ru_maxrss), the figure /usr/bin/time -v
 // prints. FILE receives "wall_ns maxrss_kib exit_code"; the command's output goes to
 // proctime's.
+//
+// With -tail, the command's standard output passes through a pipe and FILE gets a fourth
+// field: the nanoseconds from the last byte the command wrote there to its exit — what the
+// command's shutdown costs after its answer (bench/mcpexit.sh), free of its start-up's noise.
 package main
 
 import (
@@ -25,6 +29,7 @@ import (
 
 func main() {
 	out := flag.String("o", "", "file to write the measurement to")
+	tail := flag.Bool("tail", false, "also measure the time from the last output to the exit")
 	flag.Parse()
 	args := flag.Args()
 	if *out == "" || len(args) == 0 {
@@ -33,19 +38,41 @@ func main() {
 	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	var last lastWrite
+	if *tail {
+		last.w = os.Stdout
+		cmd.Stdout = &last
+	}
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
+	exited := start.Add(wall)
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		fmt.Fprintln(os.Stderr, "proctime:", err)
 		os.Exit(1)
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	line := fmt.Sprintf("%d %d %d\n", wall.Nanoseconds(), ru.Maxrss, cmd.ProcessState.ExitCode())
+	line := fmt.Sprintf("%d %d %d", wall.Nanoseconds(), ru.Maxrss, cmd.ProcessState.ExitCode())
+	if *tail {
+		line += fmt.Sprintf(" %d", exited.Sub(last.at).Nanoseconds())
+	}
+	line += "\n"
 	if err := os.WriteFile(*out, []byte(line), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "proctime:", err)
 		os.Exit(1)
 	}
 	os.Exit(cmd.ProcessState.ExitCode())
+}
+
+// lastWrite passes writes on and remembers when the last one came. exec.Cmd copies the
+// command's output into it from one goroutine; Run returns after the copy ends.
+type lastWrite struct {
+	w  *os.File
+	at time.Time
+}
+
+func (l *lastWrite) Write(p []byte) (int, error) {
+	l.at = time.Now()
+	return l.w.Write(p)
 }

@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/reinsdev/reins/checkpoint"
 	"log/slog"
 	"os"
 	"slices"
+	"sync"
+
+	"github.com/reinsdev/reins/checkpoint"
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/agentdef"
@@ -29,6 +31,7 @@ import (
 	"github.com/reinsdev/reins/tools/bash"
 	"github.com/reinsdev/reins/tools/slashcommand"
 	"github.com/reinsdev/reins/tools/web"
+	"github.com/reinsdev/reins/worktree"
 )
 
 // Options are everything a session is assembled from, as plain values: a front end parses its
@@ -81,9 +84,12 @@ type Options struct {
 	// Continue restores the latest conversation of Cwd; Resume the one with this id. Fork
 	// continues it in a new session. SessionID is the new session's id (default: a new one).
 	// NoPersist saves nothing to disk.
-	Continue  bool
-	Resume    string
-	Fork      bool
+	Continue bool
+	Resume   string
+	Fork     bool
+	// ResumeAt, with Continue or Resume, continues the conversation as it was at the message
+	// with this uuid (--resume-session-at): what came after is left out.
+	ResumeAt  string
 	SessionID string
 	NoPersist bool
 
@@ -99,6 +105,8 @@ type Options struct {
 	// start (the process watchdog); may be nil.
 	ShellGroups bash.GroupGuard
 	HookGroups  hooks.GroupGuard
+	// Worktree, when set, starts the session in a git worktree of its own (WorktreeOptions).
+	Worktree *WorktreeOptions
 	// Debug, when set, gets the session's debug log: the provider and every event.
 	Debug *slog.Logger
 	// Report gets the warnings and notes of the assembly and the session; New prints nothing.
@@ -133,11 +141,14 @@ func (r Reporter) note(format string, args ...any) {
 // the session file and the agent. A front end sets the agent's Asker (behind WithHooks),
 // calls StartSession, runs turns with RunTurn and ends with Close.
 type App struct {
-	Settings    *Settings
-	Cwd         string
-	Provider    *Provider
-	Store       *session.Store
-	Recorder    *session.Writer // nil with NoPersist
+	Settings *Settings
+	Cwd      string
+	Provider *Provider
+	Store    *session.Store
+	Recorder *session.Writer // nil with NoPersist
+	// recMu guards Recorder against SwitchSession for what records from the tools' goroutines
+	// (the file state).
+	recMu       sync.Mutex
 	SessionID   string
 	History     []llm.Message // the restored conversation
 	Resumed     bool
@@ -169,6 +180,9 @@ type App struct {
 	Checkpoints *checkpoint.Store
 	// Memory is the session's memory files (CLAUDE.md, AGENTS.md).
 	Memory *Memory
+	// Worktree is the session's git worktree (Options.Worktree); the front end offers to keep
+	// or remove it when the session ends (RemoveWorktree).
+	Worktree *worktree.Worktree
 
 	opts   Options
 	root   Root
@@ -209,9 +223,19 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 	defer func() {
 		if err != nil {
 			a.Close()
+			if a.Worktree != nil {
+				// A session that never started leaves no worktree behind.
+				_ = worktree.Remove(context.WithoutCancel(ctx), a.git(), a.Worktree, false)
+			}
 		}
 	}()
+	if err := a.openWorktree(ctx); err != nil {
+		return nil, err
+	}
 	if err := a.loadSettings(); err != nil {
+		return nil, err
+	}
+	if err := a.copyIncluded(ctx); err != nil {
 		return nil, err
 	}
 	// The session is restored before anything else, so that a bad id fails fast.
@@ -224,7 +248,7 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if a.thinking, err = thinkingBudget(opts.MaxThinkingTokens, opts.Getenv, a.Settings.Loaded, envInt(opts.Getenv, "REINS_MAX_OUTPUT_TOKENS")); err != nil {
+	if a.thinking, err = thinkingBudget(opts.MaxThinkingTokens, opts.Getenv, a.Settings.Loaded, a.Provider.Model, envInt(opts.Getenv, "REINS_MAX_OUTPUT_TOKENS")); err != nil {
 		return nil, err
 	}
 	if err := a.openSession(transcript); err != nil {
@@ -239,6 +263,11 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 	if opts.Debug != nil {
 		opts.Debug.Debug("provider", "name", a.Provider.Name, "model", a.Provider.Model, "credential", a.Provider.Credential)
 		a.stopDebug = a.Bus.Subscribe(debugEvents(opts.Debug))
+	}
+	// The sandbox starts before the permission state is made: where the default sandbox finds
+	// no backend, the session decides with it off.
+	if pc, err = a.startSandbox(ctx, pc); err != nil {
+		return nil, err
 	}
 	if err := a.newPermissions(pc, transcript); err != nil {
 		return nil, err
@@ -259,6 +288,8 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 	if err := a.buildAgent(ctx, pc, provider); err != nil {
 		return nil, err
 	}
+	a.restoreSessionState(transcript)
+	a.recordFiles()
 	return a, nil
 }
 
@@ -295,6 +326,8 @@ func (o Options) validate() error {
 		return &UsageError{errors.New("--max-budget-usd must not be negative")}
 	case o.Fork && !o.Continue && o.Resume == "":
 		return &UsageError{errors.New("--fork-session requires --continue or --resume")}
+	case o.ResumeAt != "" && !o.Continue && o.Resume == "":
+		return &UsageError{errors.New("--resume-session-at requires --resume or --continue")}
 	case o.SessionID != "" && !session.ValidID(o.SessionID):
 		return &UsageError{fmt.Errorf("invalid --session-id %q: want a UUID", o.SessionID)}
 	}
@@ -321,7 +354,7 @@ func (a *App) resolveProvider(ctx context.Context) (llm.Provider, error) {
 	httpClient, retry := streamNet(a.opts.Getenv, a.opts.Report)
 	var err error
 	if a.Provider, err = ResolveProvider(ctx, ProviderOptions{Provider: a.opts.Provider, Model: a.opts.Model, Settings: a.Settings.Loaded,
-		Getenv: a.opts.Getenv, HTTPClient: httpClient, Retry: retry, Trusted: a.Settings.Trusted, Dir: a.Cwd}); err != nil {
+		Getenv: a.opts.Getenv, HTTPClient: httpClient, Retry: retry, Trusted: a.Settings.Trusted, Dir: a.Cwd, Groups: a.opts.HookGroups}); err != nil {
 		return nil, err
 	}
 	if fb := a.opts.FallbackModel; fb != "" {
@@ -334,7 +367,22 @@ func (a *App) resolveProvider(ctx context.Context) (llm.Provider, error) {
 // restored session that are still valid, and records it.
 func (a *App) newPermissions(pc *permission.Context, transcript *session.Transcript) error {
 	a.Permissions = agent.NewPermissions(pc, func(_ context.Context, updates []permission.Update) error {
-		return settings.Persist(a.Settings.Options, updates...)
+		if err := settings.Persist(a.Settings.Options, updates...); err != nil {
+			return err
+		}
+		// A rule saved while a sandboxed command runs (the network ask's "always") is reins's
+		// own write to a protected settings file, not the command's to undo.
+		if a.Sandbox != nil {
+			for _, u := range updates {
+				files, err := a.Settings.Options.PersistFiles(u.Destination)
+				for _, p := range files {
+					if err == nil && u.Destination.Persisted() {
+						a.Sandbox.Wrote(p)
+					}
+				}
+			}
+		}
+		return nil
 	})
 	if transcript != nil && transcript.Permissions != nil {
 		a.Permissions.RestoreScoped(transcript.Permissions.Scoped)
@@ -345,8 +393,8 @@ func (a *App) newPermissions(pc *permission.Context, transcript *session.Transcr
 	return nil
 }
 
-// startTools loads the agent definitions, starts the sandbox and builds the built-in tools
-// and the hooks runner.
+// startTools loads the agent definitions and builds the built-in tools (their shells in the
+// sandbox startSandbox started) and the hooks runner.
 func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 	hookEntries, err := a.loadExtensions(ctx)
 	if err != nil {
@@ -365,10 +413,6 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 	for _, w := range cmdWarnings {
 		a.opts.Report.warn("%s", w)
 	}
-	sbo := SandboxOptions{Executable: a.opts.Executable, Getenv: a.opts.Getenv}
-	if a.Sandbox, err = StartSandbox(ctx, a.Settings, pc, sbo, func(n string) { a.opts.Report.warn("%s", n) }); err != nil {
-		return err
-	}
 	a.Pool = NewPool(pc, a.Permissions.Context, PoolOptions{
 		Getenv:     a.opts.Getenv,
 		Summarizer: web.ModelSummarizer{Provider: a.Provider.LLM, Model: a.Provider.SmallModel(a.Settings.Loaded, a.opts.Getenv)},
@@ -376,9 +420,28 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 		Groups:     a.opts.ShellGroups,
 		Environ:    a.Settings.Environ,
 	})
-	a.Pool.AddSkillTool(a.Skills, a.skillLoaded)
-	a.Hooks, err = newHookRunner(a.Settings, hookEntries, a.SessionID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups)
+	a.Pool.AddSkillTool(a.Skills, a.skillLoaded, func(s *skills.Skill) []permission.Rule {
+		rules, _ := a.skillGrants(s)
+		return rules
+	})
+	a.Hooks, err = newHookRunner(a.Settings, hookEntries, a.SessionID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups, hookDeps{a})
 	return err
+}
+
+// startSandbox starts the session's sandbox and returns the context to decide in (see
+// StartSandbox). A sandbox off for want of a backend is off for the settings' context too,
+// which a switch of session starts from.
+func (a *App) startSandbox(ctx context.Context, pc *permission.Context) (*permission.Context, error) {
+	sbo := SandboxOptions{Executable: a.opts.Executable, Getenv: a.opts.Getenv, AskHost: a.askHost}
+	sb, out, err := StartSandbox(ctx, a.Settings, pc, sbo, func(n string) { a.opts.Report.warn("%s", n) })
+	if err != nil {
+		return nil, err
+	}
+	a.Sandbox = sb
+	if out.Sandbox().Enabled != pc.Sandbox().Enabled {
+		a.Settings.Context = SandboxOff(a.Settings.Context)
+	}
+	return out, nil
 }
 
 // loadExtensions loads the plugins and the skills, and the plugins' hooks (returned, for the
@@ -448,10 +511,7 @@ func (a *App) readPluginParts(ctx context.Context, dirs []string) (pluginParts, 
 // untrusted project (a project's or a plugin's skill), under managed policy's
 // allowManagedPermissionRulesOnly, or where a call has no turn (env.AddTurnRules nil).
 func (a *App) skillLoaded(_ context.Context, s *skills.Skill, env *tool.Env) {
-	rules, why := s.Rules()
-	if len(rules) > 0 && a.Settings.Loaded != nil && a.Settings.Loaded.ManagedRulesOnly() {
-		rules, why = nil, s.File+": allowed-tools ignored: managed policy sets allowManagedPermissionRulesOnly"
-	}
+	rules, why := a.skillGrants(s)
 	if len(rules) > 0 && (env == nil || env.AddTurnRules == nil) {
 		rules, why = nil, s.File+": allowed-tools ignored: the skill was not loaded in a turn"
 	}
@@ -467,13 +527,24 @@ func (a *App) skillLoaded(_ context.Context, s *skills.Skill, env *tool.Env) {
 	}
 }
 
+// skillGrants are the rules loading s applies for the turn, and why its allowed-tools do not
+// apply when they do not: an untrusted project's or a plugin's skill there, or managed policy
+// that allows its own rules only. The Skill tool asks before a load that grants any.
+func (a *App) skillGrants(s *skills.Skill) ([]permission.Rule, string) {
+	rules, why := s.Rules()
+	if len(rules) > 0 && a.Settings.Loaded != nil && a.Settings.Loaded.ManagedRulesOnly() {
+		return nil, s.File + ": allowed-tools ignored: managed policy sets allowManagedPermissionRulesOnly"
+	}
+	return rules, why
+}
+
 // buildAgent adds the Agent tool, finishes the pool (MCP, Tools, JSONSchema), builds the
 // system prompt and the agent.
 func (a *App) buildAgent(ctx context.Context, pc *permission.Context, provider llm.Provider) error {
 	a.Prompt = promptEnv(a.Cwd, pc, a.opts.AppendSystemPrompt)
 	warn := func(w string) { a.opts.Report.warn("%s", w) }
 	var err error
-	if a.Memory, err = LoadMemory(ctx, MemoryOptions(ctx, a.Settings, pc), warn); err != nil {
+	if a.Memory, err = LoadMemory(ctx, MemoryOptions(a.Settings, a.engine(), a.Permissions.Context), warn); err != nil {
 		return err
 	}
 	a.Prompt.Memory = memory.Render(a.Memory.Files)

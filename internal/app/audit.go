@@ -182,7 +182,7 @@ func (r *auditRecorder) decided(session string, c toolcall.Call, d permission.De
 	if c.Permissions != nil {
 		e.Mode = string(c.Permissions.Mode())
 	}
-	describeReason(&e, d.Reason)
+	describeDecision(&e, d)
 	if err := r.log.Append(e, c.Raw); err != nil {
 		r.fail(err)
 		return r.failure()
@@ -190,16 +190,20 @@ func (r *auditRecorder) decided(session string, c toolcall.Call, d permission.De
 	return nil
 }
 
-// describeReason names what produced a decision: the reason, and the deciding rule with its
-// source and file:line.
-func describeReason(e *audit.Entry, r *permission.Reason) {
-	if r == nil {
+// describeDecision names what produced a decision: the reason, and who decided as the engine
+// derived it (permission.Decision.By): the rule with its source and file:line, the person's
+// front end, the hook, the setting, and the policy bundle's version.
+func describeDecision(e *audit.Entry, d permission.Decision) {
+	if d.Reason != nil {
+		e.Reason = d.Reason.String()
+	}
+	by := d.By
+	if by == nil {
 		return
 	}
-	e.Reason = r.String()
-	if r.Rule != nil {
-		e.Rule, e.RuleSource, e.RuleOrigin = r.Rule.Value.String(), r.Rule.Source.String(), r.Rule.Origin.String()
-	}
+	e.DecidedBy, e.FrontEnd, e.Hook, e.Setting = string(by.Kind), by.FrontEnd, by.Hook, by.Setting
+	e.Rule, e.RuleSource, e.RuleOrigin = by.Rule, by.RuleSource, by.RuleOrigin
+	e.PolicyVersion = cmp.Or(by.PolicyVersion, e.PolicyVersion)
 }
 
 // failed says an append failed: the session's later entries are dropped, so the log ends

@@ -23,7 +23,11 @@ func (a *App) openCheckpoints(roots []string) error {
 	if !a.opts.FileCheckpointing {
 		return nil
 	}
-	if !a.Settings.Loaded.FileCheckpointingEnabled() {
+	on, warns := a.Settings.Loaded.FileCheckpointingEnabled(a.Settings.Trusted)
+	for _, w := range warns {
+		a.opts.Report.warn("%s", w)
+	}
+	if !on {
 		a.opts.Report.note("file checkpointing is off: fileCheckpointingEnabled is false in the settings")
 		return nil
 	}
@@ -38,7 +42,10 @@ func (a *App) openCheckpoints(roots []string) error {
 	default:
 		dir = filepath.Join(a.Settings.Options.ConfigDir, "checkpoints", a.SessionID)
 	}
-	maxFile, maxTotal := a.Settings.Loaded.CheckpointLimits()
+	maxFile, maxTotal, warns := a.Settings.Loaded.CheckpointLimits(a.Settings.Trusted, checkpoint.DefaultMaxFileBytes, checkpoint.DefaultMaxTotalBytes)
+	for _, w := range warns {
+		a.opts.Report.warn("%s", w)
+	}
 	store, err := checkpoint.Open(dir, roots, checkpoint.Limits{MaxFileBytes: maxFile, MaxTotalBytes: maxTotal})
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/reinsdev/reins/commands"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/settings"
 )
 
 // LoadCommands reads the custom slash commands of a session with settings s: the user's and
@@ -69,7 +70,7 @@ func (a *App) PrepareCommand(ctx context.Context, c *commands.Command, args stri
 	if err != nil {
 		return nil, fmt.Errorf("/%s: %w", c.Name, err)
 	}
-	prompt, err := c.Expand(ctx, args, &commandHost{a: a, name: c.Name})
+	prompt, err := c.Expand(ctx, args, a.commandHost(c.Name))
 	if err != nil {
 		end()
 		return nil, err
@@ -92,7 +93,29 @@ func (a *App) PrepareCommand(ctx context.Context, c *commands.Command, args stri
 // allowed-tools are not added: the model does not widen its own permissions by choosing a
 // command.
 func (a *App) ExpandForModel(ctx context.Context, c *commands.Command, args string) (string, error) {
-	return c.Expand(ctx, args, &commandHost{a: a, name: c.Name})
+	return c.Expand(ctx, args, a.commandHost(c.Name))
+}
+
+// commandHost is the host of a command's body: its !`cmd` lines run nothing under
+// disableSkillShellExecution or --restricted.
+func (a *App) commandHost(name string) commands.Host {
+	h := &commandHost{a: a, name: name}
+	if a.ShellDisabled() != "" {
+		return commands.NoShell(h)
+	}
+	return h
+}
+
+// ShellDisabled says why commands' and skills' !`cmd` lines run nothing (the setting's
+// file:line:col, or --restricted); "" when they run.
+func (a *App) ShellDisabled() string {
+	if a.opts.Settings.Flags.Restricted {
+		return settings.RestrictedFlag
+	}
+	if a.Settings == nil || a.Settings.Loaded == nil {
+		return ""
+	}
+	return a.Settings.Loaded.SkillShellDisabled()
 }
 
 // commandHost runs a command's includes and lines as calls of the session's agent.

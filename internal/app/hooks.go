@@ -15,13 +15,14 @@ import (
 // the plugins', already marked by PluginHooks); nil when none does,
 // so a session without hooks pays nothing for them, unless always (a session whose front end
 // may add hook callbacks later, the SDK's initialize).
-func newHookRunner(s *Settings, plugin []settings.HookEntry, sessionID, transcriptPath string, bus *agent.Bus, always bool, groups hooks.GroupGuard) (*hooks.Runner, error) {
+func newHookRunner(s *Settings, plugin []settings.HookEntry, sessionID, transcriptPath string, bus *agent.Bus, always bool, groups hooks.GroupGuard, deps hookDeps) (*hooks.Runner, error) {
 	var hs []hooks.Hook
+	policy := HTTPHookPolicy(s.Loaded)
 	for _, e := range append(s.Loaded.Hooks(s.Trusted), plugin...) {
 		if e.Skipped != "" {
 			continue
 		}
-		hs = append(hs, hookOf(e))
+		hs = append(hs, hookOf(e, deps, policy))
 	}
 	if len(hs) == 0 && !always {
 		return nil, nil

@@ -42,10 +42,11 @@ func NewHost(ctx context.Context, o HostOptions) (*Host, error) {
 		return nil, err
 	}
 	o.Getenv, s.Environ = settingsEnv(s, o.Getenv)
-	sb, err := StartSandbox(ctx, s, s.Context, SandboxOptions{Executable: o.Executable, Getenv: o.Getenv}, func(n string) { o.Report.warn("%s", n) })
+	sb, pc, err := StartSandbox(ctx, s, s.Context, SandboxOptions{Executable: o.Executable, Getenv: o.Getenv}, func(n string) { o.Report.warn("%s", n) })
 	if err != nil {
 		return nil, err
 	}
+	s.Context = pc
 	return &Host{Settings: s, Sandbox: sb, getenv: o.Getenv, groups: o.ShellGroups, report: o.Report}, nil
 }
 

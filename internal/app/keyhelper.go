@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm/anthropic"
 	"github.com/reinsdev/reins/settings"
 )
@@ -39,6 +40,9 @@ type keyHelper struct {
 	ttl     time.Duration
 	timeout time.Duration
 	now     func() time.Time
+	// groups, when set, watches the helper's process group while it runs, so that it ends
+	// even if this process is killed meanwhile.
+	groups hooks.GroupGuard
 
 	mu  sync.Mutex // held while the helper runs: concurrent requests wait for one run
 	key string
@@ -103,7 +107,7 @@ func (k *keyHelper) run(ctx context.Context) (string, error) {
 	stdout := &capped{max: keyHelperMaxOut}
 	stderr := &capped{max: keyHelperMaxErr}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	err := cmd.Run()
+	err := k.runInGroup(cmd)
 	switch {
 	case context.Cause(ctx) == errKeyHelperTimeout:
 		return "", k.fail(fmt.Sprintf("did not finish within %s (REINS_API_KEY_HELPER_TIMEOUT_MS) and was killed", k.timeout), stderr)
@@ -122,6 +126,31 @@ func (k *keyHelper) run(ctx context.Context) (string, error) {
 		return "", k.fail("printed more than one line, or a control character: its standard output must be the key alone", nil)
 	}
 	return key, nil
+}
+
+// runInGroup runs the helper's shell and, once it has returned (or was killed at its time
+// limit), ends what it left running in its process group: a helper's work is done when it has
+// printed the key, and a background child (`refresher &`) would otherwise outlive it with the
+// helper's credentials. The group is under the guard while the helper runs. A child that
+// holds the helper's output open is not waited for past WaitDelay: what the shell printed
+// before it exited is its output.
+func (k *keyHelper) runInGroup(cmd *exec.Cmd) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	pgid := cmd.Process.Pid
+	if k.groups != nil {
+		_ = k.groups.Watch(pgid)
+	}
+	err := cmd.Wait()
+	if errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success() {
+		err = nil
+	}
+	endKeyHelperGroup(pgid)
+	if k.groups != nil {
+		_ = k.groups.Unwatch(pgid)
+	}
+	return err
 }
 
 // failure says how a helper's run failed, in words.

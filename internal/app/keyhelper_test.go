@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -177,4 +178,64 @@ func TestKeyHelperEnv(t *testing.T) {
 			t.Errorf("%s=%s: err = %v, want %q", tt.name, tt.value, err, tt.want)
 		}
 	}
+}
+
+// TestKeyHelperChildrenEndWithIt: a helper that prints its key and leaves a sleep running in
+// the background — with its output redirected, or holding the helper's stdout — gives its key,
+// and the sleep ends once the helper has returned, as do the children of a helper that fails;
+// the group was watched by the guard while the helper ran, and is no longer.
+func TestKeyHelperChildrenEndWithIt(t *testing.T) {
+	for _, tt := range []struct{ name, command, wantErr string }{
+		{"a background sleep, its output elsewhere", `sleep 600 >/dev/null 2>&1 & echo $! > %s; echo the-key`, ""},
+		{"a background sleep holding the helper's stdout", `sleep 600 & echo $! > %s; echo the-key`, ""},
+		{"a helper that fails", `sleep 600 >/dev/null 2>&1 & echo $! > %s; exit 3`, "failed with exit status 3"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			h, _ := newTestHelper(t, fmt.Sprintf(tt.command, pidFile), nil)
+			guard := &recordingGuard{}
+			h.groups = guard
+			cred, err := h.Credential(t.Context(), false)
+			switch {
+			case tt.wantErr == "" && (err != nil || cred.Bearer != "the-key"):
+				t.Fatalf("Credential = %+v, %v; want the key", cred, err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("Credential = %v, want %q", err, tt.wantErr)
+			}
+			b, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+			if processRunning(pid) {
+				if p, err := os.FindProcess(pid); err == nil {
+					_ = p.Kill()
+				}
+				t.Fatalf("the helper's background sleep %d outlived it", pid)
+			}
+			if len(guard.watched) != 1 || len(guard.unwatched) != 1 || guard.watched[0] != guard.unwatched[0] {
+				t.Errorf("the guard watched %v and let go of %v: want the helper's group, watched while it ran", guard.watched, guard.unwatched)
+			}
+		})
+	}
+}
+
+// recordingGuard is a hooks.GroupGuard that records what it is told.
+type recordingGuard struct {
+	mu                 sync.Mutex
+	watched, unwatched []int
+}
+
+func (g *recordingGuard) Watch(pgid int) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.watched = append(g.watched, pgid)
+	return nil
+}
+
+func (g *recordingGuard) Unwatch(pgid int) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.unwatched = append(g.unwatched, pgid)
+	return nil
 }

@@ -51,8 +51,9 @@ func MCPLoadOptions(s *Settings, getenv func(string) string, o MCPOptions) clien
 		ProjectTrusted:  s.Trusted,
 		Getenv:          getenv,
 		Configs:         o.Configs,
-		Strict:          o.Strict,
-		Plugins:         o.Plugins,
+		// --restricted reads no user, project or local configuration: only --mcp-config.
+		Strict:  o.Strict || s.Restricted,
+		Plugins: o.Plugins,
 	}
 	if s.Loaded != nil {
 		for _, file := range s.Loaded.Files {
@@ -280,14 +281,36 @@ func (a *App) ReconnectMCP(ctx context.Context, name string) error {
 		return fmt.Errorf("no MCP server %q", name)
 	}
 	_, rerr := a.MCP.Manager.Reconnect(ctx, name)
+	return errors.Join(rerr, a.remakeMCPTools(ctx))
+}
+
+// SetMCPEnabled turns the server name off for the rest of the session, or on again (/mcp),
+// and makes the pool again: its tools leave the session, or join it. Nothing is written to the
+// settings. It runs between turns, as ReconnectMCP does.
+func (a *App) SetMCPEnabled(ctx context.Context, name string, on bool) error {
+	if a.MCP == nil {
+		return fmt.Errorf("no MCP server %q", name)
+	}
+	var err error
+	if on {
+		_, err = a.MCP.Manager.Enable(ctx, name)
+	} else {
+		err = a.MCP.Manager.Disable(name)
+	}
+	return errors.Join(err, a.remakeMCPTools(ctx))
+}
+
+// remakeMCPTools makes the pool again with the MCP tools as they are now, and gives the agent
+// its tools and system prompt.
+func (a *App) remakeMCPTools(ctx context.Context) error {
 	deferral, err := a.extendPool(a.Permissions.Context())
 	if err != nil {
-		return errors.Join(rerr, err)
+		return err
 	}
 	system, err := SystemPrompt(ctx, deferral.Sent(a.Pool.Tools), a.Prompt)
 	if err != nil {
-		return errors.Join(rerr, err)
+		return err
 	}
 	a.Agent.Tools, a.Agent.Deferral, a.Agent.System = a.Pool.Tools, deferral, system
-	return rerr
+	return nil
 }

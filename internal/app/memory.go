@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/memory"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tools/files"
 )
 
 // Memory is the session's memory files: those read at start (in the system prompt) and the
@@ -25,23 +27,63 @@ type Memory struct {
 	pending []string      // rendered nested files not yet sent
 }
 
-// MemoryOptions are where a session in s looks for memory files.
-func MemoryOptions(ctx context.Context, s *Settings, pc *permission.Context) memory.Options {
+// MemoryOptions are where a session in s looks for memory files. The files meet the read rules
+// of current (the session's permission context when asked), decided by engine.
+func MemoryOptions(s *Settings, engine *permission.Engine, current func() *permission.Context) memory.Options {
 	o := s.Options
 	sources := o.Sources
 	return memory.Options{
-		Cwd: pc.OriginalCwd(), Home: o.Home,
+		Cwd: current().OriginalCwd(), Home: o.Home,
 		ConfigDir: o.ConfigDir, ClaudeConfigDir: o.ClaudeConfigDir,
 		ManagedDirs: o.ManagedFolders(),
 		Trusted:     s.Trusted,
-		Secret: func(p string) bool {
-			_, secret := pc.SecretFile(ctx, p)
-			return secret
-		},
-		NoUser:    sources != nil && !slices.Contains(sources, permission.SourceUser),
-		NoProject: sources != nil && !slices.Contains(sources, permission.SourceProject),
+		Access:      memoryAccess{engine: engine, current: current},
+		NoUser:      sources != nil && !slices.Contains(sources, permission.SourceUser),
+		NoProject:   sources != nil && !slices.Contains(sources, permission.SourceProject),
 	}
 }
+
+// memoryAccess is the session's read rules as memory meets them (memory.Access). The engine's
+// rule-based steps for the Read tool decide, the steps nothing can bypass: tool-wide deny and
+// ask rules, Read's deny and ask rules and its safety checks. An ask is a refusal, since no one
+// is there to answer while memory loads; a read outside the working directories is no ask
+// here, since reaching there is what an import is for (memory bounds a project's own).
+type memoryAccess struct {
+	engine  *permission.Engine
+	current func() *permission.Context
+}
+
+// memoryReadTool is the Read tool whose check an import meets.
+var memoryReadTool = files.NewRead(files.Options{})
+
+func (m memoryAccess) CheckRead(ctx context.Context, path string) string {
+	d := m.engine.RuleBased(ctx, m.current(), memoryReadTool, files.ReadInput{FilePath: path})
+	switch d.Behavior {
+	case permission.Deny:
+		return fmt.Sprintf("the Read rules deny it (%s)", d.Reason)
+	case permission.Ask:
+		return fmt.Sprintf("reading it asks (%s), and there is no one to answer while memory loads", d.Reason)
+	}
+	return ""
+}
+
+func (m memoryAccess) Secret(ctx context.Context, path string) bool {
+	_, secret := m.current().SecretFile(ctx, path)
+	return secret
+}
+
+// Read taints the session for a secret file memory read, as toolcall does for the Read tool.
+func (m memoryAccess) Read(ctx context.Context, path string) {
+	pc := m.current()
+	s, ok := pc.SecretFile(ctx, path)
+	if !ok {
+		return
+	}
+	pc.Taint().Record(permission.SecretRead{Path: path, Pattern: s.Pattern, Tool: MemoryReader})
+}
+
+// MemoryReader is the reader a memory file's taint record names.
+const MemoryReader = "a memory file's @ import"
 
 // LoadMemory reads the memory files of a session; warn gets each file left out.
 func LoadMemory(ctx context.Context, opts memory.Options, warn func(string)) (*Memory, error) {

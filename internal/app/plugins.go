@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/commands"
@@ -104,16 +103,21 @@ func PluginServers(ctx context.Context, ps *plugins.Set) ([]client.ServerConfig,
 	return out, nil
 }
 
-// hookOf is a settings hook entry as the runner takes it. A plugin's hook runs with
-// CLAUDE_PLUGIN_ROOT set to the plugin's folder: the runner's environment is the session's,
-// so the variable is exported by the command line itself, the path quoted for the shell.
-func hookOf(e settings.HookEntry) hooks.Hook {
-	cmd := e.Command
-	if e.PluginRoot != "" {
-		cmd = "export CLAUDE_PLUGIN_ROOT=" + shellQuote(e.PluginRoot) + "; " + cmd
+// hookOf is a settings hook entry as the runner takes it: a command hook, or the handler of
+// its type (http, mcp_tool, prompt, agent), which reaches the session through deps. A plugin's
+// command hook runs with CLAUDE_PLUGIN_ROOT set to the plugin's folder: the runner's
+// environment is the session's, so the variable is exported by the command line itself, the
+// path quoted for the shell.
+func hookOf(e settings.HookEntry, deps hookDeps, policy hooks.HTTPPolicy) hooks.Hook {
+	h := hooks.Hook{Event: hooks.Event(e.Event), Matcher: e.Matcher, Timeout: hookTimeout(e), Origin: e.Origin()}
+	if h.Handler = deps.handler(e, policy); h.Handler != nil {
+		return h
 	}
-	return hooks.Hook{Event: hooks.Event(e.Event), Matcher: e.Matcher, Command: cmd,
-		Timeout: time.Duration(e.TimeoutSeconds * float64(time.Second)), Origin: e.Origin()}
+	h.Command = e.Command
+	if e.PluginRoot != "" {
+		h.Command = "export CLAUDE_PLUGIN_ROOT=" + shellQuote(e.PluginRoot) + "; " + e.Command
+	}
+	return h
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

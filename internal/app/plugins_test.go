@@ -38,7 +38,7 @@ func TestPluginPartsAreGovernedAsTheProjects(t *testing.T) {
 	getenv := func(k string) string { return map[string]string{"HOME": home}[k] }
 	for _, trusted := range []bool{false, true} {
 		if trusted {
-			if err := settings.Trust(filepath.Join(home, ".reins"), cwd); err != nil {
+			if err := settings.Trust(filepath.Join(home, ".reins"), "", cwd); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -192,12 +192,13 @@ func (p *Pool) AddAgentTool(cfg AgentConfig) {
 
 // AddSkillTool adds the Skill tool when the session has skills the model may load: its
 // prompt lists their names and descriptions, the one place they enter the system prompt.
-// onLoad is told of each skill a call loads.
-func (p *Pool) AddSkillTool(set *skills.Set, onLoad func(context.Context, *skills.Skill, *tool.Env)) {
+// onLoad is told of each skill a call loads; grants are the rules a load applies, which make
+// it an ask (nil: the skill's own).
+func (p *Pool) AddSkillTool(set *skills.Set, onLoad func(context.Context, *skills.Skill, *tool.Env), grants func(*skills.Skill) []permission.Rule) {
 	if len(set.ForModel()) == 0 {
 		return
 	}
-	p.base = append(slices.Clip(p.base), skilltool.New(skilltool.Options{Skills: set, OnLoad: onLoad}))
+	p.base = append(slices.Clip(p.base), skilltool.New(skilltool.Options{Skills: set, OnLoad: onLoad, Grants: grants}))
 	p.Tools = tools.Assemble(p.pc, p.base, nil, p.getenv)
 }
 
@@ -214,6 +215,6 @@ func Catalog(pc *permission.Context, defs *agentdef.Set, sk *skills.Set, getenv 
 	p := NewPool(pc, nil, PoolOptions{Getenv: getenv})
 	perms := agent.NewPermissions(pc, nil)
 	p.AddAgentTool(AgentConfig{Definitions: defs, Permissions: perms, Bus: &agent.Bus{}})
-	p.AddSkillTool(sk, nil)
+	p.AddSkillTool(sk, nil, nil)
 	return p, slices.Clone(p.base)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reinsdev/reins/hooks"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/llm/anthropic"
 	"github.com/reinsdev/reins/llm/bedrock"
@@ -90,6 +91,9 @@ type ProviderOptions struct {
 	Trusted bool
 	// Dir is the folder an apiKeyHelper runs in (the session's).
 	Dir string
+	// Groups, when set, watches an apiKeyHelper's process group while it runs (the hooks'
+	// guard), so that it ends even if this process is killed meanwhile.
+	Groups hooks.GroupGuard
 }
 
 // defaultAnthropicSmallModel summarises pages for WebFetch when nothing else is configured.
@@ -250,6 +254,7 @@ func (c *Provider) anthropicCredential(opts *anthropic.Options, o ProviderOption
 		if err != nil {
 			return err
 		}
+		kh.groups = o.Groups
 		opts.Credentials, c.keyHelper = kh, kh
 		c.Credential = "apiKeyHelper from " + helper.Origin()
 		return nil

@@ -2,11 +2,16 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/reinsdev/reins/built"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
 	"github.com/reinsdev/reins/settings"
@@ -19,6 +24,9 @@ type SandboxOptions struct {
 	Executable func() (string, error)
 	// Getenv reads REINS_SANDBOX_BACKEND.
 	Getenv func(string) string
+	// AskHost, if set, answers for a host the allowed domains do not admit (see
+	// sandbox.Config.AskHost); nil refuses those hosts.
+	AskHost func(ctx context.Context, host string, port int) bool
 }
 
 // maxReadDenyWalk bounds how many entries are looked at to find the paths a Read deny
@@ -38,12 +46,15 @@ func SandboxConfig(ctx context.Context, s *Settings, pc *permission.Context, o S
 		return sandbox.Config{}, nil, err
 	}
 	dirs, files := permission.ProtectedNames()
+	cacheRoot := userCacheDir(o.Getenv, pc.Home())
 	cfg := sandbox.Config{
 		WorkingDirs:       pc.WorkingDirs(),
 		Home:              pc.Home(),
+		CacheDir:          sandboxCacheDir(cacheRoot, pc.OriginalCwd()),
+		ProbeCache:        filepathJoin(cacheRoot, "reins", "sandbox-probe.json"),
 		ProtectedDirs:     dirs,
 		ProtectedFiles:    files,
-		ProtectedPaths:    pc.SettingsFiles(),
+		ProtectedPaths:    append(pc.SettingsFiles(), pc.ProtectedPaths()...),
 		AllowLocalBinding: sb.AllowLocalBinding,
 		Helper:            helper,
 		Backends:          backends,
@@ -78,9 +89,120 @@ func SandboxConfig(ctx context.Context, s *Settings, pc *permission.Context, o S
 			}
 		}
 	}
+	if s.Options.ConfigDir != "" {
+		cfg.QuarantineDir = filepath.Join(s.Options.ConfigDir, "quarantine")
+	}
 	paths, notes := readDeniedPaths(ctx, pc)
 	cfg.DenyRead = append(cfg.DenyRead, paths...)
+	cfg.DenyRead = append(cfg.DenyRead, credentialStores(ctx, pc)...)
 	return cfg, notes, nil
+}
+
+// credentialStores are the places in the home folder where tools keep credentials, which no
+// sandboxed command may read whatever the rules say: the folders and files of ssh, the
+// clouds' and GitHub's command-line tools, Docker, netrc and git's credential store, cargo's
+// registry token, and what the secret-file patterns (permission.DefaultSecretFiles and
+// permissions.secretFiles) name in the home folder: those anchored there, and the unanchored
+// ones (.npmrc, .pgpass, *.pem, …) matched against its top entries. Below the working
+// directories the patterns are not walked for: a project's own .env or test certificates stay
+// readable to its builds and tests (the Read deny rules, walked by readDeniedPaths, say
+// otherwise where the user wants).
+func credentialStores(ctx context.Context, pc *permission.Context) []sandbox.Path {
+	home := pc.Home()
+	if home == "" {
+		return nil
+	}
+	const origin = "credential store (built in)"
+	var out []sandbox.Path
+	seen := map[string]bool{}
+	add := func(p, origin string) {
+		if !seen[p] && exists(p) {
+			seen[p] = true
+			out = append(out, sandbox.Path{Path: p, Origin: origin})
+		}
+	}
+	for _, rel := range []string{".ssh", ".aws", ".config/gcloud", ".config/gh", ".docker/config.json", ".netrc", ".git-credentials",
+		".azure", ".kube/config", ".gnupg", ".cargo/credentials", ".cargo/credentials.toml"} {
+		add(filepath.Join(home, rel), origin)
+	}
+	for _, sf := range pc.SecretFiles() {
+		origin := "secret file " + sf.Pattern
+		if base := secretBase(sf.Pattern, home); base != "" {
+			add(base, origin)
+		}
+	}
+	entries, _ := os.ReadDir(home)
+	for _, e := range entries {
+		p := filepath.Join(home, e.Name())
+		if sf, ok := pc.SecretFile(ctx, p); ok {
+			add(p, "secret file "+sf.Pattern)
+		}
+	}
+	return out
+}
+
+// secretBase is the path a home-anchored or absolute secret-file pattern names, down to its
+// first component with a wildcard ("~/.config/gcloud/**" names ~/.config/gcloud); "" for an
+// unanchored pattern or one whose literal part is the home folder or the root itself.
+func secretBase(pattern, home string) string {
+	var base, rest string
+	switch {
+	case strings.HasPrefix(pattern, "~/"):
+		base, rest = home, pattern[2:]
+	case strings.HasPrefix(pattern, "//"):
+		base, rest = "/", pattern[2:]
+	default:
+		return ""
+	}
+	for _, seg := range strings.Split(rest, "/") {
+		if seg == "" || strings.ContainsAny(seg, "*?[{\\") {
+			break
+		}
+		base = filepath.Join(base, seg)
+	}
+	if base == home || base == "/" {
+		return ""
+	}
+	return base
+}
+
+// userCacheDir is XDG_CACHE_HOME, or ~/.cache.
+func userCacheDir(getenv func(string) string, home string) string {
+	if d := getenv("XDG_CACHE_HOME"); filepath.IsAbs(d) {
+		return d
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".cache")
+}
+
+// sandboxCacheDir is the folder of the toolchains' caches of sandboxed commands started in
+// cwd: one per project, so that a command in one project cannot poison the builds of another.
+func sandboxCacheDir(cacheRoot, cwd string) string {
+	if cacheRoot == "" || cwd == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(cwd))
+	name := strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, filepath.Base(cwd))
+	return filepath.Join(cacheRoot, "reins", "sandbox", name+"-"+hex.EncodeToString(sum[:6]))
+}
+
+func filepathJoin(root string, elem ...string) string {
+	if root == "" {
+		return ""
+	}
+	return filepath.Join(append([]string{root}, elem...)...)
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // readDeniedPaths finds the existing paths the Read deny rules cover, for the sandbox to hide:
@@ -154,19 +276,65 @@ func patternBase(r *permission.Rule, pc *permission.Context) string {
 	return base
 }
 
-// StartSandbox builds the session's sandbox when the settings enable it; nil when they do not.
-// An enabled sandbox that cannot run is an error: reins never falls back to running commands
-// unconfined. warn gets what could not be carried over completely.
-func StartSandbox(ctx context.Context, s *Settings, pc *permission.Context, o SandboxOptions, warn func(string)) (*sandbox.Sandbox, error) {
+// StartSandbox builds the session's sandbox and returns it with the permission context the
+// session decides and runs its commands in:
+//
+//   - sandbox.enabled is false in the settings: no sandbox, pc.
+//   - a backend works: the sandbox, pc.
+//   - no backend works and the sandbox is on only by default (no file set sandbox.enabled):
+//     no sandbox, and pc with the sandbox off — commands run unconfined, as before the
+//     default — said once through warn.
+//   - no backend works and a settings file set sandbox.enabled to true: the error; reins never
+//     falls back to running commands unconfined where the settings promised otherwise.
+//
+// warn also gets what could not be carried over completely.
+func StartSandbox(ctx context.Context, s *Settings, pc *permission.Context, o SandboxOptions, warn func(string)) (*sandbox.Sandbox, *permission.Context, error) {
 	if !pc.Sandbox().Enabled {
-		return nil, nil
+		return nil, pc, nil
 	}
 	cfg, notes, err := SandboxConfig(ctx, s, pc, o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	cfg.AskHost = o.AskHost
+	cfg.OnStart = func() { built.Mark(built.Sandbox) }
+	sb, err := sandbox.New(ctx, cfg)
+	if errors.Is(err, sandbox.ErrUnavailable) && SandboxOnByDefault(s) {
+		warn(SandboxOffNotice(err))
+		return nil, SandboxOff(pc), nil
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	for _, n := range notes {
 		warn(n)
 	}
-	return sandbox.New(ctx, cfg)
+	return sb, pc, nil
+}
+
+// SandboxOnByDefault reports whether the sandbox is on only because nothing turned it off: no
+// settings file set sandbox.enabled.
+func SandboxOnByDefault(s *Settings) bool {
+	return s.Context.Sandbox().Enabled && SandboxEnabledAt(s) == ""
+}
+
+// SandboxEnabledAt is where the sandbox.enabled that decides was written (file:line:col), ""
+// when no settings file sets it.
+func SandboxEnabledAt(s *Settings) string {
+	sb, _ := s.Loaded.Sandbox(s.Trusted)
+	return sb.EnabledOrigin
+}
+
+// SandboxOff is pc with the sandbox off: what a session whose default sandbox found no backend
+// decides and runs in, so that no command is refused for want of a sandbox and no escape asks.
+func SandboxOff(pc *permission.Context) *permission.Context {
+	p := pc.Sandbox()
+	p.Enabled = false
+	return pc.WithSandbox(p)
+}
+
+// SandboxOffNotice is what a session says once when its default sandbox cannot run.
+func SandboxOffNotice(err error) string {
+	return fmt.Sprintf("Bash commands run without the OS sandbox this session: %v. "+
+		"(It is on by default where a backend works; sandbox.enabled: false in your user settings silences this, true makes it an error.)", err)
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/reinsdev/reins/permission"
@@ -59,5 +60,69 @@ func writeTestFile(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSandboxConfigCredentialsAndCaches: the well-known credential stores and the secret
+// files of the home folder are read-denied in every sandbox, whatever the rules; the caches
+// are a folder of the project's own under ~/.cache; the quarantine is in the config folder.
+func TestSandboxConfigCredentialsAndCaches(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	proj, home := filepath.Join(root, "proj"), filepath.Join(root, "home")
+	denied := []string{".ssh/id_ed25519", ".aws/credentials", ".config/gcloud/credentials.db", ".config/gh/hosts.yml", ".docker/config.json",
+		".netrc", ".git-credentials", ".npmrc", ".pgpass", "server.pem"}
+	readable := []string{".bashrc", ".gitconfig", "notes.txt", ".config/git/config", ".docker/features.json", "proj/.env"}
+	for _, f := range append(denied, readable...) {
+		writeTestFile(t, filepath.Join(home, f), "x\n")
+	}
+	writeTestFile(t, filepath.Join(proj, ".env"), "K=1\n")
+	env := map[string]string{"HOME": home}
+	s, err := LoadSettings(SettingsOptions{Cwd: proj, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err := SandboxConfig(context.Background(), s, s.Context, SandboxOptions{
+		Executable: func() (string, error) { return "/bin/true", nil }, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range cfg.DenyRead {
+		got = append(got, p.Path)
+		if p.Origin == "" {
+			t.Errorf("%s has no origin", p.Path)
+		}
+	}
+	for _, f := range denied {
+		top := filepath.Join(home, strings.SplitN(f, "/", 2)[0])
+		if strings.HasPrefix(f, ".config/") || strings.HasPrefix(f, ".docker/") {
+			top = filepath.Join(home, f)
+			if strings.HasPrefix(f, ".config/") {
+				top = filepath.Dir(top)
+			}
+		}
+		if !slices.Contains(got, top) {
+			t.Errorf("%s is not read-denied (got %q)", top, got)
+		}
+	}
+	for _, f := range readable {
+		if slices.ContainsFunc(got, func(p string) bool {
+			return p == filepath.Join(home, f) || strings.HasPrefix(filepath.Join(home, f), p+"/")
+		}) {
+			t.Errorf("%s is read-denied", f)
+		}
+	}
+	if slices.Contains(got, filepath.Join(proj, ".env")) {
+		t.Error("the project's .env is read-denied by default")
+	}
+	if !strings.HasPrefix(cfg.CacheDir, filepath.Join(home, ".cache", "reins", "sandbox", "proj-")) {
+		t.Errorf("CacheDir %s", cfg.CacheDir)
+	}
+	other := sandboxCacheDir(filepath.Join(home, ".cache"), filepath.Join(root, "other", "proj"))
+	if other == cfg.CacheDir {
+		t.Error("two projects of the same name share their caches")
+	}
+	if cfg.QuarantineDir != filepath.Join(home, ".reins", "quarantine") {
+		t.Errorf("QuarantineDir %s", cfg.QuarantineDir)
 	}
 }

@@ -24,11 +24,11 @@ func (a *App) restore(ctx context.Context) (*session.Transcript, *permission.Con
 		if err != nil {
 			return nil, nil, fmt.Errorf("--continue: %w", err)
 		}
-		if transcript, err = a.Store.Load(ctx, a.Cwd, id); err != nil {
+		if transcript, err = a.load(ctx, id); err != nil {
 			return nil, nil, err
 		}
 	case a.opts.Resume != "":
-		if transcript, err = a.Store.Load(ctx, a.Cwd, a.opts.Resume); err != nil {
+		if transcript, err = a.load(ctx, a.opts.Resume); err != nil {
 			return nil, nil, fmt.Errorf("--resume: %w", err)
 		}
 	default:
@@ -42,6 +42,18 @@ func (a *App) restore(ctx context.Context) (*session.Transcript, *permission.Con
 	}
 	a.History, a.Resumed = transcript.Messages, true
 	return transcript, pc, nil
+}
+
+// load reads session id, up to the message ResumeAt names when it is set.
+func (a *App) load(ctx context.Context, id string) (*session.Transcript, error) {
+	if a.opts.ResumeAt == "" {
+		return a.Store.Load(ctx, a.Cwd, id)
+	}
+	t, err := a.Store.LoadUpTo(ctx, a.Cwd, id, a.opts.ResumeAt)
+	if err != nil {
+		return nil, fmt.Errorf("--resume-session-at: %w", err)
+	}
+	return t, nil
 }
 
 // restorePermissions is the settings' context with t's saved permission state on it (its
@@ -76,16 +88,25 @@ func (a *App) openSession(transcript *session.Transcript) error {
 		return nil
 	case transcript != nil && !a.opts.Fork:
 		a.Recorder, err = a.Store.Reopen(transcript)
+		if err == nil && a.opts.ResumeAt != "" {
+			// What came after the message is left behind, in the file for a person to read.
+			if err = a.Recorder.AppendResumeAt(a.opts.ResumeAt, transcript); err != nil {
+				a.Recorder.Close()
+				a.Recorder = nil
+			}
+		}
 	default:
 		a.Recorder, err = a.Store.CreateWithID(a.Cwd, cmp.Or(a.opts.SessionID, session.NewID()), a.Provider.Model)
+		if branch := gitBranch(a.Cwd); err == nil && branch != "" {
+			// For the lists of sessions (/resume); a session that cannot say it is no worse.
+			_ = a.Recorder.AppendBranch(branch)
+		}
 		if err == nil && transcript != nil {
-			// A fork starts as a copy of the conversation it continues.
-			for _, m := range transcript.Messages {
-				if err = a.Recorder.AppendMessage(m); err != nil {
-					a.Recorder.Close()
-					a.Recorder = nil
-					break
-				}
+			// A fork starts as a copy of the conversation it continues, and of what its model
+			// knew of files.
+			if err = copyTranscript(a.Recorder, transcript); err != nil {
+				a.Recorder.Close()
+				a.Recorder = nil
 			}
 		}
 	}
@@ -143,8 +164,11 @@ func (a *App) SwitchSession(ctx context.Context, id string) ([]llm.Message, erro
 		return nil, err
 	}
 	old := a.Recorder
+	a.recMu.Lock()
 	a.Recorder, a.Agent.Recorder, a.SessionID, a.History = w, w, t.ID, t.Messages
+	a.recMu.Unlock()
 	old.Close()
+	a.restoreSessionState(t)
 	// The new session's saved results: the agent saves there from now on (sub-agents read the
 	// folder as they start) and the model may read them back.
 	if pc, err = a.openResultsDir(pc); err != nil {
@@ -179,4 +203,19 @@ func (a *App) Sidechains(ctx context.Context) func(agentID string) []llm.Message
 		}
 		return nil
 	}
+}
+
+// copyTranscript writes t's conversation and file state into a new session.
+func copyTranscript(w *session.Writer, t *session.Transcript) error {
+	for _, m := range t.Messages {
+		if err := w.AppendMessage(m); err != nil {
+			return err
+		}
+	}
+	for p, r := range t.Files() {
+		if err := w.AppendFileState(p, &r); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -49,6 +49,8 @@ type Settings struct {
 	// both are filled by a session or a host that runs tools (settingsEnv).
 	EnvVars []settings.EnvVar
 	Environ []string
+	// Restricted is --restricted (settings.Flags.Restricted).
+	Restricted bool
 }
 
 // Locations are the settings locations of a session in cwd, from the environment.
@@ -81,6 +83,10 @@ func LoadSettings(o SettingsOptions) (*Settings, error) {
 	opts := Locations(o.Getenv, cwd)
 	opts.Flag = o.File
 	opts.Sources = o.Sources
+	if o.Flags.Restricted {
+		// Only managed policy and --settings are read.
+		opts.Sources = settings.RestrictedSources()
+	}
 	opts.Bundles = o.Proposed
 	if o.Flags.Mode != "" {
 		if _, err := permission.ParseMode(o.Flags.Mode); err != nil {
@@ -96,7 +102,7 @@ func LoadSettings(o SettingsOptions) (*Settings, error) {
 		return nil, err
 	}
 	opts, loaded = s.Options, s.Loaded
-	trusted, err := settings.IsTrusted(opts.ConfigDir, cwd)
+	trusted, err := settings.IsTrusted(opts.ConfigDir, opts.Home, cwd)
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +113,7 @@ func LoadSettings(o SettingsOptions) (*Settings, error) {
 		return nil, err
 	}
 	s.Context, s.Report, s.Trusted = pc, report, trusted
+	s.Restricted = o.Flags.Restricted
 	return s, nil
 }
 

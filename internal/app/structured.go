@@ -78,7 +78,10 @@ func newStructuredTool(schema string, holder *StructuredOutput) (t tool.Tool, er
 			holder.mu.Lock()
 			holder.value = append(json.RawMessage(nil), in...)
 			holder.mu.Unlock()
-			return tool.TextResult("Structured output provided successfully"), nil
+			res := tool.TextResult("Structured output provided successfully")
+			// As Claude Code: the valid answer ends the turn; the model is not asked again.
+			res.EndTurn = true
+			return res, nil
 		},
 	}), nil
 }
@@ -97,7 +100,9 @@ func (a *App) RunTurn(ctx context.Context, history []llm.Message, prompt llm.Mes
 	a.Structured.reset()
 	res, err := a.Agent.Run(ctx, history, prompt)
 	for try := 0; err == nil && res.Subtype == agent.SubtypeSuccess; try++ {
-		if _, ok := a.Structured.Value(); ok {
+		if v, ok := a.Structured.Value(); ok {
+			// The result's text is the answer, as the turn ended with it.
+			res.Text = string(v.(json.RawMessage))
 			break
 		}
 		if try == maxStructuredRetries {

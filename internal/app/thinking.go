@@ -18,8 +18,10 @@ const DefaultThinkingBudget = 31999
 // wins: the --max-thinking-tokens flag (the Agent SDK's maxThinkingTokens), the
 // MAX_THINKING_TOKENS variable, the alwaysThinkingEnabled setting. 0 from the flag or the
 // variable turns thinking off. A value that is not a whole number, or that the API would
-// refuse with the session's max tokens, is a UsageError naming where it came from.
-func thinkingBudget(flag *int, getenv func(string) string, s *settings.Loaded, maxTokens int) (int, error) {
+// refuse with the session's max tokens and model (below 1024, not below max tokens, more
+// than the model's output), is a UsageError naming where it came from, the value and the
+// limit.
+func thinkingBudget(flag *int, getenv func(string) string, s *settings.Loaded, model string, maxTokens int) (int, error) {
 	budget, from := 0, ""
 	switch env := strings.TrimSpace(getenv("MAX_THINKING_TOKENS")); {
 	case flag != nil:
@@ -38,8 +40,8 @@ func thinkingBudget(flag *int, getenv func(string) string, s *settings.Loaded, m
 	if budget == 0 {
 		return 0, nil
 	}
-	req := llm.Request{ThinkingBudget: budget, MaxTokens: (&agent.Agent{MaxTokens: maxTokens, ThinkingBudget: budget}).ReplyBound()}
-	if err := req.CheckThinking(); err != nil {
+	req := llm.Request{Model: model, ThinkingBudget: budget, MaxTokens: (&agent.Agent{Model: model, MaxTokens: maxTokens, ThinkingBudget: budget}).ReplyBound()}
+	if err := req.CheckThinkingLimit(); err != nil {
 		return 0, &UsageError{fmt.Errorf("%s: %w", from, err)}
 	}
 	return budget, nil

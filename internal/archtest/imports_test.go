@@ -55,20 +55,21 @@ var corePackages = []string{"permission", "pathrule", "bashrules", "settings"}
 
 // coreLeaves are packages of ours that the core may import: they import only the standard
 // library (ownImports holds them to it). boundedfile is how settings reads its files;
-// hostform is how bashrules reads the hosts of curl's and wget's URLs.
-// filelock is how settings keeps two processes from rewriting one file at once.
-var coreLeaves = []string{"boundedfile", "hostform", "filelock"}
+// hostform is how bashrules reads the hosts of curl's and wget's URLs; built records that the
+// knowledge base was built (on first use); worktree/gitdir is how settings finds a worktree's
+// main repository for trust; filelock is how settings keeps two processes from rewriting one
+// file at once.
+var coreLeaves = []string{"boundedfile", "hostform", "built", "worktree/gitdir", "filelock"}
 
 // sdkHomes names, for each third-party module that wraps an outside service or a UI, the only
 // packages of ours that may import it directly.
 var sdkHomes = map[string][]string{
 	"github.com/spf13/cobra":                 {"internal/cli"},
-	"github.com/modelcontextprotocol/go-sdk": {"mcp/client", "mcp/serve"},
+	"github.com/modelcontextprotocol/go-sdk": {"mcp/client", "mcp/serve", "bench/mcpserver"}, // the benchmarks' server, for reins and Claude Code alike
 	"charm.land/":                            {"internal/tui"},
 	"github.com/charmbracelet/":              {"internal/tui"},
 	// The Markdown parser serves only the terminal renderer.
-	"github.com/yuin/goldmark":            {"internal/tui/markdown"},
-	"github.com/landlock-lsm/go-landlock": {"sandbox/landlock"},
+	"github.com/yuin/goldmark": {"internal/tui/markdown"},
 	// Definition files (sub-agents, slash commands, skills) are Markdown with YAML front matter.
 	"go.yaml.in/yaml": {"agentdef", "frontmatter"},
 	// The clouds' SDKs sign and authenticate requests for Anthropic's models on Amazon Bedrock
@@ -312,6 +313,10 @@ var ownImports = map[string][]string{
 	"filelock": {},
 	// Hosts in one form for the core and the web tool alike.
 	"hostform": {},
+	// A folder's repository, read from its .git files for the core (trust, protected paths).
+	"worktree/gitdir": {"boundedfile"},
+	// Worktrees are git runs and files: the session assembly uses them, never the reverse.
+	"worktree": {"worktree/gitdir", "boundedfile", "pathrule", "internal/procgroup"},
 	// Memory files are text for the prompt: found and read through the bounded reader, never
 	// knowing the agent that shows them (what is a secret comes in as a function).
 	"memory": {"boundedfile"},
@@ -328,8 +333,10 @@ var ownImports = map[string][]string{
 	// settings reads it like a managed file.
 	"settings/policy": {},
 	// What programs do is data a reviewer reads: the knowledge base knows nothing of rules,
-	// the engine or the shell parser (bashrules asks it).
-	"bashrules/knowledge": {},
+	// the engine or the shell parser (bashrules asks it); it only records that it was built.
+	"bashrules/knowledge": {"built"},
+	// The record of what was built on first use is a leaf every layer may mark.
+	"built": {},
 }
 
 func TestOwnImports(t *testing.T) {
@@ -358,8 +365,8 @@ func TestOwnImports(t *testing.T) {
 
 // TestSandboxImportsOnlyItself keeps the sandbox a leaf: it enforces the paths and hosts it is
 // given and knows nothing of the permission engine, the settings or the tools (the CLI hands
-// it the settings). Outside the standard library it may use only its own packages, go-landlock,
-// and x/sys/unix with x/net/bpf for its seccomp filter.
+// it the settings). Outside the standard library it may use only its own packages and
+// x/sys/unix with x/net/bpf (Landlock's system calls and the seccomp filter).
 func TestSandboxImportsOnlyItself(t *testing.T) {
 	pkgs := listPackages(t)
 	checked := 0
@@ -370,18 +377,33 @@ func TestSandboxImportsOnlyItself(t *testing.T) {
 		}
 		checked++
 		for _, imp := range p.Imports {
-			if pkgs[imp].Standard || strings.HasPrefix(imp, "github.com/landlock-lsm/go-landlock/") ||
-				imp == "golang.org/x/sys/unix" || imp == "golang.org/x/net/bpf" {
+			if pkgs[imp].Standard || imp == "golang.org/x/sys/unix" || imp == "golang.org/x/net/bpf" {
 				continue
 			}
 			if irel, ok := ours(imp); ok && (irel == "sandbox" || strings.HasPrefix(irel, "sandbox/")) {
 				continue
 			}
-			t.Errorf("%s imports %s: the sandbox may import only the standard library, go-landlock, x/sys/unix, x/net/bpf and itself", rel, imp)
+			t.Errorf("%s imports %s: the sandbox may import only the standard library, x/sys/unix, x/net/bpf and itself", rel, imp)
 		}
 	}
 	if checked < 4 {
 		t.Fatalf("found only %d sandbox packages", checked)
+	}
+}
+
+// TestSandboxHelpersStayLight keeps sandbox/confine, whose init runs the helpers the backends
+// re-execute reins as, on the imports that Go initialises first: a package initialises once
+// its imports have, so with anything more the helpers would wait for most of the binary's
+// packages before every sandboxed command (bench/sandbox.sh).
+func TestSandboxHelpersStayLight(t *testing.T) {
+	p, ok := listPackages(t)[module+"/sandbox/confine"]
+	if !ok {
+		t.Fatal("no sandbox/confine package")
+	}
+	for _, imp := range p.Imports {
+		if imp != "errors" && imp != "syscall" && imp != "unsafe" {
+			t.Errorf("sandbox/confine imports %s: its init runs the helpers before the rest of reins only while it imports nothing but errors, syscall and unsafe", imp)
+		}
 	}
 }
 

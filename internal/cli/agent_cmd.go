@@ -21,6 +21,7 @@ type agentOptions struct {
 	// chat is set by the interactive mode: it keeps file checkpoints for /rewind.
 	chat               bool
 	perm               permFlags
+	worktree           worktreeFlag
 	mcp                mcpFlags
 	print              bool
 	outputFormat       string
@@ -100,7 +101,11 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 				}
 				return usageErrorf("the interactive mode needs a terminal; to run headless, use reins -p \"…\" (or pipe the prompt: echo \"…\" | reins -p)")
 			}
-			// In a terminal, arguments are the first message of the chat, as in Claude Code.
+			// In a terminal, arguments are the first message of the chat, as in Claude Code;
+			// a command name one letter off is a typo, not a message.
+			if nearMissCommand(cmd, args) {
+				return unknownCommand(cmd, args[0], fmt.Sprintf("(to start the chat with it as the first message, quote it: reins %q)", strings.Join(args, " ")))
+			}
 			return runInteractive(cmd.Context(), f, opts, strings.TrimSpace(strings.Join(args, " ")))
 		}
 		prompt, err := readPrompt(f, args)
@@ -129,6 +134,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	opts.hooks.register(root)
 	opts.mcp.register(root)
 	opts.sdk.register(root)
+	opts.worktree.register(root)
 }
 
 // readPrompt joins the arguments and, when it is not a terminal, standard input.
@@ -178,6 +184,8 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	if err != nil {
 		return err
 	}
+	// Headless: the worktree is kept, and where it is is said, after Close.
+	defer leaveWorktree(ctx, f, a, nil, false)
 	defer a.Close()
 
 	// stream-json writes each line as it happens; json collects them and prints the result
@@ -199,6 +207,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 			em.Structured = a.Structured.Value
 		}
 		em.HookEvents = opts.hooks.includeEvents
+		em.Mode = func() string { return string(a.Permissions.Context().Mode()) }
 		em.Init(initInfo(f, a))
 		unsubscribe = a.Bus.Subscribe(em.Handle)
 	}
@@ -208,7 +217,8 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		prev, stop := unsubscribe, a.Bus.Subscribe(subDenials.Observe)
 		unsubscribe = func() { prev(); stop() }
 	}
-	if em == nil || !em.HookEvents {
+	if em == nil {
+		// The json and stream-json outputs carry them as system/informational lines.
 		prev, stopNotes := unsubscribe, printHookMessages(f, a.Bus)
 		unsubscribe = func() { prev(); stopNotes() }
 	}
@@ -241,6 +251,9 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 			if _, err := fmt.Fprintln(f.Out, text); err != nil {
 				return fmt.Errorf("writing output: %w", err)
 			}
+		}
+		if res.HookStop != nil {
+			fmt.Fprintf(f.ErrOut, "reins: %s\n", res.HookStop)
 		}
 		if ds := sdkproto.AllDenials(res, subDenials.Take()); len(ds) > 0 {
 			fmt.Fprintf(f.ErrOut, "reins: %d tool call(s) were denied: %s (grant them with --allowedTools, --permission-mode or settings)\n",

@@ -43,7 +43,12 @@ func appOptions(f *Factory, opts *agentOptions) (app.Options, error) {
 		return app.Options{}, err
 	}
 	sf := &opts.sdk
+	var confirm func([]string) bool
+	if opts.chat {
+		confirm = confirmSecrets(f, f.In)
+	}
 	return app.Options{
+		Worktree:           opts.worktree.options(confirm),
 		Cwd:                so.Cwd,
 		Getenv:             f.Getenv,
 		Settings:           so,
@@ -66,6 +71,7 @@ func appOptions(f *Factory, opts *agentOptions) (app.Options, error) {
 		Continue:           opts.continueLast,
 		Resume:             opts.resume,
 		Fork:               sf.fork,
+		ResumeAt:           sf.resumeAt,
 		SessionID:          sf.sessionID,
 		NoPersist:          sf.noPersist,
 		LateHooks:          sf.inputFormat == inputStreamJSON,

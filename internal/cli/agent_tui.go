@@ -11,6 +11,7 @@ import (
 	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/session"
+	"github.com/reinsdev/reins/settings"
 )
 
 // runInteractive runs the full-screen chat: the same setup, provider and agent as -p (and the
@@ -35,6 +36,8 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 	if err != nil {
 		return err
 	}
+	// After Close (deferred later, run first): keep or remove the session's worktree.
+	defer leaveWorktree(ctx, f, a, f.In, true)
 	defer a.Close()
 	// MCP servers' requests for input go to the chat's form while it runs.
 	a.SetElicitor(elicitor)
@@ -51,7 +54,11 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		f.warn("%v", perr)
 	}
 	a.StartSession(ctx)
+	status, stopStatus := chatStatusLine(f, a)
+	defer stopStatus()
+	o := a.Settings.Options
 	err = tui.Run(ctx, tui.Config{
+		StatusLine:      status,
 		Agent:           a.Agent,
 		History:         a.History,
 		Prompt:          prompt,
@@ -63,8 +70,9 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		Cwd:             a.Cwd,
 		Home:            f.Getenv("HOME"),
 		Trusted:         a.Settings.Trusted,
+		Trust:           func() error { return settings.Trust(o.ConfigDir, o.Home, o.Cwd) },
 		SettingsFiles:   files,
-		Sessions:        func() ([]tui.SessionInfo, error) { return listSessions(a.Store, a.Cwd) },
+		Sessions:        func() ([]tui.SessionInfo, error) { return listSessions(ctx, a.Store, a.Cwd) },
 		Resume:          func(id string) ([]llm.Message, error) { return a.SwitchSession(ctx, id) },
 		NoColor:         f.Getenv("NO_COLOR") != "",
 		WrapAsker:       a.WithHooks,
@@ -79,6 +87,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		Skills:          func() []tui.SkillInfo { return chatSkills(a.Skills) },
 		MCP:             func() []tui.MCPServerInfo { return chatMCP(a.MCP) },
 		Reconnect:       a.ReconnectMCP,
+		SetMCPEnabled:   a.SetMCPEnabled,
 		RunPrompt: func(ctx context.Context, name, args string) (string, error) {
 			return a.MCP.RunPrompt(ctx, prompts, name, args)
 		},
@@ -158,14 +167,22 @@ func promptCommands(prompts []client.Prompt) []tui.PromptCommand {
 }
 
 // listSessions lists cwd's saved sessions for the resume picker, newest first.
-func listSessions(store *session.Store, cwd string) ([]tui.SessionInfo, error) {
+func listSessions(ctx context.Context, store *session.Store, cwd string) ([]tui.SessionInfo, error) {
 	saved, err := store.List(cwd)
+	// The picker shows the newest; each costs a read of the start of its file.
+	saved = saved[:min(len(saved), maxListedSessions)]
 	out := make([]tui.SessionInfo, len(saved))
 	for i, sv := range saved {
 		out[i] = tui.SessionInfo{ID: sv.ID, Modified: sv.Modified}
+		if p, perr := store.Peek(ctx, cwd, sv.ID); perr == nil {
+			out[i].Summary, out[i].Branch, out[i].Size = p.Prompt, p.Branch, p.Size
+		}
 	}
 	return out, err
 }
+
+// maxListedSessions bounds the sessions /resume lists.
+const maxListedSessions = 200
 
 // memoryReport is what /memory lists of the session's memory.
 func memoryReport(m *app.Memory) tui.MemoryReport {

@@ -203,6 +203,8 @@ func auditLine(e audit.Entry) string {
 		if e.RuleOrigin != "" {
 			fmt.Fprintf(&b, " (%s)", e.RuleOrigin)
 		}
+	} else if who := decider(e); who != "" {
+		fmt.Fprintf(&b, " by %s", who)
 	} else if e.Reason != "" {
 		fmt.Fprintf(&b, " (%s)", e.Reason)
 	}
@@ -210,6 +212,20 @@ func auditLine(e audit.Entry) string {
 		fmt.Fprintf(&b, " policy v%s", e.PolicyVersion)
 	}
 	return b.String()
+}
+
+// decider says who decided an entry that no rule decided: a person at a front end, a hook,
+// a setting; "" for the other kinds, whose reason says more.
+func decider(e audit.Entry) string {
+	switch {
+	case e.FrontEnd != "":
+		return "a person (" + e.FrontEnd + ")"
+	case e.Hook != "":
+		return "hook " + e.Hook
+	case e.Setting != "":
+		return e.Setting
+	}
+	return ""
 }
 
 func shortID(id string) string {

@@ -180,7 +180,8 @@ func TestPolicyBundleE2E(t *testing.T) {
 	e.run("-p", "clean up")
 	e.wantCode(0)
 	denies := auditEntries(t, e, "--decision", "deny")
-	if len(denies) != 1 || denies[0]["rule"] != "Bash(rm:*)" || denies[0]["ruleSource"] != "policySettings" || denies[0]["policyVersion"] != "7" {
+	if len(denies) != 1 || denies[0]["rule"] != "Bash(rm:*)" || denies[0]["ruleSource"] != "policySettings" || denies[0]["policyVersion"] != "7" ||
+		denies[0]["decidedBy"] != "rule" {
 		t.Fatalf("the bundle's deny: %v", denies)
 	}
 	e.run("permissions", "check", "--tool", "Bash", "--input", `{"command":"rm -rf /tmp/x"}`)
@@ -218,6 +219,19 @@ func TestPolicyBundleE2E(t *testing.T) {
 	e.wantCode(0)
 	if !strings.Contains(e.stderr, "using the cached copy, version 7") {
 		t.Errorf("an unreachable server with a cache: %s", e.stderr)
+	}
+	// permissions check and permissions list decide with the same cached copy, and say so.
+	e.run("permissions", "check", "--tool", "Bash", "--input", `{"command":"rm -rf /tmp/x"}`)
+	if e.code != exitDenied || !strings.Contains(e.stdout, "warning: ") || !strings.Contains(e.stdout, "using the cached copy, version 7") {
+		t.Errorf("permissions check with the cached bundle: code %d\n%s%s", e.code, e.stdout, e.stderr)
+	}
+	e.run("permissions", "check", "--json", "--tool", "Bash", "--input", `{"command":"rm -rf /tmp/x"}`)
+	if !strings.Contains(e.stdout, "using the cached copy, version 7") {
+		t.Errorf("permissions check --json with the cached bundle:\n%s", e.stdout)
+	}
+	e.run("permissions", "list")
+	if e.code != 0 || !strings.Contains(e.stdout, "using the cached copy, version 7") {
+		t.Errorf("permissions list with the cached bundle: code %d\n%s%s", e.code, e.stdout, e.stderr)
 	}
 	// And with no cache, a required bundle stops reins.
 	os.RemoveAll(filepath.Join(e.home, ".reins", "policy"))

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -31,6 +32,11 @@ func (c chatCheckpoints) Changed(id string) []string {
 
 func (c chatCheckpoints) Rewind(ctx context.Context, id string) (string, error) {
 	res, err := c.a.RewindFiles(ctx, id, checkpoint.RewindOptions{})
+	var incomplete *checkpoint.IncompleteError
+	if errors.As(err, &incomplete) {
+		return rewindText(res), fmt.Errorf("not done: %d file(s) could not be put back (%s); the checkpoint is kept: /rewind to it again once that is fixed",
+			len(incomplete.Failed), strings.Join(failedPaths(incomplete.Failed), ", "))
+	}
 	if err != nil {
 		return "", err
 	}
@@ -44,13 +50,13 @@ func rewindText(res checkpoint.Result) string {
 	if len(res.FilesChanged) == 0 {
 		b.WriteString("Files: nothing to put back.")
 	} else {
-		fmt.Fprintf(&b, "Put back %d file(s) (+%d −%d lines): %s.", len(res.FilesChanged), res.Insertions, res.Deletions, strings.Join(res.FilesChanged, ", "))
+		fmt.Fprintf(&b, "Put back %s (+%d −%d lines): %s.", files(len(res.FilesChanged)), res.Insertions, res.Deletions, strings.Join(res.FilesChanged, ", "))
 	}
 	if len(res.Conflicts) > 0 {
 		fmt.Fprintf(&b, "\nLeft as they are, changed since by someone other than the agent: %s.", strings.Join(res.Conflicts, ", "))
 	}
 	if res.SkippedLinks > 0 {
-		fmt.Fprintf(&b, "\nSkipped %d file(s): a symlink or another non-regular file stands at them or on the way.", res.SkippedLinks)
+		fmt.Fprintf(&b, "\nSkipped %s: a symlink or another non-regular file stands at them or on the way.", files(res.SkippedLinks))
 	}
 	for _, s := range res.NotCaptured {
 		fmt.Fprintf(&b, "\nNot captured, so not put back: %s (%s).", s.Path, s.Reason)
@@ -59,4 +65,12 @@ func rewindText(res checkpoint.Result) string {
 		fmt.Fprintf(&b, "\nCould not put back %s: %s.", s.Path, s.Reason)
 	}
 	return b.String()
+}
+
+// files is "1 file", "2 files".
+func files(n int) string {
+	if n == 1 {
+		return "1 file"
+	}
+	return fmt.Sprintf("%d files", n)
 }

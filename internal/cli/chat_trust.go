@@ -8,7 +8,6 @@ import (
 
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/tui"
-	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/memory"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
@@ -22,7 +21,7 @@ import (
 // enable nothing is not asked about. Anything that cannot be read leaves the folder untrusted
 // and the session's own assembly reports it.
 func askTrust(ctx context.Context, f *Factory, opts *agentOptions, term tui.Terminal) error {
-	offer, configDir, ok := trustOffer(ctx, f, opts)
+	offer, configDir, home, ok := trustOffer(ctx, f, opts)
 	if !ok {
 		return nil
 	}
@@ -30,7 +29,7 @@ func askTrust(ctx context.Context, f *Factory, opts *agentOptions, term tui.Term
 	if err != nil || !yes {
 		return err
 	}
-	if err := settings.Trust(configDir, offer.Folder); err != nil {
+	if err := settings.Trust(configDir, home, offer.Folder); err != nil {
 		return fmt.Errorf("trusting %s: %w", offer.Folder, err)
 	}
 	return nil
@@ -38,14 +37,19 @@ func askTrust(ctx context.Context, f *Factory, opts *agentOptions, term tui.Term
 
 // trustOffer reads what trusting the working folder would enable. ok is false when the folder
 // is trusted, when it would enable nothing, or when its settings cannot be read.
-func trustOffer(ctx context.Context, f *Factory, opts *agentOptions) (offer tui.TrustOffer, configDir string, ok bool) {
+func trustOffer(ctx context.Context, f *Factory, opts *agentOptions) (offer tui.TrustOffer, configDir, home string, ok bool) {
 	so, err := opts.perm.settingsOptions(f)
 	if err != nil {
-		return offer, "", false
+		return offer, "", "", false
 	}
 	s, err := app.LoadSettings(so)
 	if err != nil || s.Trusted || s.Options.ConfigDir == "" {
-		return offer, "", false
+		return offer, "", "", false
+	}
+	if settings.CheckTrustable(s.Options.Home, s.Options.Cwd) != nil {
+		// The home folder, the root, a shared temporary folder: not offered, since trusting it
+		// would trust every project beneath it. The session runs untrusted.
+		return offer, "", "", false
 	}
 	offer.Folder = s.Options.Cwd
 	// The gated lists are read again whole for the dialog only: the context built here is
@@ -56,40 +60,9 @@ func trustOffer(ctx context.Context, f *Factory, opts *agentOptions) (offer tui.
 		offer.Rules, offer.Directories = trustGatedEntries(whole, offer.Folder)
 	}
 	offer.Mode = projectDefaultMode(s.Loaded, offer.Folder)
-	// A plugin's hooks and servers wait for the trust as the project's own do.
-	ps, _, perr := app.LoadPlugins(ctx, s, opts.pluginDirs)
-	var pluginHooks []settings.HookEntry
-	var pluginServers []client.ServerConfig
-	if perr == nil {
-		pluginHooks, _, _ = app.PluginHooks(ctx, s, ps)
-		pluginServers, _ = app.PluginServers(ctx, ps)
-	}
-	for _, h := range append(s.Loaded.Hooks(false), pluginHooks...) {
-		if strings.Contains(h.Skipped, "not trusted") {
-			what := h.Event
-			if h.Matcher != "" {
-				what += " (" + h.Matcher + ")"
-			}
-			offer.Hooks = append(offer.Hooks, tui.TrustItem{What: what + ": " + h.Command, Where: relTo(offer.Folder, h.Origin())})
-		}
-	}
-	if _, skipped := s.Loaded.APIKeyHelper(false); len(skipped) > 0 {
-		for _, h := range skipped {
-			offer.Credentials = append(offer.Credentials, tui.TrustItem{What: "apiKeyHelper: " + h.Command, Where: fmt.Sprintf("%s:%d:%d", relTo(offer.Folder, h.File), h.Line, h.Col)})
-		}
-	}
-	for _, v := range app.UntrustedEnv(s) {
-		// The value is shown: where a variable points (a base URL, a preloaded library) is
-		// what the person is asked to trust. %q keeps a control character out of the terminal.
-		value := v.Value
-		if strings.ContainsFunc(value, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }) {
-			value = fmt.Sprintf("%q", value)
-		}
-		offer.Env = append(offer.Env, tui.TrustItem{What: v.Name + "=" + truncate(value, 80), Where: relTo(offer.Folder, v.Origin())})
-	}
-	offer.Servers = projectServers(s, f.Getenv, opts, pluginServers)
+	offer.Runs = trustRuns(ctx, s, f.Getenv, opts)
 	offer.Memory = untrustedMemory(ctx, s)
-	return offer, s.Options.ConfigDir, !offer.Empty()
+	return offer, s.Options.ConfigDir, s.Options.Home, !offer.Empty()
 }
 
 // trustGatedEntries are the allow rules and additional directories of the project files, shared
@@ -133,34 +106,51 @@ func projectDefaultMode(l *settings.Loaded, cwd string) *tui.TrustItem {
 	return out
 }
 
-// projectServers are the servers of the project's .mcp.json: trusting the folder lets the chat
-// ask whether to start each of them.
-func projectServers(s *app.Settings, getenv func(string) string, opts *agentOptions, plugins []client.ServerConfig) []tui.TrustItem {
-	mo := opts.mcp.options()
-	mo.Plugins = plugins
-	entries, err := client.Load(app.MCPLoadOptions(s, getenv, mo))
-	if err != nil {
-		return nil
-	}
-	var out []tui.TrustItem
-	for _, e := range entries {
-		c := e.Config
-		if c.Scope != client.ScopeProject {
+// powerTitles are the trust dialog's headings of what a folder's files run, by kind.
+var powerTitles = map[app.PowerKind]string{
+	app.PowerKeyHelper:      "Credential helpers (run to get the API key):",
+	app.PowerEnv:            "Environment (for the model API, Bash, hooks and MCP servers):",
+	app.PowerHook:           "Hooks (commands run on events):",
+	app.PowerMCPServer:      "MCP servers (each asked about next):",
+	app.PowerPlugin:         "Plugins enabled (their hooks, servers and allowed-tools wait for trust):",
+	app.PowerAllowedTools:   "Commands and skills that grant tools without asking (allowed-tools):",
+	app.PowerPermissionMode: "Agents that choose their permission mode:",
+	app.PowerHelper:         "Commands Claude Code runs from these files (Reins does not run them):",
+}
+
+// trustRuns are what trusting the folder would let its files run or redirect, a group per
+// kind in app.PowerKinds order, every item in full.
+func trustRuns(ctx context.Context, s *app.Settings, getenv func(string) string, opts *agentOptions) []tui.TrustGroup {
+	byKind := map[app.PowerKind][]tui.TrustItem{}
+	for _, p := range app.Powers(ctx, s, app.PowersOptions{Getenv: getenv, PluginDirs: opts.pluginDirs, MCP: opts.mcp.options()}) {
+		if !p.Waits {
 			continue
 		}
-		launch := c.URL
-		if c.TransportType() == client.TypeStdio {
-			launch = strings.Join(append([]string{c.Command}, c.Args...), " ")
+		// Shown whole: where a variable points or what a helper runs is what the person is
+		// asked to trust.
+		byKind[p.Kind] = append(byKind[p.Kind], tui.TrustItem{What: printableLine(p.What), Where: relTo(s.Options.Cwd, p.Where)})
+	}
+	var out []tui.TrustGroup
+	for _, k := range app.PowerKinds {
+		if items := byKind[k]; len(items) > 0 {
+			out = append(out, tui.TrustGroup{Title: powerTitles[k], Items: items})
 		}
-		out = append(out, tui.TrustItem{What: c.Name + ": " + launch, Where: relTo(s.Options.Cwd, c.Pos)})
 	}
 	return out
+}
+
+// printableLine keeps a value on one line of the dialog: control characters are quoted.
+func printableLine(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }) {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
 }
 
 // untrustedMemory are the project's memory files that reach the model as information now and
 // as instructions once the project is trusted.
 func untrustedMemory(ctx context.Context, s *app.Settings) []tui.TrustItem {
-	files, err := memory.NewLoader(app.MemoryOptions(ctx, s, s.Context)).Load(ctx)
+	files, err := memory.NewLoader(app.MemoryOptions(s, &permission.Engine{}, func() *permission.Context { return s.Context })).Load(ctx)
 	if err != nil {
 		return nil
 	}

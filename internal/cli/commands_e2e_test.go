@@ -20,11 +20,13 @@ Fix what the linter says about $ARGUMENTS.
 `
 
 // commandProject is a project with the lint and fix commands and a fake npm on PATH that
-// says what it was asked.
+// says what it was asked. The fake lives in the project: the commands run in the OS sandbox
+// (on by default), which shows the host's temporary folders other than the working
+// directories as empty.
 func commandProject(t *testing.T, bin string) *e2e {
 	t.Helper()
 	e := newE2E(t, bin)
-	binDir := filepath.Join(filepath.Dir(e.dir), "bin")
+	binDir := filepath.Join(e.dir, "bin")
 	for _, p := range []string{binDir, filepath.Join(e.dir, ".claude", "commands")} {
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			t.Fatal(err)

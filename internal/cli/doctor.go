@@ -2,6 +2,8 @@ package cli
 
 import (
 	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/sandbox"
 )
 
 // newCmdDoctor is `reins doctor`: what a session started here would talk to and with which
@@ -23,7 +26,10 @@ func newCmdDoctor(f *Factory) *cobra.Command {
 the model, the base URL, and where the credential comes from (ANTHROPIC_AUTH_TOKEN,
 ANTHROPIC_API_KEY, an apiKeyHelper with the settings file and position that set it,
 OPENAI_API_KEY, or none). A credential is never printed. An apiKeyHelper in use is run
-once to check that it prints a key; if it fails, doctor prints why and exits 1.`,
+once to check that it prints a key; if it fails, doctor prints why and exits 1. It also says
+whether Bash commands would run in the OS sandbox: on by default or by which setting, and the
+backend that works here; when none works it says so, and exits 1 if a setting asked for the
+sandbox (a session would refuse to start).`,
 		Args:    cobra.NoArgs,
 		Example: "  reins doctor\n  reins doctor --provider anthropic --model opus",
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -37,7 +43,7 @@ once to check that it prints a key; if it fails, doctor prints why and exits 1.`
 			}
 			getenv := app.ApplyEnv(s, f.Getenv)
 			p, err := app.ResolveProvider(cmd.Context(), app.ProviderOptions{Provider: provider, Model: model,
-				Settings: s.Loaded, Getenv: getenv, Trusted: s.Trusted, Dir: s.Context.OriginalCwd()})
+				Settings: s.Loaded, Getenv: getenv, Trusted: s.Trusted, Dir: s.Context.OriginalCwd(), Groups: hookGroups()})
 			if err != nil {
 				return err
 			}
@@ -46,6 +52,9 @@ once to check that it prints a key; if it fails, doctor prints why and exits 1.`
 				return err
 			}
 			printEnv(f.Out, s)
+			if err := printSandboxDoctor(cmd.Context(), f, s); err != nil {
+				return err
+			}
 			return checkErr
 		},
 	}
@@ -54,6 +63,32 @@ once to check that it prints a key; if it fails, doctor prints why and exits 1.`
 	fl.StringVar(&model, "model", "", "the model a session would be given")
 	fl.StringVar(&settingsFile, "settings", "", "a settings file, or inline settings JSON")
 	return cmd
+}
+
+// printSandboxDoctor says whether a session here would run Bash commands in the OS sandbox, by
+// building the sandbox the settings describe. An explicitly enabled sandbox that no backend
+// can run is the error: a session would refuse to start.
+func printSandboxDoctor(ctx context.Context, f *Factory, s *app.Settings) error {
+	by := cmp.Or(app.SandboxEnabledAt(s), "default")
+	if !s.Context.Sandbox().Enabled {
+		fmt.Fprintf(f.Out, "%-11s %s\n", "sandbox", sandboxOnLine(false, by, false, ""))
+		return nil
+	}
+	cfg, _, err := app.SandboxConfig(ctx, s, s.Context, sandboxOptions(f))
+	if err != nil {
+		return err
+	}
+	sb, err := sandbox.New(ctx, cfg)
+	if err == nil {
+		defer sb.Close()
+		fmt.Fprintf(f.Out, "%-11s %s (%s)\n", "sandbox", sandboxOnLine(true, by, true, ""), sb.Backend())
+		return nil
+	}
+	fmt.Fprintf(f.Out, "%-11s %s\n", "sandbox", sandboxOnLine(true, by, false, err.Error()))
+	if errors.Is(err, sandbox.ErrUnavailable) && by == "default" {
+		return nil
+	}
+	return finish(outcomeFailed)
 }
 
 // printEnv lists the variables the settings set for a session here, each with the file and

@@ -274,3 +274,23 @@ func runnableExample(args []string) bool {
 func isHeadless(args []string) bool {
 	return slices.Contains(args, "-p") || slices.Contains(args, "--print")
 }
+
+// TestReadmeGuides: README.md links every page of docs/, tells where `go install` puts the
+// binary, and names the features a person looks for first (issue 41, chat item 8).
+func TestReadmeGuides(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	for _, p := range globDocs(t) {
+		if link := "docs/" + filepath.Base(p); !strings.Contains(readme, "("+link+")") {
+			t.Errorf("README.md does not link %s", link)
+		}
+	}
+	for _, want := range []string{"$(go env GOPATH)/bin", "PATH", "compaction", "/rewind", "CLAUDE.md", "slash commands", "skills", "plugins", "CPU-minutes"} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md does not say %q", want)
+		}
+	}
+}

@@ -73,7 +73,7 @@ naming its position.`,
 				if h.Matcher != "" {
 					event += "(" + h.Matcher + ")"
 				}
-				line := fmt.Sprintf("%s: %s: %s", h.Origin(), event, h.Command)
+				line := fmt.Sprintf("%s: %s: %s", h.Origin(), event, h.Runs())
 				if h.TimeoutSeconds > 0 {
 					line += fmt.Sprintf(" [timeout %gs]", h.TimeoutSeconds)
 				}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -107,6 +108,27 @@ func TestHooksE2E(t *testing.T) {
 		}
 		if !exists(victim) {
 			t.Error("the blocked command ran")
+		}
+	})
+
+	t.Run("PreToolUse JSON cut off blocks, with a warning naming the hook's settings entry", func(t *testing.T) {
+		e := newE2E(t, bin)
+		victim := filepath.Join(e.dir, "victim")
+		os.Mkdir(victim, 0o755)
+		hook := e.hookScript("cut.sh", `printf '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"rm is blo'`)
+		e.userSettings(hooksDoc("PreToolUse", "Bash", hook, 0))
+		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -rf victim"}`)), llmtest.Say("ok"))
+		e.anthropic(srv).run("-p", "--allowedTools", "Bash", "--", "clean")
+		e.wantCode(0)
+		if r := firstResult(t, srv, 1); !r.IsError || !strings.Contains(blockText(r), "not valid hook JSON") {
+			t.Errorf("result %+v", r)
+		}
+		if !exists(victim) {
+			t.Error("the command ran: the cut-off answer was taken as no answer")
+		}
+		settings := filepath.Join(e.home, ".reins", "settings.json")
+		if !regexp.MustCompile(regexp.QuoteMeta("PreToolUse hook "+hook+" ("+settings+":") + `\d+:\d+\) answered with output that is not valid hook JSON`).MatchString(e.stderr) {
+			t.Errorf("stderr does not warn naming the hook and its settings entry:\n%s", e.stderr)
 		}
 	})
 

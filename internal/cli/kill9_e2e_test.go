@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -33,54 +32,71 @@ func processGone(pid int) bool {
 }
 
 // TestKill9LeavesNoChild: after kill -9 of reins, neither the Bash tool's shell nor a process
-// that shell started survives.
+// that shell started survives — in the sandbox, as by default, and outside it. The processes are
+// found by a marker in their command lines: inside bubblewrap's process namespace the command
+// cannot know its host process ids.
 func TestKill9LeavesNoChild(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the parent-death signal and /proc are Linux's")
 	}
-	proj, home := e2eProject(t)
-	cmd := exec.Command(reinsBinary(t), "tool", "run", "Bash", "--allowedTools", "Bash", "--input",
-		`{"command":"sleep 300 & echo $! > child.pid; echo $$ > shell.pid; sleep 300"}`)
-	cmd.Dir = proj
-	cmd.Env = append(os.Environ(), "HOME="+home, "REINS_CONFIG_DIR=", "CLAUDE_CONFIG_DIR=", "REINS_MANAGED_DIR="+filepath.Join(home, "managed"))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var pids []int
-	deadline := time.Now().Add(60 * time.Second)
-	for len(pids) < 2 {
-		pids = pids[:0]
-		for _, name := range []string{"child.pid", "shell.pid"} {
-			b, err := os.ReadFile(filepath.Join(proj, name))
-			if n, err2 := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && err2 == nil {
-				pids = append(pids, n)
+	for _, tc := range []struct{ name, marker, userSettings string }{
+		{"sandboxed", "300.0417", ""},
+		{"sandbox off", "300.0418", `{"sandbox": {"enabled": false}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			proj, home := e2eProject(t)
+			if tc.userSettings != "" {
+				writeTestFile(t, filepath.Join(home, ".reins", "settings.json"), tc.userSettings)
 			}
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the command never started: %s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Cleanup(func() {
-		for _, p := range pids {
-			syscall.Kill(p, syscall.SIGKILL)
-		}
-	})
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
-	deadline = time.Now().Add(30 * time.Second)
-	for _, p := range pids {
-		for !processGone(p) {
-			if time.Now().After(deadline) {
-				t.Fatalf("process %d survived kill -9 of reins", p)
+			cmd := exec.Command(reinsBinary(t), "tool", "run", "Bash", "--allowedTools", "Bash", "--input",
+				`{"command":"sleep `+tc.marker+` & sleep `+tc.marker+`"}`)
+			cmd.Dir = proj
+			cmd.Env = append(os.Environ(), "HOME="+home, "REINS_CONFIG_DIR=", "CLAUDE_CONFIG_DIR=", "REINS_MANAGED_DIR="+filepath.Join(home, "managed"))
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
 			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			// reins itself has the marker in its arguments; the two sleeps, the shell (and
+			// bubblewrap) have it too.
+			others := func() []int {
+				var out []int
+				for _, p := range findProcs(tc.marker) {
+					if p != cmd.Process.Pid {
+						out = append(out, p)
+					}
+				}
+				return out
+			}
+			var pids []int
+			deadline := time.Now().Add(60 * time.Second)
+			for sleeps := 0; sleeps < 2; {
+				pids, sleeps = others(), len(findProcs("sleep", tc.marker))
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("the command never started: %s", stderr.String())
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			t.Cleanup(func() {
+				for _, p := range others() {
+					syscall.Kill(p, syscall.SIGKILL)
+				}
+			})
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Wait()
+			deadline = time.Now().Add(30 * time.Second)
+			for _, p := range pids {
+				for !processGone(p) {
+					if time.Now().After(deadline) {
+						t.Fatalf("process %d survived kill -9 of reins", p)
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+		})
 	}
 }
 

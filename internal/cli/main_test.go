@@ -41,6 +41,11 @@ func reinsBinary(t testing.TB) string {
 }
 
 func TestMain(m *testing.M) {
+	// The in-process tests' sessions run Bash in the sandbox by default, with the test binary
+	// as the helper the backends re-execute.
+	if code, ok := sandboxHelper(os.Args[1:]); ok {
+		os.Exit(code)
+	}
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)

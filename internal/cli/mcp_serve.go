@@ -25,6 +25,7 @@ type mcpServeOptions struct {
 	listenAny bool
 	token     string
 	logFile   string
+	verbose   bool
 }
 
 const mcpServeHelp = `Serves Reins' built-in tools to an MCP client (an IDE, another agent, a desktop app) over
@@ -68,7 +69,8 @@ func newMCPServeCmd(f *Factory) *cobra.Command {
 	fl.StringVar(&opts.http, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
 	fl.BoolVar(&opts.listenAny, "listen-any", false, "allow --http on a non-loopback address")
 	fl.StringVar(&opts.token, "token", "", "the bearer token HTTP clients must send (default: REINS_MCP_TOKEN, else generated)")
-	fl.StringVar(&opts.logFile, "log-file", "", "write logs to this file instead of standard error")
+	fl.StringVar(&opts.logFile, "log-file", "", "write logs to this file instead of standard error (every session and call, as --verbose)")
+	fl.BoolVar(&opts.verbose, "verbose", false, "log every session and call (INFO) to standard error; without it only warnings and errors are")
 	opts.perm.register(cmd)
 	return cmd
 }
@@ -77,8 +79,14 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 	if opts.http == "" && (opts.listenAny || opts.token != "") {
 		return usageErrorf("--listen-any and --token only apply with --http")
 	}
-	logOut := f.ErrOut
+	// Standard error is a person's (or an IDE's) to read: it gets warnings and errors only,
+	// unless asked for more; a log file gets everything.
+	logOut, level := f.ErrOut, slog.LevelWarn
+	if opts.verbose {
+		level = slog.LevelInfo
+	}
 	if opts.logFile != "" {
+		level = slog.LevelInfo
 		lf, err := os.OpenFile(opts.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
 			return fmt.Errorf("--log-file: %w", err)
@@ -86,7 +94,7 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 		defer lf.Close()
 		logOut = lf
 	}
-	log := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
 
 	// As for a run: a broken deny or ask rule stops the server, and so does bypass as root;
 	// Bash is confined as in the agent when the sandbox is enabled (no backend is an error).

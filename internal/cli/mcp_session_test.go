@@ -34,7 +34,7 @@ func TestAskProjectServers(t *testing.T) {
 	}
 	env := map[string]string{"HOME": home}
 	f := &Factory{Getenv: func(k string) string { return env[k] }, Getwd: func() (string, error) { return dir, nil }}
-	if err := settings.Trust(settingsOptions(f, dir).ConfigDir, dir); err != nil {
+	if err := settings.Trust(settingsOptions(f, dir).ConfigDir, "", dir); err != nil {
 		t.Fatal(err)
 	}
 	var asked []string

@@ -21,6 +21,7 @@ type permFlags struct {
 	settingSources       string
 	dangerouslySkip      bool
 	allowDangerouslySkip bool
+	restricted           bool
 	// flags is where the flags were registered, to tell --setting-sources= from no flag.
 	flags *pflag.FlagSet
 }
@@ -36,6 +37,7 @@ func (pf *permFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&pf.settingSources, "setting-sources", "", "which of user,project,local settings to load (default all; empty: none of them, managed and --settings still apply)")
 	fl.BoolVar(&pf.dangerouslySkip, "dangerously-skip-permissions", false, "start in bypassPermissions mode")
 	fl.BoolVar(&pf.allowDangerouslySkip, "allow-dangerously-skip-permissions", false, "make bypassPermissions available without starting in it")
+	fl.BoolVar(&pf.restricted, "restricted", false, "no Bash, web or worktree tools, no bypassPermissions, no !`cmd` in commands; only managed and --settings files are read")
 }
 
 // permEnv is the permission state a command runs with.
@@ -76,6 +78,7 @@ func (pf *permFlags) settingsOptions(f *Factory) (app.SettingsOptions, error) {
 			AllowedTools:         pf.allowed,
 			DisallowedTools:      pf.disallowed,
 			AddDirs:              pf.addDirs,
+			Restricted:           pf.restricted,
 		},
 	}
 	// --setting-sources= (empty) loads no settings files, as in Claude Code; managed policy and

@@ -149,6 +149,11 @@ func runCheck(ctx context.Context, f *Factory, opts *checkOptions) error {
 	for _, w := range env.Report.Warnings {
 		res.Warnings = append(res.Warnings, w.String())
 	}
+	if env.PolicyWarning != "" {
+		// The decision is the cached bundle's (or the settings' without one), as -p's would
+		// be, and says so as -p does.
+		res.Warnings = append(res.Warnings, env.PolicyWarning)
+	}
 	if opts.asJSON {
 		if err := writeJSON(f.Out, res); err != nil {
 			return err

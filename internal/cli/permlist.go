@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/bashrules"
+	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
 )
@@ -25,6 +27,9 @@ type listedRule struct {
 	Origin   permission.Origin `json:"origin,omitzero"`
 	// ShadowedBy names the deny or ask rule that always wins over this allow rule.
 	ShadowedBy string `json:"shadowedBy,omitempty"`
+	// SetAside says why auto mode, when it is the mode, leaves this allow rule out of every
+	// decision (the classifier judges instead).
+	SetAside string `json:"setAsideInAuto,omitempty"`
 }
 
 type listResult struct {
@@ -39,6 +44,9 @@ type listResult struct {
 	Warnings    []string `json:"warnings"`
 	Directories []string `json:"workingDirectories"`
 	Files       []string `json:"settingsFiles"`
+	// Runs are what the configuration runs or redirects (helpers, env, hooks, MCP servers,
+	// plugins, granted tools, agents' modes), each with where it is written; app.Powers.
+	Runs []app.Power `json:"runs"`
 }
 
 func newCmdPermissionsList(f *Factory) *cobra.Command {
@@ -53,6 +61,10 @@ func newCmdPermissionsList(f *Factory) *cobra.Command {
 				return err
 			}
 			res := listRules(env)
+			res.Runs = app.Powers(cmd.Context(), env, app.PowersOptions{Getenv: f.Getenv})
+			if res.Runs == nil {
+				res.Runs = []app.Power{}
+			}
 			if opts.asJSON {
 				return writeJSON(f.Out, res)
 			}
@@ -70,6 +82,7 @@ func listRules(env *permEnv) *listResult {
 	res := &listResult{Mode: pc.Mode(), Trusted: env.Trusted, Deny: []listedRule{}, Ask: []listedRule{}, Allow: []listedRule{},
 		Skipped: []string{}, Warnings: []string{}, Directories: pc.WorkingDirs(), Files: pc.SettingsFiles()}
 	rules := pc.Rules()
+	auto := pc.Mode() == permission.ModeAuto || pc.Mode() == permission.ModePlan && pc.PrePlanMode() == permission.ModeAuto
 	for _, r := range rules {
 		lr := listedRule{Rule: r.Value.String(), Behavior: r.Behavior.String(), Source: r.Source, Origin: r.Origin}
 		switch r.Behavior {
@@ -80,6 +93,9 @@ func listRules(env *permEnv) *listResult {
 		case permission.Allow:
 			if o, ok := shadowedBy(rules, r); ok {
 				lr.ShadowedBy = fmt.Sprintf("%s %s from %s", o.Behavior, o.Value, o.Source)
+			}
+			if auto {
+				lr.SetAside = setAsideInAuto(r.Value)
 			}
 			res.Allow = append(res.Allow, lr)
 		}
@@ -93,6 +109,9 @@ func listRules(env *permEnv) *listResult {
 	})
 	for _, w := range env.Report.Warnings {
 		res.Warnings = append(res.Warnings, w.String())
+	}
+	if env.PolicyWarning != "" {
+		res.Warnings = append(res.Warnings, env.PolicyWarning)
 	}
 	for _, b := range env.Report.Broken {
 		res.Warnings = append(res.Warnings, "reins -p and reins tool run refuse to start: "+b.String())
@@ -184,6 +203,9 @@ func printList(w io.Writer, r *listResult) {
 			if lr.ShadowedBy != "" {
 				note = "shadowed by " + lr.ShadowedBy
 			}
+			if lr.SetAside != "" {
+				note = strings.TrimPrefix(note+"; set aside in auto mode: "+lr.SetAside, "; ")
+			}
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", lr.Rule, lr.Source, lr.Origin, note)
 		}
 	}
@@ -204,4 +226,44 @@ func printList(w io.Writer, r *listResult) {
 	for _, d := range r.Directories {
 		fmt.Fprintf(w, "  %s\n", d)
 	}
+	printRuns(w, r.Runs)
+}
+
+// printRuns lists what the configuration runs or redirects, what runs code first, each in full
+// with where it is written and what keeps it from applying.
+func printRuns(w io.Writer, runs []app.Power) {
+	fmt.Fprintln(w, "runs or redirects (helpers, env, hooks, MCP servers, plugins, allowed-tools, agents' modes):")
+	if len(runs) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, p := range runs {
+		var notes []string
+		if p.Waits {
+			notes = append(notes, "waits for trust")
+		}
+		if p.Note != "" && !(p.Waits && strings.Contains(p.Note, "not trusted")) {
+			notes = append(notes, p.Note)
+		}
+		what := p.What
+		if !strings.HasPrefix(what, string(p.Kind)+":") {
+			what = string(p.Kind) + ": " + what
+		}
+		line := fmt.Sprintf("  %s  %s (%s)", what, p.Where, p.Source)
+		if len(notes) > 0 {
+			line += " [" + strings.Join(notes, "; ") + "]"
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// setAsideInAuto is why auto mode sets the allow rule aside, as the engine asks the tools: the
+// Bash tool's judgement for Bash rules, Claude Code's list for the rest.
+func setAsideInAuto(v permission.RuleValue) string {
+	if v.Tool == "Bash" {
+		return bashrules.SetAsideInAuto(v)
+	}
+	if permission.IsDangerousAllowRule(v) {
+		return "Claude Code sets this rule aside in auto mode"
+	}
+	return ""
 }

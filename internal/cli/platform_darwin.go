@@ -7,10 +7,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// sandboxHelper: the Seatbelt backend starts the command under sandbox-exec itself and needs
-// no helper of reins' inside the sandbox.
-func sandboxHelper([]string) (code int, ok bool) { return 0, false }
-
 // landlockABI: Landlock is Linux's.
 func landlockABI() (int, error) { return 0, errors.New("Landlock is Linux's; macOS uses Seatbelt") }
 

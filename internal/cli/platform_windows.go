@@ -7,9 +7,6 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// sandboxHelper: Windows has no sandbox backend, so no helper.
-func sandboxHelper([]string) (code int, ok bool) { return 0, false }
-
 // landlockABI: Landlock is Linux's.
 func landlockABI() (int, error) {
 	return 0, errors.New("Landlock is Linux's; Reins has no OS sandbox on Windows")

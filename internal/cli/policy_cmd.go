@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/boundedfile"
+	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/settings/policy"
 )
 
@@ -70,11 +72,11 @@ func newCmdPolicySign(f *Factory) *cobra.Command {
 			if keyFile == "" {
 				return usageErrorf("--key FILE is required (reins policy keygen makes one)")
 			}
-			key, err := os.ReadFile(keyFile)
+			key, err := boundedfile.Read(cmd.Context(), keyFile, boundedfile.Limits{MaxBytes: 64 << 10, Kind: "key file"})
 			if err != nil {
 				return err
 			}
-			doc, err := os.ReadFile(args[0])
+			doc, err := settings.ReadFile(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -29,8 +28,11 @@ inputs), decides each one offline under the settings in force and under the same
 FILE read as a policy file, and lists every call whose decision would change, with the rule
 responsible. No hook runs, auto mode's classifier is not called, and nothing runs.
 
-Exit status: 0 when no decision changes, 8 when some would, 1 when reins failed, 2 for a
-usage error.`,
+A session file that cannot be read (unreadable, not a regular file, too large, a line too
+long) is named in a warning with where reading stopped and left out; the others are replayed.
+
+Exit status: 0 when no decision changes, 8 when some would, 1 when reins failed or a session
+file was skipped (the replay is incomplete), 2 for a usage error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if file == "" {
@@ -54,6 +56,11 @@ usage error.`,
 			} else {
 				printReplay(f.Out, res)
 			}
+			if n := len(res.SkippedFiles); n > 0 {
+				// Incomplete: "nothing would change" must not pass a check when sessions
+				// were not read.
+				return finishWith(outcomeFailed, fmt.Errorf("the replay is incomplete: %d session file(s) could not be read and were skipped", n))
+			}
 			if len(res.Changes) > 0 {
 				return finish(outcomeChanged)
 			}
@@ -68,7 +75,7 @@ usage error.`,
 }
 
 func runReplay(cmd *cobra.Command, f *Factory, file string, since time.Time) (*replay.Result, error) {
-	data, err := os.ReadFile(file)
+	data, err := settings.ReadFile(cmd.Context(), file)
 	if err != nil {
 		return nil, fmt.Errorf("the proposed settings: %w", err)
 	}
@@ -88,9 +95,12 @@ func runReplay(cmd *cobra.Command, f *Factory, file string, since time.Time) (*r
 		return nil, fmt.Errorf("the proposed settings: %w", err)
 	}
 	ctx := cmd.Context()
-	calls, err := replay.SessionCalls(ctx, session.NewStore(before.Options.ConfigDir).Dir(before.Context.OriginalCwd()), since)
+	calls, skippedFiles, err := replay.SessionCalls(ctx, session.NewStore(before.Options.ConfigDir).Dir(before.Context.OriginalCwd()), since)
 	if err != nil {
 		return nil, err
+	}
+	for _, s := range skippedFiles {
+		f.warn("%s; the session is left out of the replay", s)
 	}
 	known := map[string]bool{}
 	for _, c := range calls {
@@ -103,7 +113,11 @@ func runReplay(cmd *cobra.Command, f *Factory, file string, since time.Time) (*r
 	calls = append(calls, more...)
 	lookup, closeTools := replayTools(f, before)
 	defer closeTools()
-	return replay.Run(ctx, calls, before.Context, after.Context, lookup)
+	res, err := replay.Run(ctx, calls, before.Context, after.Context, lookup)
+	if res != nil {
+		res.SkippedFiles = skippedFiles
+	}
+	return res, err
 }
 
 // replayTools is the catalog of built-in tools; an MCP tool, whose server is not started, is
@@ -163,6 +177,12 @@ func printReplay(w io.Writer, r *replay.Result) {
 	fmt.Fprintln(w)
 	for why, n := range r.Skipped {
 		fmt.Fprintf(w, "  skipped %d: %s\n", n, why)
+	}
+	if n := len(r.SkippedFiles); n > 0 {
+		fmt.Fprintf(w, "%d session file(s) could not be read and were left out:\n", n)
+		for _, s := range r.SkippedFiles {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -104,15 +105,20 @@ func runRewind(ctx context.Context, f *Factory, req rewindRequest) error {
 	if req.dry {
 		fmt.Fprintln(f.Out, "Dry run: nothing was changed.")
 	}
-	if before != nil {
-		if err := forkBefore(f, req, before); err != nil {
+	if req.code {
+		// The files first: a rewind that could not put them all back is retried whole, and a
+		// fork made before it would be made twice.
+		if err := rewindStore(ctx, f, store, point, req.dry); err != nil {
+			if before != nil {
+				fmt.Fprintln(f.Out, "Conversation: not forked, since the files were not all put back.")
+			}
 			return err
 		}
 	}
-	if !req.code {
-		return nil
+	if before != nil {
+		return forkBefore(f, req, before)
 	}
-	return rewindStore(ctx, f, store, point, req.dry)
+	return nil
 }
 
 // pointID is the id of the point to, a number of the list or an id.
@@ -170,9 +176,23 @@ func rewindStore(ctx context.Context, f *Factory, store *checkpoint.Store, id st
 	if errors.Is(err, checkpoint.ErrNoPoint) {
 		return usageErrorf("no checkpoint %q: run reins rewind without --to for the list", id)
 	}
+	var incomplete *checkpoint.IncompleteError
+	if errors.As(err, &incomplete) {
+		fmt.Fprintln(f.Out, rewindText(res))
+		return fmt.Errorf("the rewind is not done: %d file(s) could not be put back (%s); the checkpoint is kept: run reins rewind --to %s again once that is fixed",
+			len(incomplete.Failed), strings.Join(failedPaths(incomplete.Failed), ", "), id)
+	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(f.Out, rewindText(res))
 	return nil
+}
+
+func failedPaths(list []checkpoint.Skipped) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = s.Path
+	}
+	return out
 }

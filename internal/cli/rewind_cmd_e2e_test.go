@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -39,7 +41,7 @@ func TestRewindCommandE2E(t *testing.T) {
 		t.Errorf("the list:\n%s", e.stdout)
 	}
 	e.run("rewind", "--to", "1", "--dry-run").wantCode(0)
-	if _, err := os.Stat(filepath.Join(e.dir, "src")); err == nil || !strings.Contains(e.stdout, "Dry run") || !strings.Contains(e.stdout, "Put back 2 file(s)") {
+	if _, err := os.Stat(filepath.Join(e.dir, "src")); err == nil || !strings.Contains(e.stdout, "Dry run") || !strings.Contains(e.stdout, "Put back 2 files") {
 		t.Errorf("the dry run (src there: %v):\n%s", err == nil, e.stdout)
 	}
 	e.run("rewind", "--conversation").wantCode(2)
@@ -50,6 +52,63 @@ func TestRewindCommandE2E(t *testing.T) {
 		}
 	}
 	e.run("rewind", "--to", "7").wantCode(2)
+}
+
+// TestAFailedRewindIsNotDoneE2E: a session removes src; one backup is swapped on disk for
+// other content. reins rewind --to 1 puts back what it can, names the file it could not and
+// exits non-zero, and the checkpoint is kept: once the backup is right again, the same
+// command puts that file back too (it used to say "nothing to put back").
+func TestAFailedRewindIsNotDoneE2E(t *testing.T) {
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	os.MkdirAll(filepath.Join(e.dir, "src"), 0o755)
+	e.write("src/main.go", "package main\n")
+	e.write("src/.env", "TOKEN=1\n")
+	srv := llmtest.NewAnthropicServer(t,
+		llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -rf src"}`)),
+		llmtest.Say("Removed."))
+	e.anthropic(srv)
+	e.env = append(e.env, "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true")
+	e.stdin = `{"type":"user","message":{"role":"user","content":"remove src"},"parent_tool_use_id":null,"session_id":"","uuid":"0b6f6c3e-1a2b-4c3d-8e9f-001122334455"}` + "\n"
+	e.run("--input-format", "stream-json", "--output-format", "stream-json", "--allowedTools", "Bash(rm -rf src)").wantCode(0)
+	e.stdin = ""
+	sum := sha256.Sum256([]byte("package main\n"))
+	id := hex.EncodeToString(sum[:])
+	blobs, _ := filepath.Glob(filepath.Join(e.home, ".reins", "checkpoints", "*", "blobs", id[:2], id[2:]))
+	if len(blobs) != 1 {
+		t.Fatalf("the backup of src/main.go: %v", blobs)
+	}
+	if err := os.WriteFile(blobs[0], []byte("package evil\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	e.run("rewind", "--to", "1").wantCode(1)
+	main := filepath.Join(e.dir, "src", "main.go")
+	if !strings.Contains(e.stdout, "Could not put back "+main) || !strings.Contains(e.stderr, "the rewind is not done") {
+		t.Errorf("the failed rewind says:\n%s\n%s", e.stdout, e.stderr)
+	}
+	if got, err := os.ReadFile(filepath.Join(e.dir, "src/.env")); err != nil || string(got) != "TOKEN=1\n" {
+		t.Errorf("src/.env = %q (%v): the file it could put back", got, err)
+	}
+	if _, err := os.Stat(main); err == nil {
+		t.Errorf("src/main.go was written from a swapped backup")
+	}
+	e.run("rewind").wantCode(0)
+	if !strings.Contains(e.stdout, "2 file(s) changed since") {
+		t.Errorf("the checkpoint after a failed rewind:\n%s", e.stdout)
+	}
+
+	if err := os.WriteFile(blobs[0], []byte("package main\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.run("rewind", "--to", "1").wantCode(0)
+	if got, err := os.ReadFile(main); err != nil || string(got) != "package main\n" {
+		t.Errorf("src/main.go = %q (%v) after the retry:\n%s", got, err, e.stdout)
+	}
+	e.run("rewind", "--to", "1").wantCode(0)
+	if !strings.Contains(e.stdout, "nothing to put back") {
+		t.Errorf("a rewind after the retry:\n%s", e.stdout)
+	}
 }
 
 // TestRewindBothE2E: a stream-json session (as the SDK starts it, with checkpoints) of two
@@ -82,7 +141,7 @@ func TestRewindBothE2E(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(e.dir, "notes.txt")); string(got) != "two\n" || len(e.sessionFiles()) != 1 {
 		t.Errorf("the dry run changed something (notes.txt %q, %d sessions)", got, len(e.sessionFiles()))
 	}
-	if !strings.Contains(e.stdout, "Conversation: would write the 4 message(s) before message 2 as a new session") || !strings.Contains(e.stdout, "Put back 1 file(s)") {
+	if !strings.Contains(e.stdout, "Conversation: would write the 4 message(s) before message 2 as a new session") || !strings.Contains(e.stdout, "Put back 1 file") {
 		t.Errorf("the dry run says:\n%s", e.stdout)
 	}
 
@@ -91,7 +150,7 @@ func TestRewindBothE2E(t *testing.T) {
 		t.Errorf("notes.txt = %q, want the first turn's", got)
 	}
 	m := regexp.MustCompile(`Resume it with: reins --resume (\S+)`).FindStringSubmatch(e.stdout)
-	if m == nil || !strings.Contains(e.stdout, "Put back 1 file(s)") {
+	if m == nil || !strings.Contains(e.stdout, "Put back 1 file") {
 		t.Fatalf("the rewind says:\n%s", e.stdout)
 	}
 	fork, err := session.NewStore(filepath.Join(e.home, ".reins")).Load(t.Context(), e.dir, m[1])

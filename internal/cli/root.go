@@ -65,13 +65,15 @@ func Main() int {
 	defer groupGuard.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return Run(ctx, DefaultFactory(), os.Args[1:])
+	code := Run(ctx, DefaultFactory(), os.Args[1:])
+	writeBuilt(os.Getenv("REINS_DEBUG_BUILT"))
+	return code
 }
 
 // Run runs reins with args in f's environment and returns the exit code.
 func Run(ctx context.Context, f *Factory, args []string) int {
 	root := NewCmdRoot(f)
-	args, err := expandToolLists(root, args)
+	args, err := expandToolLists(root, joinWorktreeName(args))
 	if err != nil {
 		fmt.Fprintf(f.ErrOut, "reins: %v\n", err)
 		return exitUsage

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -11,7 +12,25 @@ import (
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
+	"github.com/reinsdev/reins/sandbox/confine"
 )
+
+// sandboxHelper runs the sandbox's re-exec helpers: the reins binary is the program the
+// backends start inside the sandbox. Package confine's init runs them before the rest of
+// reins initialises; this is the same dispatch for a caller that reaches Main regardless.
+// ok is false for any other command line.
+func sandboxHelper(args []string) (code int, ok bool) {
+	if len(args) == 0 {
+		return 0, false
+	}
+	switch args[0] {
+	case confine.BridgeArg:
+		return confine.BridgeMain(args[1:]), true
+	case confine.LandlockArg:
+		return confine.LandlockMain(args[1:]), true
+	}
+	return 0, false
+}
 
 // sandboxOptions are where the sandbox finds the reins binary and its backend choice.
 func sandboxOptions(f *Factory) app.SandboxOptions {
@@ -40,9 +59,9 @@ func newCmdSandbox(f *Factory) *cobra.Command {
 		Use:     "status",
 		Example: "  reins sandbox status\n  REINS_SANDBOX_BACKEND=landlock reins sandbox status --json",
 		Short:   "Say which sandbox backend works here, the kernel's Landlock ABI, and what each sandbox rule became",
-		Long: `Builds the sandbox the settings describe (whether or not sandbox.enabled is set), and
-prints the backend that would confine Bash commands, the kernel's Landlock ABI, and what each
-setting became: the writable folders, the protected paths, the read-denied paths, the allowed
+		Long: `Builds the sandbox the settings describe (whether or not it is on), and prints whether
+it is on (by default, or by which setting, with its file:line:col), the backend that would
+confine Bash commands, the kernel's Landlock ABI, and what each setting became: the writable folders, the protected paths, the read-denied paths, the allowed
 domains. Exit status 1 when no backend works.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -55,8 +74,27 @@ domains. Exit status 1 when no backend works.`,
 	return cmd
 }
 
+// sandboxOnLine says whether Bash commands run sandboxed here and what decided it: the
+// default, or the setting with its position; works says whether a backend works.
+func sandboxOnLine(enabled bool, by string, works bool, why string) string {
+	switch {
+	case !enabled:
+		return fmt.Sprintf("off (sandbox.enabled: false at %s): Bash commands run unconfined", by)
+	case by == "default" && works:
+		return "on by default (no settings file sets sandbox.enabled): Bash commands run confined"
+	case by == "default":
+		return "on by default, but no backend works here (" + why + "): sessions say so at start and run Bash commands unconfined"
+	case works:
+		return fmt.Sprintf("on (sandbox.enabled: true at %s): Bash commands run confined", by)
+	}
+	return fmt.Sprintf("on (sandbox.enabled: true at %s), but no backend works here (%s): sessions refuse to start", by, why)
+}
+
 type sandboxStatusReport struct {
-	Enabled     bool                     `json:"enabled"`
+	Enabled bool `json:"enabled"`
+	// EnabledBy is "default" when no settings file sets sandbox.enabled, else the file:line:col
+	// of the value that decides.
+	EnabledBy   string                   `json:"enabledBy"`
 	Policy      permission.SandboxPolicy `json:"policy"`
 	LandlockABI int                      `json:"landlockABI"`
 	LandlockErr string                   `json:"landlockError,omitempty"`
@@ -71,7 +109,7 @@ func runSandboxStatus(ctx context.Context, f *Factory, pf *permFlags, asJSON boo
 		return err
 	}
 	pc := env.Context
-	rep := sandboxStatusReport{Enabled: pc.Sandbox().Enabled, Policy: pc.Sandbox()}
+	rep := sandboxStatusReport{Enabled: pc.Sandbox().Enabled, EnabledBy: cmp.Or(app.SandboxEnabledAt(env), "default"), Policy: pc.Sandbox()}
 	if v, err := landlockABI(); err != nil {
 		rep.LandlockErr = err.Error()
 	} else {
@@ -104,11 +142,7 @@ func runSandboxStatus(ctx context.Context, f *Factory, pf *permFlags, asJSON boo
 }
 
 func printSandboxStatus(w io.Writer, r *sandboxStatusReport) {
-	on := "disabled (sandbox.enabled is not set): Bash commands run unconfined"
-	if r.Enabled {
-		on = "enabled: Bash commands run confined"
-	}
-	fmt.Fprintf(w, "sandbox: %s\n", on)
+	fmt.Fprintf(w, "sandbox: %s\n", sandboxOnLine(r.Enabled, r.EnabledBy, r.Status != nil, r.Error))
 	fmt.Fprintf(w, "autoAllowBashIfSandboxed: %v  allowUnsandboxedCommands: %v", r.Policy.AutoAllowBash, r.Policy.AllowUnsandboxed)
 	if len(r.Policy.ExcludedCommands) > 0 {
 		fmt.Fprintf(w, "  excludedCommands: %s", strings.Join(r.Policy.ExcludedCommands, ", "))

@@ -46,15 +46,18 @@ func TestSandboxPermissionsCheckBinary(t *testing.T) {
 	trustProject(t, proj, home) // autoAllowBashIfSandboxed loosens, so it waits for trust
 	cases := []struct {
 		input string
+		mode  string
 		code  int
 		want  string
 	}{
-		{`{"command":"npm test"}`, exitOK, "would run sandboxed: allowed by autoAllowBashIfSandboxed"},
-		{`{"command":"npm test && rm -rf build"}`, exitDenied, "has been denied"},
-		{`{"command":"npm test","dangerouslyDisableSandbox":true}`, exitAsk, "1b tool-wide ask"},
+		{`{"command":"npm test"}`, "default", exitOK, "would run sandboxed: allowed by autoAllowBashIfSandboxed"},
+		{`{"command":"npm test && rm -rf build"}`, "default", exitDenied, "has been denied"},
+		{`{"command":"npm test","dangerouslyDisableSandbox":true}`, "default", exitAsk, "1b tool-wide ask"},
+		// Running outside the sandbox needs a person in every mode.
+		{`{"command":"npm test","dangerouslyDisableSandbox":true}`, "bypassPermissions", exitAsk, "1b tool-wide ask"},
 	}
 	for _, c := range cases {
-		out, errOut, code := runReins(t, proj, home, "permissions", "check", "--tool", "Bash", "--input", c.input)
+		out, errOut, code := runReinsEnv(t, proj, home, []string{"IS_SANDBOX=1"}, "permissions", "check", "--permission-mode", c.mode, "--tool", "Bash", "--input", c.input)
 		if code != c.code || !strings.Contains(out, c.want) {
 			t.Errorf("%s: exit %d, want %d, output lacks %q:\n%s%s", c.input, code, c.code, c.want, out, errOut)
 		}

@@ -48,10 +48,12 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 	srv.Settings = func() (any, error) { return settingsView(a), nil }
 	serveSDKServers(a, srv)
 
-	if !opts.hooks.includeEvents {
-		defer printHookMessages(f, a.Bus)()
-	}
-	a.StartSession(ctx)
+	// What hooks tell the person goes into the stream (system/informational) and, for what
+	// the caller reads no stream yet (SessionStart's), to standard error.
+	defer printHookMessages(f, a.Bus)()
+	// The SessionStart hooks run before the first turn, with the initialize request's
+	// callbacks among them.
+	srv.StartSession = a.StartSession
 	a.SetElicitor(sdkElicitor{srv})
 	defer a.SetElicitor(nil)
 	err = srv.Serve(ctx)

@@ -209,6 +209,9 @@ func TestAgentSDK(t *testing.T) {
 		e := newE2E(t, bin)
 		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("StructuredOutput", `{"answer":"42"}`)), llmtest.Say("Done."))
 		e.anthropic(srv).drive(node, "structured")
+		if n := srv.Served(); n != 1 {
+			t.Errorf("%d requests; the valid StructuredOutput call ends the turn", n)
+		}
 	})
 
 	t.Run("partial messages", func(t *testing.T) {

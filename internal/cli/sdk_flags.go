@@ -32,6 +32,7 @@ type sdkFlags struct {
 	maxBudgetUSD  float64
 	sessionID     string
 	fork          bool
+	resumeAt      string
 	noPersist     bool
 	jsonSchema    string
 	// maxThinkingTokens is --max-thinking-tokens, meaningful when thinkingSet.
@@ -53,6 +54,7 @@ func (sf *sdkFlags) register(cmd *cobra.Command) {
 	fl.Float64Var(&sf.maxBudgetUSD, "max-budget-usd", 0, "stop once the estimated cost reaches this many dollars")
 	fl.StringVar(&sf.sessionID, "session-id", "", "the id (a UUID) of the new session")
 	fl.BoolVar(&sf.fork, "fork-session", false, "with --resume or --continue: continue in a new session, leaving the old one as it was")
+	fl.StringVar(&sf.resumeAt, "resume-session-at", "", "with --resume or --continue: continue the conversation as it was at the message with this uuid (an assistant message's uuid in the stream-json output)")
 	fl.BoolVar(&sf.noPersist, "no-session-persistence", false, "do not save the session to disk")
 	fl.StringVar(&sf.jsonSchema, "json-schema", "", "a JSON schema: the run ends with the model's answer in this shape (structured_output)")
 	fl.IntVar(&sf.maxThinkingTokens, "max-thinking-tokens", 0, "extended thinking with at most this many tokens of reasoning per reply (at least 1024; 0: none); over MAX_THINKING_TOKENS and alwaysThinkingEnabled")
@@ -101,6 +103,9 @@ func (sf *sdkFlags) validate(cmd *cobra.Command, opts *agentOptions) error {
 	}
 	if sf.fork && !opts.continueLast && opts.resume == "" {
 		return usageErrorf("--fork-session requires --continue or --resume")
+	}
+	if sf.resumeAt != "" && !opts.continueLast && opts.resume == "" {
+		return usageErrorf("--resume-session-at requires --resume or --continue")
 	}
 	if sf.fallbackModel != "" && sf.fallbackModel == opts.model {
 		return usageErrorf("--fallback-model cannot be the same as --model")

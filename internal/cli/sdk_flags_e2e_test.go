@@ -193,12 +193,15 @@ func TestSDKFlags(t *testing.T) {
 			llmtest.Say("The answer is 42."),                                    // no tool call: reminded
 			llmtest.UseTools(llmtest.Call("StructuredOutput", `{"answer":42}`)), // wrong type: an input error
 			llmtest.UseTools(llmtest.Call("StructuredOutput", `{"answer":"42"}`)),
-			llmtest.Say("Done."))
+			llmtest.Say("Not asked: the valid answer ends the turn."))
 		e.anthropic(srv).run("-p", "--output-format", "json", "--json-schema", schema, "what is the answer?").wantCode(0)
 		var res map[string]any
 		json.Unmarshal([]byte(e.stdout), &res)
-		if so, _ := res["structured_output"].(map[string]any); res["subtype"] != "success" || so["answer"] != "42" {
+		if so, _ := res["structured_output"].(map[string]any); res["subtype"] != "success" || so["answer"] != "42" || res["result"] != `{"answer":"42"}` {
 			t.Errorf("result %v", res)
+		}
+		if n := srv.Served(); n != 3 {
+			t.Errorf("%d requests, want 3: the valid StructuredOutput call ends the turn", n)
 		}
 		if !strings.Contains(string(srv.Requests()[1].Body), "You must call the StructuredOutput tool") {
 			t.Error("no reminder after a plain answer")

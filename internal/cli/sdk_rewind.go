@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 
 	"github.com/reinsdev/reins/checkpoint"
 	"github.com/reinsdev/reins/internal/app"
@@ -17,6 +18,9 @@ func (c sdkCheckpoints) Begin(ctx context.Context, id, label string) (context.Co
 
 func (c sdkCheckpoints) Rewind(ctx context.Context, id string, dryRun bool) (sdkproto.RewindFilesResult, error) {
 	res, err := c.a.RewindFiles(ctx, id, checkpoint.RewindOptions{DryRun: dryRun})
+	if errors.As(err, new(*checkpoint.IncompleteError)) {
+		return rewindResult(res, dryRun), nil
+	}
 	if err != nil {
 		return sdkproto.RewindFilesResult{}, err
 	}
@@ -24,7 +28,8 @@ func (c sdkCheckpoints) Rewind(ctx context.Context, id string, dryRun bool) (sdk
 }
 
 // rewindResult is a rewind's result as the SDK's RewindFilesResult: a real rewind that could
-// put back none of the files it had to cannot rewind, as in Claude Code.
+// not put back every file it had to is not done (the checkpoint is kept, and rewind_files
+// again retries it), so it answers canRewind false with the files in error.
 func rewindResult(res checkpoint.Result, dryRun bool) sdkproto.RewindFilesResult {
 	out := sdkproto.RewindFilesResult{CanRewind: true, FilesChanged: res.FilesChanged, Insertions: res.Insertions,
 		Deletions: res.Deletions, Conflicts: res.Conflicts}
@@ -40,10 +45,11 @@ func rewindResult(res checkpoint.Result, dryRun bool) sdkproto.RewindFilesResult
 		for _, f := range res.Failed {
 			msg += " " + f.Path + " (" + f.Reason + ")"
 		}
-		out.Error = msg
-		if !dryRun && len(res.FilesChanged) == 0 {
+		if !dryRun {
+			msg += "; not done: the checkpoint is kept, rewind_files again retries it"
 			out.CanRewind = false
 		}
+		out.Error = msg
 	}
 	if len(res.Conflicts) > 0 && out.Error == "" {
 		out.Error = "changed since the agent's change and left as they are: see conflicts"

@@ -62,10 +62,16 @@ func TestResumeOfHostileSessionFileFails(t *testing.T) {
 			id := session.NewID()
 			p := filepath.Join(dir, id+".jsonl")
 			h.Make(t, p)
+			want := p + " " + h.Want
+			if strings.HasPrefix(h.Want, "is too large") {
+				// No compaction in its last 256 MiB: the file is read whole, and its one line
+				// of zeros is over the line cap.
+				want = p + ": line 1 is too long"
+			}
 			for _, args := range [][]string{{"-p", "--resume", id, "hi"}, {"-p", "--continue", "hi"}} {
 				e.runGuarded(args...)
-				if e.code != exitError || !strings.Contains(e.stderr, p+" "+h.Want) {
-					t.Errorf("reins %v: exit %d, want %d and %q in stderr:\n%s", args, e.code, exitError, h.Want, e.stderr)
+				if e.code != exitError || !strings.Contains(e.stderr, want) {
+					t.Errorf("reins %v: exit %d, want %d and %q in stderr:\n%s", args, e.code, exitError, want, e.stderr)
 				}
 			}
 			if n := len(srv.Requests()); n != 0 {

@@ -80,9 +80,9 @@ func TestSkillsE2EDenied(t *testing.T) {
 }
 
 // TestSkillRulesHoldFromItsLoadToTheTurnsEnd: a trusted project's skill with allowed-tools
-// Bash(npm run lint:*), in one SDK session of two turns: npm run lint is refused before the
-// Skill tool loads the skill, runs without a prompt after it in the same turn, and is refused
-// again in the next turn of the same process.
+// Bash(npm run lint:*), its load granted ahead (Skill(lint)), in one SDK session of two turns:
+// npm run lint is refused before the Skill tool loads the skill, runs without a prompt after
+// it in the same turn, and is refused again in the next turn of the same process.
 func TestSkillRulesHoldFromItsLoadToTheTurnsEnd(t *testing.T) {
 	bin := reinsBinary(t)
 	e := commandProject(t, bin)
@@ -95,7 +95,7 @@ func TestSkillRulesHoldFromItsLoadToTheTurnsEnd(t *testing.T) {
 		llmtest.UseTools(lint), llmtest.Say("could not"))
 	e.stdin = `{"type":"user","message":{"role":"user","content":"lint"}}` + "\n" +
 		`{"type":"user","message":{"role":"user","content":"lint again"}}` + "\n"
-	e.anthropic(srv).run("--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	e.anthropic(srv).run("--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--allowedTools", "Skill(lint)")
 	e.wantCode(0)
 	reqs := srv.Requests()
 	if len(reqs) != 6 {
@@ -126,5 +126,47 @@ func TestPermissionsCheckSkill(t *testing.T) {
 	e.wantCode(0)
 	if !strings.Contains(e.stdout, "Skill") {
 		t.Errorf("tools list lacks Skill:\n%s", e.stdout)
+	}
+}
+
+// TestSkillGrantAsksFirst: loading a trusted project's skill that brings allowed-tools is a
+// grant, asked about like any other: `permissions check` says ask (naming the rules), and
+// headless (-p, no one to answer) the load is refused, so its allowed-tools never apply and
+// npm run lint stays refused. An allow rule Skill(lint) is the grant given ahead; a skill
+// without allowed-tools, or one whose rules wait for trust, grants nothing and loads unasked.
+func TestSkillGrantAsksFirst(t *testing.T) {
+	bin := reinsBinary(t)
+	e := commandProject(t, bin)
+	e.skillFile(filepath.Join(e.dir, ".claude", "skills"), "lint",
+		"---\ndescription: Lint the project\nallowed-tools: Bash(npm run lint:*)\n---\nRun npm run lint and fix what it says.\n")
+	e.skillFile(filepath.Join(e.dir, ".claude", "skills"), "notes", "---\ndescription: Notes\n---\nTake notes.\n")
+
+	// Untrusted: the rules wait, so the load grants nothing and is not asked about.
+	e.run("permissions", "check", "--tool", "Skill", "--input", `{"skill":"lint"}`)
+	e.wantCode(0)
+	e.run("trust", e.dir).wantCode(0)
+	e.run("permissions", "check", "--tool", "Skill", "--input", `{"skill":"lint"}`)
+	e.wantCode(exitAsk)
+	if !strings.Contains(e.stdout, "Bash(npm run lint:*)") {
+		t.Errorf("the ask does not name the rules the skill grants:\n%s", e.stdout)
+	}
+	e.run("permissions", "check", "--tool", "Skill", "--input", `{"skill":"notes"}`)
+	e.wantCode(0)
+	e.run("permissions", "check", "--tool", "Skill", "--input", `{"skill":"lint"}`, "--allowedTools", "Skill(lint)")
+	e.wantCode(0)
+
+	lint := llmtest.Call("Bash", `{"command":"npm run lint","description":"lint"}`)
+	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Skill", `{"skill":"lint"}`)), llmtest.UseTools(lint), llmtest.Say("done"))
+	e.anthropic(srv).run("-p", "lint")
+	e.wantCode(0)
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3; stderr:\n%s", len(reqs), e.stderr)
+	}
+	if r := lastToolResult(t, reqs[1]); !strings.Contains(r, `"is_error":true`) || strings.Contains(r, "Run npm run lint and fix") {
+		t.Errorf("the skill that grants tools loaded unasked: %s", r)
+	}
+	if r := lastToolResult(t, reqs[2]); strings.Contains(r, "npm says: run lint") {
+		t.Errorf("the skill's allowed-tools applied though its load was refused: %s", r)
 	}
 }

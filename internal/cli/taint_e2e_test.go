@@ -32,9 +32,15 @@ func TestTaintEndToEnd(t *testing.T) {
 		return llmtest.Call("Bash", fmt.Sprintf(`{"command":"curl -s %s%s","description":"send"}`, sink.URL, path))
 	}
 
-	// Running as root (a container) needs IS_SANDBOX=1 for bypassPermissions.
-	sandboxed := func(e *e2e) *e2e { e.env = append(e.env, "IS_SANDBOX=1"); return e }
-	clean := sandboxed(newE2E(t, reinsBinary(t)))
+	// Running as root (a container) needs IS_SANDBOX=1 for bypassPermissions. The OS sandbox,
+	// on by default, is off: the test is of the taint decision, and curl must reach the host's
+	// loopback server, which the sandbox keeps every command from (TestSandboxEffects).
+	bypassing := func(e *e2e) *e2e {
+		e.env = append(e.env, "IS_SANDBOX=1")
+		e.userSettings(`{"sandbox": {"enabled": false}}`)
+		return e
+	}
+	clean := bypassing(newE2E(t, reinsBinary(t)))
 	clean.write("README.md", "hello")
 	clean.write(".env", "API_KEY=sk-test-123")
 	srv := llmtest.NewAnthropicServer(t,
@@ -47,7 +53,7 @@ func TestTaintEndToEnd(t *testing.T) {
 		t.Fatalf("a clean session's curl: %d requests reached the server, want 1\n%s", hits.Load(), clean.stderr)
 	}
 
-	e := sandboxed(newE2E(t, reinsBinary(t)))
+	e := bypassing(newE2E(t, reinsBinary(t)))
 	e.write(".env", "API_KEY=sk-test-123")
 	srv = llmtest.NewAnthropicServer(t,
 		llmtest.UseTools(curl("/before")),

@@ -112,6 +112,8 @@ func TestThinkingE2E(t *testing.T) {
 		{"too small", "", "500", "--max-thinking-tokens: thinking budget 500 is below the minimum of 1024"},
 		{"not a number", "lots", "", `MAX_THINKING_TOKENS="lots" is not a whole number`},
 		{"over max output", "9000", "", "must be less than max tokens 8000"},
+		{"10^12", "", "1000000000000", "--max-thinking-tokens: thinking budget 1000000000000 is more than claude-sonnet-4-5 takes: a reply of at most 64000 output tokens, thinking included, so the budget must be below 64000"},
+		{"over the model's output", "", "64000", "thinking budget 64000 is more than claude-sonnet-4-5 takes"},
 	} {
 		t.Run(bad.name, func(t *testing.T) {
 			e := newE2E(t, bin)

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/memory"
 	"github.com/reinsdev/reins/settings"
 )
 
@@ -19,13 +21,17 @@ settings (.reins/settings.json, .claude/settings.json) are ignored; its deny and
 always apply. Its memory files (CLAUDE.md, .claude/CLAUDE.md, AGENTS.md) are read either way,
 but until it is trusted the model is told they are the repository's information, not
 instructions, and they may not import files outside the project. Trusting a folder trusts
-everything below it.`,
+the folders below it, but not another repository beneath it (a folder with its own .git):
+trust each project. The file-system root, the home folder, a folder above it and a shared
+temporary folder cannot be trusted: every project beneath them would be, including any
+cloned there later.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, err := workDir(f)
 			if err != nil {
 				return err
 			}
+			cwd := dir
 			if len(args) == 1 {
 				if filepath.IsAbs(args[0]) {
 					dir = filepath.Clean(args[0])
@@ -34,12 +40,26 @@ everything below it.`,
 				}
 			}
 			opts := settingsOptions(f, dir)
-			if err := settings.Trust(opts.ConfigDir, dir); err != nil {
-				return err
+			if err := settings.Trust(opts.ConfigDir, opts.Home, dir); err != nil {
+				return tooBroadHint(err, opts.Home, cwd)
 			}
 			fmt.Fprintf(f.Out, "Trusted %s\n", dir)
 			fmt.Fprintln(f.Out, "Its shared settings' allow rules now apply, and its memory files (CLAUDE.md, AGENTS.md) reach the model as instructions and may import files outside it.")
 			return nil
 		},
 	}
+}
+
+// tooBroadHint adds to a refusal to trust a folder too broad the command that trusts the
+// project the person is in: the git work tree holding cwd, or cwd.
+func tooBroadHint(err error, home, cwd string) error {
+	var tb *settings.TooBroadError
+	if !errors.As(err, &tb) {
+		return err
+	}
+	proj := memory.ProjectRoot(cwd)
+	if settings.CheckTrustable(home, proj) != nil {
+		return fmt.Errorf("%w; trust each project instead: cd into it and run reins trust", err)
+	}
+	return fmt.Errorf("%w; trust each project instead, e.g. reins trust %s", err, proj)
 }

@@ -83,10 +83,12 @@ func TestInteractiveAgentsAndMCP(t *testing.T) {
 	r.waitFor("general-purpose (built-in)", "Explore (built-in)", "reviewer (project, .claude/agents/reviewer.md)")
 	r.typeText("/mcp")
 	r.keys("Enter")
-	r.waitFor("flaky  dynamic, stdio  failed", "token not set")
+	r.waitFor("MCP servers", "flaky  failed", "token not set")
+	r.keys("Escape")
+	r.waitGone("Choose a server for its tools")
 	r.typeText("/mcp reconnect flaky")
 	r.keys("Enter")
-	r.waitFor("MCP server flaky reconnected.", "tools: mcp__flaky__")
+	r.waitFor("MCP server flaky reconnected.", "connected")
 	r.typeText("hi")
 	r.keys("Enter")
 	r.waitFor("hello there")
@@ -119,7 +121,7 @@ func TestInteractiveResumePicker(t *testing.T) {
 	r.waitFor("second answer")
 	r.typeText("/resume")
 	r.keys("Enter")
-	s := r.waitFor("Resume a session of this folder", "(this session)", "↑↓ select · enter resume · esc cancel")
+	s := r.waitFor("Resume a session of this folder", "this session", "↑↓ select · enter choose · esc close")
 	if strings.Count(s, "❯") != 1 {
 		t.Errorf("want one selected session:\n%s", s)
 	}

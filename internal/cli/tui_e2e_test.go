@@ -87,6 +87,19 @@ func (r *tmuxRun) waitFor(texts ...string) string {
 	}
 }
 
+// waitGone waits until the screen no longer shows text (a menu closed: the next key must not
+// reach it, and an Escape followed at once by a key reads as Alt+key).
+func (r *tmuxRun) waitGone(text string) {
+	r.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for strings.Contains(r.screen(), text) {
+		if time.Now().After(deadline) {
+			r.t.Fatalf("the screen still shows %q:\n%s", text, r.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func (r *tmuxRun) quit() {
 	r.settle()
 	r.keys("C-c")
@@ -137,7 +150,10 @@ func TestInteractiveE2E(t *testing.T) {
 			t.Errorf("the dialog does not show the description:\n%s", s)
 		}
 		r.keys("2")
-		r.waitFor("Created it.")
+		// The folder is not trusted: the chat offers the trust the saved rule waits for.
+		r.waitFor("Created it.", "Trust this folder now?")
+		r.keys("Escape")
+		r.waitFor("Not trusted: the rule applies in this session only")
 		data, err := os.ReadFile(filepath.Join(e.dir, ".reins", "settings.local.json"))
 		if err != nil || !strings.Contains(string(data), `"Bash(touch made.txt)"`) {
 			t.Fatalf("the rule was not saved: %v\n%s", err, data)
@@ -188,7 +204,8 @@ func TestInteractiveE2E(t *testing.T) {
 		r3.waitFor("Resume a session of this folder")
 		r3.keys("Escape")
 		r3.waitFor("Resume cancelled")
-		r3.typeText("/resume 2")
+		// The empty session just started is not in the list: the saved one is number 1.
+		r3.typeText("/resume 1")
 		r3.keys("Enter")
 		r3.waitFor("Resumed session", "> wait")
 		r3.quit()

@@ -38,11 +38,11 @@ func TestChatRewindE2E(t *testing.T) {
 	}
 	r.typeText("/rewind")
 	r.keys("Enter")
-	r.waitFor("Rewind to before a message", "change a.go and remove src", "4 file(s) changed since")
+	r.waitFor("Rewind to before a message", "change a.go and remove src", "4 files changed since")
 	r.keys("Enter")
 	r.waitFor("code and conversation")
 	r.keys("1")
-	s := r.waitFor("Put back 4 file(s)", "Conversation rewound", "> change a.go and remove src")
+	s := r.waitFor("Put back 4 files", "Conversation rewound", "> change a.go and remove src")
 	if strings.Contains(s, "Done changing.") {
 		t.Errorf("the conversation after the message is still shown:\n%s", s)
 	}

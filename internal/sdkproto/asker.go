@@ -114,12 +114,24 @@ func (c *Checks) newPermissionRequest(ctx context.Context, req permission.AskReq
 	if pr.DecisionReason == "" {
 		pr.DecisionReason = req.Decision.Message
 	}
+	if req.Again != "" {
+		pr.DecisionReason = req.Again
+	}
 	return pr
 }
 
 func denyDecision(msg, source string) permission.Decision {
 	return permission.Decision{Behavior: permission.Deny, Message: msg,
-		Reason: &permission.Reason{Type: permission.ReasonPermissionPromptTool, Detail: source}}
+		Reason: &permission.Reason{Type: permission.ReasonPermissionPromptTool, Detail: source, Answerer: frontEnd(source)}}
+}
+
+// frontEnd is who decided for an answer of source: the SDK caller's canUseTool ("stdio") or a
+// permission-prompt tool.
+func frontEnd(source string) string {
+	if source == "stdio" {
+		return permission.FrontEndSDK
+	}
+	return permission.PromptToolFrontEnd(source)
 }
 
 // settle turns an answer into a decision, and reports whether the caller asked to interrupt.
@@ -141,7 +153,7 @@ func (c *Checks) settle(ctx context.Context, req permission.AskRequest, raw []by
 		return denyDecision(fmt.Sprintf("Permission was not granted: %s answered behavior %q, want allow or deny.", source, res.Behavior), source), false
 	}
 
-	d := permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonPermissionPromptTool, Detail: source}}
+	d := permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonPermissionPromptTool, Detail: source, Answerer: frontEnd(source)}}
 	if u := res.UpdatedInput; len(u) > 0 && string(u) != "null" {
 		// The engine decides the substitute as a new call before anything runs.
 		d.UpdatedInput = u

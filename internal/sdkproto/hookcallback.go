@@ -52,9 +52,9 @@ func (s *Server) HookCallbacks(raw map[string]json.RawMessage) ([]hooks.Hook, er
 			}
 			return nil, fmt.Errorf("initialize hooks: event %q is not supported by reins (it runs %s)", ev, strings.Join(names, ", "))
 		}
-		if ev == string(hooks.SessionStart) || ev == string(hooks.SessionEnd) {
-			// The session has started before initialize is read, and it ends when the caller
-			// has closed its input: neither callback could ever be answered.
+		if ev == string(hooks.SessionEnd) {
+			// The session ends when the caller has closed its input: the callback could never
+			// be answered. (SessionStart's run before the first turn, after initialize.)
 			return nil, fmt.Errorf("initialize hooks: %s callbacks are not supported over the SDK protocol (configure a %s command hook in settings instead)", ev, ev)
 		}
 		var ms []hookMatcher

@@ -122,7 +122,7 @@ func TestHookCallbacksRefused(t *testing.T) {
 		{`{"PreToolUse":[{"hookCallbackIds":[]}]}`, "no hookCallbackIds"},
 		{`{"PreToolUse":[{"hookCallbackIds":["h"],"onFailure":"explode"}]}`, "onFailure must be continue or block"},
 		{`{"PreToolUse":{"hookCallbackIds":["h"]}}`, "not a list"},
-		{`{"SessionStart":[{"hookCallbackIds":["h"]}]}`, "SessionStart callbacks are not supported"},
+		{`{"SessionEnd":[{"hookCallbackIds":["h"]}]}`, "SessionEnd callbacks are not supported"},
 	} {
 		s := startWithHooks(t, llmtest.NewScript())
 		s.send(`{"type":"control_request","request_id":"i","request":{"subtype":"initialize","hooks":` + tt.hooks + `}}`)

@@ -32,20 +32,24 @@ type hookResponseLine struct {
 	UUID      string `json:"uuid"`
 }
 
-type hookMessageLine struct {
+// informationalLine is Claude Code's system/informational message: a text for the person, such
+// as what a hook told them (its systemMessage, a failed hook). Every stream gets it.
+type informationalLine struct {
 	Type      string `json:"type"`
 	Subtype   string `json:"subtype"`
-	Message   string `json:"message"`
+	Content   string `json:"content"`
+	Level     string `json:"level"`
 	SessionID string `json:"session_id"`
 	UUID      string `json:"uuid"`
 }
 
-// hook writes the line of a hook event.
+// hookMessage writes what a hook told the person.
+func (e *Emitter) hookMessage(text string) {
+	e.write(informationalLine{Type: "system", Subtype: "informational", Content: text, Level: "warning", SessionID: e.SessionID, UUID: session.NewID()})
+}
+
+// hook writes the line of a hook run (--include-hook-events).
 func (e *Emitter) hook(ev agent.Event) {
-	if ev.Type == agent.EventHookMessage {
-		e.write(hookMessageLine{Type: "system", Subtype: "hook_message", Message: ev.Text, SessionID: e.SessionID, UUID: session.NewID()})
-		return
-	}
 	run := ev.Hook
 	if !run.Done {
 		e.write(hookStartedLine{Type: "system", Subtype: "hook_started", HookID: run.ID, HookName: run.Hook.Name(),

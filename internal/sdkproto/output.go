@@ -163,9 +163,11 @@ type deniedLine struct {
 	ToolUseID          string  `json:"tool_use_id"`
 	DecisionReasonType string  `json:"decision_reason_type,omitempty"`
 	DecisionReason     string  `json:"decision_reason,omitempty"`
-	Message            string  `json:"message"`
-	SessionID          string  `json:"session_id"`
-	UUID               string  `json:"uuid"`
+	// DecidedBy is Reins' own: who decided, with the signed policy's version (decidedby.go).
+	DecidedBy *decidedByLine `json:"decided_by,omitempty"`
+	Message   string         `json:"message"`
+	SessionID string         `json:"session_id"`
+	UUID      string         `json:"uuid"`
 }
 
 type streamEventLine struct {
@@ -234,7 +236,10 @@ type ResultLine struct {
 	StructuredOutput any `json:"structured_output,omitempty"`
 	// Errors is set on every error subtype (the SDK reads it unconditionally).
 	Errors []string `json:"errors,omitempty"`
-	UUID   string   `json:"uuid"`
+	// TerminalReason says why the turn ended (completed, hook_stopped, max_turns); absent
+	// for a failure Claude Code has no reason for.
+	TerminalReason string `json:"terminal_reason,omitempty"`
+	UUID           string `json:"uuid"`
 }
 
 // Emitter turns a session's agent events into output lines. Handle is a bus subscriber; Result
@@ -251,11 +256,16 @@ type Emitter struct {
 	MaxOutputTokens int
 	// Structured, if set, returns the run's structured output (--json-schema).
 	Structured func() (any, bool)
-	// HookEvents adds the hook lines (hook_started, hook_response, hook_message), as
+	// HookEvents adds the hook runs' lines (hook_started, hook_response), as
 	// --include-hook-events asks.
 	HookEvents bool
+	// Mode, if set, returns the session's permission mode: when a turn's calls changed it
+	// (ExitPlanMode approved, EnterPlanMode) a system/status line says so.
+	Mode func() string
 
-	mu   sync.Mutex
+	mu sync.Mutex
+	// mode is the permission mode the caller was last told of.
+	mode string
 	err  error
 	runs runState
 	// sub gathers the sub-agents' denials for the result.
@@ -268,8 +278,10 @@ type runState struct {
 	models map[string]*ModelUsage
 	order  []string
 	tools  map[string]toolStart
-	// open is the stream of the assistant message being received, for partial messages.
-	open *partialStream
+	// open is the stream of the assistant message being received, for partial messages, and
+	// start what its message_start reported.
+	open  *partialStream
+	start *llm.Response
 }
 
 type toolStart struct {
@@ -306,6 +318,9 @@ func (e *Emitter) Init(info InitInfo) {
 	if tools == nil {
 		tools = []string{}
 	}
+	e.mu.Lock()
+	e.mode = info.PermissionMode
+	e.mu.Unlock()
 	e.write(InitLine{Type: "system", Subtype: "init", Cwd: info.Cwd, SessionID: e.SessionID, Tools: tools,
 		MCPServers: orEmpty(info.MCPServers), Model: info.Model, Provider: info.Provider, PermissionMode: info.PermissionMode,
 		APIKeySource: cmp.Or(info.APIKeySource, "none"), Version: info.Version, SlashCommands: info.slashCommandNames(),
@@ -343,8 +358,12 @@ func (e *Emitter) Handle(ev agent.Event) {
 		if e.Partial && parent == nil {
 			e.partialText(ev)
 		}
+	case agent.EventMessageStart:
+		if e.Partial && parent == nil {
+			e.messageStarted(ev.Response)
+		}
 	case agent.EventAssistant:
-		e.assistant(ev.Response, parent)
+		e.assistant(ev.Response, ev.UUID, parent)
 	case agent.EventUsage:
 		// Auto mode's classifier: its tokens are the run's, in modelUsage as in usage.
 		e.mu.Lock()
@@ -357,16 +376,22 @@ func (e *Emitter) Handle(ev agent.Event) {
 		if d.Reason != nil {
 			l.DecisionReasonType, l.DecisionReason = string(d.Reason.Type), d.Reason.String()
 		}
+		l.DecidedBy = decidedBy(d.By)
 		e.write(l)
 	case agent.EventToolResults:
-		e.toolResults(ev.Message, ev.Outputs, parent)
+		e.toolResults(ev.Message, ev.Outputs, ev.UUID, parent)
+		if parent == nil {
+			e.modeStatus()
+		}
 	case agent.EventCompact:
 		if parent == nil {
 			b := ev.Boundary
 			e.write(compactLine{Type: "system", Subtype: "compact_boundary", SessionID: e.SessionID, UUID: session.NewID(),
 				Metadata: compactMetadata{Trigger: b.Trigger, PreTokens: b.PreTokens, PostTokens: b.PostTokens, DurationMS: b.Duration.Milliseconds()}})
 		}
-	case agent.EventHook, agent.EventHookMessage:
+	case agent.EventHookMessage:
+		e.hookMessage(ev.Text)
+	case agent.EventHook:
 		if e.HookEvents {
 			e.hook(ev)
 		}
@@ -377,6 +402,33 @@ func (e *Emitter) Handle(ev agent.Event) {
 		e.write(progressLine{Type: "tool_progress", ToolUseID: ev.ToolUseID, ToolName: ts.name, ParentToolUseID: parent,
 			ElapsedSeconds: time.Since(ts.start).Seconds(), Message: ev.Progress.Message, Data: ev.Progress.Data,
 			SessionID: e.SessionID, UUID: session.NewID()})
+	}
+}
+
+// statusLine is Claude Code's system/status message; Reins sends it when the permission
+// mode changed.
+type statusLine struct {
+	Type           string  `json:"type"`
+	Subtype        string  `json:"subtype"`
+	Status         *string `json:"status"`
+	PermissionMode string  `json:"permissionMode"`
+	SessionID      string  `json:"session_id"`
+	UUID           string  `json:"uuid"`
+}
+
+// modeStatus writes a system/status line when the permission mode is not the one the caller
+// was last told of.
+func (e *Emitter) modeStatus() {
+	if e.Mode == nil {
+		return
+	}
+	mode := e.Mode()
+	e.mu.Lock()
+	changed := mode != e.mode
+	e.mode = mode
+	e.mu.Unlock()
+	if changed {
+		e.write(statusLine{Type: "system", Subtype: "status", PermissionMode: mode, SessionID: e.SessionID, UUID: session.NewID()})
 	}
 }
 
@@ -403,7 +455,9 @@ func (e *Emitter) addUsage(model string, u llm.Usage) {
 	}
 }
 
-func (e *Emitter) assistant(r *llm.Response, parent *string) {
+// assistant writes the line of a reply, under the uuid its message is recorded with (a
+// caller resumes up to it with --resume-session-at).
+func (e *Emitter) assistant(r *llm.Response, uuid string, parent *string) {
 	model := r.Model
 	stop := r.StopReason
 	now := time.Now()
@@ -417,24 +471,29 @@ func (e *Emitter) assistant(r *llm.Response, parent *string) {
 		e.runs.tools[u.ID] = toolStart{name: u.Name, start: now}
 	}
 	var open *partialStream
+	var start *llm.Response
 	if parent == nil {
-		open = e.runs.open
-		e.runs.open = nil
+		open, start = e.runs.open, e.runs.start
+		e.runs.open, e.runs.start = nil, nil
 	}
 	e.mu.Unlock()
 
 	if e.Partial && parent == nil {
-		e.finishStream(open, r)
+		e.finishStream(open, start, r)
 	}
-	e.write(assistantLine{Type: "assistant", ParentToolUseID: parent, SessionID: e.SessionID, UUID: session.NewID(), Timestamp: nowStamp(),
+	e.write(assistantLine{Type: "assistant", ParentToolUseID: parent, SessionID: e.SessionID, UUID: cmp.Or(uuid, session.NewID()), Timestamp: nowStamp(),
 		Message: apiMessage{ID: r.ID, Type: "message", Role: llm.RoleAssistant, Model: model,
 			Content: toWire(r.Message.Content), StopReason: &stop, Usage: r.Usage}})
 }
 
 // toolResults writes one user line per tool_result, as Claude Code does, each with the call's
-// structured result.
-func (e *Emitter) toolResults(m *llm.Message, outputs map[string]any, parent *string) {
-	for _, b := range m.Content {
+// structured result. The first carries the uuid the message is recorded with.
+func (e *Emitter) toolResults(m *llm.Message, outputs map[string]any, uuid string, parent *string) {
+	for i, b := range m.Content {
+		id := uuid
+		if i > 0 || id == "" {
+			id = session.NewID()
+		}
 		var result any
 		if out, ok := outputs[b.ToolUseID]; ok {
 			result = out
@@ -442,7 +501,7 @@ func (e *Emitter) toolResults(m *llm.Message, outputs map[string]any, parent *st
 			result = resultText(b)
 		}
 		e.write(userLine{Type: "user", Message: userMessage{Role: llm.RoleUser, Content: toWire([]llm.Block{b})}, ParentToolUseID: parent,
-			SessionID: e.SessionID, UUID: session.NewID(), Timestamp: nowStamp(), ToolUseResult: result})
+			SessionID: e.SessionID, UUID: id, Timestamp: nowStamp(), ToolUseResult: result})
 	}
 }
 
@@ -489,6 +548,7 @@ func (e *Emitter) resultLine(res *agent.Result, st runState) ResultLine {
 		},
 		ModelUsage:        map[string]ModelUsage{},
 		PermissionDenials: AllDenials(res, e.sub.Take()),
+		TerminalReason:    res.TerminalReason,
 		UUID:              session.NewID(),
 	}
 	for _, m := range st.order {

@@ -87,9 +87,25 @@ func (e *Emitter) event(ev any) {
 	e.write(streamEventLine{Type: "stream_event", Event: ev, SessionID: e.SessionID, UUID: session.NewID()})
 }
 
-func (e *Emitter) startMessage(model string) {
-	e.event(messageStart{Type: "message_start", Message: streamMessage{Type: "message", Role: llm.RoleAssistant,
-		Model: model, Content: []wireBlock{}}})
+// startMessage writes message_start with the API's id, model and usage as its own
+// message_start reported them (start; r, the whole message, when the adapter sent none).
+func (e *Emitter) startMessage(start, r *llm.Response) {
+	m := streamMessage{Type: "message", Role: llm.RoleAssistant, Content: []wireBlock{}}
+	switch {
+	case start != nil:
+		m.ID, m.Model, m.Usage = start.ID, start.Model, start.Usage
+	case r != nil:
+		m.ID, m.Model = r.ID, r.Model
+	}
+	e.event(messageStart{Type: "message_start", Message: m})
+}
+
+// messageStarted keeps what the API's message_start said of the message being received; it is
+// written with the first delta, so a request tried again after it shows one message.
+func (e *Emitter) messageStarted(r *llm.Response) {
+	e.mu.Lock()
+	e.runs.start = r
+	e.mu.Unlock()
 }
 
 // partialText streams a text delta, opening the message and the block on their first delta.
@@ -103,9 +119,10 @@ func (e *Emitter) partialText(ev agent.Event) {
 	}
 	newBlock := !open.blocks[ev.Index]
 	open.blocks[ev.Index] = true
+	start := e.runs.start
 	e.mu.Unlock()
 	if first {
-		e.startMessage("")
+		e.startMessage(start, nil)
 	}
 	if newBlock {
 		empty := ""
@@ -116,9 +133,9 @@ func (e *Emitter) partialText(ev agent.Event) {
 
 // finishStream closes the streamed text blocks, sends the other blocks whole, and ends the
 // message.
-func (e *Emitter) finishStream(open *partialStream, r *llm.Response) {
+func (e *Emitter) finishStream(open *partialStream, start, r *llm.Response) {
 	if open == nil {
-		e.startMessage(r.Model)
+		e.startMessage(start, r)
 		open = &partialStream{blocks: map[int]bool{}}
 	}
 	streamed := make([]int, 0, len(open.blocks))

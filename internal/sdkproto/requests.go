@@ -94,8 +94,8 @@ func (s *Server) setThinking(id string, raw json.RawMessage) {
 		}
 	}
 	if budget != 0 {
-		r := llm.Request{ThinkingBudget: budget, MaxTokens: (&agent.Agent{MaxTokens: s.Agent.MaxTokens, ThinkingBudget: budget}).ReplyBound()}
-		if err := r.CheckThinking(); err != nil {
+		r := llm.Request{Model: s.Agent.Model, ThinkingBudget: budget, MaxTokens: (&agent.Agent{Model: s.Agent.Model, MaxTokens: s.Agent.MaxTokens, ThinkingBudget: budget}).ReplyBound()}
+		if err := r.CheckThinkingLimit(); err != nil {
 			s.refuse(id, "set_max_thinking_tokens", fmt.Sprintf("set_max_thinking_tokens: %v", err))
 			return
 		}

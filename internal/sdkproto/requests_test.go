@@ -18,6 +18,7 @@ func TestSetMaxThinkingTokens(t *testing.T) {
 		{name: "null is the session's own", spawn: 4096, request: `{"subtype":"set_max_thinking_tokens","max_thinking_tokens":null}`, want: 4096},
 		{name: "no field leaves it", spawn: 4096, request: `{"subtype":"set_max_thinking_tokens"}`, want: 4096},
 		{name: "a budget the API refuses", request: `{"subtype":"set_max_thinking_tokens","max_thinking_tokens":100}`, wantErr: "set_max_thinking_tokens: ", want: 0},
+		{name: "10^12 is more than the model takes", request: `{"subtype":"set_max_thinking_tokens","max_thinking_tokens":1000000000000}`, wantErr: "thinking budget 1000000000000 is more than", want: 0},
 		{name: "not a number", request: `{"subtype":"set_max_thinking_tokens","max_thinking_tokens":"lots"}`, wantErr: "not a whole number", want: 0},
 		{name: "a display mode", request: `{"subtype":"set_max_thinking_tokens","max_thinking_tokens":2048,"thinking_display":"highlights"}`, wantErr: "thinking_display is not supported", want: 0},
 	} {

@@ -134,6 +134,10 @@ type Server struct {
 	Checkpoints Checkpointer
 	// MCPMessage delivers an mcp_message the caller sent for one of its in-process servers.
 	MCPMessage func(server string, message json.RawMessage) error
+	// StartSession runs the SessionStart hooks, once, before the first turn: after
+	// initialize, so the caller's SessionStart callbacks run too, and after its system
+	// prompt, so the hooks' context is added to that one. Nil runs none.
+	StartSession func(ctx context.Context)
 
 	conn    *Conn
 	emitter *Emitter
@@ -144,8 +148,9 @@ type Server struct {
 	wake    chan struct{}
 	cancel  context.CancelCauseFunc // of the running turn
 	model   string
-	system  []llm.SystemBlock // set by initialize, applied from the next turn
+	system  []llm.SystemBlock // set by initialize, applied at the next turn
 	initted bool
+	started sync.Once // StartSession
 	// history is the conversation after the last turn, for get_context_usage.
 	history []llm.Message
 	// refused is the first refusal that stops every turn (failclosed.go); last is the last
@@ -196,6 +201,9 @@ func (s *Server) Serve(ctx context.Context) error {
 		s.Run = s.Agent.Run
 	}
 	s.emitter.HookEvents = s.HookEvents
+	if s.Permissions != nil {
+		s.emitter.Mode = func() string { return string(s.Permissions.Context().Mode()) }
+	}
 	if s.PromptStdio {
 		var a permission.Asker = &Asker{Conn: s.conn, Checks: s.Checks, Interrupt: func() { s.interrupt() }}
 		if s.WrapAsker != nil {
@@ -305,7 +313,8 @@ func (s *Server) runTurn(ctx context.Context, history []llm.Message, q queued) *
 		s.Agent.ThinkingBudget = s.thinking.budget
 	}
 	if s.system != nil {
-		s.Agent.System = s.system
+		// Applied once: what is added to it later (SessionStart's context) stays.
+		s.Agent.System, s.system = s.system, nil
 	}
 	s.mu.Unlock()
 	defer func() {
@@ -313,12 +322,15 @@ func (s *Server) runTurn(ctx context.Context, history []llm.Message, q queued) *
 		s.cancel = nil
 		s.mu.Unlock()
 	}()
+	if s.StartSession != nil {
+		s.started.Do(func() { s.StartSession(ctx) })
+	}
 	tctx, err := s.beginCheckpoint(tctx, q)
 	if err != nil {
 		return &agent.Result{Subtype: agent.SubtypeExecutionError, IsError: true, Messages: history, Err: err}
 	}
 	unsubscribe := s.Bus.Subscribe(s.emitter.Handle)
-	res, _ := s.Run(tctx, history, prompt)
+	res, _ := s.Run(agent.WithPromptUUID(tctx, q.uuid), history, prompt)
 	unsubscribe()
 	if res.Messages == nil {
 		res.Messages = history

@@ -43,8 +43,8 @@ func held(release <-chan struct{}) llmtest.Answer {
 	}
 }
 
-// pokeIn is the input of the test tool. Poke asks for every target, and denies "secret" by its
-// own check, as a safety check would.
+// pokeIn is the input of the test tool. Poke asks for every target (no rule allows it), asks
+// about a window ("w…") as a safety check does, and denies "secret" by its own check.
 type pokeIn struct {
 	Target string `json:"target"`
 }
@@ -63,6 +63,10 @@ func newPoke() *pokeTool {
 		CheckPermissions: func(_ context.Context, _ *permission.Context, in pokeIn) permission.Decision {
 			if in.Target == "secret" {
 				return permission.Decision{Behavior: permission.Deny, Message: "Poking secret is forbidden."}
+			}
+			if strings.HasPrefix(in.Target, "w") {
+				return permission.Decision{Behavior: permission.Ask, Message: "Poke " + in.Target + "?",
+					Reason: &permission.Reason{Type: permission.ReasonSafetyCheck, Detail: "glass breaks"}}
 			}
 			return permission.Decision{Behavior: permission.Passthrough}
 		},
@@ -402,7 +406,11 @@ func TestCanUseTool(t *testing.T) {
 	}{
 		{name: "allow", answer: `{"behavior":"allow","updatedInput":{"target":"door"}}`, wantPoked: []string{"door"}, wantResult: "poked door"},
 		{name: "allow without updatedInput", answer: `{"behavior":"allow"}`, wantPoked: []string{"door"}, wantResult: "poked door"},
-		// Poke asks for every target: the substitute is asked about again, showing what would run.
+		// The caller's own substitute that only the absence of an allow rule asks about runs.
+		{name: "allow with a new input no rule allows", answer: `{"behavior":"allow","updatedInput":{"target":"gate"}}`,
+			wantPoked: []string{"gate"}, wantResult: "poked gate"},
+		// A window asks as a safety check: the substitute is asked about again, showing what
+		// would run.
 		{name: "allow with a new input", answer: `{"behavior":"allow","updatedInput":{"target":"window"}}`,
 			again: []string{`{"behavior":"allow"}`}, wantPoked: []string{"window"}, wantResult: "poked window"},
 		{name: "a new input denied when asked again", answer: `{"behavior":"allow","updatedInput":{"target":"window"}}`,
@@ -436,6 +444,9 @@ func TestCanUseTool(t *testing.T) {
 				json.Unmarshal([]byte(shown), &want)
 				if fmt.Sprint(req["input"]) != fmt.Sprint(want.UpdatedInput) {
 					t.Errorf("asked again about %v, want the substitute %v", req["input"], want.UpdatedInput)
+				}
+				if why, _ := req["decision_reason"].(string); !strings.Contains(why, "the substituted input meets safetyCheck: glass breaks") {
+					t.Errorf("asked again with decision_reason %q", why)
 				}
 				s.answer(id, a)
 				shown = a

@@ -74,8 +74,11 @@ type approveModel struct {
 
 var approveOptions = []string{"Yes, use this server", "Yes, use all of this project's servers", "No"}
 
+// approveNo is the option each server's dialog starts on: the safe one, as in Claude Code.
+const approveNo = 2
+
 func newApproveModel(servers []MCPServer) *approveModel {
-	m := &approveModel{startScreen: newStartScreen(), servers: servers, answers: map[string]MCPAnswer{}}
+	m := &approveModel{startScreen: newStartScreen(), servers: servers, answers: map[string]MCPAnswer{}, sel: approveNo}
 	for _, s := range servers {
 		m.answers[s.Name] = MCPUnanswered
 	}
@@ -121,7 +124,7 @@ func (m *approveModel) choose(i int) tea.Cmd {
 		m.answers[m.servers[m.i].Name] = MCPReject
 	}
 	m.i++
-	m.sel = 0
+	m.sel = approveNo
 	if m.i >= len(m.servers) {
 		return tea.Quit
 	}

@@ -38,9 +38,10 @@ func TestApproveMCPServers(t *testing.T) {
 		keys []string
 		want map[string]MCPAnswer
 	}{
-		{"each answered", []string{"1", "3", "enter"}, map[string]MCPAnswer{"github": MCPApprove, "docs": MCPReject, "db": MCPApprove}},
+		{"each answered", []string{"1", "3", "1"}, map[string]MCPAnswer{"github": MCPApprove, "docs": MCPReject, "db": MCPApprove}},
 		{"all of the project's", []string{"3", "2"}, map[string]MCPAnswer{"github": MCPReject, "docs": MCPApprove, "db": MCPApprove}},
-		{"arrows and esc", []string{"down", "down", "enter", "esc", "up", "enter"}, map[string]MCPAnswer{"github": MCPReject, "docs": MCPReject, "db": MCPReject}},
+		{"enter alone is no: each dialog starts on it", []string{"enter", "enter", "enter"}, map[string]MCPAnswer{"github": MCPReject, "docs": MCPReject, "db": MCPReject}},
+		{"arrows and esc", []string{"up", "up", "enter", "esc", "down", "enter"}, map[string]MCPAnswer{"github": MCPApprove, "docs": MCPReject, "db": MCPApprove}},
 		{"ctrl+c leaves the rest unanswered", []string{"1", "ctrl+c"}, map[string]MCPAnswer{"github": MCPApprove, "docs": MCPUnanswered, "db": MCPUnanswered}},
 	}
 	for _, tt := range tests {

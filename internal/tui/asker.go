@@ -22,6 +22,8 @@ type answerKind int
 const (
 	ansYes answerKind = iota
 	ansAlways
+	// ansAlwaysServer remembers every tool of an MCP tool's server.
+	ansAlwaysServer
 	ansSession
 	ansTimed
 	ansCalls
@@ -67,6 +69,8 @@ type withdrawMsg struct{ id int64 }
 type noticeMsg struct {
 	text  string
 	isErr bool
+	// retry marks the model API's retry of a request: the retries share one line.
+	retry bool
 }
 
 // Scope of the timed and counted approvals the dialog offers.
@@ -89,6 +93,9 @@ type asker struct {
 	stop func(cause error)
 	// ignored returns the settings' rules the session does not apply; nil is none.
 	ignored func() []IgnoredRule
+	// saved, if set, is told of the rules an answer saved to a settings file (the chat offers
+	// the trust those of an untrusted project wait for).
+	saved func(ups []permission.Update, dest permission.Source)
 }
 
 var _ permission.Asker = (*asker)(nil)
@@ -142,7 +149,7 @@ func (a *asker) trace(ctx context.Context, req permission.AskRequest) []permissi
 	return tr.Steps()
 }
 
-var approved = &permission.Reason{Type: permission.ReasonOther, Detail: "approved in the permission dialog"}
+var approved = &permission.Reason{Type: permission.ReasonOther, Detail: "approved in the permission dialog", Answerer: permission.FrontEndChat}
 
 // settle turns an answer into the decision the engine returns.
 func (a *asker) settle(ctx context.Context, req permission.AskRequest, raw json.RawMessage, ans answer) (permission.Decision, error) {
@@ -150,15 +157,21 @@ func (a *asker) settle(ctx context.Context, req permission.AskRequest, raw json.
 	switch ans.kind {
 	case ansYes, ansPlanRestore:
 		return allow, nil
-	case ansAlways, ansSession:
+	case ansAlways, ansAlwaysServer, ansSession:
 		dest := ans.dest
 		if ans.kind == ansSession {
 			dest = permission.SourceSession
 		}
 		ups := retarget(req.Decision.Suggestions, dest)
+		if ans.kind == ansAlwaysServer {
+			rv, _ := permission.MCPServerRule(req.Tool)
+			ups = []permission.Update{{Type: permission.AddRules, Destination: dest, Behavior: permission.Allow, Rules: []permission.RuleValue{rv}}}
+		}
 		if err := a.perms.Update(ctx, ups...); err != nil {
 			// The call was approved either way; only remembering it failed.
 			a.send(noticeMsg{text: fmt.Sprintf("could not save the permission: %v", err), isErr: true})
+		} else if a.saved != nil && dest != permission.SourceSession {
+			a.saved(ups, dest)
 		}
 		return allow, nil
 	case ansTimed, ansCalls:
@@ -222,7 +235,7 @@ func withAnswers(raw json.RawMessage, answers map[string]string) (json.RawMessag
 // errSaidNo is the cause of a turn stopped by a plain No in a dialog.
 var errSaidNo = errors.New("the person said no in the permission dialog")
 
-var rejected = &permission.Reason{Type: permission.ReasonOther, Detail: "rejected in the permission dialog"}
+var rejected = &permission.Reason{Type: permission.ReasonOther, Detail: "rejected in the permission dialog", Answerer: permission.FrontEndChat}
 
 func feedbackMessage(feedback string) string {
 	feedback = strings.TrimSpace(feedback)

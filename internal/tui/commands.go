@@ -67,7 +67,7 @@ func (m *Model) commandReady(msg commandMsg) tea.Cmd {
 	}
 	m.scroll = 0
 	m.turnEnd = msg.end
-	return m.startTurn(llm.UserText(msg.text))
+	return m.startTurnAs(llm.UserText(msg.text), msg.line)
 }
 
 // commandHelp lists the custom commands for /help.

@@ -79,6 +79,11 @@ func newDialog(a askMsg) *dialog {
 		json.Unmarshal(a.raw, &in)
 		d.questions = in.Questions
 		return d
+	case permission.SandboxNetworkTool:
+		// A host, not a call: this connection, the host for the session, or the host saved as
+		// a WebFetch(domain:…) rule. Timed and counted grants have no meaning for a host.
+		d.opts = []option{{"Yes", ansYes}, {"session", ansSession}, {"always", ansAlways}, {"No", ansNo}}
+		return d
 	}
 	d.opts = []option{{"Yes", ansYes}}
 	sugg := a.req.Decision.Suggestions
@@ -86,6 +91,9 @@ func newDialog(a askMsg) *dialog {
 	safety := a.req.Decision.Reason != nil && a.req.Decision.Reason.Type == permission.ReasonSafetyCheck
 	if len(sugg) > 0 && !safety && !onlySession(sugg) {
 		d.opts = append(d.opts, option{"always", ansAlways})
+		if _, ok := permission.MCPServerRule(a.req.Tool); ok {
+			d.opts = append(d.opts, option{"always server", ansAlwaysServer})
+		}
 	}
 	if len(sugg) > 0 {
 		d.opts = append(d.opts, option{"session", ansSession})
@@ -400,7 +408,8 @@ func (d *dialog) permissionParts(r *renderer, m *Model) parts {
 	p.opts = append(p.opts, "", "Do you want to proceed?")
 	for i, o := range d.opts {
 		p.opts = append(p.opts, d.optLine(r, i, d.permLabel(o)))
-		if o.kind == ansAlways {
+		// Under the last of the choices that write a settings file.
+		if (o.kind == ansAlways || o.kind == ansAlwaysServer) && (i+1 == len(d.opts) || d.opts[i+1].kind != ansAlwaysServer) {
 			p.opts = append(p.opts, "      "+st.dim.Render("saved in "+m.destLabel(d.dest)+" (tab: local / project / user)"))
 		}
 	}
@@ -473,9 +482,23 @@ func (d *dialog) optLine(r *renderer, i int, label string) string {
 // permLabel names a permission choice, with the rules and the file it writes for "always".
 func (d *dialog) permLabel(o option) string {
 	sugg := d.ask.req.Decision.Suggestions
+	if d.ask.req.Tool == permission.SandboxNetworkTool {
+		host := str(inputFields(d.ask.raw), "host")
+		switch o.kind {
+		case ansYes:
+			return "Yes, this connection"
+		case ansSession:
+			return "Yes, and allow " + host + " for this session"
+		case ansAlways:
+			return "Yes, and always allow " + host + " (" + describeSuggestions(sugg, 1) + ")"
+		}
+	}
 	switch o.kind {
 	case ansAlways:
 		return "Yes, and don't ask again for " + describeSuggestions(sugg, 5)
+	case ansAlwaysServer:
+		rv, _ := permission.MCPServerRule(d.ask.req.Tool)
+		return "Yes, and don't ask again for every tool of " + strings.TrimPrefix(rv.Tool, "mcp__") + " (" + rv.String() + ")"
 	case ansSession:
 		if onlySession(sugg) {
 			return "Yes, and " + describeSuggestions(sugg, 5)
@@ -519,7 +542,7 @@ func damageLines(r *renderer, dmg *permission.Damage, rel func(string) string) [
 	if dmg.AtLeast {
 		head += "at least "
 	}
-	out := []string{"", st.title.Render(fmt.Sprintf("%s%d files (%s):", head, dmg.Files, humanBytes(dmg.Bytes)))}
+	out := []string{"", st.title.Render(fmt.Sprintf("%s%s (%s):", head, count(int(dmg.Files), "file"), humanBytes(dmg.Bytes)))}
 	const show = 5
 	for _, p := range dmg.Paths[:min(show, len(dmg.Paths))] {
 		out = append(out, r.wrap("• "+rel(p), 2)...)

@@ -379,7 +379,8 @@ func TestResumeSwitchesSessions(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	old := history(4)
 	h.m.cfg.Sessions = func() ([]SessionInfo, error) {
-		return []SessionInfo{{ID: "session-1"}, {ID: "older"}}, nil
+		// The empty session just started is left out of the numbering.
+		return []SessionInfo{{ID: "session-0"}, {ID: "session-1", Summary: "newer"}, {ID: "older", Summary: "older"}}, nil
 	}
 	var asked string
 	h.m.cfg.Resume = func(id string) ([]llm.Message, error) { asked = id; return old, nil }

@@ -107,16 +107,21 @@ func (m *Model) mcpReport() string {
 	return b.String()
 }
 
-// reconnectDone is sent when /mcp reconnect has finished.
+// reconnectDone is sent when /mcp reconnect (or a change in the /mcp menu) has finished; done
+// says what became of the server ("reconnected" when empty).
 type reconnectDone struct {
-	name string
-	err  error
+	name, done string
+	err        error
 }
 
 // mcpCommand runs /mcp [reconnect NAME]. A reconnect waits for the server's start, off the
 // UI's goroutine, and only between turns: the agent's tools change.
 func (m *Model) mcpCommand(args []string) (string, tea.Cmd, error) {
 	if len(args) == 0 {
+		if u := m.mcpMenu(); u != nil {
+			m.menu = u
+			return "", nil, nil
+		}
 		return m.mcpReport(), nil, nil
 	}
 	if args[0] != "reconnect" || len(args) != 2 {
@@ -139,10 +144,20 @@ func (m *Model) mcpCommand(args []string) (string, tea.Cmd, error) {
 
 func (m *Model) reconnected(msg reconnectDone) tea.Cmd {
 	m.running = false
+	done := msg.done
+	if done == "" {
+		done = "reconnected"
+	}
 	if msg.err != nil {
 		m.entries = append(m.entries, &entry{kind: entryError, text: msg.err.Error()})
 	} else {
-		m.entries = append(m.entries, &entry{kind: entryInfo, text: "MCP server " + msg.name + " reconnected.\n" + m.mcpReport()})
+		text := "MCP server " + msg.name + " " + done + "."
+		for _, s := range m.cfg.MCP() {
+			if s.Name == msg.name {
+				text += " Now: " + serverLine(s) + "."
+			}
+		}
+		m.entries = append(m.entries, &entry{kind: entryInfo, text: text})
 	}
 	if len(m.queued) == 0 || m.ctx.Err() != nil {
 		return nil

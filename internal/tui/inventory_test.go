@@ -128,8 +128,9 @@ func TestAgentsCommand(t *testing.T) {
 	h.golden("agents")
 }
 
-// /mcp shows each server's state, reason and tools; /mcp reconnect NAME runs Reconnect off
-// the UI's goroutine, holds what is typed meanwhile, and says what became of the server.
+// /mcp is a menu of the servers with their state, reason and tools; a server's own menu lists
+// its tools and offers Reconnect and Turn off. /mcp reconnect NAME runs Reconnect off the UI's
+// goroutine, holds what is typed meanwhile, and says what became of the server.
 func TestMCPCommand(t *testing.T) {
 	h := newHarness(t, 100, 24)
 	state := map[string]string{"docs": "connected", "db": "failed"}
@@ -152,15 +153,36 @@ func TestMCPCommand(t *testing.T) {
 		state["db"] = "connected"
 		return nil
 	}
+	var turnedOff []string
+	h.m.cfg.SetMCPEnabled = func(_ context.Context, name string, on bool) error {
+		turnedOff = append(turnedOff, name)
+		return nil
+	}
 	h.typeText("/mcp")
 	h.press("enter")
 	got := h.screen()
-	for _, want := range []string{"db  user, http  failed: connecting: connection refused", "docs  project, stdio  connected", "tools: mcp__docs__search, mcp__docs__fetch", "/mcp reconnect NAME"} {
+	for _, want := range []string{"MCP servers", "db  failed: connecting: connection refused · user, http", "docs  connected · 2 tools · project, stdio"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("/mcp does not say %q:\n%s", want, got)
 		}
 	}
 	h.golden("mcp-servers")
+	h.press("down", "enter")
+	got = h.screen()
+	for _, want := range []string{"MCP server docs", "Tools (2, mcp__docs__…): search, fetch", "1. Reconnect", "2. Turn off", "3. Back"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the server's menu does not say %q:\n%s", want, got)
+		}
+	}
+	h.golden("mcp-server")
+	off := h.m.menuChoose(h.m.menu.items[1])
+	if off == nil || h.m.menu != nil || !h.m.running {
+		t.Fatal("Turn off did not start off the UI's goroutine")
+	}
+	h.send(off())
+	if !slices.Equal(turnedOff, []string{"docs"}) || !strings.Contains(h.screen(), "MCP server docs turned off for this session.") {
+		t.Errorf("turned off %q:\n%s", turnedOff, h.screen())
+	}
 
 	cmd := h.m.slash("/mcp reconnect db")
 	if cmd == nil || len(reconnected) != 0 {
@@ -176,7 +198,7 @@ func TestMCPCommand(t *testing.T) {
 	if !slices.Equal(reconnected, []string{"db"}) || h.m.running {
 		t.Errorf("reconnected %q, running %v", reconnected, h.m.running)
 	}
-	if got := h.screen(); !strings.Contains(got, "MCP server db reconnected.") || !strings.Contains(got, "tools: mcp__db__query") {
+	if got := h.screen(); !strings.Contains(got, "MCP server db reconnected. Now: connected · 1 tool · user, http.") {
 		t.Errorf("the reconnect's outcome is not shown:\n%s", got)
 	}
 	h.send(h.m.slash("/mcp reconnect nope")())
@@ -199,7 +221,8 @@ func TestResumePicker(t *testing.T) {
 	sessions := []SessionInfo{
 		{ID: "session-1", Modified: epoch, Summary: "fix the flaky test"},
 		{ID: "session-0", Modified: epoch.Add(-time.Hour), Summary: "add the trust dialog"},
-		{ID: "session-z", Modified: epoch.Add(-48 * time.Hour)},
+		{ID: "session-z", Modified: epoch.Add(-48 * time.Hour), Summary: "first try", Branch: "main", Size: 12_345},
+		{ID: "session-new", Modified: epoch}, // empty: left out
 	}
 	setup := func(t *testing.T) (*harness, *[]string) {
 		h := newHarness(t, 80, 24)
@@ -222,7 +245,7 @@ func TestResumePicker(t *testing.T) {
 		if !slices.Equal(*resumed, []string{"session-0"}) {
 			t.Errorf("resumed %q, want session-0", *resumed)
 		}
-		if h.m.picker != nil || !strings.Contains(h.screen(), "Resumed session session-0") {
+		if h.m.menu != nil || !strings.Contains(h.screen(), "Resumed session session-0") {
 			t.Errorf("the picker stays open or the switch is not said:\n%s", h.screen())
 		}
 	})
@@ -233,11 +256,22 @@ func TestResumePicker(t *testing.T) {
 			t.Errorf("resumed %q, want the last one", *resumed)
 		}
 	})
+	t.Run("search", func(t *testing.T) {
+		h, resumed := setup(t)
+		h.typeText("trust")
+		if s := h.screen(); strings.Contains(s, "fix the flaky test") || !strings.Contains(s, "add the trust dialog") {
+			t.Errorf("the search does not narrow the list:\n%s", s)
+		}
+		h.press("enter")
+		if !slices.Equal(*resumed, []string{"session-0"}) {
+			t.Errorf("resumed %q, want the one found", *resumed)
+		}
+	})
 	t.Run("esc", func(t *testing.T) {
 		h, resumed := setup(t)
 		h.press("down", "esc")
-		if len(*resumed) != 0 || h.m.picker != nil {
-			t.Errorf("Esc resumed %q (picker open: %v)", *resumed, h.m.picker != nil)
+		if len(*resumed) != 0 || h.m.menu != nil {
+			t.Errorf("Esc resumed %q (picker open: %v)", *resumed, h.m.menu != nil)
 		}
 		if !strings.Contains(h.screen(), "Resume cancelled") {
 			t.Errorf("the cancel is not said:\n%s", h.screen())
@@ -248,7 +282,7 @@ func TestResumePicker(t *testing.T) {
 		h.m.cfg.Sessions = func() ([]SessionInfo, error) { return sessions, nil }
 		h.typeText("/resume")
 		h.press("enter")
-		if h.m.picker != nil || !strings.Contains(h.screen(), "switch with /resume N") {
+		if h.m.menu != nil || !strings.Contains(h.screen(), "switch with /resume N") {
 			t.Errorf("without Resume the list form is wanted:\n%s", h.screen())
 		}
 	})

@@ -83,11 +83,19 @@ type Model struct {
 	// ctxUsage is how full the context window is, as last measured or estimated.
 	ctxUsage agent.ContextUsage
 
-	// picker is the open /resume picker.
-	picker *sessionPicker
 	// points are the messages /rewind can go back to; rewinder is its open picker.
 	points   []rewindPoint
 	rewinder *rewindPicker
+	// stopping is the line of an interrupt in progress, which the end of the turn updates.
+	stopping *entry
+	// menu is the open menu (/resume, /mcp, the trust offer), shown where the input is.
+	menu *menu
+	// retrying is the line of the model API's retries, until the model answers or the turn
+	// ends.
+	retrying *entry
+
+	// status is the settings' status command's state (statusline.go).
+	status statusState
 }
 
 func newModel(ctx context.Context, cfg *Config) *Model {
@@ -182,6 +190,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case turnDoneMsg:
 		return m, m.turnDone(msg)
+	case trustOfferMsg:
+		m.offerTrust(msg)
+		return m, nil
 	case tickMsg:
 		if !m.running {
 			return m, nil
@@ -225,11 +236,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.forms = slices.DeleteFunc(m.forms, func(f *form) bool { return f.msg.id == msg.id })
 		return m, nil
 	case noticeMsg:
-		k := entryInfo
-		if msg.isErr {
-			k = entryError
-		}
-		m.entries = append(m.entries, &entry{kind: k, text: msg.text})
+		m.notice(msg)
 		return m, nil
 	case tea.PasteMsg:
 		if len(m.dialogs) > 0 {
@@ -317,9 +324,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.picker != nil {
-		m.pickerKey(msg)
-		return nil
+	if m.menu != nil {
+		return m.menuKey(msg)
 	}
 	if m.rewinder != nil {
 		return m.rewindKey(msg)
@@ -327,8 +333,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch k {
 	case "esc":
 		if m.running && m.cancel != nil {
-			m.cancel()
-			m.entries = append(m.entries, &entry{kind: entryInfo, text: "Interrupted · the turn is stopping"})
+			m.interrupt()
 		}
 		return nil
 	case "shift+tab":
@@ -388,16 +393,20 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 // or quits: as in Claude Code, only an idle chat with an empty prompt quits, on the second
 // press.
 func (m *Model) ctrlCPressed() tea.Cmd {
+	if m.running && m.cancel != nil {
+		// One press stops the turn, and what is typed stays for the next message. An open
+		// dialog is the turn's: the abort withdraws it.
+		m.ctrlC = false
+		m.interrupt()
+		return nil
+	}
+	if m.menu != nil {
+		m.menu = nil
+		return nil
+	}
 	if m.input.Value() != "" && len(m.dialogs) == 0 && len(m.forms) == 0 {
 		m.input.Reset()
 		m.fitInput()
-		return nil
-	}
-	if m.running && m.cancel != nil {
-		// An open dialog is the turn's: the abort withdraws it.
-		m.ctrlC = false
-		m.cancel()
-		m.entries = append(m.entries, &entry{kind: entryInfo, text: "Interrupted · the turn is stopping"})
 		return nil
 	}
 	if !m.ctrlC {
@@ -473,8 +482,12 @@ func (m *Model) pushHistory(text string) {
 
 // startTurn runs the agent on its own goroutine; the program hears of it through the bus and
 // the turnDoneMsg it returns.
-func (m *Model) startTurn(prompt llm.Message) tea.Cmd {
-	ctx, cancel := context.WithCancelCause(m.beginPoint(m.ctx, prompt.Text()))
+func (m *Model) startTurn(prompt llm.Message) tea.Cmd { return m.startTurnAs(prompt, prompt.Text()) }
+
+// startTurnAs is startTurn for a prompt the person wrote as label (a custom command's line,
+// /review 42, whose expansion is the prompt): /rewind shows the label and puts it back.
+func (m *Model) startTurnAs(prompt llm.Message, label string) tea.Cmd {
+	ctx, cancel := context.WithCancelCause(m.beginPoint(m.ctx, label))
 	m.running, m.cancel = true, func() { cancel(nil) }
 	m.stopper.set(cancel)
 	m.stream = map[int]*entry{}
@@ -500,6 +513,7 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 	}
 	m.stopper.set(nil)
 	m.finishStreams()
+	defer func() { m.stopping, m.retrying = nil, nil }()
 	if msg.res != nil {
 		if msg.res.Messages != nil {
 			m.msgs = msg.res.Messages
@@ -526,12 +540,17 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 	switch {
 	case msg.err != nil && errors.Is(msg.cause, errSaidNo):
 		m.entries = append(m.entries, &entry{kind: entryInfo, text: saidNoNote})
+	case msg.err != nil && errors.Is(msg.err, context.Canceled) && m.stopping != nil:
+		m.stopping.text = interruptedNote
+		m.stopping.touch()
 	case msg.err != nil && errors.Is(msg.err, context.Canceled):
-		m.entries = append(m.entries, &entry{kind: entryInfo, text: "Interrupted. The conversation is saved; type to continue."})
+		m.say(interruptedNote)
 	case msg.err != nil:
 		m.entries = append(m.entries, &entry{kind: entryError, text: msg.err.Error()})
 	case msg.res != nil && msg.res.Subtype == agent.SubtypeMaxTurns:
 		m.entries = append(m.entries, &entry{kind: entryError, text: "Stopped at the turn limit."})
+	case msg.res != nil && msg.res.HookStop != nil:
+		m.entries = append(m.entries, &entry{kind: entryInfo, text: "Stopped: " + msg.res.HookStop.Error() + "."})
 	}
 	if len(m.queued) > 0 && m.ctx.Err() == nil {
 		text := strings.Join(m.queued, "\n\n")
@@ -566,6 +585,7 @@ func (m *Model) event(ev agent.Event) {
 	case agent.EventThinkingDelta:
 		m.streamInto(ev, entryThinking)
 	case agent.EventAssistant:
+		m.retrying = nil // the request was answered: a later one's retries get their own line
 		if ev.Response == nil {
 			return
 		}
@@ -618,6 +638,14 @@ func (m *Model) event(ev agent.Event) {
 			e.progress = progressText(ev.Progress.Message, ev.Progress.Data)
 			e.touch()
 		}
+	case agent.EventToolCall:
+		// A call that ran with another input (the person's edit) shows what ran.
+		if c := ev.Call; c != nil && c.RanInput != nil {
+			if e := m.cards[c.ToolUseID]; e != nil {
+				e.keyInput = keyInput(c.ToolName, c.RanInput)
+				e.touch()
+			}
+		}
 	case agent.EventToolResults:
 		if ev.Message == nil {
 			return
@@ -645,8 +673,8 @@ func (m *Model) render() string {
 		bottom = m.dialogs[0].view(m.r, m, m.width, max(m.height-3, 6))
 	} else if len(m.forms) > 0 {
 		bottom = m.forms[0].view(m.r, m.width)
-	} else if m.picker != nil {
-		bottom = m.picker.view(m.r, m.cfg.SessionID, m.width)
+	} else if m.menu != nil {
+		bottom = m.menu.view(m.r, m.width)
 	} else if m.rewinder != nil {
 		bottom = m.rewinder.view(m.r, m.points, m.width)
 	} else {
@@ -656,6 +684,9 @@ func (m *Model) render() string {
 		bottom = append(bottom, strings.Split(m.input.View(), "\n")...)
 	}
 	bottom = append(bottom, m.statusLine())
+	if l := m.commandStatus(); l != "" {
+		bottom = append(bottom, l)
+	}
 	h := max(m.height-len(bottom), 0)
 	lines := m.r.window(m.entries, h, m.scroll)
 	return strings.Join(append(lines, bottom...), "\n")

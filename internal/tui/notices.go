@@ -46,7 +46,8 @@ func (n *Notices) Write(p []byte) (int, error) {
 	n.mu.Unlock()
 	for _, l := range lines {
 		if l = strings.TrimRight(l, "\r"); strings.TrimSpace(l) != "" {
-			n.add(noticeMsg{text: strings.TrimPrefix(l, "reins: ")})
+			text := strings.TrimPrefix(l, "reins: ")
+			n.add(noticeMsg{text: text, retry: isRetry(text)})
 		}
 	}
 	return len(p), nil
@@ -92,4 +93,10 @@ func (n *Notices) Flush(w io.Writer) {
 	if len(partial) > 0 {
 		io.WriteString(w, "reins: "+string(partial)+"\n")
 	}
+}
+
+// isRetry reports the line the session writes before it tries a model request again
+// (internal/app's "model API: …; retrying in 2s (1/10)").
+func isRetry(text string) bool {
+	return strings.HasPrefix(text, "model API: ") && strings.Contains(text, "; retrying in ")
 }

@@ -3,18 +3,29 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
 
-// pickerRows is how many sessions the /resume picker shows at once; it scrolls for more.
-const pickerRows = 10
+// The /resume picker is a searchable menu of this folder's sessions, newest first: each shows
+// its first prompt, how long ago it was last written, its git branch and its size. A session
+// without a prompt (the empty one just started, another that never got one) has nothing to go
+// back to and is left out, here and in /resume N.
 
-// sessionPicker is the /resume picker: ↑↓ move, Enter resumes through Config.Resume, Esc
-// leaves the session as it is.
-type sessionPicker struct {
-	sessions []SessionInfo
-	sel      int
+// resumable are the folder's sessions that have a prompt, newest first.
+func (m *Model) resumable() ([]SessionInfo, error) {
+	ss, err := m.cfg.Sessions()
+	if err != nil {
+		return nil, err
+	}
+	out := ss[:0:0]
+	for _, s := range ss {
+		if strings.TrimSpace(s.Summary) != "" {
+			out = append(out, s)
+		}
+	}
+	return out, nil
 }
 
 // openPicker shows the picker over this folder's sessions, or the list form when switching
@@ -26,72 +37,63 @@ func (m *Model) openPicker() (string, error) {
 	if m.running {
 		return "", fmt.Errorf("wait for the turn to finish, or press Esc, before /resume")
 	}
-	ss, err := m.cfg.Sessions()
+	ss, err := m.resumable()
 	if err != nil {
 		return "", fmt.Errorf("cannot list sessions: %w", err)
 	}
 	if len(ss) == 0 {
 		return "No saved sessions in this folder.", nil
 	}
-	m.picker = &sessionPicker{sessions: ss}
+	now := m.cfg.now()
+	u := &menu{title: "Resume a session of this folder", searchable: true, empty: "No session holds what you typed."}
+	for _, s := range ss {
+		u.items = append(u.items, menuItem{label: oneLine(s.Summary), detail: m.sessionDetail(s, now), value: s.ID})
+	}
+	u.choose = func(m *Model, it menuItem) (*menu, tea.Cmd) {
+		if err := m.resume(it.value.(string)); err != nil {
+			m.sayErr(err.Error())
+		}
+		return nil, nil
+	}
+	u.cancel = func(m *Model) { m.say("Resume cancelled: this session goes on.") }
+	m.menu = u
 	return "", nil
 }
 
-// pickerKey moves the picker, or closes it with a choice or none.
-func (m *Model) pickerKey(msg tea.KeyPressMsg) {
-	p := m.picker
-	switch msg.String() {
-	case "up", "k":
-		p.sel = (p.sel + len(p.sessions) - 1) % len(p.sessions)
-	case "down", "j":
-		p.sel = (p.sel + 1) % len(p.sessions)
-	case "home":
-		p.sel = 0
-	case "end":
-		p.sel = len(p.sessions) - 1
-	case "esc":
-		m.picker = nil
-		m.entries = append(m.entries, &entry{kind: entryInfo, text: "Resume cancelled: this session goes on."})
-	case "enter":
-		m.picker = nil
-		if err := m.resume(p.sessions[p.sel].ID); err != nil {
-			m.entries = append(m.entries, &entry{kind: entryError, text: err.Error()})
-		}
+// sessionDetail is what the picker says of a session besides its prompt.
+func (m *Model) sessionDetail(s SessionInfo, now time.Time) string {
+	parts := []string{ago(now, s.Modified)}
+	if s.Branch != "" {
+		parts = append(parts, s.Branch)
 	}
+	if s.Size > 0 {
+		parts = append(parts, humanBytes(s.Size))
+	}
+	if s.ID == m.cfg.SessionID {
+		parts = append(parts, "this session")
+	}
+	return strings.Join(parts, " · ")
 }
 
-// view draws the picker where the input is: a window of pickerRows around the selection.
-func (p *sessionPicker) view(r *renderer, current string, width int) []string {
-	st := r.st
-	lines := []string{st.accent.Render("Resume a session of this folder"), ""}
-	first := min(max(p.sel-pickerRows/2, 0), max(len(p.sessions)-pickerRows, 0))
-	last := min(first+pickerRows, len(p.sessions))
-	if first > 0 {
-		lines = append(lines, st.dim.Render(fmt.Sprintf("    ↑ %d more", first)))
+// ago says how long before now t was, as a person would.
+func ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case t.IsZero():
+		return "unknown time"
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return count(int(d/time.Minute), "minute") + " ago"
+	case d < 24*time.Hour:
+		return count(int(d/time.Hour), "hour") + " ago"
+	case d < 30*24*time.Hour:
+		return count(int(d/(24*time.Hour)), "day") + " ago"
 	}
-	for i := first; i < last; i++ {
-		s := p.sessions[i]
-		mark := "  "
-		if i == p.sel {
-			mark = "❯ "
-		}
-		this := ""
-		if s.ID == current {
-			this = " (this session)"
-		}
-		line := fmt.Sprintf("%s%s  %s%s", mark, s.Modified.Format("2006-01-02 15:04"), s.ID, this)
-		if s.Summary != "" {
-			line += "  " + truncRunes(s.Summary, max(width-len(line)-4, 10))
-		}
-		if i == p.sel {
-			line = st.accent.Render(line)
-		}
-		lines = append(lines, line)
-	}
-	if last < len(p.sessions) {
-		lines = append(lines, st.dim.Render(fmt.Sprintf("    ↓ %d more", len(p.sessions)-last)))
-	}
-	lines = append(lines, "", st.dim.Render("↑↓ select · enter resume · esc cancel"))
-	box := st.border.Width(width).Render(strings.Join(lines, "\n"))
-	return strings.Split(box, "\n")
+	return t.Format("2006-01-02")
+}
+
+// count is "1 file", "2 files".
+func count(n int, noun string) string {
+	return fmt.Sprintf("%d %s", n, plural(n, noun, noun+"s"))
 }

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -60,6 +62,12 @@ func (r *renderer) preview(toolName string, raw json.RawMessage, cwd string) (ti
 			body = append(body, r.wrap(r.st.dim.Render(p), 2)...)
 		}
 		return "Fetch", body
+	case permission.SandboxNetworkTool:
+		host := str(in, "host")
+		if port, ok := in["port"].(float64); ok {
+			host = net.JoinHostPort(host, strconv.Itoa(int(port)))
+		}
+		return "Network request outside the sandbox", []string{"  host: " + r.st.keyInput.Render(host)}
 	}
 	if server, tl, ok := splitMCP(toolName); ok {
 		body = append(body, fmt.Sprintf("  server: %s", server), fmt.Sprintf("  tool:   %s", tl), "  arguments:")

@@ -58,7 +58,7 @@ func (m *Model) promptReady(msg promptMsg) tea.Cmd {
 	}
 	m.scroll = 0
 	m.entries = append(m.entries, &entry{kind: entryUser, text: msg.text})
-	return m.startTurn(llm.UserText(msg.text))
+	return m.startTurnAs(llm.UserText(msg.text), msg.line)
 }
 
 // promptHelp lists the MCP prompts for /help.

@@ -17,6 +17,7 @@ type Checkpoints interface {
 	// Changed lists the files changed since message id began (its own turn's and later).
 	Changed(id string) []string
 	// Rewind puts the files back as they were before message id; the text says what it did.
+	// An error means the rewind is not done (the text, if any, says what it did put back).
 	Rewind(ctx context.Context, id string) (string, error)
 }
 
@@ -109,6 +110,10 @@ func (m *Model) rewindTo(i int, choice string) {
 	if choice != rewindConversation {
 		text, err := m.cfg.Checkpoints.Rewind(m.ctx, pt.id)
 		if err != nil {
+			// Not done: what was put back is said, and the conversation stays as it is.
+			if text != "" {
+				m.say(text)
+			}
 			m.sayErr("rewind: " + err.Error())
 			return
 		}
@@ -138,7 +143,7 @@ func (p *rewindPicker) view(r *renderer, points []rewindPoint, width int) []stri
 		}
 		files := "no file changes"
 		if n := len(p.changed[i]); n > 0 {
-			files = fmt.Sprintf("%d file(s) changed since", n)
+			files = count(n, "file") + " changed since"
 		}
 		line := fmt.Sprintf("%s%s  · %s", mark, truncRunes(pt.text, max(width-34, 10)), files)
 		if i == p.sel {

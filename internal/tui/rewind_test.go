@@ -48,7 +48,7 @@ func TestRewindChoices(t *testing.T) {
 			}
 			h.typeText("/rewind")
 			h.press("enter")
-			if s := h.screen(); !strings.Contains(s, "Rewind to before a message") || !strings.Contains(s, "1 file(s) changed since") {
+			if s := h.screen(); !strings.Contains(s, "Rewind to before a message") || !strings.Contains(s, "1 file changed since") {
 				t.Fatalf("no picker:\n%s", s)
 			}
 			h.press("enter", tt.key)

@@ -75,7 +75,9 @@ func (m *Model) slash(line string) tea.Cmd {
 			m.sayErr(err.Error())
 			return nil
 		}
-		m.say(text)
+		if text != "" {
+			m.say(text)
+		}
 		return cmd
 	case "/agents":
 		m.say(m.agentsReport())
@@ -352,13 +354,14 @@ func (m *Model) sessionsList() string {
 	if m.cfg.Sessions == nil {
 		return "No saved sessions."
 	}
-	ss, err := m.cfg.Sessions()
+	ss, err := m.resumable()
 	if err != nil {
 		return "Cannot list sessions: " + err.Error()
 	}
 	if len(ss) == 0 {
 		return "No saved sessions in this folder."
 	}
+	now := m.cfg.now()
 	var b strings.Builder
 	b.WriteString("Sessions of this folder (switch with /resume N or /resume ID):\n")
 	for i, s := range ss {
@@ -370,7 +373,7 @@ func (m *Model) sessionsList() string {
 		if s.ID == m.cfg.SessionID {
 			mark = "*"
 		}
-		fmt.Fprintf(&b, " %s %2d. %s  %s  %s\n", mark, i+1, s.ID, s.Modified.Format("2006-01-02 15:04"), truncRunes(s.Summary, 50))
+		fmt.Fprintf(&b, " %s %2d. %s  %s  (%s)\n", mark, i+1, truncRunes(s.Summary, 50), m.sessionDetail(s, now), s.ID)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -386,7 +389,7 @@ func (m *Model) resume(which string) error {
 	}
 	id := which
 	if n, err := strconv.Atoi(which); err == nil && m.cfg.Sessions != nil {
-		ss, err := m.cfg.Sessions()
+		ss, err := m.resumable()
 		if err != nil {
 			return err
 		}

@@ -297,6 +297,11 @@ func (r *renderer) toolCard(e *entry) []string {
 	if r.expanded {
 		limit = 200
 	}
+	if e.status == toolDenied {
+		// Why a call was refused is a sentence to read whole: wrapped, not cut.
+		ls = strings.Split(ansi.Wrap(strings.Join(ls, "\n"), max(r.width-4, 8), " "), "\n")
+		limit = max(limit, 8)
+	}
 	hidden := 0
 	if len(ls) > limit {
 		hidden = len(ls) - limit

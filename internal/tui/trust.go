@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -17,30 +18,35 @@ type TrustItem struct {
 // TrustOffer is what trusting a project folder would enable, read from its files.
 type TrustOffer struct {
 	Folder string
-	// Rules and Directories are the shared settings' allow rules and additionalDirectories.
-	Rules, Directories []TrustItem
+	// Runs are what the files would run, or change where requests and credentials go
+	// (helpers, env, hooks, MCP servers, plugins, granted tools, agents' modes): shown first
+	// and in full, a group per kind.
+	Runs []TrustGroup
 	// Mode is the shared settings' defaultMode; nil when they set none.
 	Mode *TrustItem
-	// Hooks are the project's hooks, with their commands.
-	Hooks []TrustItem
-	// Servers are the MCP servers of .mcp.json (trust lets the chat ask about each).
-	Servers []TrustItem
-	// Credentials are the project's apiKeyHelper commands.
-	Credentials []TrustItem
-	// Env are the variables the project's env blocks set (NAME=value): trusted, they reach the
-	// model API's configuration and every Bash command, hook and MCP server.
-	Env []TrustItem
+	// Rules and Directories are the shared settings' allow rules and additionalDirectories.
+	Rules, Directories []TrustItem
 	// Memory are the project's memory files, read as information until the folder is trusted.
 	Memory []TrustItem
 }
 
+// TrustGroup is one kind of thing a folder's files would run, under its title.
+type TrustGroup struct {
+	Title string
+	Items []TrustItem
+}
+
 // Empty reports whether trusting the folder would enable nothing.
 func (o TrustOffer) Empty() bool {
-	return len(o.Rules)+len(o.Directories)+len(o.Hooks)+len(o.Servers)+len(o.Credentials)+len(o.Env)+len(o.Memory) == 0 && o.Mode == nil
+	n := len(o.Rules) + len(o.Directories) + len(o.Memory)
+	for _, g := range o.Runs {
+		n += len(g.Items)
+	}
+	return n == 0 && o.Mode == nil
 }
 
 // AskTrust asks, before the chat starts, whether to trust the folder, showing what that would
-// enable. Esc, No and Ctrl+C keep it untrusted.
+// enable. It starts on No: Enter alone, Esc, No and Ctrl+C keep the folder untrusted.
 func AskTrust(ctx context.Context, term Terminal, offer TrustOffer) (bool, error) {
 	m := newTrustModel(offer)
 	p := tea.NewProgram(m, term.options(ctx)...)
@@ -50,22 +56,28 @@ func AskTrust(ctx context.Context, term Terminal, offer TrustOffer) (bool, error
 	return m.yes, ctx.Err()
 }
 
-// trustModel is the program of the trust dialog.
+// trustModel is the program of the trust dialog. The list of what the files enable scrolls
+// (top is its first line in view); the question and the choices stay in view.
 type trustModel struct {
 	startScreen
 	offer TrustOffer
 	sel   int
+	top   int
 	yes   bool
 }
 
 var trustOptions = []string{"Yes, trust this folder", "No, continue without trusting it"}
 
+// trustNo is the option the dialog starts on: the safe one, as in Claude Code.
+const trustNo = 1
+
 func newTrustModel(offer TrustOffer) *trustModel {
-	return &trustModel{startScreen: newStartScreen(), offer: offer}
+	return &trustModel{startScreen: newStartScreen(), offer: offer, sel: trustNo}
 }
 
 func (m *trustModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.frame(msg) {
+		m.scroll(0)
 		return m, nil
 	}
 	switch msg := msg.(type) {
@@ -73,8 +85,20 @@ func (m *trustModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		switch msg.String() {
 		case "ctrl+c", "esc", "2", "n":
 			return m, tea.Quit
-		case "up", "k", "down", "j", "tab":
+		case "left", "right", "h", "l", "tab", "shift+tab":
 			m.sel = 1 - m.sel
+		case "up", "k":
+			m.scroll(-1)
+		case "down", "j":
+			m.scroll(1)
+		case "pgup", "ctrl+b":
+			m.scroll(-m.room())
+		case "pgdown", "ctrl+f", "space":
+			m.scroll(m.room())
+		case "home", "g":
+			m.scroll(-len(m.body()))
+		case "end", "G":
+			m.scroll(len(m.body()))
 		case "1", "y":
 			m.yes = true
 			return m, tea.Quit
@@ -86,39 +110,22 @@ func (m *trustModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// scroll moves the list by n lines, within its bounds.
+func (m *trustModel) scroll(n int) {
+	m.top = max(min(m.top+n, len(m.body())-m.room()), 0)
+}
+
 func (m *trustModel) View() tea.View { return view(m.render()) }
 
-// render draws the offer in a box, the lists cut to the screen's height with the number left
-// out, and the question always in view.
-func (m *trustModel) render() string {
+// head and tail are the lines above and below the list.
+func (m *trustModel) head() []string {
 	st := m.r.st
-	o := m.offer
-	head := []string{st.accent.Render("Do you trust the files in this folder?"), "", st.keyInput.Render(o.Folder), ""}
-	var body []string
-	section := func(title string, items []TrustItem) {
-		if len(items) == 0 {
-			return
-		}
-		body = append(body, title)
-		for _, it := range items {
-			line := "  " + it.What
-			if it.Where != "" {
-				line += st.dim.Render("  " + it.Where)
-			}
-			body = append(body, line)
-		}
-	}
-	section("Allow rules (run without asking):", o.Rules)
-	section("Additional directories:", o.Directories)
-	if o.Mode != nil {
-		section("Permission mode at start (defaultMode):", []TrustItem{*o.Mode})
-	}
-	section("Hooks (commands run on events):", o.Hooks)
-	section("Credential helpers (run to get the API key):", o.Credentials)
-	section("Environment (for the model API, Bash, hooks and MCP servers):", o.Env)
-	section("MCP servers of .mcp.json (each asked about next):", o.Servers)
-	section("Memory files (read as instructions, not only information):", o.Memory)
-	r := &renderer{st: st, width: max(m.width-4, 10)}
+	return []string{st.accent.Render("Do you trust the files in this folder?"), "", st.keyInput.Render(m.offer.Folder), ""}
+}
+
+func (m *trustModel) tail() []string {
+	st := m.r.st
+	r := &renderer{st: st, width: m.inner()}
 	tail := append([]string{""}, r.wrap("Trusting this folder lets its files do the above. Trust it only if you trust where it came from.", 0)...)
 	tail = append(tail, "", "Trust this folder?")
 	for i, opt := range trustOptions {
@@ -128,12 +135,72 @@ func (m *trustModel) render() string {
 			tail = append(tail, fmt.Sprintf("  %d. %s", i+1, opt))
 		}
 	}
-	tail = append(tail, st.dim.Render("↑↓ select · enter confirm · esc no (yes is kept, as reins trust)"))
-	// Two lines of border; the head and the tail stay whole.
-	room := m.height - 2 - len(head) - len(tail)
-	if len(body) > room {
-		cut := max(room-1, 0)
-		body = append(body[:cut:cut], st.dim.Render(fmt.Sprintf("… and %d more lines (reins permissions list shows the rules)", len(body)-cut)))
+	return append(tail, st.dim.Render("←→ select · enter confirm · ↑↓ PgUp PgDn scroll · esc no · yes is kept"))
+}
+
+func (m *trustModel) inner() int { return max(m.width-4, 10) }
+
+// room is how many lines of the list fit: the screen less the border, the head, the tail and
+// the two lines that say what is above and below.
+func (m *trustModel) room() int {
+	return max(m.height-2-len(m.head())-len(m.tail())-2, 1)
+}
+
+// body is the whole list, wrapped to the width: what runs first, each item in full.
+func (m *trustModel) body() []string {
+	st := m.r.st
+	o := m.offer
+	r := &renderer{st: st, width: m.inner()}
+	var body []string
+	section := func(title string, items []TrustItem) {
+		if len(items) == 0 {
+			return
+		}
+		body = append(body, title)
+		for _, it := range items {
+			text := it.What
+			if it.Where != "" {
+				text += "  " + st.dim.Render(it.Where)
+			}
+			ls := r.wrap(text, 4)
+			ls[0] = "  " + strings.TrimPrefix(ls[0], "    ")
+			body = append(body, ls...)
+		}
 	}
-	return m.box(append(append(head, body...), tail...))
+	for _, g := range o.Runs {
+		section(g.Title, g.Items)
+	}
+	if o.Mode != nil {
+		section("Permission mode at start (defaultMode):", []TrustItem{*o.Mode})
+	}
+	section("Allow rules (run without asking):", o.Rules)
+	section("Additional directories:", o.Directories)
+	section("Memory files (read as instructions, not only information):", o.Memory)
+	return body
+}
+
+// render draws the offer in a box: the part of the list in view, with how much is above and
+// below it, and the question always in view.
+func (m *trustModel) render() string {
+	st := m.r.st
+	body, room := m.body(), m.room()
+	var shown []string
+	if len(body) <= room+2 {
+		shown = body
+	} else {
+		// At the top the line that says what is above holds one more line of the list.
+		end := min(m.top+room, len(body))
+		if m.top == 0 {
+			end = min(room+1, len(body))
+		} else {
+			shown = append(shown, st.dim.Render(fmt.Sprintf("↑ %d more lines above (↑ PgUp scroll)", m.top)))
+		}
+		shown = append(shown, body[m.top:end]...)
+		if end == len(body) {
+			shown = append(shown, st.dim.Render("— end of the list —"))
+		} else {
+			shown = append(shown, st.dim.Render(fmt.Sprintf("↓ %d more lines below (↓ PgDn scroll)", len(body)-end)))
+		}
+	}
+	return m.box(append(append(m.head(), shown...), m.tail()...))
 }

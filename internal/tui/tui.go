@@ -33,6 +33,9 @@ type Config struct {
 	Cwd, Home           string
 	// Trusted says the folder is trusted (its settings apply), for the start banner.
 	Trusted bool
+	// Trust trusts the folder (as reins trust does), when a rule saved in an untrusted
+	// project's settings waits for it; nil offers no trust.
+	Trust func() error
 	// SettingsFiles names the file each editable settings source writes, for the labels of
 	// "don't ask again".
 	SettingsFiles map[permission.Source]string
@@ -71,6 +74,9 @@ type Config struct {
 	// again (/mcp reconnect NAME) and returns what became of it.
 	MCP       func() []MCPServerInfo
 	Reconnect func(ctx context.Context, name string) error
+	// SetMCPEnabled turns a server off for the rest of the session, or on again (the /mcp
+	// menu); nil offers neither.
+	SetMCPEnabled func(ctx context.Context, name string, on bool) error
 	// Checkpoints, if set, keeps a checkpoint of the files per message, for /rewind.
 	Checkpoints Checkpoints
 	// Memory, if set, reports the session's memory files for /memory.
@@ -80,6 +86,9 @@ type Config struct {
 	// Notices, if set, shows in the transcript what the session reports while the chat runs
 	// (warnings, retries, standard error): nothing may write to the terminal behind it.
 	Notices *Notices
+	// StatusLine, if set, is the settings' status command, whose line is shown under the
+	// built-in one (statusline.go).
+	StatusLine *StatusCommand
 	// Now is the clock of durations and scoped approvals; nil is time.Now.
 	Now func() time.Time
 
@@ -93,7 +102,11 @@ type Config struct {
 type SessionInfo struct {
 	ID       string
 	Modified time.Time
-	Summary  string
+	// Summary is the session's first prompt; a session without one is not offered.
+	Summary string
+	// Branch is the git branch it began on, Size its file's size in bytes (0: unknown).
+	Branch string
+	Size   int64
 }
 
 func (c *Config) now() time.Time {
@@ -117,8 +130,9 @@ func Run(ctx context.Context, cfg Config) error {
 	m := newModel(ctx, &cfg)
 	m.fence = newFence()
 	m.entries = append([]*entry{m.banner()}, m.entries...)
-	p := tea.NewProgram(m, Terminal{In: cfg.In, Out: cfg.Out, NoColor: cfg.NoColor, Width: cfg.Width, Height: cfg.Height}.options(ctx)...)
-	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now, stop: m.stopper.stop, ignored: cfg.ignored}
+	p := tea.NewProgram(statusModel{m}, Terminal{In: cfg.In, Out: cfg.Out, NoColor: cfg.NoColor, Width: cfg.Width, Height: cfg.Height}.options(ctx)...)
+	var a permission.Asker = &asker{send: p.Send, perms: cfg.Agent.Permissions, lookup: toolLookup(cfg.Agent.Tools), now: cfg.now, stop: m.stopper.stop, ignored: cfg.ignored,
+		saved: func(ups []permission.Update, dest permission.Source) { p.Send(trustOfferMsg{updates: ups, dest: dest}) }}
 	if cfg.WrapAsker != nil {
 		a = cfg.WrapAsker(a)
 	}

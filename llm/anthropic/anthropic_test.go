@@ -132,6 +132,7 @@ func TestStreamEventsInOrder(t *testing.T) {
 	}
 	// The fake cuts input JSON into 16-byte pieces, as the API cuts it.
 	want := []llm.Event{
+		{Type: llm.EventMessageStart, MessageID: "msg_llmtest_1", Model: "claude-test-1", Usage: llm.Usage{InputTokens: 7, OutputTokens: 1}},
 		{Type: llm.EventTextDelta, Index: 0, Text: "a"},
 		{Type: llm.EventTextDelta, Index: 0, Text: "b"},
 		{Type: llm.EventTextDelta, Index: 0, Text: "c"},

@@ -336,6 +336,7 @@ func TestDecodeRecordedTurn(t *testing.T) {
 	o := ourDecode(strings.NewReader(recordedTurn))
 	want := outcome{
 		Events: []llm.Event{
+			{Type: llm.EventMessageStart, MessageID: "msg_1", Model: "claude-x", Usage: llm.Usage{InputTokens: 10, OutputTokens: 1, CacheReadInputTokens: 5}},
 			{Type: llm.EventTextDelta, Text: "Reading."},
 			{Type: llm.EventToolUseStart, Index: 1, ToolUseID: "toolu_1", ToolName: "Read"},
 			{Type: llm.EventToolInputDelta, Index: 1, PartialJSON: `{"file_path": "file.txt"}`},

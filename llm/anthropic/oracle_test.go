@@ -138,6 +138,8 @@ func sdkDecode(body io.Reader) ([]llm.Event, *llm.Response, error) {
 			case d.Type == "signature_delta" && kind == "thinking" && d.Signature != "":
 				events = append(events, llm.Event{Type: llm.EventSignatureDelta, Index: i, Signature: d.Signature})
 			}
+		case "message_start":
+			events = append(events, llm.Event{Type: llm.EventMessageStart, MessageID: msg.ID, Model: string(msg.Model), Usage: sdkUsage(msg.Usage)})
 		case "message_stop":
 			stopped = true
 			events = append(events, llm.Event{Type: llm.EventMessageStop, StopReason: llm.StopReason(msg.StopReason), Usage: sdkUsage(msg.Usage)})
@@ -163,7 +165,7 @@ func sdkDecode(body io.Reader) ([]llm.Event, *llm.Response, error) {
 		}
 	}
 	for k := range events {
-		if events[k].Type != llm.EventMessageStop {
+		if events[k].Type != llm.EventMessageStop && events[k].Type != llm.EventMessageStart {
 			events[k].Index = ours[events[k].Index]
 		}
 	}

@@ -191,6 +191,7 @@ func (d *streamDecoder) apply(kind eventKind, ev *streamEvent) error {
 	switch kind {
 	case evMessageStart:
 		d.startMessage(&ev.Message)
+		return d.emit(llm.Event{Type: llm.EventMessageStart, MessageID: d.id, Model: d.model, Usage: d.usage})
 	case evMessageDelta:
 		d.messageDelta(ev)
 	case evMessageStop:

@@ -30,6 +30,7 @@ import (
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/config"
 
+	"github.com/reinsdev/reins/built"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/llm/anthropic"
 )
@@ -101,6 +102,7 @@ func FromEnv(ctx context.Context, getenv func(string) string) (*Platform, error)
 		if p := getenv("AWS_PROFILE"); p != "" {
 			load = append(load, config.WithSharedConfigProfile(p))
 		}
+		built.Mark(built.AWSCredentials)
 		cfg, err := config.LoadDefaultConfig(ctx, load...)
 		if err != nil {
 			return nil, fmt.Errorf("bedrock: loading the AWS configuration: %w", err)

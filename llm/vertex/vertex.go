@@ -23,6 +23,7 @@ import (
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/google"
 
+	"github.com/reinsdev/reins/built"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/llm/anthropic"
 )
@@ -89,6 +90,7 @@ func FromEnv(ctx context.Context, getenv func(string) string) (*Platform, error)
 		SkipAuth:  llm.EnvTrue(getenv("CLAUDE_CODE_SKIP_VERTEX_AUTH")),
 	}
 	if !opts.SkipAuth {
+		built.Mark(built.GoogleCredentials)
 		creds, err := google.FindDefaultCredentials(ctx, scope)
 		if err != nil {
 			return nil, fmt.Errorf("vertex: Google credentials: %w", err)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Scope says where a server's configuration came from.
@@ -194,11 +195,11 @@ func ParseServers(file string, whole []byte, base int64, raw json.RawMessage, sc
 	return out, nil
 }
 
-var serverNamePattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var serverNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 func parseServer(file string, whole []byte, m member) (ServerConfig, error) {
 	var c ServerConfig
-	if !serverNamePattern.MatchString(m.Key) {
+	if !serverNamePattern().MatchString(m.Key) {
 		return c, errAt(file, whole, m.Off, "server name %q may contain only letters, digits, - and _", m.Key)
 	}
 	fields, err := members(file, whole, m.Off, m.Raw)
@@ -248,13 +249,13 @@ func parseServer(file string, whole []byte, m member) (ServerConfig, error) {
 	return c, nil
 }
 
-var varPattern = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+var varPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`) })
 
 // expand replaces ${VAR} and ${VAR:-default} in s. Variables that are unset without a default
 // are returned in missing; their text stays as written.
 func expand(s string, getenv func(string) string) (out string, missing []string) {
-	out = varPattern.ReplaceAllStringFunc(s, func(ref string) string {
-		sm := varPattern.FindStringSubmatch(ref)
+	out = varPattern().ReplaceAllStringFunc(s, func(ref string) string {
+		sm := varPattern().FindStringSubmatch(ref)
 		if v := getenv(sm[1]); v != "" {
 			return v
 		}

@@ -195,9 +195,9 @@ func (m *Manager) Status() []Status {
 
 // Close ends every session and kills what is left of stdio servers' process groups.
 // The servers close at once, each as the MCP specification describes for stdio: its input
-// closed, then SIGTERM and SIGKILL each after stdioGrace; so an exit costs at most a few
-// hundred milliseconds however many servers there are, and nothing when they exit at end of
-// input.
+// closed, then SIGTERM to its process group after stdinGrace and SIGKILL after termGrace
+// more (stdio.go); so an exit costs a few tens of milliseconds however many servers there
+// are, and only a server's own exit time when it exits at end of input.
 func (m *Manager) Close() error {
 	servers := m.list()
 	errs := make([]error, len(servers))
@@ -342,12 +342,6 @@ func (s *server) abandon() {
 	killGroup(cmd)
 }
 
-// stdioGrace is how long a stdio server has to exit after its input closes, and again after
-// SIGTERM, before the next step of the shutdown. Servers that exit at end of input (most do)
-// never wait for it; the reference server-everything does not, and Claude Code ends such a
-// server within a tenth of a second.
-const stdioGrace = 100 * time.Millisecond
-
 // connect starts a session. cancel ends its context; it is recorded with the session, so that
 // watch, which may see the session end at once, always finds it.
 func (s *server) connect(ctx context.Context, cancel context.CancelFunc) error {
@@ -374,14 +368,13 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc) error {
 		// The span the server was started under (the session's start-up), so that a traced
 		// server links its own spans to reins' trace; the configuration's env cannot set it.
 		cmd.Env = tracecontext.Env(ctx, cmd.Env)
-		// Its own process group, so that everything it starts dies with it.
-		ownGroup(cmd)
 		tail := &stderrTail{w: s.m.opts.Stderr}
 		cmd.Stderr = tail
 		s.mu.Lock()
 		s.stderr = tail
 		s.mu.Unlock()
-		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioGrace}
+		// Its own process group, so that everything it starts dies with it.
+		t = &stdioTransport{cmd: cmd}
 	case TypeHTTP:
 		t = &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: headerClient(cfg.Headers), MaxRetries: 1}
 	case TypeSSE:

@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -19,11 +20,11 @@ import (
 	"github.com/reinsdev/reins/tool"
 )
 
-var unsafeNameChars = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+var unsafeNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]`) })
 
 // NormalizeName maps a server or tool name onto the characters tool names may use, as Claude
 // Code does: anything but letters, digits, _ and - becomes _.
-func NormalizeName(s string) string { return unsafeNameChars.ReplaceAllString(s, "_") }
+func NormalizeName(s string) string { return unsafeNameChars().ReplaceAllString(s, "_") }
 
 // ToolName is the pool name of a server's tool: mcp__<server>__<tool>.
 func ToolName(server, name string) string {
@@ -191,7 +192,11 @@ func ownRules(pc *permission.Context, name, plain, server string) permission.Dec
 			return d
 		}
 	}
-	return permission.Decision{Behavior: permission.Passthrough, Message: permission.RequestMessage(name)}
+	// "Don't ask again" remembers the tool, as Claude Code's dialog does (the chat also offers
+	// its whole server).
+	return permission.Decision{Behavior: permission.Passthrough, Message: permission.RequestMessage(name),
+		Suggestions: []permission.Update{{Type: permission.AddRules, Destination: permission.SourceLocal, Behavior: permission.Allow,
+			Rules: []permission.RuleValue{{Tool: name}}}}}
 }
 
 func annTitle(a *mcp.ToolAnnotations) string {

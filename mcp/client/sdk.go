@@ -51,7 +51,7 @@ func SDKEntries(opts LoadOptions, names []string, taken []string) ([]Entry, erro
 	out := make([]Entry, 0, len(names))
 	for _, name := range names {
 		switch {
-		case !serverNamePattern.MatchString(name):
+		case !serverNamePattern().MatchString(name):
 			return nil, fmt.Errorf("in-process MCP server name %q may contain only letters, digits, - and _", name)
 		case seen[name]:
 			return nil, fmt.Errorf("in-process MCP server %q: a server of that name is already configured", name)

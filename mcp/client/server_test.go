@@ -36,6 +36,8 @@ func args(req *mcp.CallToolRequest) map[string]any {
 
 func runTestServer(mode string) {
 	switch mode {
+	case "child":
+		runChild()
 	case "hang-start":
 		select {} // never answers initialize
 	case "fail-start":
@@ -152,10 +154,12 @@ func runTestServer(mode string) {
 				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "test://greeting", Text: "hello from a resource"}}}, nil
 			})
 	}
+	startShutdownWatch()
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	atEOF()
 }
 
 var syscallZero = syscall.Signal(0)

@@ -76,11 +76,11 @@ func (a *elicitAsker) Ask(ctx context.Context, req permission.AskRequest) (permi
 		}
 	}
 	return permission.Decision{Behavior: permission.Deny, Message: rejectMessage,
-		Reason: &permission.Reason{Type: permission.ReasonOther, Detail: "declined in the MCP client (" + res.Action + ")"}}, nil
+		Reason: &permission.Reason{Type: permission.ReasonOther, Detail: "declined in the MCP client (" + res.Action + ")", Answerer: permission.FrontEndMCPElicitation}}, nil
 }
 
 func allowed(detail string) permission.Decision {
-	return permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonOther, Detail: detail}}
+	return permission.Decision{Behavior: permission.Allow, Reason: &permission.Reason{Type: permission.ReasonOther, Detail: detail, Answerer: permission.FrontEndMCPElicitation}}
 }
 
 // question is the elicitation's message: what would run and why Reins asks.

@@ -1,17 +1,21 @@
 //go:build linux
 
 // Package bwrap is the bubblewrap backend of the sandbox, the one Claude Code uses on Linux. A
-// command runs in new mount, network, PID and IPC namespaces: the file system is mounted
-// read-only but for the write roots, protected paths are mounted read-only again inside them,
-// read-denied paths are covered, and the only network is loopback, where a re-exec of the reins
-// binary (the bridge, see [BridgeMain]) forwards a port to the proxy's Unix socket.
+// command runs in new user, mount, network, PID and IPC namespaces with no capabilities: the
+// file system is mounted read-only but for the write roots, /tmp is the session's own folder,
+// protected paths are mounted read-only again inside the write roots, read-denied paths are
+// covered by empty ones nobody may open, and the only network is loopback. A re-exec of the
+// reins binary (the bridge, confine.BridgeMain) listens on the proxy's port there, hands the
+// listening socket to reins, which accepts the command's connections on it and serves them
+// with the proxy, installs the seccomp filter that refuses Unix sockets and executes the
+// command.
 package bwrap
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,18 +23,20 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/reinsdev/reins/sandbox"
+	"github.com/reinsdev/reins/sandbox/confine"
 )
+
+// BridgeArg is the first argument that makes the reins binary run the bridge.
+const BridgeArg = confine.BridgeArg
 
 // Backend runs commands under bwrap.
 type Backend struct {
 	// Path is the bwrap binary; "" looks it up on PATH.
 	Path string
-
-	mu   sync.Mutex
-	held map[string]*placeholder // by path
 }
 
 // Name implements sandbox.Backend.
@@ -47,26 +53,44 @@ func (b *Backend) bin() (string, error) {
 	return p, nil
 }
 
-// Probe runs `true` in a sandbox like the real ones: it fails where bwrap is missing or the
-// kernel refuses the namespaces (unprivileged user namespaces disabled, for one).
+// Probe runs `true` in a sandbox like the real ones, bridge included: it fails where bwrap is
+// missing or the kernel refuses the namespaces (unprivileged user namespaces disabled, for
+// one).
 func (b *Backend) Probe(ctx context.Context, spec *sandbox.Spec) error {
-	bin, err := b.bin()
-	if err != nil {
-		return err
-	}
 	cmd := exec.CommandContext(ctx, "/bin/true")
 	cmd.Env = []string{}
-	args, release, err := b.args(bin, spec, []string{"/bin/true"}, false)
+	cleanup, err := b.Wrap(cmd, spec)
 	if err != nil {
 		return err
 	}
-	cmd.Path, cmd.Args = bin, args
 	out, err := cmd.CombinedOutput()
-	release()
+	cleanup()
 	if err != nil {
 		return fmt.Errorf("bwrap cannot create a sandbox here: %v: %s", err, strings.TrimSpace(string(out)))
 	}
 	return nil
+}
+
+// KeepsExisting tells the sandbox that the existing protected paths need no copy (they are
+// mounted read-only, and their folders pinned, for the command's lifetime) and that nothing
+// of a command runs after it (its PID namespace ends with it).
+func (*Backend) KeepsExisting() bool { return true }
+
+// ProbeKey implements the sandbox's probe cache: what the probe's verdict depends on.
+func (b *Backend) ProbeKey(spec *sandbox.Spec) string {
+	bin, err := b.bin()
+	if err != nil {
+		return ""
+	}
+	var u unix.Utsname
+	_ = unix.Uname(&u)
+	key := []string{"bwrap=" + sandbox.FileKey(bin), "helper=" + sandbox.FileKey(spec.Helper),
+		"kernel=" + unix.ByteSliceToString(u.Release[:]), "uid=" + strconv.Itoa(os.Geteuid())}
+	for _, f := range []string{"/proc/sys/kernel/unprivileged_userns_clone", "/proc/sys/user/max_user_namespaces", "/proc/sys/kernel/apparmor_restrict_unprivileged_userns"} {
+		v, _ := os.ReadFile(f)
+		key = append(key, filepath.Base(f)+"="+strings.TrimSpace(string(v)))
+	}
+	return strings.Join(key, " ")
 }
 
 // Wrap implements sandbox.Backend.
@@ -75,96 +99,247 @@ func (b *Backend) Wrap(cmd *exec.Cmd, spec *sandbox.Spec) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	inner := append([]string{cmd.Path}, cmd.Args[1:]...)
-	args, release, err := b.args(bin, spec, inner, true)
+	w := &wrapping{spec: spec, base: 3 + len(cmd.ExtraFiles)}
+	defer func() {
+		if err != nil {
+			w.close()
+		}
+	}()
+	if err = w.handoff(); err != nil {
+		return nil, err
+	}
+	inner := append([]string{cmd.Path}, cmd.Args...)
+	args, err := w.args(bin, inner)
 	if err != nil {
 		return nil, err
 	}
 	cmd.Path, cmd.Args = bin, args
-	if slices.ContainsFunc(spec.MustNotCreate, func(p string) bool { return filepath.Base(p) == ".git" }) {
-		cmd.Env = withoutGoVCS(cmd.Env)
+	cmd.ExtraFiles = append(cmd.ExtraFiles, w.files...)
+	if w.privateTmp() {
+		cmd.Env = setEnv(cmd.Env, "TMPDIR", "/tmp")
 	}
-	return release, nil
+	go w.receive()
+	return w.close, nil
 }
 
-// args builds bwrap's command line. With bridge, the command runs under the bridge, which
-// forwards the proxy port into the sandbox. release gives back the placeholders of protected
-// paths that do not exist; call it once the command has ended.
-func (b *Backend) args(bin string, spec *sandbox.Spec, inner []string, bridge bool) (args []string, release func(), err error) {
-	// --cap-drop ALL: bwrap started by root otherwise leaves the command nearly every
-	// capability, and CAP_SYS_ADMIN remounts / read-write.
-	args = []string{bin, "--die-with-parent", "--cap-drop", "ALL", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+// wrapping is one command's set-up: the descriptors it passes to bwrap and the bridge.
+type wrapping struct {
+	spec  *sandbox.Spec
+	base  int        // the descriptor number of files[0] in the command
+	files []*os.File // passed to bwrap: the hand-off socket, then /dev/null for each mask
+	ours  *net.UnixConn
+
+	mu       sync.Mutex
+	listener net.Listener // the bridge's, once handed over
+	closed   bool
+}
+
+func (w *wrapping) fd(f *os.File) int { return w.base + slices.Index(w.files, f) }
+
+// handoff makes the socket pair the bridge hands connections to the proxy over.
+func (w *wrapping) handoff() error {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("the proxy hand-off socket: %w", err)
+	}
+	mine := os.NewFile(uintptr(fds[0]), "proxy-handoff")
+	c, err := net.FileConn(mine)
+	mine.Close()
+	if err != nil {
+		unix.Close(fds[1])
+		return fmt.Errorf("the proxy hand-off socket: %w", err)
+	}
+	w.ours = c.(*net.UnixConn)
+	w.files = append(w.files, os.NewFile(uintptr(fds[1]), "proxy-handoff"))
+	return nil
+}
+
+// receive takes the listening socket the bridge opened on the proxy's port inside the
+// sandbox and serves every connection to it until the command has ended.
+func (w *wrapping) receive() {
+	buf, oob := make([]byte, 1), make([]byte, unix.CmsgSpace(4))
+	_, oobn, _, _, err := w.ours.ReadMsgUnix(buf, oob)
+	if err != nil {
+		return
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		return
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+		return
+	}
+	f := os.NewFile(uintptr(fds[0]), "proxy-listener")
+	l, err := net.FileListener(f)
+	f.Close()
+	if err != nil {
+		return
+	}
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		l.Close()
+		return
+	}
+	w.listener = l
+	w.mu.Unlock()
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		if w.spec.Proxy == nil {
+			c.Close()
+			continue
+		}
+		go w.spec.Proxy(c)
+	}
+}
+
+func (w *wrapping) close() {
+	w.mu.Lock()
+	w.closed = true
+	if w.listener != nil {
+		w.listener.Close()
+	}
+	w.mu.Unlock()
+	if w.ours != nil {
+		w.ours.Close()
+	}
+	for _, f := range w.files {
+		f.Close()
+	}
+}
+
+// privateTmp reports whether /tmp inside is the session's temporary folder: unless the
+// settings make the host's /tmp writable.
+func (w *wrapping) privateTmp() bool {
+	return w.spec.TempDir != "" && !slices.Contains(w.spec.WriteRoots, "/tmp")
+}
+
+// hidden are the folders covered by an empty tmpfs (made read-only at the end, so that writes
+// there fail rather than vanish): the host's daemons keep their sockets and runtime files
+// there. /tmp is replaced by the session's folder.
+var hidden = []string{"/run", "/var/run"}
+
+// args builds bwrap's command line; the command runs under the bridge.
+func (w *wrapping) args(bin string, inner []string) ([]string, error) {
+	spec := w.spec
+	// --unshare-user with --cap-drop ALL empties every capability set, the bounding set too
+	// (without the user namespace bwrap started by root leaves the bounding set full);
+	// --disable-userns keeps the command from making a namespace of its own to gain some.
+	args := []string{bin, "--die-with-parent", "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
+		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
 		"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}
-	// Sockets of the host's daemons live in these folders; an empty tmpfs hides them (made
-	// read-only at the end, so that writes there fail rather than vanish), and the listed
-	// sockets are bound back below.
-	var hidden []string
-	for _, d := range []string{"/run", "/var/run", "/tmp"} {
+	var covered []string
+	for _, d := range hidden {
 		if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
 			args = append(args, "--tmpfs", d)
-			hidden = append(hidden, d)
+			covered = append(covered, d)
+		}
+	}
+	if w.privateTmp() {
+		args = append(args, "--bind", spec.TempDir, "/tmp")
+		covered = append(covered, "/tmp")
+	}
+	underCovered := func(p string) bool {
+		return slices.ContainsFunc(covered, func(d string) bool { return p == d || strings.HasPrefix(p, d+"/") })
+	}
+	// Paths bound below the private /tmp need their folders there; those folders are covered by
+	// empty read-only ones, so that the host's /tmp stays read-only like the rest: a write to
+	// a project's parent in /tmp fails, as it does anywhere else, rather than land unseen in the
+	// session's folder.
+	var stubs []string
+	if w.privateTmp() {
+		bound := append(append(slices.Clone(spec.Visible), spec.Helper), spec.WriteRoots...)
+		bound = append(bound, spec.UnixSockets...)
+		for _, p := range bound {
+			rel, ok := strings.CutPrefix(p, "/tmp/")
+			if !ok || p == spec.TempDir || strings.HasPrefix(p, spec.TempDir+"/") {
+				continue
+			}
+			top, _, deeper := strings.Cut(rel, "/")
+			if stub := "/tmp/" + top; deeper && !slices.Contains(stubs, stub) && !slices.Contains(bound, stub) {
+				stubs = append(stubs, stub)
+				args = append(args, "--tmpfs", stub)
+			}
+		}
+	}
+	// What must stay visible though a folder above it is covered: the home folder, the
+	// caller's files, the helper itself (test binaries live in /tmp).
+	var shown []string
+	for _, v := range append(slices.Clone(spec.Visible), spec.Helper) {
+		if v != "" && underCovered(v) && exists(v) {
+			args = append(args, "--ro-bind", v, v)
+			shown = append(shown, v)
 		}
 	}
 	for _, r := range spec.WriteRoots {
-		if _, err := os.Stat(r); err != nil {
+		if (r == spec.TempDir && w.privateTmp()) || !exists(r) {
 			continue
 		}
 		args = append(args, "--bind", r, r)
+		shown = append(shown, r)
 	}
-	// The helper (the reins binary) may live in the hidden /tmp, as test binaries do.
-	if spec.Helper != "" {
-		args = append(args, "--ro-bind", spec.Helper, spec.Helper)
-	}
-	// The proxy's socket is outside the write roots and may be under the hidden /tmp; a socket
-	// can be connected to through a read-only bind.
-	if spec.ProxySocket != "" {
-		args = append(args, "--ro-bind", spec.ProxySocket, spec.ProxySocket)
-	}
-	for _, v := range spec.Visible {
-		if _, err := os.Stat(v); err == nil {
-			args = append(args, "--ro-bind", v, v)
-		}
+	inside := func(p string) bool {
+		return !underCovered(p) || slices.ContainsFunc(shown, func(s string) bool { return p == s || strings.HasPrefix(p, s+"/") })
 	}
 	for _, s := range spec.UnixSockets {
-		if _, err := os.Stat(s); err == nil {
+		if exists(s) {
 			args = append(args, "--bind", s, s)
 		}
 	}
-	protArgs, release, err := b.protect(spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	args = append(args, protArgs...)
+	args = append(args, protect(spec)...)
 	for _, p := range spec.ReadDeny {
-		fi, err := os.Stat(p)
-		if err != nil {
-			continue
-		}
-		if fi.IsDir() {
-			args = append(args, "--tmpfs", p, "--remount-ro", p)
-		} else {
-			args = append(args, "--ro-bind", "/dev/null", p)
+		if inside(p) {
+			args = append(args, w.mask(p)...)
 		}
 	}
-	for _, d := range hidden {
-		args = append(args, "--remount-ro", d)
+	for _, d := range append(covered, stubs...) {
+		if d != "/tmp" {
+			args = append(args, "--remount-ro", d)
+		}
 	}
-	if bridge {
-		args = append(args, "--", spec.Helper, BridgeArg, spec.ProxySocket, strconv.Itoa(spec.ProxyPort), "--")
-	} else {
-		args = append(args, "--")
+	unixSockets := "nounix"
+	if len(spec.UnixSockets) > 0 {
+		unixSockets = "unix"
 	}
-	return append(args, inner...), release, nil
+	args = append(args, "--", spec.Helper, BridgeArg, "fd:"+strconv.Itoa(w.fd(w.files[0])), strconv.Itoa(spec.ProxyPort), unixSockets, "--")
+	return append(args, inner...), nil
 }
 
-// protect returns the mounts that keep the protected paths read-only, and the function that
-// releases the placeholders they use. A protected path's folders (such as .git) are bound over
-// themselves first, shallowest first: a mount point cannot be renamed, so `mv .git x` cannot
-// move the protection aside. A missing protected path gets a placeholder (see [Backend.take])
-// bound read-only over itself, so that creating the name fails inside the sandbox.
-func (b *Backend) protect(spec *sandbox.Spec) (args []string, release func(), err error) {
-	var pins []string
-	for _, p := range slices.Concat(spec.WriteDeny, spec.MustNotCreate) {
+// mask covers the read-denied p with an empty folder or file of mode 0000: opening it fails
+// with "permission denied", as for any file the user may not read (the command has no
+// capability that would override the mode), and it is a folder or regular file still, never a
+// device git or a build would take for a changed file of another kind.
+func (w *wrapping) mask(p string) []string {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil
+	}
+	if fi.IsDir() {
+		return []string{"--perms", "0000", "--tmpfs", p, "--remount-ro", p}
+	}
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil
+	}
+	w.files = append(w.files, null)
+	return []string{"--perms", "0000", "--ro-bind-data", strconv.Itoa(w.fd(null)), p}
+}
+
+// protect returns the mounts that keep the existing protected paths read-only. A protected
+// path's folders (such as .git) are bound over themselves first, shallowest first: a mount
+// point cannot be renamed, so `mv .git x` cannot move the protection aside. Missing protected
+// paths get nothing: a stand-in would be seen by the command's git and builds, and by the
+// host; what the command creates there is moved to the quarantine after it.
+func protect(spec *sandbox.Spec) []string {
+	var pins, args []string
+	for _, p := range spec.WriteDeny {
 		root := rootOf(spec, p)
 		for d := filepath.Dir(p); root != "" && len(d) > len(root); d = filepath.Dir(d) {
 			if !slices.Contains(pins, d) {
@@ -174,158 +349,16 @@ func (b *Backend) protect(spec *sandbox.Spec) (args []string, release func(), er
 	}
 	slices.SortFunc(pins, func(a, b string) int { return len(a) - len(b) })
 	for _, d := range pins {
-		if _, err := os.Stat(d); err == nil {
+		if isDir(d) {
 			args = append(args, "--bind", d, d)
 		}
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var taken []string
 	for _, p := range spec.WriteDeny {
-		// Another command's placeholder counts as existing for a spec computed while it was
-		// there; it must stay until this command is done with it too.
-		if ph := b.held[p]; ph != nil {
-			ph.refs++
-			taken = append(taken, p)
-		}
-		args = append(args, "--ro-bind", p, p)
-	}
-	for _, p := range spec.MustNotCreate {
-		ok, err := b.take(p, slices.Contains(spec.MissingDirs, p))
-		if err != nil {
-			b.releaseLocked(taken)
-			return nil, nil, err
-		}
-		if ok {
-			taken = append(taken, p)
-		}
-		if _, err := os.Lstat(p); err == nil {
+		if exists(p) {
 			args = append(args, "--ro-bind", p, p)
 		}
 	}
-	return args, func() { b.release(taken) }, nil
-}
-
-// placeholder is an empty file or folder the backend created on the host where a protected
-// path was missing, shared by the commands running meanwhile.
-type placeholder struct {
-	refs     int
-	dev, ino uint64
-}
-
-// take makes sure p has a placeholder, or something, to bind over, and reports whether the
-// caller holds a placeholder to release. The placeholder is created here, not by bwrap, so
-// that its inode is known: only that inode, still empty, is removed afterwards. It is an empty
-// folder for folder names, not a device or file: git takes an empty .git folder for no
-// repository and looks further up, while a .git that is not a folder is a broken repository.
-// Names whose folder does not exist get none (their folder is missing or protected
-// itself); the check after the command reports them if they appear. b.mu is held.
-func (b *Backend) take(p string, dir bool) (bool, error) {
-	if ph := b.held[p]; ph != nil {
-		ph.refs++
-		return true, nil
-	}
-	if _, err := os.Lstat(filepath.Dir(p)); err != nil {
-		return false, nil
-	}
-	var err error
-	if dir {
-		err = os.Mkdir(p, 0o755)
-	} else {
-		var f *os.File
-		if f, err = os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
-			err = f.Close()
-		}
-	}
-	switch {
-	case errors.Is(err, fs.ErrExist):
-		return false, nil // it appeared meanwhile: it is bound read-only as it is
-	case errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS):
-		return false, nil // the user cannot create it here, so neither can the command
-	case err != nil:
-		return false, fmt.Errorf("protecting the missing %s: %w", p, err)
-	}
-	var st syscall.Stat_t
-	if err := syscall.Lstat(p, &st); err != nil {
-		return false, fmt.Errorf("protecting the missing %s: %w", p, err)
-	}
-	if b.held == nil {
-		b.held = map[string]*placeholder{}
-	}
-	b.held[p] = &placeholder{refs: 1, dev: st.Dev, ino: st.Ino}
-	return true, nil
-}
-
-// release drops one reference to each placeholder of paths; the last removes it from the host
-// if it is still the empty file or folder take created. Something else there (the user wrote
-// into the file meanwhile, or replaced it) is left alone.
-func (b *Backend) release(paths []string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.releaseLocked(paths)
-}
-
-func (b *Backend) releaseLocked(paths []string) {
-	for _, p := range paths {
-		ph := b.held[p]
-		if ph == nil {
-			continue
-		}
-		if ph.refs--; ph.refs > 0 {
-			continue
-		}
-		delete(b.held, p)
-		var st syscall.Stat_t
-		if syscall.Lstat(p, &st) != nil || st.Dev != ph.dev || st.Ino != ph.ino {
-			continue
-		}
-		switch st.Mode & syscall.S_IFMT {
-		case syscall.S_IFDIR:
-			_ = syscall.Rmdir(p) // fails unless empty
-		case syscall.S_IFREG:
-			if st.Size == 0 {
-				_ = os.Remove(p)
-			}
-		}
-	}
-}
-
-// Placeholder reports whether p is a placeholder a running command holds, so that the check
-// after a command does not take it for something the command created. What the host wrote
-// into it does not change that: inside the sandbox it is read-only.
-func (b *Backend) Placeholder(p string) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	ph := b.held[p]
-	if ph == nil {
-		return false
-	}
-	var st syscall.Stat_t
-	return syscall.Lstat(p, &st) == nil && st.Dev == ph.dev && st.Ino == ph.ino
-}
-
-// withoutGoVCS adds -buildvcs=false to GOFLAGS in env (nil: the process's environment). The
-// go command stamps a binary with the state of the repository whose .git it finds, and takes a
-// placeholder .git folder for one: git then fails on it and so would every go build in a
-// module without a repository. Without the placeholder there would be no repository to stamp.
-func withoutGoVCS(env []string) []string {
-	if env == nil {
-		env = os.Environ()
-	}
-	out := make([]string, 0, len(env)+1)
-	flags := "-buildvcs=false"
-	for _, e := range env {
-		if v, ok := strings.CutPrefix(e, "GOFLAGS="); ok {
-			if strings.Contains(v, "-buildvcs") {
-				flags = v
-			} else if v != "" {
-				flags = v + " " + flags
-			}
-			continue
-		}
-		out = append(out, e)
-	}
-	return append(out, "GOFLAGS="+flags)
+	return args
 }
 
 // rootOf returns the write root p lies in, or "".
@@ -339,22 +372,49 @@ func rootOf(spec *sandbox.Spec, p string) string {
 	return best
 }
 
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
+}
+
+// setEnv sets name to value in env (nil: the process's environment).
+func setEnv(env []string, name, value string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := slices.DeleteFunc(slices.Clone(env), func(e string) bool { return strings.HasPrefix(e, name+"=") })
+	return append(out, name+"="+value)
+}
+
 // Describe implements sandbox.Backend.
 func (b *Backend) Describe(spec *sandbox.Spec) []string {
-	lines := []string{
-		"file system: everything mounted read-only; write roots bound read-write",
-		"protected paths: bound read-only inside the write roots; their folders pinned so they cannot be renamed",
-		fmt.Sprintf("missing protected paths (%d): an empty placeholder (a folder for folder names) is created on the host and bound read-only for the command's lifetime, then removed if still empty; what appears anyway is reported after the command", len(spec.MustNotCreate)),
-		"read-denied paths: folders covered by an empty read-only tmpfs, files by /dev/null",
-		"network: own network namespace (loopback only); port " + strconv.Itoa(spec.ProxyPort) + " inside forwards to the proxy",
-		"unix sockets: /run, /var/run and /tmp are empty read-only tmpfs (the host's sockets and files there are hidden); abstract sockets are per network namespace; sockets elsewhere are not filtered",
-		"processes: own PID, IPC and UTS namespaces, no capabilities (even when reins runs as root); the sandbox dies with reins",
+	tmp := "/tmp: the session's own folder, mounted over the host's (writable, TMPDIR=/tmp)"
+	if slices.Contains(spec.WriteRoots, "/tmp") {
+		tmp = "/tmp: the host's, writable (allowWrite names it)"
 	}
-	if len(spec.UnixSockets) > 0 {
-		lines = append(lines, "allowed unix sockets bound in: "+strings.Join(spec.UnixSockets, ", "))
+	lines := []string{
+		"file system: everything mounted read-only; write roots bound read-write; /run and /var/run covered by empty read-only folders",
+		tmp,
+		"protected paths: bound read-only inside the write roots; their folders pinned so they cannot be renamed",
+		"missing protected paths: nothing is put in their place; one a command creates is moved to the quarantine after it",
+		"read-denied paths: covered by an empty folder or file of mode 0000 (opening it fails with permission denied; git cannot read a tracked file there and says so rather than stage it)",
+		"network: own network namespace (loopback only, NO_PROXY names it); port " + strconv.Itoa(spec.ProxyPort) + " inside is the proxy (reins accepts on a socket the bridge opened there)",
+		"processes: own user, PID, IPC and UTS namespaces, every capability set empty (even when reins runs as root), no new user namespaces; the sandbox dies with reins",
+	}
+	if len(spec.UnixSockets) == 0 {
+		lines = append(lines, "unix sockets: refused wherever they are (seccomp on socket(2); socketpair still works); abstract sockets belong to the network namespace")
+	} else {
+		lines = append(lines, "unix sockets: allowed, to any socket the sandbox can see (allowUnixSockets is set, and seccomp cannot tell paths apart); the listed ones bound in: "+strings.Join(spec.UnixSockets, ", "))
 	}
 	if spec.LocalBinding {
 		lines = append(lines, "local binding: allowed (only inside the sandbox's own network namespace)")
+	} else {
+		lines = append(lines, "local binding: on the sandbox's own loopback only")
 	}
 	return lines
 }

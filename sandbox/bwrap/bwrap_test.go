@@ -4,7 +4,6 @@ package bwrap
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,191 +26,88 @@ func TestArgsOrder(t *testing.T) {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	proj := filepath.Join(root, "proj")
 	hooks := filepath.Join(proj, ".git", "hooks")
-	os.MkdirAll(hooks, 0o755)
-	os.MkdirAll(filepath.Join(proj, "secret"), 0o755)
+	tmp := filepath.Join(root, "tmp")
+	for _, d := range []string{hooks, filepath.Join(proj, "secret"), tmp} {
+		os.MkdirAll(d, 0o755)
+	}
+	os.WriteFile(filepath.Join(proj, ".env"), []byte("K=1\n"), 0o600)
 	spec := &sandbox.Spec{
-		WriteRoots:    []string{proj},
+		WriteRoots:    []string{proj, tmp},
+		TempDir:       tmp,
 		WriteDeny:     []string{hooks},
 		MustNotCreate: []string{filepath.Join(proj, ".mcp.json")},
-		ReadDeny:      []string{filepath.Join(proj, "secret")},
+		ReadDeny:      []string{filepath.Join(proj, "secret"), filepath.Join(proj, ".env")},
 		Helper:        "/bin/true",
-		ProxySocket:   filepath.Join(root, "p.sock"),
 		ProxyPort:     1234,
 	}
-	os.WriteFile(spec.ProxySocket, nil, 0o600)
-	b := &Backend{}
-	args, release, err := b.args("bwrap", spec, []string{"/bin/bash", "-c", "x"}, true)
+	w := &wrapping{spec: spec, base: 3}
+	if err := w.handoff(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	args, err := w.args("bwrap", []string{"/bin/bash", "bash", "-c", "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mcp := filepath.Join(proj, ".mcp.json")
-	if !b.Placeholder(mcp) {
-		t.Errorf("no placeholder at %s", mcp)
-	}
-	release()
-	if _, err := os.Lstat(mcp); err == nil {
-		t.Errorf("the placeholder %s was left", mcp)
-	}
+	line := strings.Join(args, " ")
 	bind := index(args, "--bind", proj, proj)
 	pin := index(args, "--bind", filepath.Join(proj, ".git"), filepath.Join(proj, ".git"))
 	ro := index(args, "--ro-bind", hooks, hooks)
-	null := index(args, "--ro-bind", filepath.Join(proj, ".mcp.json"), filepath.Join(proj, ".mcp.json"))
-	if bind < 0 || pin < 0 || ro < 0 || null < 0 || !(bind < pin && pin < ro) {
-		t.Errorf("write root %d, .git pin %d, hooks read-only %d, .mcp.json %d: want root < pin < read-only\n%s", bind, pin, ro, null, strings.Join(args, " "))
+	if bind < 0 || pin < 0 || ro < 0 || !(bind < pin && pin < ro) {
+		t.Errorf("write root %d, .git pin %d, hooks read-only %d: want root < pin < read-only\n%s", bind, pin, ro, line)
 	}
-	if i := slices.Index(args, "--tmpfs"); i < 0 || i > bind {
-		t.Errorf("the hidden folders must be mounted before the write roots: %s", strings.Join(args, " "))
+	if slices.Contains(args, filepath.Join(proj, ".mcp.json")) {
+		t.Errorf("a missing protected path got a mount, whose mount point bwrap would create on the host: %s", line)
+	}
+	if i := index(args, "--bind", tmp, "/tmp"); i < 0 || i > bind {
+		t.Errorf("the session's folder must be /tmp, mounted before the write roots: %s", line)
+	}
+	if index(args, "--bind", tmp, tmp) >= 0 {
+		t.Errorf("the session's folder is mounted at its own path too: %s", line)
+	}
+	// The project lies in /tmp here: the folders on its way below the private /tmp are
+	// read-only stand-ins, so its parent is not writable.
+	if top := "/tmp/" + strings.Split(strings.TrimPrefix(proj, "/tmp/"), "/")[0]; strings.HasPrefix(proj, "/tmp/") &&
+		(!strings.Contains(line, "--tmpfs "+top+" ") || !strings.Contains(line, "--remount-ro "+top+" ")) {
+		t.Errorf("no read-only stand-in for %s: %s", top, line)
+	}
+	if !strings.Contains(line, "--perms 0000 --tmpfs "+filepath.Join(proj, "secret")) || !strings.Contains(line, "--perms 0000 --ro-bind-data 4 "+filepath.Join(proj, ".env")) {
+		t.Errorf("read-denied paths are not covered by mode-0000 stand-ins: %s", line)
 	}
 	last := -1
 	for i := range args[:len(args)-1] {
-		if args[i] == "--remount-ro" && args[i+1] == "/tmp" {
+		if args[i] == "--remount-ro" && args[i+1] == "/run" {
 			last = i
 		}
 	}
-	if last < ro || last < null || last < index(args, "--tmpfs", filepath.Join(proj, "secret"), "--remount-ro") {
-		t.Errorf("remount-ro of /tmp must come after every bind: %s", strings.Join(args, " "))
+	if last < ro {
+		t.Errorf("remount-ro of /run must come after every bind: %s", line)
 	}
 	tail := strings.Join(args[slices.Index(args, "--"):], " ")
-	if tail != "-- /bin/true "+BridgeArg+" "+spec.ProxySocket+" 1234 -- /bin/bash -c x" {
+	if tail != "-- /bin/true "+BridgeArg+" fd:3 1234 nounix -- /bin/bash bash -c x" {
 		t.Errorf("command tail %q", tail)
 	}
-	if i := slices.Index(args, "--cap-drop"); i < 0 || args[i+1] != "ALL" {
-		t.Errorf("capabilities are not dropped: %s", strings.Join(args, " "))
-	}
-	for _, f := range []string{"--unshare-net", "--unshare-pid", "--die-with-parent"} {
+	for _, f := range []string{"--unshare-user", "--disable-userns", "--unshare-net", "--unshare-pid", "--die-with-parent"} {
 		if !slices.Contains(args, f) {
 			t.Errorf("missing %s", f)
 		}
 	}
-}
-
-func TestBridgeUsage(t *testing.T) {
-	if code := BridgeMain([]string{"sock"}); code != 2 {
-		t.Errorf("exit %d, want 2", code)
+	if i := slices.Index(args, "--cap-drop"); i < 0 || args[i+1] != "ALL" {
+		t.Errorf("capabilities are not dropped: %s", line)
 	}
 }
 
-// TestPlaceholders checks the life of the stand-ins for missing protected paths: shared by the
-// commands that overlap, removed by the last one, and only while they are still the empty file
-// or folder the backend made.
-func TestPlaceholders(t *testing.T) {
-	tests := []struct {
-		name string
-		dir  bool
-		// meanwhile is what happens on the host while the commands run.
-		meanwhile func(t *testing.T, p string)
-		// replaced: the path no longer holds the placeholder, so it is not one any more.
-		replaced, wantLeft bool
-	}{
-		{name: "file", dir: false},
-		{name: "folder", dir: true},
-		{name: "file the user wrote into", meanwhile: func(t *testing.T, p string) { os.WriteFile(p, []byte("mine"), 0o644) }, wantLeft: true},
-		{name: "folder the user filled", dir: true, meanwhile: func(t *testing.T, p string) { os.WriteFile(filepath.Join(p, "HEAD"), nil, 0o644) }, wantLeft: true},
-		{name: "file the user replaced by an empty one", meanwhile: func(t *testing.T, p string) {
-			// Written aside first, so that it cannot get the placeholder's inode number.
-			os.WriteFile(p+".new", nil, 0o644)
-			if err := os.Rename(p+".new", p); err != nil {
-				t.Fatal(err)
-			}
-		}, replaced: true, wantLeft: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			root, _ := filepath.EvalSymlinks(t.TempDir())
-			p := filepath.Join(root, ".x")
-			spec := &sandbox.Spec{WriteRoots: []string{root}, MustNotCreate: []string{p}}
-			if tt.dir {
-				spec.MissingDirs = []string{p}
-			}
-			b := &Backend{}
-			args1, release1, err := b.protect(spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fi, err := os.Lstat(p)
-			if err != nil || fi.IsDir() != tt.dir {
-				t.Fatalf("placeholder %v, %v; want a folder: %v", fi, err, tt.dir)
-			}
-			if index(args1, "--ro-bind", p, p) < 0 {
-				t.Errorf("the placeholder is not bound read-only: %v", args1)
-			}
-			// A second command's spec, computed while the placeholder is there, sees it as
-			// existing; it must hold it too.
-			_, release2, err := b.protect(&sandbox.Spec{WriteRoots: []string{root}, WriteDeny: []string{p}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			release1()
-			if _, err := os.Lstat(p); err != nil {
-				t.Fatalf("the placeholder went while the second command holds it: %v", err)
-			}
-			if tt.meanwhile != nil {
-				tt.meanwhile(t, p)
-			}
-			if b.Placeholder(p) == tt.replaced {
-				t.Errorf("Placeholder(%s) = %v", p, b.Placeholder(p))
-			}
-			release2()
-			if _, err := os.Lstat(p); (err == nil) != tt.wantLeft {
-				t.Errorf("after the last release: %v; want left: %v", err, tt.wantLeft)
-			}
-			if b.Placeholder(p) {
-				t.Error("still a placeholder after the last release")
-			}
-		})
-	}
-}
-
-func TestPlaceholderNotMadeWhereItsFolderIsMissing(t *testing.T) {
+// TestAllowWriteTmp: with the host's /tmp writable by the settings, /tmp is not replaced.
+func TestAllowWriteTmp(t *testing.T) {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
-	p := filepath.Join(root, "missing", ".envrc")
-	args, release, err := (&Backend{}).protect(&sandbox.Spec{WriteRoots: []string{root}, MustNotCreate: []string{p}})
-	if err != nil {
+	spec := &sandbox.Spec{WriteRoots: []string{"/tmp", root}, TempDir: root, Helper: "/bin/true", ProxyPort: 1}
+	w := &wrapping{spec: spec, base: 3}
+	if err := w.handoff(); err != nil {
 		t.Fatal(err)
 	}
-	defer release()
-	if _, err := os.Lstat(filepath.Dir(p)); err == nil {
-		t.Error("the missing folder was created")
-	}
-	if slices.Contains(args, p) {
-		t.Errorf("a mount on %s would make bwrap create its folder: %v", p, args)
-	}
-}
-
-// TestPlaceholderGitTurnsOffGoVCSStamping: with a placeholder .git, go build would take it
-// for a repository and fail on it; the command gets -buildvcs=false added to its GOFLAGS.
-func TestPlaceholderGitTurnsOffGoVCSStamping(t *testing.T) {
-	tests := []struct {
-		name    string
-		missing string
-		env     []string
-		want    string // the GOFLAGS entry, "" for none
-	}{
-		{name: "no GOFLAGS", missing: ".git", env: []string{"A=1"}, want: "GOFLAGS=-buildvcs=false"},
-		{name: "GOFLAGS kept", missing: ".git", env: []string{"GOFLAGS=-mod=mod"}, want: "GOFLAGS=-mod=mod -buildvcs=false"},
-		{name: "the user's own choice wins", missing: ".git", env: []string{"GOFLAGS=-buildvcs=true"}, want: "GOFLAGS=-buildvcs=true"},
-		{name: "a repository: nothing changes", missing: ".envrc", env: []string{"A=1"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			root, _ := filepath.EvalSymlinks(t.TempDir())
-			p := filepath.Join(root, tt.missing)
-			cmd := exec.Command("/bin/true")
-			cmd.Env = slices.Clone(tt.env)
-			release, err := (&Backend{Path: "/bin/false"}).Wrap(cmd, &sandbox.Spec{WriteRoots: []string{root}, MustNotCreate: []string{p}, MissingDirs: []string{p}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer release()
-			got := ""
-			for _, e := range cmd.Env {
-				if strings.HasPrefix(e, "GOFLAGS=") {
-					got = e
-				}
-			}
-			if got != tt.want || !slices.Contains(cmd.Env, tt.env[0]) && !strings.HasPrefix(tt.env[0], "GOFLAGS=") {
-				t.Errorf("env %q; want %q", cmd.Env, tt.want)
-			}
-		})
+	defer w.close()
+	args, _ := w.args("bwrap", []string{"true"})
+	if index(args, "--bind", "/tmp", "/tmp") < 0 || index(args, "--bind", root, "/tmp") >= 0 {
+		t.Errorf("allowWrite //tmp: %s", strings.Join(args, " "))
 	}
 }

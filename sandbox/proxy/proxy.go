@@ -10,6 +10,7 @@ package proxy
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -30,11 +31,22 @@ type Refusal struct {
 	At   time.Time `json:"at"`
 }
 
+// DefaultAskTimeout bounds how long a connection waits for Ask's answer.
+const DefaultAskTimeout = 2 * time.Minute
+
 // Proxy is a filtering HTTP and SOCKS5 proxy. Set its fields before Serve.
 type Proxy struct {
 	// Allow reports whether a connection to host (a lower-cased name or IP literal without
 	// port) may go through.
 	Allow func(host string) bool
+	// Ask, if set, is asked about a connection Allow refused, while the client waits: true lets
+	// it through, false refuses it (and records the refusal). Its context ends after
+	// AskTimeout or when the proxy closes. Refused connections to the same host and port that
+	// arrive while an ask is open wait for that ask's answer rather than asking again. Ask
+	// must itself refuse hosts that must never be asked about (a deny list).
+	Ask func(ctx context.Context, host string, port int) bool
+	// AskTimeout bounds an Ask; 0 is DefaultAskTimeout.
+	AskTimeout time.Duration
 	// Dial opens the upstream connection; nil means a net.Dialer with a 30 s timeout.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// OnRefuse, if set, is called for every refusal (for logs).
@@ -46,6 +58,16 @@ type Proxy struct {
 	conns     map[net.Conn]struct{}
 	closed    bool
 	wg        sync.WaitGroup
+	// asking are the open asks by host:port; stop ends them when the proxy closes.
+	asking map[string]*openAsk
+	stop   context.Context
+	cancel context.CancelFunc
+}
+
+// openAsk is an ask in progress; done closes when ok holds its answer.
+type openAsk struct {
+	done chan struct{}
+	ok   bool
 }
 
 // Serve accepts connections on l until the proxy is closed. It returns at once; the proxy
@@ -60,6 +82,8 @@ func (p *Proxy) Serve(l net.Listener) {
 	p.listeners = append(p.listeners, l)
 	if p.conns == nil {
 		p.conns = map[net.Conn]struct{}{}
+		p.asking = map[string]*openAsk{}
+		p.stop, p.cancel = context.WithCancel(context.Background())
 	}
 	p.wg.Add(1)
 	p.mu.Unlock()
@@ -105,6 +129,9 @@ func (p *Proxy) untrack(c net.Conn) {
 func (p *Proxy) Close() error {
 	p.mu.Lock()
 	p.closed = true
+	if p.cancel != nil {
+		p.cancel()
+	}
 	for _, l := range p.listeners {
 		l.Close()
 	}
@@ -139,6 +166,9 @@ func (p *Proxy) allowed(host string, port int, via string) bool {
 	if p.Allow != nil && host != "" && p.Allow(host) {
 		return true
 	}
+	if host != "" && p.ask(host, port) {
+		return true
+	}
 	r := Refusal{Host: host, Port: port, Via: via, At: time.Now()}
 	p.mu.Lock()
 	p.refused = append(p.refused, r)
@@ -147,6 +177,45 @@ func (p *Proxy) allowed(host string, port int, via string) bool {
 		p.OnRefuse(r)
 	}
 	return false
+}
+
+// ask puts a refused connection to Ask, or waits for the answer of the ask about the same
+// host and port already open. Without Ask, once the proxy is closed, or when Ask panics, the
+// answer is no.
+func (p *Proxy) ask(host string, port int) (ok bool) {
+	if p.Ask == nil {
+		return false
+	}
+	key := net.JoinHostPort(host, strconv.Itoa(port))
+	p.mu.Lock()
+	if p.closed || p.stop == nil {
+		p.mu.Unlock()
+		return false
+	}
+	if open, found := p.asking[key]; found {
+		p.mu.Unlock()
+		<-open.done
+		return open.ok
+	}
+	open := &openAsk{done: make(chan struct{})}
+	p.asking[key] = open
+	stop := p.stop
+	p.mu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			ok = false
+		}
+		p.mu.Lock()
+		delete(p.asking, key)
+		p.mu.Unlock()
+		open.ok = ok
+		close(open.done)
+	}()
+	ctx, cancel := context.WithTimeout(stop, cmp.Or(p.AskTimeout, DefaultAskTimeout))
+	defer cancel()
+	ok = p.Ask(ctx, host, port)
+	// A yes that comes after the bound is not taken: the asker had given up on the question.
+	return ok && ctx.Err() == nil
 }
 
 // NormalizeHost lower-cases a host and drops a trailing dot and IPv6 brackets.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -238,4 +239,145 @@ func FuzzHandle(f *testing.F) {
 			}
 		}
 	})
+}
+
+// askingProxy runs a proxy like start whose Ask sends each question to asks and waits for the
+// answer on answers (or the end of its context).
+func askingProxy(t *testing.T, timeout time.Duration) (p *Proxy, addr string, asks chan string, answers chan bool) {
+	t.Helper()
+	asks, answers = make(chan string, 10), make(chan bool, 10)
+	p, addr = start(t, "ok.test")
+	p.AskTimeout = timeout
+	p.Ask = func(ctx context.Context, host string, port int) bool {
+		asks <- net.JoinHostPort(host, strconv.Itoa(port))
+		select {
+		case ok := <-answers:
+			return ok
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return p, addr, asks, answers
+}
+
+func connectLine(t *testing.T, addr, hostport string) (string, net.Conn) {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Now().Add(20 * time.Second))
+	io.WriteString(c, "CONNECT "+hostport+" HTTP/1.1\r\nHost: "+hostport+"\r\n\r\n")
+	line, _ := bufio.NewReader(c).ReadString('\n')
+	return line, c
+}
+
+// TestAskHoldsTheConnection: a host Allow refuses is put to Ask while the client waits; a yes
+// lets the connection through and records no refusal, a no refuses it as before. Connections
+// to the same host that come while the ask is open share its answer.
+func TestAskHoldsTheConnection(t *testing.T) {
+	p, addr, asks, answers := askingProxy(t, 0)
+	lines := make(chan string, 2)
+	for range 2 {
+		go func() {
+			line, c := connectLine(t, addr, "ask.test:443")
+			c.Close()
+			lines <- line
+		}()
+	}
+	if got := <-asks; got != "ask.test:443" {
+		t.Fatalf("asked about %q", got)
+	}
+	// The second connection is held by the open ask, not asked about again.
+	select {
+	case got := <-asks:
+		t.Fatalf("asked a second time, about %q", got)
+	case <-time.After(200 * time.Millisecond):
+	}
+	answers <- true
+	for range 2 {
+		if line := <-lines; !strings.Contains(line, "200") {
+			t.Errorf("allowed by the answer, CONNECT got %q", line)
+		}
+	}
+	if n := p.RefusedCount(); n != 0 {
+		t.Errorf("%d refusals recorded for an allowed host", n)
+	}
+
+	// No: refused and recorded, as without Ask. Allowed hosts are not asked about.
+	go func() { answers <- false }()
+	line, c := connectLine(t, addr, "no.test:443")
+	c.Close()
+	if !strings.Contains(line, "403") || <-asks != "no.test:443" {
+		t.Errorf("refused by the answer, CONNECT got %q", line)
+	}
+	if line, c := connectLine(t, addr, "ok.test:443"); !strings.Contains(line, "200") {
+		t.Errorf("allowed host: %q", line)
+	} else {
+		c.Close()
+	}
+	select {
+	case got := <-asks:
+		t.Errorf("asked about %q, which Allow allows", got)
+	default:
+	}
+	if r := p.Refused(0); len(r) != 1 || r[0].Host != "no.test" {
+		t.Errorf("refusals %+v", r)
+	}
+
+	// SOCKS5 and plain HTTP are asked about the same way.
+	go func() { <-asks; answers <- true }()
+	if code, c := socksConnect(t, addr, 3, []byte("socks.test"), 80); code != socksOK {
+		t.Errorf("SOCKS5 allowed by the answer: reply %d", code)
+	} else {
+		c.Close()
+	}
+	go func() { <-asks; answers <- true }()
+	u, _ := url.Parse("http://" + addr)
+	client := &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{Proxy: http.ProxyURL(u)}}
+	resp, err := client.Get("http://plain.test/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "upstream saw plain.test/p" {
+		t.Errorf("HTTP allowed by the answer: %d %q", resp.StatusCode, b)
+	}
+}
+
+// TestAskIsBounded: a question nobody answers ends at AskTimeout, and the proxy's Close ends
+// the open ones; both refuse. An Ask that panics refuses too.
+func TestAskIsBounded(t *testing.T) {
+	p, addr, asks, _ := askingProxy(t, 100*time.Millisecond)
+	line, c := connectLine(t, addr, "slow.test:443")
+	c.Close()
+	<-asks
+	if !strings.Contains(line, "403") {
+		t.Errorf("unanswered ask: %q", line)
+	}
+	if r := p.Refused(0); len(r) != 1 || r[0].Host != "slow.test" {
+		t.Errorf("refusals %+v", r)
+	}
+
+	p2, addr2, asks2, _ := askingProxy(t, time.Hour)
+	got := make(chan string, 1)
+	go func() {
+		line, c := connectLine(t, addr2, "held.test:443")
+		c.Close()
+		got <- line
+	}()
+	<-asks2
+	p2.Close()
+	if line := <-got; strings.Contains(line, "200") {
+		t.Errorf("the proxy closed while asking, yet CONNECT got %q", line)
+	}
+
+	p3, addr3 := start(t)
+	p3.Ask = func(context.Context, string, int) bool { panic("asker broke") }
+	line, c = connectLine(t, addr3, "boom.test:443")
+	c.Close()
+	if !strings.Contains(line, "403") {
+		t.Errorf("a panicking Ask: %q", line)
+	}
 }

@@ -96,11 +96,7 @@ func networkRules(b *strings.Builder, spec *sandbox.Spec) {
 	if spec.ProxyPort > 0 {
 		lines = append(lines, fmt.Sprintf(`(allow network-outbound (remote ip "localhost:%d"))`, spec.ProxyPort))
 	}
-	socks := slices.Clone(spec.UnixSockets)
-	if spec.ProxySocket != "" {
-		socks = append([]string{spec.ProxySocket}, socks...)
-	}
-	for _, s := range socks {
+	for _, s := range spec.UnixSockets {
 		for _, p := range spellings(s) {
 			lines = append(lines, "(allow network-outbound (remote unix-socket (path-literal "+quote(p)+")))")
 		}

@@ -24,7 +24,6 @@ func representative() *sandbox.Spec {
 		MustNotCreate: []string{"/Users/ana/proj/.envrc"},
 		ReadDeny:      []string{"/Users/ana/proj/.env"},
 		ProxyPort:     52017,
-		ProxySocket:   "/private/var/folders/x1/T/proxy-1/proxy.sock",
 	}
 }
 

@@ -130,6 +130,35 @@ const scenarios = {
     return { suggestions: calls[0].suggestions };
   },
 
+  // A sandboxed command connects to a host no rule admits: the sandbox's proxy holds the
+  // connection and can_use_tool is asked about SandboxNetworkAccess {host, port}. The first
+  // answer allows this connection, the second also accepts the suggestion (a
+  // WebFetch(domain:…) allow rule), so the third command is not asked about its host.
+  async network() {
+    const calls = [];
+    const { messages, error } = await run(query({
+      prompt: 'Fetch three times',
+      options: {
+        ...base,
+        canUseTool: async (name, input, opts) => {
+          calls.push({ name, input, suggestions: opts.suggestions });
+          const hostAsks = calls.filter((c) => c.name === 'SandboxNetworkAccess').length;
+          if (name === 'SandboxNetworkAccess' && hostAsks === 2) {
+            return { behavior: 'allow', updatedInput: input, updatedPermissions: opts.suggestions };
+          }
+          return { behavior: 'allow', updatedInput: input };
+        },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    const hosts = calls.filter((c) => c.name === 'SandboxNetworkAccess');
+    check(hosts.length === 2 && hosts.every((c) => c.input.host === '127.0.0.1' && typeof c.input.port === 'number'), 'two asks about the host', calls);
+    const rule = hosts[0].suggestions?.[0]?.rules?.[0];
+    check(rule && rule.toolName === 'WebFetch' && rule.ruleContent === 'domain:127.0.0.1', 'the suggestion is a WebFetch domain rule', hosts[0].suggestions);
+    return { asks: calls.map((c) => c.name) };
+  },
+
   // An ask answered deny: the model gets the message; the SDK sees permission_denied.
   async deny() {
     const { messages, error } = await run(query({
@@ -158,13 +187,14 @@ const scenarios = {
   // An allow that substitutes a command the engine asks about: the caller is asked again,
   // shown the substitute, and its deny there stands.
   async substituted() {
-    const calls = [];
+    const calls = [], reasons = [];
     const { messages, error } = await run(query({
       prompt: 'Create out.txt',
       options: {
         ...base,
-        canUseTool: async (name, input) => {
+        canUseTool: async (name, input, opts) => {
           calls.push(input.command);
+          reasons.push(opts.decisionReason);
           if (calls.length === 1) {
             return { behavior: 'allow', updatedInput: { command: 'mkdir -p .git/hooks && printf evil > .git/hooks/pre-commit' } };
           }
@@ -174,6 +204,7 @@ const scenarios = {
     }));
     check(!error, 'query failed: ' + error);
     check(calls.length === 2 && calls[1].includes('pre-commit'), 'asked again, about the substitute', calls);
+    check(/substitut/i.test(reasons[1] ?? '') && /safety/i.test(reasons[1] ?? ''), 'the second can_use_tool says why it asks again', reasons);
     check(ofType(messages, 'system', 'permission_denied').length === 1, 'the substitute is denied', messages);
     return { calls };
   },
@@ -304,6 +335,8 @@ const scenarios = {
     check(!error, 'query failed: ' + error);
     const [res] = results(messages);
     check(res?.subtype === 'success' && res.structured_output?.answer === '42', 'structured_output', res);
+    // The turn ends with the valid call: result is the structured output, not a later reply.
+    check(res.num_turns === 1 && JSON.parse(res.result).answer === '42', 'the turn ends after StructuredOutput', res);
     return { structured: res.structured_output };
   },
 
@@ -432,6 +465,10 @@ const scenarios = {
     check(!error, 'query failed: ' + error);
     const events = messages.filter((m) => m.type === 'stream_event').map((m) => m.event.type);
     check(events[0] === 'message_start' && events.includes('content_block_delta') && events.at(-1) === 'message_stop', 'stream events', events);
+    // message_start carries the API's own message id (the assistant message's) and its usage.
+    const start = messages.find((m) => m.type === 'stream_event' && m.event.type === 'message_start').event.message;
+    const assistant = messages.find((m) => m.type === 'assistant').message;
+    check(start.id && start.id === assistant.id && start.usage.input_tokens === 10, 'message_start has the message id and usage', { start, assistant });
     return { events: events.length };
   },
 
@@ -464,7 +501,7 @@ const scenarios = {
     return {};
   },
 
-  // A PreToolUse hook that stops rm, beside a SessionStart hook reins refuses: the initialize
+  // A PreToolUse hook that stops rm, beside a SessionEnd hook reins refuses: the initialize
   // request is refused, so no turn runs and the rm never happens (the Go test checks the file
   // and that the model was never asked). The SDK gets error results naming the request, or
   // an error when reins exits non-zero.
@@ -476,7 +513,7 @@ const scenarios = {
         ...base,
         allowedTools: ['Bash(rm:*)'],
         hooks: {
-          SessionStart: [{ hooks: [async () => ({})] }],
+          SessionEnd: [{ hooks: [async () => ({})] }],
           PreToolUse: [{
             matcher: 'Bash',
             hooks: [async (input) => {
@@ -685,6 +722,146 @@ const scenarios = {
       real.insertions === dry.insertions && real.deletions === dry.deletions && real.insertions > 0, 'the rewind puts them back', real);
     const unknown = await (async () => { try { return await q.rewindFiles('00000000-0000-4000-8000-000000000000'); } catch (e) { return { threw: String(e) }; } })();
     return { dry, real, unknown };
+  },
+
+  // An allow whose updatedInput the caller wrote itself, which only "no rule allows it" would
+  // ask about: it runs, and the caller is not asked about its own substitute.
+  async substitutedAllowed() {
+    const calls = [];
+    const { messages, error } = await run(query({
+      prompt: 'Create out.txt',
+      options: {
+        ...base,
+        canUseTool: async (name, input) => {
+          calls.push(input.command);
+          return { behavior: 'allow', updatedInput: { command: 'touch other.txt', description: 'Create other.txt' } };
+        },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(calls.length === 1, 'asked once: the caller approved what it wrote', calls);
+    check(ofType(messages, 'system', 'permission_denied').length === 0, 'nothing denied', messages);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { calls };
+  },
+
+  // Plan mode, then ExitPlanMode approved: a system/status message says the mode is default.
+  async planExit() {
+    const { messages, error } = await run(query({
+      prompt: 'Plan it, then do it',
+      options: { ...base, permissionMode: 'plan', canUseTool: async (name, input) => ({ behavior: 'allow', updatedInput: input }) },
+    }));
+    check(!error, 'query failed: ' + error);
+    const status = ofType(messages, 'system', 'status');
+    check(status.some((m) => m.permissionMode === 'default' && m.uuid && m.session_id), 'system/status with permissionMode default', messages.map((m) => [m.type, m.subtype]));
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { status: status.map((m) => m.permissionMode) };
+  },
+
+  // resumeSessionAt: two turns, then a resumed query at the first reply's uuid: the model sees
+  // the first turn only (the Go test checks the request).
+  async resumeAt() {
+    const t = turns(['one', 'two']);
+    const q = query({ prompt: t.gen, options: { ...base } });
+    const messages = [];
+    for await (const m of q) {
+      messages.push(m);
+      if (m.type === 'result') {
+        if (results(messages).length === 2) break;
+        t.turnEnded();
+      }
+    }
+    q.close();
+    const first = messages.find((m) => m.type === 'assistant');
+    const sessionId = results(messages)[0].session_id;
+    const again = await run(query({ prompt: 'three', options: { ...base, resume: sessionId, resumeSessionAt: first.uuid } }));
+    check(!again.error, 'the resumed query failed: ' + again.error);
+    const [res] = results(again.messages);
+    check(res?.subtype === 'success' && res.result === 'third', 'the resumed turn', res);
+    return { at: first.uuid };
+  },
+
+  // A PostToolUse callback answering continue: false: the turn ends as a success whose
+  // terminal_reason is hook_stopped, and the SDK does not throw.
+  async hookStopped() {
+    const seen = [];
+    const { messages, error } = await run(query({
+      prompt: 'Create out.txt',
+      options: {
+        ...base,
+        allowedTools: ['Bash(touch:*)'],
+        hooks: { PostToolUse: [{ hooks: [async (input) => { seen.push(input.hook_event_name); return { continue: false, stopReason: 'enough for today' }; }] }] },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(seen.length === 1, 'the PostToolUse callback ran', seen);
+    const [res] = results(messages);
+    check(res?.subtype === 'success' && !res.is_error && res.terminal_reason === 'hook_stopped', 'success with terminal_reason hook_stopped', res);
+    return { terminal: res.terminal_reason };
+  },
+
+  // A PreToolUse callback's systemMessage reaches the stream as a system message.
+  async hookSystemMessage() {
+    const { messages, error } = await run(query({
+      prompt: 'Create out.txt',
+      options: {
+        ...base,
+        allowedTools: ['Bash(touch:*)'],
+        hooks: { PreToolUse: [{ hooks: [async () => ({ systemMessage: 'touching files is watched' })] }] },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    const sys = messages.filter((m) => m.type === 'system' && JSON.stringify(m).includes('touching files is watched'));
+    check(sys.length === 1 && sys[0].subtype === 'informational' && sys[0].content === 'touching files is watched', 'one system message with the hook\'s systemMessage', messages);
+    return { subtype: sys[0].subtype };
+  },
+
+  // A SubagentStop callback is called when the sub-agent finishes.
+  async subagentStop() {
+    const seen = [];
+    const { messages, error } = await run(query({
+      prompt: 'Review the code',
+      options: {
+        ...base,
+        agents: { reviewer: { description: 'Reviews code for bugs', prompt: 'You are the SDK reviewer agent.', tools: ['Read'] } },
+        hooks: { SubagentStop: [{ hooks: [async (input) => { seen.push(input.hook_event_name); return {}; }] }] },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(seen.length === 1 && seen[0] === 'SubagentStop', 'one SubagentStop callback', seen);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { callbacks: seen.length };
+  },
+
+  // A SessionStart callback is accepted and called; its context reaches the model (the Go
+  // test checks the request).
+  async sessionStart() {
+    const seen = [];
+    const { messages, error } = await run(query({
+      prompt: 'hi',
+      options: {
+        ...base,
+        hooks: { SessionStart: [{ hooks: [async (input) => {
+          seen.push(input.source);
+          return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'context from the SDK SessionStart' } };
+        }] }] },
+      },
+    }));
+    check(!error, 'query failed: ' + error);
+    check(seen.length === 1 && seen[0] === 'startup', 'one SessionStart callback, source startup', seen);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { callbacks: seen.length };
+  },
+
+  // continue: true on a session whose last reply reported 190,000 input tokens: it is
+  // compacted before its first request (the Go test checks the requests).
+  async continued() {
+    const { messages, error } = await run(query({ prompt: 'go on', options: { ...base, continue: true } }));
+    check(!error, 'query failed: ' + error);
+    const b = ofType(messages, 'system', 'compact_boundary');
+    check(b.length === 1 && b[0].compact_metadata.trigger === 'auto' && b[0].compact_metadata.pre_tokens >= 190000, 'one automatic compact_boundary', b);
+    check(results(messages)[0]?.subtype === 'success', 'success', results(messages));
+    return { pre: b[0].compact_metadata.pre_tokens };
   },
 };
 

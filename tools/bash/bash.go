@@ -133,6 +133,7 @@ func (s *Shell) BashTool() tool.Tool {
 			return bashrules.Egress(s.atShellDir(pc), in.Command)
 		},
 		Sandboxed:       wouldSandbox,
+		SetAsideInAuto:  bashrules.SetAsideInAuto,
 		ReadOnly:        s.isReadOnly,
 		ConcurrencySafe: s.isReadOnly,
 		UserFacingName: func(in Input) string {

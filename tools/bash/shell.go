@@ -267,14 +267,24 @@ const outputLockName = ".owner.lock"
 const staleUnlocked = 24 * time.Hour
 
 // lockOutputDir takes the owner lock of a new output folder. The lock ends with the process,
-// so a folder whose lock can be taken has no living owner.
+// so a folder whose lock can be taken has no living owner. The lock file is made and locked
+// under another name and only then renamed into place: a lock file that the sweep of another
+// Shell can see is always already locked. (Created in place and then locked, it could be seen
+// between the two, found free, and the living folder removed.)
 func lockOutputDir(dir string) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, outputLockName), os.O_RDWR|os.O_CREATE|syscall.O_CLOEXEC, 0o600)
+	tmp := filepath.Join(dir, outputLockName+".new-"+newID(""))
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("creating the output directory: %w", err)
 	}
 	if err := filelock.TryLock(f); err != nil {
 		f.Close()
+		os.Remove(tmp)
+		return nil, fmt.Errorf("locking the output directory: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, outputLockName)); err != nil {
+		f.Close()
+		os.Remove(tmp)
 		return nil, fmt.Errorf("locking the output directory: %w", err)
 	}
 	return f, nil

@@ -37,6 +37,9 @@ type Options struct {
 	// OnLoad, when set, is told of each skill a call loaded, with the call's environment: the
 	// session applies the skill's allowed-tools for the turn through env.AddTurnRules.
 	OnLoad func(ctx context.Context, s *skills.Skill, env *tool.Env)
+	// Grants are the rules loading s would apply (what OnLoad adds); nil is s.Rules(). A
+	// load that grants rules is asked about like any other grant.
+	Grants func(s *skills.Skill) []permission.Rule
 }
 
 // New returns the Skill tool over the set's skills the model may load.
@@ -56,7 +59,8 @@ func New(o Options) tool.Tool {
 			return nil
 		},
 		CheckPermissions: func(ctx context.Context, pc *permission.Context, in Input) permission.Decision {
-			return check(ctx, pc, find(o.Skills, in.Skill), in.Skill)
+			s := find(o.Skills, in.Skill)
+			return check(ctx, pc, s, in.Skill, o.grants(s))
 		},
 		ReadOnly:        func(Input) bool { return true },
 		ConcurrencySafe: func(Input) bool { return true },
@@ -93,8 +97,23 @@ func find(set *skills.Set, name string) *skills.Skill {
 	return s
 }
 
-// check decides a call: Skill(name) rules, then the Read rules of SKILL.md's deny and ask.
-func check(ctx context.Context, pc *permission.Context, s *skills.Skill, name string) permission.Decision {
+// grants are the rules loading s would apply.
+func (o Options) grants(s *skills.Skill) []permission.Rule {
+	if s == nil {
+		return nil
+	}
+	if o.Grants != nil {
+		return o.Grants(s)
+	}
+	rules, _ := s.Rules()
+	return rules
+}
+
+// check decides a call: Skill(name) rules, then the Read rules of SKILL.md's deny and ask,
+// then the skill's grants: a load that would apply allowed-tools asks, as a grant (Claude Code
+// asks before a skill with allowed-tools runs); "don't ask again" is Skill(name) for the
+// session. One that grants nothing only reads instructions, and is allowed.
+func check(ctx context.Context, pc *permission.Context, s *skills.Skill, name string, grants []permission.Rule) permission.Decision {
 	if s == nil {
 		// Validate refuses it first; a check that cannot see the skill never allows.
 		return permission.Decision{Behavior: permission.Ask, Message: permission.RequestMessage(Name)}
@@ -120,8 +139,30 @@ func check(ctx context.Context, pc *permission.Context, s *skills.Skill, name st
 		return rd
 	}
 	permission.Notef(ctx, "skill: name rule", "no match", "%s", name)
+	if len(grants) > 0 {
+		return grantAsk(ctx, s, grants)
+	}
 	return permission.Decision{Behavior: permission.Allow,
 		Reason: &permission.Reason{Type: permission.ReasonOther, Detail: "loading a skill reads its instructions and runs nothing"}}
+}
+
+// grantAsk is the ask of a load that would grant rules: it names each with where it is
+// written, and suggests Skill(name) for the session.
+func grantAsk(ctx context.Context, s *skills.Skill, grants []permission.Rule) permission.Decision {
+	names := make([]string, len(grants))
+	for i, r := range grants {
+		names[i] = r.Value.String()
+		if o := r.Origin.String(); o != "" {
+			names[i] += " (" + o + ")"
+		}
+	}
+	list := strings.Join(names, ", ")
+	permission.Notef(ctx, "skill: grants allowed-tools", "ask", "%s", list)
+	return permission.Decision{Behavior: permission.Ask,
+		Message: fmt.Sprintf("Load the skill %s? Its allowed-tools then run without asking until the turn ends: %s.", s.Name, list),
+		Reason:  &permission.Reason{Type: permission.ReasonOther, Detail: "the skill grants allowed-tools: " + list},
+		Suggestions: []permission.Update{{Type: permission.AddRules, Destination: permission.SourceSession, Behavior: permission.Allow,
+			Rules: []permission.RuleValue{{Tool: Name, Content: s.Name}}}}}
 }
 
 // matches is a Skill rule's content against a name: exact, or "prefix:*".

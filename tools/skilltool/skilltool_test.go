@@ -19,6 +19,7 @@ func fixture(t *testing.T) (*skills.Set, string) {
 	for name, header := range map[string]string{
 		"pdf":    "description: Fill PDF forms",
 		"secret": "description: hidden\ndisable-model-invocation: true",
+		"deploy": "description: Deploy\nallowed-tools: Bash(kubectl:*), Edit",
 	} {
 		dir := filepath.Join(root, name)
 		if err := os.MkdirAll(filepath.Join(dir, "scripts"), 0o755); err != nil {
@@ -83,6 +84,9 @@ func TestDecisions(t *testing.T) {
 		{name: "another skill's rule does not match", rules: []string{"deny Skill(pdfx)"}, skill: "pdf", want: permission.Allow},
 		{name: "an unknown skill is never allowed", skill: "nope", want: permission.Ask},
 		{name: "a skill the model may not invoke is unknown", skill: "secret", want: permission.Ask},
+		{name: "a skill that grants allowed-tools asks", skill: "deploy", want: permission.Ask},
+		{name: "Skill(name) allow gives the grant ahead", rules: []string{"allow Skill(deploy)"}, skill: "deploy", want: permission.Allow},
+		{name: "a deny of the skill still wins", rules: []string{"deny Skill(deploy)"}, skill: "deploy", want: permission.Deny},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,5 +134,25 @@ func TestCallReturnsTheBodyAndFilePaths(t *testing.T) {
 	bad, _ := tl.Decode(json.RawMessage(`{"skill":"secret"}`))
 	if f := tl.ValidateInput(context.Background(), bad, env); f == nil || !strings.Contains(f.Message, "Unknown skill: secret") {
 		t.Errorf("a disabled skill validated: %v", f)
+	}
+}
+
+// TestGrantAskNamesTheRulesAndOffersTheSkill: the ask of a load that grants rules names each
+// with where it is written and suggests Skill(name) for the session; a skill whose rules do not
+// apply (Grants says none: an untrusted project, managed policy) loads unasked.
+func TestGrantAskNamesTheRulesAndOffersTheSkill(t *testing.T) {
+	set, root := fixture(t)
+	tl := New(Options{Skills: set})
+	in, _ := tl.Decode(json.RawMessage(`{"skill":"deploy"}`))
+	d := tl.CheckPermissions(context.Background(), context_(t, root), in)
+	if !strings.Contains(d.Message, "Bash(kubectl:*) ("+filepath.Join(root, "deploy", "SKILL.md")+":3:") || !strings.Contains(d.Message, "Edit") {
+		t.Errorf("message %q", d.Message)
+	}
+	if len(d.Suggestions) != 1 || d.Suggestions[0].Rules[0] != (permission.RuleValue{Tool: "Skill", Content: "deploy"}) || d.Suggestions[0].Destination != permission.SourceSession {
+		t.Errorf("suggestions %+v", d.Suggestions)
+	}
+	none := New(Options{Skills: set, Grants: func(*skills.Skill) []permission.Rule { return nil }})
+	if d := none.CheckPermissions(context.Background(), context_(t, root), in); d.Behavior != permission.Allow {
+		t.Errorf("a load that grants nothing: %v", d.Behavior)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/reinsdev/reins/tool"
 )
@@ -143,7 +144,7 @@ Deferred tools:
 	})
 }
 
-var wordSplit = regexp.MustCompile(`[^a-z0-9]+`)
+var wordSplit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 // words splits a name or text into lower-case words: mcp__github__create_issue and
 // createIssue both give create, issue.
@@ -155,7 +156,7 @@ func words(s string) []string {
 		}
 		b.WriteRune(r)
 	}
-	return slices.DeleteFunc(wordSplit.Split(strings.ToLower(b.String()), -1), func(w string) bool { return w == "" })
+	return slices.DeleteFunc(wordSplit().Split(strings.ToLower(b.String()), -1), func(w string) bool { return w == "" })
 }
 
 func search(ts []tool.Tool, in Input) []tool.Tool {

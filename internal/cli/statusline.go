@@ -1,0 +1,20 @@
+package cli
+
+import (
+	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/tui"
+)
+
+// chatStatusLine is the settings' status command for the chat; nil when none runs (a warning
+// says why when one is set but may not run).
+func chatStatusLine(f *Factory, a *app.App) (*tui.StatusCommand, func()) {
+	sl := a.StatusLine()
+	if sl.Skipped != "" {
+		f.warn("%s", sl.Skipped)
+	}
+	if sl.Setting == nil {
+		return nil, sl.Close
+	}
+	return &tui.StatusCommand{Run: sl.Run, Padding: sl.Setting.Padding, Version: buildVersion(), TranscriptPath: a.TranscriptPath(),
+		ProjectDir: a.Cwd, OutputStyle: "default"}, sl.Close
+}

@@ -1,0 +1,166 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The test server's shutdown behaviour (server_test.go): REINS_TEST_AT_EOF says what it does
+// once its input ends — "exit", "stay" (it keeps running; SIGTERM ends it), or "ignore-term"
+// (SIGTERM too is ignored: only SIGKILL ends it). It logs what it sees to REINS_TEST_LOG,
+// writes its pid to REINS_TEST_PIDFILE, and with REINS_TEST_CHILD starts a child in its
+// process group (as npx or a shell does) that logs a SIGTERM and exits on it.
+
+// logEvent appends a line to REINS_TEST_LOG.
+func logEvent(what string) {
+	f, err := os.OpenFile(os.Getenv("REINS_TEST_LOG"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	fmt.Fprintln(f, what)
+	f.Close()
+}
+
+// startShutdownWatch writes the server's pid, starts its child and handles SIGTERM as
+// REINS_TEST_AT_EOF asks.
+func startShutdownWatch() {
+	mode := os.Getenv("REINS_TEST_AT_EOF")
+	if mode == "" {
+		return
+	}
+	if os.Getenv("REINS_TEST_CHILD") != "" {
+		child := exec.Command(os.Args[0])
+		child.Env = append(os.Environ(), "REINS_TEST_MCP_SERVER=child")
+		if err := child.Start(); err != nil {
+			logEvent("child failed: " + err.Error())
+		}
+	}
+	terms := make(chan os.Signal, 1)
+	signal.Notify(terms, syscall.SIGTERM)
+	go func() {
+		for range terms {
+			logEvent("server term")
+			if mode != "ignore-term" {
+				os.Exit(0)
+			}
+		}
+	}()
+	_ = os.WriteFile(os.Getenv("REINS_TEST_PIDFILE"), []byte(strconv.Itoa(os.Getpid())), 0o600)
+}
+
+// atEOF is what the server does when its input has ended.
+func atEOF() {
+	mode := os.Getenv("REINS_TEST_AT_EOF")
+	if mode == "" {
+		return
+	}
+	logEvent("server eof")
+	if mode != "exit" {
+		select {}
+	}
+}
+
+// runChild is the server's child: it waits, logging a SIGTERM before it exits on it.
+func runChild() {
+	terms := make(chan os.Signal, 1)
+	signal.Notify(terms, syscall.SIGTERM)
+	logEvent("child started")
+	<-terms
+	logEvent("child term")
+	os.Exit(0)
+}
+
+// groupAlive lists the processes of process group pgid that are still running (a zombie has
+// ended and is not listed).
+func groupAlive(pgid int) []string {
+	ents, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// After the parenthesised name: state, ppid, pgrp.
+		s := string(data)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
+			out = append(out, fmt.Sprintf("%d (%s)", pid, f[0]))
+		}
+	}
+	return out
+}
+
+// TestCloseEndsStdioServers: Close ends a stdio server the MCP specification's way — its
+// input closed, then SIGTERM, then SIGKILL — with the signals sent to its whole process group,
+// so that its children are asked to end too, and a server that exits at end of input gets no
+// signal at all. Whatever the server does, its process group is gone once Close has returned
+// (the test waits only for the kernel to finish delivering a SIGKILL already sent).
+func TestCloseEndsStdioServers(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc")
+	}
+	// Where the graces are long, however slow the machine, the servers that end at their
+	// input's end or at SIGTERM (and the child, at SIGTERM) have ended, and logged it, before
+	// the next step; the server that ignores SIGTERM waits out the short graces, and of what
+	// it and its child log before SIGKILL only their start is certain.
+	for _, tc := range []struct {
+		mode        string
+		stdin, term time.Duration
+		want, maybe []string // the log lines, in any order, and those that may be there
+	}{
+		{"exit", time.Minute, time.Minute, []string{"child started", "server eof", "child term"}, nil},
+		{"stay", stdinGrace, time.Minute, []string{"child started", "server eof", "server term", "child term"}, nil},
+		{"ignore-term", stdinGrace, termGrace, []string{"child started", "server eof"}, []string{"server term", "child term"}},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			oldStdin, oldTerm := stdinGrace, termGrace
+			stdinGrace, termGrace = tc.stdin, tc.term
+			t.Cleanup(func() { stdinGrace, termGrace = oldStdin, oldTerm })
+			dir := t.TempDir()
+			logPath, pidPath := filepath.Join(dir, "log"), filepath.Join(dir, "pid")
+			m := start(t, Options{}, testEntry("test", "basic", "REINS_TEST_AT_EOF", tc.mode,
+				"REINS_TEST_LOG", logPath, "REINS_TEST_PIDFILE", pidPath, "REINS_TEST_CHILD", "1"))
+			if st := m.Status()[0]; st.State != StateConnected {
+				t.Fatalf("status = %+v", st)
+			}
+			data, err := os.ReadFile(pidPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pgid, _ := strconv.Atoi(string(data))
+			waitFor(t, "the child's start", func() bool {
+				b, _ := os.ReadFile(logPath)
+				return strings.Contains(string(b), "child started")
+			})
+			if err := m.Close(); err != nil {
+				t.Fatalf("Close = %v", err)
+			}
+			if err := syscall.Kill(pgid, 0); !errors.Is(err, syscall.ESRCH) {
+				t.Errorf("the server (pid %d) is still there after Close: %v", pgid, err)
+			}
+			waitFor(t, "the end of the server's process group", func() bool { return len(groupAlive(pgid)) == 0 })
+			b, _ := os.ReadFile(logPath)
+			got := strings.Split(strings.TrimSpace(string(b)), "\n")
+			got = slices.DeleteFunc(got, func(l string) bool { return slices.Contains(tc.maybe, l) })
+			slices.Sort(got)
+			slices.Sort(tc.want)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("the server and its child saw %q (besides any of %q), want %q", got, tc.maybe, tc.want)
+			}
+		})
+	}
+}

@@ -1,9 +1,0 @@
-//go:build linux && !amd64 && !arm64
-
-package landlock
-
-// No filter is built for other architectures; the helper then refuses to run the command.
-const (
-	auditArch = 0
-	x32Bit    = 0x40000000
-)
