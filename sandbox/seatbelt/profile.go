@@ -6,13 +6,24 @@
 // The profile denies by default and then allows:
 //   - reading everything but the read-denied paths;
 //   - writing only in the write roots (and the few devices every shell writes), never in the
-//     protected paths inside them, and never creating the protected paths that do not exist:
-//     Seatbelt matches paths, not inodes, so a missing .git/hooks or .envrc is refused as a
-//     name, without the placeholders bubblewrap and Landlock need;
-//   - network only to the proxy's port on localhost, and Unix sockets only to the proxy's
-//     socket and allowUnixSockets; listening only with allowLocalBinding;
-//   - starting processes, signals and process information within the sandbox, and the
-//     system services (Mach lookups, sysctl reads, shared memory) programs need to start.
+//     protected paths inside them nor the read-denied ones (renamed, one would be read under
+//     its new name), and never creating the protected paths that do not exist: Seatbelt
+//     matches paths, not inodes, so a missing .git/hooks or .envrc is refused as a name,
+//     without the placeholders bubblewrap and Landlock need;
+//   - network only to the proxy's port on localhost (commands reach the host's loopback, so
+//     [sandbox.Spec.Proxy], bubblewrap's way in, is not needed), and Unix sockets only by
+//     connecting to those allowUnixSockets lists: binding one, or connecting to any other
+//     (the Docker socket, ssh-agent's, mDNSResponder's), is refused; listening on a port only
+//     with allowLocalBinding;
+//   - starting processes, signals and process information within the sandbox, sysctl reads,
+//     shared memory, and the Mach services of [machServices] alone: not LaunchServices
+//     (`open` would start a program outside the sandbox), the pasteboard, or the keychain's
+//     servers (the credential stores stay unreadable, as their files are: the home folder's
+//     credential stores come in the spec's read-denied paths).
+//
+// The session's temporary folder and the toolchains' private caches are write roots like the
+// project; /tmp is not (the system's shared /tmp cannot be replaced without a mount
+// namespace), so TMPDIR names the session's folder, as under Landlock.
 //
 // macOS volumes are case-insensitive by default: a protected name is matched in any case
 // (.GIT/hooks is .git/hooks), by regular expressions that fold each letter. The paths the
@@ -35,6 +46,31 @@ import (
 // writableDevices are the devices any shell writes to: they hold no data.
 var writableDevices = []string{"/dev/null", "/dev/zero", "/dev/dtracehelper", "/dev/tty", "/dev/stdout", "/dev/stderr"}
 
+// machServices are the Mach services a command may look up: what libc and the frameworks a
+// command-line program links need to start, log, look up users and check a TLS certificate.
+// Every other service is refused, among them LaunchServices (com.apple.coreservices.
+// launchservicesd: `open -a` would start an application outside the sandbox), the
+// pasteboard (com.apple.pasteboard.1), and the keychain's servers (com.apple.SecurityServer,
+// com.apple.securityd.xpc), so that a command reads no stored credential through them.
+var machServices = []string{
+	"com.apple.logd",                             // os_log
+	"com.apple.system.logger",                    // asl, syslog(3)
+	"com.apple.system.notification_center",       // notify(3): time zone, configuration changes
+	"com.apple.system.opendirectoryd.libinfo",    // getpwuid(3) and getgrnam(3): shells, git, ssh
+	"com.apple.system.opendirectoryd.membership", // group membership checks
+	"com.apple.bsd.dirhelper",                    // confstr(3)'s per-user temporary and cache folders
+	"com.apple.trustd", "com.apple.trustd.agent", // certificate evaluation (curl, git, Go's crypto/x509)
+	"com.apple.lsd.mapdb", // LaunchServices' database, read-only (bundle lookups)
+}
+
+func machFilters() string {
+	var b strings.Builder
+	for _, m := range machServices {
+		b.WriteString("\n  (global-name " + quote(m) + ")")
+	}
+	return b.String()
+}
+
 // aliases are macOS's symlinked top-level folders: the kernel checks the real path, a
 // command may name either.
 var aliases = [][2]string{{"/private/tmp", "/tmp"}, {"/private/var", "/var"}, {"/private/etc", "/etc"}}
@@ -49,7 +85,7 @@ func Profile(spec *sandbox.Spec) string {
 		"(allow signal (target same-sandbox))",
 		"(allow process-info* (target same-sandbox))",
 		"(allow sysctl-read)",
-		"(allow mach-lookup)",
+		"(allow mach-lookup"+machFilters()+")",
 		"(allow ipc-posix-shm)",
 		"(allow ipc-posix-sem)",
 		"(allow pseudo-tty)",
@@ -76,10 +112,18 @@ func writeRules(b *strings.Builder, spec *sandbox.Spec) {
 	}
 	lines := []string{"(allow file-write* " + strings.Join(devs, " ") + ` (regex #"^/dev/ttys[0-9]+$"))`}
 	if len(spec.WriteRoots) > 0 {
-		lines = append(lines, "(allow file-write*"+filters(spec.WriteRoots, true)+")")
+		lines = append(lines, "(allow file-write*"+rootFilters(spec)+")")
 	}
-	// Later rules win: the protected paths are denied after the roots are allowed.
-	if deny := slices.Concat(spec.WriteDeny, spec.MustNotCreate); len(deny) > 0 {
+	// Later rules win: the protected paths are denied after the roots are allowed. So are
+	// the read-denied paths inside a root: Seatbelt checks the name a file is opened by, so a
+	// .env renamed to another name would be read under it.
+	deny := slices.Concat(spec.WriteDeny, spec.MustNotCreate)
+	for _, p := range spec.ReadDeny {
+		if rootOf(p, spec.WriteRoots) != "" {
+			deny = append(deny, p)
+		}
+	}
+	if len(deny) > 0 {
 		lines = append(lines, "(deny file-write*"+foldedFilters(deny, spec.WriteRoots)+")")
 		// A rule on .git/hooks says nothing of .git: renaming the folder away, filling it
 		// and renaming it back would give the repository new hooks. The folders between a
@@ -96,6 +140,8 @@ func networkRules(b *strings.Builder, spec *sandbox.Spec) {
 	if spec.ProxyPort > 0 {
 		lines = append(lines, fmt.Sprintf(`(allow network-outbound (remote ip "localhost:%d"))`, spec.ProxyPort))
 	}
+	// A Unix socket is reached by its path; with (deny default) every one not listed, and
+	// every bind of one, stays refused.
 	for _, s := range spec.UnixSockets {
 		for _, p := range spellings(s) {
 			lines = append(lines, "(allow network-outbound (remote unix-socket (path-literal "+quote(p)+")))")
@@ -109,7 +155,7 @@ func networkRules(b *strings.Builder, spec *sandbox.Spec) {
 	if len(lines) == 0 {
 		lines = []string{"; none"}
 	}
-	section(b, "network: only the proxy on localhost, and the allowed Unix sockets", lines...)
+	section(b, "network: only the proxy on localhost, and connecting to the allowed Unix sockets", lines...)
 }
 
 func section(b *strings.Builder, title string, lines ...string) {
@@ -120,16 +166,18 @@ func section(b *strings.Builder, title string, lines ...string) {
 	}
 }
 
-// filters is one (subpath …) per path and spelling; each path covers what lies below it.
-func filters(paths []string, sub bool) string {
+// rootFilters is one (subpath …) per write root and spelling; each covers what lies below
+// it. The session's temporary folder is marked: it is TMPDIR, and nothing in it is protected.
+func rootFilters(spec *sandbox.Spec) string {
 	var b strings.Builder
-	for _, p := range paths {
+	for _, p := range spec.WriteRoots {
+		if p == spec.TempDir {
+			// A comment ends at the line's end: it goes above the filters, never after the
+			// last one, which the closing parenthesis follows.
+			b.WriteString("\n  ; the session's temporary folder (TMPDIR)")
+		}
 		for _, s := range spellings(p) {
-			if sub {
-				b.WriteString("\n  (subpath " + quote(s) + ")")
-			} else {
-				b.WriteString("\n  (literal " + quote(s) + ")")
-			}
+			b.WriteString("\n  (subpath " + quote(s) + ")")
 		}
 	}
 	return b.String()

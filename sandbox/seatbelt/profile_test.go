@@ -14,16 +14,23 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-// representative is the spec of a project session on a Mac: the project and the session's
-// temporary folder writable, the repository's hooks and config and the missing .envrc
-// protected, the project's .env read-denied, the network through the proxy.
+// representative is the spec of a project session on a Mac as package sandbox builds it: the
+// project, the session's temporary folder and the toolchains' private cache writable; the
+// repository's hooks and config and the missing .envrc protected; the project's .env and the
+// home folder's credential stores (ssh's, the AWS command's) read-denied; the network through
+// the proxy on the host's loopback; one allowed Unix socket, under /private/tmp.
 func representative() *sandbox.Spec {
 	return &sandbox.Spec{
-		WriteRoots:    []string{"/Users/ana/proj", "/private/var/folders/x1/T/reins-501"},
+		WriteRoots: []string{"/Users/ana/proj", "/private/var/folders/x1/T/reins-501/s-1",
+			"/Users/ana/Library/Caches/reins/sandbox/3f9c"},
+		TempDir:       "/private/var/folders/x1/T/reins-501/s-1",
 		WriteDeny:     []string{"/Users/ana/proj/.git/config", "/Users/ana/proj/.git/hooks"},
 		MustNotCreate: []string{"/Users/ana/proj/.envrc"},
-		ReadDeny:      []string{"/Users/ana/proj/.env"},
+		ReadDeny:      []string{"/Users/ana/.aws", "/Users/ana/.ssh", "/Users/ana/proj/.env"},
+		UnixSockets:   []string{"/private/tmp/app.sock"},
 		ProxyPort:     52017,
+		Helper:        "/usr/local/bin/reins",
+		Visible:       []string{"/Users/ana"},
 	}
 }
 
@@ -110,5 +117,64 @@ func TestProbeNamesAMissingSandboxExec(t *testing.T) {
 	b := &Backend{Path: filepath.Join(t.TempDir(), "sandbox-exec")}
 	if err := b.Probe(t.Context(), representative()); err == nil || !strings.Contains(err.Error(), "seatbelt") {
 		t.Errorf("Probe = %v, want an error naming seatbelt", err)
+	}
+}
+
+// TestProfileIsBalanced: every parenthesis the profile opens it closes, outside strings and
+// comments (a comment runs to the end of its line and would swallow a closing one).
+func TestProfileIsBalanced(t *testing.T) {
+	for _, sp := range []*sandbox.Spec{representative(), {}, {WriteRoots: []string{"/a"}, TempDir: "/a"}} {
+		prof := Profile(sp)
+		depth, inString, inComment := 0, false, false
+		for i := 0; i < len(prof); i++ {
+			c := prof[i]
+			switch {
+			case inComment:
+				inComment = c != '\n'
+			case inString:
+				if c == '\\' {
+					i++
+				} else if c == '"' {
+					inString = false
+				}
+			case c == ';':
+				inComment = true
+			case c == '"':
+				inString = true
+			case c == '(':
+				depth++
+			case c == ')':
+				depth--
+			}
+			if depth < 0 {
+				t.Fatalf("a parenthesis closes what was not opened at byte %d:\n%s", i, prof)
+			}
+		}
+		if depth != 0 || inString {
+			t.Errorf("profile ends with %d open parentheses (in a string: %v):\n%s", depth, inString, prof)
+		}
+	}
+}
+
+// TestProfileRefusesWhatEscapes: the Mach services that would start a program outside the
+// sandbox or read a stored credential are never looked up, and no Unix socket but the listed
+// ones is reachable (none may be bound).
+func TestProfileRefusesWhatEscapes(t *testing.T) {
+	prof := Profile(representative())
+	for _, svc := range []string{"launchservicesd", "pasteboard", "SecurityServer", "securityd"} {
+		if strings.Contains(prof, svc) {
+			t.Errorf("the profile names %s", svc)
+		}
+	}
+	if strings.Contains(prof, "(allow mach-lookup)") || strings.Contains(prof, "(remote unix)") || strings.Contains(prof, "(local unix") {
+		t.Errorf("the profile allows every Mach service or Unix socket:\n%s", prof)
+	}
+	socks := regexp.MustCompile(`unix-socket \(path-literal "([^"]*)"\)`).FindAllStringSubmatch(prof, -1)
+	var got []string
+	for _, m := range socks {
+		got = append(got, m[1])
+	}
+	if strings.Join(got, " ") != "/private/tmp/app.sock /tmp/app.sock" {
+		t.Errorf("reachable Unix sockets = %q, want the listed one in both spellings", got)
 	}
 }

@@ -57,10 +57,24 @@ func (b *Backend) Wrap(cmd *exec.Cmd, spec *sandbox.Spec) (func(), error) {
 
 // Describe says how the spec is enforced and what Seatbelt cannot.
 func (b *Backend) Describe(spec *sandbox.Spec) []string {
-	return []string{
+	lines := []string{
 		"seatbelt: sandbox-exec with a generated profile: deny by default, read all but the read-denied paths, write only the write roots",
-		"protected paths are refused by name, in any case, whether or not they exist (no placeholders)",
-		fmt.Sprintf("network: only localhost:%d (the proxy) and %d allowed Unix socket(s)", spec.ProxyPort, len(spec.UnixSockets)),
-		"not enforced: a command may still read files the user can read outside the read-denied paths, and reach Mach services",
+		"protected paths and the read-denied paths inside write roots are refused writes by name, in any case, whether or not they exist (no placeholders); the folders above them cannot be renamed",
+		"/tmp: read-only (the system's shared /tmp cannot be replaced); TMPDIR is the session's temporary folder, and the toolchains' caches are the session's own",
+		fmt.Sprintf("network: TCP only to localhost:%d (the proxy); DNS only through it", spec.ProxyPort),
 	}
+	if len(spec.UnixSockets) == 0 {
+		lines = append(lines, "Unix sockets: refused (connecting and binding)")
+	} else {
+		lines = append(lines, fmt.Sprintf("Unix sockets: connecting only to the %d listed; binding refused", len(spec.UnixSockets)))
+	}
+	if spec.LocalBinding {
+		lines = append(lines, "local binding: allowed on localhost, any port")
+	} else {
+		lines = append(lines, "local binding: refused")
+	}
+	return append(lines,
+		fmt.Sprintf("Mach services: only %d named ones (logging, user lookup, certificate checks); not LaunchServices, the pasteboard or the keychain", len(machServices)),
+		"not enforced: a hard link made to a read-denied file inside a write root is read under its new name; a command's background processes outlive it (the check after each command restores protected paths)",
+	)
 }
