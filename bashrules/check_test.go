@@ -247,7 +247,6 @@ var checkCases = []checkCase{
 	// Without dotglob, bash never lets * ? or [...] match a leading dot.
 	{"globs", "cat [.]env", r(denyEnv), "", "allow", "cat only reads"},
 	{"globs", "file src/*", r(denyEnv), "", "allow", "file only reads"},
-	{"globs", "file *", r(denyEnv), "", "ask", "link-out is outside the working directories"},
 	{"globs", "bash -O dotglob -c 'cat src/*'", r(denyEnv), "", "pass", "no rule allows"},
 	{"globs", "bash -o pipefail -c 'ls | wc -l'", nil, "", "allow", "every command bash runs"},
 	{"globs", "rm *", r("allow:Bash(rm:*)"), "", "ask:safety", "Dangerous rm operation"},
@@ -364,14 +363,6 @@ var checkCases = []checkCase{
 	{"cd", "cd $X && cat passwd", r("allow:Bash(cd:*)", "allow:Bash(cd $X && cat passwd)"), "", "ask", "cannot resolve"},
 
 	// Symlinks out of the project.
-	{"symlinks", "cat link-out/secret", nil, "", "ask", "outside the working directories"},
-	{"symlinks", "echo x > link-out/f", nil, permission.ModeAcceptEdits, "ask", "outside the working directories"},
-	{"symlinks", "touch link-out/f", nil, permission.ModeAcceptEdits, "ask", "outside the working directories"},
-	{"symlinks", "rm link-out/secret", nil, permission.ModeAcceptEdits, "ask", "outside the working directories"},
-	{"symlinks", "cat link-rc", nil, "", "ask", "outside the working directories"},
-	{"symlinks", "echo x > link-rc", nil, permission.ModeAcceptEdits, "ask:safety", "sensitive file"},
-	{"symlinks", "ls link-out", nil, "", "ask", "outside the working directories"},
-	{"symlinks", "cp link-out/secret x", nil, permission.ModeAcceptEdits, "ask", "outside the working directories"},
 
 	// .. and sibling-prefix paths.
 	{"traversal", "cat ../outside/secret", nil, "", "ask", "outside the working directories"},
@@ -443,7 +434,6 @@ var checkCases = []checkCase{
 	{"network", "python3 .env", r(denyEnv), "", "deny", "Read(./.env)"},
 	{"network", "git -C {O} log", nil, "", "ask", "outside the working directories"},
 	{"network", "git clone https://example.com/r.git .git/x", r("allow:Bash(git clone:*)"), "", "ask:safety", "sensitive file"},
-	{"network", "git diff --no-index /etc/passwd README.md", nil, "", "ask", "outside the working directories"},
 
 	// Rule forms.
 	{"rules", "npm test", r("allow:Bash(npm test)"), "", "allow", "npm test"},

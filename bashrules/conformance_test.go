@@ -103,6 +103,8 @@ func runConformance(t *testing.T, tc conformanceCase) {
 		}
 	}
 	expand := strings.NewReplacer("{{PROJECT}}", proj, "{{HOME}}", home, "{{OUTSIDE}}", outside).Replace
+	// A command names the folders as the shell does (Git Bash's /c/x on Windows).
+	shellExpand := strings.NewReplacer("{{PROJECT}}", shellPath(proj), "{{HOME}}", shellPath(home), "{{OUTSIDE}}", shellPath(outside)).Replace
 	for p, content := range tc.Files {
 		p = expand(p)
 		if !filepath.IsAbs(p) {
@@ -180,7 +182,7 @@ func runConformance(t *testing.T, tc conformanceCase) {
 	input := map[string]any{}
 	for k, v := range tc.Input {
 		if s, ok := v.(string); ok {
-			v = expand(s)
+			v = shellExpand(s)
 		}
 		input[k] = v
 	}

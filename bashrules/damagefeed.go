@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -233,7 +234,9 @@ func (f feed) targets(pc *permission.Context, op damageOp) []damageTarget {
 	}
 	paths, bad := knownPaths(pc, f.words)
 	for _, p := range paths {
-		rel := strings.TrimPrefix(p, pc.Cwd()+"/")
+		// As the shell lists it: relative, with slashes (on Windows a backslash is a
+		// separator, never part of a name, so only Unix's can be quoting to xargs).
+		rel := filepath.ToSlash(strings.TrimPrefix(p, pc.Cwd()+string(filepath.Separator)))
 		if f.split && strings.ContainsAny(rel, " \t\n'\"\\") {
 			return []damageTarget{unknownTarget(fmt.Sprintf("xargs splits the listed %q at its blanks or quotes", rel))}
 		}

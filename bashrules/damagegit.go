@@ -158,5 +158,6 @@ func (r *gitReport) state(p string) gitState {
 
 // within reports whether p is dir or below it.
 func within(p, dir string) bool {
-	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+	// "/" is also the marker of a whole repository (wholeRepo), on every system.
+	return p == dir || dir == "/" || isRoot(dir) || strings.HasPrefix(p, dir+string(filepath.Separator))
 }

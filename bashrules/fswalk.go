@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -122,8 +121,11 @@ var errGlobTooLarge = errors.New("glob too large")
 // Like bash without dotglob, a name starting with a dot is matched only by a pattern starting
 // with a literal dot.
 func boundedGlob(pattern string, budget int) ([]string, error) {
-	parts := strings.Split(filepath.Clean(pattern), string(filepath.Separator))
-	cands := []string{string(filepath.Separator)}
+	pattern = filepath.Clean(pattern)
+	// The walk starts at the root of the pattern's volume: "/", or on Windows C:\.
+	vol := filepath.VolumeName(pattern)
+	parts := strings.Split(pattern[len(vol):], string(filepath.Separator))
+	cands := []string{vol + string(filepath.Separator)}
 	for _, part := range parts {
 		if part == "" {
 			continue
@@ -212,7 +214,7 @@ func (ps *pathChecks) globOption(c *Command) string {
 				return "the pattern " + a.Src + " cannot be expanded to check for names that look like options"
 			}
 			for _, m := range matches {
-				if b := path.Base(m); strings.HasPrefix(b, "-") {
+				if b := filepath.Base(m); strings.HasPrefix(b, "-") {
 					return "the pattern " + a.Src + " expands to " + b + ", which the command reads as an option"
 				}
 			}

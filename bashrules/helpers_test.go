@@ -20,7 +20,7 @@ type fixture struct {
 // newFixture lays out:
 //
 //	proj/.env, proj/README.md, proj/src/main.go, proj/sub/, proj/.git/config,
-//	proj/link-out -> outside, proj/link-rc -> home/.bashrc
+//	proj/link-out -> outside, proj/link-rc -> home/.bashrc (on Unix: check_unix_test.go)
 //	proj_evil/x, outside/secret, home/.bashrc, home/.ssh/id_rsa
 func newFixture(t testing.TB) fixture {
 	t.Helper()
@@ -60,18 +60,28 @@ func newFixture(t testing.TB) fixture {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Symlink(f.outside, filepath.Join(f.proj, "link-out")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(f.home, ".bashrc"), filepath.Join(f.proj, "link-rc")); err != nil {
-		t.Fatal(err)
-	}
+	addFixtureLinks(t, f)
 	return f
 }
 
-// expand replaces {P}, {O}, {H} and {R} with the project, outside, home and root folders.
+// expand replaces {P}, {O}, {H} and {R} with the project, outside, home and root folders, as a
+// command of the Bash tool names them: on Windows in Git Bash's form (/c/Users/x), since a
+// backslash is an escape to the shell.
 func (f fixture) expand(s string) string {
-	return strings.NewReplacer("{P}", f.proj, "{O}", f.outside, "{H}", f.home, "{R}", f.root).Replace(s)
+	return strings.NewReplacer("{P}", shellPath(f.proj), "{O}", shellPath(f.outside), "{H}", shellPath(f.home), "{R}", shellPath(f.root)).Replace(s)
+}
+
+// shellPath is the absolute path p as Git Bash writes it on Windows (C:\x is /c/x), p itself
+// elsewhere.
+func shellPath(p string) string {
+	if filepath.Separator == '/' {
+		return p
+	}
+	p = filepath.ToSlash(p)
+	if len(p) >= 2 && p[1] == ':' {
+		p = "/" + strings.ToLower(p[:1]) + p[2:]
+	}
+	return p
 }
 
 // context builds a permission context in mode with rules written as "allow:Bash(x)".

@@ -3,6 +3,7 @@ package bashrules
 import (
 	"context"
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -344,11 +345,13 @@ func usePath(u pathUse) (string, bool) {
 	if strings.HasPrefix(p, "~") && u.w.Tilde != TildeHome {
 		p = "./" + p // a quoted ~ is a literal directory name
 	}
-	if u.dir != nil && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") {
+	// A word is a shell's path: "/x" is absolute on every system (Git Bash's on Windows), and
+	// the words join with "/".
+	if u.dir != nil && !filepath.IsAbs(p) && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
 		if !u.dir.IsPathLike() {
 			return "", false
 		}
-		p = filepath.Join(u.dir.Value, p)
+		p = path.Join(u.dir.Value, p)
 		if strings.HasPrefix(u.dir.Value, "~") && u.dir.Tilde != TildeHome {
 			p = "./" + p
 		}
@@ -566,10 +569,10 @@ func dangerous(session, pc *permission.Context, abs string, under bool) string {
 	}
 	abs = filepath.Clean(abs)
 	switch {
-	case abs == "/":
-		return "the file-system root"
-	case filepath.Dir(abs) == "/":
-		return "a top-level system directory"
+	case isRoot(abs):
+		return "the file-system root" // on Windows a drive's (C:\) or a share's
+	case isRoot(filepath.Dir(abs)):
+		return "a top-level system directory" // /usr, C:\Windows
 	case pc.Home() != "" && strings.EqualFold(abs, filepath.Clean(pc.Home())):
 		return "the home directory"
 	}
@@ -579,12 +582,16 @@ func dangerous(session, pc *permission.Context, abs string, under bool) string {
 		if strings.EqualFold(abs, d) && !under {
 			return "the working directory"
 		}
-		if strings.HasPrefix(strings.ToLower(d), strings.ToLower(abs)+"/") {
+		if strings.HasPrefix(strings.ToLower(d), strings.ToLower(abs)+string(filepath.Separator)) {
 			return "a parent of the working directory"
 		}
 	}
 	return ""
 }
+
+// isRoot reports a clean absolute path that has no parent: "/", and on Windows a drive's root
+// (C:\) or a share's (\\server\share\).
+func isRoot(abs string) bool { return filepath.Dir(abs) == abs }
 
 // bareGit reports a git command that would run in what looks like a planted bare repository.
 func (ps *pathChecks) bareGit(name string, c *Command) bool {

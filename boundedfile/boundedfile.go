@@ -25,12 +25,10 @@ package boundedfile
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // Limits bound one kind of file.
@@ -121,14 +119,7 @@ func open(path string, lim Limits) (*os.File, int64, error) {
 // openRegular opens path for reading without blocking and returns it only when it is a
 // regular file, with its size; kind names the file in errors.
 func openRegular(path, kind string) (*os.File, int64, error) {
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY, 0)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
+	f, err := openNonBlocking(path)
 	if err != nil {
 		// A socket cannot be opened at all (ENXIO): say what it is rather than how the open
 		// failed. Nothing is read, so the path's Stat is safe here.
@@ -137,7 +128,6 @@ func openRegular(path, kind string) (*os.File, int64, error) {
 		}
 		return nil, 0, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	f := os.NewFile(uintptr(fd), path)
 	info, err := f.Stat()
 	if err != nil {
 		f.Close()

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -250,7 +249,7 @@ func (s *Store) capture(path string, fp fingerprint) (State, string) {
 	if fp.Size > s.limits.file() {
 		return State{}, ReasonTooLarge
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := openNoFollow(path)
 	if err != nil {
 		return State{}, ReasonUnreadable
 	}

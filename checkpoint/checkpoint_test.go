@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -245,19 +244,22 @@ func TestAReopenedStoreRewinds(t *testing.T) {
 	}
 }
 
+// plantCase is something put where a checkpoint restores a file.
+type plantCase struct {
+	name  string
+	plant func(f *fixture)
+	// restored: the file is put back despite the plant (a hard link is replaced).
+	restored bool
+}
+
 func TestRestoreNeverFollowsALink(t *testing.T) {
 	secret := func(f *fixture) string { return filepath.Join(f.outside, "secret.txt") }
-	tests := []struct {
-		name  string
-		plant func(f *fixture)
-		// restored: the file is put back despite the plant (a hard link is replaced).
-		restored bool
-	}{
+	tests := []plantCase{
 		{"a symlink at the file", func(f *fixture) { os.Symlink(secret(f), f.path("src/a.txt")) }, false},
 		{"the parent folder a symlink", func(f *fixture) { os.RemoveAll(f.path("src")); os.Symlink(f.outside, f.path("src")) }, false},
 		{"a hard link to an outside file", func(f *fixture) { os.Link(secret(f), f.path("src/a.txt")) }, true},
-		{"a FIFO at the file", func(f *fixture) { syscall.Mkfifo(f.path("src/a.txt"), 0o644) }, false},
 	}
+	tests = append(tests, fifoPlants()...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t, Limits{})

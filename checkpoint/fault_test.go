@@ -8,9 +8,9 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"syscall"
 	"testing"
 
-	"golang.org/x/sys/unix"
 	"pgregory.net/rapid"
 )
 
@@ -40,11 +40,11 @@ func (s *faultySys) write(path string, f *os.File, data []byte) error {
 	return osSys{}.write(path, f, data)
 }
 
-func (s *faultySys) unlink(path string, dfd int, name string) error {
+func (s *faultySys) unlink(path string, remove func() error) error {
 	if err := s.fault(path); err != nil {
 		return err
 	}
-	return osSys{}.unlink(path, dfd, name)
+	return osSys{}.unlink(path, remove)
 }
 
 // TestAFailedRestoreIsNeverRecordedAsDone: whatever turns changed, and whichever files of
@@ -80,9 +80,9 @@ func TestAFailedRestoreIsNeverRecordedAsDone(t *testing.T) {
 		for _, tg := range targets {
 			switch rapid.SampledFrom([]string{"none", "ENOSPC", "EIO", "swap"}).Draw(rt, "fault "+tg.path) {
 			case "ENOSPC":
-				sys.faults[tg.path] = unix.ENOSPC
+				sys.faults[tg.path] = syscall.ENOSPC
 			case "EIO":
-				sys.faults[tg.path] = unix.EIO
+				sys.faults[tg.path] = syscall.EIO
 			case "swap":
 				if !tg.state.Exists {
 					continue

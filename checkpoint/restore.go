@@ -3,19 +3,13 @@ package checkpoint
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-
-	"golang.org/x/sys/unix"
 )
 
 // ErrNoPoint is returned by Rewind for an id that is not a point.
@@ -231,11 +225,7 @@ func (s *Store) readBlob(st State) ([]byte, error) {
 	if len(st.Blob) != 2*sha256.Size {
 		return nil, fmt.Errorf("checkpoint: bad blob id %q", st.Blob)
 	}
-	fd, err := unix.Open(s.blobPath(st.Blob), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, fmt.Errorf("checkpoint: backup: %w", err)
-	}
-	data, err := readFD(fd, st.Size+1)
+	data, err := readNoFollow(s.blobPath(st.Blob), st.Size+1)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: backup: %w", err)
 	}
@@ -243,171 +233,6 @@ func (s *Store) readBlob(st State) ([]byte, error) {
 		return nil, errors.New("checkpoint: backup does not match its hash")
 	}
 	return data, nil
-}
-
-// readFD reads at most limit bytes of a regular file and closes it.
-func readFD(fd int, limit int64) ([]byte, error) {
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		unix.Close(fd)
-		return nil, err
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		unix.Close(fd)
-		return nil, errLink
-	}
-	f := fdFile(fd)
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit))
-}
-
-// readCurrent reads path's state below root without following a link on the way.
-func readCurrent(root, path string, limit int64) (current, error) {
-	dfd, err := openDir(root, filepath.Dir(path), false)
-	if errors.Is(err, unix.ENOENT) {
-		return current{}, nil
-	}
-	if err != nil {
-		return current{}, err
-	}
-	defer unix.Close(dfd)
-	name := filepath.Base(path)
-	var st unix.Stat_t
-	err = unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
-	if errors.Is(err, unix.ENOENT) {
-		return current{}, nil
-	}
-	if err != nil {
-		return current{}, err
-	}
-	fp := fingerprintOfStat(&st)
-	if fp.Kind != 0 {
-		return current{fp: fp}, errLink
-	}
-	if fp.Size > limit {
-		return current{fp: fp, big: true}, nil
-	}
-	fd, err := unix.Openat(dfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
-	if err != nil {
-		return current{}, mapLink(err)
-	}
-	data, err := readFD(fd, limit+1)
-	return current{fp: fp, data: data}, err
-}
-
-func fingerprintOfStat(st *unix.Stat_t) fingerprint {
-	fp := fingerprint{Exists: true, Mode: fs.FileMode(st.Mode & 0o777), Size: st.Size, MTime: st.Mtim.Nano(),
-		CTime: st.Ctim.Nano(), Ino: st.Ino}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		fp.Kind = fs.ModeIrregular
-		if st.Mode&unix.S_IFMT == unix.S_IFLNK {
-			fp.Kind = fs.ModeSymlink
-		}
-	}
-	return fp
-}
-
-// openDir opens dir, which is root or below it, walking from "/" one component at a time
-// without following a symlink. With create, missing folders below root are made.
-func openDir(root, dir string, create bool) (int, error) {
-	if dir != root && !strings.HasPrefix(dir, root+"/") && root != "/" {
-		return -1, fmt.Errorf("checkpoint: %s is outside %s", dir, root)
-	}
-	fd, err := unix.Open("/", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return -1, err
-	}
-	walked := "/"
-	for _, comp := range strings.Split(strings.TrimPrefix(dir, "/"), "/") {
-		if comp == "" {
-			continue
-		}
-		walked = filepath.Join(walked, comp)
-		next, err := unix.Openat(fd, comp, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		if errors.Is(err, unix.ENOENT) && create && len(walked) > len(root) {
-			if err = unix.Mkdirat(fd, comp, 0o755); err == nil || errors.Is(err, unix.EEXIST) {
-				next, err = unix.Openat(fd, comp, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-			}
-		}
-		unix.Close(fd)
-		if err != nil {
-			return -1, mapLink(err)
-		}
-		fd = next
-	}
-	return fd, nil
-}
-
-// mapLink turns what O_NOFOLLOW and O_DIRECTORY answer a link (or a file where a folder
-// should be) into errLink.
-func mapLink(err error) error {
-	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.EMLINK) {
-		return errLink
-	}
-	return err
-}
-
-// putBack makes path have state: it removes the file, or writes a new file in the real parent
-// and renames it over the name (never writing into an existing inode, which may have other
-// names).
-func putBack(sys restoreSys, root, path string, st State, data []byte) (fingerprint, error) {
-	dfd, err := openDir(root, filepath.Dir(path), st.Exists)
-	if errors.Is(err, unix.ENOENT) && !st.Exists {
-		return fingerprint{}, nil
-	}
-	if err != nil {
-		return fingerprint{}, err
-	}
-	defer unix.Close(dfd)
-	name := filepath.Base(path)
-	var cur unix.Stat_t
-	err = unix.Fstatat(dfd, name, &cur, unix.AT_SYMLINK_NOFOLLOW)
-	exists := err == nil
-	if err != nil && !errors.Is(err, unix.ENOENT) {
-		return fingerprint{}, err
-	}
-	if exists && cur.Mode&unix.S_IFMT != unix.S_IFREG {
-		return fingerprint{}, errLink
-	}
-	if !st.Exists {
-		if !exists {
-			return fingerprint{}, nil
-		}
-		return fingerprint{}, sys.unlink(path, dfd, name)
-	}
-	if err := writeRename(sys, path, dfd, name, st.Mode, data); err != nil {
-		return fingerprint{}, err
-	}
-	if err := unix.Fstatat(dfd, name, &cur, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return fingerprint{}, err
-	}
-	return fingerprintOfStat(&cur), nil
-}
-
-// writeRename writes data to a new file beside name (path) and renames it over name.
-func writeRename(sys restoreSys, path string, dfd int, name string, mode fs.FileMode, data []byte) error {
-	var rnd [8]byte
-	_, _ = rand.Read(rnd[:])
-	tmp := ".reins-rewind-" + hex.EncodeToString(rnd[:])
-	fd, err := unix.Openat(dfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
-	if err != nil {
-		return err
-	}
-	f := fdFile(fd)
-	err = sys.write(path, f, data)
-	if err == nil {
-		err = unix.Fchmod(fd, uint32(mode.Perm()))
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = unix.Renameat(dfd, tmp, dfd, name)
-	}
-	if err != nil {
-		_ = unix.Unlinkat(dfd, tmp, 0)
-	}
-	return err
 }
 
 // lineChanges counts the lines of after not in before (insertions) and of before not in after
@@ -443,15 +268,14 @@ func splitLines(b []byte) []string {
 	return lines
 }
 
-func fdFile(fd int) *os.File { return os.NewFile(uintptr(fd), "") }
-
 // restoreSys is the seam of a restore's writes: the calls that a full disk or a failing
 // device refuses. Tests put one in the way of chosen files (ENOSPC, EIO).
 type restoreSys interface {
 	// write writes data to f, the new file that is to hold path's content.
 	write(path string, f *os.File, data []byte) error
-	// unlink removes name, which is path, from the folder dfd.
-	unlink(path string, dfd int, name string) error
+	// unlink removes path; remove is the system's removal of it (by its folder's handle on
+	// Unix), so that the seam need not know how a platform removes a file.
+	unlink(path string, remove func() error) error
 }
 
 // osSys is the real system.
@@ -462,7 +286,7 @@ func (osSys) write(_ string, f *os.File, data []byte) error {
 	return err
 }
 
-func (osSys) unlink(_ string, dfd int, name string) error { return unix.Unlinkat(dfd, name, 0) }
+func (osSys) unlink(_ string, remove func() error) error { return remove() }
 
 func (s *Store) restoreSys() restoreSys {
 	if s.sys == nil {

@@ -9,9 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/reinsdev/reins/internal/procgroup"
 
 	"github.com/reinsdev/reins/permission"
 )
@@ -202,7 +203,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 	deadline := time.Now().Add(10 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
+	for procgroup.Alive(pid) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the hook's child %d is still alive", pid)
 		}

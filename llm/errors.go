@@ -110,11 +110,17 @@ func IsRetryable(err error) bool {
 	}
 	// A refused connection is a server restarting or a local model not yet up: worth the
 	// same backoff as an overload.
+	return brokenConnection(err) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// brokenConnection reports a connection refused, reset, aborted or cut (a write to a closed
+// one), in the syscall package's numbers and the system's own (systemBrokenConnection).
+func brokenConnection(err error) bool {
 	return errors.Is(err, syscall.ECONNREFUSED) ||
 		errors.Is(err, syscall.ECONNRESET) ||
 		errors.Is(err, syscall.ECONNABORTED) ||
 		errors.Is(err, syscall.EPIPE) ||
-		errors.Is(err, io.ErrUnexpectedEOF)
+		systemBrokenConnection(err)
 }
 
 // ParseRetryAfter reads how long a response asks the client to wait: the

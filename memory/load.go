@@ -320,8 +320,18 @@ func (l *Loader) resolve(importer, p string) (string, bool) {
 		return filepath.Join(l.opts.Home, strings.TrimPrefix(p, "~")), true
 	case filepath.IsAbs(p):
 		return filepath.Clean(p), true
+	case rootedWithoutDrive(p):
+		// On Windows "@/etc/x" is on the importer's drive, as Windows opens it, never a
+		// folder beside the importer.
+		return filepath.Clean(filepath.VolumeName(importer) + p), true
 	}
 	return filepath.Join(filepath.Dir(importer), p), true
+}
+
+// rootedWithoutDrive reports a Windows path that starts at a root but names no drive or share:
+// "\x" or "/x". It is never true where "/" is the separator (such a path is absolute there).
+func rootedWithoutDrive(p string) bool {
+	return filepath.Separator == '\\' && p != "" && os.IsPathSeparator(p[0]) && (len(p) == 1 || !os.IsPathSeparator(p[1]))
 }
 
 // read reads one file within the budget; ok is false when it was left out (with a warning,

@@ -231,7 +231,7 @@ func cleanOrEmpty(p string) string {
 
 func (r *Rule) compile(batch *compileBatch) error {
 	r.Root = cleanOrEmpty(r.Root)
-	r.rootLower = strings.ToLower(r.Root)
+	r.rootLower = foldPath(r.Root)
 	if r.Behavior != Allow && r.Behavior != Ask && r.Behavior != Deny {
 		return fmt.Errorf("invalid rule behavior %s", r.Behavior)
 	}
@@ -313,7 +313,7 @@ func (c *Context) reindex() {
 	if c.home != "" {
 		c.homeForms = workingDirForms([]string{c.home})
 	}
-	c.lower.cwd, c.lower.origCwd, c.lower.home = strings.ToLower(c.cwd), strings.ToLower(c.origCwd), strings.ToLower(c.home)
+	c.lower.cwd, c.lower.origCwd, c.lower.home = foldPath(c.cwd), foldPath(c.origCwd), foldPath(c.home)
 	c.index = buildIndex(c.rules)
 }
 
@@ -451,7 +451,7 @@ func (c *Context) ContentRules(b Behavior, tool string) []*Rule {
 func (c *Context) WithCwd(dir string) *Context {
 	n := c.clone()
 	n.cwd = filepath.Clean(dir)
-	n.lower.cwd = strings.ToLower(n.cwd)
+	n.lower.cwd = foldPath(n.cwd)
 	return n
 }
 

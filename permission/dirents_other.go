@@ -24,7 +24,7 @@ func readDirInodes(dir string, enter func(dir fileStat) bool, fn func(name strin
 		return err
 	}
 	for _, e := range entries {
-		es, err := lstatFile(dir + "/" + e.Name())
+		es, err := lstatFile(dir + sep + e.Name())
 		if err != nil {
 			continue
 		}

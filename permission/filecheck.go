@@ -17,6 +17,10 @@ var ErrNULByte = errors.New("path contains a NUL byte")
 // ResolvePath turns a path from a tool input into a clean absolute path: "~" and "~/x" expand
 // to the home directory, relative paths resolve against the current working directory, and
 // ".." is resolved before any check sees the path. Other tilde forms stay literal.
+//
+// On Windows "~\x" is home too, and a path rooted without a drive is not relative: Git Bash's
+// "/c/x" is C:\x and any other "\x" or "/x" is on the working directory's drive
+// (windowsRooted), as the shell and the system open them.
 func (c *Context) ResolvePath(p string) (string, error) {
 	if strings.IndexByte(p, 0) >= 0 {
 		return "", ErrNULByte
@@ -24,9 +28,14 @@ func (c *Context) ResolvePath(p string) (string, error) {
 	switch {
 	case p == "~":
 		p = c.home
-	case strings.HasPrefix(p, "~/"):
+	case strings.HasPrefix(p, "~/"), filepath.Separator == '\\' && strings.HasPrefix(p, `~\`):
 		return joinClean(c.home, p[2:]), nil
 	case !filepath.IsAbs(p):
+		if filepath.Separator == '\\' {
+			if w, ok := windowsRooted(c.cwd, p); ok {
+				return filepath.Clean(w), nil
+			}
+		}
 		return joinClean(c.cwd, p), nil
 	}
 	return filepath.Clean(p), nil
@@ -72,7 +81,7 @@ func pathForms(ctx context.Context, p string) []pathForm {
 	if ok, r := plainPathStat(ctx, p); ok {
 		// No symlink anywhere: the path is its only form (what the walk below finds, with
 		// fewer system calls).
-		return []pathForm{{path: p, lower: strings.ToLower(p), dir: r.mode.IsDir(), stat: r.fileStat, stated: r.err == nil}}
+		return []pathForm{{path: p, lower: foldPath(p), dir: r.mode.IsDir(), stat: r.fileStat, stated: r.err == nil}}
 	}
 	return walkForms(p)
 }
@@ -113,7 +122,7 @@ func walkForms(p string) []pathForm {
 	add(ResolveAsKernel("/", p))
 	for i := range forms {
 		forms[i].dir = isDir(forms[i].path)
-		forms[i].lower = strings.ToLower(forms[i].path)
+		forms[i].lower = foldPath(forms[i].path)
 	}
 	return forms
 }
@@ -168,7 +177,7 @@ type pathForm struct {
 // resolveExisting resolves symlinks in p; for a path that does not exist it resolves the
 // deepest existing ancestor and appends the rest.
 func resolveExisting(p string) (string, error) {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
+	if r, err := evalLinks(p); err == nil {
 		return r, nil
 	}
 	dir, rest := p, ""
@@ -179,7 +188,7 @@ func resolveExisting(p string) (string, error) {
 		}
 		rest = filepath.Join(filepath.Base(dir), rest)
 		dir = parent
-		if r, err := filepath.EvalSymlinks(dir); err == nil {
+		if r, err := evalLinks(dir); err == nil {
 			return filepath.Join(r, rest), nil
 		}
 	}
@@ -236,9 +245,9 @@ func internalDirForms(dirs []string) []string {
 			continue
 		}
 		d = filepath.Clean(d)
-		out = append(out, strings.ToLower(d))
+		out = append(out, foldPath(d))
 		if r, err := resolveExisting(d); err == nil && r != d {
-			out = append(out, strings.ToLower(r))
+			out = append(out, foldPath(r))
 		}
 	}
 	return out
@@ -248,9 +257,9 @@ func internalDirForms(dirs []string) []string {
 func workingDirForms(dirs []string) []string {
 	var out []string
 	for _, d := range dirs {
-		out = append(out, strings.ToLower(d))
-		if r, err := filepath.EvalSymlinks(d); err == nil && r != d {
-			out = append(out, strings.ToLower(r))
+		out = append(out, foldPath(d))
+		if r, err := evalLinks(d); err == nil && r != d {
+			out = append(out, foldPath(r))
 		}
 	}
 	return out
@@ -333,7 +342,7 @@ func (c *Context) CheckRead(ctx context.Context, p string) Decision {
 		Message: "Reins requested permissions to read from " + abs + ", but you haven't granted it yet.",
 		Reason:  &Reason{Type: ReasonWorkingDir, Detail: "outside the working directories"},
 		Suggestions: []Update{{Type: AddRules, Destination: SourceSession, Behavior: Allow,
-			Rules: []RuleValue{{Tool: "Read", Content: "/" + filepath.ToSlash(dirOf(abs)) + "/**"}}}},
+			Rules: []RuleValue{{Tool: "Read", Content: "/" + slashPath(dirOf(abs)) + "/**"}}}},
 	}
 }
 

@@ -28,6 +28,9 @@ import (
 // missing name could be a protected one in a folder it did not read: the write asks as a
 // safety check, which bypassPermissions does not skip.
 
+// sep is the system's path separator, for joining names the walk reads without cleaning.
+const sep = string(filepath.Separator)
+
 // maxLinkSearch bounds the directory entries one search reads (a variable for tests).
 var maxLinkSearch = 200_000
 
@@ -41,10 +44,16 @@ type hardLinks struct {
 	aliases []string
 	// complete is set when every place searched was read to the end.
 	complete bool
+	// unknown is set when the system did not say how many names the file has (a file
+	// Windows would not open to tell): it may have any number, none of them searched.
+	unknown bool
 }
 
 // missing is the number of names the search did not find.
 func (h *hardLinks) missing() uint64 {
+	if h.unknown {
+		return 1
+	}
 	if n := uint64(len(h.names)); n < h.links {
 		return h.links - n
 	}
@@ -69,8 +78,11 @@ func (c *Context) hardLinksOf(ctx context.Context, forms []pathForm) *hardLinks 
 			file, name = st, forms[i].path
 		}
 	}
-	if name == "" || file.links <= 1 {
+	if name == "" || file.links == 1 {
 		return nil
+	}
+	if file.links == 0 {
+		return &hardLinks{unknown: true}
 	}
 	key := [2]uint64{file.dev, file.ino}
 	if sc != nil {
@@ -110,7 +122,7 @@ func (c *Context) findLinks(file fileStat, name string) *hardLinks {
 	s := &linkSearch{want: file, budget: maxLinkSearch, entries: map[[2]uint64]map[string]bool{}, visited: map[[2]uint64]bool{}}
 	s.add(name)
 	for _, d := range c.WorkingDirs() {
-		if r, err := filepath.EvalSymlinks(d); err == nil {
+		if r, err := evalLinks(d); err == nil {
 			s.walk(r, nil)
 		} else {
 			s.failed = true
@@ -135,7 +147,7 @@ func (s *linkSearch) searchHome(home string) {
 	if home == "" {
 		return
 	}
-	r, err := filepath.EvalSymlinks(home)
+	r, err := evalLinks(home)
 	if err != nil {
 		s.failed = true
 		return
@@ -144,7 +156,7 @@ func (s *linkSearch) searchHome(home string) {
 		lower, isDir := strings.ToLower(name), typ.IsDir()
 		switch {
 		case isDir && lower == ".config":
-			return name + "/git"
+			return filepath.Join(name, "git")
 		case isDir && protectedDirs[lower], !isDir && protectedFiles[lower]:
 			// A protected file that is a symlink (~/.bashrc into a dotfiles folder) is
 			// followed: the file it names is as protected.
@@ -178,12 +190,12 @@ func (s *linkSearch) walk(root string, pick func(name string, typ fs.FileMode) s
 				s.failed = true
 				return false
 			}
-			p := dir + "/" + name
+			p := dir + sep + name
 			if top && pick != nil {
 				if p = pick(name, typ); p == "" {
 					return true
 				}
-				p = dir + "/" + p
+				p = dir + sep + p
 				if typ&fs.ModeSymlink != 0 {
 					s.addThrough(p)
 					return !s.done()
@@ -241,7 +253,7 @@ func (s *linkSearch) add(p string) {
 // addThrough records the file the symlink p names when it is the wanted one, and p itself as
 // a form the write check looks at (it is what makes the file protected), not as a name.
 func (s *linkSearch) addThrough(p string) {
-	r, err := filepath.EvalSymlinks(p)
+	r, err := evalLinks(p)
 	if err != nil {
 		return
 	}
@@ -256,7 +268,7 @@ func (h *hardLinks) linkForms(forms []pathForm) []pathForm {
 	out := forms[:len(forms):len(forms)]
 	for _, n := range append(h.names[:len(h.names):len(h.names)], h.aliases...) {
 		if !containsForm(out, n) {
-			out = append(out, pathForm{path: n, lower: strings.ToLower(n), link: true})
+			out = append(out, pathForm{path: n, lower: foldPath(n), link: true})
 		}
 	}
 	return out
@@ -273,6 +285,9 @@ func containsForm(forms []pathForm, p string) bool {
 
 // missingDetail says why a write to a file whose names were not all found asks.
 func (h *hardLinks) missingDetail(abs string) string {
+	if h.unknown {
+		return fmt.Sprintf("the system did not say how many names (hard links) %s has", abs)
+	}
 	if !h.complete {
 		return fmt.Sprintf("%s has %d hard links and Reins could not search every place for the other names", abs, h.links)
 	}

@@ -9,7 +9,7 @@ import (
 
 // The directories of the generated contexts: some nest in others, so that a path can be
 // under several bases at once.
-var idxDirs = []string{"/p", "/p/src", "/h", "/P/Src", "/q", "/p/src/deep"}
+var idxDirs = []string{hostAbs("/p"), hostAbs("/p/src"), hostAbs("/h"), hostAbs("/P/Src"), hostAbs("/q"), hostAbs("/p/src/deep")}
 
 // Path elements and pattern pieces: cases that fold together (K and the Kelvin sign, s and
 // the long s), names that are prefixes of others, wildcards and classes, and invalid UTF-8.
@@ -72,8 +72,8 @@ func checkPathIndex(t *rapid.T) {
 	for i := range rapid.IntRange(1, 3).Draw(t, "nforms") {
 		label := "form" + string(rune('a'+i))
 		elems := rapid.SliceOfN(rapid.SampledFrom(idxElems), 0, 4).Draw(t, label+"elems")
-		p := "/" + strings.Join(elems, "/")
-		forms = append(forms, pathForm{path: p, lower: strings.ToLower(p), dir: rapid.Bool().Draw(t, label+"dir")})
+		p := hostAbs("/" + strings.Join(elems, "/"))
+		forms = append(forms, pathForm{path: p, lower: foldPath(p), dir: rapid.Bool().Draw(t, label+"dir")})
 	}
 	x := newPathIndex(rules)
 	if got, want := x.matchAny(pc, forms), pc.matchAny(rules, forms); got != want {

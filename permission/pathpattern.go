@@ -44,6 +44,9 @@ func (b *compileBatch) newPathPattern() *pathPattern {
 func compilePathPattern(content string, b Behavior, batch *compileBatch) (*pathPattern, error) {
 	var p pathPattern
 	rest := content
+	if r, ok := windowsRuleContent(rest); ok && filepath.Separator == '\\' {
+		rest = r
+	}
 	switch {
 	case strings.HasPrefix(rest, "//"):
 		p.anchor, rest = anchorRoot, rest[1:]
@@ -128,21 +131,21 @@ func (r *Rule) matchFrom(base string, f pathForm) bool {
 }
 
 // relUnder returns path relative to base as a slash path ("" for base itself) when path is
-// base or inside it. Both must be clean, absolute and already lower-cased: every path
+// base or inside it. Both must be clean, absolute and already folded (foldPath): every path
 // comparison of the engine ignores case, and folding once per check is far cheaper than
 // folding per rule.
 func relUnder(base, path string) (string, bool) {
-	if base == "/" {
-		return path[1:], true
-	}
 	if !strings.HasPrefix(path, base) {
 		return "", false
 	}
 	if len(path) == len(base) {
 		return "", true
 	}
+	if base[len(base)-1] == '/' {
+		return path[len(base):], true // a root: "/", or a Windows drive's "/c/"
+	}
 	// The next byte must be a separator, so /proj_evil is not inside /proj.
-	if path[len(base)] != filepath.Separator {
+	if path[len(base)] != '/' {
 		return "", false
 	}
 	return path[len(base)+1:], true

@@ -89,7 +89,13 @@ func ProtectedHomePaths() []string { return slices.Clone(protectedHome) }
 
 // protectedPath says why writing the absolute path f needs a person's approval, or "".
 func (c *Context) protectedPath(f string) string {
-	lower := strings.ToLower(filepath.ToSlash(f))
+	return c.protectedPathOn(HostSystem(), f)
+}
+
+// protectedPathOn is protectedPath with sys's naming: on Windows ".git::$DATA" and ".envrc."
+// are .git and .envrc.
+func (c *Context) protectedPathOn(sys *PathSystem, f string) string {
+	lower := strings.ToLower(sys.Canonical(f))
 	segs := strings.Split(strings.Trim(lower, "/"), "/")
 	for i, s := range segs {
 		if !protectedDirs[s] {
@@ -165,6 +171,9 @@ func SuspiciousPath(p string) string { return suspiciousPath(p) }
 // than it seems (UNC shares, Windows device and 8.3 names, "..." components, trailing dots),
 // or "". Such paths always need a person's approval, and no file-system call is made for them.
 func suspiciousPath(p string) string {
+	if why := HostSystem().Suspicious(p); why != "" {
+		return why
+	}
 	if why := suspiciousWhole(p); why != "" {
 		return why
 	}

@@ -2,6 +2,7 @@ package permission
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"unicode"
 )
@@ -212,7 +213,11 @@ func ValidateRule(s string) error {
 		if strings.Contains(v.Content, ":*") {
 			return errors.New(`":*" is Bash prefix syntax; path rules use glob patterns such as dir/**`)
 		}
-		if err := checkPathStars(v.Content); err != nil {
+		c := v.Content
+		if r, ok := windowsRuleContent(c); ok && filepath.Separator == '\\' {
+			c = r // C:\x\** as the rule //c/x/** it stands for
+		}
+		if err := checkPathStars(c); err != nil {
 			return err
 		}
 	case v.Tool == "WebSearch":

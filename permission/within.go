@@ -30,7 +30,7 @@ func (c *Context) Within(dirs []string) (*Context, []string, error) {
 			continue
 		}
 		d = filepath.Clean(d)
-		if r, err := filepath.EvalSymlinks(d); err == nil {
+		if r, err := evalLinks(d); err == nil {
 			d = r
 		}
 		if c.InWorkingDirs(d) {
@@ -65,11 +65,12 @@ func (c *Context) Within(dirs []string) (*Context, []string, error) {
 // dirUnder reports whether w (or its resolved form) lies inside or at d.
 func dirUnder(d, w string) bool {
 	forms := []string{w}
-	if r, err := filepath.EvalSymlinks(w); err == nil && r != w {
+	if r, err := evalLinks(w); err == nil && r != w {
 		forms = append(forms, r)
 	}
+	fd := foldPath(d)
 	for _, f := range forms {
-		if f == d || strings.HasPrefix(f, strings.TrimSuffix(d, "/")+"/") {
+		if _, ok := relUnder(fd, foldPath(f)); ok {
 			return true
 		}
 	}

@@ -136,7 +136,7 @@ func (s *Sandbox) ended(cmd *exec.Cmd, g *guard) {
 	s.running--
 	s.lastMissing, s.lastCheck = missing, now
 	// (bubblewrap's own init may stay a zombie in the group for a moment: it ran nothing.)
-	if !s.keeps() && cmd != nil && cmd.Process != nil && cmd.SysProcAttr != nil && cmd.SysProcAttr.Setpgid && groupAlive(cmd.Process.Pid) {
+	if !s.keeps() && cmd != nil && cmd.Process != nil && ownGroup(cmd) && groupAlive(cmd.Process.Pid) {
 		s.lingering = append(s.lingering, cmd.Process.Pid)
 	}
 }

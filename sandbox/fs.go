@@ -3,7 +3,6 @@ package sandbox
 import (
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // fileID is what tells that a file changed: its type and mode, size, times and inode.
@@ -20,9 +19,6 @@ func lstatID(p string) (fileID, error) {
 		return fileID{}, err
 	}
 	id := fileID{mode: fi.Mode(), size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		id.ino, id.dev = uint64(st.Ino), uint64(st.Dev)
-		id.ctime = statCtime(st)
-	}
+	id.ino, id.dev, id.ctime = sysID(fi)
 	return id, nil
 }

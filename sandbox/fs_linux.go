@@ -5,13 +5,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-func statCtime(st *syscall.Stat_t) int64 { return st.Ctim.Sec*1e9 + st.Ctim.Nsec }
+// sysID is a file's inode, device and change time, from its Lstat.
+func sysID(fi os.FileInfo) (ino, dev uint64, ctime int64) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Ino, st.Dev, st.Ctim.Sec*1e9 + st.Ctim.Nsec
+	}
+	return 0, 0, 0
+}
 
 // fsClockNow is the time on the clock file systems stamp changes with (the coarse real-time
 // clock): anything changed after this call has a ctime at or after it.
@@ -191,3 +198,6 @@ func recreate(p string, e *entry) error {
 	}
 	return f.Close()
 }
+
+// ownGroup reports whether cmd was started in a process group of its own.
+func ownGroup(cmd *exec.Cmd) bool { return cmd.SysProcAttr != nil && cmd.SysProcAttr.Setpgid }

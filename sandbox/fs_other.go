@@ -5,11 +5,8 @@ package sandbox
 import (
 	"errors"
 	"os"
-	"syscall"
 	"time"
 )
-
-func statCtime(*syscall.Stat_t) int64 { return 0 }
 
 func fsClockNow() int64 { return time.Now().Add(-20 * time.Millisecond).UnixNano() }
 
@@ -23,8 +20,6 @@ func readNoFollow(p string) ([]byte, error) {
 	}
 	return os.ReadFile(p)
 }
-
-func groupAlive(pgid int) bool { return pgid > 0 && syscall.Kill(-pgid, 0) != syscall.ESRCH }
 
 func moveNoFollow(src, dst string) error { return os.Rename(src, dst) }
 

@@ -15,15 +15,16 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/boundedfile"
+	"github.com/reinsdev/reins/filelock"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/tool"
 )
 
-// lockWriter takes the session's writer lock: an exclusive flock on the open file, held until
+// lockWriter takes the session's writer lock: an exclusive lock (package filelock) on the open file, held until
 // the Writer closes it (or the process dies).
 func lockWriter(f *os.File, id string) error {
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+	if err := filelock.TryLock(f); err != nil {
+		if errors.Is(err, filelock.ErrLocked) {
 			return fmt.Errorf("session %s %w: wait for it to finish, or start a new session", id, ErrInUse)
 		}
 		return fmt.Errorf("locking session %s: %w", id, err)

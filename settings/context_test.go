@@ -108,7 +108,7 @@ func TestModeSelection(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Mode != tc.want || !strings.Contains(r.ModeFrom, tc.wantFrom) || r.BypassAvailable != tc.wantBypass {
+			if r.Mode != tc.want || !strings.Contains(filepath.ToSlash(r.ModeFrom), tc.wantFrom) || r.BypassAvailable != tc.wantBypass {
 				t.Errorf("report mode %s from %q bypass %v, want %s from %q", r.Mode, r.ModeFrom, r.BypassAvailable, tc.want, tc.wantFrom)
 			}
 			for _, w := range tc.warnings {
@@ -150,7 +150,7 @@ func TestWorkspaceTrust(t *testing.T) {
 	}
 	proj := e.write(t, "project", `{"permissions": {"allow": ["Bash(make:*)", "Read"], "deny": ["Bash(rm:*)"], "ask": ["WebFetch"], "additionalDirectories": ["../extra"]}}`)
 	e.write(t, "projectClaude", `{"permissions": {"allow": ["Edit"]}}`)
-	e.write(t, "local", `{"permissions": {"allow": ["Glob"], "additionalDirectories": ["`+extra+`"]}}`)
+	e.write(t, "local", `{"permissions": {"allow": ["Glob"], "additionalDirectories": [`+jsonString(extra)+`]}}`)
 
 	t.Run("untrusted", func(t *testing.T) {
 		pc, warns := e.context(t, Flags{Trusted: false})
@@ -368,8 +368,8 @@ func TestWorkingDirs(t *testing.T) {
 		}
 	}
 	writeFile(t, filepath.Join(e.root, "afile"), "x")
-	u := e.write(t, "user", `{"permissions": {"additionalDirectories": ["~/docs", "nope", "`+filepath.Join(e.root, "afile")+`"]}}`)
-	e.write(t, "local", `{"permissions": {"additionalDirectories": ["sub", "`+filepath.Join(e.root, "abs")+`", "~/docs"]}}`)
+	u := e.write(t, "user", `{"permissions": {"additionalDirectories": ["~/docs", "nope", `+jsonString(filepath.Join(e.root, "afile"))+`]}}`)
+	e.write(t, "local", `{"permissions": {"additionalDirectories": ["sub", `+jsonString(filepath.Join(e.root, "abs"))+`, "~/docs"]}}`)
 	pc, warns := e.context(t, Flags{AddDirs: []string{"../flagdir", "../missing", "sub"}, Trusted: true})
 	want := []permission.WorkingDir{
 		{Path: filepath.Join(e.root, "home/docs"), Source: permission.SourceUser},

@@ -1,8 +1,10 @@
 package settings
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -132,10 +134,11 @@ func warningStrings(ws []Warning) []string {
 // hasWarning reports whether some warning contains every fragment.
 func hasWarning(ws []Warning, frags ...string) bool {
 	for _, w := range ws {
+		// A fragment may name a file with "/" where the warning names it as the system does.
 		s := w.String()
 		ok := true
 		for _, f := range frags {
-			if !strings.Contains(s, f) {
+			if !strings.Contains(s, f) && !strings.Contains(filepath.ToSlash(s), f) {
 				ok = false
 				break
 			}
@@ -145,4 +148,31 @@ func hasWarning(ws []Warning, frags ...string) bool {
 		}
 	}
 	return false
+}
+
+// jsonString is s as a JSON string, for paths put into a settings document (a Windows path's
+// backslashes are escapes in JSON).
+func jsonString(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// hostAbs is the Unix-style absolute path p ("/work/p") as an absolute path of this system:
+// p itself on Unix, on the C: drive on Windows (C:\work\p).
+func hostAbs(p string) string {
+	if filepath.Separator == '/' {
+		return p
+	}
+	return "C:" + filepath.FromSlash(p)
+}
+
+// homeVar is the variable os.UserHomeDir reads on this system.
+func homeVar() string {
+	if runtime.GOOS == "windows" {
+		return "USERPROFILE"
+	}
+	return "HOME"
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/reinsdev/reins/filelock"
 )
 
 // lockTimeout bounds the wait for another Reins process's read-modify-write of the same file.
@@ -18,11 +20,12 @@ func lockFileOf(real string) string {
 	return filepath.Join(filepath.Dir(real), "."+filepath.Base(real)+".lock")
 }
 
-// withFileLock runs fn while holding an exclusive flock on a hidden lock file beside path
-// (".settings.json.lock"), so that concurrent read-modify-writes of the same file from several
-// processes or goroutines run one after the other and none loses another's change. The lock
-// is beside the file, after symlinks, rather than on it, because the write replaces the file
-// by renaming and a lock on the old inode would not exclude a writer of the new one.
+// withFileLock runs fn while holding an exclusive lock (package filelock) on a hidden lock
+// file beside path (".settings.json.lock"), so that concurrent read-modify-writes of the same
+// file from several processes or goroutines run one after the other and none loses another's
+// change. The lock is beside the file, after symlinks, rather than on it, because the write
+// replaces the file by renaming and a lock on the old inode would not exclude a writer of the
+// new one.
 func withFileLock(path string, dirPerm os.FileMode, fn func() error) error {
 	real, err := resolvePath(path)
 	if err != nil {
@@ -40,11 +43,11 @@ func withFileLock(path string, dirPerm os.FileMode, fn func() error) error {
 	defer f.Close() // closing releases the lock
 	deadline := time.Now().Add(lockTimeout)
 	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := filelock.TryLock(f)
 		if err == nil {
 			break
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+		if !errors.Is(err, filelock.ErrLocked) {
 			return fmt.Errorf("locking %s: %w", path, err)
 		}
 		if time.Now().After(deadline) {

@@ -253,6 +253,11 @@ func (o Options) policyFiles() ([]candidate, error) {
 		}
 		out = append(out, candidate{source: permission.SourcePolicy, path: filepath.Join(md.dir, "managed-settings.json"), root: o.Cwd, claude: md.claude})
 		dropDir := filepath.Join(md.dir, "managed-settings.d")
+		// A file there is refused before it is read as a folder: what reading one gives is the
+		// system's (Linux says ENOTDIR, Wine lists nothing).
+		if info, err := os.Stat(dropDir); err == nil && !info.IsDir() {
+			return nil, fmt.Errorf("managed settings folder %s is not a folder: refusing to run without the managed policy", dropDir)
+		}
 		ents, err := os.ReadDir(dropDir)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
@@ -279,7 +284,8 @@ func (o Options) policyFiles() ([]candidate, error) {
 }
 
 // expand makes a user-written path absolute: "~" and "~/x" are relative to Home, other
-// relative paths to Cwd.
+// relative paths to Cwd. On Windows a path rooted without a drive ("/var/log/x", "\\x") is on
+// Cwd's drive, as Windows opens it, never under Cwd.
 func (o Options) expand(p string) string {
 	switch {
 	case p == "~" && o.Home != "":
@@ -288,8 +294,16 @@ func (o Options) expand(p string) string {
 		return filepath.Join(o.Home, p[2:])
 	case filepath.IsAbs(p):
 		return filepath.Clean(p)
+	case rootedWithoutDrive(p):
+		return filepath.Clean(filepath.VolumeName(o.Cwd) + p)
 	}
 	return filepath.Join(o.Cwd, p)
+}
+
+// rootedWithoutDrive reports a Windows path that starts at a root but names no drive or share:
+// "\\x" or "/x". It is never true where "/" is the separator (such a path is absolute there).
+func rootedWithoutDrive(p string) bool {
+	return filepath.Separator == '\\' && p != "" && os.IsPathSeparator(p[0]) && (len(p) == 1 || !os.IsPathSeparator(p[1]))
 }
 
 // persistPath is Reins' own file of an editable settings source.

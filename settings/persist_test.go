@@ -179,9 +179,7 @@ func TestPersistDestinations(t *testing.T) {
 			t.Errorf("%s was written", claude)
 		}
 	}
-	if info, err := os.Stat(e.opts.ConfigDir); err != nil || info.Mode().Perm() != 0o700 {
-		t.Errorf("config folder: %v, %v; want mode 0700", info, err)
-	}
+	wantPrivate(t, e.opts.ConfigDir, 0o700)
 	pc, _ := e.context(t, Flags{Trusted: true})
 	if diff := cmp.Diff([]string{"allow UserRule userSettings", "allow ProjectRule projectSettings", "allow LocalRule localSettings", "allow LocalRule2 localSettings"}, ruleStrings(pc)); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)
@@ -282,35 +280,6 @@ func TestPersistAtomic(t *testing.T) {
 		t.Errorf("old content lost: %s", got)
 	}
 	assertNoTempFiles(t, filepath.Dir(p))
-}
-
-func TestPersistKeepsModeAndSymlink(t *testing.T) {
-	e := newEnv(t)
-	real := filepath.Join(e.root, "dotfiles", "settings.json")
-	writeFile(t, real, `{}`)
-	if err := os.Chmod(real, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(e.opts.ConfigDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(real, e.path("user")); err != nil {
-		t.Fatal(err)
-	}
-	if err := Persist(e.opts, permission.Update{Type: permission.SetMode, Destination: permission.SourceUser, Mode: permission.ModePlan}); err != nil {
-		t.Fatal(err)
-	}
-	info, err := os.Lstat(e.path("user"))
-	if err != nil || info.Mode()&os.ModeSymlink == 0 {
-		t.Errorf("user settings is no longer a symlink: %v %v", info, err)
-	}
-	info, err = os.Stat(real)
-	if err != nil || info.Mode().Perm() != 0o600 {
-		t.Errorf("mode %v (%v), want 0600", info.Mode().Perm(), err)
-	}
-	if got := readFile(t, real); !strings.Contains(got, `"defaultMode": "plan"`) {
-		t.Errorf("target not updated: %s", got)
-	}
 }
 
 // TestConcurrentPersistKeepsEveryRule: 30 concurrent read-modify-writes of one file (as from 30

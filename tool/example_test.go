@@ -65,7 +65,7 @@ func ExampleBuild() {
 			continue
 		}
 		if d, _ := engine.Decide(ctx, pc, wc, in); d.Behavior != permission.Allow {
-			fmt.Println(d.Behavior, "-", d.Message)
+			fmt.Println(d.Behavior, "-", d.Reason.Detail)
 			continue
 		}
 		res, _ := wc.Call(ctx, in, env)
@@ -73,7 +73,7 @@ func ExampleBuild() {
 	}
 	// Output:
 	// 3 words
-	// ask - Reins requested permissions to read from /etc/hostname, but you haven't granted it yet.
+	// ask - outside the working directories
 	// InputValidationError: WordCount failed due to the following issues:
 	// The required parameter `path` is missing
 	// An unexpected parameter `file` was provided

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -18,7 +19,9 @@ func TestFileStateNotifyAndReplace(t *testing.T) {
 	s.Forget("/p/a")
 	s.Forget("/p/never")
 	s.Retain(func(p string) bool { return false })
-	if want := []string{"/p/a:true", "/p/b:true", "/p/a:false", "/p/b:false"}; !slices.Equal(told, want) {
+	// Paths are told cleaned, in the system's separators.
+	a, b := filepath.FromSlash("/p/a"), filepath.FromSlash("/p/b")
+	if want := []string{a + ":true", b + ":true", a + ":false", b + ":false"}; !slices.Equal(told, want) {
 		t.Errorf("told %v, want %v", told, want)
 	}
 	told = nil

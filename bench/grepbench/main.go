@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command grepbench runs Reins' Grep or Glob tool on a directory and prints how long each run
 // took, for the scripts in bench/. It calls the tool the way the agent loop does (decode,
 // validate, call), with the directory as the session's working directory.

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command proctime runs a command and reports its wall time and peak resident memory, for the
 // side-by-side scripts in bench/.
 //

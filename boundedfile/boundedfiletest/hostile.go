@@ -4,73 +4,35 @@ package boundedfiletest
 
 import (
 	"fmt"
-	"net"
 	"os"
-	"path/filepath"
-	"syscall"
 	"testing"
 )
 
 // File is one kind of file that must be refused.
 type File struct {
 	Name string
-	// Make creates it at path (whose folder exists); it skips the test when the system
-	// cannot make it.
+	// Make creates it at path (whose folder exists); a system that cannot make it does not
+	// list it (Hostile), so Make fails the test rather than skipping it.
 	Make func(t testing.TB, path string)
 	// Want is in the error's text.
 	Want string
 }
 
-// Hostile returns the files no bounded read may read: a FIFO nobody writes to, symlinks to
-// /dev/zero and /dev/urandom, a folder, a Unix socket, and a sparse regular file one byte over
-// maxBytes, the limit the reader under test is given.
+// Hostile returns the files no bounded read may read on this system: a folder and a sparse
+// regular file one byte over maxBytes, the limit the reader under test is given, everywhere;
+// on Unix also a FIFO nobody writes to, symlinks to /dev/zero and /dev/urandom and a Unix
+// socket (hostile_unix.go says why Windows has none of them).
 func Hostile(maxBytes int64) []File {
-	return []File{
-		{"FIFO", func(t testing.TB, p string) {
-			if err := syscall.Mkfifo(p, 0o600); err != nil {
-				t.Skipf("cannot make a FIFO here: %v", err)
-			}
-		}, "is a FIFO, not a regular file"},
-		{"symlink to /dev/zero", SymlinkTo("/dev/zero"), "is a character device, not a regular file"},
-		{"symlink to /dev/urandom", SymlinkTo("/dev/urandom"), "is a character device, not a regular file"},
+	return append([]File{
 		{"folder", func(t testing.TB, p string) {
 			if err := os.Mkdir(p, 0o700); err != nil {
 				t.Fatal(err)
 			}
 		}, "is a folder, not a regular file"},
-		{"Unix socket", func(t testing.TB, p string) {
-			// A socket's path is limited to about 100 bytes: bind it in a short folder and
-			// move it into place (rename moves any kind of file).
-			dir, err := os.MkdirTemp("", "sock")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(dir) })
-			l, err := net.Listen("unix", filepath.Join(dir, "s"))
-			if err != nil {
-				t.Skipf("cannot make a Unix socket here: %v", err)
-			}
-			t.Cleanup(func() { l.Close() })
-			if err := os.Rename(filepath.Join(dir, "s"), p); err != nil {
-				t.Skipf("cannot move a Unix socket to %s: %v", p, err)
-			}
-		}, "is a socket, not a regular file"},
 		{"sparse file over the cap", func(t testing.TB, p string) {
 			Sparse(t, p, maxBytes+1)
 		}, fmt.Sprintf("is too large (%d bytes;", maxBytes+1)},
-	}
-}
-
-// SymlinkTo makes path a symlink to target, skipping the test when target does not exist.
-func SymlinkTo(target string) func(t testing.TB, path string) {
-	return func(t testing.TB, p string) {
-		if _, err := os.Stat(target); err != nil {
-			t.Skipf("no %s: %v", target, err)
-		}
-		if err := os.Symlink(target, p); err != nil {
-			t.Fatal(err)
-		}
-	}
+	}, systemHostile()...)
 }
 
 // Sparse makes path a regular file of size bytes that takes no room on disk.

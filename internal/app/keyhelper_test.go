@@ -8,9 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/reinsdev/reins/internal/procgroup"
 
 	"github.com/reinsdev/reins/settings"
 )
@@ -143,19 +144,14 @@ func TestKeyHelperTimeoutKillsGroup(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	_ = syscall.Kill(pid, syscall.SIGKILL)
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
+	}
 	t.Errorf("the helper's child %d outlived the time limit", pid)
 }
 
 // processRunning says whether pid is a live process (a zombie is not).
-func processRunning(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return syscall.Kill(pid, 0) == nil
-	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
-}
+func processRunning(pid int) bool { return procgroup.Alive(pid) }
 
 func TestKeyHelperCancelled(t *testing.T) {
 	h, _ := newTestHelper(t, `sleep 30`, nil)
@@ -212,7 +208,9 @@ func TestKeyHelperChildrenEndWithIt(t *testing.T) {
 			}
 			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 			if processRunning(pid) {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
+				if p, err := os.FindProcess(pid); err == nil {
+					_ = p.Kill()
+				}
 				t.Fatalf("the helper's background sleep %d outlived it", pid)
 			}
 			if len(guard.watched) != 1 || len(guard.unwatched) != 1 || guard.watched[0] != guard.unwatched[0] {

@@ -14,8 +14,6 @@ import (
 	"github.com/reinsdev/reins/built"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
-	"github.com/reinsdev/reins/sandbox/bwrap"
-	"github.com/reinsdev/reins/sandbox/landlock"
 	"github.com/reinsdev/reins/settings"
 )
 
@@ -29,21 +27,6 @@ type SandboxOptions struct {
 	// AskHost, if set, answers for a host the allowed domains do not admit (see
 	// sandbox.Config.AskHost); nil refuses those hosts.
 	AskHost func(ctx context.Context, host string, port int) bool
-}
-
-// sandboxBackends are the backends to try, bubblewrap first (Claude Code's choice on Linux).
-// REINS_SANDBOX_BACKEND=bubblewrap or landlock allows only that one.
-func sandboxBackends(getenv func(string) string) ([]sandbox.Backend, error) {
-	switch b := getenv("REINS_SANDBOX_BACKEND"); b {
-	case "":
-		return []sandbox.Backend{&bwrap.Backend{}, &landlock.Backend{}}, nil
-	case "bubblewrap", "bwrap":
-		return []sandbox.Backend{&bwrap.Backend{}}, nil
-	case "landlock":
-		return []sandbox.Backend{&landlock.Backend{}}, nil
-	default:
-		return nil, fmt.Errorf("REINS_SANDBOX_BACKEND=%q: want bubblewrap or landlock", b)
-	}
 }
 
 // maxReadDenyWalk bounds how many entries are looked at to find the paths a Read deny
@@ -118,8 +101,8 @@ func SandboxConfig(ctx context.Context, s *Settings, pc *permission.Context, o S
 // credentialStores are the places in the home folder where tools keep credentials, which no
 // sandboxed command may read whatever the rules say: the folders and files of ssh, the
 // clouds' and GitHub's command-line tools, Docker, netrc and git's credential store, cargo's
-// registry token, and what the secret-file patterns (permission.DefaultSecretFiles and
-// permissions.secretFiles) name in the home folder: those anchored there, and the unanchored
+// registry token, macOS's keychains, and what the secret-file patterns
+// (permission.DefaultSecretFiles and permissions.secretFiles) name in the home folder: those anchored there, and the unanchored
 // ones (.npmrc, .pgpass, *.pem, …) matched against its top entries. Below the working
 // directories the patterns are not walked for: a project's own .env or test certificates stay
 // readable to its builds and tests (the Read deny rules, walked by readDeniedPaths, say
@@ -139,7 +122,9 @@ func credentialStores(ctx context.Context, pc *permission.Context) []sandbox.Pat
 		}
 	}
 	for _, rel := range []string{".ssh", ".aws", ".config/gcloud", ".config/gh", ".docker/config.json", ".netrc", ".git-credentials",
-		".azure", ".kube/config", ".gnupg", ".cargo/credentials", ".cargo/credentials.toml"} {
+		".azure", ".kube/config", ".gnupg", ".cargo/credentials", ".cargo/credentials.toml",
+		// macOS's keychain files (Seatbelt refuses the keychain's servers too).
+		"Library/Keychains"} {
 		add(filepath.Join(home, rel), origin)
 	}
 	for _, sf := range pc.SecretFiles() {

@@ -70,7 +70,7 @@ func TestSandboxConfigCredentialsAndCaches(t *testing.T) {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	proj, home := filepath.Join(root, "proj"), filepath.Join(root, "home")
 	denied := []string{".ssh/id_ed25519", ".aws/credentials", ".config/gcloud/credentials.db", ".config/gh/hosts.yml", ".docker/config.json",
-		".netrc", ".git-credentials", ".npmrc", ".pgpass", "server.pem"}
+		".netrc", ".git-credentials", ".npmrc", ".pgpass", "server.pem", "Library/Keychains/login.keychain-db"}
 	readable := []string{".bashrc", ".gitconfig", "notes.txt", ".config/git/config", ".docker/features.json", "proj/.env"}
 	for _, f := range append(denied, readable...) {
 		writeTestFile(t, filepath.Join(home, f), "x\n")
@@ -100,6 +100,9 @@ func TestSandboxConfigCredentialsAndCaches(t *testing.T) {
 			if strings.HasPrefix(f, ".config/") {
 				top = filepath.Dir(top)
 			}
+		}
+		if strings.HasPrefix(f, "Library/") {
+			top = filepath.Dir(filepath.Join(home, f))
 		}
 		if !slices.Contains(got, top) {
 			t.Errorf("%s is not read-denied (got %q)", top, got)

@@ -3,7 +3,6 @@ package app
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 )
 
@@ -22,15 +21,10 @@ func TestGitBranch(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, "repo", "src", "deep"), 0o755)
 	write(filepath.Join(root, "wt", ".git"), "gitdir: ../repo/.git/worktrees/wt\n")
 	write(filepath.Join(root, "repo", ".git", "worktrees", "wt", "HEAD"), "0123456789abcdef0123456789abcdef01234567\n")
-	os.MkdirAll(filepath.Join(root, "fifo", ".git"), 0o755)
-	if err := syscall.Mkfifo(filepath.Join(root, "fifo", ".git", "HEAD"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	os.MkdirAll(filepath.Join(root, "plain"), 0o755)
 	for dir, want := range map[string]string{
 		"repo/src/deep": "feature/x",
 		"wt":            "0123456789ab",
-		"fifo":          "",
 		"plain":         "",
 	} {
 		if got := gitBranch(filepath.Join(root, dir)); got != want {

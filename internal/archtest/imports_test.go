@@ -80,8 +80,9 @@ var corePackages = []string{"permission", "pathrule", "bashrules", "settings"}
 // library (ownImports holds them to it). boundedfile is how settings reads its files;
 // hostform is how bashrules reads the hosts of curl's and wget's URLs; built records that the
 // knowledge base was built (on first use); worktree/gitdir is how settings finds a worktree's
-// main repository for trust.
-var coreLeaves = []string{"boundedfile", "hostform", "built", "worktree/gitdir"}
+// main repository for trust; filelock is how settings keeps two processes from rewriting one
+// file at once.
+var coreLeaves = []string{"boundedfile", "hostform", "built", "worktree/gitdir", "filelock"}
 
 // sdkHomes names, for each third-party module that wraps an outside service or a UI, the only
 // packages of ours that may import it directly.
@@ -332,9 +333,11 @@ var ownImports = map[string][]string{
 	// Process groups are ended one way, by whoever started them.
 	"internal/procgroup": {},
 	// The watchdog runs as its own process beside reins and must stay small and obvious.
-	"internal/procguard": {},
+	"internal/procguard": {"internal/procgroup"},
 	// The core reads its files through the bounded reader, so it is a leaf like the core.
 	"boundedfile": {},
+	// Advisory locks between Reins processes, for the core (settings) and the tools alike.
+	"filelock": {},
 	// Hosts in one form for the core and the web tool alike.
 	"hostform": {},
 	// A folder's repository, read from its .git files for the core (trust, protected paths).

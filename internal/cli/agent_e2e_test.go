@@ -15,9 +15,10 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/reinsdev/reins/internal/procgroup"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -470,7 +471,7 @@ func findProcs(words ...string) []int {
 			if st, err := os.ReadFile(filepath.Join(d, "stat")); err == nil && strings.Contains(string(st), ") Z ") {
 				continue
 			}
-			if syscall.Kill(pid, 0) == nil {
+			if procgroup.Alive(pid) {
 				pids = append(pids, pid)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/reinsdev/reins/plugins"
 	"github.com/reinsdev/reins/skills"
 	"github.com/reinsdev/reins/tools"
+	"github.com/reinsdev/reins/tools/bash"
 )
 
 // newSession assembles the session the agent's flags ask for (app.New) and makes
@@ -22,6 +23,11 @@ func newSession(ctx context.Context, f *Factory, opts *agentOptions) (*app.App, 
 	a, err := app.New(ctx, o)
 	if err != nil {
 		return nil, err
+	}
+	// Without Git Bash on Windows the Bash tool is off (not offered to the model, and a call
+	// of it fails saying so): say why once, at the start.
+	if _, err := bash.FindShell(); err != nil {
+		f.warn("the Bash tool is off: %v", err)
 	}
 	if err := promptToolAsker(f, a, opts); err != nil {
 		a.Close()

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 	"github.com/reinsdev/reins/llm/bedrock/bedrocktest"
 	"github.com/reinsdev/reins/llm/llmtest"
 	"github.com/reinsdev/reins/llm/vertex/vertextest"
-	"github.com/reinsdev/reins/sandbox/landlock"
 )
 
 // runBuilt runs reins with args and returns the parts built on first use that the process
@@ -41,16 +39,6 @@ func (e *e2e) warmProbe() {
 	e.t.Helper()
 	e.run("sandbox", "status")
 	e.code = 0 // a machine with no backend has nothing to warm, and nothing to build
-}
-
-// backendWorks reports whether a sandbox backend can run here, so that a run's Bash command
-// runs sandboxed (and builds the sandbox) by default.
-func backendWorks() bool {
-	if _, err := exec.LookPath("bwrap"); err == nil {
-		return true
-	}
-	v, err := landlock.ABI()
-	return err == nil && v >= landlock.MinABI
 }
 
 // sandboxRun is what a run whose settings enable the sandbox and that runs one command builds:

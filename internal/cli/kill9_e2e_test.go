@@ -1,3 +1,5 @@
+//go:build unix
+
 package cli
 
 import (
@@ -12,7 +14,6 @@ import (
 	"time"
 
 	"github.com/reinsdev/reins/llm"
-	"github.com/reinsdev/reins/llm/llmtest"
 	"github.com/reinsdev/reins/session"
 )
 
@@ -133,22 +134,4 @@ func TestKill9MidTurnLeavesSession(t *testing.T) {
 	if r := tr.Messages[2].Content; len(r) != 1 || r[0].Type != llm.BlockToolResult || r[0].Content[0].Text != session.LostResultMessage {
 		t.Errorf("the missing result was not filled in: %+v", r)
 	}
-}
-
-// startSleeping starts `reins -p` (with args before the prompt) whose model calls Bash
-// `sleep <marker>`, so the run is mid-turn until the test ends it; out reads what it printed so
-// far. The process is killed when the test ends.
-func startSleeping(t *testing.T, e *e2e, marker string, args ...string) (cmd *exec.Cmd, out func() string) {
-	t.Helper()
-	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"sleep `+marker+`"}`)))
-	e.anthropic(srv)
-	cmd = exec.Command(e.bin, append(append([]string{"-p", "--allowedTools", "Bash"}, args...), "--", "run it")...)
-	cmd.Dir, cmd.Env = e.dir, e.env
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	return cmd, buf.String
 }

@@ -20,6 +20,8 @@ var (
 
 	// parallel holds the tests reinsBinary has made parallel (t.Parallel may be called once).
 	parallel sync.Map
+	// tempDirs are removed after the tests, as binDir is.
+	tempDirs []string
 )
 
 // reinsBinary returns the path of the reins binary the package's end-to-end tests share. It
@@ -63,6 +65,9 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
+	}
+	for _, d := range tempDirs {
+		os.RemoveAll(d)
 	}
 	os.Exit(code)
 }

@@ -14,7 +14,6 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 
 	"github.com/reinsdev/reins/internal/procguard"
 )
@@ -50,13 +49,6 @@ func DefaultFactory() *Factory {
 		IsTerminal: stdinIsTerminal,
 		Executable: os.Executable,
 	}
-}
-
-// stdinIsTerminal asks the terminal driver, not the file mode: /dev/null is a character
-// device too, and a person can only answer on a real terminal.
-func stdinIsTerminal() bool {
-	_, err := unix.IoctlGetTermios(int(os.Stdin.Fd()), unix.TCGETS)
-	return err == nil
 }
 
 // Main runs reins with the process's arguments and returns the exit code.

@@ -13,7 +13,6 @@ import (
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
 	"github.com/reinsdev/reins/sandbox/confine"
-	"github.com/reinsdev/reins/sandbox/landlock"
 )
 
 // sandboxHelper runs the sandbox's re-exec helpers: the reins binary is the program the
@@ -111,7 +110,7 @@ func runSandboxStatus(ctx context.Context, f *Factory, pf *permFlags, asJSON boo
 	}
 	pc := env.Context
 	rep := sandboxStatusReport{Enabled: pc.Sandbox().Enabled, EnabledBy: cmp.Or(app.SandboxEnabledAt(env), "default"), Policy: pc.Sandbox()}
-	if v, err := landlock.ABI(); err != nil {
+	if v, err := landlockABI(); err != nil {
 		rep.LandlockErr = err.Error()
 	} else {
 		rep.LandlockABI = v

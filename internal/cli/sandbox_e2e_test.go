@@ -1,3 +1,5 @@
+//go:build linux
+
 package cli
 
 import (
@@ -195,9 +197,4 @@ func runReinsEnv(t *testing.T, dir, home string, extra []string, args ...string)
 		t.Fatal(err)
 	}
 	return out.String(), errb.String(), code
-}
-
-func strconvQuote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }

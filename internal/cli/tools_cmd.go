@@ -210,6 +210,9 @@ func removalReason(f *Factory, pc *permission.Context, t tool.Tool) string {
 		return "denied by " + r.Describe()
 	}
 	if !t.IsEnabled() {
+		if _, err := bash.FindShell(); t.Name() == "Bash" && err != nil {
+			return "disabled: " + err.Error()
+		}
 		return "disabled"
 	}
 	if f.Getenv("REINS_SIMPLE") != "" {

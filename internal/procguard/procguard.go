@@ -22,7 +22,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -91,7 +90,7 @@ func (g *Guard) start() error {
 	cmd := exec.Command(exe, Arg)
 	cmd.Stdin = r
 	// Its own group: the terminal's Ctrl-C and the groups it kills do not reach it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	err = cmd.Start()
 	r.Close()
 	if err != nil {
@@ -140,28 +139,4 @@ func Serve(r io.Reader) int {
 	}
 	KillGroups(watched)
 	return 0
-}
-
-// KillGroups sends SIGTERM to each group, then SIGKILL to those still there after the grace.
-func KillGroups(groups map[int]bool) {
-	var left []int
-	for pgid := range groups {
-		if syscall.Kill(-pgid, syscall.SIGTERM) == nil {
-			left = append(left, pgid)
-		}
-	}
-	deadline := time.Now().Add(grace)
-	for len(left) > 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-		next := left[:0]
-		for _, pgid := range left {
-			if syscall.Kill(-pgid, 0) == nil {
-				next = append(next, pgid)
-			}
-		}
-		left = next
-	}
-	for _, pgid := range left {
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	}
 }

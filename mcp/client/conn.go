@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -541,11 +540,6 @@ func (s *server) close() error {
 		return nil
 	}
 	return err
-}
-
-// killGroup kills a stdio server's whole process group.
-func killGroup(cmd *exec.Cmd) {
-	_ = signalGroup(cmd, syscall.SIGKILL)
 }
 
 // headerClient adds the configured headers to every request.

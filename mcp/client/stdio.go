@@ -48,10 +48,7 @@ type stdioTransport struct {
 // Connect starts the command.
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	cmd := t.cmd
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.Setpgid = true
+	ownGroup(cmd)
 	cmd.WaitDelay = pipeWait
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -153,12 +150,4 @@ func (p *stdioProcess) exitErr() error {
 		return nil
 	}
 	return p.waitErr
-}
-
-// signalGroup sends sig to the process group cmd leads.
-func signalGroup(cmd *exec.Cmd, sig syscall.Signal) error {
-	if cmd == nil || cmd.Process == nil {
-		return nil
-	}
-	return syscall.Kill(-cmd.Process.Pid, sig)
 }

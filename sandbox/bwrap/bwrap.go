@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package bwrap is the bubblewrap backend of the sandbox, the one Claude Code uses on Linux. A
 // command runs in new user, mount, network, PID and IPC namespaces with no capabilities: the
 // file system is mounted read-only but for the write roots, /tmp is the session's own folder,

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package landlock is the Landlock backend of the sandbox: the kernel's own access-control
 // rules, which need no external program. The reins binary re-executes itself as a helper
 // (confine.LandlockMain) that restricts itself and then executes the command, which inherits

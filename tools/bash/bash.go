@@ -119,6 +119,15 @@ func (s *Shell) BashTool() tool.Tool {
 				}
 			})
 		}),
+		// Without a shell (no Git Bash on Windows) the tool is off and any call of it, by
+		// name from a client or a hook, fails before the permission step, saying why.
+		Enabled: func() bool { return s.shellErr == nil },
+		Validate: func(context.Context, Input, *tool.Env) *tool.Failure {
+			if s.shellErr != nil {
+				return tool.Failf("%v", s.shellErr)
+			}
+			return nil
+		},
 		CheckPermissions: s.checkPermissions,
 		Egress: func(_ context.Context, pc *permission.Context, in Input) permission.Egress {
 			return bashrules.Egress(s.atShellDir(pc), in.Command)
@@ -364,10 +373,10 @@ func (s *Shell) command(ctx context.Context, in Input, cwd string, files runFile
 	cmd.Args[0] = filepath.Base(s.opts.Shell) // messages say "bash: ...", not "/bin/bash: ..."
 	cmd.Dir = cwd
 	// TRACEPARENT names the call's span, so that a traced program the command runs joins it.
-	cmd.Env = tracecontext.Env(ctx, append(s.environ(), "BASH_ENV="+files.rc, "REINS_CWD_FILE="+files.cwdPath))
+	cmd.Env = tracecontext.Env(ctx, append(s.environ(), "BASH_ENV="+toShell(files.rc), "REINS_CWD_FILE="+toShell(files.cwdPath)))
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return termGroup(cmd.Process.Pid) }
 	cmd.WaitDelay = s.opts.KillGrace
 	return cmd
 }
@@ -499,7 +508,11 @@ func readCwd(path string) string {
 	if err != nil {
 		return ""
 	}
-	return strings.TrimRight(string(b), "\n")
+	d := strings.TrimRight(string(b), "\r\n")
+	if d == "" {
+		return ""
+	}
+	return filepath.Clean(d) // Git Bash's C:/Users/x is C:\Users\x
 }
 
 // monitor watches a running command's output file: it stops the command through tooLarge when

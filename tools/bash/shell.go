@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/reinsdev/reins/filelock"
 	"github.com/reinsdev/reins/internal/procgroup"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
@@ -29,9 +30,11 @@ const (
 	DefaultMaxOutputFileBytes = 64 << 20
 )
 
-// Options configure a Shell. The zero value runs /bin/bash with the process environment.
+// Options configure a Shell. The zero value runs /bin/bash with the process environment (on
+// Windows Git Bash, see FindGitBash).
 type Options struct {
-	// Shell is the shell binary; "" means /bin/bash.
+	// Shell is the shell binary; "" means /bin/bash, and on Windows the bash.exe of Git for
+	// Windows (FindGitBash).
 	Shell string
 	// Env is the environment of commands; nil means the process environment.
 	Env []string
@@ -114,14 +117,18 @@ type Shell struct {
 	// ones whose processes live on.
 	lingering map[int]bool
 	lastPC    *permission.Context
-	closed    bool
-	waiters   sync.WaitGroup
+	// shellErr says why there is no shell to run (no Git Bash on Windows): the Bash tool is
+	// then disabled and refuses every call with it.
+	shellErr error
+	closed   bool
+	waiters  sync.WaitGroup
 }
 
 // New returns a Shell. It starts nothing; the first call creates the output directory.
 func New(opts Options) *Shell {
+	var shellErr error
 	if opts.Shell == "" {
-		opts.Shell = "/bin/bash"
+		opts.Shell, shellErr = defaultShell()
 	}
 	if opts.MaxOutputChars <= 0 {
 		opts.MaxOutputChars = DefaultMaxOutputChars
@@ -135,8 +142,13 @@ func New(opts Options) *Shell {
 	if opts.KillGrace <= 0 {
 		opts.KillGrace = 2 * time.Second
 	}
-	return &Shell{opts: opts, cwd: opts.Cwd, tasks: map[string]*task{}, lingering: map[int]bool{}}
+	return &Shell{opts: opts, cwd: opts.Cwd, tasks: map[string]*task{}, lingering: map[int]bool{}, shellErr: shellErr}
 }
+
+// Unavailable says why the Bash tool cannot run commands (on Windows, Git Bash not found), or
+// nil. The tool is then disabled, so it is not offered to the model, and refuses every call
+// with this error, which names what to install and what to set.
+func (s *Shell) Unavailable() error { return s.shellErr }
 
 // Tools returns Bash, TaskOutput and TaskStop bound to this shell.
 func (s *Shell) Tools() []tool.Tool {
@@ -231,7 +243,7 @@ func (s *Shell) outputDir() (dir, rc string, err error) {
 	// children.
 	const script = `__reins_cwd_file=$REINS_CWD_FILE
 unset BASH_ENV REINS_CWD_FILE
-trap 'pwd -P >| "$__reins_cwd_file" 2>/dev/null' EXIT
+trap '` + pwdCommand + ` >| "$__reins_cwd_file" 2>/dev/null' EXIT
 `
 	if err := os.WriteFile(rc, []byte(script), 0o600); err != nil {
 		return "", "", fmt.Errorf("creating the output directory: %w", err)
@@ -265,7 +277,7 @@ func lockOutputDir(dir string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating the output directory: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := filelock.TryLock(f); err != nil {
 		f.Close()
 		os.Remove(tmp)
 		return nil, fmt.Errorf("locking the output directory: %w", err)
@@ -297,7 +309,7 @@ func sweepOutputDirs(base string) {
 			}
 			continue
 		}
-		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		if filelock.TryLock(f) == nil {
 			os.RemoveAll(dir)
 		}
 		f.Close()

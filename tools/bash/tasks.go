@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -107,7 +106,7 @@ func (s *Shell) background(pc *permission.Context, in Input, cwd, notice string)
 	cmd.Dir = cwd
 	cmd.Env = s.environ()
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	finish, err := s.confine(pc, in, cmd, nil, nil)
 	if err != nil {
 		os.Remove(outPath)

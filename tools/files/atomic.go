@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // target is the file a write replaces: the path after symbolic links, and the attributes the
@@ -41,7 +40,7 @@ func writeTarget(abs string, opts Options) (target, error) {
 		t.path = filepath.Clean(dest)
 	}
 	fi, err := os.Stat(t.path)
-	if err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
+	if err == nil && fi.Mode().IsRegular() && linkCount(t.path, fi) > 1 {
 		if err := finishJournal(opts.journal(), t.path, fi); err != nil {
 			return t, err
 		}
@@ -51,9 +50,9 @@ func writeTarget(abs string, opts Options) (target, error) {
 	case err == nil:
 		t.exists = true
 		t.mode = fi.Mode() & (os.ModePerm | os.ModeSetuid | os.ModeSetgid | os.ModeSticky)
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			t.uid, t.gid = int(st.Uid), int(st.Gid)
-			t.links = uint64(st.Nlink)
+		if id, ok := fileIdentity(t.path, fi); ok {
+			t.uid, t.gid = id.uid, id.gid
+			t.links = id.links
 		}
 	case !errors.Is(err, os.ErrNotExist):
 		return t, err
@@ -175,9 +174,7 @@ func overwrite(path string, data []byte, opts Options) error {
 	return nil
 }
 
-func linkCount(fi os.FileInfo) uint64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Nlink)
-	}
-	return 0
+func linkCount(path string, fi os.FileInfo) uint64 {
+	id, _ := fileIdentity(path, fi)
+	return id.links
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // A file with several hard links is written in place (writeInPlace), which alone would leave
@@ -30,12 +29,12 @@ func (o Options) journal() string {
 	return filepath.Join(os.TempDir(), "reins-journal-"+strconv.Itoa(os.Getuid()))
 }
 
-func journalName(dir string, fi os.FileInfo) (string, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
+func journalName(dir, path string, fi os.FileInfo) (string, bool) {
+	id, ok := fileIdentity(path, fi)
 	if !ok {
 		return "", false
 	}
-	return filepath.Join(dir, fmt.Sprintf("%d-%d.journal", uint64(st.Dev), uint64(st.Ino))), true
+	return filepath.Join(dir, fmt.Sprintf("%d-%d.journal", id.dev, id.ino)), true
 }
 
 // journalHeader starts a journal: the path written, for the person who finds one, then the
@@ -46,7 +45,7 @@ const journalHeader = "reins in-place write journal\n"
 // returns the journal's name. It is written under a temporary name and renamed, so a journal
 // that exists is complete.
 func writeJournal(dir, path string, fi os.FileInfo, data []byte) (string, error) {
-	name, ok := journalName(dir, fi)
+	name, ok := journalName(dir, path, fi)
 	if !ok {
 		return "", fmt.Errorf("no inode for %s", path)
 	}
@@ -100,7 +99,7 @@ func readJournal(name string) ([]byte, error) {
 // path: the journal's content is written in place again and the journal removed. No journal
 // is no work.
 func finishJournal(dir, path string, fi os.FileInfo) error {
-	name, ok := journalName(dir, fi)
+	name, ok := journalName(dir, path, fi)
 	if !ok {
 		return nil
 	}
@@ -142,7 +141,7 @@ func sweepTemps(dir string) {
 		if !ok || err != nil || pid <= 0 || pid == os.Getpid() {
 			continue
 		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		if processGone(pid) {
 			os.Remove(n)
 		}
 	}

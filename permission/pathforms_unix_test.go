@@ -1,3 +1,7 @@
+//go:build unix
+
+// See nosymlinks_unix_test.go: the plain-path proof is Unix's.
+
 package permission
 
 import (

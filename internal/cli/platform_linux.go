@@ -1,0 +1,19 @@
+package cli
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/reinsdev/reins/sandbox/landlock"
+)
+
+// landlockABI is the kernel's Landlock ABI version, for `reins sandbox status`.
+func landlockABI() (int, error) { return landlock.ABI() }
+
+// stdinIsTerminal asks the terminal driver, not the file mode: /dev/null is a character
+// device too, and a person can only answer on a real terminal.
+func stdinIsTerminal() bool {
+	_, err := unix.IoctlGetTermios(int(os.Stdin.Fd()), unix.TCGETS)
+	return err == nil
+}

@@ -1,0 +1,5 @@
+//go:build !linux
+
+// Landlock and seccomp are Linux's: on every other system the package is empty, and
+// internal/app lists it among the backends only on Linux (backends_linux.go).
+package landlock
