@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -20,7 +21,17 @@ import (
 // Paths written by a program the shell runs (cat link/../x) reach the kernel as written, so
 // the Bash check needs this form besides the cleaned one; a path the file tools resolve
 // themselves is cleaned before it is opened and has no other form.
+//
+// On Windows the path is the cleaned one: Win32 removes "." and ".." from a path as text
+// before it follows any link (GetFullPathName), and the links it then meets are resolved by
+// the checks' other forms.
 func ResolveAsKernel(dir, p string) string {
+	if runtime.GOOS == "windows" {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		return filepath.Clean(p)
+	}
 	hops := 0
 	start := "/"
 	if !filepath.IsAbs(p) {

@@ -211,16 +211,13 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		em.Init(initInfo(f, a))
 		unsubscribe = a.Bus.Subscribe(em.Handle)
 	}
-	// Text output names every denied call on standard error, the sub-agents' too.
+	// Text output names every denied call on standard error, the sub-agents' too, and prints
+	// the hooks' messages (the json and stream-json outputs carry them as system/informational
+	// lines).
 	var subDenials sdkproto.SubagentDenials
 	if em == nil {
-		prev, stop := unsubscribe, a.Bus.Subscribe(subDenials.Observe)
-		unsubscribe = func() { prev(); stop() }
-	}
-	if em == nil {
-		// The json and stream-json outputs carry them as system/informational lines.
-		prev, stopNotes := unsubscribe, printHookMessages(f, a.Bus)
-		unsubscribe = func() { prev(); stopNotes() }
+		stop, stopNotes := a.Bus.Subscribe(subDenials.Observe), printHookMessages(f, a.Bus)
+		unsubscribe = func() { stop(); stopNotes() }
 	}
 	a.StartSession(ctx)
 

@@ -1,3 +1,7 @@
+//go:build unix
+
+// Unix-only, as the other symlink tests (symlinks_unix_test.go says why).
+
 package permission
 
 import (
@@ -29,6 +33,7 @@ func linkTree(t *testing.T, f fsFixture) {
 // symlink is the parent of the target (issue 39).
 func TestResolveAsKernel(t *testing.T) {
 	f := newFixture(t)
+	addSymlinks(t, f)
 	linkTree(t, f)
 	root := filepath.Dir(f.proj)
 	for _, tc := range []struct{ dir, p, want string }{
