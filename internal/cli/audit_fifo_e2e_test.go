@@ -5,7 +5,6 @@ package cli
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,9 +18,6 @@ import (
 // audit verify — ends at once, naming the path, instead of hanging deaf to SIGTERM; -p and
 // tool run go on without the log, as with any log that cannot be opened.
 func TestAuditLogFIFOE2E(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("FIFOs are POSIX")
-	}
 	bin := reinsBinary(t)
 	for _, planted := range []string{"audit.jsonl", "audit.jsonl.anchor", "audit.jsonl.lock"} {
 		t.Run(planted, func(t *testing.T) {

@@ -5,7 +5,6 @@ package cli
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,9 +18,6 @@ import (
 // they are (they grew without end and blocked deaf to SIGTERM), and a 7.5 MB proposal is
 // refused naming the 4 MiB cap (it passed); so is reins policy sign's bundle.
 func TestPolicyReplayReadsItsProposalBoundedE2E(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("FIFOs and /dev/zero are POSIX")
-	}
 	bin := reinsBinary(t)
 	e := newE2E(t, bin)
 	fifo := filepath.Join(e.dir, "proposal.fifo")
@@ -58,9 +54,6 @@ func TestPolicyReplayReadsItsProposalBoundedE2E(t *testing.T) {
 // listed), the end of the report counts what was left out, and the exit status is 1: the
 // replay is incomplete. (One such file stopped the whole replay.)
 func TestPolicyReplaySkipsAnUnreadableSessionE2E(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("FIFOs are POSIX")
-	}
 	bin := reinsBinary(t)
 	e := newE2E(t, bin)
 	os.MkdirAll(filepath.Join(e.dir, ".reins"), 0o755)
