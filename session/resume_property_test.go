@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
@@ -28,6 +29,7 @@ type history struct {
 	w     *Writer
 	n     int // ids of tool uses and points
 	open  []string
+	uuids []string // of the messages written with one
 }
 
 func (h *history) fatal(err error) {
@@ -172,7 +174,7 @@ func (h *history) message() llm.Message {
 
 func (h *history) step() {
 	t := h.t
-	switch op := rapid.IntRange(0, 17).Draw(t, "op"); op {
+	switch op := rapid.IntRange(0, 18).Draw(t, "op"); op {
 	case 0, 1, 2, 3, 14:
 		h.fatal(h.w.AppendMessage(h.message()))
 	case 15:
@@ -182,6 +184,19 @@ func (h *history) step() {
 			info.Usage = &llm.Usage{InputTokens: h.n + 1}
 		}
 		h.fatal(h.w.AppendMessageInfo(m, info))
+		h.uuids = append(h.uuids, info.UUID)
+	case 18:
+		// --resume-session-at: the conversation goes on from an earlier message.
+		if len(h.uuids) == 0 {
+			return
+		}
+		uuid := rapid.SampledFrom(h.uuids).Draw(t, "resume at")
+		tr, err := h.store.LoadUpTo(t.Context(), h.cwd, h.w.ID, uuid)
+		if errors.Is(err, ErrNoMessage) {
+			return // before the last compaction
+		}
+		h.fatal(err)
+		h.fatal(h.w.AppendResumeAt(uuid, tr))
 	case 16, 17:
 		// What the model knows of files, which a compaction carries into its summary.
 		path := rapid.SampledFrom([]string{"/w/a.go", "/w/b.go", "/w/c.go"}).Draw(t, "file")

@@ -304,11 +304,12 @@ func (w *Writer) track(l line, perms []byte) {
 	case "permissions":
 		w.state.Permissions = perms
 	case "resume_at":
-		// The file_state lines that follow name every file known at the message resumed
-		// (AppendResumeAt), as a reader that cut the conversation there is left with.
-		w.state.Files = nil
+		// What a reader is left with depends on whether it finds the message (a line it
+		// could not read puts the uuids out of step): not known here, so this Writer's
+		// boundaries record nothing and a resume after them reads the whole file.
+		w.state = nil
 	case "file_state":
-		// A copy: a boundary written before holds the map it saw.
+		// A copy: the map may be the one of the Transcript that Reopen took the state from.
 		files := maps.Clone(w.state.Files)
 		if l.Forget {
 			delete(files, l.Path)
