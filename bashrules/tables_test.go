@@ -1,0 +1,125 @@
+package bashrules
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/reinsdev/reins/bashrules/knowledge"
+)
+
+// commandTables are the Go maps keyed by program (or subcommand) name that remain beside the
+// knowledge base. Each is a fact about programs that belongs in their entries, as a role or a
+// value type (issue 39); until it moves there it is listed here, and the list only shrinks:
+// an entry that matches nothing fails too.
+var commandTables = map[string]string{
+	"paths.go pathSpecs":                  "which operands each program reads and writes",
+	"readonly.go buildReadOnlyCommands":   "the read-only set",
+	"damageops.go destroyers":             "the damage budget's destructive programs",
+	"evaluate.go acceptEditsCommands":     "what acceptEdits lets run",
+	"evaluate.go subscriptBuiltins":       "builtins that evaluate an array subscript",
+	"effects.go execOptionCommands":       "programs whose options run code, by value",
+	"suggest.go noSuggest":                "programs no rule is suggested for",
+	"suggest_runner.go runnerSubcommands": "runner subcommands whose suggestion is exact",
+	"subcommands.go goCommands":           "go's subcommands",
+	"subcommands.go cargoCommands":        "cargo's subcommands",
+	"autoaside.go scriptBuiltins":         "builtins that run a script",
+	"cmdline/wrappers.go wrappers":        "wrappers and how to peel them",
+}
+
+// TestNoNewCommandKeyedTables: a fact about a program lives in its knowledge-base entry. A Go
+// map literal of bashrules (or its cmdline package) with three or more keys naming programs
+// the knowledge base has is a second place for such facts, and fails here unless it is one of
+// commandTables, the ones still to move.
+func TestNoNewCommandKeyedTables(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nested, err := filepath.Glob("cmdline/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	fset := token.NewFileSet()
+	for _, f := range append(files, nested...) {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range decls(af) {
+			where := filepath.ToSlash(f) + " " + d.name
+			ast.Inspect(d.node, func(n ast.Node) bool {
+				if cl, ok := n.(*ast.CompositeLit); ok && programKeys(cl) >= 3 && !slices.Contains(found, where) {
+					found = append(found, where)
+				}
+				return true
+			})
+		}
+	}
+	for _, w := range found {
+		if _, ok := commandTables[w]; !ok {
+			t.Errorf("%s: a map keyed by program names; put the fact in the programs' entries (bashrules/knowledge/programs) instead", w)
+		}
+	}
+	for w := range commandTables {
+		if !slices.Contains(found, w) {
+			t.Errorf("commandTables lists %s, which is no longer a table keyed by program names: take it off the list", w)
+		}
+	}
+}
+
+type decl struct {
+	name string
+	node ast.Node
+}
+
+// decls are a file's functions and its variables, each with its name (a var block's
+// specs one by one).
+func decls(f *ast.File) []decl {
+	var out []decl
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			out = append(out, decl{d.Name.Name, d})
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				if vs, ok := sp.(*ast.ValueSpec); ok && len(vs.Names) > 0 {
+					out = append(out, decl{vs.Names[0].Name, vs})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// programKeys counts the keys of a map literal that are string literals naming a program the
+// knowledge base has an entry for.
+func programKeys(cl *ast.CompositeLit) int {
+	if _, ok := cl.Type.(*ast.MapType); !ok {
+		return 0
+	}
+	n := 0
+	for _, e := range cl.Elts {
+		kv, ok := e.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		if bl, ok := kv.Key.(*ast.BasicLit); ok && bl.Kind == token.STRING {
+			if s, err := strconv.Unquote(bl.Value); err == nil {
+				if _, ok := knowledge.Facts(s); ok {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
