@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/reinsdev/reins/boundedfile"
 )
 
 // NotRegularError is one of the log's files whose name holds something other than a regular
@@ -18,25 +20,7 @@ type NotRegularError struct {
 }
 
 func (e *NotRegularError) Error() string {
-	return fmt.Sprintf("audit: %s is %s, not a regular file: the audit log's files must be regular files, and a symlink is not followed", e.Path, describeMode(e.Mode))
-}
-
-func describeMode(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symlink"
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	}
-	return "not a regular file"
+	return fmt.Sprintf("audit: %s is %s, not a regular file: the audit log's files must be regular files, and a symlink is not followed", e.Path, boundedfile.DescribeMode(e.Mode))
 }
 
 // openErr wraps a failed open of one of the log's files: a *NotRegularError says all there is.

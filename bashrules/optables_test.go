@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/reinsdev/reins/bashrules/cmdline"
 )
 
 // TestAbbreviationsAreReal runs the programs with the abbreviations the analysis resolves and
@@ -59,10 +61,10 @@ func TestAbbreviationsAreReal(t *testing.T) {
 // TestLazyPatternsCompile compiles every pattern built on first use, so that a bad one fails
 // here rather than in the first decision that needs it.
 func TestLazyPatternsCompile(t *testing.T) {
-	if len(lazyPatterns) < 8 {
-		t.Fatalf("%d lazy patterns, want at least 8", len(lazyPatterns))
+	if len(cmdline.LazyPatterns()) < 8 {
+		t.Fatalf("%d lazy patterns, want at least 8", len(cmdline.LazyPatterns()))
 	}
-	for _, re := range lazyPatterns {
+	for _, re := range cmdline.LazyPatterns() {
 		if re() == nil {
 			t.Fatal("nil pattern")
 		}

@@ -237,7 +237,7 @@ func (w *walker) param(p *syntax.ParamExp, sc scope) {
 	}
 }
 
-var numericRE = lazyRE(`^([0-9]+|0[xX][0-9a-fA-F]+|[0-9]+#[0-9a-zA-Z@_]+)$`)
+var numericRE = LazyRE(`^([0-9]+|0[xX][0-9a-fA-F]+|[0-9]+#[0-9a-zA-Z@_]+)$`)
 
 // arith checks an arithmetic expression. Bash evaluates the value of every variable named in
 // one as arithmetic again, array subscripts included, so a value such as a[$(cmd)] runs cmd:
@@ -263,7 +263,7 @@ func (w *walker) arith(e syntax.ArithmExpr, sc scope) {
 	}
 }
 
-var nameRE = lazyRE(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var nameRE = LazyRE(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func (w *walker) test(e syntax.TestExpr, sc scope) {
 	switch e := e.(type) {

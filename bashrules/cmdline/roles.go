@@ -75,8 +75,8 @@ func Launcher(name string) (LauncherSpec, bool) { s, ok := roles().launchers[nam
 // versionSuffix the versions other interpreters carry in their names (ruby3.2, php8.2,
 // lua5.4, node18).
 var (
-	VersionedPython = lazyRE(`^python[0-9.]*$`)
-	versionSuffix   = lazyRE(`[0-9][0-9.]*$`)
+	VersionedPython = LazyRE(`^python[0-9.]*$`)
+	versionSuffix   = LazyRE(`[0-9][0-9.]*$`)
 )
 
 // Interpreter returns the entry of the interpreter a command name runs, under any name the

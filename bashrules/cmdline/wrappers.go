@@ -146,7 +146,7 @@ func skipOptions(args []Word, boolShort, valueShort string, boolLong, valueLong 
 	return i, true
 }
 
-var durationRE = lazyRE(`^[0-9]+(\.[0-9]+)?[smhd]?$`)
+var durationRE = LazyRE(`^[0-9]+(\.[0-9]+)?[smhd]?$`)
 
 func peelTimeout(args []Word) (int, *Word, bool, bool) {
 	i, ok := skipOptions(args, "v", "sk", []string{"preserve-status", "foreground", "verbose"}, []string{"signal", "kill-after"})
@@ -160,7 +160,7 @@ func peelTimeout(args []Word) (int, *Word, bool, bool) {
 	return i, nil, false, true
 }
 
-var niceNumRE = lazyRE(`^-[0-9]+$`)
+var niceNumRE = LazyRE(`^-[0-9]+$`)
 
 func peelNice(args []Word) (int, *Word, bool, bool) {
 	i := 0
@@ -182,7 +182,7 @@ func peelNice(args []Word) (int, *Word, bool, bool) {
 	return i, nil, false, i <= len(args)
 }
 
-var stdbufRE = lazyRE(`^(-[ioe]\S+|--(input|output|error)=\S+)$`)
+var stdbufRE = LazyRE(`^(-[ioe]\S+|--(input|output|error)=\S+)$`)
 
 func peelStdbuf(args []Word) (int, *Word, bool, bool) {
 	i := 0
@@ -198,7 +198,7 @@ func peelStdbuf(args []Word) (int, *Word, bool, bool) {
 	return i, nil, false, true
 }
 
-var EnvAssignRE = lazyRE(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var EnvAssignRE = LazyRE(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
 func peelEnv(args []Word) (int, *Word, bool, bool) {
 	i := 0

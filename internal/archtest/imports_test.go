@@ -354,8 +354,9 @@ var ownImports = map[string][]string{
 	// The SlashCommand tool expands through the Expander the session gives it.
 	"tools/slashcommand": {"commands", "permission", "tool"},
 	// The audit log is a file format with a chain: it knows no event, tool or engine (the
-	// session assembly turns the agent's events into its entries).
-	"audit": {},
+	// session assembly turns the agent's events into its entries); boundedfile names the
+	// file types it refuses.
+	"audit": {"boundedfile"},
 	// The policy bundle is bytes, a signature and a cache: it returns a verified document and
 	// settings reads it like a managed file.
 	"settings/policy": {},

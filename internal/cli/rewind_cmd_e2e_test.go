@@ -19,18 +19,7 @@ import (
 // src; reins rewind lists its checkpoint, a dry run changes nothing, and --to 1 puts src back;
 // --conversation without --to is a usage error.
 func TestRewindCommandE2E(t *testing.T) {
-	bin := reinsBinary(t)
-	e := newE2E(t, bin)
-	os.MkdirAll(filepath.Join(e.dir, "src"), 0o755)
-	e.write("src/main.go", "package main\n")
-	e.write("src/.env", "TOKEN=1\n")
-	srv := llmtest.NewAnthropicServer(t,
-		llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -rf src"}`)),
-		llmtest.Say("Removed."))
-	e.anthropic(srv)
-	e.env = append(e.env, "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true")
-	e.stdin = `{"type":"user","message":{"role":"user","content":"remove src"},"parent_tool_use_id":null,"session_id":"","uuid":"0b6f6c3e-1a2b-4c3d-8e9f-001122334455"}` + "\n"
-	e.run("--input-format", "stream-json", "--output-format", "stream-json", "--allowedTools", "Bash(rm -rf src)").wantCode(0)
+	e := removeSrcSession(t)
 	if _, err := os.Stat(filepath.Join(e.dir, "src")); err == nil {
 		t.Fatalf("src was not removed:\n%s\n%s", e.stdout, e.stderr)
 	}
@@ -59,18 +48,7 @@ func TestRewindCommandE2E(t *testing.T) {
 // exits non-zero, and the checkpoint is kept: once the backup is right again, the same
 // command puts that file back too (it used to say "nothing to put back").
 func TestAFailedRewindIsNotDoneE2E(t *testing.T) {
-	bin := reinsBinary(t)
-	e := newE2E(t, bin)
-	os.MkdirAll(filepath.Join(e.dir, "src"), 0o755)
-	e.write("src/main.go", "package main\n")
-	e.write("src/.env", "TOKEN=1\n")
-	srv := llmtest.NewAnthropicServer(t,
-		llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -rf src"}`)),
-		llmtest.Say("Removed."))
-	e.anthropic(srv)
-	e.env = append(e.env, "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true")
-	e.stdin = `{"type":"user","message":{"role":"user","content":"remove src"},"parent_tool_use_id":null,"session_id":"","uuid":"0b6f6c3e-1a2b-4c3d-8e9f-001122334455"}` + "\n"
-	e.run("--input-format", "stream-json", "--output-format", "stream-json", "--allowedTools", "Bash(rm -rf src)").wantCode(0)
+	e := removeSrcSession(t)
 	e.stdin = ""
 	sum := sha256.Sum256([]byte("package main\n"))
 	id := hex.EncodeToString(sum[:])
@@ -187,4 +165,23 @@ func messagesText(ms []llm.Message) string {
 		out = append(out, m.Text())
 	}
 	return strings.Join(out, "\n")
+}
+
+// removeSrcSession runs, as the SDK starts it (stream-json, with checkpoints), a session whose
+// one turn removes src (main.go and .env), and returns its environment.
+func removeSrcSession(t *testing.T) *e2e {
+	t.Helper()
+	bin := reinsBinary(t)
+	e := newE2E(t, bin)
+	os.MkdirAll(filepath.Join(e.dir, "src"), 0o755)
+	e.write("src/main.go", "package main\n")
+	e.write("src/.env", "TOKEN=1\n")
+	srv := llmtest.NewAnthropicServer(t,
+		llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -rf src"}`)),
+		llmtest.Say("Removed."))
+	e.anthropic(srv)
+	e.env = append(e.env, "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true")
+	e.stdin = `{"type":"user","message":{"role":"user","content":"remove src"},"parent_tool_use_id":null,"session_id":"","uuid":"0b6f6c3e-1a2b-4c3d-8e9f-001122334455"}` + "\n"
+	e.run("--input-format", "stream-json", "--output-format", "stream-json", "--allowedTools", "Bash(rm -rf src)").wantCode(0)
+	return e
 }
