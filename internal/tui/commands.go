@@ -65,7 +65,7 @@ func (m *Model) commandReady(msg commandMsg) tea.Cmd {
 		m.sayErr(msg.err.Error())
 		return nil
 	}
-	m.scroll = 0
+	m.scrollback.follow()
 	m.turnEnd = msg.end
 	return m.startTurnAs(llm.UserText(msg.text), msg.line)
 }

@@ -136,7 +136,7 @@ func newTextArea(width int, value string) textarea.Model {
 	ta.Prompt = "  "
 	ta.SetWidth(max(width-4, 10))
 	ta.SetHeight(3)
-	ta.KeyMap.InsertNewline.SetKeys("ctrl+j", "alt+enter", "shift+enter")
+	ta.KeyMap.InsertNewline = keys.Newline
 	ta.SetValue(value)
 	ta.Focus()
 	return ta

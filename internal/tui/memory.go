@@ -149,7 +149,7 @@ func (m *Model) initCommand() tea.Cmd {
 		m.queued = append(m.queued, initPrompt)
 		return nil
 	}
-	m.scroll = 0
+	m.scrollback.follow()
 	m.entries = append(m.entries, &entry{kind: entryUser, text: "/init"})
 	return m.startTurn(llm.UserText(initPrompt))
 }

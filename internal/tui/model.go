@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -70,7 +71,8 @@ type Model struct {
 	// quitting is set when the person quit (Ctrl+C twice, /exit): the transcript is left in
 	// the terminal's scrollback.
 	quitting bool
-	scroll   int
+	// scrollback is the transcript's window and where it is scrolled to.
+	scrollback scrollback
 	// queued are messages typed while a turn ran; they are sent together when it ends.
 	queued []string
 	// completions are the files an @path could be, shown above the input.
@@ -110,7 +112,8 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 		subTop:  map[string]*entry{},
 		msgs:    cfg.History,
 		width:   80, height: 24,
-		costOK: true,
+		costOK:     true,
+		scrollback: newScrollback(),
 	}
 	// Without colour the dark style is still right: Bubble Tea's colour profile strips the
 	// colours and keeps bold and italics.
@@ -134,7 +137,7 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 	m.input.Placeholder = "Type a message · /help for commands"
 	m.input.SetHeight(1)
 	m.input.MaxHeight = 8
-	m.input.KeyMap.InsertNewline.SetKeys("ctrl+j", "alt+enter", "shift+enter")
+	m.input.KeyMap.InsertNewline = keys.Newline
 	m.input.Focus()
 	m.resize()
 	return m
@@ -292,12 +295,12 @@ func tick() tea.Cmd {
 }
 
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := msg.String()
-	if k != "ctrl+c" {
+	quit := key.Matches(msg, keys.Quit)
+	if !quit {
 		m.ctrlC = false
 	}
 	m.completions = nil
-	if k == "ctrl+c" {
+	if quit {
 		return m.ctrlCPressed()
 	}
 	if len(m.dialogs) > 0 {
@@ -330,56 +333,28 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.rewinder != nil {
 		return m.rewindKey(msg)
 	}
-	switch k {
-	case "esc":
+	if m.scrollback.update(m.r, m.entries, m.width, msg) {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, keys.Interrupt):
 		if m.running && m.cancel != nil {
 			m.interrupt()
 		}
 		return nil
-	case "shift+tab":
+	case key.Matches(msg, keys.Mode):
 		m.cycleMode()
 		return nil
-	case "ctrl+o":
+	case key.Matches(msg, keys.Expand):
 		m.r.expanded = !m.r.expanded
 		return nil
-	case "tab":
-		v, cands, ok := m.completeSlash(m.input.Value())
-		if !ok {
-			v, cands = completePath(m.input.Value(), m.cfg.Cwd)
-		}
-		if v != m.input.Value() {
-			m.input.SetValue(v)
-			m.fitInput()
-		}
-		m.completions = cands
+	case key.Matches(msg, keys.Complete):
+		m.complete()
 		return nil
-	case "pgup":
-		m.scroll += max(m.height/2, 1)
-		return nil
-	case "pgdown":
-		m.scroll = max(m.scroll-max(m.height/2, 1), 0)
-		return nil
-	case "enter":
+	case key.Matches(msg, keys.Send):
 		return m.submit()
-	case "up":
-		if m.input.Line() == 0 && m.histPos > 0 {
-			if m.histPos == len(m.history) {
-				m.draft = m.input.Value()
-			}
-			m.histPos--
-			m.input.SetValue(m.history[m.histPos])
-			m.fitInput()
-			return nil
-		}
-	case "down":
-		if m.input.Line() == m.input.LineCount()-1 && m.histPos < len(m.history) {
-			m.histPos++
-			if m.histPos == len(m.history) {
-				m.input.SetValue(m.draft)
-			} else {
-				m.input.SetValue(m.history[m.histPos])
-			}
-			m.fitInput()
+	case key.Matches(msg, keys.History):
+		if m.browseHistory(msg.String() == "up") {
 			return nil
 		}
 	}
@@ -387,6 +362,43 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	m.input, cmd = m.input.Update(msg)
 	m.fitInput()
 	return cmd
+}
+
+// complete completes the /command or @path before the cursor and lists the candidates.
+func (m *Model) complete() {
+	v, cands, ok := m.completeSlash(m.input.Value())
+	if !ok {
+		v, cands = completePath(m.input.Value(), m.cfg.Cwd)
+	}
+	if v != m.input.Value() {
+		m.input.SetValue(v)
+		m.fitInput()
+	}
+	m.completions = cands
+}
+
+// browseHistory moves through the sent messages when the cursor is on the input's first line
+// (up) or last line (down); it reports whether it did, or the key moves the cursor.
+func (m *Model) browseHistory(up bool) bool {
+	switch {
+	case up && m.input.Line() == 0 && m.histPos > 0:
+		if m.histPos == len(m.history) {
+			m.draft = m.input.Value()
+		}
+		m.histPos--
+		m.input.SetValue(m.history[m.histPos])
+	case !up && m.input.Line() == m.input.LineCount()-1 && m.histPos < len(m.history):
+		m.histPos++
+		if m.histPos == len(m.history) {
+			m.input.SetValue(m.draft)
+		} else {
+			m.input.SetValue(m.history[m.histPos])
+		}
+	default:
+		return false
+	}
+	m.fitInput()
+	return true
 }
 
 // ctrlCPressed clears the input, or interrupts the running turn, or asks for a second press,
@@ -467,7 +479,7 @@ func (m *Model) submit() tea.Cmd {
 		m.queued = append(m.queued, text)
 		return nil
 	}
-	m.scroll = 0
+	m.scrollback.follow()
 	m.entries = append(m.entries, &entry{kind: entryUser, text: text})
 	return m.startTurn(llm.UserText(text))
 }
@@ -688,7 +700,7 @@ func (m *Model) render() string {
 		bottom = append(bottom, l)
 	}
 	h := max(m.height-len(bottom), 0)
-	lines := m.r.window(m.entries, h, m.scroll)
+	lines := m.scrollback.frame(m.r, m.entries, m.width, h)
 	return strings.Join(append(lines, bottom...), "\n")
 }
 
@@ -713,7 +725,7 @@ func (m *Model) statusLine() string {
 	if c, ok := st.modeColor[string(mode)]; ok {
 		left = st.title.Foreground(c).Render(left)
 	}
-	left += st.dim.Render(" (shift+tab to cycle)")
+	left += st.dim.Render(" (" + keys.Mode.Help().Key + " to cycle)")
 	var right string
 	switch {
 	case m.ctrlC:
@@ -721,11 +733,11 @@ func (m *Model) statusLine() string {
 	case len(m.dialogs) > 0 || len(m.forms) > 0:
 		right = st.warn.Render("waiting for your answer")
 	case m.running && len(m.queued) > 0:
-		right = st.warn.Render(fmt.Sprintf("● working… %d queued (esc to interrupt)", len(m.queued)))
+		right = st.warn.Render(fmt.Sprintf("● working… %d queued (%s to interrupt)", len(m.queued), keys.Interrupt.Help().Key))
 	case m.running:
-		right = st.warn.Render("● working… (esc to interrupt)")
-	case m.scroll > 0:
-		right = st.dim.Render(fmt.Sprintf("scrolled up %d lines · pgdown", m.scroll))
+		right = st.warn.Render("● working… (" + keys.Interrupt.Help().Key + " to interrupt)")
+	case m.scrollback.back > 0:
+		right = st.dim.Render(fmt.Sprintf("scrolled up %d lines · %s", m.scrollback.back, keys.PageDown.Help().Key))
 	case m.contextStatus() != "":
 		right = st.warn.Render(m.contextStatus())
 	}

@@ -56,7 +56,7 @@ func (m *Model) promptReady(msg promptMsg) tea.Cmd {
 		m.queued = append(m.queued, msg.text)
 		return nil
 	}
-	m.scroll = 0
+	m.scrollback.follow()
 	m.entries = append(m.entries, &entry{kind: entryUser, text: msg.text})
 	return m.startTurnAs(llm.UserText(msg.text), msg.line)
 }

@@ -126,7 +126,7 @@ func (m *Model) rewindTo(i int, choice string) {
 	m.msgs = m.msgs[:min(pt.msgs, len(m.msgs))]
 	m.entries = m.entries[:min(pt.entries, len(m.entries))]
 	m.points = m.points[:i]
-	m.scroll = 0
+	m.scrollback.follow()
 	m.input.SetValue(pt.text)
 	m.fitInput()
 	m.say("Conversation rewound to before: " + truncRunes(pt.text, 60) + " (the message is back in the input)")

@@ -36,9 +36,7 @@ const helpText = `Commands:
   /init                                 ask the model to write a CLAUDE.md for this project
   /exit, /quit                          leave the chat (the conversation stays on screen)
   /help                                 this help
-Keys: enter send · ctrl+j/alt+enter newline · ↑↓ history · tab completes @path and /command ·
-      shift+tab mode · esc interrupt · ctrl+o expand tool output and thinking ·
-      pgup/pgdown scroll · ctrl+c interrupt, twice from an empty prompt quit`
+`
 
 // slash runs a slash command; its output joins the transcript.
 func (m *Model) slash(line string) tea.Cmd {
@@ -46,7 +44,7 @@ func (m *Model) slash(line string) tea.Cmd {
 	cmd, args := fields[0], fields[1:]
 	switch cmd {
 	case "/help":
-		m.say(helpText + m.commandHelp() + m.promptHelp())
+		m.say(helpText + keys.help() + m.commandHelp() + m.promptHelp())
 	case "/exit", "/quit":
 		return m.quit()
 	case "/permissions":
@@ -180,7 +178,8 @@ func (m *Model) clearCommand() {
 		m.sayErr("wait for the turn to finish, or press Esc, before /clear")
 		return
 	}
-	m.msgs, m.entries, m.scroll = nil, nil, 0
+	m.msgs, m.entries = nil, nil
+	m.scrollback.follow()
 	// The secrets read are gone with the conversation that held them.
 	m.perms().Taint().Clear()
 	m.say("Conversation cleared: the next message starts from nothing.")
@@ -405,7 +404,8 @@ func (m *Model) resume(which string) error {
 	m.cfg.SessionID, m.cfg.History, m.msgs = id, msgs, msgs
 	m.entries = entriesFromHistory(msgs, m.cfg.SubAgent)
 	m.entries = append(m.entries, &entry{kind: entryInfo, text: fmt.Sprintf("Resumed session %s (%d messages)", id, len(msgs))})
-	m.cards, m.stream, m.scroll = map[string]*entry{}, map[int]*entry{}, 0
+	m.cards, m.stream = map[string]*entry{}, map[int]*entry{}
+	m.scrollback.follow()
 	return nil
 }
 

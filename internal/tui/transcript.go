@@ -334,13 +334,20 @@ func fmtDur(d time.Duration) string {
 }
 
 // window renders the last height lines of the transcript that end scroll lines above its
-// bottom. It renders entries from the last one backwards and stops when the screen is full,
-// so a frame costs the same for ten messages and ten thousand.
+// bottom, padded at the top so that a short transcript sits on the input.
 func (r *renderer) window(entries []*entry, height, scroll int) []string {
-	need := height + scroll
+	all := r.tail(entries, height+scroll)
+	end := max(len(all)-scroll, 0)
+	return padTop(all[max(end-height, 0):end], height)
+}
+
+// tail renders the last n lines of the transcript, or all of it when it is shorter. It
+// renders entries from the last one backwards and stops when it has n lines, so a frame costs
+// the same for ten messages and ten thousand.
+func (r *renderer) tail(entries []*entry, n int) []string {
 	var chunks [][]string
 	got := 0
-	for i := len(entries) - 1; i >= 0 && got < need; i-- {
+	for i := len(entries) - 1; i >= 0 && got < n; i-- {
 		ls := r.lines(entries[i])
 		chunks = append(chunks, ls)
 		got += len(ls)
@@ -349,16 +356,15 @@ func (r *renderer) window(entries []*entry, height, scroll int) []string {
 	for i := len(chunks) - 1; i >= 0; i-- {
 		all = append(all, chunks[i]...)
 	}
-	end := len(all) - scroll
-	if end < 0 {
-		end = 0
+	return all[max(len(all)-n, 0):]
+}
+
+// padTop puts blank lines above lines up to height.
+func padTop(lines []string, height int) []string {
+	if len(lines) >= height {
+		return lines
 	}
-	start := max(end-height, 0)
-	out := all[start:end]
-	for len(out) < height {
-		out = append([]string{""}, out...)
-	}
-	return out
+	return append(make([]string, height-len(lines), height), lines...)
 }
 
 // entriesFromHistory rebuilds the transcript of a resumed session. subAgent, when set,
