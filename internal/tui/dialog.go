@@ -4,82 +4,27 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 
-	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reinsdev/reins/permission"
 )
 
-type dialogKind int
-
-const (
-	dialogPermission dialogKind = iota
-	dialogPlan
-	dialogQuestion
-)
-
-// option is one choice of a dialog.
-type option struct {
-	label string
-	kind  answerKind
+// permissionPrompt asks whether a tool call may run: the call's preview and what the analysis
+// found, or with "?" the engine's whole trace; the choices the engine allows, the file an
+// "always" writes (tab), and for Bash and Edit the input edited before it runs (e).
+type permissionPrompt struct {
+	prompt
+	opts  []option
+	dest  permission.Source
+	trace bool
 }
 
-// dialog is an open ask. It is answered exactly once, through reply.
-type dialog struct {
-	kind dialogKind
-	ask  askMsg
-	// offset scrolls a body too long for the screen (pgup/pgdown).
-	offset int
-	opts   []option
-	sel    int
-	dest   permission.Source
-	trace  bool
-
-	// text is the free-text field (feedback, edit, "Other" answer); typing is what it is for.
-	typing  bool
-	purpose answerKind
-	text    textarea.Model
-
-	// prePlanMode is the mode plan mode was entered from (plan approval).
-	prePlanMode permission.Mode
-
-	// AskUserQuestion state.
-	questions []question
-	qi        int
-	picked    map[int]bool
-	answers   map[string]string
-}
-
-type question struct {
-	Question    string `json:"question"`
-	Header      string `json:"header"`
-	MultiSelect bool   `json:"multiSelect"`
-	Options     []struct {
-		Label       string `json:"label"`
-		Description string `json:"description"`
-	} `json:"options"`
-}
-
-// newDialog builds the dialog for an ask, offering only what the engine allows.
-func newDialog(a askMsg) *dialog {
-	d := &dialog{ask: a, dest: permission.SourceLocal, picked: map[int]bool{}, answers: map[string]string{}}
-	switch a.req.Tool {
-	case "ExitPlanMode":
-		d.kind = dialogPlan
-		return d
-	case "AskUserQuestion":
-		d.kind = dialogQuestion
-		var in struct {
-			Questions []question `json:"questions"`
-		}
-		json.Unmarshal(a.raw, &in)
-		d.questions = in.Questions
-		return d
-	case permission.SandboxNetworkTool:
+// newPermissionPrompt offers only what the engine allows.
+func newPermissionPrompt(a askMsg) *permissionPrompt {
+	d := &permissionPrompt{prompt: prompt{ask: a}, dest: permission.SourceLocal}
+	if a.req.Tool == permission.SandboxNetworkTool {
 		// A host, not a call: this connection, the host for the session, or the host saved as
 		// a WebFetch(domain:…) rule. Timed and counted grants have no meaning for a host.
 		d.opts = []option{{"Yes", ansYes}, {"session", ansSession}, {"always", ansAlways}, {"No", ansNo}}
@@ -118,122 +63,51 @@ func onlySession(ups []permission.Update) bool {
 	return true
 }
 
-// planOptions follow the mode plan was entered from.
-func planOptions(prePlan permission.Mode) []option {
-	var opts []option
-	if prePlan == permission.ModeBypass || prePlan == permission.ModeAuto {
-		opts = append(opts, option{"Yes, and return to " + prePlan.Title(), ansPlanRestore})
-	}
-	return append(opts,
-		option{"Yes, and auto-accept edits", ansPlanAuto},
-		option{"Yes, and manually approve edits", ansPlanManual},
-		option{"No, keep planning", ansPlanKeep})
+func (d *permissionPrompt) Update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
+	return d.update(m, msg, d.key, d.submitText)
 }
 
-func newTextArea(width int, value string) textarea.Model {
-	ta := textarea.New()
-	ta.ShowLineNumbers = false
-	ta.Prompt = "  "
-	ta.SetWidth(max(width-4, 10))
-	ta.SetHeight(3)
-	ta.KeyMap.InsertNewline = keys.Newline
-	ta.SetValue(value)
-	ta.Focus()
-	return ta
+func (d *permissionPrompt) View(m *Model, width, height int) []string {
+	return d.frame(m.r, d.parts(inner(m.r, width), m), width, height)
 }
 
-// key handles a key press. It returns the answer when the dialog is done.
-func (d *dialog) key(msg tea.KeyPressMsg, width int) (done bool, ans answer, cmd tea.Cmd) {
-	if d.typing {
-		switch msg.String() {
-		case "esc":
-			d.typing = false
-			return false, ans, nil
-		case "enter":
-			return d.submitText()
-		}
-		d.text, cmd = d.text.Update(msg)
-		return false, ans, cmd
-	}
-	if d.kind == dialogQuestion {
-		return d.questionKey(msg, width)
-	}
-	opts := d.options()
-	switch k := msg.String(); k {
-	case "up", "k", "shift+tab":
-		d.sel = (d.sel + len(opts) - 1) % len(opts)
-	case "down", "j", "tab":
-		if k == "tab" && d.kind == dialogPermission {
-			d.dest = nextDest(d.dest)
-			return false, ans, nil
-		}
-		d.sel = (d.sel + 1) % len(opts)
+func (d *permissionPrompt) key(msg tea.KeyPressMsg, width int) (bool, answer, tea.Cmd) {
+	switch msg.String() {
+	case "tab":
+		d.dest = nextDest(d.dest)
+		return false, answer{}, nil
 	case "?":
 		d.trace, d.offset = !d.trace, 0
-	case "pgdown":
-		d.offset += 5
-	case "pgup":
-		d.offset = max(d.offset-5, 0)
+		return false, answer{}, nil
 	case "e":
-		if field := editableField(d.ask.req.Tool); field != "" && d.kind == dialogPermission {
-			d.typing, d.purpose = true, ansEdited
-			d.text = newTextArea(width, str(inputFields(d.ask.raw), field))
-			return false, ans, d.text.Focus()
+		if field := editableField(d.ask.req.Tool); field != "" {
+			return false, answer{}, d.startTyping(ansEdited, width, str(inputFields(d.ask.raw), field))
 		}
+		return false, answer{}, nil
 	case "esc":
-		if d.kind == dialogPlan {
-			return d.choose(option{kind: ansPlanKeep}, width)
-		}
 		return true, answer{kind: ansNo}, nil
-	case "enter":
-		return d.choose(opts[d.sel], width)
-	default:
-		if len(k) == 1 && k[0] >= '1' && k[0] <= '9' {
-			if i := int(k[0] - '1'); i < len(opts) {
-				d.sel = i
-				return d.choose(opts[i], width)
-			}
+	}
+	_, done, ans, cmd := d.listKey(msg, d.opts, func(o option) (bool, answer, tea.Cmd) {
+		if o.kind == ansNoFeedback {
+			return false, answer{}, d.startTyping(o.kind, width, "")
 		}
-	}
-	return false, ans, nil
+		return true, answer{kind: o.kind, dest: d.dest}, nil
+	})
+	return done, ans, cmd
 }
 
-func (d *dialog) options() []option {
-	if d.kind == dialogPlan {
-		return planOptions(d.prePlan())
+// submitText answers with the edited input, or with the person's words to the model.
+func (d *permissionPrompt) submitText(msg tea.KeyPressMsg, width int) (bool, answer, tea.Cmd) {
+	if d.purpose != ansEdited {
+		return d.submitFeedback(msg, width)
 	}
-	return d.opts
-}
-
-func (d *dialog) prePlan() permission.Mode { return d.prePlanMode }
-
-func (d *dialog) choose(o option, width int) (bool, answer, tea.Cmd) {
-	switch o.kind {
-	case ansNoFeedback, ansPlanKeep:
-		d.typing, d.purpose = true, o.kind
-		d.text = newTextArea(width, "")
-		return false, answer{}, d.text.Focus()
+	m := inputFields(d.ask.raw)
+	m[editableField(d.ask.req.Tool)] = d.text.Value()
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return false, answer{}, nil
 	}
-	return true, answer{kind: o.kind, dest: d.dest}, nil
-}
-
-func (d *dialog) submitText() (bool, answer, tea.Cmd) {
-	v := d.text.Value()
-	switch d.purpose {
-	case ansEdited:
-		m := inputFields(d.ask.raw)
-		m[editableField(d.ask.req.Tool)] = v
-		raw, err := json.Marshal(m)
-		if err != nil {
-			return false, answer{}, nil
-		}
-		return true, answer{kind: ansEdited, edited: raw}, nil
-	case ansQuestions:
-		d.answers[d.questions[d.qi].Question] = strings.TrimSpace(v)
-		d.typing = false
-		return d.nextQuestion()
-	}
-	return true, answer{kind: d.purpose, feedback: v}, nil
+	return true, answer{kind: ansEdited, edited: raw}, nil
 }
 
 // editableField is the input field a person may change before a call runs.
@@ -257,117 +131,9 @@ func nextDest(s permission.Source) permission.Source {
 	return permission.SourceLocal
 }
 
-func (d *dialog) questionKey(msg tea.KeyPressMsg, width int) (bool, answer, tea.Cmd) {
-	if d.qi >= len(d.questions) {
-		return true, answer{kind: ansQuestions, answers: d.answers}, nil
-	}
-	q := d.questions[d.qi]
-	n := len(q.Options) + 1 // "Other"
-	switch k := msg.String(); k {
-	case "up", "k":
-		d.sel = (d.sel + n - 1) % n
-	case "down", "j", "tab":
-		d.sel = (d.sel + 1) % n
-	case "esc":
-		return true, answer{kind: ansNo}, nil
-	case "space":
-		if q.MultiSelect && d.sel < len(q.Options) {
-			d.picked[d.sel] = !d.picked[d.sel]
-		}
-	case "enter":
-		if d.sel == len(q.Options) {
-			d.typing, d.purpose = true, ansQuestions
-			d.text = newTextArea(width, "")
-			return false, answer{}, d.text.Focus()
-		}
-		if q.MultiSelect {
-			var labels []string
-			idx := make([]int, 0, len(d.picked))
-			for i, on := range d.picked {
-				if on {
-					idx = append(idx, i)
-				}
-			}
-			sort.Ints(idx)
-			for _, i := range idx {
-				labels = append(labels, q.Options[i].Label)
-			}
-			if len(labels) == 0 {
-				labels = append(labels, q.Options[d.sel].Label)
-			}
-			d.answers[q.Question] = strings.Join(labels, ", ")
-		} else {
-			d.answers[q.Question] = q.Options[d.sel].Label
-		}
-		return d.nextQuestion()
-	}
-	return false, answer{}, nil
-}
-
-func (d *dialog) nextQuestion() (bool, answer, tea.Cmd) {
-	d.qi++
-	d.sel = 0
-	d.picked = map[int]bool{}
-	if d.qi >= len(d.questions) {
-		return true, answer{kind: ansQuestions, answers: d.answers}, nil
-	}
-	return false, answer{}, nil
-}
-
-// view renders the dialog into at most height lines of width columns.
-// parts are the sections of a dialog: the body gives way when the screen is small.
-type parts struct{ head, body, opts, foot []string }
-
-func (d *dialog) view(outer *renderer, m *Model, width, height int) []string {
-	// The dialog's text wraps inside its border.
-	r := &renderer{st: outer.st, width: max(width-4, 10), now: outer.now}
-	st := r.st
-	var p parts
-	switch d.kind {
-	case dialogPermission:
-		p = d.permissionParts(r, m)
-	case dialogPlan:
-		p = d.planParts(r)
-	case dialogQuestion:
-		p = d.questionParts(r, width)
-	}
-	if d.typing {
-		prompt := map[answerKind]string{
-			ansEdited:     "Edit, then enter to run it (the engine checks it again) · esc back",
-			ansNoFeedback: "Tell Reins what to do instead · enter send · esc back",
-			ansPlanKeep:   "What should change in the plan? · enter send · esc back",
-			ansQuestions:  "Your answer · enter send · esc back",
-		}[d.purpose]
-		p.opts = append(p.opts, "", st.title.Render(prompt))
-		p.opts = append(p.opts, strings.Split(d.text.View(), "\n")...)
-		p.foot = nil
-	}
-	// The options and hints always show; the body gives way on a small screen.
-	room := max(height-2-len(p.head)-len(p.opts)-len(p.foot), 0)
-	body := p.body
-	if len(body) > room && d.offset > 0 {
-		d.offset = min(d.offset, len(body)-room)
-		body = body[d.offset:]
-	}
-	if len(body) > room {
-		cut := len(body) - room
-		body = body[:room]
-		if room > 0 {
-			body[room-1] = st.dim.Render(fmt.Sprintf("  … %d more lines (pgdown)", cut+1))
-		}
-	}
-	lines := append(append(append(p.head, body...), p.opts...), p.foot...)
-	inner := max(width-4, 10)
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, inner, "…")
-	}
-	box := st.border.Width(width).Render(strings.Join(lines, "\n"))
-	return strings.Split(box, "\n")
-}
-
 // permissionParts shows what the call will do, what the analysis found and why the engine
 // asked — or, with "?", the whole decision trace — and the choices.
-func (d *dialog) permissionParts(r *renderer, m *Model) parts {
+func (d *permissionPrompt) parts(r *renderer, m *Model) parts {
 	st := r.st
 	var p parts
 	// Paths inside the project are shown relative to it: shorter, and what the person knows.
@@ -421,66 +187,8 @@ func (d *dialog) permissionParts(r *renderer, m *Model) parts {
 	return p
 }
 
-func (d *dialog) planParts(r *renderer) parts {
-	var p parts
-	p.head = append(p.head, r.st.accent.Render("Ready to code? Here is the plan:"))
-	plan := str(inputFields(d.ask.raw), "plan")
-	p.body = append(p.body, strings.Split(r.markdown(plan), "\n")...)
-	p.opts = append(p.opts, "", "Would you like to proceed?")
-	for i, o := range d.options() {
-		p.opts = append(p.opts, d.optLine(r, i, o.label))
-	}
-	p.foot = append(p.foot, r.st.dim.Render("↑↓ select · enter confirm · esc keep planning"))
-	return p
-}
-
-func (d *dialog) questionParts(r *renderer, width int) parts {
-	var p parts
-	if d.qi >= len(d.questions) {
-		return p
-	}
-	st := r.st
-	q := d.questions[d.qi]
-	chip := q.Header
-	if len(d.questions) > 1 {
-		chip = fmt.Sprintf("%s (%d/%d)", chip, d.qi+1, len(d.questions))
-	}
-	p.head = append(p.head, st.accent.Render(chip))
-	p.body = append(p.body, r.wrap(st.title.Render(q.Question), 0)...)
-	if q.MultiSelect {
-		p.body = append(p.body, st.dim.Render("(choose any)"))
-	}
-	for i, o := range q.Options {
-		box := ""
-		if q.MultiSelect {
-			box = "[ ] "
-			if d.picked[i] {
-				box = "[x] "
-			}
-		}
-		p.opts = append(p.opts, d.optLine(r, i, box+o.Label))
-		if o.Description != "" {
-			p.opts = append(p.opts, "      "+st.dim.Render(ansi.Truncate(o.Description, max(width-8, 8), "…")))
-		}
-	}
-	p.opts = append(p.opts, d.optLine(r, len(q.Options), "Other (type your own answer)"))
-	hints := "↑↓ select · enter choose · esc decline"
-	if q.MultiSelect {
-		hints = "↑↓ select · space toggle · enter confirm · esc decline"
-	}
-	p.foot = append(p.foot, st.dim.Render(hints))
-	return p
-}
-
-func (d *dialog) optLine(r *renderer, i int, label string) string {
-	if i == d.sel {
-		return r.st.selected.Render(fmt.Sprintf("❯ %d. %s", i+1, label))
-	}
-	return fmt.Sprintf("  %d. %s", i+1, label)
-}
-
 // permLabel names a permission choice, with the rules and the file it writes for "always".
-func (d *dialog) permLabel(o option) string {
+func (d *permissionPrompt) permLabel(o option) string {
 	sugg := d.ask.req.Decision.Suggestions
 	if d.ask.req.Tool == permission.SandboxNetworkTool {
 		host := str(inputFields(d.ask.raw), "host")

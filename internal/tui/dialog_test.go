@@ -26,7 +26,7 @@ func (h *harness) settleAsk(toolName, input string, keys ...string) (permission.
 	reply := h.ask(toolName, input)
 	h.press(keys...)
 	ans := received(h.t, reply)
-	d := h.m.dialogs
+	d := h.m.asks
 	if len(d) != 0 {
 		h.t.Errorf("the dialog is still open after its answer")
 	}
@@ -117,7 +117,7 @@ func TestEditBeforeRunning(t *testing.T) {
 		h := newHarness(t, 100, 30, deny)
 		reply := h.ask("Bash", `{"command":"touch made.txt"}`)
 		h.press("e")
-		h.m.dialogs[0].text.SetValue("touch other.txt")
+		shownPrompt(h.m).text.SetValue("touch other.txt")
 		h.press("enter")
 		ans := received(t, reply)
 		if ans.kind != ansEdited {
@@ -137,7 +137,7 @@ func TestEditBeforeRunning(t *testing.T) {
 		h := newHarness(t, 100, 30, deny)
 		reply := h.ask("Bash", `{"command":"touch made.txt"}`)
 		h.press("e")
-		h.m.dialogs[0].text.SetValue("rm -rf build")
+		shownPrompt(h.m).text.SetValue("rm -rf build")
 		h.press("enter")
 		ans, err := h.asker.settle(t.Context(), permission.AskRequest{Tool: "Bash"}, nil, received(t, reply))
 		if err != nil {
@@ -159,10 +159,10 @@ func TestEditBeforeRunning(t *testing.T) {
 		h := newHarness(t, 100, 30)
 		reply := h.ask("Edit", `{"file_path":"/x/a.go","old_string":"a","new_string":"b"}`)
 		h.press("e")
-		if v := h.m.dialogs[0].text.Value(); v != "b" {
+		if v := shownPrompt(h.m).text.Value(); v != "b" {
 			t.Fatalf("the edit field holds %q, want the new text", v)
 		}
-		h.m.dialogs[0].text.SetValue("c")
+		shownPrompt(h.m).text.SetValue("c")
 		h.press("enter")
 		var got map[string]any
 		json.Unmarshal(received(t, reply).edited, &got)
@@ -176,7 +176,7 @@ func TestEditBeforeRunning(t *testing.T) {
 func TestSafetyCheckOffersNoAlways(t *testing.T) {
 	h := newHarness(t, 100, 30)
 	h.ask("Write", `{"file_path":"`+h.dir+`/.git/config","content":"x"}`)
-	for _, o := range h.m.dialogs[0].opts {
+	for _, o := range h.m.asks[0].(*permissionPrompt).opts {
 		if o.kind == ansAlways || o.kind == ansTimed || o.kind == ansCalls {
 			t.Errorf("a safety-check ask offers %q", o.label)
 		}
@@ -276,7 +276,7 @@ func TestAskWithdrawnOnAbort(t *testing.T) {
 		t.Fatal("Ask did not return after its context ended")
 	}
 	h.send(<-sent)
-	if len(h.m.dialogs) != 0 {
+	if len(h.m.asks) != 0 {
 		t.Errorf("the dialog of an aborted ask is still open")
 	}
 }

@@ -232,6 +232,30 @@ var formButtons = []string{"Accept", "Decline", "Cancel"}
 
 func newForm(msg elicitMsg) *form { return &form{msg: msg} }
 
+func (f *form) request() *askMsg { return nil }
+func (f *form) refuse()          { f.msg.reply <- client.ElicitResult{Action: client.ElicitCancel} }
+
+func (f *form) withdrawnBy(msg tea.Msg) bool {
+	w, ok := msg.(withdrawFormMsg)
+	return ok && w.id == f.msg.id
+}
+
+// Update takes keys and pasted text; the result is sent when the form is answered.
+func (f *form) Update(_ *Model, msg tea.Msg) (bool, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		f.paste(msg.Content)
+	case tea.KeyPressMsg:
+		if done, res := f.key(msg); done {
+			f.msg.reply <- res
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func (f *form) View(m *Model, width, _ int) []string { return f.view(m.r, width) }
+
 // key handles a key press; it returns the result when the form is answered.
 func (f *form) key(msg tea.KeyPressMsg) (bool, client.ElicitResult) {
 	fields := f.msg.fields

@@ -85,7 +85,7 @@ func TestElicitationForm(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("result (-want +got):\n%s", diff)
 			}
-			if len(h.m.forms) != 0 {
+			if len(h.m.asks) != 0 {
 				t.Error("the form is still open")
 			}
 		})

@@ -81,6 +81,19 @@ func newHarness(t *testing.T, width, height int, rules ...permission.Rule) *harn
 	return h
 }
 
+// shownPrompt is the prompt shown, for the tests that reach into its text field.
+func shownPrompt(m *Model) *prompt {
+	switch a := m.asks[0].(type) {
+	case *permissionPrompt:
+		return &a.prompt
+	case *planApproval:
+		return &a.prompt
+	case *questionPrompt:
+		return &a.prompt
+	}
+	return nil
+}
+
 func (h *harness) send(msgs ...tea.Msg) {
 	for _, m := range msgs {
 		h.m.Update(m)

@@ -119,7 +119,7 @@ type reconnectDone struct {
 func (m *Model) mcpCommand(args []string) (string, tea.Cmd, error) {
 	if len(args) == 0 {
 		if u := m.mcpMenu(); u != nil {
-			m.menu = u
+			m.picker = u
 			return "", nil, nil
 		}
 		return m.mcpReport(), nil, nil

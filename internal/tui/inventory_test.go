@@ -175,8 +175,8 @@ func TestMCPCommand(t *testing.T) {
 		}
 	}
 	h.golden("mcp-server")
-	off := h.m.menuChoose(h.m.menu.items[1])
-	if off == nil || h.m.menu != nil || !h.m.running {
+	off := h.m.overlayUpdate(h.m.picker, keyMsg("2"))
+	if off == nil || h.m.picker != nil || !h.m.running {
 		t.Fatal("Turn off did not start off the UI's goroutine")
 	}
 	h.send(off())
@@ -245,7 +245,7 @@ func TestResumePicker(t *testing.T) {
 		if !slices.Equal(*resumed, []string{"session-0"}) {
 			t.Errorf("resumed %q, want session-0", *resumed)
 		}
-		if h.m.menu != nil || !strings.Contains(h.screen(), "Resumed session session-0") {
+		if h.m.picker != nil || !strings.Contains(h.screen(), "Resumed session session-0") {
 			t.Errorf("the picker stays open or the switch is not said:\n%s", h.screen())
 		}
 	})
@@ -270,8 +270,8 @@ func TestResumePicker(t *testing.T) {
 	t.Run("esc", func(t *testing.T) {
 		h, resumed := setup(t)
 		h.press("down", "esc")
-		if len(*resumed) != 0 || h.m.menu != nil {
-			t.Errorf("Esc resumed %q (picker open: %v)", *resumed, h.m.menu != nil)
+		if len(*resumed) != 0 || h.m.picker != nil {
+			t.Errorf("Esc resumed %q (picker open: %v)", *resumed, h.m.picker != nil)
 		}
 		if !strings.Contains(h.screen(), "Resume cancelled") {
 			t.Errorf("the cancel is not said:\n%s", h.screen())
@@ -282,7 +282,7 @@ func TestResumePicker(t *testing.T) {
 		h.m.cfg.Sessions = func() ([]SessionInfo, error) { return sessions, nil }
 		h.typeText("/resume")
 		h.press("enter")
-		if h.m.menu != nil || !strings.Contains(h.screen(), "switch with /resume N") {
+		if h.m.picker != nil || !strings.Contains(h.screen(), "switch with /resume N") {
 			t.Errorf("without Resume the list form is wanted:\n%s", h.screen())
 		}
 	})

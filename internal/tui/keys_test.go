@@ -30,7 +30,7 @@ func TestCtrlCInterruptsARunningTurn(t *testing.T) {
 		ready  func(m *Model) bool
 	}{
 		{"while the model answers", waitForCancel, func(m *Model) bool { return m.running }},
-		{"while a dialog waits", useTools(llm.ToolUse("t1", "Bash", []byte(`{"command":"touch x"}`))), func(m *Model) bool { return len(m.dialogs) > 0 }},
+		{"while a dialog waits", useTools(llm.ToolUse("t1", "Bash", []byte(`{"command":"touch x"}`))), func(m *Model) bool { return len(m.asks) > 0 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, 80, 24)
@@ -45,7 +45,7 @@ func TestCtrlCInterruptsARunningTurn(t *testing.T) {
 			if len(d.done) != 1 || !errors.Is(d.done[0].err, context.Canceled) {
 				t.Fatalf("turns ended: %+v, want one interrupted", d.done)
 			}
-			if len(h.m.dialogs) != 0 {
+			if len(h.m.asks) != 0 {
 				t.Errorf("the dialog of the interrupted turn is still open")
 			}
 			if !strings.Contains(h.screen(), "Interrupted. The conversation is saved") {

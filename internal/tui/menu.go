@@ -59,18 +59,20 @@ func (u *menu) shown() []menuItem {
 	return out
 }
 
-// menuKey moves, filters or answers the open menu.
-func (m *Model) menuKey(msg tea.KeyPressMsg) tea.Cmd {
-	u := m.menu
+// Update moves, filters or answers the menu.
+func (u *menu) Update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return false, nil
+	}
 	items := u.shown()
-	k := msg.String()
+	k := km.String()
 	switch {
 	case k == "esc":
-		m.menu = nil
 		if u.cancel != nil {
 			u.cancel(m)
 		}
-		return nil
+		return true, nil
 	case k == "up" && len(items) > 0:
 		u.sel = (u.sel + len(items) - 1) % len(items)
 	case k == "down" && len(items) > 0:
@@ -80,29 +82,33 @@ func (m *Model) menuKey(msg tea.KeyPressMsg) tea.Cmd {
 	case k == "end":
 		u.sel = max(len(items)-1, 0)
 	case k == "enter" && len(items) > 0:
-		return m.menuChoose(items[min(u.sel, len(items)-1)])
+		return u.pick(m, items[min(u.sel, len(items)-1)])
 	case u.searchable && k == "backspace":
 		if r := []rune(u.filter); len(r) > 0 {
 			u.filter, u.sel = string(r[:len(r)-1]), 0
 		}
-	case u.searchable && msg.Text != "":
-		u.filter, u.sel = u.filter+msg.Text, 0
+	case u.searchable && km.Text != "":
+		u.filter, u.sel = u.filter+km.Text, 0
 	case !u.searchable && len(k) == 1 && k[0] >= '1' && k[0] <= '9':
 		if i := int(k[0] - '1'); i < len(items) {
-			return m.menuChoose(items[i])
+			return u.pick(m, items[i])
 		}
 	}
-	return nil
+	return false, nil
 }
 
-func (m *Model) menuChoose(it menuItem) tea.Cmd {
-	u := m.menu
+// pick answers the menu with it. The menu is done unless its choice opens the next menu in
+// its place (a choice that opens another picker has put it in place already).
+func (u *menu) pick(m *Model, it menuItem) (bool, tea.Cmd) {
 	next, cmd := u.choose(m, it)
-	if m.menu == u {
-		m.menu = next
+	if next != nil && m.picker == u {
+		m.picker = next
+		return false, cmd
 	}
-	return cmd
+	return true, cmd
 }
+
+func (u *menu) View(m *Model, width, _ int) []string { return u.view(m.r, width) }
 
 // view draws the menu in a box of the given width.
 func (u *menu) view(r *renderer, width int) []string {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/llm"
-	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -64,9 +62,8 @@ type Model struct {
 	msgs    []llm.Message
 	running bool
 	cancel  context.CancelFunc
-	dialogs []*dialog
-	// forms are MCP servers' requests for input, shown after the permission dialogs.
-	forms []*form
+	// asks are the questions waiting for the person, the first one shown (overlay.go).
+	asks  []ask
 	ctrlC bool
 	// quitting is set when the person quit (Ctrl+C twice, /exit): the transcript is left in
 	// the terminal's scrollback.
@@ -85,13 +82,13 @@ type Model struct {
 	// ctxUsage is how full the context window is, as last measured or estimated.
 	ctxUsage agent.ContextUsage
 
-	// points are the messages /rewind can go back to; rewinder is its open picker.
-	points   []rewindPoint
-	rewinder *rewindPicker
+	// points are the messages /rewind can go back to.
+	points []rewindPoint
 	// stopping is the line of an interrupt in progress, which the end of the turn updates.
 	stopping *entry
-	// menu is the open menu (/resume, /mcp, the trust offer), shown where the input is.
-	menu *menu
+	// picker is the open menu (/resume, /mcp, the trust offer) or /rewind, shown where the
+	// input is when no ask waits.
+	picker overlay
 	// retrying is the line of the model API's retries, until the model answers or the turn
 	// ends.
 	retrying *entry
@@ -202,10 +199,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, tick()
 	case askMsg:
-		d := newDialog(msg)
-		if d.kind == dialogPlan {
-			d.prePlanMode = m.perms().PrePlanMode()
-		}
 		if c := m.cards[m.cardFor(msg)]; c != nil {
 			c.progress = "waiting for your answer"
 			c.touch()
@@ -213,15 +206,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			sc.progress = "waiting for your answer"
 			top.touch()
 		}
-		m.dialogs = append(m.dialogs, d)
+		m.queue(newPrompt(msg, m.perms().PrePlanMode()))
 		return m, nil
-	case withdrawMsg:
-		for i, d := range m.dialogs {
-			if d.ask.id == msg.id {
-				m.dialogs = append(m.dialogs[:i:i], m.dialogs[i+1:]...)
-				break
-			}
-		}
+	case withdrawMsg, withdrawFormMsg:
+		m.withdraw(msg)
 		return m, nil
 	case editorDone:
 		m.editorDone(msg)
@@ -233,24 +221,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case reconnectDone:
 		return m, m.reconnected(msg)
 	case elicitMsg:
-		m.forms = append(m.forms, newForm(msg))
-		return m, nil
-	case withdrawFormMsg:
-		m.forms = slices.DeleteFunc(m.forms, func(f *form) bool { return f.msg.id == msg.id })
+		m.queue(newForm(msg))
 		return m, nil
 	case noticeMsg:
 		m.notice(msg)
 		return m, nil
 	case tea.PasteMsg:
-		if len(m.dialogs) > 0 {
-			if d := m.dialogs[0]; d.typing {
-				d.text.InsertString(msg.Content)
-			}
-			return m, nil
-		}
-		if len(m.forms) > 0 {
-			m.forms[0].paste(msg.Content)
-			return m, nil
+		if len(m.asks) > 0 {
+			return m, m.overlayUpdate(m.asks[0], msg)
 		}
 		m.input.InsertString(msg.Content)
 		m.fitInput()
@@ -258,11 +236,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	}
-	var cmd tea.Cmd
-	if len(m.dialogs) > 0 && m.dialogs[0].typing {
-		m.dialogs[0].text, cmd = m.dialogs[0].text.Update(msg)
-		return m, cmd
+	// The rest (the cursor's blinking) is the text field's that has the focus.
+	if e, ok := m.active().(interface{ editing() bool }); ok && e.editing() {
+		return m, m.overlayUpdate(m.active(), msg)
 	}
+	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
 	return m, cmd
 }
@@ -303,35 +281,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if quit {
 		return m.ctrlCPressed()
 	}
-	if len(m.dialogs) > 0 {
-		d := m.dialogs[0]
-		done, ans, cmd := d.key(msg, m.width)
-		if done {
-			d.ask.reply <- ans
-			m.dialogs = m.dialogs[1:]
-			if c := m.cards[m.cardFor(d.ask)]; c != nil {
-				c.progress = ""
-				c.start = m.cfg.now()
-				c.touch()
-			} else {
-				m.answeredSub(d.ask.req.Tool)
-			}
-		}
-		return cmd
-	}
-	if len(m.forms) > 0 {
-		f := m.forms[0]
-		if done, res := f.key(msg); done {
-			f.msg.reply <- res
-			m.forms = m.forms[1:]
-		}
-		return nil
-	}
-	if m.menu != nil {
-		return m.menuKey(msg)
-	}
-	if m.rewinder != nil {
-		return m.rewindKey(msg)
+	if o := m.active(); o != nil {
+		return m.overlayUpdate(o, msg)
 	}
 	if m.scrollback.update(m.r, m.entries, m.width, msg) {
 		return nil
@@ -412,11 +363,11 @@ func (m *Model) ctrlCPressed() tea.Cmd {
 		m.interrupt()
 		return nil
 	}
-	if m.menu != nil {
-		m.menu = nil
+	if _, ok := m.picker.(*menu); ok {
+		m.picker = nil
 		return nil
 	}
-	if m.input.Value() != "" && len(m.dialogs) == 0 && len(m.forms) == 0 {
+	if m.input.Value() != "" && len(m.asks) == 0 {
 		m.input.Reset()
 		m.fitInput()
 		return nil
@@ -434,14 +385,10 @@ func (m *Model) quit() tea.Cmd {
 	if m.cancel != nil {
 		m.cancel()
 	}
-	for _, d := range m.dialogs {
-		d.ask.reply <- answer{kind: ansNo}
+	for _, a := range m.asks {
+		a.refuse()
 	}
-	m.dialogs = nil
-	for _, f := range m.forms {
-		f.msg.reply <- client.ElicitResult{Action: client.ElicitCancel}
-	}
-	m.forms = nil
+	m.asks = nil
 	m.quitting = true
 	return tea.Quit
 }
@@ -627,8 +574,8 @@ func (m *Model) event(ev agent.Event) {
 				if isAgentTool(b.Name) {
 					e.keyInput = agentKeyInput(b.Input)
 				}
-				for _, d := range m.dialogs {
-					if d.ask.useID == b.ID {
+				for _, a := range m.asks {
+					if r := a.request(); r != nil && r.useID == b.ID {
 						// The dialog came first.
 						e.progress = waitingForAnswer
 					}
@@ -681,14 +628,8 @@ func (m *Model) View() tea.View {
 
 func (m *Model) render() string {
 	var bottom []string
-	if len(m.dialogs) > 0 {
-		bottom = m.dialogs[0].view(m.r, m, m.width, max(m.height-3, 6))
-	} else if len(m.forms) > 0 {
-		bottom = m.forms[0].view(m.r, m.width)
-	} else if m.menu != nil {
-		bottom = m.menu.view(m.r, m.width)
-	} else if m.rewinder != nil {
-		bottom = m.rewinder.view(m.r, m.points, m.width)
+	if o := m.active(); o != nil {
+		bottom = o.View(m, m.width, max(m.height-3, 6))
 	} else {
 		if len(m.completions) > 0 {
 			bottom = append(bottom, m.r.st.dim.Render("  "+strings.Join(m.completions, "  ")))
@@ -730,7 +671,7 @@ func (m *Model) statusLine() string {
 	switch {
 	case m.ctrlC:
 		right = st.warn.Render("Press Ctrl+C again to exit")
-	case len(m.dialogs) > 0 || len(m.forms) > 0:
+	case len(m.asks) > 0:
 		right = st.warn.Render("waiting for your answer")
 	case m.running && len(m.queued) > 0:
 		right = st.warn.Render(fmt.Sprintf("● working… %d queued (%s to interrupt)", len(m.queued), keys.Interrupt.Help().Key))

@@ -132,8 +132,8 @@ func TestEveryNoEndsTheTurnOnce(t *testing.T) {
 					useTools(llm.ToolUse("t1", c.tool, []byte(input)), llm.ToolUse("t2", "Bash", []byte(`{"command":"touch second.txt"}`))),
 					say("Next reply."))
 				d.send("go")
-				d.until("the dialog", func() bool { return len(h.m.dialogs) > 0 })
-				if got := h.m.dialogs[0].opts[c.noAt-1]; got.kind != ansNo {
+				d.until("the dialog", func() bool { return len(h.m.asks) > 0 })
+				if got := h.m.asks[0].(*permissionPrompt).opts[c.noAt-1]; got.kind != ansNo {
 					t.Fatalf("option %d is %q, not No", c.noAt, got.label)
 				}
 				answerNo(d, c.noAt)

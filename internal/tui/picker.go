@@ -56,7 +56,7 @@ func (m *Model) openPicker() (string, error) {
 		return nil, nil
 	}
 	u.cancel = func(m *Model) { m.say("Resume cancelled: this session goes on.") }
-	m.menu = u
+	m.picker = u
 	return "", nil
 }
 

@@ -79,18 +79,21 @@ func (m *Model) rewindCommand() {
 		for _, pt := range m.points {
 			p.changed = append(p.changed, m.cfg.Checkpoints.Changed(pt.id))
 		}
-		m.rewinder = p
+		m.picker = p
 	}
 }
 
-// rewindKey moves the picker, or closes it with a choice or none.
-func (m *Model) rewindKey(msg tea.KeyPressMsg) tea.Cmd {
-	p := m.rewinder
+// Update moves the picker, or closes it with a choice or none.
+func (p *rewindPicker) Update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return false, nil
+	}
 	n := len(m.points)
-	switch k := msg.String(); {
+	switch k := km.String(); {
 	case k == "esc":
-		m.rewinder = nil
 		m.say("Rewind cancelled.")
+		return true, nil
 	case !p.chosen && (k == "up" || k == "k"):
 		p.sel = (p.sel + n - 1) % n
 	case !p.chosen && (k == "down" || k == "j"):
@@ -98,10 +101,10 @@ func (m *Model) rewindKey(msg tea.KeyPressMsg) tea.Cmd {
 	case !p.chosen && k == "enter":
 		p.chosen = true
 	case p.chosen && (k == rewindBoth || k == rewindCode || k == rewindConversation):
-		m.rewinder = nil
 		m.rewindTo(p.sel, k)
+		return true, nil
 	}
-	return nil
+	return false, nil
 }
 
 // rewindTo goes back to before point i: the files, the conversation, or both.
@@ -132,9 +135,9 @@ func (m *Model) rewindTo(i int, choice string) {
 	m.say("Conversation rewound to before: " + truncRunes(pt.text, 60) + " (the message is back in the input)")
 }
 
-// view draws the picker where the input is.
-func (p *rewindPicker) view(r *renderer, points []rewindPoint, width int) []string {
-	st := r.st
+// View draws the picker where the input is.
+func (p *rewindPicker) View(m *Model, width, _ int) []string {
+	st, points := m.r.st, m.points
 	lines := []string{st.accent.Render("Rewind to before a message"), ""}
 	for i, pt := range points {
 		mark := "  "

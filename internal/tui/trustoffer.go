@@ -23,7 +23,7 @@ func (m *Model) offerTrust(msg trustOfferMsg) {
 		return
 	}
 	folder := m.cfg.Cwd
-	m.menu = &menu{
+	m.picker = &menu{
 		title: "This folder is not trusted",
 		lines: []string{
 			fmt.Sprintf("Saved %s in %s. It applies now, in this session; later sessions read this folder's settings only once you trust it — and then its hooks, MCP servers and other settings apply too.",
