@@ -45,8 +45,8 @@ func TestCustomCommandsInTheChat(t *testing.T) {
 		for _, tt := range tests {
 			h.m.input.SetValue(tt.in)
 			h.press("tab")
-			if got := h.m.input.Value(); got != tt.want || !slices.Equal(h.m.completions, tt.cands) {
-				t.Errorf("%q: completed to %q with %q; want %q with %q", tt.in, got, h.m.completions, tt.want, tt.cands)
+			if got := h.m.input.Value(); got != tt.want || !slices.Equal(h.m.input.completions, tt.cands) {
+				t.Errorf("%q: completed to %q with %q; want %q with %q", tt.in, got, h.m.input.completions, tt.want, tt.cands)
 			}
 		}
 	})

@@ -362,7 +362,7 @@ func TestAtPathCompletion(t *testing.T) {
 	if v := h.m.input.Value(); v != "see @src/main" {
 		t.Errorf("several matches complete their common prefix: %q", v)
 	}
-	if got := strings.Join(h.m.completions, " "); got != "src/main.go src/main_test.go" {
+	if got := strings.Join(h.m.input.completions, " "); got != "src/main.go src/main_test.go" {
 		t.Errorf("candidates %q", got)
 	}
 	if !strings.Contains(h.screen(), "src/main.go  src/main_test.go") {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -51,10 +50,7 @@ type Model struct {
 	subs   map[string]*subCall
 	subTop map[string]*entry
 
-	input   textarea.Model
-	history []string
-	histPos int
-	draft   string
+	input inputBox
 
 	// turnEnd ends the custom command driving the running turn (its rules are dropped).
 	turnEnd func()
@@ -72,8 +68,6 @@ type Model struct {
 	scrollback scrollback
 	// queued are messages typed while a turn ran; they are sent together when it ends.
 	queued []string
-	// completions are the files an @path could be, shown above the input.
-	completions []string
 
 	usage   llm.Usage
 	costUSD float64
@@ -116,26 +110,19 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 	// colours and keeps bold and italics.
 	m.r = &renderer{st: newStyles(true), width: m.width, now: cfg.now}
 	m.entries = entriesFromHistory(cfg.History, cfg.SubAgent)
+	var sent []string
 	for _, e := range m.entries {
 		if e.kind == entryUser {
-			m.history = append(m.history, e.text)
+			sent = append(sent, e.text)
 		}
 	}
-	m.histPos = len(m.history)
 	if len(cfg.History) > 0 {
 		m.entries = append(m.entries, &entry{kind: entryInfo, text: fmt.Sprintf("Resumed session %s (%d messages)", cfg.SessionID, len(cfg.History))})
 	}
 	if cfg.Memory != nil && cfg.Memory().Untrusted {
 		m.entries = append(m.entries, &entry{kind: entryInfo, text: untrustedMemoryNote})
 	}
-	m.input = textarea.New()
-	m.input.ShowLineNumbers = false
-	m.input.Prompt = "> "
-	m.input.Placeholder = "Type a message · /help for commands"
-	m.input.SetHeight(1)
-	m.input.MaxHeight = 8
-	m.input.KeyMap.InsertNewline = keys.Newline
-	m.input.Focus()
+	m.input = newInputBox(sent)
 	m.resize()
 	return m
 }
@@ -145,7 +132,7 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.input.Focus()}
 	if p := strings.TrimSpace(m.cfg.Prompt); p != "" {
-		m.pushHistory(p)
+		m.input.push(p)
 		if name, args, ok := strings.Cut(strings.TrimPrefix(p, "/")+" ", " "); ok && strings.HasPrefix(p, "/") && m.customCommand(name) {
 			// reins "/review main" runs the command, as the same line typed would.
 			return tea.Batch(append(cmds, m.runCommand(name, p, strings.TrimSpace(args)))...)
@@ -161,14 +148,7 @@ func (m *Model) perms() *permission.Context { return m.cfg.Agent.Permissions.Con
 func (m *Model) resize() {
 	m.r.width = m.width
 	m.r.md = nil
-	m.input.SetWidth(max(m.width-2, 10))
-	m.fitInput()
-}
-
-// fitInput grows the input with its text, up to its maximum height.
-func (m *Model) fitInput() {
-	h := min(max(m.input.LineCount(), 1), 8)
-	m.input.SetHeight(h)
+	m.input.resize(m.width)
 }
 
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -230,8 +210,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if len(m.asks) > 0 {
 			return m, m.overlayUpdate(m.asks[0], msg)
 		}
-		m.input.InsertString(msg.Content)
-		m.fitInput()
+		m.input.insert(msg.Content)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
@@ -240,9 +219,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if e, ok := m.active().(interface{ editing() bool }); ok && e.editing() {
 		return m, m.overlayUpdate(m.active(), msg)
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	return m, cmd
+	return m, m.input.update(msg)
 }
 
 // cardFor finds the tool card an ask is about: its tool_use's, or else the oldest pending
@@ -277,7 +254,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if !quit {
 		m.ctrlC = false
 	}
-	m.completions = nil
+	m.input.completions = nil
 	if quit {
 		return m.ctrlCPressed()
 	}
@@ -305,14 +282,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, keys.Send):
 		return m.submit()
 	case key.Matches(msg, keys.History):
-		if m.browseHistory(msg.String() == "up") {
+		if m.input.browse(msg.String() == "up") {
 			return nil
 		}
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	m.fitInput()
-	return cmd
+	return m.input.update(msg)
 }
 
 // complete completes the /command or @path before the cursor and lists the candidates.
@@ -322,34 +296,9 @@ func (m *Model) complete() {
 		v, cands = completePath(m.input.Value(), m.cfg.Cwd)
 	}
 	if v != m.input.Value() {
-		m.input.SetValue(v)
-		m.fitInput()
+		m.input.set(v)
 	}
-	m.completions = cands
-}
-
-// browseHistory moves through the sent messages when the cursor is on the input's first line
-// (up) or last line (down); it reports whether it did, or the key moves the cursor.
-func (m *Model) browseHistory(up bool) bool {
-	switch {
-	case up && m.input.Line() == 0 && m.histPos > 0:
-		if m.histPos == len(m.history) {
-			m.draft = m.input.Value()
-		}
-		m.histPos--
-		m.input.SetValue(m.history[m.histPos])
-	case !up && m.input.Line() == m.input.LineCount()-1 && m.histPos < len(m.history):
-		m.histPos++
-		if m.histPos == len(m.history) {
-			m.input.SetValue(m.draft)
-		} else {
-			m.input.SetValue(m.history[m.histPos])
-		}
-	default:
-		return false
-	}
-	m.fitInput()
-	return true
+	m.input.completions = cands
 }
 
 // ctrlCPressed clears the input, or interrupts the running turn, or asks for a second press,
@@ -368,8 +317,7 @@ func (m *Model) ctrlCPressed() tea.Cmd {
 		return nil
 	}
 	if m.input.Value() != "" && len(m.asks) == 0 {
-		m.input.Reset()
-		m.fitInput()
+		m.input.clear()
 		return nil
 	}
 	if !m.ctrlC {
@@ -413,14 +361,12 @@ func (m *Model) submit() tea.Cmd {
 		return nil
 	}
 	if strings.HasPrefix(text, "/") {
-		m.input.Reset()
-		m.fitInput()
-		m.pushHistory(text)
+		m.input.clear()
+		m.input.push(text)
 		return m.slash(text)
 	}
-	m.input.Reset()
-	m.fitInput()
-	m.pushHistory(text)
+	m.input.clear()
+	m.input.push(text)
 	if m.running {
 		// Sent when the turn ends, as the next prompt.
 		m.queued = append(m.queued, text)
@@ -429,14 +375,6 @@ func (m *Model) submit() tea.Cmd {
 	m.scrollback.follow()
 	m.entries = append(m.entries, &entry{kind: entryUser, text: text})
 	return m.startTurn(llm.UserText(text))
-}
-
-func (m *Model) pushHistory(text string) {
-	if n := len(m.history); n == 0 || m.history[n-1] != text {
-		m.history = append(m.history, text)
-	}
-	m.histPos = len(m.history)
-	m.draft = ""
 }
 
 // startTurn runs the agent on its own goroutine; the program hears of it through the bus and
@@ -631,10 +569,7 @@ func (m *Model) render() string {
 	if o := m.active(); o != nil {
 		bottom = o.View(m, m.width, max(m.height-3, 6))
 	} else {
-		if len(m.completions) > 0 {
-			bottom = append(bottom, m.r.st.dim.Render("  "+strings.Join(m.completions, "  ")))
-		}
-		bottom = append(bottom, strings.Split(m.input.View(), "\n")...)
+		bottom = m.input.lines(&m.r.st)
 	}
 	bottom = append(bottom, m.statusLine())
 	if l := m.commandStatus(); l != "" {

@@ -130,8 +130,7 @@ func (m *Model) rewindTo(i int, choice string) {
 	m.entries = m.entries[:min(pt.entries, len(m.entries))]
 	m.points = m.points[:i]
 	m.scrollback.follow()
-	m.input.SetValue(pt.text)
-	m.fitInput()
+	m.input.set(pt.text)
 	m.say("Conversation rewound to before: " + truncRunes(pt.text, 60) + " (the message is back in the input)")
 }
 
