@@ -58,8 +58,8 @@ type Model struct {
 	msgs    []llm.Message
 	running bool
 	cancel  context.CancelFunc
-	// asks are the questions waiting for the person, the first one shown (overlay.go).
-	asks  []ask
+	// overlays are the prompts waiting for the person and the open picker (overlay.go).
+	overlays
 	ctrlC bool
 	// quitting is set when the person quit (Ctrl+C twice, /exit): the transcript is left in
 	// the terminal's scrollback.
@@ -69,10 +69,8 @@ type Model struct {
 	// queued are messages typed while a turn ran; they are sent together when it ends.
 	queued []string
 
-	usage   llm.Usage
-	costUSD float64
-	costOK  bool
-	turns   int
+	// spent is what the turns cost.
+	spent tally
 	// ctxUsage is how full the context window is, as last measured or estimated.
 	ctxUsage agent.ContextUsage
 
@@ -80,9 +78,6 @@ type Model struct {
 	points []rewindPoint
 	// stopping is the line of an interrupt in progress, which the end of the turn updates.
 	stopping *entry
-	// picker is the open menu (/resume, /mcp, the trust offer) or /rewind, shown where the
-	// input is when no ask waits.
-	picker overlay
 	// retrying is the line of the model API's retries, until the model answers or the turn
 	// ends.
 	retrying *entry
@@ -103,7 +98,6 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 		subTop:  map[string]*entry{},
 		msgs:    cfg.History,
 		width:   80, height: 24,
-		costOK:     true,
 		scrollback: newScrollback(),
 	}
 	// Without colour the dark style is still right: Bubble Tea's colour profile strips the
@@ -415,10 +409,7 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 		if msg.res.Messages != nil {
 			m.msgs = msg.res.Messages
 		}
-		m.usage = m.usage.Add(msg.res.Usage)
-		m.costUSD += msg.res.CostUSD
-		m.costOK = m.costOK && msg.res.CostKnown
-		m.turns += msg.res.NumTurns
+		m.spent.add(msg.res)
 		m.ctxUsage = m.cfg.Agent.ContextUsage(m.msgs)
 	}
 	// Calls the abort left without a result are shown as cancelled.

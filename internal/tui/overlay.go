@@ -27,8 +27,15 @@ type ask interface {
 	withdrawnBy(msg tea.Msg) bool
 }
 
+// overlays are the open overlays: the asks waiting, the first one shown, and a picker, shown
+// when no ask waits.
+type overlays struct {
+	asks   []ask
+	picker overlay
+}
+
 // active is the overlay shown: the first ask, or else the open picker.
-func (m *Model) active() overlay {
+func (m *overlays) active() overlay {
 	if len(m.asks) > 0 {
 		return m.asks[0]
 	}
@@ -40,7 +47,7 @@ func (m *Model) active() overlay {
 
 // queue adds an ask. The prompts over tool calls come before MCP servers' forms: the turn
 // cannot go on without them.
-func (m *Model) queue(a ask) {
+func (m *overlays) queue(a ask) {
 	at := len(m.asks)
 	if a.request() != nil {
 		at = slices.IndexFunc(m.asks, func(q ask) bool { return q.request() == nil })
@@ -52,7 +59,7 @@ func (m *Model) queue(a ask) {
 }
 
 // withdraw drops the asks msg withdraws.
-func (m *Model) withdraw(msg tea.Msg) {
+func (m *overlays) withdraw(msg tea.Msg) {
 	m.asks = slices.DeleteFunc(m.asks, func(a ask) bool { return a.withdrawnBy(msg) })
 }
 

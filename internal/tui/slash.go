@@ -58,7 +58,7 @@ func (m *Model) slash(line string) tea.Cmd {
 	case "/status":
 		m.say(m.statusReport())
 	case "/cost":
-		m.say(m.costReport())
+		m.say(m.spent.report())
 	case "/clear":
 		m.clearCommand()
 	case "/compact":
@@ -160,16 +160,6 @@ func (m *Model) modelCommand(args []string) {
 	}
 	m.cfg.Agent.Model = args[0]
 	m.say("Model for the next turns: " + args[0])
-}
-
-// costReport is /cost: the session's replies, tokens and estimated price.
-func (m *Model) costReport() string {
-	price := fmt.Sprintf("$%.4f", m.costUSD)
-	if !m.costOK {
-		price += " (prices of some models are unknown)"
-	}
-	return fmt.Sprintf("Session: %d model replies · input %d · output %d · cache read %d · cache write %d tokens · %s",
-		m.turns, m.usage.InputTokens, m.usage.OutputTokens, m.usage.CacheReadInputTokens, m.usage.CacheCreationInputTokens, price)
 }
 
 // clearCommand is /clear: the conversation, and the taint of the secrets it held, are gone.

@@ -114,15 +114,15 @@ func (m *Model) statusInput() []byte {
 		"output_style":    map[string]any{"name": sc.OutputStyle},
 		"permission_mode": string(pc.Mode()),
 		"cost": map[string]any{
-			"total_cost_usd":        m.costUSD,
+			"total_cost_usd":        m.spent.costUSD,
 			"total_duration_ms":     m.cfg.now().Sub(m.status.started).Milliseconds(),
 			"total_api_duration_ms": 0,
 			"total_lines_added":     0,
 			"total_lines_removed":   0,
 		},
 		"context_window": map[string]any{
-			"total_input_tokens":   m.usage.InputTokens + m.usage.CacheReadInputTokens + m.usage.CacheCreationInputTokens,
-			"total_output_tokens":  m.usage.OutputTokens,
+			"total_input_tokens":   m.spent.usage.InputTokens + m.spent.usage.CacheReadInputTokens + m.spent.usage.CacheCreationInputTokens,
+			"total_output_tokens":  m.spent.usage.OutputTokens,
 			"context_window_size":  u.Window,
 			"used_percentage":      u.Percent(),
 			"remaining_percentage": 100 - u.Percent(),
