@@ -19,7 +19,17 @@
 //   - Bubble Tea, Lip Gloss and Glamour types stay in this package; [Run] takes and returns
 //     only Reins types.
 //
+// # Shape
+//
+// The chat is a few small models under [Model]: the input (inputBox), the transcript's window
+// (scrollback, a bubbles viewport), and the overlays that take the input's place, one type
+// each with its own Update and View (permissionPrompt, planApproval, questionPrompt, the MCP
+// form, menu, rewindPicker; overlay.go). The model hands the active overlay the keys instead
+// of switching over them. Every key of the chat is a binding of one key map (keys.go), from
+// which /help's key lines and the status line's hints are generated.
+//
 // Only the visible part of the transcript is rendered: each entry caches its lines for the
 // current width, and a frame renders entries from the bottom until the screen is full, so the
-// cost of a frame does not grow with the length of the session.
+// cost of a frame does not grow with the length of the session. The viewport is given only
+// those lines (and a screen more above them when a page key scrolls).
 package tui
