@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reinsdev/reins/permission"
@@ -63,6 +64,23 @@ func onlySession(ups []permission.Update) bool {
 	return true
 }
 
+// permissionKeys are the permission prompt's keys. Tab is not a move here: it picks the file
+// an "always" writes.
+var permissionKeys = struct {
+	choiceKeys
+	Dest, Why, Edit key.Binding
+}{
+	choiceKeys: choiceKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "k", "shift+tab")),
+		Down:   key.NewBinding(key.WithKeys("down", "j")),
+		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "no")),
+	},
+	Dest: key.NewBinding(key.WithKeys("tab")),
+	Why:  key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "why")),
+	Edit: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
+}
+
 func (d *permissionPrompt) Update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
 	return d.update(m, msg, d.key, d.submitText)
 }
@@ -72,22 +90,23 @@ func (d *permissionPrompt) View(m *Model, width, height int) []string {
 }
 
 func (d *permissionPrompt) key(msg tea.KeyPressMsg, width int) (bool, answer, tea.Cmd) {
-	switch msg.String() {
-	case "tab":
+	ks := permissionKeys
+	switch {
+	case key.Matches(msg, ks.Dest):
 		d.dest = nextDest(d.dest)
 		return false, answer{}, nil
-	case "?":
+	case key.Matches(msg, ks.Why):
 		d.trace, d.offset = !d.trace, 0
 		return false, answer{}, nil
-	case "e":
+	case key.Matches(msg, ks.Edit):
 		if field := editableField(d.ask.req.Tool); field != "" {
 			return false, answer{}, d.startTyping(ansEdited, width, str(inputFields(d.ask.raw), field))
 		}
 		return false, answer{}, nil
-	case "esc":
+	case key.Matches(msg, ks.Cancel):
 		return true, answer{kind: ansNo}, nil
 	}
-	_, done, ans, cmd := d.listKey(msg, d.opts, func(o option) (bool, answer, tea.Cmd) {
+	_, done, ans, cmd := d.listKey(msg, ks.choiceKeys, d.opts, func(o option) (bool, answer, tea.Cmd) {
 		if o.kind == ansNoFeedback {
 			return false, answer{}, d.startTyping(o.kind, width, "")
 		}
@@ -179,11 +198,11 @@ func (d *permissionPrompt) parts(r *renderer, m *Model) parts {
 			p.opts = append(p.opts, "      "+st.dim.Render("saved in "+m.destLabel(d.dest)+" (tab: local / project / user)"))
 		}
 	}
-	hints := "↑↓ select · enter confirm · esc no · ? why"
+	after := []key.Binding{permissionKeys.Why}
 	if editableField(d.ask.req.Tool) != "" {
-		hints += " · e edit"
+		after = append(after, permissionKeys.Edit)
 	}
-	p.foot = append(p.foot, st.dim.Render(hints))
+	p.foot = append(p.foot, st.dim.Render(permissionKeys.hints(nil, after...)))
 	return p
 }
 

@@ -59,15 +59,49 @@ func (k keyMap) helpRows() [][]key.Binding {
 // help renders the "Keys:" lines of /help: the help package's short view of each row, the
 // rows continued under the first.
 func (k keyMap) help() string {
-	h := help.New()
-	h.Styles = help.Styles{} // the transcript styles the whole block
-	h.ShortSeparator = " · "
 	const label = "Keys: "
 	rows := make([]string, 0, 3)
 	for _, row := range k.helpRows() {
-		rows = append(rows, h.ShortHelpView(row))
+		rows = append(rows, hintLine(row...))
 	}
 	return label + strings.Join(rows, " ·\n"+strings.Repeat(" ", len(label)))
+}
+
+// hintLine is the help package's short view of bindings, unstyled (who shows it styles the
+// whole line), "key what" separated by " · ".
+func hintLine(bindings ...key.Binding) string {
+	h := help.New()
+	h.Styles = help.Styles{}
+	h.ShortSeparator = " · "
+	return h.ShortHelpView(bindings)
+}
+
+// choiceKeys are the keys of an overlay's list of choices. Each overlay declares its own,
+// worded for it: its key presses are matched against them and its hint line is their help.
+type choiceKeys struct {
+	Up, Down, Choose, Cancel key.Binding
+}
+
+// selecting is the one help entry of the keys that move the selection.
+func (k choiceKeys) selecting() key.Binding {
+	return key.NewBinding(key.WithKeys(append(k.Up.Keys(), k.Down.Keys()...)...), key.WithHelp("↑↓", "select"))
+}
+
+// hints is the overlay's hint line: moving, then extra (the overlay's own keys shown before
+// the choice), choosing, cancelling, then after.
+func (k choiceKeys) hints(extra []key.Binding, after ...key.Binding) string {
+	bs := append([]key.Binding{k.selecting()}, extra...)
+	return hintLine(append(append(bs, k.Choose, k.Cancel), after...)...)
+}
+
+// promptKeys are the keys every prompt over a tool call shares besides its choice keys: the
+// body's scrolling and an option's number.
+var promptKeys = struct {
+	PageUp, PageDown, Number key.Binding
+}{
+	PageUp:   key.NewBinding(key.WithKeys("pgup")),
+	PageDown: key.NewBinding(key.WithKeys("pgdown")),
+	Number:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9")),
 }
 
 // transcriptKeys are the viewport's keys over the transcript: only the page keys, as half

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reinsdev/reins/permission"
@@ -28,6 +29,14 @@ func (d *planApproval) options() []option {
 		option{"No, keep planning", ansPlanKeep})
 }
 
+// planKeys are the plan approval's keys; esc keeps planning.
+var planKeys = choiceKeys{
+	Up:     key.NewBinding(key.WithKeys("up", "k", "shift+tab")),
+	Down:   key.NewBinding(key.WithKeys("down", "j", "tab")),
+	Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
+	Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "keep planning")),
+}
+
 func (d *planApproval) Update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
 	return d.update(m, msg, d.key, d.submitFeedback)
 }
@@ -39,10 +48,10 @@ func (d *planApproval) key(msg tea.KeyPressMsg, width int) (bool, answer, tea.Cm
 		}
 		return true, answer{kind: o.kind}, nil
 	}
-	if msg.String() == "esc" {
+	if key.Matches(msg, planKeys.Cancel) {
 		return choose(option{kind: ansPlanKeep})
 	}
-	_, done, ans, cmd := d.listKey(msg, d.options(), choose)
+	_, done, ans, cmd := d.listKey(msg, planKeys, d.options(), choose)
 	return done, ans, cmd
 }
 
@@ -56,6 +65,6 @@ func (d *planApproval) View(m *Model, width, height int) []string {
 	for i, o := range d.options() {
 		p.opts = append(p.opts, d.optLine(r, i, o.label))
 	}
-	p.foot = append(p.foot, r.st.dim.Render("↑↓ select · enter confirm · esc keep planning"))
+	p.foot = append(p.foot, r.st.dim.Render(planKeys.hints(nil)))
 	return d.frame(m.r, p, width, height)
 }

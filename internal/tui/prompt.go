@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -95,28 +96,27 @@ func (p *prompt) update(m *Model, msg tea.Msg, key, submit keyFunc) (bool, tea.C
 	return done, cmd
 }
 
-// listKey moves through opts and picks one (enter, or its number); choose answers the pick.
-// It reports whether the key was one of these.
-func (p *prompt) listKey(msg tea.KeyPressMsg, opts []option, choose func(option) (bool, answer, tea.Cmd)) (handled, done bool, ans answer, cmd tea.Cmd) {
-	switch k := msg.String(); k {
-	case "up", "k", "shift+tab":
+// listKey moves through opts and picks one (ck.Choose, or its number); choose answers the
+// pick. It reports whether the key was one of these.
+func (p *prompt) listKey(msg tea.KeyPressMsg, ck choiceKeys, opts []option, choose func(option) (bool, answer, tea.Cmd)) (handled, done bool, ans answer, cmd tea.Cmd) {
+	switch {
+	case key.Matches(msg, ck.Up):
 		p.sel = (p.sel + len(opts) - 1) % len(opts)
-	case "down", "j", "tab":
+	case key.Matches(msg, ck.Down):
 		p.sel = (p.sel + 1) % len(opts)
-	case "pgdown":
+	case key.Matches(msg, promptKeys.PageDown):
 		p.offset += 5
-	case "pgup":
+	case key.Matches(msg, promptKeys.PageUp):
 		p.offset = max(p.offset-5, 0)
-	case "enter":
+	case key.Matches(msg, ck.Choose):
 		done, ans, cmd = choose(opts[p.sel])
-	default:
-		if len(k) != 1 || k[0] < '1' || k[0] > '9' {
-			return false, false, ans, nil
-		}
-		if i := int(k[0] - '1'); i < len(opts) {
+	case key.Matches(msg, promptKeys.Number):
+		if i := int(msg.String()[0] - '1'); i < len(opts) {
 			p.sel = i
 			done, ans, cmd = choose(opts[i])
 		}
+	default:
+		return false, false, ans, nil
 	}
 	return true, done, ans, cmd
 }

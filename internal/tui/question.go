@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -40,6 +41,21 @@ func newQuestionPrompt(a askMsg) *questionPrompt {
 	return &questionPrompt{prompt: prompt{ask: a}, questions: in.Questions, picked: map[int]bool{}, answers: map[string]string{}}
 }
 
+// questionKeys are AskUserQuestion's keys: space ticks an option of a question that takes
+// several.
+var questionKeys = struct {
+	choiceKeys
+	Toggle key.Binding
+}{
+	choiceKeys: choiceKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "k")),
+		Down:   key.NewBinding(key.WithKeys("down", "j", "tab")),
+		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "decline")),
+	},
+	Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "toggle")),
+}
+
 func (d *questionPrompt) Update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
 	return d.update(m, msg, d.key, d.submitText)
 }
@@ -50,18 +66,19 @@ func (d *questionPrompt) key(msg tea.KeyPressMsg, width int) (bool, answer, tea.
 	}
 	q := d.questions[d.qi]
 	n := len(q.Options) + 1 // "Other"
-	switch msg.String() {
-	case "up", "k":
+	ks := questionKeys
+	switch {
+	case key.Matches(msg, ks.Up):
 		d.sel = (d.sel + n - 1) % n
-	case "down", "j", "tab":
+	case key.Matches(msg, ks.Down):
 		d.sel = (d.sel + 1) % n
-	case "esc":
+	case key.Matches(msg, ks.Cancel):
 		return true, answer{kind: ansNo}, nil
-	case "space":
+	case key.Matches(msg, ks.Toggle):
 		if q.MultiSelect && d.sel < len(q.Options) {
 			d.picked[d.sel] = !d.picked[d.sel]
 		}
-	case "enter":
+	case key.Matches(msg, ks.Choose):
 		if d.sel == len(q.Options) {
 			return false, answer{}, d.startTyping(ansQuestions, width, "")
 		}
@@ -144,10 +161,11 @@ func (d *questionPrompt) parts(r *renderer, width int) parts {
 		}
 	}
 	p.opts = append(p.opts, d.optLine(r, len(q.Options), "Other (type your own answer)"))
-	hints := "↑↓ select · enter choose · esc decline"
+	ks, extra := questionKeys.choiceKeys, []key.Binding(nil)
 	if q.MultiSelect {
-		hints = "↑↓ select · space toggle · enter confirm · esc decline"
+		ks.Choose.SetHelp("enter", "confirm")
+		extra = append(extra, questionKeys.Toggle)
 	}
-	p.foot = append(p.foot, st.dim.Render(hints))
+	p.foot = append(p.foot, st.dim.Render(ks.hints(extra)))
 	return p
 }

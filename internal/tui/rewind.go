@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -83,6 +84,14 @@ func (m *Model) rewindCommand() {
 	}
 }
 
+// rewindKeys are the keys of /rewind's list of messages.
+var rewindKeys = choiceKeys{
+	Up:     key.NewBinding(key.WithKeys("up", "k")),
+	Down:   key.NewBinding(key.WithKeys("down", "j")),
+	Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+	Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+}
+
 // Update moves the picker, or closes it with a choice or none.
 func (p *rewindPicker) Update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
 	km, ok := msg.(tea.KeyPressMsg)
@@ -91,14 +100,14 @@ func (p *rewindPicker) Update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
 	}
 	n := len(m.points)
 	switch k := km.String(); {
-	case k == "esc":
+	case key.Matches(km, rewindKeys.Cancel):
 		m.say("Rewind cancelled.")
 		return true, nil
-	case !p.chosen && (k == "up" || k == "k"):
+	case !p.chosen && key.Matches(km, rewindKeys.Up):
 		p.sel = (p.sel + n - 1) % n
-	case !p.chosen && (k == "down" || k == "j"):
+	case !p.chosen && key.Matches(km, rewindKeys.Down):
 		p.sel = (p.sel + 1) % n
-	case !p.chosen && k == "enter":
+	case !p.chosen && key.Matches(km, rewindKeys.Choose):
 		p.chosen = true
 	case p.chosen && (k == rewindBoth || k == rewindCode || k == rewindConversation):
 		m.rewindTo(p.sel, k)
@@ -159,7 +168,7 @@ func (p *rewindPicker) View(m *Model, width, _ int) []string {
 		}
 		lines = append(lines, "", rewindBoth+" code and conversation · "+rewindCode+" code only · "+rewindConversation+" conversation only · esc cancel")
 	} else {
-		lines = append(lines, "", st.dim.Render("↑↓ select · enter choose · esc cancel"))
+		lines = append(lines, "", st.dim.Render(rewindKeys.hints(nil)))
 	}
 	box := st.border.Width(width).Render(strings.Join(lines, "\n"))
 	return strings.Split(box, "\n")
