@@ -42,13 +42,8 @@ type Model struct {
 	fence   *fence
 
 	width, height int
-	entries       []*entry
-	stream        map[int]*entry
-	cards         map[string]*entry
-	// subs are sub-agents' calls still running, and subTop the top-level Agent card each
-	// sub-agent call is nested under, by tool_use id.
-	subs   map[string]*subCall
-	subTop map[string]*entry
+	// transcript is what the conversation shows (transcript.go).
+	transcript
 
 	input inputBox
 
@@ -88,16 +83,13 @@ type Model struct {
 
 func newModel(ctx context.Context, cfg *Config) *Model {
 	m := &Model{
-		cfg:     cfg,
-		ctx:     ctx,
-		turn:    &sync.WaitGroup{},
-		stopper: &stopper{},
-		stream:  map[int]*entry{},
-		cards:   map[string]*entry{},
-		subs:    map[string]*subCall{},
-		subTop:  map[string]*entry{},
-		msgs:    cfg.History,
-		width:   80, height: 24,
+		cfg:        cfg,
+		ctx:        ctx,
+		turn:       &sync.WaitGroup{},
+		stopper:    &stopper{},
+		transcript: newTranscript(),
+		msgs:       cfg.History,
+		width:      80, height: 24,
 		scrollback: newScrollback(),
 	}
 	// Without colour the dark style is still right: Bubble Tea's colour profile strips the
@@ -218,7 +210,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // cardFor finds the tool card an ask is about: its tool_use's, or else the oldest pending
 // card of that tool.
-func (m *Model) cardFor(a askMsg) string {
+func (m *transcript) cardFor(a askMsg) string {
 	if a.useID != "" {
 		if _, ok := m.cards[a.useID]; ok {
 			return a.useID
@@ -233,7 +225,7 @@ func (m *Model) cardFor(a askMsg) string {
 	return ""
 }
 
-func (m *Model) invalidate() {
+func (m *transcript) invalidate() {
 	for _, e := range m.entries {
 		e.touch()
 	}
@@ -453,7 +445,7 @@ func (m *Model) turnDone(msg turnDoneMsg) tea.Cmd {
 // Claude Code.
 const saidNoNote = "Stopped: you said no. Tell Reins what to do instead."
 
-func (m *Model) finishStreams() {
+func (m *transcript) finishStreams() {
 	for _, e := range m.stream {
 		e.streaming = false
 		e.touch()
@@ -464,7 +456,7 @@ func (m *Model) finishStreams() {
 // event draws one agent event.
 func (m *Model) event(ev agent.Event) {
 	if ev.ParentToolUseID != "" {
-		m.subEvent(ev)
+		m.subEvent(ev, m.cfg.now())
 		return
 	}
 	switch ev.Type {
@@ -647,7 +639,7 @@ func (m *Model) updatePermissions(ups ...permission.Update) error {
 }
 
 // streamInto adds a streamed delta to the entry of its block, which the first delta creates.
-func (m *Model) streamInto(ev agent.Event, kind entryKind) {
+func (m *transcript) streamInto(ev agent.Event, kind entryKind) {
 	e := m.stream[ev.Index]
 	if e == nil {
 		e = &entry{kind: kind, streaming: true}

@@ -102,8 +102,10 @@ func (m *Model) slash(line string) tea.Cmd {
 }
 
 // say adds a command's answer to the transcript; sayErr a command's failure.
-func (m *Model) say(s string)    { m.entries = append(m.entries, &entry{kind: entryInfo, text: s}) }
-func (m *Model) sayErr(s string) { m.entries = append(m.entries, &entry{kind: entryError, text: s}) }
+func (m *transcript) say(s string) { m.entries = append(m.entries, &entry{kind: entryInfo, text: s}) }
+func (m *transcript) sayErr(s string) {
+	m.entries = append(m.entries, &entry{kind: entryError, text: s})
+}
 
 // permissionsCommand is /permissions: the report, or a rule added or removed first.
 func (m *Model) permissionsCommand(args []string) {

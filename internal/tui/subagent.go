@@ -48,7 +48,7 @@ func agentKeyInput(raw json.RawMessage) string {
 // join the card of the Agent call that runs it (or, for a sub-agent of a sub-agent, the card
 // its parent call is nested under), never the top level. Its text is the Agent call's result,
 // shown when the call ends.
-func (m *Model) subEvent(ev agent.Event) {
+func (m *transcript) subEvent(ev agent.Event, now time.Time) {
 	top := m.cards[ev.ParentToolUseID]
 	if top == nil {
 		top = m.subTop[ev.ParentToolUseID]
@@ -89,7 +89,7 @@ func (m *Model) subEvent(ev agent.Event) {
 				continue
 			}
 			var probe entry
-			finishCard(&probe, b, m.cfg.now())
+			finishCard(&probe, b, now)
 			sc.status, sc.progress = probe.status, ""
 			delete(m.subs, b.ToolUseID)
 		}
@@ -98,7 +98,7 @@ func (m *Model) subEvent(ev agent.Event) {
 }
 
 // subCallFor finds the pending sub-agent call an ask is about, when no top-level card is.
-func (m *Model) subCallFor(toolName string) (*subCall, *entry) {
+func (m *transcript) subCallFor(toolName string) (*subCall, *entry) {
 	for _, e := range m.entries {
 		if e.kind != entryTool || e.status != toolPending {
 			continue
@@ -169,7 +169,7 @@ func subSummary(e *entry) string {
 }
 
 // answeredSub clears the "waiting" mark of the sub-agent call whose ask was answered.
-func (m *Model) answeredSub(toolName string) {
+func (m *transcript) answeredSub(toolName string) {
 	for _, e := range m.entries {
 		if e.kind != entryTool || e.status != toolPending {
 			continue
@@ -186,7 +186,7 @@ func (m *Model) answeredSub(toolName string) {
 
 // forgetSubCalls stops tracking the sub-agent calls of a finished card: late events for them
 // are dropped.
-func (m *Model) forgetSubCalls(e *entry) {
+func (m *transcript) forgetSubCalls(e *entry) {
 	for _, sc := range e.subCalls {
 		delete(m.subs, sc.id)
 		delete(m.subTop, sc.id)

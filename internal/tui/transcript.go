@@ -367,6 +367,22 @@ func padTop(lines []string, height int) []string {
 	return append(make([]string, height-len(lines), height), lines...)
 }
 
+// transcript is what the conversation shows: its entries, in order, and the indexes into
+// them that the agent's events update — the blocks being streamed by index, the tool cards
+// still running by tool_use id, and sub-agents' calls still running with the top-level Agent
+// card each is nested under.
+type transcript struct {
+	entries []*entry
+	stream  map[int]*entry
+	cards   map[string]*entry
+	subs    map[string]*subCall
+	subTop  map[string]*entry
+}
+
+func newTranscript() transcript {
+	return transcript{stream: map[int]*entry{}, cards: map[string]*entry{}, subs: map[string]*subCall{}, subTop: map[string]*entry{}}
+}
+
 // entriesFromHistory rebuilds the transcript of a resumed session. subAgent, when set,
 // returns the saved conversation of a sub-agent by its agent id, so that an Agent card shows
 // the calls its sub-agent made.
