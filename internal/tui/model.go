@@ -200,6 +200,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
+	case tea.MouseWheelMsg:
+		m.scrollback.update(m.r, m.entries, m.width, msg)
+		return m, nil
 	}
 	// The rest (the cursor's blinking) is the text field's that has the focus.
 	if e, ok := m.active().(interface{ editing() bool }); ok && e.editing() {
@@ -235,6 +238,8 @@ func tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
+// key goes to the active overlay if there is one, else to the transcript's page keys, the
+// chat's keys and the input, in that order; ctrl+c is always the chat's.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	quit := key.Matches(msg, keys.Quit)
 	if !quit {

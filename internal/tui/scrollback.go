@@ -7,8 +7,9 @@ import (
 )
 
 // scrollback is the transcript's window: a viewport over the end of the conversation. The
-// viewport keeps the position and does the scrolling (the page keys of the key map, the
-// mouse wheel where the terminal sends it, the stop at the top). It holds only the lines from
+// viewport keeps the position and does the scrolling (the page keys of the key map, the stop
+// at the top, and the mouse wheel should the terminal send it: the chat does not ask for mouse
+// events, so that the terminal keeps its own selection of text). It holds only the lines from
 // the first one shown down to the end, because a frame must cost the same for ten messages
 // and ten thousand (renderer.tail renders from the last entry backwards).
 //

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // TestScrollback: the transcript follows what is written; the page keys move it half a
@@ -42,5 +44,10 @@ func TestScrollback(t *testing.T) {
 	h.m.say("line 41")
 	if !shows("line 41") || shows("scrolled up") {
 		t.Errorf("back at the end the chat does not follow:\n%s", h.screen())
+	}
+	// The wheel scrolls too, should the terminal send it.
+	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if !shows("scrolled up 3 lines") {
+		t.Errorf("the mouse wheel did not scroll:\n%s", h.screen())
 	}
 }
