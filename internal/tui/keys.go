@@ -40,6 +40,11 @@ var keys = keyMap{
 	Quit:     key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "interrupt, twice from an empty prompt quit")),
 }
 
+// keyName is a key press's name as key.Matches reads it.
+type keyName string
+
+func (k keyName) String() string { return string(k) }
+
 // scroll is the one help entry of the two page keys.
 func (k keyMap) scroll() key.Binding {
 	return key.NewBinding(

@@ -90,7 +90,6 @@ func newModel(ctx context.Context, cfg *Config) *Model {
 		transcript: newTranscript(),
 		msgs:       cfg.History,
 		width:      80, height: 24,
-		scrollback: newScrollback(),
 	}
 	// Without colour the dark style is still right: Bubble Tea's colour profile strips the
 	// colours and keeps bold and italics.
@@ -241,7 +240,9 @@ func tick() tea.Cmd {
 // key goes to the active overlay if there is one, else to the transcript's page keys, the
 // chat's keys and the input, in that order; ctrl+c is always the chat's.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	quit := key.Matches(msg, keys.Quit)
+	// The key's name is worked out once, not once for each binding it is matched against.
+	k := keyName(msg.String())
+	quit := key.Matches(k, keys.Quit)
 	if !quit {
 		m.ctrlC = false
 	}
@@ -256,24 +257,24 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, keys.Interrupt):
+	case key.Matches(k, keys.Interrupt):
 		if m.running && m.cancel != nil {
 			m.interrupt()
 		}
 		return nil
-	case key.Matches(msg, keys.Mode):
+	case key.Matches(k, keys.Mode):
 		m.cycleMode()
 		return nil
-	case key.Matches(msg, keys.Expand):
+	case key.Matches(k, keys.Expand):
 		m.r.expanded = !m.r.expanded
 		return nil
-	case key.Matches(msg, keys.Complete):
+	case key.Matches(k, keys.Complete):
 		m.complete()
 		return nil
-	case key.Matches(msg, keys.Send):
+	case key.Matches(k, keys.Send):
 		return m.submit()
-	case key.Matches(msg, keys.History):
-		if m.input.browse(msg.String() == "up") {
+	case key.Matches(k, keys.History):
+		if m.input.browse(k == "up") {
 			return nil
 		}
 	}
