@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/reinsdev/reins/settings"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // Manifest is .claude-plugin/plugin.json: Claude Code's keys. The component keys, when set,
@@ -113,11 +113,7 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 		}
 		seen[mb.key] = true
 		if !slices.Contains(knownKeys, mb.key) {
-			msg := fmt.Sprintf("unknown key %q", mb.key)
-			if s := settings.DidYouMean(mb.key, knownKeys); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			return nil, at(mb.keyOff, "%s", msg)
+			return nil, at(mb.keyOff, "unknown key %q%s", mb.key, posjson.Suggest(mb.key, knownKeys))
 		}
 		if why, ok := unsupportedKeys[mb.key]; ok {
 			return nil, at(mb.keyOff, "%q is not supported: %s", mb.key, why)

@@ -1,4 +1,4 @@
-package settings
+package posjson
 
 import (
 	"bytes"
@@ -11,30 +11,30 @@ import (
 )
 
 // kind is the JSON type of a value.
-type kind uint8
+type Kind uint8
 
 const (
-	kindNull kind = iota
-	kindBool
-	kindNumber
-	kindString
-	kindArray
-	kindObject
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
 )
 
-func (k kind) String() string {
+func (k Kind) String() string {
 	switch k {
-	case kindNull:
+	case Null:
 		return "null"
-	case kindBool:
+	case Bool:
 		return "a boolean"
-	case kindNumber:
+	case Number:
 		return "a number"
-	case kindString:
+	case String:
 		return "a string"
-	case kindArray:
+	case Array:
 		return "an array"
-	case kindObject:
+	case Object:
 		return "an object"
 	}
 	return "unknown"
@@ -43,59 +43,59 @@ func (k kind) String() string {
 // value is one node of a JSON document that remembers where it was written and keeps object
 // members in their written order. Scalars keep their literal text, so a document written back
 // out changes only its layout, never a number's digits or a string's escapes.
-type value struct {
-	kind    kind
-	off     int    // byte offset of the value's first byte; -1 for values built in memory
-	raw     string // scalars: the literal as written (or as generated)
-	str     string // kindString: the decoded string
-	b       bool   // kindBool
-	elems   []*value
-	members []member
-	// counted is the number of elements of an array that was counted instead of built (see
-	// parseJSONCounting).
-	counted int
+type Value struct {
+	Kind    Kind
+	Off     int    // byte offset of the value's first byte; -1 for values built in memory
+	Raw     string // scalars: the literal as written (or as generated)
+	Str     string // kindString: the decoded string
+	Bool    bool   // kindBool
+	Elems   []*Value
+	Members []Member
+	// Counted is the number of elements of an array that was counted instead of built (see
+	// ParseCounting).
+	Counted int
 }
 
 // member is one key of an object, in written order. Duplicate keys are kept as written; lookups
 // see the last one, as JSON.parse does.
-type member struct {
-	key    string
-	rawKey string
-	off    int
-	val    *value
+type Member struct {
+	Key    string
+	RawKey string
+	Off    int
+	Val    *Value
 }
 
 // maxDepth bounds nesting so hostile input cannot make the tree walk recurse without end.
-const maxDepth = 512
+const MaxDepth = 512
 
-const msgTooDeep = "JSON is nested too deeply"
+const MsgTooDeep = "JSON is nested too deeply"
 
 // posError is a problem at a byte offset of a document; the caller turns the offset into a
 // line and column.
-type posError struct {
-	off int
-	msg string
+type SyntaxError struct {
+	Off int
+	Msg string
 }
 
-func (e *posError) Error() string { return e.msg }
+func (e *SyntaxError) Error() string { return e.Msg }
 
-// parseJSON parses a whole document. encoding/json's scanner checks the syntax first, because
+// Parse parses a whole document. encoding/json's scanner checks the syntax first, because
 // the offsets of its SyntaxError are exact there (the bad byte is at Offset-1) while those
 // Decoder.Token reports depend on which internal path found the problem. The tree is then
 // built with Decoder.Token, taking each value's start from InputOffset.
-func parseJSON(data []byte) (*value, error) { return parseJSONCounting(data, nil) }
+func Parse(data []byte) (*Value, error) { return ParseCounting(data, "", nil) }
 
-// parseJSONCounting is parseJSON that only counts the elements of the arrays held by the
-// members of a top-level "permissions" object named in counted: such an array becomes an
-// empty array value with its position and the count in counted, and nothing of its elements
-// is decoded, kept or allocated (see countedLists). The whole document is still checked, so
-// a syntax error inside a counted array fails as anywhere else. A counted member that is not
+// ParseCounting is Parse that only counts the elements of the arrays held by the members
+// named in keys of any top-level object member named object: such an array becomes an empty
+// array value with its position and the count in Counted, and nothing of its elements is
+// decoded, kept or allocated (see countedLists). The whole document is still checked, so a
+// syntax error inside a counted array fails as anywhere else. A counted member that is not
 // an array is built as usual, so that its type error keeps its position.
-func parseJSONCounting(data []byte, counted []string) (*value, error) {
-	if err := checkSyntax(data); err != nil {
+func ParseCounting(data []byte, object string, keys []string) (*Value, error) {
+	if err := Check(data); err != nil {
 		return nil, err
 	}
-	cuts := countedLists(data, counted)
+	cuts := countedLists(data, object, keys)
 	tree := data
 	if len(cuts) > 0 {
 		tree = cutLists(data, cuts)
@@ -108,14 +108,14 @@ func parseJSONCounting(data []byte, counted []string) (*value, error) {
 		return nil, err
 	}
 	if len(cuts) > 0 {
-		attachCounts(v, counted, cuts)
+		attachCounts(v, object, keys, cuts)
 	}
 	return v, nil
 }
 
-// checkSyntax returns the position and message of the document's first syntax error.
+// Check returns the document's first syntax error, a *SyntaxError with its offset, or nil.
 // json.Valid is the fast path: it neither copies nor allocates.
-func checkSyntax(data []byte) error {
+func Check(data []byte) error {
 	if json.Valid(data) {
 		return nil
 	}
@@ -124,9 +124,9 @@ func checkSyntax(data []byte) error {
 	var se *json.SyntaxError
 	switch {
 	case err == nil:
-		return &posError{msg: "JSON is not valid"}
+		return &SyntaxError{Msg: "JSON is not valid"}
 	case !errors.As(err, &se):
-		return &posError{msg: err.Error()}
+		return &SyntaxError{Msg: err.Error()}
 	}
 	off := int(se.Offset) - 1
 	msg := se.Error()
@@ -135,7 +135,7 @@ func checkSyntax(data []byte) error {
 		off = len(bytes.TrimRight(data, " \t\r\n"))
 		msg += " (a closing brace, bracket or quote is missing)"
 	}
-	return &posError{off: max(off, 0), msg: msg}
+	return &SyntaxError{Off: max(off, 0), Msg: msg}
 }
 
 type treeParser struct {
@@ -163,12 +163,12 @@ func (p *treeParser) next() (json.Token, int, int, error) {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, start, start, &posError{off: p.docOffset(start), msg: err.Error()}
+		return nil, start, start, &SyntaxError{Off: p.docOffset(start), Msg: err.Error()}
 	}
 	return t, start, int(p.dec.InputOffset()), nil
 }
 
-func (p *treeParser) value(depth int) (*value, error) {
+func (p *treeParser) value(depth int) (*Value, error) {
 	t, start, end, err := p.next()
 	if err != nil {
 		return nil, err
@@ -176,25 +176,25 @@ func (p *treeParser) value(depth int) (*value, error) {
 	return p.valueFrom(t, start, end, depth)
 }
 
-func (p *treeParser) valueFrom(t json.Token, start, end, depth int) (*value, error) {
+func (p *treeParser) valueFrom(t json.Token, start, end, depth int) (*Value, error) {
 	off := p.docOffset(start)
-	if depth > maxDepth {
-		return nil, &posError{off: off, msg: msgTooDeep}
+	if depth > MaxDepth {
+		return nil, &SyntaxError{Off: off, Msg: MsgTooDeep}
 	}
 	raw := string(p.data[start:end])
 	switch t := t.(type) {
 	case nil:
-		return &value{kind: kindNull, off: off, raw: raw}, nil
+		return &Value{Kind: Null, Off: off, Raw: raw}, nil
 	case bool:
-		return &value{kind: kindBool, off: off, raw: raw, b: t}, nil
+		return &Value{Kind: Bool, Off: off, Raw: raw, Bool: t}, nil
 	case json.Number:
-		return &value{kind: kindNumber, off: off, raw: raw}, nil
+		return &Value{Kind: Number, Off: off, Raw: raw}, nil
 	case string:
-		return &value{kind: kindString, off: off, raw: raw, str: t}, nil
+		return &Value{Kind: String, Off: off, Raw: raw, Str: t}, nil
 	case json.Delim:
 		switch t {
 		case '[':
-			v := &value{kind: kindArray, off: off}
+			v := &Value{Kind: Array, Off: off}
 			for {
 				t, s, e, err := p.next()
 				if err != nil {
@@ -207,10 +207,10 @@ func (p *treeParser) valueFrom(t json.Token, start, end, depth int) (*value, err
 				if err != nil {
 					return nil, err
 				}
-				v.elems = append(v.elems, el)
+				v.Elems = append(v.Elems, el)
 			}
 		case '{':
-			v := &value{kind: kindObject, off: off}
+			v := &Value{Kind: Object, Off: off}
 			for {
 				t, s, e, err := p.next()
 				if err != nil {
@@ -221,69 +221,69 @@ func (p *treeParser) valueFrom(t json.Token, start, end, depth int) (*value, err
 				}
 				key, ok := t.(string)
 				if !ok {
-					return nil, &posError{off: p.docOffset(s), msg: "object key is not a string"}
+					return nil, &SyntaxError{Off: p.docOffset(s), Msg: "object key is not a string"}
 				}
 				val, err := p.value(depth + 1)
 				if err != nil {
 					return nil, err
 				}
-				v.members = append(v.members, member{key: key, rawKey: string(p.data[s:e]), off: p.docOffset(s), val: val})
+				v.Members = append(v.Members, Member{Key: key, RawKey: string(p.data[s:e]), Off: p.docOffset(s), Val: val})
 			}
 		}
 	}
-	return nil, &posError{off: off, msg: fmt.Sprintf("unexpected token %v", t)}
+	return nil, &SyntaxError{Off: off, Msg: fmt.Sprintf("unexpected token %v", t)}
 }
 
 // get returns the value of the last member named key, or nil.
-func (v *value) get(key string) *value {
-	if v == nil || v.kind != kindObject {
+func (v *Value) Get(key string) *Value {
+	if v == nil || v.Kind != Object {
 		return nil
 	}
-	for i := len(v.members) - 1; i >= 0; i-- {
-		if v.members[i].key == key {
-			return v.members[i].val
+	for i := len(v.Members) - 1; i >= 0; i-- {
+		if v.Members[i].Key == key {
+			return v.Members[i].Val
 		}
 	}
 	return nil
 }
 
 // set replaces the value of the last member named key, or appends a member.
-func (v *value) set(key string, val *value) {
-	for i := len(v.members) - 1; i >= 0; i-- {
-		if v.members[i].key == key {
-			v.members[i].val = val
+func (v *Value) Set(key string, val *Value) {
+	for i := len(v.Members) - 1; i >= 0; i-- {
+		if v.Members[i].Key == key {
+			v.Members[i].Val = val
 			return
 		}
 	}
-	v.members = append(v.members, member{key: key, rawKey: quote(key), off: -1, val: val})
+	v.Members = append(v.Members, Member{Key: key, RawKey: Quote(key), Off: -1, Val: val})
 }
 
 // duplicateKeys returns the members whose key appears again later in the object.
-func (v *value) duplicateKeys() []member {
-	var out []member
+func (v *Value) DuplicateKeys() []Member {
+	var out []Member
 	seen := map[string]bool{}
-	for i := len(v.members) - 1; i >= 0; i-- {
-		m := v.members[i]
-		if seen[m.key] {
+	for i := len(v.Members) - 1; i >= 0; i-- {
+		m := v.Members[i]
+		if seen[m.Key] {
 			out = append(out, m)
 		}
-		seen[m.key] = true
+		seen[m.Key] = true
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].off < out[j].off })
+	sort.Slice(out, func(i, j int) bool { return out[i].Off < out[j].Off })
 	return out
 }
 
-func newObject() *value { return &value{kind: kindObject, off: -1} }
+func NewObject() *Value { return &Value{Kind: Object, Off: -1} }
 
-func newArray() *value { return &value{kind: kindArray, off: -1} }
+func NewArray() *Value { return &Value{Kind: Array, Off: -1} }
 
-func newString(s string) *value {
-	return &value{kind: kindString, off: -1, raw: quote(s), str: s}
+func NewString(s string) *Value {
+	return &Value{Kind: String, Off: -1, Raw: Quote(s), Str: s}
 }
 
 // quote encodes s as a JSON string without escaping <, > and &, which would make rules such as
 // Bash(a > b) unreadable in the file.
-func quote(s string) string {
+func Quote(s string) string {
 	var b bytes.Buffer
 	e := json.NewEncoder(&b)
 	e.SetEscapeHTML(false)
@@ -292,28 +292,28 @@ func quote(s string) string {
 }
 
 // marshal writes the document with two-space indentation and a trailing newline.
-func (v *value) marshal() []byte {
+func (v *Value) Marshal() []byte {
 	var b bytes.Buffer
 	v.write(&b, 0)
 	b.WriteByte('\n')
 	return b.Bytes()
 }
 
-func (v *value) write(b *bytes.Buffer, depth int) {
+func (v *Value) write(b *bytes.Buffer, depth int) {
 	indent := func(d int) {
 		b.WriteByte('\n')
 		for range d {
 			b.WriteString("  ")
 		}
 	}
-	switch v.kind {
-	case kindArray:
-		if len(v.elems) == 0 {
+	switch v.Kind {
+	case Array:
+		if len(v.Elems) == 0 {
 			b.WriteString("[]")
 			return
 		}
 		b.WriteByte('[')
-		for i, el := range v.elems {
+		for i, el := range v.Elems {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -322,62 +322,37 @@ func (v *value) write(b *bytes.Buffer, depth int) {
 		}
 		indent(depth)
 		b.WriteByte(']')
-	case kindObject:
-		if len(v.members) == 0 {
+	case Object:
+		if len(v.Members) == 0 {
 			b.WriteString("{}")
 			return
 		}
 		b.WriteByte('{')
-		for i, m := range v.members {
+		for i, m := range v.Members {
 			if i > 0 {
 				b.WriteByte(',')
 			}
 			indent(depth + 1)
-			b.WriteString(m.rawKey)
+			b.WriteString(m.RawKey)
 			b.WriteString(": ")
-			m.val.write(b, depth+1)
+			m.Val.write(b, depth+1)
 		}
 		indent(depth)
 		b.WriteByte('}')
 	default:
-		b.WriteString(v.raw)
+		b.WriteString(v.Raw)
 	}
-}
-
-// lineIndex converts byte offsets to 1-based line and column numbers. Columns count bytes, as
-// the Go toolchain's positions do, so a column past a multi-byte character is larger than the
-// number of characters a person sees.
-type lineIndex []int // offsets at which each line starts
-
-func newLineIndex(data []byte) lineIndex {
-	idx := make(lineIndex, 1, bytes.Count(data, []byte{'\n'})+1)
-	for off := 0; ; {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			return idx
-		}
-		off += i + 1
-		idx = append(idx, off)
-	}
-}
-
-func (idx lineIndex) pos(off int) (line, col int) {
-	if off < 0 {
-		return 0, 0
-	}
-	i := sort.Search(len(idx), func(i int) bool { return idx[i] > off }) - 1
-	return i + 1, off - idx[i] + 1
 }
 
 // describe names a value for a message: a scalar by its literal (shortened), a container by
 // its type.
-func (v *value) describe() string {
-	switch v.kind {
-	case kindArray, kindObject:
-		return v.kind.String()
+func (v *Value) Describe() string {
+	switch v.Kind {
+	case Array, Object:
+		return v.Kind.String()
 	}
-	if r := []rune(v.raw); len(r) > 40 {
+	if r := []rune(v.Raw); len(r) > 40 {
 		return string(r[:37]) + "..."
 	}
-	return v.raw
+	return v.Raw
 }
