@@ -3,6 +3,7 @@ package posjson
 import (
 	"encoding/json"
 	"slices"
+	"unicode/utf8"
 )
 
 // A settings file of an untrusted project may hold megabytes of allow rules that will not
@@ -172,8 +173,9 @@ func (w jsonWalk) members(i int, f func(key string, keyOff, v, end int)) {
 	for i < len(w) && w[i] == '"' {
 		keyOff, end := i, w.str(i)
 		key := string(w[i+1 : end-1])
-		if slices.Contains(w[i:end], '\\') {
-			// Escapes decode as the tree's keys do, so both agree on which member is which.
+		if slices.Contains(w[i:end], '\\') || !utf8.Valid(w[i:end]) {
+			// Escapes and invalid UTF-8 (which becomes U+FFFD) decode as the tree's keys do,
+			// so both agree on which member is which.
 			if json.Unmarshal(w[i:end], &key) != nil {
 				return
 			}

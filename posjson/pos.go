@@ -53,3 +53,15 @@ func (idx Lines) Errorf(file string, off int, format string, args ...any) *Error
 	line, col := idx.Pos(off)
 	return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 }
+
+const utf8BOM = "\xef\xbb\xbf"
+
+// BlankBOM returns data with a leading byte-order mark, which some Windows editors write and
+// JSON does not allow, replaced by blanks: cut, it would shift every column of the first line.
+// data itself is not modified.
+func BlankBOM(data []byte) []byte {
+	if !bytes.HasPrefix(data, []byte(utf8BOM)) {
+		return data
+	}
+	return append([]byte("   "), data[len(utf8BOM):]...)
+}

@@ -302,8 +302,6 @@ func missingFile(c candidate, f *File) error {
 	return nil
 }
 
-const utf8BOM = "\xef\xbb\xbf"
-
 func isNotExist(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
@@ -393,11 +391,7 @@ func (d *settingsDoc) warnAt(off int, format string, args ...any) {
 // parse reads the document's JSON tree, which must be an object. With untrusted set the
 // trust-gated lists are counted, not built.
 func (d *settingsDoc) parse(data []byte, untrusted bool) (*posjson.Value, error) {
-	if bytes.HasPrefix(data, []byte(utf8BOM)) {
-		// Some Windows editors start files with a byte-order mark, which JSON does not allow.
-		// Blank it out rather than cut it, so that columns still match the file.
-		data = append([]byte("   "), data[len(utf8BOM):]...)
-	}
+	data = posjson.BlankBOM(data)
 	d.idx = posjson.NewLines(data)
 	var counted []string
 	if untrusted {
