@@ -207,7 +207,7 @@ func paths(mb member, at func(int, string, ...any) error) ([]string, error) {
 // of the key and the value.
 func members(data []byte, at func(int, string, ...any) error) ([]member, error) {
 	if err := posjson.Check(data); err != nil {
-		var se *posjson.SyntaxError
+		var se *posjson.OffsetError
 		switch {
 		case !errors.As(err, &se):
 			return nil, at(0, "invalid JSON: %v", err)

@@ -42,7 +42,7 @@ func FuzzParseCounting(f *testing.F) {
 		if fmt.Sprint(fullErr) != fmt.Sprint(err) {
 			t.Fatalf("errors differ: %v and, counting, %v", fullErr, err)
 		}
-		var fullPos, pos *SyntaxError
+		var fullPos, pos *OffsetError
 		if errors.As(fullErr, &fullPos) && errors.As(err, &pos) && fullPos.Off != pos.Off {
 			t.Fatalf("error at %d, counting at %d", fullPos.Off, pos.Off)
 		}

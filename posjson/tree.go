@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// kind is the JSON type of a value.
+// Kind is the JSON type of a value.
 type Kind uint8
 
 const (
@@ -40,15 +40,15 @@ func (k Kind) String() string {
 	return "unknown"
 }
 
-// value is one node of a JSON document that remembers where it was written and keeps object
+// Value is one node of a JSON document that remembers where it was written and keeps object
 // members in their written order. Scalars keep their literal text, so a document written back
 // out changes only its layout, never a number's digits or a string's escapes.
 type Value struct {
 	Kind    Kind
 	Off     int    // byte offset of the value's first byte; -1 for values built in memory
 	Raw     string // scalars: the literal as written (or as generated)
-	Str     string // kindString: the decoded string
-	Bool    bool   // kindBool
+	Str     string // String: the decoded string
+	Bool    bool   // Bool: the value
 	Elems   []*Value
 	Members []Member
 	// Counted is the number of elements of an array that was counted instead of built (see
@@ -56,28 +56,30 @@ type Value struct {
 	Counted int
 }
 
-// member is one key of an object, in written order. Duplicate keys are kept as written; lookups
+// Member is one key of an object, in written order. Duplicate keys are kept as written; lookups
 // see the last one, as JSON.parse does.
 type Member struct {
 	Key    string
-	RawKey string
-	Off    int
+	RawKey string // the key as written, quotes and escapes included
+	Off    int    // byte offset of the key's opening quote; -1 for members built in memory
 	Val    *Value
 }
 
-// maxDepth bounds nesting so hostile input cannot make the tree walk recurse without end.
+// MaxDepth bounds nesting so hostile input cannot make the tree walk recurse without end.
 const MaxDepth = 512
 
+// MsgTooDeep is the message of the OffsetError for a value nested deeper than MaxDepth.
 const MsgTooDeep = "JSON is nested too deeply"
 
-// posError is a problem at a byte offset of a document; the caller turns the offset into a
-// line and column.
-type SyntaxError struct {
+// OffsetError is a problem at a byte offset of a document: a syntax error from Check, or a
+// reader's own. The caller names the file and turns the offset into a line and column with
+// Lines.Errorf.
+type OffsetError struct {
 	Off int
 	Msg string
 }
 
-func (e *SyntaxError) Error() string { return e.Msg }
+func (e *OffsetError) Error() string { return e.Msg }
 
 // Parse parses a whole document. encoding/json's scanner checks the syntax first, because
 // the offsets of its SyntaxError are exact there (the bad byte is at Offset-1) while those
@@ -113,7 +115,7 @@ func ParseCounting(data []byte, object string, keys []string) (*Value, error) {
 	return v, nil
 }
 
-// Check returns the document's first syntax error, a *SyntaxError with its offset, or nil.
+// Check returns the document's first syntax error, an *OffsetError with its offset, or nil.
 // json.Valid is the fast path: it neither copies nor allocates.
 func Check(data []byte) error {
 	if json.Valid(data) {
@@ -124,9 +126,9 @@ func Check(data []byte) error {
 	var se *json.SyntaxError
 	switch {
 	case err == nil:
-		return &SyntaxError{Msg: "JSON is not valid"}
+		return &OffsetError{Msg: "JSON is not valid"}
 	case !errors.As(err, &se):
-		return &SyntaxError{Msg: err.Error()}
+		return &OffsetError{Msg: err.Error()}
 	}
 	off := int(se.Offset) - 1
 	msg := se.Error()
@@ -135,7 +137,7 @@ func Check(data []byte) error {
 		off = len(bytes.TrimRight(data, " \t\r\n"))
 		msg += " (a closing brace, bracket or quote is missing)"
 	}
-	return &SyntaxError{Off: max(off, 0), Msg: msg}
+	return &OffsetError{Off: max(off, 0), Msg: msg}
 }
 
 type treeParser struct {
@@ -163,7 +165,7 @@ func (p *treeParser) next() (json.Token, int, int, error) {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, start, start, &SyntaxError{Off: p.docOffset(start), Msg: err.Error()}
+		return nil, start, start, &OffsetError{Off: p.docOffset(start), Msg: err.Error()}
 	}
 	return t, start, int(p.dec.InputOffset()), nil
 }
@@ -179,7 +181,7 @@ func (p *treeParser) value(depth int) (*Value, error) {
 func (p *treeParser) valueFrom(t json.Token, start, end, depth int) (*Value, error) {
 	off := p.docOffset(start)
 	if depth > MaxDepth {
-		return nil, &SyntaxError{Off: off, Msg: MsgTooDeep}
+		return nil, &OffsetError{Off: off, Msg: MsgTooDeep}
 	}
 	raw := string(p.data[start:end])
 	switch t := t.(type) {
@@ -221,7 +223,7 @@ func (p *treeParser) valueFrom(t json.Token, start, end, depth int) (*Value, err
 				}
 				key, ok := t.(string)
 				if !ok {
-					return nil, &SyntaxError{Off: p.docOffset(s), Msg: "object key is not a string"}
+					return nil, &OffsetError{Off: p.docOffset(s), Msg: "object key is not a string"}
 				}
 				val, err := p.value(depth + 1)
 				if err != nil {
@@ -231,10 +233,10 @@ func (p *treeParser) valueFrom(t json.Token, start, end, depth int) (*Value, err
 			}
 		}
 	}
-	return nil, &SyntaxError{Off: off, Msg: fmt.Sprintf("unexpected token %v", t)}
+	return nil, &OffsetError{Off: off, Msg: fmt.Sprintf("unexpected token %v", t)}
 }
 
-// get returns the value of the last member named key, or nil.
+// Get returns the value of the last member named key, or nil.
 func (v *Value) Get(key string) *Value {
 	if v == nil || v.Kind != Object {
 		return nil
@@ -247,7 +249,7 @@ func (v *Value) Get(key string) *Value {
 	return nil
 }
 
-// set replaces the value of the last member named key, or appends a member.
+// Set replaces the value of the last member named key, or appends a member.
 func (v *Value) Set(key string, val *Value) {
 	for i := len(v.Members) - 1; i >= 0; i-- {
 		if v.Members[i].Key == key {
@@ -258,7 +260,7 @@ func (v *Value) Set(key string, val *Value) {
 	v.Members = append(v.Members, Member{Key: key, RawKey: Quote(key), Off: -1, Val: val})
 }
 
-// duplicateKeys returns the members whose key appears again later in the object.
+// DuplicateKeys returns the members whose key appears again later in the object.
 func (v *Value) DuplicateKeys() []Member {
 	var out []Member
 	seen := map[string]bool{}
@@ -273,6 +275,7 @@ func (v *Value) DuplicateKeys() []Member {
 	return out
 }
 
+// NewObject, NewArray and NewString build values in memory, without a position.
 func NewObject() *Value { return &Value{Kind: Object, Off: -1} }
 
 func NewArray() *Value { return &Value{Kind: Array, Off: -1} }
@@ -281,7 +284,7 @@ func NewString(s string) *Value {
 	return &Value{Kind: String, Off: -1, Raw: Quote(s), Str: s}
 }
 
-// quote encodes s as a JSON string without escaping <, > and &, which would make rules such as
+// Quote encodes s as a JSON string without escaping <, > and &, which would make rules such as
 // Bash(a > b) unreadable in the file.
 func Quote(s string) string {
 	var b bytes.Buffer
@@ -291,7 +294,7 @@ func Quote(s string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// marshal writes the document with two-space indentation and a trailing newline.
+// Marshal writes the document with two-space indentation and a trailing newline.
 func (v *Value) Marshal() []byte {
 	var b bytes.Buffer
 	v.write(&b, 0)
@@ -344,7 +347,7 @@ func (v *Value) write(b *bytes.Buffer, depth int) {
 	}
 }
 
-// describe names a value for a message: a scalar by its literal (shortened), a container by
+// Describe names a value for a message: a scalar by its literal (shortened), a container by
 // its type.
 func (v *Value) Describe() string {
 	switch v.Kind {

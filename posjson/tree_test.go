@@ -70,7 +70,7 @@ func TestTreeMarshal(t *testing.T) {
 }
 `
 	if got := string(root.Marshal()); got != want {
-		t.Errorf("marshal\n%s\nwant\n%s", got, want)
+		t.Errorf("Marshal\n%s\nwant\n%s", got, want)
 	}
 }
 
@@ -78,9 +78,9 @@ func TestTooDeep(t *testing.T) {
 	data := bytes.Repeat([]byte("["), MaxDepth+10)
 	data = append(data, bytes.Repeat([]byte("]"), MaxDepth+10)...)
 	_, err := Parse(data)
-	pe, ok := err.(*SyntaxError)
+	pe, ok := err.(*OffsetError)
 	if !ok || pe.Msg != MsgTooDeep || pe.Off != MaxDepth+1 {
-		t.Errorf("parseJSON = %#v, want the depth error at offset %d", err, MaxDepth+1)
+		t.Errorf("Parse = %#v, want the depth error at offset %d", err, MaxDepth+1)
 	}
 }
 
@@ -96,14 +96,14 @@ func checkRoundTrip(t *testing.T, data []byte) {
 	root, err := Parse(data)
 	if err != nil {
 		if json.Valid(data) {
-			if _, deep := err.(*SyntaxError); !deep || err.(*SyntaxError).Msg != MsgTooDeep {
-				t.Fatalf("parseJSON rejected valid JSON: %v", err)
+			if _, deep := err.(*OffsetError); !deep || err.(*OffsetError).Msg != MsgTooDeep {
+				t.Fatalf("Parse rejected valid JSON: %v", err)
 			}
 		}
 		return
 	}
 	if !json.Valid(data) {
-		t.Fatalf("parseJSON accepted invalid JSON")
+		t.Fatalf("Parse accepted invalid JSON")
 	}
 	out := root.Marshal()
 	a, err := decodeAny(data)
@@ -112,17 +112,17 @@ func checkRoundTrip(t *testing.T, data []byte) {
 	}
 	b, err := decodeAny(out)
 	if err != nil {
-		t.Fatalf("marshal produced invalid JSON: %v\n%s", err, out)
+		t.Fatalf("Marshal produced invalid JSON: %v\n%s", err, out)
 	}
 	if !reflect.DeepEqual(a, b) {
-		t.Fatalf("marshal changed the meaning:\n%s\n%s", data, out)
+		t.Fatalf("Marshal changed the meaning:\n%s\n%s", data, out)
 	}
 	root2, err := Parse(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out2 := root2.Marshal(); !bytes.Equal(out, out2) {
-		t.Fatalf("marshal is not stable:\n%s\n%s", out, out2)
+		t.Fatalf("Marshal is not stable:\n%s\n%s", out, out2)
 	}
 }
 

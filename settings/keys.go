@@ -61,7 +61,7 @@ func unknownKeyMessage(where, key, suggestion string) string {
 // checkDuplicates reports the keys obj holds twice: an error when strict (a file holding deny
 // or ask rules, where which value applies decides what is denied), a warning otherwise. where
 // names obj in the messages (" in permissions", or "" for the top level).
-func checkDuplicates(obj *posjson.Value, where string, strict bool, warnAt func(off int, format string, args ...any)) *posjson.SyntaxError {
+func checkDuplicates(obj *posjson.Value, where string, strict bool, warnAt func(off int, format string, args ...any)) *posjson.OffsetError {
 	file := " in a settings file"
 	if where != "" {
 		file = where + " of a settings file"
@@ -78,7 +78,7 @@ func checkDuplicates(obj *posjson.Value, where string, strict bool, warnAt func(
 // checkTopKeys looks at the top-level keys of a settings document: duplicates (an error when
 // strict, in a file holding deny or ask rules), and unknown keys, which are warnings with a
 // "did you mean" unless they would make rules apply nothing. The error is the first problem.
-func checkTopKeys(root *posjson.Value, policy, strict bool, warnAt func(off int, format string, args ...any)) *posjson.SyntaxError {
+func checkTopKeys(root *posjson.Value, policy, strict bool, warnAt func(off int, format string, args ...any)) *posjson.OffsetError {
 	if err := checkDuplicates(root, "", strict, warnAt); err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func checkTopKeys(root *posjson.Value, policy, strict bool, warnAt func(off int,
 // checkPermissionKeys is checkTopKeys for the permissions object, where every string is a
 // rule, a folder or a mode: an unknown key holding strings, or a misspelt deny or ask, is an
 // error in any file, and any unknown key is in managed settings.
-func checkPermissionKeys(perms *posjson.Value, policy, strict bool, warnAt func(off int, format string, args ...any)) *posjson.SyntaxError {
+func checkPermissionKeys(perms *posjson.Value, policy, strict bool, warnAt func(off int, format string, args ...any)) *posjson.OffsetError {
 	if err := checkDuplicates(perms, " in permissions", strict, warnAt); err != nil {
 		return err
 	}
@@ -127,8 +127,8 @@ func checkPermissionKeys(perms *posjson.Value, policy, strict bool, warnAt func(
 	return nil
 }
 
-func posErrorf(off int, format string, args ...any) *posjson.SyntaxError {
-	return &posjson.SyntaxError{Off: off, Msg: fmt.Sprintf(format, args...)}
+func posErrorf(off int, format string, args ...any) *posjson.OffsetError {
+	return &posjson.OffsetError{Off: off, Msg: fmt.Sprintf(format, args...)}
 }
 
 // holdsDenyOrAsk reports whether any permissions object of the document, duplicates included,

@@ -399,7 +399,7 @@ func (d *settingsDoc) parse(data []byte, untrusted bool) (*posjson.Value, error)
 	}
 	root, err := posjson.ParseCounting(data, "permissions", counted)
 	if err != nil {
-		var pe *posjson.SyntaxError
+		var pe *posjson.OffsetError
 		if errors.As(err, &pe) {
 			return nil, d.errAt(pe.Off, "%s", pe.Msg)
 		}

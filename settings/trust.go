@@ -249,7 +249,7 @@ func readTrust(h hooks, path string) (*posjson.Value, []string, error) {
 	errAt := func(off int, format string, args ...any) error { return idx.Errorf(path, off, format, args...) }
 	root, err := posjson.Parse(data)
 	if err != nil {
-		var pe *posjson.SyntaxError
+		var pe *posjson.OffsetError
 		if errors.As(err, &pe) {
 			return nil, nil, errAt(pe.Off, "%s", pe.Msg)
 		}

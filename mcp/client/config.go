@@ -72,7 +72,7 @@ type doc struct {
 func checkedDoc(file string, data []byte) (*doc, error) {
 	d := &doc{file: file, data: data, lines: posjson.NewLines(data)}
 	if err := posjson.Check(data); err != nil {
-		var se *posjson.SyntaxError
+		var se *posjson.OffsetError
 		if errors.As(err, &se) {
 			return nil, d.errAt(se.Off, "invalid JSON: %s", se.Msg)
 		}
