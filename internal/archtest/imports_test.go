@@ -291,6 +291,8 @@ var allowedImports = map[string][]string{
 	// Replay reads what was recorded and asks the engine again: it runs nothing (no toolcall,
 	// no hooks, no agent) and reaches no front end.
 	"replay": {"audit", "boundedfile", "llm", "permission", "session", "tool"},
+	// The front matter reader is shared by the definition files; it reads no settings.
+	"frontmatter": {"posjson"},
 	// Skills are data: files read and rules produced, applied by the session.
 	"skills": {"permission", "frontmatter", "boundedfile"},
 	// A plugin is folders of configuration: it exposes its parts to the loaders of each kind
