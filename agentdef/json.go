@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/reinsdev/reins/settings"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // jsonFields are the fields of a JSON definition (--agents, an SDK initialize) that Reins
@@ -94,11 +94,7 @@ func parseJSONDef(name string, data json.RawMessage) (*Definition, []string) {
 			problems = append(problems, fmt.Sprintf("%q cannot be honoured: %s", k, why))
 		case refused:
 		default:
-			msg := fmt.Sprintf("unknown field %q", k)
-			if s := settings.DidYouMean(k, jsonFields); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			problems = append(problems, msg)
+			problems = append(problems, fmt.Sprintf("unknown field %q%s", k, posjson.Suggest(k, jsonFields)))
 		}
 	}
 	d := &Definition{Name: name}

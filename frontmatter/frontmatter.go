@@ -16,22 +16,12 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/reinsdev/reins/settings"
+	"github.com/reinsdev/reins/posjson"
 )
 
-// Error is a problem in one file, at a position when it has one.
-type Error struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
+// Error is a problem in one file, at a position when it has one: the positioned error every
+// configuration reader of Reins returns.
+type Error = posjson.Error
 
 // Doc is a parsed file: its header's keys and the Markdown body after it.
 type Doc struct {
@@ -78,11 +68,7 @@ func Parse(file string, data []byte, known []string, maxSize int) (*Doc, error) 
 			return nil, d.errAt(k, "duplicate key %q", k.Value)
 		}
 		if !slices.Contains(known, k.Value) {
-			msg := fmt.Sprintf("unknown key %q", k.Value)
-			if s := settings.DidYouMean(k.Value, known); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			return nil, d.errAt(k, "%s", msg)
+			return nil, d.errAt(k, "unknown key %q%s", k.Value, posjson.Suggest(k.Value, known))
 		}
 		d.values[k.Value] = m.Content[i+1]
 	}

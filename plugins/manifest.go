@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
-	"github.com/reinsdev/reins/settings"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // Manifest is .claude-plugin/plugin.json: Claude Code's keys. The component keys, when set,
@@ -30,13 +29,13 @@ type Manifest struct {
 
 	Commands, Agents, Skills []string `json:"-"`
 	// HooksFiles are paths of hook files; HooksInline is an inline {"hooks": ...} object.
-	HooksFiles  []string        `json:"-"`
-	HooksInline json.RawMessage `json:"-"`
+	HooksFiles  []string `json:"-"`
+	HooksInline []byte   `json:"-"`
 	// MCPFiles are paths of {"mcpServers": ...} files; MCPInline is an inline mcpServers
 	// object, at MCPInlineOff in the file.
-	MCPFiles     []string        `json:"-"`
-	MCPInline    json.RawMessage `json:"-"`
-	MCPInlineOff int64           `json:"-"`
+	MCPFiles     []string `json:"-"`
+	MCPInline    []byte   `json:"-"`
+	MCPInlineOff int      `json:"-"`
 }
 
 // Author is the manifest's author object.
@@ -63,25 +62,13 @@ var unsupportedKeys = map[string]string{
 var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`) })
 
 // Error is a problem in a plugin file, at file:line:col when it has a position.
-type Error struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
+type Error = posjson.Error
 
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
-
-// member is a top-level key with its value and the value's byte offset.
+// member is a top-level key with its value and the offsets of its key and value.
 type member struct {
-	key    string
-	raw    json.RawMessage
-	keyOff int64
-	off    int64
+	key         string
+	raw         []byte
+	keyOff, off int
 }
 
 // ParseManifest reads plugin.json. Every problem is an *Error naming file:line:col; unknown
@@ -92,18 +79,12 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 	if len(data) > MaxManifestSize {
 		return nil, &Error{File: file, Msg: fmt.Sprintf("file is larger than %d bytes", MaxManifestSize)}
 	}
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	at := func(off int64, format string, args ...any) error {
-		line, col := position(data, off)
-		return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
-	}
-	ms, err := members(data)
+	data = posjson.BlankBOM(data)
+	lines := posjson.NewLines(data)
+	at := func(off int, format string, args ...any) error { return lines.Errorf(file, off, format, args...) }
+	ms, err := members(data, at)
 	if err != nil {
-		var pe *posErr
-		if errors.As(err, &pe) {
-			return nil, at(pe.off, "%s", pe.msg)
-		}
-		return nil, &Error{File: file, Msg: err.Error()}
+		return nil, err
 	}
 	m := &Manifest{}
 	seen := map[string]bool{}
@@ -113,11 +94,7 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 		}
 		seen[mb.key] = true
 		if !slices.Contains(knownKeys, mb.key) {
-			msg := fmt.Sprintf("unknown key %q", mb.key)
-			if s := settings.DidYouMean(mb.key, knownKeys); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			return nil, at(mb.keyOff, "%s", msg)
+			return nil, at(mb.keyOff, "unknown key %q%s", mb.key, posjson.Suggest(mb.key, knownKeys))
 		}
 		if why, ok := unsupportedKeys[mb.key]; ok {
 			return nil, at(mb.keyOff, "%q is not supported: %s", mb.key, why)
@@ -133,7 +110,7 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 }
 
 // set reads one key's value into the manifest.
-func (m *Manifest) set(mb member, at func(int64, string, ...any) error) error {
+func (m *Manifest) set(mb member, at func(int, string, ...any) error) error {
 	str := func(dst *string) error {
 		if json.Unmarshal(mb.raw, dst) != nil {
 			return at(mb.off, "%q must be a string", mb.key)
@@ -184,7 +161,7 @@ func (m *Manifest) set(mb member, at func(int64, string, ...any) error) error {
 }
 
 // setConfig reads hooks or mcpServers: a path, a list of paths, or an inline object.
-func (m *Manifest) setConfig(mb member, at func(int64, string, ...any) error) error {
+func (m *Manifest) setConfig(mb member, at func(int, string, ...any) error) error {
 	if t := bytes.TrimSpace(mb.raw); len(t) > 0 && t[0] == '{' {
 		if mb.key == "hooks" {
 			m.HooksInline = mb.raw
@@ -207,7 +184,7 @@ func (m *Manifest) setConfig(mb member, at func(int64, string, ...any) error) er
 
 // paths reads a path or a list of paths. Each must be relative, start with "./" (Claude
 // Code's rule) and stay inside the plugin: a plugin names only its own files.
-func paths(mb member, at func(int64, string, ...any) error) ([]string, error) {
+func paths(mb member, at func(int, string, ...any) error) ([]string, error) {
 	var list []string
 	var one string
 	if json.Unmarshal(mb.raw, &one) == nil {
@@ -226,85 +203,26 @@ func paths(mb member, at func(int64, string, ...any) error) ([]string, error) {
 	return list, nil
 }
 
-// posErr is a JSON problem at a byte offset.
-type posErr struct {
-	off int64
-	msg string
-}
-
-func (e *posErr) Error() string { return e.msg }
-
-// members reads a JSON object's keys in order, each value raw with its offset.
-func members(data []byte) ([]member, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, syntaxErr(data, err, dec, "plugin.json must be a JSON object")
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, &posErr{skipSpace(data, 0), "plugin.json must be a JSON object"}
-	}
-	var out []member
-	for dec.More() {
-		keyOff := skipSpace(data, dec.InputOffset())
-		if keyOff < int64(len(data)) && data[keyOff] == ',' {
-			keyOff = skipSpace(data, keyOff+1)
+// members reads plugin.json's keys in order, each with its value as written and the offsets
+// of the key and the value.
+func members(data []byte, at func(int, string, ...any) error) ([]member, error) {
+	if err := posjson.Check(data); err != nil {
+		var se *posjson.OffsetError
+		switch {
+		case !errors.As(err, &se):
+			return nil, at(0, "invalid JSON: %v", err)
+		case strings.HasSuffix(se.Msg, "after top-level value"):
+			return nil, at(se.Off, "unexpected data after the JSON object")
 		}
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, syntaxErr(data, err, dec, "")
-		}
-		key, _ := tok.(string)
-		valOff := dec.InputOffset()
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, syntaxErr(data, err, dec, "")
-		}
-		valOff = skipSpace(data, valOff)
-		if valOff < int64(len(data)) && data[valOff] == ':' {
-			valOff = skipSpace(data, valOff+1)
-		}
-		out = append(out, member{key: key, raw: raw, keyOff: keyOff, off: valOff})
+		return nil, at(se.Off, "invalid JSON: %s", se.Msg)
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, syntaxErr(data, err, dec, "")
+	fs, ok := posjson.Fields(data, 0)
+	if !ok {
+		return nil, at(len(data)-len(bytes.TrimLeft(data, " \t\r\n")), "plugin.json must be a JSON object")
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, &posErr{dec.InputOffset(), "unexpected data after the JSON object"}
+	out := make([]member, len(fs))
+	for i, f := range fs {
+		out[i] = member{key: f.Key, raw: f.Raw(data), keyOff: f.KeyOff, off: f.Off}
 	}
 	return out, nil
-}
-
-// syntaxErr places a JSON error. The decoder counts a syntax error's offset from where its
-// current scan began, so the whole document is scanned again for the offset in the file.
-func syntaxErr(data []byte, err error, dec *json.Decoder, msg string) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		var v any
-		if errors.As(json.Unmarshal(data, &v), &se) {
-			return &posErr{max(se.Offset-1, 0), "invalid JSON: " + se.Error()}
-		}
-		return &posErr{dec.InputOffset(), "invalid JSON: " + se.Error()}
-	}
-	if msg == "" || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		msg = "invalid JSON: unexpected end of the file"
-	}
-	return &posErr{dec.InputOffset(), msg}
-}
-
-func skipSpace(data []byte, off int64) int64 {
-	for off < int64(len(data)) && strings.ContainsRune(" \t\r\n", rune(data[off])) {
-		off++
-	}
-	return off
-}
-
-// position turns a byte offset into a 1-based line and column (in bytes).
-func position(data []byte, off int64) (line, col int) {
-	off = min(max(off, 0), int64(len(data)))
-	before := data[:off]
-	line = bytes.Count(before, []byte("\n")) + 1
-	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, col
 }

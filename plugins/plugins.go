@@ -29,6 +29,7 @@ import (
 	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/mcp/client"
+	"github.com/reinsdev/reins/posjson"
 	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/skills"
 )
@@ -161,7 +162,7 @@ func (p *Plugin) MCPServers(ctx context.Context) ([]client.ServerConfig, error) 
 		if err != nil {
 			return nil, err
 		}
-		cs, err := client.ParseServers(file, whole, p.MCPInlineOff, p.MCPInline, client.ScopeProject)
+		cs, err := client.ParseServers(file, posjson.BlankBOM(whole), p.MCPInlineOff, client.ScopeProject)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // CheckpointSettings is the checkpoints key (Reins' own): the limits of the shadow store
@@ -16,16 +17,16 @@ type CheckpointSettings struct {
 var knownCheckpointKeys = []string{"maxFileBytes", "maxTotalBytes"}
 
 // readCheckpoints reads fileCheckpointingEnabled (Claude Code's) and checkpoints.
-func (d *settingsDoc) readCheckpoints(root *value, s *Settings) error {
-	if v := root.get("fileCheckpointingEnabled"); v != nil && v.kind != kindNull {
-		if v.kind != kindBool {
-			return d.errAt(v.off, "fileCheckpointingEnabled must be true or false, not %s", v.kind)
+func (d *settingsDoc) readCheckpoints(root *posjson.Value, s *Settings) error {
+	if v := root.Get("fileCheckpointingEnabled"); v != nil && v.Kind != posjson.Null {
+		if v.Kind != posjson.Bool {
+			return d.errAt(v.Off, "fileCheckpointingEnabled must be true or false, not %s", v.Kind)
 		}
-		line, col := d.idx.pos(v.off)
-		s.FileCheckpointing = &BoolEntry{Value: v.b, Line: line, Col: col}
+		line, col := d.idx.Pos(v.Off)
+		s.FileCheckpointing = &BoolEntry{Value: v.Bool, Line: line, Col: col}
 	}
-	v := root.get("checkpoints")
-	if v == nil || v.kind == kindNull {
+	v := root.Get("checkpoints")
+	if v == nil || v.Kind == posjson.Null {
 		return nil
 	}
 	cs := &CheckpointSettings{}

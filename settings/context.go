@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 	"github.com/reinsdev/reins/worktree/gitdir"
 )
 
@@ -272,7 +273,7 @@ func (b *contextBuild) readFileRules(fr *FileReport, file *File, untrusted bool)
 				untrustedRules++
 			} else {
 				if hint := lintRule(e.Value); hint != "" {
-					b.warn(file.Path, e.Line, e.Col, "%s rule %s %s", list.name, quote(e.Value), hint)
+					b.warn(file.Path, e.Line, e.Col, "%s rule %s %s", list.name, posjson.Quote(e.Value), hint)
 				}
 				b.cfg.Rules = append(b.cfg.Rules, permission.Rule{
 					Value:    permission.ParseRule(e.Value),
@@ -341,7 +342,7 @@ func (b *contextBuild) readFlags(f Flags) FileReport {
 					b.ignoredManaged++
 				} else {
 					if hint := lintRule(rule); hint != "" {
-						b.warn("", 0, 0, "%s rule %s from %s %s", flag.name, quote(rule), flag.flag, hint)
+						b.warn("", 0, 0, "%s rule %s from %s %s", flag.name, posjson.Quote(rule), flag.flag, hint)
 					}
 					b.cfg.Rules = append(b.cfg.Rules, permission.Rule{Value: permission.ParseRule(rule), Behavior: flag.b, Source: permission.SourceCLIArg,
 						Origin: permission.Origin{Flag: flag.flag}})

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // DamageBudgetSettings is the damageBudget key of one settings file (Reins' own): how many
@@ -15,9 +16,9 @@ type DamageBudgetSettings struct {
 var damageBudgetKeys = []string{"files", "bytes"}
 
 // parseDamageBudget reads the damageBudget key.
-func parseDamageBudget(root *value, p docPos) (*DamageBudgetSettings, error) {
-	v := root.get("damageBudget")
-	if v == nil || v.kind == kindNull {
+func parseDamageBudget(root *posjson.Value, p docPos) (*DamageBudgetSettings, error) {
+	v := root.Get("damageBudget")
+	if v == nil || v.Kind == posjson.Null {
 		return nil, nil
 	}
 	s := &DamageBudgetSettings{}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // EnvEntry is one variable of a settings file's env block, at the position of its name.
@@ -18,30 +19,30 @@ type EnvEntry struct {
 // Code. Anything else is an error at its position: a variable that silently went missing (a
 // proxy, a telemetry endpoint) would run the session differently from what was written. A
 // name written twice keeps its last value, as JSON.parse does.
-func parseEnv(root *value, at func(off int, format string, args ...any) *ParseError, pos func(off int) (int, int)) ([]EnvEntry, error) {
-	v := root.get("env")
-	if v == nil || v.kind == kindNull {
+func parseEnv(root *posjson.Value, at func(off int, format string, args ...any) *ParseError, pos func(off int) (int, int)) ([]EnvEntry, error) {
+	v := root.Get("env")
+	if v == nil || v.Kind == posjson.Null {
 		return nil, nil
 	}
-	if v.kind != kindObject {
-		return nil, at(v.off, "env must be an object of variable names to strings, not %s", v.kind)
+	if v.Kind != posjson.Object {
+		return nil, at(v.Off, "env must be an object of variable names to strings, not %s", v.Kind)
 	}
 	var out []EnvEntry
 	index := map[string]int{}
-	for _, m := range v.members {
-		if why := badEnvName(m.key); why != "" {
-			return nil, at(m.off, "env: variable name %q: %s", m.key, why)
+	for _, m := range v.Members {
+		if why := badEnvName(m.Key); why != "" {
+			return nil, at(m.Off, "env: variable name %q: %s", m.Key, why)
 		}
-		if m.val.kind != kindString {
-			return nil, at(m.val.off, "env.%s must be a string, not %s", m.key, m.val.kind)
+		if m.Val.Kind != posjson.String {
+			return nil, at(m.Val.Off, "env.%s must be a string, not %s", m.Key, m.Val.Kind)
 		}
-		line, col := pos(m.off)
-		e := EnvEntry{Name: m.key, Value: m.val.str, Line: line, Col: col}
-		if i, ok := index[m.key]; ok {
+		line, col := pos(m.Off)
+		e := EnvEntry{Name: m.Key, Value: m.Val.Str, Line: line, Col: col}
+		if i, ok := index[m.Key]; ok {
 			out[i] = e
 			continue
 		}
-		index[m.key] = len(out)
+		index[m.Key] = len(out)
 		out = append(out, e)
 	}
 	return out, nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // fenceKeys are the permissions keys that turn asks into denials (permission.Fences), with
@@ -19,35 +20,35 @@ var fenceKeys = []struct {
 
 // readFences reads the fence keys of the permissions object: true or false, anything else
 // an error at its position (null too: a fence that cannot be read must not read as off).
-func (d *settingsDoc) readFences(perms *value, s *Settings) error {
+func (d *settingsDoc) readFences(perms *posjson.Value, s *Settings) error {
 	for _, k := range fenceKeys {
-		v := perms.get(k.key)
+		v := perms.Get(k.key)
 		if v == nil {
 			continue
 		}
-		if v.kind != kindBool {
-			return d.errAt(v.off, "permissions.%s must be true or false, not %s", k.key, v.describe())
+		if v.Kind != posjson.Bool {
+			return d.errAt(v.Off, "permissions.%s must be true or false, not %s", k.key, v.Describe())
 		}
-		line, col := d.idx.pos(v.off)
-		*k.dst(s) = &BoolEntry{Value: v.b, Line: line, Col: col}
+		line, col := d.idx.Pos(v.Off)
+		*k.dst(s) = &BoolEntry{Value: v.Bool, Line: line, Col: col}
 	}
-	if v := perms.get("disableSkillShellExecution"); v != nil {
-		return d.errAt(v.off, "disableSkillShellExecution is a top-level setting, not a permissions key")
+	if v := perms.Get("disableSkillShellExecution"); v != nil {
+		return d.errAt(v.Off, "disableSkillShellExecution is a top-level setting, not a permissions key")
 	}
 	return nil
 }
 
 // readSkillShell reads disableSkillShellExecution.
-func (d *settingsDoc) readSkillShell(root *value, s *Settings) error {
-	v := root.get("disableSkillShellExecution")
+func (d *settingsDoc) readSkillShell(root *posjson.Value, s *Settings) error {
+	v := root.Get("disableSkillShellExecution")
 	if v == nil {
 		return nil
 	}
-	if v.kind != kindBool {
-		return d.errAt(v.off, "disableSkillShellExecution must be true or false, not %s", v.describe())
+	if v.Kind != posjson.Bool {
+		return d.errAt(v.Off, "disableSkillShellExecution must be true or false, not %s", v.Describe())
 	}
-	line, col := d.idx.pos(v.off)
-	s.DisableSkillShell = &BoolEntry{Value: v.b, Line: line, Col: col}
+	line, col := d.idx.Pos(v.Off)
+	s.DisableSkillShell = &BoolEntry{Value: v.Bool, Line: line, Col: col}
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // HelperEntry is a settings key that names a command Claude Code runs from the file — a
@@ -32,38 +33,38 @@ var (
 // readHelpers collects the helper keys of a file. Their shapes are Claude Code's to check:
 // a value of another shape is listed as written, never dropped, since what it would run is what
 // the list is for.
-func readHelpers(root *value, pos func(off int) (int, int)) []HelperEntry {
+func readHelpers(root *posjson.Value, pos func(off int) (int, int)) []HelperEntry {
 	var out []HelperEntry
-	add := func(key string, v *value) {
-		cmd := v.str
-		if v.kind != kindString {
-			cmd = string(v.marshal())
+	add := func(key string, v *posjson.Value) {
+		cmd := v.Str
+		if v.Kind != posjson.String {
+			cmd = string(v.Marshal())
 		}
 		if strings.TrimSpace(cmd) == "" {
 			return
 		}
-		line, col := pos(v.off)
+		line, col := pos(v.Off)
 		out = append(out, HelperEntry{Key: key, Command: cmd, Line: line, Col: col})
 	}
 	for _, k := range helperKeys {
-		if v := root.get(k); v != nil && v.kind != kindNull {
+		if v := root.Get(k); v != nil && v.Kind != posjson.Null {
 			add(k, v)
 		}
 	}
 	for _, k := range commandKeys {
-		v := root.get(k)
-		if v == nil || v.kind == kindNull {
+		v := root.Get(k)
+		if v == nil || v.Kind == posjson.Null {
 			continue
 		}
-		if c := v.get("command"); v.kind == kindObject && c != nil && c.kind == kindString {
+		if c := v.Get("command"); v.Kind == posjson.Object && c != nil && c.Kind == posjson.String {
 			add(k, c)
 			continue
 		}
 		add(k, v)
 	}
-	if v := root.get("extraKnownMarketplaces"); v != nil && v.kind == kindObject {
-		for _, m := range v.members {
-			add("extraKnownMarketplaces."+m.key, m.val)
+	if v := root.Get("extraKnownMarketplaces"); v != nil && v.Kind == posjson.Object {
+		for _, m := range v.Members {
+			add("extraKnownMarketplaces."+m.Key, m.Val)
 		}
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // HookSettings are the hook keys of one settings file.
@@ -66,100 +67,100 @@ var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 
 // parseHookSettings reads the hooks, disableAllHooks and allowManagedHooksOnly keys of a parsed
 // settings document. Structure that Reins cannot read is a *ParseError at its position.
-func parseHookSettings(name string, data []byte, root *value) (HookSettings, []Warning, error) {
+func parseHookSettings(name string, data []byte, root *posjson.Value) (HookSettings, []Warning, error) {
 	var hs HookSettings
 	var warns []Warning
 	// Built on first use: most files have no hooks, and a large one need not be indexed twice.
-	var lines lineIndex
-	idx := func() lineIndex {
+	var lines posjson.Lines
+	idx := func() posjson.Lines {
 		if lines == nil {
-			lines = newLineIndex(data)
+			lines = posjson.NewLines(data)
 		}
 		return lines
 	}
 	errAt := func(off int, format string, args ...any) *ParseError {
-		line, col := idx().pos(off)
+		line, col := idx().Pos(off)
 		return &ParseError{File: name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 	}
 	warnAt := func(off int, format string, args ...any) {
-		line, col := idx().pos(off)
+		line, col := idx().Pos(off)
 		warns = append(warns, Warning{File: name, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
 	}
 	for _, k := range []struct {
 		key string
 		dst **BoolEntry
 	}{{"disableAllHooks", &hs.DisableAll}, {"allowManagedHooksOnly", &hs.ManagedOnly}} {
-		v := root.get(k.key)
-		if v == nil || v.kind == kindNull {
+		v := root.Get(k.key)
+		if v == nil || v.Kind == posjson.Null {
 			continue
 		}
-		if v.kind != kindBool {
-			return hs, nil, errAt(v.off, "%s must be true or false, not %s", k.key, v.describe())
+		if v.Kind != posjson.Bool {
+			return hs, nil, errAt(v.Off, "%s must be true or false, not %s", k.key, v.Describe())
 		}
-		line, col := idx().pos(v.off)
-		*k.dst = &BoolEntry{Value: v.b, Line: line, Col: col}
+		line, col := idx().Pos(v.Off)
+		*k.dst = &BoolEntry{Value: v.Bool, Line: line, Col: col}
 	}
 	if err := parseHTTPHookLists(root, &hs, idx, errAt); err != nil {
 		return hs, nil, err
 	}
 
-	hooks := root.get("hooks")
-	if hooks == nil || hooks.kind == kindNull {
+	hooks := root.Get("hooks")
+	if hooks == nil || hooks.Kind == posjson.Null {
 		return hs, warns, nil
 	}
-	if hooks.kind != kindObject {
-		return hs, nil, errAt(hooks.off, "hooks must be an object of events, not %s", hooks.kind)
+	if hooks.Kind != posjson.Object {
+		return hs, nil, errAt(hooks.Off, "hooks must be an object of events, not %s", hooks.Kind)
 	}
-	for _, m := range hooks.duplicateKeys() {
-		warnAt(m.off, "duplicate key %s in hooks: only its last value is used", m.rawKey)
+	for _, m := range hooks.DuplicateKeys() {
+		warnAt(m.Off, "duplicate key %s in hooks: only its last value is used", m.RawKey)
 	}
-	for _, ev := range hooks.members {
-		if hooks.get(ev.key) != ev.val {
+	for _, ev := range hooks.Members {
+		if hooks.Get(ev.Key) != ev.Val {
 			continue // an earlier duplicate
 		}
-		if !slices.Contains(hookEvents, ev.key) {
-			warnAt(ev.off, "hook event %s is not supported by Reins; its hooks were skipped", ev.rawKey)
+		if !slices.Contains(hookEvents, ev.Key) {
+			warnAt(ev.Off, "hook event %s is not supported by Reins; its hooks were skipped", ev.RawKey)
 			continue
 		}
-		if ev.val.kind != kindArray {
-			return hs, nil, errAt(ev.val.off, "hooks.%s must be an array of matchers, not %s", ev.key, ev.val.kind)
+		if ev.Val.Kind != posjson.Array {
+			return hs, nil, errAt(ev.Val.Off, "hooks.%s must be an array of matchers, not %s", ev.Key, ev.Val.Kind)
 		}
-		for i, group := range ev.val.elems {
-			path := fmt.Sprintf("hooks.%s[%d]", ev.key, i)
-			if group.kind != kindObject {
-				return hs, nil, errAt(group.off, "%s must be an object with matcher and hooks, not %s", path, group.kind)
+		for i, group := range ev.Val.Elems {
+			path := fmt.Sprintf("hooks.%s[%d]", ev.Key, i)
+			if group.Kind != posjson.Object {
+				return hs, nil, errAt(group.Off, "%s must be an object with matcher and hooks, not %s", path, group.Kind)
 			}
 			matcher := ""
-			if m := group.get("matcher"); m != nil && m.kind != kindNull {
-				if m.kind != kindString {
-					return hs, nil, errAt(m.off, "%s.matcher must be a string, not %s", path, m.describe())
+			if m := group.Get("matcher"); m != nil && m.Kind != posjson.Null {
+				if m.Kind != posjson.String {
+					return hs, nil, errAt(m.Off, "%s.matcher must be a string, not %s", path, m.Describe())
 				}
-				matcher = m.str
+				matcher = m.Str
 				if matcher != "*" && !plainMatcher().MatchString(matcher) {
 					if _, err := regexp.Compile(matcher); err != nil {
-						return hs, nil, errAt(m.off, "%s.matcher %q is not a valid regular expression: %v", path, matcher, err)
+						return hs, nil, errAt(m.Off, "%s.matcher %q is not a valid regular expression: %v", path, matcher, err)
 					}
 				}
 			}
-			list := group.get("hooks")
-			if list == nil || list.kind != kindArray {
+			list := group.Get("hooks")
+			if list == nil || list.Kind != posjson.Array {
 				got := "nothing"
-				off := group.off
+				off := group.Off
 				if list != nil {
-					got, off = list.kind.String(), list.off
+					got, off = list.Kind.String(), list.Off
 				}
 				return hs, nil, errAt(off, "%s.hooks must be an array of hooks, not %s", path, got)
 			}
-			for j, h := range list.elems {
-				e, skip, err := parseHookEntry(fmt.Sprintf("%s.hooks[%d]", path, j), ev.key, matcher, h, errAt)
+			for j, h := range list.Elems {
+				e, skip, err := parseHookEntry(fmt.Sprintf("%s.hooks[%d]", path, j), ev.Key, matcher, h, errAt)
 				if err != nil {
 					return hs, nil, err
 				}
 				if skip != "" {
-					warnAt(h.off, "%s", skip)
+					warnAt(h.Off, "%s", skip)
 					continue
 				}
-				e.Line, e.Col = idx().pos(h.off)
+				e.Line, e.Col = idx().Pos(h.Off)
 				hs.Hooks = append(hs.Hooks, e)
 			}
 		}
@@ -169,53 +170,53 @@ func parseHookSettings(name string, data []byte, root *value) (HookSettings, []W
 
 // parseHookEntry reads one hook object. skip is set for a hook Reins cannot run on an event
 // that cannot decide anything.
-func parseHookEntry(path, event, matcher string, h *value, errAt func(int, string, ...any) *ParseError) (e HookEntry, skip string, err error) {
-	if h.kind != kindObject {
-		return e, "", errAt(h.off, "%s must be an object with type and command, not %s", path, h.kind)
+func parseHookEntry(path, event, matcher string, h *posjson.Value, errAt func(int, string, ...any) *ParseError) (e HookEntry, skip string, err error) {
+	if h.Kind != posjson.Object {
+		return e, "", errAt(h.Off, "%s must be an object with type and command, not %s", path, h.Kind)
 	}
-	typ := h.get("type")
-	if typ == nil || typ.kind != kindString {
-		return e, "", errAt(h.off, `%s needs "type": "command", "http", "mcp_tool", "prompt" or "agent"`, path)
+	typ := h.Get("type")
+	if typ == nil || typ.Kind != posjson.String {
+		return e, "", errAt(h.Off, `%s needs "type": "command", "http", "mcp_tool", "prompt" or "agent"`, path)
 	}
 	e = HookEntry{Event: event, Matcher: matcher}
-	switch typ.str {
+	switch typ.Str {
 	case "command":
-		cmd := h.get("command")
-		if cmd == nil || cmd.kind != kindString || strings.TrimSpace(cmd.str) == "" {
-			off := h.off
+		cmd := h.Get("command")
+		if cmd == nil || cmd.Kind != posjson.String || strings.TrimSpace(cmd.Str) == "" {
+			off := h.Off
 			if cmd != nil {
-				off = cmd.off
+				off = cmd.Off
 			}
 			return e, "", errAt(off, "%s.command must be a non-empty string", path)
 		}
-		e.Command = cmd.str
+		e.Command = cmd.Str
 	case "http", "mcp_tool", "prompt", "agent":
-		if typ.str == "agent" && event == "PermissionRequest" {
+		if typ.Str == "agent" && event == "PermissionRequest" {
 			// A sub-agent with tools answering a permission request could be steered by what
 			// it reads into approving it; Claude Code refuses them there too (2.1.280).
-			return e, "", errAt(typ.off, "%s.type \"agent\" cannot answer PermissionRequest: use a prompt, http, mcp_tool or command hook", path)
+			return e, "", errAt(typ.Off, "%s.type \"agent\" cannot answer PermissionRequest: use a prompt, http, mcp_tool or command hook", path)
 		}
-		e.Type = typ.str
+		e.Type = typ.Str
 		if err := parseHookTarget(path, &e, h, errAt); err != nil {
 			return e, "", err
 		}
 	default:
-		msg := fmt.Sprintf("%s.type %q is not a hook type (command, http, mcp_tool, prompt, agent)", path, typ.str)
+		msg := fmt.Sprintf("%s.type %q is not a hook type (command, http, mcp_tool, prompt, agent)", path, typ.Str)
 		if slices.Contains(decidingEvents, event) {
-			return e, "", errAt(typ.off, "%s; a %s hook that cannot run would let calls through", msg, event)
+			return e, "", errAt(typ.Off, "%s; a %s hook that cannot run would let calls through", msg, event)
 		}
 		return e, msg + "; the hook was skipped", nil
 	}
-	if t := h.get("timeout"); t != nil && t.kind != kindNull {
+	if t := h.Get("timeout"); t != nil && t.Kind != posjson.Null {
 		var secs float64
-		if t.kind == kindNumber {
-			_, serr := fmt.Sscan(t.raw, &secs)
+		if t.Kind == posjson.Number {
+			_, serr := fmt.Sscan(t.Raw, &secs)
 			if serr != nil {
 				secs = -1
 			}
 		}
-		if t.kind != kindNumber || secs <= 0 || math.IsInf(secs, 0) || secs > 24*3600 {
-			return e, "", errAt(t.off, "%s.timeout must be a positive number of seconds (at most a day), not %s", path, t.describe())
+		if t.Kind != posjson.Number || secs <= 0 || math.IsInf(secs, 0) || secs > 24*3600 {
+			return e, "", errAt(t.Off, "%s.timeout must be a positive number of seconds (at most a day), not %s", path, t.Describe())
 		}
 		e.TimeoutSeconds = secs
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/reinsdev/reins/posjson"
 )
 
 // HookTarget is what a hook of a type other than command runs, as the settings wrote it.
@@ -34,19 +36,19 @@ type HookHeader struct {
 
 // parseHookTarget reads the fields of an http, mcp_tool, prompt or agent hook into e. Each
 // field of the wrong type, and each required one missing, is an error at its position.
-func parseHookTarget(path string, e *HookEntry, h *value, errAt func(int, string, ...any) *ParseError) error {
+func parseHookTarget(path string, e *HookEntry, h *posjson.Value, errAt func(int, string, ...any) *ParseError) error {
 	str := func(key string, required bool) (string, error) {
-		v := h.get(key)
-		if v == nil || v.kind == kindNull {
+		v := h.Get(key)
+		if v == nil || v.Kind == posjson.Null {
 			if required {
-				return "", errAt(h.off, "%s.%s is required for a %s hook", path, key, e.Type)
+				return "", errAt(h.Off, "%s.%s is required for a %s hook", path, key, e.Type)
 			}
 			return "", nil
 		}
-		if v.kind != kindString || (required && strings.TrimSpace(v.str) == "") {
-			return "", errAt(v.off, "%s.%s must be a non-empty string, not %s", path, key, v.describe())
+		if v.Kind != posjson.String || (required && strings.TrimSpace(v.Str) == "") {
+			return "", errAt(v.Off, "%s.%s must be a non-empty string, not %s", path, key, v.Describe())
 		}
-		return v.str, nil
+		return v.Str, nil
 	}
 	var err error
 	switch e.Type {
@@ -55,12 +57,12 @@ func parseHookTarget(path string, e *HookEntry, h *value, errAt func(int, string
 			return err
 		}
 		if u, perr := url.Parse(e.URL); perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-			return errAt(h.get("url").off, "%s.url %q must be an http or https URL with a host and no user name", path, e.URL)
+			return errAt(h.Get("url").Off, "%s.url %q must be an http or https URL with a host and no user name", path, e.URL)
 		}
-		if e.Headers, err = hookHeaders(path, h.get("headers"), errAt); err != nil {
+		if e.Headers, err = hookHeaders(path, h.Get("headers"), errAt); err != nil {
 			return err
 		}
-		if e.AllowedEnvVars, err = stringList(path+".allowedEnvVars", h.get("allowedEnvVars"), errAt); err != nil {
+		if e.AllowedEnvVars, err = stringList(path+".allowedEnvVars", h.Get("allowedEnvVars"), errAt); err != nil {
 			return err
 		}
 	case "mcp_tool":
@@ -70,13 +72,13 @@ func parseHookTarget(path string, e *HookEntry, h *value, errAt func(int, string
 		if e.Tool, err = str("tool", true); err != nil {
 			return err
 		}
-		if in := h.get("input"); in != nil && in.kind != kindNull {
-			if in.kind != kindObject {
-				return errAt(in.off, "%s.input must be an object of the tool's arguments, not %s", path, in.describe())
+		if in := h.Get("input"); in != nil && in.Kind != posjson.Null {
+			if in.Kind != posjson.Object {
+				return errAt(in.Off, "%s.input must be an object of the tool's arguments, not %s", path, in.Describe())
 			}
 			var b bytes.Buffer
-			if err := json.Compact(&b, in.marshal()); err != nil {
-				return errAt(in.off, "%s.input: %v", path, err)
+			if err := json.Compact(&b, in.Marshal()); err != nil {
+				return errAt(in.Off, "%s.input: %v", path, err)
 			}
 			e.Input = b.Bytes()
 		}
@@ -88,7 +90,7 @@ func parseHookTarget(path string, e *HookEntry, h *value, errAt func(int, string
 			return err
 		}
 		if e.Type == "agent" {
-			if e.Tools, err = stringList(path+".tools", h.get("tools"), errAt); err != nil {
+			if e.Tools, err = stringList(path+".tools", h.Get("tools"), errAt); err != nil {
 				return err
 			}
 		}
@@ -96,22 +98,22 @@ func parseHookTarget(path string, e *HookEntry, h *value, errAt func(int, string
 	return nil
 }
 
-func hookHeaders(path string, v *value, errAt func(int, string, ...any) *ParseError) ([]HookHeader, error) {
-	if v == nil || v.kind == kindNull {
+func hookHeaders(path string, v *posjson.Value, errAt func(int, string, ...any) *ParseError) ([]HookHeader, error) {
+	if v == nil || v.Kind == posjson.Null {
 		return nil, nil
 	}
-	if v.kind != kindObject {
-		return nil, errAt(v.off, "%s.headers must be an object of header names and values, not %s", path, v.describe())
+	if v.Kind != posjson.Object {
+		return nil, errAt(v.Off, "%s.headers must be an object of header names and values, not %s", path, v.Describe())
 	}
 	var out []HookHeader
-	for _, m := range v.members {
-		if m.val.kind != kindString {
-			return nil, errAt(m.val.off, "%s.headers.%s must be a string, not %s", path, m.key, m.val.describe())
+	for _, m := range v.Members {
+		if m.Val.Kind != posjson.String {
+			return nil, errAt(m.Val.Off, "%s.headers.%s must be a string, not %s", path, m.Key, m.Val.Describe())
 		}
-		if !validHeaderName(m.key) || strings.ContainsAny(m.val.str, "\r\n\x00") {
-			return nil, errAt(m.off, "%s.headers.%s is not a valid HTTP header", path, m.key)
+		if !validHeaderName(m.Key) || strings.ContainsAny(m.Val.Str, "\r\n\x00") {
+			return nil, errAt(m.Off, "%s.headers.%s is not a valid HTTP header", path, m.Key)
 		}
-		out = append(out, HookHeader{Name: m.key, Value: m.val.str})
+		out = append(out, HookHeader{Name: m.Key, Value: m.Val.Str})
 	}
 	return out, nil
 }
@@ -128,19 +130,19 @@ func validHeaderName(s string) bool {
 
 // stringList reads an optional array of strings; an element that is not a string is an
 // error at its position (a list that allows things must not be read half).
-func stringList(path string, v *value, errAt func(int, string, ...any) *ParseError) ([]string, error) {
-	if v == nil || v.kind == kindNull {
+func stringList(path string, v *posjson.Value, errAt func(int, string, ...any) *ParseError) ([]string, error) {
+	if v == nil || v.Kind == posjson.Null {
 		return nil, nil
 	}
-	if v.kind != kindArray {
-		return nil, errAt(v.off, "%s must be an array of strings, not %s", path, v.describe())
+	if v.Kind != posjson.Array {
+		return nil, errAt(v.Off, "%s must be an array of strings, not %s", path, v.Describe())
 	}
 	out := []string{}
-	for i, el := range v.elems {
-		if el.kind != kindString {
-			return nil, errAt(el.off, "%s[%d] must be a string, not %s", path, i, el.describe())
+	for i, el := range v.Elems {
+		if el.Kind != posjson.String {
+			return nil, errAt(el.Off, "%s[%d] must be a string, not %s", path, i, el.Describe())
 		}
-		out = append(out, el.str)
+		out = append(out, el.Str)
 	}
 	return out, nil
 }
@@ -178,24 +180,24 @@ func (l *Loaded) HTTPHookPolicy() (urls, envVars []HTTPHookList) {
 }
 
 // parseHTTPHookLists reads allowedHttpHookUrls and httpHookAllowedEnvVars.
-func parseHTTPHookLists(root *value, hs *HookSettings, idx func() lineIndex, errAt func(int, string, ...any) *ParseError) error {
+func parseHTTPHookLists(root *posjson.Value, hs *HookSettings, idx func() posjson.Lines, errAt func(int, string, ...any) *ParseError) error {
 	for _, k := range []struct {
 		key string
 		dst **HTTPHookList
 	}{{"allowedHttpHookUrls", &hs.AllowedURLs}, {"httpHookAllowedEnvVars", &hs.AllowedEnvVars}} {
-		v := root.get(k.key)
+		v := root.Get(k.key)
 		if v == nil {
 			continue
 		}
-		if v.kind != kindArray {
+		if v.Kind != posjson.Array {
 			// null too: a list that restricts hooks and cannot be read must not read as none.
-			return errAt(v.off, "%s must be an array of strings, not %s", k.key, v.describe())
+			return errAt(v.Off, "%s must be an array of strings, not %s", k.key, v.Describe())
 		}
 		vals, err := stringList(k.key, v, errAt)
 		if err != nil {
 			return err
 		}
-		line, col := idx().pos(v.off)
+		line, col := idx().Pos(v.Off)
 		*k.dst = &HTTPHookList{Values: vals, Line: line, Col: col}
 	}
 	return nil

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/reinsdev/reins/boundedfile/boundedfiletest"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 func symlink(t *testing.T, target, link string) {
@@ -150,7 +151,7 @@ func TestTrustThroughSymlink(t *testing.T) {
 			t.Errorf("IsTrusted(%s) = %v, %v; want true", dir, ok, err)
 		}
 	}
-	if got, want := readFile(t, trustFile(cfg)), "{\n  \"trustedProjects\": [\n    "+quote(proj)+"\n  ]\n}\n"; got != want {
+	if got, want := readFile(t, trustFile(cfg)), "{\n  \"trustedProjects\": [\n    "+posjson.Quote(proj)+"\n  ]\n}\n"; got != want {
 		t.Errorf("trust file\n%s\nwant\n%s", got, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // builtinToolNames are the tool names rules are written for. A rule naming one of them in
@@ -25,7 +26,7 @@ func lintRule(s string) string {
 			if v.Tool != name && strings.EqualFold(v.Tool, name) {
 				fixed := v
 				fixed.Tool = name
-				return "names no tool and will never match; did you mean " + quote(fixed.String()) + "?"
+				return "names no tool and will never match; did you mean " + posjson.Quote(fixed.String()) + "?"
 			}
 		}
 	}
@@ -37,7 +38,7 @@ func lintRule(s string) string {
 			// The prefix is compared with its spaces: "rm :*" wants "rm  x" (two spaces) and
 			// never sees "rm -rf x".
 			return "will not match as written: the spaces around the prefix are part of it; did you mean " +
-				quote("Bash("+t+":*)") + "?"
+				posjson.Quote("Bash("+t+":*)") + "?"
 		}
 	}
 	return ""

@@ -10,22 +10,12 @@ import (
 	"syscall"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // ParseError is a settings file that Reins refuses to run with: not valid JSON, or a known key
-// of the wrong type. Line and Col are 1-based; Col counts bytes.
-type ParseError struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-func (e *ParseError) Error() string {
-	if e.Line == 0 {
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-}
+// of the wrong type. It is the one positioned error of every configuration reader.
+type ParseError = posjson.Error
 
 // Warning is a problem Reins reports and then works around: an invalid rule that was skipped,
 // a directory that does not exist, a mode that was not honoured.
@@ -312,14 +302,12 @@ func missingFile(c candidate, f *File) error {
 	return nil
 }
 
-const utf8BOM = "\xef\xbb\xbf"
-
 func isNotExist(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // parseSettings reads one settings document that is not managed policy.
-func parseSettings(name string, data []byte) (Settings, *value, []Warning, error) {
+func parseSettings(name string, data []byte) (Settings, *posjson.Value, []Warning, error) {
 	return parseSettingsAs(name, data, false, false)
 }
 
@@ -335,10 +323,10 @@ func parseSettings(name string, data []byte) (Settings, *value, []Warning, error
 // With untrusted set (a project file, shared or local, of a project not trusted), the
 // trust-gated lists are only counted: neither their entries nor any problem in them but a
 // syntax error is read.
-func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings, *value, []Warning, error) {
+func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings, *posjson.Value, []Warning, error) {
 	var s Settings
 	if len(bytes.TrimSpace(data)) == 0 {
-		return s, newObject(), nil, nil
+		return s, posjson.NewObject(), nil, nil
 	}
 	d := settingsDoc{docPos: docPos{name: name}}
 	root, err := d.parse(data, untrusted)
@@ -347,7 +335,7 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 	}
 	strict := holdsDenyOrAsk(root)
 	if pe := checkTopKeys(root, policy, strict, d.warnAt); pe != nil {
-		return s, nil, nil, d.errAt(pe.off, "%s", pe.msg)
+		return s, nil, nil, d.errAt(pe.Off, "%s", pe.Msg)
 	}
 	if err := d.readTopLevel(root, &s); err != nil {
 		return s, nil, nil, err
@@ -356,8 +344,8 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 		return s, nil, nil, err
 	}
 	d.readEnabledPlugins(root, &s)
-	s.Helpers = readHelpers(root, d.idx.pos)
-	sb, err := parseSandbox(root, d.errAt, d.idx.pos)
+	s.Helpers = readHelpers(root, d.idx.Pos)
+	sb, err := parseSandbox(root, d.errAt, d.idx.Pos)
 	if err != nil {
 		return s, nil, nil, err
 	}
@@ -365,10 +353,10 @@ func parseSettingsAs(name string, data []byte, policy, untrusted bool) (Settings
 	if s.DamageBudget, err = parseDamageBudget(root, d.docPos); err != nil {
 		return s, nil, nil, err
 	}
-	if err := parseTeamKeys(root, &s, d.errAt, d.idx.pos); err != nil {
+	if err := parseTeamKeys(root, &s, d.errAt, d.idx.Pos); err != nil {
 		return s, nil, nil, err
 	}
-	if s.Env, err = parseEnv(root, d.errAt, d.idx.pos); err != nil {
+	if s.Env, err = parseEnv(root, d.errAt, d.idx.Pos); err != nil {
 		return s, nil, nil, err
 	}
 	if err := d.readPermissions(root, &s, policy, strict, untrusted); err != nil {
@@ -388,87 +376,82 @@ type settingsDoc struct {
 // a function (to parseSandbox) copies the position, not the whole settingsDoc to the heap.
 type docPos struct {
 	name string
-	idx  lineIndex
+	idx  posjson.Lines
 }
 
 func (p docPos) errAt(off int, format string, args ...any) *ParseError {
-	line, col := p.idx.pos(off)
-	return &ParseError{File: p.name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	return p.idx.Errorf(p.name, off, format, args...)
 }
 
 func (d *settingsDoc) warnAt(off int, format string, args ...any) {
-	line, col := d.idx.pos(off)
+	line, col := d.idx.Pos(off)
 	d.warns = append(d.warns, Warning{File: d.name, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
 }
 
 // parse reads the document's JSON tree, which must be an object. With untrusted set the
 // trust-gated lists are counted, not built.
-func (d *settingsDoc) parse(data []byte, untrusted bool) (*value, error) {
-	if bytes.HasPrefix(data, []byte(utf8BOM)) {
-		// Some Windows editors start files with a byte-order mark, which JSON does not allow.
-		// Blank it out rather than cut it, so that columns still match the file.
-		data = append([]byte("   "), data[len(utf8BOM):]...)
-	}
-	d.idx = newLineIndex(data)
+func (d *settingsDoc) parse(data []byte, untrusted bool) (*posjson.Value, error) {
+	data = posjson.BlankBOM(data)
+	d.idx = posjson.NewLines(data)
 	var counted []string
 	if untrusted {
 		counted = trustGated
 	}
-	root, err := parseJSONCounting(data, counted)
+	root, err := posjson.ParseCounting(data, "permissions", counted)
 	if err != nil {
-		var pe *posError
+		var pe *posjson.OffsetError
 		if errors.As(err, &pe) {
-			return nil, d.errAt(pe.off, "%s", pe.msg)
+			return nil, d.errAt(pe.Off, "%s", pe.Msg)
 		}
 		return nil, &ParseError{File: d.name, Msg: err.Error()}
 	}
-	if root.kind != kindObject {
-		return nil, d.errAt(root.off, "settings must be a JSON object, not %s", root.kind)
+	if root.Kind != posjson.Object {
+		return nil, d.errAt(root.Off, "settings must be a JSON object, not %s", root.Kind)
 	}
 	return root, nil
 }
 
 // readTopLevel reads the top-level keys of one value: allowManagedPermissionRulesOnly and
 // the model choice.
-func (d *settingsDoc) readTopLevel(root *value, s *Settings) error {
+func (d *settingsDoc) readTopLevel(root *posjson.Value, s *Settings) error {
 	// null is not "absent" for the permission keys: Claude Code's schema rejects it, and read
 	// as absent it would drop a list of deny rules or a restriction without a word.
-	if v := root.get("allowManagedPermissionRulesOnly"); v != nil {
-		if v.kind != kindBool {
-			return d.errAt(v.off, "allowManagedPermissionRulesOnly must be true or false, not %s", v.kind)
+	if v := root.Get("allowManagedPermissionRulesOnly"); v != nil {
+		if v.Kind != posjson.Bool {
+			return d.errAt(v.Off, "allowManagedPermissionRulesOnly must be true or false, not %s", v.Kind)
 		}
-		line, col := d.idx.pos(v.off)
-		s.ManagedOnly = &BoolEntry{Value: v.b, Line: line, Col: col}
+		line, col := d.idx.Pos(v.Off)
+		s.ManagedOnly = &BoolEntry{Value: v.Bool, Line: line, Col: col}
 	}
-	if v := root.get("alwaysThinkingEnabled"); v != nil && v.kind != kindNull {
-		if v.kind != kindBool {
-			return d.errAt(v.off, "alwaysThinkingEnabled must be true or false, not %s", v.kind)
+	if v := root.Get("alwaysThinkingEnabled"); v != nil && v.Kind != posjson.Null {
+		if v.Kind != posjson.Bool {
+			return d.errAt(v.Off, "alwaysThinkingEnabled must be true or false, not %s", v.Kind)
 		}
-		line, col := d.idx.pos(v.off)
-		s.AlwaysThinking = &BoolEntry{Value: v.b, Line: line, Col: col}
+		line, col := d.idx.Pos(v.Off)
+		s.AlwaysThinking = &BoolEntry{Value: v.Bool, Line: line, Col: col}
 	}
 
-	if v := root.get("autoCompactEnabled"); v != nil && v.kind != kindNull {
-		if v.kind != kindBool {
-			return d.errAt(v.off, "autoCompactEnabled must be true or false, not %s", v.kind)
+	if v := root.Get("autoCompactEnabled"); v != nil && v.Kind != posjson.Null {
+		if v.Kind != posjson.Bool {
+			return d.errAt(v.Off, "autoCompactEnabled must be true or false, not %s", v.Kind)
 		}
-		line, col := d.idx.pos(v.off)
-		s.AutoCompact = &BoolEntry{Value: v.b, Line: line, Col: col}
+		line, col := d.idx.Pos(v.Off)
+		s.AutoCompact = &BoolEntry{Value: v.Bool, Line: line, Col: col}
 	}
 
 	for _, k := range []struct {
 		key string
 		dst **Entry
 	}{{"model", &s.Model}, {"provider", &s.Provider}, {"smallModel", &s.SmallModel}, {"apiKeyHelper", &s.APIKeyHelper}} {
-		v := root.get(k.key)
-		if v == nil || v.kind == kindNull {
+		v := root.Get(k.key)
+		if v == nil || v.Kind == posjson.Null {
 			continue
 		}
-		if v.kind != kindString {
-			return d.errAt(v.off, "%s must be a string, not %s", k.key, v.kind)
+		if v.Kind != posjson.String {
+			return d.errAt(v.Off, "%s must be a string, not %s", k.key, v.Kind)
 		}
-		line, col := d.idx.pos(v.off)
-		*k.dst = &Entry{Value: v.str, Line: line, Col: col}
+		line, col := d.idx.Pos(v.Off)
+		*k.dst = &Entry{Value: v.Str, Line: line, Col: col}
 	}
 	if err := d.readSkillShell(root, s); err != nil {
 		return err
@@ -478,33 +461,33 @@ func (d *settingsDoc) readTopLevel(root *value, s *Settings) error {
 
 // readPermissions reads the permissions object: its keys checked, its lists, defaultMode and
 // disableBypassPermissionsMode.
-func (d *settingsDoc) readPermissions(root *value, s *Settings, policy, strict, untrusted bool) error {
-	perms := root.get("permissions")
+func (d *settingsDoc) readPermissions(root *posjson.Value, s *Settings, policy, strict, untrusted bool) error {
+	perms := root.Get("permissions")
 	if perms == nil {
 		return nil
 	}
-	if perms.kind != kindObject {
-		return d.errAt(perms.off, "permissions must be an object, not %s", perms.kind)
+	if perms.Kind != posjson.Object {
+		return d.errAt(perms.Off, "permissions must be an object, not %s", perms.Kind)
 	}
 	if pe := checkPermissionKeys(perms, policy, strict, d.warnAt); pe != nil {
-		return d.errAt(pe.off, "%s", pe.msg)
+		return d.errAt(pe.Off, "%s", pe.Msg)
 	}
 	if err := d.readPermissionLists(perms, s, untrusted); err != nil {
 		return err
 	}
-	if v := perms.get("defaultMode"); v != nil {
-		if v.kind != kindString {
-			return d.errAt(v.off, "permissions.defaultMode must be a string, not %s", v.kind)
+	if v := perms.Get("defaultMode"); v != nil {
+		if v.Kind != posjson.String {
+			return d.errAt(v.Off, "permissions.defaultMode must be a string, not %s", v.Kind)
 		}
-		line, col := d.idx.pos(v.off)
-		s.DefaultMode = &Entry{Value: v.str, Line: line, Col: col}
+		line, col := d.idx.Pos(v.Off)
+		s.DefaultMode = &Entry{Value: v.Str, Line: line, Col: col}
 	}
-	if v := perms.get("disableBypassPermissionsMode"); v != nil {
-		if v.kind != kindString || v.str != "disable" {
-			return d.errAt(v.off, `permissions.disableBypassPermissionsMode must be "disable", not %s`, v.describe())
+	if v := perms.Get("disableBypassPermissionsMode"); v != nil {
+		if v.Kind != posjson.String || v.Str != "disable" {
+			return d.errAt(v.Off, `permissions.disableBypassPermissionsMode must be "disable", not %s`, v.Describe())
 		}
-		line, col := d.idx.pos(v.off)
-		s.DisableBypass = &Entry{Value: v.str, Line: line, Col: col}
+		line, col := d.idx.Pos(v.Off)
+		s.DisableBypass = &Entry{Value: v.Str, Line: line, Col: col}
 	}
 	return d.readFences(perms, s)
 }
@@ -512,7 +495,7 @@ func (d *settingsDoc) readPermissions(root *value, s *Settings, policy, strict, 
 // readPermissionLists reads the allow, deny, ask and additionalDirectories lists, each entry
 // with its position; an entry that is not a string is kept, marked, with a warning. With
 // untrusted set the trust-gated lists are only counted.
-func (d *settingsDoc) readPermissionLists(perms *value, s *Settings, untrusted bool) error {
+func (d *settingsDoc) readPermissionLists(perms *posjson.Value, s *Settings, untrusted bool) error {
 	lists := []struct {
 		key    string
 		dst    *[]Entry
@@ -523,29 +506,29 @@ func (d *settingsDoc) readPermissionLists(perms *value, s *Settings, untrusted b
 		{"secretFiles", &s.SecretFiles, nil},
 	}
 	for _, l := range lists {
-		v := perms.get(l.key)
+		v := perms.Get(l.key)
 		if v == nil {
 			continue
 		}
-		if v.kind != kindArray {
-			return d.errAt(v.off, "permissions.%s must be an array of strings, not %s", l.key, v.kind)
+		if v.Kind != posjson.Array {
+			return d.errAt(v.Off, "permissions.%s must be an array of strings, not %s", l.key, v.Kind)
 		}
 		if untrusted && l.unread != nil {
 			// A list nested too deeply to be counted was built; it is not read either.
-			if n := v.counted + len(v.elems); n > 0 {
-				line, col := d.idx.pos(v.off)
+			if n := v.Counted + len(v.Elems); n > 0 {
+				line, col := d.idx.Pos(v.Off)
 				*l.unread = &Unread{Count: n, Line: line, Col: col}
 			}
 			continue
 		}
-		for _, el := range v.elems {
-			line, col := d.idx.pos(el.off)
-			if el.kind != kindString {
-				*l.dst = append(*l.dst, Entry{Value: el.describe(), Line: line, Col: col, NotString: true})
-				d.warnAt(el.off, "permissions.%s entry %s is not a string and was skipped", l.key, el.describe())
+		for _, el := range v.Elems {
+			line, col := d.idx.Pos(el.Off)
+			if el.Kind != posjson.String {
+				*l.dst = append(*l.dst, Entry{Value: el.Describe(), Line: line, Col: col, NotString: true})
+				d.warnAt(el.Off, "permissions.%s entry %s is not a string and was skipped", l.key, el.Describe())
 				continue
 			}
-			*l.dst = append(*l.dst, Entry{Value: el.str, Line: line, Col: col})
+			*l.dst = append(*l.dst, Entry{Value: el.Str, Line: line, Col: col})
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // Persist writes updates aimed at the user, project and local settings to Reins' own file of
@@ -32,7 +33,7 @@ func Persist(opts Options, updates ...permission.Update) error {
 	// any file is written.
 	for _, u := range updates {
 		if u.Destination.Persisted() {
-			if err := applyUpdate(newObject(), u); err != nil {
+			if err := applyUpdate(posjson.NewObject(), u); err != nil {
 				return fmt.Errorf("saving to %s: %w", u.Destination, err)
 			}
 		}
@@ -88,13 +89,13 @@ func persistFile(h hooks, src permission.Source, path string, dirPerm fs.FileMod
 	if err != nil {
 		return fmt.Errorf("not saving %s: %w", src, err)
 	}
-	before := root.marshal()
+	before := root.Marshal()
 	for _, u := range updates {
 		if err := applyUpdate(root, u); err != nil {
 			return fmt.Errorf("saving to %s: %w", path, err)
 		}
 	}
-	after := root.marshal()
+	after := root.Marshal()
 	if bytes.Equal(after, before) {
 		return nil
 	}
@@ -116,23 +117,23 @@ func ruleKey(b permission.Behavior) (string, bool) {
 
 // applyUpdate changes a settings document that parseSettings accepted, so every known key
 // present has the right type.
-func applyUpdate(root *value, u permission.Update) error {
-	perms := root.get("permissions")
+func applyUpdate(root *posjson.Value, u permission.Update) error {
+	perms := root.Get("permissions")
 	// child returns permissions.key, creating the containers when create is set.
-	child := func(key string, create bool) *value {
-		if perms == nil || perms.kind == kindNull {
+	child := func(key string, create bool) *posjson.Value {
+		if perms == nil || perms.Kind == posjson.Null {
 			if !create {
 				return nil
 			}
-			perms = newObject()
-			root.set("permissions", perms)
+			perms = posjson.NewObject()
+			root.Set("permissions", perms)
 		}
-		v := perms.get(key)
-		if (v == nil || v.kind == kindNull) && create {
-			v = newArray()
-			perms.set(key, v)
+		v := perms.Get(key)
+		if (v == nil || v.Kind == posjson.Null) && create {
+			v = posjson.NewArray()
+			perms.Set(key, v)
 		}
-		if v != nil && v.kind == kindNull {
+		if v != nil && v.Kind == posjson.Null {
 			return nil
 		}
 		return v
@@ -152,8 +153,8 @@ func applyUpdate(root *value, u permission.Update) error {
 			for _, v := range u.Rules {
 				drop[v.String()] = true
 			}
-			arr.elems = slices.DeleteFunc(arr.elems, func(el *value) bool {
-				return el.kind == kindString && drop[normalizeRule(el.str)]
+			arr.Elems = slices.DeleteFunc(arr.Elems, func(el *posjson.Value) bool {
+				return el.Kind == posjson.String && drop[normalizeRule(el.Str)]
 			})
 			return nil
 		}
@@ -164,10 +165,10 @@ func applyUpdate(root *value, u permission.Update) error {
 		}
 		arr := child(key, true)
 		if u.Type == permission.ReplaceRules {
-			arr.elems = nil
+			arr.Elems = nil
 		}
 		for _, v := range u.Rules {
-			arr.elems = append(arr.elems, newString(v.String()))
+			arr.Elems = append(arr.Elems, posjson.NewString(v.String()))
 		}
 		dedupRules(arr)
 	case permission.SetMode:
@@ -175,19 +176,19 @@ func applyUpdate(root *value, u permission.Update) error {
 		if err != nil {
 			return fmt.Errorf("setMode: %w", err)
 		}
-		if perms == nil || perms.kind == kindNull {
-			perms = newObject()
-			root.set("permissions", perms)
+		if perms == nil || perms.Kind == posjson.Null {
+			perms = posjson.NewObject()
+			root.Set("permissions", perms)
 		}
-		perms.set("defaultMode", newString(string(m)))
+		perms.Set("defaultMode", posjson.NewString(string(m)))
 	case permission.AddDirectories:
 		arr := child("additionalDirectories", true)
 		for _, d := range u.Directories {
 			if d == "" {
 				return fmt.Errorf("addDirectories: empty path")
 			}
-			if !slices.ContainsFunc(arr.elems, func(el *value) bool { return el.kind == kindString && samePath(el.str, d) }) {
-				arr.elems = append(arr.elems, newString(d))
+			if !slices.ContainsFunc(arr.Elems, func(el *posjson.Value) bool { return el.Kind == posjson.String && samePath(el.Str, d) }) {
+				arr.Elems = append(arr.Elems, posjson.NewString(d))
 			}
 		}
 	case permission.RemoveDirectories:
@@ -195,8 +196,8 @@ func applyUpdate(root *value, u permission.Update) error {
 		if arr == nil {
 			return nil
 		}
-		arr.elems = slices.DeleteFunc(arr.elems, func(el *value) bool {
-			return el.kind == kindString && slices.ContainsFunc(u.Directories, func(d string) bool { return samePath(el.str, d) })
+		arr.Elems = slices.DeleteFunc(arr.Elems, func(el *posjson.Value) bool {
+			return el.Kind == posjson.String && slices.ContainsFunc(u.Directories, func(d string) bool { return samePath(el.Str, d) })
 		})
 	default:
 		return fmt.Errorf("unknown permission update type %q", u.Type)
@@ -210,13 +211,13 @@ func normalizeRule(s string) string { return permission.ParseRule(s).String() }
 
 // dedupRules keeps the first of the rules that normalise alike. Entries that are not strings
 // are left alone.
-func dedupRules(arr *value) {
+func dedupRules(arr *posjson.Value) {
 	seen := map[string]bool{}
-	arr.elems = slices.DeleteFunc(arr.elems, func(el *value) bool {
-		if el.kind != kindString {
+	arr.Elems = slices.DeleteFunc(arr.Elems, func(el *posjson.Value) bool {
+		if el.Kind != posjson.String {
 			return false
 		}
-		n := normalizeRule(el.str)
+		n := normalizeRule(el.Str)
 		if seen[n] {
 			return true
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // PluginEntry is one enabledPlugins entry: "<plugin>@<marketplace>": true or false.
@@ -20,30 +21,30 @@ type PluginEntry struct {
 // key a plugin name, optionally followed by "@" and a marketplace. A bad entry is a positioned
 // warning and is dropped: enabledPlugins holds no rules, and a plugin not loaded is the safe
 // side, so it does not stop the file as a broken deny would.
-func (d *settingsDoc) readEnabledPlugins(root *value, s *Settings) {
-	v := root.get("enabledPlugins")
-	if v == nil || v.kind == kindNull {
+func (d *settingsDoc) readEnabledPlugins(root *posjson.Value, s *Settings) {
+	v := root.Get("enabledPlugins")
+	if v == nil || v.Kind == posjson.Null {
 		return
 	}
-	if v.kind != kindObject {
-		d.warnAt(v.off, "enabledPlugins must be an object of plugin names to true or false, not %s; no plugin was enabled from it", v.kind)
+	if v.Kind != posjson.Object {
+		d.warnAt(v.Off, "enabledPlugins must be an object of plugin names to true or false, not %s; no plugin was enabled from it", v.Kind)
 		return
 	}
-	for _, m := range v.members {
-		if v.get(m.key) != m.val {
-			d.warnAt(m.off, "duplicate key %s in enabledPlugins: only its last value is used", m.rawKey)
+	for _, m := range v.Members {
+		if v.Get(m.Key) != m.Val {
+			d.warnAt(m.Off, "duplicate key %s in enabledPlugins: only its last value is used", m.RawKey)
 			continue
 		}
-		if err := ValidPluginKey(m.key); err != nil {
-			d.warnAt(m.off, "enabledPlugins: %v; the entry was skipped", err)
+		if err := ValidPluginKey(m.Key); err != nil {
+			d.warnAt(m.Off, "enabledPlugins: %v; the entry was skipped", err)
 			continue
 		}
-		if m.val.kind != kindBool {
-			d.warnAt(m.val.off, "enabledPlugins[%s] must be true or false, not %s; the entry was skipped", m.rawKey, m.val.describe())
+		if m.Val.Kind != posjson.Bool {
+			d.warnAt(m.Val.Off, "enabledPlugins[%s] must be true or false, not %s; the entry was skipped", m.RawKey, m.Val.Describe())
 			continue
 		}
-		line, col := d.idx.pos(m.off)
-		s.EnabledPlugins = append(s.EnabledPlugins, PluginEntry{Key: m.key, Enabled: m.val.b, Line: line, Col: col})
+		line, col := d.idx.Pos(m.Off)
+		s.EnabledPlugins = append(s.EnabledPlugins, PluginEntry{Key: m.Key, Enabled: m.Val.Bool, Line: line, Col: col})
 	}
 }
 
@@ -128,14 +129,14 @@ func SetPluginEnabled(opts Options, src permission.Source, key string, enabled b
 		if err != nil {
 			return fmt.Errorf("not saving %s: %w", src, err)
 		}
-		before := root.marshal()
-		obj := root.get("enabledPlugins")
-		if obj == nil || obj.kind != kindObject {
-			obj = newObject()
-			root.set("enabledPlugins", obj)
+		before := root.Marshal()
+		obj := root.Get("enabledPlugins")
+		if obj == nil || obj.Kind != posjson.Object {
+			obj = posjson.NewObject()
+			root.Set("enabledPlugins", obj)
 		}
-		obj.set(key, &value{kind: kindBool, off: -1, b: enabled, raw: fmt.Sprint(enabled)})
-		after := root.marshal()
+		obj.Set(key, &posjson.Value{Kind: posjson.Bool, Off: -1, Bool: enabled, Raw: fmt.Sprint(enabled)})
+		after := root.Marshal()
 		if bytes.Equal(after, before) {
 			return nil
 		}

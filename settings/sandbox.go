@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // SandboxSettings is the sandbox key of one settings file, each value with its position.
@@ -26,13 +27,13 @@ type SandboxSettings struct {
 // parseSandbox reads the sandbox key. Unlike permission rules, a sandbox entry of the wrong
 // type is an error, not a warning: a denyRead entry that silently went missing would leave a
 // file readable that the user meant to hide.
-func parseSandbox(root *value, at func(off int, format string, args ...any) *ParseError, pos func(off int) (int, int)) (*SandboxSettings, error) {
-	sb := root.get("sandbox")
-	if sb == nil || sb.kind == kindNull {
+func parseSandbox(root *posjson.Value, at func(off int, format string, args ...any) *ParseError, pos func(off int) (int, int)) (*SandboxSettings, error) {
+	sb := root.Get("sandbox")
+	if sb == nil || sb.Kind == posjson.Null {
 		return nil, nil
 	}
-	if sb.kind != kindObject {
-		return nil, at(sb.off, "sandbox must be an object, not %s", sb.kind)
+	if sb.Kind != posjson.Object {
+		return nil, at(sb.Off, "sandbox must be an object, not %s", sb.Kind)
 	}
 	p := sandboxParser{at: at, pos: pos}
 	s := &SandboxSettings{}
@@ -72,49 +73,49 @@ func (p *sandboxParser) fail(err *ParseError) {
 	}
 }
 
-func (p *sandboxParser) boolean(obj *value, prefix, key string, dst **BoolEntry) {
-	v := obj.get(key)
-	if v == nil || v.kind == kindNull {
+func (p *sandboxParser) boolean(obj *posjson.Value, prefix, key string, dst **BoolEntry) {
+	v := obj.Get(key)
+	if v == nil || v.Kind == posjson.Null {
 		return
 	}
-	if v.kind != kindBool {
-		p.fail(p.at(v.off, "%s%s must be true or false, not %s", prefix, key, v.kind))
+	if v.Kind != posjson.Bool {
+		p.fail(p.at(v.Off, "%s%s must be true or false, not %s", prefix, key, v.Kind))
 		return
 	}
-	line, col := p.pos(v.off)
-	*dst = &BoolEntry{Value: v.b, Line: line, Col: col}
+	line, col := p.pos(v.Off)
+	*dst = &BoolEntry{Value: v.Bool, Line: line, Col: col}
 }
 
-func (p *sandboxParser) list(obj *value, prefix, key string, dst *[]Entry, check func(string) string) {
-	v := obj.get(key)
-	if v == nil || v.kind == kindNull {
+func (p *sandboxParser) list(obj *posjson.Value, prefix, key string, dst *[]Entry, check func(string) string) {
+	v := obj.Get(key)
+	if v == nil || v.Kind == posjson.Null {
 		return
 	}
-	if v.kind != kindArray {
-		p.fail(p.at(v.off, "%s%s must be an array of strings, not %s", prefix, key, v.kind))
+	if v.Kind != posjson.Array {
+		p.fail(p.at(v.Off, "%s%s must be an array of strings, not %s", prefix, key, v.Kind))
 		return
 	}
-	for _, el := range v.elems {
-		if el.kind != kindString {
-			p.fail(p.at(el.off, "%s%s entry %s is not a string", prefix, key, el.describe()))
+	for _, el := range v.Elems {
+		if el.Kind != posjson.String {
+			p.fail(p.at(el.Off, "%s%s entry %s is not a string", prefix, key, el.Describe()))
 			return
 		}
-		if why := check(el.str); why != "" {
-			p.fail(p.at(el.off, "%s%s entry %q: %s", prefix, key, el.str, why))
+		if why := check(el.Str); why != "" {
+			p.fail(p.at(el.Off, "%s%s entry %q: %s", prefix, key, el.Str, why))
 			return
 		}
-		line, col := p.pos(el.off)
-		*dst = append(*dst, Entry{Value: el.str, Line: line, Col: col})
+		line, col := p.pos(el.Off)
+		*dst = append(*dst, Entry{Value: el.Str, Line: line, Col: col})
 	}
 }
 
-func (p *sandboxParser) object(sb *value, key string) *value {
-	v := sb.get(key)
-	if v == nil || v.kind == kindNull {
+func (p *sandboxParser) object(sb *posjson.Value, key string) *posjson.Value {
+	v := sb.Get(key)
+	if v == nil || v.Kind == posjson.Null {
 		return nil
 	}
-	if v.kind != kindObject {
-		p.fail(p.at(v.off, "sandbox.%s must be an object, not %s", key, v.kind))
+	if v.Kind != posjson.Object {
+		p.fail(p.at(v.Off, "sandbox.%s must be an object, not %s", key, v.Kind))
 		return nil
 	}
 	return v

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/reinsdev/reins/posjson"
 )
 
 // StatusLine is the statusLine key: a command whose first line of output the chat shows
@@ -26,40 +28,40 @@ const maxPadding = 200
 
 // readStatusLine reads the statusLine key: an object with type "command" and a command; a
 // wrong type or a missing command is an error at its position.
-func (d *settingsDoc) readStatusLine(root *value, s *Settings) error {
-	v := root.get("statusLine")
-	if v == nil || v.kind == kindNull {
+func (d *settingsDoc) readStatusLine(root *posjson.Value, s *Settings) error {
+	v := root.Get("statusLine")
+	if v == nil || v.Kind == posjson.Null {
 		return nil
 	}
-	if v.kind != kindObject {
-		return d.errAt(v.off, `statusLine must be an object {"type": "command", "command": "…"}, not %s`, v.describe())
+	if v.Kind != posjson.Object {
+		return d.errAt(v.Off, `statusLine must be an object {"type": "command", "command": "…"}, not %s`, v.Describe())
 	}
-	if t := v.get("type"); t == nil || t.kind != kindString || t.str != "command" {
-		off := v.off
+	if t := v.Get("type"); t == nil || t.Kind != posjson.String || t.Str != "command" {
+		off := v.Off
 		if t != nil {
-			off = t.off
+			off = t.Off
 		}
 		return d.errAt(off, `statusLine.type must be "command"`)
 	}
-	c := v.get("command")
-	if c == nil || c.kind != kindString || strings.TrimSpace(c.str) == "" {
-		off := v.off
+	c := v.Get("command")
+	if c == nil || c.Kind != posjson.String || strings.TrimSpace(c.Str) == "" {
+		off := v.Off
 		if c != nil {
-			off = c.off
+			off = c.Off
 		}
 		return d.errAt(off, "statusLine.command must be a non-empty string")
 	}
-	line, col := d.idx.pos(v.off)
-	sl := &StatusLine{Command: c.str, Line: line, Col: col}
-	if p := v.get("padding"); p != nil && p.kind != kindNull {
+	line, col := d.idx.Pos(v.Off)
+	sl := &StatusLine{Command: c.Str, Line: line, Col: col}
+	if p := v.Get("padding"); p != nil && p.Kind != posjson.Null {
 		var n float64
-		if p.kind == kindNumber {
-			if _, err := fmt.Sscan(p.raw, &n); err != nil {
+		if p.Kind == posjson.Number {
+			if _, err := fmt.Sscan(p.Raw, &n); err != nil {
 				n = -1
 			}
 		}
-		if p.kind != kindNumber || n < 0 || n > maxPadding || n != math.Trunc(n) {
-			return d.errAt(p.off, "statusLine.padding must be a whole number from 0 to %d, not %s", maxPadding, p.describe())
+		if p.Kind != posjson.Number || n < 0 || n > maxPadding || n != math.Trunc(n) {
+			return d.errAt(p.Off, "statusLine.padding must be a whole number from 0 to %d, not %s", maxPadding, p.Describe())
 		}
 		sl.Padding = int(n)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // AuditSettings is the audit key of one settings file: where the audit log goes and what it
@@ -34,7 +35,7 @@ type PolicyBundleSettings struct {
 
 // parseTeamKeys reads the audit and policyBundle keys. Both are errors when malformed in any
 // file: a policy's audit requirement or bundle that went missing would run as none.
-func parseTeamKeys(root *value, s *Settings, at func(off int, format string, args ...any) *ParseError, pos func(off int) (int, int)) error {
+func parseTeamKeys(root *posjson.Value, s *Settings, at func(off int, format string, args ...any) *ParseError, pos func(off int) (int, int)) error {
 	p := sandboxParser{at: at, pos: pos}
 	if v := p.objectAt(root, "", "audit"); v != nil {
 		a := &AuditSettings{}
@@ -56,7 +57,7 @@ func parseTeamKeys(root *value, s *Settings, at func(off int, format string, arg
 		p.str(v, "policyBundle.", "publicKey", &k, nonEmpty)
 		p.boolean(v, "policyBundle.", "required", &b.Required)
 		if p.err == nil && (u == nil || k == nil) {
-			p.fail(at(v.off, "policyBundle needs both url and publicKey"))
+			p.fail(at(v.Off, "policyBundle needs both url and publicKey"))
 		}
 		if u != nil && k != nil {
 			b.URL, b.PublicKey = *u, *k
@@ -67,35 +68,35 @@ func parseTeamKeys(root *value, s *Settings, at func(off int, format string, arg
 }
 
 // str reads a string, or a number written as one (maxBytes), checked by check.
-func (p *sandboxParser) str(obj *value, prefix, key string, dst **Entry, check func(string) string) {
-	v := obj.get(key)
-	if v == nil || v.kind == kindNull {
+func (p *sandboxParser) str(obj *posjson.Value, prefix, key string, dst **Entry, check func(string) string) {
+	v := obj.Get(key)
+	if v == nil || v.Kind == posjson.Null {
 		return
 	}
-	text := v.str
-	switch v.kind {
-	case kindString:
-	case kindNumber:
-		text = v.raw
+	text := v.Str
+	switch v.Kind {
+	case posjson.String:
+	case posjson.Number:
+		text = v.Raw
 	default:
-		p.fail(p.at(v.off, "%s%s must be a string, not %s", prefix, key, v.kind))
+		p.fail(p.at(v.Off, "%s%s must be a string, not %s", prefix, key, v.Kind))
 		return
 	}
 	if why := check(text); why != "" {
-		p.fail(p.at(v.off, "%s%s %q: %s", prefix, key, text, why))
+		p.fail(p.at(v.Off, "%s%s %q: %s", prefix, key, text, why))
 		return
 	}
-	line, col := p.pos(v.off)
+	line, col := p.pos(v.Off)
 	*dst = &Entry{Value: text, Line: line, Col: col}
 }
 
-func (p *sandboxParser) objectAt(obj *value, prefix, key string) *value {
-	v := obj.get(key)
-	if v == nil || v.kind == kindNull {
+func (p *sandboxParser) objectAt(obj *posjson.Value, prefix, key string) *posjson.Value {
+	v := obj.Get(key)
+	if v == nil || v.Kind == posjson.Null {
 		return nil
 	}
-	if v.kind != kindObject {
-		p.fail(p.at(v.off, "%s%s must be an object, not %s", prefix, key, v.kind))
+	if v.Kind != posjson.Object {
+		p.fail(p.at(v.Off, "%s%s must be an object, not %s", prefix, key, v.Kind))
 		return nil
 	}
 	return v

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 	"github.com/reinsdev/reins/worktree/gitdir"
 )
 
@@ -127,13 +128,13 @@ func trust(h hooks, configDir, home, dir string) error {
 		if slices.Contains(list, real) {
 			return nil
 		}
-		arr := root.get(trustKey)
-		if arr == nil || arr.kind != kindArray {
-			arr = newArray()
-			root.set(trustKey, arr)
+		arr := root.Get(trustKey)
+		if arr == nil || arr.Kind != posjson.Array {
+			arr = posjson.NewArray()
+			root.Set(trustKey, arr)
 		}
-		arr.elems = append(arr.elems, newString(real))
-		return writeAtomic(h, path, root.marshal(), 0o600, 0o700)
+		arr.Elems = append(arr.Elems, posjson.NewString(real))
+		return writeAtomic(h, path, root.Marshal(), 0o600, 0o700)
 	})
 }
 
@@ -236,41 +237,38 @@ func within(p, dir string) bool {
 
 // readTrust reads the trust file: its document (an empty object when missing) and the
 // absolute folders it lists.
-func readTrust(h hooks, path string) (*value, []string, error) {
+func readTrust(h hooks, path string) (*posjson.Value, []string, error) {
 	data, _, err := readDoc(h, path)
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
-		return newObject(), nil, nil
+		return posjson.NewObject(), nil, nil
 	}
-	idx := newLineIndex(data)
-	errAt := func(off int, format string, args ...any) error {
-		line, col := idx.pos(off)
-		return &ParseError{File: path, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
-	}
-	root, err := parseJSON(data)
+	idx := posjson.NewLines(data)
+	errAt := func(off int, format string, args ...any) error { return idx.Errorf(path, off, format, args...) }
+	root, err := posjson.Parse(data)
 	if err != nil {
-		var pe *posError
+		var pe *posjson.OffsetError
 		if errors.As(err, &pe) {
-			return nil, nil, errAt(pe.off, "%s", pe.msg)
+			return nil, nil, errAt(pe.Off, "%s", pe.Msg)
 		}
 		return nil, nil, err
 	}
-	if root.kind != kindObject {
-		return nil, nil, errAt(root.off, "trust file must be a JSON object, not %s", root.kind)
+	if root.Kind != posjson.Object {
+		return nil, nil, errAt(root.Off, "trust file must be a JSON object, not %s", root.Kind)
 	}
-	arr := root.get(trustKey)
-	if arr == nil || arr.kind == kindNull {
+	arr := root.Get(trustKey)
+	if arr == nil || arr.Kind == posjson.Null {
 		return root, nil, nil
 	}
-	if arr.kind != kindArray {
-		return nil, nil, errAt(arr.off, "%s must be an array of strings, not %s", trustKey, arr.kind)
+	if arr.Kind != posjson.Array {
+		return nil, nil, errAt(arr.Off, "%s must be an array of strings, not %s", trustKey, arr.Kind)
 	}
 	var list []string
-	for _, el := range arr.elems {
-		if el.kind == kindString && filepath.IsAbs(el.str) {
-			list = append(list, el.str)
+	for _, el := range arr.Elems {
+		if el.Kind == posjson.String && filepath.IsAbs(el.Str) {
+			list = append(list, el.Str)
 		}
 	}
 	return root, list, nil

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/reinsdev/reins/posjson"
 )
 
 func TestTrust(t *testing.T) {
@@ -57,7 +59,7 @@ func TestTrust(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(sibling, true)
-	want := "{\n  \"trustedProjects\": [\n    " + quote(proj) + ",\n    " + quote(sibling) + "\n  ]\n}\n"
+	want := "{\n  \"trustedProjects\": [\n    " + posjson.Quote(proj) + ",\n    " + posjson.Quote(sibling) + "\n  ]\n}\n"
 	if got := readFile(t, trustFile(cfg)); got != want {
 		t.Errorf("trust file\n%s\nwant\n%s", got, want)
 	}
@@ -75,7 +77,7 @@ func TestTrustFileKeepsOtherKeys(t *testing.T) {
 	if err := Trust(cfg, "", e.opts.Cwd); err != nil {
 		t.Fatal(err)
 	}
-	want := "{\n  \"version\": 2,\n  \"trustedProjects\": [\n    \"relative/ignored\",\n    7,\n    " + quote(e.opts.Cwd) +
+	want := "{\n  \"version\": 2,\n  \"trustedProjects\": [\n    \"relative/ignored\",\n    7,\n    " + posjson.Quote(e.opts.Cwd) +
 		"\n  ],\n  \"notes\": {\n    \"a\": [\n      1.50\n    ]\n  }\n}\n"
 	if got := readFile(t, trustFile(cfg)); got != want {
 		t.Errorf("trust file\n%s\nwant\n%s", got, want)

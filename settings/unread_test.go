@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +15,7 @@ import (
 
 	"github.com/reinsdev/reins/bashrules"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // TestUntrustedListsAreCountedNotRead: in an untrusted project the shared file's allow rules
@@ -165,7 +165,7 @@ func TestUntrustedAllowRulesDecideNothing(t *testing.T) {
 			rs := rapid.SliceOfN(rapid.SampledFrom(tools), 0, 5).Draw(rt, label)
 			out := make([]string, len(rs))
 			for i, r := range rs {
-				out[i] = quote(r)
+				out[i] = posjson.Quote(r)
 			}
 			return "[" + strings.Join(out, ", ") + "]"
 		}
@@ -176,7 +176,7 @@ func TestUntrustedAllowRulesDecideNothing(t *testing.T) {
 			lists := `"deny": ` + pick(name+" deny") + `, "ask": ` + pick(name+" ask")
 			gatedLists := `"allow": ` + pick(name+" allow")
 			if gated {
-				gatedLists += `, "additionalDirectories": [` + quote(extra) + `]`
+				gatedLists += `, "additionalDirectories": [` + posjson.Quote(extra) + `]`
 			}
 			if gatedFirst {
 				return `{"permissions": {` + gatedLists + ", " + lists + `}}`, `{"permissions": {` + lists + `}}`
@@ -255,80 +255,3 @@ func buildForCompare(rt *rapid.T, opts Options) *permission.Context {
 
 // position is a rule's position in a settings file, as decisions report it.
 var position = regexp.MustCompile(`(settings(?:\.local)?\.json):\d+:\d+`)
-
-// FuzzParseJSONCounting: counting the gated lists changes nothing but those lists. For any
-// input, parseJSONCounting fails exactly when parseJSON does, with the same error; otherwise
-// its tree is parseJSON's, positions included, except that each counted list is empty and
-// holds the number of elements parseJSON built.
-func FuzzParseJSONCounting(f *testing.F) {
-	for _, s := range []string{
-		`{"permissions": {"allow": ["Read", 1, {"a": [2]}], "deny": ["Edit"]}}`,
-		"{\"permissions\": {\n\"additionalDirectories\": [\"a\\\"]\"],\n\"allow\": []}, \"x\": {\"permissions\": {\"allow\": [1]}}}",
-		`{"perm\u0069ssions": {"\u0061llow": ["A"]}, "permissions": {"allow": [" ] , [ "], "ask": ["B"]}}`,
-		`{"permissions": {"allow": "Read", "additionalDirectories": null}}`,
-		`{"permissions": {"allow": ["Read",]}}`,
-		`{"permissions": {"allow": [[[[[]]]]]}}`,
-		`[{"permissions": {"allow": ["x"]}}]`,
-		"\t{ \"permissions\" : { \"allow\" : [ \"a\" , \"b\" ] , \"deny\" : [ ] } }\n",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		full, fullErr := parseJSON(data)
-		counted, err := parseJSONCounting(data, trustGated)
-		if fmt.Sprint(fullErr) != fmt.Sprint(err) {
-			t.Fatalf("errors differ: %v and, counting, %v", fullErr, err)
-		}
-		var fullPos, pos *posError
-		if errors.As(fullErr, &fullPos) && errors.As(err, &pos) && fullPos.off != pos.off {
-			t.Fatalf("error at %d, counting at %d", fullPos.off, pos.off)
-		}
-		if err == nil {
-			sameTreeCounting(t, "$", full, counted, placeRoot, false)
-		}
-	})
-}
-
-// place is where a value stands in the document, as far as counting goes.
-type place uint8
-
-const (
-	placeOther place = iota
-	placeRoot
-	placePerms // a permissions member of the document
-)
-
-// sameTreeCounting compares a tree built whole with one built counting, at path. gated says
-// the value is a list counting may leave out.
-func sameTreeCounting(t *testing.T, path string, full, counted *value, at place, gated bool) {
-	t.Helper()
-	if full.kind != counted.kind || full.off != counted.off || full.raw != counted.raw || full.str != counted.str || full.b != counted.b {
-		t.Fatalf("%s: %+v built whole, %+v counting", path, *full, *counted)
-	}
-	switch {
-	case gated && full.kind == kindArray && len(counted.elems) == 0:
-		if counted.counted != len(full.elems) {
-			t.Fatalf("%s: counted %d of %d elements", path, counted.counted, len(full.elems))
-		}
-		return
-	case counted.counted != 0:
-		t.Fatalf("%s: counted %d elements of a list that is not gated", path, counted.counted)
-	}
-	if len(full.elems) != len(counted.elems) || len(full.members) != len(counted.members) {
-		t.Fatalf("%s: %d elements and %d members whole, %d and %d counting", path, len(full.elems), len(full.members), len(counted.elems), len(counted.members))
-	}
-	for i := range full.elems {
-		sameTreeCounting(t, fmt.Sprintf("%s[%d]", path, i), full.elems[i], counted.elems[i], placeOther, false)
-	}
-	for i, m := range full.members {
-		c := counted.members[i]
-		if m.key != c.key || m.rawKey != c.rawKey || m.off != c.off {
-			t.Fatalf("%s: member %q at %d whole, %q at %d counting", path, m.rawKey, m.off, c.rawKey, c.off)
-		}
-		next := placeOther
-		if at == placeRoot && m.key == "permissions" {
-			next = placePerms
-		}
-		sameTreeCounting(t, path+"."+m.key, m.val, c.val, next, at == placePerms && slices.Contains(trustGated, m.key))
-	}
-}

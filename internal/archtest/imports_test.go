@@ -81,8 +81,8 @@ var corePackages = []string{"permission", "pathrule", "bashrules", "settings"}
 // hostform is how bashrules reads the hosts of curl's and wget's URLs; built records that the
 // knowledge base was built (on first use); worktree/gitdir is how settings finds a worktree's
 // main repository for trust; filelock is how settings keeps two processes from rewriting one
-// file at once.
-var coreLeaves = []string{"boundedfile", "hostform", "built", "worktree/gitdir", "filelock"}
+// file at once; posjson is how every configuration reader keeps positions in JSON.
+var coreLeaves = []string{"boundedfile", "hostform", "built", "worktree/gitdir", "filelock", "posjson"}
 
 // sdkHomes names, for each third-party module that wraps an outside service or a UI, the only
 // packages of ours that may import it directly.
@@ -264,7 +264,7 @@ func TestLibraryDoesNotImportTheAgentLayers(t *testing.T) {
 // and server adapt the go-sdk to the tool contract and the permission engine and know nothing
 // of the agent loop, the CLI or a UI.
 var allowedImports = map[string][]string{
-	"mcp/client": {"tool", "permission", "boundedfile", "tracecontext"},
+	"mcp/client": {"tool", "permission", "boundedfile", "tracecontext", "posjson"},
 	"mcp/serve":  {"tool", "tools", "tools/", "permission", "toolcall"},
 	// The one path of a call: every front end runs calls through it, and it knows only the
 	// tool contract, the engine and the hooks it runs — never a front end or the agent loop.
@@ -291,11 +291,13 @@ var allowedImports = map[string][]string{
 	// Replay reads what was recorded and asks the engine again: it runs nothing (no toolcall,
 	// no hooks, no agent) and reaches no front end.
 	"replay": {"audit", "boundedfile", "llm", "permission", "session", "tool"},
+	// The front matter reader is shared by the definition files; it reads no settings.
+	"frontmatter": {"posjson"},
 	// Skills are data: files read and rules produced, applied by the session.
 	"skills": {"permission", "frontmatter", "boundedfile"},
 	// A plugin is folders of configuration: it exposes its parts to the loaders of each kind
 	// and knows no session, tool or front end.
-	"plugins": {"agentdef", "boundedfile", "mcp/client", "settings", "skills"},
+	"plugins": {"agentdef", "boundedfile", "mcp/client", "posjson", "settings", "skills"},
 	// The Skill tool reads skills and is decided by the engine; it knows no session.
 	"tools/skilltool": {"tool", "permission", "skills", "tools/internal/schemax"},
 }
@@ -340,6 +342,9 @@ var ownImports = map[string][]string{
 	"filelock": {},
 	// Hosts in one form for the core and the web tool alike.
 	"hostform": {},
+	// JSON with positions, errors that name file:line:col and did-you-mean, for every reader
+	// of configuration, the core's included.
+	"posjson": {},
 	// A folder's repository, read from its .git files for the core (trust, protected paths).
 	"worktree/gitdir": {"boundedfile"},
 	// Worktrees are git runs and files: the session assembly uses them, never the reverse.

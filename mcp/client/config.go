@@ -1,16 +1,16 @@
 package client
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/reinsdev/reins/posjson"
 )
 
 // Scope says where a server's configuration came from.
@@ -58,47 +58,58 @@ func (c ServerConfig) TransportType() string {
 }
 
 // ParseError is a configuration problem with its place: file:line:col.
-type ParseError struct {
-	File      string
-	Line, Col int
-	Msg       string
+type ParseError = posjson.Error
+
+// doc is one configuration document being read: its bytes and where its lines start.
+type doc struct {
+	file  string
+	data  []byte
+	lines posjson.Lines
 }
 
-func (e *ParseError) Error() string {
-	if e.Line == 0 {
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+// checkedDoc returns the document if it is valid JSON, else the first syntax error with its
+// position.
+func checkedDoc(file string, data []byte) (*doc, error) {
+	d := &doc{file: file, data: data, lines: posjson.NewLines(data)}
+	if err := posjson.Check(data); err != nil {
+		var se *posjson.OffsetError
+		if errors.As(err, &se) {
+			return nil, d.errAt(se.Off, "invalid JSON: %s", se.Msg)
+		}
+		return nil, &ParseError{File: file, Msg: "invalid JSON: " + err.Error()}
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	return d, nil
 }
 
-// position turns a byte offset into a 1-based line and byte column.
-func position(data []byte, off int64) (line, col int) {
-	if off > int64(len(data)) {
-		off = int64(len(data))
+func (d *doc) errAt(off int, format string, args ...any) *ParseError {
+	return d.lines.Errorf(d.file, off, format, args...)
+}
+
+// object returns the members of the object at off, in order.
+func (d *doc) object(off int) ([]posjson.Field, error) {
+	fs, ok := posjson.Fields(d.data, off)
+	if !ok {
+		return nil, d.errAt(off, "expected a JSON object")
 	}
-	if off < 0 {
-		off = 0
+	return fs, nil
+}
+
+// decode reads field f's value into dst; a value of the wrong type is an error at the value.
+func (d *doc) decode(f posjson.Field, dst any) error {
+	if err := json.Unmarshal(f.Raw(d.data), dst); err != nil {
+		return d.jsonError(f.Off, f.Key, err)
 	}
-	before := data[:off]
-	line = bytes.Count(before, []byte("\n")) + 1
-	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, col
+	return nil
 }
 
-func errAt(file string, data []byte, off int64, format string, args ...any) *ParseError {
-	l, c := position(data, off)
-	return &ParseError{File: file, Line: l, Col: c, Msg: fmt.Sprintf(format, args...)}
-}
-
-// jsonError positions an encoding/json error. A syntax error is placed at its offset from
-// base (where the decoded text starts in whole); a value of the wrong type, named what, at
-// base itself, the start of that value.
-func jsonError(file string, whole []byte, base int64, what string, err error) *ParseError {
+// jsonError positions an encoding/json error of the value at off, named what: a syntax error
+// at its offset from off, a value of the wrong type at off itself.
+func (d *doc) jsonError(off int, what string, err error) *ParseError {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return errAt(file, whole, base+se.Offset-1, "invalid JSON: %v", se)
+		return d.errAt(off+int(se.Offset)-1, "invalid JSON: %v", se)
 	case errors.As(err, &te):
 		if what == "" {
 			what = "value"
@@ -106,9 +117,9 @@ func jsonError(file string, whole []byte, base int64, what string, err error) *P
 		if te.Field != "" {
 			what += "." + te.Field
 		}
-		return errAt(file, whole, base, "%s must be %s, not JSON %s", what, jsonKind(te.Type.Kind().String()), te.Value)
+		return d.errAt(off, "%s must be %s, not JSON %s", what, jsonKind(te.Type.Kind().String()), te.Value)
 	}
-	return errAt(file, whole, base, "%s: %v", what, err)
+	return d.errAt(off, "%s: %v", what, err)
 }
 
 func jsonKind(k string) string {
@@ -125,67 +136,25 @@ func jsonKind(k string) string {
 	return k
 }
 
-// member is one key of a JSON object with the offset of its value.
-type member struct {
-	Key string
-	Raw json.RawMessage
-	Off int64 // offset of the value in the whole document
-}
-
-// members splits the JSON object raw (starting at base in whole) into its keys, in order.
-func members(file string, whole []byte, base int64, raw json.RawMessage) ([]member, error) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := d.Token()
+// ParseServers parses the mcpServers object at offset off of the document whole (a settings
+// file's, a plugin manifest's). Every entry is checked; the first problem is returned with its
+// position.
+func ParseServers(file string, whole []byte, off int, scope Scope) ([]ServerConfig, error) {
+	d, err := checkedDoc(file, whole)
 	if err != nil {
-		return nil, jsonError(file, whole, base, "", err)
+		return nil, err
 	}
-	if tok != json.Delim('{') {
-		return nil, errAt(file, whole, base, "expected a JSON object")
-	}
-	var out []member
-	for d.More() {
-		kt, err := d.Token()
-		if err != nil {
-			return nil, jsonError(file, whole, base, "", err)
-		}
-		key, _ := kt.(string)
-		afterKey := d.InputOffset()
-		var v json.RawMessage
-		if err := d.Decode(&v); err != nil {
-			return nil, jsonError(file, whole, base, "", err)
-		}
-		start := afterKey
-		for start < int64(len(raw)) && strings.IndexByte(" \t\r\n:", raw[start]) >= 0 {
-			start++
-		}
-		out = append(out, member{Key: key, Raw: v, Off: base + start})
-	}
-	if _, err := d.Token(); err != nil && err != io.EOF {
-		return nil, jsonError(file, whole, base, "", err)
-	}
-	return out, nil
+	return d.servers(off, scope)
 }
 
-// field returns the member called key, if any.
-func field(ms []member, key string) (member, bool) {
-	for _, m := range ms {
-		if m.Key == key {
-			return m, true
-		}
-	}
-	return member{}, false
-}
-
-// ParseServers parses an mcpServers object (raw, at offset base of the file whole). Every
-// entry is checked; the first problem is returned with its position.
-func ParseServers(file string, whole []byte, base int64, raw json.RawMessage, scope Scope) ([]ServerConfig, error) {
-	ms, err := members(file, whole, base, raw)
+func (d *doc) servers(off int, scope Scope) ([]ServerConfig, error) {
+	ms, err := d.object(off)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]ServerConfig, 0, len(ms))
 	for _, m := range ms {
-		c, err := parseServer(file, whole, m)
+		c, err := d.server(m)
 		if err != nil {
 			return nil, err
 		}
@@ -197,12 +166,12 @@ func ParseServers(file string, whole []byte, base int64, raw json.RawMessage, sc
 
 var serverNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
-func parseServer(file string, whole []byte, m member) (ServerConfig, error) {
+func (d *doc) server(m posjson.Field) (ServerConfig, error) {
 	var c ServerConfig
 	if !serverNamePattern().MatchString(m.Key) {
-		return c, errAt(file, whole, m.Off, "server name %q may contain only letters, digits, - and _", m.Key)
+		return c, d.errAt(m.Off, "server name %q may contain only letters, digits, - and _", m.Key)
 	}
-	fields, err := members(file, whole, m.Off, m.Raw)
+	fields, err := d.object(m.Off)
 	if err != nil {
 		return c, err
 	}
@@ -224,15 +193,15 @@ func parseServer(file string, whole []byte, m member) (ServerConfig, error) {
 		default:
 			continue // unknown keys (oauth, timeout, ...) are ignored, as Claude Code does
 		}
-		if err := json.Unmarshal(f.Raw, target); err != nil {
-			return c, jsonError(file, whole, f.Off, f.Key, err)
+		if err := d.decode(f, target); err != nil {
+			return c, err
 		}
 	}
 	c.Name = m.Key
-	l, col := position(whole, m.Off)
-	c.Pos = fmt.Sprintf("%s:%d:%d", file, l, col)
+	l, col := d.lines.Pos(m.Off)
+	c.Pos = fmt.Sprintf("%s:%d:%d", d.file, l, col)
 	here := func(format string, args ...any) error {
-		return errAt(file, whole, m.Off, "server %q: "+format, append([]any{m.Key}, args...)...)
+		return d.errAt(m.Off, "server %q: "+format, append([]any{m.Key}, args...)...)
 	}
 	switch c.TransportType() {
 	case TypeStdio:
@@ -305,15 +274,19 @@ func (c ServerConfig) Expanded(getenv func(string) string) (ServerConfig, error)
 // ParseConfigDocument parses a whole {"mcpServers": {...}} document (a .mcp.json, or a
 // --mcp-config file or inline JSON).
 func ParseConfigDocument(file string, data []byte, scope Scope) ([]ServerConfig, error) {
-	ms, err := members(file, data, 0, data)
+	d, err := checkedDoc(file, data)
 	if err != nil {
 		return nil, err
 	}
-	m, ok := field(ms, "mcpServers")
+	ms, err := d.object(0)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := posjson.Last(ms, "mcpServers")
 	if !ok {
 		return nil, nil
 	}
-	return ParseServers(file, data, m.Off, m.Raw, scope)
+	return d.servers(m.Off, scope)
 }
 
 // sortedNames returns the keys of m in order.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // pinnedDefinition is what a pin covers: the parts of a tool the model and the person see.
@@ -75,7 +76,7 @@ func OpenPins(path string) (*Pins, error) {
 	}
 	var list []Pin
 	if err := json.Unmarshal(data, &list); err != nil {
-		return nil, jsonError(path, data, 0, "pins", err)
+		return nil, (&doc{file: path, data: data, lines: posjson.NewLines(data)}).jsonError(0, "pins", err)
 	}
 	for _, pin := range list {
 		p.pins[pin.Rule+"\x00"+pin.Tool] = pin

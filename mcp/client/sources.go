@@ -13,6 +13,7 @@ import (
 
 	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/posjson"
 )
 
 // State says whether a configured server may start.
@@ -238,20 +239,24 @@ func readUserFile(name, cwd string, ap *approvals) (user, local []ServerConfig, 
 	if err != nil || !ok {
 		return nil, nil, err
 	}
-	top, err := members(name, data, 0, data)
+	d, err := checkedDoc(name, data)
 	if err != nil {
 		return nil, nil, err
 	}
-	if m, ok := field(top, "mcpServers"); ok {
-		if user, err = ParseServers(name, data, m.Off, m.Raw, ScopeUser); err != nil {
+	top, err := d.object(0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if m, ok := posjson.Last(top, "mcpServers"); ok {
+		if user, err = d.servers(m.Off, ScopeUser); err != nil {
 			return nil, nil, err
 		}
 	}
-	pm, ok := field(top, "projects")
+	pm, ok := posjson.Last(top, "projects")
 	if !ok {
 		return user, nil, nil
 	}
-	projects, err := members(name, data, pm.Off, pm.Raw)
+	projects, err := d.object(pm.Off)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -259,16 +264,16 @@ func readUserFile(name, cwd string, ap *approvals) (user, local []ServerConfig, 
 		if filepath.Clean(p.Key) != filepath.Clean(cwd) {
 			continue
 		}
-		pf, err := members(name, data, p.Off, p.Raw)
+		pf, err := d.object(p.Off)
 		if err != nil {
 			return nil, nil, err
 		}
-		if m, ok := field(pf, "mcpServers"); ok {
-			if local, err = ParseServers(name, data, m.Off, m.Raw, ScopeLocal); err != nil {
+		if m, ok := posjson.Last(pf, "mcpServers"); ok {
+			if local, err = d.servers(m.Off, ScopeLocal); err != nil {
 				return nil, nil, err
 			}
 		}
-		if err := ap.readApprovals(name, data, pf); err != nil {
+		if err := ap.readApprovals(d, pf); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -280,13 +285,17 @@ func (ap *approvals) readSettings(sf SettingsFile) error {
 	if err != nil || !ok {
 		return err
 	}
-	top, err := members(sf.Path, data, 0, data)
+	d, err := checkedDoc(sf.Path, data)
+	if err != nil {
+		return err
+	}
+	top, err := d.object(0)
 	if err != nil {
 		return err
 	}
 	if sf.Source != permission.SourceProject {
 		// A repository cannot approve its own servers.
-		if err := ap.readApprovals(sf.Path, data, top); err != nil {
+		if err := ap.readApprovals(d, top); err != nil {
 			return err
 		}
 	}
@@ -294,11 +303,11 @@ func (ap *approvals) readSettings(sf SettingsFile) error {
 		return nil
 	}
 	for _, k := range []string{"allowedMcpServers", "deniedMcpServers"} {
-		m, ok := field(top, k)
+		m, ok := posjson.Last(top, k)
 		if !ok {
 			continue
 		}
-		ms, err := parseMatchers(sf.Path, data, m)
+		ms, err := d.matchers(m)
 		if err != nil {
 			return err
 		}
@@ -311,27 +320,27 @@ func (ap *approvals) readSettings(sf SettingsFile) error {
 	return nil
 }
 
-func (ap *approvals) readApprovals(file string, data []byte, top []member) error {
+func (ap *approvals) readApprovals(d *doc, top []posjson.Field) error {
 	for _, f := range top {
 		var err error
 		switch f.Key {
 		case "enableAllProjectMcpServers":
 			var b bool
-			err = json.Unmarshal(f.Raw, &b)
+			err = d.decode(f, &b)
 			ap.enableAll = ap.enableAll || b
 		case "enabledMcpjsonServers":
 			var s []string
-			err = json.Unmarshal(f.Raw, &s)
+			err = d.decode(f, &s)
 			ap.enabled = append(ap.enabled, s...)
 		case "disabledMcpjsonServers":
 			var s []string
-			err = json.Unmarshal(f.Raw, &s)
+			err = d.decode(f, &s)
 			ap.disabled = append(ap.disabled, s...)
 		default:
 			continue
 		}
 		if err != nil {
-			return jsonError(file, data, f.Off, f.Key, err)
+			return err
 		}
 	}
 	return nil
@@ -344,10 +353,10 @@ type serverMatcher struct {
 	URL     string   `json:"serverUrl,omitempty"`
 }
 
-func parseMatchers(file string, data []byte, m member) ([]serverMatcher, error) {
+func (d *doc) matchers(m posjson.Field) ([]serverMatcher, error) {
 	var raws []json.RawMessage
-	if err := json.Unmarshal(m.Raw, &raws); err != nil {
-		return nil, jsonError(file, data, m.Off, m.Key, err)
+	if err := d.decode(m, &raws); err != nil {
+		return nil, err
 	}
 	out := make([]serverMatcher, 0, len(raws))
 	for _, r := range raws {
@@ -361,7 +370,7 @@ func parseMatchers(file string, data []byte, m member) ([]serverMatcher, error) 
 		}
 		if err != nil || n != 1 {
 			// A broken managed entry fails closed: better no session than a silently missing deny.
-			return nil, errAt(file, data, m.Off, "%s: each entry needs exactly one of serverName, serverCommand, serverUrl", m.Key)
+			return nil, d.errAt(m.Off, "%s: each entry needs exactly one of serverName, serverCommand, serverUrl", m.Key)
 		}
 		out = append(out, sm)
 	}

@@ -1,14 +1,14 @@
-package settings
+package posjson
 
 import (
 	"encoding/json"
 	"slices"
+	"unicode/utf8"
 )
 
-// An untrusted project's shared settings files may hold megabytes of allow rules that will
-// not apply (see Load). Building a tree node, a string and a position for each would cost a
-// second and hundreds of megabytes for a file at MaxFileSize, so the parser leaves such lists
-// out: countedLists finds them in the checked document with a byte walk, cutLists removes
+// A settings file of an untrusted project may hold megabytes of allow rules that will not
+// apply. Building a tree node, a string and a position for each would cost a second and
+// hundreds of megabytes for a file of some megabytes, so the parser leaves such lists out: countedLists finds them in the checked document with a byte walk, cutLists removes
 // their elements, and the tree is built from what is left.
 
 // listCut is an array left out of the tree: its bytes in the document, from its '[' to just
@@ -18,9 +18,9 @@ type listCut struct {
 	before            int
 }
 
-// countedLists finds the arrays held by the members named in keys of any top-level
-// "permissions" object (duplicates included, as the tree keeps them). data must be valid JSON.
-func countedLists(data []byte, keys []string) []listCut {
+// countedLists finds the arrays held by the members named in keys of any top-level member
+// named object (duplicates included, as the tree keeps them). data must be valid JSON.
+func countedLists(data []byte, object string, keys []string) []listCut {
 	if len(keys) == 0 {
 		return nil
 	}
@@ -30,18 +30,18 @@ func countedLists(data []byte, keys []string) []listCut {
 		return nil
 	}
 	var cuts []listCut
-	w.members(i, func(key string, v int) {
-		if key != "permissions" || data[v] != '{' {
+	w.members(i, func(key string, _, v, _ int) {
+		if key != object || data[v] != '{' {
 			return
 		}
-		w.members(v, func(key string, v int) {
+		w.members(v, func(key string, _, v, _ int) {
 			if data[v] != '[' || !slices.Contains(keys, key) {
 				return
 			}
 			end, n, nesting := w.array(v)
 			// The tree refuses values nested deeper than maxDepth; such a list is built, so
 			// that the file fails as it would in a trusted project.
-			if listDepth+nesting < maxDepth {
+			if listDepth+nesting < MaxDepth {
 				cuts = append(cuts, listCut{start: v, end: end, count: n})
 			}
 		})
@@ -49,7 +49,7 @@ func countedLists(data []byte, keys []string) []listCut {
 	return cuts
 }
 
-// listDepth is the depth of a counted list in the tree: the document is 0, permissions 1.
+// listDepth is the depth of a counted list in the tree: the document is 0, the object 1.
 const listDepth = 2
 
 // cutLists returns data without the elements of the cut arrays, which become "[]", and
@@ -85,18 +85,18 @@ func (p *treeParser) docOffset(off int) int {
 }
 
 // attachCounts gives each counted array of the tree its element count.
-func attachCounts(root *value, keys []string, cuts []listCut) {
-	for _, m := range root.members {
-		if m.key != "permissions" || m.val.kind != kindObject {
+func attachCounts(root *Value, object string, keys []string, cuts []listCut) {
+	for _, m := range root.Members {
+		if m.Key != object || m.Val.Kind != Object {
 			continue
 		}
-		for _, pm := range m.val.members {
-			if pm.val.kind != kindArray || !slices.Contains(keys, pm.key) {
+		for _, pm := range m.Val.Members {
+			if pm.Val.Kind != Array || !slices.Contains(keys, pm.Key) {
 				continue
 			}
 			for _, c := range cuts {
-				if c.start == pm.val.off {
-					pm.val.counted = c.count
+				if c.start == pm.Val.Off {
+					pm.Val.Counted = c.count
 				}
 			}
 		}
@@ -166,22 +166,23 @@ func (w jsonWalk) str(i int) int {
 	return i
 }
 
-// members calls f with each member's decoded key and the offset of its value, for the object
-// whose '{' is at i.
-func (w jsonWalk) members(i int, f func(key string, v int)) {
+// members calls f with each member's decoded key, the offsets of its key's quote and of its
+// value, and the offset just past the value, for the object whose '{' is at i.
+func (w jsonWalk) members(i int, f func(key string, keyOff, v, end int)) {
 	i = w.space(i + 1)
 	for i < len(w) && w[i] == '"' {
-		end := w.str(i)
+		keyOff, end := i, w.str(i)
 		key := string(w[i+1 : end-1])
-		if slices.Contains(w[i:end], '\\') {
-			// Escapes decode as the tree's keys do, so both agree on which member is which.
+		if slices.Contains(w[i:end], '\\') || !utf8.Valid(w[i:end]) {
+			// Escapes and invalid UTF-8 (which becomes U+FFFD) decode as the tree's keys do,
+			// so both agree on which member is which.
 			if json.Unmarshal(w[i:end], &key) != nil {
 				return
 			}
 		}
 		v := w.space(w.space(end) + 1) // past the ':'
-		f(key, v)
 		end, _ = w.skip(v)
+		f(key, keyOff, v, end)
 		i = w.space(end)
 		if i < len(w) && w[i] == ',' {
 			i = w.space(i + 1)
