@@ -13,6 +13,7 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/llm"
 )
@@ -20,9 +21,9 @@ import (
 type agentOptions struct {
 	// chat is set by the interactive mode: it keeps file checkpoints for /rewind.
 	chat               bool
-	perm               permFlags
+	perm               cmdutil.PermFlags
 	worktree           worktreeFlag
-	mcp                mcpFlags
+	mcp                cmdutil.MCPFlags
 	print              bool
 	outputFormat       string
 	model              string
@@ -75,7 +76,7 @@ Exit codes (the same scheme for every command; see docs/cli.md):
   130  interrupted (Ctrl-C, SIGTERM); the conversation so far is saved`
 
 // addAgentCommands makes the root command run the agent (`reins -p`).
-func addAgentCommands(f *Factory, root *cobra.Command) {
+func addAgentCommands(f *cmdutil.Factory, root *cobra.Command) {
 	opts := &agentOptions{}
 	root.Long = strings.TrimSpace(root.Long) + "\n\n" + agentHelp
 	root.Example = `  reins -p "explain what this repository does"
@@ -90,7 +91,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 		if opts.sdk.inputFormat == inputStreamJSON {
 			// The Agent SDK's protocol: no -p and no prompt; turns arrive on standard input.
 			if len(args) > 0 {
-				return usageErrorf("--input-format stream-json takes its prompts on standard input, not as arguments")
+				return cmdutil.UsageErrorf("--input-format stream-json takes its prompts on standard input, not as arguments")
 			}
 			return runSDK(cmd.Context(), f, opts)
 		}
@@ -99,7 +100,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 				if len(args) > 0 {
 					return unknownCommand(cmd, args[0], fmt.Sprintf("(to run a prompt, use reins -p %q)", strings.Join(args, " ")))
 				}
-				return usageErrorf("the interactive mode needs a terminal; to run headless, use reins -p \"…\" (or pipe the prompt: echo \"…\" | reins -p)")
+				return cmdutil.UsageErrorf("the interactive mode needs a terminal; to run headless, use reins -p \"…\" (or pipe the prompt: echo \"…\" | reins -p)")
 			}
 			// In a terminal, arguments are the first message of the chat, as in Claude Code;
 			// a command name one letter off is a typo, not a message.
@@ -113,7 +114,7 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 			return err
 		}
 		if prompt == "" {
-			return usageErrorf("no prompt: give it after the flags (reins -p \"…\") or on standard input%s", listFlagHint(opts.perm))
+			return cmdutil.UsageErrorf("no prompt: give it after the flags (reins -p \"…\") or on standard input%s", listFlagHint(opts.perm))
 		}
 		return runAgent(cmd.Context(), f, opts, prompt)
 	}
@@ -130,15 +131,15 @@ func addAgentCommands(f *Factory, root *cobra.Command) {
 	fl.StringVar(&opts.agents, "agents", "", `custom sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": ["Read"]}}`)
 	fl.StringArrayVar(&opts.pluginDirs, "plugin-dir", nil, "load the plugin in this folder (its .claude-plugin/plugin.json) for this session; repeatable")
 	fl.BoolVar(&opts.verbose, "verbose", false, "with --output-format json: print every message as a JSON array, not only the result")
-	opts.perm.register(root)
+	opts.perm.Register(root)
 	opts.hooks.register(root)
-	opts.mcp.register(root)
+	opts.mcp.Register(root)
 	opts.sdk.register(root)
 	opts.worktree.register(root)
 }
 
 // readPrompt joins the arguments and, when it is not a terminal, standard input.
-func readPrompt(f *Factory, args []string) (string, error) {
+func readPrompt(f *cmdutil.Factory, args []string) (string, error) {
 	prompt := strings.TrimSpace(strings.Join(args, " "))
 	if f.IsTerminal() || (prompt != "" && !stdinHasData(f.In)) {
 		return prompt, nil
@@ -174,11 +175,11 @@ func stdinHasData(r io.Reader) bool {
 }
 
 // runAgent runs one headless conversation turn and prints its outcome.
-func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string) error {
+func runAgent(ctx context.Context, f *cmdutil.Factory, opts *agentOptions, prompt string) error {
 	switch opts.outputFormat {
 	case formatText, formatJSON, formatStreamJSON:
 	default:
-		return usageErrorf("invalid --output-format %q (valid formats: text, json, stream-json)", opts.outputFormat)
+		return cmdutil.UsageErrorf("invalid --output-format %q (valid formats: text, json, stream-json)", opts.outputFormat)
 	}
 	a, err := newSession(ctx, f, opts)
 	if err != nil {
@@ -239,7 +240,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 		if opts.verbose {
 			v = collected.Lines
 		}
-		if err := newJSONLines(f.Out).Encode(v); err != nil {
+		if err := cmdutil.NewJSONLines(f.Out).Encode(v); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
 	default:
@@ -260,11 +261,11 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 
 	switch {
 	case runErr != nil && ctx.Err() != nil:
-		return finishWith(outcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", a.SessionID))
+		return cmdutil.FinishWith(cmdutil.OutcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", a.SessionID))
 	case runErr != nil:
 		return runErr
 	case res.Subtype == agent.SubtypeMaxTurns:
-		return finishWith(outcomeMaxTurns, fmt.Errorf("reached the maximum number of turns (%d)", opts.maxTurns))
+		return cmdutil.FinishWith(cmdutil.OutcomeMaxTurns, fmt.Errorf("reached the maximum number of turns (%d)", opts.maxTurns))
 	case res.Subtype == app.SubtypeMaxStructuredRetries:
 		return res.Err
 	case res.Subtype == agent.SubtypeMaxBudget:
@@ -289,7 +290,7 @@ func describeDenials(ds []sdkproto.Denial) string {
 		json.Unmarshal(d.ToolInput, &in)
 		part := d.ToolName
 		if arg := cmp.Or(in.Command, in.FilePath); arg != "" {
-			part = fmt.Sprintf("%s(%s)", d.ToolName, truncate(arg, 60))
+			part = fmt.Sprintf("%s(%s)", d.ToolName, cmdutil.Truncate(arg, 60))
 		}
 		if d.ParentToolUseID != "" {
 			part += fmt.Sprintf(" in sub-agent %s (%s)", cmp.Or(d.AgentType, "of unknown type"), d.ParentToolUseID)
@@ -297,12 +298,4 @@ func describeDenials(ds []sdkproto.Denial) string {
 		parts = append(parts, part)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

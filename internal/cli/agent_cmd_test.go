@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/reinsdev/reins/agent"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
@@ -70,7 +71,7 @@ func TestReadPrompt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := &Factory{In: strings.NewReader(tt.stdin), IsTerminal: func() bool { return tt.terminal }}
+			f := &cmdutil.Factory{In: strings.NewReader(tt.stdin), IsTerminal: func() bool { return tt.terminal }}
 			got, err := readPrompt(f, tt.args)
 			if err != nil || got != tt.want {
 				t.Errorf("readPrompt = %q, %v; want %q", got, err, tt.want)

@@ -6,6 +6,7 @@ import (
 	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/commands"
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/plugins"
 	"github.com/reinsdev/reins/skills"
@@ -15,7 +16,7 @@ import (
 
 // newSession assembles the session the agent's flags ask for (app.New) and makes
 // --permission-prompt-tool's tool its asker. The caller must Close it.
-func newSession(ctx context.Context, f *Factory, opts *agentOptions) (*app.App, error) {
+func newSession(ctx context.Context, f *cmdutil.Factory, opts *agentOptions) (*app.App, error) {
 	o, err := appOptions(f, opts)
 	if err != nil {
 		return nil, err
@@ -27,7 +28,7 @@ func newSession(ctx context.Context, f *Factory, opts *agentOptions) (*app.App, 
 	// Without Git Bash on Windows the Bash tool is off (not offered to the model, and a call
 	// of it fails saying so): say why once, at the start.
 	if _, err := bash.FindShell(); err != nil {
-		f.warn("the Bash tool is off: %v", err)
+		f.Warn("the Bash tool is off: %v", err)
 	}
 	if err := promptToolAsker(f, a, opts); err != nil {
 		a.Close()
@@ -37,8 +38,8 @@ func newSession(ctx context.Context, f *Factory, opts *agentOptions) (*app.App, 
 }
 
 // appOptions turns the agent's flags and f's environment into app's options.
-func appOptions(f *Factory, opts *agentOptions) (app.Options, error) {
-	so, err := opts.perm.settingsOptions(f)
+func appOptions(f *cmdutil.Factory, opts *agentOptions) (app.Options, error) {
+	so, err := opts.perm.SettingsOptions(f)
 	if err != nil {
 		return app.Options{}, err
 	}
@@ -52,9 +53,9 @@ func appOptions(f *Factory, opts *agentOptions) (app.Options, error) {
 		Cwd:                so.Cwd,
 		Getenv:             f.Getenv,
 		Settings:           so,
-		Geteuid:            func() int { return geteuid() },
+		Geteuid:            f.Geteuid,
 		Executable:         f.Executable,
-		MCP:                opts.mcp.options(),
+		MCP:                opts.mcp.Options(),
 		Provider:           opts.provider,
 		Model:              opts.model,
 		FallbackModel:      sf.fallbackModel,
@@ -76,21 +77,21 @@ func appOptions(f *Factory, opts *agentOptions) (app.Options, error) {
 		NoPersist:          sf.noPersist,
 		LateHooks:          sf.inputFormat == inputStreamJSON,
 		FileCheckpointing:  fileCheckpointing(f, opts),
-		ShellGroups:        shellGroups(),
-		HookGroups:         hookGroups(),
+		ShellGroups:        f.ShellGroups(),
+		HookGroups:         f.HookGroups(),
 		Debug:              f.Debug,
-		Report:             reporter(f),
+		Report:             cmdutil.Reporter(f),
 	}, nil
 }
 
 // fileCheckpointing: the chat keeps checkpoints for /rewind, as Claude Code's does; the SDK's
 // enableFileCheckpointing reaches reins as CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true.
-func fileCheckpointing(f *Factory, opts *agentOptions) bool {
+func fileCheckpointing(f *cmdutil.Factory, opts *agentOptions) bool {
 	return opts.chat || opts.sdk.inputFormat == inputStreamJSON && f.Getenv("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING") == "true"
 }
 
 // checks is what an Asker needs to apply an answer.
-func checks(f *Factory, a *app.App) sdkproto.Checks {
+func checks(f *cmdutil.Factory, a *app.App) sdkproto.Checks {
 	return sdkproto.Checks{
 		Permissions: a.Permissions,
 		Lookup:      a.Lookup,
@@ -99,7 +100,7 @@ func checks(f *Factory, a *app.App) sdkproto.Checks {
 }
 
 // initInfo is what system/init reports.
-func initInfo(f *Factory, a *app.App) sdkproto.InitInfo {
+func initInfo(f *cmdutil.Factory, a *app.App) sdkproto.InitInfo {
 	return sdkproto.InitInfo{Cwd: a.Cwd, Tools: tools.Names(a.Agent.Tools), Model: a.Provider.Model, Provider: a.Provider.Name,
 		PermissionMode: string(a.Permissions.Context().Mode()), APIKeySource: apiKeySource(a.Provider), Version: reinsVersion(),
 		MCPServers: mcpStatuses(a.MCP), Agents: agentNames(a.Agents), Commands: slashCommands(a.Commands),
@@ -143,14 +144,14 @@ func pluginInfos(set *plugins.Set) []sdkproto.Plugin {
 
 // promptToolAsker makes --permission-prompt-tool's tool (other than stdio) the agent's asker,
 // behind the PermissionRequest hooks.
-func promptToolAsker(f *Factory, a *app.App, opts *agentOptions) error {
+func promptToolAsker(f *cmdutil.Factory, a *app.App, opts *agentOptions) error {
 	name := opts.sdk.promptTool
 	if name == "" || name == promptToolStdio {
 		return nil
 	}
 	t := a.Lookup(name)
 	if t == nil {
-		return usageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, tools.Names(a.Agent.Tools))
+		return cmdutil.UsageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, tools.Names(a.Agent.Tools))
 	}
 	a.Agent.Asker = a.WithHooks(&sdkproto.ToolAsker{Tool: t, Env: a.Pool.Env, Checks: checks(f, a)})
 	return nil

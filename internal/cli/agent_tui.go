@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/tui"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/mcp/client"
@@ -17,12 +18,12 @@ import (
 // runInteractive runs the full-screen chat: the same setup, provider and agent as -p (and the
 // SDK protocol), with the permission dialog as the asker — behind the PermissionRequest hooks
 // when there are any. A non-empty prompt is sent as the first message.
-func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt string) error {
+func runInteractive(ctx context.Context, f *cmdutil.Factory, opts *agentOptions, prompt string) error {
 	if opts.sdk.noPersist {
-		return usageErrorf("--no-session-persistence is for headless runs; the interactive mode saves its session")
+		return cmdutil.UsageErrorf("--no-session-persistence is for headless runs; the interactive mode saves its session")
 	}
 	term := tui.Terminal{In: f.In, Out: f.Out, NoColor: f.Getenv("NO_COLOR") != ""}
-	opts.mcp.approve = serverApprover{f: f, ask: func(ctx context.Context, pending []client.Entry) (map[string]bool, error) {
+	opts.mcp.Approve = serverApprover{f: f, ask: func(ctx context.Context, pending []client.Entry) (map[string]bool, error) {
 		return approveProjectServers(ctx, term, pending)
 	}}
 	elicitor := tui.NewElicitor()
@@ -51,7 +52,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 	}
 	prompts, perr := a.MCP.Prompts(ctx)
 	if perr != nil {
-		f.warn("%v", perr)
+		f.Warn("%v", perr)
 	}
 	a.StartSession(ctx)
 	status, stopStatus := chatStatusLine(f, a)
@@ -100,7 +101,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 	})
 	a.EndSession(ctx)
 	if err != nil && ctx.Err() != nil {
-		return finishWith(outcomeInterrupted, errors.New("interrupted; resume with: reins --resume "+a.SessionID))
+		return cmdutil.FinishWith(cmdutil.OutcomeInterrupted, errors.New("interrupted; resume with: reins --resume "+a.SessionID))
 	}
 	return err
 }
@@ -108,7 +109,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 // serverApprover is the chat's approver of project MCP servers: ask puts them to the person
 // (the dialog), and each answer is recorded as `reins mcp approve` records it.
 type serverApprover struct {
-	f   *Factory
+	f   *cmdutil.Factory
 	ask func(ctx context.Context, pending []client.Entry) (map[string]bool, error)
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/tools/agenttool"
 )
 
@@ -25,7 +26,7 @@ type listedAgent struct {
 	DeniedBy string `json:"deniedBy,omitempty"`
 }
 
-func newCmdAgents(f *Factory) *cobra.Command {
+func newCmdAgents(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "agents",
 		Short: "Show the sub-agents the model can start with the Agent tool",
@@ -33,7 +34,7 @@ func newCmdAgents(f *Factory) *cobra.Command {
 	}
 	var asJSON bool
 	var agentsJSON string
-	var pf permFlags
+	var pf cmdutil.PermFlags
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the agent definitions in effect, with their files",
@@ -47,7 +48,7 @@ file:line:col, and an agent that an Agent(type) deny rule removes is marked.`,
   reins agents list --agents '{"reviewer": {"description": "Reviews diffs", "prompt": "You review code.", "tools": ["Read", "Grep"]}}'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			env, err := pf.load(f)
+			env, err := pf.Load(f)
 			if err != nil {
 				return err
 			}
@@ -65,7 +66,7 @@ file:line:col, and an agent that an Agent(type) deny rule removes is marked.`,
 				out = append(out, la)
 			}
 			if asJSON {
-				return writeJSON(f.Out, struct {
+				return cmdutil.WriteJSON(f.Out, struct {
 					Agents   []listedAgent `json:"agents"`
 					Warnings []string      `json:"warnings"`
 				}{out, append([]string{}, warnings...)})
@@ -88,27 +89,20 @@ file:line:col, and an agent that an Agent(type) deny rule removes is marked.`,
 				if a.DeniedBy != "" {
 					name += " (denied: " + a.DeniedBy + ")"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, src, tools, orDash(a.Model), orDash(a.PermissionMode))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, src, tools, cmdutil.OrDash(a.Model), cmdutil.OrDash(a.PermissionMode))
 			}
 			if err := tw.Flush(); err != nil {
 				return err
 			}
 			for _, w := range warnings {
-				f.warn("%s", w)
+				f.Warn("%s", w)
 			}
 			return nil
 		},
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	list.Flags().StringVar(&agentsJSON, "agents", "", "custom agents as JSON, as reins -p --agents takes them")
-	pf.register(list)
+	pf.Register(list)
 	cmd.AddCommand(list)
 	return cmd
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

@@ -10,9 +10,10 @@ import (
 
 	"github.com/reinsdev/reins/audit"
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
-func newCmdAudit(f *Factory) *cobra.Command {
+func newCmdAudit(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "audit",
 		Short: "The tamper-evident audit log of every permission decision and tool run",
@@ -26,15 +27,15 @@ the head, so verify finds any change, removed or reordered entry, or cut tail.`,
 }
 
 // auditSettings loads the settings that say where the log is.
-func auditSettings(f *Factory) (*app.Settings, error) {
-	cwd, err := workDir(f)
+func auditSettings(f *cmdutil.Factory) (*app.Settings, error) {
+	cwd, err := cmdutil.WorkDir(f)
 	if err != nil {
 		return nil, err
 	}
 	return app.LoadSettings(app.SettingsOptions{Cwd: cwd, Getenv: f.Getenv})
 }
 
-func newCmdAuditPath(f *Factory) *cobra.Command {
+func newCmdAuditPath(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "path",
 		Short: "Print the audit log's current file",
@@ -46,14 +47,14 @@ func newCmdAuditPath(f *Factory) *cobra.Command {
 			}
 			fmt.Fprintln(f.Out, app.AuditPath(s))
 			if !s.Loaded.Audit(s.Trusted).Enabled {
-				f.warn("the audit log is turned off (audit.enabled false)")
+				f.Warn("the audit log is turned off (audit.enabled false)")
 			}
 			return nil
 		},
 	}
 }
 
-func newCmdAuditVerify(f *Factory) *cobra.Command {
+func newCmdAuditVerify(f *cmdutil.Factory) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "verify",
@@ -68,15 +69,15 @@ func newCmdAuditVerify(f *Factory) *cobra.Command {
 			var brk *audit.BreakError
 			if errors.As(err, &brk) {
 				if asJSON {
-					writeJSON(f.Out, map[string]any{"ok": false, "file": brk.File, "line": brk.Line, "entry": brk.Seq, "problem": brk.Msg})
+					cmdutil.WriteJSON(f.Out, map[string]any{"ok": false, "file": brk.File, "line": brk.Line, "entry": brk.Seq, "problem": brk.Msg})
 				}
-				return finishWith(outcomeFailed, fmt.Errorf("the audit log does not verify: %w", err))
+				return cmdutil.FinishWith(cmdutil.OutcomeFailed, fmt.Errorf("the audit log does not verify: %w", err))
 			}
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return writeJSON(f.Out, map[string]any{"ok": true, "report": r})
+				return cmdutil.WriteJSON(f.Out, map[string]any{"ok": true, "report": r})
 			}
 			fmt.Fprintf(f.Out, "ok: %d entries (%d to %d) in %d files; head %s\n", r.Entries, r.FirstSeq, r.HeadSeq, len(r.Files), r.Head)
 			return nil
@@ -91,7 +92,7 @@ type auditFilter struct {
 	since, until                  string
 }
 
-func newCmdAuditShow(f *Factory) *cobra.Command {
+func newCmdAuditShow(f *cmdutil.Factory) *cobra.Command {
 	var flt auditFilter
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -107,7 +108,7 @@ func newCmdAuditShow(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			enc := newJSONLines(f.Out)
+			enc := cmdutil.NewJSONLines(f.Out)
 			return audit.Read(app.AuditPath(s), func(r audit.Record) error {
 				if !match(r.Entry) {
 					return nil
@@ -136,16 +137,16 @@ func (flt auditFilter) compile(now time.Time) (func(audit.Entry) bool, error) {
 	var err error
 	if flt.since != "" {
 		if since, err = parseSince(flt.since, now); err != nil {
-			return nil, usageErrorf("--since: %v", err)
+			return nil, cmdutil.UsageErrorf("--since: %v", err)
 		}
 	}
 	if flt.until != "" {
 		if until, err = parseSince(flt.until, now); err != nil {
-			return nil, usageErrorf("--until: %v", err)
+			return nil, cmdutil.UsageErrorf("--until: %v", err)
 		}
 	}
 	if d := flt.decision; d != "" && d != "allow" && d != "ask" && d != "deny" {
-		return nil, usageErrorf("--decision %q: want allow, ask or deny", d)
+		return nil, cmdutil.UsageErrorf("--decision %q: want allow, ask or deny", d)
 	}
 	return func(e audit.Entry) bool {
 		switch {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/tui"
 )
 
@@ -15,19 +16,19 @@ import (
 // notice names, and giving standard error back prints the notices no chat showed.
 func TestChatStderrSwapsStandardError(t *testing.T) {
 	var stderr strings.Builder
-	f := &Factory{ErrOut: &stderr, Getenv: func(string) string { return "" }}
-	var dbg debugFlags
-	dbg.on = true
-	closeDebug, err := dbg.open(f)
+	f := &cmdutil.Factory{ErrOut: &stderr, Getenv: func(string) string { return "" }}
+	var dbg cmdutil.DebugFlags
+	dbg.On = true
+	closeDebug, err := dbg.Open(f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer closeDebug()
 	notices := tui.NewNotices()
 	restore := chatStderr(f, notices)
-	f.warn("a warning while the chat shows")
-	reporter(f).Note("model API: overloaded; retrying in 1.1s (1/4)")
-	f.debugf("a debug line", "k", "v")
+	f.Warn("a warning while the chat shows")
+	cmdutil.Reporter(f).Note("model API: overloaded; retrying in 1.1s (1/4)")
+	f.Debugf("a debug line", "k", "v")
 	if stderr.Len() != 0 {
 		t.Fatalf("standard error was written while the chat held it:\n%s", stderr.String())
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/tui"
 	"github.com/reinsdev/reins/memory"
 	"github.com/reinsdev/reins/permission"
@@ -20,7 +21,7 @@ import (
 // instructions, the approval of .mcp.json servers) applies at once. A folder whose files would
 // enable nothing is not asked about. Anything that cannot be read leaves the folder untrusted
 // and the session's own assembly reports it.
-func askTrust(ctx context.Context, f *Factory, opts *agentOptions, term tui.Terminal) error {
+func askTrust(ctx context.Context, f *cmdutil.Factory, opts *agentOptions, term tui.Terminal) error {
 	offer, configDir, home, ok := trustOffer(ctx, f, opts)
 	if !ok {
 		return nil
@@ -37,8 +38,8 @@ func askTrust(ctx context.Context, f *Factory, opts *agentOptions, term tui.Term
 
 // trustOffer reads what trusting the working folder would enable. ok is false when the folder
 // is trusted, when it would enable nothing, or when its settings cannot be read.
-func trustOffer(ctx context.Context, f *Factory, opts *agentOptions) (offer tui.TrustOffer, configDir, home string, ok bool) {
-	so, err := opts.perm.settingsOptions(f)
+func trustOffer(ctx context.Context, f *cmdutil.Factory, opts *agentOptions) (offer tui.TrustOffer, configDir, home string, ok bool) {
+	so, err := opts.perm.SettingsOptions(f)
 	if err != nil {
 		return offer, "", "", false
 	}
@@ -122,7 +123,7 @@ var powerTitles = map[app.PowerKind]string{
 // kind in app.PowerKinds order, every item in full.
 func trustRuns(ctx context.Context, s *app.Settings, getenv func(string) string, opts *agentOptions) []tui.TrustGroup {
 	byKind := map[app.PowerKind][]tui.TrustItem{}
-	for _, p := range app.Powers(ctx, s, app.PowersOptions{Getenv: getenv, PluginDirs: opts.pluginDirs, MCP: opts.mcp.options()}) {
+	for _, p := range app.Powers(ctx, s, app.PowersOptions{Getenv: getenv, PluginDirs: opts.pluginDirs, MCP: opts.mcp.Options()}) {
 		if !p.Waits {
 			continue
 		}

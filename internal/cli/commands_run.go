@@ -6,6 +6,7 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/llm"
 )
 
@@ -34,7 +35,7 @@ func commandTurn(a *app.App, run func(context.Context, []llm.Message, llm.Messag
 // commandStopped is a command's refusal as -p's outcome: a refused call is a denial (exit 4).
 func commandStopped(err error) error {
 	if errors.Is(err, agent.ErrCallRefused) {
-		return finishWith(outcomeDenied, err)
+		return cmdutil.FinishWith(cmdutil.OutcomeDenied, err)
 	}
 	return err
 }

@@ -11,13 +11,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/sandbox"
 )
 
 // newCmdDoctor is `reins doctor`: what a session started here would talk to and with which
 // credential — its source, never its value. An apiKeyHelper in use is run once, so a broken
 // one is found before a session; its failure makes the command fail.
-func newCmdDoctor(f *Factory) *cobra.Command {
+func newCmdDoctor(f *cmdutil.Factory) *cobra.Command {
 	var provider, model, settingsFile string
 	cmd := &cobra.Command{
 		Use:   "doctor",
@@ -33,7 +34,7 @@ sandbox (a session would refuse to start).`,
 		Args:    cobra.NoArgs,
 		Example: "  reins doctor\n  reins doctor --provider anthropic --model opus",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cwd, err := workDir(f)
+			cwd, err := cmdutil.WorkDir(f)
 			if err != nil {
 				return err
 			}
@@ -43,7 +44,7 @@ sandbox (a session would refuse to start).`,
 			}
 			getenv := app.ApplyEnv(s, f.Getenv)
 			p, err := app.ResolveProvider(cmd.Context(), app.ProviderOptions{Provider: provider, Model: model,
-				Settings: s.Loaded, Getenv: getenv, Trusted: s.Trusted, Dir: s.Context.OriginalCwd(), Groups: hookGroups()})
+				Settings: s.Loaded, Getenv: getenv, Trusted: s.Trusted, Dir: s.Context.OriginalCwd(), Groups: f.HookGroups()})
 			if err != nil {
 				return err
 			}
@@ -68,7 +69,7 @@ sandbox (a session would refuse to start).`,
 // printSandboxDoctor says whether a session here would run Bash commands in the OS sandbox, by
 // building the sandbox the settings describe. An explicitly enabled sandbox that no backend
 // can run is the error: a session would refuse to start.
-func printSandboxDoctor(ctx context.Context, f *Factory, s *app.Settings) error {
+func printSandboxDoctor(ctx context.Context, f *cmdutil.Factory, s *app.Settings) error {
 	by := cmp.Or(app.SandboxEnabledAt(s), "default")
 	if !s.Context.Sandbox().Enabled {
 		fmt.Fprintf(f.Out, "%-11s %s\n", "sandbox", sandboxOnLine(false, by, false, ""))
@@ -88,7 +89,7 @@ func printSandboxDoctor(ctx context.Context, f *Factory, s *app.Settings) error 
 	if errors.Is(err, sandbox.ErrUnavailable) && by == "default" {
 		return nil
 	}
-	return finish(outcomeFailed)
+	return cmdutil.Finish(cmdutil.OutcomeFailed)
 }
 
 // printEnv lists the variables the settings set for a session here, each with the file and

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
 )
@@ -43,7 +43,7 @@ func expandToolLists(root *cobra.Command, args []string) ([]string, error) {
 		switch {
 		case isList && !hasValue:
 			if i+1 >= len(args) {
-				return nil, usageErrorf("flag needs an argument: %s", a)
+				return nil, cmdutil.UsageErrorf("flag needs an argument: %s", a)
 			}
 			i++
 			out = append(out, flag+"="+args[i])
@@ -51,7 +51,7 @@ func expandToolLists(root *cobra.Command, args []string) ([]string, error) {
 				i++
 				v := args[i]
 				if err := checkListValue(v); err != nil {
-					return nil, usageErrorf("%s takes every value up to the next flag, and %q is not a permission rule (%v): "+
+					return nil, cmdutil.UsageErrorf("%s takes every value up to the next flag, and %q is not a permission rule (%v): "+
 						`end the list with "--" before the prompt (reins -p %s "Bash(rm:*)" -- "your prompt"), or give the rules as one comma-separated value`,
 						flag, v, err, flag)
 				}
@@ -113,24 +113,13 @@ func valueFlags(root *cobra.Command) map[string]bool {
 	return out
 }
 
-// geteuid is replaced in tests that pretend to be root.
+// geteuid is the effective user id of a factory that names none; tests that pretend to be
+// root replace it.
 var geteuid = os.Geteuid
 
-// hostOptions are the options of an app.Host (tool run, mcp serve) from the permission flags
-// and f's environment; the host refuses what a session refuses (a broken deny or ask rule,
-// bypass as root). Its warnings go to standard error.
-func hostOptions(f *Factory, pf *permFlags) (app.HostOptions, error) {
-	so, err := pf.settingsOptions(f)
-	if err != nil {
-		return app.HostOptions{}, err
-	}
-	return app.HostOptions{Cwd: so.Cwd, Getenv: f.Getenv, Settings: so, Geteuid: func() int { return geteuid() },
-		Executable: f.Executable, ShellGroups: shellGroups(), Report: reporter(f)}, nil
-}
-
 // listFlagHint explains a missing prompt that a list flag may have taken as rules.
-func listFlagHint(pf permFlags) string {
-	if len(pf.allowed)+len(pf.disallowed) < 2 {
+func listFlagHint(pf cmdutil.PermFlags) string {
+	if len(pf.Allowed)+len(pf.Disallowed) < 2 {
 		return ""
 	}
 	return `; --allowedTools and --disallowedTools take every value up to the next flag, so end their list with "--" before the prompt`

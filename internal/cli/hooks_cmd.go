@@ -7,10 +7,11 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/settings"
 )
 
-func newCmdHooks(f *Factory) *cobra.Command {
+func newCmdHooks(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hooks",
 		Short: "Show the hooks configured in the settings files",
@@ -20,12 +21,12 @@ func newCmdHooks(f *Factory) *cobra.Command {
 }
 
 type hooksListOptions struct {
-	perm       permFlags
+	perm       cmdutil.PermFlags
 	asJSON     bool
 	pluginDirs []string
 }
 
-func newCmdHooksList(f *Factory) *cobra.Command {
+func newCmdHooksList(f *cmdutil.Factory) *cobra.Command {
 	opts := &hooksListOptions{}
 	cmd := &cobra.Command{
 		Use:     "list",
@@ -39,12 +40,12 @@ is set, or a managed policy sets allowManagedHooksOnly. The hooks of plugins (en
 naming its position.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			env, err := opts.perm.load(f)
+			env, err := opts.perm.Load(f)
 			if err != nil {
 				return err
 			}
 			for _, w := range env.Report.Warnings {
-				f.warn("%s", w)
+				f.Warn("%s", w)
 			}
 			ps, warnings, err := app.LoadPlugins(cmd.Context(), env, opts.pluginDirs)
 			if err != nil {
@@ -55,14 +56,14 @@ naming its position.`,
 				return err
 			}
 			for _, w := range append(warnings, hw...) {
-				f.warn("%s", w)
+				f.Warn("%s", w)
 			}
 			entries := append(env.Loaded.Hooks(env.Trusted), pluginHooks...)
 			if opts.asJSON {
 				if entries == nil {
 					entries = []settings.HookEntry{}
 				}
-				return writeJSON(f.Out, entries)
+				return cmdutil.WriteJSON(f.Out, entries)
 			}
 			if len(entries) == 0 {
 				fmt.Fprintln(f.Out, "No hooks are configured.")
@@ -85,7 +86,7 @@ naming its position.`,
 			return nil
 		},
 	}
-	opts.perm.register(cmd)
+	opts.perm.Register(cmd)
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print the hooks as JSON")
 	cmd.Flags().StringArrayVar(&opts.pluginDirs, "plugin-dir", nil, "also list the hooks of the plugin in this folder (repeatable)")
 	return cmd
@@ -101,7 +102,7 @@ func (o *hookOptions) register(cmd *cobra.Command) {
 }
 
 // printHookMessages prints what hooks tell the person on standard error.
-func printHookMessages(f *Factory, bus *agent.Bus) (unsubscribe func()) {
+func printHookMessages(f *cmdutil.Factory, bus *agent.Bus) (unsubscribe func()) {
 	return bus.Subscribe(func(ev agent.Event) {
 		if ev.Type == agent.EventHookMessage {
 			fmt.Fprintf(f.ErrOut, "reins: hook: %s\n", ev.Text)

@@ -8,13 +8,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/mcp/client"
 )
 
 // newCmdMCPApprove is `reins mcp approve|reject NAME`: the person's answer for a project server
 // of .mcp.json, kept in ~/.reins.json under this project (enabledMcpjsonServers /
 // disabledMcpjsonServers), where the repository cannot write it.
-func newCmdMCPApprove(f *Factory) *cobra.Command {
+func newCmdMCPApprove(f *cmdutil.Factory) *cobra.Command {
 	var reject bool
 	var pluginDirs []string
 	cmd := &cobra.Command{
@@ -29,7 +30,7 @@ on, and of --plugin-dir.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
-			cwd, err := workDir(f)
+			cwd, err := cmdutil.WorkDir(f)
 			if err != nil {
 				return err
 			}
@@ -38,7 +39,7 @@ on, and of --plugin-dir.`,
 				return err
 			}
 			if !slices.ContainsFunc(servers, func(c client.ServerConfig) bool { return c.Name == name }) {
-				env, err := (&permFlags{}).load(f)
+				env, err := (&cmdutil.PermFlags{}).Load(f)
 				if err != nil {
 					return err
 				}
@@ -47,7 +48,7 @@ on, and of --plugin-dir.`,
 					return err
 				}
 				if !slices.ContainsFunc(ps, func(c client.ServerConfig) bool { return c.Name == name }) {
-					return usageErrorf("no server %q in this project's .mcp.json or its plugins", name)
+					return cmdutil.UsageErrorf("no server %q in this project's .mcp.json or its plugins", name)
 				}
 			}
 			path, err := recordProjectServerAnswer(f, cwd, name, reject)
@@ -69,7 +70,7 @@ on, and of --plugin-dir.`,
 
 // pluginServers are the MCP servers of the plugins a session here loads: the enabled ones on
 // disk and those of dirs.
-func pluginServers(ctx context.Context, env *permEnv, dirs []string) ([]client.ServerConfig, error) {
+func pluginServers(ctx context.Context, env *cmdutil.PermEnv, dirs []string) ([]client.ServerConfig, error) {
 	ps, _, err := app.LoadPlugins(ctx, env, dirs)
 	if err != nil {
 		return nil, err
@@ -80,7 +81,7 @@ func pluginServers(ctx context.Context, env *permEnv, dirs []string) ([]client.S
 // recordProjectServerAnswer keeps the person's answer for the project server name of the
 // .mcp.json in cwd, in ~/.reins.json under that project: `reins mcp approve` and the
 // interactive mode's approval dialog both record through it. It returns the file written.
-func recordProjectServerAnswer(f *Factory, cwd, name string, reject bool) (string, error) {
+func recordProjectServerAnswer(f *cmdutil.Factory, cwd, name string, reject bool) (string, error) {
 	path, _, err := mcpScopeTarget(f, "user")
 	if err != nil {
 		return "", err
@@ -110,25 +111,25 @@ func appendName(v any, name string) []any {
 
 // newCmdMCPRepin is `reins mcp repin NAME`: accept the server's current tool definitions for
 // the allow rules pinned to them, after reviewing what changed (reins mcp get NAME).
-func newCmdMCPRepin(f *Factory) *cobra.Command {
-	mf := &mcpFlags{}
+func newCmdMCPRepin(f *cmdutil.Factory) *cobra.Command {
+	mf := &cmdutil.MCPFlags{}
 	cmd := &cobra.Command{
 		Use:     "repin NAME",
 		Example: "  reins mcp repin github",
 		Short:   "Accept a server's changed tool definitions for the allow rules pinned to them",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			env, err := (&permFlags{}).load(f)
+			env, err := (&cmdutil.PermFlags{}).Load(f)
 			if err != nil {
 				return err
 			}
-			entries, err := client.Load(app.MCPLoadOptions(env, f.Getenv, mf.options()))
+			entries, err := client.Load(app.MCPLoadOptions(env, f.Getenv, mf.Options()))
 			if err != nil {
 				return err
 			}
 			entries = slices.DeleteFunc(entries, func(e client.Entry) bool { return e.Config.Name != args[0] })
 			if len(entries) == 0 {
-				return usageErrorf("no MCP server named %q", args[0])
+				return cmdutil.UsageErrorf("no MCP server named %q", args[0])
 			}
 			pins, err := client.OpenPins(app.PinsPath(env.Options))
 			if err != nil {
@@ -136,7 +137,7 @@ func newCmdMCPRepin(f *Factory) *cobra.Command {
 			}
 			opts, err := client.OptionsFromEnv(f.Getenv)
 			if err != nil {
-				return &usageError{err}
+				return &cmdutil.UsageError{Err: err}
 			}
 			opts.Roots, opts.Dir, opts.Getenv, opts.Pins = env.Context.WorkingDirs(), env.Context.OriginalCwd(), f.Getenv, pins
 			m := client.Start(cmd.Context(), entries, opts)
@@ -152,6 +153,6 @@ func newCmdMCPRepin(f *Factory) *cobra.Command {
 			return nil
 		},
 	}
-	mf.register(cmd)
+	mf.Register(cmd)
 	return cmd
 }

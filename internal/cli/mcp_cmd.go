@@ -17,11 +17,12 @@ import (
 
 	"github.com/reinsdev/reins/boundedfile"
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/mcp/client"
 )
 
 // newCmdMCP builds `reins mcp` and its subcommands.
-func newCmdMCP(f *Factory) *cobra.Command {
+func newCmdMCP(f *cmdutil.Factory) *cobra.Command {
 	so := &mcpStatusOptions{}
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -43,16 +44,16 @@ tool count, failed with the reason, needs approval, disabled or denied by policy
 }
 
 type mcpStatusOptions struct {
-	mcp  mcpFlags
+	mcp  cmdutil.MCPFlags
 	json bool
 }
 
 func (o *mcpStatusOptions) register(cmd *cobra.Command) {
-	o.mcp.register(cmd)
+	o.mcp.Register(cmd)
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
 }
 
-func newCmdMCPList(f *Factory) *cobra.Command {
+func newCmdMCPList(f *cmdutil.Factory) *cobra.Command {
 	o := &mcpStatusOptions{}
 	cmd := &cobra.Command{
 		Use:     "list",
@@ -65,7 +66,7 @@ func newCmdMCPList(f *Factory) *cobra.Command {
 	return cmd
 }
 
-func newCmdMCPGet(f *Factory) *cobra.Command {
+func newCmdMCPGet(f *cmdutil.Factory) *cobra.Command {
 	o := &mcpStatusOptions{}
 	cmd := &cobra.Command{
 		Use:     "get NAME",
@@ -93,13 +94,13 @@ type mcpToolReport struct {
 	Pins     []string `json:"pins,omitempty"`
 }
 
-func runMCPStatus(ctx context.Context, f *Factory, o *mcpStatusOptions, only string) error {
-	pf := &permFlags{}
-	env, err := pf.load(f)
+func runMCPStatus(ctx context.Context, f *cmdutil.Factory, o *mcpStatusOptions, only string) error {
+	pf := &cmdutil.PermFlags{}
+	env, err := pf.Load(f)
 	if err != nil {
 		return err
 	}
-	mo := o.mcp.options()
+	mo := o.mcp.Options()
 	if mo.Plugins, err = pluginServers(ctx, env, nil); err != nil {
 		return err
 	}
@@ -115,13 +116,13 @@ func runMCPStatus(ctx context.Context, f *Factory, o *mcpStatusOptions, only str
 			}
 		}
 		if len(keep) == 0 {
-			return usageErrorf("no MCP server named %q (see reins mcp list)", only)
+			return cmdutil.UsageErrorf("no MCP server named %q (see reins mcp list)", only)
 		}
 		entries = keep
 	}
 	opts, err := client.OptionsFromEnv(f.Getenv)
 	if err != nil {
-		return &usageError{err}
+		return &cmdutil.UsageError{Err: err}
 	}
 	pins, err := client.OpenPins(app.PinsPath(env.Options))
 	if err != nil {
@@ -154,7 +155,7 @@ func runMCPStatus(ctx context.Context, f *Factory, o *mcpStatusOptions, only str
 		reports = append(reports, r)
 	}
 	if o.json {
-		return writeJSON(f.Out, reports)
+		return cmdutil.WriteJSON(f.Out, reports)
 	}
 	if len(reports) == 0 {
 		fmt.Fprintln(f.Out, "No MCP servers configured. Add one with: reins mcp add NAME -- COMMAND [ARGS...]")
@@ -231,7 +232,7 @@ func (o *mcpScopeOptions) register(cmd *cobra.Command, def string) {
 	cmd.Flags().StringVarP(&o.scope, "scope", "s", def, "where to write: local (you, this project: ~/.reins.json), project (.mcp.json, shared), user (you, every project: ~/.reins.json)")
 }
 
-func newCmdMCPAdd(f *Factory) *cobra.Command {
+func newCmdMCPAdd(f *cmdutil.Factory) *cobra.Command {
 	o := &mcpScopeOptions{}
 	var transport string
 	var envs, headers []string
@@ -251,11 +252,11 @@ func newCmdMCPAdd(f *Factory) *cobra.Command {
 				}
 			case "http", "sse":
 				if len(args) != 2 {
-					return usageErrorf("an %s server takes NAME URL", transport)
+					return cmdutil.UsageErrorf("an %s server takes NAME URL", transport)
 				}
 				c["type"], c["url"] = transport, args[1]
 			default:
-				return usageErrorf("unknown --transport %q (want stdio, http or sse)", transport)
+				return cmdutil.UsageErrorf("unknown --transport %q (want stdio, http or sse)", transport)
 			}
 			if len(envs) > 0 {
 				m, err := splitPairs(envs, "=", "-e")
@@ -287,14 +288,14 @@ func splitPairs(list []string, sep, flag string) (map[string]string, error) {
 	for _, s := range list {
 		k, v, ok := strings.Cut(s, sep)
 		if !ok || strings.TrimSpace(k) == "" {
-			return nil, usageErrorf("%s %q: want KEY%sVALUE", flag, s, sep)
+			return nil, cmdutil.UsageErrorf("%s %q: want KEY%sVALUE", flag, s, sep)
 		}
 		out[strings.TrimSpace(k)] = strings.TrimSpace(v)
 	}
 	return out, nil
 }
 
-func newCmdMCPAddJSON(f *Factory) *cobra.Command {
+func newCmdMCPAddJSON(f *cmdutil.Factory) *cobra.Command {
 	o := &mcpScopeOptions{}
 	cmd := &cobra.Command{
 		Use:     "add-json NAME JSON",
@@ -309,7 +310,7 @@ func newCmdMCPAddJSON(f *Factory) *cobra.Command {
 	return cmd
 }
 
-func newCmdMCPRemove(f *Factory) *cobra.Command {
+func newCmdMCPRemove(f *cmdutil.Factory) *cobra.Command {
 	o := &mcpScopeOptions{}
 	cmd := &cobra.Command{
 		Use:     "remove NAME",
@@ -330,10 +331,10 @@ func newCmdMCPRemove(f *Factory) *cobra.Command {
 				}
 				switch len(scopes) {
 				case 0:
-					return usageErrorf("no MCP server %q in any scope Reins writes (local, project, user)", name)
+					return cmdutil.UsageErrorf("no MCP server %q in any scope Reins writes (local, project, user)", name)
 				case 1:
 				default:
-					return usageErrorf("MCP server %q is in scopes %s: choose one with --scope", name, strings.Join(scopes, ", "))
+					return cmdutil.UsageErrorf("MCP server %q is in scopes %s: choose one with --scope", name, strings.Join(scopes, ", "))
 				}
 			}
 			path, keys, err := mcpScopeTarget(f, scopes[0])
@@ -356,7 +357,7 @@ func newCmdMCPRemove(f *Factory) *cobra.Command {
 				return err
 			}
 			if !removed {
-				return usageErrorf("no MCP server %q in %s scope (%s)", name, scopes[0], path)
+				return cmdutil.UsageErrorf("no MCP server %q in %s scope (%s)", name, scopes[0], path)
 			}
 			fmt.Fprintf(f.Out, "Removed MCP server %s from %s config (%s)\n", name, scopes[0], path)
 			return nil
@@ -367,8 +368,8 @@ func newCmdMCPRemove(f *Factory) *cobra.Command {
 }
 
 // mcpScopeTarget is the file and the object path of a scope's mcpServers.
-func mcpScopeTarget(f *Factory, scope string) (path string, keys []string, err error) {
-	cwd, err := workDir(f)
+func mcpScopeTarget(f *cmdutil.Factory, scope string) (path string, keys []string, err error) {
+	cwd, err := cmdutil.WorkDir(f)
 	if err != nil {
 		return "", nil, err
 	}
@@ -384,10 +385,10 @@ func mcpScopeTarget(f *Factory, scope string) (path string, keys []string, err e
 	case "project":
 		return filepath.Join(cwd, ".mcp.json"), []string{"mcpServers"}, nil
 	}
-	return "", nil, usageErrorf("unknown --scope %q (want local, project or user)", scope)
+	return "", nil, cmdutil.UsageErrorf("unknown --scope %q (want local, project or user)", scope)
 }
 
-func hasMCPServer(f *Factory, scope, name string) (bool, error) {
+func hasMCPServer(f *cmdutil.Factory, scope, name string) (bool, error) {
 	path, keys, err := mcpScopeTarget(f, scope)
 	if err != nil {
 		return false, err
@@ -401,14 +402,14 @@ func hasMCPServer(f *Factory, scope, name string) (bool, error) {
 }
 
 // writeMCPServer checks the configuration as `reins` would read it, then writes it.
-func writeMCPServer(f *Factory, scope, name string, raw json.RawMessage) error {
+func writeMCPServer(f *cmdutil.Factory, scope, name string, raw json.RawMessage) error {
 	doc := fmt.Sprintf(`{"mcpServers": {%q: %s}}`, name, raw)
 	if _, err := client.ParseConfigDocument("configuration", []byte(doc), client.ScopeUser); err != nil {
-		return &usageError{err}
+		return &cmdutil.UsageError{Err: err}
 	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return &usageError{fmt.Errorf("invalid JSON: %w", err)}
+		return &cmdutil.UsageError{Err: fmt.Errorf("invalid JSON: %w", err)}
 	}
 	path, keys, err := mcpScopeTarget(f, scope)
 	if err != nil {
@@ -417,7 +418,7 @@ func writeMCPServer(f *Factory, scope, name string, raw json.RawMessage) error {
 	err = editJSONFile(path, func(doc map[string]any) error {
 		servers := dig(doc, keys, true)
 		if _, ok := servers[name]; ok {
-			return usageErrorf("MCP server %q already exists in %s scope (%s): remove it first", name, scope, path)
+			return cmdutil.UsageErrorf("MCP server %q already exists in %s scope (%s): remove it first", name, scope, path)
 		}
 		servers[name] = v
 		return nil

@@ -14,13 +14,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/mcp/serve"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/toolcall"
 )
 
 type mcpServeOptions struct {
-	perm      permFlags
+	perm      cmdutil.PermFlags
 	http      string
 	listenAny bool
 	token     string
@@ -51,7 +52,7 @@ on standard error. --http binds loopback addresses only unless --listen-any is g
 
 Logs go to standard error, or to --log-file; standard output carries only the protocol.`
 
-func newMCPServeCmd(f *Factory) *cobra.Command {
+func newMCPServeCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &mcpServeOptions{}
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -71,13 +72,13 @@ func newMCPServeCmd(f *Factory) *cobra.Command {
 	fl.StringVar(&opts.token, "token", "", "the bearer token HTTP clients must send (default: REINS_MCP_TOKEN, else generated)")
 	fl.StringVar(&opts.logFile, "log-file", "", "write logs to this file instead of standard error (every session and call, as --verbose)")
 	fl.BoolVar(&opts.verbose, "verbose", false, "log every session and call (INFO) to standard error; without it only warnings and errors are")
-	opts.perm.register(cmd)
+	opts.perm.Register(cmd)
 	return cmd
 }
 
-func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
+func runMCPServe(ctx context.Context, f *cmdutil.Factory, opts *mcpServeOptions) error {
 	if opts.http == "" && (opts.listenAny || opts.token != "") {
-		return usageErrorf("--listen-any and --token only apply with --http")
+		return cmdutil.UsageErrorf("--listen-any and --token only apply with --http")
 	}
 	// Standard error is a person's (or an IDE's) to read: it gets warnings and errors only,
 	// unless asked for more; a log file gets everything.
@@ -99,7 +100,7 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 	// As for a run: a broken deny or ask rule stops the server, and so does bypass as root;
 	// Bash is confined as in the agent when the sandbox is enabled (no backend is an error).
 	// Warnings go to the log: standard output carries only the protocol.
-	ho, err := hostOptions(f, &opts.perm)
+	ho, err := cmdutil.HostOptions(f, &opts.perm)
 	if err != nil {
 		return err
 	}
@@ -141,13 +142,13 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 }
 
 // serveMCPHTTP serves /mcp on opts.http until ctx ends.
-func serveMCPHTTP(ctx context.Context, f *Factory, opts *mcpServeOptions, srv *serve.Server, log *slog.Logger) error {
+func serveMCPHTTP(ctx context.Context, f *cmdutil.Factory, opts *mcpServeOptions, srv *serve.Server, log *slog.Logger) error {
 	host, _, err := net.SplitHostPort(opts.http)
 	if err != nil {
-		return usageErrorf("--http %q: %v (want HOST:PORT, e.g. 127.0.0.1:8765)", opts.http, err)
+		return cmdutil.UsageErrorf("--http %q: %v (want HOST:PORT, e.g. 127.0.0.1:8765)", opts.http, err)
 	}
 	if !opts.listenAny && !isLoopbackHost(host) {
-		return usageErrorf("--http %s is not a loopback address: anyone who can reach it could run tools here; use 127.0.0.1 or add --listen-any", opts.http)
+		return cmdutil.UsageErrorf("--http %s is not a loopback address: anyone who can reach it could run tools here; use 127.0.0.1 or add --listen-any", opts.http)
 	}
 	token := opts.token
 	if token == "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/settings"
 )
@@ -33,8 +34,8 @@ func TestAskProjectServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"HOME": home}
-	f := &Factory{Getenv: func(k string) string { return env[k] }, Getwd: func() (string, error) { return dir, nil }}
-	if err := settings.Trust(settingsOptions(f, dir).ConfigDir, "", dir); err != nil {
+	f := &cmdutil.Factory{Getenv: func(k string) string { return env[k] }, Getwd: func() (string, error) { return dir, nil }}
+	if err := settings.Trust(cmdutil.SettingsOptions(f, dir).ConfigDir, "", dir); err != nil {
 		t.Fatal(err)
 	}
 	var asked []string
@@ -46,7 +47,7 @@ func TestAskProjectServers(t *testing.T) {
 	}}
 	start := func() map[string]string {
 		t.Helper()
-		penv, err := (&permFlags{}).load(f)
+		penv, err := (&cmdutil.PermFlags{}).Load(f)
 		if err != nil {
 			t.Fatal(err)
 		}

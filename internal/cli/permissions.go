@@ -15,11 +15,12 @@ import (
 	"github.com/reinsdev/reins/bashrules"
 	"github.com/reinsdev/reins/bashrules/gitcli"
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"
 )
 
-func newCmdPermissions(f *Factory) *cobra.Command {
+func newCmdPermissions(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "permissions",
 		Short: "Show what the permission engine decides and which rules are in force",
@@ -29,7 +30,7 @@ func newCmdPermissions(f *Factory) *cobra.Command {
 }
 
 type checkOptions struct {
-	perm   permFlags
+	perm   cmdutil.PermFlags
 	tool   string
 	input  string
 	mode   string
@@ -88,7 +89,7 @@ type suggestion struct {
 	Text string `json:"text"`
 }
 
-func newCmdPermissionsCheck(f *Factory, runF func(*checkOptions) error) *cobra.Command {
+func newCmdPermissionsCheck(f *cmdutil.Factory, runF func(*checkOptions) error) *cobra.Command {
 	opts := &checkOptions{}
 	cmd := &cobra.Command{
 		Use:   "check --tool NAME --input JSON",
@@ -106,13 +107,13 @@ failed (for example an invalid settings file), 2 usage.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.tool == "" {
-				return usageErrorf("--tool is required")
+				return cmdutil.UsageErrorf("--tool is required")
 			}
 			if opts.mode != "" {
-				if opts.perm.mode != "" && opts.perm.mode != opts.mode {
-					return usageErrorf("--mode %s and --permission-mode %s disagree (--mode is an old name for --permission-mode)", opts.mode, opts.perm.mode)
+				if opts.perm.Mode != "" && opts.perm.Mode != opts.mode {
+					return cmdutil.UsageErrorf("--mode %s and --permission-mode %s disagree (--mode is an old name for --permission-mode)", opts.mode, opts.perm.Mode)
 				}
-				opts.perm.mode = opts.mode
+				opts.perm.Mode = opts.mode
 			}
 			if runF != nil {
 				return runF(opts)
@@ -126,15 +127,15 @@ failed (for example an invalid settings file), 2 usage.`,
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
 	cmd.Flags().StringVar(&opts.command, "command", "", "decide the call in the turn of custom slash command `NAME` (its allowed-tools added)")
 	cmd.Flags().StringArrayVar(&opts.pluginDirs, "plugin-dir", nil, "a plugin folder whose commands --command may name too (repeatable)")
-	opts.perm.register(cmd)
+	opts.perm.Register(cmd)
 	// --permission-mode is the flag of every command that takes a mode; --mode stays as a
 	// hidden old name.
 	_ = cmd.Flags().MarkHidden("mode")
 	return cmd
 }
 
-func runCheck(ctx context.Context, f *Factory, opts *checkOptions) error {
-	env, err := opts.perm.load(f)
+func runCheck(ctx context.Context, f *cmdutil.Factory, opts *checkOptions) error {
+	env, err := opts.perm.Load(f)
 	if err != nil {
 		return err
 	}
@@ -155,7 +156,7 @@ func runCheck(ctx context.Context, f *Factory, opts *checkOptions) error {
 		res.Warnings = append(res.Warnings, env.PolicyWarning)
 	}
 	if opts.asJSON {
-		if err := writeJSON(f.Out, res); err != nil {
+		if err := cmdutil.WriteJSON(f.Out, res); err != nil {
 			return err
 		}
 	} else {
@@ -165,15 +166,15 @@ func runCheck(ctx context.Context, f *Factory, opts *checkOptions) error {
 	case "allow":
 		return nil
 	case "ask":
-		return finish(outcomeAsk)
+		return cmdutil.Finish(cmdutil.OutcomeAsk)
 	case "deny":
-		return finish(outcomeDenied)
+		return cmdutil.Finish(cmdutil.OutcomeDenied)
 	}
-	return finish(outcomeInvalidInput)
+	return cmdutil.Finish(cmdutil.OutcomeInvalidInput)
 }
 
 // evaluate runs one call through decode, validation and the engine, recording everything.
-func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw json.RawMessage) *checkResult {
+func evaluate(ctx context.Context, f *cmdutil.Factory, env *cmdutil.PermEnv, name string, raw json.RawMessage) *checkResult {
 	pc := env.Context
 	res := &checkResult{Tool: name, Input: raw, Mode: pc.Mode(), Dirs: pc.WorkingDirs(), Matched: []matchedRule{}, Trace: []permission.Step{}}
 	if !json.Valid(raw) {
@@ -200,7 +201,7 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 	if verr != nil {
 		permission.Note(tctx, permission.Step{Name: "validate input", Outcome: "error", Detail: verr.Message})
 	}
-	d, err := app.CheckEngine(ctx, tctx, env, f.Getenv, reporter(f)).Decide(tctx, pc, t, in)
+	d, err := app.CheckEngine(ctx, tctx, env, f.Getenv, cmdutil.Reporter(f)).Decide(tctx, pc, t, in)
 	res.Trace = trace.Steps()
 	if err != nil {
 		res.Decision, res.Error = "error", err.Error()
@@ -224,7 +225,7 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 		}
 	}
 	for _, u := range d.Suggestions {
-		res.Suggestions = append(res.Suggestions, suggestion{Update: u, Text: updateWords(u)})
+		res.Suggestions = append(res.Suggestions, suggestion{Update: u, Text: cmdutil.UpdateWords(u)})
 	}
 	if res.Tool == "Bash" {
 		var bin struct {
@@ -245,7 +246,7 @@ func evaluate(ctx context.Context, f *Factory, env *permEnv, name string, raw js
 // they are when it runs (none before the project's trust, when it is the project's or a
 // plugin's). The commands are those a session here loads: the plugins enabled on disk and
 // those of pluginDirs among them.
-func withSlashCommand(ctx context.Context, env *permEnv, name string, pluginDirs []string) (*permEnv, *slashCommandCheck, error) {
+func withSlashCommand(ctx context.Context, env *cmdutil.PermEnv, name string, pluginDirs []string) (*cmdutil.PermEnv, *slashCommandCheck, error) {
 	ps, _, err := app.LoadPlugins(ctx, env, pluginDirs)
 	if err != nil {
 		return nil, nil, err
@@ -257,7 +258,7 @@ func withSlashCommand(ctx context.Context, env *permEnv, name string, pluginDirs
 		for _, c := range set.All() {
 			names = append(names, "/"+c.Name)
 		}
-		return nil, nil, usageErrorf("--command: no custom slash command %q (commands: %s)", name, strings.Join(names, ", "))
+		return nil, nil, cmdutil.UsageErrorf("--command: no custom slash command %q (commands: %s)", name, strings.Join(names, ", "))
 	}
 	rules, ignored := app.CommandRules(env, c)
 	pc, err := env.Context.WithCommandRules(rules)
@@ -279,7 +280,7 @@ func printSlashCommand(w io.Writer, sc *slashCommandCheck) {
 	}
 	fmt.Fprintf(w, "command:  %s (%s)\n", sc.Name, sc.File)
 	for _, r := range sc.Rules {
-		fmt.Fprintf(w, "  adds %s %s from %s\n", r.Behavior, r.Rule, originWords(r.Source, r.Origin))
+		fmt.Fprintf(w, "  adds %s %s from %s\n", r.Behavior, r.Rule, cmdutil.OriginWords(r.Source, r.Origin))
 	}
 	if sc.Ignored != "" {
 		fmt.Fprintf(w, "  %s\n", sc.Ignored)
@@ -298,7 +299,7 @@ func printCheck(w io.Writer, r *checkResult) {
 		fmt.Fprintf(w, "message:  %s\n", r.Message)
 	}
 	if r.Reason != nil {
-		fmt.Fprintf(w, "reason:   %s\n", reasonWords(r.Reason))
+		fmt.Fprintf(w, "reason:   %s\n", cmdutil.ReasonWords(r.Reason))
 	}
 	permission.WriteSteps(w, r.Trace)
 	if d := r.Damage; d != nil {
@@ -320,7 +321,7 @@ func printCheck(w io.Writer, r *checkResult) {
 	if len(r.Matched) > 0 {
 		fmt.Fprintln(w, "matched rules:")
 		for _, m := range r.Matched {
-			fmt.Fprintf(w, "  %s %s from %s\n", m.Behavior, m.Rule, originWords(m.Source, m.Origin))
+			fmt.Fprintf(w, "  %s %s from %s\n", m.Behavior, m.Rule, cmdutil.OriginWords(m.Source, m.Origin))
 		}
 	}
 	if len(r.Suggestions) > 0 {
@@ -364,7 +365,7 @@ func indentRest(s, indent string) string {
 // it from the pool (the decision then says why). An mcp__server__tool name stands for an MCP
 // tool without a connected server: it has no schema and asks (passthrough), so MCP rules can
 // be checked. The caller calls closeTools when done with the tool.
-func lookupTool(f *Factory, env *permEnv, name string) (_ tool.Tool, ok bool, closeTools func()) {
+func lookupTool(f *cmdutil.Factory, env *cmdutil.PermEnv, name string) (_ tool.Tool, ok bool, closeTools func()) {
 	name = permission.NormalizeToolName(name)
 	// Agent definitions that cannot be read are reported by reins agents; here the tool is
 	// made with the ones that can.

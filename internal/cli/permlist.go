@@ -10,12 +10,13 @@ import (
 
 	"github.com/reinsdev/reins/bashrules"
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
 )
 
 type listOptions struct {
-	perm   permFlags
+	perm   cmdutil.PermFlags
 	asJSON bool
 }
 
@@ -49,14 +50,14 @@ type listResult struct {
 	Runs []app.Power `json:"runs"`
 }
 
-func newCmdPermissionsList(f *Factory) *cobra.Command {
+func newCmdPermissionsList(f *cmdutil.Factory) *cobra.Command {
 	opts := &listOptions{}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the effective rules per behaviour with their source, the skipped ones, and shadowed allows",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			env, err := opts.perm.load(f)
+			env, err := opts.perm.Load(f)
 			if err != nil {
 				return err
 			}
@@ -66,18 +67,18 @@ func newCmdPermissionsList(f *Factory) *cobra.Command {
 				res.Runs = []app.Power{}
 			}
 			if opts.asJSON {
-				return writeJSON(f.Out, res)
+				return cmdutil.WriteJSON(f.Out, res)
 			}
 			printList(f.Out, res)
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
-	opts.perm.register(cmd)
+	opts.perm.Register(cmd)
 	return cmd
 }
 
-func listRules(env *permEnv) *listResult {
+func listRules(env *cmdutil.PermEnv) *listResult {
 	pc := env.Context
 	res := &listResult{Mode: pc.Mode(), Trusted: env.Trusted, Deny: []listedRule{}, Ask: []listedRule{}, Allow: []listedRule{},
 		Skipped: []string{}, Warnings: []string{}, Directories: pc.WorkingDirs(), Files: pc.SettingsFiles()}

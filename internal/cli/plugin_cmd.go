@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
 )
@@ -21,7 +22,7 @@ type listedPlugin struct {
 	From        string `json:"from"`
 }
 
-func newCmdPlugin(f *Factory) *cobra.Command {
+func newCmdPlugin(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plugin",
 		Short: "List local plugins and turn them on or off (enabledPlugins)",
@@ -38,10 +39,10 @@ project, and its servers need approval like those of .mcp.json.`,
 	return cmd
 }
 
-func newCmdPluginList(f *Factory) *cobra.Command {
+func newCmdPluginList(f *cmdutil.Factory) *cobra.Command {
 	var asJSON bool
 	var dirs []string
-	var pf permFlags
+	var pf cmdutil.PermFlags
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the plugins a session in this folder loads",
@@ -49,7 +50,7 @@ func newCmdPluginList(f *Factory) *cobra.Command {
   reins plugin list --plugin-dir ./my-plugin --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			env, err := pf.load(f)
+			env, err := pf.Load(f)
 			if err != nil {
 				return err
 			}
@@ -62,7 +63,7 @@ func newCmdPluginList(f *Factory) *cobra.Command {
 				out = append(out, listedPlugin{Name: p.Name, Version: p.Version, Description: p.Description, Dir: p.Dir, From: p.From})
 			}
 			if asJSON {
-				return writeJSON(f.Out, struct {
+				return cmdutil.WriteJSON(f.Out, struct {
 					Plugins  []listedPlugin `json:"plugins"`
 					Warnings []string       `json:"warnings"`
 				}{out, append([]string{}, warnings...)})
@@ -70,26 +71,26 @@ func newCmdPluginList(f *Factory) *cobra.Command {
 			tw := tabwriter.NewWriter(f.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tVERSION\tFROM\tFOLDER")
 			for _, p := range out {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Name, orDash(p.Version), p.From, p.Dir)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Name, cmdutil.OrDash(p.Version), p.From, p.Dir)
 			}
 			if err := tw.Flush(); err != nil {
 				return err
 			}
 			for _, w := range warnings {
-				f.warn("%s", w)
+				f.Warn("%s", w)
 			}
 			return nil
 		},
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	list.Flags().StringArrayVar(&dirs, "plugin-dir", nil, "also load the plugin in this folder (repeatable)")
-	pf.register(list)
+	pf.Register(list)
 	return list
 }
 
 // newCmdPluginEnable is `plugin enable` (on) or `plugin disable`: it writes
 // enabledPlugins[KEY] to Reins' own user, project or local settings file.
-func newCmdPluginEnable(f *Factory, on bool) *cobra.Command {
+func newCmdPluginEnable(f *cmdutil.Factory, on bool) *cobra.Command {
 	verb, short := "enable", "Turn a plugin on in the settings (enabledPlugins)"
 	if !on {
 		verb, short = "disable", "Turn a plugin off in the settings (enabledPlugins)"
@@ -109,7 +110,7 @@ its lock and atomically, the rest of the file kept. A later scope wins: local ov
 				return err
 			}
 			if err := settings.ValidPluginKey(args[0]); err != nil {
-				return &usageError{err}
+				return &cmdutil.UsageError{Err: err}
 			}
 			cwd, err := f.Getwd()
 			if err != nil {
@@ -140,5 +141,5 @@ func pluginScope(s string) (permission.Source, error) {
 	case "local":
 		return permission.SourceLocal, nil
 	}
-	return 0, &usageError{fmt.Errorf("--scope must be user, project or local, not %q", s)}
+	return 0, &cmdutil.UsageError{Err: fmt.Errorf("--scope must be user, project or local, not %q", s)}
 }

@@ -9,11 +9,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/boundedfile"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/settings"
 	"github.com/reinsdev/reins/settings/policy"
 )
 
-func newCmdPolicy(f *Factory) *cobra.Command {
+func newCmdPolicy(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "policy",
 		Short: "Sign central policy bundles, and replay a proposed policy against recorded sessions",
@@ -25,7 +26,7 @@ ed25519 key and served with its signature at URL.sig; managed settings name it w
 	return cmd
 }
 
-func newCmdPolicyKeygen(f *Factory) *cobra.Command {
+func newCmdPolicyKeygen(f *cmdutil.Factory) *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
 		Use:   "keygen --out FILE",
@@ -33,7 +34,7 @@ func newCmdPolicyKeygen(f *Factory) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
-				return usageErrorf("--out FILE is required: where to write the private key")
+				return cmdutil.UsageErrorf("--out FILE is required: where to write the private key")
 			}
 			pub, priv, err := policy.Keygen()
 			if err != nil {
@@ -62,7 +63,7 @@ func newCmdPolicyKeygen(f *Factory) *cobra.Command {
 	return cmd
 }
 
-func newCmdPolicySign(f *Factory) *cobra.Command {
+func newCmdPolicySign(f *cmdutil.Factory) *cobra.Command {
 	var keyFile, out string
 	cmd := &cobra.Command{
 		Use:   "sign --key FILE BUNDLE.json",
@@ -70,7 +71,7 @@ func newCmdPolicySign(f *Factory) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if keyFile == "" {
-				return usageErrorf("--key FILE is required (reins policy keygen makes one)")
+				return cmdutil.UsageErrorf("--key FILE is required (reins policy keygen makes one)")
 			}
 			key, err := boundedfile.Read(cmd.Context(), keyFile, boundedfile.Limits{MaxBytes: 64 << 10, Kind: "key file"})
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/replay"
 	"github.com/reinsdev/reins/session"
@@ -17,7 +18,7 @@ import (
 	"github.com/reinsdev/reins/tool"
 )
 
-func newCmdPolicyReplay(f *Factory) *cobra.Command {
+func newCmdPolicyReplay(f *cmdutil.Factory) *cobra.Command {
 	var file, since string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -36,13 +37,13 @@ file was skipped (the replay is incomplete), 2 for a usage error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if file == "" {
-				return usageErrorf("--settings FILE is required: the proposed policy")
+				return cmdutil.UsageErrorf("--settings FILE is required: the proposed policy")
 			}
 			var from time.Time
 			if since != "" {
 				var err error
 				if from, err = parseSince(since, time.Now()); err != nil {
-					return usageErrorf("--since: %v", err)
+					return cmdutil.UsageErrorf("--since: %v", err)
 				}
 			}
 			res, err := runReplay(cmd, f, file, from)
@@ -50,7 +51,7 @@ file was skipped (the replay is incomplete), 2 for a usage error.`,
 				return err
 			}
 			if asJSON {
-				if err := writeJSON(f.Out, res); err != nil {
+				if err := cmdutil.WriteJSON(f.Out, res); err != nil {
 					return err
 				}
 			} else {
@@ -59,10 +60,10 @@ file was skipped (the replay is incomplete), 2 for a usage error.`,
 			if n := len(res.SkippedFiles); n > 0 {
 				// Incomplete: "nothing would change" must not pass a check when sessions
 				// were not read.
-				return finishWith(outcomeFailed, fmt.Errorf("the replay is incomplete: %d session file(s) could not be read and were skipped", n))
+				return cmdutil.FinishWith(cmdutil.OutcomeFailed, fmt.Errorf("the replay is incomplete: %d session file(s) could not be read and were skipped", n))
 			}
 			if len(res.Changes) > 0 {
-				return finish(outcomeChanged)
+				return cmdutil.Finish(cmdutil.OutcomeChanged)
 			}
 			return nil
 		},
@@ -74,12 +75,12 @@ file was skipped (the replay is incomplete), 2 for a usage error.`,
 	return cmd
 }
 
-func runReplay(cmd *cobra.Command, f *Factory, file string, since time.Time) (*replay.Result, error) {
+func runReplay(cmd *cobra.Command, f *cmdutil.Factory, file string, since time.Time) (*replay.Result, error) {
 	data, err := settings.ReadFile(cmd.Context(), file)
 	if err != nil {
 		return nil, fmt.Errorf("the proposed settings: %w", err)
 	}
-	cwd, err := workDir(f)
+	cwd, err := cmdutil.WorkDir(f)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +101,7 @@ func runReplay(cmd *cobra.Command, f *Factory, file string, since time.Time) (*r
 		return nil, err
 	}
 	for _, s := range skippedFiles {
-		f.warn("%s; the session is left out of the replay", s)
+		f.Warn("%s; the session is left out of the replay", s)
 	}
 	known := map[string]bool{}
 	for _, c := range calls {
@@ -122,7 +123,7 @@ func runReplay(cmd *cobra.Command, f *Factory, file string, since time.Time) (*r
 
 // replayTools is the catalog of built-in tools; an MCP tool, whose server is not started, is
 // decided by its name's rules.
-func replayTools(f *Factory, s *app.Settings) (replay.Lookup, func()) {
+func replayTools(f *cmdutil.Factory, s *app.Settings) (replay.Lookup, func()) {
 	defs, _, err := app.LoadAgentDefs(s, "")
 	if err != nil {
 		defs = nil

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/checkpoint"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/session"
 )
 
@@ -23,7 +24,7 @@ type rewindRequest struct {
 	dry                bool
 }
 
-func newCmdRewind(f *Factory) *cobra.Command {
+func newCmdRewind(f *cmdutil.Factory) *cobra.Command {
 	var req rewindRequest
 	var conversation, both bool
 	cmd := &cobra.Command{
@@ -49,18 +50,18 @@ can only have its files rewound.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if conversation && both {
-				return usageErrorf("--conversation and --both: choose one")
+				return cmdutil.UsageErrorf("--conversation and --both: choose one")
 			}
 			req.conversation = conversation || both
 			req.code = !conversation
 			if req.conversation && req.to == "" {
-				return usageErrorf("--conversation and --both need --to: the message to go back to (reins rewind lists them)")
+				return cmdutil.UsageErrorf("--conversation and --both need --to: the message to go back to (reins rewind lists them)")
 			}
 			var err error
-			if req.cwd, err = workDir(f); err != nil {
+			if req.cwd, err = cmdutil.WorkDir(f); err != nil {
 				return err
 			}
-			req.configDir = settingsOptions(f, req.cwd).ConfigDir
+			req.configDir = cmdutil.SettingsOptions(f, req.cwd).ConfigDir
 			if len(args) == 1 {
 				req.id = args[0]
 			} else if req.id, err = session.NewStore(req.configDir).Latest(req.cwd); err != nil {
@@ -79,9 +80,9 @@ can only have its files rewound.`,
 }
 
 // runRewind lists the session's points, or rewinds to the one req names.
-func runRewind(ctx context.Context, f *Factory, req rewindRequest) error {
+func runRewind(ctx context.Context, f *cmdutil.Factory, req rewindRequest) error {
 	if !session.ValidID(req.id) {
-		return usageErrorf("invalid session id %q: want a UUID", req.id)
+		return cmdutil.UsageErrorf("invalid session id %q: want a UUID", req.id)
 	}
 	store, err := checkpoint.Reopen(filepath.Join(req.configDir, "checkpoints", req.id), checkpoint.Limits{})
 	if err != nil {
@@ -93,7 +94,7 @@ func runRewind(ctx context.Context, f *Factory, req rewindRequest) error {
 	}
 	point, ok := pointID(store, req.to)
 	if !ok {
-		return usageErrorf("no checkpoint %q: run reins rewind without --to for the list", req.to)
+		return cmdutil.UsageErrorf("no checkpoint %q: run reins rewind without --to for the list", req.to)
 	}
 	var before *session.Transcript
 	if req.conversation {
@@ -142,7 +143,7 @@ func conversationBefore(ctx context.Context, req rewindRequest, point string) (*
 
 // forkBefore writes the conversation before the point as a new session, or says what it would
 // write.
-func forkBefore(f *Factory, req rewindRequest, t *session.Transcript) error {
+func forkBefore(f *cmdutil.Factory, req rewindRequest, t *session.Transcript) error {
 	if req.dry {
 		fmt.Fprintf(f.Out, "Conversation: would write the %d message(s) before message %s as a new session; session %s stays as it is.\n", len(t.Messages), req.to, req.id)
 		return nil
@@ -157,7 +158,7 @@ func forkBefore(f *Factory, req rewindRequest, t *session.Transcript) error {
 }
 
 // listPoints prints a session's checkpoints, numbered from 1.
-func listPoints(f *Factory, id string, store *checkpoint.Store) {
+func listPoints(f *cmdutil.Factory, id string, store *checkpoint.Store) {
 	points := store.Points()
 	if len(points) == 0 {
 		fmt.Fprintf(f.Out, "Session %s has no checkpoints.\n", id)
@@ -171,10 +172,10 @@ func listPoints(f *Factory, id string, store *checkpoint.Store) {
 }
 
 // rewindStore rewinds the files to the point id and prints what it did.
-func rewindStore(ctx context.Context, f *Factory, store *checkpoint.Store, id string, dry bool) error {
+func rewindStore(ctx context.Context, f *cmdutil.Factory, store *checkpoint.Store, id string, dry bool) error {
 	res, err := store.Rewind(ctx, id, checkpoint.RewindOptions{DryRun: dry})
 	if errors.Is(err, checkpoint.ErrNoPoint) {
-		return usageErrorf("no checkpoint %q: run reins rewind without --to for the list", id)
+		return cmdutil.UsageErrorf("no checkpoint %q: run reins rewind without --to for the list", id)
 	}
 	var incomplete *checkpoint.IncompleteError
 	if errors.As(err, &incomplete) {

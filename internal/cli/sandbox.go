@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
 	"github.com/reinsdev/reins/sandbox/confine"
@@ -33,27 +34,16 @@ func sandboxHelper(args []string) (code int, ok bool) {
 }
 
 // sandboxOptions are where the sandbox finds the reins binary and its backend choice.
-func sandboxOptions(f *Factory) app.SandboxOptions {
+func sandboxOptions(f *cmdutil.Factory) app.SandboxOptions {
 	return app.SandboxOptions{Executable: f.Executable, Getenv: f.Getenv}
 }
 
-// printViolations lists what the sandbox refused during the session.
-func printViolations(w io.Writer, vs []sandbox.Violation) {
-	if len(vs) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "reins: the sandbox refused %d operation(s) this session:\n", len(vs))
-	for _, v := range vs {
-		fmt.Fprintf(w, "  %s  (command: %s)\n", v.What, truncate(v.Command, 80))
-	}
-}
-
-func newCmdSandbox(f *Factory) *cobra.Command {
+func newCmdSandbox(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sandbox",
 		Short: "Show how Bash commands are confined by the OS sandbox",
 	}
-	var pf permFlags
+	var pf cmdutil.PermFlags
 	var asJSON bool
 	status := &cobra.Command{
 		Use:     "status",
@@ -69,7 +59,7 @@ domains. Exit status 1 when no backend works.`,
 		},
 	}
 	status.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
-	pf.register(status)
+	pf.Register(status)
 	cmd.AddCommand(status)
 	return cmd
 }
@@ -103,8 +93,8 @@ type sandboxStatusReport struct {
 	Status      *sandbox.Status          `json:"status,omitempty"`
 }
 
-func runSandboxStatus(ctx context.Context, f *Factory, pf *permFlags, asJSON bool) error {
-	env, err := pf.load(f)
+func runSandboxStatus(ctx context.Context, f *cmdutil.Factory, pf *cmdutil.PermFlags, asJSON bool) error {
+	env, err := pf.Load(f)
 	if err != nil {
 		return err
 	}
@@ -129,14 +119,14 @@ func runSandboxStatus(ctx context.Context, f *Factory, pf *permFlags, asJSON boo
 		rep.Status = &st
 	}
 	if asJSON {
-		if err := writeJSON(f.Out, rep); err != nil {
+		if err := cmdutil.WriteJSON(f.Out, rep); err != nil {
 			return err
 		}
 	} else {
 		printSandboxStatus(f.Out, &rep)
 	}
 	if rep.Error != "" {
-		return finish(outcomeFailed)
+		return cmdutil.Finish(cmdutil.OutcomeFailed)
 	}
 	return nil
 }

@@ -9,12 +9,13 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/sdkproto"
 )
 
 // runSDK serves the Agent SDK's protocol on standard input and output until the caller closes
 // its input: `reins --input-format stream-json --output-format stream-json`.
-func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
+func runSDK(ctx context.Context, f *cmdutil.Factory, opts *agentOptions) error {
 	in, launch, err := awaitInitialize(f, opts)
 	if err != nil {
 		return err
@@ -60,7 +61,7 @@ func runSDK(ctx context.Context, f *Factory, opts *agentOptions) error {
 	a.EndSession(ctx)
 	switch {
 	case ctx.Err() != nil:
-		return finishWith(outcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", a.SessionID))
+		return cmdutil.FinishWith(cmdutil.OutcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", a.SessionID))
 	case err != nil:
 		return err
 	}
@@ -79,7 +80,7 @@ type launchInit struct {
 // request; the MCP servers it carries join the session as one more --mcp-config item, its
 // plugins as more --plugin-dir folders. It returns the input the Server reads and what was
 // read at launch.
-func awaitInitialize(f *Factory, opts *agentOptions) (io.Reader, launchInit, error) {
+func awaitInitialize(f *cmdutil.Factory, opts *agentOptions) (io.Reader, launchInit, error) {
 	if !opts.sdk.awaitInit {
 		return f.In, launchInit{}, nil
 	}
@@ -89,7 +90,7 @@ func awaitInitialize(f *Factory, opts *agentOptions) (io.Reader, launchInit, err
 	}
 	if len(pre.MCPServers) > 0 && pre.MCPServers[0] == '{' {
 		// Not an object: the initialize request is refused as unreadable, and nothing starts.
-		opts.mcp.configs = append(opts.mcp.configs, `{"mcpServers":`+string(pre.MCPServers)+`}`)
+		opts.mcp.Configs = append(opts.mcp.Configs, `{"mcpServers":`+string(pre.MCPServers)+`}`)
 	}
 	launch := launchInit{mcp: pre.MCPServers, plugins: pre.Plugins}
 	if pre.Plugins != nil {
@@ -112,7 +113,7 @@ func sdkExit(res *agent.Result, opts *agentOptions) error {
 	case res == nil:
 		return nil
 	case res.Subtype == agent.SubtypeMaxTurns:
-		return finishWith(outcomeMaxTurns, fmt.Errorf("the last turn reached the maximum number of turns (%d)", opts.maxTurns))
+		return cmdutil.FinishWith(cmdutil.OutcomeMaxTurns, fmt.Errorf("the last turn reached the maximum number of turns (%d)", opts.maxTurns))
 	case res.Subtype == agent.SubtypeMaxBudget:
 		return fmt.Errorf("reached the maximum budget ($%g)", opts.sdk.maxBudgetUSD)
 	case res.IsError && res.Err != nil && !errors.Is(res.Err, context.Canceled):

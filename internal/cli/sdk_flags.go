@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/session"
 )
 
@@ -70,45 +71,45 @@ func (sf *sdkFlags) validate(cmd *cobra.Command, opts *agentOptions) error {
 	switch sf.inputFormat {
 	case inputText, inputStreamJSON:
 	default:
-		return usageErrorf("invalid --input-format %q (valid formats: text, stream-json)", sf.inputFormat)
+		return cmdutil.UsageErrorf("invalid --input-format %q (valid formats: text, stream-json)", sf.inputFormat)
 	}
 	if sf.inputFormat == inputStreamJSON && opts.outputFormat != formatStreamJSON {
-		return usageErrorf("--input-format stream-json requires --output-format stream-json")
+		return cmdutil.UsageErrorf("--input-format stream-json requires --output-format stream-json")
 	}
 	if sf.awaitInit && sf.inputFormat != inputStreamJSON {
-		return usageErrorf("--await-initialize requires --input-format stream-json (the initialize request comes on standard input)")
+		return cmdutil.UsageErrorf("--await-initialize requires --input-format stream-json (the initialize request comes on standard input)")
 	}
 	if sf.partial && opts.outputFormat != formatStreamJSON {
-		return usageErrorf("--include-partial-messages requires --output-format stream-json")
+		return cmdutil.UsageErrorf("--include-partial-messages requires --output-format stream-json")
 	}
 	switch {
 	case sf.promptTool == "":
 	case sf.promptTool == promptToolStdio:
 		if sf.inputFormat != inputStreamJSON {
-			return usageErrorf("--permission-prompt-tool stdio requires --input-format stream-json (the caller answers on standard input)")
+			return cmdutil.UsageErrorf("--permission-prompt-tool stdio requires --input-format stream-json (the caller answers on standard input)")
 		}
 	case !strings.HasPrefix(sf.promptTool, "mcp__"):
-		return usageErrorf("invalid --permission-prompt-tool %q: want stdio or the name of an MCP tool, mcp__server__tool", sf.promptTool)
+		return cmdutil.UsageErrorf("invalid --permission-prompt-tool %q: want stdio or the name of an MCP tool, mcp__server__tool", sf.promptTool)
 	}
 	if sf.maxBudgetUSD < 0 {
-		return usageErrorf("--max-budget-usd must not be negative")
+		return cmdutil.UsageErrorf("--max-budget-usd must not be negative")
 	}
 	if sf.sessionID != "" {
 		if !session.ValidID(sf.sessionID) {
-			return usageErrorf("invalid --session-id %q: want a UUID", sf.sessionID)
+			return cmdutil.UsageErrorf("invalid --session-id %q: want a UUID", sf.sessionID)
 		}
 		if (opts.continueLast || opts.resume != "") && !sf.fork {
-			return usageErrorf("--session-id can only be used with --continue or --resume together with --fork-session")
+			return cmdutil.UsageErrorf("--session-id can only be used with --continue or --resume together with --fork-session")
 		}
 	}
 	if sf.fork && !opts.continueLast && opts.resume == "" {
-		return usageErrorf("--fork-session requires --continue or --resume")
+		return cmdutil.UsageErrorf("--fork-session requires --continue or --resume")
 	}
 	if sf.resumeAt != "" && !opts.continueLast && opts.resume == "" {
-		return usageErrorf("--resume-session-at requires --resume or --continue")
+		return cmdutil.UsageErrorf("--resume-session-at requires --resume or --continue")
 	}
 	if sf.fallbackModel != "" && sf.fallbackModel == opts.model {
-		return usageErrorf("--fallback-model cannot be the same as --model")
+		return cmdutil.UsageErrorf("--fallback-model cannot be the same as --model")
 	}
 	return nil
 }

@@ -2,15 +2,16 @@ package cli
 
 import (
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/tui"
 )
 
 // chatStatusLine is the settings' status command for the chat; nil when none runs (a warning
 // says why when one is set but may not run).
-func chatStatusLine(f *Factory, a *app.App) (*tui.StatusCommand, func()) {
+func chatStatusLine(f *cmdutil.Factory, a *app.App) (*tui.StatusCommand, func()) {
 	sl := a.StatusLine()
 	if sl.Skipped != "" {
-		f.warn("%s", sl.Skipped)
+		f.Warn("%s", sl.Skipped)
 	}
 	if sl.Setting == nil {
 		return nil, sl.Close

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
 // defaultMaxStdin bounds the prompt piped into `reins -p`. A prompt is text a model reads;
@@ -13,7 +15,7 @@ import (
 const defaultMaxStdin = 10 << 20
 
 // maxStdin is the cap on piped standard input: REINS_MAX_STDIN_BYTES, or 10 MiB.
-func maxStdin(f *Factory) int64 {
+func maxStdin(f *cmdutil.Factory) int64 {
 	if f.Getenv == nil {
 		return defaultMaxStdin
 	}
@@ -24,7 +26,7 @@ func maxStdin(f *Factory) int64 {
 }
 
 // readStdin reads standard input up to the cap, and fails clearly past it.
-func readStdin(f *Factory) ([]byte, error) {
+func readStdin(f *cmdutil.Factory) ([]byte, error) {
 	limit := maxStdin(f)
 	data, err := io.ReadAll(io.LimitReader(f.In, limit+1))
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -38,13 +39,13 @@ func finishTree(root *cobra.Command) {
 func usageArgs(check cobra.PositionalArgs, group bool) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		err := check(cmd, args)
-		if _, ok := errors.AsType[*usageError](err); ok || err == nil {
+		if _, ok := errors.AsType[*cmdutil.UsageError](err); ok || err == nil {
 			return err
 		}
 		if group && len(args) > 0 {
 			return unknownCommand(cmd, args[0], "")
 		}
-		return &usageError{err}
+		return &cmdutil.UsageError{Err: err}
 	}
 }
 
@@ -69,7 +70,7 @@ func unknownCommand(cmd *cobra.Command, name, hint string) error {
 	if hint != "" {
 		b.WriteString(" " + hint)
 	}
-	return &usageError{fmt.Errorf("%s", b.String())}
+	return &cmdutil.UsageError{Err: fmt.Errorf("%s", b.String())}
 }
 
 // orList joins command names as "a", "a or b", "a, b or c".

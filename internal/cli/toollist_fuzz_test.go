@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
 // FuzzExpandToolLists feeds arbitrary argument lists (NUL-separated) to the variadic
@@ -21,7 +23,7 @@ func FuzzExpandToolLists(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	root := NewCmdRoot(&Factory{Getenv: func(string) string { return "" }})
+	root := NewCmdRoot(&cmdutil.Factory{Getenv: func(string) string { return "" }})
 	valued := valueFlags(root)
 	f.Fuzz(func(t *testing.T, joined string) {
 		args := strings.Split(joined, "\x00")

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/skills"
 	"github.com/reinsdev/reins/tool"
@@ -28,7 +29,7 @@ import (
 )
 
 // addToolCommands registers `reins tools list` and `reins tool run`.
-func addToolCommands(f *Factory, root *cobra.Command) {
+func addToolCommands(f *cmdutil.Factory, root *cobra.Command) {
 	toolsCmd := &cobra.Command{
 		Use:   "tools",
 		Short: "Show the built-in tools",
@@ -44,7 +45,7 @@ func addToolCommands(f *Factory, root *cobra.Command) {
 
 // builtinTools builds every built-in tool for a command. shell may be nil for commands that
 // run no command (nothing is started until a Bash call).
-func builtinTools(f *Factory, shell *bash.Shell) *tools.Builtins {
+func builtinTools(f *cmdutil.Factory, shell *bash.Shell) *tools.Builtins {
 	return tools.Base(tools.Options{Shell: shell, Getenv: f.Getenv})
 }
 
@@ -75,8 +76,8 @@ func (s *sessionState) apply(updates ...permission.Update) (*permission.Context,
 // ---- reins tools list ----
 
 type toolsListOptions struct {
-	perm   permFlags
-	mcp    mcpFlags
+	perm   cmdutil.PermFlags
+	mcp    cmdutil.MCPFlags
 	asJSON bool
 }
 
@@ -107,7 +108,7 @@ type toolsListResult struct {
 	Removed []removedTool `json:"removed"`
 }
 
-func newCmdToolsList(f *Factory) *cobra.Command {
+func newCmdToolsList(f *cmdutil.Factory) *cobra.Command {
 	opts := &toolsListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -125,13 +126,13 @@ require user interaction always ask, even in bypassPermissions mode.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
-	opts.perm.register(cmd)
-	opts.mcp.register(cmd)
+	opts.perm.Register(cmd)
+	opts.mcp.Register(cmd)
 	return cmd
 }
 
-func runToolsList(ctx context.Context, f *Factory, opts *toolsListOptions) error {
-	env, err := opts.perm.load(f)
+func runToolsList(ctx context.Context, f *cmdutil.Factory, opts *toolsListOptions) error {
+	env, err := opts.perm.Load(f)
 	if err != nil {
 		return err
 	}
@@ -141,12 +142,12 @@ func runToolsList(ctx context.Context, f *Factory, opts *toolsListOptions) error
 		return err
 	}
 	for _, w := range defWarnings {
-		f.warn("%s", w)
+		f.Warn("%s", w)
 	}
 	catalog, base := app.Catalog(env.Context, defs, catalogSkills(env), f.Getenv)
 	defer catalog.Close()
 	// The MCP servers start so that their tools are listed where the model sees them.
-	sess, err := startMCP(ctx, f, env, &opts.mcp)
+	sess, err := cmdutil.StartMCP(ctx, f, env, &opts.mcp)
 	if err != nil {
 		return err
 	}
@@ -168,7 +169,7 @@ func runToolsList(ctx context.Context, f *Factory, opts *toolsListOptions) error
 	}
 	sort.Slice(res.Removed, func(i, j int) bool { return tools.CompareNames(res.Removed[i].Name, res.Removed[j].Name) < 0 })
 	if opts.asJSON {
-		return writeJSON(f.Out, res)
+		return cmdutil.WriteJSON(f.Out, res)
 	}
 	tw := tabwriter.NewWriter(f.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tREAD-ONLY\tCONCURRENCY-SAFE\tDEFERRED\tUSER-INTERACTION\tDESCRIPTION")
@@ -205,7 +206,7 @@ func describeTool(t tool.Tool) listedTool {
 	}
 }
 
-func removalReason(f *Factory, pc *permission.Context, t tool.Tool) string {
+func removalReason(f *cmdutil.Factory, pc *permission.Context, t tool.Tool) string {
 	if r := pc.ToolWideRule(permission.Deny, t.Name()); r != nil {
 		return "denied by " + r.Describe()
 	}
@@ -224,8 +225,8 @@ func removalReason(f *Factory, pc *permission.Context, t tool.Tool) string {
 // ---- reins tool run ----
 
 type toolRunOptions struct {
-	perm    permFlags
-	mcp     mcpFlags
+	perm    cmdutil.PermFlags
+	mcp     cmdutil.MCPFlags
 	input   string
 	session string
 }
@@ -239,7 +240,7 @@ type runResult struct {
 	Output  any            `json:"output,omitempty"`
 }
 
-func newCmdToolRun(f *Factory) *cobra.Command {
+func newCmdToolRun(f *cmdutil.Factory) *cobra.Command {
 	opts := &toolRunOptions{}
 	cmd := &cobra.Command{
 		Use:   "run NAME --input JSON",
@@ -263,7 +264,7 @@ JSON, or input the schema or the tool's own checks refused),
 invalid settings file), 130 interrupted.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf("tool run takes one tool name, got %d arguments", len(args))
+				return cmdutil.UsageErrorf("tool run takes one tool name, got %d arguments", len(args))
 			}
 			return nil
 		},
@@ -273,17 +274,17 @@ invalid settings file), 130 interrupted.`,
 	}
 	cmd.Flags().StringVar(&opts.input, "input", "{}", "the tool input as JSON")
 	cmd.Flags().StringVar(&opts.session, "session", "", "keep file state (what was read) across runs under this ID")
-	opts.perm.register(cmd)
-	opts.mcp.register(cmd)
+	opts.perm.Register(cmd)
+	opts.mcp.Register(cmd)
 	return cmd
 }
 
-func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string) error {
+func runTool(ctx context.Context, f *cmdutil.Factory, opts *toolRunOptions, name string) error {
 	raw := json.RawMessage(opts.input)
 	if !json.Valid(raw) {
-		return finishWith(outcomeInvalidInput, fmt.Errorf("--input is not valid JSON: %s", opts.input))
+		return cmdutil.FinishWith(cmdutil.OutcomeInvalidInput, fmt.Errorf("--input is not valid JSON: %s", opts.input))
 	}
-	ho, err := hostOptions(f, &opts.perm)
+	ho, err := cmdutil.HostOptions(f, &opts.perm)
 	if err != nil {
 		return err
 	}
@@ -293,7 +294,7 @@ func runTool(ctx context.Context, f *Factory, opts *toolRunOptions, name string)
 	}
 	defer host.Close()
 	state := &sessionState{pc: host.Settings.Context}
-	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: app.ShellSandbox(host.Sandbox), Groups: shellGroups(), Env: host.Settings.Environ})
+	shell := bash.New(bash.Options{Permissions: state.get, Sandbox: app.ShellSandbox(host.Sandbox), Groups: f.ShellGroups(), Env: host.Settings.Environ})
 	defer shell.Close()
 	t, closeMCP, err := findRunTool(ctx, f, host.Settings, state, shell, &opts.mcp, name)
 	if err != nil {
@@ -328,12 +329,12 @@ type callLog struct {
 // tools of the MCP servers it starts; closeMCP ends them. A tool the session would not have is
 // refused as a session would refuse it, unless a deny rule is what removes it (the engine then
 // says so).
-func findRunTool(ctx context.Context, f *Factory, penv *permEnv, state *sessionState, shell *bash.Shell, mf *mcpFlags, name string) (t tool.Tool, closeMCP func(), err error) {
+func findRunTool(ctx context.Context, f *cmdutil.Factory, penv *cmdutil.PermEnv, state *sessionState, shell *bash.Shell, mf *cmdutil.MCPFlags, name string) (t tool.Tool, closeMCP func(), err error) {
 	closeMCP = func() {}
 	base := builtinTools(f, shell).Tools
 	var mcpTools []tool.Tool
-	if isMCPToolName(name) {
-		sess, err := startMCP(ctx, f, penv, mf)
+	if cmdutil.IsMCPToolName(name) {
+		sess, err := cmdutil.StartMCP(ctx, f, penv, mf)
 		if err != nil {
 			return nil, closeMCP, err
 		}
@@ -343,18 +344,18 @@ func findRunTool(ctx context.Context, f *Factory, penv *permEnv, state *sessionS
 	t, ok := tools.Find(append(slices.Clone(base), mcpTools...), name)
 	if !ok {
 		closeMCP()
-		return nil, func() {}, finishWith(outcomeInvalidInput, fmt.Errorf("no such tool: %s (see reins tools list and reins mcp)", name))
+		return nil, func() {}, cmdutil.FinishWith(cmdutil.OutcomeInvalidInput, fmt.Errorf("no such tool: %s (see reins tools list and reins mcp)", name))
 	}
 	if _, ok := tools.Find(tools.Assemble(state.get(), base, mcpTools, f.Getenv), t.Name()); !ok && state.get().ToolWideRule(permission.Deny, t.Name()) == nil {
 		closeMCP()
-		return nil, func() {}, finishWith(outcomeInvalidInput, fmt.Errorf("%s is not available in this session (%s)", t.Name(), removalReason(f, state.get(), t)))
+		return nil, func() {}, cmdutil.FinishWith(cmdutil.OutcomeInvalidInput, fmt.Errorf("%s is not available in this session (%s)", t.Name(), removalReason(f, state.get(), t)))
 	}
 	return t, closeMCP, nil
 }
 
 // runToolEnv is the environment of the one call: permission updates it makes apply to the
 // run, and its progress and a change of mode are reported on stderr.
-func runToolEnv(f *Factory, state *sessionState, t tool.Tool) *tool.Env {
+func runToolEnv(f *cmdutil.Factory, state *sessionState, t tool.Tool) *tool.Env {
 	return &tool.Env{
 		Permissions: state.get,
 		UpdatePermissions: func(_ context.Context, updates ...permission.Update) error {
@@ -380,7 +381,7 @@ func runToolEnv(f *Factory, state *sessionState, t tool.Tool) *tool.Env {
 
 // keepToolSession loads the file state (what was read) kept under id into env, and returns
 // what saves it again.
-func keepToolSession(f *Factory, state *sessionState, id string, env *tool.Env) (save func(), err error) {
+func keepToolSession(f *cmdutil.Factory, state *sessionState, id string, env *tool.Env) (save func(), err error) {
 	path, err := toolSessionPath(f, state.get().OriginalCwd(), id)
 	if err != nil {
 		return nil, err
@@ -397,11 +398,11 @@ func keepToolSession(f *Factory, state *sessionState, id string, env *tool.Env) 
 
 // runToolCall takes the call through the one pipeline, with the terminal (or nobody) as the
 // asker, and prints its result and the engine's verdict.
-func runToolCall(ctx context.Context, f *Factory, state *sessionState, t tool.Tool, raw json.RawMessage, env *tool.Env, cl callLog) error {
+func runToolCall(ctx context.Context, f *cmdutil.Factory, state *sessionState, t tool.Tool, raw json.RawMessage, env *tool.Env, cl callLog) error {
 	in, err := toolcall.Decode(t, raw)
 	if err != nil {
 		cl.audit.Record("", toolcall.Call{Tool: t, Raw: raw, Permissions: state.get()}, toolcall.Outcome{Stage: toolcall.Invalid})
-		return finishRun(f, t, tool.ErrorResult(toolcall.UseErrorText(err)), outcomeInvalidInput)
+		return finishRun(f, t, tool.ErrorResult(toolcall.UseErrorText(err)), cmdutil.OutcomeInvalidInput)
 	}
 	var asker permission.Asker = &refusingAsker{}
 	if f.IsTerminal != nil && f.IsTerminal() {
@@ -415,9 +416,9 @@ func runToolCall(ctx context.Context, f *Factory, state *sessionState, t tool.To
 	case toolcall.Invalid:
 		// The file tools refuse a path a deny rule covers while validating; that is a denial
 		// (exit 4) here as in permissions check, not invalid input.
-		o := outcomeInvalidInput
+		o := cmdutil.OutcomeInvalidInput
 		if d, err := (&permission.Engine{}).Decide(ctx, state.get(), t, in); err == nil && d.Behavior == permission.Deny {
-			o = outcomeDenied
+			o = cmdutil.OutcomeDenied
 		}
 		return finishRun(f, t, tool.ErrorResult(out.Failure), o)
 	case toolcall.Cancelled, toolcall.Aborted:
@@ -426,7 +427,7 @@ func runToolCall(ctx context.Context, f *Factory, state *sessionState, t tool.To
 	printVerdict(f, t, out.Decision, asker)
 	switch {
 	case out.Stage == toolcall.Denied:
-		return finishRun(f, t, tool.ErrorResult(out.Failure), outcomeDenied)
+		return finishRun(f, t, tool.ErrorResult(out.Failure), cmdutil.OutcomeDenied)
 	case out.Stage == toolcall.Failed && ctx.Err() != nil:
 		return ctx.Err()
 	case out.Stage == toolcall.Failed:
@@ -440,14 +441,14 @@ func runToolCall(ctx context.Context, f *Factory, state *sessionState, t tool.To
 }
 
 // printVerdict tells the person on stderr what the engine decided, and why.
-func printVerdict(f *Factory, t tool.Tool, d permission.Decision, asker permission.Asker) {
+func printVerdict(f *cmdutil.Factory, t tool.Tool, d permission.Decision, asker permission.Asker) {
 	verdict := d.Behavior.String()
 	if r, ok := asker.(*refusingAsker); ok && r.asked {
 		verdict = "ask refused (stdin is not a terminal to ask on):"
 	}
 	fmt.Fprintf(f.ErrOut, "reins: %s %s", verdict, t.Name())
 	if d.Reason != nil {
-		fmt.Fprintf(f.ErrOut, " (%s)", reasonWords(d.Reason))
+		fmt.Fprintf(f.ErrOut, " (%s)", cmdutil.ReasonWords(d.Reason))
 	}
 	fmt.Fprintln(f.ErrOut)
 }
@@ -462,19 +463,19 @@ func (r *refusingAsker) Ask(_ context.Context, req permission.AskRequest) (permi
 }
 
 // finishRun prints the tool_result and picks the outcome: o if given, else ok or tool error.
-func finishRun(f *Factory, t tool.Tool, res tool.Result, o ...outcome) error {
+func finishRun(f *cmdutil.Factory, t tool.Tool, res tool.Result, o ...cmdutil.Outcome) error {
 	out := runResult{Type: "tool_result", Tool: t.Name(), Content: res.Content, IsError: res.IsError, Output: res.Output}
 	if out.Content == nil {
 		out.Content = []tool.Content{}
 	}
-	if err := writeJSON(f.Out, out); err != nil {
+	if err := cmdutil.WriteJSON(f.Out, out); err != nil {
 		return err
 	}
 	switch {
 	case len(o) > 0:
-		return finish(o[0])
+		return cmdutil.Finish(o[0])
 	case res.IsError:
-		return finish(outcomeToolError)
+		return cmdutil.Finish(cmdutil.OutcomeToolError)
 	}
 	return nil
 }
@@ -509,7 +510,7 @@ func (a *terminalAsker) Ask(ctx context.Context, req permission.AskRequest) (per
 		fmt.Fprintf(a.out, "\n%s\n\n", plan.Plan)
 	} else {
 		var b strings.Builder
-		if newJSONLines(&b).Encode(req.Input) == nil {
+		if cmdutil.NewJSONLines(&b).Encode(req.Input) == nil {
 			fmt.Fprintf(a.out, "%s %s", req.Tool, b.String())
 		}
 	}
@@ -575,7 +576,7 @@ func pickOptions(q workflow.Question, line string) string {
 // catalogSkills are the skills a session here has, for the catalog's Skill tool: the user's,
 // the project's and those of the plugins enabled on disk. What cannot be read is left out
 // (reins -p warns of it); a plugin that cannot be loaded brings none.
-func catalogSkills(env *permEnv) *skills.Set {
+func catalogSkills(env *cmdutil.PermEnv) *skills.Set {
 	ctx := context.Background()
 	ps, _, err := app.LoadPlugins(ctx, env, nil)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/reinsdev/reins/boundedfile"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/tool"
 )
 
@@ -21,11 +22,11 @@ import (
 var sessionIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`) })
 
 // toolSessionPath is the file of session id.
-func toolSessionPath(f *Factory, cwd, id string) (string, error) {
+func toolSessionPath(f *cmdutil.Factory, cwd, id string) (string, error) {
 	if !sessionIDRE().MatchString(id) {
-		return "", usageErrorf("--session %q: use letters, digits, '.', '_' and '-' (at most 128), starting with a letter or digit", id)
+		return "", cmdutil.UsageErrorf("--session %q: use letters, digits, '.', '_' and '-' (at most 128), starting with a letter or digit", id)
 	}
-	dir := settingsOptions(f, cwd).ConfigDir
+	dir := cmdutil.SettingsOptions(f, cwd).ConfigDir
 	if dir == "" {
 		return "", errors.New("--session: no config folder to keep the session in (set HOME or REINS_CONFIG_DIR)")
 	}

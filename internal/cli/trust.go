@@ -7,11 +7,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/memory"
 	"github.com/reinsdev/reins/settings"
 )
 
-func newCmdTrust(f *Factory) *cobra.Command {
+func newCmdTrust(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "trust [DIR]",
 		Short: "Trust a project folder, so the allow rules of its shared settings apply",
@@ -27,7 +28,7 @@ temporary folder cannot be trusted: every project beneath them would be, includi
 cloned there later.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := workDir(f)
+			dir, err := cmdutil.WorkDir(f)
 			if err != nil {
 				return err
 			}
@@ -39,7 +40,7 @@ cloned there later.`,
 					dir = filepath.Join(dir, args[0])
 				}
 			}
-			opts := settingsOptions(f, dir)
+			opts := cmdutil.SettingsOptions(f, dir)
 			if err := settings.Trust(opts.ConfigDir, opts.Home, dir); err != nil {
 				return tooBroadHint(err, opts.Home, cwd)
 			}

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -55,7 +56,7 @@ func versionText(bi *debug.BuildInfo) string {
 }
 
 // newCmdVersion is `reins version`, the same text as `reins --version`.
-func newCmdVersion(f *Factory) *cobra.Command {
+func newCmdVersion(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version, commit and Go version of this reins",

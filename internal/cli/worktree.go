@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/worktree"
 )
 
@@ -65,7 +66,7 @@ func joinWorktreeName(args []string) []string {
 // leaveWorktree ends a session that worked in a worktree, after the session closed. In the
 // chat it asks whether to keep or remove it (and again before discarding changes); headless it
 // keeps it and says where.
-func leaveWorktree(ctx context.Context, f *Factory, a *app.App, in io.Reader, ask bool) {
+func leaveWorktree(ctx context.Context, f *cmdutil.Factory, a *app.App, in io.Reader, ask bool) {
 	w := a.Worktree
 	if w == nil {
 		return
@@ -82,25 +83,25 @@ func leaveWorktree(ctx context.Context, f *Factory, a *app.App, in io.Reader, as
 	r := bufio.NewReader(in)
 	changes, err := a.WorktreeChanges(ctx)
 	if err != nil {
-		f.warn("%v", err)
+		f.Warn("%v", err)
 		kept()
 		return
 	}
 	fmt.Fprintf(f.ErrOut, "The session worked in the worktree %s (branch %s).\n", w.Path, w.Branch)
-	if !yes(r, f.ErrOut, "Remove it and its branch? [y/N] ") {
+	if !cmdutil.Yes(r, f.ErrOut, "Remove it and its branch? [y/N] ") {
 		kept()
 		return
 	}
 	discard := false
 	if len(changes) > 0 {
-		if !yes(r, f.ErrOut, fmt.Sprintf("It has %s, which removing it discards. Remove anyway? [y/N] ", strings.Join(changes, " and "))) {
+		if !cmdutil.Yes(r, f.ErrOut, fmt.Sprintf("It has %s, which removing it discards. Remove anyway? [y/N] ", strings.Join(changes, " and "))) {
 			kept()
 			return
 		}
 		discard = true
 	}
 	if err := a.RemoveWorktree(ctx, discard); err != nil {
-		f.warn("%v", err)
+		f.Warn("%v", err)
 		kept()
 		return
 	}
@@ -109,17 +110,9 @@ func leaveWorktree(ctx context.Context, f *Factory, a *app.App, in io.Reader, as
 
 // confirmSecrets asks, before the session starts, whether the secret files .worktreeinclude
 // names are copied into the new worktree.
-func confirmSecrets(f *Factory, in io.Reader) func([]string) bool {
+func confirmSecrets(f *cmdutil.Factory, in io.Reader) func([]string) bool {
 	return func(secrets []string) bool {
-		return yes(bufio.NewReader(in), f.ErrOut, fmt.Sprintf("%s names files that hold secrets: %s. Copy them into the worktree? [y/N] ",
+		return cmdutil.Yes(bufio.NewReader(in), f.ErrOut, fmt.Sprintf("%s names files that hold secrets: %s. Copy them into the worktree? [y/N] ",
 			worktree.IncludeFile, strings.Join(secrets, ", ")))
 	}
-}
-
-// yes asks a question on the terminal; anything but y or yes is no.
-func yes(r *bufio.Reader, w io.Writer, q string) bool {
-	fmt.Fprint(w, q)
-	line, _ := r.ReadString('\n')
-	a := strings.ToLower(strings.TrimSpace(line))
-	return a == "y" || a == "yes"
 }

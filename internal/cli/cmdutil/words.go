@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"fmt"
@@ -10,8 +10,8 @@ import (
 // Text output is for people: these functions say in words what the JSON output says in
 // fields.
 
-// sourceWords names where a rule, directory or mode lives, as a person knows the place.
-func sourceWords(s permission.Source) string {
+// SourceWords names where a rule, directory or mode lives, as a person knows the place.
+func SourceWords(s permission.Source) string {
 	switch s {
 	case permission.SourceUser:
 		return "your user settings (~/.reins/settings.json)"
@@ -33,15 +33,15 @@ func sourceWords(s permission.Source) string {
 	return s.String()
 }
 
-// reasonWords says why a decision was made.
-func reasonWords(r *permission.Reason) string {
+// ReasonWords says why a decision was made.
+func ReasonWords(r *permission.Reason) string {
 	if r == nil {
 		return ""
 	}
 	switch r.Type {
 	case permission.ReasonRule:
 		if r.Rule != nil {
-			return fmt.Sprintf("the %s rule %s from %s", r.Rule.Behavior, r.Rule.Value.String(), originWords(r.Rule.Source, r.Rule.Origin))
+			return fmt.Sprintf("the %s rule %s from %s", r.Rule.Behavior, r.Rule.Value.String(), OriginWords(r.Rule.Source, r.Rule.Origin))
 		}
 	case permission.ReasonMode:
 		return fmt.Sprintf("the permission mode is %s", r.Mode)
@@ -62,9 +62,9 @@ func reasonWords(r *permission.Reason) string {
 	return string(r.Type)
 }
 
-// updateWords says what accepting a suggested update would do.
-func updateWords(u permission.Update) string {
-	where := sourceWords(u.Destination)
+// UpdateWords says what accepting a suggested update would do.
+func UpdateWords(u permission.Update) string {
+	where := SourceWords(u.Destination)
 	switch u.Type {
 	case permission.AddRules, permission.ReplaceRules, permission.RemoveRules:
 		rs := make([]string, len(u.Rules))
@@ -96,13 +96,13 @@ func updateWords(u permission.Update) string {
 	return fmt.Sprintf("%s %s (%s)", u.Type, strings.Join(u.Directories, ", "), where)
 }
 
-// originWords says where a rule was written: the source, and the file position or flag.
-func originWords(s permission.Source, o permission.Origin) string {
+// OriginWords says where a rule was written: the source, and the file position or flag.
+func OriginWords(s permission.Source, o permission.Origin) string {
 	switch {
 	case o.File != "":
-		return fmt.Sprintf("%s at %s", sourceWords(s), o)
+		return fmt.Sprintf("%s at %s", SourceWords(s), o)
 	case o.Flag != "":
 		return o.Flag
 	}
-	return sourceWords(s)
+	return SourceWords(s)
 }

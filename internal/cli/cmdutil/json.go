@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"encoding/json"
@@ -10,8 +10,8 @@ import (
 // the same form: no HTML escaping (a command like `a < b && c` stays readable, never
 // `\u003c`), documents indented, stream lines compact.
 
-// writeJSON writes v as one indented JSON document.
-func writeJSON(w io.Writer, v any) error {
+// WriteJSON writes v as one indented JSON document.
+func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
@@ -21,8 +21,8 @@ func writeJSON(w io.Writer, v any) error {
 	return nil
 }
 
-// newJSONLines is an encoder for one compact JSON value per line (stream-json, -p --output-format json).
-func newJSONLines(w io.Writer) *json.Encoder {
+// NewJSONLines is an encoder for one compact JSON value per line (stream-json, -p --output-format json).
+func NewJSONLines(w io.Writer) *json.Encoder {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc
