@@ -6,6 +6,7 @@ import (
 
 	"github.com/reinsdev/reins/agentdef"
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/tui"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
@@ -18,7 +19,7 @@ import (
 // context that a deny or ask rule always wins over (as `reins permissions list` finds them).
 func ignoredRules(rep *settings.Report, pc *permission.Context) []tui.IgnoredRule {
 	var out []tui.IgnoredRule
-	unloaded(rep, func(where string, e settings.EntryReport) {
+	cmdutil.Unloaded(rep, func(where string, e settings.EntryReport) {
 		ig := tui.IgnoredRule{List: e.List, Value: e.Value, Where: where, Why: string(e.Status), Reason: e.Reason, Count: e.Count}
 		if e.Count > 0 {
 			ig.Value = ""
@@ -27,7 +28,7 @@ func ignoredRules(rep *settings.Report, pc *permission.Context) []tui.IgnoredRul
 	})
 	rules := pc.Rules()
 	for _, r := range rules {
-		if o, ok := shadowedBy(rules, r); ok {
+		if o, ok := cmdutil.ShadowedBy(rules, r); ok {
 			out = append(out, tui.IgnoredRule{List: "allow", Value: r.Value.String(), Where: whereRule(r), Why: tui.IgnoredShadowed,
 				Reason: fmt.Sprintf("%s %s (%s) always wins", o.Behavior, o.Value, whereRule(o))})
 		}

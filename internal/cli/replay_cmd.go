@@ -128,7 +128,7 @@ func replayTools(f *cmdutil.Factory, s *app.Settings) (replay.Lookup, func()) {
 	if err != nil {
 		defs = nil
 	}
-	pool, all := app.Catalog(s.Context, defs, catalogSkills(s), f.Getenv)
+	pool, all := app.Catalog(s.Context, defs, cmdutil.CatalogSkills(s), f.Getenv)
 	return func(name string) tool.Tool {
 		name = permission.NormalizeToolName(name)
 		for _, t := range all {
@@ -137,7 +137,7 @@ func replayTools(f *cmdutil.Factory, s *app.Settings) (replay.Lookup, func()) {
 			}
 		}
 		if permission.IsMCPName(name) && strings.Count(name, "__") >= 2 {
-			return unconnectedMCPTool(name)
+			return cmdutil.UnconnectedMCPTool(name)
 		}
 		return nil
 	}, func() { pool.Close() }

@@ -179,21 +179,13 @@ func rewindStore(ctx context.Context, f *cmdutil.Factory, store *checkpoint.Stor
 	}
 	var incomplete *checkpoint.IncompleteError
 	if errors.As(err, &incomplete) {
-		fmt.Fprintln(f.Out, rewindText(res))
+		fmt.Fprintln(f.Out, cmdutil.RewindText(res))
 		return fmt.Errorf("the rewind is not done: %d file(s) could not be put back (%s); the checkpoint is kept: run reins rewind --to %s again once that is fixed",
-			len(incomplete.Failed), strings.Join(failedPaths(incomplete.Failed), ", "), id)
+			len(incomplete.Failed), strings.Join(cmdutil.FailedPaths(incomplete.Failed), ", "), id)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(f.Out, rewindText(res))
+	fmt.Fprintln(f.Out, cmdutil.RewindText(res))
 	return nil
-}
-
-func failedPaths(list []checkpoint.Skipped) []string {
-	out := make([]string, len(list))
-	for i, s := range list {
-		out[i] = s.Path
-	}
-	return out
 }

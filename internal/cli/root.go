@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/internal/cli/cmd/permissions"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/procguard"
 )
@@ -109,7 +110,7 @@ Claude Code (.claude/settings*.json) as well as its own (.reins/settings*.json).
 		f.Debugf("start", "command", cmd.CommandPath(), "args", args, "version", strings.Fields(root.Version)[2])
 		return nil
 	}
-	root.AddCommand(newCmdPermissions(f), newCmdTrust(f), newCmdVersion(f), newCmdHooks(f))
+	root.AddCommand(permissions.NewCmdPermissions(f), permissions.NewCmdTrust(f), newCmdVersion(f), newCmdHooks(f))
 	addMoreCommands(f, root)
 	finishTree(root)
 	return root

@@ -20,7 +20,6 @@ import (
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/permission"
-	"github.com/reinsdev/reins/skills"
 	"github.com/reinsdev/reins/tool"
 	"github.com/reinsdev/reins/toolcall"
 	"github.com/reinsdev/reins/tools"
@@ -144,7 +143,7 @@ func runToolsList(ctx context.Context, f *cmdutil.Factory, opts *toolsListOption
 	for _, w := range defWarnings {
 		f.Warn("%s", w)
 	}
-	catalog, base := app.Catalog(env.Context, defs, catalogSkills(env), f.Getenv)
+	catalog, base := app.Catalog(env.Context, defs, cmdutil.CatalogSkills(env), f.Getenv)
 	defer catalog.Close()
 	// The MCP servers start so that their tools are listed where the model sees them.
 	sess, err := cmdutil.StartMCP(ctx, f, env, &opts.mcp)
@@ -571,17 +570,4 @@ func pickOptions(q workflow.Question, line string) string {
 		labels = append(labels, q.Options[n-1].Label)
 	}
 	return strings.Join(labels, ", ")
-}
-
-// catalogSkills are the skills a session here has, for the catalog's Skill tool: the user's,
-// the project's and those of the plugins enabled on disk. What cannot be read is left out
-// (reins -p warns of it); a plugin that cannot be loaded brings none.
-func catalogSkills(env *cmdutil.PermEnv) *skills.Set {
-	ctx := context.Background()
-	ps, _, err := app.LoadPlugins(ctx, env, nil)
-	if err != nil {
-		ps = nil
-	}
-	set, _ := app.LoadSkills(ctx, env, ps)
-	return set
 }

@@ -1,4 +1,4 @@
-package cli
+package permissions
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ type listedRule struct {
 	SetAside string `json:"setAsideInAuto,omitempty"`
 }
 
-type listResult struct {
+type ListResult struct {
 	Mode    permission.Mode `json:"mode"`
 	Trusted bool            `json:"trusted"`
 	Deny    []listedRule    `json:"deny"`
@@ -78,9 +78,9 @@ func newCmdPermissionsList(f *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-func listRules(env *cmdutil.PermEnv) *listResult {
+func listRules(env *cmdutil.PermEnv) *ListResult {
 	pc := env.Context
-	res := &listResult{Mode: pc.Mode(), Trusted: env.Trusted, Deny: []listedRule{}, Ask: []listedRule{}, Allow: []listedRule{},
+	res := &ListResult{Mode: pc.Mode(), Trusted: env.Trusted, Deny: []listedRule{}, Ask: []listedRule{}, Allow: []listedRule{},
 		Skipped: []string{}, Warnings: []string{}, Directories: pc.WorkingDirs(), Files: pc.SettingsFiles()}
 	rules := pc.Rules()
 	auto := pc.Mode() == permission.ModeAuto || pc.Mode() == permission.ModePlan && pc.PrePlanMode() == permission.ModeAuto
@@ -92,7 +92,7 @@ func listRules(env *cmdutil.PermEnv) *listResult {
 		case permission.Ask:
 			res.Ask = append(res.Ask, lr)
 		case permission.Allow:
-			if o, ok := shadowedBy(rules, r); ok {
+			if o, ok := cmdutil.ShadowedBy(rules, r); ok {
 				lr.ShadowedBy = fmt.Sprintf("%s %s from %s", o.Behavior, o.Value, o.Source)
 			}
 			if auto {
@@ -101,7 +101,7 @@ func listRules(env *cmdutil.PermEnv) *listResult {
 			res.Allow = append(res.Allow, lr)
 		}
 	}
-	unloaded(env.Report, func(where string, e settings.EntryReport) {
+	cmdutil.Unloaded(env.Report, func(where string, e settings.EntryReport) {
 		s := fmt.Sprintf("%s: %s %q: %s", where, e.List, e.Value, e.Status)
 		if e.Reason != "" {
 			s += " (" + e.Reason + ")"
@@ -120,74 +120,7 @@ func listRules(env *cmdutil.PermEnv) *listResult {
 	return res
 }
 
-// unloaded calls fn with each entry of the report that was not loaded (an untrusted project's
-// lists, invalid rules, rules managed policy shuts out, missing directories) and where it is.
-func unloaded(rep *settings.Report, fn func(where string, e settings.EntryReport)) {
-	if rep == nil {
-		return
-	}
-	for _, f := range rep.Files {
-		for _, e := range f.Entries {
-			if e.Status == settings.StatusLoaded {
-				continue
-			}
-			where := f.Path
-			if e.Line > 0 {
-				where = fmt.Sprintf("%s:%d:%d", f.Path, e.Line, e.Col)
-			}
-			fn(where, e)
-		}
-	}
-}
-
-// shadowedBy finds a deny or ask rule among rules that always wins over the allow rule r.
-func shadowedBy(rules []permission.Rule, r permission.Rule) (permission.Rule, bool) {
-	if r.Behavior != permission.Allow {
-		return permission.Rule{}, false
-	}
-	for _, o := range rules {
-		if (o.Behavior == permission.Deny || o.Behavior == permission.Ask) && shadows(o.Value, r.Value) {
-			return o, true
-		}
-	}
-	return permission.Rule{}, false
-}
-
-// shadows reports whether a deny or ask rule b always wins over the allow rule a: every call
-// a allows, b also matches. It recognises the common forms (tool-wide rules, Bash prefixes,
-// directory path rules) and otherwise says no: a missed shadow is only a missed hint.
-func shadows(b, a permission.RuleValue) bool {
-	if b.Tool != a.Tool {
-		return false
-	}
-	if b.Content == "" || b.Content == a.Content {
-		return true
-	}
-	if a.Content == "" {
-		return false
-	}
-	switch b.Tool {
-	case "Bash":
-		prefix, ok := strings.CutSuffix(b.Content, ":*")
-		if !ok {
-			prefix, ok = strings.CutSuffix(b.Content, " *")
-		}
-		if !ok || strings.ContainsAny(prefix, "*") {
-			return false
-		}
-		body := strings.TrimSuffix(strings.TrimSuffix(a.Content, ":*"), " *")
-		return body == prefix || strings.HasPrefix(body, prefix+" ")
-	case "Read", "Edit":
-		dir, ok := strings.CutSuffix(b.Content, "/**")
-		if !ok || strings.ContainsAny(dir, "*?[") {
-			return false
-		}
-		return a.Content == dir || strings.HasPrefix(a.Content, dir+"/")
-	}
-	return false
-}
-
-func printList(w io.Writer, r *listResult) {
+func printList(w io.Writer, r *ListResult) {
 	fmt.Fprintf(w, "mode: %s\n", r.Mode)
 	fmt.Fprintf(w, "project trusted: %v\n", r.Trusted)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -1,4 +1,4 @@
-package cli
+package permissions
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 	"github.com/reinsdev/reins/settings"
 )
 
-func newCmdTrust(f *cmdutil.Factory) *cobra.Command {
+func NewCmdTrust(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "trust [DIR]",
 		Short: "Trust a project folder, so the allow rules of its shared settings apply",

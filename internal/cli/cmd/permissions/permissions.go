@@ -1,10 +1,9 @@
-package cli
+package permissions
 
 import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -20,7 +19,7 @@ import (
 	"github.com/reinsdev/reins/tool"
 )
 
-func newCmdPermissions(f *cmdutil.Factory) *cobra.Command {
+func NewCmdPermissions(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "permissions",
 		Short: "Show what the permission engine decides and which rules are in force",
@@ -42,7 +41,7 @@ type checkOptions struct {
 }
 
 // checkResult is what `permissions check --json` prints.
-type checkResult struct {
+type CheckResult struct {
 	Decision    string             `json:"decision"` // allow, ask, deny or error
 	Tool        string             `json:"tool"`
 	Input       json.RawMessage    `json:"input"`
@@ -174,9 +173,9 @@ func runCheck(ctx context.Context, f *cmdutil.Factory, opts *checkOptions) error
 }
 
 // evaluate runs one call through decode, validation and the engine, recording everything.
-func evaluate(ctx context.Context, f *cmdutil.Factory, env *cmdutil.PermEnv, name string, raw json.RawMessage) *checkResult {
+func evaluate(ctx context.Context, f *cmdutil.Factory, env *cmdutil.PermEnv, name string, raw json.RawMessage) *CheckResult {
 	pc := env.Context
-	res := &checkResult{Tool: name, Input: raw, Mode: pc.Mode(), Dirs: pc.WorkingDirs(), Matched: []matchedRule{}, Trace: []permission.Step{}}
+	res := &CheckResult{Tool: name, Input: raw, Mode: pc.Mode(), Dirs: pc.WorkingDirs(), Matched: []matchedRule{}, Trace: []permission.Step{}}
 	if !json.Valid(raw) {
 		res.Decision, res.Error = "error", "the input is not valid JSON"
 		return res
@@ -287,7 +286,7 @@ func printSlashCommand(w io.Writer, sc *slashCommandCheck) {
 	}
 }
 
-func printCheck(w io.Writer, r *checkResult) {
+func printCheck(w io.Writer, r *CheckResult) {
 	fmt.Fprintf(w, "decision: %s\n", r.Decision)
 	fmt.Fprintf(w, "tool:     %s\n", r.Tool)
 	fmt.Fprintf(w, "mode:     %s\n", r.Mode)
@@ -373,7 +372,7 @@ func lookupTool(f *cmdutil.Factory, env *cmdutil.PermEnv, name string) (_ tool.T
 	if err != nil {
 		defs = nil
 	}
-	pool, all := app.Catalog(env.Context, defs, catalogSkills(env), f.Getenv)
+	pool, all := app.Catalog(env.Context, defs, cmdutil.CatalogSkills(env), f.Getenv)
 	closeTools = func() { pool.Close() }
 	for _, t := range all {
 		if t.Name() == name || slices.Contains(t.Aliases(), name) {
@@ -381,18 +380,7 @@ func lookupTool(f *cmdutil.Factory, env *cmdutil.PermEnv, name string) (_ tool.T
 		}
 	}
 	if permission.IsMCPName(name) && strings.Count(name, "__") >= 2 {
-		return unconnectedMCPTool(name), true, closeTools
+		return cmdutil.UnconnectedMCPTool(name), true, closeTools
 	}
 	return nil, false, closeTools
-}
-
-func unconnectedMCPTool(name string) tool.Tool {
-	return tool.Build(tool.Def[map[string]any]{
-		Name:      name,
-		RawSchema: json.RawMessage(`{"type":"object"}`),
-		MCP:       true,
-		Call: func(context.Context, map[string]any, *tool.Env) (tool.Result, error) {
-			return tool.Result{}, errors.New("MCP server is not connected")
-		},
-	})
 }
