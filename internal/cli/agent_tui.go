@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmd/mcp"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/tui"
 	"github.com/reinsdev/reins/llm"
@@ -118,7 +119,7 @@ func (s serverApprover) ApproveProjectServers(ctx context.Context, pending []cli
 }
 
 func (s serverApprover) RecordProjectServer(cwd, name string, reject bool) error {
-	_, err := recordProjectServerAnswer(s.f, cwd, name, reject)
+	_, err := mcp.RecordProjectServerAnswer(s.f, cwd, name, reject)
 	return err
 }
 

@@ -3,8 +3,9 @@ package cli
 import (
 	"os"
 
-	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
 // geteuid is the effective user id of a factory that names none; tests that pretend to be

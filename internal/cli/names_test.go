@@ -1,9 +1,23 @@
 package cli
 
-import "github.com/reinsdev/reins/internal/cli/cmd/permissions"
+import (
+	"github.com/reinsdev/reins/internal/cli/cmd/permissions"
+	"github.com/reinsdev/reins/internal/cli/cmd/sandbox"
+	"github.com/reinsdev/reins/internal/cli/cmd/tools"
+)
 
 // The JSON documents the end-to-end tests decode, under the names they know.
 type (
 	checkResult = permissions.CheckResult
 	listResult  = permissions.ListResult
 )
+
+type toolsListResult = tools.ListResult
+
+type (
+	runResult           = tools.RunResult
+	listedTool          = tools.ListedTool
+	sandboxStatusReport = sandbox.StatusReport
+)
+
+const rejectMessage = tools.RejectMessage

@@ -15,7 +15,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/internal/cli/cmd/extensions"
 	"github.com/reinsdev/reins/internal/cli/cmd/permissions"
+	"github.com/reinsdev/reins/internal/cli/cmd/sandbox"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/procguard"
 )
@@ -40,7 +42,7 @@ func DefaultFactory() *Factory {
 // Main runs reins with the process's arguments and returns the exit code.
 func Main() int {
 	// The sandbox backends and the process watchdog start the reins binary itself.
-	if code, ok := sandboxHelper(os.Args[1:]); ok {
+	if code, ok := sandbox.SandboxHelper(os.Args[1:]); ok {
 		return code
 	}
 	if code, ok := runGuardIfAsked(); ok {
@@ -110,7 +112,7 @@ Claude Code (.claude/settings*.json) as well as its own (.reins/settings*.json).
 		f.Debugf("start", "command", cmd.CommandPath(), "args", args, "version", strings.Fields(root.Version)[2])
 		return nil
 	}
-	root.AddCommand(permissions.NewCmdPermissions(f), permissions.NewCmdTrust(f), newCmdVersion(f), newCmdHooks(f))
+	root.AddCommand(permissions.NewCmdPermissions(f), permissions.NewCmdTrust(f), newCmdVersion(f), extensions.NewCmdHooks(f))
 	addMoreCommands(f, root)
 	finishTree(root)
 	return root

@@ -6,8 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
 // finishTree applies what every command of the tree shares: a command that only groups others

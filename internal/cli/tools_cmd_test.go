@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 

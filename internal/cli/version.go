@@ -6,8 +6,9 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
 // buildVersion describes the running binary from the build information the Go toolchain

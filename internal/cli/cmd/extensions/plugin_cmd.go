@@ -1,4 +1,4 @@
-package cli
+package extensions
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ type listedPlugin struct {
 	From        string `json:"from"`
 }
 
-func newCmdPlugin(f *cmdutil.Factory) *cobra.Command {
+func NewCmdPlugin(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plugin",
 		Short: "List local plugins and turn them on or off (enabledPlugins)",

@@ -1,4 +1,4 @@
-package cli
+package sandbox
 
 import (
 	"cmp"
@@ -18,7 +18,7 @@ import (
 // newCmdDoctor is `reins doctor`: what a session started here would talk to and with which
 // credential — its source, never its value. An apiKeyHelper in use is run once, so a broken
 // one is found before a session; its failure makes the command fail.
-func newCmdDoctor(f *cmdutil.Factory) *cobra.Command {
+func NewCmdDoctor(f *cmdutil.Factory) *cobra.Command {
 	var provider, model, settingsFile string
 	cmd := &cobra.Command{
 		Use:   "doctor",

@@ -1,4 +1,4 @@
-package cli
+package rewind
 
 import (
 	"cmp"
@@ -24,7 +24,7 @@ type rewindRequest struct {
 	dry                bool
 }
 
-func newCmdRewind(f *cmdutil.Factory) *cobra.Command {
+func NewCmdRewind(f *cmdutil.Factory) *cobra.Command {
 	var req rewindRequest
 	var conversation, both bool
 	cmd := &cobra.Command{

@@ -1,4 +1,4 @@
-package cli
+package audit
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
-func newCmdAudit(f *cmdutil.Factory) *cobra.Command {
+func NewCmdAudit(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "audit",
 		Short: "The tamper-evident audit log of every permission decision and tool run",

@@ -1,17 +1,16 @@
-package cli
+package extensions
 
 import (
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/settings"
 )
 
-func newCmdHooks(f *cmdutil.Factory) *cobra.Command {
+func NewCmdHooks(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hooks",
 		Short: "Show the hooks configured in the settings files",
@@ -90,22 +89,4 @@ naming its position.`,
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print the hooks as JSON")
 	cmd.Flags().StringArrayVar(&opts.pluginDirs, "plugin-dir", nil, "also list the hooks of the plugin in this folder (repeatable)")
 	return cmd
-}
-
-// hookOptions are the agent's hook flags.
-type hookOptions struct {
-	includeEvents bool
-}
-
-func (o *hookOptions) register(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&o.includeEvents, "include-hook-events", false, "with --output-format stream-json: a line when each hook starts and ends")
-}
-
-// printHookMessages prints what hooks tell the person on standard error.
-func printHookMessages(f *cmdutil.Factory, bus *agent.Bus) (unsubscribe func()) {
-	return bus.Subscribe(func(ev agent.Event) {
-		if ev.Type == agent.EventHookMessage {
-			fmt.Fprintf(f.ErrOut, "reins: hook: %s\n", ev.Text)
-		}
-	})
 }

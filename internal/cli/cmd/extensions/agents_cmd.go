@@ -1,4 +1,4 @@
-package cli
+package extensions
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ type listedAgent struct {
 	DeniedBy string `json:"deniedBy,omitempty"`
 }
 
-func newCmdAgents(f *cmdutil.Factory) *cobra.Command {
+func NewCmdAgents(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "agents",
 		Short: "Show the sub-agents the model can start with the Agent tool",

@@ -1,4 +1,4 @@
-package cli
+package sandbox
 
 import (
 	"cmp"
@@ -20,7 +20,7 @@ import (
 // backends start inside the sandbox. Package confine's init runs them before the rest of
 // reins initialises; this is the same dispatch for a caller that reaches Main regardless.
 // ok is false for any other command line.
-func sandboxHelper(args []string) (code int, ok bool) {
+func SandboxHelper(args []string) (code int, ok bool) {
 	if len(args) == 0 {
 		return 0, false
 	}
@@ -38,7 +38,7 @@ func sandboxOptions(f *cmdutil.Factory) app.SandboxOptions {
 	return app.SandboxOptions{Executable: f.Executable, Getenv: f.Getenv}
 }
 
-func newCmdSandbox(f *cmdutil.Factory) *cobra.Command {
+func NewCmdSandbox(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sandbox",
 		Short: "Show how Bash commands are confined by the OS sandbox",
@@ -80,7 +80,7 @@ func sandboxOnLine(enabled bool, by string, works bool, why string) string {
 	return fmt.Sprintf("on (sandbox.enabled: true at %s), but no backend works here (%s): sessions refuse to start", by, why)
 }
 
-type sandboxStatusReport struct {
+type StatusReport struct {
 	Enabled bool `json:"enabled"`
 	// EnabledBy is "default" when no settings file sets sandbox.enabled, else the file:line:col
 	// of the value that decides.
@@ -99,7 +99,7 @@ func runSandboxStatus(ctx context.Context, f *cmdutil.Factory, pf *cmdutil.PermF
 		return err
 	}
 	pc := env.Context
-	rep := sandboxStatusReport{Enabled: pc.Sandbox().Enabled, EnabledBy: cmp.Or(app.SandboxEnabledAt(env), "default"), Policy: pc.Sandbox()}
+	rep := StatusReport{Enabled: pc.Sandbox().Enabled, EnabledBy: cmp.Or(app.SandboxEnabledAt(env), "default"), Policy: pc.Sandbox()}
 	if v, err := landlockABI(); err != nil {
 		rep.LandlockErr = err.Error()
 	} else {
@@ -131,7 +131,7 @@ func runSandboxStatus(ctx context.Context, f *cmdutil.Factory, pf *cmdutil.PermF
 	return nil
 }
 
-func printSandboxStatus(w io.Writer, r *sandboxStatusReport) {
+func printSandboxStatus(w io.Writer, r *StatusReport) {
 	fmt.Fprintf(w, "sandbox: %s\n", sandboxOnLine(r.Enabled, r.EnabledBy, r.Status != nil, r.Error))
 	fmt.Fprintf(w, "autoAllowBashIfSandboxed: %v  allowUnsandboxedCommands: %v", r.Policy.AutoAllowBash, r.Policy.AllowUnsandboxed)
 	if len(r.Policy.ExcludedCommands) > 0 {

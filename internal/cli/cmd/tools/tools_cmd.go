@@ -1,4 +1,4 @@
-package cli
+package tools
 
 import (
 	"bufio"
@@ -28,7 +28,7 @@ import (
 )
 
 // addToolCommands registers `reins tools list` and `reins tool run`.
-func addToolCommands(f *cmdutil.Factory, root *cobra.Command) {
+func AddToolCommands(f *cmdutil.Factory, root *cobra.Command) {
 	toolsCmd := &cobra.Command{
 		Use:   "tools",
 		Short: "Show the built-in tools",
@@ -81,7 +81,7 @@ type toolsListOptions struct {
 }
 
 // listedTool is one tool of `tools list`.
-type listedTool struct {
+type ListedTool struct {
 	Name    string   `json:"name"`
 	Aliases []string `json:"aliases,omitempty"`
 	Summary string   `json:"description"`
@@ -102,8 +102,8 @@ type removedTool struct {
 	Reason string `json:"reason"`
 }
 
-type toolsListResult struct {
-	Tools   []listedTool  `json:"tools"`
+type ListResult struct {
+	Tools   []ListedTool  `json:"tools"`
 	Removed []removedTool `json:"removed"`
 }
 
@@ -156,7 +156,7 @@ func runToolsList(ctx context.Context, f *cmdutil.Factory, opts *toolsListOption
 		return err
 	}
 	base = append(base, sess.Tools()...)
-	res := toolsListResult{Tools: []listedTool{}, Removed: []removedTool{}}
+	res := ListResult{Tools: []ListedTool{}, Removed: []removedTool{}}
 	for _, t := range pool {
 		res.Tools = append(res.Tools, describeTool(t))
 	}
@@ -188,9 +188,9 @@ func runToolsList(ctx context.Context, f *cmdutil.Factory, opts *toolsListOption
 	return nil
 }
 
-func describeTool(t tool.Tool) listedTool {
+func describeTool(t tool.Tool) ListedTool {
 	in := tool.SampleInput(t)
-	return listedTool{
+	return ListedTool{
 		Name:                    t.Name(),
 		Aliases:                 t.Aliases(),
 		Summary:                 t.Description(),
@@ -231,7 +231,7 @@ type toolRunOptions struct {
 }
 
 // runResult is what `tool run` prints: the tool_result block, with the tool's structured output.
-type runResult struct {
+type RunResult struct {
 	Type    string         `json:"type"`
 	Tool    string         `json:"tool"`
 	Content []tool.Content `json:"content"`
@@ -463,7 +463,7 @@ func (r *refusingAsker) Ask(_ context.Context, req permission.AskRequest) (permi
 
 // finishRun prints the tool_result and picks the outcome: o if given, else ok or tool error.
 func finishRun(f *cmdutil.Factory, t tool.Tool, res tool.Result, o ...cmdutil.Outcome) error {
-	out := runResult{Type: "tool_result", Tool: t.Name(), Content: res.Content, IsError: res.IsError, Output: res.Output}
+	out := RunResult{Type: "tool_result", Tool: t.Name(), Content: res.Content, IsError: res.IsError, Output: res.Output}
 	if out.Content == nil {
 		out.Content = []tool.Content{}
 	}
@@ -480,7 +480,7 @@ func finishRun(f *cmdutil.Factory, t tool.Tool, res tool.Result, o ...cmdutil.Ou
 }
 
 // rejectMessage is the tool_result of a call the person refused.
-const rejectMessage = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
+const RejectMessage = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
 
 // terminalAsker puts asks to the person at the terminal.
 type terminalAsker struct {
@@ -499,7 +499,7 @@ func (a *terminalAsker) readLine() (string, error) {
 // Ask shows the ask and reads the answer. When nothing can be read (end of input), nobody is
 // there to answer: the call is refused with the ask message, as without a terminal.
 func (a *terminalAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Decision, error) {
-	reject := permission.Decision{Behavior: permission.Deny, Message: rejectMessage, Reason: &permission.Reason{Type: permission.ReasonOther, Detail: "refused at the prompt"}}
+	reject := permission.Decision{Behavior: permission.Deny, Message: RejectMessage, Reason: &permission.Reason{Type: permission.ReasonOther, Detail: "refused at the prompt"}}
 	unanswered := permission.Decision{Behavior: permission.Deny, Message: req.Decision.Message, Reason: req.Decision.Reason, BlockedPath: req.Decision.BlockedPath}
 	if qs, ok := req.Input.(workflow.AskUserQuestionInput); ok {
 		return a.askQuestions(qs, reject, unanswered)

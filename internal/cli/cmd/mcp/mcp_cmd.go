@@ -1,4 +1,4 @@
-package cli
+package mcp
 
 import (
 	"context"
@@ -22,7 +22,7 @@ import (
 )
 
 // newCmdMCP builds `reins mcp` and its subcommands.
-func newCmdMCP(f *cmdutil.Factory) *cobra.Command {
+func NewCmdMCP(f *cmdutil.Factory) *cobra.Command {
 	so := &mcpStatusOptions{}
 	cmd := &cobra.Command{
 		Use:   "mcp",

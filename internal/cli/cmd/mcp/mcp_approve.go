@@ -1,4 +1,4 @@
-package cli
+package mcp
 
 import (
 	"context"
@@ -51,7 +51,7 @@ on, and of --plugin-dir.`,
 					return cmdutil.UsageErrorf("no server %q in this project's .mcp.json or its plugins", name)
 				}
 			}
-			path, err := recordProjectServerAnswer(f, cwd, name, reject)
+			path, err := RecordProjectServerAnswer(f, cwd, name, reject)
 			if err != nil {
 				return err
 			}
@@ -81,7 +81,7 @@ func pluginServers(ctx context.Context, env *cmdutil.PermEnv, dirs []string) ([]
 // recordProjectServerAnswer keeps the person's answer for the project server name of the
 // .mcp.json in cwd, in ~/.reins.json under that project: `reins mcp approve` and the
 // interactive mode's approval dialog both record through it. It returns the file written.
-func recordProjectServerAnswer(f *cmdutil.Factory, cwd, name string, reject bool) (string, error) {
+func RecordProjectServerAnswer(f *cmdutil.Factory, cwd, name string, reject bool) (string, error) {
 	path, _, err := mcpScopeTarget(f, "user")
 	if err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package cli
+package audit
 
 import (
 	"errors"
@@ -14,7 +14,7 @@ import (
 	"github.com/reinsdev/reins/settings/policy"
 )
 
-func newCmdPolicy(f *cmdutil.Factory) *cobra.Command {
+func NewCmdPolicy(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "policy",
 		Short: "Sign central policy bundles, and replay a proposed policy against recorded sessions",
