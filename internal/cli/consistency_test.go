@@ -282,7 +282,7 @@ func TestVersionText(t *testing.T) {
 			"reins version (devel)\ncommit abc (with local changes)\nbuilt with go1.26.8\n"},
 	}
 	for _, tt := range tests {
-		if got := versionText(tt.bi); got != tt.want {
+		if got := cmdutil.VersionText(tt.bi); got != tt.want {
 			t.Errorf("%s:\n%s\nwant\n%s", tt.name, got, tt.want)
 		}
 	}

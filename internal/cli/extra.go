@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/internal/cli/cmd/agent"
 	"github.com/reinsdev/reins/internal/cli/cmd/audit"
 	"github.com/reinsdev/reins/internal/cli/cmd/extensions"
 	"github.com/reinsdev/reins/internal/cli/cmd/mcp"
@@ -15,6 +16,6 @@ import (
 // addMoreCommands registers the commands of the tool and agent layers.
 func addMoreCommands(f *cmdutil.Factory, root *cobra.Command) {
 	tools.AddToolCommands(f, root)
-	addAgentCommands(f, root)
+	agent.AddAgentCommands(f, root)
 	root.AddCommand(extensions.NewCmdAgents(f), mcp.NewCmdMCP(f), sandbox.NewCmdSandbox(f), sandbox.NewCmdDoctor(f), audit.NewCmdAudit(f), audit.NewCmdPolicy(f), rewind.NewCmdRewind(f), extensions.NewCmdPlugin(f))
 }

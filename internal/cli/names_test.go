@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"github.com/reinsdev/reins/internal/cli/cmd/agent/shared"
 	"github.com/reinsdev/reins/internal/cli/cmd/permissions"
 	"github.com/reinsdev/reins/internal/cli/cmd/sandbox"
 	"github.com/reinsdev/reins/internal/cli/cmd/tools"
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
 // The JSON documents the end-to-end tests decode, under the names they know.
@@ -21,3 +23,11 @@ type (
 )
 
 const rejectMessage = tools.RejectMessage
+
+const (
+	formatText       = shared.FormatText
+	formatJSON       = shared.FormatJSON
+	formatStreamJSON = shared.FormatStreamJSON
+)
+
+func joinWorktreeName(args []string) []string { return cmdutil.JoinWorktreeName(args) }

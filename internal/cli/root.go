@@ -62,7 +62,7 @@ func Main() int {
 // Run runs reins with args in f's environment and returns the exit code.
 func Run(ctx context.Context, f *Factory, args []string) int {
 	root := NewCmdRoot(f)
-	args, err := expandToolLists(root, joinWorktreeName(args))
+	args, err := expandToolLists(root, cmdutil.JoinWorktreeName(args))
 	if err != nil {
 		fmt.Fprintf(f.ErrOut, "reins: %v\n", err)
 		return cmdutil.ExitUsage
@@ -100,7 +100,7 @@ Claude Code (.claude/settings*.json) as well as its own (.reins/settings*.json).
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &cmdutil.UsageError{Err: err} })
-	root.Version = buildVersion()
+	root.Version = cmdutil.BuildVersion()
 	root.SetVersionTemplate("{{.Version}}")
 	var dbg cmdutil.DebugFlags
 	dbg.Register(root)

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/spf13/cobra"
+
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
-	"github.com/spf13/cobra"
 )
 
 // mcpFlags are the MCP flags of the commands that run tools.

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/reinsdev/reins/permission"
-	"github.com/reinsdev/reins/settings"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/settings"
 )
 
 // toolListFlags are the flags that take several values after one flag, as Claude Code's

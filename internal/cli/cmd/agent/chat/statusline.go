@@ -1,4 +1,4 @@
-package cli
+package chat
 
 import (
 	"github.com/reinsdev/reins/internal/app"
@@ -16,6 +16,6 @@ func chatStatusLine(f *cmdutil.Factory, a *app.App) (*tui.StatusCommand, func())
 	if sl.Setting == nil {
 		return nil, sl.Close
 	}
-	return &tui.StatusCommand{Run: sl.Run, Padding: sl.Setting.Padding, Version: buildVersion(), TranscriptPath: a.TranscriptPath(),
+	return &tui.StatusCommand{Run: sl.Run, Padding: sl.Setting.Padding, Version: cmdutil.BuildVersion(), TranscriptPath: a.TranscriptPath(),
 		ProjectDir: a.Cwd, OutputStyle: "default"}, sl.Close
 }

@@ -1,4 +1,4 @@
-package cli
+package chat
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmd/agent/shared"
 	"github.com/reinsdev/reins/internal/cli/cmd/mcp"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/tui"
@@ -19,12 +20,12 @@ import (
 // runInteractive runs the full-screen chat: the same setup, provider and agent as -p (and the
 // SDK protocol), with the permission dialog as the asker — behind the PermissionRequest hooks
 // when there are any. A non-empty prompt is sent as the first message.
-func runInteractive(ctx context.Context, f *cmdutil.Factory, opts *agentOptions, prompt string) error {
-	if opts.sdk.noPersist {
+func RunInteractive(ctx context.Context, f *cmdutil.Factory, opts *shared.Options, prompt string) error {
+	if opts.SDK.NoPersist {
 		return cmdutil.UsageErrorf("--no-session-persistence is for headless runs; the interactive mode saves its session")
 	}
 	term := tui.Terminal{In: f.In, Out: f.Out, NoColor: f.Getenv("NO_COLOR") != ""}
-	opts.mcp.Approve = serverApprover{f: f, ask: func(ctx context.Context, pending []client.Entry) (map[string]bool, error) {
+	opts.MCP.Approve = serverApprover{f: f, ask: func(ctx context.Context, pending []client.Entry) (map[string]bool, error) {
 		return approveProjectServers(ctx, term, pending)
 	}}
 	elicitor := tui.NewElicitor()
@@ -33,13 +34,13 @@ func runInteractive(ctx context.Context, f *cmdutil.Factory, opts *agentOptions,
 	if err := askTrust(ctx, f, opts, term); err != nil {
 		return err
 	}
-	opts.chat = true
-	a, err := newSession(ctx, f, opts)
+	opts.Chat = true
+	a, err := shared.NewSession(ctx, f, opts)
 	if err != nil {
 		return err
 	}
 	// After Close (deferred later, run first): keep or remove the session's worktree.
-	defer leaveWorktree(ctx, f, a, f.In, true)
+	defer shared.LeaveWorktree(ctx, f, a, f.In, true)
 	defer a.Close()
 	// MCP servers' requests for input go to the chat's form while it runs.
 	a.SetElicitor(elicitor)

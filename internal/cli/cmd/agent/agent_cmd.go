@@ -1,4 +1,4 @@
-package cli
+package agent
 
 import (
 	"cmp"
@@ -13,34 +13,13 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmd/agent/chat"
+	"github.com/reinsdev/reins/internal/cli/cmd/agent/sdk"
+	"github.com/reinsdev/reins/internal/cli/cmd/agent/shared"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/llm"
 )
-
-type agentOptions struct {
-	// chat is set by the interactive mode: it keeps file checkpoints for /rewind.
-	chat               bool
-	perm               cmdutil.PermFlags
-	worktree           worktreeFlag
-	mcp                cmdutil.MCPFlags
-	print              bool
-	outputFormat       string
-	model              string
-	provider           string
-	maxTurns           int
-	appendSystemPrompt string
-	continueLast       bool
-	resume             string
-	verbose            bool
-	agents             string
-	pluginDirs         []string
-	// initPlugins are the plugin folders of the initialize request read at launch
-	// (--await-initialize).
-	initPlugins []string
-	hooks       hookOptions
-	sdk         sdkFlags
-}
 
 const agentHelp = `In a terminal, reins with no -p opens the interactive mode: a full-screen chat whose
 permission dialog answers every ask (see docs/cli.md; /help inside lists its commands and
@@ -76,8 +55,8 @@ Exit codes (the same scheme for every command; see docs/cli.md):
   130  interrupted (Ctrl-C, SIGTERM); the conversation so far is saved`
 
 // addAgentCommands makes the root command run the agent (`reins -p`).
-func addAgentCommands(f *cmdutil.Factory, root *cobra.Command) {
-	opts := &agentOptions{}
+func AddAgentCommands(f *cmdutil.Factory, root *cobra.Command) {
+	opts := &shared.Options{}
 	root.Long = strings.TrimSpace(root.Long) + "\n\n" + agentHelp
 	root.Example = `  reins -p "explain what this repository does"
   reins -p --allowedTools "Bash(go test:*)" --output-format stream-json "make the tests pass"
@@ -85,57 +64,57 @@ func addAgentCommands(f *cmdutil.Factory, root *cobra.Command) {
   reins -p --continue "now update the docs"`
 	root.Args = cobra.ArbitraryArgs
 	root.RunE = func(cmd *cobra.Command, args []string) error {
-		if err := opts.sdk.validate(cmd, opts); err != nil {
+		if err := opts.SDK.Validate(cmd, opts); err != nil {
 			return err
 		}
-		if opts.sdk.inputFormat == inputStreamJSON {
+		if opts.SDK.InputFormat == shared.InputStreamJSON {
 			// The Agent SDK's protocol: no -p and no prompt; turns arrive on standard input.
 			if len(args) > 0 {
 				return cmdutil.UsageErrorf("--input-format stream-json takes its prompts on standard input, not as arguments")
 			}
-			return runSDK(cmd.Context(), f, opts)
+			return sdk.RunSDK(cmd.Context(), f, opts)
 		}
-		if !opts.print {
+		if !opts.Print {
 			if !f.IsTerminal() {
 				if len(args) > 0 {
-					return unknownCommand(cmd, args[0], fmt.Sprintf("(to run a prompt, use reins -p %q)", strings.Join(args, " ")))
+					return cmdutil.UnknownCommand(cmd, args[0], fmt.Sprintf("(to run a prompt, use reins -p %q)", strings.Join(args, " ")))
 				}
 				return cmdutil.UsageErrorf("the interactive mode needs a terminal; to run headless, use reins -p \"…\" (or pipe the prompt: echo \"…\" | reins -p)")
 			}
 			// In a terminal, arguments are the first message of the chat, as in Claude Code;
 			// a command name one letter off is a typo, not a message.
-			if nearMissCommand(cmd, args) {
-				return unknownCommand(cmd, args[0], fmt.Sprintf("(to start the chat with it as the first message, quote it: reins %q)", strings.Join(args, " ")))
+			if cmdutil.NearMissCommand(cmd, args) {
+				return cmdutil.UnknownCommand(cmd, args[0], fmt.Sprintf("(to start the chat with it as the first message, quote it: reins %q)", strings.Join(args, " ")))
 			}
-			return runInteractive(cmd.Context(), f, opts, strings.TrimSpace(strings.Join(args, " ")))
+			return chat.RunInteractive(cmd.Context(), f, opts, strings.TrimSpace(strings.Join(args, " ")))
 		}
 		prompt, err := readPrompt(f, args)
 		if err != nil {
 			return err
 		}
 		if prompt == "" {
-			return cmdutil.UsageErrorf("no prompt: give it after the flags (reins -p \"…\") or on standard input%s", listFlagHint(opts.perm))
+			return cmdutil.UsageErrorf("no prompt: give it after the flags (reins -p \"…\") or on standard input%s", listFlagHint(opts.Perm))
 		}
 		return runAgent(cmd.Context(), f, opts, prompt)
 	}
 
 	fl := root.Flags()
-	fl.BoolVarP(&opts.print, "print", "p", false, "run headless: answer the prompt and exit")
-	fl.StringVar(&opts.outputFormat, "output-format", formatText, "with -p: text, json (one result object) or stream-json (one JSON object per line)")
-	fl.StringVar(&opts.model, "model", "", "the model, e.g. claude-sonnet-4-5, sonnet, gpt-4.1, qwen3")
-	fl.StringVar(&opts.provider, "provider", "", "the model API: anthropic, openai (or any OpenAI-compatible server) or ollama")
-	fl.IntVar(&opts.maxTurns, "max-turns", 0, "stop after this many model replies (0, the default: no limit)")
-	fl.StringVar(&opts.appendSystemPrompt, "append-system-prompt", "", "text added to the end of the system prompt")
-	fl.BoolVarP(&opts.continueLast, "continue", "c", false, "continue the most recent conversation of this folder")
-	fl.StringVarP(&opts.resume, "resume", "r", "", "resume the conversation with this session id")
-	fl.StringVar(&opts.agents, "agents", "", `custom sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": ["Read"]}}`)
-	fl.StringArrayVar(&opts.pluginDirs, "plugin-dir", nil, "load the plugin in this folder (its .claude-plugin/plugin.json) for this session; repeatable")
-	fl.BoolVar(&opts.verbose, "verbose", false, "with --output-format json: print every message as a JSON array, not only the result")
-	opts.perm.Register(root)
-	opts.hooks.register(root)
-	opts.mcp.Register(root)
-	opts.sdk.register(root)
-	opts.worktree.register(root)
+	fl.BoolVarP(&opts.Print, "print", "p", false, "run headless: answer the prompt and exit")
+	fl.StringVar(&opts.OutputFormat, "output-format", shared.FormatText, "with -p: text, json (one result object) or stream-json (one JSON object per line)")
+	fl.StringVar(&opts.Model, "model", "", "the model, e.g. claude-sonnet-4-5, sonnet, gpt-4.1, qwen3")
+	fl.StringVar(&opts.Provider, "provider", "", "the model API: anthropic, openai (or any OpenAI-compatible server) or ollama")
+	fl.IntVar(&opts.MaxTurns, "max-turns", 0, "stop after this many model replies (0, the default: no limit)")
+	fl.StringVar(&opts.AppendSystemPrompt, "append-system-prompt", "", "text added to the end of the system prompt")
+	fl.BoolVarP(&opts.ContinueLast, "continue", "c", false, "continue the most recent conversation of this folder")
+	fl.StringVarP(&opts.Resume, "resume", "r", "", "resume the conversation with this session id")
+	fl.StringVar(&opts.Agents, "agents", "", `custom sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": ["Read"]}}`)
+	fl.StringArrayVar(&opts.PluginDirs, "plugin-dir", nil, "load the plugin in this folder (its .claude-plugin/plugin.json) for this session; repeatable")
+	fl.BoolVar(&opts.Verbose, "verbose", false, "with --output-format json: print every message as a JSON array, not only the result")
+	opts.Perm.Register(root)
+	opts.Hooks.Register(root)
+	opts.MCP.Register(root)
+	opts.SDK.Register(root)
+	opts.Worktree.Register(root)
 }
 
 // readPrompt joins the arguments and, when it is not a terminal, standard input.
@@ -175,18 +154,18 @@ func stdinHasData(r io.Reader) bool {
 }
 
 // runAgent runs one headless conversation turn and prints its outcome.
-func runAgent(ctx context.Context, f *cmdutil.Factory, opts *agentOptions, prompt string) error {
-	switch opts.outputFormat {
-	case formatText, formatJSON, formatStreamJSON:
+func runAgent(ctx context.Context, f *cmdutil.Factory, opts *shared.Options, prompt string) error {
+	switch opts.OutputFormat {
+	case shared.FormatText, shared.FormatJSON, shared.FormatStreamJSON:
 	default:
-		return cmdutil.UsageErrorf("invalid --output-format %q (valid formats: text, json, stream-json)", opts.outputFormat)
+		return cmdutil.UsageErrorf("invalid --output-format %q (valid formats: text, json, stream-json)", opts.OutputFormat)
 	}
-	a, err := newSession(ctx, f, opts)
+	a, err := shared.NewSession(ctx, f, opts)
 	if err != nil {
 		return err
 	}
 	// Headless: the worktree is kept, and where it is is said, after Close.
-	defer leaveWorktree(ctx, f, a, nil, false)
+	defer shared.LeaveWorktree(ctx, f, a, nil, false)
 	defer a.Close()
 
 	// stream-json writes each line as it happens; json collects them and prints the result
@@ -194,22 +173,22 @@ func runAgent(ctx context.Context, f *cmdutil.Factory, opts *agentOptions, promp
 	var em *sdkproto.Emitter
 	var collected *sdkproto.Collector
 	unsubscribe := func() {}
-	switch opts.outputFormat {
-	case formatStreamJSON:
+	switch opts.OutputFormat {
+	case shared.FormatStreamJSON:
 		em = &sdkproto.Emitter{W: sdkproto.NewConn(f.Out)}
-	case formatJSON:
+	case shared.FormatJSON:
 		collected = &sdkproto.Collector{}
 		em = &sdkproto.Emitter{W: collected}
 	}
 	if em != nil {
 		em.SessionID, em.Partial, em.MaxTurns, em.MaxBudgetUSD, em.MaxOutputTokens =
-			a.SessionID, opts.sdk.partial, opts.maxTurns, opts.sdk.maxBudgetUSD, a.Agent.MaxTokens
+			a.SessionID, opts.SDK.Partial, opts.MaxTurns, opts.SDK.MaxBudgetUSD, a.Agent.MaxTokens
 		if a.Structured != nil {
 			em.Structured = a.Structured.Value
 		}
-		em.HookEvents = opts.hooks.includeEvents
+		em.HookEvents = opts.Hooks.IncludeEvents
 		em.Mode = func() string { return string(a.Permissions.Context().Mode()) }
-		em.Init(initInfo(f, a))
+		em.Init(shared.InitInfo(f, a))
 		unsubscribe = a.Bus.Subscribe(em.Handle)
 	}
 	// Text output names every denied call on standard error, the sub-agents' too, and prints
@@ -217,27 +196,27 @@ func runAgent(ctx context.Context, f *cmdutil.Factory, opts *agentOptions, promp
 	// lines).
 	var subDenials sdkproto.SubagentDenials
 	if em == nil {
-		stop, stopNotes := a.Bus.Subscribe(subDenials.Observe), printHookMessages(f, a.Bus)
+		stop, stopNotes := a.Bus.Subscribe(subDenials.Observe), shared.PrintHookMessages(f, a.Bus)
 		unsubscribe = func() { stop(); stopNotes() }
 	}
 	a.StartSession(ctx)
 
-	res, runErr := commandTurn(a, a.RunTurn)(ctx, a.History, llm.UserText(prompt))
+	res, runErr := shared.CommandTurn(a, a.RunTurn)(ctx, a.History, llm.UserText(prompt))
 	// SessionEnd's messages are shown before the result; the tools' processes end with it.
 	a.EndSession(ctx)
 	unsubscribe()
 	a.Pool.Close()
 
-	switch opts.outputFormat {
-	case formatStreamJSON:
+	switch opts.OutputFormat {
+	case shared.FormatStreamJSON:
 		em.Result(res)
 		if err := em.Err(); err != nil {
 			return err
 		}
-	case formatJSON:
+	case shared.FormatJSON:
 		em.Result(res)
 		var v any = collected.Lines[len(collected.Lines)-1]
-		if opts.verbose {
+		if opts.Verbose {
 			v = collected.Lines
 		}
 		if err := cmdutil.NewJSONLines(f.Out).Encode(v); err != nil {
@@ -265,11 +244,11 @@ func runAgent(ctx context.Context, f *cmdutil.Factory, opts *agentOptions, promp
 	case runErr != nil:
 		return runErr
 	case res.Subtype == agent.SubtypeMaxTurns:
-		return cmdutil.FinishWith(cmdutil.OutcomeMaxTurns, fmt.Errorf("reached the maximum number of turns (%d)", opts.maxTurns))
+		return cmdutil.FinishWith(cmdutil.OutcomeMaxTurns, fmt.Errorf("reached the maximum number of turns (%d)", opts.MaxTurns))
 	case res.Subtype == app.SubtypeMaxStructuredRetries:
 		return res.Err
 	case res.Subtype == agent.SubtypeMaxBudget:
-		return fmt.Errorf("reached the maximum budget ($%g)", opts.sdk.maxBudgetUSD)
+		return fmt.Errorf("reached the maximum budget ($%g)", opts.SDK.MaxBudgetUSD)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package cli
+package shared
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 // newSession assembles the session the agent's flags ask for (app.New) and makes
 // --permission-prompt-tool's tool its asker. The caller must Close it.
-func newSession(ctx context.Context, f *cmdutil.Factory, opts *agentOptions) (*app.App, error) {
+func NewSession(ctx context.Context, f *cmdutil.Factory, opts *Options) (*app.App, error) {
 	o, err := appOptions(f, opts)
 	if err != nil {
 		return nil, err
@@ -38,44 +38,44 @@ func newSession(ctx context.Context, f *cmdutil.Factory, opts *agentOptions) (*a
 }
 
 // appOptions turns the agent's flags and f's environment into app's options.
-func appOptions(f *cmdutil.Factory, opts *agentOptions) (app.Options, error) {
-	so, err := opts.perm.SettingsOptions(f)
+func appOptions(f *cmdutil.Factory, opts *Options) (app.Options, error) {
+	so, err := opts.Perm.SettingsOptions(f)
 	if err != nil {
 		return app.Options{}, err
 	}
-	sf := &opts.sdk
+	sf := &opts.SDK
 	var confirm func([]string) bool
-	if opts.chat {
+	if opts.Chat {
 		confirm = confirmSecrets(f, f.In)
 	}
 	return app.Options{
-		Worktree:           opts.worktree.options(confirm),
+		Worktree:           opts.Worktree.options(confirm),
 		Cwd:                so.Cwd,
 		Getenv:             f.Getenv,
 		Settings:           so,
 		Geteuid:            f.Geteuid,
 		Executable:         f.Executable,
-		MCP:                opts.mcp.Options(),
-		Provider:           opts.provider,
-		Model:              opts.model,
-		FallbackModel:      sf.fallbackModel,
-		Agents:             opts.agents,
-		PluginDirs:         opts.pluginDirs,
-		InitializePlugins:  opts.initPlugins,
-		SystemPrompt:       sf.systemPrompt,
-		AppendSystemPrompt: opts.appendSystemPrompt,
+		MCP:                opts.MCP.Options(),
+		Provider:           opts.Provider,
+		Model:              opts.Model,
+		FallbackModel:      sf.FallbackModel,
+		Agents:             opts.Agents,
+		PluginDirs:         opts.PluginDirs,
+		InitializePlugins:  opts.InitPlugins,
+		SystemPrompt:       sf.SystemPrompt,
+		AppendSystemPrompt: opts.AppendSystemPrompt,
 		Tools:              sf.toolNames(),
-		JSONSchema:         sf.jsonSchema,
-		MaxTurns:           opts.maxTurns,
-		MaxBudgetUSD:       sf.maxBudgetUSD,
+		JSONSchema:         sf.JSONSchema,
+		MaxTurns:           opts.MaxTurns,
+		MaxBudgetUSD:       sf.MaxBudgetUSD,
 		MaxThinkingTokens:  sf.thinking(),
-		Continue:           opts.continueLast,
-		Resume:             opts.resume,
-		Fork:               sf.fork,
-		ResumeAt:           sf.resumeAt,
-		SessionID:          sf.sessionID,
-		NoPersist:          sf.noPersist,
-		LateHooks:          sf.inputFormat == inputStreamJSON,
+		Continue:           opts.ContinueLast,
+		Resume:             opts.Resume,
+		Fork:               sf.Fork,
+		ResumeAt:           sf.ResumeAt,
+		SessionID:          sf.SessionID,
+		NoPersist:          sf.NoPersist,
+		LateHooks:          sf.InputFormat == InputStreamJSON,
 		FileCheckpointing:  fileCheckpointing(f, opts),
 		ShellGroups:        f.ShellGroups(),
 		HookGroups:         f.HookGroups(),
@@ -86,12 +86,12 @@ func appOptions(f *cmdutil.Factory, opts *agentOptions) (app.Options, error) {
 
 // fileCheckpointing: the chat keeps checkpoints for /rewind, as Claude Code's does; the SDK's
 // enableFileCheckpointing reaches reins as CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true.
-func fileCheckpointing(f *cmdutil.Factory, opts *agentOptions) bool {
-	return opts.chat || opts.sdk.inputFormat == inputStreamJSON && f.Getenv("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING") == "true"
+func fileCheckpointing(f *cmdutil.Factory, opts *Options) bool {
+	return opts.Chat || opts.SDK.InputFormat == InputStreamJSON && f.Getenv("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING") == "true"
 }
 
 // checks is what an Asker needs to apply an answer.
-func checks(f *cmdutil.Factory, a *app.App) sdkproto.Checks {
+func Checks(f *cmdutil.Factory, a *app.App) sdkproto.Checks {
 	return sdkproto.Checks{
 		Permissions: a.Permissions,
 		Lookup:      a.Lookup,
@@ -100,10 +100,10 @@ func checks(f *cmdutil.Factory, a *app.App) sdkproto.Checks {
 }
 
 // initInfo is what system/init reports.
-func initInfo(f *cmdutil.Factory, a *app.App) sdkproto.InitInfo {
+func InitInfo(f *cmdutil.Factory, a *app.App) sdkproto.InitInfo {
 	return sdkproto.InitInfo{Cwd: a.Cwd, Tools: tools.Names(a.Agent.Tools), Model: a.Provider.Model, Provider: a.Provider.Name,
-		PermissionMode: string(a.Permissions.Context().Mode()), APIKeySource: apiKeySource(a.Provider), Version: reinsVersion(),
-		MCPServers: mcpStatuses(a.MCP), Agents: agentNames(a.Agents), Commands: slashCommands(a.Commands),
+		PermissionMode: string(a.Permissions.Context().Mode()), APIKeySource: APIKeySource(a.Provider), Version: ReinsVersion(),
+		MCPServers: MCPStatuses(a.MCP), Agents: agentNames(a.Agents), Commands: slashCommands(a.Commands),
 		Skills: skillNames(a.Skills), Plugins: pluginInfos(a.Plugins)}
 }
 
@@ -144,15 +144,15 @@ func pluginInfos(set *plugins.Set) []sdkproto.Plugin {
 
 // promptToolAsker makes --permission-prompt-tool's tool (other than stdio) the agent's asker,
 // behind the PermissionRequest hooks.
-func promptToolAsker(f *cmdutil.Factory, a *app.App, opts *agentOptions) error {
-	name := opts.sdk.promptTool
-	if name == "" || name == promptToolStdio {
+func promptToolAsker(f *cmdutil.Factory, a *app.App, opts *Options) error {
+	name := opts.SDK.PromptTool
+	if name == "" || name == PromptToolStdio {
 		return nil
 	}
 	t := a.Lookup(name)
 	if t == nil {
 		return cmdutil.UsageErrorf("--permission-prompt-tool: no tool %q in the tool pool (tools: %v)", name, tools.Names(a.Agent.Tools))
 	}
-	a.Agent.Asker = a.WithHooks(&sdkproto.ToolAsker{Tool: t, Env: a.Pool.Env, Checks: checks(f, a)})
+	a.Agent.Asker = a.WithHooks(&sdkproto.ToolAsker{Tool: t, Env: a.Pool.Env, Checks: Checks(f, a)})
 	return nil
 }

@@ -1,4 +1,4 @@
-package cli
+package shared
 
 import (
 	"fmt"
@@ -10,16 +10,16 @@ import (
 )
 
 // hookOptions are the agent's hook flags.
-type hookOptions struct {
-	includeEvents bool
+type HookOptions struct {
+	IncludeEvents bool
 }
 
-func (o *hookOptions) register(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&o.includeEvents, "include-hook-events", false, "with --output-format stream-json: a line when each hook starts and ends")
+func (o *HookOptions) Register(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&o.IncludeEvents, "include-hook-events", false, "with --output-format stream-json: a line when each hook starts and ends")
 }
 
 // printHookMessages prints what hooks tell the person on standard error.
-func printHookMessages(f *cmdutil.Factory, bus *agent.Bus) (unsubscribe func()) {
+func PrintHookMessages(f *cmdutil.Factory, bus *agent.Bus) (unsubscribe func()) {
 	return bus.Subscribe(func(ev agent.Event) {
 		if ev.Type == agent.EventHookMessage {
 			fmt.Fprintf(f.ErrOut, "reins: hook: %s\n", ev.Text)

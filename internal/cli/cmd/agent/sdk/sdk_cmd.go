@@ -1,4 +1,4 @@
-package cli
+package sdk
 
 import (
 	"context"
@@ -9,28 +9,29 @@ import (
 
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmd/agent/shared"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/sdkproto"
 )
 
 // runSDK serves the Agent SDK's protocol on standard input and output until the caller closes
 // its input: `reins --input-format stream-json --output-format stream-json`.
-func runSDK(ctx context.Context, f *cmdutil.Factory, opts *agentOptions) error {
+func RunSDK(ctx context.Context, f *cmdutil.Factory, opts *shared.Options) error {
 	in, launch, err := awaitInitialize(f, opts)
 	if err != nil {
 		return err
 	}
-	a, err := newSession(ctx, f, opts)
+	a, err := shared.NewSession(ctx, f, opts)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
 
 	srv := &sdkproto.Server{
-		In: in, Out: f.Out, Log: f.ErrOut, AwaitInitialize: opts.sdk.awaitInit,
+		In: in, Out: f.Out, Log: f.ErrOut, AwaitInitialize: opts.SDK.AwaitInit,
 		Agent: a.Agent, Permissions: a.Permissions, Bus: a.Bus, History: a.History, SessionID: a.SessionID,
-		Init: initInfo(f, a), Partial: opts.sdk.partial, PromptStdio: opts.sdk.promptTool == promptToolStdio,
-		Checks: checks(f, a), Run: commandTurn(a, a.RunTurn), WrapAsker: a.WithHooks, HookEvents: opts.hooks.includeEvents,
+		Init: shared.InitInfo(f, a), Partial: opts.SDK.Partial, PromptStdio: opts.SDK.PromptTool == shared.PromptToolStdio,
+		Checks: shared.Checks(f, a), Run: shared.CommandTurn(a, a.RunTurn), WrapAsker: a.WithHooks, HookEvents: opts.Hooks.IncludeEvents,
 	}
 	if a.Structured != nil {
 		srv.Structured = a.Structured.Value
@@ -51,7 +52,7 @@ func runSDK(ctx context.Context, f *cmdutil.Factory, opts *agentOptions) error {
 
 	// What hooks tell the person goes into the stream (system/informational) and, for what
 	// the caller reads no stream yet (SessionStart's), to standard error.
-	defer printHookMessages(f, a.Bus)()
+	defer shared.PrintHookMessages(f, a.Bus)()
 	// The SessionStart hooks run before the first turn, with the initialize request's
 	// callbacks among them.
 	srv.StartSession = a.StartSession
@@ -80,8 +81,8 @@ type launchInit struct {
 // request; the MCP servers it carries join the session as one more --mcp-config item, its
 // plugins as more --plugin-dir folders. It returns the input the Server reads and what was
 // read at launch.
-func awaitInitialize(f *cmdutil.Factory, opts *agentOptions) (io.Reader, launchInit, error) {
-	if !opts.sdk.awaitInit {
+func awaitInitialize(f *cmdutil.Factory, opts *shared.Options) (io.Reader, launchInit, error) {
+	if !opts.SDK.AwaitInit {
 		return f.In, launchInit{}, nil
 	}
 	pre, err := sdkproto.ReadInitialize(f.In)
@@ -90,7 +91,7 @@ func awaitInitialize(f *cmdutil.Factory, opts *agentOptions) (io.Reader, launchI
 	}
 	if len(pre.MCPServers) > 0 && pre.MCPServers[0] == '{' {
 		// Not an object: the initialize request is refused as unreadable, and nothing starts.
-		opts.mcp.Configs = append(opts.mcp.Configs, `{"mcpServers":`+string(pre.MCPServers)+`}`)
+		opts.MCP.Configs = append(opts.MCP.Configs, `{"mcpServers":`+string(pre.MCPServers)+`}`)
 	}
 	launch := launchInit{mcp: pre.MCPServers, plugins: pre.Plugins}
 	if pre.Plugins != nil {
@@ -99,7 +100,7 @@ func awaitInitialize(f *cmdutil.Factory, opts *agentOptions) (io.Reader, launchI
 			launch.pluginsErr = err
 		}
 		for _, pc := range pcs {
-			opts.initPlugins = append(opts.initPlugins, pc.Path)
+			opts.InitPlugins = append(opts.InitPlugins, pc.Path)
 		}
 	}
 	return pre.In, launch, nil
@@ -108,14 +109,14 @@ func awaitInitialize(f *cmdutil.Factory, opts *agentOptions) (io.Reader, launchI
 // sdkExit is the exit of an SDK session that reached the end of its input: the code `reins -p`
 // has for its last turn (docs/cli.md, "Exit codes"). A turn the caller interrupted is not a
 // failure: the session went on as asked.
-func sdkExit(res *agent.Result, opts *agentOptions) error {
+func sdkExit(res *agent.Result, opts *shared.Options) error {
 	switch {
 	case res == nil:
 		return nil
 	case res.Subtype == agent.SubtypeMaxTurns:
-		return cmdutil.FinishWith(cmdutil.OutcomeMaxTurns, fmt.Errorf("the last turn reached the maximum number of turns (%d)", opts.maxTurns))
+		return cmdutil.FinishWith(cmdutil.OutcomeMaxTurns, fmt.Errorf("the last turn reached the maximum number of turns (%d)", opts.MaxTurns))
 	case res.Subtype == agent.SubtypeMaxBudget:
-		return fmt.Errorf("reached the maximum budget ($%g)", opts.sdk.maxBudgetUSD)
+		return fmt.Errorf("reached the maximum budget ($%g)", opts.SDK.MaxBudgetUSD)
 	case res.IsError && res.Err != nil && !errors.Is(res.Err, context.Canceled):
 		return fmt.Errorf("the last turn failed: %w", res.Err)
 	}

@@ -1,4 +1,4 @@
-package cli
+package chat
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmd/agent/shared"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/tui"
 	"github.com/reinsdev/reins/memory"
@@ -21,7 +22,7 @@ import (
 // instructions, the approval of .mcp.json servers) applies at once. A folder whose files would
 // enable nothing is not asked about. Anything that cannot be read leaves the folder untrusted
 // and the session's own assembly reports it.
-func askTrust(ctx context.Context, f *cmdutil.Factory, opts *agentOptions, term tui.Terminal) error {
+func askTrust(ctx context.Context, f *cmdutil.Factory, opts *shared.Options, term tui.Terminal) error {
 	offer, configDir, home, ok := trustOffer(ctx, f, opts)
 	if !ok {
 		return nil
@@ -38,8 +39,8 @@ func askTrust(ctx context.Context, f *cmdutil.Factory, opts *agentOptions, term 
 
 // trustOffer reads what trusting the working folder would enable. ok is false when the folder
 // is trusted, when it would enable nothing, or when its settings cannot be read.
-func trustOffer(ctx context.Context, f *cmdutil.Factory, opts *agentOptions) (offer tui.TrustOffer, configDir, home string, ok bool) {
-	so, err := opts.perm.SettingsOptions(f)
+func trustOffer(ctx context.Context, f *cmdutil.Factory, opts *shared.Options) (offer tui.TrustOffer, configDir, home string, ok bool) {
+	so, err := opts.Perm.SettingsOptions(f)
 	if err != nil {
 		return offer, "", "", false
 	}
@@ -121,9 +122,9 @@ var powerTitles = map[app.PowerKind]string{
 
 // trustRuns are what trusting the folder would let its files run or redirect, a group per
 // kind in app.PowerKinds order, every item in full.
-func trustRuns(ctx context.Context, s *app.Settings, getenv func(string) string, opts *agentOptions) []tui.TrustGroup {
+func trustRuns(ctx context.Context, s *app.Settings, getenv func(string) string, opts *shared.Options) []tui.TrustGroup {
 	byKind := map[app.PowerKind][]tui.TrustItem{}
-	for _, p := range app.Powers(ctx, s, app.PowersOptions{Getenv: getenv, PluginDirs: opts.pluginDirs, MCP: opts.mcp.Options()}) {
+	for _, p := range app.Powers(ctx, s, app.PowersOptions{Getenv: getenv, PluginDirs: opts.PluginDirs, MCP: opts.MCP.Options()}) {
 		if !p.Waits {
 			continue
 		}

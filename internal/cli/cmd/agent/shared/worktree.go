@@ -1,4 +1,4 @@
-package cli
+package shared
 
 import (
 	"bufio"
@@ -15,58 +15,35 @@ import (
 )
 
 // worktreeFlag is --worktree [NAME]: the session works in a git worktree of its own.
-type worktreeFlag struct {
-	name string
+type WorktreeFlag struct {
+	Name string
 	cmd  *cobra.Command
 }
 
-// autoWorktree is --worktree given without a name.
-const autoWorktree = "\x00new"
-
-func (w *worktreeFlag) register(cmd *cobra.Command) {
+func (w *WorktreeFlag) Register(cmd *cobra.Command) {
 	w.cmd = cmd
 	fl := cmd.Flags()
-	fl.StringVarP(&w.name, "worktree", "w", "", "work in a new git worktree under .claude/worktrees/NAME on the branch worktree-NAME (a new name when none is given)")
-	fl.Lookup("worktree").NoOptDefVal = autoWorktree
+	fl.StringVarP(&w.Name, "worktree", "w", "", "work in a new git worktree under .claude/worktrees/NAME on the branch worktree-NAME (a new name when none is given)")
+	fl.Lookup("worktree").NoOptDefVal = cmdutil.AutoWorktree
 }
 
 // options are the app's worktree options; nil without --worktree. confirm asks about the
 // secret files .worktreeinclude names (nil: headless, none copied).
-func (w *worktreeFlag) options(confirm func([]string) bool) *app.WorktreeOptions {
+func (w *WorktreeFlag) options(confirm func([]string) bool) *app.WorktreeOptions {
 	if w.cmd == nil || !w.cmd.Flags().Changed("worktree") {
 		return nil
 	}
-	name := w.name
-	if name == autoWorktree {
+	name := w.Name
+	if name == cmdutil.AutoWorktree {
 		name = ""
 	}
 	return &app.WorktreeOptions{Name: name, Confirm: confirm}
 }
 
-// joinWorktreeName reads "--worktree NAME" (and "-w NAME") as "--worktree=NAME" when NAME is a
-// worktree name: the flag's value is optional, which the flag parser would otherwise never
-// take from the next argument.
-func joinWorktreeName(args []string) []string {
-	out := make([]string, 0, len(args))
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return append(out, args[i:]...)
-		}
-		if (a == "--worktree" || a == "-w") && i+1 < len(args) && worktree.CheckName(args[i+1]) == nil {
-			out = append(out, "--worktree="+args[i+1])
-			i++
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
 // leaveWorktree ends a session that worked in a worktree, after the session closed. In the
 // chat it asks whether to keep or remove it (and again before discarding changes); headless it
 // keeps it and says where.
-func leaveWorktree(ctx context.Context, f *cmdutil.Factory, a *app.App, in io.Reader, ask bool) {
+func LeaveWorktree(ctx context.Context, f *cmdutil.Factory, a *app.App, in io.Reader, ask bool) {
 	w := a.Worktree
 	if w == nil {
 		return

@@ -1,4 +1,4 @@
-package cli
+package sdk
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmd/agent/shared"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/tools"
@@ -39,7 +40,7 @@ func serveSDKServers(a *app.App, srv *sdkproto.Server) {
 		}
 		srv.UpdateInit(func(info *sdkproto.InitInfo) {
 			info.Tools = tools.Names(a.Agent.Tools)
-			info.MCPServers = mcpStatuses(a.MCP)
+			info.MCPServers = shared.MCPStatuses(a.MCP)
 		})
 		return nil
 	}

@@ -1,4 +1,4 @@
-package cli
+package shared
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // expanded prompt is sent instead of the text, with the command's rules for this turn only.
 // A prompt that names no custom command is sent as it is. A command stopped before its prompt
 // was sent returns the reason; nothing reached the model.
-func commandTurn(a *app.App, run func(context.Context, []llm.Message, llm.Message) (*agent.Result, error)) func(context.Context, []llm.Message, llm.Message) (*agent.Result, error) {
+func CommandTurn(a *app.App, run func(context.Context, []llm.Message, llm.Message) (*agent.Result, error)) func(context.Context, []llm.Message, llm.Message) (*agent.Result, error) {
 	return func(ctx context.Context, history []llm.Message, prompt llm.Message) (*agent.Result, error) {
 		name, args, ok := app.ParseSlash(prompt.Text())
 		c, found := a.Commands.Lookup(name)
