@@ -2,10 +2,10 @@ package cmdutil
 
 import "github.com/reinsdev/reins/worktree"
 
-// autoWorktree is --worktree given without a name.
+// AutoWorktree is --worktree given without a name.
 const AutoWorktree = "\x00new"
 
-// joinWorktreeName reads "--worktree NAME" (and "-w NAME") as "--worktree=NAME" when NAME is a
+// JoinWorktreeName reads "--worktree NAME" (and "-w NAME") as "--worktree=NAME" when NAME is a
 // worktree name: the flag's value is optional, which the flag parser would otherwise never
 // take from the next argument.
 func JoinWorktreeName(args []string) []string {

@@ -25,7 +25,7 @@ func UnconnectedMCPTool(name string) tool.Tool {
 	})
 }
 
-// unloaded calls fn with each entry of the report that was not loaded (an untrusted project's
+// Unloaded calls fn with each entry of the report that was not loaded (an untrusted project's
 // lists, invalid rules, rules managed policy shuts out, missing directories) and where it is.
 func Unloaded(rep *settings.Report, fn func(where string, e settings.EntryReport)) {
 	if rep == nil {
@@ -45,7 +45,7 @@ func Unloaded(rep *settings.Report, fn func(where string, e settings.EntryReport
 	}
 }
 
-// shadowedBy finds a deny or ask rule among rules that always wins over the allow rule r.
+// ShadowedBy finds a deny or ask rule among rules that always wins over the allow rule r.
 func ShadowedBy(rules []permission.Rule, r permission.Rule) (permission.Rule, bool) {
 	if r.Behavior != permission.Allow {
 		return permission.Rule{}, false
@@ -58,7 +58,7 @@ func ShadowedBy(rules []permission.Rule, r permission.Rule) (permission.Rule, bo
 	return permission.Rule{}, false
 }
 
-// catalogSkills are the skills a session here has, for the catalog's Skill tool: the user's,
+// CatalogSkills are the skills a session here has, for the catalog's Skill tool: the user's,
 // the project's and those of the plugins enabled on disk. What cannot be read is left out
 // (reins -p warns of it); a plugin that cannot be loaded brings none.
 func CatalogSkills(env *PermEnv) *skills.Set {
@@ -71,7 +71,7 @@ func CatalogSkills(env *PermEnv) *skills.Set {
 	return set
 }
 
-// shadows reports whether a deny or ask rule b always wins over the allow rule a: every call
+// Shadows reports whether a deny or ask rule b always wins over the allow rule a: every call
 // a allows, b also matches. It recognises the common forms (tool-wide rules, Bash prefixes,
 // directory path rules) and otherwise says no: a missed shadow is only a missed hint.
 func Shadows(b, a permission.RuleValue) bool {

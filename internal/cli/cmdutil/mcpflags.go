@@ -11,7 +11,7 @@ import (
 	"github.com/reinsdev/reins/sandbox"
 )
 
-// mcpFlags are the MCP flags of the commands that run tools.
+// MCPFlags are the MCP flags of the commands that run tools.
 type MCPFlags struct {
 	Configs []string
 	Strict  bool

@@ -7,7 +7,7 @@ import (
 	"github.com/reinsdev/reins/checkpoint"
 )
 
-// rewindText says what a rewind did, in words: every file put back, and every one it did not
+// RewindText says what a rewind did, in words: every file put back, and every one it did not
 // with why.
 func RewindText(res checkpoint.Result) string {
 	var b strings.Builder
@@ -39,7 +39,7 @@ func FailedPaths(list []checkpoint.Skipped) []string {
 	return out
 }
 
-// files is "1 file", "2 files".
+// Files is "1 file", "2 files".
 func Files(n int) string {
 	if n == 1 {
 		return "1 file"

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// unknownCommand is the usage error for name, not a subcommand of cmd, with the subcommands
+// UnknownCommand is the usage error for name, not a subcommand of cmd, with the subcommands
 // it is close to. hint, when set, ends the message.
 func UnknownCommand(cmd *cobra.Command, name, hint string) error {
 	var b strings.Builder
@@ -24,7 +24,7 @@ func UnknownCommand(cmd *cobra.Command, name, hint string) error {
 	return &UsageError{Err: fmt.Errorf("%s", b.String())}
 }
 
-// orList joins command names as "a", "a or b", "a, b or c".
+// OrList joins command names as "a", "a or b", "a, b or c".
 func OrList(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
@@ -36,7 +36,7 @@ func OrList(names []string) string {
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
-// nearMissCommand reports whether args, which a terminal would send to the chat as its first
+// NearMissCommand reports whether args, which a terminal would send to the chat as its first
 // message, read as a mistyped command instead: the first word is an edit or two from a
 // command's name (permission, permision), and any next word is one of that command's subcommands or a
 // flag (reins permission check). A sentence, or a quoted message, is not.
@@ -63,7 +63,7 @@ func NearMissCommand(root *cobra.Command, args []string) bool {
 	return false
 }
 
-// editDistance is the Levenshtein distance of a and b, bytes compared.
+// EditDistance is the Levenshtein distance of a and b, bytes compared.
 func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	for j := range prev {

@@ -18,7 +18,7 @@ var toolListFlags = map[string]string{
 	"--disallowedTools": "--disallowedTools", "--disallowed-tools": "--disallowedTools",
 }
 
-// expandToolLists rewrites the variadic form of --allowedTools and --disallowedTools into one
+// ExpandToolLists rewrites the variadic form of --allowedTools and --disallowedTools into one
 // --flag=value per value, before cobra parses the arguments. As in Claude Code, a list flag
 // takes the argument after it whatever it is, and then every following argument up to the
 // next one that starts with "-"; the "--flag=value" form takes one value.

@@ -7,14 +7,14 @@ import (
 	"strings"
 )
 
-// buildVersion describes the running binary from the build information the Go toolchain
+// BuildVersion describes the running binary from the build information the Go toolchain
 // embeds.
 func BuildVersion() string {
 	bi, _ := debug.ReadBuildInfo()
 	return VersionText(bi)
 }
 
-// versionText is buildVersion for bi (nil: none embedded): the module version (a tag, a
+// VersionText is buildVersion for bi (nil: none embedded): the module version (a tag, a
 // pseudo-version, or "(devel)"), the VCS commit with its time and whether the tree had local
 // changes, and the Go version. The go command stamps the commit only in a clone whose .git is
 // a folder, without -buildvcs=false: not in a git worktree (go.dev/issue/58218).

@@ -54,7 +54,7 @@ Exit codes (the same scheme for every command; see docs/cli.md):
   7    the run stopped at --max-turns before the model finished
   130  interrupted (Ctrl-C, SIGTERM); the conversation so far is saved`
 
-// addAgentCommands makes the root command run the agent (`reins -p`).
+// AddAgentCommands makes the root command run the agent (`reins -p`).
 func AddAgentCommands(f *cmdutil.Factory, root *cobra.Command) {
 	opts := &shared.Options{}
 	root.Long = strings.TrimSpace(root.Long) + "\n\n" + agentHelp
@@ -188,7 +188,7 @@ func runAgent(ctx context.Context, f *cmdutil.Factory, opts *shared.Options, pro
 		}
 		em.HookEvents = opts.Hooks.IncludeEvents
 		em.Mode = func() string { return string(a.Permissions.Context().Mode()) }
-		em.Init(shared.InitInfo(f, a))
+		em.Init(sdk.InitInfo(f, a))
 		unsubscribe = a.Bus.Subscribe(em.Handle)
 	}
 	// Text output names every denied call on standard error, the sub-agents' too, and prints

@@ -78,7 +78,7 @@ func pluginServers(ctx context.Context, env *cmdutil.PermEnv, dirs []string) ([]
 	return app.PluginServers(ctx, ps)
 }
 
-// recordProjectServerAnswer keeps the person's answer for the project server name of the
+// RecordProjectServerAnswer keeps the person's answer for the project server name of the
 // .mcp.json in cwd, in ~/.reins.json under that project: `reins mcp approve` and the
 // interactive mode's approval dialog both record through it. It returns the file written.
 func RecordProjectServerAnswer(f *cmdutil.Factory, cwd, name string, reject bool) (string, error) {

@@ -21,7 +21,7 @@ import (
 	"github.com/reinsdev/reins/mcp/client"
 )
 
-// newCmdMCP builds `reins mcp` and its subcommands.
+// NewCmdMCP builds `reins mcp` and its subcommands.
 func NewCmdMCP(f *cmdutil.Factory) *cobra.Command {
 	so := &mcpStatusOptions{}
 	cmd := &cobra.Command{

@@ -40,7 +40,7 @@ type checkOptions struct {
 	pluginDirs []string
 }
 
-// checkResult is what `permissions check --json` prints.
+// CheckResult is what `permissions check --json` prints.
 type CheckResult struct {
 	Decision    string             `json:"decision"` // allow, ask, deny or error
 	Tool        string             `json:"tool"`

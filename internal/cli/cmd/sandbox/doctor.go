@@ -15,7 +15,7 @@ import (
 	"github.com/reinsdev/reins/sandbox"
 )
 
-// newCmdDoctor is `reins doctor`: what a session started here would talk to and with which
+// NewCmdDoctor is `reins doctor`: what a session started here would talk to and with which
 // credential — its source, never its value. An apiKeyHelper in use is run once, so a broken
 // one is found before a session; its failure makes the command fail.
 func NewCmdDoctor(f *cmdutil.Factory) *cobra.Command {

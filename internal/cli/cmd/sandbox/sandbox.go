@@ -16,7 +16,7 @@ import (
 	"github.com/reinsdev/reins/sandbox/confine"
 )
 
-// sandboxHelper runs the sandbox's re-exec helpers: the reins binary is the program the
+// SandboxHelper runs the sandbox's re-exec helpers: the reins binary is the program the
 // backends start inside the sandbox. Package confine's init runs them before the rest of
 // reins initialises; this is the same dispatch for a caller that reaches Main regardless.
 // ok is false for any other command line.

@@ -27,7 +27,7 @@ import (
 	"github.com/reinsdev/reins/tools/workflow"
 )
 
-// addToolCommands registers `reins tools list` and `reins tool run`.
+// AddToolCommands registers `reins tools list` and `reins tool run`.
 func AddToolCommands(f *cmdutil.Factory, root *cobra.Command) {
 	toolsCmd := &cobra.Command{
 		Use:   "tools",
@@ -80,7 +80,7 @@ type toolsListOptions struct {
 	asJSON bool
 }
 
-// listedTool is one tool of `tools list`.
+// ListedTool is one tool of `tools list`.
 type ListedTool struct {
 	Name    string   `json:"name"`
 	Aliases []string `json:"aliases,omitempty"`
@@ -230,7 +230,7 @@ type toolRunOptions struct {
 	session string
 }
 
-// runResult is what `tool run` prints: the tool_result block, with the tool's structured output.
+// RunResult is what `tool run` prints: the tool_result block, with the tool's structured output.
 type RunResult struct {
 	Type    string         `json:"type"`
 	Tool    string         `json:"tool"`
@@ -479,7 +479,7 @@ func finishRun(f *cmdutil.Factory, t tool.Tool, res tool.Result, o ...cmdutil.Ou
 	return nil
 }
 
-// rejectMessage is the tool_result of a call the person refused.
+// RejectMessage is the tool_result of a call the person refused.
 const RejectMessage = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
 
 // terminalAsker puts asks to the person at the terminal.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/cli/cmd/agent/chat/chatview"
 	"github.com/reinsdev/reins/internal/cli/cmd/agent/shared"
 	"github.com/reinsdev/reins/internal/cli/cmd/mcp"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
@@ -17,7 +18,7 @@ import (
 	"github.com/reinsdev/reins/settings"
 )
 
-// runInteractive runs the full-screen chat: the same setup, provider and agent as -p (and the
+// RunInteractive runs the full-screen chat: the same setup, provider and agent as -p (and the
 // SDK protocol), with the permission dialog as the asker — behind the PermissionRequest hooks
 // when there are any. A non-empty prompt is sent as the first message.
 func RunInteractive(ctx context.Context, f *cmdutil.Factory, opts *shared.Options, prompt string) error {
@@ -30,8 +31,8 @@ func RunInteractive(ctx context.Context, f *cmdutil.Factory, opts *shared.Option
 	}}
 	elicitor := tui.NewElicitor()
 	notices := tui.NewNotices()
-	defer chatStderr(f, notices)()
-	if err := askTrust(ctx, f, opts, term); err != nil {
+	defer chatview.Stderr(f, notices)()
+	if err := chatview.AskTrust(ctx, f, opts, term); err != nil {
 		return err
 	}
 	opts.Chat = true
@@ -57,7 +58,7 @@ func RunInteractive(ctx context.Context, f *cmdutil.Factory, opts *shared.Option
 		f.Warn("%v", perr)
 	}
 	a.StartSession(ctx)
-	status, stopStatus := chatStatusLine(f, a)
+	status, stopStatus := chatview.StatusLine(f, a)
 	defer stopStatus()
 	o := a.Settings.Options
 	err = tui.Run(ctx, tui.Config{
@@ -84,19 +85,19 @@ func RunInteractive(ctx context.Context, f *cmdutil.Factory, opts *shared.Option
 		SubAgent:        a.Sidechains(ctx),
 		Prompts:         promptCommands(prompts),
 		Memory:          func() tui.MemoryReport { return memoryReport(a.Memory) },
-		Checkpoints:     chatCheckpointsOf(a),
-		Ignored:         func() []tui.IgnoredRule { return ignoredRules(a.Settings.Report, a.Permissions.Context()) },
-		Agents:          func() []tui.AgentInfo { return chatAgents(a.Agents) },
-		Skills:          func() []tui.SkillInfo { return chatSkills(a.Skills) },
-		MCP:             func() []tui.MCPServerInfo { return chatMCP(a.MCP) },
+		Checkpoints:     chatview.CheckpointsOf(a),
+		Ignored:         func() []tui.IgnoredRule { return chatview.IgnoredRules(a.Settings.Report, a.Permissions.Context()) },
+		Agents:          func() []tui.AgentInfo { return chatview.Agents(a.Agents) },
+		Skills:          func() []tui.SkillInfo { return chatview.Skills(a.Skills) },
+		MCP:             func() []tui.MCPServerInfo { return chatview.MCP(a.MCP) },
 		Reconnect:       a.ReconnectMCP,
 		SetMCPEnabled:   a.SetMCPEnabled,
 		RunPrompt: func(ctx context.Context, name, args string) (string, error) {
 			return a.MCP.RunPrompt(ctx, prompts, name, args)
 		},
-		Commands: chatCommands(a),
+		Commands: chatview.Commands(a),
 		RunCommand: func(ctx context.Context, name, args string) (string, func(), error) {
-			return runChatCommand(ctx, a, name, args)
+			return chatview.RunCommand(ctx, a, name, args)
 		},
 		In:  f.In,
 		Out: f.Out,

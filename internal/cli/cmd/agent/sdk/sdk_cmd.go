@@ -14,7 +14,7 @@ import (
 	"github.com/reinsdev/reins/internal/sdkproto"
 )
 
-// runSDK serves the Agent SDK's protocol on standard input and output until the caller closes
+// RunSDK serves the Agent SDK's protocol on standard input and output until the caller closes
 // its input: `reins --input-format stream-json --output-format stream-json`.
 func RunSDK(ctx context.Context, f *cmdutil.Factory, opts *shared.Options) error {
 	in, launch, err := awaitInitialize(f, opts)
@@ -30,7 +30,7 @@ func RunSDK(ctx context.Context, f *cmdutil.Factory, opts *shared.Options) error
 	srv := &sdkproto.Server{
 		In: in, Out: f.Out, Log: f.ErrOut, AwaitInitialize: opts.SDK.AwaitInit,
 		Agent: a.Agent, Permissions: a.Permissions, Bus: a.Bus, History: a.History, SessionID: a.SessionID,
-		Init: shared.InitInfo(f, a), Partial: opts.SDK.Partial, PromptStdio: opts.SDK.PromptTool == shared.PromptToolStdio,
+		Init: InitInfo(f, a), Partial: opts.SDK.Partial, PromptStdio: opts.SDK.PromptTool == shared.PromptToolStdio,
 		Checks: shared.Checks(f, a), Run: shared.CommandTurn(a, a.RunTurn), WrapAsker: a.WithHooks, HookEvents: opts.Hooks.IncludeEvents,
 	}
 	if a.Structured != nil {

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/reinsdev/reins/internal/app"
-	"github.com/reinsdev/reins/internal/cli/cmd/agent/shared"
 	"github.com/reinsdev/reins/internal/sdkproto"
 	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/tools"
@@ -40,7 +39,7 @@ func serveSDKServers(a *app.App, srv *sdkproto.Server) {
 		}
 		srv.UpdateInit(func(info *sdkproto.InitInfo) {
 			info.Tools = tools.Names(a.Agent.Tools)
-			info.MCPServers = shared.MCPStatuses(a.MCP)
+			info.MCPServers = MCPStatuses(a.MCP)
 		})
 		return nil
 	}

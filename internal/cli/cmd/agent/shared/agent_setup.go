@@ -3,18 +3,14 @@ package shared
 import (
 	"context"
 
-	"github.com/reinsdev/reins/agentdef"
-	"github.com/reinsdev/reins/commands"
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/internal/sdkproto"
-	"github.com/reinsdev/reins/plugins"
-	"github.com/reinsdev/reins/skills"
 	"github.com/reinsdev/reins/tools"
 	"github.com/reinsdev/reins/tools/bash"
 )
 
-// newSession assembles the session the agent's flags ask for (app.New) and makes
+// NewSession assembles the session the agent's flags ask for (app.New) and makes
 // --permission-prompt-tool's tool its asker. The caller must Close it.
 func NewSession(ctx context.Context, f *cmdutil.Factory, opts *Options) (*app.App, error) {
 	o, err := appOptions(f, opts)
@@ -90,56 +86,13 @@ func fileCheckpointing(f *cmdutil.Factory, opts *Options) bool {
 	return opts.Chat || opts.SDK.InputFormat == InputStreamJSON && f.Getenv("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING") == "true"
 }
 
-// checks is what an Asker needs to apply an answer.
+// Checks is what an Asker needs to apply an answer.
 func Checks(f *cmdutil.Factory, a *app.App) sdkproto.Checks {
 	return sdkproto.Checks{
 		Permissions: a.Permissions,
 		Lookup:      a.Lookup,
 		Log:         f.ErrOut,
 	}
-}
-
-// initInfo is what system/init reports.
-func InitInfo(f *cmdutil.Factory, a *app.App) sdkproto.InitInfo {
-	return sdkproto.InitInfo{Cwd: a.Cwd, Tools: tools.Names(a.Agent.Tools), Model: a.Provider.Model, Provider: a.Provider.Name,
-		PermissionMode: string(a.Permissions.Context().Mode()), APIKeySource: APIKeySource(a.Provider), Version: ReinsVersion(),
-		MCPServers: MCPStatuses(a.MCP), Agents: agentNames(a.Agents), Commands: slashCommands(a.Commands),
-		Skills: skillNames(a.Skills), Plugins: pluginInfos(a.Plugins)}
-}
-
-// slashCommands are the custom slash commands as the SDK lists them.
-func slashCommands(set *commands.Set) []sdkproto.SlashCommand {
-	var out []sdkproto.SlashCommand
-	for _, c := range set.All() {
-		out = append(out, sdkproto.SlashCommand{Name: c.Name, Description: c.Description + " (" + string(c.Source) + ")", ArgumentHint: c.ArgumentHint})
-	}
-	return out
-}
-
-func agentNames(defs *agentdef.Set) []string {
-	var out []string
-	for _, d := range defs.All() {
-		out = append(out, d.Name)
-	}
-	return out
-}
-
-func skillNames(set *skills.Set) []string {
-	var out []string
-	for _, s := range set.All() {
-		out = append(out, s.Name)
-	}
-	return out
-}
-
-func pluginInfos(set *plugins.Set) []sdkproto.Plugin {
-	var out []sdkproto.Plugin
-	if set != nil {
-		for _, p := range set.Plugins {
-			out = append(out, sdkproto.Plugin{Name: p.Name, Path: p.Dir})
-		}
-	}
-	return out
 }
 
 // promptToolAsker makes --permission-prompt-tool's tool (other than stdio) the agent's asker,

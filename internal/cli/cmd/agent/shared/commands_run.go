@@ -10,7 +10,7 @@ import (
 	"github.com/reinsdev/reins/llm"
 )
 
-// commandTurn runs a turn whose prompt may be a custom slash command ("/review main"): the
+// CommandTurn runs a turn whose prompt may be a custom slash command ("/review main"): the
 // command is expanded (its @file and !`cmd` decided by the engine with its rules) and the
 // expanded prompt is sent instead of the text, with the command's rules for this turn only.
 // A prompt that names no custom command is sent as it is. A command stopped before its prompt

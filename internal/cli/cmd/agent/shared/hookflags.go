@@ -9,7 +9,7 @@ import (
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
-// hookOptions are the agent's hook flags.
+// HookOptions are the agent's hook flags.
 type HookOptions struct {
 	IncludeEvents bool
 }
@@ -18,7 +18,7 @@ func (o *HookOptions) Register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.IncludeEvents, "include-hook-events", false, "with --output-format stream-json: a line when each hook starts and ends")
 }
 
-// printHookMessages prints what hooks tell the person on standard error.
+// PrintHookMessages prints what hooks tell the person on standard error.
 func PrintHookMessages(f *cmdutil.Factory, bus *agent.Bus) (unsubscribe func()) {
 	return bus.Subscribe(func(ev agent.Event) {
 		if ev.Type == agent.EventHookMessage {

@@ -17,10 +17,10 @@ const (
 	InputStreamJSON = "stream-json"
 )
 
-// promptToolStdio is the --permission-prompt-tool value that sends asks to the SDK caller.
+// PromptToolStdio is the --permission-prompt-tool value that sends asks to the SDK caller.
 const PromptToolStdio = "stdio"
 
-// sdkFlags are the flags the Claude Agent SDK passes to its CLI (see docs/cli.md, "Driven by
+// SDKFlags are the flags the Claude Agent SDK passes to its CLI (see docs/cli.md, "Driven by
 // the Agent SDK"). Each is honoured or refused with an error; none is accepted and ignored.
 type SDKFlags struct {
 	InputFormat   string
@@ -64,7 +64,7 @@ func (sf *SDKFlags) Register(cmd *cobra.Command) {
 	// (mcpFlags).
 }
 
-// validate checks the SDK flags against each other and the rest of opts.
+// Validate checks the SDK flags against each other and the rest of opts.
 func (sf *SDKFlags) Validate(cmd *cobra.Command, opts *Options) error {
 	sf.ToolsSet = cmd.Flags().Changed("tools")
 	sf.ThinkingSet = cmd.Flags().Changed("max-thinking-tokens")
@@ -131,7 +131,7 @@ func (sf *SDKFlags) toolNames() []string {
 	return append([]string{}, strings.FieldsFunc(sf.Tools, func(r rune) bool { return r == ',' || r == ' ' })...)
 }
 
-// reinsVersion is the module version of the running binary ("dev" for a local build).
+// ReinsVersion is the module version of the running binary ("dev" for a local build).
 func ReinsVersion() string {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
@@ -139,7 +139,7 @@ func ReinsVersion() string {
 	return "dev"
 }
 
-// apiKeySource names where the API key comes from, in Claude Code's terms: ANTHROPIC_API_KEY,
+// APIKeySource names where the API key comes from, in Claude Code's terms: ANTHROPIC_API_KEY,
 // apiKeyHelper, or none (a token, or no credential, is no API key).
 func APIKeySource(p *app.Provider) string {
 	switch {

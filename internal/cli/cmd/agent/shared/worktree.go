@@ -14,7 +14,7 @@ import (
 	"github.com/reinsdev/reins/worktree"
 )
 
-// worktreeFlag is --worktree [NAME]: the session works in a git worktree of its own.
+// WorktreeFlag is --worktree [NAME]: the session works in a git worktree of its own.
 type WorktreeFlag struct {
 	Name string
 	cmd  *cobra.Command
@@ -40,7 +40,7 @@ func (w *WorktreeFlag) options(confirm func([]string) bool) *app.WorktreeOptions
 	return &app.WorktreeOptions{Name: name, Confirm: confirm}
 }
 
-// leaveWorktree ends a session that worked in a worktree, after the session closed. In the
+// LeaveWorktree ends a session that worked in a worktree, after the session closed. In the
 // chat it asks whether to keep or remove it (and again before discarding changes); headless it
 // keeps it and says where.
 func LeaveWorktree(ctx context.Context, f *cmdutil.Factory, a *app.App, in io.Reader, ask bool) {

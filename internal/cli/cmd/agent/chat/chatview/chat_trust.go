@@ -1,4 +1,4 @@
-package chat
+package chatview
 
 import (
 	"context"
@@ -15,14 +15,14 @@ import (
 	"github.com/reinsdev/reins/settings"
 )
 
-// askTrust puts an untrusted project to the person before the chat's session is assembled:
+// AskTrust puts an untrusted project to the person before the chat's session is assembled:
 // the dialog lists what trusting it would enable, read from its files, and Yes records the
 // trust as `reins trust` does. Because the session is assembled after the answer, everything
 // the trust changes (allow rules, directories, defaultMode, hooks, the apiKeyHelper, memory as
 // instructions, the approval of .mcp.json servers) applies at once. A folder whose files would
 // enable nothing is not asked about. Anything that cannot be read leaves the folder untrusted
 // and the session's own assembly reports it.
-func askTrust(ctx context.Context, f *cmdutil.Factory, opts *shared.Options, term tui.Terminal) error {
+func AskTrust(ctx context.Context, f *cmdutil.Factory, opts *shared.Options, term tui.Terminal) error {
 	offer, configDir, home, ok := trustOffer(ctx, f, opts)
 	if !ok {
 		return nil

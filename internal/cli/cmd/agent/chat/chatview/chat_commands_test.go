@@ -1,4 +1,4 @@
-package chat
+package chatview
 
 import (
 	"testing"
@@ -37,10 +37,10 @@ func TestIgnoredRules(t *testing.T) {
 		{List: "deny", Value: "Bash(rm", Where: "/p/.claude/settings.json:6:7", Why: "invalid", Reason: "unbalanced"},
 		{List: "allow", Value: "Bash(git push:*)", Where: "/p/.claude/settings.local.json:7:5", Why: "shadowed", Reason: "deny Bash(git:*) (/h/.claude/settings.json:2:3) always wins"},
 	}
-	if diff := cmp.Diff(want, ignoredRules(rep, pc)); diff != "" {
+	if diff := cmp.Diff(want, IgnoredRules(rep, pc)); diff != "" {
 		t.Errorf("ignored rules (-want +got):\n%s", diff)
 	}
-	if got := ignoredRules(nil, pc); len(got) != 1 {
+	if got := IgnoredRules(nil, pc); len(got) != 1 {
 		t.Errorf("without a report: %+v, want the shadowed rule alone", got)
 	}
 }

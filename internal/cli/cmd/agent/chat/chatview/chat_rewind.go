@@ -1,4 +1,4 @@
-package chat
+package chatview
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 // chatCheckpoints is the session's checkpoints for the chat's /rewind.
 type chatCheckpoints struct{ a *app.App }
 
-// chatCheckpointsOf is nil (no /rewind) when the session keeps no checkpoints.
-func chatCheckpointsOf(a *app.App) tui.Checkpoints {
+// CheckpointsOf is nil (no /rewind) when the session keeps no checkpoints.
+func CheckpointsOf(a *app.App) tui.Checkpoints {
 	if a.Checkpoints == nil {
 		return nil
 	}

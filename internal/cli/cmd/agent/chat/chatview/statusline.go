@@ -1,4 +1,4 @@
-package chat
+package chatview
 
 import (
 	"github.com/reinsdev/reins/internal/app"
@@ -6,9 +6,9 @@ import (
 	"github.com/reinsdev/reins/internal/tui"
 )
 
-// chatStatusLine is the settings' status command for the chat; nil when none runs (a warning
+// StatusLine is the settings' status command for the chat; nil when none runs (a warning
 // says why when one is set but may not run).
-func chatStatusLine(f *cmdutil.Factory, a *app.App) (*tui.StatusCommand, func()) {
+func StatusLine(f *cmdutil.Factory, a *app.App) (*tui.StatusCommand, func()) {
 	sl := a.StatusLine()
 	if sl.Skipped != "" {
 		f.Warn("%s", sl.Skipped)

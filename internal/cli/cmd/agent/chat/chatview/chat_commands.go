@@ -1,4 +1,4 @@
-package chat
+package chatview
 
 import (
 	"context"
@@ -13,11 +13,11 @@ import (
 	"github.com/reinsdev/reins/skills"
 )
 
-// ignoredRules are the rules and directories of the settings that the session does not apply,
+// IgnoredRules are the rules and directories of the settings that the session does not apply,
 // and why: what the report says was not loaded (an untrusted project's lists, invalid rules,
 // rules managed policy shuts out, missing directories), then the allow rules of the live
 // context that a deny or ask rule always wins over (as `reins permissions list` finds them).
-func ignoredRules(rep *settings.Report, pc *permission.Context) []tui.IgnoredRule {
+func IgnoredRules(rep *settings.Report, pc *permission.Context) []tui.IgnoredRule {
 	var out []tui.IgnoredRule
 	cmdutil.Unloaded(rep, func(where string, e settings.EntryReport) {
 		ig := tui.IgnoredRule{List: e.List, Value: e.Value, Where: where, Why: string(e.Status), Reason: e.Reason, Count: e.Count}
@@ -44,8 +44,8 @@ func whereRule(r permission.Rule) string {
 	return r.Source.String()
 }
 
-// chatAgents are the agent types for /agents.
-func chatAgents(set *agentdef.Set) []tui.AgentInfo {
+// Agents are the agent types for /agents.
+func Agents(set *agentdef.Set) []tui.AgentInfo {
 	var out []tui.AgentInfo
 	for _, d := range set.All() {
 		out = append(out, tui.AgentInfo{Name: d.Name, Source: d.Source.String(), File: d.File, Description: d.Description})
@@ -53,8 +53,8 @@ func chatAgents(set *agentdef.Set) []tui.AgentInfo {
 	return out
 }
 
-// chatSkills is the session's skills for /skills.
-func chatSkills(set *skills.Set) []tui.SkillInfo {
+// Skills is the session's skills for /skills.
+func Skills(set *skills.Set) []tui.SkillInfo {
 	var out []tui.SkillInfo
 	for _, s := range set.All() {
 		si := tui.SkillInfo{Name: s.Name, Description: s.Description, Where: s.Where(), File: s.File}
@@ -69,8 +69,8 @@ func chatSkills(set *skills.Set) []tui.SkillInfo {
 	return out
 }
 
-// chatMCP is the session's MCP servers for /mcp.
-func chatMCP(m *app.MCP) []tui.MCPServerInfo {
+// MCP is the session's MCP servers for /mcp.
+func MCP(m *app.MCP) []tui.MCPServerInfo {
 	var out []tui.MCPServerInfo
 	for _, st := range m.Status() {
 		s := tui.MCPServerInfo{Name: st.Name, Scope: string(st.Scope), Type: st.Type, State: st.State, Reason: st.Reason, Skipped: st.Skipped}
@@ -82,8 +82,8 @@ func chatMCP(m *app.MCP) []tui.MCPServerInfo {
 	return out
 }
 
-// chatCommands are the custom slash commands for the chat's completion and /help.
-func chatCommands(a *app.App) []tui.CustomCommand {
+// Commands are the custom slash commands for the chat's completion and /help.
+func Commands(a *app.App) []tui.CustomCommand {
 	var out []tui.CustomCommand
 	for _, c := range a.Commands.All() {
 		_, ignored := app.CommandRules(a.Settings, c)
@@ -93,8 +93,8 @@ func chatCommands(a *app.App) []tui.CustomCommand {
 	return out
 }
 
-// runChatCommand expands a custom command for the chat; end drops its rules when its turn ends.
-func runChatCommand(ctx context.Context, a *app.App, name, args string) (string, func(), error) {
+// RunCommand expands a custom command for the chat; end drops its rules when its turn ends.
+func RunCommand(ctx context.Context, a *app.App, name, args string) (string, func(), error) {
 	c, ok := a.Commands.Lookup(name)
 	if !ok {
 		return "", nil, fmt.Errorf("unknown command /%s (try /help)", name)

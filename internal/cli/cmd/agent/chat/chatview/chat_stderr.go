@@ -1,4 +1,4 @@
-package chat
+package chatview
 
 import (
 	"fmt"
@@ -9,12 +9,12 @@ import (
 	"github.com/reinsdev/reins/internal/tui"
 )
 
-// chatStderr takes the process's standard error away from the terminal for as long as the chat
+// Stderr takes the process's standard error away from the terminal for as long as the chat
 // may draw on it, from the session's assembly to its Close: what the session reports becomes a
 // notice in the transcript, and a --debug log that went to standard error goes to a file the
 // first notice names. The returned function gives standard error back and prints there what
 // came while no chat was showing.
-func chatStderr(f *cmdutil.Factory, notices *tui.Notices) (restore func()) {
+func Stderr(f *cmdutil.Factory, notices *tui.Notices) (restore func()) {
 	errOut := f.ErrOut
 	f.ErrOut = notices
 	var debugFile *os.File

@@ -1,4 +1,4 @@
-package chat
+package chatview
 
 import (
 	"log/slog"
@@ -25,7 +25,7 @@ func TestChatStderrSwapsStandardError(t *testing.T) {
 	}
 	defer closeDebug()
 	notices := tui.NewNotices()
-	restore := chatStderr(f, notices)
+	restore := Stderr(f, notices)
 	f.Warn("a warning while the chat shows")
 	cmdutil.Reporter(f).Note("model API: overloaded; retrying in 1.1s (1/4)")
 	f.Debugf("a debug line", "k", "v")
