@@ -1,6 +1,7 @@
 package extensions
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -32,9 +33,19 @@ func NewCmdAgents(f *cmdutil.Factory) *cobra.Command {
 		Short: "Show the sub-agents the model can start with the Agent tool",
 		Args:  cobra.NoArgs,
 	}
-	var asJSON bool
-	var agentsJSON string
-	var pf cmdutil.PermFlags
+	cmd.AddCommand(newCmdAgentsList(f, nil))
+	return cmd
+}
+
+type agentsListOptions struct {
+	f          *cmdutil.Factory
+	perm       cmdutil.PermFlags
+	asJSON     bool
+	agentsJSON string
+}
+
+func newCmdAgentsList(f *cmdutil.Factory, runF func(*agentsListOptions) error) *cobra.Command {
+	opts := &agentsListOptions{f: f}
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the agent definitions in effect, with their files",
@@ -47,62 +58,69 @@ file:line:col, and an agent that an Agent(type) deny rule removes is marked.`,
   reins agents list --json
   reins agents list --agents '{"reviewer": {"description": "Reviews diffs", "prompt": "You review code.", "tools": ["Read", "Grep"]}}'`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			env, err := pf.Load(f)
-			if err != nil {
-				return err
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
 			}
-			defs, warnings, err := app.LoadAgentDefs(env, agentsJSON)
-			if err != nil {
-				return err
-			}
-			var out []listedAgent
-			for _, d := range defs.All() {
-				la := listedAgent{Name: d.Name, Description: d.Description, Source: d.Source.String(), File: d.File,
-					Tools: d.Tools, DisallowedTools: d.DisallowedTools, Model: d.Model, PermissionMode: string(d.PermissionMode)}
-				if r := agenttool.DeniedRule(env.Context, d.Name); r != nil {
-					la.DeniedBy = r.Describe()
-				}
-				out = append(out, la)
-			}
-			if asJSON {
-				return cmdutil.WriteJSON(f.Out, struct {
-					Agents   []listedAgent `json:"agents"`
-					Warnings []string      `json:"warnings"`
-				}{out, append([]string{}, warnings...)})
-			}
-			tw := tabwriter.NewWriter(f.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tSOURCE\tTOOLS\tMODEL\tMODE")
-			for _, a := range out {
-				tools := "all"
-				switch {
-				case len(a.Tools) > 0:
-					tools = strings.Join(a.Tools, ", ")
-				case len(a.DisallowedTools) > 0:
-					tools = "all but " + strings.Join(a.DisallowedTools, ", ")
-				}
-				src := a.Source
-				if a.File != "" {
-					src += " " + a.File
-				}
-				name := a.Name
-				if a.DeniedBy != "" {
-					name += " (denied: " + a.DeniedBy + ")"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, src, tools, cmdutil.OrDash(a.Model), cmdutil.OrDash(a.PermissionMode))
-			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-			for _, w := range warnings {
-				f.Warn("%s", w)
-			}
-			return nil
+			return agentsListRun(cmd.Context(), opts)
 		},
 	}
-	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	list.Flags().StringVar(&agentsJSON, "agents", "", "custom agents as JSON, as reins -p --agents takes them")
-	pf.Register(list)
-	cmd.AddCommand(list)
-	return cmd
+	list.Flags().BoolVar(&opts.asJSON, "json", false, "print JSON")
+	list.Flags().StringVar(&opts.agentsJSON, "agents", "", "custom agents as JSON, as reins -p --agents takes them")
+	opts.perm.Register(list)
+	return list
+}
+
+func agentsListRun(_ context.Context, opts *agentsListOptions) error {
+	f := opts.f
+	env, err := opts.perm.Load(f)
+	if err != nil {
+		return err
+	}
+	defs, warnings, err := app.LoadAgentDefs(env, opts.agentsJSON)
+	if err != nil {
+		return err
+	}
+	var out []listedAgent
+	for _, d := range defs.All() {
+		la := listedAgent{Name: d.Name, Description: d.Description, Source: d.Source.String(), File: d.File,
+			Tools: d.Tools, DisallowedTools: d.DisallowedTools, Model: d.Model, PermissionMode: string(d.PermissionMode)}
+		if r := agenttool.DeniedRule(env.Context, d.Name); r != nil {
+			la.DeniedBy = r.Describe()
+		}
+		out = append(out, la)
+	}
+	if opts.asJSON {
+		return cmdutil.WriteJSON(f.Out, struct {
+			Agents   []listedAgent `json:"agents"`
+			Warnings []string      `json:"warnings"`
+		}{out, append([]string{}, warnings...)})
+	}
+	tw := tabwriter.NewWriter(f.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSOURCE\tTOOLS\tMODEL\tMODE")
+	for _, a := range out {
+		tools := "all"
+		switch {
+		case len(a.Tools) > 0:
+			tools = strings.Join(a.Tools, ", ")
+		case len(a.DisallowedTools) > 0:
+			tools = "all but " + strings.Join(a.DisallowedTools, ", ")
+		}
+		src := a.Source
+		if a.File != "" {
+			src += " " + a.File
+		}
+		name := a.Name
+		if a.DeniedBy != "" {
+			name += " (denied: " + a.DeniedBy + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, src, tools, cmdutil.OrDash(a.Model), cmdutil.OrDash(a.PermissionMode))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		f.Warn("%s", w)
+	}
+	return nil
 }
