@@ -24,7 +24,7 @@ func NewCmdPermissions(f *cmdutil.Factory) *cobra.Command {
 		Use:   "permissions",
 		Short: "Show what the permission engine decides and which rules are in force",
 	}
-	cmd.AddCommand(newCmdPermissionsCheck(f, nil), newCmdPermissionsList(f))
+	cmd.AddCommand(newCmdPermissionsCheck(f, nil), newCmdPermissionsList(f, nil))
 	return cmd
 }
 

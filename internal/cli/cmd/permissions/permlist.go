@@ -1,6 +1,7 @@
 package permissions
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -16,6 +17,7 @@ import (
 )
 
 type listOptions struct {
+	f      *cmdutil.Factory
 	perm   cmdutil.PermFlags
 	asJSON bool
 }
@@ -50,32 +52,40 @@ type ListResult struct {
 	Runs []app.Power `json:"runs"`
 }
 
-func newCmdPermissionsList(f *cmdutil.Factory) *cobra.Command {
-	opts := &listOptions{}
+func newCmdPermissionsList(f *cmdutil.Factory, runF func(*listOptions) error) *cobra.Command {
+	opts := &listOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the effective rules per behaviour with their source, the skipped ones, and shadowed allows",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			env, err := opts.perm.Load(f)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			res := listRules(env)
-			res.Runs = app.Powers(cmd.Context(), env, app.PowersOptions{Getenv: f.Getenv})
-			if res.Runs == nil {
-				res.Runs = []app.Power{}
-			}
-			if opts.asJSON {
-				return cmdutil.WriteJSON(f.Out, res)
-			}
-			printList(f.Out, res)
-			return nil
+			return listRun(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
 	opts.perm.Register(cmd)
 	return cmd
+}
+
+func listRun(ctx context.Context, opts *listOptions) error {
+	f := opts.f
+	env, err := opts.perm.Load(f)
+	if err != nil {
+		return err
+	}
+	res := listRules(env)
+	res.Runs = app.Powers(ctx, env, app.PowersOptions{Getenv: f.Getenv})
+	if res.Runs == nil {
+		res.Runs = []app.Power{}
+	}
+	if opts.asJSON {
+		return cmdutil.WriteJSON(f.Out, res)
+	}
+	printList(f.Out, res)
+	return nil
 }
 
 func listRules(env *cmdutil.PermEnv) *ListResult {

@@ -1,6 +1,7 @@
 package permissions
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -12,7 +13,14 @@ import (
 	"github.com/reinsdev/reins/settings"
 )
 
-func NewCmdTrust(f *cmdutil.Factory) *cobra.Command {
+type trustOptions struct {
+	f    *cmdutil.Factory
+	args []string
+}
+
+// NewCmdTrust is `reins trust [DIR]`.
+func NewCmdTrust(f *cmdutil.Factory, runF func(*trustOptions) error) *cobra.Command {
+	opts := &trustOptions{f: f}
 	return &cobra.Command{
 		Use:   "trust [DIR]",
 		Short: "Trust a project folder, so the allow rules of its shared settings apply",
@@ -28,27 +36,36 @@ temporary folder cannot be trusted: every project beneath them would be, includi
 cloned there later.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := cmdutil.WorkDir(f)
-			if err != nil {
-				return err
+			opts.args = args
+			if runF != nil {
+				return runF(opts)
 			}
-			cwd := dir
-			if len(args) == 1 {
-				if filepath.IsAbs(args[0]) {
-					dir = filepath.Clean(args[0])
-				} else {
-					dir = filepath.Join(dir, args[0])
-				}
-			}
-			opts := cmdutil.SettingsOptions(f, dir)
-			if err := settings.Trust(opts.ConfigDir, opts.Home, dir); err != nil {
-				return tooBroadHint(err, opts.Home, cwd)
-			}
-			fmt.Fprintf(f.Out, "Trusted %s\n", dir)
-			fmt.Fprintln(f.Out, "Its shared settings' allow rules now apply, and its memory files (CLAUDE.md, AGENTS.md) reach the model as instructions and may import files outside it.")
-			return nil
+			return trustRun(cmd.Context(), opts)
 		},
 	}
+}
+
+func trustRun(ctx context.Context, opts *trustOptions) error {
+	f := opts.f
+	dir, err := cmdutil.WorkDir(f)
+	if err != nil {
+		return err
+	}
+	cwd := dir
+	if len(opts.args) == 1 {
+		if filepath.IsAbs(opts.args[0]) {
+			dir = filepath.Clean(opts.args[0])
+		} else {
+			dir = filepath.Join(dir, opts.args[0])
+		}
+	}
+	loc := cmdutil.SettingsOptions(f, dir)
+	if err := settings.Trust(loc.ConfigDir, loc.Home, dir); err != nil {
+		return tooBroadHint(err, loc.Home, cwd)
+	}
+	fmt.Fprintf(f.Out, "Trusted %s\n", dir)
+	fmt.Fprintln(f.Out, "Its shared settings' allow rules now apply, and its memory files (CLAUDE.md, AGENTS.md) reach the model as instructions and may import files outside it.")
+	return nil
 }
 
 // tooBroadHint adds to a refusal to trust a folder too broad the command that trusts the

@@ -15,16 +15,23 @@ import (
 	"github.com/reinsdev/reins/sandbox"
 )
 
+type doctorOptions struct {
+	f            *cmdutil.Factory
+	provider     string
+	model        string
+	settingsFile string
+}
+
 // NewCmdDoctor is `reins doctor`: what a session started here would talk to and with which
 // credential — its source, never its value. An apiKeyHelper in use is run once, so a broken
 // one is found before a session; its failure makes the command fail.
-func NewCmdDoctor(f *cmdutil.Factory) *cobra.Command {
-	var provider, model, settingsFile string
+func NewCmdDoctor(f *cmdutil.Factory, runF func(*doctorOptions) error) *cobra.Command {
+	opts := &doctorOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Show the model API, model and credential source a session here would use (never the secret)",
-		Long: `Doctor resolves the model provider as a session started in this folder would: the provider,
-the model, the base URL, and where the credential comes from (ANTHROPIC_AUTH_TOKEN,
+		Short: "Show the opts.model API, opts.model and credential source a session here would use (never the secret)",
+		Long: `Doctor resolves the opts.model opts.provider as a session started in this folder would: the opts.provider,
+the opts.model, the base URL, and where the credential comes from (ANTHROPIC_AUTH_TOKEN,
 ANTHROPIC_API_KEY, an apiKeyHelper with the settings file and position that set it,
 OPENAI_API_KEY, or none). A credential is never printed. An apiKeyHelper in use is run
 once to check that it prints a key; if it fails, doctor prints why and exits 1. It also says
@@ -32,38 +39,46 @@ whether Bash commands would run in the OS sandbox: on by default or by which set
 backend that works here; when none works it says so, and exits 1 if a setting asked for the
 sandbox (a session would refuse to start).`,
 		Args:    cobra.NoArgs,
-		Example: "  reins doctor\n  reins doctor --provider anthropic --model opus",
+		Example: "  reins doctor\n  reins doctor --opts.provider anthropic --opts.model opus",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cwd, err := cmdutil.WorkDir(f)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			s, err := app.LoadSettings(app.SettingsOptions{Cwd: cwd, Getenv: f.Getenv, File: settingsFile})
-			if err != nil {
-				return err
-			}
-			getenv := app.ApplyEnv(s, f.Getenv)
-			p, err := app.ResolveProvider(cmd.Context(), app.ProviderOptions{Provider: provider, Model: model,
-				Settings: s.Loaded, Getenv: getenv, Trusted: s.Trusted, Dir: s.Context.OriginalCwd(), Groups: f.HookGroups()})
-			if err != nil {
-				return err
-			}
-			checkErr := p.CheckCredential(cmd.Context())
-			if err := printDoctor(f.Out, p, s.Trusted, checkErr); err != nil {
-				return err
-			}
-			printEnv(f.Out, s)
-			if err := printSandboxDoctor(cmd.Context(), f, s); err != nil {
-				return err
-			}
-			return checkErr
+			return doctorRun(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&provider, "provider", "", "the provider a session would be given: anthropic, openai or ollama")
-	fl.StringVar(&model, "model", "", "the model a session would be given")
-	fl.StringVar(&settingsFile, "settings", "", "a settings file, or inline settings JSON")
+	fl.StringVar(&opts.provider, "opts.provider", "", "the opts.provider a session would be given: anthropic, openai or ollama")
+	fl.StringVar(&opts.model, "opts.model", "", "the opts.model a session would be given")
+	fl.StringVar(&opts.settingsFile, "settings", "", "a settings file, or inline settings JSON")
 	return cmd
+}
+
+func doctorRun(ctx context.Context, opts *doctorOptions) error {
+	f := opts.f
+	cwd, err := cmdutil.WorkDir(f)
+	if err != nil {
+		return err
+	}
+	s, err := app.LoadSettings(app.SettingsOptions{Cwd: cwd, Getenv: f.Getenv, File: opts.settingsFile})
+	if err != nil {
+		return err
+	}
+	getenv := app.ApplyEnv(s, f.Getenv)
+	p, err := app.ResolveProvider(ctx, app.ProviderOptions{Provider: opts.provider, Model: opts.model,
+		Settings: s.Loaded, Getenv: getenv, Trusted: s.Trusted, Dir: s.Context.OriginalCwd(), Groups: f.HookGroups()})
+	if err != nil {
+		return err
+	}
+	checkErr := p.CheckCredential(ctx)
+	if err := printDoctor(f.Out, p, s.Trusted, checkErr); err != nil {
+		return err
+	}
+	printEnv(f.Out, s)
+	if err := printSandboxDoctor(ctx, f, s); err != nil {
+		return err
+	}
+	return checkErr
 }
 
 // printSandboxDoctor says whether a session here would run Bash commands in the OS sandbox, by

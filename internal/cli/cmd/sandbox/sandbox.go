@@ -43,8 +43,18 @@ func NewCmdSandbox(f *cmdutil.Factory) *cobra.Command {
 		Use:   "sandbox",
 		Short: "Show how Bash commands are confined by the OS sandbox",
 	}
-	var pf cmdutil.PermFlags
-	var asJSON bool
+	cmd.AddCommand(newCmdSandboxStatus(f, nil))
+	return cmd
+}
+
+type statusOptions struct {
+	f      *cmdutil.Factory
+	perm   cmdutil.PermFlags
+	asJSON bool
+}
+
+func newCmdSandboxStatus(f *cmdutil.Factory, runF func(*statusOptions) error) *cobra.Command {
+	opts := &statusOptions{f: f}
 	status := &cobra.Command{
 		Use:     "status",
 		Example: "  reins sandbox status\n  REINS_SANDBOX_BACKEND=landlock reins sandbox status --json",
@@ -55,13 +65,19 @@ confine Bash commands, the kernel's Landlock ABI, and what each setting became: 
 domains. Exit status 1 when no backend works.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runSandboxStatus(cmd.Context(), f, &pf, asJSON)
+			if runF != nil {
+				return runF(opts)
+			}
+			return statusRun(cmd.Context(), opts)
 		},
 	}
-	status.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
-	pf.Register(status)
-	cmd.AddCommand(status)
-	return cmd
+	status.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
+	opts.perm.Register(status)
+	return status
+}
+
+func statusRun(ctx context.Context, opts *statusOptions) error {
+	return runSandboxStatus(ctx, opts.f, &opts.perm, opts.asJSON)
 }
 
 // sandboxOnLine says whether Bash commands run sandboxed here and what decided it: the
