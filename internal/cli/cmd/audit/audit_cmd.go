@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -22,7 +23,7 @@ hash-chained log (docs/audit.md): by default ~/.reins/audit/audit.jsonl, or wher
 setting says. Each entry carries the SHA-256 of the one before it, and an anchor file records
 the head, so verify finds any change, removed or reordered entry, or cut tail.`,
 	}
-	cmd.AddCommand(newCmdAuditPath(f), newCmdAuditShow(f), newCmdAuditVerify(f))
+	cmd.AddCommand(newCmdAuditPath(f, nil), newCmdAuditShow(f, nil), newCmdAuditVerify(f, nil))
 	return cmd
 }
 
@@ -35,56 +36,82 @@ func auditSettings(f *cmdutil.Factory) (*app.Settings, error) {
 	return app.LoadSettings(app.SettingsOptions{Cwd: cwd, Getenv: f.Getenv})
 }
 
-func newCmdAuditPath(f *cmdutil.Factory) *cobra.Command {
+type auditPathOptions struct {
+	f *cmdutil.Factory
+}
+
+func newCmdAuditPath(f *cmdutil.Factory, runF func(*auditPathOptions) error) *cobra.Command {
+	opts := &auditPathOptions{f: f}
 	return &cobra.Command{
 		Use:   "path",
 		Short: "Print the audit log's current file",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := auditSettings(f)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			fmt.Fprintln(f.Out, app.AuditPath(s))
-			if !s.Loaded.Audit(s.Trusted).Enabled {
-				f.Warn("the audit log is turned off (audit.enabled false)")
-			}
-			return nil
+			return auditPathRun(cmd.Context(), opts)
 		},
 	}
 }
 
-func newCmdAuditVerify(f *cmdutil.Factory) *cobra.Command {
-	var asJSON bool
+func auditPathRun(ctx context.Context, opts *auditPathOptions) error {
+	f := opts.f
+	s, err := auditSettings(f)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(f.Out, app.AuditPath(s))
+	if !s.Loaded.Audit(s.Trusted).Enabled {
+		f.Warn("the audit log is turned off (audit.enabled false)")
+	}
+	return nil
+}
+
+type auditVerifyOptions struct {
+	f      *cmdutil.Factory
+	asJSON bool
+}
+
+func newCmdAuditVerify(f *cmdutil.Factory, runF func(*auditVerifyOptions) error) *cobra.Command {
+	opts := &auditVerifyOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "verify",
 		Short: "Check the whole chain; exit 1 and say where it breaks on any change",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := auditSettings(f)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			r, err := audit.Verify(app.AuditPath(s))
-			var brk *audit.BreakError
-			if errors.As(err, &brk) {
-				if asJSON {
-					cmdutil.WriteJSON(f.Out, map[string]any{"ok": false, "file": brk.File, "line": brk.Line, "entry": brk.Seq, "problem": brk.Msg})
-				}
-				return cmdutil.FinishWith(cmdutil.OutcomeFailed, fmt.Errorf("the audit log does not verify: %w", err))
-			}
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return cmdutil.WriteJSON(f.Out, map[string]any{"ok": true, "report": r})
-			}
-			fmt.Fprintf(f.Out, "ok: %d entries (%d to %d) in %d files; head %s\n", r.Entries, r.FirstSeq, r.HeadSeq, len(r.Files), r.Head)
-			return nil
+			return auditVerifyRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print the result as JSON")
 	return cmd
+}
+
+func auditVerifyRun(ctx context.Context, opts *auditVerifyOptions) error {
+	f := opts.f
+	s, err := auditSettings(f)
+	if err != nil {
+		return err
+	}
+	r, err := audit.Verify(app.AuditPath(s))
+	var brk *audit.BreakError
+	if errors.As(err, &brk) {
+		if opts.asJSON {
+			cmdutil.WriteJSON(f.Out, map[string]any{"ok": false, "file": brk.File, "line": brk.Line, "entry": brk.Seq, "problem": brk.Msg})
+		}
+		return cmdutil.FinishWith(cmdutil.OutcomeFailed, fmt.Errorf("the audit log does not verify: %w", err))
+	}
+	if err != nil {
+		return err
+	}
+	if opts.asJSON {
+		return cmdutil.WriteJSON(f.Out, map[string]any{"ok": true, "report": r})
+	}
+	fmt.Fprintf(f.Out, "ok: %d entries (%d to %d) in %d files; head %s\n", r.Entries, r.FirstSeq, r.HeadSeq, len(r.Files), r.Head)
+	return nil
 }
 
 type auditFilter struct {
@@ -92,44 +119,57 @@ type auditFilter struct {
 	since, until                  string
 }
 
-func newCmdAuditShow(f *cmdutil.Factory) *cobra.Command {
-	var flt auditFilter
-	var asJSON bool
+type auditShowOptions struct {
+	f      *cmdutil.Factory
+	filter auditFilter
+	asJSON bool
+}
+
+func newCmdAuditShow(f *cmdutil.Factory, runF func(*auditShowOptions) error) *cobra.Command {
+	opts := &auditShowOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Print the log's entries, filtered by session, tool, decision, kind and time",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			match, err := flt.compile(time.Now())
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			s, err := auditSettings(f)
-			if err != nil {
-				return err
-			}
-			enc := cmdutil.NewJSONLines(f.Out)
-			return audit.Read(app.AuditPath(s), func(r audit.Record) error {
-				if !match(r.Entry) {
-					return nil
-				}
-				if asJSON {
-					return enc.Encode(r.Entry)
-				}
-				_, err := fmt.Fprintln(f.Out, auditLine(r.Entry))
-				return err
-			})
+			return auditShowRun(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&flt.session, "session", "", "only this session's entries")
-	fl.StringVar(&flt.tool, "tool", "", "only this tool's entries")
-	fl.StringVar(&flt.decision, "decision", "", "only decisions with this outcome: allow, ask or deny")
-	fl.StringVar(&flt.kind, "kind", "", "only entries of this kind: decision, run or session")
-	fl.StringVar(&flt.since, "since", "", "only entries from this time: a duration back from now (24h) or a date (2026-01-31, RFC 3339)")
-	fl.StringVar(&flt.until, "until", "", "only entries before this time (same forms as --since)")
-	fl.BoolVar(&asJSON, "json", false, "print one JSON entry a line")
+	fl.StringVar(&opts.filter.session, "session", "", "only this session's entries")
+	fl.StringVar(&opts.filter.tool, "tool", "", "only this tool's entries")
+	fl.StringVar(&opts.filter.decision, "decision", "", "only decisions with this outcome: allow, ask or deny")
+	fl.StringVar(&opts.filter.kind, "kind", "", "only entries of this kind: decision, run or session")
+	fl.StringVar(&opts.filter.since, "since", "", "only entries from this time: a duration back from now (24h) or a date (2026-01-31, RFC 3339)")
+	fl.StringVar(&opts.filter.until, "until", "", "only entries before this time (same forms as --since)")
+	fl.BoolVar(&opts.asJSON, "json", false, "print one JSON entry a line")
 	return cmd
+}
+
+func auditShowRun(ctx context.Context, opts *auditShowOptions) error {
+	f := opts.f
+	match, err := opts.filter.compile(time.Now())
+	if err != nil {
+		return err
+	}
+	s, err := auditSettings(f)
+	if err != nil {
+		return err
+	}
+	enc := cmdutil.NewJSONLines(f.Out)
+	return audit.Read(app.AuditPath(s), func(r audit.Record) error {
+		if !match(r.Entry) {
+			return nil
+		}
+		if opts.asJSON {
+			return enc.Encode(r.Entry)
+		}
+		_, err := fmt.Fprintln(f.Out, auditLine(r.Entry))
+		return err
+	})
 }
 
 func (flt auditFilter) compile(now time.Time) (func(audit.Entry) bool, error) {

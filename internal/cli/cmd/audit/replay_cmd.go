@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -18,9 +19,15 @@ import (
 	"github.com/reinsdev/reins/tool"
 )
 
-func newCmdPolicyReplay(f *cmdutil.Factory) *cobra.Command {
-	var file, since string
-	var asJSON bool
+type replayOptions struct {
+	f      *cmdutil.Factory
+	file   string
+	since  string
+	asJSON bool
+}
+
+func newCmdPolicyReplay(f *cmdutil.Factory, runF func(*replayOptions) error) *cobra.Command {
+	opts := &replayOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "replay --settings FILE [--since DURATION|DATE] [--json]",
 		Short: "Decide this project's recorded tool calls again with a proposed policy, and list what changes",
@@ -36,47 +43,55 @@ Exit status: 0 when no decision changes, 8 when some would, 1 when reins failed 
 file was skipped (the replay is incomplete), 2 for a usage error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if file == "" {
-				return cmdutil.UsageErrorf("--settings FILE is required: the proposed policy")
+			if runF != nil {
+				return runF(opts)
 			}
-			var from time.Time
-			if since != "" {
-				var err error
-				if from, err = parseSince(since, time.Now()); err != nil {
-					return cmdutil.UsageErrorf("--since: %v", err)
-				}
-			}
-			res, err := runReplay(cmd, f, file, from)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				if err := cmdutil.WriteJSON(f.Out, res); err != nil {
-					return err
-				}
-			} else {
-				printReplay(f.Out, res)
-			}
-			if n := len(res.SkippedFiles); n > 0 {
-				// Incomplete: "nothing would change" must not pass a check when sessions
-				// were not read.
-				return cmdutil.FinishWith(cmdutil.OutcomeFailed, fmt.Errorf("the replay is incomplete: %d session file(s) could not be read and were skipped", n))
-			}
-			if len(res.Changes) > 0 {
-				return cmdutil.Finish(cmdutil.OutcomeChanged)
-			}
-			return nil
+			return replayRun(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&file, "settings", "", "the proposed settings document (read as a policy file)")
-	fl.StringVar(&since, "since", "", "only calls from this time: a duration back from now (7d, 24h) or a date (2026-01-31, RFC 3339)")
-	fl.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	fl.StringVar(&opts.file, "settings", "", "the proposed settings document (read as a policy file)")
+	fl.StringVar(&opts.since, "since", "", "only calls from this time: a duration back from now (7d, 24h) or a date (2026-01-31, RFC 3339)")
+	fl.BoolVar(&opts.asJSON, "json", false, "print the result as JSON")
 	return cmd
 }
 
-func runReplay(cmd *cobra.Command, f *cmdutil.Factory, file string, since time.Time) (*replay.Result, error) {
-	data, err := settings.ReadFile(cmd.Context(), file)
+func replayRun(ctx context.Context, opts *replayOptions) error {
+	f := opts.f
+	if opts.file == "" {
+		return cmdutil.UsageErrorf("--settings FILE is required: the proposed policy")
+	}
+	var from time.Time
+	if opts.since != "" {
+		var err error
+		if from, err = parseSince(opts.since, time.Now()); err != nil {
+			return cmdutil.UsageErrorf("--since: %v", err)
+		}
+	}
+	res, err := runReplay(ctx, f, opts.file, from)
+	if err != nil {
+		return err
+	}
+	if opts.asJSON {
+		if err := cmdutil.WriteJSON(f.Out, res); err != nil {
+			return err
+		}
+	} else {
+		printReplay(f.Out, res)
+	}
+	if n := len(res.SkippedFiles); n > 0 {
+		// Incomplete: "nothing would change" must not pass a check when sessions
+		// were not read.
+		return cmdutil.FinishWith(cmdutil.OutcomeFailed, fmt.Errorf("the replay is incomplete: %d session file(s) could not be read and were skipped", n))
+	}
+	if len(res.Changes) > 0 {
+		return cmdutil.Finish(cmdutil.OutcomeChanged)
+	}
+	return nil
+}
+
+func runReplay(ctx context.Context, f *cmdutil.Factory, file string, since time.Time) (*replay.Result, error) {
+	data, err := settings.ReadFile(ctx, file)
 	if err != nil {
 		return nil, fmt.Errorf("the proposed settings: %w", err)
 	}
@@ -95,7 +110,6 @@ func runReplay(cmd *cobra.Command, f *cmdutil.Factory, file string, since time.T
 	if err := after.Report.FailClosed(); err != nil {
 		return nil, fmt.Errorf("the proposed settings: %w", err)
 	}
-	ctx := cmd.Context()
 	calls, skippedFiles, err := replay.SessionCalls(ctx, session.NewStore(before.Options.ConfigDir).Dir(before.Context.OriginalCwd()), since)
 	if err != nil {
 		return nil, err

@@ -120,10 +120,10 @@ func newCmdPluginEnable(f *cmdutil.Factory, on bool, runF func(*pluginEnableOpti
 	cmd := &cobra.Command{
 		Use:   verb + " NAME[@MARKETPLACE]",
 		Short: short,
-		Long: short + `. The entry is written to Reins' own settings file of the opts.scope (user:
+		Long: short + `. The entry is written to Reins' own settings file of the scope (user:
 ~/.reins/settings.json, project: .reins/settings.json, local: .reins/settings.local.json), under
-its lock and atomically, the rest of the file kept. A later opts.scope wins: local over project over user.`,
-		Example: fmt.Sprintf("  reins plugin %s kit\n  reins plugin %s formatter@acme --opts.scope project", verb, verb),
+its lock and atomically, the rest of the file kept. A later scope wins: local over project over user.`,
+		Example: fmt.Sprintf("  reins plugin %s kit\n  reins plugin %s formatter@acme --scope project", verb, verb),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.args = args
@@ -133,7 +133,7 @@ its lock and atomically, the rest of the file kept. A later opts.scope wins: loc
 			return pluginEnableRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.scope, "opts.scope", "user", "where to write it: user, project or local")
+	cmd.Flags().StringVar(&opts.scope, "scope", "user", "where to write it: user, project or local")
 	return cmd
 }
 

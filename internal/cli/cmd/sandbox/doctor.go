@@ -29,9 +29,9 @@ func NewCmdDoctor(f *cmdutil.Factory, runF func(*doctorOptions) error) *cobra.Co
 	opts := &doctorOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Show the opts.model API, opts.model and credential source a session here would use (never the secret)",
-		Long: `Doctor resolves the opts.model opts.provider as a session started in this folder would: the opts.provider,
-the opts.model, the base URL, and where the credential comes from (ANTHROPIC_AUTH_TOKEN,
+		Short: "Show the model API, model and credential source a session here would use (never the secret)",
+		Long: `Doctor resolves the model provider as a session started in this folder would: the provider,
+the model, the base URL, and where the credential comes from (ANTHROPIC_AUTH_TOKEN,
 ANTHROPIC_API_KEY, an apiKeyHelper with the settings file and position that set it,
 OPENAI_API_KEY, or none). A credential is never printed. An apiKeyHelper in use is run
 once to check that it prints a key; if it fails, doctor prints why and exits 1. It also says
@@ -39,7 +39,7 @@ whether Bash commands would run in the OS sandbox: on by default or by which set
 backend that works here; when none works it says so, and exits 1 if a setting asked for the
 sandbox (a session would refuse to start).`,
 		Args:    cobra.NoArgs,
-		Example: "  reins doctor\n  reins doctor --opts.provider anthropic --opts.model opus",
+		Example: "  reins doctor\n  reins doctor --provider anthropic --model opus",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(opts)
@@ -48,8 +48,8 @@ sandbox (a session would refuse to start).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.provider, "opts.provider", "", "the opts.provider a session would be given: anthropic, openai or ollama")
-	fl.StringVar(&opts.model, "opts.model", "", "the opts.model a session would be given")
+	fl.StringVar(&opts.provider, "provider", "", "the provider a session would be given: anthropic, openai or ollama")
+	fl.StringVar(&opts.model, "model", "", "the model a session would be given")
 	fl.StringVar(&opts.settingsFile, "settings", "", "a settings file, or inline settings JSON")
 	return cmd
 }
