@@ -17,5 +17,5 @@ import (
 func addMoreCommands(f *cmdutil.Factory, root *cobra.Command) {
 	tools.AddToolCommands(f, root)
 	agent.AddAgentCommands(f, root)
-	root.AddCommand(extensions.NewCmdAgents(f), mcp.NewCmdMCP(f), sandbox.NewCmdSandbox(f), sandbox.NewCmdDoctor(f, nil), audit.NewCmdAudit(f), audit.NewCmdPolicy(f), rewind.NewCmdRewind(f), extensions.NewCmdPlugin(f))
+	root.AddCommand(extensions.NewCmdAgents(f), mcp.NewCmdMCP(f), sandbox.NewCmdSandbox(f), sandbox.NewCmdDoctor(f, nil), audit.NewCmdAudit(f), audit.NewCmdPolicy(f), rewind.NewCmdRewind(f, nil), extensions.NewCmdPlugin(f))
 }

@@ -112,7 +112,7 @@ Claude Code (.claude/settings*.json) as well as its own (.reins/settings*.json).
 		f.Debugf("start", "command", cmd.CommandPath(), "args", args, "version", strings.Fields(root.Version)[2])
 		return nil
 	}
-	root.AddCommand(permissions.NewCmdPermissions(f), permissions.NewCmdTrust(f, nil), newCmdVersion(f), extensions.NewCmdHooks(f))
+	root.AddCommand(permissions.NewCmdPermissions(f), permissions.NewCmdTrust(f, nil), newCmdVersion(f, nil), extensions.NewCmdHooks(f))
 	addMoreCommands(f, root)
 	finishTree(root)
 	return root

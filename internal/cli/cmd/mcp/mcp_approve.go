@@ -12,12 +12,18 @@ import (
 	"github.com/reinsdev/reins/mcp/client"
 )
 
+type mcpApproveOptions struct {
+	f          *cmdutil.Factory
+	args       []string
+	reject     bool
+	pluginDirs []string
+}
+
 // newCmdMCPApprove is `reins mcp approve|reject NAME`: the person's answer for a project server
 // of .mcp.json, kept in ~/.reins.json under this project (enabledMcpjsonServers /
 // disabledMcpjsonServers), where the repository cannot write it.
-func newCmdMCPApprove(f *cmdutil.Factory) *cobra.Command {
-	var reject bool
-	var pluginDirs []string
+func newCmdMCPApprove(f *cmdutil.Factory, runF func(*mcpApproveOptions) error) *cobra.Command {
+	opts := &mcpApproveOptions{f: f}
 	cmd := &cobra.Command{
 		Use:     "approve NAME",
 		Example: "  reins mcp approve filesystem\n  reins mcp approve filesystem --reject",
@@ -29,43 +35,52 @@ project, as enabledMcpjsonServers or disabledMcpjsonServers. A plugin's servers
 on, and of --plugin-dir.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			cwd, err := cmdutil.WorkDir(f)
-			if err != nil {
-				return err
+			opts.args = args
+			if runF != nil {
+				return runF(opts)
 			}
-			servers, err := client.ParseConfigDocumentFile(cwd)
-			if err != nil {
-				return err
-			}
-			if !slices.ContainsFunc(servers, func(c client.ServerConfig) bool { return c.Name == name }) {
-				env, err := (&cmdutil.PermFlags{}).Load(f)
-				if err != nil {
-					return err
-				}
-				ps, err := pluginServers(cmd.Context(), env, pluginDirs)
-				if err != nil {
-					return err
-				}
-				if !slices.ContainsFunc(ps, func(c client.ServerConfig) bool { return c.Name == name }) {
-					return cmdutil.UsageErrorf("no server %q in this project's .mcp.json or its plugins", name)
-				}
-			}
-			path, err := RecordProjectServerAnswer(f, cwd, name, reject)
-			if err != nil {
-				return err
-			}
-			verb := "Approved"
-			if reject {
-				verb = "Refused"
-			}
-			fmt.Fprintf(f.Out, "%s project MCP server %s for %s (%s)\n", verb, name, cwd, path)
-			return nil
+			return mcpApproveRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&reject, "reject", false, "refuse the server instead")
-	cmd.Flags().StringArrayVar(&pluginDirs, "plugin-dir", nil, "a plugin folder whose servers may be named too (repeatable)")
+	cmd.Flags().BoolVar(&opts.reject, "reject", false, "refuse the server instead")
+	cmd.Flags().StringArrayVar(&opts.pluginDirs, "plugin-dir", nil, "a plugin folder whose servers may be named too (repeatable)")
 	return cmd
+}
+
+func mcpApproveRun(ctx context.Context, opts *mcpApproveOptions) error {
+	f := opts.f
+	name := opts.args[0]
+	cwd, err := cmdutil.WorkDir(f)
+	if err != nil {
+		return err
+	}
+	servers, err := client.ParseConfigDocumentFile(cwd)
+	if err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(servers, func(c client.ServerConfig) bool { return c.Name == name }) {
+		env, err := (&cmdutil.PermFlags{}).Load(f)
+		if err != nil {
+			return err
+		}
+		ps, err := pluginServers(ctx, env, opts.pluginDirs)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(ps, func(c client.ServerConfig) bool { return c.Name == name }) {
+			return cmdutil.UsageErrorf("no server %q in this project's .mcp.json or its plugins", name)
+		}
+	}
+	path, err := RecordProjectServerAnswer(f, cwd, name, opts.reject)
+	if err != nil {
+		return err
+	}
+	verb := "Approved"
+	if opts.reject {
+		verb = "Refused"
+	}
+	fmt.Fprintf(f.Out, "%s project MCP server %s for %s (%s)\n", verb, name, cwd, path)
+	return nil
 }
 
 // pluginServers are the MCP servers of the plugins a session here loads: the enabled ones on
@@ -111,48 +126,64 @@ func appendName(v any, name string) []any {
 
 // newCmdMCPRepin is `reins mcp repin NAME`: accept the server's current tool definitions for
 // the allow rules pinned to them, after reviewing what changed (reins mcp get NAME).
-func newCmdMCPRepin(f *cmdutil.Factory) *cobra.Command {
-	mf := &cmdutil.MCPFlags{}
+type mcpRepinOptions struct {
+	f    *cmdutil.Factory
+	mcp  cmdutil.MCPFlags
+	args []string
+}
+
+func newCmdMCPRepin(f *cmdutil.Factory, runF func(*mcpRepinOptions) error) *cobra.Command {
+	opts := &mcpRepinOptions{f: f}
+	mf := &opts.mcp
 	cmd := &cobra.Command{
 		Use:     "repin NAME",
 		Example: "  reins mcp repin github",
 		Short:   "Accept a server's changed tool definitions for the allow rules pinned to them",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			env, err := (&cmdutil.PermFlags{}).Load(f)
-			if err != nil {
-				return err
+			opts.args = args
+			if runF != nil {
+				return runF(opts)
 			}
-			entries, err := client.Load(app.MCPLoadOptions(env, f.Getenv, mf.Options()))
-			if err != nil {
-				return err
-			}
-			entries = slices.DeleteFunc(entries, func(e client.Entry) bool { return e.Config.Name != args[0] })
-			if len(entries) == 0 {
-				return cmdutil.UsageErrorf("no MCP server named %q", args[0])
-			}
-			pins, err := client.OpenPins(app.PinsPath(env.Options))
-			if err != nil {
-				return err
-			}
-			opts, err := client.OptionsFromEnv(f.Getenv)
-			if err != nil {
-				return &cmdutil.UsageError{Err: err}
-			}
-			opts.Roots, opts.Dir, opts.Getenv, opts.Pins = env.Context.WorkingDirs(), env.Context.OriginalCwd(), f.Getenv, pins
-			m := client.Start(cmd.Context(), entries, opts)
-			defer m.Close()
-			if st := m.Status()[0]; st.State != client.StateConnected {
-				return fmt.Errorf("MCP server %s is %s: %s", st.Name, st.State, st.Reason)
-			}
-			n, err := m.Repin(args[0])
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(f.Out, "Pinned the current definitions of %d tool(s) of %s\n", n, args[0])
-			return nil
+			return mcpRepinRun(cmd.Context(), opts)
 		},
 	}
 	mf.Register(cmd)
 	return cmd
+}
+
+func mcpRepinRun(ctx context.Context, opts *mcpRepinOptions) error {
+	f, mf := opts.f, &opts.mcp
+	env, err := (&cmdutil.PermFlags{}).Load(f)
+	if err != nil {
+		return err
+	}
+	entries, err := client.Load(app.MCPLoadOptions(env, f.Getenv, mf.Options()))
+	if err != nil {
+		return err
+	}
+	entries = slices.DeleteFunc(entries, func(e client.Entry) bool { return e.Config.Name != opts.args[0] })
+	if len(entries) == 0 {
+		return cmdutil.UsageErrorf("no MCP server named %q", opts.args[0])
+	}
+	pins, err := client.OpenPins(app.PinsPath(env.Options))
+	if err != nil {
+		return err
+	}
+	co, err := client.OptionsFromEnv(f.Getenv)
+	if err != nil {
+		return &cmdutil.UsageError{Err: err}
+	}
+	co.Roots, co.Dir, co.Getenv, co.Pins = env.Context.WorkingDirs(), env.Context.OriginalCwd(), f.Getenv, pins
+	m := client.Start(ctx, entries, co)
+	defer m.Close()
+	if st := m.Status()[0]; st.State != client.StateConnected {
+		return fmt.Errorf("MCP server %s is %s: %s", st.Name, st.State, st.Reason)
+	}
+	n, err := m.Repin(opts.args[0])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.Out, "Pinned the current definitions of %d tool(s) of %s\n", n, opts.args[0])
+	return nil
 }

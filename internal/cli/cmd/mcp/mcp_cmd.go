@@ -23,7 +23,7 @@ import (
 
 // NewCmdMCP builds `reins mcp` and its subcommands.
 func NewCmdMCP(f *cmdutil.Factory) *cobra.Command {
-	so := &mcpStatusOptions{}
+	so := &mcpStatusOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Configure MCP servers and show their status; serve Reins' guarded tools over MCP",
@@ -35,17 +35,20 @@ and --mcp-config. Managed settings' allowedMcpServers/deniedMcpServers restrict 
 Without a subcommand, reins mcp starts every server and shows its status: connected with its
 tool count, failed with the reason, needs approval, disabled or denied by policy.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runMCPStatus(cmd.Context(), f, so, "") },
+		RunE: func(cmd *cobra.Command, _ []string) error { return statusRun(cmd.Context(), so) },
 	}
 	so.register(cmd)
-	cmd.AddCommand(newCmdMCPList(f), newCmdMCPGet(f), newCmdMCPAdd(f), newCmdMCPAddJSON(f), newCmdMCPRemove(f),
-		newCmdMCPApprove(f), newCmdMCPRepin(f), newMCPServeCmd(f))
+	cmd.AddCommand(newCmdMCPList(f, nil), newCmdMCPGet(f, nil), newCmdMCPAdd(f, nil), newCmdMCPAddJSON(f, nil), newCmdMCPRemove(f, nil),
+		newCmdMCPApprove(f, nil), newCmdMCPRepin(f, nil), newMCPServeCmd(f, nil))
 	return cmd
 }
 
 type mcpStatusOptions struct {
+	f    *cmdutil.Factory
 	mcp  cmdutil.MCPFlags
 	json bool
+	// only is the one server of `mcp get`; empty for all of them.
+	only string
 }
 
 func (o *mcpStatusOptions) register(cmd *cobra.Command) {
@@ -53,27 +56,38 @@ func (o *mcpStatusOptions) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
 }
 
-func newCmdMCPList(f *cmdutil.Factory) *cobra.Command {
-	o := &mcpStatusOptions{}
+func newCmdMCPList(f *cmdutil.Factory, runF func(*mcpStatusOptions) error) *cobra.Command {
+	o := &mcpStatusOptions{f: f}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Example: "  reins mcp list\n  reins mcp list --json",
 		Short:   "List the configured MCP servers and check that they start",
 		Args:    cobra.NoArgs,
-		RunE:    func(cmd *cobra.Command, _ []string) error { return runMCPStatus(cmd.Context(), f, o, "") },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return statusRun(cmd.Context(), o)
+		},
 	}
 	o.register(cmd)
 	return cmd
 }
 
-func newCmdMCPGet(f *cmdutil.Factory) *cobra.Command {
-	o := &mcpStatusOptions{}
+func newCmdMCPGet(f *cmdutil.Factory, runF func(*mcpStatusOptions) error) *cobra.Command {
+	o := &mcpStatusOptions{f: f}
 	cmd := &cobra.Command{
 		Use:     "get NAME",
 		Example: "  reins mcp get github",
 		Short:   "Show one server: its configuration, status, tools and pinned definitions",
 		Args:    cobra.ExactArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return runMCPStatus(cmd.Context(), f, o, args[0]) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.only = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return statusRun(cmd.Context(), o)
+		},
 	}
 	o.register(cmd)
 	return cmd
@@ -94,7 +108,8 @@ type mcpToolReport struct {
 	Pins     []string `json:"pins,omitempty"`
 }
 
-func runMCPStatus(ctx context.Context, f *cmdutil.Factory, o *mcpStatusOptions, only string) error {
+func statusRun(ctx context.Context, o *mcpStatusOptions) error {
+	f, only := o.f, o.only
 	pf := &cmdutil.PermFlags{}
 	env, err := pf.Load(f)
 	if err != nil {
@@ -228,14 +243,28 @@ type mcpScopeOptions struct {
 	scope string
 }
 
+// mcpWriteOptions are the options of add-json and remove.
+type mcpWriteOptions struct {
+	f     *cmdutil.Factory
+	scope mcpScopeOptions
+	args  []string
+}
+
 func (o *mcpScopeOptions) register(cmd *cobra.Command, def string) {
 	cmd.Flags().StringVarP(&o.scope, "scope", "s", def, "where to write: local (you, this project: ~/.reins.json), project (.mcp.json, shared), user (you, every project: ~/.reins.json)")
 }
 
-func newCmdMCPAdd(f *cmdutil.Factory) *cobra.Command {
-	o := &mcpScopeOptions{}
-	var transport string
-	var envs, headers []string
+type mcpAddOptions struct {
+	f         *cmdutil.Factory
+	scope     mcpScopeOptions
+	transport string
+	envs      []string
+	headers   []string
+	args      []string
+}
+
+func newCmdMCPAdd(f *cmdutil.Factory, runF func(*mcpAddOptions) error) *cobra.Command {
+	opts := &mcpAddOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "add NAME -- COMMAND [ARGS...] | add --transport http|sse NAME URL",
 		Short: "Add a server",
@@ -243,44 +272,53 @@ func newCmdMCPAdd(f *cmdutil.Factory) *cobra.Command {
   reins mcp add --transport http --scope user docs https://example.com/mcp -H "Authorization: Bearer ${TOKEN}"`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c := map[string]any{}
-			switch transport {
-			case "stdio", "":
-				c["command"], c["args"] = args[1], args[2:]
-				if transport == "stdio" {
-					c["type"] = "stdio"
-				}
-			case "http", "sse":
-				if len(args) != 2 {
-					return cmdutil.UsageErrorf("an %s server takes NAME URL", transport)
-				}
-				c["type"], c["url"] = transport, args[1]
-			default:
-				return cmdutil.UsageErrorf("unknown --transport %q (want stdio, http or sse)", transport)
+			opts.args = args
+			if runF != nil {
+				return runF(opts)
 			}
-			if len(envs) > 0 {
-				m, err := splitPairs(envs, "=", "-e")
-				if err != nil {
-					return err
-				}
-				c["env"] = m
-			}
-			if len(headers) > 0 {
-				m, err := splitPairs(headers, ":", "-H")
-				if err != nil {
-					return err
-				}
-				c["headers"] = m
-			}
-			raw, _ := json.Marshal(c)
-			return writeMCPServer(f, o.scope, args[0], raw)
+			return mcpAddRun(cmd.Context(), opts)
 		},
 	}
-	o.register(cmd, "local")
-	cmd.Flags().StringVarP(&transport, "transport", "t", "", "stdio (default), http or sse")
-	cmd.Flags().StringArrayVarP(&envs, "env", "e", nil, "an environment variable KEY=VALUE for a stdio server (repeatable)")
-	cmd.Flags().StringArrayVarP(&headers, "header", "H", nil, `an HTTP header "Name: value" (repeatable)`)
+	opts.scope.register(cmd, "local")
+	cmd.Flags().StringVarP(&opts.transport, "transport", "t", "", "stdio (default), http or sse")
+	cmd.Flags().StringArrayVarP(&opts.envs, "env", "e", nil, "an environment variable KEY=VALUE for a stdio server (repeatable)")
+	cmd.Flags().StringArrayVarP(&opts.headers, "header", "H", nil, `an HTTP header "Name: value" (repeatable)`)
 	return cmd
+}
+
+func mcpAddRun(ctx context.Context, opts *mcpAddOptions) error {
+	f := opts.f
+	c := map[string]any{}
+	switch opts.transport {
+	case "stdio", "":
+		c["command"], c["args"] = opts.args[1], opts.args[2:]
+		if opts.transport == "stdio" {
+			c["type"] = "stdio"
+		}
+	case "http", "sse":
+		if len(opts.args) != 2 {
+			return cmdutil.UsageErrorf("an %s server takes NAME URL", opts.transport)
+		}
+		c["type"], c["url"] = opts.transport, opts.args[1]
+	default:
+		return cmdutil.UsageErrorf("unknown --transport %q (want stdio, http or sse)", opts.transport)
+	}
+	if len(opts.envs) > 0 {
+		m, err := splitPairs(opts.envs, "=", "-e")
+		if err != nil {
+			return err
+		}
+		c["env"] = m
+	}
+	if len(opts.headers) > 0 {
+		m, err := splitPairs(opts.headers, ":", "-H")
+		if err != nil {
+			return err
+		}
+		c["headers"] = m
+	}
+	raw, _ := json.Marshal(c)
+	return writeMCPServer(f, opts.scope.scope, opts.args[0], raw)
 }
 
 func splitPairs(list []string, sep, flag string) (map[string]string, error) {
@@ -295,76 +333,94 @@ func splitPairs(list []string, sep, flag string) (map[string]string, error) {
 	return out, nil
 }
 
-func newCmdMCPAddJSON(f *cmdutil.Factory) *cobra.Command {
-	o := &mcpScopeOptions{}
+func newCmdMCPAddJSON(f *cmdutil.Factory, runF func(*mcpWriteOptions) error) *cobra.Command {
+	opts := &mcpWriteOptions{f: f}
 	cmd := &cobra.Command{
 		Use:     "add-json NAME JSON",
 		Short:   "Add a server from its JSON configuration",
 		Example: `  reins mcp add-json weather '{"type":"stdio","command":"/path/to/weather","args":["--api-key","${KEY}"]}'`,
 		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return writeMCPServer(f, o.scope, args[0], json.RawMessage(args[1]))
+			opts.args = args
+			if runF != nil {
+				return runF(opts)
+			}
+			return mcpAddJSONRun(cmd.Context(), opts)
 		},
 	}
-	o.register(cmd, "local")
+	opts.scope.register(cmd, "local")
 	return cmd
 }
 
-func newCmdMCPRemove(f *cmdutil.Factory) *cobra.Command {
-	o := &mcpScopeOptions{}
+func mcpAddJSONRun(ctx context.Context, opts *mcpWriteOptions) error {
+	f := opts.f
+	return writeMCPServer(f, opts.scope.scope, opts.args[0], json.RawMessage(opts.args[1]))
+}
+
+func newCmdMCPRemove(f *cmdutil.Factory, runF func(*mcpWriteOptions) error) *cobra.Command {
+	opts := &mcpWriteOptions{f: f}
 	cmd := &cobra.Command{
 		Use:     "remove NAME",
 		Example: "  reins mcp remove github --scope user",
 		Short:   "Remove a server (from the one scope that has it, or from --scope)",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			scopes := []string{o.scope}
-			if o.scope == "" {
-				scopes = nil
-				for _, s := range []string{"local", "project", "user"} {
-					if ok, err := hasMCPServer(f, s, name); err != nil {
-						return err
-					} else if ok {
-						scopes = append(scopes, s)
-					}
-				}
-				switch len(scopes) {
-				case 0:
-					return cmdutil.UsageErrorf("no MCP server %q in any scope Reins writes (local, project, user)", name)
-				case 1:
-				default:
-					return cmdutil.UsageErrorf("MCP server %q is in scopes %s: choose one with --scope", name, strings.Join(scopes, ", "))
-				}
+			opts.args = args
+			if runF != nil {
+				return runF(opts)
 			}
-			path, keys, err := mcpScopeTarget(f, scopes[0])
-			if err != nil {
-				return err
-			}
-			removed := false
-			err = editJSONFile(path, func(doc map[string]any) error {
-				servers := dig(doc, keys, false)
-				if servers == nil {
-					return nil
-				}
-				if _, ok := servers[name]; ok {
-					delete(servers, name)
-					removed = true
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			if !removed {
-				return cmdutil.UsageErrorf("no MCP server %q in %s scope (%s)", name, scopes[0], path)
-			}
-			fmt.Fprintf(f.Out, "Removed MCP server %s from %s config (%s)\n", name, scopes[0], path)
-			return nil
+			return mcpRemoveRun(cmd.Context(), opts)
 		},
 	}
-	o.register(cmd, "")
+	opts.scope.register(cmd, "")
 	return cmd
+}
+
+func mcpRemoveRun(ctx context.Context, opts *mcpWriteOptions) error {
+	f := opts.f
+	name := opts.args[0]
+	scopes := []string{opts.scope.scope}
+	if opts.scope.scope == "" {
+		scopes = nil
+		for _, s := range []string{"local", "project", "user"} {
+			if ok, err := hasMCPServer(f, s, name); err != nil {
+				return err
+			} else if ok {
+				scopes = append(scopes, s)
+			}
+		}
+		switch len(scopes) {
+		case 0:
+			return cmdutil.UsageErrorf("no MCP server %q in any scope Reins writes (local, project, user)", name)
+		case 1:
+		default:
+			return cmdutil.UsageErrorf("MCP server %q is in scopes %s: choose one with --scope", name, strings.Join(scopes, ", "))
+		}
+	}
+	path, keys, err := mcpScopeTarget(f, scopes[0])
+	if err != nil {
+		return err
+	}
+	removed := false
+	err = editJSONFile(path, func(doc map[string]any) error {
+		servers := dig(doc, keys, false)
+		if servers == nil {
+			return nil
+		}
+		if _, ok := servers[name]; ok {
+			delete(servers, name)
+			removed = true
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if !removed {
+		return cmdutil.UsageErrorf("no MCP server %q in %s scope (%s)", name, scopes[0], path)
+	}
+	fmt.Fprintf(f.Out, "Removed MCP server %s from %s config (%s)\n", name, scopes[0], path)
+	return nil
 }
 
 // mcpScopeTarget is the file and the object path of a scope's mcpServers.

@@ -21,6 +21,7 @@ import (
 )
 
 type mcpServeOptions struct {
+	f         *cmdutil.Factory
 	perm      cmdutil.PermFlags
 	http      string
 	listenAny bool
@@ -52,8 +53,8 @@ on standard error. --http binds loopback addresses only unless --listen-any is g
 
 Logs go to standard error, or to --log-file; standard output carries only the protocol.`
 
-func newMCPServeCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &mcpServeOptions{}
+func newMCPServeCmd(f *cmdutil.Factory, runF func(*mcpServeOptions) error) *cobra.Command {
+	opts := &mcpServeOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve Reins' guarded tools to MCP clients (stdio, or streamable HTTP with --http)",
@@ -63,7 +64,10 @@ func newMCPServeCmd(f *cmdutil.Factory) *cobra.Command {
   reins mcp serve --http 127.0.0.1:8765`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runMCPServe(cmd.Context(), f, opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return mcpServeRun(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -76,7 +80,8 @@ func newMCPServeCmd(f *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-func runMCPServe(ctx context.Context, f *cmdutil.Factory, opts *mcpServeOptions) error {
+func mcpServeRun(ctx context.Context, opts *mcpServeOptions) error {
+	f := opts.f
 	if opts.http == "" && (opts.listenAny || opts.token != "") {
 		return cmdutil.UsageErrorf("--listen-any and --token only apply with --http")
 	}

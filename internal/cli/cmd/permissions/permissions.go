@@ -29,6 +29,7 @@ func NewCmdPermissions(f *cmdutil.Factory) *cobra.Command {
 }
 
 type checkOptions struct {
+	f *cmdutil.Factory
 	perm   cmdutil.PermFlags
 	tool   string
 	input  string
@@ -89,7 +90,7 @@ type suggestion struct {
 }
 
 func newCmdPermissionsCheck(f *cmdutil.Factory, runF func(*checkOptions) error) *cobra.Command {
-	opts := &checkOptions{}
+	opts := &checkOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "check --tool NAME --input JSON",
 		Short: "Decide one tool call with the real settings, run nothing, and explain the decision",
@@ -117,7 +118,7 @@ failed (for example an invalid settings file), 2 usage.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			return runCheck(cmd.Context(), f, opts)
+			return checkRun(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.tool, "tool", "", "the tool name (Bash, Read, Edit, mcp__server__tool, …)")
@@ -133,7 +134,8 @@ failed (for example an invalid settings file), 2 usage.`,
 	return cmd
 }
 
-func runCheck(ctx context.Context, f *cmdutil.Factory, opts *checkOptions) error {
+func checkRun(ctx context.Context, opts *checkOptions) error {
+	f := opts.f
 	env, err := opts.perm.Load(f)
 	if err != nil {
 		return err

@@ -24,9 +24,16 @@ type rewindRequest struct {
 	dry                bool
 }
 
-func NewCmdRewind(f *cmdutil.Factory) *cobra.Command {
-	var req rewindRequest
-	var conversation, both bool
+type rewindOptions struct {
+	f            *cmdutil.Factory
+	args         []string
+	req          rewindRequest
+	conversation bool
+	both         bool
+}
+
+func NewCmdRewind(f *cmdutil.Factory, runF func(*rewindOptions) error) *cobra.Command {
+	opts := &rewindOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "rewind [SESSION_ID]",
 		Short: "List a saved session's checkpoints, or go back to before one of its messages: its files, its conversation, or both",
@@ -49,34 +56,43 @@ marks the message's checkpoint; a session without that mark (saved before reins 
 can only have its files rewound.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if conversation && both {
-				return cmdutil.UsageErrorf("--conversation and --both: choose one")
+			opts.args = args
+			if runF != nil {
+				return runF(opts)
 			}
-			req.conversation = conversation || both
-			req.code = !conversation
-			if req.conversation && req.to == "" {
-				return cmdutil.UsageErrorf("--conversation and --both need --to: the message to go back to (reins rewind lists them)")
-			}
-			var err error
-			if req.cwd, err = cmdutil.WorkDir(f); err != nil {
-				return err
-			}
-			req.configDir = cmdutil.SettingsOptions(f, req.cwd).ConfigDir
-			if len(args) == 1 {
-				req.id = args[0]
-			} else if req.id, err = session.NewStore(req.configDir).Latest(req.cwd); err != nil {
-				return fmt.Errorf("no saved session in this folder: %w", err)
-			}
-			return runRewind(cmd.Context(), f, req)
+			return rewindRun(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&req.to, "to", "", "go back to before this message (its number in the list, or its id)")
-	fl.BoolVar(&req.dry, "dry-run", false, "say what would happen, change nothing")
+	fl.StringVar(&opts.req.to, "to", "", "go back to before this message (its number in the list, or its id)")
+	fl.BoolVar(&opts.req.dry, "dry-run", false, "say what would happen, change nothing")
 	fl.Bool("code", false, "put back the files (the default)")
-	fl.BoolVar(&conversation, "conversation", false, "fork the conversation before the message into a new session (the files stay)")
-	fl.BoolVar(&both, "both", false, "put back the files and fork the conversation")
+	fl.BoolVar(&opts.conversation, "conversation", false, "fork the conversation before the message into a new session (the files stay)")
+	fl.BoolVar(&opts.both, "both", false, "put back the files and fork the conversation")
 	return cmd
+}
+
+func rewindRun(ctx context.Context, opts *rewindOptions) error {
+	f := opts.f
+	if opts.conversation && opts.both {
+		return cmdutil.UsageErrorf("--conversation and --both: choose one")
+	}
+	opts.req.conversation = opts.conversation || opts.both
+	opts.req.code = !opts.conversation
+	if opts.req.conversation && opts.req.to == "" {
+		return cmdutil.UsageErrorf("--conversation and --both need --to: the message to go back to (reins rewind lists them)")
+	}
+	var err error
+	if opts.req.cwd, err = cmdutil.WorkDir(f); err != nil {
+		return err
+	}
+	opts.req.configDir = cmdutil.SettingsOptions(f, opts.req.cwd).ConfigDir
+	if len(opts.args) == 1 {
+		opts.req.id = opts.args[0]
+	} else if opts.req.id, err = session.NewStore(opts.req.configDir).Latest(opts.req.cwd); err != nil {
+		return fmt.Errorf("no saved session in this folder: %w", err)
+	}
+	return runRewind(ctx, f, opts.req)
 }
 
 // runRewind lists the session's points, or rewinds to the one req names.

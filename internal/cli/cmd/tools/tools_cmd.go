@@ -33,12 +33,12 @@ func AddToolCommands(f *cmdutil.Factory, root *cobra.Command) {
 		Use:   "tools",
 		Short: "Show the built-in tools",
 	}
-	toolsCmd.AddCommand(newCmdToolsList(f))
+	toolsCmd.AddCommand(newCmdToolsList(f, nil))
 	toolCmd := &cobra.Command{
 		Use:   "tool",
 		Short: "Run one tool call through the whole pipeline",
 	}
-	toolCmd.AddCommand(newCmdToolRun(f))
+	toolCmd.AddCommand(newCmdToolRun(f, nil))
 	root.AddCommand(toolsCmd, toolCmd)
 }
 
@@ -75,6 +75,7 @@ func (s *sessionState) apply(updates ...permission.Update) (*permission.Context,
 // ---- reins tools list ----
 
 type toolsListOptions struct {
+	f *cmdutil.Factory
 	perm   cmdutil.PermFlags
 	mcp    cmdutil.MCPFlags
 	asJSON bool
@@ -107,8 +108,8 @@ type ListResult struct {
 	Removed []removedTool `json:"removed"`
 }
 
-func newCmdToolsList(f *cmdutil.Factory) *cobra.Command {
-	opts := &toolsListOptions{}
+func newCmdToolsList(f *cmdutil.Factory, runF func(*toolsListOptions) error) *cobra.Command {
+	opts := &toolsListOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the tool pool in the order the model sees it, with each tool's flags",
@@ -121,7 +122,10 @@ depend on the command); deferred tools are loaded on demand by a tool search; to
 require user interaction always ask, even in bypassPermissions mode.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runToolsList(cmd.Context(), f, opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return toolsListRun(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object")
@@ -130,7 +134,8 @@ require user interaction always ask, even in bypassPermissions mode.`,
 	return cmd
 }
 
-func runToolsList(ctx context.Context, f *cmdutil.Factory, opts *toolsListOptions) error {
+func toolsListRun(ctx context.Context, opts *toolsListOptions) error {
+	f := opts.f
 	env, err := opts.perm.Load(f)
 	if err != nil {
 		return err
@@ -224,6 +229,9 @@ func removalReason(f *cmdutil.Factory, pc *permission.Context, t tool.Tool) stri
 // ---- reins tool run ----
 
 type toolRunOptions struct {
+	f *cmdutil.Factory
+	// name is the tool to run, the argument.
+	name string
 	perm    cmdutil.PermFlags
 	mcp     cmdutil.MCPFlags
 	input   string
@@ -239,8 +247,8 @@ type RunResult struct {
 	Output  any            `json:"output,omitempty"`
 }
 
-func newCmdToolRun(f *cmdutil.Factory) *cobra.Command {
-	opts := &toolRunOptions{}
+func newCmdToolRun(f *cmdutil.Factory, runF func(*toolRunOptions) error) *cobra.Command {
+	opts := &toolRunOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "run NAME --input JSON",
 		Short: "Run one tool call: schema validation, ValidateInput, permission decision, call",
@@ -268,7 +276,11 @@ invalid settings file), 130 interrupted.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTool(cmd.Context(), f, opts, args[0])
+			opts.name = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return toolRunRun(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.input, "input", "{}", "the tool input as JSON")
@@ -278,7 +290,8 @@ invalid settings file), 130 interrupted.`,
 	return cmd
 }
 
-func runTool(ctx context.Context, f *cmdutil.Factory, opts *toolRunOptions, name string) error {
+func toolRunRun(ctx context.Context, opts *toolRunOptions) error {
+	f, name := opts.f, opts.name
 	raw := json.RawMessage(opts.input)
 	if !json.Valid(raw) {
 		return cmdutil.FinishWith(cmdutil.OutcomeInvalidInput, fmt.Errorf("--input is not valid JSON: %s", opts.input))
