@@ -29,7 +29,7 @@ func NewCmdPermissions(f *cmdutil.Factory) *cobra.Command {
 }
 
 type checkOptions struct {
-	f *cmdutil.Factory
+	f      *cmdutil.Factory
 	perm   cmdutil.PermFlags
 	tool   string
 	input  string

@@ -75,7 +75,7 @@ func (s *sessionState) apply(updates ...permission.Update) (*permission.Context,
 // ---- reins tools list ----
 
 type toolsListOptions struct {
-	f *cmdutil.Factory
+	f      *cmdutil.Factory
 	perm   cmdutil.PermFlags
 	mcp    cmdutil.MCPFlags
 	asJSON bool
@@ -231,7 +231,7 @@ func removalReason(f *cmdutil.Factory, pc *permission.Context, t tool.Tool) stri
 type toolRunOptions struct {
 	f *cmdutil.Factory
 	// name is the tool to run, the argument.
-	name string
+	name    string
 	perm    cmdutil.PermFlags
 	mcp     cmdutil.MCPFlags
 	input   string
