@@ -16,6 +16,6 @@ import (
 // addMoreCommands registers the commands of the tool and agent layers.
 func addMoreCommands(f *cmdutil.Factory, root *cobra.Command) {
 	tools.AddToolCommands(f, root)
-	agent.AddAgentCommands(f, root)
+	agent.AddAgentCommands(f, root, nil)
 	root.AddCommand(extensions.NewCmdAgents(f), mcp.NewCmdMCP(f), sandbox.NewCmdSandbox(f), sandbox.NewCmdDoctor(f, nil), audit.NewCmdAudit(f), audit.NewCmdPolicy(f), rewind.NewCmdRewind(f, nil), extensions.NewCmdPlugin(f))
 }

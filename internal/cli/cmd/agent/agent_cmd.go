@@ -1,3 +1,6 @@
+// Package agent is the root command's run: `reins` with its flags picks a mode — headless
+// `-p` (here), the Agent SDK's stream-json protocol (cmd/agent/sdk) or the interactive chat
+// (cmd/agent/chat) — and runs the agent in it.
 package agent
 
 import (
@@ -54,9 +57,10 @@ Exit codes (the same scheme for every command; see docs/cli.md):
   7    the run stopped at --max-turns before the model finished
   130  interrupted (Ctrl-C, SIGTERM); the conversation so far is saved`
 
-// AddAgentCommands makes the root command run the agent (`reins -p`).
-func AddAgentCommands(f *cmdutil.Factory, root *cobra.Command) {
-	opts := &shared.Options{}
+// AddAgentCommands makes the root command run the agent (`reins -p`). runF, when a test
+// gives one, receives the parsed flags instead of a run.
+func AddAgentCommands(f *cmdutil.Factory, root *cobra.Command, runF func(*shared.Options) error) {
+	opts := &shared.Options{Factory: f}
 	root.Long = strings.TrimSpace(root.Long) + "\n\n" + agentHelp
 	root.Example = `  reins -p "explain what this repository does"
   reins -p --allowedTools "Bash(go test:*)" --output-format stream-json "make the tests pass"
@@ -64,40 +68,54 @@ func AddAgentCommands(f *cmdutil.Factory, root *cobra.Command) {
   reins -p --continue "now update the docs"`
 	root.Args = cobra.ArbitraryArgs
 	root.RunE = func(cmd *cobra.Command, args []string) error {
+		opts.Args = args
 		if err := opts.SDK.Validate(cmd, opts); err != nil {
 			return err
 		}
-		if opts.SDK.InputFormat == shared.InputStreamJSON {
-			// The Agent SDK's protocol: no -p and no prompt; turns arrive on standard input.
-			if len(args) > 0 {
-				return cmdutil.UsageErrorf("--input-format stream-json takes its prompts on standard input, not as arguments")
-			}
-			return sdk.RunSDK(cmd.Context(), f, opts)
+		if runF != nil {
+			return runF(opts)
 		}
-		if !opts.Print {
-			if !f.IsTerminal() {
-				if len(args) > 0 {
-					return cmdutil.UnknownCommand(cmd, args[0], fmt.Sprintf("(to run a prompt, use reins -p %q)", strings.Join(args, " ")))
-				}
-				return cmdutil.UsageErrorf("the interactive mode needs a terminal; to run headless, use reins -p \"…\" (or pipe the prompt: echo \"…\" | reins -p)")
-			}
-			// In a terminal, arguments are the first message of the chat, as in Claude Code;
-			// a command name one letter off is a typo, not a message.
-			if cmdutil.NearMissCommand(cmd, args) {
-				return cmdutil.UnknownCommand(cmd, args[0], fmt.Sprintf("(to start the chat with it as the first message, quote it: reins %q)", strings.Join(args, " ")))
-			}
-			return chat.RunInteractive(cmd.Context(), f, opts, strings.TrimSpace(strings.Join(args, " ")))
-		}
-		prompt, err := readPrompt(f, args)
-		if err != nil {
-			return err
-		}
-		if prompt == "" {
-			return cmdutil.UsageErrorf("no prompt: give it after the flags (reins -p \"…\") or on standard input%s", listFlagHint(opts.Perm))
-		}
-		return runAgent(cmd.Context(), f, opts, prompt)
+		return agentRun(cmd.Context(), cmd, opts)
 	}
+	registerFlags(root, opts)
+}
 
+// agentRun runs the mode the flags ask for. root names the commands a mistyped argument may
+// have meant.
+func agentRun(ctx context.Context, root *cobra.Command, opts *shared.Options) error {
+	f, args, cmd := opts.Factory, opts.Args, root
+	if opts.SDK.InputFormat == shared.InputStreamJSON {
+		// The Agent SDK's protocol: no -p and no prompt; turns arrive on standard input.
+		if len(args) > 0 {
+			return cmdutil.UsageErrorf("--input-format stream-json takes its prompts on standard input, not as arguments")
+		}
+		return sdk.RunSDK(ctx, f, opts)
+	}
+	if !opts.Print {
+		if !f.IsTerminal() {
+			if len(args) > 0 {
+				return cmdutil.UnknownCommand(cmd, args[0], fmt.Sprintf("(to run a prompt, use reins -p %q)", strings.Join(args, " ")))
+			}
+			return cmdutil.UsageErrorf("the interactive mode needs a terminal; to run headless, use reins -p \"…\" (or pipe the prompt: echo \"…\" | reins -p)")
+		}
+		// In a terminal, arguments are the first message of the chat, as in Claude Code;
+		// a command name one letter off is a typo, not a message.
+		if cmdutil.NearMissCommand(cmd, args) {
+			return cmdutil.UnknownCommand(cmd, args[0], fmt.Sprintf("(to start the chat with it as the first message, quote it: reins %q)", strings.Join(args, " ")))
+		}
+		return chat.RunInteractive(ctx, f, opts, strings.TrimSpace(strings.Join(args, " ")))
+	}
+	prompt, err := readPrompt(f, args)
+	if err != nil {
+		return err
+	}
+	if prompt == "" {
+		return cmdutil.UsageErrorf("no prompt: give it after the flags (reins -p \"…\") or on standard input%s", listFlagHint(opts.Perm))
+	}
+	return runAgent(ctx, f, opts, prompt)
+}
+
+func registerFlags(root *cobra.Command, opts *shared.Options) {
 	fl := root.Flags()
 	fl.BoolVarP(&opts.Print, "print", "p", false, "run headless: answer the prompt and exit")
 	fl.StringVar(&opts.OutputFormat, "output-format", shared.FormatText, "with -p: text, json (one result object) or stream-json (one JSON object per line)")

@@ -1,3 +1,5 @@
+// Package audit holds `reins audit` (the hash-chained log: path, show, verify) and `reins
+// policy` (keygen, sign, and replay of recorded calls against a proposed policy).
 package audit
 
 import (

@@ -1,3 +1,5 @@
+// Package extensions holds the commands that list what extends a session: `reins plugin`
+// (list, enable, disable), `reins agents list` and `reins hooks list`.
 package extensions
 
 import (

@@ -1,3 +1,5 @@
+// Package mcp holds `reins mcp`: the servers' status, add/remove, approval and repinning of
+// project servers, and `mcp serve`, Reins' guarded tools over MCP.
 package mcp
 
 import (

@@ -1,3 +1,5 @@
+// Package permissions holds `reins permissions check` and `list`, which show what the
+// permission engine decides and which rules are in force, and `reins trust`.
 package permissions
 
 import (

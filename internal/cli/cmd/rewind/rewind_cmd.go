@@ -1,3 +1,4 @@
+// Package rewind holds `reins rewind`: a saved conversation's files put back to a checkpoint.
 package rewind
 
 import (

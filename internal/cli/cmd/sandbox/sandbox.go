@@ -1,3 +1,5 @@
+// Package sandbox holds `reins sandbox status` and `reins doctor`, which say how a session
+// here would confine Bash and which model API and credential source it would use.
 package sandbox
 
 import (

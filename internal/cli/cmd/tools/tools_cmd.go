@@ -1,3 +1,5 @@
+// Package tools holds `reins tools list` and `reins tool run`: the tool pool, and one tool
+// call run through the whole pipeline outside a session.
 package tools
 
 import (

@@ -1,3 +1,5 @@
+// Package chat is the interactive mode: it assembles the session with the chat as the
+// answerer of every ask and runs the full-screen TUI (internal/tui) over the agent's events.
 package chat
 
 import (

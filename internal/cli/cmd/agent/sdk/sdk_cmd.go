@@ -1,3 +1,6 @@
+// Package sdk is the Agent SDK's mode (--input-format stream-json): one conversation of JSON
+// lines on standard input and output, with the SDK's control requests (initialize, can_use_tool,
+// MCP servers of the SDK, rewind_files), and system/init's report of the session.
 package sdk
 
 import (

@@ -1,3 +1,6 @@
+// Package chatview turns the session's state into what the chat shows: the lists of the
+// slash commands (/agents, /skills, /mcp, /permissions), the trust dialog, /rewind's
+// checkpoints, the status line, and standard error kept off the chat's terminal.
 package chatview
 
 import (
