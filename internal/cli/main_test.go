@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/reinsdev/reins/internal/cli/cmd/sandbox"
 )
 
 // The package's end-to-end tests run the real reins binary. It is built once, on first use,
@@ -61,7 +59,7 @@ func reinsBinary(t testing.TB) string {
 func TestMain(m *testing.M) {
 	// The in-process tests' sessions run Bash in the sandbox by default, with the test binary
 	// as the helper the backends re-execute.
-	if code, ok := sandbox.SandboxHelper(os.Args[1:]); ok {
+	if code, ok := sandboxHelper(os.Args[1:]); ok {
 		os.Exit(code)
 	}
 	code := m.Run()

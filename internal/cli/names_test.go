@@ -6,17 +6,18 @@ import (
 	"github.com/reinsdev/reins/internal/cli/cmd/sandbox"
 	"github.com/reinsdev/reins/internal/cli/cmd/tools"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
+	"github.com/reinsdev/reins/permission"
 )
 
-// The JSON documents the end-to-end tests decode, under the names they know.
-type (
-	checkResult = permissions.CheckResult
-	listResult  = permissions.ListResult
-)
+// The end-to-end tests, which run the real binary, know the command packages' types and
+// helpers by the names they had when the commands lived in this package; these keep those
+// names, so the tests need no change.
 
-type toolsListResult = tools.ListResult
-
+// The JSON documents the tests decode.
 type (
+	checkResult         = permissions.CheckResult
+	listResult          = permissions.ListResult
+	toolsListResult     = tools.ListResult
 	runResult           = tools.RunResult
 	listedTool          = tools.ListedTool
 	sandboxStatusReport = sandbox.StatusReport
@@ -31,3 +32,7 @@ const (
 )
 
 func joinWorktreeName(args []string) []string { return cmdutil.JoinWorktreeName(args) }
+
+func shadows(b, a permission.RuleValue) bool { return cmdutil.Shadows(b, a) }
+
+func sandboxHelper(args []string) (code int, ok bool) { return sandbox.SandboxHelper(args) }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/permission"
 )
 
@@ -180,7 +179,7 @@ func TestShadows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		d, a := ruleValue(tt.deny), ruleValue(tt.allow)
-		if got := cmdutil.Shadows(d, a); got != tt.want {
+		if got := shadows(d, a); got != tt.want {
 			t.Errorf("shadows(%s, %s) = %v, want %v", tt.deny, tt.allow, got, tt.want)
 		}
 	}
