@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
 // confCase is one line of a conformance file (format: testdata/conformance/README.md at the
@@ -225,9 +227,9 @@ func setupCase(t *testing.T, c confCase, e confEnv, claudeFiles bool) []string {
 	return args
 }
 
-func (e confEnv) factory(stdout, stderr *bytes.Buffer) *Factory {
+func (e confEnv) factory(stdout, stderr *bytes.Buffer) *cmdutil.Factory {
 	env := map[string]string{"HOME": e.home, "REINS_MANAGED_DIR": e.managed}
-	return &Factory{
+	return &cmdutil.Factory{
 		In:         strings.NewReader(""),
 		Out:        stdout,
 		ErrOut:     stderr,
@@ -266,7 +268,7 @@ func runConformance(t *testing.T, path string) {
 					t.Fatalf("decision %s, want %s (%s)\nmessage: %s\nerror: %s\ntrace: %+v\nwarnings: %v",
 						res.Decision, c.Expect, c.Note, res.Message, res.Error, res.Trace, res.Warnings)
 				}
-				wantCode := map[string]int{"allow": exitOK, "ask": exitAsk, "deny": exitDenied, "error": exitInvalidInput}[c.Expect]
+				wantCode := map[string]int{"allow": cmdutil.ExitOK, "ask": cmdutil.ExitAsk, "deny": cmdutil.ExitDenied, "error": cmdutil.ExitInvalidInput}[c.Expect]
 				if code != wantCode {
 					t.Errorf("exit code %d, want %d", code, wantCode)
 				}

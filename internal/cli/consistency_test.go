@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/llm/llmtest"
 )
 
@@ -31,7 +32,7 @@ func runIn(t *testing.T, env map[string]string, args ...string) (stdout, stderr 
 		all[k] = v
 	}
 	var out, errOut bytes.Buffer
-	f := &Factory{
+	f := &cmdutil.Factory{
 		In: strings.NewReader(""), Out: &out, ErrOut: &errOut,
 		Getenv:     func(k string) string { return all[k] },
 		Getwd:      func() (string, error) { return proj, nil },
@@ -55,12 +56,12 @@ func TestUnknownCommandsSuggestAndFail(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, stderr, code := runIn(t, nil, tt.args...)
-		if code != exitUsage || !strings.Contains(stderr, tt.want) {
-			t.Errorf("reins %v: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr, exitUsage, tt.want)
+		if code != cmdutil.ExitUsage || !strings.Contains(stderr, tt.want) {
+			t.Errorf("reins %v: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr, cmdutil.ExitUsage, tt.want)
 		}
 	}
 	// A group alone prints its help and succeeds.
-	if out, _, code := runIn(t, nil, "tools"); code != exitOK || !strings.Contains(out, "Available Commands:") {
+	if out, _, code := runIn(t, nil, "tools"); code != cmdutil.ExitOK || !strings.Contains(out, "Available Commands:") {
 		t.Errorf("reins tools: exit %d, %q", code, out)
 	}
 }
@@ -68,7 +69,7 @@ func TestUnknownCommandsSuggestAndFail(t *testing.T) {
 func TestVersion(t *testing.T) {
 	for _, args := range [][]string{{"--version"}, {"version"}} {
 		out, stderr, code := runIn(t, nil, args...)
-		if code != exitOK {
+		if code != cmdutil.ExitOK {
 			t.Fatalf("reins %v: exit %d %s", args, code, stderr)
 		}
 		lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -105,7 +106,7 @@ func TestProviderKeyMissingBeforeNetwork(t *testing.T) {
 	for _, tt := range tests {
 		// No base URL: the provider's own API, which would refuse the request anyway.
 		_, stderr, code := runIn(t, nil, "-p", "--provider", tt.provider, "hi")
-		if code != exitError || !strings.Contains(stderr, tt.want) {
+		if code != cmdutil.ExitError || !strings.Contains(stderr, tt.want) {
 			t.Errorf("--provider %s without a key: exit %d, stderr %q", tt.provider, code, stderr)
 		}
 	}
@@ -114,7 +115,7 @@ func TestProviderKeyMissingBeforeNetwork(t *testing.T) {
 func TestDebugFile(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "debug.log")
 	_, stderr, code := runIn(t, nil, "--debug-file", log, "permissions", "check", "--tool", "Bash", "--input", `{"command":"ls"}`)
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	b, err := os.ReadFile(log)
@@ -136,15 +137,15 @@ func TestExitCodes(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"permissions", "check", "--tool", "Bash", "--input", `{"command":"ls"}`}, exitOK},
-		{[]string{"permissions", "check", "--tool", "Bash", "--input", `{"command":"touch x"}`}, exitAsk},
-		{[]string{"permissions", "check", "--tool", "Bash", "--input", `{"command":"touch x"}`, "--disallowedTools", "Bash(touch:*)"}, exitDenied},
-		{[]string{"permissions", "check", "--tool", "Read", "--input", `{}`}, exitInvalidInput},
-		{[]string{"permissions", "check", "--tool", "Read", "--input", `{`}, exitInvalidInput},
-		{[]string{"tool", "run", "Read", "--input", `{}`}, exitInvalidInput},
-		{[]string{"tool", "run", "Bash", "--input", `{"command":"exit 3"}`, "--allowedTools", "Bash"}, exitToolError},
-		{[]string{"tool", "run", "Bash", "--input", `{"command":"touch x"}`}, exitDenied},
-		{[]string{"permissions", "check", "--permission-mode", "sometimes"}, exitUsage},
+		{[]string{"permissions", "check", "--tool", "Bash", "--input", `{"command":"ls"}`}, cmdutil.ExitOK},
+		{[]string{"permissions", "check", "--tool", "Bash", "--input", `{"command":"touch x"}`}, cmdutil.ExitAsk},
+		{[]string{"permissions", "check", "--tool", "Bash", "--input", `{"command":"touch x"}`, "--disallowedTools", "Bash(touch:*)"}, cmdutil.ExitDenied},
+		{[]string{"permissions", "check", "--tool", "Read", "--input", `{}`}, cmdutil.ExitInvalidInput},
+		{[]string{"permissions", "check", "--tool", "Read", "--input", `{`}, cmdutil.ExitInvalidInput},
+		{[]string{"tool", "run", "Read", "--input", `{}`}, cmdutil.ExitInvalidInput},
+		{[]string{"tool", "run", "Bash", "--input", `{"command":"exit 3"}`, "--allowedTools", "Bash"}, cmdutil.ExitToolError},
+		{[]string{"tool", "run", "Bash", "--input", `{"command":"touch x"}`}, cmdutil.ExitDenied},
+		{[]string{"permissions", "check", "--permission-mode", "sometimes"}, cmdutil.ExitUsage},
 	}
 	for _, tt := range tests {
 		_, stderr, code := runIn(t, nil, tt.args...)
@@ -166,27 +167,27 @@ func TestToolRunSessionKeepsFileState(t *testing.T) {
 		return code
 	}
 	// Without a session every run starts fresh: Edit needs a Read first.
-	if code := edit("", "alpha", "beta"); code != exitInvalidInput {
-		t.Fatalf("Edit without a read: exit %d, want %d", code, exitInvalidInput)
+	if code := edit("", "alpha", "beta"); code != cmdutil.ExitInvalidInput {
+		t.Fatalf("Edit without a read: exit %d, want %d", code, cmdutil.ExitInvalidInput)
 	}
-	if _, stderr, code := e.run(t, "", false, "tool", "run", "Read", "--input", `{"file_path":"a.txt"}`, "--session", "s1"); code != exitOK {
+	if _, stderr, code := e.run(t, "", false, "tool", "run", "Read", "--input", `{"file_path":"a.txt"}`, "--session", "s1"); code != cmdutil.ExitOK {
 		t.Fatalf("Read: exit %d %s", code, stderr)
 	}
-	if code := edit("other", "alpha", "beta"); code != exitInvalidInput {
-		t.Errorf("Edit in another session: exit %d, want %d", code, exitInvalidInput)
+	if code := edit("other", "alpha", "beta"); code != cmdutil.ExitInvalidInput {
+		t.Errorf("Edit in another session: exit %d, want %d", code, cmdutil.ExitInvalidInput)
 	}
-	if code := edit("s1", "alpha", "beta"); code != exitOK {
+	if code := edit("s1", "alpha", "beta"); code != cmdutil.ExitOK {
 		t.Fatalf("Edit after Read in the same session: exit %d", code)
 	}
 	// The session knows the file as written, so a second edit needs no new read.
-	if code := edit("s1", "beta", "gamma"); code != exitOK {
+	if code := edit("s1", "beta", "gamma"); code != cmdutil.ExitOK {
 		t.Errorf("second Edit: exit %d", code)
 	}
 	b, _ := os.ReadFile(filepath.Join(e.proj, "a.txt"))
 	if string(b) != "gamma\n" {
 		t.Errorf("a.txt = %q", b)
 	}
-	if _, stderr, code := e.run(t, "", false, "tool", "run", "Read", "--input", `{"file_path":"a.txt"}`, "--session", "../x"); code != exitUsage {
+	if _, stderr, code := e.run(t, "", false, "tool", "run", "Read", "--input", `{"file_path":"a.txt"}`, "--session", "../x"); code != cmdutil.ExitUsage {
 		t.Errorf("--session ../x: exit %d %s", code, stderr)
 	}
 }
@@ -194,7 +195,7 @@ func TestToolRunSessionKeepsFileState(t *testing.T) {
 // TestLeafCommandsHaveExamples walks the command tree: every command that runs something
 // shows how to call it.
 func TestLeafCommandsHaveExamples(t *testing.T) {
-	f := &Factory{Getenv: func(string) string { return "" }, IsTerminal: func() bool { return false }}
+	f := &cmdutil.Factory{Getenv: func(string) string { return "" }, IsTerminal: func() bool { return false }}
 	root := NewCmdRoot(f)
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -216,7 +217,7 @@ func TestLeafCommandsHaveExamples(t *testing.T) {
 // TestEveryModeCommandTakesPermissionMode checks that each command with a mode flag takes
 // --permission-mode.
 func TestEveryModeCommandTakesPermissionMode(t *testing.T) {
-	f := &Factory{Getenv: func(string) string { return "" }, IsTerminal: func() bool { return false }}
+	f := &cmdutil.Factory{Getenv: func(string) string { return "" }, IsTerminal: func() bool { return false }}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		if c.Flags().Lookup("mode") != nil || c.Flags().Lookup("allowedTools") != nil {
@@ -233,7 +234,7 @@ func TestEveryModeCommandTakesPermissionMode(t *testing.T) {
 	}
 	walk(NewCmdRoot(f))
 	_, stderr, code := runIn(t, nil, "permissions", "check", "--tool", "Bash", "--input", `{"command":"ls"}`, "--mode", "plan", "--permission-mode", "default")
-	if code != exitUsage || !strings.Contains(stderr, "disagree") {
+	if code != cmdutil.ExitUsage || !strings.Contains(stderr, "disagree") {
 		t.Errorf("--mode and --permission-mode disagreeing: exit %d %s", code, stderr)
 	}
 }
@@ -243,7 +244,7 @@ func TestDebugLogsTheRun(t *testing.T) {
 	srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Glob", `{"pattern":"*.none"}`)), llmtest.Say("done"))
 	log := filepath.Join(t.TempDir(), "debug.log")
 	env := map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": srv.URL}
-	if _, stderr, code := runIn(t, env, "--debug-file", log, "-p", "look"); code != exitOK {
+	if _, stderr, code := runIn(t, env, "--debug-file", log, "-p", "look"); code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	b, err := os.ReadFile(log)
@@ -281,7 +282,7 @@ func TestVersionText(t *testing.T) {
 			"reins version (devel)\ncommit abc (with local changes)\nbuilt with go1.26.8\n"},
 	}
 	for _, tt := range tests {
-		if got := versionText(tt.bi); got != tt.want {
+		if got := cmdutil.VersionText(tt.bi); got != tt.want {
 			t.Errorf("%s:\n%s\nwant\n%s", tt.name, got, tt.want)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/llm/llmtest"
 )
 
@@ -57,11 +58,11 @@ func TestExamplesParse(t *testing.T) {
 					headless++
 				}
 				_, stderr, code := runIn(t, env, c.args...)
-				if code == exitError && strings.Contains(stderr, "no saved session found") {
+				if code == cmdutil.ExitError && strings.Contains(stderr, "no saved session found") {
 					// --continue in a fresh project: the example is right, there is no history.
 					continue
 				}
-				if code == exitUsage || code == exitError {
+				if code == cmdutil.ExitUsage || code == cmdutil.ExitError {
 					t.Errorf("%s: %s: exit %d: %s", ex.where, ex.line, code, stderr)
 				}
 			}
@@ -224,7 +225,7 @@ func wordText(w *syntax.Word) string {
 // checkArgs does what Run does up to the command's RunE: the tool lists, the command, its
 // flags, its arguments; for the root command with -p, a prompt from the arguments or a pipe.
 func checkArgs(args []string, piped bool) error {
-	root := NewCmdRoot(&Factory{Getenv: func(string) string { return "" }, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
+	root := NewCmdRoot(&cmdutil.Factory{Getenv: func(string) string { return "" }, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
 	args, err := expandToolLists(root, args)
 	if err != nil {
 		return err

@@ -1,14 +1,10 @@
 package cli
 
 import (
-	"errors"
 	"os"
 
 	"golang.org/x/sys/unix"
 )
-
-// landlockABI: Landlock is Linux's.
-func landlockABI() (int, error) { return 0, errors.New("Landlock is Linux's; macOS uses Seatbelt") }
 
 // stdinIsTerminal asks the terminal driver (TIOCGETA is macOS's TCGETS), not the file mode:
 // /dev/null is a character device too, and a person can only answer on a real terminal.

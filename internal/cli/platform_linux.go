@@ -4,12 +4,7 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/reinsdev/reins/sandbox/landlock"
 )
-
-// landlockABI is the kernel's Landlock ABI version, for `reins sandbox status`.
-func landlockABI() (int, error) { return landlock.ABI() }
 
 // stdinIsTerminal asks the terminal driver, not the file mode: /dev/null is a character
 // device too, and a person can only answer on a real terminal.

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
 // TestNearMissCommand: a first word one edit from a command, alone or followed by one of its
@@ -28,7 +30,7 @@ func TestNearMissCommand(t *testing.T) {
 		{[]string{"explain", "this", "repo"}, false},
 	}
 	for _, tt := range tests {
-		if got := nearMissCommand(root, tt.args); got != tt.want {
+		if got := cmdutil.NearMissCommand(root, tt.args); got != tt.want {
 			t.Errorf("nearMissCommand(%q) = %v, want %v", tt.args, got, tt.want)
 		}
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
 // FuzzExpandToolLists feeds arbitrary argument lists (NUL-separated) to the variadic
@@ -21,8 +23,8 @@ func FuzzExpandToolLists(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	root := NewCmdRoot(&Factory{Getenv: func(string) string { return "" }})
-	valued := valueFlags(root)
+	root := NewCmdRoot(&cmdutil.Factory{Getenv: func(string) string { return "" }})
+	valued := cmdutil.ValueFlags(root)
 	f.Fuzz(func(t *testing.T, joined string) {
 		args := strings.Split(joined, "\x00")
 		out, err := expandToolLists(root, args)
@@ -33,7 +35,7 @@ func FuzzExpandToolLists(f *testing.F) {
 			if a == "--" {
 				break
 			}
-			if _, ok := toolListFlags[a]; ok && (i == 0 || !valued[out[i-1]]) {
+			if _, ok := cmdutil.ToolListFlag(a); ok && (i == 0 || !valued[out[i-1]]) {
 				t.Fatalf("list flag %q left taking a separate value in %q (from %q)", a, out, args)
 			}
 		}
@@ -54,12 +56,12 @@ func listValues(args []string, valued map[string]bool) []string {
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if _, list := toolListFlags[a]; !list && valued[a] && i+1 < len(args) {
+		if _, list := cmdutil.ToolListFlag(a); !list && valued[a] && i+1 < len(args) {
 			out = append(out, a, args[i+1])
 			i++
 			continue
 		}
-		if _, ok := toolListFlags[a]; ok {
+		if _, ok := cmdutil.ToolListFlag(a); ok {
 			if i+1 < len(args) {
 				i++
 				out = append(out, args[i])
@@ -67,7 +69,7 @@ func listValues(args []string, valued map[string]bool) []string {
 			continue
 		}
 		if name, v, ok := strings.Cut(a, "="); ok {
-			if _, list := toolListFlags[name]; list {
+			if _, list := cmdutil.ToolListFlag(name); list {
 				out = append(out, v)
 				continue
 			}

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
 // toolsEnv is a project folder and a home folder for in-process runs.
@@ -42,7 +44,7 @@ func (e *toolsEnv) write(t *testing.T, name, content string) {
 func (e *toolsEnv) run(t *testing.T, stdin string, terminal bool, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	f := &Factory{
+	f := &cmdutil.Factory{
 		In:         strings.NewReader(stdin),
 		Out:        &out,
 		ErrOut:     &errb,
@@ -134,26 +136,26 @@ func TestToolRun(t *testing.T) {
 		code     int
 		text     string // the tool_result text, or a prefix ending in "…"
 	}{
-		{"ok", []string{"Grep", "--input", `{"pattern":"hello"}`}, "", false, exitOK, "Found 1 file\na.txt"},
-		{"schema error", []string{"Grep", "--input", `{"pattern":1}`}, "", false, exitInvalidInput,
+		{"ok", []string{"Grep", "--input", `{"pattern":"hello"}`}, "", false, cmdutil.ExitOK, "Found 1 file\na.txt"},
+		{"schema error", []string{"Grep", "--input", `{"pattern":1}`}, "", false, cmdutil.ExitInvalidInput,
 			"<tool_use_error>InputValidationError: Grep failed due to the following issue:\nThe parameter `pattern` type is expected as `string` but provided as `integer`</tool_use_error>"},
-		{"validation error", []string{"Glob", "--input", `{"pattern":"*","path":"nope"}`}, "", false, exitInvalidInput,
+		{"validation error", []string{"Glob", "--input", `{"pattern":"*","path":"nope"}`}, "", false, cmdutil.ExitInvalidInput,
 			"<tool_use_error>Directory does not exist: nope. Note: your current working directory is " + e.proj + ".</tool_use_error>"},
-		{"deny rule", []string{"Read", "--input", `{"file_path":"secret.txt"}`}, "", false, exitDenied,
+		{"deny rule", []string{"Read", "--input", `{"file_path":"secret.txt"}`}, "", false, cmdutil.ExitDenied,
 			"<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>"},
-		{"tool-wide deny", []string{"Glob", "--input", `{"pattern":"*"}`, "--disallowedTools", "Glob"}, "", false, exitDenied,
+		{"tool-wide deny", []string{"Glob", "--input", `{"pattern":"*"}`, "--disallowedTools", "Glob"}, "", false, cmdutil.ExitDenied,
 			"Permission to use Glob has been denied."},
-		{"ask without a terminal", []string{"Write", "--input", `{"file_path":"new.txt","content":"x"}`}, "", false, exitDenied,
+		{"ask without a terminal", []string{"Write", "--input", `{"file_path":"new.txt","content":"x"}`}, "", false, cmdutil.ExitDenied,
 			"Reins requested permissions to write to " + filepath.Join(e.proj, "new.txt") + ", but you haven't granted it yet."},
-		{"ask refused at the terminal", []string{"Write", "--input", `{"file_path":"new.txt","content":"x"}`}, "n\n", true, exitDenied, rejectMessage},
-		{"ask approved at the terminal", []string{"Write", "--input", `{"file_path":"new.txt","content":"x"}`}, "y\n", true, exitOK,
+		{"ask refused at the terminal", []string{"Write", "--input", `{"file_path":"new.txt","content":"x"}`}, "n\n", true, cmdutil.ExitDenied, rejectMessage},
+		{"ask approved at the terminal", []string{"Write", "--input", `{"file_path":"new.txt","content":"x"}`}, "y\n", true, cmdutil.ExitOK,
 			"File created successfully at: " + filepath.Join(e.proj, "new.txt")},
-		{"mode flag", []string{"Write", "--input", `{"file_path":"new2.txt","content":"x"}`, "--permission-mode", "acceptEdits"}, "", false, exitOK,
+		{"mode flag", []string{"Write", "--input", `{"file_path":"new2.txt","content":"x"}`, "--permission-mode", "acceptEdits"}, "", false, cmdutil.ExitOK,
 			"File created successfully at: " + filepath.Join(e.proj, "new2.txt")},
-		{"dontAsk", []string{"WebFetch", "--input", `{"url":"https://example.com","prompt":"p"}`, "--permission-mode", "dontAsk"}, "", false, exitDenied,
+		{"dontAsk", []string{"WebFetch", "--input", `{"url":"https://example.com","prompt":"p"}`, "--permission-mode", "dontAsk"}, "", false, cmdutil.ExitDenied,
 			"Permission to use WebFetch has been denied because Reins is running in don't ask mode.…"},
-		{"alias", []string{"KillShell", "--input", `{"task_id":"nope"}`}, "", false, exitInvalidInput, "<tool_use_error>No task found with ID: nope</tool_use_error>"},
-		{"call error", []string{"Bash", "--input", `{"command":"echo out; exit 3"}`, "--allowedTools", "Bash"}, "", false, exitToolError, "…"},
+		{"alias", []string{"KillShell", "--input", `{"task_id":"nope"}`}, "", false, cmdutil.ExitInvalidInput, "<tool_use_error>No task found with ID: nope</tool_use_error>"},
+		{"call error", []string{"Bash", "--input", `{"command":"echo out; exit 3"}`, "--allowedTools", "Bash"}, "", false, cmdutil.ExitToolError, "…"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -170,7 +172,7 @@ func TestToolRun(t *testing.T) {
 			} else if got != tt.text {
 				t.Errorf("result %q\nwant %q", got, tt.text)
 			}
-			if r.IsError != (tt.code != exitOK) {
+			if r.IsError != (tt.code != cmdutil.ExitOK) {
 				t.Errorf("is_error = %v", r.IsError)
 			}
 		})
@@ -186,8 +188,8 @@ func TestToolRunUsage(t *testing.T) {
 		{"tool", "run"},
 		{"tool", "run", "Grep", "--permission-mode", "sideways"},
 	} {
-		if _, stderr, code := e.run(t, "", false, args...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, stderr)
+		if _, stderr, code := e.run(t, "", false, args...); code != cmdutil.ExitUsage {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, cmdutil.ExitUsage, stderr)
 		}
 	}
 	// A call that names no tool of the session, or whose input is not JSON, is invalid
@@ -196,12 +198,12 @@ func TestToolRunUsage(t *testing.T) {
 		{"tool", "run", "NoSuchTool"},
 		{"tool", "run", "Grep", "--input", "{not json"},
 	} {
-		if _, stderr, code := e.run(t, "", false, args...); code != exitInvalidInput {
-			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitInvalidInput, stderr)
+		if _, stderr, code := e.run(t, "", false, args...); code != cmdutil.ExitInvalidInput {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, cmdutil.ExitInvalidInput, stderr)
 		}
 	}
 	e.env["REINS_SIMPLE"] = "1"
-	if _, stderr, code := e.run(t, "", false, "tool", "run", "Grep", "--input", `{"pattern":"x"}`); code != exitInvalidInput || !strings.Contains(stderr, "Grep is not available in this session (REINS_SIMPLE") {
+	if _, stderr, code := e.run(t, "", false, "tool", "run", "Grep", "--input", `{"pattern":"x"}`); code != cmdutil.ExitInvalidInput || !strings.Contains(stderr, "Grep is not available in this session (REINS_SIMPLE") {
 		t.Errorf("simple mode: exit %d, %s", code, stderr)
 	}
 }
@@ -212,7 +214,7 @@ func TestToolRunAskUserQuestionAtTerminal(t *testing.T) {
 	{"question":"Which sizes?","header":"Size","multiSelect":true,"options":[{"label":"S","description":""},{"label":"M","description":""},{"label":"L","description":""}]}]}`
 	e.env["IS_SANDBOX"] = "1" // bypass as root (as in CI containers) needs the sandbox indicator
 	out, stderr, code := e.run(t, "2\n1, 3\n", true, "tool", "run", "AskUserQuestion", "--input", input, "--permission-mode", "bypassPermissions")
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 	}
 	want := `User has answered your questions: "Which color?"="Blue", "Which sizes?"="S, L". You can now continue with the user's answers in mind.`
@@ -224,7 +226,7 @@ func TestToolRunAskUserQuestionAtTerminal(t *testing.T) {
 	}
 	// Without a terminal, even bypass mode cannot answer for the person.
 	out, _, code = e.run(t, "", false, "tool", "run", "AskUserQuestion", "--input", input, "--permission-mode", "bypassPermissions")
-	if code != exitDenied || resultText(decodeResult(t, out)) != "Answer questions?" {
+	if code != cmdutil.ExitDenied || resultText(decodeResult(t, out)) != "Answer questions?" {
 		t.Errorf("no terminal: exit %d %s", code, out)
 	}
 }
@@ -232,15 +234,15 @@ func TestToolRunAskUserQuestionAtTerminal(t *testing.T) {
 func TestToolRunPlanMode(t *testing.T) {
 	e := newToolsEnv(t)
 	out, stderr, code := e.run(t, "", false, "tool", "run", "EnterPlanMode", "--permission-mode", "acceptEdits")
-	if code != exitOK || !strings.Contains(stderr, "reins: permission mode is now plan") || !strings.HasPrefix(resultText(decodeResult(t, out)), "Entered plan mode.") {
+	if code != cmdutil.ExitOK || !strings.Contains(stderr, "reins: permission mode is now plan") || !strings.HasPrefix(resultText(decodeResult(t, out)), "Entered plan mode.") {
 		t.Errorf("EnterPlanMode: exit %d\n%s\n%s", code, out, stderr)
 	}
 	out, _, code = e.run(t, "", false, "tool", "run", "ExitPlanMode", "--input", `{"plan":"do it"}`)
-	if code != exitInvalidInput || !strings.Contains(resultText(decodeResult(t, out)), "You are not in plan mode.") {
+	if code != cmdutil.ExitInvalidInput || !strings.Contains(resultText(decodeResult(t, out)), "You are not in plan mode.") {
 		t.Errorf("ExitPlanMode outside plan mode: exit %d %s", code, out)
 	}
 	out, stderr, code = e.run(t, "y\n", true, "tool", "run", "ExitPlanMode", "--input", `{"plan":"1. do it"}`, "--permission-mode", "plan")
-	if code != exitOK || !strings.Contains(stderr, "Exit plan mode?\n\n1. do it") || !strings.Contains(stderr, "permission mode is now default") {
+	if code != cmdutil.ExitOK || !strings.Contains(stderr, "Exit plan mode?\n\n1. do it") || !strings.Contains(stderr, "permission mode is now default") {
 		t.Errorf("ExitPlanMode approved: exit %d\n%s\n%s", code, out, stderr)
 	}
 }
@@ -273,24 +275,24 @@ func TestToolRunBinary(t *testing.T) {
 		code        int
 		contains    string
 	}{
-		{"Bash", `{"command":"echo hi; pwd"}`, []string{"--allowedTools", "Bash(echo hi; pwd)"}, exitOK, "hi\n" + proj},
-		{"Bash", `{"command":"ls"}`, nil, exitOK, "a.txt"}, // read-only: no rule needed
-		{"Bash", `{"command":"touch x"}`, nil, exitDenied, "Reins requested permissions"},
-		{"TaskOutput", `{"task_id":"t1"}`, nil, exitInvalidInput, "No task found with ID: t1"},
-		{"TaskStop", `{"task_id":"t1"}`, nil, exitInvalidInput, "No task found with ID: t1"},
-		{"Read", `{"file_path":"a.txt"}`, nil, exitOK, "1\talpha\n2\tbeta"},
-		{"Write", `{"file_path":"w.txt","content":"written"}`, []string{"--permission-mode", "acceptEdits"}, exitOK, "File created successfully at: " + filepath.Join(proj, "w.txt")},
-		{"Edit", `{"file_path":"e.txt","old_string":"","new_string":"created by edit"}`, []string{"--permission-mode", "acceptEdits"}, exitOK, "e.txt"},
-		{"Edit", `{"file_path":"a.txt","old_string":"alpha","new_string":"gamma"}`, []string{"--permission-mode", "acceptEdits"}, exitInvalidInput, "File has not been read yet. Read it first before writing to it."},
-		{"NotebookEdit", `{"notebook_path":"nb.ipynb","cell_id":"c1","new_source":"print(2)"}`, []string{"--permission-mode", "acceptEdits"}, exitInvalidInput, "read"},
-		{"Glob", `{"pattern":"**/*.go"}`, nil, exitOK, "sub/b.go"},
-		{"Grep", `{"pattern":"beta","output_mode":"content"}`, nil, exitOK, "a.txt:2:beta"},
-		{"WebFetch", fmt.Sprintf(`{"url":%q,"prompt":"what"}`, srv.URL), []string{"--allowedTools", "WebFetch(domain:127.0.0.1)"}, exitOK, "# Served\n\nby the test"},
-		{"WebFetch", fmt.Sprintf(`{"url":%q,"prompt":"what"}`, srv.URL), nil, exitDenied, "Reins requested permissions to use WebFetch"},
-		{"TodoWrite", `{"todos":[{"content":"a","status":"pending","activeForm":"doing a"}]}`, nil, exitOK, "Todos have been modified successfully."},
-		{"AskUserQuestion", `{"questions":[{"question":"Q?","header":"H","options":[{"label":"a","description":""},{"label":"b","description":""}]}]}`, nil, exitDenied, "Answer questions?"},
-		{"EnterPlanMode", `{}`, nil, exitOK, "Entered plan mode."},
-		{"ExitPlanMode", `{"plan":"p"}`, []string{"--permission-mode", "plan"}, exitDenied, "Exit plan mode?"},
+		{"Bash", `{"command":"echo hi; pwd"}`, []string{"--allowedTools", "Bash(echo hi; pwd)"}, cmdutil.ExitOK, "hi\n" + proj},
+		{"Bash", `{"command":"ls"}`, nil, cmdutil.ExitOK, "a.txt"}, // read-only: no rule needed
+		{"Bash", `{"command":"touch x"}`, nil, cmdutil.ExitDenied, "Reins requested permissions"},
+		{"TaskOutput", `{"task_id":"t1"}`, nil, cmdutil.ExitInvalidInput, "No task found with ID: t1"},
+		{"TaskStop", `{"task_id":"t1"}`, nil, cmdutil.ExitInvalidInput, "No task found with ID: t1"},
+		{"Read", `{"file_path":"a.txt"}`, nil, cmdutil.ExitOK, "1\talpha\n2\tbeta"},
+		{"Write", `{"file_path":"w.txt","content":"written"}`, []string{"--permission-mode", "acceptEdits"}, cmdutil.ExitOK, "File created successfully at: " + filepath.Join(proj, "w.txt")},
+		{"Edit", `{"file_path":"e.txt","old_string":"","new_string":"created by edit"}`, []string{"--permission-mode", "acceptEdits"}, cmdutil.ExitOK, "e.txt"},
+		{"Edit", `{"file_path":"a.txt","old_string":"alpha","new_string":"gamma"}`, []string{"--permission-mode", "acceptEdits"}, cmdutil.ExitInvalidInput, "File has not been read yet. Read it first before writing to it."},
+		{"NotebookEdit", `{"notebook_path":"nb.ipynb","cell_id":"c1","new_source":"print(2)"}`, []string{"--permission-mode", "acceptEdits"}, cmdutil.ExitInvalidInput, "read"},
+		{"Glob", `{"pattern":"**/*.go"}`, nil, cmdutil.ExitOK, "sub/b.go"},
+		{"Grep", `{"pattern":"beta","output_mode":"content"}`, nil, cmdutil.ExitOK, "a.txt:2:beta"},
+		{"WebFetch", fmt.Sprintf(`{"url":%q,"prompt":"what"}`, srv.URL), []string{"--allowedTools", "WebFetch(domain:127.0.0.1)"}, cmdutil.ExitOK, "# Served\n\nby the test"},
+		{"WebFetch", fmt.Sprintf(`{"url":%q,"prompt":"what"}`, srv.URL), nil, cmdutil.ExitDenied, "Reins requested permissions to use WebFetch"},
+		{"TodoWrite", `{"todos":[{"content":"a","status":"pending","activeForm":"doing a"}]}`, nil, cmdutil.ExitOK, "Todos have been modified successfully."},
+		{"AskUserQuestion", `{"questions":[{"question":"Q?","header":"H","options":[{"label":"a","description":""},{"label":"b","description":""}]}]}`, nil, cmdutil.ExitDenied, "Answer questions?"},
+		{"EnterPlanMode", `{}`, nil, cmdutil.ExitOK, "Entered plan mode."},
+		{"ExitPlanMode", `{"plan":"p"}`, []string{"--permission-mode", "plan"}, cmdutil.ExitDenied, "Exit plan mode?"},
 	}
 	seen := map[string]bool{}
 	for _, tt := range tests {

@@ -1,69 +1,37 @@
 package cli
 
 import (
-	"cmp"
+	"context"
 	"fmt"
-	"runtime/debug"
-	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/reinsdev/reins/internal/cli/cmdutil"
 )
 
-// buildVersion describes the running binary from the build information the Go toolchain
-// embeds.
-func buildVersion() string {
-	bi, _ := debug.ReadBuildInfo()
-	return versionText(bi)
-}
-
-// versionText is buildVersion for bi (nil: none embedded): the module version (a tag, a
-// pseudo-version, or "(devel)"), the VCS commit with its time and whether the tree had local
-// changes, and the Go version. The go command stamps the commit only in a clone whose .git is
-// a folder, without -buildvcs=false: not in a git worktree (go.dev/issue/58218).
-func versionText(bi *debug.BuildInfo) string {
-	version, commit, when, modified, goVersion := "(devel)", "", "", false, "unknown"
-	if bi != nil {
-		version = cmp.Or(bi.Main.Version, version)
-		goVersion = cmp.Or(bi.GoVersion, goVersion)
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				commit = s.Value
-			case "vcs.time":
-				when = s.Value
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "reins version %s\n", strings.TrimPrefix(version, "v"))
-	if commit == "" {
-		b.WriteString("commit unknown (built without version control information)\n")
-	} else {
-		b.WriteString("commit " + commit)
-		if when != "" {
-			b.WriteString(" of " + when)
-		}
-		if modified {
-			b.WriteString(" (with local changes)")
-		}
-		b.WriteString("\n")
-	}
-	fmt.Fprintf(&b, "built with %s\n", goVersion)
-	return b.String()
-}
-
 // newCmdVersion is `reins version`, the same text as `reins --version`.
-func newCmdVersion(f *Factory) *cobra.Command {
+type versionOptions struct {
+	f *cmdutil.Factory
+}
+
+func newCmdVersion(f *cmdutil.Factory, runF func(*versionOptions) error) *cobra.Command {
+	opts := &versionOptions{f: f}
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version, commit and Go version of this reins",
 		Args:    cobra.NoArgs,
 		Example: "  reins version\n  reins --version",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprint(f.Out, buildVersion())
-			return err
+			if runF != nil {
+				return runF(opts)
+			}
+			return versionRun(cmd.Context(), opts)
 		},
 	}
+}
+
+func versionRun(ctx context.Context, opts *versionOptions) error {
+	f := opts.f
+	_, err := fmt.Fprint(f.Out, cmdutil.BuildVersion())
+	return err
 }

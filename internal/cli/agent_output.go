@@ -1,9 +1,0 @@
-package cli
-
-// The --output-format values. The shapes of the json and stream-json lines are Claude Code's,
-// defined once in internal/sdkproto for `-p` and the Agent SDK's protocol alike.
-const (
-	formatText       = "text"
-	formatJSON       = "json"
-	formatStreamJSON = "stream-json"
-)

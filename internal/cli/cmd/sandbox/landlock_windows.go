@@ -1,0 +1,8 @@
+package sandbox
+
+import "errors"
+
+// landlockABI: Landlock is Linux's.
+func landlockABI() (int, error) {
+	return 0, errors.New("Landlock is Linux's; Reins has no OS sandbox on Windows")
+}
