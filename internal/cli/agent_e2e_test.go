@@ -553,10 +553,18 @@ var (
 // re-indented for readable diffs.
 func normalizeStream(t *testing.T, out, dir, home string) string {
 	t.Helper()
+	s, err := normalizedStream(out, dir, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func normalizedStream(out, dir, home string) (string, error) {
 	var b strings.Builder
 	for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
 		if !json.Valid([]byte(line)) {
-			t.Fatalf("not a JSON line: %s", line)
+			return "", fmt.Errorf("not a JSON line: %s", line)
 		}
 		if strings.Contains(line, `"type":"tool_progress"`) {
 			continue
@@ -573,7 +581,7 @@ func normalizeStream(t *testing.T, out, dir, home string) string {
 		b.Write(pretty)
 		b.WriteString("\n")
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // golden compares got with the file, or rewrites it with -update.
