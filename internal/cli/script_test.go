@@ -134,7 +134,7 @@ func expandVars(ts *testscript.TestScript, s string) (string, error) {
 
 // cmdJSON checks a value in a JSON document: `json stdout result.subtype success` (a string is
 // compared as it is, anything else as its compact JSON: `json stdout num_turns 4`,
-// `json stdout permission_denials.0.tool_input '{"command":"ls"}'`). With `!`, the value
+// `json stdout permission_denials.0.tool_input '{"command":"ls"}'`, `json stdout deny.(len) 1`). With `!`, the value
 // differs or is absent. `json -lines file type=result path want` looks in the first line of
 // a JSON-lines file whose member type is result.
 func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
@@ -153,14 +153,27 @@ func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s: %v", args[0], err)
 	}
 	got, found := jsonPath(doc, args[1])
+	want := args[2]
+	if v, ok := decodeNonString(want); ok {
+		want = compact(v) // members in the order got has them
+	}
 	switch {
-	case neg && found && got == args[2]:
+	case neg && found && got == want:
 		ts.Fatalf("%s: %s is %s", args[0], args[1], got)
 	case !neg && !found:
 		ts.Fatalf("%s: no %s in\n%s", args[0], args[1], compact(doc))
-	case !neg && got != args[2]:
-		ts.Fatalf("%s: %s is %s, want %s", args[0], args[1], got, args[2])
+	case !neg && got != want:
+		ts.Fatalf("%s: %s is %s, want %s", args[0], args[1], got, want)
 	}
+}
+
+func decodeNonString(s string) (any, bool) {
+	var v any
+	if json.Unmarshal([]byte(s), &v) != nil {
+		return nil, false
+	}
+	_, isString := v.(string)
+	return v, !isString
 }
 
 // findJSON decodes the document, or with where (member=value) the first line of a JSON-lines
@@ -189,10 +202,22 @@ func findJSON(text, where string) (any, error) {
 	return nil, fmt.Errorf("no line with %s:\n%s", where, text)
 }
 
-// jsonPath follows a dotted path of member names and array indexes.
+// jsonPath follows a dotted path of member names and array indexes; (len) is the length of an
+// array or object.
 func jsonPath(doc any, path string) (string, bool) {
 	v := doc
 	for name := range strings.SplitSeq(path, ".") {
+		if name == "(len)" {
+			switch x := v.(type) {
+			case map[string]any:
+				v = float64(len(x))
+			case []any:
+				v = float64(len(x))
+			default:
+				return "", false
+			}
+			continue
+		}
 		switch x := v.(type) {
 		case map[string]any:
 			var ok bool
