@@ -133,7 +133,8 @@ func expandVars(ts *testscript.TestScript, s string) (string, error) {
 }
 
 // cmdJSON checks a value in a JSON document: `json stdout result.subtype success` (a string is
-// compared as it is, anything else as its compact JSON: `json stdout num_turns 4`,
+// compared as it is (or, given as a JSON string literal, as what it decodes to), anything else
+// as its compact JSON: `json stdout num_turns 4`,
 // `json stdout permission_denials.0.tool_input '{"command":"ls"}'`, `json stdout deny.(len) 1`). With `!`, the value
 // differs or is absent. `json -lines file type=result path want` looks in the first line of
 // a JSON-lines file whose member type is result.
@@ -156,6 +157,8 @@ func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
 	want := args[2]
 	if v, ok := decodeNonString(want); ok {
 		want = compact(v) // members in the order got has them
+	} else if s, ok := v.(string); ok && strings.HasPrefix(want, `"`) {
+		want = s // a JSON string, for a newline in it
 	}
 	switch {
 	case neg && found && got == want:
@@ -167,8 +170,8 @@ func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-func decodeNonString(s string) (any, bool) {
-	var v any
+// decodeNonString decodes s; ok says it is JSON and not a string.
+func decodeNonString(s string) (v any, ok bool) {
 	if json.Unmarshal([]byte(s), &v) != nil {
 		return nil, false
 	}
