@@ -43,6 +43,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("testdata", "script"),
 		Setup:               scriptSetup,
 		Cmds:                scriptCmds,
+		Condition:           scriptCondition,
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
@@ -75,6 +76,14 @@ func scriptSetup(env *testscript.Env) error {
 	env.Setenv("OLLAMA_HOST", "127.0.0.1:1") // nothing listens there
 	env.Cd = project
 	return nil
+}
+
+// scriptCondition knows [root]: the process runs as root, where reins refuses some modes.
+func scriptCondition(cond string) (bool, error) {
+	if cond == "root" {
+		return os.Geteuid() == 0, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
 // cmdStatus runs a program and checks its exit code: `status 3 reins -p x`. Its output is the
