@@ -27,7 +27,7 @@ import (
 	"github.com/reinsdev/reins/session"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of the agent's end-to-end tests")
+var update = flag.Bool("update", false, "rewrite the golden files, and the archive files a failing cmp of a script compares against")
 
 // e2e is one run of the real binary.
 type e2e struct {
@@ -66,11 +66,6 @@ func newE2E(t testing.TB, bin string) *e2e {
 
 func (e *e2e) anthropic(srv *llmtest.Server) *e2e {
 	e.env = append(e.env, "ANTHROPIC_API_KEY=test-key", "ANTHROPIC_BASE_URL="+srv.URL)
-	return e
-}
-
-func (e *e2e) openai(srv *llmtest.Server) *e2e {
-	e.env = append(e.env, "OPENAI_API_KEY=test-key", "OPENAI_BASE_URL="+srv.URL+"/v1", "REINS_MODEL=test-model")
 	return e
 }
 
@@ -115,70 +110,12 @@ func (e *e2e) wantCode(code int) {
 	}
 }
 
-// scenario is the script of the main end-to-end test: read a file, edit it, run a command,
-// answer.
-func scenario(dir string) []llmtest.Turn {
-	file := filepath.Join(dir, "greeting.txt")
-	return []llmtest.Turn{
-		{Text: []string{"Let me read the file."}, ToolCalls: []llmtest.ToolCall{llmtest.Call("Read", fmt.Sprintf(`{"file_path":%q}`, file))}},
-		llmtest.UseTools(llmtest.Call("Edit", fmt.Sprintf(`{"file_path":%q,"old_string":"Hello","new_string":"Goodbye"}`, file))),
-		llmtest.UseTools(llmtest.Call("Bash", `{"command":"cat greeting.txt && wc -l < greeting.txt","description":"Show the file"}`)),
-		llmtest.Say("The file now says ", "Goodbye, world."),
-	}
-}
-
 // TestAgentE2E runs the real reins binary against fake model servers.
 func TestAgentE2E(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the end-to-end tests use a POSIX shell")
 	}
 	bin := reinsBinary(t)
-
-	for _, api := range []string{"anthropic", "openai"} {
-		for _, format := range []string{formatText, formatJSON, formatStreamJSON} {
-			t.Run(api+"/"+format, func(t *testing.T) {
-				e := newE2E(t, bin)
-				file := e.write("greeting.txt", "Hello, world.\n")
-				var srv *llmtest.Server
-				if api == "anthropic" {
-					srv = llmtest.NewAnthropicServer(t, scenario(e.dir)...)
-					e.anthropic(srv)
-				} else {
-					srv = llmtest.NewOpenAIServer(t, scenario(e.dir)...)
-					e.openai(srv)
-				}
-				// Edit is allowed by the mode, Bash by a rule.
-				e.run("-p", "--permission-mode", "acceptEdits", "--allowedTools", "Bash", "--output-format", format, "--", "Change the greeting to goodbye.")
-				e.wantCode(0)
-
-				if b, _ := os.ReadFile(file); string(b) != "Goodbye, world.\n" {
-					t.Errorf("file after the run: %q", b)
-				}
-				checkToolResults(t, srv, api)
-				switch format {
-				case formatText:
-					if e.stdout != "The file now says Goodbye, world.\n" {
-						t.Errorf("stdout %q", e.stdout)
-					}
-				case formatJSON:
-					var res map[string]any
-					if err := json.Unmarshal([]byte(e.stdout), &res); err != nil {
-						t.Fatalf("json output: %v\n%s", err, e.stdout)
-					}
-					if res["type"] != "result" || res["subtype"] != "success" || res["is_error"] != false ||
-						res["result"] != "The file now says Goodbye, world." || res["num_turns"] != 4.0 {
-						t.Errorf("json result %v", res)
-					}
-					// Always a number (the SDK requires it); 0 when the model's prices are unknown.
-					if cost, ok := res["total_cost_usd"].(float64); !ok || (cost > 0) != (api == "anthropic") {
-						t.Errorf("total_cost_usd %v for %s", res["total_cost_usd"], api)
-					}
-				case formatStreamJSON:
-					golden(t, filepath.Join("testdata", "agent", "stream-json-"+api+".golden"), normalizeStream(t, e.stdout, e.dir, e.home))
-				}
-			})
-		}
-	}
 
 	t.Run("continue and resume", func(t *testing.T) {
 		e := newE2E(t, bin)
@@ -358,22 +295,6 @@ func toolResults(t *testing.T, r llmtest.Request) []llm.Block {
 	return last.Content
 }
 
-// checkToolResults checks what the model was told after each call of the scenario.
-func checkToolResults(t *testing.T, srv *llmtest.Server, api string) {
-	t.Helper()
-	reqs := srv.Requests()
-	if len(reqs) != 4 {
-		t.Fatalf("%d requests, want 4", len(reqs))
-	}
-	wants := []string{"Hello, world.", "has been updated", "Goodbye, world.\n1"}
-	for i, want := range wants {
-		text := resultTextOf(t, reqs[i+1], api)
-		if !strings.Contains(text, want) {
-			t.Errorf("result of call %d = %q, want it to contain %q", i+1, text, want)
-		}
-	}
-}
-
 // resultTextOf finds the tool result text in a request of either API.
 func resultTextOf(t *testing.T, r llmtest.Request, api string) string {
 	t.Helper()
@@ -414,18 +335,9 @@ var (
 	versionRE  = regexp.MustCompile(`"claude_code_version":"[^"]*"`)
 )
 
-// normalizeStream makes stream-json output comparable: ids, timings and temporary paths are
+// normalizedStream makes stream-json output comparable: ids, timings and temporary paths are
 // replaced, progress lines (their number depends on timing) dropped, and every line
 // re-indented for readable diffs.
-func normalizeStream(t *testing.T, out, dir, home string) string {
-	t.Helper()
-	s, err := normalizedStream(out, dir, home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 func normalizedStream(out, dir, home string) (string, error) {
 	var b strings.Builder
 	for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
@@ -448,23 +360,4 @@ func normalizedStream(out, dir, home string) (string, error) {
 		b.WriteString("\n")
 	}
 	return b.String(), nil
-}
-
-// golden compares got with the file, or rewrites it with -update.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestAgentE2E -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got); run with -update if the change is intended:\n%s", path, diff)
-	}
 }
