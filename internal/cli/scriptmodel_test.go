@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/reinsdev/reins/llm"
@@ -241,4 +243,43 @@ func unquote(s string) string {
 		return u
 	}
 	return s
+}
+
+func TestParseTurns(t *testing.T) {
+	main, sides, err := parseTurns(`# a comment
+say "Let me look. "
+call Read {"file_path":"a.go"}
+
+think hmm
+say done
+stop max_tokens
+usage 7 3
+
+side You are Explore
+call Grep {"pattern":"x"}
+
+say found
+
+fail 529 overloaded_error busy now
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []llmtest.Turn{
+		{Text: []string{"Let me look. "}, ToolCalls: []llmtest.ToolCall{llmtest.Call("Read", `{"file_path":"a.go"}`)}},
+		{Thinking: []string{"hmm"}, Text: []string{"done"}, StopReason: llm.StopMaxTokens, Usage: llm.Usage{InputTokens: 7, OutputTokens: 3}},
+	}
+	if diff := cmp.Diff(want, main, cmpopts.IgnoreUnexported(llmtest.Turn{})); diff != "" {
+		t.Errorf("main turns (-want +got):\n%s", diff)
+	}
+	if len(sides) != 1 || sides[0].match != "You are Explore" || len(sides[0].turns) != 3 ||
+		sides[0].turns[2].Error == nil || sides[0].turns[2].Error.Status != 529 || sides[0].turns[2].Error.Message != "busy now" {
+		t.Errorf("side scripts %+v", sides)
+	}
+
+	for _, bad := range []string{"call Read", "call Read {not json", "usage x", "fail 5xx t m", "shout hi"} {
+		if _, _, err := parseTurns(bad); err == nil || !strings.HasPrefix(err.Error(), "1: ") {
+			t.Errorf("parseTurns(%q) = %v, want an error at line 1", bad, err)
+		}
+	}
 }
