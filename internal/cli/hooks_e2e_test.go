@@ -80,11 +80,6 @@ func blockText(b llm.Block) string {
 	return strings.Join(s, "\n")
 }
 
-func exists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
 // TestHookTimeoutE2E: a hook that sleeps past its timeout is killed, its child with it, and
 // the call goes on. The other hook scenarios are scripts (testdata/script/hook-*.txtar).
 func TestHookTimeoutE2E(t *testing.T) {
