@@ -40,10 +40,16 @@ func cmdFakeModel(ts *testscript.TestScript, neg bool, args []string) {
 	fs.SetOutput(io.Discard)
 	name := fs.String("name", "model", "the server's name")
 	openai := fs.Bool("openai", false, "speak OpenAI Chat Completions")
-	if err := fs.Parse(args[1:]); err != nil || fs.NArg() != 1 {
+	rest := args[1:]
+	var arg string
+	if n := len(rest); n > 0 {
+		// The last argument is the positional one, a negative request number included,
+		// which the flag package would take for a flag.
+		arg, rest = rest[n-1], rest[:n-1]
+	}
+	if err := fs.Parse(rest); err != nil || fs.NArg() != 0 || arg == "" || strings.HasPrefix(arg, "-") && args[0] == "serve" {
 		ts.Fatalf("fake-model %s: bad arguments %q", args[0], args[1:])
 	}
-	arg := fs.Arg(0)
 	// The script's own map, made by scriptSetup; its commands run one at a time.
 	servers := ts.Value(modelKey{}).(map[string]*llmtest.Server)
 	if args[0] == "serve" {
