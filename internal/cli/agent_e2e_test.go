@@ -27,7 +27,7 @@ import (
 	"github.com/reinsdev/reins/session"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of the agent's end-to-end tests")
+var update = flag.Bool("update", false, "rewrite the golden files, and the archive files a failing cmp of a script compares against")
 
 // e2e is one run of the real binary.
 type e2e struct {
@@ -66,11 +66,6 @@ func newE2E(t testing.TB, bin string) *e2e {
 
 func (e *e2e) anthropic(srv *llmtest.Server) *e2e {
 	e.env = append(e.env, "ANTHROPIC_API_KEY=test-key", "ANTHROPIC_BASE_URL="+srv.URL)
-	return e
-}
-
-func (e *e2e) openai(srv *llmtest.Server) *e2e {
-	e.env = append(e.env, "OPENAI_API_KEY=test-key", "OPENAI_BASE_URL="+srv.URL+"/v1", "REINS_MODEL=test-model")
 	return e
 }
 
@@ -115,95 +110,12 @@ func (e *e2e) wantCode(code int) {
 	}
 }
 
-// scenario is the script of the main end-to-end test: read a file, edit it, run a command,
-// answer.
-func scenario(dir string) []llmtest.Turn {
-	file := filepath.Join(dir, "greeting.txt")
-	return []llmtest.Turn{
-		{Text: []string{"Let me read the file."}, ToolCalls: []llmtest.ToolCall{llmtest.Call("Read", fmt.Sprintf(`{"file_path":%q}`, file))}},
-		llmtest.UseTools(llmtest.Call("Edit", fmt.Sprintf(`{"file_path":%q,"old_string":"Hello","new_string":"Goodbye"}`, file))),
-		llmtest.UseTools(llmtest.Call("Bash", `{"command":"cat greeting.txt && wc -l < greeting.txt","description":"Show the file"}`)),
-		llmtest.Say("The file now says ", "Goodbye, world."),
-	}
-}
-
 // TestAgentE2E runs the real reins binary against fake model servers.
 func TestAgentE2E(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the end-to-end tests use a POSIX shell")
 	}
 	bin := reinsBinary(t)
-
-	for _, api := range []string{"anthropic", "openai"} {
-		for _, format := range []string{formatText, formatJSON, formatStreamJSON} {
-			t.Run(api+"/"+format, func(t *testing.T) {
-				e := newE2E(t, bin)
-				file := e.write("greeting.txt", "Hello, world.\n")
-				var srv *llmtest.Server
-				if api == "anthropic" {
-					srv = llmtest.NewAnthropicServer(t, scenario(e.dir)...)
-					e.anthropic(srv)
-				} else {
-					srv = llmtest.NewOpenAIServer(t, scenario(e.dir)...)
-					e.openai(srv)
-				}
-				// Edit is allowed by the mode, Bash by a rule.
-				e.run("-p", "--permission-mode", "acceptEdits", "--allowedTools", "Bash", "--output-format", format, "--", "Change the greeting to goodbye.")
-				e.wantCode(0)
-
-				if b, _ := os.ReadFile(file); string(b) != "Goodbye, world.\n" {
-					t.Errorf("file after the run: %q", b)
-				}
-				checkToolResults(t, srv, api)
-				switch format {
-				case formatText:
-					if e.stdout != "The file now says Goodbye, world.\n" {
-						t.Errorf("stdout %q", e.stdout)
-					}
-				case formatJSON:
-					var res map[string]any
-					if err := json.Unmarshal([]byte(e.stdout), &res); err != nil {
-						t.Fatalf("json output: %v\n%s", err, e.stdout)
-					}
-					if res["type"] != "result" || res["subtype"] != "success" || res["is_error"] != false ||
-						res["result"] != "The file now says Goodbye, world." || res["num_turns"] != 4.0 {
-						t.Errorf("json result %v", res)
-					}
-					// Always a number (the SDK requires it); 0 when the model's prices are unknown.
-					if cost, ok := res["total_cost_usd"].(float64); !ok || (cost > 0) != (api == "anthropic") {
-						t.Errorf("total_cost_usd %v for %s", res["total_cost_usd"], api)
-					}
-				case formatStreamJSON:
-					golden(t, filepath.Join("testdata", "agent", "stream-json-"+api+".golden"), normalizeStream(t, e.stdout, e.dir, e.home))
-				}
-			})
-		}
-	}
-
-	t.Run("denial", func(t *testing.T) {
-		e := newE2E(t, bin)
-		srv := llmtest.NewAnthropicServer(t,
-			llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm -rf build"}`)),
-			llmtest.Say("I was not allowed to delete build."))
-		e.anthropic(srv).run("-p", "--output-format", "json", "clean up")
-		e.wantCode(0)
-		var res struct {
-			Denials []struct {
-				ToolName  string          `json:"tool_name"`
-				ToolUseID string          `json:"tool_use_id"`
-				ToolInput json.RawMessage `json:"tool_input"`
-			} `json:"permission_denials"`
-		}
-		json.Unmarshal([]byte(e.stdout), &res)
-		if len(res.Denials) != 1 || res.Denials[0].ToolName != "Bash" || res.Denials[0].ToolUseID != "toolu_llmtest_1_0" ||
-			string(res.Denials[0].ToolInput) != `{"command":"rm -rf build"}` {
-			t.Errorf("permission_denials %+v\n%s", res.Denials, e.stdout)
-		}
-		rs := toolResults(t, srv.Requests()[1])
-		if len(rs) != 1 || !rs[0].IsError || !strings.Contains(rs[0].Content[0].Text, "Bash") {
-			t.Errorf("the model was not told of the denial: %+v", rs)
-		}
-	})
 
 	t.Run("continue and resume", func(t *testing.T) {
 		e := newE2E(t, bin)
@@ -251,21 +163,6 @@ func TestAgentE2E(t *testing.T) {
 		}
 	})
 
-	t.Run("stdin prompt", func(t *testing.T) {
-		e := newE2E(t, bin)
-		srv := llmtest.NewAnthropicServer(t, llmtest.Say("ok"))
-		e.anthropic(srv)
-		e.stdin = "what is in stdin"
-		e.run("-p").wantCode(0)
-		var body struct {
-			Messages []llm.Message `json:"messages"`
-		}
-		srv.Requests()[0].Decode(&body)
-		if got := body.Messages[0].Text(); got != "what is in stdin" {
-			t.Errorf("prompt %q", got)
-		}
-	})
-
 	t.Run("progress", func(t *testing.T) {
 		e := newE2E(t, bin)
 		srv := llmtest.NewAnthropicServer(t,
@@ -299,40 +196,6 @@ func TestAgentE2E(t *testing.T) {
 		}
 	})
 
-	t.Run("max turns", func(t *testing.T) {
-		e := newE2E(t, bin)
-		srv := llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"pwd"}`)))
-		e.anthropic(srv).run("-p", "--max-turns", "1", "--output-format", "json", "loop")
-		e.wantCode(exitMaxTurns)
-		if !strings.Contains(e.stdout, `"subtype":"error_max_turns"`) {
-			t.Errorf("stdout %s", e.stdout)
-		}
-	})
-
-	t.Run("api error", func(t *testing.T) {
-		e := newE2E(t, bin)
-		srv := llmtest.NewAnthropicServer(t, llmtest.Fail(400, "invalid_request_error", "max_tokens: too large"))
-		e.anthropic(srv).run("-p", "hi")
-		e.wantCode(exitError)
-		if !strings.Contains(e.stderr, "max_tokens: too large") {
-			t.Errorf("stderr %s", e.stderr)
-		}
-		if !strings.Contains(e.stderr, "reins: calling the model: anthropic: 400") || strings.Count(e.stderr, "anthropic:") != 1 {
-			t.Errorf("the error should name the provider exactly once: %s", e.stderr)
-		}
-	})
-
-	t.Run("no provider", func(t *testing.T) {
-		e := newE2E(t, bin)
-		e.run("-p", "hi")
-		e.wantCode(exitError)
-		for _, want := range []string{"flags:", "settings:", "environment:", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "Ollama"} {
-			if !strings.Contains(e.stderr, want) {
-				t.Errorf("stderr does not name %q:\n%s", want, e.stderr)
-			}
-		}
-	})
-
 	t.Run("ollama fallback", func(t *testing.T) {
 		e := newE2E(t, bin)
 		srv := llmtest.NewOpenAIServer(t, llmtest.Say("hi from ollama"))
@@ -354,66 +217,6 @@ func TestAgentE2E(t *testing.T) {
 		srv.Requests()[0].Decode(&body)
 		if body.Model != "qwen3:8b" || !strings.Contains(e.stdout, `"provider":"ollama"`) || !strings.Contains(e.stdout, `"result":"hi from ollama"`) {
 			t.Errorf("model %q, stdout %s", body.Model, e.stdout)
-		}
-	})
-
-	t.Run("provider from settings", func(t *testing.T) {
-		e := newE2E(t, bin)
-		srv := llmtest.NewOpenAIServer(t, llmtest.Say("hi from settings"))
-		os.MkdirAll(filepath.Join(e.home, ".reins"), 0o755)
-		os.WriteFile(filepath.Join(e.home, ".reins", "settings.json"), []byte(`{"provider":"openai","model":"from-settings"}`), 0o644)
-		e.env = append(e.env, "OPENAI_BASE_URL="+srv.URL+"/v1", "ANTHROPIC_API_KEY=unused")
-		e.run("-p", "hi").wantCode(0)
-		var body struct {
-			Model string `json:"model"`
-		}
-		srv.Requests()[0].Decode(&body)
-		if body.Model != "from-settings" || e.stdout != "hi from settings\n" {
-			t.Errorf("model %q, stdout %q", body.Model, e.stdout)
-		}
-	})
-
-	t.Run("usage errors", func(t *testing.T) {
-		e := newE2E(t, bin)
-		for _, args := range [][]string{
-			{"-p"},
-			{"-p", "--output-format", "yaml", "hi"},
-			{"-p", "--continue", "--resume", "x", "hi"},
-			{"-p", "--permission-mode", "sometimes", "hi"},
-			{"do", "something"},
-		} {
-			e.run(args...)
-			if e.code != exitUsage {
-				t.Errorf("reins %v: exit %d, want %d (stderr %s)", args, e.code, exitUsage, e.stderr)
-			}
-		}
-		// Without -p and without a terminal there is no one to chat with (issue 11).
-		e.run()
-		if e.code != exitUsage || !strings.Contains(e.stderr, "reins -p") {
-			t.Errorf("reins without arguments and without a terminal: exit %d, stderr %s", e.code, e.stderr)
-		}
-		e.run("--help")
-		if e.code != 0 || !strings.Contains(e.stdout, "Exit codes (") {
-			t.Errorf("reins --help: exit %d, stdout %s", e.code, e.stdout)
-		}
-	})
-
-	t.Run("dangerously skip as root", func(t *testing.T) {
-		e := newE2E(t, bin)
-		srv := llmtest.NewAnthropicServer(t, llmtest.Say("ok"))
-		e.anthropic(srv)
-		if os.Geteuid() == 0 {
-			e.run("-p", "--dangerously-skip-permissions", "hi")
-			e.wantCode(exitError)
-			if !strings.Contains(e.stderr, "cannot be used with root/sudo privileges for security reasons") {
-				t.Errorf("stderr %s", e.stderr)
-			}
-			e.env = append(e.env, "IS_SANDBOX=1")
-		}
-		e.run("-p", "--dangerously-skip-permissions", "--output-format", "stream-json", "hi")
-		e.wantCode(0)
-		if !strings.Contains(e.stdout, `"permissionMode":"bypassPermissions"`) {
-			t.Errorf("stdout %s", e.stdout)
 		}
 	})
 
@@ -492,22 +295,6 @@ func toolResults(t *testing.T, r llmtest.Request) []llm.Block {
 	return last.Content
 }
 
-// checkToolResults checks what the model was told after each call of the scenario.
-func checkToolResults(t *testing.T, srv *llmtest.Server, api string) {
-	t.Helper()
-	reqs := srv.Requests()
-	if len(reqs) != 4 {
-		t.Fatalf("%d requests, want 4", len(reqs))
-	}
-	wants := []string{"Hello, world.", "has been updated", "Goodbye, world.\n1"}
-	for i, want := range wants {
-		text := resultTextOf(t, reqs[i+1], api)
-		if !strings.Contains(text, want) {
-			t.Errorf("result of call %d = %q, want it to contain %q", i+1, text, want)
-		}
-	}
-}
-
 // resultTextOf finds the tool result text in a request of either API.
 func resultTextOf(t *testing.T, r llmtest.Request, api string) string {
 	t.Helper()
@@ -548,15 +335,14 @@ var (
 	versionRE  = regexp.MustCompile(`"claude_code_version":"[^"]*"`)
 )
 
-// normalizeStream makes stream-json output comparable: ids, timings and temporary paths are
+// normalizedStream makes stream-json output comparable: ids, timings and temporary paths are
 // replaced, progress lines (their number depends on timing) dropped, and every line
 // re-indented for readable diffs.
-func normalizeStream(t *testing.T, out, dir, home string) string {
-	t.Helper()
+func normalizedStream(out, dir, home string) (string, error) {
 	var b strings.Builder
 	for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
 		if !json.Valid([]byte(line)) {
-			t.Fatalf("not a JSON line: %s", line)
+			return "", fmt.Errorf("not a JSON line: %s", line)
 		}
 		if strings.Contains(line, `"type":"tool_progress"`) {
 			continue
@@ -573,24 +359,5 @@ func normalizeStream(t *testing.T, out, dir, home string) string {
 		b.Write(pretty)
 		b.WriteString("\n")
 	}
-	return b.String()
-}
-
-// golden compares got with the file, or rewrites it with -update.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestAgentE2E -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got); run with -update if the change is intended:\n%s", path, diff)
-	}
+	return b.String(), nil
 }

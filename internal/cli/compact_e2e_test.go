@@ -133,24 +133,6 @@ func TestCompactionE2E(t *testing.T) {
 		}
 	})
 
-	t.Run("prompt is too long", func(t *testing.T) {
-		e := newE2E(t, bin)
-		srv := llmtest.NewAnthropicServer(t, llmtest.PromptTooLong(), llmtest.Say("<summary>s</summary>"), llmtest.Say("Recovered."))
-		e.anthropic(srv)
-		e.run("-p", "hello").wantCode(0)
-		if !strings.Contains(e.stdout, "Recovered.") || srv.Served() != 3 || !decodeRequest(t, srv.Requests()[1]).isSummary() {
-			t.Errorf("stdout %q after %d requests", e.stdout, srv.Served())
-		}
-		// Refused again after the compaction: the run fails, with no third try.
-		e = newE2E(t, bin)
-		srv = llmtest.NewAnthropicServer(t, llmtest.PromptTooLong(), llmtest.Say("<summary>s</summary>"), llmtest.PromptTooLong(), llmtest.Say("never"))
-		e.anthropic(srv)
-		e.run("-p", "hello")
-		if e.code == 0 || srv.Served() != 3 || !strings.Contains(e.stdout+e.stderr, "prompt is too long") {
-			t.Errorf("exit %d after %d requests; stdout %q stderr %q", e.code, srv.Served(), e.stdout, e.stderr)
-		}
-	})
-
 	t.Run("/compact on a continued session", func(t *testing.T) {
 		e := newE2E(t, bin)
 		srv := llmtest.NewAnthropicServer(t, llmtest.Say("First answer."),
@@ -194,18 +176,6 @@ func TestCompactionE2E(t *testing.T) {
 		}
 	})
 
-	t.Run("autoCompactEnabled false", func(t *testing.T) {
-		e := newE2E(t, bin)
-		e.userSettings(`{"autoCompactEnabled": false}`)
-		near := llmtest.UseTools(llmtest.Call("Bash", `{"command":"true"}`))
-		near.Usage = llm.Usage{InputTokens: 190_000}
-		srv := llmtest.NewAnthropicServer(t, near, llmtest.Say("No compaction."))
-		e.anthropic(srv)
-		e.run("-p", "--allowedTools", "Bash", "--", "go").wantCode(0)
-		if srv.Served() != 2 || decodeRequest(t, srv.Requests()[1]).isSummary() {
-			t.Errorf("%d requests: automatic compaction ran although off", srv.Served())
-		}
-	})
 }
 
 // TestCompactInteractiveE2E: in the chat, /compact summarizes the conversation, /context

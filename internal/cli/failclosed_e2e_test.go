@@ -5,73 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/reinsdev/reins/llm/llmtest"
 )
-
-// TestVariadicDisallowedToolsStillDenies: the second value of --disallowedTools is a deny rule,
-// as in Claude Code, not prompt text: the model's rm is denied and the file survives.
-func TestVariadicDisallowedToolsStillDenies(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("the end-to-end tests use a POSIX shell")
-	}
-	bin := reinsBinary(t)
-	e := newE2E(t, bin)
-	victim := e.write("victim.txt", "keep me\n")
-	srv := llmtest.NewAnthropicServer(t,
-		llmtest.UseTools(llmtest.Call("Bash", `{"command":"rm victim.txt","description":"remove"}`)),
-		llmtest.Say("done"))
-	e.anthropic(srv)
-	e.run("-p", "--allowedTools", "Bash", "--disallowedTools", "Bash(curl:*)", "Bash(rm:*)", "--output-format", "json", "--", "clean up")
-	e.wantCode(0)
-	if _, err := os.Stat(victim); err != nil {
-		t.Fatalf("the rm ran: %v", err)
-	}
-	if !strings.Contains(e.stdout, `"permission_denials":[{`) {
-		t.Errorf("no denial reported: %s", e.stdout)
-	}
-	// The prompt the model saw is the prompt, not a rule.
-	reqs := srv.Requests()
-	if len(reqs) == 0 || strings.Contains(string(reqs[0].Body), "Bash(rm:*)") || !strings.Contains(string(reqs[0].Body), "clean up") {
-		t.Errorf("first request: %s", reqs[0].Body)
-	}
-}
-
-// TestVariadicToolRunDenies is the same through `reins tool run`, whose positional argument is
-// the tool name.
-func TestVariadicToolRunDenies(t *testing.T) {
-	proj, home := e2eProject(t)
-	victim := filepath.Join(proj, "victim.txt")
-	writeTestFile(t, victim, "x")
-	_, stderr, code := runReins(t, proj, home, "tool", "run", "Bash", "--input", `{"command":"rm victim.txt"}`,
-		"--allowedTools", "Bash", "--disallowedTools", "Bash(curl:*)", "Bash(rm:*)")
-	if code != exitDenied {
-		t.Fatalf("exit %d, want %d: %s", code, exitDenied, stderr)
-	}
-	if _, err := os.Stat(victim); err != nil {
-		t.Fatalf("the rm ran: %v", err)
-	}
-}
-
-// TestVariadicAmbiguousPromptIsUsageError: a value after a list flag that is not a rule is
-// neither silently a rule nor silently the prompt.
-func TestVariadicAmbiguousPromptIsUsageError(t *testing.T) {
-	proj, home := e2eProject(t)
-	for _, args := range [][]string{
-		{"-p", "--disallowedTools", "Bash(rm:*)", "fix the bug"},
-		{"-p", "--allowed-tools", "Read", "explain main.go"},
-		{"tool", "run", "--disallowedTools", "Bash(rm:*)", "bash", "--input", "{}"},
-	} {
-		_, stderr, code := runReins(t, proj, home, args...)
-		if code != exitUsage || !strings.Contains(stderr, "takes every value up to the next flag") || !strings.Contains(stderr, `end the list with "--"`) {
-			t.Errorf("reins %q: exit %d, stderr %s", args, code, stderr)
-		}
-	}
-}
 
 func TestExpandToolLists(t *testing.T) {
 	root := NewCmdRoot(&Factory{Getenv: func(string) string { return "" }})
@@ -97,98 +36,6 @@ func TestExpandToolLists(t *testing.T) {
 	}
 	if _, err := expandToolLists(root, []string{"--disallowedTools"}); err == nil {
 		t.Error("a list flag without a value was accepted")
-	}
-}
-
-// TestInvalidDenyFlagStopsRun: an invalid deny rule from the command line or any file stops
-// the commands that run tools, naming the rule and where it came from; an invalid allow rule
-// is a warning.
-func TestInvalidDenyFlagStopsRun(t *testing.T) {
-	proj, home := e2eProject(t)
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"tool", "run", "Bash", "--input", `{"command":"rm x"}`, "--disallowedTools", "bash(rm:*)"},
-			`--disallowedTools: invalid deny rule "bash(rm:*)": tool names must start with uppercase`},
-		{[]string{"-p", "--disallowedTools", "Bash(rm", "--", "hi"},
-			`--disallowedTools: invalid deny rule "Bash(rm": mismatched parentheses`},
-		{[]string{"tool", "run", "Bash", "--input", `{"command":"true"}`, "--settings", `{"permissions": {"ask": ["Bash(rm"]}}`},
-			`--settings:1:26: invalid ask rule "Bash(rm": mismatched parentheses`},
-	} {
-		_, stderr, code := runReins(t, proj, home, tc.args...)
-		if code != exitError || !strings.Contains(stderr, "refusing to run") || !strings.Contains(stderr, tc.want) {
-			t.Errorf("reins %q: exit %d, stderr %s", tc.args, code, stderr)
-		}
-	}
-	// A broken deny in the project file stops the run too, with its position.
-	writeTestFile(t, filepath.Join(proj, ".claude", "settings.json"), `{"permissions": {"deny": ["Bash(rm :*)", "Read(x"]}}`)
-	_, stderr, code := runReins(t, proj, home, "tool", "run", "Bash", "--input", `{"command":"true"}`)
-	if want := filepath.Join(proj, ".claude", "settings.json") + `:1:42: invalid deny rule "Read(x"`; code != exitError || !strings.Contains(stderr, want) {
-		t.Errorf("exit %d, stderr %s, want %s", code, stderr, want)
-	}
-	if err := os.Remove(filepath.Join(proj, ".claude", "settings.json")); err != nil {
-		t.Fatal(err)
-	}
-	out, stderr, code := runReins(t, proj, home, "tool", "run", "Bash", "--input", `{"command":"echo ran"}`, "--allowedTools", "Bash,bash(echo:*)")
-	if code != 0 || !strings.Contains(out, "ran") || !strings.Contains(stderr, `warning: Invalid permission rule "bash(echo:*)" from --allowedTools was skipped`) {
-		t.Errorf("invalid allow: exit %d, stdout %s, stderr %s", code, out, stderr)
-	}
-}
-
-// TestNeverMatchingDenyWarnsOnRun: "Bash(rm :*)" loads but the run says what it likely meant.
-func TestNeverMatchingDenyWarnsOnRun(t *testing.T) {
-	proj, home := e2eProject(t)
-	_, stderr, code := runReins(t, proj, home, "tool", "run", "Bash", "--input", `{"command":"true"}`, "--allowedTools", "Bash", "--disallowedTools", "Bash(rm :*)")
-	if code != 0 || !strings.Contains(stderr, `did you mean "Bash(rm:*)"?`) {
-		t.Errorf("exit %d, stderr %s", code, stderr)
-	}
-}
-
-// TestEmptySettingSourcesLoadsNoFiles: --setting-sources= turns user, project and local off;
-// managed policy and --settings still apply.
-func TestEmptySettingSourcesLoadsNoFiles(t *testing.T) {
-	proj, home := e2eProject(t)
-	writeTestFile(t, filepath.Join(proj, ".reins", "settings.local.json"), `{"permissions": {"deny": ["Grep"]}}`)
-	writeTestFile(t, filepath.Join(home, ".reins", "settings.json"), `{"permissions": {"deny": ["Glob"]}}`)
-	writeTestFile(t, filepath.Join(home, "managed", "managed-settings.json"), `{"permissions": {"deny": ["WebSearch"]}}`)
-	out, stderr, code := runReins(t, proj, home, "permissions", "list", "--setting-sources=", "--settings", `{"permissions": {"deny": ["WebFetch"]}}`)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	for _, want := range []string{"WebSearch", "WebFetch"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("%s missing:\n%s", want, out)
-		}
-	}
-	for _, gone := range []string{"Grep", "Glob"} {
-		if strings.Contains(out, gone) {
-			t.Errorf("%s from a settings file loaded:\n%s", gone, out)
-		}
-	}
-	// Without the flag, every source loads.
-	out, _, _ = runReins(t, proj, home, "permissions", "list")
-	if !strings.Contains(out, "Grep") || !strings.Contains(out, "Glob") {
-		t.Errorf("default sources:\n%s", out)
-	}
-}
-
-// TestSettingsSymlinkToDevURandomFailsRun: a cloned repository's settings.json pointing at
-// /dev/urandom ends the run at once with a clear error.
-func TestSettingsSymlinkToDevURandomFailsRun(t *testing.T) {
-	if _, err := os.Stat("/dev/urandom"); err != nil {
-		t.Skip("no /dev/urandom")
-	}
-	proj, home := e2eProject(t)
-	if err := os.MkdirAll(filepath.Join(proj, ".claude"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("/dev/urandom", filepath.Join(proj, ".claude", "settings.json")); err != nil {
-		t.Fatal(err)
-	}
-	_, stderr, code := runReins(t, proj, home, "tool", "run", "Bash", "--input", `{"command":"true"}`)
-	if code != exitError || !strings.Contains(stderr, "is a character device, not a regular file") {
-		t.Errorf("exit %d, stderr %s", code, stderr)
 	}
 }
 
@@ -252,20 +99,6 @@ func TestPipedStdinOverCapFails(t *testing.T) {
 	e.wantCode(exitError)
 }
 
-// TestRetriesReportedOnStderr: a run that waits for a retry says so on standard error, in
-// text mode, and then succeeds.
-func TestRetriesReportedOnStderr(t *testing.T) {
-	bin := reinsBinary(t)
-	e := newE2E(t, bin)
-	srv := llmtest.NewAnthropicServer(t, llmtest.Overloaded(), llmtest.Say("fine"))
-	e.anthropic(srv)
-	e.run("-p", "hi")
-	e.wantCode(0)
-	if !strings.Contains(e.stderr, "reins: model API: ") || !strings.Contains(e.stderr, "retrying in") || strings.TrimSpace(e.stdout) != "fine" {
-		t.Errorf("stdout %q, stderr %q", e.stdout, e.stderr)
-	}
-}
-
 // TestConcurrentTrustRunsRecordEveryFolder: 40 `reins trust` processes at once each record
 // their folder (without the lock, 7 of 40 were kept).
 func TestConcurrentTrustRunsRecordEveryFolder(t *testing.T) {
@@ -301,25 +134,5 @@ func TestConcurrentTrustRunsRecordEveryFolder(t *testing.T) {
 	}
 	if got := strings.Count(string(data), filepath.Join(proj, "p")); got != n {
 		t.Errorf("%d folders recorded of %d:\n%s", got, n, data)
-	}
-}
-
-// TestPromptTakenAsRulesSaysWhy: a prompt that reads like rules ("Summarize") is taken as one,
-// as in Claude Code; the missing prompt is then a usage error that says why.
-func TestPromptTakenAsRulesSaysWhy(t *testing.T) {
-	proj, home := e2eProject(t)
-	_, stderr, code := runReins(t, proj, home, "-p", "--allowedTools", "Read", "Summarize")
-	if code != exitUsage || !strings.Contains(stderr, "no prompt") || !strings.Contains(stderr, `end their list with "--"`) {
-		t.Errorf("exit %d, stderr %s", code, stderr)
-	}
-}
-
-// TestPermissionsListShowsWhatStopsARun: the listing still works with a broken deny rule and
-// says that runs will refuse to start.
-func TestPermissionsListShowsWhatStopsARun(t *testing.T) {
-	proj, home := e2eProject(t)
-	out, stderr, code := runReins(t, proj, home, "permissions", "list", "--disallowedTools", "Bash(rm")
-	if code != 0 || !strings.Contains(out, `refuse to start: --disallowedTools: invalid deny rule "Bash(rm": mismatched parentheses`) {
-		t.Errorf("exit %d\n%s\n%s", code, out, stderr)
 	}
 }

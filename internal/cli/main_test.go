@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // The package's end-to-end tests run the real reins binary. It is built once, on first use,
@@ -31,14 +33,7 @@ var (
 // once the package's other tests are done.
 func reinsBinary(t testing.TB) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("an end-to-end test (it runs the built reins): -short leaves it out; the whole suite runs it")
-	}
-	if tt, ok := t.(*testing.T); ok && !strings.Contains(tt.Name(), "/") {
-		if _, done := parallel.LoadOrStore(tt, true); !done {
-			tt.Parallel()
-		}
-	}
+	e2eTest(t)
 	binOnce.Do(func() {
 		binDir, binErr = os.MkdirTemp("", "reins-e2e-")
 		if binErr != nil {
@@ -56,18 +51,43 @@ func reinsBinary(t testing.TB) string {
 	return binPath
 }
 
-func TestMain(m *testing.M) {
-	// The in-process tests' sessions run Bash in the sandbox by default, with the test binary
-	// as the helper the backends re-execute.
-	if code, ok := sandboxHelper(os.Args[1:]); ok {
-		os.Exit(code)
+// e2eTest makes t one of the end-to-end tests: -short skips it, and a whole test runs in
+// parallel with the others (see reinsBinary).
+func e2eTest(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("an end-to-end test (it runs the built reins): -short leaves it out; the whole suite runs it")
 	}
-	code := m.Run()
+	if tt, ok := t.(*testing.T); ok && !strings.Contains(tt.Name(), "/") {
+		if _, done := parallel.LoadOrStore(tt, true); !done {
+			tt.Parallel()
+		}
+	}
+}
+
+// cleanRun runs the tests and then removes the shared binary and temporary folders.
+type cleanRun struct{ m *testing.M }
+
+func (c cleanRun) Run() int {
+	code := c.m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
 	for _, d := range tempDirs {
 		os.RemoveAll(d)
 	}
-	os.Exit(code)
+	return code
+}
+
+func TestMain(m *testing.M) {
+	// The in-process tests' sessions run Bash in the sandbox by default, with the test binary
+	// as the helper the backends re-execute.
+	if code, ok := sandboxHelper(os.Args[1:]); ok {
+		os.Exit(code)
+	}
+	// The scripts of testdata/script run this binary under the name reins: testscript.Main
+	// puts a copy of it by that name on their PATH and, started as it, runs reins's Main.
+	testscript.Main(cleanRun{m}, map[string]func(){
+		"reins": func() { os.Exit(Main()) },
+	})
 }

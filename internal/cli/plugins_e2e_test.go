@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -33,111 +32,6 @@ func (e *e2e) pluginDir() string {
 		}
 	}
 	return dir
-}
-
-// TestPluginsE2E runs a local plugin's agent and hook through the real binary.
-func TestPluginsE2E(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("hooks are shell scripts")
-	}
-	bin := reinsBinary(t)
-
-	t.Run("the plugin's agent runs with its prompt", func(t *testing.T) {
-		e := newE2E(t, bin)
-		plugin := e.pluginDir()
-		srv := llmtest.NewAnthropicServer(t,
-			llmtest.UseTools(llmtest.Call("Agent", `{"description":"review","prompt":"review the diff","subagent_type":"kit:reviewer"}`)),
-			llmtest.Say("looks good"),
-			llmtest.Say("done"))
-		e.anthropic(srv).run("-p", "--plugin-dir", plugin, "--", "review")
-		e.wantCode(0)
-		reqs := srv.Requests()
-		if len(reqs) != 3 {
-			t.Fatalf("%d requests, want 3\n%s", len(reqs), e.stderr)
-		}
-		if !strings.Contains(string(reqs[0].Body), "kit:reviewer") {
-			t.Error("the Agent tool does not offer kit:reviewer")
-		}
-		if !strings.Contains(string(reqs[1].Body), "PLUGIN-REVIEWER-PROMPT") {
-			t.Errorf("the sub-agent did not run with the plugin's prompt")
-		}
-	})
-
-	t.Run("the plugin's hook runs in a trusted project only", func(t *testing.T) {
-		e := newE2E(t, bin)
-		plugin := e.pluginDir()
-		seen := filepath.Join(plugin, "seen.log")
-		script := func() *llmtest.Server {
-			return llmtest.NewAnthropicServer(t, llmtest.UseTools(llmtest.Call("Bash", `{"command":"echo plugin-hook-check"}`)), llmtest.Say("ok"))
-		}
-		e.anthropic(script()).run("-p", "--plugin-dir", plugin, "--allowedTools", "Bash(echo:*)", "--", "go")
-		e.wantCode(0)
-		if exists(seen) {
-			t.Fatal("an untrusted project ran a plugin's hook")
-		}
-		if !strings.Contains(e.stderr, `plugins: 1 hook(s) not run: this project is not trusted`) {
-			t.Errorf("no note of the hook not run: %q", e.stderr)
-		}
-		e.run("hooks", "list", "--plugin-dir", plugin).wantCode(0)
-		if !strings.Contains(e.stdout, "hooks/hooks.json:1:") || !strings.Contains(e.stdout, "skipped: this project is not trusted") {
-			t.Errorf("hooks list:\n%s", e.stdout)
-		}
-		e.run("trust").wantCode(0)
-		e.anthropic(script()).run("-p", "--plugin-dir", plugin, "--allowedTools", "Bash(echo:*)", "--", "go")
-		e.wantCode(0)
-		b, _ := os.ReadFile(seen)
-		if !strings.Contains(string(b), "plugin-hook-check") {
-			t.Errorf("the plugin's hook did not see the call: %q\n%s", b, e.stderr)
-		}
-	})
-
-	t.Run("system/init names the plugin and its skills", func(t *testing.T) {
-		e := newE2E(t, bin)
-		plugin := e.pluginDir()
-		e.skillFile(filepath.Join(plugin, "skills"), "fmt", "---\ndescription: Format\n---\nRun gofmt.\n")
-		srv := llmtest.NewAnthropicServer(t, llmtest.Say("ok"))
-		e.anthropic(srv).run("-p", "--plugin-dir", plugin, "--output-format", "stream-json", "--verbose", "--", "go")
-		e.wantCode(0)
-		init := e.lines()[0]
-		if got := jsonText(init["skills"]); got != `["kit:fmt"]` {
-			t.Errorf("skills %s", got)
-		}
-		if got := jsonText(init["plugins"]); got != fmt.Sprintf(`[{"name":"kit","path":%q}]`, plugin) {
-			t.Errorf("plugins %s", got)
-		}
-	})
-
-	t.Run("a broken plugin.json stops the session with its position", func(t *testing.T) {
-		e := newE2E(t, bin)
-		plugin := e.pluginDir()
-		os.WriteFile(filepath.Join(plugin, ".claude-plugin", "plugin.json"), []byte("{\"name\": \"kit\",\n  \"hooks\": 7}"), 0o644)
-		srv := llmtest.NewAnthropicServer(t, llmtest.Say("never"))
-		e.anthropic(srv).run("-p", "--plugin-dir", plugin, "--", "go")
-		e.wantCode(2)
-		if !strings.Contains(e.stderr, "plugin.json:2:12: \"hooks\" must be a path") || len(srv.Requests()) != 0 {
-			t.Errorf("stderr %q, %d requests", e.stderr, len(srv.Requests()))
-		}
-	})
-
-	t.Run("an enabled plugin on disk loads; one not on disk is a warning", func(t *testing.T) {
-		e := newE2E(t, bin)
-		plugin := e.pluginDir()
-		installed := filepath.Join(e.home, ".reins", "plugins", "kit")
-		os.MkdirAll(filepath.Dir(installed), 0o755)
-		if err := os.Rename(plugin, installed); err != nil {
-			t.Fatal(err)
-		}
-		e.userSettings(`{"enabledPlugins": {"kit@team": true, "gone@team": true}}`)
-		srv := llmtest.NewAnthropicServer(t, llmtest.Say("ok"))
-		e.anthropic(srv).run("-p", "--", "go")
-		e.wantCode(0)
-		if !strings.Contains(string(srv.Requests()[0].Body), "kit:reviewer") {
-			t.Error("the enabled plugin's agent is not offered")
-		}
-		if !strings.Contains(e.stderr, "plugin gone@team") || !strings.Contains(e.stderr, "is not on disk") {
-			t.Errorf("stderr %q", e.stderr)
-		}
-	})
 }
 
 // TestPluginCommandE2E: enable and disable write enabledPlugins to the user's file, keeping
