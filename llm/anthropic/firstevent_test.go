@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/llm/llmtest"
@@ -54,8 +55,8 @@ func BenchmarkFirstEvent(b *testing.B) {
 
 // cpuTime is the process's user and system CPU time so far.
 func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
