@@ -15,6 +15,9 @@
 // With -tail, the command's standard output passes through a pipe and FILE gets a fourth
 // field: the nanoseconds from the last byte the command wrote there to its exit — what the
 // command's shutdown costs after its answer (bench/mcpexit.sh), free of its start-up's noise.
+//
+// With -cpu, FILE gets one more field last: the command's user and system CPU time in
+// nanoseconds (wait4's), which a loaded machine inflates far less than the wall clock.
 package main
 
 import (
@@ -30,6 +33,7 @@ import (
 func main() {
 	out := flag.String("o", "", "file to write the measurement to")
 	tail := flag.Bool("tail", false, "also measure the time from the last output to the exit")
+	cpu := flag.Bool("cpu", false, "also write the command's user+system CPU time")
 	flag.Parse()
 	args := flag.Args()
 	if *out == "" || len(args) == 0 {
@@ -56,6 +60,9 @@ func main() {
 	line := fmt.Sprintf("%d %d %d", wall.Nanoseconds(), ru.Maxrss, cmd.ProcessState.ExitCode())
 	if *tail {
 		line += fmt.Sprintf(" %d", exited.Sub(last.at).Nanoseconds())
+	}
+	if *cpu {
+		line += fmt.Sprintf(" %d", ru.Utime.Nano()+ru.Stime.Nano())
 	}
 	line += "\n"
 	if err := os.WriteFile(*out, []byte(line), 0o644); err != nil {

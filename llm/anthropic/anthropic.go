@@ -21,6 +21,14 @@
 // response and errors decoded from a stream are what the SDK's decoder gives
 // (TestDecodeMatchesSDK). internal/archtest keeps the SDK out of the binary.
 //
+// Measured again on 2026-12-02 (issue 43), when the binary already linked
+// OpenTelemetry, gRPC and the AWS SDK: the same turn through the SDK (the build
+// tag anthropicsdk, sdkpath.go) cost 21-24% more CPU per headless turn, 13-15%
+// more CPU for `reins --version`, 27% more time to the first text event in
+// process, 10 MB more peak RSS and 32 MB more binary. Start-up and first token
+// are numbers a user feels, so the package keeps speaking the API itself;
+// docs/architecture.md, "The Anthropic client", has the table and the commands.
+//
 // The request carries the headers the API needs — the credential in
 // Authorization: Bearer (an API key or a token alike, as the SDK sends
 // them), anthropic-version,
@@ -198,6 +206,9 @@ func (p *Provider) Name() string { return providerName }
 func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
 	if p.urlErr != nil && p.platform == nil {
 		return nil, fmt.Errorf("anthropic: %w", p.urlErr)
+	}
+	if sdkStream != nil && p.platform == nil {
+		return sdkStream(p, ctx, req, onEvent)
 	}
 	body, err := p.requestBody(req)
 	if err != nil {

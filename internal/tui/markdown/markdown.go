@@ -69,9 +69,13 @@ var mdParser = sync.OnceValue(func() parser.Parser {
 })
 
 // Render renders src (see the package doc for the shape of the output).
-func (r *Renderer) Render(src string) string {
+func (r *Renderer) Render(src string) string { return r.render(mdParser(), src) }
+
+// render renders src with the parser p (the tests compare mdParser with goldmark's own
+// GitHub extensions).
+func (r *Renderer) render(p parser.Parser, src string) string {
 	source := []byte(sanitize(src))
-	doc := mdParser().Parse(text.NewReader(source))
+	doc := p.Parse(text.NewReader(source))
 	w := &writer{st: r.st, src: source}
 	lines := w.blocks(doc, r.width-margin)
 	for len(lines) > 0 && lines[len(lines)-1] == "" {
