@@ -20,6 +20,7 @@ const (
 	None     Arity = iota // no value
 	Required              // attached (--x=v, -xv) or the next word
 	Optional              // attached only (--x=v, -xv)
+	Two                   // the next two words: a name, then its value (jq --arg NAME VALUE)
 )
 
 // Effect is what an option or environment variable does that a permission check must see.

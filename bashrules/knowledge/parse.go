@@ -301,6 +301,8 @@ func (r *reader) opt(toks []token) error {
 		case s == "-?" || s == "-?=":
 			// The short option ? (zip -?, psql -?), not an optional value.
 			s, a = "-?", map[bool]Arity{true: Required, false: None}[len(t.s) == 3]
+		case strings.HasSuffix(s, "=="):
+			s, a = s[:len(s)-2], Two
 		case strings.HasSuffix(s, "="):
 			s, a = s[:len(s)-1], Required
 		case strings.HasSuffix(s, "?"):
