@@ -18,18 +18,11 @@ import (
 // value type (issue 39); until it moves there it is listed here, and the list only shrinks:
 // an entry that matches nothing fails too.
 var commandTables = map[string]string{
-	"paths.go pathSpecs":                  "which operands each program reads and writes",
-	"readonly.go buildReadOnlyCommands":   "the read-only set",
-	"damageops.go destroyers":             "the damage budget's destructive programs",
-	"evaluate.go acceptEditsCommands":     "what acceptEdits lets run",
-	"evaluate.go subscriptBuiltins":       "builtins that evaluate an array subscript",
-	"effects.go execOptionCommands":       "programs whose options run code, by value",
-	"suggest.go noSuggest":                "programs no rule is suggested for",
-	"suggest_runner.go runnerSubcommands": "runner subcommands whose suggestion is exact",
-	"subcommands.go goCommands":           "go's subcommands",
-	"subcommands.go cargoCommands":        "cargo's subcommands",
-	"autoaside.go scriptBuiltins":         "builtins that run a script",
-	"cmdline/wrappers.go wrappers":        "wrappers and how to peel them",
+	"paths.go pathSpecs":                "which operands each program reads and writes",
+	"readonly.go buildReadOnlyCommands": "the read-only set",
+	"damageops.go destroyers":           "the damage budget's destructive programs",
+	"effects.go execOptionCommands":     "programs whose options run code, by value",
+	"cmdline/wrappers.go wrappers":      "wrappers and how to peel them",
 }
 
 // TestNoNewCommandKeyedTables: a fact about a program lives in its knowledge-base entry. A Go

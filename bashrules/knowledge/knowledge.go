@@ -225,6 +225,22 @@ const (
 	// RoleCodeModules (an interpreter's): the modules that, run with -m, run their arguments,
 	// their standard input or another program as code (python -m timeit, -m pdb).
 	RoleCodeModules = "codemodules"
+	// RoleSubscripts (a shell builtin's): it evaluates array subscripts in the names it is
+	// given, which runs any command substitution in them (printf -v 'a[$(cmd)]').
+	RoleSubscripts = "subscripts"
+	// RoleShellText (a shell builtin's): it runs shell text, its arguments ("args": eval)
+	// or a script file ("file": source, .).
+	RoleShellText = "shelltext"
+	// RoleNoSuggest: no allow rule is suggested for the program, which would allow anything
+	// (shells, wrappers, su, ssh).
+	RoleNoSuggest = "nosuggest"
+	// RoleCommands: the first argument, when it is a name of one of the entry's subcommands,
+	// is the program's own command and never a file (go vet, cargo build); after the
+	// subcommands named, the next word is a script's name, no file either (npm run-script).
+	RoleCommands = "commands"
+	// RoleRunsNamed: after the subcommands named, the next word names what runs (npm run
+	// SCRIPT, docker exec CONTAINER), so a rule suggested for such a call is the call itself.
+	RoleRunsNamed = "runsnamed"
 )
 
 // Role returns the words of a role the command states, and whether it states it.

@@ -455,10 +455,16 @@ var roleWords = map[string]struct {
 	RoleEdits:       {},
 	RoleNetwork:     {names: true},
 	RoleCodeModules: {names: true},
+	RoleSubscripts:  {},
+	RoleShellText:   {choices: []string{"args", "file"}, min: 1, max: 1},
+	RoleNoSuggest:   {},
+	RoleCommands:    {names: true},
+	RoleRunsNamed:   {names: true, min: 1},
 }
 
 // roleNames lists the roles for errors.
-var roleNames = "interpreter, shell, runner, dbclient, data, launcher, local, globhazard, goals, edits, network or codemodules"
+var roleNames = "interpreter, shell, runner, dbclient, data, launcher, local, globhazard, goals, edits, network, codemodules, " +
+	"subscripts, shelltext, nosuggest, commands or runsnamed"
 
 func (r *reader) role(toks []token) error {
 	if len(toks) < 2 {
