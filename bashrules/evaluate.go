@@ -437,9 +437,7 @@ var shellVarRE = lazyRE(`^[a-z_][a-z0-9_]*$`)
 // nameref attributes.
 func unsafeAssignment(c *Command) string {
 	if c.Kind == KindDecl {
-		switch c.Argv[0].Value {
-		case "export", "local", "declare", "typeset", "readonly":
-		default:
+		if !roles().declares[c.Argv[0].Value] {
 			return c.Argv[0].Value + " is not a plain declaration"
 		}
 		for _, w := range c.Argv[1:] {

@@ -28,6 +28,9 @@ type roleTables struct {
 	// edits run in acceptEdits mode once their writes pass (mkdir, cp, sed); subscripts
 	// evaluate array subscripts (printf -v); noSuggest get no suggested rule (shells, sudo).
 	edits, subscripts, noSuggest map[string]bool
+	// setsVars set the variables their arguments name (read x); declares are the plain
+	// declarations (declare, export, local).
+	setsVars, declares map[string]bool
 	// shellText says what a builtin that runs shell text runs (eval, source).
 	shellText map[string]string
 	// commands are the words that, first, name a program's own command (go vet, cargo b),
@@ -42,6 +45,7 @@ var roles = sync.OnceValue(func() *roleTables {
 		launchers: map[string]cmdline.LauncherSpec{}, localSubs: map[string]map[string]bool{}, db: map[string]bool{},
 		data: map[string]bool{}, local: map[string]bool{}, hazard: map[string]bool{}, shellNoRun: map[string]string{},
 		edits: map[string]bool{}, subscripts: map[string]bool{}, noSuggest: map[string]bool{}, shellText: map[string]string{},
+		setsVars: map[string]bool{}, declares: map[string]bool{},
 		commands: map[string]map[string]int{}, runsNamed: map[string]map[string]bool{}}
 	for _, e := range knowledge.Builtin().Programs() {
 		for _, n := range e.Names {
@@ -81,6 +85,8 @@ func (t *roleTables) add(name string, e *knowledge.Command) {
 	_, t.edits[name] = e.Role(knowledge.RoleEdits)
 	_, t.subscripts[name] = e.Role(knowledge.RoleSubscripts)
 	_, t.noSuggest[name] = e.Role(knowledge.RoleNoSuggest)
+	_, t.setsVars[name] = e.Role(knowledge.RoleSetsVars)
+	_, t.declares[name] = e.Role(knowledge.RoleDeclares)
 	if w, ok := e.Role(knowledge.RoleShellText); ok {
 		t.shellText[name] = name + " runs a script file"
 		if w[0] == "args" {

@@ -82,6 +82,11 @@ var nameCases = []checkCase{
 	{"names", "(( a[$(id)] ))", r(denyRm), "", "ask:safety", ""},
 	{"names", "[[ -v a[$(id)] ]]", r(denyRm), "", "ask:safety", ""},
 	{"names", "NO_COLOR=1 ls", r(denyRm), "", "allow", "ls only reads"},
+	// Plain declarations (their entries say declares) set shell variables only.
+	{"names", "local x=1", nil, "", "allow", "sets shell variables only"},
+	{"names", "typeset -r n=2", nil, "", "allow", "sets shell variables only"},
+	{"names", "typeset -i n=2", nil, "", "ask", "integer or nameref attribute"},
+	{"names", "local x=1 && readonly x", nil, "", "allow", "sets shell variables only"},
 }
 
 func init() { checkCases = append(checkCases, nameCases...) }

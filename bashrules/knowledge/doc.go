@@ -73,6 +73,10 @@
 //	                                                  is never a file; after SUB, a script's name
 //	                            runsnamed SUB...      after SUB the next word names what runs:
 //	                                                  a suggested rule is the call itself
+//	                            setsvars              (a builtin's) sets the variables its
+//	                                                  arguments name (read x, printf -v x)
+//	                            declares              (a builtin's) a plain declaration: names,
+//	                                                  assignments, attribute options
 //	help ARGS...              what prints the options, for the test against the installed
 //	                          program (default --help; may repeat; "help man [PAGE]": the
 //	                          manual page; "help none": nothing does); on a subcommand, what

@@ -241,6 +241,12 @@ const (
 	// RoleRunsNamed: after the subcommands named, the next word names what runs (npm run
 	// SCRIPT, docker exec CONTAINER), so a rule suggested for such a call is the call itself.
 	RoleRunsNamed = "runsnamed"
+	// RoleSetsVars (a shell builtin's): it sets the variables its arguments name (read x,
+	// printf -v x, getopts o x), so a loop's variable named there changes.
+	RoleSetsVars = "setsvars"
+	// RoleDeclares (a shell builtin's): a plain declaration (declare, export, local): its
+	// words are names, assignments and attribute options.
+	RoleDeclares = "declares"
 )
 
 // Role returns the words of a role the command states, and whether it states it.

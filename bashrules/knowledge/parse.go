@@ -460,11 +460,13 @@ var roleWords = map[string]struct {
 	RoleNoSuggest:   {},
 	RoleCommands:    {names: true},
 	RoleRunsNamed:   {names: true, min: 1},
+	RoleSetsVars:    {},
+	RoleDeclares:    {},
 }
 
 // roleNames lists the roles for errors.
 var roleNames = "interpreter, shell, runner, dbclient, data, launcher, local, globhazard, goals, edits, network, codemodules, " +
-	"subscripts, shelltext, nosuggest, commands or runsnamed"
+	"subscripts, shelltext, nosuggest, commands, runsnamed, setsvars or declares"
 
 func (r *reader) role(toks []token) error {
 	if len(toks) < 2 {
