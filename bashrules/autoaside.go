@@ -16,14 +16,6 @@ import (
 // What the rule's text leaves open counts as anything: Bash(timeout:*) may wrap python3, and
 // Bash(py*) may name it.
 
-// scriptBuiltins are the shell builtins that run shell text they are given; the knowledge base
-// describes programs, and these are the shell's own.
-var scriptBuiltins = map[string]string{
-	"eval":   "eval runs its arguments as shell commands",
-	"source": "source runs a script file",
-	".":      ". runs a script file",
-}
-
 // SetAsideInAuto says why auto mode sets an allow rule of the Bash tool aside (its classifier,
 // not the rule, then judges the calls), or "" when it keeps it. Rules of other tools are kept.
 // Every rule Claude Code sets aside is set aside too (permission.IsDangerousAllowRule).
@@ -153,7 +145,7 @@ func wordsRunCode(words []Word, open bool, depth int) string {
 // programRunsCode says what role of a program (by the name it was run as) runs code, or "".
 func programRunsCode(name string, args []Word, open bool) string {
 	t := roles()
-	if why, ok := scriptBuiltins[name]; ok {
+	if why, ok := t.shellText[name]; ok {
 		return why
 	}
 	switch _, runner := t.runners[name]; {

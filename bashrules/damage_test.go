@@ -198,6 +198,10 @@ func TestDamage(t *testing.T) {
 		{name: "a loop's cp overwrites each value", cmd: `for f in src/*.go; do cp keep.txt "$f"; done`, mode: permission.ModeBypass, budget: small, git: fakeGit{}, want: "allow", files: 3},
 		{name: "a loop over a command's output cannot be counted", cmd: `for f in $(ls); do rm "$f"; done`, mode: permission.ModeBypass, git: fakeGit{}, want: "ask:safety", files: 0},
 		{name: "a loop variable set again in the body cannot be counted", cmd: `for f in src/*; do f=x; rm "$f"; done`, mode: permission.ModeBypass, git: fakeGit{}, want: "ask:safety", files: 0},
+		// Builtins whose entries say setsvars or shelltext set it too.
+		{name: "a loop variable read in the body cannot be counted", cmd: `for f in src/*; do read f; rm "$f"; done`, mode: permission.ModeBypass, git: fakeGit{}, want: "ask:safety", files: 0},
+		{name: "a loop variable set by printf -v cannot be counted", cmd: `for f in src/*; do printf -v f x; rm "$f"; done`, mode: permission.ModeBypass, git: fakeGit{}, want: "ask:safety", files: 0},
+		{name: "a loop variable an eval may set cannot be counted", cmd: `for f in src/*; do eval g=1; rm "$f"; done`, mode: permission.ModeBypass, git: fakeGit{}, want: "ask:safety", files: 0},
 		{name: "a loop's mv onto a name built from the variable cannot be counted", cmd: `for f in src/*.go; do mv "$f" "$f.bak"; done`, mode: permission.ModeBypass, git: fakeGit{}, want: "ask:safety", files: 0},
 		{name: "a while read loop cannot be counted", cmd: `while read f; do : > "$f"; done < list.txt`, mode: permission.ModeBypass, git: fakeGit{}, want: "ask:safety", files: 0},
 		{name: "a quoted variable names one file: counted as one (rm of an unknown path asks on its own)", cmd: `x=a.txt; rm "$x"`, mode: permission.ModeBypass, git: fakeGit{}, want: "ask:safety", files: 1},

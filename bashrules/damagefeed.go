@@ -179,10 +179,11 @@ func setElsewhere(fv *cmdline.ForVar, a *Analysis) string {
 			}
 		}
 		name, _ := c.Name()
-		switch name {
-		case "eval", "source", ".":
+		t := roles()
+		switch {
+		case t.shellText[name] != "":
 			return fmt.Sprintf("%s may set $%s", c.Text, fv.Name)
-		case "read", "mapfile", "readarray", "getopts", "printf", "unset", "let":
+		case t.setsVars[name]:
 			for _, w := range c.Argv[1:] {
 				if !w.Known || w.Value == fv.Name || strings.HasPrefix(w.Value, fv.Name+"=") {
 					return fmt.Sprintf("%s may set $%s", c.Text, fv.Name)

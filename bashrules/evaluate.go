@@ -112,7 +112,7 @@ func (k *checker) evalCommand(c *Command) result {
 	if r, ok := k.stageReadOnly(c, name, known, trusted, safeEnv, po); ok {
 		return r
 	}
-	if k.pc.Mode() == permission.ModeAcceptEdits && known && trusted && safeEnv && len(po.issues) == 0 && !po.needGrant && acceptEditsCommands[name] {
+	if k.pc.Mode() == permission.ModeAcceptEdits && known && trusted && safeEnv && len(po.issues) == 0 && !po.needGrant && roles().edits[name] {
 		if (name == "mv" || name == "cp") && hasFlags(c.Argv[1:]) {
 			k.rec.note("bash: acceptEdits", "skip", c.Text+": mv and cp with options need approval")
 		} else {
@@ -365,9 +365,6 @@ func firstWord(c *Command) string {
 	return ""
 }
 
-// acceptEditsCommands are allowed in acceptEdits mode once their paths pass the write check.
-var acceptEditsCommands = map[string]bool{"mkdir": true, "touch": true, "rm": true, "rmdir": true, "mv": true, "cp": true, "sed": true}
-
 func hasFlags(args []Word) bool {
 	for _, a := range args {
 		if a.Value == "--" {
@@ -399,14 +396,11 @@ func fullyKnown(c *Command, issues []string) bool {
 	return true
 }
 
-// subscriptBuiltins evaluate array subscripts in the names they are given, which runs any
-// command substitution in them (printf -v 'a[$(cmd)]').
-var subscriptBuiltins = map[string]bool{"printf": true, "read": true, "unset": true, "mapfile": true, "readarray": true,
-	"wait": true, "getopts": true, "test": true, "[": true, "let": true, "export": true, "declare": true, "local": true,
-	"typeset": true, "readonly": true}
-
+// subscriptIssue says why a builtin whose entry says subscripts (printf, read, unset) runs
+// commands: a name it is given holds an array subscript with a command substitution
+// (printf -v 'a[$(cmd)]').
 func subscriptIssue(name string, c *Command) string {
-	if !subscriptBuiltins[name] {
+	if !roles().subscripts[name] {
 		return ""
 	}
 	for _, a := range c.Argv[1:] {
@@ -443,9 +437,7 @@ var shellVarRE = lazyRE(`^[a-z_][a-z0-9_]*$`)
 // nameref attributes.
 func unsafeAssignment(c *Command) string {
 	if c.Kind == KindDecl {
-		switch c.Argv[0].Value {
-		case "export", "local", "declare", "typeset", "readonly":
-		default:
+		if !roles().declares[c.Argv[0].Value] {
 			return c.Argv[0].Value + " is not a plain declaration"
 		}
 		for _, w := range c.Argv[1:] {

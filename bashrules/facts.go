@@ -1,6 +1,7 @@
 package bashrules
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -24,12 +25,28 @@ type roleTables struct {
 	hazard    map[string]bool
 	// shellNoRun are a shell's short options after which it runs nothing (bash -n).
 	shellNoRun map[string]string
+	// edits run in acceptEdits mode once their writes pass (mkdir, cp, sed); subscripts
+	// evaluate array subscripts (printf -v); noSuggest get no suggested rule (shells, sudo).
+	edits, subscripts, noSuggest map[string]bool
+	// setsVars set the variables their arguments name (read x); declares are the plain
+	// declarations (declare, export, local).
+	setsVars, declares map[string]bool
+	// shellText says what a builtin that runs shell text runs (eval, source).
+	shellText map[string]string
+	// commands are the words that, first, name a program's own command (go vet, cargo b),
+	// with 2 for a subcommand whose next word is a script's name too (npm run-script x).
+	commands map[string]map[string]int
+	// runsNamed are the subcommands whose next word names what runs (npm run, docker exec).
+	runsNamed map[string]map[string]bool
 }
 
 var roles = sync.OnceValue(func() *roleTables {
 	t := &roleTables{interp: map[string]codeSpec{}, runners: map[string]runnerSpec{},
 		launchers: map[string]cmdline.LauncherSpec{}, localSubs: map[string]map[string]bool{}, db: map[string]bool{},
-		data: map[string]bool{}, local: map[string]bool{}, hazard: map[string]bool{}, shellNoRun: map[string]string{}}
+		data: map[string]bool{}, local: map[string]bool{}, hazard: map[string]bool{}, shellNoRun: map[string]string{},
+		edits: map[string]bool{}, subscripts: map[string]bool{}, noSuggest: map[string]bool{}, shellText: map[string]string{},
+		setsVars: map[string]bool{}, declares: map[string]bool{},
+		commands: map[string]map[string]int{}, runsNamed: map[string]map[string]bool{}}
 	for _, e := range knowledge.Builtin().Programs() {
 		for _, n := range e.Names {
 			t.add(n, e)
@@ -65,6 +82,45 @@ func (t *roleTables) add(name string, e *knowledge.Command) {
 	_, t.db[name] = e.Role(knowledge.RoleDBClient)
 	_, t.data[name] = e.Role(knowledge.RoleData)
 	_, t.hazard[name] = e.Role(knowledge.RoleGlobHazard)
+	_, t.edits[name] = e.Role(knowledge.RoleEdits)
+	_, t.subscripts[name] = e.Role(knowledge.RoleSubscripts)
+	_, t.noSuggest[name] = e.Role(knowledge.RoleNoSuggest)
+	_, t.setsVars[name] = e.Role(knowledge.RoleSetsVars)
+	_, t.declares[name] = e.Role(knowledge.RoleDeclares)
+	if w, ok := e.Role(knowledge.RoleShellText); ok {
+		t.shellText[name] = name + " runs a script file"
+		if w[0] == "args" {
+			t.shellText[name] = name + " runs its arguments as shell commands"
+		}
+	}
+	if w, ok := e.Role(knowledge.RoleCommands); ok {
+		t.commands[name] = commandWordsOf(e, w)
+	}
+	if w, ok := e.Role(knowledge.RoleRunsNamed); ok {
+		t.runsNamed[name] = map[string]bool{}
+		for _, s := range w {
+			t.runsNamed[name][s] = true
+		}
+	}
+}
+
+// commandWordsOf are the first words of the names of an entry's subcommands, 2 for those
+// of the subcommands (scripts) whose next word is a script's name.
+func commandWordsOf(e *knowledge.Command, scripts []string) map[string]int {
+	out := map[string]int{}
+	for _, s := range e.Subcommands() {
+		n := 1
+		if slices.Contains(scripts, s.Names[0]) {
+			n = 2
+		}
+		for _, name := range s.Names {
+			first, _, _ := strings.Cut(name, "/")
+			if out[first] < n {
+				out[first] = n
+			}
+		}
+	}
+	return out
 }
 
 // spellings lists the spellings of the options that pass keep: short ones (as "-x") only

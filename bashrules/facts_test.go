@@ -75,7 +75,9 @@ func TestKnownArgsFromRoles(t *testing.T) {
 func TestEveryRoleIsRead(t *testing.T) {
 	read := map[string]bool{knowledge.RoleInterpreter: true, knowledge.RoleShell: true, knowledge.RoleRunner: true,
 		knowledge.RoleDBClient: true, knowledge.RoleData: true, knowledge.RoleLauncher: true, knowledge.RoleLocal: true,
-		knowledge.RoleGlobHazard: true, knowledge.RoleNetwork: true, knowledge.RoleGoals: true, knowledge.RoleCodeModules: true}
+		knowledge.RoleGlobHazard: true, knowledge.RoleNetwork: true, knowledge.RoleGoals: true, knowledge.RoleCodeModules: true,
+		knowledge.RoleEdits: true, knowledge.RoleSubscripts: true, knowledge.RoleShellText: true, knowledge.RoleNoSuggest: true,
+		knowledge.RoleCommands: true, knowledge.RoleRunsNamed: true, knowledge.RoleSetsVars: true, knowledge.RoleDeclares: true}
 	for _, e := range knowledge.Builtin().Programs() {
 		for r := range e.Roles {
 			if !read[r] {

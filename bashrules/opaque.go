@@ -515,7 +515,7 @@ func knownArgs(name string) bool {
 	_, runner := roles().runners[name]
 	_, interp := interpreterFor(name)
 	return wrapper || launcher || runner || interp || isShell(name) || isDBClient(name) || execOptionCommands()[name] ||
-		roles().hazard[name] || acceptEditsCommands[name] || roles().data[name]
+		roles().hazard[name] || roles().edits[name] || roles().data[name]
 }
 
 // unknownRunner finds an unknown program's arguments that read as a command a deny or ask rule

@@ -221,6 +221,19 @@ var round4Cases = []checkCase{
 	{"r4-link", "rsync -a --link-dest=../../home ../home/ sub/", r("allow:Bash(rsync:*)"), "", "ask:safety", "hard-links the copies"},
 	{"r4-link", "pax -rwl {O}/secret sub", r("allow:Bash(pax:*)"), permission.ModeAcceptEdits, "ask", "outside the working directories"},
 	{"r4-link", "rsync -aH src/ sub/", r("allow:Bash(rsync:*)"), "", "allow", "rsync:*"},
+	// Found by FuzzEntryCommands: a backup suffix is part of the names written (cp -b, mv,
+	// ln, install, gzip: the destination and the suffix), a random source a file read.
+	{"r4-fuzz", "cp -b --suffix=/../../outside/x README.md notes.txt", r("allow:Bash(cp:*)"), "", "ask", "outside the working directories"},
+	{"r4-fuzz", "mv -b -S '/../../../outside/x' README.md sub/a.txt", r("allow:Bash(mv:*)"), "", "ask", "outside the working directories"},
+	{"r4-fuzz", "ln -sb --suffix=/../../outside/x README.md notes.txt", r("allow:Bash(ln:*)"), "", "ask", "outside the working directories"},
+	{"r4-fuzz", "install -b -S /../../outside/x README.md notes.txt", r("allow:Bash(install:*)"), "", "ask", "outside the working directories"},
+	{"r4-fuzz", "gzip -S /../../outside/x README.md", r("allow:Bash(gzip:*)"), "", "ask", "outside the working directories"},
+	{"r4-fuzz", "shred --random-source={O}/secret -n1 notes.txt", r("allow:Bash(shred:*)"), permission.ModeAcceptEdits, "ask", "outside the working directories"},
+	{"r4-fuzz", "cp -b --suffix=.orig README.md notes.txt", r("allow:Bash(cp:*)"), "", "allow", "cp:*"},
+	// A bare time keyword is the command time to a rule, as it is written alone.
+	{"r4-fuzz", "time; echo hi", r("deny:Bash(time:*)", "allow:Bash"), "", "deny", "time:*"},
+	{"r4-fuzz", "time -p && echo hi", r("deny:Bash(time:*)", "allow:Bash"), "", "deny", "time:*"},
+	{"r4-fuzz", "time; echo hi", r("allow:Bash(echo:*)"), "", "pass", "no rule allows time"},
 }
 
 func init() { checkCases = append(checkCases, round4Cases...) }

@@ -8,12 +8,6 @@ const maxSuggestions = 5
 
 var subcommandRE = lazyRE(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
-// noSuggest are shells, wrappers and interpreters: a rule for them would allow anything.
-var noSuggest = map[string]bool{"sh": true, "bash": true, "zsh": true, "fish": true, "csh": true, "tcsh": true, "ksh": true,
-	"dash": true, "cmd": true, "powershell": true, "pwsh": true, "env": true, "xargs": true, "nice": true, "stdbuf": true,
-	"nohup": true, "timeout": true, "time": true, "sudo": true, "doas": true, "pkexec": true, "eval": true, "exec": true,
-	"source": true, ".": true, "command": true, "builtin": true, "watch": true, "ssh": true, "su": true, "find": false}
-
 // suggestion proposes the narrowest allow rule that covers a command nothing allowed: "cmd
 // sub:*" when the second word looks like a subcommand, the command name alone for a bare
 // command, else the exact command. An interpreter's is the exact command, but for a Python
@@ -23,7 +17,7 @@ func suggestion(c *Command) []string {
 		return nil
 	}
 	name, _ := commandName(c.Argv[0])
-	if noSuggest[name] || isShell(name) || wrappers[name].Peel != nil || wrappers[name].Safe {
+	if roles().noSuggest[name] || isShell(name) || wrappers[name].Peel != nil || wrappers[name].Safe {
 		return nil
 	}
 	if isInterpreter(name) {

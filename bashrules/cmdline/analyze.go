@@ -476,7 +476,20 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) []*Command {
 	case *syntax.TimeClause:
 		if x.Stmt != nil {
 			ok = w.stmt(x.Stmt, sc)
+			break
 		}
+		// A bare time (time; ls) times nothing, but it is still the command time, which a
+		// rule on time names (FuzzEntryCommands found it left out).
+		c := w.newCommand(KindCall, x, sc)
+		c.Text = srcOf(w.src, x)
+		c.Argv = []Word{{Src: "time", Value: "time", Known: true}}
+		if x.PosixFormat {
+			c.Argv = append(c.Argv, Word{Src: "-p", Value: "-p", Known: true})
+		}
+		c.Words = c.Argv
+		c.Redirects = redirs
+		w.add(c)
+		ok = []*Command{c}
 	case *syntax.CoprocClause:
 		w.coprocClause(x, sc)
 	case *syntax.TestDecl:

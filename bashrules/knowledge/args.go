@@ -251,6 +251,12 @@ func (p *Parsed) take(o *Option, spelling string, args []Arg, i int, val string,
 	case a == Required && i+1 < len(args):
 		u.Value, u.HasValue, u.ValueArg = args[i+1].Value, true, i+1
 		i++
+	case a == Two && i+2 < len(args):
+		// The name is the first word; the value, which a type describes, the second.
+		u.Value, u.HasValue, u.ValueArg = args[i+2].Value, true, i+2
+		i += 2
+	case a == Two:
+		i = len(args) - 1
 	}
 	p.use(u)
 	return i

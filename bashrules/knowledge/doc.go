@@ -60,6 +60,23 @@
 //	                            codemodules MOD...    (an interpreter's) modules that, run with
 //	                                                  -m, run their arguments, standard input
 //	                                                  or another program as code (timeit, pdb)
+//	                            goals                 every operand but an assignment is a goal
+//	                            edits                 acceptEdits lets it run once every file it
+//	                                                  writes passes the write check
+//	                            network [SUB...]      connects to other hosts
+//	                            subscripts            (a builtin's) evaluates array subscripts
+//	                                                  in the names it is given
+//	                            shelltext args|file   (a builtin's) runs shell text: its
+//	                                                  arguments (eval) or a script file (source)
+//	                            nosuggest             no allow rule is suggested for it
+//	                            commands [SUB...]     its first argument, a subcommand's name,
+//	                                                  is never a file; after SUB, a script's name
+//	                            runsnamed SUB...      after SUB the next word names what runs:
+//	                                                  a suggested rule is the call itself
+//	                            setsvars              (a builtin's) sets the variables its
+//	                                                  arguments name (read x, printf -v x)
+//	                            declares              (a builtin's) a plain declaration: names,
+//	                                                  assignments, attribute options
 //	help ARGS...              what prints the options, for the test against the installed
 //	                          program (default --help; may repeat; "help man [PAGE]": the
 //	                          manual page; "help none": nothing does); on a subcommand, what

@@ -122,3 +122,29 @@ func TestSpellingsAgreeOnAValue(t *testing.T) {
 		walk(c)
 	}
 }
+
+// TestTwoWordValue: an option spelled NAME== takes the next two words (jq --slurpfile NAME
+// FILE): the second is its value, which the option's type describes, and neither is an
+// operand.
+func TestTwoWordValue(t *testing.T) {
+	jq, ok := Lookup("jq")
+	if !ok {
+		t.Fatal("no jq entry")
+	}
+	words := []string{"--slurpfile", "v", "secret.json", ".x", "in.json"}
+	args := make([]Arg, len(words))
+	for i, w := range words {
+		args[i] = Arg{Value: w, Known: true}
+	}
+	p := jq.Parse(args)
+	if len(p.Uses) != 1 || p.Uses[0].Value != "secret.json" || p.Uses[0].ValueArg != 2 || p.Uses[0].Opt.Effects&Read == 0 {
+		t.Errorf("uses = %+v", p.Uses)
+	}
+	if len(p.Operands) != 2 || p.Operands[0] != 3 || p.Operands[1] != 4 {
+		t.Errorf("operands = %v, want [3 4]", p.Operands)
+	}
+	// Cut short, the option swallows what is left: no word becomes an operand.
+	if p := jq.Parse(args[:2]); len(p.Operands) != 0 {
+		t.Errorf("short: operands = %v", p.Operands)
+	}
+}

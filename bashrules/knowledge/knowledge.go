@@ -20,6 +20,7 @@ const (
 	None     Arity = iota // no value
 	Required              // attached (--x=v, -xv) or the next word
 	Optional              // attached only (--x=v, -xv)
+	Two                   // the next two words: a name, then its value (jq --arg NAME VALUE)
 )
 
 // Effect is what an option or environment variable does that a permission check must see.
@@ -224,6 +225,28 @@ const (
 	// RoleCodeModules (an interpreter's): the modules that, run with -m, run their arguments,
 	// their standard input or another program as code (python -m timeit, -m pdb).
 	RoleCodeModules = "codemodules"
+	// RoleSubscripts (a shell builtin's): it evaluates array subscripts in the names it is
+	// given, which runs any command substitution in them (printf -v 'a[$(cmd)]').
+	RoleSubscripts = "subscripts"
+	// RoleShellText (a shell builtin's): it runs shell text, its arguments ("args": eval)
+	// or a script file ("file": source, .).
+	RoleShellText = "shelltext"
+	// RoleNoSuggest: no allow rule is suggested for the program, which would allow anything
+	// (shells, wrappers, su, ssh).
+	RoleNoSuggest = "nosuggest"
+	// RoleCommands: the first argument, when it is a name of one of the entry's subcommands,
+	// is the program's own command and never a file (go vet, cargo build); after the
+	// subcommands named, the next word is a script's name, no file either (npm run-script).
+	RoleCommands = "commands"
+	// RoleRunsNamed: after the subcommands named, the next word names what runs (npm run
+	// SCRIPT, docker exec CONTAINER), so a rule suggested for such a call is the call itself.
+	RoleRunsNamed = "runsnamed"
+	// RoleSetsVars (a shell builtin's): it sets the variables its arguments name (read x,
+	// printf -v x, getopts o x), so a loop's variable named there changes.
+	RoleSetsVars = "setsvars"
+	// RoleDeclares (a shell builtin's): a plain declaration (declare, export, local): its
+	// words are names, assignments and attribute options.
+	RoleDeclares = "declares"
 )
 
 // Role returns the words of a role the command states, and whether it states it.

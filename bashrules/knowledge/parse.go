@@ -301,6 +301,8 @@ func (r *reader) opt(toks []token) error {
 		case s == "-?" || s == "-?=":
 			// The short option ? (zip -?, psql -?), not an optional value.
 			s, a = "-?", map[bool]Arity{true: Required, false: None}[len(t.s) == 3]
+		case strings.HasSuffix(s, "=="):
+			s, a = s[:len(s)-2], Two
 		case strings.HasSuffix(s, "="):
 			s, a = s[:len(s)-1], Required
 		case strings.HasSuffix(s, "?"):
@@ -453,10 +455,18 @@ var roleWords = map[string]struct {
 	RoleEdits:       {},
 	RoleNetwork:     {names: true},
 	RoleCodeModules: {names: true},
+	RoleSubscripts:  {},
+	RoleShellText:   {choices: []string{"args", "file"}, min: 1, max: 1},
+	RoleNoSuggest:   {},
+	RoleCommands:    {names: true},
+	RoleRunsNamed:   {names: true, min: 1},
+	RoleSetsVars:    {},
+	RoleDeclares:    {},
 }
 
 // roleNames lists the roles for errors.
-var roleNames = "interpreter, shell, runner, dbclient, data, launcher, local, globhazard, goals, edits, network or codemodules"
+var roleNames = "interpreter, shell, runner, dbclient, data, launcher, local, globhazard, goals, edits, network, codemodules, " +
+	"subscripts, shelltext, nosuggest, commands, runsnamed, setsvars or declares"
 
 func (r *reader) role(toks []token) error {
 	if len(toks) < 2 {

@@ -1,0 +1,47 @@
+package bashrules
+
+// everydayCases: commands that only read stay quiet with no rule.
+var everydayCases = []checkCase{
+	{"everyday", "git ls-files | xargs grep -n TODO", nil, "", "allow", "every part"},
+	{"everyday", "find . -name '*.ts' | xargs wc -l", nil, "", "allow", "every part"},
+	{"everyday", "echo \"$PATH\" | tr ':' '\\n'", nil, "", "allow", "every part"},
+	{"everyday", "for f in src/*.go; do echo \"$f\"; done", nil, "", "allow", "every part"},
+	{"everyday", "echo $HOME", nil, "", "allow", "echo only reads"},
+	{"everyday", "awk '{print $1}' README.md", nil, "", "allow", "awk only reads"},
+	{"everyday", "xxd README.md", nil, "", "allow", "xxd only reads"},
+	{"everyday", "sort -t: -k2 -n README.md", nil, "", "allow", "sort only reads"},
+	{"everyday", "git commit -m \"$(cat <<'EOF'\nFix the parser\n\nDetails.\nEOF\n)\"", r("allow:Bash(git commit *)"), "", "allow", "git commit *"},
+	{"everyday", "git commit -m \"$(cat <<'EOF'\nFix\nEOF\n)\"", r("allow:Bash(git commit:*)"), "", "allow", "git commit:*"},
+	{"everyday", "echo \"$USER\"", nil, "", "allow", "echo only reads"},
+	{"everyday", "echo $((1+2))", nil, "", "allow", "echo only reads"},
+	{"everyday", "echo $((x+1))", nil, "", "ask", "arithmetic on"},
+	{"everyday", "echo \"${HOME}/x\"", nil, "", "allow", "echo only reads"},
+	{"everyday", "printf '%s\\n' \"$HOME\"", nil, "", "allow", "printf only reads"},
+	{"everyday", "xargs cat", nil, "", "ask", "xargs adds arguments read from its input"},
+	{"everyday", "echo ~/.ssh/id_rsa | xargs cat", nil, "", "ask", "xargs adds arguments read from its input"},
+	{"everyday", "cat notes.txt | xargs cat", nil, "", "ask", "xargs adds arguments read from its input"},
+	{"everyday", "find {O} -type f | xargs cat", nil, "", "ask", "outside the working directories"},
+	{"everyday", "rg -l TODO | xargs wc -l", nil, "", "allow", "every part"},
+	{"everyday", "git diff --name-only | xargs cat", nil, "", "allow", "every part"},
+	{"everyday", "ls | xargs -n1 wc -l", nil, "", "allow", "every part"},
+	{"everyday", "find . -type f | xargs grep -l foo", nil, "", "allow", "every part"},
+	{"everyday", "git diff --name-only | xargs wc -l", nil, "", "allow", "every part"},
+	{"everyday", "ls src | xargs -n1 basename", nil, "", "allow", "every part"},
+	{"everyday", "cat README.md | head -5", nil, "", "allow", "every part"},
+	{"everyday", "grep -rn TODO src | wc -l", nil, "", "allow", "every part"},
+	{"everyday", "git log --oneline -5", nil, "", "allow", "git only reads"},
+	{"everyday", "git status --short", nil, "", "allow", "git only reads"},
+	// Still not quiet: command substitution, printf -v, xargs -I, writes, Read rules.
+	{"everyday", "echo $(ls)", nil, "", "ask", "command substitution"},
+	{"everyday", "printf -v x '%s' \"$y\"", nil, "", "ask", "parameter expansion"},
+	{"everyday", "ls | xargs -I{} cat {}", nil, "", "pass", "no rule allows"},
+	{"everyday", "echo \"$x\" > .bashrc", nil, "", "ask:safety", "sensitive file"},
+	{"everyday", "git ls-files | xargs grep -n TODO", r(denyEnv), "", "ask", "Read rules may forbid it"},
+	{"everyday", "ls | xargs rm", nil, "", "ask:safety", "cannot be known"},
+	{"everyday", "ls | xargs sh -c 'rm $1'", r(denyRm), "", "deny", "rm:*"},
+	{"everyday", "echo $HOME | bash", nil, "", "ask", ""},
+	{"everyday", "git commit -m \"$(cat <<EOF\n$(rm x)\nEOF\n)\"", r("allow:Bash(git commit *)", denyRm), "", "deny", "rm:*"},
+	{"everyday", "git commit -m \"$(cat notes.txt)\"", r("allow:Bash(git commit *)"), "", "ask", "command substitution"},
+}
+
+func init() { checkCases = append(checkCases, everydayCases...) }
