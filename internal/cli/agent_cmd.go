@@ -202,7 +202,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	}
 	if em != nil {
 		em.SessionID, em.Partial, em.MaxTurns, em.MaxBudgetUSD, em.MaxOutputTokens =
-			a.SessionID, opts.sdk.partial, opts.maxTurns, opts.sdk.maxBudgetUSD, a.Agent.MaxTokens
+			a.Session.ID, opts.sdk.partial, opts.maxTurns, opts.sdk.maxBudgetUSD, a.Agent.MaxTokens
 		if a.Structured != nil {
 			em.Structured = a.Structured.Value
 		}
@@ -221,7 +221,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 	}
 	a.StartSession(ctx)
 
-	res, runErr := commandTurn(a, a.RunTurn)(ctx, a.History, llm.UserText(prompt))
+	res, runErr := commandTurn(a, a.RunTurn)(ctx, a.Session.History, llm.UserText(prompt))
 	// SessionEnd's messages are shown before the result; the tools' processes end with it.
 	a.EndSession(ctx)
 	unsubscribe()
@@ -260,7 +260,7 @@ func runAgent(ctx context.Context, f *Factory, opts *agentOptions, prompt string
 
 	switch {
 	case runErr != nil && ctx.Err() != nil:
-		return finishWith(outcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", a.SessionID))
+		return finishWith(outcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", a.Session.ID))
 	case runErr != nil:
 		return runErr
 	case res.Subtype == agent.SubtypeMaxTurns:

@@ -102,8 +102,8 @@ func checks(f *Factory, a *app.App) sdkproto.Checks {
 func initInfo(f *Factory, a *app.App) sdkproto.InitInfo {
 	return sdkproto.InitInfo{Cwd: a.Cwd, Tools: tools.Names(a.Agent.Tools), Model: a.Provider.Model, Provider: a.Provider.Name,
 		PermissionMode: string(a.Permissions.Context().Mode()), APIKeySource: apiKeySource(a.Provider), Version: reinsVersion(),
-		MCPServers: mcpStatuses(a.MCP), Agents: agentNames(a.Agents), Commands: slashCommands(a.Commands),
-		Skills: skillNames(a.Skills), Plugins: pluginInfos(a.Plugins)}
+		MCPServers: mcpStatuses(a.Ext.MCP), Agents: agentNames(a.Ext.Agents), Commands: slashCommands(a.Ext.Commands),
+		Skills: skillNames(a.Ext.Skills), Plugins: pluginInfos(a.Ext.Plugins)}
 }
 
 // slashCommands are the custom slash commands as the SDK lists them.

@@ -49,7 +49,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 			files[src] = p
 		}
 	}
-	prompts, perr := a.MCP.Prompts(ctx)
+	prompts, perr := a.Ext.MCP.Prompts(ctx)
 	if perr != nil {
 		f.warn("%v", perr)
 	}
@@ -60,9 +60,9 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 	err = tui.Run(ctx, tui.Config{
 		StatusLine:      status,
 		Agent:           a.Agent,
-		History:         a.History,
+		History:         a.Session.History,
 		Prompt:          prompt,
-		SessionID:       a.SessionID,
+		SessionID:       a.Session.ID,
 		Provider:        a.Provider.Name,
 		BaseURL:         a.Provider.BaseURL,
 		Credential:      a.Provider.Credential,
@@ -72,7 +72,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		Trusted:         a.Settings.Trusted,
 		Trust:           func() error { return settings.Trust(o.ConfigDir, o.Home, o.Cwd) },
 		SettingsFiles:   files,
-		Sessions:        func() ([]tui.SessionInfo, error) { return listSessions(ctx, a.Store, a.Cwd) },
+		Sessions:        func() ([]tui.SessionInfo, error) { return listSessions(ctx, a.Session.Store, a.Cwd) },
 		Resume:          func(id string) ([]llm.Message, error) { return a.SwitchSession(ctx, id) },
 		NoColor:         f.Getenv("NO_COLOR") != "",
 		WrapAsker:       a.WithHooks,
@@ -80,16 +80,16 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 		Notices:         notices,
 		SubAgent:        a.Sidechains(ctx),
 		Prompts:         promptCommands(prompts),
-		Memory:          func() tui.MemoryReport { return memoryReport(a.Memory) },
+		Memory:          func() tui.MemoryReport { return memoryReport(a.Ext.Memory) },
 		Checkpoints:     chatCheckpointsOf(a),
 		Ignored:         func() []tui.IgnoredRule { return ignoredRules(a.Settings.Report, a.Permissions.Context()) },
-		Agents:          func() []tui.AgentInfo { return chatAgents(a.Agents) },
-		Skills:          func() []tui.SkillInfo { return chatSkills(a.Skills) },
-		MCP:             func() []tui.MCPServerInfo { return chatMCP(a.MCP) },
+		Agents:          func() []tui.AgentInfo { return chatAgents(a.Ext.Agents) },
+		Skills:          func() []tui.SkillInfo { return chatSkills(a.Ext.Skills) },
+		MCP:             func() []tui.MCPServerInfo { return chatMCP(a.Ext.MCP) },
 		Reconnect:       a.ReconnectMCP,
 		SetMCPEnabled:   a.SetMCPEnabled,
 		RunPrompt: func(ctx context.Context, name, args string) (string, error) {
-			return a.MCP.RunPrompt(ctx, prompts, name, args)
+			return a.Ext.MCP.RunPrompt(ctx, prompts, name, args)
 		},
 		Commands: chatCommands(a),
 		RunCommand: func(ctx context.Context, name, args string) (string, func(), error) {
@@ -100,7 +100,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *agentOptions, prompt 
 	})
 	a.EndSession(ctx)
 	if err != nil && ctx.Err() != nil {
-		return finishWith(outcomeInterrupted, errors.New("interrupted; resume with: reins --resume "+a.SessionID))
+		return finishWith(outcomeInterrupted, errors.New("interrupted; resume with: reins --resume "+a.Session.ID))
 	}
 	return err
 }

@@ -66,7 +66,7 @@ func joinWorktreeName(args []string) []string {
 // chat it asks whether to keep or remove it (and again before discarding changes); headless it
 // keeps it and says where.
 func leaveWorktree(ctx context.Context, f *Factory, a *app.App, in io.Reader, ask bool) {
-	w := a.Worktree
+	w := a.Session.Worktree
 	if w == nil {
 		return
 	}
