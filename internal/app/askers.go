@@ -120,7 +120,7 @@ func selectTools(all []tool.Tool, names []string) ([]tool.Tool, error) {
 	}
 	keep := map[tool.Tool]bool{}
 	for _, n := range names {
-		i := slices.IndexFunc(all, func(t tool.Tool) bool { return t.Name() == n || slices.Contains(t.Aliases(), n) })
+		i := slices.IndexFunc(all, func(t tool.Tool) bool { return t.Name() == n || slices.Contains(t.Spec().Aliases, n) })
 		if i < 0 {
 			return nil, &UsageError{fmt.Errorf("--tools: unknown tool %q (available: %s)", n, strings.Join(tools.Names(all), ", "))}
 		}

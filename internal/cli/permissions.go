@@ -375,7 +375,7 @@ func lookupTool(f *Factory, env *permEnv, name string) (_ tool.Tool, ok bool, cl
 	pool, all := app.Catalog(env.Context, defs, catalogSkills(env), f.Getenv)
 	closeTools = func() { pool.Close() }
 	for _, t := range all {
-		if t.Name() == name || slices.Contains(t.Aliases(), name) {
+		if t.Name() == name || slices.Contains(t.Spec().Aliases, name) {
 			return t, true, closeTools
 		}
 	}
