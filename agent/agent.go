@@ -114,7 +114,7 @@ type Agent struct {
 	SubAgent bool
 
 	// ResultsDir is the folder where a successful result longer than its tool's cap
-	// ([tool.Tool.MaxResultChars]) is saved, as <tool_use id>.txt, while the model gets a
+	// ([tool.Spec.MaxResultChars]) is saved, as <tool_use id>.txt, while the model gets a
 	// <persisted-output> block with the path and a preview. It is created on first use; the
 	// caller owns it (and makes it readable to the model: permission.Config.InternalReadDirs).
 	// "" sends every result whole.
@@ -243,7 +243,7 @@ func (a *Agent) newExecutor() *executor {
 	}
 	for _, t := range a.Tools {
 		x.tools[t.Name()] = t
-		for _, alias := range t.Aliases() {
+		for _, alias := range t.Spec().Aliases {
 			if _, ok := x.tools[alias]; !ok {
 				x.tools[alias] = t
 			}
@@ -570,7 +570,8 @@ func (a *Agent) specs() []llm.ToolSpec {
 	sent := a.Deferral.Sent(a.Tools)
 	specs := make([]llm.ToolSpec, 0, len(sent))
 	for _, t := range sent {
-		specs = append(specs, llm.ToolSpec{Name: t.Name(), Description: t.Description(), InputSchema: t.InputSchema()})
+		s := t.Spec()
+		specs = append(specs, llm.ToolSpec{Name: t.Name(), Description: s.Description, InputSchema: s.InputSchema})
 	}
 	return specs
 }

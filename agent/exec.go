@@ -138,7 +138,7 @@ func (x *executor) prepare(u llm.Block) (c *call) {
 		// The model guessed the input of a tool whose schema it never saw.
 		c.err = fmt.Errorf("%w\n\nThe schema of %s was not sent because the tool is deferred: load it first by calling ToolSearch with query \"select:%s\", then retry the call", c.err, c.tool.Name(), c.tool.Name())
 	}
-	c.safe = c.err == nil && c.tool.IsConcurrencySafe(c.input)
+	c.safe = c.err == nil && c.tool.Is(tool.ConcurrencySafe, c.input)
 	return c
 }
 

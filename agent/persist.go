@@ -12,7 +12,7 @@ import (
 )
 
 // Result persistence: a successful result whose text is longer than its tool's cap
-// ([tool.Tool.MaxResultChars]) does not go to the model whole. The agent saves the text to
+// ([tool.Spec.MaxResultChars]) does not go to the model whole. The agent saves the text to
 // <ResultsDir>/<tool_use id>.txt and sends a <persisted-output> block in its place, with the
 // file's path and a preview, as Claude Code does; the model may Read the file (the CLI makes
 // the folder an internal readable directory of the permission context).
@@ -24,7 +24,7 @@ const previewBytes = 2048
 // <persisted-output> block. Image blocks stay, after the block. A result that cannot be saved
 // goes whole, with a notice on the bus: losing a result is worse than a large request.
 func (x *executor) persistResult(t tool.Tool, id string, res tool.Result) tool.Result {
-	limit := t.MaxResultChars()
+	limit := t.Spec().MaxResultChars
 	if res.TextFile != nil {
 		if x.resultsDir != "" && !res.IsError && limit >= 0 && res.TextFile.Chars > int64(limit) {
 			if out, ok := x.keepTextFile(t, id, res); ok {

@@ -3,7 +3,7 @@ package tool
 import "sync"
 
 // Deferral says which tools' schemas stay out of model requests. When it is active, a tool
-// that ShouldDefer and is not AlwaysLoad is sent only after a tool search loaded it; the
+// whose Spec says Defer and not AlwaysLoad is sent only after a tool search loaded it; the
 // loaded set only grows, so the tool list of a conversation changes only by additions.
 // A nil *Deferral defers nothing. It is safe for concurrent use.
 type Deferral struct {
@@ -27,7 +27,7 @@ func (d *Deferral) Active() bool {
 
 // Deferred reports whether t's schema is currently kept out of requests.
 func (d *Deferral) Deferred(t Tool) bool {
-	if d == nil || !t.ShouldDefer() || t.AlwaysLoad() {
+	if s := t.Spec(); d == nil || !s.Defer || s.AlwaysLoad {
 		return false
 	}
 	d.mu.Lock()

@@ -10,7 +10,7 @@ import (
 // flags can be shown. It returns nil when none is found (the flags then read false).
 func SampleInput(t Tool) any {
 	var schema map[string]any
-	if err := json.Unmarshal(t.InputSchema(), &schema); err != nil {
+	if err := json.Unmarshal(t.Spec().InputSchema, &schema); err != nil {
 		return nil
 	}
 	raw, err := json.Marshal(sampleValue(schema))

@@ -43,7 +43,7 @@ type lazyIn struct {
 // (and refused when broken) at once.
 func TestBuildResolvesInferredSchemaOnFirstUse(t *testing.T) {
 	tl := Build(Def[lazyIn]{Name: "Lazy", Call: func(context.Context, lazyIn, *Env) (Result, error) { return Result{}, nil }})
-	key := string(tl.InputSchema())
+	key := string(tl.Spec().InputSchema)
 	cached := func() bool {
 		resolvedSchemas.Lock()
 		defer resolvedSchemas.Unlock()

@@ -1,8 +1,10 @@
 // Package tool is the contract between a tool, the permission engine and the agent loop.
 //
-// A tool is defined once, with typed input, as a [Def] and turned into a [Tool] by [Build].
-// Build fills every behaviour a definition leaves out with a fail-closed default: not
-// read-only, not concurrency-safe, not destructive, enabled, and a permission check that
+// A tool is defined once, with typed input, as a [Def] and turned into a [Tool] by [Build]. A
+// Tool is a [Spec] (what it is apart from any input), the traits of an input ([Tool.Is]:
+// read-only, destructive, concurrency-safe, open-world) and the behaviours of a call. Build
+// fills every part a definition leaves out with a fail-closed default: no trait (not
+// read-only, not concurrency-safe, not destructive), enabled, and a permission check that
 // returns passthrough, so a tool that says nothing about permissions asks before it runs.
 // (Claude Code's default allows; see docs/deviations.md.)
 //
@@ -42,19 +44,39 @@ const (
 )
 
 // Tool is a built tool. Build is the only way to make one, so every method has a defined
-// behaviour.
+// behaviour. It has three parts: its [Spec], what it is apart from any input; the traits of an
+// input ([Tool.Is] and the input's paths and name); and the behaviours of a call (decode,
+// validate, check permissions, call).
 type Tool interface {
+	// Name is Spec().Name: the tool's identity in rules, lookups and the model's calls.
 	Name() string
-	// Aliases are former names that still resolve to the tool.
-	Aliases() []string
-	// SearchHint is a few words a tool search can match when the name does not say it.
-	SearchHint() string
-	// InputSchema is the JSON Schema of the input, as sent to the model.
-	InputSchema() json.RawMessage
-	// Description is a short human-readable description.
-	Description() string
+	// Spec is what the tool is apart from any input, as a value: setting its fields changes no
+	// tool.
+	Spec() Spec
 	// Prompt is the text that teaches the model to use the tool.
 	Prompt(ctx context.Context) (string, error)
+	// IsEnabled reports whether the tool is offered at all (it may depend on the environment).
+	IsEnabled() bool
+	// RequiresUserInteraction marks tools that must always reach a person. It is a method, as
+	// the engine reads it (permission's userInteractor), so that a type wrapping a Tool keeps it.
+	RequiresUserInteraction() bool
+
+	// Is reports whether a call with input has the trait. A trait the tool does not describe,
+	// input of another type, or a description that panics is false: the fail-closed value of
+	// every trait (not read-only, not concurrency-safe, not destructive, not open-world).
+	Is(tr Trait, input any) bool
+	// Paths are the files a call touches, absolute or relative to the current directory.
+	Paths(input any) []string
+	// UserFacingName is the name a person is shown for a call with input.
+	UserFacingName(input any) string
+	// Egress is where a call can send data off the machine, for the engine's taint step
+	// (permission.Sender). It is part of the contract, not an optional interface, so that a
+	// type wrapping a Tool (an MCP tool with its pins) cannot hide it.
+	Egress(ctx context.Context, pc *permission.Context, input any) permission.Egress
+	// InputsEquivalent reports whether two inputs ask for the same thing. When a person edits
+	// a call in the permission dialog, a non-equivalent edit is reported to the model with
+	// the result, so it knows what actually ran.
+	InputsEquivalent(a, b any) bool
 
 	// Decode applies the schema's defaults, validates raw input against the schema and
 	// decodes it. It reports every problem in one *InputError.
@@ -63,43 +85,50 @@ type Tool interface {
 	ValidateInput(ctx context.Context, input any, env *Env) *Failure
 	// CheckPermissions is the tool's part of the permission decision.
 	CheckPermissions(ctx context.Context, pc *permission.Context, input any) permission.Decision
-	// RequiresUserInteraction marks tools that must always reach a person.
-	RequiresUserInteraction() bool
-
-	IsReadOnly(input any) bool
-	IsDestructive(input any) bool
-	IsConcurrencySafe(input any) bool
-	IsOpenWorld(input any) bool
-	// Egress is where a call can send data off the machine, for the engine's taint step
-	// (permission.Sender). It is part of the contract, not an optional interface, so that a
-	// type wrapping a Tool (an MCP tool with its pins) cannot hide it.
-	Egress(ctx context.Context, pc *permission.Context, input any) permission.Egress
-	InterruptBehavior() InterruptBehavior
-	// Paths are the files a call touches, absolute or relative to the current directory.
-	Paths(input any) []string
-	UserFacingName(input any) string
-	IsEnabled() bool
-	// ShouldDefer keeps the tool's schema out of the first request; a tool search loads it.
-	ShouldDefer() bool
-	// AlwaysLoad keeps the tool's schema in every request even when deferral is on.
-	AlwaysLoad() bool
-	// IsMCP reports whether the tool comes from an MCP server.
-	IsMCP() bool
-	// InputsEquivalent reports whether two inputs ask for the same thing. When a person edits
-	// a call in the permission dialog, a non-equivalent edit is reported to the model with
-	// the result, so it knows what actually ran.
-	InputsEquivalent(a, b any) bool
-
-	// MaxResultChars is how many characters of text a successful result may hand the model;
-	// the agent saves a longer one to a file and sends a preview (see [DefaultMaxResultChars]).
-	// Negative means never: the tool bounds its own output (Bash) or the model asked for
-	// exactly this text (Read).
-	MaxResultChars() int
-
 	// Call runs the tool. An error is a failure of the tool, shown to the model as an error
 	// result; ctx cancellation stops the call.
 	Call(ctx context.Context, input any, env *Env) (Result, error)
 }
+
+// Spec is what a tool is apart from any input: what the model and a tool search are told of
+// it, and how the agent loads it, interrupts it and bounds its results.
+type Spec struct {
+	Name string
+	// Aliases are former names that still resolve to the tool.
+	Aliases []string
+	// SearchHint is a few words a tool search can match when the name does not say it.
+	SearchHint string
+	// Description is a short human-readable description.
+	Description string
+	// InputSchema is the JSON Schema of the input, as sent to the model.
+	InputSchema json.RawMessage
+	Interrupt   InterruptBehavior
+	// Defer keeps the tool's schema out of the first request; a tool search loads it.
+	Defer bool
+	// AlwaysLoad keeps the tool's schema in every request even when deferral is on.
+	AlwaysLoad bool
+	// MCP says the tool comes from an MCP server.
+	MCP bool
+	// MaxResultChars is how many characters of text a successful result may hand the model;
+	// the agent saves a longer one to a file and sends a preview (see [DefaultMaxResultChars]).
+	// Negative (NeverPersist) means never: the tool bounds its own output (Bash) or the model
+	// asked for exactly this text (Read).
+	MaxResultChars int
+}
+
+// Trait is a property of a call that depends on its input; see [Tool.Is].
+type Trait int
+
+const (
+	// ReadOnly: the call changes nothing.
+	ReadOnly Trait = iota + 1
+	// Destructive: the call may destroy what cannot be brought back.
+	Destructive
+	// ConcurrencySafe: the call may run beside other concurrency-safe calls.
+	ConcurrencySafe
+	// OpenWorld: the call reaches beyond the machine (the network, another service).
+	OpenWorld
+)
 
 // DefaultMaxResultChars is the result size past which the agent persists a result: the cap of
 // a tool that sets none, and the ceiling of every tool's own cap, as Claude Code's
@@ -160,7 +189,7 @@ type Def[In any] struct {
 	AlwaysLoad       bool
 	MCP              bool
 	// MaxResultChars caps the text of a successful result the model sees whole (see
-	// [Tool.MaxResultChars]): 0 is DefaultMaxResultChars, a larger cap is lowered to it, and
+	// [Spec.MaxResultChars]): 0 is DefaultMaxResultChars, a larger cap is lowered to it, and
 	// NeverPersist sends every result whole.
 	MaxResultChars int
 
@@ -222,6 +251,9 @@ func build[In any](def Def[In], eager bool) (Tool, error) {
 		return nil, fmt.Errorf("tool.Build(%s): input schema: %w", def.Name, err)
 	}
 	t.hasDefaults = bytes.Contains(t.schemaJSON, []byte(`"default"`))
+	t.spec = Spec{Name: def.Name, Aliases: def.Aliases, SearchHint: def.SearchHint, Description: def.Description,
+		InputSchema: t.schemaJSON, Interrupt: def.Interrupt, Defer: def.Defer, AlwaysLoad: def.AlwaysLoad, MCP: def.MCP,
+		MaxResultChars: maxResultChars(def.MaxResultChars)}
 	resolve := func() (*inputSchema, error) {
 		if schema == nil {
 			schema = new(jsonschema.Schema)
@@ -253,21 +285,18 @@ func build[In any](def Def[In], eager bool) (Tool, error) {
 
 type built[In any] struct {
 	def        Def[In]
+	spec       Spec
 	schema     func() *inputSchema // resolved once, at build or on first use
 	schemaJSON json.RawMessage
 	// hasDefaults is set when the schema may hold a default (a conservative text test).
 	hasDefaults bool
 }
 
-func (t *built[In]) Name() string                 { return t.def.Name }
-func (t *built[In]) Aliases() []string            { return t.def.Aliases }
-func (t *built[In]) SearchHint() string           { return t.def.SearchHint }
-func (t *built[In]) InputSchema() json.RawMessage { return t.schemaJSON }
-func (t *built[In]) Description() string          { return t.def.Description }
+func (t *built[In]) Name() string { return t.def.Name }
+func (t *built[In]) Spec() Spec   { return t.spec }
 func (t *built[In]) RequiresUserInteraction() bool {
 	return t.def.RequiresUserInteraction
 }
-func (t *built[In]) InterruptBehavior() InterruptBehavior { return t.def.Interrupt }
 
 // SetAsideInAuto implements permission.AutoGuard.
 func (t *built[In]) SetAsideInAuto(v permission.RuleValue) string {
@@ -285,12 +314,11 @@ func (t *built[In]) WouldSandbox(pc *permission.Context, input any) bool {
 	in, ok := t.input(input)
 	return ok && t.def.Sandboxed != nil && t.def.Sandboxed(pc, in)
 }
-func (t *built[In]) ShouldDefer() bool { return t.def.Defer }
-func (t *built[In]) AlwaysLoad() bool  { return t.def.AlwaysLoad }
-func (t *built[In]) IsMCP() bool       { return t.def.MCP }
 
-func (t *built[In]) MaxResultChars() int {
-	switch n := t.def.MaxResultChars; {
+// maxResultChars is Def.MaxResultChars as Spec says it: NeverPersist, or a cap no larger than
+// DefaultMaxResultChars.
+func maxResultChars(n int) int {
+	switch {
 	case n < 0:
 		return NeverPersist
 	case n == 0:
@@ -377,20 +405,19 @@ func (t *built[In]) InputsEquivalent(a, b any) bool {
 	return reflect.DeepEqual(ia, ib)
 }
 
-func (t *built[In]) IsReadOnly(input any) bool {
-	return callBool(t, t.def.ReadOnly, input)
-}
-
-func (t *built[In]) IsDestructive(input any) bool {
-	return callBool(t, t.def.Destructive, input)
-}
-
-func (t *built[In]) IsConcurrencySafe(input any) bool {
-	return callBool(t, t.def.ConcurrencySafe, input)
-}
-
-func (t *built[In]) IsOpenWorld(input any) bool {
-	return callBool(t, t.def.OpenWorld, input)
+func (t *built[In]) Is(tr Trait, input any) bool {
+	var f func(In) bool
+	switch tr {
+	case ReadOnly:
+		f = t.def.ReadOnly
+	case Destructive:
+		f = t.def.Destructive
+	case ConcurrencySafe:
+		f = t.def.ConcurrencySafe
+	case OpenWorld:
+		f = t.def.OpenWorld
+	}
+	return callBool(t, f, input)
 }
 
 // Egress implements permission.Sender. Input of another type sends somewhere unknown: the
@@ -402,7 +429,7 @@ func (t *built[In]) Egress(ctx context.Context, pc *permission.Context, input an
 		return permission.Egress{Unseen: fmt.Sprintf("%s got input of type %T", t.def.Name, input)}
 	case t.def.Egress != nil:
 		return t.def.Egress(ctx, pc, in)
-	case t.IsOpenWorld(input):
+	case t.Is(OpenWorld, input):
 		return permission.Egress{Unseen: t.def.Name + " is an open-world tool"}
 	}
 	return permission.Egress{}

@@ -33,13 +33,13 @@ func TestBuildDefaultsFailClosed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tl.IsReadOnly(in) || tl.IsConcurrencySafe(in) || tl.IsDestructive(in) || tl.IsOpenWorld(in) {
+	if tl.Is(ReadOnly, in) || tl.Is(ConcurrencySafe, in) || tl.Is(Destructive, in) || tl.Is(OpenWorld, in) {
 		t.Error("flags must default to false")
 	}
-	if !tl.IsEnabled() || tl.ShouldDefer() || tl.AlwaysLoad() || tl.RequiresUserInteraction() || tl.IsMCP() {
+	if !tl.IsEnabled() || tl.Spec().Defer || tl.Spec().AlwaysLoad || tl.RequiresUserInteraction() || tl.Spec().MCP {
 		t.Error("enabled by default, nothing else")
 	}
-	if tl.InterruptBehavior() != Block {
+	if tl.Spec().Interrupt != Block {
 		t.Error("interrupt behaviour defaults to block")
 	}
 	if tl.UserFacingName(in) != "Sample" {
@@ -57,8 +57,27 @@ func TestBuildDefaultsFailClosed(t *testing.T) {
 		t.Errorf("a tool without a check must ask, got %s", d.Behavior)
 	}
 	// Foreign input never panics and keeps the fail-closed answers.
-	if tl.IsReadOnly("not the input type") {
+	if tl.Is(ReadOnly, "not the input type") {
 		t.Error("foreign input")
+	}
+}
+
+// TestIsAsksEachTraitsOwnDescription: each trait is answered by the tool's description of that
+// trait and no other, and a trait the tool cannot describe (an unknown value) is false.
+func TestIsAsksEachTraitsOwnDescription(t *testing.T) {
+	is := func(want string) func(sampleIn) bool { return func(in sampleIn) bool { return in.FilePath == want } }
+	tl := Build(Def[sampleIn]{
+		Name: "T", ReadOnly: is("r"), Destructive: is("d"), ConcurrencySafe: is("c"), OpenWorld: is("o"),
+		Call: func(context.Context, sampleIn, *Env) (Result, error) { return Result{}, nil },
+	})
+	traits := map[Trait]string{ReadOnly: "r", Destructive: "d", ConcurrencySafe: "c", OpenWorld: "o", 0: "", 99: ""}
+	for tr, own := range traits {
+		for _, path := range []string{"r", "d", "c", "o", ""} {
+			want := own != "" && path == own
+			if got := tl.Is(tr, sampleIn{FilePath: path}); got != want {
+				t.Errorf("Is(%d, %q) = %v, want %v", tr, path, got, want)
+			}
+		}
 	}
 }
 
@@ -68,7 +87,7 @@ func TestPanickingPredicateIsFalse(t *testing.T) {
 		ReadOnly: func(sampleIn) bool { panic("boom") },
 		Call:     func(context.Context, sampleIn, *Env) (Result, error) { return Result{}, nil },
 	})
-	if tl.IsReadOnly(sampleIn{}) {
+	if tl.Is(ReadOnly, sampleIn{}) {
 		t.Fatal("a panicking predicate must answer false")
 	}
 }
@@ -131,14 +150,14 @@ func TestRawSchemaTool(t *testing.T) {
 	if in.(map[string]any)["q"] != "x" {
 		t.Fatalf("decoded %v", in)
 	}
-	if string(tl.InputSchema()) != `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}` {
-		t.Fatalf("a raw schema is sent as given: %s", tl.InputSchema())
+	if string(tl.Spec().InputSchema) != `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}` {
+		t.Fatalf("a raw schema is sent as given: %s", tl.Spec().InputSchema)
 	}
 }
 
 func TestSchemaInferred(t *testing.T) {
 	var s map[string]any
-	if err := json.Unmarshal(minimal().InputSchema(), &s); err != nil {
+	if err := json.Unmarshal(minimal().Spec().InputSchema, &s); err != nil {
 		t.Fatal(err)
 	}
 	if s["type"] != "object" || s["additionalProperties"] == nil {
@@ -243,7 +262,7 @@ func TestStoredSchemaIsParsedOnFirstUse(t *testing.T) {
 			return Result{}, nil
 		},
 	})
-	if got := string(tl.InputSchema()); got != `{"type":"object","properties":` {
+	if got := string(tl.Spec().InputSchema); got != `{"type":"object","properties":` {
 		t.Errorf("InputSchema() = %s, want the stored bytes as they are", got)
 	}
 	defer func() {
@@ -303,7 +322,7 @@ func TestMaxResultChars(t *testing.T) {
 	} {
 		tl := Build(Def[sampleIn]{Name: "Sample", MaxResultChars: tc.def,
 			Call: func(context.Context, sampleIn, *Env) (Result, error) { return Result{}, nil }})
-		if got := tl.MaxResultChars(); got != tc.want {
+		if got := tl.Spec().MaxResultChars; got != tc.want {
 			t.Errorf("Def.MaxResultChars %d: the tool's is %d, want %d", tc.def, got, tc.want)
 		}
 	}

@@ -162,7 +162,7 @@ func (p *Pipeline) engine() *permission.Engine {
 // call runs an allowed call and its PostToolUse hooks.
 func (p *Pipeline) call(ctx context.Context, c Call, h *hookCall, out *Outcome) {
 	t := c.Tool
-	callCtx, stop := callContext(ctx, t.InterruptBehavior())
+	callCtx, stop := callContext(ctx, t.Spec().Interrupt)
 	defer stop()
 	if cp := capturerOf(ctx); cp != nil {
 		done := cp.BeforeCall(ctx, c, out.Input)

@@ -29,7 +29,7 @@ func FilterForAgent(ts []tool.Tool, async bool) []tool.Tool {
 	var out []tool.Tool
 	for _, t := range ts {
 		switch {
-		case t.IsMCP():
+		case t.Spec().MCP:
 		case slices.Contains(disallowed, t.Name()):
 			continue
 		case async && !slices.Contains(asyncOK, t.Name()):

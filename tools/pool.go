@@ -162,7 +162,7 @@ func Specs(ctx context.Context, ts []tool.Tool) ([]llm.ToolSpec, error) {
 		if err != nil {
 			return nil, fmt.Errorf("prompt of %s: %w", t.Name(), err)
 		}
-		out[i] = llm.ToolSpec{Name: t.Name(), Description: p, InputSchema: t.InputSchema()}
+		out[i] = llm.ToolSpec{Name: t.Name(), Description: p, InputSchema: t.Spec().InputSchema}
 	}
 	return out, nil
 }
@@ -171,7 +171,7 @@ func Specs(ctx context.Context, ts []tool.Tool) ([]llm.ToolSpec, error) {
 func Find(ts []tool.Tool, name string) (tool.Tool, bool) {
 	name = permission.NormalizeToolName(name)
 	for _, t := range ts {
-		if t.Name() == name || slices.Contains(t.Aliases(), name) {
+		if t.Name() == name || slices.Contains(t.Spec().Aliases, name) {
 			return t, true
 		}
 	}

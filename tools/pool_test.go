@@ -96,7 +96,7 @@ func TestAssemble(t *testing.T) {
 			if diff := cmp.Diff(tt.want, Names(got)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
-			if b, _ := Find(got, "Bash"); b != nil && b.IsMCP() {
+			if b, _ := Find(got, "Bash"); b != nil && b.Spec().MCP {
 				t.Error("the MCP tool named Bash replaced the built-in")
 			}
 		})

@@ -63,7 +63,7 @@ type Options struct {
 	PluginDirs []string
 	// InitializePlugins are the plugin folders an SDK caller's initialize request delivered
 	// (--await-initialize): loaded as PluginDirs are, except that a plugin among them that
-	// cannot be loaded does not stop the assembly but is kept in App.InitializePluginsErr, for
+	// cannot be loaded does not stop the assembly but is kept in App.Ext.InitializePluginsErr, for
 	// the initialize request's answer.
 	InitializePlugins []string
 	// SystemPrompt replaces Reins's system prompt; AppendSystemPrompt is added to it.
@@ -141,27 +141,64 @@ func (r Reporter) note(format string, args ...any) {
 // the session file and the agent. A front end sets the agent's Asker (behind WithHooks),
 // calls StartSession, runs turns with RunTurn and ends with Close.
 type App struct {
-	Settings *Settings
+	// Host is the session's settings and sandbox, started in the order every front end that
+	// runs tools starts them (loadHost, then startSandbox).
+	Host
 	Cwd      string
 	Provider *Provider
+	// Session is the session's record: its file, id, restored conversation, checkpoints and
+	// worktree.
+	Session     Session
+	Permissions *agent.Permissions
+	// Engine decides every call of the session, the sub-agents' included (auto mode's
+	// classifier and its denial limits are the session's).
+	Engine *permission.Engine
+	Pool   *Pool
+	Bus    *agent.Bus
+	Agent  *agent.Agent
+	// Ext are what the session is extended with beyond the built-in tools: plugins, skills,
+	// hooks, MCP servers, agent types, commands and memory files.
+	Ext Extensions
+	// Prompt is what the system prompt was built from, to build it again.
+	Prompt PromptEnv
+	// Structured holds the answer of a JSONSchema session; nil without a schema.
+	Structured *StructuredOutput
+	// Telemetry exports the session's events, metrics and traces; nil when off.
+	Telemetry *telemetry.Telemetry
+
+	opts     Options
+	thinking int // the thinking budget, 0 for none
+	life     lifecycle
+}
+
+// Session is an App's record of its session.
+type Session struct {
 	Store    *session.Store
 	Recorder *session.Writer // nil with NoPersist
 	// recMu guards Recorder against SwitchSession for what records from the tools' goroutines
 	// (the file state).
-	recMu       sync.Mutex
-	SessionID   string
-	History     []llm.Message // the restored conversation
-	Resumed     bool
-	Permissions *agent.Permissions
-	Pool        *Pool
-	Bus         *agent.Bus
-	Agent       *agent.Agent
-	// Engine decides every call of the session, the sub-agents' included (auto mode's
-	// classifier and its denial limits are the session's).
-	Engine  *permission.Engine
-	Hooks   *hooks.Runner // nil when no hook runs
-	MCP     *MCP
-	Sandbox *sandbox.Sandbox
+	recMu   sync.Mutex
+	ID      string
+	History []llm.Message // the restored conversation
+	Resumed bool
+	// Checkpoints is the session's shadow store; nil without FileCheckpointing.
+	Checkpoints *checkpoint.Store
+	// Worktree is the session's git worktree (Options.Worktree); the front end offers to keep
+	// or remove it when the session ends (RemoveWorktree).
+	Worktree *worktree.Worktree
+
+	// tempCheckpoints is the store's folder when the session saves nothing (removed at Close).
+	tempCheckpoints string
+	// resultsDir is where the agent saves results too large for the model: beside the
+	// session file, or a temporary folder (tempResults) removed at Close.
+	resultsDir  string
+	tempResults bool
+}
+
+// Extensions are what an App loaded beyond the built-in tools.
+type Extensions struct {
+	Hooks *hooks.Runner // nil when no hook runs
+	MCP   *MCP
 	// Agents are the agent types the Agent tool offers; a front end may add to them.
 	Agents *agentdef.Set
 	// Commands are the custom slash commands (PrepareCommand runs one).
@@ -172,44 +209,25 @@ type App struct {
 	// InitializePluginsErr is why Options.InitializePlugins were not loaded (the session was
 	// assembled without them); nil when they were, or when there were none.
 	InitializePluginsErr error
-	// Prompt is what the system prompt was built from, to build it again.
-	Prompt PromptEnv
-	// Structured holds the answer of a JSONSchema session; nil without a schema.
-	Structured *StructuredOutput
-	// Checkpoints is the session's shadow store; nil without FileCheckpointing.
-	Checkpoints *checkpoint.Store
 	// Memory is the session's memory files (CLAUDE.md, AGENTS.md).
 	Memory *Memory
-	// Worktree is the session's git worktree (Options.Worktree); the front end offers to keep
-	// or remove it when the session ends (RemoveWorktree).
-	Worktree *worktree.Worktree
 
-	opts   Options
-	root   Root
+	elicit lateElicitor
+	// poolBase is the pool before the MCP tools, to extend again when servers join later (the
+	// SDK caller's in-process servers).
+	poolBase []tool.Tool
+}
+
+// lifecycle is where an App is between New and Close, and what Close ends.
+type lifecycle struct {
 	closed bool
-	// tempCheckpoints is the store's folder when the session saves nothing (removed at Close).
-	tempCheckpoints string
-	elicit          lateElicitor
-	started         bool
-	ended           bool
-	// Telemetry exports the session's events, metrics and traces; nil when off.
-	Telemetry *telemetry.Telemetry
-	// stopDebug ends the debug log's subscription.
-	stopDebug func()
-	// stopMemory ends the memory's subscription to the tool calls.
-	stopMemory func()
+	// started and ended say whether StartSession and EndSession ran.
+	started, ended bool
+	// stopDebug ends the debug log's subscription, stopMemory the memory's to the tool calls.
+	stopDebug, stopMemory func()
 	// audit records the session's calls in the audit log; stopAudit ends its subscription.
 	audit     *auditRecorder
 	stopAudit func()
-	// resultsDir is where the agent saves results too large for the model: beside the
-	// session file, or a temporary folder (tempResults) removed at Close.
-	resultsDir  string
-	thinking    int // the thinking budget, 0 for none
-	tempResults bool
-	// poolBase is the pool before the MCP tools, to extend again when servers join later (the
-	// SDK caller's in-process servers); structuredTool is JSONSchema's tool.
-	poolBase       []tool.Tool
-	structuredTool tool.Tool
 }
 
 // New assembles a session. On error everything started is ended; otherwise the caller must
@@ -219,13 +237,13 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	a := &App{opts: opts, Bus: &agent.Bus{}, root: Root{Geteuid: opts.Geteuid, Getenv: opts.Getenv}}
+	a := &App{opts: opts, Bus: &agent.Bus{}}
 	defer func() {
 		if err != nil {
 			a.Close()
-			if a.Worktree != nil {
+			if a.Session.Worktree != nil {
 				// A session that never started leaves no worktree behind.
-				_ = worktree.Remove(context.WithoutCancel(ctx), a.git(), a.Worktree, false)
+				_ = worktree.Remove(context.WithoutCancel(ctx), a.git(), a.Session.Worktree, false)
 			}
 		}
 	}()
@@ -239,7 +257,7 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 		return nil, err
 	}
 	// The session is restored before anything else, so that a bad id fails fast.
-	a.Store = session.NewStore(a.Settings.Options.ConfigDir)
+	a.Session.Store = session.NewStore(a.Settings.Options.ConfigDir)
 	transcript, pc, err := a.restore(ctx)
 	if err != nil {
 		return nil, err
@@ -262,11 +280,11 @@ func New(ctx context.Context, opts Options) (_ *App, err error) {
 	}
 	if opts.Debug != nil {
 		opts.Debug.Debug("provider", "name", a.Provider.Name, "model", a.Provider.Model, "credential", a.Provider.Credential)
-		a.stopDebug = a.Bus.Subscribe(debugEvents(opts.Debug))
+		a.life.stopDebug = a.Bus.Subscribe(debugEvents(opts.Debug))
 	}
 	// The sandbox starts before the permission state is made: where the default sandbox finds
 	// no backend, the session decides with it off.
-	if pc, err = a.startSandbox(ctx, pc); err != nil {
+	if pc, err = a.startSandbox(ctx, pc, a.askHost); err != nil {
 		return nil, err
 	}
 	if err := a.newPermissions(pc, transcript); err != nil {
@@ -334,17 +352,17 @@ func (o Options) validate() error {
 	return nil
 }
 
-// loadSettings reads the settings. Every rule source must be usable (a broken deny stops the
-// session), and bypass is refused to root however it is reached.
+// loadSettings loads the session's host: its settings, where every rule source must be usable
+// (a broken deny stops the session) and bypass is refused to root however it is reached.
 func (a *App) loadSettings() error {
-	s, err := loadRunnable(a.opts.Settings, a.root, a.opts.Report)
+	h, err := loadHost(HostOptions{Cwd: a.opts.Cwd, Getenv: a.opts.Getenv, Settings: a.opts.Settings, Geteuid: a.opts.Geteuid,
+		Executable: a.opts.Executable, ShellGroups: a.opts.ShellGroups, Report: a.opts.Report})
 	if err != nil {
 		return err
 	}
-	a.Settings, a.Cwd = s, s.Context.OriginalCwd()
+	a.Host, a.Cwd = *h, h.Settings.Context.OriginalCwd()
 	// From here on the session reads the environment through its settings' env blocks.
-	a.opts.Getenv, s.Environ = settingsEnv(s, a.opts.Getenv)
-	a.root.Getenv = a.opts.Getenv
+	a.opts.Getenv = a.root.Getenv
 	return nil
 }
 
@@ -387,8 +405,8 @@ func (a *App) newPermissions(pc *permission.Context, transcript *session.Transcr
 	if transcript != nil && transcript.Permissions != nil {
 		a.Permissions.RestoreScoped(transcript.Permissions.Scoped)
 	}
-	if a.Recorder != nil {
-		return a.Recorder.AppendPermissions(a.Permissions.State())
+	if a.Session.Recorder != nil {
+		return a.Session.Recorder.AppendPermissions(a.Permissions.State())
 	}
 	return nil
 }
@@ -400,16 +418,16 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 	if err != nil {
 		return err
 	}
-	defs, warnings, err := LoadAgentDefs(a.Settings, a.opts.Agents, pluginAgentDirs(a.Plugins)...)
+	defs, warnings, err := LoadAgentDefs(a.Settings, a.opts.Agents, pluginAgentDirs(a.Ext.Plugins)...)
 	if err != nil {
 		return err
 	}
 	for _, w := range warnings {
 		a.opts.Report.warn("%s", w)
 	}
-	a.Agents = defs
+	a.Ext.Agents = defs
 	var cmdWarnings []string
-	a.Commands, cmdWarnings = LoadCommands(ctx, a.Settings, PluginCommandRoots(a.Plugins)...)
+	a.Ext.Commands, cmdWarnings = LoadCommands(ctx, a.Settings, PluginCommandRoots(a.Ext.Plugins)...)
 	for _, w := range cmdWarnings {
 		a.opts.Report.warn("%s", w)
 	}
@@ -420,28 +438,12 @@ func (a *App) startTools(ctx context.Context, pc *permission.Context) error {
 		Groups:     a.opts.ShellGroups,
 		Environ:    a.Settings.Environ,
 	})
-	a.Pool.AddSkillTool(a.Skills, a.skillLoaded, func(s *skills.Skill) []permission.Rule {
+	a.Pool.AddSkillTool(a.Ext.Skills, a.skillLoaded, func(s *skills.Skill) []permission.Rule {
 		rules, _ := a.skillGrants(s)
 		return rules
 	})
-	a.Hooks, err = newHookRunner(a.Settings, hookEntries, a.SessionID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups, hookDeps{a})
+	a.Ext.Hooks, err = newHookRunner(a.Settings, hookEntries, a.Session.ID, a.transcriptPath(), a.Bus, a.opts.LateHooks, a.opts.HookGroups, hookDeps{a})
 	return err
-}
-
-// startSandbox starts the session's sandbox and returns the context to decide in (see
-// StartSandbox). A sandbox off for want of a backend is off for the settings' context too,
-// which a switch of session starts from.
-func (a *App) startSandbox(ctx context.Context, pc *permission.Context) (*permission.Context, error) {
-	sbo := SandboxOptions{Executable: a.opts.Executable, Getenv: a.opts.Getenv, AskHost: a.askHost}
-	sb, out, err := StartSandbox(ctx, a.Settings, pc, sbo, func(n string) { a.opts.Report.warn("%s", n) })
-	if err != nil {
-		return nil, err
-	}
-	a.Sandbox = sb
-	if out.Sandbox().Enabled != pc.Sandbox().Enabled {
-		a.Settings.Context = SandboxOff(a.Settings.Context)
-	}
-	return out, nil
 }
 
 // loadExtensions loads the plugins and the skills, and the plugins' hooks (returned, for the
@@ -451,14 +453,14 @@ func (a *App) loadExtensions(ctx context.Context) ([]settings.HookEntry, error) 
 	if err != nil && len(a.opts.InitializePlugins) > 0 {
 		// The caller's initialize request is refused with this error (and the session fails
 		// closed), so the session is assembled without the plugins it delivered.
-		a.InitializePluginsErr = err
+		a.Ext.InitializePluginsErr = err
 		ext, err = a.readPluginParts(ctx, a.opts.PluginDirs)
 	}
 	if err != nil {
 		return nil, err
 	}
-	a.Plugins, a.opts.MCP.Plugins = ext.plugins, ext.servers
-	a.Skills, ext.warnings = LoadSkills(ctx, a.Settings, a.Plugins)
+	a.Ext.Plugins, a.opts.MCP.Plugins = ext.plugins, ext.servers
+	a.Ext.Skills, ext.warnings = LoadSkills(ctx, a.Settings, a.Ext.Plugins)
 	for _, w := range slices.Concat(ext.pluginWarnings, ext.warnings) {
 		a.opts.Report.warn("%s", w)
 	}
@@ -544,13 +546,13 @@ func (a *App) buildAgent(ctx context.Context, pc *permission.Context, provider l
 	a.Prompt = promptEnv(a.Cwd, pc, a.opts.AppendSystemPrompt)
 	warn := func(w string) { a.opts.Report.warn("%s", w) }
 	var err error
-	if a.Memory, err = LoadMemory(ctx, MemoryOptions(a.Settings, a.engine(), a.Permissions.Context), warn); err != nil {
+	if a.Ext.Memory, err = LoadMemory(ctx, MemoryOptions(a.Settings, a.engine(), a.Permissions.Context), warn); err != nil {
 		return err
 	}
-	a.Prompt.Memory = memory.Render(a.Memory.Files)
+	a.Prompt.Memory = memory.Render(a.Ext.Memory.Files)
 	asker, background := a.headlessAskers()
 	a.Pool.AddAgentTool(a.agentConfig(background))
-	if t := slashcommand.New(a.Commands, a.ExpandForModel); t != nil {
+	if t := slashcommand.New(a.Ext.Commands, a.ExpandForModel); t != nil {
 		a.Pool.Tools = append(a.Pool.Tools, t)
 	}
 	deferral, err := a.finishPool(ctx, pc)
@@ -566,7 +568,7 @@ func (a *App) buildAgent(ctx context.Context, pc *permission.Context, provider l
 		return err
 	}
 	a.Agent = a.newAgent(provider, system, deferral, asker)
-	a.stopMemory = a.Memory.Follow(ctx, a.Bus, a.Pool.Cwd)
+	a.life.stopMemory = a.Ext.Memory.Follow(ctx, a.Bus, a.Pool.Cwd)
 	return nil
 }
 
@@ -575,31 +577,31 @@ func (a *App) buildAgent(ctx context.Context, pc *permission.Context, provider l
 // structured-output tool of JSONSchema.
 func (a *App) finishPool(ctx context.Context, pc *permission.Context) (*tool.Deferral, error) {
 	var err error
-	if a.MCP, err = StartMCP(ctx, a.Settings, pc, a.opts.Getenv, a.opts.MCP, &a.elicit, a.opts.Report); err != nil {
+	if a.Ext.MCP, err = StartMCP(ctx, a.Settings, pc, a.opts.Getenv, a.opts.MCP, &a.Ext.elicit, a.opts.Report); err != nil {
 		return nil, err
 	}
 	if a.opts.JSONSchema != "" {
 		a.Structured = &StructuredOutput{}
-		if a.structuredTool, err = newStructuredTool(a.opts.JSONSchema, a.Structured); err != nil {
+		if a.Structured.tool, err = newStructuredTool(a.opts.JSONSchema, a.Structured); err != nil {
 			return nil, err
 		}
 	}
-	a.poolBase = a.Pool.Tools
+	a.Ext.poolBase = a.Pool.Tools
 	return a.extendPool(pc)
 }
 
 // extendPool makes the pool from the tools before MCP's (poolBase): the MCP servers' tools and
 // ToolSearch, the Tools asked for, the structured-output tool.
 func (a *App) extendPool(pc *permission.Context) (*tool.Deferral, error) {
-	all, deferral, err := a.MCP.Extend(pc, a.poolBase, a.opts.Getenv)
+	all, deferral, err := a.Ext.MCP.Extend(pc, a.Ext.poolBase, a.opts.Getenv)
 	if err != nil {
 		return nil, err
 	}
 	if all, err = selectTools(all, a.opts.Tools); err != nil {
 		return nil, err
 	}
-	if a.structuredTool != nil {
-		all = append(all, a.structuredTool)
+	if a.Structured != nil {
+		all = append(all, a.Structured.tool)
 	}
 	a.Pool.Tools = all
 	return deferral, nil
@@ -625,15 +627,15 @@ func (a *App) newAgent(provider llm.Provider, system []llm.SystemBlock, deferral
 		Cwd:            a.Pool.Cwd,
 		Bus:            a.Bus,
 		Notices:        a.notices,
-		Hooks:          a.Hooks,
+		Hooks:          a.Ext.Hooks,
 		Asker:          asker,
-		ResultsDir:     a.resultsDir,
+		ResultsDir:     a.Session.resultsDir,
 		Observer:       a.Telemetry.Observer(),
 		Audit:          a.auditor(),
 	}
 	ag.Compaction = a.compaction()
-	if a.Recorder != nil {
-		ag.Recorder = a.Recorder
+	if a.Session.Recorder != nil {
+		ag.Recorder = a.Session.Recorder
 	}
 	return ag
 }
@@ -644,12 +646,12 @@ func (a *App) notices() []string {
 	if a.Pool.Notices != nil {
 		out = a.Pool.Notices()
 	}
-	return append(out, a.Memory.Notices()...)
+	return append(out, a.Ext.Memory.Notices()...)
 }
 
 // SetElicitor makes e answer the MCP servers' requests for input (nil: declined, as
 // headless). A front end sets it while it can answer.
-func (a *App) SetElicitor(e client.Elicitor) { a.elicit.set(e) }
+func (a *App) SetElicitor(e client.Elicitor) { a.Ext.elicit.set(e) }
 
 // Lookup finds a tool of the agent's pool by name or alias; nil when there is none.
 func (a *App) Lookup(name string) tool.Tool {
@@ -662,27 +664,27 @@ func (a *App) Lookup(name string) tool.Tool {
 // MCP servers, the sandbox (after every command that ran in it), the session file and a
 // temporary results folder. It may be called more than once.
 func (a *App) Close() error {
-	if a.closed {
+	if a.life.closed {
 		return nil
 	}
-	a.closed = true
+	a.life.closed = true
 	a.EndSession(context.Background())
-	if a.stopMemory != nil {
-		a.stopMemory()
-		a.stopMemory = nil
+	if a.life.stopMemory != nil {
+		a.life.stopMemory()
+		a.life.stopMemory = nil
 	}
-	if a.stopDebug != nil {
+	if a.life.stopDebug != nil {
 		// The log gets every event of the session before it ends.
-		a.stopDebug()
-		a.stopDebug = nil
+		a.life.stopDebug()
+		a.life.stopDebug = nil
 	}
 	var errs []error
 	if a.Pool != nil {
 		errs = append(errs, a.Pool.Close())
 	}
-	a.Hooks.Close()
-	if a.MCP != nil {
-		errs = append(errs, a.MCP.Close())
+	a.Ext.Hooks.Close()
+	if a.Ext.MCP != nil {
+		errs = append(errs, a.Ext.MCP.Close())
 	}
 	if a.Sandbox != nil {
 		if vs := a.Sandbox.Violations(); len(vs) > 0 && a.opts.Report.SandboxRefused != nil {
@@ -690,18 +692,18 @@ func (a *App) Close() error {
 		}
 		errs = append(errs, a.Sandbox.Close())
 	}
-	if a.audit != nil {
+	if a.life.audit != nil {
 		// After the tools and sub-agents have ended: every call of the session is in the log
 		// before Close returns.
-		errs = append(errs, a.audit.close(a.stopAudit))
-		a.audit = nil
+		errs = append(errs, a.life.audit.close(a.life.stopAudit))
+		a.life.audit = nil
 	}
 	errs = append(errs, a.closeCheckpoints())
-	if a.Recorder != nil {
-		errs = append(errs, a.Recorder.Close())
+	if a.Session.Recorder != nil {
+		errs = append(errs, a.Session.Recorder.Close())
 	}
-	if a.tempResults {
-		errs = append(errs, os.RemoveAll(a.resultsDir))
+	if a.Session.tempResults {
+		errs = append(errs, os.RemoveAll(a.Session.resultsDir))
 	}
 	// Last: the session's last spans and events are in by now.
 	a.stopTelemetry()

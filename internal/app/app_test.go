@@ -112,11 +112,11 @@ func TestNewBuildsASessionWithoutTheCLI(t *testing.T) {
 		t.Fatalf("New: %v\n%s", err, report.String())
 	}
 	defer a.Close()
-	if a.Hooks == nil || a.Recorder == nil || a.Pool == nil || a.Agent.Asker != nil {
-		t.Fatalf("session: hooks %v, recorder %v, pool %v, asker %v", a.Hooks, a.Recorder, a.Pool, a.Agent.Asker)
+	if a.Ext.Hooks == nil || a.Session.Recorder == nil || a.Pool == nil || a.Agent.Asker != nil {
+		t.Fatalf("session: hooks %v, recorder %v, pool %v, asker %v", a.Ext.Hooks, a.Session.Recorder, a.Pool, a.Agent.Asker)
 	}
 	a.StartSession(t.Context())
-	res, err := a.RunTurn(t.Context(), a.History, llm.UserText("read both files"))
+	res, err := a.RunTurn(t.Context(), a.Session.History, llm.UserText("read both files"))
 	if err != nil {
 		t.Fatalf("turn: %v\n%s", err, report.String())
 	}
@@ -128,7 +128,7 @@ func TestNewBuildsASessionWithoutTheCLI(t *testing.T) {
 		rs[1].IsError || !strings.Contains(rs[1].Content[0].Text, "hello from notes") {
 		t.Errorf("tool results %+v", rs)
 	}
-	sessionFile, id := a.Recorder.Path, a.SessionID
+	sessionFile, id := a.Session.Recorder.Path, a.Session.ID
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -148,8 +148,8 @@ func TestNewBuildsASessionWithoutTheCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if !b.Resumed || b.SessionID != id || len(b.History) != 4 {
-		t.Errorf("resumed %v, id %s (want %s), %d messages", b.Resumed, b.SessionID, id, len(b.History))
+	if !b.Session.Resumed || b.Session.ID != id || len(b.Session.History) != 4 {
+		t.Errorf("resumed %v, id %s (want %s), %d messages", b.Session.Resumed, b.Session.ID, id, len(b.Session.History))
 	}
 }
 

@@ -24,7 +24,7 @@ import (
 // background sub-agents'. Both are nil when nothing can answer (no PermissionRequest hook and
 // none can be added later): the engine denies.
 func (a *App) headlessAskers() (asker, background permission.Asker) {
-	if a.Hooks.Has(hooks.PermissionRequest) || a.opts.LateHooks {
+	if a.Ext.Hooks.Has(hooks.PermissionRequest) || a.opts.LateHooks {
 		// Undecided, a background sub-agent's ask gets the asyncAgent denial.
 		return a.WithHooks(nil), hookedAsker{a: a, background: true}
 	}
@@ -49,7 +49,7 @@ type hookedAsker struct {
 }
 
 func (h hookedAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Decision, error) {
-	if !h.a.Hooks.Has(hooks.PermissionRequest) {
+	if !h.a.Ext.Hooks.Has(hooks.PermissionRequest) {
 		if h.background {
 			return permission.Decision{Behavior: permission.Ask}, nil
 		}
@@ -58,7 +58,7 @@ func (h hookedAsker) Ask(ctx context.Context, req permission.AskRequest) (permis
 		}
 		return h.front.Ask(ctx, req)
 	}
-	return headlessHookAsker(h.a.Hooks, h.a.Permissions, h.front).Ask(ctx, req)
+	return headlessHookAsker(h.a.Ext.Hooks, h.a.Permissions, h.front).Ask(ctx, req)
 }
 
 // headlessDeny denies an ask with its own message, as the engine does without an asker.
@@ -80,17 +80,17 @@ func (p parentAsker) Ask(ctx context.Context, req permission.AskRequest) (permis
 
 // agentConfig is the Agent tool's view of the session.
 func (a *App) agentConfig(background permission.Asker) AgentConfig {
-	sc := AgentConfig{Definitions: a.Agents, Provider: a.Provider.LLM, Model: a.Provider.Model, ResolveModel: a.Provider.ResolveModel,
+	sc := AgentConfig{Definitions: a.Ext.Agents, Provider: a.Provider.LLM, Model: a.Provider.Model, ResolveModel: a.Provider.ResolveModel,
 		Permissions: a.Permissions, Bus: a.Bus, Prompt: a.Prompt, MaxTurns: a.opts.MaxTurns,
-		Hooks: a.Hooks, Observer: a.Telemetry.Observer(), Asker: parentAsker{a}, BackgroundAsker: background, Engine: a.engine(),
+		Hooks: a.Ext.Hooks, Observer: a.Telemetry.Observer(), Asker: parentAsker{a}, BackgroundAsker: background, Engine: a.engine(),
 		// Read when a sub-agent starts: a switch of session moves the folder.
-		ResultsDir:     func() string { return a.resultsDir },
+		ResultsDir:     func() string { return a.Session.resultsDir },
 		MaxConcurrency: envInt(a.opts.Getenv, "REINS_MAX_TOOL_USE_CONCURRENCY"), Audit: a.auditor()}
-	if a.Recorder != nil {
+	if a.Session.Recorder != nil {
 		// Without persistence sub-agents keep no transcript either. The session is the one
 		// of the moment: a switch moves its sub-agents' transcripts too.
 		sc.NewTranscript = func(agentID string) (agenttool.Transcript, string, error) {
-			w, err := a.Store.CreateSidechain(a.Recorder, agentID, a.Cwd, a.Provider.Model)
+			w, err := a.Session.Store.CreateSidechain(a.Session.Recorder, agentID, a.Cwd, a.Provider.Model)
 			if err != nil {
 				return nil, "", err
 			}
@@ -120,7 +120,7 @@ func selectTools(all []tool.Tool, names []string) ([]tool.Tool, error) {
 	}
 	keep := map[tool.Tool]bool{}
 	for _, n := range names {
-		i := slices.IndexFunc(all, func(t tool.Tool) bool { return t.Name() == n || slices.Contains(t.Aliases(), n) })
+		i := slices.IndexFunc(all, func(t tool.Tool) bool { return t.Name() == n || slices.Contains(t.Spec().Aliases, n) })
 		if i < 0 {
 			return nil, &UsageError{fmt.Errorf("--tools: unknown tool %q (available: %s)", n, strings.Join(tools.Names(all), ", "))}
 		}

@@ -33,12 +33,12 @@ func AuditOptions(s *Settings, getenv func(string) string) audit.Options {
 
 // openAudit starts the session's audit log and its subscription to the bus.
 func (a *App) openAudit() error {
-	r, err := newAuditRecorder(a.Settings, a.opts.Getenv, a.SessionID, a.opts.Report)
+	r, err := newAuditRecorder(a.Settings, a.opts.Getenv, a.Session.ID, a.opts.Report)
 	if r == nil || err != nil {
 		return err
 	}
-	a.audit = r
-	a.stopAudit = a.Bus.Subscribe(r.event)
+	a.life.audit = r
+	a.life.stopAudit = a.Bus.Subscribe(r.event)
 	return nil
 }
 
@@ -75,7 +75,7 @@ type AuditLog struct {
 // turn the log off, or when it cannot be opened and is not required (a warning then); an error
 // when policy requires it and it cannot be written.
 func (h *Host) OpenAudit(session string) (*AuditLog, error) {
-	r, err := newAuditRecorder(h.Settings, h.getenv, session, h.report)
+	r, err := newAuditRecorder(h.Settings, h.root.Getenv, session, h.report)
 	if r == nil || err != nil {
 		return nil, err
 	}
@@ -107,10 +107,10 @@ func (l *AuditLog) Auditor(session string) toolcall.Auditor {
 
 // auditor is the session's [toolcall.Auditor]; nil when the log is off.
 func (a *App) auditor() toolcall.Auditor {
-	if a.audit == nil {
+	if a.life.audit == nil {
 		return nil
 	}
-	return callAuditor{r: a.audit}
+	return callAuditor{r: a.life.audit}
 }
 
 // callAuditor writes a call's decision entry from the pipeline, before the call runs.

@@ -33,10 +33,10 @@ func TestAuditRecordsEveryCall(t *testing.T) {
 		t.Fatalf("New: %v\n%s", err, report.String())
 	}
 	defer a.Close()
-	if _, err := a.RunTurn(t.Context(), a.History, llm.UserText("go")); err != nil {
+	if _, err := a.RunTurn(t.Context(), a.Session.History, llm.UserText("go")); err != nil {
 		t.Fatal(err)
 	}
-	id := a.SessionID
+	id := a.Session.ID
 	path := AuditPath(a.Settings)
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
@@ -94,7 +94,7 @@ func TestAuditOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.RunTurn(t.Context(), a.History, llm.UserText("go"))
+	a.RunTurn(t.Context(), a.Session.History, llm.UserText("go"))
 	path := AuditPath(a.Settings)
 	a.Close()
 	if _, err := os.Stat(path); !os.IsNotExist(err) {

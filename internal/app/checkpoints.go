@@ -33,14 +33,14 @@ func (a *App) openCheckpoints(roots []string) error {
 	}
 	var dir string
 	switch {
-	case a.Recorder == nil || a.Settings.Options.ConfigDir == "":
+	case a.Session.Recorder == nil || a.Settings.Options.ConfigDir == "":
 		tmp, err := os.MkdirTemp("", "reins-checkpoints-")
 		if err != nil {
 			return fmt.Errorf("checkpoints: %w", err)
 		}
-		dir, a.tempCheckpoints = tmp, tmp
+		dir, a.Session.tempCheckpoints = tmp, tmp
 	default:
-		dir = filepath.Join(a.Settings.Options.ConfigDir, "checkpoints", a.SessionID)
+		dir = filepath.Join(a.Settings.Options.ConfigDir, "checkpoints", a.Session.ID)
 	}
 	maxFile, maxTotal, warns := a.Settings.Loaded.CheckpointLimits(a.Settings.Trusted, checkpoint.DefaultMaxFileBytes, checkpoint.DefaultMaxTotalBytes)
 	for _, w := range warns {
@@ -50,7 +50,7 @@ func (a *App) openCheckpoints(roots []string) error {
 	if err != nil {
 		return err
 	}
-	a.Checkpoints = store
+	a.Session.Checkpoints = store
 	return nil
 }
 
@@ -59,35 +59,35 @@ func (a *App) openCheckpoints(roots []string) error {
 // into that checkpoint. A new point is also a line of the session file, written before the
 // message. Without checkpoints ctx is returned as it is.
 func (a *App) BeginCheckpoint(ctx context.Context, id, label string) (context.Context, error) {
-	if a.Checkpoints == nil || id == "" {
+	if a.Session.Checkpoints == nil || id == "" {
 		return ctx, nil
 	}
-	known := a.Checkpoints.Has(id)
-	if err := a.Checkpoints.Begin(id, label); err != nil {
+	known := a.Session.Checkpoints.Has(id)
+	if err := a.Session.Checkpoints.Begin(id, label); err != nil {
 		return ctx, err
 	}
-	if a.Recorder != nil && !known {
+	if a.Session.Recorder != nil && !known {
 		// Where the conversation stands as the point begins, before its message is recorded:
 		// reins rewind --conversation forks the session there (session.Store.LoadBefore).
-		if err := a.Recorder.AppendPoint(id); err != nil {
+		if err := a.Session.Recorder.AppendPoint(id); err != nil {
 			return ctx, fmt.Errorf("recording the checkpoint in the session: %w", err)
 		}
 	}
-	return toolcall.WithCapturer(ctx, capture.Turn{Store: a.Checkpoints, Point: id}), nil
+	return toolcall.WithCapturer(ctx, capture.Turn{Store: a.Session.Checkpoints, Point: id}), nil
 }
 
 // RewindFiles puts the working directories back as they were at the user message id.
 func (a *App) RewindFiles(ctx context.Context, id string, opts checkpoint.RewindOptions) (checkpoint.Result, error) {
-	if a.Checkpoints == nil {
+	if a.Session.Checkpoints == nil {
 		return checkpoint.Result{}, ErrCheckpointsOff
 	}
-	return a.Checkpoints.Rewind(ctx, id, opts)
+	return a.Session.Checkpoints.Rewind(ctx, id, opts)
 }
 
 // closeCheckpoints removes a temporary store.
 func (a *App) closeCheckpoints() error {
-	if a.tempCheckpoints == "" {
+	if a.Session.tempCheckpoints == "" {
 		return nil
 	}
-	return os.RemoveAll(a.tempCheckpoints)
+	return os.RemoveAll(a.Session.tempCheckpoints)
 }

@@ -27,7 +27,7 @@ func TestAuditSaysWhoDecided(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	if _, err := a.RunTurn(t.Context(), a.History, llm.UserText("go")); err != nil {
+	if _, err := a.RunTurn(t.Context(), a.Session.History, llm.UserText("go")); err != nil {
 		t.Fatal(err)
 	}
 	path := AuditPath(a.Settings)

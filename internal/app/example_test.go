@@ -29,7 +29,7 @@ func ExampleNew() {
 	// person.
 	a.Agent.Asker = a.WithHooks(refuse{})
 	a.StartSession(ctx)
-	res, err := a.RunTurn(ctx, a.History, llm.UserText("make the tests pass"))
+	res, err := a.RunTurn(ctx, a.Session.History, llm.UserText("make the tests pass"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return

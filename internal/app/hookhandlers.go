@@ -95,10 +95,10 @@ func HTTPHookPolicy(l *settings.Loaded) hooks.HTTPPolicy {
 type mcpHookCaller struct{ a *App }
 
 func (c mcpHookCaller) CallHookTool(ctx context.Context, server, name string, args map[string]any) (string, bool, error) {
-	if c.a == nil || c.a.MCP == nil || c.a.MCP.Manager == nil {
+	if c.a == nil || c.a.Ext.MCP == nil || c.a.Ext.MCP.Manager == nil {
 		return "", false, fmt.Errorf("no MCP server %q is running in this session", server)
 	}
-	return c.a.MCP.Manager.CallHookTool(ctx, server, name, args)
+	return c.a.Ext.MCP.Manager.CallHookTool(ctx, server, name, args)
 }
 
 // hookJudge answers prompt hooks with one reply of the small, fast model and agent hooks with

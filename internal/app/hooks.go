@@ -57,16 +57,16 @@ func headlessHookAsker(r *hooks.Runner, perms *agent.Permissions, next permissio
 // their context to the agent's system prompt. A front end calls it once, when the session
 // starts taking turns; Close then runs the SessionEnd hooks.
 func (a *App) StartSession(ctx context.Context) {
-	a.started = true
-	if !a.Hooks.Has(hooks.SessionStart) {
+	a.life.started = true
+	if !a.Ext.Hooks.Has(hooks.SessionStart) {
 		return
 	}
 	source := "startup"
-	if a.Resumed {
+	if a.Session.Resumed {
 		source = "resume"
 	}
 	pc := a.Permissions.Context()
-	rep, texts := a.Hooks.SessionStart(ctx, hooks.Common{Cwd: pc.Cwd(), PermissionMode: pc.Mode()}, source, a.Provider.Model)
+	rep, texts := a.Ext.Hooks.SessionStart(ctx, hooks.Common{Cwd: pc.Cwd(), PermissionMode: pc.Mode()}, source, a.Provider.Model)
 	for _, m := range rep.Messages {
 		a.Bus.Publish(agent.Event{Type: agent.EventHookMessage, Text: m})
 	}
@@ -79,15 +79,15 @@ func (a *App) StartSession(ctx context.Context) {
 // when it was interrupted: they run without the caller's cancellation. Their messages go to the
 // bus, so a front end that still listens gets them. Close calls it when the front end did not.
 func (a *App) EndSession(ctx context.Context) {
-	if !a.started || a.ended {
+	if !a.life.started || a.life.ended {
 		return
 	}
-	a.ended = true
-	if !a.Hooks.Has(hooks.SessionEnd) {
+	a.life.ended = true
+	if !a.Ext.Hooks.Has(hooks.SessionEnd) {
 		return
 	}
 	pc := a.Permissions.Context()
-	rep := a.Hooks.SessionEnd(context.WithoutCancel(ctx), hooks.Common{Cwd: pc.Cwd(), PermissionMode: pc.Mode()}, "other")
+	rep := a.Ext.Hooks.SessionEnd(context.WithoutCancel(ctx), hooks.Common{Cwd: pc.Cwd(), PermissionMode: pc.Mode()}, "other")
 	for _, m := range rep.Messages {
 		a.Bus.Publish(agent.Event{Type: agent.EventHookMessage, Text: m})
 	}

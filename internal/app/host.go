@@ -29,31 +29,61 @@ type Host struct {
 	// Sandbox confines every shell of the host's pools; nil when the settings do not enable it.
 	Sandbox *sandbox.Sandbox
 
-	getenv func(string) string
-	groups bash.GroupGuard
-	report Reporter
+	// root's Getenv reads the environment through the settings' env blocks.
+	root       Root
+	executable func() (string, error)
+	groups     bash.GroupGuard
+	report     Reporter
 }
 
 // NewHost loads and checks the settings and starts the sandbox.
 func NewHost(ctx context.Context, o HostOptions) (*Host, error) {
 	fromProcess(&o.Getenv, &o.Executable, &o.Settings, o.Cwd)
-	s, err := loadRunnable(o.Settings, Root{Geteuid: o.Geteuid, Getenv: o.Getenv}, o.Report)
+	h, err := loadHost(o)
 	if err != nil {
 		return nil, err
 	}
-	o.Getenv, s.Environ = settingsEnv(s, o.Getenv)
-	sb, pc, err := StartSandbox(ctx, s, s.Context, SandboxOptions{Executable: o.Executable, Getenv: o.Getenv}, func(n string) { o.Report.warn("%s", n) })
+	if _, err := h.startSandbox(ctx, h.Settings.Context, nil); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// loadHost is the first part of the start-up of a host or a session, before its sandbox
+// starts: the settings with the fail-closed checks of what runs tools (loadRunnable), and from
+// then on the environment read through their env blocks (settingsEnv).
+func loadHost(o HostOptions) (*Host, error) {
+	root := Root{Geteuid: o.Geteuid, Getenv: o.Getenv}
+	s, err := loadRunnable(o.Settings, root, o.Report)
 	if err != nil {
 		return nil, err
 	}
-	s.Context = pc
-	return &Host{Settings: s, Sandbox: sb, getenv: o.Getenv, groups: o.ShellGroups, report: o.Report}, nil
+	root.Getenv, s.Environ = settingsEnv(s, o.Getenv)
+	return &Host{Settings: s, root: root, executable: o.Executable, groups: o.ShellGroups, report: o.Report}, nil
+}
+
+// startSandbox starts the sandbox for deciding in pc (see StartSandbox; a host's pc is its
+// settings' context, a session's may be a restored one) and returns the context to decide
+// in. A sandbox off for want of a backend is off for the settings' context too, which a
+// host's pools and a session's switch start from. askHost answers for the hosts the allowed
+// domains do not admit; nil refuses them.
+func (h *Host) startSandbox(ctx context.Context, pc *permission.Context, askHost func(ctx context.Context, host string, port int) bool) (*permission.Context, error) {
+	sbo := SandboxOptions{Executable: h.executable, Getenv: h.root.Getenv, AskHost: askHost}
+	sb, out, err := StartSandbox(ctx, h.Settings, pc, sbo, func(n string) { h.report.warn("%s", n) })
+	if err != nil {
+		return nil, err
+	}
+	h.Sandbox = sb
+	if out.Sandbox().Enabled != pc.Sandbox().Enabled {
+		h.Settings.Context = SandboxOff(h.Settings.Context)
+	}
+	return out, nil
 }
 
 // NewPool is a pool of the built-in tools whose permission context of the moment perms
 // returns, its shells in the host's sandbox.
 func (h *Host) NewPool(perms func() *permission.Context) *Pool {
-	return NewPool(h.Settings.Context, perms, PoolOptions{Getenv: h.getenv, Environ: h.Settings.Environ, Sandbox: h.Sandbox, Groups: h.groups})
+	return NewPool(h.Settings.Context, perms, PoolOptions{Getenv: h.root.Getenv, Environ: h.Settings.Environ, Sandbox: h.Sandbox, Groups: h.groups})
 }
 
 // Close ends the sandbox. It may be called more than once.

@@ -277,10 +277,10 @@ func (l *lateElicitor) Elicit(ctx context.Context, req client.ElicitRequest) (cl
 // those it no longer offers leave it. It runs between turns: the agent's tools and system
 // prompt change.
 func (a *App) ReconnectMCP(ctx context.Context, name string) error {
-	if a.MCP == nil {
+	if a.Ext.MCP == nil {
 		return fmt.Errorf("no MCP server %q", name)
 	}
-	_, rerr := a.MCP.Manager.Reconnect(ctx, name)
+	_, rerr := a.Ext.MCP.Manager.Reconnect(ctx, name)
 	return errors.Join(rerr, a.remakeMCPTools(ctx))
 }
 
@@ -288,14 +288,14 @@ func (a *App) ReconnectMCP(ctx context.Context, name string) error {
 // and makes the pool again: its tools leave the session, or join it. Nothing is written to the
 // settings. It runs between turns, as ReconnectMCP does.
 func (a *App) SetMCPEnabled(ctx context.Context, name string, on bool) error {
-	if a.MCP == nil {
+	if a.Ext.MCP == nil {
 		return fmt.Errorf("no MCP server %q", name)
 	}
 	var err error
 	if on {
-		_, err = a.MCP.Manager.Enable(ctx, name)
+		_, err = a.Ext.MCP.Manager.Enable(ctx, name)
 	} else {
-		err = a.MCP.Manager.Disable(name)
+		err = a.Ext.MCP.Manager.Disable(name)
 	}
 	return errors.Join(err, a.remakeMCPTools(ctx))
 }

@@ -63,7 +63,7 @@ func SystemPrompt(ctx context.Context, tools []tool.Tool, env PromptEnv) ([]llm.
 	}
 	b.WriteString("\n\n# Tools\n")
 	for _, t := range tools {
-		if t.IsMCP() {
+		if t.Spec().MCP {
 			// An MCP tool's only text is its description, which its tool spec carries.
 			continue
 		}
@@ -72,7 +72,7 @@ func SystemPrompt(ctx context.Context, tools []tool.Tool, env PromptEnv) ([]llm.
 			return nil, fmt.Errorf("prompt of tool %s: %w", t.Name(), err)
 		}
 		if p = strings.TrimSpace(p); p == "" {
-			p = t.Description()
+			p = t.Spec().Description
 		}
 		fmt.Fprintf(&b, "\n## %s\n%s\n", t.Name(), p)
 	}

@@ -14,11 +14,11 @@ func (a *App) SDKServerEntries(names []string) ([]client.Entry, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
-	if a.MCP == nil {
+	if a.Ext.MCP == nil {
 		return nil, errors.New("in-process MCP servers: this session has no MCP client")
 	}
 	var taken []string
-	for _, st := range a.MCP.Status() {
+	for _, st := range a.Ext.MCP.Status() {
 		taken = append(taken, st.Name)
 	}
 	return client.SDKEntries(MCPLoadOptions(a.Settings, a.opts.Getenv, a.opts.MCP), names, taken)
@@ -32,8 +32,8 @@ func (a *App) AddSDKServers(ctx context.Context, entries []client.Entry, host cl
 	if len(entries) == 0 {
 		return nil
 	}
-	a.MCP.Manager.AddSDK(ctx, entries, host)
-	for _, st := range a.MCP.Status() {
+	a.Ext.MCP.Manager.AddSDK(ctx, entries, host)
+	for _, st := range a.Ext.MCP.Status() {
 		if st.Scope != client.ScopeSDK {
 			continue
 		}

@@ -20,7 +20,7 @@ func (a *App) restore(ctx context.Context) (*session.Transcript, *permission.Con
 	var err error
 	switch {
 	case a.opts.Continue:
-		id, err := a.Store.Latest(a.Cwd)
+		id, err := a.Session.Store.Latest(a.Cwd)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--continue: %w", err)
 		}
@@ -40,16 +40,16 @@ func (a *App) restore(ctx context.Context) (*session.Transcript, *permission.Con
 	if pc, _, err = a.restorePermissions(transcript); err != nil {
 		return nil, nil, err
 	}
-	a.History, a.Resumed = transcript.Messages, true
+	a.Session.History, a.Session.Resumed = transcript.Messages, true
 	return transcript, pc, nil
 }
 
 // load reads session id, up to the message ResumeAt names when it is set.
 func (a *App) load(ctx context.Context, id string) (*session.Transcript, error) {
 	if a.opts.ResumeAt == "" {
-		return a.Store.Load(ctx, a.Cwd, id)
+		return a.Session.Store.Load(ctx, a.Cwd, id)
 	}
-	t, err := a.Store.LoadUpTo(ctx, a.Cwd, id, a.opts.ResumeAt)
+	t, err := a.Session.Store.LoadUpTo(ctx, a.Cwd, id, a.opts.ResumeAt)
 	if err != nil {
 		return nil, fmt.Errorf("--resume-session-at: %w", err)
 	}
@@ -81,39 +81,39 @@ func (a *App) openSession(transcript *session.Transcript) error {
 	var err error
 	switch {
 	case a.opts.NoPersist:
-		a.SessionID = cmp.Or(a.opts.SessionID, session.NewID())
+		a.Session.ID = cmp.Or(a.opts.SessionID, session.NewID())
 		if transcript != nil && !a.opts.Fork {
-			a.SessionID = transcript.ID
+			a.Session.ID = transcript.ID
 		}
 		return nil
 	case transcript != nil && !a.opts.Fork:
-		a.Recorder, err = a.Store.Reopen(transcript)
+		a.Session.Recorder, err = a.Session.Store.Reopen(transcript)
 		if err == nil && a.opts.ResumeAt != "" {
 			// What came after the message is left behind, in the file for a person to read.
-			if err = a.Recorder.AppendResumeAt(a.opts.ResumeAt, transcript); err != nil {
-				a.Recorder.Close()
-				a.Recorder = nil
+			if err = a.Session.Recorder.AppendResumeAt(a.opts.ResumeAt, transcript); err != nil {
+				a.Session.Recorder.Close()
+				a.Session.Recorder = nil
 			}
 		}
 	default:
-		a.Recorder, err = a.Store.CreateWithID(a.Cwd, cmp.Or(a.opts.SessionID, session.NewID()), a.Provider.Model)
+		a.Session.Recorder, err = a.Session.Store.CreateWithID(a.Cwd, cmp.Or(a.opts.SessionID, session.NewID()), a.Provider.Model)
 		if branch := gitBranch(a.Cwd); err == nil && branch != "" {
 			// For the lists of sessions (/resume); a session that cannot say it is no worse.
-			_ = a.Recorder.AppendBranch(branch)
+			_ = a.Session.Recorder.AppendBranch(branch)
 		}
 		if err == nil && transcript != nil {
 			// A fork starts as a copy of the conversation it continues, and of what its model
 			// knew of files.
-			if err = copyTranscript(a.Recorder, transcript); err != nil {
-				a.Recorder.Close()
-				a.Recorder = nil
+			if err = copyTranscript(a.Session.Recorder, transcript); err != nil {
+				a.Session.Recorder.Close()
+				a.Session.Recorder = nil
 			}
 		}
 	}
 	if err != nil {
 		return err
 	}
-	a.SessionID = a.Recorder.ID
+	a.Session.ID = a.Session.Recorder.ID
 	return nil
 }
 
@@ -124,34 +124,34 @@ func (a *App) openSession(transcript *session.Transcript) error {
 // agent saves into and the one the model may read are always the same.
 func (a *App) openResultsDir(pc *permission.Context) (*permission.Context, error) {
 	switch {
-	case a.Recorder != nil:
-		a.resultsDir = a.Recorder.ToolResultsDir()
-	case !a.tempResults:
+	case a.Session.Recorder != nil:
+		a.Session.resultsDir = a.Session.Recorder.ToolResultsDir()
+	case !a.Session.tempResults:
 		dir, err := os.MkdirTemp("", "reins-tool-results-")
 		if err != nil {
 			return nil, fmt.Errorf("creating a folder for tool results: %w", err)
 		}
-		a.resultsDir, a.tempResults = dir, true
+		a.Session.resultsDir, a.Session.tempResults = dir, true
 	}
-	return pc.WithInternalReadDirs(a.resultsDir), nil
+	return pc.WithInternalReadDirs(a.Session.resultsDir), nil
 }
 
 // transcriptPath is the session file hooks are told about; empty without persistence.
 func (a *App) transcriptPath() string {
-	if a.Recorder == nil {
+	if a.Session.Recorder == nil {
 		return ""
 	}
-	return a.Recorder.Path
+	return a.Session.Recorder.Path
 }
 
 // SwitchSession makes the saved session id the one the agent records into, with its
 // permission state restored onto the settings' context as Resume does, and returns its
 // conversation. It needs a persisted session.
 func (a *App) SwitchSession(ctx context.Context, id string) ([]llm.Message, error) {
-	if a.Recorder == nil {
+	if a.Session.Recorder == nil {
 		return nil, fmt.Errorf("switching sessions: this session is not saved")
 	}
-	t, err := a.Store.Load(ctx, a.Cwd, id)
+	t, err := a.Session.Store.Load(ctx, a.Cwd, id)
 	if err != nil {
 		return nil, err
 	}
@@ -159,14 +159,14 @@ func (a *App) SwitchSession(ctx context.Context, id string) ([]llm.Message, erro
 	if err != nil {
 		return nil, err
 	}
-	w, err := a.Store.Reopen(t)
+	w, err := a.Session.Store.Reopen(t)
 	if err != nil {
 		return nil, err
 	}
-	old := a.Recorder
-	a.recMu.Lock()
-	a.Recorder, a.Agent.Recorder, a.SessionID, a.History = w, w, t.ID, t.Messages
-	a.recMu.Unlock()
+	old := a.Session.Recorder
+	a.Session.recMu.Lock()
+	a.Session.Recorder, a.Agent.Recorder, a.Session.ID, a.Session.History = w, w, t.ID, t.Messages
+	a.Session.recMu.Unlock()
 	old.Close()
 	a.restoreSessionState(t)
 	// The new session's saved results: the agent saves there from now on (sub-agents read the
@@ -174,7 +174,7 @@ func (a *App) SwitchSession(ctx context.Context, id string) ([]llm.Message, erro
 	if pc, err = a.openResultsDir(pc); err != nil {
 		return nil, err
 	}
-	a.Agent.ResultsDir = a.resultsDir
+	a.Agent.ResultsDir = a.Session.resultsDir
 	if err := a.Permissions.Replace(pc, scoped); err != nil {
 		return nil, err
 	}
@@ -191,12 +191,12 @@ func (a *App) Sidechains(ctx context.Context) func(agentID string) []llm.Message
 	var path string
 	var all map[string]*session.Transcript
 	return func(agentID string) []llm.Message {
-		if a.Recorder == nil {
+		if a.Session.Recorder == nil {
 			return nil
 		}
-		if path != a.Recorder.Path {
-			path = a.Recorder.Path
-			all, _ = a.Store.Sidechains(ctx, &session.Transcript{ID: a.SessionID, Path: path})
+		if path != a.Session.Recorder.Path {
+			path = a.Session.Recorder.Path
+			all, _ = a.Session.Store.Sidechains(ctx, &session.Transcript{ID: a.Session.ID, Path: path})
 		}
 		if t := all[agentID]; t != nil {
 			return t.Messages

@@ -32,9 +32,9 @@ func (a *App) restoreSessionState(t *session.Transcript) {
 // edit it.
 func (a *App) recordFiles() {
 	a.Pool.Env.Files.SetNotify(func(p string, r *tool.FileRead) {
-		a.recMu.Lock()
-		w := a.Recorder
-		a.recMu.Unlock()
+		a.Session.recMu.Lock()
+		w := a.Session.Recorder
+		a.Session.recMu.Unlock()
 		if w != nil {
 			_ = w.AppendFileState(p, r)
 		}

@@ -38,10 +38,10 @@ func (a *App) StatusLine() StatusLine {
 	if sl == nil {
 		return out
 	}
-	r := a.Hooks
+	r := a.Ext.Hooks
 	if r == nil {
 		r, _ = hooks.NewRunner(nil)
-		r.ProjectDir, r.SessionID, r.TranscriptPath = a.Cwd, a.SessionID, a.transcriptPath()
+		r.ProjectDir, r.SessionID, r.TranscriptPath = a.Cwd, a.Session.ID, a.transcriptPath()
 		r.Env, r.Groups = a.Settings.Environ, a.opts.HookGroups
 		out.Close = r.Close
 	}

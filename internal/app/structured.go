@@ -35,6 +35,7 @@ const structuredReminder = "You must call the " + structuredToolName + " tool wi
 type StructuredOutput struct {
 	mu    sync.Mutex
 	value json.RawMessage
+	tool  tool.Tool // StructuredOutput, which sets value
 }
 
 func (s *StructuredOutput) reset() {

@@ -64,11 +64,11 @@ func TestSwitchSessionMovesResultsDir(t *testing.T) {
 		t.Fatalf("New: %v\n%s", err, stderr.String())
 	}
 	defer a.Close()
-	first := a.resultsDir
+	first := a.Session.resultsDir
 	if _, err := a.SwitchSession(t.Context(), other.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.RunTurn(t.Context(), a.History, llm.UserText("go")); err != nil {
+	if _, err := a.RunTurn(t.Context(), a.Session.History, llm.UserText("go")); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 

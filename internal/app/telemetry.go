@@ -22,7 +22,7 @@ func (a *App) startTelemetry(ctx context.Context) error {
 	}
 	a.Telemetry, err = telemetry.Start(ctx, cfg, telemetry.Options{
 		Version:   version,
-		SessionID: a.SessionID,
+		SessionID: a.Session.ID,
 		Provider:  a.Provider.Name,
 		// The signed policy bundle's version ("" for none) is stamped on every decision.
 		PolicyVersion: a.Settings.PolicyVersion,

@@ -30,7 +30,7 @@ func (a *App) openWorktree(ctx context.Context) error {
 	if err != nil {
 		return &UsageError{err}
 	}
-	a.Worktree = w
+	a.Session.Worktree = w
 	a.opts.Cwd, a.opts.Settings.Cwd = start, start
 	// The person's local settings (ignored by git, so not in the checkout) decide here too: a
 	// local deny rule of the main tree must hold in its worktree.
@@ -46,12 +46,12 @@ func (a *App) openWorktree(ctx context.Context) error {
 // copyIncluded copies what .worktreeinclude names into the new worktree, once the settings say
 // which files hold secrets.
 func (a *App) copyIncluded(ctx context.Context) error {
-	if a.Worktree == nil {
+	if a.Session.Worktree == nil {
 		return nil
 	}
 	pc := a.Settings.Context
 	isSecret := func(p string) bool { _, secret := pc.SecretFile(ctx, p); return secret }
-	res, err := worktree.CopyIncluded(ctx, a.git(), a.Worktree, isSecret, a.opts.Worktree.Confirm)
+	res, err := worktree.CopyIncluded(ctx, a.git(), a.Session.Worktree, isSecret, a.opts.Worktree.Confirm)
 	if err != nil {
 		return err
 	}
@@ -69,20 +69,20 @@ func (a *App) git() *worktree.Git { return &worktree.Git{} }
 // WorktreeChanges says what removing the session's worktree would lose (uncommitted files,
 // commits on its branch); empty when nothing, or when the session has no worktree.
 func (a *App) WorktreeChanges(ctx context.Context) ([]string, error) {
-	if a.Worktree == nil {
+	if a.Session.Worktree == nil {
 		return nil, nil
 	}
-	return worktree.Changes(ctx, a.git(), a.Worktree)
+	return worktree.Changes(ctx, a.git(), a.Session.Worktree)
 }
 
 // RemoveWorktree removes the session's worktree and its branch; with changes it refuses unless
 // discard. The session must be closed first: its shell and tools work in the worktree.
 func (a *App) RemoveWorktree(ctx context.Context, discard bool) error {
-	if a.Worktree == nil {
+	if a.Session.Worktree == nil {
 		return nil
 	}
-	if !a.closed {
+	if !a.life.closed {
 		return fmt.Errorf("removing the worktree of a session that is still open")
 	}
-	return worktree.Remove(ctx, a.git(), a.Worktree, discard)
+	return worktree.Remove(ctx, a.git(), a.Session.Worktree, discard)
 }

@@ -78,14 +78,14 @@ func TestWorktreeSession(t *testing.T) {
 	if err != nil {
 		t.Fatalf("New: %v\n%s", err, report.String())
 	}
-	w := a.Worktree
+	w := a.Session.Worktree
 	if w == nil || a.Cwd != filepath.Join(p.dir, ".claude", "worktrees", "feat") || !strings.Contains(report.String(), "Working in the worktree") {
 		t.Fatalf("worktree %+v, cwd %s\n%s", w, a.Cwd, report.String())
 	}
 	if dirs := a.Permissions.Context().WorkingDirs(); len(dirs) != 1 || dirs[0] != w.Path {
 		t.Errorf("working directories %v, want only the worktree", dirs)
 	}
-	if _, err := a.RunTurn(t.Context(), a.History, llm.UserText("go")); err != nil {
+	if _, err := a.RunTurn(t.Context(), a.Session.History, llm.UserText("go")); err != nil {
 		t.Fatal(err)
 	}
 	rs := toolResults(t, srv.Requests()[1])

@@ -74,6 +74,6 @@ func contextUsageResponse(u agent.ContextUsage) ContextUsageResponse {
 // setHistory keeps the conversation after a turn, for get_context_usage.
 func (s *Server) setHistory(h []llm.Message) {
 	s.mu.Lock()
-	s.history = h
+	s.turn.history = h
 	s.mu.Unlock()
 }

@@ -43,11 +43,11 @@
 // # In-process MCP servers
 //
 // The servers initialize names in sdkMcpServers live in the caller's process. Once initialize
-// is answered [Server.ConnectSDKMCP] starts them (their handshake needs the reader that
+// is answered [Handlers.ConnectSDKMCP] starts them (their handshake needs the reader that
 // initialize holds) and the next turn waits for it; an error there makes every turn an error
 // result. [Server.SendMCP] carries one JSON-RPC message to a server as an `mcp_message`
 // request whose answer holds the server's reply; the caller's own `mcp_message` requests (what
-// the server sends unasked) go to [Server.MCPMessage] and are acknowledged with an empty
+// the server sends unasked) go to [Handlers.MCPMessage] and are acknowledged with an empty
 // success.
 //
 // # Output

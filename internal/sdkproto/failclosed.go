@@ -61,10 +61,10 @@ func (s *Server) refuse(id, subtype, reason string) {
 // starts after it.
 func (s *Server) failClosed(r *RefusedError) {
 	s.mu.Lock()
-	if s.refused == nil {
-		s.refused = r
+	if s.turn.refused == nil {
+		s.turn.refused = r
 	}
-	cancel := s.cancel
+	cancel := s.turns.cancel
 	s.mu.Unlock()
 	if cancel != nil {
 		cancel(r)
@@ -75,7 +75,7 @@ func (s *Server) failClosed(r *RefusedError) {
 func (s *Server) refusal() *RefusedError {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.refused
+	return s.turn.refused
 }
 
 // refusedResult is the result of a user message in a session that failed closed.
@@ -88,5 +88,5 @@ func refusedResult(r *RefusedError, history []llm.Message) *agent.Result {
 func (s *Server) LastResult() *agent.Result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.last
+	return s.turn.last
 }

@@ -74,8 +74,8 @@ func serveInput(t fataler, dir, input string, prompts int, configure func(*Serve
 	script := llmtest.NewScript(answers...)
 	a := &agent.Agent{Provider: script, Model: "claude-sonnet-4-5", Tools: []tool.Tool{pk}, Permissions: perms, Bus: bus, Engine: &permission.Engine{}}
 	var out bytes.Buffer
-	srv := &Server{In: strings.NewReader(input), Out: &out, Log: &syncBuffer{}, Agent: a, Permissions: perms, Bus: bus, SessionID: "sess",
-		Init: InitInfo{Cwd: pc.Cwd(), Tools: []string{"Poke"}, Model: a.Model, Provider: "fake", Version: "test"}}
+	srv := &Server{In: strings.NewReader(input), Out: &out, Log: &syncBuffer{}, Session: Session{Agent: a, Permissions: perms, Bus: bus, ID: "sess",
+		Init: InitInfo{Cwd: pc.Cwd(), Tools: []string{"Poke"}, Model: a.Model, Provider: "fake", Version: "test"}}}
 	if configure != nil {
 		configure(srv)
 	}
@@ -122,7 +122,7 @@ func TestRefusalFailsClosed(t *testing.T) {
 		{name: "a refused request that configures nothing", input: controlLine("1", `{"subtype":"mcp_reconnect","serverName":"x"}`) + promptLine},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := serveInput(t, t.TempDir(), tt.input+promptLine, 2, func(srv *Server) { srv.AwaitInitialize = tt.await })
+			s := serveInput(t, t.TempDir(), tt.input+promptLine, 2, func(srv *Server) { srv.Options.AwaitInitialize = tt.await })
 			rs := s.results()
 			if len(rs) != 2 {
 				t.Fatalf("%d results, want one per user message: %v", len(rs), s.lines)

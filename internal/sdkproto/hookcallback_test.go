@@ -15,8 +15,8 @@ func startWithHooks(t *testing.T, prov *llmtest.Script) *fakeCaller {
 	t.Helper()
 	runner := &hooks.Runner{}
 	return start(t, prov, func(srv *Server) {
-		srv.Agent.Hooks = runner
-		srv.OnInitialize = func(req InitializeRequest) error {
+		srv.Session.Agent.Hooks = runner
+		srv.Handlers.OnInitialize = func(req InitializeRequest) error {
 			hs, err := srv.HookCallbacks(req.Hooks)
 			if err != nil {
 				return err

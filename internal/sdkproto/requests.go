@@ -86,7 +86,7 @@ func (s *Server) setThinking(id string, raw json.RawMessage) {
 		s.conn.respond(id, nil)
 		return
 	}
-	budget := s.spawnThinking
+	budget := s.turn.spawnThinking
 	if string(*req.Budget) != "null" {
 		if err := json.Unmarshal(*req.Budget, &budget); err != nil {
 			s.refuse(id, "set_max_thinking_tokens", "set_max_thinking_tokens: max_thinking_tokens is not a whole number of tokens")
@@ -94,14 +94,14 @@ func (s *Server) setThinking(id string, raw json.RawMessage) {
 		}
 	}
 	if budget != 0 {
-		r := llm.Request{Model: s.Agent.Model, ThinkingBudget: budget, MaxTokens: (&agent.Agent{Model: s.Agent.Model, MaxTokens: s.Agent.MaxTokens, ThinkingBudget: budget}).ReplyBound()}
+		r := llm.Request{Model: s.Session.Agent.Model, ThinkingBudget: budget, MaxTokens: (&agent.Agent{Model: s.Session.Agent.Model, MaxTokens: s.Session.Agent.MaxTokens, ThinkingBudget: budget}).ReplyBound()}
 		if err := r.CheckThinkingLimit(); err != nil {
 			s.refuse(id, "set_max_thinking_tokens", fmt.Sprintf("set_max_thinking_tokens: %v", err))
 			return
 		}
 	}
 	s.mu.Lock()
-	s.thinking = thinkingState{set: true, budget: budget}
+	s.turn.thinking = thinkingState{set: true, budget: budget}
 	s.mu.Unlock()
 	s.conn.respond(id, nil)
 }

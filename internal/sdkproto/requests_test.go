@@ -23,7 +23,7 @@ func TestSetMaxThinkingTokens(t *testing.T) {
 		{name: "a display mode", request: `{"subtype":"set_max_thinking_tokens","max_thinking_tokens":2048,"thinking_display":"highlights"}`, wantErr: "thinking_display is not supported", want: 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := serveInput(t, t.TempDir(), controlLine("1", tt.request)+promptLine, 1, func(srv *Server) { srv.Agent.ThinkingBudget = tt.spawn })
+			s := serveInput(t, t.TempDir(), controlLine("1", tt.request)+promptLine, 1, func(srv *Server) { srv.Session.Agent.ThinkingBudget = tt.spawn })
 			resp := s.response("1")
 			if tt.wantErr != "" {
 				if resp["subtype"] != "error" || !strings.Contains(fmt.Sprint(resp["error"]), tt.wantErr) {

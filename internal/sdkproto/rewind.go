@@ -39,7 +39,7 @@ type RewindFilesResult struct {
 // message sent without one gets an id of its own: rewind_files cannot name it, but its
 // changes are still kept, so that a rewind to an earlier message puts them back too.
 func (s *Server) beginCheckpoint(ctx context.Context, q queued) (context.Context, error) {
-	if s.Checkpoints == nil {
+	if s.Handlers.Checkpoints == nil {
 		return ctx, nil
 	}
 	id := q.uuid
@@ -50,7 +50,7 @@ func (s *Server) beginCheckpoint(ctx context.Context, q queued) (context.Context
 	if len(label) > 80 {
 		label = label[:80]
 	}
-	c, err := s.Checkpoints.Begin(ctx, id, label)
+	c, err := s.Handlers.Checkpoints.Begin(ctx, id, label)
 	if err != nil {
 		return ctx, fmt.Errorf("file checkpoint: %w", err)
 	}
@@ -68,7 +68,7 @@ func (s *Server) rewindFiles(id string, raw json.RawMessage) {
 		s.refuse(id, "rewind_files", "invalid rewind_files request: user_message_id is required")
 		return
 	}
-	if s.Checkpoints == nil {
+	if s.Handlers.Checkpoints == nil {
 		s.conn.respond(id, RewindFilesResult{Error: "file checkpointing is not enabled (enableFileCheckpointing)"})
 		return
 	}
@@ -76,7 +76,7 @@ func (s *Server) rewindFiles(id string, raw json.RawMessage) {
 		s.conn.respond(id, RewindFilesResult{Error: "a turn is running; rewind once it has ended"})
 		return
 	}
-	res, err := s.Checkpoints.Rewind(context.Background(), req.UserMessageID, req.DryRun)
+	res, err := s.Handlers.Checkpoints.Rewind(context.Background(), req.UserMessageID, req.DryRun)
 	if err != nil {
 		s.conn.respond(id, RewindFilesResult{Error: err.Error()})
 		return
@@ -88,5 +88,5 @@ func (s *Server) rewindFiles(id string, raw json.RawMessage) {
 func (s *Server) turnRunning() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.cancel != nil
+	return s.turns.cancel != nil
 }

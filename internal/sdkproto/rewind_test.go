@@ -42,7 +42,7 @@ func (f *fakeCheckpoints) Rewind(_ context.Context, id string, dry bool) (Rewind
 
 func TestRewindFilesNamesAMessageByItsUUID(t *testing.T) {
 	cp := &fakeCheckpoints{}
-	s := start(t, llmtest.NewScript(say("ok")), func(srv *Server) { srv.Checkpoints = cp })
+	s := start(t, llmtest.NewScript(say("ok")), func(srv *Server) { srv.Handlers.Checkpoints = cp })
 	s.send(`{"type":"user","message":{"role":"user","content":"Change a.go"},"parent_tool_use_id":null,"session_id":"","uuid":"u1"}`)
 	s.result()
 	cp.mu.Lock()

@@ -52,11 +52,11 @@ func (s *Server) mcpMessage(id string, raw json.RawMessage) {
 		s.conn.respondError(id, "mcp_message needs server_name and message")
 		return
 	}
-	if s.MCPMessage == nil {
+	if s.Handlers.MCPMessage == nil {
 		s.conn.respondError(id, fmt.Sprintf("no in-process MCP server %q", req.ServerName))
 		return
 	}
-	if err := s.MCPMessage(req.ServerName, req.Message); err != nil {
+	if err := s.Handlers.MCPMessage(req.ServerName, req.Message); err != nil {
 		s.conn.respondError(id, err.Error())
 		return
 	}
@@ -69,13 +69,13 @@ func (s *Server) mcpMessage(id string, raw json.RawMessage) {
 func (s *Server) connectSDKServers(ctx context.Context, names []string) {
 	done := make(chan struct{})
 	s.mu.Lock()
-	s.setup = done
+	s.boot.setup = done
 	s.mu.Unlock()
 	go func() {
 		defer close(done)
-		if err := s.ConnectSDKMCP(ctx, names); err != nil {
+		if err := s.Handlers.ConnectSDKMCP(ctx, names); err != nil {
 			s.mu.Lock()
-			s.setupErr = fmt.Errorf("connecting the in-process MCP servers: %w", err)
+			s.boot.setupErr = fmt.Errorf("connecting the in-process MCP servers: %w", err)
 			s.mu.Unlock()
 		}
 	}()
@@ -85,7 +85,7 @@ func (s *Server) connectSDKServers(ctx context.Context, names []string) {
 // servers would be missing from the pool.
 func (s *Server) awaitSetup(ctx context.Context) error {
 	s.mu.Lock()
-	done := s.setup
+	done := s.boot.setup
 	s.mu.Unlock()
 	if done == nil {
 		return nil
@@ -97,14 +97,14 @@ func (s *Server) awaitSetup(ctx context.Context) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.setupErr
+	return s.boot.setupErr
 }
 
 // setupDone reports whether no in-process MCP server is still connecting; once it is, what the
 // setup wrote is visible (the channel's close orders it before).
 func (s *Server) setupDone() bool {
 	s.mu.Lock()
-	done := s.setup
+	done := s.boot.setup
 	s.mu.Unlock()
 	if done == nil {
 		return true
@@ -122,13 +122,13 @@ func (s *Server) setupDone() bool {
 func (s *Server) UpdateInit(change func(*InitInfo)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	change(&s.Init)
+	change(&s.Session.Init)
 }
 
 func (s *Server) mcpServers() []MCPServer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return orEmpty(s.Init.MCPServers)
+	return orEmpty(s.Session.Init.MCPServers)
 }
 
 var errNoSDKServers = errors.New("in-process SDK MCP servers are not supported by this server")

@@ -20,8 +20,8 @@ func TestSDKServersConnectBeforeTheNextTurn(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
 	s := start(t, prov, func(srv *Server) {
-		srv.OnInitialize = func(InitializeRequest) error { return nil }
-		srv.ConnectSDKMCP = func(ctx context.Context, names []string) error {
+		srv.Handlers.OnInitialize = func(InitializeRequest) error { return nil }
+		srv.Handlers.ConnectSDKMCP = func(ctx context.Context, names []string) error {
 			reply, err := srv.SendMCP(names[0], json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 			if err != nil {
 				return err
@@ -67,8 +67,8 @@ func TestSDKServersConnectBeforeTheNextTurn(t *testing.T) {
 func TestSDKServersThatCannotConnectStopTheTurns(t *testing.T) {
 	prov := llmtest.NewScript(say("hello"))
 	s := start(t, prov, func(srv *Server) {
-		srv.OnInitialize = func(InitializeRequest) error { return nil }
-		srv.ConnectSDKMCP = func(context.Context, []string) error { return errors.New("the pool cannot be made") }
+		srv.Handlers.OnInitialize = func(InitializeRequest) error { return nil }
+		srv.Handlers.ConnectSDKMCP = func(context.Context, []string) error { return errors.New("the pool cannot be made") }
 	})
 	s.send(`{"type":"control_request","request_id":"i","request":{"subtype":"initialize","sdkMcpServers":["local"]}}`)
 	s.user("hi")
@@ -87,7 +87,7 @@ func TestMCPMessageFromTheCaller(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
 	s := start(t, llmtest.NewScript(), func(srv *Server) {
-		srv.MCPMessage = func(server string, message json.RawMessage) error {
+		srv.Handlers.MCPMessage = func(server string, message json.RawMessage) error {
 			if server != "local" {
 				return fmt.Errorf("no in-process MCP server %q", server)
 			}

@@ -89,26 +89,49 @@ type Server struct {
 	// standard error.
 	Log io.Writer
 
+	Session  Session
+	Options  Options
+	Handlers Handlers
+
+	conn    *Conn
+	emitter *Emitter
+
+	// mu guards the turns' queue and state, and boot's initted.
+	mu    sync.Mutex
+	turns turnQueue
+	turn  turnState
+	boot  bootState
+}
+
+// Session is the session a Server serves.
+type Session struct {
 	Agent       *agent.Agent
 	Permissions *agent.Permissions
 	Bus         *agent.Bus
 	History     []llm.Message
-	SessionID   string
+	ID          string
 	Init        InitInfo
+}
+
+// Options are the caller's choices of what a Server writes and how it asks.
+type Options struct {
 	// Partial adds stream_event lines.
 	Partial bool
 	// PromptStdio makes the caller answer the engine's asks with can_use_tool.
 	PromptStdio bool
-	// Checks are used by the stdio asker.
-	Checks Checks
-	// WrapAsker, if set, wraps the stdio asker (PermissionRequest hooks run beside it).
-	WrapAsker func(permission.Asker) permission.Asker
 	// HookEvents adds the hook lines to the output (--include-hook-events).
 	HookEvents bool
 	// AwaitInitialize says the caller announced an initialize request before its first prompt
 	// (--await-initialize): a user message that comes first fails the session closed.
 	AwaitInitialize bool
+}
 
+// Handlers are what a Server calls on the session for the caller's requests and its turns.
+type Handlers struct {
+	// Checks are used by the stdio asker.
+	Checks Checks
+	// WrapAsker, if set, wraps the stdio asker (PermissionRequest hooks run beside it).
+	WrapAsker func(permission.Asker) permission.Asker
 	// OnInitialize applies what an initialize request configures; its error is the error
 	// response. Nil accepts only requests that configure nothing.
 	OnInitialize func(req InitializeRequest) error
@@ -138,19 +161,20 @@ type Server struct {
 	// initialize, so the caller's SessionStart callbacks run too, and after its system
 	// prompt, so the hooks' context is added to that one. Nil runs none.
 	StartSession func(ctx context.Context)
+}
 
-	conn    *Conn
-	emitter *Emitter
+// turnQueue is the caller's prompts waiting for their turn, and the running turn.
+type turnQueue struct {
+	queue  []queued
+	eof    bool
+	wake   chan struct{}
+	cancel context.CancelCauseFunc // of the running turn
+}
 
-	mu      sync.Mutex
-	queue   []queued
-	eof     bool
-	wake    chan struct{}
-	cancel  context.CancelCauseFunc // of the running turn
-	model   string
-	system  []llm.SystemBlock // set by initialize, applied at the next turn
-	initted bool
-	started sync.Once // StartSession
+// turnState is what the next turn runs with and what the last one left.
+type turnState struct {
+	model  string
+	system []llm.SystemBlock // set by initialize, applied at the next turn
 	// history is the conversation after the last turn, for get_context_usage.
 	history []llm.Message
 	// refused is the first refusal that stops every turn (failclosed.go); last is the last
@@ -161,6 +185,12 @@ type Server struct {
 	// session's own (requests.go).
 	thinking      thinkingState
 	spawnThinking int
+}
+
+// bootState is how far the caller's initialize has gone.
+type bootState struct {
+	initted bool
+	started sync.Once // StartSession
 	// setup is open while the in-process MCP servers initialize named are connecting;
 	// setupErr is why they could not be.
 	setup    chan struct{}
@@ -182,7 +212,7 @@ func (s *Server) connection() *Conn {
 func (s *Server) SetSystem(blocks []llm.SystemBlock) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.system = blocks
+	s.turn.system = blocks
 }
 
 // Serve runs turns until the caller's input ends and every queued turn has its result, or ctx
@@ -192,30 +222,30 @@ func (s *Server) Serve(ctx context.Context) error {
 		s.Log = os.Stderr
 	}
 	s.connection()
-	s.wake = make(chan struct{}, 1)
-	s.model = s.Agent.Model
-	s.spawnThinking = s.Agent.ThinkingBudget
-	s.emitter = &Emitter{W: s.conn, SessionID: s.SessionID, Partial: s.Partial, MaxTurns: s.Agent.MaxTurns,
-		MaxBudgetUSD: s.Agent.MaxBudgetUSD, MaxOutputTokens: s.Agent.MaxTokens, Structured: s.Structured}
-	if s.Run == nil {
-		s.Run = s.Agent.Run
+	s.turns.wake = make(chan struct{}, 1)
+	s.turn.model = s.Session.Agent.Model
+	s.turn.spawnThinking = s.Session.Agent.ThinkingBudget
+	s.emitter = &Emitter{W: s.conn, SessionID: s.Session.ID, Partial: s.Options.Partial, MaxTurns: s.Session.Agent.MaxTurns,
+		MaxBudgetUSD: s.Session.Agent.MaxBudgetUSD, MaxOutputTokens: s.Session.Agent.MaxTokens, Structured: s.Handlers.Structured}
+	if s.Handlers.Run == nil {
+		s.Handlers.Run = s.Session.Agent.Run
 	}
-	s.emitter.HookEvents = s.HookEvents
-	if s.Permissions != nil {
-		s.emitter.Mode = func() string { return string(s.Permissions.Context().Mode()) }
+	s.emitter.HookEvents = s.Options.HookEvents
+	if s.Session.Permissions != nil {
+		s.emitter.Mode = func() string { return string(s.Session.Permissions.Context().Mode()) }
 	}
-	if s.PromptStdio {
-		var a permission.Asker = &Asker{Conn: s.conn, Checks: s.Checks, Interrupt: func() { s.interrupt() }}
-		if s.WrapAsker != nil {
-			a = s.WrapAsker(a)
+	if s.Options.PromptStdio {
+		var a permission.Asker = &Asker{Conn: s.conn, Checks: s.Handlers.Checks, Interrupt: func() { s.interrupt() }}
+		if s.Handlers.WrapAsker != nil {
+			a = s.Handlers.WrapAsker(a)
 		}
-		s.Agent.Asker = a
+		s.Session.Agent.Asker = a
 	}
 	go s.read()
 
-	history := s.History
+	history := s.Session.History
 	s.setHistory(history)
-	budget := s.Agent.MaxBudgetUSD
+	budget := s.Session.Agent.MaxBudgetUSD
 	spent := 0.0
 	first := true
 	for {
@@ -245,8 +275,8 @@ func (s *Server) Serve(ctx context.Context) error {
 			continue
 		}
 		if budget > 0 {
-			s.Agent.MaxBudgetUSD = budget - spent
-			if s.Agent.MaxBudgetUSD <= 0 {
+			s.Session.Agent.MaxBudgetUSD = budget - spent
+			if s.Session.Agent.MaxBudgetUSD <= 0 {
 				s.finish(&agent.Result{Subtype: agent.SubtypeMaxBudget, IsError: true, Messages: history, CostKnown: true})
 				continue
 			}
@@ -268,25 +298,25 @@ func (s *Server) Serve(ctx context.Context) error {
 // finish writes a turn's result line.
 func (s *Server) finish(res *agent.Result) {
 	s.mu.Lock()
-	s.last = res
+	s.turn.last = res
 	s.mu.Unlock()
 	s.emitter.Result(res)
 }
 
 func (s *Server) initInfo() InitInfo {
 	s.mu.Lock()
-	info := s.Init
+	info := s.Session.Init
 	s.mu.Unlock()
 	info.Model = s.currentModel()
-	if s.Agents != nil {
+	if s.Handlers.Agents != nil {
 		// initialize may have added some since setup.
 		info.Agents = nil
-		for _, a := range s.Agents() {
+		for _, a := range s.Handlers.Agents() {
 			info.Agents = append(info.Agents, a.Name)
 		}
 	}
-	if s.Permissions != nil {
-		info.PermissionMode = string(s.Permissions.Context().Mode())
+	if s.Session.Permissions != nil {
+		info.PermissionMode = string(s.Session.Permissions.Context().Mode())
 	}
 	return info
 }
@@ -294,7 +324,7 @@ func (s *Server) initInfo() InitInfo {
 func (s *Server) currentModel() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.model
+	return s.turn.model
 }
 
 // runTurn runs one user message through the agent with an interruptible context.
@@ -303,34 +333,34 @@ func (s *Server) runTurn(ctx context.Context, history []llm.Message, q queued) *
 	tctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	s.mu.Lock()
-	s.cancel = cancel
-	if s.refused != nil {
+	s.turns.cancel = cancel
+	if s.turn.refused != nil {
 		// Refused between the check in Serve and here: the turn starts aborted.
-		cancel(s.refused)
+		cancel(s.turn.refused)
 	}
-	s.Agent.Model = s.model
-	if s.thinking.set {
-		s.Agent.ThinkingBudget = s.thinking.budget
+	s.Session.Agent.Model = s.turn.model
+	if s.turn.thinking.set {
+		s.Session.Agent.ThinkingBudget = s.turn.thinking.budget
 	}
-	if s.system != nil {
+	if s.turn.system != nil {
 		// Applied once: what is added to it later (SessionStart's context) stays.
-		s.Agent.System, s.system = s.system, nil
+		s.Session.Agent.System, s.turn.system = s.turn.system, nil
 	}
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.cancel = nil
+		s.turns.cancel = nil
 		s.mu.Unlock()
 	}()
-	if s.StartSession != nil {
-		s.started.Do(func() { s.StartSession(ctx) })
+	if s.Handlers.StartSession != nil {
+		s.boot.started.Do(func() { s.Handlers.StartSession(ctx) })
 	}
 	tctx, err := s.beginCheckpoint(tctx, q)
 	if err != nil {
 		return &agent.Result{Subtype: agent.SubtypeExecutionError, IsError: true, Messages: history, Err: err}
 	}
-	unsubscribe := s.Bus.Subscribe(s.emitter.Handle)
-	res, _ := s.Run(agent.WithPromptUUID(tctx, q.uuid), history, prompt)
+	unsubscribe := s.Session.Bus.Subscribe(s.emitter.Handle)
+	res, _ := s.Handlers.Run(agent.WithPromptUUID(tctx, q.uuid), history, prompt)
 	unsubscribe()
 	if res.Messages == nil {
 		res.Messages = history
@@ -342,10 +372,10 @@ func (s *Server) runTurn(ctx context.Context, history []llm.Message, q queued) *
 func (s *Server) interrupt() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cancel == nil {
+	if s.turns.cancel == nil {
 		return false
 	}
-	s.cancel(errInterrupted)
+	s.turns.cancel(errInterrupted)
 	return true
 }
 
@@ -354,19 +384,19 @@ func (s *Server) interrupt() bool {
 func (s *Server) next(ctx context.Context) (queued, bool) {
 	for {
 		s.mu.Lock()
-		if len(s.queue) > 0 {
-			m := s.queue[0]
-			s.queue = s.queue[1:]
+		if len(s.turns.queue) > 0 {
+			m := s.turns.queue[0]
+			s.turns.queue = s.turns.queue[1:]
 			s.mu.Unlock()
 			return m, true
 		}
-		eof := s.eof
+		eof := s.turns.eof
 		s.mu.Unlock()
 		if eof {
 			return queued{}, false
 		}
 		select {
-		case <-s.wake:
+		case <-s.turns.wake:
 		case <-ctx.Done():
 			return queued{}, false
 		}
@@ -382,14 +412,14 @@ type queued struct {
 
 func (s *Server) enqueue(m llm.Message, uuid string) {
 	s.mu.Lock()
-	s.queue = append(s.queue, queued{msg: m, uuid: uuid})
+	s.turns.queue = append(s.turns.queue, queued{msg: m, uuid: uuid})
 	s.mu.Unlock()
 	s.signal()
 }
 
 func (s *Server) signal() {
 	select {
-	case s.wake <- struct{}{}:
+	case s.turns.wake <- struct{}{}:
 	default:
 	}
 }
@@ -419,7 +449,7 @@ func (s *Server) read() {
 	}
 	s.conn.closeInput()
 	s.mu.Lock()
-	s.eof = true
+	s.turns.eof = true
 	s.mu.Unlock()
 	s.signal()
 }
@@ -438,7 +468,7 @@ func (s *Server) dispatch(n int, line []byte) {
 			return
 		}
 		s.mu.Lock()
-		early := s.AwaitInitialize && !s.initted
+		early := s.Options.AwaitInitialize && !s.boot.initted
 		s.mu.Unlock()
 		if early {
 			s.failClosed(&RefusedError{Request: "user", Reason: "a user message came before the initialize request that --await-initialize announced"})
@@ -562,15 +592,15 @@ func (s *Server) control(id string, raw json.RawMessage) {
 			return
 		}
 		s.mu.Lock()
-		usage := s.Agent.ContextUsage(s.history)
+		usage := s.Session.Agent.ContextUsage(s.turn.history)
 		s.mu.Unlock()
 		s.conn.respond(id, contextUsageResponse(usage))
 	case "get_settings":
-		if s.Settings == nil {
+		if s.Handlers.Settings == nil {
 			s.conn.respondError(id, "get_settings is not available")
 			return
 		}
-		v, err := s.Settings()
+		v, err := s.Handlers.Settings()
 		if err != nil {
 			s.conn.respondError(id, err.Error())
 			return
@@ -590,18 +620,18 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 		return
 	}
 	s.mu.Lock()
-	again := s.initted
-	s.initted = true
+	again := s.boot.initted
+	s.boot.initted = true
 	s.mu.Unlock()
 	if again {
 		s.refuse(id, "initialize", "already initialized")
 		return
 	}
-	apply := s.OnInitialize
+	apply := s.Handlers.OnInitialize
 	if apply == nil {
 		apply = refuseConfiguration
 	}
-	if len(req.SDKMCPServers) > 0 && s.ConnectSDKMCP == nil {
+	if len(req.SDKMCPServers) > 0 && s.Handlers.ConnectSDKMCP == nil {
 		s.refuse(id, "initialize", errNoSDKServers.Error())
 		return
 	}
@@ -611,13 +641,13 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 	}
 	model := s.currentModel()
 	resp := InitializeResponse{
-		Commands: append([]SlashCommand{compactCommand}, s.Init.Commands...), Agents: []AgentInfo{}, OutputStyle: "default", AvailableOutputStyles: []string{"default"},
-		Models:  []ModelInfo{{Value: model, DisplayName: model, Description: "the session's model (" + s.Init.Provider + ")"}},
-		Account: AccountInfo{APIKeySource: s.Init.APIKeySource},
-		Version: s.Init.Version, PID: os.Getpid(),
+		Commands: append([]SlashCommand{compactCommand}, s.Session.Init.Commands...), Agents: []AgentInfo{}, OutputStyle: "default", AvailableOutputStyles: []string{"default"},
+		Models:  []ModelInfo{{Value: model, DisplayName: model, Description: "the session's model (" + s.Session.Init.Provider + ")"}},
+		Account: AccountInfo{APIKeySource: s.Session.Init.APIKeySource},
+		Version: s.Session.Init.Version, PID: os.Getpid(),
 	}
-	if s.Agents != nil {
-		resp.Agents = append(resp.Agents, s.Agents()...)
+	if s.Handlers.Agents != nil {
+		resp.Agents = append(resp.Agents, s.Handlers.Agents()...)
 	}
 	if len(req.MCPServers) > 0 {
 		// Accepted means applied: an OnInitialize refuses servers it did not start.
@@ -629,8 +659,8 @@ func (s *Server) initialize(id string, raw json.RawMessage) {
 		applied := true
 		resp.PluginsApplied = &applied
 	}
-	if s.Permissions != nil {
-		resp.PermissionMode = string(s.Permissions.Context().Mode())
+	if s.Session.Permissions != nil {
+		resp.PermissionMode = string(s.Session.Permissions.Context().Mode())
 	}
 	s.conn.respond(id, resp)
 	if len(req.SDKMCPServers) > 0 {
@@ -674,40 +704,40 @@ func (s *Server) setMode(id, name string) {
 		s.refuse(id, "set_permission_mode", err.Error())
 		return
 	}
-	if s.Permissions == nil {
+	if s.Session.Permissions == nil {
 		s.refuse(id, "set_permission_mode", "set_permission_mode is not available")
 		return
 	}
-	err = s.Permissions.Update(context.Background(), permission.Update{Type: permission.SetMode, Destination: permission.SourceSession, Mode: m})
+	err = s.Session.Permissions.Update(context.Background(), permission.Update{Type: permission.SetMode, Destination: permission.SourceSession, Mode: m})
 	if err != nil {
 		s.refuse(id, "set_permission_mode", fmt.Sprintf("cannot switch to %s: %v", m, err))
 		return
 	}
 	s.mu.Lock()
-	idle := s.cancel == nil
+	idle := s.turns.cancel == nil
 	s.mu.Unlock()
-	if rec := s.Agent.Recorder; rec != nil && idle {
+	if rec := s.Session.Agent.Recorder; rec != nil && idle {
 		// A running turn records its permission changes itself; between turns nobody does.
-		if err := rec.AppendPermissions(agent.StateOf(s.Permissions.Context())); err != nil {
+		if err := rec.AppendPermissions(agent.StateOf(s.Session.Permissions.Context())); err != nil {
 			s.logf("recording the permission mode: %v", err)
 		}
 	}
-	s.conn.respond(id, map[string]any{"mode": string(s.Permissions.Context().Mode())})
+	s.conn.respond(id, map[string]any{"mode": string(s.Session.Permissions.Context().Mode())})
 }
 
 func (s *Server) setModel(id, name string) {
 	resolved := name
-	if s.ResolveModel != nil {
+	if s.Handlers.ResolveModel != nil {
 		var err error
-		if resolved, err = s.ResolveModel(name); err != nil {
+		if resolved, err = s.Handlers.ResolveModel(name); err != nil {
 			s.conn.respondError(id, err.Error())
 			return
 		}
 	} else if name == "" {
-		resolved = s.Init.Model
+		resolved = s.Session.Init.Model
 	}
 	s.mu.Lock()
-	s.model = resolved
+	s.turn.model = resolved
 	s.mu.Unlock()
 	s.conn.respond(id, nil)
 }

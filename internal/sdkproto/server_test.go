@@ -130,16 +130,17 @@ func start(t *testing.T, prov *llmtest.Script, configure func(*Server)) *fakeCal
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s := &fakeCaller{t: t, in: inW, lines: make(chan map[string]any, 100), log: &syncBuffer{}, done: make(chan error, 1), prov: prov, poke: pk, perms: perms}
-	s.srv = &Server{In: inR, Out: outW, Log: s.log, Agent: a, Permissions: perms, Bus: bus, SessionID: "sess",
-		Init:        InitInfo{Cwd: pc.Cwd(), Tools: []string{"Poke"}, Model: a.Model, Provider: "fake", Version: "test"},
-		PromptStdio: true,
-		Checks: Checks{Permissions: perms, Log: s.log,
+	s.srv = &Server{In: inR, Out: outW, Log: s.log,
+		Session: Session{Agent: a, Permissions: perms, Bus: bus, ID: "sess",
+			Init: InitInfo{Cwd: pc.Cwd(), Tools: []string{"Poke"}, Model: a.Model, Provider: "fake", Version: "test"}},
+		Options: Options{PromptStdio: true},
+		Handlers: Handlers{Checks: Checks{Permissions: perms, Log: s.log,
 			Lookup: func(name string) tool.Tool {
 				if name == "Poke" {
 					return pk
 				}
 				return nil
-			}}}
+			}}}}
 	if configure != nil {
 		configure(s.srv)
 	}
@@ -584,7 +585,7 @@ func TestEOFMidTurnFinishesTheTurn(t *testing.T) {
 
 func TestQueuedTurnsEachGetAResult(t *testing.T) {
 	prov := llmtest.NewScript(say("one"), say("two"), say("three"))
-	s := start(t, prov, func(srv *Server) { srv.Partial = true })
+	s := start(t, prov, func(srv *Server) { srv.Options.Partial = true })
 	s.user("1")
 	s.user("2")
 	s.send(`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"3"}]}}`)
@@ -662,7 +663,7 @@ func (r *recorder) AppendPermissions(st agent.SessionState) error {
 
 func TestModeSetBetweenTurnsIsRecorded(t *testing.T) {
 	rec := &recorder{}
-	s := start(t, llmtest.NewScript(), func(srv *Server) { srv.Agent.Recorder = rec })
+	s := start(t, llmtest.NewScript(), func(srv *Server) { srv.Session.Agent.Recorder = rec })
 	s.send(`{"type":"control_request","request_id":"m","request":{"subtype":"set_permission_mode","mode":"plan"}}`)
 	if resp := s.response("m"); resp["subtype"] != "success" {
 		t.Fatalf("response %v", resp)

@@ -172,7 +172,7 @@ func toolLookup(ts []tool.Tool) func(string) tool.Tool {
 	byName := map[string]tool.Tool{}
 	for _, t := range ts {
 		byName[t.Name()] = t
-		for _, a := range t.Aliases() {
+		for _, a := range t.Spec().Aliases {
 			if _, ok := byName[a]; !ok {
 				byName[a] = t
 			}

@@ -101,15 +101,15 @@ func TestToolsNamesAnnotationsAndSkippedSchemas(t *testing.T) {
 		x := find(t, ts, tc.name)
 		in := map[string]any{}
 		var anyIn any = in
-		if !x.IsMCP() {
+		if !x.Spec().MCP {
 			anyIn, _ = x.Decode(json.RawMessage(`{"server":"test","uri":"test://greeting"}`))
 		}
-		if x.IsReadOnly(anyIn) != tc.readOnly || x.IsConcurrencySafe(anyIn) != tc.safe || x.IsDestructive(anyIn) != tc.destructive ||
-			x.IsOpenWorld(anyIn) != tc.openWorld || x.IsMCP() != tc.mcp {
+		if x.Is(tool.ReadOnly, anyIn) != tc.readOnly || x.Is(tool.ConcurrencySafe, anyIn) != tc.safe || x.Is(tool.Destructive, anyIn) != tc.destructive ||
+			x.Is(tool.OpenWorld, anyIn) != tc.openWorld || x.Spec().MCP != tc.mcp {
 			t.Errorf("%s: readOnly=%v safe=%v destructive=%v openWorld=%v mcp=%v", tc.name,
-				x.IsReadOnly(anyIn), x.IsConcurrencySafe(anyIn), x.IsDestructive(anyIn), x.IsOpenWorld(anyIn), x.IsMCP())
+				x.Is(tool.ReadOnly, anyIn), x.Is(tool.ConcurrencySafe, anyIn), x.Is(tool.Destructive, anyIn), x.Is(tool.OpenWorld, anyIn), x.Spec().MCP)
 		}
-		if !x.ShouldDefer() {
+		if !x.Spec().Defer {
 			t.Errorf("%s: MCP and resource tools are deferrable", tc.name)
 		}
 		// An open-world tool sends to its server, the destination a taint rule names.

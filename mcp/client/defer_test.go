@@ -24,7 +24,7 @@ func TestTwoHundredToolsAreDeferredAndToolSearchLoadsOne(t *testing.T) {
 	if sent := d.Sent(append([]tool.Tool{ts}, mcpTools...)); len(sent) != 1 || sent[0].Name() != toolsearch.Name {
 		t.Fatalf("sent before a search = %v", names(sent))
 	}
-	if !strings.Contains(ts.Description(), "mcp__big__tool_199") {
+	if !strings.Contains(ts.Spec().Description, "mcp__big__tool_199") {
 		t.Error("ToolSearch's description does not name the deferred tools")
 	}
 	res := run(t, ts, `{"query":"weather forecast city"}`)

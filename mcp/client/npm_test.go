@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/reinsdev/reins/internal/procgroup"
+	"github.com/reinsdev/reins/tool"
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tools"
@@ -40,15 +41,15 @@ func TestNpmServersToolsAndAnnotations(t *testing.T) {
 	}
 	count := map[string][2]int{} // server → tools, read-only tools
 	for _, x := range m.Tools() {
-		if !x.IsMCP() {
+		if !x.Spec().MCP {
 			continue
 		}
 		srv := strings.Split(x.Name(), "__")[1]
 		c := count[srv]
 		c[0]++
-		if x.IsReadOnly(map[string]any{}) {
+		if x.Is(tool.ReadOnly, map[string]any{}) {
 			c[1]++
-			if !x.IsConcurrencySafe(map[string]any{}) || x.IsDestructive(map[string]any{}) {
+			if !x.Is(tool.ConcurrencySafe, map[string]any{}) || x.Is(tool.Destructive, map[string]any{}) {
 				t.Errorf("%s: read-only but not concurrency-safe or destructive", x.Name())
 			}
 		}
@@ -65,8 +66,8 @@ func TestNpmServersToolsAndAnnotations(t *testing.T) {
 		find(t, ts, n)
 	}
 	wf := find(t, ts, "mcp__filesystem__write_file")
-	if wf.IsReadOnly(map[string]any{}) || !wf.IsDestructive(map[string]any{}) {
-		t.Errorf("write_file: read-only %v, destructive %v", wf.IsReadOnly(map[string]any{}), wf.IsDestructive(map[string]any{}))
+	if wf.Is(tool.ReadOnly, map[string]any{}) || !wf.Is(tool.Destructive, map[string]any{}) {
+		t.Errorf("write_file: read-only %v, destructive %v", wf.Is(tool.ReadOnly, map[string]any{}), wf.Is(tool.Destructive, map[string]any{}))
 	}
 	res := run(t, find(t, ts, "mcp__everything__echo"), `{"message":"hi"}`)
 	if res.IsError || !strings.Contains(res.TextOf(), "hi") {

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tool"
 )
 
 // fakeHost is the SDK caller of the tests: it runs real go-sdk servers in memory and carries
@@ -160,7 +161,7 @@ func TestSDKServerToolsJoinThePoolAndCallsGoThroughTheHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !x.IsReadOnly(in) || x.IsDestructive(in) || !x.IsMCP() {
+	if !x.Is(tool.ReadOnly, in) || x.Is(tool.Destructive, in) || !x.Spec().MCP {
 		t.Errorf("readOnlyHint was lost")
 	}
 	if _, ok := x.(permission.Pinned); !ok {

@@ -123,17 +123,17 @@ func describe(ctx context.Context, t tool.Tool) (*mcp.Tool, error) {
 		return nil, fmt.Errorf("prompt of %s: %w", t.Name(), err)
 	}
 	var schema map[string]any
-	if err := json.Unmarshal(t.InputSchema(), &schema); err != nil || schema["type"] != "object" {
+	if err := json.Unmarshal(t.Spec().InputSchema, &schema); err != nil || schema["type"] != "object" {
 		return nil, fmt.Errorf("input schema of %s is not a JSON object schema", t.Name())
 	}
 	a := Annotations(t)
 	return &mcp.Tool{
 		Name:        t.Name(),
-		Title:       t.Description(),
+		Title:       t.Spec().Description,
 		Description: prompt,
-		InputSchema: json.RawMessage(t.InputSchema()),
+		InputSchema: json.RawMessage(t.Spec().InputSchema),
 		Annotations: &mcp.ToolAnnotations{
-			Title:           t.Description(),
+			Title:           t.Spec().Description,
 			ReadOnlyHint:    a.ReadOnly,
 			DestructiveHint: &a.Destructive,
 			IdempotentHint:  a.Idempotent,
@@ -154,19 +154,19 @@ var programTools = []string{"Bash"}
 // Annotations derives a tool's MCP hints from the tool contract, evaluated for the tool's
 // sample input (the contract's flags depend on the input). Where the contract says nothing,
 // the hint takes the cautious value: a tool that is not read-only may destroy (the contract's
-// IsDestructive is narrower than MCP's "not only additive"), only a read-only tool is claimed
+// Destructive trait is narrower than MCP's "not only additive"), only a read-only tool is claimed
 // idempotent, and a tool that runs arbitrary programs is open-world.
 func Annotations(t tool.Tool) Hints {
 	in := tool.SampleInput(t)
 	if slices.Contains(programTools, t.Name()) {
 		return Hints{Destructive: true, OpenWorld: true}
 	}
-	ro := t.IsReadOnly(in)
+	ro := t.Is(tool.ReadOnly, in)
 	return Hints{
 		ReadOnly:    ro,
-		Destructive: !ro || t.IsDestructive(in),
+		Destructive: !ro || t.Is(tool.Destructive, in),
 		Idempotent:  ro,
-		OpenWorld:   t.IsOpenWorld(in),
+		OpenWorld:   t.Is(tool.OpenWorld, in),
 	}
 }
 

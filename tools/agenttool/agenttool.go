@@ -514,7 +514,7 @@ func hasTool(ts []tool.Tool, name string) bool {
 func Select(parentPool []tool.Tool, def *agentdef.Definition, background bool) []tool.Tool {
 	named := func(t tool.Tool, names []string) bool {
 		for _, n := range names {
-			if n == t.Name() || slices.Contains(t.Aliases(), n) {
+			if n == t.Name() || slices.Contains(t.Spec().Aliases, n) {
 				return true
 			}
 		}
@@ -523,7 +523,7 @@ func Select(parentPool []tool.Tool, def *agentdef.Definition, background bool) [
 	all := len(def.Tools) == 0 || slices.Contains(def.Tools, "*")
 	var out []tool.Tool
 	for _, t := range tools.FilterForAgent(parentPool, background) {
-		if def.MCPServers != nil && (t.IsMCP() && !fromServer(t, def.MCPServers) || slices.Contains(anyServerTools, t.Name())) {
+		if def.MCPServers != nil && (t.Spec().MCP && !fromServer(t, def.MCPServers) || slices.Contains(anyServerTools, t.Name())) {
 			continue
 		}
 		if named(t, def.DisallowedTools) {

@@ -409,7 +409,7 @@ func TestInputSchema(t *testing.T) {
 		Required   []string                   `json:"required"`
 		Properties map[string]json.RawMessage `json:"properties"`
 	}
-	if err := json.Unmarshal(h.pool[0].InputSchema(), &s); err != nil {
+	if err := json.Unmarshal(h.pool[0].Spec().InputSchema, &s); err != nil {
 		t.Fatal(err)
 	}
 	slices.Sort(s.Required)

@@ -74,7 +74,11 @@ func TestBackgroundDefinitionWithoutManagerIsRefused(t *testing.T) {
 // builtinNamed is a tool that is not an MCP server's own, like the resource tools.
 type builtinNamed struct{ tool.Tool }
 
-func (builtinNamed) IsMCP() bool { return false }
+func (b builtinNamed) Spec() tool.Spec {
+	s := b.Tool.Spec()
+	s.MCP = false
+	return s
+}
 
 // fakeMCP is a server's tool that says which server it is from.
 type fakeMCP struct {
@@ -120,7 +124,7 @@ func TestDefinitionMCPServersSelectsThoseServersTools(t *testing.T) {
 		var got []string
 		resourcesKept := false
 		for _, tl := range Select(pool, def, false) {
-			if tl.IsMCP() {
+			if tl.Spec().MCP {
 				got = append(got, tl.Name())
 			}
 			resourcesKept = resourcesKept || tl.Name() == "ReadMcpResourceTool"

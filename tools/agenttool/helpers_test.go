@@ -222,9 +222,8 @@ func toolNames(ts []llm.ToolSpec) []string {
 // agentStub stands for the Agent tool in pools built without a provider.
 type agentStub struct{ tool.Tool }
 
-func (agentStub) Name() string      { return Name }
-func (agentStub) Aliases() []string { return []string{LegacyName} }
-func (agentStub) IsMCP() bool       { return false }
-func (agentStub) IsEnabled() bool   { return true }
+func (agentStub) Name() string    { return Name }
+func (agentStub) Spec() tool.Spec { return tool.Spec{Name: Name, Aliases: []string{LegacyName}} }
+func (agentStub) IsEnabled() bool { return true }
 
 func t2ctx() context.Context { return context.Background() }

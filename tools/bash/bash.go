@@ -159,7 +159,7 @@ func permContext(env *tool.Env) (*permission.Context, error) {
 	return env.Permissions(), nil
 }
 
-// remember keeps the latest permission context for IsReadOnly.
+// remember keeps the latest permission context for the read-only trait.
 func (s *Shell) remember(pc *permission.Context) {
 	s.mu.Lock()
 	s.lastPC = pc

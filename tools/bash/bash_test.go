@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reinsdev/reins/internal/procgroup"
+	"github.com/reinsdev/reins/tool"
 )
 
 func TestBashOutput(t *testing.T) {
@@ -320,10 +321,10 @@ func TestBashSchema(t *testing.T) {
 		t.Error(err)
 	}
 	nobg := New(Options{DisableBackground: true}).BashTool()
-	if strings.Contains(string(nobg.InputSchema()), "run_in_background") {
+	if strings.Contains(string(nobg.Spec().InputSchema), "run_in_background") {
 		t.Error("run_in_background offered with background tasks disabled")
 	}
-	if bt.ShouldDefer() || bt.IsReadOnly(Input{Command: "rm -rf x"}) {
+	if bt.Spec().Defer || bt.Is(tool.ReadOnly, Input{Command: "rm -rf x"}) {
 		t.Error("flags")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tool"
 )
 
 func TestBashPermissions(t *testing.T) {
@@ -39,13 +40,13 @@ func TestBashPermissions(t *testing.T) {
 		}
 	}
 	// Read-only (and concurrency-safe) needs a context; the Shell has seen one now.
-	if !bt.IsReadOnly(Input{Command: "ls -la"}) || !bt.IsConcurrencySafe(Input{Command: "cat x"}) {
+	if !bt.Is(tool.ReadOnly, Input{Command: "ls -la"}) || !bt.Is(tool.ConcurrencySafe, Input{Command: "cat x"}) {
 		t.Error("ls and cat are read-only")
 	}
-	if bt.IsReadOnly(Input{Command: "touch x"}) || bt.IsConcurrencySafe(Input{Command: "rm x"}) {
+	if bt.Is(tool.ReadOnly, Input{Command: "touch x"}) || bt.Is(tool.ConcurrencySafe, Input{Command: "rm x"}) {
 		t.Error("touch and rm write")
 	}
-	if New(Options{}).BashTool().IsReadOnly(Input{Command: "ls"}) {
+	if New(Options{}).BashTool().Is(tool.ReadOnly, Input{Command: "ls"}) {
 		t.Error("read-only without any permission context")
 	}
 
@@ -65,7 +66,7 @@ func TestBashPermissionsOptionsContext(t *testing.T) {
 	dir := t.TempDir()
 	pc, _ := permission.New(permission.Config{Cwd: dir, Home: dir})
 	s := New(Options{Permissions: func() *permission.Context { return pc }})
-	if !s.BashTool().IsReadOnly(Input{Command: "ls"}) {
+	if !s.BashTool().Is(tool.ReadOnly, Input{Command: "ls"}) {
 		t.Fatal("Options.Permissions not used")
 	}
 }

@@ -58,7 +58,7 @@ type Options struct {
 	ProgressInterval time.Duration
 	// KillGrace is how long a stopped command has between SIGTERM and SIGKILL (default 2 s).
 	KillGrace time.Duration
-	// Permissions gives IsReadOnly the permission context it needs (read-only commands are
+	// Permissions gives the read-only trait the permission context it needs (read-only commands are
 	// only read-only inside the working directories). Without it a command counts as
 	// read-only only once a call or permission check has shown the Shell a context.
 	Permissions func() *permission.Context

@@ -155,17 +155,17 @@ func TestTaskToolErrors(t *testing.T) {
 func TestTaskToolFlags(t *testing.T) {
 	s := New(Options{})
 	out, stop := s.TaskOutputTool(), s.TaskStopTool()
-	if out.Name() != "TaskOutput" || strings.Join(out.Aliases(), ",") != "AgentOutputTool,BashOutputTool" {
-		t.Errorf("TaskOutput %s %v", out.Name(), out.Aliases())
+	if out.Name() != "TaskOutput" || strings.Join(out.Spec().Aliases, ",") != "AgentOutputTool,BashOutputTool" {
+		t.Errorf("TaskOutput %s %v", out.Name(), out.Spec().Aliases)
 	}
-	if stop.Name() != "TaskStop" || strings.Join(stop.Aliases(), ",") != "KillShell" {
-		t.Errorf("TaskStop %s %v", stop.Name(), stop.Aliases())
+	if stop.Name() != "TaskStop" || strings.Join(stop.Spec().Aliases, ",") != "KillShell" {
+		t.Errorf("TaskStop %s %v", stop.Name(), stop.Spec().Aliases)
 	}
-	if !out.ShouldDefer() || !stop.ShouldDefer() {
+	if !out.Spec().Defer || !stop.Spec().Defer {
 		t.Error("task tools are deferred")
 	}
-	if !strings.Contains(string(out.InputSchema()), `"block":{"type":"boolean","description":"Whether to wait for completion","default":true}`) {
-		t.Errorf("schema %s", out.InputSchema())
+	if !strings.Contains(string(out.Spec().InputSchema), `"block":{"type":"boolean","description":"Whether to wait for completion","default":true}`) {
+		t.Errorf("schema %s", out.Spec().InputSchema)
 	}
 	if len(s.Tools()) != 3 {
 		t.Error("Tools")

@@ -378,23 +378,23 @@ func TestToolFlags(t *testing.T) {
 		if err != nil || len(p) < 100 {
 			t.Errorf("%s: prompt %q", tl.Name(), p)
 		}
-		if !strings.HasPrefix(string(tl.InputSchema()), `{"type":"object"`) {
-			t.Errorf("%s schema %s", tl.Name(), tl.InputSchema())
+		if !strings.HasPrefix(string(tl.Spec().InputSchema), `{"type":"object"`) {
+			t.Errorf("%s schema %s", tl.Name(), tl.Spec().InputSchema)
 		}
 	}
 	if len(names) != 4 || !names["Read"] || !names["Edit"] || !names["Write"] || !names["NotebookEdit"] {
 		t.Fatalf("tools %v", names)
 	}
 	read, _ := NewRead(Options{}).Decode([]byte(`{"file_path":"x"}`))
-	if !NewRead(Options{}).IsReadOnly(read) || !NewRead(Options{}).IsConcurrencySafe(read) {
+	if !NewRead(Options{}).Is(tool.ReadOnly, read) || !NewRead(Options{}).Is(tool.ConcurrencySafe, read) {
 		t.Error("Read is read-only and concurrency-safe")
 	}
 	edit := NewEdit(Options{})
 	ein, _ := edit.Decode([]byte(`{"file_path":"x","old_string":"a","new_string":"b"}`))
-	if edit.IsReadOnly(ein) || edit.IsConcurrencySafe(ein) {
+	if edit.Is(tool.ReadOnly, ein) || edit.Is(tool.ConcurrencySafe, ein) {
 		t.Error("Edit writes")
 	}
-	if !NewNotebookEdit(Options{}).ShouldDefer() {
+	if !NewNotebookEdit(Options{}).Spec().Defer {
 		t.Error("NotebookEdit is deferred")
 	}
 	if got := edit.Paths(ein); len(got) != 1 || got[0] != "x" {

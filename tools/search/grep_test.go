@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/tool"
 )
 
 // engines returns both Grep configurations, so every expectation holds for each. Without rg
@@ -207,7 +208,7 @@ func TestGrepSchemaUsesClaudeCodeFieldNames(t *testing.T) {
 		} `json:"properties"`
 		Required []string `json:"required"`
 	}
-	if err := json.Unmarshal(NewGrep(Options{}).InputSchema(), &s); err != nil {
+	if err := json.Unmarshal(NewGrep(Options{}).Spec().InputSchema, &s); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{"pattern": "string", "path": "string", "glob": "string", "output_mode": "string",
@@ -231,8 +232,8 @@ func TestGrepSchemaUsesClaudeCodeFieldNames(t *testing.T) {
 func TestGrepFlags(t *testing.T) {
 	g := NewGrep(Options{})
 	in, _ := g.Decode(json.RawMessage(`{"pattern":"x"}`))
-	if !g.IsReadOnly(in) || !g.IsConcurrencySafe(in) || g.ShouldDefer() || g.RequiresUserInteraction() {
-		t.Errorf("flags: readOnly %v concurrencySafe %v defer %v userInteraction %v", g.IsReadOnly(in), g.IsConcurrencySafe(in), g.ShouldDefer(), g.RequiresUserInteraction())
+	if !g.Is(tool.ReadOnly, in) || !g.Is(tool.ConcurrencySafe, in) || g.Spec().Defer || g.RequiresUserInteraction() {
+		t.Errorf("flags: readOnly %v concurrencySafe %v defer %v userInteraction %v", g.Is(tool.ReadOnly, in), g.Is(tool.ConcurrencySafe, in), g.Spec().Defer, g.RequiresUserInteraction())
 	}
 }
 

@@ -1,7 +1,7 @@
 // Package toolsearch decides when tool schemas are deferred and provides ToolSearch, the tool
 // the model uses to load them.
 //
-// Deferral follows Claude Code's design: a tool that ShouldDefer (every MCP tool, a few
+// Deferral follows Claude Code's design: a tool whose Spec says Defer (every MCP tool, a few
 // built-ins) and is not AlwaysLoad is deferred when the deferred tools' definitions would take
 // more than a share of the context window ([Decide]). Their schemas are then not sent; the
 // model sees their names in ToolSearch's description and calls ToolSearch with keywords or
@@ -55,7 +55,8 @@ func Threshold(v string) (percent int, err error) {
 
 // Tokens estimates a tool definition's size in tokens (four characters a token).
 func Tokens(t tool.Tool) int {
-	return (len(t.Name()) + len(t.Description()) + len(t.InputSchema()) + 3) / 4
+	s := t.Spec()
+	return (len(t.Name()) + len(s.Description) + len(s.InputSchema) + 3) / 4
 }
 
 // Decide reports whether deferral is active for the pool: whether the deferrable tools'
@@ -67,7 +68,7 @@ func Decide(ts []tool.Tool, percent, contextTokens int) bool {
 	}
 	total, any := 0, false
 	for _, t := range ts {
-		if t.ShouldDefer() && !t.AlwaysLoad() {
+		if s := t.Spec(); s.Defer && !s.AlwaysLoad {
 			total += Tokens(t)
 			any = true
 		}
@@ -131,7 +132,8 @@ Deferred tools:
 			var out []loaded
 			var got []string
 			for _, t := range found {
-				out = append(out, loaded{Name: t.Name(), Description: t.Description(), Parameters: t.InputSchema()})
+				s := t.Spec()
+				out = append(out, loaded{Name: t.Name(), Description: s.Description, Parameters: s.InputSchema})
 				got = append(got, t.Name())
 			}
 			d.Load(got...)
@@ -194,8 +196,8 @@ func search(ts []tool.Tool, in Input) []tool.Tool {
 	for _, t := range ts {
 		name := strings.ToLower(t.Name())
 		nameWords := words(t.Name())
-		hint := strings.ToLower(t.SearchHint())
-		desc := strings.ToLower(t.Description())
+		hint := strings.ToLower(t.Spec().SearchHint)
+		desc := strings.ToLower(t.Spec().Description)
 		text := name + " " + hint + " " + desc
 		ok := true
 		for _, r := range required {

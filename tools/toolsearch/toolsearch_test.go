@@ -41,7 +41,7 @@ func TestSearch(t *testing.T) {
 	}
 	d := tool.NewDeferral(true)
 	ts := New(pool, d)
-	if strings.Contains(ts.Description(), "mcp__pinned__always") || strings.Contains(ts.Description(), "\nRead") {
+	if strings.Contains(ts.Spec().Description, "mcp__pinned__always") || strings.Contains(ts.Spec().Description, "\nRead") {
 		t.Error("alwaysLoad and non-deferred tools are listed as deferred")
 	}
 	tests := []struct{ query, want string }{

@@ -405,7 +405,7 @@ func TestEngineAsksForUnknownHosts(t *testing.T) {
 func TestWebFetchFlags(t *testing.T) {
 	wf := New(Options{})
 	in, _ := wf.Decode(json.RawMessage(`{"url":"https://example.com","prompt":"p"}`))
-	if !wf.IsReadOnly(in) || !wf.IsConcurrencySafe(in) || !wf.ShouldDefer() || !wf.IsOpenWorld(in) {
+	if !wf.Is(tool.ReadOnly, in) || !wf.Is(tool.ConcurrencySafe, in) || !wf.Spec().Defer || !wf.Is(tool.OpenWorld, in) {
 		t.Error("WebFetch should be read-only, concurrency-safe, deferred and open-world")
 	}
 }

@@ -143,7 +143,7 @@ func TestTodoWriteIsAlwaysAllowed(t *testing.T) {
 			t.Errorf("%s: %s", mode, d.Behavior)
 		}
 	}
-	if !NewTodoWrite().ShouldDefer() {
+	if !NewTodoWrite().Spec().Defer {
 		t.Error("TodoWrite should be deferred")
 	}
 }
@@ -303,7 +303,7 @@ func TestWorkflowToolFlags(t *testing.T) {
 		if tt.tl.RequiresUserInteraction() != tt.interaction {
 			t.Errorf("%s: RequiresUserInteraction = %v", tt.tl.Name(), !tt.interaction)
 		}
-		if !tt.tl.ShouldDefer() {
+		if !tt.tl.Spec().Defer {
 			t.Errorf("%s is not deferred", tt.tl.Name())
 		}
 		if p, _ := tt.tl.Prompt(context.Background()); p == "" {

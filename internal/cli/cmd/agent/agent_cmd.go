@@ -200,7 +200,7 @@ func runAgent(ctx context.Context, f *cmdutil.Factory, opts *shared.Options, pro
 	}
 	if em != nil {
 		em.SessionID, em.Partial, em.MaxTurns, em.MaxBudgetUSD, em.MaxOutputTokens =
-			a.SessionID, opts.SDK.Partial, opts.MaxTurns, opts.SDK.MaxBudgetUSD, a.Agent.MaxTokens
+			a.Session.ID, opts.SDK.Partial, opts.MaxTurns, opts.SDK.MaxBudgetUSD, a.Agent.MaxTokens
 		if a.Structured != nil {
 			em.Structured = a.Structured.Value
 		}
@@ -219,7 +219,7 @@ func runAgent(ctx context.Context, f *cmdutil.Factory, opts *shared.Options, pro
 	}
 	a.StartSession(ctx)
 
-	res, runErr := shared.CommandTurn(a, a.RunTurn)(ctx, a.History, llm.UserText(prompt))
+	res, runErr := shared.CommandTurn(a, a.RunTurn)(ctx, a.Session.History, llm.UserText(prompt))
 	// SessionEnd's messages are shown before the result; the tools' processes end with it.
 	a.EndSession(ctx)
 	unsubscribe()
@@ -258,7 +258,7 @@ func runAgent(ctx context.Context, f *cmdutil.Factory, opts *shared.Options, pro
 
 	switch {
 	case runErr != nil && ctx.Err() != nil:
-		return cmdutil.FinishWith(cmdutil.OutcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", a.SessionID))
+		return cmdutil.FinishWith(cmdutil.OutcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", a.Session.ID))
 	case runErr != nil:
 		return runErr
 	case res.Subtype == agent.SubtypeMaxTurns:

@@ -146,7 +146,7 @@ func replayTools(f *cmdutil.Factory, s *app.Settings) (replay.Lookup, func()) {
 	return func(name string) tool.Tool {
 		name = permission.NormalizeToolName(name)
 		for _, t := range all {
-			if t.Name() == name || slices.Contains(t.Aliases(), name) {
+			if t.Name() == name || slices.Contains(t.Spec().Aliases, name) {
 				return t
 			}
 		}

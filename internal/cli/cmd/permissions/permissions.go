@@ -379,7 +379,7 @@ func lookupTool(f *cmdutil.Factory, env *cmdutil.PermEnv, name string) (_ tool.T
 	pool, all := app.Catalog(env.Context, defs, cmdutil.CatalogSkills(env), f.Getenv)
 	closeTools = func() { pool.Close() }
 	for _, t := range all {
-		if t.Name() == name || slices.Contains(t.Aliases(), name) {
+		if t.Name() == name || slices.Contains(t.Spec().Aliases, name) {
 			return t, true, closeTools
 		}
 	}

@@ -199,16 +199,16 @@ func describeTool(t tool.Tool) ListedTool {
 	in := tool.SampleInput(t)
 	return ListedTool{
 		Name:                    t.Name(),
-		Aliases:                 t.Aliases(),
-		Summary:                 t.Description(),
-		ReadOnly:                t.IsReadOnly(in),
-		ConcurrencySafe:         t.IsConcurrencySafe(in),
-		Destructive:             t.IsDestructive(in),
-		OpenWorld:               t.IsOpenWorld(in),
-		Deferred:                t.ShouldDefer(),
+		Aliases:                 t.Spec().Aliases,
+		Summary:                 t.Spec().Description,
+		ReadOnly:                t.Is(tool.ReadOnly, in),
+		ConcurrencySafe:         t.Is(tool.ConcurrencySafe, in),
+		Destructive:             t.Is(tool.Destructive, in),
+		OpenWorld:               t.Is(tool.OpenWorld, in),
+		Deferred:                t.Spec().Defer,
 		Enabled:                 t.IsEnabled(),
 		RequiresUserInteraction: t.RequiresUserInteraction(),
-		MCP:                     t.IsMCP(),
+		MCP:                     t.Spec().MCP,
 	}
 }
 

@@ -55,7 +55,7 @@ func RunInteractive(ctx context.Context, f *cmdutil.Factory, opts *shared.Option
 			files[src] = p
 		}
 	}
-	prompts, perr := a.MCP.Prompts(ctx)
+	prompts, perr := a.Ext.MCP.Prompts(ctx)
 	if perr != nil {
 		f.Warn("%v", perr)
 	}
@@ -66,9 +66,9 @@ func RunInteractive(ctx context.Context, f *cmdutil.Factory, opts *shared.Option
 	err = tui.Run(ctx, tui.Config{
 		StatusLine:      status,
 		Agent:           a.Agent,
-		History:         a.History,
+		History:         a.Session.History,
 		Prompt:          prompt,
-		SessionID:       a.SessionID,
+		SessionID:       a.Session.ID,
 		Provider:        a.Provider.Name,
 		BaseURL:         a.Provider.BaseURL,
 		Credential:      a.Provider.Credential,
@@ -78,7 +78,7 @@ func RunInteractive(ctx context.Context, f *cmdutil.Factory, opts *shared.Option
 		Trusted:         a.Settings.Trusted,
 		Trust:           func() error { return settings.Trust(o.ConfigDir, o.Home, o.Cwd) },
 		SettingsFiles:   files,
-		Sessions:        func() ([]tui.SessionInfo, error) { return listSessions(ctx, a.Store, a.Cwd) },
+		Sessions:        func() ([]tui.SessionInfo, error) { return listSessions(ctx, a.Session.Store, a.Cwd) },
 		Resume:          func(id string) ([]llm.Message, error) { return a.SwitchSession(ctx, id) },
 		NoColor:         f.Getenv("NO_COLOR") != "",
 		WrapAsker:       a.WithHooks,
@@ -86,16 +86,16 @@ func RunInteractive(ctx context.Context, f *cmdutil.Factory, opts *shared.Option
 		Notices:         notices,
 		SubAgent:        a.Sidechains(ctx),
 		Prompts:         promptCommands(prompts),
-		Memory:          func() tui.MemoryReport { return memoryReport(a.Memory) },
+		Memory:          func() tui.MemoryReport { return memoryReport(a.Ext.Memory) },
 		Checkpoints:     chatview.CheckpointsOf(a),
 		Ignored:         func() []tui.IgnoredRule { return chatview.IgnoredRules(a.Settings.Report, a.Permissions.Context()) },
-		Agents:          func() []tui.AgentInfo { return chatview.Agents(a.Agents) },
-		Skills:          func() []tui.SkillInfo { return chatview.Skills(a.Skills) },
-		MCP:             func() []tui.MCPServerInfo { return chatview.MCP(a.MCP) },
+		Agents:          func() []tui.AgentInfo { return chatview.Agents(a.Ext.Agents) },
+		Skills:          func() []tui.SkillInfo { return chatview.Skills(a.Ext.Skills) },
+		MCP:             func() []tui.MCPServerInfo { return chatview.MCP(a.Ext.MCP) },
 		Reconnect:       a.ReconnectMCP,
 		SetMCPEnabled:   a.SetMCPEnabled,
 		RunPrompt: func(ctx context.Context, name, args string) (string, error) {
-			return a.MCP.RunPrompt(ctx, prompts, name, args)
+			return a.Ext.MCP.RunPrompt(ctx, prompts, name, args)
 		},
 		Commands: chatview.Commands(a),
 		RunCommand: func(ctx context.Context, name, args string) (string, func(), error) {
@@ -106,7 +106,7 @@ func RunInteractive(ctx context.Context, f *cmdutil.Factory, opts *shared.Option
 	})
 	a.EndSession(ctx)
 	if err != nil && ctx.Err() != nil {
-		return cmdutil.FinishWith(cmdutil.OutcomeInterrupted, errors.New("interrupted; resume with: reins --resume "+a.SessionID))
+		return cmdutil.FinishWith(cmdutil.OutcomeInterrupted, errors.New("interrupted; resume with: reins --resume "+a.Session.ID))
 	}
 	return err
 }

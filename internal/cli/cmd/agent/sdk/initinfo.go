@@ -17,8 +17,8 @@ import (
 func InitInfo(f *cmdutil.Factory, a *app.App) sdkproto.InitInfo {
 	return sdkproto.InitInfo{Cwd: a.Cwd, Tools: tools.Names(a.Agent.Tools), Model: a.Provider.Model, Provider: a.Provider.Name,
 		PermissionMode: string(a.Permissions.Context().Mode()), APIKeySource: shared.APIKeySource(a.Provider), Version: shared.ReinsVersion(),
-		MCPServers: MCPStatuses(a.MCP), Agents: agentNames(a.Agents), Commands: slashCommands(a.Commands),
-		Skills: skillNames(a.Skills), Plugins: pluginInfos(a.Plugins)}
+		MCPServers: MCPStatuses(a.Ext.MCP), Agents: agentNames(a.Ext.Agents), Commands: slashCommands(a.Ext.Commands),
+		Skills: skillNames(a.Ext.Skills), Plugins: pluginInfos(a.Ext.Plugins)}
 }
 
 // slashCommands are the custom slash commands as the SDK lists them.

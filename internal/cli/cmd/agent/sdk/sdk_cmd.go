@@ -31,26 +31,28 @@ func RunSDK(ctx context.Context, f *cmdutil.Factory, opts *shared.Options) error
 	defer a.Close()
 
 	srv := &sdkproto.Server{
-		In: in, Out: f.Out, Log: f.ErrOut, AwaitInitialize: opts.SDK.AwaitInit,
-		Agent: a.Agent, Permissions: a.Permissions, Bus: a.Bus, History: a.History, SessionID: a.SessionID,
-		Init: InitInfo(f, a), Partial: opts.SDK.Partial, PromptStdio: opts.SDK.PromptTool == shared.PromptToolStdio,
-		Checks: shared.Checks(f, a), Run: shared.CommandTurn(a, a.RunTurn), WrapAsker: a.WithHooks, HookEvents: opts.Hooks.IncludeEvents,
+		In: in, Out: f.Out, Log: f.ErrOut,
+		Session: sdkproto.Session{Agent: a.Agent, Permissions: a.Permissions, Bus: a.Bus, History: a.Session.History, ID: a.Session.ID,
+			Init: InitInfo(f, a)},
+		Options: sdkproto.Options{AwaitInitialize: opts.SDK.AwaitInit, Partial: opts.SDK.Partial,
+			PromptStdio: opts.SDK.PromptTool == shared.PromptToolStdio, HookEvents: opts.Hooks.IncludeEvents},
+		Handlers: sdkproto.Handlers{Checks: shared.Checks(f, a), Run: shared.CommandTurn(a, a.RunTurn), WrapAsker: a.WithHooks},
 	}
 	if a.Structured != nil {
-		srv.Structured = a.Structured.Value
+		srv.Handlers.Structured = a.Structured.Value
 	}
-	if a.Checkpoints != nil {
-		srv.Checkpoints = sdkCheckpoints{a}
+	if a.Session.Checkpoints != nil {
+		srv.Handlers.Checkpoints = sdkCheckpoints{a}
 	}
-	srv.OnInitialize = func(req sdkproto.InitializeRequest) error { return initialize(ctx, a, srv, req, launch) }
-	srv.Agents = func() []sdkproto.AgentInfo { return agentInfos(a) }
-	srv.ResolveModel = func(name string) (string, error) {
+	srv.Handlers.OnInitialize = func(req sdkproto.InitializeRequest) error { return initialize(ctx, a, srv, req, launch) }
+	srv.Handlers.Agents = func() []sdkproto.AgentInfo { return agentInfos(a) }
+	srv.Handlers.ResolveModel = func(name string) (string, error) {
 		if name == "" {
 			return a.Provider.Model, nil
 		}
 		return name, nil
 	}
-	srv.Settings = func() (any, error) { return settingsView(a), nil }
+	srv.Handlers.Settings = func() (any, error) { return settingsView(a), nil }
 	serveSDKServers(a, srv)
 
 	// What hooks tell the person goes into the stream (system/informational) and, for what
@@ -58,14 +60,14 @@ func RunSDK(ctx context.Context, f *cmdutil.Factory, opts *shared.Options) error
 	defer shared.PrintHookMessages(f, a.Bus)()
 	// The SessionStart hooks run before the first turn, with the initialize request's
 	// callbacks among them.
-	srv.StartSession = a.StartSession
+	srv.Handlers.StartSession = a.StartSession
 	a.SetElicitor(sdkElicitor{srv})
 	defer a.SetElicitor(nil)
 	err = srv.Serve(ctx)
 	a.EndSession(ctx)
 	switch {
 	case ctx.Err() != nil:
-		return cmdutil.FinishWith(cmdutil.OutcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", a.SessionID))
+		return cmdutil.FinishWith(cmdutil.OutcomeInterrupted, fmt.Errorf("interrupted; resume with: reins -p --resume %s", a.Session.ID))
 	case err != nil:
 		return err
 	}

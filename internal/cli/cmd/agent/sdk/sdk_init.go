@@ -25,7 +25,7 @@ func initialize(ctx context.Context, a *app.App, srv *sdkproto.Server, req sdkpr
 	if err := launchServers(launch.mcp, req.MCPServers); err != nil {
 		return err
 	}
-	if err := launchPlugins(launch, req.Plugins, a.InitializePluginsErr); err != nil {
+	if err := launchPlugins(launch, req.Plugins, a.Ext.InitializePluginsErr); err != nil {
 		return err
 	}
 	check := req
@@ -43,7 +43,7 @@ func initialize(ctx context.Context, a *app.App, srv *sdkproto.Server, req sdkpr
 		if defs, err = agentdef.ParseJSON("initialize agents", data, agentdef.SourceFlag); err != nil {
 			return err
 		}
-		if err := checkAgentServers(defs, a.MCP.Status()); err != nil {
+		if err := checkAgentServers(defs, a.Ext.MCP.Status()); err != nil {
 			return err
 		}
 	}
@@ -70,11 +70,11 @@ func initialize(ctx context.Context, a *app.App, srv *sdkproto.Server, req sdkpr
 		srv.SetSystem(system)
 	}
 	if len(callbacks) > 0 {
-		if err := a.Hooks.Add(callbacks...); err != nil {
+		if err := a.Ext.Hooks.Add(callbacks...); err != nil {
 			return err
 		}
 	}
-	a.Agents.Add(defs...)
+	a.Ext.Agents.Add(defs...)
 	return nil
 }
 
@@ -99,7 +99,7 @@ func checkAgentServers(defs []*agentdef.Definition, servers []client.Status) err
 // agentInfos lists the agent types for initialize's answer.
 func agentInfos(a *app.App) []sdkproto.AgentInfo {
 	var out []sdkproto.AgentInfo
-	for _, d := range a.Agents.All() {
+	for _, d := range a.Ext.Agents.All() {
 		out = append(out, sdkproto.AgentInfo{Name: d.Name, Description: d.Description, Model: d.Model})
 	}
 	return out

@@ -18,8 +18,8 @@ import (
 // carrying their messages as mcp_message requests, and the next turn sees their tools.
 func serveSDKServers(a *app.App, srv *sdkproto.Server) {
 	var entries []client.Entry
-	apply := srv.OnInitialize
-	srv.OnInitialize = func(req sdkproto.InitializeRequest) error {
+	apply := srv.Handlers.OnInitialize
+	srv.Handlers.OnInitialize = func(req sdkproto.InitializeRequest) error {
 		if err := checkSDKServerConfigs(req); err != nil {
 			return err
 		}
@@ -33,18 +33,18 @@ func serveSDKServers(a *app.App, srv *sdkproto.Server) {
 		entries = es
 		return nil
 	}
-	srv.ConnectSDKMCP = func(ctx context.Context, _ []string) error {
+	srv.Handlers.ConnectSDKMCP = func(ctx context.Context, _ []string) error {
 		if err := a.AddSDKServers(ctx, entries, srv); err != nil {
 			return err
 		}
 		srv.UpdateInit(func(info *sdkproto.InitInfo) {
 			info.Tools = tools.Names(a.Agent.Tools)
-			info.MCPServers = MCPStatuses(a.MCP)
+			info.MCPServers = MCPStatuses(a.Ext.MCP)
 		})
 		return nil
 	}
-	srv.MCPMessage = func(server string, message json.RawMessage) error {
-		return a.MCP.Manager.DeliverSDK(server, message)
+	srv.Handlers.MCPMessage = func(server string, message json.RawMessage) error {
+		return a.Ext.MCP.Manager.DeliverSDK(server, message)
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 func CommandTurn(a *app.App, run func(context.Context, []llm.Message, llm.Message) (*agent.Result, error)) func(context.Context, []llm.Message, llm.Message) (*agent.Result, error) {
 	return func(ctx context.Context, history []llm.Message, prompt llm.Message) (*agent.Result, error) {
 		name, args, ok := app.ParseSlash(prompt.Text())
-		c, found := a.Commands.Lookup(name)
+		c, found := a.Ext.Commands.Lookup(name)
 		if !ok || !found || len(prompt.Content) != 1 {
 			return run(ctx, history, prompt)
 		}

@@ -44,7 +44,7 @@ func (w *WorktreeFlag) options(confirm func([]string) bool) *app.WorktreeOptions
 // chat it asks whether to keep or remove it (and again before discarding changes); headless it
 // keeps it and says where.
 func LeaveWorktree(ctx context.Context, f *cmdutil.Factory, a *app.App, in io.Reader, ask bool) {
-	w := a.Worktree
+	w := a.Session.Worktree
 	if w == nil {
 		return
 	}

@@ -88,7 +88,7 @@ func MCP(m *app.MCP) []tui.MCPServerInfo {
 // Commands are the custom slash commands for the chat's completion and /help.
 func Commands(a *app.App) []tui.CustomCommand {
 	var out []tui.CustomCommand
-	for _, c := range a.Commands.All() {
+	for _, c := range a.Ext.Commands.All() {
 		_, ignored := app.CommandRules(a.Settings, c)
 		out = append(out, tui.CustomCommand{Name: c.Name, Description: c.Description, ArgumentHint: c.ArgumentHint,
 			Source: string(c.Source), Ignored: ignored})
@@ -98,7 +98,7 @@ func Commands(a *app.App) []tui.CustomCommand {
 
 // RunCommand expands a custom command for the chat; end drops its rules when its turn ends.
 func RunCommand(ctx context.Context, a *app.App, name, args string) (string, func(), error) {
-	c, ok := a.Commands.Lookup(name)
+	c, ok := a.Ext.Commands.Lookup(name)
 	if !ok {
 		return "", nil, fmt.Errorf("unknown command /%s (try /help)", name)
 	}

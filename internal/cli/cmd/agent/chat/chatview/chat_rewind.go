@@ -17,7 +17,7 @@ type chatCheckpoints struct{ a *app.App }
 
 // CheckpointsOf is nil (no /rewind) when the session keeps no checkpoints.
 func CheckpointsOf(a *app.App) tui.Checkpoints {
-	if a.Checkpoints == nil {
+	if a.Session.Checkpoints == nil {
 		return nil
 	}
 	return chatCheckpoints{a}
@@ -28,7 +28,7 @@ func (c chatCheckpoints) Begin(ctx context.Context, id, label string) (context.C
 }
 
 func (c chatCheckpoints) Changed(id string) []string {
-	return c.a.Checkpoints.ChangedSince(id)
+	return c.a.Session.Checkpoints.ChangedSince(id)
 }
 
 func (c chatCheckpoints) Rewind(ctx context.Context, id string) (string, error) {
