@@ -23,6 +23,7 @@ type goPackage struct {
 	Imports    []string
 	Deps       []string
 	Standard   bool
+	Module     *struct{ Path string }
 }
 
 // listPackages returns the module's packages and their dependencies, as `go list -deps` reports
