@@ -5,10 +5,11 @@
 package archtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -26,27 +27,75 @@ type goPackage struct {
 	Module     *struct{ Path string }
 }
 
-// listPackages returns the module's packages and their dependencies, as `go list -deps` reports
-// them. The list is read once and shared: each of the package's tests only reads it, and one
-// `go list` of the module takes about as long as all the checks on it.
+// systems are the operating systems whose builds the import rules check: a file for one of
+// them (lock_windows.go, lstat_unix.go) has imports of its own.
+var systems = []string{"linux", "darwin", "windows"}
+
+// listPackages returns the module's packages and their dependencies on any of the systems:
+// each package's imports and dependencies are the union of what `go list -deps` reports for
+// each. The lists are read once and shared: each of the package's tests only reads them, and
+// one `go list` of the module takes about as long as all the checks on it.
 func listPackages(t *testing.T) map[string]goPackage {
 	t.Helper()
-	pkgsOnce.Do(func() { pkgs, pkgsErr = goList() })
+	byOS := listBySystem(t)
+	union := map[string]goPackage{}
+	for _, goos := range systems {
+		for path, p := range byOS[goos] {
+			u, ok := union[path]
+			if !ok {
+				u = goPackage{ImportPath: path, Standard: p.Standard, Module: p.Module}
+			}
+			u.Imports = appendNew(u.Imports, p.Imports)
+			u.Deps = appendNew(u.Deps, p.Deps)
+			union[path] = u
+		}
+	}
+	return union
+}
+
+// listBySystem returns what `go list -deps` reports for each of the systems.
+func listBySystem(t *testing.T) map[string]map[string]goPackage {
+	t.Helper()
+	pkgsOnce.Do(func() {
+		pkgs = map[string]map[string]goPackage{}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for _, goos := range systems {
+			wg.Go(func() {
+				list, err := goList(goos)
+				mu.Lock()
+				defer mu.Unlock()
+				pkgs[goos] = list
+				pkgsErr = cmp.Or(pkgsErr, err)
+			})
+		}
+		wg.Wait()
+	})
 	if pkgsErr != nil {
 		t.Fatal(pkgsErr)
 	}
 	return pkgs
 }
 
+func appendNew(to, from []string) []string {
+	for _, s := range from {
+		if !slices.Contains(to, s) {
+			to = append(to, s)
+		}
+	}
+	return to
+}
+
 var (
 	pkgsOnce sync.Once
-	pkgs     map[string]goPackage
+	pkgs     map[string]map[string]goPackage
 	pkgsErr  error
 )
 
-func goList() (map[string]goPackage, error) {
+func goList(goos string) (map[string]goPackage, error) {
 	cmd := exec.Command("go", "list", "-deps", "-json", module+"/...")
 	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), "GOOS="+goos)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
@@ -65,12 +114,12 @@ func goList() (map[string]goPackage, error) {
 		} else if err != nil {
 			cmd.Process.Kill()
 			cmd.Wait()
-			return nil, fmt.Errorf("reading go list's output: %w", err)
+			return nil, fmt.Errorf("reading go list's output for %s: %w", goos, err)
 		}
 		pkgs[p.ImportPath] = p
 	}
 	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.String())
+		return nil, fmt.Errorf("GOOS=%s go list: %v\n%s", goos, err, stderr.String())
 	}
 	return pkgs, nil
 }
@@ -102,6 +151,8 @@ type rule struct {
 	others []string
 	// std, when set, are the only standard packages they may import.
 	std []string
+	// goos, when set, is the only system whose build the row checks.
+	goos string
 }
 
 // anything, as rule.others, allows every package outside the module.
@@ -133,8 +184,10 @@ var rules = map[string]rule{
 	"classifier": {never: []string{"agent/...", "tool/...", "tools/...", "toolcall/...", "hooks/...", "session/...", "internal/..."}, others: anything},
 
 	// The MCP client and server adapt the go-sdk to the tool contract and the permission
-	// engine and know nothing of the agent loop, the CLI or a UI.
-	"mcp/client": {ours: []string{"tool", "permission", "boundedfile", "tracecontext"}, others: anything},
+	// engine and know nothing of the agent loop, the CLI or a UI; the client ends a stdio
+	// server's process tree the one way (internal/procgroup; on Windows, where a tree is
+	// found from a snapshot).
+	"mcp/client": {ours: []string{"tool", "permission", "boundedfile", "tracecontext", "internal/procgroup"}, others: anything},
 	"mcp/serve":  {ours: []string{"tool", "tools/...", "permission", "toolcall"}, others: anything},
 	// The one path of a call: every front end runs calls through it, and it knows only the
 	// tool contract, the engine and the hooks it runs — never a front end or the agent loop.
@@ -220,8 +273,9 @@ var rules = map[string]rule{
 	// of their paths: with only these imports confine is the 16th of about 300 packages to
 	// initialise; importing golang.org/x/sys/unix, the 104th, would make every sandboxed
 	// command wait for the 88 between (GODEBUG=inittrace=1; bench/sandbox.sh). So it makes
-	// its system calls through syscall, with unsafe for the pointers.
-	"sandbox/confine": {ours: []string{}, std: []string{"errors", "syscall", "unsafe"}},
+	// its system calls through syscall, with unsafe for the pointers. The helpers run on Linux
+	// only; elsewhere the package only says so.
+	"sandbox/confine": {ours: []string{}, std: []string{"errors", "syscall", "unsafe"}, goos: "linux"},
 }
 
 // importers names, for packages of ours, the only packages that may import them.
@@ -271,66 +325,45 @@ var sdkHomes = map[string][]string{
 	"go.opentelemetry.io/": {"telemetry/..."},
 }
 
-// TestImportDirections checks every package of the module against the rules above; each
-// failure names the package, the import and the rule it breaks.
+// TestImportDirections checks every package of the module, as each of the systems builds it,
+// against the rules above; each failure names the system, the package, the import and the
+// rule it breaks.
 func TestImportDirections(t *testing.T) {
-	pkgs := listPackages(t)
-	t.Run("rules", func(t *testing.T) { checkRules(t, pkgs) })
-	t.Run("core", func(t *testing.T) {
-		allowed := func(d string) bool {
-			return hasPrefix(coreModules, d) || isOurs(d, append(trees(corePackages), coreLeaves...))
-		}
-		checkDeps(t, pkgs, trees(corePackages), "core package", allowed)
-	})
-	t.Run("leaves", func(t *testing.T) {
-		allowed := func(d string) bool { return hasPrefix(xsys, d) || isOurs(d, coreLeaves) }
-		checkDeps(t, pkgs, coreLeaves, "core leaf", allowed)
-	})
-	t.Run("importers", func(t *testing.T) {
-		for key := range importers {
-			if !slices.ContainsFunc(slices.Collect(maps.Keys(pkgs)), func(p string) bool { return isOurs(p, []string{key}) }) {
-				t.Errorf("importers[%q] covers no package: drop the row", key)
-			}
-		}
-		for path, p := range pkgs {
-			rel, ok := ours(path)
-			if !ok {
-				continue
-			}
-			for _, imp := range p.Imports {
-				irel, ok := ours(imp)
-				if !ok {
-					continue
+	byOS := listBySystem(t)
+	used := map[string]bool{}
+	for _, goos := range systems {
+		pkgs := byOS[goos]
+		t.Run(goos, func(t *testing.T) {
+			t.Run("rules", func(t *testing.T) { checkRules(t, goos, pkgs, used) })
+			t.Run("core", func(t *testing.T) {
+				allowed := func(d string) bool {
+					return hasPrefix(coreModules, d) || isOurs(d, append(trees(corePackages), coreLeaves...))
 				}
-				for key, who := range importers {
-					if covers(key, irel) && !matchesAny(who, rel) {
-						t.Errorf("%s imports %s; only %v may", rel, irel, who)
-					}
-				}
-			}
+				checkDeps(t, pkgs, trees(corePackages), "core package", allowed)
+			})
+			t.Run("leaves", func(t *testing.T) {
+				allowed := func(d string) bool { return hasPrefix(xsys, d) || isOurs(d, coreLeaves) }
+				checkDeps(t, pkgs, coreLeaves, "core leaf", allowed)
+			})
+			t.Run("importers", func(t *testing.T) { checkImporters(t, pkgs, used) })
+			t.Run("sdks", func(t *testing.T) { checkSDKs(t, pkgs) })
+		})
+	}
+	for key := range rules {
+		if !used["rules "+key] {
+			t.Errorf("rules[%q] covers no package: drop the row", key)
 		}
-	})
-	t.Run("sdks", func(t *testing.T) {
-		for path, p := range pkgs {
-			rel, ok := ours(path)
-			if !ok {
-				continue
-			}
-			for _, imp := range p.Imports {
-				for sdk, homes := range sdkHomes {
-					if strings.HasPrefix(imp, sdk) && !matchesAny(homes, rel) {
-						t.Errorf("%s imports %s; only %v may", rel, imp, homes)
-					}
-				}
-			}
+	}
+	for key := range importers {
+		if !used["importers "+key] {
+			t.Errorf("importers[%q] covers no package: drop the row", key)
 		}
-	})
+	}
 }
 
-// checkRules checks each package against every row of rules that covers it; a row that covers
-// no package fails, so the table holds no stale row.
-func checkRules(t *testing.T, pkgs map[string]goPackage) {
-	used := map[string]bool{}
+// checkRules checks each package against every row of rules that covers it, and records the
+// rows used.
+func checkRules(t *testing.T, goos string, pkgs map[string]goPackage, used map[string]bool) {
 	for path, p := range pkgs {
 		rel, ok := ours(path)
 		if !ok {
@@ -340,7 +373,10 @@ func checkRules(t *testing.T, pkgs map[string]goPackage) {
 			if !covers(key, rel) {
 				continue
 			}
-			used[key] = true
+			used["rules "+key] = true
+			if r.goos != "" && r.goos != goos {
+				continue
+			}
 			for _, imp := range p.Imports {
 				if why := r.refuses(pkgs[imp].Standard, imp); why != "" {
 					t.Errorf("%s imports %s: rules[%q] %s", rel, imp, key, why)
@@ -348,9 +384,45 @@ func checkRules(t *testing.T, pkgs map[string]goPackage) {
 			}
 		}
 	}
-	for key := range rules {
-		if !used[key] {
-			t.Errorf("rules[%q] covers no package: drop the row", key)
+}
+
+func checkImporters(t *testing.T, pkgs map[string]goPackage, used map[string]bool) {
+	for path, p := range pkgs {
+		rel, ok := ours(path)
+		if !ok {
+			continue
+		}
+		for key := range importers {
+			if covers(key, rel) {
+				used["importers "+key] = true
+			}
+		}
+		for _, imp := range p.Imports {
+			irel, ok := ours(imp)
+			if !ok {
+				continue
+			}
+			for key, who := range importers {
+				if covers(key, irel) && !matchesAny(who, rel) {
+					t.Errorf("%s imports %s; only %v may", rel, irel, who)
+				}
+			}
+		}
+	}
+}
+
+func checkSDKs(t *testing.T, pkgs map[string]goPackage) {
+	for path, p := range pkgs {
+		rel, ok := ours(path)
+		if !ok {
+			continue
+		}
+		for _, imp := range p.Imports {
+			for sdk, homes := range sdkHomes {
+				if strings.HasPrefix(imp, sdk) && !matchesAny(homes, rel) {
+					t.Errorf("%s imports %s; only %v may", rel, imp, homes)
+				}
+			}
 		}
 	}
 }
