@@ -3,28 +3,19 @@ package filelock
 import (
 	"fmt"
 	"os"
-	"syscall"
-	"unsafe"
-)
 
-var procLockFileEx = syscall.NewLazyDLL("kernel32.dll").NewProc("LockFileEx")
-
-const (
-	lockfileFailImmediately = 0x1
-	lockfileExclusiveLock   = 0x2
-	errorLockViolation      = syscall.Errno(33)
-	errorIOPending          = syscall.Errno(997)
+	"golang.org/x/sys/windows"
 )
 
 func tryLock(f *os.File) error {
 	// The byte locked is at offset 2^62: beyond any file, so that reads and writes of the
 	// content are never refused.
-	ol := syscall.Overlapped{Offset: 0, OffsetHigh: 0x40000000}
-	r, _, err := procLockFileEx.Call(f.Fd(), lockfileExclusiveLock|lockfileFailImmediately, 0, 1, 0, uintptr(unsafe.Pointer(&ol)))
+	ol := windows.Overlapped{Offset: 0, OffsetHigh: 0x40000000}
+	err := windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &ol)
 	switch {
-	case r != 0:
+	case err == nil:
 		return nil
-	case err == errorLockViolation || err == errorIOPending:
+	case err == windows.ERROR_LOCK_VIOLATION || err == windows.ERROR_IO_PENDING:
 		return fmt.Errorf("%s: %w", f.Name(), ErrLocked)
 	default:
 		return fmt.Errorf("locking %s: %w", f.Name(), err)

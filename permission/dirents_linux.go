@@ -5,7 +5,8 @@ package permission
 import (
 	"encoding/binary"
 	"io/fs"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // readDirInodes opens the directory dir without following a symlink, asks enter whether to
@@ -14,13 +15,13 @@ import (
 // false: no stat per entry, so a search for a file's other names costs a few reads per
 // directory. An entry of unknown type is looked at with Lstat.
 func readDirInodes(dir string, enter func(dir fileStat) bool, fn func(name string, ino uint64, typ fs.FileMode) bool) error {
-	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return err
 	}
-	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
 		return err
 	}
 	if !enter(fileStat{mode: modeType(st.Mode), dev: uint64(st.Dev), ino: st.Ino}) {
@@ -28,8 +29,8 @@ func readDirInodes(dir string, enter func(dir fileStat) bool, fn func(name strin
 	}
 	var buf [8192]byte
 	for {
-		n, err := syscall.ReadDirent(fd, buf[:])
-		if err == syscall.EINTR {
+		n, err := unix.ReadDirent(fd, buf[:])
+		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
@@ -62,12 +63,12 @@ func eachDirent(dir string, b []byte, fn func(name string, ino uint64, typ fs.Fi
 		if s := string(name); s != "." && s != ".." {
 			var typ fs.FileMode
 			switch rec[18] {
-			case syscall.DT_DIR:
+			case unix.DT_DIR:
 				typ = fs.ModeDir
-			case syscall.DT_LNK:
+			case unix.DT_LNK:
 				typ = fs.ModeSymlink
-			case syscall.DT_REG:
-			case syscall.DT_UNKNOWN:
+			case unix.DT_REG:
+			case unix.DT_UNKNOWN:
 				st, err := lstatFile(dir + "/" + s)
 				if err != nil {
 					continue

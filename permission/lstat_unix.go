@@ -1,10 +1,11 @@
-//go:build unix && !(linux && (amd64 || arm64))
+//go:build unix && !linux
 
 package permission
 
 import (
 	"io/fs"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // lstatMode is os.Lstat reduced to the type bits, without the FileInfo and the error value
@@ -16,10 +17,10 @@ func lstatMode(name string) (fs.FileMode, error) {
 
 // lstatFile is lstatMode with the file's identity and link count.
 func lstatFile(name string) (fileStat, error) {
-	var st syscall.Stat_t
+	var st unix.Stat_t
 	for {
-		err := syscall.Lstat(name, &st)
-		if err == syscall.EINTR {
+		err := unix.Lstat(name, &st)
+		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {

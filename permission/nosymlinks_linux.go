@@ -1,33 +1,17 @@
-//go:build linux && (amd64 || arm64)
-
 package permission
 
 import (
 	"sync/atomic"
-	"syscall"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
-// openat2 and its arguments (linux/openat2.h); the system call number is the same on amd64
-// and arm64, as is O_PATH.
-const (
-	sysOpenat2         = 437
-	oPath              = 0x200000
-	resolveNoSymlinks  = 0x04
-	openHowSize        = 24
-	maxOpenat2PathSize = 4096
-)
-
-type openHow struct {
-	flags, mode, resolve uint64
-}
+// maxOpenat2PathSize is PATH_MAX: a longer path is never proven in one call.
+const maxOpenat2PathSize = 4096
 
 // openat2Off is set once the kernel (or a seccomp filter) has refused openat2 itself: the
 // walk is used from then on.
 var openat2Off atomic.Bool
-
-// atFDCWD is AT_FDCWD (-100), a variable so that it converts to uintptr.
-var atFDCWD = -100
 
 // openDirWithoutSymlinks opens d when the kernel resolves it without meeting a symlink, and
 // returns the O_PATH descriptor, or -1 for "not proven" (the caller then walks the elements
@@ -41,21 +25,15 @@ func openDirWithoutSymlinks(d string) int {
 	if openat2Off.Load() || len(d) >= maxOpenat2PathSize {
 		return -1
 	}
-	var buf [pathBufSize]byte
-	p, err := cPath(&buf, d)
+	how := unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS}
+	fd, err := unix.Openat2(unix.AT_FDCWD, d, &how)
 	if err != nil {
-		return -1
-	}
-	how := openHow{flags: oPath | syscall.O_DIRECTORY | syscall.O_CLOEXEC, resolve: resolveNoSymlinks}
-	fd, _, errno := syscall.Syscall6(sysOpenat2, uintptr(atFDCWD), uintptr(unsafe.Pointer(p)),
-		uintptr(unsafe.Pointer(&how)), openHowSize, 0, 0)
-	if errno != 0 {
-		if errno == syscall.ENOSYS || errno == syscall.EPERM {
+		if err == unix.ENOSYS || err == unix.EPERM {
 			openat2Off.Store(true)
 		}
 		return -1
 	}
-	return int(fd)
+	return fd
 }
 
-func closeDir(fd int) { syscall.Close(fd) }
+func closeDir(fd int) { unix.Close(fd) }

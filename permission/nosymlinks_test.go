@@ -8,15 +8,15 @@ import (
 	"testing"
 )
 
-// TestLstatModeMatchesOS checks the allocation-free lstat against os.Lstat for each kind of
-// file, a missing one, one under a file, a path longer than the stack buffer and a NUL byte.
+// TestLstatModeMatchesOS checks the lstat without a FileInfo against os.Lstat for each kind of
+// file, a missing one, one under a file, a long path and a NUL byte.
 func TestLstatModeMatchesOS(t *testing.T) {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	long := root
-	for len(long) < 600 { // longer than the stack buffer (pathBufSize)
+	for len(long) < 600 { // a path of several hundred bytes
 		long = filepath.Join(long, "dddddddddddddddddddddddddddddd")
 	}
 	if err := os.MkdirAll(long, 0o755); err != nil {

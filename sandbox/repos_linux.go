@@ -2,9 +2,9 @@ package sandbox
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -33,7 +33,7 @@ func listDirs(dir string, buf []byte, shortReads bool) (dirs []string, hasGit bo
 		last := shortReads && n < len(buf)-512
 		for off := 0; off+direntName <= n; {
 			// struct linux_dirent64: d_ino u64, d_off s64, d_reclen u16, d_type u8, d_name.
-			reclen := int(*(*uint16)(unsafe.Pointer(&buf[off+16])))
+			reclen := int(binary.NativeEndian.Uint16(buf[off+16:]))
 			if reclen <= direntName || off+reclen > n {
 				return dirs, hasGit, buf
 			}

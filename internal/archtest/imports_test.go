@@ -1,12 +1,15 @@
-// Package archtest enforces the import directions of the module: the pure core depends only
-// on the standard library and the shell parser, SDKs stay in their adapter packages, and
-// nothing below the CLI imports it.
+// Package archtest enforces the module's architecture: the import directions (one table,
+// rules, of what each package may import, beside the pure-core and core-leaf rules and who may
+// import the CLI, the chat and each SDK), one path for a tool call, Linux-only calls in Linux
+// files, the binary's contents, and docs/architecture.md's agreement with go list.
 package archtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -21,29 +24,78 @@ type goPackage struct {
 	Imports    []string
 	Deps       []string
 	Standard   bool
+	Module     *struct{ Path string }
 }
 
-// listPackages returns the module's packages and their dependencies, as `go list -deps` reports
-// them. The list is read once and shared: each of the package's tests only reads it, and one
-// `go list` of the module takes about as long as all the checks on it.
+// systems are the operating systems whose builds the import rules check: a file for one of
+// them (lock_windows.go, lstat_unix.go) has imports of its own.
+var systems = []string{"linux", "darwin", "windows"}
+
+// listPackages returns the module's packages and their dependencies on any of the systems:
+// each package's imports and dependencies are the union of what `go list -deps` reports for
+// each. The lists are read once and shared: each of the package's tests only reads them, and
+// one `go list` of the module takes about as long as all the checks on it.
 func listPackages(t *testing.T) map[string]goPackage {
 	t.Helper()
-	pkgsOnce.Do(func() { pkgs, pkgsErr = goList() })
+	byOS := listBySystem(t)
+	union := map[string]goPackage{}
+	for _, goos := range systems {
+		for path, p := range byOS[goos] {
+			u, ok := union[path]
+			if !ok {
+				u = goPackage{ImportPath: path, Standard: p.Standard, Module: p.Module}
+			}
+			u.Imports = appendNew(u.Imports, p.Imports)
+			u.Deps = appendNew(u.Deps, p.Deps)
+			union[path] = u
+		}
+	}
+	return union
+}
+
+// listBySystem returns what `go list -deps` reports for each of the systems.
+func listBySystem(t *testing.T) map[string]map[string]goPackage {
+	t.Helper()
+	pkgsOnce.Do(func() {
+		pkgs = map[string]map[string]goPackage{}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for _, goos := range systems {
+			wg.Go(func() {
+				list, err := goList(goos)
+				mu.Lock()
+				defer mu.Unlock()
+				pkgs[goos] = list
+				pkgsErr = cmp.Or(pkgsErr, err)
+			})
+		}
+		wg.Wait()
+	})
 	if pkgsErr != nil {
 		t.Fatal(pkgsErr)
 	}
 	return pkgs
 }
 
+func appendNew(to, from []string) []string {
+	for _, s := range from {
+		if !slices.Contains(to, s) {
+			to = append(to, s)
+		}
+	}
+	return to
+}
+
 var (
 	pkgsOnce sync.Once
-	pkgs     map[string]goPackage
+	pkgs     map[string]map[string]goPackage
 	pkgsErr  error
 )
 
-func goList() (map[string]goPackage, error) {
+func goList(goos string) (map[string]goPackage, error) {
 	cmd := exec.Command("go", "list", "-deps", "-json", module+"/...")
 	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), "GOOS="+goos)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
@@ -62,86 +114,364 @@ func goList() (map[string]goPackage, error) {
 		} else if err != nil {
 			cmd.Process.Kill()
 			cmd.Wait()
-			return nil, fmt.Errorf("reading go list's output: %w", err)
+			return nil, fmt.Errorf("reading go list's output for %s: %w", goos, err)
 		}
 		pkgs[p.ImportPath] = p
 	}
 	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.String())
+		return nil, fmt.Errorf("GOOS=%s go list: %v\n%s", goos, err, stderr.String())
 	}
 	return pkgs, nil
 }
 
-// corePackages may depend (transitively) only on the standard library, mvdan.cc/sh/v3, each
-// other and coreLeaves.
+// The import rules, in one table and three rules beside it:
+//
+//   - rules: for each package whose place the architecture fixes, what it may import
+//     directly (an allow list of ours, a deny list of ours, and what it may import from
+//     outside the module). A package a rule's key covers must satisfy it; several keys may
+//     cover one package (a tree and one of its members), and it must satisfy them all.
+//   - the pure core (corePackages) depends, transitively, only on the standard library,
+//     coreModules, each other and the core leaves;
+//   - the core leaves (coreLeaves) depend, transitively, only on the standard library,
+//     golang.org/x/sys and each other;
+//   - sdkHomes and importers say who may import a module or a package of ours.
+//
+// A new package gets a row in rules (or in coreLeaves); a key is a package path relative to
+// the module, and a key or an entry ending in "/..." covers the package and its tree.
+
+// rule is what the packages a key of rules covers may import directly.
+type rule struct {
+	// ours are the only packages of ours they may import; nil allows any but never's.
+	ours []string
+	// never are packages of ours they must not import: a layer's deny list, where an allow
+	// list would only repeat today's imports.
+	never []string
+	// others are the packages outside the module and the standard library they may import,
+	// by prefix: nil allows none, anything allows all.
+	others []string
+	// std, when set, are the only standard packages they may import.
+	std []string
+	// goos, when set, is the only system whose build the row checks.
+	goos string
+}
+
+// anything, as rule.others, allows every package outside the module.
+var anything = []string{"*"}
+
+// xsys is golang.org/x/sys: system calls, for the core and the leaves alike.
+var xsys = []string{"golang.org/x/sys/"}
+
+// upper are the agent layers: the library below them never imports them.
+var upper = []string{"agent/...", "tools/...", "session/...", "internal/..."}
+
+var rules = map[string]rule{
+	// The library's lower layers never import the agent layers (the core is held tighter
+	// still by the pure-core rule).
+	"tool": {never: upper, others: anything},
+	"llm":  {never: upper, others: anything},
+
+	// Definitions are data: they know nothing of the loop or the tools they name.
+	"agentdef": {never: []string{"agent/...", "tools/...", "session/...", "internal/..."}, others: anything},
+	// The Agent tool runs the agent loop; the front ends sit above it.
+	"tools/agenttool": {never: []string{"session/...", "internal/..."}, others: anything},
+	"agent":           {never: []string{"tools/...", "session/...", "internal/..."}, others: anything},
+	// Session assembly sits below every front end: it takes plain options, so the CLI, the
+	// chat, the SDK mode, mcp serve, a test or an embedder build the same session; cobra is
+	// the CLI's alone (sdkHomes).
+	"internal/app": {never: []string{"internal/cli/...", "internal/tui/...", "internal/sdkproto/...", "mcp/serve/..."}, others: anything},
+	// The auto-mode classifier sees a call through permission and the conversation through
+	// llm only: it cannot reach a tool's result or run anything.
+	"classifier": {never: []string{"agent/...", "tool/...", "tools/...", "toolcall/...", "hooks/...", "session/...", "internal/..."}, others: anything},
+
+	// The MCP client and server adapt the go-sdk to the tool contract and the permission
+	// engine and know nothing of the agent loop, the CLI or a UI; the client ends a stdio
+	// server's process tree the one way (internal/procgroup; on Windows, where a tree is
+	// found from a snapshot).
+	"mcp/client": {ours: []string{"tool", "permission", "boundedfile", "tracecontext", "internal/procgroup", "posjson"}, others: anything},
+	"mcp/serve":  {ours: []string{"tool", "tools/...", "permission", "toolcall"}, others: anything},
+	// The one path of a call: every front end runs calls through it, and it knows only the
+	// tool contract, the engine and the hooks it runs — never a front end or the agent loop.
+	"toolcall":         {ours: []string{"tool", "permission", "hooks"}, others: anything},
+	"tools/toolsearch": {ours: []string{"tool"}, others: anything},
+	// Host canonicalisation: the standard library, golang.org/x/net/idna and hostform.
+	"tools/web/hostcanon": {ours: []string{"hostform"}, others: anything},
+	// A front-end adapter speaks a wire protocol over the agent's events and the permission
+	// engine, and never reaches into another front end.
+	"internal/sdkproto": {ours: []string{"agent", "permission", "session", "llm", "tool", "hooks"}, others: anything},
+	// Checkpoints keep files and put them back; the agent and the front ends call them, never
+	// the reverse. The capture reads a call through the pipeline's contract and the Bash
+	// analysis.
+	"checkpoint":         {ours: []string{}, others: anything},
+	"checkpoint/capture": {ours: []string{"checkpoint", "toolcall", "bashrules", "permission"}, others: anything},
+	// The Markdown renderer turns text into lines and knows nothing of the UI around it.
+	"internal/tui/markdown": {ours: []string{}, others: anything},
+	// The damage count's git view runs git for bashrules, which may not run programs itself.
+	"bashrules/gitcli": {ours: []string{"bashrules"}, others: anything},
+	// The command line's reading sits below the verdict stages: it parses and walks a line into
+	// its commands, asking only the knowledge base what programs do (the checker adds the rest
+	// through hooks), so no stage's rules or paths reach the walk.
+	"bashrules/cmdline": {ours: []string{"bashrules/knowledge"}, others: anything},
+	// Replay reads what was recorded and asks the engine again: it runs nothing (no toolcall,
+	// no hooks, no agent) and reaches no front end.
+	"replay": {ours: []string{"audit", "boundedfile", "llm", "permission", "session", "tool"}, others: anything},
+	// Skills are data: files read and rules produced, applied by the session.
+	"skills": {ours: []string{"permission", "frontmatter", "boundedfile"}, others: anything},
+	// A plugin is folders of configuration: it exposes its parts to the loaders of each kind
+	// and knows no session, tool or front end.
+	"plugins": {ours: []string{"agentdef", "boundedfile", "mcp/client", "posjson", "settings", "skills"}, others: anything},
+	// The Skill tool reads skills and is decided by the engine; it knows no session.
+	"tools/skilltool": {ours: []string{"tool", "permission", "skills", "tools/internal/schemax"}, others: anything},
+
+	// The rows below import nothing outside the standard library (and x/sys where they make
+	// system calls).
+	//
+	// Hooks feed the permission engine and are called by the agent, never the reverse.
+	"hooks": {ours: []string{"permission", "internal/procgroup", "tracecontext"}},
+	// The trace context a process inherits (TRACEPARENT): two strings, known to the packages
+	// that start processes without their knowing OpenTelemetry.
+	"tracecontext": {ours: []string{}},
+	// Process groups are ended one way, by whoever started them.
+	"internal/procgroup": {ours: []string{}, others: xsys},
+	// The watchdog runs as its own process beside reins and must stay small and obvious.
+	"internal/procguard": {ours: []string{"internal/procgroup"}},
+	// Worktrees are git runs and files: the session assembly uses them, never the reverse.
+	"worktree": {ours: []string{"worktree/gitdir", "boundedfile", "pathrule", "internal/procgroup"}},
+	// Memory files are text for the prompt: found and read through the bounded reader, never
+	// knowing the agent that shows them (what is a secret comes in as a function).
+	"memory": {ours: []string{"boundedfile"}},
+	// Slash commands are text and the rules they bring: read through the shared front-matter
+	// reader, expanded through a Host the front end supplies, so the package runs nothing
+	// itself and knows neither the tools nor the agent.
+	"commands": {ours: []string{"boundedfile", "frontmatter", "permission"}},
+	// Front matter is a file format: its errors and suggestions come from posjson, never from
+	// settings (which would pull the rule sources into every definition reader).
+	"frontmatter": {ours: []string{"posjson"}, others: []string{"go.yaml.in/yaml/v3"}},
+	// The SlashCommand tool expands through the Expander the session gives it.
+	"tools/slashcommand": {ours: []string{"commands", "permission", "tool"}},
+	// The audit log is a file format with a chain: it knows no event, tool or engine (the
+	// session assembly turns the agent's events into its entries); boundedfile names the
+	// file types it refuses.
+	"audit": {ours: []string{"boundedfile"}},
+	// The policy bundle is bytes, a signature and a cache: it returns a verified document and
+	// settings reads it like a managed file.
+	"settings/policy": {ours: []string{}},
+	// What programs do is data a reviewer reads: the knowledge base knows nothing of rules,
+	// the engine or the shell parser (bashrules asks it); it only records that it was built.
+	"bashrules/knowledge": {ours: []string{"built"}},
+	// The core leaves (coreLeaves holds them to the standard library, x/sys and each other;
+	// these rows name which of each other).
+	"boundedfile":     {ours: []string{}},
+	"filelock":        {ours: []string{}, others: xsys},
+	"hostform":        {ours: []string{}},
+	"worktree/gitdir": {ours: []string{"boundedfile"}},
+	"built":           {ours: []string{}},
+	"posjson":         {ours: []string{}},
+
+	// The sandbox is a leaf: it enforces the paths and hosts it is given and knows nothing of
+	// the permission engine, the settings or the tools (the CLI hands it the settings).
+	// Outside the standard library it uses only x/sys/unix and x/net/bpf (Landlock's system
+	// calls and the seccomp filter).
+	"sandbox/...": {ours: []string{"sandbox/..."}, others: []string{"golang.org/x/sys/unix", "golang.org/x/net/bpf"}},
+	// sandbox/confine's init runs the helpers the backends re-execute reins as. A package
+	// initialises once its imports have, and Go initialises the ready packages in the order
+	// of their paths: with only these imports confine is the 16th of about 300 packages to
+	// initialise; importing golang.org/x/sys/unix, the 104th, would make every sandboxed
+	// command wait for the 88 between (GODEBUG=inittrace=1; bench/sandbox.sh). So it makes
+	// its system calls through syscall, with unsafe for the pointers. The helpers run on Linux
+	// only; elsewhere the package only says so.
+	"sandbox/confine": {ours: []string{}, std: []string{"errors", "syscall", "unsafe"}, goos: "linux"},
+}
+
+// importers names, for packages of ours, the only packages that may import them.
+var importers = map[string][]string{
+	// The CLI sits on top: nothing but the binary's main imports it.
+	"internal/cli/...": {"cmd/reins", "internal/cli/..."},
+	"cmd/...":          {"cmd/reins", "internal/cli/..."},
+	// The interactive mode is a front end like -p: only the CLI chooses it, so nothing else
+	// may depend on it (and its Bubble Tea types cannot leak, see sdkHomes).
+	"internal/tui/...": {"internal/cli/...", "internal/tui/..."},
+}
+
+// corePackages are the pure core: each, with its tree, may depend (transitively) only on the
+// standard library, coreModules, each other and coreLeaves.
 var corePackages = []string{"permission", "pathrule", "bashrules", "settings"}
 
-// coreLeaves are packages of ours that the core may import: they import only the standard
-// library (ownImports holds them to it). boundedfile is how settings reads its files;
+// coreModules are the modules outside ours the core may depend on: the shell parser and
+// system calls.
+var coreModules = []string{"mvdan.cc/sh/v3/", "golang.org/x/sys/"}
+
+// coreLeaves are packages of ours that the core may import: they depend only on the standard
+// library, golang.org/x/sys and each other. boundedfile is how settings reads its files;
 // hostform is how bashrules reads the hosts of curl's and wget's URLs; built records that the
 // knowledge base was built (on first use); worktree/gitdir is how settings finds a worktree's
 // main repository for trust; filelock is how settings keeps two processes from rewriting one
-// file at once; posjson is how every configuration reader keeps positions in JSON.
+// file at once.
 var coreLeaves = []string{"boundedfile", "hostform", "built", "worktree/gitdir", "filelock", "posjson"}
 
 // sdkHomes names, for each third-party module that wraps an outside service or a UI, the only
 // packages of ours that may import it directly.
 var sdkHomes = map[string][]string{
-	"github.com/spf13/cobra":                 {"internal/cli"},
-	"github.com/modelcontextprotocol/go-sdk": {"mcp/client", "mcp/serve", "bench/mcpserver"}, // the benchmarks' server, for reins and Claude Code alike
-	"charm.land/":                            {"internal/tui"},
-	"github.com/charmbracelet/":              {"internal/tui"},
+	"github.com/spf13/cobra":                 {"internal/cli/..."},
+	"github.com/modelcontextprotocol/go-sdk": {"mcp/client/...", "mcp/serve/...", "bench/mcpserver/..."}, // the benchmarks' server, for reins and Claude Code alike
+	"charm.land/":                            {"internal/tui/..."},
+	"github.com/charmbracelet/":              {"internal/tui/..."},
 	// The Markdown parser serves only the terminal renderer.
-	"github.com/yuin/goldmark": {"internal/tui/markdown"},
+	"github.com/yuin/goldmark": {"internal/tui/markdown/..."},
 	// Definition files (sub-agents, slash commands, skills) are Markdown with YAML front matter.
-	"go.yaml.in/yaml": {"agentdef", "frontmatter"},
+	"go.yaml.in/yaml": {"agentdef/...", "frontmatter/..."},
 	// The clouds' SDKs sign and authenticate requests for Anthropic's models on Amazon Bedrock
 	// and Google Vertex AI, each in its adapter (and its test fake beneath it).
-	"github.com/aws/":     {"llm/bedrock"},
-	"golang.org/x/oauth2": {"llm/vertex"},
-	"cloud.google.com/":   {"llm/vertex"},
+	"github.com/aws/":     {"llm/bedrock/..."},
+	"golang.org/x/oauth2": {"llm/vertex/..."},
+	"cloud.google.com/":   {"llm/vertex/..."},
 	// OpenTelemetry's types stop at the telemetry adapter; the rest of the tree sees a trace
 	// context only as the two strings of package tracecontext.
-	"go.opentelemetry.io/": {"telemetry"},
+	"go.opentelemetry.io/": {"telemetry/..."},
 }
 
-// neverImports lists, for packages of the agent layers, the packages of ours they must not
-// import (a prefix ending in "/" covers a tree).
-var neverImports = map[string][]string{
-	// Definitions are data: they know nothing of the loop or the tools they name.
-	"agentdef": {"agent", "tools", "session", "internal/"},
-	// The Agent tool runs the agent loop; the front ends sit above it.
-	"tools/agenttool": {"session", "internal/"},
-	"agent":           {"tools", "session", "internal/"},
-	// Session assembly sits below every front end: it takes plain options, so the CLI, the
-	// chat, the SDK mode, mcp serve, a test or an embedder build the same session; cobra is
-	// the CLI's alone (sdkHomes).
-	"internal/app": {"internal/cli", "internal/tui", "internal/sdkproto", "mcp/serve"},
-	// The auto-mode classifier sees a call through permission and the conversation through
-	// llm only: it cannot reach a tool's result or run anything.
-	"classifier": {"agent", "tool", "tools", "toolcall", "hooks", "session", "internal/"},
+// TestImportDirections checks every package of the module, as each of the systems builds it,
+// against the rules above; each failure names the system, the package, the import and the
+// rule it breaks.
+func TestImportDirections(t *testing.T) {
+	byOS := listBySystem(t)
+	used := map[string]bool{}
+	for _, goos := range systems {
+		pkgs := byOS[goos]
+		t.Run(goos, func(t *testing.T) {
+			t.Run("rules", func(t *testing.T) { checkRules(t, goos, pkgs, used) })
+			t.Run("core", func(t *testing.T) {
+				allowed := func(d string) bool {
+					return hasPrefix(coreModules, d) || isOurs(d, append(trees(corePackages), coreLeaves...))
+				}
+				checkDeps(t, pkgs, trees(corePackages), "core package", allowed)
+			})
+			t.Run("leaves", func(t *testing.T) {
+				allowed := func(d string) bool { return hasPrefix(xsys, d) || isOurs(d, coreLeaves) }
+				checkDeps(t, pkgs, coreLeaves, "core leaf", allowed)
+			})
+			t.Run("importers", func(t *testing.T) { checkImporters(t, pkgs, used) })
+			t.Run("sdks", func(t *testing.T) { checkSDKs(t, pkgs) })
+		})
+	}
+	for key := range rules {
+		if !used["rules "+key] {
+			t.Errorf("rules[%q] covers no package: drop the row", key)
+		}
+	}
+	for key := range importers {
+		if !used["importers "+key] {
+			t.Errorf("importers[%q] covers no package: drop the row", key)
+		}
+	}
 }
 
-func TestAgentLayerDirections(t *testing.T) {
-	pkgs := listPackages(t)
-	for pkg, banned := range neverImports {
-		p, ok := pkgs[module+"/"+pkg]
+// checkRules checks each package against every row of rules that covers it, and records the
+// rows used.
+func checkRules(t *testing.T, goos string, pkgs map[string]goPackage, used map[string]bool) {
+	for path, p := range pkgs {
+		rel, ok := ours(path)
 		if !ok {
-			t.Errorf("package %s in neverImports does not exist", pkg)
 			continue
+		}
+		for key, r := range rules {
+			if !covers(key, rel) {
+				continue
+			}
+			used["rules "+key] = true
+			if r.goos != "" && r.goos != goos {
+				continue
+			}
+			for _, imp := range p.Imports {
+				if why := r.refuses(pkgs[imp].Standard, imp); why != "" {
+					t.Errorf("%s imports %s: rules[%q] %s", rel, imp, key, why)
+				}
+			}
+		}
+	}
+}
+
+func checkImporters(t *testing.T, pkgs map[string]goPackage, used map[string]bool) {
+	for path, p := range pkgs {
+		rel, ok := ours(path)
+		if !ok {
+			continue
+		}
+		for key := range importers {
+			if covers(key, rel) {
+				used["importers "+key] = true
+			}
 		}
 		for _, imp := range p.Imports {
 			irel, ok := ours(imp)
 			if !ok {
 				continue
 			}
-			for _, b := range banned {
-				tree := strings.HasSuffix(b, "/") && strings.HasPrefix(irel, b)
-				if tree || irel == b || strings.HasPrefix(irel, b+"/") {
-					t.Errorf("%s imports %s; it must not import %s", pkg, imp, b)
+			for key, who := range importers {
+				if covers(key, irel) && !matchesAny(who, rel) {
+					t.Errorf("%s imports %s; only %v may", rel, irel, who)
 				}
 			}
 		}
+	}
+}
+
+func checkSDKs(t *testing.T, pkgs map[string]goPackage) {
+	for path, p := range pkgs {
+		rel, ok := ours(path)
+		if !ok {
+			continue
+		}
+		for _, imp := range p.Imports {
+			for sdk, homes := range sdkHomes {
+				if strings.HasPrefix(imp, sdk) && !matchesAny(homes, rel) {
+					t.Errorf("%s imports %s; only %v may", rel, imp, homes)
+				}
+			}
+		}
+	}
+}
+
+// refuses says why r does not let a package import imp, or "" when it does.
+func (r rule) refuses(std bool, imp string) string {
+	if std {
+		if r.std != nil && !slices.Contains(r.std, imp) {
+			return fmt.Sprintf("allows only %v of the standard library", r.std)
+		}
+		return ""
+	}
+	irel, mine := ours(imp)
+	switch {
+	case !mine && !slices.Equal(r.others, anything) && !hasPrefix(r.others, imp):
+		if r.others == nil {
+			return "allows nothing outside the standard library and the module"
+		}
+		return fmt.Sprintf("allows only %v outside the module", r.others)
+	case mine && r.ours != nil && !matchesAny(r.ours, irel):
+		return fmt.Sprintf("allows only %v of ours", r.ours)
+	case mine && matchesAny(r.never, irel):
+		return fmt.Sprintf("forbids %v", r.never)
+	}
+	return ""
+}
+
+// checkDeps checks the transitive dependencies of each package that roots cover: each must be
+// standard or allowed.
+func checkDeps(t *testing.T, pkgs map[string]goPackage, roots []string, what string, allowed func(string) bool) {
+	checked := 0
+	for path, p := range pkgs {
+		rel, ok := ours(path)
+		if !ok || !matchesAny(roots, rel) {
+			continue
+		}
+		checked++
+		for _, d := range p.Deps {
+			if !pkgs[d].Standard && !allowed(d) {
+				t.Errorf("%s %s depends on %s", what, rel, d)
+			}
+		}
+	}
+	if checked < len(roots)/2 {
+		t.Fatalf("found only %d of the %d %ss; is the module list right?", checked, len(roots), what)
 	}
 }
 
@@ -152,319 +482,35 @@ func ours(p string) (string, bool) {
 	return strings.CutPrefix(p, module+"/")
 }
 
-func isCore(rel string) bool {
-	for _, c := range corePackages {
-		if rel == c || strings.HasPrefix(rel, c+"/") {
-			return true
-		}
+// covers reports whether the key or entry pat names rel: itself, or with "/..." its tree.
+func covers(pat, rel string) bool {
+	if tree, ok := strings.CutSuffix(pat, "/..."); ok {
+		return rel == tree || strings.HasPrefix(rel, tree+"/")
 	}
-	return false
+	return rel == pat
 }
 
-func TestCoreImportsOnlyStdlibAndShell(t *testing.T) {
-	pkgs := listPackages(t)
-	checked := 0
-	for path, p := range pkgs {
-		rel, ok := ours(path)
-		if !ok || !isCore(rel) {
-			continue
-		}
-		checked++
-		for _, d := range p.Deps {
-			dp := pkgs[d]
-			if dp.Standard || strings.HasPrefix(d, "mvdan.cc/sh/v3/") {
-				continue
-			}
-			if drel, ok := ours(d); ok && (isCore(drel) || slices.Contains(coreLeaves, drel)) {
-				continue
-			}
-			t.Errorf("core package %s depends on %s", rel, d)
-		}
-	}
-	if checked < 2 {
-		t.Fatalf("found only %d core packages; is the module list right?", checked)
-	}
+func matchesAny(pats []string, rel string) bool {
+	return slices.ContainsFunc(pats, func(p string) bool { return covers(p, rel) })
 }
 
-func TestSDKsStayInAdapters(t *testing.T) {
-	pkgs := listPackages(t)
-	for path, p := range pkgs {
-		rel, ok := ours(path)
-		if !ok {
-			continue
-		}
-		for _, imp := range p.Imports {
-			for sdk, homes := range sdkHomes {
-				if !strings.HasPrefix(imp, sdk) {
-					continue
-				}
-				allowed := false
-				for _, h := range homes {
-					if rel == h || strings.HasPrefix(rel, h+"/") {
-						allowed = true
-					}
-				}
-				if !allowed {
-					t.Errorf("%s imports %s; only %v may", rel, imp, homes)
-				}
-			}
-		}
-	}
+// isOurs reports whether import path p is a package of ours that pats cover.
+func isOurs(p string, pats []string) bool {
+	rel, ok := ours(p)
+	return ok && matchesAny(pats, rel)
 }
 
-func TestNothingImportsTheCLI(t *testing.T) {
-	pkgs := listPackages(t)
-	for path, p := range pkgs {
-		rel, ok := ours(path)
-		if !ok || rel == "cmd/reins" || strings.HasPrefix(rel, "internal/cli") {
-			continue
-		}
-		for _, imp := range p.Imports {
-			if irel, ok := ours(imp); ok && (strings.HasPrefix(irel, "internal/cli") || strings.HasPrefix(irel, "cmd/")) {
-				t.Errorf("%s imports %s: the CLI sits on top and nothing imports it", rel, imp)
-			}
-		}
-	}
+func hasPrefix(prefixes []string, p string) bool {
+	return slices.ContainsFunc(prefixes, func(pre string) bool { return strings.HasPrefix(p, pre) })
 }
 
-func TestLibraryDoesNotImportTheAgentLayers(t *testing.T) {
-	lower := []string{"permission", "pathrule", "bashrules", "settings", "tool", "llm"}
-	upper := []string{"agent", "tools", "session", "internal/"}
-	pkgs := listPackages(t)
-	for path, p := range pkgs {
-		rel, ok := ours(path)
-		if !ok {
-			continue
-		}
-		isLower := false
-		for _, l := range lower {
-			if rel == l {
-				isLower = true
-			}
-		}
-		if !isLower {
-			continue
-		}
-		for _, imp := range p.Imports {
-			irel, ok := ours(imp)
-			if !ok {
-				continue
-			}
-			for _, u := range upper {
-				if irel == u || strings.HasPrefix(irel, u+"/") || (strings.HasSuffix(u, "/") && strings.HasPrefix(irel, u)) {
-					t.Errorf("%s imports %s: lower layers must not depend on upper ones", rel, imp)
-				}
-			}
-		}
+// trees is each package with its tree.
+func trees(pkgs []string) []string {
+	var out []string
+	for _, p := range pkgs {
+		out = append(out, p+"/...")
 	}
-}
-
-// allowedImports lists, for packages with a narrow contract, every package of ours they may
-// import directly (architecture-next.md); an entry ending in "/" covers a tree. The MCP client
-// and server adapt the go-sdk to the tool contract and the permission engine and know nothing
-// of the agent loop, the CLI or a UI.
-var allowedImports = map[string][]string{
-	"mcp/client": {"tool", "permission", "boundedfile", "tracecontext", "posjson"},
-	"mcp/serve":  {"tool", "tools", "tools/", "permission", "toolcall"},
-	// The one path of a call: every front end runs calls through it, and it knows only the
-	// tool contract, the engine and the hooks it runs — never a front end or the agent loop.
-	"toolcall":         {"tool", "permission", "hooks"},
-	"tools/toolsearch": {"tool"},
-	// Host canonicalisation: the standard library, golang.org/x/net/idna and hostform.
-	"tools/web/hostcanon": {"hostform"},
-	// A front-end adapter speaks a wire protocol over the agent's events and the permission
-	// engine, and never reaches into another front end.
-	"internal/sdkproto": {"agent", "permission", "session", "llm", "tool", "hooks"},
-	// Checkpoints keep files and put them back; the agent and the front ends call them, never
-	// the reverse. The capture reads a call through the pipeline's contract and the Bash
-	// analysis.
-	"checkpoint":         {},
-	"checkpoint/capture": {"checkpoint", "toolcall", "bashrules", "permission"},
-	// The Markdown renderer turns text into lines and knows nothing of the UI around it.
-	"internal/tui/markdown": {},
-	// The damage count's git view runs git for bashrules, which may not run programs itself.
-	"bashrules/gitcli": {"bashrules"},
-	// The command line's reading sits below the verdict stages: it parses and walks a line into
-	// its commands, asking only the knowledge base what programs do (the checker adds the rest
-	// through hooks), so no stage's rules or paths reach the walk.
-	"bashrules/cmdline": {"bashrules/knowledge"},
-	// Replay reads what was recorded and asks the engine again: it runs nothing (no toolcall,
-	// no hooks, no agent) and reaches no front end.
-	"replay": {"audit", "boundedfile", "llm", "permission", "session", "tool"},
-	// The front matter reader is shared by the definition files; it reads no settings.
-	"frontmatter": {"posjson"},
-	// Skills are data: files read and rules produced, applied by the session.
-	"skills": {"permission", "frontmatter", "boundedfile"},
-	// A plugin is folders of configuration: it exposes its parts to the loaders of each kind
-	// and knows no session, tool or front end.
-	"plugins": {"agentdef", "boundedfile", "mcp/client", "posjson", "settings", "skills"},
-	// The Skill tool reads skills and is decided by the engine; it knows no session.
-	"tools/skilltool": {"tool", "permission", "skills", "tools/internal/schemax"},
-}
-
-func TestNarrowPackagesImportOnlyTheirContracts(t *testing.T) {
-	pkgs := listPackages(t)
-	for pkg, allowed := range allowedImports {
-		p, ok := pkgs[module+"/"+pkg]
-		if !ok {
-			t.Errorf("package %s does not exist: drop its entry", pkg)
-			continue
-		}
-		for _, imp := range p.Imports {
-			irel, ok := ours(imp)
-			if !ok {
-				continue
-			}
-			if !slices.ContainsFunc(allowed, func(a string) bool {
-				return irel == a || (strings.HasSuffix(a, "/") && strings.HasPrefix(irel, a))
-			}) {
-				t.Errorf("%s imports %s; it may import only %v of ours", pkg, irel, allowed)
-			}
-		}
-	}
-}
-
-// ownImports lists, for packages whose place is fixed by the architecture, the only packages of
-// ours they may import. They import nothing outside the standard library either.
-var ownImports = map[string][]string{
-	// Hooks feed the permission engine and are called by the agent, never the reverse.
-	"hooks": {"permission", "internal/procgroup", "tracecontext"},
-	// The trace context a process inherits (TRACEPARENT): two strings, known to the packages
-	// that start processes without their knowing OpenTelemetry.
-	"tracecontext": {},
-	// Process groups are ended one way, by whoever started them.
-	"internal/procgroup": {},
-	// The watchdog runs as its own process beside reins and must stay small and obvious.
-	"internal/procguard": {"internal/procgroup"},
-	// The core reads its files through the bounded reader, so it is a leaf like the core.
-	"boundedfile": {},
-	// Advisory locks between Reins processes, for the core (settings) and the tools alike.
-	"filelock": {},
-	// Hosts in one form for the core and the web tool alike.
-	"hostform": {},
-	// JSON with positions, errors that name file:line:col and did-you-mean, for every reader
-	// of configuration, the core's included.
-	"posjson": {},
-	// A folder's repository, read from its .git files for the core (trust, protected paths).
-	"worktree/gitdir": {"boundedfile"},
-	// Worktrees are git runs and files: the session assembly uses them, never the reverse.
-	"worktree": {"worktree/gitdir", "boundedfile", "pathrule", "internal/procgroup"},
-	// Memory files are text for the prompt: found and read through the bounded reader, never
-	// knowing the agent that shows them (what is a secret comes in as a function).
-	"memory": {"boundedfile"},
-	// Slash commands are text and the rules they bring: read through the shared front-matter
-	// reader, expanded through a Host the front end supplies, so the package runs nothing
-	// itself and knows neither the tools nor the agent.
-	"commands": {"boundedfile", "frontmatter", "permission"},
-	// The SlashCommand tool expands through the Expander the session gives it.
-	"tools/slashcommand": {"commands", "permission", "tool"},
-	// The audit log is a file format with a chain: it knows no event, tool or engine (the
-	// session assembly turns the agent's events into its entries); boundedfile names the
-	// file types it refuses.
-	"audit": {"boundedfile"},
-	// The policy bundle is bytes, a signature and a cache: it returns a verified document and
-	// settings reads it like a managed file.
-	"settings/policy": {},
-	// What programs do is data a reviewer reads: the knowledge base knows nothing of rules,
-	// the engine or the shell parser (bashrules asks it); it only records that it was built.
-	"bashrules/knowledge": {"built"},
-	// The record of what was built on first use is a leaf every layer may mark.
-	"built": {},
-}
-
-func TestOwnImports(t *testing.T) {
-	pkgs := listPackages(t)
-	for pkg, allowed := range ownImports {
-		p, ok := pkgs[module+"/"+pkg]
-		if !ok {
-			t.Errorf("package %s does not exist; drop its entry", pkg)
-			continue
-		}
-		for _, imp := range p.Imports {
-			if pkgs[imp].Standard {
-				continue
-			}
-			irel, mine := ours(imp)
-			if !mine {
-				t.Errorf("%s imports %s: only the standard library and %v are allowed", pkg, imp, allowed)
-				continue
-			}
-			if !slices.Contains(allowed, irel) {
-				t.Errorf("%s imports %s; it may import only %v of ours", pkg, imp, allowed)
-			}
-		}
-	}
-}
-
-// TestSandboxImportsOnlyItself keeps the sandbox a leaf: it enforces the paths and hosts it is
-// given and knows nothing of the permission engine, the settings or the tools (the CLI hands
-// it the settings). Outside the standard library it may use only its own packages and
-// x/sys/unix with x/net/bpf (Landlock's system calls and the seccomp filter).
-func TestSandboxImportsOnlyItself(t *testing.T) {
-	pkgs := listPackages(t)
-	checked := 0
-	for path, p := range pkgs {
-		rel, ok := ours(path)
-		if !ok || (rel != "sandbox" && !strings.HasPrefix(rel, "sandbox/")) {
-			continue
-		}
-		checked++
-		for _, imp := range p.Imports {
-			if pkgs[imp].Standard || imp == "golang.org/x/sys/unix" || imp == "golang.org/x/net/bpf" {
-				continue
-			}
-			if irel, ok := ours(imp); ok && (irel == "sandbox" || strings.HasPrefix(irel, "sandbox/")) {
-				continue
-			}
-			t.Errorf("%s imports %s: the sandbox may import only the standard library, x/sys/unix, x/net/bpf and itself", rel, imp)
-		}
-	}
-	if checked < 4 {
-		t.Fatalf("found only %d sandbox packages", checked)
-	}
-}
-
-// TestSandboxHelpersStayLight keeps sandbox/confine, whose init runs the helpers the backends
-// re-execute reins as, on the imports that Go initialises first: a package initialises once
-// its imports have, so with anything more the helpers would wait for most of the binary's
-// packages before every sandboxed command (bench/sandbox.sh).
-func TestSandboxHelpersStayLight(t *testing.T) {
-	p, ok := listPackages(t)[module+"/sandbox/confine"]
-	if !ok {
-		t.Fatal("no sandbox/confine package")
-	}
-	for _, imp := range p.Imports {
-		if imp != "errors" && imp != "syscall" && imp != "unsafe" {
-			t.Errorf("sandbox/confine imports %s: its init runs the helpers before the rest of reins only while it imports nothing but errors, syscall and unsafe", imp)
-		}
-	}
-}
-
-// The interactive mode is a front end like -p: only the CLI chooses it, so nothing else may
-// depend on it (and its Bubble Tea types cannot leak, see sdkHomes).
-func TestOnlyTheCLIImportsTheTUI(t *testing.T) {
-	pkgs := listPackages(t)
-	found := false
-	for path, p := range pkgs {
-		rel, ok := ours(path)
-		if !ok {
-			continue
-		}
-		if rel == "internal/tui" {
-			found = true
-		}
-		if strings.HasPrefix(rel, "internal/cli") || strings.HasPrefix(rel, "internal/tui") {
-			continue
-		}
-		for _, imp := range p.Imports {
-			if irel, ok := ours(imp); ok && strings.HasPrefix(irel, "internal/tui") {
-				t.Errorf("%s imports %s: only internal/cli may", rel, imp)
-			}
-		}
-	}
-	if !found {
-		t.Fatal("internal/tui is not in the module; is the package list right?")
-	}
+	return out
 }
 
 // notInBinary lists packages the reins binary must not contain, with the reason. An entry
@@ -486,8 +532,8 @@ var notInBinary = map[string]string{
 	"github.com/yuin/goldmark/extension": "goldmark's extension package: about 0.5 ms of init",
 }
 
-// covers reports whether the notInBinary entry covers pkg.
-func covers(entry, pkg string) bool {
+// inBinaryEntry reports whether the notInBinary entry covers pkg.
+func inBinaryEntry(entry, pkg string) bool {
 	if strings.HasSuffix(entry, "/") {
 		return pkg+"/" == entry || strings.HasPrefix(pkg, entry)
 	}
@@ -502,7 +548,7 @@ func TestBinaryLeavesOutListedPackages(t *testing.T) {
 	}
 	for _, d := range cmd.Deps {
 		for entry, why := range notInBinary {
-			if covers(entry, d) {
+			if inBinaryEntry(entry, d) {
 				t.Errorf("reins links %s: %s", d, why)
 			}
 		}
@@ -511,7 +557,7 @@ func TestBinaryLeavesOutListedPackages(t *testing.T) {
 	for path, p := range pkgs {
 		for _, imp := range p.Imports {
 			for entry, why := range notInBinary {
-				if covers(entry, imp) {
+				if inBinaryEntry(entry, imp) {
 					t.Errorf("%s imports %s outside its tests: %s", path, imp, why)
 				}
 			}

@@ -1,9 +1,10 @@
 package procgroup
 
 import (
-	"syscall"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/windows"
 )
 
 // Windows has no process groups that a signal reaches: a "group" here is the tree of processes
@@ -18,15 +19,15 @@ const stillActive = 259
 
 // members returns pgid and every process descended from it.
 func members(pgid int) []uint32 {
-	snap, err := syscall.CreateToolhelp32Snapshot(syscall.TH32CS_SNAPPROCESS, 0)
+	snap, err := windows.CreateToolhelp32Snapshot(windows.TH32CS_SNAPPROCESS, 0)
 	if err != nil {
 		return []uint32{uint32(pgid)}
 	}
-	defer syscall.CloseHandle(snap)
+	defer windows.CloseHandle(snap)
 	children := map[uint32][]uint32{}
-	var e syscall.ProcessEntry32
+	var e windows.ProcessEntry32
 	e.Size = uint32(unsafe.Sizeof(e))
-	for err = syscall.Process32First(snap, &e); err == nil; err = syscall.Process32Next(snap, &e) {
+	for err = windows.Process32First(snap, &e); err == nil; err = windows.Process32Next(snap, &e) {
 		if e.ProcessID != e.ParentProcessID {
 			children[e.ParentProcessID] = append(children[e.ParentProcessID], e.ProcessID)
 		}
@@ -46,14 +47,14 @@ func members(pgid int) []uint32 {
 
 // Alive reports whether process pid is running.
 func Alive(pid int) bool {
-	h, err := syscall.OpenProcess(syscall.PROCESS_QUERY_INFORMATION, false, uint32(pid))
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_INFORMATION, false, uint32(pid))
 	if err != nil {
 		// Access denied means it exists and is someone else's.
-		return err == syscall.ERROR_ACCESS_DENIED
+		return err == windows.ERROR_ACCESS_DENIED
 	}
-	defer syscall.CloseHandle(h)
+	defer windows.CloseHandle(h)
 	var code uint32
-	return syscall.GetExitCodeProcess(h, &code) == nil && code == stillActive
+	return windows.GetExitCodeProcess(h, &code) == nil && code == stillActive
 }
 
 // HasLiveMember reports whether the process tree of pgid has a running member.
@@ -70,12 +71,12 @@ func HasLiveMember(pgid int) bool {
 // be gone.
 func Kill(pgid int, grace time.Duration) {
 	for _, pid := range members(pgid) {
-		h, err := syscall.OpenProcess(syscall.PROCESS_TERMINATE, false, pid)
+		h, err := windows.OpenProcess(windows.PROCESS_TERMINATE, false, pid)
 		if err != nil {
 			continue
 		}
-		_ = syscall.TerminateProcess(h, 1)
-		syscall.CloseHandle(h)
+		_ = windows.TerminateProcess(h, 1)
+		windows.CloseHandle(h)
 	}
 	WaitGone(pgid, grace)
 }

@@ -3,13 +3,14 @@ package files
 import (
 	"context"
 	"fmt"
-	"github.com/google/jsonschema-go/jsonschema"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"

@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/google/jsonschema-go/jsonschema"
 	"os"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"

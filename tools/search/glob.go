@@ -3,7 +3,6 @@ package search
 import (
 	"cmp"
 	"context"
-	"github.com/google/jsonschema-go/jsonschema"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/tool"

@@ -2,7 +2,8 @@ package search
 
 import (
 	"os"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // rgPipeSize is the capacity asked for the pipe rg's content output goes through: room for
@@ -17,9 +18,9 @@ const rgPipeSize = 1 << 20
 // and a parallel rg writes once for every file.
 func rgPipe() (r, w *os.File, large bool, err error) {
 	var p [2]int
-	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
 		return nil, nil, false, os.NewSyscallError("pipe2", err)
 	}
-	_, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(p[0]), syscall.F_SETPIPE_SZ, rgPipeSize)
-	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), errno == 0, nil
+	_, sizeErr := unix.FcntlInt(uintptr(p[0]), unix.F_SETPIPE_SZ, rgPipeSize)
+	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), sizeErr == nil, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/reinsdev/reins/permission"

@@ -1,5 +1,0 @@
-package permission
-
-import "syscall"
-
-const sysFstatat = syscall.SYS_NEWFSTATAT
