@@ -6,16 +6,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/reinsdev/reins/posjson"
 )
 
-// ParseError is a broken entry: where, and what is wrong.
-type ParseError struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
+// ParseError is a broken entry: where, and what is wrong. It is the positioned error every
+// configuration reader of Reins returns, so a caller reports them all one way.
+type ParseError = posjson.Error
 
 // token is a word of a line with its column (1-based).
 type token struct {
