@@ -104,7 +104,7 @@ func countDamage(a *Analysis, ps *pathChecks) *permission.Damage {
 			continue
 		}
 		name, _ := commandName(c.Argv[0])
-		if destroyers[name] == nil {
+		if destroyer(name) == nil {
 			continue
 		}
 		for _, pc := range ps.cwds(c.Where) {

@@ -172,6 +172,8 @@ func TestDamage(t *testing.T) {
 		{name: "find -delete follows one -name test: 4 .go files (and asks as an exec-family option anyway)", cmd: "find src -name '*.go' -delete", mode: permission.ModeBypass, git: fakeGit{}, want: "ask:safety", files: 4},
 		{name: "find -delete with an expression it does not follow counts everything below its start", cmd: "find src -name '*.go' -o -name x -delete", mode: permission.ModeBypass, git: fakeGit{}, want: "ask:safety", files: 5},
 		{name: "truncate -s 0 destroys, -s +1 does not", cmd: "truncate -s 0 app.log && truncate -s +1 debug.log", mode: permission.ModeBypass, git: fakeGit{}, want: "allow", files: 1},
+		// The entries say which options take a value: shred's --remove takes one only after =.
+		{name: "shred and unlink destroy their operands", cmd: "shred -n 3 --remove app.log && unlink debug.log", mode: permission.ModeBypass, git: fakeGit{}, want: "allow", files: 2},
 		{name: "tee -a keeps, tee overwrites", cmd: "echo x | tee -a app.log | tee debug.log", mode: permission.ModeBypass, git: fakeGit{}, want: "allow", files: 1},
 		{name: "rsync --delete removes what the source lacks", cmd: "rsync -a --delete dest/ src/", mode: permission.ModeBypass, git: fakeGit{}, want: "allow", files: 4},
 		{name: "git clean -fdx removes untracked and ignored files", cmd: "git clean -fdx", mode: permission.ModeBypass,

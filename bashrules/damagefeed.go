@@ -41,7 +41,7 @@ func commandDamage(a *Analysis, pc *permission.Context, c *Command, name string)
 		}
 	}
 	return perValue(a, pc, c.ForVar, args, func(ws []Word) []damageTarget {
-		return feedTargets(pc, c, destroyers[name](pc, ws))
+		return feedTargets(pc, c, destroyer(name)(pc, ws))
 	})
 }
 

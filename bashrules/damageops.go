@@ -12,20 +12,29 @@ import (
 // Words the analysis does not know are left out: other checks already ask for them.
 type destroyerFunc func(pc *permission.Context, args []Word) []damageTarget
 
-// destroyers are the commands the damage count knows.
-var destroyers = map[string]destroyerFunc{
-	"rm":       rmDamage,
-	"unlink":   fileDamage(optSpec{}),
-	"shred":    fileDamage(optSpec{value: "ns", long: []string{"iterations", "size", "random-source", "remove"}}),
-	"truncate": truncateDamage,
-	"tee":      teeDamage,
-	"dd":       ddDamage,
-	"mv":       copyDamage(false),
-	"cp":       copyDamage(true),
-	"find":     findDamage,
-	"rsync":    rsyncDamage,
-	"git":      gitDamage,
+// damageKinds are the damage budget's code for each kind a destroys role names
+// (knowledge.DestroyKinds), given the program's name; which programs destroy is said in their
+// entries alone.
+var damageKinds = map[string]func(name string) destroyerFunc{
+	"remove": always(rmDamage),
+	// The operands are destroyed; the entry says which options take a value.
+	"files":  func(name string) destroyerFunc { return fileDamage(kbSpec(name)) },
+	"shrink": always(truncateDamage),
+	"output": always(teeDamage),
+	"blocks": always(ddDamage),
+	"move":   always(copyDamage(false)),
+	"copy":   always(copyDamage(true)),
+	"walk":   always(findDamage),
+	"mirror": always(rsyncDamage),
+	"repo":   always(gitDamage),
 }
+
+func always(f destroyerFunc) func(string) destroyerFunc {
+	return func(string) destroyerFunc { return f }
+}
+
+// destroyer is the damage code of a program whose entry says it destroys, else nil.
+func destroyer(name string) destroyerFunc { return roles().destroyers[name] }
 
 // damagePath resolves a known word as the command will see it; globs are expanded by the
 // callers that take them.

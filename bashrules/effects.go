@@ -99,11 +99,14 @@ func (k *checker) stageEffects(c *Command) result {
 }
 
 // execOptionCommands are the commands execOption knows options of: those whose
-// knowledge-base entries name an option that runs code or a program, and those execOption
-// reads by value. Built at first use: the knowledge base is not read when reins starts for a
-// command that never decides a Bash call.
+// knowledge-base entries name an option that runs code or a program, and those whose entries
+// say execOption reads them by value (role execvalues). Built at first use: the knowledge base
+// is not read when reins starts for a command that never decides a Bash call.
 var execOptionCommands = sync.OnceValue(func() map[string]bool {
-	out := map[string]bool{"tmux": true, "screen": true, "git": true, "crontab": true, "at": true, "batch": true}
+	out := map[string]bool{}
+	for n, ok := range roles().execValues {
+		out[n] = ok
+	}
 	for n := range kbExecCommands() {
 		out[n] = true
 	}

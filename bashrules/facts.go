@@ -38,6 +38,11 @@ type roleTables struct {
 	commands map[string]map[string]int
 	// runsNamed are the subcommands whose next word names what runs (npm run, docker exec).
 	runsNamed map[string]map[string]bool
+	// destroyers list what the programs that delete or overwrite files would destroy (the
+	// damage budget's code for the kind their entries name).
+	destroyers map[string]destroyerFunc
+	// execValues have options or operands that run code, read by value (crontab FILE).
+	execValues map[string]bool
 }
 
 var roles = sync.OnceValue(func() *roleTables {
@@ -46,7 +51,8 @@ var roles = sync.OnceValue(func() *roleTables {
 		data: map[string]bool{}, local: map[string]bool{}, hazard: map[string]bool{}, shellNoRun: map[string]string{},
 		edits: map[string]bool{}, subscripts: map[string]bool{}, noSuggest: map[string]bool{}, shellText: map[string]string{},
 		setsVars: map[string]bool{}, declares: map[string]bool{},
-		commands: map[string]map[string]int{}, runsNamed: map[string]map[string]bool{}}
+		commands: map[string]map[string]int{}, runsNamed: map[string]map[string]bool{},
+		destroyers: map[string]destroyerFunc{}, execValues: map[string]bool{}}
 	for _, e := range knowledge.Builtin().Programs() {
 		for _, n := range e.Names {
 			t.add(n, e)
@@ -87,6 +93,10 @@ func (t *roleTables) add(name string, e *knowledge.Command) {
 	_, t.noSuggest[name] = e.Role(knowledge.RoleNoSuggest)
 	_, t.setsVars[name] = e.Role(knowledge.RoleSetsVars)
 	_, t.declares[name] = e.Role(knowledge.RoleDeclares)
+	_, t.execValues[name] = e.Role(knowledge.RoleExecValues)
+	if w, ok := e.Role(knowledge.RoleDestroys); ok {
+		t.destroyers[name] = damageKinds[w[0]](name)
+	}
 	if w, ok := e.Role(knowledge.RoleShellText); ok {
 		t.shellText[name] = name + " runs a script file"
 		if w[0] == "args" {

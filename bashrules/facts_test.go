@@ -1,6 +1,7 @@
 package bashrules
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/reinsdev/reins/bashrules/knowledge"
@@ -77,7 +78,8 @@ func TestEveryRoleIsRead(t *testing.T) {
 		knowledge.RoleDBClient: true, knowledge.RoleData: true, knowledge.RoleLauncher: true, knowledge.RoleLocal: true,
 		knowledge.RoleGlobHazard: true, knowledge.RoleNetwork: true, knowledge.RoleGoals: true, knowledge.RoleCodeModules: true,
 		knowledge.RoleEdits: true, knowledge.RoleSubscripts: true, knowledge.RoleShellText: true, knowledge.RoleNoSuggest: true,
-		knowledge.RoleCommands: true, knowledge.RoleRunsNamed: true, knowledge.RoleSetsVars: true, knowledge.RoleDeclares: true}
+		knowledge.RoleCommands: true, knowledge.RoleRunsNamed: true, knowledge.RoleSetsVars: true, knowledge.RoleDeclares: true,
+		knowledge.RoleDestroys: true, knowledge.RoleExecValues: true}
 	for _, e := range knowledge.Builtin().Programs() {
 		for r := range e.Roles {
 			if !read[r] {
@@ -86,6 +88,21 @@ func TestEveryRoleIsRead(t *testing.T) {
 		}
 		if e.NoOptions && len(e.Roles) == 0 {
 			t.Errorf("%s: a nooptions entry with no role says nothing", e.Pos)
+		}
+	}
+}
+
+// TestEveryDestroyKindHasCode: each kind of damage a destroys role may name has the damage
+// budget's code, and no code is for a kind no entry can name.
+func TestEveryDestroyKindHasCode(t *testing.T) {
+	for _, k := range knowledge.DestroyKinds {
+		if damageKinds[k] == nil {
+			t.Errorf("role destroys %s: the damage budget has no code for it (damageKinds)", k)
+		}
+	}
+	for k := range damageKinds {
+		if !slices.Contains(knowledge.DestroyKinds, k) {
+			t.Errorf("damageKinds has code for %s, which knowledge.DestroyKinds does not list", k)
 		}
 	}
 }

@@ -20,8 +20,6 @@ import (
 var commandTables = map[string]string{
 	"paths.go pathSpecs":                "which operands each program reads and writes",
 	"readonly.go buildReadOnlyCommands": "the read-only set",
-	"damageops.go destroyers":           "the damage budget's destructive programs",
-	"effects.go execOptionCommands":     "programs whose options run code, by value",
 	"cmdline/wrappers.go wrappers":      "wrappers and how to peel them",
 }
 

@@ -77,6 +77,12 @@
 //	                                                  arguments name (read x, printf -v x)
 //	                            declares              (a builtin's) a plain declaration: names,
 //	                                                  assignments, attribute options
+//	                            destroys KIND         deletes or overwrites files, counted by
+//	                                                  the damage budget's code for KIND (remove,
+//	                                                  files, shrink, output, blocks, move, copy,
+//	                                                  walk, mirror, repo)
+//	                            execvalues            some options or operands run code, read
+//	                                                  by value (crontab FILE, tmux send-keys)
 //	help ARGS...              what prints the options, for the test against the installed
 //	                          program (default --help; may repeat; "help man [PAGE]": the
 //	                          manual page; "help none": nothing does); on a subcommand, what

@@ -247,6 +247,15 @@ const (
 	// RoleDeclares (a shell builtin's): a plain declaration (declare, export, local): its
 	// words are names, assignments and attribute options.
 	RoleDeclares = "declares"
+	// RoleDestroys: the program deletes or overwrites files, counted by the damage budget as
+	// the kind says: "remove" (rm), "files" (its operands: unlink, shred), "shrink"
+	// (truncate), "output" (tee), "blocks" (dd of=), "move" (mv), "copy" (cp), "walk" (find
+	// -delete), "mirror" (rsync --delete), "repo" (git's discarding subcommands).
+	RoleDestroys = "destroys"
+	// RoleExecValues: some of the program's options or operands run code in a way its options'
+	// effects do not say, read by value (crontab FILE installs jobs, tmux send-keys, at's
+	// standard input), so its options are judged like those of a program with exec options.
+	RoleExecValues = "execvalues"
 )
 
 // Role returns the words of a role the command states, and whether it states it.

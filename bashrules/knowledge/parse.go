@@ -459,11 +459,17 @@ var roleWords = map[string]struct {
 	RoleRunsNamed:   {names: true, min: 1},
 	RoleSetsVars:    {},
 	RoleDeclares:    {},
+	RoleDestroys:    {choices: DestroyKinds, min: 1, max: 1},
+	RoleExecValues:  {},
 }
+
+// DestroyKinds are the kinds of damage a destroys role may name: the damage budget has code
+// for each.
+var DestroyKinds = []string{"remove", "files", "shrink", "output", "blocks", "move", "copy", "walk", "mirror", "repo"}
 
 // roleNames lists the roles for errors.
 var roleNames = "interpreter, shell, runner, dbclient, data, launcher, local, globhazard, goals, edits, network, codemodules, " +
-	"subscripts, shelltext, nosuggest, commands, runsnamed, setsvars or declares"
+	"subscripts, shelltext, nosuggest, commands, runsnamed, setsvars, declares, destroys or execvalues"
 
 func (r *reader) role(toks []token) error {
 	if len(toks) < 2 {
