@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/reinsdev/reins/internal/cli/cmd/agent/shared"
 	"github.com/reinsdev/reins/internal/cli/cmd/permissions"
 	"github.com/reinsdev/reins/internal/cli/cmd/sandbox"
 	"github.com/reinsdev/reins/internal/cli/cmd/tools"
@@ -16,7 +15,6 @@ import (
 // The JSON documents the tests decode.
 type (
 	checkResult         = permissions.CheckResult
-	listResult          = permissions.ListResult
 	toolsListResult     = tools.ListResult
 	runResult           = tools.RunResult
 	listedTool          = tools.ListedTool
@@ -24,12 +22,6 @@ type (
 )
 
 const rejectMessage = tools.RejectMessage
-
-const (
-	formatText       = shared.FormatText
-	formatJSON       = shared.FormatJSON
-	formatStreamJSON = shared.FormatStreamJSON
-)
 
 func joinWorktreeName(args []string) []string { return cmdutil.JoinWorktreeName(args) }
 
