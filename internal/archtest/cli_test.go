@@ -23,6 +23,7 @@ var cliImports = map[string][]string{
 	"internal/cli/cmd/agent/shared":        {"agent", "internal/app", "internal/cli/cmdutil", "internal/sdkproto", "llm", "session", "tools", "tools/bash", "worktree"},
 	"internal/cli/cmd/audit":               {"audit", "boundedfile", "internal/app", "internal/cli/cmdutil", "permission", "replay", "session", "settings", "settings/policy", "tool"},
 	"internal/cli/cmd/extensions":          {"internal/app", "internal/cli/cmdutil", "permission", "settings", "tools/agenttool"},
+	"internal/cli/cmdutil/cmdtest":         {},
 	"internal/cli/cmd/mcp":                 {"boundedfile", "internal/app", "internal/cli/cmdutil", "mcp/client", "mcp/serve", "permission", "toolcall"},
 	"internal/cli/cmd/permissions":         {"bashrules", "bashrules/gitcli", "internal/app", "internal/cli/cmdutil", "memory", "permission", "settings", "tool"},
 	"internal/cli/cmd/rewind":              {"checkpoint", "internal/cli/cmdutil", "session"},

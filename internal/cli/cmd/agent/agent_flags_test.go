@@ -4,6 +4,8 @@ import (
 	"io"
 	"testing"
 
+	"github.com/reinsdev/reins/internal/cli/cmdutil/cmdtest"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/spf13/cobra"
@@ -51,18 +53,8 @@ func TestAddAgentCommandsFlags(t *testing.T) {
 			root := &cobra.Command{Use: "reins", SilenceUsage: true, SilenceErrors: true}
 			var got *shared.Options
 			AddAgentCommands(f, root, func(o *shared.Options) error { got = o; return nil })
-			root.SetArgs(tt.args)
-			root.SetOut(io.Discard)
-			root.SetErr(io.Discard)
-			err := root.Execute()
-			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("error %v, want %q", err, tt.wantErr)
-				}
+			if cmdtest.Execute(t, root, tt.args, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got.Factory != f {
 				t.Error("the options do not carry the factory")

@@ -4,6 +4,8 @@ import (
 	"io"
 	"testing"
 
+	"github.com/reinsdev/reins/internal/cli/cmdutil/cmdtest"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/spf13/cobra"
@@ -36,18 +38,8 @@ func TestNewCmdMCPAdd(t *testing.T) {
 			f := &cmdutil.Factory{Out: io.Discard, ErrOut: io.Discard}
 			var got *mcpAddOptions
 			cmd := newCmdMCPAdd(f, func(o *mcpAddOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(io.Discard)
-			cmd.SetErr(io.Discard)
-			err := cmd.Execute()
-			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("error %v, want %q", err, tt.wantErr)
-				}
+			if cmdtest.Execute(t, cmd, tt.args, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got.f != f {
 				t.Error("the options do not carry the factory")

@@ -4,6 +4,8 @@ import (
 	"io"
 	"testing"
 
+	"github.com/reinsdev/reins/internal/cli/cmdutil/cmdtest"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -52,18 +54,8 @@ func TestNewCmdPermissionsCheck(t *testing.T) {
 			f := &cmdutil.Factory{Out: io.Discard, ErrOut: io.Discard}
 			var got *checkOptions
 			cmd := newCmdPermissionsCheck(f, func(o *checkOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(io.Discard)
-			cmd.SetErr(io.Discard)
-			err := cmd.Execute()
-			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("error %v, want %q", err, tt.wantErr)
-				}
+			if cmdtest.Execute(t, cmd, tt.args, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got.f != f {
 				t.Error("the options do not carry the factory")
