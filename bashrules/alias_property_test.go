@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reinsdev/reins/bashrules/knowledge"
 	"github.com/reinsdev/reins/permission"
 	"pgregory.net/rapid"
 )
@@ -35,6 +36,35 @@ func TestPropertyDenyCoversSubcommandAliases(t *testing.T) {
 		line := a.prog + " " + a.other + " README.md"
 		if d := Check(context.Background(), pc, line); d.Behavior != permission.Deny {
 			rt.Fatalf("Check(%q) with deny Bash(%s %s:*) = %s (%s)", line, a.prog, a.canon, outcome(d), reasonText(d))
+		}
+	})
+}
+
+// TestPropertyDenyCoversProgramNames: for any knowledge-base entry with several names of one
+// program (fd fdfind, sh dash, awk gawk mawk nawk; not a group) and any two of them, a deny rule on one denies the
+// program run under the other, in every mode, bypass included.
+func TestPropertyDenyCoversProgramNames(t *testing.T) {
+	f := newFixture(t)
+	var multi [][]string
+	for _, e := range knowledge.Builtin().Programs() {
+		if len(e.Names) > 1 && !e.Group {
+			multi = append(multi, e.Names)
+		}
+	}
+	t.Logf("%d entries with several names", len(multi))
+	if len(multi) == 0 {
+		t.Fatal("no entry has several names")
+	}
+	modes := []permission.Mode{permission.ModeDefault, permission.ModeAcceptEdits, permission.ModeBypass, permission.ModeDontAsk}
+	rapid.Check(t, func(rt *rapid.T) {
+		names := rapid.SampledFrom(multi).Draw(rt, "entry")
+		denied := rapid.SampledFrom(names).Draw(rt, "denied")
+		run := rapid.SampledFrom(names).Draw(rt, "run")
+		mode := rapid.SampledFrom(modes).Draw(rt, "mode")
+		pc := f.context(t, mode, "deny:Bash("+denied+":*)")
+		line := run + " --version"
+		if d := Check(context.Background(), pc, line); d.Behavior != permission.Deny {
+			rt.Fatalf("Check(%q) in %s with deny Bash(%s:*) = %s (%s)", line, mode, denied, outcome(d), reasonText(d))
 		}
 	})
 }

@@ -527,6 +527,9 @@ func candidates(c *Command, back []string) candSet {
 		base.Value = path.Base(base.Value)
 		add(&cs.deny, joinValues(append([]Word{base}, c.Argv[1:]...), false))
 	}
+	if s := programCandidate(c); s != "" {
+		add(&cs.deny, s)
+	}
 	if n, _ := c.Name(); n == "git" {
 		if global, sub, rest, _ := gitGlobal(c.Argv[1:]); len(global) > 0 && sub != "" {
 			add(&cs.deny, joinValues(append([]Word{c.Argv[0], {Value: sub, Known: true}}, rest...), false))

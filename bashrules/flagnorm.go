@@ -281,37 +281,44 @@ type normIndex struct {
 func normRules(rules []*permission.Rule) normIndex {
 	out := normIndex{names: map[string]bool{}, byPath: map[string][]normRule{}}
 	for i, r := range rules {
-		content := strings.TrimSpace(r.Value.Content)
-		exact := false
-		switch Form(content) {
-		case FormPrefix:
-			content = strings.TrimSuffix(content, ":*")
-		case FormWildcard:
-			if stars(content) != 1 || !strings.HasSuffix(content, " *") {
-				continue
-			}
-			content = strings.TrimSuffix(content, " *")
-		default:
-			exact = true
+		out.add(r, i, strings.TrimSpace(r.Value.Content))
+		for _, content := range otherNames(strings.TrimSpace(r.Value.Content)) {
+			out.add(r, i, content)
 		}
-		if strings.ContainsAny(content, "*\\'\"$`{}()<>|;&[]~") {
-			continue
-		}
-		fields := strings.Fields(content)
-		nf, ok := normalize(fields)
-		if !ok {
-			continue
-		}
-		name, _, _ := strings.Cut(nf.path, " ")
-		if !hasOptionWord(fields) && !readByMeaning(name) {
-			// Plain words with no options, for a command whose options cannot come before its
-			// subcommand: the textual matcher already sees every spelling.
-			continue
-		}
-		out.names[name] = true
-		out.byPath[nf.path] = append(out.byPath[nf.path], normRule{r: r, pos: i, exact: exact, form: nf})
 	}
 	return out
+}
+
+// add indexes one rule, as the text content, in normal form.
+func (out normIndex) add(r *permission.Rule, i int, content string) {
+	exact := false
+	switch Form(content) {
+	case FormPrefix:
+		content = strings.TrimSuffix(content, ":*")
+	case FormWildcard:
+		if stars(content) != 1 || !strings.HasSuffix(content, " *") {
+			return
+		}
+		content = strings.TrimSuffix(content, " *")
+	default:
+		exact = true
+	}
+	if strings.ContainsAny(content, "*\\'\"$`{}()<>|;&[]~") {
+		return
+	}
+	fields := strings.Fields(content)
+	nf, ok := normalize(fields)
+	if !ok {
+		return
+	}
+	name, _, _ := strings.Cut(nf.path, " ")
+	if !hasOptionWord(fields) && !readByMeaning(name) {
+		// Plain words with no options, for a command whose options cannot come before its
+		// subcommand: the textual matcher already sees every spelling.
+		return
+	}
+	out.names[name] = true
+	out.byPath[nf.path] = append(out.byPath[nf.path], normRule{r: r, pos: i, exact: exact, form: nf})
 }
 
 // readByMeaning reports a program whose words a rule without options still matches on the

@@ -1,5 +1,7 @@
 package bashrules
 
+import "github.com/reinsdev/reins/permission"
+
 // Rows of the command table for one class of docs/security.md "Effects, names and meaning";
 // every row names the reason its decision or trace must show.
 
@@ -87,6 +89,23 @@ var nameCases = []checkCase{
 	{"names", "typeset -r n=2", nil, "", "allow", "sets shell variables only"},
 	{"names", "typeset -i n=2", nil, "", "ask", "integer or nameref attribute"},
 	{"names", "local x=1 && readonly x", nil, "", "allow", "sets shell variables only"},
+	// A deny or ask rule names a program, under every name of its entry (Debian's fdfind,
+	// sh's dash, awk's gawk), and under a versioned interpreter name (python3.12).
+	{"names", "fdfind README", r("deny:Bash(fd:*)"), permission.ModeBypass, "deny", "fd:*"},
+	{"names", "dash -c 'echo hi'", r("deny:Bash(sh:*)"), permission.ModeBypass, "deny", "sh:*"},
+	{"names", "gawk 'BEGIN{print 1}'", r("deny:Bash(awk:*)"), permission.ModeBypass, "deny", "awk:*"},
+	{"names", "awk 'BEGIN{print 1}'", r("deny:Bash(mawk:*)"), permission.ModeBypass, "deny", "mawk:*"},
+	{"names", "/usr/bin/fdfind -x rm", r("deny:Bash(fd -x:*)"), permission.ModeBypass, "deny", "fd -x:*"},
+	{"names", "fdfind --exec rm", r("deny:Bash(fd -x:*)"), permission.ModeBypass, "deny", "options normalised"},
+	{"names", "vi notes.txt", r("ask:Bash(vim:*)"), "", "ask:rule", "vim:*"},
+	{"names", "python3.12 --version", r("deny:Bash(python3:*)"), permission.ModeBypass, "deny", "python3:*"},
+	{"names", "ruby3.2 --version", r("deny:Bash(ruby --version)"), permission.ModeBypass, "deny", "ruby --version"},
+	// An entry that groups different programs (uv, poetry and pipx are launchers alike) is
+	// not one program: a rule for one names only it.
+	{"names", "poetry --version", r("deny:Bash(uv:*)"), "", "pass", "no rule allows"},
+	{"names", "uv --version", r("deny:Bash(uv:*)"), "", "deny", "uv:*"},
+	// Allow rules stay as written.
+	{"names", "gawk 'BEGIN{print 1}'", r("allow:Bash(awk:*)"), "", "pass", "no rule allows"},
 }
 
 func init() { checkCases = append(checkCases, nameCases...) }

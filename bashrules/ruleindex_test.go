@@ -44,7 +44,7 @@ func TestRuleIndexAgreesWithLinearScan(t *testing.T) {
 		cands := rapid.SliceOfN(rapid.SampledFrom(words), 1, 3).Draw(t, "cands")
 		loose := rapid.Bool().Draw(t, "loose")
 		want := linearMatch(rules, cands, loose)
-		got := newRuleSet(rules).match(cands, loose)
+		got := newRuleSet(rules, false).match(cands, loose)
 		if got != want {
 			t.Fatalf("index found %v, linear scan %v", got, want)
 		}

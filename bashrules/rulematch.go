@@ -194,9 +194,12 @@ func keyByte(needle string) byte {
 }
 
 type indexedRule struct {
-	r    *permission.Rule
-	pos  int // load order: among several matches the earliest rule is reported
-	form RuleForm
+	r *permission.Rule
+	// content is the text matched: the rule's own, or the rule's under another name of the
+	// program it names.
+	content string
+	pos     int // load order: among several matches the earliest rule is reported
+	form    RuleForm
 	// needle is the longest literal run of a wildcard pattern: a command without it cannot
 	// match, and strings.Contains rules that out far faster than the matcher.
 	needle string
@@ -236,44 +239,56 @@ func (b *byteSet) within(of *byteSet) bool {
 	return b[0]&^of[0]|b[1]&^of[1]|b[2]&^of[2]|b[3]&^of[3] == 0
 }
 
-func newRuleSet(rules []*permission.Rule) *ruleSet {
+// newRuleSet indexes rules. With sameProgram (deny and ask rules), a rule naming a program
+// also names it under every other name of its knowledge-base entry (fd is fdfind, sh is dash):
+// a deny rule stops the program, however it is called.
+func newRuleSet(rules []*permission.Rule, sameProgram bool) *ruleSet {
 	rs := &ruleSet{exact: map[string][]indexedRule{}, byWord: map[string][]indexedRule{}, byTwo: map[string][]indexedRule{},
 		firstWords: map[string]bool{}, exactFirst: map[string]bool{}, anyByByte: map[byte][]indexedRule{}}
 	for i, r := range rules {
-		content := r.Value.Content
-		ir := indexedRule{r: r, pos: i, form: Form(content)}
-		if ir.form == FormWildcard {
-			p := strings.TrimSpace(content)
-			if stars(p) == 1 && strings.HasSuffix(p, " *") && !escapedAt(p, len(p)-1) {
-				p = p[:len(p)-2] // "git *" also matches a bare "git"
+		rs.index(r, i, r.Value.Content)
+		if sameProgram {
+			for _, content := range otherNames(r.Value.Content) {
+				rs.index(r, i, content)
 			}
-			ir.needle = longestLiteral(p)
-			ir.needleBytes = bytesOf(ir.needle)
 		}
-		if ir.form == FormExact {
-			key := strings.TrimSpace(content)
-			rs.exact[key] = append(rs.exact[key], ir)
-			rs.exactFirst[leadingWord(key)] = true
-			continue
-		}
-		if w, ok := literalFirstWord(content, ir.form); ok {
-			rs.firstWords[w] = true
-			if two, ok := literalTwoWords(content, ir.form); ok {
-				rs.byTwo[two] = append(rs.byTwo[two], ir)
-			} else {
-				rs.byWord[w] = append(rs.byWord[w], ir)
-			}
-			continue
-		}
-		if ir.needle == "" {
-			rs.anyWord = append(rs.anyWord, ir)
-			continue
-		}
-		k := keyByte(ir.needle)
-		rs.anyByByte[k] = append(rs.anyByByte[k], ir)
-		rs.anyKeys[k>>6] |= 1 << (k & 63)
 	}
 	return rs
+}
+
+// index adds one rule, as the text content, to its index.
+func (rs *ruleSet) index(r *permission.Rule, pos int, content string) {
+	ir := indexedRule{r: r, content: content, pos: pos, form: Form(content)}
+	if ir.form == FormWildcard {
+		p := strings.TrimSpace(content)
+		if stars(p) == 1 && strings.HasSuffix(p, " *") && !escapedAt(p, len(p)-1) {
+			p = p[:len(p)-2] // "git *" also matches a bare "git"
+		}
+		ir.needle = longestLiteral(p)
+		ir.needleBytes = bytesOf(ir.needle)
+	}
+	if ir.form == FormExact {
+		key := strings.TrimSpace(content)
+		rs.exact[key] = append(rs.exact[key], ir)
+		rs.exactFirst[leadingWord(key)] = true
+		return
+	}
+	if w, ok := literalFirstWord(content, ir.form); ok {
+		rs.firstWords[w] = true
+		if two, ok := literalTwoWords(content, ir.form); ok {
+			rs.byTwo[two] = append(rs.byTwo[two], ir)
+		} else {
+			rs.byWord[w] = append(rs.byWord[w], ir)
+		}
+		return
+	}
+	if ir.needle == "" {
+		rs.anyWord = append(rs.anyWord, ir)
+		return
+	}
+	k := keyByte(ir.needle)
+	rs.anyByByte[k] = append(rs.anyByByte[k], ir)
+	rs.anyKeys[k>>6] |= 1 << (k & 63)
 }
 
 // literalFirstWord returns the first word of a prefix or wildcard rule when it is plain text,
@@ -380,7 +395,7 @@ func (rs *ruleSet) match(cands []string, loose bool) *permission.Rule {
 			if ir.needle != "" && (!ir.needleBytes.within(&cbytes) || !strings.Contains(c, ir.needle)) {
 				continue
 			}
-			if MatchRule(ir.r.Value.Content, c) {
+			if MatchRule(ir.content, c) {
 				take(*ir)
 			}
 		}
@@ -434,9 +449,9 @@ func indexesFor(pc *permission.Context) *bashIndexes {
 	return pc.Memo(indexKey{}, func() any {
 		deny, ask := pc.ContentRules(permission.Deny, "Bash"), pc.ContentRules(permission.Ask, "Bash")
 		return &bashIndexes{
-			deny:      newRuleSet(deny),
-			ask:       newRuleSet(ask),
-			allow:     newRuleSet(pc.ContentRules(permission.Allow, "Bash")),
+			deny:      newRuleSet(deny, true),
+			ask:       newRuleSet(ask, true),
+			allow:     newRuleSet(pc.ContentRules(permission.Allow, "Bash"), false),
 			normDeny:  normRules(deny),
 			normAsk:   normRules(ask),
 			denyAsk:   len(deny)+len(ask) > 0,

@@ -35,6 +35,9 @@
 //	                           nooptions (program only) the entry lists what its roles need,
 //	                                    not the program's options: it is no option table
 //	                                    (Lookup does not return it; Facts does)
+//	                           group    (program only) the names are different programs
+//	                                    that share the entry's facts, not one program's
+//	                                    names: a deny rule for one is not for the others
 //	opt SPELLING... [WORD...] one option: its spellings, then what it does
 //	env VAR EFFECT...         an environment variable the program honours
 //	sigil CHAR CANON          an operand starting with CHAR means option CANON (git push +main)

@@ -50,6 +50,7 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		{"program a\nrole data\nrole data", "f.kb:3:6: role data is stated twice"},
 		{"program a\nsub b\nrole data", "f.kb:3:1: role is a directive of a program"},
 		{"program a\nsub b\nflags nooptions", "f.kb:3:7: nooptions is a flag of a program"},
+		{"program a\nsub b\nflags group", "f.kb:3:7: group is a flag of a program"},
 		{"program a\nopt -c= coda", `f.kb:2:9: unknown word "coda"`},
 	} {
 		_, err := Parse("f.kb", []byte(tc.in))

@@ -150,6 +150,10 @@ type Command struct {
 	// NoOptions: the entry lists only what its roles need, not the program's options, so it
 	// is no option table: Lookup does not return it, Facts does.
 	NoOptions bool
+	// Group: the entry's names are different programs that share its facts (uv, poetry and
+	// pipx are launchers alike), not one program's names; a rule for one is not a rule for the
+	// others.
+	Group bool
 	// Roles are what the program does with its arguments beyond its options (see Role*),
 	// each with its words.
 	Roles   map[string][]string

@@ -272,8 +272,13 @@ func (r *reader) flags(toks []token) error {
 				return r.errf(t.col, "nooptions is a flag of a program, not of a subcommand")
 			}
 			r.cur.NoOptions = true
+		case "group":
+			if r.cur != r.prog {
+				return r.errf(t.col, "group is a flag of a program, not of a subcommand")
+			}
+			r.cur.Group = true
 		default:
-			return r.errf(t.col, "unknown flag %q (want abbrev, digits, posix, partial, inherit, subabbrev, readonly, negate, openlong, dashdash, noopts, atfile or nooptions)", t.s)
+			return r.errf(t.col, "unknown flag %q (want abbrev, digits, posix, partial, inherit, subabbrev, readonly, negate, openlong, dashdash, noopts, atfile, nooptions or group)", t.s)
 		}
 	}
 	return nil
