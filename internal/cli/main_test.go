@@ -22,9 +22,18 @@ var (
 
 	// parallel holds the tests reinsBinary has made parallel (t.Parallel may be called once).
 	parallel sync.Map
-	// tempDirs are removed after the tests, as binDir is.
-	tempDirs []string
+	// tempDirs are removed after the tests, as binDir is (keepTempDir adds one).
+	tempDirs   []string
+	tempDirsMu sync.Mutex
 )
+
+// keepTempDir has dir removed after the package's tests: the builds the end-to-end tests
+// share outlive any one test's t.TempDir.
+func keepTempDir(dir string) {
+	tempDirsMu.Lock()
+	defer tempDirsMu.Unlock()
+	tempDirs = append(tempDirs, dir)
+}
 
 // reinsBinary returns the path of the reins binary the package's end-to-end tests share. It
 // makes its caller one of them: `go test -short`, the suite's fast layer, leaves it out, and a

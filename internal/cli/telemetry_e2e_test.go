@@ -33,6 +33,7 @@ func otelcolBinary(t *testing.T) string {
 			colErr = err
 			return
 		}
+		keepTempDir(dir)
 		colPath = filepath.Join(dir, "otelcol")
 		cmd := exec.Command("go", "build", "-o", colPath, ".")
 		cmd.Dir = filepath.Join("..", "..", "test", "otelcol")

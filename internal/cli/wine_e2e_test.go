@@ -145,7 +145,7 @@ func wineReins(t *testing.T) wine {
 			wineErr = err
 			return
 		}
-		tempDirs = append(tempDirs, base)
+		keepTempDir(base)
 		wineEnv = wine{prefix: filepath.Join(base, "wine"), exe: filepath.Join(base, "reins.exe"), base: base}
 		setup := exec.Command("../../.ci/wine/setup.sh")
 		setup.Env = append(os.Environ(), "WINEPREFIX="+wineEnv.prefix)
