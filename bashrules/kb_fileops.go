@@ -8,6 +8,22 @@ import (
 	"strings"
 )
 
+// The code of the programs whose entries are in knowledge/programs/fileops.kb that their entries
+// cannot state as data.
+
+func init() {
+	registerPaths("shred", shredPaths)
+	registerPaths("touch", touchPaths)
+	registerPaths("mv", mvPaths)
+	registerPaths("cp", cpPaths(false))
+	registerPaths("install", cpPaths(true))
+	registerPaths("ln", lnPaths)
+	registerPaths("chmod", modePaths)
+	registerPaths("chown", modePaths)
+	registerPaths("chgrp", modePaths)
+	registerPaths("truncate", truncatePaths)
+}
+
 func mvPaths(args []Word) pathsResult {
 	opts, ops := parseArgs(args, kbSpec("mv"))
 	return copyLike(opts, ops, accRemove, hasOpt(opts, "-T", "--no-target-directory"))
@@ -123,14 +139,6 @@ func lnPaths(args []Word) pathsResult {
 	return r
 }
 
-// linkPaths: link FILE NAME makes a hard link, like ln without options: both are writes.
-func linkPaths(args []Word) pathsResult {
-	_, ops := parseArgs(args, optSpec{})
-	var r pathsResult
-	r.add(accWrite, ops...)
-	return r
-}
-
 func modePaths(args []Word) pathsResult {
 	opts, ops := parseArgs(args, optSpec{long: []string{"reference", "from"}})
 	var r pathsResult
@@ -151,46 +159,21 @@ func truncatePaths(args []Word) pathsResult {
 	return r
 }
 
-func ddPaths(args []Word) pathsResult {
+func shredPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, kbSpec("shred"))
 	var r pathsResult
-	for _, a := range args {
-		if !a.Known {
-			r.issue("dd operand is not literal")
-			continue
-		}
-		if v, ok := strings.CutPrefix(a.Value, "if="); ok {
-			r.add(accRead, subWord(a, v))
-		}
-		if v, ok := strings.CutPrefix(a.Value, "of="); ok {
-			r.add(accWrite, subWord(a, v))
-		}
+	acc := accWrite
+	if hasOpt(opts, "-u", "--remove") {
+		acc = accRemove
 	}
+	r.add(acc, ops...)
 	return r
 }
 
-func xargsPaths(args []Word) pathsResult {
+func touchPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, kbSpec("touch"))
 	var r pathsResult
-	inner, _, _ := xargsReplace(args)
-	opts, _ := parseArgs(args[:min(inner, len(args))], optSpec{value: "adELnPsI", long: []string{"arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}})
-	r.add(accRead, optVals(opts, "-a", "--arg-file")...)
-	return r
-}
-
-// paxPaths: pax -rw copies the files named to the last operand, a directory; with -l it
-// hard-links them there instead, which makes each a write to its source (as cp -l).
-func paxPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{value: "bfopsxBGTU"})
-	var r pathsResult
-	copying := hasOpt(opts, "-r") && hasOpt(opts, "-w")
-	if !copying || len(ops) < 2 {
-		r.add(accRead, ops...)
-		return r
-	}
-	src := accReadTree
-	if hasOpt(opts, "-l") {
-		src = accWrite
-	}
-	r.add(src, ops[:len(ops)-1]...)
-	r.add(accWrite, ops[len(ops)-1])
+	r.add(accRead, optVals(opts, "-r", "--reference")...)
+	r.add(accWrite, ops...)
 	return r
 }
