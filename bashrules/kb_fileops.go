@@ -1,15 +1,12 @@
 package bashrules
 
-// The paths of the commands that copy, move, link and change files (mv, cp, install, ln,
-// link, chmod and its kin, truncate, dd, xargs): split from paths.go by size.
-
 import (
 	"path"
 	"strings"
 )
 
-// The code of the programs whose entries are in knowledge/programs/fileops.kb that their entries
-// cannot state as data.
+// The path code of the programs whose entries are in knowledge/programs/fileops.kb: what their
+// entries cannot state as data (a paths role).
 
 func init() {
 	registerPaths("shred", shredPaths)
@@ -18,9 +15,9 @@ func init() {
 	registerPaths("cp", cpPaths(false))
 	registerPaths("install", cpPaths(true))
 	registerPaths("ln", lnPaths)
-	registerPaths("chmod", modePaths)
-	registerPaths("chown", modePaths)
-	registerPaths("chgrp", modePaths)
+	registerPaths("chmod", modePaths("chmod"))
+	registerPaths("chown", modePaths("chown"))
+	registerPaths("chgrp", modePaths("chgrp"))
 	registerPaths("truncate", truncatePaths)
 }
 
@@ -30,12 +27,14 @@ func mvPaths(args []Word) pathsResult {
 }
 
 func cpPaths(install bool) pathFunc {
-	spec := kbSpec("cp")
+	name := "cp"
 	if install {
-		spec = kbSpec("install")
+		name = "install"
 	}
 	return func(args []Word) pathsResult {
-		opts, ops := parseArgs(args, spec)
+		// The spec is read at the call, not at registration: the registry is filled in init,
+		// which must not load the knowledge base.
+		opts, ops := parseArgs(args, kbSpec(name))
 		if install && hasOpt(opts, "-d", "--directory") {
 			var r pathsResult
 			r.add(accWrite, ops...)
@@ -139,22 +138,23 @@ func lnPaths(args []Word) pathsResult {
 	return r
 }
 
-func modePaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{long: []string{"reference", "from"}})
-	var r pathsResult
-	refs := optVals(opts, "--reference")
-	r.add(accRead, refs...)
-	if len(refs) == 0 && len(ops) > 0 {
-		ops = ops[1:] // the mode or owner
+// modePaths: chmod, chown and chgrp change their operands after the mode or owner, which
+// --reference (a read their entries type) replaces.
+func modePaths(name string) pathFunc {
+	return func(args []Word) pathsResult {
+		opts, ops := parseArgs(args, kbSpec(name))
+		var r pathsResult
+		if len(optVals(opts, "--reference")) == 0 && len(ops) > 0 {
+			ops = ops[1:] // the mode or owner
+		}
+		r.add(accWrite, ops...)
+		return r
 	}
-	r.add(accWrite, ops...)
-	return r
 }
 
 func truncatePaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, kbSpec("truncate"))
+	_, ops := parseArgs(args, kbSpec("truncate"))
 	var r pathsResult
-	r.add(accRead, optVals(opts, "-r", "--reference")...)
 	r.add(accWrite, ops...)
 	return r
 }
@@ -171,9 +171,8 @@ func shredPaths(args []Word) pathsResult {
 }
 
 func touchPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, kbSpec("touch"))
+	_, ops := parseArgs(args, kbSpec("touch"))
 	var r pathsResult
-	r.add(accRead, optVals(opts, "-r", "--reference")...)
 	r.add(accWrite, ops...)
 	return r
 }

@@ -2,8 +2,8 @@ package bashrules
 
 import "strings"
 
-// The code of the programs whose entries are in knowledge/programs/git.kb that their entries
-// cannot state as data.
+// The path code of the programs whose entries are in knowledge/programs/git.kb: what their
+// entries cannot state as data (a paths role).
 
 func init() {
 	registerPaths("git", gitPaths)

@@ -1,7 +1,7 @@
 package bashrules
 
-// The code of the programs whose entries are in knowledge/programs/local.kb that their entries
-// cannot state as data.
+// The path code of the programs whose entries are in knowledge/programs/local.kb: what their
+// entries cannot state as data (a paths role).
 
 func init() {
 	registerPaths("egrep", grepPaths(false))
@@ -53,7 +53,6 @@ func filePaths(args []Word) pathsResult {
 	if hasOpt(opts, "-C", "--compile") {
 		r.issue("file -C writes a compiled magic file")
 	}
-	r.add(accRead, optVals(opts, "-m", "--magic-file")...)
 	r.add(accRead, dropStdin(ops)...)
 	return r
 }

@@ -1,7 +1,7 @@
 package bashrules
 
-// The code of the programs whose entries are in knowledge/programs/paths.kb that their entries
-// cannot state as data.
+// The path code of the programs whose entries are in knowledge/programs/paths.kb: what their
+// entries cannot state as data (a paths role).
 
 func init() {
 	registerPaths("rgrep", grepPaths(true))

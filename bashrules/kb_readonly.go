@@ -5,11 +5,10 @@ import (
 	"strings"
 )
 
-// The code of the programs whose entries are in knowledge/programs/readonly.kb that their entries
-// cannot state as data.
+// The path code of the programs whose entries are in knowledge/programs/readonly.kb: what their
+// entries cannot state as data (a paths role).
 
 func init() {
-	registerPaths("date", datePaths)
 	registerPaths("wc", wcPaths)
 	registerPaths("hexdump", hexdumpPaths)
 	registerPaths("diff", diffPaths)
@@ -19,7 +18,7 @@ func init() {
 	registerPaths("sort", sortPaths)
 	registerPaths("sed", sedPaths)
 	registerPaths("grep", grepPaths(false))
-	registerPaths("strings", responseFileReaders(kbSpec("strings")))
+	registerPaths("strings", responseFileReaders("strings"))
 	registerPaths("base64", baseNPaths)
 	registerPaths("base32", baseNPaths)
 }
@@ -37,10 +36,9 @@ func baseNPaths(args []Word) pathsResult {
 
 // responseFileReaders are readers for the GNU binutils (strings), which take @FILE as a
 // response file: more arguments, read from FILE, naming files the analysis does not see.
-func responseFileReaders(spec optSpec) pathFunc {
-	read := readers(spec)
+func responseFileReaders(name string) pathFunc {
 	return func(args []Word) pathsResult {
-		r := read(args)
+		r := readOperands(args, kbSpec(name))
 		for _, a := range args {
 			if a.Known && len(a.Value) > 1 && a.Value[0] == '@' {
 				r.add(accRead, subWord(a, a.Value[1:]))
@@ -49,13 +47,6 @@ func responseFileReaders(spec optSpec) pathFunc {
 		}
 		return r
 	}
-}
-
-func datePaths(args []Word) pathsResult {
-	opts, _ := parseArgs(args, kbSpec("date"))
-	var r pathsResult
-	r.add(accRead, optVals(opts, "-f", "--file", "-r", "--reference")...)
-	return r
 }
 
 func wcPaths(args []Word) pathsResult {
@@ -69,9 +60,8 @@ func wcPaths(args []Word) pathsResult {
 }
 
 func hexdumpPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, kbSpec("hexdump"))
+	_, ops := parseArgs(args, kbSpec("hexdump"))
 	var r pathsResult
-	r.add(accRead, optVals(opts, "-f", "--format-file")...)
 	r.add(accRead, ops...)
 	return r
 }
@@ -83,16 +73,14 @@ func diffPaths(args []Word) pathsResult {
 	if hasOpt(opts, "-r", "--recursive") {
 		acc = accReadTree
 	}
-	r.add(accRead, optVals(opts, "-X", "--exclude-from")...)
 	r.add(acc, optVals(opts, "--from-file", "--to-file")...)
 	r.add(acc, dropStdin(ops)...)
 	return r
 }
 
 func realpathPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, kbSpec("realpath"))
+	_, ops := parseArgs(args, kbSpec("realpath"))
 	var r pathsResult
-	r.add(accRead, optVals(opts, "--relative-to", "--relative-base")...)
 	r.add(accRead, ops...)
 	return r
 }
@@ -103,7 +91,6 @@ func duPaths(args []Word) pathsResult {
 	if hasOpt(opts, "--files0-from") {
 		r.issue("du --files0-from reads files named in another file")
 	}
-	r.add(accRead, optVals(opts, "-X", "--exclude-from")...)
 	r.add(accRead, ops...)
 	return r
 }
@@ -124,7 +111,6 @@ func sortPaths(args []Word) pathsResult {
 	opts, ops := parseArgs(args, kbSpec("sort"))
 	var r pathsResult
 	r.add(accWrite, optVals(opts, "-o", "--output")...)
-	r.add(accRead, optVals(opts, "--random-source")...)
 	if hasOpt(opts, "--compress-program") {
 		r.issue("sort --compress-program runs another program")
 	}
@@ -177,7 +163,6 @@ func sedScripts(args []Word) (scripts, files []Word, fromFile []Word) {
 func sedPaths(args []Word) pathsResult {
 	scripts, files, fromFile := sedScripts(args)
 	var r pathsResult
-	r.add(accRead, fromFile...)
 	if len(fromFile) > 0 {
 		r.issue("sed -f runs a script from a file")
 	}
@@ -212,7 +197,6 @@ func grepPaths(recursive bool) pathFunc {
 	return func(args []Word) pathsResult {
 		opts, ops := parseArgs(args, kbSpec("grep"))
 		var r pathsResult
-		r.add(accRead, optVals(opts, "-f", "--file", "--exclude-from")...)
 		if !hasOpt(opts, "-e", "--regexp", "-f", "--file") && len(ops) > 0 {
 			ops = ops[1:]
 		}

@@ -2,8 +2,8 @@ package bashrules
 
 import "strings"
 
-// The code of the programs whose entries are in knowledge/programs/search.kb that their entries
-// cannot state as data.
+// The path code of the programs whose entries are in knowledge/programs/search.kb: what their
+// entries cannot state as data (a paths role).
 
 func init() {
 	registerPaths("rg", rgPaths)
@@ -20,7 +20,6 @@ var rgSpec = optSpec{value: "efgtTmABCMjEdr", long: []string{"regexp", "file", "
 func rgPaths(args []Word) pathsResult {
 	opts, ops := parseArgs(args, rgSpec)
 	var r pathsResult
-	r.add(accRead, optVals(opts, "-f", "--file", "--ignore-file")...)
 	if hasOpt(opts, "--pre") {
 		r.issue("rg --pre runs a program on every file")
 	}
@@ -65,7 +64,6 @@ func fdPaths(args []Word) pathsResult {
 	if hasOpt(opts, "-x", "--exec", "-X", "--exec-batch") {
 		r.issue("fd --exec runs a command on every match")
 	}
-	r.add(accRead, optVals(opts, "--base-directory", "--search-path", "--ignore-file")...)
 	if len(ops) > 0 {
 		ops = ops[1:] // the pattern
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// The code of the programs whose entries are in knowledge/programs/tools.kb that their entries
-// cannot state as data.
+// The path code of the programs whose entries are in knowledge/programs/tools.kb: what their
+// entries cannot state as data (a paths role).
 
 func init() {
 	registerPaths("awk", awkPaths)

@@ -64,16 +64,19 @@ type pathFunc func(args []Word) pathsResult
 // readers returns a pathFunc for a command whose operands are files it reads. The listed
 // options make it read whole trees.
 func readers(spec optSpec, tree ...string) pathFunc {
-	return func(args []Word) pathsResult {
-		opts, ops := parseArgs(args, spec)
-		acc := accRead
-		if hasOpt(opts, tree...) {
-			acc = accReadTree
-		}
-		var r pathsResult
-		r.add(acc, dropStdin(ops)...)
-		return r
+	return func(args []Word) pathsResult { return readOperands(args, spec, tree...) }
+}
+
+// readOperands reads the operands past the options of spec, whole trees with one of tree.
+func readOperands(args []Word, spec optSpec, tree ...string) pathsResult {
+	opts, ops := parseArgs(args, spec)
+	acc := accRead
+	if hasOpt(opts, tree...) {
+		acc = accReadTree
 	}
+	var r pathsResult
+	r.add(acc, dropStdin(ops)...)
+	return r
 }
 
 // noPaths is for commands whose arguments are not files.
