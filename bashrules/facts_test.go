@@ -46,6 +46,10 @@ var roleCases = []checkCase{
 	// word after them is a file (the hand-kept option lists these replace hid it).
 	{"roles", "column -t secret.txt", r("allow:Bash(column:*)", "deny:Read(./secret.txt)"), "", "deny", "Read(./secret.txt)"},
 	{"roles", "pr -s secret.txt", r("allow:Bash(pr:*)", "deny:Read(./secret.txt)"), "", "deny", "Read(./secret.txt)"},
+	// A file an option names is typed in the entry and found by its type: rgrep's entry
+	// is like grep's, so its -f is grep's read.
+	{"roles", "rgrep -f secret.txt src", r("allow:Bash(rgrep:*)", "deny:Read(./secret.txt)"), "", "deny", "Read(./secret.txt)"},
+	{"roles", "diff -X secret.txt a b", r("allow:Bash(diff:*)", "deny:Read(./secret.txt)"), "", "deny", "Read(./secret.txt)"},
 }
 
 func init() { checkCases = append(checkCases, roleCases...) }
