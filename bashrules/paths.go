@@ -2,6 +2,7 @@ package bashrules
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/reinsdev/reins/bashrules/knowledge"
@@ -142,14 +143,45 @@ func roleFunc(e *knowledge.Command, words []string) pathFunc {
 	if words[0] == "none" {
 		return noPaths
 	}
-	spec := kbSpec(e.Names[0])
+	if e.Partial || len(e.Subcommands()) > 0 {
+		// Only a complete option table says which words are option values.
+		panic("bashrules: role paths " + words[0] + " of " + e.Pos + " needs a complete entry without subcommands")
+	}
+	spec := specOf(e)
 	switch words[0] {
 	case "read":
-		return readers(spec, words[1:]...)
+		if len(words) == 1 {
+			return readers(spec)
+		}
+		return treeReaders(e, spec, words[1:])
 	case "write":
 		return writers(spec)
 	default:
 		return removers(spec)
+	}
+}
+
+// treeReaders reads the operands, whole trees below them when one of the options in tree is
+// given, spelt as the entry reads it (--rec for --recursive where it abbreviates).
+func treeReaders(e *knowledge.Command, spec optSpec, tree []string) pathFunc {
+	return func(args []Word) pathsResult {
+		opts, ops := parseArgs(args, spec)
+		acc := accRead
+		for _, o := range opts {
+			if contains(tree, o.name) {
+				acc = accReadTree
+				break
+			}
+			if long, ok := strings.CutPrefix(o.name, "--"); ok {
+				if lo, amb := e.Long(long); lo != nil && !amb && slices.ContainsFunc(lo.Spellings, func(s string) bool { return contains(tree, s) }) {
+					acc = accReadTree
+					break
+				}
+			}
+		}
+		var r pathsResult
+		r.add(acc, dropStdin(ops)...)
+		return r
 	}
 }
 

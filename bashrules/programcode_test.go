@@ -125,3 +125,40 @@ func TestPathCodeIsReachable(t *testing.T) {
 	}
 	t.Logf("%d entries with a paths role, %d names with registered path code", roles, codes)
 }
+
+// TestPathsRoleTreeOptions: a paths role reads its operands past the entry's value options,
+// whole trees below them when one of the role's tree options is given (as grep -r would).
+func TestPathsRoleTreeOptions(t *testing.T) {
+	progs, err := knowledge.Parse("t.kb", []byte("program t\nflags abbrev\nrole paths read -r --recursive\nopt -r --recursive\nopt --rebase\nopt -n= --lines=\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := progs[0].Role(knowledge.RolePaths)
+	f := roleFunc(progs[0], w)
+	words := func(s ...string) []Word {
+		var out []Word
+		for _, v := range s {
+			out = append(out, Word{Src: v, Value: v, Known: true})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-n", "5", "a"}, "a:read"},
+		{[]string{"--lines=5", "-", "a"}, "a:read"},
+		{[]string{"-r", "-n5", "d"}, "d:read below"},
+		{[]string{"--rec", "d", "e"}, "d:read below e:read below"},
+		{[]string{"--re", "d"}, "d:read"}, // --re is --recursive or --rebase
+		{[]string{"-n", "-r", "d"}, "d:read"}, // -r is -n's value
+	} {
+		var got []string
+		for _, u := range f(words(tc.args...)).uses {
+			got = append(got, u.w.Value+":"+u.acc.String())
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("t %v = %v, want %s", tc.args, got, tc.want)
+		}
+	}
+}
