@@ -150,7 +150,7 @@ func TestPathsRoleTreeOptions(t *testing.T) {
 		{[]string{"--lines=5", "-", "a"}, "a:read"},
 		{[]string{"-r", "-n5", "d"}, "d:read below"},
 		{[]string{"--rec", "d", "e"}, "d:read below e:read below"},
-		{[]string{"--re", "d"}, "d:read"}, // --re is --recursive or --rebase
+		{[]string{"--re", "d"}, "d:read"},     // --re is --recursive or --rebase
 		{[]string{"-n", "-r", "d"}, "d:read"}, // -r is -n's value
 	} {
 		var got []string
