@@ -164,26 +164,32 @@ var kbSpecs = sync.OnceValue(func() map[string]optSpec {
 		if e.Partial || len(e.Subcommands()) > 0 {
 			continue
 		}
-		var spec optSpec
-		for _, o := range e.Options {
-			for _, sp := range o.Spellings {
-				if o.ArityOf(sp) != knowledge.Required {
-					continue
-				}
-				if strings.HasPrefix(sp, "--") {
-					spec.long = append(spec.long, sp[2:])
-				} else if len(sp) == 2 {
-					spec.value += sp[1:]
-				}
-			}
-		}
-		spec.posix = e.Posix
+		spec := specOf(e)
 		for _, n := range e.Names {
 			out[n] = spec
 		}
 	}
 	return out
 })
+
+// specOf is the optSpec an entry's options give: which take a value that must follow.
+func specOf(e *knowledge.Command) optSpec {
+	var spec optSpec
+	for _, o := range e.Options {
+		for _, sp := range o.Spellings {
+			if o.ArityOf(sp) != knowledge.Required {
+				continue
+			}
+			if strings.HasPrefix(sp, "--") {
+				spec.long = append(spec.long, sp[2:])
+			} else if len(sp) == 2 {
+				spec.value += sp[1:]
+			}
+		}
+	}
+	spec.posix = e.Posix
+	return spec
+}
 
 // kbSpec is the optSpec of a program with a complete entry; a missing one is a programming
 // error caught by the first test that reads the program's paths.

@@ -115,7 +115,7 @@ func (ps *pathChecks) command(c *Command, hasChildren bool) pathOutcome {
 		return out
 	}
 	var uses []pathUse
-	if spec, ok := pathSpecs()[name]; ok {
+	if spec, ok := pathFuncOf(name); ok {
 		pr := spec(c.Argv[1:])
 		uses, out.issues = pr.uses, pr.issues
 	} else if !hasChildren && !isWrapperLike(name) {
@@ -137,7 +137,7 @@ func (ps *pathChecks) command(c *Command, hasChildren bool) pathOutcome {
 	}
 	if c.ExtraArgs {
 		extra := pathUse{w: Word{Src: "(arguments from xargs input)", Why: "arguments read by xargs"}}
-		if spec, ok := pathSpecs()[name]; ok {
+		if spec, ok := pathFuncOf(name); ok {
 			// What the command does with one more operand is what it does with them all.
 			pr := spec(append(slices.Clone(c.Argv[1:]), Word{Src: "ARG", Value: "ARG", Known: true, Placeholder: true}))
 			for _, u := range pr.uses {

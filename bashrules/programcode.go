@@ -14,7 +14,12 @@ import (
 // one Go file.
 //
 // Registration happens in init functions; the checker reads the registry only after init,
-// through the lazily built tables, so the order of the files does not matter.
+// through the lazily built tables, so the order of the files does not matter. A registered
+// function reads its entry (kbSpec) when it is called, not when it is registered: init must
+// not load the knowledge base (TestOwnPackageInitsStaySmall). A registration covers exactly
+// the name it gives, not the other names of its entry, so a family registers each name that
+// shares the code and a variant may differ (rgrep is grep -r; node's words are not probed,
+// nodejs's are, as before the registry).
 
 // programCode is one program's registered code, by facet.
 type programCode struct {

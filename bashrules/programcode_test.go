@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -57,5 +58,107 @@ func TestProgramCodeBesideItsEntry(t *testing.T) {
 			}
 			return true
 		})
+	}
+}
+
+// hasCode reports whether code is registered for one of an entry's names.
+func hasCode(e *knowledge.Command) bool {
+	for _, n := range e.Names {
+		if registered(n) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPathCodeIsReachable: every paths role and every registered path code is what the path
+// checks get for its name (pathFuncOf), and no name has both; a role's reader is built from
+// its entry's options (a partial entry or one with subcommands panics here, not in a call).
+func TestPathCodeIsReachable(t *testing.T) {
+	roles := 0
+	for _, e := range knowledge.Builtin().Programs() {
+		w, ok := e.Role(knowledge.RolePaths)
+		if !ok {
+			continue
+		}
+		roles++
+		for _, n := range e.Names {
+			if registered(n) != nil && registered(n).paths != nil {
+				t.Errorf("%s: %s has a paths role and registered path code; say it once", e.Pos, n)
+			}
+			f, ok := pathFuncOf(n)
+			if !ok {
+				t.Errorf("%s: role paths %v of %s reaches no path check", e.Pos, w, n)
+				continue
+			}
+			if w[0] == "none" {
+				if got := f([]Word{{Src: "f", Value: "f", Known: true}}); len(got.uses)+len(got.issues) != 0 {
+					t.Errorf("%s: role paths none of %s gives %+v", e.Pos, n, got)
+				}
+				continue
+			}
+			want := map[string]access{"read": accRead, "write": accWrite, "remove": accRemove}[w[0]]
+			got := f([]Word{{Src: "f", Value: "f", Known: true}})
+			if len(got.uses) != 1 || got.uses[0].acc != want {
+				t.Errorf("%s: role paths %s of %s: f gives %+v, want one %s", e.Pos, w[0], n, got, want)
+			}
+		}
+	}
+	codes := 0
+	codeMu.Lock()
+	names := make([]string, 0, len(programCodes))
+	for n, c := range programCodes {
+		if c.paths != nil {
+			names = append(names, n)
+		}
+	}
+	codeMu.Unlock()
+	for _, n := range names {
+		codes++
+		f, ok := pathFuncOf(n)
+		if !ok || reflect.ValueOf(f).Pointer() != reflect.ValueOf(registered(n).paths).Pointer() {
+			t.Errorf("the path code registered for %s is not what pathFuncOf(%q) gives", n, n)
+		}
+	}
+	if roles == 0 || codes == 0 {
+		t.Fatalf("%d paths roles and %d registrations: the registry or the roles were not read", roles, codes)
+	}
+	t.Logf("%d entries with a paths role, %d names with registered path code", roles, codes)
+}
+
+// TestPathsRoleTreeOptions: a paths role reads its operands past the entry's value options,
+// whole trees below them when one of the role's tree options is given (as grep -r would).
+func TestPathsRoleTreeOptions(t *testing.T) {
+	progs, err := knowledge.Parse("t.kb", []byte("program t\nflags abbrev\nrole paths read -r --recursive\nopt -r --recursive\nopt --rebase\nopt -n= --lines=\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := progs[0].Role(knowledge.RolePaths)
+	f := roleFunc(progs[0], w)
+	words := func(s ...string) []Word {
+		var out []Word
+		for _, v := range s {
+			out = append(out, Word{Src: v, Value: v, Known: true})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-n", "5", "a"}, "a:read"},
+		{[]string{"--lines=5", "-", "a"}, "a:read"},
+		{[]string{"-r", "-n5", "d"}, "d:read below"},
+		{[]string{"--rec", "d", "e"}, "d:read below e:read below"},
+		{[]string{"--re", "d"}, "d:read"},     // --re is --recursive or --rebase
+		{[]string{"-n", "-r", "d"}, "d:read"}, // -r is -n's value
+	} {
+		var got []string
+		for _, u := range f(words(tc.args...)).uses {
+			got = append(got, u.w.Value+":"+u.acc.String())
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("t %v = %v, want %s", tc.args, got, tc.want)
+		}
 	}
 }

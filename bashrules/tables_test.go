@@ -18,7 +18,6 @@ import (
 // value type (issue 39); until it moves there it is listed here, and the list only shrinks:
 // an entry that matches nothing fails too.
 var commandTables = map[string]string{
-	"paths.go pathSpecs":                "which operands each program reads and writes",
 	"readonly.go buildReadOnlyCommands": "the read-only set",
 	"cmdline/wrappers.go wrappers":      "wrappers and how to peel them",
 }

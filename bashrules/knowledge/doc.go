@@ -86,6 +86,11 @@
 //	                                                  walk, mirror, repo)
 //	                            execvalues            some options or operands run code, read
 //	                                                  by value (crontab FILE, tmux send-keys)
+//	                            paths KIND [OPTION...] what its operands are: none (not files),
+//	                                                  read, write or remove; after read, the
+//	                                                  entry's options that make it read whole
+//	                                                  trees below them (a program whose paths
+//	                                                  need code registers it in bashrules)
 //	help ARGS...              what prints the options, for the test against the installed
 //	                          program (default --help; may repeat; "help man [PAGE]": the
 //	                          manual page; "help none": nothing does); on a subcommand, what

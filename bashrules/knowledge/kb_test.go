@@ -52,6 +52,13 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		{"program a\nsub b\nflags nooptions", "f.kb:3:7: nooptions is a flag of a program"},
 		{"program a\nsub b\nflags group", "f.kb:3:7: group is a flag of a program"},
 		{"program a\nopt -c= coda", `f.kb:2:9: unknown word "coda"`},
+		{"program a\nrole paths", "f.kb:2:6: role paths takes one of none, read, write, remove"},
+		{"program a\nrole paths reads", `f.kb:2:12: unknown word "reads" for role paths`},
+		{"program a\nrole paths write -r", "f.kb:2:18: role paths write takes no tree options"},
+		{"program a\nrole paths read r", `f.kb:2:17: "r" is not an option spelling`},
+		{"program a\nrole paths read -r\nopt -R\nprogram b", "f.kb:2:17: tree option -r of role paths is not an option of a"},
+		{"program a\nrole paths read -r\nopt -R", "f.kb:2:17: tree option -r of role paths is not an option of a"},
+		{"program a\nrole paths none\nrole paths read", "f.kb:3:6: role paths is stated twice"},
 	} {
 		_, err := Parse("f.kb", []byte(tc.in))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {

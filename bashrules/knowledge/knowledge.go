@@ -260,7 +260,17 @@ const (
 	// effects do not say, read by value (crontab FILE installs jobs, tmux send-keys, at's
 	// standard input), so its options are judged like those of a program with exec options.
 	RoleExecValues = "execvalues"
+	// RolePaths says what the program does with its operands, when that is all its
+	// arguments name beyond its typed options: "none" (they are not files: echo, kill),
+	// "read" (cat, head), "write" (mkdir, tee) or "remove" (rm). The words after "read" are
+	// option spellings of the entry that make it read whole trees below its operands. A
+	// program whose operands need code to place (sed's script, find's expression) has its
+	// path code registered in bashrules instead.
+	RolePaths = "paths"
 )
+
+// PathKinds are what a paths role may say a program does with its operands.
+var PathKinds = []string{"none", "read", "write", "remove"}
 
 // Role returns the words of a role the command states, and whether it states it.
 func (c *Command) Role(name string) ([]string, bool) {

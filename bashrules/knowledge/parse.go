@@ -55,6 +55,15 @@ type reader struct {
 	progs []*Command
 	prog  *Command // current program
 	cur   *Command // current program or subcommand
+	// treeOpts are the tree options of the current program's paths role, checked when the
+	// entry is finished.
+	treeOpts []pos
+}
+
+// pos is a token of an earlier line.
+type pos struct {
+	line int
+	tok  token
 }
 
 func (r *reader) errf(col int, format string, args ...any) error {
@@ -466,6 +475,7 @@ var roleWords = map[string]struct {
 	RoleDeclares:    {},
 	RoleDestroys:    {choices: DestroyKinds, min: 1, max: 1},
 	RoleExecValues:  {},
+	RolePaths:       {},
 }
 
 // DestroyKinds are the kinds of damage a destroys role may name: the damage budget has code
@@ -474,7 +484,7 @@ var DestroyKinds = []string{"remove", "files", "shrink", "output", "blocks", "mo
 
 // roleNames lists the roles for errors.
 var roleNames = "interpreter, shell, runner, dbclient, data, launcher, local, globhazard, goals, edits, network, codemodules, " +
-	"subscripts, shelltext, nosuggest, commands, runsnamed, setsvars, declares, destroys or execvalues"
+	"subscripts, shelltext, nosuggest, commands, runsnamed, setsvars, declares, destroys, execvalues or paths"
 
 func (r *reader) role(toks []token) error {
 	if len(toks) < 2 {
@@ -490,6 +500,9 @@ func (r *reader) role(toks []token) error {
 	}
 	if _, dup := r.prog.Roles[name]; dup {
 		return r.errf(toks[1].col, "role %s is stated twice", name)
+	}
+	if name == RolePaths {
+		return r.pathsRole(toks)
 	}
 	words := []string{}
 	for _, t := range toks[2:] {
@@ -515,6 +528,53 @@ func (r *reader) role(toks []token) error {
 	return nil
 }
 
+// pathsRole reads "role paths KIND [TREE-OPTION...]". The tree options are checked against
+// the entry's options when the entry is finished, since they may be listed after the role.
+func (r *reader) pathsRole(toks []token) error {
+	if len(toks) < 3 {
+		return r.errf(toks[1].col, "role paths takes one of %s", strings.Join(PathKinds, ", "))
+	}
+	kind := toks[2]
+	if !slices.Contains(PathKinds, kind.s) {
+		return r.errf(kind.col, "unknown word %q for role paths (want %s)", kind.s, strings.Join(PathKinds, ", "))
+	}
+	words := []string{kind.s}
+	for _, t := range toks[3:] {
+		if kind.s != "read" {
+			return r.errf(t.col, "role paths %s takes no tree options (only read does)", kind.s)
+		}
+		if len(t.s) < 2 || t.s[0] != '-' {
+			return r.errf(t.col, "%q is not an option spelling", t.s)
+		}
+		words = append(words, t.s)
+		r.treeOpts = append(r.treeOpts, pos{r.line, t})
+	}
+	if r.prog.Roles == nil {
+		r.prog.Roles = map[string][]string{}
+	}
+	r.prog.Roles[RolePaths] = words
+	return nil
+}
+
+// checkTreeOpts: each tree option of a paths role is a spelling of one of the entry's
+// options, so that a misspelt one fails here instead of never matching.
+func (r *reader) checkTreeOpts() error {
+	defer func() { r.treeOpts = r.treeOpts[:0] }()
+	for _, p := range r.treeOpts {
+		found := false
+		for _, o := range r.prog.Options {
+			if slices.Contains(o.Spellings, p.tok.s) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return &ParseError{File: r.file, Line: p.line, Col: p.tok.col, Msg: fmt.Sprintf("tree option %s of role paths is not an option of %s", p.tok.s, r.prog.Names[0])}
+		}
+	}
+	return nil
+}
+
 func wordCount(lo, hi int, choices []string) string {
 	if lo == hi {
 		return "one of " + strings.Join(choices, ", ")
@@ -526,6 +586,9 @@ func wordCount(lo, hi int, choices []string) string {
 func (r *reader) finish() error {
 	if r.prog == nil {
 		return nil
+	}
+	if err := r.checkTreeOpts(); err != nil {
+		return err
 	}
 	r.prog.index()
 	for _, s := range r.prog.subList {

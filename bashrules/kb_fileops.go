@@ -1,12 +1,25 @@
 package bashrules
 
-// The paths of the commands that copy, move, link and change files (mv, cp, install, ln,
-// link, chmod and its kin, truncate, dd, xargs): split from paths.go by size.
-
 import (
 	"path"
 	"strings"
 )
+
+// The path code of the programs whose entries are in knowledge/programs/fileops.kb: what their
+// entries cannot state as data (a paths role).
+
+func init() {
+	registerPaths("shred", shredPaths)
+	registerPaths("touch", touchPaths)
+	registerPaths("mv", mvPaths)
+	registerPaths("cp", cpPaths(false))
+	registerPaths("install", cpPaths(true))
+	registerPaths("ln", lnPaths)
+	registerPaths("chmod", modePaths("chmod"))
+	registerPaths("chown", modePaths("chown"))
+	registerPaths("chgrp", modePaths("chgrp"))
+	registerPaths("truncate", truncatePaths)
+}
 
 func mvPaths(args []Word) pathsResult {
 	opts, ops := parseArgs(args, kbSpec("mv"))
@@ -14,12 +27,14 @@ func mvPaths(args []Word) pathsResult {
 }
 
 func cpPaths(install bool) pathFunc {
-	spec := kbSpec("cp")
+	name := "cp"
 	if install {
-		spec = kbSpec("install")
+		name = "install"
 	}
 	return func(args []Word) pathsResult {
-		opts, ops := parseArgs(args, spec)
+		// The spec is read at the call, not at registration: the registry is filled in init,
+		// which must not load the knowledge base.
+		opts, ops := parseArgs(args, kbSpec(name))
 		if install && hasOpt(opts, "-d", "--directory") {
 			var r pathsResult
 			r.add(accWrite, ops...)
@@ -123,74 +138,41 @@ func lnPaths(args []Word) pathsResult {
 	return r
 }
 
-// linkPaths: link FILE NAME makes a hard link, like ln without options: both are writes.
-func linkPaths(args []Word) pathsResult {
-	_, ops := parseArgs(args, optSpec{})
-	var r pathsResult
-	r.add(accWrite, ops...)
-	return r
-}
-
-func modePaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{long: []string{"reference", "from"}})
-	var r pathsResult
-	refs := optVals(opts, "--reference")
-	r.add(accRead, refs...)
-	if len(refs) == 0 && len(ops) > 0 {
-		ops = ops[1:] // the mode or owner
+// modePaths: chmod, chown and chgrp change their operands after the mode or owner, which
+// --reference (a read their entries type) replaces.
+func modePaths(name string) pathFunc {
+	return func(args []Word) pathsResult {
+		opts, ops := parseArgs(args, kbSpec(name))
+		var r pathsResult
+		if len(optVals(opts, "--reference")) == 0 && len(ops) > 0 {
+			ops = ops[1:] // the mode or owner
+		}
+		r.add(accWrite, ops...)
+		return r
 	}
-	r.add(accWrite, ops...)
-	return r
 }
 
 func truncatePaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, kbSpec("truncate"))
+	_, ops := parseArgs(args, kbSpec("truncate"))
 	var r pathsResult
-	r.add(accRead, optVals(opts, "-r", "--reference")...)
 	r.add(accWrite, ops...)
 	return r
 }
 
-func ddPaths(args []Word) pathsResult {
+func shredPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, kbSpec("shred"))
 	var r pathsResult
-	for _, a := range args {
-		if !a.Known {
-			r.issue("dd operand is not literal")
-			continue
-		}
-		if v, ok := strings.CutPrefix(a.Value, "if="); ok {
-			r.add(accRead, subWord(a, v))
-		}
-		if v, ok := strings.CutPrefix(a.Value, "of="); ok {
-			r.add(accWrite, subWord(a, v))
-		}
+	acc := accWrite
+	if hasOpt(opts, "-u", "--remove") {
+		acc = accRemove
 	}
+	r.add(acc, ops...)
 	return r
 }
 
-func xargsPaths(args []Word) pathsResult {
+func touchPaths(args []Word) pathsResult {
+	_, ops := parseArgs(args, kbSpec("touch"))
 	var r pathsResult
-	inner, _, _ := xargsReplace(args)
-	opts, _ := parseArgs(args[:min(inner, len(args))], optSpec{value: "adELnPsI", long: []string{"arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}})
-	r.add(accRead, optVals(opts, "-a", "--arg-file")...)
-	return r
-}
-
-// paxPaths: pax -rw copies the files named to the last operand, a directory; with -l it
-// hard-links them there instead, which makes each a write to its source (as cp -l).
-func paxPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{value: "bfopsxBGTU"})
-	var r pathsResult
-	copying := hasOpt(opts, "-r") && hasOpt(opts, "-w")
-	if !copying || len(ops) < 2 {
-		r.add(accRead, ops...)
-		return r
-	}
-	src := accReadTree
-	if hasOpt(opts, "-l") {
-		src = accWrite
-	}
-	r.add(src, ops[:len(ops)-1]...)
-	r.add(accWrite, ops[len(ops)-1])
+	r.add(accWrite, ops...)
 	return r
 }

@@ -6,6 +6,24 @@ import (
 	"strings"
 )
 
+// The path code of the programs whose entries are in knowledge/programs/tools.kb: what their
+// entries cannot state as data (a paths role).
+
+func init() {
+	registerPaths("awk", awkPaths)
+	registerPaths("gawk", awkPaths)
+	registerPaths("mawk", awkPaths)
+	registerPaths("nawk", awkPaths)
+	registerPaths("curl", curlPaths)
+	registerPaths("wget", wgetPaths)
+	registerPaths("tar", tarPaths)
+	registerPaths("zip", zipPaths)
+	registerPaths("scp", copyRemotePaths)
+	registerPaths("rsync", copyRemotePaths)
+	registerPaths("sftp", sshPaths)
+	registerPaths("ssh", sshPaths)
+}
+
 var curlSpec = optSpec{value: "dFoTKbcDeEHuUXxAwrmCYyzQtP", long: []string{"data", "data-ascii", "data-binary", "data-raw",
 	"data-urlencode", "json", "form", "form-string", "output", "upload-file", "config", "cookie", "cookie-jar", "dump-header",
 	"referer", "cert", "key", "cacert", "capath", "header", "user", "proxy-user", "request", "proxy", "user-agent", "write-out",
@@ -225,24 +243,6 @@ func zipPaths(args []Word) pathsResult {
 	return r
 }
 
-func unzipPaths(args []Word) pathsResult {
-	opts, ops := parseArgs(args, optSpec{value: "dxP"})
-	var r pathsResult
-	if len(ops) > 0 {
-		r.add(accRead, ops[0])
-	}
-	if hasOpt(opts, "-l", "-v", "-t", "-p", "-Z", "-z") {
-		return r
-	}
-	target := dotWord
-	if ds := optVals(opts, "-d"); len(ds) > 0 {
-		target = ds[0]
-	}
-	r.add(accWrite, target)
-	r.issue("extracting an archive writes files named inside it")
-	return r
-}
-
 // sshCommandOption reports ssh -o options that run a local command.
 func sshCommandOption(v string) bool {
 	v = strings.ToLower(v)
@@ -322,4 +322,24 @@ func copyRemotePaths(args []Word) pathsResult {
 func isRemoteSpec(v string) bool {
 	i := strings.IndexByte(v, ':')
 	return i > 0 && !strings.Contains(v[:i], "/")
+}
+
+func awkPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "fvFiE", long: []string{"file", "assign", "field-separator", "include", "exec", "load"}})
+	var r pathsResult
+	progs := optVals(opts, "-f", "--file", "-i", "--include", "-E", "--exec")
+	r.add(accRead, progs...)
+	if len(progs) == 0 && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	for _, o := range ops {
+		if o.Known && envAssignRE().MatchString(o.Value) {
+			continue // var=value sets a variable
+		}
+		if o.Known && o.Value == "-" {
+			continue
+		}
+		r.add(accRead, o)
+	}
+	return r
 }

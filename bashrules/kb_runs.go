@@ -1,0 +1,114 @@
+package bashrules
+
+import "strings"
+
+// The path code of the programs whose entries are in knowledge/programs/runs.kb: what their
+// entries cannot state as data (a paths role).
+
+func init() {
+	registerPaths("jq", jqPaths)
+	registerPaths("source", sourcePaths)
+	registerPaths(".", sourcePaths)
+	registerPaths("tree", treePaths)
+	registerPaths("dd", ddPaths)
+	registerPaths("xargs", xargsPaths)
+	registerPaths("node", noPaths)
+}
+
+func ddPaths(args []Word) pathsResult {
+	var r pathsResult
+	for _, a := range args {
+		if !a.Known {
+			r.issue("dd operand is not literal")
+			continue
+		}
+		if v, ok := strings.CutPrefix(a.Value, "if="); ok {
+			r.add(accRead, subWord(a, v))
+		}
+		if v, ok := strings.CutPrefix(a.Value, "of="); ok {
+			r.add(accWrite, subWord(a, v))
+		}
+	}
+	return r
+}
+
+func xargsPaths(args []Word) pathsResult {
+	var r pathsResult
+	inner, _, _ := xargsReplace(args)
+	opts, _ := parseArgs(args[:min(inner, len(args))], optSpec{value: "adELnPsI", long: []string{"arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}})
+	r.add(accRead, optVals(opts, "-a", "--arg-file")...)
+	return r
+}
+
+// jqPaths knows jq's two-value options (--arg name value) and its filter operand.
+func jqPaths(args []Word) pathsResult {
+	var r pathsResult
+	var ops []Word
+	filterFromFile := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.Known || !strings.HasPrefix(a.Value, "-") || a.Value == "-" {
+			ops = append(ops, a)
+			continue
+		}
+		switch v := a.Value; v {
+		case "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case "--arg", "--argjson":
+			i += 2
+		case "--slurpfile", "--rawfile":
+			if i+2 < len(args) {
+				r.add(accRead, args[i+2])
+			}
+			i += 2
+		case "-f", "--from-file":
+			filterFromFile = true
+			if i+1 < len(args) {
+				r.add(accRead, args[i+1])
+			}
+			i++
+		case "-L", "--indent":
+			if v == "-L" && i+1 < len(args) {
+				r.add(accRead, args[i+1])
+			}
+			i++
+		case "--args", "--jsonargs":
+			// The remaining operands are values, not files.
+			if len(ops) == 0 && !filterFromFile && i+1 < len(args) {
+				ops = append(ops, args[i+1])
+			}
+			r.add(accRead, dropStdin(tail(ops, filterFromFile))...)
+			return r
+		}
+	}
+	r.add(accRead, dropStdin(tail(ops, filterFromFile))...)
+	return r
+}
+
+// tail drops the filter operand.
+func tail(ops []Word, filterFromFile bool) []Word {
+	if filterFromFile || len(ops) == 0 {
+		return ops
+	}
+	return ops[1:]
+}
+
+func sourcePaths(args []Word) pathsResult {
+	var r pathsResult
+	if len(args) > 0 {
+		r.add(accRead, args[0])
+	}
+	return r
+}
+
+func treePaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "LPIHTo", long: []string{"charset", "filelimit", "timefmt", "sort", "fromfile", "infile"}})
+	var r pathsResult
+	r.add(accWrite, optVals(opts, "-o")...)
+	if hasOpt(opts, "--fromfile", "--infile") {
+		r.issue("tree --fromfile reads a listing from a file")
+	}
+	r.add(accRead, ops...)
+	return r
+}
