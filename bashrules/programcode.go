@@ -25,9 +25,6 @@ import (
 type programCode struct {
 	// paths finds the paths the program's arguments name and what it does with each.
 	paths pathFunc
-	// readOnly says why the arguments are not read-only ("" when they are); a program with
-	// one is in the read-only set.
-	readOnly roFunc
 }
 
 var (
@@ -64,18 +61,6 @@ func registerPaths(name string, f pathFunc) {
 			return false
 		}
 		c.paths = f
-		return true
-	})
-}
-
-// registerReadOnly registers the check that keeps a program read-only and puts it in the
-// read-only set.
-func registerReadOnly(name string, f roFunc) {
-	register(name, "read-only", func(c *programCode) bool {
-		if c.readOnly != nil {
-			return false
-		}
-		c.readOnly = f
 		return true
 	})
 }
