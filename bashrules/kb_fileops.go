@@ -10,7 +10,7 @@ import (
 
 func init() {
 	registerPaths("shred", shredPaths)
-	registerPaths("touch", touchPaths)
+	registerPaths("touch", allOperands("touch", accWrite))
 	registerPaths("mv", mvPaths)
 	registerPaths("cp", cpPaths(false))
 	registerPaths("install", cpPaths(true))
@@ -18,7 +18,7 @@ func init() {
 	registerPaths("chmod", modePaths("chmod"))
 	registerPaths("chown", modePaths("chown"))
 	registerPaths("chgrp", modePaths("chgrp"))
-	registerPaths("truncate", truncatePaths)
+	registerPaths("truncate", allOperands("truncate", accWrite))
 }
 
 func mvPaths(args []Word) pathsResult {
@@ -152,13 +152,6 @@ func modePaths(name string) pathFunc {
 	}
 }
 
-func truncatePaths(args []Word) pathsResult {
-	_, ops := parseArgs(args, kbSpec("truncate"))
-	var r pathsResult
-	r.add(accWrite, ops...)
-	return r
-}
-
 func shredPaths(args []Word) pathsResult {
 	opts, ops := parseArgs(args, kbSpec("shred"))
 	var r pathsResult
@@ -167,12 +160,5 @@ func shredPaths(args []Word) pathsResult {
 		acc = accRemove
 	}
 	r.add(acc, ops...)
-	return r
-}
-
-func touchPaths(args []Word) pathsResult {
-	_, ops := parseArgs(args, kbSpec("touch"))
-	var r pathsResult
-	r.add(accWrite, ops...)
 	return r
 }

@@ -10,9 +10,9 @@ import (
 
 func init() {
 	registerPaths("wc", wcPaths)
-	registerPaths("hexdump", hexdumpPaths)
+	registerPaths("hexdump", allOperands("hexdump", accRead))
 	registerPaths("diff", diffPaths)
-	registerPaths("realpath", realpathPaths)
+	registerPaths("realpath", allOperands("realpath", accRead))
 	registerPaths("du", duPaths)
 	registerPaths("uniq", uniqPaths)
 	registerPaths("sort", sortPaths)
@@ -59,13 +59,6 @@ func wcPaths(args []Word) pathsResult {
 	return r
 }
 
-func hexdumpPaths(args []Word) pathsResult {
-	_, ops := parseArgs(args, kbSpec("hexdump"))
-	var r pathsResult
-	r.add(accRead, ops...)
-	return r
-}
-
 func diffPaths(args []Word) pathsResult {
 	opts, ops := parseArgs(args, kbSpec("diff"))
 	var r pathsResult
@@ -75,13 +68,6 @@ func diffPaths(args []Word) pathsResult {
 	}
 	r.add(acc, optVals(opts, "--from-file", "--to-file")...)
 	r.add(acc, dropStdin(ops)...)
-	return r
-}
-
-func realpathPaths(args []Word) pathsResult {
-	_, ops := parseArgs(args, kbSpec("realpath"))
-	var r pathsResult
-	r.add(accRead, ops...)
 	return r
 }
 

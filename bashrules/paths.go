@@ -194,6 +194,18 @@ func writers(spec optSpec) pathFunc {
 	}
 }
 
+// allOperands is for a program whose every operand past its entry's options is a path it
+// reads or writes, "-" included (a file of that name, not standard input). The entry is read
+// at the call, not at registration, so that init does not load the knowledge base.
+func allOperands(name string, acc access) pathFunc {
+	return func(args []Word) pathsResult {
+		_, ops := parseArgs(args, kbSpec(name))
+		var r pathsResult
+		r.add(acc, ops...)
+		return r
+	}
+}
+
 func removers(spec optSpec) pathFunc {
 	return func(args []Word) pathsResult {
 		_, ops := parseArgs(args, spec)
