@@ -190,7 +190,7 @@ func TestCompactInteractiveE2E(t *testing.T) {
 	r.waitFor("default mode")
 	r.typeText("hello")
 	r.keys("Enter")
-	r.waitFor("First answer.")
+	r.waitAnswer("First answer.")
 	r.typeText("/compact keep it short")
 	r.keys("Enter")
 	r.waitFor("Conversation compacted:")

@@ -144,7 +144,7 @@ func TestStatusE2E(t *testing.T) {
 	r.waitFor("default mode")
 	r.typeText("hello")
 	r.keys("Enter")
-	r.waitFor("Hi there.")
+	r.waitAnswer("Hi there.")
 	r.typeText("/status")
 	r.keys("Enter")
 	s := r.waitFor("Credential: apiKeyHelper from", "API: "+srv.URL)

@@ -118,7 +118,7 @@ func TestInteractiveResumePicker(t *testing.T) {
 	r.waitFor("default mode")
 	r.typeText("the second question")
 	r.keys("Enter")
-	r.waitFor("second answer")
+	r.waitAnswer("second answer")
 	r.typeText("/resume")
 	r.keys("Enter")
 	s := r.waitFor("Resume a session of this folder", "this session", "↑↓ select · enter choose · esc close")

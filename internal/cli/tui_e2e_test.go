@@ -87,6 +87,16 @@ func (r *tmuxRun) waitFor(texts ...string) string {
 	}
 }
 
+// waitAnswer waits until the screen shows texts and the turn that printed them has ended: a
+// reply is on the screen a frame before its turn ends, and a command typed in that window is
+// refused as "wait for the turn to finish" (it happened on a loaded CI machine).
+func (r *tmuxRun) waitAnswer(texts ...string) string {
+	r.t.Helper()
+	r.waitFor(texts...)
+	r.waitGone("working…")
+	return r.screen()
+}
+
 // waitGone waits until the screen no longer shows text (a menu closed: the next key must not
 // reach it, and an Escape followed at once by a key reads as Alt+key).
 func (r *tmuxRun) waitGone(text string) {

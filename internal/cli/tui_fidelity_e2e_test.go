@@ -307,7 +307,7 @@ func TestChatCardsE2E(t *testing.T) {
 		r.waitFor("default mode")
 		r.typeText("/review main.go")
 		r.keys("Enter")
-		r.waitFor("Reviewed.")
+		r.waitAnswer("Reviewed.")
 		r.typeText("/rewind")
 		r.keys("Enter")
 		s := r.waitFor("Rewind to before a message")
