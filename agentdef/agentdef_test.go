@@ -196,8 +196,8 @@ func TestParseJSONErrors(t *testing.T) {
 		`[]`, `{"x": {"description": "d"}}`, `{"x": {"description": "d", "prompt": "p", "colour": 1}}`,
 		`{"../x": {"description": "d", "prompt": "p"}}`, `{"x": {"description": "d", "prompt": "p", "permissionMode": "bubble"}}`,
 	} {
-		if _, err := ParseJSON("--agents", []byte(in), SourceFlag); err == nil || !strings.HasPrefix(err.Error(), "--agents: ") {
-			t.Errorf("ParseJSON(%s) = %v, want an error naming --agents", in, err)
+		if _, err := ParseJSON("--agents", []byte(in), SourceFlag); err == nil || !strings.HasPrefix(err.Error(), "--agents:1:") {
+			t.Errorf("ParseJSON(%s) = %v, want an error naming --agents and its line:col", in, err)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package agentdef
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -45,107 +46,138 @@ func RefusedFields() []string {
 // ParseJSON parses the object of --agents or an SDK initialize's agents: {"name":
 // {"description", "prompt", "tools", "disallowedTools", "model", "permissionMode",
 // "maxTurns", "background", "mcpServers"}}. origin names the source in errors. Every problem
-// of a definition is reported, each naming its field.
+// of every definition is reported, each at the line and column of the field it is about, in
+// the order written: the value is often one long command-line argument, where the column is
+// what finds the mistake.
 func ParseJSON(origin string, data []byte, src Source) ([]*Definition, error) {
-	var raw map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("%s: not a JSON object of agent definitions: %w", origin, err)
-	}
-	if raw == nil {
-		return nil, fmt.Errorf("%s: not a JSON object of agent definitions: null", origin)
-	}
-	names := make([]string, 0, len(raw))
-	for n := range raw {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var out []*Definition
-	for _, name := range names {
-		if !validName().MatchString(name) {
-			return nil, fmt.Errorf("%s: invalid agent name %q: use letters, digits, '-' and '_' (at most 64)", origin, name)
+	lines := posjson.NewLines(data)
+	if err := posjson.Check(data); err != nil {
+		var oe *posjson.OffsetError
+		off := 0
+		if errors.As(err, &oe) {
+			off = oe.Off
 		}
-		def, problems := parseJSONDef(name, raw[name])
-		if len(problems) > 0 {
-			return nil, fmt.Errorf("%s: agent %q: %s", origin, name, strings.Join(problems, "; "))
+		return nil, lines.Errorf(origin, off, "not a JSON object of agent definitions: %v", err)
+	}
+	agents, ok := posjson.Fields(data, 0)
+	if !ok {
+		return nil, lines.Errorf(origin, firstByte(data), "not a JSON object of agent definitions: %s", posjson.KindAt(data, 0))
+	}
+	var out []*Definition
+	var errs []error
+	for _, name := range fieldNames(agents) {
+		f, _ := posjson.Last(agents, name)
+		if !validName().MatchString(name) {
+			errs = append(errs, lines.Errorf(origin, f.KeyOff, "invalid agent name %q: use letters, digits, '-' and '_' (at most 64)", name))
+			continue
+		}
+		def, problems := parseJSONDef(name, data, f)
+		for _, p := range problems {
+			errs = append(errs, lines.Errorf(origin, p.off, "agent %q: %s", name, p.msg))
 		}
 		def.Source = src
 		out = append(out, def)
 	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
 	return out, nil
 }
 
-// parseJSONDef reads one definition, returning every problem found in it.
-func parseJSONDef(name string, data json.RawMessage) (*Definition, []string) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
-		return nil, []string{"a definition must be an object with a \"description\" and a \"prompt\""}
+// problem is one thing wrong in a definition, at the offset of the field it is about.
+type problem struct {
+	off int
+	msg string
+}
+
+// fieldNames returns the distinct keys of fields in the order first written; a duplicate
+// counts as its last value, as JSON.parse keeps it.
+func fieldNames(fields []posjson.Field) []string {
+	var names []string
+	for _, f := range fields {
+		if !slices.Contains(names, f.Key) {
+			names = append(names, f.Key)
+		}
 	}
-	var problems []string
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
+	return names
+}
+
+// firstByte is the offset of data's first non-blank byte.
+func firstByte(data []byte) int {
+	return len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+}
+
+// parseJSONDef reads the definition held by the field def of data, returning every problem
+// found in it.
+func parseJSONDef(name string, data []byte, def posjson.Field) (*Definition, []problem) {
+	d := &Definition{Name: name}
+	members, ok := posjson.Fields(data, def.Off)
+	if !ok {
+		return d, []problem{{def.Off, "a definition must be an object with a \"description\" and a \"prompt\""}}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	fields := map[string]posjson.Field{}
+	var problems []problem
+	for _, k := range fieldNames(members) {
+		f, _ := posjson.Last(members, k)
+		fields[k] = f
 		switch why, refused := refusedFields[k]; {
 		case slices.Contains(jsonFields, k):
-		case refused && !setsNothing(fields[k]):
-			problems = append(problems, fmt.Sprintf("%q cannot be honoured: %s", k, why))
+		case refused && !setsNothing(f.Raw(data)):
+			problems = append(problems, problem{f.KeyOff, fmt.Sprintf("%q cannot be honoured: %s", k, why)})
 		case refused:
 		default:
-			problems = append(problems, fmt.Sprintf("unknown field %q%s", k, posjson.Suggest(k, jsonFields)))
+			problems = append(problems, problem{f.KeyOff, fmt.Sprintf("unknown field %q%s", k, posjson.Suggest(k, jsonFields))})
 		}
 	}
-	d := &Definition{Name: name}
-	str := func(key string, dst *string) {
-		if v, ok := fields[key]; ok && json.Unmarshal(v, dst) != nil {
-			problems = append(problems, fmt.Sprintf("%q must be a string", key))
+	decode := func(key string, dst any, want string) bool {
+		f, ok := fields[key]
+		if ok && json.Unmarshal(f.Raw(data), dst) != nil {
+			problems = append(problems, problem{f.Off, fmt.Sprintf("%q must be %s", key, want)})
+			return false
 		}
+		return ok
 	}
-	list := func(key string, dst *[]string) {
-		if v, ok := fields[key]; ok && json.Unmarshal(v, dst) != nil {
-			problems = append(problems, fmt.Sprintf("%q must be a list of tool names", key))
-		}
-	}
-	str("description", &d.Description)
-	str("prompt", &d.Prompt)
-	list("tools", &d.Tools)
-	list("disallowedTools", &d.DisallowedTools)
-	str("model", &d.Model)
+	decode("description", &d.Description, "a string")
+	decode("prompt", &d.Prompt, "a string")
+	decode("tools", &d.Tools, "a list of tool names")
+	decode("disallowedTools", &d.DisallowedTools, "a list of tool names")
+	decode("model", &d.Model, "a string")
 	var mode string
-	str("permissionMode", &mode)
-	if mode != "" {
+	if decode("permissionMode", &mode, "a string") && mode != "" {
 		m, err := parseMode(mode)
 		if err != nil {
-			problems = append(problems, err.Error())
+			problems = append(problems, problem{fields["permissionMode"].Off, err.Error()})
 		}
 		d.PermissionMode = m
 	}
 	if strings.TrimSpace(d.Description) == "" || strings.TrimSpace(d.Prompt) == "" {
-		problems = append(problems, "a definition needs a \"description\" and a \"prompt\"")
+		problems = append(problems, problem{def.Off, "a definition needs a \"description\" and a \"prompt\""})
 	}
-	problems = append(problems, d.readLimits(fields)...)
+	problems = append(problems, d.readLimits(data, fields)...)
+	slices.SortStableFunc(problems, func(a, b problem) int { return a.off - b.off })
 	return d, problems
 }
 
 // readLimits reads maxTurns, background and mcpServers.
-func (d *Definition) readLimits(fields map[string]json.RawMessage) []string {
-	var problems []string
-	if v, ok := fields["maxTurns"]; ok && string(v) != "null" {
+func (d *Definition) readLimits(data []byte, fields map[string]posjson.Field) []problem {
+	var problems []problem
+	if f, ok := fields["maxTurns"]; ok && string(f.Raw(data)) != "null" {
 		var n float64
-		if json.Unmarshal(v, &n) != nil || n < 1 || n != float64(int(n)) || n > 1<<30 {
-			problems = append(problems, fmt.Sprintf("\"maxTurns\" must be a whole number of at least 1, not %s", v))
+		if json.Unmarshal(f.Raw(data), &n) != nil || n < 1 || n != float64(int(n)) || n > 1<<30 {
+			problems = append(problems, problem{f.Off, fmt.Sprintf("\"maxTurns\" must be a whole number of at least 1, not %s", f.Raw(data))})
 		} else {
 			d.MaxTurns = int(n)
 		}
 	}
-	if v, ok := fields["background"]; ok && string(v) != "null" && json.Unmarshal(v, &d.Background) != nil {
-		problems = append(problems, fmt.Sprintf("\"background\" must be true or false, not %s", v))
+	if f, ok := fields["background"]; ok && string(f.Raw(data)) != "null" && json.Unmarshal(f.Raw(data), &d.Background) != nil {
+		problems = append(problems, problem{f.Off, fmt.Sprintf("\"background\" must be true or false, not %s", f.Raw(data))})
 	}
-	if v, ok := fields["mcpServers"]; ok && string(v) != "null" {
-		names, p := mcpServerNames(v)
-		d.MCPServers, problems = names, append(problems, p...)
+	if f, ok := fields["mcpServers"]; ok && string(f.Raw(data)) != "null" {
+		names, p := mcpServerNames(f.Raw(data))
+		d.MCPServers = names
+		for _, msg := range p {
+			problems = append(problems, problem{f.Off, msg})
+		}
 	}
 	return problems
 }

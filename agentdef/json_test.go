@@ -1,6 +1,7 @@
 package agentdef
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ func TestParseJSONFields(t *testing.T) {
 		in      string
 		want    *Definition
 		wantErr []string // substrings
+		wantAt  string   // the first error's line:col, when it matters
 	}{
 		{
 			name: "honoured",
@@ -49,9 +51,17 @@ func TestParseJSONFields(t *testing.T) {
 		},
 		{name: "empty server name", in: `{"x": {"description": "d", "prompt": "p", "mcpServers": [" "]}}`, wantErr: []string{`"mcpServers"[0] is an empty server name`}},
 		{name: "servers not a list", in: `{"x": {"description": "d", "prompt": "p", "mcpServers": "docs"}}`, wantErr: []string{`"mcpServers" must be a list`}},
-		{name: "unknown with a suggestion", in: `{"x": {"description": "d", "prompt": "p", "maxturns": 2}}`, wantErr: []string{`unknown field "maxturns" (did you mean "maxTurns"?)`}},
-		{name: "not an object", in: `{"x": 3}`, wantErr: []string{`agent "x": a definition must be an object`}},
-		{name: "null", in: `null`, wantErr: []string{"not a JSON object"}},
+		{name: "unknown with a suggestion", in: `{"x": {"description": "d", "prompt": "p", "maxturns": 2}}`, wantErr: []string{`unknown field "maxturns" (did you mean "maxTurns"?)`}, wantAt: "1:43"},
+		{name: "not an object", in: `{"x": 3}`, wantErr: []string{`agent "x": a definition must be an object`}, wantAt: "1:7"},
+		{name: "null", in: `null`, wantErr: []string{"not a JSON object"}, wantAt: "1:1"},
+		{name: "syntax", in: "{\"x\": {\"description\": \"d\",\n  \"prompt\": \"p\" \"model\": \"m\"}}", wantErr: []string{"not a JSON object", "invalid character"}, wantAt: "2:17"},
+		{
+			name:    "every agent's problems, each at its line",
+			in:      "{\"a\": {\"description\": \"d\", \"prompt\": \"p\", \"maxTurns\": 0},\n \"b\": {\"description\": \"d\", \"prompt\": \"p\",\n  \"effort\": \"high\"}}",
+			wantErr: []string{`initialize agents:1:55: agent "a": "maxTurns"`, `initialize agents:3:3: agent "b": "effort" cannot`},
+			wantAt:  "1:55",
+		},
+		{name: "bad name", in: `{"a b": {"description": "d", "prompt": "p"}}`, wantErr: []string{`invalid agent name "a b"`}, wantAt: "1:2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,8 +70,13 @@ func TestParseJSONFields(t *testing.T) {
 				if err == nil {
 					t.Fatalf("accepted: %+v", defs[0])
 				}
-				if !strings.HasPrefix(err.Error(), "initialize agents: ") {
-					t.Errorf("error %q does not name its origin", err)
+				for _, line := range strings.Split(err.Error(), "\n") {
+					if !positioned.MatchString(line) {
+						t.Errorf("error %q does not name its origin and line:col", line)
+					}
+				}
+				if at := positioned.FindStringSubmatch(err.Error()); tt.wantAt != "" && at[1] != tt.wantAt {
+					t.Errorf("error %q is at %s, want %s", err, at[1], tt.wantAt)
 				}
 				for _, w := range tt.wantErr {
 					if !strings.Contains(err.Error(), w) {
@@ -82,6 +97,8 @@ func TestParseJSONFields(t *testing.T) {
 		})
 	}
 }
+
+var positioned = regexp.MustCompile(`^initialize agents:(\d+:\d+): `)
 
 // TestRefusedFieldsAreNotHonoured: no field is both honoured and refused.
 func TestRefusedFieldsAreNotHonoured(t *testing.T) {
