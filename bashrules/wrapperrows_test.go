@@ -1,6 +1,7 @@
 package bashrules
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/reinsdev/reins/bashrules/knowledge"
@@ -80,5 +81,35 @@ func TestEveryWrapperRunsRm(t *testing.T) {
 		if _, ok := wrapperOf(name); !ok {
 			t.Errorf("wrapperRows has %s, which is no wrapper", name)
 		}
+	}
+}
+
+// TestEveryChdirIsFollowed: every name of an entry with a chdir role is a directory change of
+// the path checks: to a folder outside the working directories it asks, and one that takes
+// its directory from the stack asks whatever it is given.
+func TestEveryChdirIsFollowed(t *testing.T) {
+	f := newFixture(t)
+	pc := f.context(t, permission.ModeDefault, "allow:Bash(*)")
+	n := 0
+	for _, e := range knowledge.Builtin().Programs() {
+		w, ok := e.Role(knowledge.RoleChdir)
+		if !ok {
+			continue
+		}
+		for _, name := range e.Names {
+			n++
+			cmd, why := name+" {O}", "outside the working directories"
+			if len(w) > 0 && w[0] == "stack" {
+				cmd, why = name, "directory stack"
+			}
+			cmd = f.expand(cmd)
+			d, tr := check(t, pc, cmd)
+			if got := explain(d, tr); outcome(d) != "ask" || !strings.Contains(got, why) {
+				t.Errorf("%s: Check(%q) = %s, want an ask naming %q\n%s", e.Pos, cmd, outcome(d), why, got)
+			}
+		}
+	}
+	if n < 4 {
+		t.Fatalf("%d names with a chdir role; the roles were not read", n)
 	}
 }
