@@ -120,7 +120,7 @@ func wordsRunCode(words []Word, open bool, depth int) string {
 	if why := programRunsCode(name, args, open); why != "" {
 		return why
 	}
-	spec, ok := wrappers[name]
+	spec, ok := wrapperOf(name)
 	if !ok {
 		return ""
 	}

@@ -18,7 +18,8 @@ type cdState struct {
 	whole result
 }
 
-// findCd looks at cd, pushd and popd. One cd into the working directories is followed:
+// findCd looks at the directory changes, the programs whose entries say "role chdir" (cd,
+// pushd; popd, with "stack", always asks). One cd into the working directories is followed:
 // paths after it resolve against the new directory. Several, one outside, or one combined
 // with git or an output redirection ask.
 // It is long (over 80 lines) because each way a directory change can go wrong is one case of
@@ -34,12 +35,12 @@ func (ps *pathChecks) findCd(a *Analysis) {
 			continue
 		}
 		name, _ := commandName(c.Argv[0])
-		switch name {
-		case "popd":
-			st.set(c, cdAsk("popd changes to a directory from the directory stack"))
+		stack, ok := roles().chdir[name]
+		if !ok {
 			continue
-		case "cd", "pushd", "chdir":
-		default:
+		}
+		if stack {
+			st.set(c, cdAsk(name+" changes to a directory from the directory stack"))
 			continue
 		}
 		args := c.Argv[1:]

@@ -59,7 +59,7 @@ func analyzeWith(a *Analysis, command string, ch *cmdline.Chunks) error {
 
 var (
 	commandName     = cmdline.CommandName
-	wrappers        = cmdline.Wrappers()
+	wrapperOf       = cmdline.Wrapper
 	findRoots       = cmdline.FindRoots
 	xargsReplace    = cmdline.XargsReplace
 	gitCommandKeys  = cmdline.GitCommandKeys
@@ -72,6 +72,9 @@ var (
 	versionedPython = cmdline.VersionedPython
 	parse           = cmdline.Parse
 )
+
+// isWrapper reports a program that runs another command given as its arguments.
+func isWrapper(name string) bool { _, ok := wrapperOf(name); return ok }
 
 var (
 	numericRE = lazyRE(`^([0-9]+|0[xX][0-9a-fA-F]+|[0-9]+#[0-9a-zA-Z@_]+)$`)

@@ -61,9 +61,9 @@
 //     A prefix or wildcard rule covers only options the knowledge base knows and does not mark
 //     as running code or naming a program, unless the rule names them (coverage.go): for a
 //     complete entry, an unknown option asks, naming it;
-//   - structure: a wrapper that only runs its children (timeout, time, nice, stdbuf, nohup,
-//     command, builtin, noglob, xargs without -I, and bash -c or eval with a literal script) is
-//     allowed when every child is; function calls, arithmetic, tests and plain assignments;
+//   - structure: a wrapper that only runs its children (the entries that say "role wrapper
+//     safe": timeout, time, nice, stdbuf, nohup, command, builtin, noglob; xargs without -I,
+//     and bash -c or eval with a literal script) is allowed when every child is; function calls, arithmetic, tests and plain assignments;
 //   - the read-only set, each command with a knowledge-base entry flagged readonly: GNU abbreviations,
 //     --opt=value, clustered and attached short options and "--" are parsed as the program
 //     parses them, and an option not in the table makes the command not read-only;
@@ -77,11 +77,15 @@
 // the read-only set's option lists, the normal form of deny rules, the exec family and the
 // arities the path stage reads operands with (for complete entries) all come from it. So do
 // the roles: which programs are interpreters (and their code options), shells, runners of
-// their arguments, database clients and launchers, which subcommands stay local, and whose
-// operands are data (facts.go indexes them once). Package cmdline reads the line into
-// its commands (parse, walk, words, wrappers peeled); this package asks the knowledge base (facts.go, coverage.go, execopts.go, flagnorm.go),
-// and checks. What stays in code is how to read a program's words where no table says it:
-// wrappers' option peelers, git -c, ssh -o RemoteCommand, database statements.
+// their arguments, database clients, launchers and wrappers (and where the command a wrapper
+// runs starts), which subcommands stay local, which programs change the directory (cd, pushd,
+// popd), and whose operands are data (facts.go indexes them once). Package cmdline reads the
+// line into its commands (parse, walk, words, wrappers peeled); this package asks the
+// knowledge base (facts.go, coverage.go, execopts.go, flagnorm.go), and checks. What stays in
+// code is how to read a program's words where no table says it, registered once from the
+// file beside the program's entry (kb_NAME.go here, cmdline/kb_NAME.go for the walk): path
+// code, the peels of wrappers whose command no option list places (timeout's duration, env
+// -S, su -c), git -c, ssh -o RemoteCommand, database statements.
 //
 // # The checker's parts
 //

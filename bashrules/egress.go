@@ -191,7 +191,7 @@ func commandEgress(pc *permission.Context, a *Analysis, c *Command) ([]string, s
 	case roles().local[name] || isShell(name):
 		// A wrapper or shell is local when the analysis sees what it runs; those commands
 		// are judged on their own.
-		if _, wrapper := wrappers[name]; (wrapper || name == "eval" || isShell(name)) && !hasChild(a, c) {
+		if _, wrapper := wrapperOf(name); (wrapper || name == "eval" || isShell(name)) && !hasChild(a, c) {
 			return nil, "what " + name + " runs is not known"
 		}
 		return nil, ""

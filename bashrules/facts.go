@@ -43,6 +43,9 @@ type roleTables struct {
 	destroyers map[string]destroyerFunc
 	// execValues have options or operands that run code, read by value (crontab FILE).
 	execValues map[string]bool
+	// chdir change the shell's directory (cd, pushd), true for those that take it from the
+	// directory stack (popd).
+	chdir map[string]bool
 }
 
 var roles = sync.OnceValue(func() *roleTables {
@@ -52,7 +55,7 @@ var roles = sync.OnceValue(func() *roleTables {
 		edits: map[string]bool{}, subscripts: map[string]bool{}, noSuggest: map[string]bool{}, shellText: map[string]string{},
 		setsVars: map[string]bool{}, declares: map[string]bool{},
 		commands: map[string]map[string]int{}, runsNamed: map[string]map[string]bool{},
-		destroyers: map[string]destroyerFunc{}, execValues: map[string]bool{}}
+		destroyers: map[string]destroyerFunc{}, execValues: map[string]bool{}, chdir: map[string]bool{}}
 	for _, e := range knowledge.Builtin().Programs() {
 		for _, n := range e.Names {
 			t.add(n, e)
@@ -94,6 +97,9 @@ func (t *roleTables) add(name string, e *knowledge.Command) {
 	_, t.setsVars[name] = e.Role(knowledge.RoleSetsVars)
 	_, t.declares[name] = e.Role(knowledge.RoleDeclares)
 	_, t.execValues[name] = e.Role(knowledge.RoleExecValues)
+	if w, ok := e.Role(knowledge.RoleChdir); ok {
+		t.chdir[name] = len(w) > 0 && w[0] == "stack"
+	}
 	if w, ok := e.Role(knowledge.RoleDestroys); ok {
 		t.destroyers[name] = damageKinds[w[0]](name)
 	}

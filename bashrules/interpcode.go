@@ -188,7 +188,7 @@ func (k *checker) launchedFromInput(c *Command, depth int) string {
 	}
 	_, launcher := roles().launchers[name]
 	_, runner := roles().runners[name]
-	_, wrapper := wrappers[name]
+	_, wrapper := wrapperOf(name)
 	switch {
 	case depth > 8:
 		return "xargs runs a command nested too deeply to follow"

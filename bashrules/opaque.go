@@ -510,7 +510,7 @@ func knownArgs(name string) bool {
 	if _, ok := readOnlyFor(name); ok {
 		return true
 	}
-	_, wrapper := wrappers[name]
+	_, wrapper := wrapperOf(name)
 	_, launcher := roles().launchers[name]
 	_, runner := roles().runners[name]
 	_, interp := interpreterFor(name)

@@ -177,7 +177,7 @@ func removes(uses []pathUse) bool {
 }
 
 func isWrapperLike(name string) bool {
-	_, w := wrappers[name]
+	_, w := wrapperOf(name)
 	return w || name == "eval" || name == "trap" || name == "find" || name == "xargs"
 }
 

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"path"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -16,14 +17,21 @@ import (
 // TestProgramCodeBesideItsEntry: a program's code is registered from kb_NAME.go, the file
 // beside programs/NAME.kb where its entry is, and from nowhere else, so that a reader finds a
 // program's facts in one entry and its code in one file. Every registered name has an entry.
+// The walk's code (cmdline's peels of wrappers) is registered likewise from cmdline/kb_NAME.go.
 func TestProgramCodeBesideItsEntry(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	nested, err := filepath.Glob("cmdline/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
 	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") || f == "programcode.go" {
+	calls := 0
+	for _, f := range append(files, nested...) {
+		f = filepath.ToSlash(f)
+		if strings.HasSuffix(f, "_test.go") || f == "programcode.go" || f == "cmdline/peels.go" {
 			continue
 		}
 		af, err := parser.ParseFile(fset, f, nil, 0)
@@ -39,6 +47,7 @@ func TestProgramCodeBesideItsEntry(t *testing.T) {
 			if !ok || !strings.HasPrefix(fn.Name, "register") || fn.Name == "register" || len(call.Args) == 0 {
 				return true
 			}
+			calls++
 			at := fset.Position(call.Pos())
 			lit, ok := call.Args[0].(*ast.BasicLit)
 			if !ok || lit.Kind != token.STRING {
@@ -53,11 +62,17 @@ func TestProgramCodeBesideItsEntry(t *testing.T) {
 			}
 			file, _, _ := strings.Cut(e.Pos, ":")
 			want := "kb_" + strings.TrimSuffix(filepath.Base(file), ".kb") + ".go"
+			if dir := path.Dir(f); dir != "." {
+				want = dir + "/" + want
+			}
 			if f != want {
 				t.Errorf("%s: %s's entry is in %s, so its code is registered in %s", at, name, file, want)
 			}
 			return true
 		})
+	}
+	if calls == 0 {
+		t.Fatal("no registration found: the files were not read")
 	}
 }
 

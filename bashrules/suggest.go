@@ -17,14 +17,11 @@ func suggestion(c *Command) []string {
 		return nil
 	}
 	name, _ := commandName(c.Argv[0])
-	if roles().noSuggest[name] || isShell(name) || wrappers[name].Peel != nil || wrappers[name].Safe {
+	if roles().noSuggest[name] || isShell(name) || isWrapper(name) {
 		return nil
 	}
 	if isInterpreter(name) {
 		return interpreterSuggestion(c, name)
-	}
-	if _, ok := wrappers[name]; ok {
-		return nil
 	}
 	text := c.Text
 	if safeAssigns(c.Assigns) {

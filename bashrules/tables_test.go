@@ -19,7 +19,6 @@ import (
 // an entry that matches nothing fails too.
 var commandTables = map[string]string{
 	"readonly.go buildReadOnlyCommands": "the read-only set",
-	"cmdline/wrappers.go wrappers":      "wrappers and how to peel them",
 }
 
 // TestNoNewCommandKeyedTables: a fact about a program lives in its knowledge-base entry. A Go
@@ -29,7 +28,6 @@ var commandTables = map[string]string{
 // commandSwitches are the switches on program names that remain (file and function), each
 // program code that reads values or operands in its own way; a new one is a test failure.
 var commandSwitches = []string{
-	"cd.go findCd",                    // cd, pushd, popd: the shell's own directory stack
 	"damagefeed.go xargsFeed",         // which producers' output xargs turns into operands
 	"effects.go execOption",           // options and operands read by value (tmux send-keys, tar's first word)
 	"effects.go nameChanger",          // alias, hash, enable, shopt: builtins that rebind names

@@ -8,7 +8,9 @@
 // configured commands, and — speculatively — string literals in interpreters' inline code.
 //
 // It runs nothing and reads no files. What a program does with its arguments comes from the
-// knowledge base (package knowledge): which programs are shells, interpreters and launchers.
+// knowledge base (package knowledge): which programs are shells, interpreters, launchers and
+// wrappers, and where a wrapper's command starts (its role's options, or a peel registered
+// from kb_NAME.go beside the entry when no option list can say it).
 // What only the permission check knows — a runner's command lines, a database client's shell
 // escapes — it adds through [Hooks]. The verdict stages (package bashrules) sit above it; it
 // knows no rule, engine or path check.

@@ -9,14 +9,15 @@ import (
 
 // What the walk asks the knowledge base: which programs are shells (and whether the bash
 // parser reads their scripts faithfully), which are interpreters (and how they are given
-// inline code, whose string literals become speculative children), and which are launchers.
-// The entries are the only place these facts live; walkRoles indexes them once.
+// inline code, whose string literals become speculative children), which are launchers, and
+// which are wrappers (and how to find the command they run: peels.go). The entries are the only place these facts live; walkRoles indexes them once.
 
 type walkRoles struct {
 	shells    map[string]bool // name -> posix
 	interp    map[string]*knowledge.Command
 	codeFlags map[*knowledge.Command][]string
 	launchers map[string]LauncherSpec
+	wrappers  map[string]WrapperSpec
 }
 
 // LauncherSpec is a launcher's subcommands that run a command ([""]: every word does) and its
@@ -28,7 +29,8 @@ type LauncherSpec struct {
 
 var roles = sync.OnceValue(func() *walkRoles {
 	t := &walkRoles{shells: map[string]bool{}, interp: map[string]*knowledge.Command{},
-		codeFlags: map[*knowledge.Command][]string{}, launchers: map[string]LauncherSpec{}}
+		codeFlags: map[*knowledge.Command][]string{}, launchers: map[string]LauncherSpec{},
+		wrappers: map[string]WrapperSpec{}}
 	for _, e := range knowledge.Builtin().Programs() {
 		for _, n := range e.Names {
 			if w, ok := e.Role(knowledge.RoleShell); ok {
@@ -44,6 +46,9 @@ var roles = sync.OnceValue(func() *walkRoles {
 					ls.Subs = []string{""}
 				}
 				t.launchers[n] = ls
+			}
+			if r, ok := e.Wrapper(); ok {
+				t.wrappers[n] = wrapperSpecOf(n, e, r)
 			}
 		}
 	}

@@ -27,73 +27,25 @@ func CommandName(w Word) (name string, trusted bool) {
 var harmlessShellOptions = map[string]bool{"pipefail": true, "errexit": true, "nounset": true, "xtrace": true,
 	"verbose": true, "noclobber": true, "noglob": true, "posix": true, "noexec": true}
 
-// WrapperSpec describes a command that runs another command given as its arguments.
+// WrapperSpec describes a command that runs another command given as its arguments, as its
+// knowledge-base entry's wrapper role says.
 type WrapperSpec struct {
 	// Safe wrappers are stripped for allow matching: the command they run is what is allowed.
 	Safe bool
-	// Peel finds where the wrapped command starts in args. It returns a script to parse
-	// instead when the wrapper runs its arguments through a shell, and ok=false when it does
-	// not understand the options.
-	Peel func(args []Word) (inner int, script *Word, otherDir, ok bool)
+	// Peel finds where the wrapped command starts; nil when the entry says it is a guess.
+	Peel PeelFunc
 }
 
-// Wrappers are the commands that run another command given as their arguments, by name. The
-// map is the walk's own: callers read it.
-func Wrappers() map[string]WrapperSpec { return wrappers }
-
-// wrappers are the commands that run another command given as their arguments. A nil peel
-// means the options are too many to follow: the wrapped command is guessed.
-var wrappers = map[string]WrapperSpec{
-	"timeout": {Safe: true, Peel: peelTimeout},
-	"time":    {Safe: true, Peel: flagsPeel("p", "", nil, nil)},
-	"nice":    {Safe: true, Peel: peelNice},
-	"stdbuf":  {Safe: true, Peel: peelStdbuf},
-	"nohup":   {Safe: true, Peel: flagsPeel("", "", nil, nil)},
-	"command": {Safe: true, Peel: flagsPeel("p", "", nil, nil)},
-	"builtin": {Safe: true, Peel: flagsPeel("", "", nil, nil)},
-	"noglob":  {Safe: true, Peel: flagsPeel("", "", nil, nil)},
-	"env":     {Peel: peelEnv},
-	"sudo": {Peel: flagsPeel("AbEHiKklnPSsVvBN", "ughpCDrtUTR",
-		[]string{"askpass", "background", "preserve-env", "set-home", "login", "non-interactive", "stdin", "shell", "reset-timestamp", "remove-timestamp", "bell"},
-		[]string{"user", "group", "host", "prompt", "close-from", "chdir", "role", "type", "other-user", "command-timeout", "chroot"})},
-	"doas":             {Peel: flagsPeel("nsL", "uC", nil, nil)},
-	"pkexec":           {Peel: flagsPeel("", "", []string{"disable-internal-agent", "keep-cwd"}, []string{"user"})},
-	"watch":            {Peel: peelWatch},
-	"ionice":           {Peel: flagsPeel("tu", "cnP", []string{"ignore"}, []string{"class", "classdata"})},
-	"setsid":           {Peel: flagsPeel("cfw", "", []string{"ctty", "fork", "wait"}, nil)},
-	"exec":             {Peel: flagsPeel("cl", "a", nil, nil)},
-	"unbuffer":         {Peel: flagsPeel("p", "", nil, nil)},
-	"caffeinate":       {Peel: flagsPeel("dimsu", "tw", nil, nil)},
-	"chrt":             {Peel: peelChrt},
-	"taskset":          {Peel: peelTaskset},
-	"flock":            {Peel: peelFlock},
-	"chroot":           {Peel: peelChroot},
-	"su":               {Peel: peelSu},
-	"runuser":          {Peel: peelRunuser},
-	"script":           {Peel: peelScript},
-	"busybox":          {Peel: flagsPeel("", "", nil, nil)},
-	"xargs":            {Peel: peelXargs},
-	"strace":           {Peel: nil},
-	"ltrace":           {Peel: nil},
-	"fakeroot":         {Peel: nil},
-	"torsocks":         {Peel: nil},
-	"proxychains":      {Peel: nil},
-	"proxychains4":     {Peel: nil},
-	"firejail":         {Peel: nil},
-	"nsenter":          {Peel: nil},
-	"unshare":          {Peel: nil},
-	"systemd-run":      {Peel: nil},
-	"xvfb-run":         {Peel: nil},
-	"dbus-run-session": {Peel: nil},
-	"valgrind":         {Peel: nil},
-	"parallel":         {Peel: nil},
-	"sg":               {Peel: nil},
-	"with-contenv":     {Peel: nil},
+// Wrapper returns the wrapper role of a command name: the commands that run another command
+// given as their arguments.
+func Wrapper(name string) (WrapperSpec, bool) {
+	s, ok := roles().wrappers[name]
+	return s, ok
 }
 
 // flagsPeel peels a wrapper with the given boolean and value-taking short options and long
 // options; the wrapped command starts at the first operand.
-func flagsPeel(boolShort, valueShort string, boolLong, valueLong []string) func([]Word) (int, *Word, bool, bool) {
+func flagsPeel(boolShort, valueShort string, boolLong, valueLong []string) PeelFunc {
 	return func(args []Word) (int, *Word, bool, bool) {
 		i, ok := skipOptions(args, boolShort, valueShort, boolLong, valueLong)
 		return i, nil, false, ok
@@ -146,259 +98,7 @@ func skipOptions(args []Word, boolShort, valueShort string, boolLong, valueLong 
 	return i, true
 }
 
-var durationRE = LazyRE(`^[0-9]+(\.[0-9]+)?[smhd]?$`)
-
-func peelTimeout(args []Word) (int, *Word, bool, bool) {
-	i, ok := skipOptions(args, "v", "sk", []string{"preserve-status", "foreground", "verbose"}, []string{"signal", "kill-after"})
-	if !ok || i >= len(args) || !args[i].Known || !durationRE().MatchString(args[i].Value) {
-		return i, nil, false, false
-	}
-	i++
-	if i < len(args) && args[i].Known && args[i].Value == "--" {
-		i++
-	}
-	return i, nil, false, true
-}
-
-var niceNumRE = LazyRE(`^-[0-9]+$`)
-
-func peelNice(args []Word) (int, *Word, bool, bool) {
-	i := 0
-	for i < len(args) && args[i].Known {
-		v := args[i].Value
-		switch {
-		case v == "--":
-			return i + 1, nil, false, true
-		case v == "-n":
-			i += 2
-		case niceNumRE().MatchString(v), strings.HasPrefix(v, "-n") && len(v) > 2, strings.HasPrefix(v, "--adjustment="):
-			i++
-		case strings.HasPrefix(v, "-"):
-			return i, nil, false, false
-		default:
-			return i, nil, false, true
-		}
-	}
-	return i, nil, false, i <= len(args)
-}
-
-var stdbufRE = LazyRE(`^(-[ioe]\S+|--(input|output|error)=\S+)$`)
-
-func peelStdbuf(args []Word) (int, *Word, bool, bool) {
-	i := 0
-	for i < len(args) && args[i].Known && stdbufRE().MatchString(args[i].Value) {
-		i++
-	}
-	if i < len(args) && args[i].Known && args[i].Value == "--" {
-		return i + 1, nil, false, true
-	}
-	if i < len(args) && args[i].Known && strings.HasPrefix(args[i].Value, "-") {
-		return i, nil, false, false
-	}
-	return i, nil, false, true
-}
-
 var EnvAssignRE = LazyRE(`^[A-Za-z_][A-Za-z0-9_]*=`)
-
-func peelEnv(args []Word) (int, *Word, bool, bool) {
-	i := 0
-	otherDir := false
-	for i < len(args) {
-		a := args[i]
-		if !a.Known {
-			return i, nil, otherDir, false
-		}
-		v := a.Value
-		switch {
-		case v == "--":
-			i++
-		case v == "-" || v == "-i" || v == "-0" || v == "-v" || v == "--null" || v == "--ignore-environment" || v == "--debug":
-			i++
-			continue
-		case v == "-u" || v == "--unset":
-			i += 2
-			continue
-		case strings.HasPrefix(v, "--unset=") || (strings.HasPrefix(v, "-u") && len(v) > 2):
-			i++
-			continue
-		case v == "-C" || v == "--chdir":
-			otherDir = true
-			i += 2
-			continue
-		case strings.HasPrefix(v, "--chdir=") || (strings.HasPrefix(v, "-C") && len(v) > 2):
-			otherDir = true
-			i++
-			continue
-		case v == "-S" || v == "--split-string":
-			if i+1 < len(args) {
-				return i + 1, &args[i+1], otherDir, true
-			}
-			return i, nil, otherDir, false
-		case strings.HasPrefix(v, "-S") || strings.HasPrefix(v, "--split-string="):
-			s := args[i]
-			if strings.HasPrefix(v, "-S") {
-				s.Value = v[2:]
-			} else {
-				s.Value = strings.TrimPrefix(v, "--split-string=")
-			}
-			return i + 1, &s, otherDir, true
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			return i, nil, otherDir, false
-		}
-		break
-	}
-	for i < len(args) && args[i].Known && EnvAssignRE().MatchString(args[i].Value) {
-		i++
-	}
-	return i, nil, otherDir, true
-}
-
-func peelWatch(args []Word) (int, *Word, bool, bool) {
-	i := 0
-	exec := false
-	for i < len(args) && args[i].Known {
-		v := args[i].Value
-		switch {
-		case v == "--":
-			i++
-		case v == "-n" || v == "--interval" || v == "-q" || v == "--equexit":
-			i += 2
-			continue
-		case v == "-x" || v == "--exec":
-			exec = true
-			i++
-			continue
-		case strings.HasPrefix(v, "--interval=") || strings.HasPrefix(v, "--differences") || strings.HasPrefix(v, "-n"):
-			i++
-			continue
-		case strings.HasPrefix(v, "--") && slices.Contains([]string{"--no-title", "--beep", "--errexit", "--chgexit", "--color", "--no-color", "--precise", "--no-wrap", "--no-linewrap"}, v):
-			i++
-			continue
-		case strings.HasPrefix(v, "-") && len(v) > 1 && strings.Trim(v[1:], "dtbegcpwr") == "":
-			i++
-			continue
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			return i, nil, false, false
-		}
-		break
-	}
-	if exec || i >= len(args) {
-		return i, nil, false, true
-	}
-	// Without -x, watch joins its arguments and runs them with sh -c.
-	joined := Word{Known: true}
-	var vals []string
-	for _, a := range args[i:] {
-		if !a.Known {
-			return i, nil, false, false
-		}
-		vals = append(vals, a.Value)
-	}
-	joined.Value = strings.Join(vals, " ")
-	return len(args), &joined, false, true
-}
-
-func peelChrt(args []Word) (int, *Word, bool, bool) {
-	i, ok := skipOptions(args, "abdfiomRrv", "TPD", []string{"all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr", "reset-on-fork", "verbose", "max"}, []string{"sched-runtime", "sched-period", "sched-deadline"})
-	if !ok || i >= len(args) {
-		return i, nil, false, false
-	}
-	return i + 1, nil, false, true // the priority
-}
-
-func peelTaskset(args []Word) (int, *Word, bool, bool) {
-	i, ok := skipOptions(args, "ac", "", []string{"all-tasks", "cpu-list"}, nil)
-	if !ok || i >= len(args) {
-		return i, nil, false, false
-	}
-	return i + 1, nil, false, true // the mask or list
-}
-
-func peelFlock(args []Word) (int, *Word, bool, bool) {
-	i := 0
-	for i < len(args) && args[i].Known {
-		v := args[i].Value
-		switch {
-		case v == "-c" || v == "--command":
-			// flock [options] file -c command: handled after the file below.
-		case v == "-w" || v == "--timeout" || v == "-E" || v == "--conflict-exit-code":
-			i += 2
-			continue
-		case strings.HasPrefix(v, "-") && len(v) > 1 && strings.Trim(v[1:], "sxunoFv") == "":
-			i++
-			continue
-		case strings.HasPrefix(v, "--"):
-			i++
-			continue
-		}
-		break
-	}
-	if i >= len(args) {
-		return i, nil, false, false
-	}
-	i++ // the lock file or descriptor
-	if i+1 < len(args) && args[i].Known && (args[i].Value == "-c" || args[i].Value == "--command") {
-		return len(args), &args[i+1], false, true
-	}
-	return i, nil, false, true
-}
-
-func peelChroot(args []Word) (int, *Word, bool, bool) {
-	i, ok := skipOptions(args, "", "", []string{"skip-chdir"}, []string{"userspec", "groups"})
-	if !ok || i >= len(args) {
-		return i, nil, true, false
-	}
-	return i + 1, nil, true, true
-}
-
-// peelSu finds su's -c command; without one su starts a shell and runs nothing given here.
-func peelSu(args []Word) (int, *Word, bool, bool) {
-	for i, a := range args {
-		if !a.Known {
-			return i, nil, false, false
-		}
-		if (a.Value == "-c" || a.Value == "--command") && i+1 < len(args) {
-			return len(args), &args[i+1], false, true
-		}
-		if v, ok := strings.CutPrefix(a.Value, "--command="); ok {
-			s := a
-			s.Value = v
-			return len(args), &s, false, true
-		}
-		if rest, attached, ok := clusteredC(a.Value); ok && (attached || i+1 < len(args)) {
-			s := args[min(i+1, len(args)-1)]
-			if attached {
-				s, s.Value = a, rest
-			}
-			return len(args), &s, false, true
-		}
-	}
-	return len(args), nil, false, true
-}
-
-// peelRunuser reads runuser: with -u USER (--user) it runs the command after its options
-// (runuser -u nobody -- make); otherwise it is su, whose -c is a command line.
-func peelRunuser(args []Word) (int, *Word, bool, bool) {
-	user := false
-	for _, a := range args {
-		if a.Known && (a.Value == "-u" || strings.HasPrefix(a.Value, "--user") || (strings.HasPrefix(a.Value, "-u") && !strings.HasPrefix(a.Value, "--"))) {
-			user = true
-		}
-	}
-	if !user {
-		return peelSu(args)
-	}
-	if i, s, _, ok := peelSu(args); ok && s != nil {
-		return i, s, false, true
-	}
-	i, ok := skipOptions(args, "fmpPlh", "ugGswc", []string{"fast", "preserve-environment", "pty", "login", "help"},
-		[]string{"user", "group", "supp-group", "shell", "whitelist-environment", "command", "session-command"})
-	return i, nil, false, ok
-}
-
-func peelScript(args []Word) (int, *Word, bool, bool) {
-	return peelSu(args)
-}
 
 // XargsReplace finds where xargs's command starts and its replace string (-I, -i).
 func XargsReplace(args []Word) (inner int, replace string, ok bool) {
@@ -463,11 +163,6 @@ func XargsReplace(args []Word) (inner int, replace string, ok bool) {
 	return i, replace, true
 }
 
-func peelXargs(args []Word) (int, *Word, bool, bool) {
-	i, _, ok := XargsReplace(args)
-	return i, nil, false, ok
-}
-
 // unwrap records the commands a command runs on its behalf: the script of bash -c, eval and
 // trap, the command of a wrapper such as sudo or timeout, find's -exec commands, and commands
 // spotted in an interpreter's inline code.
@@ -512,7 +207,7 @@ func (w *walker) unwrap(c *Command, sc scope) {
 	case name == "xargs":
 		w.wrapped(c, name, args, sc, trusted)
 	default:
-		if _, ok := wrappers[name]; ok {
+		if _, ok := Wrapper(name); ok {
 			w.wrapped(c, name, args, sc, trusted)
 			return
 		}
@@ -642,7 +337,7 @@ flags:
 // not understood gets speculative children at every later word, so that deny and ask rules
 // still see whichever of them is the real command.
 func (w *walker) wrapped(c *Command, name string, args []Word, sc scope, trusted bool) {
-	spec := wrappers[name]
+	spec, _ := Wrapper(name)
 	if name == "command" && len(args) > 0 && args[0].Known && (args[0].Value == "-v" || args[0].Value == "-V") {
 		return // a lookup: runs nothing
 	}
@@ -665,13 +360,6 @@ func (w *walker) wrapped(c *Command, name string, args []Word, sc scope, trusted
 		c.Issues = append(c.Issues, "cannot tell which command "+name+" runs")
 		w.speculate(c, name, args, sc)
 		return
-	}
-	if name == "sudo" {
-		for _, a := range args[:min(inner, len(args))] {
-			if a.Value == "-D" || strings.HasPrefix(a.Value, "--chdir") {
-				otherDir = true
-			}
-		}
 	}
 	if script != nil {
 		if !script.Known || script.Placeholder {

@@ -91,6 +91,19 @@
 //	                                                  entry's options that make it read whole
 //	                                                  trees below them (a program whose paths
 //	                                                  need code registers it in bashrules)
+//	                            wrapper [safe] START [OPTION...]  runs the command given as its
+//	                                                  arguments; safe: it adds no power, so an
+//	                                                  allow rule for that command allows the
+//	                                                  whole. START is operand (the command
+//	                                                  starts at the first operand past the
+//	                                                  OPTIONs, the entry's own spellings read
+//	                                                  with the entry's arity; any other option
+//	                                                  leaves it unknown), code (code registered
+//	                                                  in bashrules/cmdline finds it) or guess
+//	                                                  (every later word may be it: the call asks)
+//	                            chdir [stack]         changes the shell's directory to its
+//	                                                  operand; stack: to one from the directory
+//	                                                  stack (popd), which asks
 //	help ARGS...              what prints the options, for the test against the installed
 //	                          program (default --help; may repeat; "help man [PAGE]": the
 //	                          manual page; "help none": nothing does); on a subcommand, what
@@ -120,5 +133,6 @@
 // then does not require.
 //
 // A fact about a program lives in its entry and nowhere else: bashrules keeps no list of
-// interpreters, runners, launchers or local subcommands of its own.
+// interpreters, runners, launchers, wrappers, directory changers or local subcommands of its
+// own.
 package knowledge

@@ -59,6 +59,16 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		{"program a\nrole paths read -r\nopt -R\nprogram b", "f.kb:2:17: tree option -r of role paths is not an option of a"},
 		{"program a\nrole paths read -r\nopt -R", "f.kb:2:17: tree option -r of role paths is not an option of a"},
 		{"program a\nrole paths none\nrole paths read", "f.kb:3:6: role paths is stated twice"},
+		{"program a\nrole wrapper", "f.kb:2:6: role wrapper takes [safe] then one of operand, code, guess"},
+		{"program a\nrole wrapper safe", "f.kb:2:6: role wrapper takes [safe] then one of"},
+		{"program a\nrole wrapper first", "f.kb:2:14: role wrapper takes [safe] then one of"},
+		{"program a\nrole wrapper guess safe", "f.kb:2:20: role wrapper guess takes no options"},
+		{"program a\nrole wrapper code -p\nopt -p", "f.kb:2:19: role wrapper code takes no options"},
+		{"program a\nrole wrapper operand p", `f.kb:2:22: "p" is not an option spelling`},
+		{"program a\nrole wrapper operand -u=\nopt -u=", "f.kb:2:22: option -u= of role wrapper is not an option of a"},
+		{"program a\nrole wrapper safe operand -q\nopt -p\nprogram b", "f.kb:2:27: option -q of role wrapper is not an option of a"},
+		{"program a\nrole wrapper operand --color\nopt --color?", "f.kb:2:22: option --color of role wrapper takes an optional or a second value"},
+		{"program a\nrole chdir up", `f.kb:2:12: unknown word "up" for role chdir`},
 	} {
 		_, err := Parse("f.kb", []byte(tc.in))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {

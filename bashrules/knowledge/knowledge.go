@@ -267,7 +267,54 @@ const (
 	// program whose operands need code to place (sed's script, find's expression) has its
 	// path code registered in bashrules instead.
 	RolePaths = "paths"
+	// RoleWrapper runs another command given as its arguments (timeout, sudo, env). Its
+	// words: "safe" first when the wrapper adds no power, so that an allow rule for the
+	// command it runs allows the whole; then where that command starts: "operand" at the
+	// first operand past the options the role lists (spellings of the entry's options, each
+	// taking a value or none as the entry says; any other option leaves the start unknown),
+	// "code" where code registered in bashrules/cmdline finds it, or "guess" when no reading
+	// is trusted: every later word may be it, and the call asks.
+	RoleWrapper = "wrapper"
+	// RoleChdir changes the shell's working directory to its operand (cd, pushd); "stack":
+	// to one taken from the directory stack (popd), which the analysis cannot know.
+	RoleChdir = "chdir"
 )
+
+// WrapperStarts are where a wrapper role may say the command it runs starts.
+var WrapperStarts = []string{"operand", "code", "guess"}
+
+// WrapperRole is a wrapper role's reading: whether the wrapper adds no power, where its
+// command starts (one of WrapperStarts) and, for "operand", the options it reads past.
+type WrapperRole struct {
+	Safe    bool
+	Start   string
+	Options []string
+}
+
+// Wrapper returns the command's wrapper role, read.
+func (c *Command) Wrapper() (WrapperRole, bool) {
+	w, ok := c.Roles[RoleWrapper]
+	if !ok {
+		return WrapperRole{}, false
+	}
+	var r WrapperRole
+	if len(w) > 0 && w[0] == "safe" {
+		r.Safe, w = true, w[1:]
+	}
+	r.Start, r.Options = w[0], w[1:]
+	return r, true
+}
+
+// OptionSpelled returns the command's option with a spelling as the entry writes it (-u,
+// --user), and its arity under that spelling.
+func (c *Command) OptionSpelled(s string) (*Option, Arity, bool) {
+	for _, o := range c.Options {
+		if slices.Contains(o.Spellings, s) {
+			return o, o.Arity[s], true
+		}
+	}
+	return nil, None, false
+}
 
 // PathKinds are what a paths role may say a program does with its operands.
 var PathKinds = []string{"none", "read", "write", "remove"}

@@ -85,7 +85,7 @@ func programList(b *Base) string {
 // roleList is an entry's roles with their words, in a fixed order.
 func roleList(p *Command) string {
 	var out []string
-	for _, r := range []string{RoleInterpreter, RoleShell, RoleRunner, RoleDBClient, RoleLauncher, RoleLocal, RoleData, RoleGlobHazard, RoleCodeModules, RolePaths} {
+	for _, r := range []string{RoleInterpreter, RoleShell, RoleRunner, RoleDBClient, RoleLauncher, RoleLocal, RoleData, RoleGlobHazard, RoleCodeModules, RolePaths, RoleWrapper, RoleChdir} {
 		if w, ok := p.Role(r); ok {
 			if len(w) > 0 {
 				r += " " + strings.Join(w, " ")

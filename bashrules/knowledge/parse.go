@@ -58,6 +58,8 @@ type reader struct {
 	// treeOpts are the tree options of the current program's paths role, checked when the
 	// entry is finished.
 	treeOpts []pos
+	// peeled are the options of the current program's wrapper role, checked likewise.
+	peeled []pos
 }
 
 // pos is a token of an earlier line.
@@ -476,6 +478,8 @@ var roleWords = map[string]struct {
 	RoleDestroys:    {choices: DestroyKinds, min: 1, max: 1},
 	RoleExecValues:  {},
 	RolePaths:       {},
+	RoleWrapper:     {},
+	RoleChdir:       {choices: []string{"stack"}, max: 1},
 }
 
 // DestroyKinds are the kinds of damage a destroys role may name: the damage budget has code
@@ -484,7 +488,7 @@ var DestroyKinds = []string{"remove", "files", "shrink", "output", "blocks", "mo
 
 // roleNames lists the roles for errors.
 var roleNames = "interpreter, shell, runner, dbclient, data, launcher, local, globhazard, goals, edits, network, codemodules, " +
-	"subscripts, shelltext, nosuggest, commands, runsnamed, setsvars, declares, destroys, execvalues or paths"
+	"subscripts, shelltext, nosuggest, commands, runsnamed, setsvars, declares, destroys, execvalues, paths, wrapper or chdir"
 
 func (r *reader) role(toks []token) error {
 	if len(toks) < 2 {
@@ -503,6 +507,9 @@ func (r *reader) role(toks []token) error {
 	}
 	if name == RolePaths {
 		return r.pathsRole(toks)
+	}
+	if name == RoleWrapper {
+		return r.wrapperRole(toks)
 	}
 	words := []string{}
 	for _, t := range toks[2:] {
@@ -556,6 +563,57 @@ func (r *reader) pathsRole(toks []token) error {
 	return nil
 }
 
+// wrapperRole reads "role wrapper [safe] operand|code|guess [OPTION...]". The options are
+// checked against the entry's when the entry is finished, since they may be listed after it.
+func (r *reader) wrapperRole(toks []token) error {
+	rest := toks[2:]
+	words := []string{}
+	if len(rest) > 0 && rest[0].s == "safe" {
+		words, rest = append(words, "safe"), rest[1:]
+	}
+	if len(rest) == 0 || !slices.Contains(WrapperStarts, rest[0].s) {
+		col := toks[1].col
+		if len(rest) > 0 {
+			col = rest[0].col
+		}
+		return r.errf(col, "role wrapper takes [safe] then one of %s", strings.Join(WrapperStarts, ", "))
+	}
+	start := rest[0].s
+	words = append(words, start)
+	for _, t := range rest[1:] {
+		if start != "operand" {
+			return r.errf(t.col, "role wrapper %s takes no options (only operand does)", start)
+		}
+		if len(t.s) < 2 || t.s[0] != '-' {
+			return r.errf(t.col, "%q is not an option spelling", t.s)
+		}
+		words = append(words, t.s)
+		r.peeled = append(r.peeled, pos{r.line, t})
+	}
+	if r.prog.Roles == nil {
+		r.prog.Roles = map[string][]string{}
+	}
+	r.prog.Roles[RoleWrapper] = words
+	return nil
+}
+
+// checkPeeled: each option of a wrapper role is a spelling of one of the entry's options that
+// takes a value or none, so that the peel reads it as the entry does and a misspelt one fails
+// here instead of never matching.
+func (r *reader) checkPeeled() error {
+	defer func() { r.peeled = r.peeled[:0] }()
+	for _, p := range r.peeled {
+		_, ar, ok := r.prog.OptionSpelled(p.tok.s)
+		switch {
+		case !ok:
+			return &ParseError{File: r.file, Line: p.line, Col: p.tok.col, Msg: fmt.Sprintf("option %s of role wrapper is not an option of %s", p.tok.s, r.prog.Names[0])}
+		case ar != None && ar != Required:
+			return &ParseError{File: r.file, Line: p.line, Col: p.tok.col, Msg: fmt.Sprintf("option %s of role wrapper takes an optional or a second value, which the peel does not read", p.tok.s)}
+		}
+	}
+	return nil
+}
+
 // checkTreeOpts: each tree option of a paths role is a spelling of one of the entry's
 // options, so that a misspelt one fails here instead of never matching.
 func (r *reader) checkTreeOpts() error {
@@ -588,6 +646,9 @@ func (r *reader) finish() error {
 		return nil
 	}
 	if err := r.checkTreeOpts(); err != nil {
+		return err
+	}
+	if err := r.checkPeeled(); err != nil {
 		return err
 	}
 	r.prog.index()
