@@ -94,7 +94,8 @@ func TestEveryRoleIsRead(t *testing.T) {
 		knowledge.RoleGlobHazard: true, knowledge.RoleNetwork: true, knowledge.RoleGoals: true, knowledge.RoleCodeModules: true,
 		knowledge.RoleEdits: true, knowledge.RoleSubscripts: true, knowledge.RoleShellText: true, knowledge.RoleNoSuggest: true,
 		knowledge.RoleCommands: true, knowledge.RoleRunsNamed: true, knowledge.RoleSetsVars: true, knowledge.RoleDeclares: true,
-		knowledge.RoleDestroys: true, knowledge.RoleExecValues: true, knowledge.RolePaths: true}
+		knowledge.RoleDestroys: true, knowledge.RoleExecValues: true, knowledge.RolePaths: true,
+		knowledge.RoleSeesCode: true, knowledge.RolePrintsNames: true}
 	for _, e := range knowledge.Builtin().Programs() {
 		for r := range e.Roles {
 			if !read[r] {

@@ -1,9 +1,13 @@
 package bashrules
 
-// The path code of the programs whose entries are in knowledge/programs/local.kb: what their
-// entries cannot state as data (a paths role).
+// The path and read-only code of the programs whose entries are in knowledge/programs/local.kb: what their
+// entries cannot state as data (a paths role, the read-only
+// judgement of their arguments).
 
 func init() {
+	registerReadOnly("hostname", hostnameRO)
+	registerReadOnly("set", setRO)
+	registerReadOnly("xxd", xxdRO)
 	registerPaths("egrep", grepPaths(false))
 	registerPaths("fgrep", grepPaths(false))
 	registerPaths("md5sum", sumPaths)

@@ -5,10 +5,13 @@ import (
 	"strings"
 )
 
-// The path code of the programs whose entries are in knowledge/programs/readonly.kb: what their
-// entries cannot state as data (a paths role).
+// The path and read-only code of the programs whose entries are in knowledge/programs/readonly.kb: what their
+// entries cannot state as data (a paths role, the read-only
+// judgement of their arguments).
 
 func init() {
+	registerReadOnly("date", dateRO)
+	registerReadOnly("strings", noResponseFile)
 	registerPaths("wc", wcPaths)
 	registerPaths("hexdump", allOperands("hexdump", accRead))
 	registerPaths("diff", diffPaths)

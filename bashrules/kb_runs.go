@@ -2,10 +2,19 @@ package bashrules
 
 import "strings"
 
-// The path code of the programs whose entries are in knowledge/programs/runs.kb: what their
-// entries cannot state as data (a paths role).
+// The path and read-only code of the programs whose entries are in knowledge/programs/runs.kb: what their
+// entries cannot state as data (a paths role, the read-only
+// judgement of their arguments).
 
 func init() {
+	registerReadOnly("test", testRO)
+	registerReadOnly("[", testRO)
+	registerReadOnly("alias", noArgs)
+	registerReadOnly("command", commandRO)
+	registerReadOnly("jq", jqRO)
+	registerReadOnly("node", versionOnly("-v", "--version"))
+	registerReadOnly("gh", ghRO)
+	registerReadOnly("tree", forbid("-R"))
 	registerPaths("jq", jqPaths)
 	registerPaths("source", sourcePaths)
 	registerPaths(".", sourcePaths)

@@ -6,10 +6,14 @@ import (
 	"strings"
 )
 
-// The path code of the programs whose entries are in knowledge/programs/tools.kb: what their
-// entries cannot state as data (a paths role).
+// The path and read-only code of the programs whose entries are in knowledge/programs/tools.kb: what their
+// entries cannot state as data (a paths role, the read-only
+// judgement of their arguments).
 
 func init() {
+	registerReadOnly("man", manRO)
+	registerReadOnly("awk", awkRO)
+	registerReadOnly("pyright", pyrightRO)
 	registerPaths("awk", awkPaths)
 	registerPaths("gawk", awkPaths)
 	registerPaths("mawk", awkPaths)

@@ -71,69 +71,36 @@ func clusterOnly(v string) bool {
 	return true
 }
 
-// readOnlyCommands are the commands that are allowed without a rule, in every mode, when their
-// options keep them read-only and every path they touch passes the Read check, as in Claude
-// Code's read-only command list.
-func buildReadOnlyCommands() map[string]roFunc {
-	return map[string]roFunc{
-		"cat": anyArgs, "tac": anyArgs, "nl": anyArgs, "head": anyArgs, "tail": anyArgs, "wc": anyArgs,
-		"strings": noResponseFile, "hexdump": anyArgs, "od": anyArgs, "cut": anyArgs, "paste": anyArgs, "column": anyArgs,
-		"rev": anyArgs, "fold": anyArgs, "expand": anyArgs, "unexpand": anyArgs, "fmt": anyArgs, "comm": anyArgs,
-		"cmp": anyArgs, "diff": anyArgs, "tsort": anyArgs, "pr": anyArgs, "stat": anyArgs, "readlink": anyArgs,
-		"realpath": anyArgs, "du": anyArgs, "df": anyArgs, "basename": anyArgs, "dirname": anyArgs, "tr": anyArgs,
-		"cal": anyArgs, "uptime": anyArgs, "id": anyArgs, "uname": anyArgs, "free": anyArgs, "locale": anyArgs,
-		"groups": anyArgs, "nproc": anyArgs, "getconf": anyArgs, "seq": anyArgs, "sleep": anyArgs, "true": anyArgs,
-		"false": anyArgs, "which": anyArgs, "type": anyArgs, "expr": anyArgs, "numfmt": anyArgs, "echo": anyArgs,
-		"printf": anyArgs, "pwd": anyArgs, "whoami": anyArgs, "arch": anyArgs, "ls": anyArgs,
-		"base64": anyArgs, "base32": anyArgs, "md5sum": anyArgs, "sha1sum": anyArgs, "sha224sum": anyArgs,
-		"sha256sum": anyArgs, "sha384sum": anyArgs, "sha512sum": anyArgs, "b2sum": anyArgs, "cksum": anyArgs,
-		"sum": anyArgs, "shasum": anyArgs, "file": anyArgs, "help": anyArgs, "netstat": anyArgs, "ss": anyArgs,
-		"ps": anyArgs, "pgrep": anyArgs, "lsof": anyArgs, "tput": anyArgs, "uniq": anyArgs, "sort": anyArgs,
-		"grep": anyArgs, "egrep": anyArgs, "fgrep": anyArgs, "rgrep": anyArgs, "rg": anyArgs, "fd": anyArgs,
-		"fdfind": anyArgs, "sed": anyArgs, "tree": forbid("-R"),
-		"test": testRO, "[": testRO,
-		"find":    forbid("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from"),
-		"jq":      jqRO,
-		"history": historyRO,
-		"alias":   noArgs,
-		"node":    versionOnly("-v", "--version"),
-		"ip":      ipRO,
-		"ifconfig": func(args []Word) string {
-			if len(args) > 1 || (len(args) == 1 && strings.HasPrefix(args[0].Value, "-") && args[0].Value != "-a") {
-				return "ifconfig with arguments other than an interface changes it"
-			}
-			return ""
-		},
-		"date":     dateRO,
-		"hostname": hostnameRO,
-		"man":      manRO,
-		"info": func(args []Word) string {
-			for _, a := range args {
-				if strings.HasPrefix(a.Value, "-") {
-					return "info options are not read-only"
-				}
-			}
-			return ""
-		},
-		"command": func(args []Word) string {
-			if len(args) > 0 && (args[0].Value == "-v" || args[0].Value == "-V") {
-				return ""
-			}
-			return "command runs another command"
-		},
-		"set": func(args []Word) string {
-			if len(args) == 0 {
-				return "set without arguments prints every variable"
-			}
-			return ""
-		},
-		":": anyArgs, "exit": anyArgs, "return": anyArgs, "break": anyArgs, "continue": anyArgs, "shift": anyArgs,
-		"wait": anyArgs, "jobs": anyArgs,
-		"docker":  dockerRO,
-		"git":     gitRO,
-		"gh":      ghRO,
-		"pyright": pyrightRO,
+// ifconfigRO: ifconfig with arguments other than an interface (or -a) changes it.
+func ifconfigRO(args []Word) string {
+	if len(args) > 1 || (len(args) == 1 && strings.HasPrefix(args[0].Value, "-") && args[0].Value != "-a") {
+		return "ifconfig with arguments other than an interface changes it"
 	}
+	return ""
+}
+
+func infoRO(args []Word) string {
+	for _, a := range args {
+		if strings.HasPrefix(a.Value, "-") {
+			return "info options are not read-only"
+		}
+	}
+	return ""
+}
+
+// commandRO: command -v and -V only say what a name runs; otherwise command runs it.
+func commandRO(args []Word) string {
+	if len(args) > 0 && (args[0].Value == "-v" || args[0].Value == "-V") {
+		return ""
+	}
+	return "command runs another command"
+}
+
+func setRO(args []Word) string {
+	if len(args) == 0 {
+		return "set without arguments prints every variable"
+	}
+	return ""
 }
 
 // readOnlyFor returns the read-only check of a command name, python's --version included.

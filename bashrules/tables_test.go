@@ -18,8 +18,7 @@ import (
 // value type (issue 39); until it moves there it is listed here, and the list only shrinks:
 // an entry that matches nothing fails too.
 var commandTables = map[string]string{
-	"readonly.go buildReadOnlyCommands": "the read-only set",
-	"cmdline/wrappers.go wrappers":      "wrappers and how to peel them",
+	"cmdline/wrappers.go wrappers": "wrappers and how to peel them",
 }
 
 // TestNoNewCommandKeyedTables: a fact about a program lives in its knowledge-base entry. A Go
@@ -33,7 +32,6 @@ var commandSwitches = []string{
 	"damagefeed.go xargsFeed",         // which producers' output xargs turns into operands
 	"effects.go execOption",           // options and operands read by value (tmux send-keys, tar's first word)
 	"effects.go nameChanger",          // alias, hash, enable, shopt: builtins that rebind names
-	"effects.go readOnlyXargsChild",   // the read-only commands xargs may run with found names
 	"shellmeaning.go shellMeaningWhy", // set, shopt and the like: shell options that change meaning
 }
 

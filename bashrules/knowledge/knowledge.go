@@ -91,6 +91,9 @@ type Option struct {
 	// runs no command (ssh -N). An allow rule for the program covers them as it covers any
 	// option it knows.
 	Code, Script, NoRun bool
+	// PrintsNames: given this option, the command's output is file names (grep -l, git diff
+	// --name-only).
+	PrintsNames bool
 	// Newer: the option is newer than the program's version in Debian stable, so the test
 	// against the installed program's help does not require it.
 	Newer bool
@@ -267,6 +270,15 @@ const (
 	// program whose operands need code to place (sed's script, find's expression) has its
 	// path code registered in bashrules instead.
 	RolePaths = "paths"
+	// RoleSeesCode (an interpreter's): the analysis reads the program text itself (awk's
+	// system(), pipes, getline and redirections), so its program is not code the analysis
+	// cannot see.
+	RoleSeesCode = "seescode"
+	// RolePrintsNames: what the program writes to its output is file names, one a line (find,
+	// ls), or, with subcommands named, what those subcommands write (git ls-files); an option
+	// marked printsnames makes the output names when it is given (grep -l). xargs may then
+	// run a read-only command on them (TestXargsChildren).
+	RolePrintsNames = "printsnames"
 )
 
 // PathKinds are what a paths role may say a program does with its operands.
