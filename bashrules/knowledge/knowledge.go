@@ -277,7 +277,7 @@ const (
 	// RolePrintsNames: what the program writes to its output is file names, one a line (find,
 	// ls), or, with subcommands named, what those subcommands write (git ls-files); an option
 	// marked printsnames makes the output names when it is given (grep -l). xargs may then
-	// run a read-only command on them (TestXargsChildren).
+	// run a read-only command on them (TestPrintsNamesEntries).
 	RolePrintsNames = "printsnames"
 )
 
