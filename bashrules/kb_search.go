@@ -2,9 +2,9 @@ package bashrules
 
 import "strings"
 
-// The path and read-only code of the programs whose entries are in knowledge/programs/search.kb: what their
-// entries cannot state as data (a paths role, the read-only
-// judgement of their arguments).
+// The path and read-only code of the programs whose entries are in
+// knowledge/programs/search.kb: what their entries cannot state as data (a paths role, the
+// read-only judgement of their arguments).
 
 func init() {
 	registerReadOnly("find", forbid("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from"))

@@ -131,35 +131,3 @@ func readOnlyCommands() map[string]roFunc {
 	readOnlyOnce.Do(buildReadOnly)
 	return readOnlyLazy
 }
-
-// xxdRO checks xxd's options, which it recognises by their first letter (-ps is -postscript,
-// -cols is -c); the output file, its second operand, is a write the path check sees.
-func xxdRO(args []Word) string {
-	for i := 0; i < len(args); i++ {
-		v := args[i].Value
-		if !args[i].Known || len(v) < 2 || v[0] != '-' {
-			continue
-		}
-		if v == "--" {
-			return ""
-		}
-		switch c := v[1]; {
-		case strings.IndexByte("abCEeihpruvd", c) >= 0:
-		case strings.IndexByte("cglnosR", c) >= 0:
-			if len(v) == 2 || (len(v) > 2 && (v[2] < '0' || v[2] > '9') && v[2] != '+' && v[2] != '-') {
-				i++
-			}
-		default:
-			return "xxd option " + v + " is not known to be read-only"
-		}
-	}
-	return ""
-}
-
-// awkRO allows an awk program that only reads its input.
-func awkRO(args []Word) string {
-	if why := execOption("awk", args); why != "" {
-		return why
-	}
-	return ""
-}
