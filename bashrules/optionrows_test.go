@@ -106,6 +106,9 @@ var optionCases = []checkCase{
 	{"options", "ss -tlnp", nil, "", "allow", "ss only reads"},
 	{"options", "jobs -x echo %1", nil, "", "pass", "option -x is not read-only"},
 	{"options", "jobs -l", nil, "", "allow", "jobs only reads"},
+	// sort -T writes its temporary files in the folder it names, wherever that is.
+	{"options", "sort -T /var/tmp/x README.md", nil, "", "ask", "outside the working directories"},
+	{"options", "sort --temporary-directory=d README.md", nil, "", "pass", "no rule allows"},
 	// xargs runs a read-only command on found names only when no name, spelled like an option,
 	// can turn it: a file named -C makes file compile a magic file.
 	{"options", "ls | xargs file", nil, "", "ask", "xargs adds arguments read from its input"},
