@@ -36,7 +36,8 @@
 //	                                    reads a file list, and every path it names passes
 //	                                    the Read check (a program whose arguments need
 //	                                    reading in its own way registers its read-only
-//	                                    code in bashrules)
+//	                                    code in bashrules, and then only the names it
+//	                                    registers join: awk, not gawk)
 //	                           nooptions (program only) the entry lists what its roles need,
 //	                                    not the program's options: it is no option table
 //	                                    (Lookup does not return it; Facts does)

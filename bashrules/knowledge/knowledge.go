@@ -148,8 +148,10 @@ type Command struct {
 	Like string
 	// Aliases maps an operand's other spellings to its canonical one (kubectl's resource
 	// names: po and pod are pods), for deny and ask rules.
-	Aliases  map[string]string
-	ReadOnly bool // in the read-only set when every option is known (bashrules adds its own checks)
+	Aliases map[string]string
+	// ReadOnly: the program is in the read-only set, allowed without a rule when its options
+	// keep it so; bashrules adds the code registered for its names, if any.
+	ReadOnly bool
 	// NoOptions: the entry lists only what its roles need, not the program's options, so it
 	// is no option table: Lookup does not return it, Facts does.
 	NoOptions bool
