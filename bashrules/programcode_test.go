@@ -250,3 +250,20 @@ func TestReadOnlyCodeIsReachable(t *testing.T) {
 		t.Fatal("no read-only code is registered")
 	}
 }
+
+// TestReadOnlyNames: a readonly entry joins the set under every name, unless read-only code is
+// registered for some, when exactly those join (awk's program check is awk's, not gawk's); and
+// an interpreter's code is seen by the analysis only where its entry says role seescode.
+func TestReadOnlyNames(t *testing.T) {
+	for name, want := range map[string]bool{"awk": true, "gawk": false, "mawk": false, "node": true, "nodejs": false,
+		"fd": true, "fdfind": true, "test": true, "[": true, "grep": true, "rgrep": true, "pyright": true, "python3": false} {
+		if _, got := readOnlyCommands()[name]; got != want {
+			t.Errorf("%s in the read-only set = %v, want %v", name, got, want)
+		}
+	}
+	for name, want := range map[string]bool{"awk": true, "gawk": true, "node": false, "python3": false} {
+		if got := seesCode(name); got != want {
+			t.Errorf("seesCode(%s) = %v, want %v", name, got, want)
+		}
+	}
+}
