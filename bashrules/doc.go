@@ -63,10 +63,15 @@
 //     complete entry, an unknown option asks, naming it;
 //   - structure: a wrapper that only runs its children (the entries that say "role wrapper
 //     safe": timeout, time, nice, stdbuf, nohup, command, builtin, noglob; xargs without -I,
-//     and bash -c or eval with a literal script) is allowed when every child is; function calls, arithmetic, tests and plain assignments;
-//   - the read-only set, each command with a knowledge-base entry flagged readonly: GNU abbreviations,
-//     --opt=value, clustered and attached short options and "--" are parsed as the program
-//     parses them, and an option not in the table makes the command not read-only;
+//     and bash -c or eval with a literal script) is allowed when every child is; function
+//     calls, arithmetic, tests and plain assignments;
+//   - the read-only set, the names of the knowledge-base entries flagged readonly: GNU
+//     abbreviations, --opt=value, clustered and attached short options and "--" are parsed as
+//     the program parses them, an option not in the table or typed as writing, running or
+//     reading a file list makes the command not read-only, and a program whose arguments need
+//     reading in its own way (git's subcommands, find's actions, test's subscripts) has its
+//     read-only code registered beside its entry (registerReadOnly in kb_NAME.go); xargs runs
+//     one on the names an entry flagged printsnames lists (git ls-files, grep -l);
 //   - acceptEdits mode.
 //
 // # Program knowledge
@@ -74,7 +79,7 @@
 // What a program's options are and do is data, in the knowledge package (knowledge/programs/
 // *.kb): every spelling of each option, its value, and whether it runs code, names a program,
 // writes or reads a file; subcommands; environment variables. One fact lives in one place:
-// the read-only set's option lists, the normal form of deny rules, the exec family and the
+// the read-only set and its option lists, the normal form of deny rules, the exec family and the
 // arities the path stage reads operands with (for complete entries) all come from it. So do
 // the roles: which programs are interpreters (and their code options), shells, runners of
 // their arguments, database clients, launchers and wrappers (and where the command a wrapper

@@ -2,8 +2,11 @@ package bashrules
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
+
+	"github.com/reinsdev/reins/bashrules/knowledge"
 )
 
 // The effects stage: what a command does besides being itself. Reads and writes are checked
@@ -465,24 +468,80 @@ func readOnlyXargsChild(m *memo, c *Command) bool {
 		}
 	}
 	name, _ := commandName(c.Argv[0])
-	switch name {
-	case "grep", "egrep", "fgrep", "wc", "cat", "head", "tail", "ls", "file", "stat", "du", "md5sum", "sha1sum", "sha256sum", "sha512sum", "basename", "dirname", "realpath", "readlink", "echo":
-	default:
+	if !xargsChildren()[name] {
 		return false
 	}
 	prod := c.Parent.PipedFrom
 	if r, ok := m.result(prod); !ok || r.v != vAllow {
 		return false // the producer itself is not allowed without a rule
 	}
-	pname, _ := prod.Name()
-	switch pname {
-	case "find", "fd", "fdfind", "ls":
+	return printsNames(prod)
+}
+
+// printsNames reports whether a command's output is file names, as its entry says: role
+// printsnames (find, ls; with subcommands named, when it runs one: git ls-files), or an option
+// marked printsnames given as a word of its own (grep -l, git diff --name-only).
+func printsNames(c *Command) bool {
+	name, _ := c.Name()
+	e, ok := knowledge.Lookup(name)
+	if !ok {
+		return false
+	}
+	subs, role := e.Role(knowledge.RolePrintsNames)
+	if role && len(subs) == 0 {
 		return true
-	case "git":
-		_, sub, rest, _ := gitGlobal(prod.Argv[1:])
-		return sub == "ls-files" || (sub == "diff" && anyWord(rest, "--name-only", "--name-status") != "") || sub == "grep" && anyWord(rest, "-l", "--files-with-matches", "--name-only") != ""
-	case "rg", "grep":
-		return anyWord(prod.Argv[1:], "-l", "--files-with-matches", "--files") != ""
+	}
+	var buf [8]knowledge.Arg
+	args := kbArgs(c.Argv[1:], buf[:])
+	p := e.Parse(args)
+	if role && p.Sub != nil && slices.ContainsFunc(p.Sub.Names, func(n string) bool { return slices.Contains(subs, n) }) {
+		return true
+	}
+	for _, u := range p.Uses {
+		if u.Opt.PrintsNames && args[u.Word].Known && args[u.Word].Value == u.Spelling {
+			return true
+		}
 	}
 	return false
+}
+
+// xargsChildren are the read-only commands xargs may run with names it found: those in the
+// set by their entry alone (no read-only code reads their arguments), whose entry is an option
+// table none of whose options writes, runs code, connects or reads a list of files (so no name
+// spelled like an option turns them: a file named -C makes file compile magic), whose operands
+// the path checks know, and to whose operands more names add only reads (uniq's second operand
+// is its output).
+var xargsChildren = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	names := []Word{{Src: "a", Value: "a", Known: true}, {Src: "b", Value: "b", Known: true}}
+	for name := range readOnlyCommands() {
+		e, ok := knowledge.Lookup(name)
+		if !ok || readOnlyCode(name) != nil || !harmlessOptions(e) {
+			continue
+		}
+		f, ok := pathFuncOf(name)
+		if !ok {
+			continue // what its operands are is not known (true, sleep): nothing to give it
+		}
+		r := f(names)
+		if len(r.issues) > 0 || slices.ContainsFunc(r.uses, func(u pathUse) bool { return u.acc != accRead && u.acc != accReadTree }) {
+			continue
+		}
+		out[name] = true
+	}
+	return out
+})
+
+// harmlessOptions reports whether every option of an entry (and of its subcommands) at most
+// reads the file its value names: none writes, runs code or a command, connects, changes the
+// system or reads a list of more files.
+func harmlessOptions(e *knowledge.Command) bool {
+	for _, c := range append([]*knowledge.Command{e}, e.Subcommands()...) {
+		for _, o := range c.Options {
+			if o.Effects&^knowledge.Read != 0 || o.Code || o.Script {
+				return false
+			}
+		}
+	}
+	return true
 }

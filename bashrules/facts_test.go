@@ -95,7 +95,8 @@ func TestEveryRoleIsRead(t *testing.T) {
 		knowledge.RoleEdits: true, knowledge.RoleSubscripts: true, knowledge.RoleShellText: true, knowledge.RoleNoSuggest: true,
 		knowledge.RoleCommands: true, knowledge.RoleRunsNamed: true, knowledge.RoleSetsVars: true, knowledge.RoleDeclares: true,
 		knowledge.RoleDestroys: true, knowledge.RoleExecValues: true, knowledge.RolePaths: true,
-		knowledge.RoleWrapper: true, knowledge.RoleChdir: true}
+		knowledge.RoleWrapper: true, knowledge.RoleChdir: true,
+		knowledge.RoleSeesCode: true, knowledge.RolePrintsNames: true}
 	for _, e := range knowledge.Builtin().Programs() {
 		for r := range e.Roles {
 			if !read[r] {
@@ -130,6 +131,53 @@ func TestInterpreterVersions(t *testing.T) {
 		"php8.2": true, "lua5.4": true, "git": false, "": false, "make4": false} {
 		if _, got := interpreterFor(name); got != want {
 			t.Errorf("interpreterFor(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestPrintsNamesEntries: a producer of names is in the read-only set (xargs takes its names
+// only when it is allowed without a rule), its role names subcommands it has, and an option
+// marked printsnames is one of a readonly entry; xargs's children are in the set too, and
+// never a program an option of which writes or runs (file -C).
+func TestPrintsNamesEntries(t *testing.T) {
+	producers := 0
+	for _, e := range knowledge.Builtin().Programs() {
+		subs, role := e.Role(knowledge.RolePrintsNames)
+		marked := false
+		for _, c := range append([]*knowledge.Command{e}, e.Subcommands()...) {
+			for _, o := range c.Options {
+				marked = marked || o.PrintsNames
+			}
+		}
+		if !role && !marked {
+			continue
+		}
+		producers++
+		if !e.ReadOnly {
+			t.Errorf("%s: %s prints names but is not flagged readonly, so xargs never takes them", e.Pos, e.Names[0])
+		}
+		for _, s := range subs {
+			if _, ok := e.Sub(s); !ok {
+				t.Errorf("%s: role printsnames names %s, which is no subcommand of %s", e.Pos, s, e.Names[0])
+			}
+		}
+	}
+	if producers < 5 {
+		t.Fatalf("%d producers of names: the role or the option word was not read", producers)
+	}
+	for name := range xargsChildren() {
+		if _, ok := readOnlyCommands()[name]; !ok {
+			t.Errorf("xargs may run %s, which is not in the read-only set", name)
+		}
+	}
+	for _, name := range []string{"file", "sort", "uniq", "sed", "find", "git", "xargs", "tee"} {
+		if xargsChildren()[name] {
+			t.Errorf("xargs may run %s on found names, one of which may be spelled like an option that writes", name)
+		}
+	}
+	for _, name := range []string{"grep", "wc", "cat", "ls", "basename", "realpath", "md5sum"} {
+		if !xargsChildren()[name] {
+			t.Errorf("xargs may not run %s on found names", name)
 		}
 	}
 }

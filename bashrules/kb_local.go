@@ -1,9 +1,15 @@
 package bashrules
 
-// The path code of the programs whose entries are in knowledge/programs/local.kb: what their
-// entries cannot state as data (a paths role).
+import "strings"
+
+// The path and read-only code of the programs whose entries are in
+// knowledge/programs/local.kb: what their entries cannot state as data (a paths role, the
+// read-only judgement of their arguments).
 
 func init() {
+	registerReadOnly("hostname", hostnameRO)
+	registerReadOnly("set", setRO)
+	registerReadOnly("xxd", xxdRO)
 	registerPaths("egrep", grepPaths(false))
 	registerPaths("fgrep", grepPaths(false))
 	registerPaths("md5sum", sumPaths)
@@ -67,4 +73,46 @@ func xxdPaths(args []Word) pathsResult {
 		r.add(accWrite, dropStdin(ops[1:2])...)
 	}
 	return r
+}
+
+func setRO(args []Word) string {
+	if len(args) == 0 {
+		return "set without arguments prints every variable"
+	}
+	return ""
+}
+
+func hostnameRO(args []Word) string {
+	for _, a := range args {
+		switch a.Value {
+		case "-s", "-f", "-d", "-i", "-I", "-A", "-a", "-y", "--short", "--fqdn", "--long", "--domain", "--ip-address", "--all-ip-addresses", "--all-fqdns", "--alias", "--nis":
+		default:
+			return "hostname with arguments can set the host name"
+		}
+	}
+	return ""
+}
+
+// xxdRO checks xxd's options, which it recognises by their first letter (-ps is -postscript,
+// -cols is -c); the output file, its second operand, is a write the path check sees.
+func xxdRO(args []Word) string {
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		if !args[i].Known || len(v) < 2 || v[0] != '-' {
+			continue
+		}
+		if v == "--" {
+			return ""
+		}
+		switch c := v[1]; {
+		case strings.IndexByte("abCEeihpruvd", c) >= 0:
+		case strings.IndexByte("cglnosR", c) >= 0:
+			if len(v) == 2 || (len(v) > 2 && (v[2] < '0' || v[2] > '9') && v[2] != '+' && v[2] != '-') {
+				i++
+			}
+		default:
+			return "xxd option " + v + " is not known to be read-only"
+		}
+	}
+	return ""
 }

@@ -5,10 +5,13 @@ import (
 	"strings"
 )
 
-// The path code of the programs whose entries are in knowledge/programs/readonly.kb: what their
-// entries cannot state as data (a paths role).
+// The path and read-only code of the programs whose entries are in
+// knowledge/programs/readonly.kb: what their entries cannot state as data (a paths role, the
+// read-only judgement of their arguments).
 
 func init() {
+	registerReadOnly("date", dateRO)
+	registerReadOnly("strings", noResponseFile)
 	registerPaths("wc", wcPaths)
 	registerPaths("hexdump", allOperands("hexdump", accRead))
 	registerPaths("diff", diffPaths)
@@ -202,4 +205,33 @@ func grepPaths(recursive bool) pathFunc {
 		r.add(acc, dropStdin(ops)...)
 		return r
 	}
+}
+
+// noResponseFile refuses a GNU binutils @FILE operand: the arguments it holds are unseen.
+func noResponseFile(args []Word) string {
+	for _, a := range args {
+		if strings.HasPrefix(a.Value, "@") && len(a.Value) > 1 {
+			return a.Value + " reads more arguments from a response file"
+		}
+	}
+	return ""
+}
+
+func dateRO(args []Word) string {
+	for _, a := range args {
+		v := a.Value
+		switch {
+		case v == "-s" || strings.HasPrefix(v, "--set") || longPrefix(v, "--set"):
+			return "date --set changes the clock"
+		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && !strings.HasPrefix(v, "-I") && strings.ContainsRune(v, 's') && clusterOnly(v):
+			return "date -s changes the clock"
+		}
+	}
+	_, ops := parseArgs(args, kbSpec("date"))
+	for _, o := range ops {
+		if !strings.HasPrefix(o.Value, "+") {
+			return "date with an operand sets the clock"
+		}
+	}
+	return ""
 }

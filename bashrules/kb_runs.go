@@ -2,10 +2,19 @@ package bashrules
 
 import "strings"
 
-// The path code of the programs whose entries are in knowledge/programs/runs.kb: what their
-// entries cannot state as data (a paths role).
+// The path and read-only code of the programs whose entries are in
+// knowledge/programs/runs.kb: what their entries cannot state as data (a paths role, the
+// read-only judgement of their arguments).
 
 func init() {
+	registerReadOnly("test", testRO)
+	registerReadOnly("[", testRO)
+	registerReadOnly("alias", noArgs)
+	registerReadOnly("command", commandRO)
+	registerReadOnly("jq", jqRO)
+	registerReadOnly("node", versionOnly("-v", "--version"))
+	registerReadOnly("gh", ghRO)
+	registerReadOnly("tree", forbid("-R"))
 	registerPaths("jq", jqPaths)
 	registerPaths("source", sourcePaths)
 	registerPaths(".", sourcePaths)
@@ -111,4 +120,64 @@ func treePaths(args []Word) pathsResult {
 	}
 	r.add(accRead, ops...)
 	return r
+}
+
+// commandRO: command -v and -V only say what a name runs; otherwise command runs it.
+func commandRO(args []Word) string {
+	if len(args) > 0 && (args[0].Value == "-v" || args[0].Value == "-V") {
+		return ""
+	}
+	return "command runs another command"
+}
+
+// testRO refuses test arguments that bash evaluates as array subscripts (test -v 'a[$(cmd)]').
+func testRO(args []Word) string {
+	for _, a := range args {
+		if strings.Contains(a.Value, "$(") || strings.ContainsRune(a.Value, '`') {
+			return "an argument of test holds a command substitution that -v would run"
+		}
+	}
+	return ""
+}
+
+var jqEnvRE = lazyRE(`\$ENV|\benv\b|\binput_filename\b|\$__prog|\bget_search_list\b`)
+
+// jqModuleRE finds a jq filter's module directives: import and include read .jq and .json
+// files from the library path (~/.jq, next to jq, -L folders), which the path check never sees.
+var jqModuleRE = lazyRE(`\b(import|include|modulemeta)\b`)
+
+func jqRO(args []Word) string {
+	for _, a := range args {
+		switch v := a.Value; {
+		case v == "-f" || v == "--from-file" || v == "--rawfile" || v == "--slurpfile" || v == "-L" || strings.HasPrefix(v, "--library-path") || strings.HasPrefix(v, "-L"):
+			return "jq option " + v + " reads other files"
+		case jqEnvRE().MatchString(v):
+			return "jq filter reads the environment"
+		case jqModuleRE().MatchString(v):
+			return "jq filter imports modules, which it reads from its library path"
+		}
+	}
+	return ""
+}
+
+var ghReadVerbs = map[string][]string{
+	"pr":       {"list", "view", "diff", "checks", "status"},
+	"issue":    {"list", "view", "status"},
+	"repo":     {"view", "list"},
+	"run":      {"list", "view"},
+	"release":  {"list", "view"},
+	"workflow": {"list", "view"},
+	"label":    {"list"},
+	"search":   {"repos", "issues", "prs", "commits", "code"},
+}
+
+func ghRO(args []Word) string {
+	if len(args) < 2 {
+		return "gh needs a command"
+	}
+	verbs, ok := ghReadVerbs[args[0].Value]
+	if !ok || !contains(verbs, args[1].Value) {
+		return "gh " + args[0].Value + " " + args[1].Value + " is not read-only"
+	}
+	return ""
 }

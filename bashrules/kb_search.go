@@ -2,10 +2,12 @@ package bashrules
 
 import "strings"
 
-// The path code of the programs whose entries are in knowledge/programs/search.kb: what their
-// entries cannot state as data (a paths role).
+// The path and read-only code of the programs whose entries are in
+// knowledge/programs/search.kb: what their entries cannot state as data (a paths role, the
+// read-only judgement of their arguments).
 
 func init() {
+	registerReadOnly("find", forbid("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from"))
 	registerPaths("rg", rgPaths)
 	registerPaths("fd", fdPaths)
 	registerPaths("fdfind", fdPaths)

@@ -6,10 +6,14 @@ import (
 	"strings"
 )
 
-// The path code of the programs whose entries are in knowledge/programs/tools.kb: what their
-// entries cannot state as data (a paths role).
+// The path and read-only code of the programs whose entries are in
+// knowledge/programs/tools.kb: what their entries cannot state as data (a paths role, the
+// read-only judgement of their arguments).
 
 func init() {
+	registerReadOnly("man", manRO)
+	registerReadOnly("awk", awkRO)
+	registerReadOnly("pyright", pyrightRO)
 	registerPaths("awk", awkPaths)
 	registerPaths("gawk", awkPaths)
 	registerPaths("mawk", awkPaths)
@@ -342,4 +346,42 @@ func awkPaths(args []Word) pathsResult {
 		r.add(accRead, o)
 	}
 	return r
+}
+
+func manRO(args []Word) string {
+	for _, a := range args {
+		v := a.Value
+		if strings.ContainsRune(v, '/') && !strings.HasPrefix(v, "-") {
+			// A page given by its path is formatted from that file, whose requests (.so,
+			// the preprocessors its first line names) read other files.
+			return "man formats the page file " + v + ", whose requests can read other files"
+		}
+		if strings.HasPrefix(v, "-") && !contains([]string{"-a", "-f", "-k", "-w", "-W", "--all", "--whatis", "--apropos", "--where", "--path"}, v) {
+			return "man option " + v + " is not known to be read-only"
+		}
+	}
+	return ""
+}
+
+func pyrightRO(args []Word) string {
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case !strings.HasPrefix(v, "-"):
+		case contains([]string{"--version", "--outputjson", "--verbose", "--stats", "--warnings", "--dependencies", "--skipunannotated"}, v):
+		case contains([]string{"-p", "--project", "--pythonversion", "--pythonplatform", "--level", "--pythonpath"}, v):
+			i++
+		default:
+			return "pyright option " + v + " is not known to be read-only"
+		}
+	}
+	return ""
+}
+
+// awkRO allows an awk program that only reads its input.
+func awkRO(args []Word) string {
+	if why := execOption("awk", args); why != "" {
+		return why
+	}
+	return ""
 }

@@ -59,12 +59,17 @@ func interpreterFor(name string) (codeSpec, bool) {
 	return roles().interp[e.Names[0]], true
 }
 
-// seesCode reports an interpreter whose program the analysis reads itself: one in the
-// read-only set (awk, whose program the read-only and exec-family checks look into for
+// seesCode reports an interpreter whose program the analysis reads itself: its entry says
+// role seescode (awk, whose program the read-only and exec-family checks look into for
 // system(), pipes and redirections, and which never reads its program from standard input).
+// Being in the read-only set is not enough: node is there only for node --version.
 func seesCode(name string) bool {
 	e, ok := knowledge.Lookup(name)
-	return ok && e.ReadOnly
+	if !ok {
+		return false
+	}
+	_, sees := e.Role(knowledge.RoleSeesCode)
+	return sees
 }
 
 // runnerKind says how a tool that runs its arguments as commands reads them.

@@ -50,9 +50,10 @@ func tableRO(name string, e *knowledge.Command, next roFunc) roFunc {
 }
 
 // notReadOnly are the effects that keep a command out of the read-only set, whatever its own
-// check says: an option that writes, runs, changes the system or reads more options.
+// check says: an option that writes, runs, changes the system, reads more options or reads a
+// list of files the analysis does not see (file -f).
 const notReadOnly = knowledge.Write | knowledge.Exec | knowledge.Program | knowledge.Options | knowledge.Suffix |
-	knowledge.Mount | knowledge.State | knowledge.Pipe
+	knowledge.Mount | knowledge.State | knowledge.Pipe | knowledge.List
 
 // changingOption says which option of the command its entry types as more than reading, or "".
 func changingOption(name string, e *knowledge.Command, args []Word) string {
@@ -74,6 +75,8 @@ func readOnlyWhy(e knowledge.Effect) string {
 		return "changes the system"
 	case e.Dangerous() || e&knowledge.Pipe != 0:
 		return "runs code or a program"
+	case e&knowledge.List != 0:
+		return "reads a list of files the analysis does not see"
 	}
 	return "writes files"
 }
@@ -83,70 +86,48 @@ var (
 	readOnlyLazy map[string]roFunc
 )
 
-// buildReadOnly builds the read-only commands, each entry flagged readonly with the check
-// of its options in front. Only an entry's first name joins the set (awk, not gawk).
+// buildReadOnly builds the read-only set from the entries flagged readonly: each name with
+// its registered read-only code (anyArgs when it has none) behind the check of its entry's
+// options, where the entry is an option table. Every entry is complete, so an option its entry
+// does not know keeps a command out of the set, whatever the command's own check says.
 func buildReadOnly() {
-	ro := buildReadOnlyCommands()
-	// Every entry is complete: an option its entry does not know keeps a command out of the
-	// set, whatever the command's own check says.
-	for name, next := range ro {
-		if e, ok := knowledge.Lookup(name); ok && !e.ReadOnly {
-			ro[name] = tableRO(name, e, next)
-		}
-	}
+	ro := map[string]roFunc{}
 	for _, e := range knowledge.Builtin().Programs() {
 		if !e.ReadOnly {
 			continue
 		}
-		name := e.Names[0]
-		next, ok := ro[name]
-		if !ok {
-			next = anyArgs
+		for _, name := range readOnlyNames(e) {
+			next := anyArgs
+			if f := readOnlyCode(name); f != nil {
+				next = f
+			}
+			if t, ok := knowledge.Lookup(name); ok {
+				next = tableRO(name, t, next)
+			}
+			ro[name] = next
 		}
-		ro[name] = tableRO(name, e, next)
 	}
-	// awk is read-only only without system(), pipes, getline and print > file (execOption),
-	// and xxd only when its second operand, the output file, is absent (the path check).
-	awk, _ := knowledge.Lookup("awk")
-	ro["awk"] = tableRO("awk", awk, awkRO)
-	ro["xxd"] = xxdRO
 	readOnlyLazy = ro
+}
+
+// readOnlyNames are the names under which a readonly entry joins the set: every name, unless
+// read-only code is registered for some, when exactly those do (a registration covers the
+// name it gives: awk's code is awk's, not gawk's; node's version check is not nodejs's).
+func readOnlyNames(e *knowledge.Command) []string {
+	var coded []string
+	for _, n := range e.Names {
+		if readOnlyCode(n) != nil {
+			coded = append(coded, n)
+		}
+	}
+	if coded != nil {
+		return coded
+	}
+	return e.Names
 }
 
 // readOnlyCommands are the read-only commands with their checks, built on first use.
 func readOnlyCommands() map[string]roFunc {
 	readOnlyOnce.Do(buildReadOnly)
 	return readOnlyLazy
-}
-
-// xxdRO checks xxd's options, which it recognises by their first letter (-ps is -postscript,
-// -cols is -c); the output file, its second operand, is a write the path check sees.
-func xxdRO(args []Word) string {
-	for i := 0; i < len(args); i++ {
-		v := args[i].Value
-		if !args[i].Known || len(v) < 2 || v[0] != '-' {
-			continue
-		}
-		if v == "--" {
-			return ""
-		}
-		switch c := v[1]; {
-		case strings.IndexByte("abCEeihpruvd", c) >= 0:
-		case strings.IndexByte("cglnosR", c) >= 0:
-			if len(v) == 2 || (len(v) > 2 && (v[2] < '0' || v[2] > '9') && v[2] != '+' && v[2] != '-') {
-				i++
-			}
-		default:
-			return "xxd option " + v + " is not known to be read-only"
-		}
-	}
-	return ""
-}
-
-// awkRO allows an awk program that only reads its input.
-func awkRO(args []Word) string {
-	if why := execOption("awk", args); why != "" {
-		return why
-	}
-	return ""
 }

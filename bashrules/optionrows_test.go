@@ -94,6 +94,30 @@ var optionCases = []checkCase{
 	{"options", "nl -ba README.md", nil, "", "allow", "nl only reads"},
 	{"options", "git -C sub status", nil, "", "allow", "git only reads"},
 	{"options", "git --git-dir=x log", nil, "", "pass", "can change what git runs"},
+	// Read-only entries that were wrong: options that kill, write or read a list of files.
+	{"options", "file -f list.txt", nil, "", "ask:safety", "reads files named in another file"},
+	{"options", "file --files-from=list.txt", nil, "", "ask:safety", "reads files named in another file"},
+	{"options", "file README.md", nil, "", "allow", "file only reads"},
+	{"options", "ss -K dst 10.0.0.1", nil, "", "pass", "kills sockets or writes a file"},
+	{"options", "ss -tK", nil, "", "pass", "kills sockets or writes a file"},
+	{"options", "ss --kill", nil, "", "pass", "kills sockets or writes a file"},
+	{"options", "ss -D dump.bin", nil, "", "pass", "kills sockets or writes a file"},
+	{"options", "ss --diag=dump.bin", nil, "", "pass", "kills sockets or writes a file"},
+	{"options", "ss -tlnp", nil, "", "allow", "ss only reads"},
+	{"options", "jobs -x echo %1", nil, "", "pass", "option -x is not read-only"},
+	{"options", "jobs -l", nil, "", "allow", "jobs only reads"},
+	// sort -T writes its temporary files in the folder it names, wherever that is.
+	{"options", "sort -T /var/tmp/x README.md", nil, "", "ask", "outside the working directories"},
+	{"options", "sort --temporary-directory=d README.md", nil, "", "pass", "no rule allows"},
+	// xargs runs a read-only command on found names only when no name, spelled like an option,
+	// can turn it: a file named -C makes file compile a magic file.
+	{"options", "ls | xargs file", nil, "", "ask", "xargs adds arguments read from its input"},
+	{"options", "ls | xargs uniq", nil, "", "ask", "xargs adds arguments read from its input"},
+	{"options", "ls | xargs sort", nil, "", "ask", "xargs adds arguments read from its input"},
+	{"options", "git ls-files | xargs tac", nil, "", "allow", "every part"},
+	{"options", "grep -rl foo | xargs cat", nil, "", "ask", "xargs adds arguments read from its input"},
+	{"options", "grep -e -l foo | xargs cat", nil, "", "ask", "xargs adds arguments read from its input"},
+	{"options", "git grep -l foo | xargs head", nil, "", "allow", "every part"},
 }
 
 func init() { checkCases = append(checkCases, optionCases...) }

@@ -25,6 +25,10 @@ import (
 type programCode struct {
 	// paths finds the paths the program's arguments name and what it does with each.
 	paths pathFunc
+	// readOnly says why the program's arguments keep it out of the read-only set, beyond
+	// what its entry's options say (git's subcommands, test's subscripts), for a name whose
+	// entry says flags readonly.
+	readOnly roFunc
 }
 
 var (
@@ -37,6 +41,14 @@ func registered(name string) *programCode {
 	codeMu.Lock()
 	defer codeMu.Unlock()
 	return programCodes[name]
+}
+
+// readOnlyCode returns the read-only code registered for a program name, or nil.
+func readOnlyCode(name string) roFunc {
+	if c := registered(name); c != nil {
+		return c.readOnly
+	}
+	return nil
 }
 
 // register records one facet of one program's code. A second registration of the same facet
@@ -61,6 +73,18 @@ func registerPaths(name string, f pathFunc) {
 			return false
 		}
 		c.paths = f
+		return true
+	})
+}
+
+// registerReadOnly registers the read-only judgement of a program whose entry says flags
+// readonly and whose arguments need reading in its own way.
+func registerReadOnly(name string, f roFunc) {
+	register(name, "read-only", func(c *programCode) bool {
+		if c.readOnly != nil {
+			return false
+		}
+		c.readOnly = f
 		return true
 	})
 }

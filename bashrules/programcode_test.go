@@ -177,3 +177,108 @@ func TestPathsRoleTreeOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOnlyEntriesWithoutCode: an entry flagged readonly with no registered code is judged
+// by its options alone, so none of them may write, run code or a command, connect, change the
+// system or read a list of files: each option it lists is harmless to give, whatever the
+// words around it (and xargs may give it names spelled like options).
+func TestReadOnlyEntriesWithoutCode(t *testing.T) {
+	n := 0
+	for _, e := range knowledge.Builtin().Programs() {
+		if !e.ReadOnly || hasCode(e) {
+			continue
+		}
+		n++
+		for _, c := range append([]*knowledge.Command{e}, e.Subcommands()...) {
+			for _, o := range c.Options {
+				if o.Effects&^knowledge.Read != 0 || o.Code || o.Script {
+					t.Errorf("%s: %s %v is %s (code %v, script %v) in a readonly entry with no code: register read-only code beside the entry, or the option is wrong", o.Pos, c.Name(), o.Spellings, o.Effects, o.Code, o.Script)
+				}
+			}
+		}
+	}
+	if n < 20 {
+		t.Fatalf("%d readonly entries without code: the flag was not read", n)
+	}
+}
+
+// TestReadOnlyRefusesChangingOptions: for every name of the read-only set, each option its
+// entry types as writing, running, connecting, changing the system or reading a file list (or
+// whose value is code or a command line) keeps the command out of the set, whatever code the
+// name has registered. Reading a file or naming a host is what the path and egress checks see.
+func TestReadOnlyRefusesChangingOptions(t *testing.T) {
+	checked := 0
+	for name := range readOnlyCommands() {
+		e, ok := knowledge.Lookup(name)
+		if !ok {
+			continue
+		}
+		ro, _ := readOnlyFor(name)
+		for _, c := range append([]*knowledge.Command{e}, e.Subcommands()...) {
+			for _, o := range c.Options {
+				code := o.Code && !seesCode(name) // awk -e: the analysis reads that program itself
+				if o.Effects&^(knowledge.Read|knowledge.Host) == 0 && !code && !o.Script {
+					continue
+				}
+				var args []Word
+				if c != e {
+					args = append(args, Word{Src: c.Names[0], Value: c.Names[0], Known: true})
+				}
+				sp := o.Spellings[0]
+				args = append(args, Word{Src: sp, Value: sp, Known: true})
+				for range map[knowledge.Arity]int{knowledge.Required: 1, knowledge.Two: 2}[o.ArityOf(sp)] {
+					args = append(args, Word{Src: "v", Value: "v", Known: true})
+				}
+				checked++
+				if ro(args) == "" {
+					t.Errorf("%s: %s %s is %s (code %v, script %v), yet %s is read-only", o.Pos, name, joinValues(args, false), o.Effects, o.Code, o.Script, name)
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("%d options checked: the read-only set or its entries were not read", checked)
+	}
+}
+
+// TestReadOnlyCodeIsReachable: read-only code is registered only for a name of an entry
+// flagged readonly, and is what the read-only set has for that name.
+func TestReadOnlyCodeIsReachable(t *testing.T) {
+	codeMu.Lock()
+	var names []string
+	for n, c := range programCodes {
+		if c.readOnly != nil {
+			names = append(names, n)
+		}
+	}
+	codeMu.Unlock()
+	for _, n := range names {
+		e, _ := knowledge.Facts(n)
+		if e == nil || !e.ReadOnly {
+			t.Errorf("read-only code is registered for %s, whose entry does not say flags readonly", n)
+		}
+		if _, ok := readOnlyCommands()[n]; !ok {
+			t.Errorf("read-only code is registered for %s, which is not in the read-only set", n)
+		}
+	}
+	if len(names) == 0 {
+		t.Fatal("no read-only code is registered")
+	}
+}
+
+// TestReadOnlyNames: a readonly entry joins the set under every name, unless read-only code is
+// registered for some, when exactly those join (awk's program check is awk's, not gawk's); and
+// an interpreter's code is seen by the analysis only where its entry says role seescode.
+func TestReadOnlyNames(t *testing.T) {
+	for name, want := range map[string]bool{"awk": true, "gawk": false, "mawk": false, "node": true, "nodejs": false,
+		"fd": true, "fdfind": true, "test": true, "[": true, "grep": true, "rgrep": true, "pyright": true, "python3": false} {
+		if _, got := readOnlyCommands()[name]; got != want {
+			t.Errorf("%s in the read-only set = %v, want %v", name, got, want)
+		}
+	}
+	for name, want := range map[string]bool{"awk": true, "gawk": true, "node": false, "python3": false} {
+		if got := seesCode(name); got != want {
+			t.Errorf("seesCode(%s) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -17,9 +17,7 @@ import (
 // knowledge base. Each is a fact about programs that belongs in their entries, as a role or a
 // value type (issue 39); until it moves there it is listed here, and the list only shrinks:
 // an entry that matches nothing fails too.
-var commandTables = map[string]string{
-	"readonly.go buildReadOnlyCommands": "the read-only set",
-}
+var commandTables = map[string]string{}
 
 // TestNoNewCommandKeyedTables: a fact about a program lives in its knowledge-base entry. A Go
 // map literal of bashrules (or its cmdline package) with three or more keys naming programs
@@ -31,7 +29,6 @@ var commandSwitches = []string{
 	"damagefeed.go xargsFeed",         // which producers' output xargs turns into operands
 	"effects.go execOption",           // options and operands read by value (tmux send-keys, tar's first word)
 	"effects.go nameChanger",          // alias, hash, enable, shopt: builtins that rebind names
-	"effects.go readOnlyXargsChild",   // the read-only commands xargs may run with found names
 	"shellmeaning.go shellMeaningWhy", // set, shopt and the like: shell options that change meaning
 }
 

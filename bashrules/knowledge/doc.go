@@ -31,7 +31,13 @@
 //	                           partial  the option list is not complete
 //	                           inherit  the program's options are also accepted after the subcommand
 //	                           subabbrev subcommands may be abbreviated to a unique prefix (npm publ)
-//	                           readonly in the read-only set when every option is known
+//	                           readonly in the read-only set: allowed without a rule when
+//	                                    every option is known and none writes, runs or
+//	                                    reads a file list, and every path it names passes
+//	                                    the Read check (a program whose arguments need
+//	                                    reading in its own way registers its read-only
+//	                                    code in bashrules, and then only the names it
+//	                                    registers join: awk, not gawk)
 //	                           nooptions (program only) the entry lists what its roles need,
 //	                                    not the program's options: it is no option table
 //	                                    (Lookup does not return it; Facts does)
@@ -104,6 +110,11 @@
 //	                            chdir [stack]         changes the shell's directory to its
 //	                                                  operand; stack: to one from the directory
 //	                                                  stack (popd), which asks
+//	                            seescode              (an interpreter's) the analysis reads its
+//	                                                  program itself (awk): it is no unseen code
+//	                            printsnames [SUB...]  its output is file names, one a line
+//	                                                  (find, ls); with SUB, that subcommand's
+//	                                                  (git ls-files); see also opt printsnames
 //	help ARGS...              what prints the options, for the test against the installed
 //	                          program (default --help; may repeat; "help man [PAGE]": the
 //	                          manual page; "help none": nothing does); on a subcommand, what
@@ -128,9 +139,10 @@
 // for the program covers them): code (its value is program text the program runs: python
 // -c), script (its value is a command line the program runs: hyperfine --prepare) and norun
 // (after it no command runs: ssh -N; for an interpreter, no program text runs: --version,
-// node --check). The word newer marks an option newer than the
-// program's version in Debian stable, which the test against the installed program's help
-// then does not require.
+// node --check). The word printsnames marks an option that makes the output file names
+// (grep -l, git diff --name-only), so that xargs may run a read-only command on them. The
+// word newer marks an option newer than the program's version in Debian stable, which the
+// test against the installed program's help then does not require.
 //
 // A fact about a program lives in its entry and nowhere else: bashrules keeps no list of
 // interpreters, runners, launchers, wrappers, directory changers or local subcommands of its

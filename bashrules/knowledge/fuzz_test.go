@@ -15,6 +15,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("program x\nopt -i? --in-place? write\n", "-i.bak --in-place=y --in -- -z")
 	f.Add("program py\nflags nooptions\nrole interpreter eval\nopt -c= code\nopt -m=\n", "-mx -c print eval x")
 	f.Add("program h\nrole runner each\nrole launcher run\nrole local st\nopt -p= script\nopt -N norun\n", "-Np x run y")
+	f.Add("program g\nflags readonly\nrole printsnames ls\nrole seescode\nsub ls\nsub diff\nopt -l --name-only printsnames\n", "diff -l --name x")
 	f.Fuzz(func(t *testing.T, entry, argLine string) {
 		progs, err := Parse("f.kb", []byte(entry))
 		if err != nil {

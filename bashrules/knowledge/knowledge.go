@@ -91,6 +91,9 @@ type Option struct {
 	// runs no command (ssh -N). An allow rule for the program covers them as it covers any
 	// option it knows.
 	Code, Script, NoRun bool
+	// PrintsNames: given this option, the command's output is file names (grep -l, git diff
+	// --name-only).
+	PrintsNames bool
 	// Newer: the option is newer than the program's version in Debian stable, so the test
 	// against the installed program's help does not require it.
 	Newer bool
@@ -145,8 +148,10 @@ type Command struct {
 	Like string
 	// Aliases maps an operand's other spellings to its canonical one (kubectl's resource
 	// names: po and pod are pods), for deny and ask rules.
-	Aliases  map[string]string
-	ReadOnly bool // in the read-only set when every option is known (bashrules adds its own checks)
+	Aliases map[string]string
+	// ReadOnly: the program is in the read-only set, allowed without a rule when its options
+	// keep it so; bashrules adds the code registered for its names, if any.
+	ReadOnly bool
 	// NoOptions: the entry lists only what its roles need, not the program's options, so it
 	// is no option table: Lookup does not return it, Facts does.
 	NoOptions bool
@@ -278,6 +283,15 @@ const (
 	// RoleChdir changes the shell's working directory to its operand (cd, pushd); "stack":
 	// to one taken from the directory stack (popd), which the analysis cannot know.
 	RoleChdir = "chdir"
+	// RoleSeesCode (an interpreter's): the analysis reads the program text itself (awk's
+	// system(), pipes, getline and redirections), so its program is not code the analysis
+	// cannot see.
+	RoleSeesCode = "seescode"
+	// RolePrintsNames: what the program writes to its output is file names, one a line (find,
+	// ls), or, with subcommands named, what those subcommands write (git ls-files); an option
+	// marked printsnames makes the output names when it is given (grep -l). xargs may then
+	// run a read-only command on them (TestPrintsNamesEntries).
+	RolePrintsNames = "printsnames"
 )
 
 // WrapperStarts are where a wrapper role may say the command it runs starts.

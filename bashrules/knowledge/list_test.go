@@ -32,7 +32,7 @@ func TestProgramListIsCurrent(t *testing.T) {
 
 func programList(b *Base) string {
 	var sb strings.Builder
-	programs, options, tables := 0, 0, 0
+	programs, options, tables, readOnly := 0, 0, 0, 0
 	var rows []string
 	for _, p := range b.Programs() {
 		programs++
@@ -63,6 +63,10 @@ func programList(b *Base) string {
 		case p.Partial:
 			kind = "partial"
 		}
+		if p.ReadOnly {
+			kind += ", read-only"
+			readOnly++
+		}
 		sub := ""
 		if len(subs) > 0 {
 			sub = fmt.Sprintf("%d", len(subs))
@@ -76,7 +80,10 @@ func programList(b *Base) string {
 	fmt.Fprintf(&sb, "does not list is not covered by an allow rule. A partial entry's facts hold, but what it lacks\n")
 	fmt.Fprintf(&sb, "says nothing. A roles-only entry (nooptions) is no option table: rules read the program as one\n")
 	fmt.Fprintf(&sb, "with no entry; its options are those its roles need. \"runs code or a program\" lists the\n")
-	fmt.Fprintf(&sb, "options of the exec family; \"roles\" what the program does with its arguments.\n\n")
+	fmt.Fprintf(&sb, "options of the exec family; \"roles\" what the program does with its arguments. A read-only\n")
+	fmt.Fprintf(&sb, "entry (flags readonly, %d of them) is allowed without a rule when its options keep it so and every\n", readOnly)
+	fmt.Fprintf(&sb, "path it names passes the Read check; where read-only code is registered for some of its names,\n")
+	fmt.Fprintf(&sb, "under those alone (awk, not gawk).\n\n")
 	fmt.Fprintf(&sb, "| program | entry | options | subcommands | runs code or a program | roles | file |\n|---|---|---|---|---|---|---|\n")
 	sb.WriteString(strings.Join(rows, "\n") + "\n")
 	return sb.String()
@@ -85,7 +92,7 @@ func programList(b *Base) string {
 // roleList is an entry's roles with their words, in a fixed order.
 func roleList(p *Command) string {
 	var out []string
-	for _, r := range []string{RoleInterpreter, RoleShell, RoleRunner, RoleDBClient, RoleLauncher, RoleLocal, RoleData, RoleGlobHazard, RoleCodeModules, RolePaths, RoleWrapper, RoleChdir} {
+	for _, r := range []string{RoleInterpreter, RoleShell, RoleRunner, RoleDBClient, RoleLauncher, RoleLocal, RoleData, RoleGlobHazard, RoleCodeModules, RolePaths, RoleWrapper, RoleChdir, RoleSeesCode, RolePrintsNames} {
 		if w, ok := p.Role(r); ok {
 			if len(w) > 0 {
 				r += " " + strings.Join(w, " ")

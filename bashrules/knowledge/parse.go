@@ -366,6 +366,9 @@ func (r *reader) opt(toks []token) error {
 		case "last":
 			o.Last = true
 			continue
+		case "printsnames":
+			o.PrintsNames = true
+			continue
 		}
 		if c, ok := strings.CutPrefix(t.s, "as="); ok {
 			if !canonRE().MatchString(c) {
@@ -374,7 +377,7 @@ func (r *reader) opt(toks []token) error {
 			o.Canon = strings.Split(c, ",")
 			continue
 		}
-		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read, host, suffix, list, opts, at, mount, pipe, state, code, script, norun, last, newer or as=NAME)", t.s)
+		return r.errf(t.col, "unknown word %q after the spellings (want exec, program, write, read, host, suffix, list, opts, at, mount, pipe, state, code, script, norun, last, printsnames, newer or as=NAME)", t.s)
 	}
 	if o.Canon == nil {
 		o.Canon = []string{canonOf(o.Spellings)}
@@ -480,6 +483,8 @@ var roleWords = map[string]struct {
 	RolePaths:       {},
 	RoleWrapper:     {},
 	RoleChdir:       {choices: []string{"stack"}, max: 1},
+	RoleSeesCode:    {},
+	RolePrintsNames: {names: true},
 }
 
 // DestroyKinds are the kinds of damage a destroys role may name: the damage budget has code
@@ -488,7 +493,7 @@ var DestroyKinds = []string{"remove", "files", "shrink", "output", "blocks", "mo
 
 // roleNames lists the roles for errors.
 var roleNames = "interpreter, shell, runner, dbclient, data, launcher, local, globhazard, goals, edits, network, codemodules, " +
-	"subscripts, shelltext, nosuggest, commands, runsnamed, setsvars, declares, destroys, execvalues, paths, wrapper or chdir"
+	"subscripts, shelltext, nosuggest, commands, runsnamed, setsvars, declares, destroys, execvalues, paths, wrapper, chdir, seescode or printsnames"
 
 func (r *reader) role(toks []token) error {
 	if len(toks) < 2 {
