@@ -18,7 +18,8 @@
 //
 // The parts are usable alone: [LoadSettings] for commands that only read the settings,
 // [StartSandbox], [StartMCP], [NewPool] and [Catalog] for commands that list or run tools
-// without a model, [ResolveProvider], [SystemPrompt].
+// without a model, [SystemPrompt]; the model provider is package provider (provider.Resolve)
+// beneath this one.
 //
 // It never imports cobra, internal/cli, internal/tui or internal/sdkproto: it takes no flags
 // and prints nothing. Warnings and notes go to the [Reporter] of the options; errors are

@@ -90,7 +90,7 @@ func LoadSettings(o SettingsOptions) (*Settings, error) {
 	opts.Bundles = o.Proposed
 	if o.Flags.Mode != "" {
 		if _, err := permission.ParseMode(o.Flags.Mode); err != nil {
-			return nil, &UsageError{err}
+			return nil, &UsageError{Err: err}
 		}
 	}
 	loaded, err := settings.Load(opts)

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/app/provider"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/sandbox"
 )
@@ -65,7 +66,7 @@ func doctorRun(ctx context.Context, opts *doctorOptions) error {
 		return err
 	}
 	getenv := app.ApplyEnv(s, f.Getenv)
-	p, err := app.ResolveProvider(ctx, app.ProviderOptions{Provider: opts.provider, Model: opts.model,
+	p, err := provider.Resolve(ctx, provider.Options{Provider: opts.provider, Model: opts.model,
 		Settings: s.Loaded, Getenv: getenv, Trusted: s.Trusted, Dir: s.Context.OriginalCwd(), Groups: f.HookGroups()})
 	if err != nil {
 		return err
@@ -120,7 +121,7 @@ func printEnv(w io.Writer, s *app.Settings) {
 }
 
 // printDoctor writes the report: one "name  value" line each, notes after.
-func printDoctor(w io.Writer, p *app.Provider, trusted bool, checkErr error) error {
+func printDoctor(w io.Writer, p *provider.Provider, trusted bool, checkErr error) error {
 	var b strings.Builder
 	line := func(name, value string) { fmt.Fprintf(&b, "%-11s %s\n", name, value) }
 	line("provider", p.Name)
