@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/reinsdev/reins/internal/app/sessionsandbox"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
 )
@@ -51,6 +52,11 @@ type Settings struct {
 	Environ []string
 	// Restricted is --restricted (settings.Flags.Restricted).
 	Restricted bool
+}
+
+// Sandbox is what of s the session's sandbox is built from.
+func (s *Settings) Sandbox() sessionsandbox.Settings {
+	return sessionsandbox.Settings{Loaded: s.Loaded, Trusted: s.Trusted, Context: s.Context, ConfigDir: s.Options.ConfigDir}
 }
 
 // Locations are the settings locations of a session in cwd, from the environment.

@@ -27,7 +27,7 @@ var cliImports = map[string][]string{
 	"internal/cli/cmd/mcp":                 {"boundedfile", "internal/app", "internal/cli/cmdutil", "mcp/client", "mcp/serve", "permission", "toolcall"},
 	"internal/cli/cmd/permissions":         {"bashrules", "bashrules/gitcli", "internal/app", "internal/cli/cmdutil", "memory", "permission", "settings", "tool"},
 	"internal/cli/cmd/rewind":              {"checkpoint", "internal/cli/cmdutil", "session"},
-	"internal/cli/cmd/sandbox":             {"internal/app", "internal/app/provider", "internal/cli/cmdutil", "permission", "sandbox", "sandbox/confine", "sandbox/landlock"},
+	"internal/cli/cmd/sandbox":             {"internal/app", "internal/app/provider", "internal/app/sessionsandbox", "internal/cli/cmdutil", "permission", "sandbox", "sandbox/confine", "sandbox/landlock"},
 	"internal/cli/cmd/tools":               {"boundedfile", "internal/app", "internal/cli/cmdutil", "permission", "tool", "toolcall", "tools", "tools/bash", "tools/workflow"},
 	"internal/cli/cmdutil":                 {"checkpoint", "hooks", "internal/app", "internal/procguard", "permission", "sandbox", "settings", "skills", "tool", "tools/bash", "worktree"},
 }

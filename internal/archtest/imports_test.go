@@ -185,6 +185,9 @@ var rules = map[string]rule{
 	// The model provider: the adapters, the settings that choose one, an apiKeyHelper's process
 	// group ended the one way and watched by the hooks' guard.
 	"internal/app/provider": {ours: []string{"hooks", "internal/app/usage", "internal/procgroup", "llm", "llm/anthropic", "llm/bedrock", "llm/openaicompat", "llm/vertex", "settings"}, others: anything},
+	// The session's OS sandbox: the sandbox and each system's backends, built from the
+	// settings and the permission context; it marks the sandbox's first start (built).
+	"internal/app/sessionsandbox": {ours: []string{"built", "permission", "sandbox", "sandbox/bwrap", "sandbox/landlock", "sandbox/proxy", "sandbox/seatbelt", "settings"}, others: anything},
 	// The auto-mode classifier sees a call through permission and the conversation through
 	// llm only: it cannot reach a tool's result or run anything.
 	"classifier": {never: []string{"agent/...", "tool/...", "tools/...", "toolcall/...", "hooks/...", "session/...", "internal/..."}, others: anything},

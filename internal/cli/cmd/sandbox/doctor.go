@@ -12,6 +12,7 @@ import (
 
 	"github.com/reinsdev/reins/internal/app"
 	"github.com/reinsdev/reins/internal/app/provider"
+	"github.com/reinsdev/reins/internal/app/sessionsandbox"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/sandbox"
 )
@@ -86,12 +87,12 @@ func doctorRun(ctx context.Context, opts *doctorOptions) error {
 // building the sandbox the settings describe. An explicitly enabled sandbox that no backend
 // can run is the error: a session would refuse to start.
 func printSandboxDoctor(ctx context.Context, f *cmdutil.Factory, s *app.Settings) error {
-	by := cmp.Or(app.SandboxEnabledAt(s), "default")
+	by := cmp.Or(s.Sandbox().EnabledAt(), "default")
 	if !s.Context.Sandbox().Enabled {
 		fmt.Fprintf(f.Out, "%-11s %s\n", "sandbox", sandboxOnLine(false, by, false, ""))
 		return nil
 	}
-	cfg, _, err := app.SandboxConfig(ctx, s, s.Context, sandboxOptions(f))
+	cfg, _, err := sessionsandbox.Config(ctx, s.Sandbox(), s.Context, sandboxOptions(f))
 	if err != nil {
 		return err
 	}
