@@ -5,7 +5,8 @@
 //
 // [Resolve] runs no apiKeyHelper (the helper runs at the first request, or at
 // [Provider.CheckCredential] for `reins doctor`) and calls no model: the network it may touch
-// is a local Ollama, when nothing else names a provider, and the clouds' credential chains for
+// is the Ollama server (OLLAMA_HOST, local by default), probed when nothing names a provider
+// and asked for its models when no model is named, and the clouds' credential chains for
 // Bedrock and Vertex. An error in what was asked for (an unknown provider, an OpenAI-compatible
 // server without a model) is a usage.Error, which the CLI reports as a usage error.
 //
