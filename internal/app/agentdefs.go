@@ -19,7 +19,7 @@ func LoadAgentDefs(s *Settings, agentsJSON string, extra ...agentdef.Dir) (*agen
 	if agentsJSON != "" {
 		defs, err := agentdef.ParseJSON("--agents", []byte(agentsJSON), agentdef.SourceFlag)
 		if err != nil {
-			return nil, nil, &UsageError{err}
+			return nil, nil, &UsageError{Err: err}
 		}
 		flagDefs = defs
 	}

@@ -10,12 +10,12 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/reinsdev/reins/checkpoint"
-
 	"github.com/reinsdev/reins/agent"
 	"github.com/reinsdev/reins/agentdef"
+	"github.com/reinsdev/reins/checkpoint"
 	"github.com/reinsdev/reins/commands"
 	"github.com/reinsdev/reins/hooks"
+	"github.com/reinsdev/reins/internal/app/provider"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/mcp/client"
 	"github.com/reinsdev/reins/memory"
@@ -53,7 +53,7 @@ type Options struct {
 	// MCP are the --mcp-config servers and who approves project servers.
 	MCP MCPOptions
 
-	// Provider and Model choose the model API (see ResolveProvider); FallbackModel is used
+	// Provider and Model choose the model API (see provider.Resolve); FallbackModel is used
 	// when the model stays overloaded.
 	Provider, Model, FallbackModel string
 	// Agents is --agents: more agent definitions as JSON.
@@ -145,7 +145,7 @@ type App struct {
 	// runs tools starts them (loadHost, then startSandbox).
 	Host
 	Cwd      string
-	Provider *Provider
+	Provider *provider.Provider
 	// Session is the session's record: its file, id, restored conversation, checkpoints and
 	// worktree.
 	Session     Session
@@ -335,19 +335,19 @@ func fromProcess(getenv *func(string) string, executable *func() (string, error)
 func (o Options) validate() error {
 	switch {
 	case o.Cwd == "":
-		return &UsageError{errors.New("no working directory")}
+		return &UsageError{Err: errors.New("no working directory")}
 	case o.Continue && o.Resume != "":
-		return &UsageError{errors.New("--continue and --resume cannot be used together")}
+		return &UsageError{Err: errors.New("--continue and --resume cannot be used together")}
 	case o.MaxTurns < 0:
-		return &UsageError{errors.New("--max-turns must not be negative")}
+		return &UsageError{Err: errors.New("--max-turns must not be negative")}
 	case o.MaxBudgetUSD < 0:
-		return &UsageError{errors.New("--max-budget-usd must not be negative")}
+		return &UsageError{Err: errors.New("--max-budget-usd must not be negative")}
 	case o.Fork && !o.Continue && o.Resume == "":
-		return &UsageError{errors.New("--fork-session requires --continue or --resume")}
+		return &UsageError{Err: errors.New("--fork-session requires --continue or --resume")}
 	case o.ResumeAt != "" && !o.Continue && o.Resume == "":
-		return &UsageError{errors.New("--resume-session-at requires --resume or --continue")}
+		return &UsageError{Err: errors.New("--resume-session-at requires --resume or --continue")}
 	case o.SessionID != "" && !session.ValidID(o.SessionID):
-		return &UsageError{fmt.Errorf("invalid --session-id %q: want a UUID", o.SessionID)}
+		return &UsageError{Err: fmt.Errorf("invalid --session-id %q: want a UUID", o.SessionID)}
 	}
 	return nil
 }
@@ -369,14 +369,14 @@ func (a *App) loadSettings() error {
 // resolveProvider picks the model API; the agent's provider switches to FallbackModel when
 // the model is overloaded.
 func (a *App) resolveProvider(ctx context.Context) (llm.Provider, error) {
-	httpClient, retry := streamNet(a.opts.Getenv, a.opts.Report)
+	httpClient, retry := provider.StreamNet(a.opts.Getenv, a.opts.Report.Note)
 	var err error
-	if a.Provider, err = ResolveProvider(ctx, ProviderOptions{Provider: a.opts.Provider, Model: a.opts.Model, Settings: a.Settings.Loaded,
+	if a.Provider, err = provider.Resolve(ctx, provider.Options{Provider: a.opts.Provider, Model: a.opts.Model, Settings: a.Settings.Loaded,
 		Getenv: a.opts.Getenv, HTTPClient: httpClient, Retry: retry, Trusted: a.Settings.Trusted, Dir: a.Cwd, Groups: a.opts.HookGroups}); err != nil {
 		return nil, err
 	}
 	if fb := a.opts.FallbackModel; fb != "" {
-		return &fallbackProvider{Provider: a.Provider.LLM, fallback: fb, note: a.opts.Report.Note}, nil
+		return provider.WithFallback(a.Provider.LLM, fb, a.opts.Report.Note), nil
 	}
 	return a.Provider.LLM, nil
 }

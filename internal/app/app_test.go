@@ -16,6 +16,17 @@ import (
 	"github.com/reinsdev/reins/settings"
 )
 
+// writeTestFile writes path, making its folders.
+func writeTestFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // testReporter collects what a session reports, as the CLI prints it.
 func testReporter(w *strings.Builder) Reporter {
 	var mu sync.Mutex

@@ -122,7 +122,7 @@ func selectTools(all []tool.Tool, names []string) ([]tool.Tool, error) {
 	for _, n := range names {
 		i := slices.IndexFunc(all, func(t tool.Tool) bool { return t.Name() == n || slices.Contains(t.Spec().Aliases, n) })
 		if i < 0 {
-			return nil, &UsageError{fmt.Errorf("--tools: unknown tool %q (available: %s)", n, strings.Join(tools.Names(all), ", "))}
+			return nil, &UsageError{Err: fmt.Errorf("--tools: unknown tool %q (available: %s)", n, strings.Join(tools.Names(all), ", "))}
 		}
 		keep[all[i]] = true
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reinsdev/reins/classifier"
+	"github.com/reinsdev/reins/internal/app/provider"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
 )
@@ -16,7 +17,7 @@ import (
 // REINS_AUTO_MODE_MODEL, else the session's small model (the smallModel setting,
 // REINS_SMALL_MODEL, ANTHROPIC_SMALL_FAST_MODEL, the provider's small model);
 // REINS_AUTO_MODE_TIMEOUT_MS bounds one judgement.
-func NewClassifier(p *Provider, l *settings.Loaded, getenv func(string) string) *classifier.Classifier {
+func NewClassifier(p *provider.Provider, l *settings.Loaded, getenv func(string) string) *classifier.Classifier {
 	return &classifier.Classifier{
 		Provider: p.LLM,
 		Model:    cmp.Or(getenv("REINS_AUTO_MODE_MODEL"), p.SmallModel(l, getenv)),
@@ -41,8 +42,8 @@ func CheckEngine(ctx, tctx context.Context, s *Settings, getenv func(string) str
 	if pc.Mode() != permission.ModeAuto && !(pc.Mode() == permission.ModePlan && pc.PrePlanMode() == permission.ModeAuto) {
 		return &permission.Engine{PolicyVersion: s.PolicyVersion}
 	}
-	httpClient, retry := streamNet(getenv, rep)
-	p, err := ResolveProvider(ctx, ProviderOptions{Settings: s.Loaded, Getenv: getenv, HTTPClient: httpClient, Retry: retry,
+	httpClient, retry := provider.StreamNet(getenv, rep.Note)
+	p, err := provider.Resolve(ctx, provider.Options{Settings: s.Loaded, Getenv: getenv, HTTPClient: httpClient, Retry: retry,
 		Trusted: s.Trusted, Dir: s.Context.OriginalCwd()})
 	if err != nil {
 		// The provider's long help is for a run, not a trace line.

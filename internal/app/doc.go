@@ -17,8 +17,9 @@
 // project's MCP servers) go through a [ProjectServerApprover] in the options.
 //
 // The parts are usable alone: [LoadSettings] for commands that only read the settings,
-// [StartSandbox], [StartMCP], [NewPool] and [Catalog] for commands that list or run tools
-// without a model, [ResolveProvider], [SystemPrompt].
+// [StartMCP], [NewPool] and [Catalog] for commands that list or run tools
+// without a model, [SystemPrompt]; the model provider (provider.Resolve) and the OS sandbox
+// (sessionsandbox.Start) are packages of their own beneath this one.
 //
 // It never imports cobra, internal/cli, internal/tui or internal/sdkproto: it takes no flags
 // and prints nothing. Warnings and notes go to the [Reporter] of the options; errors are

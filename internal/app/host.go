@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/reinsdev/reins/internal/app/sessionsandbox"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
 	"github.com/reinsdev/reins/tools/bash"
@@ -62,20 +63,20 @@ func loadHost(o HostOptions) (*Host, error) {
 	return &Host{Settings: s, root: root, executable: o.Executable, groups: o.ShellGroups, report: o.Report}, nil
 }
 
-// startSandbox starts the sandbox for deciding in pc (see StartSandbox; a host's pc is its
+// startSandbox starts the sandbox for deciding in pc (see sessionsandbox.Start; a host's pc is its
 // settings' context, a session's may be a restored one) and returns the context to decide
 // in. A sandbox off for want of a backend is off for the settings' context too, which a
 // host's pools and a session's switch start from. askHost answers for the hosts the allowed
 // domains do not admit; nil refuses them.
 func (h *Host) startSandbox(ctx context.Context, pc *permission.Context, askHost func(ctx context.Context, host string, port int) bool) (*permission.Context, error) {
-	sbo := SandboxOptions{Executable: h.executable, Getenv: h.root.Getenv, AskHost: askHost}
-	sb, out, err := StartSandbox(ctx, h.Settings, pc, sbo, func(n string) { h.report.warn("%s", n) })
+	sbo := sessionsandbox.Options{Executable: h.executable, Getenv: h.root.Getenv, AskHost: askHost}
+	sb, out, err := sessionsandbox.Start(ctx, h.Settings.Sandbox(), pc, sbo, func(n string) { h.report.warn("%s", n) })
 	if err != nil {
 		return nil, err
 	}
 	h.Sandbox = sb
 	if out.Sandbox().Enabled != pc.Sandbox().Enabled {
-		h.Settings.Context = SandboxOff(h.Settings.Context)
+		h.Settings.Context = sessionsandbox.Off(h.Settings.Context)
 	}
 	return out, nil
 }

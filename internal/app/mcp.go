@@ -96,7 +96,7 @@ func StartMCP(ctx context.Context, s *Settings, pc *permission.Context, getenv f
 	}
 	opts, err := client.OptionsFromEnv(getenv)
 	if err != nil {
-		return nil, &UsageError{err}
+		return nil, &UsageError{Err: err}
 	}
 	pins, err := client.OpenPins(PinsPath(s.Options))
 	if err != nil {
@@ -239,7 +239,7 @@ func (s *MCP) Extend(pc *permission.Context, pool []tool.Tool, getenv func(strin
 	all := tools.Assemble(pc, pool, mcpTools, getenv)
 	percent, err := toolsearch.Threshold(getenv("ENABLE_TOOL_SEARCH"))
 	if err != nil {
-		return nil, nil, &UsageError{err}
+		return nil, nil, &UsageError{Err: err}
 	}
 	if len(mcpTools) == 0 || !toolsearch.Decide(all, percent, toolsearch.DefaultContextTokens) {
 		return all, nil, nil

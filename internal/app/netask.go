@@ -3,8 +3,8 @@ package app
 import (
 	"context"
 
+	"github.com/reinsdev/reins/internal/app/sessionsandbox"
 	"github.com/reinsdev/reins/permission"
-	"github.com/reinsdev/reins/sandbox/proxy"
 )
 
 // Asking about hosts. A sandboxed command that connects to a host no allowed domain admits is
@@ -20,7 +20,7 @@ func (a *App) askHost(ctx context.Context, host string, port int) bool {
 		return false
 	}
 	pc := a.Permissions.Context()
-	if r := pc.NetworkRule(host, domainCovers); r != nil && r.Behavior != permission.Ask {
+	if r := pc.NetworkRule(host, sessionsandbox.DomainCovers); r != nil && r.Behavior != permission.Ask {
 		return r.Behavior == permission.Allow
 	}
 	// dontAsk never asks; with no one to ask the asker denies.
@@ -30,9 +30,4 @@ func (a *App) askHost(ctx context.Context, host string, port int) bool {
 	req := permission.NetworkAsk(host, port)
 	d, err := parentAsker{a}.Ask(ctx, req)
 	return err == nil && permission.NetworkAnswerAllows(req, d)
-}
-
-// domainCovers matches a domain entry against a host as the sandbox's proxy does.
-func domainCovers(domain, host string) bool {
-	return proxy.Matcher([]string{domain}, nil)(host)
 }

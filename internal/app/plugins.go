@@ -30,7 +30,7 @@ func LoadPlugins(ctx context.Context, s *Settings, dirs []string) (*plugins.Set,
 	if len(set.Errors) > 0 {
 		err := fmt.Errorf("plugin not loaded: %w", errors.Join(set.Errors...))
 		if len(dirs) > 0 {
-			return nil, nil, &UsageError{err}
+			return nil, nil, &UsageError{Err: err}
 		}
 		return nil, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/reinsdev/reins/internal/app/sessionsandbox"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/settings"
 )
@@ -53,6 +54,11 @@ type Settings struct {
 	Restricted bool
 }
 
+// Sandbox is what of s the session's sandbox is built from.
+func (s *Settings) Sandbox() sessionsandbox.Settings {
+	return sessionsandbox.Settings{Loaded: s.Loaded, Trusted: s.Trusted, Context: s.Context, ConfigDir: s.Options.ConfigDir}
+}
+
 // Locations are the settings locations of a session in cwd, from the environment.
 func Locations(getenv func(string) string, cwd string) settings.Options {
 	home := getenv("HOME")
@@ -90,7 +96,7 @@ func LoadSettings(o SettingsOptions) (*Settings, error) {
 	opts.Bundles = o.Proposed
 	if o.Flags.Mode != "" {
 		if _, err := permission.ParseMode(o.Flags.Mode); err != nil {
-			return nil, &UsageError{err}
+			return nil, &UsageError{Err: err}
 		}
 	}
 	loaded, err := settings.Load(opts)

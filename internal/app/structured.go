@@ -58,12 +58,12 @@ func (s *StructuredOutput) Value() (any, bool) {
 func newStructuredTool(schema string, holder *StructuredOutput) (t tool.Tool, err error) {
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(schema), &obj); err != nil {
-		return nil, &UsageError{fmt.Errorf("--json-schema: not a JSON object: %v", err)}
+		return nil, &UsageError{Err: fmt.Errorf("--json-schema: not a JSON object: %v", err)}
 	}
 	defer func() {
 		// tool.Build panics on a schema it cannot read: here that is the caller's input.
 		if r := recover(); r != nil {
-			t, err = nil, &UsageError{fmt.Errorf("--json-schema: %v", r)}
+			t, err = nil, &UsageError{Err: fmt.Errorf("--json-schema: %v", r)}
 		}
 	}()
 	return tool.Build(tool.Def[json.RawMessage]{

@@ -14,7 +14,7 @@ import (
 func (a *App) startTelemetry(ctx context.Context) error {
 	cfg, err := telemetry.FromEnv(a.opts.Getenv)
 	if err != nil {
-		return &UsageError{err}
+		return &UsageError{Err: err}
 	}
 	version := "(devel)"
 	if bi, ok := debug.ReadBuildInfo(); ok {

@@ -29,7 +29,7 @@ func thinkingBudget(flag *int, getenv func(string) string, s *settings.Loaded, m
 	case env != "":
 		n, err := strconv.Atoi(env)
 		if err != nil {
-			return 0, &UsageError{fmt.Errorf("MAX_THINKING_TOKENS=%q is not a whole number of tokens", env)}
+			return 0, &UsageError{Err: fmt.Errorf("MAX_THINKING_TOKENS=%q is not a whole number of tokens", env)}
 		}
 		budget, from = n, "MAX_THINKING_TOKENS"
 	default:
@@ -42,7 +42,7 @@ func thinkingBudget(flag *int, getenv func(string) string, s *settings.Loaded, m
 	}
 	req := llm.Request{Model: model, ThinkingBudget: budget, MaxTokens: (&agent.Agent{Model: model, MaxTokens: maxTokens, ThinkingBudget: budget}).ReplyBound()}
 	if err := req.CheckThinkingLimit(); err != nil {
-		return 0, &UsageError{fmt.Errorf("%s: %w", from, err)}
+		return 0, &UsageError{Err: fmt.Errorf("%s: %w", from, err)}
 	}
 	return budget, nil
 }

@@ -28,7 +28,7 @@ func (a *App) openWorktree(ctx context.Context) error {
 	}
 	w, start, err := worktree.Create(ctx, a.git(), a.opts.Cwd, wo.Name)
 	if err != nil {
-		return &UsageError{err}
+		return &UsageError{Err: err}
 	}
 	a.Session.Worktree = w
 	a.opts.Cwd, a.opts.Settings.Cwd = start, start

@@ -179,6 +179,15 @@ var rules = map[string]rule{
 	// chat, the SDK mode, mcp serve, a test or an embedder build the same session; cobra is
 	// the CLI's alone (sdkHomes).
 	"internal/app": {never: []string{"internal/cli/...", "internal/tui/...", "internal/sdkproto/...", "mcp/serve/..."}, others: anything},
+	// Its parts sit below it and name what they use: none imports internal/app (whose
+	// UsageError is usage.Error, so that a part can return one).
+	"internal/app/usage": {ours: []string{}},
+	// The model provider: the adapters, the settings that choose one, an apiKeyHelper's process
+	// group ended the one way and watched by the hooks' guard.
+	"internal/app/provider": {ours: []string{"hooks", "internal/app/usage", "internal/procgroup", "llm", "llm/anthropic", "llm/bedrock", "llm/openaicompat", "llm/vertex", "settings"}, others: anything},
+	// The session's OS sandbox: the sandbox and each system's backends, built from the
+	// settings and the permission context; it marks the sandbox's first start (built).
+	"internal/app/sessionsandbox": {ours: []string{"built", "permission", "sandbox", "sandbox/bwrap", "sandbox/landlock", "sandbox/proxy", "sandbox/seatbelt", "settings"}, others: anything},
 	// The auto-mode classifier sees a call through permission and the conversation through
 	// llm only: it cannot reach a tool's result or run anything.
 	"classifier": {never: []string{"agent/...", "tool/...", "tools/...", "toolcall/...", "hooks/...", "session/...", "internal/..."}, others: anything},

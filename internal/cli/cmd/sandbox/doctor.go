@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/app/provider"
+	"github.com/reinsdev/reins/internal/app/sessionsandbox"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/sandbox"
 )
@@ -65,7 +67,7 @@ func doctorRun(ctx context.Context, opts *doctorOptions) error {
 		return err
 	}
 	getenv := app.ApplyEnv(s, f.Getenv)
-	p, err := app.ResolveProvider(ctx, app.ProviderOptions{Provider: opts.provider, Model: opts.model,
+	p, err := provider.Resolve(ctx, provider.Options{Provider: opts.provider, Model: opts.model,
 		Settings: s.Loaded, Getenv: getenv, Trusted: s.Trusted, Dir: s.Context.OriginalCwd(), Groups: f.HookGroups()})
 	if err != nil {
 		return err
@@ -85,12 +87,12 @@ func doctorRun(ctx context.Context, opts *doctorOptions) error {
 // building the sandbox the settings describe. An explicitly enabled sandbox that no backend
 // can run is the error: a session would refuse to start.
 func printSandboxDoctor(ctx context.Context, f *cmdutil.Factory, s *app.Settings) error {
-	by := cmp.Or(app.SandboxEnabledAt(s), "default")
+	by := cmp.Or(s.Sandbox().EnabledAt(), "default")
 	if !s.Context.Sandbox().Enabled {
 		fmt.Fprintf(f.Out, "%-11s %s\n", "sandbox", sandboxOnLine(false, by, false, ""))
 		return nil
 	}
-	cfg, _, err := app.SandboxConfig(ctx, s, s.Context, sandboxOptions(f))
+	cfg, _, err := sessionsandbox.Config(ctx, s.Sandbox(), s.Context, sandboxOptions(f))
 	if err != nil {
 		return err
 	}
@@ -120,7 +122,7 @@ func printEnv(w io.Writer, s *app.Settings) {
 }
 
 // printDoctor writes the report: one "name  value" line each, notes after.
-func printDoctor(w io.Writer, p *app.Provider, trusted bool, checkErr error) error {
+func printDoctor(w io.Writer, p *provider.Provider, trusted bool, checkErr error) error {
 	var b strings.Builder
 	line := func(name, value string) { fmt.Fprintf(&b, "%-11s %s\n", name, value) }
 	line("provider", p.Name)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/app/sessionsandbox"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
@@ -36,8 +36,8 @@ func SandboxHelper(args []string) (code int, ok bool) {
 }
 
 // sandboxOptions are where the sandbox finds the reins binary and its backend choice.
-func sandboxOptions(f *cmdutil.Factory) app.SandboxOptions {
-	return app.SandboxOptions{Executable: f.Executable, Getenv: f.Getenv}
+func sandboxOptions(f *cmdutil.Factory) sessionsandbox.Options {
+	return sessionsandbox.Options{Executable: f.Executable, Getenv: f.Getenv}
 }
 
 func NewCmdSandbox(f *cmdutil.Factory) *cobra.Command {
@@ -117,13 +117,13 @@ func runSandboxStatus(ctx context.Context, f *cmdutil.Factory, pf *cmdutil.PermF
 		return err
 	}
 	pc := env.Context
-	rep := StatusReport{Enabled: pc.Sandbox().Enabled, EnabledBy: cmp.Or(app.SandboxEnabledAt(env), "default"), Policy: pc.Sandbox()}
+	rep := StatusReport{Enabled: pc.Sandbox().Enabled, EnabledBy: cmp.Or(env.Sandbox().EnabledAt(), "default"), Policy: pc.Sandbox()}
 	if v, err := landlockABI(); err != nil {
 		rep.LandlockErr = err.Error()
 	} else {
 		rep.LandlockABI = v
 	}
-	cfg, notes, err := app.SandboxConfig(ctx, env, pc, sandboxOptions(f))
+	cfg, notes, err := sessionsandbox.Config(ctx, env.Sandbox(), pc, sandboxOptions(f))
 	if err != nil {
 		return err
 	}

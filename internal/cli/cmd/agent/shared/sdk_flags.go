@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reinsdev/reins/internal/app"
+	"github.com/reinsdev/reins/internal/app/provider"
 	"github.com/reinsdev/reins/internal/cli/cmdutil"
 	"github.com/reinsdev/reins/session"
 )
@@ -141,9 +141,9 @@ func ReinsVersion() string {
 
 // APIKeySource names where the API key comes from, in Claude Code's terms: ANTHROPIC_API_KEY,
 // apiKeyHelper, or none (a token, or no credential, is no API key).
-func APIKeySource(p *app.Provider) string {
+func APIKeySource(p *provider.Provider) string {
 	switch {
-	case p.Name != app.ProviderAnthropic:
+	case p.Name != provider.Anthropic:
 		return "none"
 	case p.Credential == "ANTHROPIC_API_KEY":
 		return "ANTHROPIC_API_KEY"

@@ -1,4 +1,4 @@
-package app
+package provider
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/reinsdev/reins/internal/app/usage"
+	"github.com/reinsdev/reins/settings"
 )
 
 func TestOllamaBase(t *testing.T) {
@@ -24,33 +27,33 @@ func TestOllamaBase(t *testing.T) {
 	}
 }
 
-// TestResolveProviderErrors checks that an error in what was asked for is a UsageError (the
+// TestResolveProviderErrors checks that an error in what was asked for is a usage.Error (the
 // CLI exits 2) and a missing key is not (exit 1), before any network call.
 func TestResolveProviderErrors(t *testing.T) {
 	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
 	tests := []struct {
 		name  string
-		opts  ProviderOptions
+		opts  Options
 		usage bool
 	}{
-		{"unknown provider", ProviderOptions{Provider: "nope", Getenv: env(nil)}, true},
-		{"compatible server without a model", ProviderOptions{Provider: "openai", Getenv: env(map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:1/v1"})}, true},
-		{"anthropic without a key", ProviderOptions{Provider: "anthropic", Getenv: env(nil)}, false},
+		{"unknown provider", Options{Provider: "nope", Getenv: env(nil)}, true},
+		{"compatible server without a model", Options{Provider: "openai", Getenv: env(map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:1/v1"})}, true},
+		{"anthropic without a key", Options{Provider: "anthropic", Getenv: env(nil)}, false},
 	}
 	for _, tt := range tests {
-		_, err := ResolveProvider(context.Background(), tt.opts)
+		_, err := Resolve(context.Background(), tt.opts)
 		if err == nil {
 			t.Errorf("%s: no error", tt.name)
 			continue
 		}
-		if _, usage := errors.AsType[*UsageError](err); usage != tt.usage {
-			t.Errorf("%s: %v: usage error %v, want %v", tt.name, err, usage, tt.usage)
+		if _, isUsage := errors.AsType[*usage.Error](err); isUsage != tt.usage {
+			t.Errorf("%s: %v: usage error %v, want %v", tt.name, err, isUsage, tt.usage)
 		}
 	}
 }
 
 func TestResolveModelAliases(t *testing.T) {
-	a, o := &Provider{Name: ProviderAnthropic}, &Provider{Name: ProviderOpenAI}
+	a, o := &Provider{Name: Anthropic}, &Provider{Name: OpenAI}
 	if got := a.ResolveModel("opus"); got != modelAliases["opus"] {
 		t.Errorf("anthropic opus = %q", got)
 	}
@@ -108,11 +111,13 @@ func TestResolveCredential(t *testing.T) {
 			env := map[string]string{"HOME": home, "OLLAMA_HOST": "127.0.0.1:1"}
 			maps.Copy(env, tt.env)
 			getenv := func(k string) string { return env[k] }
-			s, err := LoadSettings(SettingsOptions{Cwd: tt.cwd, Getenv: getenv})
+			// The settings as a session in tt.cwd reads them (app.Locations).
+			l, err := settings.Load(settings.Options{Cwd: tt.cwd, Home: home,
+				ConfigDir: filepath.Join(home, ".reins"), ClaudeConfigDir: filepath.Join(home, ".claude")})
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := ResolveProvider(t.Context(), ProviderOptions{Settings: s.Loaded, Getenv: getenv, Trusted: tt.trusted, Dir: tt.cwd})
+			p, err := Resolve(t.Context(), Options{Settings: l, Getenv: getenv, Trusted: tt.trusted, Dir: tt.cwd})
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -122,7 +127,7 @@ func TestResolveCredential(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.Name != ProviderAnthropic || p.Credential != tt.want {
+			if p.Name != Anthropic || p.Credential != tt.want {
 				t.Errorf("provider %s, credential %q; want anthropic, %q", p.Name, p.Credential, tt.want)
 			}
 			if fmt.Sprint(p.CredentialNotes) != fmt.Sprint(tt.notes) {

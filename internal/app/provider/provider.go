@@ -1,4 +1,4 @@
-package app
+package provider
 
 import (
 	"cmp"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reinsdev/reins/hooks"
+	"github.com/reinsdev/reins/internal/app/usage"
 	"github.com/reinsdev/reins/llm"
 	"github.com/reinsdev/reins/llm/anthropic"
 	"github.com/reinsdev/reins/llm/bedrock"
@@ -21,12 +22,12 @@ import (
 
 // Provider names accepted by --provider and the "provider" settings key.
 const (
-	ProviderAnthropic = "anthropic"
-	ProviderOpenAI    = "openai"
-	ProviderOllama    = "ollama"
+	Anthropic = "anthropic"
+	OpenAI    = "openai"
+	Ollama    = "ollama"
 	// Bedrock and Vertex carry Anthropic's models over Amazon's and Google's clouds.
-	ProviderBedrock = "bedrock"
-	ProviderVertex  = "vertex"
+	Bedrock = "bedrock"
+	Vertex  = "vertex"
 )
 
 // Default models when none is configured.
@@ -75,8 +76,8 @@ type Provider struct {
 	region string
 }
 
-// ProviderOptions say which model API and model a session talks to, and how.
-type ProviderOptions struct {
+// Options say which model API and model a session talks to, and how.
+type Options struct {
 	// Provider and Model are what the caller asked for (flags); empty leaves the choice to the
 	// settings, the environment and a local Ollama.
 	Provider, Model string
@@ -111,7 +112,7 @@ func (p *Provider) SmallModel(l *settings.Loaded, getenv func(string) string) st
 		return small
 	}
 	switch p.Name {
-	case ProviderAnthropic, ProviderBedrock, ProviderVertex:
+	case Anthropic, Bedrock, Vertex:
 		return p.ResolveModel(cmp.Or(getenv("ANTHROPIC_SMALL_FAST_MODEL"), defaultAnthropicSmallModel))
 	}
 	return p.Model
@@ -125,20 +126,20 @@ func (p *Provider) ResolveModel(m string) string {
 		id = m
 	}
 	switch p.Name {
-	case ProviderAnthropic:
+	case Anthropic:
 		return id
-	case ProviderBedrock:
+	case Bedrock:
 		return bedrock.ModelID(id, p.region)
-	case ProviderVertex:
+	case Vertex:
 		return vertex.ModelID(id)
 	}
 	return m
 }
 
-// ResolveProvider picks the provider and model from, in order: the options (flags), the
+// Resolve picks the provider and model from, in order: the options (flags), the
 // settings, the environment, and a local Ollama. An unknown provider, or an OpenAI-compatible
-// server without a model, is a UsageError.
-func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) {
+// server without a model, is a usage.Error.
+func Resolve(ctx context.Context, o Options) (*Provider, error) {
 	var setModel, setProvider string
 	if o.Settings != nil {
 		setModel, setProvider, _ = o.Settings.ModelSettings()
@@ -163,7 +164,7 @@ func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) 
 	}
 	c := &Provider{Name: name}
 	switch name {
-	case ProviderAnthropic:
+	case Anthropic:
 		if model == "" {
 			model = cmp.Or(getenv("ANTHROPIC_MODEL"), defaultAnthropicModel)
 		}
@@ -182,19 +183,19 @@ func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) 
 		}
 		opts.HTTPClient, opts.Retry = o.HTTPClient, o.Retry
 		c.LLM, c.BaseURL = anthropic.New(opts), opts.BaseURL
-	case ProviderBedrock, ProviderVertex:
+	case Bedrock, Vertex:
 		if err := c.cloud(ctx, o, cmp.Or(model, getenv("ANTHROPIC_MODEL"), defaultAnthropicModel)); err != nil {
 			return nil, err
 		}
 		model = c.Model
-	case ProviderOpenAI:
+	case OpenAI:
 		opts := openaicompat.OptionsFromEnv(getenv)
 		if model == "" {
 			model = getenv("OPENAI_MODEL")
 		}
 		if model == "" {
 			if opts.BaseURL != "" && strings.TrimRight(opts.BaseURL, "/") != openaicompat.DefaultBaseURL {
-				return nil, &UsageError{fmt.Errorf("no model for the OpenAI-compatible server at %s: pass --model or set \"model\" in settings", opts.BaseURL)}
+				return nil, &usage.Error{Err: fmt.Errorf("no model for the OpenAI-compatible server at %s: pass --model or set \"model\" in settings", opts.BaseURL)}
 			}
 			model = defaultOpenAIModel
 		}
@@ -206,7 +207,7 @@ func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) 
 		}
 		opts.HTTPClient, opts.Retry = o.HTTPClient, o.Retry
 		c.LLM, c.BaseURL = openaicompat.New(opts), opts.BaseURL
-	case ProviderOllama:
+	case Ollama:
 		if model == "" {
 			model = getenv("OPENAI_MODEL")
 		}
@@ -220,11 +221,11 @@ func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) 
 			}
 			model = models[0]
 		}
-		opts := openaicompat.Options{BaseURL: ollamaURL + "/v1", Name: ProviderOllama}
+		opts := openaicompat.Options{BaseURL: ollamaURL + "/v1", Name: Ollama}
 		opts.HTTPClient, opts.Retry = o.HTTPClient, o.Retry
 		c.LLM, c.BaseURL = openaicompat.New(opts), opts.BaseURL
 	default:
-		return nil, &UsageError{fmt.Errorf("unknown provider %q (valid providers: anthropic, bedrock, vertex, openai, ollama)", name)}
+		return nil, &usage.Error{Err: fmt.Errorf("unknown provider %q (valid providers: anthropic, bedrock, vertex, openai, ollama)", name)}
 	}
 	c.Model = model
 	if c.Credential == "" {
@@ -236,7 +237,7 @@ func ResolveProvider(ctx context.Context, o ProviderOptions) (*Provider, error) 
 // anthropicCredential chooses the credential of the Anthropic API, by Claude Code's precedence:
 // ANTHROPIC_AUTH_TOKEN, then ANTHROPIC_API_KEY (OptionsFromEnv took the first set), then the
 // apiKeyHelper. It records which one and what was passed over, and names the custom headers.
-func (c *Provider) anthropicCredential(opts *anthropic.Options, o ProviderOptions, helper *settings.KeyHelper, skipped []settings.KeyHelper) error {
+func (c *Provider) anthropicCredential(opts *anthropic.Options, o Options, helper *settings.KeyHelper, skipped []settings.KeyHelper) error {
 	for name := range opts.Headers {
 		c.Headers = append(c.Headers, name)
 	}
@@ -339,15 +340,15 @@ func detectProvider(ctx context.Context, getenv func(string) string, keyHelper b
 	switch {
 	// Claude Code's switches rank above every key: a company that sets one means it.
 	case llm.EnvTrue(getenv("CLAUDE_CODE_USE_BEDROCK")):
-		return ProviderBedrock, nil
+		return Bedrock, nil
 	case llm.EnvTrue(getenv("CLAUDE_CODE_USE_VERTEX")):
-		return ProviderVertex, nil
+		return Vertex, nil
 	case getenv("ANTHROPIC_API_KEY") != "" || getenv("ANTHROPIC_AUTH_TOKEN") != "" || getenv("ANTHROPIC_BASE_URL") != "" || keyHelper:
-		return ProviderAnthropic, nil
+		return Anthropic, nil
 	case getenv("OPENAI_API_KEY") != "" || getenv("OPENAI_BASE_URL") != "":
-		return ProviderOpenAI, nil
+		return OpenAI, nil
 	case openaicompat.ProbeOllama(ctx, ollamaURL):
-		return ProviderOllama, nil
+		return Ollama, nil
 	}
 	return "", noProviderError(ollamaURL)
 }

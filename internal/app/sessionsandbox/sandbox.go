@@ -1,4 +1,4 @@
-package app
+package sessionsandbox
 
 import (
 	"context"
@@ -14,11 +14,25 @@ import (
 	"github.com/reinsdev/reins/built"
 	"github.com/reinsdev/reins/permission"
 	"github.com/reinsdev/reins/sandbox"
+	"github.com/reinsdev/reins/sandbox/proxy"
 	"github.com/reinsdev/reins/settings"
 )
 
-// SandboxOptions are what the OS sandbox of a session is built from beyond its settings.
-type SandboxOptions struct {
+// Settings are what of a session's settings its sandbox is built from.
+type Settings struct {
+	// Loaded are the settings read; Trusted says the project was trusted, which decides
+	// whether its sandbox settings apply (settings.Loaded.Sandbox).
+	Loaded  *settings.Loaded
+	Trusted bool
+	// Context is the settings' permission context (not a restored session's): whether its
+	// policy enables the sandbox decides whether the sandbox is on by default.
+	Context *permission.Context
+	// ConfigDir is the config folder, which holds the quarantine; "" has none.
+	ConfigDir string
+}
+
+// Options are what the OS sandbox of a session is built from beyond its settings.
+type Options struct {
 	// Executable is the path of the reins binary, which the backends start inside the
 	// sandbox as their helper.
 	Executable func() (string, error)
@@ -33,9 +47,9 @@ type SandboxOptions struct {
 // pattern covers.
 const maxReadDenyWalk = 50000
 
-// SandboxConfig turns the settings and the permission context pc into the sandbox's
-// configuration. Notes say what could not be carried over completely.
-func SandboxConfig(ctx context.Context, s *Settings, pc *permission.Context, o SandboxOptions) (sandbox.Config, []string, error) {
+// Config turns the settings and the permission context pc into the sandbox's configuration.
+// Notes say what could not be carried over completely.
+func Config(ctx context.Context, s Settings, pc *permission.Context, o Options) (sandbox.Config, []string, error) {
 	sb, _ := s.Loaded.Sandbox(s.Trusted)
 	helper, err := o.Executable()
 	if err != nil {
@@ -89,8 +103,8 @@ func SandboxConfig(ctx context.Context, s *Settings, pc *permission.Context, o S
 			}
 		}
 	}
-	if s.Options.ConfigDir != "" {
-		cfg.QuarantineDir = filepath.Join(s.Options.ConfigDir, "quarantine")
+	if s.ConfigDir != "" {
+		cfg.QuarantineDir = filepath.Join(s.ConfigDir, "quarantine")
 	}
 	paths, notes := readDeniedPaths(ctx, pc)
 	cfg.DenyRead = append(cfg.DenyRead, paths...)
@@ -278,7 +292,7 @@ func patternBase(r *permission.Rule, pc *permission.Context) string {
 	return base
 }
 
-// StartSandbox builds the session's sandbox and returns it with the permission context the
+// Start builds the session's sandbox and returns it with the permission context the
 // session decides and runs its commands in:
 //
 //   - sandbox.enabled is false in the settings: no sandbox, pc.
@@ -290,20 +304,20 @@ func patternBase(r *permission.Rule, pc *permission.Context) string {
 //     falls back to running commands unconfined where the settings promised otherwise.
 //
 // warn also gets what could not be carried over completely.
-func StartSandbox(ctx context.Context, s *Settings, pc *permission.Context, o SandboxOptions, warn func(string)) (*sandbox.Sandbox, *permission.Context, error) {
+func Start(ctx context.Context, s Settings, pc *permission.Context, o Options, warn func(string)) (*sandbox.Sandbox, *permission.Context, error) {
 	if !pc.Sandbox().Enabled {
 		return nil, pc, nil
 	}
-	cfg, notes, err := SandboxConfig(ctx, s, pc, o)
+	cfg, notes, err := Config(ctx, s, pc, o)
 	if err != nil {
 		return nil, nil, err
 	}
 	cfg.AskHost = o.AskHost
 	cfg.OnStart = func() { built.Mark(built.Sandbox) }
 	sb, err := sandbox.New(ctx, cfg)
-	if errors.Is(err, sandbox.ErrUnavailable) && SandboxOnByDefault(s) {
-		warn(SandboxOffNotice(err))
-		return nil, SandboxOff(pc), nil
+	if errors.Is(err, sandbox.ErrUnavailable) && s.onByDefault() {
+		warn(offNotice(err))
+		return nil, Off(pc), nil
 	}
 	if err != nil {
 		return nil, nil, err
@@ -314,29 +328,34 @@ func StartSandbox(ctx context.Context, s *Settings, pc *permission.Context, o Sa
 	return sb, pc, nil
 }
 
-// SandboxOnByDefault reports whether the sandbox is on only because nothing turned it off: no
+// onByDefault reports whether the sandbox is on only because nothing turned it off: no
 // settings file set sandbox.enabled.
-func SandboxOnByDefault(s *Settings) bool {
-	return s.Context.Sandbox().Enabled && SandboxEnabledAt(s) == ""
+func (s Settings) onByDefault() bool {
+	return s.Context.Sandbox().Enabled && s.EnabledAt() == ""
 }
 
-// SandboxEnabledAt is where the sandbox.enabled that decides was written (file:line:col), ""
-// when no settings file sets it.
-func SandboxEnabledAt(s *Settings) string {
+// EnabledAt is where the sandbox.enabled that decides was written (file:line:col), "" when
+// no settings file sets it.
+func (s Settings) EnabledAt() string {
 	sb, _ := s.Loaded.Sandbox(s.Trusted)
 	return sb.EnabledOrigin
 }
 
-// SandboxOff is pc with the sandbox off: what a session whose default sandbox found no backend
+// Off is pc with the sandbox off: what a session whose default sandbox found no backend
 // decides and runs in, so that no command is refused for want of a sandbox and no escape asks.
-func SandboxOff(pc *permission.Context) *permission.Context {
+func Off(pc *permission.Context) *permission.Context {
 	p := pc.Sandbox()
 	p.Enabled = false
 	return pc.WithSandbox(p)
 }
 
-// SandboxOffNotice is what a session says once when its default sandbox cannot run.
-func SandboxOffNotice(err error) string {
+// offNotice is what a session says once when its default sandbox cannot run.
+func offNotice(err error) string {
 	return fmt.Sprintf("Bash commands run without the OS sandbox this session: %v. "+
 		"(It is on by default where a backend works; sandbox.enabled: false in your user settings silences this, true makes it an error.)", err)
+}
+
+// DomainCovers matches a domain entry against a host as the sandbox's proxy does.
+func DomainCovers(domain, host string) bool {
+	return proxy.Matcher([]string{domain}, nil)(host)
 }

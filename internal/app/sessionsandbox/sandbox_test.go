@@ -1,4 +1,4 @@
-package app
+package sessionsandbox
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/reinsdev/reins/permission"
+	"github.com/reinsdev/reins/settings"
 )
 
 func TestReadDeniedPaths(t *testing.T) {
@@ -77,11 +78,19 @@ func TestSandboxConfigCredentialsAndCaches(t *testing.T) {
 	}
 	writeTestFile(t, filepath.Join(proj, ".env"), "K=1\n")
 	env := map[string]string{"HOME": home}
-	s, err := LoadSettings(SettingsOptions{Cwd: proj, Getenv: func(k string) string { return env[k] }})
+	// The settings as a session in proj reads them (app.LoadSettings): none is written, and
+	// the project is not trusted.
+	configDir := filepath.Join(home, ".reins")
+	l, err := settings.Load(settings.Options{Cwd: proj, Home: home, ConfigDir: configDir, ClaudeConfigDir: filepath.Join(home, ".claude")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, _, err := SandboxConfig(context.Background(), s, s.Context, SandboxOptions{
+	pc, _, err := l.Build(settings.Flags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Settings{Loaded: l, Context: pc, ConfigDir: configDir}
+	cfg, _, err := Config(context.Background(), s, s.Context, Options{
 		Executable: func() (string, error) { return "/bin/true", nil }, Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		t.Fatal(err)

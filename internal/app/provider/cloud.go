@@ -1,4 +1,4 @@
-package app
+package provider
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 // own authentication (the AWS SDK's credential chain, Google's Application Default
 // Credentials): the Anthropic API's keys and apiKeyHelper play no part. model is a first-party
 // id or alias, mapped to the platform's id.
-func (c *Provider) cloud(ctx context.Context, o ProviderOptions, model string) error {
+func (c *Provider) cloud(ctx context.Context, o Options, model string) error {
 	opts, err := anthropic.OptionsFromEnv(o.Getenv)
 	if err != nil {
 		return err
@@ -22,14 +22,14 @@ func (c *Provider) cloud(ctx context.Context, o ProviderOptions, model string) e
 		c.Headers = append(c.Headers, name)
 	}
 	switch c.Name {
-	case ProviderBedrock:
+	case Bedrock:
 		p, err := bedrock.FromEnv(ctx, o.Getenv)
 		if err != nil {
 			return err
 		}
 		opts.Platform, c.region, c.BaseURL = p, p.Region(), o.Getenv("ANTHROPIC_BEDROCK_BASE_URL")
 		c.Credential = p.Credential()
-	case ProviderVertex:
+	case Vertex:
 		p, err := vertex.FromEnv(ctx, o.Getenv)
 		if err != nil {
 			return err
