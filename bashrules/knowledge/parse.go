@@ -533,10 +533,7 @@ func (r *reader) role(toks []token) error {
 	if !spec.names && (len(words) < spec.min || len(words) > spec.max) {
 		return r.errf(toks[1].col, "role %s takes %s", name, wordCount(spec.min, spec.max, spec.choices))
 	}
-	if r.prog.Roles == nil {
-		r.prog.Roles = map[string][]string{}
-	}
-	r.prog.Roles[name] = words
+	r.setRole(name, words)
 	return nil
 }
 
@@ -550,22 +547,37 @@ func (r *reader) pathsRole(toks []token) error {
 	if !slices.Contains(PathKinds, kind.s) {
 		return r.errf(kind.col, "unknown word %q for role paths (want %s)", kind.s, strings.Join(PathKinds, ", "))
 	}
-	words := []string{kind.s}
-	for _, t := range toks[3:] {
-		if kind.s != "read" {
-			return r.errf(t.col, "role paths %s takes no tree options (only read does)", kind.s)
+	words, err := r.roleOptions([]string{kind.s}, toks[3:], kind.s == "read", "role paths "+kind.s+" takes no tree options (only read does)", &r.treeOpts)
+	if err != nil {
+		return err
+	}
+	r.setRole(RolePaths, words)
+	return nil
+}
+
+// roleOptions appends to words the option spellings that end a role line, each recorded in
+// *checked with its position, to be checked against the entry's options when the entry is
+// finished (they may be listed after the role). allowed false refuses any, with refusal.
+func (r *reader) roleOptions(words []string, toks []token, allowed bool, refusal string, checked *[]pos) ([]string, error) {
+	for _, t := range toks {
+		if !allowed {
+			return nil, r.errf(t.col, "%s", refusal)
 		}
 		if len(t.s) < 2 || t.s[0] != '-' {
-			return r.errf(t.col, "%q is not an option spelling", t.s)
+			return nil, r.errf(t.col, "%q is not an option spelling", t.s)
 		}
 		words = append(words, t.s)
-		r.treeOpts = append(r.treeOpts, pos{r.line, t})
+		*checked = append(*checked, pos{r.line, t})
 	}
+	return words, nil
+}
+
+// setRole records a role's words on the entry being read.
+func (r *reader) setRole(name string, words []string) {
 	if r.prog.Roles == nil {
 		r.prog.Roles = map[string][]string{}
 	}
-	r.prog.Roles[RolePaths] = words
-	return nil
+	r.prog.Roles[name] = words
 }
 
 // wrapperRole reads "role wrapper [safe] operand|code|guess [OPTION...]". The options are
@@ -584,21 +596,11 @@ func (r *reader) wrapperRole(toks []token) error {
 		return r.errf(col, "role wrapper takes [safe] then one of %s", strings.Join(WrapperStarts, ", "))
 	}
 	start := rest[0].s
-	words = append(words, start)
-	for _, t := range rest[1:] {
-		if start != "operand" {
-			return r.errf(t.col, "role wrapper %s takes no options (only operand does)", start)
-		}
-		if len(t.s) < 2 || t.s[0] != '-' {
-			return r.errf(t.col, "%q is not an option spelling", t.s)
-		}
-		words = append(words, t.s)
-		r.peeled = append(r.peeled, pos{r.line, t})
+	words, err := r.roleOptions(append(words, start), rest[1:], start == "operand", "role wrapper "+start+" takes no options (only operand does)", &r.peeled)
+	if err != nil {
+		return err
 	}
-	if r.prog.Roles == nil {
-		r.prog.Roles = map[string][]string{}
-	}
-	r.prog.Roles[RoleWrapper] = words
+	r.setRole(RoleWrapper, words)
 	return nil
 }
 
@@ -624,14 +626,7 @@ func (r *reader) checkPeeled() error {
 func (r *reader) checkTreeOpts() error {
 	defer func() { r.treeOpts = r.treeOpts[:0] }()
 	for _, p := range r.treeOpts {
-		found := false
-		for _, o := range r.prog.Options {
-			if slices.Contains(o.Spellings, p.tok.s) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if _, _, ok := r.prog.OptionSpelled(p.tok.s); !ok {
 			return &ParseError{File: r.file, Line: p.line, Col: p.tok.col, Msg: fmt.Sprintf("tree option %s of role paths is not an option of %s", p.tok.s, r.prog.Names[0])}
 		}
 	}
