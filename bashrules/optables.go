@@ -81,16 +81,11 @@ func readOnlyWhy(e knowledge.Effect) string {
 	return "writes files"
 }
 
-var (
-	readOnlyOnce sync.Once
-	readOnlyLazy map[string]roFunc
-)
-
-// buildReadOnly builds the read-only set from the entries flagged readonly: each name with
-// its registered read-only code (anyArgs when it has none) behind the check of its entry's
-// options, where the entry is an option table. Every entry is complete, so an option its entry
+// readOnlyCommands is the read-only set, built on first use from the entries flagged readonly:
+// each name with its registered read-only code (anyArgs when it has none) behind the check of
+// its entry's options, where the entry is an option table. Every entry is complete, so an option its entry
 // does not know keeps a command out of the set, whatever the command's own check says.
-func buildReadOnly() {
+var readOnlyCommands = sync.OnceValue(func() map[string]roFunc {
 	ro := map[string]roFunc{}
 	for _, e := range knowledge.Builtin().Programs() {
 		if !e.ReadOnly {
@@ -107,8 +102,8 @@ func buildReadOnly() {
 			ro[name] = next
 		}
 	}
-	readOnlyLazy = ro
-}
+	return ro
+})
 
 // readOnlyNames are the names under which a readonly entry joins the set: every name, unless
 // read-only code is registered for some, when exactly those do (a registration covers the
@@ -124,10 +119,4 @@ func readOnlyNames(e *knowledge.Command) []string {
 		return coded
 	}
 	return e.Names
-}
-
-// readOnlyCommands are the read-only commands with their checks, built on first use.
-func readOnlyCommands() map[string]roFunc {
-	readOnlyOnce.Do(buildReadOnly)
-	return readOnlyLazy
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/reinsdev/reins/permission"
 )
 
-// The read-only set is the knowledge base's entries flagged readonly (buildReadOnly); what a
+// The read-only set is the knowledge base's entries flagged readonly (readOnlyCommands); what a
 // program's arguments need beyond its entry's options is registered beside the entry
 // (registerReadOnly in kb_NAME.go). Here are the pieces that code shares, and IsReadOnly.
 
