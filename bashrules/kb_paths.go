@@ -10,10 +10,6 @@ func init() {
 	registerReadOnly("history", historyRO)
 	registerReadOnly("ip", ipRO)
 	registerReadOnly("ifconfig", ifconfigRO)
-	registerReadOnly("info", infoRO)
-	registerReadOnly("ss", ssRO)
-	// jobs -x runs a command with job specifications replaced by process groups.
-	registerReadOnly("jobs", forbid("-x"))
 	registerPaths("rgrep", grepPaths(true))
 	registerPaths("sha224sum", sumPaths)
 	registerPaths("sha384sum", sumPaths)
@@ -22,6 +18,27 @@ func init() {
 	registerPaths("shasum", sumPaths)
 	registerPaths("link", linkPaths)
 	registerPaths("pax", paxPaths)
+	registerPaths("history", historyPaths)
+}
+
+// historyPaths: with -a or -w, history writes the history file, its operand or else
+// $HISTFILE, which the analysis cannot name; with -n or -r it reads it. Without them its
+// operands are a count or words for the history list.
+func historyPaths(args []Word) pathsResult {
+	opts, ops := parseArgs(args, optSpec{value: "d"})
+	var r pathsResult
+	acc := accRead
+	switch {
+	case hasOpt(opts, "-a", "-w"):
+		acc = accWrite
+	case !hasOpt(opts, "-n", "-r"):
+		return r
+	}
+	if len(ops) == 0 && acc == accWrite {
+		r.issue("history writes the history file $HISTFILE names")
+	}
+	r.add(acc, ops...)
+	return r
 }
 
 // linkPaths: link FILE NAME makes a hard link, like ln without options: both are writes.
@@ -51,40 +68,10 @@ func paxPaths(args []Word) pathsResult {
 	return r
 }
 
-// ssRO refuses ss -K, which kills the sockets it lists, and -D, which dumps them to a file.
-// The entry lists no options, so a K or D anywhere in a cluster of short options counts (the
-// value letters of -A, -f, -F and -N are lower case in every value ss takes there but a file).
-func ssRO(args []Word) string {
-	for _, a := range args {
-		v := a.Value
-		switch {
-		case v == "--":
-			return ""
-		case strings.HasPrefix(v, "--"):
-			name, _, _ := strings.Cut(v, "=")
-			if longPrefix(name, "--kill") || longPrefix(name, "--diag") || name == "--kill" || name == "--diag" {
-				return "ss " + name + " kills sockets or writes a file"
-			}
-		case strings.HasPrefix(v, "-") && strings.ContainsAny(v, "KD"):
-			return "ss " + v + " kills sockets or writes a file"
-		}
-	}
-	return ""
-}
-
 // ifconfigRO: ifconfig with arguments other than an interface (or -a) changes it.
 func ifconfigRO(args []Word) string {
 	if len(args) > 1 || (len(args) == 1 && strings.HasPrefix(args[0].Value, "-") && args[0].Value != "-a") {
 		return "ifconfig with arguments other than an interface changes it"
-	}
-	return ""
-}
-
-func infoRO(args []Word) string {
-	for _, a := range args {
-		if strings.HasPrefix(a.Value, "-") {
-			return "info options are not read-only"
-		}
 	}
 	return ""
 }

@@ -14,7 +14,6 @@ func init() {
 	registerReadOnly("jq", jqRO)
 	registerReadOnly("node", versionOnly("-v", "--version"))
 	registerReadOnly("gh", ghRO)
-	registerReadOnly("tree", forbid("-R"))
 	registerPaths("jq", jqPaths)
 	registerPaths("source", sourcePaths)
 	registerPaths(".", sourcePaths)

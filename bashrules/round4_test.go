@@ -234,6 +234,38 @@ var round4Cases = []checkCase{
 	{"r4-fuzz", "time; echo hi", r("deny:Bash(time:*)", "allow:Bash"), "", "deny", "time:*"},
 	{"r4-fuzz", "time -p && echo hi", r("deny:Bash(time:*)", "allow:Bash"), "", "deny", "time:*"},
 	{"r4-fuzz", "time; echo hi", r("allow:Bash(echo:*)"), "", "pass", "no rule allows time"},
+	// Entries that had no option table (nooptions), so that an allow rule for the program
+	// covered every option: their options are typed now, and what they write, read or run
+	// is checked as any other's.
+	{"r4-tables", "ss -D {O}/dump.bin", r("allow:Bash(ss:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "ss --diag {O}/dump.bin", r("allow:Bash(ss:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "ss -tlnp", r("allow:Bash(ss:*)"), "", "allow", "ss"},
+	{"r4-tables", "ss --frobnicate", r("allow:Bash(ss:*)"), "", "ask", "the rule does not cover it"},
+	{"r4-tables", "history -w {O}/notes", r("allow:Bash(history:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "history -aw", r("allow:Bash(history:*)"), "", "ask:safety", "$HISTFILE"},
+	{"r4-tables", "history -r {O}/secret", r("allow:Bash(history:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "history 20", r("allow:Bash(history:*)"), "", "allow", "history"},
+	{"r4-tables", "info -o {O}/out.txt coreutils", r("allow:Bash(info:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "info --output={O}/out.txt coreutils", r("allow:Bash(info:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "info --dribble=keys.txt coreutils", r("allow:Bash(info:*)"), "", "ask", "the rule does not cover it"},
+	{"r4-tables", "info -f ./foo.info", nil, "", "allow", "info only reads"},
+	{"r4-tables", "pgrep -F {O}/secret", r("allow:Bash(pgrep:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "pgrep -fl node", nil, "", "allow", "pgrep only reads"},
+	{"r4-tables", "tree -o {O}/listing.txt", r("allow:Bash(tree:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "tree --hintro={O}/secret -H .", r("allow:Bash(tree:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "jobs -x rm -rf /", r("allow:Bash(jobs:*)"), "", "ask:safety", "jobs -x runs commands or code"},
+	{"r4-tables", "netstat -tlnp", nil, "", "allow", "netstat only reads"},
+	{"r4-tables", "netstat --frobnicate", r("allow:Bash(netstat:*)"), "", "ask", "the rule does not cover it"},
+	{"r4-tables", "sha384sum --chec sums.txt", nil, "", "pass", "no rule allows"},
+	// ip netns exec and ip vrf exec run a command, however ip's words are abbreviated; a
+	// form the peel cannot place is guessed, and asks.
+	{"r4-tables", "ip netns exec blue rm -rf /", r(denyRm, "allow:Bash(ip:*)"), permission.ModeBypass, "deny", "rm:*"},
+	{"r4-tables", "ip -all net e rm -rf /", r(denyRm, "allow:Bash(ip:*)"), permission.ModeBypass, "deny", "rm:*"},
+	{"r4-tables", "ip vrf exec red rm -rf /", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	{"r4-tables", "ip netns exec blue make", r("allow:Bash(ip addr:*)"), "", "pass", "no rule allows"},
+	{"r4-tables", "ip -batch cmds.txt", r("allow:Bash(ip:*)"), "", "ask", "cannot tell which command ip runs"},
+	{"r4-tables", "ip addr show", r("allow:Bash(ip:*)"), "", "allow", "ip:*"},
+	{"r4-tables", "ip -br a", nil, "", "allow", "ip only reads"},
 }
 
 func init() { checkCases = append(checkCases, round4Cases...) }

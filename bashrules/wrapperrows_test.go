@@ -33,6 +33,7 @@ var wrapperRows = map[string]string{
 	"script":     "script -qc 'rm -rf /'",
 	"time":       "time -p rm -rf /",
 	"command":    "command -p rm -rf /",
+	"ip":         "ip -all netns exec rm -rf /",
 }
 
 // TestEveryWrapperRunsRm: for every name of every entry with a wrapper role, the command it

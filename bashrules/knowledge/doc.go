@@ -44,6 +44,16 @@
 //	                           group    (program only) the names are different programs
 //	                                    that share the entry's facts, not one program's
 //	                                    names: a deny rule for one is not for the others
+//	                           dashdash every single-dash word option may also be written
+//	                                    with two dashes (sqlite3 -batch, --batch)
+//	                           openlong a long option the entry does not list is a setting
+//	                                    of the program's own that a check need not see
+//	                                    (npm's configuration keys)
+//	                           negate   --X may be written --no-X, and --no-X as --X (git)
+//	                           noopts   it reads no options: every word is an operand
+//	                                    (test -f FILE, break 2)
+//	                           atfile   an argument @FILE stands for the arguments FILE
+//	                                    holds (gcc, binutils), which the check cannot see
 //	opt SPELLING... [WORD...] one option: its spellings, then what it does
 //	env VAR EFFECT...         an environment variable the program honours
 //	sigil CHAR CANON          an operand starting with CHAR means option CANON (git push +main)
@@ -122,6 +132,10 @@
 //	helpsub ARGS...           (program only) what prints a subcommand's options, {} standing
 //	                          for its name (git: {} -h; go: help {}; default {} --help)
 //	helpskip SPELLING...      spellings the help shows that are not options (its layout)
+//	version ARGS...           (program only) what prints the version the from line names
+//	                          (default --version)
+//	like NAME                 (program only) it also takes every option of NAME's entry
+//	                          (rgrep takes grep's, npx npm's)
 //	from TEXT...              where the option list was read, with the version (GNU
 //	                          coreutils 9.1 --help): every entry says it
 //	alias CANON WORD...       (program only) an operand spelled WORD means CANON, for deny
@@ -133,16 +147,21 @@
 // attached (--color=auto, -i.bak). The words after the spellings are effects — exec (runs code
 // or a command), program (names a program or helper to run), write (writes or removes the file
 // its value names, or files in general when it takes none), read (reads the file its value
-// names) — and as=NAME[,NAME] to give the option a canonical name other than its first long
-// spelling (git push --force-with-lease as=force; git branch -D as=delete,force). Three more
-// words are facts for the check of code the analysis cannot see, not effects (an allow rule
-// for the program covers them): code (its value is program text the program runs: python
-// -c), script (its value is a command line the program runs: hyperfine --prepare) and norun
-// (after it no command runs: ssh -N; for an interpreter, no program text runs: --version,
-// node --check). The word printsnames marks an option that makes the output file names
-// (grep -l, git diff --name-only), so that xargs may run a read-only command on them. The
-// word newer marks an option newer than the program's version in Debian stable, which the
-// test against the installed program's help then does not require.
+// names), host (its value is a host or URL the program connects to), suffix (its value becomes
+// part of the names of files it writes: cp --suffix), list (its value names a file listing more
+// files: tar -T), opts (its value names a file of more options: curl -K), at (a value @FILE
+// reads FILE: curl -d @x), mount (its value binds a host path into a container), pipe (a value
+// |CMD runs CMD through a shell, any other is a file written: psql -o) and state (it changes
+// the system beyond files: date --set, ss --kill) — and as=NAME[,NAME] to give the option a
+// canonical name other than its first long spelling (git push --force-with-lease as=force; git
+// branch -D as=delete,force). Three more words are facts for the check of code the analysis
+// cannot see, not effects (an allow rule for the program covers them): code (its value is
+// program text the program runs: python -c), script (its value is a command line the program
+// runs: hyperfine --prepare) and norun (after it no command runs: ssh -N; for an interpreter,
+// no program text runs: --version, node --check). The word printsnames marks an option that
+// makes the output file names (grep -l, git diff --name-only), so that xargs may run a
+// read-only command on them. The word newer marks an option newer than the program's version in
+// Debian stable, which the test against the installed program's help then does not require.
 //
 // A fact about a program lives in its entry and nowhere else: bashrules keeps no list of
 // interpreters, runners, launchers, wrappers, directory changers or local subcommands of its
