@@ -78,9 +78,6 @@ func (k *checker) evalCommand(c *Command) result {
 		// the analysis cannot follow: no allow rule settles it.
 		worst = worse(worst, k.verdicts.execAsk(c, po.issues[0]))
 	}
-	if worst.v >= vAsk {
-		return worst
-	}
 	name, trusted := "", false
 	if len(c.Argv) > 0 {
 		name, trusted = commandName(c.Argv[0])
@@ -89,6 +86,19 @@ func (k *checker) evalCommand(c *Command) result {
 	issues := c.Issues
 	if issue := subscriptIssue(name, c); issue != "" {
 		issues = append(slices.Clip(issues), issue)
+	}
+	known := fullyKnown(c, issues)
+	unseenByRules := !known && !quietExpansions(c, name, trusted) && k.idx.denyAsk && (name == "" || k.idx.mayName(name))
+	if worst.v >= vAsk {
+		// What the analysis could not see, under a deny or ask rule, asks for safety, which
+		// bypass mode does not settle as it settles a path's ask (script -c "$X" /tmp/log).
+		switch {
+		case len(issues) > 0 && k.idx.denyAsk:
+			worst = worse(worst, k.verdicts.unseen(issues[0]))
+		case unseenByRules:
+			worst = worse(worst, k.verdicts.unseen(opaqueWhy(c)))
+		}
+		return worst
 	}
 	if eff.v == vUnsure {
 		// A name the analysis cannot see: only an exact rule for this very command allows it.
@@ -107,7 +117,6 @@ func (k *checker) evalCommand(c *Command) result {
 	if isCd {
 		return cdRes
 	}
-	known := fullyKnown(c, issues)
 	safeEnv := safeAssigns(c.Assigns)
 	if r, ok := k.stageReadOnly(c, name, known, trusted, safeEnv, po); ok {
 		return r
@@ -122,11 +131,11 @@ func (k *checker) evalCommand(c *Command) result {
 	if len(po.issues) > 0 {
 		return unsure(po.issues[0])
 	}
+	if unseenByRules {
+		// A deny or ask rule for this command could match what the unknown words become.
+		return k.verdicts.unseen(opaqueWhy(c))
+	}
 	if !known && !quietExpansions(c, name, trusted) {
-		if k.idx.denyAsk && (name == "" || k.idx.mayName(name)) {
-			// A deny or ask rule for this command could match what the unknown words become.
-			return k.verdicts.unseen(opaqueWhy(c))
-		}
 		return unsure(opaqueWhy(c))
 	}
 	if notCovered != "" {

@@ -50,11 +50,17 @@ func linkPaths(args []Word) pathsResult {
 }
 
 // paxPaths: pax -rw copies the files named to the last operand, a directory; with -l it
-// hard-links them there instead, which makes each a write to its source (as cp -l).
+// hard-links them there instead, which makes each a write to its source (as cp -l). The
+// archive -f names is written by pax -w and read otherwise.
 func paxPaths(args []Word) pathsResult {
 	opts, ops := parseArgs(args, optSpec{value: "bfopsxBGTU"})
 	var r pathsResult
 	copying := hasOpt(opts, "-r") && hasOpt(opts, "-w")
+	archive := accRead
+	if hasOpt(opts, "-w") && !hasOpt(opts, "-r") {
+		archive = accWrite
+	}
+	r.add(archive, optVals(opts, "-f")...)
 	if !copying || len(ops) < 2 {
 		r.add(accRead, ops...)
 		return r

@@ -21,6 +21,19 @@ func init() {
 	registerPaths("dd", ddPaths)
 	registerPaths("xargs", xargsPaths)
 	registerPaths("node", noPaths)
+	registerPaths("flock", flockPaths)
+}
+
+// flockPaths: the lock file, flock's first operand, is created when it is not there; the
+// words after it are the command, which the wrapper's peel finds. A number alone is a file
+// descriptor.
+func flockPaths(args []Word) pathsResult {
+	_, ops := parseArgs(args, optSpec{value: "wE", long: []string{"timeout", "conflict-exit-code"}, posix: true})
+	var r pathsResult
+	if len(ops) > 1 || len(ops) == 1 && !numericRE().MatchString(ops[0].Value) {
+		r.add(accWrite, ops[0])
+	}
+	return r
 }
 
 func ddPaths(args []Word) pathsResult {

@@ -160,6 +160,9 @@ func (ps *pathChecks) command(c *Command, hasChildren bool) pathOutcome {
 		if u.w.Placeholder && len(c.Roots) == 0 {
 			continue // handled above
 		}
+		if u.acc == accWrite && exemptOutput(u.w) {
+			continue // script -c make /dev/null, as a redirection to it
+		}
 		for _, pc := range ps.cwds(c.Where) {
 			out.merge(ps.use(pc, c, u, name))
 		}

@@ -266,6 +266,23 @@ var round4Cases = []checkCase{
 	{"r4-tables", "ip -batch cmds.txt", r("allow:Bash(ip:*)"), "", "ask", "cannot tell which command ip runs"},
 	{"r4-tables", "ip addr show", r("allow:Bash(ip:*)"), "", "allow", "ip:*"},
 	{"r4-tables", "ip -br a", nil, "", "allow", "ip only reads"},
+	// Wrappers and runners whose tables were missing or half typed.
+	{"r4-tables", "script {O}/typescript", r("allow:Bash(script:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "script -qc make --log-out={O}/log", r("allow:Bash(script:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "script -qc make /dev/null", r("allow:Bash(script:*)"), "", "allow", "script:*"},
+	{"r4-tables", "flock {O}/lock make", r("allow:Bash(flock:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "flock --time 5 .lock rm -rf x", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	{"r4-tables", "su --comm 'rm -rf x'", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	{"r4-tables", "su --session-command='rm -rf x'", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	{"r4-tables", "script --comm 'rm -rf x' /dev/null", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	{"r4-tables", "hyperfine -S 'python3 -c' x", r("allow:Bash(hyperfine:*)"), "", "ask:safety", "hyperfine -S runs a program"},
+	{"r4-tables", "hyperfine --export-json {O}/x 'ls'", r("allow:Bash(hyperfine:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "bat --pager='sh -c x' README.md", r("allow:Bash(bat:*)"), "", "ask", "names a program to run"},
+	{"r4-tables", "pax -w -f {O}/x .", r("allow:Bash(pax:*)"), "", "ask", "outside the working directories"},
+	// A path's ask does not hide what the analysis could not see under a deny rule: bypass
+	// mode settles the first, never the second.
+	{"r4-seams", "script -qec \"$X\" {O}/log", r(denyRm), permission.ModeBypass, "ask:safety", "not a literal string"},
+	{"r4-seams", "cp \"$X\" {O}/y", r(denyRm), permission.ModeBypass, "ask", "outside the working directories"},
 }
 
 func init() { checkCases = append(checkCases, round4Cases...) }

@@ -1,8 +1,10 @@
 package cmdline
 
 import (
+	"github.com/reinsdev/reins/bashrules/knowledge"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The peels of the wrappers whose entries are in knowledge/programs/runs.kb: what their
@@ -157,26 +159,27 @@ func peelTaskset(args []Word) (int, *Word, bool, bool) {
 	return i + 1, nil, false, true // the mask or list
 }
 
-func peelFlock(args []Word) (int, *Word, bool, bool) {
-	i := 0
-	for i < len(args) && args[i].Known {
-		v := args[i].Value
-		switch {
-		case v == "-c" || v == "--command":
-			// flock [options] file -c command: handled after the file below.
-		case v == "-w" || v == "--timeout" || v == "-E" || v == "--conflict-exit-code":
-			i += 2
-			continue
-		case strings.HasPrefix(v, "-") && len(v) > 1 && strings.Trim(v[1:], "sxunoFv") == "":
-			i++
-			continue
-		case strings.HasPrefix(v, "--"):
-			i++
-			continue
-		}
-		break
+// flockPeel reads flock's leading options as its entry lists them, all but -c, which follows
+// the lock file: an option spelled otherwise (an abbreviation) leaves the start unknown.
+var flockPeel = sync.OnceValue(func() PeelFunc {
+	e, ok := knowledge.Facts("flock")
+	if !ok {
+		panic("cmdline: no knowledge-base entry for flock")
 	}
-	if i >= len(args) {
+	var spellings []string
+	for _, o := range e.Options {
+		if !o.Script {
+			spellings = append(spellings, o.Spellings...)
+		}
+	}
+	return optionsPeel(e, spellings)
+})
+
+// peelFlock: flock [options] FILE CMD..., or FILE -c CMDLINE; flock FD runs nothing, and is
+// read as not understood, the stricter.
+func peelFlock(args []Word) (int, *Word, bool, bool) {
+	i, _, _, ok := flockPeel()(args)
+	if !ok || i >= len(args) {
 		return i, nil, false, false
 	}
 	i++ // the lock file or descriptor
@@ -200,13 +203,15 @@ func peelSu(args []Word) (int, *Word, bool, bool) {
 		if !a.Known {
 			return i, nil, false, false
 		}
-		if (a.Value == "-c" || a.Value == "--command") && i+1 < len(args) {
-			return len(args), &args[i+1], false, true
-		}
-		if v, ok := strings.CutPrefix(a.Value, "--command="); ok {
-			s := a
-			s.Value = v
-			return len(args), &s, false, true
+		if name, v, attached := strings.Cut(a.Value, "="); commandOption(name) {
+			if attached {
+				s := a
+				s.Value = v
+				return len(args), &s, false, true
+			}
+			if i+1 < len(args) {
+				return len(args), &args[i+1], false, true
+			}
 		}
 		if rest, attached, ok := clusteredC(a.Value); ok && (attached || i+1 < len(args)) {
 			s := args[min(i+1, len(args)-1)]
@@ -217,6 +222,17 @@ func peelSu(args []Word) (int, *Word, bool, bool) {
 		}
 	}
 	return len(args), nil, false, true
+}
+
+// commandOption reports whether su, runuser or script reads the word as an option whose value
+// is a command line: -c, or --command and su's --session-command by any prefix that getopt
+// takes for them (--comm, --sess; --c and --se are unique among their long options).
+func commandOption(w string) bool {
+	if w == "-c" {
+		return true
+	}
+	long, ok := strings.CutPrefix(w, "--")
+	return ok && (long != "" && strings.HasPrefix("command", long) || len(long) >= 2 && strings.HasPrefix("session-command", long))
 }
 
 // peelRunuser reads runuser: with -u USER (--user) it runs the command after its options
