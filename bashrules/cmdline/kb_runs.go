@@ -1,10 +1,11 @@
 package cmdline
 
 import (
-	"github.com/reinsdev/reins/bashrules/knowledge"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/reinsdev/reins/bashrules/knowledge"
 )
 
 // The peels of the wrappers whose entries are in knowledge/programs/runs.kb: what their
