@@ -83,13 +83,19 @@ func TestClassifyFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			script := llmtest.NewScript(tt.answer, verdictAnswer("allow", "fine"))
-			c := &Classifier{Provider: script, Model: "m", Timeout: 50 * time.Millisecond}
+			// Only the hang needs a short deadline; a prompt answer must not race one on a
+			// loaded machine.
+			c := &Classifier{Provider: script, Model: "m"}
+			if tt.kind == KindTimeout {
+				c.Timeout = 50 * time.Millisecond
+			}
 			_, err := c.Classify(context.Background(), req)
 			var f *Failure
 			if !errors.As(err, &f) || f.Kind != tt.kind {
 				t.Fatalf("err = %v, want a %s failure", err, tt.kind)
 			}
 			// A failure is not kept: the next call asks again.
+			c.Timeout = 0
 			if v, err := c.Classify(context.Background(), req); err != nil || v.Block {
 				t.Fatalf("after a failure: %+v %v", v, err)
 			}
