@@ -13,8 +13,9 @@ import (
 
 // An allow rule covers what the person wrote and what the knowledge base knows to be more of
 // the same: under Bash(prog:*) or Bash(prog sub:*), an option the program's entry does not
-// know (when the entry is complete), or one it marks as running code or naming a program to
-// run, is not covered unless the rule itself names it. The call then asks, naming the option.
+// know (when the entry is complete), or one it marks as running code, naming a program to
+// run or changing the system beyond files (date --set, ss --kill: an effect, not more of the
+// same), is not covered unless the rule itself names it. The call then asks, naming the option.
 // Writes stay with the path stage, which checks every file a known option writes (a protected
 // file or one outside the working directories asks whatever the rule): Bash(sed:*) covers
 // sed -i on the project's files, as it did. A program with no entry keeps the rule as
@@ -63,7 +64,7 @@ func uncovered(r *permission.Rule, c *Command) string {
 		return why + ", which the rule does not name"
 	}
 	for _, u := range p.Uses {
-		if implied[u.Opt] || !u.Opt.Effects.Dangerous() {
+		if implied[u.Opt] || !u.Opt.Effects.Dangerous() && u.Opt.Effects&knowledge.State == 0 {
 			continue
 		}
 		return "option " + u.Spelling + " of " + entryName(e, *p) + " " + effectWhy(u.Opt.Effects) + ", which the rule does not name"
@@ -126,10 +127,13 @@ func entryName(e *knowledge.Command, p knowledge.Parsed) string {
 }
 
 func effectWhy(e knowledge.Effect) string {
-	if e&knowledge.Exec != 0 {
+	switch {
+	case e&knowledge.Exec != 0:
 		return "runs code or a command"
+	case e.Dangerous():
+		return "names a program to run"
 	}
-	return "names a program to run"
+	return "changes the system beyond files"
 }
 
 // ruleInfo is what coverage needs of an allow rule, worked out once per rule text.

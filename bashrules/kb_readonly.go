@@ -1,9 +1,6 @@
 package bashrules
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // The path and read-only code of the programs whose entries are in
 // knowledge/programs/readonly.kb: what their entries cannot state as data (a paths role, the
@@ -11,7 +8,6 @@ import (
 
 func init() {
 	registerReadOnly("date", dateRO)
-	registerReadOnly("strings", noResponseFile)
 	registerPaths("wc", wcPaths)
 	registerPaths("hexdump", allOperands("hexdump", accRead))
 	registerPaths("diff", diffPaths)
@@ -21,7 +17,6 @@ func init() {
 	registerPaths("sort", sortPaths)
 	registerPaths("sed", sedPaths)
 	registerPaths("grep", grepPaths(false))
-	registerPaths("strings", responseFileReaders("strings"))
 	registerPaths("base64", baseNPaths)
 	registerPaths("base32", baseNPaths)
 }
@@ -35,21 +30,6 @@ func baseNPaths(args []Word) pathsResult {
 	r.add(accWrite, optVals(opts, "--output")...)
 	r.add(accRead, dropStdin(ops)...)
 	return r
-}
-
-// responseFileReaders are readers for the GNU binutils (strings), which take @FILE as a
-// response file: more arguments, read from FILE, naming files the analysis does not see.
-func responseFileReaders(name string) pathFunc {
-	return func(args []Word) pathsResult {
-		r := readOperands(args, kbSpec(name))
-		for _, a := range args {
-			if a.Known && len(a.Value) > 1 && a.Value[0] == '@' {
-				r.add(accRead, subWord(a, a.Value[1:]))
-				r.issue(fmt.Sprintf("%s is a response file: the arguments read from it name files the analysis does not see", a.Src))
-			}
-		}
-		return r
-	}
 }
 
 func wcPaths(args []Word) pathsResult {
@@ -205,16 +185,6 @@ func grepPaths(recursive bool) pathFunc {
 		r.add(acc, dropStdin(ops)...)
 		return r
 	}
-}
-
-// noResponseFile refuses a GNU binutils @FILE operand: the arguments it holds are unseen.
-func noResponseFile(args []Word) string {
-	for _, a := range args {
-		if strings.HasPrefix(a.Value, "@") && len(a.Value) > 1 {
-			return a.Value + " reads more arguments from a response file"
-		}
-	}
-	return ""
 }
 
 func dateRO(args []Word) string {

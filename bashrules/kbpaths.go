@@ -11,8 +11,9 @@ import (
 // (write), read (read), a file of more file names (list), a backup suffix that becomes part of
 // the names written (suffix), or data that names a file when it starts with @ (at) — is a
 // write or read of that name through the path checks, for every program with an entry, found
-// by its type rather than by a list of programs. An allow rule covers such an option (the
-// file meets the Read and Edit checks instead); what a list names, the analysis cannot see.
+// by its type rather than by a list of programs; so is a response file (@FILE, flags atfile).
+// An allow rule covers such an option (the file meets the Read and Edit checks instead); what
+// a list or a response file names, the analysis cannot see.
 
 // kbPathUses adds to uses the files the typed options of a command name, skipping those the
 // program's own path code already found.
@@ -27,6 +28,12 @@ func kbPathUses(name string, args []Word, uses []pathUse) []pathUse {
 	e.ParseInto(kbArgs(args, kbuf[:]), p)
 	for _, u := range p.Uses {
 		eff := u.Opt.Effects
+		if eff&knowledge.List != 0 && !u.HasValue {
+			// The files it reads are named in its input (objdump -S: the sources its debug
+			// information names).
+			uses = addUse(uses, pathUse{w: Word{Src: "(files " + args[u.Word].Src + " reads)", Why: "files named in the input of " + u.Spelling}, acc: accRead})
+			continue
+		}
 		if !eff.Names() || !u.HasValue {
 			continue
 		}
@@ -62,6 +69,13 @@ func kbPathUses(name string, args []Word, uses []pathUse) []pathUse {
 		if eff&knowledge.List != 0 {
 			uses = addUse(uses, pathUse{w: Word{Src: "(files " + w.Src + " lists)", Why: "files named in " + w.Src}, acc: accRead})
 		}
+	}
+	for _, i := range p.AtFiles {
+		w := args[i]
+		uses = addUse(uses, pathUse{w: subWord(w, w.Value[1:]), acc: accRead})
+		// What the response file holds are more arguments: files and options the analysis
+		// does not see.
+		uses = addUse(uses, pathUse{w: Word{Src: "(arguments " + w.Src + " holds)", Why: "arguments read from " + w.Src}, acc: accRead})
 	}
 	return uses
 }

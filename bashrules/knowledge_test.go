@@ -125,7 +125,8 @@ func completeEntries() []*knowledge.Command {
 }
 
 // TestAllowRuleNeverCoversUnknownOrDangerous: under Bash(prog:*), an option the entry does not
-// know, or one it marks as running code or naming a program, is never allowed.
+// know, or one it marks as running code, naming a program or changing the system, is never
+// allowed.
 func TestAllowRuleNeverCoversUnknownOrDangerous(t *testing.T) {
 	f := newFixture(t)
 	entries := completeEntries()
@@ -145,7 +146,7 @@ func TestAllowRuleNeverCoversUnknownOrDangerous(t *testing.T) {
 		} else {
 			var bad []*knowledge.Option
 			for _, o := range e.Options {
-				if o.Effects.Dangerous() {
+				if o.Effects.Dangerous() || o.Effects&knowledge.State != 0 {
 					bad = append(bad, o)
 				}
 			}

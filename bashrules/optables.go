@@ -66,6 +66,9 @@ func changingOption(name string, e *knowledge.Command, args []Word) string {
 			return name + " " + u.Spelling + " " + readOnlyWhy(u.Opt.Effects)
 		}
 	}
+	for _, i := range p.AtFiles {
+		return name + " " + args[i].Value + " reads more arguments from a response file"
+	}
 	return ""
 }
 

@@ -135,13 +135,16 @@ func errorf(t *testing.T, format string, args ...any) {
 	t.Errorf(format, args...)
 }
 
+var optionalPartRE = regexp.MustCompile(`--\[([a-z][a-z-]*)\]([a-z][a-z0-9-]*)`)
+
 // inventedOptions fails for a long option the entry lists that the help does not show.
 func inventedOptions(t *testing.T, name string, p *Command, help string) {
 	t.Helper()
 	if p.parent != nil {
 		name += " " + p.Names[0]
 	}
-	help = strings.ReplaceAll(help, "--[no-]", "--")
+	// --[no-]X and --[section-]headers show two spellings each.
+	help = optionalPartRE.ReplaceAllString(help, "--$2 --$1$2")
 	var like []*Option // options an entry takes from another (like), checked there
 	if src, ok := Builtin().programs[p.Like]; ok {
 		like = src.Options

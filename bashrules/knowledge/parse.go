@@ -278,6 +278,7 @@ func (r *reader) flags(toks []token) error {
 			r.cur.NoOpts = true
 		case "atfile":
 			r.cur.AtFile = true
+			r.prog.typed = true // @FILE names a file read
 		case "nooptions":
 			if r.cur != r.prog {
 				return r.errf(t.col, "nooptions is a flag of a program, not of a subcommand")
