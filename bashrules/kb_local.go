@@ -20,6 +20,24 @@ func init() {
 	registerPaths("file", filePaths)
 	registerPaths("xxd", xxdPaths)
 	registerPaths("unzip", unzipPaths)
+	registerPaths("split", splitPaths)
+}
+
+// splitPaths: split [FILE [PREFIX]] reads FILE and writes PREFIXaa, PREFIXab, … (xaa, … in
+// the working folder without a PREFIX); the pieces are checked as a write of PREFIX, in the
+// folder they land in.
+func splitPaths(args []Word) pathsResult {
+	_, ops := parseArgs(args, kbSpec("split"))
+	var r pathsResult
+	if len(ops) > 0 {
+		r.add(accRead, dropStdin(ops[:1])...)
+	}
+	prefix := Word{Src: "x", Value: "x", Known: true}
+	if len(ops) > 1 {
+		prefix = ops[1]
+	}
+	r.add(accWrite, prefix)
+	return r
 }
 
 func unzipPaths(args []Word) pathsResult {

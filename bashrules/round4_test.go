@@ -295,6 +295,10 @@ var round4Cases = []checkCase{
 	{"r4-tables", "shuf -o {O}/x README.md", r("allow:Bash(shuf:*)"), "", "ask", "outside the working directories"},
 	{"r4-tables", "shuf --random-source={O}/seed README.md", r("allow:Bash(shuf:*)"), "", "ask", "outside the working directories"},
 	{"r4-tables", "shuf -n 1 README.md", nil, "", "allow", "shuf"},
+	{"r4-tables", "split -b 1 README.md {O}/part", r("allow:Bash(split:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "split -n 2 README.md .git/hooks/pre-commit", r("allow:Bash(split:*)"), "", "ask:safety", "inside .git, a protected folder"},
+	{"r4-tables", "split -l 10 README.md part-", r("allow:Bash(split:*)"), "", "allow", "split"},
+	{"r4-tables", "split -l 10 {O}/big", r("allow:Bash(split:*)"), "", "ask", "outside the working directories"},
 	// An option that changes the system beyond files is an effect, not more of the command.
 	{"r4-tables", "date -s 2020-01-01", r("allow:Bash(date:*)"), "", "ask", "option -s of date changes the system beyond files"},
 	{"r4-tables", "date --se=now", r("allow:Bash(date:*)"), "", "ask", "changes the system"},
