@@ -250,13 +250,17 @@ func (k *checker) allowNames(c *Command, word string) bool {
 }
 
 // ruleNamesWord reports whether the literal part of a rule content (before its first "*")
-// holds word as a word after the program's name.
+// holds word as a word after the program's name, or as the program itself (a program file:
+// Bash(./build.sh:*)).
 func ruleNamesWord(content, word string) bool {
 	content = strings.TrimSuffix(content, ":*")
 	if i := strings.IndexByte(content, '*'); i >= 0 {
 		content = content[:i]
 	}
 	fields := strings.Fields(content)
+	if len(fields) > 0 && fields[0] == word {
+		return true
+	}
 	return len(fields) > 1 && (slices.Contains(fields[1:], word) || slices.Contains(fields[1:], "-m"+word))
 }
 

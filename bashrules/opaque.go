@@ -375,6 +375,9 @@ func codeOf(c *Command, depth int) (why string, reads bool, file string) {
 		return "", false, ""
 	}
 	name, _ := commandName(c.Argv[0])
+	if w0 := c.Argv[0]; programFile(w0, name) {
+		return "it runs the program file " + w0.Src + ", which the analysis does not read", false, w0.Value
+	}
 	if spec, ok := interpreterFor(name); ok && !seesCode(name) {
 		f := inlineCodeWhy(c, name, spec)
 		return f.why, f.why != "" && f.file == "", f.file
@@ -384,6 +387,18 @@ func codeOf(c *Command, depth int) (why string, reads bool, file string) {
 	}
 	why, reads = toolCodeWhy(c, name, depth)
 	return why, reads, ""
+}
+
+// programFile reports a command named by a path (./build.sh, bin/tool) to a program with no
+// entry: its code is whatever the file holds, as bash build.sh's is, and the file may be one
+// this command line has just written. A known program under a path (/bin/rm) is checked as
+// itself.
+func programFile(w0 Word, name string) bool {
+	if !w0.Known || !strings.Contains(w0.Value, "/") {
+		return false
+	}
+	_, known := knowledge.Facts(name)
+	return !known
 }
 
 // toolCodeWhy is codeWhy for runners and database clients.

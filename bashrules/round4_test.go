@@ -309,6 +309,15 @@ var round4Cases = []checkCase{
 	// mode settles the first, never the second.
 	{"r4-seams", "script -qec \"$X\" {O}/log", r(denyRm), permission.ModeBypass, "ask:safety", "not a literal string"},
 	{"r4-seams", "cp \"$X\" {O}/y", r(denyRm), permission.ModeBypass, "ask", "outside the working directories"},
+	// A program named by a path is whatever its file holds, as bash FILE is: under a deny
+	// rule it asks unless a rule names it, also when the line has just written the file.
+	{"r4-seams", "echo 'rm -rf x' > s.sh; chmod +x s.sh; ./s.sh", r(denyRm), permission.ModeBypass, "ask:safety", "it runs the program file ./s.sh"},
+	{"r4-seams", "bin/tool --all", r(denyRm, "allow:Bash"), "", "ask:safety", "program file bin/tool"},
+	{"r4-seams", "timeout 5 ./s.sh", r(denyRm), permission.ModeBypass, "ask:safety", "program file ./s.sh"},
+	{"r4-seams", "./s.sh --fast", r(denyRm, "allow:Bash(./s.sh:*)"), "", "allow", "./s.sh"},
+	{"r4-seams", "./s.sh", r(denyRm, "allow:Bash(*)"), "", "ask:safety", "program file ./s.sh"},
+	{"r4-seams", "./s.sh", r("allow:Bash(./s.sh:*)"), "", "allow", "./s.sh"},
+	{"r4-seams", "/bin/rm -rf x", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
 }
 
 func init() { checkCases = append(checkCases, round4Cases...) }
