@@ -72,6 +72,9 @@ func (k *checker) stageEffects(c *Command) result {
 	if why := envArgs(name, args); why != "" {
 		worst = worse(worst, k.verdicts.hidden(c, why))
 	}
+	if why := nameVariant(name); why != "" && k.idx.denyAsk {
+		worst = worse(worst, k.verdicts.hidden(c, why))
+	}
 	if why := scriptFile(name, args); why != "" && k.idx.denyAsk {
 		// Without deny or ask rules a script file is a command like any other: a rule for
 		// the shell allows it (docs/security.md, known limits).
@@ -249,6 +252,25 @@ func envArgs(name string, args []Word) string {
 		names = append(names, n)
 	}
 	return ""
+}
+
+// nameVariant says which known program a command name may start where the file system
+// ignores case (macOS, Windows) or Windows adds .exe: RM, Rm.exe and rm.EXE run rm there,
+// and deny rules name rm. On Linux such a name is another program, or none; either way the
+// analysis cannot say it is not the denied one.
+func nameVariant(name string) string {
+	canon := strings.ToLower(name)
+	canon = strings.TrimSuffix(canon, ".exe")
+	if canon == name || canon == "" {
+		return ""
+	}
+	if _, ok := knowledge.Facts(name); ok {
+		return ""
+	}
+	if _, ok := knowledge.Facts(canon); !ok {
+		return ""
+	}
+	return "its name " + name + " runs " + canon + " where file names ignore case or take .exe (macOS, Windows)"
 }
 
 // scriptFile says why a command runs commands from a file the analysis does not read: source,

@@ -318,6 +318,13 @@ var round4Cases = []checkCase{
 	{"r4-seams", "./s.sh", r(denyRm, "allow:Bash(*)"), "", "ask:safety", "program file ./s.sh"},
 	{"r4-seams", "./s.sh", r("allow:Bash(./s.sh:*)"), "", "allow", "./s.sh"},
 	{"r4-seams", "/bin/rm -rf x", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	// Case and .exe variants of a program's name run it on macOS and Windows.
+	{"r4-seams", "RM -rf x", r(denyRm), permission.ModeBypass, "ask:safety", "its name RM runs rm"},
+	{"r4-seams", "R\\M -rf x", r(denyRm), permission.ModeBypass, "ask:safety", "its name RM runs rm"},
+	{"r4-seams", "rm.exe -rf x", r(denyRm), permission.ModeBypass, "ask:safety", "its name rm.exe runs rm"},
+	{"r4-seams", "/usr/bin/Rm.EXE x", r(denyRm), permission.ModeBypass, "ask:safety", "runs rm"},
+	{"r4-seams", "Git push --force", r(askForce), permission.ModeBypass, "ask:safety", "its name Git runs git"},
+	{"r4-seams", "RM -rf x", r("allow:Bash(ls:*)"), "", "pass", "RM"},
 }
 
 func init() { checkCases = append(checkCases, round4Cases...) }
