@@ -34,13 +34,14 @@ var curlSpec = optSpec{value: "dFoTKbcDeEHuUXxAwrmCYyzQtP", long: []string{"data
 	"range", "max-time", "connect-timeout", "continue-at", "time-cond", "retry", "limit-rate", "max-filesize", "resolve",
 	"interface", "netrc-file", "trace", "trace-ascii", "stderr", "url", "output-dir", "quote", "ciphers", "pinnedpubkey",
 	"proto", "proto-redir", "telnet-option", "libcurl", "etag-save", "etag-compare", "hsts", "alt-svc", "proxy-cacert",
-	"proxy-cert", "proxy-key", "crlfile", "random-file", "egd-file", "unix-socket", "abstract-unix-socket", "variable", "expand-url", "ftp-port", "preproxy"}}
+	"proxy-cert", "proxy-key", "crlfile", "random-file", "egd-file", "unix-socket", "abstract-unix-socket", "variable", "expand-url", "ftp-port", "preproxy", "proto-default"}}
 
 // curlPaths finds the local files curl reads (uploads, @file data, config, certificates) and
 // writes (output, cookie jars, traces).
 func curlPaths(args []Word) pathsResult {
 	opts, ops := parseArgs(args, curlSpec)
 	var r pathsResult
+	var protoDefault Word
 	at := func(w Word, sep string) {
 		if !w.Known {
 			r.issue("curl data is not literal")
@@ -111,14 +112,58 @@ func curlPaths(args []Word) pathsResult {
 			ops = append(ops, o.val)
 		case "--variable", "--expand-url":
 			r.issue("curl variables can read files")
+		case "-w", "--write-out":
+			writeOutFiles(&r, o.val)
+		case "--proto-default":
+			protoDefault = o.val
 		}
 	}
 	for _, u := range ops {
 		if p, ok := fileURL(u); ok {
 			r.add(accRead, p)
+		} else if u.Known && !strings.Contains(u.Value, "://") && protoDefault.Known && strings.EqualFold(protoDefault.Value, "file") {
+			// --proto-default file: a URL without a scheme is a local path.
+			r.add(accRead, u)
 		}
 	}
+	if !protoDefault.Known && protoDefault.Src != "" {
+		r.issue("curl --proto-default is not literal: its URLs may be local files")
+	}
 	return r
+}
+
+// writeOutFiles adds what a --write-out format reads and writes: @FILE reads the format
+// from FILE (which the analysis does not see), and %output{NAME} (curl 8.3) writes the rest
+// of the output to NAME, %output{>>NAME} appending.
+func writeOutFiles(r *pathsResult, w Word) {
+	if !w.Known {
+		r.issue("curl --write-out is not literal: it may write a file (%output{...})")
+		return
+	}
+	v := w.Value
+	if f, ok := strings.CutPrefix(v, "@"); ok {
+		if f != "-" && f != "" {
+			r.add(accRead, subWord(w, f))
+		}
+		r.issue("curl --write-out @" + f + " reads its format from a file, which may write one (%output{...})")
+		return
+	}
+	for {
+		i := strings.Index(v, "%output{")
+		if i < 0 {
+			return
+		}
+		v = v[i+len("%output{"):]
+		j := strings.IndexByte(v, '}')
+		if j < 0 {
+			return
+		}
+		name := strings.TrimPrefix(v[:j], ">>")
+		if name != "" {
+			r.add(accWrite, subWord(w, name))
+		}
+		v = v[j+1:]
+	}
 }
 
 // fileURL returns the local path of a file:// URL.

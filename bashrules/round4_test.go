@@ -299,6 +299,18 @@ var round4Cases = []checkCase{
 	{"r4-tables", "split -n 2 README.md .git/hooks/pre-commit", r("allow:Bash(split:*)"), "", "ask:safety", "inside .git, a protected folder"},
 	{"r4-tables", "split -l 10 README.md part-", r("allow:Bash(split:*)"), "", "allow", "split"},
 	{"r4-tables", "split -l 10 {O}/big", r("allow:Bash(split:*)"), "", "ask", "outside the working directories"},
+	// Options whose value the entries gave no arity, and forms of curl and docker whose files
+	// only their own reading finds.
+	{"r4-tables", "go test -cpuprofile {O}/cpu.out ./...", r("allow:Bash(go test:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "go test -trace {O}/t.out ./...", r("allow:Bash(go test:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "go test -run TestX -cpuprofile=cpu.out ./...", r("allow:Bash(go test:*)"), "", "allow", "go test"},
+	{"r4-tables", "curl -w '%output{{O}/x}' https://example.com", r("allow:Bash(curl:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "curl -w @fmt.txt https://example.com", r("allow:Bash(curl:*)"), "", "ask:safety", "reads its format from a file"},
+	{"r4-tables", "curl -w '%{http_code}' https://example.com", r("allow:Bash(curl:*)"), "", "allow", "curl"},
+	{"r4-tables", "curl --proto-default file {O}/secret", r("allow:Bash(curl:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "docker cp app:/etc/passwd {O}/p", r("allow:Bash(docker:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "docker container cp {O}/secret app:/tmp/s", r("allow:Bash(docker:*)"), "", "ask", "outside the working directories"},
+	{"r4-tables", "docker cp app:/var/log/app.log logs", r("allow:Bash(docker:*)"), "", "allow", "docker"},
 	// An option that changes the system beyond files is an effect, not more of the command.
 	{"r4-tables", "date -s 2020-01-01", r("allow:Bash(date:*)"), "", "ask", "option -s of date changes the system beyond files"},
 	{"r4-tables", "date --se=now", r("allow:Bash(date:*)"), "", "ask", "changes the system"},
