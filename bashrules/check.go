@@ -154,6 +154,13 @@ func (k *checker) decide() permission.Decision {
 	a, err := k.analyze()
 	if err != nil {
 		k.rec.note("bash: parse", "ask", err.Error())
+		if k.idx.denyAsk {
+			// What the parser refuses, bash may still run in part (let; rm -rf x runs the
+			// rm): no deny or ask rule can be checked against it, and bypass mode or a
+			// tool-wide allow rule must not settle it.
+			return askDecision("Command contains malformed syntax that cannot be parsed ("+err.Error()+"), so your deny and ask rules cannot be checked against it; it needs your explicit approval.",
+				permission.ReasonSafetyCheck, "parse error")
+		}
 		return askDecision("Command contains malformed syntax that cannot be parsed: "+err.Error(), permission.ReasonOther, "parse error")
 	}
 	k.memo.load(a)

@@ -9,7 +9,7 @@ import "github.com/reinsdev/reins/permission"
 var nameCases = []checkCase{
 	{"names", "/usr/bin/zz[z]q x", r(denyRm), "", "ask:safety", "is a pattern the shell expands"},
 	{"names", "/usr/bin/zz[z]q x", nil, "", "ask", "is a pattern the shell expands"},
-	{"names", "r[m] -f x", r(denyRm), "", "ask", "cannot be parsed"},
+	{"names", "r[m] -f x", r(denyRm), "", "ask:safety", "cannot be parsed"},
 	{"names", "./r[m] -f x", r(denyRm), "", "ask:safety", "is a pattern the shell expands"},
 	{"names", "$CMD x", r(denyRm), "", "ask:safety", "only known when it runs"},
 	{"names", "${CMD} x", r(denyRm), "", "ask:safety", "only known when it runs"},

@@ -330,6 +330,10 @@ var round4Cases = []checkCase{
 	{"r4-seams", "./s.sh", r(denyRm, "allow:Bash(*)"), "", "ask:safety", "program file ./s.sh"},
 	{"r4-seams", "./s.sh", r("allow:Bash(./s.sh:*)"), "", "allow", "./s.sh"},
 	{"r4-seams", "/bin/rm -rf x", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	// What the parser refuses bash may run in part: under a deny rule no allow settles it.
+	{"r4-seams", "let; rm -rf x", r(denyRm), permission.ModeBypass, "ask:safety", "cannot be parsed"},
+	{"r4-seams", "let; echo hi", r("deny:Bash(let:*)", "allow:Bash"), "", "ask:safety", "cannot be parsed"},
+	{"r4-seams", "let; echo hi", nil, "", "ask", "cannot be parsed"},
 	// Case and .exe variants of a program's name run it on macOS and Windows.
 	{"r4-seams", "RM -rf x", r(denyRm), permission.ModeBypass, "ask:safety", "its name RM runs rm"},
 	{"r4-seams", "R\\M -rf x", r(denyRm), permission.ModeBypass, "ask:safety", "its name RM runs rm"},

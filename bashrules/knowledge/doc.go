@@ -132,6 +132,10 @@
 //	helpsub ARGS...           (program only) what prints a subcommand's options, {} standing
 //	                          for its name (git: {} -h; go: help {}; default {} --help)
 //	helpskip SPELLING...      spellings the help shows that are not options (its layout)
+//	helpoperands SPELLING...  options the help shows followed by words that are not their
+//	                          value: the operands of the mode they select (git config
+//	                          --get-urlmatch NAME URL), or another option's under the same
+//	                          spelling (git shortlog's help has git log's -n NUMBER)
 //	version ARGS...           (program only) what prints the version the from line names
 //	                          (default --version)
 //	like NAME                 (program only) it also takes every option of NAME's entry

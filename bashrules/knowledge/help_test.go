@@ -199,6 +199,7 @@ func missingOptions(t *testing.T, name string, p, c *Command, text string) (tota
 			}
 		}
 	}
+	valuesMissing(t, name, p, c, help)
 	filtered := map[string]bool{}
 	for _, ho := range help {
 		for _, s := range ho.spellings {
@@ -315,4 +316,49 @@ func subHelpText(name string, p, c *Command) string {
 		}
 	}
 	return run(name, args...)
+}
+
+// valuesMissing fails for an option whose help line shows a value it requires right after it
+// (=X, <x>, an upper-case WORD, a lower-case type word before the description) that the entry
+// reads as taking none: its value would be read as an operand (go test -cpuprofile FILE, whose file
+// the path checks then never saw). Only the spelling the value follows counts (ls -p is
+// --indicator-style=slash, and takes none); a COMMAND runs to find's ";", not one value.
+func valuesMissing(t *testing.T, name string, p, c *Command, help []helpOpt) {
+	t.Helper()
+	for _, ho := range help {
+		for _, s := range ho.spellings {
+			sp := helpSpelling(s)
+			o, a, ok := c.OptionSpelled(sp)
+			if !ok && c != p && p.Inherit {
+				o, a, ok = p.OptionSpelled(sp)
+			}
+			if !ok || a != None || o.Newer || slices.Contains(c.HelpOperands, sp) || !showsValue(ho.line, s) {
+				continue
+			}
+			errorf(t, "%s: the help shows %s with a value (%q); the entry (%s) reads it as taking none", name, sp, ho.line, o.Pos)
+		}
+	}
+}
+
+var shownValueRE = regexp.MustCompile(`^(=[^\s.\[]|\s?<[a-z]|\s[A-Z][A-Z0-9_]*(\s{2,}|\t|,|$)|\s[a-z]+(\s{2,}|\t))`)
+
+// showsValue reports whether the help line shows a value right after the spelling s.
+func showsValue(line, s string) bool {
+	i := strings.Index(line, s)
+	for i >= 0 {
+		after := line[i+len(s):]
+		if after == "" || !isSpellingChar(after[0]) {
+			return shownValueRE.MatchString(after) && !strings.HasPrefix(strings.TrimSpace(after), "COMMAND")
+		}
+		j := strings.Index(after, s)
+		if j < 0 {
+			return false
+		}
+		i += len(s) + j
+	}
+	return false
+}
+
+func isSpellingChar(b byte) bool {
+	return b == '-' || b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }

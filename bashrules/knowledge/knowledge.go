@@ -134,6 +134,10 @@ type Command struct {
 	HelpSub []string
 	// HelpSkip are spellings the help text shows that are not options of this command.
 	HelpSkip []string
+	// HelpOperands are options whose help shows words after them that are not their value:
+	// the operands of the mode they select (git config --get-urlmatch NAME URL), or another
+	// option's value under the same spelling.
+	HelpOperands []string
 	// Version is what prints the program's version, for the test (default --version).
 	Version []string
 	// From says where the option list was read and from which version (GNU coreutils 9.1

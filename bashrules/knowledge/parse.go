@@ -122,7 +122,7 @@ func (r *reader) directive(toks []token) error {
 		return r.sigil(toks)
 	case "role":
 		return r.role(toks)
-	case "help", "helpsub", "helpskip", "from", "version":
+	case "help", "helpsub", "helpskip", "helpoperands", "from", "version":
 		return r.helpLine(toks)
 	case "alias":
 		return r.alias(toks)
@@ -133,7 +133,7 @@ func (r *reader) directive(toks []token) error {
 		r.prog.Like = toks[1].s
 		return nil
 	}
-	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil, role, alias, like, help, helpsub, helpskip, version or from)", d.s)
+	return r.errf(d.col, "unknown directive %q (want program, sub, flags, opt, env, sigil, role, alias, like, help, helpsub, helpskip, helpoperands, version or from)", d.s)
 }
 
 // helpLine reads the directives that say how the entry was read and how the test against the
@@ -162,6 +162,13 @@ func (r *reader) helpLine(toks []token) error {
 			}
 		}
 		r.cur.HelpSkip = append(r.cur.HelpSkip, args...)
+	case "helpoperands":
+		for i, a := range args {
+			if kindOf(a) == kBad {
+				return r.errf(toks[i+1].col, "%q is not an option spelling", a)
+			}
+		}
+		r.cur.HelpOperands = append(r.cur.HelpOperands, args...)
 	case "version":
 		r.prog.Version = args
 	case "from":
