@@ -330,6 +330,10 @@ var round4Cases = []checkCase{
 	{"r4-seams", "./s.sh", r(denyRm, "allow:Bash(*)"), "", "ask:safety", "program file ./s.sh"},
 	{"r4-seams", "./s.sh", r("allow:Bash(./s.sh:*)"), "", "allow", "./s.sh"},
 	{"r4-seams", "/bin/rm -rf x", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	// kubectl's all names a category of resources: a deny rule on one of them is for it.
+	{"r4-seams", "kubectl delete all --all", r("deny:Bash(kubectl delete pods:*)"), permission.ModeBypass, "deny", "kubectl delete pods:*"},
+	{"r4-seams", "kubectl delete all -l app=x", r("deny:Bash(kubectl delete deployments:*)"), permission.ModeBypass, "deny", "kubectl delete deployments:*"},
+	{"r4-seams", "kubectl get all", r("deny:Bash(kubectl delete pods:*)"), permission.ModeBypass, "pass", "no rule allows kubectl get all"},
 	// What the parser refuses bash may run in part: under a deny rule no allow settles it.
 	{"r4-seams", "let; rm -rf x", r(denyRm), permission.ModeBypass, "ask:safety", "cannot be parsed"},
 	{"r4-seams", "let; echo hi", r("deny:Bash(let:*)", "allow:Bash"), "", "ask:safety", "cannot be parsed"},

@@ -143,7 +143,8 @@
 //	from TEXT...              where the option list was read, with the version (GNU
 //	                          coreutils 9.1 --help): every entry says it
 //	alias CANON WORD...       (program only) an operand spelled WORD means CANON, for deny
-//	                          and ask rules (kubectl's resource names: po pod are pods)
+//	                          and ask rules (kubectl's resource names: po pod are pods);
+//	                          CANON may be a list, a category (kubectl's all)
 //
 // A spelling is -x (short; clusters with others: -rf), --long, or -word (a long option spelled
 // with one dash, as find and go use; it does not cluster). A spelling ending in "=" takes a

@@ -37,6 +37,7 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		{"program a\nflags wat", `f.kb:2:7: unknown flag "wat"`},
 		{"program a\nbogus", `f.kb:2:1: unknown directive "bogus"`},
 		{"program a\nhelpoperands -x y", `f.kb:2:17: "y" is not an option spelling`},
+		{"program a\nalias b,c! d", `f.kb:2:7: "b,c!" is not a word`},
 		{"program a\nsub b\nsub b", "f.kb:3:5: subcommand b is already described at f.kb:2"},
 		{"program a\nenv X wat", `f.kb:2:7: unknown effect "wat"`},
 		{"program a\nopt --x as=", `f.kb:2:12: "" is not a canonical name`},

@@ -180,7 +180,8 @@ func (r *reader) helpLine(toks []token) error {
 	return nil
 }
 
-// alias reads "alias CANON ALIAS...": an operand spelled ALIAS means CANON.
+// alias reads "alias CANON ALIAS...": an operand spelled ALIAS means CANON, which may be a
+// list of canonical words (a category, as kubectl's all).
 func (r *reader) alias(toks []token) error {
 	if len(toks) < 3 {
 		return r.errf(toks[0].col, "alias needs a canonical word and at least one other spelling")
@@ -191,9 +192,16 @@ func (r *reader) alias(toks []token) error {
 	if r.prog.Aliases == nil {
 		r.prog.Aliases = map[string]string{}
 	}
-	for _, t := range toks[1:] {
-		if !nameRE().MatchString(t.s) {
-			return r.errf(t.col, "%q is not a word", t.s)
+	for i, t := range toks[1:] {
+		words := []string{t.s}
+		if i == 0 {
+			// A category: the canonical words it stands for, in a list (kubectl's all).
+			words = strings.Split(t.s, ",")
+		}
+		for _, w := range words {
+			if !nameRE().MatchString(w) {
+				return r.errf(t.col, "%q is not a word", t.s)
+			}
 		}
 		if prev, ok := r.prog.Aliases[t.s]; ok {
 			return r.errf(t.col, "%s is already an alias of %s", t.s, prev)
