@@ -3,6 +3,7 @@ package bashrules
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/reinsdev/reins/bashrules/cmdline"
@@ -274,40 +275,43 @@ var dbReadRE = lazyRE(`(?im)(^|[;\s])(\\i|\\ir|\\copy|\\\.|\.read|\.import|\.ope
 // dbShellLineRE takes the command line of a shell escape, for the rules to see.
 var dbShellLineRE = lazyRE(`(?m)(?:\\!|\.(?:sh|she|shel|shell|sy|sys|syst|syste|system)\b|^\s*system)[ \t]+([^\n]+)`)
 
-// dbCode returns the statements a database client is given (-c, -e, --command, --execute,
-// and sqlite3's operands after the database), and why some cannot be seen (a file, standard
-// input).
+// dbCode returns the statements a database client is given — the values of the options its
+// entry marks code (psql -c, mysql -e, sqlite3 -cmd) and, for role dbclient operands, the
+// operands after the database — and why some cannot be seen: a word only known when it runs,
+// an option that runs a file (psql -f, sqlite3 -init), an option the entry does not know, a
+// client with no option table. With none given, its here-document or standard input.
 func dbCode(c *Command, name string) (code []string, why string) {
 	args := c.Argv[1:]
-	ops, info := 0, false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
+	for _, a := range args {
 		if !a.Known {
 			return nil, fmt.Sprintf("%s runs statements only known when they run (%s)", name, a.Src)
 		}
-		v := a.Value
-		opt, val, hasVal := strings.Cut(v, "=")
+	}
+	e, ok := knowledge.Lookup(name)
+	if !ok {
+		return nil, name + "'s options are not known to the analysis, so its statements are not seen"
+	}
+	var kbuf [8]knowledge.Arg
+	p := parsedPool.Get().(*knowledge.Parsed)
+	defer parsedPool.Put(p)
+	e.ParseInto(kbArgs(args, kbuf[:]), p)
+	if len(p.Unknown) > 0 {
+		return nil, name + ": " + p.Unknown[0].Why + ", so its statements are not seen"
+	}
+	info := false
+	for _, u := range p.Uses {
 		switch {
-		case v == "--version" || v == "-V" || v == "--help" || v == "-?" || v == "-version" || v == "-help" || (name == "psql" && (v == "-l" || v == "--list")):
+		case u.Opt.NoRun:
 			info = true
-		case opt == "-c" || opt == "--command" || opt == "-e" || opt == "--execute" || opt == "-cmd":
-			if !hasVal {
-				if i+1 >= len(args) || !args[i+1].Known {
-					return nil, name + " runs statements only known when they run"
-				}
-				i++
-				val = args[i].Value
-			}
-			code = append(code, val)
-		case opt == "-f" || opt == "--file" || opt == "-init" || strings.HasPrefix(v, "--init-command"):
-			return nil, name + " runs the statements of a file the analysis does not read"
-		case strings.HasPrefix(v, "-c") && name == "psql", strings.HasPrefix(v, "-e") && (name == "mysql" || name == "mariadb"):
-			code = append(code, v[2:])
-		case !strings.HasPrefix(v, "-"):
-			ops++
-			if ops > 1 && (name == "sqlite3" || name == "sqlite" || name == "duckdb") {
-				code = append(code, v)
-			}
+		case u.Opt.Code && u.HasValue:
+			code = append(code, valueWord(args, u).Value)
+		case u.Opt.Effects&knowledge.Exec != 0:
+			return nil, name + " " + u.Spelling + " runs statements or code from a file the analysis does not read"
+		}
+	}
+	if words, _ := e.Role(knowledge.RoleDBClient); slices.Contains(words, "operands") && len(p.Operands) > 1 {
+		for _, i := range p.Operands[1:] {
+			code = append(code, args[i].Value)
 		}
 	}
 	if len(code) == 0 {

@@ -330,6 +330,11 @@ var round4Cases = []checkCase{
 	{"r4-seams", "./s.sh", r(denyRm, "allow:Bash(*)"), "", "ask:safety", "program file ./s.sh"},
 	{"r4-seams", "./s.sh", r("allow:Bash(./s.sh:*)"), "", "allow", "./s.sh"},
 	{"r4-seams", "/bin/rm -rf x", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	// A database client's statements are its entry's code options' values (abbreviated too)
+	// and, for sqlite3 and duckdb, its operands; a client with no option table is unseen.
+	{"r4-seams", "mysql --exec='system rm -rf x'", r(denyRm), permission.ModeBypass, "deny", "rm:*"},
+	{"r4-seams", "duckdb x.db 'select 1'", r(denyRm), permission.ModeBypass, "ask:safety", "options are not known to the analysis"},
+	{"r4-seams", "psql -l", r(denyRm), "", "pass", "psql"},
 	// kubectl's all names a category of resources: a deny rule on one of them is for it.
 	{"r4-seams", "kubectl delete all --all", r("deny:Bash(kubectl delete pods:*)"), permission.ModeBypass, "deny", "kubectl delete pods:*"},
 	{"r4-seams", "kubectl delete all -l app=x", r("deny:Bash(kubectl delete deployments:*)"), permission.ModeBypass, "deny", "kubectl delete deployments:*"},

@@ -30,6 +30,8 @@ var commandSwitches = []string{
 	"effects.go execOption",           // options and operands read by value (tmux send-keys, tar's first word)
 	"effects.go nameChanger",          // alias, hash, enable, shopt: builtins that rebind names
 	"shellmeaning.go shellMeaningWhy", // set, shopt and the like: shell options that change meaning
+	"egress.go commandEgress",         // tar's remote archive, curl's and wget's URLs, git's and go's subcommands
+	"cmdline/wrappers.go unwrap",      // what eval, trap, find, xargs and git's aliases run, each read its own way
 }
 
 func TestNoNewCommandKeyedTables(t *testing.T) {
@@ -87,7 +89,7 @@ func TestNoNewCommandKeyedTables(t *testing.T) {
 }
 
 // programCases counts the program names among a switch's case values (switch name { case
-// "git", "hg": }).
+// "git", "hg": }) and the comparisons with them in its cases (switch { case name == "git": }).
 func programCases(sw *ast.SwitchStmt) int {
 	n := 0
 	for _, st := range sw.Body.List {
@@ -96,16 +98,33 @@ func programCases(sw *ast.SwitchStmt) int {
 			continue
 		}
 		for _, e := range cc.List {
-			if bl, ok := e.(*ast.BasicLit); ok && bl.Kind == token.STRING {
-				if s, err := strconv.Unquote(bl.Value); err == nil {
-					if _, ok := knowledge.Facts(s); ok {
-						n++
-					}
-				}
+			if isProgramName(e) {
+				n++
+				continue
 			}
+			ast.Inspect(e, func(x ast.Node) bool {
+				if be, ok := x.(*ast.BinaryExpr); ok && be.Op == token.EQL && (isProgramName(be.X) || isProgramName(be.Y)) {
+					n++
+				}
+				return true
+			})
 		}
 	}
 	return n
+}
+
+// isProgramName reports a string literal naming a program the knowledge base has an entry for.
+func isProgramName(e ast.Expr) bool {
+	bl, ok := e.(*ast.BasicLit)
+	if !ok || bl.Kind != token.STRING {
+		return false
+	}
+	s, err := strconv.Unquote(bl.Value)
+	if err != nil {
+		return false
+	}
+	_, ok = knowledge.Facts(s)
+	return ok
 }
 
 type decl struct {

@@ -68,7 +68,9 @@
 //	                                                  a command and its arguments, a remote
 //	                                                  shell's command line after the host, or
 //	                                                  what it reads on standard input
-//	                            dbclient              runs database statements
+//	                            dbclient [operands]   runs database statements: its code
+//	                                                  options' values; operands: also its
+//	                                                  operands after the database (sqlite3)
 //	                            launcher [SUB...]     runs the words after SUB as a command
 //	                                                  (every word after its options with none)
 //	                            local [SUB...]        SUB reach no network; with none, the

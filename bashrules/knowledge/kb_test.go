@@ -47,7 +47,7 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		{"program a\nrole runner", "f.kb:2:6: role runner takes one of each, argv, remote, stdin"},
 		{"program a\nrole runner each argv", "f.kb:2:6: role runner takes one of"},
 		{"program a\nrole runner later", `f.kb:2:13: unknown word "later" for role runner`},
-		{"program a\nrole dbclient x", "f.kb:2:15: role dbclient takes no words"},
+		{"program a\nrole dbclient x", `f.kb:2:15: unknown word "x" for role dbclient (want operands)`},
 		{"program a\nrole launcher run a!b", `f.kb:2:19: "a!b" is not a subcommand name`},
 		{"program a\nrole data\nrole data", "f.kb:3:6: role data is stated twice"},
 		{"program a\nsub b\nrole data", "f.kb:3:1: role is a directive of a program"},

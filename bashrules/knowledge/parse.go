@@ -478,7 +478,7 @@ var roleWords = map[string]struct {
 	RoleInterpreter: {names: true},
 	RoleShell:       {choices: []string{"posix"}, max: 1},
 	RoleRunner:      {choices: []string{"each", "argv", "remote", "stdin"}, min: 1, max: 1},
-	RoleDBClient:    {},
+	RoleDBClient:    {choices: []string{"operands"}, max: 1},
 	RoleData:        {},
 	RoleLauncher:    {names: true},
 	RoleLocal:       {names: true},
