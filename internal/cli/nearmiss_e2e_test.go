@@ -37,8 +37,8 @@ func TestMCPServeQuietByDefault(t *testing.T) {
 // command meant, and how to send it as a message instead.
 func TestNearMissCommandInATerminal(t *testing.T) {
 	e := newE2E(t, reinsBinary(t))
-	r := startTUI(t, e, "permission", "check")
-	r.waitDead()
+	r := startToExit(t, e, "permission", "check")
+	r.waitFor("[reins exited 2]")
 	// The whole pane, its history included, with wrapped lines joined: the message may have
 	// been written before the pane took its size.
 	s := r.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "main")

@@ -24,12 +24,29 @@ type tmuxRun struct {
 // environment.
 func startTUI(t *testing.T, e *e2e, args ...string) *tmuxRun {
 	t.Helper()
+	return startInTmux(t, e, false, args)
+}
+
+// startToExit starts reins in a terminal for a run that quits at once, and prints
+// "[reins exited N]" after it: tmux may mark the pane dead before it has shown what the
+// process wrote, but it never shows the line after before the output before it.
+func startToExit(t *testing.T, e *e2e, args ...string) *tmuxRun {
+	t.Helper()
+	return startInTmux(t, e, true, args)
+}
+
+func startInTmux(t *testing.T, e *e2e, exitLine bool, args []string) *tmuxRun {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (.ci/run installs it)")
 	}
 	script := filepath.Join(t.TempDir(), "run.sh")
 	var b strings.Builder
-	b.WriteString("#!/bin/sh\ncd " + shellQuote(e.dir) + " || exit 1\nexec env -i")
+	b.WriteString("#!/bin/sh\ncd " + shellQuote(e.dir) + " || exit 1\n")
+	if !exitLine {
+		b.WriteString("exec ")
+	}
+	b.WriteString("env -i")
 	for _, kv := range append(e.env, "TERM=xterm-256color") {
 		b.WriteString(" " + shellQuote(kv))
 	}
@@ -38,6 +55,9 @@ func startTUI(t *testing.T, e *e2e, args ...string) *tmuxRun {
 		b.WriteString(" " + shellQuote(a))
 	}
 	b.WriteString("\n")
+	if exitLine {
+		b.WriteString("echo \"[reins exited $?]\"\n")
+	}
 	if err := os.WriteFile(script, []byte(b.String()), 0o755); err != nil {
 		t.Fatal(err)
 	}
