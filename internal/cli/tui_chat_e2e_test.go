@@ -114,14 +114,14 @@ func TestChatExitKeepsTheConversationE2E(t *testing.T) {
 		t.Run(cmd, func(t *testing.T) {
 			e := newE2E(t, bin)
 			e.anthropic(llmtest.NewAnthropicServer(t, llmtest.Say("Hello there.")))
-			r := startTUI(t, e)
+			r := startToExit(t, e)
 			r.waitFor("default mode")
 			r.typeText("hi")
 			r.keys("Enter")
 			r.waitFor("Hello there.")
 			r.typeText(cmd)
 			r.keys("Enter")
-			r.waitDead()
+			r.waitFor("[reins exited 0]")
 			// The whole pane with its history: what the person can scroll back to.
 			s := r.tmux("capture-pane", "-p", "-S", "-", "-t", "main")
 			m := regexp.MustCompile(`reins --resume (\S+)`).FindStringSubmatch(s)

@@ -27,7 +27,7 @@ func startTUI(t *testing.T, e *e2e, args ...string) *tmuxRun {
 	return startInTmux(t, e, false, args)
 }
 
-// startToExit starts reins in a terminal for a run that quits at once, and prints
+// startToExit starts reins in a terminal for a run that quits by itself, and prints
 // "[reins exited N]" after it: tmux may mark the pane dead before it has shown what the
 // process wrote, but it never shows the line after before the output before it.
 func startToExit(t *testing.T, e *e2e, args ...string) *tmuxRun {
