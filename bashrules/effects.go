@@ -72,8 +72,10 @@ func (k *checker) stageEffects(c *Command) result {
 	if why := envArgs(name, args); why != "" {
 		worst = worse(worst, k.verdicts.hidden(c, why))
 	}
-	if why := nameVariant(name); why != "" && k.idx.denyAsk {
-		worst = worse(worst, k.verdicts.hidden(c, why))
+	if k.idx.denyAsk {
+		if why := nameVariant(name); why != "" {
+			worst = worse(worst, k.verdicts.hidden(c, why))
+		}
 	}
 	if why := scriptFile(name, args); why != "" && k.idx.denyAsk {
 		// Without deny or ask rules a script file is a command like any other: a rule for

@@ -163,12 +163,8 @@ func programKeys(cl *ast.CompositeLit) int {
 		if !ok {
 			continue
 		}
-		if bl, ok := kv.Key.(*ast.BasicLit); ok && bl.Kind == token.STRING {
-			if s, err := strconv.Unquote(bl.Value); err == nil {
-				if _, ok := knowledge.Facts(s); ok {
-					n++
-				}
-			}
+		if isProgramName(kv.Key) {
+			n++
 		}
 	}
 	return n
