@@ -110,6 +110,10 @@ func otherVersion(name string, p *Command, help string) string {
 	} else {
 		out = run(name, "--version") + help
 	}
+	if slices.ContainsFunc(p.Help, func(args []string) bool { return args[0] == "builtin" }) {
+		// A builtin's help is bash's, and so is its version.
+		out += run("bash", "--version")
+	}
 	if strings.Contains(out, want) {
 		return ""
 	}
@@ -319,10 +323,13 @@ func subHelpText(name string, p, c *Command) string {
 }
 
 // valuesMissing fails for an option whose help line shows a value it requires right after it
-// (=X, <x>, an upper-case WORD, a lower-case type word before the description) that the entry
+// (=X, <x>, an upper-case WORD, a lower-case type word before the description, a file name
+// alone on the line) that the entry
 // reads as taking none: its value would be read as an operand (go test -cpuprofile FILE, whose file
 // the path checks then never saw). Only the spelling the value follows counts (ls -p is
 // --indicator-style=slash, and takes none); a COMMAND runs to find's ";", not one value.
+// helpOptions' arities are lenient (they only propose lines for -missing: "--cached option,"
+// reads as a value there), so a check that fails reads the line strictly (showsValue).
 func valuesMissing(t *testing.T, name string, p, c *Command, help []helpOpt) {
 	t.Helper()
 	for _, ho := range help {
@@ -340,7 +347,7 @@ func valuesMissing(t *testing.T, name string, p, c *Command, help []helpOpt) {
 	}
 }
 
-var shownValueRE = regexp.MustCompile(`^(=[^\s.\[]|\s?<[a-z]|\s[A-Z][A-Z0-9_]*(\s{2,}|\t|,|$)|\s[a-z]+(\s{2,}|\t))`)
+var shownValueRE = regexp.MustCompile(`^(=[^\s.\[]|\s?<[a-z]|\s[A-Z][A-Z0-9_]*(\s{2,}|\t|,|$)|\s[a-z]+(\s{2,}|\t)|\s[a-z]+\.[a-z]+$)`)
 
 // showsValue reports whether the help line shows a value right after the spelling s.
 func showsValue(line, s string) bool {
@@ -361,4 +368,35 @@ func showsValue(line, s string) bool {
 
 func isSpellingChar(b byte) bool {
 	return b == '-' || b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// TestShowsValue: the strict reading of a value after a spelling, on help lines of the kinds
+// the check meets.
+func TestShowsValue(t *testing.T) {
+	for _, tc := range []struct {
+		line, spelling string
+		want           bool
+	}{
+		{"-cpuprofile cpu.out", "-cpuprofile", true}, // a file name, alone on its line (go help testflag)
+		{"-o, --output=FILE   write result to FILE", "--output", true},
+		{"-b <branch>           create and checkout a new branch", "-b", true},
+		{"-S<string>    find filepair whose only one side contains the string.", "-S", true},
+		{"--replicas uint                      Number of tasks", "--replicas", true},
+		{"-f, --format=FORMAT    Use the output format FORMAT.", "--format", true},
+		{"-l --list    list", "-l", false},
+		{"-p, --indicator-style=slash   append / indicator to directories", "-p", false},
+		{"-M[<n>], --find-renames[=<n>]", "-M", false},
+		{"--stat[=<width>[,<name-width>[,<count>]]]", "--stat", false},
+		{"-exec COMMAND ; -exec COMMAND {} + -ok COMMAND ;", "-exec", false},
+		{"--cached option, any conflicts are left at higher stages in the cache.", "--cached", false},
+		{"-1 (\"one\"), --single-transaction", "-1", false},
+		{"--heap-prof. (default: 512 * 1024)", "--heap-prof", false},
+		{"-EB --endian=big               Assume big endian format", "-EB", false},
+		{"--no-recurse-submodules, --recurse-submodules=check|on-demand", "--recurse-submodules", true},
+		{"--no-recurse-submodules, --recurse-submodules=check|on-demand", "--no-recurse-submodules", false},
+	} {
+		if got := showsValue(tc.line, tc.spelling); got != tc.want {
+			t.Errorf("showsValue(%q, %s) = %v, want %v", tc.line, tc.spelling, got, tc.want)
+		}
+	}
 }
